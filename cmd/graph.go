@@ -1,0 +1,112 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+type graphOptions struct {
+	f      *factory
+	chain  string
+	format string
+}
+
+func newGraphCmd(f *factory) *cobra.Command {
+	opts := &graphOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "graph CHAIN",
+		Short: "Draw a chain's dependency graph in Mermaid or DOT",
+		Long: `Print a chain's steps and dependencies as a Mermaid flowchart (default) or
+a Graphviz DOT graph. Steps are grouped by wave: wave 1 needs nothing,
+wave n needs something of wave n-1. Waves are a picture of the graph; runs
+start each step as soon as its own dependencies are done.`,
+		Example: `  chainrun graph deploy
+  chainrun graph deploy --format dot | dot -Tsvg > deploy.svg`,
+		Args:              exactArgs(1, "one chain name or file"),
+		ValidArgsFunction: completeChainNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.chain = args[0]
+			return runGraph(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "mermaid", "mermaid or dot")
+	return cmd
+}
+
+func runGraph(opts *graphOptions) error {
+	if opts.format != "mermaid" && opts.format != "dot" {
+		return usagef("--format %q: use mermaid or dot", opts.format)
+	}
+	l, err := opts.f.resolveChain(opts.chain)
+	if err != nil {
+		return err
+	}
+	if opts.format == "dot" {
+		return writeDOT(opts.f.io.Out, l.Chain)
+	}
+	return writeMermaid(opts.f.io.Out, l.Chain)
+}
+
+func nodeLabel(s *chain.Step) string {
+	label := s.ID
+	if s.Label != "" && s.Label != s.ID {
+		label = s.Label
+	}
+	return fmt.Sprintf("%s (%s)", label, s.Kind)
+}
+
+// mermaidID makes a node id Mermaid accepts (step ids may hold '-').
+func mermaidID(id string) string { return "s_" + strings.ReplaceAll(id, "-", "_h_") }
+
+func writeMermaid(w io.Writer, c *chain.Chain) error {
+	var b strings.Builder
+	b.WriteString("flowchart TD\n")
+	for i, wave := range c.Graph().Waves() {
+		fmt.Fprintf(&b, "  subgraph wave%d [\"wave %d\"]\n", i+1, i+1)
+		for _, id := range wave {
+			s := c.Step(id)
+			fmt.Fprintf(&b, "    %s[\"%s\"]\n", mermaidID(id), strings.ReplaceAll(nodeLabel(s), `"`, "#quot;"))
+		}
+		b.WriteString("  end\n")
+	}
+	for _, s := range c.Steps {
+		for _, d := range s.DependsOn {
+			arrow := "-->"
+			if s.Condition != "" {
+				arrow = "-.->"
+			}
+			fmt.Fprintf(&b, "  %s %s %s\n", mermaidID(d), arrow, mermaidID(s.ID))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeDOT(w io.Writer, c *chain.Chain) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "digraph %q {\n  rankdir=TB;\n  node [shape=box];\n", c.Name)
+	for i, wave := range c.Graph().Waves() {
+		fmt.Fprintf(&b, "  subgraph wave%d {\n    rank=same;\n", i+1)
+		for _, id := range wave {
+			fmt.Fprintf(&b, "    %q [label=%q];\n", id, nodeLabel(c.Step(id)))
+		}
+		b.WriteString("  }\n")
+	}
+	for _, s := range c.Steps {
+		for _, d := range s.DependsOn {
+			style := ""
+			if s.Condition != "" {
+				style = " [style=dashed]"
+			}
+			fmt.Fprintf(&b, "  %q -> %q%s;\n", d, s.ID, style)
+		}
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,187 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+type runOptions struct {
+	f           *factory
+	chain       string
+	inputs      []string
+	inputFile   string
+	maxParallel int
+	noCache     bool
+	dryRun      bool
+	model       string
+	verbose     bool
+	quiet       bool
+}
+
+func newRunCmd(f *factory) *cobra.Command {
+	opts := &runOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "run CHAIN",
+		Short: "Run a chain by name (or a chain file by path)",
+		Long: `Run a chain. CHAIN is the name of a chain in the chains directory, or the
+path of a chain file. Inputs come from --input key=value (key=@file reads
+a file) and --input-file (a YAML or JSON mapping); --input wins.
+
+With --output text (the default) stdout holds only the chain's output, so
+$(chainrun run x) works; progress goes to stderr. With --output json stdout
+holds one JSON object describing the run, whatever its outcome.`,
+		Example: `  chainrun run deploy --input service=payment-api
+  chainrun run ./chains/report.yaml --input-file inputs.yaml -o json
+  chainrun run deploy --input service=x --dry-run`,
+		Args:              exactArgs(1, "one chain name or file"),
+		ValidArgsFunction: completeChainNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.chain = args[0]
+			return runRun(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value or key=@file (repeatable)")
+	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
+	fl.IntVar(&opts.maxParallel, "max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
+	fl.BoolVar(&opts.noCache, "no-cache", false, "ignore cached LLM results")
+	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
+	fl.StringVar(&opts.model, "model", "", "model for LLM steps that name none (provider/model)")
+	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
+	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
+	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
+	return cmd
+}
+
+func runRun(cmd *cobra.Command, opts *runOptions) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format, err := outputFormat(v)
+	if err != nil {
+		return err
+	}
+	if opts.verbose && opts.quiet {
+		return usagef("--verbose and --quiet cannot be used together")
+	}
+	inputs, err := parseInputs(opts.inputs, opts.inputFile)
+	if err != nil {
+		return err
+	}
+	loaded, err := f.resolveChain(opts.chain)
+	if err != nil {
+		return err
+	}
+	for _, w := range loaded.Warnings {
+		fmt.Fprintln(f.io.ErrOut, w.String())
+	}
+	dir, err := f.getwd()
+	if err != nil {
+		return err
+	}
+	parallel := v.GetInt(keyMaxParallel)
+	if parallel < 0 {
+		return usagef("--max-parallel must be 1 or more")
+	}
+	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
+	engine := run.New(
+		run.WithParallel(parallel),
+		run.WithDir(dir),
+		run.WithEvents(prog),
+		run.WithLogLines(opts.verbose),
+		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+	)
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs}
+	if opts.dryRun {
+		plan, err := engine.Plan(req)
+		if err != nil {
+			return err
+		}
+		return printPlan(f.io.Out, format, loaded.Chain, plan)
+	}
+	res, err := engine.Run(cmd.Context(), req)
+	if err != nil {
+		return err
+	}
+	return printResult(f.io.Out, format, res)
+}
+
+// printResult writes the result and returns the status as an exit code.
+func printResult(w io.Writer, format string, res *run.Result) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else if res.Status == run.Succeeded && res.Output != nil {
+		text, ok := res.Output.(string)
+		if !ok {
+			b, err := json.MarshalIndent(res.Output, "", "  ")
+			if err != nil {
+				return err
+			}
+			text = string(b)
+		}
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if _, err := io.WriteString(w, text); err != nil {
+			return err
+		}
+	}
+	switch res.Status {
+	case run.Succeeded:
+		return nil
+	case run.Interrupted:
+		return &exitStatus{code: exitInterrupted, msg: fmt.Sprintf("%s %s (run %s)", res.Name, res.Error, res.RunID)}
+	case run.Paused:
+		return &exitStatus{code: exitPaused}
+	}
+	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
+	for _, s := range res.Steps {
+		if s.Status == run.StepFailed && s.Stderr != "" && format == "text" {
+			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n" + s.Stderr
+		}
+	}
+	return &exitStatus{code: exitFailed, msg: msg}
+}
+
+func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedStep) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"name": c.Name, "dry_run": true, "steps": plan})
+	}
+	fmt.Fprintf(w, "dry run of %s: nothing is executed\n", c.Name)
+	wave := 0
+	for _, p := range plan {
+		if p.Wave != wave {
+			wave = p.Wave
+		}
+		deps := ""
+		if len(p.DependsOn) > 0 {
+			deps = " after " + strings.Join(p.DependsOn, ", ")
+		}
+		fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
+		if p.Condition != "" {
+			fmt.Fprintf(w, "  if: %s\n", p.Condition)
+		}
+		if p.Cwd != "" {
+			fmt.Fprintf(w, "  cwd: %s\n", p.Cwd)
+		}
+		for _, line := range strings.Split(p.Action, "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+type validateOptions struct {
+	f      *factory
+	chains []string
+}
+
+func newValidateCmd(f *factory) *cobra.Command {
+	opts := &validateOptions{f: f}
+	return &cobra.Command{
+		Use:   "validate [CHAIN...]",
+		Short: "Check chains without running them (all chains when none is named)",
+		Long: `Check chain files: YAML, fields, step kinds, dependencies and cycles,
+references to variables, conditions. Errors name file:line:col and exit 2;
+warnings are printed and exit 0.`,
+		ValidArgsFunction: completeChainNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.chains = args
+			return runValidate(opts)
+		},
+	}
+}
+
+// validation is one chain's verdict in JSON output.
+type validation struct {
+	Name     string             `json:"name,omitempty"`
+	File     string             `json:"file"`
+	Valid    bool               `json:"valid"`
+	Errors   []chain.Diagnostic `json:"errors,omitempty"`
+	Warnings []chain.Diagnostic `json:"warnings,omitempty"`
+}
+
+func runValidate(opts *validateOptions) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format, err := outputFormat(v)
+	if err != nil {
+		return err
+	}
+	var results []validation
+	if len(opts.chains) == 0 {
+		cat, err := f.catalog()
+		if err != nil {
+			return err
+		}
+		for _, cf := range cat.Files {
+			results = append(results, verdict(cf.Path, cf.Name, cf.Loaded, cf.Err))
+		}
+		if len(results) == 0 {
+			return usagef("no chain files (*.yaml, *.yml) in %s", cat.Dir)
+		}
+	} else {
+		for _, name := range opts.chains {
+			l, err := f.resolveChain(name)
+			file := name
+			if l != nil {
+				file = l.Chain.File
+			}
+			var nf *chain.NotFoundError
+			if errors.As(err, &nf) {
+				return err
+			}
+			results = append(results, verdict(file, name, l, err))
+		}
+	}
+	bad := 0
+	for _, r := range results {
+		if !r.Valid {
+			bad++
+		}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(f.io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"valid": bad == 0, "chains": results}); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range results {
+			for _, d := range append(r.Errors, r.Warnings...) {
+				fmt.Fprintln(f.io.ErrOut, d.String())
+			}
+			if r.Valid {
+				fmt.Fprintf(f.io.Out, "ok  %s  %s\n", r.Name, r.File)
+			}
+		}
+	}
+	if bad > 0 {
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%d of %d chain files are invalid", bad, len(results))}
+	}
+	return nil
+}
+
+func verdict(file, name string, l *chain.Loaded, err error) validation {
+	r := validation{Name: name, File: file, Valid: err == nil}
+	if l != nil {
+		r.Name = l.Chain.Name
+		r.Warnings = l.Warnings
+	}
+	var ve *chain.ValidationError
+	if errors.As(err, &ve) {
+		r.Errors = ve.Diagnostics
+	} else if err != nil {
+		r.Errors = []chain.Diagnostic{{File: file, Message: err.Error()}}
+	}
+	return r
+}

@@ -1,0 +1,179 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Catalog is every chain file of a chains directory, loaded and checked.
+type Catalog struct {
+	Dir string
+	// Files lists one entry per *.yaml / *.yml file, sorted by path.
+	Files []*CatalogFile
+}
+
+// CatalogFile is one chain file: its chain when valid, else its errors.
+type CatalogFile struct {
+	Path string
+	// Name is the chain's name, known even for most invalid files.
+	Name     string
+	Loaded   *Loaded
+	Err      error
+	Warnings []Diagnostic
+}
+
+// IsChainFile reports whether a path has a chain file extension.
+func IsChainFile(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// OpenCatalog loads every chain file of dir. A missing directory is an
+// error that says where chainrun looked and how to point it elsewhere.
+func OpenCatalog(dir string, opts Options) (*Catalog, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &ValidationError{Diagnostics: []Diagnostic{{File: dir, Message: "chains directory not found (set --chains-dir, CHAINRUN_CHAINS_DIR or chains_dir in config, or run chainrun init)"}}}
+		}
+		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: dir, Message: "cannot read chains directory: " + err.Error()}}}
+	}
+	cat := &Catalog{Dir: dir}
+	for _, e := range entries {
+		if e.IsDir() || !IsChainFile(e.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		cat.Files = append(cat.Files, loadCatalogFile(path, opts))
+	}
+	sort.Slice(cat.Files, func(i, j int) bool { return cat.Files[i].Path < cat.Files[j].Path })
+	cat.markDuplicates()
+	return cat, nil
+}
+
+func loadCatalogFile(path string, opts Options) *CatalogFile {
+	f := &CatalogFile{Path: path}
+	l, err := LoadFile(path, opts)
+	if err != nil {
+		f.Err = err
+		f.Name = peekName(path)
+		return f
+	}
+	f.Loaded, f.Name, f.Warnings = l, l.Chain.Name, l.Warnings
+	return f
+}
+
+// peekName reads just the name of a chain file that failed validation, so
+// `run NAME` can report that file's errors instead of "unknown chain".
+func peekName(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var head struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.Load(data, &head) != nil {
+		return ""
+	}
+	return head.Name
+}
+
+// markDuplicates turns every file that shares its name with another into
+// an error naming both files.
+func (cat *Catalog) markDuplicates() {
+	byName := map[string][]*CatalogFile{}
+	for _, f := range cat.Files {
+		if f.Name != "" {
+			byName[f.Name] = append(byName[f.Name], f)
+		}
+	}
+	for name, fs := range byName {
+		if len(fs) < 2 {
+			continue
+		}
+		for _, f := range fs {
+			var others []string
+			for _, o := range fs {
+				if o != f {
+					others = append(others, o.Path)
+				}
+			}
+			pos := Pos{1, 1}
+			if f.Loaded != nil {
+				pos = f.Loaded.Chain.Pos
+			}
+			f.Err = &ValidationError{Diagnostics: []Diagnostic{{File: f.Path, Pos: pos,
+				Message: fmt.Sprintf("chain name %q is also used by %s: chain names must be unique", name, strings.Join(others, ", "))}}}
+			f.Loaded = nil
+		}
+	}
+}
+
+// Names lists the names of the valid chains, sorted.
+func (cat *Catalog) Names() []string {
+	var out []string
+	for _, f := range cat.Files {
+		if f.Loaded != nil {
+			out = append(out, f.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NotFoundError is a chain name that matches no chain file.
+type NotFoundError struct {
+	Name  string
+	Dir   string
+	Known []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("no chain named %q in %s", e.Name, e.Dir)
+	if s := suggest(e.Name, e.Known); s != "" {
+		msg += " (did you mean " + s + "?)"
+	}
+	if len(e.Known) > 0 {
+		msg += "; chains: " + strings.Join(e.Known, ", ")
+	}
+	return msg
+}
+
+// Find returns the chain named name. A file of that name that failed
+// validation returns its errors.
+func (cat *Catalog) Find(name string) (*Loaded, error) {
+	for _, f := range cat.Files {
+		if f.Name != name {
+			continue
+		}
+		if f.Err != nil {
+			return nil, f.Err
+		}
+		return f.Loaded, nil
+	}
+	return nil, &NotFoundError{Name: name, Dir: cat.Dir, Known: cat.Names()}
+}
+
+// Resolve finds a chain by name in dir, or loads arg itself when it is the
+// path of a chain file (the contract: an argument that is a path to a file
+// runs that file).
+func Resolve(dir, arg string, opts Options) (*Loaded, error) {
+	if IsChainFile(arg) || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/') {
+		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+			return LoadFile(arg, opts)
+		}
+	}
+	cat, err := OpenCatalog(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	return cat.Find(arg)
+}

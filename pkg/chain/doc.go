@@ -1,0 +1,9 @@
+// Package chain owns the chain file format: the model of a chain and its
+// steps, YAML loading that keeps the position of every field, validation that
+// rejects a broken chain before anything runs, interpolation templates and
+// condition expressions.
+//
+// It knows nothing of execution, the command line or configuration: the run
+// engine consumes a validated *Chain, and cmd/ decides where chain files live.
+// It must not import cobra, viper or any package under pkg/run.
+package chain

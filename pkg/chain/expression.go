@@ -1,0 +1,254 @@
+package chain
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Expression is a compiled expr-lang expression: a condition, an
+// early_exit_if or a transform. Conditions may use reference 004's form,
+// '{var} == "value"', which is rewritten to plain expr-lang.
+type Expression struct {
+	// Source is the text as written in the chain file.
+	Source string
+	// Names are the variables the expression reads.
+	Names   []string
+	program *vm.Program
+}
+
+// refForm matches a {name.field} or {name|"fallback"} reference, optionally
+// wrapped in quotes: '"{var}" == "x"' compares the variable as a string.
+var refForm = regexp.MustCompile(`(["']?)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\|("[^"}]*"|'[^'}]*'))?\}(["']?)`)
+
+// rewriteRefs turns reference 004's {var} placeholders into expr-lang.
+func rewriteRefs(src string) string {
+	return refForm.ReplaceAllStringFunc(src, func(m string) string {
+		g := refForm.FindStringSubmatch(m)
+		open, name, fallback, close := g[1], g[2], g[3], g[4]
+		body := name
+		if fallback != "" {
+			body = "(" + name + " ?? " + `"` + strings.Trim(fallback, `"'`) + `"` + ")"
+		}
+		if open != "" && open == close {
+			return "string(" + body + ")"
+		}
+		return open + "(" + body + ")" + close
+	})
+}
+
+// compileExpression parses src, checks that every variable it names is in
+// scope and compiles it. Comparisons against a literal convert the other
+// side to the literal's type, since step outputs are text: {count} > 3 and
+// {flag} == "true" both mean what a reader expects.
+func compileExpression(src string, scope map[string]bool, asBool bool) (*Expression, error) {
+	rewritten := rewriteRefs(src)
+	tree, err := parser.Parse(rewritten)
+	if err != nil {
+		return nil, fmt.Errorf("does not parse: %s", firstLine(err.Error()))
+	}
+	names := collectNames(tree.Node)
+	var unknown []string
+	for _, n := range names {
+		if !scope[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &unknownNamesError{names: unknown}
+	}
+	// Names were checked above; types are only known at run time.
+	opts := []expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}
+	if asBool {
+		opts = append(opts, expr.AsBool())
+	}
+	prog, err := expr.Compile(rewritten, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("does not compile: %s", firstLine(err.Error()))
+	}
+	return &Expression{Source: src, Names: names, program: prog}, nil
+}
+
+type unknownNamesError struct{ names []string }
+
+func (e *unknownNamesError) Error() string {
+	return "names " + strings.Join(e.names, ", ") + ", which nothing in scope produces"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// collectNames lists the top-level identifiers an expression reads,
+// leaving out function names and let-bound names.
+func collectNames(root ast.Node) []string {
+	seen := map[string]bool{}
+	bound := map[string]bool{}
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		switch n := n.(type) {
+		case nil:
+		case *ast.IdentifierNode:
+			if !bound[n.Value] {
+				seen[n.Value] = true
+			}
+		case *ast.CallNode:
+			if _, isName := n.Callee.(*ast.IdentifierNode); !isName {
+				walk(n.Callee)
+			}
+			for _, a := range n.Arguments {
+				walk(a)
+			}
+		case *ast.VariableDeclaratorNode:
+			walk(n.Value)
+			bound[n.Name] = true
+			walk(n.Expr)
+		case *ast.MemberNode:
+			walk(n.Node)
+			if _, isField := n.Property.(*ast.StringNode); !isField {
+				walk(n.Property)
+			}
+		case *ast.BinaryNode:
+			walk(n.Left)
+			walk(n.Right)
+		case *ast.UnaryNode:
+			walk(n.Node)
+		case *ast.ConditionalNode:
+			walk(n.Cond)
+			walk(n.Exp1)
+			walk(n.Exp2)
+		case *ast.BuiltinNode:
+			for _, a := range n.Arguments {
+				walk(a)
+			}
+		case *ast.PredicateNode:
+			walk(n.Node)
+		case *ast.ArrayNode:
+			for _, a := range n.Nodes {
+				walk(a)
+			}
+		case *ast.MapNode:
+			for _, p := range n.Pairs {
+				walk(p)
+			}
+		case *ast.PairNode:
+			walk(n.Key)
+			walk(n.Value)
+		case *ast.SliceNode:
+			walk(n.Node)
+			walk(n.From)
+			walk(n.To)
+		case *ast.ChainNode:
+			walk(n.Node)
+		case *ast.SequenceNode:
+			for _, a := range n.Nodes {
+				walk(a)
+			}
+		}
+	}
+	walk(root)
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// literalCoercion converts the non-literal side of a comparison with a
+// string or number literal to that literal's type.
+type literalCoercion struct{}
+
+func (literalCoercion) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BinaryNode)
+	if !ok {
+		return
+	}
+	switch b.Operator {
+	case "==", "!=", "<", ">", "<=", ">=", "contains", "startsWith", "endsWith", "matches":
+	default:
+		return
+	}
+	coerce := func(lit ast.Node, other *ast.Node) {
+		var fn string
+		switch lit.(type) {
+		case *ast.StringNode:
+			fn = "string"
+		case *ast.IntegerNode, *ast.FloatNode:
+			if b.Operator == "contains" || b.Operator == "startsWith" || b.Operator == "endsWith" || b.Operator == "matches" {
+				return
+			}
+			fn = "float"
+		default:
+			return
+		}
+		if isLiteral(*other) {
+			return
+		}
+		*other = &ast.BuiltinNode{Name: fn, Arguments: []ast.Node{*other}}
+	}
+	coerce(b.Right, &b.Left)
+	coerce(b.Left, &b.Right)
+}
+
+func isLiteral(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.NilNode:
+		return true
+	}
+	return false
+}
+
+// Eval runs the expression against variables (see ExprValue for how a
+// variable's text becomes a value).
+func (e *Expression) Eval(env map[string]any) (any, error) {
+	out, err := expr.Run(e.program, env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", e.Source, firstLine(err.Error()))
+	}
+	return out, nil
+}
+
+// Holds evaluates a condition.
+func (e *Expression) Holds(env map[string]any) (bool, error) {
+	out, err := e.Eval(env)
+	if err != nil {
+		return false, err
+	}
+	b, ok := out.(bool)
+	if !ok {
+		return false, fmt.Errorf("%s: gives %T, not true or false", e.Source, out)
+	}
+	return b, nil
+}
+
+// ExprValue is how a variable's text appears inside an expression: JSON
+// text as its value (so fields and numbers work), anything else as the
+// string itself.
+func ExprValue(text string) any {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return text
+	}
+	switch t[0] {
+	case '{', '[', '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 't', 'f', 'n':
+		var v any
+		if err := json.Unmarshal([]byte(t), &v); err == nil {
+			if v == nil {
+				return text
+			}
+			return v
+		}
+	}
+	return text
+}

@@ -1,0 +1,204 @@
+package chain
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Options change how strictly a chain is validated.
+type Options struct {
+	// LenientVariables restores reference 004's rule that a reference to a
+	// name nothing produces stays literal text (a warning instead of an
+	// error). Config: strict_variables: false.
+	LenientVariables bool
+}
+
+// Loaded is a chain file after validation: the chain and any warnings.
+type Loaded struct {
+	Chain    *Chain
+	Warnings []Diagnostic
+}
+
+// LoadFile reads and validates one chain file.
+func LoadFile(path string, opts Options) (*Loaded, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read chain file: " + err.Error()}}}
+	}
+	return Parse(path, data, opts)
+}
+
+// Parse decodes and validates chain text. file names it in messages.
+func Parse(file string, data []byte, opts Options) (*Loaded, error) {
+	d := &diags{file: file}
+	c := decodeChain(d, data)
+	if c != nil && len(d.errs()) == 0 {
+		c.File = file
+		c.Source = data
+		validate(d, c, opts)
+	}
+	if errs := d.errs(); len(errs) > 0 {
+		return nil, &ValidationError{Diagnostics: errs}
+	}
+	return &Loaded{Chain: c, Warnings: d.warnings()}, nil
+}
+
+// decodeChain turns YAML into a Chain, recording positions and rejecting
+// unknown fields. It returns nil when the document cannot be a chain.
+func decodeChain(d *diags, data []byte) *Chain {
+	if len(bytes.TrimSpace(data)) == 0 {
+		d.errorf(Pos{1, 1}, "the file is empty: a chain needs name and steps")
+		return nil
+	}
+	var doc yaml.Node
+	if err := yaml.Load(data, &doc); err != nil {
+		d.yamlError(err, Pos{1, 1})
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		d.errorf(posOf(root), "a chain file must be a mapping with name and steps")
+		return nil
+	}
+	if keyNode(root, "workflows") != nil {
+		d.errorf(posOf(keyNode(root, "workflows")), "state workflows (workflows:) are not supported yet; this version runs DAG chains (name, steps)")
+		return nil
+	}
+	c := &Chain{Pos: posOf(root)}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "name":
+			decodeInto(d, v, &c.Name)
+			c.Pos = posOf(v)
+		case "description":
+			decodeInto(d, v, &c.Description)
+		case "version":
+			decodeInto(d, v, &c.Version)
+		case "output":
+			decodeInto(d, v, &c.Output)
+			c.OutputPos = posOf(v)
+		case "inputs":
+			c.Inputs = decodeInputs(d, v)
+		case "steps":
+			c.Steps = decodeSteps(d, v)
+		default:
+			d.errorf(posOf(k), "unknown field %q%s", k.Value, didYouMean(k.Value, chainFields))
+		}
+	}
+	return c
+}
+
+func decodeInputs(d *diags, v *yaml.Node) []*Input {
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default}")
+		return nil
+	}
+	var out []*Input
+	for _, n := range v.Content {
+		in := &Input{Pos: posOf(n)}
+		if n.Kind == yaml.ScalarNode {
+			// `inputs: [service, env]` is shorthand for required inputs.
+			in.Name = n.Value
+			out = append(out, in)
+			continue
+		}
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "an input must be a mapping with a name")
+			continue
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !contains(inputFields, k.Value) {
+				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
+			}
+		}
+		decodeInto(d, n, in)
+		out = append(out, in)
+	}
+	return out
+}
+
+// listFields accept a single scalar as a one-element list.
+var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false}
+
+func decodeSteps(d *diags, v *yaml.Node) []*Step {
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "steps must be a list of steps")
+		return nil
+	}
+	all := allStepFields()
+	var out []*Step
+	for _, n := range v.Content {
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "a step must be a mapping with an id")
+			continue
+		}
+		s := &Step{Pos: posOf(n), FieldPos: map[string]Pos{}}
+		ok := true
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			if !contains(all, k.Value) {
+				d.errorf(posOf(k), "step%s: unknown field %q%s", idSuffix(n), k.Value, didYouMean(k.Value, all))
+				ok = false
+				continue
+			}
+			s.FieldPos[k.Value] = posOf(k)
+			if listFields[k.Value] && val.Kind == yaml.ScalarNode && val.Tag != "!!null" {
+				n.Content[i+1] = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: val.Line, Column: val.Column, Content: []*yaml.Node{val}}
+			}
+		}
+		if !ok {
+			continue
+		}
+		if !decodeInto(d, n, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// idSuffix names the step in a message about a field of it, when it has an
+// id to name.
+func idSuffix(step *yaml.Node) string {
+	if v := valueOf(step, "id"); v != nil && v.Kind == yaml.ScalarNode {
+		return " " + fmt.Sprintf("%q", v.Value)
+	}
+	return ""
+}
+
+// decodeInto decodes a node into dst, reporting type errors with their
+// position. It reports whether decoding succeeded.
+func decodeInto(d *diags, n *yaml.Node, dst any) bool {
+	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
+		d.yamlError(err, posOf(n))
+		return false
+	}
+	return true
+}
+
+func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
+
+func keyNode(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i]
+		}
+	}
+	return nil
+}
+
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}

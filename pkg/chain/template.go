@@ -1,0 +1,251 @@
+package chain
+
+import (
+	"strings"
+)
+
+// Ref is one variable reference inside a template: {name}, {name.field},
+// {name|"fallback"} or reference 003's {{.name}}.
+type Ref struct {
+	// Name is the variable (or "input"); Path the fields below it.
+	Name string
+	Path []string
+	// Fallback is used when the variable is missing or empty.
+	Fallback *string
+	// Raw is the reference exactly as written, kept when strict variables
+	// are off and the name resolves to nothing.
+	Raw string
+	// Offset is the byte offset of Raw in the template text.
+	Offset int
+}
+
+// Dotted is the reference without fallback, as a user would write it.
+func (r Ref) Dotted() string {
+	if len(r.Path) == 0 {
+		return r.Name
+	}
+	return r.Name + "." + strings.Join(r.Path, ".")
+}
+
+// Template is a parsed string with variable references. Only the
+// {identifier(.identifier)*} forms are references, so JSON braces in a
+// prompt pass through untouched; \{word} is a literal brace.
+type Template struct {
+	parts []part
+}
+
+type part struct {
+	lit string
+	ref *Ref
+}
+
+// Refs lists the references of the template in order.
+func (t *Template) Refs() []Ref {
+	var out []Ref
+	for _, p := range t.parts {
+		if p.ref != nil {
+			out = append(out, *p.ref)
+		}
+	}
+	return out
+}
+
+// IsLiteral reports whether the template holds no reference.
+func (t *Template) IsLiteral() bool {
+	for _, p := range t.parts {
+		if p.ref != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseTemplate splits text into literals and references. It never fails:
+// anything that is not a reference form is literal text.
+func ParseTemplate(text string) *Template {
+	t := &Template{}
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			t.parts = append(t.parts, part{lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == '\\' && i+1 < len(text) && text[i+1] == '{' {
+			lit.WriteByte('{')
+			i += 2
+			continue
+		}
+		if c == '{' {
+			if ref, n := scanRef(text, i); n > 0 {
+				flush()
+				ref.Offset = i
+				t.parts = append(t.parts, part{ref: ref})
+				i += n
+				continue
+			}
+		}
+		lit.WriteByte(c)
+		i++
+	}
+	flush()
+	return t
+}
+
+// scanRef reads a reference starting at text[i] == '{' and returns it with
+// its length, or n == 0 when the text there is not a reference.
+func scanRef(text string, i int) (*Ref, int) {
+	if strings.HasPrefix(text[i:], "{{") {
+		// reference 003: {{.name}} or {{ .name.field }}
+		end := strings.Index(text[i:], "}}")
+		if end < 0 {
+			return nil, 0
+		}
+		inner := strings.TrimSpace(text[i+2 : i+end])
+		if !strings.HasPrefix(inner, ".") {
+			return nil, 0
+		}
+		name, path, ok := splitPath(inner[1:])
+		if !ok {
+			return nil, 0
+		}
+		return &Ref{Name: name, Path: path, Raw: text[i : i+end+2]}, end + 2
+	}
+	end := strings.IndexByte(text[i+1:], '}')
+	if end < 0 {
+		return nil, 0
+	}
+	inner := text[i+1 : i+1+end]
+	var fallback *string
+	if bar := strings.IndexByte(inner, '|'); bar >= 0 {
+		fb, ok := parseFallback(inner[bar+1:])
+		if !ok {
+			return nil, 0
+		}
+		fallback = &fb
+		inner = inner[:bar]
+	}
+	name, path, ok := splitPath(inner)
+	if !ok {
+		return nil, 0
+	}
+	return &Ref{Name: name, Path: path, Fallback: fallback, Raw: text[i : i+end+2]}, end + 2
+}
+
+// parseFallback accepts "text" or 'text' (the fallback cannot hold '}').
+func parseFallback(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1], true
+	}
+	return "", false
+}
+
+// splitPath splits name.field.field, each an identifier (fields may also
+// be list indexes).
+func splitPath(s string) (string, []string, bool) {
+	segs := strings.Split(s, ".")
+	if !IsIdentifier(segs[0]) {
+		return "", nil, false
+	}
+	for _, seg := range segs[1:] {
+		if !isFieldName(seg) {
+			return "", nil, false
+		}
+	}
+	return segs[0], segs[1:], true
+}
+
+// IsIdentifier reports whether s can name a variable: a letter or '_'
+// followed by letters, digits and '_'.
+func IsIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isFieldName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Resolver gives the text of a reference at run time. ok is false when the
+// name or field does not exist.
+type Resolver func(ref Ref) (value string, ok bool, err error)
+
+// Render substitutes every reference. quote, when not nil, transforms each
+// substituted value (a shell script quotes them so a value never runs as
+// code). A reference that does not resolve keeps its literal text when keep
+// is true, else it is an error.
+func (t *Template) Render(resolve Resolver, quote func(string) string, keep bool) (string, error) {
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.ref == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, ok, err := resolve(*p.ref)
+		if err != nil {
+			return "", err
+		}
+		if (!ok || v == "") && p.ref.Fallback != nil {
+			v, ok = *p.ref.Fallback, true
+		}
+		if !ok {
+			if keep {
+				b.WriteString(p.ref.Raw)
+				continue
+			}
+			return "", &UnresolvedError{Ref: *p.ref}
+		}
+		if quote != nil {
+			v = quote(v)
+		}
+		b.WriteString(v)
+	}
+	return b.String(), nil
+}
+
+// UnresolvedError says a reference had no value at run time (a field that
+// a JSON output did not have, say).
+type UnresolvedError struct{ Ref Ref }
+
+func (e *UnresolvedError) Error() string {
+	return "{" + e.Ref.Dotted() + "} has no value (add a fallback: {" + e.Ref.Dotted() + `|"default"})`
+}
+
+// ShellQuote quotes s for POSIX sh so that it is one word whatever it holds.
+func ShellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}

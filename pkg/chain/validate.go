@@ -1,0 +1,628 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/theory/jsonpath"
+)
+
+var (
+	stepIDPattern    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	chainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+)
+
+// reservedVars cannot be an output_var: they have a meaning of their own.
+var reservedVars = map[string]bool{"input": true, "item": true}
+
+// validator checks one chain and compiles its steps.
+type validator struct {
+	d       *diags
+	c       *Chain
+	opts    Options
+	g       *dag.Graph[string]
+	produce map[string]*Step // variable → the step whose output it is
+}
+
+// validate checks everything that can be known before a run and compiles
+// templates and expressions. Findings go to d.
+func validate(d *diags, c *Chain, opts Options) {
+	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}}
+	v.chainFields()
+	v.inputs()
+	if !v.steps() {
+		return
+	}
+	if !v.graph() {
+		return
+	}
+	for _, s := range c.Steps {
+		v.compile(s)
+	}
+	v.output()
+}
+
+func (v *validator) chainFields() {
+	c := v.c
+	switch {
+	case c.Name == "":
+		v.d.errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
+	case !chainNamePattern.MatchString(c.Name):
+		v.d.errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
+	}
+	if len(c.Steps) == 0 {
+		v.d.errorf(c.Pos, "steps: a chain needs at least one step")
+	}
+}
+
+func (v *validator) inputs() {
+	seen := map[string]bool{}
+	for _, in := range v.c.Inputs {
+		switch {
+		case in.Name == "":
+			v.d.errorf(in.Pos, "input: name is required")
+		case !IsIdentifier(in.Name):
+			v.d.errorf(in.Pos, "input %q: a name is letters, digits and '_' so that {input.%s} can refer to it", in.Name, in.Name)
+		case seen[in.Name]:
+			v.d.errorf(in.Pos, "input %q is declared twice", in.Name)
+		}
+		seen[in.Name] = true
+	}
+}
+
+// steps checks ids, kinds, the fields each kind allows and output_vars.
+// It reports whether the steps are sound enough to build the graph.
+func (v *validator) steps() bool {
+	ok := true
+	v.c.byID = map[string]*Step{}
+	for _, s := range v.c.Steps {
+		switch {
+		case s.ID == "":
+			v.d.errorf(s.Pos, "step: id is required")
+			ok = false
+			continue
+		case !stepIDPattern.MatchString(s.ID):
+			v.d.errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
+		}
+		if prev, dup := v.c.byID[s.ID]; dup {
+			v.d.errorf(s.At("id"), "step id %q is already used by the step at line %d", s.ID, prev.Pos.Line)
+			ok = false
+			continue
+		}
+		v.c.byID[s.ID] = s
+		kind, known := kindOf(s.Type)
+		if !known {
+			v.d.errorf(s.At("type"), "step %q: unknown type %q%s; types are %s", s.ID, s.Type, didYouMean(s.Type, Kinds()), strings.Join(Kinds(), ", "))
+			continue
+		}
+		s.Kind = kind
+		v.kindFields(s)
+		v.outputVar(s)
+	}
+	return ok
+}
+
+func (v *validator) kindFields(s *Step) {
+	var fields []string
+	for f := range s.FieldPos {
+		fields = append(fields, f)
+	}
+	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
+	for _, f := range fields {
+		if fieldAllowed(s.Kind, f) {
+			continue
+		}
+		if s.Kind.Deterministic() && contains(llmOnlyFields, f) {
+			v.d.errorf(s.At(f), "step %q: %s configures a model call; a %s step runs no model", s.ID, f, s.Kind)
+			continue
+		}
+		var owners []string
+		for _, k := range []Kind{KindAgent, KindCLI, KindHTTP, KindTransform, KindFile, KindHuman, KindChain} {
+			if contains(kindFields[k], f) {
+				owners = append(owners, string(k))
+			}
+		}
+		v.d.errorf(s.At(f), "step %q: %s does not belong to a %s step (it is a field of %s steps)", s.ID, f, s.Kind, strings.Join(owners, ", "))
+	}
+	switch s.Kind {
+	case KindAgent:
+		if s.Prompt == "" {
+			v.d.errorf(s.Pos, "step %q: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.ID)
+		}
+	case KindCLI:
+		switch {
+		case s.Command == "" && s.Run == "":
+			v.d.errorf(s.Pos, "step %q: a %s step needs command (with args) or run (a script)", s.ID, s.Type)
+		case s.Command != "" && s.Run != "":
+			v.d.errorf(s.At("run"), "step %q: set command or run, not both", s.ID)
+		case s.Run != "" && len(s.Args) > 0:
+			v.d.errorf(s.At("args"), "step %q: args go with command; a run script takes its values by interpolation", s.ID)
+		case s.Command != "" && len(s.Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.Command), " \t"):
+			v.d.errorf(s.At("command"), "step %q: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.ID, s.Command)
+		}
+	case KindHTTP:
+		if s.URL == "" {
+			v.d.errorf(s.Pos, "step %q: url is required for an http step", s.ID)
+		}
+		if s.Method != "" {
+			m := strings.ToUpper(s.Method)
+			if !contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
+				v.d.errorf(s.At("method"), "step %q: method %q is not an HTTP method", s.ID, s.Method)
+			}
+			s.Method = m
+		}
+	case KindTransform:
+		if s.Expr == "" {
+			v.d.errorf(s.Pos, "step %q: expr is required for a transform step", s.ID)
+		}
+	case KindFile:
+		if s.Path == "" {
+			v.d.errorf(s.Pos, "step %q: path is required for a file step", s.ID)
+		}
+	case KindChain:
+		if s.Chain == "" {
+			v.d.errorf(s.Pos, "step %q: chain is required for a chain step (the name of the chain to call)", s.ID)
+		}
+	}
+	v.commonFields(s)
+}
+
+func (v *validator) commonFields(s *Step) {
+	if s.TimeoutMS < 0 {
+		v.d.errorf(s.At("timeout_ms"), "step %q: timeout_ms must be positive", s.ID)
+	}
+	if r := s.Retry; r != nil {
+		if r.Max < 1 {
+			v.d.errorf(s.At("retry"), "step %q: retry.max is the number of attempts in all, so 1 or more", s.ID)
+		}
+		if r.DelayMS < 0 || r.Backoff < 0 {
+			v.d.errorf(s.At("retry"), "step %q: retry.delay_ms and retry.backoff cannot be negative", s.ID)
+		}
+	}
+	if s.OutputMaxLength < 0 {
+		v.d.errorf(s.At("output_max_length"), "step %q: output_max_length cannot be negative", s.ID)
+	}
+	if s.OutputSchema != "" && !contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
+		v.d.errorf(s.At("output_schema"), "step %q: output_schema is json, markdown or text, not %q", s.ID, s.OutputSchema)
+	}
+	for dep, strat := range s.ContextStrategy {
+		if !validStrategy(strat) {
+			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy %s: %q is not full, summarize or truncate:N", s.ID, dep, strat)
+		}
+	}
+	if s.MaxTokens < 0 || s.MaxTurns < 0 {
+		v.d.errorf(s.Pos, "step %q: max_tokens and max_turns cannot be negative", s.ID)
+	}
+	v.guardrails(s)
+}
+
+func validStrategy(s string) bool {
+	if s == "full" || s == "summarize" {
+		return true
+	}
+	n, ok := strings.CutPrefix(s, "truncate:")
+	if !ok {
+		return false
+	}
+	i, err := strconv.Atoi(n)
+	return err == nil && i > 0
+}
+
+// Guardrail types (reference 004, plus json_schema).
+var guardrailTypes = []string{"min_length", "max_length", "must_contain", "must_not_contain", "regex_match", "json_valid", "json_schema"}
+
+func (v *validator) guardrails(s *Step) {
+	for i, g := range s.Guardrails {
+		at := s.At("guardrails")
+		switch g.Type {
+		case "min_length", "max_length":
+			if n, ok := intValue(g.Value); !ok || n < 0 {
+				v.d.errorf(at, "step %q: guardrail %s needs a whole number value", s.ID, g.Type)
+			}
+		case "must_contain", "must_not_contain":
+			if str, ok := g.Value.(string); !ok || str == "" {
+				v.d.errorf(at, "step %q: guardrail %s needs a text value", s.ID, g.Type)
+			}
+		case "regex_match":
+			str, ok := g.Value.(string)
+			if !ok {
+				v.d.errorf(at, "step %q: guardrail regex_match needs a regular expression", s.ID)
+				continue
+			}
+			re, err := regexp.Compile(str)
+			if err != nil {
+				v.d.errorf(at, "step %q: guardrail regex_match: %v", s.ID, err)
+				continue
+			}
+			if s.compiled == nil {
+				s.compiled = &Compiled{}
+			}
+			if s.compiled.Patterns == nil {
+				s.compiled.Patterns = map[int]*regexp.Regexp{}
+			}
+			s.compiled.Patterns[i] = re
+		case "json_valid":
+		case "json_schema":
+			if g.Value == nil {
+				v.d.errorf(at, "step %q: guardrail json_schema needs a schema as its value", s.ID)
+			}
+		default:
+			v.d.errorf(at, "step %q: unknown guardrail type %q%s; types are %s", s.ID, g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
+		}
+	}
+}
+
+func intValue(x any) (int, bool) {
+	switch n := x.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case uint64:
+		return int(n), true
+	case float64:
+		return int(n), n == float64(int(n))
+	}
+	return 0, false
+}
+
+func (v *validator) outputVar(s *Step) {
+	if s.OutputVar == "" {
+		return
+	}
+	switch {
+	case !IsIdentifier(s.OutputVar):
+		v.d.errorf(s.At("output_var"), "step %q: output_var %q: a variable name is letters, digits and '_'", s.ID, s.OutputVar)
+	case reservedVars[s.OutputVar]:
+		v.d.errorf(s.At("output_var"), "step %q: output_var %q is reserved", s.ID, s.OutputVar)
+	case v.produce[s.OutputVar] != nil:
+		prev := v.produce[s.OutputVar]
+		v.d.errorf(s.At("output_var"), "step %q: output_var %q is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
+	default:
+		v.produce[s.OutputVar] = s
+		if s.Kind == KindHTTP {
+			v.produce[s.OutputVar+"_status"] = s
+		}
+	}
+}
+
+// graph checks depends_on and builds the dependency graph.
+func (v *validator) graph() bool {
+	ids := make([]string, len(v.c.Steps))
+	for i, s := range v.c.Steps {
+		ids[i] = s.ID
+	}
+	ok := true
+	for _, s := range v.c.Steps {
+		for _, dep := range s.DependsOn {
+			switch {
+			case dep == s.ID:
+				v.d.errorf(s.At("depends_on"), "step %q depends on itself", s.ID)
+				ok = false
+			case v.c.byID[dep] == nil:
+				v.d.errorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
+				ok = false
+			}
+		}
+	}
+	if !ok || len(v.d.errs()) > 0 {
+		return false
+	}
+	g, err := dag.New(ids, func(id string) []string { return v.c.byID[id].DependsOn })
+	if err != nil {
+		var cyc *dag.CycleError[string]
+		if errors.As(err, &cyc) {
+			first := v.c.byID[cyc.Path[0]]
+			v.d.errorf(first.At("depends_on"), "%s (each step depends on the next)", cyc.Error())
+		} else {
+			v.d.errorf(v.c.Pos, "%v", err)
+		}
+		return false
+	}
+	v.g = g
+	return true
+}
+
+// Graph returns the dependency graph of a validated chain.
+func (c *Chain) Graph() *dag.Graph[string] {
+	g, err := dag.New(c.stepIDs(), func(id string) []string { return c.byID[id].DependsOn })
+	if err != nil {
+		panic("chain.Graph on an unvalidated chain: " + err.Error())
+	}
+	return g
+}
+
+func (c *Chain) stepIDs() []string {
+	ids := make([]string, len(c.Steps))
+	for i, s := range c.Steps {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+func (v *validator) output() {
+	c := v.c
+	if c.Output == "" {
+		return
+	}
+	if v.produce[c.Output] == nil {
+		var vars []string
+		for name := range v.produce {
+			vars = append(vars, name)
+		}
+		sort.Strings(vars)
+		v.d.errorf(c.OutputPos, "output %q names no step's output_var%s", c.Output, didYouMean(c.Output, vars))
+	}
+}
+
+// scope is what a step may read: inputs, the outputs of the steps it
+// depends on, its pre_tools and its loop item.
+type scope struct {
+	v    *validator
+	s    *Step
+	self bool // the step's own output (early_exit_if)
+}
+
+// check returns "" when name is readable from the step, else why not.
+func (sc scope) check(name string) string {
+	s := sc.s
+	if name == "input" {
+		return ""
+	}
+	if name == "item" && s.ForEach != "" {
+		return ""
+	}
+	for _, p := range s.PreTools {
+		if p.InjectAs == name {
+			return ""
+		}
+	}
+	p := sc.v.produce[name]
+	switch {
+	case p == nil:
+		return fmt.Sprintf("no input, step output_var or pre_tools inject_as is named %s", name)
+	case p == s:
+		if sc.self {
+			return ""
+		}
+		return fmt.Sprintf("%s is this step's own output", name)
+	case !sc.v.g.DependsOn(s.ID, p.ID):
+		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
+	}
+	return ""
+}
+
+// names lists what the step may read, for compiling expressions.
+func (sc scope) names() map[string]bool {
+	out := map[string]bool{"input": true}
+	for name, p := range sc.v.produce {
+		if sc.check(name) == "" && p != nil {
+			out[name] = true
+		}
+	}
+	for _, p := range sc.s.PreTools {
+		if p.InjectAs != "" {
+			out[p.InjectAs] = true
+		}
+	}
+	if sc.s.ForEach != "" {
+		out["item"] = true
+	}
+	return out
+}
+
+// ref validates one reference of a template.
+func (v *validator) ref(s *Step, field string, r Ref) {
+	sc := scope{v: v, s: s}
+	if r.Name == "input" {
+		if len(r.Path) == 0 {
+			v.d.errorf(s.At(field), "step %q: %s: {input} needs an input name, as in {input.%s}", s.ID, field, firstInput(v.c))
+			return
+		}
+		if v.c.Input(r.Path[0]) == nil {
+			var names []string
+			for _, in := range v.c.Inputs {
+				names = append(names, in.Name)
+			}
+			v.unknown(s, field, r, fmt.Sprintf("no input is named %s%s", r.Path[0], didYouMean(r.Path[0], names)))
+		}
+		return
+	}
+	if why := sc.check(r.Name); why != "" {
+		v.unknown(s, field, r, why)
+	}
+}
+
+func firstInput(c *Chain) string {
+	if len(c.Inputs) > 0 {
+		return c.Inputs[0].Name
+	}
+	return "name"
+}
+
+func (v *validator) unknown(s *Step, field string, r Ref, why string) {
+	if v.opts.LenientVariables && v.produce[r.Name] == nil && r.Name != "input" {
+		v.d.warnf(s.At(field), "step %q: %s: %s stays literal: %s", s.ID, field, r.Raw, why)
+		return
+	}
+	v.d.errorf(s.At(field), "step %q: %s: %s: %s", s.ID, field, r.Raw, why)
+}
+
+func (v *validator) template(s *Step, field, text string) *Template {
+	if text == "" {
+		return nil
+	}
+	t := ParseTemplate(text)
+	for _, r := range t.Refs() {
+		v.ref(s, field, r)
+	}
+	return t
+}
+
+func (v *validator) templates(s *Step, field string, m map[string]string) map[string]*Template {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]*Template, len(m))
+	for k, text := range m {
+		out[k] = v.template(s, field, text)
+		if out[k] == nil {
+			out[k] = ParseTemplate("")
+		}
+	}
+	return out
+}
+
+func (v *validator) arg(s *Step, field, raw string) Arg {
+	if strings.HasPrefix(raw, "$.") || strings.HasPrefix(raw, "$[") {
+		p, err := jsonpath.Parse(raw)
+		if err != nil {
+			v.d.errorf(s.At(field), "step %q: %s: %q is not a valid JSONPath: %v", s.ID, field, raw, err)
+			return Arg{Raw: raw}
+		}
+		if name, path := jsonPathHead(raw); name != "" {
+			v.ref(s, field, Ref{Name: name, Path: path, Raw: raw})
+		}
+		return Arg{JSONPath: p, Raw: raw}
+	}
+	return Arg{Template: v.template(s, field, raw), Raw: raw}
+}
+
+// jsonPathHead returns the first one or two plain names of $.a.b...
+var jsonPathHeadPattern = regexp.MustCompile(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+
+func jsonPathHead(p string) (string, []string) {
+	m := jsonPathHeadPattern.FindStringSubmatch(p)
+	if m == nil {
+		return "", nil
+	}
+	if m[2] != "" {
+		return m[1], []string{m[2]}
+	}
+	return m[1], nil
+}
+
+func (v *validator) expression(s *Step, field, src string, self, asBool bool) *Expression {
+	if src == "" {
+		return nil
+	}
+	sc := scope{v: v, s: s, self: self}
+	e, err := compileExpression(src, sc.names(), asBool)
+	var unk *unknownNamesError
+	if errors.As(err, &unk) {
+		for _, name := range unk.names {
+			v.d.errorf(s.At(field), "step %q: %s %q: %s", s.ID, field, src, sc.check(name))
+		}
+		return nil
+	}
+	if err != nil {
+		v.d.errorf(s.At(field), "step %q: %s %q %v", s.ID, field, src, err)
+		return nil
+	}
+	return e
+}
+
+// compile parses the step's templates and expressions, checking every
+// reference against what the step can see.
+func (v *validator) compile(s *Step) {
+	if s.compiled == nil {
+		s.compiled = &Compiled{}
+	}
+	c := s.compiled
+	v.preTools(s)
+	if s.ForEach != "" {
+		v.forEach(s)
+	}
+	c.Prompt = v.template(s, "prompt", s.Prompt)
+	c.System = v.template(s, "system", s.System)
+	c.Command = v.template(s, "command", s.Command)
+	c.Run = v.template(s, "run", s.Run)
+	c.Cwd = v.template(s, "cwd", s.Cwd)
+	c.URL = v.template(s, "url", s.URL)
+	c.Body = v.template(s, "body", s.Body)
+	c.Path = v.template(s, "path", s.Path)
+	for _, a := range s.Args {
+		c.Args = append(c.Args, v.arg(s, "args", a))
+	}
+	c.Env = v.templates(s, "env", s.Env)
+	c.Headers = v.templates(s, "headers", s.Headers)
+	c.With = v.templates(s, "with", s.With)
+	c.Condition = v.expression(s, "condition", s.Condition, false, true)
+	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)
+	c.Transform = v.expression(s, "expr", s.Expr, false, false)
+	for dep := range s.ContextStrategy {
+		if !contains(s.DependsOn, dep) && (v.produce[dep] == nil || !contains(s.DependsOn, v.produce[dep].ID)) {
+			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.ID, dep)
+		}
+	}
+}
+
+func (v *validator) forEach(s *Step) {
+	t := ParseTemplate(s.ForEach)
+	refs := t.Refs()
+	name := strings.TrimSpace(s.ForEach)
+	if len(refs) == 1 && refs[0].Raw == name {
+		v.ref(s, "for_each", refs[0])
+		s.compiled.ForEach = t
+		return
+	}
+	if IsIdentifier(name) {
+		r := Ref{Name: name, Raw: name}
+		v.ref(s, "for_each", r)
+		s.compiled.ForEach = ParseTemplate("{" + name + "}")
+		return
+	}
+	v.d.errorf(s.At("for_each"), "step %q: for_each names one list variable, as in for_each: \"{files}\"", s.ID)
+}
+
+func (v *validator) preTools(s *Step) {
+	seen := map[string]bool{}
+	for _, p := range s.PreTools {
+		at := s.At("pre_tools")
+		switch p.Type {
+		case "shell", "cli":
+			if p.Command == "" && p.Run == "" {
+				v.d.errorf(at, "step %q: a %s pre_tool needs command or run", s.ID, p.Type)
+			}
+		case "http":
+			if p.URL == "" {
+				v.d.errorf(at, "step %q: an http pre_tool needs url", s.ID)
+			}
+		case "file":
+			if p.Path == "" {
+				v.d.errorf(at, "step %q: a file pre_tool needs path", s.ID)
+			}
+		default:
+			v.d.errorf(at, "step %q: pre_tool type %q: use shell, http or file", s.ID, p.Type)
+		}
+		switch {
+		case !IsIdentifier(p.InjectAs):
+			v.d.errorf(at, "step %q: a pre_tool needs inject_as, the variable name its data is known by", s.ID)
+		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
+			v.d.errorf(at, "step %q: pre_tool inject_as %q is already a variable", s.ID, p.InjectAs)
+		}
+		seen[p.InjectAs] = true
+		if p.OnError != "" && !contains([]string{"inject", "skip", "fail"}, p.OnError) {
+			v.d.errorf(at, "step %q: pre_tool on_error is inject, skip or fail, not %q", s.ID, p.OnError)
+		}
+		cp := CompiledPreTool{
+			Command: v.template(s, "pre_tools", p.Command),
+			Run:     v.template(s, "pre_tools", p.Run),
+			URL:     v.template(s, "pre_tools", p.URL),
+			Path:    v.template(s, "pre_tools", p.Path),
+			Headers: v.templates(s, "pre_tools", p.Headers),
+		}
+		for _, a := range p.Args {
+			cp.Args = append(cp.Args, v.template(s, "pre_tools", a))
+		}
+		if s.compiled == nil {
+			s.compiled = &Compiled{}
+		}
+		s.compiled.PreTools = append(s.compiled.PreTools, cp)
+	}
+}

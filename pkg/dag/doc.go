@@ -1,0 +1,8 @@
+// Package dag is a generic dependency graph: building it from nodes and
+// their dependencies, reporting a cycle as a path, computing waves for
+// display, and running the nodes in parallel the moment their
+// dependencies are done.
+//
+// It knows nothing of chains, steps or processes; it must import nothing
+// from this module.
+package dag

@@ -1,0 +1,133 @@
+package dag
+
+import (
+	"container/heap"
+	"context"
+)
+
+// Outcome tells the scheduler what a finished node means for the rest.
+type Outcome int
+
+const (
+	// Continue releases the node's dependents.
+	Continue Outcome = iota
+	// Stop cancels the nodes still running and starts no more (a failure).
+	Stop
+	// Drain starts no more nodes but lets running ones finish (an early
+	// exit).
+	Drain
+)
+
+// Visit runs one node. ctx is cancelled when another node stops the run or
+// the caller's context ends.
+type Visit[K comparable] func(ctx context.Context, k K) Outcome
+
+// Run visits every node once, each as soon as all its dependencies have
+// finished, with at most parallel visits at a time (parallel < 1 means
+// one). There is no wave barrier: a ready node never waits for an
+// unrelated one. Among ready nodes the one heading the longest remaining
+// path starts first, which keeps a limited pool on the critical path.
+// Run returns the nodes it never started, in declaration order.
+func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
+	if parallel < 1 {
+		parallel = 1
+	}
+	n := len(g.nodes)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	height := g.heights()
+	indeg := make([]int, n)
+	ready := &readyQueue{height: height}
+	for i := range n {
+		indeg[i] = len(g.deps[i])
+		if indeg[i] == 0 {
+			ready.items = append(ready.items, i)
+		}
+	}
+	heap.Init(ready)
+
+	type finished struct {
+		node    int
+		outcome Outcome
+	}
+	done := make(chan finished, parallel)
+	started := make([]bool, n)
+	running, stopping := 0, false
+	for {
+		for !stopping && running < parallel && ready.Len() > 0 {
+			if ctx.Err() != nil {
+				stopping = true
+				break
+			}
+			i := heap.Pop(ready).(int)
+			started[i] = true
+			running++
+			go func() { done <- finished{i, visit(ctx, g.nodes[i])} }()
+		}
+		if running == 0 {
+			break
+		}
+		f := <-done
+		running--
+		switch f.outcome {
+		case Stop:
+			stopping = true
+			cancel()
+		case Drain:
+			stopping = true
+		}
+		if stopping {
+			continue
+		}
+		for _, d := range g.dependents[f.node] {
+			indeg[d]--
+			if indeg[d] == 0 {
+				heap.Push(ready, d)
+			}
+		}
+	}
+	var skipped []K
+	for i, s := range started {
+		if !s {
+			skipped = append(skipped, g.nodes[i])
+		}
+	}
+	return skipped
+}
+
+// heights is the length of the longest path from each node to a sink.
+func (g *Graph[K]) heights() []int {
+	h := make([]int, len(g.nodes))
+	for p := len(g.order) - 1; p >= 0; p-- {
+		i := g.order[p]
+		for _, d := range g.dependents[i] {
+			if h[d]+1 > h[i] {
+				h[i] = h[d] + 1
+			}
+		}
+	}
+	return h
+}
+
+// readyQueue orders ready nodes by height, then declaration order.
+type readyQueue struct {
+	items  []int
+	height []int
+}
+
+func (q *readyQueue) Len() int { return len(q.items) }
+func (q *readyQueue) Less(a, b int) bool {
+	ha, hb := q.height[q.items[a]], q.height[q.items[b]]
+	if ha != hb {
+		return ha > hb
+	}
+	return q.items[a] < q.items[b]
+}
+func (q *readyQueue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
+func (q *readyQueue) Push(x any)   { q.items = append(q.items, x.(int)) }
+func (q *readyQueue) Pop() any {
+	last := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return last
+}

@@ -1,0 +1,92 @@
+package event
+
+import (
+	"sync"
+	"time"
+)
+
+// SchemaVersion is written into every event as "v".
+const SchemaVersion = 1
+
+// Type names what happened.
+type Type string
+
+// The event types.
+const (
+	RunStarted   Type = "run.started"
+	RunFinished  Type = "run.finished"
+	StepStarted  Type = "step.started"
+	StepAttempt  Type = "step.attempt"
+	StepLog      Type = "step.log"
+	StepFinished Type = "step.finished"
+)
+
+// Event is one thing that happened in a run.
+type Event struct {
+	V     int       `json:"v"`
+	Time  time.Time `json:"time"`
+	RunID string    `json:"run_id"`
+	Type  Type      `json:"type"`
+	// Chain is set on run events.
+	Chain string `json:"chain,omitempty"`
+	// Step is the step id, on step events.
+	Step    string `json:"step,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	// Status is the outcome on *.finished events (the step and run
+	// statuses of the JSON result).
+	Status string `json:"status,omitempty"`
+	// Stream is stdout or stderr on step.log events; Line the text.
+	Stream     string `json:"stream,omitempty"`
+	Line       string `json:"line,omitempty"`
+	Error      string `json:"error,omitempty"`
+	DurationMS int64  `json:"duration_ms,omitempty"`
+	// Detail is a short human note (why a step was skipped, the delay
+	// before a retry).
+	Detail string `json:"detail,omitempty"`
+}
+
+// Sink receives events. Emit must be safe for concurrent use and must not
+// block for long: it is called from running steps.
+type Sink interface {
+	Emit(Event)
+}
+
+// Func adapts a function to Sink.
+type Func func(Event)
+
+// Emit calls f.
+func (f Func) Emit(e Event) { f(e) }
+
+// Discard drops every event.
+var Discard Sink = Func(func(Event) {})
+
+// Recorder keeps every event, for tests and for reports built after a run.
+type Recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+// Emit records e.
+func (r *Recorder) Emit(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+// Events returns a copy of what was recorded.
+func (r *Recorder) Events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// Multi sends each event to every sink in turn.
+type Multi []Sink
+
+// Emit forwards e.
+func (m Multi) Emit(e Event) {
+	for _, s := range m {
+		s.Emit(e)
+	}
+}

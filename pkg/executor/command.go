@@ -1,0 +1,194 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// DefaultGrace is how long a cancelled command has between TERM and KILL.
+const DefaultGrace = 3 * time.Second
+
+// MaxCapture bounds how much of a command's stdout and stderr is kept in
+// memory; the rest is counted and dropped, and the result says so.
+const MaxCapture = 8 << 20
+
+// Command is one child process: an argv run directly (no shell) or a
+// script run by sh -c.
+type Command struct {
+	Argv   []string
+	Script string
+	Dir    string
+	// Env is the complete environment of the child.
+	Env []string
+	// Stdout and Stderr, when set, also receive the streams as they come.
+	Stdout, Stderr io.Writer
+	// Grace is the time between TERM and KILL on cancellation.
+	Grace time.Duration
+}
+
+// CommandResult is what a finished command left behind.
+type CommandResult struct {
+	Stdout, Stderr string
+	ExitCode       int
+	// Truncated is true when output beyond MaxCapture was dropped.
+	Truncated bool
+}
+
+// ExitError is a command that ran and exited with a non-zero status (or
+// was killed by a signal).
+type ExitError struct {
+	Code   int
+	Signal string
+	Stderr string
+}
+
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("exited with code %d", e.Code)
+	if e.Signal != "" {
+		msg = "killed by signal " + e.Signal
+	}
+	if tail := lastLines(e.Stderr, 5); tail != "" {
+		msg += ": " + tail
+	}
+	return msg
+}
+
+// StartError is a command that could not start (not found, not
+// executable, bad directory).
+type StartError struct {
+	Name string
+	Err  error
+}
+
+func (e *StartError) Error() string {
+	if errors.Is(e.Err, exec.ErrNotFound) {
+		return fmt.Sprintf("command %q not found in PATH", e.Name)
+	}
+	return fmt.Sprintf("cannot start %q: %v", e.Name, e.Err)
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Run starts the command and waits for it. When ctx ends the whole
+// process group gets TERM, then KILL after the grace period; the error is
+// then ctx's error.
+func (c *Command) Run(ctx context.Context) (CommandResult, error) {
+	var name string
+	var args []string
+	switch {
+	case len(c.Argv) > 0:
+		name, args = c.Argv[0], c.Argv[1:]
+	case c.Script != "":
+		name, args = "sh", []string{"-c", c.Script}
+	default:
+		return CommandResult{}, errors.New("nothing to run")
+	}
+	cmd := exec.Command(name, args...)
+	if cmd.Err != nil {
+		return CommandResult{}, &StartError{Name: name, Err: cmd.Err}
+	}
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	var stdout, stderr capped
+	cmd.Stdout = tee(&stdout, c.Stdout)
+	cmd.Stderr = tee(&stderr, c.Stderr)
+	grace := c.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	setProcessGroup(cmd)
+	// If a grandchild keeps the pipes open after the group is killed,
+	// stop waiting for them.
+	cmd.WaitDelay = grace + time.Second
+	if err := cmd.Start(); err != nil {
+		return CommandResult{}, &StartError{Name: name, Err: err}
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		terminateGroup(cmd)
+		t := time.NewTimer(grace)
+		select {
+		case err = <-waited:
+			t.Stop()
+		case <-t.C:
+			killGroup(cmd)
+			err = <-waited
+		}
+		// Whatever ran is gone; the group may still hold stragglers that
+		// ignored TERM but left the leader: make sure.
+		killGroup(cmd)
+		err = ctx.Err()
+	}
+	res := CommandResult{
+		Stdout:    stdout.String(),
+		Stderr:    stderr.String(),
+		Truncated: stdout.dropped > 0 || stderr.dropped > 0,
+	}
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if err == nil {
+		return res, nil
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return res, &ExitError{Code: ee.ExitCode(), Signal: signalName(ee), Stderr: res.Stderr}
+	}
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The command exited; only a straggler held the pipes open.
+		return res, nil
+	}
+	return res, err
+}
+
+func tee(buf *capped, extra io.Writer) io.Writer {
+	if extra == nil {
+		return buf
+	}
+	return io.MultiWriter(buf, extra)
+}
+
+// capped keeps the first MaxCapture bytes written to it.
+type capped struct {
+	buf     bytes.Buffer
+	dropped int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := MaxCapture - c.buf.Len()
+	if room >= len(p) {
+		return c.buf.Write(p)
+	}
+	if room > 0 {
+		c.buf.Write(p[:room])
+	}
+	c.dropped += int64(len(p) - max(room, 0))
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }
+
+func lastLines(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

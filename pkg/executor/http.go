@@ -1,0 +1,87 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// HTTPRequest is one interpolated http step.
+type HTTPRequest struct {
+	Method  string
+	URL     string
+	Headers map[string]string
+	Body    string
+}
+
+// HTTPResponse is the status and body of a response.
+type HTTPResponse struct {
+	Status int
+	Body   string
+	// Truncated is true when the body was longer than MaxCapture.
+	Truncated bool
+}
+
+// DoHTTP sends the request. Only transport failures are errors: any status
+// is a response, and the caller decides what a non-2xx status means.
+func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPResponse, error) {
+	method := r.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	var body io.Reader
+	if r.Body != "" {
+		body = strings.NewReader(r.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.URL, body)
+	if err != nil {
+		return HTTPResponse{}, fmt.Errorf("bad request: %w", err)
+	}
+	for k, v := range r.Headers {
+		req.Header.Set(k, v)
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return HTTPResponse{}, ctx.Err()
+		}
+		return HTTPResponse{}, fmt.Errorf("%s %s: %w", method, redactURL(r.URL), unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCapture+1))
+	if err != nil {
+		return HTTPResponse{Status: resp.StatusCode}, fmt.Errorf("reading the response of %s: %w", redactURL(r.URL), err)
+	}
+	out := HTTPResponse{Status: resp.StatusCode, Body: string(data)}
+	if len(data) > MaxCapture {
+		out.Body, out.Truncated = out.Body[:MaxCapture], true
+	}
+	return out, nil
+}
+
+// redactURL drops credentials and the query (where tokens often travel)
+// from a URL shown in an error.
+func redactURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i] + "?…"
+	}
+	if at := strings.Index(u, "@"); at >= 0 {
+		if scheme := strings.Index(u, "://"); scheme >= 0 && scheme < at {
+			u = u[:scheme+3] + "***@" + u[at+1:]
+		}
+	}
+	return u
+}
+
+func unwrapURLError(err error) error {
+	type unwrapper interface{ Unwrap() error }
+	if u, ok := err.(unwrapper); ok && u.Unwrap() != nil {
+		return u.Unwrap()
+	}
+	return err
+}

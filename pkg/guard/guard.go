@@ -1,0 +1,105 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// Violation is one rule an output broke, worded so it can be shown to a
+// user and, on a retry, to the model that produced the output.
+type Violation struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// Error joins violations into one error; nil when there are none.
+func Error(vs []Violation) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = v.Message
+	}
+	return &ViolationError{Violations: vs, text: "guardrail failed: " + strings.Join(msgs, "; ")}
+}
+
+// ViolationError is a step output that broke its guardrails.
+type ViolationError struct {
+	Violations []Violation
+	text       string
+}
+
+func (e *ViolationError) Error() string { return e.text }
+
+// Check returns every rule of the step that output breaks.
+func Check(s *chain.Step, output string) []Violation {
+	var out []Violation
+	add := func(rule, format string, args ...any) {
+		out = append(out, Violation{Rule: rule, Message: rule + ": " + fmt.Sprintf(format, args...)})
+	}
+	length := utf8.RuneCountInString(output)
+	for i, g := range s.Guardrails {
+		switch g.Type {
+		case "min_length":
+			if n := toInt(g.Value); length < n {
+				add(g.Type, "output is %d characters, fewer than %d", length, n)
+			}
+		case "max_length":
+			if n := toInt(g.Value); length > n {
+				add(g.Type, "output is %d characters, more than %d", length, n)
+			}
+		case "must_contain":
+			if v := fmt.Sprint(g.Value); !strings.Contains(output, v) {
+				add(g.Type, "output does not contain %q", v)
+			}
+		case "must_not_contain":
+			if v := fmt.Sprint(g.Value); strings.Contains(output, v) {
+				add(g.Type, "output contains %q", v)
+			}
+		case "regex_match":
+			if re := s.C().Patterns[i]; re != nil && !re.MatchString(output) {
+				add(g.Type, "output does not match %s", re.String())
+			}
+		case "json_valid":
+			if !json.Valid([]byte(strings.TrimSpace(output))) {
+				add(g.Type, "output is not valid JSON")
+			}
+		}
+	}
+	for _, v := range s.OutputMustContain {
+		if !strings.Contains(output, v) {
+			add("output_must_contain", "output does not contain %q", v)
+		}
+	}
+	for _, v := range s.OutputMustNotContain {
+		if strings.Contains(output, v) {
+			add("output_must_not_contain", "output contains %q", v)
+		}
+	}
+	if s.OutputMaxLength > 0 && length > s.OutputMaxLength {
+		add("output_max_length", "output is %d characters, more than %d", length, s.OutputMaxLength)
+	}
+	if s.OutputSchema == "json" && !json.Valid([]byte(strings.TrimSpace(output))) {
+		add("output_schema", "output is not valid JSON (output_schema: json)")
+	}
+	return out
+}
+
+func toInt(x any) int {
+	switch n := x.(type) {
+	case int:
+		return n
+	case int64:
+		return int(n)
+	case uint64:
+		return int(n)
+	case float64:
+		return int(n)
+	}
+	return 0
+}

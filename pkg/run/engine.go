@@ -1,0 +1,105 @@
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+// Engine runs a validated chain. A distributed engine can run the same
+// chains by satisfying this interface.
+type Engine interface {
+	// Run executes the chain. The error is for a run that could not start
+	// (bad inputs, an unsupported step): then nothing ran. A run that
+	// started always returns a Result, whatever its status.
+	Run(ctx context.Context, req Request) (*Result, error)
+}
+
+// Request is a chain and what to run it with.
+type Request struct {
+	// RunID addresses the run; NewRunID makes one when it is empty.
+	RunID string
+	Chain *chain.Chain
+	// Inputs are the raw --input values by name.
+	Inputs map[string]string
+}
+
+// Local runs chains in this process.
+type Local struct {
+	parallel int
+	dir      string
+	events   event.Sink
+	logLines bool
+	client   *http.Client
+	grace    time.Duration
+	lenient  bool
+	now      func() time.Time
+}
+
+var _ Engine = (*Local)(nil)
+
+// Option configures a Local engine.
+type Option func(*Local)
+
+// WithParallel caps how many steps run at once (default: the number of
+// CPUs, at least 4).
+func WithParallel(n int) Option { return func(l *Local) { l.parallel = n } }
+
+// WithDir sets the directory commands run in and relative paths resolve
+// against (default: the working directory).
+func WithDir(dir string) Option { return func(l *Local) { l.dir = dir } }
+
+// WithEvents sends run events to s.
+func WithEvents(s event.Sink) Option { return func(l *Local) { l.events = s } }
+
+// WithLogLines emits every line a step's command prints as a step.log
+// event (for --verbose).
+func WithLogLines(on bool) Option { return func(l *Local) { l.logLines = on } }
+
+// WithHTTPClient sets the client of http steps and pre_tools.
+func WithHTTPClient(c *http.Client) Option { return func(l *Local) { l.client = c } }
+
+// WithGrace sets the time a cancelled command has between TERM and KILL.
+func WithGrace(d time.Duration) Option { return func(l *Local) { l.grace = d } }
+
+// WithLenientVariables keeps unresolved references literal at run time
+// (config strict_variables: false).
+func WithLenientVariables(on bool) Option { return func(l *Local) { l.lenient = on } }
+
+// New builds a Local engine.
+func New(opts ...Option) *Local {
+	l := &Local{
+		parallel: DefaultParallel(),
+		events:   event.Discard,
+		client:   &http.Client{},
+		now:      time.Now,
+	}
+	for _, o := range opts {
+		o(l)
+	}
+	if l.dir == "" {
+		l.dir, _ = os.Getwd()
+	}
+	if l.parallel < 1 {
+		l.parallel = DefaultParallel()
+	}
+	return l
+}
+
+// DefaultParallel is the number of CPUs, at least 4: steps mostly wait on
+// processes and the network, not on this machine's cores.
+func DefaultParallel() int { return max(runtime.NumCPU(), 4) }
+
+// NewRunID returns a run id that sorts by start time.
+func NewRunID(t time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

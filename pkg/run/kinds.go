@@ -1,0 +1,224 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+// execute runs the body of a step of any deterministic kind once.
+func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	c := s.C()
+	switch s.Kind {
+	case chain.KindCLI:
+		return x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+	case chain.KindHTTP:
+		return x.http(ctx, s, sc, c.URL, c.Headers, c.Body, s.Method)
+	case chain.KindTransform:
+		v, err := c.Transform.Eval(sc.exprEnv())
+		if err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("expr: %w", err)}
+		}
+		return outcome{value: dataValue(v)}, nil
+	case chain.KindFile:
+		return x.file(s, sc, c.Path, c.Cwd)
+	}
+	return outcome{}, &permanentError{fmt.Errorf("a %s step is not supported yet", s.Kind)}
+}
+
+func (x *execution) render(t *chain.Template, sc scope) (string, error) {
+	if t == nil {
+		return "", nil
+	}
+	out, err := t.Render(sc.resolve, nil, x.l.lenient)
+	if err != nil {
+		return "", &permanentError{err}
+	}
+	return out, nil
+}
+
+// dir resolves a step's cwd against the directory chainrun started in.
+func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
+	d, err := x.render(cwd, sc)
+	if err != nil {
+		return "", err
+	}
+	if d == "" {
+		return x.l.dir, nil
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(x.l.dir, d)
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		return "", &permanentError{fmt.Errorf("cwd %s is not a directory", d)}
+	}
+	return d, nil
+}
+
+func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]*chain.Template, cwd *chain.Template) (outcome, error) {
+	cmd := executor.Command{Grace: x.l.grace}
+	var err error
+	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
+		return outcome{}, err
+	}
+	if script != nil {
+		if cmd.Script, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
+			return outcome{}, &permanentError{err}
+		}
+	} else {
+		name, err := x.render(command, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		cmd.Argv = []string{name}
+		for _, a := range args {
+			v, err := x.arg(a, sc)
+			if err != nil {
+				return outcome{}, err
+			}
+			cmd.Argv = append(cmd.Argv, v)
+		}
+	}
+	cmd.Env = append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
+	for k, t := range env {
+		v, err := x.render(t, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if x.l.logLines {
+		cmd.Stdout = x.lineWriter(s.ID, "stdout")
+		cmd.Stderr = x.lineWriter(s.ID, "stderr")
+	}
+	res, err := cmd.Run(ctx)
+	flush(cmd.Stdout, cmd.Stderr)
+	out := outcome{value: textValue(strings.TrimSpace(res.Stdout)), stderr: res.Stderr}
+	if err != nil {
+		return out, commandError(err)
+	}
+	return out, nil
+}
+
+// arg renders one argv element: a JSONPath against the run context, or a
+// template.
+func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
+	if a.JSONPath == nil {
+		return x.render(a.Template, sc)
+	}
+	nodes := a.JSONPath.Select(sc.document())
+	if len(nodes) == 0 {
+		return "", &permanentError{fmt.Errorf("args: %s matches nothing in the run context", a.Raw)}
+	}
+	if len(nodes) == 1 {
+		return textOf(nodes[0]), nil
+	}
+	return textOf([]any(nodes)), nil
+}
+
+func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (outcome, error) {
+	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
+	var err error
+	if req.URL, err = x.render(url, sc); err != nil {
+		return outcome{}, err
+	}
+	if req.Body, err = x.render(body, sc); err != nil {
+		return outcome{}, err
+	}
+	for k, t := range headers {
+		if req.Headers[k], err = x.render(t, sc); err != nil {
+			return outcome{}, err
+		}
+	}
+	resp, err := executor.DoHTTP(ctx, x.l.client, req)
+	if err != nil {
+		return outcome{}, err
+	}
+	out := outcome{value: textValue(resp.Body), status: resp.Status}
+	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
+		return out, fmt.Errorf("HTTP %d from %s (set fail_on_status: false to accept it): %s", resp.Status, method+" "+stripQuery(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+	}
+	return out, nil
+}
+
+func stripQuery(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (outcome, error) {
+	p, err := x.render(path, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	base, err := x.dir(cwd, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return outcome{}, &permanentError{fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
+	if err != nil {
+		return outcome{}, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if len(data) > executor.MaxCapture {
+		return outcome{}, &permanentError{fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20)}
+	}
+	return outcome{value: textValue(string(data))}, nil
+}
+
+// lineWriter turns a command's output into step.log events, line by line.
+func (x *execution) lineWriter(step, stream string) io.Writer {
+	return &lineEmitter{emit: func(line string) {
+		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepLog, Step: step, Stream: stream, Line: line})
+	}}
+}
+
+type lineEmitter struct {
+	emit func(string)
+	buf  []byte
+}
+
+func (w *lineEmitter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := strings.IndexByte(string(w.buf), '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(strings.TrimRight(string(w.buf[:i]), "\r"))
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+func (w *lineEmitter) flush() {
+	if len(w.buf) > 0 {
+		w.emit(string(w.buf))
+		w.buf = nil
+	}
+}
+
+func flush(ws ...io.Writer) {
+	for _, w := range ws {
+		if le, ok := w.(*lineEmitter); ok {
+			le.flush()
+		}
+	}
+}

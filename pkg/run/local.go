@@ -1,0 +1,177 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+// execution is the state of one run in progress.
+type execution struct {
+	l       *Local
+	c       *chain.Chain
+	runID   string
+	st      *store
+	mu      sync.Mutex
+	results map[string]*StepResult
+	// failure is the first step failure that stopped the run.
+	failure    string
+	failedStep string
+	earlyExit  string
+}
+
+// Run executes the chain and returns its result. See Engine.
+func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
+	c := req.Chain
+	inputs, err := ResolveInputs(c, req.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	if err := Supported(c); err != nil {
+		return nil, err
+	}
+	runID := req.RunID
+	start := l.now()
+	if runID == "" {
+		runID = NewRunID(start)
+	}
+	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{}}
+	l.events.Emit(event.Event{V: event.SchemaVersion, Time: start, RunID: runID, Type: event.RunStarted, Chain: c.Name})
+
+	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
+
+	res := &Result{
+		RunID:     runID,
+		Name:      c.Name,
+		Vars:      map[string]any{},
+		StartedAt: start.UTC().Format(time.RFC3339Nano),
+	}
+	reason := "not run"
+	switch {
+	case ctx.Err() != nil:
+		reason = "not run: the run was interrupted"
+	case x.failedStep != "":
+		reason = "not run: step " + x.failedStep + " failed"
+	case x.earlyExit != "":
+		reason = "early exit after step " + x.earlyExit
+	}
+	for _, id := range notStarted {
+		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
+		l.emitStep(runID, event.StepFinished, id, string(StepSkipped), reason, 0)
+	}
+	for _, s := range c.Steps {
+		sr := x.results[s.ID]
+		res.Steps = append(res.Steps, *sr)
+		if sr.Usage != nil {
+			res.Usage.LLMCalls += sr.Usage.LLMCalls
+			res.Usage.InputTokens += sr.Usage.InputTokens
+			res.Usage.OutputTokens += sr.Usage.OutputTokens
+			res.Usage.Cached += sr.Usage.Cached
+		}
+	}
+	for name, v := range x.st.vars {
+		res.Vars[name] = v.public()
+	}
+	switch {
+	case ctx.Err() != nil:
+		res.Status = Interrupted
+		res.Error = "interrupted"
+		if x.failure != "" {
+			res.Error = "interrupted: " + x.failure
+		}
+	case x.failure != "":
+		res.Status = Failed
+		res.Error = x.failure
+	default:
+		res.Status = Succeeded
+	}
+	if c.Output != "" && res.Status == Succeeded {
+		if v, ok := x.st.get(c.Output); ok {
+			res.Output = v.public()
+		}
+	}
+	res.DurationMS = l.now().Sub(start).Milliseconds()
+	l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: runID, Type: event.RunFinished, Chain: c.Name,
+		Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
+	return res, nil
+}
+
+// visit runs one step for the scheduler and says what its outcome means.
+func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
+	s := x.c.Step(id)
+	sr, earlyExit := x.runStep(ctx, s)
+	x.mu.Lock()
+	x.results[id] = sr
+	x.mu.Unlock()
+	switch {
+	case sr.Status == StepFailed && s.ContinueOnError && ctx.Err() == nil:
+		return dag.Continue
+	case sr.Status == StepFailed:
+		x.mu.Lock()
+		if x.failure == "" {
+			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
+			x.failedStep = id
+		}
+		x.mu.Unlock()
+		return dag.Stop
+	case earlyExit:
+		x.mu.Lock()
+		if x.earlyExit == "" {
+			x.earlyExit = id
+		}
+		x.mu.Unlock()
+		return dag.Drain
+	}
+	return dag.Continue
+}
+
+func (l *Local) emitStep(runID string, t event.Type, step, status, detail string, d time.Duration) {
+	l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: runID, Type: t, Step: step,
+		Status: status, Detail: detail, DurationMS: d.Milliseconds()})
+}
+
+// UnsupportedError names a step that uses something this version cannot
+// run yet. It is found before any step runs.
+type UnsupportedError struct {
+	File string
+	Pos  chain.Pos
+	Step string
+	What string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s:%s: step %q: %s is not supported yet; nothing was run", e.File, e.Pos, e.Step, e.What)
+}
+
+// Supported reports the first step of c that uses a feature the local
+// engine cannot run yet, so a run never stops half-way for that reason.
+func Supported(c *chain.Chain) error {
+	for _, s := range c.Steps {
+		bad := func(field, what string) error {
+			return &UnsupportedError{File: c.File, Pos: s.At(field), Step: s.ID, What: what}
+		}
+		switch s.Kind {
+		case chain.KindAgent:
+			return bad("prompt", "an agent step (an LLM call)")
+		case chain.KindHuman:
+			return bad("type", "a human step (a decision point)")
+		case chain.KindChain:
+			return bad("chain", "a chain step (calling another chain)")
+		}
+		for _, g := range s.Guardrails {
+			if g.Type == "json_schema" {
+				return bad("guardrails", "the json_schema guardrail")
+			}
+		}
+	}
+	return nil
+}
+
+// errInterrupted marks a step stopped by the run's cancellation.
+var errInterrupted = errors.New("interrupted")

@@ -1,0 +1,102 @@
+package run
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// PlannedStep is a step as --dry-run shows it: what would run, with
+// inputs substituted and upstream outputs left as {references}.
+type PlannedStep struct {
+	ID        string   `json:"id"`
+	Kind      string   `json:"kind"`
+	Wave      int      `json:"wave"`
+	DependsOn []string `json:"depends_on,omitempty"`
+	Condition string   `json:"condition,omitempty"`
+	// Action is the resolved command, request, expression or prompt.
+	Action string `json:"action"`
+	Cwd    string `json:"cwd,omitempty"`
+}
+
+// Plan resolves every step of the chain without running anything. It
+// needs no model and no key, and fails only on bad inputs.
+func (l *Local) Plan(req Request) ([]PlannedStep, error) {
+	c := req.Chain
+	inputs, err := ResolveInputs(c, req.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	x := &execution{l: l, c: c, st: newStore(Masked(c, inputs))}
+	sc := scope{st: x.st}
+	keep := func(t *chain.Template) string {
+		if t == nil {
+			return ""
+		}
+		out, _ := t.Render(sc.resolve, nil, true)
+		return out
+	}
+	wave := map[string]int{}
+	for i, w := range c.Graph().Waves() {
+		for _, id := range w {
+			wave[id] = i + 1
+		}
+	}
+	var plan []PlannedStep
+	for _, s := range c.Steps {
+		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: keep(s.C().Cwd)}
+		cs := s.C()
+		switch s.Kind {
+		case chain.KindCLI:
+			if cs.Run != nil {
+				p.Action, _ = cs.Run.RenderShell(sc.resolve, true)
+			} else {
+				argv := []string{keep(cs.Command)}
+				for _, a := range cs.Args {
+					if a.JSONPath != nil {
+						v, err := x.arg(a, sc)
+						if err != nil {
+							v = a.Raw
+						}
+						argv = append(argv, chain.ShellQuote(v))
+						continue
+					}
+					argv = append(argv, chain.ShellQuote(keep(a.Template)))
+				}
+				p.Action = strings.Join(argv, " ")
+			}
+		case chain.KindHTTP:
+			method := s.Method
+			if method == "" {
+				method = "GET"
+			}
+			p.Action = method + " " + keep(cs.URL)
+			if b := keep(cs.Body); b != "" {
+				p.Action += "\n" + b
+			}
+		case chain.KindTransform:
+			p.Action = s.Expr
+		case chain.KindFile:
+			p.Action = "read " + keep(cs.Path)
+		case chain.KindAgent, chain.KindHuman:
+			p.Action = keep(cs.Prompt)
+			if s.Model != "" {
+				p.Action = "[" + s.Model + "] " + p.Action
+			}
+		case chain.KindChain:
+			var with []string
+			for k, t := range cs.With {
+				with = append(with, k+"="+keep(t))
+			}
+			sort.Strings(with)
+			p.Action = fmt.Sprintf("chain %s %s", s.Chain, strings.Join(with, " "))
+		}
+		if s.ForEach != "" {
+			p.Action = "for each " + s.ForEach + ": " + p.Action
+		}
+		plan = append(plan, p)
+	}
+	return plan, nil
+}

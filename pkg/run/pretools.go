@@ -1,0 +1,51 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// preTools runs a step's pre_tools in order and adds their data to the
+// step's scope under each inject_as (reference 004). on_error decides what
+// a failure means: fail the step (the default), inject the error text, or
+// skip the injection (the variable is then empty).
+func (x *execution) preTools(ctx context.Context, s *chain.Step, sc scope) (scope, error) {
+	for i, p := range s.PreTools {
+		cp := s.C().PreTools[i]
+		var out outcome
+		var err error
+		switch p.Type {
+		case "shell", "cli":
+			args := make([]chain.Arg, len(cp.Args))
+			for j, t := range cp.Args {
+				args[j] = chain.Arg{Template: t}
+			}
+			out, err = x.command(ctx, s, sc, cp.Command, args, cp.Run, nil, s.C().Cwd)
+		case "http":
+			method := p.Method
+			if method == "" {
+				method = "GET"
+			}
+			out, err = x.http(ctx, s, sc, cp.URL, cp.Headers, nil, method)
+		case "file":
+			out, err = x.file(s, sc, cp.Path, s.C().Cwd)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return sc, ctx.Err()
+			}
+			switch p.OnError {
+			case "inject":
+				out = outcome{value: Value{Text: "error: " + err.Error()}}
+			case "skip":
+				out = outcome{}
+			default:
+				return sc, fmt.Errorf("pre_tool %s (%s): %w", p.InjectAs, p.Type, err)
+			}
+		}
+		sc = sc.with(p.InjectAs, out.value)
+	}
+	return sc, nil
+}

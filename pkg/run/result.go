@@ -1,0 +1,62 @@
+package run
+
+// Status is the outcome of a run.
+type Status string
+
+// Run statuses, as the JSON result reports them.
+const (
+	Succeeded   Status = "succeeded"
+	Failed      Status = "failed"
+	Interrupted Status = "interrupted"
+	Paused      Status = "paused"
+)
+
+// StepStatus is the outcome of one step.
+type StepStatus string
+
+// Step statuses, as the JSON result reports them.
+const (
+	StepSucceeded StepStatus = "succeeded"
+	StepFailed    StepStatus = "failed"
+	StepSkipped   StepStatus = "skipped"
+	StepCached    StepStatus = "cached"
+)
+
+// Result is what a run returns, on success, failure and interruption
+// alike. Its JSON form is the contract's `--output json` object.
+type Result struct {
+	RunID      string         `json:"run_id"`
+	Name       string         `json:"name"`
+	Status     Status         `json:"status"`
+	Output     any            `json:"output"`
+	Vars       map[string]any `json:"vars"`
+	Steps      []StepResult   `json:"steps"`
+	Usage      Usage          `json:"usage"`
+	Error      string         `json:"error,omitempty"`
+	DurationMS int64          `json:"duration_ms"`
+	StartedAt  string         `json:"started_at"`
+}
+
+// StepResult is one step's outcome.
+type StepResult struct {
+	ID         string     `json:"id"`
+	Status     StepStatus `json:"status"`
+	Attempts   int        `json:"attempts"`
+	DurationMS int64      `json:"duration_ms"`
+	// Model is the provider/model that answered, for LLM steps.
+	Model string `json:"model,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Reason says why a step was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Stderr is the tail of a failed command's error output.
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// Usage counts LLM work: requests sent (retries included) and tokens.
+type Usage struct {
+	LLMCalls     int `json:"llm_calls"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	Cached       int `json:"cached"`
+}

@@ -1,0 +1,239 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/guard"
+)
+
+// outcome is what one execution of a step's body produced.
+type outcome struct {
+	value  Value
+	stderr string
+	// status is the HTTP status of an http step.
+	status int
+}
+
+// permanentError is a failure that another attempt cannot mend (a
+// reference with no value, a malformed request).
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// runStep takes one step from its condition to its stored output. It
+// reports whether the step's early_exit_if held.
+func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
+	l := x.l
+	start := l.now()
+	l.events.Emit(event.Event{V: event.SchemaVersion, Time: start, RunID: x.runID, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind)})
+	sr := &StepResult{ID: s.ID}
+	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
+		sr.Status, sr.Error, sr.Reason = status, errText, reason
+		sr.DurationMS = l.now().Sub(start).Milliseconds()
+		l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: x.runID, Type: event.StepFinished, Step: s.ID,
+			Kind: string(s.Kind), Status: string(status), Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS})
+		return sr, false
+	}
+	sc := scope{st: x.st}
+	if cond := s.C().Condition; cond != nil {
+		holds, err := cond.Holds(sc.exprEnv())
+		if err != nil {
+			x.setOutput(s, Value{})
+			return finish(StepFailed, "condition: "+err.Error(), "")
+		}
+		if !holds {
+			x.setOutput(s, Value{})
+			return finish(StepSkipped, "", "condition is false: "+s.Condition)
+		}
+	}
+	sc, err := x.preTools(ctx, s, sc)
+	if err != nil {
+		if s.ContinueOnError {
+			x.setOutput(s, Value{})
+		}
+		return finish(StepFailed, err.Error(), "")
+	}
+	var out outcome
+	if s.ForEach != "" {
+		out, sr.Attempts, err = x.loop(ctx, s, sc)
+	} else {
+		out, sr.Attempts, err = x.attempts(ctx, s, sc)
+	}
+	if err != nil {
+		if s.ContinueOnError {
+			// dependents run and read an empty output
+			x.setOutput(s, Value{})
+		}
+		sr.Stderr = tail(out.stderr, 20)
+		if ctx.Err() != nil {
+			return finish(StepFailed, errInterrupted.Error(), "")
+		}
+		return finish(StepFailed, err.Error(), "")
+	}
+	x.setOutput(s, out.value)
+	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
+		x.st.set(s.OutputVar+"_status", Value{Text: fmt.Sprint(out.status), Data: float64(out.status)})
+	}
+	res, _ := finish(StepSucceeded, "", "")
+	if e := s.C().EarlyExitIf; e != nil {
+		holds, err := e.Holds(sc.exprEnv())
+		if err != nil {
+			return finish(StepFailed, "early_exit_if: "+err.Error(), "")
+		}
+		return res, holds
+	}
+	return res, false
+}
+
+func (x *execution) setOutput(s *chain.Step, v Value) {
+	if s.OutputVar != "" {
+		x.st.set(s.OutputVar, v)
+	}
+}
+
+// attempts runs the step's body until it succeeds, its retry budget is
+// spent, or the run is cancelled. Guardrail violations count as failures.
+func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	max := s.Attempts()
+	delay := time.Duration(0)
+	if s.Retry != nil {
+		delay = time.Duration(s.Retry.DelayMS) * time.Millisecond
+	}
+	var out outcome
+	var err error
+	for attempt := 1; ; attempt++ {
+		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
+		out, err = x.once(ctx, s, sc)
+		if err == nil {
+			if vs := guard.Check(s, out.value.Text); len(vs) > 0 {
+				err = guard.Error(vs)
+			}
+		}
+		var perm *permanentError
+		if err == nil || ctx.Err() != nil || errors.As(err, &perm) || attempt >= max {
+			return out, attempt, err
+		}
+		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepAttempt, Step: s.ID,
+			Attempt: attempt, Status: "retrying", Error: err.Error(), Detail: "retry in " + delay.String()})
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return out, attempt, ctx.Err()
+			case <-t.C:
+			}
+		}
+		if s.Retry != nil && s.Retry.Backoff > 0 {
+			delay = time.Duration(float64(delay) * s.Retry.Backoff)
+		}
+	}
+}
+
+// once runs the step's body one time under its timeout.
+func (x *execution) once(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	limit := time.Duration(s.Timeout()) * time.Millisecond
+	actx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	out, err := x.execute(actx, s, sc)
+	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return out, fmt.Errorf("timed out after %s (timeout_ms: %d)", limit, s.Timeout())
+	}
+	return out, err
+}
+
+// loop runs the step once per item of its for_each list, in parallel up
+// to the engine's limit; the output is the list of the items' outputs.
+func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	items, err := x.items(s, sc)
+	if err != nil {
+		return outcome{}, 0, err
+	}
+	results := make([]any, len(items))
+	attempts := make([]int, len(items))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(x.l.parallel)
+	for i, item := range items {
+		g.Go(func() error {
+			out, n, err := x.attempts(gctx, s, sc.with("item", item))
+			attempts[i] = n
+			if err != nil {
+				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
+			}
+			results[i] = out.value.public()
+			return nil
+		})
+	}
+	err = g.Wait()
+	most := 0
+	for _, n := range attempts {
+		most = max(most, n)
+	}
+	if err != nil {
+		return outcome{}, most, err
+	}
+	return outcome{value: dataValue(results)}, most, nil
+}
+
+// items is the for_each list: a JSON array, or else one item per
+// non-empty line of text.
+func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
+	refs := s.C().ForEach.Refs()
+	v, ok := sc.lookup(refs[0].Name)
+	if !ok {
+		return nil, &permanentError{fmt.Errorf("for_each: %s has no value", refs[0].Raw)}
+	}
+	d := v.Data
+	if len(refs[0].Path) > 0 {
+		d, _ = walk(v.Data, refs[0].Path)
+	}
+	if list, ok := d.([]any); ok {
+		out := make([]Value, len(list))
+		for i, e := range list {
+			out[i] = dataValue(e)
+		}
+		return out, nil
+	}
+	var out []Value
+	for _, line := range strings.Split(v.Text, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, textValue(line))
+		}
+	}
+	return out, nil
+}
+
+func tail(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// commandError words an executor error for a step result.
+func commandError(err error) error {
+	var se *executor.StartError
+	if errors.As(err, &se) {
+		return &permanentError{err}
+	}
+	return err
+}

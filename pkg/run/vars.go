@@ -1,0 +1,191 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// Value is a variable: its text, and its structure when it has one (JSON
+// output, a transform's result, a loop's list).
+type Value struct {
+	Text string
+	Data any
+}
+
+// textValue makes a Value of text, exposing fields when the text is a JSON
+// object or array.
+func textValue(text string) Value {
+	v := Value{Text: text}
+	t := strings.TrimSpace(text)
+	if t != "" && (t[0] == '{' || t[0] == '[') {
+		var d any
+		if json.Unmarshal([]byte(t), &d) == nil {
+			v.Data = d
+		}
+	}
+	return v
+}
+
+// dataValue makes a Value of structured data; its text is the JSON.
+func dataValue(d any) Value {
+	if s, ok := d.(string); ok {
+		return Value{Text: s}
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return Value{Text: fmt.Sprint(d), Data: d}
+	}
+	return Value{Text: string(b), Data: d}
+}
+
+// public is how the value appears in the JSON result.
+func (v Value) public() any {
+	if v.Data != nil {
+		return v.Data
+	}
+	return v.Text
+}
+
+// store holds a run's variables; steps write concurrently.
+type store struct {
+	mu     sync.RWMutex
+	inputs map[string]string
+	vars   map[string]Value
+}
+
+func newStore(inputs map[string]string) *store {
+	return &store{inputs: inputs, vars: map[string]Value{}}
+}
+
+func (s *store) set(name string, v Value) {
+	s.mu.Lock()
+	s.vars[name] = v
+	s.mu.Unlock()
+}
+
+func (s *store) get(name string) (Value, bool) {
+	s.mu.RLock()
+	v, ok := s.vars[name]
+	s.mu.RUnlock()
+	return v, ok
+}
+
+// scope is what one step (or one loop item) reads: the run's variables
+// plus its pre_tools' data and loop item.
+type scope struct {
+	st    *store
+	local map[string]Value
+}
+
+func (sc scope) lookup(name string) (Value, bool) {
+	if v, ok := sc.local[name]; ok {
+		return v, true
+	}
+	return sc.st.get(name)
+}
+
+func (sc scope) with(name string, v Value) scope {
+	local := make(map[string]Value, len(sc.local)+1)
+	for k, x := range sc.local {
+		local[k] = x
+	}
+	local[name] = v
+	return scope{st: sc.st, local: local}
+}
+
+// resolve implements chain.Resolver.
+func (sc scope) resolve(r chain.Ref) (string, bool, error) {
+	if r.Name == "input" {
+		if len(r.Path) != 1 {
+			return "", false, nil
+		}
+		v, ok := sc.st.inputs[r.Path[0]]
+		return v, ok, nil
+	}
+	v, ok := sc.lookup(r.Name)
+	if !ok {
+		return "", false, nil
+	}
+	if len(r.Path) == 0 {
+		return v.Text, true, nil
+	}
+	d, ok := walk(v.Data, r.Path)
+	if !ok {
+		return "", false, nil
+	}
+	return textOf(d), true, nil
+}
+
+// walk follows field names and list indexes through decoded JSON.
+func walk(d any, path []string) (any, bool) {
+	for _, p := range path {
+		switch x := d.(type) {
+		case map[string]any:
+			v, ok := x[p]
+			if !ok {
+				return nil, false
+			}
+			d = v
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			d = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return d, true
+}
+
+// textOf renders a JSON value as interpolation text: strings as they are,
+// everything else as JSON.
+func textOf(d any) string {
+	switch x := d.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(d)
+	return string(b)
+}
+
+// exprEnv is the variables as expr-lang sees them.
+func (sc scope) exprEnv() map[string]any {
+	sc.st.mu.RLock()
+	env := make(map[string]any, len(sc.st.vars)+len(sc.local)+1)
+	for k, v := range sc.st.vars {
+		env[k] = v.exprValue()
+	}
+	sc.st.mu.RUnlock()
+	for k, v := range sc.local {
+		env[k] = v.exprValue()
+	}
+	in := make(map[string]any, len(sc.st.inputs))
+	for k, v := range sc.st.inputs {
+		in[k] = v
+	}
+	env["input"] = in
+	return env
+}
+
+func (v Value) exprValue() any {
+	if v.Data != nil {
+		return v.Data
+	}
+	return chain.ExprValue(v.Text)
+}
+
+// document is the run context as one JSON-like tree, for JSONPath
+// arguments such as $.input.service.
+func (sc scope) document() map[string]any {
+	env := sc.exprEnv()
+	return env
+}
