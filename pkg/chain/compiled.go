@@ -10,10 +10,10 @@ import (
 // engine never parses a template or expression at run time.
 type Compiled struct {
 	Prompt, System, Command, Run, Cwd, URL, Body, Path, ForEach *Template
-	Args                                                         []Arg
-	Env, Headers, With                                           map[string]*Template
-	PreTools                                                     []CompiledPreTool
-	Condition, EarlyExitIf, Transform                            *Expression
+	Args                                                        []Arg
+	Env, Headers, With                                          map[string]*Template
+	PreTools                                                    []CompiledPreTool
+	Condition, EarlyExitIf, Transform                           *Expression
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
 }

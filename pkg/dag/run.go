@@ -125,7 +125,7 @@ func (q *readyQueue) Less(a, b int) bool {
 	return q.items[a] < q.items[b]
 }
 func (q *readyQueue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
-func (q *readyQueue) Push(x any)   { q.items = append(q.items, x.(int)) }
+func (q *readyQueue) Push(x any)    { q.items = append(q.items, x.(int)) }
 func (q *readyQueue) Pop() any {
 	last := q.items[len(q.items)-1]
 	q.items = q.items[:len(q.items)-1]
