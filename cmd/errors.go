@@ -45,12 +45,13 @@ func exitCode(err error) int {
 	var ve *chain.ValidationError
 	var nf *chain.NotFoundError
 	var ne *run.UnsupportedError
+	var de *chain.DirError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
-	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne):
+	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de):
 		return exitUsage
 	case isCobraUsage(err):
 		return exitUsage

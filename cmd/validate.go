@@ -70,7 +70,8 @@ func runValidate(opts *validateOptions) error {
 				file = l.Chain.File
 			}
 			var nf *chain.NotFoundError
-			if errors.As(err, &nf) {
+			var de *chain.DirError
+			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
 			results = append(results, verdict(file, name, l, err))

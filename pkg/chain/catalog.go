@@ -41,9 +41,9 @@ func OpenCatalog(dir string, opts Options) (*Catalog, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ValidationError{Diagnostics: []Diagnostic{{File: dir, Message: "chains directory not found (set --chains-dir, CHAINRUN_CHAINS_DIR or chains_dir in config, or run chainrun init)"}}}
+			return nil, &DirError{Dir: dir, Msg: "chains directory not found (set --chains-dir, CHAINRUN_CHAINS_DIR or chains_dir in config)"}
 		}
-		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: dir, Message: "cannot read chains directory: " + err.Error()}}}
+		return nil, &DirError{Dir: dir, Msg: "cannot read chains directory: " + err.Error()}
 	}
 	cat := &Catalog{Dir: dir}
 	for _, e := range entries {
@@ -128,6 +128,14 @@ func (cat *Catalog) Names() []string {
 	sort.Strings(out)
 	return out
 }
+
+// DirError is a chains directory that cannot be read.
+type DirError struct {
+	Dir string
+	Msg string
+}
+
+func (e *DirError) Error() string { return e.Dir + ": " + e.Msg }
 
 // NotFoundError is a chain name that matches no chain file.
 type NotFoundError struct {

@@ -3,6 +3,7 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -84,24 +85,94 @@ func (d *diags) warnings() []Diagnostic {
 	return out
 }
 
-// yamlError turns a YAML library error into positioned findings.
-func (d *diags) yamlError(err error, fallback Pos) {
+// yamlError turns a YAML library error into positioned findings. within,
+// when not nil, is the mapping that was being decoded: the finding then
+// names the field and prefix says whose field it is.
+func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix string) {
+	var list []*yaml.LoadError
 	var many *yaml.LoadErrors
-	if errors.As(err, &many) {
-		for _, e := range many.Errors {
-			d.errorf(Pos{e.Mark.Line, e.Mark.Column}, "%s", cleanYAMLMessage(e.Message))
-		}
-		return
-	}
 	var one *yaml.LoadError
-	if errors.As(err, &one) {
-		d.errorf(Pos{one.Mark.Line, one.Mark.Column}, "%s", cleanYAMLMessage(one.Message))
+	switch {
+	case errors.As(err, &many):
+		list = many.Errors
+	case errors.As(err, &one):
+		list = []*yaml.LoadError{one}
+	}
+	for _, e := range list {
+		p := Pos{e.Mark.Line, e.Mark.Column}
+		msg := cleanYAMLMessage(e.Message)
+		if key := keyAt(within, p); key != "" {
+			msg = prefix + key + ": " + msg
+		}
+		d.errorf(p, "%s", msg)
+	}
+	if len(list) > 0 {
 		return
 	}
 	d.errorf(fallback, "%s", cleanYAMLMessage(err.Error()))
 }
 
+var constructPattern = regexp.MustCompile("^cannot construct (\\w+)(?: (.*))? into (.+)$")
+
+var unknownFieldPattern = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+
+// yamlKinds are the Go types of the model as a chain author knows them.
+var yamlKinds = map[string]string{
+	"int": "a whole number", "float64": "a number", "*float64": "a number", "bool": "true or false",
+	"string": "text", "[]string": "a list", "map[string]string": "a mapping",
+}
+
 func cleanYAMLMessage(m string) string {
 	m = strings.TrimPrefix(m, "yaml: ")
-	return strings.ReplaceAll(m, "!!", "")
+	m = strings.ReplaceAll(m, "!!", "")
+	if g := unknownFieldPattern.FindStringSubmatch(m); g != nil {
+		return fmt.Sprintf("unknown field %q", g[1])
+	}
+	if g := constructPattern.FindStringSubmatch(m); g != nil {
+		want := yamlKinds[g[3]]
+		if want == "" {
+			want = "a " + strings.TrimPrefix(strings.TrimPrefix(g[3], "[]"), "*")
+			if strings.HasPrefix(g[3], "[]") {
+				want = "a list"
+			} else if strings.Contains(g[3], ".") {
+				want = "a mapping"
+			}
+		}
+		if g[2] == "" {
+			return fmt.Sprintf("%s is given here; %s is expected", article(g[1]), want)
+		}
+		return fmt.Sprintf("%s is %s here; %s is expected", g[2], article(g[1]), want)
+	}
+	return m
+}
+
+func article(kind string) string {
+	switch kind {
+	case "seq":
+		return "a list"
+	case "map":
+		return "a mapping"
+	case "str":
+		return "text"
+	case "int", "float":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	}
+	return kind
+}
+
+// keyAt returns the key of mapping m whose value holds position p.
+func keyAt(m *yaml.Node, p Pos) string {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return ""
+	}
+	key := ""
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Line < p.Line || k.Line == p.Line && k.Column <= p.Col {
+			key = k.Value
+		}
+	}
+	return key
 }

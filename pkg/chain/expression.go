@@ -9,6 +9,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
@@ -66,6 +67,12 @@ func compileExpression(src string, scope map[string]bool, asBool bool) (*Express
 	}
 	// Names were checked above; types are only known at run time.
 	opts := []expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}
+	// A variable named like a builtin (count, len, keys…) is the variable.
+	for _, b := range builtin.Builtins {
+		if scope[b.Name] {
+			opts = append(opts, expr.DisableBuiltin(b.Name))
+		}
+	}
 	if asBool {
 		opts = append(opts, expr.AsBool())
 	}

@@ -55,7 +55,7 @@ func decodeChain(d *diags, data []byte) *Chain {
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		d.yamlError(err, Pos{1, 1})
+		d.yamlError(err, Pos{1, 1}, nil, "")
 		return nil
 	}
 	root := &doc
@@ -177,7 +177,11 @@ func idSuffix(step *yaml.Node) string {
 // position. It reports whether decoding succeeded.
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
 	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		d.yamlError(err, posOf(n))
+		prefix := ""
+		if _, isStep := dst.(*Step); isStep {
+			prefix = "step" + idSuffix(n) + ": "
+		}
+		d.yamlError(err, posOf(n), n, prefix)
 		return false
 	}
 	return true

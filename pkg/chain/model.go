@@ -1,6 +1,10 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v4"
+)
 
 // Pos is a 1-based line and column in a chain file, kept so that every
 // error can point at the text a user must change.
@@ -107,4 +111,22 @@ type PreTool struct {
 	InjectAs string            `yaml:"inject_as" json:"inject_as"`
 	OnError  string            `yaml:"on_error" json:"on_error,omitempty"`
 	Pos      Pos               `yaml:"-" json:"-"`
+}
+
+// UnmarshalYAML also accepts the shorthand `retry: 3` (three attempts).
+func (r *Retry) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		return n.Load(&r.Max)
+	}
+	type plain Retry
+	return n.Load((*plain)(r), yaml.WithKnownFields())
+}
+
+// UnmarshalYAML also accepts the shorthand `cache: true`.
+func (c *Cache) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		return n.Load(&c.Enabled)
+	}
+	type plain Cache
+	return n.Load((*plain)(c), yaml.WithKnownFields())
 }

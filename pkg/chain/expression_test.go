@@ -1,0 +1,115 @@
+package chain
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestExpressions(t *testing.T) {
+	scope := map[string]bool{"input": true, "answer": true, "count": true, "res": true, "flag": true, "list": true}
+	env := map[string]any{
+		"input":  map[string]any{"env": "prod", "n": "3"},
+		"answer": ExprValue("true"),
+		"count":  ExprValue("7"),
+		"res":    ExprValue(`{"verdict": "ok", "score": 0.9, "tags": ["a", "b"]}`),
+		"flag":   ExprValue("yes"),
+		"list":   ExprValue(`[1, 2, 3]`),
+	}
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{`{answer} == "true"`, true},
+		{`'{answer}' == "true"`, true},
+		{`"{flag}" == "yes"`, true},
+		{`{count} > 5`, true},
+		{`{count} < 5`, false},
+		{`{count} == "7"`, true},
+		{`count == 7`, true},
+		{`{res.verdict} == "ok"`, true},
+		{`res.score > 0.5 && res.verdict != "bad"`, true},
+		{`{flag} contains "ye"`, true},
+		{`"b" in res.tags`, true},
+		{`len(list) == 3`, true},
+		{`{input.env} == "prod"`, true},
+		{`{input.n} >= 3`, true},
+		{`{missing_field|"x"} == "x"`, false}, // compiled below with an error: missing_field is out of scope
+	}
+	for _, tt := range tests {
+		e, err := compileExpression(tt.src, scope, true)
+		if strings.Contains(tt.src, "missing_field") {
+			if err == nil {
+				t.Errorf("%s: compiled though it names a variable out of scope", tt.src)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		got, err := e.Holds(env)
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestExpressionNames(t *testing.T) {
+	e, err := compileExpression(`let x = a + 1; x > b && upper(c) == "C" && all(d, # > 0)`, map[string]bool{"a": true, "b": true, "c": true, "d": true}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(e.Names, ","); got != "a,b,c,d" {
+		t.Errorf("names = %s", got)
+	}
+	_, err = compileExpression(`x > 1`, map[string]bool{}, true)
+	if err == nil || !strings.Contains(err.Error(), "x") {
+		t.Errorf("unknown name not reported: %v", err)
+	}
+}
+
+func TestConditionMustBeBool(t *testing.T) {
+	e, err := compileExpression(`a`, map[string]bool{"a": true}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Holds(map[string]any{"a": "text"}); err == nil {
+		t.Error("a string condition was accepted as true or false")
+	}
+}
+
+func FuzzParseTemplate(f *testing.F) {
+	for _, s := range []string{"{a}", `{a|"b"}`, "{{.x}}", `\{a}`, "{a.b.c}", `{"json": 1}`, "{", "}", "{{"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tmpl := ParseTemplate(s)
+		got, err := tmpl.Render(func(Ref) (string, bool, error) { return "", false, nil }, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// With nothing resolvable and keep on, only \{ escapes change text.
+		if !strings.ContainsAny(s, `\|`) && got != s {
+			t.Fatalf("keep-mode render changed %q into %q", s, got)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("name: x\nsteps:\n  - {id: a, type: cli, command: echo}\n"))
+	f.Add([]byte("name: x\nsteps:\n  - {id: a, prompt: '{b}', depends_on: [a]}\n"))
+	f.Add([]byte("a: &a [*a]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := Parse("f.yaml", data, Options{})
+		if err == nil && l.Chain == nil {
+			t.Fatal("no error and no chain")
+		}
+		if err != nil && !IsValidation(err) {
+			t.Fatalf("error of type %T: %v", err, err)
+		}
+	})
+}

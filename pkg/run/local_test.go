@@ -1,0 +1,481 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+func load(t testing.TB, src string) *chain.Chain {
+	t.Helper()
+	l, err := chain.Parse("test.yaml", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatalf("chain does not load: %v", err)
+	}
+	return l.Chain
+}
+
+func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option) *Result {
+	t.Helper()
+	res, err := New(append([]Option{WithDir(t.TempDir())}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func step(t *testing.T, res *Result, id string) StepResult {
+	t.Helper()
+	for _, s := range res.Steps {
+		if s.ID == id {
+			return s
+		}
+	}
+	t.Fatalf("no step %s in result", id)
+	return StepResult{}
+}
+
+func TestRunSucceedsWithJSONFields(t *testing.T) {
+	res := runChain(t, `
+name: t
+inputs: [{name: who}, {name: lang, default: en}]
+steps:
+  - id: info
+    type: cli
+    command: printf
+    args: ['{"name": "%s", "n": 3, "tags": ["x", "y"]}', "$.input.who"]
+    output_var: info
+  - id: greet
+    type: cli
+    depends_on: [info]
+    run: echo "hi {info.name} ({input.lang}) tag {info.tags.1} n={info.n}"
+    output_var: greeting
+  - id: shout
+    type: transform
+    depends_on: [greet]
+    expr: upper(greeting)
+    output_var: shouted
+output: shouted
+`, map[string]string{"who": "ada"})
+	if res.Status != Succeeded {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	if res.Output != "HI ADA (EN) TAG Y N=3" {
+		t.Errorf("output = %#v", res.Output)
+	}
+	info, ok := res.Vars["info"].(map[string]any)
+	if !ok || info["name"] != "ada" {
+		t.Errorf("vars.info = %#v", res.Vars["info"])
+	}
+	if s := step(t, res, "info"); s.Status != StepSucceeded || s.Attempts != 1 {
+		t.Errorf("info step = %+v", s)
+	}
+	if res.RunID == "" || res.Name != "t" {
+		t.Errorf("run id / name missing: %+v", res)
+	}
+}
+
+func TestConditionSkipsAndEmptiesOutput(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: kind, type: cli, command: echo, args: [backend], output_var: kind}
+  - {id: fe, type: cli, command: echo, args: [ran], depends_on: [kind], condition: '{kind} == "frontend"', output_var: fe}
+  - {id: after, type: transform, depends_on: [fe], expr: 'fe == "" ? "skipped" : fe', output_var: after}
+output: after
+`, nil)
+	if res.Status != Succeeded || res.Output != "skipped" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	fe := step(t, res, "fe")
+	if fe.Status != StepSkipped || !strings.Contains(fe.Reason, "condition is false") {
+		t.Errorf("fe = %+v", fe)
+	}
+}
+
+func TestFailureCancelsSiblingsAndSkipsDependents(t *testing.T) {
+	start := time.Now()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: slow, type: cli, command: sleep, args: ["30"]}
+  - {id: bad, type: cli, run: 'echo "boom detail" >&2; exit 3'}
+  - {id: after, type: cli, command: echo, depends_on: [bad]}
+`, nil, WithGrace(500*time.Millisecond))
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("the slow sibling was not stopped")
+	}
+	if res.Status != Failed {
+		t.Fatalf("status = %s", res.Status)
+	}
+	if !strings.Contains(res.Error, "step bad failed: exited with code 3: boom detail") {
+		t.Errorf("error = %q", res.Error)
+	}
+	if s := step(t, res, "after"); s.Status != StepSkipped || s.Reason != "not run: step bad failed" {
+		t.Errorf("after = %+v", s)
+	}
+	if s := step(t, res, "bad"); s.Stderr != "boom detail" {
+		t.Errorf("stderr kept = %q", s.Stderr)
+	}
+	if s := step(t, res, "slow"); s.Status != StepFailed {
+		t.Errorf("slow = %+v", s)
+	}
+}
+
+func TestContinueOnError(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: flaky, type: cli, run: 'exit 1', continue_on_error: true, output_var: f}
+  - {id: after, type: transform, depends_on: [flaky], expr: '"after:" + f', output_var: a}
+output: a
+`, nil)
+	if res.Status != Succeeded || res.Output != "after:" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	if s := step(t, res, "flaky"); s.Status != StepFailed {
+		t.Errorf("flaky = %+v", s)
+	}
+}
+
+func TestRetryUntilSuccess(t *testing.T) {
+	dir := t.TempDir()
+	res := runChain(t, fmt.Sprintf(`
+name: t
+steps:
+  - id: flaky
+    type: cli
+    run: 'n=$(cat %[1]s/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[1]s/n; [ $n -ge 3 ] && echo ok || exit 1'
+    retry: {max: 4, delay_ms: 1, backoff: 2}
+    output_var: out
+output: out
+`, dir), nil)
+	if res.Status != Succeeded || res.Output != "ok" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	if s := step(t, res, "flaky"); s.Attempts != 3 {
+		t.Errorf("attempts = %d, want 3", s.Attempts)
+	}
+}
+
+func TestRetryExhausted(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: never, type: cli, run: 'exit 2', retry: {max: 2}}
+`, nil)
+	if s := step(t, res, "never"); res.Status != Failed || s.Attempts != 2 {
+		t.Fatalf("status %s step %+v", res.Status, s)
+	}
+}
+
+func TestGuardrailFailsDeterministicStep(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - id: short
+    type: cli
+    command: echo
+    args: [hi]
+    retry: 2
+    guardrails:
+      - {type: min_length, value: 10}
+      - {type: must_contain, value: "##"}
+`, nil)
+	s := step(t, res, "short")
+	if res.Status != Failed || s.Attempts != 2 {
+		t.Fatalf("status %s step %+v", res.Status, s)
+	}
+	for _, want := range []string{"min_length: output is 2 characters, fewer than 10", `must_contain: output does not contain "##"`} {
+		if !strings.Contains(s.Error, want) {
+			t.Errorf("error %q lacks %q", s.Error, want)
+		}
+	}
+}
+
+func TestTimeoutKillsProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	start := time.Now()
+	res := runChain(t, fmt.Sprintf(`
+name: t
+steps:
+  - id: hang
+    type: cli
+    run: 'sleep 30 & echo $! > %s; wait'
+    timeout_ms: 300
+`, pidFile), nil, WithGrace(200*time.Millisecond))
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("timeout did not stop the step")
+	}
+	s := step(t, res, "hang")
+	if s.Status != StepFailed || !strings.Contains(s.Error, "timed out after 300ms") {
+		t.Fatalf("step = %+v", s)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	fmt.Sscan(string(data), &pid)
+	deadline := time.Now().Add(3 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d survived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestEarlyExitSkipsTheRest(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: check, type: cli, command: echo, args: ["true"], output_var: found, early_exit_if: '{found} == "true"'}
+  - {id: expensive, type: cli, command: echo, args: [x], depends_on: [check]}
+output: found
+`, nil)
+	if res.Status != Succeeded || res.Output != "true" {
+		t.Fatalf("status %s output %#v", res.Status, res.Output)
+	}
+	if s := step(t, res, "expensive"); s.Status != StepSkipped || !strings.Contains(s.Reason, "early exit after step check") {
+		t.Errorf("expensive = %+v", s)
+	}
+}
+
+func TestHTTPStep(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/ok":
+			if r.Header.Get("X-Token") != "t0k" || r.Method != "POST" {
+				w.WriteHeader(400)
+				return
+			}
+			fmt.Fprint(w, `{"verdict": "ok"}`)
+		case "/missing":
+			w.WriteHeader(404)
+			fmt.Fprint(w, "nope")
+		default:
+			w.WriteHeader(500)
+		}
+	}))
+	defer srv.Close()
+	res := runChain(t, fmt.Sprintf(`
+name: t
+inputs: [base]
+steps:
+  - {id: call, type: http, method: post, url: '{input.base}/ok', headers: {X-Token: t0k}, body: '{"a": 1}', output_var: resp}
+  - {id: gone, type: http, url: '{input.base}/missing', fail_on_status: false, output_var: gone}
+  - {id: use, type: transform, depends_on: [call, gone], expr: 'resp.verdict + " " + string(resp_status) + " " + string(gone_status)', output_var: out}
+output: out
+`), map[string]string{"base": srv.URL})
+	if res.Status != Succeeded || res.Output != "ok 200 404" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	res = runChain(t, `
+name: t
+inputs: [base]
+steps:
+  - {id: broken, type: http, url: '{input.base}/boom?token=secret'}
+`, map[string]string{"base": srv.URL})
+	s := step(t, res, "broken")
+	if res.Status != Failed || !strings.Contains(s.Error, "HTTP 500") || strings.Contains(s.Error, "secret") {
+		t.Fatalf("step = %+v", s)
+	}
+}
+
+func TestFileLoopAndPreTools(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "list.json"), []byte(`["a", "b", "c"]`), 0o644)
+	res := runChain(t, `
+name: t
+steps:
+  - {id: read, type: file, path: list.json, output_var: items}
+  - id: each
+    type: cli
+    depends_on: [read]
+    for_each: "{items}"
+    run: 'echo "item-{item}-{ctx}"'
+    pre_tools:
+      - {type: shell, command: echo, args: [C], inject_as: ctx}
+      - {type: file, path: does-not-exist, inject_as: gone, on_error: skip}
+    output_var: each
+  - {id: join, type: transform, depends_on: [each], expr: 'join(each, ",")', output_var: out}
+output: out
+`, nil, WithDir(dir))
+	if res.Status != Succeeded || res.Output != "item-a-C,item-b-C,item-c-C" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	res = runChain(t, `
+name: t
+steps:
+  - id: s
+    type: cli
+    command: echo
+    args: ["{d}"]
+    pre_tools: [{type: file, path: nope.txt, inject_as: d}]
+`, nil)
+	if s := step(t, res, "s"); res.Status != Failed || !strings.Contains(s.Error, "pre_tool d (file)") {
+		t.Fatalf("step = %+v", s)
+	}
+}
+
+func TestScriptValuesAreNeverCode(t *testing.T) {
+	dir := t.TempDir()
+	res := runChain(t, `
+name: t
+inputs: [msg]
+steps:
+  - {id: say, type: cli, run: 'echo {input.msg}; echo "{input.msg}"', output_var: out}
+output: out
+`, map[string]string{"msg": "x; touch pwned; $(touch pwned2)"}, WithDir(dir))
+	if res.Status != Succeeded {
+		t.Fatal(res.Error)
+	}
+	for _, f := range []string{"pwned", "pwned2"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("an input value ran as shell code (%s exists)", f)
+		}
+	}
+	want := "x; touch pwned; $(touch pwned2)\nx; touch pwned; $(touch pwned2)"
+	if res.Output != want {
+		t.Errorf("output = %q", res.Output)
+	}
+}
+
+func TestInterruptStopsRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	rec := &event.Recorder{}
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	res, err := New(WithGrace(200*time.Millisecond), WithEvents(rec)).Run(ctx, Request{Chain: load(t, `
+name: t
+steps:
+  - {id: long, type: cli, command: sleep, args: ["30"]}
+  - {id: next, type: cli, command: echo, depends_on: [long]}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("interrupt did not stop the step")
+	}
+	if res.Status != Interrupted {
+		t.Fatalf("status = %s", res.Status)
+	}
+	if s := step(t, res, "next"); s.Status != StepSkipped {
+		t.Errorf("next = %+v", s)
+	}
+	evs := rec.Events()
+	if evs[0].Type != event.RunStarted || evs[len(evs)-1].Type != event.RunFinished || evs[len(evs)-1].Status != "interrupted" {
+		t.Errorf("events = %+v", evs)
+	}
+}
+
+func TestInputs(t *testing.T) {
+	c := load(t, `
+name: t
+inputs:
+  - {name: a}
+  - {name: b, optional: true}
+  - {name: c, default: "3"}
+steps:
+  - {id: s, type: cli, command: echo, args: ["{input.a}"]}
+`)
+	if _, err := ResolveInputs(c, map[string]string{}); err == nil || !strings.Contains(err.Error(), `missing required input "a"`) {
+		t.Errorf("missing input: %v", err)
+	}
+	if _, err := ResolveInputs(c, map[string]string{"a": "1", "zz": "2"}); err == nil || !strings.Contains(err.Error(), `unknown input "zz" (its inputs are a, b, c)`) {
+		t.Errorf("unknown input: %v", err)
+	}
+	got, err := ResolveInputs(c, map[string]string{"a": "1"})
+	if err != nil || got["c"] != "3" || got["a"] != "1" {
+		t.Errorf("defaults: %v %v", got, err)
+	}
+	var ie *InputError
+	_, err = New().Run(context.Background(), Request{Chain: c})
+	if !errors.As(err, &ie) {
+		t.Errorf("Run with a missing input: %v", err)
+	}
+}
+
+func TestUnsupportedStepRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	c := load(t, `
+name: t
+steps:
+  - {id: first, type: cli, command: touch, args: [ran]}
+  - {id: ask, prompt: "hello", depends_on: [first]}
+`)
+	_, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c})
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Step != "ask" {
+		t.Fatalf("want UnsupportedError for ask, got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("a step ran although the chain could not run")
+	}
+}
+
+func TestVerboseLogLines(t *testing.T) {
+	rec := &event.Recorder{}
+	runChain(t, `
+name: t
+steps:
+  - {id: talk, type: cli, run: 'echo one; echo two >&2; printf three'}
+`, nil, WithEvents(rec), WithLogLines(true))
+	var lines []string
+	for _, e := range rec.Events() {
+		if e.Type == event.StepLog {
+			lines = append(lines, e.Stream+":"+e.Line)
+		}
+	}
+	got := strings.Join(lines, ",")
+	for _, want := range []string{"stdout:one", "stderr:two", "stdout:three"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lines %s lack %s", got, want)
+		}
+	}
+}
+
+func TestMissingCommand(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: s, type: cli, command: no-such-command-xyz, retry: 3}
+`, nil)
+	s := step(t, res, "s")
+	if !strings.Contains(s.Error, `command "no-such-command-xyz" not found in PATH`) || s.Attempts != 1 {
+		t.Fatalf("step = %+v", s)
+	}
+}
+
+func TestPlan(t *testing.T) {
+	c := load(t, `
+name: t
+inputs: [{name: svc}, {name: token, secret: true}]
+steps:
+  - {id: a, type: cli, command: deploy, args: ["$.input.svc", "{input.token}"], output_var: a}
+  - {id: b, type: cli, run: 'echo {a} {input.svc}', depends_on: [a]}
+`)
+	plan, err := New().Plan(Request{Chain: c, Inputs: map[string]string{"svc": "api", "token": "hunter2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan[0].Action != "deploy api '***'" || plan[1].Wave != 2 || !strings.Contains(plan[1].Action, "{a}") {
+		t.Fatalf("plan = %+v", plan)
+	}
+}
