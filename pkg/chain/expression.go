@@ -49,7 +49,7 @@ func rewriteRefs(src string) string {
 // scope and compiles it. Comparisons against a literal convert the other
 // side to the literal's type, since step outputs are text: {count} > 3 and
 // {flag} == "true" both mean what a reader expects.
-func compileExpression(src string, scope map[string]bool, asBool bool) (*Expression, error) {
+func compileExpression(src string, inScope func(string) bool, asBool bool) (*Expression, error) {
 	rewritten := rewriteRefs(src)
 	tree, err := parser.Parse(rewritten)
 	if err != nil {
@@ -58,7 +58,7 @@ func compileExpression(src string, scope map[string]bool, asBool bool) (*Express
 	names := collectNames(tree.Node)
 	var unknown []string
 	for _, n := range names {
-		if !scope[n] {
+		if !inScope(n) {
 			unknown = append(unknown, n)
 		}
 	}
@@ -69,7 +69,7 @@ func compileExpression(src string, scope map[string]bool, asBool bool) (*Express
 	opts := []expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}
 	// A variable named like a builtin (count, len, keys…) is the variable.
 	for _, b := range builtin.Builtins {
-		if scope[b.Name] {
+		if inScope(b.Name) {
 			opts = append(opts, expr.DisableBuiltin(b.Name))
 		}
 	}

@@ -133,17 +133,21 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 		return nil
 	}
 	all := allStepFields()
-	var out []*Step
+	known := make(map[string]bool, len(all))
+	for _, f := range all {
+		known[f] = true
+	}
+	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
 		if n.Kind != yaml.MappingNode {
 			d.errorf(posOf(n), "a step must be a mapping with an id")
 			continue
 		}
-		s := &Step{Pos: posOf(n), FieldPos: map[string]Pos{}}
+		s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
 		ok := true
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
-			if !contains(all, k.Value) {
+			if !known[k.Value] {
 				d.errorf(posOf(k), "step%s: unknown field %q%s", idSuffix(n), k.Value, didYouMean(k.Value, all))
 				ok = false
 				continue

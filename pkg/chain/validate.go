@@ -110,13 +110,12 @@ func (v *validator) steps() bool {
 func (v *validator) kindFields(s *Step) {
 	var fields []string
 	for f := range s.FieldPos {
-		fields = append(fields, f)
+		if !fieldAllowed(s.Kind, f) {
+			fields = append(fields, f)
+		}
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
-		if fieldAllowed(s.Kind, f) {
-			continue
-		}
 		if s.Kind.Deterministic() && contains(llmOnlyFields, f) {
 			v.d.errorf(s.At(f), "step %q: %s configures a model call; a %s step runs no model", s.ID, f, s.Kind)
 			continue
@@ -397,24 +396,8 @@ func (sc scope) check(name string) string {
 	return ""
 }
 
-// names lists what the step may read, for compiling expressions.
-func (sc scope) names() map[string]bool {
-	out := map[string]bool{"input": true}
-	for name, p := range sc.v.produce {
-		if sc.check(name) == "" && p != nil {
-			out[name] = true
-		}
-	}
-	for _, p := range sc.s.PreTools {
-		if p.InjectAs != "" {
-			out[p.InjectAs] = true
-		}
-	}
-	if sc.s.ForEach != "" {
-		out["item"] = true
-	}
-	return out
-}
+// has reports whether the step may read name.
+func (sc scope) has(name string) bool { return sc.check(name) == "" }
 
 // ref validates one reference of a template.
 func (v *validator) ref(s *Step, field string, r Ref) {
@@ -512,7 +495,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 		return nil
 	}
 	sc := scope{v: v, s: s, self: self}
-	e, err := compileExpression(src, sc.names(), asBool)
+	e, err := compileExpression(src, sc.has, asBool)
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.names {

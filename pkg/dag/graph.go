@@ -192,6 +192,11 @@ func (g *Graph[K]) DependsOn(a, b K) bool {
 	if !okA || !okB || ia == ib || g.rank[ib] > g.rank[ia] {
 		return false
 	}
+	for _, d := range g.deps[ia] {
+		if d == ib {
+			return true
+		}
+	}
 	seen := map[int]bool{ia: true}
 	queue := []int{ia}
 	for len(queue) > 0 {
