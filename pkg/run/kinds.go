@@ -23,7 +23,7 @@ func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope) (outco
 	case chain.KindHTTP:
 		return x.http(ctx, s, sc, c.URL, c.Headers, c.Body, s.Method)
 	case chain.KindTransform:
-		v, err := c.Transform.Eval(sc.exprEnv())
+		v, err := c.Transform.Eval(sc.exprEnv(c.Transform.Names))
 		if err != nil {
 			return outcome{}, &permanentError{fmt.Errorf("expr: %w", err)}
 		}

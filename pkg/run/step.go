@@ -46,7 +46,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	sc := scope{st: x.st}
 	if cond := s.C().Condition; cond != nil {
-		holds, err := cond.Holds(sc.exprEnv())
+		holds, err := cond.Holds(sc.exprEnv(cond.Names))
 		if err != nil {
 			x.setOutput(s, Value{})
 			return finish(StepFailed, "condition: "+err.Error(), "")
@@ -86,7 +86,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	res, _ := finish(StepSucceeded, "", "")
 	if e := s.C().EarlyExitIf; e != nil {
-		holds, err := e.Holds(sc.exprEnv())
+		holds, err := e.Holds(sc.exprEnv(e.Names))
 		if err != nil {
 			return finish(StepFailed, "early_exit_if: "+err.Error(), "")
 		}

@@ -157,22 +157,24 @@ func textOf(d any) string {
 	return string(b)
 }
 
-// exprEnv is the variables as expr-lang sees them.
-func (sc scope) exprEnv() map[string]any {
-	sc.st.mu.RLock()
-	env := make(map[string]any, len(sc.st.vars)+len(sc.local)+1)
-	for k, v := range sc.st.vars {
-		env[k] = v.exprValue()
+// exprEnv is the variables an expression reads, as expr-lang sees them.
+// Only the names it uses are copied, so a step's cost does not grow with
+// the number of variables in the run.
+func (sc scope) exprEnv(names []string) map[string]any {
+	env := make(map[string]any, len(names))
+	for _, name := range names {
+		if name == "input" {
+			in := make(map[string]any, len(sc.st.inputs))
+			for k, v := range sc.st.inputs {
+				in[k] = v
+			}
+			env["input"] = in
+			continue
+		}
+		if v, ok := sc.lookup(name); ok {
+			env[name] = v.exprValue()
+		}
 	}
-	sc.st.mu.RUnlock()
-	for k, v := range sc.local {
-		env[k] = v.exprValue()
-	}
-	in := make(map[string]any, len(sc.st.inputs))
-	for k, v := range sc.st.inputs {
-		in[k] = v
-	}
-	env["input"] = in
 	return env
 }
 
@@ -186,6 +188,14 @@ func (v Value) exprValue() any {
 // document is the run context as one JSON-like tree, for JSONPath
 // arguments such as $.input.service.
 func (sc scope) document() map[string]any {
-	env := sc.exprEnv()
-	return env
+	sc.st.mu.RLock()
+	names := make([]string, 0, len(sc.st.vars)+len(sc.local)+1)
+	for k := range sc.st.vars {
+		names = append(names, k)
+	}
+	sc.st.mu.RUnlock()
+	for k := range sc.local {
+		names = append(names, k)
+	}
+	return sc.exprEnv(append(names, "input"))
 }
