@@ -194,6 +194,11 @@ func (v *validator) commonFields(s *Step) {
 			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy %s: %q is not full, summarize or truncate:N", s.ID, dep, strat)
 		}
 	}
+	for _, tool := range s.Tools {
+		if !contains(BuiltinTools, tool) {
+			v.d.errorf(s.At("tools"), "step %q: unknown tool %q%s; tools are %s", s.ID, tool, didYouMean(tool, BuiltinTools), strings.Join(BuiltinTools, ", "))
+		}
+	}
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
 		v.d.errorf(s.Pos, "step %q: max_tokens and max_turns cannot be negative", s.ID)
 	}
@@ -211,6 +216,11 @@ func validStrategy(s string) bool {
 	i, err := strconv.Atoi(n)
 	return err == nil && i > 0
 }
+
+// BuiltinTools are the tools an agent step may list, named and shaped as
+// coding agents know them. WebFetch is not offered: chainrun makes no
+// network promise to a model.
+var BuiltinTools = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
 
 // Guardrail types (reference 004, plus json_schema).
 var guardrailTypes = []string{"min_length", "max_length", "must_contain", "must_not_contain", "regex_match", "json_valid", "json_schema"}

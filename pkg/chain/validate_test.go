@@ -139,6 +139,7 @@ func TestValidationErrors(t *testing.T) {
 		{"pre_tool bad type", "name: x\nsteps:\n  - {id: a, prompt: p, pre_tools: [{type: ftp, inject_as: d}]}\n", []string{`pre_tool type "ftp"`}},
 		{"for_each not a var", "name: x\nsteps:\n  - {id: a, type: cli, command: echo, for_each: 'a b'}\n", []string{"for_each names one list variable"}},
 		{"item outside loop", "name: x\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{item}']}\n", []string{"named item"}},
+		{"unknown tool", "name: x\nsteps:\n  - {id: a, prompt: p, tools: [Read, Bsh]}\n", []string{`unknown tool "Bsh"`, "did you mean Bash"}},
 		{"state workflow not yet", "version: '1'\nworkflows:\n  x: {}\n", []string{"c.yaml:2:1", "state workflows"}},
 	}
 	for _, tt := range tests {

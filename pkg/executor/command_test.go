@@ -1,0 +1,93 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCommandOutputs(t *testing.T) {
+	res, err := (&Command{Argv: []string{"sh", "-c", "echo out; echo err >&2"}}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stdout != "out\n" || res.Stderr != "err\n" || res.ExitCode != 0 {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCommandExitError(t *testing.T) {
+	_, err := (&Command{Script: "echo a >&2; echo b >&2; exit 7"}).Run(context.Background())
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 7 || err.Error() != "exited with code 7: a\nb" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCommandKilledBySignal(t *testing.T) {
+	_, err := (&Command{Script: "kill -9 $$"}).Run(context.Background())
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Signal != "killed" {
+		t.Fatalf("got %#v", err)
+	}
+	if !strings.Contains(err.Error(), "killed by signal killed") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func TestCommandNotFound(t *testing.T) {
+	_, err := (&Command{Argv: []string{"no-such-program-here"}}).Run(context.Background())
+	var se *StartError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), `command "no-such-program-here" not found in PATH`) {
+		t.Fatalf("got %v", err)
+	}
+	_, err = (&Command{Argv: []string{"true"}, Dir: "/no/such/dir"}).Run(context.Background())
+	if !errors.As(err, &se) {
+		t.Fatalf("bad dir: got %v", err)
+	}
+}
+
+func TestCommandIgnoringTERMIsKilled(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := (&Command{Script: "trap '' TERM; while :; do sleep 0.05; done", Grace: 300 * time.Millisecond}).Run(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}
+
+func TestCappedCapture(t *testing.T) {
+	var c capped
+	chunk := make([]byte, 1<<20)
+	for range 10 {
+		c.Write(chunk)
+	}
+	if c.buf.Len() != MaxCapture || c.dropped != 2<<20 {
+		t.Fatalf("kept %d dropped %d", c.buf.Len(), c.dropped)
+	}
+}
+
+func TestDoHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Method", r.Method)
+		w.WriteHeader(418)
+		w.Write([]byte("teapot:" + r.Header.Get("A")))
+	}))
+	defer srv.Close()
+	resp, err := DoHTTP(context.Background(), nil, HTTPRequest{Method: "PUT", URL: srv.URL, Headers: map[string]string{"A": "b"}, Body: "x"})
+	if err != nil || resp.Status != 418 || resp.Body != "teapot:b" {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	_, err = DoHTTP(context.Background(), nil, HTTPRequest{URL: "http://user:pw@127.0.0.1:1/path?token=abc"})
+	if err == nil || strings.Contains(err.Error(), "pw") || strings.Contains(err.Error(), "abc") {
+		t.Fatalf("credentials leaked or no error: %v", err)
+	}
+}

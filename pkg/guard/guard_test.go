@@ -1,0 +1,63 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+func stepWith(t *testing.T, fields string) *chain.Step {
+	t.Helper()
+	l, err := chain.Parse("g.yaml", []byte("name: g\nsteps:\n  - id: s\n    type: cli\n    command: echo\n"+fields), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Chain.Steps[0]
+}
+
+func TestCheck(t *testing.T) {
+	s := stepWith(t, `    guardrails:
+      - {type: min_length, value: 5}
+      - {type: max_length, value: 12}
+      - {type: must_contain, value: "## "}
+      - {type: must_not_contain, value: "TODO"}
+      - {type: regex_match, value: "^##"}
+      - {type: json_valid}
+    output_must_contain: ["Summary"]
+    output_must_not_contain: ["I don't know"]
+    output_max_length: 11
+    output_schema: json
+`)
+	tests := []struct {
+		out  string
+		want []string
+	}{
+		{"## Summary", []string{"json_valid", "output_schema"}},
+		{"ab", []string{"min_length", "must_contain", "regex_match", "json_valid", "output_must_contain", "output_schema"}},
+		{"## Summary TODO", []string{"max_length", "must_not_contain", "json_valid", "output_max_length", "output_schema"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, v := range Check(s, tt.out) {
+			got = append(got, v.Rule)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%q broke %v, want %v", tt.out, got, tt.want)
+		}
+	}
+	if Error(nil) != nil {
+		t.Error("no violations must be no error")
+	}
+	err := Error(Check(s, "ab"))
+	if err == nil || !strings.HasPrefix(err.Error(), "guardrail failed: min_length: output is 2 characters, fewer than 5; must_contain") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestCheckCountsCharactersNotBytes(t *testing.T) {
+	s := stepWith(t, "    guardrails: [{type: max_length, value: 3}]\n")
+	if vs := Check(s, "héé"); len(vs) != 0 {
+		t.Errorf("3 characters judged too long: %v", vs)
+	}
+}
