@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -110,7 +109,10 @@ func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
 	x.results[id] = sr
 	x.mu.Unlock()
 	switch {
-	case sr.Status == StepFailed && s.ContinueOnError && ctx.Err() == nil:
+	case sr.Status == StepFailed && ctx.Err() != nil:
+		// stopped by the run's cancellation, not a failure of its own
+		return dag.Stop
+	case sr.Status == StepFailed && s.ContinueOnError:
 		return dag.Continue
 	case sr.Status == StepFailed:
 		x.mu.Lock()
@@ -173,5 +175,13 @@ func Supported(c *chain.Chain) error {
 	return nil
 }
 
-// errInterrupted marks a step stopped by the run's cancellation.
-var errInterrupted = errors.New("interrupted")
+// cancelReason says why a running step was stopped: a sibling's failure
+// or the run's interruption.
+func (x *execution) cancelReason() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.failedStep != "" {
+		return "cancelled: step " + x.failedStep + " failed"
+	}
+	return "interrupted"
+}

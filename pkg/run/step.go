@@ -76,7 +76,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		}
 		sr.Stderr = tail(out.stderr, 20)
 		if ctx.Err() != nil {
-			return finish(StepFailed, errInterrupted.Error(), "")
+			return finish(StepFailed, x.cancelReason(), "")
 		}
 		return finish(StepFailed, err.Error(), "")
 	}
@@ -84,15 +84,16 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
 		x.st.set(s.OutputVar+"_status", Value{Text: fmt.Sprint(out.status), Data: float64(out.status)})
 	}
-	res, _ := finish(StepSucceeded, "", "")
+	exit := false
 	if e := s.C().EarlyExitIf; e != nil {
 		holds, err := e.Holds(sc.exprEnv(e.Names))
 		if err != nil {
 			return finish(StepFailed, "early_exit_if: "+err.Error(), "")
 		}
-		return res, holds
+		exit = holds
 	}
-	return res, false
+	res, _ := finish(StepSucceeded, "", "")
+	return res, exit
 }
 
 func (x *execution) setOutput(s *chain.Step, v Value) {
