@@ -17,6 +17,7 @@ type factory struct {
 	v      *viper.Viper
 	loaded bool
 	cfgErr error
+	cat    *chain.Catalog
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 }
@@ -70,8 +71,11 @@ func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
 	return chain.Resolve(dir, arg, opts)
 }
 
-// catalog loads every chain of the chains dir.
+// catalog loads every chain of the chains dir (once per process).
 func (f *factory) catalog() (*chain.Catalog, error) {
+	if f.cat != nil {
+		return f.cat, nil
+	}
 	dir, err := f.chainsDir()
 	if err != nil {
 		return nil, err
@@ -80,5 +84,20 @@ func (f *factory) catalog() (*chain.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return chain.OpenCatalog(dir, opts)
+	cat, err := chain.OpenCatalog(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	f.cat = cat
+	return cat, nil
+}
+
+// calledChain finds the chain a chain step calls: a name in the chains
+// dir, or a chain file's path.
+func (f *factory) calledChain(name string) (*chain.Chain, error) {
+	l, err := f.resolveChain(name)
+	if err != nil {
+		return nil, err
+	}
+	return l.Chain, nil
 }

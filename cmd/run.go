@@ -99,6 +99,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		run.WithEvents(prog),
 		run.WithLogLines(opts.verbose),
 		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+		run.WithChains(f.calledChain),
 	)
 	req := run.Request{Chain: loaded.Chain, Inputs: inputs}
 	if opts.dryRun {

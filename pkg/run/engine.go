@@ -40,8 +40,12 @@ type Local struct {
 	client   *http.Client
 	grace    time.Duration
 	lenient  bool
+	chains   ChainResolver
 	now      func() time.Time
 }
+
+// ChainResolver finds the chain a chain step calls, by name.
+type ChainResolver func(name string) (*chain.Chain, error)
 
 var _ Engine = (*Local)(nil)
 
@@ -72,6 +76,9 @@ func WithGrace(d time.Duration) Option { return func(l *Local) { l.grace = d } }
 // WithLenientVariables keeps unresolved references literal at run time
 // (config strict_variables: false).
 func WithLenientVariables(on bool) Option { return func(l *Local) { l.lenient = on } }
+
+// WithChains lets chain steps call other chains, found by name.
+func WithChains(r ChainResolver) Option { return func(l *Local) { l.chains = r } }
 
 // New builds a Local engine.
 func New(opts ...Option) *Local {

@@ -30,6 +30,8 @@ func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope) (outco
 		return outcome{value: dataValue(v)}, nil
 	case chain.KindFile:
 		return x.file(s, sc, c.Path, c.Cwd)
+	case chain.KindChain:
+		return x.call(ctx, s, sc)
 	}
 	return outcome{}, &permanentError{fmt.Errorf("a %s step is not supported yet", s.Kind)}
 }
@@ -221,4 +223,35 @@ func flush(ws ...io.Writer) {
 			le.flush()
 		}
 	}
+}
+
+// call runs the chain a chain step names, with its `with` values as
+// inputs, as a nested run whose id extends this one's. Its output is the
+// callee's output.
+func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	callee, err := x.l.chains(s.Chain)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	given := make(map[string]string, len(s.With))
+	for k, t := range s.C().With {
+		if given[k], err = x.render(t, sc); err != nil {
+			return outcome{}, err
+		}
+	}
+	inputs, err := ResolveInputs(callee, given)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID)
+	if res.Status != Succeeded {
+		if ctx.Err() != nil {
+			return outcome{}, ctx.Err()
+		}
+		return outcome{}, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
+	}
+	if res.Output == nil {
+		return outcome{}, nil
+	}
+	return outcome{value: dataValue(res.Output)}, nil
 }

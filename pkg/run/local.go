@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"fmt"
 	"sync"
 	"time"
@@ -32,14 +34,19 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Supported(c); err != nil {
+	if err := l.preflight(c, nil); err != nil {
 		return nil, err
 	}
 	runID := req.RunID
-	start := l.now()
 	if runID == "" {
-		runID = NewRunID(start)
+		runID = NewRunID(l.now())
 	}
+	return l.execute(ctx, c, inputs, runID), nil
+}
+
+// execute runs a checked chain with resolved inputs.
+func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string) *Result {
+	start := l.now()
 	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{}}
 	l.events.Emit(event.Event{V: event.SchemaVersion, Time: start, RunID: runID, Type: event.RunStarted, Chain: c.Name})
 
@@ -98,7 +105,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	res.DurationMS = l.now().Sub(start).Milliseconds()
 	l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: runID, Type: event.RunFinished, Chain: c.Name,
 		Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
-	return res, nil
+	return res
 }
 
 // visit runs one step for the scheduler and says what its outcome means.
@@ -151,9 +158,11 @@ func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("%s:%s: step %q: %s is not supported yet; nothing was run", e.File, e.Pos, e.Step, e.What)
 }
 
-// Supported reports the first step of c that uses a feature the local
-// engine cannot run yet, so a run never stops half-way for that reason.
-func Supported(c *chain.Chain) error {
+// preflight finds, before any step runs, every step the local engine
+// cannot run: kinds not supported yet, and chain steps whose callee is
+// missing, takes other inputs, or calls back into a chain on the stack.
+func (l *Local) preflight(c *chain.Chain, stack []string) error {
+	stack = append(stack, c.Name)
 	for _, s := range c.Steps {
 		bad := func(field, what string) error {
 			return &UnsupportedError{File: c.File, Pos: s.At(field), Step: s.ID, What: what}
@@ -164,7 +173,9 @@ func Supported(c *chain.Chain) error {
 		case chain.KindHuman:
 			return bad("type", "a human step (a decision point)")
 		case chain.KindChain:
-			return bad("chain", "a chain step (calling another chain)")
+			if err := l.preflightCall(c, s, stack); err != nil {
+				return err
+			}
 		}
 		for _, g := range s.Guardrails {
 			if g.Type == "json_schema" {
@@ -173,6 +184,48 @@ func Supported(c *chain.Chain) error {
 		}
 	}
 	return nil
+}
+
+// CallError is a chain step that cannot call its chain. Nothing ran.
+type CallError struct {
+	File string
+	Pos  chain.Pos
+	Step string
+	Msg  string
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
+}
+
+func (l *Local) preflightCall(c *chain.Chain, s *chain.Step, stack []string) error {
+	fail := func(format string, args ...any) error {
+		return &CallError{File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	if l.chains == nil {
+		return fail("calling chain %q needs a chain catalog", s.Chain)
+	}
+	for _, name := range stack {
+		if name == s.Chain {
+			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
+		}
+	}
+	callee, err := l.chains(s.Chain)
+	if err != nil {
+		return fail("cannot call chain %q: %v", s.Chain, err)
+	}
+	given := map[string]string{}
+	for k := range s.With {
+		given[k] = "set"
+	}
+	if _, err := ResolveInputs(callee, given); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return fail("with: %s", ie.Msg)
+		}
+		return fail("with: %v", err)
+	}
+	return l.preflight(callee, stack)
 }
 
 // cancelReason says why a running step was stopped: a sibling's failure

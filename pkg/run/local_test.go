@@ -479,3 +479,53 @@ steps:
 		t.Fatalf("plan = %+v", plan)
 	}
 }
+
+func TestChainStepCallsAnotherChain(t *testing.T) {
+	lib := map[string]*chain.Chain{
+		"shout": load(t, `
+name: shout
+inputs: [{name: text}, {name: mark, default: "!"}]
+steps:
+  - {id: up, type: transform, expr: 'upper(input.text) + input.mark', output_var: out}
+output: out
+`),
+		"fails": load(t, `
+name: fails
+steps: [{id: no, type: cli, run: 'echo nope >&2; exit 1'}]
+`),
+		"loop-a": load(t, "name: loop-a\nsteps: [{id: b, type: chain, chain: loop-b}]\n"),
+		"loop-b": load(t, "name: loop-b\nsteps: [{id: a, type: chain, chain: loop-a}]\n"),
+	}
+	resolve := func(name string) (*chain.Chain, error) {
+		if c, ok := lib[name]; ok {
+			return c, nil
+		}
+		return nil, fmt.Errorf("no chain named %q", name)
+	}
+	res := runChain(t, `
+name: caller
+steps:
+  - {id: word, type: cli, command: echo, args: [hey], output_var: w}
+  - {id: call, type: chain, chain: shout, with: {text: "{w}"}, depends_on: [word], output_var: loud}
+output: loud
+`, nil, WithChains(resolve))
+	if res.Status != Succeeded || res.Output != "HEY!" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	res = runChain(t, "name: c\nsteps: [{id: call, type: chain, chain: fails}]\n", nil, WithChains(resolve))
+	if s := step(t, res, "call"); res.Status != Failed || !strings.Contains(s.Error, "chain fails failed: step no failed: exited with code 1: nope") {
+		t.Fatalf("step = %+v", s)
+	}
+	for src, want := range map[string]string{
+		"name: c\nsteps: [{id: call, type: chain, chain: nowhere}]\n":                      `cannot call chain "nowhere"`,
+		"name: c\nsteps: [{id: call, type: chain, chain: shout}]\n":                        `missing required input "text"`,
+		"name: c\nsteps: [{id: call, type: chain, chain: shout, with: {text: a, x: b}}]\n": `unknown input "x"`,
+		"name: c\nsteps: [{id: call, type: chain, chain: loop-a}]\n":                       `chain "loop-a" calls itself: c → loop-a → loop-b → loop-a`,
+	} {
+		_, err := New(WithChains(resolve)).Run(context.Background(), Request{Chain: load(t, src)})
+		var ce *CallError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want CallError with %q, got %v", src, want, err)
+		}
+	}
+}
