@@ -3,8 +3,8 @@ package run
 import (
 	"context"
 	"errors"
-	"strings"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
