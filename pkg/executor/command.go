@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -95,9 +94,17 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	var stdout, stderr capped
-	cmd.Stdout = tee(&stdout, c.Stdout)
-	cmd.Stderr = tee(&stderr, c.Stderr)
+	stdout, err := newCapture(c.Stdout)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	defer stdout.close()
+	stderr, err := newCapture(c.Stderr)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	defer stderr.close()
+	cmd.Stdout, cmd.Stderr = stdout.writer(), stderr.writer()
 	grace := c.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
@@ -111,7 +118,6 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	var err error
 	select {
 	case err = <-waited:
 	case <-ctx.Done():
@@ -129,11 +135,9 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		killGroup(cmd)
 		err = ctx.Err()
 	}
-	res := CommandResult{
-		Stdout:    stdout.String(),
-		Stderr:    stderr.String(),
-		Truncated: stdout.dropped > 0 || stderr.dropped > 0,
-	}
+	outText, outCut := stdout.text()
+	errText, errCut := stderr.text()
+	res := CommandResult{Stdout: outText, Stderr: errText, Truncated: outCut || errCut}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -152,19 +156,6 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		return res, nil
 	}
 	return res, err
-}
-
-func tee(buf *capped, extra io.Writer) io.Writer {
-	if extra == nil {
-		return buf
-	}
-	return io.MultiWriter(buf, extra)
-}
-
-// capped keeps the first MaxCapture bytes written to it.
-type capped struct {
-	buf     bytes.Buffer
-	dropped int64
 }
 
 func (c *capped) Write(p []byte) (int, error) {
