@@ -3,7 +3,6 @@ package chain
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -112,9 +111,9 @@ func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix str
 	d.errorf(fallback, "%s", cleanYAMLMessage(err.Error()))
 }
 
-var constructPattern = regexp.MustCompile("^cannot construct (\\w+)(?: (.*))? into (.+)$")
+var constructPattern = lazyRegexp("^cannot construct (\\w+)(?: (.*))? into (.+)$")
 
-var unknownFieldPattern = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+var unknownFieldPattern = lazyRegexp(`^field (\S+) not found in type \S+$`)
 
 // yamlKinds are the Go types of the model as a chain author knows them.
 var yamlKinds = map[string]string{
@@ -125,10 +124,10 @@ var yamlKinds = map[string]string{
 func cleanYAMLMessage(m string) string {
 	m = strings.TrimPrefix(m, "yaml: ")
 	m = strings.ReplaceAll(m, "!!", "")
-	if g := unknownFieldPattern.FindStringSubmatch(m); g != nil {
+	if g := unknownFieldPattern().FindStringSubmatch(m); g != nil {
 		return fmt.Sprintf("unknown field %q", g[1])
 	}
-	if g := constructPattern.FindStringSubmatch(m); g != nil {
+	if g := constructPattern().FindStringSubmatch(m); g != nil {
 		want := yamlKinds[g[3]]
 		if want == "" {
 			want = "a " + strings.TrimPrefix(strings.TrimPrefix(g[3], "[]"), "*")

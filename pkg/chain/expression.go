@@ -3,7 +3,6 @@ package chain
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -27,12 +26,13 @@ type Expression struct {
 
 // refForm matches a {name.field} or {name|"fallback"} reference, optionally
 // wrapped in quotes: '"{var}" == "x"' compares the variable as a string.
-var refForm = regexp.MustCompile(`(["']?)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\|("[^"}]*"|'[^'}]*'))?\}(["']?)`)
+var refForm = lazyRegexp(`(["']?)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\|("[^"}]*"|'[^'}]*'))?\}(["']?)`)
 
 // rewriteRefs turns reference 004's {var} placeholders into expr-lang.
 func rewriteRefs(src string) string {
-	return refForm.ReplaceAllStringFunc(src, func(m string) string {
-		g := refForm.FindStringSubmatch(m)
+	re := refForm()
+	return re.ReplaceAllStringFunc(src, func(m string) string {
+		g := re.FindStringSubmatch(m)
 		open, name, fallback, close := g[1], g[2], g[3], g[4]
 		body := name
 		if fallback != "" {

@@ -7,15 +7,38 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/theory/jsonpath"
 )
 
-var (
-	stepIDPattern    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	chainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-)
+// validStepID: letters, digits, '-' and '_'.
+func validStepID(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// validChainName: like a step id, and '.' after the first character.
+func validChainName(name string) bool {
+	if name == "" || name[0] == '-' || name[0] == '_' || name[0] == '.' {
+		return false
+	}
+	return validStepID(strings.ReplaceAll(name, ".", "_"))
+}
+
+// lazyRegexp compiles a pattern on first use, keeping start-up fast for
+// commands that never need it.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // reservedVars cannot be an output_var: they have a meaning of their own.
 var reservedVars = map[string]bool{"input": true, "item": true}
@@ -52,7 +75,7 @@ func (v *validator) chainFields() {
 	switch {
 	case c.Name == "":
 		v.d.errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
-	case !chainNamePattern.MatchString(c.Name):
+	case !validChainName(c.Name):
 		v.d.errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
 	}
 	if len(c.Steps) == 0 {
@@ -86,7 +109,7 @@ func (v *validator) steps() bool {
 			v.d.errorf(s.Pos, "step: id is required")
 			ok = false
 			continue
-		case !stepIDPattern.MatchString(s.ID):
+		case !validStepID(s.ID):
 			v.d.errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
 		}
 		if prev, dup := v.c.byID[s.ID]; dup {
@@ -487,10 +510,10 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 }
 
 // jsonPathHead returns the first one or two plain names of $.a.b...
-var jsonPathHeadPattern = regexp.MustCompile(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+var jsonPathHeadPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
 
 func jsonPathHead(p string) (string, []string) {
-	m := jsonPathHeadPattern.FindStringSubmatch(p)
+	m := jsonPathHeadPattern().FindStringSubmatch(p)
 	if m == nil {
 		return "", nil
 	}

@@ -21,7 +21,7 @@ func newCapture(live io.Writer) (*capture, error) {
 	if live != nil {
 		return &capture{buf: &capped{}, live: live}, nil
 	}
-	f, err := anonymousFile()
+	f, err := pooledFile()
 	if err != nil {
 		// no usable temp space: fall back to a pipe
 		return &capture{buf: &capped{}}, nil
@@ -66,9 +66,46 @@ func tempFile() (*os.File, error) {
 	return f, nil
 }
 
-func (c *capture) close() {
-	if c.file != nil {
-		_ = c.file.Close()
+// close releases the capture. reuse says nothing else can still write to
+// the file (the child's process group is empty), so it may serve the next
+// command instead of being closed.
+func (c *capture) close(reuse bool) {
+	if c.file == nil {
+		return
+	}
+	if reuse {
+		recycleFile(c.file)
+		return
+	}
+	_ = c.file.Close()
+}
+
+// filePool keeps emptied capture files for reuse: creating and destroying
+// an anonymous file costs about a tenth of starting a small process.
+var filePool = make(chan *os.File, 64)
+
+func pooledFile() (*os.File, error) {
+	select {
+	case f := <-filePool:
+		return f, nil
+	default:
+		return anonymousFile()
+	}
+}
+
+func recycleFile(f *os.File) {
+	if f.Truncate(0) != nil {
+		_ = f.Close()
+		return
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		_ = f.Close()
+		return
+	}
+	select {
+	case filePool <- f:
+	default:
+		_ = f.Close()
 	}
 }
 

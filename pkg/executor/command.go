@@ -98,12 +98,16 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	if err != nil {
 		return CommandResult{}, err
 	}
-	defer stdout.close()
 	stderr, err := newCapture(c.Stderr)
 	if err != nil {
+		stdout.close(false)
 		return CommandResult{}, err
 	}
-	defer stderr.close()
+	reuse := false
+	defer func() {
+		stdout.close(reuse)
+		stderr.close(reuse)
+	}()
 	cmd.Stdout, cmd.Stderr = stdout.writer(), stderr.writer()
 	grace := c.Grace
 	if grace <= 0 {
@@ -114,6 +118,7 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	// stop waiting for them.
 	cmd.WaitDelay = grace + time.Second
 	if err := cmd.Start(); err != nil {
+		reuse = true
 		return CommandResult{}, &StartError{Name: name, Err: err}
 	}
 	waited := make(chan error, 1)
@@ -135,6 +140,9 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		killGroup(cmd)
 		err = ctx.Err()
 	}
+	// Files can serve another command only when no straggler of this one
+	// can still write to them.
+	reuse = groupEmpty(cmd)
 	outText, outCut := stdout.text()
 	errText, errCut := stderr.text()
 	res := CommandResult{Stdout: outText, Stderr: errText, Truncated: outCut || errCut}

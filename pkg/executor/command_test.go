@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -89,5 +90,33 @@ func TestDoHTTP(t *testing.T) {
 	_, err = DoHTTP(context.Background(), nil, HTTPRequest{URL: "http://user:pw@127.0.0.1:1/path?token=abc"})
 	if err == nil || strings.Contains(err.Error(), "pw") || strings.Contains(err.Error(), "abc") {
 		t.Fatalf("credentials leaked or no error: %v", err)
+	}
+}
+
+// TestCaptureFilesAreNotSharedWithStragglers: a background child that
+// outlives its command keeps writing; the next command's output must not
+// pick that up.
+func TestCaptureFilesAreNotSharedWithStragglers(t *testing.T) {
+	_, err := (&Command{Script: "(sleep 0.2; echo STRAY) & echo first"}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		res, err := (&Command{Script: "sleep 0.1; echo clean"}).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stdout != "clean\n" {
+			t.Fatalf("output mixed with a straggler's: %q", res.Stdout)
+		}
+	}
+}
+
+func TestCaptureReuseStartsEmpty(t *testing.T) {
+	for i := range 20 {
+		res, err := (&Command{Script: fmt.Sprintf("echo run%d", i)}).Run(context.Background())
+		if err != nil || res.Stdout != fmt.Sprintf("run%d\n", i) {
+			t.Fatalf("run %d: %q %v", i, res.Stdout, err)
+		}
 	}
 }
