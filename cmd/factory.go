@@ -18,6 +18,7 @@ type factory struct {
 	loaded bool
 	cfgErr error
 	cat    *chain.Catalog
+	files  map[string]*chain.Loaded
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 }
@@ -58,17 +59,33 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	return chain.Options{LenientVariables: !v.GetBool("strict_variables")}, nil
 }
 
-// resolveChain finds a chain by name in the chains dir, or by path.
+// resolveChain finds a chain by name in the chains dir, or by path. The
+// catalog is read once per process, so a chain called many times is
+// loaded once, and a file edited during a run does not change it.
 func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
-	dir, err := f.chainsDir()
-	if err != nil {
-		return nil, err
-	}
 	opts, err := f.chainOptions()
 	if err != nil {
 		return nil, err
 	}
-	return chain.Resolve(dir, arg, opts)
+	if path, ok := chain.FilePath(arg); ok {
+		if l, cached := f.files[path]; cached {
+			return l, nil
+		}
+		l, err := chain.LoadFile(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		if f.files == nil {
+			f.files = map[string]*chain.Loaded{}
+		}
+		f.files[path] = l
+		return l, nil
+	}
+	cat, err := f.catalog()
+	if err != nil {
+		return nil, err
+	}
+	return cat.Find(arg)
 }
 
 // catalog loads every chain of the chains dir (once per process).

@@ -60,8 +60,22 @@ func nodeLabel(s *chain.Step) string {
 	return fmt.Sprintf("%s (%s)", label, s.Kind)
 }
 
-// mermaidID makes a node id Mermaid accepts (step ids may hold '-').
-func mermaidID(id string) string { return "s_" + strings.ReplaceAll(id, "-", "_h_") }
+// mermaidID makes a node id Mermaid accepts: letters and digits stay, and
+// every other byte ('-', '_') is written as _xx, so distinct step ids never
+// share a node.
+func mermaidID(id string) string {
+	var b strings.Builder
+	b.WriteString("s_")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "_%02x", c)
+	}
+	return b.String()
+}
 
 func writeMermaid(w io.Writer, c *chain.Chain) error {
 	var b strings.Builder

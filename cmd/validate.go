@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 type validateOptions struct {
@@ -57,7 +58,7 @@ func runValidate(opts *validateOptions) error {
 			return err
 		}
 		for _, cf := range cat.Files {
-			results = append(results, verdict(cf.Path, cf.Name, cf.Loaded, cf.Err))
+			results = append(results, verdict(cf.Path, cf.Name, cf.Loaded, f.checkCalls(cf.Loaded, cf.Err)))
 		}
 		if len(results) == 0 {
 			return usagef("no chain files (*.yaml, *.yml) in %s", cat.Dir)
@@ -74,7 +75,7 @@ func runValidate(opts *validateOptions) error {
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
-			results = append(results, verdict(file, name, l, err))
+			results = append(results, verdict(file, name, l, f.checkCalls(l, err)))
 		}
 	}
 	bad := 0
@@ -105,9 +106,26 @@ func runValidate(opts *validateOptions) error {
 	return nil
 }
 
+// checkCalls adds, to a chain that loaded, the errors of its chain steps
+// (a missing callee, wrong inputs, a call cycle) as positioned findings.
+func (f *factory) checkCalls(l *chain.Loaded, err error) error {
+	if err != nil || l == nil {
+		return err
+	}
+	cerr := run.CheckCalls(l.Chain, f.calledChain)
+	var ce *run.CallError
+	if errors.As(cerr, &ce) {
+		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
+	}
+	return cerr
+}
+
 func verdict(file, name string, l *chain.Loaded, err error) validation {
 	r := validation{Name: name, File: file, Valid: err == nil}
-	if l != nil {
+	if l != nil && err == nil {
+		r.Name = l.Chain.Name
+		r.Warnings = l.Warnings
+	} else if l != nil {
 		r.Name = l.Chain.Name
 		r.Warnings = l.Warnings
 	}

@@ -170,14 +170,23 @@ func (cat *Catalog) Find(name string) (*Loaded, error) {
 	return nil, &NotFoundError{Name: name, Dir: cat.Dir, Known: cat.Names()}
 }
 
-// Resolve finds a chain by name in dir, or loads arg itself when it is the
-// path of a chain file (the contract: an argument that is a path to a file
-// runs that file).
-func Resolve(dir, arg string, opts Options) (*Loaded, error) {
+// FilePath reports whether arg names an existing chain file rather than a
+// chain (the contract: an argument that is a path to a file runs that
+// file), and returns it cleaned.
+func FilePath(arg string) (string, bool) {
 	if IsChainFile(arg) || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/') {
 		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-			return LoadFile(arg, opts)
+			return filepath.Clean(arg), true
 		}
+	}
+	return "", false
+}
+
+// Resolve finds a chain by name in dir, or loads arg itself when it is the
+// path of a chain file.
+func Resolve(dir, arg string, opts Options) (*Loaded, error) {
+	if path, ok := FilePath(arg); ok {
+		return LoadFile(path, opts)
 	}
 	cat, err := OpenCatalog(dir, opts)
 	if err != nil {

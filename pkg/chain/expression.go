@@ -20,8 +20,10 @@ type Expression struct {
 	// Source is the text as written in the chain file.
 	Source string
 	// Names are the variables the expression reads.
-	Names   []string
-	program *vm.Program
+	Names []string
+	// InputFields are the inputs it reads as input.NAME.
+	InputFields []string
+	program     *vm.Program
 }
 
 // refForm matches a {name.field} or {name|"fallback"} reference, optionally
@@ -55,7 +57,7 @@ func compileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 	if err != nil {
 		return nil, fmt.Errorf("does not parse: %s", firstLine(err.Error()))
 	}
-	names := collectNames(tree.Node)
+	names, inputFields := collectNames(tree.Node)
 	var unknown []string
 	for _, n := range names {
 		if !inScope(n) {
@@ -80,7 +82,7 @@ func compileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 	if err != nil {
 		return nil, fmt.Errorf("does not compile: %s", firstLine(err.Error()))
 	}
-	return &Expression{Source: src, Names: names, program: prog}, nil
+	return &Expression{Source: src, Names: names, InputFields: inputFields, program: prog}, nil
 }
 
 type unknownNamesError struct{ names []string }
@@ -97,9 +99,11 @@ func firstLine(s string) string {
 }
 
 // collectNames lists the top-level identifiers an expression reads,
-// leaving out function names and let-bound names.
-func collectNames(root ast.Node) []string {
+// leaving out function names and let-bound names, and the fields it reads
+// of `input`.
+func collectNames(root ast.Node) ([]string, []string) {
 	seen := map[string]bool{}
+	fields := map[string]bool{}
 	bound := map[string]bool{}
 	var walk func(n ast.Node)
 	walk = func(n ast.Node) {
@@ -121,6 +125,11 @@ func collectNames(root ast.Node) []string {
 			bound[n.Name] = true
 			walk(n.Expr)
 		case *ast.MemberNode:
+			if id, ok := n.Node.(*ast.IdentifierNode); ok && id.Value == "input" && !bound["input"] {
+				if f, ok := n.Property.(*ast.StringNode); ok {
+					fields[f.Value] = true
+				}
+			}
 			walk(n.Node)
 			if _, isField := n.Property.(*ast.StringNode); !isField {
 				walk(n.Property)
@@ -164,9 +173,13 @@ func collectNames(root ast.Node) []string {
 		}
 	}
 	walk(root)
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
+	return sortedKeys(seen), sortedKeys(fields)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
 	sort.Strings(out)
 	return out

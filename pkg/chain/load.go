@@ -71,6 +71,7 @@ func decodeChain(d *diags, data []byte) *Chain {
 		return nil
 	}
 	c := &Chain{Pos: posOf(root)}
+	duplicateKeys(d, root, "")
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
@@ -113,6 +114,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			d.errorf(posOf(n), "an input must be a mapping with a name")
 			continue
 		}
+		duplicateKeys(d, n, "input: ")
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k := n.Content[i]; !contains(inputFields, k.Value) {
 				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
@@ -144,7 +146,7 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 			continue
 		}
 		s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
-		ok := true
+		ok := !duplicateKeys(d, n, "step"+idSuffix(n)+": ")
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			if !known[k.Value] {
@@ -166,6 +168,23 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 		out = append(out, s)
 	}
 	return out
+}
+
+// duplicateKeys reports every key given twice in mapping m (the YAML
+// library would silently keep the last) and whether there was one.
+func duplicateKeys(d *diags, m *yaml.Node, prefix string) bool {
+	first := map[string]*yaml.Node{}
+	found := false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if prev, dup := first[k.Value]; dup {
+			d.errorf(posOf(k), "%s%s is given twice (first at line %d)", prefix, k.Value, prev.Line)
+			found = true
+			continue
+		}
+		first[k.Value] = k
+	}
+	return found
 }
 
 // idSuffix names the step in a message about a field of it, when it has an

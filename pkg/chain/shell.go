@@ -1,13 +1,29 @@
 package chain
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
-// RenderShell substitutes references into a shell script so that no value
-// ever runs as code: outside quotes a value becomes one single-quoted word,
-// inside '...' or "..." it is escaped for that kind of quote.
-func (t *Template) RenderShell(resolve Resolver, keep bool) (string, error) {
+// ShellVarPrefix names the environment variables that carry interpolated
+// values into a run: script.
+const ShellVarPrefix = "CHAINRUN_VALUE_"
+
+// RenderShell prepares a run: script so that no value ever runs as code:
+// each reference becomes a parameter expansion of an environment variable
+// that holds the value ("${CHAINRUN_VALUE_1}"), and the values are returned
+// as environment entries. The shell never parses a value, so a value with
+// quotes, ;, $( ) or backticks is only ever data — even where the guess
+// about quoting below is wrong (comments, heredocs, $( ) inside quotes),
+// the worst outcome is word splitting, never execution.
+//
+// Where the reference stands decides the quoting of the expansion: as one
+// word outside quotes, bare inside "...", and closing and reopening
+// '...' around it inside single quotes.
+func (t *Template) RenderShell(resolve Resolver, keep bool) (script string, env []string, err error) {
 	var b strings.Builder
 	state := shellPlain
+	n := 0
 	for _, p := range t.parts {
 		if p.ref == nil {
 			b.WriteString(p.lit)
@@ -16,20 +32,45 @@ func (t *Template) RenderShell(resolve Resolver, keep bool) (string, error) {
 		}
 		v, ok, err := resolve(*p.ref)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if (!ok || v == "") && p.ref.Fallback != nil {
 			v, ok = *p.ref.Fallback, true
 		}
 		if !ok {
 			if !keep {
-				return "", &UnresolvedError{Ref: *p.ref}
+				return "", nil, &UnresolvedError{Ref: *p.ref}
 			}
 			v = p.ref.Raw
 		}
-		b.WriteString(state.quote(v))
+		n++
+		name := fmt.Sprintf("%s%d", ShellVarPrefix, n)
+		env = append(env, name+"="+v)
+		b.WriteString(state.expansion(name))
 	}
-	return b.String(), nil
+	return b.String(), env, nil
+}
+
+// RenderShellForDisplay shows a script with its values inline, quoted for
+// a reader (--dry-run); it is never executed.
+func (t *Template) RenderShellForDisplay(resolve Resolver) string {
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.ref == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, ok, _ := resolve(*p.ref)
+		if (!ok || v == "") && p.ref.Fallback != nil {
+			v, ok = *p.ref.Fallback, true
+		}
+		if !ok {
+			b.WriteString(p.ref.Raw)
+			continue
+		}
+		b.WriteString(ShellQuote(v))
+	}
+	return b.String()
 }
 
 type shellState int
@@ -38,13 +79,19 @@ const (
 	shellPlain shellState = iota
 	shellSingle
 	shellDouble
+	shellComment
 )
 
-// scan follows the quoting state through literal script text.
+// scan follows the quoting state through literal script text. A comment
+// (# at the start of a word) lasts to the end of its line.
 func (s shellState) scan(text string) shellState {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch s {
+		case shellComment:
+			if c == '\n' {
+				s = shellPlain
+			}
 		case shellPlain:
 			switch c {
 			case '\\':
@@ -53,6 +100,10 @@ func (s shellState) scan(text string) shellState {
 				s = shellSingle
 			case '"':
 				s = shellDouble
+			case '#':
+				if i == 0 || strings.IndexByte(" \t\n;&|(", text[i-1]) >= 0 {
+					s = shellComment
+				}
 			}
 		case shellSingle:
 			if c == '\'' {
@@ -70,14 +121,12 @@ func (s shellState) scan(text string) shellState {
 	return s
 }
 
-func (s shellState) quote(v string) string {
+func (s shellState) expansion(name string) string {
 	switch s {
 	case shellSingle:
-		// close the quote, add an escaped quote, reopen
-		return strings.ReplaceAll(v, "'", `'\''`)
+		return `'"${` + name + `}"'`
 	case shellDouble:
-		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
-		return r.Replace(v)
+		return "${" + name + "}"
 	}
-	return ShellQuote(v)
+	return `"${` + name + `}"`
 }

@@ -29,7 +29,8 @@ func (r Ref) Dotted() string {
 
 // Template is a parsed string with variable references. Only the
 // {identifier(.identifier)*} forms are references, so JSON braces in a
-// prompt pass through untouched; \{word} is a literal brace.
+// prompt pass through untouched; \{word} is a literal brace, and so is
+// the shell's ${name}.
 type Template struct {
 	parts []part
 }
@@ -78,7 +79,8 @@ func ParseTemplate(text string) *Template {
 			i += 2
 			continue
 		}
-		if c == '{' {
+		// ${name} is the shell's, never a reference
+		if c == '{' && (i == 0 || text[i-1] != '$') {
 			if ref, n := scanRef(text, i); n > 0 {
 				flush()
 				ref.Offset = i

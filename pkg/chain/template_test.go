@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,6 +35,7 @@ func TestTemplateRender(t *testing.T) {
 		{`{1abc}`, `{1abc}`},
 		{`{a`, `{a`},
 		{`{{not a ref}}`, `{{not a ref}}`},
+		{`v${a} and ${HOME}`, `v${a} and ${HOME}`},
 	}
 	for _, tt := range tests {
 		got, err := ParseTemplate(tt.in).Render(resolverOf(vars), nil, false)
@@ -58,42 +61,50 @@ func TestTemplateUnresolved(t *testing.T) {
 }
 
 // TestRenderShellNeverRunsValues feeds hostile values through every
-// quoting context of a script and checks, with a real sh, that each value
-// arrives as data.
+// quoting context of a script — including the ones a quote-counting guess
+// gets wrong (comments, heredocs, $( ) inside quotes) — and checks, with a
+// real sh, that no value ever runs.
 func TestRenderShellNeverRunsValues(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
+	dir := t.TempDir()
 	hostile := []string{
-		`; echo PWNED`, `$(echo PWNED)`, "`echo PWNED`", `'; echo PWNED; '`, `"; echo PWNED; "`,
-		`\"; echo PWNED`, `a b  c`, `*`, ``, `$HOME`, "line1\nline2", `it's`,
+		`; touch PWNED`, `$(touch PWNED)`, "`touch PWNED`", `'; touch PWNED; '`, `"; touch PWNED; "`,
+		`\"; touch PWNED`, `a b  c`, `*`, ``, `$HOME`, "line1\nline2", `it's`, `go.mod;touch PWNED`,
 	}
-	scripts := []string{
-		`printf '%s' {v}`,
-		`printf '%s' "{v}"`,
-		`printf '%s' '{v}'`,
-		`printf '%s' "pre-{v}-post"`,
-		`printf '%s' x{v}y`,
+	scripts := map[string]string{ // script → what it prints for value V
+		`printf '%s' {v}`:                  "V",
+		`printf '%s' "{v}"`:                "V",
+		`printf '%s' '{v}'`:                "V",
+		`printf '%s' "pre-{v}-post"`:       "pre-V-post",
+		`printf '%s' x{v}y`:                "xVy",
+		"# don't\nprintf '%s' {v}":         "V",
+		`printf '%s' "$(printf '%s' {v})"`: "",
+		"cat <<EOF\n{v}\nEOF":              "",
+		`for f in {v}; do :; done`:         "",
 	}
-	for _, script := range scripts {
+	for script, pattern := range scripts {
 		for _, v := range hostile {
-			out, err := ParseTemplate(script).RenderShell(resolverOf(map[string]string{"v": v}), false)
+			out, env, err := ParseTemplate(script).RenderShell(resolverOf(map[string]string{"v": v}), false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := exec.Command("sh", "-c", out).Output()
+			cmd := exec.Command("sh", "-c", out)
+			cmd.Dir = dir
+			cmd.Env = env
+			got, err := cmd.Output()
+			if _, statErr := os.Stat(filepath.Join(dir, "PWNED")); statErr == nil {
+				t.Fatalf("value %q ran as code in script %q (rendered %q)", v, script, out)
+			}
+			if pattern == "" {
+				continue
+			}
 			if err != nil {
 				t.Errorf("script %s with %q: %v (%s)", script, v, err, out)
 				continue
 			}
-			want := v
-			switch {
-			case strings.Contains(script, "pre-"):
-				want = "pre-" + v + "-post"
-			case strings.Contains(script, "x{v}y"):
-				want = "x" + v + "y"
-			}
-			if string(got) != want {
+			if want := strings.ReplaceAll(pattern, "V", v); string(got) != want {
 				t.Errorf("script %s with %q printed %q, want %q (script: %s)", script, v, got, want, out)
 			}
 		}

@@ -315,6 +315,9 @@ func (v *validator) outputVar(s *Step) {
 	case v.produce[s.OutputVar] != nil:
 		prev := v.produce[s.OutputVar]
 		v.d.errorf(s.At("output_var"), "step %q: output_var %q is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
+	case s.Kind == KindHTTP && v.produce[s.OutputVar+"_status"] != nil:
+		prev := v.produce[s.OutputVar+"_status"]
+		v.d.errorf(s.At("output_var"), "step %q: an http step also sets %s_status, which is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
 	default:
 		v.produce[s.OutputVar] = s
 		if s.Kind == KindHTTP {
@@ -540,7 +543,20 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 		v.d.errorf(s.At(field), "step %q: %s %q %v", s.ID, field, src, err)
 		return nil
 	}
+	for _, f := range e.InputFields {
+		if v.c.Input(f) == nil {
+			v.d.errorf(s.At(field), "step %q: %s %q: no input is named %s%s", s.ID, field, src, f, didYouMean(f, v.inputNames()))
+		}
+	}
 	return e
+}
+
+func (v *validator) inputNames() []string {
+	var names []string
+	for _, in := range v.c.Inputs {
+		names = append(names, in.Name)
+	}
+	return names
 }
 
 // compile parses the step's templates and expressions, checking every

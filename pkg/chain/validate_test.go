@@ -139,6 +139,11 @@ func TestValidationErrors(t *testing.T) {
 		{"pre_tool bad type", "name: x\nsteps:\n  - {id: a, prompt: p, pre_tools: [{type: ftp, inject_as: d}]}\n", []string{`pre_tool type "ftp"`}},
 		{"for_each not a var", "name: x\nsteps:\n  - {id: a, type: cli, command: echo, for_each: 'a b'}\n", []string{"for_each names one list variable"}},
 		{"item outside loop", "name: x\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{item}']}\n", []string{"named item"}},
+		{"condition names unknown input", "name: x\ninputs: [environment]\nsteps:\n  - {id: a, type: cli, command: x, condition: '{input.enviroment} == \"prod\"'}\n", []string{"no input is named enviroment", "did you mean environment"}},
+		{"expr names unknown input", "name: x\ninputs: [n]\nsteps:\n  - {id: a, type: transform, expr: 'input.m + 1'}\n", []string{"no input is named m"}},
+		{"duplicate top key", "name: x\nsteps:\n  - {id: a, type: cli, command: x}\nsteps:\n  - {id: b, type: cli, command: x}\n", []string{"c.yaml:4:1", "steps is given twice (first at line 2)"}},
+		{"duplicate step key", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    command: y\n", []string{"c.yaml:6:5", `step "a": command is given twice`}},
+		{"status collision", "name: x\nsteps:\n  - {id: a, type: cli, command: x, output_var: r_status}\n  - {id: b, type: http, url: 'http://x', output_var: r}\n", []string{"also sets r_status"}},
 		{"unknown tool", "name: x\nsteps:\n  - {id: a, prompt: p, tools: [Read, Bsh]}\n", []string{`unknown tool "Bsh"`, "did you mean Bash"}},
 		{"state workflow not yet", "version: '1'\nworkflows:\n  x: {}\n", []string{"c.yaml:2:1", "state workflows"}},
 	}

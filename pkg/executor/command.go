@@ -94,20 +94,7 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	stdout, err := newCapture(c.Stdout)
-	if err != nil {
-		return CommandResult{}, err
-	}
-	stderr, err := newCapture(c.Stderr)
-	if err != nil {
-		stdout.close(false)
-		return CommandResult{}, err
-	}
-	reuse := false
-	defer func() {
-		stdout.close(reuse)
-		stderr.close(reuse)
-	}()
+	stdout, stderr := newCapture(c.Stdout), newCapture(c.Stderr)
 	cmd.Stdout, cmd.Stderr = stdout.writer(), stderr.writer()
 	grace := c.Grace
 	if grace <= 0 {
@@ -118,11 +105,11 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	// stop waiting for them.
 	cmd.WaitDelay = grace + time.Second
 	if err := cmd.Start(); err != nil {
-		reuse = true
 		return CommandResult{}, &StartError{Name: name, Err: err}
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-waited:
 	case <-ctx.Done():
@@ -140,9 +127,6 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		killGroup(cmd)
 		err = ctx.Err()
 	}
-	// Files can serve another command only when no straggler of this one
-	// can still write to them.
-	reuse = groupEmpty(cmd)
 	outText, outCut := stdout.text()
 	errText, errCut := stderr.text()
 	res := CommandResult{Stdout: outText, Stderr: errText, Truncated: outCut || errCut}

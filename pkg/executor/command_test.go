@@ -93,11 +93,11 @@ func TestDoHTTP(t *testing.T) {
 	}
 }
 
-// TestCaptureFilesAreNotSharedWithStragglers: a background child that
-// outlives its command keeps writing; the next command's output must not
-// pick that up.
-func TestCaptureFilesAreNotSharedWithStragglers(t *testing.T) {
-	_, err := (&Command{Script: "(sleep 0.2; echo STRAY) & echo first"}).Run(context.Background())
+// TestStragglersDoNotLeak: a background child (even one in a session of
+// its own) that outlives its command keeps writing; no later command's
+// output may pick that up.
+func TestStragglersDoNotLeak(t *testing.T) {
+	_, err := (&Command{Script: "(sleep 0.2; echo STRAY) & setsid sh -c 'sleep 0.2; echo STRAY2' & echo first", Grace: 100 * time.Millisecond}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,5 +118,26 @@ func TestCaptureReuseStartsEmpty(t *testing.T) {
 		if err != nil || res.Stdout != fmt.Sprintf("run%d\n", i) {
 			t.Fatalf("run %d: %q %v", i, res.Stdout, err)
 		}
+	}
+}
+
+// TestWritesToDevStdout: scripts that write to /dev/stdout or /dev/stderr
+// are captured like any other output.
+func TestWritesToDevStdout(t *testing.T) {
+	res, err := (&Command{Script: "echo line1; echo result > /dev/stdout; echo warn > /dev/stderr"}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stdout != "line1\nresult\n" || res.Stderr != "warn\n" {
+		t.Fatalf("stdout %q stderr %q", res.Stdout, res.Stderr)
+	}
+}
+
+func TestEndlessOutputIsBounded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	res, _ := (&Command{Script: "head -c 20000000 /dev/zero", Grace: 100 * time.Millisecond}).Run(ctx)
+	if len(res.Stdout) != MaxCapture || !res.Truncated {
+		t.Fatalf("kept %d bytes, truncated=%v", len(res.Stdout), res.Truncated)
 	}
 }

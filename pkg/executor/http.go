@@ -50,12 +50,12 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 		if ctx.Err() != nil {
 			return HTTPResponse{}, ctx.Err()
 		}
-		return HTTPResponse{}, fmt.Errorf("%s %s: %w", method, redactURL(r.URL), unwrapURLError(err))
+		return HTTPResponse{}, fmt.Errorf("%s %s: %w", method, RedactURL(r.URL), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCapture+1))
 	if err != nil {
-		return HTTPResponse{Status: resp.StatusCode}, fmt.Errorf("reading the response of %s: %w", redactURL(r.URL), err)
+		return HTTPResponse{Status: resp.StatusCode}, fmt.Errorf("reading the response of %s: %w", RedactURL(r.URL), err)
 	}
 	out := HTTPResponse{Status: resp.StatusCode, Body: string(data)}
 	if len(data) > MaxCapture {
@@ -64,9 +64,9 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 	return out, nil
 }
 
-// redactURL drops credentials and the query (where tokens often travel)
+// RedactURL drops credentials and the query (where tokens often travel)
 // from a URL shown in an error.
-func redactURL(u string) string {
+func RedactURL(u string) string {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i] + "?…"
 	}

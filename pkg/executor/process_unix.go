@@ -31,8 +31,3 @@ func signalName(ee *exec.ExitError) string {
 	}
 	return ""
 }
-
-// groupEmpty reports whether no process is left in the child's group.
-func groupEmpty(cmd *exec.Cmd) bool {
-	return cmd.Process != nil && syscall.Kill(-cmd.Process.Pid, 0) == syscall.ESRCH
-}

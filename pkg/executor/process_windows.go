@@ -16,6 +16,3 @@ func terminateGroup(cmd *exec.Cmd) {
 func killGroup(cmd *exec.Cmd) { terminateGroup(cmd) }
 
 func signalName(*exec.ExitError) string { return "" }
-
-// groupEmpty cannot be known here; capture files are never reused.
-func groupEmpty(*exec.Cmd) bool { return false }

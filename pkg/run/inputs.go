@@ -48,7 +48,9 @@ func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		switch {
 		case in.Default != nil:
 			out[in.Name] = *in.Default
-		case in.Required():
+		case in.Optional:
+			out[in.Name] = ""
+		default:
 			desc := ""
 			if in.Description != "" {
 				desc = " (" + in.Description + ")"

@@ -71,8 +71,9 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
 		return outcome{}, err
 	}
+	var values []string
 	if script != nil {
-		if cmd.Script, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
+		if cmd.Script, values, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
 			return outcome{}, &permanentError{err}
 		}
 	} else {
@@ -97,6 +98,8 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		}
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	// last, so that nothing in env can replace an interpolated value
+	cmd.Env = append(cmd.Env, values...)
 	if x.l.logLines {
 		cmd.Stdout = x.lineWriter(s.ID, "stdout")
 		cmd.Stderr = x.lineWriter(s.ID, "stderr")
@@ -146,16 +149,12 @@ func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chai
 	}
 	out := outcome{value: textValue(resp.Body), status: resp.Status}
 	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
-		return out, fmt.Errorf("HTTP %d from %s (set fail_on_status: false to accept it): %s", resp.Status, method+" "+stripQuery(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+		if method == "" {
+			method = "GET"
+		}
+		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, method, executor.RedactURL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
-}
-
-func stripQuery(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		return u[:i]
-	}
-	return u
 }
 
 func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (outcome, error) {
@@ -188,7 +187,7 @@ func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (ou
 // lineWriter turns a command's output into step.log events, line by line.
 func (x *execution) lineWriter(step, stream string) io.Writer {
 	return &lineEmitter{emit: func(line string) {
-		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepLog, Step: step, Stream: stream, Line: line})
+		x.emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
 	}}
 }
 

@@ -25,6 +25,9 @@ type execution struct {
 	failure    string
 	failedStep string
 	earlyExit  string
+	secrets    *strings.Replacer
+	// itemSlots bounds the loop items running at once across the run.
+	itemSlots chan struct{}
 }
 
 // Run executes the chain and returns its result. See Engine.
@@ -34,7 +37,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := l.preflight(c, nil); err != nil {
+	if err := preflight(c, l.chains, nil, true); err != nil {
 		return nil, err
 	}
 	runID := req.RunID
@@ -47,8 +50,9 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 // execute runs a checked chain with resolved inputs.
 func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string) *Result {
 	start := l.now()
-	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{}}
-	l.events.Emit(event.Event{V: event.SchemaVersion, Time: start, RunID: runID, Type: event.RunStarted, Chain: c.Name})
+	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{},
+		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel)}
+	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
 
 	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
 
@@ -69,7 +73,7 @@ func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]s
 	}
 	for _, id := range notStarted {
 		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
-		l.emitStep(runID, event.StepFinished, id, string(StepSkipped), reason, 0)
+		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: string(StepSkipped), Detail: reason})
 	}
 	for _, s := range c.Steps {
 		sr := x.results[s.ID]
@@ -103,8 +107,8 @@ func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]s
 		}
 	}
 	res.DurationMS = l.now().Sub(start).Milliseconds()
-	l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: runID, Type: event.RunFinished, Chain: c.Name,
-		Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
+	x.maskResult(res)
+	x.emit(event.Event{Type: event.RunFinished, Chain: c.Name, Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
 	return res
 }
 
@@ -113,36 +117,40 @@ func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
 	s := x.c.Step(id)
 	sr, earlyExit := x.runStep(ctx, s)
 	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.results[id] = sr
-	x.mu.Unlock()
 	switch {
-	case sr.Status == StepFailed && ctx.Err() != nil:
-		// stopped by the run's cancellation, not a failure of its own
+	case sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
+		// stopped by the run's cancellation or after an early exit: not a
+		// failure of the run
 		return dag.Stop
 	case sr.Status == StepFailed && s.ContinueOnError:
 		return dag.Continue
 	case sr.Status == StepFailed:
-		x.mu.Lock()
 		if x.failure == "" {
 			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
 			x.failedStep = id
 		}
-		x.mu.Unlock()
 		return dag.Stop
 	case earlyExit:
-		x.mu.Lock()
 		if x.earlyExit == "" {
 			x.earlyExit = id
 		}
-		x.mu.Unlock()
-		return dag.Drain
+		// an early exit cancels the steps still running: the run is done
+		return dag.Stop
 	}
 	return dag.Continue
 }
 
-func (l *Local) emitStep(runID string, t event.Type, step, status, detail string, d time.Duration) {
-	l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: runID, Type: t, Step: step,
-		Status: status, Detail: detail, DurationMS: d.Milliseconds()})
+// emit stamps an event with the schema version, time and run id, masks
+// secret input values in its text, and sends it.
+func (x *execution) emit(e event.Event) {
+	e.V, e.RunID = event.SchemaVersion, x.runID
+	if e.Time.IsZero() {
+		e.Time = x.l.now()
+	}
+	e.Error, e.Line, e.Detail = x.mask(e.Error), x.mask(e.Line), x.mask(e.Detail)
+	x.l.events.Emit(e)
 }
 
 // UnsupportedError names a step that uses something this version cannot
@@ -158,24 +166,35 @@ func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("%s:%s: step %q: %s is not supported yet; nothing was run", e.File, e.Pos, e.Step, e.What)
 }
 
+// CheckCalls reports the first chain step of c (or of a chain it calls)
+// whose callee is missing, takes other inputs, or calls back into a chain
+// on the stack. `validate` uses it; `run` checks the same before starting.
+func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
+	return preflight(c, resolve, nil, false)
+}
+
 // preflight finds, before any step runs, every step the local engine
-// cannot run: kinds not supported yet, and chain steps whose callee is
-// missing, takes other inputs, or calls back into a chain on the stack.
-func (l *Local) preflight(c *chain.Chain, stack []string) error {
+// cannot run: chain steps that cannot call their chain, and (when kinds is
+// set) step kinds not supported yet.
+func preflight(c *chain.Chain, resolve ChainResolver, stack []string, kinds bool) error {
 	stack = append(stack, c.Name)
 	for _, s := range c.Steps {
 		bad := func(field, what string) error {
 			return &UnsupportedError{File: c.File, Pos: s.At(field), Step: s.ID, What: what}
+		}
+		if s.Kind == chain.KindChain {
+			if err := preflightCall(c, s, resolve, stack, kinds); err != nil {
+				return err
+			}
+		}
+		if !kinds {
+			continue
 		}
 		switch s.Kind {
 		case chain.KindAgent:
 			return bad("prompt", "an agent step (an LLM call)")
 		case chain.KindHuman:
 			return bad("type", "a human step (a decision point)")
-		case chain.KindChain:
-			if err := l.preflightCall(c, s, stack); err != nil {
-				return err
-			}
 		}
 		for _, g := range s.Guardrails {
 			if g.Type == "json_schema" {
@@ -198,11 +217,11 @@ func (e *CallError) Error() string {
 	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
 }
 
-func (l *Local) preflightCall(c *chain.Chain, s *chain.Step, stack []string) error {
+func preflightCall(c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string, kinds bool) error {
 	fail := func(format string, args ...any) error {
 		return &CallError{File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
-	if l.chains == nil {
+	if resolve == nil {
 		return fail("calling chain %q needs a chain catalog", s.Chain)
 	}
 	for _, name := range stack {
@@ -210,7 +229,7 @@ func (l *Local) preflightCall(c *chain.Chain, s *chain.Step, stack []string) err
 			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
 		}
 	}
-	callee, err := l.chains(s.Chain)
+	callee, err := resolve(s.Chain)
 	if err != nil {
 		return fail("cannot call chain %q: %v", s.Chain, err)
 	}
@@ -225,16 +244,19 @@ func (l *Local) preflightCall(c *chain.Chain, s *chain.Step, stack []string) err
 		}
 		return fail("with: %v", err)
 	}
-	return l.preflight(callee, stack)
+	return preflight(callee, resolve, stack, kinds)
 }
 
-// cancelReason says why a running step was stopped: a sibling's failure
-// or the run's interruption.
-func (x *execution) cancelReason() string {
+// cancelled says what became of a step stopped while running: skipped
+// after an early exit, failed after a sibling's failure or an interrupt.
+func (x *execution) cancelled() (status StepStatus, errText, reason string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.failedStep != "" {
-		return "cancelled: step " + x.failedStep + " failed"
+	switch {
+	case x.earlyExit != "":
+		return StepSkipped, "", "cancelled: early exit after step " + x.earlyExit
+	case x.failedStep != "":
+		return StepFailed, "cancelled: step " + x.failedStep + " failed", ""
 	}
-	return "interrupted"
+	return StepFailed, "interrupted", ""
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -402,7 +403,7 @@ steps:
 		t.Errorf("unknown input: %v", err)
 	}
 	got, err := ResolveInputs(c, map[string]string{"a": "1"})
-	if err != nil || got["c"] != "3" || got["a"] != "1" {
+	if b, ok := got["b"]; err != nil || got["c"] != "3" || got["a"] != "1" || !ok || b != "" {
 		t.Errorf("defaults: %v %v", got, err)
 	}
 	var ie *InputError
@@ -526,6 +527,115 @@ output: loud
 		var ce *CallError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: want CallError with %q, got %v", src, want, err)
+		}
+	}
+}
+
+func TestEarlyExitCancelsRunningSiblings(t *testing.T) {
+	start := time.Now()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: quick, type: cli, command: echo, args: [done], output_var: q, early_exit_if: 'q == "done"'}
+  - {id: slow, type: cli, run: 'sleep 30; exit 1'}
+`, nil, WithGrace(200*time.Millisecond))
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("the running sibling was not cancelled")
+	}
+	if res.Status != Succeeded {
+		t.Fatalf("an early exit ended as %s: %s", res.Status, res.Error)
+	}
+	if s := step(t, res, "slow"); s.Status != StepSkipped || s.Reason != "cancelled: early exit after step quick" {
+		t.Errorf("slow = %+v", s)
+	}
+}
+
+func TestStatusAfterToleratedHTTPFailure(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
+	defer srv.Close()
+	res := runChain(t, `
+name: t
+inputs: [url]
+steps:
+  - {id: call, type: http, url: '{input.url}', continue_on_error: true, output_var: resp}
+  - {id: after, type: transform, depends_on: [call], expr: 'resp_status == 503 ? "down" : "up"', output_var: out}
+output: out
+`, map[string]string{"url": srv.URL})
+	if res.Status != Succeeded || res.Output != "down" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+}
+
+func TestSecretsAreMasked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(401) }))
+	defer srv.Close()
+	rec := &event.Recorder{}
+	res := runChain(t, `
+name: t
+inputs: [{name: token, secret: true}, url]
+steps:
+  - {id: echo, type: cli, run: 'echo "tok={input.token}"; echo "err {input.token}" >&2', output_var: e}
+  - {id: call, type: http, url: 'http://user:{input.token}@{input.url}/x?t={input.token}', depends_on: [echo]}
+`, map[string]string{"token": "s3cr3t-value", "url": strings.TrimPrefix(srv.URL, "http://")}, WithEvents(rec), WithLogLines(true))
+	if res.Status != Failed {
+		t.Fatalf("status %s", res.Status)
+	}
+	blob, _ := json.Marshal(res)
+	evs, _ := json.Marshal(rec.Events())
+	for what, text := range map[string]string{"result": string(blob), "events": string(evs)} {
+		if strings.Contains(text, "s3cr3t-value") {
+			t.Errorf("the secret appears in the %s: %s", what, text)
+		}
+	}
+	if res.Vars["e"] != "tok=***" {
+		t.Errorf("vars.e = %#v", res.Vars["e"])
+	}
+}
+
+func TestPreToolsHonourTimeout(t *testing.T) {
+	start := time.Now()
+	res := runChain(t, `
+name: t
+steps:
+  - id: s
+    type: cli
+    command: echo
+    args: ["{d}"]
+    timeout_ms: 200
+    pre_tools: [{type: shell, command: sleep, args: ["30"], inject_as: d}]
+`, nil, WithGrace(100*time.Millisecond))
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("pre_tool ignored the step's timeout")
+	}
+	if s := step(t, res, "s"); res.Status != Failed || !strings.Contains(s.Error, "timed out") {
+		t.Fatalf("step = %+v", s)
+	}
+}
+
+func TestLoopsShareTheParallelLimit(t *testing.T) {
+	dir := t.TempDir()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: list, type: transform, expr: '[1, 2, 3, 4, 5, 6]', output_var: l}
+  - id: a
+    type: cli
+    depends_on: [list]
+    for_each: "{l}"
+    run: 'mkdir running.$$ && n=$(ls -d running.* | wc -l) && echo $n >> peaks; sleep 0.05; rmdir running.$$'
+  - id: b
+    type: cli
+    depends_on: [list]
+    for_each: "{l}"
+    run: 'mkdir running.$$ && n=$(ls -d running.* | wc -l) && echo $n >> peaks; sleep 0.05; rmdir running.$$'
+`, nil, WithDir(dir), WithParallel(2))
+	if res.Status != Succeeded {
+		t.Fatal(res.Error)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "peaks"))
+	for _, line := range strings.Fields(string(data)) {
+		if line > "2" {
+			t.Fatalf("%s loop items ran at once with --max-parallel 2", line)
 		}
 	}
 }

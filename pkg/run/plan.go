@@ -51,7 +51,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		switch s.Kind {
 		case chain.KindCLI:
 			if cs.Run != nil {
-				p.Action, _ = cs.Run.RenderShell(sc.resolve, true)
+				p.Action = cs.Run.RenderShellForDisplay(sc.resolve)
 			} else {
 				argv := []string{keep(cs.Command)}
 				for _, a := range cs.Args {

@@ -35,12 +35,13 @@ func (e *permanentError) Unwrap() error { return e.err }
 func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
 	l := x.l
 	start := l.now()
-	l.events.Emit(event.Event{V: event.SchemaVersion, Time: start, RunID: x.runID, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind)})
+	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind)})
 	sr := &StepResult{ID: s.ID}
 	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
-		sr.Status, sr.Error, sr.Reason = status, errText, reason
+		sr.Status, sr.Error, sr.Reason = status, x.mask(errText), x.mask(reason)
+		sr.Stderr = x.mask(sr.Stderr)
 		sr.DurationMS = l.now().Sub(start).Milliseconds()
-		l.events.Emit(event.Event{V: event.SchemaVersion, Time: l.now(), RunID: x.runID, Type: event.StepFinished, Step: s.ID,
+		x.emit(event.Event{Type: event.StepFinished, Step: s.ID,
 			Kind: string(s.Kind), Status: string(status), Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS})
 		return sr, false
 	}
@@ -71,19 +72,19 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	if err != nil {
 		if s.ContinueOnError {
-			// dependents run and read an empty output
+			// dependents run and read an empty output (and the status an
+			// http step got, 0 when none)
 			x.setOutput(s, Value{})
+			x.setStatus(s, out.status)
 		}
 		sr.Stderr = tail(out.stderr, 20)
 		if ctx.Err() != nil {
-			return finish(StepFailed, x.cancelReason(), "")
+			return finish(x.cancelled())
 		}
 		return finish(StepFailed, err.Error(), "")
 	}
 	x.setOutput(s, out.value)
-	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
-		x.st.set(s.OutputVar+"_status", Value{Text: fmt.Sprint(out.status), Data: float64(out.status)})
-	}
+	x.setStatus(s, out.status)
 	exit := false
 	if e := s.C().EarlyExitIf; e != nil {
 		holds, err := e.Holds(sc.exprEnv(e.Names))
@@ -94,6 +95,13 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	res, _ := finish(StepSucceeded, "", "")
 	return res, exit
+}
+
+// setStatus stores an http step's status code as <output_var>_status.
+func (x *execution) setStatus(s *chain.Step, status int) {
+	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
+		x.st.set(s.OutputVar+"_status", Value{Text: fmt.Sprint(status), Data: float64(status)})
+	}
 }
 
 func (x *execution) setOutput(s *chain.Step, v Value) {
@@ -113,7 +121,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 	var out outcome
 	var err error
 	for attempt := 1; ; attempt++ {
-		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
+		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
 		out, err = x.once(ctx, s, sc)
 		if err == nil {
 			if vs := guard.Check(s, out.value.Text); len(vs) > 0 {
@@ -124,7 +132,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		if err == nil || ctx.Err() != nil || errors.As(err, &perm) || attempt >= max {
 			return out, attempt, err
 		}
-		x.l.events.Emit(event.Event{V: event.SchemaVersion, Time: x.l.now(), RunID: x.runID, Type: event.StepAttempt, Step: s.ID,
+		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
 			Attempt: attempt, Status: "retrying", Error: err.Error(), Detail: "retry in " + delay.String()})
 		if delay > 0 {
 			t := time.NewTimer(delay)
@@ -153,8 +161,9 @@ func (x *execution) once(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	return out, err
 }
 
-// loop runs the step once per item of its for_each list, in parallel up
-// to the engine's limit; the output is the list of the items' outputs.
+// loop runs the step once per item of its for_each list, in parallel; all
+// loops of a run share one pool of --max-parallel slots for their items.
+// The output is the list of the items' outputs.
 func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
 	items, err := x.items(s, sc)
 	if err != nil {
@@ -163,9 +172,19 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	results := make([]any, len(items))
 	attempts := make([]int, len(items))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(x.l.parallel)
 	for i, item := range items {
+		// every loop of the run shares one pool of --max-parallel slots
+		acquired := false
+		select {
+		case x.itemSlots <- struct{}{}:
+			acquired = true
+		case <-gctx.Done():
+		}
+		if !acquired {
+			break
+		}
 		g.Go(func() error {
+			defer func() { <-x.itemSlots }()
 			out, n, err := x.attempts(gctx, s, sc.with("item", item))
 			attempts[i] = n
 			if err != nil {
@@ -176,6 +195,9 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		})
 	}
 	err = g.Wait()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
 	most := 0
 	for _, n := range attempts {
 		most = max(most, n)
