@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# bench/run.sh: time chainrun against GNU make, go-task and a plain os/exec
+# floor on the same generated workloads, and print a table of median wall
+# times. See bench/README.md for the method and the targets.
+#
+#   RUNS=5 PAR=2 bash bench/run.sh
+#
+# Env: RUNS (timed runs per cell, default 5), PAR (parallelism, default 2),
+# LIMIT (seconds before the whole script gives up, default 1800),
+# TASK_VERSION (go-task to install when none is found, default latest).
+# The only network traffic is `go install` of go-task, when it is missing.
+set -euo pipefail
+
+RUNS=${RUNS:-5}
+PAR=${PAR:-2}
+LIMIT=${LIMIT:-1800}
+TASK_VERSION=${TASK_VERSION:-latest}
+# Known to install from the module proxy; tried when @latest cannot be built.
+TASK_FALLBACK=v3.53.1
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+bin=$tmp/bin wl=$tmp/workloads res=$tmp/results
+mkdir -p "$bin" "$wl" "$res"
+
+# Watchdog: after LIMIT seconds stop the command being timed, then this
+# script, so a hung runner cannot keep the benchmark going forever.
+(
+	trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	sleep "$LIMIT" &
+	s=$!
+	wait "$s"
+	echo "bench: still running after ${LIMIT}s, stopping" >&2
+	[[ -s $tmp/current ]] && kill -TERM "$(cat "$tmp/current")" 2>/dev/null
+	kill -TERM $$
+) &
+dog=$!
+trap 'kill "$dog" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+echo "== building chainrun and floor"
+(cd "$root" && go build -o "$bin/chainrun" . && go build -o "$bin/floor" ./bench/floor)
+
+# go-task: use one on PATH or in GOPATH/bin, else install it there once.
+task=""
+gobin=$(go env GOPATH)/bin
+if command -v task >/dev/null; then
+	task=$(command -v task)
+elif [[ -x $gobin/task ]]; then
+	task=$gobin/task
+else
+	for v in "$TASK_VERSION" "$TASK_FALLBACK"; do
+		echo "== installing go-task @$v into $gobin"
+		if (cd "$tmp" && GOBIN=$gobin go install "github.com/go-task/task/v3/cmd/task@$v"); then
+			task=$gobin/task
+			break
+		fi
+		echo "bench: go install of go-task @$v failed" >&2
+		[[ $v == "$TASK_FALLBACK" ]] && break
+	done
+fi
+[[ -n $task ]] || echo "bench: no go-task: its column will say n/a" >&2
+
+mk=$(command -v make || true)
+[[ -n $mk ]] || echo "bench: no make (apt-get install make): its column will say n/a" >&2
+
+echo "== machine"
+echo "nproc: $(nproc)"
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "kernel: $(uname -r)"
+go version
+[[ -n $mk ]] && echo "make: $("$mk" --version | head -1)"
+[[ -n $task ]] && echo "go-task: $("$task" --version)"
+echo "RUNS=$RUNS PAR=$PAR"
+
+# Skew gets one branch per slot, so its critical path is reachable.
+critical=$(cd "$root" && go run ./bench/gen -out "$wl" -branches "$PAR" | awk '/skew-critical-path-ms/ {print $2}')
+
+# cmd_for RUNNER WORKLOAD sets CMD to the argv that runs WORKLOAD with
+# RUNNER (from the workload directory).
+cmd_for() {
+	case $1 in
+	make) CMD=("$mk" -s -r "-j$PAR" -f "$2.mk" all) ;;
+	go-task) CMD=("$task" -s --concurrency "$PAR" -t "$2.taskfile.yml") ;;
+	floor) CMD=("$bin/floor" -j "$PAR" "$2.spec") ;;
+	chainrun) CMD=("$bin/chainrun" run "$2.yaml" --max-parallel "$PAR" -q) ;;
+	esac
+}
+
+# now_us prints the wall clock in microseconds; bash 5 has it without a fork.
+now_us() {
+	if [[ -n ${EPOCHREALTIME:-} ]]; then
+		echo "${EPOCHREALTIME//[.,]/}"
+	else
+		echo $(($(date +%s%N) / 1000))
+	fi
+}
+
+# timed CMD...: runs CMD in the workload directory and sets MS to its wall
+# time in milliseconds; a failing command stops the benchmark.
+timed() {
+	local t0 t1 rc=0
+	t0=$(now_us)
+	(cd "$wl" && exec "$@") >/dev/null 2>"$tmp/stderr" &
+	echo $! >"$tmp/current"
+	wait $! || rc=$?
+	t1=$(now_us)
+	if ((rc != 0)); then
+		echo "bench: '$*' failed (exit $rc):" >&2
+		cat "$tmp/stderr" >&2
+		exit 1
+	fi
+	MS=$(((t1 - t0) / 1000))
+}
+
+# median FILE: the median of the numbers in FILE, one a line.
+median() {
+	sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)}'
+}
+
+workloads=(wide chain layered skew one)
+runners=()
+[[ -n $mk ]] && runners+=(make)
+[[ -n $task ]] && runners+=(go-task)
+runners+=(floor chainrun)
+
+echo "== warm-up (each runner once on each workload, not timed)"
+for w in "${workloads[@]}"; do
+	for r in "${runners[@]}"; do
+		cmd_for "$r" "$w"
+		timed "${CMD[@]}"
+	done
+done
+
+# Interleave runners inside each round, so a slow spell of the machine
+# hits all of them alike rather than one runner's whole series.
+for ((i = 1; i <= RUNS; i++)); do
+	echo "== round $i/$RUNS"
+	for w in "${workloads[@]}"; do
+		for r in "${runners[@]}"; do
+			cmd_for "$r" "$w"
+			timed "${CMD[@]}"
+			echo "$MS" >>"$res/$w.$r"
+		done
+	done
+	timed "$bin/chainrun" version
+	echo "$MS" >>"$res/version.chainrun"
+done
+
+cell() { [[ -s $res/$1.$2 ]] && median "$res/$1.$2" || echo n/a; }
+
+echo
+echo "median wall time in ms over $RUNS runs, PAR=$PAR"
+printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' workload make go-task floor chainrun chainrun/floor vs-go-task notes
+for w in "${workloads[@]}"; do
+	m=$(cell "$w" make) t=$(cell "$w" go-task) f=$(cell "$w" floor) c=$(cell "$w" chainrun)
+	ratio=$(awk -v c="$c" -v f="$f" 'BEGIN {r = c / f; printf "%.2fx %s", r, (r <= 1.10 ? "ok" : "OVER")}')
+	speed=n/a
+	[[ $t != n/a ]] && speed=$(awk -v c="$c" -v t="$t" 'BEGIN {printf "%.2fx faster", t / c}')
+	notes=""
+	if [[ $w == skew ]]; then
+		notes=$(awk -v c="$c" -v f="$f" -v p="$critical" 'BEGIN {d = (c - p) / p * 100; printf "critical path %d ms: floor %+.1f%%, chainrun %+.1f%% %s", p, (f - p) / p * 100, d, (d <= 5 ? "ok" : "OVER")}')
+	elif [[ $w == one ]]; then
+		notes="1 step: fixed start-up cost, no target"
+	fi
+	printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' "$w" "$m" "$t" "$f" "$c" "$ratio" "$speed" "$notes"
+done
+echo "chainrun version alone: $(median "$res/version.chainrun") ms"
