@@ -3,6 +3,8 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"sync"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -50,18 +52,34 @@ func IsValidation(err error) bool {
 	return errors.As(err, &v)
 }
 
-// diags collects findings for one file.
+// diags collects findings for one file; steps may be checked concurrently.
 type diags struct {
+	mu   sync.Mutex
 	file string
 	list []Diagnostic
 }
 
 func (d *diags) errorf(p Pos, format string, args ...any) {
-	d.list = append(d.list, Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)})
+	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)})
 }
 
 func (d *diags) warnf(p Pos, format string, args ...any) {
-	d.list = append(d.list, Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
+	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
+}
+
+func (d *diags) add(x Diagnostic) {
+	d.mu.Lock()
+	d.list = append(d.list, x)
+	d.mu.Unlock()
+}
+
+// sort orders findings by position, so output does not depend on the
+// order in which steps were checked.
+func (d *diags) sort() {
+	sort.SliceStable(d.list, func(i, j int) bool {
+		a, b := d.list[i].Pos, d.list[j].Pos
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 }
 
 func (d *diags) errs() []Diagnostic {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -71,9 +72,8 @@ func decodeChain(d *diags, data []byte) *Chain {
 		return nil
 	}
 	c := &Chain{Pos: posOf(root)}
-	duplicateKeys(d, root, "")
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
+	for _, p := range mappingPairs(d, root, "") {
+		k, v := p.key, deref(p.value)
 		switch k.Value {
 		case "name":
 			decodeInto(d, v, &c.Name)
@@ -90,19 +90,24 @@ func decodeChain(d *diags, data []byte) *Chain {
 		case "steps":
 			c.Steps = decodeSteps(d, v)
 		default:
-			d.errorf(posOf(k), "unknown field %q%s", k.Value, didYouMean(k.Value, chainFields))
+			// x-anything holds YAML anchors for reuse, as in compose files
+			if !strings.HasPrefix(k.Value, "x-") {
+				d.errorf(posOf(k), "unknown field %q%s", k.Value, didYouMean(k.Value, chainFields))
+			}
 		}
 	}
 	return c
 }
 
 func decodeInputs(d *diags, v *yaml.Node) []*Input {
+	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
 		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default}")
 		return nil
 	}
 	var out []*Input
 	for _, n := range v.Content {
+		n = deref(n)
 		in := &Input{Pos: posOf(n)}
 		if n.Kind == yaml.ScalarNode {
 			// `inputs: [service, env]` is shorthand for required inputs.
@@ -114,9 +119,8 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			d.errorf(posOf(n), "an input must be a mapping with a name")
 			continue
 		}
-		duplicateKeys(d, n, "input: ")
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; !contains(inputFields, k.Value) {
+		for _, p := range mappingPairs(d, n, "input: ") {
+			if k := p.key; !contains(inputFields, k.Value) {
 				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
 			}
 		}
@@ -130,6 +134,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false}
 
 func decodeSteps(d *diags, v *yaml.Node) []*Step {
+	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
 		d.errorf(posOf(v), "steps must be a list of steps")
 		return nil
@@ -141,50 +146,16 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 	}
 	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
+		n = deref(n)
 		if n.Kind != yaml.MappingNode {
 			d.errorf(posOf(n), "a step must be a mapping with an id")
 			continue
 		}
-		s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
-		ok := !duplicateKeys(d, n, "step"+idSuffix(n)+": ")
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			if !known[k.Value] {
-				d.errorf(posOf(k), "step%s: unknown field %q%s", idSuffix(n), k.Value, didYouMean(k.Value, all))
-				ok = false
-				continue
-			}
-			s.FieldPos[k.Value] = posOf(k)
-			if listFields[k.Value] && val.Kind == yaml.ScalarNode && val.Tag != "!!null" {
-				n.Content[i+1] = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: val.Line, Column: val.Column, Content: []*yaml.Node{val}}
-			}
+		if s, ok := decodeStep(d, n, known, all); ok {
+			out = append(out, s)
 		}
-		if !ok {
-			continue
-		}
-		if !decodeInto(d, n, s) {
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
-}
-
-// duplicateKeys reports every key given twice in mapping m (the YAML
-// library would silently keep the last) and whether there was one.
-func duplicateKeys(d *diags, m *yaml.Node, prefix string) bool {
-	first := map[string]*yaml.Node{}
-	found := false
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if prev, dup := first[k.Value]; dup {
-			d.errorf(posOf(k), "%s%s is given twice (first at line %d)", prefix, k.Value, prev.Line)
-			found = true
-			continue
-		}
-		first[k.Value] = k
-	}
-	return found
 }
 
 // idSuffix names the step in a message about a field of it, when it has an

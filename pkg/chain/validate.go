@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,10 +65,33 @@ func validate(d *diags, c *Chain, opts Options) {
 	if !v.graph() {
 		return
 	}
-	for _, s := range c.Steps {
-		v.compile(s)
-	}
+	v.compileAll()
 	v.output()
+	d.sort()
+}
+
+// compileAll compiles every step; a large chain is split across the
+// processors (steps compile independently once the graph is known).
+func (v *validator) compileAll() {
+	steps := v.c.Steps
+	workers := runtime.GOMAXPROCS(0)
+	if len(steps) < 256 || workers < 2 {
+		for _, s := range steps {
+			v.compile(s)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (len(steps) + workers - 1) / workers
+	for start := 0; start < len(steps); start += chunk {
+		part := steps[start:min(start+chunk, len(steps))]
+		wg.Go(func() {
+			for _, s := range part {
+				v.compile(s)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (v *validator) chainFields() {

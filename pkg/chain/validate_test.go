@@ -165,6 +165,30 @@ func TestValidationErrors(t *testing.T) {
 	}
 }
 
+func TestAnchorsAndMergeKeys(t *testing.T) {
+	l := mustParse(t, `
+name: x
+x-common: &common
+  type: cli
+steps:
+  - &base
+    <<: *common
+    id: a
+    command: echo
+    args: [one]
+    retry: {max: 2}
+    timeout_ms: 1000
+  - <<: *base
+    id: b
+    args: [two]
+    depends_on: a
+`)
+	b := l.Chain.Step("b")
+	if b == nil || b.Command != "echo" || b.Args[0] != "two" || b.Retry.Max != 2 || b.TimeoutMS != 1000 || b.DependsOn[0] != "a" {
+		t.Fatalf("merged step = %+v", b)
+	}
+}
+
 func TestLenientVariablesWarns(t *testing.T) {
 	src := "name: x\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{missing}']}\n"
 	l, err := Parse("c.yaml", []byte(src), Options{LenientVariables: true})
