@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v4"
 )
