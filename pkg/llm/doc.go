@@ -1,0 +1,10 @@
+// Package llm talks to language models. Provider is the one interface every
+// adapter satisfies: anthropic (the Messages API) and openai (Chat
+// Completions, which every OpenAI-compatible server speaks — Ollama, vLLM,
+// llama.cpp, LM Studio), both on the official SDKs with their own retries
+// off. Retry with backoff and Retry-After, and fallback across models, wrap
+// providers here so that every adapter behaves the same.
+//
+// It knows nothing of chains or steps; it must not import cmd/ or any
+// other package of this module.
+package llm

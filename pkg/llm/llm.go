@@ -1,0 +1,117 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Role is who speaks a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	User      Role = "user"
+	Assistant Role = "assistant"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role    Role
+	Content string
+}
+
+// Request is one model call.
+type Request struct {
+	// Model is the provider's own name for the model (no provider prefix).
+	Model       string
+	System      string
+	Messages    []Message
+	Temperature *float64
+	// MaxTokens caps the answer; DefaultMaxTokens when zero.
+	MaxTokens int
+	// OnDelta, when set, makes the call stream and receives the text as
+	// it arrives. The Response is the same either way.
+	OnDelta func(text string)
+}
+
+// DefaultMaxTokens is the answer cap when a step sets none (the Messages
+// API requires one).
+const DefaultMaxTokens = 4096
+
+// Finish reasons, normalised across providers (reference 003's result
+// strings of a chat completion).
+const (
+	FinishStop     = "stop"
+	FinishLength   = "length"
+	FinishToolCall = "tool-call"
+)
+
+// Response is a model's answer.
+type Response struct {
+	Text         string
+	FinishReason string
+	Usage        Usage
+	// Model is the model that answered, as the provider reports it.
+	Model string
+}
+
+// Usage counts tokens of one call.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Provider is a model endpoint.
+type Provider interface {
+	// Name is the provider's name as model names use it (anthropic,
+	// openai, ollama, or a name from config).
+	Name() string
+	// Complete makes one request, with no retry. Errors are *Error.
+	Complete(ctx context.Context, req Request) (*Response, error)
+}
+
+// Error is a failed model call, classified so that retry and fallback
+// decide alike for every provider.
+type Error struct {
+	Provider string
+	// Status is the HTTP status, 0 when no response came.
+	Status int
+	// Transient errors (429, 5xx, overloaded, timeouts, resets, garbled
+	// answers) may succeed when tried again; others fail the same on every
+	// attempt and every model.
+	Transient bool
+	// RetryAfter is the server's requested wait, when it gave one.
+	RetryAfter time.Duration
+	Message    string
+	Err        error
+}
+
+func (e *Error) Error() string {
+	msg := e.Provider + ": "
+	if e.Status > 0 {
+		msg += fmt.Sprintf("HTTP %d: ", e.Status)
+	}
+	return msg + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// IsTransient reports whether err may succeed when tried again.
+func IsTransient(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Transient
+}
+
+// transientStatus reports whether an HTTP status is worth retrying: rate
+// limits, timeouts, overload and server errors.
+func transientStatus(status int) bool {
+	switch {
+	case status == 408, status == 409, status == 425, status == 429:
+		return true
+	case status >= 500:
+		return true
+	}
+	return false
+}

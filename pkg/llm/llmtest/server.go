@@ -1,0 +1,254 @@
+// Package llmtest is a fake model server for tests: one httptest server
+// that speaks both wire formats chainrun uses — Anthropic Messages
+// (/v1/messages) and OpenAI Chat Completions (/v1/chat/completions) — as
+// JSON or SSE streams, and answers from a script of replies: text, errors
+// with Retry-After, malformed bodies, stalls and cut streams.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Reply is one scripted answer.
+type Reply struct {
+	// Text is the answer (status 200).
+	Text string
+	// Status, when not 0 or 200, answers with an API error of that status.
+	Status int
+	// RetryAfter is sent as the Retry-After header.
+	RetryAfter string
+	// Raw replaces the whole body (a malformed answer).
+	Raw string
+	// Delay stalls before answering.
+	Delay time.Duration
+	// CutStream ends an SSE stream before the answer is complete.
+	CutStream bool
+	// Finish is the stop reason in the provider's words (default: a
+	// normal stop).
+	Finish string
+}
+
+// Request is what the server received.
+type Request struct {
+	Path   string
+	Header http.Header
+	Body   map[string]any
+}
+
+// Server is a scripted fake model server.
+type Server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	script   []Reply
+	fallback func(Request) Reply
+	requests []Request
+}
+
+// New starts a server that answers with the replies in order; when they
+// run out, it repeats the last one.
+func New(replies ...Reply) *Server {
+	s := &Server{script: replies}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s
+}
+
+// NewFunc starts a server that computes each reply from the request.
+func NewFunc(f func(Request) Reply) *Server {
+	s := &Server{fallback: f}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s
+}
+
+// Requests returns what the server received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Count is the number of requests received.
+func (s *Server) Count() int { return len(s.Requests()) }
+
+// AnthropicURL is the base URL for the Anthropic SDK (no /v1).
+func (s *Server) AnthropicURL() string { return s.URL }
+
+// OpenAIURL is the base URL for the OpenAI SDK (ending in /v1).
+func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
+
+func (s *Server) next(req Request) Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+	if s.fallback != nil {
+		return s.fallback(req)
+	}
+	if len(s.script) == 0 {
+		return Reply{Text: "ok"}
+	}
+	r := s.script[0]
+	if len(s.script) > 1 {
+		s.script = s.script[1:]
+	}
+	return r
+}
+
+// LastUserMessage is the text of the last user message of a request body
+// of either wire format.
+func (r Request) LastUserMessage() string {
+	msgs, _ := r.Body["messages"].([]any)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m, _ := msgs[i].(map[string]any)
+		if m["role"] != "user" {
+			continue
+		}
+		switch c := m["content"].(type) {
+		case string:
+			return c
+		case []any:
+			var b strings.Builder
+			for _, part := range c {
+				if p, ok := part.(map[string]any); ok {
+					fmt.Fprint(&b, p["text"])
+				}
+			}
+			return b.String()
+		}
+	}
+	return ""
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	data, _ := io.ReadAll(r.Body)
+	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: map[string]any{}}
+	_ = json.Unmarshal(data, &req.Body)
+	reply := s.next(req)
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	anthropic := strings.HasSuffix(r.URL.Path, "/messages")
+	model, _ := req.Body["model"].(string)
+	stream, _ := req.Body["stream"].(bool)
+	if reply.RetryAfter != "" {
+		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
+	switch {
+	case reply.Raw != "":
+		w.Header().Set("Content-Type", "application/json")
+		if reply.Status != 0 {
+			w.WriteHeader(reply.Status)
+		}
+		io.WriteString(w, reply.Raw)
+	case reply.Status != 0 && reply.Status != 200:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(reply.Status)
+		msg := fmt.Sprintf("scripted error %d", reply.Status)
+		if anthropic {
+			fmt.Fprintf(w, `{"type":"error","error":{"type":"api_error","message":%q}}`, msg)
+		} else {
+			fmt.Fprintf(w, `{"error":{"message":%q,"type":"api_error","code":null}}`, msg)
+		}
+	case anthropic && stream:
+		anthropicStream(w, model, reply, req)
+	case anthropic:
+		finish := or(reply.Finish, "end_turn")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":%s}],"stop_reason":%q,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
+			model, jsonString(reply.Text), finish, inputTokens(req), outputTokens(reply.Text))
+	case stream:
+		openaiStream(w, model, reply, req)
+	default:
+		finish := or(reply.Finish, "stop")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":%q}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
+			model, jsonString(reply.Text), finish, inputTokens(req), outputTokens(reply.Text), inputTokens(req)+outputTokens(reply.Text))
+	}
+}
+
+func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	ev := func(name, data string) {
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	ev("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[],"stop_reason":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, model, inputTokens(req)))
+	ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	for _, piece := range pieces(reply.Text) {
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}`, jsonString(piece)))
+	}
+	if reply.CutStream {
+		return
+	}
+	ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q},"usage":{"output_tokens":%d}}`, or(reply.Finish, "end_turn"), outputTokens(reply.Text)))
+	ev("message_stop", `{"type":"message_stop"}`)
+}
+
+func openaiStream(w http.ResponseWriter, model string, reply Reply, req Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	data := func(s string) {
+		fmt.Fprintf(w, "data: %s\n\n", s)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	for i, piece := range pieces(reply.Text) {
+		role := ""
+		if i == 0 {
+			role = `"role":"assistant",`
+		}
+		data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{%s"content":%s},"finish_reason":null}]}`, model, role, jsonString(piece)))
+	}
+	if reply.CutStream {
+		return
+	}
+	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{},"finish_reason":%q}]}`, model, or(reply.Finish, "stop")))
+	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, model, inputTokens(req), outputTokens(reply.Text), inputTokens(req)+outputTokens(reply.Text)))
+	data("[DONE]")
+}
+
+// pieces splits text into a few stream deltas.
+func pieces(text string) []string {
+	var out []string
+	for len(text) > 4 {
+		out = append(out, text[:4])
+		text = text[4:]
+	}
+	if text != "" {
+		out = append(out, text)
+	}
+	return out
+}
+
+// inputTokens and outputTokens are deterministic stand-ins for token
+// counts: a tenth of the characters, at least one.
+func inputTokens(r Request) int {
+	b, _ := json.Marshal(r.Body["messages"])
+	return max(1, len(b)/10)
+}
+
+func outputTokens(text string) int { return max(1, len(text)/4) }
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func or(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}

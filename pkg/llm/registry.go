@@ -1,0 +1,137 @@
+package llm
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ProviderConfig is an endpoint: a built-in one or one named in config
+// (`providers: {name: {type, base_url, api_key_env}}`).
+type ProviderConfig struct {
+	// Type is anthropic, openai or ollama (the wire format spoken).
+	Type    string `json:"type"`
+	BaseURL string `json:"base_url"`
+	// APIKeyEnv names the environment variable holding the key; empty for
+	// servers that need none.
+	APIKeyEnv string `json:"api_key_env"`
+	// BaseURLEnv, for built-ins, names the variable that overrides
+	// BaseURL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL).
+	BaseURLEnv string `json:"-"`
+}
+
+// Registry resolves model names to ready providers.
+type Registry struct {
+	providers       map[string]ProviderConfig
+	defaultProvider string
+	getenv          func(string) string
+	client          *http.Client
+
+	mu    sync.Mutex
+	ready map[string]Provider
+}
+
+// NewRegistry builds a registry of the built-in providers (anthropic,
+// openai, ollama) and those of config, which may replace a built-in.
+// getenv reads keys and base URLs; client may be nil.
+func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, getenv func(string) string, client *http.Client) *Registry {
+	ollama := getenv("OLLAMA_HOST")
+	if ollama == "" {
+		ollama = "http://127.0.0.1:11434"
+	}
+	if !strings.Contains(ollama, "://") {
+		ollama = "http://" + ollama
+	}
+	p := map[string]ProviderConfig{
+		"anthropic": {Type: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY", BaseURLEnv: "ANTHROPIC_BASE_URL"},
+		"openai":    {Type: "openai", APIKeyEnv: "OPENAI_API_KEY", BaseURLEnv: "OPENAI_BASE_URL"},
+		"ollama":    {Type: "ollama", BaseURL: strings.TrimRight(ollama, "/") + "/v1"},
+	}
+	for name, c := range configured {
+		p[name] = c
+	}
+	return &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}}
+}
+
+// ConfigError says what to set for a model to be usable.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return e.Msg }
+
+// Split resolves a model name to its provider and the provider's model
+// name: provider/model as written; a bare name by default_provider, else
+// by family (claude-* is anthropic; gpt-*, o1*, o3*, o4* are openai).
+func (r *Registry) Split(model string) (provider, name string, err error) {
+	if p, m, ok := strings.Cut(model, "/"); ok {
+		if _, known := r.providers[p]; !known {
+			return "", "", &ConfigError{fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
+		}
+		if m == "" {
+			return "", "", &ConfigError{fmt.Sprintf("model %q names no model after the provider", model)}
+		}
+		return p, m, nil
+	}
+	if r.defaultProvider != "" {
+		if _, known := r.providers[r.defaultProvider]; !known {
+			return "", "", &ConfigError{fmt.Sprintf("default_provider %q is not a provider (providers: %s)", r.defaultProvider, strings.Join(r.names(), ", "))}
+		}
+		return r.defaultProvider, model, nil
+	}
+	switch {
+	case strings.HasPrefix(model, "claude"):
+		return "anthropic", model, nil
+	case strings.HasPrefix(model, "gpt-"), strings.HasPrefix(model, "o1"), strings.HasPrefix(model, "o3"), strings.HasPrefix(model, "o4"), strings.HasPrefix(model, "chatgpt"):
+		return "openai", model, nil
+	}
+	return "", "", &ConfigError{fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
+}
+
+// Target returns a ready provider for the model, or a ConfigError that
+// says which key or setting is missing.
+func (r *Registry) Target(model string) (Target, error) {
+	pname, name, err := r.Split(model)
+	if err != nil {
+		return Target{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.ready[pname]; ok {
+		return Target{Provider: p, Model: name}, nil
+	}
+	c := r.providers[pname]
+	key := ""
+	if c.APIKeyEnv != "" {
+		key = r.getenv(c.APIKeyEnv)
+		if key == "" {
+			return Target{}, &ConfigError{fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv)}
+		}
+	}
+	base := c.BaseURL
+	if c.BaseURLEnv != "" {
+		if v := r.getenv(c.BaseURLEnv); v != "" {
+			base = v
+		}
+	}
+	var p Provider
+	switch c.Type {
+	case "anthropic":
+		p = NewAnthropic(pname, base, key, r.client)
+	case "openai", "ollama":
+		p = NewOpenAI(pname, base, key, r.client)
+	default:
+		return Target{}, &ConfigError{fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
+	}
+	r.ready[pname] = p
+	return Target{Provider: p, Model: name}, nil
+}
+
+func (r *Registry) names() []string {
+	out := make([]string, 0, len(r.providers))
+	for n := range r.providers {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
