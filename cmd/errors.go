@@ -47,12 +47,13 @@ func exitCode(err error) int {
 	var ne *run.UnsupportedError
 	var de *chain.DirError
 	var ce *run.CallError
+	var me *run.ModelError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
-	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce):
+	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce), errors.As(err, &me):
 		return exitUsage
 	case isCobraUsage(err):
 		return exitUsage

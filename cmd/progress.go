@@ -59,6 +59,9 @@ func (p *progress) format(e event.Event) string {
 	case event.StepFinished:
 		switch e.Status {
 		case "succeeded":
+			if e.Model != "" {
+				return fmt.Sprintf("✓ %s %s %s (%d→%d tokens)", e.Step, d, e.Model, e.InputTokens, e.OutputTokens)
+			}
 			return fmt.Sprintf("✓ %s %s", e.Step, d)
 		case "cached":
 			return fmt.Sprintf("↺ %s cached", e.Step)
@@ -67,6 +70,15 @@ func (p *progress) format(e event.Event) string {
 		default:
 			return fmt.Sprintf("✗ %s %s: %s", e.Step, d, e.Error)
 		}
+	case event.LLMCall:
+		if e.Status == "ok" {
+			return ""
+		}
+		line := fmt.Sprintf("  %s %s attempt %d: %s", e.Step, e.Model, e.Attempt, e.Error)
+		if e.Detail != "" {
+			line += "; " + e.Detail
+		}
+		return line
 	case event.RunFinished:
 		return fmt.Sprintf("%s %s in %s", e.Chain, e.Status, d)
 	}

@@ -57,6 +57,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
+	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	return cmd
 }
 
@@ -93,7 +94,14 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return usagef("--max-parallel must be 1 or more")
 	}
 	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
+	models, err := f.registry()
+	if err != nil {
+		return err
+	}
 	engine := run.New(
+		run.WithModels(models),
+		run.WithDefaultModel(f.defaultModel()),
+		run.WithStreaming(f.io.IsStderrTTY() && !opts.quiet),
 		run.WithParallel(parallel),
 		run.WithDir(dir),
 		run.WithEvents(prog),

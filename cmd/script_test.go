@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
 
 // TestMain makes the test binary double as the chainrun program for the
@@ -56,6 +58,14 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: os.Getenv("UPDATE_GOLDEN") != "",
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo)
+			// A fake model server speaking both wire formats, per script.
+			srv := fakeModels()
+			e.Defer(srv.Close)
+			e.Values["llm"] = srv
+			e.Setenv("ANTHROPIC_API_KEY", "ak-fake-0123")
+			e.Setenv("OPENAI_API_KEY", "ok-fake-4567")
+			e.Setenv("ANTHROPIC_BASE_URL", srv.AnthropicURL())
+			e.Setenv("OPENAI_BASE_URL", srv.OpenAIURL())
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
 			e.Setenv("HOME", e.WorkDir)
 			return nil
@@ -80,6 +90,14 @@ func TestScripts(t *testing.T) {
 					time.Sleep(20 * time.Millisecond)
 				}
 			},
+			// llm-requests N checks how many requests the fake model server got.
+			"llm-requests": func(ts *testscript.TestScript, neg bool, args []string) {
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				if got := ts.Value("llm").(*llmtest.Server).Count(); got != want {
+					ts.Fatalf("the model server got %d requests, want %d", got, want)
+				}
+			},
 			// dead PIDFILE checks that the process it names is gone.
 			"dead": func(ts *testscript.TestScript, neg bool, args []string) {
 				data, err := os.ReadFile(ts.MkAbs(args[0]))
@@ -95,6 +113,31 @@ func TestScripts(t *testing.T) {
 				}
 			},
 		},
+	})
+}
+
+// fakeModels answers every prompt with "answer to: PROMPT"; a prompt
+// holding FAIL401 is refused, one holding FLAKY fails once with 503, one
+// holding NOHEADING is answered without the heading a guardrail asks for.
+func fakeModels() *llmtest.Server {
+	var mu sync.Mutex
+	flaky := map[string]bool{}
+	return llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		prompt := r.LastUserMessage()
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case strings.Contains(prompt, "FAIL401"):
+			return llmtest.Reply{Status: 401}
+		case strings.Contains(prompt, "FLAKY") && !flaky[prompt]:
+			flaky[prompt] = true
+			return llmtest.Reply{Status: 503, RetryAfter: "0"}
+		case strings.Contains(prompt, "NOHEADING") && !strings.Contains(prompt, "broke these rules"):
+			return llmtest.Reply{Text: "plain text"}
+		case strings.Contains(prompt, "broke these rules"):
+			return llmtest.Reply{Text: "## Summary fixed"}
+		}
+		return llmtest.Reply{Text: "answer to: " + prompt}
 	})
 }
 

@@ -78,6 +78,7 @@ func runValidate(opts *validateOptions) error {
 			results = append(results, verdict(file, name, l, f.checkCalls(l, err)))
 		}
 	}
+	f.modelWarnings(results)
 	bad := 0
 	for _, r := range results {
 		if !r.Valid {
@@ -104,6 +105,34 @@ func runValidate(opts *validateOptions) error {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%d of %d chain files are invalid", bad, len(results))}
 	}
 	return nil
+}
+
+// modelWarnings adds a warning for every agent step whose model cannot be
+// used on this machine: a chain is valid without keys, but a run would
+// stop before starting.
+func (f *factory) modelWarnings(results []validation) {
+	models, err := f.registry()
+	if err != nil {
+		return
+	}
+	engine := run.New(run.WithModels(models), run.WithDefaultModel(f.defaultModel()))
+	for i := range results {
+		r := &results[i]
+		if !r.Valid {
+			continue
+		}
+		l, err := f.resolveChain(r.File)
+		if err != nil {
+			continue
+		}
+		for _, err := range engine.CheckModels(l.Chain) {
+			var me *run.ModelError
+			if errors.As(err, &me) {
+				r.Warnings = append(r.Warnings, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,
+					Message: fmt.Sprintf("step %q: %s (running it would stop here)", me.Step, me.Msg)})
+			}
+		}
+	}
 }
 
 // checkCalls adds, to a chain that loaded, the errors of its chain steps

@@ -19,6 +19,10 @@ const (
 	StepAttempt  Type = "step.attempt"
 	StepLog      Type = "step.log"
 	StepFinished Type = "step.finished"
+	// LLMCall is one request sent to a model (retries included).
+	LLMCall Type = "llm.call"
+	// LLMDelta is text of an answer as it streams in.
+	LLMDelta Type = "llm.delta"
 )
 
 // Event is one thing that happened in a run.
@@ -44,6 +48,10 @@ type Event struct {
 	// Detail is a short human note (why a step was skipped, the delay
 	// before a retry).
 	Detail string `json:"detail,omitempty"`
+	// Model is provider/model on llm.call events, with the tokens used.
+	Model        string `json:"model,omitempty"`
+	InputTokens  int    `json:"input_tokens,omitempty"`
+	OutputTokens int    `json:"output_tokens,omitempty"`
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

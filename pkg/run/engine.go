@@ -42,6 +42,10 @@ type Local struct {
 	lenient  bool
 	chains   ChainResolver
 	now      func() time.Time
+
+	models       Models
+	defaultModel string
+	streaming    bool
 }
 
 // ChainResolver finds the chain a chain step calls, by name.
@@ -79,6 +83,16 @@ func WithLenientVariables(on bool) Option { return func(l *Local) { l.lenient = 
 
 // WithChains lets chain steps call other chains, found by name.
 func WithChains(r ChainResolver) Option { return func(l *Local) { l.chains = r } }
+
+// WithModels lets agent steps call models, resolved by name.
+func WithModels(m Models) Option { return func(l *Local) { l.models = m } }
+
+// WithDefaultModel is the model of agent steps that name none.
+func WithDefaultModel(model string) Option { return func(l *Local) { l.defaultModel = model } }
+
+// WithStreaming makes model calls stream, each piece of text arriving as
+// an llm.delta event (for a live display). Results are the same.
+func WithStreaming(on bool) Option { return func(l *Local) { l.streaming = on } }
 
 // New builds a Local engine.
 func New(opts ...Option) *Local {

@@ -37,7 +37,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(c, l.chains, nil, true); err != nil {
+	if err := preflight(l, c, l.chains, nil); err != nil {
 		return nil, err
 	}
 	runID := req.RunID
@@ -170,29 +170,43 @@ func (e *UnsupportedError) Error() string {
 // whose callee is missing, takes other inputs, or calls back into a chain
 // on the stack. `validate` uses it; `run` checks the same before starting.
 func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
-	return preflight(c, resolve, nil, false)
+	return preflight(nil, c, resolve, nil)
 }
 
-// preflight finds, before any step runs, every step the local engine
-// cannot run: chain steps that cannot call their chain, and (when kinds is
-// set) step kinds not supported yet.
-func preflight(c *chain.Chain, resolve ChainResolver, stack []string, kinds bool) error {
+// preflight finds, before any step runs, every step that cannot run: chain
+// steps that cannot call their chain and, when l is set (a run, not a
+// validation), agent steps without a usable model and features not
+// supported yet.
+func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) error {
 	stack = append(stack, c.Name)
 	for _, s := range c.Steps {
 		bad := func(field, what string) error {
 			return &UnsupportedError{File: c.File, Pos: s.At(field), Step: s.ID, What: what}
 		}
 		if s.Kind == chain.KindChain {
-			if err := preflightCall(c, s, resolve, stack, kinds); err != nil {
+			if err := preflightCall(l, c, s, resolve, stack); err != nil {
 				return err
 			}
 		}
-		if !kinds {
+		if l == nil {
 			continue
 		}
 		switch s.Kind {
 		case chain.KindAgent:
-			return bad("prompt", "an agent step (an LLM call)")
+			if len(s.Tools) > 0 {
+				return bad("tools", "tools on an agent step (the tool loop)")
+			}
+			if s.Cache != nil && s.Cache.Enabled {
+				return bad("cache", "the LLM result cache")
+			}
+			for _, strategy := range s.ContextStrategy {
+				if strategy == "summarize" {
+					return bad("context_strategy", "context_strategy summarize")
+				}
+			}
+			if _, err := l.targets(c, s); err != nil {
+				return err
+			}
 		case chain.KindHuman:
 			return bad("type", "a human step (a decision point)")
 		}
@@ -217,7 +231,7 @@ func (e *CallError) Error() string {
 	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
 }
 
-func preflightCall(c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string, kinds bool) error {
+func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string) error {
 	fail := func(format string, args ...any) error {
 		return &CallError{File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -244,7 +258,7 @@ func preflightCall(c *chain.Chain, s *chain.Step, resolve ChainResolver, stack [
 		}
 		return fail("with: %v", err)
 	}
-	return preflight(callee, resolve, stack, kinds)
+	return preflight(l, callee, resolve, stack)
 }
 
 // cancelled says what became of a step stopped while running: skipped

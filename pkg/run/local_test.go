@@ -419,7 +419,7 @@ func TestUnsupportedStepRunsNothing(t *testing.T) {
 name: t
 steps:
   - {id: first, type: cli, command: touch, args: [ran]}
-  - {id: ask, prompt: "hello", depends_on: [first]}
+  - {id: ask, type: human, prompt: "deploy?", depends_on: [first]}
 `)
 	_, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c})
 	var ue *UnsupportedError

@@ -60,3 +60,10 @@ type Usage struct {
 	OutputTokens int `json:"output_tokens"`
 	Cached       int `json:"cached"`
 }
+
+func (u *Usage) add(o Usage) {
+	u.LLMCalls += o.LLMCalls
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
+	u.Cached += o.Cached
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/llm"
 )
 
 // outcome is what one execution of a step's body produced.
@@ -21,6 +22,10 @@ type outcome struct {
 	stderr string
 	// status is the HTTP status of an http step.
 	status int
+	// model, usage and finish describe an agent step's model calls.
+	model  string
+	usage  Usage
+	finish string
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -41,8 +46,12 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		sr.Status, sr.Error, sr.Reason = status, x.mask(errText), x.mask(reason)
 		sr.Stderr = x.mask(sr.Stderr)
 		sr.DurationMS = l.now().Sub(start).Milliseconds()
-		x.emit(event.Event{Type: event.StepFinished, Step: s.ID,
-			Kind: string(s.Kind), Status: string(status), Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS})
+		e := event.Event{Type: event.StepFinished, Step: s.ID,
+			Kind: string(s.Kind), Status: string(status), Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
+		if sr.Usage != nil {
+			e.InputTokens, e.OutputTokens = sr.Usage.InputTokens, sr.Usage.OutputTokens
+		}
+		x.emit(e)
 		return sr, false
 	}
 	sc := scope{st: x.st}
@@ -69,6 +78,10 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		out, sr.Attempts, err = x.loop(ctx, s, sc)
 	} else {
 		out, sr.Attempts, err = x.attempts(ctx, s, sc)
+	}
+	if out.usage.LLMCalls > 0 {
+		u := out.usage
+		sr.Usage, sr.Model = &u, out.model
 	}
 	if err != nil {
 		if s.ContinueOnError {
@@ -120,12 +133,19 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 	}
 	var out outcome
 	var err error
+	var used Usage
+	var history []llm.Message
 	for attempt := 1; ; attempt++ {
 		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
-		out, err = x.once(ctx, s, sc)
+		out, err = x.once(ctx, s, sc, history)
+		used.add(out.usage)
+		out.usage = used
 		if err == nil {
 			if vs := guard.Check(s, out.value.Text); len(vs) > 0 {
 				err = guard.Error(vs)
+				if s.Kind == chain.KindAgent {
+					history = append(history, feedback(out.value.Text, err.(*guard.ViolationError))...)
+				}
 			}
 		}
 		var perm *permanentError
@@ -150,11 +170,11 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 }
 
 // once runs the step's body one time under its timeout.
-func (x *execution) once(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, history []llm.Message) (outcome, error) {
 	limit := time.Duration(s.Timeout()) * time.Millisecond
 	actx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	out, err := x.execute(actx, s, sc)
+	out, err := x.execute(actx, s, sc, history)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		return out, fmt.Errorf("timed out after %s (timeout_ms: %d)", limit, s.Timeout())
 	}
@@ -171,6 +191,7 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	results := make([]any, len(items))
 	attempts := make([]int, len(items))
+	usages := make([]outcome, len(items))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, item := range items {
 		// every loop of the run shares one pool of --max-parallel slots
@@ -187,6 +208,7 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 			defer func() { <-x.itemSlots }()
 			out, n, err := x.attempts(gctx, s, sc.with("item", item))
 			attempts[i] = n
+			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil {
 				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
 			}
@@ -202,10 +224,18 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	for _, n := range attempts {
 		most = max(most, n)
 	}
-	if err != nil {
-		return outcome{}, most, err
+	var total outcome
+	for _, u := range usages {
+		total.usage.add(u.usage)
+		if u.model != "" {
+			total.model = u.model
+		}
 	}
-	return outcome{value: dataValue(results)}, most, nil
+	if err != nil {
+		return total, most, err
+	}
+	total.value = dataValue(results)
+	return total, most, nil
 }
 
 // items is the for_each list: a JSON array, or else one item per

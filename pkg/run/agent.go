@@ -1,0 +1,221 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// Models turns a model name into a ready provider target; *llm.Registry
+// is the implementation, tests use fakes.
+type Models interface {
+	Target(model string) (llm.Target, error)
+}
+
+// ModelError is an agent step whose model cannot be used on this machine:
+// no model named anywhere, an unknown provider, a missing key. Found before
+// any step runs.
+type ModelError struct {
+	File string
+	Pos  chain.Pos
+	Step string
+	Msg  string
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
+}
+
+// modelOf is the model a step uses: its own, else the run's default
+// (--model, CHAINRUN_MODEL, config default_model, in that order, resolved
+// by the caller).
+func (l *Local) modelOf(s *chain.Step) string {
+	if s.Model != "" {
+		return s.Model
+	}
+	return l.defaultModel
+}
+
+// targets resolves a step's model and its fallback_models.
+func (l *Local) targets(c *chain.Chain, s *chain.Step) ([]llm.Target, error) {
+	fail := func(field, format string, args ...any) error {
+		return &ModelError{File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	model := l.modelOf(s)
+	if model == "" {
+		return nil, fail("prompt", "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model in config")
+	}
+	if l.models == nil {
+		return nil, fail("prompt", "no model providers are configured")
+	}
+	var out []llm.Target
+	for i, m := range append([]string{model}, s.FallbackModels...) {
+		t, err := l.models.Target(m)
+		if err != nil {
+			field := "model"
+			if i > 0 {
+				field = "fallback_models"
+			} else if s.Model == "" {
+				field = "prompt"
+			}
+			return nil, fail(field, "%v", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// CheckModels reports, for every agent step of c, a model that cannot be
+// used here (validate shows these as warnings: a chain is valid on a
+// machine without keys).
+func (l *Local) CheckModels(c *chain.Chain) []error {
+	var out []error
+	for _, s := range c.Steps {
+		if s.Kind == chain.KindAgent {
+			if _, err := l.targets(c, s); err != nil {
+				out = append(out, err)
+			}
+		}
+	}
+	return out
+}
+
+// policy is the step's retry of transient provider failures: its retry
+// block, else two more attempts.
+func policy(s *chain.Step) llm.Policy {
+	if s.Retry == nil {
+		return llm.DefaultPolicy
+	}
+	p := llm.Policy{Attempts: s.Retry.Max, Delay: time.Duration(s.Retry.DelayMS) * time.Millisecond, Backoff: s.Retry.Backoff, MaxWait: time.Minute}
+	if p.Delay == 0 {
+		p.Delay = llm.DefaultPolicy.Delay
+	}
+	return p
+}
+
+// agent makes the step's model call. history holds earlier answers that
+// broke a guardrail and what was wrong with them, so a retry tells the
+// model rather than asking the same question again.
+func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history []llm.Message) (outcome, error) {
+	targets, err := x.l.targets(x.c, s)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	prompt, err := x.renderPrompt(s, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	system, err := x.render(s.C().System, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	req := llm.Request{
+		System:      system,
+		Messages:    append([]llm.Message{{Role: llm.User, Content: prompt}}, history...),
+		Temperature: s.Temperature,
+		MaxTokens:   s.MaxTokens,
+	}
+	if x.l.streaming {
+		req.OnDelta = func(text string) {
+			x.emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
+		}
+	}
+	var out outcome
+	observe := func(a llm.Attempt) {
+		out.usage.InputTokens += a.Usage.InputTokens
+		out.usage.OutputTokens += a.Usage.OutputTokens
+		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
+			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens}
+		if a.Err != nil {
+			e.Status, e.Error = "failed", a.Err.Error()
+			if a.Wait > 0 {
+				e.Status, e.Detail = "retrying", "retry in "+a.Wait.Round(time.Millisecond).String()
+			}
+		}
+		x.emit(e)
+	}
+	resp, target, sent, err := llm.Call(ctx, targets, req, policy(s), observe)
+	out.usage.LLMCalls = sent
+	out.model = target.Label()
+	if err != nil {
+		// transient failures were already retried, and fell back
+		return out, &permanentError{err}
+	}
+	out.finish = resp.FinishReason
+	out.value = textValue(resp.Text)
+	if s.OutputSchema == "json" {
+		if v, ok := parseJSONAnswer(resp.Text); ok {
+			out.value = v
+		}
+	}
+	return out, nil
+}
+
+// renderPrompt renders the prompt with context_strategy applied to the
+// outputs of the dependencies it names: full (as is) or truncate:N.
+func (x *execution) renderPrompt(s *chain.Step, sc scope) (string, error) {
+	limits := map[string]int{}
+	for dep, strategy := range s.ContextStrategy {
+		n, ok := strings.CutPrefix(strategy, "truncate:")
+		if !ok {
+			continue
+		}
+		size, _ := strconv.Atoi(n)
+		name := dep
+		if d := x.c.Step(dep); d != nil && d.OutputVar != "" {
+			name = d.OutputVar
+		}
+		limits[name] = size
+	}
+	resolve := sc.resolve
+	if len(limits) > 0 {
+		resolve = func(r chain.Ref) (string, bool, error) {
+			v, ok, err := sc.resolve(r)
+			if n, limited := limits[r.Name]; limited && len([]rune(v)) > n {
+				v = string([]rune(v)[:n]) + "…"
+			}
+			return v, ok, err
+		}
+	}
+	out, err := s.C().Prompt.Render(resolve, nil, x.l.lenient)
+	if err != nil {
+		return "", &permanentError{err}
+	}
+	return out, nil
+}
+
+// parseJSONAnswer reads an answer that should be JSON, allowing the
+// ```json fences models like to add.
+func parseJSONAnswer(text string) (Value, bool) {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "```") {
+		t = strings.TrimPrefix(t, "```json")
+		t = strings.TrimPrefix(t, "```")
+		t = strings.TrimSuffix(strings.TrimSpace(t), "```")
+		t = strings.TrimSpace(t)
+	}
+	var d any
+	if json.Unmarshal([]byte(t), &d) != nil {
+		return Value{}, false
+	}
+	return Value{Text: t, Data: d}, true
+}
+
+// feedback is what a retry after broken guardrails tells the model.
+func feedback(answer string, err *guard.ViolationError) []llm.Message {
+	var b strings.Builder
+	b.WriteString("Your answer broke these rules:\n")
+	for _, v := range err.Violations {
+		b.WriteString("- " + v.Message + "\n")
+	}
+	b.WriteString("Answer again, following every rule.")
+	return []llm.Message{{Role: llm.Assistant, Content: answer}, {Role: llm.User, Content: b.String()}}
+}

@@ -1,0 +1,245 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+)
+
+// registryFor points the anthropic and openai providers at one fake
+// server (it speaks both wire formats).
+func registryFor(s *llmtest.Server, env map[string]string) *llm.Registry {
+	full := map[string]string{"ANTHROPIC_API_KEY": "ak-test", "OPENAI_API_KEY": "ok-test",
+		"ANTHROPIC_BASE_URL": s.AnthropicURL(), "OPENAI_BASE_URL": s.OpenAIURL()}
+	for k, v := range env {
+		full[k] = v
+	}
+	return llm.NewRegistry(nil, "", func(k string) string { return full[k] }, nil)
+}
+
+func TestAgentStepBetweenShellSteps(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Text: "summary of: " + r.LastUserMessage()}
+	})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: facts, type: cli, command: echo, args: [the facts], output_var: facts}
+  - id: think
+    depends_on: [facts]
+    model: anthropic/claude-sonnet-4-6
+    system: be brief
+    temperature: 0.1
+    max_tokens: 100
+    prompt: "Summarise {facts}"
+    output_var: summary
+  - {id: shout, type: transform, depends_on: [think], expr: upper(summary), output_var: out}
+output: out
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Succeeded || res.Output != "SUMMARY OF: SUMMARISE THE FACTS" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	think := step(t, res, "think")
+	if think.Model != "anthropic/claude-sonnet-4-6" || think.Usage == nil || think.Usage.LLMCalls != 1 || think.Usage.OutputTokens == 0 {
+		t.Errorf("think = %+v usage %+v", think, think.Usage)
+	}
+	if res.Usage.LLMCalls != 1 || res.Usage.InputTokens != think.Usage.InputTokens {
+		t.Errorf("run usage = %+v", res.Usage)
+	}
+	req := s.Requests()[0]
+	if req.Path != "/v1/messages" || req.Body["temperature"] != 0.1 || req.Body["max_tokens"] != 100.0 {
+		t.Errorf("request = %s %v", req.Path, req.Body)
+	}
+}
+
+func TestAgentDefaultModelAndFallback(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		if r.Body["model"] == "big" {
+			return llmtest.Reply{Status: 503}
+		}
+		return llmtest.Reply{Text: "from " + r.Body["model"].(string)}
+	})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, prompt: hi, fallback_models: [openai/small], retry: {max: 2, delay_ms: 1}, output_var: a}
+output: a
+`, nil, WithModels(registryFor(s, nil)), WithDefaultModel("anthropic/big"))
+	if res.Status != Succeeded || res.Output != "from small" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	ask := step(t, res, "ask")
+	if ask.Model != "openai/small" || ask.Usage.LLMCalls != 3 || ask.Attempts != 1 {
+		t.Errorf("ask = %+v usage %+v", ask, ask.Usage)
+	}
+}
+
+func TestAgentPermanentErrorDoesNotRetry(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Status: 401})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, model: openai/gpt-4o-mini, prompt: hi, fallback_models: [anthropic/claude-haiku-4-5], retry: 3}
+`, nil, WithModels(registryFor(s, nil)))
+	ask := step(t, res, "ask")
+	if res.Status != Failed || s.Count() != 1 || !strings.Contains(ask.Error, "HTTP 401") {
+		t.Fatalf("status %s requests %d step %+v", res.Status, s.Count(), ask)
+	}
+	if strings.Contains(ask.Error, "ok-test") {
+		t.Error("the API key appears in the error")
+	}
+}
+
+func TestAgentTransientErrorsGetTwoMoreAttemptsByDefault(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Status: 500}, llmtest.Reply{Status: 429, RetryAfter: "0"}, llmtest.Reply{Text: "third time"})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, model: openai/gpt-4o-mini, prompt: hi, output_var: a}
+output: a
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Succeeded || res.Output != "third time" || step(t, res, "ask").Usage.LLMCalls != 3 {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+}
+
+func TestAgentGuardrailRetryTellsTheModel(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.LastUserMessage(), "broke these rules") {
+			return llmtest.Reply{Text: "## Summary\nall good"}
+		}
+		return llmtest.Reply{Text: "no heading"}
+	})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - id: write
+    model: openai/gpt-4o-mini
+    prompt: write it
+    retry: {max: 2, delay_ms: 1}
+    guardrails: [{type: must_contain, value: "## Summary"}]
+    output_var: doc
+output: doc
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Succeeded || res.Output != "## Summary\nall good" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].LastUserMessage(), `must_contain: output does not contain "## Summary"`) {
+		t.Fatalf("second request did not carry the violation: %v", reqs)
+	}
+	if msgs := reqs[1].Body["messages"].([]any); len(msgs) != 3 {
+		t.Errorf("the retry should send prompt, bad answer, feedback: %v", msgs)
+	}
+	if w := step(t, res, "write"); w.Attempts != 2 || w.Usage.LLMCalls != 2 {
+		t.Errorf("write = %+v", w)
+	}
+	// Without retry, a guardrail failure fails the step naming the rule.
+	s2 := llmtest.New(llmtest.Reply{Text: "short"})
+	defer s2.Close()
+	res = runChain(t, `
+name: t
+steps:
+  - {id: write, model: openai/gpt-4o-mini, prompt: w, guardrails: [{type: min_length, value: 50}]}
+`, nil, WithModels(registryFor(s2, nil)))
+	if w := step(t, res, "write"); res.Status != Failed || !strings.Contains(w.Error, "min_length") || s2.Count() != 1 {
+		t.Fatalf("step = %+v", w)
+	}
+}
+
+func TestAgentJSONOutputAndFields(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "```json\n{\"verdict\": \"ok\", \"score\": 9}\n```"})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: judge, model: openai/gpt-4o-mini, prompt: judge, output_schema: json, output_var: res}
+  - {id: use, type: transform, depends_on: [judge], expr: 'res.verdict + " " + string(res.score)', output_var: out}
+output: out
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Succeeded || res.Output != "ok 9" {
+		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	}
+}
+
+func TestAgentContextTruncate(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: r.LastUserMessage()} })
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: big, type: cli, command: echo, args: [abcdefghijklmnop], output_var: big}
+  - {id: ask, model: openai/m, depends_on: [big], prompt: "<{big}>", context_strategy: {big: "truncate:5"}, output_var: a}
+output: a
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Output != "<abcde…>" {
+		t.Fatalf("output %#v err %s", res.Output, res.Error)
+	}
+}
+
+func TestAgentStreamingEvents(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "streamed answer"})
+	defer s.Close()
+	rec := &event.Recorder{}
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, model: anthropic/claude-x, prompt: hi, output_var: a}
+output: a
+`, nil, WithModels(registryFor(s, nil)), WithStreaming(true), WithEvents(rec))
+	if res.Output != "streamed answer" {
+		t.Fatalf("output %#v err %s", res.Output, res.Error)
+	}
+	var deltas strings.Builder
+	calls := 0
+	for _, e := range rec.Events() {
+		switch e.Type {
+		case event.LLMDelta:
+			deltas.WriteString(e.Line)
+		case event.LLMCall:
+			calls++
+			if e.Model != "anthropic/claude-x" || e.Status != "ok" || e.OutputTokens == 0 {
+				t.Errorf("llm.call event = %+v", e)
+			}
+		}
+	}
+	if deltas.String() != "streamed answer" || calls != 1 {
+		t.Errorf("deltas %q calls %d", deltas.String(), calls)
+	}
+}
+
+func TestAgentModelProblemsStopTheRunBeforeItStarts(t *testing.T) {
+	s := llmtest.New()
+	defer s.Close()
+	for src, want := range map[string]string{
+		"name: t\nsteps:\n  - {id: mark, type: cli, command: touch, args: [ran]}\n  - {id: ask, prompt: hi}\n":                                         "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model",
+		"name: t\nsteps:\n  - {id: mark, type: cli, command: touch, args: [ran]}\n  - {id: ask, model: gpt-4o, prompt: hi}\n":                          "needs an API key: set OPENAI_API_KEY",
+		"name: t\nsteps:\n  - {id: mark, type: cli, command: touch, args: [ran]}\n  - {id: ask, model: nope/x, prompt: hi}\n":                          `no provider named "nope"`,
+		"name: t\nsteps:\n  - {id: mark, type: cli, command: touch, args: [ran]}\n  - {id: ask, model: claude-x, fallback_models: [zz], prompt: hi}\n": "cannot tell its provider",
+	} {
+		dir := t.TempDir()
+		_, err := New(WithDir(dir), WithModels(registryFor(s, map[string]string{"OPENAI_API_KEY": ""}))).Run(context.Background(), Request{Chain: load(t, src)})
+		var me *ModelError
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), want) {
+			t.Errorf("want ModelError %q, got %v", want, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+			t.Error("a step ran before the model problem was reported")
+		}
+	}
+	if s.Count() != 0 {
+		t.Error("a request was sent")
+	}
+}
