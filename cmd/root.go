@@ -42,6 +42,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newListCmd(f),
 		newGraphCmd(f),
 		newVersionCmd(f),
+		newCacheCmd(f),
 	)
 	return root
 }

@@ -98,10 +98,15 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	store, err := f.cacheStore()
+	if err != nil {
+		return err
+	}
 	engine := run.New(
 		run.WithModels(models),
 		run.WithDefaultModel(f.defaultModel()),
 		run.WithStreaming(f.io.IsStderrTTY() && !opts.quiet),
+		run.WithCache(store, !opts.noCache),
 		run.WithParallel(parallel),
 		run.WithDir(dir),
 		run.WithEvents(prog),

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/guard"
@@ -123,12 +124,26 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		Temperature: s.Temperature,
 		MaxTokens:   s.MaxTokens,
 	}
+	var out outcome
+	if key := x.cacheKey(s, req, targets, len(history)); key != "" {
+		var hit cached
+		if x.l.cacheReads && x.l.cache.Get(key, &hit) {
+			out.value, out.model, out.cached = textValue(hit.Text), hit.Model, true
+			out.usage.Cached = 1
+			if s.OutputSchema == "json" {
+				if v, ok := parseJSONAnswer(hit.Text); ok {
+					out.value = v
+				}
+			}
+			return out, nil
+		}
+		out.cacheKey = key
+	}
 	if x.l.streaming {
 		req.OnDelta = func(text string) {
 			x.emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
 		}
 	}
-	var out outcome
 	observe := func(a llm.Attempt) {
 		out.usage.InputTokens += a.Usage.InputTokens
 		out.usage.OutputTokens += a.Usage.OutputTokens
@@ -150,6 +165,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		return out, &permanentError{err}
 	}
 	out.finish = resp.FinishReason
+	out.answer = resp.Text
 	out.value = textValue(resp.Text)
 	if s.OutputSchema == "json" {
 		if v, ok := parseJSONAnswer(resp.Text); ok {
@@ -157,6 +173,37 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		}
 	}
 	return out, nil
+}
+
+// cached is a stored answer.
+type cached struct {
+	Text  string `json:"text"`
+	Model string `json:"model"`
+}
+
+// cacheKey names the stored answer of a request: the step, the fully
+// resolved prompt and system prompt, the models and every parameter that
+// changes the answer. Only first attempts are cached (a retry carries the
+// guardrail feedback). "" when the step does not cache.
+func (x *execution) cacheKey(s *chain.Step, req llm.Request, targets []llm.Target, retries int) string {
+	if s.Cache == nil || !s.Cache.Enabled || x.l.cache == nil || retries > 0 {
+		return ""
+	}
+	models := make([]string, len(targets))
+	for i, t := range targets {
+		models[i] = t.Label()
+	}
+	return cacheKeyOf(s.ID, req.System, req.Messages[0].Content, models, req.Temperature, req.MaxTokens, s.OutputSchema)
+}
+
+func cacheKeyOf(parts ...any) string { return cache.Key(parts) }
+
+// cacheTTL is the step's ttl_minutes, a day when it sets none.
+func cacheTTL(s *chain.Step) time.Duration {
+	if s.Cache != nil && s.Cache.TTLMinutes > 0 {
+		return time.Duration(s.Cache.TTLMinutes) * time.Minute
+	}
+	return 24 * time.Hour
 }
 
 // renderPrompt renders the prompt with context_strategy applied to the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
@@ -241,5 +242,46 @@ func TestAgentModelProblemsStopTheRunBeforeItStarts(t *testing.T) {
 	}
 	if s.Count() != 0 {
 		t.Error("a request was sent")
+	}
+}
+
+func TestAgentCache(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "answer to " + r.LastUserMessage()} })
+	defer s.Close()
+	store := cache.Open(t.TempDir())
+	src := `
+name: t
+inputs: [q]
+steps:
+  - {id: ask, model: openai/m, prompt: "{input.q}", cache: {enabled: true, ttl_minutes: 5}, output_var: a}
+output: a
+`
+	first := runChain(t, src, map[string]string{"q": "one"}, WithModels(registryFor(s, nil)), WithCache(store, true))
+	second := runChain(t, src, map[string]string{"q": "one"}, WithModels(registryFor(s, nil)), WithCache(store, true))
+	if s.Count() != 1 {
+		t.Fatalf("the second run sent a request (%d in all)", s.Count())
+	}
+	if second.Output != first.Output || step(t, second, "ask").Status != StepCached || second.Usage.Cached != 1 || second.Usage.LLMCalls != 0 {
+		t.Fatalf("second run = %+v", second)
+	}
+	if step(t, second, "ask").Model != "openai/m" {
+		t.Errorf("a cached step should still say which model answered")
+	}
+	runChain(t, src, map[string]string{"q": "two"}, WithModels(registryFor(s, nil)), WithCache(store, true))
+	if s.Count() != 2 {
+		t.Fatalf("another prompt must miss the cache (%d requests)", s.Count())
+	}
+	runChain(t, src, map[string]string{"q": "one"}, WithModels(registryFor(s, nil)), WithCache(store, false))
+	if s.Count() != 3 {
+		t.Fatalf("--no-cache must not read the cache (%d requests)", s.Count())
+	}
+	// An answer that breaks its guardrails is never stored.
+	bad := llmtest.New(llmtest.Reply{Text: "short"})
+	defer bad.Close()
+	guarded := "name: t\nsteps:\n  - {id: g, model: openai/m, prompt: p, cache: true, guardrails: [{type: min_length, value: 99}]}\n"
+	runChain(t, guarded, nil, WithModels(registryFor(bad, nil)), WithCache(store, true))
+	runChain(t, guarded, nil, WithModels(registryFor(bad, nil)), WithCache(store, true))
+	if bad.Count() != 2 {
+		t.Fatalf("a failing answer was served from the cache (%d requests)", bad.Count())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 )
@@ -46,6 +47,8 @@ type Local struct {
 	models       Models
 	defaultModel string
 	streaming    bool
+	cache        *cache.Store
+	cacheReads   bool
 }
 
 // ChainResolver finds the chain a chain step calls, by name.
@@ -93,6 +96,12 @@ func WithDefaultModel(model string) Option { return func(l *Local) { l.defaultMo
 // WithStreaming makes model calls stream, each piece of text arriving as
 // an llm.delta event (for a live display). Results are the same.
 func WithStreaming(on bool) Option { return func(l *Local) { l.streaming = on } }
+
+// WithCache keeps agent answers of steps with `cache` in store. read
+// false (--no-cache) ignores stored answers but still stores fresh ones.
+func WithCache(store *cache.Store, read bool) Option {
+	return func(l *Local) { l.cache, l.cacheReads = store, read }
+}
 
 // New builds a Local engine.
 func New(opts ...Option) *Local {

@@ -196,8 +196,8 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 			if len(s.Tools) > 0 {
 				return bad("tools", "tools on an agent step (the tool loop)")
 			}
-			if s.Cache != nil && s.Cache.Enabled {
-				return bad("cache", "the LLM result cache")
+			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
+				return bad("cache", "cache without a cache directory")
 			}
 			for _, strategy := range s.ContextStrategy {
 				if strategy == "summarize" {

@@ -26,6 +26,11 @@ type outcome struct {
 	model  string
 	usage  Usage
 	finish string
+	// cached is an answer from the cache; cacheKey, when set, is where a
+	// fresh answer that passes its guardrails is stored.
+	cached   bool
+	cacheKey string
+	answer   string
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -79,7 +84,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	} else {
 		out, sr.Attempts, err = x.attempts(ctx, s, sc)
 	}
-	if out.usage.LLMCalls > 0 {
+	if out.usage.LLMCalls > 0 || out.usage.Cached > 0 {
 		u := out.usage
 		sr.Usage, sr.Model = &u, out.model
 	}
@@ -106,7 +111,11 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		}
 		exit = holds
 	}
-	res, _ := finish(StepSucceeded, "", "")
+	status := StepSucceeded
+	if out.cached {
+		status = StepCached
+	}
+	res, _ := finish(status, "", "")
 	return res, exit
 }
 
@@ -147,6 +156,11 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 					history = append(history, feedback(out.value.Text, err.(*guard.ViolationError))...)
 				}
 			}
+		}
+		if err == nil && out.cacheKey != "" {
+			// stored only once its guardrails hold; a failed write costs a
+			// future call, nothing more
+			_ = x.l.cache.Put(out.cacheKey, cached{Text: out.answer, Model: out.model}, cacheTTL(s))
 		}
 		var perm *permanentError
 		if err == nil || ctx.Err() != nil || errors.As(err, &perm) || attempt >= max {

@@ -1,0 +1,171 @@
+// Package cache keeps model answers on disk so that an identical request
+// never pays for a second call. Entries are files named by the hash of
+// everything that changes the answer, written to a temporary file and
+// renamed into place, so concurrent runs sharing a directory never see a
+// half-written entry and the last writer wins whole. Entries expire by
+// their TTL.
+//
+// It knows nothing of chains or providers: callers give a key and bytes.
+package cache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Store is a cache directory.
+type Store struct {
+	dir string
+	now func() time.Time
+}
+
+// Open returns the store in dir, creating it on first write.
+func Open(dir string) *Store { return &Store{dir: dir, now: time.Now} }
+
+// Dir is where the entries live.
+func (s *Store) Dir() string { return s.dir }
+
+// Key hashes the parts that change an answer into an entry name.
+func Key(parts any) string {
+	b, _ := json.Marshal(parts)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// entry is one file.
+type entry struct {
+	Expires time.Time       `json:"expires"`
+	Created time.Time       `json:"created"`
+	Value   json.RawMessage `json:"value"`
+}
+
+func (s *Store) path(key string) string {
+	return filepath.Join(s.dir, key[:2], key+".json")
+}
+
+// Get reads the value stored under key into v. It reports false for a
+// missing, expired or unreadable entry (which it removes).
+func (s *Store) Get(key string, v any) bool {
+	p := s.path(key)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	var e entry
+	if json.Unmarshal(data, &e) != nil || json.Unmarshal(e.Value, v) != nil {
+		_ = os.Remove(p)
+		return false
+	}
+	if !e.Expires.IsZero() && s.now().After(e.Expires) {
+		_ = os.Remove(p)
+		return false
+	}
+	return true
+}
+
+// Put stores v under key for ttl (0: no expiry).
+func (s *Store) Put(key string, v any, ttl time.Duration) error {
+	value, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e := entry{Created: s.now().UTC(), Value: value}
+	if ttl > 0 {
+		e.Expires = e.Created.Add(ttl)
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	p := s.path(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// Stats describes the store.
+type Stats struct {
+	Dir     string `json:"dir"`
+	Entries int    `json:"entries"`
+	Expired int    `json:"expired"`
+	Bytes   int64  `json:"bytes"`
+}
+
+// Stats counts the entries.
+func (s *Store) Stats() (Stats, error) {
+	st := Stats{Dir: s.dir}
+	err := s.walk(func(path string, info fs.FileInfo) {
+		st.Entries++
+		st.Bytes += info.Size()
+		var e entry
+		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &e) == nil {
+			if !e.Expires.IsZero() && s.now().After(e.Expires) {
+				st.Expired++
+			}
+		}
+	})
+	return st, err
+}
+
+// Clear removes every entry and reports how many there were.
+func (s *Store) Clear() (int, error) {
+	n := 0
+	var firstErr error
+	err := s.walk(func(path string, _ fs.FileInfo) {
+		if err := os.Remove(path); err != nil && firstErr == nil {
+			firstErr = err
+			return
+		}
+		n++
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, firstErr
+}
+
+func (s *Store) walk(f func(string, fs.FileInfo)) error {
+	err := filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".json") || strings.HasPrefix(d.Name(), ".tmp-") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		f(path, info)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}

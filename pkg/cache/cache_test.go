@@ -1,0 +1,109 @@
+package cache
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+type answer struct {
+	Text string
+	N    int
+}
+
+func TestPutGet(t *testing.T) {
+	s := Open(t.TempDir())
+	k := Key([]string{"step", "prompt", "model"})
+	var got answer
+	if s.Get(k, &got) {
+		t.Fatal("hit on an empty store")
+	}
+	if err := s.Put(k, answer{"hi", 3}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Get(k, &got) || got != (answer{"hi", 3}) {
+		t.Fatalf("got %+v", got)
+	}
+	if Key([]string{"step", "prompt", "model2"}) == k {
+		t.Error("different parts, same key")
+	}
+}
+
+func TestExpiry(t *testing.T) {
+	s := Open(t.TempDir())
+	now := time.Now()
+	s.now = func() time.Time { return now }
+	k := Key("x")
+	s.Put(k, answer{"old", 1}, time.Minute)
+	st, _ := s.Stats()
+	if st.Entries != 1 || st.Expired != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	now = now.Add(2 * time.Minute)
+	if st, _ := s.Stats(); st.Expired != 1 {
+		t.Fatalf("stats after expiry %+v", st)
+	}
+	var got answer
+	if s.Get(k, &got) {
+		t.Fatal("an expired entry was served")
+	}
+	if st, _ := s.Stats(); st.Entries != 0 {
+		t.Errorf("the expired entry was not removed: %+v", st)
+	}
+}
+
+func TestCorruptEntryIsAMiss(t *testing.T) {
+	s := Open(t.TempDir())
+	k := Key("x")
+	s.Put(k, answer{"a", 1}, 0)
+	os.WriteFile(s.path(k), []byte("{not json"), 0o644)
+	var got answer
+	if s.Get(k, &got) {
+		t.Fatal("a corrupt entry was served")
+	}
+}
+
+func TestConcurrentWritersNeverCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	k := Key("shared")
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			s := Open(dir)
+			for i := range 50 {
+				if err := s.Put(k, answer{fmt.Sprint("writer", w), i}, time.Hour); err != nil {
+					t.Error(err)
+				}
+				var got answer
+				if s.Get(k, &got) && got.Text == "" {
+					t.Error("read a torn entry")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+func TestClear(t *testing.T) {
+	s := Open(t.TempDir())
+	for i := range 5 {
+		s.Put(Key(i), answer{"x", i}, 0)
+	}
+	n, err := s.Clear()
+	if err != nil || n != 5 {
+		t.Fatalf("cleared %d: %v", n, err)
+	}
+	if st, _ := s.Stats(); st.Entries != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if n, err := Open(filepath.Join(t.TempDir(), "missing")).Clear(); err != nil || n != 0 {
+		t.Errorf("clear of a missing dir: %d %v", n, err)
+	}
+}
