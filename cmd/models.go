@@ -7,7 +7,10 @@ import (
 )
 
 // keyModel is --model, also read from CHAINRUN_MODEL.
-const keyModel = "model"
+const (
+	keyModel          = "model"
+	keyMaxParallelLLM = "max_parallel_llm"
+)
 
 // registry builds the model providers: the built-in ones and config
 // providers, keys and base URLs read from the environment.
@@ -21,13 +24,26 @@ func (f *factory) registry() (*llm.Registry, error) {
 		return nil, usagef("config providers: %v", err)
 	}
 	for name, p := range configured {
-		switch p.Type {
-		case "anthropic", "openai", "ollama":
+		builtin := name == "anthropic" || name == "openai" || name == "ollama"
+		switch {
+		case p.Type == "anthropic", p.Type == "openai", p.Type == "ollama":
+		case p.Type == "" && builtin:
+		case p.Type == "":
+			return nil, usagef("config providers.%s: type is required (anthropic, openai or ollama)", name)
 		default:
 			return nil, usagef("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
 		}
+		if p.Type != "" && p.Type != "ollama" && p.BaseURL == "" && !builtin {
+			return nil, usagef("config providers.%s: base_url is required", name)
+		}
 	}
-	return llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil), nil
+	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
+	if n := v.GetInt(keyMaxParallelLLM); n < 0 {
+		return nil, usagef("max_parallel_llm must be 0 (no cap) or more")
+	} else {
+		r.SetConcurrency(n)
+	}
+	return r, nil
 }
 
 // defaultModel is the model of agent steps that name none: --model, else

@@ -51,6 +51,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value or key=@file (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.IntVar(&opts.maxParallel, "max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
+	fl.Int("max-parallel-llm", 0, "most requests in flight to each model provider (default: no cap)")
 	fl.BoolVar(&opts.noCache, "no-cache", false, "ignore cached LLM results")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
 	fl.StringVar(&opts.model, "model", "", "model for LLM steps that name none (provider/model)")
@@ -58,6 +59,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
+	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
 	return cmd
 }
 

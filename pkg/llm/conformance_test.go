@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -254,4 +255,45 @@ func TestRegistry(t *testing.T) {
 	if tg, err := r.Target("llama3.2"); err != nil || tg.Label() != "ollama/llama3.2" {
 		t.Errorf("default_provider: %v %v", tg, err)
 	}
+}
+
+func TestLimitedConcurrencyAndRate(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "x", Delay: 50 * time.Millisecond})
+	defer s.Close()
+	var mu sync.Mutex
+	now, peak := 0, 0
+	counting := countingProvider{Provider: llm.NewOpenAI("openai", s.OpenAIURL(), "k", nil), enter: func(d int) {
+		mu.Lock()
+		now += d
+		peak = max(peak, now)
+		mu.Unlock()
+	}}
+	p := llm.Limited(counting, llm.Limits{Concurrent: 2, RequestsPerMinute: 600}) // one start per 100 ms
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 5 {
+		wg.Go(func() {
+			if _, err := p.Complete(context.Background(), request(false, nil)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if peak > 2 {
+		t.Errorf("%d requests in flight with a cap of 2", peak)
+	}
+	if d := time.Since(start); d < 400*time.Millisecond {
+		t.Errorf("5 requests at 600/min took %s, want at least 400ms", d)
+	}
+}
+
+type countingProvider struct {
+	llm.Provider
+	enter func(int)
+}
+
+func (c countingProvider) Complete(ctx context.Context, r llm.Request) (*llm.Response, error) {
+	c.enter(1)
+	defer c.enter(-1)
+	return c.Provider.Complete(ctx, r)
 }

@@ -12,14 +12,17 @@ import (
 // (`providers: {name: {type, base_url, api_key_env}}`).
 type ProviderConfig struct {
 	// Type is anthropic, openai or ollama (the wire format spoken).
-	Type    string `json:"type"`
-	BaseURL string `json:"base_url"`
+	Type    string `json:"type" mapstructure:"type"`
+	BaseURL string `json:"base_url" mapstructure:"base_url"`
 	// APIKeyEnv names the environment variable holding the key; empty for
 	// servers that need none.
-	APIKeyEnv string `json:"api_key_env"`
+	APIKeyEnv string `json:"api_key_env" mapstructure:"api_key_env"`
 	// BaseURLEnv, for built-ins, names the variable that overrides
 	// BaseURL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL).
 	BaseURLEnv string `json:"-"`
+	// RequestsPerMinute caps the requests started per minute, shared by
+	// all steps of a run (0: no cap).
+	RequestsPerMinute int `json:"requests_per_minute" mapstructure:"requests_per_minute"`
 }
 
 // Registry resolves model names to ready providers.
@@ -31,6 +34,23 @@ type Registry struct {
 
 	mu    sync.Mutex
 	ready map[string]Provider
+	// concurrent caps the requests in flight per provider.
+	concurrent int
+}
+
+// SetConcurrency caps the requests in flight to each provider
+// (max_parallel_llm); 0 means no cap.
+func (r *Registry) SetConcurrency(n int) { r.concurrent = n }
+
+// configure merges a config entry into a built-in provider of the same
+// name when the entry gives no type (only requests_per_minute, say).
+func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
+	base, builtin := r.providers[name]
+	if !builtin || c.Type != "" {
+		return c
+	}
+	base.RequestsPerMinute = c.RequestsPerMinute
+	return base
 }
 
 // NewRegistry builds a registry of the built-in providers (anthropic,
@@ -49,10 +69,11 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 		"openai":    {Type: "openai", APIKeyEnv: "OPENAI_API_KEY", BaseURLEnv: "OPENAI_BASE_URL"},
 		"ollama":    {Type: "ollama", BaseURL: strings.TrimRight(ollama, "/") + "/v1"},
 	}
+	r := &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}}
 	for name, c := range configured {
-		p[name] = c
+		p[name] = r.configure(name, c)
 	}
-	return &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}}
+	return r
 }
 
 // ConfigError says what to set for a model to be usable.
@@ -123,6 +144,7 @@ func (r *Registry) Target(model string) (Target, error) {
 	default:
 		return Target{}, &ConfigError{fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
 	}
+	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
 	r.ready[pname] = p
 	return Target{Provider: p, Model: name}, nil
 }
