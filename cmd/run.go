@@ -21,6 +21,7 @@ type runOptions struct {
 	noCache     bool
 	dryRun      bool
 	model       string
+	maxTokens   int
 	verbose     bool
 	quiet       bool
 }
@@ -55,6 +56,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.BoolVar(&opts.noCache, "no-cache", false, "ignore cached LLM results")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
 	fl.StringVar(&opts.model, "model", "", "model for LLM steps that name none (provider/model)")
+	fl.IntVar(&opts.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
@@ -116,7 +118,10 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
 		run.WithChains(f.calledChain),
 	)
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs}
+	if opts.maxTokens < 0 {
+		return usagef("--max-tokens must be 0 (no cap) or more")
+	}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens}
 	if opts.dryRun {
 		plan, err := engine.Plan(req)
 		if err != nil {

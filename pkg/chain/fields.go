@@ -3,7 +3,7 @@ package chain
 import "sort"
 
 // chainFields are the keys a DAG chain file may hold at its top level.
-var chainFields = []string{"name", "description", "version", "inputs", "steps", "output"}
+var chainFields = []string{"name", "description", "version", "inputs", "steps", "output", "budget"}
 
 // inputFields are the keys of one entry of `inputs`.
 var inputFields = []string{"name", "description", "optional", "default", "secret"}

@@ -87,6 +87,9 @@ func decodeChain(d *diags, data []byte) *Chain {
 			c.OutputPos = posOf(v)
 		case "inputs":
 			c.Inputs = decodeInputs(d, v)
+		case "budget":
+			c.Budget = &Budget{}
+			decodeInto(d, v, c.Budget)
 		case "steps":
 			c.Steps = decodeSteps(d, v)
 		default:

@@ -26,6 +26,8 @@ type Chain struct {
 	Steps       []*Step
 	// Output names the output_var whose value is the chain's result.
 	Output string
+	// Budget caps the model use of a run of the chain.
+	Budget *Budget
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.
@@ -76,6 +78,13 @@ type Input struct {
 
 // Required reports whether a run must supply the input.
 func (in *Input) Required() bool { return !in.Optional && in.Default == nil }
+
+// Budget caps a run's model use: tokens (input and output) and requests.
+// Zero means no cap.
+type Budget struct {
+	MaxTokens   int `yaml:"max_tokens" json:"max_tokens"`
+	MaxLLMCalls int `yaml:"max_llm_calls" json:"max_llm_calls"`
+}
 
 // Retry is reference 004's retry block; it applies to every step kind.
 type Retry struct {

@@ -105,6 +105,9 @@ func (v *validator) chainFields() {
 	if len(c.Steps) == 0 {
 		v.d.errorf(c.Pos, "steps: a chain needs at least one step")
 	}
+	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
+		v.d.errorf(c.Pos, "budget: max_tokens and max_llm_calls cannot be negative")
+	}
 }
 
 func (v *validator) inputs() {

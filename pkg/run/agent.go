@@ -110,6 +110,9 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
+	for i := range targets {
+		targets[i].Provider = x.budget.provider(targets[i].Provider)
+	}
 	prompt, err := x.renderPrompt(s, sc)
 	if err != nil {
 		return outcome{}, err

@@ -285,3 +285,40 @@ output: a
 		t.Fatalf("a failing answer was served from the cache (%d requests)", bad.Count())
 	}
 }
+
+func TestBudgetStopsTheRunBeforeTheCallThatWouldExceedIt(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "an answer"})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+budget: {max_llm_calls: 2}
+steps:
+  - {id: a, model: openai/m, prompt: one, output_var: a}
+  - {id: b, model: openai/m, prompt: two, depends_on: [a], output_var: b}
+  - {id: c, model: openai/m, prompt: three, depends_on: [b], output_var: c}
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Failed || s.Count() != 2 || !strings.Contains(res.Error, "step c failed") || !strings.Contains(res.Error, "budget is spent: max_llm_calls 2 reached") {
+		t.Fatalf("status %s requests %d error %s", res.Status, s.Count(), res.Error)
+	}
+	if step(t, res, "a").Status != StepSucceeded || res.Vars["b"] != "an answer" {
+		t.Errorf("finished work was not kept: %+v", res)
+	}
+	// --max-tokens: the first call spends it all; the answer was capped.
+	s2 := llmtest.New(llmtest.Reply{Text: "a long answer of many tokens"})
+	defer s2.Close()
+	res2, err := New(WithDir(t.TempDir()), WithModels(registryFor(s2, nil))).Run(context.Background(), Request{Chain: load(t, `
+name: t
+steps:
+  - {id: a, model: openai/m, prompt: one, max_tokens: 500, output_var: a}
+  - {id: b, model: openai/m, prompt: two, depends_on: [a]}
+`), MaxTokens: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Status != Failed || s2.Count() != 1 || !strings.Contains(res2.Error, "max_tokens 5 reached") {
+		t.Fatalf("status %s requests %d error %s", res2.Status, s2.Count(), res2.Error)
+	}
+	if got := s2.Requests()[0].Body["max_tokens"]; got != 5.0 {
+		t.Errorf("the answer was not capped at the tokens left: max_tokens = %v", got)
+	}
+}

@@ -30,6 +30,9 @@ type Request struct {
 	Chain *chain.Chain
 	// Inputs are the raw --input values by name.
 	Inputs map[string]string
+	// MaxTokens caps the run's model tokens (--max-tokens), with the
+	// chain's budget: the smaller wins. 0: no cap.
+	MaxTokens int
 }
 
 // Local runs chains in this process.

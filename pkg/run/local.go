@@ -28,6 +28,8 @@ type execution struct {
 	secrets    *strings.Replacer
 	// itemSlots bounds the loop items running at once across the run.
 	itemSlots chan struct{}
+	// budget, when set, caps the run's model use.
+	budget *budget
 }
 
 // Run executes the chain and returns its result. See Engine.
@@ -44,14 +46,14 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if runID == "" {
 		runID = NewRunID(l.now())
 	}
-	return l.execute(ctx, c, inputs, runID), nil
+	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens)), nil
 }
 
 // execute runs a checked chain with resolved inputs.
-func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string) *Result {
+func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget) *Result {
 	start := l.now()
 	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{},
-		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel)}
+		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel), budget: b}
 	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
 
 	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
