@@ -113,9 +113,10 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 	for i := range targets {
 		targets[i].Provider = x.budget.provider(targets[i].Provider)
 	}
-	prompt, err := x.renderPrompt(s, sc)
+	var out outcome
+	prompt, err := x.renderPrompt(ctx, s, sc, targets, &out)
 	if err != nil {
-		return outcome{}, err
+		return out, err
 	}
 	system, err := x.render(s.C().System, sc)
 	if err != nil {
@@ -127,12 +128,11 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		Temperature: s.Temperature,
 		MaxTokens:   s.MaxTokens,
 	}
-	var out outcome
 	if key := x.cacheKey(s, req, targets, len(history)); key != "" {
 		var hit cached
 		if x.l.cacheReads && x.l.cache.Get(key, &hit) {
 			out.value, out.model, out.cached = textValue(hit.Text), hit.Model, true
-			out.usage.Cached = 1
+			out.usage.Cached++
 			if s.OutputSchema == "json" {
 				if v, ok := parseJSONAnswer(hit.Text); ok {
 					out.value = v
@@ -161,7 +161,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		x.emit(e)
 	}
 	resp, target, sent, err := llm.Call(ctx, targets, req, policy(s), observe)
-	out.usage.LLMCalls = sent
+	out.usage.LLMCalls += sent
 	out.model = target.Label()
 	if err != nil {
 		// transient failures were already retried, and fell back
@@ -210,36 +210,90 @@ func cacheTTL(s *chain.Step) time.Duration {
 }
 
 // renderPrompt renders the prompt with context_strategy applied to the
-// outputs of the dependencies it names: full (as is) or truncate:N.
-func (x *execution) renderPrompt(s *chain.Step, sc scope) (string, error) {
-	limits := map[string]int{}
+// outputs of the dependencies it names: full (as is), truncate:N (cut to N
+// characters) or summarize (a model call of its own, cached, whose usage
+// counts for the step).
+func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, targets []llm.Target, out *outcome) (string, error) {
+	strategies := map[string]string{}
 	for dep, strategy := range s.ContextStrategy {
-		n, ok := strings.CutPrefix(strategy, "truncate:")
-		if !ok {
-			continue
-		}
-		size, _ := strconv.Atoi(n)
 		name := dep
 		if d := x.c.Step(dep); d != nil && d.OutputVar != "" {
 			name = d.OutputVar
 		}
-		limits[name] = size
+		strategies[name] = strategy
 	}
-	resolve := sc.resolve
-	if len(limits) > 0 {
-		resolve = func(r chain.Ref) (string, bool, error) {
-			v, ok, err := sc.resolve(r)
-			if n, limited := limits[r.Name]; limited && len([]rune(v)) > n {
+	var failure error
+	resolve := func(r chain.Ref) (string, bool, error) {
+		v, ok, err := sc.resolve(r)
+		strategy := strategies[r.Name]
+		switch {
+		case err != nil || !ok:
+		case strings.HasPrefix(strategy, "truncate:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(strategy, "truncate:"))
+			if len([]rune(v)) > n {
 				v = string([]rune(v)[:n]) + "…"
 			}
-			return v, ok, err
+		case strategy == "summarize" && v != "":
+			summary, serr := x.summarize(ctx, s, targets, r.Name, v, out)
+			if serr != nil {
+				failure = serr
+				return "", false, serr
+			}
+			v = summary
 		}
+		return v, ok, err
 	}
-	out, err := s.C().Prompt.Render(resolve, nil, x.l.lenient)
+	text, err := s.C().Prompt.Render(resolve, nil, x.l.lenient)
+	if failure != nil {
+		return "", failure
+	}
 	if err != nil {
 		return "", &permanentError{err}
 	}
-	return out, nil
+	return text, nil
+}
+
+// summaryPrompt asks for a summary that keeps what a later prompt needs.
+const summaryPrompt = `Summarise the following text for use as context in another prompt. Keep every fact, number, name and decision a reader would need; drop repetition and filler. Answer with the summary only.
+
+`
+
+// summarize condenses a dependency's output with the step's own models.
+// Summaries are cached (when a cache is configured) whatever the step's
+// own cache setting: the same text always gives the same context.
+func (x *execution) summarize(ctx context.Context, s *chain.Step, targets []llm.Target, name, text string, out *outcome) (string, error) {
+	models := make([]string, len(targets))
+	for i, t := range targets {
+		models[i] = t.Label()
+	}
+	key := ""
+	if x.l.cache != nil {
+		key = cacheKeyOf("summarize", models, text)
+		var hit cached
+		if x.l.cacheReads && x.l.cache.Get(key, &hit) {
+			out.usage.Cached++
+			return hit.Text, nil
+		}
+	}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.MaxTokens}
+	resp, _, sent, err := llm.Call(ctx, targets, req, policy(s), func(a llm.Attempt) {
+		out.usage.InputTokens += a.Usage.InputTokens
+		out.usage.OutputTokens += a.Usage.OutputTokens
+		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
+			Detail: "summarize " + name, DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens}
+		if a.Err != nil {
+			e.Status, e.Error = "failed", a.Err.Error()
+		}
+		x.emit(e)
+	})
+	out.usage.LLMCalls += sent
+	if err != nil {
+		return "", &permanentError{fmt.Errorf("context_strategy summarize of %s: %w", name, err)}
+	}
+	if key != "" {
+		_ = x.l.cache.Put(key, cached{Text: resp.Text}, 7*24*time.Hour)
+	}
+	return resp.Text, nil
 }
 
 // parseJSONAnswer reads an answer that should be JSON, allowing the

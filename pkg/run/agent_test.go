@@ -322,3 +322,29 @@ steps:
 		t.Errorf("the answer was not capped at the tokens left: max_tokens = %v", got)
 	}
 }
+
+func TestAgentContextSummarize(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		if strings.HasPrefix(r.LastUserMessage(), "Summarise the following") {
+			return llmtest.Reply{Text: "SHORT"}
+		}
+		return llmtest.Reply{Text: "final: " + r.LastUserMessage()}
+	})
+	defer s.Close()
+	src := `
+name: t
+steps:
+  - {id: big, type: cli, command: echo, args: [a very long report], output_var: report}
+  - {id: ask, model: openai/m, depends_on: [big], prompt: "Given {report}", context_strategy: {big: summarize}, output_var: a}
+output: a
+`
+	store := cache.Open(t.TempDir())
+	res := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
+	if res.Output != "final: Given SHORT" || step(t, res, "ask").Usage.LLMCalls != 2 {
+		t.Fatalf("output %#v usage %+v err %s", res.Output, step(t, res, "ask").Usage, res.Error)
+	}
+	res = runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
+	if u := step(t, res, "ask").Usage; s.Count() != 3 || u.Cached != 1 || u.LLMCalls != 1 {
+		t.Fatalf("the summary was not cached: requests %d usage %+v", s.Count(), u)
+	}
+}

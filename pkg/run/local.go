@@ -201,11 +201,6 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
 				return bad("cache", "cache without a cache directory")
 			}
-			for _, strategy := range s.ContextStrategy {
-				if strategy == "summarize" {
-					return bad("context_strategy", "context_strategy summarize")
-				}
-			}
 			if _, err := l.targets(c, s); err != nil {
 				return err
 			}
