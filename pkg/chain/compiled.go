@@ -1,8 +1,12 @@
 package chain
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"regexp"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/theory/jsonpath"
 )
 
@@ -16,6 +20,8 @@ type Compiled struct {
 	Condition, EarlyExitIf, Transform                           *Expression
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
+	// Schemas holds the compiled json_schema guardrails by index.
+	Schemas map[int]*jsonschema.Schema
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such
@@ -38,3 +44,59 @@ type CompiledPreTool struct {
 func (s *Step) C() *Compiled { return s.compiled }
 
 type compiledStep = Compiled
+
+// compileSchema compiles a json_schema guardrail's value: a schema written
+// as YAML, or as JSON text.
+func compileSchema(value any) (*jsonschema.Schema, error) {
+	var text []byte
+	switch v := value.(type) {
+	case nil:
+		return nil, fmt.Errorf("needs a schema as its value")
+	case string:
+		text = []byte(v)
+	default:
+		b, err := json.Marshal(normalizeYAML(v))
+		if err != nil {
+			return nil, err
+		}
+		text = b
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		return nil, fmt.Errorf("the schema is not JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("guardrail.json", doc); err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile("guardrail.json")
+	if err != nil {
+		return nil, fmt.Errorf("%s", firstLine(err.Error()))
+	}
+	return sch, nil
+}
+
+// normalizeYAML turns YAML-decoded maps with any keys into JSON-ready ones.
+func normalizeYAML(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalizeYAML(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = normalizeYAML(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalizeYAML(e)
+		}
+		return out
+	}
+	return v
+}

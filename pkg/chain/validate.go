@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/theory/jsonpath"
 )
 
@@ -307,9 +308,18 @@ func (v *validator) guardrails(s *Step) {
 			s.compiled.Patterns[i] = re
 		case "json_valid":
 		case "json_schema":
-			if g.Value == nil {
-				v.d.errorf(at, "step %q: guardrail json_schema needs a schema as its value", s.ID)
+			sch, err := compileSchema(g.Value)
+			if err != nil {
+				v.d.errorf(at, "step %q: guardrail json_schema: %v", s.ID, err)
+				continue
 			}
+			if s.compiled == nil {
+				s.compiled = &Compiled{}
+			}
+			if s.compiled.Schemas == nil {
+				s.compiled.Schemas = map[int]*jsonschema.Schema{}
+			}
+			s.compiled.Schemas[i] = sch
 		default:
 			v.d.errorf(at, "step %q: unknown guardrail type %q%s; types are %s", s.ID, g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
 		}

@@ -2,12 +2,19 @@ package guard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
+
+// printer words schema errors in English.
+var printer = message.NewPrinter(language.English)
 
 // Violation is one rule an output broke, worded so it can be shown to a
 // user and, on a retry, to the model that produced the output.
@@ -69,6 +76,19 @@ func Check(s *chain.Step, output string) []Violation {
 			if !json.Valid([]byte(strings.TrimSpace(output))) {
 				add(g.Type, "output is not valid JSON")
 			}
+		case "json_schema":
+			sch := s.C().Schemas[i]
+			if sch == nil {
+				continue
+			}
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(jsonText(output)))
+			if err != nil {
+				add(g.Type, "output is not valid JSON")
+				continue
+			}
+			if err := sch.Validate(doc); err != nil {
+				add(g.Type, "output does not match the schema: %s", schemaProblem(err))
+			}
 		}
 	}
 	for _, v := range s.OutputMustContain {
@@ -86,6 +106,47 @@ func Check(s *chain.Step, output string) []Violation {
 	}
 	if s.OutputSchema == "json" && !json.Valid([]byte(strings.TrimSpace(output))) {
 		add("output_schema", "output is not valid JSON (output_schema: json)")
+	}
+	return out
+}
+
+// jsonText is the output with the code fences models like to add removed.
+func jsonText(s string) string {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "```") {
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "```json"), "```")
+		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "```"))
+	}
+	return t
+}
+
+// schemaProblem words a schema validation error in one line.
+func schemaProblem(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		var causes []string
+		for _, c := range leaves(ve) {
+			loc := "/" + strings.Join(c.InstanceLocation, "/")
+			causes = append(causes, loc+": "+c.ErrorKind.LocalizedString(printer))
+		}
+		if len(causes) > 0 {
+			return strings.Join(causes, "; ")
+		}
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leaves(c)...)
 	}
 	return out
 }

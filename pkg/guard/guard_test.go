@@ -61,3 +61,32 @@ func TestCheckCountsCharactersNotBytes(t *testing.T) {
 		t.Errorf("3 characters judged too long: %v", vs)
 	}
 }
+
+func TestJSONSchema(t *testing.T) {
+	s := stepWith(t, `    guardrails:
+      - type: json_schema
+        value:
+          type: object
+          required: [verdict]
+          properties:
+            verdict: {enum: [ok, concerns]}
+            score: {type: number, maximum: 10}
+`)
+	for out, want := range map[string]string{
+		`{"verdict": "ok", "score": 3}`:             "",
+		"```json\n{\"verdict\": \"concerns\"}\n```": "",
+		`{"score": 3}`:                   "missing property 'verdict'",
+		`{"verdict": "maybe"}`:           "/verdict",
+		`{"verdict": "ok", "score": 11}`: "/score",
+		`not json`:                       "not valid JSON",
+	} {
+		vs := Check(s, out)
+		got := ""
+		for _, v := range vs {
+			got += v.Message
+		}
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%s: got %q, want %q", out, got, want)
+		}
+	}
+}

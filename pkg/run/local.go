@@ -207,11 +207,6 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 		case chain.KindHuman:
 			return bad("type", "a human step (a decision point)")
 		}
-		for _, g := range s.Guardrails {
-			if g.Type == "json_schema" {
-				return bad("guardrails", "the json_schema guardrail")
-			}
-		}
 	}
 	return nil
 }
