@@ -200,6 +200,16 @@ func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedSte
 		if p.Cwd != "" {
 			fmt.Fprintf(w, "  cwd: %s\n", p.Cwd)
 		}
+		if p.Model != "" {
+			models := p.Model
+			if len(p.FallbackModels) > 0 {
+				models += " (then " + strings.Join(p.FallbackModels, ", ") + ")"
+			}
+			fmt.Fprintf(w, "  model: %s\n", models)
+		}
+		if p.System != "" {
+			fmt.Fprintf(w, "  system: %s\n", p.System)
+		}
 		for _, line := range strings.Split(p.Action, "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}

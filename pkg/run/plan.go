@@ -18,6 +18,10 @@ type PlannedStep struct {
 	Condition string   `json:"condition,omitempty"`
 	// Action is the resolved command, request, expression or prompt.
 	Action string `json:"action"`
+	// Model, FallbackModels and System are an agent step's call.
+	Model          string   `json:"model,omitempty"`
+	FallbackModels []string `json:"fallback_models,omitempty"`
+	System         string   `json:"system,omitempty"`
 	Cwd    string `json:"cwd,omitempty"`
 }
 
@@ -80,11 +84,18 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			p.Action = s.Expr
 		case chain.KindFile:
 			p.Action = "read " + keep(cs.Path)
-		case chain.KindAgent, chain.KindHuman:
-			p.Action = keep(cs.Prompt)
-			if s.Model != "" {
-				p.Action = "[" + s.Model + "] " + p.Action
+		case chain.KindAgent:
+			p.Model = l.modelOf(s)
+			if p.Model == "" {
+				p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
 			}
+			p.FallbackModels = s.FallbackModels
+			p.Action = keep(cs.Prompt)
+			if sys := keep(cs.System); sys != "" {
+				p.System = sys
+			}
+		case chain.KindHuman:
+			p.Action = keep(cs.Prompt)
 		case chain.KindChain:
 			var with []string
 			for k, t := range cs.With {
