@@ -297,3 +297,25 @@ func (c countingProvider) Complete(ctx context.Context, r llm.Request) (*llm.Res
 	defer c.enter(-1)
 	return c.Provider.Complete(ctx, r)
 }
+
+func TestOllamaNeedsNoKey(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "local answer"})
+	defer s.Close()
+	r := llm.NewRegistry(nil, "", func(k string) string {
+		if k == "OLLAMA_HOST" {
+			return strings.TrimPrefix(s.URL, "http://") // as Ollama users write it
+		}
+		return ""
+	}, nil)
+	tg, err := r.Target("ollama/llama3.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := tg.Provider.Complete(context.Background(), llm.Request{Model: tg.Model, Messages: []llm.Message{{Role: llm.User, Content: "hi"}}})
+	if err != nil || resp.Text != "local answer" {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	if req := s.Requests()[0]; req.Path != "/v1/chat/completions" || req.Body["model"] != "llama3.2" {
+		t.Errorf("request %s %v", req.Path, req.Body)
+	}
+}

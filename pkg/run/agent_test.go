@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -346,5 +347,22 @@ output: a
 	res = runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
 	if u := step(t, res, "ask").Usage; s.Count() != 3 || u.Cached != 1 || u.LLMCalls != 1 {
 		t.Fatalf("the summary was not cached: requests %d usage %+v", s.Count(), u)
+	}
+}
+
+func TestAgentSlowServerHitsTimeout(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "late", Delay: 5 * time.Second})
+	defer s.Close()
+	start := time.Now()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, model: openai/m, prompt: hi, timeout_ms: 300}
+`, nil, WithModels(registryFor(s, nil)))
+	if time.Since(start) > 3*time.Second {
+		t.Fatalf("timeout_ms did not stop the call (%s)", time.Since(start))
+	}
+	if a := step(t, res, "ask"); res.Status != Failed || !strings.Contains(a.Error, "timed out after 300ms") {
+		t.Fatalf("step = %+v", a)
 	}
 }
