@@ -22,7 +22,7 @@ type PlannedStep struct {
 	Model          string   `json:"model,omitempty"`
 	FallbackModels []string `json:"fallback_models,omitempty"`
 	System         string   `json:"system,omitempty"`
-	Cwd    string `json:"cwd,omitempty"`
+	Cwd            string   `json:"cwd,omitempty"`
 }
 
 // Plan resolves every step of the chain without running anything. It
