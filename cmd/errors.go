@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // The exit codes of the contract.
@@ -48,12 +49,17 @@ func exitCode(err error) int {
 	var de *chain.DirError
 	var ce *run.CallError
 	var me *run.ModelError
+	var re *run.RerunError
+	var snf *store.NotFoundError
+	var sle *store.LockedError
+	var sce *store.CorruptError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
-	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce), errors.As(err, &me):
+	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce), errors.As(err, &me),
+		errors.As(err, &re), errors.As(err, &snf), errors.As(err, &sle), errors.As(err, &sce):
 		return exitUsage
 	case isCobraUsage(err):
 		return exitUsage

@@ -43,6 +43,8 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newGraphCmd(f),
 		newVersionCmd(f),
 		newCacheCmd(f),
+		newRunsCmd(f),
+		newResumeCmd(f),
 	)
 	return root
 }

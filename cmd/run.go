@@ -1,15 +1,19 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runOptions struct {
@@ -98,6 +102,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return usagef("--max-parallel must be 1 or more")
 	}
 	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
+	sinks := &fanout{sinks: []event.Sink{prog}}
 	models, err := f.registry()
 	if err != nil {
 		return err
@@ -113,7 +118,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		run.WithCache(store, !opts.noCache),
 		run.WithParallel(parallel),
 		run.WithDir(dir),
-		run.WithEvents(prog),
+		run.WithEvents(sinks),
 		run.WithLogLines(opts.verbose),
 		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
 		run.WithChains(f.calledChain),
@@ -129,15 +134,76 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
 	}
-	res, err := engine.Run(cmd.Context(), req)
+	res, err := runSaved(cmd.Context(), f, engine, sinks, req, inputs)
 	if err != nil {
 		return err
 	}
-	return printResult(f.io.Out, format, res)
+	return printResult(f.io.Out, f.io.ErrOut, format, res)
+}
+
+// runSaved runs the chain with every step saved in the state directory,
+// so the run can be resumed. A state directory that cannot be written is
+// a warning: the run goes on unsaved, and its result is still printed.
+func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout, req run.Request, inputs map[string]string) (*run.Result, error) {
+	req.RunID = run.NewRunID(time.Now())
+	st, err := f.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	saved, serr := st.Create(newRecord(req.Chain, req.RunID, inputs), req.Chain.Source)
+	if serr != nil {
+		fmt.Fprintf(f.io.ErrOut, "chainrun: warning: this run is not saved and cannot be resumed: %v\n", serr)
+		return engine.Run(ctx, req)
+	}
+	res, err := driveSaved(ctx, engine, sinks, req, saved)
+	if err != nil {
+		// refused before any step ran: nothing to keep
+		_ = saved.Discard()
+	}
+	return res, err
+}
+
+// driveSaved runs (or resumes) a saved run: steps and events go to its
+// directory, and the result is recorded when the attempt ends.
+func driveSaved(ctx context.Context, engine *run.Local, sinks *fanout, req run.Request, saved *store.Run) (*run.Result, error) {
+	sinks.add(saved)
+	req.Journal = saved
+	if err := saved.Begin(); err != nil {
+		return nil, err
+	}
+	res, err := engine.Run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if ferr := saved.Finish(res); ferr != nil {
+		res.Warnings = append(res.Warnings, "saving the run result: "+ferr.Error())
+	}
+	if eerr := saved.Err(); eerr != nil {
+		res.Warnings = append(res.Warnings, "writing the event log: "+eerr.Error())
+	}
+	_ = saved.Close()
+	return res, nil
+}
+
+// fanout sends events to every sink; sinks are added before a run starts.
+type fanout struct{ sinks []event.Sink }
+
+func (o *fanout) add(s event.Sink) { o.sinks = append(o.sinks, s) }
+
+// Emit implements event.Sink.
+func (o *fanout) Emit(e event.Event) {
+	for _, s := range o.sinks {
+		s.Emit(e)
+	}
 }
 
 // printResult writes the result and returns the status as an exit code.
-func printResult(w io.Writer, format string, res *run.Result) error {
+func printResult(w, errOut io.Writer, format string, res *run.Result) error {
+	if format != "json" {
+		for _, warning := range res.Warnings {
+			fmt.Fprintln(errOut, "chainrun: warning: "+warning)
+		}
+	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -164,11 +230,11 @@ func printResult(w io.Writer, format string, res *run.Result) error {
 	case run.Succeeded:
 		return nil
 	case run.Interrupted:
-		return &exitStatus{code: exitInterrupted, msg: fmt.Sprintf("%s %s (run %s)", res.Name, res.Error, res.RunID)}
+		return &exitStatus{code: exitInterrupted, msg: fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)}
 	case run.Paused:
 		return &exitStatus{code: exitPaused}
 	}
-	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
+	msg := fmt.Sprintf("%s failed (run %s): %s\nresume it with: chainrun resume %s", res.Name, res.RunID, res.Error, res.RunID)
 	for _, s := range res.Steps {
 		if s.Status == run.StepFailed && s.Stderr != "" && format == "text" {
 			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n" + s.Stderr

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -98,6 +99,57 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("the model server got %d requests, want %d", got, want)
 				}
 			},
+			// lastrun VAR sets VAR to the id of the newest saved run.
+			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {
+				dir := ts.Getenv("CHAINRUN_STATE_DIR")
+				if dir == "" {
+					dir = filepath.Join(ts.Getenv("HOME"), ".local", "state", "chainrun")
+				}
+				entries, err := os.ReadDir(filepath.Join(dir, "runs"))
+				ts.Check(err)
+				if len(entries) == 0 {
+					ts.Fatalf("no saved run")
+				}
+				ts.Setenv(args[0], entries[len(entries)-1].Name())
+			},
+			// crashrun FILE ARGS... runs chainrun ARGS, kills it with SIGKILL
+			// once FILE appears (a crash), and waits for it to die.
+			"crashrun": func(ts *testscript.TestScript, neg bool, args []string) {
+				cmd := exec.Command("chainrun", args[1:]...)
+				cmd.Dir = ts.MkAbs(".")
+				for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "CHAINRUN_STATE_DIR", "CHAINRUN_FAST"} {
+					cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+				}
+				// the chainrun program testscript put on the script's PATH
+				for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+					if p := filepath.Join(dir, "chainrun"); fileExists(p) {
+						cmd.Path = p
+						break
+					}
+				}
+				ts.Check(cmd.Start())
+				deadline := time.Now().Add(10 * time.Second)
+				for {
+					if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+						break
+					}
+					if time.Now().After(deadline) {
+						_ = cmd.Process.Kill()
+						ts.Fatalf("%s did not appear", args[0])
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				_ = cmd.Wait()
+			},
+			// killpid PIDFILE kills the process a file names (cleanup).
+			"killpid": func(ts *testscript.TestScript, neg bool, args []string) {
+				data, err := os.ReadFile(ts.MkAbs(args[0]))
+				ts.Check(err)
+				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+				ts.Check(err)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			},
 			// dead PIDFILE checks that the process it names is gone.
 			"dead": func(ts *testscript.TestScript, neg bool, args []string) {
 				data, err := os.ReadFile(ts.MkAbs(args[0]))
@@ -139,6 +191,11 @@ func fakeModels() *llmtest.Server {
 		}
 		return llmtest.Reply{Text: "answer to: " + prompt}
 	})
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func processAlive(pid int) bool {

@@ -202,6 +202,8 @@ func (s *Step) field(key string) any {
 		return &s.Retry
 	case "continue_on_error":
 		return &s.ContinueOnError
+	case "idempotent":
+		return &s.Idempotent
 	case "pre_tools":
 		return &s.PreTools
 	case "guardrails":

@@ -13,7 +13,7 @@ var inputFields = []string{"name", "description", "optional", "default", "secret
 // deterministic and LLM steps.
 var commonStepFields = []string{
 	"id", "type", "label", "output_var", "depends_on", "condition", "early_exit_if",
-	"timeout_ms", "retry", "continue_on_error", "pre_tools", "for_each",
+	"timeout_ms", "retry", "continue_on_error", "idempotent", "pre_tools", "for_each",
 	"guardrails", "output_must_contain", "output_must_not_contain", "output_max_length", "output_schema",
 }
 

@@ -35,6 +35,10 @@ type Step struct {
 	TimeoutMS       int       `yaml:"timeout_ms"`
 	Retry           *Retry    `yaml:"retry"`
 	ContinueOnError bool      `yaml:"continue_on_error"`
+	// Idempotent false marks a step (a deploy, a payment) that must never
+	// run again without a person confirming it: no retry, and resume asks
+	// for --rerun when it may have started.
+	Idempotent *bool `yaml:"idempotent"`
 	PreTools        []PreTool `yaml:"pre_tools"`
 	ForEach         string    `yaml:"for_each"`
 

@@ -234,6 +234,9 @@ func (v *validator) commonFields(s *Step) {
 			v.d.errorf(s.At("retry"), "step %q: retry.delay_ms and retry.backoff cannot be negative", s.ID)
 		}
 	}
+	if s.Idempotent != nil && !*s.Idempotent && s.Attempts() > 1 {
+		v.d.errorf(s.At("retry"), "step %q: idempotent: false means it never runs again on its own: remove retry", s.ID)
+	}
 	if s.OutputMaxLength < 0 {
 		v.d.errorf(s.At("output_max_length"), "step %q: output_max_length cannot be negative", s.ID)
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
@@ -33,6 +34,14 @@ type Request struct {
 	// MaxTokens caps the run's model tokens (--max-tokens), with the
 	// chain's budget: the smaller wins. 0: no cap.
 	MaxTokens int
+	// Journal, when set, saves each finished step durably.
+	Journal Journal
+	// Resume holds the steps of an earlier attempt of this run: reusable
+	// ones are not run again.
+	Resume map[string]StepRecord
+	// Started names steps an earlier attempt started (or may have) without
+	// finishing; Rerun names those the caller confirms may run again.
+	Started, Rerun map[string]bool
 }
 
 // Local runs chains in this process.
@@ -130,9 +139,11 @@ func New(opts ...Option) *Local {
 // processes and the network, not on this machine's cores.
 func DefaultParallel() int { return max(runtime.NumCPU(), 4) }
 
-// NewRunID returns a run id that sorts by start time.
+// NewRunID returns a run id that sorts by start time, to the millisecond:
+// 20261122-190352-417-739eaf.
 func NewRunID(t time.Time) string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
-	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+	t = t.UTC()
+	return fmt.Sprintf("%s-%03d-%s", t.Format("20060102-150405"), t.Nanosecond()/int(time.Millisecond), hex.EncodeToString(b[:]))
 }

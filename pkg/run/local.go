@@ -30,6 +30,9 @@ type execution struct {
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
 	budget *budget
+	// req is what the run was asked: journal, resume state.
+	req      Request
+	warnings []string
 }
 
 // Run executes the chain and returns its result. See Engine.
@@ -42,18 +45,21 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err := preflight(l, c, l.chains, nil); err != nil {
 		return nil, err
 	}
+	if err := checkRerun(c, req); err != nil {
+		return nil, err
+	}
 	runID := req.RunID
 	if runID == "" {
 		runID = NewRunID(l.now())
 	}
-	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens)), nil
+	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens), req), nil
 }
 
 // execute runs a checked chain with resolved inputs.
-func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget) *Result {
+func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget, req Request) *Result {
 	start := l.now()
 	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{},
-		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel), budget: b}
+		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
 
 	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
@@ -109,6 +115,7 @@ func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]s
 		}
 	}
 	res.DurationMS = l.now().Sub(start).Milliseconds()
+	res.Warnings = x.warnings
 	x.maskResult(res)
 	x.emit(event.Event{Type: event.RunFinished, Chain: c.Name, Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
 	return res
@@ -117,7 +124,19 @@ func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]s
 // visit runs one step for the scheduler and says what its outcome means.
 func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
 	s := x.c.Step(id)
-	sr, earlyExit := x.runStep(ctx, s)
+	var sr *StepResult
+	var earlyExit bool
+	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
+		sr, earlyExit = x.reuse(s, rec)
+	} else {
+		if x.req.Journal != nil && s.Idempotent != nil && !*s.Idempotent {
+			if err := x.req.Journal.StepStarted(id); err != nil {
+				x.warn("saving step " + id + ": " + err.Error())
+			}
+		}
+		sr, earlyExit = x.runStep(ctx, s)
+		x.journal(s, sr)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.results[id] = sr
@@ -265,4 +284,48 @@ func (x *execution) cancelled() (status StepStatus, errText, reason string) {
 		return StepFailed, "cancelled: step " + x.failedStep + " failed", ""
 	}
 	return StepFailed, "interrupted", ""
+}
+
+// reuse keeps a step's result from an earlier attempt of the run.
+func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
+	x.restore(s, rec)
+	sr := rec.Result
+	sr.Reused = true
+	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: string(sr.Status),
+		Detail: "reused from the saved run", Attempt: sr.Attempts, DurationMS: sr.DurationMS})
+	exit := false
+	if e := s.C().EarlyExitIf; e != nil && sr.Status != StepSkipped {
+		exit, _ = e.Holds(scope{st: x.st}.exprEnv(e.Names))
+	}
+	return &sr, exit
+}
+
+// RerunError is a resumed run with a step that is not idempotent and may
+// have started before: nothing runs until the caller confirms.
+type RerunError struct {
+	Steps []string
+}
+
+func (e *RerunError) Error() string {
+	return fmt.Sprintf("step %s is not idempotent and may already have run (it started but did not finish); check, then resume with --rerun %s",
+		strings.Join(e.Steps, ", "), e.Steps[0])
+}
+
+// checkRerun refuses to resume over a non-idempotent step that started
+// and did not finish, unless the caller named it in Rerun.
+func checkRerun(c *chain.Chain, req Request) error {
+	var steps []string
+	for _, s := range c.Steps {
+		if s.Idempotent == nil || *s.Idempotent || !req.Started[s.ID] || req.Rerun[s.ID] {
+			continue
+		}
+		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {
+			continue
+		}
+		steps = append(steps, s.ID)
+	}
+	if len(steps) > 0 {
+		return &RerunError{Steps: steps}
+	}
+	return nil
 }

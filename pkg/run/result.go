@@ -35,6 +35,9 @@ type Result struct {
 	Error      string         `json:"error,omitempty"`
 	DurationMS int64          `json:"duration_ms"`
 	StartedAt  string         `json:"started_at"`
+	// Warnings are problems that did not fail the run (a state directory
+	// that could not be written, say).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // StepResult is one step's outcome.
@@ -51,6 +54,8 @@ type StepResult struct {
 	Reason string `json:"reason,omitempty"`
 	// Stderr is the tail of a failed command's error output.
 	Stderr string `json:"stderr,omitempty"`
+	// Reused is true when a resumed run kept this step's earlier result.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

@@ -1,0 +1,171 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+type resumeOptions struct {
+	f       *factory
+	runID   string
+	inputs  []string
+	rerun   []string
+	reload  bool
+	verbose bool
+	quiet   bool
+}
+
+func newResumeCmd(f *factory) *cobra.Command {
+	opts := &resumeOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "resume RUN_ID",
+		Short: "Continue a failed, interrupted or crashed run where it stopped",
+		Long: `Continue a saved run. Steps that finished are not run again; failed and
+unfinished ones run. The chain is the snapshot taken at launch, so editing
+the file never changes a run in flight; --reload takes the current file
+instead (to fix the chain itself), refusing when its steps differ.
+
+Secret inputs are never saved: give them again with --input. A step marked
+idempotent: false that started and did not finish is not run again until
+you confirm with --rerun STEP.`,
+		Args:              exactArgs(1, "one run id"),
+		ValidArgsFunction: completeRunIDs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.runID = args[0]
+			return runResume(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value (secret inputs must be given again)")
+	fl.StringArrayVar(&opts.rerun, "rerun", nil, "run this non-idempotent step again although it may have started")
+	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
+	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
+	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
+	return cmd
+}
+
+func runResume(cmd *cobra.Command, opts *resumeOptions) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format, err := outputFormat(v)
+	if err != nil {
+		return err
+	}
+	given, err := parseInputs(opts.inputs, "")
+	if err != nil {
+		return err
+	}
+	st, err := f.stateStore()
+	if err != nil {
+		return err
+	}
+	held, saved, err := st.Resume(opts.runID)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = held.Close()
+		}
+	}()
+	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil {
+		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
+		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
+	}
+	c, err := resumedChain(f, saved.Record.ChainFile, saved.Snapshot, opts.reload)
+	if err != nil {
+		return err
+	}
+	inputs := map[string]string{}
+	for k, val := range saved.Record.Inputs {
+		inputs[k] = val
+	}
+	for k, val := range given {
+		inputs[k] = val
+	}
+	rerun := map[string]bool{}
+	for _, id := range opts.rerun {
+		if c.Step(id) == nil {
+			return usagef("--rerun %s: the chain has no such step", id)
+		}
+		rerun[id] = true
+	}
+	dir, err := f.getwd()
+	if err != nil {
+		return err
+	}
+	models, err := f.registry()
+	if err != nil {
+		return err
+	}
+	cacheStore, err := f.cacheStore()
+	if err != nil {
+		return err
+	}
+	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
+	sinks := &fanout{sinks: []event.Sink{prog}}
+	engine := run.New(
+		run.WithParallel(v.GetInt(keyMaxParallel)),
+		run.WithDir(dir),
+		run.WithEvents(sinks),
+		run.WithLogLines(opts.verbose),
+		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+		run.WithChains(f.calledChain),
+		run.WithModels(models),
+		run.WithDefaultModel(f.defaultModel()),
+		run.WithStreaming(f.io.IsStderrTTY() && !opts.quiet),
+		run.WithCache(cacheStore, true),
+	)
+	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun}
+	res, err := driveSaved(cmd.Context(), engine, sinks, req, held)
+	if err != nil {
+		return err
+	}
+	done = true // driveSaved released the run
+	return printResult(f.io.Out, f.io.ErrOut, format, res)
+}
+
+// resumedChain is the chain a resume runs: the snapshot, or with --reload
+// the file as it is now, which must have the same steps.
+func resumedChain(f *factory, file string, snapshot []byte, reload bool) (*chain.Chain, error) {
+	opts, err := f.chainOptions()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := chain.Parse(file+" (snapshot)", snapshot, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !reload {
+		snap.Chain.File = file
+		return snap.Chain, nil
+	}
+	cur, err := chain.LoadFile(file, opts)
+	if err != nil {
+		return nil, err
+	}
+	if a, b := stepIDs(snap.Chain), stepIDs(cur.Chain); a != b {
+		return nil, usagef("--reload: %s no longer has the run's steps (run: %s; file: %s); start a new run instead", file, a, b)
+	}
+	return cur.Chain, nil
+}
+
+func stepIDs(c *chain.Chain) string {
+	ids := make([]string, len(c.Steps))
+	for i, s := range c.Steps {
+		ids[i] = s.ID
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, ", ")
+}

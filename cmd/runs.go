@@ -1,0 +1,160 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+type runsOptions struct {
+	f *factory
+}
+
+func newRunsCmd(f *factory) *cobra.Command {
+	opts := &runsOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List saved runs, newest first",
+		Long: `List the runs saved in the state directory, newest first. A run whose
+process died (a crash, kill -9) is listed as interrupted and can be resumed.`,
+		Args: exactArgs(0, "no arguments (or: runs show RUN_ID)"),
+		RunE: func(*cobra.Command, []string) error { return runRunsList(opts) },
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:               "show RUN_ID",
+		Short:             "Show a saved run: its steps, or with -o json its last result",
+		Args:              exactArgs(1, "one run id"),
+		ValidArgsFunction: completeRunIDs(f),
+		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
+	})
+	return cmd
+}
+
+// listedRun is one entry of `runs -o json`.
+type listedRun struct {
+	RunID      string `json:"run_id"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	StartedAt  string `json:"started_at"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+func runRunsList(opts *runsOptions) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format, err := outputFormat(v)
+	if err != nil {
+		return err
+	}
+	st, err := f.stateStore()
+	if err != nil {
+		return err
+	}
+	recs, err := st.List()
+	if err != nil {
+		return err
+	}
+	out := make([]listedRun, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, listedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: startedAt(r.RunID), DurationMS: r.DurationMS})
+	}
+	if format == "json" {
+		enc := json.NewEncoder(f.io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION")
+	for _, r := range out {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, fmtDuration(time.Duration(r.DurationMS)*time.Millisecond))
+	}
+	return tw.Flush()
+}
+
+// startedAt reads the UTC start time a run id begins with.
+func startedAt(runID string) string {
+	t, err := time.Parse("20060102-150405", runStart(runID))
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func runRunsShow(opts *runsOptions, id string) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format, err := outputFormat(v)
+	if err != nil {
+		return err
+	}
+	st, err := f.stateStore()
+	if err != nil {
+		return err
+	}
+	saved, err := st.Load(id)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		enc := json.NewEncoder(f.io.Out)
+		enc.SetIndent("", "  ")
+		if saved.Result != nil {
+			saved.Result.Status = run.Status(statusOf(saved.Record.Status, string(saved.Result.Status)))
+			return enc.Encode(saved.Result)
+		}
+		return enc.Encode(saved.Record)
+	}
+	r := saved.Record
+	fmt.Fprintf(f.io.Out, "run %s  chain %s  %s\n", r.RunID, r.Name, r.Status)
+	if r.Error != "" {
+		fmt.Fprintf(f.io.Out, "error: %s\n", r.Error)
+	}
+	tw := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS")
+	if saved.Result != nil {
+		for _, s := range saved.Result.Steps {
+			tokens := ""
+			if s.Usage != nil {
+				tokens = fmt.Sprintf("%d→%d", s.Usage.InputTokens, s.Usage.OutputTokens)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Status, s.Attempts, fmtDuration(time.Duration(s.DurationMS)*time.Millisecond), s.Model, tokens)
+		}
+	}
+	return tw.Flush()
+}
+
+// statusOf prefers the record's status (interrupted when its process
+// died mid-run) over the last result's.
+func statusOf(record, result string) string {
+	if record == "interrupted" {
+		return record
+	}
+	return result
+}
+
+// completeRunIDs offers the saved run ids.
+func completeRunIDs(f *factory) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		st, err := f.stateStore()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		recs, _ := st.List()
+		var ids []string
+		for _, r := range recs {
+			ids = append(ids, r.RunID)
+		}
+		return ids, cobra.ShellCompDirectiveNoFileComp
+	}
+}

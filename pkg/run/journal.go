@@ -1,0 +1,108 @@
+package run
+
+import (
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// Journal saves a run as it goes, so that it can be resumed after a
+// failure, an interrupt or a crash. The store package implements it.
+type Journal interface {
+	// StepStarted marks that a step is about to run. Only steps that are
+	// not idempotent are marked (resume must not repeat them blindly).
+	StepStarted(step string) error
+	// StepFinished records a finished step. It must be durable when it
+	// returns: no step that depends on it starts before.
+	StepFinished(rec StepRecord) error
+}
+
+// StepRecord is a finished step as saved: its result and its output.
+type StepRecord struct {
+	Result StepResult `json:"result"`
+	// Output is the step's output_var value, when it set one.
+	Output *SavedValue `json:"output,omitempty"`
+	// Status is the HTTP status an http step got.
+	HTTPStatus int `json:"http_status,omitempty"`
+}
+
+// SavedValue is a Value in JSON form.
+type SavedValue struct {
+	Text string `json:"text"`
+	Data any    `json:"data,omitempty"`
+}
+
+// Reusable reports whether a resumed run keeps this step's result instead
+// of running it again: it succeeded, came from the cache, or was skipped
+// because its condition was false.
+func (r StepRecord) Reusable() bool {
+	switch r.Result.Status {
+	case StepSucceeded, StepCached:
+		return true
+	case StepSkipped:
+		return strings.HasPrefix(r.Result.Reason, "condition is false")
+	}
+	return false
+}
+
+// record builds the saved form of a finished step.
+func (x *execution) record(s *chain.Step, sr *StepResult) StepRecord {
+	rec := StepRecord{Result: *sr}
+	if s.OutputVar != "" {
+		if v, ok := x.st.get(s.OutputVar); ok {
+			rec.Output = &SavedValue{Text: v.Text, Data: v.Data}
+		}
+		if v, ok := x.st.get(s.OutputVar + "_status"); ok && s.Kind == chain.KindHTTP {
+			if f, isNum := v.Data.(float64); isNum {
+				rec.HTTPStatus = int(f)
+			}
+		}
+	}
+	return rec
+}
+
+// journal writes a finished step, keeping the first failure to report it
+// with the result (a run is not failed by a state directory it cannot
+// write to, but it says so).
+func (x *execution) journal(s *chain.Step, sr *StepResult) {
+	if x.req.Journal == nil {
+		return
+	}
+	if err := x.req.Journal.StepFinished(x.mask2(x.record(s, sr))); err != nil {
+		x.warn("saving step " + s.ID + ": " + err.Error())
+	}
+}
+
+// mask2 hides secret inputs in a step record before it is saved.
+func (x *execution) mask2(rec StepRecord) StepRecord {
+	if x.secrets == nil {
+		return rec
+	}
+	rec.Result.Error = x.mask(rec.Result.Error)
+	rec.Result.Stderr = x.mask(rec.Result.Stderr)
+	if rec.Output != nil {
+		rec.Output = &SavedValue{Text: x.mask(rec.Output.Text), Data: x.maskValue(rec.Output.Data)}
+	}
+	return rec
+}
+
+func (x *execution) warn(msg string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.warnings = append(x.warnings, msg)
+}
+
+// restore puts a saved step's output back into the run, for resume.
+func (x *execution) restore(s *chain.Step, rec StepRecord) {
+	if s.OutputVar == "" {
+		return
+	}
+	v := Value{}
+	if rec.Output != nil {
+		v = Value{Text: rec.Output.Text, Data: rec.Output.Data}
+	}
+	x.st.set(s.OutputVar, v)
+	if s.Kind == chain.KindHTTP {
+		x.setStatus(s, rec.HTTPStatus)
+	}
+}

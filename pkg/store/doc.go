@@ -1,0 +1,16 @@
+// Package store keeps every run on disk so that it can be listed, shown
+// and resumed. A run is a directory under <state>/runs/<run_id>:
+//
+//	run.json        what the run is: chain, inputs (secrets left out), status
+//	chain.yaml      the chain exactly as it was at launch (resume uses it)
+//	steps/ID.json   each finished step, written durably before any step
+//	                that depends on it starts (temp file, fsync, rename)
+//	steps/ID.started  a non-idempotent step that began
+//	events.jsonl    the append-only audit log of run events
+//	result.json     the last result
+//	lock            held (flock) by the process driving the run
+//
+// A run whose record says running but whose lock is free has lost its
+// process (a crash, kill -9) and is reported as interrupted. It imports
+// run for the records it keeps; run does not import it.
+package store

@@ -1,0 +1,168 @@
+package store
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gofrs/flock"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Run is a run directory held by this process: the engine's journal and
+// an event sink writing the audit log.
+type Run struct {
+	dir  string
+	lock *flock.Flock
+	rec  Record
+
+	mu     sync.Mutex
+	events *os.File
+	evErr  error
+}
+
+var (
+	_ run.Journal = (*Run)(nil)
+	_ event.Sink  = (*Run)(nil)
+)
+
+// StepStarted implements run.Journal.
+func (r *Run) StepStarted(step string) error {
+	return writeFileDurable(filepath.Join(r.dir, "steps", step+".started"), nil)
+}
+
+// StepFinished implements run.Journal: the record is on disk (fsynced and
+// renamed into place) when it returns.
+func (r *Run) StepFinished(rec run.StepRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := writeFileDurable(filepath.Join(r.dir, "steps", rec.Result.ID+".json"), data); err != nil {
+		return err
+	}
+	if rec.Reusable() {
+		_ = os.Remove(filepath.Join(r.dir, "steps", rec.Result.ID+".started"))
+	}
+	return nil
+}
+
+// Emit implements event.Sink: one JSON line per event, appended. Write
+// errors are kept for Err and do not stop the run.
+func (r *Run) Emit(e event.Event) {
+	if e.Type == event.LLMDelta {
+		return // the answer is in the step's output; deltas would only bloat the log
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.events == nil && r.evErr == nil {
+		r.events, r.evErr = os.OpenFile(filepath.Join(r.dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	if r.evErr != nil {
+		return
+	}
+	if _, err := r.events.Write(append(line, '\n')); err != nil && r.evErr == nil {
+		r.evErr = err
+	}
+}
+
+// Err is the first error writing the event log, if any.
+func (r *Run) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.evErr
+}
+
+// Finish records the result of this attempt.
+func (r *Run) Finish(res *run.Result) error {
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileDurable(filepath.Join(r.dir, "result.json"), data); err != nil {
+		return err
+	}
+	r.rec.Status = string(res.Status)
+	r.rec.Error = res.Error
+	r.rec.DurationMS += res.DurationMS
+	return r.saveRecord()
+}
+
+// Close syncs the event log and releases the lock.
+func (r *Run) Close() error {
+	r.mu.Lock()
+	if r.events != nil {
+		_ = r.events.Sync()
+		_ = r.events.Close()
+		r.events = nil
+	}
+	r.mu.Unlock()
+	return r.lock.Unlock()
+}
+
+func (r *Run) saveRecord() error {
+	r.rec.UpdatedAt = now()
+	data, err := json.MarshalIndent(r.rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileDurable(filepath.Join(r.dir, "run.json"), data)
+}
+
+// writeFileDurable writes data so that after it returns the file holds
+// all of it, even across a crash: temp file, fsync, rename, fsync of the
+// directory.
+func writeFileDurable(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Discard removes a run that never started (its chain was refused before
+// any step ran) and releases its lock.
+func (r *Run) Discard() error {
+	r.Close()
+	return os.RemoveAll(r.dir)
+}
+
+// ID is the run's id.
+func (r *Run) ID() string { return r.rec.RunID }
+
+// Begin marks the run as running again (a resume).
+func (r *Run) Begin() error {
+	r.rec.Status = "running"
+	r.rec.Error = ""
+	return r.saveRecord()
+}

@@ -1,0 +1,242 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Store is a state directory.
+type Store struct{ dir string }
+
+// Open returns the store in dir (created on first use).
+func Open(dir string) *Store { return &Store{dir: dir} }
+
+// Dir is the state directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Record is run.json: what a run is and how it stands.
+type Record struct {
+	RunID     string `json:"run_id"`
+	Name      string `json:"name"`
+	ChainFile string `json:"chain_file"`
+	Status    string `json:"status"`
+	StartedAt string `json:"started_at"`
+	UpdatedAt string `json:"updated_at"`
+	// DurationMS adds up the time of every attempt (run and resumes).
+	DurationMS int64 `json:"duration_ms"`
+	// Inputs holds every input except secret ones, named in Secrets:
+	// those must be given again to resume.
+	Inputs  map[string]string `json:"inputs"`
+	Secrets []string          `json:"secrets,omitempty"`
+	Error   string            `json:"error,omitempty"`
+}
+
+// NotFoundError is a run id with no saved run.
+type NotFoundError struct{ RunID, Dir string }
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no run %q in %s (chainrun runs lists them)", e.RunID, e.Dir)
+}
+
+// LockedError is a run another process is driving.
+type LockedError struct{ RunID string }
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("run %s is being driven by another chainrun process; wait for it to finish", e.RunID)
+}
+
+// CorruptError is a run whose files cannot be read back.
+type CorruptError struct {
+	RunID, File string
+	Err         error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("run %s: %s cannot be read: %v", e.RunID, e.File, e.Err)
+}
+
+func (s *Store) runDir(id string) string { return filepath.Join(s.dir, "runs", id) }
+
+// validID keeps a run id from naming anything outside the store.
+func validID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, `/\`) && id != "." && id != ".."
+}
+
+// Create starts a new run directory for a run id, takes its lock and
+// writes the chain snapshot and record.
+func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
+	if !validID(rec.RunID) {
+		return nil, fmt.Errorf("invalid run id %q", rec.RunID)
+	}
+	dir := s.runDir(rec.RunID)
+	if err := os.MkdirAll(filepath.Join(dir, "steps"), 0o755); err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
+	}
+	r, err := s.lock(rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileDurable(filepath.Join(dir, "chain.yaml"), snapshot); err != nil {
+		r.Close()
+		return nil, err
+	}
+	rec.Status = "running"
+	r.rec = rec
+	if err := r.saveRecord(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resume takes the lock of a saved run and loads it for another attempt;
+// its record says running once the attempt begins (Begin).
+func (s *Store) Resume(id string) (*Run, *Saved, error) {
+	saved, err := s.Load(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := s.lock(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.rec = saved.Record
+	return r, saved, nil
+}
+
+func (s *Store) lock(id string) (*Run, error) {
+	dir := s.runDir(id)
+	l := flock.New(filepath.Join(dir, "lock"))
+	ok, err := l.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("locking run %s: %w", id, err)
+	}
+	if !ok {
+		return nil, &LockedError{RunID: id}
+	}
+	return &Run{dir: dir, lock: l}, nil
+}
+
+// Saved is a run read back from disk.
+type Saved struct {
+	Record   Record
+	Snapshot []byte
+	Steps    map[string]run.StepRecord
+	Started  map[string]bool
+	Result   *run.Result
+}
+
+// Load reads a saved run without locking it.
+func (s *Store) Load(id string) (*Saved, error) {
+	if !validID(id) {
+		return nil, &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	dir := s.runDir(id)
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	if err != nil {
+		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
+	}
+	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}}
+	if err := json.Unmarshal(data, &sv.Record); err != nil {
+		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
+	}
+	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
+		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "steps"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, &CorruptError{RunID: id, File: "steps", Err: err}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".started"):
+			sv.Started[strings.TrimSuffix(name, ".started")] = true
+		case strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, "."):
+			var rec run.StepRecord
+			b, err := os.ReadFile(filepath.Join(dir, "steps", name))
+			if err == nil {
+				err = json.Unmarshal(b, &rec)
+			}
+			if err != nil {
+				return nil, &CorruptError{RunID: id, File: "steps/" + name, Err: err}
+			}
+			sv.Steps[rec.Result.ID] = rec
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
+		var res run.Result
+		if json.Unmarshal(b, &res) == nil {
+			sv.Result = &res
+		}
+	}
+	if sv.Record.Status == "running" && !s.locked(id) {
+		sv.Record.Status = string(run.Interrupted)
+	}
+	return sv, nil
+}
+
+// locked reports whether a process holds the run's lock.
+func (s *Store) locked(id string) bool {
+	l := flock.New(filepath.Join(s.runDir(id), "lock"))
+	ok, err := l.TryLock()
+	if err != nil {
+		return false
+	}
+	if ok {
+		_ = l.Unlock()
+		return false
+	}
+	return true
+}
+
+// List returns every saved run's record, newest first. Runs that cannot be
+// read are listed with status "corrupt".
+func (s *Store) List() ([]Record, error) {
+	entries, err := os.ReadDir(filepath.Join(s.dir, "runs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
+	}
+	var out []Record
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(s.runDir(e.Name()), "run.json"))
+		var rec Record
+		if err != nil || json.Unmarshal(data, &rec) != nil {
+			out = append(out, Record{RunID: e.Name(), Status: "corrupt"})
+			continue
+		}
+		if rec.Status == "running" && !s.locked(rec.RunID) {
+			rec.Status = string(run.Interrupted)
+		}
+		out = append(out, rec)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].StartedAt != out[j].StartedAt {
+			return out[i].StartedAt > out[j].StartedAt
+		}
+		return out[i].RunID > out[j].RunID
+	})
+	return out, nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

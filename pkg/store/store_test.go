@@ -1,0 +1,112 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+func TestCreateSaveLoad(t *testing.T) {
+	s := Open(t.TempDir())
+	r, err := s.Create(Record{RunID: "20260101-000000-000-aaaaaa", Name: "c", Inputs: map[string]string{"a": "1"}}, []byte("name: c\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(Record{RunID: "20260101-000000-000-aaaaaa"}, nil); !errors.As(err, new(*LockedError)) {
+		t.Fatalf("a second driver of the run was allowed: %v", err)
+	}
+	rec := run.StepRecord{Result: run.StepResult{ID: "s1", Status: run.StepSucceeded, Attempts: 1}, Output: &run.SavedValue{Text: "out"}}
+	if err := r.StepFinished(rec); err != nil {
+		t.Fatal(err)
+	}
+	r.Emit(event.Event{Type: event.RunStarted, RunID: "x"})
+	r.Emit(event.Event{Type: event.LLMDelta, Line: "not logged"})
+	if err := r.Finish(&run.Result{RunID: "20260101-000000-000-aaaaaa", Status: run.Failed, Error: "boom", DurationMS: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.Load("20260101-000000-000-aaaaaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv.Record.Status != "failed" || sv.Record.Error != "boom" || string(sv.Snapshot) != "name: c\n" || sv.Steps["s1"].Output.Text != "out" || sv.Result == nil {
+		t.Fatalf("loaded %+v", sv)
+	}
+	events, _ := os.ReadFile(filepath.Join(s.Dir(), "runs", "20260101-000000-000-aaaaaa", "events.jsonl"))
+	if string(events) == "" || filepath.Base(string(events)) == "" || len(splitLines(string(events))) != 1 {
+		t.Errorf("events.jsonl = %q", events)
+	}
+}
+
+func TestCrashedRunIsInterrupted(t *testing.T) {
+	s := Open(t.TempDir())
+	r, err := s.Create(Record{RunID: "20260101-000000-000-bbbbbb", Name: "c"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := s.List()
+	if recs[0].Status != "running" {
+		t.Fatalf("a run whose lock is held is %s", recs[0].Status)
+	}
+	r.lock.Unlock() // the process died without finishing
+	recs, _ = s.List()
+	if recs[0].Status != "interrupted" {
+		t.Fatalf("a run whose process died is %s", recs[0].Status)
+	}
+}
+
+func TestListNewestFirstAndCorrupt(t *testing.T) {
+	s := Open(t.TempDir())
+	for _, id := range []string{"20260101-000000-001-aaaaaa", "20260101-000000-002-aaaaaa"} {
+		r, err := s.Create(Record{RunID: id, StartedAt: id[:15]}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Finish(&run.Result{Status: run.Succeeded})
+		r.Close()
+	}
+	os.WriteFile(filepath.Join(s.Dir(), "runs", "20260101-000000-001-aaaaaa", "run.json"), []byte("{oops"), 0o644)
+	recs, err := s.List()
+	if err != nil || len(recs) != 2 || recs[0].RunID != "20260101-000000-002-aaaaaa" {
+		t.Fatalf("%+v %v", recs, err)
+	}
+	if recs[1].Status != "corrupt" {
+		t.Errorf("an unreadable run is %q", recs[1].Status)
+	}
+	if _, err := s.Load("20260101-000000-001-aaaaaa"); !errors.As(err, new(*CorruptError)) {
+		t.Errorf("loading a corrupt run: %v", err)
+	}
+	if _, err := s.Load("../../etc"); !errors.As(err, new(*NotFoundError)) {
+		t.Errorf("a path as run id: %v", err)
+	}
+}
+
+func TestReadOnlyStateDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o500)
+	defer os.Chmod(dir, 0o700)
+	if _, err := Open(dir).Create(Record{RunID: "20260101-000000-000-cccccc"}, nil); err == nil {
+		t.Fatal("created a run in a read-only directory")
+	}
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := range len(s) {
+		if s[i] == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
