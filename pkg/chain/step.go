@@ -31,16 +31,16 @@ type Step struct {
 	Cwd       string   `yaml:"cwd"`
 	Condition string   `yaml:"condition"`
 	// EarlyExitIf ends the run successfully when it holds after the step.
-	EarlyExitIf     string    `yaml:"early_exit_if"`
-	TimeoutMS       int       `yaml:"timeout_ms"`
-	Retry           *Retry    `yaml:"retry"`
-	ContinueOnError bool      `yaml:"continue_on_error"`
+	EarlyExitIf     string `yaml:"early_exit_if"`
+	TimeoutMS       int    `yaml:"timeout_ms"`
+	Retry           *Retry `yaml:"retry"`
+	ContinueOnError bool   `yaml:"continue_on_error"`
 	// Idempotent false marks a step (a deploy, a payment) that must never
 	// run again without a person confirming it: no retry, and resume asks
 	// for --rerun when it may have started.
-	Idempotent *bool `yaml:"idempotent"`
-	PreTools        []PreTool `yaml:"pre_tools"`
-	ForEach         string    `yaml:"for_each"`
+	Idempotent *bool     `yaml:"idempotent"`
+	PreTools   []PreTool `yaml:"pre_tools"`
+	ForEach    string    `yaml:"for_each"`
 
 	Guardrails           []Guardrail `yaml:"guardrails"`
 	OutputMustContain    []string    `yaml:"output_must_contain"`
