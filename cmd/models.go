@@ -33,7 +33,7 @@ func (f *factory) registry() (*llm.Registry, error) {
 		default:
 			return nil, usagef("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
 		}
-		if p.Type != "" && p.Type != "ollama" && p.BaseURL == "" && !builtin {
+		if p.Type != "ollama" && p.BaseURL == "" && !builtin {
 			return nil, usagef("config providers.%s: base_url is required", name)
 		}
 	}

@@ -154,7 +154,7 @@ func (s *Store) walk(f func(string, fs.FileInfo)) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".json") || strings.HasPrefix(d.Name(), ".tmp-") {
+		if d.IsDir() || !isEntryName(d.Name()) {
 			return nil
 		}
 		info, err := d.Info()
@@ -168,4 +168,15 @@ func (s *Store) walk(f func(string, fs.FileInfo)) error {
 		return nil
 	}
 	return err
+}
+
+// isEntryName recognises an entry file (64 hex digits + .json), so that
+// stats and clear never touch other files in the directory.
+func isEntryName(name string) bool {
+	hexPart, ok := strings.CutSuffix(name, ".json")
+	if !ok || len(hexPart) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil
 }

@@ -107,3 +107,20 @@ func TestClear(t *testing.T) {
 		t.Errorf("clear of a missing dir: %d %v", n, err)
 	}
 }
+
+func TestClearTouchesOnlyEntries(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.json"), []byte("{}"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "ab"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ab", "notes.json"), []byte("{}"), 0o644)
+	s := Open(dir)
+	s.Put(Key("x"), answer{"x", 1}, 0)
+	if n, err := s.Clear(); err != nil || n != 1 {
+		t.Fatalf("cleared %d: %v", n, err)
+	}
+	for _, f := range []string{"settings.json", "ab/notes.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("clear removed %s", f)
+		}
+	}
+}

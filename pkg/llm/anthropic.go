@@ -22,7 +22,10 @@ var _ Provider = (*Anthropic)(nil)
 // (no /v1); empty means the SDK's default. The SDK's own retries are off:
 // chainrun owns retry and fallback.
 func NewAnthropic(name, baseURL, apiKey string, hc *http.Client) *Anthropic {
-	opts := []option.RequestOption{option.WithAPIKey(apiKey), option.WithMaxRetries(0)}
+	// WithoutEnvironmentDefaults: only what is passed here is used, so an
+	// ANTHROPIC_AUTH_TOKEN or base URL from the environment never reaches
+	// another anthropic-type endpoint.
+	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithAPIKey(apiKey), option.WithMaxRetries(0)}
 	if baseURL != "" {
 		opts = append(opts, option.WithBaseURL(baseURL))
 	}
@@ -63,6 +66,9 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 		msg, err = a.client.Messages.New(ctx, params)
 	}
 	if err != nil {
+		if req.OnDelta != nil {
+			return nil, streamFailure(a.classify(err))
+		}
 		return nil, a.classify(err)
 	}
 	var text strings.Builder

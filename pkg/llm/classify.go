@@ -2,6 +2,8 @@ package llm
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,6 +36,8 @@ func classify(provider string, err error, status int, resp *http.Response, messa
 		}
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Transient, e.Message = true, "timed out"
+	case isConfig(err):
+		e.Message = firstLine(err.Error())
 	case isMalformed(err):
 		e.Transient, e.Message = true, "malformed response: "+firstLine(err.Error())
 	case isNetwork(err):
@@ -42,6 +46,31 @@ func classify(provider string, err error, status int, resp *http.Response, messa
 		e.Message = firstLine(err.Error())
 	}
 	return e
+}
+
+// streamFailure makes an error that arrived inside a stream (after the
+// 200 that opened it: an overloaded or server error event, a broken
+// chunk) transient, as the same failure is without streaming.
+func streamFailure(err error) error {
+	var e *Error
+	if errors.As(err, &e) && (e.Status == 0 || e.Status == http.StatusOK) {
+		e.Transient = true
+		if e.Status == http.StatusOK {
+			e.Status = 0
+		}
+	}
+	return err
+}
+
+// isConfig recognises failures that no retry can mend: a certificate that
+// does not verify, an unsupported URL scheme.
+func isConfig(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) ||
+		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
 func isNetwork(err error) bool {

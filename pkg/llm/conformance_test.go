@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -317,5 +318,70 @@ func TestOllamaNeedsNoKey(t *testing.T) {
 	}
 	if req := s.Requests()[0]; req.Path != "/v1/chat/completions" || req.Body["model"] != "llama3.2" {
 		t.Errorf("request %s %v", req.Path, req.Body)
+	}
+}
+
+func TestConformanceErrorInsideStream(t *testing.T) {
+	for _, a := range adapters {
+		s := llmtest.New(llmtest.Reply{Text: "partial", StreamError: true})
+		_, err := a.make(s, "k").Complete(context.Background(), request(true, &strings.Builder{}))
+		s.Close()
+		if !llm.IsTransient(err) {
+			t.Errorf("%s: an error event inside a stream gave %v, want a transient error", a.name, err)
+		}
+	}
+}
+
+func TestEnvironmentCredentialsStayHome(t *testing.T) {
+	t.Setenv("ANTHROPIC_AUTH_TOKEN", "env-token-xyz")
+	t.Setenv("OPENAI_ORG_ID", "org-env")
+	t.Setenv("OPENAI_PROJECT_ID", "proj-env")
+	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Leak: yes")
+	for _, a := range adapters {
+		s := llmtest.New(llmtest.Reply{Text: "ok"})
+		if _, err := a.make(s, "own-key").Complete(context.Background(), request(false, nil)); err != nil {
+			t.Fatal(err)
+		}
+		h := s.Requests()[0].Header
+		s.Close()
+		for name, values := range h {
+			for _, v := range values {
+				if strings.Contains(v, "env-token-xyz") || strings.Contains(v, "org-env") || strings.Contains(v, "proj-env") || name == "X-Leak" {
+					t.Errorf("%s: the environment's %s reached the endpoint", a.name, name)
+				}
+			}
+		}
+	}
+}
+
+func TestTLSFailureIsPermanent(t *testing.T) {
+	s := httptest.NewTLSServer(http.NotFoundHandler())
+	defer s.Close()
+	_, err := llm.NewOpenAI("openai", s.URL+"/v1", "k", &http.Client{}).Complete(context.Background(), request(false, nil))
+	if err == nil || llm.IsTransient(err) {
+		t.Fatalf("an unverifiable certificate gave %v, want a permanent error", err)
+	}
+}
+
+func TestConfigReplacesBuiltinEndpoint(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "x"})
+	defer s.Close()
+	env := map[string]string{"OPENAI_API_KEY": "public", "OPENAI_BASE_URL": "http://public.invalid/v1", "VLLM_KEY": "v", "OLLAMA_HOST": s.URL}
+	r := llm.NewRegistry(map[string]llm.ProviderConfig{
+		"openai": {BaseURL: s.OpenAIURL(), APIKeyEnv: "VLLM_KEY"},
+		"lan":    {Type: "ollama"},
+	}, "", func(k string) string { return env[k] }, nil)
+	for _, model := range []string{"openai/m", "lan/llama"} {
+		tg, err := r.Target(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tg.Provider.Complete(context.Background(), request(false, nil)); err != nil {
+			t.Fatalf("%s did not reach the configured endpoint: %v", model, err)
+		}
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 || reqs[0].Header.Get("Authorization") != "Bearer v" {
+		t.Fatalf("requests %d, auth %q", len(reqs), reqs[0].Header.Get("Authorization"))
 	}
 }

@@ -86,6 +86,9 @@ type Error struct {
 	RetryAfter time.Duration
 	Message    string
 	Err        error
+	// NotSent is true when the request never left this process (a spent
+	// budget): it does not count as a call.
+	NotSent bool
 }
 
 func (e *Error) Error() string {

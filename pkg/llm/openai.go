@@ -13,9 +13,13 @@ import (
 // OpenAI speaks the Chat Completions API (not the Responses API) through
 // the official SDK, so every OpenAI-compatible server works.
 type OpenAI struct {
-	name   string
-	client openai.Client
+	name string
+	chat openai.ChatService
 }
+
+// DefaultOpenAIBaseURL is where the openai provider goes when no base URL
+// is set.
+const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 
 var _ Provider = (*OpenAI)(nil)
 
@@ -26,14 +30,18 @@ func NewOpenAI(name, baseURL, apiKey string, hc *http.Client) *OpenAI {
 	if apiKey == "" {
 		apiKey = "none" // the SDK insists on one; keyless servers ignore it
 	}
-	opts := []option.RequestOption{option.WithAPIKey(apiKey), option.WithMaxRetries(0)}
-	if baseURL != "" {
-		opts = append(opts, option.WithBaseURL(baseURL))
+	if baseURL == "" {
+		baseURL = DefaultOpenAIBaseURL
 	}
-	if hc != nil {
-		opts = append(opts, option.WithHTTPClient(hc))
+	if hc == nil {
+		hc = http.DefaultClient
 	}
-	return &OpenAI{name: name, client: openai.NewClient(opts...)}
+	// The chat service is built from these options alone: the SDK's client
+	// constructor would add OPENAI_* settings from the environment
+	// (organization, project, custom headers) to every endpoint, Ollama
+	// and vLLM included.
+	opts := []option.RequestOption{option.WithBaseURL(baseURL), option.WithAPIKey(apiKey), option.WithMaxRetries(0), option.WithHTTPClient(hc)}
+	return &OpenAI{name: name, chat: openai.NewChatService(opts...)}
 }
 
 // Name implements Provider.
@@ -56,12 +64,18 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		// OpenAI itself wants max_completion_tokens (its o-series refuses
+		// max_tokens); compatible servers know max_tokens.
+		if o.name == "openai" {
+			params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		}
 	}
 	if req.OnDelta != nil {
 		return o.stream(ctx, params, req.OnDelta)
 	}
-	resp, err := o.client.Chat.Completions.New(ctx, params)
+	resp, err := o.chat.Completions.New(ctx, params)
 	if err != nil {
 		return nil, o.classify(err)
 	}
@@ -79,7 +93,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 
 func (o *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, onDelta func(string)) (*Response, error) {
 	params.StreamOptions.IncludeUsage = openai.Bool(true)
-	s := o.client.Chat.Completions.NewStreaming(ctx, params)
+	s := o.chat.Completions.NewStreaming(ctx, params)
 	defer s.Close()
 	acc := openai.ChatCompletionAccumulator{}
 	for s.Next() {
@@ -90,7 +104,7 @@ func (o *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewPara
 		}
 	}
 	if err := s.Err(); err != nil {
-		return nil, o.classify(err)
+		return nil, streamFailure(o.classify(err))
 	}
 	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
 		return nil, &Error{Provider: o.name, Transient: true, Message: "the stream ended before the answer was complete"}

@@ -42,14 +42,30 @@ type Registry struct {
 // (max_parallel_llm); 0 means no cap.
 func (r *Registry) SetConcurrency(n int) { r.concurrent = n }
 
-// configure merges a config entry into a built-in provider of the same
-// name when the entry gives no type (only requests_per_minute, say).
+// configure merges a config entry into the built-in provider of the same
+// name, field by field (a config base_url or api_key_env replaces the
+// built-in's; its environment variable no longer applies). A named ollama
+// provider without base_url uses OLLAMA_HOST's.
 func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
 	base, builtin := r.providers[name]
-	if !builtin || c.Type != "" {
+	if !builtin {
+		if c.Type == "ollama" && c.BaseURL == "" {
+			c.BaseURL = r.providers["ollama"].BaseURL
+		}
 		return c
 	}
-	base.RequestsPerMinute = c.RequestsPerMinute
+	if c.Type != "" {
+		base.Type = c.Type
+	}
+	if c.BaseURL != "" {
+		base.BaseURL, base.BaseURLEnv = c.BaseURL, ""
+	}
+	if c.APIKeyEnv != "" {
+		base.APIKeyEnv = c.APIKeyEnv
+	}
+	if c.RequestsPerMinute != 0 {
+		base.RequestsPerMinute = c.RequestsPerMinute
+	}
 	return base
 }
 

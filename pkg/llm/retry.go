@@ -63,7 +63,9 @@ func Call(ctx context.Context, targets []Target, req Request, p Policy, observe 
 			r.Model = t.Model
 			start := time.Now()
 			resp, err := t.Provider.Complete(ctx, r)
-			sent++
+			if !notSent(err) {
+				sent++
+			}
 			a := Attempt{Target: t, Number: n, Err: err, Duration: time.Since(start)}
 			if resp != nil {
 				a.Usage = resp.Usage
@@ -135,4 +137,9 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+func notSent(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.NotSent
 }

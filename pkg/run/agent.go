@@ -120,7 +120,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 	}
 	system, err := x.render(s.C().System, sc)
 	if err != nil {
-		return outcome{}, err
+		return out, err
 	}
 	req := llm.Request{
 		System:      system,
@@ -130,7 +130,9 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 	}
 	if key := x.cacheKey(s, req, targets, len(history)); key != "" {
 		var hit cached
-		if x.l.cacheReads && x.l.cache.Get(key, &hit) {
+		// a stored answer that breaks the step's guardrails as they are now
+		// is a miss: it is asked again and replaced
+		if x.l.cacheReads && x.l.cache.Get(key, &hit) && len(guard.Check(s, hit.Text)) == 0 {
 			out.value, out.model, out.cached = textValue(hit.Text), hit.Model, true
 			out.usage.Cached++
 			if s.OutputSchema == "json" {
@@ -268,7 +270,7 @@ func (x *execution) summarize(ctx context.Context, s *chain.Step, targets []llm.
 	}
 	key := ""
 	if x.l.cache != nil {
-		key = cacheKeyOf("summarize", models, text)
+		key = cacheKeyOf("summarize", models, s.MaxTokens, text)
 		var hit cached
 		if x.l.cacheReads && x.l.cache.Get(key, &hit) {
 			out.usage.Cached++

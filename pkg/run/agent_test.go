@@ -301,6 +301,9 @@ steps:
 	if res.Status != Failed || s.Count() != 2 || !strings.Contains(res.Error, "step c failed") || !strings.Contains(res.Error, "budget is spent: max_llm_calls 2 reached") {
 		t.Fatalf("status %s requests %d error %s", res.Status, s.Count(), res.Error)
 	}
+	if res.Usage.LLMCalls != 2 {
+		t.Errorf("a refused request counted as a call: llm_calls = %d", res.Usage.LLMCalls)
+	}
 	if step(t, res, "a").Status != StepSucceeded || res.Vars["b"] != "an answer" {
 		t.Errorf("finished work was not kept: %+v", res)
 	}
@@ -319,7 +322,7 @@ steps:
 	if res2.Status != Failed || s2.Count() != 1 || !strings.Contains(res2.Error, "max_tokens 5 reached") {
 		t.Fatalf("status %s requests %d error %s", res2.Status, s2.Count(), res2.Error)
 	}
-	if got := s2.Requests()[0].Body["max_tokens"]; got != 5.0 {
+	if got := s2.Requests()[0].Body["max_completion_tokens"]; got != 5.0 {
 		t.Errorf("the answer was not capped at the tokens left: max_tokens = %v", got)
 	}
 }
@@ -364,5 +367,50 @@ steps:
 	}
 	if a := step(t, res, "ask"); res.Status != Failed || !strings.Contains(a.Error, "timed out after 300ms") {
 		t.Fatalf("step = %+v", a)
+	}
+}
+
+func TestBudgetHoldsWithParallelSteps(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: strings.Repeat("word ", 40)})
+	defer s.Close()
+	res := runChain(t, `
+name: t
+budget: {max_tokens: 100}
+steps:
+  - {id: a, model: openai/m, prompt: p1, continue_on_error: true}
+  - {id: b, model: openai/m, prompt: p2, continue_on_error: true}
+  - {id: c, model: openai/m, prompt: p3, continue_on_error: true}
+  - {id: d, model: openai/m, prompt: p4, continue_on_error: true}
+`, nil, WithModels(registryFor(s, nil)), WithParallel(4))
+	var asked int
+	for _, r := range s.Requests() {
+		asked += int(r.Body["max_completion_tokens"].(float64))
+	}
+	if asked > 100 {
+		t.Fatalf("parallel steps were promised %d answer tokens with a budget of 100", asked)
+	}
+	_ = res
+}
+
+func TestCacheSkipsTruncatedAndStaleAnswers(t *testing.T) {
+	store := cache.Open(t.TempDir())
+	cut := llmtest.New(llmtest.Reply{Text: "The answer is", Finish: "length"})
+	defer cut.Close()
+	src := "name: t\nsteps:\n  - {id: a, model: openai/m, prompt: p, cache: true, output_var: a}\noutput: a\n"
+	runChain(t, src, nil, WithModels(registryFor(cut, nil)), WithCache(store, true))
+	runChain(t, src, nil, WithModels(registryFor(cut, nil)), WithCache(store, true))
+	if cut.Count() != 2 {
+		t.Fatalf("an answer cut at max_tokens was served from the cache (%d requests)", cut.Count())
+	}
+	// A stored answer that breaks a guardrail added since is a miss.
+	ok := llmtest.New(llmtest.Reply{Text: "short"})
+	defer ok.Close()
+	runChain(t, src, nil, WithModels(registryFor(ok, nil)), WithCache(store, true))
+	long := llmtest.New(llmtest.Reply{Text: "a much longer answer than before"})
+	defer long.Close()
+	tightened := "name: t\nsteps:\n  - {id: a, model: openai/m, prompt: p, cache: true, guardrails: [{type: min_length, value: 10}], output_var: a}\noutput: a\n"
+	res := runChain(t, tightened, nil, WithModels(registryFor(long, nil)), WithCache(store, true))
+	if res.Status != Succeeded || long.Count() != 1 || res.Output != "a much longer answer than before" {
+		t.Fatalf("status %s requests %d output %#v", res.Status, long.Count(), res.Output)
 	}
 }

@@ -157,8 +157,9 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 				}
 			}
 		}
-		if err == nil && out.cacheKey != "" {
-			// stored only once its guardrails hold; a failed write costs a
+		if err == nil && out.cacheKey != "" && out.finish == llm.FinishStop {
+			// stored only once its guardrails hold, and only a complete
+			// answer (not one cut at max_tokens); a failed write costs a
 			// future call, nothing more
 			_ = x.l.cache.Put(out.cacheKey, cached{Text: out.answer, Model: out.model}, cacheTTL(s))
 		}

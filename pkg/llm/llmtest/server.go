@@ -30,6 +30,9 @@ type Reply struct {
 	Delay time.Duration
 	// CutStream ends an SSE stream before the answer is complete.
 	CutStream bool
+	// StreamError sends an error event inside an SSE stream, after the
+	// 200 that opened it (as an overloaded server does).
+	StreamError bool
 	// Finish is the stop reason in the provider's words (default: a
 	// normal stop).
 	Finish string
@@ -188,6 +191,10 @@ func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Reque
 	for _, piece := range pieces(reply.Text) {
 		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}`, jsonString(piece)))
 	}
+	if reply.StreamError {
+		ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+		return
+	}
 	if reply.CutStream {
 		return
 	}
@@ -210,6 +217,10 @@ func openaiStream(w http.ResponseWriter, model string, reply Reply, req Request)
 			role = `"role":"assistant",`
 		}
 		data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{%s"content":%s},"finish_reason":null}]}`, model, role, jsonString(piece)))
+	}
+	if reply.StreamError {
+		data(`{"error":{"message":"The server had an error","type":"server_error"}}`)
+		return
 	}
 	if reply.CutStream {
 		return
