@@ -63,11 +63,7 @@ func newCacheCmd(f *factory) *cobra.Command {
 
 func runCacheStats(opts *cacheOptions) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}

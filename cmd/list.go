@@ -40,11 +40,7 @@ type listedChain struct {
 
 func runList(opts *listOptions) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}

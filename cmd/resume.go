@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -53,11 +52,7 @@ you confirm with --rerun STEP.`,
 
 func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}
@@ -101,32 +96,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		}
 		rerun[id] = true
 	}
-	dir, err := f.getwd()
+	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet})
 	if err != nil {
 		return err
 	}
-	models, err := f.registry()
-	if err != nil {
-		return err
-	}
-	cacheStore, err := f.cacheStore()
-	if err != nil {
-		return err
-	}
-	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
-	sinks := &fanout{sinks: []event.Sink{prog}}
-	engine := run.New(
-		run.WithParallel(v.GetInt(keyMaxParallel)),
-		run.WithDir(dir),
-		run.WithEvents(sinks),
-		run.WithLogLines(opts.verbose),
-		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
-		run.WithChains(f.calledChain),
-		run.WithModels(models),
-		run.WithDefaultModel(f.defaultModel()),
-		run.WithStreaming(f.io.IsStderrTTY() && !opts.quiet),
-		run.WithCache(cacheStore, true),
-	)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun}
 	res, err := driveSaved(cmd.Context(), engine, sinks, req, held)
 	if err != nil {

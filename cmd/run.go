@@ -71,16 +71,9 @@ holds one JSON object describing the run, whatever its outcome.`,
 
 func runRun(cmd *cobra.Command, opts *runOptions) error {
 	f := opts.f
-	v, err := f.config()
+	format, err := f.format()
 	if err != nil {
 		return err
-	}
-	format, err := outputFormat(v)
-	if err != nil {
-		return err
-	}
-	if opts.verbose && opts.quiet {
-		return usagef("--verbose and --quiet cannot be used together")
 	}
 	inputs, err := parseInputs(opts.inputs, opts.inputFile)
 	if err != nil {
@@ -93,36 +86,10 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(f.io.ErrOut, w.String())
 	}
-	dir, err := f.getwd()
+	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
 	if err != nil {
 		return err
 	}
-	parallel := v.GetInt(keyMaxParallel)
-	if parallel < 0 {
-		return usagef("--max-parallel must be 1 or more")
-	}
-	prog := &progress{w: f.io.ErrOut, verbose: opts.verbose, quiet: opts.quiet, stamp: !f.io.IsStderrTTY()}
-	sinks := &fanout{sinks: []event.Sink{prog}}
-	models, err := f.registry()
-	if err != nil {
-		return err
-	}
-	store, err := f.cacheStore()
-	if err != nil {
-		return err
-	}
-	engine := run.New(
-		run.WithModels(models),
-		run.WithDefaultModel(f.defaultModel()),
-		run.WithStreaming(f.io.IsStderrTTY() && !opts.quiet),
-		run.WithCache(store, !opts.noCache),
-		run.WithParallel(parallel),
-		run.WithDir(dir),
-		run.WithEvents(sinks),
-		run.WithLogLines(opts.verbose),
-		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
-		run.WithChains(f.calledChain),
-	)
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}

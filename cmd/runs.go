@@ -46,11 +46,7 @@ type listedRun struct {
 
 func runRunsList(opts *runsOptions) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}
@@ -90,11 +86,7 @@ func startedAt(runID string) string {
 
 func runRunsShow(opts *runsOptions, id string) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}

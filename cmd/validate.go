@@ -43,11 +43,7 @@ type validation struct {
 
 func runValidate(opts *validateOptions) error {
 	f := opts.f
-	v, err := f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := f.format()
 	if err != nil {
 		return err
 	}

@@ -23,11 +23,7 @@ func newVersionCmd(f *factory) *cobra.Command {
 }
 
 func runVersion(opts *versionOptions) error {
-	v, err := opts.f.config()
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(v)
+	format, err := opts.f.format()
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func TestConcurrentWritersNeverCorrupt(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	leftovers, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "*", ".*tmp-*"))
 	if len(leftovers) != 0 {
 		t.Errorf("temporary files left: %v", leftovers)
 	}

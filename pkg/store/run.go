@@ -9,6 +9,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -117,38 +118,8 @@ func (r *Run) saveRecord() error {
 }
 
 // writeFileDurable writes data so that after it returns the file holds
-// all of it, even across a crash: temp file, fsync, rename, fsync of the
-// directory.
-func writeFileDurable(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
-}
+// all of it, even across a crash.
+func writeFileDurable(path string, data []byte) error { return fsutil.WriteFile(path, data, true) }
 
 // Discard removes a run that never started (its chain was refused before
 // any step ran) and releases its lock.

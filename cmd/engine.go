@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// engineOptions are what run and resume choose about an engine.
+type engineOptions struct {
+	verbose, quiet, noCache bool
+}
+
+// newEngine builds the local engine from config and flags, with progress
+// lines on stderr; more event sinks (a saved run) join the fan-out.
+func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
+	v, err := f.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.verbose && o.quiet {
+		return nil, nil, usagef("--verbose and --quiet cannot be used together")
+	}
+	parallel := v.GetInt(keyMaxParallel)
+	if parallel < 0 {
+		return nil, nil, usagef("--max-parallel must be 1 or more")
+	}
+	dir, err := f.getwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	models, err := f.registry()
+	if err != nil {
+		return nil, nil, err
+	}
+	answers, err := f.cacheStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	prog := &progress{w: f.io.ErrOut, verbose: o.verbose, quiet: o.quiet, stamp: !f.io.IsStderrTTY()}
+	sinks := &fanout{sinks: []event.Sink{prog}}
+	engine := run.New(
+		run.WithParallel(parallel),
+		run.WithDir(dir),
+		run.WithEvents(sinks),
+		run.WithLogLines(o.verbose),
+		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+		run.WithChains(f.calledChain),
+		run.WithModels(models),
+		run.WithDefaultModel(f.defaultModel()),
+		run.WithStreaming(f.io.IsStderrTTY() && !o.quiet),
+		run.WithCache(answers, !o.noCache),
+	)
+	return engine, sinks, nil
+}
+
+// format is the --output format (text or json) of this command.
+func (f *factory) format() (string, error) {
+	v, err := f.config()
+	if err != nil {
+		return "", err
+	}
+	return outputFormat(v)
+}

@@ -1,0 +1,48 @@
+// Package fsutil writes files so that readers never see half of one: the
+// data goes to a temporary file in the same directory, which is renamed
+// over the target. Durable writes also reach the disk before they return.
+package fsutil
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// WriteFile replaces path with data atomically. When durable is true the
+// file and its directory entry are flushed to disk (fsync) first, so that
+// the data survives a crash the moment WriteFile returns.
+func WriteFile(path string, data []byte, durable bool) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if durable {
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			d.Close()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+package fsutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	for _, durable := range []bool{false, true} {
+		if err := WriteFile(p, []byte("one"), durable); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFile(p, []byte("two"), durable); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "two" {
+			t.Fatalf("read %q", b)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "f"), nil, true); err == nil {
+		t.Error("wrote into a missing directory")
+	}
+}
