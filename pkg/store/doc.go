@@ -3,9 +3,9 @@
 //
 //	run.json        what the run is: chain, inputs (secrets left out), status
 //	chain.yaml      the chain exactly as it was at launch (resume uses it)
-//	steps/ID.json   each finished step, written durably before any step
-//	                that depends on it starts (temp file, fsync, rename)
-//	steps/ID.started  a non-idempotent step that began
+//	steps.jsonl     the step journal, append-only: each finished step (and
+//	                each non-idempotent step that began), flushed to disk
+//	                (fsync) before any step that depends on it starts
 //	events.jsonl    the append-only audit log of run events
 //	result.json     the last result
 //	lock            held (flock) by the process driving the run

@@ -80,7 +80,7 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 		return nil, fmt.Errorf("invalid run id %q", rec.RunID)
 	}
 	dir := s.runDir(rec.RunID)
-	if err := os.MkdirAll(filepath.Join(dir, "steps"), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
 	r, err := s.lock(rec.RunID)
@@ -157,26 +157,8 @@ func (s *Store) Load(id string) (*Saved, error) {
 	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, "steps"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, &CorruptError{RunID: id, File: "steps", Err: err}
-	}
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case strings.HasSuffix(name, ".started"):
-			sv.Started[strings.TrimSuffix(name, ".started")] = true
-		case strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, "."):
-			var rec run.StepRecord
-			b, err := os.ReadFile(filepath.Join(dir, "steps", name))
-			if err == nil {
-				err = json.Unmarshal(b, &rec)
-			}
-			if err != nil {
-				return nil, &CorruptError{RunID: id, File: "steps/" + name, Err: err}
-			}
-			sv.Steps[rec.Result.ID] = rec
-		}
+	if err := readJournal(filepath.Join(dir, "steps.jsonl"), sv); err != nil {
+		return nil, &CorruptError{RunID: id, File: "steps.jsonl", Err: err}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
 		var res run.Result
@@ -240,3 +222,39 @@ func (s *Store) List() ([]Record, error) {
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// readJournal replays steps.jsonl: the last record of a step wins, and a
+// step that finished reusably is no longer "started". A last line cut
+// short by a crash was never acknowledged, so it is ignored.
+func readJournal(path string, sv *Saved) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines {
+		if line == "" {
+			continue
+		}
+		var l journalLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			if i == len(lines)-1 {
+				break // torn final write
+			}
+			return fmt.Errorf("line %d: %w", i+1, err)
+		}
+		switch {
+		case l.Started != "":
+			sv.Started[l.Started] = true
+		case l.Step != nil:
+			sv.Steps[l.Step.Result.ID] = *l.Step
+			if l.Step.Reusable() {
+				delete(sv.Started, l.Step.Result.ID)
+			}
+		}
+	}
+	return nil
+}

@@ -110,3 +110,31 @@ func splitLines(s string) []string {
 	}
 	return out
 }
+
+func TestJournalReplay(t *testing.T) {
+	s := Open(t.TempDir())
+	id := "20260101-000000-000-dddddd"
+	r, err := s.Create(Record{RunID: id}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.StepStarted("ship")
+	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "build", Status: run.StepFailed}})
+	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "build", Status: run.StepSucceeded}})
+	r.StepStarted("deploy")
+	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "deploy", Status: run.StepSucceeded}})
+	r.Close()
+	f, _ := os.OpenFile(filepath.Join(s.Dir(), "runs", id, "steps.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte(`{"step":{"result":{"id":"x","sta`)) // a crash mid-write
+	f.Close()
+	sv, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv.Steps["build"].Result.Status != run.StepSucceeded || !sv.Started["ship"] || sv.Started["deploy"] {
+		t.Fatalf("replayed %+v started %v", sv.Steps, sv.Started)
+	}
+	if _, torn := sv.Steps["x"]; torn {
+		t.Error("a torn last line was read")
+	}
+}
