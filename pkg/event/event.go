@@ -1,6 +1,7 @@
 package event
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 )
@@ -23,6 +24,11 @@ const (
 	LLMCall Type = "llm.call"
 	// LLMDelta is text of an answer as it streams in.
 	LLMDelta Type = "llm.delta"
+	// StepSaved carries a finished step's saved record (result and
+	// output) in Record: the log is also the journal a resume replays.
+	StepSaved Type = "step.saved"
+	// StepBegun marks that a step which is not idempotent began.
+	StepBegun Type = "step.begun"
 )
 
 // Event is one thing that happened in a run.
@@ -52,6 +58,8 @@ type Event struct {
 	Model        string `json:"model,omitempty"`
 	InputTokens  int    `json:"input_tokens,omitempty"`
 	OutputTokens int    `json:"output_tokens,omitempty"`
+	// Record is the saved step on step.saved events.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

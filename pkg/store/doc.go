@@ -3,10 +3,10 @@
 //
 //	run.json        what the run is: chain, inputs (secrets left out), status
 //	chain.yaml      the chain exactly as it was at launch (resume uses it)
-//	steps.jsonl     the step journal, append-only: each finished step (and
-//	                each non-idempotent step that began), flushed to disk
-//	                (fsync) before any step that depends on it starts
-//	events.jsonl    the append-only audit log of run events
+//	events.jsonl    the append-only audit log of run events; it is also the
+//	                journal: a step.saved event carries each finished step
+//	                (result and output) and is flushed to disk (fsync)
+//	                before any step that depends on it starts
 //	result.json     the last result
 //	lock            held (flock) by the process driving the run
 //

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -23,9 +24,6 @@ type Run struct {
 	mu     sync.Mutex
 	events *os.File
 	evErr  error
-
-	jmu     sync.Mutex
-	journal *os.File
 }
 
 var (
@@ -33,44 +31,45 @@ var (
 	_ event.Sink  = (*Run)(nil)
 )
 
-// journalLine is one line of steps.jsonl: a finished step, or the mark
-// that a non-idempotent step began.
-type journalLine struct {
-	Started string          `json:"started,omitempty"`
-	Step    *run.StepRecord `json:"step,omitempty"`
-}
-
 // StepStarted implements run.Journal.
 func (r *Run) StepStarted(step string) error {
-	return r.append(journalLine{Started: step})
+	return r.save(event.Event{Type: event.StepBegun, Step: step})
 }
 
-// StepFinished implements run.Journal: the record is on disk (appended
-// and fsynced) when it returns.
+// StepFinished implements run.Journal: the step's record is appended to
+// the event log, and the log flushed to disk (fsync), before it returns.
+// The audit log is the journal: one file, one flush a step.
 func (r *Run) StepFinished(rec run.StepRecord) error {
-	return r.append(journalLine{Step: &rec})
-}
-
-// append writes one line to the step journal and flushes it to disk. An
-// append-only file costs one fsync a step, a third of a write-and-rename.
-func (r *Run) append(l journalLine) error {
-	data, err := json.Marshal(l)
+	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	r.jmu.Lock()
-	defer r.jmu.Unlock()
-	if r.journal == nil {
-		f, err := os.OpenFile(filepath.Join(r.dir, "steps.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		r.journal = f
-	}
-	if _, err := r.journal.Write(append(data, '\n')); err != nil {
+	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID, Record: data})
+}
+
+// save appends a journal event and flushes the log to disk.
+func (r *Run) save(e event.Event) error {
+	e.V, e.Time, e.RunID = event.SchemaVersion, time.Now(), r.rec.RunID
+	line, err := json.Marshal(e)
+	if err != nil {
 		return err
 	}
-	return r.journal.Sync()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.openLog(); err != nil {
+		return err
+	}
+	if _, err := r.events.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	return r.events.Sync()
+}
+
+func (r *Run) openLog() error {
+	if r.events == nil && r.evErr == nil {
+		r.events, r.evErr = os.OpenFile(filepath.Join(r.dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	return r.evErr
 }
 
 // Emit implements event.Sink: one JSON line per event, appended. Write
@@ -85,10 +84,7 @@ func (r *Run) Emit(e event.Event) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.events == nil && r.evErr == nil {
-		r.events, r.evErr = os.OpenFile(filepath.Join(r.dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	}
-	if r.evErr != nil {
+	if r.openLog() != nil {
 		return
 	}
 	if _, err := r.events.Write(append(line, '\n')); err != nil && r.evErr == nil {
@@ -118,14 +114,8 @@ func (r *Run) Finish(res *run.Result) error {
 	return r.saveRecord()
 }
 
-// Close syncs the event log, closes the journal and releases the lock.
+// Close syncs the event log and releases the lock.
 func (r *Run) Close() error {
-	r.jmu.Lock()
-	if r.journal != nil {
-		_ = r.journal.Close()
-		r.journal = nil
-	}
-	r.jmu.Unlock()
 	r.mu.Lock()
 	if r.events != nil {
 		_ = r.events.Sync()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -157,8 +158,8 @@ func (s *Store) Load(id string) (*Saved, error) {
 	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
-	if err := readJournal(filepath.Join(dir, "steps.jsonl"), sv); err != nil {
-		return nil, &CorruptError{RunID: id, File: "steps.jsonl", Err: err}
+	if err := readJournal(filepath.Join(dir, "events.jsonl"), sv); err != nil {
+		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
 		var res run.Result
@@ -223,9 +224,10 @@ func (s *Store) List() ([]Record, error) {
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// readJournal replays steps.jsonl: the last record of a step wins, and a
-// step that finished reusably is no longer "started". A last line cut
-// short by a crash was never acknowledged, so it is ignored.
+// readJournal replays the event log's step.saved and step.begun events:
+// the last record of a step wins, and a step that finished reusably is no
+// longer "begun". A last line cut short by a crash was never
+// acknowledged, so it is ignored.
 func readJournal(path string, sv *Saved) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -239,20 +241,24 @@ func readJournal(path string, sv *Saved) error {
 		if line == "" {
 			continue
 		}
-		var l journalLine
-		if err := json.Unmarshal([]byte(line), &l); err != nil {
+		var e event.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			if i == len(lines)-1 {
 				break // torn final write
 			}
 			return fmt.Errorf("line %d: %w", i+1, err)
 		}
-		switch {
-		case l.Started != "":
-			sv.Started[l.Started] = true
-		case l.Step != nil:
-			sv.Steps[l.Step.Result.ID] = *l.Step
-			if l.Step.Reusable() {
-				delete(sv.Started, l.Step.Result.ID)
+		switch e.Type {
+		case event.StepBegun:
+			sv.Started[e.Step] = true
+		case event.StepSaved:
+			var rec run.StepRecord
+			if err := json.Unmarshal(e.Record, &rec); err != nil {
+				return fmt.Errorf("line %d: %w", i+1, err)
+			}
+			sv.Steps[rec.Result.ID] = rec
+			if rec.Reusable() {
+				delete(sv.Started, rec.Result.ID)
 			}
 		}
 	}

@@ -39,7 +39,7 @@ func TestCreateSaveLoad(t *testing.T) {
 		t.Fatalf("loaded %+v", sv)
 	}
 	events, _ := os.ReadFile(filepath.Join(s.Dir(), "runs", "20260101-000000-000-aaaaaa", "events.jsonl"))
-	if string(events) == "" || filepath.Base(string(events)) == "" || len(splitLines(string(events))) != 1 {
+	if len(splitLines(string(events))) != 2 { // the run.started event and the step.saved record
 		t.Errorf("events.jsonl = %q", events)
 	}
 }
@@ -124,8 +124,8 @@ func TestJournalReplay(t *testing.T) {
 	r.StepStarted("deploy")
 	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "deploy", Status: run.StepSucceeded}})
 	r.Close()
-	f, _ := os.OpenFile(filepath.Join(s.Dir(), "runs", id, "steps.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	f.Write([]byte(`{"step":{"result":{"id":"x","sta`)) // a crash mid-write
+	f, _ := os.OpenFile(filepath.Join(s.Dir(), "runs", id, "events.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte(`{"v":1,"type":"step.saved","record":{"result":{"id":"x","sta`)) // a crash mid-write
 	f.Close()
 	sv, err := s.Load(id)
 	if err != nil {
