@@ -1,12 +1,11 @@
 package chain
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
 
@@ -21,7 +20,7 @@ type Compiled struct {
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
 	// Schemas holds the compiled json_schema guardrails by index.
-	Schemas map[int]*jsonschema.Schema
+	Schemas map[int]*jsonschema.Resolved
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such
@@ -47,7 +46,7 @@ type compiledStep = Compiled
 
 // compileSchema compiles a json_schema guardrail's value: a schema written
 // as YAML, or as JSON text.
-func compileSchema(value any) (*jsonschema.Schema, error) {
+func compileSchema(value any) (*jsonschema.Resolved, error) {
 	var text []byte
 	switch v := value.(type) {
 	case nil:
@@ -61,19 +60,15 @@ func compileSchema(value any) (*jsonschema.Schema, error) {
 		}
 		text = b
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
-	if err != nil {
-		return nil, fmt.Errorf("the schema is not JSON: %v", err)
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(text, &sch); err != nil {
+		return nil, fmt.Errorf("the schema is not valid: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("guardrail.json", doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile("guardrail.json")
+	rs, err := sch.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s", firstLine(err.Error()))
 	}
-	return sch, nil
+	return rs, nil
 }
 
 // normalizeYAML turns YAML-decoded maps with any keys into JSON-ready ones.

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/dag"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
 
@@ -320,7 +320,7 @@ func (v *validator) guardrails(s *Step) {
 				s.compiled = &Compiled{}
 			}
 			if s.compiled.Schemas == nil {
-				s.compiled.Schemas = map[int]*jsonschema.Schema{}
+				s.compiled.Schemas = map[int]*jsonschema.Resolved{}
 			}
 			s.compiled.Schemas[i] = sch
 		default:

@@ -2,19 +2,12 @@ package guard
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-// printer words schema errors in English.
-var printer = message.NewPrinter(language.English)
 
 // Violation is one rule an output broke, worded so it can be shown to a
 // user and, on a retry, to the model that produced the output.
@@ -81,8 +74,8 @@ func Check(s *chain.Step, output string) []Violation {
 			if sch == nil {
 				continue
 			}
-			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(jsonText(output)))
-			if err != nil {
+			var doc any
+			if err := json.Unmarshal([]byte(jsonText(output)), &doc); err != nil {
 				add(g.Type, "output is not valid JSON")
 				continue
 			}
@@ -122,33 +115,11 @@ func jsonText(s string) string {
 
 // schemaProblem words a schema validation error in one line.
 func schemaProblem(err error) string {
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		var causes []string
-		for _, c := range leaves(ve) {
-			loc := "/" + strings.Join(c.InstanceLocation, "/")
-			causes = append(causes, loc+": "+c.ErrorKind.LocalizedString(printer))
-		}
-		if len(causes) > 0 {
-			return strings.Join(causes, "; ")
-		}
-	}
-	msg := err.Error()
+	msg := strings.TrimPrefix(err.Error(), "validating root: ")
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
 	return msg
-}
-
-func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return []*jsonschema.ValidationError{ve}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
 }
 
 func toInt(x any) int {

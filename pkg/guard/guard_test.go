@@ -75,7 +75,7 @@ func TestJSONSchema(t *testing.T) {
 	for out, want := range map[string]string{
 		`{"verdict": "ok", "score": 3}`:             "",
 		"```json\n{\"verdict\": \"concerns\"}\n```": "",
-		`{"score": 3}`:                   "missing property 'verdict'",
+		`{"score": 3}`:                   `missing properties: ["verdict"]`,
 		`{"verdict": "maybe"}`:           "/verdict",
 		`{"verdict": "ok", "score": 11}`: "/score",
 		`not json`:                       "not valid JSON",
