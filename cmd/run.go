@@ -140,6 +140,7 @@ func driveSaved(ctx context.Context, engine *run.Local, sinks *fanout, req run.R
 	}
 	res, err := engine.Run(ctx, req)
 	if err != nil {
+		_ = saved.Undo()
 		return nil, err
 	}
 	if ferr := saved.Finish(res); ferr != nil {

@@ -20,10 +20,15 @@ type Run struct {
 	dir  string
 	lock *flock.Flock
 	rec  Record
+	prev Record
 
-	mu     sync.Mutex
-	events *os.File
-	evErr  error
+	mu      sync.Mutex
+	events  *os.File
+	evErr   error
+	written int // journal lines written
+
+	syncMu sync.Mutex
+	synced int // journal lines known to be on disk
 }
 
 var (
@@ -55,14 +60,32 @@ func (r *Run) save(e event.Event) error {
 		return err
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err := r.openLog(); err != nil {
+		r.mu.Unlock()
 		return err
 	}
 	if _, err := r.events.Write(append(line, '\n')); err != nil {
+		r.mu.Unlock()
 		return err
 	}
-	return r.events.Sync()
+	r.written++
+	mine, f := r.written, r.events
+	r.mu.Unlock()
+	// Group commit: one flush covers every line written before it, so
+	// steps finishing together share it.
+	r.syncMu.Lock()
+	defer r.syncMu.Unlock()
+	if r.synced >= mine {
+		return nil
+	}
+	r.mu.Lock()
+	upTo := r.written
+	r.mu.Unlock()
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	r.synced = upTo
+	return nil
 }
 
 func (r *Run) openLog() error {
@@ -149,9 +172,20 @@ func (r *Run) Discard() error {
 // ID is the run's id.
 func (r *Run) ID() string { return r.rec.RunID }
 
-// Begin marks the run as running again (a resume).
+// Begin marks the run as running (again, for a resume).
 func (r *Run) Begin() error {
+	r.prev = r.rec
 	r.rec.Status = "running"
 	r.rec.Error = ""
+	return r.saveRecord()
+}
+
+// Undo restores the record as it was before Begin: an attempt that was
+// refused before any step ran leaves the run as it found it.
+func (r *Run) Undo() error {
+	if r.prev.RunID == "" {
+		return nil
+	}
+	r.rec = r.prev
 	return r.saveRecord()
 }
