@@ -12,6 +12,15 @@ type pair struct{ key, value *yaml.Node }
 // reports every key written twice (the YAML library would silently keep
 // the last).
 func mappingPairs(d *diags, m *yaml.Node, prefix string) []pair {
+	return mergedPairs(d, m, prefix, map[*yaml.Node]bool{})
+}
+
+// mergedPairs is mappingPairs with the mappings being merged on the way
+// down, so that a merge that refers back to itself is an error, not an
+// endless recursion.
+func mergedPairs(d *diags, m *yaml.Node, prefix string, merging map[*yaml.Node]bool) []pair {
+	merging[m] = true
+	defer delete(merging, m)
 	out := make([]pair, 0, len(m.Content)/2)
 	seen := make(map[string]*yaml.Node, len(m.Content)/2)
 	var merged []pair
@@ -19,7 +28,11 @@ func mappingPairs(d *diags, m *yaml.Node, prefix string) []pair {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Tag == "!!merge" {
 			for _, src := range mergeSources(v) {
-				merged = append(merged, mappingPairs(d, src, prefix)...)
+				if merging[src] {
+					d.errorf(posOf(k), "%s<< merges a mapping into itself", prefix)
+					continue
+				}
+				merged = append(merged, mergedPairs(d, src, prefix, merging)...)
 			}
 			continue
 		}

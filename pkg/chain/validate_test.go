@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustParse(t *testing.T, src string) *Loaded {
@@ -187,6 +188,30 @@ steps:
 	b := l.Chain.Step("b")
 	if b == nil || b.Command != "echo" || b.Args[0] != "two" || b.Retry.Max != 2 || b.TimeoutMS != 1000 || b.DependsOn[0] != "a" {
 		t.Fatalf("merged step = %+v", b)
+	}
+}
+
+func TestMergeCyclesAreErrors(t *testing.T) {
+	for _, src := range []string{
+		"name: x\nsteps:\n  - &s\n    id: a\n    <<: *s\n",
+		"name: x\nx-a: &a {<<: *b}\nx-b: &b {<<: *a}\nsteps: []\n",
+		"&r\nname: x\n<<: *r\nsteps: []\n",
+		"name: x\ninputs: [&i {name: a, <<: *i}]\nsteps: [{id: s, type: cli, command: x}]\n",
+		"name: x\nsteps: [{id: s, type: cli, command: x, retry: &r {max: 2, <<: *r}}]\n",
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Parse("m.yaml", []byte(src), Options{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%q was accepted", src)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no answer for %q", src)
+		}
 	}
 }
 
