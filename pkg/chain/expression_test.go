@@ -114,3 +114,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func FuzzCompileExpression(f *testing.F) {
+	for _, s := range []string{`{a} == "x"`, `a > 3 && b contains "y"`, `"{a}" != 'b'`, `{a|"z"} startsWith "q"`, `let x = 1; x`, `len(a) > 0 ? a : "none"`} {
+		f.Add(s)
+	}
+	inScope := func(n string) bool { return n == "a" || n == "b" || n == "input" }
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := compileExpression(src, inScope, true)
+		if err != nil {
+			return
+		}
+		// Whatever compiles evaluates to an answer or an error, never a panic.
+		_, _ = e.Holds(map[string]any{"a": "7", "b": map[string]any{"c": 1.0}, "input": map[string]any{}})
+	})
+}
