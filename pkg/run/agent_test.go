@@ -371,7 +371,8 @@ steps:
 }
 
 func TestBudgetHoldsWithParallelSteps(t *testing.T) {
-	s := llmtest.New(llmtest.Reply{Text: strings.Repeat("word ", 40)})
+	// slow answers keep all four requests in flight together
+	s := llmtest.New(llmtest.Reply{Text: strings.Repeat("word ", 40), Delay: 300 * time.Millisecond})
 	defer s.Close()
 	res := runChain(t, `
 name: t

@@ -99,10 +99,31 @@ func (x *execution) restore(s *chain.Step, rec StepRecord) {
 	}
 	v := Value{}
 	if rec.Output != nil {
-		v = Value{Text: rec.Output.Text, Data: rec.Output.Data}
+		v = Value{Text: rec.Output.Text, Data: wholeNumbers(rec.Output.Data)}
 	}
 	x.st.set(s.OutputVar, v)
-	if s.Kind == chain.KindHTTP {
+	if s.Kind == chain.KindHTTP && rec.Result.Status != StepSkipped {
 		x.setStatus(s, rec.HTTPStatus)
 	}
+}
+
+// wholeNumbers turns the whole numbers JSON decoding made float64 back
+// into ints, as expressions first produced them: a restored value behaves
+// like the original (n % 2 needs an int).
+func wholeNumbers(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int64(x)) && x >= -1e15 && x <= 1e15 {
+			return int(x)
+		}
+	case []any:
+		for i := range x {
+			x[i] = wholeNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = wholeNumbers(x[k])
+		}
+	}
+	return v
 }

@@ -245,7 +245,7 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
-	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID, x.budget, Request{})
+	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID, x.budget, Request{}, x.secretValues)
 	if res.Status != Succeeded {
 		if ctx.Err() != nil {
 			return outcome{}, ctx.Err()

@@ -26,6 +26,8 @@ type execution struct {
 	failedStep string
 	earlyExit  string
 	secrets    *strings.Replacer
+	// secretValues are handed down to the chains this one calls.
+	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
@@ -45,21 +47,22 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err := preflight(l, c, l.chains, nil); err != nil {
 		return nil, err
 	}
-	if err := checkRerun(c, req); err != nil {
+	if err := l.checkRerun(c, req); err != nil {
 		return nil, err
 	}
 	runID := req.RunID
 	if runID == "" {
 		runID = NewRunID(l.now())
 	}
-	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens), req), nil
+	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens), req, nil), nil
 }
 
 // execute runs a checked chain with resolved inputs.
-func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget, req Request) *Result {
+func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget, req Request, inheritedSecrets []string) *Result {
+	secrets := secretValues(c, inputs, inheritedSecrets)
 	start := l.now()
 	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{},
-		secrets: secretReplacer(c, inputs), itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
 
 	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
@@ -129,9 +132,17 @@ func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
 	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
 		sr, earlyExit = x.reuse(s, rec)
 	} else {
-		if x.req.Journal != nil && s.Idempotent != nil && !*s.Idempotent {
+		if x.req.Journal != nil && x.l.needsConfirmation(s, 0) {
 			if err := x.req.Journal.StepStarted(id); err != nil {
-				x.warn("saving step " + id + ": " + err.Error())
+				// without the mark a crash could repeat it unasked: refuse
+				sr = &StepResult{ID: id, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
+				x.mu.Lock()
+				x.results[id] = sr
+				if x.failure == "" {
+					x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
+				}
+				x.mu.Unlock()
+				return dag.Stop
 			}
 		}
 		sr, earlyExit = x.runStep(ctx, s)
@@ -313,10 +324,10 @@ func (e *RerunError) Error() string {
 
 // checkRerun refuses to resume over a non-idempotent step that started
 // and did not finish, unless the caller named it in Rerun.
-func checkRerun(c *chain.Chain, req Request) error {
+func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
-		if s.Idempotent == nil || *s.Idempotent || !req.Started[s.ID] || req.Rerun[s.ID] {
+		if !req.Started[s.ID] || req.Rerun[s.ID] || !l.needsConfirmation(s, 0) {
 			continue
 		}
 		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {
@@ -328,4 +339,26 @@ func checkRerun(c *chain.Chain, req Request) error {
 		return &RerunError{Steps: steps}
 	}
 	return nil
+}
+
+// needsConfirmation reports whether a step must not run again without a
+// person confirming it: it is marked idempotent: false, or it calls a
+// chain with such a step (a called chain runs again whole on resume).
+func (l *Local) needsConfirmation(s *chain.Step, depth int) bool {
+	if s.Idempotent != nil && !*s.Idempotent {
+		return true
+	}
+	if s.Kind != chain.KindChain || l.chains == nil || depth > 32 {
+		return false
+	}
+	callee, err := l.chains(s.Chain)
+	if err != nil {
+		return false
+	}
+	for _, cs := range callee.Steps {
+		if l.needsConfirmation(cs, depth+1) {
+			return true
+		}
+	}
+	return false
 }

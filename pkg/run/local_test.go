@@ -639,3 +639,60 @@ steps:
 		}
 	}
 }
+
+func TestSecretsStaySecretInCalledChains(t *testing.T) {
+	rec := &event.Recorder{}
+	child := load(t, "name: child\ninputs: [t]\nsteps: [{id: use, type: cli, run: 'echo \"bad token {input.t}\" >&2; exit 3'}]\n")
+	res := runChain(t, `
+name: parent
+inputs: [{name: token, secret: true}]
+steps:
+  - {id: call, type: chain, chain: child, with: {t: "{input.token}"}}
+`, map[string]string{"token": "SUPERSECRET123"}, WithEvents(rec), WithChains(func(string) (*chain.Chain, error) { return child, nil }))
+	blob, _ := json.Marshal(rec.Events())
+	out, _ := json.Marshal(res)
+	if strings.Contains(string(blob), "SUPERSECRET123") || strings.Contains(string(out), "SUPERSECRET123") {
+		t.Fatal("a secret passed to a called chain leaked")
+	}
+}
+
+type memJournal struct {
+	started []string
+	done    []StepRecord
+}
+
+func (m *memJournal) StepStarted(step string) error     { m.started = append(m.started, step); return nil }
+func (m *memJournal) StepFinished(rec StepRecord) error { m.done = append(m.done, rec); return nil }
+
+func TestResumeRestoresOutputsAsTheyWere(t *testing.T) {
+	src := `
+name: t
+steps:
+  - {id: a, type: transform, expr: '7 + 2', output_var: n}
+  - {id: b, type: cli, run: 'test -f ok', depends_on: [a]}
+  - {id: c, type: transform, expr: 'n % 2', depends_on: [b], output_var: r}
+output: r
+`
+	dir := t.TempDir()
+	j := &memJournal{}
+	c := load(t, src)
+	first, _ := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
+	if first.Status != Failed {
+		t.Fatalf("first attempt %s", first.Status)
+	}
+	saved := map[string]StepRecord{}
+	for _, r := range j.done {
+		b, _ := json.Marshal(r) // as the store keeps it
+		var back StepRecord
+		json.Unmarshal(b, &back)
+		saved[r.Result.ID] = back
+	}
+	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644)
+	second, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: saved, Journal: &memJournal{}})
+	if err != nil || second.Status != Succeeded || fmt.Sprint(second.Output) != "1" {
+		t.Fatalf("resume: %v %s %v %s", err, second.Status, second.Output, second.Error)
+	}
+	if !step(t, second, "a").Reused || step(t, second, "b").Reused {
+		t.Errorf("reuse flags wrong: %+v", second.Steps)
+	}
+}

@@ -7,18 +7,25 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
-// secretReplacer masks the values of inputs declared secret: true, longest
-// first, so that a run's errors, events and result never show them.
-func secretReplacer(c *chain.Chain, inputs map[string]string) *strings.Replacer {
-	var values []string
+// secretValues are the values of inputs declared secret: true, with those
+// a calling chain already hides (a secret passed down stays secret).
+func secretValues(c *chain.Chain, inputs map[string]string, inherited []string) []string {
+	values := append([]string(nil), inherited...)
 	for _, in := range c.Inputs {
 		if v := inputs[in.Name]; in.Secret && v != "" {
 			values = append(values, v)
 		}
 	}
+	return values
+}
+
+// secretReplacer masks secret values, longest first, so that a run's
+// errors, events and result never show them.
+func secretReplacer(values []string) *strings.Replacer {
 	if len(values) == 0 {
 		return nil
 	}
+	values = append([]string(nil), values...)
 	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
 	pairs := make([]string, 0, 2*len(values))
 	for _, v := range values {

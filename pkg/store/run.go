@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -65,6 +66,7 @@ func (r *Run) save(e event.Event) error {
 		return err
 	}
 	if _, err := r.events.Write(append(line, '\n')); err != nil {
+		r.evErr = err // a partial line would break every later one
 		r.mu.Unlock()
 		return err
 	}
@@ -82,6 +84,13 @@ func (r *Run) save(e event.Event) error {
 	upTo := r.written
 	r.mu.Unlock()
 	if err := f.Sync(); err != nil {
+		// the kernel reports a failed write-back once: keep the error for
+		// every later caller, whose lines may be lost too
+		r.mu.Lock()
+		if r.evErr == nil {
+			r.evErr = err
+		}
+		r.mu.Unlock()
 		return err
 	}
 	r.synced = upTo
@@ -90,9 +99,49 @@ func (r *Run) save(e event.Event) error {
 
 func (r *Run) openLog() error {
 	if r.events == nil && r.evErr == nil {
-		r.events, r.evErr = os.OpenFile(filepath.Join(r.dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		path := filepath.Join(r.dir, "events.jsonl")
+		r.evErr = trimTornTail(path)
+		if r.evErr == nil {
+			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		}
 	}
 	return r.evErr
+}
+
+// trimTornTail cuts a log back to its last complete line: a crash in the
+// middle of a write leaves a fragment that the next line would otherwise
+// be glued to.
+func trimTornTail(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 {
+		return err
+	}
+	const chunk = 64 << 10
+	end := info.Size()
+	buf := make([]byte, chunk)
+	for pos := end; pos > 0; {
+		start := max(pos-chunk, 0)
+		n, err := f.ReadAt(buf[:pos-start], start)
+		if err != nil && n == 0 {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			if cut := start + int64(i) + 1; cut != end {
+				return f.Truncate(cut)
+			}
+			return nil
+		}
+		pos = start
+	}
+	return f.Truncate(0)
 }
 
 // Emit implements event.Sink: one JSON line per event, appended. Write
@@ -189,3 +238,7 @@ func (r *Run) Undo() error {
 	r.rec = r.prev
 	return r.saveRecord()
 }
+
+// SetInputs records the inputs a resume runs with (secret ones are left
+// out by the caller), so that a later resume uses them too.
+func (r *Run) SetInputs(inputs map[string]string) { r.rec.Inputs = inputs }

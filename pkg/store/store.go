@@ -89,13 +89,13 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 		return nil, err
 	}
 	if err := writeFileDurable(filepath.Join(dir, "chain.yaml"), snapshot); err != nil {
-		r.Close()
+		r.Discard()
 		return nil, err
 	}
 	rec.Status = "running"
 	r.rec = rec
 	if err := r.saveRecord(); err != nil {
-		r.Close()
+		r.Discard()
 		return nil, err
 	}
 	return r, nil
@@ -104,13 +104,22 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 // Resume takes the lock of a saved run and loads it for another attempt;
 // its record says running once the attempt begins (Begin).
 func (s *Store) Resume(id string) (*Run, *Saved, error) {
-	saved, err := s.Load(id)
+	if _, err := os.Stat(filepath.Join(s.runDir(id), "run.json")); err != nil || !validID(id) {
+		return nil, nil, &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	r, err := s.lockRetry(id)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.lock(id)
+	// read only once the lock is ours: nothing can change the run now
+	saved, err := s.Load(id)
 	if err != nil {
+		r.Close()
 		return nil, nil, err
+	}
+	if saved.Record.Status == "running" {
+		// its driver is gone (we hold the lock): it was interrupted
+		saved.Record.Status = string(run.Interrupted)
 	}
 	r.rec = saved.Record
 	return r, saved, nil
@@ -127,6 +136,24 @@ func (s *Store) lock(id string) (*Run, error) {
 		return nil, &LockedError{RunID: id}
 	}
 	return &Run{dir: dir, lock: l}, nil
+}
+
+// lockRetry takes a run's lock, trying again briefly: a `runs` listing
+// probing the lock holds it for an instant.
+func (s *Store) lockRetry(id string) (*Run, error) {
+	var err error
+	for range 20 {
+		var r *Run
+		if r, err = s.lock(id); err == nil {
+			return r, nil
+		}
+		var le *LockedError
+		if !errors.As(err, &le) {
+			return nil, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil, err
 }
 
 // Saved is a run read back from disk.

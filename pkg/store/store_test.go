@@ -138,3 +138,28 @@ func TestJournalReplay(t *testing.T) {
 		t.Error("a torn last line was read")
 	}
 }
+
+func TestTornTailIsTrimmedBeforeAppending(t *testing.T) {
+	s := Open(t.TempDir())
+	id := "20260101-000000-000-eeeeee"
+	r, _ := s.Create(Record{RunID: id}, nil)
+	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}})
+	r.Close()
+	log := filepath.Join(s.Dir(), "runs", id, "events.jsonl")
+	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte(`{"v":1,"type":"step.sav`))
+	f.Close()
+	r2, _, err := s.Resume(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.StepFinished(run.StepRecord{Result: run.StepResult{ID: "b", Status: run.StepSucceeded}})
+	r2.Close()
+	sv, err := s.Load(id)
+	if err != nil {
+		t.Fatalf("the run became unreadable: %v", err)
+	}
+	if len(sv.Steps) != 2 {
+		t.Fatalf("steps = %v", sv.Steps)
+	}
+}
