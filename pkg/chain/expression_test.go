@@ -89,7 +89,7 @@ func FuzzParseTemplate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		tmpl := ParseTemplate(s)
-		got, err := tmpl.Render(func(Ref) (string, bool, error) { return "", false, nil }, nil, true)
+		got, err := tmpl.Render(func(Ref) (string, bool, error) { return "", false, nil }, true)
 		if err != nil {
 			t.Fatal(err)
 		}

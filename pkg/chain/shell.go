@@ -30,18 +30,9 @@ func (t *Template) RenderShell(resolve Resolver, keep bool) (script string, env 
 			state = state.scan(p.lit)
 			continue
 		}
-		v, ok, err := resolve(*p.ref)
+		v, err := p.ref.value(resolve, keep)
 		if err != nil {
 			return "", nil, err
-		}
-		if (!ok || v == "") && p.ref.Fallback != nil {
-			v, ok = *p.ref.Fallback, true
-		}
-		if !ok {
-			if !keep {
-				return "", nil, &UnresolvedError{Ref: *p.ref}
-			}
-			v = p.ref.Raw
 		}
 		n++
 		name := fmt.Sprintf("%s%d", ShellVarPrefix, n)
@@ -60,11 +51,8 @@ func (t *Template) RenderShellForDisplay(resolve Resolver) string {
 			b.WriteString(p.lit)
 			continue
 		}
-		v, ok, _ := resolve(*p.ref)
-		if (!ok || v == "") && p.ref.Fallback != nil {
-			v, ok = *p.ref.Fallback, true
-		}
-		if !ok {
+		v, err := p.ref.value(resolve, false)
+		if err != nil {
 			b.WriteString(p.ref.Raw)
 			continue
 		}

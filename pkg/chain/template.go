@@ -193,37 +193,41 @@ func isFieldName(s string) bool {
 // name or field does not exist.
 type Resolver func(ref Ref) (value string, ok bool, err error)
 
-// Render substitutes every reference. quote, when not nil, transforms each
-// substituted value (a shell script quotes them so a value never runs as
-// code). A reference that does not resolve keeps its literal text when keep
-// is true, else it is an error.
-func (t *Template) Render(resolve Resolver, quote func(string) string, keep bool) (string, error) {
+// Render substitutes every reference. A reference that does not resolve
+// keeps its literal text when keep is true, else it is an error.
+func (t *Template) Render(resolve Resolver, keep bool) (string, error) {
 	var b strings.Builder
 	for _, p := range t.parts {
 		if p.ref == nil {
 			b.WriteString(p.lit)
 			continue
 		}
-		v, ok, err := resolve(*p.ref)
+		v, err := p.ref.value(resolve, keep)
 		if err != nil {
 			return "", err
-		}
-		if (!ok || v == "") && p.ref.Fallback != nil {
-			v, ok = *p.ref.Fallback, true
-		}
-		if !ok {
-			if keep {
-				b.WriteString(p.ref.Raw)
-				continue
-			}
-			return "", &UnresolvedError{Ref: *p.ref}
-		}
-		if quote != nil {
-			v = quote(v)
 		}
 		b.WriteString(v)
 	}
 	return b.String(), nil
+}
+
+// value resolves the reference: its fallback when it is missing or empty,
+// its own text when it is missing and keep is true.
+func (r *Ref) value(resolve Resolver, keep bool) (string, error) {
+	v, ok, err := resolve(*r)
+	if err != nil {
+		return "", err
+	}
+	if (!ok || v == "") && r.Fallback != nil {
+		return *r.Fallback, nil
+	}
+	if !ok {
+		if keep {
+			return r.Raw, nil
+		}
+		return "", &UnresolvedError{Ref: *r}
+	}
+	return v, nil
 }
 
 // UnresolvedError says a reference had no value at run time (a field that

@@ -38,7 +38,7 @@ func TestTemplateRender(t *testing.T) {
 		{`v${a} and ${HOME}`, `v${a} and ${HOME}`},
 	}
 	for _, tt := range tests {
-		got, err := ParseTemplate(tt.in).Render(resolverOf(vars), nil, false)
+		got, err := ParseTemplate(tt.in).Render(resolverOf(vars), false)
 		if err != nil {
 			t.Errorf("%q: %v", tt.in, err)
 			continue
@@ -51,10 +51,10 @@ func TestTemplateRender(t *testing.T) {
 
 func TestTemplateUnresolved(t *testing.T) {
 	tmpl := ParseTemplate("a {res.nope} b")
-	if _, err := tmpl.Render(resolverOf(nil), nil, false); err == nil || !strings.Contains(err.Error(), "{res.nope} has no value") {
+	if _, err := tmpl.Render(resolverOf(nil), false); err == nil || !strings.Contains(err.Error(), "{res.nope} has no value") {
 		t.Fatalf("want an unresolved error, got %v", err)
 	}
-	got, err := tmpl.Render(resolverOf(nil), nil, true)
+	got, err := tmpl.Render(resolverOf(nil), true)
 	if err != nil || got != "a {res.nope} b" {
 		t.Fatalf("keep mode: %q %v", got, err)
 	}

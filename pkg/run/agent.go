@@ -245,7 +245,7 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 		}
 		return v, ok, err
 	}
-	text, err := s.C().Prompt.Render(resolve, nil, x.l.lenient)
+	text, err := s.C().Prompt.Render(resolve, x.l.lenient)
 	if failure != nil {
 		return "", failure
 	}

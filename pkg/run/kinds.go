@@ -43,7 +43,7 @@ func (x *execution) render(t *chain.Template, sc scope) (string, error) {
 	if t == nil {
 		return "", nil
 	}
-	out, err := t.Render(sc.resolve, nil, x.l.lenient)
+	out, err := t.Render(sc.resolve, x.l.lenient)
 	if err != nil {
 		return "", &permanentError{err}
 	}

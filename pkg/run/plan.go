@@ -39,7 +39,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		if t == nil {
 			return ""
 		}
-		out, _ := t.Render(sc.resolve, nil, true)
+		out, _ := t.Render(sc.resolve, true)
 		return out
 	}
 	wave := map[string]int{}
