@@ -45,6 +45,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newCacheCmd(f),
 		newRunsCmd(f),
 		newResumeCmd(f),
+		newInitCmd(f),
 	)
 	return root
 }

@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
+)
+
+type initOptions struct {
+	f     *factory
+	dir   string
+	force bool
+}
+
+func newInitCmd(f *factory) *cobra.Command {
+	opts := &initOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "Write a starter chains/ directory and chainrun.yaml",
+		Long: `Write a starter project into DIR (default: the current directory): a
+chainrun.yaml config and chains/hello.yaml, a chain that runs on any
+machine. Existing files are never overwritten unless --force is given.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("init takes at most one directory")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.dir = "."
+			if len(args) == 1 {
+				opts.dir = args[0]
+			}
+			return runInit(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.force, "force", false, "overwrite existing files")
+	return cmd
+}
+
+// starterFiles are what init writes, by path relative to the directory.
+var starterFiles = []struct{ path, text string }{
+	{"chainrun.yaml", `# chainrun configuration: every key can also be set as CHAINRUN_<KEY>.
+chains_dir: chains
+# default_model: anthropic/claude-sonnet-4-6   # for LLM steps that name no model
+# max_parallel: 8
+`},
+	{"chains/hello.yaml", `name: hello
+description: Greet someone from the shell, then shout it
+inputs:
+  - name: who
+    description: Who to greet
+    default: world
+steps:
+  - id: greet
+    type: cli
+    command: echo
+    args: ["hello, {input.who}"]
+    output_var: greeting
+  - id: shout
+    type: transform
+    depends_on: [greet]
+    expr: upper(greeting) + "!"
+    output_var: shouted
+output: shouted
+`},
+}
+
+func runInit(opts *initOptions) error {
+	f := opts.f
+	if !opts.force {
+		for _, sf := range starterFiles {
+			p := filepath.Join(opts.dir, sf.path)
+			if _, err := os.Stat(p); err == nil {
+				return usagef("%s already exists (use --force to overwrite)", p)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	for _, sf := range starterFiles {
+		p := filepath.Join(opts.dir, sf.path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := fsutil.WriteFile(p, []byte(sf.text), false); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.io.ErrOut, "wrote %s\n", p)
+	}
+	fmt.Fprintf(f.io.ErrOut, "try: chainrun run hello --input who=you\n")
+	return nil
+}
