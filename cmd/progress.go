@@ -57,6 +57,9 @@ func (p *progress) format(e event.Event) string {
 		}
 		return ""
 	case event.StepFinished:
+		if e.Detail == "reused from the saved run" {
+			return fmt.Sprintf("= %s %s (kept from the saved run)", e.Step, e.Status)
+		}
 		switch e.Status {
 		case "succeeded":
 			if e.Model != "" {
