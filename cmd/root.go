@@ -46,6 +46,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newRunsCmd(f),
 		newResumeCmd(f),
 		newInitCmd(f),
+		newSchemaCmd(f),
 	)
 	return root
 }

@@ -1,0 +1,28 @@
+package cmd
+
+import (
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+func newSchemaCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the chain file format, for editors",
+		Long: `Print a JSON Schema (draft-07, definitions inlined) of the chain file
+format, with a description on every field. Save it and point your editor's
+YAML language server at it:
+
+  chainrun schema > chain.schema.json
+  # yaml-language-server: $schema=./chain.schema.json   (first line of a chain file)`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			enc := json.NewEncoder(f.io.Out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(chain.JSONSchema())
+		},
+	}
+}

@@ -1,0 +1,201 @@
+package chain
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// fieldDocs describes every field of the chain format, by YAML key; the
+// JSON Schema carries them so editors can show them. A test fails when a
+// field of the Go types has no description here.
+var fieldDocs = map[string]string{
+	// chain
+	"name":        "The chain's name: chainrun run NAME finds it by this (letters, digits, '-', '_', '.').",
+	"description": "One line shown by chainrun list.",
+	"version":     "Your version of the chain (free text).",
+	"inputs":      "Parameters given with --input: a list of {name, description, optional, default, secret} (or plain names).",
+	"steps":       "The steps. Each starts as soon as the steps in its depends_on have finished.",
+	"output":      "The output_var whose value is the chain's result.",
+	"budget":      "Caps on the run's model use: max_tokens and max_llm_calls.",
+	// input
+	"input.name":        "The input's name, read as {input.NAME}.",
+	"input.description": "Shown by chainrun list and in errors about the input.",
+	"optional":          "The input may be omitted ({input.NAME} is then empty).",
+	"default":           "The value when the input is not given (makes it optional).",
+	"secret":            "Masked as *** in errors, events, results and saved runs; never saved.",
+	// step
+	"id":                      "Unique step id: letters, digits, '-' and '_'.",
+	"type":                    "What the step does: agent (an LLM call, the default), cli/shell, http, transform, file, human, chain.",
+	"label":                   "A human-readable name for reports and graphs.",
+	"output_var":              "The variable the step's output is stored in; read it as {NAME} or {NAME.field}.",
+	"depends_on":              "Steps that must finish before this one starts.",
+	"cwd":                     "Directory to run in, relative to where chainrun was started.",
+	"condition":               "Expression; when false the step is skipped and its output_var is empty. '{var} == \"x\"' works.",
+	"early_exit_if":           "Expression checked after the step succeeds; when true the run ends successfully.",
+	"timeout_ms":              "Time limit of one attempt in milliseconds (default 300000).",
+	"retry":                   "Attempts in all and the delay between them: {max, delay_ms, backoff}, or a number of attempts.",
+	"continue_on_error":       "When the step fails, its dependents still run and the run can succeed.",
+	"idempotent":              "false: never run again on its own (no retry; resume asks for --rerun when it may have started).",
+	"pre_tools":               "Data fetched before the step (shell, http, file), each known as its inject_as variable.",
+	"for_each":                "Run the step once per item of a list variable, as {item}: \"{list}\".",
+	"guardrails":              "Rules the output must follow; a violation fails the attempt and is retried within retry.",
+	"output_must_contain":     "Texts the output must contain (older form of must_contain).",
+	"output_must_not_contain": "Texts the output must not contain (older form of must_not_contain).",
+	"output_max_length":       "Most characters the output may have (older form of max_length).",
+	"output_schema":           "json, markdown or text; json requires JSON output and exposes its fields.",
+	"model":                   "provider/model of an agent step (anthropic/claude-sonnet-4-6, openai/gpt-4o-mini, ollama/llama3.2).",
+	"prompt":                  "The prompt of an agent step, or the question of a human step; {variables} are filled in.",
+	"system":                  "The system prompt of an agent step.",
+	"temperature":             "Sampling temperature of an agent step.",
+	"max_tokens":              "Cap on the answer of an agent step (default 4096).",
+	"tools":                   "Built-in tools an agent step may use: Read, Write, Edit, Glob, Grep, Bash.",
+	"fallback_models":         "Models tried in order after the primary fails transiently.",
+	"cache":                   "Keep the answer: {enabled, ttl_minutes}, or true.",
+	"context_strategy":        "Per dependency: full, truncate:N or summarize.",
+	"max_turns":               "Cap on the model calls of one agent step with tools (default 20).",
+	"command":                 "The program of a cli step (no shell); its arguments go in args.",
+	"args":                    "Arguments of command, passed as they are; $.input.x is a JSONPath into the run context.",
+	"run":                     "A script for sh -c; interpolated values never run as code.",
+	"env":                     "Environment variables added for the command.",
+	"method":                  "HTTP method of an http step (default GET).",
+	"url":                     "URL of an http step.",
+	"headers":                 "HTTP headers of an http step.",
+	"body":                    "Request body of an http step.",
+	"fail_on_status":          "false: a non-2xx status is a response, not a failure.",
+	"expr":                    "expr-lang expression of a transform step.",
+	"path":                    "File a file step reads.",
+	"chain":                   "Name (or file) of the chain a chain step runs.",
+	"with":                    "Inputs given to the chain a chain step runs.",
+	// nested
+	"retry.max":            "Attempts in all (1 = no retry).",
+	"retry.delay_ms":       "Wait before the first retry, in milliseconds.",
+	"retry.backoff":        "Each retry waits this many times longer.",
+	"cache.enabled":        "Keep and reuse answers.",
+	"cache.ttl_minutes":    "How long an answer is kept (default a day).",
+	"guardrail.type":       "min_length, max_length, must_contain, must_not_contain, regex_match, json_valid or json_schema.",
+	"guardrail.value":      "The rule's value: a number, a text, a regular expression or a JSON Schema.",
+	"pre_tool.type":        "shell, http or file.",
+	"pre_tool.command":     "Program to run (shell).",
+	"pre_tool.args":        "Its arguments (shell).",
+	"pre_tool.run":         "A script (shell).",
+	"pre_tool.url":         "URL to fetch (http).",
+	"pre_tool.method":      "HTTP method (http).",
+	"pre_tool.headers":     "HTTP headers (http).",
+	"pre_tool.path":        "File to read (file).",
+	"inject_as":            "The variable the data is known by in the step.",
+	"on_error":             "fail (default), inject (the error text becomes the value) or skip.",
+	"budget.max_tokens":    "Most tokens (input and output) the run may use.",
+	"budget.max_llm_calls": "Most model requests the run may send.",
+}
+
+// doc returns the description of a field, preferring a qualified key.
+func doc(scope, key string) string {
+	if d, ok := fieldDocs[scope+"."+key]; ok {
+		return d
+	}
+	return fieldDocs[key]
+}
+
+// JSONSchema describes the chain file format as a draft-07 JSON Schema with
+// every definition inlined (the form yaml-language-server reads), built
+// from the Go types so it cannot drift from what chainrun accepts.
+func JSONSchema() map[string]any {
+	step := objectSchema(reflect.TypeOf(Step{}), "step", map[string]any{
+		"type":             map[string]any{"enum": Kinds()},
+		"depends_on":       stringOrList(),
+		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"enum": BuiltinTools}}}},
+		"fallback_models":  stringOrList(),
+		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), "retry", nil)}},
+		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), "cache", nil)}},
+		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), "guardrail", map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
+		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), "pre_tool", map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
+		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
+		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
+	})
+	step["required"] = []string{"id"}
+	input := objectSchema(reflect.TypeOf(Input{}), "input", map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
+	input["required"] = []string{"name"}
+	return map[string]any{
+		"$schema":              "http://json-schema.org/draft-07/schema#",
+		"title":                "chainrun chain",
+		"description":          "A chainrun DAG chain: inputs, steps joined by depends_on, and the output.",
+		"type":                 "object",
+		"required":             []string{"name", "steps"},
+		"additionalProperties": false,
+		"patternProperties":    map[string]any{"^x-": map[string]any{}},
+		"properties": map[string]any{
+			"name":        describe(map[string]any{"type": "string"}, "", "name"),
+			"description": describe(map[string]any{"type": "string"}, "", "description"),
+			"version":     describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
+			"output":      describe(map[string]any{"type": "string"}, "", "output"),
+			"inputs":      describe(map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}}, "", "inputs"),
+			"steps":       describe(map[string]any{"type": "array", "minItems": 1, "items": step}, "", "steps"),
+			"budget":      describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "", "budget"),
+		},
+	}
+}
+
+func stringOrList() map[string]any {
+	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
+}
+
+func describe(s map[string]any, scope, key string) map[string]any {
+	if d := doc(scope, key); d != "" {
+		s["description"] = d
+	}
+	return s
+}
+
+// objectSchema describes a struct by its yaml tags; special overrides the
+// schema of named fields.
+func objectSchema(t reflect.Type, scope string, special map[string]any) map[string]any {
+	props := map[string]any{}
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if key == "" || key == "-" {
+			continue
+		}
+		keys = append(keys, key)
+		var s map[string]any
+		if sp, ok := special[key]; ok {
+			s = copyMap(sp.(map[string]any))
+		} else {
+			s = typeSchema(f.Type)
+		}
+		props[key] = describe(s, scope, key)
+	}
+	sort.Strings(keys)
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func typeSchema(t reflect.Type) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice:
+		return map[string]any{"type": "array", "items": typeSchema(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": typeSchema(t.Elem())}
+	}
+	return map[string]any{}
+}

@@ -1,0 +1,93 @@
+package chain
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// TestEveryFieldIsDocumented keeps the schema's descriptions in step with
+// the Go types: a new field without a description fails here.
+func TestEveryFieldIsDocumented(t *testing.T) {
+	for scope, typ := range map[string]reflect.Type{
+		"step": reflect.TypeOf(Step{}), "input": reflect.TypeOf(Input{}), "retry": reflect.TypeOf(Retry{}),
+		"cache": reflect.TypeOf(Cache{}), "guardrail": reflect.TypeOf(Guardrail{}), "pre_tool": reflect.TypeOf(PreTool{}),
+		"budget": reflect.TypeOf(Budget{}),
+	} {
+		for i := 0; i < typ.NumField(); i++ {
+			key := strings.Split(typ.Field(i).Tag.Get("yaml"), ",")[0]
+			if key != "" && key != "-" && doc(scope, key) == "" {
+				t.Errorf("%s.%s has no description in fieldDocs", scope, key)
+			}
+		}
+	}
+	for _, key := range chainFields {
+		if doc("", key) == "" {
+			t.Errorf("%s has no description", key)
+		}
+	}
+}
+
+func resolvedSchema(t *testing.T) *jsonschema.Resolved {
+	t.Helper()
+	data, err := json.Marshal(JSONSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+func yamlDoc(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	if err := yaml.Load(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(normalizeYAML(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+// TestSchemaAcceptsBundledChains proves the schema against real files.
+func TestSchemaAcceptsBundledChains(t *testing.T) {
+	rs := resolvedSchema(t)
+	files, _ := filepath.Glob("../../chains/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no bundled chains found")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if err := rs.Validate(yamlDoc(t, data)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, bad := range []string{
+		"name: x\nsteps: []\n",
+		"name: x\nstep: []\n",
+		"name: x\nsteps: [{id: a, type: telepathy}]\n",
+		"name: x\nsteps: [{id: a, retry: {max: 2, dely: 1}}]\n",
+		"steps: [{id: a}]\n",
+	} {
+		if rs.Validate(yamlDoc(t, []byte(bad))) == nil {
+			t.Errorf("the schema accepts a broken chain: %q", bad)
+		}
+	}
+}
