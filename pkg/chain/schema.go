@@ -2,7 +2,6 @@ package chain
 
 import (
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -151,14 +150,12 @@ func describe(s map[string]any, scope, key string) map[string]any {
 // schema of named fields.
 func objectSchema(t reflect.Type, scope string, special map[string]any) map[string]any {
 	props := map[string]any{}
-	var keys []string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
 		if key == "" || key == "-" {
 			continue
 		}
-		keys = append(keys, key)
 		var s map[string]any
 		if sp, ok := special[key]; ok {
 			s = copyMap(sp.(map[string]any))
@@ -167,7 +164,6 @@ func objectSchema(t reflect.Type, scope string, special map[string]any) map[stri
 		}
 		props[key] = describe(s, scope, key)
 	}
-	sort.Strings(keys)
 	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 }
 
