@@ -83,8 +83,10 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range loaded.Warnings {
-		fmt.Fprintln(f.io.ErrOut, w.String())
+	if !opts.quiet {
+		for _, w := range loaded.Warnings {
+			fmt.Fprintln(f.io.ErrOut, w.String())
+		}
 	}
 	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
 	if err != nil {

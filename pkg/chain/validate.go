@@ -68,7 +68,74 @@ func validate(d *diags, c *Chain, opts Options) {
 	}
 	v.compileAll()
 	v.output()
+	v.unusedOutputs()
 	d.sort()
+}
+
+// unusedOutputs warns about output_vars that no step, expression or the
+// chain's output reads: usually a typo on one side, or dead work.
+func (v *validator) unusedOutputs() {
+	used := map[string]bool{v.c.Output: true}
+	for _, s := range v.c.Steps {
+		for name := range s.readNames() {
+			used[name] = true
+		}
+	}
+	for _, s := range v.c.Steps {
+		if s.OutputVar == "" || used[s.OutputVar] || used[s.OutputVar+"_status"] {
+			continue
+		}
+		v.d.warnf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
+	}
+}
+
+// readNames lists the variables a compiled step reads.
+func (s *Step) readNames() map[string]bool {
+	out := map[string]bool{}
+	c := s.compiled
+	if c == nil {
+		return out
+	}
+	addT := func(t *Template) {
+		if t != nil {
+			for _, r := range t.Refs() {
+				out[r.Name] = true
+			}
+		}
+	}
+	for _, t := range []*Template{c.Prompt, c.System, c.Command, c.Run, c.Cwd, c.URL, c.Body, c.Path, c.ForEach} {
+		addT(t)
+	}
+	for _, m := range []map[string]*Template{c.Env, c.Headers, c.With} {
+		for _, t := range m {
+			addT(t)
+		}
+	}
+	for _, a := range c.Args {
+		addT(a.Template)
+		if name, _ := jsonPathHead(a.Raw); name != "" {
+			out[name] = true
+		}
+	}
+	for _, p := range c.PreTools {
+		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path} {
+			addT(t)
+		}
+		for _, t := range p.Args {
+			addT(t)
+		}
+		for _, t := range p.Headers {
+			addT(t)
+		}
+	}
+	for _, e := range []*Expression{c.Condition, c.EarlyExitIf, c.Transform} {
+		if e != nil {
+			for _, n := range e.Names {
+				out[n] = true
+			}
+		}
+	}
+	return out
 }
 
 // compileAll compiles every step; a large chain is split across the

@@ -215,6 +215,13 @@ func TestMergeCyclesAreErrors(t *testing.T) {
 	}
 }
 
+func TestUnusedOutputIsAWarning(t *testing.T) {
+	l := mustParse(t, "name: x\nsteps:\n  - {id: a, type: cli, command: echo, output_var: never_read}\n  - {id: b, type: cli, command: echo, output_var: used}\n  - {id: c, type: cli, command: echo, args: ['{used}'], depends_on: [b]}\n")
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0].String(), "c.yaml:3:") || !strings.Contains(l.Warnings[0].String(), "output_var never_read is never read") {
+		t.Fatalf("warnings = %v", l.Warnings)
+	}
+}
+
 func TestLenientVariablesWarns(t *testing.T) {
 	src := "name: x\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{missing}']}\n"
 	l, err := Parse("c.yaml", []byte(src), Options{LenientVariables: true})
