@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/rogpeppe/go-internal/txtar"
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// TestSchemaAcceptsEveryFixtureChain proves `chainrun schema` against the
+// chain files of the CLI tests: every one chainrun accepts, the schema
+// accepts too.
+func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
+	data, err := json.Marshal(chain.JSONSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, _ := filepath.Glob("testdata/script/*.txtar")
+	checked := 0
+	for _, script := range scripts {
+		ar, err := txtar.ParseFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "chains/") || !chain.IsChainFile(f.Name) {
+				continue
+			}
+			if _, err := chain.Parse(f.Name, f.Data, chain.Options{LenientVariables: true}); err != nil {
+				continue // a fixture that is broken on purpose
+			}
+			var doc any
+			if err := yaml.Load(f.Data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(doc)
+			var inst any
+			json.Unmarshal(b, &inst)
+			if err := rs.Validate(inst); err != nil {
+				t.Errorf("%s %s: chainrun accepts it, the schema does not: %v", script, f.Name, err)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d fixture chains checked", checked)
+	}
+}
