@@ -12,7 +12,8 @@ import (
 )
 
 type runsOptions struct {
-	f *factory
+	f     *factory
+	gantt bool
 }
 
 func newRunsCmd(f *factory) *cobra.Command {
@@ -25,13 +26,16 @@ process died (a crash, kill -9) is listed as interrupted and can be resumed.`,
 		Args: exactArgs(0, "no arguments (or: runs show RUN_ID)"),
 		RunE: func(*cobra.Command, []string) error { return runRunsList(opts) },
 	}
-	cmd.AddCommand(&cobra.Command{
+	show := &cobra.Command{
 		Use:               "show RUN_ID",
 		Short:             "Show a saved run: its steps, or with -o json its last result",
+		Long:              "Show a saved run's steps. --gantt prints a Mermaid gantt chart of its last attempt instead, so parallelism and the critical path show.",
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f),
 		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
-	})
+	}
+	show.Flags().BoolVar(&opts.gantt, "gantt", false, "print a Mermaid gantt chart of the run's timeline")
+	cmd.AddCommand(show)
 	return cmd
 }
 
@@ -97,6 +101,13 @@ func runRunsShow(opts *runsOptions, id string) error {
 	saved, err := st.Load(id)
 	if err != nil {
 		return err
+	}
+	if opts.gantt {
+		spans, err := readSpans(eventsPath(st.Dir(), id))
+		if err != nil {
+			return fmt.Errorf("run %s: reading its event log: %w", id, err)
+		}
+		return writeGantt(f.io.Out, saved.Record.Name+" "+id, spans)
 	}
 	if format == "json" {
 		enc := json.NewEncoder(f.io.Out)
