@@ -1,8 +1,11 @@
 package chain
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // fieldDocs describes every field of the chain format, by YAML key; the
@@ -194,4 +197,18 @@ func typeSchema(t reflect.Type) map[string]any {
 		return map[string]any{"type": "object", "additionalProperties": typeSchema(t.Elem())}
 	}
 	return map[string]any{}
+}
+
+// ResolvedSchema is JSONSchema ready to validate documents (decoded JSON),
+// for tests and tools that check chain files against it.
+func ResolvedSchema() (*jsonschema.Resolved, error) {
+	data, err := json.Marshal(JSONSchema())
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
 }

@@ -36,15 +36,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 
 func resolvedSchema(t *testing.T) *jsonschema.Resolved {
 	t.Helper()
-	data, err := json.Marshal(JSONSchema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := s.Resolve(nil)
+	rs, err := ResolvedSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
