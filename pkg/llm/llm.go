@@ -20,6 +20,13 @@ const (
 type Message struct {
 	Role    Role
 	Content string
+	// ToolCalls, on an assistant turn, are the calls the model made in it:
+	// a conversation that goes on after tools ran must replay them, as
+	// both APIs pair every result with the call it answers.
+	ToolCalls []ToolCall
+	// ToolResults, on a user turn, answer the ToolCalls of the assistant
+	// turn before it. Content may then be empty.
+	ToolResults []ToolResult
 }
 
 // Request is one model call.
@@ -34,6 +41,13 @@ type Request struct {
 	// OnDelta, when set, makes the call stream and receives the text as
 	// it arrives. The Response is the same either way.
 	OnDelta func(text string)
+	// Tools are the functions the model may call instead of, or besides,
+	// answering in text.
+	Tools []Tool
+	// ToolChoice says whether the model must call a tool: "" lets it
+	// decide, ToolChoiceRequired makes it call one of Tools, and any other
+	// value is the name of the one tool it must call.
+	ToolChoice string
 }
 
 // DefaultMaxTokens is the answer cap when a step sets none (the Messages
@@ -50,7 +64,11 @@ const (
 
 // Response is a model's answer.
 type Response struct {
-	Text         string
+	Text string
+	// ToolCalls are the tools the model asked to run, in its order. When
+	// there are any, FinishReason is FinishToolCall, unless the answer was
+	// cut at MaxTokens (FinishLength: the last call may lack arguments).
+	ToolCalls    []ToolCall
 	FinishReason string
 	Usage        Usage
 	// Model is the model that answered, as the provider reports it.
@@ -87,7 +105,8 @@ type Error struct {
 	Message    string
 	Err        error
 	// NotSent is true when the request never left this process (a spent
-	// budget): it does not count as a call.
+	// budget, a tool request refused before sending): it does not count
+	// as a call.
 	NotSent bool
 }
 

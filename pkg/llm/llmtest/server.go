@@ -1,8 +1,8 @@
 // Package llmtest is a fake model server for tests: one httptest server
 // that speaks both wire formats chainrun uses — Anthropic Messages
 // (/v1/messages) and OpenAI Chat Completions (/v1/chat/completions) — as
-// JSON or SSE streams, and answers from a script of replies: text, errors
-// with Retry-After, malformed bodies, stalls and cut streams.
+// JSON or SSE streams, and answers from a script of replies: text, tool
+// calls, errors with Retry-After, malformed bodies, stalls and cut streams.
 package llmtest
 
 import (
@@ -11,9 +11,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Reply is one scripted answer.
@@ -34,8 +36,24 @@ type Reply struct {
 	// 200 that opened it (as an overloaded server does).
 	StreamError bool
 	// Finish is the stop reason in the provider's words (default: a
-	// normal stop).
+	// normal stop, or the tool-use reason when there are ToolCalls).
 	Finish string
+	// ToolCalls are tools the model calls, after Text (which may be
+	// empty). A stream sends each call's arguments in pieces; CutStream
+	// and StreamError then strike inside the first call.
+	ToolCalls []ToolCall
+}
+
+// ToolCall is one scripted tool call.
+type ToolCall struct {
+	// ID is the call's id; empty makes one from its position
+	// (toolu_1, toolu_2, ... or call_1, call_2, ...).
+	ID   string
+	Name string
+	// Arguments is the JSON object sent, as text, byte for byte (empty
+	// means {}). Invalid JSON is sent as it is: in Anthropic's JSON body,
+	// where it is the input value, it garbles the whole body.
+	Arguments string
 }
 
 // Request is what the server received.
@@ -117,7 +135,7 @@ func (r Request) LastUserMessage() string {
 		case []any:
 			var b strings.Builder
 			for _, part := range c {
-				if p, ok := part.(map[string]any); ok {
+				if p, ok := part.(map[string]any); ok && p["type"] == "text" {
 					fmt.Fprint(&b, p["text"])
 				}
 			}
@@ -165,17 +183,77 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		anthropicStream(w, model, reply, req)
 	case anthropic:
 		finish := or(reply.Finish, "end_turn")
+		if len(reply.ToolCalls) > 0 {
+			finish = or(reply.Finish, "tool_use")
+		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":%s}],"stop_reason":%q,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
-			model, jsonString(reply.Text), finish, inputTokens(req), outputTokens(reply.Text))
+		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
+			model, anthropicContent(reply), finish, inputTokens(req), outputTokens(reply))
 	case stream:
 		openaiStream(w, model, reply, req)
 	default:
 		finish := or(reply.Finish, "stop")
+		if len(reply.ToolCalls) > 0 {
+			finish = or(reply.Finish, "tool_calls")
+		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":%q}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
-			model, jsonString(reply.Text), finish, inputTokens(req), outputTokens(reply.Text), inputTokens(req)+outputTokens(reply.Text))
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
+			model, openaiMessage(reply), finish, inputTokens(req), outputTokens(reply), inputTokens(req)+outputTokens(reply))
 	}
+}
+
+// anthropicContent is the content blocks of a whole answer: the text
+// (left out when empty beside tool calls, as the API does), then a
+// tool_use block per call.
+func anthropicContent(reply Reply) string {
+	var blocks []string
+	if reply.Text != "" || len(reply.ToolCalls) == 0 {
+		blocks = append(blocks, fmt.Sprintf(`{"type":"text","text":%s}`, jsonString(reply.Text)))
+	}
+	for i, c := range reply.ToolCalls {
+		blocks = append(blocks, fmt.Sprintf(`{"type":"tool_use","id":%s,"name":%s,"input":%s}`, jsonString(c.id("toolu_", i)), jsonString(c.Name), or(c.Arguments, "{}")))
+	}
+	return "[" + strings.Join(blocks, ",") + "]"
+}
+
+// openaiMessage is the message of a whole answer; its content is null
+// beside tool calls when there is no text, as the API sends it.
+func openaiMessage(reply Reply) string {
+	if len(reply.ToolCalls) == 0 {
+		return fmt.Sprintf(`{"role":"assistant","content":%s}`, jsonString(reply.Text))
+	}
+	content := "null"
+	if reply.Text != "" {
+		content = jsonString(reply.Text)
+	}
+	calls := make([]string, len(reply.ToolCalls))
+	for i, c := range reply.ToolCalls {
+		calls[i] = fmt.Sprintf(`{"id":%s,"type":"function","function":{"name":%s,"arguments":%s}}`, jsonString(c.id("call_", i)), jsonString(c.Name), jsonString(or(c.Arguments, "{}")))
+	}
+	return fmt.Sprintf(`{"role":"assistant","content":%s,"tool_calls":[%s]}`, content, strings.Join(calls, ","))
+}
+
+func (c ToolCall) id(prefix string, i int) string {
+	return or(c.ID, prefix+strconv.Itoa(i+1))
+}
+
+// argPieces splits a call's arguments into stream deltas; no arguments
+// are one empty delta, as Anthropic sends them.
+func (c ToolCall) argPieces() []string {
+	if c.Arguments == "" {
+		return []string{""}
+	}
+	return pieces(c.Arguments)
+}
+
+// interrupt ends a stream early as the reply scripts: an error event
+// (written by fail) or a cut. It reports whether the stream must stop.
+func (r Reply) interrupt(fail func()) bool {
+	if r.StreamError {
+		fail()
+		return true
+	}
+	return r.CutStream
 }
 
 func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Request) {
@@ -186,20 +264,36 @@ func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Reque
 			f.Flush()
 		}
 	}
+	fail := func() { ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`) }
 	ev("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[],"stop_reason":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, model, inputTokens(req)))
-	ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-	for _, piece := range pieces(reply.Text) {
-		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}`, jsonString(piece)))
+	index := 0
+	if reply.Text != "" || len(reply.ToolCalls) == 0 {
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+		for _, piece := range pieces(reply.Text) {
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}`, jsonString(piece)))
+		}
+		if len(reply.ToolCalls) == 0 && reply.interrupt(fail) {
+			return
+		}
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+		index++
 	}
-	if reply.StreamError {
-		ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
-		return
+	for i, c := range reply.ToolCalls {
+		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":%s,"name":%s,"input":{}}}`, index, jsonString(c.id("toolu_", i)), jsonString(c.Name)))
+		for j, piece := range c.argPieces() {
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%s}}`, index, jsonString(piece)))
+			if i == 0 && j == 0 && reply.interrupt(fail) {
+				return
+			}
+		}
+		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index))
+		index++
 	}
-	if reply.CutStream {
-		return
+	finish := or(reply.Finish, "end_turn")
+	if len(reply.ToolCalls) > 0 {
+		finish = or(reply.Finish, "tool_use")
 	}
-	ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q},"usage":{"output_tokens":%d}}`, or(reply.Finish, "end_turn"), outputTokens(reply.Text)))
+	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q},"usage":{"output_tokens":%d}}`, finish, outputTokens(reply)))
 	ev("message_stop", `{"type":"message_stop"}`)
 }
 
@@ -211,31 +305,49 @@ func openaiStream(w http.ResponseWriter, model string, reply Reply, req Request)
 			f.Flush()
 		}
 	}
-	for i, piece := range pieces(reply.Text) {
-		role := ""
-		if i == 0 {
-			role = `"role":"assistant",`
+	fail := func() { data(`{"error":{"message":"The server had an error","type":"server_error"}}`) }
+	first := true
+	delta := func(fields string) {
+		if first {
+			fields, first = `"role":"assistant",`+fields, false
 		}
-		data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{%s"content":%s},"finish_reason":null}]}`, model, role, jsonString(piece)))
+		data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{%s},"finish_reason":null}]}`, model, fields))
 	}
-	if reply.StreamError {
-		data(`{"error":{"message":"The server had an error","type":"server_error"}}`)
+	for _, piece := range pieces(reply.Text) {
+		delta(`"content":` + jsonString(piece))
+	}
+	if len(reply.ToolCalls) == 0 && reply.interrupt(fail) {
 		return
 	}
-	if reply.CutStream {
-		return
+	for i, c := range reply.ToolCalls {
+		delta(fmt.Sprintf(`"tool_calls":[{"index":%d,"id":%s,"type":"function","function":{"name":%s,"arguments":""}}]`, i, jsonString(c.id("call_", i)), jsonString(c.Name)))
+		for j, piece := range c.argPieces() {
+			delta(fmt.Sprintf(`"tool_calls":[{"index":%d,"function":{"arguments":%s}}]`, i, jsonString(piece)))
+			if i == 0 && j == 0 && reply.interrupt(fail) {
+				return
+			}
+		}
 	}
-	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{},"finish_reason":%q}]}`, model, or(reply.Finish, "stop")))
-	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, model, inputTokens(req), outputTokens(reply.Text), inputTokens(req)+outputTokens(reply.Text)))
+	finish := or(reply.Finish, "stop")
+	if len(reply.ToolCalls) > 0 {
+		finish = or(reply.Finish, "tool_calls")
+	}
+	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{},"finish_reason":%q}]}`, model, finish))
+	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, model, inputTokens(req), outputTokens(reply), inputTokens(req)+outputTokens(reply)))
 	data("[DONE]")
 }
 
-// pieces splits text into a few stream deltas.
+// pieces splits text into a few stream deltas, never inside a UTF-8
+// character.
 func pieces(text string) []string {
 	var out []string
 	for len(text) > 4 {
-		out = append(out, text[:4])
-		text = text[4:]
+		n := 4
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		out = append(out, text[:n])
+		text = text[n:]
 	}
 	if text != "" {
 		out = append(out, text)
@@ -244,13 +356,20 @@ func pieces(text string) []string {
 }
 
 // inputTokens and outputTokens are deterministic stand-ins for token
-// counts: a tenth of the characters, at least one.
+// counts: a tenth of the request's characters, a quarter of the answer's
+// (text and arguments), at least one.
 func inputTokens(r Request) int {
 	b, _ := json.Marshal(r.Body["messages"])
 	return max(1, len(b)/10)
 }
 
-func outputTokens(text string) int { return max(1, len(text)/4) }
+func outputTokens(reply Reply) int {
+	n := len(reply.Text)
+	for _, c := range reply.ToolCalls {
+		n += len(c.Arguments)
+	}
+	return max(1, n/4)
+}
 
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
