@@ -53,13 +53,14 @@ func exitCode(err error) int {
 	var snf *store.NotFoundError
 	var sle *store.LockedError
 	var sce *store.CorruptError
+	var te *run.TakeError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
 	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce), errors.As(err, &me),
-		errors.As(err, &re), errors.As(err, &snf), errors.As(err, &sle), errors.As(err, &sce):
+		errors.As(err, &re), errors.As(err, &snf), errors.As(err, &sle), errors.As(err, &sce), errors.As(err, &te):
 		return exitUsage
 	case isCobraUsage(err):
 		return exitUsage

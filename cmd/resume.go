@@ -12,20 +12,22 @@ import (
 )
 
 type resumeOptions struct {
-	f       *factory
-	runID   string
-	inputs  []string
-	rerun   []string
-	reload  bool
-	verbose bool
-	quiet   bool
+	f          *factory
+	runID      string
+	inputs     []string
+	rerun      []string
+	reload     bool
+	verbose    bool
+	quiet      bool
+	take       string
+	agentModel string
 }
 
 func newResumeCmd(f *factory) *cobra.Command {
 	opts := &resumeOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "resume RUN_ID",
-		Short: "Continue a failed, interrupted or crashed run where it stopped",
+		Short: "Continue a paused, failed, interrupted or crashed run where it stopped",
 		Long: `Continue a saved run. Steps that finished are not run again; failed and
 unfinished ones run. The chain is the snapshot taken at launch, so editing
 the file never changes a run in flight; --reload takes the current file
@@ -33,7 +35,10 @@ instead (to fix the chain itself), refusing when its steps differ.
 
 Secret inputs are never saved: give them again with --input. A step marked
 idempotent: false that started and did not finish is not run again until
-you confirm with --rerun STEP.`,
+you confirm with --rerun STEP.
+
+A workflow paused at a decision point continues with --take TRANSITION
+(one of the links it printed); a failed transition runs again.`,
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,6 +50,9 @@ you confirm with --rerun STEP.`,
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value (secret inputs must be given again)")
 	fl.StringArrayVar(&opts.rerun, "rerun", nil, "run this non-idempotent step again although it may have started")
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
+	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
+	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
+	_ = cmd.RegisterFlagCompletionFunc("take", completeTake(f))
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
 	return cmd
@@ -78,7 +86,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
 	}
-	c, err := resumedChain(f, saved.Record.ChainFile, saved.Snapshot, opts.reload)
+	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, opts.reload)
 	if err != nil {
 		return err
 	}
@@ -93,7 +101,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	rerun := map[string]bool{}
 	for _, id := range opts.rerun {
 		if c.Step(id) == nil {
-			return usagef("--rerun %s: the chain has no such step", id)
+			return usagef("--rerun %s: the chain has no such step (or transition)", id)
 		}
 		rerun[id] = true
 	}
@@ -101,7 +109,11 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun}
+	if opts.take != "" && c.Workflow == nil {
+		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
+	}
+	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
+		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: f.humanDecider()}
 	res, err := driveSaved(cmd.Context(), engine, sinks, req, held)
 	if err != nil {
 		return err
@@ -112,7 +124,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 
 // resumedChain is the chain a resume runs: the snapshot, or with --reload
 // the file as it is now, which must have the same steps.
-func resumedChain(f *factory, file string, snapshot []byte, reload bool) (*chain.Chain, error) {
+func resumedChain(f *factory, file, name string, snapshot []byte, reload bool) (*chain.Chain, error) {
 	opts, err := f.chainOptions()
 	if err != nil {
 		return nil, err
@@ -122,28 +134,60 @@ func resumedChain(f *factory, file string, snapshot []byte, reload bool) (*chain
 		// chain that no longer validates can still be replaced
 		opts.LenientVariables = true
 	}
-	snap, err := chain.Parse(file+" (snapshot)", snapshot, opts)
+	snapFile, err := chain.Parse(file+" (snapshot)", snapshot, opts)
 	if err != nil {
 		return nil, err
+	}
+	snap := pick(snapFile, name)
+	if snap == nil {
+		return nil, usagef("the run's snapshot of %s holds no chain named %s", file, name)
 	}
 	if !reload {
-		snap.Chain.File = file
-		return snap.Chain, nil
+		snap.File = file
+		return snap, nil
 	}
-	cur, err := chain.LoadFile(file, opts)
+	curFile, err := chain.LoadFile(file, opts)
 	if err != nil {
 		return nil, err
 	}
-	if a, b := stepIDs(snap.Chain), stepIDs(cur.Chain); a != b {
-		return nil, usagef("--reload: %s no longer has the run's steps (run: %s; file: %s); start a new run instead", file, a, b)
+	cur := pick(curFile, name)
+	if cur == nil {
+		return nil, usagef("--reload: %s no longer holds a chain named %s; start a new run instead", file, name)
 	}
-	return cur.Chain, nil
+	if a, b := shapeOf(snap), shapeOf(cur); a != b {
+		what := "steps"
+		if snap.Workflow != nil {
+			what = "states and transitions"
+		}
+		return nil, usagef("--reload: %s no longer has the run's %s (run: %s; file: %s); start a new run instead", file, what, a, b)
+	}
+	return cur, nil
 }
 
-func stepIDs(c *chain.Chain) string {
-	ids := make([]string, len(c.Steps))
-	for i, s := range c.Steps {
-		ids[i] = s.ID
+// pick is the file's chain of that name; an empty name (a run saved
+// before names were recorded) means its first.
+func pick(l *chain.Loaded, name string) *chain.Chain {
+	if name == "" {
+		return l.Chain
+	}
+	return l.Named(name)
+}
+
+// shapeOf is what a reloaded chain must keep for a run's saved progress to
+// mean the same: its step ids, or a workflow's states and transitions.
+func shapeOf(c *chain.Chain) string {
+	var ids []string
+	if w := c.Workflow; w != nil {
+		for _, s := range w.States {
+			ids = append(ids, s.Name)
+			for _, t := range s.Transitions {
+				ids = append(ids, s.Name+"."+t.Name+"→"+t.Target)
+			}
+		}
+	} else {
+		for _, s := range c.Steps {
+			ids = append(ids, s.ID)
+		}
 	}
 	sort.Strings(ids)
 	return strings.Join(ids, ", ")

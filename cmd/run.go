@@ -28,6 +28,7 @@ type runOptions struct {
 	maxTokens   int
 	verbose     bool
 	quiet       bool
+	agentModel  string
 }
 
 func newRunCmd(f *factory) *cobra.Command {
@@ -63,6 +64,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.IntVar(&opts.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
+	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
@@ -83,6 +85,13 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(loaded.Chains) > 1 && loaded.Named(opts.chain) == nil {
+		names := make([]string, len(loaded.Chains))
+		for i, c := range loaded.Chains {
+			names[i] = c.Name
+		}
+		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
+	}
 	if !opts.quiet {
 		for _, w := range loaded.Warnings {
 			fmt.Fprintln(f.io.ErrOut, w.String())
@@ -95,7 +104,8 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
+		AgentModel: opts.agentModel, Human: f.humanDecider()}
 	if opts.dryRun {
 		plan, err := engine.Plan(req)
 		if err != nil {
@@ -180,6 +190,10 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 		if err := enc.Encode(res); err != nil {
 			return err
 		}
+	} else if res.Status == run.Paused {
+		if err := printPause(w, res); err != nil {
+			return err
+		}
 	} else if res.Status == run.Succeeded && res.Output != nil {
 		text, ok := res.Output.(string)
 		if !ok {
@@ -205,12 +219,49 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 		return &exitStatus{code: exitPaused}
 	}
 	msg := fmt.Sprintf("%s failed (run %s): %s\nresume it with: chainrun resume %s", res.Name, res.RunID, res.Error, res.RunID)
+	if res.WorkflowResult != nil {
+		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
+		for _, l := range res.Links {
+			msg += fmt.Sprintf("\n%s: chainrun resume %s --take %s", l.Title, res.RunID, l.Transition)
+		}
+		if len(res.Links) == 0 {
+			msg += "\nresume it with: chainrun resume " + res.RunID
+		}
+	}
 	for _, s := range res.Steps {
 		if s.Status == run.StepFailed && s.Stderr != "" && format == "text" {
 			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n" + s.Stderr
 		}
 	}
 	return &exitStatus{code: exitFailed, msg: msg}
+}
+
+// printPause shows a run paused at a decision point: what is to be
+// decided, the choices and the command that takes each.
+func printPause(w io.Writer, res *run.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s paused at %s (run %s)\n", res.Name, res.State, res.RunID)
+	if g := res.Guidance; g != nil {
+		if g.Goal != "" {
+			fmt.Fprintf(&b, "\ngoal: %s\n", g.Goal)
+		}
+		if g.Instructions != "" {
+			fmt.Fprintf(&b, "\n%s\n", g.Instructions)
+		}
+	}
+	if res.Deadline != "" {
+		fmt.Fprintf(&b, "\ndeadline: %s (then the next resume takes its on_timeout transition)\n", res.Deadline)
+	}
+	b.WriteString("\nchoose one:\n")
+	width := 0
+	for _, l := range res.Links {
+		width = max(width, len(l.Transition))
+	}
+	for _, l := range res.Links {
+		fmt.Fprintf(&b, "  chainrun resume %s --take %-*s  # %s\n", res.RunID, width, l.Transition, l.Title)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedStep) error {
@@ -229,7 +280,14 @@ func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedSte
 		if len(p.DependsOn) > 0 {
 			deps = " after " + strings.Join(p.DependsOn, ", ")
 		}
-		fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
+		switch {
+		case p.Transition != "":
+			fmt.Fprintf(w, "\n%s → %s by %s (%s)\n", p.State, p.Target, p.Transition, p.Kind)
+		case p.State != "":
+			fmt.Fprintf(w, "\n%s task (%s)\n", p.State, p.Kind)
+		default:
+			fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
+		}
 		if p.Condition != "" {
 			fmt.Fprintf(w, "  if: %s\n", p.Condition)
 		}

@@ -161,3 +161,26 @@ func completeRunIDs(f *factory) cobra.CompletionFunc {
 		return ids, cobra.ShellCompDirectiveNoFileComp
 	}
 }
+
+// completeTake completes --take with the links of the run being resumed:
+// the choices it paused at, or the retry of what failed.
+func completeTake(f *factory) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		st, err := f.stateStore()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		sv, err := st.Load(args[0])
+		if err != nil || sv.Result == nil || sv.Result.WorkflowResult == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, l := range sv.Result.Links {
+			out = append(out, cobra.CompletionWithDesc(l.Transition, l.Title))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

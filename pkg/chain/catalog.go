@@ -51,39 +51,60 @@ func OpenCatalog(dir string, opts Options) (*Catalog, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		cat.Files = append(cat.Files, loadCatalogFile(path, opts))
+		cat.Files = append(cat.Files, loadCatalogFile(path, opts)...)
 	}
-	sort.Slice(cat.Files, func(i, j int) bool { return cat.Files[i].Path < cat.Files[j].Path })
+	sort.SliceStable(cat.Files, func(i, j int) bool { return cat.Files[i].Path < cat.Files[j].Path })
 	cat.markDuplicates()
 	return cat, nil
 }
 
-func loadCatalogFile(path string, opts Options) *CatalogFile {
-	f := &CatalogFile{Path: path}
+// loadCatalogFile loads one file: one entry per chain it holds (a
+// workflow file may hold several), the file's warnings on the first.
+func loadCatalogFile(path string, opts Options) []*CatalogFile {
 	l, err := LoadFile(path, opts)
 	if err != nil {
-		f.Err = err
-		f.Name = peekName(path)
-		return f
+		var out []*CatalogFile
+		for _, name := range peekNames(path) {
+			out = append(out, &CatalogFile{Path: path, Name: name, Err: err})
+		}
+		if len(out) == 0 {
+			out = append(out, &CatalogFile{Path: path, Err: err})
+		}
+		return out
 	}
-	f.Loaded, f.Name, f.Warnings = l, l.Chain.Name, l.Warnings
-	return f
+	out := make([]*CatalogFile, len(l.Chains))
+	for i, c := range l.Chains {
+		one := &Loaded{Chain: c, Chains: l.Chains}
+		out[i] = &CatalogFile{Path: path, Name: c.Name, Loaded: one}
+	}
+	out[0].Warnings = l.Warnings
+	out[0].Loaded.Warnings = l.Warnings
+	return out
 }
 
-// peekName reads just the name of a chain file that failed validation, so
-// `run NAME` can report that file's errors instead of "unknown chain".
-func peekName(path string) string {
+// peekNames reads just the chain names of a file that failed validation,
+// so `run NAME` can report that file's errors instead of "unknown chain".
+func peekNames(path string) []string {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	var head struct {
-		Name string `yaml:"name"`
+		Name      string         `yaml:"name"`
+		Workflows map[string]any `yaml:"workflows"`
 	}
 	if yaml.Load(data, &head) != nil {
-		return ""
+		return nil
 	}
-	return head.Name
+	if head.Name != "" {
+		return []string{head.Name}
+	}
+	var names []string
+	for name := range head.Workflows {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // markDuplicates turns every file that shares its name with another into

@@ -81,18 +81,33 @@ func deref(n *yaml.Node) *yaml.Node {
 // decodeStep fills a step from its mapping. Text and list-of-text fields,
 // nearly all of a chain, are read straight from the nodes; the others go
 // through the YAML library, which reports type errors with positions.
-func decodeStep(d *diags, n *yaml.Node, known map[string]bool, all []string) (*Step, bool) {
+func decodeStep(d *diags, n *yaml.Node, known map[string]bool, all []string, prefix string) (*Step, bool) {
 	s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
-	prefix := "step" + idSuffix(n) + ": "
 	before := len(d.errs())
 	ok := true
 	for _, p := range mappingPairs(d, n, prefix) {
 		k, val := p.key, deref(p.value)
-		if !known[k.Value] {
-			d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, all))
+		key := k.Value
+		if key == "kind" {
+			// reference 000 writes an executor's type as kind
+			key = "type"
+			if _, both := s.FieldPos["type"]; both {
+				d.errorf(posOf(k), "%sset type or kind, not both", prefix)
+				ok = false
+				continue
+			}
+		}
+		if !known[key] {
+			d.errorf(posOf(k), "%sunknown field %q%s", prefix, key, didYouMean(key, all))
 			ok = false
 			continue
 		}
+		if _, both := s.FieldPos[key]; both && key == "type" {
+			d.errorf(posOf(k), "%sset type or kind, not both", prefix)
+			ok = false
+			continue
+		}
+		k = &yaml.Node{Kind: k.Kind, Value: key, Line: k.Line, Column: k.Column}
 		s.FieldPos[k.Value] = posOf(k)
 		if dst := s.textField(k.Value); dst != nil && val.Kind == yaml.ScalarNode {
 			if val.Tag != "!!null" {
@@ -196,6 +211,8 @@ func (s *Step) listField(key string) *[]string {
 		return &s.OutputMustContain
 	case "output_must_not_contain":
 		return &s.OutputMustNotContain
+	case "condition_key":
+		return &s.ConditionKey
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ var commonStepFields = []string{
 // deterministic step when the chain is built.
 var llmOnlyFields = []string{
 	"model", "system", "temperature", "max_tokens", "tools", "fallback_models",
-	"cache", "context_strategy", "max_turns",
+	"cache", "context_strategy", "max_turns", "condition_key",
 }
 
 // kindFields are the fields each kind adds to commonStepFields.

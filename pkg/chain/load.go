@@ -17,10 +17,24 @@ type Options struct {
 	LenientVariables bool
 }
 
-// Loaded is a chain file after validation: the chain and any warnings.
+// Loaded is a chain file after validation: its chains and any warnings.
+// A DAG chain file holds one chain; a workflow file one per workflow.
 type Loaded struct {
+	// Chain is the file's first chain (its only one, unless the file
+	// holds several workflows).
 	Chain    *Chain
+	Chains   []*Chain
 	Warnings []Diagnostic
+}
+
+// Named returns the file's chain of that name, or nil.
+func (l *Loaded) Named(name string) *Chain {
+	for _, c := range l.Chains {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // LoadFile reads and validates one chain file.
@@ -35,21 +49,29 @@ func LoadFile(path string, opts Options) (*Loaded, error) {
 // Parse decodes and validates chain text. file names it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 	d := &diags{file: file}
-	c := decodeChain(d, data)
-	if c != nil && len(d.errs()) == 0 {
-		c.File = file
-		c.Source = data
-		validate(d, c, opts)
+	chains := decodeFile(d, data)
+	if len(chains) > 0 && len(d.errs()) == 0 {
+		for _, c := range chains {
+			c.File = file
+			c.Source = data
+			if c.Workflow != nil {
+				validateWorkflow(d, c, opts)
+			} else {
+				validate(d, c, opts)
+			}
+		}
+		d.sort()
 	}
 	if errs := d.errs(); len(errs) > 0 {
 		return nil, &ValidationError{Diagnostics: errs}
 	}
-	return &Loaded{Chain: c, Warnings: d.warnings()}, nil
+	return &Loaded{Chain: chains[0], Chains: chains, Warnings: d.warnings()}, nil
 }
 
-// decodeChain turns YAML into a Chain, recording positions and rejecting
-// unknown fields. It returns nil when the document cannot be a chain.
-func decodeChain(d *diags, data []byte) *Chain {
+// decodeFile turns YAML into the file's chains: one DAG chain, or the
+// workflows of a `workflows:` file. It returns none when the document
+// cannot be a chain file.
+func decodeFile(d *diags, data []byte) []*Chain {
 	if len(bytes.TrimSpace(data)) == 0 {
 		d.errorf(Pos{1, 1}, "the file is empty: a chain needs name and steps")
 		return nil
@@ -68,9 +90,14 @@ func decodeChain(d *diags, data []byte) *Chain {
 		return nil
 	}
 	if keyNode(root, "workflows") != nil {
-		d.errorf(posOf(keyNode(root, "workflows")), "state workflows (workflows:) are not supported yet; this version runs DAG chains (name, steps)")
-		return nil
+		return decodeWorkflowFile(d, root)
 	}
+	return []*Chain{decodeChain(d, root)}
+}
+
+// decodeChain turns a DAG chain's mapping into a Chain, recording
+// positions and rejecting unknown fields.
+func decodeChain(d *diags, root *yaml.Node) *Chain {
 	c := &Chain{Pos: posOf(root)}
 	for _, p := range mappingPairs(d, root, "") {
 		k, v := p.key, deref(p.value)
@@ -134,7 +161,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 }
 
 // listFields accept a single scalar as a one-element list.
-var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false}
+var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false, "condition_key": false}
 
 func decodeSteps(d *diags, v *yaml.Node) []*Step {
 	v = deref(v)
@@ -154,7 +181,7 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 			d.errorf(posOf(n), "a step must be a mapping with an id")
 			continue
 		}
-		if s, ok := decodeStep(d, n, known, all); ok {
+		if s, ok := decodeStep(d, n, known, all, "step"+idSuffix(n)+": "); ok {
 			out = append(out, s)
 		}
 	}

@@ -28,6 +28,9 @@ type Chain struct {
 	Output string
 	// Budget caps the model use of a run of the chain.
 	Budget *Budget
+	// Workflow is set when the chain is a state workflow; its executors
+	// and tasks are then also listed in Steps.
+	Workflow *Workflow
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.
@@ -73,7 +76,10 @@ type Input struct {
 	Default     *string `yaml:"default"`
 	// Secret values are masked wherever a run is reported or saved.
 	Secret bool `yaml:"secret"`
-	Pos    Pos  `yaml:"-"`
+	// Type is the JSON Schema type a workflow's inputSchema declares for
+	// it: --input text is converted to it.
+	Type string `yaml:"-"`
+	Pos  Pos    `yaml:"-"`
 }
 
 // Required reports whether a run must supply the input.

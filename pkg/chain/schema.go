@@ -70,25 +70,59 @@ var fieldDocs = map[string]string{
 	"chain":                   "Name (or file) of the chain a chain step runs.",
 	"with":                    "Inputs given to the chain a chain step runs.",
 	// nested
-	"retry.max":            "Attempts in all (1 = no retry).",
-	"retry.delay_ms":       "Wait before the first retry, in milliseconds.",
-	"retry.backoff":        "Each retry waits this many times longer.",
-	"cache.enabled":        "Keep and reuse answers.",
-	"cache.ttl_minutes":    "How long an answer is kept (default a day).",
-	"guardrail.type":       "min_length, max_length, must_contain, must_not_contain, regex_match, json_valid or json_schema.",
-	"guardrail.value":      "The rule's value: a number, a text, a regular expression or a JSON Schema.",
-	"pre_tool.type":        "shell, http or file.",
-	"pre_tool.command":     "Program to run (shell).",
-	"pre_tool.args":        "Its arguments (shell).",
-	"pre_tool.run":         "A script (shell).",
-	"pre_tool.url":         "URL to fetch (http).",
-	"pre_tool.method":      "HTTP method (http).",
-	"pre_tool.headers":     "HTTP headers (http).",
-	"pre_tool.path":        "File to read (file).",
-	"inject_as":            "The variable the data is known by in the step.",
-	"on_error":             "fail (default), inject (the error text becomes the value) or skip.",
-	"budget.max_tokens":    "Most tokens (input and output) the run may use.",
-	"budget.max_llm_calls": "Most model requests the run may send.",
+	"retry.max":         "Attempts in all (1 = no retry).",
+	"retry.delay_ms":    "Wait before the first retry, in milliseconds.",
+	"retry.backoff":     "Each retry waits this many times longer.",
+	"cache.enabled":     "Keep and reuse answers.",
+	"cache.ttl_minutes": "How long an answer is kept (default a day).",
+	"guardrail.type":    "min_length, max_length, must_contain, must_not_contain, regex_match, json_valid or json_schema.",
+	"guardrail.value":   "The rule's value: a number, a text, a regular expression or a JSON Schema.",
+	"pre_tool.type":     "shell, http or file.",
+	"pre_tool.command":  "Program to run (shell).",
+	"pre_tool.args":     "Its arguments (shell).",
+	"pre_tool.run":      "A script (shell).",
+	"pre_tool.url":      "URL to fetch (http).",
+	"pre_tool.method":   "HTTP method (http).",
+	"pre_tool.headers":  "HTTP headers (http).",
+	"pre_tool.path":     "File to read (file).",
+	"inject_as":         "The variable the data is known by in the step.",
+	"on_error":          "fail (default), inject (the error text becomes the value) or skip.",
+	"budget.max_tokens": "Most tokens (input and output) the run may use.",
+	"condition_key":     "Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003).",
+	"kind":              "The executor's step kind (type is accepted too): cli, http, transform, agent, file or chain.",
+	// workflows (references 000 and 003)
+	"workflows":              "Each workflow's name and its state machine.",
+	"workflow.title":         "A short title for lists and pictures.",
+	"workflow.description":   "What the workflow does.",
+	"workflow.tags":          "Labels for finding workflows.",
+	"workflow.inputSchema":   "JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs.",
+	"workflow.initialState":  "The state a run begins in.",
+	"workflow.maxChainDepth": "Most transitions one run or resume takes on its own before it fails (default 50).",
+	"workflow.states":        "The states, by name.",
+	"workflow.agent":         "agent: {model: provider/model} lets that model decide agent decision points instead of pausing.",
+	"workflow.output":        "The variable whose value is the run's output (default: the context).",
+	"workflow.budget":        "Caps on the run's model use.",
+	"state.goal":             "What the decision at this state is for (shown with its links).",
+	"state.guidance":         "Instructions for whoever decides here.",
+	"state.terminal":         "The run ends successfully here.",
+	"state.transitions":      "Named transitions out of the state.",
+	"state.task":             "A step whose result string the branches match (reference 003).",
+	"state.transition":       "transition: {branches: [...]}: where the task's result leads.",
+	"state.timeout":          "How long a decision point may wait (30m, 2h); then on_timeout is taken.",
+	"state.on_timeout":       "The transition taken once timeout has passed.",
+	"transition.target":      "The state the transition leads to.",
+	"transition.actor":       "Who takes it: deterministic (the runtime, at once), agent or human (a decision point).",
+	"transition.executor":    "A step of any kind run when the transition is taken; a cli step's JSON object output is merged into context.",
+	"transition.condition":   "Expression that must hold for the transition to be viable.",
+	"transition.title":       "How links show the transition (default: its name in words).",
+	"branch.operator":        "equals, not_equals, contains, not_contains, range (\"min,max\") or default.",
+	"branch.when":            "The value the task's result is matched against.",
+	"branch.goto":            "The next state, or end.",
+	"branch.compose":         "Stores a value from the task's output in a variable when this branch is taken.",
+	"compose.with_var":       "The variable's name ({{.name}} or {name} reads it).",
+	"compose.strategy":       "json_path:$.path into the task's output.",
+	"agent.model":            "The model that decides (provider/model).",
+	"budget.max_llm_calls":   "Most model requests the run may send.",
 }
 
 // doc returns the description of a field, preferring a qualified key.
@@ -115,13 +149,28 @@ func JSONSchema() map[string]any {
 		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
 		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
 	})
+	executor := copyMap(step)
+	executorProps := copyMap(step["properties"].(map[string]any))
+	executorProps["kind"] = describe(map[string]any{"enum": Kinds()}, "", "kind")
+	delete(executorProps, "id")
+	delete(executorProps, "depends_on")
+	delete(executorProps, "early_exit_if")
+	executor["properties"] = executorProps
 	step["required"] = []string{"id"}
 	input := objectSchema(reflect.TypeOf(Input{}), "input", map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
 	input["required"] = []string{"name"}
 	return map[string]any{
-		"$schema":              "http://json-schema.org/draft-07/schema#",
-		"title":                "chainrun chain",
-		"description":          "A chainrun DAG chain: inputs, steps joined by depends_on, and the output.",
+		"$schema":     "http://json-schema.org/draft-07/schema#",
+		"title":       "chainrun chain",
+		"description": "A chainrun chain file: a DAG chain (name, inputs, steps, output) or a file of state workflows (version, workflows).",
+		"oneOf":       []any{dagSchema(step, input), workflowFileSchema(executor)},
+	}
+}
+
+// dagSchema describes a DAG chain file (reference 004).
+func dagSchema(step, input map[string]any) map[string]any {
+	return map[string]any{
+		"description":          "A DAG chain: inputs, steps joined by depends_on, and the output.",
 		"type":                 "object",
 		"required":             []string{"name", "steps"},
 		"additionalProperties": false,
@@ -134,6 +183,63 @@ func JSONSchema() map[string]any {
 			"inputs":      describe(map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}}, "", "inputs"),
 			"steps":       describe(map[string]any{"type": "array", "minItems": 1, "items": step}, "", "steps"),
 			"budget":      describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "", "budget"),
+		},
+	}
+}
+
+// workflowFileSchema describes a file of state workflows (references 000
+// and 003).
+func workflowFileSchema(executor map[string]any) map[string]any {
+	str := func(scope, key string) map[string]any { return describe(map[string]any{"type": "string"}, scope, key) }
+	branch := objectSchema(reflect.TypeOf(Branch{}), "branch", map[string]any{
+		"operator": map[string]any{"enum": Operators()},
+		"when":     map[string]any{"type": []string{"string", "number"}},
+		"compose":  objectSchema(reflect.TypeOf(Compose{}), "compose", nil),
+	})
+	branch["required"] = []string{"operator", "goto"}
+	transition := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"target"},
+		"properties": map[string]any{
+			"target":    str("transition", "target"),
+			"actor":     describe(map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}}, "transition", "actor"),
+			"executor":  describe(copyMap(executor), "transition", "executor"),
+			"condition": str("transition", "condition"),
+			"title":     str("transition", "title"),
+		}}
+	state := map[string]any{"type": []string{"object", "null"}, "additionalProperties": false,
+		"properties": map[string]any{
+			"goal":        str("state", "goal"),
+			"guidance":    str("state", "guidance"),
+			"terminal":    describe(map[string]any{"type": "boolean"}, "state", "terminal"),
+			"transitions": describe(map[string]any{"type": "object", "additionalProperties": transition}, "state", "transitions"),
+			"task":        describe(copyMap(executor), "state", "task"),
+			"transition": describe(map[string]any{"type": "object", "additionalProperties": false,
+				"properties": map[string]any{"branches": map[string]any{"type": "array", "items": branch}}}, "state", "transition"),
+			"timeout":    str("state", "timeout"),
+			"on_timeout": str("state", "on_timeout"),
+		}}
+	workflow := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"initialState", "states"},
+		"patternProperties": map[string]any{"^x-": map[string]any{}},
+		"properties": map[string]any{
+			"title":         str("workflow", "title"),
+			"description":   str("workflow", "description"),
+			"tags":          describe(map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, "workflow", "tags"),
+			"inputSchema":   describe(map[string]any{"type": "object"}, "workflow", "inputSchema"),
+			"initialState":  str("workflow", "initialState"),
+			"maxChainDepth": describe(map[string]any{"type": "integer", "minimum": 1}, "workflow", "maxChainDepth"),
+			"states":        describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state}, "workflow", "states"),
+			"agent": describe(map[string]any{"type": "object", "additionalProperties": false,
+				"properties": map[string]any{"model": str("agent", "model")}}, "workflow", "agent"),
+			"output": str("workflow", "output"),
+			"budget": describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "workflow", "budget"),
+		}}
+	return map[string]any{
+		"type":                 "object",
+		"required":             []string{"workflows"},
+		"additionalProperties": false,
+		"patternProperties":    map[string]any{"^x-": map[string]any{}},
+		"properties": map[string]any{
+			"version":   describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
+			"workflows": describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow}, "", "workflows"),
 		},
 	}
 }

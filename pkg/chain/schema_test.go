@@ -18,7 +18,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 	for scope, typ := range map[string]reflect.Type{
 		"step": reflect.TypeOf(Step{}), "input": reflect.TypeOf(Input{}), "retry": reflect.TypeOf(Retry{}),
 		"cache": reflect.TypeOf(Cache{}), "guardrail": reflect.TypeOf(Guardrail{}), "pre_tool": reflect.TypeOf(PreTool{}),
-		"budget": reflect.TypeOf(Budget{}),
+		"budget": reflect.TypeOf(Budget{}), "branch": reflect.TypeOf(Branch{}), "compose": reflect.TypeOf(Compose{}),
 	} {
 		for i := 0; i < typ.NumField(); i++ {
 			key := strings.Split(typ.Field(i).Tag.Get("yaml"), ",")[0]

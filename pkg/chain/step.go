@@ -59,6 +59,9 @@ type Step struct {
 	Cache           *Cache            `yaml:"cache"`
 	ContextStrategy map[string]string `yaml:"context_strategy"`
 	MaxTurns        int               `yaml:"max_turns"`
+	// ConditionKey lists the keywords the model must answer with; the
+	// one it chose is the step's result (reference 003's condition_key).
+	ConditionKey []string `yaml:"condition_key"`
 
 	// cli / shell
 	Command string            `yaml:"command"`

@@ -52,6 +52,9 @@ type validator struct {
 	opts    Options
 	g       *dag.Graph[string]
 	produce map[string]*Step // variable → the step whose output it is
+	// wfVars are the variables a workflow's transitions, tasks and
+	// composes produce (nil for a DAG chain).
+	wfVars map[string]bool
 }
 
 // validate checks everything that can be known before a run and compiles
@@ -512,6 +515,9 @@ type scope struct {
 
 // check returns "" when name is readable from the step, else why not.
 func (sc scope) check(name string) string {
+	if sc.v.c.Workflow != nil {
+		return sc.v.workflowCheck(sc.s, name)
+	}
 	s := sc.s
 	if name == "input" {
 		return ""
@@ -572,7 +578,7 @@ func firstInput(c *Chain) string {
 }
 
 func (v *validator) unknown(s *Step, field string, r Ref, why string) {
-	if v.opts.LenientVariables && v.produce[r.Name] == nil && r.Name != "input" {
+	if v.opts.LenientVariables && v.produce[r.Name] == nil && !v.wfVars[r.Name] && r.Name != "input" {
 		v.d.warnf(s.At(field), "step %q: %s: %s stays literal: %s", s.ID, field, r.Raw, why)
 		return
 	}

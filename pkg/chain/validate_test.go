@@ -147,7 +147,6 @@ func TestValidationErrors(t *testing.T) {
 		{"status collision", "name: x\nsteps:\n  - {id: a, type: cli, command: x, output_var: r_status}\n  - {id: b, type: http, url: 'http://x', output_var: r}\n", []string{"also sets r_status"}},
 		{"broken schema", "name: x\nsteps:\n  - {id: a, type: cli, command: x, guardrails: [{type: json_schema, value: {type: 12}}]}\n", []string{"guardrail json_schema"}},
 		{"unknown tool", "name: x\nsteps:\n  - {id: a, prompt: p, tools: [Read, Bsh]}\n", []string{`unknown tool "Bsh"`, "did you mean Bash"}},
-		{"state workflow not yet", "version: '1'\nworkflows:\n  x: {}\n", []string{"c.yaml:2:1", "state workflows"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,14 @@ const (
 	StepSaved Type = "step.saved"
 	// StepBegun marks that a step which is not idempotent began.
 	StepBegun Type = "step.begun"
+	// Transition is a workflow transition taken: State to Target.
+	Transition Type = "transition"
+	// TransitionSaved carries a taken transition's saved record in
+	// Record, for resume.
+	TransitionSaved Type = "transition.saved"
+	// Decision is a choice made at a decision point, with who made it
+	// (DecidedBy), or a pause for one (Status paused).
+	Decision Type = "decision"
 )
 
 // Event is one thing that happened in a run.
@@ -58,8 +66,15 @@ type Event struct {
 	Model        string `json:"model,omitempty"`
 	InputTokens  int    `json:"input_tokens,omitempty"`
 	OutputTokens int    `json:"output_tokens,omitempty"`
-	// Record is the saved step on step.saved events.
+	// Record is the saved step on step.saved events, the saved
+	// transition on transition.saved events.
 	Record json.RawMessage `json:"record,omitempty"`
+	// State, Target, Actor and DecidedBy describe transition and decision
+	// events (Step is the transition's name).
+	State     string `json:"state,omitempty"`
+	Target    string `json:"target,omitempty"`
+	Actor     string `json:"actor,omitempty"`
+	DecidedBy string `json:"decided_by,omitempty"`
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -29,6 +31,9 @@ type Command struct {
 	Stdout, Stderr io.Writer
 	// Grace is the time between TERM and KILL on cancellation.
 	Grace time.Duration
+	// Bin, when set, is a directory searched before PATH for an argv
+	// command named without a slash (a chains directory's bin/).
+	Bin string
 }
 
 // CommandResult is what a finished command left behind.
@@ -42,6 +47,8 @@ type CommandResult struct {
 // ExitError is a command that ran and exited with a non-zero status (or
 // was killed by a signal).
 type ExitError struct {
+	// Name is the program, for an argv command (empty for a script).
+	Name   string
 	Code   int
 	Signal string
 	Stderr string
@@ -51,6 +58,9 @@ func (e *ExitError) Error() string {
 	msg := fmt.Sprintf("exited with code %d", e.Code)
 	if e.Signal != "" {
 		msg = "killed by signal " + e.Signal
+	}
+	if e.Name != "" {
+		msg = e.Name + " " + msg
 	}
 	if tail := lastLines(e.Stderr, 5); tail != "" {
 		msg += ": " + tail
@@ -83,6 +93,11 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	switch {
 	case len(c.Argv) > 0:
 		name, args = c.Argv[0], c.Argv[1:]
+		if c.Bin != "" && !strings.ContainsRune(name, '/') {
+			if p := filepath.Join(c.Bin, name); isExecutable(p) {
+				name = p
+			}
+		}
 	case c.Script != "":
 		name, args = "sh", []string{"-c", c.Script}
 	default:
@@ -141,7 +156,11 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return res, &ExitError{Code: ee.ExitCode(), Signal: signalName(ee), Stderr: res.Stderr}
+		exitErr := &ExitError{Code: ee.ExitCode(), Signal: signalName(ee), Stderr: res.Stderr}
+		if len(c.Argv) > 0 {
+			exitErr.Name = filepath.Base(c.Argv[0])
+		}
+		return res, exitErr
 	}
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The command exited; only a straggler held the pipes open.
@@ -163,6 +182,11 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 func (c *capped) String() string { return c.buf.String() }
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
 
 func lastLines(s string, n int) string {
 	s = strings.TrimSpace(s)

@@ -118,6 +118,9 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 	if err != nil {
 		return out, err
 	}
+	if len(s.ConditionKey) > 0 {
+		prompt += "\n\nAnswer with exactly one of these words and nothing else: " + strings.Join(s.ConditionKey, ", ") + "."
+	}
 	system, err := x.render(s.C().System, sc)
 	if err != nil {
 		return out, err
@@ -140,7 +143,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 					out.value = v
 				}
 			}
-			return out, nil
+			return out, keyword(s, &out)
 		}
 		out.cacheKey = key
 	}
@@ -177,7 +180,56 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 			out.value = v
 		}
 	}
-	return out, nil
+	return out, keyword(s, &out)
+}
+
+// keyword makes the output of a condition_key step the keyword the model
+// chose (reference 003). An answer that holds none is a failed attempt,
+// retried like a guardrail violation.
+func keyword(s *chain.Step, out *outcome) error {
+	if len(s.ConditionKey) == 0 {
+		return nil
+	}
+	answer := strings.Trim(strings.TrimSpace(out.value.Text), ".!\"'`*")
+	for _, k := range s.ConditionKey {
+		if strings.EqualFold(answer, k) {
+			out.value = textValue(k)
+			return nil
+		}
+	}
+	// a model that explains itself: take the one keyword it names
+	var named []string
+	for _, k := range s.ConditionKey {
+		if containsWord(answer, k) {
+			named = append(named, k)
+		}
+	}
+	if len(named) == 1 {
+		out.value = textValue(named[0])
+		return nil
+	}
+	out.cacheKey = ""
+	return fmt.Errorf("the model answered %q, not one of the keywords %s", clip(out.value.Text, 60), strings.Join(s.ConditionKey, ", "))
+}
+
+// containsWord reports whether w occurs in text as a whole word, ignoring
+// case.
+func containsWord(text, w string) bool {
+	text, w = strings.ToLower(text), strings.ToLower(w)
+	isWord := func(r byte) bool {
+		return r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isWord(text[start-1])) && (end == len(text) || !isWord(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // cached is a stored answer.

@@ -42,6 +42,20 @@ type Request struct {
 	// Started names steps an earlier attempt started (or may have) without
 	// finishing; Rerun names those the caller confirms may run again.
 	Started, Rerun map[string]bool
+
+	// History holds the transitions earlier calls of a workflow run took:
+	// a resume replays them to find its state, variables and context.
+	History []TransitionRecord
+	// Take is the transition the caller chose at the decision point the
+	// run paused at (resume --take), or the failed transition to retry.
+	Take string
+	// AgentModel, when set, lets that model decide agent decision points
+	// instead of pausing (--agent-model; the workflow's agent.model
+	// otherwise).
+	AgentModel string
+	// Human, when set, asks a person at human decision points (a
+	// terminal); without it the run pauses there.
+	Human Decider
 }
 
 // Local runs chains in this process.
@@ -138,6 +152,15 @@ func New(opts ...Option) *Local {
 // DefaultParallel is the number of CPUs, at least 4: steps mostly wait on
 // processes and the network, not on this machine's cores.
 func DefaultParallel() int { return max(runtime.NumCPU(), 4) }
+
+// RunIDTime is the start time a run id encodes (to the millisecond).
+func RunIDTime(id string) (time.Time, bool) {
+	if len(id) < 19 {
+		return time.Time{}, false
+	}
+	t, err := time.ParseInLocation("20060102-150405.000", id[:15]+"."+id[16:19], time.UTC)
+	return t, err == nil
+}
 
 // NewRunID returns a run id that sorts by start time, to the millisecond:
 // 20261122-190352-417-739eaf.

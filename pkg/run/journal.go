@@ -15,6 +15,9 @@ type Journal interface {
 	// StepFinished records a finished step. It must be durable when it
 	// returns: no step that depends on it starts before.
 	StepFinished(rec StepRecord) error
+	// Transition records a workflow transition taken. It must be durable
+	// when it returns.
+	Transition(rec TransitionRecord) error
 }
 
 // StepRecord is a finished step as saved: its result and its output.

@@ -69,7 +69,7 @@ func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 }
 
 func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]*chain.Template, cwd *chain.Template) (outcome, error) {
-	cmd := executor.Command{Grace: x.l.grace}
+	cmd := executor.Command{Grace: x.l.grace, Bin: x.binDir()}
 	var err error
 	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
 		return outcome{}, err
@@ -94,6 +94,10 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		}
 	}
 	cmd.Env = append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
+	if cmd.Bin != "" {
+		// scripts find the chain's own commands too
+		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
 	for k, t := range env {
 		v, err := x.render(t, sc)
 		if err != nil {
@@ -114,6 +118,24 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		return out, commandError(err)
 	}
 	return out, nil
+}
+
+// binDir is the bin/ directory beside the chain's file, when there is
+// one: its commands are found by name, as reference 000's lint-check.
+func (x *execution) binDir() string {
+	x.binOnce.Do(func() {
+		if x.c.File == "" {
+			return
+		}
+		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(x.l.dir, dir)
+		}
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			x.bin = dir
+		}
+	})
+	return x.bin
 }
 
 // arg renders one argv element: a JSONPath against the run context, or a

@@ -35,26 +35,47 @@ type execution struct {
 	// req is what the run was asked: journal, resume state.
 	req      Request
 	warnings []string
+	// bin is the chain's bin/ directory, looked up once.
+	bin     string
+	binOnce sync.Once
 }
 
 // Run executes the chain and returns its result. See Engine.
 func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	c := req.Chain
+	if c.Workflow != nil {
+		return l.runWorkflow(ctx, req)
+	}
 	inputs, err := ResolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(l, c, l.chains, nil); err != nil {
+	runID, err := l.admit(req)
+	if err != nil {
 		return nil, err
-	}
-	if err := l.checkRerun(c, req); err != nil {
-		return nil, err
-	}
-	runID := req.RunID
-	if runID == "" {
-		runID = NewRunID(l.now())
 	}
 	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens), req, nil), nil
+}
+
+// admit checks, before anything runs, every step's model and callee and
+// any unconfirmed rerun, then names the run.
+func (l *Local) admit(req Request) (string, error) {
+	c := req.Chain
+	if err := preflight(l, c, l.chains, nil); err != nil {
+		return "", err
+	}
+	if c.Workflow != nil {
+		if err := l.checkDecider(c, req); err != nil {
+			return "", err
+		}
+	}
+	if err := l.checkRerun(c, req); err != nil {
+		return "", err
+	}
+	if req.RunID != "" {
+		return req.RunID, nil
+	}
+	return NewRunID(l.now()), nil
 }
 
 // execute runs a checked chain with resolved inputs.

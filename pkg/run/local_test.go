@@ -657,8 +657,14 @@ steps:
 }
 
 type memJournal struct {
-	started []string
-	done    []StepRecord
+	started     []string
+	done        []StepRecord
+	transitions []TransitionRecord
+}
+
+func (m *memJournal) Transition(rec TransitionRecord) error {
+	m.transitions = append(m.transitions, rec)
+	return nil
 }
 
 func (m *memJournal) StepStarted(step string) error     { m.started = append(m.started, step); return nil }

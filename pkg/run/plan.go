@@ -23,17 +23,49 @@ type PlannedStep struct {
 	FallbackModels []string `json:"fallback_models,omitempty"`
 	System         string   `json:"system,omitempty"`
 	Cwd            string   `json:"cwd,omitempty"`
+	// State and Transition place a workflow's executor or task.
+	State      string `json:"state,omitempty"`
+	Transition string `json:"transition,omitempty"`
+	Target     string `json:"target,omitempty"`
 }
 
 // Plan resolves every step of the chain without running anything. It
 // needs no model and no key, and fails only on bad inputs.
 func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	c := req.Chain
-	inputs, err := ResolveInputs(c, req.Inputs)
+	var inputs map[string]string
+	var typed map[string]any
+	var err error
+	if c.Workflow != nil {
+		inputs, typed, err = resolveWorkflowInputs(c, req.Inputs)
+	} else {
+		inputs, err = ResolveInputs(c, req.Inputs)
+	}
 	if err != nil {
 		return nil, err
 	}
 	x := &execution{l: l, c: c, st: newStore(Masked(c, inputs))}
+	if typed != nil {
+		x.st.typed = typed
+		for _, in := range c.Inputs {
+			if in.Secret {
+				x.st.typed[in.Name] = "***"
+			}
+		}
+	}
+	place := map[*chain.Step]PlannedStep{}
+	if w := c.Workflow; w != nil {
+		for _, st := range w.States {
+			if st.Task != nil {
+				place[st.Task] = PlannedStep{State: st.Name}
+			}
+			for _, t := range st.Transitions {
+				if t.Executor != nil {
+					place[t.Executor] = PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target}
+				}
+			}
+		}
+	}
 	sc := scope{st: x.st}
 	keep := func(t *chain.Template) string {
 		if t == nil {
@@ -51,6 +83,9 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	var plan []PlannedStep
 	for _, s := range c.Steps {
 		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: keep(s.C().Cwd)}
+		if at, ok := place[s]; ok {
+			p.Wave, p.State, p.Transition, p.Target = 0, at.State, at.Transition, at.Target
+		}
 		cs := s.C()
 		switch s.Kind {
 		case chain.KindCLI:

@@ -38,6 +38,9 @@ type Result struct {
 	// Warnings are problems that did not fail the run (a state directory
 	// that could not be written, say).
 	Warnings []string `json:"warnings,omitempty"`
+	// WorkflowResult holds state, chain, context, guidance and links for a
+	// state workflow (nil for a DAG chain).
+	*WorkflowResult
 }
 
 // StepResult is one step's outcome.
@@ -56,6 +59,9 @@ type StepResult struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Reused is true when a resumed run kept this step's earlier result.
 	Reused bool `json:"reused,omitempty"`
+	// FinishReason is why an agent step's model stopped (stop, length,
+	// tool-call): reference 003 branches on it.
+	FinishReason string `json:"finish_reason,omitempty"`
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

@@ -88,6 +88,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		u := out.usage
 		sr.Usage, sr.Model = &u, out.model
 	}
+	sr.FinishReason = out.finish
 	if err != nil {
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an

@@ -55,7 +55,10 @@ func (v Value) public() any {
 type store struct {
 	mu     sync.RWMutex
 	inputs map[string]string
-	vars   map[string]Value
+	// typed holds a workflow's inputs as inputSchema types them, for
+	// expressions and JSONPath; nil for a DAG chain.
+	typed map[string]any
+	vars  map[string]Value
 }
 
 func newStore(inputs map[string]string) *store {
@@ -166,6 +169,9 @@ func (sc scope) exprEnv(names []string) map[string]any {
 		if name == "input" {
 			in := make(map[string]any, len(sc.st.inputs))
 			for k, v := range sc.st.inputs {
+				in[k] = v
+			}
+			for k, v := range sc.st.typed {
 				in[k] = v
 			}
 			env["input"] = in

@@ -53,6 +53,16 @@ func (r *Run) StepFinished(rec run.StepRecord) error {
 	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID, Record: data})
 }
 
+// Transition implements run.Journal: like a finished step, the record is
+// on disk when it returns.
+func (r *Run) Transition(rec run.TransitionRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return r.save(event.Event{Type: event.TransitionSaved, Step: rec.Transition, State: rec.From, Target: rec.To, Record: data})
+}
+
 // save appends a journal event and flushes the log to disk.
 func (r *Run) save(e event.Event) error {
 	e.V, e.Time, e.RunID = event.SchemaVersion, time.Now(), r.rec.RunID

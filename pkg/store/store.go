@@ -163,6 +163,8 @@ type Saved struct {
 	Steps    map[string]run.StepRecord
 	Started  map[string]bool
 	Result   *run.Result
+	// Transitions are a workflow run's transitions, in the order taken.
+	Transitions []run.TransitionRecord
 }
 
 // Load reads a saved run without locking it.
@@ -286,6 +288,15 @@ func readJournal(path string, sv *Saved) error {
 			sv.Steps[rec.Result.ID] = rec
 			if rec.Reusable() {
 				delete(sv.Started, rec.Result.ID)
+			}
+		case event.TransitionSaved:
+			var rec run.TransitionRecord
+			if err := json.Unmarshal(e.Record, &rec); err != nil {
+				return fmt.Errorf("line %d: %w", i+1, err)
+			}
+			sv.Transitions = append(sv.Transitions, rec)
+			if rec.Step != nil {
+				delete(sv.Started, rec.Step.ID)
 			}
 		}
 	}

@@ -1,0 +1,440 @@
+package chain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
+)
+
+// validateWorkflow checks a state workflow and compiles its executors and
+// tasks with the step validator, so that every kind behaves as it does in
+// a DAG chain.
+func validateWorkflow(d *diags, c *Chain, opts Options) {
+	w := c.Workflow
+	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}}
+	if !validChainName(c.Name) {
+		d.errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
+	}
+	v.inputSchema()
+	v.inputs()
+	if len(w.States) == 0 {
+		d.errorf(w.at("states", c.Pos), "workflow %q: states are required", c.Name)
+		return
+	}
+	if w.MaxChainDepth < 1 {
+		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
+	}
+	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
+		d.errorf(w.at("budget", c.Pos), "budget: max_tokens and max_llm_calls cannot be negative")
+	}
+	c.byID = map[string]*Step{}
+	for _, s := range w.States {
+		v.stateShape(s)
+	}
+	switch {
+	case w.InitialState == "":
+		d.errorf(c.Pos, "workflow %q: initialState is required (the state a run begins in)", c.Name)
+	case w.State(w.InitialState) == nil:
+		d.errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
+	}
+	if len(d.errs()) > 0 {
+		return
+	}
+	for _, s := range w.States {
+		v.stateRefs(s)
+	}
+	if c.Output != "" && !v.wfVars[c.Output] && c.Output != "context" {
+		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, sortedKeys(v.wfVars)))
+	}
+	if len(d.errs()) == 0 {
+		v.reachability()
+	}
+}
+
+// at returns where a workflow key was written, or fallback.
+func (w *Workflow) at(field string, fallback Pos) Pos {
+	if p, ok := w.FieldPos[field]; ok {
+		return p
+	}
+	return fallback
+}
+
+func (w *Workflow) stateNames() []string {
+	out := make([]string, len(w.States))
+	for i, s := range w.States {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// inputSchema compiles the workflow's inputSchema and derives the chain's
+// inputs from its properties, so listing, completion and {input.x}
+// checks treat both shapes alike.
+func (v *validator) inputSchema() {
+	c, w := v.c, v.c.Workflow
+	if w.InputSchema == nil {
+		return
+	}
+	at := w.at("inputSchema", c.Pos)
+	if t, ok := w.InputSchema["type"]; ok && t != "object" {
+		v.d.errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
+		return
+	}
+	text, err := json.Marshal(w.InputSchema)
+	if err != nil {
+		v.d.errorf(at, "inputSchema: %v", err)
+		return
+	}
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(text, &sch); err != nil {
+		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %v", err)
+		return
+	}
+	rs, err := sch.Resolve(nil)
+	if err != nil {
+		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %s", firstLine(err.Error()))
+		return
+	}
+	w.Schema = rs
+	required := map[string]bool{}
+	for _, r := range sch.Required {
+		required[r] = true
+	}
+	names := w.inputOrder
+	if len(names) != len(sch.Properties) {
+		names = names[:0]
+		for name := range sch.Properties {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+	}
+	for _, name := range names {
+		p := sch.Properties[name]
+		if p == nil {
+			continue
+		}
+		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: p.Type}
+		if p.Default != nil {
+			var d any
+			if json.Unmarshal(p.Default, &d) == nil {
+				text := textOfJSON(d)
+				in.Default = &text
+			}
+		}
+		if p.WriteOnly {
+			in.Secret = true
+		}
+		c.Inputs = append(c.Inputs, in)
+	}
+	for r := range required {
+		if sch.Properties[r] == nil {
+			v.d.errorf(at, "inputSchema: required input %q has no property", r)
+		}
+	}
+}
+
+// textOfJSON renders a decoded JSON value as --input would give it.
+func textOfJSON(d any) string {
+	if s, ok := d.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(d)
+	return string(b)
+}
+
+// stateShape checks one state's own fields and its executors' kinds, and
+// records the variables its transitions and task produce.
+func (v *validator) stateShape(s *State) {
+	d, w := v.d, v.c.Workflow
+	switch {
+	case !validStepID(s.Name):
+		d.errorf(s.Pos, "state %q: a state name is letters, digits, '-' and '_'", s.Name)
+	case s.Name == End:
+		d.errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
+	}
+	hasBranches := s.Branches != nil || s.FieldPos["transition"] != (Pos{})
+	switch {
+	case s.Terminal && (len(s.Transitions) > 0 || s.Task != nil || hasBranches):
+		d.errorf(s.At("terminal"), "state %q is terminal: it cannot also have transitions or a task", s.Name)
+	case len(s.Transitions) > 0 && (s.Task != nil || hasBranches):
+		d.errorf(s.At("task"), "state %q: use named transitions or a task with transition.branches, not both", s.Name)
+	case s.Task != nil && !hasBranches:
+		d.errorf(s.At("task"), "state %q: a task needs transition.branches saying where its result leads", s.Name)
+	case s.Task == nil && hasBranches && s.FieldPos["task"] == (Pos{}):
+		d.errorf(s.At("transition"), "state %q: transition.branches need a task whose result they branch on", s.Name)
+	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}):
+		d.errorf(s.Pos, "state %q has no way out: add transitions (or a task with branches), or mark it terminal: true", s.Name)
+	}
+	if s.Goal == "" && s.Guidance == "" && !s.Terminal && !s.Automatic() && len(s.Transitions) > 0 {
+		d.warnf(s.Pos, "state %q is a decision point with no goal or guidance: whoever decides sees only the links", s.Name)
+	}
+	for _, t := range s.Transitions {
+		if !validStepID(t.Name) {
+			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
+		}
+		if !contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
+			d.errorf(t.At("actor"), "transition %q: actor is deterministic, agent or human, not %q%s", t.Name, t.Actor, didYouMean(t.Actor, []string{ActorDeterministic, ActorAgent, ActorHuman}))
+		}
+		switch {
+		case t.Target == "":
+			d.errorf(t.Pos, "transition %q: target is required (the state it leads to)", t.Name)
+		case w.State(t.Target) == nil:
+			d.errorf(t.At("target"), "transition %q: target %q is not a state%s", t.Name, t.Target, didYouMean(t.Target, w.stateNames()))
+		}
+		if t.Executor != nil {
+			v.executor(t.Executor, "transition "+quote(t.Name)+" executor")
+		}
+	}
+	if s.Task != nil {
+		v.executor(s.Task, "state "+quote(s.Name)+" task")
+		if s.Task.Kind == KindHTTP && s.Task.FailOnStatus == nil {
+			// the status is what the branches decide on, not a failure
+			no := false
+			s.Task.FailOnStatus = &no
+		}
+	}
+	v.branchShape(s)
+	if s.Timeout > 0 || s.OnTimeout != "" {
+		switch {
+		case s.Timeout == 0:
+			d.errorf(s.At("on_timeout"), "state %q: on_timeout needs a timeout (a duration such as 30m)", s.Name)
+		case s.OnTimeout == "":
+			d.errorf(s.At("timeout"), "state %q: timeout needs on_timeout, the transition taken once it has passed", s.Name)
+		case s.Transition(s.OnTimeout) == nil:
+			var names []string
+			for _, t := range s.Transitions {
+				names = append(names, t.Name)
+			}
+			d.errorf(s.At("on_timeout"), "state %q: on_timeout %q is not one of its transitions%s", s.Name, s.OnTimeout, didYouMean(s.OnTimeout, names))
+		case s.Automatic():
+			d.warnf(s.At("timeout"), "state %q: timeout only applies to a decision point; this state moves on by itself", s.Name)
+		}
+	}
+	v.deterministicChoice(s)
+}
+
+// deterministicChoice warns about a state whose deterministic transitions
+// cannot be told apart: with no conditions, more than one is viable and
+// the run fails there.
+func (v *validator) deterministicChoice(s *State) {
+	if !s.Automatic() || len(s.Transitions) < 2 {
+		return
+	}
+	var open []string
+	for _, t := range s.Transitions {
+		if t.Condition == "" {
+			open = append(open, t.Name)
+		}
+	}
+	if len(open) > 1 {
+		v.d.warnf(s.Pos, "state %q: deterministic transitions %s have no condition, so more than one is viable and a run fails there; give each a condition",
+			s.Name, strings.Join(open, ", "))
+	}
+}
+
+// executor checks a transition's executor or a state's task as a step,
+// with messages that name it as the user wrote it.
+func (v *validator) executor(s *Step, name string) {
+	before := v.d.count()
+	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
+		if _, set := s.FieldPos[f]; set {
+			why := map[string]string{
+				"id":            "it is named after its transition or state",
+				"depends_on":    "states and transitions set the order",
+				"early_exit_if": "end the run with a terminal state or goto: end",
+			}[f]
+			v.d.errorf(s.At(f), "%s: %s does not apply here: %s", name, f, why)
+		}
+	}
+	kind, known := kindOf(s.Type)
+	if !known {
+		v.d.errorf(s.At("type"), "%s: unknown kind %q%s; kinds are %s", name, s.Type, didYouMean(s.Type, Kinds()), strings.Join(Kinds(), ", "))
+		return
+	}
+	if _, set := s.FieldPos["type"]; !set {
+		v.d.errorf(s.Pos, "%s: kind is required (cli, http, transform, agent, file, chain)", name)
+	}
+	s.Kind = kind
+	v.kindFields(s)
+	if s.OutputVar == "" {
+		s.OutputVar = s.ID
+	} else if !IsIdentifier(s.OutputVar) {
+		v.d.errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
+	}
+	if len(s.ConditionKey) > 0 && s.Kind != KindAgent {
+		v.d.errorf(s.At("condition_key"), "%s: condition_key lists the keywords a model chooses from: it needs kind agent", name)
+	}
+	v.wfVars[s.OutputVar] = true
+	if s.Kind == KindHTTP {
+		v.wfVars[s.OutputVar+"_status"] = true
+	}
+	if _, dup := v.c.byID[s.ID]; !dup {
+		v.c.byID[s.ID] = s
+	}
+	v.d.rename(before, `step "`+s.ID+`"`, name)
+}
+
+func (v *validator) branchShape(s *State) {
+	w := v.c.Workflow
+	seenDefault := false
+	for i, b := range s.Branches {
+		prefix := fmt.Sprintf("state %q: branch %d", s.Name, i+1)
+		if seenDefault {
+			v.d.warnf(b.Pos, "%s comes after a default branch and is never taken", prefix)
+		}
+		switch b.Operator {
+		case OpEquals, OpNotEquals, OpContains, OpNotContains:
+		case OpRange:
+			lo, hi, err := ParseRange(b.When)
+			if err != nil {
+				v.d.errorf(b.Pos, "%s: %v", prefix, err)
+			}
+			b.lo, b.hi = lo, hi
+		case OpDefault:
+			seenDefault = true
+		case "":
+			v.d.errorf(b.Pos, "%s: operator is required (%s)", prefix, strings.Join(Operators(), ", "))
+		default:
+			v.d.errorf(b.Pos, "%s: unknown operator %q%s; operators are %s", prefix, b.Operator, didYouMean(b.Operator, Operators()), strings.Join(Operators(), ", "))
+		}
+		switch {
+		case b.Goto == "":
+			v.d.errorf(b.Pos, "%s: goto is required (a state, or end)", prefix)
+		case b.Goto != End && w.State(b.Goto) == nil:
+			v.d.errorf(b.Pos, "%s: goto %q is not a state (or end)%s", prefix, b.Goto, didYouMean(b.Goto, append(w.stateNames(), End)))
+		}
+		if cp := b.Compose; cp != nil {
+			v.compose(prefix, b)
+		}
+	}
+	if len(s.Branches) > 0 && !seenDefault {
+		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
+	}
+}
+
+func (v *validator) compose(prefix string, b *Branch) {
+	cp := b.Compose
+	if !IsIdentifier(cp.WithVar) || reservedVars[cp.WithVar] || cp.WithVar == "context" {
+		v.d.errorf(b.Pos, "%s: compose.with_var %q: a variable name is letters, digits and '_' (not input, item or context)", prefix, cp.WithVar)
+	}
+	expr, ok := strings.CutPrefix(cp.Strategy, "json_path:")
+	if !ok {
+		v.d.errorf(b.Pos, "%s: compose.strategy %q: use json_path:$.field", prefix, cp.Strategy)
+		return
+	}
+	p, err := jsonpath.Parse(strings.TrimSpace(expr))
+	if err != nil {
+		v.d.errorf(b.Pos, "%s: compose.strategy: %q is not a valid JSONPath: %v", prefix, expr, err)
+		return
+	}
+	cp.path = p
+	v.wfVars[cp.WithVar] = true
+}
+
+// stateRefs compiles the executors, tasks and conditions of a state once
+// every variable the workflow produces is known.
+func (v *validator) stateRefs(s *State) {
+	for _, t := range s.Transitions {
+		if t.Executor != nil {
+			before := v.d.count()
+			v.compile(t.Executor)
+			v.d.rename(before, `step "`+t.Executor.ID+`"`, "transition "+quote(t.Name)+" executor")
+		}
+		if t.Condition != "" {
+			t.cond = v.transitionCondition(t)
+		}
+	}
+	if s.Task != nil {
+		before := v.d.count()
+		v.compile(s.Task)
+		v.d.rename(before, `step "`+s.Task.ID+`"`, "state "+quote(s.Name)+" task")
+	}
+}
+
+func (v *validator) transitionCondition(t *Transition) *Expression {
+	sc := scope{v: v}
+	e, err := compileExpression(t.Condition, sc.has, true)
+	var unk *unknownNamesError
+	if errors.As(err, &unk) {
+		for _, name := range unk.names {
+			v.d.errorf(t.At("condition"), "transition %q: condition %q: %s", t.Name, t.Condition, sc.check(name))
+		}
+		return nil
+	}
+	if err != nil {
+		v.d.errorf(t.At("condition"), "transition %q: condition %q %v", t.Name, t.Condition, err)
+		return nil
+	}
+	for _, f := range e.InputFields {
+		if v.c.Input(f) == nil {
+			v.d.errorf(t.At("condition"), "transition %q: condition %q: no input is named %s%s", t.Name, t.Condition, f, didYouMean(f, v.inputNames()))
+		}
+	}
+	return e
+}
+
+// workflowCheck is scope.check for a workflow: a state machine's order is
+// only known at run time, so any variable the workflow produces anywhere
+// may be read (a run that reads one before it is set fails, naming it).
+func (v *validator) workflowCheck(s *Step, name string) string {
+	switch {
+	case name == "input", name == "context", v.wfVars[name]:
+		return ""
+	case s != nil && name == "item" && s.ForEach != "":
+		return ""
+	}
+	if s != nil {
+		for _, p := range s.PreTools {
+			if p.InjectAs == name {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("no input, context, transition or task output, or compose variable is named %s%s", name, didYouMean(name, sortedKeys(v.wfVars)))
+}
+
+// reachability warns about states no path from initialState reaches, and
+// about runs that can never end.
+func (v *validator) reachability() {
+	w := v.c.Workflow
+	seen := map[string]bool{w.InitialState: true}
+	queue := []string{w.InitialState}
+	ends := false
+	for len(queue) > 0 {
+		s := w.State(queue[0])
+		queue = queue[1:]
+		var next []string
+		if s.Terminal {
+			ends = true
+		}
+		for _, t := range s.Transitions {
+			next = append(next, t.Target)
+		}
+		for _, b := range s.Branches {
+			if b.Goto == End {
+				ends = true
+				continue
+			}
+			next = append(next, b.Goto)
+		}
+		for _, n := range next {
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	for _, s := range w.States {
+		if !seen[s.Name] {
+			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
+		}
+	}
+	if !ends {
+		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
+	}
+}

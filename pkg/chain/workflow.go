@@ -1,0 +1,241 @@
+package chain
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
+)
+
+// Workflow is what makes a Chain a state workflow (references 000 and
+// 003): states joined by named transitions or by branches on a task's
+// result. Deterministic transitions chain on their own; the run stops
+// only where a judgment is needed.
+type Workflow struct {
+	Title string
+	Tags  []string
+	// InputSchema is the workflow's inputSchema as written; Schema its
+	// compiled form, which --input values are converted by and checked
+	// against.
+	InputSchema map[string]any
+	Schema      *jsonschema.Resolved
+	// InitialState is where a run begins.
+	InitialState string
+	// MaxChainDepth caps the transitions one call (a run or a resume)
+	// executes on its own.
+	MaxChainDepth int
+	States        []*State
+	// AgentModel, when set, decides agent decision points instead of
+	// pausing (the workflow's `agent: {model: ...}`).
+	AgentModel string
+	// FieldPos is where each of the workflow's keys was written.
+	FieldPos map[string]Pos
+
+	byName     map[string]*State
+	inputOrder []string
+}
+
+// DefaultMaxChainDepth is reference 000's default depth limit.
+const DefaultMaxChainDepth = 50
+
+// End is the goto target that ends a run successfully (reference 003).
+const End = "end"
+
+// State returns the state of the given name, or nil.
+func (w *Workflow) State(name string) *State { return w.byName[name] }
+
+// Actors of a transition: who decides to take it.
+const (
+	ActorDeterministic = "deterministic"
+	ActorAgent         = "agent"
+	ActorHuman         = "human"
+)
+
+// State is one state of a workflow: either named transitions, or a task
+// whose result is branched on, or terminal.
+type State struct {
+	Name     string
+	Goal     string
+	Guidance string
+	Terminal bool
+	// Transitions, in the order written (reference 000).
+	Transitions []*Transition
+	// Task and Branches are reference 003's form.
+	Task     *Step
+	Branches []*Branch
+	// Timeout, on a decision point, is how long it may wait; OnTimeout the
+	// transition taken once it has passed.
+	Timeout   time.Duration
+	OnTimeout string
+
+	Pos      Pos
+	FieldPos map[string]Pos
+}
+
+// At returns where a field of the state was written, or the state.
+func (s *State) At(field string) Pos {
+	if p, ok := s.FieldPos[field]; ok {
+		return p
+	}
+	return s.Pos
+}
+
+// Transition returns the state's transition of that name, or nil.
+func (s *State) Transition(name string) *Transition {
+	for _, t := range s.Transitions {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Automatic reports whether the runtime moves on from the state by
+// itself: a task, or transitions that are all deterministic.
+func (s *State) Automatic() bool {
+	if s.Terminal {
+		return false
+	}
+	if s.Task != nil {
+		return true
+	}
+	for _, t := range s.Transitions {
+		if t.Actor != ActorDeterministic {
+			return false
+		}
+	}
+	return len(s.Transitions) > 0
+}
+
+// Transition is a named move from one state to another.
+type Transition struct {
+	Name   string
+	Target string
+	Actor  string
+	Title  string
+	// Condition, when set, must hold for the transition to be viable.
+	Condition string
+	// Executor runs when the transition is taken, before the move.
+	Executor *Step
+
+	Pos      Pos
+	FieldPos map[string]Pos
+
+	cond *Expression
+}
+
+// At returns where a field of the transition was written.
+func (t *Transition) At(field string) Pos {
+	if p, ok := t.FieldPos[field]; ok {
+		return p
+	}
+	return t.Pos
+}
+
+// Cond is the compiled condition, nil when there is none.
+func (t *Transition) Cond() *Expression { return t.cond }
+
+// DisplayTitle is the title links show: the one written, else the name
+// in words (build_artifact → Build artifact).
+func (t *Transition) DisplayTitle() string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return Humanize(t.Name)
+}
+
+// Humanize turns an identifier into words: build_artifact → Build artifact.
+func Humanize(name string) string {
+	s := strings.NewReplacer("_", " ", "-", " ").Replace(name)
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Branch operators (reference 003).
+const (
+	OpEquals      = "equals"
+	OpNotEquals   = "not_equals"
+	OpContains    = "contains"
+	OpNotContains = "not_contains"
+	OpRange       = "range"
+	OpDefault     = "default"
+)
+
+// Operators lists the branch operators, for messages and the schema.
+func Operators() []string {
+	return []string{OpEquals, OpNotEquals, OpContains, OpNotContains, OpRange, OpDefault}
+}
+
+// Branch is one rule of a task's transition: when the task's result
+// string matches, go to a state (or end), optionally composing a variable
+// from the task's output.
+type Branch struct {
+	Operator string   `yaml:"operator" json:"operator"`
+	When     string   `yaml:"when" json:"when"`
+	Goto     string   `yaml:"goto" json:"goto"`
+	Compose  *Compose `yaml:"compose" json:"compose,omitempty"`
+	Pos      Pos      `yaml:"-" json:"-"`
+
+	lo, hi float64
+}
+
+// Matches reports whether the branch takes a task's result string.
+func (b *Branch) Matches(result string) bool {
+	switch b.Operator {
+	case OpEquals:
+		return result == b.When
+	case OpNotEquals:
+		return result != b.When
+	case OpContains:
+		return strings.Contains(result, b.When)
+	case OpNotContains:
+		return !strings.Contains(result, b.When)
+	case OpRange:
+		f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
+		return err == nil && f >= b.lo && f <= b.hi
+	case OpDefault:
+		return true
+	}
+	return false
+}
+
+// ParseRange reads a range branch's "min,max" (inclusive). Either bound
+// may be a decimal number; min may not exceed max.
+func ParseRange(when string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(when, ",")
+	if !ok {
+		return 0, 0, errRange(when, "write it as \"min,max\", as in \"200,299\"")
+	}
+	if lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64); err != nil {
+		return 0, 0, errRange(when, "min is not a number")
+	}
+	if hi, err = strconv.ParseFloat(strings.TrimSpace(b), 64); err != nil {
+		return 0, 0, errRange(when, "max is not a number")
+	}
+	if lo > hi {
+		return 0, 0, errRange(when, "min is greater than max")
+	}
+	return lo, hi, nil
+}
+
+type rangeError struct{ when, why string }
+
+func (e *rangeError) Error() string { return "range " + strconv.Quote(e.when) + ": " + e.why }
+
+func errRange(when, why string) error { return &rangeError{when, why} }
+
+// Compose stores a value taken from the task's output in a variable when
+// its branch is taken (reference 003).
+type Compose struct {
+	WithVar  string `yaml:"with_var" json:"with_var"`
+	Strategy string `yaml:"strategy" json:"strategy"`
+
+	path *jsonpath.Path
+}
+
+// Path is the compiled JSONPath of a json_path strategy.
+func (c *Compose) Path() *jsonpath.Path { return c.path }

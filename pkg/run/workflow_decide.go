@@ -1,0 +1,243 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// decisionTool is the tool a model decides with: its one argument is an
+// enum of the links, so it cannot name a transition that is not offered.
+const decisionTool = "choose_transition"
+
+// decisionAttempts bounds how often a model is asked again after an
+// answer that names no offered transition.
+const decisionAttempts = 3
+
+// decide resolves a decision point: its timeout, the agent model, or the
+// person at the terminal. A nil transition means the run pauses (or
+// failed: f.status says which).
+func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Transition) (*chain.Transition, string) {
+	if s.Timeout > 0 && !f.l.now().Before(f.arrived.Add(s.Timeout)) {
+		for _, t := range viable {
+			if t.Name == s.OnTimeout {
+				return t, "timeout"
+			}
+		}
+		f.fail(fmt.Sprintf("state %s: the timeout of %s passed, but on_timeout %s is not viable (its condition is false)", s.Name, s.Timeout, s.OnTimeout), linksOf(viable))
+		return nil, ""
+	}
+	var forAgent, forHuman bool
+	for _, t := range viable {
+		forAgent = forAgent || t.Actor == chain.ActorAgent
+		forHuman = forHuman || t.Actor == chain.ActorHuman
+	}
+	if model := f.agentModel(); forAgent && model != "" {
+		offered := slices.DeleteFunc(slices.Clone(viable), func(t *chain.Transition) bool { return t.Actor == chain.ActorHuman })
+		t, label, err := f.askModel(ctx, s, offered, model)
+		if err != nil {
+			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), linksOf(viable))
+			return nil, ""
+		}
+		return t, "model:" + label
+	}
+	if forHuman && f.req.Human != nil {
+		name, ok, err := f.req.Human(ctx, f.decision(s, viable))
+		switch {
+		case err != nil && ctx.Err() != nil:
+			f.stop(Interrupted, "interrupted", linksOf(viable))
+			return nil, ""
+		case err != nil:
+			f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))
+			return nil, ""
+		case ok:
+			for _, t := range viable {
+				if t.Name == name {
+					return t, "human"
+				}
+			}
+			f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions", s.Name, name), linksOf(viable))
+			return nil, ""
+		}
+	}
+	f.status = Paused
+	f.links = linksOf(viable)
+	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: string(Paused), Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
+	return nil, ""
+}
+
+// agentModel is the model that decides agent decision points, if any.
+func (f *flow) agentModel() string {
+	if f.req.AgentModel != "" {
+		return f.req.AgentModel
+	}
+	return f.w.AgentModel
+}
+
+// decision describes a decision point for whoever makes it.
+func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
+	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: s.Goal, Guidance: s.Guidance,
+		Links: linksOf(viable), Context: f.context}
+}
+
+// checkDecider resolves the agent model before anything runs, when the
+// workflow has agent decisions to make: a missing key is exit 2 then, not
+// a failure half-way.
+func (l *Local) checkDecider(c *chain.Chain, req Request) error {
+	model := req.AgentModel
+	if model == "" {
+		model = c.Workflow.AgentModel
+	}
+	if model == "" {
+		return nil
+	}
+	for _, s := range c.Workflow.States {
+		for _, t := range s.Transitions {
+			if t.Actor != chain.ActorAgent {
+				continue
+			}
+			if l.models == nil {
+				return &ModelError{File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
+			}
+			if _, err := l.models.Target(model); err != nil {
+				return &ModelError{File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// askModel offers the links to a model as a tool whose argument is an
+// enum of their names, with the goal, guidance and context.
+func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Transition, model string) (*chain.Transition, string, error) {
+	target, err := f.l.models.Target(model)
+	if err != nil {
+		return nil, model, err
+	}
+	target.Provider = f.budget.provider(target.Provider)
+	names := make([]any, len(offered))
+	for i, t := range offered {
+		names[i] = t.Name
+	}
+	req := llm.Request{
+		Model:    target.Model,
+		System:   "You decide the next step of a workflow run by calling " + decisionTool + " with one of the offered transitions.",
+		Messages: []llm.Message{{Role: llm.User, Content: decisionPrompt(f.decision(s, offered))}},
+		Tools: []llm.Tool{{
+			Name:        decisionTool,
+			Description: "Take one of the transitions offered at this decision point.",
+			Schema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"transition": map[string]any{"type": "string", "enum": names, "description": "the transition to take"},
+					"reason":     map[string]any{"type": "string", "description": "why, in one sentence"},
+				},
+				"required":             []any{"transition"},
+				"additionalProperties": false,
+			},
+		}},
+		ToolChoice: decisionTool,
+		MaxTokens:  1024,
+	}
+	observe := func(a llm.Attempt) {
+		f.decisionUsage.InputTokens += a.Usage.InputTokens
+		f.decisionUsage.OutputTokens += a.Usage.OutputTokens
+		e := event.Event{Type: event.LLMCall, State: s.Name, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
+			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens, Detail: "decision"}
+		if a.Err != nil {
+			e.Status, e.Error = "failed", a.Err.Error()
+		}
+		f.emit(e)
+	}
+	for attempt := 1; ; attempt++ {
+		resp, _, sent, err := llm.Call(ctx, []llm.Target{target}, req, llm.DefaultPolicy, observe)
+		f.decisionUsage.LLMCalls += sent
+		if err != nil {
+			return nil, target.Label(), err
+		}
+		name := chosenTransition(resp)
+		for _, t := range offered {
+			if t.Name == name {
+				return t, target.Label(), nil
+			}
+		}
+		if attempt >= decisionAttempts {
+			return nil, target.Label(), fmt.Errorf("%s named no offered transition in %d answers (last: %q)", target.Label(), attempt, clip(name, 40))
+		}
+		req.Messages = append(req.Messages,
+			llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls},
+			retryDecision(resp, name, offered))
+	}
+}
+
+// chosenTransition reads the model's choice from its tool call, or from
+// its text when it answered without one.
+func chosenTransition(resp *llm.Response) string {
+	for _, call := range resp.ToolCalls {
+		if call.Name != decisionTool {
+			continue
+		}
+		var args struct {
+			Transition string `json:"transition"`
+		}
+		if json.Unmarshal([]byte(call.Arguments), &args) == nil {
+			return args.Transition
+		}
+	}
+	return strings.Trim(strings.TrimSpace(resp.Text), ".\"'`")
+}
+
+// retryDecision tells the model what was wrong with its answer, on the
+// same transcript.
+func retryDecision(resp *llm.Response, name string, offered []*chain.Transition) llm.Message {
+	names := make([]string, len(offered))
+	for i, t := range offered {
+		names[i] = t.Name
+	}
+	msg := fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", name, decisionTool, strings.Join(names, ", "))
+	var results []llm.ToolResult
+	for _, call := range resp.ToolCalls {
+		results = append(results, llm.ToolResult{CallID: call.ID, Content: msg, IsError: true})
+	}
+	if len(results) > 0 {
+		return llm.Message{Role: llm.User, ToolResults: results}
+	}
+	return llm.Message{Role: llm.User, Content: msg}
+}
+
+// decisionPrompt is what a model deciding a decision point reads.
+func decisionPrompt(d Decision) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Workflow %s is at state %s.\n", d.Workflow, d.State)
+	if d.Goal != "" {
+		fmt.Fprintf(&b, "\nGoal: %s\n", d.Goal)
+	}
+	if d.Guidance != "" {
+		fmt.Fprintf(&b, "\nGuidance: %s\n", d.Guidance)
+	}
+	if ctxJSON, err := json.MarshalIndent(d.Context, "", "  "); err == nil && len(d.Context) > 0 {
+		fmt.Fprintf(&b, "\nContext:\n%s\n", ctxJSON)
+	}
+	b.WriteString("\nTransitions you may take:\n")
+	for _, l := range d.Links {
+		fmt.Fprintf(&b, "- %s: %s\n", l.Transition, l.Title)
+	}
+	return b.String()
+}
+
+// decisionDeadline is when a paused decision point's on_timeout applies,
+// zero when it has none.
+func decisionDeadline(s *chain.State, arrived time.Time) time.Time {
+	if s == nil || s.Timeout <= 0 {
+		return time.Time{}
+	}
+	return arrived.Add(s.Timeout)
+}

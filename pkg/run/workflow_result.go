@@ -1,0 +1,87 @@
+package run
+
+import (
+	"context"
+	"time"
+)
+
+// WorkflowResult is reference 000's response, part of the result of a
+// state workflow run: where it stands, what ran on its own, what it knows
+// and what may happen next.
+type WorkflowResult struct {
+	State string `json:"state"`
+	// Chain traces the transitions this call (a run or one resume) took.
+	Chain   []ChainEntry   `json:"chain"`
+	Context map[string]any `json:"context"`
+	// Guidance is the current state's goal and guidance, when it has any.
+	Guidance *Guidance `json:"guidance,omitempty"`
+	// Links are the transitions that may be taken next: the choices at a
+	// decision point, or the retry of a failed transition.
+	Links []Link `json:"links"`
+	// Deadline is when a paused decision point's on_timeout transition
+	// will be taken (by the next resume after it).
+	Deadline string `json:"deadline,omitempty"`
+}
+
+// ChainEntry is one transition taken. DecidedBy and Result are set only
+// for decisions and for branches on a task's result.
+type ChainEntry struct {
+	FromState  string `json:"fromState"`
+	Transition string `json:"transition"`
+	ToState    string `json:"toState"`
+	// DecidedBy says who chose a decision point's transition: caller
+	// (resume --take), human, model:<provider/model> or timeout.
+	DecidedBy string `json:"decidedBy,omitempty"`
+	// Result is the task result string a branch matched.
+	Result string `json:"result,omitempty"`
+}
+
+// Guidance tells whoever decides what the decision is for.
+type Guidance struct {
+	Goal         string `json:"goal,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// Link is a transition that may be taken, with the title it is shown by.
+type Link struct {
+	Transition string `json:"transition"`
+	Title      string `json:"title"`
+	// Actor is who the transition waits for (agent or human); empty for
+	// a deterministic transition.
+	Actor string `json:"actor,omitempty"`
+}
+
+// TransitionRecord is a transition as saved: replayed in order, the
+// records rebuild the run's state, variables and context on resume.
+type TransitionRecord struct {
+	From       string `json:"fromState"`
+	Transition string `json:"transition"`
+	To         string `json:"toState"`
+	Actor      string `json:"actor,omitempty"`
+	DecidedBy  string `json:"decidedBy,omitempty"`
+	Result     string `json:"result,omitempty"`
+	// Vars are the variables the transition set: its executor's output
+	// (and an http status), a compose variable.
+	Vars map[string]SavedValue `json:"vars,omitempty"`
+	// Context is the whole context after the transition.
+	Context map[string]any `json:"context,omitempty"`
+	// Step is the executor's or task's result, when one ran.
+	Step *StepResult `json:"step,omitempty"`
+	Time time.Time   `json:"time"`
+}
+
+// Decision is what a person or a model is asked at a decision point.
+type Decision struct {
+	RunID    string
+	Workflow string
+	State    string
+	Goal     string
+	Guidance string
+	Links    []Link
+	Context  map[string]any
+}
+
+// Decider asks someone to choose one of a decision's links and returns
+// the transition chosen. ok false means they did not choose (no terminal,
+// or they declined): the run pauses.
+type Decider func(ctx context.Context, d Decision) (transition string, ok bool, err error)

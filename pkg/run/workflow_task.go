@@ -1,0 +1,126 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// task runs a state's task and follows the first branch its result
+// string matches (reference 003). It reports whether the run moved on.
+func (f *flow) task(ctx context.Context, s *chain.State) bool {
+	decidedBy := ""
+	if f.take != "" {
+		// resume --take STATE retries a failed task
+		f.take, decidedBy = "", "caller"
+	} else if !f.deeper() {
+		return false
+	}
+	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}
+	sr, ok := f.runExecutor(ctx, s.Task)
+	if ctx.Err() != nil {
+		f.stop(Interrupted, "interrupted", retry)
+		return false
+	}
+	result, branchable := f.taskResult(s.Task, sr)
+	if !ok && !branchable {
+		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
+		return false
+	}
+	var b *chain.Branch
+	for _, br := range s.Branches {
+		if br.Matches(result) {
+			b = br
+			break
+		}
+	}
+	switch {
+	case b == nil:
+		f.fail(fmt.Sprintf("state %s: no branch matches the task's result %q (add a default branch)", s.Name, result), retry)
+		return false
+	case !ok && b.Operator == chain.OpDefault:
+		// a failure is branched on only where a branch names it
+		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
+		return false
+	}
+	rec := TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
+	if ok {
+		rec.Vars = f.outputVars(s.Task)
+		f.mergeContext(s.Task)
+	}
+	if cp := b.Compose; cp != nil {
+		v, err := f.compose(s.Task, cp)
+		if err != nil {
+			f.fail(fmt.Sprintf("state %s: compose %s: %v", s.Name, cp.WithVar, err), retry)
+			return false
+		}
+		f.st.set(cp.WithVar, v)
+		if rec.Vars == nil {
+			rec.Vars = map[string]SavedValue{}
+		}
+		rec.Vars[cp.WithVar] = SavedValue{Text: v.Text, Data: v.Data}
+	}
+	f.moved(rec)
+	return true
+}
+
+// taskResult is the string a task's branches match (reference 003): an
+// agent step's finish reason or chosen keyword, a command's ok or failed,
+// an http step's status code, a transform's value. branchable says
+// whether a failed task still has a result to branch on.
+func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
+	failed := sr.Status == StepFailed
+	switch s.Kind {
+	case chain.KindAgent:
+		if failed {
+			return "", false
+		}
+		if len(s.ConditionKey) > 0 {
+			v, _ := f.st.get(s.OutputVar)
+			return v.Text, true
+		}
+		return sr.FinishReason, true
+	case chain.KindHTTP:
+		v, ok := f.st.get(s.OutputVar + "_status")
+		if failed || !ok {
+			return "", false
+		}
+		if n, isNum := v.Data.(float64); isNum {
+			return strconv.Itoa(int(n)), true
+		}
+		return v.Text, true
+	case chain.KindTransform:
+		if failed {
+			return "", false
+		}
+		v, _ := f.st.get(s.OutputVar)
+		return v.Text, true
+	}
+	if failed {
+		return "failed", true
+	}
+	return "ok", true
+}
+
+// compose takes a value from the task's output with a JSONPath: one match
+// is the value, several a list, none an error.
+func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
+	v, _ := f.st.get(s.OutputVar)
+	doc := v.Data
+	if doc == nil {
+		doc = textValue(v.Text).Data
+	}
+	if doc == nil {
+		return Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
+	}
+	nodes := cp.Path().Select(doc)
+	switch len(nodes) {
+	case 0:
+		return Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
+	case 1:
+		return dataValue(nodes[0]), nil
+	}
+	return dataValue([]any(nodes)), nil
+}
