@@ -82,7 +82,21 @@ func (p *progress) format(e event.Event) string {
 			line += "; " + e.Detail
 		}
 		return line
+	case event.Transition:
+		line := fmt.Sprintf("→ %s → %s (%s)", e.State, e.Target, e.Step)
+		if e.Detail != "" {
+			line = fmt.Sprintf("→ %s → %s (result %s)", e.State, e.Target, e.Detail)
+		}
+		return line
+	case event.Decision:
+		if e.Status == "paused" {
+			return fmt.Sprintf("⏸ %s: %s", e.State, e.Detail)
+		}
+		return fmt.Sprintf("? %s: %s chose %s", e.State, e.DecidedBy, e.Step)
 	case event.RunFinished:
+		if e.State != "" {
+			return fmt.Sprintf("%s %s at %s in %s", e.Chain, e.Status, e.State, d)
+		}
 		return fmt.Sprintf("%s %s in %s", e.Chain, e.Status, d)
 	}
 	return ""

@@ -82,6 +82,9 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 			_ = held.Close()
 		}
 	}()
+	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil && opts.take != "" {
+		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
+	}
 	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)

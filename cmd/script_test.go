@@ -115,18 +115,7 @@ func TestScripts(t *testing.T) {
 			// crashrun FILE ARGS... runs chainrun ARGS, kills it with SIGKILL
 			// once FILE appears (a crash), and waits for it to die.
 			"crashrun": func(ts *testscript.TestScript, neg bool, args []string) {
-				cmd := exec.Command("chainrun", args[1:]...)
-				cmd.Dir = ts.MkAbs(".")
-				for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "CHAINRUN_STATE_DIR", "CHAINRUN_FAST"} {
-					cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
-				}
-				// the chainrun program testscript put on the script's PATH
-				for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
-					if p := filepath.Join(dir, "chainrun"); fileExists(p) {
-						cmd.Path = p
-						break
-					}
-				}
+				cmd := chainrunCommand(ts, args[1:]...)
 				ts.Check(cmd.Start())
 				deadline := time.Now().Add(10 * time.Second)
 				for {
@@ -142,6 +131,9 @@ func TestScripts(t *testing.T) {
 				_ = cmd.Process.Signal(syscall.SIGKILL)
 				_ = cmd.Wait()
 			},
+			// pty ANSWER ARGS... runs chainrun ARGS on a terminal and types
+			// ANSWER at its prompt; what the terminal showed is stdout.
+			"pty": ptyRun,
 			// killpid PIDFILE kills the process a file names (cleanup).
 			"killpid": func(ts *testscript.TestScript, neg bool, args []string) {
 				data, err := os.ReadFile(ts.MkAbs(args[0]))
@@ -188,9 +180,34 @@ func fakeModels() *llmtest.Server {
 			return llmtest.Reply{Text: "plain text"}
 		case strings.Contains(prompt, "broke these rules"):
 			return llmtest.Reply{Text: "## Summary fixed"}
+		case strings.Contains(prompt, "Transitions you may take:"):
+			// a decision: the guidance says which link to choose
+			choice := "none"
+			if _, after, ok := strings.Cut(prompt, "CHOOSE="); ok {
+				choice = strings.Fields(after)[0]
+			}
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "` + choice + `"}`}}}
 		}
 		return llmtest.Reply{Text: "answer to: " + prompt}
 	})
+}
+
+// chainrunCommand is chainrun ARGS as a separate process, in the
+// script's directory with the script's environment.
+func chainrunCommand(ts *testscript.TestScript, args ...string) *exec.Cmd {
+	cmd := exec.Command("chainrun", args...)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "CHAINRUN_STATE_DIR", "CHAINRUN_FAST", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	// the chainrun program testscript put on the script's PATH
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if p := filepath.Join(dir, "chainrun"); fileExists(p) {
+			cmd.Path = p
+			break
+		}
+	}
+	return cmd
 }
 
 func fileExists(p string) bool {
