@@ -46,10 +46,19 @@ func runGraph(opts *graphOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "dot" {
-		return writeDOT(opts.f.io.Out, l.Chain)
+	c := l.Chain
+	if named := l.Named(opts.chain); named != nil {
+		c = named
 	}
-	return writeMermaid(opts.f.io.Out, l.Chain)
+	switch {
+	case c.Workflow != nil && opts.format == "dot":
+		return writeStateDOT(opts.f.io.Out, c)
+	case c.Workflow != nil:
+		return writeStateMermaid(opts.f.io.Out, c)
+	case opts.format == "dot":
+		return writeDOT(opts.f.io.Out, c)
+	}
+	return writeMermaid(opts.f.io.Out, c)
 }
 
 func nodeLabel(s *chain.Step) string {

@@ -3,12 +3,14 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runsOptions struct {
@@ -123,6 +125,9 @@ func runRunsShow(opts *runsOptions, id string) error {
 	if r.Error != "" {
 		fmt.Fprintf(f.io.Out, "error: %s\n", r.Error)
 	}
+	if len(saved.Transitions) > 0 || saved.Result != nil && saved.Result.WorkflowResult != nil {
+		return writeTransitions(f.io.Out, saved)
+	}
 	tw := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS")
 	if saved.Result != nil {
@@ -135,6 +140,43 @@ func runRunsShow(opts *runsOptions, id string) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// writeTransitions shows a workflow run: where it stands, every
+// transition of every call in order, and what may come next.
+func writeTransitions(w io.Writer, saved *store.Saved) error {
+	if res := saved.Result; res != nil && res.WorkflowResult != nil {
+		fmt.Fprintf(w, "state: %s\n", res.State)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS")
+	for _, t := range saved.Transitions {
+		decided, step, dur, tokens := t.DecidedBy, "", "", ""
+		if decided == "" {
+			decided = "-"
+		}
+		if t.Result != "" {
+			decided = "result " + t.Result
+		}
+		if s := t.Step; s != nil {
+			step = string(s.Status)
+			dur = fmtDuration(time.Duration(s.DurationMS) * time.Millisecond)
+			if s.Usage != nil {
+				tokens = fmt.Sprintf("%d→%d", s.Usage.InputTokens, s.Usage.OutputTokens)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.From, t.Transition, t.To, decided, step, dur, tokens)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
+		fmt.Fprintln(w, "next:")
+		for _, l := range res.Links {
+			fmt.Fprintf(w, "  chainrun resume %s --take %s  # %s\n", res.RunID, l.Transition, l.Title)
+		}
+	}
+	return nil
 }
 
 // statusOf prefers the record's status (interrupted when its process
