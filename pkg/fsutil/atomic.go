@@ -39,10 +39,18 @@ func WriteFile(path string, data []byte, durable bool) error {
 		return err
 	}
 	if durable {
-		if d, err := os.Open(dir); err == nil {
-			_ = d.Sync()
-			d.Close()
-		}
+		_ = SyncDir(dir)
 	}
 	return nil
+}
+
+// SyncDir flushes a directory's entries to disk, so that a file or
+// directory just created in it survives a crash.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

@@ -208,7 +208,12 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
 		if !ok {
-			f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, sr.Error), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}}
+			if ctx.Err() != nil {
+				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
+				return false
+			}
+			f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, sr.Error), retry)
 			return false
 		}
 		rec.Vars = f.outputVars(e)

@@ -111,8 +111,13 @@ func (r *Run) openLog() error {
 	if r.events == nil && r.evErr == nil {
 		path := filepath.Join(r.dir, "events.jsonl")
 		r.evErr = trimTornTail(path)
+		_, statErr := os.Stat(path)
 		if r.evErr == nil {
 			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		}
+		if r.evErr == nil && statErr != nil {
+			// a new log: its directory entry is flushed with it
+			_ = fsutil.SyncDir(r.dir)
 		}
 	}
 	return r.evErr

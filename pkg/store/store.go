@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -84,6 +85,8 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
+	// the run's directory entry must survive a crash like its files
+	_ = fsutil.SyncDir(filepath.Dir(dir))
 	r, err := s.lock(rec.RunID)
 	if err != nil {
 		return nil, err
