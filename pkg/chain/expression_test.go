@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: x\nsteps:\n  - {id: a, type: cli, command: echo}\n"))
 	f.Add([]byte("name: x\nsteps:\n  - {id: a, prompt: '{b}', depends_on: [a]}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
+	if ref, err := os.ReadFile("testdata/deploy_pipeline.yaml"); err == nil {
+		f.Add(ref)
+	}
+	f.Add([]byte(wfHead + "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: range, when: '0,9', goto: end, compose: {with_var: v, strategy: 'json_path:$.a'}}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := Parse("f.yaml", data, Options{})
 		if err == nil && l.Chain == nil {

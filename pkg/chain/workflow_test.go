@@ -206,3 +206,25 @@ func TestParseRangeErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBranch: any operator, when and result either parse and match
+// without a panic, or are rejected by ParseRange.
+func FuzzBranch(f *testing.F) {
+	for _, seed := range [][3]string{{"range", "200,299", "201"}, {"contains", "fail", "api_failure"}, {"range", "-1e3,1e999", "NaN"}, {"equals", "", ""}} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, op, when, result string) {
+		b := &Branch{Operator: op, When: when}
+		if op == OpRange {
+			lo, hi, err := ParseRange(when)
+			if err != nil {
+				return
+			}
+			if lo > hi {
+				t.Fatalf("range %q parsed with min %v > max %v", when, lo, hi)
+			}
+			b.lo, b.hi = lo, hi
+		}
+		_ = b.Matches(result)
+	})
+}

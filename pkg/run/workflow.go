@@ -431,6 +431,9 @@ func (f *flow) result(start time.Time) *Result {
 	res.DurationMS = f.l.now().Sub(start).Milliseconds()
 	res.Warnings = f.warnings
 	f.maskResult(res)
+	if f.secrets != nil {
+		wr.Context, _ = f.maskValue(wr.Context).(map[string]any)
+	}
 	f.emit(event.Event{Type: event.RunFinished, Chain: f.c.Name, Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS, State: f.state})
 	return res
 }

@@ -562,3 +562,32 @@ func TestWorkflowResultShape(t *testing.T) {
 		t.Errorf("output %v", res.Output)
 	}
 }
+
+func TestWorkflowSecretInputsAreMaskedInRecordsAndResults(t *testing.T) {
+	src := wf(`    inputSchema:
+      type: object
+      properties:
+        token: {type: string, writeOnly: true}
+    states:
+      a:
+        transitions:
+          use:
+            target: b
+            actor: deterministic
+            executor: {kind: cli, run: 'echo "{\"seen\": \"{input.token}\"}"'}
+      b: {terminal: true}
+`)
+	j := &memJournal{}
+	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"token": "s3cr3t-value"}, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Succeeded {
+		t.Fatalf("%s %s", res.Status, res.Error)
+	}
+	for what, v := range map[string]any{"result": res, "journal": j.transitions} {
+		if s := asJSON(t, v); strings.Contains(s, "s3cr3t-value") || !strings.Contains(s, "***") {
+			t.Errorf("%s shows the secret or masks nothing: %s", what, s)
+		}
+	}
+}
