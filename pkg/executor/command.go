@@ -31,6 +31,9 @@ type Command struct {
 	Stdout, Stderr io.Writer
 	// Grace is the time between TERM and KILL on cancellation.
 	Grace time.Duration
+	// Reap kills what is left of the command's process group once it has
+	// exited (background jobs it started), so nothing outlives it.
+	Reap bool
 	// Bin, when set, is a directory searched before PATH for an argv
 	// command named without a slash (a chains directory's bin/).
 	Bin string
@@ -127,6 +130,9 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	var err error
 	select {
 	case err = <-waited:
+		if c.Reap {
+			killGroup(cmd)
+		}
 	case <-ctx.Done():
 		terminateGroup(cmd)
 		t := time.NewTimer(grace)

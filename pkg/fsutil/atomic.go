@@ -4,6 +4,7 @@
 package fsutil
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -12,6 +13,13 @@ import (
 // file and its directory entry are flushed to disk (fsync) first, so that
 // the data survives a crash the moment WriteFile returns.
 func WriteFile(path string, data []byte, durable bool) error {
+	return WriteFilePerm(path, data, 0, durable)
+}
+
+// WriteFilePerm is WriteFile that also gives the file the permissions perm
+// whatever the umask (0: those of a new temporary file, 0600), so that a
+// rewritten script stays executable.
+func WriteFilePerm(path string, data []byte, perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -24,6 +32,11 @@ func WriteFile(path string, data []byte, durable bool) error {
 	}
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
+	}
+	if perm != 0 {
+		if err := tmp.Chmod(perm); err != nil {
+			return fail(err)
+		}
 	}
 	if durable {
 		if err := tmp.Sync(); err != nil {

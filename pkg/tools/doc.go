@@ -1,0 +1,13 @@
+// Package tools holds the built-in tools an LLM agent step may call —
+// Read, Write, Edit, Glob, Grep and Bash — named and shaped as coding
+// agents already know them, so that a model needs no instructions to use
+// them. Each call acts inside one working directory (Env.Dir): file tools
+// refuse any path that leaves it, by ".." or through a symbolic link, and
+// Bash runs there in a process group of its own (pkg/executor) that is
+// killed on timeout or cancellation.
+//
+// A failed call is an error whose message is written for the model, so
+// that it can correct its call; nothing here panics on what a model sends.
+// The package knows nothing of chains, steps or providers: it may import
+// pkg/executor, pkg/fsutil and the standard library only.
+package tools

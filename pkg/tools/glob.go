@@ -1,0 +1,192 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// globMax is how many paths Glob lists.
+const globMax = 1000
+
+var globTool = tool{
+	description: "Lists the files of the working directory whose paths match a glob pattern, relative to " +
+		"it: `*` and `?` match within one path segment, `[abc]` and `[a-z]` a character class, and a " +
+		"segment `**` any number of directories (e.g. `**/*.go`, `src/**/test_*.py`). Returns the paths " +
+		"sorted, one a line, at most 1000; directories are not listed and .git is skipped.",
+	params: []param{
+		{name: "pattern", kind: "string", required: true, description: "The glob pattern, relative to the working directory, e.g. **/*.ts."},
+	},
+	run: glob,
+}
+
+func glob(ctx context.Context, w *workspace, v values) (string, error) {
+	pattern := v.str("pattern")
+	if strings.TrimSpace(pattern) == "" {
+		return "", errEmpty("pattern")
+	}
+	segs, err := w.globSegments(pattern)
+	if err != nil {
+		return "", err
+	}
+	// The leading segments without wildcards name the directory to walk.
+	lit := 0
+	for lit < len(segs) && !hasMeta(segs[lit]) {
+		lit++
+	}
+	base := strings.Join(segs[:lit], "/")
+	if base == "" {
+		base = "."
+	}
+	start, err := w.resolve(filepath.FromSlash(base))
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	if lit == len(segs) {
+		// No wildcard at all: the pattern names one file.
+		if fi, err := os.Stat(start.real); err == nil && !fi.IsDir() {
+			found = append(found, start.show)
+		}
+	} else {
+		found, err = w.walkGlob(ctx, start, segs[lit:])
+		if err != nil {
+			return "", err
+		}
+	}
+	if len(found) == 0 {
+		return fmt.Sprintf("no files match %s", pattern), nil
+	}
+	slices.Sort(found)
+	out := strings.Join(found[:min(len(found), globMax)], "\n")
+	if len(found) > globMax {
+		out += fmt.Sprintf("\n… and %d more files (narrow the pattern to see them)", len(found)-globMax)
+	}
+	return out, nil
+}
+
+// globSegments checks a pattern and splits it into path segments, relative
+// to Dir: an absolute pattern must lie under Dir, and one that climbs out
+// by .. is refused.
+func (w *workspace) globSegments(pattern string) ([]string, error) {
+	p := pattern
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
+		rel := ""
+		for _, dir := range []string{w.root, w.real} {
+			if within(p, dir) {
+				rel, _ = filepath.Rel(dir, p)
+				break
+			}
+		}
+		if rel == "" {
+			return nil, &OutsideError{Path: pattern, Dir: w.root}
+		}
+		p = rel
+	}
+	p = path.Clean(filepath.ToSlash(p))
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return nil, &OutsideError{Path: pattern, Dir: w.root}
+	}
+	var segs []string
+	for _, s := range strings.Split(p, "/") {
+		if s == "." || (s == "**" && len(segs) > 0 && segs[len(segs)-1] == "**") {
+			continue
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return nil, fmt.Errorf("bad pattern %s: segment %q is malformed (an unclosed [ or a trailing \\)", pattern, s)
+		}
+		segs = append(segs, s)
+	}
+	return segs, nil
+}
+
+// walkGlob walks start (where the literal segments of the pattern led)
+// and returns the files below it that match segs, named relative to Dir.
+// Directories no match can lie under are not entered; symbolic links to
+// directories are not followed, and links to files count only when they
+// resolve inside Dir.
+func (w *workspace) walkGlob(ctx context.Context, start target, segs []string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(start.real, func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			// An unreadable directory is left out, not the whole walk.
+			if d != nil && d.IsDir() && p != start.real {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(start.real, p)
+		if err != nil || rel == "." {
+			return nil
+		}
+		names := strings.Split(filepath.ToSlash(rel), "/")
+		switch {
+		case d.IsDir() && (d.Name() == ".git" || !matchSegments(segs, names, true)):
+			return fs.SkipDir
+		case d.IsDir(), d.Name() == ".git":
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if fi, ok := w.insideLink(p); !ok || fi.IsDir() {
+				return nil
+			}
+		}
+		if matchSegments(segs, names, false) {
+			found = append(found, path.Join(start.show, filepath.ToSlash(rel)))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return found, nil
+}
+
+func hasMeta(seg string) bool { return strings.ContainsAny(seg, `*?[\`) }
+
+// matchSegments reports whether path segments names match pattern segments
+// pat, where a "**" segment matches any number of names and any other goes
+// through path.Match. With dir set it reports instead whether something
+// under the directory names could match, so that a walk can skip it.
+//
+// It fills a table of which pattern prefixes match which name prefixes, so
+// that many ** cost O(len(pat)·len(names)), not an exponential search.
+func matchSegments(pat, names []string, dir bool) bool {
+	// row[j]: pat[:i] matches names[:j], for the current i.
+	row := make([]bool, len(names)+1)
+	row[0] = true
+	next := make([]bool, len(names)+1)
+	for _, p := range pat {
+		if dir && row[len(names)] {
+			// pat[:i] matches the directory; pat[i:] may match below.
+			return true
+		}
+		for j := range next {
+			if p == "**" {
+				next[j] = row[j] || (j > 0 && next[j-1])
+			} else {
+				ok := false
+				if j > 0 && row[j-1] {
+					ok, _ = path.Match(p, names[j-1])
+				}
+				next[j] = ok
+			}
+		}
+		row, next = next, row
+	}
+	if dir {
+		// All of pat matches the directory: only a trailing ** goes on.
+		return row[len(names)] && len(pat) > 0 && pat[len(pat)-1] == "**"
+	}
+	return row[len(names)]
+}
