@@ -93,6 +93,19 @@ func (p *progress) format(e event.Event) string {
 			return fmt.Sprintf("⏸ %s: %s", e.State, e.Detail)
 		}
 		return fmt.Sprintf("? %s: %s chose %s", e.State, e.DecidedBy, e.Step)
+	case event.ToolCall:
+		if e.Status == "denied" {
+			return "" // the denial's own line says it
+		}
+		line := fmt.Sprintf("  %s %s(%s) %s %s", e.Step, e.Tool, e.Digest, e.Status, d)
+		if e.Error != "" {
+			line += ": " + e.Error
+		}
+		return line
+	case event.ToolGranted:
+		return fmt.Sprintf("  %s %s(%s) allowed outside its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
+	case event.ToolDenied:
+		return fmt.Sprintf("  %s %s(%s) denied: not among its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
 	case event.RunFinished:
 		if e.State != "" {
 			return fmt.Sprintf("%s %s at %s in %s", e.Chain, e.Status, e.State, d)

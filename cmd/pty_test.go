@@ -50,7 +50,7 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		mu.Lock()
-		prompted := strings.Contains(shown.String(), "Enter to pause")
+		prompted := strings.Contains(shown.String(), "Enter to pause") || strings.Contains(shown.String(), "[y/N]")
 		mu.Unlock()
 		if prompted {
 			break

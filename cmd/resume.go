@@ -21,6 +21,7 @@ type resumeOptions struct {
 	quiet      bool
 	take       string
 	agentModel string
+	grants     []string
 }
 
 func newResumeCmd(f *factory) *cobra.Command {
@@ -52,6 +53,7 @@ A workflow paused at a decision point continues with --take TRANSITION
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
 	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
+	fl.StringArrayVar(&opts.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("take", completeTake(f))
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
@@ -115,8 +117,12 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.take != "" && c.Workflow == nil {
 		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
 	}
+	granted, err := grants(c, opts.grants)
+	if err != nil {
+		return err
+	}
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: f.humanDecider()}
+		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: f.humanDecider(), Grants: granted, Ask: f.toolAsker()}
 	res, err := driveSaved(cmd.Context(), engine, sinks, req, held)
 	if err != nil {
 		return err

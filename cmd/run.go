@@ -29,6 +29,7 @@ type runOptions struct {
 	verbose     bool
 	quiet       bool
 	agentModel  string
+	grants      []string
 }
 
 func newRunCmd(f *factory) *cobra.Command {
@@ -65,6 +66,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
+	fl.StringArrayVar(&opts.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
@@ -104,8 +106,12 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
+	granted, err := grants(loaded.Chain, opts.grants)
+	if err != nil {
+		return err
+	}
 	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
-		AgentModel: opts.agentModel, Human: f.humanDecider()}
+		AgentModel: opts.agentModel, Human: f.humanDecider(), Grants: granted, Ask: f.toolAsker()}
 	if opts.dryRun {
 		plan, err := engine.Plan(req)
 		if err != nil {

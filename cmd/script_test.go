@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -180,6 +181,14 @@ func fakeModels() *llmtest.Server {
 			return llmtest.Reply{Text: "plain text"}
 		case strings.Contains(prompt, "broke these rules"):
 			return llmtest.Reply{Text: "## Summary fixed"}
+		case toolResultsCame(r):
+			return llmtest.Reply{Text: "done after tools"}
+		case strings.Contains(prompt, "TOOLCALL "):
+			// an agent with tools: call the tool the prompt names, then
+			// answer once results came back
+			_, spec, _ := strings.Cut(prompt, "TOOLCALL ")
+			name, args, _ := strings.Cut(strings.SplitN(spec, "\n", 2)[0], " ")
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Arguments: args}}}
 		case strings.Contains(prompt, "Transitions you may take:"):
 			// a decision: the guidance says which link to choose
 			choice := "none"
@@ -208,6 +217,14 @@ func chainrunCommand(ts *testscript.TestScript, args ...string) *exec.Cmd {
 		}
 	}
 	return cmd
+}
+
+// toolResultsCame reports whether a request of a TOOLCALL prompt carries
+// tool results (in either wire format): the tool loop's second turn.
+func toolResultsCame(r llmtest.Request) bool {
+	body, _ := json.Marshal(r.Body)
+	b := string(body)
+	return strings.Contains(b, "TOOLCALL ") && (strings.Contains(b, "tool_call_id") || strings.Contains(b, "tool_result"))
 }
 
 func fileExists(p string) bool {

@@ -250,6 +250,8 @@ func (s *Step) field(key string) any {
 		return &s.ContextStrategy
 	case "max_turns":
 		return &s.MaxTurns
+	case "completion":
+		return &s.Completion
 	case "env":
 		return &s.Env
 	case "headers":

@@ -11,7 +11,7 @@ import (
 // branches, as references 000 and 003 write them.
 var (
 	workflowFileFields   = []string{"version", "workflows"}
-	workflowFields       = []string{"title", "description", "tags", "inputSchema", "initialState", "maxChainDepth", "states", "agent", "output", "budget"}
+	workflowFields       = []string{"title", "description", "tags", "inputSchema", "initialState", "maxChainDepth", "states", "agent", "output", "budget", "tools"}
 	stateFields          = []string{"goal", "guidance", "terminal", "transitions", "task", "transition", "timeout", "on_timeout"}
 	transitionFields     = []string{"target", "actor", "executor", "condition", "title"}
 	branchTransitionKeys = []string{"branches"}
@@ -103,6 +103,8 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			w.AgentModel = a.Model
 		case "states":
 			decodeStates(d, c, v, prefix)
+		case "tools":
+			c.Tools = decodeTools(d, v)
 		default:
 			if !strings.HasPrefix(k.Value, "x-") {
 				d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, workflowFields))

@@ -3,7 +3,7 @@ package chain
 import "sort"
 
 // chainFields are the keys a DAG chain file may hold at its top level.
-var chainFields = []string{"name", "description", "version", "inputs", "steps", "output", "budget"}
+var chainFields = []string{"name", "description", "version", "inputs", "steps", "output", "budget", "tools"}
 
 // inputFields are the keys of one entry of `inputs`.
 var inputFields = []string{"name", "description", "optional", "default", "secret"}
@@ -21,7 +21,7 @@ var commonStepFields = []string{
 // deterministic step when the chain is built.
 var llmOnlyFields = []string{
 	"model", "system", "temperature", "max_tokens", "tools", "fallback_models",
-	"cache", "context_strategy", "max_turns", "condition_key",
+	"cache", "context_strategy", "max_turns", "condition_key", "completion",
 }
 
 // kindFields are the fields each kind adds to commonStepFields.

@@ -119,6 +119,8 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			decodeInto(d, v, c.Budget)
 		case "steps":
 			c.Steps = decodeSteps(d, v)
+		case "tools":
+			c.Tools = decodeTools(d, v)
 		default:
 			// x-anything holds YAML anchors for reuse, as in compose files
 			if !strings.HasPrefix(k.Value, "x-") {

@@ -31,6 +31,8 @@ type Chain struct {
 	// Workflow is set when the chain is a state workflow; its executors
 	// and tasks are then also listed in Steps.
 	Workflow *Workflow
+	// Tools are the chain-defined tools its agent steps may list.
+	Tools []*ToolDef
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.

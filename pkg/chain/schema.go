@@ -51,7 +51,15 @@ var fieldDocs = map[string]string{
 	"system":                  "The system prompt of an agent step.",
 	"temperature":             "Sampling temperature of an agent step.",
 	"max_tokens":              "Cap on the answer of an agent step (default 4096).",
-	"tools":                   "Built-in tools an agent step may use: Read, Write, Edit, Glob, Grep, Bash.",
+	"tools":                   "Tools the model may call: built-in Read, Write, Edit, Glob, Grep, Bash, or tools the chain defines.",
+	"chain.tools":             "Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}.",
+	"completion":              "completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output.",
+	"completion.tool":         "The completion tool's name (submit_plan, say).",
+	"completion.description":  "What calling it means, for the model.",
+	"completion.schema":       "JSON Schema (type: object) the final arguments must satisfy.",
+	"tooldef.description":     "What the tool does, for the model.",
+	"tooldef.input_schema":    "JSON Schema (type: object) of its arguments.",
+	"tooldef.executor":        "The step that runs a call: kind cli, http, transform or file; {args.NAME} reads an argument.",
 	"fallback_models":         "Models tried in order after the primary fails transiently.",
 	"cache":                   "Keep the answer: {enabled, ttl_minutes}, or true.",
 	"context_strategy":        "Per dependency: full, truncate:N or summarize.",
@@ -140,7 +148,8 @@ func JSONSchema() map[string]any {
 	step := objectSchema(reflect.TypeOf(Step{}), "step", map[string]any{
 		"type":             map[string]any{"enum": Kinds()},
 		"depends_on":       stringOrList(),
-		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"enum": BuiltinTools}}}},
+		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
+		"completion":       objectSchema(reflect.TypeOf(Completion{}), "completion", map[string]any{"schema": map[string]any{"type": "object"}}),
 		"fallback_models":  stringOrList(),
 		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), "retry", nil)}},
 		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), "cache", nil)}},
@@ -159,16 +168,17 @@ func JSONSchema() map[string]any {
 	step["required"] = []string{"id"}
 	input := objectSchema(reflect.TypeOf(Input{}), "input", map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
 	input["required"] = []string{"name"}
+	tools := toolsSchema(executor)
 	return map[string]any{
 		"$schema":     "http://json-schema.org/draft-07/schema#",
 		"title":       "chainrun chain",
 		"description": "A chainrun chain file: a DAG chain (name, inputs, steps, output) or a file of state workflows (version, workflows).",
-		"oneOf":       []any{dagSchema(step, input), workflowFileSchema(executor)},
+		"oneOf":       []any{dagSchema(step, input, tools), workflowFileSchema(executor, tools)},
 	}
 }
 
 // dagSchema describes a DAG chain file (reference 004).
-func dagSchema(step, input map[string]any) map[string]any {
+func dagSchema(step, input, tools map[string]any) map[string]any {
 	return map[string]any{
 		"description":          "A DAG chain: inputs, steps joined by depends_on, and the output.",
 		"type":                 "object",
@@ -183,13 +193,25 @@ func dagSchema(step, input map[string]any) map[string]any {
 			"inputs":      describe(map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}}, "", "inputs"),
 			"steps":       describe(map[string]any{"type": "array", "minItems": 1, "items": step}, "", "steps"),
 			"budget":      describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "", "budget"),
+			"tools":       tools,
 		},
 	}
 }
 
+// toolsSchema describes a chain's tools: map.
+func toolsSchema(executor map[string]any) map[string]any {
+	def := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"executor"},
+		"properties": map[string]any{
+			"description":  describe(map[string]any{"type": "string"}, "tooldef", "description"),
+			"input_schema": describe(map[string]any{"type": "object"}, "tooldef", "input_schema"),
+			"executor":     describe(copyMap(executor), "tooldef", "executor"),
+		}}
+	return describe(map[string]any{"type": "object", "additionalProperties": def}, "chain", "tools")
+}
+
 // workflowFileSchema describes a file of state workflows (references 000
 // and 003).
-func workflowFileSchema(executor map[string]any) map[string]any {
+func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	str := func(scope, key string) map[string]any { return describe(map[string]any{"type": "string"}, scope, key) }
 	branch := objectSchema(reflect.TypeOf(Branch{}), "branch", map[string]any{
 		"operator": map[string]any{"enum": Operators()},
@@ -230,6 +252,7 @@ func workflowFileSchema(executor map[string]any) map[string]any {
 			"agent": describe(map[string]any{"type": "object", "additionalProperties": false,
 				"properties": map[string]any{"model": str("agent", "model")}}, "workflow", "agent"),
 			"output": str("workflow", "output"),
+			"tools":  tools,
 			"budget": describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "workflow", "budget"),
 		}}
 	return map[string]any{

@@ -62,6 +62,9 @@ type Step struct {
 	// ConditionKey lists the keywords the model must answer with; the
 	// one it chose is the step's result (reference 003's condition_key).
 	ConditionKey []string `yaml:"condition_key"`
+	// Completion ends the tool loop when the model calls it with valid
+	// arguments, which become the output.
+	Completion *Completion `yaml:"completion"`
 
 	// cli / shell
 	Command string            `yaml:"command"`

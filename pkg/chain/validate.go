@@ -55,17 +55,23 @@ type validator struct {
 	// wfVars are the variables a workflow's transitions, tasks and
 	// composes produce (nil for a DAG chain).
 	wfVars map[string]bool
+	// toolSteps are the executors of chain-defined tools, which read
+	// their call's arguments instead of the run's variables.
+	toolSteps map[*Step]bool
 }
 
 // validate checks everything that can be known before a run and compiles
 // templates and expressions. Findings go to d.
 func validate(d *diags, c *Chain, opts Options) {
-	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}}
+	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, toolSteps: map[*Step]bool{}}
 	v.chainFields()
 	v.inputs()
 	if !v.steps() {
 		return
 	}
+	// tools read only their arguments: they are checked whatever the
+	// steps' graph looks like
+	v.toolDefs()
 	if !v.graph() {
 		return
 	}
@@ -318,11 +324,7 @@ func (v *validator) commonFields(s *Step) {
 			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy %s: %q is not full, summarize or truncate:N", s.ID, dep, strat)
 		}
 	}
-	for _, tool := range s.Tools {
-		if !contains(BuiltinTools, tool) {
-			v.d.errorf(s.At("tools"), "step %q: unknown tool %q%s; tools are %s", s.ID, tool, didYouMean(tool, BuiltinTools), strings.Join(BuiltinTools, ", "))
-		}
-	}
+	v.stepTools(s)
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
 		v.d.errorf(s.Pos, "step %q: max_tokens and max_turns cannot be negative", s.ID)
 	}
@@ -515,6 +517,9 @@ type scope struct {
 
 // check returns "" when name is readable from the step, else why not.
 func (sc scope) check(name string) string {
+	if sc.s != nil && sc.v.toolSteps[sc.s] {
+		return sc.v.toolCheck(name)
+	}
 	if sc.v.c.Workflow != nil {
 		return sc.v.workflowCheck(sc.s, name)
 	}

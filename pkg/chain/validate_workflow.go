@@ -16,7 +16,7 @@ import (
 // a DAG chain.
 func validateWorkflow(d *diags, c *Chain, opts Options) {
 	w := c.Workflow
-	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}}
+	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}, toolSteps: map[*Step]bool{}}
 	if !validChainName(c.Name) {
 		d.errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
 	}
@@ -48,6 +48,7 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	for _, s := range w.States {
 		v.stateRefs(s)
 	}
+	v.toolDefs()
 	if c.Output != "" && !v.wfVars[c.Output] && c.Output != "context" {
 		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, sortedKeys(v.wfVars)))
 	}

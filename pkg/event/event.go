@@ -37,6 +37,15 @@ const (
 	// Decision is a choice made at a decision point, with who made it
 	// (DecidedBy), or a pause for one (Status paused).
 	Decision Type = "decision"
+	// ToolCall is one tool call of an agent step: Tool, the digest of its
+	// arguments, DurationMS and Status (ok, error, denied, unknown).
+	ToolCall Type = "tool.call"
+	// ToolGranted is a call outside the step's tools that was allowed
+	// (DecidedBy: grant for --grant, human at a terminal).
+	ToolGranted Type = "tool.granted"
+	// ToolDenied is a call outside the step's tools that was refused
+	// (DecidedBy: headless, human).
+	ToolDenied Type = "tool.denied"
 )
 
 // Event is one thing that happened in a run.
@@ -75,6 +84,12 @@ type Event struct {
 	Target    string `json:"target,omitempty"`
 	Actor     string `json:"actor,omitempty"`
 	DecidedBy string `json:"decided_by,omitempty"`
+	// Tool and Digest name a tool call (Digest: the first 12 hex digits
+	// of the SHA-256 of its arguments); Turn numbers an agent step's model
+	// calls in its tool loop.
+	Tool   string `json:"tool,omitempty"`
+	Digest string `json:"digest,omitempty"`
+	Turn   int    `json:"turn,omitempty"`
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

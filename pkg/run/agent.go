@@ -131,6 +131,9 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		Temperature: s.Temperature,
 		MaxTokens:   s.MaxTokens,
 	}
+	if s.UsesTools() {
+		req.Tools = x.toolSpecs(s)
+	}
 	if key := x.cacheKey(s, req, targets, len(history)); key != "" {
 		var hit cached
 		// a stored answer that breaks the step's guardrails as they are now
@@ -156,7 +159,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 		out.usage.InputTokens += a.Usage.InputTokens
 		out.usage.OutputTokens += a.Usage.OutputTokens
 		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
-			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens}
+			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens, Turn: out.turn}
 		if a.Err != nil {
 			e.Status, e.Error = "failed", a.Err.Error()
 			if a.Wait > 0 {
@@ -164,6 +167,12 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, history 
 			}
 		}
 		x.emit(e)
+	}
+	if s.UsesTools() {
+		if err := x.toolLoop(ctx, s, sc, req, targets, &out, observe); err != nil {
+			return out, err
+		}
+		return out, keyword(s, &out)
 	}
 	resp, target, sent, err := llm.Call(ctx, targets, req, policy(s), observe)
 	out.usage.LLMCalls += sent
@@ -249,6 +258,10 @@ func (x *execution) cacheKey(s *chain.Step, req llm.Request, targets []llm.Targe
 	models := make([]string, len(targets))
 	for i, t := range targets {
 		models[i] = t.Label()
+	}
+	if len(req.Tools) > 0 {
+		// the tools offered (and the completion schema) shape the answer
+		return cacheKeyOf(s.ID, req.System, req.Messages[0].Content, models, req.Temperature, req.MaxTokens, s.OutputSchema, req.Tools, s.Completion)
 	}
 	return cacheKeyOf(s.ID, req.System, req.Messages[0].Content, models, req.Temperature, req.MaxTokens, s.OutputSchema)
 }

@@ -56,6 +56,13 @@ type Request struct {
 	// Human, when set, asks a person at human decision points (a
 	// terminal); without it the run pauses there.
 	Human Decider
+
+	// Grants pre-approves tools that a step does not list, for the whole
+	// run (--grant TOOL).
+	Grants map[string]bool
+	// Ask, when set, asks a person whether one tool call outside a step's
+	// tools may run (a terminal); without it such calls are denied.
+	Ask ToolAsker
 }
 
 // Local runs chains in this process.

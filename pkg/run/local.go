@@ -246,9 +246,6 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 		}
 		switch s.Kind {
 		case chain.KindAgent:
-			if len(s.Tools) > 0 {
-				return bad("tools", "tools on an agent step (the tool loop)")
-			}
 			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
 				return bad("cache", "cache without a cache directory")
 			}

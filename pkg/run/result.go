@@ -62,6 +62,8 @@ type StepResult struct {
 	// FinishReason is why an agent step's model stopped (stop, length,
 	// tool-call): reference 003 branches on it.
 	FinishReason string `json:"finish_reason,omitempty"`
+	// ToolCalls counts the tool calls an agent step's model made.
+	ToolCalls int `json:"tool_calls,omitempty"`
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

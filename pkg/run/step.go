@@ -31,6 +31,10 @@ type outcome struct {
 	cached   bool
 	cacheKey string
 	answer   string
+	// toolCalls counts the tool calls of an agent step's tool loop; turn
+	// is the loop's current model call.
+	toolCalls int
+	turn      int
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -89,6 +93,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		sr.Usage, sr.Model = &u, out.model
 	}
 	sr.FinishReason = out.finish
+	sr.ToolCalls = out.toolCalls
 	if err != nil {
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an

@@ -1,0 +1,59 @@
+package chain
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// ToolDef is a chain-defined tool (issue: agent steps with tools): a
+// deterministic step that an agent step listing it by name may call, with
+// arguments checked against its input schema. The executor reads them as
+// {args.NAME} or $.args.NAME.
+type ToolDef struct {
+	Name        string
+	Description string
+	// InputSchema is the arguments' JSON Schema as written (an object
+	// schema); Schema its compiled form.
+	InputSchema map[string]any
+	Schema      *jsonschema.Resolved
+	Executor    *Step
+	Pos         Pos
+}
+
+// Tool returns the chain-defined tool of that name, or nil.
+func (c *Chain) Tool(name string) *ToolDef {
+	for _, t := range c.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Completion is an agent step's completion tool (reference 001): the step
+// ends when the model calls it with arguments that satisfy the schema, and
+// those arguments are the step's JSON output.
+type Completion struct {
+	Tool        string         `yaml:"tool" json:"tool"`
+	Description string         `yaml:"description" json:"description,omitempty"`
+	Schema      map[string]any `yaml:"schema" json:"schema"`
+
+	resolved *jsonschema.Resolved
+}
+
+// Resolved is the compiled schema of the completion tool's arguments.
+func (c *Completion) Resolved() *jsonschema.Resolved { return c.resolved }
+
+// DefaultMaxTurns caps the model calls of one agent step with tools.
+const DefaultMaxTurns = 20
+
+// Turns is the most model calls the step's tool loop may make.
+func (s *Step) Turns() int {
+	if s.MaxTurns > 0 {
+		return s.MaxTurns
+	}
+	return DefaultMaxTurns
+}
+
+// UsesTools reports whether the step runs a tool loop: it lists tools or
+// has a completion tool.
+func (s *Step) UsesTools() bool { return len(s.Tools) > 0 || s.Completion != nil }

@@ -1,0 +1,289 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/tools"
+)
+
+// ToolCallRequest is a tool call outside a step's tools, as a person is
+// asked to allow it: exactly that call, named by its arguments' digest.
+type ToolCallRequest struct {
+	RunID     string
+	Step      string
+	Tool      string
+	Arguments string
+	Digest    string
+}
+
+// ToolAsker asks whether one tool call outside a step's tools may run.
+type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
+
+// maxToolsAtOnce bounds the tool calls of one turn that run together.
+const maxToolsAtOnce = 8
+
+// toolSpecs are the tools offered to the model: the step's tools, then
+// its completion tool.
+func (x *execution) toolSpecs(s *chain.Step) []llm.Tool {
+	var out []llm.Tool
+	for _, name := range s.Tools {
+		if spec, ok := tools.Lookup(name); ok {
+			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
+		} else if def := x.c.Tool(name); def != nil {
+			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
+		}
+	}
+	if cp := s.Completion; cp != nil {
+		desc := cp.Description
+		if desc == "" {
+			desc = "Call this once with your final answer; its arguments are the result of the task."
+		}
+		out = append(out, llm.Tool{Name: cp.Tool, Description: desc, Schema: cp.Schema})
+	}
+	return out
+}
+
+// toolLoop runs the model's tool-calling loop: call the model, run the
+// tools it asked for (a turn's calls together), return their results, and
+// repeat until it answers without a tool call, calls the completion tool
+// with valid arguments, or reaches max_turns.
+func (x *execution) toolLoop(ctx context.Context, s *chain.Step, sc scope, req llm.Request, targets []llm.Target, out *outcome, observe func(llm.Attempt)) error {
+	dir, err := x.dir(s.C().Cwd, sc)
+	if err != nil {
+		return err
+	}
+	env := tools.Env{Dir: dir, Grace: x.l.grace,
+		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}
+	var calls atomic.Int64
+	defer func() { out.toolCalls += int(calls.Load()) }()
+	limit := s.Turns()
+	lastProblem := ""
+	for turn := 1; ; turn++ {
+		if turn > limit {
+			msg := fmt.Sprintf("max_turns %d reached: the model was still working (raise max_turns, or narrow the task)", limit)
+			if lastProblem != "" {
+				msg += "; last problem: " + lastProblem
+			}
+			return &permanentError{errors.New(msg)}
+		}
+		out.turn = turn
+		resp, target, sent, err := llm.Call(ctx, targets, req, policy(s), observe)
+		out.usage.LLMCalls += sent
+		out.model = target.Label()
+		if err != nil {
+			return &permanentError{err}
+		}
+		out.finish = resp.FinishReason
+		if len(resp.ToolCalls) == 0 {
+			if s.Completion == nil {
+				out.answer = resp.Text
+				out.value = textValue(resp.Text)
+				if s.OutputSchema == "json" {
+					if v, ok := parseJSONAnswer(resp.Text); ok {
+						out.value = v
+					}
+				}
+				return nil
+			}
+			// the answer must come through the completion tool
+			lastProblem = "the model answered without calling " + s.Completion.Tool
+			req.Messages = append(req.Messages,
+				llm.Message{Role: llm.Assistant, Content: resp.Text},
+				llm.Message{Role: llm.User, Content: fmt.Sprintf("Call %s with your final answer; a plain answer is not accepted.", s.Completion.Tool)})
+			continue
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		results := make([]llm.ToolResult, len(resp.ToolCalls))
+		var pending []int
+		for i, call := range resp.ToolCalls {
+			results[i].CallID = call.ID
+			if s.Completion == nil || call.Name != s.Completion.Tool {
+				pending = append(pending, i)
+				continue
+			}
+			value, problem := completionValue(s.Completion, call.Arguments)
+			if problem == "" {
+				x.emitTool(s, call, "ok", "completion", 0)
+				out.answer = call.Arguments
+				out.value = value
+				out.finish = llm.FinishStop
+				return nil
+			}
+			lastProblem = problem
+			x.emitTool(s, call, "error", problem, 0)
+			results[i].Content, results[i].IsError = problem, true
+		}
+		if turn == limit && len(pending) > 0 {
+			// no turn is left to report results back: run nothing more
+			return &permanentError{fmt.Errorf("max_turns %d reached: the model still asked for %s", limit, toolNames(resp.ToolCalls, pending))}
+		}
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(maxToolsAtOnce)
+		for _, i := range pending {
+			g.Go(func() error {
+				results[i].Content, results[i].IsError = x.callTool(gctx, s, env, resp.ToolCalls[i], &calls)
+				return nil
+			})
+		}
+		_ = g.Wait()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.User, ToolResults: results})
+	}
+}
+
+func toolNames(calls []llm.ToolCall, idx []int) string {
+	names := make([]string, len(idx))
+	for i, j := range idx {
+		names[i] = calls[j].Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// completionValue checks the completion tool's arguments against its
+// schema: the value, or what is wrong (sent back to the model).
+func completionValue(cp *chain.Completion, args string) (Value, string) {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return Value{}, fmt.Sprintf("the arguments of %s are not JSON: %v", cp.Tool, err)
+	}
+	if err := cp.Resolved().Validate(v); err != nil {
+		return Value{}, fmt.Sprintf("the arguments of %s do not satisfy its schema: %s; call it again with arguments that do", cp.Tool, schemaMessage(err))
+	}
+	return dataValue(v), ""
+}
+
+// callTool runs one tool call and returns the result the model reads. A
+// call outside the step's tools runs only when granted (--grant) or
+// allowed at the terminal; otherwise the model is told it was denied.
+func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, call llm.ToolCall, calls *atomic.Int64) (string, bool) {
+	_, builtin := tools.Lookup(call.Name)
+	def := x.c.Tool(call.Name)
+	if !builtin && def == nil {
+		x.emitTool(s, call, "unknown", "", 0)
+		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
+	}
+	if !contains(s.Tools, call.Name) {
+		if why, ok := x.allow(ctx, s, call); !ok {
+			x.emitTool(s, call, "denied", why, 0)
+			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Tools, ", "), why), true
+		}
+	}
+	calls.Add(1)
+	start := x.l.now()
+	var text string
+	var err error
+	if builtin {
+		text, err = tools.Run(ctx, env, call.Name, json.RawMessage(call.Arguments))
+	} else {
+		text, err = x.runToolDef(ctx, def, call.Arguments)
+	}
+	d := x.l.now().Sub(start).Milliseconds()
+	if err != nil {
+		x.emitTool(s, call, "error", err.Error(), d)
+		return "error: " + x.mask(err.Error()), true
+	}
+	x.emitTool(s, call, "ok", "", d)
+	return x.mask(text), false
+}
+
+// offered lists the tool names the step offers, for messages.
+func (x *execution) offered(s *chain.Step) []string {
+	names := append([]string(nil), s.Tools...)
+	if s.Completion != nil {
+		names = append(names, s.Completion.Tool)
+	}
+	return names
+}
+
+// askMu keeps prompts for grants from interleaving when a turn's calls
+// run together.
+var askMu sync.Mutex
+
+// allow decides a call outside the step's tools: a --grant for the tool,
+// else the person at the terminal for exactly this call, else denied.
+// Every grant and denial is an audit event.
+func (x *execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall) (string, bool) {
+	digest := argsDigest(call.Arguments)
+	audit := func(t event.Type, by string) {
+		x.emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, DecidedBy: by})
+	}
+	if x.req.Grants[call.Name] {
+		audit(event.ToolGranted, "grant")
+		return "", true
+	}
+	if x.req.Ask == nil {
+		audit(event.ToolDenied, "headless")
+		return "no one is at a terminal to allow it (grant it with --grant " + call.Name + ")", false
+	}
+	askMu.Lock()
+	ok, err := x.req.Ask(ctx, ToolCallRequest{RunID: x.runID, Step: s.ID, Tool: call.Name, Arguments: x.mask(call.Arguments), Digest: digest})
+	askMu.Unlock()
+	if err != nil || !ok {
+		audit(event.ToolDenied, "human")
+		return "the person at the terminal refused it", false
+	}
+	audit(event.ToolGranted, "human")
+	return "", true
+}
+
+// runToolDef runs a chain-defined tool: its arguments are checked against
+// its schema, then its executor runs with them as {args}.
+func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, args string) (string, error) {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return "", fmt.Errorf("the arguments are not JSON: %v", err)
+	}
+	if def.Schema != nil {
+		if err := def.Schema.Validate(v); err != nil {
+			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, schemaMessage(err))
+		}
+	}
+	out, _, err := x.attempts(ctx, def.Executor, scope{st: x.st}.with("args", dataValue(v)))
+	if err != nil {
+		return out.value.Text, err
+	}
+	return out.value.Text, nil
+}
+
+// emitTool records one tool call in the audit trail.
+func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status, detail string, ms int64) {
+	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), Status: status, DurationMS: ms}
+	if status == "error" {
+		e.Error = detail
+	} else {
+		e.Detail = detail
+	}
+	x.emit(e)
+}
+
+// argsDigest names a call's arguments without showing them: the first 12
+// hex digits of their SHA-256.
+func argsDigest(args string) string {
+	sum := sha256.Sum256([]byte(args))
+	return hex.EncodeToString(sum[:6])
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
