@@ -28,7 +28,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", "cache_dir", "max_parallel_llm"}
+	keyDefaultModel, keyDefaultProvider, "providers", "cache_dir", "max_parallel_llm", "prices"}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {

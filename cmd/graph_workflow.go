@@ -44,7 +44,7 @@ func workflowEdges(w *chain.Workflow) []edge {
 
 // writeStateMermaid draws a workflow as a Mermaid stateDiagram-v2:
 // decision points (agent or human) are highlighted, tasks show their kind.
-func writeStateMermaid(w io.Writer, c *chain.Chain) error {
+func writeStateMermaid(w io.Writer, c *chain.Chain, out outcomes) error {
 	wf := c.Workflow
 	var b strings.Builder
 	b.WriteString("stateDiagram-v2\n")
@@ -73,17 +73,18 @@ func writeStateMermaid(w io.Writer, c *chain.Chain) error {
 			decisions = append(decisions, mermaidID(s.Name))
 		}
 	}
-	if len(decisions) > 0 {
+	if len(decisions) > 0 && len(out) == 0 {
 		b.WriteString("  classDef decision fill:#fde68a,stroke:#b45309\n")
 		fmt.Fprintf(&b, "  class %s decision\n", strings.Join(decisions, ","))
 	}
+	out.mermaidClasses(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // writeStateDOT draws a workflow for Graphviz: terminal states double
 // circles, decision points shaded, the initial state entered from a dot.
-func writeStateDOT(w io.Writer, c *chain.Chain) error {
+func writeStateDOT(w io.Writer, c *chain.Chain, out outcomes) error {
 	wf := c.Workflow
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %q {\n  rankdir=TB;\n  node [shape=box, style=rounded];\n  __start [shape=point];\n", c.Name)
@@ -92,9 +93,10 @@ func writeStateDOT(w io.Writer, c *chain.Chain) error {
 		switch {
 		case s.Terminal:
 			attrs = ", shape=doublecircle"
-		case s.Task == nil && !s.Automatic():
+		case s.Task == nil && !s.Automatic() && len(out) == 0:
 			attrs = ", style=\"rounded,filled\", fillcolor=\"#fde68a\""
 		}
+		attrs += out.dotAttrs(s.Name)
 		fmt.Fprintf(&b, "  %q [label=%q%s];\n", s.Name, s.Name, attrs)
 	}
 	fmt.Fprintf(&b, "  __start -> %q;\n", wf.InitialState)

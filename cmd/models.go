@@ -58,3 +58,18 @@ func (f *factory) defaultModel() string {
 	}
 	return v.GetString(keyDefaultModel)
 }
+
+// prices is what models cost: config `prices` (USD per million tokens,
+// {input, output}, by provider/model or model name prefix) before the
+// built-in list prices.
+func (f *factory) prices() (*llm.Prices, error) {
+	v, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	custom := map[string]llm.Price{}
+	if err := v.UnmarshalKey("prices", &custom); err != nil {
+		return nil, usagef("config prices: %v (write model: {input: USD per million tokens, output: ...})", err)
+	}
+	return llm.NewPrices(custom), nil
+}

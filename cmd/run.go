@@ -67,6 +67,7 @@ holds one JSON object describing the run, whatever its outcome.`,
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
 	fl.StringArrayVar(&opts.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
 )
@@ -120,38 +122,102 @@ func runRunsShow(opts *runsOptions, id string) error {
 		}
 		return enc.Encode(saved.Record)
 	}
+	prices, err := f.prices()
+	if err != nil {
+		return err
+	}
 	r := saved.Record
 	fmt.Fprintf(f.io.Out, "run %s  chain %s  %s\n", r.RunID, r.Name, r.Status)
 	if r.Error != "" {
 		fmt.Fprintf(f.io.Out, "error: %s\n", r.Error)
 	}
 	if len(saved.Transitions) > 0 || saved.Result != nil && saved.Result.WorkflowResult != nil {
-		return writeTransitions(f.io.Out, saved)
+		return writeTransitions(f.io.Out, saved, prices)
 	}
 	tw := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS")
+	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
+	var total costSum
 	if saved.Result != nil {
 		for _, s := range saved.Result.Steps {
-			tokens := ""
-			if s.Usage != nil {
-				tokens = fmt.Sprintf("%d→%d", s.Usage.InputTokens, s.Usage.OutputTokens)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Status, s.Attempts, fmtDuration(time.Duration(s.DurationMS)*time.Millisecond), s.Model, tokens)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Status, s.Attempts, fmtDuration(time.Duration(s.DurationMS)*time.Millisecond),
+				s.Model, tokensOf(s.Usage), total.add(prices, s.Model, s.Usage))
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return total.write(f.io.Out, saved.Result)
+}
+
+// tokensOf shows a step's tokens as input→output.
+func tokensOf(u *run.Usage) string {
+	if u == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d→%d", u.InputTokens, u.OutputTokens)
+}
+
+// costSum adds up what a run's model calls cost, noting calls to models
+// whose price is not known.
+type costSum struct {
+	usd     float64
+	priced  bool
+	unknown []string
+}
+
+// add counts one step's cost and returns it for its row.
+func (c *costSum) add(prices *llm.Prices, model string, u *run.Usage) string {
+	if u == nil || model == "" || u.InputTokens+u.OutputTokens == 0 {
+		return ""
+	}
+	p, ok := prices.Of(model)
+	if !ok {
+		if !contains(c.unknown, model) {
+			c.unknown = append(c.unknown, model)
+		}
+		return "?"
+	}
+	usd := p.Cost(llm.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
+	c.usd += usd
+	c.priced = true
+	return fmtUSD(usd)
+}
+
+// write prints the run's usage and cost under its table.
+func (c *costSum) write(w io.Writer, res *run.Result) error {
+	if res == nil || res.Usage.LLMCalls == 0 && res.Usage.Cached == 0 {
+		return nil
+	}
+	u := res.Usage
+	line := fmt.Sprintf("usage: %d model calls, %d cached, %d→%d tokens", u.LLMCalls, u.Cached, u.InputTokens, u.OutputTokens)
+	if c.priced {
+		line += ", cost " + fmtUSD(c.usd)
+	}
+	if len(c.unknown) > 0 {
+		line += " (no price for " + strings.Join(c.unknown, ", ") + ": set prices in config)"
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
+
+func fmtUSD(usd float64) string {
+	if usd > 0 && usd < 0.01 {
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
 }
 
 // writeTransitions shows a workflow run: where it stands, every
 // transition of every call in order, and what may come next.
-func writeTransitions(w io.Writer, saved *store.Saved) error {
+func writeTransitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if res := saved.Result; res != nil && res.WorkflowResult != nil {
 		fmt.Fprintf(w, "state: %s\n", res.State)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS")
+	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS\tCOST")
+	var total costSum
 	for _, t := range saved.Transitions {
-		decided, step, dur, tokens := t.DecidedBy, "", "", ""
+		decided, step, dur, tokens, cost := t.DecidedBy, "", "", "", ""
 		if decided == "" {
 			decided = "-"
 		}
@@ -161,13 +227,15 @@ func writeTransitions(w io.Writer, saved *store.Saved) error {
 		if s := t.Step; s != nil {
 			step = string(s.Status)
 			dur = fmtDuration(time.Duration(s.DurationMS) * time.Millisecond)
-			if s.Usage != nil {
-				tokens = fmt.Sprintf("%d→%d", s.Usage.InputTokens, s.Usage.OutputTokens)
-			}
+			tokens = tokensOf(s.Usage)
+			cost = total.add(prices, s.Model, s.Usage)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.From, t.Transition, t.To, decided, step, dur, tokens)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.From, t.Transition, t.To, decided, step, dur, tokens, cost)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := total.write(w, saved.Result); err != nil {
 		return err
 	}
 	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {

@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// outcomes maps a step id (or a workflow state) to what happened to it in
+// a run: succeeded, failed, skipped, cached, or current (where a workflow
+// stands; current-failed when it failed there).
+type outcomes map[string]string
+
+// outcomeStyles are the colours of each outcome, shared by both formats.
+var outcomeStyles = map[string]struct{ fill, stroke string }{
+	"succeeded":      {"#bbf7d0", "#15803d"},
+	"failed":         {"#fecaca", "#b91c1c"},
+	"skipped":        {"#e5e7eb", "#6b7280"},
+	"cached":         {"#bfdbfe", "#1d4ed8"},
+	"current":        {"#fde68a", "#b45309"},
+	"current-failed": {"#fecaca", "#b91c1c"},
+}
+
+// runOutcomes reads a saved run: the chain of its snapshot and what
+// happened to each step or state.
+func runOutcomes(f *factory, id string) (*chain.Chain, outcomes, error) {
+	st, err := f.stateStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	saved, err := st.Load(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, err := f.chainOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.LenientVariables = true // the picture needs the shape only
+	l, err := chain.Parse(saved.Record.ChainFile+" (snapshot)", saved.Snapshot, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := pick(l, saved.Record.Name)
+	if c == nil {
+		return nil, nil, fmt.Errorf("run %s: its snapshot holds no chain named %s", id, saved.Record.Name)
+	}
+	out := outcomes{}
+	if c.Workflow != nil {
+		for _, t := range saved.Transitions {
+			out[t.From] = "succeeded"
+			out[t.To] = "succeeded"
+		}
+		state := c.Workflow.InitialState
+		if n := len(saved.Transitions); n > 0 {
+			state = saved.Transitions[n-1].To
+		}
+		if res := saved.Result; res != nil && res.WorkflowResult != nil {
+			state = res.State
+		}
+		if s := c.Workflow.State(state); s == nil || !s.Terminal {
+			out[state] = "current"
+			if res := saved.Result; res != nil && res.Status == run.Failed {
+				out[state] = "current-failed"
+			}
+		}
+		return c, out, nil
+	}
+	for id, rec := range saved.Steps {
+		out[id] = string(rec.Result.Status)
+	}
+	if res := saved.Result; res != nil {
+		for _, s := range res.Steps {
+			out[s.ID] = string(s.Status)
+		}
+	}
+	return c, out, nil
+}
+
+// mermaidClasses appends the class definitions and assignments that
+// colour nodes by outcome.
+func (o outcomes) mermaidClasses(b *strings.Builder) {
+	if len(o) == 0 {
+		return
+	}
+	byClass := map[string][]string{}
+	for id, outcome := range o {
+		byClass[outcome] = append(byClass[outcome], mermaidID(id))
+	}
+	classes := make([]string, 0, len(byClass))
+	for c := range byClass {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	for _, c := range classes {
+		st, ok := outcomeStyles[c]
+		if !ok {
+			continue
+		}
+		name := strings.ReplaceAll(c, "-", "_")
+		width := "1px"
+		if strings.HasPrefix(c, "current") {
+			width = "3px"
+		}
+		ids := byClass[c]
+		sort.Strings(ids)
+		fmt.Fprintf(b, "  classDef %s fill:%s,stroke:%s,stroke-width:%s\n", name, st.fill, st.stroke, width)
+		fmt.Fprintf(b, "  class %s %s\n", strings.Join(ids, ","), name)
+	}
+}
+
+// dotAttrs are the DOT attributes that colour a node by its outcome.
+func (o outcomes) dotAttrs(id string) string {
+	st, ok := outcomeStyles[o[id]]
+	if !ok {
+		return ""
+	}
+	attrs := fmt.Sprintf(", style=\"rounded,filled\", fillcolor=%q, color=%q", st.fill, st.stroke)
+	if strings.HasPrefix(o[id], "current") {
+		attrs += ", penwidth=3"
+	}
+	return attrs
+}
