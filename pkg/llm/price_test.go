@@ -15,7 +15,7 @@ func TestPrices(t *testing.T) {
 		{"anthropic/claude-sonnet-4-6", true, 18},
 		{"anthropic/claude-haiku-4-5", true, 6},
 		{"openai/gpt-4o", true, 12.5},
-		{"openai/gpt-4o-mini", true, 3},  // config beats the list
+		{"openai/gpt-4o-mini", true, 3},   // config beats the list
 		{"azure/gpt-4o-mini", true, 0.75}, // list, by model name
 		{"openai/gpt-4.1-mini-2025", true, 2},
 		{"local/my-model-7b", true, 10},
