@@ -69,8 +69,13 @@ func (d *diags) warnf(p Pos, format string, args ...any) {
 
 func (d *diags) add(x Diagnostic) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, y := range d.list {
+		if y == x {
+			return // one finding reached twice (through an alias, say)
+		}
+	}
 	d.list = append(d.list, x)
-	d.mu.Unlock()
 }
 
 // count is the number of findings so far, for rename.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -76,6 +77,10 @@ func decodeFile(d *diags, data []byte) []*Chain {
 		d.errorf(Pos{1, 1}, "the file is empty: a chain needs name and steps")
 		return nil
 	}
+	if p, what, bad := badText(data); bad {
+		d.errorf(p, "%s: a chain file is UTF-8 text", what)
+		return nil
+	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
 		d.yamlError(err, Pos{1, 1}, nil, "")
@@ -93,6 +98,27 @@ func decodeFile(d *diags, data []byte) []*Chain {
 		return decodeWorkflowFile(d, root)
 	}
 	return []*Chain{decodeChain(d, root)}
+}
+
+// badText finds the first NUL byte or invalid UTF-8 sequence of a file,
+// with its position (the YAML library reports these without one).
+func badText(data []byte) (Pos, string, bool) {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return Pos{line, col}, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[i]), true
+		case r == 0:
+			return Pos{line, col}, "a NUL byte", true
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		i += size
+	}
+	return Pos{}, "", false
 }
 
 // decodeChain turns a DAG chain's mapping into a Chain, recording

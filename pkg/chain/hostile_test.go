@@ -1,0 +1,122 @@
+package chain
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostileChains feeds the loader files built to hurt it. Each must be
+// rejected with a positioned error, or loaded, within a bounded time —
+// never a panic, a hang or a runaway allocation.
+func TestHostileChains(t *testing.T) {
+	big := strings.Repeat("x", 10<<20)
+	var many strings.Builder
+	many.WriteString("name: many\nsteps:\n")
+	for i := range 100000 {
+		fmt.Fprintf(&many, "  - {id: s%d, type: transform, expr: '%d'}\n", i, i)
+	}
+	deep := "name: deep\nsteps:\n  - {id: a, type: transform, expr: '1'}\nx-deep: " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "\n"
+	laughs := "name: lol\nx-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		laughs += fmt.Sprintf("x-%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", n, n, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = n
+	}
+	laughs += "steps:\n  - {id: a, type: cli, command: echo, args: *i}\n"
+	cases := []struct {
+		name, src string
+		ok        bool
+		want      string
+		limit     time.Duration
+	}{
+		{"10 MB string", "name: big\nsteps:\n  - {id: a, type: cli, command: echo, args: ['" + big + "']}\n", true, "", 5 * time.Second},
+		{"100,000 steps", many.String(), true, "", 20 * time.Second},
+		{"deep nesting, ignored", deep, true, "", 5 * time.Second},
+		{"deep nesting in a step", "name: deep\nsteps:\n  - {id: a, type: cli, command: echo, env: " + strings.Repeat("{a: ", 3000) + "x" + strings.Repeat("}", 3000) + "}\n", false, "c.yaml:3", 5 * time.Second},
+		{"billion laughs", laughs, false, "c.yaml:9:6: a list is given here; text is expected", 5 * time.Second},
+		{"NUL bytes", "name: nul\nsteps:\n  - {id: a, type: cli, command: \"ec\x00ho\"}\n", false, "c.yaml:3:36: a NUL byte", time.Second},
+		{"invalid UTF-8", "name: bad\xff\xfe\nsteps:\n  - {id: a, type: cli, command: echo}\n", false, "c.yaml:1:10: invalid UTF-8 (byte 0xff)", time.Second},
+		{"only a scalar", "42", false, "c.yaml:1:1", time.Second},
+		{"empty", "", false, "c.yaml:1:1", time.Second},
+		{"tab indentation", "name: t\nsteps:\n\t- {id: a}\n", false, "c.yaml:", time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if raceEnabled && len(tc.src) > 1<<20 {
+				t.Skip("the big inputs run without -race; they hold no concurrency")
+			}
+			start := time.Now()
+			l, err := Parse("c.yaml", []byte(tc.src), Options{})
+			if raceEnabled {
+				tc.limit *= 20
+			}
+			if d := time.Since(start); d > tc.limit {
+				t.Errorf("took %v (limit %v)", d, tc.limit)
+			}
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("rejected: %.300v", err)
+				}
+				if l.Chain == nil {
+					t.Fatal("no chain")
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !IsValidation(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %T: %.300v", err, err)
+			}
+		})
+	}
+}
+
+// TestChainsDirWithSymlinkLoops: a chains directory full of symlink loops
+// and dangling links is read, each bad entry reported, the good chain
+// found.
+func TestChainsDirWithSymlinkLoops(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte("name: good\nsteps:\n  - {id: a, type: transform, expr: '1'}\n"), 0o644)
+	for i := range 20 {
+		a, b := filepath.Join(dir, fmt.Sprintf("loop%d.yaml", i)), filepath.Join(dir, fmt.Sprintf("loop%d-b.yaml", i))
+		os.Symlink(b, a)
+		os.Symlink(a, b)
+	}
+	os.Symlink(filepath.Join(dir, "missing.yaml"), filepath.Join(dir, "dangling.yaml"))
+	os.Symlink(dir, filepath.Join(dir, "self.yaml"))
+	done := make(chan struct{})
+	var cat *Catalog
+	var err error
+	go func() {
+		cat, err = OpenCatalog(dir, Options{})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading the chains directory hangs")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := cat.Find("good"); err != nil || l.Chain.Name != "good" {
+		t.Fatalf("good: %v", err)
+	}
+	bad := 0
+	for _, f := range cat.Files {
+		if f.Err != nil {
+			bad++
+			if !strings.Contains(f.Err.Error(), f.Path) {
+				t.Errorf("error does not name its file: %v", f.Err)
+			}
+		}
+	}
+	if bad < 40 {
+		t.Errorf("%d bad entries reported", bad)
+	}
+}
