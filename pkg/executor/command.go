@@ -31,6 +31,9 @@ type Command struct {
 	Stdout, Stderr io.Writer
 	// Grace is the time between TERM and KILL on cancellation.
 	Grace time.Duration
+	// Spill, when set, opens the file a stream (stdout or stderr) goes to
+	// whole once it outgrows MaxCapture, and says its path.
+	Spill func(stream string) (io.WriteCloser, string, error)
 	// Reap kills what is left of the command's process group once it has
 	// exited (background jobs it started), so nothing outlives it.
 	Reap bool
@@ -43,8 +46,15 @@ type Command struct {
 type CommandResult struct {
 	Stdout, Stderr string
 	ExitCode       int
-	// Truncated is true when output beyond MaxCapture was dropped.
+	// Truncated is true when a stream outgrew MaxCapture: Stdout and
+	// Stderr hold its first MaxCapture bytes.
 	Truncated bool
+	// StdoutFile and StderrFile hold the whole stream when it outgrew
+	// MaxCapture and the command had Spill; the sizes are the streams'
+	// whole lengths. SpillErr is a spill file that could not be written.
+	StdoutFile, StderrFile string
+	StdoutSize, StderrSize int64
+	SpillErr               error
 }
 
 // ExitError is a command that ran and exited with a non-zero status (or
@@ -112,7 +122,7 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	stdout, stderr := newCapture(c.Stdout), newCapture(c.Stderr)
+	stdout, stderr := newCapture(c.Stdout, c.spillFor("stdout")), newCapture(c.Stderr, c.spillFor("stderr"))
 	cmd.Stdout, cmd.Stderr = stdout.writer(), stderr.writer()
 	grace := c.Grace
 	if grace <= 0 {
@@ -151,6 +161,10 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	outText, outCut := stdout.text()
 	errText, errCut := stderr.text()
 	res := CommandResult{Stdout: outText, Stderr: errText, Truncated: outCut || errCut}
+	outErr, errErr := error(nil), error(nil)
+	res.StdoutFile, res.StdoutSize, outErr = stdout.finish()
+	res.StderrFile, res.StderrSize, errErr = stderr.finish()
+	res.SpillErr = errors.Join(outErr, errErr)
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -184,10 +198,30 @@ func (c *capped) Write(p []byte) (int, error) {
 		c.buf.Write(p[:room])
 	}
 	c.dropped += int64(len(p) - max(room, 0))
+	if c.spill != nil && c.spillErr == nil {
+		if c.file == nil {
+			// the file holds the whole stream: what was kept, then the rest
+			c.file, c.path, c.spillErr = c.spill()
+			if c.spillErr == nil {
+				_, c.spillErr = c.file.Write(c.buf.Bytes())
+			}
+		}
+		if c.spillErr == nil {
+			_, c.spillErr = c.file.Write(p[max(room, 0):])
+		}
+	}
 	return len(p), nil
 }
 
 func (c *capped) String() string { return c.buf.String() }
+
+// spillFor binds Spill to one stream, or is nil without it.
+func (c *Command) spillFor(stream string) func() (io.WriteCloser, string, error) {
+	if c.Spill == nil {
+		return nil
+	}
+	return func() (io.WriteCloser, string, error) { return c.Spill(stream) }
+}
 
 func isExecutable(path string) bool {
 	fi, err := os.Stat(path)

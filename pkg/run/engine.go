@@ -57,6 +57,11 @@ type Request struct {
 	// terminal); without it the run pauses there.
 	Human Decider
 
+	// OutputDir, when set, is where a command's output that outgrows the
+	// in-memory cap is kept whole (the run's directory); its variable
+	// then holds a bounded prefix that says where the rest is.
+	OutputDir string
+
 	// Grants pre-approves tools that a step does not list, for the whole
 	// run (--grant TOOL).
 	Grants map[string]bool

@@ -111,13 +111,51 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		cmd.Stdout = x.lineWriter(s.ID, "stdout")
 		cmd.Stderr = x.lineWriter(s.ID, "stderr")
 	}
+	cmd.Spill = x.spill(s)
 	res, err := cmd.Run(ctx)
 	flush(cmd.Stdout, cmd.Stderr)
-	out := outcome{value: textValue(strings.TrimSpace(res.Stdout)), stderr: res.Stderr}
+	stdout := strings.TrimSpace(res.Stdout)
+	if res.StdoutSize > executor.MaxCapture {
+		stdout = res.Stdout + cutNote(res.StdoutSize, res.StdoutFile)
+	}
+	out := outcome{value: textValue(stdout), stderr: res.Stderr}
+	if res.SpillErr != nil {
+		x.warn("step " + s.ID + ": keeping its whole output: " + res.SpillErr.Error())
+	}
 	if err != nil {
 		return out, commandError(err)
 	}
 	return out, nil
+}
+
+// spill opens the files a step's oversized output is kept in, under the
+// run's directory; nil when the run has none (the rest is dropped).
+func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
+	if x.req.OutputDir == "" {
+		return nil
+	}
+	return func(stream string) (io.WriteCloser, string, error) {
+		if err := os.MkdirAll(x.req.OutputDir, 0o755); err != nil {
+			return nil, "", err
+		}
+		n := x.spills.Add(1)
+		path := filepath.Join(x.req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return f, path, nil
+	}
+}
+
+// cutNote ends a value cut at the in-memory cap, saying so and where the
+// whole is.
+func cutNote(size int64, path string) string {
+	where := "the rest was dropped (runs that are saved keep it)"
+	if path != "" {
+		where = "the whole is in " + path
+	}
+	return fmt.Sprintf("\n… [output cut at %d MiB of %d bytes; %s]", executor.MaxCapture>>20, size, where)
 }
 
 // binDir is the bin/ directory beside the chain's file, when there is

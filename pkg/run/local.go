@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -38,6 +39,8 @@ type execution struct {
 	// bin is the chain's bin/ directory, looked up once.
 	bin     string
 	binOnce sync.Once
+	// spills numbers the files oversized outputs are kept in.
+	spills atomic.Int64
 }
 
 // Run executes the chain and returns its result. See Engine.

@@ -236,6 +236,10 @@ func (r *Run) Discard() error {
 // ID is the run's id.
 func (r *Run) ID() string { return r.rec.RunID }
 
+// Dir is the run's directory, where a step's oversized output is kept
+// (under outputs/).
+func (r *Run) Dir() string { return r.dir }
+
 // Begin marks the run as running (again, for a resume).
 func (r *Run) Begin() error {
 	r.prev = r.rec
