@@ -81,26 +81,43 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 	if !validID(rec.RunID) {
 		return nil, fmt.Errorf("invalid run id %q", rec.RunID)
 	}
+	// The run is built in a hidden directory, locked, and renamed into
+	// place whole: a crash at any point leaves either no run or a run
+	// with its snapshot and record, never a half-made one.
 	dir := s.runDir(rec.RunID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if _, err := os.Stat(dir); err == nil {
+		if s.locked(rec.RunID) {
+			return nil, &LockedError{RunID: rec.RunID}
+		}
+		return nil, fmt.Errorf("run %s already exists", rec.RunID)
+	}
+	tmp := filepath.Join(filepath.Dir(dir), ".new-"+rec.RunID)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
-	// the run's directory entry must survive a crash like its files
-	_ = fsutil.SyncDir(filepath.Dir(dir))
-	r, err := s.lock(rec.RunID)
+	r, err := lockDir(tmp, rec.RunID)
 	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, err
 	}
-	if err := writeFileDurable(filepath.Join(dir, "chain.yaml"), snapshot); err != nil {
+	fail := func(err error) (*Run, error) {
 		r.Discard()
 		return nil, err
+	}
+	if err := writeFileDurable(filepath.Join(tmp, "chain.yaml"), snapshot); err != nil {
+		return fail(err)
 	}
 	rec.Status = "running"
 	r.rec = rec
 	if err := r.saveRecord(); err != nil {
-		r.Discard()
-		return nil, err
+		return fail(err)
 	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fail(fmt.Errorf("creating run %s: %w", rec.RunID, err))
+	}
+	r.dir = dir
+	// the run's directory entry must survive a crash like its files
+	_ = fsutil.SyncDir(filepath.Dir(dir))
 	return r, nil
 }
 
@@ -129,7 +146,12 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 }
 
 func (s *Store) lock(id string) (*Run, error) {
-	dir := s.runDir(id)
+	return lockDir(s.runDir(id), id)
+}
+
+// lockDir takes the lock of the run in dir (the lock holds the file, so it
+// stays held when the directory is renamed).
+func lockDir(dir, id string) (*Run, error) {
 	l := flock.New(filepath.Join(dir, "lock"))
 	ok, err := l.TryLock()
 	if err != nil {
@@ -231,8 +253,8 @@ func (s *Store) List() ([]Record, error) {
 	}
 	var out []Record
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // a run being created, or the leftover of a crash then
 		}
 		data, err := os.ReadFile(filepath.Join(s.runDir(e.Name()), "run.json"))
 		var rec Record
