@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +142,35 @@ func TestEndlessOutputIsBounded(t *testing.T) {
 	res, _ := (&Command{Script: "head -c 20000000 /dev/zero", Grace: 100 * time.Millisecond}).Run(ctx)
 	if len(res.Stdout) != MaxCapture || !res.Truncated {
 		t.Fatalf("kept %d bytes, truncated=%v", len(res.Stdout), res.Truncated)
+	}
+}
+
+func TestChildClosingStdoutEarly(t *testing.T) {
+	res, err := (&Command{Script: "echo first; exec 1>&-; sleep 0.1; echo still here >&2"}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stdout != "first\n" || res.Stderr != "still here\n" {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestSpilledStreamKeepsEveryByte(t *testing.T) {
+	dir := t.TempDir()
+	spill := func(stream string) (io.WriteCloser, string, error) {
+		p := filepath.Join(dir, stream)
+		f, err := os.Create(p)
+		return f, p, err
+	}
+	res, err := (&Command{Script: "head -c 9437184 /dev/zero | tr '\\0' b; echo small >&2", Spill: spill}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stdout) != MaxCapture || res.StdoutSize != 9437184 || res.StdoutFile == "" || res.StderrFile != "" || res.Stderr != "small\n" {
+		t.Fatalf("stdout %d of %d in %q; stderr %q in %q", len(res.Stdout), res.StdoutSize, res.StdoutFile, res.Stderr, res.StderrFile)
+	}
+	fi, err := os.Stat(res.StdoutFile)
+	if err != nil || fi.Size() != 9437184 {
+		t.Fatalf("%v %v", fi, err)
 	}
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,5 +50,64 @@ output: out
 	res, _ = New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src)})
 	if out := res.Output.(string); !strings.Contains(out, "the rest was dropped") {
 		t.Errorf("unsaved value ends %q", out[len(out)-120:])
+	}
+}
+
+// TestTenThousandStepsInBoundedMemory: a 10,000-step DAG runs to the end
+// within the memory target (100 MB).
+func TestTenThousandStepsInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 steps")
+	}
+	var src strings.Builder
+	src.WriteString("name: big\nsteps:\n")
+	for i := range 10000 {
+		fmt.Fprintf(&src, "  - {id: s%d, type: transform, expr: '\"value %d\"', output_var: v%d", i, i, i)
+		if i >= 100 {
+			fmt.Fprintf(&src, ", depends_on: [s%d]", i-100)
+		}
+		src.WriteString("}\n")
+	}
+	c := load(t, src.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c})
+	if err != nil || res.Status != Succeeded || len(res.Steps) != 10000 {
+		t.Fatalf("%v %s", err, res.Error)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.Sys - before.Sys; grew > 100<<20 {
+		t.Errorf("memory grew by %d MiB", grew>>20)
+	}
+}
+
+// TestThousandStateWorkflowInBoundedMemory: a 1,000-state deterministic
+// workflow runs to its end within the memory target, recording every
+// transition in a journal.
+func TestThousandStateWorkflowInBoundedMemory(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: '1'\nworkflows:\n  long:\n    initialState: s0\n    maxChainDepth: 1001\n    states:\n")
+	for i := range 1000 {
+		executor := fmt.Sprintf("{kind: transform, expr: '%d'}", i)
+		if i%20 == 0 {
+			// a few commands whose JSON objects grow the context
+			executor = fmt.Sprintf(`{kind: cli, run: 'echo {\"k%d\": %d}'}`, i%7, i)
+		}
+		fmt.Fprintf(&src, "      s%d:\n        transitions:\n          t%d: {target: s%d, actor: deterministic, executor: %s}\n", i, i, i+1, executor)
+	}
+	src.WriteString("      s1000: {terminal: true}\n")
+	c := load(t, src.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	j := &memJournal{}
+	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Journal: j})
+	if err != nil || res.Status != Succeeded || len(res.Chain) != 1000 || len(j.transitions) != 1000 {
+		t.Fatalf("%v %s %s", err, res.Status, res.Error)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.Sys - before.Sys; grew > 100<<20 {
+		t.Errorf("memory grew by %d MiB", grew>>20)
 	}
 }
