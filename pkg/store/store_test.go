@@ -163,3 +163,24 @@ func TestTornTailIsTrimmedBeforeAppending(t *testing.T) {
 		t.Fatalf("steps = %v", sv.Steps)
 	}
 }
+
+// TestFailedWriteIsSticky: once the log could not be written, every later
+// save reports it (a step after a lost line must not look saved).
+func TestFailedWriteIsSticky(t *testing.T) {
+	s := Open(t.TempDir())
+	r, err := s.Create(Record{RunID: "20260101-000000-000-cccccc", Name: "c"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec := run.StepRecord{Result: run.StepResult{ID: "s1", Status: run.StepSucceeded}}
+	if err := r.StepFinished(rec); err != nil {
+		t.Fatal(err)
+	}
+	r.events.Close() // the disk goes away under the log
+	first := r.StepFinished(rec)
+	second := r.Transition(run.TransitionRecord{From: "a", Transition: "t", To: "b"})
+	if first == nil || second == nil || r.Err() == nil {
+		t.Fatalf("errors: %v, %v, %v", first, second, r.Err())
+	}
+}
