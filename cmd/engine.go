@@ -36,8 +36,17 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	prog := &progress{w: f.io.ErrOut, verbose: o.verbose, quiet: o.quiet, stamp: !f.io.IsStderrTTY()}
+	prog := f.progressSink(o)
+	if live, ok := prog.(*liveProgress); ok {
+		f.live = live // prompts pause it (see toolAsker)
+	}
 	sinks := &fanout{sinks: []event.Sink{prog}}
+	if gh := f.githubActions(dir, o); gh != nil {
+		sinks.add(gh) // GITHUB_ACTIONS=true: grouped step logs, annotations, job summary
+		if plain, ok := prog.(*progress); ok {
+			plain.verbose = false // step lines go into their groups, once
+		}
+	}
 	engine := run.New(
 		run.WithParallel(parallel),
 		run.WithDir(dir),

@@ -21,6 +21,9 @@ type factory struct {
 	files  map[string]*chain.Loaded
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
+	// live is the run's live display, when progress is drawn live:
+	// prompts hold it so that no redraw covers them.
+	live *liveProgress
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {

@@ -18,7 +18,15 @@ func (f *factory) toolAsker() run.ToolAsker {
 	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
 		return nil
 	}
-	return promptAsker(f.io.In, f.io.ErrOut)
+	ask := promptAsker(f.io.In, f.io.ErrOut)
+	return func(ctx context.Context, r run.ToolCallRequest) (ok bool, err error) {
+		if f.live == nil {
+			return ask(ctx, r)
+		}
+		// the live display must not redraw over the question
+		f.live.hold(func() { ok, err = ask(ctx, r) })
+		return ok, err
+	}
 }
 
 // promptAsker shows exactly the call (tool, arguments, digest) and reads

@@ -16,7 +16,8 @@ import (
 
 // ptyRun runs chainrun on a pseudo-terminal (so it sees a person there),
 // answers its first prompt with args[0] (an empty answer is "-"), and
-// writes what the terminal showed to the script's stdout. With !, it
+// writes what the terminal showed to the script's stdout; ^C as ANSWER
+// types Ctrl-C instead. With !, it
 // expects a non-zero exit.
 func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
@@ -31,27 +32,10 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	term, err := pty.Start(cmd)
 	ts.Check(err)
 	defer term.Close()
-	var mu sync.Mutex
-	var shown bytes.Buffer
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := term.Read(buf)
-			mu.Lock()
-			shown.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return // EIO once the program has exited
-			}
-		}
-	}()
+	shown := watch(term)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		mu.Lock()
 		prompted := strings.Contains(shown.String(), "Enter to pause") || strings.Contains(shown.String(), "[y/N]")
-		mu.Unlock()
 		if prompted {
 			break
 		}
@@ -61,16 +45,15 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	_, err = io.WriteString(term, answer+"\n")
+	typed := answer + "\n"
+	if answer == "^C" {
+		typed = "\x03" // the terminal sends SIGINT to chainrun
+	}
+	_, err = io.WriteString(term, typed)
 	ts.Check(err)
 	werr := cmd.Wait()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-	}
-	mu.Lock()
+	shown.wait(2 * time.Second)
 	fmt.Fprint(ts.Stdout(), strings.ReplaceAll(shown.String(), "\r\n", "\n"))
-	mu.Unlock()
 	var ee *exec.ExitError
 	switch {
 	case werr != nil && !errors.As(werr, &ee):
@@ -81,3 +64,47 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("chainrun: %v", werr)
 	}
 }
+
+// screen collects what a pseudo-terminal shows, until the program on it
+// exits.
+type screen struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	done chan struct{}
+}
+
+// watch reads term in the background.
+func watch(term io.Reader) *screen {
+	s := &screen{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := term.Read(buf)
+			s.mu.Lock()
+			s.buf.Write(buf[:n])
+			s.mu.Unlock()
+			if err != nil {
+				return // EIO once the program has exited
+			}
+		}
+	}()
+	return s
+}
+
+// wait gives the reader up to d to drain what the program wrote last.
+func (s *screen) wait(d time.Duration) {
+	select {
+	case <-s.done:
+	case <-time.After(d):
+	}
+}
+
+// Bytes is what the terminal showed so far.
+func (s *screen) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.buf.Bytes())
+}
+
+func (s *screen) String() string { return string(s.Bytes()) }

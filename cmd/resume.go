@@ -128,6 +128,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	done = true // driveSaved released the run
+	reportGitHub(sinks, c, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }
 

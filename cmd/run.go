@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,7 +44,12 @@ a file) and --input-file (a YAML or JSON mapping); --input wins.
 
 With --output text (the default) stdout holds only the chain's output, so
 $(chainrun run x) works; progress goes to stderr. With --output json stdout
-holds one JSON object describing the run, whatever its outcome.`,
+holds one JSON object describing the run, whatever its outcome.
+
+A state workflow runs its deterministic transitions on its own and pauses
+(exit 3) at a decision point, printing the links to choose from; continue
+with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
+--agent-model. Every run is saved and can be resumed.`,
 		Example: `  chainrun run deploy --input service=payment-api
   chainrun run ./chains/report.yaml --input-file inputs.yaml -o json
   chainrun run deploy --input service=x --dry-run`,
@@ -124,6 +130,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	reportGitHub(sinks, loaded.Chain, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }
 
@@ -154,6 +161,7 @@ func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout,
 func driveSaved(ctx context.Context, engine *run.Local, sinks *fanout, req run.Request, saved *store.Run) (*run.Result, error) {
 	sinks.add(saved)
 	req.Journal = saved
+	req.OutputDir = filepath.Join(saved.Dir(), "outputs")
 	if err := saved.Begin(); err != nil {
 		return nil, err
 	}
@@ -237,7 +245,9 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 	}
 	for _, s := range res.Steps {
 		if s.Status == run.StepFailed && s.Stderr != "" && format == "text" {
-			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n" + s.Stderr
+			// indented: a line of the step's output is never read as a
+			// CI command (GitHub acts on lines that begin with ::)
+			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n  " + strings.ReplaceAll(s.Stderr, "\n", "\n  ")
 		}
 	}
 	return &exitStatus{code: exitFailed, msg: msg}

@@ -100,6 +100,7 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("the model server got %d requests, want %d", got, want)
 				}
 			},
+			"pty-live": ptyLive, // live progress on a terminal: see live_pty_test.go
 			// lastrun VAR sets VAR to the id of the newest saved run.
 			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {
 				dir := ts.Getenv("CHAINRUN_STATE_DIR")
@@ -135,6 +136,9 @@ func TestScripts(t *testing.T) {
 			// pty ANSWER ARGS... runs chainrun ARGS on a terminal and types
 			// ANSWER at its prompt; what the terminal showed is stdout.
 			"pty": ptyRun,
+			// crashloop ROUNDS CHAIN MAXMS kills runs at random points and
+			// resumes them (see crashLoop).
+			"crashloop": crashLoop,
 			// killpid PIDFILE kills the process a file names (cleanup).
 			"killpid": func(ts *testscript.TestScript, neg bool, args []string) {
 				data, err := os.ReadFile(ts.MkAbs(args[0]))
@@ -181,6 +185,8 @@ func fakeModels() *llmtest.Server {
 			return llmtest.Reply{Text: "plain text"}
 		case strings.Contains(prompt, "broke these rules"):
 			return llmtest.Reply{Text: "## Summary fixed"}
+		case strings.Contains(prompt, "SLOWLLM"):
+			return llmtest.Reply{Text: "late", Delay: 20 * time.Second}
 		case toolResultsCame(r):
 			return llmtest.Reply{Text: "done after tools"}
 		case strings.Contains(prompt, "TOOLCALL "):

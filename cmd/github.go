@@ -1,0 +1,295 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// githubActions renders a run for a GitHub Actions log when the job runs
+// with GITHUB_ACTIONS=true: each step's log in a collapsible group,
+// failures as annotations on the chain file's line, a paused workflow as
+// a notice with its resume commands, and a Markdown report appended to
+// $GITHUB_STEP_SUMMARY. Workflow commands go to stderr (GitHub reads them
+// there too), so stdout keeps only the result and $(chainrun run x) works.
+//
+// It is an event sink while the run goes (--verbose log lines, grouped
+// per step) and a report once the result is known (reportGitHub).
+type githubActions struct {
+	w       io.Writer
+	verbose bool
+	quiet   bool
+	// summary is the file named by $GITHUB_STEP_SUMMARY ("" for none).
+	summary string
+	// wd is the directory chainrun started in (relative chain files are
+	// relative to it); base the one annotation paths are relative to
+	// ($GITHUB_WORKSPACE, else wd), so GitHub links them to the file.
+	wd, base string
+
+	mu    sync.Mutex
+	logs  map[logKey]*stepLog
+	order []logKey
+}
+
+var _ event.Sink = (*githubActions)(nil)
+
+// logKey names a step across the runs of one process: a chain step's
+// callee emits its own steps under its own run id.
+type logKey struct{ runID, step string }
+
+// stepLog is a step's buffered log: printed whole when the step finishes,
+// so the groups of parallel steps never interleave.
+type stepLog struct {
+	lines   []string
+	dropped int
+}
+
+// maxGroupLines caps the lines kept per step; the earliest are dropped
+// (and counted), as a log's end is what explains a failure.
+const maxGroupLines = 5000
+
+// githubActions returns the GitHub Actions renderer when the environment
+// says the job runs there, else nil. dir is chainrun's working directory.
+func (f *factory) githubActions(dir string, o engineOptions) *githubActions {
+	return newGitHubActions(os.Getenv, dir, f.io.ErrOut, o)
+}
+
+// newGitHubActions reads the runner's variables through getenv, so tests
+// can give their own.
+func newGitHubActions(getenv func(string) string, wd string, w io.Writer, o engineOptions) *githubActions {
+	if getenv("GITHUB_ACTIONS") != "true" {
+		return nil
+	}
+	base := getenv("GITHUB_WORKSPACE")
+	if base == "" {
+		base = wd
+	}
+	return &githubActions{w: w, verbose: o.verbose, quiet: o.quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
+		wd: wd, base: base, logs: map[logKey]*stepLog{}}
+}
+
+// github is the GitHub Actions renderer among the sinks, or nil.
+func (o *fanout) github() *githubActions {
+	for _, s := range o.sinks {
+		if g, ok := s.(*githubActions); ok {
+			return g
+		}
+	}
+	return nil
+}
+
+// reportGitHub renders a finished (or paused) run for GitHub Actions when
+// the engine was built for it; otherwise it does nothing. c is the chain
+// that ran, for the file and lines annotations point at.
+func reportGitHub(sinks *fanout, c *chain.Chain, res *run.Result) {
+	if g := sinks.github(); g != nil {
+		g.report(c, res)
+	}
+}
+
+// Emit buffers --verbose log lines per step and prints a step's group
+// when it finishes.
+func (g *githubActions) Emit(e event.Event) {
+	if !g.verbose || g.quiet {
+		return
+	}
+	switch e.Type {
+	case event.StepLog:
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		k := logKey{e.RunID, e.Step}
+		l := g.logs[k]
+		if l == nil {
+			l = &stepLog{}
+			g.logs[k] = l
+			g.order = append(g.order, k)
+		}
+		l.lines = append(l.lines, e.Line)
+		if len(l.lines) >= 2*maxGroupLines {
+			n := len(l.lines) - maxGroupLines
+			l.lines = append(l.lines[:0:0], l.lines[n:]...)
+			l.dropped += n
+		}
+	case event.StepFinished:
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		k := logKey{e.RunID, e.Step}
+		l := g.logs[k]
+		delete(g.logs, k)
+		var body []string
+		if l != nil {
+			body = l.tail()
+		}
+		if e.Status == string(run.StepFailed) && e.Error != "" {
+			body = append(body, "error: "+e.Error)
+		}
+		title := stepTitle(e.Step, e.Status, e.DurationMS, e.Attempt, e.Detail == "reused from the saved run")
+		g.writeGroup(title, body)
+	}
+}
+
+// tail is the buffered log, the last maxGroupLines lines, with a note of
+// how many came before.
+func (l *stepLog) tail() []string {
+	lines := l.lines
+	dropped := l.dropped
+	if n := len(lines) - maxGroupLines; n > 0 {
+		lines, dropped = lines[n:], dropped+n
+	}
+	if dropped == 0 {
+		return append([]string(nil), lines...)
+	}
+	return append([]string{fmt.Sprintf("… %d earlier lines not shown", dropped)}, lines...)
+}
+
+// writeGroup prints one group in a single write: writers of one *os.File
+// are serialised by Go, so no other line lands inside it.
+func (g *githubActions) writeGroup(title string, body []string) {
+	var b strings.Builder
+	b.WriteString(ghCommand("group", nil, title) + "\n")
+	ghVerbatim(&b, body)
+	b.WriteString("::endgroup::\n")
+	_, _ = io.WriteString(g.w, b.String())
+}
+
+// stepTitle is a group's title: the step and how it ended, readable with
+// the group folded: "build (failed, 1.2s, 3 attempts)".
+func stepTitle(id, status string, durationMS int64, attempts int, reused bool) string {
+	switch {
+	case reused:
+		return fmt.Sprintf("%s (%s, kept from the saved run)", id, status)
+	case status == string(run.StepSkipped) || status == string(run.StepCached):
+		return fmt.Sprintf("%s (%s)", id, status)
+	}
+	t := fmt.Sprintf("%s (%s, %s", id, status, fmtDuration(time.Duration(durationMS)*time.Millisecond))
+	if attempts > 1 {
+		t += fmt.Sprintf(", %d attempts", attempts)
+	}
+	return t + ")"
+}
+
+// report prints what is left of the groups, the annotations, and appends
+// the job summary. A summary that cannot be written is a warning of the
+// result, never a failure of the run.
+func (g *githubActions) report(c *chain.Chain, res *run.Result) {
+	if !g.quiet {
+		if g.verbose {
+			g.flushUnfinished()
+		} else {
+			for _, s := range res.Steps {
+				g.writeGroup(stepTitle(s.ID, string(s.Status), s.DurationMS, s.Attempts, s.Reused), stepDetails(s))
+			}
+		}
+	}
+	var b strings.Builder
+	for _, line := range annotations(c, res, g.path(c)) {
+		b.WriteString(line + "\n")
+	}
+	_, _ = io.WriteString(g.w, b.String())
+	if g.summary == "" {
+		return
+	}
+	if err := appendFile(g.summary, summaryMarkdown(res, g.path(c))); err != nil {
+		res.Warnings = append(res.Warnings, "writing the job summary ($GITHUB_STEP_SUMMARY): "+err.Error())
+	}
+}
+
+// flushUnfinished prints the groups of steps that logged but never
+// finished (an interrupted run), in the order they began to log.
+func (g *githubActions) flushUnfinished() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, k := range g.order {
+		if l, ok := g.logs[k]; ok {
+			g.writeGroup(k.step+" (unfinished)", l.tail())
+			delete(g.logs, k)
+		}
+	}
+	g.order = nil
+}
+
+// stepDetails is the body of a step's group without --verbose: how it
+// ended, from the result, and on failure the tail of its stderr.
+func stepDetails(s run.StepResult) []string {
+	lines := []string{"status: " + string(s.Status)}
+	if s.Status != run.StepSkipped {
+		lines = append(lines, fmt.Sprintf("attempts: %d", s.Attempts),
+			"duration: "+fmtDuration(time.Duration(s.DurationMS)*time.Millisecond))
+	}
+	if s.Reused {
+		lines = append(lines, "kept from the saved run")
+	}
+	if s.Model != "" {
+		lines = append(lines, "model: "+s.Model)
+	}
+	if s.Usage != nil && (s.Usage.InputTokens > 0 || s.Usage.OutputTokens > 0) {
+		lines = append(lines, fmt.Sprintf("tokens: %d in, %d out", s.Usage.InputTokens, s.Usage.OutputTokens))
+	}
+	if s.Reason != "" {
+		lines = append(lines, "reason: "+s.Reason)
+	}
+	if s.Error != "" {
+		lines = append(lines, "error: "+s.Error)
+	}
+	if s.Status == run.StepFailed && s.Stderr != "" {
+		lines = append(lines, "stderr (last lines):")
+		lines = append(lines, strings.Split(strings.TrimRight(s.Stderr, "\n"), "\n")...)
+	}
+	return lines
+}
+
+// path is the chain file as annotations name it: relative to the
+// workspace when it lies inside, so GitHub links the annotation to it.
+func (g *githubActions) path(c *chain.Chain) string {
+	return annotationPath(c.File, g.wd, g.base)
+}
+
+// annotationPath makes file (absolute, or relative to wd) relative to
+// base, with forward slashes; a file outside base keeps its absolute path.
+func annotationPath(file, wd, base string) string {
+	if file == "" {
+		return ""
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(wd, abs)
+	}
+	for _, resolve := range []func(string) string{filepath.Clean, realPath} {
+		if rel, err := filepath.Rel(resolve(base), resolve(abs)); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(abs))
+}
+
+// realPath resolves symlinks (a workspace reached through a link), or
+// returns the path as it is.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// appendFile appends text to a file, creating it: the job summary file
+// gathers the reports of every command of a job step, so it is never
+// truncated.
+func appendFile(name, text string) error {
+	fh, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := io.WriteString(fh, text)
+	if cerr := fh.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// annotations are the workflow commands that put a run's outcome on the
+// chain file in GitHub's UI: an ::error at the failing step's line, a
+// ::warning for a step that failed under continue_on_error or an
+// interrupted run, a ::notice at the state a workflow paused at. file is
+// the chain file as GitHub should link it.
+func annotations(c *chain.Chain, res *run.Result, file string) []string {
+	var out []string
+	primary := ""
+	switch res.Status {
+	case run.Failed:
+		primary = failedStep(c, res)
+		title := res.Name + " failed"
+		var pos chain.Pos
+		switch {
+		case primary != "" && c.Workflow != nil:
+			if s := c.Workflow.State(res.State); s != nil && s.Task != nil && s.Task.ID == primary {
+				title += " at the task of state " + res.State
+			} else {
+				title += fmt.Sprintf(" at transition %s (state %s)", primary, res.State)
+			}
+			pos = stepPos(c, primary)
+		case primary != "":
+			title += " at step " + primary
+			pos = stepPos(c, primary)
+		case c.Workflow != nil:
+			title += " at state " + res.State
+			if s := c.Workflow.State(res.State); s != nil {
+				pos = s.Pos
+			}
+		}
+		out = append(out, ghCommand("error", located(file, pos, title), res.Error+"\n"+resumeHint(res)))
+	case run.Interrupted:
+		out = append(out, ghCommand("warning", located(file, chain.Pos{}, res.Name+" interrupted"),
+			fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)))
+	case run.Paused:
+		var pos chain.Pos
+		if c.Workflow != nil {
+			if s := c.Workflow.State(res.State); s != nil {
+				pos = s.Pos
+			}
+		}
+		out = append(out, ghCommand("notice", located(file, pos, fmt.Sprintf("%s paused at %s", res.Name, res.State)), pauseMessage(res)))
+	}
+	for _, s := range res.Steps {
+		st := c.Step(s.ID)
+		if s.Status != run.StepFailed || s.ID == primary || st == nil || !st.ContinueOnError {
+			continue
+		}
+		out = append(out, ghCommand("warning", located(file, st.Pos, fmt.Sprintf("step %s failed (continue_on_error)", s.ID)),
+			fmt.Sprintf("step %s failed: %s", s.ID, s.Error)))
+	}
+	return out
+}
+
+// failedStep is the step (or a workflow's executor or task) whose failure
+// failed the run, "" when no step failed (no viable transition, a
+// budget). In a DAG it is the one the error names: steps cancelled
+// because of it failed too, and are not the cause.
+func failedStep(c *chain.Chain, res *run.Result) string {
+	last := ""
+	for _, s := range res.Steps {
+		if s.Status != run.StepFailed {
+			continue
+		}
+		if c.Workflow == nil && strings.HasPrefix(res.Error, "step "+s.ID+" failed:") {
+			return s.ID
+		}
+		if st := c.Step(s.ID); st != nil && st.ContinueOnError {
+			continue
+		}
+		if c.Workflow == nil && last != "" {
+			continue // keep the first: the others were cancelled by it
+		}
+		last = s.ID
+	}
+	return last
+}
+
+// stepPos is where a step (a transition's executor, a state's task) is
+// written in its file; zero when the chain does not know it.
+func stepPos(c *chain.Chain, id string) chain.Pos {
+	if s := c.Step(id); s != nil {
+		return s.Pos
+	}
+	return chain.Pos{}
+}
+
+// located are an annotation's properties: the file, the line and column
+// when known, and the title.
+func located(file string, pos chain.Pos, title string) []ghProp {
+	props := []ghProp{{"file", file}}
+	if pos.Line > 0 {
+		props = append(props, ghProp{"line", strconv.Itoa(pos.Line)})
+		if pos.Col > 0 {
+			props = append(props, ghProp{"col", strconv.Itoa(pos.Col)})
+		}
+	}
+	return append(props, ghProp{"title", title})
+}
+
+// resumeHint is what to run next after a failure: the retry links of a
+// workflow, else resume, as the failure message on stderr says it.
+func resumeHint(res *run.Result) string {
+	if res.WorkflowResult == nil || len(res.Links) == 0 {
+		return "resume it with: chainrun resume " + res.RunID
+	}
+	lines := make([]string, len(res.Links))
+	for i, l := range res.Links {
+		lines[i] = fmt.Sprintf("%s: chainrun resume %s --take %s", l.Title, res.RunID, l.Transition)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pauseMessage names the state, its goal and the commands that take each
+// link of a paused workflow.
+func pauseMessage(res *run.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s paused at %s (run %s)", res.Name, res.State, res.RunID)
+	if g := res.Guidance; g != nil && g.Goal != "" {
+		fmt.Fprintf(&b, "\ngoal: %s", g.Goal)
+	}
+	if res.Deadline != "" {
+		fmt.Fprintf(&b, "\ndeadline: %s", res.Deadline)
+	}
+	for _, l := range res.Links {
+		fmt.Fprintf(&b, "\nchainrun resume %s --take %s  # %s", res.RunID, l.Transition, l.Title)
+	}
+	return b.String()
+}

@@ -1,0 +1,197 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// maxSummaryOutput caps the bytes of a run's output shown in the job
+// summary: GitHub refuses a step summary over 1 MiB, and a page of output
+// is what a reader looks at; the whole output stays in the saved run.
+const maxSummaryOutput = 8 << 10
+
+// summaryMarkdown is a run's report for $GITHUB_STEP_SUMMARY: a heading,
+// the run at a glance, the steps, usage, the output and, for a workflow,
+// its state, the transitions taken and what may happen next. It starts
+// with a blank line so it stays a block of its own when appended after
+// another tool's text.
+func summaryMarkdown(res *run.Result, file string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## %s chainrun: %s %s\n\n", statusEmoji(string(res.Status)), mdText(res.Name), res.Status)
+	b.WriteString("| chain | status | run id | duration |\n|---|---|---|---|\n")
+	chainCell := mdCode(res.Name)
+	if file != "" {
+		chainCell += " (" + mdCode(file) + ")"
+	}
+	fmt.Fprintf(&b, "| %s | %s | %s | %s |\n\n", chainCell, res.Status, mdCode(res.RunID), fmtDuration(time.Duration(res.DurationMS)*time.Millisecond))
+
+	if res.Error != "" {
+		b.WriteString("### Error\n\n")
+		b.WriteString(fenced("text", res.Error))
+		for _, s := range res.Steps {
+			if s.Status == run.StepFailed && s.Stderr != "" {
+				fmt.Fprintf(&b, "stderr of %s (last lines):\n\n", mdCode(s.ID))
+				b.WriteString(fenced("text", strings.TrimRight(s.Stderr, "\n")))
+			}
+		}
+	}
+
+	if res.WorkflowResult != nil {
+		writeWorkflowSummary(&b, res)
+	}
+
+	if len(res.Steps) > 0 {
+		b.WriteString("### Steps\n\n")
+		b.WriteString("| | step | status | attempts | duration | model | tokens (in / out) |\n")
+		b.WriteString("|---|---|---|---:|---:|---|---:|\n")
+		for _, s := range res.Steps {
+			status := string(s.Status)
+			if s.Reused {
+				status += " (kept)"
+			}
+			model, tokens := "–", "–"
+			if s.Model != "" {
+				model = mdCode(s.Model)
+			}
+			if s.Usage != nil && (s.Usage.InputTokens > 0 || s.Usage.OutputTokens > 0) {
+				tokens = fmt.Sprintf("%d / %d", s.Usage.InputTokens, s.Usage.OutputTokens)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s |\n", statusEmoji(string(s.Status)), mdCode(s.ID), status,
+				s.Attempts, fmtDuration(time.Duration(s.DurationMS)*time.Millisecond), model, tokens)
+		}
+		b.WriteString("\n")
+	}
+
+	u := res.Usage
+	fmt.Fprintf(&b, "**Usage:** %d LLM calls · %d input tokens · %d output tokens · %d cached\n\n", u.LLMCalls, u.InputTokens, u.OutputTokens, u.Cached)
+
+	if res.Output != nil {
+		lang, text := "text", ""
+		if s, ok := res.Output.(string); ok {
+			text = s
+		} else if data, err := json.MarshalIndent(res.Output, "", "  "); err == nil {
+			lang, text = "json", string(data)
+		}
+		b.WriteString("### Output\n\n")
+		shown, cut := truncateUTF8(text, maxSummaryOutput)
+		b.WriteString(fenced(lang, shown))
+		if cut > 0 {
+			fmt.Fprintf(&b, "_%d more bytes not shown: `chainrun runs show %s -o json` has the whole output._\n\n", cut, res.RunID)
+		}
+	}
+	return b.String()
+}
+
+// writeWorkflowSummary adds a workflow's state, the transitions this call
+// took and the links it offers, each with the command that takes it.
+func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
+	fmt.Fprintf(b, "**State:** %s\n\n", mdCode(res.State))
+	if g := res.Guidance; g != nil && res.Status == run.Paused {
+		if g.Goal != "" {
+			fmt.Fprintf(b, "**Goal:** %s\n\n", mdText(g.Goal))
+		}
+		if g.Instructions != "" {
+			fmt.Fprintf(b, "%s\n\n", mdText(g.Instructions))
+		}
+	}
+	if len(res.Chain) > 0 {
+		b.WriteString("### Transitions\n\n| from | transition | to | decided by |\n|---|---|---|---|\n")
+		for _, e := range res.Chain {
+			by := e.DecidedBy
+			if e.Result != "" {
+				by = "result " + mdCode(e.Result)
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCode(e.FromState), mdCode(e.Transition), mdCode(e.ToState), mdText(by))
+		}
+		b.WriteString("\n")
+	}
+	if len(res.Links) > 0 {
+		b.WriteString("### Next\n\n")
+		for _, l := range res.Links {
+			fmt.Fprintf(b, "- %s: %s\n", mdText(l.Title), mdCode(fmt.Sprintf("chainrun resume %s --take %s", res.RunID, l.Transition)))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// statusEmoji marks a run or step status at a glance.
+func statusEmoji(status string) string {
+	switch status {
+	case string(run.Succeeded):
+		return "✅"
+	case string(run.Failed):
+		return "❌"
+	case string(run.Paused):
+		return "⏸️"
+	case string(run.Interrupted):
+		return "🛑"
+	case string(run.StepSkipped):
+		return "⏭️"
+	case string(run.StepCached):
+		return "♻️"
+	}
+	return "•"
+}
+
+// mdText makes text safe in a table cell or a line: no line breaks, no
+// column separators.
+func mdText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// mdCode renders text as inline code, with a backtick run longer than
+// any inside it, as CommonMark requires.
+func mdCode(s string) string {
+	s = mdText(s)
+	if s == "" {
+		return ""
+	}
+	ticks := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return ticks + " " + s + " " + ticks
+	}
+	return ticks + s + ticks
+}
+
+// fenced is a fenced code block holding text as it is: the fence is
+// longer than any backtick run in it, so the text cannot close it.
+func fenced(lang, text string) string {
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return fence + lang + "\n" + text + fence + "\n\n"
+}
+
+// longestRun is the length of the longest run of r in s.
+func longestRun(s string, r byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == r {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+// truncateUTF8 cuts s to at most n bytes on a character boundary and
+// says how many bytes were cut.
+func truncateUTF8(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], len(s) - cut
+}
