@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,5 +43,26 @@ func TestCLIReferenceIsCurrent(t *testing.T) {
 		if err != nil || string(got) != string(have) {
 			t.Errorf("docs/reference/%s is out of date: run UPDATE_GOLDEN=1 go test ./cmd -run TestCLIReferenceIsCurrent", e.Name())
 		}
+	}
+}
+
+// TestSchemaFileIsCurrent keeps docs/chain.schema.json — the schema
+// editors can point at without running chainrun — equal to what
+// `chainrun schema` prints (a golden file: UPDATE_GOLDEN=1 rewrites it).
+func TestSchemaFileIsCurrent(t *testing.T) {
+	io, _, out, _ := iostreams.Test()
+	if code := Execute(context.Background(), io, []string{"schema"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	path := filepath.Join("..", "docs", "chain.schema.json")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	have, err := os.ReadFile(path)
+	if err != nil || string(have) != out.String() {
+		t.Fatalf("docs/chain.schema.json is out of date: run UPDATE_GOLDEN=1 go test ./cmd -run TestSchemaFileIsCurrent")
 	}
 }

@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -226,5 +228,31 @@ func FuzzBranch(f *testing.F) {
 			b.lo, b.hi = lo, hi
 		}
 		_ = b.Matches(result)
+	})
+}
+
+// FuzzCompose: any compose strategy is compiled or rejected with a
+// position when the workflow loads, and a compiled JSONPath selects from
+// any JSON without a panic.
+func FuzzCompose(f *testing.F) {
+	f.Add("json_path:$.user.id", `{"user": {"id": 42}}`)
+	f.Add("json_path:$..id", `[{"id": 1}, {"id": [2, 3]}]`)
+	f.Add("json_path:$[?@.n > 1]", `[{"n": 1}, {"n": 2}]`)
+	f.Add("json_path:", `null`)
+	f.Add("xpath:/a", `{}`)
+	f.Fuzz(func(t *testing.T, strategy, doc string) {
+		src := wfHead + "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches:\n            - operator: default\n              goto: end\n              compose: {with_var: v, strategy: " + strconv.Quote(strategy) + "}\n"
+		l, err := Parse("c.yaml", []byte(src), Options{})
+		if err != nil {
+			if !IsValidation(err) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		cp := l.Chain.Workflow.State("a").Branches[0].Compose
+		var v any
+		if json.Unmarshal([]byte(doc), &v) == nil {
+			_ = cp.Path().Select(v)
+		}
 	})
 }
