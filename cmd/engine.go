@@ -8,6 +8,9 @@ import (
 // engineOptions are what run and resume choose about an engine.
 type engineOptions struct {
 	verbose, quiet, noCache bool
+	// lenient, when set, overrides config strict_variables (a resume
+	// keeps the run's own).
+	lenient *bool
 }
 
 // newEngine builds the local engine from config and flags, with progress
@@ -36,6 +39,10 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	lenient := !v.GetBool(keyStrictVariables)
+	if o.lenient != nil {
+		lenient = *o.lenient
+	}
 	prog := f.progressSink(o)
 	if live, ok := prog.(*liveProgress); ok {
 		f.live = live // prompts pause it (see toolAsker)
@@ -52,7 +59,7 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 		run.WithDir(dir),
 		run.WithEvents(sinks),
 		run.WithLogLines(o.verbose),
-		run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+		run.WithLenientVariables(lenient),
 		run.WithChains(f.calledChain),
 		run.WithModels(models),
 		run.WithDefaultModel(f.defaultModel()),

@@ -91,7 +91,13 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
 	}
-	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, opts.reload)
+	chainOpts, err := f.chainOptions()
+	if err != nil {
+		return err
+	}
+	// a run launched with strict_variables: false stays lenient
+	lenient := saved.Record.LenientVariables || chainOpts.LenientVariables
+	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, opts.reload, lenient)
 	if err != nil {
 		return err
 	}
@@ -110,7 +116,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		}
 		rerun[id] = true
 	}
-	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet})
+	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, lenient: &lenient})
 	if err != nil {
 		return err
 	}
@@ -134,17 +140,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 
 // resumedChain is the chain a resume runs: the snapshot, or with --reload
 // the file as it is now, which must have the same steps.
-func resumedChain(f *factory, file, name string, snapshot []byte, reload bool) (*chain.Chain, error) {
-	opts, err := f.chainOptions()
-	if err != nil {
-		return nil, err
-	}
-	if reload {
-		// the snapshot only lends its step ids: read it leniently, so a
-		// chain that no longer validates can still be replaced
-		opts.LenientVariables = true
-	}
-	snapFile, err := chain.Parse(file+" (snapshot)", snapshot, opts)
+func resumedChain(f *factory, file, name string, snapshot []byte, reload, lenient bool) (*chain.Chain, error) {
+	// with --reload the snapshot only lends its shape: it is read
+	// leniently, so a chain that no longer validates can be replaced
+	snapFile, err := chain.Parse(file+" (snapshot)", snapshot, chain.Options{LenientVariables: lenient || reload})
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +155,11 @@ func resumedChain(f *factory, file, name string, snapshot []byte, reload bool) (
 		snap.File = file
 		return snap, nil
 	}
+	opts, err := f.chainOptions()
+	if err != nil {
+		return nil, err
+	}
+	opts.LenientVariables = opts.LenientVariables || lenient
 	curFile, err := chain.LoadFile(file, opts)
 	if err != nil {
 		return nil, err

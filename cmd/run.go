@@ -143,7 +143,11 @@ func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout,
 	if err != nil {
 		return nil, err
 	}
-	saved, serr := st.Create(newRecord(req.Chain, req.RunID, inputs), req.Chain.Source)
+	rec := newRecord(req.Chain, req.RunID, inputs)
+	if opts, err := f.chainOptions(); err == nil {
+		rec.LenientVariables = opts.LenientVariables
+	}
+	saved, serr := st.Create(rec, req.Chain.Source)
 	if serr != nil {
 		fmt.Fprintf(f.io.ErrOut, "chainrun: warning: this run is not saved and cannot be resumed: %v\n", serr)
 		return engine.Run(ctx, req)

@@ -41,6 +41,9 @@ type Record struct {
 	// those must be given again to resume.
 	Inputs  map[string]string `json:"inputs"`
 	Secrets []string          `json:"secrets,omitempty"`
+	// LenientVariables records strict_variables: false at launch, so a
+	// resume reads the snapshot, and renders it, the way the run began.
+	LenientVariables bool `json:"lenient_variables,omitempty"`
 	Error   string            `json:"error,omitempty"`
 }
 
