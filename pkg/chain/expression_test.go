@@ -2,6 +2,7 @@ package chain
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,8 +106,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: x\nsteps:\n  - {id: a, type: cli, command: echo}\n"))
 	f.Add([]byte("name: x\nsteps:\n  - {id: a, prompt: '{b}', depends_on: [a]}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
-	if ref, err := os.ReadFile("testdata/deploy_pipeline.yaml"); err == nil {
-		f.Add(ref)
+	// every bundled chain, and reference 000's document
+	files, _ := filepath.Glob("../../chains/*.yaml")
+	for _, p := range append(files, "testdata/deploy_pipeline.yaml") {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
 	}
 	f.Add([]byte(wfHead + "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: range, when: '0,9', goto: end, compose: {with_var: v, strategy: 'json_path:$.a'}}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
