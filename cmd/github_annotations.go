@@ -117,7 +117,7 @@ func resumeHint(res *run.Result) string {
 	}
 	lines := make([]string, len(res.Links))
 	for i, l := range res.Links {
-		lines[i] = fmt.Sprintf("%s: chainrun resume %s --take %s", l.Title, res.RunID, l.Transition)
+		lines[i] = fmt.Sprintf("%s: %s", l.Title, resumeCommand(res.RunID, l))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -134,7 +134,7 @@ func pauseMessage(res *run.Result) string {
 		fmt.Fprintf(&b, "\ndeadline: %s", res.Deadline)
 	}
 	for _, l := range res.Links {
-		fmt.Fprintf(&b, "\nchainrun resume %s --take %s  # %s", res.RunID, l.Transition, l.Title)
+		fmt.Fprintf(&b, "\n%s  # %s", resumeCommand(res.RunID, l), l.Title)
 	}
 	return b.String()
 }

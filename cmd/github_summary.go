@@ -113,7 +113,7 @@ func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
 	if len(res.Links) > 0 {
 		b.WriteString("### Next\n\n")
 		for _, l := range res.Links {
-			fmt.Fprintf(b, "- %s: %s\n", mdText(l.Title), mdCode(fmt.Sprintf("chainrun resume %s --take %s", res.RunID, l.Transition)))
+			fmt.Fprintf(b, "- %s: %s\n", mdText(l.Title), mdCode(resumeCommand(res.RunID, l)))
 		}
 		b.WriteString("\n")
 	}

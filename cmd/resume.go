@@ -106,6 +106,11 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		inputs[k] = val
 	}
 	for k, val := range given {
+		if old, saved := inputs[k]; saved && old != val {
+			// allowed (to mend a wrong input), but the finished steps
+			// keep what they did with the old value: say so
+			fmt.Fprintf(f.io.ErrOut, "chainrun: warning: input %s changes from %q to %q for the rest of run %s; steps that finished used %q\n", k, old, val, opts.runID, old)
+		}
 		inputs[k] = val
 	}
 	held.SetInputs(newRecord(c, opts.runID, inputs).Inputs)

@@ -241,7 +241,7 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 	if res.WorkflowResult != nil {
 		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
 		for _, l := range res.Links {
-			msg += fmt.Sprintf("\n%s: chainrun resume %s --take %s", l.Title, res.RunID, l.Transition)
+			msg += fmt.Sprintf("\n%s: %s", l.Title, resumeCommand(res.RunID, l))
 		}
 		if len(res.Links) == 0 {
 			msg += "\nresume it with: chainrun resume " + res.RunID
@@ -255,6 +255,16 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 		}
 	}
 	return &exitStatus{code: exitFailed, msg: msg}
+}
+
+// resumeCommand is the command that takes a link of a run: with --rerun
+// when the step behind it is not idempotent.
+func resumeCommand(runID string, l run.Link) string {
+	cmd := "chainrun resume " + runID + " --take " + l.Transition
+	if l.Rerun {
+		cmd += " --rerun " + l.Transition
+	}
+	return cmd
 }
 
 // printPause shows a run paused at a decision point: what is to be
@@ -279,7 +289,7 @@ func printPause(w io.Writer, res *run.Result) error {
 		width = max(width, len(l.Transition))
 	}
 	for _, l := range res.Links {
-		fmt.Fprintf(&b, "  chainrun resume %s --take %-*s  # %s\n", res.RunID, width, l.Transition, l.Title)
+		fmt.Fprintf(&b, "  %-*s  # %s\n", width+len("chainrun resume  --take ")+len(res.RunID), resumeCommand(res.RunID, l), l.Title)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

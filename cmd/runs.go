@@ -241,7 +241,7 @@ func writeTransitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error
 	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
 		fmt.Fprintln(w, "next:")
 		for _, l := range res.Links {
-			fmt.Fprintf(w, "  chainrun resume %s --take %s  # %s\n", res.RunID, l.Transition, l.Title)
+			fmt.Fprintf(w, "  %s  # %s\n", resumeCommand(res.RunID, l), l.Title)
 		}
 	}
 	return nil

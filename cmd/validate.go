@@ -121,7 +121,17 @@ func (f *factory) modelWarnings(results []validation) {
 		if err != nil {
 			continue
 		}
-		for _, err := range engine.CheckModels(l.Chain) {
+		c := l.Chain
+		if named := l.Named(r.Name); named != nil {
+			c = named
+		}
+		for _, st := range c.Steps {
+			if st.Kind == chain.KindHuman {
+				r.Warnings = append(r.Warnings, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
+					Message: fmt.Sprintf("step %q: a human step cannot run yet; in a workflow, a transition with actor: human asks a person (running it would stop here)", st.ID)})
+			}
+		}
+		for _, err := range engine.CheckModels(c) {
 			var me *run.ModelError
 			if errors.As(err, &me) {
 				r.Warnings = append(r.Warnings, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,

@@ -551,7 +551,12 @@ func (sc scope) check(name string) string {
 }
 
 // has reports whether the step may read name.
-func (sc scope) has(name string) bool { return sc.check(name) == "" }
+func (sc scope) has(name string) bool {
+	if sc.v.c.Workflow != nil && (sc.s == nil || !sc.v.toolSteps[sc.s]) {
+		return sc.v.workflowHas(sc.s, name)
+	}
+	return sc.check(name) == ""
+}
 
 // ref validates one reference of a template.
 func (v *validator) ref(s *Step, field string, r Ref) {

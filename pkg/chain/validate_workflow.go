@@ -119,7 +119,8 @@ func (v *validator) inputSchema() {
 		if p == nil {
 			continue
 		}
-		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: p.Type}
+		p = localRef(&sch, p)
+		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: typeOf(p)}
 		if p.Default != nil {
 			var d any
 			if json.Unmarshal(p.Default, &d) == nil {
@@ -137,6 +138,41 @@ func (v *validator) inputSchema() {
 			v.d.errorf(at, "inputSchema: required input %q has no property", r)
 		}
 	}
+}
+
+// localRef follows a property's $ref to a definition of the same schema
+// (#/definitions/x or #/$defs/x), so its type is known.
+func localRef(root, p *jsonschema.Schema) *jsonschema.Schema {
+	for range 8 {
+		name, ok := strings.CutPrefix(p.Ref, "#/definitions/")
+		defs := root.Definitions
+		if !ok {
+			if name, ok = strings.CutPrefix(p.Ref, "#/$defs/"); !ok {
+				return p
+			}
+			defs = root.Defs
+		}
+		next := defs[name]
+		if next == nil {
+			return p
+		}
+		p = next
+	}
+	return p
+}
+
+// typeOf is the JSON type --input text is converted to: the declared
+// type, or the first one of a list that is not null.
+func typeOf(p *jsonschema.Schema) string {
+	if p.Type != "" {
+		return p.Type
+	}
+	for _, t := range p.Types {
+		if t != "null" {
+			return t
+		}
+	}
+	return ""
 }
 
 // textOfJSON renders a decoded JSON value as --input would give it.
@@ -159,6 +195,9 @@ func (v *validator) stateShape(s *State) {
 		d.errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
 	}
 	hasBranches := s.Branches != nil || s.FieldPos["transition"] != (Pos{})
+	if hasBranches && len(s.Branches) == 0 && s.Task != nil {
+		d.errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
+	}
 	switch {
 	case s.Terminal && (len(s.Transitions) > 0 || s.Task != nil || hasBranches):
 		d.errorf(s.At("terminal"), "state %q is terminal: it cannot also have transitions or a task", s.Name)
@@ -274,8 +313,10 @@ func (v *validator) executor(s *Step, name string) {
 	if s.Kind == KindHTTP {
 		v.wfVars[s.OutputVar+"_status"] = true
 	}
-	if _, dup := v.c.byID[s.ID]; !dup {
+	if prev, dup := v.c.byID[s.ID]; !dup {
 		v.c.byID[s.ID] = s
+	} else if s.FieldPos["output_var"] == (Pos{}) && prev.FieldPos["output_var"] == (Pos{}) {
+		v.d.warnf(s.Pos, "%s and the one at line %d share the name %s: both write the variable %s and events name both alike; give one an output_var", name, prev.Pos.Line, s.ID, s.ID)
 	}
 	v.d.rename(before, `step "`+s.ID+`"`, name)
 }
@@ -383,20 +424,29 @@ func (v *validator) transitionCondition(t *Transition) *Expression {
 // only known at run time, so any variable the workflow produces anywhere
 // may be read (a run that reads one before it is set fails, naming it).
 func (v *validator) workflowCheck(s *Step, name string) string {
+	if v.workflowHas(s, name) {
+		return ""
+	}
+	return fmt.Sprintf("no input, context, transition or task output, or compose variable is named %s%s", name, didYouMean(name, sortedKeys(v.wfVars)))
+}
+
+// workflowHas is workflowCheck without the message, which is costly to
+// build (every name an expression might mean is asked about).
+func (v *validator) workflowHas(s *Step, name string) bool {
 	switch {
 	case name == "input", name == "context", v.wfVars[name]:
-		return ""
+		return true
 	case s != nil && name == "item" && s.ForEach != "":
-		return ""
+		return true
 	}
 	if s != nil {
 		for _, p := range s.PreTools {
 			if p.InjectAs == name {
-				return ""
+				return true
 			}
 		}
 	}
-	return fmt.Sprintf("no input, context, transition or task output, or compose variable is named %s%s", name, didYouMean(name, sortedKeys(v.wfVars)))
+	return false
 }
 
 // reachability warns about states no path from initialState reaches, and

@@ -74,6 +74,7 @@ func TestWorkflowErrors(t *testing.T) {
 		{"on_timeout unknown", "      a:\n        timeout: 1h\n        on_timeout: stop\n        transitions:\n          go: {target: a}\n", []string{`on_timeout "stop" is not one of its transitions`}},
 		{"timeout alone", "      a:\n        timeout: 1h\n        transitions:\n          go: {target: a}\n", []string{"timeout needs on_timeout"}},
 		{"state named end", "      a:\n        transitions:\n          go: {target: end}\n      end: {terminal: true}\n", []string{`cannot be named "end"`}},
+		{"empty branches", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: []\n", []string{"transition.branches is empty"}},
 		{"condition_key on cli", "      a:\n        task: {kind: cli, run: x, condition_key: [a]}\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"condition_key"}},
 	}
 	for _, tc := range cases {
@@ -122,6 +123,7 @@ func TestWorkflowWarnings(t *testing.T) {
 		{"after default", "      a:\n        task: {kind: transform, expr: '\"x\"'}\n        transition:\n          branches: [{operator: default, goto: end}, {operator: equals, when: x, goto: end}]\n", "never taken"},
 		{"never ends", "      a:\n        transitions:\n          go: {target: a, actor: deterministic}\n", "never ends"},
 		{"ambiguous", "      a:\n        transitions:\n          x: {target: b, actor: deterministic}\n          y: {target: b, actor: deterministic}\n      b: {terminal: true}\n", "have no condition"},
+		{"shared executor name", "      a:\n        transitions:\n          go: {target: b, actor: deterministic, executor: {kind: transform, expr: '1'}}\n      b:\n        transitions:\n          go: {target: c, actor: deterministic, executor: {kind: transform, expr: '2'}}\n      c: {terminal: true}\n", "share the name go"},
 		{"decision without guidance", "      a:\n        transitions:\n          x: {target: b}\n      b: {terminal: true}\n", "no goal or guidance"},
 	}
 	for _, tc := range cases {

@@ -82,7 +82,8 @@ func toolCall(provider string, i int, id, name, args string, finish string) (Too
 	if name == "" {
 		return ToolCall{}, &Error{Provider: provider, Transient: true, Message: fmt.Sprintf("malformed response: tool call %d has no name", i+1)}
 	}
-	if len(bytes.TrimSpace([]byte(args))) == 0 {
+	if t := bytes.TrimSpace([]byte(args)); len(t) == 0 || string(t) == "null" {
+		// no arguments: an empty object, which a schema then judges
 		return ToolCall{ID: id, Name: name, Arguments: "{}"}, nil
 	}
 	if !isObject(args) {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -33,12 +34,27 @@ type StepRecord struct {
 type SavedValue struct {
 	Text string `json:"text"`
 	Data any    `json:"data,omitempty"`
+	// Masked is true when the value held a secret input, which was
+	// replaced by ***: it is never restored as if it were the value.
+	Masked bool `json:"masked,omitempty"`
+}
+
+// maskedValue is v as saved: secret input values replaced by ***, and
+// marked when that changed it.
+func (x *execution) maskedValue(v SavedValue) SavedValue {
+	out := SavedValue{Text: x.mask(v.Text), Data: x.maskValue(v.Data)}
+	out.Masked = out.Text != v.Text || !reflect.DeepEqual(out.Data, v.Data)
+	return out
 }
 
 // Reusable reports whether a resumed run keeps this step's result instead
 // of running it again: it succeeded, came from the cache, or was skipped
 // because its condition was false.
 func (r StepRecord) Reusable() bool {
+	if r.Output != nil && r.Output.Masked {
+		// its output held a secret, which is never saved: run it again
+		return false
+	}
 	switch r.Result.Status {
 	case StepSucceeded, StepCached:
 		return true
@@ -84,7 +100,8 @@ func (x *execution) mask2(rec StepRecord) StepRecord {
 	rec.Result.Error = x.mask(rec.Result.Error)
 	rec.Result.Stderr = x.mask(rec.Result.Stderr)
 	if rec.Output != nil {
-		rec.Output = &SavedValue{Text: x.mask(rec.Output.Text), Data: x.maskValue(rec.Output.Data)}
+		out := x.maskedValue(*rec.Output)
+		rec.Output = &out
 	}
 	return rec
 }

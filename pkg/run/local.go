@@ -339,7 +339,7 @@ type RerunError struct {
 }
 
 func (e *RerunError) Error() string {
-	return fmt.Sprintf("step %s is not idempotent and may already have run (it started but did not finish); check, then resume with --rerun %s",
+	return fmt.Sprintf("step %s is not idempotent and may already have done its work (it started and did not succeed); check, then resume with --rerun %s",
 		strings.Join(e.Steps, ", "), e.Steps[0])
 }
 

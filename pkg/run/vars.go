@@ -71,6 +71,12 @@ func (s *store) set(name string, v Value) {
 	s.mu.Unlock()
 }
 
+func (s *store) del(name string) {
+	s.mu.Lock()
+	delete(s.vars, name)
+	s.mu.Unlock()
+}
+
 func (s *store) get(name string) (Value, bool) {
 	s.mu.RLock()
 	v, ok := s.vars[name]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -94,14 +95,35 @@ func (l *Local) runWorkflow(ctx context.Context, req Request) (*Result, error) {
 // replay rebuilds state, variables and context from the transitions
 // earlier calls took.
 func (f *flow) replay(history []TransitionRecord) {
+	lost := map[string]bool{}
 	for _, h := range history {
 		for name, v := range h.Vars {
+			if v.Masked {
+				// it held a secret input, which is never saved: leave it
+				// unset rather than pass *** on as its value
+				lost[name] = true
+				f.st.del(name)
+				continue
+			}
+			delete(lost, name)
 			f.st.set(name, Value{Text: v.Text, Data: wholeNumbers(v.Data)})
 		}
 		if h.Context != nil {
 			f.context = wholeNumbers(h.Context).(map[string]any)
+			for _, k := range h.MaskedContext {
+				delete(f.context, k)
+				lost["context."+k] = true
+			}
 		}
 		f.state, f.arrived = h.To, h.Time
+	}
+	if len(lost) > 0 {
+		names := make([]string, 0, len(lost))
+		for n := range lost {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		f.warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
 	}
 	f.st.set(contextVar, Value{Data: f.context})
 }
@@ -191,8 +213,10 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		if t == nil {
 			return false
 		}
-		if !f.deeper() {
-			return false
+		if decidedBy != "human" {
+			// a model's or a timeout's choice is taken on the run's own,
+			// like a deterministic transition (decide checked the limit)
+			f.depth++
 		}
 	}
 	if decidedBy != "" {
@@ -208,7 +232,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
 		if !ok {
-			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}}
+			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: f.l.needsConfirmation(e, 0)}}
 			if ctx.Err() != nil {
 				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
 				return false
@@ -364,11 +388,19 @@ func (f *flow) maskRecord(rec TransitionRecord) TransitionRecord {
 	}
 	vars := make(map[string]SavedValue, len(rec.Vars))
 	for k, v := range rec.Vars {
-		vars[k] = SavedValue{Text: f.mask(v.Text), Data: f.maskValue(v.Data)}
+		vars[k] = f.maskedValue(v)
 	}
 	rec.Vars = vars
+	rec.Result = f.mask(rec.Result)
 	if rec.Context != nil {
-		rec.Context, _ = f.maskValue(rec.Context).(map[string]any)
+		masked, _ := f.maskValue(rec.Context).(map[string]any)
+		for k, v := range masked {
+			if !reflect.DeepEqual(v, rec.Context[k]) {
+				rec.MaskedContext = append(rec.MaskedContext, k)
+			}
+		}
+		sort.Strings(rec.MaskedContext)
+		rec.Context = masked
 	}
 	if rec.Step != nil {
 		sr := *rec.Step
@@ -408,6 +440,9 @@ func (f *flow) result(start time.Time) *Result {
 	wr := &WorkflowResult{State: f.state, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
 		wr.Chain = []ChainEntry{}
+	}
+	for i := range wr.Chain {
+		wr.Chain[i].Result = f.mask(wr.Chain[i].Result)
 	}
 	if wr.Links == nil {
 		wr.Links = []Link{}

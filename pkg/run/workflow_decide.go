@@ -25,7 +25,13 @@ const decisionAttempts = 3
 // person at the terminal. A nil transition means the run pauses (or
 // failed: f.status says which).
 func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Transition) (*chain.Transition, string) {
-	if s.Timeout > 0 && !f.l.now().Before(f.arrived.Add(s.Timeout)) {
+	// at the depth limit nothing more is taken on the run's own: the
+	// timeout and the model wait for the next call; a person may decide
+	auto := f.depth < f.w.MaxChainDepth
+	if !auto {
+		f.warn(fmt.Sprintf("maxChainDepth %d reached in this call: decision point %s is left to the next run or resume", f.w.MaxChainDepth, s.Name))
+	}
+	if auto && s.Timeout > 0 && !f.l.now().Before(f.arrived.Add(s.Timeout)) {
 		for _, t := range viable {
 			if t.Name == s.OnTimeout {
 				return t, "timeout"
@@ -39,7 +45,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		forAgent = forAgent || t.Actor == chain.ActorAgent
 		forHuman = forHuman || t.Actor == chain.ActorHuman
 	}
-	if model := f.agentModel(); forAgent && model != "" {
+	if model := f.agentModel(); auto && forAgent && model != "" {
 		offered := slices.DeleteFunc(slices.Clone(viable), func(t *chain.Transition) bool { return t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, model)
 		if err != nil {

@@ -49,6 +49,9 @@ type Link struct {
 	// Actor is who the transition waits for (agent or human); empty for
 	// a deterministic transition.
 	Actor string `json:"actor,omitempty"`
+	// Rerun is set on the retry of a step that is not idempotent: taking
+	// it again needs --rerun, a person's confirmation.
+	Rerun bool `json:"rerun,omitempty"`
 }
 
 // TransitionRecord is a transition as saved: replayed in order, the
@@ -63,8 +66,10 @@ type TransitionRecord struct {
 	// Vars are the variables the transition set: its executor's output
 	// (and an http status), a compose variable.
 	Vars map[string]SavedValue `json:"vars,omitempty"`
-	// Context is the whole context after the transition.
-	Context map[string]any `json:"context,omitempty"`
+	// Context is the whole context after the transition; MaskedContext
+	// names its keys that held a secret input (saved as ***).
+	Context       map[string]any `json:"context,omitempty"`
+	MaskedContext []string       `json:"masked_context,omitempty"`
 	// Step is the executor's or task's result, when one ran.
 	Step *StepResult `json:"step,omitempty"`
 	Time time.Time   `json:"time"`

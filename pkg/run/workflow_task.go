@@ -18,9 +18,11 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 	} else if !f.deeper() {
 		return false
 	}
-	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}
+	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name), Rerun: f.l.needsConfirmation(s.Task, 0)}}
 	sr, ok := f.runExecutor(ctx, s.Task)
-	if ctx.Err() != nil {
+	if !ok && ctx.Err() != nil {
+		// a task that finished before the interrupt is still recorded
+		// below, so a resume does not run it again
 		f.stop(Interrupted, "interrupted", retry)
 		return false
 	}

@@ -591,3 +591,113 @@ func TestWorkflowSecretInputsAreMaskedInRecordsAndResults(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthLimitAtADecisionPointPauses: once maxChainDepth is reached, a
+// decision point is not sent to the model: the run pauses there.
+func TestDepthLimitAtADecisionPointPauses(t *testing.T) {
+	src := `version: '1'
+workflows:
+  w:
+    initialState: a
+    maxChainDepth: 1
+    states:
+      a:
+        transitions:
+          go: {target: d, actor: deterministic}
+      d:
+        goal: Choose
+        transitions:
+          fin: {target: done, actor: agent}
+      done: {terminal: true}
+`
+	s := llmtest.New(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "fin"}`}}})
+	defer s.Close()
+	e := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil)))
+	j := &memJournal{}
+	res, err := e.Run(context.Background(), Request{Chain: load(t, src), AgentModel: "openai/m", Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Paused || res.State != "d" || s.Count() != 0 || len(res.Warnings) == 0 {
+		t.Fatalf("%s at %s, %d model calls, warnings %v", res.Status, res.State, s.Count(), res.Warnings)
+	}
+	res, _ = e.Run(context.Background(), Request{Chain: load(t, src), AgentModel: "openai/m", History: j.transitions})
+	if res.Status != Succeeded || s.Count() != 1 || res.Chain[0].DecidedBy != "model:openai/m" {
+		t.Fatalf("resumed: %s, %d model calls, %+v", res.Status, s.Count(), res.Chain)
+	}
+}
+
+func TestInputTypesFromUnionsAndRefs(t *testing.T) {
+	src := wf(`    inputSchema:
+      type: object
+      definitions:
+        count: {type: integer, minimum: 1}
+      properties:
+        n: {type: [integer, "null"]}
+        m: {$ref: "#/definitions/count"}
+    states:
+      a:
+        transitions:
+          big: {target: b, actor: deterministic, condition: 'input.n + input.m > 6'}
+          small: {target: c, actor: deterministic, condition: 'input.n + input.m <= 6'}
+      b: {terminal: true}
+      c: {terminal: true}
+`)
+	res := runChain(t, src, map[string]string{"n": "5", "m": "2"})
+	if res.Status != Succeeded || res.State != "b" {
+		t.Fatalf("%s %s %s", res.Status, res.State, res.Error)
+	}
+	_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"n": "1", "m": "0"}})
+	if err == nil || !strings.Contains(err.Error(), "inputSchema") {
+		t.Fatalf("m=0 breaks minimum 1: %v", err)
+	}
+}
+
+func TestFailedNonIdempotentExecutorOffersRetryWithRerun(t *testing.T) {
+	src := wf(`    states:
+      a:
+        transitions:
+          pay: {target: b, actor: deterministic, executor: {kind: cli, run: 'exit 1', idempotent: false}}
+      b: {terminal: true}
+`)
+	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Journal: &memJournal{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Failed || len(res.Links) != 1 || !res.Links[0].Rerun {
+		t.Fatalf("%s %+v", res.Status, res.Links)
+	}
+}
+
+// TestResumeNeverPassesMaskedSecretsOn: a value derived from a secret
+// input is saved masked; a resume leaves it unset (a step reading it
+// fails, naming it) instead of passing *** on as if it were the value.
+func TestResumeNeverPassesMaskedSecretsOn(t *testing.T) {
+	src := wf(`    inputSchema:
+      type: object
+      properties:
+        token: {type: string, writeOnly: true}
+    states:
+      a:
+        task: {kind: transform, expr: '"Bearer " + input.token'}
+        transition:
+          branches:
+            - {operator: default, goto: b}
+      b:
+        goal: Go?
+        transitions:
+          go: {target: done, actor: human, executor: {kind: cli, run: 'echo "{a}"'}}
+      done: {terminal: true}
+`)
+	c := load(t, src)
+	j := &memJournal{}
+	in := map[string]string{"token": "s3cret"}
+	res, _ := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, Journal: j})
+	if res.Status != Paused || !j.transitions[0].Vars["a"].Masked || strings.Contains(asJSON(t, j.transitions), "s3cret") {
+		t.Fatalf("%s %+v", res.Status, j.transitions)
+	}
+	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, History: j.transitions, Take: "go"})
+	if res.Status != Failed || !strings.Contains(res.Error, "{a}") || len(res.Warnings) == 0 || strings.Contains(asJSON(t, res), "Bearer ***") {
+		t.Fatalf("%s %q %v", res.Status, res.Error, res.Warnings)
+	}
+}
