@@ -39,3 +39,22 @@ func BenchmarkLoad10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadWorkflow1000 loads and validates a 1,000-state workflow
+// whose executors use conditions and templates, so that checking names
+// against a large workflow stays linear.
+func BenchmarkLoadWorkflow1000(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("version: '1'\nworkflows:\n  long:\n    initialState: s0\n    states:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&src, "      s%d:\n        transitions:\n          t%d:\n            target: s%d\n            actor: deterministic\n            condition: 'len(context) >= 0'\n            executor: {kind: transform, expr: 'len(string(%d)) + 1'}\n", i, i, i+1, i)
+	}
+	src.WriteString("      s1000: {terminal: true}\n")
+	data := []byte(src.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse("long.yaml", data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
