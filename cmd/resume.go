@@ -116,7 +116,8 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	held.SetInputs(newRecord(c, opts.runID, inputs).Inputs)
 	rerun := map[string]bool{}
 	for _, id := range opts.rerun {
-		if c.Step(id) == nil {
+		caller, _, nested := strings.Cut(id, "/")
+		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain) {
 			return usagef("--rerun %s: the chain has no such step (or transition)", id)
 		}
 		rerun[id] = true

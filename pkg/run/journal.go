@@ -147,3 +147,26 @@ func wholeNumbers(v any) any {
 	}
 	return v
 }
+
+// prefixed saves a called chain's steps in its caller's journal as
+// CALLER/STEP, so that a resume keeps them one by one.
+func prefixed(j Journal, prefix string) Journal {
+	if j == nil {
+		return nil
+	}
+	return prefixJournal{j: j, prefix: prefix}
+}
+
+type prefixJournal struct {
+	j      Journal
+	prefix string
+}
+
+func (p prefixJournal) StepStarted(step string) error { return p.j.StepStarted(p.prefix + step) }
+
+func (p prefixJournal) StepFinished(rec StepRecord) error {
+	rec.Result.ID = p.prefix + rec.Result.ID
+	return p.j.StepFinished(rec)
+}
+
+func (p prefixJournal) Transition(rec TransitionRecord) error { return p.j.Transition(rec) }

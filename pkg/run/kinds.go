@@ -305,7 +305,27 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
-	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID, x.budget, Request{}, x.secretValues)
+	// the callee's steps are saved, and kept on resume, as CALLER/STEP
+	sub := Request{Journal: prefixed(x.req.Journal, s.ID+"/"), Resume: map[string]StepRecord{}, Started: map[string]bool{}, Rerun: map[string]bool{},
+		OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask}
+	prefix := s.ID + "/"
+	for id, rec := range x.req.Resume {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			rec.Result.ID = inner
+			sub.Resume[inner] = rec
+		}
+	}
+	for id := range x.req.Started {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Started[inner] = true
+		}
+	}
+	for id := range x.req.Rerun {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Rerun[inner] = true
+		}
+	}
+	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID, x.budget, sub, x.secretValues)
 	if res.Status != Succeeded {
 		if ctx.Err() != nil {
 			return outcome{}, ctx.Err()

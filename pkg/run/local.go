@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -290,6 +291,9 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolve
 	if err != nil {
 		return fail("cannot call chain %q: %v", s.Chain, err)
 	}
+	if callee.Workflow != nil {
+		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", s.Chain)
+	}
 	given := map[string]string{}
 	for k := range s.With {
 		given[k] = "set"
@@ -356,6 +360,15 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 		}
 		steps = append(steps, s.ID)
 	}
+	// the steps of called chains, saved as CALLER/STEP
+	for id := range req.Started {
+		if strings.Contains(id, "/") && !req.Rerun[id] {
+			if rec, ok := req.Resume[id]; !ok || !rec.Reusable() {
+				steps = append(steps, id)
+			}
+		}
+	}
+	sort.Strings(steps)
 	if len(steps) > 0 {
 		return &RerunError{Steps: steps}
 	}
@@ -363,23 +376,8 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 }
 
 // needsConfirmation reports whether a step must not run again without a
-// person confirming it: it is marked idempotent: false, or it calls a
-// chain with such a step (a called chain runs again whole on resume).
+// person confirming it: it is marked idempotent: false. (A chain step's
+// callee saves its own steps, each confirmed on its own.)
 func (l *Local) needsConfirmation(s *chain.Step, depth int) bool {
-	if s.Idempotent != nil && !*s.Idempotent {
-		return true
-	}
-	if s.Kind != chain.KindChain || l.chains == nil || depth > 32 {
-		return false
-	}
-	callee, err := l.chains(s.Chain)
-	if err != nil {
-		return false
-	}
-	for _, cs := range callee.Steps {
-		if l.needsConfirmation(cs, depth+1) {
-			return true
-		}
-	}
-	return false
+	return s.Idempotent != nil && !*s.Idempotent
 }
