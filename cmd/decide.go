@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -15,75 +14,57 @@ import (
 // human decision point. Without a terminal on stdin (CI, a pipe) there is
 // nobody to ask: it returns nil and the run pauses.
 func (f *factory) humanDecider() run.Decider {
-	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
+	t := f.terminal()
+	if t == nil {
 		return nil
 	}
-	return promptDecider(f.io.In, f.io.ErrOut)
+	return func(ctx context.Context, d run.Decision) (choice string, ok bool, err error) {
+		t.ask(func() { choice, ok, err = t.decide(ctx, d) })
+		return choice, ok, err
+	}
 }
 
-// promptDecider lists the links and reads a choice by number or name. An
-// empty answer (or end of input) declines: the run pauses, resumable.
-func promptDecider(in io.Reader, out io.Writer) run.Decider {
-	lines := bufio.NewReader(in)
-	return func(ctx context.Context, d run.Decision) (string, bool, error) {
-		fmt.Fprintf(out, "\nDecision at %s", d.State)
-		if d.Goal != "" {
-			fmt.Fprintf(out, ": %s", d.Goal)
-		}
-		fmt.Fprintln(out)
-		if d.Guidance != "" {
-			fmt.Fprintf(out, "%s\n", d.Guidance)
-		}
-		width := 0
-		for _, l := range d.Links {
-			width = max(width, len(l.Transition))
-		}
-		for i, l := range d.Links {
-			fmt.Fprintf(out, "  %d) %-*s  %s\n", i+1, width, l.Transition, l.Title)
-		}
-		for tries := 0; tries < 3; tries++ {
-			fmt.Fprintf(out, "Choose 1-%d or a name (Enter to pause): ", len(d.Links))
-			answer, err := readLine(ctx, lines)
-			if err != nil && answer == "" {
-				if err == io.EOF {
-					return "", false, nil
-				}
-				return "", false, err
-			}
-			answer = strings.TrimSpace(answer)
-			if answer == "" {
+// decide lists the links and reads a choice by number or name. An empty
+// answer (or end of input) declines: the run pauses, resumable.
+func (t *terminal) decide(ctx context.Context, d run.Decision) (string, bool, error) {
+	out := t.out
+	fmt.Fprintf(out, "\nDecision at %s", d.State)
+	if d.Goal != "" {
+		fmt.Fprintf(out, ": %s", d.Goal)
+	}
+	fmt.Fprintln(out)
+	if d.Guidance != "" {
+		fmt.Fprintf(out, "%s\n", d.Guidance)
+	}
+	width := 0
+	for _, l := range d.Links {
+		width = max(width, len(l.Transition))
+	}
+	for i, l := range d.Links {
+		fmt.Fprintf(out, "  %d) %-*s  %s\n", i+1, width, l.Transition, l.Title)
+	}
+	for tries := 0; tries < 3; tries++ {
+		fmt.Fprintf(out, "Choose 1-%d or a name (Enter to pause): ", len(d.Links))
+		answer, err := t.readLine(ctx)
+		if err != nil && answer == "" {
+			if err == io.EOF {
 				return "", false, nil
 			}
-			if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(d.Links) {
-				return d.Links[n-1].Transition, true, nil
-			}
-			for _, l := range d.Links {
-				if l.Transition == answer {
-					return answer, true, nil
-				}
-			}
-			fmt.Fprintf(out, "%q is not one of the choices.\n", answer)
+			return "", false, err
 		}
-		return "", false, nil
+		answer = strings.TrimSpace(answer)
+		if answer == "" {
+			return "", false, nil
+		}
+		if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(d.Links) {
+			return d.Links[n-1].Transition, true, nil
+		}
+		for _, l := range d.Links {
+			if l.Transition == answer {
+				return answer, true, nil
+			}
+		}
+		fmt.Fprintf(out, "%q is not one of the choices.\n", answer)
 	}
-}
-
-// readLine reads one line, giving up when ctx ends (Ctrl-C while the
-// prompt waits).
-func readLine(ctx context.Context, r *bufio.Reader) (string, error) {
-	type line struct {
-		text string
-		err  error
-	}
-	ch := make(chan line, 1)
-	go func() {
-		text, err := r.ReadString('\n')
-		ch <- line{text, err}
-	}()
-	select {
-	case l := <-ch:
-		return l.text, l.err
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
+	return "", false, nil
 }

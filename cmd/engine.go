@@ -45,7 +45,7 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 	}
 	prog := f.progressSink(o)
 	if live, ok := prog.(*liveProgress); ok {
-		f.live = live // prompts pause it (see toolAsker)
+		f.live = live // prompts hold it (see terminal.ask)
 	}
 	sinks := &fanout{sinks: []event.Sink{prog}}
 	if gh := f.githubActions(dir, o); gh != nil {

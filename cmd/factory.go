@@ -24,6 +24,8 @@ type factory struct {
 	// live is the run's live display, when progress is drawn live:
 	// prompts hold it so that no redraw covers them.
 	live *liveProgress
+	// term is the person at the terminal, shared by every prompt.
+	term *terminal
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {

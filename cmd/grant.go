@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -15,40 +13,34 @@ import (
 // a step's tools may run. Without a terminal on stdin there is nobody to
 // ask: it returns nil and such calls are denied.
 func (f *factory) toolAsker() run.ToolAsker {
-	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
+	t := f.terminal()
+	if t == nil {
 		return nil
 	}
-	ask := promptAsker(f.io.In, f.io.ErrOut)
 	return func(ctx context.Context, r run.ToolCallRequest) (ok bool, err error) {
-		if f.live == nil {
-			return ask(ctx, r)
-		}
-		// the live display must not redraw over the question
-		f.live.hold(func() { ok, err = ask(ctx, r) })
+		t.ask(func() { ok, err = t.allow(ctx, r) })
 		return ok, err
 	}
 }
 
-// promptAsker shows exactly the call (tool, arguments, digest) and reads
-// y or n; anything but yes refuses.
-func promptAsker(in io.Reader, out io.Writer) run.ToolAsker {
-	lines := bufio.NewReader(in)
-	return func(ctx context.Context, r run.ToolCallRequest) (bool, error) {
-		args := r.Arguments
-		if len(args) > 400 {
-			args = args[:400] + "…"
-		}
-		fmt.Fprintf(out, "\nStep %s wants to call %s, which it does not list:\n  %s(%s)  [digest %s]\nAllow this one call? [y/N]: ", r.Step, r.Tool, r.Tool, args, r.Digest)
-		answer, err := readLine(ctx, lines)
-		if err != nil && answer == "" {
-			return false, nil
-		}
-		switch strings.ToLower(strings.TrimSpace(answer)) {
-		case "y", "yes":
-			return true, nil
-		}
+// allow shows exactly the call (tool, arguments, digest) and reads y or
+// n; anything but yes refuses.
+func (t *terminal) allow(ctx context.Context, r run.ToolCallRequest) (bool, error) {
+	out := t.out
+	args := r.Arguments
+	if len(args) > 400 {
+		args = args[:400] + "…"
+	}
+	fmt.Fprintf(out, "\nStep %s wants to call %s, which it does not list:\n  %s(%s)  [digest %s]\nAllow this one call? [y/N]: ", r.Step, r.Tool, r.Tool, args, r.Digest)
+	answer, err := t.readLine(ctx)
+	if err != nil && answer == "" {
 		return false, nil
 	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
 }
 
 // grants checks --grant names against the tools a run can call: the

@@ -35,18 +35,10 @@ func runOutcomes(f *factory, id string) (*chain.Chain, outcomes, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	opts, err := f.chainOptions()
+	// the picture needs the shape only: read the snapshot leniently
+	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, false, true)
 	if err != nil {
 		return nil, nil, err
-	}
-	opts.LenientVariables = true // the picture needs the shape only
-	l, err := chain.Parse(saved.Record.ChainFile+" (snapshot)", saved.Snapshot, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	c := pick(l, saved.Record.Name)
-	if c == nil {
-		return nil, nil, fmt.Errorf("run %s: its snapshot holds no chain named %s", id, saved.Record.Name)
 	}
 	out := outcomes{}
 	if c.Workflow != nil {

@@ -103,11 +103,7 @@ func TestScripts(t *testing.T) {
 			"pty-live": ptyLive, // live progress on a terminal: see live_pty_test.go
 			// lastrun VAR sets VAR to the id of the newest saved run.
 			"lastrun": func(ts *testscript.TestScript, neg bool, args []string) {
-				dir := ts.Getenv("CHAINRUN_STATE_DIR")
-				if dir == "" {
-					dir = filepath.Join(ts.Getenv("HOME"), ".local", "state", "chainrun")
-				}
-				entries, err := os.ReadDir(filepath.Join(dir, "runs"))
+				entries, err := os.ReadDir(filepath.Join(stateDir(ts), "runs"))
 				ts.Check(err)
 				if len(entries) == 0 {
 					ts.Fatalf("no saved run")

@@ -38,11 +38,7 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 					d.errorf(posOf(tv), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
 					continue
 				}
-				all := allStepFields()
-				known := make(map[string]bool, len(all))
-				for _, f := range all {
-					known[f] = true
-				}
+				known, all := stepFields()
 				if s, ok := decodeStep(d, tv, known, all, prefix+"executor: "); ok {
 					s.ID = t.Name
 					t.Executor = s

@@ -246,11 +246,7 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, prefix string) *Step {
 		d.errorf(posOf(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
 	}
-	all := allStepFields()
-	known := make(map[string]bool, len(all))
-	for _, f := range all {
-		known[f] = true
-	}
+	known, all := stepFields()
 	s, ok := decodeStep(d, n, known, all, prefix)
 	if !ok {
 		return nil

@@ -1,6 +1,9 @@
 package chain
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // chainFields are the keys a DAG chain file may hold at its top level.
 var chainFields = []string{"name", "description", "version", "inputs", "steps", "output", "budget", "tools"}
@@ -72,6 +75,17 @@ func allStepFields() []string {
 	sort.Strings(out)
 	return out
 }
+
+// stepFields is every key a step may hold, as a set and sorted (for
+// suggestions), computed once.
+var stepFields = sync.OnceValues(func() (map[string]bool, []string) {
+	all := allStepFields()
+	known := make(map[string]bool, len(all))
+	for _, f := range all {
+		known[f] = true
+	}
+	return known, all
+})
 
 // fieldAllowed reports whether a step of kind k may set field f.
 func fieldAllowed(k Kind, f string) bool {

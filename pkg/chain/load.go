@@ -197,11 +197,7 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 		d.errorf(posOf(v), "steps must be a list of steps")
 		return nil
 	}
-	all := allStepFields()
-	known := make(map[string]bool, len(all))
-	for _, f := range all {
-		known[f] = true
-	}
+	known, all := stepFields()
 	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
 		n = deref(n)

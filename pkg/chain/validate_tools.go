@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -48,7 +49,7 @@ func (v *validator) toolDefs() {
 			}
 		}
 		kind, known := kindOf(e.Type)
-		if _, set := e.FieldPos["type"]; !set || !known || !containsKind(toolKinds, kind) {
+		if _, set := e.FieldPos["type"]; !set || !known || !slices.Contains(toolKinds, kind) {
 			v.d.errorf(e.At("type"), "%s executor: kind is cli, http, transform or file", name)
 			continue
 		}
@@ -58,15 +59,6 @@ func (v *validator) toolDefs() {
 		v.compile(e)
 		v.d.rename(before, `step "`+e.ID+`"`, name+" executor")
 	}
-}
-
-func containsKind(list []Kind, k Kind) bool {
-	for _, x := range list {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // toolCheck is scope.check for a tool's executor.

@@ -82,12 +82,18 @@ func (l *Local) admit(req Request) (string, error) {
 	return NewRunID(l.now()), nil
 }
 
+// newExecution sets up one run of a checked chain (a DAG chain, a
+// workflow, or a chain a step calls) over the given variable store.
+func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *budget, req Request, inheritedSecrets []string) *execution {
+	secrets := secretValues(c, st.inputs, inheritedSecrets)
+	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
+		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+}
+
 // execute runs a checked chain with resolved inputs.
 func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget, req Request, inheritedSecrets []string) *Result {
-	secrets := secretValues(c, inputs, inheritedSecrets)
 	start := l.now()
-	x := &execution{l: l, c: c, runID: runID, st: newStore(inputs), results: map[string]*StepResult{},
-		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+	x := l.newExecution(c, runID, newStore(inputs), b, req, inheritedSecrets)
 	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
 
 	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -30,7 +30,9 @@ type ToolCallRequest struct {
 	Digest    string
 }
 
-// ToolAsker asks whether one tool call outside a step's tools may run.
+// ToolAsker asks whether one tool call outside a step's tools may run. It
+// is called concurrently when a turn's calls run together: the asker
+// owns the terminal and puts its questions in turn.
 type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
 
 // maxToolsAtOnce bounds the tool calls of one turn that run together.
@@ -178,7 +180,7 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 		x.emitTool(s, call, "unknown", "", 0)
 		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
 	}
-	if !contains(s.Tools, call.Name) {
+	if !slices.Contains(s.Tools, call.Name) {
 		if why, ok := x.allow(ctx, s, call); !ok {
 			x.emitTool(s, call, "denied", why, 0)
 			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Tools, ", "), why), true
@@ -211,10 +213,6 @@ func (x *execution) offered(s *chain.Step) []string {
 	return names
 }
 
-// askMu keeps prompts for grants from interleaving when a turn's calls
-// run together.
-var askMu sync.Mutex
-
 // allow decides a call outside the step's tools: a --grant for the tool,
 // else the person at the terminal for exactly this call, else denied.
 // Every grant and denial is an audit event.
@@ -231,9 +229,7 @@ func (x *execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall)
 		audit(event.ToolDenied, "headless")
 		return "no one is at a terminal to allow it (grant it with --grant " + call.Name + ")", false
 	}
-	askMu.Lock()
 	ok, err := x.req.Ask(ctx, ToolCallRequest{RunID: x.runID, Step: s.ID, Tool: call.Name, Arguments: x.mask(call.Arguments), Digest: digest})
-	askMu.Unlock()
 	if err != nil || !ok {
 		audit(event.ToolDenied, "human")
 		return "the person at the terminal refused it", false
@@ -277,13 +273,4 @@ func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status, detail st
 func argsDigest(args string) string {
 	sum := sha256.Sum256([]byte(args))
 	return hex.EncodeToString(sum[:6])
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -69,13 +69,10 @@ func (l *Local) runWorkflow(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	secrets := secretValues(c, inputs, nil)
 	st := newStore(inputs)
 	st.typed = typed
 	start := l.now()
-	x := &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
-		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel),
-		budget: newBudget(c, req.MaxTokens), req: req}
+	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	began := start
 	if t, ok := RunIDTime(runID); ok {
 		// a resume that finds the run still at its first state waits
