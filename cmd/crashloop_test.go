@@ -63,6 +63,10 @@ func crashLoop(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		checkSavedOnce(ts, id, round, seed)
 	}
+	if killedMidway < rounds/4 {
+		// the chain finished before most kills: the test proved little
+		ts.Fatalf("only %d of %d rounds were killed mid-run (seed %d): make the chain slower or MAXMS smaller", killedMidway, rounds, seed)
+	}
 	fmt.Fprintf(ts.Stdout(), "%d rounds, %d killed mid-run\n", rounds, killedMidway)
 }
 
