@@ -22,6 +22,19 @@ import (
 	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
+// Cache stores values by key for a time. Store (a directory) and Mem
+// implement it, and both pass one conformance suite (cachetest), so the
+// engine and tests can use either.
+type Cache interface {
+	// Get reads the value stored under key into v; false for a missing,
+	// expired or unreadable entry.
+	Get(key string, v any) bool
+	// Put stores v under key for ttl (0: no expiry).
+	Put(key string, v any, ttl time.Duration) error
+}
+
+var _ Cache = (*Store)(nil)
+
 // Store is a cache directory.
 type Store struct {
 	dir string

@@ -3,10 +3,11 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Violation is one rule an output broke, worded so it can be shown to a
@@ -36,75 +37,73 @@ type ViolationError struct {
 
 func (e *ViolationError) Error() string { return e.text }
 
-// Check returns every rule of the step that output breaks.
-func Check(s *chain.Step, output string) []Violation {
+// Rule is one compiled check on an output. Type names it in messages
+// (min_length, output_schema, …); Value is its argument; Pattern and
+// Schema are set for regex_match and json_schema.
+type Rule struct {
+	Type    string
+	Value   any
+	Pattern *regexp.Regexp
+	Schema  *jsonschema.Resolved
+}
+
+// Check returns every rule that output breaks, in the rules' order.
+func Check(rules []Rule, output string) []Violation {
 	var out []Violation
 	add := func(rule, format string, args ...any) {
 		out = append(out, Violation{Rule: rule, Message: rule + ": " + fmt.Sprintf(format, args...)})
 	}
 	length := utf8.RuneCountInString(output)
-	for i, g := range s.Guardrails {
+	for _, g := range rules {
 		switch g.Type {
 		case "min_length":
 			if n := toInt(g.Value); length < n {
 				add(g.Type, "output is %d characters, fewer than %d", length, n)
 			}
-		case "max_length":
+		case "max_length", "output_max_length":
 			if n := toInt(g.Value); length > n {
 				add(g.Type, "output is %d characters, more than %d", length, n)
 			}
-		case "must_contain":
+		case "must_contain", "output_must_contain":
 			if v := fmt.Sprint(g.Value); !strings.Contains(output, v) {
 				add(g.Type, "output does not contain %q", v)
 			}
-		case "must_not_contain":
+		case "must_not_contain", "output_must_not_contain":
 			if v := fmt.Sprint(g.Value); strings.Contains(output, v) {
 				add(g.Type, "output contains %q", v)
 			}
 		case "regex_match":
-			if re := s.C().Patterns[i]; re != nil && !re.MatchString(output) {
+			if re := g.Pattern; re != nil && !re.MatchString(output) {
 				add(g.Type, "output does not match %s", re.String())
 			}
 		case "json_valid":
 			if !json.Valid([]byte(strings.TrimSpace(output))) {
 				add(g.Type, "output is not valid JSON")
 			}
+		case "output_schema":
+			if !json.Valid([]byte(strings.TrimSpace(output))) {
+				add(g.Type, "output is not valid JSON (output_schema: json)")
+			}
 		case "json_schema":
-			sch := s.C().Schemas[i]
-			if sch == nil {
+			if g.Schema == nil {
 				continue
 			}
 			var doc any
-			if err := json.Unmarshal([]byte(jsonText(output)), &doc); err != nil {
+			if err := json.Unmarshal([]byte(JSONText(output)), &doc); err != nil {
 				add(g.Type, "output is not valid JSON")
 				continue
 			}
-			if err := sch.Validate(doc); err != nil {
-				add(g.Type, "output does not match the schema: %s", schemaProblem(err))
+			if err := g.Schema.Validate(doc); err != nil {
+				add(g.Type, "output does not match the schema: %s", SchemaProblem(err))
 			}
 		}
-	}
-	for _, v := range s.OutputMustContain {
-		if !strings.Contains(output, v) {
-			add("output_must_contain", "output does not contain %q", v)
-		}
-	}
-	for _, v := range s.OutputMustNotContain {
-		if strings.Contains(output, v) {
-			add("output_must_not_contain", "output contains %q", v)
-		}
-	}
-	if s.OutputMaxLength > 0 && length > s.OutputMaxLength {
-		add("output_max_length", "output is %d characters, more than %d", length, s.OutputMaxLength)
-	}
-	if s.OutputSchema == "json" && !json.Valid([]byte(strings.TrimSpace(output))) {
-		add("output_schema", "output is not valid JSON (output_schema: json)")
 	}
 	return out
 }
 
-// jsonText is the output with the code fences models like to add removed.
-func jsonText(s string) string {
+// JSONText is the output with the code fences models like to add around
+// JSON removed: the one rule for reading a model's JSON answer.
+func JSONText(s string) string {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") {
 		t = strings.TrimPrefix(strings.TrimPrefix(t, "```json"), "```")
@@ -113,8 +112,8 @@ func jsonText(s string) string {
 	return t
 }
 
-// schemaProblem words a schema validation error in one line.
-func schemaProblem(err error) string {
+// SchemaProblem words a schema validation error in one line.
+func SchemaProblem(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "validating root: ")
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/retry"
 )
 
 // Limits bound how hard one provider is driven: at most Concurrent
@@ -60,7 +62,7 @@ func (l *limited) Complete(ctx context.Context, req Request) (*Response, error) 
 		}
 		l.next = start.Add(l.interval)
 		l.mu.Unlock()
-		if !sleep(ctx, time.Until(start)) {
+		if !retry.Sleep(ctx, time.Until(start)) {
 			return nil, ctx.Err()
 		}
 	}

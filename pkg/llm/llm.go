@@ -73,6 +73,12 @@ type Response struct {
 	Usage        Usage
 	// Model is the model that answered, as the provider reports it.
 	Model string
+	// Via is provider/model of the target that answered, as configured
+	// (set by WithRetry; a fallback answer names the fallback).
+	Via string
+	// Cached is an answer served from the answer cache: no request was
+	// sent for it.
+	Cached bool
 }
 
 // Usage counts tokens of one call.

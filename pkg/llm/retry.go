@@ -3,25 +3,20 @@ package llm
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
+	"fmt"
+	"sync"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/retry"
 )
 
 // Policy is how often and how patiently a transient failure is retried on
-// one model.
-type Policy struct {
-	// Attempts in all, at least 1.
-	Attempts int
-	// Delay before the first retry; each retry waits Backoff times longer.
-	Delay   time.Duration
-	Backoff float64
-	// MaxWait caps any single wait, Retry-After included.
-	MaxWait time.Duration
-}
+// one model: the one retry policy of chainrun.
+type Policy = retry.Policy
 
 // DefaultPolicy is used when a step sets no retry: two more attempts after
-// a transient failure, as the SDKs do by default.
-var DefaultPolicy = Policy{Attempts: 3, Delay: 500 * time.Millisecond, Backoff: 2, MaxWait: time.Minute}
+// a transient failure, as the vendors' SDKs do by default, ±20% jitter.
+var DefaultPolicy = Policy{Attempts: 3, Delay: 500 * time.Millisecond, Backoff: 2, MaxWait: time.Minute, Jitter: 0.2}
 
 // Target is one model to try: a provider and its model name.
 type Target struct {
@@ -42,101 +37,137 @@ type Attempt struct {
 	Usage    Usage
 }
 
+// Sent reports whether the attempt's request left this process (a spent
+// budget refuses before sending): only those count as calls.
+func (a Attempt) Sent() bool { return !notSent(a.Err) }
+
+// Retrying is a target whose transient failures are retried under a
+// policy. Its allowance, Policy.Attempts requests, is shared by every
+// Complete call made through it: a step that asks again after a broken
+// guardrail never sends one model more than its retry max in all.
+type Retrying struct {
+	target  Target
+	policy  Policy
+	observe func(Attempt)
+
+	mu   sync.Mutex
+	sent int
+	last error
+}
+
+var _ Provider = (*Retrying)(nil)
+
+// WithRetry wraps target t with policy p. observe, when set, sees every
+// request sent (and every refusal before sending).
+func WithRetry(t Target, p Policy, observe func(Attempt)) *Retrying {
+	return &Retrying{target: t, policy: p, observe: observe}
+}
+
+// Name is the wrapped provider's name.
+func (r *Retrying) Name() string { return r.target.Provider.Name() }
+
+// Complete sends req to the target's model (req.Model is ignored),
+// retrying transient failures while the allowance lasts. Once the
+// allowance is spent it refuses without sending, with a transient error
+// so that a fallback model is tried next.
+func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error) {
+	req.Model = r.target.Model
+	r.mu.Lock()
+	left := max(r.policy.Attempts, 1) - r.sent
+	last := r.last
+	r.mu.Unlock()
+	if left <= 0 {
+		return nil, &Error{Provider: r.Name(), Transient: true, NotSent: true, Err: last,
+			Message: fmt.Sprintf("%s: the retry allowance of %d requests is spent (last: %v)", r.target.Label(), max(r.policy.Attempts, 1), last)}
+	}
+	p := r.policy
+	p.Attempts = left
+	var resp *Response
+	var attempt Attempt
+	err := retry.Do(ctx, p, retry.Hooks{
+		Retryable: IsTransient,
+		After:     retryAfterOf,
+		OnRetry: func(w retry.Retry) {
+			attempt.Wait = w.Wait
+			r.report(attempt)
+		},
+	}, func(n int) error {
+		start := time.Now()
+		var err error
+		resp, err = r.target.Provider.Complete(ctx, req)
+		attempt = Attempt{Target: r.target, Number: r.count(err), Err: err, Duration: time.Since(start)}
+		if resp != nil {
+			attempt.Usage = resp.Usage
+			if resp.Via == "" {
+				resp.Via = r.target.Label()
+			}
+		}
+		if err != nil && ctx.Err() != nil {
+			return retry.Permanent(ctx.Err())
+		}
+		if err == nil || !IsTransient(err) || n == p.Attempts {
+			// the last word on this call: no wait follows it
+			r.report(attempt)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// count records one request and returns its number on this target.
+func (r *Retrying) count(err error) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent++
+	if err != nil {
+		r.last = err
+	}
+	return r.sent
+}
+
+func (r *Retrying) report(a Attempt) {
+	if r.observe != nil {
+		r.observe(a)
+	}
+}
+
+// retryAfterOf is the wait a provider asked for (Retry-After).
+func retryAfterOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
+}
+
 // Call sends req to the targets in order: the first with its retries, then
 // each fallback, moving on only after a transient failure. A permanent
 // error (a bad request, a bad key) fails at once: it would fail the same
 // on every model. observe, when set, sees every request sent. It returns
 // the answer, the target that gave it, and how many requests were sent.
+// It is WithRetry and Fallback composed, for callers that ask one
+// question once.
 func Call(ctx context.Context, targets []Target, req Request, p Policy, observe func(Attempt)) (*Response, Target, int, error) {
-	if p.Attempts < 1 {
-		p.Attempts = 1
-	}
 	sent := 0
-	var last error
-	for _, t := range targets {
-		delay := p.Delay
-		for n := 1; n <= p.Attempts; n++ {
-			if err := ctx.Err(); err != nil {
-				return nil, t, sent, err
-			}
-			r := req
-			r.Model = t.Model
-			start := time.Now()
-			resp, err := t.Provider.Complete(ctx, r)
-			if !notSent(err) {
-				sent++
-			}
-			a := Attempt{Target: t, Number: n, Err: err, Duration: time.Since(start)}
-			if resp != nil {
-				a.Usage = resp.Usage
-			}
-			if err == nil {
-				if observe != nil {
-					observe(a)
-				}
-				return resp, t, sent, nil
-			}
-			last = err
-			if ctx.Err() != nil {
-				return nil, t, sent, ctx.Err()
-			}
-			if !IsTransient(err) {
-				if observe != nil {
-					observe(a)
-				}
-				return nil, t, sent, err
-			}
-			if n == p.Attempts {
-				if observe != nil {
-					observe(a)
-				}
-				break
-			}
-			a.Wait = wait(delay, err, p.MaxWait)
-			if observe != nil {
-				observe(a)
-			}
-			if !sleep(ctx, a.Wait) {
-				return nil, t, sent, ctx.Err()
-			}
-			if p.Backoff > 0 {
-				delay = time.Duration(float64(delay) * p.Backoff)
-			}
+	last := targets[len(targets)-1]
+	counted := func(a Attempt) {
+		if a.Sent() {
+			sent++
+		}
+		last = a.Target
+		if observe != nil {
+			observe(a)
 		}
 	}
-	return nil, targets[len(targets)-1], sent, last
-}
-
-// wait is the jittered backoff delay, or the server's Retry-After when it
-// asks for longer, capped at max.
-func wait(delay time.Duration, err error, max time.Duration) time.Duration {
-	d := delay
-	if d > 0 {
-		// ±20% jitter so parallel steps do not retry in lockstep
-		d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	wrapped := make([]Provider, len(targets))
+	for i, t := range targets {
+		wrapped[i] = WithRetry(t, p, counted)
 	}
-	var e *Error
-	if errors.As(err, &e) && e.RetryAfter > d {
-		d = e.RetryAfter
-	}
-	if max > 0 && d > max {
-		d = max
-	}
-	return d
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	resp, err := Fallback(wrapped...).Complete(ctx, req)
+	return resp, last, sent, err
 }
 
 func notSent(err error) bool {

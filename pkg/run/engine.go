@@ -85,7 +85,7 @@ type Local struct {
 	models       Models
 	defaultModel string
 	streaming    bool
-	cache        *cache.Store
+	cache        cache.Cache
 	cacheReads   bool
 }
 
@@ -135,10 +135,11 @@ func WithDefaultModel(model string) Option { return func(l *Local) { l.defaultMo
 // an llm.delta event (for a live display). Results are the same.
 func WithStreaming(on bool) Option { return func(l *Local) { l.streaming = on } }
 
-// WithCache keeps agent answers of steps with `cache` in store. read
-// false (--no-cache) ignores stored answers but still stores fresh ones.
-func WithCache(store *cache.Store, read bool) Option {
-	return func(l *Local) { l.cache, l.cacheReads = store, read }
+// WithCache keeps agent answers of steps with `cache` in c (a
+// *cache.Store on disk, a *cache.Mem in memory). read false (--no-cache)
+// ignores stored answers but still stores fresh ones.
+func WithCache(c cache.Cache, read bool) Option {
+	return func(l *Local) { l.cache, l.cacheReads = c, read }
 }
 
 // New builds a Local engine.

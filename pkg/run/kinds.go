@@ -12,15 +12,14 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
-	"github.com/chainrun/chainrun/pkg/llm"
 )
 
 // execute runs the body of a step of any deterministic kind once.
-func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope, history []llm.Message) (outcome, error) {
+func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
 	c := s.C()
 	switch s.Kind {
 	case chain.KindAgent:
-		return x.agent(ctx, s, sc, history)
+		return x.agent(ctx, s, sc, t)
 	case chain.KindCLI:
 		return x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
 	case chain.KindHTTP:

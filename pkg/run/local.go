@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
 )
 
 // execution is the state of one run in progress.
@@ -33,7 +34,7 @@ type execution struct {
 	// itemSlots bounds the loop items running at once across the run.
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
-	budget *budget
+	budget *llm.Budget
 	// req is what the run was asked: journal, resume state.
 	req      Request
 	warnings []string
@@ -84,14 +85,14 @@ func (l *Local) admit(req Request) (string, error) {
 
 // newExecution sets up one run of a checked chain (a DAG chain, a
 // workflow, or a chain a step calls) over the given variable store.
-func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *budget, req Request, inheritedSecrets []string) *execution {
+func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Budget, req Request, inheritedSecrets []string) *execution {
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
 	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
 		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 }
 
 // execute runs a checked chain with resolved inputs.
-func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *budget, req Request, inheritedSecrets []string) *Result {
+func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *llm.Budget, req Request, inheritedSecrets []string) *Result {
 	start := l.now()
 	x := l.newExecution(c, runID, newStore(inputs), b, req, inheritedSecrets)
 	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})

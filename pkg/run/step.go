@@ -13,7 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/guard"
-	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/retry"
 )
 
 // outcome is what one execution of a step's body produced.
@@ -26,15 +26,10 @@ type outcome struct {
 	model  string
 	usage  Usage
 	finish string
-	// cached is an answer from the cache; cacheKey, when set, is where a
-	// fresh answer that passes its guardrails is stored.
-	cached   bool
-	cacheKey string
-	answer   string
-	// toolCalls counts the tool calls of an agent step's tool loop; turn
-	// is the loop's current model call.
+	// cached is an answer served from the cache.
+	cached bool
+	// toolCalls counts the tool calls of an agent step's tool loop.
 	toolCalls int
-	turn      int
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -138,64 +133,61 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 	}
 }
 
-// attempts runs the step's body until it succeeds, its retry budget is
-// spent, or the run is cancelled. Guardrail violations count as failures.
+// attempts runs the step's body until it succeeds, its retry policy is
+// spent, or the run is cancelled. Guardrail violations count as failures;
+// an agent step's answer is checked inside its body (once, on the text it
+// stores), any other step's output here. An agent step's retries share
+// one allowance with its model requests: retry max N sends one model at
+// most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
-	max := s.Attempts()
-	delay := time.Duration(0)
+	p := retry.Policy{Attempts: s.Attempts()}
 	if s.Retry != nil {
-		delay = time.Duration(s.Retry.DelayMS) * time.Millisecond
+		p.Delay, p.Backoff = time.Duration(s.Retry.DelayMS)*time.Millisecond, s.Retry.Backoff
 	}
 	var out outcome
-	var err error
-	var used Usage
-	var history []llm.Message
-	for attempt := 1; ; attempt++ {
+	var t tries
+	attempts := 0
+	err := retry.Do(ctx, p, retry.Hooks{
+		Retryable: func(err error) bool {
+			var perm *permanentError
+			return ctx.Err() == nil && !errors.As(err, &perm)
+		},
+		OnRetry: func(r retry.Retry) {
+			x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
+				Attempt: r.Attempt, Status: "retrying", Error: r.Err.Error(), Detail: "retry in " + r.Wait.String()})
+		},
+	}, func(attempt int) error {
+		attempts = attempt
 		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
-		out, err = x.once(ctx, s, sc, history)
-		used.add(out.usage)
-		out.usage = used
-		if err == nil {
-			if vs := guard.Check(s, out.value.Text); len(vs) > 0 {
-				err = guard.Error(vs)
-				if s.Kind == chain.KindAgent {
-					history = append(history, feedback(out.value.Text, err.(*guard.ViolationError))...)
-				}
-			}
+		var err error
+		out, err = x.once(ctx, s, sc, &t)
+		t.usage.add(out.usage)
+		out.usage = t.usage
+		if out.model == "" {
+			out.model = t.model
 		}
-		if err == nil && out.cacheKey != "" && out.finish == llm.FinishStop {
-			// stored only once its guardrails hold, and only a complete
-			// answer (not one cut at max_tokens); a failed write costs a
-			// future call, nothing more
-			_ = x.l.cache.Put(out.cacheKey, cached{Text: out.answer, Model: out.model}, cacheTTL(s))
+		if err == nil && s.Kind != chain.KindAgent {
+			err = guard.Error(guard.Check(rulesOf(s), out.value.Text))
 		}
-		var perm *permanentError
-		if err == nil || ctx.Err() != nil || errors.As(err, &perm) || attempt >= max {
-			return out, attempt, err
+		var ve *guard.ViolationError
+		if s.Kind == chain.KindAgent && errors.As(err, &ve) {
+			t.history = append(t.history, feedback(out.value.Text, ve)...)
 		}
-		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
-			Attempt: attempt, Status: "retrying", Error: err.Error(), Detail: "retry in " + delay.String()})
-		if delay > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return out, attempt, ctx.Err()
-			case <-t.C:
-			}
-		}
-		if s.Retry != nil && s.Retry.Backoff > 0 {
-			delay = time.Duration(float64(delay) * s.Retry.Backoff)
-		}
+		return err
+	})
+	if attempts == 0 {
+		// cancelled before the first attempt
+		return out, 0, err
 	}
+	return out, attempts, err
 }
 
 // once runs the step's body one time under its timeout.
-func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, history []llm.Message) (outcome, error) {
+func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
 	limit := time.Duration(s.Timeout()) * time.Millisecond
 	actx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	out, err := x.execute(actx, s, sc, history)
+	out, err := x.execute(actx, s, sc, t)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		return out, fmt.Errorf("timed out after %s (timeout_ms: %d)", limit, s.Timeout())
 	}

@@ -59,14 +59,31 @@ func (x *execution) toolSpecs(s *chain.Step) []llm.Tool {
 	return out
 }
 
-// toolLoop runs the model's tool-calling loop: call the model, run the
-// tools it asked for (a turn's calls together), return their results, and
-// repeat until it answers without a tool call, calls the completion tool
-// with valid arguments, or reaches max_turns.
-func (x *execution) toolLoop(ctx context.Context, s *chain.Step, sc scope, req llm.Request, targets []llm.Target, out *outcome, observe func(llm.Attempt)) error {
-	dir, err := x.dir(s.C().Cwd, sc)
+// toolLoop is a step's tool-calling loop seen as one model: call the
+// model, run the tools it asked for (a turn's calls together), return
+// their results, and repeat until it answers without a tool call, calls
+// the completion tool with valid arguments, or reaches max_turns. Its
+// answer is the final text, or the completion tool's arguments. Each turn
+// is a question of its own, with its own retry allowance per model.
+type toolLoop struct {
+	x   *execution
+	s   *chain.Step
+	sc  scope
+	t   *tries
+	out *outcome
+}
+
+var _ llm.Provider = (*toolLoop)(nil)
+
+// Name names the loop in errors.
+func (l *toolLoop) Name() string { return "tool loop" }
+
+// Complete runs the loop from req.
+func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	x, s, out := l.x, l.s, l.out
+	dir, err := x.dir(s.C().Cwd, l.sc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	env := tools.Env{Dir: dir, Grace: x.l.grace,
 		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}
@@ -74,32 +91,23 @@ func (x *execution) toolLoop(ctx context.Context, s *chain.Step, sc scope, req l
 	defer func() { out.toolCalls += int(calls.Load()) }()
 	limit := s.Turns()
 	lastProblem := ""
+	observe := x.observer(s, l.t, "")
 	for turn := 1; ; turn++ {
 		if turn > limit {
 			msg := fmt.Sprintf("max_turns %d reached: the model was still working (raise max_turns, or narrow the task)", limit)
 			if lastProblem != "" {
 				msg += "; last problem: " + lastProblem
 			}
-			return &permanentError{errors.New(msg)}
+			return nil, &permanentError{errors.New(msg)}
 		}
-		out.turn = turn
-		resp, target, sent, err := llm.Call(ctx, targets, req, policy(s), observe)
-		out.usage.LLMCalls += sent
-		out.model = target.Label()
+		l.t.turn = turn
+		resp, err := x.stepModels(s, l.t.targets, observe).Complete(ctx, req)
 		if err != nil {
-			return &permanentError{err}
+			return nil, &permanentError{err}
 		}
-		out.finish = resp.FinishReason
 		if len(resp.ToolCalls) == 0 {
 			if s.Completion == nil {
-				out.answer = resp.Text
-				out.value = textValue(resp.Text)
-				if s.OutputSchema == "json" {
-					if v, ok := parseJSONAnswer(resp.Text); ok {
-						out.value = v
-					}
-				}
-				return nil
+				return &llm.Response{Text: resp.Text, FinishReason: resp.FinishReason, Via: resp.Via, Usage: resp.Usage}, nil
 			}
 			// the answer must come through the completion tool
 			lastProblem = "the model answered without calling " + s.Completion.Tool
@@ -117,21 +125,18 @@ func (x *execution) toolLoop(ctx context.Context, s *chain.Step, sc scope, req l
 				pending = append(pending, i)
 				continue
 			}
-			value, problem := completionValue(s.Completion, call.Arguments)
-			if problem == "" {
-				x.emitTool(s, call, "ok", "completion", 0)
-				out.answer = call.Arguments
-				out.value = value
-				out.finish = llm.FinishStop
-				return nil
+			if problem := completionProblem(s.Completion, call.Arguments); problem != "" {
+				lastProblem = problem
+				x.emitTool(s, call, "error", problem, 0)
+				results[i].Content, results[i].IsError = problem, true
+				continue
 			}
-			lastProblem = problem
-			x.emitTool(s, call, "error", problem, 0)
-			results[i].Content, results[i].IsError = problem, true
+			x.emitTool(s, call, "ok", "completion", 0)
+			return &llm.Response{Text: call.Arguments, FinishReason: llm.FinishStop, Via: resp.Via, Usage: resp.Usage}, nil
 		}
 		if turn == limit && len(pending) > 0 {
 			// no turn is left to report results back: run nothing more
-			return &permanentError{fmt.Errorf("max_turns %d reached: the model still asked for %s", limit, toolNames(resp.ToolCalls, pending))}
+			return nil, &permanentError{fmt.Errorf("max_turns %d reached: the model still asked for %s", limit, toolNames(resp.ToolCalls, pending))}
 		}
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(maxToolsAtOnce)
@@ -143,7 +148,7 @@ func (x *execution) toolLoop(ctx context.Context, s *chain.Step, sc scope, req l
 		}
 		_ = g.Wait()
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.User, ToolResults: results})
 	}
@@ -157,17 +162,17 @@ func toolNames(calls []llm.ToolCall, idx []int) string {
 	return strings.Join(names, ", ")
 }
 
-// completionValue checks the completion tool's arguments against its
-// schema: the value, or what is wrong (sent back to the model).
-func completionValue(cp *chain.Completion, args string) (Value, string) {
+// completionProblem checks the completion tool's arguments against its
+// schema: what is wrong (sent back to the model), or "".
+func completionProblem(cp *chain.Completion, args string) string {
 	var v any
 	if err := json.Unmarshal([]byte(args), &v); err != nil {
-		return Value{}, fmt.Sprintf("the arguments of %s are not JSON: %v", cp.Tool, err)
+		return fmt.Sprintf("the arguments of %s are not JSON: %v", cp.Tool, err)
 	}
 	if err := cp.Resolved().Validate(v); err != nil {
-		return Value{}, fmt.Sprintf("the arguments of %s do not satisfy its schema: %s; call it again with arguments that do", cp.Tool, schemaMessage(err))
+		return fmt.Sprintf("the arguments of %s do not satisfy its schema: %s; call it again with arguments that do", cp.Tool, schemaMessage(err))
 	}
-	return dataValue(v), ""
+	return ""
 }
 
 // callTool runs one tool call and returns the result the model reads. A

@@ -128,7 +128,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 	if err != nil {
 		return nil, model, err
 	}
-	target.Provider = f.budget.provider(target.Provider)
+	target.Provider = llm.Budgeted(target.Provider, f.budget)
 	names := make([]any, len(offered))
 	for i, t := range offered {
 		names[i] = t.Name
@@ -156,6 +156,9 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 	observe := func(a llm.Attempt) {
 		f.decisionUsage.InputTokens += a.Usage.InputTokens
 		f.decisionUsage.OutputTokens += a.Usage.OutputTokens
+		if a.Sent() {
+			f.decisionUsage.LLMCalls++
+		}
 		e := event.Event{Type: event.LLMCall, State: s.Name, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
 			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens, Detail: "decision"}
 		if a.Err != nil {
@@ -164,8 +167,8 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		f.emit(e)
 	}
 	for attempt := 1; ; attempt++ {
-		resp, _, sent, err := llm.Call(ctx, []llm.Target{target}, req, llm.DefaultPolicy, observe)
-		f.decisionUsage.LLMCalls += sent
+		// each question has the default allowance of requests
+		resp, err := llm.WithRetry(target, llm.DefaultPolicy, observe).Complete(ctx, req)
 		if err != nil {
 			return nil, target.Label(), err
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -169,20 +171,22 @@ func lockDir(dir, id string) (*Run, error) {
 // lockRetry takes a run's lock, trying again briefly: a `runs` listing
 // probing the lock holds it for an instant.
 func (s *Store) lockRetry(id string) (*Run, error) {
-	var err error
-	for range 20 {
-		var r *Run
-		if r, err = s.lock(id); err == nil {
-			return r, nil
-		}
-		var le *LockedError
-		if !errors.As(err, &le) {
-			return nil, err
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return nil, err
+	var r *Run
+	err := retry.Do(context.Background(), lockPolicy, retry.Hooks{
+		Retryable: func(err error) bool {
+			var le *LockedError
+			return errors.As(err, &le)
+		},
+	}, func(int) error {
+		var err error
+		r, err = s.lock(id)
+		return err
+	})
+	return r, err
 }
+
+// lockPolicy is how long a resume waits out a brief holder of the lock.
+var lockPolicy = retry.Policy{Attempts: 20, Delay: 10 * time.Millisecond}
 
 // Saved is a run read back from disk.
 type Saved struct {

@@ -1,0 +1,41 @@
+package llm
+
+import "context"
+
+// fallback tries providers in order, moving on only after a transient
+// failure: a permanent error (a bad request, a bad key) would fail the
+// same on every model.
+type fallback struct{ providers []Provider }
+
+var _ Provider = (*fallback)(nil)
+
+// Fallback returns a provider that asks each of ps in turn. Each is
+// usually a *Retrying target, which knows its own model.
+func Fallback(ps ...Provider) Provider {
+	if len(ps) == 1 {
+		return ps[0]
+	}
+	return &fallback{providers: ps}
+}
+
+// Name is the first provider's name.
+func (f *fallback) Name() string { return f.providers[0].Name() }
+
+// Complete returns the first answer, or the last failure.
+func (f *fallback) Complete(ctx context.Context, req Request) (*Response, error) {
+	var last error
+	for _, p := range f.providers {
+		resp, err := p.Complete(ctx, req)
+		if err == nil {
+			return resp, nil
+		}
+		last = err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !IsTransient(err) {
+			return nil, err
+		}
+	}
+	return nil, last
+}

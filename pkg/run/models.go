@@ -1,0 +1,152 @@
+package run
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// Models turns a model name into a ready provider target; *llm.Registry
+// is the implementation, tests use fakes.
+type Models interface {
+	Target(model string) (llm.Target, error)
+}
+
+// ModelError is an agent step whose model cannot be used on this machine:
+// no model named anywhere, an unknown provider, a missing key. Found before
+// any step runs.
+type ModelError struct {
+	File string
+	Pos  chain.Pos
+	Step string
+	Msg  string
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
+}
+
+// modelOf is the model a step uses: its own, else the run's default
+// (--model, CHAINRUN_MODEL, config default_model, in that order, resolved
+// by the caller).
+func (l *Local) modelOf(s *chain.Step) string {
+	if s.Model != "" {
+		return s.Model
+	}
+	return l.defaultModel
+}
+
+// targets resolves a step's model and its fallback_models.
+func (l *Local) targets(c *chain.Chain, s *chain.Step) ([]llm.Target, error) {
+	fail := func(field, format string, args ...any) error {
+		return &ModelError{File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	model := l.modelOf(s)
+	if model == "" {
+		return nil, fail("prompt", "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model in config")
+	}
+	if l.models == nil {
+		return nil, fail("prompt", "no model providers are configured")
+	}
+	var out []llm.Target
+	for i, m := range append([]string{model}, s.FallbackModels...) {
+		t, err := l.models.Target(m)
+		if err != nil {
+			field := "model"
+			if i > 0 {
+				field = "fallback_models"
+			} else if s.Model == "" {
+				field = "prompt"
+			}
+			return nil, fail(field, "%v", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// CheckModels reports, for every agent step of c, a model that cannot be
+// used here (validate shows these as warnings: a chain is valid on a
+// machine without keys).
+func (l *Local) CheckModels(c *chain.Chain) []error {
+	var out []error
+	for _, s := range c.Steps {
+		if s.Kind == chain.KindAgent {
+			if _, err := l.targets(c, s); err != nil {
+				out = append(out, err)
+			}
+		}
+	}
+	return out
+}
+
+// policy is the step's retry: its retry block, else two more attempts
+// after a transient failure. Its Attempts is the most requests the step
+// sends one model.
+func policy(s *chain.Step) llm.Policy {
+	if s.Retry == nil {
+		return llm.DefaultPolicy
+	}
+	p := llm.DefaultPolicy
+	p.Attempts = max(s.Retry.Max, 1)
+	p.Backoff = s.Retry.Backoff
+	if s.Retry.DelayMS > 0 {
+		p.Delay = time.Duration(s.Retry.DelayMS) * time.Millisecond
+	}
+	return p
+}
+
+// tries is what the attempts of one step share: the guardrail feedback
+// the model is told on a retry, the step's models (whose retry allowance
+// spans every attempt), and the model use they add up.
+type tries struct {
+	history []llm.Message
+	targets []llm.Target
+	models  llm.Provider
+	// usage and model are kept by the models' observer; turn is the tool
+	// loop's current model call.
+	usage Usage
+	model string
+	turn  int
+}
+
+// stepModels is a step's targets as one provider: each target drawing on
+// the run's budget and retried under the step's policy, then its
+// fallbacks in order. observe sees every request.
+func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) llm.Provider {
+	p := policy(s)
+	ps := make([]llm.Provider, len(targets))
+	for i, t := range targets {
+		t.Provider = llm.Budgeted(t.Provider, x.budget)
+		ps[i] = llm.WithRetry(t, p, observe)
+	}
+	return llm.Fallback(ps...)
+}
+
+// observer adds each request's usage to t and reports it as an llm.call
+// event. detail, when set, marks a side request (a summary) that does not
+// name the step's model.
+func (x *execution) observer(s *chain.Step, t *tries, detail string) func(llm.Attempt) {
+	return func(a llm.Attempt) {
+		t.usage.InputTokens += a.Usage.InputTokens
+		t.usage.OutputTokens += a.Usage.OutputTokens
+		if a.Sent() {
+			t.usage.LLMCalls++
+		}
+		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: "ok", Detail: detail,
+			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens}
+		if detail == "" {
+			t.model, e.Turn = a.Target.Label(), t.turn
+		}
+		if a.Err != nil {
+			e.Status, e.Error = "failed", a.Err.Error()
+			if a.Wait > 0 {
+				e.Status, e.Detail = "retrying", "retry in "+a.Wait.Round(time.Millisecond).String()
+			}
+		}
+		x.emit(e)
+	}
+}

@@ -1,0 +1,89 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// renderPrompt renders the prompt with context_strategy applied to the
+// outputs of the dependencies it names: full (as is), truncate:N (cut to N
+// characters) or summarize (a model call of its own, cached, whose usage
+// counts for the step).
+func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t *tries) (string, error) {
+	strategies := map[string]string{}
+	for dep, strategy := range s.ContextStrategy {
+		name := dep
+		if d := x.c.Step(dep); d != nil && d.OutputVar != "" {
+			name = d.OutputVar
+		}
+		strategies[name] = strategy
+	}
+	var failure error
+	resolve := func(r chain.Ref) (string, bool, error) {
+		v, ok, err := sc.resolve(r)
+		strategy := strategies[r.Name]
+		switch {
+		case err != nil || !ok:
+		case strings.HasPrefix(strategy, "truncate:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(strategy, "truncate:"))
+			if len([]rune(v)) > n {
+				v = string([]rune(v)[:n]) + "…"
+			}
+		case strategy == "summarize" && v != "":
+			summary, serr := x.summarize(ctx, s, t, r.Name, v)
+			if serr != nil {
+				failure = serr
+				return "", false, serr
+			}
+			v = summary
+		}
+		return v, ok, err
+	}
+	text, err := s.C().Prompt.Render(resolve, x.l.lenient)
+	if failure != nil {
+		return "", failure
+	}
+	if err != nil {
+		return "", &permanentError{err}
+	}
+	return text, nil
+}
+
+// summaryPrompt asks for a summary that keeps what a later prompt needs.
+const summaryPrompt = `Summarise the following text for use as context in another prompt. Keep every fact, number, name and decision a reader would need; drop repetition and filler. Answer with the summary only.
+
+`
+
+// summaryTTL is how long a summary is kept: the same text always gives
+// the same context.
+const summaryTTL = 7 * 24 * time.Hour
+
+// summarize condenses a dependency's output with the step's own models
+// (a question of its own, with its own retry allowance). Summaries are
+// cached (when a cache is configured) whatever the step's own cache
+// setting.
+func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name, text string) (string, error) {
+	models := x.stepModels(s, t.targets, x.observer(s, t, "summarize "+name))
+	var store llm.Cache
+	if x.l.cache != nil {
+		store = x.l.cache
+	}
+	key := cache.Key([]any{"summarize", labels(t.targets), s.MaxTokens, text})
+	ask := llm.Cached(models, store, llm.CacheOptions{Key: func(llm.Request) string { return key }, TTL: summaryTTL, Read: x.l.cacheReads})
+	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.MaxTokens}
+	resp, err := ask.Complete(ctx, req)
+	if err != nil {
+		return "", &permanentError{fmt.Errorf("context_strategy summarize of %s: %w", name, err)}
+	}
+	if resp.Cached {
+		t.usage.Cached++
+	}
+	return resp.Text, nil
+}
