@@ -3,12 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
-	"github.com/chainrun/chainrun/pkg/run"
-	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // The exit codes of the contract.
@@ -38,52 +35,36 @@ type exitStatus struct {
 
 func (e *exitStatus) Error() string { return e.msg }
 
+// nothingRan is the class of every error from before anything ran: a bad
+// flag, argument, input or chain, a step that cannot run here, a saved run
+// that cannot be resumed. Each such error declares it; no list of types
+// is kept here.
+type nothingRan interface{ NothingRan() bool }
+
+// NothingRan marks a usage error: exit 2.
+func (e *usageError) NothingRan() bool { return true }
+
 // exitCode maps an error to the contract's exit codes, in one place.
-func exitCode(err error) int {
+// commandRan is false when cobra refused the command line before any
+// command started (an unknown command or flag, wrong arguments).
+func exitCode(err error, commandRan bool) int {
 	var st *exitStatus
-	var ue *usageError
-	var ie *run.InputError
-	var ve *chain.ValidationError
-	var nf *chain.NotFoundError
-	var ne *run.UnsupportedError
-	var de *chain.DirError
-	var ce *run.CallError
-	var me *run.ModelError
-	var re *run.RerunError
-	var snf *store.NotFoundError
-	var sle *store.LockedError
-	var sce *store.CorruptError
-	var te *run.TakeError
+	var nr nothingRan
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
-	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ve), errors.As(err, &nf), errors.As(err, &ne), errors.As(err, &de), errors.As(err, &ce), errors.As(err, &me),
-		errors.As(err, &re), errors.As(err, &snf), errors.As(err, &sle), errors.As(err, &sce), errors.As(err, &te):
-		return exitUsage
-	case isCobraUsage(err):
+	case !commandRan, errors.As(err, &nr) && nr.NothingRan():
 		return exitUsage
 	}
 	return exitFailed
 }
 
-// isCobraUsage recognises the errors cobra itself returns for a bad
-// command line.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // reportError prints err (unless its output was already printed) and
 // returns the exit code.
-func reportError(io *iostreams.IOStreams, err error) int {
-	code := exitCode(err)
+func reportError(io *iostreams.IOStreams, err error, commandRan bool) int {
+	code := exitCode(err, commandRan)
 	if err == nil {
 		return code
 	}
@@ -102,7 +83,7 @@ func reportError(io *iostreams.IOStreams, err error) int {
 		return code
 	}
 	fmt.Fprintln(io.ErrOut, "chainrun: "+err.Error())
-	if isCobraUsage(err) {
+	if !commandRan {
 		fmt.Fprintln(io.ErrOut, "Run 'chainrun --help' for usage.")
 	}
 	return code

@@ -6,6 +6,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/chainrun/chainrun/pkg/iostreams"
 )
 
@@ -26,6 +28,28 @@ func Execute(ctx context.Context, io *iostreams.IOStreams, args []string) int {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
+	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
-	return reportError(io, err)
+	return reportError(io, err, *commandRan)
+}
+
+// markRuns wraps every command's RunE so that an error can be told apart
+// from cobra's own refusal of the command line, which comes before any
+// command runs.
+func markRuns(root *cobra.Command) *bool {
+	ran := new(bool)
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				*ran = true
+				return run(cmd, args)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return ran
 }

@@ -132,8 +132,8 @@ func (f *factory) modelWarnings(results []validation) {
 			}
 		}
 		for _, err := range engine.CheckModels(c) {
-			var me *run.ModelError
-			if errors.As(err, &me) {
+			var me *run.PreflightError
+			if errors.As(err, &me) && me.Kind == run.BadModel {
 				r.Warnings = append(r.Warnings, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,
 					Message: fmt.Sprintf("step %q: %s (running it would stop here)", me.Step, me.Msg)})
 			}
@@ -148,8 +148,8 @@ func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 		return err
 	}
 	cerr := run.CheckCalls(l.Chain, f.calledChain)
-	var ce *run.CallError
-	if errors.As(cerr, &ce) {
+	var ce *run.PreflightError
+	if errors.As(cerr, &ce) && ce.Kind == run.BadCall {
 		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
 	}
 	return cerr

@@ -233,8 +233,8 @@ func TestAgentModelProblemsStopTheRunBeforeItStarts(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		_, err := New(WithDir(dir), WithModels(registryFor(s, map[string]string{"OPENAI_API_KEY": ""}))).Run(context.Background(), Request{Chain: load(t, src)})
-		var me *ModelError
-		if !errors.As(err, &me) || !strings.Contains(err.Error(), want) {
+		var me *PreflightError
+		if !errors.As(err, &me) || me.Kind != BadModel || !strings.Contains(err.Error(), want) {
 			t.Errorf("want ModelError %q, got %v", want, err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {

@@ -16,6 +16,9 @@ type InputError struct {
 
 func (e *InputError) Error() string { return e.Chain + ": " + e.Msg }
 
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *InputError) NothingRan() bool { return true }
+
 // ResolveInputs checks the given values against the chain's declared
 // inputs and applies defaults. Every problem is reported at once.
 func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, error) {

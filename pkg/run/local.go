@@ -164,7 +164,7 @@ func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
 	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
 		sr, earlyExit = x.reuse(s, rec)
 	} else {
-		if x.req.Journal != nil && x.l.needsConfirmation(s, 0) {
+		if x.req.Journal != nil && needsConfirmation(s) {
 			if err := x.req.Journal.StepStarted(id); err != nil {
 				// without the mark a crash could repeat it unasked: refuse
 				sr = &StepResult{ID: id, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
@@ -217,19 +217,6 @@ func (x *execution) emit(e event.Event) {
 	x.l.events.Emit(e)
 }
 
-// UnsupportedError names a step that uses something this version cannot
-// run yet. It is found before any step runs.
-type UnsupportedError struct {
-	File string
-	Pos  chain.Pos
-	Step string
-	What string
-}
-
-func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("%s:%s: step %q: %s is not supported yet; nothing was run", e.File, e.Pos, e.Step, e.What)
-}
-
 // CheckCalls reports the first chain step of c (or of a chain it calls)
 // whose callee is missing, takes other inputs, or calls back into a chain
 // on the stack. `validate` uses it; `run` checks the same before starting.
@@ -245,7 +232,7 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 	stack = append(stack, c.Name)
 	for _, s := range c.Steps {
 		bad := func(field, what string) error {
-			return &UnsupportedError{File: c.File, Pos: s.At(field), Step: s.ID, What: what}
+			return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At(field), Step: s.ID, Msg: what}
 		}
 		if s.Kind == chain.KindChain {
 			if err := preflightCall(l, c, s, resolve, stack); err != nil {
@@ -270,21 +257,9 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 	return nil
 }
 
-// CallError is a chain step that cannot call its chain. Nothing ran.
-type CallError struct {
-	File string
-	Pos  chain.Pos
-	Step string
-	Msg  string
-}
-
-func (e *CallError) Error() string {
-	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
-}
-
 func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string) error {
 	fail := func(format string, args ...any) error {
-		return &CallError{File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	if resolve == nil {
 		return fail("calling chain %q needs a chain catalog", s.Chain)
@@ -343,23 +318,12 @@ func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 	return &sr, exit
 }
 
-// RerunError is a resumed run with a step that is not idempotent and may
-// have started before: nothing runs until the caller confirms.
-type RerunError struct {
-	Steps []string
-}
-
-func (e *RerunError) Error() string {
-	return fmt.Sprintf("step %s is not idempotent and may already have done its work (it started and did not succeed); check, then resume with --rerun %s",
-		strings.Join(e.Steps, ", "), e.Steps[0])
-}
-
 // checkRerun refuses to resume over a non-idempotent step that started
 // and did not finish, unless the caller named it in Rerun.
 func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
-		if !req.Started[s.ID] || req.Rerun[s.ID] || !l.needsConfirmation(s, 0) {
+		if !req.Started[s.ID] || req.Rerun[s.ID] || !needsConfirmation(s) {
 			continue
 		}
 		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {
@@ -385,6 +349,6 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 // needsConfirmation reports whether a step must not run again without a
 // person confirming it: it is marked idempotent: false. (A chain step's
 // callee saves its own steps, each confirmed on its own.)
-func (l *Local) needsConfirmation(s *chain.Step, depth int) bool {
+func needsConfirmation(s *chain.Step) bool {
 	return s.Idempotent != nil && !*s.Idempotent
 }

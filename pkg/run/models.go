@@ -15,20 +15,6 @@ type Models interface {
 	Target(model string) (llm.Target, error)
 }
 
-// ModelError is an agent step whose model cannot be used on this machine:
-// no model named anywhere, an unknown provider, a missing key. Found before
-// any step runs.
-type ModelError struct {
-	File string
-	Pos  chain.Pos
-	Step string
-	Msg  string
-}
-
-func (e *ModelError) Error() string {
-	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
-}
-
 // modelOf is the model a step uses: its own, else the run's default
 // (--model, CHAINRUN_MODEL, config default_model, in that order, resolved
 // by the caller).
@@ -42,7 +28,7 @@ func (l *Local) modelOf(s *chain.Step) string {
 // targets resolves a step's model and its fallback_models.
 func (l *Local) targets(c *chain.Chain, s *chain.Step) ([]llm.Target, error) {
 	fail := func(field, format string, args ...any) error {
-		return &ModelError{File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+		return &PreflightError{Kind: BadModel, File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	model := l.modelOf(s)
 	if model == "" {

@@ -47,6 +47,9 @@ type TakeError struct {
 	Links []Link
 }
 
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *TakeError) NothingRan() bool { return true }
+
 func (e *TakeError) Error() string {
 	if len(e.Links) == 0 {
 		return fmt.Sprintf("--take %s: the run is at state %q, which offers no transitions", e.Take, e.State)
@@ -229,7 +232,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
 		if !ok {
-			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: f.l.needsConfirmation(e, 0)}}
+			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(e)}}
 			if ctx.Err() != nil {
 				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
 				return false
@@ -247,7 +250,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 // runExecutor runs a transition's executor or a state's task as a step,
 // marking it first when it must never repeat unconfirmed.
 func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, bool) {
-	if f.req.Journal != nil && f.l.needsConfirmation(e, 0) {
+	if f.req.Journal != nil && needsConfirmation(e) {
 		if err := f.req.Journal.StepStarted(e.ID); err != nil {
 			sr := &StepResult{ID: e.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
 			f.steps = append(f.steps, *sr)

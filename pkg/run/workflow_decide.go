@@ -110,10 +110,10 @@ func (l *Local) checkDecider(c *chain.Chain, req Request) error {
 				continue
 			}
 			if l.models == nil {
-				return &ModelError{File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
+				return &PreflightError{Kind: BadModel, File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
 			}
 			if _, err := l.models.Target(model); err != nil {
-				return &ModelError{File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
+				return &PreflightError{Kind: BadModel, File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
 			}
 			return nil
 		}

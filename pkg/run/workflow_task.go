@@ -18,7 +18,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 	} else if !f.deeper() {
 		return false
 	}
-	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name), Rerun: f.l.needsConfirmation(s.Task, 0)}}
+	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name), Rerun: needsConfirmation(s.Task)}}
 	sr, ok := f.runExecutor(ctx, s.Task)
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
