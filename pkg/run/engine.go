@@ -16,12 +16,18 @@ import (
 )
 
 // Engine runs a validated chain. A distributed engine can run the same
-// chains by satisfying this interface.
+// chains by satisfying this interface: it is all the CLI knows of one.
 type Engine interface {
 	// Run executes the chain. The error is for a run that could not start
 	// (bad inputs, an unsupported step): then nothing ran. A run that
 	// started always returns a Result, whatever its status.
 	Run(ctx context.Context, req Request) (*Result, error)
+	// Plan is what Run would do, without running anything (--dry-run):
+	// the same checks, then each step with its resolved command.
+	Plan(req Request) ([]PlannedStep, error)
+	// CheckModels reports every agent step whose model cannot be used
+	// where the engine runs (validate shows these as warnings).
+	CheckModels(c *chain.Chain) []error
 }
 
 // Request is a chain and what to run it with.
@@ -36,6 +42,9 @@ type Request struct {
 	MaxTokens int
 	// Journal, when set, saves each finished step durably.
 	Journal Journal
+	// Events, when set, receives this run's events besides the engine's
+	// own sink (a saved run's event log).
+	Events event.Sink
 	// Resume holds the steps of an earlier attempt of this run: reusable
 	// ones are not run again.
 	Resume map[string]StepRecord

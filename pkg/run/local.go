@@ -215,6 +215,9 @@ func (x *execution) emit(e event.Event) {
 	}
 	e.Error, e.Line, e.Detail = x.mask(e.Error), x.mask(e.Line), x.mask(e.Detail)
 	x.l.events.Emit(e)
+	if x.req.Events != nil {
+		x.req.Events.Emit(e)
+	}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)
