@@ -1,9 +1,16 @@
 // Package run is the execution seam of chainrun. Engine is the interface
 // cmd/ drives; Local is the first implementation, running a validated
-// chain in this process with dependency-driven parallelism. Engines report
-// progress only through the event stream (package event) and return a
-// Result; they never print.
+// chain in this process. Engines report progress only through the event
+// stream (package event) and return a Result; they never print.
 //
-// run may import chain, dag, event, executor and guard; it must not import
-// cobra, viper or anything under cmd/.
+// One execution runs every chain (execution.go: inputs, variables,
+// journal, resume, result); a driver chooses what runs next: the DAG
+// driver by dependencies (drive_dag.go), the flow driver by the states and
+// transitions of a workflow (drive_flow.go, flow_*.go). A step goes
+// through one pipeline (step.go: condition, pre_tools, retry, timeout,
+// guardrails, output); agent steps ask their models through llm's
+// decorators (models.go, agent.go, answer.go).
+//
+// run may import chain, dag, event, executor, guard, llm, cache, retry and
+// tools; it must not import store, cobra, viper or anything under cmd/.
 package run

@@ -59,3 +59,25 @@ func (e *RerunError) Error() string {
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *RerunError) NothingRan() bool { return true }
+
+// TakeError is a --take that names no link of the decision the run is
+// at. Nothing ran.
+type TakeError struct {
+	Take  string
+	State string
+	Links []Link
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *TakeError) NothingRan() bool { return true }
+
+func (e *TakeError) Error() string {
+	if len(e.Links) == 0 {
+		return fmt.Sprintf("--take %s: the run is at state %q, which offers no transitions", e.Take, e.State)
+	}
+	names := make([]string, len(e.Links))
+	for i, l := range e.Links {
+		names[i] = l.Transition
+	}
+	return fmt.Sprintf("--take %s: state %q offers %s", e.Take, e.State, strings.Join(names, ", "))
+}

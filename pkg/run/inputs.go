@@ -2,8 +2,11 @@ package run
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -20,39 +23,60 @@ func (e *InputError) Error() string { return e.Chain + ": " + e.Msg }
 func (e *InputError) NothingRan() bool { return true }
 
 // ResolveInputs checks the given values against the chain's declared
-// inputs and applies defaults. Every problem is reported at once.
+// inputs and applies defaults, returning them as text. Every problem is
+// reported at once.
 func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, error) {
-	out := map[string]string{}
+	text, _, err := resolveInputs(c, given)
+	return text, err
+}
+
+// resolveInputs is the one input resolver of every chain. A chain
+// declares its inputs as a list (a DAG chain's inputs:, or a workflow's
+// inputSchema, which loads as the same list plus the schema). --input
+// text becomes the type declared for it; unknown names are refused unless
+// a schema leaves its properties open; required ones must be given;
+// defaults apply; then the whole must satisfy the schema, if any. It
+// returns the inputs as text (for templates) and as typed values (for
+// expressions and JSONPath). Every problem is reported at once, naming
+// the input.
+func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, map[string]any, error) {
+	schema := inputSchema(c)
+	closed := schema == nil
+	if schema != nil {
+		if ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool); ok && !ap {
+			closed = true
+		}
+	}
 	var problems []string
-	names := make([]string, 0, len(given))
-	for k := range given {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var declared []string
-	for _, in := range c.Inputs {
-		declared = append(declared, in.Name)
-	}
-	for _, k := range names {
-		if c.Input(k) == nil {
-			hint := "it declares no inputs"
-			if len(declared) > 0 {
-				hint = "its inputs are " + strings.Join(declared, ", ")
+	typed := map[string]any{}
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		in := c.Input(k)
+		if in == nil {
+			if closed {
+				problems = append(problems, fmt.Sprintf("unknown input %q (%s)", k, declaredInputs(c)))
+			} else {
+				typed[k] = given[k]
 			}
-			problems = append(problems, fmt.Sprintf("unknown input %q (%s)", k, hint))
 			continue
 		}
-		out[k] = given[k]
+		v, err := convertInput(given[k], in.Type)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("input %q: %v", k, err))
+			continue
+		}
+		typed[k] = v
 	}
 	for _, in := range c.Inputs {
-		if _, ok := out[in.Name]; ok {
+		if _, ok := typed[in.Name]; ok {
 			continue
 		}
 		switch {
-		case in.Default != nil:
-			out[in.Name] = *in.Default
-		case in.Optional:
-			out[in.Name] = ""
+		case in.Default != nil && schema == nil:
+			typed[in.Name] = *in.Default
+		case in.Optional && schema == nil:
+			typed[in.Name] = ""
+		case in.Default != nil, in.Optional:
+			// the schema's defaults apply below
 		default:
 			desc := ""
 			if in.Description != "" {
@@ -61,10 +85,41 @@ func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 			problems = append(problems, fmt.Sprintf("missing required input %q%s: pass --input %s=VALUE", in.Name, desc, in.Name))
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &InputError{Chain: c.Name, Msg: strings.Join(problems, "; ")}
+	if len(problems) == 0 && schema != nil {
+		if err := schema.ApplyDefaults(&typed); err != nil {
+			problems = append(problems, "inputSchema defaults: "+err.Error())
+		} else if err := schema.Validate(typed); err != nil {
+			problems = append(problems, "does not satisfy inputSchema: "+schemaMessage(err))
+		}
 	}
-	return out, nil
+	if len(problems) > 0 {
+		return nil, nil, &InputError{Chain: c.Name, Msg: strings.Join(problems, "; ")}
+	}
+	text := make(map[string]string, len(typed))
+	for k, v := range typed {
+		text[k] = textOf(v)
+	}
+	return text, typed, nil
+}
+
+// inputSchema is the JSON Schema a workflow's inputs must satisfy, nil for
+// a chain whose input list says all.
+func inputSchema(c *chain.Chain) *jsonschema.Resolved {
+	if c.Workflow == nil {
+		return nil
+	}
+	return c.Workflow.Schema
+}
+
+func declaredInputs(c *chain.Chain) string {
+	if len(c.Inputs) == 0 {
+		return "it declares no inputs"
+	}
+	names := make([]string, len(c.Inputs))
+	for i, in := range c.Inputs {
+		names[i] = in.Name
+	}
+	return "its inputs are " + strings.Join(names, ", ")
 }
 
 // Masked returns the inputs with every secret value replaced by ***.

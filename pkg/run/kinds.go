@@ -324,7 +324,8 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 			sub.Rerun[inner] = true
 		}
 	}
-	res := x.l.execute(ctx, callee, inputs, x.runID+"/"+s.ID, x.budget, sub, x.secretValues)
+	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	res := callx.run(ctx, &dagDriver{x: callx})
 	if res.Status != Succeeded {
 		if ctx.Err() != nil {
 			return outcome{}, ctx.Err()

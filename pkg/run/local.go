@@ -6,52 +6,19 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
-// execution is the state of one run in progress.
-type execution struct {
-	l       *Local
-	c       *chain.Chain
-	runID   string
-	st      *store
-	mu      sync.Mutex
-	results map[string]*StepResult
-	// failure is the first step failure that stopped the run.
-	failure    string
-	failedStep string
-	earlyExit  string
-	secrets    *strings.Replacer
-	// secretValues are handed down to the chains this one calls.
-	secretValues []string
-	// itemSlots bounds the loop items running at once across the run.
-	itemSlots chan struct{}
-	// budget, when set, caps the run's model use.
-	budget *llm.Budget
-	// req is what the run was asked: journal, resume state.
-	req      Request
-	warnings []string
-	// bin is the chain's bin/ directory, looked up once.
-	bin     string
-	binOnce sync.Once
-	// spills numbers the files oversized outputs are kept in.
-	spills atomic.Int64
-}
-
-// Run executes the chain and returns its result. See Engine.
+// Run executes the chain and returns its result. See Engine. A DAG chain
+// and a state workflow share one execution (inputs, variables, journal,
+// resume, result); their drivers differ only in how they choose what runs
+// next.
 func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	c := req.Chain
-	if c.Workflow != nil {
-		return l.runWorkflow(ctx, req)
-	}
-	inputs, err := ResolveInputs(c, req.Inputs)
+	inputs, typed, err := resolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +26,16 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.execute(ctx, c, inputs, runID, newBudget(c, req.MaxTokens), req, nil), nil
+	st := newStore(inputs)
+	st.typed = typed
+	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
+	var d driver = &dagDriver{x: x}
+	if c.Workflow != nil {
+		if d, err = newFlow(x, req); err != nil {
+			return nil, err
+		}
+	}
+	return x.run(ctx, d), nil
 }
 
 // admit checks, before anything runs, every step's model and callee and
@@ -89,135 +65,6 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
 	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
 		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
-}
-
-// execute runs a checked chain with resolved inputs.
-func (l *Local) execute(ctx context.Context, c *chain.Chain, inputs map[string]string, runID string, b *llm.Budget, req Request, inheritedSecrets []string) *Result {
-	start := l.now()
-	x := l.newExecution(c, runID, newStore(inputs), b, req, inheritedSecrets)
-	x.emit(event.Event{Type: event.RunStarted, Chain: c.Name})
-
-	notStarted := c.Graph().Run(ctx, l.parallel, x.visit)
-
-	res := &Result{
-		RunID:     runID,
-		Name:      c.Name,
-		Vars:      map[string]any{},
-		StartedAt: start.UTC().Format(time.RFC3339Nano),
-	}
-	reason := "not run"
-	switch {
-	case ctx.Err() != nil:
-		reason = "not run: the run was interrupted"
-	case x.failedStep != "":
-		reason = "not run: step " + x.failedStep + " failed"
-	case x.earlyExit != "":
-		reason = "early exit after step " + x.earlyExit
-	}
-	for _, id := range notStarted {
-		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
-		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: string(StepSkipped), Detail: reason})
-	}
-	for _, s := range c.Steps {
-		sr := x.results[s.ID]
-		res.Steps = append(res.Steps, *sr)
-		if sr.Usage != nil {
-			res.Usage.LLMCalls += sr.Usage.LLMCalls
-			res.Usage.InputTokens += sr.Usage.InputTokens
-			res.Usage.OutputTokens += sr.Usage.OutputTokens
-			res.Usage.Cached += sr.Usage.Cached
-		}
-	}
-	for name, v := range x.st.vars {
-		res.Vars[name] = v.public()
-	}
-	switch {
-	case ctx.Err() != nil:
-		res.Status = Interrupted
-		res.Error = "interrupted"
-		if x.failure != "" {
-			res.Error = "interrupted: " + x.failure
-		}
-	case x.failure != "":
-		res.Status = Failed
-		res.Error = x.failure
-	default:
-		res.Status = Succeeded
-	}
-	if c.Output != "" && res.Status == Succeeded {
-		if v, ok := x.st.get(c.Output); ok {
-			res.Output = v.public()
-		}
-	}
-	res.DurationMS = l.now().Sub(start).Milliseconds()
-	res.Warnings = x.warnings
-	x.maskResult(res)
-	x.emit(event.Event{Type: event.RunFinished, Chain: c.Name, Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS})
-	return res
-}
-
-// visit runs one step for the scheduler and says what its outcome means.
-func (x *execution) visit(ctx context.Context, id string) dag.Outcome {
-	s := x.c.Step(id)
-	var sr *StepResult
-	var earlyExit bool
-	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
-		sr, earlyExit = x.reuse(s, rec)
-	} else {
-		if x.req.Journal != nil && needsConfirmation(s) {
-			if err := x.req.Journal.StepStarted(id); err != nil {
-				// without the mark a crash could repeat it unasked: refuse
-				sr = &StepResult{ID: id, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
-				x.mu.Lock()
-				x.results[id] = sr
-				if x.failure == "" {
-					x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
-				}
-				x.mu.Unlock()
-				return dag.Stop
-			}
-		}
-		sr, earlyExit = x.runStep(ctx, s)
-		x.journal(s, sr)
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.results[id] = sr
-	switch {
-	case sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
-		// stopped by the run's cancellation or after an early exit: not a
-		// failure of the run
-		return dag.Stop
-	case sr.Status == StepFailed && s.ContinueOnError:
-		return dag.Continue
-	case sr.Status == StepFailed:
-		if x.failure == "" {
-			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
-			x.failedStep = id
-		}
-		return dag.Stop
-	case earlyExit:
-		if x.earlyExit == "" {
-			x.earlyExit = id
-		}
-		// an early exit cancels the steps still running: the run is done
-		return dag.Stop
-	}
-	return dag.Continue
-}
-
-// emit stamps an event with the schema version, time and run id, masks
-// secret input values in its text, and sends it.
-func (x *execution) emit(e event.Event) {
-	e.V, e.RunID = event.SchemaVersion, x.runID
-	if e.Time.IsZero() {
-		e.Time = x.l.now()
-	}
-	e.Error, e.Line, e.Detail = x.mask(e.Error), x.mask(e.Line), x.mask(e.Detail)
-	x.l.events.Emit(e)
-	if x.req.Events != nil {
-		x.req.Events.Emit(e)
-	}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)

@@ -33,24 +33,15 @@ type PlannedStep struct {
 // needs no model and no key, and fails only on bad inputs.
 func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	c := req.Chain
-	var inputs map[string]string
-	var typed map[string]any
-	var err error
-	if c.Workflow != nil {
-		inputs, typed, err = resolveWorkflowInputs(c, req.Inputs)
-	} else {
-		inputs, err = ResolveInputs(c, req.Inputs)
-	}
+	inputs, typed, err := resolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, err
 	}
 	x := &execution{l: l, c: c, st: newStore(Masked(c, inputs))}
-	if typed != nil {
-		x.st.typed = typed
-		for _, in := range c.Inputs {
-			if in.Secret {
-				x.st.typed[in.Name] = "***"
-			}
+	x.st.typed = typed
+	for _, in := range c.Inputs {
+		if _, given := typed[in.Name]; given && in.Secret {
+			x.st.typed[in.Name] = "***"
 		}
 	}
 	place := map[*chain.Step]PlannedStep{}

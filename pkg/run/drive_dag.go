@@ -1,0 +1,111 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+// dagDriver runs a chain's steps as their dependencies allow: each step
+// starts the moment the steps it depends on finish, at most --max-parallel
+// at once.
+type dagDriver struct {
+	x *execution
+	// notStarted are the steps the run ended before.
+	notStarted []string
+}
+
+func (d *dagDriver) where() string { return "" }
+
+func (d *dagDriver) drive(ctx context.Context) {
+	d.notStarted = d.x.c.Graph().Run(ctx, d.x.l.parallel, d.visit)
+}
+
+// conclude lists every step in the chain's order, those that never
+// started as skipped with the reason.
+func (d *dagDriver) conclude(ctx context.Context, res *Result) {
+	x, c := d.x, d.x.c
+	reason := "not run"
+	switch {
+	case ctx.Err() != nil:
+		reason = "not run: the run was interrupted"
+	case x.failedStep != "":
+		reason = "not run: step " + x.failedStep + " failed"
+	case x.earlyExit != "":
+		reason = "early exit after step " + x.earlyExit
+	}
+	for _, id := range d.notStarted {
+		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
+		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: string(StepSkipped), Detail: reason})
+	}
+	for _, s := range c.Steps {
+		res.Steps = append(res.Steps, *x.results[s.ID])
+	}
+	switch {
+	case ctx.Err() != nil:
+		res.Status = Interrupted
+		res.Error = "interrupted"
+		if x.failure != "" {
+			res.Error = "interrupted: " + x.failure
+		}
+	case x.failure != "":
+		res.Status = Failed
+		res.Error = x.failure
+	default:
+		res.Status = Succeeded
+	}
+	if c.Output != "" && res.Status == Succeeded {
+		if v, ok := x.st.get(c.Output); ok {
+			res.Output = v.public()
+		}
+	}
+}
+
+// visit runs one step for the scheduler and says what its outcome means.
+func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
+	x := d.x
+	s := x.c.Step(id)
+	var sr *StepResult
+	var earlyExit bool
+	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
+		sr, earlyExit = x.reuse(s, rec)
+	} else {
+		if sr := x.markStarted(s); sr != nil {
+			x.mu.Lock()
+			x.results[id] = sr
+			if x.failure == "" {
+				x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
+			}
+			x.mu.Unlock()
+			return dag.Stop
+		}
+		sr, earlyExit = x.runStep(ctx, s)
+		x.journal(s, sr)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.results[id] = sr
+	switch {
+	case sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
+		// stopped by the run's cancellation or after an early exit: not a
+		// failure of the run
+		return dag.Stop
+	case sr.Status == StepFailed && s.ContinueOnError:
+		return dag.Continue
+	case sr.Status == StepFailed:
+		if x.failure == "" {
+			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
+			x.failedStep = id
+		}
+		return dag.Stop
+	case earlyExit:
+		if x.earlyExit == "" {
+			x.earlyExit = id
+		}
+		// an early exit cancels the steps still running: the run is done
+		return dag.Stop
+	}
+	return dag.Continue
+}

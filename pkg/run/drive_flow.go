@@ -1,0 +1,223 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+// contextVar is where a workflow keeps its context among the variables,
+// so that {context.x}, $.context.x and conditions read it like any other.
+const contextVar = "context"
+
+// flow is one call (a run or a resume) of a state workflow.
+type flow struct {
+	*execution
+	w *chain.Workflow
+	// state is where the run stands; arrived when it got there (for a
+	// decision point's timeout).
+	state   string
+	arrived time.Time
+	context map[string]any
+	trace   []ChainEntry
+	steps   []StepResult
+	// depth counts the transitions taken on their own in this call.
+	depth int
+	take  string
+	// links are offered when the call stops: a decision's choices, or the
+	// retry of what failed.
+	links  []Link
+	status Status
+	// decisionUsage counts the model calls of agent decisions.
+	decisionUsage Usage
+}
+
+// newFlow sets up the flow driver of a workflow's execution: it replays
+// the transitions earlier calls took, then refuses a --take that names no
+// link of the state the run is at, before anything runs.
+func newFlow(x *execution, req Request) (*flow, error) {
+	began := x.l.now()
+	if t, ok := RunIDTime(x.runID); ok {
+		// a resume that finds the run still at its first state waits
+		// since the run began, not since this call
+		began = t
+	}
+	w := x.c.Workflow
+	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
+	f.replay(req.History)
+	if err := f.checkTake(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *flow) where() string { return f.state }
+
+// drive moves the run from state to state until a terminal state, a
+// decision nobody here can make, the depth limit or a failure.
+func (f *flow) drive(ctx context.Context) {
+	for {
+		if ctx.Err() != nil {
+			f.stop(Interrupted, "interrupted", nil)
+			return
+		}
+		s := f.w.State(f.state)
+		if f.state == chain.End || s.Terminal {
+			f.status = Succeeded
+			return
+		}
+		var ok bool
+		if s.Task != nil {
+			ok = f.task(ctx, s)
+		} else {
+			ok = f.transitions(ctx, s)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// transitions takes one transition of a state with named transitions, or
+// stops the call. It reports whether the run moved on.
+func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
+	viable, err := f.viable(s)
+	if err != nil {
+		f.fail(err.Error(), nil)
+		return false
+	}
+	var t *chain.Transition
+	decidedBy := ""
+	switch {
+	case f.take != "":
+		t, decidedBy = s.Transition(f.take), "caller"
+		f.take = ""
+	case s.Automatic():
+		if len(viable) != 1 {
+			f.fail(noSingleViable(s, viable), nil)
+			return false
+		}
+		if !f.deeper() {
+			return false
+		}
+		t = viable[0]
+	default:
+		if len(viable) == 0 {
+			f.fail(fmt.Sprintf("state %s: no transition is viable (every condition is false)", s.Name), nil)
+			return false
+		}
+		t, decidedBy = f.decide(ctx, s, viable)
+		if t == nil {
+			return false
+		}
+		if decidedBy != "human" {
+			// a model's or a timeout's choice is taken on the run's own,
+			// like a deterministic transition (decide checked the limit)
+			f.depth++
+		}
+	}
+	if decidedBy != "" {
+		f.emit(event.Event{Type: event.Decision, State: s.Name, Step: t.Name, Target: t.Target, Actor: t.Actor, DecidedBy: decidedBy})
+	}
+	return f.take1(ctx, s, t, decidedBy)
+}
+
+// take1 runs a transition's executor, then moves to its target.
+func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
+	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy}
+	if e := t.Executor; e != nil {
+		sr, ok := f.runExecutor(ctx, e)
+		rec.Step = sr
+		if !ok {
+			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(e)}}
+			if ctx.Err() != nil {
+				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
+				return false
+			}
+			f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, sr.Error), retry)
+			return false
+		}
+		rec.Vars = f.outputVars(e)
+		f.mergeContext(e)
+	}
+	f.moved(rec)
+	return true
+}
+
+// runExecutor runs a transition's executor or a state's task as a step,
+// marking it first when it must never repeat unconfirmed.
+func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, bool) {
+	if sr := f.markStarted(e); sr != nil {
+		f.steps = append(f.steps, *sr)
+		return sr, false
+	}
+	sr, _ := f.runStep(ctx, e)
+	f.steps = append(f.steps, *sr)
+	return sr, sr.Status != StepFailed
+}
+
+// deeper counts one more transition taken on its own, failing the run
+// when maxChainDepth is reached.
+func (f *flow) deeper() bool {
+	if f.depth >= f.w.MaxChainDepth {
+		last := ""
+		if n := len(f.trace); n > 0 {
+			last = fmt.Sprintf(" (last: %s → %s)", f.trace[n-1].FromState, f.trace[n-1].ToState)
+		}
+		f.fail(fmt.Sprintf("maxChainDepth %d reached: %d transitions ran on their own in this call without reaching a decision point or a terminal state%s; resume to continue",
+			f.w.MaxChainDepth, f.depth, last), nil)
+		return false
+	}
+	f.depth++
+	return true
+}
+
+// moved records a transition durably, then enters its target.
+func (f *flow) moved(rec TransitionRecord) {
+	rec.Time = f.l.now()
+	rec.Context = maps.Clone(f.context)
+	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Detail: rec.Result})
+	if f.req.Journal != nil {
+		if err := f.req.Journal.Transition(f.maskRecord(rec)); err != nil {
+			f.warn("saving transition " + rec.Transition + ": " + err.Error())
+		}
+	}
+	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
+	f.state, f.arrived = rec.To, rec.Time
+}
+
+// viable lists the state's transitions whose condition holds.
+func (f *flow) viable(s *chain.State) ([]*chain.Transition, error) {
+	var out []*chain.Transition
+	sc := scope{st: f.st}
+	for _, t := range s.Transitions {
+		if cond := t.Cond(); cond != nil {
+			holds, err := cond.Holds(sc.exprEnv(cond.Names))
+			if err != nil {
+				return nil, fmt.Errorf("state %s: transition %s: condition: %v", s.Name, t.Name, err)
+			}
+			if !holds {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// fail stops the call with an error; links offer the retry.
+func (f *flow) fail(msg string, links []Link) {
+	f.stop(Failed, msg, links)
+}
+
+func (f *flow) stop(status Status, msg string, links []Link) {
+	f.status = status
+	if f.failure == "" {
+		f.failure = msg
+	}
+	f.links = links
+}

@@ -1,0 +1,121 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// execution is the state of one run in progress.
+type execution struct {
+	l       *Local
+	c       *chain.Chain
+	runID   string
+	st      *store
+	mu      sync.Mutex
+	results map[string]*StepResult
+	// failure is the first failure that stopped the run; failedStep is
+	// the step that failed, earlyExit the one whose early_exit_if ended
+	// the run (they say why a running step was cancelled).
+	failure    string
+	failedStep string
+	earlyExit  string
+	secrets    *strings.Replacer
+	// secretValues are handed down to the chains this one calls.
+	secretValues []string
+	// itemSlots bounds the loop items running at once across the run.
+	itemSlots chan struct{}
+	// budget, when set, caps the run's model use.
+	budget *llm.Budget
+	// req is what the run was asked: journal, resume state.
+	req      Request
+	warnings []string
+	// bin is the chain's bin/ directory, looked up once.
+	bin     string
+	binOnce sync.Once
+	// spills numbers the files oversized outputs are kept in.
+	spills atomic.Int64
+}
+
+// driver chooses what an execution runs next: the DAG driver by
+// dependencies, the flow driver by states and transitions. Everything
+// else (inputs, variables, steps, journal, resume, results, events) is
+// the execution's.
+type driver interface {
+	// where is where the run stands, for its events ("" for a DAG).
+	where() string
+	// drive runs steps until the run ends, pauses, fails or is
+	// cancelled.
+	drive(ctx context.Context)
+	// conclude sets what the driver decided of the result: its status and
+	// error, its steps in order, its output, and for a workflow the
+	// response of reference 000.
+	conclude(ctx context.Context, res *Result)
+}
+
+// run drives the execution and assembles its result.
+func (x *execution) run(ctx context.Context, d driver) *Result {
+	start := x.l.now()
+	x.emit(event.Event{Type: event.RunStarted, Chain: x.c.Name, State: d.where()})
+	d.drive(ctx)
+	res := &Result{
+		RunID:     x.runID,
+		Name:      x.c.Name,
+		Vars:      map[string]any{},
+		StartedAt: start.UTC().Format(time.RFC3339Nano),
+	}
+	d.conclude(ctx, res)
+	if res.Steps == nil {
+		res.Steps = []StepResult{}
+	}
+	for _, sr := range res.Steps {
+		if sr.Usage != nil {
+			res.Usage.add(*sr.Usage)
+		}
+	}
+	x.st.mu.RLock()
+	for name, v := range x.st.vars {
+		if name != contextVar || x.c.Workflow == nil {
+			res.Vars[name] = v.public()
+		}
+	}
+	x.st.mu.RUnlock()
+	res.DurationMS = x.l.now().Sub(start).Milliseconds()
+	res.Warnings = x.warnings
+	x.maskResult(res)
+	x.emit(event.Event{Type: event.RunFinished, Chain: x.c.Name, Status: string(res.Status), Error: res.Error, DurationMS: res.DurationMS, State: d.where()})
+	return res
+}
+
+// markStarted records, before a step that must never repeat unconfirmed
+// runs, that it began. Without the mark a crash could repeat it unasked,
+// so a failed mark is a failed step.
+func (x *execution) markStarted(s *chain.Step) *StepResult {
+	if x.req.Journal == nil || !needsConfirmation(s) {
+		return nil
+	}
+	if err := x.req.Journal.StepStarted(s.ID); err != nil {
+		return &StepResult{ID: s.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
+	}
+	return nil
+}
+
+// emit stamps an event with the schema version, time and run id, masks
+// secret input values in its text, and sends it.
+func (x *execution) emit(e event.Event) {
+	e.V, e.RunID = event.SchemaVersion, x.runID
+	if e.Time.IsZero() {
+		e.Time = x.l.now()
+	}
+	e.Error, e.Line, e.Detail = x.mask(e.Error), x.mask(e.Line), x.mask(e.Detail)
+	x.l.events.Emit(e)
+	if x.req.Events != nil {
+		x.req.Events.Emit(e)
+	}
+}

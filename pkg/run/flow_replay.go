@@ -1,0 +1,72 @@
+package run
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// replay rebuilds state, variables and context from the transitions
+// earlier calls took.
+func (f *flow) replay(history []TransitionRecord) {
+	lost := map[string]bool{}
+	for _, h := range history {
+		for name, v := range h.Vars {
+			if v.Masked {
+				// it held a secret input, which is never saved: leave it
+				// unset rather than pass *** on as its value
+				lost[name] = true
+				f.st.del(name)
+				continue
+			}
+			delete(lost, name)
+			f.st.set(name, Value{Text: v.Text, Data: wholeNumbers(v.Data)})
+		}
+		if h.Context != nil {
+			f.context = wholeNumbers(h.Context).(map[string]any)
+			for _, k := range h.MaskedContext {
+				delete(f.context, k)
+				lost["context."+k] = true
+			}
+		}
+		f.state, f.arrived = h.To, h.Time
+	}
+	if len(lost) > 0 {
+		names := make([]string, 0, len(lost))
+		for n := range lost {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		f.warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
+	}
+	f.st.set(contextVar, Value{Data: f.context})
+}
+
+// checkTake refuses, before anything runs, a --take that names no link of
+// the state the run is at.
+func (f *flow) checkTake() error {
+	if f.take == "" {
+		return nil
+	}
+	s := f.w.State(f.state)
+	if s == nil || s.Terminal {
+		return &TakeError{Take: f.take, State: f.state}
+	}
+	if s.Task != nil {
+		if f.take == s.Name {
+			return nil
+		}
+		return &TakeError{Take: f.take, State: f.state, Links: []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
+	}
+	viable, err := f.viable(s)
+	if err != nil {
+		return err
+	}
+	for _, t := range viable {
+		if t.Name == f.take {
+			return nil
+		}
+	}
+	return &TakeError{Take: f.take, State: f.state, Links: linksOf(viable)}
+}

@@ -1,0 +1,145 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// conclude sets the result's status, the steps in the order they ran,
+// the output (the context, or the variable output names) and reference
+// 000's response: state, trace, context, guidance, links.
+func (f *flow) conclude(_ context.Context, res *Result) {
+	res.Status, res.Error, res.Steps = f.status, f.failure, f.steps
+	res.Usage.add(f.decisionUsage)
+	wr := &WorkflowResult{State: f.state, Chain: f.trace, Context: f.context, Links: f.links}
+	if wr.Chain == nil {
+		wr.Chain = []ChainEntry{}
+	}
+	for i := range wr.Chain {
+		wr.Chain[i].Result = f.mask(wr.Chain[i].Result)
+	}
+	if wr.Links == nil {
+		wr.Links = []Link{}
+	}
+	if s := f.w.State(f.state); s != nil && (s.Goal != "" || s.Guidance != "") {
+		wr.Guidance = &Guidance{Goal: s.Goal, Instructions: s.Guidance}
+	}
+	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == Paused && !d.IsZero() {
+		wr.Deadline = d.UTC().Format(time.RFC3339)
+	}
+	if f.secrets != nil {
+		wr.Context, _ = f.maskValue(wr.Context).(map[string]any)
+	}
+	res.WorkflowResult = wr
+	if res.Status == Succeeded {
+		if f.c.Output != "" && f.c.Output != contextVar {
+			if v, ok := f.st.get(f.c.Output); ok {
+				res.Output = v.public()
+			}
+		} else {
+			res.Output = f.context
+		}
+	}
+}
+
+// maskRecord hides secret input values in a saved transition.
+func (f *flow) maskRecord(rec TransitionRecord) TransitionRecord {
+	if f.secrets == nil {
+		return rec
+	}
+	vars := make(map[string]SavedValue, len(rec.Vars))
+	for k, v := range rec.Vars {
+		vars[k] = f.maskedValue(v)
+	}
+	rec.Vars = vars
+	rec.Result = f.mask(rec.Result)
+	if rec.Context != nil {
+		masked, _ := f.maskValue(rec.Context).(map[string]any)
+		for k, v := range masked {
+			if !reflect.DeepEqual(v, rec.Context[k]) {
+				rec.MaskedContext = append(rec.MaskedContext, k)
+			}
+		}
+		sort.Strings(rec.MaskedContext)
+		rec.Context = masked
+	}
+	if rec.Step != nil {
+		sr := *rec.Step
+		sr.Error, sr.Stderr = f.mask(sr.Error), f.mask(sr.Stderr)
+		rec.Step = &sr
+	}
+	return rec
+}
+
+// outputVars are the variables an executor set, for the saved record.
+func (f *flow) outputVars(e *chain.Step) map[string]SavedValue {
+	out := map[string]SavedValue{}
+	for _, name := range []string{e.OutputVar, e.OutputVar + "_status"} {
+		if v, ok := f.st.get(name); ok {
+			out[name] = SavedValue{Text: v.Text, Data: v.Data}
+		}
+	}
+	return out
+}
+
+// mergeContext merges a cli executor's JSON object output into context.
+func (f *flow) mergeContext(e *chain.Step) {
+	if e.Kind != chain.KindCLI {
+		return
+	}
+	v, ok := f.st.get(e.OutputVar)
+	if !ok {
+		return
+	}
+	obj, ok := v.Data.(map[string]any)
+	if !ok {
+		return
+	}
+	merged := maps.Clone(f.context)
+	maps.Copy(merged, obj)
+	f.context = merged
+	f.st.set(contextVar, Value{Data: merged})
+}
+func noSingleViable(s *chain.State, viable []*chain.Transition) string {
+	if len(viable) == 0 {
+		return fmt.Sprintf("state %s: no deterministic transition is viable (every condition is false)", s.Name)
+	}
+	names := make([]string, len(viable))
+	for i, t := range viable {
+		names[i] = t.Name
+	}
+	return fmt.Sprintf("state %s: %d deterministic transitions are viable (%s): exactly one must be; make their conditions exclusive", s.Name, len(viable), strings.Join(names, ", "))
+}
+
+func linksOf(ts []*chain.Transition) []Link {
+	out := make([]Link, len(ts))
+	for i, t := range ts {
+		out[i] = Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor)}
+	}
+	return out
+}
+
+// actorLink is the actor a link shows: who it waits for.
+func actorLink(actor string) string {
+	if actor == chain.ActorDeterministic {
+		return ""
+	}
+	return actor
+}
+
+// sortedLinkNames lists link names for messages.
+func sortedLinkNames(links []Link) []string {
+	out := make([]string, len(links))
+	for i, l := range links {
+		out[i] = l.Transition
+	}
+	sort.Strings(out)
+	return out
+}
