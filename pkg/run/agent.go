@@ -10,6 +10,45 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
+func init() {
+	register(chain.KindAgent, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+			return x.agent(ctx, s, sc, t)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			cs := s.C()
+			p.Model = v.x.l.modelOf(s)
+			if p.Model == "" {
+				p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
+			}
+			p.FallbackModels = s.FallbackModels
+			p.Action = v.keep(cs.Prompt)
+			if sys := v.keep(cs.System); sys != "" {
+				p.System = sys
+			}
+		},
+		// an agent task's result is the keyword it chose, else its finish
+		// reason
+		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
+			if sr.Status == StepFailed {
+				return "", false
+			}
+			if len(s.ConditionKey) > 0 {
+				v, _ := f.st.get(s.OutputVar)
+				return v.Text, true
+			}
+			return sr.FinishReason, true
+		},
+		admit: func(l *Local, c *chain.Chain, s *chain.Step) error {
+			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
+				return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
+			}
+			_, err := l.targets(c, s)
+			return err
+		},
+	})
+}
+
 // agent makes the step's model call: the prompt through the answer cache,
 // the check of the answer (keyword, guardrails), the tool loop when the
 // step has tools, and the step's models with their retries and

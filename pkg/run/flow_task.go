@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -73,33 +72,10 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // an http step's status code, a transform's value. branchable says
 // whether a failed task still has a result to branch on.
 func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
-	failed := sr.Status == StepFailed
-	switch s.Kind {
-	case chain.KindAgent:
-		if failed {
-			return "", false
-		}
-		if len(s.ConditionKey) > 0 {
-			v, _ := f.st.get(s.OutputVar)
-			return v.Text, true
-		}
-		return sr.FinishReason, true
-	case chain.KindHTTP:
-		v, ok := f.st.get(s.OutputVar + "_status")
-		if failed || !ok {
-			return "", false
-		}
-		if n, isNum := v.Data.(float64); isNum {
-			return strconv.Itoa(int(n)), true
-		}
-		return v.Text, true
-	case chain.KindTransform:
-		if failed {
-			return "", false
-		}
-		v, _ := f.st.get(s.OutputVar)
-		return v.Text, true
+	if k, ok := kinds[s.Kind]; ok && k.result != nil {
+		return k.result(f, s, sr)
 	}
+	failed := sr.Status == StepFailed
 	if failed {
 		return "failed", true
 	}

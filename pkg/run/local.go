@@ -2,8 +2,6 @@ package run
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -81,9 +79,6 @@ func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
 func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) error {
 	stack = append(stack, c.Name)
 	for _, s := range c.Steps {
-		bad := func(field, what string) error {
-			return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At(field), Step: s.ID, Msg: what}
-		}
 		if s.Kind == chain.KindChain {
 			if err := preflightCall(l, c, s, resolve, stack); err != nil {
 				return err
@@ -92,52 +87,13 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 		if l == nil {
 			continue
 		}
-		switch s.Kind {
-		case chain.KindAgent:
-			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
-				return bad("cache", "cache without a cache directory")
-			}
-			if _, err := l.targets(c, s); err != nil {
+		if k, ok := kinds[s.Kind]; ok && k.admit != nil {
+			if err := k.admit(l, c, s); err != nil {
 				return err
 			}
-		case chain.KindHuman:
-			return bad("type", "a human step (a decision point)")
 		}
 	}
 	return nil
-}
-
-func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string) error {
-	fail := func(format string, args ...any) error {
-		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
-	}
-	if resolve == nil {
-		return fail("calling chain %q needs a chain catalog", s.Chain)
-	}
-	for _, name := range stack {
-		if name == s.Chain {
-			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
-		}
-	}
-	callee, err := resolve(s.Chain)
-	if err != nil {
-		return fail("cannot call chain %q: %v", s.Chain, err)
-	}
-	if callee.Workflow != nil {
-		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", s.Chain)
-	}
-	given := map[string]string{}
-	for k := range s.With {
-		given[k] = "set"
-	}
-	if _, err := ResolveInputs(callee, given); err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return fail("with: %s", ie.Msg)
-		}
-		return fail("with: %v", err)
-	}
-	return preflight(l, callee, resolve, stack)
 }
 
 // cancelled says what became of a step stopped while running: skipped

@@ -1,10 +1,6 @@
 package run
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -57,14 +53,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			}
 		}
 	}
-	sc := scope{st: x.st}
-	keep := func(t *chain.Template) string {
-		if t == nil {
-			return ""
-		}
-		out, _ := t.Render(sc.resolve, true)
-		return out
-	}
+	v := planView{x: x, sc: scope{st: x.st}}
 	wave := map[string]int{}
 	for i, w := range c.Graph().Waves() {
 		for _, id := range w {
@@ -73,62 +62,12 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	}
 	var plan []PlannedStep
 	for _, s := range c.Steps {
-		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: keep(s.C().Cwd)}
+		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd)}
 		if at, ok := place[s]; ok {
 			p.Wave, p.State, p.Transition, p.Target = 0, at.State, at.Transition, at.Target
 		}
-		cs := s.C()
-		switch s.Kind {
-		case chain.KindCLI:
-			if cs.Run != nil {
-				p.Action = cs.Run.RenderShellForDisplay(sc.resolve)
-			} else {
-				argv := []string{keep(cs.Command)}
-				for _, a := range cs.Args {
-					if a.JSONPath != nil {
-						v, err := x.arg(a, sc)
-						if err != nil {
-							v = a.Raw
-						}
-						argv = append(argv, chain.ShellQuote(v))
-						continue
-					}
-					argv = append(argv, chain.ShellQuote(keep(a.Template)))
-				}
-				p.Action = strings.Join(argv, " ")
-			}
-		case chain.KindHTTP:
-			method := s.Method
-			if method == "" {
-				method = "GET"
-			}
-			p.Action = method + " " + keep(cs.URL)
-			if b := keep(cs.Body); b != "" {
-				p.Action += "\n" + b
-			}
-		case chain.KindTransform:
-			p.Action = s.Expr
-		case chain.KindFile:
-			p.Action = "read " + keep(cs.Path)
-		case chain.KindAgent:
-			p.Model = l.modelOf(s)
-			if p.Model == "" {
-				p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
-			}
-			p.FallbackModels = s.FallbackModels
-			p.Action = keep(cs.Prompt)
-			if sys := keep(cs.System); sys != "" {
-				p.System = sys
-			}
-		case chain.KindHuman:
-			p.Action = keep(cs.Prompt)
-		case chain.KindChain:
-			var with []string
-			for k, t := range cs.With {
-				with = append(with, k+"="+keep(t))
-			}
-			sort.Strings(with)
-			p.Action = fmt.Sprintf("chain %s %s", s.Chain, strings.Join(with, " "))
+		if k, ok := kinds[s.Kind]; ok && k.plan != nil {
+			k.plan(v, s, &p)
 		}
 		if s.ForEach != "" {
 			p.Action = "for each " + s.ForEach + ": " + p.Action
@@ -136,4 +75,20 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		plan = append(plan, p)
 	}
 	return plan, nil
+}
+
+// planView renders a step's fields for a dry run: inputs substituted,
+// upstream outputs left as {references}.
+type planView struct {
+	x  *execution
+	sc scope
+}
+
+// keep renders t leniently: what has no value yet stays a reference.
+func (v planView) keep(t *chain.Template) string {
+	if t == nil {
+		return ""
+	}
+	out, _ := t.Render(v.sc.resolve, true)
+	return out
 }

@@ -50,11 +50,7 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, p chai
 		}
 		out, err = x.command(tctx, s, sc, cp.Command, args, cp.Run, nil, s.C().Cwd)
 	case "http":
-		method := p.Method
-		if method == "" {
-			method = "GET"
-		}
-		out, err = x.http(tctx, s, sc, cp.URL, cp.Headers, nil, method)
+		out, err = x.http(tctx, s, sc, cp.URL, cp.Headers, nil, methodOf(p.Method))
 	case "file":
 		out, err = x.file(s, sc, cp.Path, s.C().Cwd)
 	}

@@ -1,0 +1,115 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+func init() {
+	register(chain.KindChain, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.call(ctx, s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			var with []string
+			for k, t := range s.C().With {
+				with = append(with, k+"="+v.keep(t))
+			}
+			sort.Strings(with)
+			p.Action = fmt.Sprintf("chain %s %s", s.Chain, strings.Join(with, " "))
+		},
+	})
+}
+
+// call runs the chain a chain step names, with its `with` values as
+// inputs, as a nested run whose id extends this one's. Its output is the
+// callee's output.
+func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	callee, err := x.l.chains(s.Chain)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	given := make(map[string]string, len(s.With))
+	for k, t := range s.C().With {
+		if given[k], err = x.render(t, sc); err != nil {
+			return outcome{}, err
+		}
+	}
+	inputs, err := ResolveInputs(callee, given)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	// the callee's steps are saved, and kept on resume, as CALLER/STEP
+	sub := Request{Journal: prefixed(x.req.Journal, s.ID+"/"), Resume: map[string]StepRecord{}, Started: map[string]bool{}, Rerun: map[string]bool{},
+		OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
+	prefix := s.ID + "/"
+	for id, rec := range x.req.Resume {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			rec.Result.ID = inner
+			sub.Resume[inner] = rec
+		}
+	}
+	for id := range x.req.Started {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Started[inner] = true
+		}
+	}
+	for id := range x.req.Rerun {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Rerun[inner] = true
+		}
+	}
+	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	res := callx.run(ctx, &dagDriver{x: callx})
+	if res.Status != Succeeded {
+		if ctx.Err() != nil {
+			return outcome{}, ctx.Err()
+		}
+		return outcome{}, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
+	}
+	if res.Output == nil {
+		return outcome{}, nil
+	}
+	return outcome{value: dataValue(res.Output)}, nil
+}
+
+// preflightCall checks, before anything runs, that a chain step can call
+// its chain: it exists, takes the inputs given, is not a workflow, and
+// does not call back into a chain on the stack.
+func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string) error {
+	fail := func(format string, args ...any) error {
+		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	if resolve == nil {
+		return fail("calling chain %q needs a chain catalog", s.Chain)
+	}
+	for _, name := range stack {
+		if name == s.Chain {
+			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
+		}
+	}
+	callee, err := resolve(s.Chain)
+	if err != nil {
+		return fail("cannot call chain %q: %v", s.Chain, err)
+	}
+	if callee.Workflow != nil {
+		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", s.Chain)
+	}
+	given := map[string]string{}
+	for k := range s.With {
+		given[k] = "set"
+	}
+	if _, err := ResolveInputs(callee, given); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return fail("with: %s", ie.Msg)
+		}
+		return fail("with: %v", err)
+	}
+	return preflight(l, callee, resolve, stack)
+}

@@ -1,0 +1,210 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+func init() {
+	register(chain.KindCLI, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			c := s.C()
+			return x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			cs := s.C()
+			if cs.Run != nil {
+				p.Action = cs.Run.RenderShellForDisplay(v.sc.resolve)
+				return
+			}
+			argv := []string{v.keep(cs.Command)}
+			for _, a := range cs.Args {
+				if a.JSONPath != nil {
+					val, err := v.x.arg(a, v.sc)
+					if err != nil {
+						val = a.Raw
+					}
+					argv = append(argv, chain.ShellQuote(val))
+					continue
+				}
+				argv = append(argv, chain.ShellQuote(v.keep(a.Template)))
+			}
+			p.Action = strings.Join(argv, " ")
+		},
+	})
+}
+
+// command runs a process: argv with no shell, or a script whose
+// interpolated values reach it only as environment variables. pre_tools
+// use it too.
+func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]*chain.Template, cwd *chain.Template) (outcome, error) {
+	cmd := executor.Command{Grace: x.l.grace, Bin: x.binDir()}
+	var err error
+	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
+		return outcome{}, err
+	}
+	var values []string
+	if script != nil {
+		if cmd.Script, values, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
+			return outcome{}, &permanentError{err}
+		}
+	} else {
+		name, err := x.render(command, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		cmd.Argv = []string{name}
+		for _, a := range args {
+			v, err := x.arg(a, sc)
+			if err != nil {
+				return outcome{}, err
+			}
+			cmd.Argv = append(cmd.Argv, v)
+		}
+	}
+	cmd.Env = append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
+	if cmd.Bin != "" {
+		// scripts find the chain's own commands too
+		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	for k, t := range env {
+		v, err := x.render(t, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	// last, so that nothing in env can replace an interpolated value
+	cmd.Env = append(cmd.Env, values...)
+	if x.l.logLines {
+		cmd.Stdout = x.lineWriter(s.ID, "stdout")
+		cmd.Stderr = x.lineWriter(s.ID, "stderr")
+	}
+	cmd.Spill = x.spill(s)
+	res, err := cmd.Run(ctx)
+	flush(cmd.Stdout, cmd.Stderr)
+	stdout := strings.TrimSpace(res.Stdout)
+	if res.StdoutSize > executor.MaxCapture {
+		stdout = res.Stdout + cutNote(res.StdoutSize, res.StdoutFile)
+	}
+	out := outcome{value: textValue(stdout), stderr: res.Stderr}
+	if res.SpillErr != nil {
+		x.warn("step " + s.ID + ": keeping its whole output: " + res.SpillErr.Error())
+	}
+	if err != nil {
+		return out, commandError(err)
+	}
+	return out, nil
+}
+
+// spill opens the files a step's oversized output is kept in, under the
+// run's directory; nil when the run has none (the rest is dropped).
+func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
+	if x.req.OutputDir == "" {
+		return nil
+	}
+	return func(stream string) (io.WriteCloser, string, error) {
+		if err := os.MkdirAll(x.req.OutputDir, 0o755); err != nil {
+			return nil, "", err
+		}
+		n := x.spills.Add(1)
+		path := filepath.Join(x.req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return f, path, nil
+	}
+}
+
+// cutNote ends a value cut at the in-memory cap, saying so and where the
+// whole is.
+func cutNote(size int64, path string) string {
+	where := "the rest was dropped (runs that are saved keep it)"
+	if path != "" {
+		where = "the whole is in " + path
+	}
+	return fmt.Sprintf("\n… [output cut at %d MiB of %d bytes; %s]", executor.MaxCapture>>20, size, where)
+}
+
+// binDir is the bin/ directory beside the chain's file, when there is
+// one: its commands are found by name, as reference 000's lint-check.
+func (x *execution) binDir() string {
+	x.binOnce.Do(func() {
+		if x.c.File == "" {
+			return
+		}
+		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(x.l.dir, dir)
+		}
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			x.bin = dir
+		}
+	})
+	return x.bin
+}
+
+// arg renders one argv element: a JSONPath against the run context, or a
+// template.
+func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
+	if a.JSONPath == nil {
+		return x.render(a.Template, sc)
+	}
+	nodes := a.JSONPath.Select(sc.document())
+	if len(nodes) == 0 {
+		return "", &permanentError{fmt.Errorf("args: %s matches nothing in the run context", a.Raw)}
+	}
+	if len(nodes) == 1 {
+		return textOf(nodes[0]), nil
+	}
+	return textOf([]any(nodes)), nil
+}
+
+// lineWriter turns a command's output into step.log events, line by line.
+func (x *execution) lineWriter(step, stream string) io.Writer {
+	return &lineEmitter{emit: func(line string) {
+		x.emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
+	}}
+}
+
+type lineEmitter struct {
+	emit func(string)
+	buf  []byte
+}
+
+func (w *lineEmitter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := strings.IndexByte(string(w.buf), '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(strings.TrimRight(string(w.buf[:i]), "\r"))
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+func (w *lineEmitter) flush() {
+	if len(w.buf) > 0 {
+		w.emit(string(w.buf))
+		w.buf = nil
+	}
+}
+
+func flush(ws ...io.Writer) {
+	for _, w := range ws {
+		if le, ok := w.(*lineEmitter); ok {
+			le.flush()
+		}
+	}
+}

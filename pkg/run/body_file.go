@@ -1,0 +1,50 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+func init() {
+	register(chain.KindFile, kind{
+		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.file(s, sc, s.C().Path, s.C().Cwd)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) { p.Action = "read " + v.keep(s.C().Path) },
+	})
+}
+
+// file reads a file, up to the in-memory cap; pre_tools use it too.
+func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (outcome, error) {
+	p, err := x.render(path, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	base, err := x.dir(cwd, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return outcome{}, &permanentError{fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
+	if err != nil {
+		return outcome{}, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if len(data) > executor.MaxCapture {
+		return outcome{}, &permanentError{fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20)}
+	}
+	return outcome{value: textValue(string(data))}, nil
+}

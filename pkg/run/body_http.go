@@ -1,0 +1,72 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+func init() {
+	register(chain.KindHTTP, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			c := s.C()
+			return x.http(ctx, s, sc, c.URL, c.Headers, c.Body, s.Method)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			cs := s.C()
+			p.Action = methodOf(s.Method) + " " + v.keep(cs.URL)
+			if b := v.keep(cs.Body); b != "" {
+				p.Action += "\n" + b
+			}
+		},
+		// an http task's result is its status code
+		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
+			v, ok := f.st.get(s.OutputVar + "_status")
+			if sr.Status == StepFailed || !ok {
+				return "", false
+			}
+			if n, isNum := v.Data.(float64); isNum {
+				return strconv.Itoa(int(n)), true
+			}
+			return v.Text, true
+		},
+	})
+}
+
+// methodOf is the method a request is sent with: GET when none is set.
+func methodOf(method string) string {
+	if method == "" {
+		return "GET"
+	}
+	return method
+}
+
+// http sends one request; pre_tools use it too.
+func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (outcome, error) {
+	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
+	var err error
+	if req.URL, err = x.render(url, sc); err != nil {
+		return outcome{}, err
+	}
+	if req.Body, err = x.render(body, sc); err != nil {
+		return outcome{}, err
+	}
+	for k, t := range headers {
+		if req.Headers[k], err = x.render(t, sc); err != nil {
+			return outcome{}, err
+		}
+	}
+	resp, err := executor.DoHTTP(ctx, x.l.client, req)
+	if err != nil {
+		return outcome{}, err
+	}
+	out := outcome{value: textValue(resp.Body), status: resp.Status}
+	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
+		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(method), executor.RedactURL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+	}
+	return out, nil
+}

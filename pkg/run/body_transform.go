@@ -1,0 +1,30 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+func init() {
+	register(chain.KindTransform, kind{
+		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			c := s.C()
+			v, err := c.Transform.Eval(sc.exprEnv(c.Transform.Names))
+			if err != nil {
+				return outcome{}, &permanentError{fmt.Errorf("expr: %w", err)}
+			}
+			return outcome{value: dataValue(v)}, nil
+		},
+		plan: func(_ planView, s *chain.Step, p *PlannedStep) { p.Action = s.Expr },
+		// a transform task's result is its value
+		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
+			if sr.Status == StepFailed {
+				return "", false
+			}
+			v, _ := f.st.get(s.OutputVar)
+			return v.Text, true
+		},
+	})
+}
