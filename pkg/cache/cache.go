@@ -6,6 +6,7 @@
 // their TTL.
 //
 // It knows nothing of chains or providers: callers give a key and bytes.
+// It may import, of this module: fsutil.
 package cache
 
 import (

@@ -3,6 +3,6 @@
 // display, and running the nodes in parallel the moment their
 // dependencies are done.
 //
-// It knows nothing of chains, steps or processes; it must import nothing
-// from this module.
+// It knows nothing of chains, steps or processes. It imports nothing of
+// this module.
 package dag

@@ -3,6 +3,5 @@
 // an MCP server. Engines emit; they never print.
 //
 // The schema is versioned (SchemaVersion) and only grows: fields are
-// added, never renamed or removed. It must not import any other package of
-// this module.
+// added, never renamed or removed. It imports nothing of this module.
 package event

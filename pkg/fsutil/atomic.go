@@ -1,6 +1,7 @@
 // Package fsutil writes files so that readers never see half of one: the
 // data goes to a temporary file in the same directory, which is renamed
 // over the target. Durable writes also reach the disk before they return.
+// It imports nothing of this module.
 package fsutil
 
 import (

@@ -5,5 +5,6 @@
 // is never a warning: the caller retries the step or fails it.
 //
 // It is a leaf: it knows nothing of chains or steps. The engine builds a
-// step's []Rule once and checks the text the step stores.
+// step's []Rule and checks the text the step stores. It imports nothing
+// of this module.
 package guard

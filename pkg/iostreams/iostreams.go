@@ -1,6 +1,7 @@
 // Package iostreams carries the three standard streams and what is known
 // about them (terminals or not), so every command writes through injected
-// writers and tests can swap in buffers with a switchable TTY.
+// writers and tests can swap in buffers with a switchable TTY. It imports
+// nothing of this module.
 package iostreams
 
 import (

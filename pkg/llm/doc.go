@@ -7,6 +7,6 @@
 // (Request.Tools, Response.ToolCalls, Message.ToolResults) is one shape
 // over both wire formats, streaming or not.
 //
-// It knows nothing of chains or steps; it must not import cmd/ or any
-// other package of this module.
+// It knows nothing of chains or steps. It may import, of this module:
+// retry.
 package llm

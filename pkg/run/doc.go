@@ -11,6 +11,7 @@
 // guardrails, output); agent steps ask their models through llm's
 // decorators (models.go, agent.go, answer.go).
 //
-// run may import chain, dag, event, executor, guard, llm, cache, retry and
-// tools; it must not import store, cobra, viper or anything under cmd/.
+// It must not import store, cobra, viper or anything under cmd/. It may
+// import, of this module: cache, chain, dag, event, executor, guard, llm,
+// retry, tools.
 package run

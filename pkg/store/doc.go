@@ -11,6 +11,9 @@
 //	lock            held (flock) by the process driving the run
 //
 // A run whose record says running but whose lock is free has lost its
-// process (a crash, kill -9) and is reported as interrupted. It imports
-// run for the records it keeps; run does not import it.
+// process (a crash, kill -9) and is reported as interrupted. A Session
+// owns one attempt of a run, from creation to its recorded result.
+//
+// It keeps run's records; run does not import it. It may import, of this
+// module: chain, event, fsutil, retry, run.
 package store

@@ -8,6 +8,6 @@
 //
 // A failed call is an error whose message is written for the model, so
 // that it can correct its call; nothing here panics on what a model sends.
-// The package knows nothing of chains, steps or providers: it may import
-// pkg/executor, pkg/fsutil and the standard library only.
+// The package knows nothing of chains, steps or providers. It may import,
+// of this module: executor, fsutil.
 package tools

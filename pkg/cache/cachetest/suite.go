@@ -1,5 +1,6 @@
 // Package cachetest is the conformance suite every cache.Cache
 // implementation passes: what the engine relies on, checked once for all.
+// It may import, of this module: cache.
 package cachetest
 
 import (

@@ -3,6 +3,7 @@
 // (/v1/messages) and OpenAI Chat Completions (/v1/chat/completions) — as
 // JSON or SSE streams, and answers from a script of replies: text, tool
 // calls, errors with Retry-After, malformed bodies, stalls and cut streams.
+// It imports nothing of this module.
 package llmtest
 
 import (
