@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/guard"
 )
 
 // convertInput reads --input text as the JSON Schema type declared for it.
@@ -41,11 +43,5 @@ func convertInput(text, typ string) (any, error) {
 // schemaMessage shortens a validation error to its first line, without
 // the library's prefixes.
 func schemaMessage(err error) string {
-	msg := err.Error()
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	msg = strings.TrimPrefix(msg, "validating root: ")
-	msg = strings.ReplaceAll(msg, "validating /properties/", "input ")
-	return msg
+	return strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "input ")
 }
