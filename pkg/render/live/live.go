@@ -18,8 +18,8 @@ import (
 // the longest a finished bar waits to give way to its line.
 const liveRefresh = 100 * time.Millisecond
 
-// Display draws a run on a terminal with mpb: a bar with a spinner
-// for every running step, side by side, and plain lines above them for
+// Display draws a run on a terminal with mpb: a bar with a spinner for
+// every running step, side by side, and plain lines above them for
 // finished steps, transitions and tool calls. The top-level run.finished
 // waits for mpb's last frame before it returns, so the result printed
 // next cannot interleave with a redraw; in a workflow mpb also stops
@@ -40,7 +40,7 @@ type Display struct {
 	// plain takes over if mpb fails (the terminal went away).
 	plain  *progress.Printer
 	broken bool
-	// held counts prompts in progress (hold): nothing is drawn meanwhile,
+	// held counts prompts in progress (Hold): nothing is drawn meanwhile,
 	// and steps that start wait in waiting for their bars.
 	held    int
 	waiting []*stepRow
@@ -83,8 +83,9 @@ func New(w io.Writer, color bool, opts ...mpb.ContainerOption) *Display {
 	}
 }
 
-// Emit implements event.Sink: it shows e. It is called from running steps, so it holds nothing for
-// long: a bar is added or retired, a line queued. It waits for mpb (a
+// Emit implements event.Sink: it shows e. It is called from running
+// steps, so it holds nothing for long: a bar is added or retired, a line
+// queued. It waits for mpb (a
 // frame or two) only at the run's end and, in a workflow, when no step
 // is left running.
 func (l *Display) Emit(e event.Event) {
