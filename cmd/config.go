@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -73,7 +74,7 @@ func loadConfig(v *viper.Viper) error {
 		return usagef("config file %s: %v", path, err)
 	}
 	for k := range top {
-		if !contains(configKeys, k) {
+		if !slices.Contains(configKeys, k) {
 			return usagef("config file %s: unknown key %q (keys are %s)", path, k, strings.Join(configKeys, ", "))
 		}
 	}
@@ -96,15 +97,6 @@ func defaultConfigPaths() []string {
 		paths = append(paths, filepath.Join(xdg, "chainrun", "config.yaml"))
 	}
 	return paths
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // outputFormat reads --output (or config output) and checks it.

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -13,9 +12,10 @@ type engineOptions struct {
 	lenient *bool
 }
 
-// newEngine builds the local engine from config and flags, with progress
-// lines on stderr; more event sinks (a saved run) join the fan-out.
-func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
+// newEngine builds the local engine from config and flags, shown on
+// stderr by the run's view; more event sinks (a saved run) join the
+// view's before the run starts.
+func (f *factory) newEngine(o engineOptions) (*run.Local, *runView, error) {
 	v, err := f.config()
 	if err != nil {
 		return nil, nil, err
@@ -43,21 +43,11 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 	if o.lenient != nil {
 		lenient = *o.lenient
 	}
-	prog := f.progressSink(o)
-	if live, ok := prog.(*liveProgress); ok {
-		f.live = live // prompts hold it (see terminal.ask)
-	}
-	sinks := &fanout{sinks: []event.Sink{prog}}
-	if gh := f.githubActions(dir, o); gh != nil {
-		sinks.add(gh) // GITHUB_ACTIONS=true: grouped step logs, annotations, job summary
-		if plain, ok := prog.(*progress); ok {
-			plain.verbose = false // step lines go into their groups, once
-		}
-	}
+	view := f.newView(dir, o)
 	engine := run.New(
 		run.WithParallel(parallel),
 		run.WithDir(dir),
-		run.WithEvents(sinks),
+		run.WithEvents(&view.sinks),
 		run.WithLogLines(o.verbose),
 		run.WithLenientVariables(lenient),
 		run.WithChains(f.calledChain),
@@ -66,7 +56,7 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *fanout, error) {
 		run.WithStreaming(f.io.IsStderrTTY() && !o.quiet),
 		run.WithCache(answers, !o.noCache),
 	)
-	return engine, sinks, nil
+	return engine, view, nil
 }
 
 // format is the --output format (text or json) of this command.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render/prompt"
 )
 
 // factory carries what commands share: the streams and the configuration
@@ -21,15 +22,12 @@ type factory struct {
 	files  map[string]*chain.Loaded
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
-	// live is the run's live display, when progress is drawn live:
-	// prompts hold it so that no redraw covers them.
-	live *liveProgress
 	// term is the person at the terminal, shared by every prompt.
-	term *terminal
+	term *prompt.Terminal
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
-	return &factory{io: io, v: viper.New(), getwd: os.Getwd}
+	return &factory{io: io, v: viper.New(), getwd: os.Getwd, term: prompt.New(io.In, io.ErrOut)}
 }
 
 // config returns the loaded configuration (flags > env > file).

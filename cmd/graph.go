@@ -1,13 +1,10 @@
 package cmd
 
 import (
-	"fmt"
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render/graph"
 )
 
 type graphOptions struct {
@@ -60,7 +57,7 @@ func runGraph(opts *graphOptions) error {
 		return usagef("--format %q: use mermaid or dot", opts.format)
 	}
 	var c *chain.Chain
-	var out outcomes
+	var out graph.Outcomes
 	if opts.runID != "" {
 		var err error
 		if c, out, err = runOutcomes(opts.f, opts.runID); err != nil {
@@ -76,87 +73,27 @@ func runGraph(opts *graphOptions) error {
 			c = named
 		}
 	}
-	switch {
-	case c.Workflow != nil && opts.format == "dot":
-		return writeStateDOT(opts.f.io.Out, c, out)
-	case c.Workflow != nil:
-		return writeStateMermaid(opts.f.io.Out, c, out)
-	case opts.format == "dot":
-		return writeDOT(opts.f.io.Out, c, out)
+	if opts.format == "dot" {
+		return graph.DOT(opts.f.io.Out, graph.Of(c, out))
 	}
-	return writeMermaid(opts.f.io.Out, c, out)
+	return graph.Mermaid(opts.f.io.Out, graph.Of(c, out))
 }
 
-func nodeLabel(s *chain.Step) string {
-	label := s.ID
-	if s.Label != "" && s.Label != s.ID {
-		label = s.Label
+// runOutcomes reads a saved run: the chain of its snapshot and what
+// happened to each step or state.
+func runOutcomes(f *factory, id string) (*chain.Chain, graph.Outcomes, error) {
+	st, err := f.stateStore()
+	if err != nil {
+		return nil, nil, err
 	}
-	return fmt.Sprintf("%s (%s)", label, s.Kind)
-}
-
-// mermaidID makes a node id Mermaid accepts: letters and digits stay, and
-// every other byte ('-', '_') is written as _xx, so distinct step ids never
-// share a node.
-func mermaidID(id string) string {
-	var b strings.Builder
-	b.WriteString("s_")
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "_%02x", c)
+	saved, err := st.Load(id)
+	if err != nil {
+		return nil, nil, err
 	}
-	return b.String()
-}
-
-func writeMermaid(w io.Writer, c *chain.Chain, out outcomes) error {
-	var b strings.Builder
-	b.WriteString("flowchart TD\n")
-	for i, wave := range c.Graph().Waves() {
-		fmt.Fprintf(&b, "  subgraph wave%d [\"wave %d\"]\n", i+1, i+1)
-		for _, id := range wave {
-			s := c.Step(id)
-			fmt.Fprintf(&b, "    %s[\"%s\"]\n", mermaidID(id), strings.ReplaceAll(nodeLabel(s), `"`, "#quot;"))
-		}
-		b.WriteString("  end\n")
+	// the picture needs the shape only: read the snapshot leniently
+	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, false, true)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, s := range c.Steps {
-		for _, d := range s.DependsOn {
-			arrow := "-->"
-			if s.Condition != "" {
-				arrow = "-.->"
-			}
-			fmt.Fprintf(&b, "  %s %s %s\n", mermaidID(d), arrow, mermaidID(s.ID))
-		}
-	}
-	out.mermaidClasses(&b)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeDOT(w io.Writer, c *chain.Chain, out outcomes) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "digraph %q {\n  rankdir=TB;\n  node [shape=box];\n", c.Name)
-	for i, wave := range c.Graph().Waves() {
-		fmt.Fprintf(&b, "  subgraph wave%d {\n    rank=same;\n", i+1)
-		for _, id := range wave {
-			fmt.Fprintf(&b, "    %q [label=%q%s];\n", id, nodeLabel(c.Step(id)), out.dotAttrs(id))
-		}
-		b.WriteString("  }\n")
-	}
-	for _, s := range c.Steps {
-		for _, d := range s.DependsOn {
-			style := ""
-			if s.Condition != "" {
-				style = " [style=dashed]"
-			}
-			fmt.Fprintf(&b, "  %q -> %q%s;\n", d, s.ID, style)
-		}
-	}
-	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return c, graph.FromRun(c, saved), nil
 }

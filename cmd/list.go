@@ -1,11 +1,8 @@
 package cmd
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
-	"text/tabwriter"
-
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/spf13/cobra"
 )
 
@@ -23,21 +20,6 @@ func newListCmd(f *factory) *cobra.Command {
 	}
 }
 
-type listedInput struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Required    bool    `json:"required"`
-	Default     *string `json:"default,omitempty"`
-}
-
-type listedChain struct {
-	Name        string        `json:"name"`
-	Description string        `json:"description"`
-	File        string        `json:"file"`
-	Inputs      []listedInput `json:"inputs"`
-	Error       string        `json:"error,omitempty"`
-}
-
 func runList(opts *listOptions) error {
 	f := opts.f
 	format, err := f.format()
@@ -48,49 +30,22 @@ func runList(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	var out []listedChain
+	var out []text.ListedChain
 	for _, cf := range cat.Files {
-		lc := listedChain{Name: cf.Name, File: cf.Path, Inputs: []listedInput{}}
+		lc := text.ListedChain{Name: cf.Name, File: cf.Path, Inputs: []text.ListedInput{}}
 		if cf.Err != nil {
 			lc.Error = "invalid: run chainrun validate"
 		} else {
 			c := cf.Loaded.Chain
 			lc.Description = c.Description
 			for _, in := range c.Inputs {
-				lc.Inputs = append(lc.Inputs, listedInput{Name: in.Name, Description: in.Description, Required: in.Required(), Default: in.Default})
+				lc.Inputs = append(lc.Inputs, text.ListedInput{Name: in.Name, Description: in.Description, Required: in.Required(), Default: in.Default})
 			}
 		}
 		out = append(out, lc)
 	}
 	if format == "json" {
-		enc := json.NewEncoder(f.io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return render.PrintJSON(f.io.Out, out)
 	}
-	tw := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tDESCRIPTION\tINPUTS")
-	for _, lc := range out {
-		desc := lc.Description
-		if lc.Error != "" {
-			desc = "(" + lc.Error + ")"
-		}
-		var ins []string
-		for _, in := range lc.Inputs {
-			s := in.Name
-			if !in.Required {
-				s += "?"
-			}
-			ins = append(ins, s)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", lc.Name, firstLineOf(desc), strings.Join(ins, ", "))
-	}
-	return tw.Flush()
-}
-
-func firstLineOf(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
+	return text.Chains(f.io.Out, out)
 }

@@ -122,7 +122,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		}
 		rerun[id] = true
 	}
-	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, lenient: &lenient})
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, lenient: &lenient})
 	if err != nil {
 		return err
 	}
@@ -133,14 +133,15 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
+	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: f.humanDecider(), Grants: granted, Ask: f.toolAsker()}
-	res, err := driveSaved(cmd.Context(), engine, sinks, req, held)
+		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
+	res, err := driveSaved(cmd.Context(), engine, view, req, held)
 	if err != nil {
 		return err
 	}
 	done = true // driveSaved released the run
-	reportGitHub(sinks, c, res)
+	reportGitHub(view, c, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }
 

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
 )
@@ -106,7 +106,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 			fmt.Fprintln(f.io.ErrOut, w.String())
 		}
 	}
-	engine, sinks, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
 	if err != nil {
 		return err
 	}
@@ -117,8 +117,9 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	human, ask := f.prompts(view)
 	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
-		AgentModel: opts.agentModel, Human: f.humanDecider(), Grants: granted, Ask: f.toolAsker()}
+		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
 	if opts.dryRun {
 		plan, err := engine.Plan(req)
 		if err != nil {
@@ -126,18 +127,18 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
 	}
-	res, err := runSaved(cmd.Context(), f, engine, sinks, req, inputs)
+	res, err := runSaved(cmd.Context(), f, engine, view, req, inputs)
 	if err != nil {
 		return err
 	}
-	reportGitHub(sinks, loaded.Chain, res)
+	reportGitHub(view, loaded.Chain, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }
 
 // runSaved runs the chain with every step saved in the state directory,
 // so the run can be resumed. A state directory that cannot be written is
 // a warning: the run goes on unsaved, and its result is still printed.
-func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout, req run.Request, inputs map[string]string) (*run.Result, error) {
+func runSaved(ctx context.Context, f *factory, engine *run.Local, view *runView, req run.Request, inputs map[string]string) (*run.Result, error) {
 	req.RunID = run.NewRunID(time.Now())
 	st, err := f.stateStore()
 	if err != nil {
@@ -152,7 +153,7 @@ func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout,
 		fmt.Fprintf(f.io.ErrOut, "chainrun: warning: this run is not saved and cannot be resumed: %v\n", serr)
 		return engine.Run(ctx, req)
 	}
-	res, err := driveSaved(ctx, engine, sinks, req, saved)
+	res, err := driveSaved(ctx, engine, view, req, saved)
 	if err != nil {
 		// refused before any step ran: nothing to keep
 		_ = saved.Discard()
@@ -162,8 +163,8 @@ func runSaved(ctx context.Context, f *factory, engine *run.Local, sinks *fanout,
 
 // driveSaved runs (or resumes) a saved run: steps and events go to its
 // directory, and the result is recorded when the attempt ends.
-func driveSaved(ctx context.Context, engine *run.Local, sinks *fanout, req run.Request, saved *store.Run) (*run.Result, error) {
-	sinks.add(saved)
+func driveSaved(ctx context.Context, engine *run.Local, view *runView, req run.Request, saved *store.Run) (*run.Result, error) {
+	view.sinks = append(view.sinks, saved)
 	req.Journal = saved
 	req.OutputDir = filepath.Join(saved.Dir(), "outputs")
 	if err := saved.Begin(); err != nil {
@@ -184,160 +185,30 @@ func driveSaved(ctx context.Context, engine *run.Local, sinks *fanout, req run.R
 	return res, nil
 }
 
-// fanout sends events to every sink; sinks are added before a run starts.
-type fanout struct{ sinks []event.Sink }
-
-func (o *fanout) add(s event.Sink) { o.sinks = append(o.sinks, s) }
-
-// Emit implements event.Sink.
-func (o *fanout) Emit(e event.Event) {
-	for _, s := range o.sinks {
-		s.Emit(e)
-	}
-}
-
 // printResult writes the result and returns the status as an exit code.
 func printResult(w, errOut io.Writer, format string, res *run.Result) error {
-	if format != "json" {
-		for _, warning := range res.Warnings {
-			fmt.Fprintln(errOut, "chainrun: warning: "+warning)
-		}
-	}
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := render.PrintJSON(w, res); err != nil {
 			return err
 		}
-	} else if res.Status == run.Paused {
-		if err := printPause(w, res); err != nil {
-			return err
-		}
-	} else if res.Status == run.Succeeded && res.Output != nil {
-		text, ok := res.Output.(string)
-		if !ok {
-			b, err := json.MarshalIndent(res.Output, "", "  ")
-			if err != nil {
-				return err
-			}
-			text = string(b)
-		}
-		if !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		if _, err := io.WriteString(w, text); err != nil {
-			return err
-		}
+	} else if err := text.Result(w, errOut, res); err != nil {
+		return err
 	}
 	switch res.Status {
 	case run.Succeeded:
 		return nil
 	case run.Interrupted:
-		return &exitStatus{code: exitInterrupted, msg: fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)}
+		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res)}
 	case run.Paused:
 		return &exitStatus{code: exitPaused}
 	}
-	msg := fmt.Sprintf("%s failed (run %s): %s\nresume it with: chainrun resume %s", res.Name, res.RunID, res.Error, res.RunID)
-	if res.WorkflowResult != nil {
-		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
-		for _, l := range res.Links {
-			msg += fmt.Sprintf("\n%s: %s", l.Title, resumeCommand(res.RunID, l))
-		}
-		if len(res.Links) == 0 {
-			msg += "\nresume it with: chainrun resume " + res.RunID
-		}
-	}
-	for _, s := range res.Steps {
-		if s.Status == run.StepFailed && s.Stderr != "" && format == "text" {
-			// indented: a line of the step's output is never read as a
-			// CI command (GitHub acts on lines that begin with ::)
-			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n  " + strings.ReplaceAll(s.Stderr, "\n", "\n  ")
-		}
-	}
-	return &exitStatus{code: exitFailed, msg: msg}
+	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text")}
 }
 
-// resumeCommand is the command that takes a link of a run: with --rerun
-// when the step behind it is not idempotent.
-func resumeCommand(runID string, l run.Link) string {
-	cmd := "chainrun resume " + runID + " --take " + l.Transition
-	if l.Rerun {
-		cmd += " --rerun " + l.Transition
-	}
-	return cmd
-}
-
-// printPause shows a run paused at a decision point: what is to be
-// decided, the choices and the command that takes each.
-func printPause(w io.Writer, res *run.Result) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s paused at %s (run %s)\n", res.Name, res.State, res.RunID)
-	if g := res.Guidance; g != nil {
-		if g.Goal != "" {
-			fmt.Fprintf(&b, "\ngoal: %s\n", g.Goal)
-		}
-		if g.Instructions != "" {
-			fmt.Fprintf(&b, "\n%s\n", g.Instructions)
-		}
-	}
-	if res.Deadline != "" {
-		fmt.Fprintf(&b, "\ndeadline: %s (then the next resume takes its on_timeout transition)\n", res.Deadline)
-	}
-	b.WriteString("\nchoose one:\n")
-	width := 0
-	for _, l := range res.Links {
-		width = max(width, len(l.Transition))
-	}
-	for _, l := range res.Links {
-		fmt.Fprintf(&b, "  %-*s  # %s\n", width+len("chainrun resume  --take ")+len(res.RunID), resumeCommand(res.RunID, l), l.Title)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
+// printPlan writes a dry run's plan.
 func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedStep) error {
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"name": c.Name, "dry_run": true, "steps": plan})
+		return render.PrintJSON(w, map[string]any{"name": c.Name, "dry_run": true, "steps": plan})
 	}
-	fmt.Fprintf(w, "dry run of %s: nothing is executed\n", c.Name)
-	wave := 0
-	for _, p := range plan {
-		if p.Wave != wave {
-			wave = p.Wave
-		}
-		deps := ""
-		if len(p.DependsOn) > 0 {
-			deps = " after " + strings.Join(p.DependsOn, ", ")
-		}
-		switch {
-		case p.Transition != "":
-			fmt.Fprintf(w, "\n%s → %s by %s (%s)\n", p.State, p.Target, p.Transition, p.Kind)
-		case p.State != "":
-			fmt.Fprintf(w, "\n%s task (%s)\n", p.State, p.Kind)
-		default:
-			fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
-		}
-		if p.Condition != "" {
-			fmt.Fprintf(w, "  if: %s\n", p.Condition)
-		}
-		if p.Cwd != "" {
-			fmt.Fprintf(w, "  cwd: %s\n", p.Cwd)
-		}
-		if p.Model != "" {
-			models := p.Model
-			if len(p.FallbackModels) > 0 {
-				models += " (then " + strings.Join(p.FallbackModels, ", ") + ")"
-			}
-			fmt.Fprintf(w, "  model: %s\n", models)
-		}
-		if p.System != "" {
-			fmt.Fprintf(w, "  system: %s\n", p.System)
-		}
-		for _, line := range strings.Split(p.Action, "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-	}
-	return nil
+	return text.Plan(w, c.Name, plan)
 }

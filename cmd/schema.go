@@ -1,11 +1,10 @@
 package cmd
 
 import (
-	"encoding/json"
-
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
 )
 
 func newSchemaCmd(f *factory) *cobra.Command {
@@ -20,9 +19,7 @@ YAML language server at it:
   # yaml-language-server: $schema=./chain.schema.json   (first line of a chain file)`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
-			enc := json.NewEncoder(f.io.Out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(chain.JSONSchema())
+			return render.PrintJSON(f.io.Out, chain.JSONSchema())
 		},
 	}
 }

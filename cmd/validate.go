@@ -1,13 +1,14 @@
 package cmd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -32,29 +33,20 @@ warnings are printed and exit 0.`,
 	}
 }
 
-// validation is one chain's verdict in JSON output.
-type validation struct {
-	Name     string             `json:"name,omitempty"`
-	File     string             `json:"file"`
-	Valid    bool               `json:"valid"`
-	Errors   []chain.Diagnostic `json:"errors,omitempty"`
-	Warnings []chain.Diagnostic `json:"warnings,omitempty"`
-}
-
 func runValidate(opts *validateOptions) error {
 	f := opts.f
 	format, err := f.format()
 	if err != nil {
 		return err
 	}
-	var results []validation
+	var results []text.Verdict
 	if len(opts.chains) == 0 {
 		cat, err := f.catalog()
 		if err != nil {
 			return err
 		}
 		for _, cf := range cat.Files {
-			results = append(results, verdict(cf.Path, cf.Name, cf.Loaded, f.checkCalls(cf.Loaded, cf.Err)))
+			results = append(results, text.VerdictOf(cf.Path, cf.Name, cf.Loaded, f.checkCalls(cf.Loaded, cf.Err)))
 		}
 		if len(results) == 0 {
 			return usagef("no chain files (*.yaml, *.yml) in %s", cat.Dir)
@@ -71,7 +63,7 @@ func runValidate(opts *validateOptions) error {
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
-			results = append(results, verdict(file, name, l, f.checkCalls(l, err)))
+			results = append(results, text.VerdictOf(file, name, l, f.checkCalls(l, err)))
 		}
 	}
 	f.modelWarnings(results)
@@ -82,20 +74,11 @@ func runValidate(opts *validateOptions) error {
 		}
 	}
 	if format == "json" {
-		enc := json.NewEncoder(f.io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"valid": bad == 0, "chains": results}); err != nil {
+		if err := render.PrintJSON(f.io.Out, map[string]any{"valid": bad == 0, "chains": results}); err != nil {
 			return err
 		}
 	} else {
-		for _, r := range results {
-			for _, d := range append(r.Errors, r.Warnings...) {
-				fmt.Fprintln(f.io.ErrOut, d.String())
-			}
-			if r.Valid {
-				fmt.Fprintf(f.io.Out, "ok  %s  %s\n", r.Name, r.File)
-			}
-		}
+		text.Verdicts(f.io.Out, f.io.ErrOut, results)
 	}
 	if bad > 0 {
 		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%d of %d chain files are invalid", bad, len(results))}
@@ -106,7 +89,7 @@ func runValidate(opts *validateOptions) error {
 // modelWarnings adds a warning for every agent step whose model cannot be
 // used on this machine: a chain is valid without keys, but a run would
 // stop before starting.
-func (f *factory) modelWarnings(results []validation) {
+func (f *factory) modelWarnings(results []text.Verdict) {
 	models, err := f.registry()
 	if err != nil {
 		return
@@ -153,22 +136,4 @@ func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
 	}
 	return cerr
-}
-
-func verdict(file, name string, l *chain.Loaded, err error) validation {
-	r := validation{Name: name, File: file, Valid: err == nil}
-	if l != nil && err == nil {
-		r.Name = l.Chain.Name
-		r.Warnings = l.Warnings
-	} else if l != nil {
-		r.Name = l.Chain.Name
-		r.Warnings = l.Warnings
-	}
-	var ve *chain.ValidationError
-	if errors.As(err, &ve) {
-		r.Errors = ve.Diagnostics
-	} else if err != nil {
-		r.Errors = []chain.Diagnostic{{File: file, Message: err.Error()}}
-	}
-	return r
 }

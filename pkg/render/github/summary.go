@@ -1,12 +1,12 @@
-package cmd
+package github
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -28,7 +28,7 @@ func summaryMarkdown(res *run.Result, file string) string {
 	if file != "" {
 		chainCell += " (" + mdCode(file) + ")"
 	}
-	fmt.Fprintf(&b, "| %s | %s | %s | %s |\n\n", chainCell, res.Status, mdCode(res.RunID), fmtDuration(time.Duration(res.DurationMS)*time.Millisecond))
+	fmt.Fprintf(&b, "| %s | %s | %s | %s |\n\n", chainCell, res.Status, mdCode(res.RunID), render.Millis(res.DurationMS))
 
 	if res.Error != "" {
 		b.WriteString("### Error\n\n")
@@ -62,7 +62,7 @@ func summaryMarkdown(res *run.Result, file string) string {
 				tokens = fmt.Sprintf("%d / %d", s.Usage.InputTokens, s.Usage.OutputTokens)
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s |\n", statusEmoji(string(s.Status)), mdCode(s.ID), status,
-				s.Attempts, fmtDuration(time.Duration(s.DurationMS)*time.Millisecond), model, tokens)
+				s.Attempts, render.Millis(s.DurationMS), model, tokens)
 		}
 		b.WriteString("\n")
 	}
@@ -113,7 +113,7 @@ func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
 	if len(res.Links) > 0 {
 		b.WriteString("### Next\n\n")
 		for _, l := range res.Links {
-			fmt.Fprintf(b, "- %s: %s\n", mdText(l.Title), mdCode(resumeCommand(res.RunID, l)))
+			fmt.Fprintf(b, "- %s: %s\n", mdText(l.Title), mdCode(render.ResumeCommand(res.RunID, l)))
 		}
 		b.WriteString("\n")
 	}

@@ -1,4 +1,4 @@
-package cmd
+package github
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -39,10 +41,10 @@ func annotations(c *chain.Chain, res *run.Result, file string) []string {
 				pos = s.Pos
 			}
 		}
-		out = append(out, ghCommand("error", located(file, pos, title), res.Error+"\n"+resumeHint(res)))
+		out = append(out, ghCommand("error", located(file, pos, title), res.Error+"\n"+text.ResumeHint(res)))
 	case run.Interrupted:
 		out = append(out, ghCommand("warning", located(file, chain.Pos{}, res.Name+" interrupted"),
-			fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)))
+			text.Interrupted(res)))
 	case run.Paused:
 		var pos chain.Pos
 		if c.Workflow != nil {
@@ -109,19 +111,6 @@ func located(file string, pos chain.Pos, title string) []ghProp {
 	return append(props, ghProp{"title", title})
 }
 
-// resumeHint is what to run next after a failure: the retry links of a
-// workflow, else resume, as the failure message on stderr says it.
-func resumeHint(res *run.Result) string {
-	if res.WorkflowResult == nil || len(res.Links) == 0 {
-		return "resume it with: chainrun resume " + res.RunID
-	}
-	lines := make([]string, len(res.Links))
-	for i, l := range res.Links {
-		lines[i] = fmt.Sprintf("%s: %s", l.Title, resumeCommand(res.RunID, l))
-	}
-	return strings.Join(lines, "\n")
-}
-
 // pauseMessage names the state, its goal and the commands that take each
 // link of a paused workflow.
 func pauseMessage(res *run.Result) string {
@@ -134,7 +123,7 @@ func pauseMessage(res *run.Result) string {
 		fmt.Fprintf(&b, "\ndeadline: %s", res.Deadline)
 	}
 	for _, l := range res.Links {
-		fmt.Fprintf(&b, "\n%s  # %s", resumeCommand(res.RunID, l), l.Title)
+		fmt.Fprintf(&b, "\n%s  # %s", render.ResumeCommand(res.RunID, l), l.Title)
 	}
 	return b.String()
 }

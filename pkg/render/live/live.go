@@ -1,4 +1,4 @@
-package cmd
+package live
 
 import (
 	"io"
@@ -11,46 +11,20 @@ import (
 	"golang.org/x/term"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render/progress"
 )
-
-// progressSink is how a run's progress reaches stderr: drawn live on a
-// terminal that can redraw, else as the plain lines of progress (CI logs,
-// pipes, --quiet, --verbose, TERM=dumb), which never hold an escape code.
-func (f *factory) progressSink(o engineOptions) event.Sink {
-	plain := &progress{w: f.io.ErrOut, verbose: o.verbose, quiet: o.quiet, stamp: !f.io.IsStderrTTY()}
-	if !liveWanted(f.io.IsStderrTTY(), os.Getenv("TERM"), o) {
-		return plain
-	}
-	out, ok := f.io.ErrOut.(*os.File)
-	if !ok {
-		return plain // mpb measures and redraws only a real terminal
-	}
-	if w, h, err := term.GetSize(int(out.Fd())); err != nil || w <= 0 || h <= 0 {
-		return plain // a terminal of no size would show nothing at all
-	}
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return newLive(out, !noColor, mpb.WithOutput(out))
-}
-
-// liveWanted says whether progress is drawn live: only on a terminal that
-// can move its cursor (TERM=dumb cannot), and only when neither --quiet
-// (no progress) nor --verbose (log lines, which a redraw would tear) asks
-// for plain lines.
-func liveWanted(stderrTTY bool, termName string, o engineOptions) bool {
-	return stderrTTY && termName != "dumb" && !o.quiet && !o.verbose
-}
 
 // liveRefresh is how often the display redraws: the spinner's pace, and
 // the longest a finished bar waits to give way to its line.
 const liveRefresh = 100 * time.Millisecond
 
-// liveProgress draws a run on a terminal with mpb: a bar with a spinner
-// for every running step, side by side, and plain lines above them for
+// Display draws a run on a terminal with mpb: a bar with a spinner for
+// every running step, side by side, and plain lines above them for
 // finished steps, transitions and tool calls. The top-level run.finished
 // waits for mpb's last frame before it returns, so the result printed
 // next cannot interleave with a redraw; in a workflow mpb also stops
 // between states, where a person may be prompted.
-type liveProgress struct {
+type Display struct {
 	mu    sync.Mutex
 	w     io.Writer
 	opts  []mpb.ContainerOption
@@ -64,39 +38,57 @@ type liveProgress struct {
 	// lines holds the lines above the bars in the order of their events.
 	lines lineQueue
 	// plain takes over if mpb fails (the terminal went away).
-	plain  *progress
+	plain  *progress.Printer
 	broken bool
-	// held counts prompts in progress (hold): nothing is drawn meanwhile,
+	// held counts prompts in progress (Hold): nothing is drawn meanwhile,
 	// and steps that start wait in waiting for their bars.
 	held    int
 	waiting []*stepRow
 }
 
 var (
-	_ event.Sink = (*liveProgress)(nil)
-	_ io.Closer  = (*liveProgress)(nil)
+	_ event.Sink = (*Display)(nil)
+	_ io.Closer  = (*Display)(nil)
 )
 
-// newLive draws on w, which opts must name as mpb's output too (tests add
-// WithAutoRefresh and WithWidth to draw into a buffer).
-func newLive(w io.Writer, color bool, opts ...mpb.ContainerOption) *liveProgress {
-	return &liveProgress{
+// Open is the display on w when w is a terminal mpb can measure and
+// redraw, else nil (a pipe, a buffer, a terminal of no size, which would
+// show nothing at all). It paints unless NO_COLOR is set, as lookupEnv
+// (os.LookupEnv) says.
+func Open(w io.Writer, lookupEnv func(string) (string, bool)) *Display {
+	out, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if w, h, err := term.GetSize(int(out.Fd())); err != nil || w <= 0 || h <= 0 {
+		return nil
+	}
+	_, noColor := lookupEnv("NO_COLOR")
+	return New(out, !noColor, mpb.WithOutput(out))
+}
+
+// New draws on w, which opts must name as mpb's output too (tests add
+// WithAutoRefresh and WithWidth to draw into a buffer); color paints
+// glyphs and statuses (off under NO_COLOR).
+func New(w io.Writer, color bool, opts ...mpb.ContainerOption) *Display {
+	return &Display{
 		w:     w,
 		opts:  append([]mpb.ContainerOption{mpb.WithRefreshRate(liveRefresh)}, opts...),
 		color: color,
 		now:   time.Now,
 		board: newBoard(color),
 		bars:  map[*stepRow]*mpb.Bar{},
-		plain: &progress{w: w},
+		plain: &progress.Printer{W: w},
 		lines: lineQueue{w: w},
 	}
 }
 
-// Emit shows e. It is called from running steps, so it holds nothing for
-// long: a bar is added or retired, a line queued. It waits for mpb (a
+// Emit implements event.Sink: it shows e. It is called from running
+// steps, so it holds nothing for long: a bar is added or retired, a line
+// queued. It waits for mpb (a
 // frame or two) only at the run's end and, in a workflow, when no step
 // is left running.
-func (l *liveProgress) Emit(e event.Event) {
+func (l *Display) Emit(e event.Event) {
 	switch e.Type {
 	case event.StepLog, event.StepSaved, event.StepBegun, event.TransitionSaved:
 		return // never shown live; skip the lock
@@ -126,17 +118,17 @@ func (l *liveProgress) Emit(e event.Event) {
 // printed after it cannot be torn by a redraw. The top-level run.finished
 // closes the display itself; Close is for a caller that stops early, and
 // is safe to call more than once.
-func (l *liveProgress) Close() error {
+func (l *Display) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stop()
 	return nil
 }
 
-// hold stops drawing while fn runs — a prompt a person must see and
+// Hold stops drawing while fn runs — a prompt a person must see and
 // answer, such as allowing a tool call — then draws again the steps that
 // are still running.
-func (l *liveProgress) hold(fn func()) {
+func (l *Display) Hold(fn func()) {
 	l.mu.Lock()
 	for r := range l.bars {
 		l.waiting = append(l.waiting, r)
@@ -162,7 +154,7 @@ func (l *liveProgress) hold(fn func()) {
 }
 
 // start gives a step its bar, starting mpb if nothing was running.
-func (l *liveProgress) start(r *stepRow) {
+func (l *Display) start(r *stepRow) {
 	if l.held > 0 {
 		l.waiting = append(l.waiting, r)
 		return
@@ -207,7 +199,7 @@ func (l *liveProgress) start(r *stepRow) {
 
 // finish retires a finished step's bar: mpb drops it, and its final
 // line (with any after it) is printed once the bar is gone.
-func (l *liveProgress) finish(r *stepRow) {
+func (l *Display) finish(r *stepRow) {
 	bar, ok := l.bars[r]
 	if !ok {
 		l.print(r.finalLine()) // its bar was never drawn
@@ -225,7 +217,7 @@ func (l *liveProgress) finish(r *stepRow) {
 }
 
 // stop retires any bars left and waits for mpb to draw its last frame.
-func (l *liveProgress) stop() {
+func (l *Display) stop() {
 	if l.p == nil {
 		return
 	}
@@ -239,7 +231,7 @@ func (l *liveProgress) stop() {
 }
 
 // print writes a line above the bars, after those queued before it.
-func (l *liveProgress) print(line string) {
+func (l *Display) print(line string) {
 	if line != "" {
 		l.lines.add(line, nil)
 	}
@@ -248,7 +240,7 @@ func (l *liveProgress) print(line string) {
 // fail gives up on drawing (mpb stopped: the terminal is gone or cannot
 // be measured); what is queued is printed, and the rest of the run is
 // shown as plain lines.
-func (l *liveProgress) fail() {
+func (l *Display) fail() {
 	l.broken = true
 	for r, bar := range l.bars {
 		bar.Abort(true)

@@ -1,51 +1,59 @@
-package cmd
+package progress
 
 import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
 )
 
-// progress writes run events to stderr as plain lines, one per event,
-// with no escape codes: readable in a terminal and in a CI log alike.
-type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	verbose bool
-	quiet   bool
-	stamp   bool
+// Printer writes run events as plain lines, one per event, with no
+// escape codes: readable in a terminal and in a CI log alike.
+type Printer struct {
+	// W receives the lines (stderr: stdout keeps only the result).
+	W io.Writer
+	// Verbose shows each step's log lines, prefixed with its id.
+	Verbose bool
+	// Quiet shows nothing but log lines (when Verbose).
+	Quiet bool
+	// Stamp starts each line with the event's time, for logs read later.
+	Stamp bool
+
+	mu sync.Mutex
 }
 
-var _ event.Sink = (*progress)(nil)
+var _ event.Sink = (*Printer)(nil)
 
-func (p *progress) Emit(e event.Event) {
-	line := p.format(e)
+// Emit implements event.Sink: it writes e's line, if e has one.
+func (p *Printer) Emit(e event.Event) {
+	line := p.Line(e)
 	if line == "" {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stamp {
-		fmt.Fprintf(p.w, "%s %s\n", e.Time.Format("15:04:05.000"), line)
+	if p.Stamp {
+		fmt.Fprintf(p.W, "%s %s\n", e.Time.Format("15:04:05.000"), line)
 		return
 	}
-	fmt.Fprintln(p.w, line)
+	fmt.Fprintln(p.W, line)
 }
 
-func (p *progress) format(e event.Event) string {
+// Line is e as one plain line, "" when e is not shown. The live display
+// prints the same lines above its bars, so both say the same.
+func (p *Printer) Line(e event.Event) string {
 	if e.Type == event.StepLog {
-		if p.verbose {
+		if p.Verbose {
 			return "[" + e.Step + "] " + e.Line
 		}
 		return ""
 	}
-	if p.quiet {
+	if p.Quiet {
 		return ""
 	}
-	d := fmtDuration(time.Duration(e.DurationMS) * time.Millisecond)
+	d := render.Millis(e.DurationMS)
 	switch e.Type {
 	case event.RunStarted:
 		return fmt.Sprintf("run %s (%s)", e.Chain, e.RunID)
@@ -113,12 +121,4 @@ func (p *progress) format(e event.Event) string {
 		return fmt.Sprintf("%s %s in %s", e.Chain, e.Status, d)
 	}
 	return ""
-}
-
-// fmtDuration shows milliseconds under a second and tenths above.
-func fmtDuration(d time.Duration) string {
-	if d < time.Second {
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	}
-	return d.Round(100 * time.Millisecond).String()
 }

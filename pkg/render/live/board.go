@@ -1,4 +1,4 @@
-package cmd
+package live
 
 import (
 	"fmt"
@@ -8,12 +8,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/progress"
 )
 
 // board is the live display's model of a run, built from its events
 // alone: which steps run now, what each shows, and what every event
 // changes on screen. It does no I/O, so the display's logic is tested
-// without a terminal; liveProgress turns its changes into mpb bars.
+// without a terminal; Display turns its changes into mpb bars.
 type board struct {
 	// top is the run id of the top-level run; a called chain's events
 	// carry top/step as theirs. depth counts the runs started and not
@@ -25,7 +27,7 @@ type board struct {
 	workflow bool
 	rows     map[rowKey]*stepRow
 	// text formats lines as the plain printer does, so both say the same.
-	text  progress
+	text  progress.Printer
 	color bool
 }
 
@@ -74,7 +76,7 @@ func (b *board) apply(e event.Event) []change {
 			return nil // a called chain: its caller's step line says it
 		}
 		b.depth = 0
-		return []change{{kind: endRun, line: b.paint(b.text.format(e), runColor(e.Status))}}
+		return []change{{kind: endRun, line: b.paint(b.text.Line(e), runColor(e.Status))}}
 	case event.StepStarted:
 		if r := b.rows[key]; r != nil {
 			return nil
@@ -111,11 +113,11 @@ func (b *board) apply(e event.Event) []change {
 		}
 		return b.line(shown)
 	case event.StepFinished:
-		shown.Error = firstLine(e.Error)
-		line := b.text.format(shown)
+		shown.Error = render.FirstLine(e.Error)
+		line := b.text.Line(shown)
 		if e.Status == "cached" && e.Detail == "" {
 			// how long the cache took, as every finished step says
-			line = fmt.Sprintf("↺ %s %s cached", shown.Step, fmtDuration(time.Duration(e.DurationMS)*time.Millisecond))
+			line = fmt.Sprintf("↺ %s %s cached", shown.Step, render.Millis(e.DurationMS))
 		}
 		glyph, rest := splitGlyph(line)
 		glyph = b.paint(glyph, glyphColor(glyph))
@@ -130,7 +132,7 @@ func (b *board) apply(e event.Event) []change {
 		return []change{{kind: finishRow, row: r}}
 	case event.Decision:
 		if e.Status == "paused" {
-			return []change{{kind: showLine, line: b.paint(b.text.format(shown), sgrYellow)}}
+			return []change{{kind: showLine, line: b.paint(b.text.Line(shown), sgrYellow)}}
 		}
 		return b.line(shown)
 	}
@@ -141,7 +143,7 @@ func (b *board) apply(e event.Event) []change {
 
 // line is e as a plain line above the bars, if it says anything.
 func (b *board) line(e event.Event) []change {
-	if s := b.text.format(e); s != "" {
+	if s := b.text.Line(e); s != "" {
 		return []change{{kind: showLine, line: s}}
 	}
 	return nil
@@ -206,16 +208,6 @@ func splitGlyph(line string) (glyph, rest string) {
 		return "", line
 	}
 	return glyph, " " + rest
-}
-
-// firstLine is the first line of a (possibly long) error, marked when
-// more follows; the whole of it is in the result and the event log.
-func firstLine(s string) string {
-	first, _, more := strings.Cut(strings.TrimSpace(s), "\n")
-	if more {
-		return strings.TrimRight(first, "\r") + " …"
-	}
-	return first
 }
 
 // stepRow is what one running step's bar shows. Its mutex is its own:

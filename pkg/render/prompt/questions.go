@@ -1,4 +1,4 @@
-package cmd
+package prompt
 
 import (
 	"context"
@@ -10,23 +10,18 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// humanDecider asks the person at the terminal to choose a link of a
-// human decision point. Without a terminal on stdin (CI, a pipe) there is
-// nobody to ask: it returns nil and the run pauses.
-func (f *factory) humanDecider() run.Decider {
-	t := f.terminal()
-	if t == nil {
-		return nil
-	}
+// Decider asks the person to choose a link of a human decision point,
+// with held (nil for none) kept from drawing meanwhile.
+func (t *Terminal) Decider(held Holder) run.Decider {
 	return func(ctx context.Context, d run.Decision) (choice string, ok bool, err error) {
-		t.ask(func() { choice, ok, err = t.decide(ctx, d) })
+		t.ask(held, func() { choice, ok, err = t.decide(ctx, d) })
 		return choice, ok, err
 	}
 }
 
 // decide lists the links and reads a choice by number or name. An empty
 // answer (or end of input) declines: the run pauses, resumable.
-func (t *terminal) decide(ctx context.Context, d run.Decision) (string, bool, error) {
+func (t *Terminal) decide(ctx context.Context, d run.Decision) (string, bool, error) {
 	out := t.out
 	fmt.Fprintf(out, "\nDecision at %s", d.State)
 	if d.Goal != "" {
@@ -67,4 +62,33 @@ func (t *terminal) decide(ctx context.Context, d run.Decision) (string, bool, er
 		fmt.Fprintf(out, "%q is not one of the choices.\n", answer)
 	}
 	return "", false, nil
+}
+
+// ToolAsker asks the person whether one tool call outside a step's tools
+// may run, with held (nil for none) kept from drawing meanwhile.
+func (t *Terminal) ToolAsker(held Holder) run.ToolAsker {
+	return func(ctx context.Context, r run.ToolCallRequest) (ok bool, err error) {
+		t.ask(held, func() { ok, err = t.allow(ctx, r) })
+		return ok, err
+	}
+}
+
+// allow shows exactly the call (tool, arguments, digest) and reads y or
+// n; anything but yes refuses.
+func (t *Terminal) allow(ctx context.Context, r run.ToolCallRequest) (bool, error) {
+	out := t.out
+	args := r.Arguments
+	if len(args) > 400 {
+		args = args[:400] + "…"
+	}
+	fmt.Fprintf(out, "\nStep %s wants to call %s, which it does not list:\n  %s(%s)  [digest %s]\nAllow this one call? [y/N]: ", r.Step, r.Tool, r.Tool, args, r.Digest)
+	answer, err := t.readLine(ctx)
+	if err != nil && answer == "" {
+		return false, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
 }

@@ -1,4 +1,4 @@
-package cmd
+package gantt
 
 import (
 	"bufio"
@@ -6,30 +6,30 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render/graph"
 )
 
-// span is one step's time in a run, read back from its event log.
-type span struct {
-	step       string
-	start, end time.Time
-	status     string
+// Span is one step's time in a run, read back from its event log.
+type Span struct {
+	Step       string
+	Start, End time.Time
+	Status     string
 }
 
-// readSpans collects step start and end times of the last attempt of a
+// ReadSpans collects step start and end times of the last attempt of a
 // run from its events.jsonl (an attempt begins at run.started).
-func readSpans(path string) ([]span, error) {
+func ReadSpans(path string) ([]Span, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	byStep := map[string]*span{}
+	byStep := map[string]*Span{}
 	var order []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -41,53 +41,49 @@ func readSpans(path string) ([]span, error) {
 		switch e.Type {
 		case event.RunStarted:
 			if !strings.Contains(e.RunID, "/") { // a new attempt of the top-level run
-				byStep, order = map[string]*span{}, nil
+				byStep, order = map[string]*Span{}, nil
 			}
 		case event.StepStarted:
 			if strings.Contains(e.RunID, "/") {
 				continue // steps of called chains stay inside their chain step
 			}
-			byStep[e.Step] = &span{step: e.Step, start: e.Time}
+			byStep[e.Step] = &Span{Step: e.Step, Start: e.Time}
 			order = append(order, e.Step)
 		case event.StepFinished:
 			if sp := byStep[e.Step]; sp != nil && !strings.Contains(e.RunID, "/") {
-				sp.end, sp.status = e.Time, e.Status
+				sp.End, sp.Status = e.Time, e.Status
 			}
 		}
 	}
-	var out []span
+	var out []Span
 	for _, id := range order {
-		if sp := byStep[id]; !sp.end.IsZero() {
+		if sp := byStep[id]; !sp.End.IsZero() {
 			out = append(out, *sp)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].start.Before(out[j].start) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
 	return out, sc.Err()
 }
 
-// writeGantt prints a Mermaid gantt chart of a run: one bar per step from
-// its start to its end, so parallelism and the critical path show.
-func writeGantt(w io.Writer, title string, spans []span) error {
+// Write prints a Mermaid gantt chart of a run: one bar per step from its
+// start to its end, so parallelism and the critical path show.
+func Write(w io.Writer, title string, spans []Span) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "gantt\n  title %s\n  dateFormat x\n  axisFormat %%M:%%S.%%L\n", title)
 	for _, sp := range spans {
 		tag := ""
-		switch sp.status {
+		switch sp.Status {
 		case "failed":
 			tag = "crit, "
 		case "skipped", "cached":
 			tag = "done, "
 		}
-		end := sp.end
-		if !end.After(sp.start) {
-			end = sp.start.Add(time.Millisecond) // a bar must have a length
+		end := sp.End
+		if !end.After(sp.Start) {
+			end = sp.Start.Add(time.Millisecond) // a bar must have a length
 		}
-		fmt.Fprintf(&b, "  %s :%s%s, %d, %d\n", strings.ReplaceAll(sp.step, ":", "_"), tag, mermaidID(sp.step), sp.start.UnixMilli(), end.UnixMilli())
+		fmt.Fprintf(&b, "  %s :%s%s, %d, %d\n", strings.ReplaceAll(sp.Step, ":", "_"), tag, graph.MermaidID(sp.Step), sp.Start.UnixMilli(), end.UnixMilli())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func eventsPath(stateDir, runID string) string {
-	return filepath.Join(stateDir, "runs", runID, "events.jsonl")
 }

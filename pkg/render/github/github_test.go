@@ -1,4 +1,4 @@
-package cmd
+package github
 
 import (
 	"bytes"
@@ -105,17 +105,17 @@ func TestNewGitHubActionsOnlyInActions(t *testing.T) {
 	env := func(vars map[string]string) func(string) string {
 		return func(k string) string { return vars[k] }
 	}
-	if g := newGitHubActions(env(nil), "/ws", &bytes.Buffer{}, engineOptions{}); g != nil {
+	if g := New(env(nil), "/ws", &bytes.Buffer{}, Options{}); g != nil {
 		t.Error("GITHUB_ACTIONS unset: want no renderer")
 	}
-	if g := newGitHubActions(env(map[string]string{"GITHUB_ACTIONS": "1"}), "/ws", &bytes.Buffer{}, engineOptions{}); g != nil {
+	if g := New(env(map[string]string{"GITHUB_ACTIONS": "1"}), "/ws", &bytes.Buffer{}, Options{}); g != nil {
 		t.Error(`GITHUB_ACTIONS=1: want no renderer (the runner sets "true")`)
 	}
-	g := newGitHubActions(env(map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": "/s.md", "GITHUB_WORKSPACE": "/repo"}), "/repo/sub", &bytes.Buffer{}, engineOptions{verbose: true})
+	g := New(env(map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": "/s.md", "GITHUB_WORKSPACE": "/repo"}), "/repo/sub", &bytes.Buffer{}, Options{Verbose: true})
 	if g == nil || g.summary != "/s.md" || g.base != "/repo" || g.wd != "/repo/sub" || !g.verbose {
 		t.Fatalf("renderer = %+v, want summary /s.md, base /repo, wd /repo/sub, verbose", g)
 	}
-	if g := newGitHubActions(env(map[string]string{"GITHUB_ACTIONS": "true"}), "/repo", &bytes.Buffer{}, engineOptions{}); g.base != "/repo" {
+	if g := New(env(map[string]string{"GITHUB_ACTIONS": "true"}), "/repo", &bytes.Buffer{}, Options{}); g.base != "/repo" {
 		t.Errorf("base without GITHUB_WORKSPACE = %q, want the working directory", g.base)
 	}
 }
@@ -124,12 +124,12 @@ func TestNewGitHubActionsOnlyInActions(t *testing.T) {
 // at once: each step's group comes out whole, its lines in order.
 func TestGitHubGroupsNeverInterleave(t *testing.T) {
 	var out syncBuffer
-	g := newGitHubActions(func(k string) string {
+	g := New(func(k string) string {
 		if k == "GITHUB_ACTIONS" {
 			return "true"
 		}
 		return ""
-	}, "/ws", &out, engineOptions{verbose: true})
+	}, "/ws", &out, Options{Verbose: true})
 	const steps, lines = 8, 50
 	var wg sync.WaitGroup
 	for s := range steps {
@@ -161,7 +161,7 @@ func TestGitHubGroupsNeverInterleave(t *testing.T) {
 
 func TestGitHubUnfinishedAndLongLogs(t *testing.T) {
 	var out bytes.Buffer
-	g := &githubActions{w: &out, verbose: true, logs: map[logKey]*stepLog{}}
+	g := &Renderer{w: &out, verbose: true, logs: map[logKey]*stepLog{}}
 	for i := range 2*maxGroupLines + 10 {
 		g.Emit(event.Event{Type: event.StepLog, RunID: "r", Step: "long", Line: fmt.Sprint(i)})
 	}

@@ -1,4 +1,4 @@
-package cmd
+package graph
 
 import (
 	"fmt"
@@ -7,12 +7,13 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
-// outcomes maps a step id (or a workflow state) to what happened to it in
+// Outcomes maps a step id (or a workflow state) to what happened to it in
 // a run: succeeded, failed, skipped, cached, or current (where a workflow
 // stands; current-failed when it failed there).
-type outcomes map[string]string
+type Outcomes map[string]string
 
 // outcomeStyles are the colours of each outcome, shared by both formats.
 var outcomeStyles = map[string]struct{ fill, stroke string }{
@@ -24,23 +25,10 @@ var outcomeStyles = map[string]struct{ fill, stroke string }{
 	"current-failed": {"#fecaca", "#b91c1c"},
 }
 
-// runOutcomes reads a saved run: the chain of its snapshot and what
-// happened to each step or state.
-func runOutcomes(f *factory, id string) (*chain.Chain, outcomes, error) {
-	st, err := f.stateStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	saved, err := st.Load(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	// the picture needs the shape only: read the snapshot leniently
-	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, false, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := outcomes{}
+// FromRun is what happened to each step (or state) of c in a saved run
+// of it: c is the chain of the run's snapshot.
+func FromRun(c *chain.Chain, saved *store.Saved) Outcomes {
+	out := Outcomes{}
 	if c.Workflow != nil {
 		for _, t := range saved.Transitions {
 			out[t.From] = "succeeded"
@@ -59,7 +47,7 @@ func runOutcomes(f *factory, id string) (*chain.Chain, outcomes, error) {
 				out[state] = "current-failed"
 			}
 		}
-		return c, out, nil
+		return out
 	}
 	for id, rec := range saved.Steps {
 		out[id] = string(rec.Result.Status)
@@ -69,18 +57,18 @@ func runOutcomes(f *factory, id string) (*chain.Chain, outcomes, error) {
 			out[s.ID] = string(s.Status)
 		}
 	}
-	return c, out, nil
+	return out
 }
 
 // mermaidClasses appends the class definitions and assignments that
 // colour nodes by outcome.
-func (o outcomes) mermaidClasses(b *strings.Builder) {
+func (o Outcomes) mermaidClasses(b *strings.Builder) {
 	if len(o) == 0 {
 		return
 	}
 	byClass := map[string][]string{}
 	for id, outcome := range o {
-		byClass[outcome] = append(byClass[outcome], mermaidID(id))
+		byClass[outcome] = append(byClass[outcome], MermaidID(id))
 	}
 	classes := make([]string, 0, len(byClass))
 	for c := range byClass {
@@ -105,7 +93,7 @@ func (o outcomes) mermaidClasses(b *strings.Builder) {
 }
 
 // dotAttrs are the DOT attributes that colour a node by its outcome.
-func (o outcomes) dotAttrs(id string) string {
+func (o Outcomes) dotAttrs(id string) string {
 	st, ok := outcomeStyles[o[id]]
 	if !ok {
 		return ""

@@ -1,4 +1,4 @@
-package cmd
+package live
 
 import (
 	"bytes"
@@ -13,32 +13,8 @@ import (
 	"github.com/vbauerster/mpb/v8"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render/live/livetest"
 )
-
-func TestLiveWanted(t *testing.T) {
-	tests := []struct {
-		name string
-		tty  bool
-		term string
-		o    engineOptions
-		want bool
-	}{
-		{"a terminal", true, "xterm-256color", engineOptions{}, true},
-		{"no TERM at all", true, "", engineOptions{}, true},
-		{"a pipe or CI", false, "xterm", engineOptions{}, false},
-		{"a dumb terminal", true, "dumb", engineOptions{}, false},
-		{"--quiet", true, "xterm", engineOptions{quiet: true}, false},
-		{"--verbose", true, "xterm", engineOptions{verbose: true}, false},
-		{"--no-cache changes nothing", true, "xterm", engineOptions{noCache: true}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := liveWanted(tt.tty, tt.term, tt.o); got != tt.want {
-				t.Errorf("liveWanted = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -240,21 +216,6 @@ func TestStepRowStatus(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-func TestFirstLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                     "",
-		"one":                  "one",
-		"one\r\ntwo":           "one …",
-		"\n  padded\nmore\n":   "padded …",
-		"exit status 1\n":      "exit status 1",
-		"timeout after 5s\n\n": "timeout after 5s",
-	} {
-		if got := firstLine(in); got != want {
-			t.Errorf("firstLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestLineQueueKeepsOrder(t *testing.T) {
 	var out bytes.Buffer
 	q := lineQueue{w: &out}
@@ -299,9 +260,9 @@ func (s *termBuffer) String() string {
 }
 
 // testLive draws into a buffer as if it were an 80-column terminal.
-func testLive(color bool) (*liveProgress, *termBuffer) {
+func testLive(color bool) (*Display, *termBuffer) {
 	out := &termBuffer{}
-	return newLive(out, color, mpb.WithOutput(out), mpb.WithAutoRefresh(), mpb.WithWidth(80)), out
+	return New(out, color, mpb.WithOutput(out), mpb.WithAutoRefresh(), mpb.WithWidth(80)), out
 }
 
 var (
@@ -355,7 +316,7 @@ func TestLiveDraws(t *testing.T) {
 			if hasSGR := sgr.MatchString(raw); hasSGR != color {
 				t.Errorf("colour codes: %v, want %v:\n%q", hasSGR, color, raw)
 			}
-			screen, err := replayScreen([]byte(raw))
+			screen, err := livetest.Replay([]byte(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -391,7 +352,7 @@ func TestLiveWorkflowStopsBetweenStates(t *testing.T) {
 		t.Fatal("mpb still runs between a workflow's states")
 	}
 	raw := out.String()
-	screen, err := replayScreen([]byte(raw))
+	screen, err := livetest.Replay([]byte(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +368,7 @@ func TestLiveWorkflowStopsBetweenStates(t *testing.T) {
 	time.Sleep(2 * liveRefresh)
 	l.Emit(ev(0, event.StepFinished, "deploy", func(e *event.Event) { e.Status, e.DurationMS = "succeeded", 200 }))
 	l.Emit(ev(0, event.RunFinished, "", func(e *event.Event) { e.Chain, e.Status, e.State, e.DurationMS = "flow", "succeeded", "done", 400 }))
-	screen, err = replayScreen([]byte(out.String()))
+	screen, err = livetest.Replay([]byte(out.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +400,7 @@ func TestLiveConcurrent(t *testing.T) {
 	if err := l.Close(); err != nil { // a second close is harmless
 		t.Fatal(err)
 	}
-	screen, err := replayScreen([]byte(sgr.ReplaceAllString(out.String(), "")))
+	screen, err := livetest.Replay([]byte(sgr.ReplaceAllString(out.String(), "")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +420,7 @@ func TestLiveConcurrent(t *testing.T) {
 // running get their bars back afterwards.
 func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	var buf termBuffer
-	l := newLive(&buf, false, mpb.WithOutput(&buf), mpb.WithWidth(80), mpb.WithAutoRefresh())
+	l := New(&buf, false, mpb.WithOutput(&buf), mpb.WithWidth(80), mpb.WithAutoRefresh())
 	t0 := time.Now()
 	ev := func(typ event.Type, step string) event.Event {
 		return event.Event{Type: typ, Step: step, Chain: "c", Time: t0, Kind: "cli", Status: "succeeded"}
@@ -468,7 +429,7 @@ func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	l.Emit(ev(event.StepStarted, "slow"))
 	time.Sleep(3 * liveRefresh)
 	var during string
-	l.hold(func() {
+	l.Hold(func() {
 		l.Emit(ev(event.StepStarted, "other"))
 		mark := len(buf.String())
 		time.Sleep(3 * liveRefresh)

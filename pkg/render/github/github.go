@@ -1,4 +1,4 @@
-package cmd
+package github
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// githubActions renders a run for a GitHub Actions log when the job runs
+// Renderer renders a run for a GitHub Actions log when the job runs
 // with GITHUB_ACTIONS=true: each step's log in a collapsible group,
 // failures as annotations on the chain file's line, a paused workflow as
 // a notice with its resume commands, and a Markdown report appended to
@@ -22,8 +22,8 @@ import (
 // there too), so stdout keeps only the result and $(chainrun run x) works.
 //
 // It is an event sink while the run goes (--verbose log lines, grouped
-// per step) and a report once the result is known (reportGitHub).
-type githubActions struct {
+// per step) and a report once the result is known (Report).
+type Renderer struct {
 	w       io.Writer
 	verbose bool
 	quiet   bool
@@ -39,7 +39,7 @@ type githubActions struct {
 	order []logKey
 }
 
-var _ event.Sink = (*githubActions)(nil)
+var _ event.Sink = (*Renderer)(nil)
 
 // logKey names a step across the runs of one process: a chain step's
 // callee emits its own steps under its own run id.
@@ -56,15 +56,18 @@ type stepLog struct {
 // (and counted), as a log's end is what explains a failure.
 const maxGroupLines = 5000
 
-// githubActions returns the GitHub Actions renderer when the environment
-// says the job runs there, else nil. dir is chainrun's working directory.
-func (f *factory) githubActions(dir string, o engineOptions) *githubActions {
-	return newGitHubActions(os.Getenv, dir, f.io.ErrOut, o)
+// Options are what a command chooses about the rendering.
+type Options struct {
+	// Verbose groups each step's log lines under its title.
+	Verbose bool
+	// Quiet prints no groups, only annotations and the summary.
+	Quiet bool
 }
 
-// newGitHubActions reads the runner's variables through getenv, so tests
-// can give their own.
-func newGitHubActions(getenv func(string) string, wd string, w io.Writer, o engineOptions) *githubActions {
+// New returns the GitHub Actions renderer, writing to w, when getenv
+// says the job runs there (GITHUB_ACTIONS=true), else nil. wd is the
+// directory chainrun started in; getenv is os.Getenv but for tests.
+func New(getenv func(string) string, wd string, w io.Writer, o Options) *Renderer {
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
@@ -72,32 +75,13 @@ func newGitHubActions(getenv func(string) string, wd string, w io.Writer, o engi
 	if base == "" {
 		base = wd
 	}
-	return &githubActions{w: w, verbose: o.verbose, quiet: o.quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
+	return &Renderer{w: w, verbose: o.Verbose, quiet: o.Quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
 		wd: wd, base: base, logs: map[logKey]*stepLog{}}
-}
-
-// github is the GitHub Actions renderer among the sinks, or nil.
-func (o *fanout) github() *githubActions {
-	for _, s := range o.sinks {
-		if g, ok := s.(*githubActions); ok {
-			return g
-		}
-	}
-	return nil
-}
-
-// reportGitHub renders a finished (or paused) run for GitHub Actions when
-// the engine was built for it; otherwise it does nothing. c is the chain
-// that ran, for the file and lines annotations point at.
-func reportGitHub(sinks *fanout, c *chain.Chain, res *run.Result) {
-	if g := sinks.github(); g != nil {
-		g.report(c, res)
-	}
 }
 
 // Emit buffers --verbose log lines per step and prints a step's group
 // when it finishes.
-func (g *githubActions) Emit(e event.Event) {
+func (g *Renderer) Emit(e event.Event) {
 	if !g.verbose || g.quiet {
 		return
 	}
@@ -152,7 +136,7 @@ func (l *stepLog) tail() []string {
 
 // writeGroup prints one group in a single write: writers of one *os.File
 // are serialised by Go, so no other line lands inside it.
-func (g *githubActions) writeGroup(title string, body []string) {
+func (g *Renderer) writeGroup(title string, body []string) {
 	var b strings.Builder
 	b.WriteString(ghCommand("group", nil, title) + "\n")
 	ghVerbatim(&b, body)
@@ -169,17 +153,18 @@ func stepTitle(id, status string, durationMS int64, attempts int, reused bool) s
 	case status == string(run.StepSkipped) || status == string(run.StepCached):
 		return fmt.Sprintf("%s (%s)", id, status)
 	}
-	t := fmt.Sprintf("%s (%s, %s", id, status, fmtDuration(time.Duration(durationMS)*time.Millisecond))
+	t := fmt.Sprintf("%s (%s, %s", id, status, render.Millis(durationMS))
 	if attempts > 1 {
 		t += fmt.Sprintf(", %d attempts", attempts)
 	}
 	return t + ")"
 }
 
-// report prints what is left of the groups, the annotations, and appends
-// the job summary. A summary that cannot be written is a warning of the
-// result, never a failure of the run.
-func (g *githubActions) report(c *chain.Chain, res *run.Result) {
+// Report renders a finished (or paused) run: what is left of the groups,
+// the annotations on c's file, and the job summary appended. A summary
+// that cannot be written is a warning of the result, never a failure of
+// the run.
+func (g *Renderer) Report(c *chain.Chain, res *run.Result) {
 	if !g.quiet {
 		if g.verbose {
 			g.flushUnfinished()
@@ -204,7 +189,7 @@ func (g *githubActions) report(c *chain.Chain, res *run.Result) {
 
 // flushUnfinished prints the groups of steps that logged but never
 // finished (an interrupted run), in the order they began to log.
-func (g *githubActions) flushUnfinished() {
+func (g *Renderer) flushUnfinished() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, k := range g.order {
@@ -222,7 +207,7 @@ func stepDetails(s run.StepResult) []string {
 	lines := []string{"status: " + string(s.Status)}
 	if s.Status != run.StepSkipped {
 		lines = append(lines, fmt.Sprintf("attempts: %d", s.Attempts),
-			"duration: "+fmtDuration(time.Duration(s.DurationMS)*time.Millisecond))
+			"duration: "+render.Millis(s.DurationMS))
 	}
 	if s.Reused {
 		lines = append(lines, "kept from the saved run")
@@ -248,7 +233,7 @@ func stepDetails(s run.StepResult) []string {
 
 // path is the chain file as annotations name it: relative to the
 // workspace when it lies inside, so GitHub links the annotation to it.
-func (g *githubActions) path(c *chain.Chain) string {
+func (g *Renderer) path(c *chain.Chain) string {
 	return annotationPath(c.File, g.wd, g.base)
 }
 

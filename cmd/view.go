@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"os"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render/github"
+	"github.com/chainrun/chainrun/pkg/render/live"
+	"github.com/chainrun/chainrun/pkg/render/progress"
+	"github.com/chainrun/chainrun/pkg/render/prompt"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// runView is how a run is shown while it goes and once it ends: its
+// event sinks (progress, GitHub Actions, the saved run once it joins),
+// the live display when progress is drawn live (prompts hold it), and
+// the GitHub Actions renderer when the job runs there.
+type runView struct {
+	sinks  event.Multi
+	live   *live.Display
+	github *github.Renderer
+}
+
+// newView shows progress drawn live on a terminal that can redraw, else
+// as plain lines (CI logs, pipes, --quiet, --verbose, TERM=dumb), which
+// never hold an escape code; with GITHUB_ACTIONS=true, also as grouped
+// step logs, annotations and a job summary.
+func (f *factory) newView(dir string, o engineOptions) *runView {
+	v := &runView{}
+	plain := &progress.Printer{W: f.io.ErrOut, Verbose: o.verbose, Quiet: o.quiet, Stamp: !f.io.IsStderrTTY()}
+	v.sinks = event.Multi{plain}
+	if liveWanted(f.io.IsStderrTTY(), os.Getenv("TERM"), o) {
+		if v.live = live.Open(f.io.ErrOut, os.LookupEnv); v.live != nil {
+			v.sinks = event.Multi{v.live} // it measured the terminal and can redraw it
+		}
+	}
+	if v.github = github.New(os.Getenv, dir, f.io.ErrOut, github.Options{Verbose: o.verbose, Quiet: o.quiet}); v.github != nil {
+		v.sinks = append(v.sinks, v.github)
+		plain.Verbose = false // step lines go into their groups, once
+	}
+	return v
+}
+
+// liveWanted says whether progress is drawn live: only on a terminal that
+// can move its cursor (TERM=dumb cannot), and only when neither --quiet
+// (no progress) nor --verbose (log lines, which a redraw would tear) asks
+// for plain lines.
+func liveWanted(stderrTTY bool, termName string, o engineOptions) bool {
+	return stderrTTY && termName != "dumb" && !o.quiet && !o.verbose
+}
+
+// prompts are the questions a run may ask the person at the terminal:
+// the choice at a human decision point and a tool call outside a step's
+// tools, asked with the live display held. Without a terminal on stdin
+// and stderr (CI, a pipe) nobody is asked: both are nil, and the run
+// pauses at the decision and denies the call.
+func (f *factory) prompts(v *runView) (run.Decider, run.ToolAsker) {
+	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
+		return nil, nil
+	}
+	var held prompt.Holder
+	if v.live != nil {
+		held = v.live
+	}
+	return f.term.Decider(held), f.term.ToolAsker(held)
+}
+
+// reportGitHub renders a finished (or paused) run for GitHub Actions when
+// the job runs there; otherwise it does nothing. c is the chain that
+// ran, for the file and lines annotations point at.
+func reportGitHub(v *runView, c *chain.Chain, res *run.Result) {
+	if v.github != nil {
+		v.github.Report(c, res)
+	}
+}

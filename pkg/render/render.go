@@ -1,0 +1,54 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// PrintJSON writes v as indented JSON (two spaces) and a newline: every
+// command's -o json output has this one shape.
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Duration shows milliseconds under a second and tenths above, so a
+// quick step reads 12ms and a slow one 3.4s.
+func Duration(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+// Millis is Duration of a count of milliseconds, as events and results
+// carry them.
+func Millis(ms int64) string { return Duration(time.Duration(ms) * time.Millisecond) }
+
+// FirstLine is the first line of a (possibly long) text, marked " …"
+// when more follows; views that have one line to spare show this, and the
+// whole text stays in the result and the event log.
+func FirstLine(s string) string {
+	first, _, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if more {
+		return strings.TrimRight(first, "\r") + " …"
+	}
+	return first
+}
+
+// ResumeCommand is the command that takes a link of a run: with --rerun
+// when the step behind it is not idempotent. Every view that offers a
+// next step prints it the same way.
+func ResumeCommand(runID string, l run.Link) string {
+	cmd := "chainrun resume " + runID + " --take " + l.Transition
+	if l.Rerun {
+		cmd += " --rerun " + l.Transition
+	}
+	return cmd
+}

@@ -1,0 +1,49 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Plan writes a dry run: each step (or a workflow's task and transition)
+// as it would run, with its wave, condition, directory, model and action.
+func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
+	fmt.Fprintf(w, "dry run of %s: nothing is executed\n", name)
+	for _, p := range plan {
+		deps := ""
+		if len(p.DependsOn) > 0 {
+			deps = " after " + strings.Join(p.DependsOn, ", ")
+		}
+		switch {
+		case p.Transition != "":
+			fmt.Fprintf(w, "\n%s → %s by %s (%s)\n", p.State, p.Target, p.Transition, p.Kind)
+		case p.State != "":
+			fmt.Fprintf(w, "\n%s task (%s)\n", p.State, p.Kind)
+		default:
+			fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
+		}
+		if p.Condition != "" {
+			fmt.Fprintf(w, "  if: %s\n", p.Condition)
+		}
+		if p.Cwd != "" {
+			fmt.Fprintf(w, "  cwd: %s\n", p.Cwd)
+		}
+		if p.Model != "" {
+			models := p.Model
+			if len(p.FallbackModels) > 0 {
+				models += " (then " + strings.Join(p.FallbackModels, ", ") + ")"
+			}
+			fmt.Fprintf(w, "  model: %s\n", models)
+		}
+		if p.System != "" {
+			fmt.Fprintf(w, "  system: %s\n", p.System)
+		}
+		for _, line := range strings.Split(p.Action, "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package text
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Result writes a finished run in text: its warnings to errOut, and to
+// w a paused workflow's choices, a succeeded run's output (a string as it
+// is, any other value as indented JSON), else nothing, so
+// $(chainrun run x) holds the output alone.
+func Result(w, errOut io.Writer, res *run.Result) error {
+	for _, warning := range res.Warnings {
+		fmt.Fprintln(errOut, "chainrun: warning: "+warning)
+	}
+	if res.Status == run.Paused {
+		return Pause(w, res)
+	}
+	if res.Status != run.Succeeded || res.Output == nil {
+		return nil
+	}
+	text, ok := res.Output.(string)
+	if !ok {
+		b, err := json.MarshalIndent(res.Output, "", "  ")
+		if err != nil {
+			return err
+		}
+		text = string(b)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err := io.WriteString(w, text)
+	return err
+}
+
+// Pause shows a run paused at a decision point: what is to be decided,
+// the choices and the command that takes each.
+func Pause(w io.Writer, res *run.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s paused at %s (run %s)\n", res.Name, res.State, res.RunID)
+	if g := res.Guidance; g != nil {
+		if g.Goal != "" {
+			fmt.Fprintf(&b, "\ngoal: %s\n", g.Goal)
+		}
+		if g.Instructions != "" {
+			fmt.Fprintf(&b, "\n%s\n", g.Instructions)
+		}
+	}
+	if res.Deadline != "" {
+		fmt.Fprintf(&b, "\ndeadline: %s (then the next resume takes its on_timeout transition)\n", res.Deadline)
+	}
+	b.WriteString("\nchoose one:\n")
+	width := 0
+	for _, l := range res.Links {
+		width = max(width, len(l.Transition))
+	}
+	for _, l := range res.Links {
+		fmt.Fprintf(&b, "  %-*s  # %s\n", width+len("chainrun resume  --take ")+len(res.RunID), render.ResumeCommand(res.RunID, l), l.Title)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Interrupted is the message of a run stopped by a signal: what stopped
+// and how to go on.
+func Interrupted(res *run.Result) string {
+	return fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)
+}
+
+// Failure is the message of a failed run: where it failed, why, and what
+// to run next; with stderr, the last lines each failed step wrote there.
+func Failure(res *run.Result, stderr bool) string {
+	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
+	if res.WorkflowResult != nil {
+		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
+	}
+	msg += "\n" + ResumeHint(res)
+	for _, s := range res.Steps {
+		if s.Status == run.StepFailed && s.Stderr != "" && stderr {
+			// indented: a line of the step's output is never read as a
+			// CI command (GitHub acts on lines that begin with ::)
+			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n  " + strings.ReplaceAll(s.Stderr, "\n", "\n  ")
+		}
+	}
+	return msg
+}
+
+// ResumeHint is what to run after a failure: the retry links of a
+// workflow, one a line, else resume.
+func ResumeHint(res *run.Result) string {
+	if res.WorkflowResult == nil || len(res.Links) == 0 {
+		return "resume it with: chainrun resume " + res.RunID
+	}
+	lines := make([]string, len(res.Links))
+	for i, l := range res.Links {
+		lines[i] = fmt.Sprintf("%s: %s", l.Title, render.ResumeCommand(res.RunID, l))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,168 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
+)
+
+// ListedRun is one saved run as `chainrun runs` lists it; its JSON is the
+// entry of `runs -o json`.
+type ListedRun struct {
+	RunID      string `json:"run_id"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	StartedAt  string `json:"started_at"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// ListedRunOf is a saved run's entry, started at the time its id says.
+func ListedRunOf(r store.Record) ListedRun {
+	started := ""
+	if t, ok := run.RunIDTime(r.RunID); ok {
+		started = t.UTC().Format(time.RFC3339)
+	}
+	return ListedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: started, DurationMS: r.DurationMS}
+}
+
+// Runs writes the saved runs as a table, in the order given.
+func Runs(w io.Writer, runs []ListedRun) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS))
+	}
+	return tw.Flush()
+}
+
+// Run shows one saved run: its status and error, then its steps (or a
+// workflow's transitions) with what each cost at prices, and the usage.
+func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
+	r := saved.Record
+	fmt.Fprintf(w, "run %s  chain %s  %s\n", r.RunID, r.Name, r.Status)
+	if r.Error != "" {
+		fmt.Fprintf(w, "error: %s\n", r.Error)
+	}
+	if len(saved.Transitions) > 0 || saved.Result != nil && saved.Result.WorkflowResult != nil {
+		return transitions(w, saved, prices)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
+	var total costSum
+	if saved.Result != nil {
+		for _, s := range saved.Result.Steps {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Status, s.Attempts, render.Millis(s.DurationMS),
+				s.Model, tokensOf(s.Usage), total.add(prices, s.Model, s.Usage))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return total.write(w, saved.Result)
+}
+
+// transitions shows a workflow run: where it stands, every transition of
+// every call in order, and what may come next.
+func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
+	if res := saved.Result; res != nil && res.WorkflowResult != nil {
+		fmt.Fprintf(w, "state: %s\n", res.State)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS\tCOST")
+	var total costSum
+	for _, t := range saved.Transitions {
+		decided, step, dur, tokens, cost := t.DecidedBy, "", "", "", ""
+		if decided == "" {
+			decided = "-"
+		}
+		if t.Result != "" {
+			decided = "result " + t.Result
+		}
+		if s := t.Step; s != nil {
+			step = string(s.Status)
+			dur = render.Millis(s.DurationMS)
+			tokens = tokensOf(s.Usage)
+			cost = total.add(prices, s.Model, s.Usage)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.From, t.Transition, t.To, decided, step, dur, tokens, cost)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := total.write(w, saved.Result); err != nil {
+		return err
+	}
+	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
+		fmt.Fprintln(w, "next:")
+		for _, l := range res.Links {
+			fmt.Fprintf(w, "  %s  # %s\n", render.ResumeCommand(res.RunID, l), l.Title)
+		}
+	}
+	return nil
+}
+
+// tokensOf shows a step's tokens as input→output.
+func tokensOf(u *run.Usage) string {
+	if u == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d→%d", u.InputTokens, u.OutputTokens)
+}
+
+// costSum adds up what a run's model calls cost, noting calls to models
+// whose price is not known.
+type costSum struct {
+	usd     float64
+	priced  bool
+	unknown []string
+}
+
+// add counts one step's cost and returns it for its row.
+func (c *costSum) add(prices *llm.Prices, model string, u *run.Usage) string {
+	if u == nil || model == "" || u.InputTokens+u.OutputTokens == 0 {
+		return ""
+	}
+	p, ok := prices.Of(model)
+	if !ok {
+		if !slices.Contains(c.unknown, model) {
+			c.unknown = append(c.unknown, model)
+		}
+		return "?"
+	}
+	usd := p.Cost(llm.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
+	c.usd += usd
+	c.priced = true
+	return fmtUSD(usd)
+}
+
+// write prints the run's usage and cost under its table.
+func (c *costSum) write(w io.Writer, res *run.Result) error {
+	if res == nil || res.Usage.LLMCalls == 0 && res.Usage.Cached == 0 {
+		return nil
+	}
+	u := res.Usage
+	line := fmt.Sprintf("usage: %d model calls, %d cached, %d→%d tokens", u.LLMCalls, u.Cached, u.InputTokens, u.OutputTokens)
+	if c.priced {
+		line += ", cost " + fmtUSD(c.usd)
+	}
+	if len(c.unknown) > 0 {
+		line += " (no price for " + strings.Join(c.unknown, ", ") + ": set prices in config)"
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
+
+func fmtUSD(usd float64) string {
+	if usd > 0 && usd < 0.01 {
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
+}
