@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -12,10 +14,40 @@ type engineOptions struct {
 	lenient *bool
 }
 
-// newEngine builds the local engine from config and flags, shown on
-// stderr by the run's view; more event sinks (a saved run) join the
-// view's before the run starts.
-func (f *factory) newEngine(o engineOptions) (*run.Local, *runView, error) {
+// engineSetup is what config and flags decide about an engine.
+type engineSetup struct {
+	parallel     int
+	dir          string
+	events       event.Sink
+	logLines     bool
+	lenient      bool
+	chains       run.ChainResolver
+	models       run.Models
+	defaultModel string
+	streaming    bool
+	answers      cache.Cache
+	cacheReads   bool
+}
+
+// localEngine is the engine of this process.
+func localEngine(s engineSetup) run.Engine {
+	return run.New(
+		run.WithParallel(s.parallel),
+		run.WithDir(s.dir),
+		run.WithEvents(s.events),
+		run.WithLogLines(s.logLines),
+		run.WithLenientVariables(s.lenient),
+		run.WithChains(s.chains),
+		run.WithModels(s.models),
+		run.WithDefaultModel(s.defaultModel),
+		run.WithStreaming(s.streaming),
+		run.WithCache(s.answers, s.cacheReads),
+	)
+}
+
+// newEngine builds the engine from config and flags, shown on stderr by
+// the run's view.
+func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	v, err := f.config()
 	if err != nil {
 		return nil, nil, err
@@ -44,18 +76,9 @@ func (f *factory) newEngine(o engineOptions) (*run.Local, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
-	engine := run.New(
-		run.WithParallel(parallel),
-		run.WithDir(dir),
-		run.WithEvents(&view.sinks),
-		run.WithLogLines(o.verbose),
-		run.WithLenientVariables(lenient),
-		run.WithChains(f.calledChain),
-		run.WithModels(models),
-		run.WithDefaultModel(f.defaultModel()),
-		run.WithStreaming(f.io.IsStderrTTY() && !o.quiet),
-		run.WithCache(answers, !o.noCache),
-	)
+	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
+		chains: f.calledChain, models: models, defaultModel: f.defaultModel(),
+		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache})
 	return engine, view, nil
 }
 

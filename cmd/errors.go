@@ -6,6 +6,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render/text"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // The exit codes of the contract.
@@ -27,13 +29,30 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// exitStatus ends a command whose result is already printed with a code.
+// exitStatus ends a command whose result is already printed with a code:
+// a run that did not succeed (resultExit), or a validation that found
+// invalid files.
 type exitStatus struct {
 	code int
 	msg  string
 }
 
 func (e *exitStatus) Error() string { return e.msg }
+
+// resultExit is the exit code of a run's status: 0 succeeded, 3 paused at
+// a decision point, 130 interrupted, 1 failed (with the message for
+// stderr).
+func resultExit(res *run.Result, format string) error {
+	switch res.Status {
+	case run.Succeeded:
+		return nil
+	case run.Interrupted:
+		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res)}
+	case run.Paused:
+		return &exitStatus{code: exitPaused}
+	}
+	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text")}
+}
 
 // nothingRan is the class of every error from before anything ran: a bad
 // flag, argument, input or chain, a step that cannot run here, a saved run

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // factory carries what commands share: the streams and the configuration
@@ -24,10 +25,13 @@ type factory struct {
 	getwd func() (string, error)
 	// term is the person at the terminal, shared by every prompt.
 	term *prompt.Terminal
+	// engine builds the engine commands run chains on: this process's
+	// (localEngine); tests put one of their own here.
+	engine func(engineSetup) run.Engine
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
-	return &factory{io: io, v: viper.New(), getwd: os.Getwd, term: prompt.New(io.In, io.ErrOut)}
+	return &factory{io: io, v: viper.New(), getwd: os.Getwd, term: prompt.New(io.In, io.ErrOut), engine: localEngine}
 }
 
 // config returns the loaded configuration (flags > env > file).

@@ -22,7 +22,12 @@ func Main() int {
 // Execute runs one command line against the given streams, for Main and
 // for in-process tests.
 func Execute(ctx context.Context, io *iostreams.IOStreams, args []string) int {
-	f := newFactory(io)
+	return execute(ctx, newFactory(io), args)
+}
+
+// execute runs one command line with the given factory (tests give theirs).
+func execute(ctx context.Context, f *factory, args []string) int {
+	io := f.io
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)

@@ -74,16 +74,12 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	held, saved, err := st.Resume(opts.runID)
+	session, saved, err := st.Continue(opts.runID)
 	if err != nil {
 		return err
 	}
-	done := false
-	defer func() {
-		if !done {
-			_ = held.Close()
-		}
-	}()
+	defer session.Close() // when it is not driven
+
 	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
 	}
@@ -113,7 +109,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		}
 		inputs[k] = val
 	}
-	held.SetInputs(newRecord(c, opts.runID, inputs).Inputs)
+	session.SetInputs(c, inputs)
 	rerun := map[string]bool{}
 	for _, id := range opts.rerun {
 		caller, _, nested := strings.Cut(id, "/")
@@ -136,11 +132,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
 		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
-	res, err := driveSaved(cmd.Context(), engine, view, req, held)
+	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err
 	}
-	done = true // driveSaved released the run
 	reportGitHub(view, c, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,23 +12,20 @@ import (
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
-	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runOptions struct {
-	f           *factory
-	chain       string
-	inputs      []string
-	inputFile   string
-	maxParallel int
-	noCache     bool
-	dryRun      bool
-	model       string
-	maxTokens   int
-	verbose     bool
-	quiet       bool
-	agentModel  string
-	grants      []string
+	f          *factory
+	chain      string
+	inputs     []string
+	inputFile  string
+	noCache    bool
+	dryRun     bool
+	maxTokens  int
+	verbose    bool
+	quiet      bool
+	agentModel string
+	grants     []string
 }
 
 func newRunCmd(f *factory) *cobra.Command {
@@ -63,11 +58,11 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value or key=@file (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
-	fl.IntVar(&opts.maxParallel, "max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
+	fl.Int("max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
 	fl.Int("max-parallel-llm", 0, "most requests in flight to each model provider (default: no cap)")
 	fl.BoolVar(&opts.noCache, "no-cache", false, "ignore cached LLM results")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
-	fl.StringVar(&opts.model, "model", "", "model for LLM steps that name none (provider/model)")
+	fl.String("model", "", "model for LLM steps that name none (provider/model)")
 	fl.IntVar(&opts.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
@@ -127,7 +122,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
 	}
-	res, err := runSaved(cmd.Context(), f, engine, view, req, inputs)
+	res, err := runSaved(cmd.Context(), f, engine, req, inputs)
 	if err != nil {
 		return err
 	}
@@ -138,54 +133,24 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 // runSaved runs the chain with every step saved in the state directory,
 // so the run can be resumed. A state directory that cannot be written is
 // a warning: the run goes on unsaved, and its result is still printed.
-func runSaved(ctx context.Context, f *factory, engine *run.Local, view *runView, req run.Request, inputs map[string]string) (*run.Result, error) {
-	req.RunID = run.NewRunID(time.Now())
+func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string) (*run.Result, error) {
 	st, err := f.stateStore()
 	if err != nil {
 		return nil, err
 	}
-	rec := newRecord(req.Chain, req.RunID, inputs)
-	if opts, err := f.chainOptions(); err == nil {
-		rec.LenientVariables = opts.LenientVariables
+	opts, err := f.chainOptions()
+	if err != nil {
+		return nil, err
 	}
-	saved, serr := st.Create(rec, req.Chain.Source)
+	session, serr := st.Start(req.Chain, inputs, opts.LenientVariables)
 	if serr != nil {
 		fmt.Fprintf(f.io.ErrOut, "chainrun: warning: this run is not saved and cannot be resumed: %v\n", serr)
 		return engine.Run(ctx, req)
 	}
-	res, err := driveSaved(ctx, engine, view, req, saved)
-	if err != nil {
-		// refused before any step ran: nothing to keep
-		_ = saved.Discard()
-	}
-	return res, err
+	return session.Drive(ctx, engine, req)
 }
 
-// driveSaved runs (or resumes) a saved run: steps and events go to its
-// directory, and the result is recorded when the attempt ends.
-func driveSaved(ctx context.Context, engine *run.Local, view *runView, req run.Request, saved *store.Run) (*run.Result, error) {
-	view.sinks = append(view.sinks, saved)
-	req.Journal = saved
-	req.OutputDir = filepath.Join(saved.Dir(), "outputs")
-	if err := saved.Begin(); err != nil {
-		return nil, err
-	}
-	res, err := engine.Run(ctx, req)
-	if err != nil {
-		_ = saved.Undo()
-		return nil, err
-	}
-	if ferr := saved.Finish(res); ferr != nil {
-		res.Warnings = append(res.Warnings, "saving the run result: "+ferr.Error())
-	}
-	if eerr := saved.Err(); eerr != nil {
-		res.Warnings = append(res.Warnings, "writing the event log: "+eerr.Error())
-	}
-	_ = saved.Close()
-	return res, nil
-}
-
-// printResult writes the result and returns the status as an exit code.
+// printResult writes the result; its status decides the exit code.
 func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 	if format == "json" {
 		if err := render.PrintJSON(w, res); err != nil {
@@ -194,15 +159,7 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 	} else if err := text.Result(w, errOut, res); err != nil {
 		return err
 	}
-	switch res.Status {
-	case run.Succeeded:
-		return nil
-	case run.Interrupted:
-		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res)}
-	case run.Paused:
-		return &exitStatus{code: exitPaused}
-	}
-	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text")}
+	return resultExit(res, format)
 }
 
 // printPlan writes a dry run's plan.

@@ -94,7 +94,7 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 	if err != nil {
 		return
 	}
-	engine := run.New(run.WithModels(models), run.WithDefaultModel(f.defaultModel()))
+	engine := f.engine(engineSetup{models: models, defaultModel: f.defaultModel()})
 	for i := range results {
 		r := &results[i]
 		if !r.Valid {
