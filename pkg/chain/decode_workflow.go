@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -132,7 +133,7 @@ func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
 		return
 	}
 	for _, p := range mappingPairs(d, n, prefix) {
-		if !contains(known, p.key.Value) {
+		if !slices.Contains(known, p.key.Value) {
 			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
 		}
 	}

@@ -102,15 +102,6 @@ func fieldAllowed(k Kind, f string) bool {
 	return false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // suggest returns the candidate closest to s, if it is close enough to be
 // the likely intent ("did you mean").
 func suggest(s string, candidates []string) string {

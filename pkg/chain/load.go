@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -178,7 +179,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			continue
 		}
 		for _, p := range mappingPairs(d, n, "input: ") {
-			if k := p.key; !contains(inputFields, k.Value) {
+			if k := p.key; !slices.Contains(inputFields, k.Value) {
 				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
 			}
 		}

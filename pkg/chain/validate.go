@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,13 +244,13 @@ func (v *validator) kindFields(s *Step) {
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
-		if s.Kind.Deterministic() && contains(llmOnlyFields, f) {
+		if s.Kind.Deterministic() && slices.Contains(llmOnlyFields, f) {
 			v.d.errorf(s.At(f), "step %q: %s configures a model call; a %s step runs no model", s.ID, f, s.Kind)
 			continue
 		}
 		var owners []string
 		for _, k := range []Kind{KindAgent, KindCLI, KindHTTP, KindTransform, KindFile, KindHuman, KindChain} {
-			if contains(kindFields[k], f) {
+			if slices.Contains(kindFields[k], f) {
 				owners = append(owners, string(k))
 			}
 		}
@@ -277,7 +278,7 @@ func (v *validator) kindFields(s *Step) {
 		}
 		if s.Method != "" {
 			m := strings.ToUpper(s.Method)
-			if !contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
+			if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
 				v.d.errorf(s.At("method"), "step %q: method %q is not an HTTP method", s.ID, s.Method)
 			}
 			s.Method = m
@@ -316,7 +317,7 @@ func (v *validator) commonFields(s *Step) {
 	if s.OutputMaxLength < 0 {
 		v.d.errorf(s.At("output_max_length"), "step %q: output_max_length cannot be negative", s.ID)
 	}
-	if s.OutputSchema != "" && !contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
+	if s.OutputSchema != "" && !slices.Contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
 		v.d.errorf(s.At("output_schema"), "step %q: output_schema is json, markdown or text, not %q", s.ID, s.OutputSchema)
 	}
 	for dep, strat := range s.ContextStrategy {
@@ -711,7 +712,7 @@ func (v *validator) compile(s *Step) {
 	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)
 	c.Transform = v.expression(s, "expr", s.Expr, false, false)
 	for dep := range s.ContextStrategy {
-		if !contains(s.DependsOn, dep) && (v.produce[dep] == nil || !contains(s.DependsOn, v.produce[dep].ID)) {
+		if !slices.Contains(s.DependsOn, dep) && (v.produce[dep] == nil || !slices.Contains(s.DependsOn, v.produce[dep].ID)) {
 			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.ID, dep)
 		}
 	}
@@ -762,7 +763,7 @@ func (v *validator) preTools(s *Step) {
 			v.d.errorf(at, "step %q: pre_tool inject_as %q is already a variable", s.ID, p.InjectAs)
 		}
 		seen[p.InjectAs] = true
-		if p.OnError != "" && !contains([]string{"inject", "skip", "fail"}, p.OnError) {
+		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
 			v.d.errorf(at, "step %q: pre_tool on_error is inject, skip or fail, not %q", s.ID, p.OnError)
 		}
 		cp := CompiledPreTool{

@@ -23,7 +23,7 @@ func (v *validator) toolDefs() {
 		switch {
 		case !toolNamePattern().MatchString(t.Name):
 			v.d.errorf(t.Pos, "%s: a tool name is 1 to 64 letters, digits, '_' and '-'", name)
-		case contains(BuiltinTools, t.Name):
+		case slices.Contains(BuiltinTools, t.Name):
 			v.d.errorf(t.Pos, "%s: %s is a built-in tool; give yours another name", name, t.Name)
 		}
 		if t.Description == "" {
@@ -72,7 +72,7 @@ func (v *validator) toolCheck(name string) string {
 // stepTools checks the tools an agent step lists and its completion tool.
 func (v *validator) stepTools(s *Step) {
 	for _, tool := range s.Tools {
-		if contains(BuiltinTools, tool) || v.c.Tool(tool) != nil {
+		if slices.Contains(BuiltinTools, tool) || v.c.Tool(tool) != nil {
 			continue
 		}
 		known := append([]string(nil), BuiltinTools...)
@@ -89,7 +89,7 @@ func (v *validator) stepTools(s *Step) {
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
 		v.d.errorf(at, "step %q: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.ID, cp.Tool)
-	case contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || contains(s.Tools, cp.Tool):
+	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Tools, cp.Tool):
 		v.d.errorf(at, "step %q: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.ID, cp.Tool)
 	}
 	if cp.Schema == nil {

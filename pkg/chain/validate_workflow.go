@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -217,7 +218,7 @@ func (v *validator) stateShape(s *State) {
 		if !validStepID(t.Name) {
 			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
 		}
-		if !contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
+		if !slices.Contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
 			d.errorf(t.At("actor"), "transition %q: actor is deterministic, agent or human, not %q%s", t.Name, t.Actor, didYouMean(t.Actor, []string{ActorDeterministic, ActorAgent, ActorHuman}))
 		}
 		switch {
