@@ -38,10 +38,12 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 					d.errorf(posOf(tv), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
 					continue
 				}
-				known, all := stepFields()
-				if s, ok := decodeStep(d, tv, known, all, prefix+"executor: "); ok {
+				if s, ok := decodeStep(d, tv, prefix+"executor: "); ok {
 					s.ID = t.Name
 					t.Executor = s
+					if _, known := kindOf(s.Type); !known {
+						d.reportUnknownKind(s.At("type"), "tool "+quote(t.Name)+" executor", "kind", s.Type, toolKindNames())
+					}
 				}
 			default:
 				d.errorf(posOf(tk), "%sunknown field %q%s", prefix, tk.Value, didYouMean(tk.Value, toolDefFields))

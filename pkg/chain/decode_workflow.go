@@ -112,14 +112,14 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			}
 		}
 	}
-	if _, set := fieldsOf(n)["maxChainDepth"]; !set {
+	if _, set := keysOf(n)["maxChainDepth"]; !set {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
 	return c
 }
 
-// fieldsOf maps a mapping's keys to their value nodes.
-func fieldsOf(n *yaml.Node) map[string]*yaml.Node {
+// keysOf maps a mapping's keys to their value nodes.
+func keysOf(n *yaml.Node) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		out[n.Content[i].Value] = n.Content[i+1]
@@ -179,7 +179,7 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
 		case "task":
-			s.Task = decodeExecutor(d, c, v, s.Name, prefix+"task: ")
+			s.Task = decodeExecutor(d, c, v, s.Name, "state "+quote(s.Name)+" task", prefix+"task: ")
 		case "transition":
 			decodeBranches(d, s, v, prefix)
 		case "timeout":
@@ -226,7 +226,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			case "condition":
 				decodeInto(d, tv, &t.Condition)
 			case "executor":
-				t.Executor = decodeExecutor(d, c, tv, t.Name, tprefix+"executor: ")
+				t.Executor = decodeExecutor(d, c, tv, t.Name, "transition "+quote(t.Name)+" executor", tprefix+"executor: ")
 			default:
 				d.errorf(posOf(tk), "%sunknown field %q%s", tprefix, tk.Value, didYouMean(tk.Value, transitionFields))
 			}
@@ -241,16 +241,19 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 }
 
 // decodeExecutor reads a transition's executor or a state's task: a step
-// of any kind, named after its transition or state.
-func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, prefix string) *Step {
+// of any kind, named after its transition or state (id), called name in
+// messages.
+func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, name, prefix string) *Step {
 	if n.Kind != yaml.MappingNode {
 		d.errorf(posOf(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
 	}
-	known, all := stepFields()
-	s, ok := decodeStep(d, n, known, all, prefix)
+	s, ok := decodeStep(d, n, prefix)
 	if !ok {
 		return nil
+	}
+	if _, known := kindOf(s.Type); !known {
+		d.reportUnknownKind(s.At("type"), name, "kind", s.Type, Kinds())
 	}
 	s.ID = id
 	c.Steps = append(c.Steps, s)

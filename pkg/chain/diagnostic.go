@@ -57,25 +57,40 @@ type diags struct {
 	mu   sync.Mutex
 	file string
 	list []Diagnostic
+	// soft counts the errors found while decoding that do not keep the
+	// file from being validated (an unknown step kind).
+	soft int
 }
 
 func (d *diags) errorf(p Pos, format string, args ...any) {
 	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)})
 }
 
+// softErrorf adds an error found while decoding after which validation
+// still runs. Validation finding the same again adds nothing: add drops
+// a finding made twice.
+func (d *diags) softErrorf(p Pos, format string, args ...any) {
+	if d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)}) {
+		d.mu.Lock()
+		d.soft++
+		d.mu.Unlock()
+	}
+}
+
 func (d *diags) warnf(p Pos, format string, args ...any) {
 	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
 }
 
-func (d *diags) add(x Diagnostic) {
+func (d *diags) add(x Diagnostic) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, y := range d.list {
 		if y == x {
-			return // one finding reached twice (through an alias, say)
+			return false // one finding reached twice (through an alias, say)
 		}
 	}
 	d.list = append(d.list, x)
+	return true
 }
 
 // count is the number of findings so far, for rename.

@@ -52,7 +52,9 @@ func LoadFile(path string, opts Options) (*Loaded, error) {
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 	d := &diags{file: file}
 	chains := decodeFile(d, data)
-	if len(chains) > 0 && len(d.errs()) == 0 {
+	// an unknown step kind does not stop validation: the file's other
+	// findings are reported with it
+	if len(chains) > 0 && len(d.errs()) == d.soft {
 		for _, c := range chains {
 			c.File = file
 			c.Source = data
@@ -189,16 +191,12 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 	return out
 }
 
-// listFields accept a single scalar as a one-element list.
-var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false, "condition_key": false}
-
 func decodeSteps(d *diags, v *yaml.Node) []*Step {
 	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
 		d.errorf(posOf(v), "steps must be a list of steps")
 		return nil
 	}
-	known, all := stepFields()
 	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
 		n = deref(n)
@@ -206,9 +204,14 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 			d.errorf(posOf(n), "a step must be a mapping with an id")
 			continue
 		}
-		if s, ok := decodeStep(d, n, known, all, "step"+idSuffix(n)+": "); ok {
-			out = append(out, s)
+		s, ok := decodeStep(d, n, "step"+idSuffix(n)+": ")
+		if !ok {
+			continue
 		}
+		if _, known := kindOf(s.Type); !known {
+			d.reportUnknownKind(s.At("type"), stepName(s), "type", s.Type, Kinds())
+		}
+		out = append(out, s)
 	}
 	return out
 }

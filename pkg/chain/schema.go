@@ -3,14 +3,14 @@ package chain
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// fieldDocs describes every field of the chain format, by YAML key; the
-// JSON Schema carries them so editors can show them. A test fails when a
-// field of the Go types has no description here.
+// fieldDocs describes the fields of the chain format that are not a
+// step's (a step's are the doc tags of its structs), by YAML key; the JSON
+// Schema carries them so editors can show them. A test fails when a field
+// of the Go types has no description.
 var fieldDocs = map[string]string{
 	// chain
 	"name":        "The chain's name: chainrun run NAME finds it by this (letters, digits, '-', '_', '.').",
@@ -21,62 +21,18 @@ var fieldDocs = map[string]string{
 	"output":      "The output_var whose value is the chain's result.",
 	"budget":      "Caps on the run's model use: max_tokens and max_llm_calls.",
 	// input
-	"input.name":        "The input's name, read as {input.NAME}.",
-	"input.description": "Shown by chainrun list and in errors about the input.",
-	"optional":          "The input may be omitted ({input.NAME} is then empty).",
-	"default":           "The value when the input is not given (makes it optional).",
-	"secret":            "Masked as *** in errors, events, results and saved runs; never saved.",
-	// step
-	"id":                      "Unique step id: letters, digits, '-' and '_'.",
-	"type":                    "What the step does: agent (an LLM call, the default), cli/shell, http, transform, file, human, chain.",
-	"label":                   "A human-readable name for reports and graphs.",
-	"output_var":              "The variable the step's output is stored in; read it as {NAME} or {NAME.field}.",
-	"depends_on":              "Steps that must finish before this one starts.",
-	"cwd":                     "Directory to run in, relative to where chainrun was started.",
-	"condition":               "Expression; when false the step is skipped and its output_var is empty. '{var} == \"x\"' works.",
-	"early_exit_if":           "Expression checked after the step succeeds; when true the run ends successfully.",
-	"timeout_ms":              "Time limit of one attempt in milliseconds (default 300000).",
-	"retry":                   "Attempts in all and the delay between them: {max, delay_ms, backoff}, or a number of attempts.",
-	"continue_on_error":       "When the step fails, its dependents still run and the run can succeed.",
-	"idempotent":              "false: never run again on its own (no retry; resume asks for --rerun when it may have started).",
-	"pre_tools":               "Data fetched before the step (shell, http, file), each known as its inject_as variable.",
-	"for_each":                "Run the step once per item of a list variable, as {item}: \"{list}\".",
-	"guardrails":              "Rules the output must follow; a violation fails the attempt and is retried within retry.",
-	"output_must_contain":     "Texts the output must contain (older form of must_contain).",
-	"output_must_not_contain": "Texts the output must not contain (older form of must_not_contain).",
-	"output_max_length":       "Most characters the output may have (older form of max_length).",
-	"output_schema":           "json, markdown or text; json requires JSON output and exposes its fields.",
-	"model":                   "provider/model of an agent step (anthropic/claude-sonnet-4-6, openai/gpt-4o-mini, ollama/llama3.2).",
-	"prompt":                  "The prompt of an agent step, or the question of a human step; {variables} are filled in.",
-	"system":                  "The system prompt of an agent step.",
-	"temperature":             "Sampling temperature of an agent step.",
-	"max_tokens":              "Cap on the answer of an agent step (default 4096).",
-	"tools":                   "Tools the model may call: built-in Read, Write, Edit, Glob, Grep, Bash, or tools the chain defines.",
-	"chain.tools":             "Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}.",
-	"completion":              "completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output.",
-	"completion.tool":         "The completion tool's name (submit_plan, say).",
-	"completion.description":  "What calling it means, for the model.",
-	"completion.schema":       "JSON Schema (type: object) the final arguments must satisfy.",
-	"tooldef.description":     "What the tool does, for the model.",
-	"tooldef.input_schema":    "JSON Schema (type: object) of its arguments.",
-	"tooldef.executor":        "The step that runs a call: kind cli, http, transform or file; {args.NAME} reads an argument.",
-	"fallback_models":         "Models tried in order after the primary fails transiently.",
-	"cache":                   "Keep the answer: {enabled, ttl_minutes}, or true.",
-	"context_strategy":        "Per dependency: full, truncate:N or summarize.",
-	"max_turns":               "Cap on the model calls of one agent step with tools (default 20).",
-	"command":                 "The program of a cli step (no shell); its arguments go in args.",
-	"args":                    "Arguments of command, passed as they are; $.input.x is a JSONPath into the run context.",
-	"run":                     "A script for sh -c; interpolated values never run as code.",
-	"env":                     "Environment variables added for the command.",
-	"method":                  "HTTP method of an http step (default GET).",
-	"url":                     "URL of an http step.",
-	"headers":                 "HTTP headers of an http step.",
-	"body":                    "Request body of an http step.",
-	"fail_on_status":          "false: a non-2xx status is a response, not a failure.",
-	"expr":                    "expr-lang expression of a transform step.",
-	"path":                    "File a file step reads.",
-	"chain":                   "Name (or file) of the chain a chain step runs.",
-	"with":                    "Inputs given to the chain a chain step runs.",
+	"input.name":             "The input's name, read as {input.NAME}.",
+	"input.description":      "Shown by chainrun list and in errors about the input.",
+	"optional":               "The input may be omitted ({input.NAME} is then empty).",
+	"default":                "The value when the input is not given (makes it optional).",
+	"secret":                 "Masked as *** in errors, events, results and saved runs; never saved.",
+	"chain.tools":            "Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}.",
+	"completion.tool":        "The completion tool's name (submit_plan, say).",
+	"completion.description": "What calling it means, for the model.",
+	"completion.schema":      "JSON Schema (type: object) the final arguments must satisfy.",
+	"tooldef.description":    "What the tool does, for the model.",
+	"tooldef.input_schema":   "JSON Schema (type: object) of its arguments.",
+	"tooldef.executor":       "The step that runs a call: kind cli, http, transform or file; {args.NAME} reads an argument.",
 	// nested
 	"retry.max":         "Attempts in all (1 = no retry).",
 	"retry.delay_ms":    "Wait before the first retry, in milliseconds.",
@@ -96,7 +52,6 @@ var fieldDocs = map[string]string{
 	"inject_as":         "The variable the data is known by in the step.",
 	"on_error":          "fail (default), inject (the error text becomes the value) or skip.",
 	"budget.max_tokens": "Most tokens (input and output) the run may use.",
-	"condition_key":     "Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003).",
 	"kind":              "The executor's step kind (type is accepted too): cli, http, transform, agent, file or chain.",
 	// workflows (references 000 and 003)
 	"workflows":              "Each workflow's name and its state machine.",
@@ -147,10 +102,8 @@ func doc(scope, key string) string {
 func JSONSchema() map[string]any {
 	step := objectSchema(reflect.TypeOf(Step{}), "step", map[string]any{
 		"type":             map[string]any{"enum": Kinds()},
-		"depends_on":       stringOrList(),
 		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
 		"completion":       objectSchema(reflect.TypeOf(Completion{}), "completion", map[string]any{"schema": map[string]any{"type": "object"}}),
-		"fallback_models":  stringOrList(),
 		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), "retry", nil)}},
 		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), "cache", nil)}},
 		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), "guardrail", map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
@@ -278,25 +231,39 @@ func describe(s map[string]any, scope, key string) map[string]any {
 	return s
 }
 
-// objectSchema describes a struct by its yaml tags; special overrides the
+// objectSchema describes a struct by its yaml tags (embedded structs
+// flattened, a field's doc tag its description); special overrides the
 // schema of named fields.
 func objectSchema(t reflect.Type, scope string, special map[string]any) map[string]any {
 	props := map[string]any{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		if key == "" || key == "-" {
-			continue
-		}
+	for _, f := range fieldsOf(t).list {
 		var s map[string]any
-		if sp, ok := special[key]; ok {
+		switch sp, ok := special[f.key]; {
+		case ok:
 			s = copyMap(sp.(map[string]any))
-		} else {
-			s = typeSchema(f.Type)
+		case f.scalar:
+			s = stringOrList()
+		default:
+			s = typeSchema(f.typ)
 		}
-		props[key] = describe(s, scope, key)
+		if d := fieldDoc(scope, f); d != "" {
+			s["description"] = d
+		}
+		props[f.key] = s
 	}
 	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
+}
+
+// fieldDoc is the description of a struct's field: a qualified entry of
+// fieldDocs, else its doc tag, else an unqualified entry.
+func fieldDoc(scope string, f *field) string {
+	if d, ok := fieldDocs[scope+"."+f.key]; ok {
+		return d
+	}
+	if f.doc != "" {
+		return f.doc
+	}
+	return fieldDocs[f.key]
 }
 
 func copyMap(m map[string]any) map[string]any {

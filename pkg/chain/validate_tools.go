@@ -11,9 +11,25 @@ import (
 // toolNamePattern is what both model APIs accept as a tool name.
 var toolNamePattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
+// BuiltinTools are the tools an agent step may list, named and shaped as
+// coding agents know them. WebFetch is not offered: chainrun makes no
+// network promise to a model.
+var BuiltinTools = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+
 // toolKinds are the step kinds a chain-defined tool may run: deterministic
 // work a model can ask for.
 var toolKinds = []Kind{KindCLI, KindHTTP, KindTransform, KindFile}
+
+// toolKindNames are the names a tool's executor may give its kind.
+func toolKindNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		if kind, _ := kindOf(k); slices.Contains(toolKinds, kind) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // toolDefs checks the chain-defined tools and compiles their executors,
 // which read the call's arguments as {args.NAME} and the chain's inputs.
@@ -49,7 +65,10 @@ func (v *validator) toolDefs() {
 			}
 		}
 		kind, known := kindOf(e.Type)
-		if _, set := e.FieldPos["type"]; !set || !known || !slices.Contains(toolKinds, kind) {
+		if _, set := e.FieldPos["type"]; set && !known {
+			continue // reported by name when the tool was read
+		}
+		if _, set := e.FieldPos["type"]; !set || !slices.Contains(toolKinds, kind) {
 			v.d.errorf(e.At("type"), "%s executor: kind is cli, http, transform or file", name)
 			continue
 		}
