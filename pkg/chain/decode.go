@@ -110,12 +110,14 @@ func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, prefix s
 		return true
 	}
 	if f.list {
+		// through a pointer: reflect.ValueOf(list) would box the slice
+		p := dst.Addr().Interface().(*[]string)
 		if val.Kind == yaml.ScalarNode && val.Tag != "!!null" && f.scalar {
-			dst.Set(reflect.ValueOf([]string{val.Value}))
+			*p = []string{val.Value}
 			return true
 		}
 		if list, isText := textList(val); isText {
-			dst.Set(reflect.ValueOf(list))
+			*p = list
 			return true
 		}
 	}

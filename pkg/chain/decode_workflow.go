@@ -179,7 +179,7 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
 		case "task":
-			s.Task = decodeExecutor(d, c, v, s.Name, "state "+quote(s.Name)+" task", prefix+"task: ")
+			s.Task = decodeExecutor(d, c, v, "state", s.Name, "task", prefix+"task: ")
 		case "transition":
 			decodeBranches(d, s, v, prefix)
 		case "timeout":
@@ -226,7 +226,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			case "condition":
 				decodeInto(d, tv, &t.Condition)
 			case "executor":
-				t.Executor = decodeExecutor(d, c, tv, t.Name, "transition "+quote(t.Name)+" executor", tprefix+"executor: ")
+				t.Executor = decodeExecutor(d, c, tv, "transition", t.Name, "executor", tprefix+"executor: ")
 			default:
 				d.errorf(posOf(tk), "%sunknown field %q%s", tprefix, tk.Value, didYouMean(tk.Value, transitionFields))
 			}
@@ -241,9 +241,9 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 }
 
 // decodeExecutor reads a transition's executor or a state's task: a step
-// of any kind, named after its transition or state (id), called name in
-// messages.
-func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, name, prefix string) *Step {
+// of any kind, named after its transition or state (id); messages call
+// it "owner id role" (transition "go" executor, state "s" task).
+func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix string) *Step {
 	if n.Kind != yaml.MappingNode {
 		d.errorf(posOf(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
@@ -253,7 +253,7 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, name, prefix string) *
 		return nil
 	}
 	if _, known := kindOf(s.Type); !known {
-		d.reportUnknownKind(s.At("type"), name, "kind", s.Type, Kinds())
+		d.reportUnknownKind(s.At("type"), owner+" "+quote(id)+" "+role, "kind", s.Type, Kinds())
 	}
 	s.ID = id
 	c.Steps = append(c.Steps, s)
