@@ -29,6 +29,9 @@ type fieldSet struct {
 	byKey map[string]*field
 	list  []*field // as declared
 	keys  []string // sorted, for suggestions
+	// declared are the keys as declared: did-you-mean tries them in this
+	// order, so a struct puts its likeliest keys first.
+	declared []string
 }
 
 var fieldSets sync.Map // reflect.Type → *fieldSet
@@ -41,8 +44,9 @@ func fieldsOf(t reflect.Type) *fieldSet {
 	fs := &fieldSet{byKey: map[string]*field{}}
 	collectFields(fs, t, nil)
 	for _, f := range fs.list {
-		fs.keys = append(fs.keys, f.key)
+		fs.declared = append(fs.declared, f.key)
 	}
+	fs.keys = append([]string(nil), fs.declared...)
 	sort.Strings(fs.keys)
 	got, _ := fieldSets.LoadOrStore(t, fs)
 	return got.(*fieldSet)
@@ -66,6 +70,47 @@ func collectFields(fs *fieldSet, t reflect.Type, at []int) {
 		fs.list = append(fs.list, f)
 	}
 }
+
+// walkOpts say how walk reports on one kind of mapping.
+type walkOpts struct {
+	prefix string // names the mapping's owner in messages
+	// extensions: x-… keys are allowed (they hold YAML anchors for reuse,
+	// as in compose files).
+	extensions bool
+	hint       string // added to the message about an unknown key
+}
+
+// walk reads mapping n into the struct dst points at, the generic part of
+// every mapping of the format: merge keys expanded and keys given twice
+// reported (mappingPairs), each key's position kept in pos (when not nil),
+// a key that special does not take decoded into dst's field of that yaml
+// tag, any other reported unknown with the closest of dst's keys.
+// special reads the keys whose value needs more than a plain decode and
+// reports whether it took the key.
+func walk(d *diags, n *yaml.Node, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) {
+	rv := reflect.ValueOf(dst).Elem()
+	fs := fieldsOf(rv.Type())
+	for _, p := range mappingPairs(d, n, o.prefix) {
+		k, v := p.key, deref(p.value)
+		if pos != nil {
+			pos[k.Value] = posOf(k)
+		}
+		if special != nil && special(k, v) {
+			continue
+		}
+		if f := fs.byKey[k.Value]; f != nil {
+			decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface())
+			continue
+		}
+		if o.extensions && strings.HasPrefix(k.Value, "x-") {
+			continue
+		}
+		d.errorf(posOf(k), "%sunknown field %q%s%s", o.prefix, k.Value, didYouMean(k.Value, fs.declared), o.hint)
+	}
+}
+
+// keysOf is the keys of struct type T, as declared.
+func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
 
 // decodeFields reads a mapping's pairs into the struct dst points at, by
 // its yaml tags: each key's position goes to pos, an unknown key is

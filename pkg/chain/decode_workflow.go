@@ -8,36 +8,51 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// The keys of a workflow file, its workflows, states, transitions and
-// branches, as references 000 and 003 write them.
-var (
-	workflowFileFields   = []string{"version", "workflows"}
-	workflowFields       = []string{"title", "description", "tags", "inputSchema", "initialState", "maxChainDepth", "states", "agent", "output", "budget", "tools"}
-	stateFields          = []string{"goal", "guidance", "terminal", "transitions", "task", "transition", "timeout", "on_timeout"}
-	transitionFields     = []string{"target", "actor", "executor", "condition", "title"}
-	branchTransitionKeys = []string{"branches"}
-	branchFields         = []string{"operator", "when", "goto", "compose"}
-	composeFields        = []string{"with_var", "strategy"}
-	agentFields          = []string{"model"}
-)
+// workflowFile holds the keys of a workflow file.
+type workflowFile struct {
+	Version   string `yaml:"version"`
+	Workflows any    `yaml:"workflows"`
+}
+
+// workflowKeys are the keys of one workflow, as references 000 and 003
+// write them, in the order did-you-mean tries them; walk decodes the plain
+// ones, decodeWorkflow the others.
+type workflowKeys struct {
+	Title         string         `yaml:"title"`
+	Description   string         `yaml:"description"`
+	Tags          []string       `yaml:"tags"`
+	InputSchema   map[string]any `yaml:"inputSchema"`
+	InitialState  string         `yaml:"initialState"`
+	MaxChainDepth int            `yaml:"maxChainDepth"`
+	States        any            `yaml:"states"`
+	Agent         workflowAgent  `yaml:"agent"`
+	Output        string         `yaml:"output"`
+	Budget        *Budget        `yaml:"budget"`
+	Tools         any            `yaml:"tools"`
+}
+
+// workflowAgent holds the keys of a workflow's agent: {model}.
+type workflowAgent struct {
+	Model string `yaml:"model"`
+}
+
+// branchTransition holds the keys of a state's transition: {branches}.
+type branchTransition struct {
+	Branches []*Branch `yaml:"branches"`
+}
 
 // decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
 // in the order written.
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
-	var version string
+	var file workflowFile
 	var list *yaml.Node
-	for _, p := range mappingPairs(d, root, "") {
-		switch k, v := p.key, deref(p.value); k.Value {
-		case "version":
-			decodeInto(d, v, &version)
-		case "workflows":
+	walk(d, root, &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
+		if k.Value == "workflows" {
 			list = v
-		default:
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "unknown field %q%s (a workflow file holds version and workflows)", k.Value, didYouMean(k.Value, workflowFileFields))
-			}
+			return true
 		}
-	}
+		return false
+	})
 	if list == nil || list.Kind != yaml.MappingNode || len(list.Content) == 0 {
 		at := posOf(root)
 		if list != nil {
@@ -50,7 +65,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))
 		if c != nil {
-			c.Version = version
+			c.Version = file.Version
 			out = append(out, c)
 		}
 	}
@@ -65,16 +80,9 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
-	for _, p := range mappingPairs(d, n, prefix) {
-		k, v := p.key, deref(p.value)
-		w.FieldPos[k.Value] = posOf(k)
+	var keys workflowKeys
+	walk(d, n, &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
-		case "title":
-			decodeInto(d, v, &w.Title)
-		case "description":
-			decodeInto(d, v, &c.Description)
-		case "tags":
-			decodeInto(d, v, &w.Tags)
 		case "inputSchema":
 			var schema map[string]any
 			if decodeInto(d, v, &schema) {
@@ -85,10 +93,6 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 					w.inputOrder = append(w.inputOrder, pp.key.Value)
 				}
 			}
-		case "initialState":
-			decodeInto(d, v, &w.InitialState)
-		case "maxChainDepth":
-			decodeInto(d, v, &w.MaxChainDepth)
 		case "output":
 			decodeInto(d, v, &c.Output)
 			c.OutputPos = posOf(v)
@@ -96,35 +100,23 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			c.Budget = &Budget{}
 			decodeInto(d, v, c.Budget)
 		case "agent":
-			checkKeys(d, v, prefix+"agent: ", agentFields)
-			var a struct {
-				Model string `yaml:"model"`
-			}
-			decodeInto(d, v, &a)
-			w.AgentModel = a.Model
+			checkKeys(d, v, prefix+"agent: ", keysOf[workflowAgent]())
+			decodeInto(d, v, &keys.Agent)
+			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		default:
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, workflowFields))
-			}
+			return false
 		}
-	}
-	if _, set := keysOf(n)["maxChainDepth"]; !set {
+		return true
+	})
+	w.Title, c.Description, w.Tags, w.InitialState, w.MaxChainDepth = keys.Title, keys.Description, keys.Tags, keys.InitialState, keys.MaxChainDepth
+	if valueOf(n, "maxChainDepth") == nil {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
 	return c
-}
-
-// keysOf maps a mapping's keys to their value nodes.
-func keysOf(n *yaml.Node) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		out[n.Content[i].Value] = n.Content[i+1]
-	}
-	return out
 }
 
 // checkKeys reports every key of mapping n that is not one of known.
@@ -165,17 +157,8 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		d.errorf(posOf(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
 		return nil
 	}
-	for _, p := range mappingPairs(d, n, prefix) {
-		k, v := p.key, deref(p.value)
-		s.FieldPos[k.Value] = posOf(k)
+	walk(d, n, s, s.FieldPos, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
 		switch k.Value {
-		case "goal":
-			decodeInto(d, v, &s.Goal)
-		case "guidance":
-			decodeInto(d, v, &s.Guidance)
-			s.Guidance = strings.TrimSpace(s.Guidance)
-		case "terminal":
-			decodeInto(d, v, &s.Terminal)
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
 		case "task":
@@ -191,12 +174,12 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 				}
 				s.Timeout = dur
 			}
-		case "on_timeout":
-			decodeInto(d, v, &s.OnTimeout)
 		default:
-			d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, stateFields))
+			return false
 		}
-	}
+		return true
+	})
+	s.Guidance = strings.TrimSpace(s.Guidance)
 	return s
 }
 
@@ -213,24 +196,13 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
 			continue
 		}
-		for _, tp := range mappingPairs(d, n, tprefix) {
-			tk, tv := tp.key, deref(tp.value)
-			t.FieldPos[tk.Value] = posOf(tk)
-			switch tk.Value {
-			case "target":
-				decodeInto(d, tv, &t.Target)
-			case "actor":
-				decodeInto(d, tv, &t.Actor)
-			case "title":
-				decodeInto(d, tv, &t.Title)
-			case "condition":
-				decodeInto(d, tv, &t.Condition)
-			case "executor":
-				t.Executor = decodeExecutor(d, c, tv, "transition", t.Name, "executor", tprefix+"executor: ")
-			default:
-				d.errorf(posOf(tk), "%sunknown field %q%s", tprefix, tk.Value, didYouMean(tk.Value, transitionFields))
+		walk(d, n, t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
+			if k.Value != "executor" {
+				return false
 			}
-		}
+			t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
+			return true
+		})
 		if t.Actor == "" {
 			// untagged transitions wait for a decision: only those marked
 			// deterministic run on their own (reference 000)
@@ -266,7 +238,7 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		d.errorf(posOf(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
 		return
 	}
-	checkKeys(d, v, prefix, branchTransitionKeys)
+	checkKeys(d, v, prefix, keysOf[branchTransition]())
 	list := valueOf(v, "branches")
 	if list == nil {
 		d.errorf(posOf(v), "%sbranches are required", prefix)
@@ -283,9 +255,9 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 			d.errorf(posOf(n), "%sa branch is a mapping with operator, when and goto", prefix)
 			continue
 		}
-		checkKeys(d, n, prefix+"branch: ", branchFields)
+		checkKeys(d, n, prefix+"branch: ", keysOf[Branch]())
 		if cn := valueOf(n, "compose"); cn != nil {
-			checkKeys(d, deref(cn), prefix+"compose: ", composeFields)
+			checkKeys(d, deref(cn), prefix+"compose: ", keysOf[Compose]())
 		}
 		b := &Branch{Pos: posOf(n)}
 		// unknown keys were reported above, with suggestions

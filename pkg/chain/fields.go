@@ -1,11 +1,5 @@
 package chain
 
-// chainFields are the keys a DAG chain file may hold at its top level.
-var chainFields = []string{"name", "description", "version", "inputs", "steps", "output", "budget", "tools"}
-
-// inputFields are the keys of one entry of `inputs`.
-var inputFields = []string{"name", "description", "optional", "default", "secret"}
-
 // suggest returns the candidate closest to s, if it is close enough to be
 // the likely intent ("did you mean").
 func suggest(s string, candidates []string) string {

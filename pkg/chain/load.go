@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -128,16 +127,11 @@ func badText(data []byte) (Pos, string, bool) {
 // positions and rejecting unknown fields.
 func decodeChain(d *diags, root *yaml.Node) *Chain {
 	c := &Chain{Pos: posOf(root)}
-	for _, p := range mappingPairs(d, root, "") {
-		k, v := p.key, deref(p.value)
+	walk(d, root, c, nil, walkOpts{extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
 			decodeInto(d, v, &c.Name)
 			c.Pos = posOf(v)
-		case "description":
-			decodeInto(d, v, &c.Description)
-		case "version":
-			decodeInto(d, v, &c.Version)
 		case "output":
 			decodeInto(d, v, &c.Output)
 			c.OutputPos = posOf(v)
@@ -151,12 +145,10 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		default:
-			// x-anything holds YAML anchors for reuse, as in compose files
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "unknown field %q%s", k.Value, didYouMean(k.Value, chainFields))
-			}
+			return false
 		}
-	}
+		return true
+	})
 	return c
 }
 
@@ -181,8 +173,8 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			continue
 		}
 		for _, p := range mappingPairs(d, n, "input: ") {
-			if k := p.key; !slices.Contains(inputFields, k.Value) {
-				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
+			if k := p.key; !slices.Contains(keysOf[Input](), k.Value) {
+				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, keysOf[Input]()))
 			}
 		}
 		decodeInto(d, n, in)

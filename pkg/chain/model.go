@@ -18,21 +18,24 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Chain is a validated DAG chain (reference 004): inputs, steps and the
 // variable whose value is the chain's result.
+//
+// The yaml tags name the keys of a DAG chain file, in the order
+// did-you-mean tries them.
 type Chain struct {
-	Name        string
-	Description string
-	Version     string
-	Inputs      []*Input
-	Steps       []*Step
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Version     string   `yaml:"version"`
+	Inputs      []*Input `yaml:"inputs"`
+	Steps       []*Step  `yaml:"steps"`
 	// Output names the output_var whose value is the chain's result.
-	Output string
+	Output string `yaml:"output"`
 	// Budget caps the model use of a run of the chain.
-	Budget *Budget
+	Budget *Budget `yaml:"budget"`
 	// Workflow is set when the chain is a state workflow; its executors
 	// and tasks are then also listed in Steps.
-	Workflow *Workflow
+	Workflow *Workflow `yaml:"-"`
 	// Tools are the chain-defined tools its agent steps may list.
-	Tools []*ToolDef
+	Tools []*ToolDef `yaml:"tools"`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.

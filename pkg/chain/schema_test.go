@@ -25,7 +25,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, key := range chainFields {
+	for _, key := range keysOf[Chain]() {
 		if doc("chain", key) == "" {
 			t.Errorf("%s has no description", key)
 		}

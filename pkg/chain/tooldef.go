@@ -10,12 +10,12 @@ import (
 // {args.NAME} or $.args.NAME.
 type ToolDef struct {
 	Name        string
-	Description string
+	Description string `yaml:"description"`
 	// InputSchema is the arguments' JSON Schema as written (an object
 	// schema); Schema its compiled form.
-	InputSchema map[string]any
+	InputSchema map[string]any `yaml:"input_schema"`
 	Schema      *jsonschema.Resolved
-	Executor    *Step
+	Executor    *Step `yaml:"executor"`
 	Pos         Pos
 }
 

@@ -55,20 +55,23 @@ const (
 
 // State is one state of a workflow: either named transitions, or a task
 // whose result is branched on, or terminal.
+//
+// The yaml tags name the keys a state may hold (walk reads them); the
+// order is the one did-you-mean tries them in.
 type State struct {
 	Name     string
-	Goal     string
-	Guidance string
-	Terminal bool
+	Goal     string `yaml:"goal"`
+	Guidance string `yaml:"guidance"`
+	Terminal bool   `yaml:"terminal"`
 	// Transitions, in the order written (reference 000).
-	Transitions []*Transition
+	Transitions []*Transition `yaml:"transitions"`
 	// Task and Branches are reference 003's form.
-	Task     *Step
-	Branches []*Branch
+	Task     *Step     `yaml:"task"`
+	Branches []*Branch `yaml:"transition"`
 	// Timeout, on a decision point, is how long it may wait; OnTimeout the
 	// transition taken once it has passed.
-	Timeout   time.Duration
-	OnTimeout string
+	Timeout   time.Duration `yaml:"timeout"`
+	OnTimeout string        `yaml:"on_timeout"`
 
 	Pos      Pos
 	FieldPos map[string]Pos
@@ -110,15 +113,18 @@ func (s *State) Automatic() bool {
 }
 
 // Transition is a named move from one state to another.
+//
+// The yaml tags name the keys a transition may hold, in the order
+// did-you-mean tries them.
 type Transition struct {
 	Name   string
-	Target string
-	Actor  string
-	Title  string
-	// Condition, when set, must hold for the transition to be viable.
-	Condition string
+	Target string `yaml:"target"`
+	Actor  string `yaml:"actor"`
 	// Executor runs when the transition is taken, before the move.
-	Executor *Step
+	Executor *Step `yaml:"executor"`
+	// Condition, when set, must hold for the transition to be viable.
+	Condition string `yaml:"condition"`
+	Title     string `yaml:"title"`
 
 	Pos      Pos
 	FieldPos map[string]Pos
