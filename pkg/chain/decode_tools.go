@@ -33,10 +33,10 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 					return true
 				}
 				if s, ok := decodeStep(d, v, prefix+"executor: "); ok {
-					s.ID = t.Name
+					s.ID, s.owner, s.role = t.Name, "tool", "executor"
 					t.Executor = s
 					if _, known := kindOf(s.Type); !known {
-						d.reportUnknownKind(s.At("type"), "tool "+quote(t.Name)+" executor", "kind", s.Type, toolKindNames())
+						d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, toolKindNames())
 					}
 				}
 			default:

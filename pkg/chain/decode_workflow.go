@@ -224,10 +224,10 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix st
 	if !ok {
 		return nil
 	}
+	s.ID, s.owner, s.role = id, owner, role
 	if _, known := kindOf(s.Type); !known {
-		d.reportUnknownKind(s.At("type"), owner+" "+quote(id)+" "+role, "kind", s.Type, Kinds())
+		d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, Kinds())
 	}
-	s.ID = id
 	c.Steps = append(c.Steps, s)
 	return s
 }

@@ -93,23 +93,6 @@ func (d *diags) add(x Diagnostic) bool {
 	return true
 }
 
-// count is the number of findings so far, for rename.
-func (d *diags) count() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.list)
-}
-
-// rename rewrites how findings made since count from names a step, for
-// steps a user wrote as a transition's executor or a state's task.
-func (d *diags) rename(from int, old, name string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i := from; i < len(d.list); i++ {
-		d.list[i].Message = strings.Replace(d.list[i].Message, old, name, 1)
-	}
-}
-
 // sort orders findings by position, so output does not depend on the
 // order in which steps were checked.
 func (d *diags) sort() {

@@ -1,5 +1,7 @@
 package chain
 
+import "fmt"
+
 // Kind is what a step does. One vocabulary serves DAG steps, transition
 // executors and state tasks.
 type Kind string
@@ -43,6 +45,20 @@ type Step struct {
 
 	// Compiled forms, filled by validation.
 	compiled *compiledStep
+	// owner and role name a step the user wrote inside something else,
+	// as in transition "go" executor (owner transition, role executor);
+	// its ID is then that thing's name.
+	owner, role string
+}
+
+// subject is how messages name the step: step "id", or what the user
+// wrote it as (transition "go" executor, state "s" task, tool "t"
+// executor).
+func (s *Step) subject() string {
+	if s.owner != "" {
+		return s.owner + " " + quote(s.ID) + " " + s.role
+	}
+	return fmt.Sprintf("step %q", s.ID)
 }
 
 // CommonFields belong to every step kind: reference 002's lifecycle

@@ -39,7 +39,7 @@ var agentKind = kindUnit{
 
 func checkAgent(v *validator, s *Step) {
 	if s.Prompt == "" {
-		v.d.errorf(s.Pos, "step %q: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.ID)
+		v.d.errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
 	}
 }
 
@@ -48,12 +48,12 @@ func checkAgent(v *validator, s *Step) {
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.ContextStrategy {
 		if !validStrategy(strat) {
-			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy %s: %q is not full, summarize or truncate:N", s.ID, dep, strat)
+			v.d.errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
 		}
 	}
 	v.stepTools(s)
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
-		v.d.errorf(s.Pos, "step %q: max_tokens and max_turns cannot be negative", s.ID)
+		v.d.errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
 	}
 }
 
@@ -63,7 +63,7 @@ func compileAgent(v *validator, s *Step, c *Compiled) {
 	c.Cwd = v.template(s, "cwd", s.Cwd)
 	for dep := range s.ContextStrategy {
 		if !slices.Contains(s.DependsOn, dep) && (v.produce[dep] == nil || !slices.Contains(s.DependsOn, v.produce[dep].ID)) {
-			v.d.errorf(s.At("context_strategy"), "step %q: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.ID, dep)
+			v.d.errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
 		}
 	}
 }

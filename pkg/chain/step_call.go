@@ -14,7 +14,7 @@ var callKind = kindUnit{
 	body: reflect.TypeFor[CallFields](),
 	check: func(v *validator, s *Step) {
 		if s.Chain == "" {
-			v.d.errorf(s.Pos, "step %q: chain is required for a chain step (the name of the chain to call)", s.ID)
+			v.d.errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
 		}
 	},
 	compile: func(v *validator, s *Step, c *Compiled) {

@@ -26,13 +26,13 @@ var cliKind = kindUnit{
 func checkCLI(v *validator, s *Step) {
 	switch {
 	case s.Command == "" && s.Run == "":
-		v.d.errorf(s.Pos, "step %q: a %s step needs command (with args) or run (a script)", s.ID, s.Type)
+		v.d.errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
 	case s.Command != "" && s.Run != "":
-		v.d.errorf(s.At("run"), "step %q: set command or run, not both", s.ID)
+		v.d.errorf(s.At("run"), "%s: set command or run, not both", s.subject())
 	case s.Run != "" && len(s.Args) > 0:
-		v.d.errorf(s.At("args"), "step %q: args go with command; a run script takes its values by interpolation", s.ID)
+		v.d.errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
 	case s.Command != "" && len(s.Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.Command), " \t"):
-		v.d.errorf(s.At("command"), "step %q: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.ID, s.Command)
+		v.d.errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.Command)
 	}
 }
 

@@ -22,10 +22,10 @@ func (v *validator) kindFields(s *Step) {
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
 		if s.Kind.Deterministic() && modelOnly(f) {
-			v.d.errorf(s.At(f), "step %q: %s configures a model call; a %s step runs no model", s.ID, f, s.Kind)
+			v.d.errorf(s.At(f), "%s: %s configures a model call; a %s step runs no model", s.subject(), f, s.Kind)
 			continue
 		}
-		v.d.errorf(s.At(f), "step %q: %s does not belong to a %s step (it is a field of %s steps)", s.ID, f, s.Kind, strings.Join(fieldOwners(f), ", "))
+		v.d.errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
 	}
 	if u := unitOf(s.Kind); u != nil && u.check != nil {
 		u.check(v, s)
@@ -35,24 +35,24 @@ func (v *validator) kindFields(s *Step) {
 
 func (v *validator) commonFields(s *Step) {
 	if s.TimeoutMS < 0 {
-		v.d.errorf(s.At("timeout_ms"), "step %q: timeout_ms must be positive", s.ID)
+		v.d.errorf(s.At("timeout_ms"), "%s: timeout_ms must be positive", s.subject())
 	}
 	if r := s.Retry; r != nil {
 		if r.Max < 1 {
-			v.d.errorf(s.At("retry"), "step %q: retry.max is the number of attempts in all, so 1 or more", s.ID)
+			v.d.errorf(s.At("retry"), "%s: retry.max is the number of attempts in all, so 1 or more", s.subject())
 		}
 		if r.DelayMS < 0 || r.Backoff < 0 {
-			v.d.errorf(s.At("retry"), "step %q: retry.delay_ms and retry.backoff cannot be negative", s.ID)
+			v.d.errorf(s.At("retry"), "%s: retry.delay_ms and retry.backoff cannot be negative", s.subject())
 		}
 	}
 	if s.Idempotent != nil && !*s.Idempotent && s.Attempts() > 1 {
-		v.d.errorf(s.At("retry"), "step %q: idempotent: false means it never runs again on its own: remove retry", s.ID)
+		v.d.errorf(s.At("retry"), "%s: idempotent: false means it never runs again on its own: remove retry", s.subject())
 	}
 	if s.OutputMaxLength < 0 {
-		v.d.errorf(s.At("output_max_length"), "step %q: output_max_length cannot be negative", s.ID)
+		v.d.errorf(s.At("output_max_length"), "%s: output_max_length cannot be negative", s.subject())
 	}
 	if s.OutputSchema != "" && !slices.Contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
-		v.d.errorf(s.At("output_schema"), "step %q: output_schema is json, markdown or text, not %q", s.ID, s.OutputSchema)
+		v.d.errorf(s.At("output_schema"), "%s: output_schema is json, markdown or text, not %q", s.subject(), s.OutputSchema)
 	}
 	v.modelFields(s)
 	v.guardrails(s)
@@ -67,21 +67,21 @@ func (v *validator) guardrails(s *Step) {
 		switch g.Type {
 		case "min_length", "max_length":
 			if n, ok := intValue(g.Value); !ok || n < 0 {
-				v.d.errorf(at, "step %q: guardrail %s needs a whole number value", s.ID, g.Type)
+				v.d.errorf(at, "%s: guardrail %s needs a whole number value", s.subject(), g.Type)
 			}
 		case "must_contain", "must_not_contain":
 			if str, ok := g.Value.(string); !ok || str == "" {
-				v.d.errorf(at, "step %q: guardrail %s needs a text value", s.ID, g.Type)
+				v.d.errorf(at, "%s: guardrail %s needs a text value", s.subject(), g.Type)
 			}
 		case "regex_match":
 			str, ok := g.Value.(string)
 			if !ok {
-				v.d.errorf(at, "step %q: guardrail regex_match needs a regular expression", s.ID)
+				v.d.errorf(at, "%s: guardrail regex_match needs a regular expression", s.subject())
 				continue
 			}
 			re, err := regexp.Compile(str)
 			if err != nil {
-				v.d.errorf(at, "step %q: guardrail regex_match: %v", s.ID, err)
+				v.d.errorf(at, "%s: guardrail regex_match: %v", s.subject(), err)
 				continue
 			}
 			if s.compiled == nil {
@@ -95,7 +95,7 @@ func (v *validator) guardrails(s *Step) {
 		case "json_schema":
 			sch, err := compileSchema(g.Value)
 			if err != nil {
-				v.d.errorf(at, "step %q: guardrail json_schema: %v", s.ID, err)
+				v.d.errorf(at, "%s: guardrail json_schema: %v", s.subject(), err)
 				continue
 			}
 			if s.compiled == nil {
@@ -106,7 +106,7 @@ func (v *validator) guardrails(s *Step) {
 			}
 			s.compiled.Schemas[i] = sch
 		default:
-			v.d.errorf(at, "step %q: unknown guardrail type %q%s; types are %s", s.ID, g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
+			v.d.errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
 		}
 	}
 }
@@ -159,7 +159,7 @@ func (v *validator) forEach(s *Step) {
 		s.compiled.ForEach = ParseTemplate("{" + name + "}")
 		return
 	}
-	v.d.errorf(s.At("for_each"), "step %q: for_each names one list variable, as in for_each: \"{files}\"", s.ID)
+	v.d.errorf(s.At("for_each"), "%s: for_each names one list variable, as in for_each: \"{files}\"", s.subject())
 }
 
 func (v *validator) preTools(s *Step) {
@@ -169,28 +169,28 @@ func (v *validator) preTools(s *Step) {
 		switch p.Type {
 		case "shell", "cli":
 			if p.Command == "" && p.Run == "" {
-				v.d.errorf(at, "step %q: a %s pre_tool needs command or run", s.ID, p.Type)
+				v.d.errorf(at, "%s: a %s pre_tool needs command or run", s.subject(), p.Type)
 			}
 		case "http":
 			if p.URL == "" {
-				v.d.errorf(at, "step %q: an http pre_tool needs url", s.ID)
+				v.d.errorf(at, "%s: an http pre_tool needs url", s.subject())
 			}
 		case "file":
 			if p.Path == "" {
-				v.d.errorf(at, "step %q: a file pre_tool needs path", s.ID)
+				v.d.errorf(at, "%s: a file pre_tool needs path", s.subject())
 			}
 		default:
-			v.d.errorf(at, "step %q: pre_tool type %q: use shell, http or file", s.ID, p.Type)
+			v.d.errorf(at, "%s: pre_tool type %q: use shell, http or file", s.subject(), p.Type)
 		}
 		switch {
 		case !IsIdentifier(p.InjectAs):
-			v.d.errorf(at, "step %q: a pre_tool needs inject_as, the variable name its data is known by", s.ID)
+			v.d.errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
 		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
-			v.d.errorf(at, "step %q: pre_tool inject_as %q is already a variable", s.ID, p.InjectAs)
+			v.d.errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
 		}
 		seen[p.InjectAs] = true
 		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
-			v.d.errorf(at, "step %q: pre_tool on_error is inject, skip or fail, not %q", s.ID, p.OnError)
+			v.d.errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
 		}
 		cp := CompiledPreTool{
 			Command: v.template(s, "pre_tools", p.Command),

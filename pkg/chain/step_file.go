@@ -13,7 +13,7 @@ var fileKind = kindUnit{
 	also: []string{"cwd"},
 	check: func(v *validator, s *Step) {
 		if s.Path == "" {
-			v.d.errorf(s.Pos, "step %q: path is required for a file step", s.ID)
+			v.d.errorf(s.Pos, "%s: path is required for a file step", s.subject())
 		}
 	},
 	compile: func(v *validator, s *Step, c *Compiled) {

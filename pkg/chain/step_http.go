@@ -25,12 +25,12 @@ var httpKind = kindUnit{
 
 func checkHTTP(v *validator, s *Step) {
 	if s.URL == "" {
-		v.d.errorf(s.Pos, "step %q: url is required for an http step", s.ID)
+		v.d.errorf(s.Pos, "%s: url is required for an http step", s.subject())
 	}
 	if s.Method != "" {
 		m := strings.ToUpper(s.Method)
 		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
-			v.d.errorf(s.At("method"), "step %q: method %q is not an HTTP method", s.ID, s.Method)
+			v.d.errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.Method)
 		}
 		s.Method = m
 	}

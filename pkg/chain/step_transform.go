@@ -13,7 +13,7 @@ var transformKind = kindUnit{
 	body: reflect.TypeFor[TransformFields](),
 	check: func(v *validator, s *Step) {
 		if s.Expr == "" {
-			v.d.errorf(s.Pos, "step %q: expr is required for a transform step", s.ID)
+			v.d.errorf(s.Pos, "%s: expr is required for a transform step", s.subject())
 		}
 	},
 	compile: func(v *validator, s *Step, c *Compiled) {

@@ -64,7 +64,7 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 	sc := scope{v: v, s: s}
 	if r.Name == "input" {
 		if len(r.Path) == 0 {
-			v.d.errorf(s.At(field), "step %q: %s: {input} needs an input name, as in {input.%s}", s.ID, field, firstInput(v.c))
+			v.d.errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, firstInput(v.c))
 			return
 		}
 		if v.c.Input(r.Path[0]) == nil {
@@ -90,10 +90,10 @@ func firstInput(c *Chain) string {
 
 func (v *validator) unknown(s *Step, field string, r Ref, why string) {
 	if v.opts.LenientVariables && v.produce[r.Name] == nil && !v.wfVars[r.Name] && r.Name != "input" {
-		v.d.warnf(s.At(field), "step %q: %s: %s stays literal: %s", s.ID, field, r.Raw, why)
+		v.d.warnf(s.At(field), "%s: %s: %s stays literal: %s", s.subject(), field, r.Raw, why)
 		return
 	}
-	v.d.errorf(s.At(field), "step %q: %s: %s: %s", s.ID, field, r.Raw, why)
+	v.d.errorf(s.At(field), "%s: %s: %s: %s", s.subject(), field, r.Raw, why)
 }
 
 func (v *validator) template(s *Step, field, text string) *Template {
@@ -125,7 +125,7 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 	if strings.HasPrefix(raw, "$.") || strings.HasPrefix(raw, "$[") {
 		p, err := jsonpath.Parse(raw)
 		if err != nil {
-			v.d.errorf(s.At(field), "step %q: %s: %q is not a valid JSONPath: %v", s.ID, field, raw, err)
+			v.d.errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
 			return Arg{Raw: raw}
 		}
 		if name, path := jsonPathHead(raw); name != "" {
@@ -159,17 +159,17 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.names {
-			v.d.errorf(s.At(field), "step %q: %s %q: %s", s.ID, field, src, sc.check(name))
+			v.d.errorf(s.At(field), "%s: %s %q: %s", s.subject(), field, src, sc.check(name))
 		}
 		return nil
 	}
 	if err != nil {
-		v.d.errorf(s.At(field), "step %q: %s %q %v", s.ID, field, src, err)
+		v.d.errorf(s.At(field), "%s: %s %q %v", s.subject(), field, src, err)
 		return nil
 	}
 	for _, f := range e.InputFields {
 		if v.c.Input(f) == nil {
-			v.d.errorf(s.At(field), "step %q: %s %q: no input is named %s%s", s.ID, field, src, f, didYouMean(f, v.inputNames()))
+			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}
 	}
 	return e

@@ -58,7 +58,6 @@ func (v *validator) toolDefs() {
 			v.d.errorf(t.Pos, "%s: executor is required (a cli, http, transform or file step that does the work)", name)
 			continue
 		}
-		before := v.d.count()
 		for _, f := range []string{"id", "depends_on", "early_exit_if", "for_each", "output_var"} {
 			if _, set := e.FieldPos[f]; set {
 				v.d.errorf(e.At(f), "%s executor: %s does not apply to a tool", name, f)
@@ -76,7 +75,6 @@ func (v *validator) toolDefs() {
 		v.toolSteps[e] = true
 		v.kindFields(e)
 		v.compile(e)
-		v.d.rename(before, `step "`+e.ID+`"`, name+" executor")
 	}
 }
 
@@ -98,7 +96,7 @@ func (v *validator) stepTools(s *Step) {
 		for _, t := range v.c.Tools {
 			known = append(known, t.Name)
 		}
-		v.d.errorf(s.At("tools"), "step %q: unknown tool %q%s; tools are %s", s.ID, tool, didYouMean(tool, known), strings.Join(known, ", "))
+		v.d.errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
 	}
 	cp := s.Completion
 	if cp == nil {
@@ -107,18 +105,18 @@ func (v *validator) stepTools(s *Step) {
 	at := s.At("completion")
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
-		v.d.errorf(at, "step %q: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.ID, cp.Tool)
+		v.d.errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
 	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Tools, cp.Tool):
-		v.d.errorf(at, "step %q: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.ID, cp.Tool)
+		v.d.errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
 	}
 	if cp.Schema == nil {
-		v.d.errorf(at, "step %q: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.ID)
+		v.d.errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
 		return
 	}
 	cp.Schema, _ = normalizeYAML(cp.Schema).(map[string]any)
 	rs, err := compileArgsSchema(cp.Schema)
 	if err != nil {
-		v.d.errorf(at, "step %q: completion.schema: %v", s.ID, err)
+		v.d.errorf(at, "%s: completion.schema: %v", s.subject(), err)
 		return
 	}
 	cp.resolved = rs

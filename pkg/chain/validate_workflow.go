@@ -167,7 +167,6 @@ func (v *validator) deterministicChoice(s *State) {
 // executor checks a transition's executor or a state's task as a step,
 // with messages that name it as the user wrote it.
 func (v *validator) executor(s *Step, name string) {
-	before := v.d.count()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
 			why := map[string]string{
@@ -205,7 +204,6 @@ func (v *validator) executor(s *Step, name string) {
 	} else if s.FieldPos["output_var"] == (Pos{}) && prev.FieldPos["output_var"] == (Pos{}) {
 		v.d.warnf(s.Pos, "%s and the one at line %d share the name %s: both write the variable %s and events name both alike; give one an output_var", name, prev.Pos.Line, s.ID, s.ID)
 	}
-	v.d.rename(before, `step "`+s.ID+`"`, name)
 }
 
 func (v *validator) branchShape(s *State) {
@@ -270,18 +268,14 @@ func (v *validator) compose(prefix string, b *Branch) {
 func (v *validator) stateRefs(s *State) {
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
-			before := v.d.count()
 			v.compile(t.Executor)
-			v.d.rename(before, `step "`+t.Executor.ID+`"`, "transition "+quote(t.Name)+" executor")
 		}
 		if t.Condition != "" {
 			t.cond = v.transitionCondition(t)
 		}
 	}
 	if s.Task != nil {
-		before := v.d.count()
 		v.compile(s.Task)
-		v.d.rename(before, `step "`+s.Task.ID+`"`, "state "+quote(s.Name)+" task")
 	}
 }
 
