@@ -132,92 +132,70 @@ func JSONSchema() map[string]any {
 
 // dagSchema describes a DAG chain file (reference 004).
 func dagSchema(step, input, tools map[string]any) map[string]any {
-	return map[string]any{
-		"description":          "A DAG chain: inputs, steps joined by depends_on, and the output.",
-		"type":                 "object",
-		"required":             []string{"name", "steps"},
-		"additionalProperties": false,
-		"patternProperties":    map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"name":        describe(map[string]any{"type": "string"}, "", "name"),
-			"description": describe(map[string]any{"type": "string"}, "", "description"),
-			"version":     describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
-			"output":      describe(map[string]any{"type": "string"}, "", "output"),
-			"inputs":      describe(map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}}, "", "inputs"),
-			"steps":       describe(map[string]any{"type": "array", "minItems": 1, "items": step}, "", "steps"),
-			"budget":      describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "", "budget"),
-			"tools":       tools,
-		},
-	}
+	dag := objectSchema(reflect.TypeFor[Chain](), "", map[string]any{
+		"version": map[string]any{"type": []string{"string", "number"}},
+		"inputs":  map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}},
+		"steps":   map[string]any{"type": "array", "minItems": 1, "items": step},
+		"budget":  objectSchema(reflect.TypeFor[Budget](), "budget", nil),
+		"tools":   tools,
+	})
+	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
+	dag["required"] = []string{"name", "steps"}
+	dag["patternProperties"] = extensions()
+	return dag
 }
+
+// extensions allows the x-… keys that hold YAML anchors.
+func extensions() map[string]any { return map[string]any{"^x-": map[string]any{}} }
 
 // toolsSchema describes a chain's tools: map.
 func toolsSchema(executor map[string]any) map[string]any {
-	def := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"executor"},
-		"properties": map[string]any{
-			"description":  describe(map[string]any{"type": "string"}, "tooldef", "description"),
-			"input_schema": describe(map[string]any{"type": "object"}, "tooldef", "input_schema"),
-			"executor":     describe(copyMap(executor), "tooldef", "executor"),
-		}}
+	def := objectSchema(reflect.TypeFor[ToolDef](), "tooldef", map[string]any{
+		"input_schema": map[string]any{"type": "object"},
+		"executor":     executor,
+	})
+	def["required"] = []string{"executor"}
 	return describe(map[string]any{"type": "object", "additionalProperties": def}, "chain", "tools")
 }
 
 // workflowFileSchema describes a file of state workflows (references 000
 // and 003).
 func workflowFileSchema(executor, tools map[string]any) map[string]any {
-	str := func(scope, key string) map[string]any { return describe(map[string]any{"type": "string"}, scope, key) }
-	branch := objectSchema(reflect.TypeOf(Branch{}), "branch", map[string]any{
+	branch := objectSchema(reflect.TypeFor[Branch](), "branch", map[string]any{
 		"operator": map[string]any{"enum": Operators()},
 		"when":     map[string]any{"type": []string{"string", "number"}},
-		"compose":  objectSchema(reflect.TypeOf(Compose{}), "compose", nil),
+		"compose":  objectSchema(reflect.TypeFor[Compose](), "compose", nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
-	transition := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"target"},
-		"properties": map[string]any{
-			"target":    str("transition", "target"),
-			"actor":     describe(map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}}, "transition", "actor"),
-			"executor":  describe(copyMap(executor), "transition", "executor"),
-			"condition": str("transition", "condition"),
-			"title":     str("transition", "title"),
-		}}
-	state := map[string]any{"type": []string{"object", "null"}, "additionalProperties": false,
-		"properties": map[string]any{
-			"goal":        str("state", "goal"),
-			"guidance":    str("state", "guidance"),
-			"terminal":    describe(map[string]any{"type": "boolean"}, "state", "terminal"),
-			"transitions": describe(map[string]any{"type": "object", "additionalProperties": transition}, "state", "transitions"),
-			"task":        describe(copyMap(executor), "state", "task"),
-			"transition": describe(map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"branches": map[string]any{"type": "array", "items": branch}}}, "state", "transition"),
-			"timeout":    str("state", "timeout"),
-			"on_timeout": str("state", "on_timeout"),
-		}}
-	workflow := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"initialState", "states"},
-		"patternProperties": map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"title":         str("workflow", "title"),
-			"description":   str("workflow", "description"),
-			"tags":          describe(map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, "workflow", "tags"),
-			"inputSchema":   describe(map[string]any{"type": "object"}, "workflow", "inputSchema"),
-			"initialState":  str("workflow", "initialState"),
-			"maxChainDepth": describe(map[string]any{"type": "integer", "minimum": 1}, "workflow", "maxChainDepth"),
-			"states":        describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state}, "workflow", "states"),
-			"agent": describe(map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"model": str("agent", "model")}}, "workflow", "agent"),
-			"output": str("workflow", "output"),
-			"tools":  tools,
-			"budget": describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "workflow", "budget"),
-		}}
-	return map[string]any{
-		"type":                 "object",
-		"required":             []string{"workflows"},
-		"additionalProperties": false,
-		"patternProperties":    map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"version":   describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
-			"workflows": describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow}, "", "workflows"),
-		},
-	}
+	transition := objectSchema(reflect.TypeFor[Transition](), "transition", map[string]any{
+		"actor":    map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+		"executor": executor,
+	})
+	transition["required"] = []string{"target"}
+	state := objectSchema(reflect.TypeFor[State](), "state", map[string]any{
+		"transitions": map[string]any{"type": "object", "additionalProperties": transition},
+		"task":        executor,
+		"transition":  objectSchema(reflect.TypeFor[branchTransition](), "", map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
+		"timeout":     map[string]any{"type": "string"},
+	})
+	state["type"] = []string{"object", "null"}
+	workflow := objectSchema(reflect.TypeFor[workflowKeys](), "workflow", map[string]any{
+		"inputSchema":   map[string]any{"type": "object"},
+		"maxChainDepth": map[string]any{"type": "integer", "minimum": 1},
+		"states":        map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state},
+		"agent":         objectSchema(reflect.TypeFor[workflowAgent](), "agent", nil),
+		"budget":        objectSchema(reflect.TypeFor[Budget](), "budget", nil),
+		"tools":         tools,
+	})
+	workflow["required"] = []string{"initialState", "states"}
+	workflow["patternProperties"] = extensions()
+	file := objectSchema(reflect.TypeFor[workflowFile](), "", map[string]any{
+		"version":   map[string]any{"type": []string{"string", "number"}},
+		"workflows": map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
+	})
+	file["required"] = []string{"workflows"}
+	file["patternProperties"] = extensions()
+	return file
 }
 
 func stringOrList() map[string]any {
