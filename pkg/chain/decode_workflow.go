@@ -10,30 +10,30 @@ import (
 
 // workflowFile holds the keys of a workflow file.
 type workflowFile struct {
-	Version   string `yaml:"version"`
-	Workflows any    `yaml:"workflows"`
+	Version   string `yaml:"version" doc:"Your version of the chain (free text)."`
+	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
 // write them, in the order did-you-mean tries them; walk decodes the plain
 // ones, decodeWorkflow the others.
 type workflowKeys struct {
-	Title         string         `yaml:"title"`
-	Description   string         `yaml:"description"`
-	Tags          []string       `yaml:"tags"`
-	InputSchema   map[string]any `yaml:"inputSchema"`
-	InitialState  string         `yaml:"initialState"`
-	MaxChainDepth int            `yaml:"maxChainDepth"`
-	States        any            `yaml:"states"`
-	Agent         workflowAgent  `yaml:"agent"`
-	Output        string         `yaml:"output"`
-	Budget        *Budget        `yaml:"budget"`
-	Tools         any            `yaml:"tools"`
+	Title         string         `yaml:"title" doc:"A short title for lists and pictures."`
+	Description   string         `yaml:"description" doc:"What the workflow does."`
+	Tags          []string       `yaml:"tags" doc:"Labels for finding workflows."`
+	InputSchema   map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
+	InitialState  string         `yaml:"initialState" doc:"The state a run begins in."`
+	MaxChainDepth int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
+	States        any            `yaml:"states" doc:"The states, by name."`
+	Agent         workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
+	Output        string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
+	Budget        *Budget        `yaml:"budget" doc:"Caps on the run's model use."`
+	Tools         any            `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
 type workflowAgent struct {
-	Model string `yaml:"model"`
+	Model string `yaml:"model" doc:"The model that decides (provider/model)."`
 }
 
 // branchTransition holds the keys of a state's transition: {branches}.
