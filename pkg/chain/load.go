@@ -221,11 +221,7 @@ func idSuffix(step *yaml.Node) string {
 // position. It reports whether decoding succeeded.
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
 	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		prefix := ""
-		if _, isStep := dst.(*Step); isStep {
-			prefix = "step" + idSuffix(n) + ": "
-		}
-		d.yamlError(err, posOf(n), n, prefix)
+		d.yamlError(err, posOf(n), n, "")
 		return false
 	}
 	return true
