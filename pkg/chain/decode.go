@@ -71,80 +71,73 @@ func collectFields(fs *fieldSet, t reflect.Type, at []int) {
 	}
 }
 
-// walkOpts say how walk reports on one kind of mapping.
+// walkOpts say how walk reads and reports on one kind of mapping.
 type walkOpts struct {
 	prefix string // names the mapping's owner in messages
 	// extensions: x-… keys are allowed (they hold YAML anchors for reuse,
 	// as in compose files).
 	extensions bool
 	hint       string // added to the message about an unknown key
+	// aliases maps a key to the one it stands for (kind → type); writing
+	// both is an error.
+	aliases map[string]string
+	// step is how a step's mapping is read: text straight from the nodes
+	// (nearly all of a chain, so it is fast), a value of the wrong type
+	// reported naming its field, and keys suggested in alphabetical order.
+	step bool
 }
 
-// walk reads mapping n into the struct dst points at, the generic part of
-// every mapping of the format: merge keys expanded and keys given twice
-// reported (mappingPairs), each key's position kept in pos (when not nil),
-// a key that special does not take decoded into dst's field of that yaml
-// tag, any other reported unknown with the closest of dst's keys.
-// special reads the keys whose value needs more than a plain decode and
-// reports whether it took the key.
-func walk(d *diags, n *yaml.Node, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) {
+// walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
+// keys given twice reported) into the struct dst points at by its yaml
+// tags; it is the one reader of every mapping of the format. Each key's
+// position is kept in pos (when not nil); special, when not nil, takes
+// the keys whose value needs more than a plain decode and reports whether
+// it took the key; any other key is decoded into dst's field of that tag,
+// or reported unknown with the closest of dst's keys. walk reports
+// whether every key was read.
+func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) bool {
 	rv := reflect.ValueOf(dst).Elem()
 	fs := fieldsOf(rv.Type())
-	for _, p := range mappingPairs(d, n, o.prefix) {
+	suggestions := fs.declared
+	if o.step {
+		suggestions = fs.keys
+	}
+	ok := true
+	for _, p := range pairs {
 		k, v := p.key, deref(p.value)
+		key := k.Value
+		canonical, aliased := o.aliases[key]
+		if aliased {
+			key = canonical
+		}
+		if _, both := pos[key]; both && (aliased || aliasFor(o.aliases, key) != "") {
+			d.errorf(posOf(k), "%sset %s or %s, not both", o.prefix, key, aliasFor(o.aliases, key))
+			ok = false
+			continue
+		}
 		if pos != nil {
-			pos[k.Value] = posOf(k)
+			pos[key] = posOf(k)
 		}
 		if special != nil && special(k, v) {
 			continue
 		}
-		if f := fs.byKey[k.Value]; f != nil {
-			decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface())
-			continue
-		}
-		if o.extensions && strings.HasPrefix(k.Value, "x-") {
-			continue
-		}
-		d.errorf(posOf(k), "%sunknown field %q%s%s", o.prefix, k.Value, didYouMean(k.Value, fs.declared), o.hint)
-	}
-}
-
-// keysOf is the keys of struct type T, as declared.
-func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
-
-// decodeFields reads a mapping's pairs into the struct dst points at, by
-// its yaml tags: each key's position goes to pos, an unknown key is
-// reported with the closest known one, a value of the wrong type is
-// reported naming its field. aliases maps a key to the one it stands for
-// (kind → type); writing both is an error. It reports whether every pair
-// was read.
-func decodeFields(d *diags, pairs []pair, dst reflect.Value, fs *fieldSet, prefix string, pos map[string]Pos, aliases map[string]string) bool {
-	ok := true
-	for _, p := range pairs {
-		k, val := p.key, deref(p.value)
-		key := k.Value
-		canonical, aliased := aliases[key]
-		if aliased {
-			key = canonical
-		}
-		if _, both := pos[key]; both && (aliased || isAliasOf(aliases, key)) {
-			d.errorf(posOf(k), "%sset %s or %s, not both", prefix, key, aliasFor(aliases, key))
-			ok = false
-			continue
-		}
 		f := fs.byKey[key]
-		if f == nil {
-			d.errorf(posOf(k), "%sunknown field %q%s", prefix, key, didYouMean(key, fs.keys))
-			ok = false
-			continue
-		}
-		pos[key] = posOf(k)
-		if !decodeField(d, val, dst.FieldByIndex(f.index), f, prefix) {
+		switch {
+		case f != nil && o.step:
+			ok = decodeField(d, v, rv.FieldByIndex(f.index), f, o.prefix) && ok
+		case f != nil:
+			ok = decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface()) && ok
+		case o.extensions && strings.HasPrefix(key, "x-"):
+		default:
+			d.errorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
 			ok = false
 		}
 	}
 	return ok
 }
+
+// keysOf is the keys of struct type T, as declared.
+func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
 
 // decodeField reads one value into its field.
 func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, prefix string) bool {
@@ -172,8 +165,6 @@ func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, prefix s
 	}
 	return true
 }
-
-func isAliasOf(aliases map[string]string, key string) bool { return aliasFor(aliases, key) != "" }
 
 // aliasFor is the alias of key, or "".
 func aliasFor(aliases map[string]string, key string) string {

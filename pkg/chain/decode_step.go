@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"reflect"
-
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -17,7 +15,6 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 	s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
 	before := len(d.errs())
 	pairs := mappingPairs(d, n, prefix)
-	fs := fieldsOf(reflect.TypeFor[Step]())
 	if kindNode, at := kindOfPairs(pairs); kindNode != nil {
 		if _, known := kindOf(kindNode.Value); !known {
 			s.Type, s.FieldPos["type"] = kindNode.Value, at
@@ -27,7 +24,7 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 			return s, len(d.errs()) == before
 		}
 	}
-	ok := decodeFields(d, pairs, reflect.ValueOf(s).Elem(), fs, prefix, s.FieldPos, stepAliases)
+	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true}, nil)
 	return s, ok && len(d.errs()) == before
 }
 

@@ -20,7 +20,7 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 			d.errorf(posOf(n), "%sa tool is a mapping with description, input_schema and executor", prefix)
 			continue
 		}
-		walk(d, n, t, nil, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
+		walk(d, mappingPairs(d, n, prefix), t, nil, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
 			switch k.Value {
 			case "input_schema":
 				var schema map[string]any

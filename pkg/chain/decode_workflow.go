@@ -46,7 +46,7 @@ type branchTransition struct {
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list *yaml.Node
-	walk(d, root, &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
 		if k.Value == "workflows" {
 			list = v
 			return true
@@ -81,7 +81,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
 	var keys workflowKeys
-	walk(d, n, &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "inputSchema":
 			var schema map[string]any
@@ -157,7 +157,7 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		d.errorf(posOf(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
 		return nil
 	}
-	walk(d, n, s, s.FieldPos, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, n, prefix), s, s.FieldPos, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
@@ -196,7 +196,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
 			continue
 		}
-		walk(d, n, t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
+		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
 			if k.Value != "executor" {
 				return false
 			}

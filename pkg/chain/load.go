@@ -127,7 +127,7 @@ func badText(data []byte) (Pos, string, bool) {
 // positions and rejecting unknown fields.
 func decodeChain(d *diags, root *yaml.Node) *Chain {
 	c := &Chain{Pos: posOf(root)}
-	walk(d, root, c, nil, walkOpts{extensions: true}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
 			decodeInto(d, v, &c.Name)
