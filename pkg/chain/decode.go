@@ -83,7 +83,8 @@ type walkOpts struct {
 	aliases map[string]string
 	// step is how a step's mapping is read: text straight from the nodes
 	// (nearly all of a chain, so it is fast), a value of the wrong type
-	// reported naming its field, and keys suggested in alphabetical order.
+	// reported at the value as the YAML library finds it, and keys
+	// suggested in alphabetical order.
 	step bool
 }
 
@@ -124,7 +125,7 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		f := fs.byKey[key]
 		switch {
 		case f != nil && o.step:
-			ok = decodeField(d, v, rv.FieldByIndex(f.index), f, o.prefix) && ok
+			ok = decodeField(d, v, rv.FieldByIndex(f.index), f) && ok
 		case f != nil:
 			ok = decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface()) && ok
 		case o.extensions && strings.HasPrefix(key, "x-"):
@@ -140,7 +141,7 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
 
 // decodeField reads one value into its field.
-func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, prefix string) bool {
+func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field) bool {
 	if f.text && val.Kind == yaml.ScalarNode {
 		if val.Tag != "!!null" {
 			dst.SetString(val.Value)
@@ -160,7 +161,7 @@ func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, prefix s
 		}
 	}
 	if err := val.Load(dst.Addr().Interface(), yaml.WithKnownFields()); err != nil {
-		d.yamlError(err, posOf(val), nil, prefix+f.key+": ")
+		d.yamlError(err, posOf(val), nil, "")
 		return false
 	}
 	return true
