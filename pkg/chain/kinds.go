@@ -99,17 +99,6 @@ func modelOnly(f string) bool {
 	return len(owners) == 1 && owners[0] == string(KindAgent)
 }
 
-// stepFields is every key a step may hold, as a set and sorted (for
-// suggestions), computed once.
-var stepFields = sync.OnceValues(func() (map[string]bool, []string) {
-	fs := fieldsOf(reflect.TypeFor[Step]())
-	known := make(map[string]bool, len(fs.keys))
-	for _, k := range fs.keys {
-		known[k] = true
-	}
-	return known, fs.keys
-})
-
 // reportUnknownKind names a step kind that does not exist, with the
 // closest one. It is reported before any field of the step, whose fields
 // cannot be judged without their kind, and does not keep the rest of the

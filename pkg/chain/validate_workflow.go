@@ -114,11 +114,11 @@ func (v *validator) stateShape(s *State) {
 			d.errorf(t.At("target"), "transition %q: target %q is not a state%s", t.Name, t.Target, didYouMean(t.Target, w.stateNames()))
 		}
 		if t.Executor != nil {
-			v.executor(t.Executor, "transition "+quote(t.Name)+" executor")
+			v.executor(t.Executor)
 		}
 	}
 	if s.Task != nil {
-		v.executor(s.Task, "state "+quote(s.Name)+" task")
+		v.executor(s.Task)
 		if s.Task.Kind == KindHTTP && s.Task.FailOnStatus == nil {
 			// the status is what the branches decide on, not a failure
 			no := false
@@ -166,7 +166,8 @@ func (v *validator) deterministicChoice(s *State) {
 
 // executor checks a transition's executor or a state's task as a step,
 // with messages that name it as the user wrote it.
-func (v *validator) executor(s *Step, name string) {
+func (v *validator) executor(s *Step) {
+	name := s.subject()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
 			why := map[string]string{
