@@ -2,6 +2,7 @@ package chain
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -135,6 +136,19 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		}
 	}
 	return ok
+}
+
+// checkKeys reports every key of mapping n that is not one of known, for
+// mappings the YAML library then decodes whole (inputs, branches).
+func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for _, p := range mappingPairs(d, n, prefix) {
+		if !slices.Contains(known, p.key.Value) {
+			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
+		}
+	}
 }
 
 // keysOf is the keys of struct type T, as declared.

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -117,18 +116,6 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
 	return c
-}
-
-// checkKeys reports every key of mapping n that is not one of known.
-func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for _, p := range mappingPairs(d, n, prefix) {
-		if !slices.Contains(known, p.key.Value) {
-			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
-		}
-	}
 }
 
 func decodeStates(d *diags, c *Chain, v *yaml.Node, prefix string) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"slices"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -172,11 +171,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			d.errorf(posOf(n), "an input must be a mapping with a name")
 			continue
 		}
-		for _, p := range mappingPairs(d, n, "input: ") {
-			if k := p.key; !slices.Contains(keysOf[Input](), k.Value) {
-				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, keysOf[Input]()))
-			}
-		}
+		checkKeys(d, n, "input: ", keysOf[Input]())
 		decodeInto(d, n, in)
 		out = append(out, in)
 	}
