@@ -202,16 +202,3 @@ func FilePath(arg string) (string, bool) {
 	}
 	return "", false
 }
-
-// Resolve finds a chain by name in dir, or loads arg itself when it is the
-// path of a chain file.
-func Resolve(dir, arg string, opts Options) (*Loaded, error) {
-	if path, ok := FilePath(arg); ok {
-		return LoadFile(path, opts)
-	}
-	cat, err := OpenCatalog(dir, opts)
-	if err != nil {
-		return nil, err
-	}
-	return cat.Find(arg)
-}

@@ -4,9 +4,6 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// toolDefFields are the keys of a chain-defined tool.
-var toolDefFields = []string{"description", "input_schema", "executor"}
-
 // decodeTools reads a chain's `tools:` map: each tool's description, the
 // JSON Schema of its arguments and the step that runs it.
 func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
@@ -23,30 +20,30 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 			d.errorf(posOf(n), "%sa tool is a mapping with description, input_schema and executor", prefix)
 			continue
 		}
-		for _, tp := range mappingPairs(d, n, prefix) {
-			tk, tv := tp.key, deref(tp.value)
-			switch tk.Value {
-			case "description":
-				decodeInto(d, tv, &t.Description)
+		walk(d, mappingPairs(d, n, prefix), t, nil, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
+			switch k.Value {
 			case "input_schema":
 				var schema map[string]any
-				if decodeInto(d, tv, &schema) {
+				if decodeInto(d, v, &schema) {
 					t.InputSchema, _ = normalizeYAML(schema).(map[string]any)
 				}
 			case "executor":
-				if tv.Kind != yaml.MappingNode {
-					d.errorf(posOf(tv), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
-					continue
+				if v.Kind != yaml.MappingNode {
+					d.errorf(posOf(v), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
+					return true
 				}
-				known, all := stepFields()
-				if s, ok := decodeStep(d, tv, known, all, prefix+"executor: "); ok {
-					s.ID = t.Name
+				if s, ok := decodeStep(d, v, prefix+"executor: "); ok {
+					s.ID, s.owner, s.role = t.Name, "tool", "executor"
 					t.Executor = s
+					if _, known := kindOf(s.Type); !known {
+						d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, toolKindNames())
+					}
 				}
 			default:
-				d.errorf(posOf(tk), "%sunknown field %q%s", prefix, tk.Value, didYouMean(tk.Value, toolDefFields))
+				return false
 			}
-		}
+			return true
+		})
 		out = append(out, t)
 	}
 	return out

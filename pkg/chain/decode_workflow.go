@@ -7,36 +7,51 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// The keys of a workflow file, its workflows, states, transitions and
-// branches, as references 000 and 003 write them.
-var (
-	workflowFileFields   = []string{"version", "workflows"}
-	workflowFields       = []string{"title", "description", "tags", "inputSchema", "initialState", "maxChainDepth", "states", "agent", "output", "budget", "tools"}
-	stateFields          = []string{"goal", "guidance", "terminal", "transitions", "task", "transition", "timeout", "on_timeout"}
-	transitionFields     = []string{"target", "actor", "executor", "condition", "title"}
-	branchTransitionKeys = []string{"branches"}
-	branchFields         = []string{"operator", "when", "goto", "compose"}
-	composeFields        = []string{"with_var", "strategy"}
-	agentFields          = []string{"model"}
-)
+// workflowFile holds the keys of a workflow file.
+type workflowFile struct {
+	Version   string `yaml:"version" doc:"Your version of the chain (free text)."`
+	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
+}
+
+// workflowKeys are the keys of one workflow, as references 000 and 003
+// write them, in the order did-you-mean tries them; walk decodes the plain
+// ones, decodeWorkflow the others.
+type workflowKeys struct {
+	Title         string         `yaml:"title" doc:"A short title for lists and pictures."`
+	Description   string         `yaml:"description" doc:"What the workflow does."`
+	Tags          []string       `yaml:"tags" doc:"Labels for finding workflows."`
+	InputSchema   map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
+	InitialState  string         `yaml:"initialState" doc:"The state a run begins in."`
+	MaxChainDepth int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
+	States        any            `yaml:"states" doc:"The states, by name."`
+	Agent         workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
+	Output        string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
+	Budget        *Budget        `yaml:"budget" doc:"Caps on the run's model use."`
+	Tools         any            `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
+}
+
+// workflowAgent holds the keys of a workflow's agent: {model}.
+type workflowAgent struct {
+	Model string `yaml:"model" doc:"The model that decides (provider/model)."`
+}
+
+// branchTransition holds the keys of a state's transition: {branches}.
+type branchTransition struct {
+	Branches []*Branch `yaml:"branches"`
+}
 
 // decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
 // in the order written.
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
-	var version string
+	var file workflowFile
 	var list *yaml.Node
-	for _, p := range mappingPairs(d, root, "") {
-		switch k, v := p.key, deref(p.value); k.Value {
-		case "version":
-			decodeInto(d, v, &version)
-		case "workflows":
+	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
+		if k.Value == "workflows" {
 			list = v
-		default:
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "unknown field %q%s (a workflow file holds version and workflows)", k.Value, didYouMean(k.Value, workflowFileFields))
-			}
+			return true
 		}
-	}
+		return false
+	})
 	if list == nil || list.Kind != yaml.MappingNode || len(list.Content) == 0 {
 		at := posOf(root)
 		if list != nil {
@@ -49,7 +64,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))
 		if c != nil {
-			c.Version = version
+			c.Version = file.Version
 			out = append(out, c)
 		}
 	}
@@ -64,16 +79,9 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
-	for _, p := range mappingPairs(d, n, prefix) {
-		k, v := p.key, deref(p.value)
-		w.FieldPos[k.Value] = posOf(k)
+	var keys workflowKeys
+	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
-		case "title":
-			decodeInto(d, v, &w.Title)
-		case "description":
-			decodeInto(d, v, &c.Description)
-		case "tags":
-			decodeInto(d, v, &w.Tags)
 		case "inputSchema":
 			var schema map[string]any
 			if decodeInto(d, v, &schema) {
@@ -84,10 +92,6 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 					w.inputOrder = append(w.inputOrder, pp.key.Value)
 				}
 			}
-		case "initialState":
-			decodeInto(d, v, &w.InitialState)
-		case "maxChainDepth":
-			decodeInto(d, v, &w.MaxChainDepth)
 		case "output":
 			decodeInto(d, v, &c.Output)
 			c.OutputPos = posOf(v)
@@ -95,47 +99,23 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			c.Budget = &Budget{}
 			decodeInto(d, v, c.Budget)
 		case "agent":
-			checkKeys(d, v, prefix+"agent: ", agentFields)
-			var a struct {
-				Model string `yaml:"model"`
-			}
-			decodeInto(d, v, &a)
-			w.AgentModel = a.Model
+			checkKeys(d, v, prefix+"agent: ", keysOf[workflowAgent]())
+			decodeInto(d, v, &keys.Agent)
+			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		default:
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, workflowFields))
-			}
+			return false
 		}
-	}
-	if _, set := fieldsOf(n)["maxChainDepth"]; !set {
+		return true
+	})
+	w.Title, c.Description, w.Tags, w.InitialState, w.MaxChainDepth = keys.Title, keys.Description, keys.Tags, keys.InitialState, keys.MaxChainDepth
+	if valueOf(n, "maxChainDepth") == nil {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
 	return c
-}
-
-// fieldsOf maps a mapping's keys to their value nodes.
-func fieldsOf(n *yaml.Node) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		out[n.Content[i].Value] = n.Content[i+1]
-	}
-	return out
-}
-
-// checkKeys reports every key of mapping n that is not one of known.
-func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for _, p := range mappingPairs(d, n, prefix) {
-		if !contains(known, p.key.Value) {
-			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
-		}
-	}
 }
 
 func decodeStates(d *diags, c *Chain, v *yaml.Node, prefix string) {
@@ -164,21 +144,12 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		d.errorf(posOf(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
 		return nil
 	}
-	for _, p := range mappingPairs(d, n, prefix) {
-		k, v := p.key, deref(p.value)
-		s.FieldPos[k.Value] = posOf(k)
+	walk(d, mappingPairs(d, n, prefix), s, s.FieldPos, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
 		switch k.Value {
-		case "goal":
-			decodeInto(d, v, &s.Goal)
-		case "guidance":
-			decodeInto(d, v, &s.Guidance)
-			s.Guidance = strings.TrimSpace(s.Guidance)
-		case "terminal":
-			decodeInto(d, v, &s.Terminal)
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
 		case "task":
-			s.Task = decodeExecutor(d, c, v, s.Name, prefix+"task: ")
+			s.Task = decodeExecutor(d, c, v, "state", s.Name, "task", prefix+"task: ")
 		case "transition":
 			decodeBranches(d, s, v, prefix)
 		case "timeout":
@@ -190,12 +161,12 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 				}
 				s.Timeout = dur
 			}
-		case "on_timeout":
-			decodeInto(d, v, &s.OnTimeout)
 		default:
-			d.errorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, stateFields))
+			return false
 		}
-	}
+		return true
+	})
+	s.Guidance = strings.TrimSpace(s.Guidance)
 	return s
 }
 
@@ -212,24 +183,13 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
 			continue
 		}
-		for _, tp := range mappingPairs(d, n, tprefix) {
-			tk, tv := tp.key, deref(tp.value)
-			t.FieldPos[tk.Value] = posOf(tk)
-			switch tk.Value {
-			case "target":
-				decodeInto(d, tv, &t.Target)
-			case "actor":
-				decodeInto(d, tv, &t.Actor)
-			case "title":
-				decodeInto(d, tv, &t.Title)
-			case "condition":
-				decodeInto(d, tv, &t.Condition)
-			case "executor":
-				t.Executor = decodeExecutor(d, c, tv, t.Name, tprefix+"executor: ")
-			default:
-				d.errorf(posOf(tk), "%sunknown field %q%s", tprefix, tk.Value, didYouMean(tk.Value, transitionFields))
+		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
+			if k.Value != "executor" {
+				return false
 			}
-		}
+			t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
+			return true
+		})
 		if t.Actor == "" {
 			// untagged transitions wait for a decision: only those marked
 			// deterministic run on their own (reference 000)
@@ -240,18 +200,21 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 }
 
 // decodeExecutor reads a transition's executor or a state's task: a step
-// of any kind, named after its transition or state.
-func decodeExecutor(d *diags, c *Chain, n *yaml.Node, id, prefix string) *Step {
+// of any kind, named after its transition or state (id); messages call
+// it "owner id role" (transition "go" executor, state "s" task).
+func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix string) *Step {
 	if n.Kind != yaml.MappingNode {
 		d.errorf(posOf(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
 	}
-	known, all := stepFields()
-	s, ok := decodeStep(d, n, known, all, prefix)
+	s, ok := decodeStep(d, n, prefix)
 	if !ok {
 		return nil
 	}
-	s.ID = id
+	s.ID, s.owner, s.role = id, owner, role
+	if _, known := kindOf(s.Type); !known {
+		d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, Kinds())
+	}
 	c.Steps = append(c.Steps, s)
 	return s
 }
@@ -262,7 +225,7 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		d.errorf(posOf(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
 		return
 	}
-	checkKeys(d, v, prefix, branchTransitionKeys)
+	checkKeys(d, v, prefix, keysOf[branchTransition]())
 	list := valueOf(v, "branches")
 	if list == nil {
 		d.errorf(posOf(v), "%sbranches are required", prefix)
@@ -279,9 +242,9 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 			d.errorf(posOf(n), "%sa branch is a mapping with operator, when and goto", prefix)
 			continue
 		}
-		checkKeys(d, n, prefix+"branch: ", branchFields)
+		checkKeys(d, n, prefix+"branch: ", keysOf[Branch]())
 		if cn := valueOf(n, "compose"); cn != nil {
-			checkKeys(d, deref(cn), prefix+"compose: ", composeFields)
+			checkKeys(d, deref(cn), prefix+"compose: ", keysOf[Compose]())
 		}
 		b := &Branch{Pos: posOf(n)}
 		// unknown keys were reported above, with suggestions

@@ -57,42 +57,40 @@ type diags struct {
 	mu   sync.Mutex
 	file string
 	list []Diagnostic
+	// soft counts the errors found while decoding that do not keep the
+	// file from being validated (an unknown step kind).
+	soft int
 }
 
 func (d *diags) errorf(p Pos, format string, args ...any) {
 	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)})
 }
 
+// softErrorf adds an error found while decoding after which validation
+// still runs. Validation finding the same again adds nothing: add drops
+// a finding made twice.
+func (d *diags) softErrorf(p Pos, format string, args ...any) {
+	if d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)}) {
+		d.mu.Lock()
+		d.soft++
+		d.mu.Unlock()
+	}
+}
+
 func (d *diags) warnf(p Pos, format string, args ...any) {
 	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
 }
 
-func (d *diags) add(x Diagnostic) {
+func (d *diags) add(x Diagnostic) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, y := range d.list {
 		if y == x {
-			return // one finding reached twice (through an alias, say)
+			return false // one finding reached twice (through an alias, say)
 		}
 	}
 	d.list = append(d.list, x)
-}
-
-// count is the number of findings so far, for rename.
-func (d *diags) count() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.list)
-}
-
-// rename rewrites how findings made since count from names a step, for
-// steps a user wrote as a transition's executor or a state's task.
-func (d *diags) rename(from int, old, name string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i := from; i < len(d.list); i++ {
-		d.list[i].Message = strings.Replace(d.list[i].Message, old, name, 1)
-	}
+	return true
 }
 
 // sort orders findings by position, so output does not depend on the

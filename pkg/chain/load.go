@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -51,7 +50,9 @@ func LoadFile(path string, opts Options) (*Loaded, error) {
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 	d := &diags{file: file}
 	chains := decodeFile(d, data)
-	if len(chains) > 0 && len(d.errs()) == 0 {
+	// an unknown step kind does not stop validation: the file's other
+	// findings are reported with it
+	if len(chains) > 0 && len(d.errs()) == d.soft {
 		for _, c := range chains {
 			c.File = file
 			c.Source = data
@@ -125,16 +126,11 @@ func badText(data []byte) (Pos, string, bool) {
 // positions and rejecting unknown fields.
 func decodeChain(d *diags, root *yaml.Node) *Chain {
 	c := &Chain{Pos: posOf(root)}
-	for _, p := range mappingPairs(d, root, "") {
-		k, v := p.key, deref(p.value)
+	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
 			decodeInto(d, v, &c.Name)
 			c.Pos = posOf(v)
-		case "description":
-			decodeInto(d, v, &c.Description)
-		case "version":
-			decodeInto(d, v, &c.Version)
 		case "output":
 			decodeInto(d, v, &c.Output)
 			c.OutputPos = posOf(v)
@@ -148,12 +144,10 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		default:
-			// x-anything holds YAML anchors for reuse, as in compose files
-			if !strings.HasPrefix(k.Value, "x-") {
-				d.errorf(posOf(k), "unknown field %q%s", k.Value, didYouMean(k.Value, chainFields))
-			}
+			return false
 		}
-	}
+		return true
+	})
 	return c
 }
 
@@ -177,19 +171,12 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			d.errorf(posOf(n), "an input must be a mapping with a name")
 			continue
 		}
-		for _, p := range mappingPairs(d, n, "input: ") {
-			if k := p.key; !contains(inputFields, k.Value) {
-				d.errorf(posOf(k), "input: unknown field %q%s", k.Value, didYouMean(k.Value, inputFields))
-			}
-		}
+		checkKeys(d, n, "input: ", keysOf[Input]())
 		decodeInto(d, n, in)
 		out = append(out, in)
 	}
 	return out
 }
-
-// listFields accept a single scalar as a one-element list.
-var listFields = map[string]bool{"depends_on": true, "tools": true, "fallback_models": true, "args": false, "condition_key": false}
 
 func decodeSteps(d *diags, v *yaml.Node) []*Step {
 	v = deref(v)
@@ -197,7 +184,6 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 		d.errorf(posOf(v), "steps must be a list of steps")
 		return nil
 	}
-	known, all := stepFields()
 	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
 		n = deref(n)
@@ -205,9 +191,14 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 			d.errorf(posOf(n), "a step must be a mapping with an id")
 			continue
 		}
-		if s, ok := decodeStep(d, n, known, all, "step"+idSuffix(n)+": "); ok {
-			out = append(out, s)
+		s, ok := decodeStep(d, n, "step"+idSuffix(n)+": ")
+		if !ok {
+			continue
 		}
+		if _, known := kindOf(s.Type); !known {
+			d.reportUnknownKind(s.At("type"), stepName(s), "type", s.Type, Kinds())
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -225,11 +216,7 @@ func idSuffix(step *yaml.Node) string {
 // position. It reports whether decoding succeeded.
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
 	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		prefix := ""
-		if _, isStep := dst.(*Step); isStep {
-			prefix = "step" + idSuffix(n) + ": "
-		}
-		d.yamlError(err, posOf(n), n, prefix)
+		d.yamlError(err, posOf(n), n, "")
 		return false
 	}
 	return true

@@ -18,21 +18,24 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Chain is a validated DAG chain (reference 004): inputs, steps and the
 // variable whose value is the chain's result.
+//
+// The yaml tags name the keys of a DAG chain file, in the order
+// did-you-mean tries them.
 type Chain struct {
-	Name        string
-	Description string
-	Version     string
-	Inputs      []*Input
-	Steps       []*Step
+	Name        string   `yaml:"name" doc:"The chain's name: chainrun run NAME finds it by this (letters, digits, '-', '_', '.')."`
+	Description string   `yaml:"description" doc:"One line shown by chainrun list."`
+	Version     string   `yaml:"version" doc:"Your version of the chain (free text)."`
+	Inputs      []*Input `yaml:"inputs" doc:"Parameters given with --input: a list of {name, description, optional, default, secret} (or plain names)."`
+	Steps       []*Step  `yaml:"steps" doc:"The steps. Each starts as soon as the steps in its depends_on have finished."`
 	// Output names the output_var whose value is the chain's result.
-	Output string
+	Output string `yaml:"output" doc:"The output_var whose value is the chain's result."`
 	// Budget caps the model use of a run of the chain.
-	Budget *Budget
+	Budget *Budget `yaml:"budget" doc:"Caps on the run's model use: max_tokens and max_llm_calls."`
 	// Workflow is set when the chain is a state workflow; its executors
 	// and tasks are then also listed in Steps.
-	Workflow *Workflow
+	Workflow *Workflow `yaml:"-"`
 	// Tools are the chain-defined tools its agent steps may list.
-	Tools []*ToolDef
+	Tools []*ToolDef `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.
@@ -72,12 +75,12 @@ func (c *Chain) NeedsModel() bool {
 
 // Input is a chain-level parameter supplied with --input.
 type Input struct {
-	Name        string  `yaml:"name"`
-	Description string  `yaml:"description"`
-	Optional    bool    `yaml:"optional"`
-	Default     *string `yaml:"default"`
+	Name        string  `yaml:"name" doc:"The input's name, read as {input.NAME}."`
+	Description string  `yaml:"description" doc:"Shown by chainrun list and in errors about the input."`
+	Optional    bool    `yaml:"optional" doc:"The input may be omitted ({input.NAME} is then empty)."`
+	Default     *string `yaml:"default" doc:"The value when the input is not given (makes it optional)."`
 	// Secret values are masked wherever a run is reported or saved.
-	Secret bool `yaml:"secret"`
+	Secret bool `yaml:"secret" doc:"Masked as *** in errors, events, results and saved runs; never saved."`
 	// Type is the JSON Schema type a workflow's inputSchema declares for
 	// it: --input text is converted to it.
 	Type string `yaml:"-"`
@@ -90,43 +93,43 @@ func (in *Input) Required() bool { return !in.Optional && in.Default == nil }
 // Budget caps a run's model use: tokens (input and output) and requests.
 // Zero means no cap.
 type Budget struct {
-	MaxTokens   int `yaml:"max_tokens" json:"max_tokens"`
-	MaxLLMCalls int `yaml:"max_llm_calls" json:"max_llm_calls"`
+	MaxTokens   int `yaml:"max_tokens" json:"max_tokens" doc:"Most tokens (input and output) the run may use."`
+	MaxLLMCalls int `yaml:"max_llm_calls" json:"max_llm_calls" doc:"Most model requests the run may send."`
 }
 
 // Retry is reference 004's retry block; it applies to every step kind.
 type Retry struct {
 	// Max is the number of attempts in all (1 = no retry).
-	Max     int     `yaml:"max" json:"max"`
-	DelayMS int     `yaml:"delay_ms" json:"delay_ms"`
-	Backoff float64 `yaml:"backoff" json:"backoff"`
+	Max     int     `yaml:"max" json:"max" doc:"Attempts in all (1 = no retry)."`
+	DelayMS int     `yaml:"delay_ms" json:"delay_ms" doc:"Wait before the first retry, in milliseconds."`
+	Backoff float64 `yaml:"backoff" json:"backoff" doc:"Each retry waits this many times longer."`
 }
 
 // Cache is reference 004's per-step result cache for LLM steps.
 type Cache struct {
-	Enabled    bool `yaml:"enabled" json:"enabled"`
-	TTLMinutes int  `yaml:"ttl_minutes" json:"ttl_minutes"`
+	Enabled    bool `yaml:"enabled" json:"enabled" doc:"Keep and reuse answers."`
+	TTLMinutes int  `yaml:"ttl_minutes" json:"ttl_minutes" doc:"How long an answer is kept (default a day)."`
 }
 
 // Guardrail is one output validation rule (reference 004).
 type Guardrail struct {
-	Type  string `yaml:"type" json:"type"`
-	Value any    `yaml:"value" json:"value,omitempty"`
+	Type  string `yaml:"type" json:"type" doc:"min_length, max_length, must_contain, must_not_contain, regex_match, json_valid or json_schema."`
+	Value any    `yaml:"value" json:"value,omitempty" doc:"The rule's value: a number, a text, a regular expression or a JSON Schema."`
 	Pos   Pos    `yaml:"-" json:"-"`
 }
 
 // PreTool injects data into a step before it runs (reference 004).
 type PreTool struct {
-	Type     string            `yaml:"type" json:"type"`
-	Command  string            `yaml:"command" json:"command,omitempty"`
-	Args     []string          `yaml:"args" json:"args,omitempty"`
-	Run      string            `yaml:"run" json:"run,omitempty"`
-	URL      string            `yaml:"url" json:"url,omitempty"`
-	Method   string            `yaml:"method" json:"method,omitempty"`
-	Headers  map[string]string `yaml:"headers" json:"headers,omitempty"`
-	Path     string            `yaml:"path" json:"path,omitempty"`
-	InjectAs string            `yaml:"inject_as" json:"inject_as"`
-	OnError  string            `yaml:"on_error" json:"on_error,omitempty"`
+	Type     string            `yaml:"type" json:"type" doc:"shell, http or file."`
+	Command  string            `yaml:"command" json:"command,omitempty" doc:"Program to run (shell)."`
+	Args     []string          `yaml:"args" json:"args,omitempty" doc:"Its arguments (shell)."`
+	Run      string            `yaml:"run" json:"run,omitempty" doc:"A script (shell)."`
+	URL      string            `yaml:"url" json:"url,omitempty" doc:"URL to fetch (http)."`
+	Method   string            `yaml:"method" json:"method,omitempty" doc:"HTTP method (http)."`
+	Headers  map[string]string `yaml:"headers" json:"headers,omitempty" doc:"HTTP headers (http)."`
+	Path     string            `yaml:"path" json:"path,omitempty" doc:"File to read (file)."`
+	InjectAs string            `yaml:"inject_as" json:"inject_as" doc:"The variable the data is known by in the step."`
+	OnError  string            `yaml:"on_error" json:"on_error,omitempty" doc:"fail (default), inject (the error text becomes the value) or skip."`
 	Pos      Pos               `yaml:"-" json:"-"`
 }
 

@@ -3,170 +3,37 @@ package chain
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// fieldDocs describes every field of the chain format, by YAML key; the
-// JSON Schema carries them so editors can show them. A test fails when a
-// field of the Go types has no description here.
-var fieldDocs = map[string]string{
-	// chain
-	"name":        "The chain's name: chainrun run NAME finds it by this (letters, digits, '-', '_', '.').",
-	"description": "One line shown by chainrun list.",
-	"version":     "Your version of the chain (free text).",
-	"inputs":      "Parameters given with --input: a list of {name, description, optional, default, secret} (or plain names).",
-	"steps":       "The steps. Each starts as soon as the steps in its depends_on have finished.",
-	"output":      "The output_var whose value is the chain's result.",
-	"budget":      "Caps on the run's model use: max_tokens and max_llm_calls.",
-	// input
-	"input.name":        "The input's name, read as {input.NAME}.",
-	"input.description": "Shown by chainrun list and in errors about the input.",
-	"optional":          "The input may be omitted ({input.NAME} is then empty).",
-	"default":           "The value when the input is not given (makes it optional).",
-	"secret":            "Masked as *** in errors, events, results and saved runs; never saved.",
-	// step
-	"id":                      "Unique step id: letters, digits, '-' and '_'.",
-	"type":                    "What the step does: agent (an LLM call, the default), cli/shell, http, transform, file, human, chain.",
-	"label":                   "A human-readable name for reports and graphs.",
-	"output_var":              "The variable the step's output is stored in; read it as {NAME} or {NAME.field}.",
-	"depends_on":              "Steps that must finish before this one starts.",
-	"cwd":                     "Directory to run in, relative to where chainrun was started.",
-	"condition":               "Expression; when false the step is skipped and its output_var is empty. '{var} == \"x\"' works.",
-	"early_exit_if":           "Expression checked after the step succeeds; when true the run ends successfully.",
-	"timeout_ms":              "Time limit of one attempt in milliseconds (default 300000).",
-	"retry":                   "Attempts in all and the delay between them: {max, delay_ms, backoff}, or a number of attempts.",
-	"continue_on_error":       "When the step fails, its dependents still run and the run can succeed.",
-	"idempotent":              "false: never run again on its own (no retry; resume asks for --rerun when it may have started).",
-	"pre_tools":               "Data fetched before the step (shell, http, file), each known as its inject_as variable.",
-	"for_each":                "Run the step once per item of a list variable, as {item}: \"{list}\".",
-	"guardrails":              "Rules the output must follow; a violation fails the attempt and is retried within retry.",
-	"output_must_contain":     "Texts the output must contain (older form of must_contain).",
-	"output_must_not_contain": "Texts the output must not contain (older form of must_not_contain).",
-	"output_max_length":       "Most characters the output may have (older form of max_length).",
-	"output_schema":           "json, markdown or text; json requires JSON output and exposes its fields.",
-	"model":                   "provider/model of an agent step (anthropic/claude-sonnet-4-6, openai/gpt-4o-mini, ollama/llama3.2).",
-	"prompt":                  "The prompt of an agent step, or the question of a human step; {variables} are filled in.",
-	"system":                  "The system prompt of an agent step.",
-	"temperature":             "Sampling temperature of an agent step.",
-	"max_tokens":              "Cap on the answer of an agent step (default 4096).",
-	"tools":                   "Tools the model may call: built-in Read, Write, Edit, Glob, Grep, Bash, or tools the chain defines.",
-	"chain.tools":             "Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}.",
-	"completion":              "completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output.",
-	"completion.tool":         "The completion tool's name (submit_plan, say).",
-	"completion.description":  "What calling it means, for the model.",
-	"completion.schema":       "JSON Schema (type: object) the final arguments must satisfy.",
-	"tooldef.description":     "What the tool does, for the model.",
-	"tooldef.input_schema":    "JSON Schema (type: object) of its arguments.",
-	"tooldef.executor":        "The step that runs a call: kind cli, http, transform or file; {args.NAME} reads an argument.",
-	"fallback_models":         "Models tried in order after the primary fails transiently.",
-	"cache":                   "Keep the answer: {enabled, ttl_minutes}, or true.",
-	"context_strategy":        "Per dependency: full, truncate:N or summarize.",
-	"max_turns":               "Cap on the model calls of one agent step with tools (default 20).",
-	"command":                 "The program of a cli step (no shell); its arguments go in args.",
-	"args":                    "Arguments of command, passed as they are; $.input.x is a JSONPath into the run context.",
-	"run":                     "A script for sh -c; interpolated values never run as code.",
-	"env":                     "Environment variables added for the command.",
-	"method":                  "HTTP method of an http step (default GET).",
-	"url":                     "URL of an http step.",
-	"headers":                 "HTTP headers of an http step.",
-	"body":                    "Request body of an http step.",
-	"fail_on_status":          "false: a non-2xx status is a response, not a failure.",
-	"expr":                    "expr-lang expression of a transform step.",
-	"path":                    "File a file step reads.",
-	"chain":                   "Name (or file) of the chain a chain step runs.",
-	"with":                    "Inputs given to the chain a chain step runs.",
-	// nested
-	"retry.max":         "Attempts in all (1 = no retry).",
-	"retry.delay_ms":    "Wait before the first retry, in milliseconds.",
-	"retry.backoff":     "Each retry waits this many times longer.",
-	"cache.enabled":     "Keep and reuse answers.",
-	"cache.ttl_minutes": "How long an answer is kept (default a day).",
-	"guardrail.type":    "min_length, max_length, must_contain, must_not_contain, regex_match, json_valid or json_schema.",
-	"guardrail.value":   "The rule's value: a number, a text, a regular expression or a JSON Schema.",
-	"pre_tool.type":     "shell, http or file.",
-	"pre_tool.command":  "Program to run (shell).",
-	"pre_tool.args":     "Its arguments (shell).",
-	"pre_tool.run":      "A script (shell).",
-	"pre_tool.url":      "URL to fetch (http).",
-	"pre_tool.method":   "HTTP method (http).",
-	"pre_tool.headers":  "HTTP headers (http).",
-	"pre_tool.path":     "File to read (file).",
-	"inject_as":         "The variable the data is known by in the step.",
-	"on_error":          "fail (default), inject (the error text becomes the value) or skip.",
-	"budget.max_tokens": "Most tokens (input and output) the run may use.",
-	"condition_key":     "Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003).",
-	"kind":              "The executor's step kind (type is accepted too): cli, http, transform, agent, file or chain.",
-	// workflows (references 000 and 003)
-	"workflows":              "Each workflow's name and its state machine.",
-	"workflow.title":         "A short title for lists and pictures.",
-	"workflow.description":   "What the workflow does.",
-	"workflow.tags":          "Labels for finding workflows.",
-	"workflow.inputSchema":   "JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs.",
-	"workflow.initialState":  "The state a run begins in.",
-	"workflow.maxChainDepth": "Most transitions one run or resume takes on its own before it fails (default 50).",
-	"workflow.states":        "The states, by name.",
-	"workflow.agent":         "agent: {model: provider/model} lets that model decide agent decision points instead of pausing.",
-	"workflow.output":        "The variable whose value is the run's output (default: the context).",
-	"workflow.budget":        "Caps on the run's model use.",
-	"state.goal":             "What the decision at this state is for (shown with its links).",
-	"state.guidance":         "Instructions for whoever decides here.",
-	"state.terminal":         "The run ends successfully here.",
-	"state.transitions":      "Named transitions out of the state.",
-	"state.task":             "A step whose result string the branches match (reference 003).",
-	"state.transition":       "transition: {branches: [...]}: where the task's result leads.",
-	"state.timeout":          "How long a decision point may wait (30m, 2h); then on_timeout is taken.",
-	"state.on_timeout":       "The transition taken once timeout has passed.",
-	"transition.target":      "The state the transition leads to.",
-	"transition.actor":       "Who takes it: deterministic (the runtime, at once), agent or human (a decision point).",
-	"transition.executor":    "A step of any kind run when the transition is taken; a cli step's JSON object output is merged into context.",
-	"transition.condition":   "Expression that must hold for the transition to be viable.",
-	"transition.title":       "How links show the transition (default: its name in words).",
-	"branch.operator":        "equals, not_equals, contains, not_contains, range (\"min,max\") or default.",
-	"branch.when":            "The value the task's result is matched against.",
-	"branch.goto":            "The next state, or end.",
-	"branch.compose":         "Stores a value from the task's output in a variable when this branch is taken.",
-	"compose.with_var":       "The variable's name ({{.name}} or {name} reads it).",
-	"compose.strategy":       "json_path:$.path into the task's output.",
-	"agent.model":            "The model that decides (provider/model).",
-	"budget.max_llm_calls":   "Most model requests the run may send.",
-}
-
-// doc returns the description of a field, preferring a qualified key.
-func doc(scope, key string) string {
-	if d, ok := fieldDocs[scope+"."+key]; ok {
-		return d
-	}
-	return fieldDocs[key]
-}
+// kindDoc describes the kind key of an executor, which Step knows as type.
+const kindDoc = "The executor's step kind (type is accepted too): cli, http, transform, agent, file or chain."
 
 // JSONSchema describes the chain file format as a draft-07 JSON Schema with
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
-	step := objectSchema(reflect.TypeOf(Step{}), "step", map[string]any{
+	step := objectSchema(reflect.TypeOf(Step{}), map[string]any{
 		"type":             map[string]any{"enum": Kinds()},
-		"depends_on":       stringOrList(),
 		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
-		"completion":       objectSchema(reflect.TypeOf(Completion{}), "completion", map[string]any{"schema": map[string]any{"type": "object"}}),
-		"fallback_models":  stringOrList(),
-		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), "retry", nil)}},
-		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), "cache", nil)}},
-		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), "guardrail", map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
-		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), "pre_tool", map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
+		"completion":       objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
+		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
+		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
+		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
+		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
 		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
 		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
 	})
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))
-	executorProps["kind"] = describe(map[string]any{"enum": Kinds()}, "", "kind")
+	executorProps["kind"] = map[string]any{"enum": Kinds(), "description": kindDoc}
 	delete(executorProps, "id")
 	delete(executorProps, "depends_on")
 	delete(executorProps, "early_exit_if")
 	executor["properties"] = executorProps
 	step["required"] = []string{"id"}
-	input := objectSchema(reflect.TypeOf(Input{}), "input", map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
+	input := objectSchema(reflect.TypeOf(Input{}), map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
 	input["required"] = []string{"name"}
 	tools := toolsSchema(executor)
 	return map[string]any{
@@ -179,122 +46,95 @@ func JSONSchema() map[string]any {
 
 // dagSchema describes a DAG chain file (reference 004).
 func dagSchema(step, input, tools map[string]any) map[string]any {
-	return map[string]any{
-		"description":          "A DAG chain: inputs, steps joined by depends_on, and the output.",
-		"type":                 "object",
-		"required":             []string{"name", "steps"},
-		"additionalProperties": false,
-		"patternProperties":    map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"name":        describe(map[string]any{"type": "string"}, "", "name"),
-			"description": describe(map[string]any{"type": "string"}, "", "description"),
-			"version":     describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
-			"output":      describe(map[string]any{"type": "string"}, "", "output"),
-			"inputs":      describe(map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}}, "", "inputs"),
-			"steps":       describe(map[string]any{"type": "array", "minItems": 1, "items": step}, "", "steps"),
-			"budget":      describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "", "budget"),
-			"tools":       tools,
-		},
-	}
+	dag := objectSchema(reflect.TypeFor[Chain](), map[string]any{
+		"version": map[string]any{"type": []string{"string", "number"}},
+		"inputs":  map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}},
+		"steps":   map[string]any{"type": "array", "minItems": 1, "items": step},
+		"budget":  objectSchema(reflect.TypeFor[Budget](), nil),
+		"tools":   tools,
+	})
+	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
+	dag["required"] = []string{"name", "steps"}
+	dag["patternProperties"] = extensions()
+	return dag
 }
+
+// extensions allows the x-… keys that hold YAML anchors.
+func extensions() map[string]any { return map[string]any{"^x-": map[string]any{}} }
 
 // toolsSchema describes a chain's tools: map.
 func toolsSchema(executor map[string]any) map[string]any {
-	def := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"executor"},
-		"properties": map[string]any{
-			"description":  describe(map[string]any{"type": "string"}, "tooldef", "description"),
-			"input_schema": describe(map[string]any{"type": "object"}, "tooldef", "input_schema"),
-			"executor":     describe(copyMap(executor), "tooldef", "executor"),
-		}}
-	return describe(map[string]any{"type": "object", "additionalProperties": def}, "chain", "tools")
+	def := objectSchema(reflect.TypeFor[ToolDef](), map[string]any{
+		"input_schema": map[string]any{"type": "object"},
+		"executor":     executor,
+	})
+	def["required"] = []string{"executor"}
+	return map[string]any{"type": "object", "additionalProperties": def, "description": fieldsOf(reflect.TypeFor[Chain]()).byKey["tools"].doc}
 }
 
 // workflowFileSchema describes a file of state workflows (references 000
 // and 003).
 func workflowFileSchema(executor, tools map[string]any) map[string]any {
-	str := func(scope, key string) map[string]any { return describe(map[string]any{"type": "string"}, scope, key) }
-	branch := objectSchema(reflect.TypeOf(Branch{}), "branch", map[string]any{
+	branch := objectSchema(reflect.TypeFor[Branch](), map[string]any{
 		"operator": map[string]any{"enum": Operators()},
 		"when":     map[string]any{"type": []string{"string", "number"}},
-		"compose":  objectSchema(reflect.TypeOf(Compose{}), "compose", nil),
+		"compose":  objectSchema(reflect.TypeFor[Compose](), nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
-	transition := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"target"},
-		"properties": map[string]any{
-			"target":    str("transition", "target"),
-			"actor":     describe(map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}}, "transition", "actor"),
-			"executor":  describe(copyMap(executor), "transition", "executor"),
-			"condition": str("transition", "condition"),
-			"title":     str("transition", "title"),
-		}}
-	state := map[string]any{"type": []string{"object", "null"}, "additionalProperties": false,
-		"properties": map[string]any{
-			"goal":        str("state", "goal"),
-			"guidance":    str("state", "guidance"),
-			"terminal":    describe(map[string]any{"type": "boolean"}, "state", "terminal"),
-			"transitions": describe(map[string]any{"type": "object", "additionalProperties": transition}, "state", "transitions"),
-			"task":        describe(copyMap(executor), "state", "task"),
-			"transition": describe(map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"branches": map[string]any{"type": "array", "items": branch}}}, "state", "transition"),
-			"timeout":    str("state", "timeout"),
-			"on_timeout": str("state", "on_timeout"),
-		}}
-	workflow := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"initialState", "states"},
-		"patternProperties": map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"title":         str("workflow", "title"),
-			"description":   str("workflow", "description"),
-			"tags":          describe(map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, "workflow", "tags"),
-			"inputSchema":   describe(map[string]any{"type": "object"}, "workflow", "inputSchema"),
-			"initialState":  str("workflow", "initialState"),
-			"maxChainDepth": describe(map[string]any{"type": "integer", "minimum": 1}, "workflow", "maxChainDepth"),
-			"states":        describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state}, "workflow", "states"),
-			"agent": describe(map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"model": str("agent", "model")}}, "workflow", "agent"),
-			"output": str("workflow", "output"),
-			"tools":  tools,
-			"budget": describe(objectSchema(reflect.TypeOf(Budget{}), "budget", nil), "workflow", "budget"),
-		}}
-	return map[string]any{
-		"type":                 "object",
-		"required":             []string{"workflows"},
-		"additionalProperties": false,
-		"patternProperties":    map[string]any{"^x-": map[string]any{}},
-		"properties": map[string]any{
-			"version":   describe(map[string]any{"type": []string{"string", "number"}}, "", "version"),
-			"workflows": describe(map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow}, "", "workflows"),
-		},
-	}
+	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
+		"actor":    map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+		"executor": executor,
+	})
+	transition["required"] = []string{"target"}
+	state := objectSchema(reflect.TypeFor[State](), map[string]any{
+		"transitions": map[string]any{"type": "object", "additionalProperties": transition},
+		"task":        executor,
+		"transition":  objectSchema(reflect.TypeFor[branchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
+		"timeout":     map[string]any{"type": "string"},
+	})
+	state["type"] = []string{"object", "null"}
+	workflow := objectSchema(reflect.TypeFor[workflowKeys](), map[string]any{
+		"inputSchema":   map[string]any{"type": "object"},
+		"maxChainDepth": map[string]any{"type": "integer", "minimum": 1},
+		"states":        map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state},
+		"agent":         objectSchema(reflect.TypeFor[workflowAgent](), nil),
+		"budget":        objectSchema(reflect.TypeFor[Budget](), nil),
+		"tools":         tools,
+	})
+	workflow["required"] = []string{"initialState", "states"}
+	workflow["patternProperties"] = extensions()
+	file := objectSchema(reflect.TypeFor[workflowFile](), map[string]any{
+		"version":   map[string]any{"type": []string{"string", "number"}},
+		"workflows": map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
+	})
+	file["required"] = []string{"workflows"}
+	file["patternProperties"] = extensions()
+	return file
 }
 
 func stringOrList() map[string]any {
 	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
 }
 
-func describe(s map[string]any, scope, key string) map[string]any {
-	if d := doc(scope, key); d != "" {
-		s["description"] = d
-	}
-	return s
-}
-
-// objectSchema describes a struct by its yaml tags; special overrides the
+// objectSchema describes a struct by its yaml tags (embedded structs
+// flattened, a field's doc tag its description); special overrides the
 // schema of named fields.
-func objectSchema(t reflect.Type, scope string, special map[string]any) map[string]any {
+func objectSchema(t reflect.Type, special map[string]any) map[string]any {
 	props := map[string]any{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		if key == "" || key == "-" {
-			continue
-		}
+	for _, f := range fieldsOf(t).list {
 		var s map[string]any
-		if sp, ok := special[key]; ok {
+		switch sp, ok := special[f.key]; {
+		case ok:
 			s = copyMap(sp.(map[string]any))
-		} else {
-			s = typeSchema(f.Type)
+		case f.scalar:
+			s = stringOrList()
+		default:
+			s = typeSchema(f.typ)
 		}
-		props[key] = describe(s, scope, key)
+		if f.doc != "" {
+			s["description"] = f.doc
+		}
+		props[f.key] = s
 	}
 	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 }

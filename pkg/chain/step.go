@@ -1,11 +1,15 @@
 package chain
 
+import "fmt"
+
 // Kind is what a step does. One vocabulary serves DAG steps, transition
 // executors and state tasks.
 type Kind string
 
 // The step kinds. KindShell is an alias of KindCLI kept because reference
-// 004 users write `type: shell`.
+// 004 users write `type: shell`. Each kind's fields, checks and compile
+// live in its own file (step_agent.go, step_cli.go, …), tied to the kind by
+// the table in kinds.go.
 const (
 	KindAgent     Kind = "agent"
 	KindCLI       Kind = "cli"
@@ -20,74 +24,18 @@ const (
 // Deterministic reports whether the kind runs without any model.
 func (k Kind) Deterministic() bool { return k != KindAgent }
 
-// Step is one node of a chain. Fields are grouped by the kinds that accept
-// them; validation rejects a field that does not belong to the step's kind.
+// Step is one node of a chain: the fields every kind shares, then one body
+// per kind. Only the body of the step's own kind may be set (validation
+// rejects a field of another kind, naming the kinds it belongs to); the
+// bodies are embedded so that s.Prompt or s.Command read as one flat step.
 type Step struct {
-	ID        string   `yaml:"id"`
-	Type      string   `yaml:"type"`
-	Label     string   `yaml:"label"`
-	OutputVar string   `yaml:"output_var"`
-	DependsOn []string `yaml:"depends_on"`
-	Cwd       string   `yaml:"cwd"`
-	Condition string   `yaml:"condition"`
-	// EarlyExitIf ends the run successfully when it holds after the step.
-	EarlyExitIf     string `yaml:"early_exit_if"`
-	TimeoutMS       int    `yaml:"timeout_ms"`
-	Retry           *Retry `yaml:"retry"`
-	ContinueOnError bool   `yaml:"continue_on_error"`
-	// Idempotent false marks a step (a deploy, a payment) that must never
-	// run again without a person confirming it: no retry, and resume asks
-	// for --rerun when it may have started.
-	Idempotent *bool     `yaml:"idempotent"`
-	PreTools   []PreTool `yaml:"pre_tools"`
-	ForEach    string    `yaml:"for_each"`
-
-	Guardrails           []Guardrail `yaml:"guardrails"`
-	OutputMustContain    []string    `yaml:"output_must_contain"`
-	OutputMustNotContain []string    `yaml:"output_must_not_contain"`
-	OutputMaxLength      int         `yaml:"output_max_length"`
-	OutputSchema         string      `yaml:"output_schema"`
-
-	// agent
-	Model           string            `yaml:"model"`
-	Prompt          string            `yaml:"prompt"`
-	System          string            `yaml:"system"`
-	Temperature     *float64          `yaml:"temperature"`
-	MaxTokens       int               `yaml:"max_tokens"`
-	Tools           []string          `yaml:"tools"`
-	FallbackModels  []string          `yaml:"fallback_models"`
-	Cache           *Cache            `yaml:"cache"`
-	ContextStrategy map[string]string `yaml:"context_strategy"`
-	MaxTurns        int               `yaml:"max_turns"`
-	// ConditionKey lists the keywords the model must answer with; the
-	// one it chose is the step's result (reference 003's condition_key).
-	ConditionKey []string `yaml:"condition_key"`
-	// Completion ends the tool loop when the model calls it with valid
-	// arguments, which become the output.
-	Completion *Completion `yaml:"completion"`
-
-	// cli / shell
-	Command string            `yaml:"command"`
-	Args    []string          `yaml:"args"`
-	Run     string            `yaml:"run"`
-	Env     map[string]string `yaml:"env"`
-
-	// http
-	Method       string            `yaml:"method"`
-	URL          string            `yaml:"url"`
-	Headers      map[string]string `yaml:"headers"`
-	Body         string            `yaml:"body"`
-	FailOnStatus *bool             `yaml:"fail_on_status"`
-
-	// transform
-	Expr string `yaml:"expr"`
-
-	// file
-	Path string `yaml:"path"`
-
-	// chain
-	Chain string            `yaml:"chain"`
-	With  map[string]string `yaml:"with"`
+	CommonFields
+	AgentFields
+	CLIFields
+	HTTPFields
+	TransformFields
+	FileFields
+	CallFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`
@@ -97,6 +45,49 @@ type Step struct {
 
 	// Compiled forms, filled by validation.
 	compiled *compiledStep
+	// owner and role name a step the user wrote inside something else,
+	// as in transition "go" executor (owner transition, role executor);
+	// its ID is then that thing's name.
+	owner, role string
+}
+
+// subject is how messages name the step: step "id", or what the user
+// wrote it as (transition "go" executor, state "s" task, tool "t"
+// executor).
+func (s *Step) subject() string {
+	if s.owner != "" {
+		return s.owner + " " + quote(s.ID) + " " + s.role
+	}
+	return fmt.Sprintf("step %q", s.ID)
+}
+
+// CommonFields belong to every step kind: reference 002's lifecycle
+// features (guardrails, retry, conditions, dependencies) work the same for
+// deterministic and LLM steps. The doc tags are the descriptions the JSON
+// Schema gives editors.
+type CommonFields struct {
+	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http, transform, file, human, chain."`
+	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
+	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
+	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`
+	Condition string   `yaml:"condition" doc:"Expression; when false the step is skipped and its output_var is empty. '{var} == \"x\"' works."`
+	// EarlyExitIf ends the run successfully when it holds after the step.
+	EarlyExitIf     string `yaml:"early_exit_if" doc:"Expression checked after the step succeeds; when true the run ends successfully."`
+	TimeoutMS       int    `yaml:"timeout_ms" doc:"Time limit of one attempt in milliseconds (default 300000)."`
+	Retry           *Retry `yaml:"retry" doc:"Attempts in all and the delay between them: {max, delay_ms, backoff}, or a number of attempts."`
+	ContinueOnError bool   `yaml:"continue_on_error" doc:"When the step fails, its dependents still run and the run can succeed."`
+	// Idempotent false marks a step (a deploy, a payment) that must never
+	// run again without a person confirming it: no retry, and resume asks
+	// for --rerun when it may have started.
+	Idempotent           *bool       `yaml:"idempotent" doc:"false: never run again on its own (no retry; resume asks for --rerun when it may have started)."`
+	PreTools             []PreTool   `yaml:"pre_tools" doc:"Data fetched before the step (shell, http, file), each known as its inject_as variable."`
+	ForEach              string      `yaml:"for_each" doc:"Run the step once per item of a list variable, as {item}: \"{list}\"."`
+	Guardrails           []Guardrail `yaml:"guardrails" doc:"Rules the output must follow; a violation fails the attempt and is retried within retry."`
+	OutputMustContain    []string    `yaml:"output_must_contain" doc:"Texts the output must contain (older form of must_contain)."`
+	OutputMustNotContain []string    `yaml:"output_must_not_contain" doc:"Texts the output must not contain (older form of must_not_contain)."`
+	OutputMaxLength      int         `yaml:"output_max_length" doc:"Most characters the output may have (older form of max_length)."`
+	OutputSchema         string      `yaml:"output_schema" doc:"json, markdown or text; json requires JSON output and exposes its fields."`
 }
 
 // At returns the position of a field of the step, or of the step itself

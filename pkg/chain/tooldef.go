@@ -10,12 +10,12 @@ import (
 // {args.NAME} or $.args.NAME.
 type ToolDef struct {
 	Name        string
-	Description string
+	Description string `yaml:"description" doc:"What the tool does, for the model."`
 	// InputSchema is the arguments' JSON Schema as written (an object
 	// schema); Schema its compiled form.
-	InputSchema map[string]any
+	InputSchema map[string]any `yaml:"input_schema" doc:"JSON Schema (type: object) of its arguments."`
 	Schema      *jsonschema.Resolved
-	Executor    *Step
+	Executor    *Step `yaml:"executor" doc:"The step that runs a call: kind cli, http, transform or file; {args.NAME} reads an argument."`
 	Pos         Pos
 }
 
@@ -33,9 +33,9 @@ func (c *Chain) Tool(name string) *ToolDef {
 // ends when the model calls it with arguments that satisfy the schema, and
 // those arguments are the step's JSON output.
 type Completion struct {
-	Tool        string         `yaml:"tool" json:"tool"`
-	Description string         `yaml:"description" json:"description,omitempty"`
-	Schema      map[string]any `yaml:"schema" json:"schema"`
+	Tool        string         `yaml:"tool" json:"tool" doc:"The completion tool's name (submit_plan, say)."`
+	Description string         `yaml:"description" json:"description,omitempty" doc:"What calling it means, for the model."`
+	Schema      map[string]any `yaml:"schema" json:"schema" doc:"JSON Schema (type: object) the final arguments must satisfy."`
 
 	resolved *jsonschema.Resolved
 }

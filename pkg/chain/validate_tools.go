@@ -11,9 +11,25 @@ import (
 // toolNamePattern is what both model APIs accept as a tool name.
 var toolNamePattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
+// BuiltinTools are the tools an agent step may list, named and shaped as
+// coding agents know them. WebFetch is not offered: chainrun makes no
+// network promise to a model.
+var BuiltinTools = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+
 // toolKinds are the step kinds a chain-defined tool may run: deterministic
 // work a model can ask for.
 var toolKinds = []Kind{KindCLI, KindHTTP, KindTransform, KindFile}
+
+// toolKindNames are the names a tool's executor may give its kind.
+func toolKindNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		if kind, _ := kindOf(k); slices.Contains(toolKinds, kind) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // toolDefs checks the chain-defined tools and compiles their executors,
 // which read the call's arguments as {args.NAME} and the chain's inputs.
@@ -23,7 +39,7 @@ func (v *validator) toolDefs() {
 		switch {
 		case !toolNamePattern().MatchString(t.Name):
 			v.d.errorf(t.Pos, "%s: a tool name is 1 to 64 letters, digits, '_' and '-'", name)
-		case contains(BuiltinTools, t.Name):
+		case slices.Contains(BuiltinTools, t.Name):
 			v.d.errorf(t.Pos, "%s: %s is a built-in tool; give yours another name", name, t.Name)
 		}
 		if t.Description == "" {
@@ -42,14 +58,16 @@ func (v *validator) toolDefs() {
 			v.d.errorf(t.Pos, "%s: executor is required (a cli, http, transform or file step that does the work)", name)
 			continue
 		}
-		before := v.d.count()
 		for _, f := range []string{"id", "depends_on", "early_exit_if", "for_each", "output_var"} {
 			if _, set := e.FieldPos[f]; set {
 				v.d.errorf(e.At(f), "%s executor: %s does not apply to a tool", name, f)
 			}
 		}
 		kind, known := kindOf(e.Type)
-		if _, set := e.FieldPos["type"]; !set || !known || !slices.Contains(toolKinds, kind) {
+		if _, set := e.FieldPos["type"]; set && !known {
+			continue // reported by name when the tool was read
+		}
+		if _, set := e.FieldPos["type"]; !set || !slices.Contains(toolKinds, kind) {
 			v.d.errorf(e.At("type"), "%s executor: kind is cli, http, transform or file", name)
 			continue
 		}
@@ -57,7 +75,6 @@ func (v *validator) toolDefs() {
 		v.toolSteps[e] = true
 		v.kindFields(e)
 		v.compile(e)
-		v.d.rename(before, `step "`+e.ID+`"`, name+" executor")
 	}
 }
 
@@ -72,14 +89,14 @@ func (v *validator) toolCheck(name string) string {
 // stepTools checks the tools an agent step lists and its completion tool.
 func (v *validator) stepTools(s *Step) {
 	for _, tool := range s.Tools {
-		if contains(BuiltinTools, tool) || v.c.Tool(tool) != nil {
+		if slices.Contains(BuiltinTools, tool) || v.c.Tool(tool) != nil {
 			continue
 		}
 		known := append([]string(nil), BuiltinTools...)
 		for _, t := range v.c.Tools {
 			known = append(known, t.Name)
 		}
-		v.d.errorf(s.At("tools"), "step %q: unknown tool %q%s; tools are %s", s.ID, tool, didYouMean(tool, known), strings.Join(known, ", "))
+		v.d.errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
 	}
 	cp := s.Completion
 	if cp == nil {
@@ -88,18 +105,18 @@ func (v *validator) stepTools(s *Step) {
 	at := s.At("completion")
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
-		v.d.errorf(at, "step %q: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.ID, cp.Tool)
-	case contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || contains(s.Tools, cp.Tool):
-		v.d.errorf(at, "step %q: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.ID, cp.Tool)
+		v.d.errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
+	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Tools, cp.Tool):
+		v.d.errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
 	}
 	if cp.Schema == nil {
-		v.d.errorf(at, "step %q: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.ID)
+		v.d.errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
 		return
 	}
 	cp.Schema, _ = normalizeYAML(cp.Schema).(map[string]any)
 	rs, err := compileArgsSchema(cp.Schema)
 	if err != nil {
-		v.d.errorf(at, "step %q: completion.schema: %v", s.ID, err)
+		v.d.errorf(at, "%s: completion.schema: %v", s.subject(), err)
 		return
 	}
 	cp.resolved = rs

@@ -1,13 +1,11 @@
 package chain
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
 
@@ -73,117 +71,6 @@ func (w *Workflow) stateNames() []string {
 	return out
 }
 
-// inputSchema compiles the workflow's inputSchema and derives the chain's
-// inputs from its properties, so listing, completion and {input.x}
-// checks treat both shapes alike.
-func (v *validator) inputSchema() {
-	c, w := v.c, v.c.Workflow
-	if w.InputSchema == nil {
-		return
-	}
-	at := w.at("inputSchema", c.Pos)
-	if t, ok := w.InputSchema["type"]; ok && t != "object" {
-		v.d.errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
-		return
-	}
-	text, err := json.Marshal(w.InputSchema)
-	if err != nil {
-		v.d.errorf(at, "inputSchema: %v", err)
-		return
-	}
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(text, &sch); err != nil {
-		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %v", err)
-		return
-	}
-	rs, err := sch.Resolve(nil)
-	if err != nil {
-		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %s", firstLine(err.Error()))
-		return
-	}
-	w.Schema = rs
-	required := map[string]bool{}
-	for _, r := range sch.Required {
-		required[r] = true
-	}
-	names := w.inputOrder
-	if len(names) != len(sch.Properties) {
-		names = names[:0]
-		for name := range sch.Properties {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-	}
-	for _, name := range names {
-		p := sch.Properties[name]
-		if p == nil {
-			continue
-		}
-		p = localRef(&sch, p)
-		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: typeOf(p)}
-		if p.Default != nil {
-			var d any
-			if json.Unmarshal(p.Default, &d) == nil {
-				text := textOfJSON(d)
-				in.Default = &text
-			}
-		}
-		if p.WriteOnly {
-			in.Secret = true
-		}
-		c.Inputs = append(c.Inputs, in)
-	}
-	for r := range required {
-		if sch.Properties[r] == nil {
-			v.d.errorf(at, "inputSchema: required input %q has no property", r)
-		}
-	}
-}
-
-// localRef follows a property's $ref to a definition of the same schema
-// (#/definitions/x or #/$defs/x), so its type is known.
-func localRef(root, p *jsonschema.Schema) *jsonschema.Schema {
-	for range 8 {
-		name, ok := strings.CutPrefix(p.Ref, "#/definitions/")
-		defs := root.Definitions
-		if !ok {
-			if name, ok = strings.CutPrefix(p.Ref, "#/$defs/"); !ok {
-				return p
-			}
-			defs = root.Defs
-		}
-		next := defs[name]
-		if next == nil {
-			return p
-		}
-		p = next
-	}
-	return p
-}
-
-// typeOf is the JSON type --input text is converted to: the declared
-// type, or the first one of a list that is not null.
-func typeOf(p *jsonschema.Schema) string {
-	if p.Type != "" {
-		return p.Type
-	}
-	for _, t := range p.Types {
-		if t != "null" {
-			return t
-		}
-	}
-	return ""
-}
-
-// textOfJSON renders a decoded JSON value as --input would give it.
-func textOfJSON(d any) string {
-	if s, ok := d.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(d)
-	return string(b)
-}
-
 // stateShape checks one state's own fields and its executors' kinds, and
 // records the variables its transitions and task produce.
 func (v *validator) stateShape(s *State) {
@@ -217,7 +104,7 @@ func (v *validator) stateShape(s *State) {
 		if !validStepID(t.Name) {
 			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
 		}
-		if !contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
+		if !slices.Contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
 			d.errorf(t.At("actor"), "transition %q: actor is deterministic, agent or human, not %q%s", t.Name, t.Actor, didYouMean(t.Actor, []string{ActorDeterministic, ActorAgent, ActorHuman}))
 		}
 		switch {
@@ -227,11 +114,11 @@ func (v *validator) stateShape(s *State) {
 			d.errorf(t.At("target"), "transition %q: target %q is not a state%s", t.Name, t.Target, didYouMean(t.Target, w.stateNames()))
 		}
 		if t.Executor != nil {
-			v.executor(t.Executor, "transition "+quote(t.Name)+" executor")
+			v.executor(t.Executor)
 		}
 	}
 	if s.Task != nil {
-		v.executor(s.Task, "state "+quote(s.Name)+" task")
+		v.executor(s.Task)
 		if s.Task.Kind == KindHTTP && s.Task.FailOnStatus == nil {
 			// the status is what the branches decide on, not a failure
 			no := false
@@ -279,8 +166,8 @@ func (v *validator) deterministicChoice(s *State) {
 
 // executor checks a transition's executor or a state's task as a step,
 // with messages that name it as the user wrote it.
-func (v *validator) executor(s *Step, name string) {
-	before := v.d.count()
+func (v *validator) executor(s *Step) {
+	name := s.subject()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
 			why := map[string]string{
@@ -293,7 +180,7 @@ func (v *validator) executor(s *Step, name string) {
 	}
 	kind, known := kindOf(s.Type)
 	if !known {
-		v.d.errorf(s.At("type"), "%s: unknown kind %q%s; kinds are %s", name, s.Type, didYouMean(s.Type, Kinds()), strings.Join(Kinds(), ", "))
+		v.d.errorf(s.At("type"), "%s", unknownKind(name, "kind", s.Type, Kinds()))
 		return
 	}
 	if _, set := s.FieldPos["type"]; !set {
@@ -318,7 +205,6 @@ func (v *validator) executor(s *Step, name string) {
 	} else if s.FieldPos["output_var"] == (Pos{}) && prev.FieldPos["output_var"] == (Pos{}) {
 		v.d.warnf(s.Pos, "%s and the one at line %d share the name %s: both write the variable %s and events name both alike; give one an output_var", name, prev.Pos.Line, s.ID, s.ID)
 	}
-	v.d.rename(before, `step "`+s.ID+`"`, name)
 }
 
 func (v *validator) branchShape(s *State) {
@@ -383,18 +269,14 @@ func (v *validator) compose(prefix string, b *Branch) {
 func (v *validator) stateRefs(s *State) {
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
-			before := v.d.count()
 			v.compile(t.Executor)
-			v.d.rename(before, `step "`+t.Executor.ID+`"`, "transition "+quote(t.Name)+" executor")
 		}
 		if t.Condition != "" {
 			t.cond = v.transitionCondition(t)
 		}
 	}
 	if s.Task != nil {
-		before := v.d.count()
 		v.compile(s.Task)
-		v.d.rename(before, `step "`+s.Task.ID+`"`, "state "+quote(s.Name)+" task")
 	}
 }
 

@@ -55,20 +55,23 @@ const (
 
 // State is one state of a workflow: either named transitions, or a task
 // whose result is branched on, or terminal.
+//
+// The yaml tags name the keys a state may hold (walk reads them); the
+// order is the one did-you-mean tries them in.
 type State struct {
 	Name     string
-	Goal     string
-	Guidance string
-	Terminal bool
+	Goal     string `yaml:"goal" doc:"What the decision at this state is for (shown with its links)."`
+	Guidance string `yaml:"guidance" doc:"Instructions for whoever decides here."`
+	Terminal bool   `yaml:"terminal" doc:"The run ends successfully here."`
 	// Transitions, in the order written (reference 000).
-	Transitions []*Transition
+	Transitions []*Transition `yaml:"transitions" doc:"Named transitions out of the state."`
 	// Task and Branches are reference 003's form.
-	Task     *Step
-	Branches []*Branch
+	Task     *Step     `yaml:"task" doc:"A step whose result string the branches match (reference 003)."`
+	Branches []*Branch `yaml:"transition" doc:"transition: {branches: [...]}: where the task's result leads."`
 	// Timeout, on a decision point, is how long it may wait; OnTimeout the
 	// transition taken once it has passed.
-	Timeout   time.Duration
-	OnTimeout string
+	Timeout   time.Duration `yaml:"timeout" doc:"How long a decision point may wait (30m, 2h); then on_timeout is taken."`
+	OnTimeout string        `yaml:"on_timeout" doc:"The transition taken once timeout has passed."`
 
 	Pos      Pos
 	FieldPos map[string]Pos
@@ -110,15 +113,18 @@ func (s *State) Automatic() bool {
 }
 
 // Transition is a named move from one state to another.
+//
+// The yaml tags name the keys a transition may hold, in the order
+// did-you-mean tries them.
 type Transition struct {
 	Name   string
-	Target string
-	Actor  string
-	Title  string
-	// Condition, when set, must hold for the transition to be viable.
-	Condition string
+	Target string `yaml:"target" doc:"The state the transition leads to."`
+	Actor  string `yaml:"actor" doc:"Who takes it: deterministic (the runtime, at once), agent or human (a decision point)."`
 	// Executor runs when the transition is taken, before the move.
-	Executor *Step
+	Executor *Step `yaml:"executor" doc:"A step of any kind run when the transition is taken; a cli step's JSON object output is merged into context."`
+	// Condition, when set, must hold for the transition to be viable.
+	Condition string `yaml:"condition" doc:"Expression that must hold for the transition to be viable."`
+	Title     string `yaml:"title" doc:"How links show the transition (default: its name in words)."`
 
 	Pos      Pos
 	FieldPos map[string]Pos
@@ -174,10 +180,10 @@ func Operators() []string {
 // string matches, go to a state (or end), optionally composing a variable
 // from the task's output.
 type Branch struct {
-	Operator string   `yaml:"operator" json:"operator"`
-	When     string   `yaml:"when" json:"when"`
-	Goto     string   `yaml:"goto" json:"goto"`
-	Compose  *Compose `yaml:"compose" json:"compose,omitempty"`
+	Operator string   `yaml:"operator" json:"operator" doc:"equals, not_equals, contains, not_contains, range (\"min,max\") or default."`
+	When     string   `yaml:"when" json:"when" doc:"The value the task's result is matched against."`
+	Goto     string   `yaml:"goto" json:"goto" doc:"The next state, or end."`
+	Compose  *Compose `yaml:"compose" json:"compose,omitempty" doc:"Stores a value from the task's output in a variable when this branch is taken."`
 	Pos      Pos      `yaml:"-" json:"-"`
 
 	lo, hi float64
@@ -231,8 +237,8 @@ func errRange(when, why string) error { return &rangeError{when, why} }
 // Compose stores a value taken from the task's output in a variable when
 // its branch is taken (reference 003).
 type Compose struct {
-	WithVar  string `yaml:"with_var" json:"with_var"`
-	Strategy string `yaml:"strategy" json:"strategy"`
+	WithVar  string `yaml:"with_var" json:"with_var" doc:"The variable's name ({{.name}} or {name} reads it)."`
+	Strategy string `yaml:"strategy" json:"strategy" doc:"json_path:$.path into the task's output."`
 
 	path *jsonpath.Path
 }

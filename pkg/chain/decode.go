@@ -1,0 +1,282 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// field is one key of a struct of the chain format, found by its yaml tag.
+type field struct {
+	key   string
+	index []int
+	typ   reflect.Type
+	// text and list mark string and []string fields, read straight from
+	// the nodes (nearly all of a chain); the others go through the YAML
+	// library, which reports type errors with positions.
+	text, list bool
+	// scalar: a single text is read as a one-item list (tag scalar:"ok").
+	scalar bool
+	// doc describes the field for editors (tag doc:"...").
+	doc string
+}
+
+// fieldSet is the keys of a struct type, embedded structs flattened.
+type fieldSet struct {
+	byKey map[string]*field
+	list  []*field // as declared
+	keys  []string // sorted, for suggestions
+	// declared are the keys as declared: did-you-mean tries them in this
+	// order, so a struct puts its likeliest keys first.
+	declared []string
+}
+
+var fieldSets sync.Map // reflect.Type → *fieldSet
+
+// fieldsOf returns the keys of struct type t, worked out once per type.
+func fieldsOf(t reflect.Type) *fieldSet {
+	if fs, ok := fieldSets.Load(t); ok {
+		return fs.(*fieldSet)
+	}
+	fs := &fieldSet{byKey: map[string]*field{}}
+	collectFields(fs, t, nil)
+	for _, f := range fs.list {
+		fs.declared = append(fs.declared, f.key)
+	}
+	fs.keys = append([]string(nil), fs.declared...)
+	sort.Strings(fs.keys)
+	got, _ := fieldSets.LoadOrStore(t, fs)
+	return got.(*fieldSet)
+}
+
+func collectFields(fs *fieldSet, t reflect.Type, at []int) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		index := append(append([]int(nil), at...), i)
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			collectFields(fs, sf.Type, index)
+			continue
+		}
+		key := strings.Split(sf.Tag.Get("yaml"), ",")[0]
+		if key == "" || key == "-" || !sf.IsExported() {
+			continue
+		}
+		f := &field{key: key, index: index, typ: sf.Type, doc: sf.Tag.Get("doc"), scalar: sf.Tag.Get("scalar") == "ok",
+			text: sf.Type.Kind() == reflect.String, list: sf.Type == reflect.TypeFor[[]string]()}
+		fs.byKey[key] = f
+		fs.list = append(fs.list, f)
+	}
+}
+
+// walkOpts say how walk reads and reports on one kind of mapping.
+type walkOpts struct {
+	prefix string // names the mapping's owner in messages
+	// extensions: x-… keys are allowed (they hold YAML anchors for reuse,
+	// as in compose files).
+	extensions bool
+	hint       string // added to the message about an unknown key
+	// aliases maps a key to the one it stands for (kind → type); writing
+	// both is an error.
+	aliases map[string]string
+	// step is how a step's mapping is read: text straight from the nodes
+	// (nearly all of a chain, so it is fast), a value of the wrong type
+	// reported at the value as the YAML library finds it, and keys
+	// suggested in alphabetical order.
+	step bool
+}
+
+// walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
+// keys given twice reported) into the struct dst points at by its yaml
+// tags; it is the one reader of every mapping of the format. Each key's
+// position is kept in pos (when not nil); special, when not nil, takes
+// the keys whose value needs more than a plain decode and reports whether
+// it took the key; any other key is decoded into dst's field of that tag,
+// or reported unknown with the closest of dst's keys. walk reports
+// whether every key was read.
+func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) bool {
+	rv := reflect.ValueOf(dst).Elem()
+	fs := fieldsOf(rv.Type())
+	suggestions := fs.declared
+	if o.step {
+		suggestions = fs.keys
+	}
+	ok := true
+	for _, p := range pairs {
+		k, v := p.key, deref(p.value)
+		key := k.Value
+		canonical, aliased := o.aliases[key]
+		if aliased {
+			key = canonical
+		}
+		if _, both := pos[key]; both && (aliased || aliasFor(o.aliases, key) != "") {
+			d.errorf(posOf(k), "%sset %s or %s, not both", o.prefix, key, aliasFor(o.aliases, key))
+			ok = false
+			continue
+		}
+		if pos != nil {
+			pos[key] = posOf(k)
+		}
+		if special != nil && special(k, v) {
+			continue
+		}
+		f := fs.byKey[key]
+		switch {
+		case f != nil && o.step:
+			ok = decodeField(d, v, rv.FieldByIndex(f.index), f) && ok
+		case f != nil:
+			ok = decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface()) && ok
+		case o.extensions && strings.HasPrefix(key, "x-"):
+		default:
+			d.errorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// checkKeys reports every key of mapping n that is not one of known, for
+// mappings the YAML library then decodes whole (inputs, branches).
+func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for _, p := range mappingPairs(d, n, prefix) {
+		if !slices.Contains(known, p.key.Value) {
+			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
+		}
+	}
+}
+
+// keysOf is the keys of struct type T, as declared.
+func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
+
+// decodeField reads one value into its field.
+func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field) bool {
+	if f.text && val.Kind == yaml.ScalarNode {
+		if val.Tag != "!!null" {
+			dst.SetString(val.Value)
+		}
+		return true
+	}
+	if f.list {
+		// through a pointer: reflect.ValueOf(list) would box the slice
+		p := dst.Addr().Interface().(*[]string)
+		if val.Kind == yaml.ScalarNode && val.Tag != "!!null" && f.scalar {
+			*p = []string{val.Value}
+			return true
+		}
+		if list, isText := textList(val); isText {
+			*p = list
+			return true
+		}
+	}
+	if err := val.Load(dst.Addr().Interface(), yaml.WithKnownFields()); err != nil {
+		d.yamlError(err, posOf(val), nil, "")
+		return false
+	}
+	return true
+}
+
+// aliasFor is the alias of key, or "".
+func aliasFor(aliases map[string]string, key string) string {
+	for a, c := range aliases {
+		if c == key {
+			return a
+		}
+	}
+	return ""
+}
+
+// textList reads a sequence of scalars.
+func textList(n *yaml.Node) ([]string, bool) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, e := range n.Content {
+		e = deref(e)
+		if e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
+			return nil, false
+		}
+		out = append(out, e.Value)
+	}
+	return out, true
+}
+
+// pair is one key and value of a YAML mapping.
+type pair struct{ key, value *yaml.Node }
+
+// mappingPairs lists the entries of mapping m with YAML merge keys
+// (<<: *defaults) expanded — an explicit key wins over a merged one — and
+// reports every key written twice (the YAML library would silently keep
+// the last).
+func mappingPairs(d *diags, m *yaml.Node, prefix string) []pair {
+	return mergedPairs(d, m, prefix, map[*yaml.Node]bool{})
+}
+
+// mergedPairs is mappingPairs with the mappings being merged on the way
+// down, so that a merge that refers back to itself is an error, not an
+// endless recursion.
+func mergedPairs(d *diags, m *yaml.Node, prefix string, merging map[*yaml.Node]bool) []pair {
+	merging[m] = true
+	defer delete(merging, m)
+	out := make([]pair, 0, len(m.Content)/2)
+	seen := make(map[string]*yaml.Node, len(m.Content)/2)
+	var merged []pair
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Tag == "!!merge" {
+			for _, src := range mergeSources(v) {
+				if merging[src] {
+					d.errorf(posOf(k), "%s<< merges a mapping into itself", prefix)
+					continue
+				}
+				merged = append(merged, mergedPairs(d, src, prefix, merging)...)
+			}
+			continue
+		}
+		if prev, dup := seen[k.Value]; dup {
+			d.errorf(posOf(k), "%s%s is given twice (first at line %d)", prefix, k.Value, prev.Line)
+			continue
+		}
+		seen[k.Value] = k
+		out = append(out, pair{k, v})
+	}
+	for _, p := range merged {
+		if _, explicit := seen[p.key.Value]; !explicit {
+			seen[p.key.Value] = p.key
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// mergeSources are the mappings a merge key brings in: one, or a list.
+func mergeSources(v *yaml.Node) []*yaml.Node {
+	v = deref(v)
+	switch v.Kind {
+	case yaml.MappingNode:
+		return []*yaml.Node{v}
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, e := range v.Content {
+			if e = deref(e); e.Kind == yaml.MappingNode {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// kindUnit is what the chain format knows of one step kind: the body of
+// fields it adds to CommonFields, the keys of other kinds' bodies it
+// accepts too, what it requires and what it compiles. Everything else
+// about kinds (the keys a step may hold, the owners a misplaced field is
+// sent to, the model-only fields, the schema's enum) is derived from the
+// units, so adding a kind is adding its file and one line to kindUnits.
+type kindUnit struct {
+	kind    Kind
+	aliases []Kind // other names users write for it (shell for cli)
+	// body is the struct of the kind's own fields, embedded in Step; nil
+	// when the kind has none.
+	body reflect.Type
+	// also are keys of other kinds' bodies this kind accepts.
+	also []string
+	// check reports what the kind requires or forbids of its fields.
+	check func(v *validator, s *Step)
+	// compile parses the kind's templates and expressions.
+	compile func(v *validator, s *Step, c *Compiled)
+}
+
+// kindUnits are the step kinds, in the order messages and the schema name
+// them.
+var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind}
+
+// kindIndex is what the units say, worked out once: the unit of every
+// name, the keys each kind accepts, and the kinds owning each key.
+type kindIndex struct {
+	byName  map[Kind]*kindUnit
+	accepts map[Kind]map[string]bool
+	owners  map[string][]string
+	names   []string // kinds and their aliases, in unit order
+}
+
+var kindsIndex = sync.OnceValue(func() *kindIndex {
+	ix := &kindIndex{byName: map[Kind]*kindUnit{}, accepts: map[Kind]map[string]bool{}, owners: map[string][]string{}}
+	common := fieldsOf(reflect.TypeFor[CommonFields]())
+	for _, u := range kindUnits {
+		ix.names = append(ix.names, string(u.kind))
+		ix.byName[u.kind] = u
+		for _, a := range u.aliases {
+			ix.names = append(ix.names, string(a))
+			ix.byName[a] = u
+		}
+		set := map[string]bool{}
+		for _, k := range common.keys {
+			set[k] = true
+		}
+		own := slices.Clone(u.also)
+		if u.body != nil {
+			own = append(own, fieldsOf(u.body).keys...)
+		}
+		for _, k := range own {
+			set[k] = true
+			ix.owners[k] = append(ix.owners[k], string(u.kind))
+		}
+		ix.accepts[u.kind] = set
+	}
+	return ix
+})
+
+// kindOf normalises a step's type.
+func kindOf(t string) (Kind, bool) {
+	if t == "" {
+		return KindAgent, true
+	}
+	if u := kindsIndex().byName[Kind(t)]; u != nil {
+		return u.kind, true
+	}
+	return "", false
+}
+
+// unitOf is the unit of a normalised kind, or nil.
+func unitOf(k Kind) *kindUnit { return kindsIndex().byName[k] }
+
+// Kinds lists the valid step types, for messages and the schema.
+func Kinds() []string { return slices.Clone(kindsIndex().names) }
+
+// fieldAllowed reports whether a step of kind k may set field f.
+func fieldAllowed(k Kind, f string) bool { return kindsIndex().accepts[k][f] }
+
+// fieldOwners are the kinds whose steps may set field f (not counting
+// the fields every kind shares).
+func fieldOwners(f string) []string { return kindsIndex().owners[f] }
+
+// modelOnly reports whether field f configures a model call: it is an
+// agent field that no deterministic kind accepts.
+func modelOnly(f string) bool {
+	owners := fieldOwners(f)
+	return len(owners) == 1 && owners[0] == string(KindAgent)
+}
+
+// reportUnknownKind names a step kind that does not exist, with the
+// closest one. It is reported before any field of the step, whose fields
+// cannot be judged without their kind, and does not keep the rest of the
+// file from being validated. who names the step, word is how the file
+// calls its kind (type or kind).
+func (d *diags) reportUnknownKind(at Pos, who, word, kind string, kinds []string) {
+	d.softErrorf(at, "%s", unknownKind(who, word, kind, kinds))
+}
+
+func unknownKind(who, word, kind string, kinds []string) string {
+	return fmt.Sprintf("%s: unknown %s %q%s; %ss are %s", who, word, kind, didYouMean(kind, kinds), word, strings.Join(kinds, ", "))
+}
+
+// stepName is how messages name a DAG step: step "id", or step when it
+// has none.
+func stepName(s *Step) string {
+	if s.ID == "" {
+		return "step"
+	}
+	return fmt.Sprintf("step %q", s.ID)
+}

@@ -1,0 +1,101 @@
+package chain
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestUnknownKindFirst: a step of a kind that does not exist is reported
+// by its kind, with the closest one, and never by the fields that kind
+// would have had; the rest of the file is still validated.
+func TestUnknownKindFirst(t *testing.T) {
+	const wf = "version: '1'\nworkflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: a\n"
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"type with its fields", "name: c\nsteps:\n  - id: a\n    routes: [x, y]\n    type: router\n",
+			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain`}},
+		{"close to a kind", "name: c\nsteps:\n  - {id: a, type: shel, command: echo, colour: red}\n",
+			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, transform, file, human, chain`}},
+		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: router, retry: lots}\n",
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain`}},
+		{"with other findings", "name: c\nsteps:\n  - {id: a, type: router, routes: [x]}\n  - {id: b, type: cli}\n",
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain`,
+				`c.yaml:4:5: step "b": a cli step needs command (with args) or run (a script)`}},
+		{"without an id", "name: c\nsteps:\n  - {type: router, routes: [x]}\n",
+			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain`}},
+		{"executor", wf + "            executor: {kind: router, routes: [x]}\n",
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, transform, file, human, chain`}},
+		{"executor written as type", wf + "            executor: {type: tranform, exp: x}\n",
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, transform, file, human, chain`}},
+		{"tool", "name: c\ntools:\n  t: {executor: {kind: grpc, service: x}}\nsteps:\n  - {id: a, prompt: hi, tools: [t]}\n",
+			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, transform, file`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tc.src), Options{})
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("want a validation error, got %v", err)
+			}
+			var got []string
+			for _, d := range ve.Diagnostics {
+				got = append(got, d.String())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestKindsAreDerived: the keys each kind accepts, the owners a misplaced
+// field is sent to and the model-only fields come from the kind units.
+func TestKindsAreDerived(t *testing.T) {
+	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "transform", "file", "human", "chain"}; !slices.Equal(got, want) {
+		t.Errorf("Kinds() = %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		field  string
+		owners []string
+		model  bool
+	}{
+		{"cwd", []string{"agent", "cli", "file"}, false},
+		{"prompt", []string{"agent", "human"}, false},
+		{"model", []string{"agent"}, true},
+		{"completion", []string{"agent"}, true},
+		{"url", []string{"http"}, false},
+		{"with", []string{"chain"}, false},
+		{"retry", nil, false},
+	} {
+		if got := fieldOwners(tc.field); !slices.Equal(got, tc.owners) {
+			t.Errorf("owners of %s = %v, want %v", tc.field, got, tc.owners)
+		}
+		if got := modelOnly(tc.field); got != tc.model {
+			t.Errorf("modelOnly(%s) = %v", tc.field, got)
+		}
+	}
+	if !fieldAllowed(KindCLI, "retry") || fieldAllowed(KindCLI, "url") || !fieldAllowed(KindHuman, "prompt") {
+		t.Error("fieldAllowed does not follow the units")
+	}
+	// every key of a kind's body is a key of Step, so the decoder reads it
+	all := fieldsOf(reflect.TypeFor[Step]())
+	for _, u := range kindUnits {
+		for _, k := range u.also {
+			if all.byKey[k] == nil {
+				t.Errorf("%s accepts %s, which no body declares", u.kind, k)
+			}
+		}
+		if u.body == nil {
+			continue
+		}
+		for _, f := range fieldsOf(u.body).list {
+			if all.byKey[f.key] == nil {
+				t.Errorf("%s body field %s is not embedded in Step", u.kind, f.key)
+			}
+		}
+	}
+}

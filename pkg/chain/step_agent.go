@@ -1,0 +1,81 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// AgentFields configure an agent step: one model call (a loop of them when
+// it lists tools). Every one of them but prompt is refused on a
+// deterministic step, which runs no model.
+type AgentFields struct {
+	Model           string            `yaml:"model" doc:"provider/model of an agent step (anthropic/claude-sonnet-4-6, openai/gpt-4o-mini, ollama/llama3.2)."`
+	Prompt          string            `yaml:"prompt" doc:"The prompt of an agent step, or the question of a human step; {variables} are filled in."`
+	System          string            `yaml:"system" doc:"The system prompt of an agent step."`
+	Temperature     *float64          `yaml:"temperature" doc:"Sampling temperature of an agent step."`
+	MaxTokens       int               `yaml:"max_tokens" doc:"Cap on the answer of an agent step (default 4096)."`
+	Tools           []string          `yaml:"tools" scalar:"ok" doc:"Tools the model may call: built-in Read, Write, Edit, Glob, Grep, Bash, or tools the chain defines."`
+	FallbackModels  []string          `yaml:"fallback_models" scalar:"ok" doc:"Models tried in order after the primary fails transiently."`
+	Cache           *Cache            `yaml:"cache" doc:"Keep the answer: {enabled, ttl_minutes}, or true."`
+	ContextStrategy map[string]string `yaml:"context_strategy" doc:"Per dependency: full, truncate:N or summarize."`
+	MaxTurns        int               `yaml:"max_turns" doc:"Cap on the model calls of one agent step with tools (default 20)."`
+	// ConditionKey lists the keywords the model must answer with; the
+	// one it chose is the step's result (reference 003's condition_key).
+	ConditionKey []string `yaml:"condition_key" doc:"Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003)."`
+	// Completion ends the tool loop when the model calls it with valid
+	// arguments, which become the output.
+	Completion *Completion `yaml:"completion" doc:"completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output."`
+}
+
+var agentKind = kindUnit{
+	kind:    KindAgent,
+	body:    reflect.TypeFor[AgentFields](),
+	also:    []string{"cwd"},
+	check:   checkAgent,
+	compile: compileAgent,
+}
+
+func checkAgent(v *validator, s *Step) {
+	if s.Prompt == "" {
+		v.d.errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
+	}
+}
+
+// modelFields checks the values of the fields that configure a model call.
+// It runs for every kind, so that a misplaced field's value is judged too.
+func (v *validator) modelFields(s *Step) {
+	for dep, strat := range s.ContextStrategy {
+		if !validStrategy(strat) {
+			v.d.errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
+		}
+	}
+	v.stepTools(s)
+	if s.MaxTokens < 0 || s.MaxTurns < 0 {
+		v.d.errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
+	}
+}
+
+func compileAgent(v *validator, s *Step, c *Compiled) {
+	c.Prompt = v.template(s, "prompt", s.Prompt)
+	c.System = v.template(s, "system", s.System)
+	c.Cwd = v.template(s, "cwd", s.Cwd)
+	for dep := range s.ContextStrategy {
+		if !slices.Contains(s.DependsOn, dep) && (v.produce[dep] == nil || !slices.Contains(s.DependsOn, v.produce[dep].ID)) {
+			v.d.errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
+		}
+	}
+}
+
+func validStrategy(s string) bool {
+	if s == "full" || s == "summarize" {
+		return true
+	}
+	n, ok := strings.CutPrefix(s, "truncate:")
+	if !ok {
+		return false
+	}
+	i, err := strconv.Atoi(n)
+	return err == nil && i > 0
+}

@@ -1,0 +1,23 @@
+package chain
+
+import "reflect"
+
+// CallFields configure a chain step: it runs another chain with inputs
+// and its output is that chain's result.
+type CallFields struct {
+	Chain string            `yaml:"chain" doc:"Name (or file) of the chain a chain step runs."`
+	With  map[string]string `yaml:"with" doc:"Inputs given to the chain a chain step runs."`
+}
+
+var callKind = kindUnit{
+	kind: KindChain,
+	body: reflect.TypeFor[CallFields](),
+	check: func(v *validator, s *Step) {
+		if s.Chain == "" {
+			v.d.errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
+		}
+	},
+	compile: func(v *validator, s *Step, c *Compiled) {
+		c.With = v.templates(s, "with", s.With)
+	},
+}

@@ -1,0 +1,210 @@
+package chain
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// kindFields checks a step against its kind: fields of another kind are
+// named with the kinds they belong to, then the kind's own checks and the
+// common ones run.
+func (v *validator) kindFields(s *Step) {
+	var fields []string
+	for f := range s.FieldPos {
+		if !fieldAllowed(s.Kind, f) {
+			fields = append(fields, f)
+		}
+	}
+	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
+	for _, f := range fields {
+		if s.Kind.Deterministic() && modelOnly(f) {
+			v.d.errorf(s.At(f), "%s: %s configures a model call; a %s step runs no model", s.subject(), f, s.Kind)
+			continue
+		}
+		v.d.errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
+	}
+	if u := unitOf(s.Kind); u != nil && u.check != nil {
+		u.check(v, s)
+	}
+	v.commonFields(s)
+}
+
+func (v *validator) commonFields(s *Step) {
+	if s.TimeoutMS < 0 {
+		v.d.errorf(s.At("timeout_ms"), "%s: timeout_ms must be positive", s.subject())
+	}
+	if r := s.Retry; r != nil {
+		if r.Max < 1 {
+			v.d.errorf(s.At("retry"), "%s: retry.max is the number of attempts in all, so 1 or more", s.subject())
+		}
+		if r.DelayMS < 0 || r.Backoff < 0 {
+			v.d.errorf(s.At("retry"), "%s: retry.delay_ms and retry.backoff cannot be negative", s.subject())
+		}
+	}
+	if s.Idempotent != nil && !*s.Idempotent && s.Attempts() > 1 {
+		v.d.errorf(s.At("retry"), "%s: idempotent: false means it never runs again on its own: remove retry", s.subject())
+	}
+	if s.OutputMaxLength < 0 {
+		v.d.errorf(s.At("output_max_length"), "%s: output_max_length cannot be negative", s.subject())
+	}
+	if s.OutputSchema != "" && !slices.Contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
+		v.d.errorf(s.At("output_schema"), "%s: output_schema is json, markdown or text, not %q", s.subject(), s.OutputSchema)
+	}
+	v.modelFields(s)
+	v.guardrails(s)
+}
+
+// Guardrail types (reference 004, plus json_schema).
+var guardrailTypes = []string{"min_length", "max_length", "must_contain", "must_not_contain", "regex_match", "json_valid", "json_schema"}
+
+func (v *validator) guardrails(s *Step) {
+	for i, g := range s.Guardrails {
+		at := s.At("guardrails")
+		switch g.Type {
+		case "min_length", "max_length":
+			if n, ok := intValue(g.Value); !ok || n < 0 {
+				v.d.errorf(at, "%s: guardrail %s needs a whole number value", s.subject(), g.Type)
+			}
+		case "must_contain", "must_not_contain":
+			if str, ok := g.Value.(string); !ok || str == "" {
+				v.d.errorf(at, "%s: guardrail %s needs a text value", s.subject(), g.Type)
+			}
+		case "regex_match":
+			str, ok := g.Value.(string)
+			if !ok {
+				v.d.errorf(at, "%s: guardrail regex_match needs a regular expression", s.subject())
+				continue
+			}
+			re, err := regexp.Compile(str)
+			if err != nil {
+				v.d.errorf(at, "%s: guardrail regex_match: %v", s.subject(), err)
+				continue
+			}
+			if s.compiled == nil {
+				s.compiled = &Compiled{}
+			}
+			if s.compiled.Patterns == nil {
+				s.compiled.Patterns = map[int]*regexp.Regexp{}
+			}
+			s.compiled.Patterns[i] = re
+		case "json_valid":
+		case "json_schema":
+			sch, err := compileSchema(g.Value)
+			if err != nil {
+				v.d.errorf(at, "%s: guardrail json_schema: %v", s.subject(), err)
+				continue
+			}
+			if s.compiled == nil {
+				s.compiled = &Compiled{}
+			}
+			if s.compiled.Schemas == nil {
+				s.compiled.Schemas = map[int]*jsonschema.Resolved{}
+			}
+			s.compiled.Schemas[i] = sch
+		default:
+			v.d.errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
+		}
+	}
+}
+
+func intValue(x any) (int, bool) {
+	switch n := x.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case uint64:
+		return int(n), true
+	case float64:
+		return int(n), n == float64(int(n))
+	}
+	return 0, false
+}
+
+// compile parses the step's templates and expressions, checking every
+// reference against what the step can see: the common fields here, the
+// kind's own in its unit.
+func (v *validator) compile(s *Step) {
+	if s.compiled == nil {
+		s.compiled = &Compiled{}
+	}
+	c := s.compiled
+	v.preTools(s)
+	if s.ForEach != "" {
+		v.forEach(s)
+	}
+	if u := unitOf(s.Kind); u != nil && u.compile != nil {
+		u.compile(v, s, c)
+	}
+	c.Condition = v.expression(s, "condition", s.Condition, false, true)
+	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)
+}
+
+func (v *validator) forEach(s *Step) {
+	t := ParseTemplate(s.ForEach)
+	refs := t.Refs()
+	name := strings.TrimSpace(s.ForEach)
+	if len(refs) == 1 && refs[0].Raw == name {
+		v.ref(s, "for_each", refs[0])
+		s.compiled.ForEach = t
+		return
+	}
+	if IsIdentifier(name) {
+		r := Ref{Name: name, Raw: name}
+		v.ref(s, "for_each", r)
+		s.compiled.ForEach = ParseTemplate("{" + name + "}")
+		return
+	}
+	v.d.errorf(s.At("for_each"), "%s: for_each names one list variable, as in for_each: \"{files}\"", s.subject())
+}
+
+func (v *validator) preTools(s *Step) {
+	seen := map[string]bool{}
+	for _, p := range s.PreTools {
+		at := s.At("pre_tools")
+		switch p.Type {
+		case "shell", "cli":
+			if p.Command == "" && p.Run == "" {
+				v.d.errorf(at, "%s: a %s pre_tool needs command or run", s.subject(), p.Type)
+			}
+		case "http":
+			if p.URL == "" {
+				v.d.errorf(at, "%s: an http pre_tool needs url", s.subject())
+			}
+		case "file":
+			if p.Path == "" {
+				v.d.errorf(at, "%s: a file pre_tool needs path", s.subject())
+			}
+		default:
+			v.d.errorf(at, "%s: pre_tool type %q: use shell, http or file", s.subject(), p.Type)
+		}
+		switch {
+		case !IsIdentifier(p.InjectAs):
+			v.d.errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
+		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
+			v.d.errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
+		}
+		seen[p.InjectAs] = true
+		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
+			v.d.errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
+		}
+		cp := CompiledPreTool{
+			Command: v.template(s, "pre_tools", p.Command),
+			Run:     v.template(s, "pre_tools", p.Run),
+			URL:     v.template(s, "pre_tools", p.URL),
+			Path:    v.template(s, "pre_tools", p.Path),
+			Headers: v.templates(s, "pre_tools", p.Headers),
+		}
+		for _, a := range p.Args {
+			cp.Args = append(cp.Args, v.template(s, "pre_tools", a))
+		}
+		if s.compiled == nil {
+			s.compiled = &Compiled{}
+		}
+		s.compiled.PreTools = append(s.compiled.PreTools, cp)
+	}
+}

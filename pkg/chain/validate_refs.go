@@ -1,0 +1,184 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/theory/jsonpath"
+)
+
+// scope is what a step may read: inputs, the outputs of the steps it
+// depends on, its pre_tools and its loop item.
+type scope struct {
+	v    *validator
+	s    *Step
+	self bool // the step's own output (early_exit_if)
+}
+
+// check returns "" when name is readable from the step, else why not.
+func (sc scope) check(name string) string {
+	if sc.s != nil && sc.v.toolSteps[sc.s] {
+		return sc.v.toolCheck(name)
+	}
+	if sc.v.c.Workflow != nil {
+		return sc.v.workflowCheck(sc.s, name)
+	}
+	s := sc.s
+	if name == "input" {
+		return ""
+	}
+	if name == "item" && s.ForEach != "" {
+		return ""
+	}
+	for _, p := range s.PreTools {
+		if p.InjectAs == name {
+			return ""
+		}
+	}
+	p := sc.v.produce[name]
+	switch {
+	case p == nil:
+		return fmt.Sprintf("no input, step output_var or pre_tools inject_as is named %s", name)
+	case p == s:
+		if sc.self {
+			return ""
+		}
+		return fmt.Sprintf("%s is this step's own output", name)
+	case !sc.v.g.DependsOn(s.ID, p.ID):
+		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
+	}
+	return ""
+}
+
+// has reports whether the step may read name.
+func (sc scope) has(name string) bool {
+	if sc.v.c.Workflow != nil && (sc.s == nil || !sc.v.toolSteps[sc.s]) {
+		return sc.v.workflowHas(sc.s, name)
+	}
+	return sc.check(name) == ""
+}
+
+// ref validates one reference of a template.
+func (v *validator) ref(s *Step, field string, r Ref) {
+	sc := scope{v: v, s: s}
+	if r.Name == "input" {
+		if len(r.Path) == 0 {
+			v.d.errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, firstInput(v.c))
+			return
+		}
+		if v.c.Input(r.Path[0]) == nil {
+			var names []string
+			for _, in := range v.c.Inputs {
+				names = append(names, in.Name)
+			}
+			v.unknown(s, field, r, fmt.Sprintf("no input is named %s%s", r.Path[0], didYouMean(r.Path[0], names)))
+		}
+		return
+	}
+	if why := sc.check(r.Name); why != "" {
+		v.unknown(s, field, r, why)
+	}
+}
+
+func firstInput(c *Chain) string {
+	if len(c.Inputs) > 0 {
+		return c.Inputs[0].Name
+	}
+	return "name"
+}
+
+func (v *validator) unknown(s *Step, field string, r Ref, why string) {
+	if v.opts.LenientVariables && v.produce[r.Name] == nil && !v.wfVars[r.Name] && r.Name != "input" {
+		v.d.warnf(s.At(field), "%s: %s: %s stays literal: %s", s.subject(), field, r.Raw, why)
+		return
+	}
+	v.d.errorf(s.At(field), "%s: %s: %s: %s", s.subject(), field, r.Raw, why)
+}
+
+func (v *validator) template(s *Step, field, text string) *Template {
+	if text == "" {
+		return nil
+	}
+	t := ParseTemplate(text)
+	for _, r := range t.Refs() {
+		v.ref(s, field, r)
+	}
+	return t
+}
+
+func (v *validator) templates(s *Step, field string, m map[string]string) map[string]*Template {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]*Template, len(m))
+	for k, text := range m {
+		out[k] = v.template(s, field, text)
+		if out[k] == nil {
+			out[k] = ParseTemplate("")
+		}
+	}
+	return out
+}
+
+func (v *validator) arg(s *Step, field, raw string) Arg {
+	if strings.HasPrefix(raw, "$.") || strings.HasPrefix(raw, "$[") {
+		p, err := jsonpath.Parse(raw)
+		if err != nil {
+			v.d.errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
+			return Arg{Raw: raw}
+		}
+		if name, path := jsonPathHead(raw); name != "" {
+			v.ref(s, field, Ref{Name: name, Path: path, Raw: raw})
+		}
+		return Arg{JSONPath: p, Raw: raw}
+	}
+	return Arg{Template: v.template(s, field, raw), Raw: raw}
+}
+
+// jsonPathHead returns the first one or two plain names of $.a.b...
+var jsonPathHeadPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+
+func jsonPathHead(p string) (string, []string) {
+	m := jsonPathHeadPattern().FindStringSubmatch(p)
+	if m == nil {
+		return "", nil
+	}
+	if m[2] != "" {
+		return m[1], []string{m[2]}
+	}
+	return m[1], nil
+}
+
+func (v *validator) expression(s *Step, field, src string, self, asBool bool) *Expression {
+	if src == "" {
+		return nil
+	}
+	sc := scope{v: v, s: s, self: self}
+	e, err := compileExpression(src, sc.has, asBool)
+	var unk *unknownNamesError
+	if errors.As(err, &unk) {
+		for _, name := range unk.names {
+			v.d.errorf(s.At(field), "%s: %s %q: %s", s.subject(), field, src, sc.check(name))
+		}
+		return nil
+	}
+	if err != nil {
+		v.d.errorf(s.At(field), "%s: %s %q %v", s.subject(), field, src, err)
+		return nil
+	}
+	for _, f := range e.InputFields {
+		if v.c.Input(f) == nil {
+			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
+		}
+	}
+	return e
+}
+
+func (v *validator) inputNames() []string {
+	var names []string
+	for _, in := range v.c.Inputs {
+		names = append(names, in.Name)
+	}
+	return names
+}

@@ -1,0 +1,120 @@
+package chain
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// inputSchema compiles the workflow's inputSchema and derives the chain's
+// inputs from its properties, so listing, completion and {input.x}
+// checks treat both shapes alike.
+func (v *validator) inputSchema() {
+	c, w := v.c, v.c.Workflow
+	if w.InputSchema == nil {
+		return
+	}
+	at := w.at("inputSchema", c.Pos)
+	if t, ok := w.InputSchema["type"]; ok && t != "object" {
+		v.d.errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
+		return
+	}
+	text, err := json.Marshal(w.InputSchema)
+	if err != nil {
+		v.d.errorf(at, "inputSchema: %v", err)
+		return
+	}
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(text, &sch); err != nil {
+		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %v", err)
+		return
+	}
+	rs, err := sch.Resolve(nil)
+	if err != nil {
+		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %s", firstLine(err.Error()))
+		return
+	}
+	w.Schema = rs
+	required := map[string]bool{}
+	for _, r := range sch.Required {
+		required[r] = true
+	}
+	names := w.inputOrder
+	if len(names) != len(sch.Properties) {
+		names = names[:0]
+		for name := range sch.Properties {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+	}
+	for _, name := range names {
+		p := sch.Properties[name]
+		if p == nil {
+			continue
+		}
+		p = localRef(&sch, p)
+		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: typeOf(p)}
+		if p.Default != nil {
+			var d any
+			if json.Unmarshal(p.Default, &d) == nil {
+				text := textOfJSON(d)
+				in.Default = &text
+			}
+		}
+		if p.WriteOnly {
+			in.Secret = true
+		}
+		c.Inputs = append(c.Inputs, in)
+	}
+	for r := range required {
+		if sch.Properties[r] == nil {
+			v.d.errorf(at, "inputSchema: required input %q has no property", r)
+		}
+	}
+}
+
+// localRef follows a property's $ref to a definition of the same schema
+// (#/definitions/x or #/$defs/x), so its type is known.
+func localRef(root, p *jsonschema.Schema) *jsonschema.Schema {
+	for range 8 {
+		name, ok := strings.CutPrefix(p.Ref, "#/definitions/")
+		defs := root.Definitions
+		if !ok {
+			if name, ok = strings.CutPrefix(p.Ref, "#/$defs/"); !ok {
+				return p
+			}
+			defs = root.Defs
+		}
+		next := defs[name]
+		if next == nil {
+			return p
+		}
+		p = next
+	}
+	return p
+}
+
+// typeOf is the JSON type --input text is converted to: the declared
+// type, or the first one of a list that is not null.
+func typeOf(p *jsonschema.Schema) string {
+	if p.Type != "" {
+		return p.Type
+	}
+	for _, t := range p.Types {
+		if t != "null" {
+			return t
+		}
+	}
+	return ""
+}
+
+// textOfJSON renders a decoded JSON value as --input would give it.
+func textOfJSON(d any) string {
+	if s, ok := d.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(d)
+	return string(b)
+}
