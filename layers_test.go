@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/chainrun/chainrun"
+
+// layers is the import rule of every package: the packages of this module
+// it may import. Each package's doc comment states the same list, in the
+// sentence "It may import, of this module: a, b." or "It imports nothing
+// of this module.", and TestLayers holds both to the code.
+var layers = map[string][]string{
+	"pkg/dag":             nil,
+	"pkg/event":           nil,
+	"pkg/executor":        nil,
+	"pkg/fsutil":          nil,
+	"pkg/guard":           nil,
+	"pkg/iostreams":       nil,
+	"pkg/retry":           nil,
+	"pkg/llm/llmtest":     nil,
+	"pkg/llm":             {"pkg/retry"},
+	"pkg/cache":           {"pkg/fsutil"},
+	"pkg/cache/cachetest": {"pkg/cache"},
+	"pkg/chain":           {"pkg/dag"},
+	"pkg/tools":           {"pkg/executor", "pkg/fsutil"},
+	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/tools"},
+	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/retry", "pkg/run"},
+}
+
+// configLibraries are read by cmd alone: nothing below it sees flags or
+// configuration.
+var configLibraries = []string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/spf13/viper"}
+
+type listed struct {
+	ImportPath string
+	Dir        string
+	Imports    []string
+	GoFiles    []string
+}
+
+func goList(t *testing.T) []listed {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func TestLayers(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range goList(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		var internal []string
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/") {
+				internal = append(internal, strings.TrimPrefix(imp, module+"/"))
+			}
+			for _, lib := range configLibraries {
+				if strings.HasPrefix(imp, lib) && rel != "cmd" {
+					t.Errorf("%s imports %s: only cmd reads flags and configuration", rel, imp)
+				}
+			}
+		}
+		if strings.HasPrefix(rel, "pkg/render") {
+			// the views keep their own rules (pkg/render's test); none of
+			// them reaches back into cmd
+			if slices.Contains(internal, "cmd") {
+				t.Errorf("%s imports cmd", rel)
+			}
+			continue
+		}
+		allowed, ruled := layers[rel]
+		if !ruled {
+			if strings.HasPrefix(rel, "pkg/") {
+				t.Errorf("%s has no import rule: add it to layers and state it in its doc.go", rel)
+			}
+			continue
+		}
+		seen[rel] = true
+		for _, imp := range internal {
+			if !slices.Contains(allowed, imp) {
+				t.Errorf("%s imports %s, which its rule does not allow (it may import %v)", rel, imp, allowed)
+			}
+		}
+		if doc := packageDoc(t, p); !strings.Contains(doc, ruleSentence(allowed)) {
+			t.Errorf("%s: its package comment must state its rule: %q", rel, ruleSentence(allowed))
+		}
+	}
+	for rel := range layers {
+		if !seen[rel] {
+			t.Errorf("layers names %s, which is not a package", rel)
+		}
+	}
+}
+
+// ruleSentence is how a package comment states its import rule.
+func ruleSentence(allowed []string) string {
+	if len(allowed) == 0 {
+		return "It imports nothing of this module."
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = strings.TrimPrefix(a, "pkg/")
+	}
+	return "It may import, of this module: " + strings.Join(names, ", ") + "."
+}
+
+// packageDoc is the package comment, its lines joined by spaces.
+func packageDoc(t *testing.T, p listed) string {
+	t.Helper()
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, name), nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Doc != nil {
+			return strings.Join(strings.Fields(f.Doc.Text()), " ")
+		}
+	}
+	return ""
+}
+
+// No source file outgrows one job: 400 lines at most.
+func TestFileSizes(t *testing.T) {
+	for _, p := range goList(t) {
+		for _, name := range p.GoFiles {
+			path := filepath.Join(p.Dir, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := bytes.Count(data, []byte("\n")); n > 400 {
+				rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+				t.Errorf("%s has %d lines; split it by job (400 at most)", filepath.Join(rel, name), n)
+			}
+		}
+	}
+}
