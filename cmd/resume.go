@@ -80,10 +80,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	defer session.Close() // when it is not driven
 
-	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil && opts.take != "" {
+	if saved.Record.Status == run.Succeeded && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
 	}
-	if saved.Record.Status == string(run.Succeeded) && saved.Result != nil {
+	if saved.Record.Status == run.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
 	}

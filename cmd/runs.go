@@ -87,7 +87,7 @@ func runRunsShow(opts *runsOptions, id string) error {
 	}
 	if format == "json" {
 		if saved.Result != nil {
-			if saved.Record.Status == string(run.Interrupted) {
+			if saved.Record.Status == run.Interrupted {
 				saved.Result.Status = run.Interrupted // its process died mid-run: the record says so, the last result cannot
 			}
 			return render.PrintJSON(f.io.Out, saved.Result)

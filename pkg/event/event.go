@@ -61,8 +61,8 @@ type Event struct {
 	Kind    string `json:"kind,omitempty"`
 	Attempt int    `json:"attempt,omitempty"`
 	// Status is the outcome on *.finished events (the step and run
-	// statuses of the JSON result).
-	Status string `json:"status,omitempty"`
+	// statuses of the JSON result), of a request or a tool call.
+	Status Status `json:"status,omitempty"`
 	// Stream is stdout or stderr on step.log events; Line the text.
 	Stream     string `json:"stream,omitempty"`
 	Line       string `json:"line,omitempty"`

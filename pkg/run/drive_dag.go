@@ -38,7 +38,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	}
 	for _, id := range d.notStarted {
 		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
-		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: string(StepSkipped), Detail: reason})
+		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: reason})
 	}
 	for _, s := range c.Steps {
 		res.Steps = append(res.Steps, *x.results[s.ID])

@@ -75,7 +75,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	}
 	f.status = Paused
 	f.links = linksOf(viable)
-	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: string(Paused), Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
+	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
 	return nil, ""
 }
 
@@ -159,10 +159,10 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		if a.Sent() {
 			f.decisionUsage.LLMCalls++
 		}
-		e := event.Event{Type: event.LLMCall, State: s.Name, Attempt: a.Number, Model: a.Target.Label(), Status: "ok",
+		e := event.Event{Type: event.LLMCall, State: s.Name, Attempt: a.Number, Model: a.Target.Label(), Status: event.OK,
 			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens, Detail: "decision"}
 		if a.Err != nil {
-			e.Status, e.Error = "failed", a.Err.Error()
+			e.Status, e.Error = event.Failed, a.Err.Error()
 		}
 		f.emit(e)
 	}

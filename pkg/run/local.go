@@ -115,7 +115,7 @@ func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 	x.restore(s, rec)
 	sr := rec.Result
 	sr.Reused = true
-	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: string(sr.Status),
+	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: sr.Status,
 		Detail: "reused from the saved run", Attempt: sr.Attempts, DurationMS: sr.DurationMS})
 	exit := false
 	if e := s.C().EarlyExitIf; e != nil && sr.Status != StepSkipped {

@@ -122,15 +122,15 @@ func (x *execution) observer(s *chain.Step, t *tries, detail string) func(llm.At
 		if a.Sent() {
 			t.usage.LLMCalls++
 		}
-		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: "ok", Detail: detail,
+		e := event.Event{Type: event.LLMCall, Step: s.ID, Attempt: a.Number, Model: a.Target.Label(), Status: event.OK, Detail: detail,
 			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens}
 		if detail == "" {
 			t.model, e.Turn = a.Target.Label(), t.turn
 		}
 		if a.Err != nil {
-			e.Status, e.Error = "failed", a.Err.Error()
+			e.Status, e.Error = event.Failed, a.Err.Error()
 			if a.Wait > 0 {
-				e.Status, e.Detail = "retrying", "retry in "+a.Wait.Round(time.Millisecond).String()
+				e.Status, e.Detail = event.Retrying, "retry in "+a.Wait.Round(time.Millisecond).String()
 			}
 		}
 		x.emit(e)

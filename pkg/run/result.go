@@ -1,25 +1,27 @@
 package run
 
+import "github.com/chainrun/chainrun/pkg/event"
+
 // Status is the outcome of a run.
-type Status string
+type Status = event.Status
 
 // Run statuses, as the JSON result reports them.
 const (
-	Succeeded   Status = "succeeded"
-	Failed      Status = "failed"
-	Interrupted Status = "interrupted"
-	Paused      Status = "paused"
+	Succeeded   = event.Succeeded
+	Failed      = event.Failed
+	Interrupted = event.Interrupted
+	Paused      = event.Paused
 )
 
-// StepStatus is the outcome of one step.
-type StepStatus string
+// StepStatus is the outcome of one step, in the same vocabulary.
+type StepStatus = event.Status
 
 // Step statuses, as the JSON result reports them.
 const (
-	StepSucceeded StepStatus = "succeeded"
-	StepFailed    StepStatus = "failed"
-	StepSkipped   StepStatus = "skipped"
-	StepCached    StepStatus = "cached"
+	StepSucceeded = event.Succeeded
+	StepFailed    = event.Failed
+	StepSkipped   = event.Skipped
+	StepCached    = event.Cached
 )
 
 // Result is what a run returns, on success, failure and interruption

@@ -51,7 +51,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		sr.Stderr = x.mask(sr.Stderr)
 		sr.DurationMS = l.now().Sub(start).Milliseconds()
 		e := event.Event{Type: event.StepFinished, Step: s.ID,
-			Kind: string(s.Kind), Status: string(status), Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
+			Kind: string(s.Kind), Status: status, Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
 		if sr.Usage != nil {
 			e.InputTokens, e.OutputTokens = sr.Usage.InputTokens, sr.Usage.OutputTokens
 		}
@@ -154,7 +154,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		},
 		OnRetry: func(r retry.Retry) {
 			x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
-				Attempt: r.Attempt, Status: "retrying", Error: r.Err.Error(), Detail: "retry in " + r.Wait.String()})
+				Attempt: r.Attempt, Status: event.Retrying, Error: r.Err.Error(), Detail: "retry in " + r.Wait.String()})
 		},
 	}, func(attempt int) error {
 		attempts = attempt

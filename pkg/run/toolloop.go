@@ -127,11 +127,11 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 			}
 			if problem := completionProblem(s.Completion, call.Arguments); problem != "" {
 				lastProblem = problem
-				x.emitTool(s, call, "error", problem, 0)
+				x.emitTool(s, call, event.Error, problem, 0)
 				results[i].Content, results[i].IsError = problem, true
 				continue
 			}
-			x.emitTool(s, call, "ok", "completion", 0)
+			x.emitTool(s, call, event.OK, "completion", 0)
 			return &llm.Response{Text: call.Arguments, FinishReason: llm.FinishStop, Via: resp.Via, Usage: resp.Usage}, nil
 		}
 		if turn == limit && len(pending) > 0 {
@@ -182,12 +182,12 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	_, builtin := tools.Lookup(call.Name)
 	def := x.c.Tool(call.Name)
 	if !builtin && def == nil {
-		x.emitTool(s, call, "unknown", "", 0)
+		x.emitTool(s, call, event.Unknown, "", 0)
 		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
 	}
 	if !slices.Contains(s.Tools, call.Name) {
 		if why, ok := x.allow(ctx, s, call); !ok {
-			x.emitTool(s, call, "denied", why, 0)
+			x.emitTool(s, call, event.Denied, why, 0)
 			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Tools, ", "), why), true
 		}
 	}
@@ -202,10 +202,10 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	}
 	d := x.l.now().Sub(start).Milliseconds()
 	if err != nil {
-		x.emitTool(s, call, "error", err.Error(), d)
+		x.emitTool(s, call, event.Error, err.Error(), d)
 		return "error: " + x.mask(err.Error()), true
 	}
-	x.emitTool(s, call, "ok", "", d)
+	x.emitTool(s, call, event.OK, "", d)
 	return x.mask(text), false
 }
 
@@ -263,9 +263,9 @@ func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, args str
 }
 
 // emitTool records one tool call in the audit trail.
-func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status, detail string, ms int64) {
+func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status event.Status, detail string, ms int64) {
 	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), Status: status, DurationMS: ms}
-	if status == "error" {
+	if status == event.Error {
 		e.Error = detail
 	} else {
 		e.Detail = detail

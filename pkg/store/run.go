@@ -195,7 +195,7 @@ func (r *Run) Finish(res *run.Result) error {
 	if err := writeFileDurable(filepath.Join(r.dir, "result.json"), data); err != nil {
 		return err
 	}
-	r.rec.Status = string(res.Status)
+	r.rec.Status = res.Status
 	r.rec.Error = res.Error
 	r.rec.DurationMS += res.DurationMS
 	return r.saveRecord()
@@ -243,7 +243,7 @@ func (r *Run) Dir() string { return r.dir }
 // Begin marks the run as running (again, for a resume).
 func (r *Run) Begin() error {
 	r.prev = r.rec
-	r.rec.Status = "running"
+	r.rec.Status = event.Running
 	r.rec.Error = ""
 	return r.saveRecord()
 }

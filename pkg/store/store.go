@@ -31,12 +31,12 @@ func (s *Store) Dir() string { return s.dir }
 
 // Record is run.json: what a run is and how it stands.
 type Record struct {
-	RunID     string `json:"run_id"`
-	Name      string `json:"name"`
-	ChainFile string `json:"chain_file"`
-	Status    string `json:"status"`
-	StartedAt string `json:"started_at"`
-	UpdatedAt string `json:"updated_at"`
+	RunID     string       `json:"run_id"`
+	Name      string       `json:"name"`
+	ChainFile string       `json:"chain_file"`
+	Status    event.Status `json:"status"`
+	StartedAt string       `json:"started_at"`
+	UpdatedAt string       `json:"updated_at"`
 	// DurationMS adds up the time of every attempt (run and resumes).
 	DurationMS int64 `json:"duration_ms"`
 	// Inputs holds every input except secret ones, named in Secrets:
@@ -112,7 +112,7 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 	if err := writeFileDurable(filepath.Join(tmp, "chain.yaml"), snapshot); err != nil {
 		return fail(err)
 	}
-	rec.Status = "running"
+	rec.Status = event.Running
 	r.rec = rec
 	if err := r.saveRecord(); err != nil {
 		return fail(err)
@@ -142,9 +142,9 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 		r.Close()
 		return nil, nil, err
 	}
-	if saved.Record.Status == "running" {
+	if saved.Record.Status == event.Running {
 		// its driver is gone (we hold the lock): it was interrupted
-		saved.Record.Status = string(run.Interrupted)
+		saved.Record.Status = run.Interrupted
 	}
 	r.rec = saved.Record
 	return r, saved, nil
@@ -228,8 +228,8 @@ func (s *Store) Load(id string) (*Saved, error) {
 			sv.Result = &res
 		}
 	}
-	if sv.Record.Status == "running" && !s.locked(id) {
-		sv.Record.Status = string(run.Interrupted)
+	if sv.Record.Status == event.Running && !s.locked(id) {
+		sv.Record.Status = run.Interrupted
 	}
 	return sv, nil
 }
@@ -266,11 +266,11 @@ func (s *Store) List() ([]Record, error) {
 		data, err := os.ReadFile(filepath.Join(s.runDir(e.Name()), "run.json"))
 		var rec Record
 		if err != nil || json.Unmarshal(data, &rec) != nil {
-			out = append(out, Record{RunID: e.Name(), Status: "corrupt"})
+			out = append(out, Record{RunID: e.Name(), Status: event.Corrupt})
 			continue
 		}
-		if rec.Status == "running" && !s.locked(rec.RunID) {
-			rec.Status = string(run.Interrupted)
+		if rec.Status == event.Running && !s.locked(rec.RunID) {
+			rec.Status = run.Interrupted
 		}
 		out = append(out, rec)
 	}

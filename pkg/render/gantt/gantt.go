@@ -18,7 +18,7 @@ import (
 type Span struct {
 	Step       string
 	Start, End time.Time
-	Status     string
+	Status     event.Status
 }
 
 // ReadSpans collects step start and end times of the last attempt of a

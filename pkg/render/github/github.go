@@ -112,7 +112,7 @@ func (g *Renderer) Emit(e event.Event) {
 		if l != nil {
 			body = l.tail()
 		}
-		if e.Status == string(run.StepFailed) && e.Error != "" {
+		if e.Status == run.StepFailed && e.Error != "" {
 			body = append(body, "error: "+e.Error)
 		}
 		title := stepTitle(e.Step, e.Status, e.DurationMS, e.Attempt, e.Detail == "reused from the saved run")
@@ -146,11 +146,11 @@ func (g *Renderer) writeGroup(title string, body []string) {
 
 // stepTitle is a group's title: the step and how it ended, readable with
 // the group folded: "build (failed, 1.2s, 3 attempts)".
-func stepTitle(id, status string, durationMS int64, attempts int, reused bool) string {
+func stepTitle(id string, status event.Status, durationMS int64, attempts int, reused bool) string {
 	switch {
 	case reused:
 		return fmt.Sprintf("%s (%s, kept from the saved run)", id, status)
-	case status == string(run.StepSkipped) || status == string(run.StepCached):
+	case status == run.StepSkipped || status == run.StepCached:
 		return fmt.Sprintf("%s (%s)", id, status)
 	}
 	t := fmt.Sprintf("%s (%s, %s", id, status, render.Millis(durationMS))
@@ -170,7 +170,7 @@ func (g *Renderer) Report(c *chain.Chain, res *run.Result) {
 			g.flushUnfinished()
 		} else {
 			for _, s := range res.Steps {
-				g.writeGroup(stepTitle(s.ID, string(s.Status), s.DurationMS, s.Attempts, s.Reused), stepDetails(s))
+				g.writeGroup(stepTitle(s.ID, s.Status, s.DurationMS, s.Attempts, s.Reused), stepDetails(s))
 			}
 		}
 	}

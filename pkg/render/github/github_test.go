@@ -180,11 +180,12 @@ func TestGitHubUnfinishedAndLongLogs(t *testing.T) {
 
 func TestStepTitle(t *testing.T) {
 	tests := []struct {
-		id, status string
-		ms         int64
-		attempts   int
-		reused     bool
-		want       string
+		id       string
+		status   event.Status
+		ms       int64
+		attempts int
+		reused   bool
+		want     string
 	}{
 		{"build", "succeeded", 12, 1, false, "build (succeeded, 12ms)"},
 		{"build", "failed", 1500, 3, false, "build (failed, 1.5s, 3 attempts)"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -22,7 +23,7 @@ const maxSummaryOutput = 8 << 10
 // another tool's text.
 func summaryMarkdown(res *run.Result, file string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## %s chainrun: %s %s\n\n", statusEmoji(string(res.Status)), mdText(res.Name), res.Status)
+	fmt.Fprintf(&b, "\n## %s chainrun: %s %s\n\n", statusEmoji(res.Status), mdText(res.Name), res.Status)
 	b.WriteString("| chain | status | run id | duration |\n|---|---|---|---|\n")
 	chainCell := mdCode(res.Name)
 	if file != "" {
@@ -61,7 +62,7 @@ func summaryMarkdown(res *run.Result, file string) string {
 			if s.Usage != nil && (s.Usage.InputTokens > 0 || s.Usage.OutputTokens > 0) {
 				tokens = fmt.Sprintf("%d / %d", s.Usage.InputTokens, s.Usage.OutputTokens)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s |\n", statusEmoji(string(s.Status)), mdCode(s.ID), status,
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s |\n", statusEmoji(s.Status), mdCode(s.ID), status,
 				s.Attempts, render.Millis(s.DurationMS), model, tokens)
 		}
 		b.WriteString("\n")
@@ -120,19 +121,19 @@ func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
 }
 
 // statusEmoji marks a run or step status at a glance.
-func statusEmoji(status string) string {
+func statusEmoji(status event.Status) string {
 	switch status {
-	case string(run.Succeeded):
+	case run.Succeeded:
 		return "✅"
-	case string(run.Failed):
+	case run.Failed:
 		return "❌"
-	case string(run.Paused):
+	case run.Paused:
 		return "⏸️"
-	case string(run.Interrupted):
+	case run.Interrupted:
 		return "🛑"
-	case string(run.StepSkipped):
+	case run.StepSkipped:
 		return "⏭️"
-	case string(run.StepCached):
+	case run.StepCached:
 		return "♻️"
 	}
 	return "•"

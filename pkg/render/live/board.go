@@ -191,11 +191,11 @@ func glyphColor(glyph string) string {
 	return sgrDim
 }
 
-func runColor(status string) string {
+func runColor(status event.Status) string {
 	switch status {
-	case "succeeded":
+	case event.Succeeded:
 		return sgrGreen
-	case "paused":
+	case event.Paused:
 		return sgrYellow
 	}
 	return sgrRed

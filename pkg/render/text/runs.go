@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -17,11 +18,11 @@ import (
 // ListedRun is one saved run as `chainrun runs` lists it; its JSON is the
 // entry of `runs -o json`.
 type ListedRun struct {
-	RunID      string `json:"run_id"`
-	Name       string `json:"name"`
-	Status     string `json:"status"`
-	StartedAt  string `json:"started_at"`
-	DurationMS int64  `json:"duration_ms"`
+	RunID      string       `json:"run_id"`
+	Name       string       `json:"name"`
+	Status     event.Status `json:"status"`
+	StartedAt  string       `json:"started_at"`
+	DurationMS int64        `json:"duration_ms"`
 }
 
 // ListedRunOf is a saved run's entry, started at the time its id says.
