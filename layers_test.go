@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +155,64 @@ func TestFileSizes(t *testing.T) {
 				rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 				t.Errorf("%s has %d lines; split it by job (400 at most)", filepath.Join(rel, name), n)
 			}
+		}
+	}
+}
+
+// TestArchitectureDoc keeps docs/architecture.md true: every path it names
+// exists, every package of the module appears in its layout, and every
+// pkg.Name it cites is declared in that package.
+func TestArchitectureDoc(t *testing.T) {
+	data, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, path := range regexp.MustCompile(`\b(?:cmd|pkg|bench|chains|docs)/[A-Za-z0-9_./-]*[A-Za-z0-9_/]`).FindAllString(doc, -1) {
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("docs/architecture.md names %s, which does not exist", path)
+		}
+	}
+	layout := doc[:strings.Index(doc, "\n## ")]
+	decls := map[string]map[string]bool{} // package name → declared names
+	for _, p := range goList(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if strings.HasPrefix(rel, "pkg/") && !strings.Contains(layout, "    "+rel+"/") {
+			t.Errorf("docs/architecture.md does not list the package %s", rel)
+		}
+		names := map[string]bool{}
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					names[d.Name.Name] = true
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						switch s := s.(type) {
+						case *ast.TypeSpec:
+							names[s.Name.Name] = true
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								names[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		decls[filepath.Base(rel)] = names
+	}
+	for _, m := range regexp.MustCompile("`([a-z]+)\\.([A-Z][A-Za-z]*)(?:\\.([A-Z][A-Za-z]*))?").FindAllStringSubmatch(doc, -1) {
+		names, isPkg := decls[m[1]]
+		if !isPkg {
+			continue
+		}
+		if !names[m[2]] || m[3] != "" && !names[m[3]] {
+			t.Errorf("docs/architecture.md cites %s, which package %s does not declare", strings.Trim(m[0], "`"), m[1])
 		}
 	}
 }
