@@ -109,7 +109,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 	out.finish = resp.FinishReason
 	if resp.Cached {
 		out.cached, out.model = true, resp.Via
-		out.usage.Cached++
+		t.usage.Cached++
 	}
 	v, verr := answerValue(s, resp.Text)
 	out.value = v

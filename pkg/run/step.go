@@ -140,12 +140,26 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // one allowance with its model requests: retry max N sends one model at
 // most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	var t *tries
+	if s.Kind == chain.KindAgent {
+		t = &tries{}
+	}
+	var used Usage
 	p := retry.Policy{Attempts: s.Attempts()}
+	if p.Attempts <= 1 {
+		// the common case, without the retry machinery
+		if ctx.Err() != nil {
+			return outcome{}, 0, ctx.Err()
+		}
+		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: 1})
+		out, err := x.once(ctx, s, sc, t)
+		err = x.checkAttempt(s, t, &used, &out, err)
+		return out, 1, err
+	}
 	if s.Retry != nil {
 		p.Delay, p.Backoff = time.Duration(s.Retry.DelayMS)*time.Millisecond, s.Retry.Backoff
 	}
 	var out outcome
-	var t tries
 	attempts := 0
 	err := retry.Do(ctx, p, retry.Hooks{
 		Retryable: func(err error) bool {
@@ -156,30 +170,45 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 			x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
 				Attempt: r.Attempt, Status: event.Retrying, Error: r.Err.Error(), Detail: "retry in " + r.Wait.String()})
 		},
-	}, func(attempt int) error {
-		attempts = attempt
-		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: attempt})
+	}, func(n int) error {
+		attempts = n
 		var err error
-		out, err = x.once(ctx, s, sc, &t)
-		t.usage.add(out.usage)
-		out.usage = t.usage
-		if out.model == "" {
-			out.model = t.model
-		}
-		if err == nil && s.Kind != chain.KindAgent {
-			err = guard.Error(guard.Check(rulesOf(s), out.value.Text))
-		}
-		var ve *guard.ViolationError
-		if s.Kind == chain.KindAgent && errors.As(err, &ve) {
-			t.history = append(t.history, feedback(out.value.Text, ve)...)
-		}
+		out, err = x.attempt(ctx, s, sc, t, &used, n)
 		return err
 	})
-	if attempts == 0 {
-		// cancelled before the first attempt
-		return out, 0, err
-	}
 	return out, attempts, err
+}
+
+// attempt runs the step's body once and checks its output.
+func (x *execution) attempt(ctx context.Context, s *chain.Step, sc scope, t *tries, used *Usage, n int) (outcome, error) {
+	x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n})
+	out, err := x.once(ctx, s, sc, t)
+	err = x.checkAttempt(s, t, used, &out, err)
+	return out, err
+}
+
+// checkAttempt checks what one attempt produced and adds up its model use
+// (used; an agent step's is kept in t).
+func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outcome, err error) error {
+	if t == nil {
+		used.add(out.usage)
+		out.usage = *used
+		if err == nil {
+			err = guard.Error(guard.Check(rulesOf(s), out.value.Text))
+		}
+		return err
+	}
+	// an agent step's answer was checked once, in its body; a broken
+	// guardrail is told to the model on the next attempt
+	out.usage = t.usage
+	if out.model == "" {
+		out.model = t.model
+	}
+	var ve *guard.ViolationError
+	if errors.As(err, &ve) {
+		t.history = append(t.history, feedback(out.value.Text, ve)...)
+	}
+	return err
 }
 
 // once runs the step's body one time under its timeout.
