@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,8 +50,13 @@ func Open(dir string) *Store { return &Store{dir: dir, now: time.Now} }
 func (s *Store) Dir() string { return s.dir }
 
 // Key hashes the parts that change an answer into an entry name.
+// Parts that JSON cannot carry are hashed as Go prints them, so two
+// different requests never share a key by accident.
 func Key(parts any) string {
-	b, _ := json.Marshal(parts)
+	b, err := json.Marshal(parts)
+	if err != nil {
+		b = fmt.Appendf(nil, "%#v", parts)
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -63,7 +63,6 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 			return out, &permanentError{err}
 		}
 		t.targets = targets
-		t.models = x.stepModels(s, targets, x.observer(s, t, ""))
 	}
 	prompt, err := x.renderPrompt(ctx, s, sc, t)
 	if err != nil {
@@ -87,7 +86,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 			x.emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
 		}
 	}
-	models := t.models
+	var models llm.Provider = lazyModels{x: x, s: s, t: t}
 	if s.UsesTools() {
 		req.Tools = x.toolSpecs(s)
 		models = &toolLoop{x: x, s: s, sc: sc, t: t, out: &out}
@@ -117,4 +116,21 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		err = verr
 	}
 	return out, err
+}
+
+// lazyModels is the step's models, built on the first request sent: a
+// cached answer needs none.
+type lazyModels struct {
+	x *execution
+	s *chain.Step
+	t *tries
+}
+
+func (m lazyModels) Name() string { return m.t.targets[0].Provider.Name() }
+
+func (m lazyModels) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if m.t.models == nil {
+		m.t.models = m.x.stepModels(m.s, m.t.targets, m.x.observer(m.s, m.t, ""))
+	}
+	return m.t.models.Complete(ctx, req)
 }

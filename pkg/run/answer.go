@@ -114,15 +114,37 @@ func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache,
 		if len(req.Messages) != 1 {
 			return ""
 		}
-		parts := []any{s.ID, req.System, req.Messages[0].Content, models, req.Temperature, req.MaxTokens, s.OutputSchema,
-			s.Guardrails, s.OutputMustContain, s.OutputMustNotContain, s.OutputMaxLength, s.ConditionKey}
+		k := answerKey{Step: s.ID, System: req.System, Prompt: req.Messages[0].Content, Models: models,
+			Temperature: req.Temperature, MaxTokens: req.MaxTokens, OutputSchema: s.OutputSchema,
+			Guardrails: s.Guardrails, MustContain: s.OutputMustContain, MustNotContain: s.OutputMustNotContain,
+			MaxLength: s.OutputMaxLength, ConditionKey: s.ConditionKey}
 		if len(req.Tools) > 0 {
 			// the tools offered (and the completion schema) shape the answer
-			parts = append(parts, req.Tools, s.Completion)
+			k.Tools, k.Completion = req.Tools, s.Completion
 		}
-		return cache.Key(parts)
+		return cache.Key(&k)
 	}
 	return x.l.cache, llm.CacheOptions{Key: key, TTL: cacheTTL(s), Read: x.l.cacheReads}
+}
+
+// answerKey is everything that names a cached answer.
+type answerKey struct {
+	Step         string   `json:"s"`
+	System       string   `json:"y,omitempty"`
+	Prompt       string   `json:"p"`
+	Models       []string `json:"m"`
+	Temperature  *float64 `json:"t,omitempty"`
+	MaxTokens    int      `json:"n,omitempty"`
+	OutputSchema string   `json:"o,omitempty"`
+	// the checks the answer passed to be stored
+	Guardrails     []chain.Guardrail `json:"g,omitempty"`
+	MustContain    []string          `json:"c,omitempty"`
+	MustNotContain []string          `json:"x,omitempty"`
+	MaxLength      int               `json:"l,omitempty"`
+	ConditionKey   []string          `json:"k,omitempty"`
+	// the tools offered and the completion schema shape the answer
+	Tools      []llm.Tool        `json:"u,omitempty"`
+	Completion *chain.Completion `json:"d,omitempty"`
 }
 
 func labels(targets []llm.Target) []string {

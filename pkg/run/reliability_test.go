@@ -118,3 +118,20 @@ steps:
 		})
 	}
 }
+
+// A cached answer passed the checks its key names: changing a guardrail
+// asks the model again rather than serving an answer judged by other
+// rules.
+func TestChangingAGuardrailMissesTheCache(t *testing.T) {
+	s := llmtest.NewFunc(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "a long enough answer"} })
+	defer s.Close()
+	store := cache.NewMem()
+	for i, rule := range []string{"{type: min_length, value: 5}", "{type: min_length, value: 5}", "{type: min_length, value: 6}", "{type: must_contain, value: long}"} {
+		src := "name: t\nsteps:\n  - {id: a, model: openai/m, prompt: p, cache: true, guardrails: [" + rule + "]}\n"
+		runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
+		want := []int{1, 1, 2, 3}[i]
+		if s.Count() != want {
+			t.Fatalf("after run %d (%s): %d requests, want %d", i+1, rule, s.Count(), want)
+		}
+	}
+}
