@@ -19,7 +19,7 @@ type IOStreams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	stdinTTY, stdoutTTY, stderrTTY bool
+	stdinTTY, stderrTTY bool
 }
 
 // System returns the process's own streams.
@@ -27,7 +27,6 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
-		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }
@@ -41,11 +40,5 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 // IsStdinTTY reports whether input comes from a terminal (not headless).
 func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
 
-// IsStdoutTTY reports whether results go to a terminal.
-func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
-
 // IsStderrTTY reports whether progress goes to a terminal.
 func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
-
-// SetTTY switches all three TTY flags, for tests.
-func (s *IOStreams) SetTTY(on bool) { s.stdinTTY, s.stdoutTTY, s.stderrTTY = on, on, on }

@@ -121,9 +121,6 @@ func WithEvents(s event.Sink) Option { return func(l *Local) { l.events = s } }
 // event (for --verbose).
 func WithLogLines(on bool) Option { return func(l *Local) { l.logLines = on } }
 
-// WithHTTPClient sets the client of http steps and pre_tools.
-func WithHTTPClient(c *http.Client) Option { return func(l *Local) { l.client = c } }
-
 // WithGrace sets the time a cancelled command has between TERM and KILL.
 func WithGrace(d time.Duration) Option { return func(l *Local) { l.grace = d } }
 
