@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,15 +12,16 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/retry"
 )
 
 // decisionTool is the tool a model decides with: its one argument is an
 // enum of the links, so it cannot name a transition that is not offered.
 const decisionTool = "choose_transition"
 
-// decisionAttempts bounds how often a model is asked again after an
-// answer that names no offered transition.
-const decisionAttempts = 3
+// decisionPolicy bounds how often a model is asked again, at once, after
+// an answer that names no offered transition.
+var decisionPolicy = retry.Policy{Attempts: 3}
 
 // decide resolves a decision point: its timeout, the agent model, or the
 // person at the terminal. A nil transition means the run pauses (or
@@ -166,26 +168,36 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		}
 		f.emit(e)
 	}
-	for attempt := 1; ; attempt++ {
-		// each question has the default allowance of requests
-		resp, err := llm.WithRetry(target, llm.DefaultPolicy, observe).Complete(ctx, req)
-		if err != nil {
-			return nil, target.Label(), err
-		}
-		name := chosenTransition(resp)
-		for _, t := range offered {
-			if t.Name == name {
-				return t, target.Label(), nil
+	var chosen *chain.Transition
+	name := ""
+	err = retry.Do(ctx, decisionPolicy, retry.Hooks{Retryable: func(err error) bool { return errors.Is(err, errNotOffered) }},
+		func(int) error {
+			// each question has the default allowance of requests
+			resp, err := llm.WithRetry(target, llm.DefaultPolicy, observe).Complete(ctx, req)
+			if err != nil {
+				return err
 			}
-		}
-		if attempt >= decisionAttempts {
-			return nil, target.Label(), fmt.Errorf("%s named no offered transition in %d answers (last: %q)", target.Label(), attempt, clip(name, 40))
-		}
-		req.Messages = append(req.Messages,
-			llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls},
-			retryDecision(resp, name, offered))
+			name = chosenTransition(resp)
+			for _, t := range offered {
+				if t.Name == name {
+					chosen = t
+					return nil
+				}
+			}
+			req.Messages = append(req.Messages,
+				llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls},
+				retryDecision(resp, name, offered))
+			return errNotOffered
+		})
+	if errors.Is(err, errNotOffered) {
+		err = fmt.Errorf("%s named no offered transition in %d answers (last: %q)", target.Label(), decisionPolicy.Attempts, clip(name, 40))
 	}
+	return chosen, target.Label(), err
 }
+
+// errNotOffered is an answer that names no offered transition: the model
+// is told what was wrong and asked again.
+var errNotOffered = errors.New("no offered transition named")
 
 // chosenTransition reads the model's choice from its tool call, or from
 // its text when it answered without one.
