@@ -3,37 +3,9 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
-
-	"github.com/chainrun/chainrun/pkg/cache"
 )
-
-const keyCacheDir = "cache_dir"
-
-// cacheStore is the LLM answer cache: CHAINRUN_CACHE_DIR > config
-// cache_dir > $XDG_CACHE_HOME/chainrun (~/.cache/chainrun).
-func (f *factory) cacheStore() (*cache.Store, error) {
-	v, err := f.config()
-	if err != nil {
-		return nil, err
-	}
-	dir := v.GetString(keyCacheDir)
-	if dir == "" {
-		base := os.Getenv("XDG_CACHE_HOME")
-		if base == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, usagef("no cache directory: set CHAINRUN_CACHE_DIR")
-			}
-			base = filepath.Join(home, ".cache")
-		}
-		dir = filepath.Join(base, "chainrun")
-	}
-	return cache.Open(dir), nil
-}
 
 type cacheOptions struct {
 	f *factory

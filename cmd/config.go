@@ -24,12 +24,16 @@ const (
 	keyOutput          = "output"
 	keyDefaultModel    = "default_model"
 	keyDefaultProvider = "default_provider"
+	keyCacheDir        = "cache_dir"
+	keyMaxParallelLLM  = "max_parallel_llm"
+	// keyModel is --model, also read from CHAINRUN_MODEL.
+	keyModel = "model"
 )
 
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", "cache_dir", "max_parallel_llm", "prices"}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices"}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {

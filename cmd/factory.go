@@ -3,17 +3,31 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/viper"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
-// factory carries what commands share: the streams and the configuration
-// of this process. Config is loaded lazily, once flags are parsed.
+// factory carries what commands share, and is the one place their
+// dependencies are made, each lazily, once flags are parsed:
+//
+//	config        flags > CHAINRUN_* env > config file (viper)
+//	catalog       the chains directory's chains, loaded once
+//	resolveChain  a chain by name or path; calledChain for chain steps
+//	registry      model providers (config providers, keys from the env)
+//	cacheStore    the answer cache directory
+//	stateStore    the saved runs directory
+//	prices        what models cost, for runs show
+//	engine        the engine runs go through (localEngine; tests swap it)
+//	term          the person at the terminal, for every prompt
 type factory struct {
 	io     *iostreams.IOStreams
 	v      *viper.Viper
@@ -124,4 +138,107 @@ func (f *factory) calledChain(name string) (*chain.Chain, error) {
 		return nil, err
 	}
 	return l.Chain, nil
+}
+
+// cacheStore is the LLM answer cache: CHAINRUN_CACHE_DIR > config
+// cache_dir > $XDG_CACHE_HOME/chainrun (~/.cache/chainrun).
+func (f *factory) cacheStore() (*cache.Store, error) {
+	dir, err := f.dataDir(keyCacheDir, "XDG_CACHE_HOME", ".cache", "CHAINRUN_CACHE_DIR")
+	if err != nil {
+		return nil, err
+	}
+	return cache.Open(dir), nil
+}
+
+// stateStore is where runs are saved: CHAINRUN_STATE_DIR > config
+// state_dir > $XDG_STATE_HOME/chainrun (~/.local/state/chainrun).
+func (f *factory) stateStore() (*store.Store, error) {
+	dir, err := f.dataDir(keyStateDir, "XDG_STATE_HOME", filepath.Join(".local", "state"), "CHAINRUN_STATE_DIR")
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(dir), nil
+}
+
+// dataDir is the directory config key names, else chainrun's under the
+// XDG base directory xdg names, else under home/fallback.
+func (f *factory) dataDir(key, xdg, fallback, envHint string) (string, error) {
+	v, err := f.config()
+	if err != nil {
+		return "", err
+	}
+	if dir := v.GetString(key); dir != "" {
+		return dir, nil
+	}
+	base := os.Getenv(xdg)
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", usagef("no %s directory: set %s", strings.TrimSuffix(key, "_dir"), envHint)
+		}
+		base = filepath.Join(home, fallback)
+	}
+	return filepath.Join(base, "chainrun"), nil
+}
+
+// registry builds the model providers: the built-in ones and config
+// providers, keys and base URLs read from the environment.
+func (f *factory) registry() (*llm.Registry, error) {
+	v, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	configured := map[string]llm.ProviderConfig{}
+	if err := v.UnmarshalKey("providers", &configured); err != nil {
+		return nil, usagef("config providers: %v", err)
+	}
+	for name, p := range configured {
+		builtin := name == "anthropic" || name == "openai" || name == "ollama"
+		switch {
+		case p.Type == "anthropic", p.Type == "openai", p.Type == "ollama":
+		case p.Type == "" && builtin:
+		case p.Type == "":
+			return nil, usagef("config providers.%s: type is required (anthropic, openai or ollama)", name)
+		default:
+			return nil, usagef("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
+		}
+		if p.Type != "ollama" && p.BaseURL == "" && !builtin {
+			return nil, usagef("config providers.%s: base_url is required", name)
+		}
+	}
+	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
+	if n := v.GetInt(keyMaxParallelLLM); n < 0 {
+		return nil, usagef("max_parallel_llm must be 0 (no cap) or more")
+	} else {
+		r.SetConcurrency(n)
+	}
+	return r, nil
+}
+
+// defaultModel is the model of agent steps that name none: --model, else
+// CHAINRUN_MODEL, else config default_model.
+func (f *factory) defaultModel() string {
+	v, err := f.config()
+	if err != nil {
+		return ""
+	}
+	if m := v.GetString(keyModel); m != "" {
+		return m
+	}
+	return v.GetString(keyDefaultModel)
+}
+
+// prices is what models cost: config `prices` (USD per million tokens,
+// {input, output}, by provider/model or model name prefix) before the
+// built-in list prices.
+func (f *factory) prices() (*llm.Prices, error) {
+	v, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	custom := map[string]llm.Price{}
+	if err := v.UnmarshalKey("prices", &custom); err != nil {
+		return nil, usagef("config prices: %v (write model: {input: USD per million tokens, output: ...})", err)
+	}
+	return llm.NewPrices(custom), nil
 }
