@@ -12,34 +12,118 @@ const ShellVarPrefix = "CHAINRUN_VALUE_"
 // RenderShell prepares a run: script so that no value ever runs as code:
 // each reference becomes a parameter expansion of an environment variable
 // that holds the value ("${CHAINRUN_VALUE_1}"), and the values are returned
-// as environment entries. The shell never parses a value, so a value with
-// quotes, ;, $( ) or backticks is only ever data — even where the guess
-// about quoting below is wrong (comments, heredocs, $( ) inside quotes),
-// the worst outcome is word splitting, never execution.
+// as environment entries. The shell expands a variable but never parses
+// its value, so quotes, ;, $( ) or backticks in a value are only data.
 //
-// Where the reference stands decides the quoting of the expansion: as one
-// word outside quotes, bare inside "...", and closing and reopening
-// '...' around it inside single quotes.
+// Where the reference stands (scanShell) decides how: one quoted word
+// outside quotes, a bare expansion inside "..." and in a heredoc's body,
+// spliced into '...' as data. Inside $(( )), let or [[ -eq ]], which the
+// shell evaluates as arithmetic, the value must be an integer. In a heredoc
+// with a quoted delimiter, which is never expanded, the value goes in as it
+// is and may not hold the delimiter line. A reference in a string that
+// another program runs as code (sh -c '…', eval, ssh host '…', awk '…', a
+// pipe into sh) is refused: validation reports it (CheckShell), and this
+// refuses it again should a chain bypass validation.
 func (t *Template) RenderShell(resolve Resolver, keep bool) (script string, env []string, err error) {
+	sites := t.shellSites()
 	var b strings.Builder
-	state := shellPlain
 	n := 0
 	for _, p := range t.parts {
 		if p.ref == nil {
 			b.WriteString(p.lit)
-			state = state.scan(p.lit)
 			continue
 		}
 		v, err := p.ref.value(resolve, keep)
 		if err != nil {
 			return "", nil, err
 		}
+		site := sites[n]
 		n++
 		name := fmt.Sprintf("%s%d", ShellVarPrefix, n)
+		switch site.ctx {
+		case ctxArith:
+			if !isInteger(v) {
+				return "", nil, fmt.Errorf("%s (script line %d) is read as arithmetic, so its value must be an integer, not %q", p.ref.Raw, site.line, clipText(v, 40))
+			}
+		case ctxHereQuoted:
+			for _, line := range strings.Split(v, "\n") {
+				if strings.TrimLeft(line, "\t") == site.delim {
+					return "", nil, fmt.Errorf("%s (script line %d): its value holds the line %q, which would end the heredoc", p.ref.Raw, site.line, site.delim)
+				}
+			}
+		}
+		if site.code != "" {
+			return "", nil, fmt.Errorf("%s (script line %d) is inside what %s runs as code", p.ref.Raw, site.line, site.code)
+		}
 		env = append(env, name+"="+v)
-		b.WriteString(state.expansion(name))
+		b.WriteString(site.ctx.expansion(name, v))
 	}
 	return b.String(), env, nil
+}
+
+// expansion is what stands in the script for a value held in variable
+// name.
+func (c shellCtx) expansion(name, value string) string {
+	switch c {
+	case ctxSingle:
+		return `'"${` + name + `}"'`
+	case ctxDouble, ctxHere, ctxArith:
+		return "${" + name + "}"
+	case ctxHereQuoted:
+		return value
+	}
+	return `"${` + name + `}"`
+}
+
+// isInteger reports whether s is a decimal integer (spaces around it
+// allowed): the only value arithmetic may read without running it.
+func isInteger(s string) bool {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipText shortens a value for a message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// shellSites is where each reference of the script stands, read once.
+func (t *Template) shellSites() []shellSite {
+	t.shellOnce.Do(func() { t.sites = scanShell(t) })
+	return t.sites
+}
+
+// ShellProblem is a reference in a run: script that another program
+// would run as code.
+type ShellProblem struct {
+	Ref     string
+	Line    int
+	Program string
+}
+
+// CheckShell finds the references of a run: script that stand where a
+// program would run them as code.
+func (t *Template) CheckShell() []ShellProblem {
+	var out []ShellProblem
+	refs := t.Refs()
+	for i, site := range t.shellSites() {
+		if site.code != "" {
+			out = append(out, ShellProblem{Ref: refs[i].Raw, Line: site.line, Program: site.code})
+		}
+	}
+	return out
 }
 
 // RenderShellForDisplay shows a script with its values inline, quoted for
@@ -59,62 +143,4 @@ func (t *Template) RenderShellForDisplay(resolve Resolver) string {
 		b.WriteString(ShellQuote(v))
 	}
 	return b.String()
-}
-
-type shellState int
-
-const (
-	shellPlain shellState = iota
-	shellSingle
-	shellDouble
-	shellComment
-)
-
-// scan follows the quoting state through literal script text. A comment
-// (# at the start of a word) lasts to the end of its line.
-func (s shellState) scan(text string) shellState {
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch s {
-		case shellComment:
-			if c == '\n' {
-				s = shellPlain
-			}
-		case shellPlain:
-			switch c {
-			case '\\':
-				i++
-			case '\'':
-				s = shellSingle
-			case '"':
-				s = shellDouble
-			case '#':
-				if i == 0 || strings.IndexByte(" \t\n;&|(", text[i-1]) >= 0 {
-					s = shellComment
-				}
-			}
-		case shellSingle:
-			if c == '\'' {
-				s = shellPlain
-			}
-		case shellDouble:
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				s = shellPlain
-			}
-		}
-	}
-	return s
-}
-
-func (s shellState) expansion(name string) string {
-	switch s {
-	case shellSingle:
-		return `'"${` + name + `}"'`
-	case shellDouble:
-		return "${" + name + "}"
-	}
-	return `"${` + name + `}"`
 }

@@ -38,10 +38,26 @@ func checkCLI(v *validator, s *Step) {
 
 func compileCLI(v *validator, s *Step, c *Compiled) {
 	c.Command = v.template(s, "command", s.Command)
-	c.Run = v.template(s, "run", s.Run)
+	c.Run = v.shellScript(s, "run", s.Run)
 	c.Cwd = v.template(s, "cwd", s.Cwd)
 	for _, a := range s.Args {
 		c.Args = append(c.Args, v.arg(s, "args", a))
 	}
 	c.Env = v.templates(s, "env", s.Env)
+}
+
+// shellScript compiles a run: script and refuses every reference that a
+// program inside it would run as code (sh -c '…', eval, ssh host '…',
+// awk '…', a pipe or heredoc into a shell): no quoting by the outer shell
+// protects a value parsed a second time.
+func (v *validator) shellScript(s *Step, field, text string) *Template {
+	t := v.template(s, field, text)
+	if t == nil {
+		return nil
+	}
+	for _, p := range t.CheckShell() {
+		v.d.errorf(s.At(field), "%s: %s: %s (script line %d) is inside what %s runs as code, where a value would run too; pass it as data instead: an argument after the script (sh -c '… \"$1\" …' sh %s) or an environment variable (env: {NAME: \"%s\"}, then \"$NAME\")",
+			s.subject(), field, p.Ref, p.Line, p.Program, p.Ref, p.Ref)
+	}
+	return t
 }

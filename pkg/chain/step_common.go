@@ -194,7 +194,7 @@ func (v *validator) preTools(s *Step) {
 		}
 		cp := CompiledPreTool{
 			Command: v.template(s, "pre_tools", p.Command),
-			Run:     v.template(s, "pre_tools", p.Run),
+			Run:     v.shellScript(s, "pre_tools", p.Run),
 			URL:     v.template(s, "pre_tools", p.URL),
 			Path:    v.template(s, "pre_tools", p.Path),
 			Headers: v.templates(s, "pre_tools", p.Headers),

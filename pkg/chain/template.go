@@ -2,6 +2,7 @@ package chain
 
 import (
 	"strings"
+	"sync"
 )
 
 // Ref is one variable reference inside a template: {name}, {name.field},
@@ -33,6 +34,10 @@ func (r Ref) Dotted() string {
 // the shell's ${name}.
 type Template struct {
 	parts []part
+	// shellOnce and sites hold where the references of a run: script
+	// stand, read once.
+	shellOnce sync.Once
+	sites     []shellSite
 }
 
 type part struct {
