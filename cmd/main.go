@@ -11,12 +11,32 @@ import (
 	"github.com/chainrun/chainrun/pkg/iostreams"
 )
 
+// stopSignals end a run as an interrupt does: the steps' process groups
+// are stopped, the run is saved as interrupted, and chainrun exits 130.
+// SIGHUP is a closed terminal or a dropped SSH session; SIGQUIT would
+// otherwise kill chainrun with a goroutine dump, orphaning its steps.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 // Main runs chainrun with the process's arguments and streams and returns
-// the exit code. SIGINT and SIGTERM cancel the command's context.
+// the exit code. A stop signal, or a reader of stdout or stderr that goes
+// away (… | head, a closed log pipe), cancels the command's context.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	return Execute(ctx, iostreams.System(), os.Args[1:])
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Without this a write to a closed pipe on stdout or stderr kills
+	// the process at once; with it the write fails (EPIPE), and
+	// iostreams.Guard turns that into a cancel. SIGPIPE from other
+	// pipes (a child's input) is only a failed write too.
+	ignored := make(chan os.Signal, 1)
+	signal.Notify(ignored, syscall.SIGPIPE)
+	defer signal.Stop(ignored)
+	go func() {
+		for range ignored {
+		}
+	}()
+	return Execute(ctx, iostreams.System().Guard(cancel), os.Args[1:])
 }
 
 // Execute runs one command line against the given streams, for Main and

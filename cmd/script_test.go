@@ -129,6 +129,14 @@ func TestScripts(t *testing.T) {
 				_ = cmd.Process.Signal(syscall.SIGKILL)
 				_ = cmd.Wait()
 			},
+			// sigrun SIG FILE OUT ARGS... runs chainrun ARGS (stdout to
+			// OUT, stderr to OUT.err), sends it SIG (HUP, TERM, QUIT, INT)
+			// once FILE appears, and checks that it exits 130.
+			"sigrun": sigRun,
+			// piperun OUT ARGS... runs chainrun ARGS with stdout to OUT and
+			// stderr to a pipe whose reader is already gone, and checks
+			// that it exits 130.
+			"piperun": pipeRun,
 			// pty ANSWER ARGS... runs chainrun ARGS on a terminal and types
 			// ANSWER at its prompt; what the terminal showed is stdout.
 			"pty": ptyRun,
@@ -236,4 +244,57 @@ func fileExists(p string) bool {
 
 func processAlive(pid int) bool {
 	return pid > 0 && syscall.Kill(pid, 0) == nil
+}
+
+func sigRun(ts *testscript.TestScript, neg bool, args []string) {
+	sig := map[string]syscall.Signal{"HUP": syscall.SIGHUP, "TERM": syscall.SIGTERM, "QUIT": syscall.SIGQUIT, "INT": syscall.SIGINT}[args[0]]
+	if sig == 0 {
+		ts.Fatalf("unknown signal %s", args[0])
+	}
+	cmd := chainrunCommand(ts, args[3:]...)
+	out, err := os.Create(ts.MkAbs(args[2]))
+	ts.Check(err)
+	defer out.Close()
+	errOut, err := os.Create(ts.MkAbs(args[2] + ".err"))
+	ts.Check(err)
+	defer errOut.Close()
+	cmd.Stdout, cmd.Stderr = out, errOut
+	ts.Check(cmd.Start())
+	deadline := time.Now().Add(10 * time.Second)
+	for !fileExists(ts.MkAbs(args[1])) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			ts.Fatalf("%s did not appear", args[1])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Check(cmd.Process.Signal(sig))
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		ts.Fatalf("SIG%s: exit %d (%s), want 130", args[0], code, cmd.ProcessState)
+	}
+}
+
+func pipeRun(ts *testscript.TestScript, neg bool, args []string) {
+	cmd := chainrunCommand(ts, args[1:]...)
+	out, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer out.Close()
+	r, w, err := os.Pipe()
+	ts.Check(err)
+	r.Close() // the reader is gone before anything is written
+	cmd.Stdout, cmd.Stderr = out, w
+	ts.Check(cmd.Start())
+	w.Close()
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		ts.Fatalf("chainrun went on with its stderr gone")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		ts.Fatalf("stderr closed: exit %d (%s), want 130", code, cmd.ProcessState)
+	}
 }

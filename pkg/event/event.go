@@ -29,6 +29,10 @@ const (
 	StepSaved Type = "step.saved"
 	// StepBegun marks that a step which is not idempotent began.
 	StepBegun Type = "step.begun"
+	// StepProcess is a process a step started, with its process group
+	// (PID): a resume refuses while it is still alive, so a step never
+	// runs twice at once.
+	StepProcess Type = "step.process"
 	// Transition is a workflow transition taken: State to Target.
 	Transition Type = "transition"
 	// TransitionSaved carries a taken transition's saved record in
@@ -63,6 +67,8 @@ type Event struct {
 	// Status is the outcome on *.finished events (the step and run
 	// statuses of the JSON result), of a request or a tool call.
 	Status Status `json:"status,omitempty"`
+	// PID is the process group a step's command runs in (step.process).
+	PID int `json:"pid,omitempty"`
 	// Stream is stdout or stderr on step.log events; Line the text.
 	Stream     string `json:"stream,omitempty"`
 	Line       string `json:"line,omitempty"`

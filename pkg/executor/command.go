@@ -40,6 +40,9 @@ type Command struct {
 	// Bin, when set, is a directory searched before PATH for an argv
 	// command named without a slash (a chains directory's bin/).
 	Bin string
+	// Started, when set, is told the process's id (its process group's,
+	// too) once it runs.
+	Started func(pid int)
 }
 
 // CommandResult is what a finished command left behind.
@@ -134,6 +137,9 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	cmd.WaitDelay = grace + time.Second
 	if err := cmd.Start(); err != nil {
 		return CommandResult{}, &StartError{Name: name, Err: err}
+	}
+	if c.Started != nil {
+		c.Started(cmd.Process.Pid)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()

@@ -11,6 +11,7 @@ import (
 // cancellation reaches everything it started.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 func terminateGroup(cmd *exec.Cmd) {

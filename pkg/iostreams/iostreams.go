@@ -6,8 +6,11 @@ package iostreams
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"sync"
+	"syscall"
 
 	"golang.org/x/term"
 )
@@ -42,3 +45,34 @@ func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
 
 // IsStderrTTY reports whether progress goes to a terminal.
 func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// Guard makes a write to Out or ErrOut that finds its reader gone (EPIPE:
+// … | head, a closed log pipe) call stop, once, so that a run ends as
+// interrupted rather than half-done; the write still reports its error.
+func (s *IOStreams) Guard(stop func()) *IOStreams {
+	var once sync.Once
+	s.Out = &pipeGuard{w: s.Out, stop: func() { once.Do(stop) }}
+	s.ErrOut = &pipeGuard{w: s.ErrOut, stop: func() { once.Do(stop) }}
+	return s
+}
+
+// pipeGuard watches one stream for a reader gone.
+type pipeGuard struct {
+	w    io.Writer
+	stop func()
+}
+
+// File is the stream's file, when it is one (the live display draws on
+// the terminal itself).
+func (g *pipeGuard) File() *os.File {
+	f, _ := g.w.(*os.File)
+	return f
+}
+
+func (g *pipeGuard) Write(p []byte) (int, error) {
+	n, err := g.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		g.stop()
+	}
+	return n, err
+}

@@ -89,6 +89,10 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		cmd.Stderr = x.lineWriter(s.ID, "stderr")
 	}
 	cmd.Spill = x.spill(s)
+	cmd.Started = func(pid int) {
+		// saved with the run: a resume waits for no step to be still running
+		x.emit(event.Event{Type: event.StepProcess, Step: s.ID, PID: pid})
+	}
 	res, err := cmd.Run(ctx)
 	flush(cmd.Stdout, cmd.Stderr)
 	stdout := strings.TrimSpace(res.Stdout)

@@ -142,6 +142,12 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 		r.Close()
 		return nil, nil, err
 	}
+	if err := saved.stillRunning(id); err != nil {
+		// an earlier attempt's step outlived it (chainrun was killed):
+		// running it again now would run it twice at once
+		r.Close()
+		return nil, nil, err
+	}
 	if saved.Record.Status == event.Running {
 		// its driver is gone (we hold the lock): it was interrupted
 		saved.Record.Status = run.Interrupted
@@ -197,6 +203,9 @@ type Saved struct {
 	Result   *run.Result
 	// Transitions are a workflow run's transitions, in the order taken.
 	Transitions []run.TransitionRecord
+	// processes are the process groups of steps that started and never
+	// finished, by run id and step.
+	processes map[string][]int
 }
 
 // Load reads a saved run without locking it.
@@ -212,7 +221,7 @@ func (s *Store) Load(id string) (*Saved, error) {
 	if err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
-	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}}
+	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
 	if err := json.Unmarshal(data, &sv.Record); err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
@@ -310,6 +319,10 @@ func readJournal(path string, sv *Saved) error {
 			return fmt.Errorf("line %d: %w", i+1, err)
 		}
 		switch e.Type {
+		case event.StepProcess:
+			sv.processes[e.RunID+"\x00"+e.Step] = append(sv.processes[e.RunID+"\x00"+e.Step], e.PID)
+		case event.StepFinished:
+			delete(sv.processes, e.RunID+"\x00"+e.Step)
 		case event.StepBegun:
 			sv.Started[e.Step] = true
 		case event.StepSaved:

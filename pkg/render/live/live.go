@@ -57,6 +57,10 @@ var (
 // (os.LookupEnv) says.
 func Open(w io.Writer, lookupEnv func(string) (string, bool)) *Display {
 	out, ok := w.(*os.File)
+	if f, wraps := w.(interface{ File() *os.File }); wraps {
+		// a guarded stream (iostreams.Guard): draw on the terminal itself
+		out, ok = f.File(), f.File() != nil
+	}
 	if !ok {
 		return nil
 	}
@@ -90,7 +94,7 @@ func New(w io.Writer, color bool, opts ...mpb.ContainerOption) *Display {
 // is left running.
 func (l *Display) Emit(e event.Event) {
 	switch e.Type {
-	case event.StepLog, event.StepSaved, event.StepBegun, event.TransitionSaved:
+	case event.StepLog, event.StepSaved, event.StepBegun, event.StepProcess, event.TransitionSaved:
 		return // never shown live; skip the lock
 	}
 	l.mu.Lock()
