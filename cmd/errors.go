@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
@@ -102,7 +103,9 @@ func reportError(io *iostreams.IOStreams, err error, commandRan bool) int {
 		return code
 	}
 	fmt.Fprintln(io.ErrOut, "chainrun: "+err.Error())
-	if !commandRan {
+	if !commandRan && !strings.Contains(err.Error(), "--help") {
+		// a refusal of the command line that does not already say where
+		// help is
 		fmt.Fprintln(io.ErrOut, "Run 'chainrun --help' for usage.")
 	}
 	return code

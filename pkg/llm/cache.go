@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Cache keeps answers by key. pkg/cache's Dir (on disk) and Mem satisfy
+// Cache keeps answers by key. pkg/cache's Store (on disk) and Mem satisfy
 // it; a failed write costs a future call, nothing more.
 type Cache interface {
 	Get(key string, v any) bool

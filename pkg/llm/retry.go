@@ -57,8 +57,13 @@ type Retrying struct {
 
 var _ Provider = (*Retrying)(nil)
 
+// ErrAllowanceSpent is a request a Retrying target refused without
+// sending: its allowance of requests was spent by earlier ones.
+var ErrAllowanceSpent = errors.New("retry allowance spent")
+
 // WithRetry wraps target t with policy p. observe, when set, sees every
-// request sent (and every refusal before sending).
+// request sent, and every one a budget refused; a request refused because
+// the allowance is spent is not observed (nothing was asked).
 func WithRetry(t Target, p Policy, observe func(Attempt)) *Retrying {
 	return &Retrying{target: t, policy: p, observe: observe}
 }
@@ -77,7 +82,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 	last := r.last
 	r.mu.Unlock()
 	if left <= 0 {
-		return nil, &Error{Provider: r.Name(), Transient: true, NotSent: true, Err: last,
+		return nil, &Error{Provider: r.Name(), Transient: true, NotSent: true, Err: ErrAllowanceSpent,
 			Message: fmt.Sprintf("%s: the retry allowance of %d requests is spent (last: %v)", r.target.Label(), max(r.policy.Attempts, 1), last)}
 	}
 	p := r.policy

@@ -115,27 +115,36 @@ func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache,
 			return ""
 		}
 		k := answerKey{Step: s.ID, System: req.System, Prompt: req.Messages[0].Content, Models: models,
-			Temperature: req.Temperature, MaxTokens: req.MaxTokens, OutputSchema: s.OutputSchema,
+			MaxTokens: req.MaxTokens, OutputSchema: s.OutputSchema,
 			Guardrails: s.Guardrails, MustContain: s.OutputMustContain, MustNotContain: s.OutputMustNotContain,
 			MaxLength: s.OutputMaxLength, ConditionKey: s.ConditionKey}
+		if req.Temperature != nil {
+			k.Temperature, k.HasTemperature = *req.Temperature, true
+		}
 		if len(req.Tools) > 0 {
 			// the tools offered (and the completion schema) shape the answer
-			k.Tools, k.Completion = req.Tools, s.Completion
+			k.Tools = req.Tools
+			if c := s.Completion; c != nil {
+				k.Completion = []any{c.Tool, c.Description, c.Schema}
+			}
 		}
-		return cache.Key(&k)
+		// by value, with no pointer in it: a key that JSON cannot carry
+		// is hashed as Go prints it, which must not hold an address
+		return cache.Key(k)
 	}
 	return x.l.cache, llm.CacheOptions{Key: key, TTL: cacheTTL(s), Read: x.l.cacheReads}
 }
 
 // answerKey is everything that names a cached answer.
 type answerKey struct {
-	Step         string   `json:"s"`
-	System       string   `json:"y,omitempty"`
-	Prompt       string   `json:"p"`
-	Models       []string `json:"m"`
-	Temperature  *float64 `json:"t,omitempty"`
-	MaxTokens    int      `json:"n,omitempty"`
-	OutputSchema string   `json:"o,omitempty"`
+	Step           string   `json:"s"`
+	System         string   `json:"y,omitempty"`
+	Prompt         string   `json:"p"`
+	Models         []string `json:"m"`
+	Temperature    float64  `json:"t,omitempty"`
+	HasTemperature bool     `json:"h,omitempty"`
+	MaxTokens      int      `json:"n,omitempty"`
+	OutputSchema   string   `json:"o,omitempty"`
 	// the checks the answer passed to be stored
 	Guardrails     []chain.Guardrail `json:"g,omitempty"`
 	MustContain    []string          `json:"c,omitempty"`
@@ -143,8 +152,8 @@ type answerKey struct {
 	MaxLength      int               `json:"l,omitempty"`
 	ConditionKey   []string          `json:"k,omitempty"`
 	// the tools offered and the completion schema shape the answer
-	Tools      []llm.Tool        `json:"u,omitempty"`
-	Completion *chain.Completion `json:"d,omitempty"`
+	Tools      []llm.Tool `json:"u,omitempty"`
+	Completion []any      `json:"d,omitempty"`
 }
 
 func labels(targets []llm.Target) []string {

@@ -92,6 +92,13 @@ type tries struct {
 	history []llm.Message
 	targets []llm.Target
 	models  llm.Provider
+	// turns are a tool loop's models by turn, and side the models of side
+	// questions (a summary) by name: a re-ask of the same turn or
+	// question draws on the allowance of the first.
+	turns map[int]llm.Provider
+	side  map[string]llm.Provider
+	// summaries are the context summaries made, by dependency and text.
+	summaries map[string]string
 	// usage and model are kept by the models' observer; turn is the tool
 	// loop's current model call.
 	usage Usage
@@ -110,6 +117,32 @@ func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func
 		ps[i] = llm.WithRetry(t, p, observe)
 	}
 	return llm.Fallback(ps...)
+}
+
+// modelsFor is the step's models for turn (a tool loop's) or side question
+// name, made once per step execution so that every attempt shares their
+// allowance.
+func (x *execution) modelsFor(s *chain.Step, t *tries, turn int, name string) llm.Provider {
+	if name != "" {
+		if t.side == nil {
+			t.side = map[string]llm.Provider{}
+		}
+		if m, ok := t.side[name]; ok {
+			return m
+		}
+		m := x.stepModels(s, t.targets, x.observer(s, t, name))
+		t.side[name] = m
+		return m
+	}
+	if t.turns == nil {
+		t.turns = map[int]llm.Provider{}
+	}
+	if m, ok := t.turns[turn]; ok {
+		return m
+	}
+	m := x.stepModels(s, t.targets, x.observer(s, t, ""))
+	t.turns[turn] = m
+	return m
 }
 
 // observer adds each request's usage to t and reports it as an llm.call

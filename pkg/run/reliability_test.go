@@ -135,3 +135,62 @@ func TestChangingAGuardrailMissesTheCache(t *testing.T) {
 		}
 	}
 }
+
+// The allowance holds for the re-asks of a tool loop's turn and of a
+// summary too, and a request the allowance refuses never hides why the
+// answer before was refused.
+func TestRetryMaxHoldsForToolLoopsAndSummaries(t *testing.T) {
+	for _, tt := range []struct{ name, step string }{
+		{"tool loop", "tools: [Read]"},
+		{"summary", "context_strategy: {facts: summarize}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			asked := map[bool]int{} // by whether the request is a summary
+			s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+				summary := strings.HasPrefix(r.LastUserMessage(), "Summarise")
+				asked[summary]++
+				if asked[summary] <= 2 {
+					return llmtest.Reply{Status: 503}
+				}
+				return llmtest.Reply{Text: "short"}
+			})
+			defer s.Close()
+			res := runChain(t, `
+name: t
+steps:
+  - {id: facts, type: cli, command: echo, args: [the facts], output_var: facts}
+  - id: ask
+    depends_on: [facts]
+    model: openai/big
+    prompt: "use {facts}"
+    `+tt.step+`
+    retry: {max: 3, delay_ms: 1}
+    guardrails: [{type: min_length, value: 20}]
+`, nil, WithModels(registryFor(s, nil)), WithDir(t.TempDir()))
+			// each question (the answer, a summary) has the allowance
+			if asked[false] > 3 || asked[true] > 3 {
+				t.Errorf("requests %v to the one model: a question asked more than retry max 3 times", asked)
+			}
+			if res.Status != Failed || !strings.Contains(res.Error, "guardrail failed") && !strings.Contains(res.Error, "503") {
+				t.Errorf("status %s, error %q", res.Status, res.Error)
+			}
+		})
+	}
+}
+
+func TestSpentAllowanceDoesNotHideTheBrokenGuardrail(t *testing.T) {
+	replies := []llmtest.Reply{{Status: 503}, {Text: "short"}, {Text: "short"}}
+	s := llmtest.New(replies...)
+	defer s.Close()
+	res := runChain(t, `
+name: t
+steps:
+  - {id: ask, model: openai/big, prompt: p, retry: {max: 3, delay_ms: 1}, guardrails: [{type: min_length, value: 20}]}
+`, nil, WithModels(registryFor(s, nil)))
+	if res.Status != Failed || !strings.Contains(res.Error, "guardrail failed: min_length") {
+		t.Fatalf("status %s, error %q: want the guardrail named", res.Status, res.Error)
+	}
+	if s.Count() != 3 {
+		t.Errorf("%d requests, want 3", s.Count())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
 )
 
@@ -160,6 +161,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		p.Delay, p.Backoff = time.Duration(s.Retry.DelayMS)*time.Millisecond, s.Retry.Backoff
 	}
 	var out outcome
+	var lastErr error
 	attempts := 0
 	err := retry.Do(ctx, p, retry.Hooks{
 		Retryable: func(err error) bool {
@@ -172,8 +174,16 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		},
 	}, func(n int) error {
 		attempts = n
+		prev := out
 		var err error
 		out, err = x.attempt(ctx, s, sc, t, &used, n)
+		if errors.Is(err, llm.ErrAllowanceSpent) && lastErr != nil {
+			// the models' requests ran out before this attempt could
+			// ask: what failed is the answer before, not the allowance
+			out.value, out.finish = prev.value, prev.finish
+			return &permanentError{lastErr}
+		}
+		lastErr = err
 		return err
 	})
 	return out, attempts, err

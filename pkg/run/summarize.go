@@ -70,7 +70,11 @@ const summaryTTL = 7 * 24 * time.Hour
 // cached (when a cache is configured) whatever the step's own cache
 // setting.
 func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name, text string) (string, error) {
-	models := x.stepModels(s, t.targets, x.observer(s, t, "summarize "+name))
+	if sum, ok := t.summaries[name+"\x00"+text]; ok {
+		// a re-ask of the step: the context is the same
+		return sum, nil
+	}
+	models := x.modelsFor(s, t, 0, "summarize "+name)
 	var store llm.Cache
 	if x.l.cache != nil {
 		store = x.l.cache
@@ -85,5 +89,9 @@ func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name
 	if resp.Cached {
 		t.usage.Cached++
 	}
+	if t.summaries == nil {
+		t.summaries = map[string]string{}
+	}
+	t.summaries[name+"\x00"+text] = resp.Text
 	return resp.Text, nil
 }

@@ -91,7 +91,6 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 	defer func() { out.toolCalls += int(calls.Load()) }()
 	limit := s.Turns()
 	lastProblem := ""
-	observe := x.observer(s, l.t, "")
 	for turn := 1; ; turn++ {
 		if turn > limit {
 			msg := fmt.Sprintf("max_turns %d reached: the model was still working (raise max_turns, or narrow the task)", limit)
@@ -101,7 +100,7 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 			return nil, &permanentError{errors.New(msg)}
 		}
 		l.t.turn = turn
-		resp, err := x.stepModels(s, l.t.targets, observe).Complete(ctx, req)
+		resp, err := x.modelsFor(s, l.t, turn, "").Complete(ctx, req)
 		if err != nil {
 			return nil, &permanentError{err}
 		}

@@ -103,6 +103,10 @@ func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request
 	req.OutputDir = filepath.Join(r.Dir(), "outputs")
 	req.Events = event.Multi(withoutNil(req.Events, r))
 	if err := r.Begin(); err != nil {
+		if ss.fresh {
+			_ = r.Discard()
+			ss.closed = true
+		}
 		return nil, err
 	}
 	res, err := engine.Run(ctx, req)
