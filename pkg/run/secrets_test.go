@@ -121,3 +121,30 @@ steps:
 		t.Errorf("the cut value does not say why the rest is not kept: %.100q", text[len(text)-200:])
 	}
 }
+
+// TestSpillFilesArePrivate: the outputs/ directory is 0700 and a spill
+// file 0600, like every other file of a saved run.
+func TestSpillFilesArePrivate(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "outputs")
+	src := `
+name: t
+steps:
+  - {id: big, type: cli, run: 'head -c 9000000 /dev/zero', output_var: b}
+`
+	if _, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), OutputDir: out, Journal: &memJournal{}}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("outputs/: %v %v", fi.Mode(), err)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*"))
+	for _, f := range files {
+		if fi, _ := os.Stat(f); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %o", f, fi.Mode().Perm())
+		}
+	}
+	if len(files) == 0 {
+		t.Error("no spill file")
+	}
+}
