@@ -148,3 +148,33 @@ steps:
 		t.Error("no spill file")
 	}
 }
+
+// TestHTTPStepErrorsRedactURLs: a URL built from a step's output (no
+// secret input to mask) is shown without its credentials and query, in
+// the error, the events and the result, also when it fails to parse, in
+// an http step and an http pre_tool alike.
+func TestHTTPStepErrorsRedactURLs(t *testing.T) {
+	rec := &event.Recorder{}
+	res := runChain(t, `
+name: t
+inputs: [q]
+steps:
+  - {id: tok, type: cli, run: 'echo Zq9-vault-token', output_var: tok}
+  - {id: get, type: http, depends_on: [tok], url: 'http://deploy:{tok}@127.0.0.1:9/api?api_key={tok}&q={input.q}', continue_on_error: true}
+  - id: pre
+    type: cli
+    command: echo
+    depends_on: [tok]
+    pre_tools: [{type: http, url: 'http://u:{tok}@[::1/x?k={tok}', inject_as: d}]
+`, map[string]string{"q": "a\tb"}, WithEvents(rec))
+	blob, _ := json.Marshal(res)
+	evs, _ := json.Marshal(rec.Events())
+	for what, text := range map[string]string{"result": string(blob), "events": string(evs)} {
+		if strings.Contains(text, "Zq9-vault-token@") || strings.Contains(text, "api_key=Zq9") || strings.Contains(text, "k=Zq9") {
+			t.Errorf("the %s shows a URL's credentials or query: %s", what, text)
+		}
+	}
+	if e := step(t, res, "get").Error; !strings.Contains(e, "***@127.0.0.1:9/api?…") {
+		t.Errorf("the error does not name the redacted URL: %s", e)
+	}
+}
