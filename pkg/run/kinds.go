@@ -58,6 +58,19 @@ func (x *execution) render(t *chain.Template, sc scope) (string, error) {
 	return out, nil
 }
 
+// renderURL renders an http url, each value percent-encoded for where it
+// stands (chain.Template.RenderURL).
+func (x *execution) renderURL(t *chain.Template, sc scope) (string, error) {
+	if t == nil {
+		return "", nil
+	}
+	out, err := t.RenderURL(sc.resolve, x.l.lenient)
+	if err != nil {
+		return "", &permanentError{err}
+	}
+	return out, nil
+}
+
 // dir resolves a step's cwd against the directory chainrun started in.
 func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 	d, err := x.render(cwd, sc)
