@@ -1,0 +1,103 @@
+package github
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// Guard is a stream of a process running in GitHub Actions (stdout or
+// stderr) whose every line is shown and never obeyed: a line that the
+// runner would read as a workflow command (a step's output, an error
+// quoting it, a progress line) is fenced by ::stop-commands:: with a
+// fresh unguessable token. Other lines pass unchanged. The Renderer's own
+// commands bypass it.
+type Guard struct {
+	mu      sync.Mutex
+	raw     io.Writer
+	partial []byte
+}
+
+// NewGuard wraps w when getenv says the job runs in GitHub Actions
+// (GITHUB_ACTIONS=true), else returns nil.
+func NewGuard(getenv func(string) string, w io.Writer) *Guard {
+	if getenv("GITHUB_ACTIONS") != "true" {
+		return nil
+	}
+	return &Guard{raw: w}
+}
+
+// Write passes whole lines on at once, fenced when they look like a
+// command; the end of a line not yet finished waits for the rest (or
+// Flush), so a command cannot be assembled across writes.
+func (g *Guard) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.partial = append(g.partial, p...)
+	i := bytes.LastIndexByte(g.partial, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	whole := string(g.partial[:i])
+	g.partial = append(g.partial[:0:0], g.partial[i+1:]...)
+	if err := g.write(whole); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes the unfinished last line, ending it.
+func (g *Guard) Flush() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.partial) == 0 {
+		return nil
+	}
+	text := string(g.partial)
+	g.partial = nil
+	return g.write(text)
+}
+
+// write puts lines (without their last newline) out, as ghVerbatim does.
+func (g *Guard) write(text string) error {
+	var b strings.Builder
+	ghVerbatim(&b, strings.Split(text, "\n"))
+	_, err := io.WriteString(g.raw, b.String())
+	return err
+}
+
+// unguarded is the stream under a Guard: the Renderer's own commands
+// must be obeyed.
+func unguarded(w io.Writer) io.Writer {
+	if g, ok := w.(*Guard); ok {
+		return g.raw
+	}
+	return w
+}
+
+// MaskSecrets registers the value of every secret input of c with
+// ::add-mask::, so that the runner hides it in the whole job's log
+// whatever prints it. Each form a value can be shown in is registered:
+// as given, trimmed, and line by line (GitHub masks one line at a time).
+// Call it before the run prints anything.
+func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, in := range c.Inputs {
+		v := inputs[in.Name]
+		if !in.Secret || v == "" {
+			continue
+		}
+		forms := append([]string{v, strings.TrimSpace(v)}, strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' })...)
+		for _, f := range forms {
+			if f = strings.TrimSpace(f); f != "" && !seen[f] {
+				seen[f] = true
+				b.WriteString(ghCommand("add-mask", nil, f) + "\n")
+			}
+		}
+	}
+	_, _ = io.WriteString(g.w, b.String())
+}
