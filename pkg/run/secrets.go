@@ -2,7 +2,9 @@ package run
 
 import (
 	"encoding/json"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -28,8 +30,9 @@ const minMaskedLength = 4
 
 // masker hides secret input values in every form a run can show them:
 // the value as given, trimmed of surrounding whitespace (a secret read
-// from a file keeps its newline, a script prints it without), and each
-// line of a multi-line secret.
+// from a file keeps its newline, a script prints it without), each line
+// of a multi-line secret, and as percent-encoded in a URL or escaped in
+// a JSON string.
 type masker struct {
 	// inText masks the forms long enough to find inside any text.
 	inText *strings.Replacer
@@ -71,19 +74,26 @@ func newMasker(values []string) *masker {
 	return m
 }
 
-// secretForms are the texts one secret value can be shown as.
+// secretForms are the texts one secret value can be shown as: as given,
+// trimmed, line by line, and each of those percent-encoded (a URL's path
+// or query) or escaped in a JSON string.
 func secretForms(v string) []string {
-	var out []string
-	add := func(s string) {
-		if strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	add(v)
-	add(strings.TrimSpace(v))
+	base := []string{v, strings.TrimSpace(v)}
 	if strings.ContainsAny(v, "\r\n") {
 		for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
-			add(strings.TrimSpace(line))
+			base = append(base, strings.TrimSpace(line))
+		}
+	}
+	var out []string
+	for _, f := range base {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		out = append(out, f, url.PathEscape(f), url.QueryEscape(f))
+		if b, err := json.Marshal(f); err == nil {
+			// quoted whole too, so a short secret is masked where a
+			// message quotes it ("ab" is not an integer)
+			out = append(out, string(b[1:len(b)-1]), string(b), strconv.Quote(f))
 		}
 	}
 	return out

@@ -165,6 +165,7 @@ steps:
     type: cli
     command: echo
     depends_on: [tok]
+    continue_on_error: true
     pre_tools: [{type: http, url: 'http://u:{tok}@[::1/x?k={tok}', inject_as: d}]
 `, map[string]string{"q": "a\tb"}, WithEvents(rec))
 	blob, _ := json.Marshal(res)
@@ -176,5 +177,44 @@ steps:
 	}
 	if e := step(t, res, "get").Error; !strings.Contains(e, "***@127.0.0.1:9/api?…") {
 		t.Errorf("the error does not name the redacted URL: %s", e)
+	}
+	if e := step(t, res, "pre").Error; !strings.Contains(e, "***@[::1/x?…") {
+		t.Errorf("the pre_tool's error does not name the redacted URL: %s", e)
+	}
+}
+
+// TestSecretsAreMaskedEncodedAndInInputErrors: a secret percent-encoded
+// in a URL, escaped in JSON, or quoted by an input's error is masked too.
+func TestSecretsAreMaskedEncodedAndInInputErrors(t *testing.T) {
+	rec := &event.Recorder{}
+	const tok = `Zq9 "p/w"&x`
+	res := runChain(t, `
+name: t
+inputs: [{name: tok, secret: true}]
+steps:
+  - {id: get, type: http, url: 'http://127.0.0.1:1/api/{input.tok}/x', continue_on_error: true}
+  - {id: js, type: transform, expr: 'toJSON({"t": input.tok})', output_var: j}
+`, map[string]string{"tok": tok}, WithEvents(rec))
+	blob, _ := json.Marshal(res)
+	evs, _ := json.Marshal(rec.Events())
+	for what, text := range map[string]string{"result": string(blob), "events": string(evs)} {
+		for _, form := range []string{"Zq9%20", "Zq9+%22", `Zq9 \"p`, `Zq9 \\\"p`} {
+			if strings.Contains(text, form) {
+				t.Errorf("the %s shows the secret as %s: %s", what, form, text)
+			}
+		}
+	}
+	c := load(t, wf(`    inputSchema:
+      type: object
+      properties:
+        pin: {type: integer, writeOnly: true}
+    states:
+      a: {terminal: true}
+`))
+	for _, pin := range []string{"Zq9-not-a-number", "ab"} {
+		_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"pin": pin}})
+		if err == nil || strings.Contains(err.Error(), `"`+pin+`"`) {
+			t.Errorf("the input error shows the secret: %v", err)
+		}
 	}
 }
