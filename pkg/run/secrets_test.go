@@ -67,16 +67,16 @@ steps:
 
 func TestSecretsAreMaskedInEveryForm(t *testing.T) {
 	rec := &event.Recorder{}
-	j := &memJournal{}
+	j := &memJournal{} // not safe for steps in parallel: the steps run in turn
 	src := `
 name: t
 inputs: [{name: pin, secret: true}, {name: tok, secret: true}, {name: one, secret: true}]
 steps:
   - {id: num, type: cli, run: 'echo "{\"account\": $(printf %s {input.pin})}"', output_var: n}
-  - {id: key, type: transform, expr: '{(input.pin): "k", "list": [int(input.pin)]}', output_var: k}
-  - {id: trim, type: cli, run: 'echo "Bearer $(printf %s {input.tok})"; echo "bad $(printf %s {input.tok})" >&2; exit 3', continue_on_error: true, output_var: b}
-  - {id: short, type: cli, run: 'echo "{input.one}"; echo 1700', output_var: s}
-  - {id: whole, type: cli, run: 'echo "{input.one}"', output_var: w}
+  - {id: key, type: transform, depends_on: [num], expr: '{(input.pin): "k", "list": [int(input.pin)]}', output_var: k}
+  - {id: trim, type: cli, depends_on: [key], run: 'echo "Bearer $(printf %s {input.tok})"; echo "bad $(printf %s {input.tok})" >&2; exit 3', continue_on_error: true, output_var: b}
+  - {id: short, type: cli, depends_on: [trim], run: 'echo "{input.one}"; echo 1700', output_var: s}
+  - {id: whole, type: cli, depends_on: [short], run: 'echo "{input.one}"', output_var: w}
 `
 	c := load(t, src)
 	in := map[string]string{"pin": "4711235813", "tok": "  tok-Zq9-abc\n\n", "one": "7"}
