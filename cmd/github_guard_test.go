@@ -52,6 +52,7 @@ steps:
     type: cli
     depends_on: [out]
     run: 'printf "boom\n::error title=x::injected-err\n  ::add-mask::injected-mask\nx\r::warning::injected-cr\n::stop-commands::injected-stop\n::endgroup::\n" >&2; echo "::set-output name=a::injected-stdout"; exit 1'
+  - {id: unread, type: cli, run: 'true', output_var: never_read}
 output: o
 `
 	if err := os.WriteFile(filepath.Join(chains, "hostile.yaml"), []byte(src), 0o600); err != nil {

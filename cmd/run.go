@@ -96,16 +96,16 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
+	if err != nil {
+		return err
+	}
+	maskForGitHub(view, loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
 		for _, w := range loaded.Warnings {
 			fmt.Fprintln(f.io.ErrOut, w.String())
 		}
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
-	if err != nil {
-		return err
-	}
-	maskForGitHub(view, loaded.Chain, inputs)
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
