@@ -48,6 +48,7 @@ func Execute(ctx context.Context, io *iostreams.IOStreams, args []string) int {
 // execute runs one command line with the given factory (tests give theirs).
 func execute(ctx context.Context, f *factory, args []string) int {
 	io := f.io
+	defer guardForGitHub(io)()
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)

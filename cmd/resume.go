@@ -122,6 +122,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
+	maskForGitHub(view, c, inputs)
 	if opts.take != "" && c.Workflow == nil {
 		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
 	}

@@ -96,14 +96,15 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
+	if err != nil {
+		return err
+	}
+	maskForGitHub(view, loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
 		for _, w := range loaded.Warnings {
 			fmt.Fprintln(f.io.ErrOut, w.String())
 		}
-	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
-	if err != nil {
-		return err
 	}
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
@@ -132,7 +133,8 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 
 // runSaved runs the chain with every step saved in the state directory,
 // so the run can be resumed. A state directory that cannot be written is
-// a warning: the run goes on unsaved, and its result is still printed.
+// a warning of the result (stderr in text, "warnings" in JSON): the run
+// goes on unsaved, and its result is still printed.
 func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string) (*run.Result, error) {
 	st, err := f.stateStore()
 	if err != nil {
@@ -144,8 +146,12 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	}
 	session, serr := st.Start(req.Chain, inputs, opts.LenientVariables)
 	if serr != nil {
-		fmt.Fprintf(f.io.ErrOut, "chainrun: warning: this run is not saved and cannot be resumed: %v\n", serr)
-		return engine.Run(ctx, req)
+		// a warning of the result, so that -o json carries it too
+		res, err := engine.Run(ctx, req)
+		if res != nil {
+			res.Warnings = append(res.Warnings, "this run is not saved and cannot be resumed: "+serr.Error())
+		}
+		return res, err
 	}
 	return session.Drive(ctx, engine, req)
 }

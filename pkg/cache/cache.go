@@ -107,7 +107,7 @@ func (s *Store) Put(key string, v any, ttl time.Duration) error {
 		return err
 	}
 	p := s.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
 	return fsutil.WriteFile(p, data, false)

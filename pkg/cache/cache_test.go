@@ -124,3 +124,27 @@ func TestClearTouchesOnlyEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesArePrivate: cache entries are 0600 and their directories
+// 0700 (an answer may quote whatever the prompt held).
+func TestEntriesArePrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	s := Open(dir)
+	if err := s.Put("k1", []byte(`"v"`), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := d.Info()
+		want := os.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s is %o, want %o", p, got, want)
+		}
+		return nil
+	})
+}

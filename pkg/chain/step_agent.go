@@ -41,6 +41,11 @@ func checkAgent(v *validator, s *Step) {
 	if s.Prompt == "" {
 		v.d.errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
 	}
+	if len(s.Tools) > 0 && s.Cache != nil && s.Cache.Enabled {
+		// a cached answer would skip the tool calls: stale reads, and
+		// writes that never happen
+		v.d.errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.subject())
+	}
 }
 
 // modelFields checks the values of the fields that configure a model call.

@@ -219,20 +219,27 @@ func (t *Template) Render(resolve Resolver, keep bool) (string, error) {
 // value resolves the reference: its fallback when it is missing or empty,
 // its own text when it is missing and keep is true.
 func (r *Ref) value(resolve Resolver, keep bool) (string, error) {
+	v, _, err := r.resolved(resolve, keep)
+	return v, err
+}
+
+// resolved is value, also saying whether the reference was kept as
+// written (it named nothing, and keep is true).
+func (r *Ref) resolved(resolve Resolver, keep bool) (v string, asWritten bool, err error) {
 	v, ok, err := resolve(*r)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if (!ok || v == "") && r.Fallback != nil {
-		return *r.Fallback, nil
+		return *r.Fallback, false, nil
 	}
 	if !ok {
 		if keep {
-			return r.Raw, nil
+			return r.Raw, true, nil
 		}
-		return "", &UnresolvedError{Ref: *r}
+		return "", false, &UnresolvedError{Ref: *r}
 	}
-	return v, nil
+	return v, false, nil
 }
 
 // UnresolvedError says a reference had no value at run time (a field that

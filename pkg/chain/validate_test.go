@@ -147,6 +147,8 @@ func TestValidationErrors(t *testing.T) {
 		{"status collision", "name: x\nsteps:\n  - {id: a, type: cli, command: x, output_var: r_status}\n  - {id: b, type: http, url: 'http://x', output_var: r}\n", []string{"also sets r_status"}},
 		{"broken schema", "name: x\nsteps:\n  - {id: a, type: cli, command: x, guardrails: [{type: json_schema, value: {type: 12}}]}\n", []string{"guardrail json_schema"}},
 		{"unknown tool", "name: x\nsteps:\n  - {id: a, prompt: p, tools: [Read, Bsh]}\n", []string{`unknown tool "Bsh"`, "did you mean Bash"}},
+		{"cache with tools", "name: x\nsteps:\n  - id: a\n    prompt: p\n    tools: [Read]\n    cache: {enabled: true}\n", []string{"c.yaml:6:5", `step "a": cache cannot be used with tools`}},
+		{"cache: true with a chain's tool", "name: x\ntools:\n  t: {description: d, input_schema: {type: object}, executor: {kind: cli, run: echo}}\nsteps:\n  - {id: a, prompt: p, tools: t, cache: true}\n", []string{"c.yaml:5", "cache cannot be used with tools"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

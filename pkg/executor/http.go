@@ -37,7 +37,8 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 	}
 	req, err := http.NewRequestWithContext(ctx, method, r.URL, body)
 	if err != nil {
-		return HTTPResponse{}, fmt.Errorf("bad request: %w", err)
+		// a parse error quotes the whole URL: show it redacted instead
+		return HTTPResponse{}, fmt.Errorf("bad request: %s %s: %w", method, RedactURL(r.URL), unwrapURLError(err))
 	}
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
@@ -64,18 +65,38 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 	return out, nil
 }
 
-// RedactURL drops credentials and the query (where tokens often travel)
-// from a URL shown in an error.
+// RedactURL is a URL as an error or event may show it: credentials
+// (user:password@) become ***, the query and fragment (where tokens often
+// travel) become "?…", and control characters are escaped so that the
+// text stays on one line. It works on text, not a parsed URL, so a URL
+// that fails to parse is redacted too.
 func RedactURL(u string) string {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i] + "?…"
 	}
-	if at := strings.Index(u, "@"); at >= 0 {
-		if scheme := strings.Index(u, "://"); scheme >= 0 && scheme < at {
-			u = u[:scheme+3] + "***@" + u[at+1:]
-		}
+	// the authority runs from after "//" (or the start, when the URL has
+	// no scheme) to the first "/"; credentials end at its last "@", since
+	// a password may hold an unescaped "@"
+	start := 0
+	if i := strings.Index(u, "//"); i >= 0 {
+		start = i + 2
 	}
-	return u
+	end := len(u)
+	if i := strings.IndexByte(u[start:], '/'); i >= 0 {
+		end = start + i
+	}
+	if at := strings.LastIndexByte(u[start:end], '@'); at >= 0 {
+		u = u[:start] + "***" + u[start+at:]
+	}
+	var b strings.Builder
+	for _, r := range u {
+		if r < 0x20 || r == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func unwrapURLError(err error) error {

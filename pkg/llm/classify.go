@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,7 @@ func classify(provider string, err error, status int, resp *http.Response, messa
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
+	redactURLError(err)
 	e := &Error{Provider: provider, Status: status, Err: err, Message: message}
 	switch {
 	case status > 0:
@@ -130,4 +132,28 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// redactURLError hides the credentials and the query of the URL a
+// transport error quotes (a base URL may carry user:password@, a proxy a
+// token): the message names scheme, host and path only.
+func redactURLError(err error) {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return
+	}
+	if i := strings.IndexAny(ue.URL, "?#"); i >= 0 {
+		ue.URL = ue.URL[:i] + "?…"
+	}
+	start := 0
+	if i := strings.Index(ue.URL, "//"); i >= 0 {
+		start = i + 2
+	}
+	end := len(ue.URL)
+	if i := strings.IndexByte(ue.URL[start:], '/'); i >= 0 {
+		end = start + i
+	}
+	if at := strings.LastIndexByte(ue.URL[start:end], '@'); at >= 0 {
+		ue.URL = ue.URL[:start] + "***" + ue.URL[start+at:]
+	}
 }

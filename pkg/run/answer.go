@@ -104,14 +104,15 @@ func parseJSONAnswer(text string) (Value, bool) {
 // step does not cache. The key names the step, the fully resolved prompt
 // and system prompt, the models, every parameter that changes the answer
 // and every check the answer passed to be stored; only first attempts
-// are cached (a retry carries the guardrail feedback).
+// are cached (a retry carries the guardrail feedback), and never a
+// request that holds a secret input (the cache is plain files on disk).
 func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache, llm.CacheOptions) {
 	if s.Cache == nil || !s.Cache.Enabled || x.l.cache == nil {
 		return nil, llm.CacheOptions{}
 	}
 	models := labels(targets)
 	key := func(req llm.Request) string {
-		if len(req.Messages) != 1 {
+		if len(req.Messages) != 1 || x.holdsSecret(req) {
 			return ""
 		}
 		k := answerKey{Step: s.ID, System: req.System, Prompt: req.Messages[0].Content, Models: models,
@@ -181,4 +182,18 @@ func feedback(answer string, err *guard.ViolationError) []llm.Message {
 	}
 	b.WriteString("Answer again, following every rule.")
 	return []llm.Message{{Role: llm.Assistant, Content: answer}, {Role: llm.User, Content: b.String()}}
+}
+
+// holdsSecret reports whether a model request carries a secret input in
+// any form: such a request is never cached, nor its answer.
+func (x *execution) holdsSecret(req llm.Request) bool {
+	if x.secrets.holds(req.System) {
+		return true
+	}
+	for _, m := range req.Messages {
+		if x.secrets.holds(m.Content) {
+			return true
+		}
+	}
+	return false
 }

@@ -97,7 +97,7 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 	flush(cmd.Stdout, cmd.Stderr)
 	stdout := strings.TrimSpace(res.Stdout)
 	if res.StdoutSize > executor.MaxCapture {
-		stdout = res.Stdout + cutNote(res.StdoutSize, res.StdoutFile)
+		stdout = res.Stdout + x.cutNote(res.StdoutSize, res.StdoutFile)
 	}
 	out := outcome{value: textValue(stdout), stderr: res.Stderr}
 	if res.SpillErr != nil {
@@ -110,18 +110,20 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 }
 
 // spill opens the files a step's oversized output is kept in, under the
-// run's directory; nil when the run has none (the rest is dropped).
+// run's directory; nil when the run has none, or has secret inputs (the
+// rest is dropped: a spill file is raw output, and a secret is never
+// written to disk unmasked).
 func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
-	if x.req.OutputDir == "" {
+	if x.req.OutputDir == "" || x.secrets != nil {
 		return nil
 	}
 	return func(stream string) (io.WriteCloser, string, error) {
-		if err := os.MkdirAll(x.req.OutputDir, 0o755); err != nil {
+		if err := os.MkdirAll(x.req.OutputDir, 0o700); err != nil {
 			return nil, "", err
 		}
 		n := x.spills.Add(1)
 		path := filepath.Join(x.req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
-		f, err := os.Create(path)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return nil, "", err
 		}
@@ -131,8 +133,11 @@ func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, st
 
 // cutNote ends a value cut at the in-memory cap, saying so and where the
 // whole is.
-func cutNote(size int64, path string) string {
+func (x *execution) cutNote(size int64, path string) string {
 	where := "the rest was dropped (runs that are saved keep it)"
+	if x.secrets != nil {
+		where = "the rest was dropped (a run with secret inputs keeps no raw output on disk)"
+	}
 	if path != "" {
 		where = "the whole is in " + path
 	}

@@ -49,7 +49,7 @@ func methodOf(method string) string {
 func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (outcome, error) {
 	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
 	var err error
-	if req.URL, err = x.render(url, sc); err != nil {
+	if req.URL, err = x.renderURL(url, sc); err != nil {
 		return outcome{}, err
 	}
 	if req.Body, err = x.render(body, sc); err != nil {

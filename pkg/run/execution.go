@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,7 +25,7 @@ type execution struct {
 	failure    string
 	failedStep string
 	earlyExit  string
-	secrets    *strings.Replacer
+	secrets    *masker
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.

@@ -93,7 +93,9 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		}
 	}
 	if len(problems) > 0 {
-		return nil, nil, &InputError{Chain: c.Name, Msg: strings.Join(problems, "; ")}
+		// a message may quote a value: never a secret one
+		msg := newMasker(secretValues(c, given, nil)).text(strings.Join(problems, "; "))
+		return nil, nil, &InputError{Chain: c.Name, Msg: msg}
 	}
 	text := make(map[string]string, len(typed))
 	for k, v := range typed {

@@ -48,10 +48,20 @@ func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope, t *tri
 }
 
 func (x *execution) render(t *chain.Template, sc scope) (string, error) {
+	return x.renderBy(t, sc, (*chain.Template).Render)
+}
+
+// renderURL renders an http url, each value percent-encoded for where it
+// stands (chain.Template.RenderURL).
+func (x *execution) renderURL(t *chain.Template, sc scope) (string, error) {
+	return x.renderBy(t, sc, (*chain.Template).RenderURL)
+}
+
+func (x *execution) renderBy(t *chain.Template, sc scope, how func(*chain.Template, chain.Resolver, bool) (string, error)) (string, error) {
 	if t == nil {
 		return "", nil
 	}
-	out, err := t.Render(sc.resolve, x.l.lenient)
+	out, err := how(t, sc.resolve, x.l.lenient)
 	if err != nil {
 		return "", &permanentError{err}
 	}

@@ -62,7 +62,7 @@ func (l *Local) admit(req Request) (string, error) {
 func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Budget, req Request, inheritedSecrets []string) *execution {
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
 	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
-		secrets: secretReplacer(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+		secrets: newMasker(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)

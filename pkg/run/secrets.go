@@ -1,7 +1,10 @@
 package run
 
 import (
+	"encoding/json"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -19,57 +22,171 @@ func secretValues(c *chain.Chain, inputs map[string]string, inherited []string) 
 	return values
 }
 
-// secretReplacer masks secret values, longest first, so that a run's
-// errors, events and result never show them.
-func secretReplacer(values []string) *strings.Replacer {
-	if len(values) == 0 {
+// minMaskedLength is the shortest secret form masked wherever it appears
+// in a text. A shorter one (a one-digit PIN) is masked only where it is
+// the whole value, string, number or key: masking every "7" would make
+// the run's output unreadable and tell the secret anyway.
+const minMaskedLength = 4
+
+// masker hides secret input values in every form a run can show them:
+// the value as given, trimmed of surrounding whitespace (a secret read
+// from a file keeps its newline, a script prints it without), each line
+// of a multi-line secret, and as percent-encoded in a URL or escaped in
+// a JSON string.
+type masker struct {
+	// inText masks the forms long enough to find inside any text.
+	inText *strings.Replacer
+	// whole holds every form, masked where it is a whole value.
+	whole map[string]bool
+}
+
+// newMasker is nil when no secret has a value.
+func newMasker(values []string) *masker {
+	m := &masker{whole: map[string]bool{}}
+	for _, v := range values {
+		for _, f := range secretForms(v) {
+			m.whole[f] = true
+		}
+	}
+	if len(m.whole) == 0 {
 		return nil
 	}
-	values = append([]string(nil), values...)
-	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
-	pairs := make([]string, 0, 2*len(values))
-	for _, v := range values {
-		pairs = append(pairs, v, "***")
+	long := make([]string, 0, len(m.whole))
+	for f := range m.whole {
+		if len(f) >= minMaskedLength {
+			long = append(long, f)
+		}
 	}
-	return strings.NewReplacer(pairs...)
+	// longest first, so a form inside another never leaves a part shown
+	sort.Slice(long, func(i, j int) bool {
+		if len(long[i]) != len(long[j]) {
+			return len(long[i]) > len(long[j])
+		}
+		return long[i] < long[j]
+	})
+	if len(long) > 0 {
+		pairs := make([]string, 0, 2*len(long))
+		for _, f := range long {
+			pairs = append(pairs, f, "***")
+		}
+		m.inText = strings.NewReplacer(pairs...)
+	}
+	return m
 }
 
-// mask hides secret values in text shown outside the run.
-func (x *execution) mask(s string) string {
-	if x.secrets == nil || s == "" {
+// secretForms are the texts one secret value can be shown as: as given,
+// trimmed, line by line, and each of those percent-encoded (a URL's path
+// or query) or escaped in a JSON string.
+func secretForms(v string) []string {
+	base := []string{v, strings.TrimSpace(v)}
+	if strings.ContainsAny(v, "\r\n") {
+		for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			base = append(base, strings.TrimSpace(line))
+		}
+	}
+	var out []string
+	for _, f := range base {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		out = append(out, f, url.PathEscape(f), url.QueryEscape(f))
+		if b, err := json.Marshal(f); err == nil {
+			// quoted whole too, so a short secret is masked where a
+			// message quotes it ("ab" is not an integer)
+			out = append(out, string(b[1:len(b)-1]), string(b), strconv.Quote(f))
+		}
+	}
+	return out
+}
+
+// text masks one text.
+func (m *masker) text(s string) string {
+	if m == nil || s == "" {
 		return s
 	}
-	return x.secrets.Replace(s)
+	if m.whole[strings.TrimSpace(s)] {
+		return "***"
+	}
+	if m.inText == nil {
+		return s
+	}
+	return m.inText.Replace(s)
 }
 
-// maskResult hides secret values in the result's error and variables.
-func (x *execution) maskResult(res *Result) {
-	if x.secrets == nil {
-		return
+// holds reports whether s contains any form of a secret, however short:
+// what holds one is never stored (a short secret makes this err on the
+// side of keeping nothing).
+func (m *masker) holds(s string) bool {
+	if m == nil {
+		return false
 	}
-	res.Error = x.mask(res.Error)
-	for k, v := range res.Vars {
-		res.Vars[k] = x.maskValue(v)
+	for f := range m.whole {
+		if strings.Contains(s, f) {
+			return true
+		}
 	}
-	res.Output = x.maskValue(res.Output)
+	return false
 }
 
-func (x *execution) maskValue(v any) any {
+// value masks a value of any JSON shape: strings, map keys, and numbers
+// or booleans whose text is or holds a secret (which become the masked
+// text).
+func (m *masker) value(v any) any {
 	switch t := v.(type) {
+	case nil:
+		return nil
 	case string:
-		return x.mask(t)
+		return m.text(t)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = x.maskValue(e)
+			out[i] = m.value(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = x.maskValue(e)
+			out[m.text(k)] = m.value(e)
 		}
 		return out
 	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	if s := string(b); m.text(s) != s {
+		return m.text(s)
+	}
 	return v
+}
+
+// mask hides secret values in text shown outside the run.
+func (x *execution) mask(s string) string { return x.secrets.text(s) }
+
+// maskValue hides secret values in a value of any JSON shape.
+func (x *execution) maskValue(v any) any {
+	if x.secrets == nil {
+		return v
+	}
+	return x.secrets.value(v)
+}
+
+// maskResult hides secret values in the result's error, warnings and
+// variables.
+func (x *execution) maskResult(res *Result) {
+	if x.secrets == nil {
+		return
+	}
+	res.Error = x.mask(res.Error)
+	for i, w := range res.Warnings {
+		res.Warnings[i] = x.mask(w)
+	}
+	for k, v := range res.Vars {
+		res.Vars[k] = x.maskValue(v)
+	}
+	res.Output = x.maskValue(res.Output)
+	for i := range res.Steps {
+		sr := &res.Steps[i]
+		sr.Error, sr.Reason, sr.Stderr = x.mask(sr.Error), x.mask(sr.Reason), x.mask(sr.Stderr)
+	}
 }

@@ -68,7 +68,7 @@ const summaryTTL = 7 * 24 * time.Hour
 // summarize condenses a dependency's output with the step's own models
 // (a question of its own, with its own retry allowance). Summaries are
 // cached (when a cache is configured) whatever the step's own cache
-// setting.
+// setting, unless the text holds a secret input.
 func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name, text string) (string, error) {
 	if sum, ok := t.summaries[name+"\x00"+text]; ok {
 		// a re-ask of the step: the context is the same
@@ -80,6 +80,10 @@ func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name
 		store = x.l.cache
 	}
 	key := cache.Key([]any{"summarize", labels(t.targets), s.MaxTokens, text})
+	if x.secrets.holds(text) {
+		// a secret is never written to the cache
+		key = ""
+	}
 	ask := llm.Cached(models, store, llm.CacheOptions{Key: func(llm.Request) string { return key }, TTL: summaryTTL, Read: x.l.cacheReads})
 	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.MaxTokens}
 	resp, err := ask.Complete(ctx, req)

@@ -113,7 +113,7 @@ func (r *Run) openLog() error {
 		r.evErr = trimTornTail(path)
 		_, statErr := os.Stat(path)
 		if r.evErr == nil {
-			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		}
 		if r.evErr == nil && statErr != nil {
 			// a new log: its directory entry is flushed with it

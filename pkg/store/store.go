@@ -97,7 +97,7 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 		return nil, fmt.Errorf("run %s already exists", rec.RunID)
 	}
 	tmp := filepath.Join(filepath.Dir(dir), ".new-"+rec.RunID)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
 	r, err := lockDir(tmp, rec.RunID)

@@ -56,8 +56,11 @@ func ghEscapeProperty(s string) string { return ghPropertyEscaper.Replace(s) }
 // step's own output must not open groups, mask values or set outputs.
 func ghCommandLike(lines []string) bool {
 	for _, l := range lines {
-		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
-			return true
+		// a carriage return starts a line too, for some readers
+		for _, piece := range strings.Split(l, "\r") {
+			if strings.HasPrefix(strings.TrimLeft(piece, " \t"), "::") {
+				return true
+			}
 		}
 	}
 	return false
@@ -68,6 +71,10 @@ func ghCommandLike(lines []string) bool {
 // around them with an unguessable token (::stop-commands::TOKEN ...
 // ::TOKEN::), as GitHub documents for echoing untrusted output.
 func ghVerbatim(b *strings.Builder, lines []string) {
+	// an element may hold several lines (an error quoting a step's stderr)
+	if len(lines) > 0 {
+		lines = strings.Split(strings.Join(lines, "\n"), "\n")
+	}
 	token := ""
 	if ghCommandLike(lines) {
 		token = ghStopToken()

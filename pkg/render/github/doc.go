@@ -2,8 +2,10 @@
 // in a collapsible group, failures as annotations on the chain file's
 // line, a paused workflow as a notice with its resume commands, and a
 // Markdown report appended to $GITHUB_STEP_SUMMARY. It also escapes every
-// workflow command it writes, and stops command processing around a
-// step's own output, so nothing a step prints is obeyed by the runner.
+// workflow command it writes, registers secret inputs with ::add-mask::,
+// and stops command processing around any other line that looks like a
+// command (Guard wraps the process's stdout and stderr), so nothing a
+// step prints is obeyed by the runner.
 //
 // It must not import cobra or viper, nor another view package but text
 // (whose failure wording annotations repeat); commands build it with New

@@ -75,7 +75,7 @@ func New(getenv func(string) string, wd string, w io.Writer, o Options) *Rendere
 	if base == "" {
 		base = wd
 	}
-	return &Renderer{w: w, verbose: o.Verbose, quiet: o.Quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
+	return &Renderer{w: unguarded(w), verbose: o.Verbose, quiet: o.Quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
 		wd: wd, base: base, logs: map[logKey]*stepLog{}}
 }
 
