@@ -53,6 +53,9 @@ func loadConfig(v *viper.Viper) error {
 	v.SetDefault(keyChainsDir, "chains")
 	v.SetDefault(keyOutput, "text")
 
+	if err := checkEnvSettings(); err != nil {
+		return err
+	}
 	path := v.GetString(keyConfig)
 	explicit := path != ""
 	if !explicit {
@@ -81,6 +84,9 @@ func loadConfig(v *viper.Viper) error {
 		if !slices.Contains(configKeys, k) {
 			return usagef("config file %s: unknown key %q (keys are %s)", path, k, strings.Join(configKeys, ", "))
 		}
+	}
+	if err := checkFileSettings(path, top); err != nil {
+		return err
 	}
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {

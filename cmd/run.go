@@ -102,7 +102,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 			fmt.Fprintln(f.io.ErrOut, w.String())
 		}
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
