@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -82,7 +84,7 @@ func loadConfig(v *viper.Viper) error {
 	}
 	for k := range top {
 		if !slices.Contains(configKeys, k) {
-			return usagef("config file %s: unknown key %q (keys are %s)", path, k, strings.Join(configKeys, ", "))
+			return usagef("config file %s: unknown key %q%s (keys are %s)", path, k, chain.DidYouMean(k, configKeys), strings.Join(configKeys, ", "))
 		}
 	}
 	if err := checkFileSettings(path, top); err != nil {
