@@ -34,7 +34,7 @@ var layers = map[string][]string{
 	"pkg/cache":           {"pkg/fsutil"},
 	"pkg/cache/cachetest": {"pkg/cache"},
 	"pkg/chain":           {"pkg/dag"},
-	"pkg/tools":           {"pkg/executor", "pkg/fsutil"},
+	"pkg/tools":           {"pkg/executor"},
 	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/tools"},
 	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/retry", "pkg/run"},
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -53,6 +55,9 @@ func loadConfig(v *viper.Viper) error {
 	v.SetDefault(keyChainsDir, "chains")
 	v.SetDefault(keyOutput, "text")
 
+	if err := checkEnvSettings(); err != nil {
+		return err
+	}
 	path := v.GetString(keyConfig)
 	explicit := path != ""
 	if !explicit {
@@ -79,8 +84,11 @@ func loadConfig(v *viper.Viper) error {
 	}
 	for k := range top {
 		if !slices.Contains(configKeys, k) {
-			return usagef("config file %s: unknown key %q (keys are %s)", path, k, strings.Join(configKeys, ", "))
+			return usagef("config file %s: unknown key %q%s (keys are %s)", path, k, chain.DidYouMean(k, configKeys), strings.Join(configKeys, ", "))
 		}
+	}
+	if err := checkFileSettings(path, top); err != nil {
+		return err
 	}
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/spf13/pflag"
+
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -12,6 +14,9 @@ type engineOptions struct {
 	// lenient, when set, overrides config strict_variables (a resume
 	// keeps the run's own).
 	lenient *bool
+	// flags are the command's flags, to tell a flag given from one left
+	// at its default (nil: none given).
+	flags *pflag.FlagSet
 }
 
 // engineSetup is what config and flags decide about an engine.
@@ -55,9 +60,11 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	if o.verbose && o.quiet {
 		return nil, nil, usagef("--verbose and --quiet cannot be used together")
 	}
+	// CHAINRUN_MAX_PARALLEL and the config file were checked when
+	// config loaded, naming themselves; what is left is the flag
 	parallel := v.GetInt(keyMaxParallel)
-	if parallel < 0 {
-		return nil, nil, usagef("--max-parallel must be 1 or more")
+	if parallel < 0 || (o.flags != nil && o.flags.Changed("max-parallel") && parallel < 1) {
+		return nil, nil, usagef("--max-parallel %d: want 1 or more (leave it out for the default: CPUs, at least 4)", parallel)
 	}
 	dir, err := f.getwd()
 	if err != nil {

@@ -208,7 +208,7 @@ func (f *factory) registry() (*llm.Registry, error) {
 	}
 	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
 	if n := v.GetInt(keyMaxParallelLLM); n < 0 {
-		return nil, usagef("max_parallel_llm must be 0 (no cap) or more")
+		return nil, usagef("--max-parallel-llm %d: want 0 (no cap) or more", n)
 	} else {
 		r.SetConcurrency(n)
 	}

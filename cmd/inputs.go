@@ -2,24 +2,35 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
+// maxInputFile is the most --input k=@path and --input-file read: a value
+// is held in memory and may be passed on, so a path that names something
+// endless (a device, a huge file) must not take the machine with it.
+const maxInputFile = 8 << 20
+
 // parseInputs merges --input-file and --input flags (flags win). A value
-// written key=@path is read from that file, less one trailing newline.
+// written key=@path is read from that file, less one trailing newline;
+// key=@@text is the literal text @text, so a value from elsewhere that
+// begins with @ can always be passed as it is.
 func parseInputs(flags []string, file string) (map[string]string, error) {
 	out := map[string]string{}
 	if file != "" {
-		data, err := os.ReadFile(file)
+		data, err := readInputFile(file)
 		if err != nil {
-			return nil, usagef("--input-file: %v", err)
+			return nil, usagef("--input-file %s: %v", file, err)
 		}
 		var m map[string]any
 		if err := yaml.Load(data, &m); err != nil {
@@ -43,9 +54,14 @@ func parseInputs(flags []string, file string) (map[string]string, error) {
 		if !chain.IsIdentifier(k) {
 			return nil, usagef("--input %q: %q is not an input name", f, k)
 		}
-		if path, isFile := strings.CutPrefix(v, "@"); isFile {
-			data, err := os.ReadFile(path)
+		if lit, ok := strings.CutPrefix(v, "@@"); ok {
+			v = "@" + lit
+		} else if path, isFile := strings.CutPrefix(v, "@"); isFile {
+			data, err := readInputFile(path)
 			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, usagef("--input %s=@%s: %v (write %s=@@… for a value that begins with @)", k, path, err, k)
+				}
 				return nil, usagef("--input %s=@%s: %v", k, path, err)
 			}
 			v = strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
@@ -53,6 +69,47 @@ func parseInputs(flags []string, file string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// readInputFile reads a regular file of at most maxInputFile bytes. It
+// opens without blocking and refuses a FIFO, a device or a directory,
+// whose read could block or never end.
+func readInputFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, errors.Unwrap(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (a %s); inputs are read from regular files only", path, fileKind(fi.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxInputFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxInputFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB, the most an input is read from a file", path, maxInputFile>>20)
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not a regular one is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 // inputText renders a value from an input file as the text of an input:

@@ -35,7 +35,8 @@ func newRunCmd(f *factory) *cobra.Command {
 		Short: "Run a chain by name (or a chain file by path)",
 		Long: `Run a chain. CHAIN is the name of a chain in the chains directory, or the
 path of a chain file. Inputs come from --input key=value (key=@file reads
-a file) and --input-file (a YAML or JSON mapping); --input wins.
+a regular file of at most 8 MiB; key=@@text is the literal text @text) and
+--input-file (a YAML or JSON mapping); --input wins.
 
 With --output text (the default) stdout holds only the chain's output, so
 $(chainrun run x) works; progress goes to stderr. With --output json stdout
@@ -56,7 +57,7 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value or key=@file (repeatable)")
+	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value, key=@file (a regular file, at most 8 MiB) or key=@@text for a literal @text (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.Int("max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
 	fl.Int("max-parallel-llm", 0, "most requests in flight to each model provider (default: no cap)")
@@ -96,7 +97,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache})
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}

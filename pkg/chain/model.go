@@ -101,8 +101,8 @@ type Budget struct {
 type Retry struct {
 	// Max is the number of attempts in all (1 = no retry).
 	Max     int     `yaml:"max" json:"max" doc:"Attempts in all (1 = no retry)."`
-	DelayMS int     `yaml:"delay_ms" json:"delay_ms" doc:"Wait before the first retry, in milliseconds."`
-	Backoff float64 `yaml:"backoff" json:"backoff" doc:"Each retry waits this many times longer."`
+	DelayMS int     `yaml:"delay_ms" json:"delay_ms" doc:"Wait before the first retry, in milliseconds (at most 3600000: one hour)."`
+	Backoff float64 `yaml:"backoff" json:"backoff" doc:"Each retry waits this many times longer (at most 10; no wait grows past one hour)."`
 }
 
 // Cache is reference 004's per-step result cache for LLM steps.

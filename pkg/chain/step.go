@@ -74,7 +74,7 @@ type CommonFields struct {
 	Condition string   `yaml:"condition" doc:"Expression; when false the step is skipped and its output_var is empty. '{var} == \"x\"' works."`
 	// EarlyExitIf ends the run successfully when it holds after the step.
 	EarlyExitIf     string `yaml:"early_exit_if" doc:"Expression checked after the step succeeds; when true the run ends successfully."`
-	TimeoutMS       int    `yaml:"timeout_ms" doc:"Time limit of one attempt in milliseconds (default 300000)."`
+	TimeoutMS       int    `yaml:"timeout_ms" doc:"Time limit of one attempt in milliseconds (default 300000, at most 604800000: 7 days)."`
 	Retry           *Retry `yaml:"retry" doc:"Attempts in all and the delay between them: {max, delay_ms, backoff}, or a number of attempts."`
 	ContinueOnError bool   `yaml:"continue_on_error" doc:"When the step fails, its dependents still run and the run can succeed."`
 	// Idempotent false marks a step (a deploy, a payment) that must never

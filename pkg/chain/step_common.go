@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -33,9 +34,26 @@ func (v *validator) kindFields(s *Step) {
 	v.commonFields(s)
 }
 
+// The largest values of the time fields every step has. A larger one is a
+// validation error: past these, a duration overflows (a negative timeout
+// fires at once, a negative delay makes a hot retry loop) long before it
+// can mean anything to a run.
+const (
+	// MaxTimeoutMS is the most timeout_ms may be: 7 days.
+	MaxTimeoutMS = 7 * 24 * 60 * 60 * 1000
+	// MaxRetryDelayMS is the most retry.delay_ms may be, and the longest
+	// any wait between a step's attempts grows to by backoff: one hour.
+	MaxRetryDelayMS = 60 * 60 * 1000
+	// MaxRetryBackoff is the largest retry.backoff factor.
+	MaxRetryBackoff = 10
+)
+
 func (v *validator) commonFields(s *Step) {
 	if s.TimeoutMS < 0 {
 		v.d.errorf(s.At("timeout_ms"), "%s: timeout_ms must be positive", s.subject())
+	}
+	if s.TimeoutMS > MaxTimeoutMS {
+		v.d.errorf(s.At("timeout_ms"), "%s: timeout_ms %d is more than %d (7 days), the longest a step may take", s.subject(), s.TimeoutMS, MaxTimeoutMS)
 	}
 	if r := s.Retry; r != nil {
 		if r.Max < 1 {
@@ -43,6 +61,12 @@ func (v *validator) commonFields(s *Step) {
 		}
 		if r.DelayMS < 0 || r.Backoff < 0 {
 			v.d.errorf(s.At("retry"), "%s: retry.delay_ms and retry.backoff cannot be negative", s.subject())
+		}
+		if r.DelayMS > MaxRetryDelayMS {
+			v.d.errorf(s.At("retry"), "%s: retry.delay_ms %d is more than %d (one hour), the longest wait between attempts", s.subject(), r.DelayMS, MaxRetryDelayMS)
+		}
+		if r.Backoff > MaxRetryBackoff || math.IsNaN(r.Backoff) {
+			v.d.errorf(s.At("retry"), "%s: retry.backoff %g is more than %g; each wait is also capped at one hour", s.subject(), r.Backoff, float64(MaxRetryBackoff))
 		}
 	}
 	if s.Idempotent != nil && !*s.Idempotent && s.Attempts() > 1 {

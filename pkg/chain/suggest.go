@@ -15,6 +15,11 @@ func suggest(s string, candidates []string) string {
 	return ""
 }
 
+// DidYouMean is " (did you mean X?)" for the candidate closest to a
+// mistyped name, or "": every name a user types (a chain's field, a config
+// key) gets the same help.
+func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
+
 func didYouMean(s string, candidates []string) string {
 	if m := suggest(s, candidates); m != "" {
 		return " (did you mean " + m + "?)"

@@ -211,3 +211,17 @@ func TestRunPrefersCriticalPath(t *testing.T) {
 		t.Errorf("order = %v", order)
 	}
 }
+
+// TestRunAbsurdParallel holds that a limit far above the node count (a
+// user's --max-parallel 10000000000) runs the graph, allocating by nodes.
+func TestRunAbsurdParallel(t *testing.T) {
+	g := build(t, map[string][]string{"b": {"a"}}, "a", "b", "c")
+	var ran atomic.Int32
+	left := g.Run(context.Background(), 1<<62, func(context.Context, string) Outcome {
+		ran.Add(1)
+		return Continue
+	})
+	if ran.Load() != 3 || len(left) != 0 {
+		t.Fatalf("%d ran, %v never started", ran.Load(), left)
+	}
+}

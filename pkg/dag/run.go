@@ -24,7 +24,8 @@ type Visit[K comparable] func(ctx context.Context, k K) Outcome
 
 // Run visits every node once, each as soon as all its dependencies have
 // finished, with at most parallel visits at a time (parallel < 1 means
-// one). There is no wave barrier: a ready node never waits for an
+// one; more than the graph's nodes means all of them, so any int is
+// safe). There is no wave barrier: a ready node never waits for an
 // unrelated one. Among ready nodes the one heading the longest remaining
 // path starts first, which keeps a limited pool on the critical path.
 // Run returns the nodes it never started, in declaration order.
@@ -33,6 +34,8 @@ func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
 		parallel = 1
 	}
 	n := len(g.nodes)
+	// never more slots than nodes: the done channel is sized by it
+	parallel = max(min(parallel, n), 1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

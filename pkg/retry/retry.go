@@ -3,6 +3,7 @@ package retry
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -74,10 +75,26 @@ func Do(ctx context.Context, p Policy, h Hooks, fn func(attempt int) error) erro
 		if !Sleep(ctx, wait) {
 			return ctx.Err()
 		}
-		if p.Backoff > 0 {
-			delay = time.Duration(float64(delay) * p.Backoff)
-		}
+		delay = p.grow(delay)
 	}
+}
+
+// grow is the delay after delay: Backoff times longer, saturating at
+// MaxWait (or the longest Duration) instead of overflowing to a negative
+// wait, which would retry without pause.
+func (p Policy) grow(delay time.Duration) time.Duration {
+	if p.Backoff <= 0 || delay <= 0 {
+		return delay
+	}
+	limit := time.Duration(math.MaxInt64)
+	if p.MaxWait > 0 {
+		limit = p.MaxWait
+	}
+	next := float64(delay) * p.Backoff
+	if math.IsNaN(next) || next >= float64(limit) {
+		return limit
+	}
+	return time.Duration(next)
 }
 
 // wait is the jittered delay, or the failure's own requested wait when it

@@ -108,3 +108,25 @@ func TestPermanentNil(t *testing.T) {
 		t.Fatal("Permanent(nil) is not nil")
 	}
 }
+
+// TestBackoffNeverOverflows holds that an absurd delay or backoff saturates
+// at the cap instead of overflowing to a negative wait (a retry without
+// pause).
+func TestBackoffNeverOverflows(t *testing.T) {
+	for _, p := range []Policy{
+		{Attempts: 6, Delay: 1 << 62, Backoff: 2, MaxWait: 2 * time.Millisecond},
+		{Attempts: 6, Delay: time.Millisecond, Backoff: 1e308, MaxWait: 2 * time.Millisecond},
+	} {
+		var waits []time.Duration
+		_ = Do(context.Background(), p, Hooks{OnRetry: func(r Retry) { waits = append(waits, r.Wait) }},
+			func(int) error { return errFlaky })
+		for i, w := range waits[1:] {
+			if w != 2*time.Millisecond {
+				t.Errorf("delay %v backoff %g: wait %d is %v, want the cap", p.Delay, p.Backoff, i+2, w)
+			}
+		}
+	}
+	if d := (Policy{Backoff: 1e308}).grow(time.Second); d <= 0 {
+		t.Errorf("without a cap the delay grew to %v", d)
+	}
+}

@@ -2,10 +2,8 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -31,14 +29,14 @@ func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (ou
 	if err != nil {
 		return outcome{}, err
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
-	}
-	f, err := os.Open(p)
+	f, err := openRegular(sc.jail, base, p)
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))}
+		return outcome{}, err
 	}
 	defer f.Close()
+	if sc.jail == "" && !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
 	if err != nil {
 		return outcome{}, fmt.Errorf("reading %s: %w", p, err)

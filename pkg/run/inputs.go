@@ -67,7 +67,9 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		typed[k] = v
 	}
 	for _, in := range c.Inputs {
-		if _, ok := typed[in.Name]; ok {
+		if _, ok := given[in.Name]; ok {
+			// given: converted above, or already reported as the wrong
+			// type, which is not "missing"
 			continue
 		}
 		switch {

@@ -68,11 +68,18 @@ func (x *execution) renderBy(t *chain.Template, sc scope, how func(*chain.Templa
 	return out, nil
 }
 
-// dir resolves a step's cwd against the directory chainrun started in.
+// dir resolves a step's cwd against the directory chainrun started in;
+// a chain-defined tool's executor stays under its step's directory.
 func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 	d, err := x.render(cwd, sc)
 	if err != nil {
 		return "", err
+	}
+	if sc.jail != "" {
+		if d == "" {
+			return sc.jail, nil
+		}
+		return confinedDir(sc.jail, d)
 	}
 	if d == "" {
 		return x.l.dir, nil

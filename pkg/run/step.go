@@ -159,6 +159,8 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 	}
 	if s.Retry != nil {
 		p.Delay, p.Backoff = time.Duration(s.Retry.DelayMS)*time.Millisecond, s.Retry.Backoff
+		// backoff never grows a wait past the longest delay_ms allowed
+		p.MaxWait = chain.MaxRetryDelayMS * time.Millisecond
 	}
 	var out outcome
 	var lastErr error

@@ -197,7 +197,7 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	if builtin {
 		text, err = tools.Run(ctx, env, call.Name, json.RawMessage(call.Arguments))
 	} else {
-		text, err = x.runToolDef(ctx, def, call.Arguments)
+		text, err = x.runToolDef(ctx, def, env.Dir, call.Arguments)
 	}
 	d := x.l.now().Sub(start).Milliseconds()
 	if err != nil {
@@ -243,8 +243,9 @@ func (x *execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall)
 }
 
 // runToolDef runs a chain-defined tool: its arguments are checked against
-// its schema, then its executor runs with them as {args}.
-func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, args string) (string, error) {
+// its schema, then its executor runs with them as {args}, confined to the
+// calling step's directory like the built-in tools (confine.go).
+func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, args string) (string, error) {
 	var v any
 	if err := json.Unmarshal([]byte(args), &v); err != nil {
 		return "", fmt.Errorf("the arguments are not JSON: %v", err)
@@ -254,7 +255,7 @@ func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, args str
 			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, schemaMessage(err))
 		}
 	}
-	out, _, err := x.attempts(ctx, def.Executor, scope{st: x.st}.with("args", dataValue(v)))
+	out, _, err := x.attempts(ctx, def.Executor, scope{st: x.st, jail: dir}.with("args", dataValue(v)))
 	if err != nil {
 		return out.value.Text, err
 	}

@@ -89,6 +89,10 @@ func (s *store) get(name string) (Value, bool) {
 type scope struct {
 	st    *store
 	local map[string]Value
+	// jail, when set, is the directory a chain-defined tool's executor
+	// is confined to (its calling step's cwd): every path it names,
+	// from the model's arguments, must stay under it.
+	jail string
 }
 
 func (sc scope) lookup(name string) (Value, bool) {
@@ -104,7 +108,7 @@ func (sc scope) with(name string, v Value) scope {
 		local[k] = x
 	}
 	local[name] = v
-	return scope{st: sc.st, local: local}
+	return scope{st: sc.st, local: local, jail: sc.jail}
 }
 
 // resolve implements chain.Resolver.

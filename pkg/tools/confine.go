@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // OutsideError is a path that resolves outside Env.Dir: it leaves it by
@@ -26,6 +27,9 @@ type workspace struct {
 	// root is Env.Dir cleaned; real is root with its symbolic links
 	// resolved, what every resolved path is compared with.
 	root, real string
+	// fs is the directory opened as an os.Root: every file operation
+	// goes through it (root.go).
+	fs *os.Root
 }
 
 func newWorkspace(env Env) (*workspace, error) {
@@ -40,8 +44,15 @@ func newWorkspace(env Env) (*workspace, error) {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("the working directory %s is not a directory", root)
 	}
-	return &workspace{env: env, root: root, real: real}, nil
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("the working directory is unusable: %w", err)
+	}
+	return &workspace{env: env, root: root, real: real, fs: fsys}, nil
 }
+
+// close releases the workspace's Root.
+func (w *workspace) close() { w.fs.Close() }
 
 // target is a path a model named, resolved inside the workspace.
 type target struct {
@@ -49,8 +60,11 @@ type target struct {
 	// tail, for a file still to be written, joined as given): what the
 	// tool acts on.
 	real string
-	// show is the path relative to Dir, slash-separated, for messages.
-	show string
+	// rel is real relative to Dir: what the Root opens.
+	rel string
+	// show is the path relative to Dir, slash-separated, for messages;
+	// given is the path as the model wrote it.
+	show, given string
 }
 
 // resolve confines p, absolute or relative to Dir, to the workspace: it is
@@ -68,12 +82,28 @@ func (w *workspace) resolve(p string) (target, error) {
 	abs = filepath.Clean(abs)
 	real, err := realPath(abs, 0)
 	if err != nil {
+		if strings.Contains(err.Error(), "too many links") || errors.Is(err, syscall.ELOOP) {
+			return target{}, fmt.Errorf("cannot resolve %s: too many levels of symbolic links (a loop of links)", p)
+		}
 		return target{}, fmt.Errorf("cannot resolve %s: %w", p, bare(err))
 	}
-	if !within(real, w.real) && !within(real, w.root) {
+	rel, ok := w.under(real)
+	if !ok {
 		return target{}, &OutsideError{Path: p, Dir: w.root}
 	}
-	return target{real: real, show: w.show(abs, real)}, nil
+	return target{real: real, rel: rel, show: w.show(abs, real), given: p}, nil
+}
+
+// under is the clean absolute path p relative to Dir, as Dir is written
+// or with its links resolved; false when p lies under neither.
+func (w *workspace) under(p string) (string, bool) {
+	for _, d := range []string{w.root, w.real} {
+		if within(p, d) {
+			rel, err := filepath.Rel(d, p)
+			return rel, err == nil
+		}
+	}
+	return "", false
 }
 
 // show is how a resolved path is named to the model: relative to Dir as
@@ -143,15 +173,4 @@ func within(p, dir string) bool {
 		dir += string(filepath.Separator)
 	}
 	return strings.HasPrefix(p, dir)
-}
-
-// insideLink reports whether a symbolic link found while walking the
-// workspace resolves inside it, and to what.
-func (w *workspace) insideLink(p string) (fs.FileInfo, bool) {
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil || !(within(real, w.real) || within(real, w.root)) {
-		return nil, false
-	}
-	fi, err := os.Stat(real)
-	return fi, err == nil
 }

@@ -173,3 +173,58 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestRootHoldsWhenALinkIsSwapped holds that confinement is enforced when
+// a file is opened, not only when its path is checked: a directory
+// swapped for a link pointing out between the check and the open (as a
+// concurrent Bash call could) leads nowhere, for reads and writes alike.
+func TestRootHoldsWhenALinkIsSwapped(t *testing.T) {
+	outside := workdir(t, map[string]string{"r.txt": "SECRET\n"})
+	dir := workdir(t, map[string]string{"real/r.txt": "real\n"})
+	w, err := newWorkspace(Env{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	tg, err := w.resolve("real/r.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "real"), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "real")); err != nil {
+		t.Skip(err)
+	}
+	var oe *OutsideError
+	if f, err := w.openText(tg); !errors.As(err, &oe) {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("a read through the swapped link: %v", err)
+	}
+	if err := w.writeAtomic(tg, []byte("x"), 0o644); !escapes(err) {
+		t.Errorf("a write through the swapped link: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "r.txt")); string(b) != "SECRET\n" {
+		t.Errorf("the file outside now holds %q", b)
+	}
+}
+
+func TestLinkLoopsAreNamed(t *testing.T) {
+	dir, _ := confined(t)
+	for tool, args := range map[string]map[string]any{
+		"Read":  {"file_path": "loop1"},
+		"Write": {"file_path": "loop1", "content": "x"},
+		"Edit":  {"file_path": "loop2", "old_string": "a", "new_string": "b"},
+		"Grep":  {"pattern": "x", "path": "loop1"},
+	} {
+		_, err := call(t, dir, tool, args)
+		if err == nil || !strings.Contains(err.Error(), "too many levels of symbolic links") {
+			t.Errorf("%s on a link loop: %v", tool, err)
+		}
+	}
+	if out, err := call(t, dir, "Glob", map[string]any{"pattern": "loop*"}); err != nil || out != "no files match loop*" {
+		t.Errorf("Glob lists a link loop: %q %v", out, err)
+	}
+}

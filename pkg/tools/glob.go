@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -51,7 +50,7 @@ func glob(ctx context.Context, w *workspace, v values) (string, error) {
 	var found []string
 	if lit == len(segs) {
 		// No wildcard at all: the pattern names one file.
-		if fi, err := os.Stat(start.real); err == nil && !fi.IsDir() {
+		if fi, err := w.stat(start); err == nil && !fi.IsDir() {
 			found = append(found, start.show)
 		}
 	} else {
@@ -77,15 +76,8 @@ func glob(ctx context.Context, w *workspace, v values) (string, error) {
 func (w *workspace) globSegments(pattern string) ([]string, error) {
 	p := pattern
 	if filepath.IsAbs(p) {
-		p = filepath.Clean(p)
-		rel := ""
-		for _, dir := range []string{w.root, w.real} {
-			if within(p, dir) {
-				rel, _ = filepath.Rel(dir, p)
-				break
-			}
-		}
-		if rel == "" {
+		rel, ok := w.under(filepath.Clean(p))
+		if !ok {
 			return nil, &OutsideError{Path: pattern, Dir: w.root}
 		}
 		p = rel
@@ -114,22 +106,23 @@ func (w *workspace) globSegments(pattern string) ([]string, error) {
 // resolve inside Dir.
 func (w *workspace) walkGlob(ctx context.Context, start target, segs []string) ([]string, error) {
 	var found []string
-	err := filepath.WalkDir(start.real, func(p string, d fs.DirEntry, err error) error {
+	top := filepath.ToSlash(start.rel)
+	err := fs.WalkDir(w.fs.FS(), top, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
 			// An unreadable directory is left out, not the whole walk.
-			if d != nil && d.IsDir() && p != start.real {
+			if d != nil && d.IsDir() && p != top {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(start.real, p)
-		if err != nil || rel == "." {
+		rel := below(top, p)
+		if rel == "" {
 			return nil
 		}
-		names := strings.Split(filepath.ToSlash(rel), "/")
+		names := strings.Split(rel, "/")
 		switch {
 		case d.IsDir() && (d.Name() == ".git" || !matchSegments(segs, names, true)):
 			return fs.SkipDir
@@ -137,12 +130,12 @@ func (w *workspace) walkGlob(ctx context.Context, start target, segs []string) (
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if fi, ok := w.insideLink(p); !ok || fi.IsDir() {
+			if fi, ok := w.inside(p); !ok || fi.IsDir() {
 				return nil
 			}
 		}
 		if matchSegments(segs, names, false) {
-			found = append(found, path.Join(start.show, filepath.ToSlash(rel)))
+			found = append(found, path.Join(start.show, rel))
 		}
 		return nil
 	})
@@ -150,6 +143,18 @@ func (w *workspace) walkGlob(ctx context.Context, start target, segs []string) (
 		return nil, err
 	}
 	return found, nil
+}
+
+// below is p (a slash path from a walk of top) relative to top; "" for top
+// itself.
+func below(top, p string) string {
+	if top == "." {
+		if p == "." {
+			return ""
+		}
+		return p
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(p, top), "/")
 }
 
 func hasMeta(seg string) bool { return strings.ContainsAny(seg, `*?[\`) }

@@ -54,21 +54,24 @@ func grep(ctx context.Context, w *workspace, v values) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(t.real)
+	fi, err := w.stat(t)
+	if escapes(err) {
+		return "", w.fail(err, t, "search")
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("%s does not exist", t.show)
 	}
 	if err != nil {
 		return "", fmt.Errorf("cannot search %s: %w", t.show, bare(err))
 	}
-	g := &grepper{re: re}
+	g := &grepper{re: re, fs: w.fs}
 	switch {
 	case fi.IsDir():
 		if err := w.walkGrep(ctx, t, g); err != nil {
 			return "", err
 		}
 	case fi.Mode().IsRegular():
-		isBinary, err := g.file(t.real, t.show)
+		isBinary, err := g.file(t.rel, t.show)
 		if err != nil {
 			return "", fmt.Errorf("cannot search %s: %w", t.show, bare(err))
 		}
@@ -90,15 +93,17 @@ func grep(ctx context.Context, w *workspace, v values) (string, error) {
 
 // grepper collects the matching lines of the files it is given.
 type grepper struct {
-	re    *regexp.Regexp
+	re *regexp.Regexp
+	// fs is the workspace's Root, which every file is opened through.
+	fs    *os.Root
 	shown []string
 	count int
 }
 
-// file searches one regular file, named show in the output; it reports
-// a binary file without searching it.
-func (g *grepper) file(real, show string) (isBinary bool, err error) {
-	f, err := os.Open(real)
+// file searches one regular file (rel, relative to Dir), named show in
+// the output; it reports a binary file without searching it.
+func (g *grepper) file(rel, show string) (isBinary bool, err error) {
+	f, err := g.fs.Open(rel)
 	if err != nil {
 		return false, err
 	}
@@ -129,17 +134,18 @@ func (g *grepper) file(real, show string) (isBinary bool, err error) {
 // .git, files it cannot read, and symbolic links that lead to directories
 // or out of Dir.
 func (w *workspace) walkGrep(ctx context.Context, dir target, g *grepper) error {
-	return filepath.WalkDir(dir.real, func(p string, d fs.DirEntry, err error) error {
+	top := filepath.ToSlash(dir.rel)
+	return fs.WalkDir(w.fs.FS(), top, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			if d != nil && d.IsDir() && p != dir.real {
+			if d != nil && d.IsDir() && p != top {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if d.Name() == ".git" && p != dir.real {
+		if d.Name() == ".git" && p != top {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -148,23 +154,18 @@ func (w *workspace) walkGrep(ctx context.Context, dir target, g *grepper) error 
 		if d.IsDir() {
 			return nil
 		}
-		real := p
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
-			fi, ok := w.insideLink(p)
+			// followed only to a regular file the Root reaches
+			fi, ok := w.inside(p)
 			if !ok || !fi.Mode().IsRegular() {
 				return nil
 			}
-			real, _ = filepath.EvalSymlinks(p)
 		case !d.Type().IsRegular():
 			// A FIFO or a device would block or never end.
 			return nil
 		}
-		rel, err := filepath.Rel(dir.real, p)
-		if err != nil {
-			return nil
-		}
-		_, _ = g.file(real, path.Join(dir.show, filepath.ToSlash(rel)))
+		_, _ = g.file(filepath.FromSlash(p), path.Join(dir.show, below(top, p)))
 		return nil
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 )
 
@@ -56,7 +55,7 @@ func read(ctx context.Context, w *workspace, v values) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := openText(t)
+	f, err := w.openText(t)
 	if err != nil {
 		return "", err
 	}
@@ -92,28 +91,6 @@ func read(ctx context.Context, w *workspace, v values) (string, error) {
 		return "", fmt.Errorf("offset %d is past the end of %s, which has %d lines", offset, t.show, n)
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
-}
-
-// openText opens an existing regular file for the file tools, with
-// messages that say what else it is.
-func openText(t target) (*os.File, error) {
-	fi, err := os.Stat(t.real)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s does not exist", t.show)
-	case err != nil:
-		return nil, fmt.Errorf("cannot read %s: %w", t.show, bare(err))
-	case fi.IsDir():
-		return nil, fmt.Errorf("%s is a directory, not a file; use Glob to list its files", t.show)
-	case !fi.Mode().IsRegular():
-		// A FIFO or a device would block or never end.
-		return nil, fmt.Errorf("%s is not a regular file", t.show)
-	}
-	f, err := os.Open(t.real)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", t.show, bare(err))
-	}
-	return f, nil
 }
 
 // bare is an error of the os package without the absolute path it names,

@@ -84,6 +84,7 @@ func Run(ctx context.Context, env Env, name string, args json.RawMessage) (strin
 	if err != nil {
 		return "", clean(err)
 	}
+	defer w.close()
 	out, err := t.run(ctx, w, v)
 	if err != nil {
 		return "", clean(err)

@@ -8,12 +8,9 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 var writeTool = tool{
@@ -50,8 +47,10 @@ func write(ctx context.Context, w *workspace, v values) (string, error) {
 		return "", err
 	}
 	perm := fs.FileMode(0o644)
-	fi, err := os.Stat(t.real)
+	fi, err := w.stat(t)
 	switch {
+	case escapes(err):
+		return "", w.fail(err, t, "write")
 	case err == nil && fi.IsDir():
 		return "", fmt.Errorf("%s is a directory, not a file", t.show)
 	case err == nil && !fi.Mode().IsRegular():
@@ -62,11 +61,14 @@ func write(ctx context.Context, w *workspace, v values) (string, error) {
 		return "", fmt.Errorf("cannot write %s: %w", t.show, bare(err))
 	}
 	defer lockFile(t.real)()
-	if err := os.MkdirAll(filepath.Dir(t.real), 0o755); err != nil {
+	if err := w.fs.MkdirAll(filepath.Dir(t.rel), 0o755); err != nil {
+		if escapes(err) {
+			return "", w.fail(err, t, "write")
+		}
 		return "", fmt.Errorf("cannot create the directory of %s: %w", t.show, bare(err))
 	}
-	if err := writeAtomic(t.real, []byte(content), perm); err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", t.show, bare(err))
+	if err := w.writeAtomic(t, []byte(content), perm); err != nil {
+		return "", w.fail(err, t, "write")
 	}
 	return fmt.Sprintf("wrote %d bytes to %s", len(content), t.show), nil
 }
@@ -86,7 +88,7 @@ func edit(ctx context.Context, w *workspace, v values) (string, error) {
 		return "", err
 	}
 	defer lockFile(t.real)()
-	f, err := openText(t)
+	f, err := w.openText(t)
 	if err != nil {
 		return "", err
 	}
@@ -112,8 +114,8 @@ func edit(ctx context.Context, w *workspace, v values) (string, error) {
 	at := bytes.Index(data, []byte(old))
 	out := make([]byte, 0, len(data)-len(old)+len(repl))
 	out = append(append(append(out, data[:at]...), repl...), data[at+len(old):]...)
-	if err := writeAtomic(t.real, out, fi.Mode().Perm()); err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", t.show, bare(err))
+	if err := w.writeAtomic(t, out, fi.Mode().Perm()); err != nil {
+		return "", w.fail(err, t, "write")
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1
 	return fmt.Sprintf("edited %s at line %d: replaced %s with %s", t.show, line, lines(old), lines(repl)), nil
@@ -158,10 +160,4 @@ func lockFile(real string) func() {
 	mu := &fileLocks[h.Sum32()%uint32(len(fileLocks))]
 	mu.Lock()
 	return mu.Unlock
-}
-
-// writeAtomic replaces path with data so that no reader ever sees half of
-// it, keeping perm whatever the umask (an edited script stays executable).
-func writeAtomic(path string, data []byte, perm fs.FileMode) error {
-	return fsutil.WriteFilePerm(path, data, perm, false)
 }

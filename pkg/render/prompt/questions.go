@@ -72,23 +72,3 @@ func (t *Terminal) ToolAsker(held Holder) run.ToolAsker {
 		return ok, err
 	}
 }
-
-// allow shows exactly the call (tool, arguments, digest) and reads y or
-// n; anything but yes refuses.
-func (t *Terminal) allow(ctx context.Context, r run.ToolCallRequest) (bool, error) {
-	out := t.out
-	args := r.Arguments
-	if len(args) > 400 {
-		args = args[:400] + "…"
-	}
-	fmt.Fprintf(out, "\nStep %s wants to call %s, which it does not list:\n  %s(%s)  [digest %s]\nAllow this one call? [y/N]: ", r.Step, r.Tool, r.Tool, args, r.Digest)
-	answer, err := t.readLine(ctx)
-	if err != nil && answer == "" {
-		return false, nil
-	}
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
-}

@@ -1,0 +1,130 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/chainrun/chainrun/pkg/tools"
+)
+
+// A chain-defined tool runs with arguments a model chose, so every path
+// its executor names (a file executor's path, a cli executor's cwd) is
+// confined to the calling step's directory exactly as the built-in tools
+// are: it is opened through an os.Root at that directory, so ".." and
+// symbolic links that lead out fail, whatever the path's shape.
+
+// jailRel turns p (absolute, or relative to base, itself under jail) into
+// a clean path relative to jail, refusing one that leaves it by its shape.
+// An absolute path may name jail as written or with its links resolved.
+func jailRel(jail, base, p string) (string, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", &permanentError{fmt.Errorf("path %q contains a NUL byte", p)}
+	}
+	full := p
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(base, p)
+	}
+	full = filepath.Clean(full)
+	dirs := []string{filepath.Clean(jail)}
+	if real, err := filepath.EvalSymlinks(jail); err == nil {
+		dirs = append(dirs, real)
+	}
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(d, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel, nil
+		}
+	}
+	return "", &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
+}
+
+// rootError words an error of an os.Root call for the model: an escape
+// (by a symbolic link that points out) is a tools.OutsideError, the built-in tools' own refusal.
+func rootError(err error, p, jail string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if strings.Contains(pe.Err.Error(), "escapes from parent") {
+			return &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
+		}
+		err = pe.Err
+	}
+	return &permanentError{fmt.Errorf("cannot read %s: %w", p, err)}
+}
+
+// confinedDir is a chain-defined tool's cwd d, which must be a directory
+// under jail (through no link that leaves it).
+func confinedDir(jail, d string) (string, error) {
+	rel, err := jailRel(jail, jail, d)
+	if err != nil {
+		return "", err
+	}
+	root, err := os.OpenRoot(jail)
+	if err != nil {
+		return "", &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
+	}
+	defer root.Close()
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return "", rootError(err, d, jail)
+	}
+	if !fi.IsDir() {
+		return "", &permanentError{fmt.Errorf("cwd %s is not a directory", d)}
+	}
+	return filepath.Join(jail, rel), nil
+}
+
+// openRegular opens p for reading (inside jail through an os.Root when
+// jail is set) and refuses what is not a regular file: a FIFO, a device
+// or a directory could block or never end, and no timeout or interrupt
+// could stop the read. The open itself does not block (O_NONBLOCK), so a
+// FIFO nobody writes is refused at once.
+func openRegular(jail, base, p string) (*os.File, error) {
+	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	var f *os.File
+	if jail == "" {
+		full := p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(base, p)
+		}
+		var err error
+		if f, err = os.OpenFile(full, flags, 0); err != nil {
+			return nil, &permanentError{fmt.Errorf("cannot read %s: %w", full, errors.Unwrap(err))}
+		}
+	} else {
+		rel, err := jailRel(jail, base, p)
+		if err != nil {
+			return nil, err
+		}
+		root, err := os.OpenRoot(jail)
+		if err != nil {
+			return nil, &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
+		}
+		defer root.Close()
+		if f, err = root.OpenFile(rel, flags, 0); err != nil {
+			return nil, rootError(err, p, jail)
+		}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &permanentError{fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))}
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		what := "not a regular file"
+		switch {
+		case fi.IsDir():
+			what = "a directory"
+		case fi.Mode()&fs.ModeNamedPipe != 0:
+			what = "a FIFO (named pipe)"
+		case fi.Mode()&fs.ModeDevice != 0:
+			what = "a device"
+		}
+		return nil, &permanentError{fmt.Errorf("%s is %s, not a regular file: a file step reads regular files only", p, what)}
+	}
+	return f, nil
+}
