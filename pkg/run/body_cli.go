@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -190,17 +191,35 @@ type lineEmitter struct {
 	buf  []byte
 }
 
+// maxLogLine is the longest step.log line: a longer one (a minified file,
+// a progress bar without newlines) is sent in pieces of this size, so
+// --verbose costs the same per byte whatever the line length.
+const maxLogLine = 64 << 10
+
+// Write emits every complete line of p; only the new bytes are searched,
+// so a long line arriving in many writes costs no more than a short one.
 func (w *lineEmitter) Write(p []byte) (int, error) {
-	w.buf = append(w.buf, p...)
-	for {
-		i := strings.IndexByte(string(w.buf), '\n')
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
+			w.buf = append(w.buf, p...)
+			for len(w.buf) >= maxLogLine {
+				w.emit(string(w.buf[:maxLogLine]))
+				w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
+			}
 			break
 		}
-		w.emit(strings.TrimRight(string(w.buf[:i]), "\r"))
-		w.buf = w.buf[i+1:]
+		w.buf = append(w.buf, p[:i]...)
+		for len(w.buf) > maxLogLine {
+			w.emit(string(w.buf[:maxLogLine]))
+			w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
+		}
+		w.emit(strings.TrimRight(string(w.buf), "\r"))
+		w.buf = w.buf[:0]
+		p = p[i+1:]
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (w *lineEmitter) flush() {
