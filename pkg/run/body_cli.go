@@ -153,7 +153,7 @@ func (x *execution) binDir() string {
 		}
 		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
 		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(x.l.dir, dir)
+			dir = filepath.Join(x.workDir(), dir)
 		}
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			x.bin = dir
