@@ -130,6 +130,7 @@ func (x *execution) setStatus(s *chain.Step, status int) {
 
 func (x *execution) setOutput(s *chain.Step, v Value) {
 	if s.OutputVar != "" {
+		v.JSON = v.JSON || s.OutputSchema == "json"
 		x.st.set(s.OutputVar, v)
 	}
 }
