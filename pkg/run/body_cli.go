@@ -56,6 +56,9 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		if cmd.Script, values, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
 			return outcome{}, &permanentError{err}
 		}
+		if cmd.Script, values, cmd.Feeds, err = feedBigValues(cmd.Script, values); err != nil {
+			return outcome{}, &permanentError{err}
+		}
 	} else {
 		name, err := x.render(command, sc)
 		if err != nil {
