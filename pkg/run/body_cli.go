@@ -102,10 +102,17 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 	if res.StdoutSize > executor.MaxCapture {
 		stdout = res.Stdout + x.cutNote(res.StdoutSize, res.StdoutFile)
 	}
-	out := outcome{value: textValue(stdout), stderr: res.Stderr}
 	if res.SpillErr != nil {
-		x.warn("step " + s.ID + ": keeping its whole output: " + res.SpillErr.Error())
+		// the value would point at a file that does not hold the whole:
+		// the step fails instead, and the partial files go
+		for _, f := range []string{res.StdoutFile, res.StderrFile} {
+			if f != "" {
+				_ = os.Remove(f)
+			}
+		}
+		return outcome{stderr: res.Stderr}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
+	out := outcome{value: textValue(stdout), stderr: res.Stderr}
 	if err != nil {
 		return out, commandError(err)
 	}
