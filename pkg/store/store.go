@@ -242,6 +242,10 @@ func (s *Store) Load(id string) (*Saved, error) {
 	}
 	if sv.Record.Status == event.Running && !s.locked(id) {
 		sv.Record.Status = run.Interrupted
+		if sv.Result == nil {
+			// its process died before writing a result: show the journal
+			sv.Result = sv.partialResult()
+		}
 	}
 	return sv, nil
 }
