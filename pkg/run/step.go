@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -341,6 +342,9 @@ func clip(s string, n int) string {
 func commandError(err error) error {
 	var se *executor.StartError
 	if errors.As(err, &se) {
+		if errors.Is(err, syscall.E2BIG) {
+			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
+		}
 		return &permanentError{err}
 	}
 	return err
