@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -81,9 +82,43 @@ func exitCode(err error, commandRan bool) int {
 	return exitFailed
 }
 
+// errorReport is what --output json prints on stdout for a failure that
+// has no result of its own (a bad flag, an unknown chain, an invalid one,
+// a run that cannot be saved): one shape for every such failure, so a
+// script reading stdout always gets an object. status is always "error".
+type errorReport struct {
+	Status      string             `json:"status"`
+	ExitCode    int                `json:"exit_code"`
+	Error       string             `json:"error"`
+	Diagnostics []chain.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// wantsJSON reports whether the command line asked for --output json; it
+// reads the arguments too, since a refused command line may leave the
+// flag unparsed.
+func wantsJSON(f *factory, args []string) bool {
+	if v, err := f.config(); err == nil && v.GetString(keyOutput) == "json" {
+		return true
+	}
+	for i, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-o", "--output":
+			if i+1 < len(args) && args[i+1] == "json" {
+				return true
+			}
+		case "-ojson", "-o=json", "--output=json":
+			return true
+		}
+	}
+	return false
+}
+
 // reportError prints err (unless its output was already printed) and
-// returns the exit code.
-func reportError(io *iostreams.IOStreams, err error, commandRan bool) int {
+// returns the exit code. With asJSON an error object goes to stdout as
+// well, so that -o json always prints JSON.
+func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) int {
 	code := exitCode(err, commandRan)
 	if err == nil {
 		return code
@@ -96,6 +131,13 @@ func reportError(io *iostreams.IOStreams, err error, commandRan bool) int {
 		return code
 	}
 	var ve *chain.ValidationError
+	if asJSON {
+		rep := errorReport{Status: "error", ExitCode: code, Error: err.Error()}
+		if errors.As(err, &ve) {
+			rep.Diagnostics = ve.Diagnostics
+		}
+		_ = render.PrintJSON(io.Out, rep)
+	}
 	if errors.As(err, &ve) {
 		for _, d := range ve.Diagnostics {
 			fmt.Fprintln(io.ErrOut, d.String())

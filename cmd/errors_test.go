@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,5 +67,65 @@ func TestCobraRefusalsExitTwoWithAHint(t *testing.T) {
 		if !strings.Contains(errOut.String(), "chainrun --help") {
 			t.Errorf("%v: no usage hint in %q", args, errOut)
 		}
+	}
+}
+
+// TestJSONOutputAlwaysPrintsAnErrorObject: with -o json every failure that
+// has no result of its own prints one JSON object of one shape on stdout,
+// exit 2 included; a failure of exit 1 (a full disk) too.
+func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
+	check := func(name, out string, wantCode int) {
+		t.Helper()
+		var rep errorReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: stdout is not one JSON object: %q", name, out)
+		}
+		if rep.Status != "error" || rep.ExitCode != wantCode || rep.Error == "" {
+			t.Errorf("%s: %+v", name, rep)
+		}
+	}
+	for _, args := range [][]string{
+		{"run", "--no-such-flag", "-o", "json"},
+		{"-o", "json", "run", "--no-such-flag"},
+		{"--output=json", "no-such-command"},
+		{"run", "no-such-chain", "-ojson", "--chains-dir", t.TempDir()},
+		{"resume", "20990101-000000-000-abcdef", "-o", "json"},
+	} {
+		io, _, out, errOut := iostreams.Test()
+		t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
+		if code := Execute(context.Background(), io, args); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
+		}
+		check(fmt.Sprint(args), out.String(), exitUsage)
+		if errOut.Len() == 0 {
+			t.Errorf("%v: nothing on stderr", args)
+		}
+	}
+	// an invalid chain: its diagnostics, with their places
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("name: bad\nsteps:\n  - {id: a, type: cli, run: 'echo {nope}'}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	io, _, out, _ := iostreams.Test()
+	if code := Execute(context.Background(), io, []string{"run", "bad", "-o", "json", "--chains-dir", dir}); code != exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	check("invalid chain", out.String(), exitUsage)
+	var rep errorReport
+	_ = json.Unmarshal(out.Bytes(), &rep)
+	if len(rep.Diagnostics) == 0 || rep.Diagnostics[0].Pos.Line != 3 || !strings.Contains(rep.Diagnostics[0].Message, "nope") {
+		t.Errorf("diagnostics: %+v", rep.Diagnostics)
+	}
+	// a failure after the command started (a full disk): exit 1, the same shape
+	io, _, out, _ = iostreams.Test()
+	if code := reportError(io, errors.New("write run.json: no space left on device"), true, true); code != exitFailed {
+		t.Errorf("exit %d", code)
+	}
+	check("full disk", out.String(), exitFailed)
+	// text output prints nothing on stdout
+	io, _, out, _ = iostreams.Test()
+	reportError(io, usagef("bad"), true, false)
+	if out.Len() != 0 {
+		t.Errorf("text mode printed %q", out)
 	}
 }

@@ -56,7 +56,7 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	root.SetErr(io.ErrOut)
 	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
-	return reportError(io, err, *commandRan)
+	return reportError(io, err, *commandRan, err != nil && wantsJSON(f, args))
 }
 
 // markRuns wraps every command's RunE so that an error can be told apart

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -86,6 +87,11 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if saved.Record.Status == run.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
+	}
+	if d := saved.Record.Dir; d != "" {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return usagef("run %s runs in the directory it started in, %s, which is no longer there: restore it to resume", opts.runID, d)
+		}
 	}
 	chainOpts, err := f.chainOptions()
 	if err != nil {

@@ -145,6 +145,10 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	if err != nil {
 		return nil, err
 	}
+	// the run's directory is recorded: a resume runs the rest there
+	if req.Dir, err = f.getwd(); err != nil {
+		return nil, err
+	}
 	session, serr := st.Start(req.Chain, inputs, opts.LenientVariables)
 	if serr != nil {
 		// a warning of the result, so that -o json carries it too

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -250,6 +251,26 @@ func (e *Expression) Holds(env map[string]any) (bool, error) {
 		return false, fmt.Errorf("%s: gives %T, not true or false", e.Source, out)
 	}
 	return b, nil
+}
+
+// ConditionValue is how a variable's text appears inside a condition:
+// as ExprValue, except that an integer beyond int64 stays text (whole,
+// comparable with a string) rather than a float64 that is not it.
+func ConditionValue(text string) any {
+	v := ExprValue(text)
+	if f, ok := v.(float64); ok {
+		t := strings.TrimSpace(text)
+		if !strings.ContainsAny(t, ".eE") {
+			if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+				if float64(n) == f && n >= -1<<53 && n <= 1<<53 {
+					return f
+				}
+				return n
+			}
+			return text
+		}
+	}
+	return v
 }
 
 // ExprValue is how a variable's text appears inside an expression: JSON

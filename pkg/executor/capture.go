@@ -37,7 +37,13 @@ func (c *capture) text() (string, bool) { return c.buf.String(), c.buf.dropped >
 func (c *capture) finish() (path string, size int64, err error) {
 	b := &c.buf
 	if b.file != nil {
-		err = b.file.Close()
+		// a full disk may only say so when the data is flushed
+		if f, ok := b.file.(interface{ Sync() error }); ok && b.spillErr == nil {
+			err = f.Sync()
+		}
+		if cerr := b.file.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if b.spillErr != nil && err == nil {
 		err = b.spillErr

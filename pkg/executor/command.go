@@ -40,6 +40,11 @@ type Command struct {
 	// Bin, when set, is a directory searched before PATH for an argv
 	// command named without a slash (a chains directory's bin/).
 	Bin string
+	// Feeds are written, each through its own pipe, to the child's file
+	// descriptors FirstFeedFD, FirstFeedFD+1, …: values too big for its
+	// environment or its argv (Linux caps one string at 128 KiB), which a
+	// script's prologue reads.
+	Feeds []string
 	// Started, when set, is told the process's id (its process group's,
 	// too) once it runs.
 	Started func(pid int)
@@ -132,11 +137,24 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		grace = DefaultGrace
 	}
 	setProcessGroup(cmd)
+	var fed *feeds
+	if len(c.Feeds) > 0 {
+		var err error
+		if fed, err = openFeeds(cmd, c.Feeds); err != nil {
+			return CommandResult{}, &StartError{Name: name, Err: err}
+		}
+	}
 	// If a grandchild keeps the pipes open after the group is killed,
 	// stop waiting for them.
 	cmd.WaitDelay = grace + time.Second
 	if err := cmd.Start(); err != nil {
+		if fed != nil {
+			fed.close()
+		}
 		return CommandResult{}, &StartError{Name: name, Err: err}
+	}
+	if fed != nil {
+		fed.start()
 	}
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)

@@ -46,7 +46,7 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	// the callee's steps are saved, and kept on resume, as CALLER/STEP
 	sub := Request{Journal: prefixed(x.req.Journal, s.ID+"/"), Resume: map[string]StepRecord{}, Started: map[string]bool{}, Rerun: map[string]bool{},
-		OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
+		Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
 	prefix := s.ID + "/"
 	for id, rec := range x.req.Resume {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {

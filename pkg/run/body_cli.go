@@ -57,6 +57,9 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		if cmd.Script, values, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
 			return outcome{}, &permanentError{err}
 		}
+		if cmd.Script, values, cmd.Feeds, err = feedBigValues(cmd.Script, values); err != nil {
+			return outcome{}, &permanentError{err}
+		}
 	} else {
 		name, err := x.render(command, sc)
 		if err != nil {
@@ -100,10 +103,17 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 	if res.StdoutSize > executor.MaxCapture {
 		stdout = res.Stdout + x.cutNote(res.StdoutSize, res.StdoutFile)
 	}
-	out := outcome{value: textValue(stdout), stderr: res.Stderr}
 	if res.SpillErr != nil {
-		x.warn("step " + s.ID + ": keeping its whole output: " + res.SpillErr.Error())
+		// the value would point at a file that does not hold the whole:
+		// the step fails instead, and the partial files go
+		for _, f := range []string{res.StdoutFile, res.StderrFile} {
+			if f != "" {
+				_ = os.Remove(f)
+			}
+		}
+		return outcome{stderr: res.Stderr}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
+	out := outcome{value: textValue(stdout), stderr: res.Stderr}
 	if err != nil {
 		return out, commandError(err)
 	}
@@ -154,7 +164,7 @@ func (x *execution) binDir() string {
 		}
 		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
 		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(x.l.dir, dir)
+			dir = filepath.Join(x.workDir(), dir)
 		}
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			x.bin = dir

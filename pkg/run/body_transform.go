@@ -11,7 +11,7 @@ func init() {
 	register(chain.KindTransform, kind{
 		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			c := s.C()
-			v, err := c.Transform.Eval(sc.exprEnv(c.Transform.Names))
+			v, err := c.Transform.Eval(sc.valueEnv(c.Transform.Names))
 			if err != nil {
 				return outcome{}, &permanentError{fmt.Errorf("expr: %w", err)}
 			}

@@ -66,6 +66,11 @@ type Request struct {
 	// terminal); without it the run pauses there.
 	Human Decider
 
+	// Dir, when set, is the directory this run's commands run in and its
+	// relative paths resolve against, instead of the engine's: a resumed
+	// run goes on where it started, wherever the resume is typed.
+	Dir string
+
 	// OutputDir, when set, is where a command's output that outgrows the
 	// in-memory cap is kept whole (the run's directory); its variable
 	// then holds a bounded prefix that says where the rest is.

@@ -121,6 +121,8 @@ func (x *execution) restore(s *chain.Step, rec StepRecord) {
 	if rec.Output != nil {
 		v = Value{Text: rec.Output.Text, Data: wholeNumbers(rec.Output.Data)}
 	}
+	v.JSON = s.OutputSchema == "json"
+
 	x.st.set(s.OutputVar, v)
 	if s.Kind == chain.KindHTTP && rec.Result.Status != StepSkipped {
 		x.setStatus(s, rec.HTTPStatus)

@@ -68,6 +68,15 @@ func (x *execution) renderBy(t *chain.Template, sc scope, how func(*chain.Templa
 	return out, nil
 }
 
+// workDir is the directory the run's commands run in: the run's own (a
+// resume), or the engine's.
+func (x *execution) workDir() string {
+	if x.req.Dir != "" {
+		return x.req.Dir
+	}
+	return x.l.dir
+}
+
 // dir resolves a step's cwd against the directory chainrun started in;
 // a chain-defined tool's executor stays under its step's directory.
 func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
@@ -82,10 +91,10 @@ func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 		return confinedDir(sc.jail, d)
 	}
 	if d == "" {
-		return x.l.dir, nil
+		return x.workDir(), nil
 	}
 	if !filepath.IsAbs(d) {
-		d = filepath.Join(x.l.dir, d)
+		d = filepath.Join(x.workDir(), d)
 	}
 	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 		return "", &permanentError{fmt.Errorf("cwd %s is not a directory", d)}

@@ -111,3 +111,34 @@ func TestThousandStateWorkflowInBoundedMemory(t *testing.T) {
 		t.Errorf("memory grew by %d MiB", grew>>20)
 	}
 }
+
+// TestFailedSpillFailsTheStep: when the whole of an oversized output
+// cannot be kept (a full disk: here /dev/full), the step fails saying so;
+// no variable points at a file that does not hold it all.
+func TestFailedSpillFailsTheStep(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	src := `
+name: t
+steps:
+  - {id: big, type: cli, run: 'head -c 9000000 /dev/zero | tr "\\0" a', output_var: out}
+  - {id: next, type: cli, depends_on: [big], run: 'echo "{out}" | wc -c', output_var: n}
+output: n
+`
+	dir := t.TempDir()
+	outputs := filepath.Join(dir, "outputs")
+	if err := os.MkdirAll(outputs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/full", filepath.Join(outputs, "big-1.stdout")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), OutputDir: outputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Failed || !strings.Contains(res.Error, "could not be kept whole") || !strings.Contains(res.Error, "no space left") {
+		t.Fatalf("status %s, error %q", res.Status, res.Error)
+	}
+}

@@ -61,6 +61,7 @@ func (l *Local) admit(req Request) (string, error) {
 // workflow, or a chain a step calls) over the given variable store.
 func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Budget, req Request, inheritedSecrets []string) *execution {
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
+	req.Resume, _ = keptSteps(c, req.Resume)
 	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
 		secrets: newMasker(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 }
@@ -125,7 +126,8 @@ func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 }
 
 // checkRerun refuses to resume over a non-idempotent step that started
-// and did not finish, unless the caller named it in Rerun.
+// and did not finish, or that finished but must run again because a step
+// it depends on does, unless the caller named it in Rerun.
 func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
@@ -136,6 +138,13 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 			continue
 		}
 		steps = append(steps, s.ID)
+	}
+	// finished ones that run again because a step they depend on does
+	_, redone := keptSteps(c, req.Resume)
+	for _, id := range redone {
+		if s := c.Step(id); s != nil && !req.Rerun[id] && needsConfirmation(s) {
+			steps = append(steps, id)
+		}
 	}
 	// the steps of called chains, saved as CALLER/STEP
 	for id := range req.Started {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -130,6 +131,7 @@ func (x *execution) setStatus(s *chain.Step, status int) {
 
 func (x *execution) setOutput(s *chain.Step, v Value) {
 	if s.OutputVar != "" {
+		v.JSON = v.JSON || s.OutputSchema == "json"
 		x.st.set(s.OutputVar, v)
 	}
 }
@@ -340,6 +342,9 @@ func clip(s string, n int) string {
 func commandError(err error) error {
 	var se *executor.StartError
 	if errors.As(err, &se) {
+		if errors.Is(err, syscall.E2BIG) {
+			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
+		}
 		return &permanentError{err}
 	}
 	return err

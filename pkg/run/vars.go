@@ -15,6 +15,10 @@ import (
 type Value struct {
 	Text string
 	Data any
+	// JSON is true when the step that made it declared JSON output
+	// (output_schema: json): a number or boolean text is then that value
+	// in a transform, not a string.
+	JSON bool
 }
 
 // textValue makes a Value of text, exposing fields when the text is a JSON
@@ -170,10 +174,24 @@ func textOf(d any) string {
 	return string(b)
 }
 
-// exprEnv is the variables an expression reads, as expr-lang sees them.
-// Only the names it uses are copied, so a step's cost does not grow with
-// the number of variables in the run.
+// exprEnv is the variables a condition reads, as expr-lang sees them:
+// text that is a JSON number or boolean is one (so `count > 3` works; an
+// integer beyond int64 stays text, whole). Only the names it uses are
+// copied, so a step's cost does not grow with the number of variables in
+// the run.
 func (sc scope) exprEnv(names []string) map[string]any {
+	return sc.env(names, true)
+}
+
+// valueEnv is the variables a transform (or a JSONPath argument) reads:
+// text stays text, exactly, unless it is a JSON object or array or its
+// step declared JSON output. `"v-" + rev` works for rev 1234567, and a
+// 20-digit id passes through unchanged.
+func (sc scope) valueEnv(names []string) map[string]any {
+	return sc.env(names, false)
+}
+
+func (sc scope) env(names []string, condition bool) map[string]any {
 	env := make(map[string]any, len(names))
 	for _, name := range names {
 		if name == "input" {
@@ -188,17 +206,22 @@ func (sc scope) exprEnv(names []string) map[string]any {
 			continue
 		}
 		if v, ok := sc.lookup(name); ok {
-			env[name] = v.exprValue()
+			env[name] = v.exprValue(condition)
 		}
 	}
 	return env
 }
 
-func (v Value) exprValue() any {
-	if v.Data != nil {
+func (v Value) exprValue(condition bool) any {
+	switch {
+	case v.Data != nil:
 		return v.Data
+	case v.JSON:
+		return chain.ExprValue(v.Text)
+	case condition:
+		return chain.ConditionValue(v.Text)
 	}
-	return chain.ExprValue(v.Text)
+	return v.Text
 }
 
 // document is the run context as one JSON-like tree, for JSONPath
@@ -213,5 +236,5 @@ func (sc scope) document() map[string]any {
 	for k := range sc.local {
 		names = append(names, k)
 	}
-	return sc.exprEnv(append(names, "input"))
+	return sc.valueEnv(append(names, "input"))
 }

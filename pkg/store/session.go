@@ -102,6 +102,11 @@ func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request
 	req.Journal = r
 	req.OutputDir = filepath.Join(r.Dir(), "outputs")
 	req.Events = event.Multi(withoutNil(req.Events, r))
+	if req.Dir == "" {
+		req.Dir = r.rec.Dir // a resume goes on where the run started
+	} else if r.rec.Dir == "" {
+		r.rec.Dir = req.Dir
+	}
 	if err := r.Begin(); err != nil {
 		if ss.fresh {
 			_ = r.Discard()

@@ -45,8 +45,11 @@ type Record struct {
 	Secrets []string          `json:"secrets,omitempty"`
 	// LenientVariables records strict_variables: false at launch, so a
 	// resume reads the snapshot, and renders it, the way the run began.
-	LenientVariables bool   `json:"lenient_variables,omitempty"`
-	Error            string `json:"error,omitempty"`
+	LenientVariables bool `json:"lenient_variables,omitempty"`
+	// Dir is the directory the run started in: a resume runs the rest
+	// there. Runs saved before it was recorded resume in the current one.
+	Dir   string `json:"dir,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // NotFoundError is a run id with no saved run.
@@ -239,6 +242,10 @@ func (s *Store) Load(id string) (*Saved, error) {
 	}
 	if sv.Record.Status == event.Running && !s.locked(id) {
 		sv.Record.Status = run.Interrupted
+		if sv.Result == nil {
+			// its process died before writing a result: show the journal
+			sv.Result = sv.partialResult()
+		}
 	}
 	return sv, nil
 }

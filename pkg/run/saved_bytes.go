@@ -1,0 +1,40 @@
+package run
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// savedJSON is SavedValue's form on disk. Text that is not valid UTF-8
+// (a latin-1 file, old git output, binary) would come back from JSON with
+// U+FFFD in place of its bytes; it is kept as base64 in Bytes instead, so
+// a resumed run reads exactly what an uninterrupted one would.
+type savedJSON struct {
+	Text   string `json:"text"`
+	Bytes  []byte `json:"bytes,omitempty"`
+	Data   any    `json:"data,omitempty"`
+	Masked bool   `json:"masked,omitempty"`
+}
+
+// MarshalJSON keeps text that is not UTF-8 byte for byte (as base64).
+func (v SavedValue) MarshalJSON() ([]byte, error) {
+	s := savedJSON{Text: v.Text, Data: v.Data, Masked: v.Masked}
+	if !utf8.ValidString(v.Text) {
+		s.Text, s.Bytes = "", []byte(v.Text)
+	}
+	return json.Marshal(s)
+}
+
+// UnmarshalJSON reads both forms: records saved before bytes were kept
+// have text only.
+func (v *SavedValue) UnmarshalJSON(data []byte) error {
+	var s savedJSON
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	*v = SavedValue{Text: s.Text, Data: s.Data, Masked: s.Masked}
+	if s.Bytes != nil {
+		v.Text = string(s.Bytes)
+	}
+	return nil
+}
