@@ -34,6 +34,7 @@ var layers = map[string][]string{
 	"pkg/cache":           {"pkg/fsutil"},
 	"pkg/cache/cachetest": {"pkg/cache"},
 	"pkg/chain":           {"pkg/dag"},
+	"pkg/inputs":          {"pkg/chain"},
 	"pkg/tools":           {"pkg/executor"},
 	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/tools"},
 	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/retry", "pkg/run"},

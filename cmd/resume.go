@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -67,7 +68,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	given, err := parseInputs(opts.inputs, "")
+	given, err := inputs.Parse(opts.inputs, "")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -82,7 +83,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := parseInputs(opts.inputs, opts.inputFile)
+	inputs, err := inputs.Parse(opts.inputs, opts.inputFile)
 	if err != nil {
 		return err
 	}

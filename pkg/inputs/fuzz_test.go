@@ -1,4 +1,4 @@
-package cmd
+package inputs
 
 import (
 	"errors"
@@ -24,9 +24,9 @@ func FuzzParseInputs(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, inputFile := range []string{"", path} {
-			got, err := parseInputs([]string{flag}, inputFile)
+			got, err := Parse([]string{flag}, inputFile)
 			if err != nil {
-				var ue *usageError
+				var ue *Error
 				if !errors.As(err, &ue) {
 					t.Fatalf("%q: error of type %T: %v", flag, err, err)
 				}

@@ -1,4 +1,11 @@
-package cmd
+// Package inputs reads the values a run is given on the command line:
+// --input key=value, key=@file (a regular file of bounded size, never a
+// FIFO or a device), key=@@text for a literal @, and --input-file (a YAML
+// or JSON mapping). What it refuses is an Error, which stops a command
+// before anything runs.
+//
+// It may import, of this module: chain.
+package inputs
 
 import (
 	"encoding/json"
@@ -21,11 +28,23 @@ import (
 // endless (a device, a huge file) must not take the machine with it.
 const maxInputFile = 8 << 20
 
-// parseInputs merges --input-file and --input flags (flags win). A value
+// Error is an --input or --input-file that cannot be read. Nothing ran.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *Error) NothingRan() bool { return true }
+
+func usagef(format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parse merges --input-file and --input flags (flags win). A value
 // written key=@path is read from that file, less one trailing newline;
 // key=@@text is the literal text @text, so a value from elsewhere that
 // begins with @ can always be passed as it is.
-func parseInputs(flags []string, file string) (map[string]string, error) {
+func Parse(flags []string, file string) (map[string]string, error) {
 	out := map[string]string{}
 	if file != "" {
 		data, err := readInputFile(file)
