@@ -93,7 +93,13 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 }
 
 // ConfigError says what to set for a model to be usable.
-type ConfigError struct{ Msg string }
+type ConfigError struct {
+	Msg string
+	// KeyEnv is set when the only problem is a missing API key: the
+	// variable to set. A fallback model in that state is skipped rather
+	// than stopping the run.
+	KeyEnv string
+}
 
 func (e *ConfigError) Error() string { return e.Msg }
 
@@ -103,16 +109,16 @@ func (e *ConfigError) Error() string { return e.Msg }
 func (r *Registry) Split(model string) (provider, name string, err error) {
 	if p, m, ok := strings.Cut(model, "/"); ok {
 		if _, known := r.providers[p]; !known {
-			return "", "", &ConfigError{fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
 		}
 		if m == "" {
-			return "", "", &ConfigError{fmt.Sprintf("model %q names no model after the provider", model)}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("model %q names no model after the provider", model)}
 		}
 		return p, m, nil
 	}
 	if r.defaultProvider != "" {
 		if _, known := r.providers[r.defaultProvider]; !known {
-			return "", "", &ConfigError{fmt.Sprintf("default_provider %q is not a provider (providers: %s)", r.defaultProvider, strings.Join(r.names(), ", "))}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("default_provider %q is not a provider (providers: %s)", r.defaultProvider, strings.Join(r.names(), ", "))}
 		}
 		return r.defaultProvider, model, nil
 	}
@@ -122,7 +128,7 @@ func (r *Registry) Split(model string) (provider, name string, err error) {
 	case strings.HasPrefix(model, "gpt-"), strings.HasPrefix(model, "o1"), strings.HasPrefix(model, "o3"), strings.HasPrefix(model, "o4"), strings.HasPrefix(model, "chatgpt"):
 		return "openai", model, nil
 	}
-	return "", "", &ConfigError{fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
+	return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
 }
 
 // Target returns a ready provider for the model, or a ConfigError that
@@ -142,7 +148,7 @@ func (r *Registry) Target(model string) (Target, error) {
 	if c.APIKeyEnv != "" {
 		key = r.getenv(c.APIKeyEnv)
 		if key == "" {
-			return Target{}, &ConfigError{fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv)}
+			return Target{}, &ConfigError{Msg: fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv), KeyEnv: c.APIKeyEnv}
 		}
 	}
 	base := c.BaseURL
@@ -158,7 +164,7 @@ func (r *Registry) Target(model string) (Target, error) {
 	case "openai", "ollama":
 		p = NewOpenAI(pname, base, key, r.client)
 	default:
-		return Target{}, &ConfigError{fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
+		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
 	}
 	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
 	r.ready[pname] = p
