@@ -45,8 +45,11 @@ type Record struct {
 	Secrets []string          `json:"secrets,omitempty"`
 	// LenientVariables records strict_variables: false at launch, so a
 	// resume reads the snapshot, and renders it, the way the run began.
-	LenientVariables bool   `json:"lenient_variables,omitempty"`
-	Error            string `json:"error,omitempty"`
+	LenientVariables bool `json:"lenient_variables,omitempty"`
+	// Flags are the run-shaping flags given at launch (or changed by a
+	// resume), by name with their values, so a resume runs the same way.
+	Flags map[string][]string `json:"flags,omitempty"`
+	Error string              `json:"error,omitempty"`
 }
 
 // NotFoundError is a run id with no saved run.
