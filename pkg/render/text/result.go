@@ -77,7 +77,11 @@ func Interrupted(res *run.Result) string {
 // to run next; with stderr, the last lines each failed step wrote there.
 func Failure(res *run.Result, stderr bool) string {
 	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
-	if res.WorkflowResult != nil {
+	switch {
+	case res.WorkflowResult != nil && res.Outcome != "":
+		// an end the workflow declares: nothing to resume
+		return fmt.Sprintf("%s %s at state %s (run %s): the state's outcome", res.Name, res.Status, res.State, res.RunID)
+	case res.WorkflowResult != nil:
 		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
 	}
 	msg += "\n" + ResumeHint(res)
