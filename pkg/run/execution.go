@@ -25,6 +25,8 @@ type execution struct {
 	failure    string
 	failedStep string
 	earlyExit  string
+	// refused are the steps the run's budget refused a model call.
+	refused map[string]bool
 	secrets    *masker
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string
