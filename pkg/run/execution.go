@@ -27,7 +27,7 @@ type execution struct {
 	earlyExit  string
 	// refused are the steps the run's budget refused a model call.
 	refused map[string]bool
-	secrets    *masker
+	secrets *masker
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.
