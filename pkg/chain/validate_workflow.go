@@ -250,6 +250,10 @@ func (v *validator) branchShape(s *State) {
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}
+	if seenDefault && s.Task != nil {
+		// an answer naming no keyword is the default branch's to take
+		s.Task.keywordDefault = true
+	}
 }
 
 func (v *validator) compose(prefix string, b *Branch) {
