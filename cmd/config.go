@@ -44,9 +44,13 @@ func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {
 	}
 }
 
-// loadConfig reads the config file: --config, else ./chainrun.yaml, else
+// loadConfig reads the config file: --config, else chainrun.yaml in the
+// current directory or the nearest parent (up to a .git directory or the
+// filesystem root, as go-task finds its Taskfile), else
 // $XDG_CONFIG_HOME/chainrun/config.yaml. Only an explicit --config that
-// does not exist is an error.
+// does not exist is an error. Relative paths in a project file (not the
+// user's, which serves every directory) are relative to it, and so is the
+// default chains directory, so chainrun works from any directory below.
 func loadConfig(v *viper.Viper) error {
 	v.SetEnvPrefix("CHAINRUN")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -59,12 +63,15 @@ func loadConfig(v *viper.Viper) error {
 		return err
 	}
 	path := v.GetString(keyConfig)
-	explicit := path != ""
-	if !explicit {
-		for _, p := range defaultConfigPaths() {
+	project := path != ""
+	if !project {
+		path = findProjectConfig()
+		project = path != ""
+	}
+	if !project {
+		if p := userConfigPath(); p != "" {
 			if _, err := os.Stat(p); err == nil {
 				path = p
-				break
 			}
 		}
 	}
@@ -94,21 +101,70 @@ func loadConfig(v *viper.Viper) error {
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return usagef("config file %s: %v", path, err)
 	}
-	return nil
+	return anchorPaths(v, path, top, project)
 }
 
-func defaultConfigPaths() []string {
-	paths := []string{"chainrun.yaml"}
+// configPathKeys are the config keys that hold a directory.
+var configPathKeys = []string{keyChainsDir, keyStateDir, keyCacheDir}
+
+// anchorPaths makes a project file's relative directories relative to
+// the file (flags and the environment stay relative to the current
+// directory).
+func anchorPaths(v *viper.Viper, path string, top map[string]any, project bool) error {
+	dir := filepath.Dir(path)
+	if !project || dir == "." {
+		return nil
+	}
+	v.SetDefault(keyChainsDir, filepath.Join(dir, "chains"))
+	anchored := map[string]any{}
+	for _, k := range configPathKeys {
+		if p, ok := top[k].(string); ok && p != "" && !filepath.IsAbs(p) {
+			anchored[k] = filepath.Join(dir, p)
+		}
+	}
+	if len(anchored) == 0 {
+		return nil
+	}
+	return v.MergeConfigMap(anchored)
+}
+
+// findProjectConfig is chainrun.yaml in the current directory or the
+// nearest parent holding one, stopping after the directory that holds
+// .git (the repository's root) or at the filesystem root; "" if none.
+// A file in the current directory is named as ./chainrun.yaml was.
+func findProjectConfig() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; ; {
+		p := filepath.Join(dir, "chainrun.yaml")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if dir == wd {
+				return "chainrun.yaml"
+			}
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// userConfigPath is $XDG_CONFIG_HOME/chainrun/config.yaml.
+func userConfigPath() string {
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" {
 		if home, err := os.UserHomeDir(); err == nil {
 			xdg = filepath.Join(home, ".config")
 		}
 	}
-	if xdg != "" {
-		paths = append(paths, filepath.Join(xdg, "chainrun", "config.yaml"))
+	if xdg == "" {
+		return ""
 	}
-	return paths
+	return filepath.Join(xdg, "chainrun", "config.yaml")
 }
 
 // outputFormat reads --output (or config output) and checks it.

@@ -14,16 +14,15 @@ import (
 )
 
 type resumeOptions struct {
-	f          *factory
-	runID      string
-	inputs     []string
-	rerun      []string
-	reload     bool
-	verbose    bool
-	quiet      bool
-	take       string
-	agentModel string
-	grants     []string
+	f       *factory
+	runID   string
+	inputs  []string
+	rerun   []string
+	reload  bool
+	verbose bool
+	quiet   bool
+	take    string
+	shaping
 }
 
 func newResumeCmd(f *factory) *cobra.Command {
@@ -41,7 +40,11 @@ idempotent: false that started and did not finish is not run again until
 you confirm with --rerun STEP.
 
 A workflow paused at a decision point continues with --take TRANSITION
-(one of the links it printed); a failed transition runs again.`,
+(one of the links it printed); a failed transition runs again.
+
+The run-shaping flags the run was started with (--model, --max-tokens,
+--agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant)
+apply again; give one to change it for the rest of the run.`,
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,8 +57,7 @@ A workflow paused at a decision point continues with --take TRANSITION
 	fl.StringArrayVar(&opts.rerun, "rerun", nil, "run this non-idempotent step again although it may have started")
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
-	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
-	fl.StringArrayVar(&opts.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
+	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("take", completeTake(f))
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
@@ -64,6 +66,7 @@ A workflow paused at a decision point continues with --take TRANSITION
 
 func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	f := opts.f
+	bindShaping(f, cmd.Flags())
 	format, err := f.format()
 	if err != nil {
 		return err
@@ -117,6 +120,14 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		inputs[k] = val
 	}
 	session.SetInputs(c, inputs)
+	// the flags the run was launched with, unless given again
+	if err := applyShaping(cmd.Flags(), saved.Record.Flags, opts.runID, f.io.ErrOut); err != nil {
+		return err
+	}
+	if opts.maxTokens < 0 {
+		return usagef("--max-tokens must be 0 (no cap) or more")
+	}
+	session.SetFlags(givenShaping(cmd.Flags()))
 	rerun := map[string]bool{}
 	for _, id := range opts.rerun {
 		caller, _, nested := strings.Cut(id, "/")
@@ -125,7 +136,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		}
 		rerun[id] = true
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, lenient: &lenient})
+	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
@@ -139,7 +150,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
+		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
 	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err

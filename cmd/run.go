@@ -16,17 +16,14 @@ import (
 )
 
 type runOptions struct {
-	f          *factory
-	chain      string
-	inputs     []string
-	inputFile  string
-	noCache    bool
-	dryRun     bool
-	maxTokens  int
-	verbose    bool
-	quiet      bool
-	agentModel string
-	grants     []string
+	f         *factory
+	chain     string
+	inputs    []string
+	inputFile string
+	dryRun    bool
+	verbose   bool
+	quiet     bool
+	shaping
 }
 
 func newRunCmd(f *factory) *cobra.Command {
@@ -60,25 +57,17 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value, key=@file (a regular file, at most 8 MiB) or key=@@text for a literal @text (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
-	fl.Int("max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
-	fl.Int("max-parallel-llm", 0, "most requests in flight to each model provider (default: no cap)")
-	fl.BoolVar(&opts.noCache, "no-cache", false, "ignore cached LLM results")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
-	fl.String("model", "", "model for LLM steps that name none (provider/model)")
-	fl.IntVar(&opts.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
-	fl.StringVar(&opts.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
-	fl.StringArrayVar(&opts.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
+	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
-	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
-	bindFlag(f.v, keyModel, fl.Lookup("model"))
-	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
 	return cmd
 }
 
 func runRun(cmd *cobra.Command, opts *runOptions) error {
 	f := opts.f
+	bindShaping(f, cmd.Flags())
 	format, err := f.format()
 	if err != nil {
 		return err
@@ -125,7 +114,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
 	}
-	res, err := runSaved(cmd.Context(), f, engine, req, inputs)
+	res, err := runSaved(cmd.Context(), f, engine, req, inputs, givenShaping(cmd.Flags()))
 	if err != nil {
 		return err
 	}
@@ -137,7 +126,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 // so the run can be resumed. A state directory that cannot be written is
 // a warning of the result (stderr in text, "warnings" in JSON): the run
 // goes on unsaved, and its result is still printed.
-func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string) (*run.Result, error) {
+func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string, flags map[string][]string) (*run.Result, error) {
 	st, err := f.stateStore()
 	if err != nil {
 		return nil, err
@@ -159,6 +148,7 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 		}
 		return res, err
 	}
+	session.SetFlags(flags)
 	return session.Drive(ctx, engine, req)
 }
 

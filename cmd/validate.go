@@ -63,16 +63,11 @@ func runValidate(opts *validateOptions) error {
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
-			results = append(results, text.VerdictOf(file, name, l, f.checkCalls(l, err)))
+			results = append(results, text.VerdictsOf(file, name, l, f.checkCalls(l, err))...)
 		}
 	}
 	f.modelWarnings(results)
-	bad := 0
-	for _, r := range results {
-		if !r.Valid {
-			bad++
-		}
-	}
+	bad, files := text.InvalidFiles(results)
 	if format == "json" {
 		if err := render.PrintJSON(f.io.Out, map[string]any{"valid": bad == 0, "chains": results}); err != nil {
 			return err
@@ -81,7 +76,7 @@ func runValidate(opts *validateOptions) error {
 		text.Verdicts(f.io.Out, f.io.ErrOut, results)
 	}
 	if bad > 0 {
-		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%d of %d chain files are invalid", bad, len(results))}
+		return &exitStatus{code: exitUsage, msg: fmt.Sprintf("%d of %d chain files are invalid", bad, files)}
 	}
 	return nil
 }

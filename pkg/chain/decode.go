@@ -151,6 +151,24 @@ func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
 	}
 }
 
+// decodeChecked reports n's unknown keys once, with suggestions, and
+// decodes its known ones into dst (so the decoder does not report the
+// unknown ones a second time, in its own words).
+func decodeChecked(d *diags, n *yaml.Node, prefix string, known []string, dst any) bool {
+	checkKeys(d, n, prefix, known)
+	if n.Kind == yaml.MappingNode {
+		m := *n
+		m.Content = nil
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i].Value; slices.Contains(known, k) || k == "<<" {
+				m.Content = append(m.Content, n.Content[i], n.Content[i+1])
+			}
+		}
+		n = &m
+	}
+	return decodeInto(d, n, dst)
+}
+
 // keysOf is the keys of struct type T, as declared.
 func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
 

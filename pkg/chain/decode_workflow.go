@@ -99,8 +99,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			c.Budget = &Budget{}
 			decodeInto(d, v, c.Budget)
 		case "agent":
-			checkKeys(d, v, prefix+"agent: ", keysOf[workflowAgent]())
-			decodeInto(d, v, &keys.Agent)
+			decodeChecked(d, v, prefix+"agent: ", keysOf[workflowAgent](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix)

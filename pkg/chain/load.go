@@ -171,8 +171,7 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			d.errorf(posOf(n), "an input must be a mapping with a name")
 			continue
 		}
-		checkKeys(d, n, "input: ", keysOf[Input]())
-		decodeInto(d, n, in)
+		decodeChecked(d, n, "input: ", keysOf[Input](), in)
 		out = append(out, in)
 	}
 	return out

@@ -91,6 +91,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"task":        executor,
 		"transition":  objectSchema(reflect.TypeFor[branchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
 		"timeout":     map[string]any{"type": "string"},
+		"outcome":     map[string]any{"enum": []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}},
 	})
 	state["type"] = []string{"object", "null"}
 	workflow := objectSchema(reflect.TypeFor[workflowKeys](), map[string]any{

@@ -49,7 +49,15 @@ type Step struct {
 	// as in transition "go" executor (owner transition, role executor);
 	// its ID is then that thing's name.
 	owner, role string
+	// keywordDefault is set on a workflow task whose state has a default
+	// branch (see KeywordFallsThrough).
+	keywordDefault bool
 }
+
+// KeywordFallsThrough reports whether a condition_key answer that names
+// none of the keywords is a result rather than a failure: the step is a
+// workflow task whose state has a default branch to take it.
+func (s *Step) KeywordFallsThrough() bool { return s.keywordDefault }
 
 // subject is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task, tool "t"

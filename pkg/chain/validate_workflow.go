@@ -97,6 +97,13 @@ func (v *validator) stateShape(s *State) {
 	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}):
 		d.errorf(s.Pos, "state %q has no way out: add transitions (or a task with branches), or mark it terminal: true", s.Name)
 	}
+	outcomes := []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}
+	switch {
+	case s.Outcome != "" && !slices.Contains(outcomes, s.Outcome):
+		d.errorf(s.At("outcome"), "state %q: outcome is succeeded, failed or cancelled, not %q%s", s.Name, s.Outcome, didYouMean(s.Outcome, outcomes))
+	case s.Outcome != "" && !s.Terminal:
+		d.errorf(s.At("outcome"), "state %q: outcome applies to a terminal state (add terminal: true)", s.Name)
+	}
 	if s.Goal == "" && s.Guidance == "" && !s.Terminal && !s.Automatic() && len(s.Transitions) > 0 {
 		d.warnf(s.Pos, "state %q is a decision point with no goal or guidance: whoever decides sees only the links", s.Name)
 	}
@@ -242,6 +249,10 @@ func (v *validator) branchShape(s *State) {
 	}
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
+	}
+	if seenDefault && s.Task != nil {
+		// an answer naming no keyword is the default branch's to take
+		s.Task.keywordDefault = true
 	}
 }
 

@@ -62,7 +62,11 @@ type State struct {
 	Name     string
 	Goal     string `yaml:"goal" doc:"What the decision at this state is for (shown with its links)."`
 	Guidance string `yaml:"guidance" doc:"Instructions for whoever decides here."`
-	Terminal bool   `yaml:"terminal" doc:"The run ends successfully here."`
+	Terminal bool   `yaml:"terminal" doc:"The run ends here: successfully, unless outcome says otherwise."`
+	// Outcome, on a terminal state, is how a run that ends there ended:
+	// succeeded (the default), failed or cancelled, so that CI can tell
+	// an abort from a deploy by the exit code.
+	Outcome string `yaml:"outcome" doc:"On a terminal state: succeeded (default), failed or cancelled; failed and cancelled end the run with that status and exit 1."`
 	// Transitions, in the order written (reference 000).
 	Transitions []*Transition `yaml:"transitions" doc:"Named transitions out of the state."`
 	// Task and Branches are reference 003's form.
@@ -76,6 +80,13 @@ type State struct {
 	Pos      Pos
 	FieldPos map[string]Pos
 }
+
+// Outcomes a terminal state may declare.
+const (
+	OutcomeSucceeded = "succeeded"
+	OutcomeFailed    = "failed"
+	OutcomeCancelled = "cancelled"
+)
 
 // At returns where a field of the state was written, or the state.
 func (s *State) At(field string) Pos {

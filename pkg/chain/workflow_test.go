@@ -75,6 +75,8 @@ func TestWorkflowErrors(t *testing.T) {
 		{"timeout alone", "      a:\n        timeout: 1h\n        transitions:\n          go: {target: a}\n", []string{"timeout needs on_timeout"}},
 		{"state named end", "      a:\n        transitions:\n          go: {target: end}\n      end: {terminal: true}\n", []string{`cannot be named "end"`}},
 		{"empty branches", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: []\n", []string{"transition.branches is empty"}},
+		{"outcome unknown", "      a:\n        terminal: true\n        outcome: aborted\n", []string{`outcome is succeeded, failed or cancelled, not "aborted"`}},
+		{"outcome not terminal", "      a:\n        outcome: failed\n        transitions:\n          go: {target: a}\n", []string{`outcome applies to a terminal state`}},
 		{"condition_key on cli", "      a:\n        task: {kind: cli, run: x, condition_key: [a]}\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"condition_key"}},
 	}
 	for _, tc := range cases {

@@ -13,6 +13,9 @@ const (
 	Failed      Status = "failed"
 	Interrupted Status = "interrupted"
 	Paused      Status = "paused"
+	// Cancelled is a workflow that ended at a terminal state declared
+	// outcome: cancelled (an abort): not a success, not a failure.
+	Cancelled Status = "cancelled"
 	// Corrupt is a saved run whose record cannot be read.
 	Corrupt Status = "corrupt"
 )

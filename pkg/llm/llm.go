@@ -114,6 +114,10 @@ type Error struct {
 	// budget, a tool request refused before sending): it does not count
 	// as a call.
 	NotSent bool
+	// Budget is true when the run's budget refused the request: the run
+	// stops starting work, but the calls already in flight were admitted
+	// within the budget and are let finish.
+	Budget bool
 }
 
 func (e *Error) Error() string {

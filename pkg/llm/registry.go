@@ -20,6 +20,9 @@ type ProviderConfig struct {
 	// BaseURLEnv, for built-ins, names the variable that overrides
 	// BaseURL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL).
 	BaseURLEnv string `json:"-"`
+	// BaseURLFrom names the setting that chose BaseURL (a variable or a
+	// config key), for errors that say which endpoint failed and why.
+	BaseURLFrom string `json:"-"`
 	// RequestsPerMinute caps the requests started per minute, shared by
 	// all steps of a run (0: no cap).
 	RequestsPerMinute int `json:"requests_per_minute" mapstructure:"requests_per_minute"`
@@ -49,8 +52,9 @@ func (r *Registry) SetConcurrency(n int) { r.concurrent = n }
 func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
 	base, builtin := r.providers[name]
 	if !builtin {
+		c.BaseURLFrom = "providers." + name + ".base_url in config"
 		if c.Type == "ollama" && c.BaseURL == "" {
-			c.BaseURL = r.providers["ollama"].BaseURL
+			c.BaseURL, c.BaseURLFrom = r.providers["ollama"].BaseURL, r.providers["ollama"].BaseURLFrom
 		}
 		return c
 	}
@@ -58,7 +62,7 @@ func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
 		base.Type = c.Type
 	}
 	if c.BaseURL != "" {
-		base.BaseURL, base.BaseURLEnv = c.BaseURL, ""
+		base.BaseURL, base.BaseURLEnv, base.BaseURLFrom = c.BaseURL, "", "providers."+name+".base_url in config"
 	}
 	if c.APIKeyEnv != "" {
 		base.APIKeyEnv = c.APIKeyEnv
@@ -73,9 +77,9 @@ func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
 // openai, ollama) and those of config, which may replace a built-in.
 // getenv reads keys and base URLs; client may be nil.
 func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, getenv func(string) string, client *http.Client) *Registry {
-	ollama := getenv("OLLAMA_HOST")
+	ollama, ollamaFrom := getenv("OLLAMA_HOST"), "OLLAMA_HOST"
 	if ollama == "" {
-		ollama = "http://127.0.0.1:11434"
+		ollama, ollamaFrom = "http://127.0.0.1:11434", "the default; set OLLAMA_HOST to change it"
 	}
 	if !strings.Contains(ollama, "://") {
 		ollama = "http://" + ollama
@@ -83,7 +87,7 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 	p := map[string]ProviderConfig{
 		"anthropic": {Type: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY", BaseURLEnv: "ANTHROPIC_BASE_URL"},
 		"openai":    {Type: "openai", APIKeyEnv: "OPENAI_API_KEY", BaseURLEnv: "OPENAI_BASE_URL"},
-		"ollama":    {Type: "ollama", BaseURL: strings.TrimRight(ollama, "/") + "/v1"},
+		"ollama":    {Type: "ollama", BaseURL: strings.TrimRight(ollama, "/") + "/v1", BaseURLFrom: ollamaFrom},
 	}
 	r := &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}}
 	for name, c := range configured {
@@ -93,7 +97,13 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 }
 
 // ConfigError says what to set for a model to be usable.
-type ConfigError struct{ Msg string }
+type ConfigError struct {
+	Msg string
+	// KeyEnv is set when the only problem is a missing API key: the
+	// variable to set. A fallback model in that state is skipped rather
+	// than stopping the run.
+	KeyEnv string
+}
 
 func (e *ConfigError) Error() string { return e.Msg }
 
@@ -103,16 +113,16 @@ func (e *ConfigError) Error() string { return e.Msg }
 func (r *Registry) Split(model string) (provider, name string, err error) {
 	if p, m, ok := strings.Cut(model, "/"); ok {
 		if _, known := r.providers[p]; !known {
-			return "", "", &ConfigError{fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
 		}
 		if m == "" {
-			return "", "", &ConfigError{fmt.Sprintf("model %q names no model after the provider", model)}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("model %q names no model after the provider", model)}
 		}
 		return p, m, nil
 	}
 	if r.defaultProvider != "" {
 		if _, known := r.providers[r.defaultProvider]; !known {
-			return "", "", &ConfigError{fmt.Sprintf("default_provider %q is not a provider (providers: %s)", r.defaultProvider, strings.Join(r.names(), ", "))}
+			return "", "", &ConfigError{Msg: fmt.Sprintf("default_provider %q is not a provider (providers: %s)", r.defaultProvider, strings.Join(r.names(), ", "))}
 		}
 		return r.defaultProvider, model, nil
 	}
@@ -122,7 +132,7 @@ func (r *Registry) Split(model string) (provider, name string, err error) {
 	case strings.HasPrefix(model, "gpt-"), strings.HasPrefix(model, "o1"), strings.HasPrefix(model, "o3"), strings.HasPrefix(model, "o4"), strings.HasPrefix(model, "chatgpt"):
 		return "openai", model, nil
 	}
-	return "", "", &ConfigError{fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
+	return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
 }
 
 // Target returns a ready provider for the model, or a ConfigError that
@@ -142,13 +152,15 @@ func (r *Registry) Target(model string) (Target, error) {
 	if c.APIKeyEnv != "" {
 		key = r.getenv(c.APIKeyEnv)
 		if key == "" {
-			return Target{}, &ConfigError{fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv)}
+			return Target{}, &ConfigError{Msg: fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv), KeyEnv: c.APIKeyEnv}
 		}
 	}
-	base := c.BaseURL
+	base, from := c.BaseURL, c.BaseURLFrom
 	if c.BaseURLEnv != "" {
 		if v := r.getenv(c.BaseURLEnv); v != "" {
-			base = v
+			base, from = v, c.BaseURLEnv
+		} else if base == "" {
+			from = "the default; set " + c.BaseURLEnv + " to change it"
 		}
 	}
 	var p Provider
@@ -158,8 +170,9 @@ func (r *Registry) Target(model string) (Target, error) {
 	case "openai", "ollama":
 		p = NewOpenAI(pname, base, key, r.client)
 	default:
-		return Target{}, &ConfigError{fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
+		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
 	}
+	p = endpointNamed(p, endpointOf(c.Type, base), from)
 	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
 	r.ready[pname] = p
 	return Target{Provider: p, Model: name}, nil

@@ -46,9 +46,8 @@ func FirstLine(s string) string {
 // when the step behind it is not idempotent. Every view that offers a
 // next step prints it the same way.
 func ResumeCommand(runID string, l run.Link) string {
-	cmd := "chainrun resume " + runID + " --take " + l.Transition
 	if l.Rerun {
-		cmd += " --rerun " + l.Transition
+		return run.ResumeCommand(runID, l.Transition, l.Transition)
 	}
-	return cmd
+	return run.ResumeCommand(runID, l.Transition)
 }

@@ -43,7 +43,7 @@ func init() {
 			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
 				return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
 			}
-			_, err := l.targets(c, s)
+			_, _, err := l.targets(c, s)
 			return err
 		},
 	})
@@ -58,9 +58,15 @@ func init() {
 func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
 	var out outcome
 	if t.targets == nil {
-		targets, err := x.l.targets(x.c, s)
+		targets, skipped, err := x.l.targets(x.c, s)
 		if err != nil {
 			return out, &permanentError{err}
+		}
+		for _, e := range skipped {
+			var pe *PreflightError
+			if errors.As(e, &pe) {
+				x.warn("step " + s.ID + ": " + pe.Msg)
+			}
 		}
 		t.targets = targets
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -371,8 +372,22 @@ steps:
 }
 
 func TestBudgetHoldsWithParallelSteps(t *testing.T) {
-	// slow answers keep all four requests in flight together
-	s := llmtest.New(llmtest.Reply{Text: strings.Repeat("word ", 40), Delay: 300 * time.Millisecond})
+	// slow answers keep the requests admitted together in flight together;
+	// the others wait for room (they are not refused while calls in
+	// flight may give some back)
+	const delay = 300 * time.Millisecond
+	type sent struct {
+		at       time.Time
+		promised int
+	}
+	var mu sync.Mutex
+	var log []sent
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		log = append(log, sent{time.Now(), int(r.Body["max_completion_tokens"].(float64))})
+		mu.Unlock()
+		return llmtest.Reply{Text: strings.Repeat("word ", 40), Delay: delay}
+	})
 	defer s.Close()
 	res := runChain(t, `
 name: t
@@ -383,12 +398,22 @@ steps:
   - {id: c, model: openai/m, prompt: p3, continue_on_error: true}
   - {id: d, model: openai/m, prompt: p4, continue_on_error: true}
 `, nil, WithModels(registryFor(s, nil)), WithParallel(4))
-	var asked int
-	for _, r := range s.Requests() {
-		asked += int(r.Body["max_completion_tokens"].(float64))
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range log {
+		// the promises of the requests in flight when r was sent
+		asked := 0
+		for _, o := range log {
+			if !o.at.After(r.at) && r.at.Sub(o.at) < delay {
+				asked += o.promised
+			}
+		}
+		if asked > 100 {
+			t.Fatalf("parallel steps were promised %d answer tokens with a budget of 100", asked)
+		}
 	}
-	if asked > 100 {
-		t.Fatalf("parallel steps were promised %d answer tokens with a budget of 100", asked)
+	if len(log) < 2 {
+		t.Errorf("the steps waiting for room were refused: %d requests sent", len(log))
 	}
 	_ = res
 }

@@ -66,6 +66,11 @@ func keyword(s *chain.Step, v Value) (Value, error) {
 	if len(named) == 1 {
 		return textValue(named[0]), nil
 	}
+	if s.KeywordFallsThrough() {
+		// a workflow task whose state has a default branch: the answer
+		// is the result, and the default branch takes it
+		return textValue(strings.TrimSpace(v.Text)), nil
+	}
 	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", clip(v.Text, 60), strings.Join(s.ConditionKey, ", "))
 }
 

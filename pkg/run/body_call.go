@@ -66,16 +66,18 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
 	res := callx.run(ctx, &dagDriver{x: callx})
+	// the callee's model use is the step's: the caller's result counts it
+	used := outcome{usage: res.Usage}
 	if res.Status != Succeeded {
 		if ctx.Err() != nil {
-			return outcome{}, ctx.Err()
+			return used, ctx.Err()
 		}
-		return outcome{}, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
+		return used, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
 	}
-	if res.Output == nil {
-		return outcome{}, nil
+	if res.Output != nil {
+		used.value = dataValue(res.Output)
 	}
-	return outcome{value: dataValue(res.Output)}, nil
+	return used, nil
 }
 
 // preflightCall checks, before anything runs, that a chain step can call

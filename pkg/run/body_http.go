@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/llm"
 )
 
 func init() {
@@ -62,6 +63,10 @@ func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chai
 	}
 	resp, err := executor.DoHTTP(ctx, x.l.client, req)
 	if err != nil {
+		if hp := llm.HostPort(req.URL); hp != "" && ctx.Err() == nil {
+			// name the endpoint and what chose it, to know what to fix
+			err = fmt.Errorf("%w (%s, set by %s)", err, hp, urlSource(s, url))
+		}
 		return outcome{}, err
 	}
 	out := outcome{value: textValue(resp.Body), status: resp.Status}
@@ -69,4 +74,23 @@ func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chai
 		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(method), executor.RedactURL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
+}
+
+// urlSource says what set a step's URL: the references it is made of, or
+// the step's url field itself.
+func urlSource(s *chain.Step, url *chain.Template) string {
+	var names []string
+	if url != nil {
+		for _, r := range url.Refs() {
+			names = append(names, r.Raw)
+		}
+	}
+	at := "the url of step " + s.ID
+	if p := s.At("url"); p.Line > 0 {
+		at += fmt.Sprintf(" (line %d)", p.Line)
+	}
+	if len(names) > 0 {
+		return strings.Join(names, ", ") + " in " + at
+	}
+	return at
 }

@@ -99,6 +99,11 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
 			x.failedStep = id
 		}
+		if x.refused[id] {
+			// the calls in flight were admitted within the budget (and
+			// are paid for): let them answer, start nothing more
+			return dag.Drain
+		}
 		return dag.Stop
 	case earlyExit:
 		if x.earlyExit == "" {

@@ -22,6 +22,8 @@ type flow struct {
 	// decision point's timeout).
 	state   string
 	arrived time.Time
+	// outcome is the declared outcome of the terminal state it ended at.
+	outcome string
 	context map[string]any
 	trace   []ChainEntry
 	steps   []StepResult
@@ -67,7 +69,7 @@ func (f *flow) drive(ctx context.Context) {
 		}
 		s := f.w.State(f.state)
 		if f.state == chain.End || s.Terminal {
-			f.status = Succeeded
+			f.end(s)
 			return
 		}
 		var ok bool
@@ -210,6 +212,22 @@ func (f *flow) viable(s *chain.State) ([]*chain.Transition, error) {
 }
 
 // fail stops the call with an error; links offer the retry.
+// end concludes a run that reached a terminal state (nil: goto end) with
+// the outcome the state declares.
+func (f *flow) end(s *chain.State) {
+	f.status = Succeeded
+	if s == nil {
+		return
+	}
+	f.outcome = s.Outcome
+	switch s.Outcome {
+	case chain.OutcomeFailed:
+		f.stop(Failed, "ended at state "+s.Name+", whose outcome is failed", nil)
+	case chain.OutcomeCancelled:
+		f.stop(Cancelled, "ended at state "+s.Name+", whose outcome is cancelled", nil)
+	}
+}
+
 func (f *flow) fail(msg string, links []Link) {
 	f.stop(Failed, msg, links)
 }

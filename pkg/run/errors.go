@@ -50,11 +50,42 @@ func (e *PreflightError) NothingRan() bool { return true }
 // have started before: nothing runs until the caller confirms.
 type RerunError struct {
 	Steps []string
+	// Command is the whole command that confirms them (with the --take
+	// a workflow's decision needs), ready to paste; empty when the run
+	// has no id yet.
+	Command string
 }
 
 func (e *RerunError) Error() string {
-	return fmt.Sprintf("step %s is not idempotent and may already have done its work (it started and did not succeed); check, then resume with --rerun %s",
-		strings.Join(e.Steps, ", "), e.Steps[0])
+	next := "--rerun " + strings.Join(e.Steps, " --rerun ")
+	if e.Command != "" {
+		next = e.Command
+	}
+	return fmt.Sprintf("step %s is not idempotent and may already have done its work (it started and did not succeed); check, then resume with: %s",
+		strings.Join(e.Steps, ", "), next)
+}
+
+// ResumeCommand is the command line that resumes runID, taking take when
+// it is set and confirming the steps in rerun, each argument quoted for a
+// POSIX shell when it needs it, so that a printed command works pasted.
+func ResumeCommand(runID, take string, rerun ...string) string {
+	args := []string{"chainrun", "resume", shellWord(runID)}
+	if take != "" {
+		args = append(args, "--take", shellWord(take))
+	}
+	for _, r := range rerun {
+		args = append(args, "--rerun", shellWord(r))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord is s as one word of a POSIX shell command line: as it is when
+// it holds no character a shell reads, else single-quoted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" && s[0] != '-' {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // NothingRan marks the error as one from before anything ran (exit 2).

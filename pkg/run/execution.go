@@ -25,7 +25,9 @@ type execution struct {
 	failure    string
 	failedStep string
 	earlyExit  string
-	secrets    *masker
+	// refused are the steps the run's budget refused a model call.
+	refused map[string]bool
+	secrets *masker
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.

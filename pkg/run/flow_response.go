@@ -10,6 +10,9 @@ import (
 // and what may happen next.
 type WorkflowResult struct {
 	State string `json:"state"`
+	// Outcome is the outcome the terminal state the run ended at
+	// declares (failed, cancelled), when it declares one.
+	Outcome string `json:"outcome,omitempty"`
 	// Chain traces the transitions this call (a run or one resume) took.
 	Chain   []ChainEntry   `json:"chain"`
 	Context map[string]any `json:"context"`

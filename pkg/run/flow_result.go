@@ -18,7 +18,7 @@ import (
 func (f *flow) conclude(_ context.Context, res *Result) {
 	res.Status, res.Error, res.Steps = f.status, f.failure, f.steps
 	res.Usage.add(f.decisionUsage)
-	wr := &WorkflowResult{State: f.state, Chain: f.trace, Context: f.context, Links: f.links}
+	wr := &WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
 		wr.Chain = []ChainEntry{}
 	}

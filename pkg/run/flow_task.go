@@ -68,16 +68,16 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 }
 
 // taskResult is the string a task's branches match (reference 003): an
-// agent step's finish reason or chosen keyword, a command's ok or failed,
-// an http step's status code, a transform's value. branchable says
-// whether a failed task still has a result to branch on.
+// agent step's finish reason or chosen keyword, a command's ok, an http
+// step's status code, a transform's value; and "failed" for a failed task
+// of any kind, which only a branch naming it takes. branchable says
+// whether the task has a result to branch on.
 func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
+	if sr.Status == StepFailed {
+		return "failed", true
+	}
 	if k, ok := kinds[s.Kind]; ok && k.result != nil {
 		return k.result(f, s, sr)
-	}
-	failed := sr.Status == StepFailed
-	if failed {
-		return "failed", true
 	}
 	return "ok", true
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -109,6 +110,9 @@ func (x *execution) mask2(rec StepRecord) StepRecord {
 func (x *execution) warn(msg string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if slices.Contains(x.warnings, msg) {
+		return // a loop's items or a step's attempts say it once
+	}
 	x.warnings = append(x.warnings, msg)
 }
 

@@ -155,10 +155,34 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 		}
 	}
 	sort.Strings(steps)
-	if len(steps) > 0 {
-		return &RerunError{Steps: steps}
+	if len(steps) == 0 {
+		return nil
 	}
-	return nil
+	e := &RerunError{Steps: steps}
+	if req.RunID != "" {
+		take := req.Take
+		if take == "" && c.Workflow != nil {
+			take = decisionNamed(c.Workflow, steps)
+		}
+		e.Command = ResumeCommand(req.RunID, take, steps...)
+	}
+	return e
+}
+
+// decisionNamed is the first of names that is a transition someone
+// chooses (a human or agent link): resuming it needs --take as well as
+// --rerun, since the run waits at that decision again.
+func decisionNamed(w *chain.Workflow, names []string) string {
+	for _, n := range names {
+		for _, s := range w.States {
+			for _, t := range s.Transitions {
+				if t.Name == n && t.Actor != chain.ActorDeterministic {
+					return n
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // needsConfirmation reports whether a step must not run again without a

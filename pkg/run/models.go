@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,45 +26,59 @@ func (l *Local) modelOf(s *chain.Step) string {
 	return l.defaultModel
 }
 
-// targets resolves a step's model and its fallback_models.
-func (l *Local) targets(c *chain.Chain, s *chain.Step) ([]llm.Target, error) {
+// targets resolves a step's model and its fallback_models. A fallback
+// whose only problem is a missing API key is left out and reported in
+// skipped (one key is enough to run a step); every other problem is err.
+func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skipped []error, err error) {
 	fail := func(field, format string, args ...any) error {
 		return &PreflightError{Kind: BadModel, File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	model := l.modelOf(s)
 	if model == "" {
-		return nil, fail("prompt", "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model in config")
+		return nil, nil, fail("prompt", "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model in config")
 	}
 	if l.models == nil {
-		return nil, fail("prompt", "no model providers are configured")
+		return nil, nil, fail("prompt", "no model providers are configured")
 	}
-	var out []llm.Target
 	for i, m := range append([]string{model}, s.FallbackModels...) {
-		t, err := l.models.Target(m)
-		if err != nil {
-			field := "model"
-			if i > 0 {
-				field = "fallback_models"
-			} else if s.Model == "" {
-				field = "prompt"
-			}
-			return nil, fail(field, "%v", err)
+		t, terr := l.models.Target(m)
+		if terr == nil {
+			out = append(out, t)
+			continue
 		}
-		out = append(out, t)
+		field := "model"
+		if i > 0 {
+			field = "fallback_models"
+		} else if s.Model == "" {
+			field = "prompt"
+		}
+		var ce *llm.ConfigError
+		if i > 0 && errors.As(terr, &ce) && ce.KeyEnv != "" {
+			skipped = append(skipped, fail(field, "fallback %v; it is skipped", terr))
+			continue
+		}
+		if err == nil {
+			err = fail(field, "%v", terr)
+		}
 	}
-	return out, nil
+	if err != nil {
+		return nil, skipped, err
+	}
+	return out, skipped, nil
 }
 
-// CheckModels reports, for every agent step of c, a model that cannot be
-// used here (validate shows these as warnings: a chain is valid on a
-// machine without keys).
+// CheckModels reports, for every agent step of c, every model that cannot
+// be used here, fallbacks without a key included (validate shows these
+// as warnings: a chain is valid on a machine without keys).
 func (l *Local) CheckModels(c *chain.Chain) []error {
 	var out []error
 	for _, s := range c.Steps {
 		if s.Kind == chain.KindAgent {
-			if _, err := l.targets(c, s); err != nil {
+			_, skipped, err := l.targets(c, s)
+			if err != nil {
 				out = append(out, err)
 			}
+			out = append(out, skipped...)
 		}
 	}
 	return out

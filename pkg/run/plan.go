@@ -1,6 +1,8 @@
 package run
 
 import (
+	"strings"
+
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -19,6 +21,9 @@ type PlannedStep struct {
 	FallbackModels []string `json:"fallback_models,omitempty"`
 	System         string   `json:"system,omitempty"`
 	Cwd            string   `json:"cwd,omitempty"`
+	// PreTools are the step's pre_tools, resolved like Action, each as
+	// "NAME ← TYPE: what it runs, fetches or reads".
+	PreTools []string `json:"pre_tools,omitempty"`
 	// State and Transition place a workflow's executor or task.
 	State      string `json:"state,omitempty"`
 	Transition string `json:"transition,omitempty"`
@@ -69,6 +74,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		if k, ok := kinds[s.Kind]; ok && k.plan != nil {
 			k.plan(v, s, &p)
 		}
+		p.PreTools = v.preTools(s)
 		if s.ForEach != "" {
 			p.Action = "for each " + s.ForEach + ": " + p.Action
 		}
@@ -82,6 +88,37 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 type planView struct {
 	x  *execution
 	sc scope
+}
+
+// preTools shows each of the step's pre_tools as it would run.
+func (v planView) preTools(s *chain.Step) []string {
+	var out []string
+	for i, p := range s.PreTools {
+		cp := s.C().PreTools[i]
+		what := ""
+		switch p.Type {
+		case "http":
+			method := p.Method
+			if method == "" {
+				method = "GET"
+			}
+			what = method + " " + v.keep(cp.URL)
+		case "file":
+			what = v.keep(cp.Path)
+		default:
+			if cp.Run != nil {
+				what = v.keep(cp.Run)
+				break
+			}
+			words := []string{v.keep(cp.Command)}
+			for _, a := range cp.Args {
+				words = append(words, v.keep(a))
+			}
+			what = strings.Join(words, " ")
+		}
+		out = append(out, p.InjectAs+" ← "+p.Type+": "+what)
+	}
+	return out
 }
 
 // keep renders t leniently: what has no value yet stays a reference.

@@ -11,6 +11,7 @@ const (
 	Failed      = event.Failed
 	Interrupted = event.Interrupted
 	Paused      = event.Paused
+	Cancelled   = event.Cancelled
 )
 
 // StepStatus is the outcome of one step, in the same vocabulary.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -72,7 +73,11 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 			return finish(StepSkipped, "", "condition is false: "+s.Condition)
 		}
 	}
-	sc, err := x.preTools(ctx, s, sc)
+	var err error
+	if s.ForEach == "" {
+		// a loop runs its pre_tools per item, with {item}
+		sc, err = x.preTools(ctx, s, sc)
+	}
 	if err != nil {
 		if s.ContinueOnError {
 			x.setOutput(s, Value{})
@@ -101,6 +106,9 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		sr.Stderr = tail(out.stderr, 20)
 		if ctx.Err() != nil {
 			return finish(x.cancelled())
+		}
+		if budgetRefused(err) {
+			x.markRefused(s.ID)
 		}
 		return finish(StepFailed, err.Error(), "")
 	}
@@ -248,13 +256,22 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	results := make([]any, len(items))
 	attempts := make([]int, len(items))
 	usages := make([]outcome, len(items))
-	g, gctx := errgroup.WithContext(ctx)
+	// a failed item cancels the others, except a budget refusal: the
+	// items' calls in flight were admitted within the budget, so they
+	// answer; no item starts after a failure
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var g errgroup.Group
+	var failed atomic.Bool
 	for i, item := range items {
 		// every loop of the run shares one pool of --max-parallel slots
 		acquired := false
 		select {
 		case x.itemSlots <- struct{}{}:
-			acquired = true
+			acquired = !failed.Load()
+			if !acquired {
+				<-x.itemSlots
+			}
 		case <-gctx.Done():
 		}
 		if !acquired {
@@ -262,10 +279,14 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		}
 		g.Go(func() error {
 			defer func() { <-x.itemSlots }()
-			out, n, err := x.attempts(gctx, s, sc.with("item", item))
+			out, n, err := x.item(gctx, s, sc.with("item", item))
 			attempts[i] = n
 			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil {
+				failed.Store(true)
+				if !budgetRefused(err) {
+					cancel()
+				}
 				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
 			}
 			results[i] = out.value.public()
@@ -292,6 +313,16 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	total.value = dataValue(results)
 	return total, most, nil
+}
+
+// item runs one item of a loop: its pre_tools (which see {item}), then
+// the step's attempts.
+func (x *execution) item(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	sc, err := x.preTools(ctx, s, sc)
+	if err != nil {
+		return outcome{}, 0, err
+	}
+	return x.attempts(ctx, s, sc)
 }
 
 // items is the for_each list: a JSON array, or else one item per

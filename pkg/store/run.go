@@ -261,3 +261,7 @@ func (r *Run) Undo() error {
 // SetInputs records the inputs a resume runs with (secret ones are left
 // out by the caller), so that a later resume uses them too.
 func (r *Run) SetInputs(inputs map[string]string) { r.rec.Inputs = inputs }
+
+// SetFlags records the run-shaping flags an attempt runs with, so that a
+// later resume uses them too.
+func (r *Run) SetFlags(flags map[string][]string) { r.rec.Flags = flags }

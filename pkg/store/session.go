@@ -83,6 +83,9 @@ func (s *Store) Continue(id string) (*Session, *Saved, error) {
 // ID is the run's id.
 func (ss *Session) ID() string { return ss.run.ID() }
 
+// SetFlags records the run-shaping flags the attempt runs with.
+func (ss *Session) SetFlags(flags map[string][]string) { ss.run.SetFlags(flags) }
+
 // SetInputs records the inputs the attempt runs with, secret ones left
 // out, so that a later resume uses them too.
 func (ss *Session) SetInputs(c *chain.Chain, inputs map[string]string) {

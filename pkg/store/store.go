@@ -48,8 +48,11 @@ type Record struct {
 	LenientVariables bool `json:"lenient_variables,omitempty"`
 	// Dir is the directory the run started in: a resume runs the rest
 	// there. Runs saved before it was recorded resume in the current one.
-	Dir   string `json:"dir,omitempty"`
-	Error string `json:"error,omitempty"`
+	Dir string `json:"dir,omitempty"`
+	// Flags are the run-shaping flags given at launch (or changed by a
+	// resume), by name with their values, so a resume runs the same way.
+	Flags map[string][]string `json:"flags,omitempty"`
+	Error string              `json:"error,omitempty"`
 }
 
 // NotFoundError is a run id with no saved run.

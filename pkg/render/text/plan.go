@@ -41,6 +41,9 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 		if p.System != "" {
 			fmt.Fprintf(w, "  system: %s\n", p.System)
 		}
+		for _, pt := range p.PreTools {
+			fmt.Fprintf(w, "  pre_tool %s\n", strings.ReplaceAll(pt, "\n", "\n    "))
+		}
 		for _, line := range strings.Split(p.Action, "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}

@@ -58,10 +58,10 @@ func Pause(w io.Writer, res *run.Result) error {
 	b.WriteString("\nchoose one:\n")
 	width := 0
 	for _, l := range res.Links {
-		width = max(width, len(l.Transition))
+		width = max(width, len(render.ResumeCommand(res.RunID, l)))
 	}
 	for _, l := range res.Links {
-		fmt.Fprintf(&b, "  %-*s  # %s\n", width+len("chainrun resume  --take ")+len(res.RunID), render.ResumeCommand(res.RunID, l), l.Title)
+		fmt.Fprintf(&b, "  %-*s  # %s\n", width, render.ResumeCommand(res.RunID, l), l.Title)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -70,14 +70,18 @@ func Pause(w io.Writer, res *run.Result) error {
 // Interrupted is the message of a run stopped by a signal: what stopped
 // and how to go on.
 func Interrupted(res *run.Result) string {
-	return fmt.Sprintf("%s %s (run %s); resume it with: chainrun resume %s", res.Name, res.Error, res.RunID, res.RunID)
+	return fmt.Sprintf("%s %s (run %s); resume it with: %s", res.Name, res.Error, res.RunID, run.ResumeCommand(res.RunID, ""))
 }
 
 // Failure is the message of a failed run: where it failed, why, and what
 // to run next; with stderr, the last lines each failed step wrote there.
 func Failure(res *run.Result, stderr bool) string {
 	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
-	if res.WorkflowResult != nil {
+	switch {
+	case res.WorkflowResult != nil && res.Outcome != "":
+		// an end the workflow declares: nothing to resume
+		return fmt.Sprintf("%s %s at state %s (run %s): the state's outcome", res.Name, res.Status, res.State, res.RunID)
+	case res.WorkflowResult != nil:
 		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
 	}
 	msg += "\n" + ResumeHint(res)
@@ -95,7 +99,7 @@ func Failure(res *run.Result, stderr bool) string {
 // workflow, one a line, else resume.
 func ResumeHint(res *run.Result) string {
 	if res.WorkflowResult == nil || len(res.Links) == 0 {
-		return "resume it with: chainrun resume " + res.RunID
+		return "resume it with: " + run.ResumeCommand(res.RunID, "")
 	}
 	lines := make([]string, len(res.Links))
 	for i, l := range res.Links {

@@ -36,12 +36,47 @@ func VerdictOf(file, name string, l *chain.Loaded, err error) Verdict {
 	return r
 }
 
-// Verdicts writes every finding to errOut, file:line:col first, and
-// "ok  NAME  FILE" to w for each valid chain.
+// VerdictsOf is one verdict per chain a named file holds: a file of
+// several workflows gets a line for each, not only its first.
+func VerdictsOf(file, name string, l *chain.Loaded, err error) []Verdict {
+	if l == nil || len(l.Chains) < 2 || l.Named(name) != nil {
+		return []Verdict{VerdictOf(file, name, l, err)}
+	}
+	out := make([]Verdict, len(l.Chains))
+	for i, c := range l.Chains {
+		one := &chain.Loaded{Chain: c, Chains: l.Chains}
+		if i == 0 {
+			one.Warnings = l.Warnings
+		}
+		out[i] = VerdictOf(file, c.Name, one, err)
+	}
+	return out
+}
+
+// InvalidFiles counts the files with an invalid chain, and the files: a
+// file of several workflows counts once.
+func InvalidFiles(verdicts []Verdict) (bad, files int) {
+	seen, failed := map[string]bool{}, map[string]bool{}
+	for _, r := range verdicts {
+		seen[r.File] = true
+		if !r.Valid {
+			failed[r.File] = true
+		}
+	}
+	return len(failed), len(seen)
+}
+
+// Verdicts writes every finding to errOut, file:line:col first (a
+// finding of a file of several workflows once), and "ok  NAME  FILE" to w
+// for each valid chain.
 func Verdicts(w, errOut io.Writer, verdicts []Verdict) {
+	said := map[string]bool{}
 	for _, r := range verdicts {
 		for _, d := range append(r.Errors, r.Warnings...) {
-			fmt.Fprintln(errOut, d.String())
+			if line := r.File + "\x00" + d.String(); !said[line] {
+				said[line] = true
+				fmt.Fprintln(errOut, d.String())
+			}
 		}
 		if r.Valid {
 			fmt.Fprintf(w, "ok  %s  %s\n", r.Name, r.File)
