@@ -29,6 +29,7 @@ var layers = map[string][]string{
 	"pkg/guard":           nil,
 	"pkg/iostreams":       nil,
 	"pkg/retry":           nil,
+	"pkg/project":         nil,
 	"pkg/llm/llmtest":     nil,
 	"pkg/llm":             {"pkg/retry"},
 	"pkg/cache":           {"pkg/fsutil"},
@@ -143,8 +144,15 @@ func packageDoc(t *testing.T, p listed) string {
 	return ""
 }
 
-// No source file outgrows one job: 400 lines at most.
+// No source file outgrows one job: 400 lines at most; and cmd stays
+// wiring: 2,000 lines at most.
 func TestFileSizes(t *testing.T) {
+	cmdLines := 0
+	defer func() {
+		if cmdLines > 2000 {
+			t.Errorf("cmd has %d non-test lines; it is wiring only (2,000 at most): move logic below it", cmdLines)
+		}
+	}()
 	for _, p := range goList(t) {
 		for _, name := range p.GoFiles {
 			path := filepath.Join(p.Dir, name)
@@ -152,7 +160,11 @@ func TestFileSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := bytes.Count(data, []byte("\n")); n > 400 {
+			n := bytes.Count(data, []byte("\n"))
+			if p.ImportPath == module+"/cmd" {
+				cmdLines += n
+			}
+			if n > 400 {
 				rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 				t.Errorf("%s has %d lines; split it by job (400 at most)", filepath.Join(rel, name), n)
 			}

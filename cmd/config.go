@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/project"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -63,13 +64,13 @@ func loadConfig(v *viper.Viper) error {
 		return err
 	}
 	path := v.GetString(keyConfig)
-	project := path != ""
-	if !project {
-		path = findProjectConfig()
-		project = path != ""
+	inProject := path != ""
+	if !inProject {
+		path = project.ConfigFile()
+		inProject = path != ""
 	}
-	if !project {
-		if p := userConfigPath(); p != "" {
+	if !inProject {
+		if p := project.UserConfigFile(); p != "" {
 			if _, err := os.Stat(p); err == nil {
 				path = p
 			}
@@ -101,7 +102,7 @@ func loadConfig(v *viper.Viper) error {
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return usagef("config file %s: %v", path, err)
 	}
-	return anchorPaths(v, path, top, project)
+	return anchorPaths(v, path, top, inProject)
 }
 
 // configPathKeys are the config keys that hold a directory.
@@ -126,45 +127,6 @@ func anchorPaths(v *viper.Viper, path string, top map[string]any, project bool) 
 		return nil
 	}
 	return v.MergeConfigMap(anchored)
-}
-
-// findProjectConfig is chainrun.yaml in the current directory or the
-// nearest parent holding one, stopping after the directory that holds
-// .git (the repository's root) or at the filesystem root; "" if none.
-// A file in the current directory is named as ./chainrun.yaml was.
-func findProjectConfig() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for dir := wd; ; {
-		p := filepath.Join(dir, "chainrun.yaml")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			if dir == wd {
-				return "chainrun.yaml"
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// userConfigPath is $XDG_CONFIG_HOME/chainrun/config.yaml.
-func userConfigPath() string {
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			xdg = filepath.Join(home, ".config")
-		}
-	}
-	if xdg == "" {
-		return ""
-	}
-	return filepath.Join(xdg, "chainrun", "config.yaml")
 }
 
 // outputFormat reads --output (or config output) and checks it.

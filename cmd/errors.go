@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
-	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -82,17 +80,6 @@ func exitCode(err error, commandRan bool) int {
 	return exitFailed
 }
 
-// errorReport is what --output json prints on stdout for a failure that
-// has no result of its own (a bad flag, an unknown chain, an invalid one,
-// a run that cannot be saved): one shape for every such failure, so a
-// script reading stdout always gets an object. status is always "error".
-type errorReport struct {
-	Status      string             `json:"status"`
-	ExitCode    int                `json:"exit_code"`
-	Error       string             `json:"error"`
-	Diagnostics []chain.Diagnostic `json:"diagnostics,omitempty"`
-}
-
 // wantsJSON reports whether the command line asked for --output json; it
 // reads the arguments too, since a refused command line may leave the
 // flag unparsed.
@@ -130,25 +117,9 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 		}
 		return code
 	}
-	var ve *chain.ValidationError
-	if asJSON {
-		rep := errorReport{Status: "error", ExitCode: code, Error: err.Error()}
-		if errors.As(err, &ve) {
-			rep.Diagnostics = ve.Diagnostics
-		}
-		_ = render.PrintJSON(io.Out, rep)
-	}
-	if errors.As(err, &ve) {
-		for _, d := range ve.Diagnostics {
-			fmt.Fprintln(io.ErrOut, d.String())
-		}
-		return code
-	}
-	fmt.Fprintln(io.ErrOut, "chainrun: "+err.Error())
-	if !commandRan && !strings.Contains(err.Error(), "--help") {
-		// a refusal of the command line that does not already say where
-		// help is
-		fmt.Fprintln(io.ErrOut, "Run 'chainrun --help' for usage.")
-	}
+	// a refusal of the command line that does not already say where help
+	// is gets a hint
+	hint := !commandRan && !strings.Contains(err.Error(), "--help")
+	text.Error(io.Out, io.ErrOut, err, code, hint, asJSON)
 	return code
 }

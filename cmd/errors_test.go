@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
 )
@@ -76,7 +77,7 @@ func TestCobraRefusalsExitTwoWithAHint(t *testing.T) {
 func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
 	check := func(name, out string, wantCode int) {
 		t.Helper()
-		var rep errorReport
+		var rep text.ErrorReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%s: stdout is not one JSON object: %q", name, out)
 		}
@@ -111,7 +112,7 @@ func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	check("invalid chain", out.String(), exitUsage)
-	var rep errorReport
+	var rep text.ErrorReport
 	_ = json.Unmarshal(out.Bytes(), &rep)
 	if len(rep.Diagnostics) == 0 || rep.Diagnostics[0].Pos.Line != 3 || !strings.Contains(rep.Diagnostics[0].Message, "nope") {
 		t.Errorf("diagnostics: %+v", rep.Diagnostics)

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
@@ -170,15 +171,11 @@ func (f *factory) dataDir(key, xdg, fallback, envHint string) (string, error) {
 	if dir := v.GetString(key); dir != "" {
 		return dir, nil
 	}
-	base := os.Getenv(xdg)
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", usagef("no %s directory: set %s", strings.TrimSuffix(key, "_dir"), envHint)
-		}
-		base = filepath.Join(home, fallback)
+	dir, ok := project.UserDir(xdg, fallback)
+	if !ok {
+		return "", usagef("no %s directory: set %s", strings.TrimSuffix(key, "_dir"), envHint)
 	}
-	return filepath.Join(base, "chainrun"), nil
+	return dir, nil
 }
 
 // registry builds the model providers: the built-in ones and config
@@ -192,19 +189,8 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err := v.UnmarshalKey("providers", &configured); err != nil {
 		return nil, usagef("config providers: %v", err)
 	}
-	for name, p := range configured {
-		builtin := name == "anthropic" || name == "openai" || name == "ollama"
-		switch {
-		case p.Type == "anthropic", p.Type == "openai", p.Type == "ollama":
-		case p.Type == "" && builtin:
-		case p.Type == "":
-			return nil, usagef("config providers.%s: type is required (anthropic, openai or ollama)", name)
-		default:
-			return nil, usagef("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
-		}
-		if p.Type != "ollama" && p.BaseURL == "" && !builtin {
-			return nil, usagef("config providers.%s: base_url is required", name)
-		}
+	if err := llm.CheckProviders(configured); err != nil {
+		return nil, usagef("%v", err)
 	}
 	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
 	if n := v.GetInt(keyMaxParallelLLM); n < 0 {

@@ -91,7 +91,7 @@ func runOutcomes(f *factory, id string) (*chain.Chain, graph.Outcomes, error) {
 		return nil, nil, err
 	}
 	// the picture needs the shape only: read the snapshot leniently
-	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, false, true)
+	c, err := saved.Chain(chain.Options{LenientVariables: true}, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
@@ -44,39 +45,11 @@ machine. Existing files are never overwritten unless --force is given.`,
 	return cmd
 }
 
-// starterFiles are what init writes, by path relative to the directory.
-var starterFiles = []struct{ path, text string }{
-	{"chainrun.yaml", `# chainrun configuration: every key can also be set as CHAINRUN_<KEY>.
-chains_dir: chains
-# default_model: anthropic/claude-sonnet-4-6   # for LLM steps that name no model
-# max_parallel: 8
-`},
-	{"chains/hello.yaml", `name: hello
-description: Greet someone from the shell, then shout it
-inputs:
-  - name: who
-    description: Who to greet
-    default: world
-steps:
-  - id: greet
-    type: cli
-    command: echo
-    args: ["hello, {input.who}"]
-    output_var: greeting
-  - id: shout
-    type: transform
-    depends_on: [greet]
-    expr: upper(greeting) + "!"
-    output_var: shouted
-output: shouted
-`},
-}
-
 func runInit(opts *initOptions) error {
 	f := opts.f
 	if !opts.force {
-		for _, sf := range starterFiles {
-			p := filepath.Join(opts.dir, sf.path)
+		for _, sf := range chain.StarterFiles {
+			p := filepath.Join(opts.dir, sf.Path)
 			if _, err := os.Stat(p); err == nil {
 				return usagef("%s already exists (use --force to overwrite)", p)
 			} else if !errors.Is(err, fs.ErrNotExist) {
@@ -84,12 +57,12 @@ func runInit(opts *initOptions) error {
 			}
 		}
 	}
-	for _, sf := range starterFiles {
-		p := filepath.Join(opts.dir, sf.path)
+	for _, sf := range chain.StarterFiles {
+		p := filepath.Join(opts.dir, sf.Path)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := fsutil.WriteFile(p, []byte(sf.text), false); err != nil {
+		if err := fsutil.WriteFile(p, []byte(sf.Text), false); err != nil {
 			return err
 		}
 		fmt.Fprintf(f.io.ErrOut, "wrote %s\n", p)

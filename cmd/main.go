@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render/github"
 )
 
 // stopSignals end a run as an interrupt does: the steps' process groups
@@ -48,7 +49,7 @@ func Execute(ctx context.Context, io *iostreams.IOStreams, args []string) int {
 // execute runs one command line with the given factory (tests give theirs).
 func execute(ctx context.Context, f *factory, args []string) int {
 	io := f.io
-	defer guardForGitHub(io)()
+	defer github.GuardStreams(os.Getenv, &io.Out, &io.ErrOut)()
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)

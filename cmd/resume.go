@@ -2,13 +2,9 @@ package cmd
 
 import (
 	"fmt"
-	"os"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -92,10 +88,8 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
 	}
-	if d := saved.Record.Dir; d != "" {
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			return usagef("run %s runs in the directory it started in, %s, which is no longer there: restore it to resume", opts.runID, d)
-		}
+	if err := saved.CheckDir(); err != nil {
+		return err
 	}
 	chainOpts, err := f.chainOptions()
 	if err != nil {
@@ -103,22 +97,11 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	// a run launched with strict_variables: false stays lenient
 	lenient := saved.Record.LenientVariables || chainOpts.LenientVariables
-	c, err := resumedChain(f, saved.Record.ChainFile, saved.Record.Name, saved.Snapshot, opts.reload, lenient)
+	c, err := saved.Chain(chainOpts, opts.reload)
 	if err != nil {
 		return err
 	}
-	inputs := map[string]string{}
-	for k, val := range saved.Record.Inputs {
-		inputs[k] = val
-	}
-	for k, val := range given {
-		if old, saved := inputs[k]; saved && old != val {
-			// allowed (to mend a wrong input), but the finished steps
-			// keep what they did with the old value: say so
-			fmt.Fprintf(f.io.ErrOut, "chainrun: warning: input %s changes from %q to %q for the rest of run %s; steps that finished used %q\n", k, old, val, opts.runID, old)
-		}
-		inputs[k] = val
-	}
+	inputs := saved.Inputs(given, func(w string) { fmt.Fprintln(f.io.ErrOut, "chainrun: warning: "+w) })
 	session.SetInputs(c, inputs)
 	// the flags the run was launched with, unless given again
 	if err := applyShaping(cmd.Flags(), saved.Record.Flags, opts.runID, f.io.ErrOut); err != nil {
@@ -128,19 +111,15 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
 	session.SetFlags(givenShaping(cmd.Flags()))
-	rerun := map[string]bool{}
-	for _, id := range opts.rerun {
-		caller, _, nested := strings.Cut(id, "/")
-		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain) {
-			return usagef("--rerun %s: the chain has no such step (or transition)", id)
-		}
-		rerun[id] = true
+	rerun, err := run.RerunSet(c, opts.rerun)
+	if err != nil {
+		return err
 	}
 	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
-	maskForGitHub(view, c, inputs)
+	view.github.MaskSecrets(c, inputs)
 	if opts.take != "" && c.Workflow == nil {
 		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
 	}
@@ -155,75 +134,6 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	reportGitHub(view, c, res)
+	view.github.Report(c, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
-}
-
-// resumedChain is the chain a resume runs: the snapshot, or with --reload
-// the file as it is now, which must have the same steps.
-func resumedChain(f *factory, file, name string, snapshot []byte, reload, lenient bool) (*chain.Chain, error) {
-	// with --reload the snapshot only lends its shape: it is read
-	// leniently, so a chain that no longer validates can be replaced
-	snapFile, err := chain.Parse(file+" (snapshot)", snapshot, chain.Options{LenientVariables: lenient || reload})
-	if err != nil {
-		return nil, err
-	}
-	snap := pick(snapFile, name)
-	if snap == nil {
-		return nil, usagef("the run's snapshot of %s holds no chain named %s", file, name)
-	}
-	if !reload {
-		snap.File = file
-		return snap, nil
-	}
-	opts, err := f.chainOptions()
-	if err != nil {
-		return nil, err
-	}
-	opts.LenientVariables = opts.LenientVariables || lenient
-	curFile, err := chain.LoadFile(file, opts)
-	if err != nil {
-		return nil, err
-	}
-	cur := pick(curFile, name)
-	if cur == nil {
-		return nil, usagef("--reload: %s no longer holds a chain named %s; start a new run instead", file, name)
-	}
-	if a, b := shapeOf(snap), shapeOf(cur); a != b {
-		what := "steps"
-		if snap.Workflow != nil {
-			what = "states and transitions"
-		}
-		return nil, usagef("--reload: %s no longer has the run's %s (run: %s; file: %s); start a new run instead", file, what, a, b)
-	}
-	return cur, nil
-}
-
-// pick is the file's chain of that name; an empty name (a run saved
-// before names were recorded) means its first.
-func pick(l *chain.Loaded, name string) *chain.Chain {
-	if name == "" {
-		return l.Chain
-	}
-	return l.Named(name)
-}
-
-// shapeOf is what a reloaded chain must keep for a run's saved progress to
-// mean the same: its step ids, or a workflow's states and transitions.
-func shapeOf(c *chain.Chain) string {
-	var ids []string
-	if w := c.Workflow; w != nil {
-		for _, s := range w.States {
-			ids = append(ids, s.Name)
-			for _, t := range s.Transitions {
-				ids = append(ids, s.Name+"."+t.Name+"→"+t.Target)
-			}
-		}
-	} else {
-		for _, s := range c.Steps {
-			ids = append(ids, s.ID)
-		}
-	}
-	sort.Strings(ids)
-	return strings.Join(ids, ", ")
 }

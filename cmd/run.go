@@ -91,7 +91,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	maskForGitHub(view, loaded.Chain, inputs) // before anything is printed
+	view.github.MaskSecrets(loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
 		for _, w := range loaded.Warnings {
 			fmt.Fprintln(f.io.ErrOut, w.String())
@@ -118,7 +118,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	reportGitHub(view, loaded.Chain, res)
+	view.github.Report(loaded.Chain, res)
 	return printResult(f.io.Out, f.io.ErrOut, format, res)
 }
 

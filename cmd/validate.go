@@ -103,19 +103,7 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 		if named := l.Named(r.Name); named != nil {
 			c = named
 		}
-		for _, st := range c.Steps {
-			if st.Kind == chain.KindHuman {
-				r.Warnings = append(r.Warnings, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
-					Message: fmt.Sprintf("step %q: a human step cannot run yet; in a workflow, a transition with actor: human asks a person (running it would stop here)", st.ID)})
-			}
-		}
-		for _, err := range engine.CheckModels(c) {
-			var me *run.PreflightError
-			if errors.As(err, &me) && me.Kind == run.BadModel {
-				r.Warnings = append(r.Warnings, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,
-					Message: fmt.Sprintf("step %q: %s (running it would stop here)", me.Step, me.Msg)})
-			}
-		}
+		r.Warnings = append(r.Warnings, run.Warnings(c, engine.CheckModels(c))...)
 	}
 }
 
@@ -125,10 +113,5 @@ func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 	if err != nil || l == nil {
 		return err
 	}
-	cerr := run.CheckCalls(l.Chain, f.calledChain)
-	var ce *run.PreflightError
-	if errors.As(cerr, &ce) && ce.Kind == run.BadCall {
-		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
-	}
-	return cerr
+	return run.CheckCalls(l.Chain, f.calledChain)
 }

@@ -1,12 +1,9 @@
 package cmd
 
 import (
-	"io"
 	"os"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/github"
 	"github.com/chainrun/chainrun/pkg/render/live"
 	"github.com/chainrun/chainrun/pkg/render/progress"
@@ -66,40 +63,4 @@ func (f *factory) prompts(v *runView) (run.Decider, run.ToolAsker) {
 		held = v.live
 	}
 	return f.term.Decider(held), f.term.ToolAsker(held)
-}
-
-// maskForGitHub registers the run's secret inputs with GitHub Actions
-// (::add-mask::) when the job runs there, before the run prints anything.
-func maskForGitHub(v *runView, c *chain.Chain, inputs map[string]string) {
-	if v.github != nil {
-		v.github.MaskSecrets(c, inputs)
-	}
-}
-
-// reportGitHub renders a finished (or paused) run for GitHub Actions when
-// the job runs there; otherwise it does nothing. c is the chain that
-// ran, for the file and lines annotations point at.
-func reportGitHub(v *runView, c *chain.Chain, res *run.Result) {
-	if v.github != nil {
-		v.github.Report(c, res)
-	}
-}
-
-// guardForGitHub makes stdout and stderr inert in GitHub Actions: a line
-// that the runner would obey as a workflow command (a step's output, an
-// error quoting it) is fenced, whoever prints it; only the GitHub
-// renderer's own commands are obeyed. The function returned flushes them.
-func guardForGitHub(streams *iostreams.IOStreams) func() {
-	var guards []*github.Guard
-	for _, w := range []*io.Writer{&streams.Out, &streams.ErrOut} {
-		if g := github.NewGuard(os.Getenv, *w); g != nil {
-			*w = g
-			guards = append(guards, g)
-		}
-	}
-	return func() {
-		for _, g := range guards {
-			_ = g.Flush()
-		}
-	}
 }

@@ -186,3 +186,30 @@ func (r *Registry) names() []string {
 	sort.Strings(out)
 	return out
 }
+
+// CheckProviders reports the first provider of a config that cannot work:
+// a type that is not anthropic, openai or ollama, none for a name that is
+// not built in, or no base_url where one is needed.
+func CheckProviders(configured map[string]ProviderConfig) error {
+	names := make([]string, 0, len(configured))
+	for name := range configured {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := configured[name]
+		builtin := name == "anthropic" || name == "openai" || name == "ollama"
+		switch {
+		case p.Type == "anthropic", p.Type == "openai", p.Type == "ollama":
+		case p.Type == "" && builtin:
+		case p.Type == "":
+			return fmt.Errorf("config providers.%s: type is required (anthropic, openai or ollama)", name)
+		default:
+			return fmt.Errorf("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
+		}
+		if p.Type != "ollama" && p.BaseURL == "" && !builtin {
+			return fmt.Errorf("config providers.%s: base_url is required", name)
+		}
+	}
+	return nil
+}

@@ -112,3 +112,19 @@ func (e *TakeError) Error() string {
 	}
 	return fmt.Sprintf("--take %s: state %q offers %s", e.Take, e.State, strings.Join(names, ", "))
 }
+
+// RerunSet is the steps a resume may run again although they started
+// (resume --rerun): each must be a step or transition of c, or a step of a
+// chain a chain step calls (CALLER/STEP). A name of nothing is an
+// InputError.
+func RerunSet(c *chain.Chain, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, id := range ids {
+		caller, _, nested := strings.Cut(id, "/")
+		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain) {
+			return nil, &InputError{Chain: c.Name, Msg: fmt.Sprintf("--rerun %s: the chain has no such step (or transition)", id)}
+		}
+		out[id] = true
+	}
+	return out, nil
+}

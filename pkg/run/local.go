@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -68,9 +70,37 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)
 // whose callee is missing, takes other inputs, or calls back into a chain
-// on the stack. `validate` uses it; `run` checks the same before starting.
+// on the stack, as a positioned finding (a *chain.ValidationError).
+// `validate` uses it; `run` checks the same before starting.
 func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
-	return preflight(nil, c, resolve, nil)
+	err := preflight(nil, c, resolve, nil)
+	var ce *PreflightError
+	if errors.As(err, &ce) && ce.Kind == BadCall {
+		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
+	}
+	return err
+}
+
+// Warnings are what would stop a valid chain when it runs here, as
+// validate shows them: a human step, which cannot run yet, and each step
+// whose model cannot be used on this machine (modelErrs, from
+// Engine.CheckModels).
+func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
+	var out []chain.Diagnostic
+	for _, st := range c.Steps {
+		if st.Kind == chain.KindHuman {
+			out = append(out, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
+				Message: fmt.Sprintf("step %q: a human step cannot run yet; in a workflow, a transition with actor: human asks a person (running it would stop here)", st.ID)})
+		}
+	}
+	for _, err := range modelErrs {
+		var me *PreflightError
+		if errors.As(err, &me) && me.Kind == BadModel {
+			out = append(out, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,
+				Message: fmt.Sprintf("step %q: %s (running it would stop here)", me.Step, me.Msg)})
+		}
+	}
+	return out
 }
 
 // preflight finds, before any step runs, every step that cannot run: chain

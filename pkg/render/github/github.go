@@ -163,8 +163,12 @@ func stepTitle(id string, status event.Status, durationMS int64, attempts int, r
 // Report renders a finished (or paused) run: what is left of the groups,
 // the annotations on c's file, and the job summary appended. A summary
 // that cannot be written is a warning of the result, never a failure of
-// the run.
+// the run. A nil Renderer (the job does not run in GitHub Actions) does
+// nothing.
 func (g *Renderer) Report(c *chain.Chain, res *run.Result) {
+	if g == nil {
+		return
+	}
 	if !g.quiet {
 		if g.verbose {
 			g.flushUnfinished()

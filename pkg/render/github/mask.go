@@ -11,8 +11,11 @@ import (
 // ::add-mask::, so that the runner hides it in the whole job's log
 // whatever prints it. Each form a value can be shown in is registered:
 // as given, trimmed, and line by line (GitHub masks one line at a time).
-// Call it before the run prints anything.
+// Call it before the run prints anything. A nil Renderer does nothing.
 func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
+	if g == nil {
+		return
+	}
 	var b strings.Builder
 	seen := map[string]bool{}
 	for _, in := range c.Inputs {
@@ -29,4 +32,24 @@ func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
 		}
 	}
 	_, _ = io.WriteString(g.w, b.String())
+}
+
+// GuardStreams makes *out and *errOut inert in GitHub Actions (getenv
+// says whether the job runs there): a line the runner would obey as a
+// workflow command (a step's output, an error quoting it) is fenced,
+// whoever prints it; only the renderer's own commands are obeyed. The
+// function returned flushes them.
+func GuardStreams(getenv func(string) string, out, errOut *io.Writer) func() {
+	var guards []*Guard
+	for _, w := range []*io.Writer{out, errOut} {
+		if g := NewGuard(getenv, *w); g != nil {
+			*w = g
+			guards = append(guards, g)
+		}
+	}
+	return func() {
+		for _, g := range guards {
+			_ = g.Flush()
+		}
+	}
 }

@@ -1,0 +1,61 @@
+// Package project says where chainrun's files are found: the project's
+// chainrun.yaml, looked for upwards as go-task looks for its Taskfile, and
+// the user's config, cache and state directories under the XDG base
+// directories.
+//
+// It imports nothing of this module.
+package project
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// ConfigFile is chainrun.yaml in the current directory or the nearest
+// parent holding one, stopping after the directory that holds .git (the
+// repository's root) or at the filesystem root; "" if none. A file in the
+// current directory is named as ./chainrun.yaml was.
+func ConfigFile() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; ; {
+		p := filepath.Join(dir, "chainrun.yaml")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if dir == wd {
+				return "chainrun.yaml"
+			}
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// UserConfigFile is $XDG_CONFIG_HOME/chainrun/config.yaml ("" without a
+// home directory).
+func UserConfigFile() string {
+	dir, ok := UserDir("XDG_CONFIG_HOME", ".config")
+	if !ok {
+		return ""
+	}
+	return filepath.Join(dir, "config.yaml")
+}
+
+// UserDir is chainrun's directory under the XDG base directory that the
+// variable xdg names, else under home/fallback; false without a home.
+func UserDir(xdg, fallback string) (string, bool) {
+	base := os.Getenv(xdg)
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		base = filepath.Join(home, fallback)
+	}
+	return filepath.Join(base, "chainrun"), true
+}
