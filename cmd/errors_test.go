@@ -81,7 +81,7 @@ func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%s: stdout is not one JSON object: %q", name, out)
 		}
-		if rep.Status != "error" || rep.ExitCode != wantCode || rep.Error == "" {
+		if rep.Status != "error" || rep.Error.ExitCode != wantCode || rep.Error.Message == "" {
 			t.Errorf("%s: %+v", name, rep)
 		}
 	}
@@ -114,8 +114,8 @@ func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
 	check("invalid chain", out.String(), exitUsage)
 	var rep text.ErrorReport
 	_ = json.Unmarshal(out.Bytes(), &rep)
-	if len(rep.Diagnostics) == 0 || rep.Diagnostics[0].Pos.Line != 3 || !strings.Contains(rep.Diagnostics[0].Message, "nope") {
-		t.Errorf("diagnostics: %+v", rep.Diagnostics)
+	if len(rep.Error.Diagnostics) == 0 || rep.Error.Diagnostics[0].Pos.Line != 3 || !strings.Contains(rep.Error.Diagnostics[0].Message, "nope") {
+		t.Errorf("diagnostics: %+v", rep.Error.Diagnostics)
 	}
 	// a failure after the command started (a full disk): exit 1, the same shape
 	io, _, out, _ = iostreams.Test()

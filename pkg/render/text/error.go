@@ -10,11 +10,18 @@ import (
 )
 
 // ErrorReport is the object `-o json` prints on stdout for a failure that
-// has no result (exit 2 included), so that a script always reads JSON.
+// has no result (exit 2 included), so that a script always reads JSON:
+// {status: "error", error: {...}}, as the contract promises.
 type ErrorReport struct {
-	Status      string             `json:"status"`
+	Status string      `json:"status"`
+	Error  ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is what went wrong: the message, the process's exit code,
+// and for a chain that does not validate, every finding with its place.
+type ErrorDetail struct {
+	Message     string             `json:"message"`
 	ExitCode    int                `json:"exit_code"`
-	Error       string             `json:"error"`
 	Diagnostics []chain.Diagnostic `json:"diagnostics,omitempty"`
 }
 
@@ -25,9 +32,9 @@ func Error(out, errOut io.Writer, err error, code int, hint, asJSON bool) {
 	var ve *chain.ValidationError
 	isValidation := errors.As(err, &ve)
 	if asJSON {
-		rep := ErrorReport{Status: "error", ExitCode: code, Error: err.Error()}
+		rep := ErrorReport{Status: "error", Error: ErrorDetail{Message: err.Error(), ExitCode: code}}
 		if isValidation {
-			rep.Diagnostics = ve.Diagnostics
+			rep.Error.Diagnostics = ve.Diagnostics
 		}
 		_ = render.PrintJSON(out, rep)
 	}
