@@ -45,11 +45,11 @@ func jailRel(jail, base, p string) (string, error) {
 // rootError words an error of an os.Root call for the model: an escape
 // (by a symbolic link that points out) is a tools.OutsideError, the built-in tools' own refusal.
 func rootError(err error, p, jail string) error {
+	if tools.Escapes(err) {
+		return &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		if strings.Contains(pe.Err.Error(), "escapes from parent") {
-			return &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
-		}
 		err = pe.Err
 	}
 	return &permanentError{fmt.Errorf("cannot read %s: %w", p, err)}

@@ -203,7 +203,7 @@ func TestRootHoldsWhenALinkIsSwapped(t *testing.T) {
 		}
 		t.Errorf("a read through the swapped link: %v", err)
 	}
-	if err := w.writeAtomic(tg, []byte("x"), 0o644); !escapes(err) {
+	if err := w.writeAtomic(tg, []byte("x"), 0o644); !Escapes(err) {
 		t.Errorf("a write through the swapped link: %v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "r.txt")); string(b) != "SECRET\n" {

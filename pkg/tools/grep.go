@@ -55,7 +55,7 @@ func grep(ctx context.Context, w *workspace, v values) (string, error) {
 		return "", err
 	}
 	fi, err := w.stat(t)
-	if escapes(err) {
+	if Escapes(err) {
 		return "", w.fail(err, t, "search")
 	}
 	if errors.Is(err, fs.ErrNotExist) {

@@ -18,9 +18,10 @@ import (
 // stat, write and directory walk inside, at the moment it happens — a link
 // swapped for one pointing out between the two cannot lead anywhere else.
 
-// escapes reports an os.Root refusal: the path, or a link on it, leads
-// out of the root.
-func escapes(err error) bool {
+// Escapes reports an os.Root refusal: the path, or a link on it, leads
+// out of the root. os.Root has no sentinel for it, so its text is read
+// here, in one place, for every confined path of chainrun.
+func Escapes(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes from parent")
 }
@@ -29,7 +30,7 @@ func escapes(err error) bool {
 // an OutsideError; what names t is told as the model named it.
 func (w *workspace) fail(err error, t target, doing string) error {
 	switch {
-	case escapes(err):
+	case Escapes(err):
 		return &OutsideError{Path: t.given, Dir: w.root}
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s does not exist", t.show)

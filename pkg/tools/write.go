@@ -49,7 +49,7 @@ func write(ctx context.Context, w *workspace, v values) (string, error) {
 	perm := fs.FileMode(0o644)
 	fi, err := w.stat(t)
 	switch {
-	case escapes(err):
+	case Escapes(err):
 		return "", w.fail(err, t, "write")
 	case err == nil && fi.IsDir():
 		return "", fmt.Errorf("%s is a directory, not a file", t.show)
@@ -62,7 +62,7 @@ func write(ctx context.Context, w *workspace, v values) (string, error) {
 	}
 	defer lockFile(t.real)()
 	if err := w.fs.MkdirAll(filepath.Dir(t.rel), 0o755); err != nil {
-		if escapes(err) {
+		if Escapes(err) {
 			return "", w.fail(err, t, "write")
 		}
 		return "", fmt.Errorf("cannot create the directory of %s: %w", t.show, bare(err))
