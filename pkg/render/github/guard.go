@@ -68,10 +68,20 @@ func (g *Guard) write(text string) error {
 }
 
 // unguarded is the stream under a Guard: the Renderer's own commands
-// must be obeyed.
+// must be obeyed. Its writes take the Guard's lock, so they and the
+// guarded ones never write to the stream at once.
 func unguarded(w io.Writer) io.Writer {
 	if g, ok := w.(*Guard); ok {
-		return g.raw
+		return bypass{g}
 	}
 	return w
+}
+
+// bypass writes to a Guard's stream unfenced, in turn with the Guard.
+type bypass struct{ g *Guard }
+
+func (b bypass) Write(p []byte) (int, error) {
+	b.g.mu.Lock()
+	defer b.g.mu.Unlock()
+	return b.g.raw.Write(p)
 }
