@@ -29,6 +29,7 @@ const (
 	keyDefaultProvider = "default_provider"
 	keyCacheDir        = "cache_dir"
 	keyMaxParallelLLM  = "max_parallel_llm"
+	keyModelAliases    = "model_aliases"
 	// keyModel is --model, also read from CHAINRUN_MODEL.
 	keyModel = "model"
 )
@@ -36,7 +37,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices"}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {

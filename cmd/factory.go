@@ -185,6 +185,9 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := llm.CheckProviderFields(v.Get("providers")); err != nil {
+		return nil, usagef("%v", err)
+	}
 	configured := map[string]llm.ProviderConfig{}
 	if err := v.UnmarshalKey("providers", &configured); err != nil {
 		return nil, usagef("config providers: %v", err)
@@ -192,7 +195,12 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err := llm.CheckProviders(configured); err != nil {
 		return nil, usagef("%v", err)
 	}
+	aliases := map[string]string{}
+	if err := v.UnmarshalKey(keyModelAliases, &aliases); err != nil {
+		return nil, usagef("config %s: %v (write alias: provider/model)", keyModelAliases, err)
+	}
 	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
+	r.SetAliases(aliases)
 	if n := v.GetInt(keyMaxParallelLLM); n < 0 {
 		return nil, usagef("--max-parallel-llm %d: want 0 (no cap) or more", n)
 	} else {

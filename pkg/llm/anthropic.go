@@ -3,96 +3,160 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"maps"
 	"net/http"
 	"strings"
-
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
 )
 
-// Anthropic speaks the Messages API through the official SDK.
+// Anthropic speaks the Messages API (POST /v1/messages), JSON or SSE.
 type Anthropic struct {
-	name   string
-	client anthropic.Client
+	name string
+	ep   *endpoint
 }
 
 var _ Provider = (*Anthropic)(nil)
 
-// NewAnthropic builds an adapter. baseURL follows the SDK's convention
-// (no /v1); empty means the SDK's default. The SDK's own retries are off:
-// chainrun owns retry and fallback.
-func NewAnthropic(name, baseURL, apiKey string, hc *http.Client) *Anthropic {
-	// WithoutEnvironmentDefaults: only what is passed here is used, so an
-	// ANTHROPIC_AUTH_TOKEN or base URL from the environment never reaches
-	// another anthropic-type endpoint.
-	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithAPIKey(apiKey), option.WithMaxRetries(0)}
-	if baseURL != "" {
-		opts = append(opts, option.WithBaseURL(baseURL))
+// DefaultAnthropicBaseURL is where the anthropic provider goes when no
+// base URL is set.
+const DefaultAnthropicBaseURL = "https://api.anthropic.com"
+
+// anthropicVersion is the API version every request names.
+const anthropicVersion = "2023-06-01"
+
+// NewAnthropic builds an adapter. baseURL has no /v1 (Anthropic's own
+// convention, as ANTHROPIC_BASE_URL); empty means the public API. Only
+// what is passed here is sent: no variable of the environment reaches an
+// endpoint. hc may be nil.
+func NewAnthropic(name, baseURL, apiKey string, hc *http.Client, opts ...Option) *Anthropic {
+	if baseURL == "" {
+		baseURL = DefaultAnthropicBaseURL
 	}
-	if hc != nil {
-		opts = append(opts, option.WithHTTPClient(hc))
+	ep := newEndpoint(name, baseURL, hc, nil)
+	ep.header.Set("Anthropic-Version", anthropicVersion)
+	if apiKey != "" {
+		ep.header.Set("X-Api-Key", apiKey)
 	}
-	return &Anthropic{name: name, client: anthropic.NewClient(opts...)}
+	for _, o := range opts {
+		o(ep)
+	}
+	return &Anthropic{name: name, ep: ep}
 }
 
 // Name implements Provider.
 func (a *Anthropic) Name() string { return a.name }
+
+// The request body of the Messages API.
+type anthropicRequest struct {
+	Model       string               `json:"model"`
+	MaxTokens   int                  `json:"max_tokens"`
+	System      string               `json:"system,omitempty"`
+	Messages    []anthropicMessage   `json:"messages"`
+	Temperature *float64             `json:"temperature,omitempty"`
+	Tools       []anthropicTool      `json:"tools,omitempty"`
+	ToolChoice  *anthropicToolChoice `json:"tool_choice,omitempty"`
+	Stream      bool                 `json:"stream,omitempty"`
+}
+
+type anthropicMessage struct {
+	Role    Role  `json:"role"`
+	Content []any `json:"content"`
+}
+
+type anthropicText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type anthropicToolUse struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type anthropicToolResult struct {
+	Type      string          `json:"type"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   []anthropicText `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+}
+
+type anthropicTool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	InputSchema map[string]any `json:"input_schema"`
+}
+
+type anthropicToolChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name,omitempty"`
+}
+
+// The answer of the Messages API, whole.
+type anthropicResponse struct {
+	Model      string           `json:"model"`
+	StopReason string           `json:"stop_reason"`
+	Content    []anthropicBlock `json:"content"`
+	Usage      anthropicUsage   `json:"usage"`
+}
+
+type anthropicBlock struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type anthropicUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
 
 // Complete implements Provider.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error) {
 	if err := checkTools(a.name, req); err != nil {
 		return nil, err
 	}
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(req.Model),
-		MaxTokens: int64(maxTokens(req.MaxTokens)),
-		Messages:  anthropicMessages(req.Messages),
-	}
-	if req.System != "" {
-		params.System = []anthropic.TextBlockParam{{Text: req.System}}
-	}
-	if req.Temperature != nil {
-		params.Temperature = anthropic.Float(*req.Temperature)
+	body := anthropicRequest{
+		Model:       req.Model,
+		MaxTokens:   maxTokens(req.MaxTokens),
+		System:      req.System,
+		Messages:    anthropicMessages(req.Messages),
+		Temperature: req.Temperature,
+		Stream:      req.OnDelta != nil,
 	}
 	if len(req.Tools) > 0 {
-		params.Tools = anthropicTools(req.Tools)
-		params.ToolChoice = anthropicToolChoice(req.ToolChoice)
+		body.Tools = anthropicTools(req.Tools)
+		body.ToolChoice = anthropicChoice(req.ToolChoice)
 	}
-	var msg *anthropic.Message
-	var streamed map[int64]string
-	var err error
+	resp, err := a.ep.post(ctx, "/v1/messages", body)
+	if err != nil {
+		return nil, err
+	}
+	var msg anthropicResponse
 	if req.OnDelta != nil {
-		msg, streamed, err = a.stream(ctx, params, req.OnDelta)
+		err = a.stream(resp, &msg, req.OnDelta)
 	} else {
-		msg, err = a.client.Messages.New(ctx, params)
+		err = a.ep.decode(resp, &msg)
 	}
 	if err != nil {
-		if req.OnDelta != nil {
-			return nil, streamFailure(a.classify(err))
-		}
-		return nil, a.classify(err)
+		return nil, err
 	}
-	return a.response(msg, streamed)
+	return a.response(&msg)
 }
 
-// response reads an answer. streamed holds the tool inputs of a stream as
-// they arrived, by block index: the SDK's accumulator silently replaces an
-// input that is not valid JSON with {}, which would hide a garbled call.
-func (a *Anthropic) response(msg *anthropic.Message, streamed map[int64]string) (*Response, error) {
-	finish := anthropicFinish(string(msg.StopReason))
+// response reads an answer, whole or gathered from a stream.
+func (a *Anthropic) response(msg *anthropicResponse) (*Response, error) {
+	finish := anthropicFinish(msg.StopReason)
 	var text strings.Builder
 	var calls []ToolCall
-	for i, block := range msg.Content {
+	for _, block := range msg.Content {
 		switch block.Type {
 		case "text":
 			text.WriteString(block.Text)
 		case "tool_use":
-			args, ok := streamed[int64(i)]
-			if !ok {
-				args = string(block.Input)
-			}
-			call, err := toolCall(a.name, len(calls), block.ID, block.Name, args, finish)
+			call, err := toolCall(a.name, len(calls), block.ID, block.Name, string(block.Input), finish)
 			if err != nil {
 				return nil, err
 			}
@@ -103,123 +167,67 @@ func (a *Anthropic) response(msg *anthropic.Message, streamed map[int64]string) 
 		Text:         text.String(),
 		ToolCalls:    calls,
 		FinishReason: toolFinish(finish, calls),
-		Usage:        Usage{InputTokens: int(msg.Usage.InputTokens), OutputTokens: int(msg.Usage.OutputTokens)},
-		Model:        string(msg.Model),
+		Usage:        Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens},
+		Model:        msg.Model,
 	}, nil
-}
-
-func (a *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onDelta func(string)) (*anthropic.Message, map[int64]string, error) {
-	s := a.client.Messages.NewStreaming(ctx, params)
-	defer s.Close()
-	msg := &anthropic.Message{}
-	var inputs map[int64]string
-	for s.Next() {
-		ev := s.Current()
-		if err := msg.Accumulate(ev); err != nil {
-			return nil, nil, err
-		}
-		d, ok := ev.AsAny().(anthropic.ContentBlockDeltaEvent)
-		switch {
-		case !ok:
-		case d.Delta.Type == "input_json_delta":
-			if inputs == nil {
-				inputs = map[int64]string{}
-			}
-			inputs[d.Index] += d.Delta.PartialJSON
-		case d.Delta.Text != "":
-			onDelta(d.Delta.Text)
-		}
-	}
-	if err := s.Err(); err != nil {
-		return nil, nil, err
-	}
-	if msg.StopReason == "" {
-		return nil, nil, &Error{Provider: a.name, Transient: true, Message: "the stream ended before the answer was complete"}
-	}
-	return msg, inputs, nil
 }
 
 // anthropicMessages maps the conversation to Messages turns: an assistant
 // turn's text, then its tool_use blocks; a user turn's tool_result blocks
 // first, as the API requires, then its text. Empty text is left out of a
 // turn that has tool blocks, as the API refuses empty text blocks.
-func anthropicMessages(msgs []Message) []anthropic.MessageParam {
-	out := make([]anthropic.MessageParam, 0, len(msgs))
+func anthropicMessages(msgs []Message) []anthropicMessage {
+	out := make([]anthropicMessage, 0, len(msgs))
 	for _, m := range msgs {
-		var blocks []anthropic.ContentBlockParamUnion
+		var blocks []any
 		if m.Role == Assistant {
 			if m.Content != "" || len(m.ToolCalls) == 0 {
-				blocks = append(blocks, anthropic.NewTextBlock(m.Content))
+				blocks = append(blocks, anthropicText{Type: "text", Text: m.Content})
 			}
 			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, json.RawMessage(orEmptyObject(c.Arguments)), c.Name))
+				blocks = append(blocks, anthropicToolUse{Type: "tool_use", ID: c.ID, Name: c.Name, Input: json.RawMessage(orEmptyObject(c.Arguments))})
 			}
-			out = append(out, anthropic.NewAssistantMessage(blocks...))
+			out = append(out, anthropicMessage{Role: Assistant, Content: blocks})
 			continue
 		}
 		for _, r := range m.ToolResults {
-			result := anthropic.ToolResultBlockParam{ToolUseID: r.CallID}
+			result := anthropicToolResult{Type: "tool_result", ToolUseID: r.CallID, IsError: r.IsError}
 			if r.Content != "" {
-				result.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
+				result.Content = []anthropicText{{Type: "text", Text: r.Content}}
 			}
-			if r.IsError {
-				result.IsError = anthropic.Bool(true)
-			}
-			blocks = append(blocks, anthropic.ContentBlockParamUnion{OfToolResult: &result})
+			blocks = append(blocks, result)
 		}
 		if m.Content != "" || len(m.ToolResults) == 0 {
-			blocks = append(blocks, anthropic.NewTextBlock(m.Content))
+			blocks = append(blocks, anthropicText{Type: "text", Text: m.Content})
 		}
-		out = append(out, anthropic.NewUserMessage(blocks...))
+		out = append(out, anthropicMessage{Role: User, Content: blocks})
 	}
 	return out
 }
 
-func anthropicTools(tools []Tool) []anthropic.ToolUnionParam {
-	out := make([]anthropic.ToolUnionParam, 0, len(tools))
+// anthropicTools passes each schema through as the caller wrote it,
+// every keyword kept; its type is always "object", as the API requires.
+func anthropicTools(tools []Tool) []anthropicTool {
+	out := make([]anthropicTool, 0, len(tools))
 	for _, t := range tools {
-		// The SDK's schema type knows only properties and required; every
-		// other keyword ($defs, additionalProperties, ...) rides as an
-		// extra field, and extras are written over the fields, so the
-		// whole schema passes through as the caller wrote it. The type is
-		// always "object".
-		schema := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
-		for k, v := range t.Schema {
-			if k != "type" {
-				schema.ExtraFields[k] = v
-			}
+		schema := maps.Clone(t.Schema)
+		if schema == nil {
+			schema = map[string]any{}
 		}
-		tool := anthropic.ToolUnionParamOfTool(schema, t.Name)
-		if t.Description != "" {
-			tool.OfTool.Description = anthropic.String(t.Description)
-		}
-		out = append(out, tool)
+		schema["type"] = "object"
+		out = append(out, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
 	return out
 }
 
-func anthropicToolChoice(choice string) anthropic.ToolChoiceUnionParam {
+func anthropicChoice(choice string) *anthropicToolChoice {
 	switch choice {
 	case "":
-		return anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{}}
+		return &anthropicToolChoice{Type: "auto"}
 	case ToolChoiceRequired:
-		return anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{}}
+		return &anthropicToolChoice{Type: "any"}
 	}
-	return anthropic.ToolChoiceParamOfTool(choice)
-}
-
-func (a *Anthropic) classify(err error) error {
-	var le *Error
-	if errors.As(err, &le) {
-		return le
-	}
-	var ae *anthropic.Error
-	if errors.As(err, &ae) {
-		e := classify(a.name, err, ae.StatusCode, ae.Response, apiMessage(ae.RawJSON()))
-		// 529: Anthropic's "overloaded"
-		return e
-	}
-	return classify(a.name, err, 0, nil, "")
+	return &anthropicToolChoice{Type: "tool", Name: choice}
 }
 
 func anthropicFinish(reason string) string {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strings"
@@ -8,15 +9,20 @@ import (
 )
 
 // TestTransportErrorsHideURLCredentials: a base URL's user:password and
-// query never show in a model call's error.
+// query never show in a model call's error, whether the URL is refused
+// before sending or the transport fails on it.
 func TestTransportErrorsHideURLCredentials(t *testing.T) {
-	for _, cause := range []error{
-		errors.New(`unsupported protocol scheme "htp"`),
-		errors.New("dial tcp: lookup nohost.invalid: no such host"),
+	for _, base := range []string{
+		"htp://deploy:Zq9pw@nohost.invalid/v1?key=Zq9key",
+		"http://deploy:Zq9pw@nohost.invalid/v1?key=Zq9key",
 	} {
-		err := classify("openai", &url.Error{Op: "Post", URL: "htp://deploy:Zq9pw@nohost.invalid/v1/chat/completions?key=Zq9key", Err: cause}, 0, nil, "")
-		if msg := err.Error(); strings.Contains(msg, "Zq9") || !strings.Contains(msg, "***@nohost.invalid/v1/chat/completions?…") {
-			t.Errorf("error %q", msg)
+		_, err := NewOpenAI("openai", base, "k", nil).Complete(context.Background(), Request{Model: "m", Messages: []Message{{Role: User, Content: "hi"}}})
+		if msg := err.Error(); err == nil || strings.Contains(msg, "Zq9") || !strings.Contains(msg, "***@nohost.invalid/v1") {
+			t.Errorf("%s: error %v", base, err)
 		}
+	}
+	err := transportError("openai", &url.Error{Op: "Post", URL: "http://u:Zq9pw@h.invalid/v1/chat/completions?key=Zq9key", Err: errors.New("dial tcp: lookup h.invalid: no such host")})
+	if msg := err.Error(); strings.Contains(msg, "Zq9") || !strings.Contains(msg, "***@h.invalid/v1/chat/completions?…") {
+		t.Errorf("error %q", msg)
 	}
 }

@@ -1,8 +1,10 @@
 // Package llm talks to language models. Provider is the one interface every
 // adapter satisfies: anthropic (the Messages API) and openai (Chat
 // Completions, which every OpenAI-compatible server speaks — Ollama, vLLM,
-// llama.cpp, LM Studio), both on the official SDKs with their own retries
-// off. Retry with backoff and Retry-After, and fallback across models, wrap
+// llama.cpp, LM Studio, Azure), both spoken by a small wire layer of its
+// own on net/http with SSE streaming: two HTTP endpoints do not need two
+// vendor SDKs (they were three quarters of the binary and of a cold
+// build). Retry with backoff and Retry-After, and fallback across models, wrap
 // providers here so that every adapter behaves the same. Tool calling
 // (Request.Tools, Response.ToolCalls, Message.ToolResults) is one shape
 // over both wire formats, streaming or not.

@@ -3,120 +3,213 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"net/http"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
+	"net/url"
+	"strings"
 )
 
-// OpenAI speaks the Chat Completions API (not the Responses API) through
-// the official SDK, so every OpenAI-compatible server works.
+// OpenAI speaks the Chat Completions API (POST {base}/chat/completions,
+// not the Responses API), JSON or SSE, so every OpenAI-compatible server
+// works: vLLM, llama.cpp, LM Studio, Ollama, LiteLLM, and the
+// OpenAI-compatible endpoints of Azure, Bedrock and Vertex.
 type OpenAI struct {
 	name string
-	chat openai.ChatService
+	ep   *endpoint
+	// azure sends to Azure OpenAI's deployment URLs: the model names the
+	// deployment.
+	azure bool
+	// completionTokens sends max_completion_tokens, which OpenAI's own
+	// API wants (its reasoning models refuse max_tokens): for the openai
+	// provider and api.openai.com. Other compatible servers know
+	// max_tokens.
+	completionTokens bool
 }
 
 // DefaultOpenAIBaseURL is where the openai provider goes when no base URL
 // is set.
-const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
+const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+
+// DefaultAzureAPIVersion is the Azure OpenAI api-version sent when config
+// names none: the newest generally available one.
+const DefaultAzureAPIVersion = "2024-10-21"
 
 var _ Provider = (*OpenAI)(nil)
 
-// NewOpenAI builds an adapter. baseURL follows the SDK's convention (it
-// ends in /v1); empty means the SDK's default. apiKey may be empty for
-// servers that need none (Ollama). The SDK's own retries are off.
-func NewOpenAI(name, baseURL, apiKey string, hc *http.Client) *OpenAI {
-	if apiKey == "" {
-		apiKey = "none" // the SDK insists on one; keyless servers ignore it
-	}
+// NewOpenAI builds an adapter. baseURL ends in /v1 (OpenAI's convention,
+// as OPENAI_BASE_URL); empty means the public API. apiKey may be empty
+// for servers that need none (Ollama). Only what is passed here is sent:
+// no OPENAI_* variable of the environment reaches an endpoint. hc may be
+// nil.
+func NewOpenAI(name, baseURL, apiKey string, hc *http.Client, opts ...Option) *OpenAI {
 	if baseURL == "" {
 		baseURL = DefaultOpenAIBaseURL
 	}
-	if hc == nil {
-		hc = http.DefaultClient
+	ep := newEndpoint(name, baseURL, hc, nil)
+	if apiKey != "" {
+		ep.header.Set("Authorization", "Bearer "+apiKey)
 	}
-	// The chat service is built from these options alone: the SDK's client
-	// constructor would add OPENAI_* settings from the environment
-	// (organization, project, custom headers) to every endpoint, Ollama
-	// and vLLM included.
-	opts := []option.RequestOption{option.WithBaseURL(baseURL), option.WithAPIKey(apiKey), option.WithMaxRetries(0), option.WithHTTPClient(hc)}
-	return &OpenAI{name: name, chat: openai.NewChatService(opts...)}
+	for _, o := range opts {
+		o(ep)
+	}
+	return &OpenAI{name: name, ep: ep, completionTokens: name == "openai" || hostIs(ep.base, "api.openai.com")}
+}
+
+// NewAzureOpenAI builds an adapter for Azure OpenAI: baseURL is the
+// resource's endpoint (https://NAME.openai.azure.com), the key goes in
+// the api-key header, and a model name is a deployment's name, sent to
+// /openai/deployments/NAME/chat/completions?api-version=apiVersion.
+func NewAzureOpenAI(name, baseURL, apiKey, apiVersion string, hc *http.Client, opts ...Option) *OpenAI {
+	if apiVersion == "" {
+		apiVersion = DefaultAzureAPIVersion
+	}
+	ep := newEndpoint(name, baseURL, hc, nil)
+	if apiKey != "" {
+		ep.header.Set("Api-Key", apiKey)
+	}
+	ep.query = url.Values{"api-version": {apiVersion}}
+	for _, o := range opts {
+		o(ep)
+	}
+	return &OpenAI{name: name, ep: ep, azure: true, completionTokens: true}
 }
 
 // Name implements Provider.
 func (o *OpenAI) Name() string { return o.name }
+
+// The request body of Chat Completions.
+type openaiRequest struct {
+	Model               string          `json:"model"`
+	Messages            []openaiMessage `json:"messages"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Tools               []openaiTool    `json:"tools,omitempty"`
+	ToolChoice          any             `json:"tool_choice,omitempty"`
+	Stream              bool            `json:"stream,omitempty"`
+	StreamOptions       *openaiStreamOf `json:"stream_options,omitempty"`
+}
+
+type openaiStreamOf struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type openaiMessage struct {
+	Role string `json:"role"`
+	// Content is left out of an assistant turn that only calls tools.
+	Content    *string          `json:"content,omitempty"`
+	ToolCalls  []openaiToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string           `json:"tool_call_id,omitempty"`
+}
+
+type openaiToolCall struct {
+	// Index orders the pieces of a call in a stream.
+	Index    *int           `json:"index,omitempty"`
+	ID       string         `json:"id,omitempty"`
+	Type     string         `json:"type,omitempty"`
+	Function openaiFunction `json:"function"`
+}
+
+type openaiFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+type openaiTool struct {
+	Type     string         `json:"type"`
+	Function openaiToolSpec `json:"function"`
+}
+
+type openaiToolSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters,omitempty"`
+}
+
+// The answer of Chat Completions, whole; a stream's chunks have the same
+// shape with delta in place of message.
+type openaiResponse struct {
+	Model   string         `json:"model"`
+	Choices []openaiChoice `json:"choices"`
+	Usage   *openaiUsage   `json:"usage"`
+	// Error is set by servers that answer 200 with an error body, and in
+	// a stream's error chunk.
+	Error json.RawMessage `json:"error"`
+}
+
+type openaiChoice struct {
+	Index        int          `json:"index"`
+	Message      openaiAnswer `json:"message"`
+	Delta        openaiAnswer `json:"delta"`
+	FinishReason string       `json:"finish_reason"`
+}
+
+type openaiAnswer struct {
+	Content   *string          `json:"content"`
+	ToolCalls []openaiToolCall `json:"tool_calls"`
+}
+
+type openaiUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
 
 // Complete implements Provider.
 func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 	if err := checkTools(o.name, req); err != nil {
 		return nil, err
 	}
-	params := openai.ChatCompletionNewParams{Model: req.Model}
+	body := openaiRequest{Model: req.Model, Temperature: req.Temperature, Stream: req.OnDelta != nil}
 	if req.System != "" {
-		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
+		body.Messages = append(body.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
-	params.Messages = append(params.Messages, openaiMessages(req.Messages)...)
-	if req.Temperature != nil {
-		params.Temperature = openai.Float(*req.Temperature)
-	}
-	if req.MaxTokens > 0 {
-		// OpenAI itself wants max_completion_tokens (its o-series refuses
-		// max_tokens); compatible servers know max_tokens.
-		if o.name == "openai" {
-			params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
-		} else {
-			params.MaxTokens = openai.Int(int64(req.MaxTokens))
-		}
+	body.Messages = append(body.Messages, openaiMessages(req.Messages)...)
+	if o.completionTokens {
+		body.MaxCompletionTokens = maxTokens(req.MaxTokens)
+	} else {
+		body.MaxTokens = maxTokens(req.MaxTokens)
 	}
 	if len(req.Tools) > 0 {
-		params.Tools = openaiTools(req.Tools)
-		params.ToolChoice = openaiToolChoice(req.ToolChoice)
+		body.Tools = openaiTools(req.Tools)
+		body.ToolChoice = openaiChoiceOf(req.ToolChoice)
 	}
-	if req.OnDelta != nil {
-		return o.stream(ctx, params, req.OnDelta)
+	if body.Stream {
+		body.StreamOptions = &openaiStreamOf{IncludeUsage: true}
 	}
-	resp, err := o.chat.Completions.New(ctx, params)
+	path := "/chat/completions"
+	if o.azure {
+		path = "/openai/deployments/" + url.PathEscape(req.Model) + path
+	}
+	resp, err := o.ep.post(ctx, path, body)
 	if err != nil {
-		return nil, o.classify(err)
+		return nil, err
 	}
-	if len(resp.Choices) == 0 {
-		return nil, &Error{Provider: o.name, Transient: true, Message: "malformed response: no choices"}
+	var answer openaiResponse
+	if body.Stream {
+		err = o.stream(resp, &answer, req.OnDelta)
+	} else {
+		err = o.ep.decode(resp, &answer)
 	}
-	return o.response(resp.Choices[0], resp.Usage, resp.Model)
-}
-
-func (o *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, onDelta func(string)) (*Response, error) {
-	params.StreamOptions.IncludeUsage = openai.Bool(true)
-	s := o.chat.Completions.NewStreaming(ctx, params)
-	defer s.Close()
-	// The accumulator joins tool-call deltas by their index.
-	acc := openai.ChatCompletionAccumulator{}
-	for s.Next() {
-		chunk := s.Current()
-		acc.AddChunk(chunk)
-		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
-			onDelta(chunk.Choices[0].Delta.Content)
+	if err != nil {
+		return nil, err
+	}
+	if len(answer.Choices) == 0 {
+		if len(answer.Error) > 0 && string(answer.Error) != "null" {
+			return nil, streamError(o.name, []byte(`{"error":`+string(answer.Error)+`}`))
 		}
+		return nil, malformed(o.name, "no choices")
 	}
-	if err := s.Err(); err != nil {
-		return nil, streamFailure(o.classify(err))
-	}
-	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
-		return nil, &Error{Provider: o.name, Transient: true, Message: "the stream ended before the answer was complete"}
-	}
-	return o.response(acc.Choices[0], acc.Usage, acc.Model)
+	return o.response(answer)
 }
 
-// response reads the first choice of an answer, whole or accumulated.
-func (o *OpenAI) response(c openai.ChatCompletionChoice, usage openai.CompletionUsage, model string) (*Response, error) {
+// response reads the first choice of an answer, whole or gathered.
+func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
+	c := answer.Choices[0]
 	finish := openaiFinish(c.FinishReason)
 	var calls []ToolCall
 	for _, tc := range c.Message.ToolCalls {
 		if tc.ID == "" && tc.Function.Name == "" && tc.Function.Arguments == "" {
-			continue // a gap the accumulator left for a sparse index
+			continue // a gap left by a sparse index in a stream
 		}
 		call, err := toolCall(o.name, len(calls), tc.ID, tc.Function.Name, tc.Function.Arguments, finish)
 		if err != nil {
@@ -124,94 +217,72 @@ func (o *OpenAI) response(c openai.ChatCompletionChoice, usage openai.Completion
 		}
 		calls = append(calls, call)
 	}
-	return &Response{
-		Text:         c.Message.Content,
-		ToolCalls:    calls,
-		FinishReason: toolFinish(finish, calls),
-		Usage:        Usage{InputTokens: int(usage.PromptTokens), OutputTokens: int(usage.CompletionTokens)},
-		Model:        model,
-	}, nil
+	r := &Response{ToolCalls: calls, FinishReason: toolFinish(finish, calls), Model: answer.Model}
+	if c.Message.Content != nil {
+		r.Text = *c.Message.Content
+	}
+	if answer.Usage != nil {
+		r.Usage = Usage{InputTokens: answer.Usage.PromptTokens, OutputTokens: answer.Usage.CompletionTokens}
+	}
+	return r, nil
 }
 
 // openaiMessages maps the conversation to Chat Completions messages: an
 // assistant turn carries its tool_calls; a user turn's results become one
 // "tool" message each, before its text (if any) as a user message. The
 // format has no error flag, so a failed tool's content says so.
-func openaiMessages(msgs []Message) []openai.ChatCompletionMessageParamUnion {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+func openaiMessages(msgs []Message) []openaiMessage {
+	out := make([]openaiMessage, 0, len(msgs))
 	for _, m := range msgs {
 		switch {
-		case m.Role == Assistant && len(m.ToolCalls) > 0:
-			am := openai.ChatCompletionAssistantMessageParam{}
-			if m.Content != "" {
-				am.Content.OfString = openai.String(m.Content)
+		case m.Role == Assistant:
+			am := openaiMessage{Role: "assistant"}
+			if m.Content != "" || len(m.ToolCalls) == 0 {
+				am.Content = &m.Content
 			}
 			for _, c := range m.ToolCalls {
-				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID:       c.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: orEmptyObject(c.Arguments)},
-					},
-				})
+				am.ToolCalls = append(am.ToolCalls, openaiToolCall{ID: c.ID, Type: "function", Function: openaiFunction{Name: c.Name, Arguments: orEmptyObject(c.Arguments)}})
 			}
-			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
-		case m.Role == Assistant:
-			out = append(out, openai.AssistantMessage(m.Content))
+			out = append(out, am)
 		default:
 			for _, r := range m.ToolResults {
 				content := r.Content
 				if r.IsError {
 					content = "Error: " + content
 				}
-				out = append(out, openai.ToolMessage(content, r.CallID))
+				out = append(out, openaiMessage{Role: "tool", Content: &content, ToolCallID: r.CallID})
 			}
 			if m.Content != "" || len(m.ToolResults) == 0 {
-				out = append(out, openai.UserMessage(m.Content))
+				out = append(out, openaiMessage{Role: "user", Content: &m.Content})
 			}
 		}
 	}
 	return out
 }
 
-func openaiTools(tools []Tool) []openai.ChatCompletionToolUnionParam {
-	out := make([]openai.ChatCompletionToolUnionParam, 0, len(tools))
+func openaiTools(tools []Tool) []openaiTool {
+	out := make([]openaiTool, 0, len(tools))
 	for _, t := range tools {
-		fn := shared.FunctionDefinitionParam{Name: t.Name}
-		if t.Description != "" {
-			fn.Description = openai.String(t.Description)
-		}
+		spec := openaiToolSpec{Name: t.Name, Description: t.Description}
 		if t.Schema != nil {
-			schema := maps.Clone(t.Schema)
-			if _, ok := schema["type"]; !ok {
-				schema["type"] = "object"
+			spec.Parameters = maps.Clone(t.Schema)
+			if _, ok := spec.Parameters["type"]; !ok {
+				spec.Parameters["type"] = "object"
 			}
-			fn.Parameters = shared.FunctionParameters(schema)
 		}
-		out = append(out, openai.ChatCompletionFunctionTool(fn))
+		out = append(out, openaiTool{Type: "function", Function: spec})
 	}
 	return out
 }
 
-func openaiToolChoice(choice string) openai.ChatCompletionToolChoiceOptionUnionParam {
+func openaiChoiceOf(choice string) any {
 	switch choice {
 	case "":
-		return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
+		return "auto"
 	case ToolChoiceRequired:
-		return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
+		return "required"
 	}
-	return openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: choice})
-}
-
-func (o *OpenAI) classify(err error) error {
-	var le *Error
-	if errors.As(err, &le) {
-		return le
-	}
-	var ae *openai.Error
-	if errors.As(err, &ae) {
-		return classify(o.name, err, ae.StatusCode, ae.Response, apiMessage(ae.RawJSON()))
-	}
-	return classify(o.name, err, 0, nil, "")
+	return map[string]any{"type": "function", "function": map[string]string{"name": choice}}
 }
 
 func openaiFinish(reason string) string {
@@ -224,20 +295,8 @@ func openaiFinish(reason string) string {
 	return FinishStop
 }
 
-// apiMessage pulls the human message out of an API error body of either
-// wire format ({"error": {"message": ...}} or {"message": ...}).
-func apiMessage(raw string) string {
-	var body struct {
-		Message string `json:"message"`
-		Error   struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal([]byte(raw), &body) != nil {
-		return ""
-	}
-	if body.Error.Message != "" {
-		return body.Error.Message
-	}
-	return body.Message
+// hostIs reports whether base's host is host or one of its subdomains.
+func hostIs(base, host string) bool {
+	u, err := url.Parse(base)
+	return err == nil && (u.Hostname() == host || strings.HasSuffix(u.Hostname(), "."+host))
 }

@@ -3,30 +3,11 @@ package llm
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 )
-
-// ProviderConfig is an endpoint: a built-in one or one named in config
-// (`providers: {name: {type, base_url, api_key_env}}`).
-type ProviderConfig struct {
-	// Type is anthropic, openai or ollama (the wire format spoken).
-	Type    string `json:"type" mapstructure:"type"`
-	BaseURL string `json:"base_url" mapstructure:"base_url"`
-	// APIKeyEnv names the environment variable holding the key; empty for
-	// servers that need none.
-	APIKeyEnv string `json:"api_key_env" mapstructure:"api_key_env"`
-	// BaseURLEnv, for built-ins, names the variable that overrides
-	// BaseURL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL).
-	BaseURLEnv string `json:"-"`
-	// BaseURLFrom names the setting that chose BaseURL (a variable or a
-	// config key), for errors that say which endpoint failed and why.
-	BaseURLFrom string `json:"-"`
-	// RequestsPerMinute caps the requests started per minute, shared by
-	// all steps of a run (0: no cap).
-	RequestsPerMinute int `json:"requests_per_minute" mapstructure:"requests_per_minute"`
-}
 
 // Registry resolves model names to ready providers.
 type Registry struct {
@@ -39,39 +20,39 @@ type Registry struct {
 	ready map[string]Provider
 	// concurrent caps the requests in flight per provider.
 	concurrent int
+	// aliases are config's model_aliases: a short name for a model.
+	aliases map[string]string
+}
+
+// SetAliases names models (config model_aliases: {fast:
+// anthropic/claude-haiku-4-5}): a step's model, fallback or --model may
+// then be the alias. An alias may name another alias.
+func (r *Registry) SetAliases(aliases map[string]string) { r.aliases = aliases }
+
+// resolveAlias follows aliases from model, up to a depth that only a
+// cycle reaches.
+func (r *Registry) resolveAlias(model string) (string, error) {
+	seen := []string{model}
+	for range 16 {
+		next, ok := r.aliases[model]
+		if !ok {
+			next, ok = r.aliases[strings.ToLower(model)]
+		}
+		if !ok {
+			return model, nil
+		}
+		model = next
+		if slices.Contains(seen, model) {
+			break
+		}
+		seen = append(seen, model)
+	}
+	return "", &ConfigError{Msg: fmt.Sprintf("model_aliases: %s is a cycle", strings.Join(append(seen, model), " → "))}
 }
 
 // SetConcurrency caps the requests in flight to each provider
 // (max_parallel_llm); 0 means no cap.
 func (r *Registry) SetConcurrency(n int) { r.concurrent = n }
-
-// configure merges a config entry into the built-in provider of the same
-// name, field by field (a config base_url or api_key_env replaces the
-// built-in's; its environment variable no longer applies). A named ollama
-// provider without base_url uses OLLAMA_HOST's.
-func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
-	base, builtin := r.providers[name]
-	if !builtin {
-		c.BaseURLFrom = "providers." + name + ".base_url in config"
-		if c.Type == "ollama" && c.BaseURL == "" {
-			c.BaseURL, c.BaseURLFrom = r.providers["ollama"].BaseURL, r.providers["ollama"].BaseURLFrom
-		}
-		return c
-	}
-	if c.Type != "" {
-		base.Type = c.Type
-	}
-	if c.BaseURL != "" {
-		base.BaseURL, base.BaseURLEnv, base.BaseURLFrom = c.BaseURL, "", "providers."+name+".base_url in config"
-	}
-	if c.APIKeyEnv != "" {
-		base.APIKeyEnv = c.APIKeyEnv
-	}
-	if c.RequestsPerMinute != 0 {
-		base.RequestsPerMinute = c.RequestsPerMinute
-	}
-	return base
-}
 
 // NewRegistry builds a registry of the built-in providers (anthropic,
 // openai, ollama) and those of config, which may replace a built-in.
@@ -99,10 +80,10 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 // ConfigError says what to set for a model to be usable.
 type ConfigError struct {
 	Msg string
-	// KeyEnv is set when the only problem is a missing API key: the
-	// variable to set. A fallback model in that state is skipped rather
-	// than stopping the run.
-	KeyEnv string
+	// MissingKey is set when the only problem is a missing API key (an
+	// unset variable, an absent key file). A fallback model in that state
+	// is skipped rather than stopping the run.
+	MissingKey bool
 }
 
 func (e *ConfigError) Error() string { return e.Msg }
@@ -111,6 +92,9 @@ func (e *ConfigError) Error() string { return e.Msg }
 // name: provider/model as written; a bare name by default_provider, else
 // by family (claude-* is anthropic; gpt-*, o1*, o3*, o4* are openai).
 func (r *Registry) Split(model string) (provider, name string, err error) {
+	if model, err = r.resolveAlias(model); err != nil {
+		return "", "", err
+	}
 	if p, m, ok := strings.Cut(model, "/"); ok {
 		if _, known := r.providers[p]; !known {
 			return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: no provider named %q (providers: %s; add one under providers: in config)", model, p, strings.Join(r.names(), ", "))}
@@ -148,12 +132,10 @@ func (r *Registry) Target(model string) (Target, error) {
 		return Target{Provider: p, Model: name}, nil
 	}
 	c := r.providers[pname]
-	key := ""
-	if c.APIKeyEnv != "" {
-		key = r.getenv(c.APIKeyEnv)
-		if key == "" {
-			return Target{}, &ConfigError{Msg: fmt.Sprintf("model %s/%s needs an API key: set %s", pname, name, c.APIKeyEnv), KeyEnv: c.APIKeyEnv}
-		}
+	key, kerr := c.apiKey(r.getenv)
+	if kerr != nil {
+		kerr.Msg = fmt.Sprintf("model %s/%s %s", pname, name, kerr.Msg)
+		return Target{}, kerr
 	}
 	base, from := c.BaseURL, c.BaseURLFrom
 	if c.BaseURLEnv != "" {
@@ -163,14 +145,17 @@ func (r *Registry) Target(model string) (Target, error) {
 			from = "the default; set " + c.BaseURLEnv + " to change it"
 		}
 	}
+	headers := WithHeaders(c.expandedHeaders(r.getenv))
 	var p Provider
 	switch c.Type {
 	case "anthropic":
-		p = NewAnthropic(pname, base, key, r.client)
+		p = NewAnthropic(pname, base, key, r.client, headers)
 	case "openai", "ollama":
-		p = NewOpenAI(pname, base, key, r.client)
+		p = NewOpenAI(pname, base, key, r.client, headers)
+	case "azure":
+		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers)
 	default:
-		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not anthropic, openai or ollama", pname, c.Type)}
+		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not %s", pname, c.Type, typeList)}
 	}
 	p = endpointNamed(p, endpointOf(c.Type, base), from)
 	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
@@ -185,31 +170,4 @@ func (r *Registry) names() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// CheckProviders reports the first provider of a config that cannot work:
-// a type that is not anthropic, openai or ollama, none for a name that is
-// not built in, or no base_url where one is needed.
-func CheckProviders(configured map[string]ProviderConfig) error {
-	names := make([]string, 0, len(configured))
-	for name := range configured {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := configured[name]
-		builtin := name == "anthropic" || name == "openai" || name == "ollama"
-		switch {
-		case p.Type == "anthropic", p.Type == "openai", p.Type == "ollama":
-		case p.Type == "" && builtin:
-		case p.Type == "":
-			return fmt.Errorf("config providers.%s: type is required (anthropic, openai or ollama)", name)
-		default:
-			return fmt.Errorf("config providers.%s: type %q is not anthropic, openai or ollama", name, p.Type)
-		}
-		if p.Type != "ollama" && p.BaseURL == "" && !builtin {
-			return fmt.Errorf("config providers.%s: base_url is required", name)
-		}
-	}
-	return nil
 }

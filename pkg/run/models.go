@@ -53,7 +53,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 			field = "prompt"
 		}
 		var ce *llm.ConfigError
-		if i > 0 && errors.As(terr, &ce) && ce.KeyEnv != "" {
+		if i > 0 && errors.As(terr, &ce) && ce.MissingKey {
 			skipped = append(skipped, fail(field, "fallback %v; it is skipped", terr))
 			continue
 		}
