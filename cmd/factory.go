@@ -158,7 +158,13 @@ func (f *factory) stateStore() (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(dir), nil
+	d, err := store.ParseDurability(f.v.GetString(keyDurability))
+	if err != nil {
+		return nil, usagef("%v (from --durability, CHAINRUN_DURABILITY or durability in config)", err)
+	}
+	s := store.Open(dir)
+	s.SetDurability(d)
+	return s, nil
 }
 
 // dataDir is the directory config key names, else chainrun's under the

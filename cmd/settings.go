@@ -1,11 +1,10 @@
 package cmd
 
 import (
-	"fmt"
-	"math"
 	"os"
-	"strconv"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/project"
 )
 
 // intKeys are the config keys that hold a whole number, with the least
@@ -31,7 +30,7 @@ func checkEnvSettings() error {
 		if raw == "" {
 			continue
 		}
-		if _, err := wholeSetting(raw, k.min, k.hint); err != nil {
+		if _, err := project.WholeNumber(raw, k.min, k.hint); err != nil {
 			return usagef("%s=%s: %v", envName(k.key), raw, err)
 		}
 	}
@@ -45,41 +44,9 @@ func checkFileSettings(path string, top map[string]any) error {
 		if !ok || v == nil {
 			continue
 		}
-		if _, err := wholeSetting(v, k.min, k.hint); err != nil {
+		if _, err := project.WholeNumber(v, k.min, k.hint); err != nil {
 			return usagef("config file %s: %s: %v", path, k.key, err)
 		}
 	}
 	return nil
-}
-
-// wholeSetting reads v (a number, or its text) as a whole number of at
-// least min.
-func wholeSetting(v any, min int, hint string) (int, error) {
-	var n int
-	switch x := v.(type) {
-	case int:
-		n = x
-	case int64:
-		if x > math.MaxInt || x < math.MinInt {
-			return 0, fmt.Errorf("%d is out of range", x)
-		}
-		n = int(x)
-	case uint64:
-		if x > math.MaxInt {
-			return 0, fmt.Errorf("%d is out of range", x)
-		}
-		n = int(x)
-	case string:
-		i, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil {
-			return 0, fmt.Errorf("%q is not a whole number; want %s", x, hint)
-		}
-		n = i
-	default:
-		return 0, fmt.Errorf("%v is not a whole number; want %s", v, hint)
-	}
-	if n < min {
-		return 0, fmt.Errorf("%d is too small; want %s", n, hint)
-	}
-	return n, nil
 }

@@ -21,7 +21,7 @@ type shaping struct {
 }
 
 // shapingFlags are the names of those flags, in the order they are shown.
-var shapingFlags = []string{"model", "max-tokens", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant"}
+var shapingFlags = []string{"model", "max-tokens", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant", "durability"}
 
 // define adds the run-shaping flags to fl.
 func (s *shaping) define(fl *pflag.FlagSet) {
@@ -32,6 +32,7 @@ func (s *shaping) define(fl *pflag.FlagSet) {
 	fl.IntVar(&s.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.StringVar(&s.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
 	fl.StringArrayVar(&s.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
+	fl.String("durability", "", "strict: flush each saved step to disk, so it survives a power cut (default normal: survives a crash of chainrun)")
 }
 
 // bindShaping binds the flags config has a key for to the command that
@@ -40,6 +41,7 @@ func bindShaping(f *factory, fl *pflag.FlagSet) {
 	bindFlag(f.v, keyMaxParallel, fl.Lookup("max-parallel"))
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
+	bindFlag(f.v, keyDurability, fl.Lookup("durability"))
 }
 
 // givenShaping is the run-shaping flags given on fl, each with its

@@ -18,10 +18,11 @@ import (
 // Run is a run directory held by this process: the engine's journal and
 // an event sink writing the audit log.
 type Run struct {
-	dir  string
-	lock *flock.Flock
-	rec  Record
-	prev Record
+	dir        string
+	lock       *flock.Flock
+	durability Durability
+	rec        Record
+	prev       Record
 
 	mu      sync.Mutex
 	events  *os.File
@@ -43,8 +44,8 @@ func (r *Run) StepStarted(step string) error {
 }
 
 // StepFinished implements run.Journal: the step's record is appended to
-// the event log, and the log flushed to disk (fsync), before it returns.
-// The audit log is the journal: one file, one flush a step.
+// the event log before it returns (and flushed to disk with Strict
+// durability). The audit log is the journal: one file, one write a step.
 func (r *Run) StepFinished(rec run.StepRecord) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
@@ -53,8 +54,8 @@ func (r *Run) StepFinished(rec run.StepRecord) error {
 	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID, Record: data})
 }
 
-// Transition implements run.Journal: like a finished step, the record is
-// on disk when it returns.
+// Transition implements run.Journal: like a finished step's, the record
+// is written (and, with Strict durability, on disk) when it returns.
 func (r *Run) Transition(rec run.TransitionRecord) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
@@ -63,7 +64,8 @@ func (r *Run) Transition(rec run.TransitionRecord) error {
 	return r.save(event.Event{Type: event.TransitionSaved, Step: rec.Transition, State: rec.From, Target: rec.To, Record: data})
 }
 
-// save appends a journal event and flushes the log to disk.
+// save appends a journal event; with Strict durability it also flushes
+// the log to disk.
 func (r *Run) save(e event.Event) error {
 	e.V, e.Time, e.RunID = event.SchemaVersion, time.Now(), r.rec.RunID
 	line, err := json.Marshal(e)
@@ -83,6 +85,9 @@ func (r *Run) save(e event.Event) error {
 	r.written++
 	mine, f := r.written, r.events
 	r.mu.Unlock()
+	if r.durability != Strict {
+		return nil // written: it survives a crash of this process
+	}
 	// Group commit: one flush covers every line written before it, so
 	// steps finishing together share it.
 	r.syncMu.Lock()
@@ -93,7 +98,7 @@ func (r *Run) save(e event.Event) error {
 	r.mu.Lock()
 	upTo := r.written
 	r.mu.Unlock()
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f); err != nil {
 		// the kernel reports a failed write-back once: keep the error for
 		// every later caller, whose lines may be lost too
 		r.mu.Lock()
@@ -107,6 +112,9 @@ func (r *Run) save(e event.Event) error {
 	return nil
 }
 
+// syncFile flushes the journal to disk; tests count its calls.
+var syncFile = (*os.File).Sync
+
 func (r *Run) openLog() error {
 	if r.events == nil && r.evErr == nil {
 		path := filepath.Join(r.dir, "events.jsonl")
@@ -115,7 +123,7 @@ func (r *Run) openLog() error {
 		if r.evErr == nil {
 			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		}
-		if r.evErr == nil && statErr != nil {
+		if r.evErr == nil && statErr != nil && r.durability == Strict {
 			// a new log: its directory entry is flushed with it
 			_ = fsutil.SyncDir(r.dir)
 		}
@@ -192,7 +200,7 @@ func (r *Run) Finish(res *run.Result) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileDurable(filepath.Join(r.dir, "result.json"), data); err != nil {
+	if err := r.writeFile(filepath.Join(r.dir, "result.json"), data); err != nil {
 		return err
 	}
 	r.rec.Status = res.Status
@@ -205,7 +213,9 @@ func (r *Run) Finish(res *run.Result) error {
 func (r *Run) Close() error {
 	r.mu.Lock()
 	if r.events != nil {
-		_ = r.events.Sync()
+		if r.durability == Strict {
+			_ = r.events.Sync()
+		}
 		_ = r.events.Close()
 		r.events = nil
 	}
@@ -219,12 +229,15 @@ func (r *Run) saveRecord() error {
 	if err != nil {
 		return err
 	}
-	return writeFileDurable(filepath.Join(r.dir, "run.json"), data)
+	return r.writeFile(filepath.Join(r.dir, "run.json"), data)
 }
 
-// writeFileDurable writes data so that after it returns the file holds
-// all of it, even across a crash.
-func writeFileDurable(path string, data []byte) error { return fsutil.WriteFile(path, data, true) }
+// writeFile replaces path with data whole (a reader never sees half of
+// it, even after a crash); with Strict durability it is on disk when
+// writeFile returns.
+func (r *Run) writeFile(path string, data []byte) error {
+	return fsutil.WriteFile(path, data, r.durability == Strict)
+}
 
 // Discard removes a run that never started (its chain was refused before
 // any step ran) and releases its lock.

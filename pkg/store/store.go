@@ -21,10 +21,17 @@ import (
 )
 
 // Store is a state directory.
-type Store struct{ dir string }
+type Store struct {
+	dir        string
+	durability Durability
+}
 
 // Open returns the store in dir (created on first use).
 func Open(dir string) *Store { return &Store{dir: dir} }
+
+// SetDurability says how far runs created or resumed from now on flush
+// what they save (Normal unless set).
+func (s *Store) SetDurability(d Durability) { s.durability = d }
 
 // Dir is the state directory.
 func (s *Store) Dir() string { return s.dir }
@@ -106,7 +113,7 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
-	r, err := lockDir(tmp, rec.RunID)
+	r, err := s.lockDir(tmp, rec.RunID)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -115,7 +122,7 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 		r.Discard()
 		return nil, err
 	}
-	if err := writeFileDurable(filepath.Join(tmp, "chain.yaml"), snapshot); err != nil {
+	if err := r.writeFile(filepath.Join(tmp, "chain.yaml"), snapshot); err != nil {
 		return fail(err)
 	}
 	rec.Status = event.Running
@@ -127,8 +134,10 @@ func (s *Store) Create(rec Record, snapshot []byte) (*Run, error) {
 		return fail(fmt.Errorf("creating run %s: %w", rec.RunID, err))
 	}
 	r.dir = dir
-	// the run's directory entry must survive a crash like its files
-	_ = fsutil.SyncDir(filepath.Dir(dir))
+	if s.durability == Strict {
+		// the run's directory entry must survive a power cut like its files
+		_ = fsutil.SyncDir(filepath.Dir(dir))
+	}
 	return r, nil
 }
 
@@ -163,12 +172,12 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 }
 
 func (s *Store) lock(id string) (*Run, error) {
-	return lockDir(s.runDir(id), id)
+	return s.lockDir(s.runDir(id), id)
 }
 
 // lockDir takes the lock of the run in dir (the lock holds the file, so it
 // stays held when the directory is renamed).
-func lockDir(dir, id string) (*Run, error) {
+func (s *Store) lockDir(dir, id string) (*Run, error) {
 	l := flock.New(filepath.Join(dir, "lock"))
 	ok, err := l.TryLock()
 	if err != nil {
@@ -177,7 +186,7 @@ func lockDir(dir, id string) (*Run, error) {
 	if !ok {
 		return nil, &LockedError{RunID: id}
 	}
-	return &Run{dir: dir, lock: l}, nil
+	return &Run{dir: dir, lock: l, durability: s.durability}, nil
 }
 
 // lockRetry takes a run's lock, trying again briefly: a `runs` listing

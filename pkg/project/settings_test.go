@@ -1,0 +1,25 @@
+package project
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWholeNumber(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want int
+		err  string
+	}{
+		{3, 3, ""}, {int64(4), 4, ""}, {uint64(5), 5, ""}, {" 6 ", 6, ""},
+		{"abc", 0, `"abc" is not a whole number; want 1 or more`},
+		{0, 0, "0 is too small; want 1 or more"},
+		{uint64(1 << 63), 0, "out of range"},
+		{2.5, 0, "2.5 is not a whole number"},
+	} {
+		n, err := WholeNumber(tt.v, 1, "1 or more")
+		if tt.err == "" && (err != nil || n != tt.want) || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%v: %d %v", tt.v, n, err)
+		}
+	}
+}
