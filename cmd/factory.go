@@ -36,6 +36,7 @@ type factory struct {
 	cfgErr error
 	cat    *chain.Catalog
 	files  map[string]*chain.Loaded
+	named  map[string]*chain.Loaded
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 	// term is the person at the terminal, shared by every prompt.
@@ -81,9 +82,10 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	return chain.Options{LenientVariables: !v.GetBool("strict_variables")}, nil
 }
 
-// resolveChain finds a chain by name in the chains dir, or by path. The
-// catalog is read once per process, so a chain called many times is
-// loaded once, and a file edited during a run does not change it.
+// resolveChain finds a chain by name in the chains dir (loading only its
+// file), or by path. Each is read once per process, so a chain called
+// many times is loaded once, and a file edited during a run does not
+// change it.
 func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
 	opts, err := f.chainOptions()
 	if err != nil {
@@ -103,11 +105,25 @@ func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
 		f.files[path] = l
 		return l, nil
 	}
-	cat, err := f.catalog()
+	if f.cat != nil {
+		return f.cat.Find(arg)
+	}
+	if l, cached := f.named[arg]; cached {
+		return l, nil
+	}
+	dir, err := f.chainsDir()
 	if err != nil {
 		return nil, err
 	}
-	return cat.Find(arg)
+	l, err := chain.FindIn(dir, arg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if f.named == nil {
+		f.named = map[string]*chain.Loaded{}
+	}
+	f.named[arg] = l
+	return l, nil
 }
 
 // catalog loads every chain of the chains dir (once per process).
