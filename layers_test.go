@@ -30,6 +30,7 @@ var layers = map[string][]string{
 	"pkg/iostreams":       nil,
 	"pkg/retry":           nil,
 	"pkg/project":         nil,
+	"pkg/buildinfo":       nil,
 	"pkg/llm/llmtest":     nil,
 	"pkg/llm":             {"pkg/retry"},
 	"pkg/cache":           {"pkg/fsutil"},

@@ -2,10 +2,13 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/buildinfo"
 )
 
 // version, commit and date are set at build time by the release
-// (-ldflags "-X github.com/chainrun/chainrun/cmd.version=...").
+// (-ldflags "-X github.com/chainrun/chainrun/cmd.version=..."); without
+// them, the binary's build information says (pkg/buildinfo).
 var (
 	version = "dev"
 	commit  = ""
@@ -24,7 +27,7 @@ Exit codes: 0 succeeded, 1 failed, 2 usage or validation error (nothing
 ran), 3 paused at a decision point, 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
+		Version:       buildinfo.Read(version, commit, date).Version,
 	}
 	root.SetVersionTemplate("chainrun {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })

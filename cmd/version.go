@@ -6,6 +6,8 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/buildinfo"
 )
 
 type versionOptions struct {
@@ -27,18 +29,21 @@ func runVersion(opts *versionOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.f.io.Out
+	out, b := opts.f.io.Out, buildinfo.Read(version, commit, date)
 	if format == "json" {
-		return json.NewEncoder(out).Encode(map[string]string{
-			"version": version, "commit": commit, "date": date, "go": runtime.Version(),
+		return json.NewEncoder(out).Encode(map[string]any{
+			"version": b.Version, "commit": b.Commit, "date": b.Date, "modified": b.Modified, "go": runtime.Version(),
 			"platform": runtime.GOOS + "/" + runtime.GOARCH,
 		})
 	}
-	line := "chainrun " + version
-	if commit != "" {
-		line += " (" + commit
-		if date != "" {
-			line += ", " + date
+	line := "chainrun " + b.Version
+	if b.Commit != "" {
+		line += " (" + b.Commit
+		if b.Modified {
+			line += "+changes"
+		}
+		if b.Date != "" {
+			line += ", " + b.Date
 		}
 		line += ")"
 	}
