@@ -2,8 +2,9 @@ package llm
 
 import (
 	"context"
-	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/chainrun/chainrun/pkg/retry"
 )
@@ -26,18 +27,17 @@ func Limited(p Provider, l Limits) Provider {
 		lp.slots = make(chan struct{}, l.Concurrent)
 	}
 	if l.RequestsPerMinute > 0 {
-		lp.interval = time.Minute / time.Duration(l.RequestsPerMinute)
+		// a burst of one: requests are spread evenly over the minute, as a
+		// provider's per-minute limit counts them in any window
+		lp.rate = rate.NewLimiter(rate.Every(time.Minute/time.Duration(l.RequestsPerMinute)), 1)
 	}
 	return lp
 }
 
 type limited struct {
 	Provider
-	slots    chan struct{}
-	interval time.Duration
-
-	mu   sync.Mutex
-	next time.Time // earliest start of the next request
+	slots chan struct{}
+	rate  *rate.Limiter
 }
 
 var _ Provider = (*limited)(nil)
@@ -53,16 +53,13 @@ func (l *limited) Complete(ctx context.Context, req Request) (*Response, error) 
 			return nil, ctx.Err()
 		}
 	}
-	if l.interval > 0 {
-		l.mu.Lock()
-		now := time.Now()
-		start := l.next
-		if start.Before(now) {
-			start = now
-		}
-		l.next = start.Add(l.interval)
-		l.mu.Unlock()
-		if !retry.Sleep(ctx, time.Until(start)) {
+	if l.rate != nil {
+		// a reservation, not Wait: Wait fails at once when the turn comes
+		// after the context's deadline, where a request should wait for
+		// it like any other slow start
+		turn := l.rate.Reserve()
+		if !retry.Sleep(ctx, turn.Delay()) {
+			turn.Cancel()
 			return nil, ctx.Err()
 		}
 	}
