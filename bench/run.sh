@@ -36,8 +36,14 @@ mkdir -p "$bin" "$wl" "$res"
 dog=$!
 trap 'kill "$dog" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-echo "== building chainrun and floor"
-(cd "$root" && go build -o "$bin/chainrun" . && go build -o "$bin/floor" ./bench/floor)
+# Built as the release is (.goreleaser.yaml): static, stripped. A build
+# with cgo links libc dynamically, which costs every start a millisecond
+# or two of loading.
+echo "== building chainrun, floor and hello as the release builds"
+export CGO_ENABLED=0
+flags=(-trimpath -ldflags=-s\ -w)
+(cd "$root" && go build "${flags[@]}" -o "$bin/chainrun" . && go build "${flags[@]}" -o "$bin/floor" ./bench/floor &&
+	go build "${flags[@]}" -o "$bin/hello" ./bench/hello)
 
 # go-task: use one on PATH or in GOPATH/bin, else install it there once.
 task=""
@@ -143,7 +149,15 @@ for ((i = 1; i <= RUNS; i++)); do
 	done
 	timed "$bin/chainrun" version
 	echo "$MS" >>"$res/version.chainrun"
+	timed "$bin/hello"
+	echo "$MS" >>"$res/version.hello"
 done
+
+# Peak memory of the layered workload (GNU time's maximum resident set).
+rss=n/a
+if [[ -x /usr/bin/time ]]; then
+	rss=$(cd "$wl" && /usr/bin/time -f %M "$bin/chainrun" run layered.yaml --max-parallel "$PAR" -q 2>&1 >/dev/null | tail -1)
+fi
 
 cell() { [[ -s $res/$1.$2 ]] && median "$res/$1.$2" || echo n/a; }
 
@@ -152,15 +166,23 @@ echo "median wall time in ms over $RUNS runs, PAR=$PAR"
 printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' workload make go-task floor chainrun chainrun/floor vs-go-task notes
 for w in "${workloads[@]}"; do
 	m=$(cell "$w" make) t=$(cell "$w" go-task) f=$(cell "$w" floor) c=$(cell "$w" chainrun)
-	ratio=$(awk -v c="$c" -v f="$f" 'BEGIN {r = c / f; printf "%.2fx %s", r, (r <= 1.10 ? "ok" : "OVER")}')
+	target=1.10
+	[[ $w == one ]] && target=1.50
+	ratio=$(awk -v c="$c" -v f="$f" -v t="$target" 'BEGIN {r = c / f; printf "%.2fx %s", r, (r <= t ? "ok" : "OVER")}')
 	speed=n/a
 	[[ $t != n/a ]] && speed=$(awk -v c="$c" -v t="$t" 'BEGIN {printf "%.2fx faster", t / c}')
 	notes=""
 	if [[ $w == skew ]]; then
 		notes=$(awk -v c="$c" -v f="$f" -v p="$critical" 'BEGIN {d = (c - p) / p * 100; printf "critical path %d ms: floor %+.1f%%, chainrun %+.1f%% %s", p, (f - p) / p * 100, d, (d <= 5 ? "ok" : "OVER")}')
 	elif [[ $w == one ]]; then
-		notes="1 step: fixed start-up cost, no target"
+		notes="1 step: the fixed cost of a run, target 1.5x"
 	fi
 	printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' "$w" "$m" "$t" "$f" "$c" "$ratio" "$speed" "$notes"
 done
-echo "chainrun version alone: $(median "$res/version.chainrun") ms"
+v=$(median "$res/version.chainrun") h=$(median "$res/version.hello")
+echo "chainrun version: $v ms, a Go hello linking net/http: $h ms: $(awk -v v="$v" -v h="$h" 'BEGIN {r = v / h; printf "%.2fx %s", r, (r <= 2 ? "ok" : "OVER")}') (target 2x)"
+if [[ $rss == n/a ]]; then
+	echo "peak RSS of layered: n/a (no /usr/bin/time)"
+else
+	echo "peak RSS of layered: $((rss / 1024)) MiB ($rss KiB): $( ((rss <= 15 * 1024)) && echo ok || echo OVER) (target 15 MiB)"
+fi

@@ -3,6 +3,7 @@ package executor
 import (
 	"bytes"
 	"io"
+	"sync"
 )
 
 // capture collects one output stream of a child through a pipe into a
@@ -21,13 +22,52 @@ func newCapture(live io.Writer, spill func() (io.WriteCloser, string, error)) *c
 	return &capture{live: live, buf: capped{spill: spill}}
 }
 
-// writer is what the child's stream is connected to.
+// writer is what the child's stream is connected to. os/exec copies the
+// stream's pipe into it with io.Copy, which lets a writer with ReadFrom
+// read the pipe itself: both kinds here do, through a pooled buffer,
+// where io.Copy would allocate 32 KiB per stream per step.
 func (c *capture) writer() io.Writer {
 	if c.live != nil {
-		return io.MultiWriter(&c.buf, c.live)
+		return &tee{w: io.MultiWriter(&c.buf, c.live)}
 	}
 	return &c.buf
 }
+
+// copyBuffers are the buffers children's pipes are read through.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// readThrough copies r into w through a pooled buffer.
+func readThrough(w io.Writer, r io.Reader) (int64, error) {
+	bp := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(bp)
+	var n int64
+	for {
+		m, err := r.Read(*bp)
+		if m > 0 {
+			if _, werr := w.Write((*bp)[:m]); werr != nil {
+				return n, werr
+			}
+			n += int64(m)
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// tee is a writer to the buffer and the live view with ReadFrom.
+type tee struct{ w io.Writer }
+
+func (t *tee) Write(p []byte) (int, error) { return t.w.Write(p) }
+
+// ReadFrom implements io.ReaderFrom.
+func (t *tee) ReadFrom(r io.Reader) (int64, error) { return readThrough(t.w, r) }
+
+// ReadFrom implements io.ReaderFrom.
+func (c *capped) ReadFrom(r io.Reader) (int64, error) { return readThrough(c, r) }
 
 // text returns what was kept and whether more was written.
 func (c *capture) text() (string, bool) { return c.buf.String(), c.buf.dropped > 0 }
