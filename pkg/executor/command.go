@@ -124,7 +124,7 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	default:
 		return CommandResult{}, errors.New("nothing to run")
 	}
-	cmd := exec.Command(name, args...)
+	cmd := command(name, args...)
 	if cmd.Err != nil {
 		return CommandResult{}, &StartError{Name: name, Err: cmd.Err}
 	}

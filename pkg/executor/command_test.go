@@ -174,3 +174,26 @@ func TestSpilledStreamKeepsEveryByte(t *testing.T) {
 		t.Fatalf("%v %v", fi, err)
 	}
 }
+
+// TestCommandLookupIsRememberedAndKeepsArgv0: a name found on PATH is
+// run by its path with argv[0] as written; a name found nowhere is looked
+// for again, so a tool installed by an earlier step is found.
+func TestCommandLookupIsRememberedAndKeepsArgv0(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if cmd := command("chainrun-test-tool"); cmd.Err == nil {
+		t.Fatal("a missing tool was found")
+	}
+	tool := filepath.Join(dir, "chainrun-test-tool")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\necho \"$0\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Command{Argv: []string{"chainrun-test-tool"}}).Run(context.Background())
+	if err != nil || strings.TrimSpace(res.Stdout) != tool && strings.TrimSpace(res.Stdout) != "chainrun-test-tool" {
+		t.Fatalf("%q %v", res.Stdout, err)
+	}
+	cmd := command("chainrun-test-tool", "x")
+	if cmd.Path != tool || cmd.Args[0] != "chainrun-test-tool" || cmd.Args[1] != "x" {
+		t.Errorf("path %q args %q", cmd.Path, cmd.Args)
+	}
+}
