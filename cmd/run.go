@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runOptions struct {
@@ -144,7 +145,7 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 		// a warning of the result, so that -o json carries it too
 		res, err := engine.Run(ctx, req)
 		if res != nil {
-			res.Warnings = append(res.Warnings, "this run is not saved and cannot be resumed: "+serr.Error())
+			res.Warnings = append(res.Warnings, store.NotSaved(serr))
 		}
 		return res, err
 	}

@@ -18,7 +18,10 @@ import (
 // Run is a run directory held by this process: the engine's journal and
 // an event sink writing the audit log.
 type Run struct {
-	dir        string
+	dir string
+	// home is where a new run's directory goes when it is published;
+	// until then dir is a hidden one beside it.
+	home       string
 	lock       *flock.Flock
 	durability Durability
 	rec        Record

@@ -19,8 +19,10 @@ import (
 type Session struct {
 	run *Run
 	// fresh is a run created by this session: refused, it is discarded.
-	fresh  bool
-	closed bool
+	fresh bool
+	// snapshot is a fresh run's chain source, written when it is driven.
+	snapshot []byte
+	closed   bool
 }
 
 // NewRecord describes a run about to start; secret inputs are named, not
@@ -63,11 +65,11 @@ func runStart(runID string) string {
 func (s *Store) Start(c *chain.Chain, inputs map[string]string, lenient bool) (*Session, error) {
 	rec := NewRecord(c, run.NewRunID(time.Now()), inputs)
 	rec.LenientVariables = lenient
-	r, err := s.Create(rec, c.Source)
+	r, err := s.reserve(rec)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{run: r, fresh: true}, nil
+	return &Session{run: r, fresh: true, snapshot: c.Source}, nil
 }
 
 // Continue takes a saved run, locked, for another attempt, with what it
@@ -101,22 +103,29 @@ func (ss *Session) SetInputs(c *chain.Chain, inputs map[string]string) {
 func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request) (*run.Result, error) {
 	defer ss.Close()
 	r := ss.run
-	req.RunID = r.ID()
-	req.Journal = r
-	req.OutputDir = filepath.Join(r.Dir(), "outputs")
-	req.Events = event.Multi(withoutNil(req.Events, r))
 	if req.Dir == "" {
 		req.Dir = r.rec.Dir // a resume goes on where the run started
 	} else if r.rec.Dir == "" {
 		r.rec.Dir = req.Dir
 	}
-	if err := r.Begin(); err != nil {
-		if ss.fresh {
-			_ = r.Discard()
+	if ss.fresh {
+		// the run appears now, its record whole: one write, not two
+		if err := r.publish(ss.snapshot); err != nil {
+			// as when the run cannot even be reserved: it runs, unsaved
 			ss.closed = true
+			res, rerr := engine.Run(ctx, req)
+			if res != nil {
+				res.Warnings = append(res.Warnings, NotSaved(err))
+			}
+			return res, rerr
 		}
+	} else if err := r.Begin(); err != nil {
 		return nil, err
 	}
+	req.RunID = r.ID()
+	req.Journal = r
+	req.OutputDir = filepath.Join(r.Dir(), "outputs")
+	req.Events = event.Multi(withoutNil(req.Events, r))
 	res, err := engine.Run(ctx, req)
 	if err != nil {
 		if ss.fresh {
@@ -143,7 +152,16 @@ func (ss *Session) Close() error {
 		return nil
 	}
 	ss.closed = true
+	if !ss.run.published() {
+		return ss.run.Discard() // a new run never driven leaves nothing
+	}
 	return ss.run.Close()
+}
+
+// NotSaved is the warning of a run that went ahead although it could not
+// be saved (a read-only or full state directory).
+func NotSaved(err error) string {
+	return "this run is not saved and cannot be resumed: " + err.Error()
 }
 
 func withoutNil(sinks ...event.Sink) []event.Sink {

@@ -28,6 +28,9 @@ func (e *scriptedEngine) Run(_ context.Context, req run.Request) (*run.Result, e
 	if e.refuse != nil {
 		return nil, e.refuse
 	}
+	if req.Journal == nil { // an unsaved run
+		return &run.Result{Status: e.status}, nil
+	}
 	req.Events.Emit(event.Event{Type: event.RunStarted, RunID: req.RunID})
 	if err := req.Journal.StepFinished(run.StepRecord{Result: run.StepResult{ID: "s", Status: run.StepSucceeded, Attempts: 1}}); err != nil {
 		return nil, err
@@ -126,5 +129,53 @@ func TestSessionRefusedBeforeAnythingRan(t *testing.T) {
 	}
 	if third.Close() != nil || third.Close() != nil {
 		t.Error("Close twice must be harmless")
+	}
+}
+
+// TestANewRunAppearsWhenDriven: a started session is invisible until it
+// is driven, then appears whole with what was set on it; one closed
+// without driving leaves nothing; one whose files cannot be written runs
+// unsaved, with a warning.
+func TestANewRunAppearsWhenDriven(t *testing.T) {
+	s := Open(t.TempDir())
+	c := sessionChain(t)
+	ss, err := s.Start(c, map[string]string{"who": "ada"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss.SetFlags(map[string][]string{"model": {"m"}})
+	if runs, _ := s.List(); len(runs) != 0 {
+		t.Fatalf("a run not yet driven is listed: %+v", runs)
+	}
+	if _, err := ss.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c, Dir: "/work/dir"}); err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.Load(ss.ID())
+	if err != nil || sv.Record.Dir != "/work/dir" || sv.Record.Flags["model"][0] != "m" || sv.Record.Inputs["who"] != "ada" || string(sv.Snapshot) != string(c.Source) {
+		t.Fatalf("%v %+v", err, sv)
+	}
+
+	idle, err := s.Start(c, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle.Close()
+	entries, _ := os.ReadDir(filepath.Join(s.Dir(), "runs"))
+	if len(entries) != 1 {
+		t.Errorf("a session closed without driving left %d entries", len(entries)-1)
+	}
+
+	blocked, err := s.Start(c, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a file in the way of the snapshot: the run cannot be written
+	os.WriteFile(filepath.Join(blocked.run.dir, "chain.yaml"), nil, 0o600)
+	res, err := blocked.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c})
+	if err != nil || res == nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not saved") {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(s.Dir(), "runs")); len(entries) != 1 {
+		t.Errorf("an unsaved run left %d entries", len(entries)-1)
 	}
 }
