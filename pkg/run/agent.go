@@ -30,7 +30,7 @@ func init() {
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
-			if sr.Status == StepFailed {
+			if unfinished(sr.Status) {
 				return "", false
 			}
 			if len(s.ConditionKey) > 0 {

@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -15,11 +17,15 @@ type dagDriver struct {
 	x *execution
 	// notStarted are the steps the run ended before.
 	notStarted []string
+	// stop cancels the steps still running, saying why (a stopCause).
+	stop context.CancelCauseFunc
 }
 
 func (d *dagDriver) where() string { return "" }
 
 func (d *dagDriver) drive(ctx context.Context) {
+	ctx, d.stop = context.WithCancelCause(ctx)
+	defer d.stop(nil)
 	d.notStarted = d.x.c.Graph().Run(ctx, d.x.l.parallel, d.visit)
 }
 
@@ -28,7 +34,12 @@ func (d *dagDriver) drive(ctx context.Context) {
 func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	x, c := d.x, d.x.c
 	reason := "not run"
+	var cause *stopCause
+	calledOff := errors.As(context.Cause(ctx), &cause)
 	switch {
+	case calledOff:
+		// a called chain, stopped because a step of its caller failed
+		reason = "not run: " + strings.TrimPrefix(cause.Error(), "cancelled: ")
 	case ctx.Err() != nil:
 		reason = "not run: the run was interrupted"
 	case x.failedStep != "":
@@ -44,6 +55,8 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 		res.Steps = append(res.Steps, *x.results[s.ID])
 	}
 	switch {
+	case calledOff && cause.failed != "":
+		res.Status, res.Error = Cancelled, cause.Error()
 	case ctx.Err() != nil:
 		res.Status = Interrupted
 		res.Error = "interrupted"
@@ -79,6 +92,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 				x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
 			}
 			x.mu.Unlock()
+			d.stop(&stopCause{failed: id})
 			return dag.Stop
 		}
 		sr, earlyExit = x.runStep(ctx, s)
@@ -88,7 +102,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	defer x.mu.Unlock()
 	x.results[id] = sr
 	switch {
-	case sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
+	case sr.Status == StepCancelled, sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
 		// stopped by the run's cancellation or after an early exit: not a
 		// failure of the run
 		return dag.Stop
@@ -104,12 +118,14 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			// are paid for): let them answer, start nothing more
 			return dag.Drain
 		}
+		d.stop(&stopCause{failed: x.failedStep})
 		return dag.Stop
 	case earlyExit:
 		if x.earlyExit == "" {
 			x.earlyExit = id
 		}
 		// an early exit cancels the steps still running: the run is done
+		d.stop(&stopCause{earlyExit: x.earlyExit})
 		return dag.Stop
 	}
 	return dag.Continue

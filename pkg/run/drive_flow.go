@@ -159,7 +159,7 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 	}
 	sr, _ := f.runStep(ctx, e)
 	f.steps = append(f.steps, *sr)
-	return sr, sr.Status != StepFailed
+	return sr, !unfinished(sr.Status)
 }
 
 // deeper counts one more transition taken on its own, failing the run

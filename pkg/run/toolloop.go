@@ -200,6 +200,9 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 		text, err = x.runToolDef(ctx, def, env.Dir, call.Arguments)
 	}
 	d := x.l.now().Sub(start).Milliseconds()
+	if err != nil && ctx.Err() != nil {
+		err = errors.New(stopText(ctx)) // the run stopped it, whichever tool it was
+	}
 	if err != nil {
 		x.emitTool(s, call, event.Error, err.Error(), d)
 		return "error: " + x.mask(err.Error()), true
