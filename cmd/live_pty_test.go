@@ -15,9 +15,11 @@ import (
 )
 
 // ptyLive runs chainrun on a 100x30 pseudo-terminal with TERM=xterm and
-// checks its exact exit code: pty-live [-ctrl-c=DURATION] [NAME=VALUE...]
-// CODE ARGS... (NAME=VALUE set or override variables, e.g. NO_COLOR=1,
-// TERM=dumb; -ctrl-c types Ctrl-C after DURATION, as a person would).
+// checks its exact exit code: pty-live [-ctrl-c=DURATION] [-ctrl-c-on=TEXT...]
+// [NAME=VALUE...] CODE ARGS... (NAME=VALUE set or override variables, e.g.
+// NO_COLOR=1, TERM=dumb; -ctrl-c types Ctrl-C after DURATION, as a person
+// would; -ctrl-c-on once the terminal shows TEXT, after what it showed
+// before, each in turn).
 // What the terminal finally shows, redraws replayed, is the script's
 // stdout; the raw bytes, escape codes and all, are in the file pty.raw.
 func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
@@ -30,6 +32,12 @@ func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
 		ctrlC, err = time.ParseDuration(after)
 		ts.Check(err)
 		args = args[1:]
+	}
+	// -ctrl-c-on=TEXT types Ctrl-C once the terminal has shown TEXT (each
+	// in turn, when given more than once)
+	var ctrlCOn []string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-ctrl-c-on=") {
+		ctrlCOn, args = append(ctrlCOn, strings.TrimPrefix(args[0], "-ctrl-c-on=")), args[1:]
 	}
 	var env []string
 	for len(args) > 0 && strings.Contains(args[0], "=") {
@@ -51,6 +59,17 @@ func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
 	if ctrlC > 0 {
 		time.Sleep(ctrlC)
 		_, err := term.Write([]byte{3}) // the terminal's INTR: echoed as ^C, sends SIGINT
+		ts.Check(err)
+	}
+	for _, text := range ctrlCOn {
+		seen := len(raw.Bytes())
+		for deadline := time.Now().Add(15 * time.Second); !strings.Contains(raw.String()[seen:], text); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				ts.Fatalf("the terminal never showed %q:\n%q", text, raw.String())
+			}
+		}
+		_, err := term.Write([]byte{3})
 		ts.Check(err)
 	}
 	var werr error

@@ -26,7 +26,17 @@ func (d *dagDriver) where() string { return "" }
 func (d *dagDriver) drive(ctx context.Context) {
 	ctx, d.stop = context.WithCancelCause(ctx)
 	defer d.stop(nil)
-	d.notStarted = d.x.c.Graph().Run(ctx, d.x.l.parallel, d.visit)
+	d.notStarted = d.x.c.Graph().RunNotify(ctx, d.x.l.parallel, d.visit, d.waiting)
+}
+
+// waiting tells that a ready step waits for one of the --max-parallel
+// slots, so that a display shows it rather than nothing.
+func (d *dagDriver) waiting(id string) {
+	if rec, ok := d.x.req.Resume[id]; ok && rec.Reusable() {
+		return // kept from the saved run: it will not run
+	}
+	d.x.emit(event.Event{Type: event.StepWaiting, Step: id,
+		Detail: fmt.Sprintf("waiting for a free slot (--max-parallel %d)", d.x.l.parallel)})
 }
 
 // conclude lists every step in the chain's order, those that never

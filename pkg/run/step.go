@@ -47,7 +47,7 @@ func (e *permanentError) Unwrap() error { return e.err }
 func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
 	l := x.l
 	start := l.now()
-	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind)})
+	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
 	sr := &StepResult{ID: s.ID}
 	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
 		if status == StepFailed && ctx.Err() != nil {

@@ -189,6 +189,10 @@ func (l *Display) start(r *stepRow) {
 					_, err := io.WriteString(w, glyph)
 					return err
 				}
+				if mark := r.waitGlyph(); mark != "" {
+					_, err := io.WriteString(w, l.board.paint(mark, sgrDim))
+					return err
+				}
 				return spin.Fill(w, st)
 			})
 		}),

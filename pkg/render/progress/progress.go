@@ -90,6 +90,8 @@ func (p *Printer) Line(e event.Event) string {
 			line += "; " + e.Detail
 		}
 		return line
+	case event.LLMFallback:
+		return fmt.Sprintf("  %s falling back to %s after %s: %s", e.Step, e.Model, e.Detail, e.Error)
 	case event.Transition:
 		line := fmt.Sprintf("→ %s → %s (%s)", e.State, e.Target, e.Step)
 		if e.Detail != "" {
