@@ -17,6 +17,7 @@ import (
 // the GitHub Actions renderer when the job runs there.
 type runView struct {
 	sinks  event.Multi
+	plain  *progress.Printer
 	live   *live.Display
 	github *github.Renderer
 }
@@ -26,8 +27,8 @@ type runView struct {
 // never hold an escape code; with GITHUB_ACTIONS=true, also as grouped
 // step logs, annotations and a job summary.
 func (f *factory) newView(dir string, o engineOptions) *runView {
-	v := &runView{}
 	plain := &progress.Printer{W: f.io.ErrOut, Verbose: o.verbose, Quiet: o.quiet, Stamp: !f.io.IsStderrTTY()}
+	v := &runView{plain: plain}
 	v.sinks = event.Multi{plain}
 	if liveWanted(f.io.IsStderrTTY(), os.Getenv("TERM"), o) {
 		if v.live = live.Open(f.io.ErrOut, os.LookupEnv); v.live != nil {
@@ -58,7 +59,7 @@ func (f *factory) prompts(v *runView) (run.Decider, run.ToolAsker) {
 	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
 		return nil, nil
 	}
-	var held prompt.Holder
+	var held prompt.Holder = v.plain // nothing writes into a question's line
 	if v.live != nil {
 		held = v.live
 	}

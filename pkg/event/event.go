@@ -16,6 +16,11 @@ type Type string
 const (
 	RunStarted  Type = "run.started"
 	RunFinished Type = "run.finished"
+	// RunStopping is a run told to stop (Ctrl-C, SIGTERM): its running
+	// steps are being stopped, each given its grace period; with Detail
+	// "forced" (a second Ctrl-C), they are being killed at once. It comes
+	// as the stop is asked, before run.finished.
+	RunStopping Type = "run.stopping"
 	// StepWaiting is a step whose dependencies are done but which waits
 	// for a free --max-parallel slot (Detail says so); step.started
 	// follows when it starts.

@@ -7,12 +7,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
 
@@ -175,4 +178,50 @@ func TestInterruptDuringAnAgentDecision(t *testing.T) {
 		t.Errorf("run %s: %s", res.Status, res.Error)
 	}
 	leaksGo(t, res, rec.Events())
+}
+
+// TestStopIsAnnouncedAndForceKillsAtOnce holds that a run told to stop
+// says so at once (run.stopping), that forcing it (a second Ctrl-C) is
+// said too and kills a step that ignores TERM without waiting out its
+// grace (an hour here), and that nothing is announced after run.finished.
+func TestStopIsAnnouncedAndForceKillsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	ctx, stop, force := interrupt.WithStop(context.Background())
+	defer stop()
+	var sent sync.Once
+	rec := &event.Recorder{}
+	watch := event.Func(func(e event.Event) {
+		rec.Emit(e)
+		if e.Type == event.RunStopping {
+			sent.Do(force) // the second Ctrl-C, once the first was heard
+		}
+	})
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				stop()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	res, err := New(WithDir(dir), WithEvents(watch), WithGrace(time.Hour)).Run(ctx, Request{Chain: load(t, `
+name: t
+steps: [{id: stubborn, type: cli, run: "trap '' TERM; touch started; while :; do sleep 0.05; done"}]
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Interrupted {
+		t.Fatalf("run %s: %s", res.Status, res.Error)
+	}
+	var told []string
+	for _, e := range rec.Events() {
+		if e.Type == event.RunStopping || e.Type == event.RunFinished {
+			told = append(told, string(e.Type)+" "+e.Detail)
+		}
+	}
+	if want := []string{"run.stopping ", "run.stopping forced", "run.finished "}; !slices.Equal(told, want) {
+		t.Errorf("told %q, want %q", told, want)
+	}
 }

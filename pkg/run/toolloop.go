@@ -16,6 +16,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -85,7 +86,7 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 	if err != nil {
 		return nil, err
 	}
-	env := tools.Env{Dir: dir, Grace: x.l.grace,
+	env := tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
 		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}
 	var calls atomic.Int64
 	defer func() { out.toolCalls += int(calls.Load()) }()

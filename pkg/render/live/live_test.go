@@ -447,8 +447,8 @@ func TestLiveConcurrent(t *testing.T) {
 }
 
 // TestHoldStopsDrawingDuringAPrompt: while a prompt holds the display,
-// nothing is drawn (a step starting meanwhile waits), and the steps still
-// running get their bars back afterwards.
+// nothing is drawn (a step starting meanwhile waits, a line is kept
+// back), and the steps still running get their bars back afterwards.
 func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	var buf termBuffer
 	l := New(&buf, false, mpb.WithOutput(&buf), mpb.WithWidth(80), mpb.WithAutoRefresh())
@@ -462,6 +462,7 @@ func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	var during string
 	l.Hold(func() {
 		l.Emit(ev(event.StepStarted, "other"))
+		l.Emit(ev(event.RunStopping, "")) // Ctrl-C at the prompt: its line waits for the prompt's
 		mark := len(buf.String())
 		time.Sleep(3 * liveRefresh)
 		during = buf.String()[mark:]
@@ -474,6 +475,9 @@ func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	l.mu.Unlock()
 	if bars != 2 {
 		t.Errorf("%d bars after the prompt, want 2 (slow and other)", bars)
+	}
+	if !strings.Contains(buf.String(), "stopping… (Ctrl-C again to force)\n") {
+		t.Errorf("the line held back during the prompt never came: %q", buf.String())
 	}
 	l.Emit(ev(event.StepFinished, "slow"))
 	l.Emit(ev(event.StepFinished, "other"))
