@@ -175,12 +175,20 @@ func (b *board) name(runID, step string) string {
 	return step
 }
 
-// paint wraps s in an SGR colour, unless colour is off (NO_COLOR).
+// paint wraps s in an SGR colour, unless colour is off (NO_COLOR): each
+// line of it, so that the colour is reset before every newline and never
+// runs into what follows.
 func (b *board) paint(s, sgr string) string {
 	if !b.color || sgr == "" || s == "" {
 		return s
 	}
-	return "\x1b[" + sgr + "m" + s + "\x1b[0m"
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "\x1b[" + sgr + "m" + l + "\x1b[0m"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // The SGR colours of the display.

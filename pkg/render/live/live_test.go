@@ -190,6 +190,10 @@ func TestBoardColor(t *testing.T) {
 	if want := []string{"end \x1b[32mdemo succeeded in 5ms\x1b[0m"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// the colour is reset before each newline, never after it
+	if got, want := b.paint("waiting for:\ngo\n", sgrYellow), "\x1b[33mwaiting for:\x1b[0m\n\x1b[33mgo\x1b[0m\n"; got != want {
+		t.Errorf("paint = %q, want %q", got, want)
+	}
 }
 
 // TestStepRowStatus follows one LLM step's row: waiting for a slot, its

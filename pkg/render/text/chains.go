@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -32,7 +31,7 @@ type ListedChain struct {
 // Chains writes the chains as a table: name, the first line of the
 // description, and the inputs (optional ones marked ?).
 func Chains(w io.Writer, chains []ListedChain) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "NAME\tDESCRIPTION\tINPUTS")
 	for _, lc := range chains {
 		desc := lc.Description
