@@ -27,6 +27,7 @@ var layers = map[string][]string{
 	"pkg/executor":        nil,
 	"pkg/fsutil":          nil,
 	"pkg/guard":           nil,
+	"pkg/interrupt":       nil,
 	"pkg/iostreams":       nil,
 	"pkg/retry":           nil,
 	"pkg/project":         nil,
@@ -38,7 +39,7 @@ var layers = map[string][]string{
 	"pkg/chain":           {"pkg/dag"},
 	"pkg/inputs":          {"pkg/chain"},
 	"pkg/tools":           {"pkg/executor"},
-	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/tools"},
+	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/retry", "pkg/tools"},
 	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/retry", "pkg/run"},
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -74,6 +75,8 @@ func exitCode(err error, commandRan bool) int {
 		return exitOK
 	case errors.As(err, &st):
 		return st.code
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
 	case !commandRan, errors.As(err, &nr) && nr.NothingRan():
 		return exitUsage
 	}

@@ -46,6 +46,7 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 		{"a run not found", &store.NotFoundError{}, true, exitUsage},
 		{"cobra refused the command line", errors.New("whatever cobra says"), false, exitUsage},
 		{"a result already printed", &exitStatus{code: exitPaused}, true, exitPaused},
+		{"an interrupt before any run", fmt.Errorf("waiting: %w", context.Canceled), true, exitInterrupted},
 	}
 	for _, tt := range tests {
 		if got := exitCode(tt.err, tt.commandRan); got != tt.want {
@@ -123,6 +124,11 @@ func TestJSONOutputAlwaysPrintsAnErrorObject(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 	check("full disk", out.String(), exitFailed)
+	// an interrupt before a run began: 130, in words a user reads
+	io, _, out, errOut := iostreams.Test()
+	if code := reportError(io, fmt.Errorf("waiting for the lock: %w", context.Canceled), true, false); code != exitInterrupted || errOut.String() != "chainrun: interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
 	// text output prints nothing on stdout
 	io, _, out, _ = iostreams.Test()
 	reportError(io, usagef("bad"), true, false)

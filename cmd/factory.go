@@ -207,19 +207,13 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := llm.CheckProviderFields(v.Get("providers")); err != nil {
+	configured, err := llm.ProvidersFromConfig(v.Get("providers"))
+	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	configured := map[string]llm.ProviderConfig{}
-	if err := v.UnmarshalKey("providers", &configured); err != nil {
-		return nil, usagef("config providers: %v", err)
-	}
-	if err := llm.CheckProviders(configured); err != nil {
+	aliases, err := llm.AliasesFromConfig(v.Get(keyModelAliases))
+	if err != nil {
 		return nil, usagef("%v", err)
-	}
-	aliases := map[string]string{}
-	if err := v.UnmarshalKey(keyModelAliases, &aliases); err != nil {
-		return nil, usagef("config %s: %v (write alias: provider/model)", keyModelAliases, err)
 	}
 	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
 	r.SetAliases(aliases)

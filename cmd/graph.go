@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/graph"
 )
 
@@ -18,17 +19,17 @@ func newGraphCmd(f *factory) *cobra.Command {
 	opts := &graphOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "graph CHAIN | graph --run RUN_ID",
-		Short: "Draw a chain (or a run, coloured by outcome) in Mermaid or DOT",
-		Long: `Print a chain's steps and dependencies as a Mermaid flowchart (default) or
-a Graphviz DOT graph. Steps are grouped by wave: wave 1 needs nothing,
-wave n needs something of wave n-1. Waves are a picture of the graph; runs
-start each step as soon as its own dependencies are done. A state workflow
-is drawn as a state diagram, with each transition's actor.
+		Short: "Draw a chain (or a run, coloured by outcome) as text, Mermaid or DOT",
+		Long: `Print a chain's steps and dependencies: as text on a terminal, else as a
+Mermaid flowchart; --format chooses text, mermaid or dot (Graphviz). Steps
+are grouped by wave: wave 1 needs nothing, wave n needs something of wave
+n-1 (a picture: a run starts each step once its own dependencies are
+done). A state workflow is drawn as its states and transitions.
 
-With --run RUN_ID the chain is the run's snapshot, and each step (or state)
-is coloured by what happened to it: succeeded green, failed red, skipped
-grey, cached blue, not reached uncoloured; a workflow's current state is
-outlined.`,
+With --run RUN_ID the chain is the run's snapshot, each step (or state)
+marked by what happened to it: succeeded green (✓ in text), failed red
+(✗), cancelled orange (✗), skipped grey (⊘), cached blue (↺); a
+workflow's current state is outlined (▶).`,
 		Example: `  chainrun graph deploy
   chainrun graph deploy --format dot | dot -Tsvg > deploy.svg
   chainrun graph --run 20261122-190352-417-739eaf`,
@@ -46,15 +47,16 @@ outlined.`,
 			return runGraph(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "mermaid", "mermaid or dot")
+	cmd.Flags().StringVar(&opts.format, "format", "", "text (the default on a terminal), mermaid (the default elsewhere) or dot")
 	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run, coloured by outcome")
 	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f))
 	return cmd
 }
 
 func runGraph(opts *graphOptions) error {
-	if opts.format != "mermaid" && opts.format != "dot" {
-		return usagef("--format %q: use mermaid or dot", opts.format)
+	format, err := render.PictureFormat("--format", opts.format, opts.f.io.IsStdoutTTY(), "text", "mermaid", graph.Formats...)
+	if err != nil {
+		return err
 	}
 	var c *chain.Chain
 	var out graph.Outcomes
@@ -73,10 +75,7 @@ func runGraph(opts *graphOptions) error {
 			c = named
 		}
 	}
-	if opts.format == "dot" {
-		return graph.DOT(opts.f.io.Out, graph.Of(c, out))
-	}
-	return graph.Mermaid(opts.f.io.Out, graph.Of(c, out))
+	return graph.Print(opts.f.io.Out, format, graph.Of(c, out))
 }
 
 // runOutcomes reads a saved run: the chain of its snapshot and what

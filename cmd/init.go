@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/render/text"
 )
 
 type initOptions struct {
@@ -67,6 +68,6 @@ func runInit(opts *initOptions) error {
 		}
 		fmt.Fprintf(f.io.ErrOut, "wrote %s\n", p)
 	}
-	fmt.Fprintf(f.io.ErrOut, "try: chainrun run hello --input who=you\n")
+	fmt.Fprintln(f.io.ErrOut, text.InitHint(opts.dir))
 	return nil
 }

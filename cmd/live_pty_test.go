@@ -15,9 +15,12 @@ import (
 )
 
 // ptyLive runs chainrun on a 100x30 pseudo-terminal with TERM=xterm and
-// checks its exact exit code: pty-live [-ctrl-c=DURATION] [NAME=VALUE...]
-// CODE ARGS... (NAME=VALUE set or override variables, e.g. NO_COLOR=1,
-// TERM=dumb; -ctrl-c types Ctrl-C after DURATION, as a person would).
+// checks its exact exit code: pty-live [-ctrl-c=DURATION]
+// [-ctrl-c-on=TEXT | -wait-for=TEXT]... [NAME=VALUE...] CODE ARGS...
+// (NAME=VALUE set or override variables, e.g. NO_COLOR=1, TERM=dumb;
+// -ctrl-c types Ctrl-C after DURATION, as a person would; -ctrl-c-on once
+// the terminal has shown TEXT, or once the file named by file:NAME
+// exists; -wait-for only waits for it; each in turn).
 // What the terminal finally shows, redraws replayed, is the script's
 // stdout; the raw bytes, escape codes and all, are in the file pty.raw.
 func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
@@ -29,6 +32,23 @@ func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
 		var err error
 		ctrlC, err = time.ParseDuration(after)
 		ts.Check(err)
+		args = args[1:]
+	}
+	// -ctrl-c-on=TEXT types Ctrl-C once the terminal has shown TEXT, and
+	// -wait-for=TEXT only waits for it (each in turn)
+	type cue struct {
+		text  string
+		ctrlC bool
+	}
+	var cues []cue
+	for len(args) > 0 {
+		if text, ok := strings.CutPrefix(args[0], "-ctrl-c-on="); ok {
+			cues = append(cues, cue{text, true})
+		} else if text, ok := strings.CutPrefix(args[0], "-wait-for="); ok {
+			cues = append(cues, cue{text, false})
+		} else {
+			break
+		}
 		args = args[1:]
 	}
 	var env []string
@@ -52,6 +72,25 @@ func ptyLive(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(ctrlC)
 		_, err := term.Write([]byte{3}) // the terminal's INTR: echoed as ^C, sends SIGINT
 		ts.Check(err)
+	}
+	for _, c := range cues {
+		shown := func() bool {
+			if file, ok := strings.CutPrefix(c.text, "file:"); ok {
+				_, err := os.Stat(ts.MkAbs(file))
+				return err == nil
+			}
+			return strings.Contains(raw.String(), c.text)
+		}
+		for deadline := time.Now().Add(15 * time.Second); !shown(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				ts.Fatalf("the terminal never showed %q:\n%q", c.text, raw.String())
+			}
+		}
+		if c.ctrlC {
+			_, err := term.Write([]byte{3})
+			ts.Check(err)
+		}
 	}
 	var werr error
 	select {

@@ -3,40 +3,33 @@ package cmd
 import (
 	"context"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/github"
 )
 
 // stopSignals end a run as an interrupt does: the steps' process groups
-// are stopped, the run is saved as interrupted, and chainrun exits 130.
-// SIGHUP is a closed terminal or a dropped SSH session; SIGQUIT would
-// otherwise kill chainrun with a goroutine dump, orphaning its steps.
+// are stopped, the run is saved as interrupted, and chainrun exits 130; a
+// second one kills the process groups at once. SIGHUP is a closed
+// terminal or a dropped SSH session; SIGQUIT would otherwise kill
+// chainrun with a goroutine dump, orphaning its steps.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // Main runs chainrun with the process's arguments and streams and returns
 // the exit code. A stop signal, or a reader of stdout or stderr that goes
 // away (… | head, a closed log pipe), cancels the command's context.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	ctx, stop := interrupt.Watch(context.Background(), stopSignals...)
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Without this a write to a closed pipe on stdout or stderr kills
-	// the process at once; with it the write fails (EPIPE), and
-	// iostreams.Guard turns that into a cancel. SIGPIPE from other
-	// pipes (a child's input) is only a failed write too.
-	ignored := make(chan os.Signal, 1)
-	signal.Notify(ignored, syscall.SIGPIPE)
-	defer signal.Stop(ignored)
-	go func() {
-		for range ignored {
-		}
-	}()
+	// a write to a closed stdout or stderr then fails, and
+	// iostreams.Guard turns that into a cancel
+	defer interrupt.IgnorePipe()()
 	return Execute(ctx, iostreams.System().Guard(cancel), os.Args[1:])
 }
 

@@ -120,7 +120,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return err
 	}
 	view.github.Report(loaded.Chain, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res)
+	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said)
 }
 
 // runSaved runs the chain with every step saved in the state directory,
@@ -153,13 +153,14 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	return session.Drive(ctx, engine, req)
 }
 
-// printResult writes the result; its status decides the exit code.
-func printResult(w, errOut io.Writer, format string, res *run.Result) error {
+// printResult writes the result (said: the progress shown said how the
+// run ended); its status decides the exit code.
+func printResult(w, errOut io.Writer, format string, res *run.Result, said bool) error {
 	if format == "json" {
 		if err := render.PrintJSON(w, res); err != nil {
 			return err
 		}
-	} else if err := text.Result(w, errOut, res); err != nil {
+	} else if err := text.Result(w, errOut, res, said); err != nil {
 		return err
 	}
 	return resultExit(res, format)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +15,7 @@ import (
 
 type runsOptions struct {
 	f     *factory
-	gantt bool
+	gantt string
 }
 
 func newRunsCmd(f *factory) *cobra.Command {
@@ -30,12 +31,13 @@ process died (a crash, kill -9) is listed as interrupted and can be resumed.`,
 	show := &cobra.Command{
 		Use:               "show RUN_ID",
 		Short:             "Show a saved run: its steps, or with -o json its last result",
-		Long:              "Show a saved run's steps. --gantt prints a Mermaid gantt chart of its last attempt instead, so parallelism and the critical path show.",
+		Long:              "Show a saved run's steps. --gantt prints the timeline of its last attempt instead, so parallelism and the critical path show: as text on a terminal, else as a Mermaid gantt chart (--gantt=text or --gantt=mermaid to choose).",
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f),
 		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
 	}
-	show.Flags().BoolVar(&opts.gantt, "gantt", false, "print a Mermaid gantt chart of the run's timeline")
+	show.Flags().StringVar(&opts.gantt, "gantt", "", "print the run's timeline: text (the default on a terminal) or mermaid (--gantt=mermaid)")
+	show.Flags().Lookup("gantt").NoOptDefVal = "auto"
 	cmd.AddCommand(show)
 	return cmd
 }
@@ -78,12 +80,16 @@ func runRunsShow(opts *runsOptions, id string) error {
 	if err != nil {
 		return err
 	}
-	if opts.gantt {
-		spans, err := gantt.ReadSpans(filepath.Join(st.Dir(), "runs", id, "events.jsonl"))
+	if opts.gantt != "" {
+		format, err := render.PictureFormat("--gantt", strings.TrimPrefix(opts.gantt, "auto"), f.io.IsStdoutTTY(), "text", "mermaid", gantt.Formats...)
+		if err != nil {
+			return err
+		}
+		tl, err := gantt.Read(filepath.Join(st.Dir(), "runs", id, "events.jsonl"))
 		if err != nil {
 			return fmt.Errorf("run %s: reading its event log: %w", id, err)
 		}
-		return gantt.Write(f.io.Out, saved.Record.Name+" "+id, spans)
+		return gantt.Print(f.io.Out, format, saved.Record.Name+" "+id, tl)
 	}
 	if format == "json" {
 		if saved.Result != nil {

@@ -13,10 +13,13 @@ import (
 
 // runView is how a run is shown while it goes and once it ends: its
 // event sinks (progress, GitHub Actions, the saved run once it joins),
-// the live display when progress is drawn live (prompts hold it), and
-// the GitHub Actions renderer when the job runs there.
+// the live display when progress is drawn live (prompts hold it), the
+// GitHub Actions renderer when the job runs there; said when the progress
+// says how the run ends on the terminal the result goes to.
 type runView struct {
 	sinks  event.Multi
+	plain  *progress.Printer
+	said   bool
 	live   *live.Display
 	github *github.Renderer
 }
@@ -26,8 +29,8 @@ type runView struct {
 // never hold an escape code; with GITHUB_ACTIONS=true, also as grouped
 // step logs, annotations and a job summary.
 func (f *factory) newView(dir string, o engineOptions) *runView {
-	v := &runView{}
 	plain := &progress.Printer{W: f.io.ErrOut, Verbose: o.verbose, Quiet: o.quiet, Stamp: !f.io.IsStderrTTY()}
+	v := &runView{plain: plain, said: f.io.IsStdoutTTY() && f.io.IsStderrTTY() && !o.quiet}
 	v.sinks = event.Multi{plain}
 	if liveWanted(f.io.IsStderrTTY(), os.Getenv("TERM"), o) {
 		if v.live = live.Open(f.io.ErrOut, os.LookupEnv); v.live != nil {
@@ -58,7 +61,7 @@ func (f *factory) prompts(v *runView) (run.Decider, run.ToolAsker) {
 	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
 		return nil, nil
 	}
-	var held prompt.Holder
+	var held prompt.Holder = v.plain // nothing writes into a question's line
 	if v.live != nil {
 		held = v.live
 	}

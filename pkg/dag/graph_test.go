@@ -225,3 +225,43 @@ func TestRunAbsurdParallel(t *testing.T) {
 		t.Fatalf("%d ran, %v never started", ran.Load(), left)
 	}
 }
+
+// TestRunNotifyTellsOfWaitingNodes holds that a node ready while every
+// slot is taken is told of once, before it starts, and that with slots
+// to spare no node waits.
+func TestRunNotifyTellsOfWaitingNodes(t *testing.T) {
+	g := build(t, map[string][]string{"d": {"a"}}, "a", "b", "c", "d")
+	for _, tt := range []struct {
+		parallel int
+		waiting  int
+	}{{1, 3}, {4, 0}} {
+		var mu sync.Mutex
+		var log []string
+		note := func(s string) {
+			mu.Lock()
+			log = append(log, s)
+			mu.Unlock()
+		}
+		g.RunNotify(context.Background(), tt.parallel, func(_ context.Context, k string) Outcome {
+			note("run " + k)
+			return Continue
+		}, func(k string) { note("wait " + k) })
+		told := map[string]int{}
+		for i, s := range log {
+			if k, ok := strings.CutPrefix(s, "wait "); ok {
+				told[k]++
+				if slices.Index(log, "run "+k) < i {
+					t.Errorf("parallel %d: %s told of after it started: %v", tt.parallel, k, log)
+				}
+			}
+		}
+		if len(told) != tt.waiting {
+			t.Errorf("parallel %d: told of %v waiting, want %d: %v", tt.parallel, told, tt.waiting, log)
+		}
+		for k, n := range told {
+			if n != 1 {
+				t.Errorf("parallel %d: %s told of %d times", tt.parallel, k, n)
+			}
+		}
+	}
+}

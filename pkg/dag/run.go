@@ -30,6 +30,14 @@ type Visit[K comparable] func(ctx context.Context, k K) Outcome
 // path starts first, which keeps a limited pool on the critical path.
 // Run returns the nodes it never started, in declaration order.
 func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
+	return g.RunNotify(ctx, parallel, visit, nil)
+}
+
+// RunNotify is Run, telling wait (when not nil) of each node that is
+// ready but must wait for a free slot, once, before it starts: a display
+// can show it waiting rather than not at all. wait is called from Run's
+// own goroutine, never at once with another wait.
+func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], wait func(K)) []K {
 	if parallel < 1 {
 		parallel = 1
 	}
@@ -55,7 +63,7 @@ func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
 		outcome Outcome
 	}
 	done := make(chan finished, parallel)
-	started := make([]bool, n)
+	started, told := make([]bool, n), make([]bool, n)
 	running, stopping := 0, false
 	for {
 		for !stopping && running < parallel && ready.Len() > 0 {
@@ -70,6 +78,12 @@ func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
 		}
 		if running == 0 {
 			break
+		}
+		for _, i := range ready.items {
+			if wait != nil && !stopping && !told[i] {
+				told[i] = true
+				wait(g.nodes[i])
+			}
 		}
 		f := <-done
 		running--

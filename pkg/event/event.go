@@ -14,14 +14,28 @@ type Type string
 
 // The event types.
 const (
-	RunStarted   Type = "run.started"
-	RunFinished  Type = "run.finished"
+	RunStarted  Type = "run.started"
+	RunFinished Type = "run.finished"
+	// RunStopping is a run told to stop (Ctrl-C, SIGTERM): its running
+	// steps are being stopped, each given its grace period; with Detail
+	// "forced" (a second Ctrl-C), they are being killed at once. It comes
+	// as the stop is asked, before run.finished.
+	RunStopping Type = "run.stopping"
+	// StepWaiting is a step whose dependencies are done but which waits
+	// for a free --max-parallel slot (Detail says so); step.started
+	// follows when it starts.
+	StepWaiting Type = "step.waiting"
+	// StepStarted is a step that starts; an agent step's carries the
+	// model it asks first (Model).
 	StepStarted  Type = "step.started"
 	StepAttempt  Type = "step.attempt"
 	StepLog      Type = "step.log"
 	StepFinished Type = "step.finished"
 	// LLMCall is one request sent to a model (retries included).
 	LLMCall Type = "llm.call"
+	// LLMFallback is an agent step moving on to its next model (Model)
+	// after the one before (Detail) failed (Error) past its retries.
+	LLMFallback Type = "llm.fallback"
 	// LLMDelta is text of an answer as it streams in.
 	LLMDelta Type = "llm.delta"
 	// StepSaved carries a finished step's saved record (result and
@@ -77,7 +91,8 @@ type Event struct {
 	// Detail is a short human note (why a step was skipped, the delay
 	// before a retry).
 	Detail string `json:"detail,omitempty"`
-	// Model is provider/model on llm.call events, with the tokens used.
+	// Model is provider/model on llm.call events, with the tokens used,
+	// and on an agent step's step.started and step.finished.
 	Model        string `json:"model,omitempty"`
 	InputTokens  int    `json:"input_tokens,omitempty"`
 	OutputTokens int    `json:"output_tokens,omitempty"`

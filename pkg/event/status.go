@@ -14,7 +14,9 @@ const (
 	Interrupted Status = "interrupted"
 	Paused      Status = "paused"
 	// Cancelled is a workflow that ended at a terminal state declared
-	// outcome: cancelled (an abort): not a success, not a failure.
+	// outcome: cancelled (an abort): not a success, not a failure; and a
+	// step (or a called chain) stopped while it ran because another step
+	// failed.
 	Cancelled Status = "cancelled"
 	// Corrupt is a saved run whose record cannot be read.
 	Corrupt Status = "corrupt"

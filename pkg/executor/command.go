@@ -31,6 +31,9 @@ type Command struct {
 	Stdout, Stderr io.Writer
 	// Grace is the time between TERM and KILL on cancellation.
 	Grace time.Duration
+	// Force, when closed during the grace period (a second Ctrl-C), sends
+	// KILL at once.
+	Force <-chan struct{}
 	// Spill, when set, opens the file a stream (stdout or stderr) goes to
 	// whole once it outgrows MaxCapture, and says its path.
 	Spill func(stream string) (io.WriteCloser, string, error)
@@ -106,8 +109,8 @@ func (e *StartError) Error() string {
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Run starts the command and waits for it. When ctx ends the whole
-// process group gets TERM, then KILL after the grace period; the error is
-// then ctx's error.
+// process group gets TERM, then KILL after the grace period (or at once
+// when Force closes); the error is then ctx's error.
 func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	var name string
 	var args []string
@@ -174,6 +177,10 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		case err = <-waited:
 			t.Stop()
 		case <-t.C:
+			killGroup(cmd)
+			err = <-waited
+		case <-c.Force:
+			t.Stop()
 			killGroup(cmd)
 			err = <-waited
 		}

@@ -68,6 +68,24 @@ func TestCommandIgnoringTERMIsKilled(t *testing.T) {
 	}
 }
 
+// TestForceKillsAtOnce holds that a closed Force (a second Ctrl-C) kills
+// a stopped command that ignores TERM at once, not after its grace (an
+// hour here).
+func TestForceKillsAtOnce(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	force := make(chan struct{})
+	close(force)
+	start := time.Now()
+	cmd := &Command{Script: "trap '' TERM; while :; do sleep 0.05; done", Dir: t.TempDir(), Grace: time.Hour, Force: force}
+	cmd.Started = func(int) { cancel() }
+	if _, err := cmd.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("took %s: the grace was waited out", d)
+	}
+}
+
 func TestCappedCapture(t *testing.T) {
 	var c capped
 	chunk := make([]byte, 1<<20)

@@ -22,7 +22,7 @@ type IOStreams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	stdinTTY, stderrTTY bool
+	stdinTTY, stdoutTTY, stderrTTY bool
 }
 
 // System returns the process's own streams.
@@ -30,6 +30,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }
@@ -42,6 +43,10 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 
 // IsStdinTTY reports whether input comes from a terminal (not headless).
 func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
+
+// IsStdoutTTY reports whether results go to a terminal (a person reads
+// them) rather than a pipe or a file (a program does).
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
 
 // IsStderrTTY reports whether progress goes to a terminal.
 func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }

@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -248,4 +249,47 @@ func CheckProviderFields(raw any) error {
 		}
 	}
 	return nil
+}
+
+// ProvidersFromConfig reads config's providers section as the config
+// file gave it (a mapping of mappings), refusing an unknown field, a value
+// of the wrong type and a provider that cannot work, each named.
+func ProvidersFromConfig(raw any) (map[string]ProviderConfig, error) {
+	if err := CheckProviderFields(raw); err != nil {
+		return nil, err
+	}
+	out := map[string]ProviderConfig{}
+	section, _ := raw.(map[string]any)
+	for name, fields := range section {
+		var p ProviderConfig
+		data, err := json.Marshal(fields)
+		if err == nil {
+			err = json.Unmarshal(data, &p)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("config providers.%s.%s: want %s, not %s", name, te.Field, te.Type, te.Value)
+		} else if err != nil {
+			return nil, fmt.Errorf("config providers.%s: %v", name, err)
+		}
+		out[name] = p
+	}
+	return out, CheckProviders(out)
+}
+
+// AliasesFromConfig reads config's model_aliases: {alias: provider/model}.
+func AliasesFromConfig(raw any) (map[string]string, error) {
+	out := map[string]string{}
+	section, ok := raw.(map[string]any)
+	if !ok && raw != nil {
+		return nil, fmt.Errorf("config model_aliases: want a mapping of alias: provider/model")
+	}
+	for alias, v := range section {
+		model, ok := v.(string)
+		if !ok || model == "" {
+			return nil, fmt.Errorf("config model_aliases.%s: want a model name (provider/model), not %v", alias, v)
+		}
+		out[alias] = model
+	}
+	return out, nil
 }

@@ -210,3 +210,28 @@ func TestCheckProvidersRefusesWhatCannotWork(t *testing.T) {
 		}
 	}
 }
+
+func TestProvidersAndAliasesFromConfig(t *testing.T) {
+	got, err := llm.ProvidersFromConfig(map[string]any{"gw": map[string]any{"type": "openai", "base_url": "http://x/v1", "headers": map[string]any{"x-a": "b"}, "requests_per_minute": 60}})
+	if err != nil || got["gw"].Headers["x-a"] != "b" || got["gw"].RequestsPerMinute != 60 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	for raw, want := range map[string]any{
+		`providers.gw.requests_per_minute: want int`: map[string]any{"gw": map[string]any{"type": "openai", "base_url": "http://x", "requests_per_minute": "lots"}},
+		`unknown field "api_key"`:                    map[string]any{"gw": map[string]any{"api_key": "sk"}},
+		`type is required`:                           map[string]any{"gw": map[string]any{"base_url": "http://x"}},
+	} {
+		if _, err := llm.ProvidersFromConfig(want); err == nil || !strings.Contains(err.Error(), raw) {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+	if a, err := llm.AliasesFromConfig(map[string]any{"fast": "anthropic/claude-haiku-4-5"}); err != nil || a["fast"] != "anthropic/claude-haiku-4-5" {
+		t.Errorf("%v %v", a, err)
+	}
+	if _, err := llm.AliasesFromConfig(map[string]any{"fast": []any{"a"}}); err == nil || !strings.Contains(err.Error(), "model_aliases.fast") {
+		t.Errorf("a list as an alias: %v", err)
+	}
+	if got, err := llm.ProvidersFromConfig(nil); err != nil || len(got) != 0 {
+		t.Errorf("no providers: %v %v", got, err)
+	}
+}

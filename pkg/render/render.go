@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,4 +51,35 @@ func ResumeCommand(runID string, l run.Link) string {
 		return run.ResumeCommand(runID, l.Transition, l.Transition)
 	}
 	return run.ResumeCommand(runID, l.Transition)
+}
+
+// FormatError is a format flag's value that names no format the command
+// prints: a usage error, nothing was printed.
+type FormatError struct {
+	Flag, Value string
+	Formats     []string
+}
+
+func (e *FormatError) Error() string {
+	n := len(e.Formats)
+	return fmt.Sprintf("%s %q: use %s or %s", e.Flag, e.Value, strings.Join(e.Formats[:n-1], ", "), e.Formats[n-1])
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *FormatError) NothingRan() bool { return true }
+
+// PictureFormat is the format a picture (a graph, a timeline) is printed
+// in: the one given, else onTerminal when stdout is a terminal (a person
+// reads it) and elsewhere when it is not (a program or a file does). A
+// value that is none of formats is a FormatError naming flag.
+func PictureFormat(flag, given string, terminal bool, onTerminal, elsewhere string, formats ...string) (string, error) {
+	switch {
+	case given == "" && terminal:
+		return onTerminal, nil
+	case given == "":
+		return elsewhere, nil
+	case slices.Contains(formats, given):
+		return given, nil
+	}
+	return "", &FormatError{Flag: flag, Value: given, Formats: formats}
 }

@@ -1,6 +1,9 @@
 package render
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestFirstLine(t *testing.T) {
 	for in, want := range map[string]string{
@@ -13,6 +16,32 @@ func TestFirstLine(t *testing.T) {
 	} {
 		if got := FirstLine(in); got != want {
 			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPictureFormat(t *testing.T) {
+	formats := []string{"text", "mermaid", "dot"}
+	tests := []struct {
+		given    string
+		terminal bool
+		want     string
+		err      string
+	}{
+		{"", true, "text", ""},
+		{"", false, "mermaid", ""},
+		{"dot", true, "dot", ""},
+		{"text", false, "text", ""},
+		{"svg", true, "", `--format "svg": use text, mermaid or dot`},
+	}
+	for _, tt := range tests {
+		got, err := PictureFormat("--format", tt.given, tt.terminal, "text", "mermaid", formats...)
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+			t.Errorf("PictureFormat(%q, %v) = %q, %v; want %q, %q", tt.given, tt.terminal, got, err, tt.want, tt.err)
+		}
+		var nr interface{ NothingRan() bool }
+		if err != nil && (!errors.As(err, &nr) || !nr.NothingRan()) {
+			t.Errorf("%v is not a usage error", err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -22,6 +24,12 @@ func init() {
 				p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
 			}
 			p.FallbackModels = s.FallbackModels
+			if s.UsesTools() {
+				p.Tools, p.MaxTurns = s.Tools, s.Turns()
+				if cp := s.Completion; cp != nil {
+					p.Completion = cp.Tool + "(" + strings.Join(slices.Sorted(maps.Keys(propertiesOf(cp.Schema))), ", ") + ")"
+				}
+			}
 			p.Action = v.keep(cs.Prompt)
 			if sys := v.keep(cs.System); sys != "" {
 				p.System = sys
@@ -30,7 +38,7 @@ func init() {
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
-			if sr.Status == StepFailed {
+			if unfinished(sr.Status) {
 				return "", false
 			}
 			if len(s.ConditionKey) > 0 {
@@ -47,6 +55,13 @@ func init() {
 			return err
 		},
 	})
+}
+
+// propertiesOf is the properties of an object schema, none when it has
+// none.
+func propertiesOf(schema map[string]any) map[string]any {
+	props, _ := schema["properties"].(map[string]any)
+	return props
 }
 
 // agent makes the step's model call: the prompt through the answer cache,

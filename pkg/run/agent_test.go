@@ -3,8 +3,10 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -64,6 +66,7 @@ output: out
 }
 
 func TestAgentDefaultModelAndFallback(t *testing.T) {
+	rec := &event.Recorder{}
 	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
 		if r.Body["model"] == "big" {
 			return llmtest.Reply{Status: 503}
@@ -76,13 +79,26 @@ name: t
 steps:
   - {id: ask, prompt: hi, fallback_models: [openai/small], retry: {max: 2, delay_ms: 1}, output_var: a}
 output: a
-`, nil, WithModels(registryFor(s, nil)), WithDefaultModel("anthropic/big"))
+`, nil, WithModels(registryFor(s, nil)), WithDefaultModel("anthropic/big"), WithEvents(rec))
 	if res.Status != Succeeded || res.Output != "from small" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	ask := step(t, res, "ask")
 	if ask.Model != "openai/small" || ask.Usage.LLMCalls != 3 || ask.Attempts != 1 {
 		t.Errorf("ask = %+v usage %+v", ask, ask.Usage)
+	}
+	// the move to the fallback is announced once, before its answer
+	var told []string
+	for _, e := range rec.Events() {
+		switch {
+		case e.Type == event.LLMFallback:
+			told = append(told, fmt.Sprintf("fallback to %s after %s: %s", e.Model, e.Detail, e.Error))
+		case e.Type == event.LLMCall && e.Status == event.OK:
+			told = append(told, "answer from "+e.Model)
+		}
+	}
+	if want := []string{"fallback to openai/small after anthropic/big: anthropic: HTTP 503: scripted error 503", "answer from openai/small"}; !slices.Equal(told, want) {
+		t.Errorf("events %q, want %q", told, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 )
 
 func init() {
@@ -47,7 +48,7 @@ func init() {
 // interpolated values reach it only as environment variables. pre_tools
 // use it too.
 func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]*chain.Template, cwd *chain.Template) (outcome, error) {
-	cmd := executor.Command{Grace: x.l.grace, Bin: x.binDir()}
+	cmd := executor.Command{Grace: x.l.grace, Force: interrupt.Force(ctx), Bin: x.binDir()}
 	var err error
 	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
 		return outcome{}, err

@@ -27,7 +27,7 @@ func init() {
 		// an http task's result is its status code
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
 			v, ok := f.st.get(s.OutputVar + "_status")
-			if sr.Status == StepFailed || !ok {
+			if unfinished(sr.Status) || !ok {
 				return "", false
 			}
 			if n, isNum := v.Data.(float64); isNum {

@@ -20,7 +20,7 @@ func init() {
 		plan: func(_ planView, s *chain.Step, p *PlannedStep) { p.Action = s.Expr },
 		// a transform task's result is its value
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
-			if sr.Status == StepFailed {
+			if unfinished(sr.Status) {
 				return "", false
 			}
 			v, _ := f.st.get(s.OutputVar)

@@ -12,6 +12,6 @@
 // decorators (models.go, agent.go, answer.go).
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
-// import, of this module: cache, chain, dag, event, executor, guard, llm,
-// retry, tools.
+// import, of this module: cache, chain, dag, event, executor, guard,
+// interrupt, llm, retry, tools.
 package run

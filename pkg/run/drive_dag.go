@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -15,12 +17,26 @@ type dagDriver struct {
 	x *execution
 	// notStarted are the steps the run ended before.
 	notStarted []string
+	// stop cancels the steps still running, saying why (a stopCause).
+	stop context.CancelCauseFunc
 }
 
 func (d *dagDriver) where() string { return "" }
 
 func (d *dagDriver) drive(ctx context.Context) {
-	d.notStarted = d.x.c.Graph().Run(ctx, d.x.l.parallel, d.visit)
+	ctx, d.stop = context.WithCancelCause(ctx)
+	defer d.stop(nil)
+	d.notStarted = d.x.c.Graph().RunNotify(ctx, d.x.l.parallel, d.visit, d.waiting)
+}
+
+// waiting tells that a ready step waits for one of the --max-parallel
+// slots, so that a display shows it rather than nothing.
+func (d *dagDriver) waiting(id string) {
+	if rec, ok := d.x.req.Resume[id]; ok && rec.Reusable() {
+		return // kept from the saved run: it will not run
+	}
+	d.x.emit(event.Event{Type: event.StepWaiting, Step: id,
+		Detail: fmt.Sprintf("waiting for a free slot (--max-parallel %d)", d.x.l.parallel)})
 }
 
 // conclude lists every step in the chain's order, those that never
@@ -28,7 +44,12 @@ func (d *dagDriver) drive(ctx context.Context) {
 func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	x, c := d.x, d.x.c
 	reason := "not run"
+	var cause *stopCause
+	calledOff := errors.As(context.Cause(ctx), &cause)
 	switch {
+	case calledOff:
+		// a called chain, stopped because a step of its caller failed
+		reason = "not run: " + strings.TrimPrefix(cause.Error(), "cancelled: ")
 	case ctx.Err() != nil:
 		reason = "not run: the run was interrupted"
 	case x.failedStep != "":
@@ -44,6 +65,8 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 		res.Steps = append(res.Steps, *x.results[s.ID])
 	}
 	switch {
+	case calledOff && cause.failed != "":
+		res.Status, res.Error = Cancelled, cause.Error()
 	case ctx.Err() != nil:
 		res.Status = Interrupted
 		res.Error = "interrupted"
@@ -79,6 +102,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 				x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
 			}
 			x.mu.Unlock()
+			d.stop(&stopCause{failed: id})
 			return dag.Stop
 		}
 		sr, earlyExit = x.runStep(ctx, s)
@@ -88,7 +112,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	defer x.mu.Unlock()
 	x.results[id] = sr
 	switch {
-	case sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
+	case sr.Status == StepCancelled, sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
 		// stopped by the run's cancellation or after an early exit: not a
 		// failure of the run
 		return dag.Stop
@@ -104,12 +128,14 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			// are paid for): let them answer, start nothing more
 			return dag.Drain
 		}
+		d.stop(&stopCause{failed: x.failedStep})
 		return dag.Stop
 	case earlyExit:
 		if x.earlyExit == "" {
 			x.earlyExit = id
 		}
 		// an early exit cancels the steps still running: the run is done
+		d.stop(&stopCause{earlyExit: x.earlyExit})
 		return dag.Stop
 	}
 	return dag.Continue

@@ -36,6 +36,9 @@ type flow struct {
 	status Status
 	// decisionUsage counts the model calls of agent decisions.
 	decisionUsage Usage
+	// lastOutput names the variable of the last value an executor or a
+	// task produced (noteOutput).
+	lastOutput string
 }
 
 // newFlow sets up the flow driver of a workflow's execution: it replays
@@ -159,7 +162,7 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 	}
 	sr, _ := f.runStep(ctx, e)
 	f.steps = append(f.steps, *sr)
-	return sr, sr.Status != StepFailed
+	return sr, !unfinished(sr.Status)
 }
 
 // deeper counts one more transition taken on its own, failing the run
@@ -190,6 +193,34 @@ func (f *flow) moved(rec TransitionRecord) {
 	}
 	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	f.state, f.arrived = rec.To, rec.Time
+	f.noteOutput(rec)
+}
+
+// noteOutput keeps the variable of the value a transition's executor or
+// a state's task produced, when it did: a workflow without `output:`
+// whose context stayed empty prints the last one.
+func (f *flow) noteOutput(rec TransitionRecord) {
+	if rec.Step == nil || unfinished(rec.Step.Status) {
+		return
+	}
+	s := f.w.State(rec.From)
+	if s == nil {
+		return
+	}
+	e := s.Task
+	if e == nil || rec.Transition != s.Name {
+		e = nil
+		for _, t := range s.Transitions {
+			if t.Name == rec.Transition {
+				e = t.Executor
+			}
+		}
+	}
+	if e != nil && e.OutputVar != "" {
+		if _, ok := rec.Vars[e.OutputVar]; ok {
+			f.lastOutput = e.OutputVar
+		}
+	}
 }
 
 // viable lists the state's transitions whose condition holds.

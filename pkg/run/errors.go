@@ -79,8 +79,11 @@ func ResumeCommand(runID, take string, rerun ...string) string {
 	return strings.Join(args, " ")
 }
 
-// shellWord is s as one word of a POSIX shell command line: as it is when
-// it holds no character a shell reads, else single-quoted.
+// ShellWord is s as one word of a POSIX shell command line: as it is
+// when it holds no character a shell reads, else single-quoted; every
+// command chainrun prints for pasting quotes its words with it.
+func ShellWord(s string) string { return shellWord(s) }
+
 func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" && s[0] != '-' {
 		return s

@@ -2,12 +2,14 @@ package run
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
@@ -64,6 +66,7 @@ type driver interface {
 func (x *execution) run(ctx context.Context, d driver) *Result {
 	start := x.l.now()
 	x.emit(event.Event{Type: event.RunStarted, Chain: x.c.Name, State: d.where()})
+	announced := x.announceStop(ctx)
 	d.drive(ctx)
 	res := &Result{
 		RunID:     x.runID,
@@ -90,8 +93,41 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	res.DurationMS = x.l.now().Sub(start).Milliseconds()
 	res.Warnings = x.warnings
 	x.maskResult(res)
+	announced()
 	x.emit(event.Event{Type: event.RunFinished, Chain: x.c.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.where()})
 	return res
+}
+
+// announceStop tells, as it happens, that the run is told to stop (ctx
+// ends: Ctrl-C, SIGTERM), and then that it is forced (interrupt.Force
+// closes: a second Ctrl-C), so that a person sees at once that chainrun heard
+// them while the steps' process groups stop. A called chain leaves it to
+// its caller. The returned func ends the watch; after it nothing more is
+// announced (run.finished comes last).
+func (x *execution) announceStop(ctx context.Context) (done func()) {
+	if strings.Contains(x.runID, "/") {
+		return func() {}
+	}
+	quit, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
+		x.emit(event.Event{Type: event.RunStopping, Chain: x.c.Name})
+		select {
+		case <-interrupt.Force(ctx):
+		case <-quit:
+			return
+		}
+		x.emit(event.Event{Type: event.RunStopping, Chain: x.c.Name, Detail: "forced"})
+	}()
+	return func() {
+		close(quit)
+		<-over
+	}
 }
 
 // markStarted records, before a step that must never repeat unconfirmed

@@ -50,6 +50,10 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	if model := f.agentModel(); auto && forAgent && model != "" {
 		offered := slices.DeleteFunc(slices.Clone(viable), func(t *chain.Transition) bool { return t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, model)
+		if err != nil && ctx.Err() != nil {
+			f.stop(Interrupted, "interrupted", linksOf(viable))
+			return nil, ""
+		}
 		if err != nil {
 			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), linksOf(viable))
 			return nil, ""

@@ -31,6 +31,7 @@ func (f *flow) replay(history []TransitionRecord) {
 			}
 		}
 		f.state, f.arrived = h.To, h.Time
+		f.noteOutput(h)
 	}
 	if len(lost) > 0 {
 		names := make([]string, 0, len(lost))

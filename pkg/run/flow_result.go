@@ -39,14 +39,27 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 	}
 	res.WorkflowResult = wr
 	if res.Status == Succeeded {
-		if f.c.Output != "" && f.c.Output != contextVar {
-			if v, ok := f.st.get(f.c.Output); ok {
-				res.Output = v.public()
-			}
-		} else {
-			res.Output = f.context
+		res.Output = f.output()
+	}
+}
+
+// output is what a succeeded workflow prints: its `output` variable;
+// without one, its context, or, when nothing was merged into the context,
+// the value the last executor or task produced (a workflow whose tasks
+// only set variables prints its last result, not {}).
+func (f *flow) output() any {
+	if f.c.Output != "" && f.c.Output != contextVar {
+		if v, ok := f.st.get(f.c.Output); ok {
+			return v.public()
+		}
+		return nil
+	}
+	if len(f.context) == 0 && f.c.Output == "" && f.lastOutput != "" {
+		if v, ok := f.st.get(f.lastOutput); ok {
+			return v.public()
 		}
 	}
+	return f.context
 }
 
 // maskRecord hides secret input values in a saved transition.

@@ -73,7 +73,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // of any kind, which only a branch naming it takes. branchable says
 // whether the task has a result to branch on.
 func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
-	if sr.Status == StepFailed {
+	if unfinished(sr.Status) {
 		return "failed", true
 	}
 	if k, ok := kinds[s.Kind]; ok && k.result != nil {

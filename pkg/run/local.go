@@ -127,20 +127,6 @@ func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) 
 	return nil
 }
 
-// cancelled says what became of a step stopped while running: skipped
-// after an early exit, failed after a sibling's failure or an interrupt.
-func (x *execution) cancelled() (status StepStatus, errText, reason string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	switch {
-	case x.earlyExit != "":
-		return StepSkipped, "", "cancelled: early exit after step " + x.earlyExit
-	case x.failedStep != "":
-		return StepFailed, "cancelled: step " + x.failedStep + " failed", ""
-	}
-	return StepFailed, "interrupted", ""
-}
-
 // reuse keeps a step's result from an earlier attempt of the run.
 func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 	x.restore(s, rec)

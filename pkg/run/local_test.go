@@ -128,7 +128,7 @@ steps:
 	if s := step(t, res, "bad"); s.Stderr != "boom detail" {
 		t.Errorf("stderr kept = %q", s.Stderr)
 	}
-	if s := step(t, res, "slow"); s.Status != StepFailed || s.Error != "cancelled: step bad failed" {
+	if s := step(t, res, "slow"); s.Status != StepCancelled || s.Error != "cancelled: step bad failed" {
 		t.Errorf("slow = %+v", s)
 	}
 }

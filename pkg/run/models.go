@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -65,6 +66,19 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 		return nil, skipped, err
 	}
 	return out, skipped, nil
+}
+
+// firstModel is the model an agent step asks first, as provider/model
+// (as llm.call events name it), for the display of the running step; ""
+// for other kinds.
+func (x *execution) firstModel(s *chain.Step) string {
+	if s.Kind != chain.KindAgent {
+		return ""
+	}
+	if targets, _, err := x.l.targets(x.c, s); err == nil && len(targets) > 0 {
+		return targets[0].Label()
+	}
+	return x.l.modelOf(s)
 }
 
 // CheckModels reports, for every agent step of c, every model that cannot
@@ -131,7 +145,20 @@ func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func
 		t.Provider = llm.Budgeted(t.Provider, x.budget)
 		ps[i] = llm.WithRetry(t, p, observe)
 	}
-	return llm.Fallback(ps...)
+	var mu sync.Mutex
+	told := map[int]bool{}
+	return llm.FallbackNotify(func(next int, cause error) {
+		// once per move: a later attempt finds the allowance of the
+		// model before spent, and moves on again at once
+		mu.Lock()
+		defer mu.Unlock()
+		if told[next] {
+			return
+		}
+		told[next] = true
+		x.emit(event.Event{Type: event.LLMFallback, Step: s.ID, Model: targets[next].Label(),
+			Detail: targets[next-1].Label(), Error: cause.Error()})
+	}, ps...)
 }
 
 // modelsFor is the step's models for turn (a tool loop's) or side question

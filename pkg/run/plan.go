@@ -20,7 +20,13 @@ type PlannedStep struct {
 	Model          string   `json:"model,omitempty"`
 	FallbackModels []string `json:"fallback_models,omitempty"`
 	System         string   `json:"system,omitempty"`
-	Cwd            string   `json:"cwd,omitempty"`
+	// Tools, MaxTurns and Completion are an agent step's tool loop: the
+	// tools it offers, the most model calls it makes, and the completion
+	// tool that ends it, as TOOL(its arguments).
+	Tools      []string `json:"tools,omitempty"`
+	MaxTurns   int      `json:"max_turns,omitempty"`
+	Completion string   `json:"completion,omitempty"`
+	Cwd        string   `json:"cwd,omitempty"`
 	// PreTools are the step's pre_tools, resolved like Action, each as
 	// "NAME ← TYPE: what it runs, fetches or reads".
 	PreTools []string `json:"pre_tools,omitempty"`

@@ -23,6 +23,9 @@ const (
 	StepFailed    = event.Failed
 	StepSkipped   = event.Skipped
 	StepCached    = event.Cached
+	// StepCancelled is a step stopped while it ran because another step
+	// failed: not its own failure; a resume runs it again.
+	StepCancelled = event.Cancelled
 )
 
 // Result is what a run returns, on success, failure and interruption

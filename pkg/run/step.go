@@ -47,9 +47,14 @@ func (e *permanentError) Unwrap() error { return e.err }
 func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
 	l := x.l
 	start := l.now()
-	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind)})
+	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
 	sr := &StepResult{ID: s.ID}
 	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
+		if status == StepFailed && ctx.Err() != nil {
+			// stopped by the run, whatever it was doing (a pre_tool, a
+			// request, a called chain): said the same way every time
+			status, errText, reason = stopped(ctx)
+		}
 		sr.Status, sr.Error, sr.Reason = status, x.mask(errText), x.mask(reason)
 		sr.Stderr = x.mask(sr.Stderr)
 		sr.DurationMS = l.now().Sub(start).Milliseconds()
@@ -104,10 +109,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 			x.setStatus(s, out.status)
 		}
 		sr.Stderr = tail(out.stderr, 20)
-		if ctx.Err() != nil {
-			return finish(x.cancelled())
-		}
-		if budgetRefused(err) {
+		if budgetRefused(err) && ctx.Err() == nil {
 			x.markRefused(s.ID)
 		}
 		return finish(StepFailed, err.Error(), "")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -85,7 +86,7 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 	if err != nil {
 		return nil, err
 	}
-	env := tools.Env{Dir: dir, Grace: x.l.grace,
+	env := tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
 		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}
 	var calls atomic.Int64
 	defer func() { out.toolCalls += int(calls.Load()) }()
@@ -200,6 +201,9 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 		text, err = x.runToolDef(ctx, def, env.Dir, call.Arguments)
 	}
 	d := x.l.now().Sub(start).Milliseconds()
+	if err != nil && ctx.Err() != nil {
+		err = errors.New(stopText(ctx)) // the run stopped it, whichever tool it was
+	}
 	if err != nil {
 		x.emitTool(s, call, event.Error, err.Error(), d)
 		return "error: " + x.mask(err.Error()), true

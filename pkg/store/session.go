@@ -51,15 +51,6 @@ func publicInputs(c *chain.Chain, inputs map[string]string) map[string]string {
 	return out
 }
 
-// runStart is the start time a run id encodes, as run.json keeps it (it
-// sorts like the id).
-func runStart(runID string) string {
-	if len(runID) >= 15 {
-		return runID[:15]
-	}
-	return runID
-}
-
 // Start creates a saved run of c with a new id: its record (secrets left
 // out), the chain's source as its snapshot, and its lock.
 func (s *Store) Start(c *chain.Chain, inputs map[string]string, lenient bool) (*Session, error) {

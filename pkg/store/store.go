@@ -285,6 +285,7 @@ func (s *Store) Load(id string) (*Saved, error) {
 	if err := json.Unmarshal(data, &sv.Record); err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
+	sv.Record.StartedAt = readStarted(sv.Record.StartedAt)
 	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
@@ -345,6 +346,7 @@ func (s *Store) List() ([]Record, error) {
 		if rec.Status == event.Running && !s.locked(rec.RunID) {
 			rec.Status = run.Interrupted
 		}
+		rec.StartedAt = readStarted(rec.StartedAt)
 		out = append(out, rec)
 	}
 	sort.Slice(out, func(i, j int) bool {

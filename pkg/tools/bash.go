@@ -63,7 +63,7 @@ func bash(ctx context.Context, w *workspace, v values) (string, error) {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// Reap: a model's background job must not outlive its call
-	cmd := &executor.Command{Script: command, Dir: w.root, Env: environ, Grace: w.env.Grace, Stdout: &stdout, Stderr: &stderr, Reap: true}
+	cmd := &executor.Command{Script: command, Dir: w.root, Env: environ, Grace: w.env.Grace, Force: w.env.Force, Stdout: &stdout, Stderr: &stderr, Reap: true}
 	_, err := cmd.Run(tctx)
 	var exit *executor.ExitError
 	switch {

@@ -21,6 +21,8 @@ type Env struct {
 	// Grace is the time Bash's process group gets between TERM and KILL
 	// when its timeout passes or the run is cancelled (0: executor default).
 	Grace time.Duration
+	// Force, when closed, kills Bash's process group at once, grace or not.
+	Force <-chan struct{}
 	// Environ is Bash's environment (nil: os.Environ()).
 	Environ []string
 }

@@ -8,9 +8,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/graph"
 )
 
@@ -21,14 +23,22 @@ type Span struct {
 	Status     event.Status
 }
 
-// ReadSpans collects step start and end times of the last attempt of a
-// run from its events.jsonl (an attempt begins at run.started).
-func ReadSpans(path string) ([]Span, error) {
+// Timeline is the last attempt of a run: when it started, and its steps'
+// spans in the order they started.
+type Timeline struct {
+	Start time.Time
+	Spans []Span
+}
+
+// Read collects step start and end times of the last attempt of a run
+// from its events.jsonl (an attempt begins at run.started).
+func Read(path string) (Timeline, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return Timeline{}, err
 	}
 	defer f.Close()
+	var start time.Time
 	byStep := map[string]*Span{}
 	var order []string
 	sc := bufio.NewScanner(f)
@@ -38,52 +48,133 @@ func ReadSpans(path string) ([]Span, error) {
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
 			continue
 		}
+		if strings.Contains(e.RunID, "/") {
+			continue // steps of called chains stay inside their chain step
+		}
 		switch e.Type {
-		case event.RunStarted:
-			if !strings.Contains(e.RunID, "/") { // a new attempt of the top-level run
-				byStep, order = map[string]*Span{}, nil
-			}
+		case event.RunStarted: // a new attempt of the run
+			start, byStep, order = e.Time, map[string]*Span{}, nil
 		case event.StepStarted:
-			if strings.Contains(e.RunID, "/") {
-				continue // steps of called chains stay inside their chain step
-			}
 			byStep[e.Step] = &Span{Step: e.Step, Start: e.Time}
 			order = append(order, e.Step)
 		case event.StepFinished:
-			if sp := byStep[e.Step]; sp != nil && !strings.Contains(e.RunID, "/") {
+			if sp := byStep[e.Step]; sp != nil {
 				sp.End, sp.Status = e.Time, e.Status
 			}
 		}
 	}
-	var out []Span
+	tl := Timeline{Start: start}
 	for _, id := range order {
 		if sp := byStep[id]; !sp.End.IsZero() {
-			out = append(out, *sp)
+			tl.Spans = append(tl.Spans, *sp)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
-	return out, sc.Err()
+	sort.SliceStable(tl.Spans, func(i, j int) bool { return tl.Spans[i].Start.Before(tl.Spans[j].Start) })
+	if tl.Start.IsZero() && len(tl.Spans) > 0 {
+		tl.Start = tl.Spans[0].Start
+	}
+	return tl, sc.Err()
 }
 
-// Write prints a Mermaid gantt chart of a run: one bar per step from its
-// start to its end, so parallelism and the critical path show.
-func Write(w io.Writer, title string, spans []Span) error {
+// end is when the last step ended.
+func (tl Timeline) end() time.Time {
+	end := tl.Start
+	for _, sp := range tl.Spans {
+		if sp.End.After(end) {
+			end = sp.End
+		}
+	}
+	return end
+}
+
+// Mermaid prints a Mermaid gantt chart of a run: one bar per step from
+// its start to its end, so parallelism and the critical path show. Times
+// are written from the run's start, as a clock from 00:00:00.000 (under a
+// day), which reads in the source and on the chart's axis alike.
+func Mermaid(w io.Writer, title string, tl Timeline) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "gantt\n  title %s\n  dateFormat x\n  axisFormat %%M:%%S.%%L\n", title)
-	for _, sp := range spans {
+	long := tl.end().Sub(tl.Start) >= 24*time.Hour
+	at := func(t time.Time) string {
+		if long {
+			return t.UTC().Format("2006-01-02 15:04:05.000")
+		}
+		return time.Time{}.Add(t.Sub(tl.Start)).Format("15:04:05.000")
+	}
+	switch d := tl.end().Sub(tl.Start); {
+	case long:
+		fmt.Fprintf(&b, "gantt\n  title %s\n  dateFormat YYYY-MM-DD HH:mm:ss.SSS\n  axisFormat %%m-%%d %%H:%%M\n", title)
+	case d >= time.Hour:
+		fmt.Fprintf(&b, "gantt\n  title %s\n  dateFormat HH:mm:ss.SSS\n  axisFormat %%H:%%M:%%S\n", title)
+	default:
+		fmt.Fprintf(&b, "gantt\n  title %s\n  dateFormat HH:mm:ss.SSS\n  axisFormat %%M:%%S.%%L\n", title)
+	}
+	for _, sp := range tl.Spans {
 		tag := ""
 		switch sp.Status {
-		case "failed":
+		case event.Failed, event.Cancelled:
 			tag = "crit, "
-		case "skipped", "cached":
+		case event.Skipped, event.Cached:
 			tag = "done, "
 		}
-		end := sp.End
-		if !end.After(sp.Start) {
-			end = sp.Start.Add(time.Millisecond) // a bar must have a length
+		start, end := sp.Start.Truncate(time.Millisecond), sp.End.Truncate(time.Millisecond)
+		if !end.After(start) {
+			end = start.Add(time.Millisecond) // a bar must have a length
 		}
-		fmt.Fprintf(&b, "  %s :%s%s, %d, %d\n", strings.ReplaceAll(sp.Step, ":", "_"), tag, graph.MermaidID(sp.Step), sp.Start.UnixMilli(), end.UnixMilli())
+		fmt.Fprintf(&b, "  %s :%s%s, %s, %s\n", strings.ReplaceAll(sp.Step, ":", "_"), tag, graph.MermaidID(sp.Step), at(start), at(end))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// barWidth is how many columns the text timeline's bars span.
+const barWidth = 40
+
+// Text prints a run's timeline for a terminal: each step's start and end
+// from the run's start, its duration and status, and a bar placing it in
+// the run, so parallelism and the critical path show. Lines carry no
+// trailing spaces.
+func Text(w io.Writer, title string, tl Timeline) error {
+	total := tl.end().Sub(tl.Start)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s, %d steps\n", title, render.Duration(total), len(tl.Spans))
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "STEP\tSTART\tEND\tDURATION\tSTATUS\t0 → %s\n", render.Duration(total))
+	for _, sp := range tl.Spans {
+		from, to := sp.Start.Sub(tl.Start), sp.End.Sub(tl.Start)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sp.Step, render.Duration(from), render.Duration(to),
+			render.Duration(to-from), sp.Status, bar(from, to, total))
+	}
+	_ = tw.Flush()
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
+	return err
+}
+
+// bar draws from..to of total in barWidth columns: at least one block.
+func bar(from, to, total time.Duration) string {
+	if total <= 0 {
+		return "█"
+	}
+	col := func(d time.Duration) int { return int(int64(d) * barWidth / int64(total)) }
+	start, end := min(col(from), barWidth-1), col(to)
+	if int64(to)*barWidth%int64(total) != 0 {
+		end++ // a part of a column is a column
+	}
+	end = max(min(end, barWidth), start+1)
+	return strings.Repeat(" ", start) + strings.Repeat("█", end-start)
+}
+
+// Formats are what a timeline can be printed as: text for a terminal, a
+// Mermaid gantt chart for documents.
+var Formats = []string{"text", "mermaid"}
+
+// Print prints tl in format, one of Formats.
+func Print(w io.Writer, format, title string, tl Timeline) error {
+	if format == "text" {
+		return Text(w, title, tl)
+	}
+	return Mermaid(w, title, tl)
 }

@@ -112,7 +112,7 @@ func (g *Renderer) Emit(e event.Event) {
 		if l != nil {
 			body = l.tail()
 		}
-		if e.Status == run.StepFailed && e.Error != "" {
+		if (e.Status == run.StepFailed || e.Status == run.StepCancelled) && e.Error != "" {
 			body = append(body, "error: "+e.Error)
 		}
 		title := stepTitle(e.Step, e.Status, e.DurationMS, e.Attempt, e.Detail == "reused from the saved run")

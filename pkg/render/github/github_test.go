@@ -339,3 +339,17 @@ workflows:
 		t.Errorf("annotations = %q, want %q", got, want)
 	}
 }
+
+func TestCancelledStepSaysWhy(t *testing.T) {
+	var out bytes.Buffer
+	g := &Renderer{w: &out, verbose: true, logs: map[logKey]*stepLog{}}
+	g.Emit(event.Event{Type: event.StepFinished, RunID: "r", Step: "slow", Status: run.StepCancelled, DurationMS: 40, Attempt: 1, Error: "cancelled: step bad failed"})
+	if want := "::group::slow (cancelled, 40ms)\nerror: cancelled: step bad failed\n::endgroup::\n"; out.String() != want {
+		t.Errorf("group = %q, want %q", out.String(), want)
+	}
+	md := summaryMarkdown(&run.Result{RunID: "r", Name: "t", Status: run.Failed, Error: "step bad failed: boom",
+		Steps: []run.StepResult{{ID: "slow", Status: run.StepCancelled, Error: "cancelled: step bad failed"}}}, "")
+	if !strings.Contains(md, "🚫") {
+		t.Errorf("a cancelled step has no mark of its own:\n%s", md)
+	}
+}

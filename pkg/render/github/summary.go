@@ -131,6 +131,8 @@ func statusEmoji(status event.Status) string {
 		return "⏸️"
 	case run.Interrupted:
 		return "🛑"
+	case run.Cancelled: // a workflow's abort, or a step another's failure stopped
+		return "🚫"
 	case run.StepSkipped:
 		return "⏭️"
 	case run.StepCached:

@@ -1,7 +1,8 @@
 // Package graph draws a chain, or a saved run of it, as a picture: one
 // model (nodes, groups, edges, and the styles of a run's outcomes) built
 // from a DAG chain (steps grouped by wave) or from a state workflow, and
-// two printers of that model, Mermaid and Graphviz DOT.
+// three printers of that model: text for a terminal, Mermaid and
+// Graphviz DOT.
 //
 // It owns the model and both printers' syntax. It must not import cobra,
 // viper or another view package; it reads chains (pkg/chain) and saved

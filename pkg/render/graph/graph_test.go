@@ -12,10 +12,10 @@ import (
 
 // TestPrinters draws a DAG chain (a label with quotes, ids that Mermaid
 // must escape, a conditional edge) and a workflow (a task, a branch to
-// the end, a decision point, a terminal state) in both formats, against
+// the end, a decision point, a terminal state) in every format, against
 // testdata/NAME.FORMAT.
 func TestPrinters(t *testing.T) {
-	printers := map[string]func(io.Writer, *Graph) error{"mermaid": Mermaid, "dot": DOT}
+	printers := map[string]func(io.Writer, *Graph) error{"mermaid": Mermaid, "dot": DOT, "text": Text}
 	for _, name := range []string{"dag", "wf"} {
 		l, err := chain.LoadFile(filepath.Join("testdata", name+".yaml"), chain.Options{})
 		if err != nil {
@@ -66,5 +66,33 @@ func TestOutcomesReplaceDecisionShading(t *testing.T) {
 	want := `"decide" [label="decide", style="rounded,filled", fillcolor="#fde68a", color="#b45309", penwidth=3];`
 	if !bytes.Contains(d.Bytes(), []byte(want)) {
 		t.Errorf("dot lacks %q:\n%s", want, d.String())
+	}
+}
+
+// TestTextMarksOutcomes holds that a run's text picture marks each node
+// as the progress lines do, a node the run did not reach with a blank
+// of the same width, and a workflow's current state with ▶.
+func TestTextMarksOutcomes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		out  Outcomes
+		want []string
+	}{
+		{"dag", Outcomes{"a-1": "succeeded", "b_2": "cancelled"}, []string{"  ✓ a-1: Say", "  ✗ b_2 (cli)", "    c (transform)"}},
+		{"wf", Outcomes{"check": "succeeded", "decide": "current"}, []string{"✓ check (transform task)\n", "▶ decide (decision)\n", "  shipped (terminal)\n"}},
+	} {
+		l, err := chain.LoadFile(filepath.Join("testdata", tt.name+".yaml"), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Text(&b, Of(l.Chain, tt.out)); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tt.want {
+			if !bytes.Contains(b.Bytes(), []byte(want)) {
+				t.Errorf("%s lacks %q:\n%s", tt.name, want, b.String())
+			}
+		}
 	}
 }

@@ -40,6 +40,9 @@ type Node struct {
 	// Task is the kind of a state's task, "" for none: Mermaid shows it
 	// in the state's label, DOT keeps the state's name alone.
 	Task string
+	// Kind and Title are a step's kind and its label (when it has one),
+	// which the text form shows beside its id.
+	Kind, Title string
 	// Terminal and Decision mark a workflow's ending states and its
 	// decision points (an agent or a person chooses the transition).
 	Terminal, Decision bool
@@ -62,7 +65,12 @@ func Of(c *chain.Chain, out Outcomes) *Graph {
 	for i, wave := range c.Graph().Waves() {
 		grp := Group{Name: fmt.Sprintf("wave%d", i+1), Label: fmt.Sprintf("wave %d", i+1)}
 		for _, id := range wave {
-			grp.Nodes = append(grp.Nodes, Node{ID: id, Label: stepLabel(c.Step(id))})
+			s := c.Step(id)
+			n := Node{ID: id, Label: stepLabel(s), Kind: string(s.Kind)}
+			if s.Label != id {
+				n.Title = s.Label
+			}
+			grp.Nodes = append(grp.Nodes, n)
 		}
 		g.Groups = append(g.Groups, grp)
 	}

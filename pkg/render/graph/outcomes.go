@@ -11,7 +11,7 @@ import (
 )
 
 // Outcomes maps a step id (or a workflow state) to what happened to it in
-// a run: succeeded, failed, skipped, cached, or current (where a workflow
+// a run: succeeded, failed, cancelled, skipped, cached, or current (where a workflow
 // stands; current-failed when it failed there).
 type Outcomes map[string]string
 
@@ -20,6 +20,7 @@ var outcomeStyles = map[string]struct{ fill, stroke string }{
 	"succeeded":      {"#bbf7d0", "#15803d"},
 	"failed":         {"#fecaca", "#b91c1c"},
 	"skipped":        {"#e5e7eb", "#6b7280"},
+	"cancelled":      {"#fed7aa", "#c2410c"},
 	"cached":         {"#bfdbfe", "#1d4ed8"},
 	"current":        {"#fde68a", "#b45309"},
 	"current-failed": {"#fecaca", "#b91c1c"},

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"sync"
@@ -77,15 +78,24 @@ func (b *board) apply(e event.Event) []change {
 		}
 		b.depth = 0
 		return []change{{kind: endRun, line: b.paint(b.text.Line(e), runColor(e.Status))}}
-	case event.StepStarted:
+	case event.StepWaiting:
 		if r := b.rows[key]; r != nil {
 			return nil
 		}
+		r := &stepRow{name: shown.Step, waiting: true, note: e.Detail}
+		b.rows[key] = r
+		return []change{{kind: startRow, row: r}}
+	case event.StepStarted:
 		started := e.Time
 		if started.IsZero() {
 			started = time.Now()
 		}
-		r := &stepRow{name: shown.Step, started: started, attempt: 1}
+		if r := b.rows[key]; r != nil {
+			// it waited for a slot: its row runs now, timed from here
+			r.update(func() { r.waiting, r.started, r.model = false, started, e.Model })
+			return nil
+		}
+		r := &stepRow{name: shown.Step, started: started, attempt: 1, model: e.Model}
 		b.rows[key] = r
 		return []change{{kind: startRow, row: r}}
 	case event.StepAttempt:
@@ -105,6 +115,11 @@ func (b *board) apply(e event.Event) []change {
 				r.outTokens += e.OutputTokens
 				r.deltas, r.chars = 0, 0 // the call's real count replaces the estimate
 			})
+		}
+		return b.line(shown)
+	case event.LLMFallback:
+		if r := b.rows[key]; r != nil {
+			r.update(func() { r.model = e.Model })
 		}
 		return b.line(shown)
 	case event.ToolCall:
@@ -160,12 +175,20 @@ func (b *board) name(runID, step string) string {
 	return step
 }
 
-// paint wraps s in an SGR colour, unless colour is off (NO_COLOR).
+// paint wraps s in an SGR colour, unless colour is off (NO_COLOR): each
+// line of it, so that the colour is reset before every newline and never
+// runs into what follows.
 func (b *board) paint(s, sgr string) string {
 	if !b.color || sgr == "" || s == "" {
 		return s
 	}
-	return "\x1b[" + sgr + "m" + s + "\x1b[0m"
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "\x1b[" + sgr + "m" + l + "\x1b[0m"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // The SGR colours of the display.
@@ -213,12 +236,18 @@ func splitGlyph(line string) (glyph, rest string) {
 // stepRow is what one running step's bar shows. Its mutex is its own:
 // mpb draws rows from its goroutines while the display's lock is held.
 type stepRow struct {
-	name    string
-	started time.Time
+	name string
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// waiting is a step ready to run that waits for a --max-parallel
+	// slot; started is when it started.
+	waiting bool
+	note    string // why it waits
+	started time.Time
 	attempt int
-	model   string
+	// model is the model the step asks (from its start), then the one
+	// that answered its last request.
+	model string
 	// outTokens counts the answers of finished model calls; deltas and
 	// chars the pieces of the answer streaming in now (an estimate).
 	outTokens     int
@@ -250,6 +279,20 @@ func (r *stepRow) doneGlyph() string {
 	return r.glyph
 }
 
+// waitGlyph is the mark that stands in for the spinner while the step
+// waits for a slot, "" once it runs.
+func (r *stepRow) waitGlyph() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.waiting && r.glyph == "" {
+		return waitMark
+	}
+	return ""
+}
+
+// waitMark marks a step waiting for a slot, where a running one spins.
+const waitMark = "·"
+
 // status is the row's text after its name: elapsed time, attempt, model,
 // tokens and tool calls so far; once the step is done, the rest of its
 // final line, for the frame or two before that line takes the bar's place.
@@ -258,6 +301,9 @@ func (r *stepRow) status(now time.Time) string {
 	defer r.mu.Unlock()
 	if r.final != "" {
 		return strings.TrimPrefix(r.tail, " ")
+	}
+	if r.waiting {
+		return cmp.Or(r.note, "waiting")
 	}
 	parts := []string{clock(now.Sub(r.started))}
 	if r.attempt > 1 {

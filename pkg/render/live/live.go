@@ -139,11 +139,16 @@ func (l *Display) Hold(fn func()) {
 	}
 	l.stop()
 	l.held++
+	l.lines.hold(true) // nothing writes into the question's line
 	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		if l.held--; l.held > 0 || l.broken {
+		if l.held--; l.held > 0 {
+			return
+		}
+		l.lines.hold(false)
+		if l.broken {
 			return
 		}
 		rows := l.waiting
@@ -187,6 +192,10 @@ func (l *Display) start(r *stepRow) {
 				}
 				if glyph := r.doneGlyph(); glyph != "" {
 					_, err := io.WriteString(w, glyph)
+					return err
+				}
+				if mark := r.waitGlyph(); mark != "" {
+					_, err := io.WriteString(w, l.board.paint(mark, sgrDim))
 					return err
 				}
 				return spin.Fill(w, st)
@@ -268,6 +277,8 @@ type lineQueue struct {
 	w       io.Writer
 	p       *mpb.Progress
 	pending []queuedLine
+	// held keeps every line back while a prompt is on the terminal.
+	held bool
 }
 
 // queuedLine waits for its row's bar to be gone; with no row it is ready.
@@ -288,6 +299,15 @@ func (q *lineQueue) add(text string, row *stepRow) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.pending = append(q.pending, queuedLine{text, row})
+	q.flush()
+}
+
+// hold keeps lines back (on) while a prompt is on the terminal, or
+// prints what waited (off).
+func (q *lineQueue) hold(on bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.held = on
 	q.flush()
 }
 
@@ -313,9 +333,10 @@ func (q *lineQueue) drain() {
 	q.flush()
 }
 
-// flush prints the ready lines at the head of the queue; q.mu is held.
+// flush prints the ready lines at the head of the queue, unless held;
+// q.mu is held.
 func (q *lineQueue) flush() {
-	for len(q.pending) > 0 && q.pending[0].row == nil {
+	for !q.held && len(q.pending) > 0 && q.pending[0].row == nil {
 		line := q.pending[0].text + "\n"
 		q.pending = q.pending[1:]
 		if q.p != nil {

@@ -81,6 +81,19 @@ func TestBoardApply(t *testing.T) {
 		},
 		want: []string{"line run demo (r)", "line ⊘ c skipped: not run: step b failed", "line ↺ d 4ms cached", "line = e succeeded (kept from the saved run)"},
 	}, {
+		name: "a step waiting for a slot has its row from then on, and keeps it when it starts or is skipped",
+		events: []event.Event{
+			ev(0, event.RunStarted, "", func(e *event.Event) { e.Chain = "demo" }),
+			ev(1, event.StepStarted, "a", nil),
+			ev(1, event.StepWaiting, "b", nil),
+			ev(1, event.StepWaiting, "c", nil),
+			ev(2, event.StepFinished, "a", func(e *event.Event) { e.Status, e.DurationMS = "succeeded", 1 }),
+			ev(2, event.StepStarted, "b", nil),
+			ev(3, event.StepFinished, "b", func(e *event.Event) { e.Status, e.Error, e.DurationMS = "failed", "boom", 1 }),
+			ev(4, event.StepFinished, "c", func(e *event.Event) { e.Status, e.Detail = "skipped", "not run: step b failed" }),
+		},
+		want: []string{"line run demo (r)", "start a", "start b", "start c", "finish ✓ a 1ms", "finish ✗ b 1ms: boom", "finish ⊘ c skipped: not run: step b failed"},
+	}, {
 		name: "a called chain's steps are caller/step, and its end is not the run's",
 		events: []event.Event{
 			ev(0, event.RunStarted, "", func(e *event.Event) { e.Chain = "outer" }),
@@ -104,6 +117,14 @@ func TestBoardApply(t *testing.T) {
 			ev(5, event.RunFinished, "", func(e *event.Event) { e.Chain, e.Status, e.DurationMS = "outer", "failed", 5 }),
 		},
 		want: []string{"line run outer (r)", "start sub", "finish ✗ sub 3ms: chain inner failed", "end outer failed in 5ms"},
+	}, {
+		name: "a move to a fallback model is a line",
+		events: []event.Event{
+			ev(0, event.RunStarted, "", func(e *event.Event) { e.Chain = "demo" }),
+			ev(1, event.StepStarted, "ask", func(e *event.Event) { e.Model = "openai/a" }),
+			ev(2, event.LLMFallback, "ask", func(e *event.Event) { e.Model, e.Detail, e.Error = "openai/b", "openai/a", "openai: HTTP 500: down" }),
+		},
+		want: []string{"line run demo (r)", "start ask", "line   ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
 	}, {
 		name: "transitions, tool calls, retries and a pause are lines",
 		events: []event.Event{
@@ -169,34 +190,48 @@ func TestBoardColor(t *testing.T) {
 	if want := []string{"end \x1b[32mdemo succeeded in 5ms\x1b[0m"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// the colour is reset before each newline, never after it
+	if got, want := b.paint("waiting for:\ngo\n", sgrYellow), "\x1b[33mwaiting for:\x1b[0m\n\x1b[33mgo\x1b[0m\n"; got != want {
+		t.Errorf("paint = %q, want %q", got, want)
+	}
 }
 
-// TestStepRowStatus follows one LLM step's row: its model once the first
-// call is back, tokens estimated while an answer streams, the real count
-// once the call ends, the attempt after a retry, and tool calls.
+// TestStepRowStatus follows one LLM step's row: waiting for a slot, its
+// model from the start, tokens estimated while an answer streams, the
+// real count once the call ends (and the model that answered), the
+// attempt after a retry, and tool calls.
 func TestStepRowStatus(t *testing.T) {
 	b := newBoard(false)
 	b.apply(ev(0, event.RunStarted, "", nil))
-	start := b.apply(ev(0, event.StepStarted, "ask", nil))
+	start := b.apply(ev(0, event.StepWaiting, "ask", func(e *event.Event) { e.Detail = "waiting for a free slot (--max-parallel 2)" }))
 	r := start[0].row
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	if got := r.status(at(5000)); got != "waiting for a free slot (--max-parallel 2)" || r.waitGlyph() != waitMark {
+		t.Errorf("a waiting row shows %q %q", r.waitGlyph(), got)
+	}
+	if again := b.apply(ev(100, event.StepStarted, "ask", func(e *event.Event) { e.Model = "openai/gpt-4o-mini" })); len(again) != 0 {
+		t.Errorf("a waiting step that starts got a second row: %v", kinds(again))
+	}
 	steps := []struct {
 		e    *event.Event
 		now  time.Time
 		want string
 	}{
-		{nil, at(250), "0.2s"},
-		{ptr(ev(300, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "Hello" })), at(300), "0.3s  ~2 tokens"},
-		{ptr(ev(310, event.LLMDelta, "ask", func(e *event.Event) { e.Line = ", world" })), at(310), "0.3s  ~3 tokens"},
-		{ptr(ev(320, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "!" })), at(320), "0.3s  ~4 tokens"},
-		{ptr(ev(330, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "" })), at(330), "0.3s  ~4 tokens"},
+		{nil, at(350), "0.2s  openai/gpt-4o-mini"},
+		{ptr(ev(300, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "Hello" })), at(400), "0.3s  openai/gpt-4o-mini  ~2 tokens"},
+		{ptr(ev(310, event.LLMDelta, "ask", func(e *event.Event) { e.Line = ", world" })), at(410), "0.3s  openai/gpt-4o-mini  ~3 tokens"},
+		{ptr(ev(320, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "!" })), at(420), "0.3s  openai/gpt-4o-mini  ~4 tokens"},
+		{ptr(ev(330, event.LLMDelta, "ask", func(e *event.Event) { e.Line = "" })), at(430), "0.3s  openai/gpt-4o-mini  ~4 tokens"},
 		{ptr(ev(400, event.LLMCall, "ask", func(e *event.Event) {
 			e.Model, e.Status, e.InputTokens, e.OutputTokens = "openai/gpt-4o", "ok", 20, 5
-		})), at(400), "0.4s  openai/gpt-4o  5 tokens"},
-		{ptr(ev(410, event.ToolCall, "ask", func(e *event.Event) { e.Tool, e.Status = "Read", "ok" })), at(410), "0.4s  openai/gpt-4o  5 tokens  1 tool call"},
-		{ptr(ev(420, event.ToolCall, "ask", func(e *event.Event) { e.Tool, e.Status = "Glob", "ok" })), at(420), "0.4s  openai/gpt-4o  5 tokens  2 tool calls"},
-		{ptr(ev(500, event.StepAttempt, "ask", func(e *event.Event) { e.Attempt = 2 })), at(500), "0.5s  attempt 2  openai/gpt-4o  5 tokens  2 tool calls"},
-		{ptr(ev(600, event.LLMDelta, "ask", func(e *event.Event) { e.Line = strings.Repeat("x", 40) })), at(75_000), "1m15s  attempt 2  openai/gpt-4o  ~15 tokens  2 tool calls"},
+		})), at(500), "0.4s  openai/gpt-4o  5 tokens"},
+		{ptr(ev(405, event.LLMFallback, "ask", func(e *event.Event) {
+			e.Model, e.Detail, e.Error = "openai/gpt-4o", "openai/gpt-4o-mini", "openai: HTTP 500: down"
+		})), at(505), "0.4s  openai/gpt-4o  5 tokens"},
+		{ptr(ev(410, event.ToolCall, "ask", func(e *event.Event) { e.Tool, e.Status = "Read", "ok" })), at(510), "0.4s  openai/gpt-4o  5 tokens  1 tool call"},
+		{ptr(ev(420, event.ToolCall, "ask", func(e *event.Event) { e.Tool, e.Status = "Glob", "ok" })), at(520), "0.4s  openai/gpt-4o  5 tokens  2 tool calls"},
+		{ptr(ev(500, event.StepAttempt, "ask", func(e *event.Event) { e.Attempt = 2 })), at(600), "0.5s  attempt 2  openai/gpt-4o  5 tokens  2 tool calls"},
+		{ptr(ev(600, event.LLMDelta, "ask", func(e *event.Event) { e.Line = strings.Repeat("x", 40) })), at(75_100), "1m15s  attempt 2  openai/gpt-4o  ~15 tokens  2 tool calls"},
 		{ptr(ev(700, event.StepFinished, "ask", func(e *event.Event) {
 			e.Status, e.DurationMS, e.Model, e.InputTokens, e.OutputTokens = "succeeded", 700, "openai/gpt-4o", 40, 12
 		})), at(700), "700ms openai/gpt-4o (40→12 tokens)"},
@@ -416,8 +451,8 @@ func TestLiveConcurrent(t *testing.T) {
 }
 
 // TestHoldStopsDrawingDuringAPrompt: while a prompt holds the display,
-// nothing is drawn (a step starting meanwhile waits), and the steps still
-// running get their bars back afterwards.
+// nothing is drawn (a step starting meanwhile waits, a line is kept
+// back), and the steps still running get their bars back afterwards.
 func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	var buf termBuffer
 	l := New(&buf, false, mpb.WithOutput(&buf), mpb.WithWidth(80), mpb.WithAutoRefresh())
@@ -431,6 +466,7 @@ func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	var during string
 	l.Hold(func() {
 		l.Emit(ev(event.StepStarted, "other"))
+		l.Emit(ev(event.RunStopping, "")) // Ctrl-C at the prompt: its line waits for the prompt's
 		mark := len(buf.String())
 		time.Sleep(3 * liveRefresh)
 		during = buf.String()[mark:]
@@ -443,6 +479,9 @@ func TestHoldStopsDrawingDuringAPrompt(t *testing.T) {
 	l.mu.Unlock()
 	if bars != 2 {
 		t.Errorf("%d bars after the prompt, want 2 (slow and other)", bars)
+	}
+	if !strings.Contains(buf.String(), "stopping… (Ctrl-C again to force)\n") {
+		t.Errorf("the line held back during the prompt never came: %q", buf.String())
 	}
 	l.Emit(ev(event.StepFinished, "slow"))
 	l.Emit(ev(event.StepFinished, "other"))

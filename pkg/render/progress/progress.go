@@ -22,6 +22,10 @@ type Printer struct {
 	Stamp bool
 
 	mu sync.Mutex
+	// held counts prompts on the terminal (Hold); the lines of that time
+	// wait in pending.
+	held    int
+	pending []string
 }
 
 var _ event.Sink = (*Printer)(nil)
@@ -32,13 +36,36 @@ func (p *Printer) Emit(e event.Event) {
 	if line == "" {
 		return
 	}
+	if p.Stamp {
+		line = e.Time.Format("15:04:05.000") + " " + line
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.Stamp {
-		fmt.Fprintf(p.W, "%s %s\n", e.Time.Format("15:04:05.000"), line)
+	if p.held > 0 {
+		p.pending = append(p.pending, line)
 		return
 	}
 	fmt.Fprintln(p.W, line)
+}
+
+// Hold keeps lines back while fn runs — a question on the terminal, whose
+// line nothing may write into (a Ctrl-C there prints its "stopping" line
+// after the prompt's newline) — then prints them.
+func (p *Printer) Hold(fn func()) {
+	p.mu.Lock()
+	p.held++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.held--; p.held == 0 {
+			for _, line := range p.pending {
+				fmt.Fprintln(p.W, line)
+			}
+			p.pending = nil
+		}
+	}()
+	fn()
 }
 
 // Line is e as one plain line, "" when e is not shown. The live display
@@ -90,6 +117,8 @@ func (p *Printer) Line(e event.Event) string {
 			line += "; " + e.Detail
 		}
 		return line
+	case event.LLMFallback:
+		return fmt.Sprintf("  %s falling back to %s after %s: %s", e.Step, e.Model, e.Detail, e.Error)
 	case event.Transition:
 		line := fmt.Sprintf("→ %s → %s (%s)", e.State, e.Target, e.Step)
 		if e.Detail != "" {
@@ -114,6 +143,11 @@ func (p *Printer) Line(e event.Event) string {
 		return fmt.Sprintf("  %s %s(%s) allowed outside its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
 	case event.ToolDenied:
 		return fmt.Sprintf("  %s %s(%s) denied: not among its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
+	case event.RunStopping:
+		if e.Detail == "forced" {
+			return "stopping now: killing the running steps"
+		}
+		return "stopping… (Ctrl-C again to force)"
 	case event.RunFinished:
 		if e.State != "" {
 			return fmt.Sprintf("%s %s at %s in %s", e.Chain, e.Status, e.State, d)

@@ -42,7 +42,7 @@ func (t *Terminal) ask(held Holder, fn func()) {
 }
 
 // readLine reads one line, giving up when ctx ends (Ctrl-C while the
-// prompt waits).
+// prompt waits), with the prompt's line ended.
 func (t *Terminal) readLine(ctx context.Context) (string, error) {
 	type line struct {
 		text string
@@ -57,6 +57,9 @@ func (t *Terminal) readLine(ctx context.Context) (string, error) {
 	case l := <-ch:
 		return l.text, l.err
 	case <-ctx.Done():
+		// the line stays as typed (the terminal echoed ^C); what is
+		// printed next starts on a line of its own
+		_, _ = io.WriteString(t.out, "\n")
 		return "", ctx.Err()
 	}
 }

@@ -3,10 +3,11 @@ package text
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // ListedInput is one input of a listed chain.
@@ -30,7 +31,7 @@ type ListedChain struct {
 // Chains writes the chains as a table: name, the first line of the
 // description, and the inputs (optional ones marked ?).
 func Chains(w io.Writer, chains []ListedChain) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "NAME\tDESCRIPTION\tINPUTS")
 	for _, lc := range chains {
 		desc := lc.Description
@@ -48,4 +49,14 @@ func Chains(w io.Writer, chains []ListedChain) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", lc.Name, render.FirstLine(desc), strings.Join(ins, ", "))
 	}
 	return tw.Flush()
+}
+
+// InitHint is what to try after init wrote a starter project into dir:
+// the starter chain's run, from inside dir.
+func InitHint(dir string) string {
+	try := "chainrun run hello --input who=you"
+	if filepath.Clean(dir) != "." {
+		try = "cd " + run.ShellWord(dir) + " && " + try
+	}
+	return "try: " + try
 }

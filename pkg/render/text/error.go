@@ -1,6 +1,7 @@
 package text
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,8 +32,12 @@ type ErrorDetail struct {
 func Error(out, errOut io.Writer, err error, code int, hint, asJSON bool) {
 	var ve *chain.ValidationError
 	isValidation := errors.As(err, &ve)
+	msg := err.Error()
+	if errors.Is(err, context.Canceled) {
+		msg = "interrupted" // Ctrl-C before a run began: never Go's words
+	}
 	if asJSON {
-		rep := ErrorReport{Status: "error", Error: ErrorDetail{Message: err.Error(), ExitCode: code}}
+		rep := ErrorReport{Status: "error", Error: ErrorDetail{Message: msg, ExitCode: code}}
 		if isValidation {
 			rep.Error.Diagnostics = ve.Diagnostics
 		}
@@ -44,7 +49,7 @@ func Error(out, errOut io.Writer, err error, code int, hint, asJSON bool) {
 		}
 		return
 	}
-	fmt.Fprintln(errOut, "chainrun: "+err.Error())
+	fmt.Fprintln(errOut, "chainrun: "+msg)
 	if hint {
 		fmt.Fprintln(errOut, "Run 'chainrun --help' for usage.")
 	}

@@ -41,6 +41,16 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 		if p.System != "" {
 			fmt.Fprintf(w, "  system: %s\n", p.System)
 		}
+		if p.MaxTurns > 0 {
+			tools := strings.Join(p.Tools, ", ")
+			if tools == "" {
+				tools = "none"
+			}
+			fmt.Fprintf(w, "  tools: %s (at most %d model calls: max_turns)\n", tools, p.MaxTurns)
+		}
+		if p.Completion != "" {
+			fmt.Fprintf(w, "  completion: %s (the step ends when the model calls it)\n", p.Completion)
+		}
 		for _, pt := range p.PreTools {
 			fmt.Fprintf(w, "  pre_tool %s\n", strings.ReplaceAll(pt, "\n", "\n    "))
 		}

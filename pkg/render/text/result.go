@@ -13,13 +13,15 @@ import (
 // Result writes a finished run in text: its warnings to errOut, and to
 // w a paused workflow's choices, a succeeded run's output (a string as it
 // is, any other value as indented JSON), else nothing, so
-// $(chainrun run x) holds the output alone.
-func Result(w, errOut io.Writer, res *run.Result) error {
+// $(chainrun run x) holds the output alone. said tells that the progress
+// lines on the terminal w shows already said how the run ended ("deploy
+// paused at gate"): it is not said twice.
+func Result(w, errOut io.Writer, res *run.Result, said bool) error {
 	for _, warning := range res.Warnings {
 		fmt.Fprintln(errOut, "chainrun: warning: "+warning)
 	}
 	if res.Status == run.Paused {
-		return Pause(w, res)
+		return pause(w, res, !said)
 	}
 	if res.Status != run.Succeeded || res.Output == nil {
 		return nil
@@ -41,28 +43,28 @@ func Result(w, errOut io.Writer, res *run.Result) error {
 
 // Pause shows a run paused at a decision point: what is to be decided,
 // the choices and the command that takes each.
-func Pause(w io.Writer, res *run.Result) error {
+func Pause(w io.Writer, res *run.Result) error { return pause(w, res, true) }
+
+// pause is Pause, with or without its headline ("deploy paused at gate
+// (run ID)"), which the progress lines may have said already.
+func pause(w io.Writer, res *run.Result, headline bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s paused at %s (run %s)\n", res.Name, res.State, res.RunID)
+	if headline {
+		fmt.Fprintf(&b, "%s paused at %s (run %s)\n\n", res.Name, res.State, res.RunID)
+	}
 	if g := res.Guidance; g != nil {
 		if g.Goal != "" {
-			fmt.Fprintf(&b, "\ngoal: %s\n", g.Goal)
+			fmt.Fprintf(&b, "goal: %s\n\n", g.Goal)
 		}
 		if g.Instructions != "" {
-			fmt.Fprintf(&b, "\n%s\n", g.Instructions)
+			fmt.Fprintf(&b, "%s\n\n", g.Instructions)
 		}
 	}
 	if res.Deadline != "" {
-		fmt.Fprintf(&b, "\ndeadline: %s (then the next resume takes its on_timeout transition)\n", res.Deadline)
+		fmt.Fprintf(&b, "deadline: %s (then the next resume takes its on_timeout transition)\n\n", res.Deadline)
 	}
-	b.WriteString("\nchoose one:\n")
-	width := 0
-	for _, l := range res.Links {
-		width = max(width, len(render.ResumeCommand(res.RunID, l)))
-	}
-	for _, l := range res.Links {
-		fmt.Fprintf(&b, "  %-*s  # %s\n", width, render.ResumeCommand(res.RunID, l), l.Title)
-	}
+	b.WriteString("choose one:\n")
+	resumeLines(&b, "  ", res.RunID, res.Links)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
@@ -36,7 +35,7 @@ func ListedRunOf(r store.Record) ListedRun {
 
 // Runs writes the saved runs as a table, in the order given.
 func Runs(w io.Writer, runs []ListedRun) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION")
 	for _, r := range runs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS))
@@ -55,7 +54,7 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if len(saved.Transitions) > 0 || saved.Result != nil && saved.Result.WorkflowResult != nil {
 		return transitions(w, saved, prices)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
 	var total costSum
 	if saved.Result != nil {
@@ -76,7 +75,7 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if res := saved.Result; res != nil && res.WorkflowResult != nil {
 		fmt.Fprintf(w, "state: %s\n", res.State)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS\tCOST")
 	var total costSum
 	for _, t := range saved.Transitions {
@@ -103,9 +102,7 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	}
 	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, l := range res.Links {
-			fmt.Fprintf(w, "  %s  # %s\n", render.ResumeCommand(res.RunID, l), l.Title)
-		}
+		resumeLines(w, "  ", res.RunID, res.Links)
 	}
 	return nil
 }

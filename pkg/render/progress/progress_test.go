@@ -1,0 +1,48 @@
+package progress
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+func TestLine(t *testing.T) {
+	tests := []struct {
+		name string
+		e    event.Event
+		want string
+	}{
+		{"a stop asked", event.Event{Type: event.RunStopping}, "stopping… (Ctrl-C again to force)"},
+		{"a stop forced", event.Event{Type: event.RunStopping, Detail: "forced"}, "stopping now: killing the running steps"},
+		{"a move to a fallback", event.Event{Type: event.LLMFallback, Step: "ask", Model: "openai/b", Detail: "openai/a", Error: "openai: HTTP 500: down"},
+			"  ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
+		{"a step waiting for a slot is no line", event.Event{Type: event.StepWaiting, Step: "a", Detail: "waiting"}, ""},
+		{"a cancelled step", event.Event{Type: event.StepFinished, Step: "a", Status: event.Cancelled, DurationMS: 40, Error: "cancelled: step b failed"},
+			"✗ a 40ms: cancelled: step b failed"},
+	}
+	var p Printer
+	for _, tt := range tests {
+		if got := p.Line(tt.e); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestHoldKeepsLinesBackDuringAPrompt holds that nothing is written into
+// a question's line while a prompt waits (a Ctrl-C's "stopping" line
+// included): the lines come, in order, once it is answered.
+func TestHoldKeepsLinesBackDuringAPrompt(t *testing.T) {
+	var out strings.Builder
+	p := &Printer{W: &out}
+	p.Hold(func() {
+		out.WriteString("Choose 1-2 (Enter to pause): ^C\n") // the prompt's own writes
+		p.Emit(event.Event{Type: event.RunStopping})
+		p.Emit(event.Event{Type: event.Decision, State: "gate", Status: event.Paused, Detail: "waiting for: go"})
+	})
+	p.Emit(event.Event{Type: event.RunFinished, Chain: "flow", Status: event.Interrupted, State: "gate"})
+	want := "Choose 1-2 (Enter to pause): ^C\nstopping… (Ctrl-C again to force)\n⏸ gate: waiting for: go\nflow interrupted at gate in 0ms\n"
+	if out.String() != want {
+		t.Errorf("wrote %q, want %q", out.String(), want)
+	}
+}
