@@ -46,6 +46,9 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
+	// meant are the keys that the file's unknown top-level fields are
+	// close to: a chain lacking one of them is not told so a second time.
+	meant []string
 }
 
 // Step returns the step with the given id, or nil.
