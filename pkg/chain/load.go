@@ -154,7 +154,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 func decodeInputs(d *diags, v *yaml.Node) []*Input {
 	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default}")
+		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default, secret, enum}")
 		return nil
 	}
 	var out []*Input

@@ -195,6 +195,8 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q: a name is letters, digits and '_' so that {input.%s} can refer to it", in.Name, in.Name)
 		case seen[in.Name]:
 			v.d.errorf(in.Pos, "input %q is declared twice", in.Name)
+		case in.Default != nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, *in.Default):
+			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
 		}
 		seen[in.Name] = true
 	}
