@@ -123,7 +123,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.take != "" && c.Workflow == nil {
 		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
 	}
-	granted, err := grants(c, opts.grants)
+	granted, err := run.Grants(c, opts.grants)
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
-	granted, err := grants(loaded.Chain, opts.grants)
+	granted, err := run.Grants(loaded.Chain, opts.grants)
 	if err != nil {
 		return err
 	}
