@@ -86,9 +86,12 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	if saved.Record.Status == run.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
-		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result)
+		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result, nil)
 	}
 	if err := saved.CheckDir(); err != nil {
+		return err
+	}
+	if err := saved.CheckSecrets(given); err != nil {
 		return err
 	}
 	chainOpts, err := f.chainOptions()
@@ -135,5 +138,5 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	view.github.Report(c, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res)
+	return printResult(f.io.Out, f.io.ErrOut, format, res, c)
 }

@@ -119,7 +119,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return err
 	}
 	view.github.Report(loaded.Chain, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res)
+	return printResult(f.io.Out, f.io.ErrOut, format, res, loaded.Chain)
 }
 
 // runSaved runs the chain with every step saved in the state directory,
@@ -152,8 +152,9 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	return session.Drive(ctx, engine, req)
 }
 
-// printResult writes the result; its status decides the exit code.
-func printResult(w, errOut io.Writer, format string, res *run.Result) error {
+// printResult writes the result; its status decides the exit code, and
+// the hint after a failure reads c's file (nil: none).
+func printResult(w, errOut io.Writer, format string, res *run.Result, c *chain.Chain) error {
 	if format == "json" {
 		if err := render.PrintJSON(w, res); err != nil {
 			return err
@@ -161,7 +162,7 @@ func printResult(w, errOut io.Writer, format string, res *run.Result) error {
 	} else if err := text.Result(w, errOut, res); err != nil {
 		return err
 	}
-	return resultExit(res, format)
+	return resultExit(res, format, c)
 }
 
 // printPlan writes a dry run's plan.
