@@ -161,6 +161,27 @@ func (f *factory) stateStore() (*store.Store, error) {
 	return store.Open(dir), nil
 }
 
+// runID is the id of the saved run a reference names (last, an id, or a
+// part of one only one run's id begins or ends with), and its store.
+func (f *factory) runID(ref string) (*store.Store, string, error) {
+	st, err := f.stateStore()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := st.Resolve(ref)
+	return st, id, err
+}
+
+// savedRun reads the saved run a reference names.
+func (f *factory) savedRun(ref string) (string, *store.Saved, error) {
+	st, id, err := f.runID(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	saved, err := st.Load(id)
+	return id, saved, err
+}
+
 // dataDir is the directory config key names, else chainrun's under the
 // XDG base directory xdg names, else under home/fallback.
 func (f *factory) dataDir(key, xdg, fallback, envHint string) (string, error) {

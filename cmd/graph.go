@@ -47,7 +47,7 @@ outlined.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "mermaid", "mermaid or dot")
-	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run, coloured by outcome")
+	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run (an id, last, or a unique part of an id), coloured by outcome")
 	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f))
 	return cmd
 }
@@ -81,12 +81,8 @@ func runGraph(opts *graphOptions) error {
 
 // runOutcomes reads a saved run: the chain of its snapshot and what
 // happened to each step or state.
-func runOutcomes(f *factory, id string) (*chain.Chain, graph.Outcomes, error) {
-	st, err := f.stateStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	saved, err := st.Load(id)
+func runOutcomes(f *factory, ref string) (*chain.Chain, graph.Outcomes, error) {
+	_, saved, err := f.savedRun(ref)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,10 +24,12 @@ type resumeOptions struct {
 func newResumeCmd(f *factory) *cobra.Command {
 	opts := &resumeOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "resume RUN_ID",
+		Use:   "resume RUN_ID|last",
 		Short: "Continue a paused, failed, interrupted or crashed run where it stopped",
-		Long: `Continue a saved run. Steps that finished are not run again; failed and
-unfinished ones run. The chain is the snapshot taken at launch, so editing
+		Long: `Continue a saved run. RUN_ID is its id, "last" (the newest run), or any
+part of an id that only one run's id begins or ends with (the random
+suffix). Steps that finished are not run again; failed and unfinished
+ones run. The chain is the snapshot taken at launch, so editing
 the file never changes a run in flight; --reload takes the current file
 instead (to fix the chain itself), refusing when its steps differ.
 
@@ -41,6 +43,8 @@ A workflow paused at a decision point continues with --take TRANSITION
 The run-shaping flags the run was started with (--model, --max-tokens,
 --agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant)
 apply again; give one to change it for the rest of the run.`,
+		Example: `  chainrun resume last --take deploy
+  chainrun resume 46d299 --input token=$TOKEN`,
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,15 +75,19 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := f.stateStore()
+	st, id, err := f.runID(opts.runID)
 	if err != nil {
 		return err
 	}
-	session, saved, err := st.Continue(opts.runID)
+	session, saved, err := st.Continue(id)
 	if err != nil {
 		return err
 	}
 	defer session.Close() // when it is not driven
+	if id != opts.runID && !opts.quiet {
+		fmt.Fprintf(f.io.ErrOut, "chainrun: %s is run %s (%s, %s)\n", opts.runID, id, saved.Record.Name, saved.Record.Status)
+	}
+	opts.runID = id
 
 	if saved.Record.Status == run.Succeeded && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)

@@ -10,11 +10,15 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/gantt"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runsOptions struct {
-	f     *factory
-	gantt bool
+	f        *factory
+	gantt    bool
+	limit    int
+	chain    string
+	statuses []string
 }
 
 func newRunsCmd(f *factory) *cobra.Command {
@@ -23,10 +27,21 @@ func newRunsCmd(f *factory) *cobra.Command {
 		Use:   "runs",
 		Short: "List saved runs, newest first",
 		Long: `List the runs saved in the state directory, newest first. A run whose
-process died (a crash, kill -9) is listed as interrupted and can be resumed.`,
+process died (a crash, kill -9) is listed as interrupted and can be resumed.
+
+Wherever a run id is asked for (resume, runs show, graph --run), "last"
+names the newest run, and any part of an id that only one run's id begins
+or ends with names that run (the random suffix, the date).`,
+		Example: `  chainrun runs --limit 5
+  chainrun runs --chain deploy --status paused,failed
+  chainrun runs show last`,
 		Args: exactArgs(0, "no arguments (or: runs show RUN_ID)"),
 		RunE: func(*cobra.Command, []string) error { return runRunsList(opts) },
 	}
+	fl := cmd.Flags()
+	fl.IntVarP(&opts.limit, "limit", "n", 0, "list only the newest N runs (0: all)")
+	fl.StringVar(&opts.chain, "chain", "", "list only the runs of this chain")
+	fl.StringSliceVar(&opts.statuses, "status", nil, "list only runs of this status (repeatable, or comma-separated)")
 	show := &cobra.Command{
 		Use:               "show RUN_ID",
 		Short:             "Show a saved run: its steps, or with -o json its last result",
@@ -46,6 +61,10 @@ func runRunsList(opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
+	filter, err := store.NewFilter(opts.chain, opts.statuses, opts.limit)
+	if err != nil {
+		return err
+	}
 	st, err := f.stateStore()
 	if err != nil {
 		return err
@@ -55,7 +74,7 @@ func runRunsList(opts *runsOptions) error {
 		return err
 	}
 	out := make([]text.ListedRun, 0, len(recs))
-	for _, r := range recs {
+	for _, r := range filter.Apply(recs) {
 		out = append(out, text.ListedRunOf(r))
 	}
 	if format == "json" {
@@ -64,13 +83,13 @@ func runRunsList(opts *runsOptions) error {
 	return text.Runs(f.io.Out, out)
 }
 
-func runRunsShow(opts *runsOptions, id string) error {
+func runRunsShow(opts *runsOptions, ref string) error {
 	f := opts.f
 	format, err := f.format()
 	if err != nil {
 		return err
 	}
-	st, err := f.stateStore()
+	st, id, err := f.runID(ref)
 	if err != nil {
 		return err
 	}
