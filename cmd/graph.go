@@ -48,7 +48,8 @@ outlined.`,
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "mermaid", "mermaid or dot")
 	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run (an id, last, or a unique part of an id), coloured by outcome")
-	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixed("mermaid\ta Mermaid flowchart or state diagram", "dot\ta Graphviz graph"))
+	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f, false))
 	return cmd
 }
 

@@ -6,18 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/inputs"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
 type resumeOptions struct {
-	f       *factory
-	runID   string
-	inputs  []string
-	rerun   []string
-	reload  bool
-	verbose bool
-	quiet   bool
-	take    string
+	f      *factory
+	runID  string
+	inputs []string
+	rerun  []string
+	reload bool
+	quiet  bool
+	take   string
 	shaping
 }
 
@@ -46,7 +46,7 @@ apply again; give one to change it for the rest of the run.`,
 		Example: `  chainrun resume last --take deploy
   chainrun resume 46d299 --input token=$TOKEN`,
 		Args:              exactArgs(1, "one run id"),
-		ValidArgsFunction: completeRunIDs(f),
+		ValidArgsFunction: completeRunIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runID = args[0]
 			return runResume(cmd, opts)
@@ -58,8 +58,9 @@ apply again; give one to change it for the rest of the run.`,
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
 	opts.define(fl)
-	_ = cmd.RegisterFlagCompletionFunc("take", completeTake(f))
-	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
+	_ = cmd.RegisterFlagCompletionFunc("take", completeSaved(f, text.TakeChoices))
+	_ = cmd.RegisterFlagCompletionFunc("rerun", completeSaved(f, text.RerunChoices))
+	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
 	return cmd
 }
@@ -126,7 +127,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}

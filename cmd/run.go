@@ -21,7 +21,6 @@ type runOptions struct {
 	inputs    []string
 	inputFile string
 	dryRun    bool
-	verbose   bool
 	quiet     bool
 	shaping
 }
@@ -58,10 +57,10 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value, key=@file (a regular file, at most 8 MiB) or key=@@text for a literal @text (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
-	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
+	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	return cmd
 }
 
@@ -87,7 +86,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
@@ -150,6 +149,12 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	}
 	session.SetFlags(flags)
 	return session.Drive(ctx, engine, req)
+}
+
+// verbose reports -v/--verbose, a flag of every command.
+func verbose(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("verbose")
+	return v
 }
 
 // printResult writes the result; its status decides the exit code, and

@@ -42,12 +42,14 @@ or ends with names that run (the random suffix, the date).`,
 	fl.IntVarP(&opts.limit, "limit", "n", 0, "list only the newest N runs (0: all)")
 	fl.StringVar(&opts.chain, "chain", "", "list only the runs of this chain")
 	fl.StringSliceVar(&opts.statuses, "status", nil, "list only runs of this status (repeatable, or comma-separated)")
+	_ = cmd.RegisterFlagCompletionFunc("chain", completeChainNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("status", fixed(text.StatusChoices()...))
 	show := &cobra.Command{
 		Use:               "show RUN_ID",
 		Short:             "Show a saved run: its steps, or with -o json its last result",
 		Long:              "Show a saved run's steps. --gantt prints a Mermaid gantt chart of its last attempt instead, so parallelism and the critical path show.",
 		Args:              exactArgs(1, "one run id"),
-		ValidArgsFunction: completeRunIDs(f),
+		ValidArgsFunction: completeRunIDs(f, false),
 		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
 	}
 	show.Flags().BoolVar(&opts.gantt, "gantt", false, "print a Mermaid gantt chart of the run's timeline")
@@ -118,43 +120,4 @@ func runRunsShow(opts *runsOptions, ref string) error {
 		return err
 	}
 	return text.Run(f.io.Out, saved, prices)
-}
-
-// completeRunIDs offers the saved run ids.
-func completeRunIDs(f *factory) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		st, err := f.stateStore()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		recs, _ := st.List()
-		var ids []string
-		for _, r := range recs {
-			ids = append(ids, r.RunID)
-		}
-		return ids, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-// completeTake completes --take with the links of the run being resumed:
-// the choices it paused at, or the retry of what failed.
-func completeTake(f *factory) cobra.CompletionFunc {
-	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) == 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		st, err := f.stateStore()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		sv, err := st.Load(args[0])
-		if err != nil || sv.Result == nil || sv.Result.WorkflowResult == nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var out []cobra.Completion
-		for _, l := range sv.Result.Links {
-			out = append(out, cobra.CompletionWithDesc(l.Transition, l.Title))
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }
