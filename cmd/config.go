@@ -62,7 +62,7 @@ func loadConfig(v *viper.Viper) error {
 	v.SetDefault(keyChainsDir, "chains")
 	v.SetDefault(keyOutput, "text")
 
-	if err := checkEnvSettings(); err != nil {
+	if err := project.CheckEnvSettings(os.Getenv); err != nil {
 		return err
 	}
 	path := v.GetString(keyConfig)
@@ -97,7 +97,7 @@ func loadConfig(v *viper.Viper) error {
 			return usagef("config file %s: unknown key %q%s (keys are %s)", path, k, chain.DidYouMean(k, configKeys), strings.Join(configKeys, ", "))
 		}
 	}
-	if err := checkFileSettings(path, top); err != nil {
+	if err := project.CheckFileSettings(path, top); err != nil {
 		return err
 	}
 	v.SetConfigType("yaml")

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // The exit codes of the contract.
@@ -42,17 +44,17 @@ func (e *exitStatus) Error() string { return e.msg }
 
 // resultExit is the exit code of a run's status: 0 succeeded, 3 paused at
 // a decision point, 130 interrupted, 1 failed (with the message for
-// stderr).
-func resultExit(res *run.Result, format string) error {
+// stderr, whose resume hint says --reload when c's file changed since).
+func resultExit(res *run.Result, format string, c *chain.Chain) error {
 	switch res.Status {
 	case run.Succeeded:
 		return nil
 	case run.Interrupted:
-		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res)}
+		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res, store.EditOf(c))}
 	case run.Paused:
 		return &exitStatus{code: exitPaused}
 	}
-	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text")}
+	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text", store.EditOf(c))}
 }
 
 // nothingRan is the class of every error from before anything ran: a bad

@@ -55,19 +55,32 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 	}
 }
 
+// TestCobraRefusalsExitTwoWithAHint: a refused command line is exit 2 and
+// points at the help of the command it was given to, with the flag meant
+// when one is close.
 func TestCobraRefusalsExitTwoWithAHint(t *testing.T) {
-	for _, args := range [][]string{
-		{"no-such-command"},
-		{"run", "--no-such-flag"},
-		{"validate", "--max-parallel"},
-		{"list", "--output"},
+	for _, tt := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"no-such-command"}, "Run 'chainrun --help' for usage."},
+		{[]string{"run", "--no-such-flag"}, "unknown flag: --no-such-flag; see chainrun run --help"},
+		{[]string{"validate", "--max-parallel"}, "; see chainrun validate --help"},
+		{[]string{"list", "--output"}, "flag needs an argument: --output; see chainrun list --help"},
+		{[]string{"run", "hello", "--inptu", "who=x"}, "unknown flag: --inptu (did you mean --input?); see chainrun run --help"},
+		{[]string{"resume", "x", "--rerum", "a"}, "unknown flag: --rerum (did you mean --rerun?); see chainrun resume --help"},
+		{[]string{"runs", "show", "x", "--gant"}, "(did you mean --gantt?); see chainrun runs show --help"},
+		{[]string{"runs", "--chian", "x"}, "unknown flag: --chian (did you mean --chain?); see chainrun runs --help"},
+		{[]string{"run", "hello", "--max-parallel", "lots"}, `invalid argument "lots" for "--max-parallel" flag`},
+		{[]string{"graph", "--formt", "dot"}, "(did you mean --format?)"},
+		{[]string{"run", "hello", "--zzz"}, "unknown flag: --zzz; see chainrun run --help"},
 	} {
 		io, _, _, errOut := iostreams.Test()
-		if code := Execute(context.Background(), io, args); code != exitUsage {
-			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
+		if code := Execute(context.Background(), io, tt.args); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", tt.args, code, errOut)
 		}
-		if !strings.Contains(errOut.String(), "chainrun --help") {
-			t.Errorf("%v: no usage hint in %q", args, errOut)
+		if !strings.Contains(errOut.String(), tt.hint) {
+			t.Errorf("%v: no %q in %q", tt.args, tt.hint, errOut)
 		}
 	}
 }

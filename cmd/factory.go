@@ -21,8 +21,8 @@ import (
 // dependencies are made, each lazily, once flags are parsed:
 //
 //	config        flags > CHAINRUN_* env > config file (viper)
-//	catalog       the chains directory's chains, loaded once
-//	resolveChain  a chain by name or path; calledChain for chain steps
+//	library       the chains directory's chains, each loaded once: catalog,
+//	              resolveChain (by name or path), calledChain (chain steps)
 //	registry      model providers (config providers, keys from the env)
 //	cacheStore    the answer cache directory
 //	stateStore    the saved runs directory
@@ -34,9 +34,7 @@ type factory struct {
 	v      *viper.Viper
 	loaded bool
 	cfgErr error
-	cat    *chain.Catalog
-	files  map[string]*chain.Loaded
-	named  map[string]*chain.Loaded
+	lib    *chain.Library
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 	// term is the person at the terminal, shared by every prompt.
@@ -82,69 +80,39 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	return chain.Options{LenientVariables: !v.GetBool("strict_variables")}, nil
 }
 
-// resolveChain finds a chain by name in the chains dir (loading only its
-// file), or by path. Each is read once per process, so a chain called
-// many times is loaded once, and a file edited during a run does not
-// change it.
-func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
-	opts, err := f.chainOptions()
-	if err != nil {
-		return nil, err
-	}
-	if path, ok := chain.FilePath(arg); ok {
-		if l, cached := f.files[path]; cached {
-			return l, nil
-		}
-		l, err := chain.LoadFile(path, opts)
+// library is the chains directory's chains, each loaded once.
+func (f *factory) library() (*chain.Library, error) {
+	if f.lib == nil {
+		dir, err := f.chainsDir()
 		if err != nil {
 			return nil, err
 		}
-		if f.files == nil {
-			f.files = map[string]*chain.Loaded{}
+		opts, err := f.chainOptions()
+		if err != nil {
+			return nil, err
 		}
-		f.files[path] = l
-		return l, nil
+		f.lib = &chain.Library{Dir: dir, Opts: opts}
 	}
-	if f.cat != nil {
-		return f.cat.Find(arg)
-	}
-	if l, cached := f.named[arg]; cached {
-		return l, nil
-	}
-	dir, err := f.chainsDir()
+	return f.lib, nil
+}
+
+// resolveChain finds a chain by name in the chains dir (loading only its
+// file), or by path, each once per process.
+func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
+	lib, err := f.library()
 	if err != nil {
 		return nil, err
 	}
-	l, err := chain.FindIn(dir, arg, opts)
-	if err != nil {
-		return nil, err
-	}
-	if f.named == nil {
-		f.named = map[string]*chain.Loaded{}
-	}
-	f.named[arg] = l
-	return l, nil
+	return lib.Resolve(arg)
 }
 
 // catalog loads every chain of the chains dir (once per process).
 func (f *factory) catalog() (*chain.Catalog, error) {
-	if f.cat != nil {
-		return f.cat, nil
-	}
-	dir, err := f.chainsDir()
+	lib, err := f.library()
 	if err != nil {
 		return nil, err
 	}
-	opts, err := f.chainOptions()
-	if err != nil {
-		return nil, err
-	}
-	cat, err := chain.OpenCatalog(dir, opts)
-	if err != nil {
-		return nil, err
-	}
-	f.cat = cat
-	return cat, nil
+	return lib.Catalog()
 }
 
 // calledChain finds the chain a chain step calls: a name in the chains
@@ -174,13 +142,32 @@ func (f *factory) stateStore() (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := store.ParseDurability(f.v.GetString(keyDurability))
+	s, err := store.OpenDurable(dir, f.v.GetString(keyDurability))
 	if err != nil {
 		return nil, usagef("%v (from --durability, CHAINRUN_DURABILITY or durability in config)", err)
 	}
-	s := store.Open(dir)
-	s.SetDurability(d)
 	return s, nil
+}
+
+// runID is the id of the saved run a reference names (last, an id, or a
+// part of one only one run's id begins or ends with), and its store.
+func (f *factory) runID(ref string) (*store.Store, string, error) {
+	st, err := f.stateStore()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := st.Resolve(ref)
+	return st, id, err
+}
+
+// savedRun reads the saved run a reference names.
+func (f *factory) savedRun(ref string) (string, *store.Saved, error) {
+	st, id, err := f.runID(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	saved, err := st.Load(id)
+	return id, saved, err
 }
 
 // dataDir is the directory config key names, else chainrun's under the
@@ -207,20 +194,10 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	configured, err := llm.ProvidersFromConfig(v.Get("providers"))
+	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases),
+		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM)}, os.Getenv)
 	if err != nil {
 		return nil, usagef("%v", err)
-	}
-	aliases, err := llm.AliasesFromConfig(v.Get(keyModelAliases))
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	r := llm.NewRegistry(configured, v.GetString(keyDefaultProvider), os.Getenv, nil)
-	r.SetAliases(aliases)
-	if n := v.GetInt(keyMaxParallelLLM); n < 0 {
-		return nil, usagef("--max-parallel-llm %d: want 0 (no cap) or more", n)
-	} else {
-		r.SetConcurrency(n)
 	}
 	return r, nil
 }
@@ -246,9 +223,9 @@ func (f *factory) prices() (*llm.Prices, error) {
 	if err != nil {
 		return nil, err
 	}
-	custom := map[string]llm.Price{}
-	if err := v.UnmarshalKey("prices", &custom); err != nil {
-		return nil, usagef("config prices: %v (write model: {input: USD per million tokens, output: ...})", err)
+	p, err := llm.PricesFrom(v.Get("prices"))
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
-	return llm.NewPrices(custom), nil
+	return p, nil
 }

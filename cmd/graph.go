@@ -48,8 +48,9 @@ workflow's current state is outlined (▶).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "", "text (the default on a terminal), mermaid (the default elsewhere) or dot")
-	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run, coloured by outcome")
-	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f))
+	cmd.Flags().StringVar(&opts.runID, "run", "", "draw a saved run (an id, last, or a unique part of an id), coloured by outcome")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixed("text\tsteps by wave, readable in a terminal", "mermaid\ta Mermaid flowchart or state diagram", "dot\ta Graphviz graph"))
+	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(f, false))
 	return cmd
 }
 
@@ -80,12 +81,8 @@ func runGraph(opts *graphOptions) error {
 
 // runOutcomes reads a saved run: the chain of its snapshot and what
 // happened to each step or state.
-func runOutcomes(f *factory, id string) (*chain.Chain, graph.Outcomes, error) {
-	st, err := f.stateStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	saved, err := st.Load(id)
+func runOutcomes(f *factory, ref string) (*chain.Chain, graph.Outcomes, error) {
+	_, saved, err := f.savedRun(ref)
 	if err != nil {
 		return nil, nil, err
 	}

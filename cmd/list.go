@@ -30,20 +30,7 @@ func runList(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	var out []text.ListedChain
-	for _, cf := range cat.Files {
-		lc := text.ListedChain{Name: cf.Name, File: cf.Path, Inputs: []text.ListedInput{}}
-		if cf.Err != nil {
-			lc.Error = "invalid: run chainrun validate"
-		} else {
-			c := cf.Loaded.Chain
-			lc.Description = c.Description
-			for _, in := range c.Inputs {
-				lc.Inputs = append(lc.Inputs, text.ListedInput{Name: in.Name, Description: in.Description, Required: in.Required(), Default: in.Default})
-			}
-		}
-		out = append(out, lc)
-	}
+	out := text.ListedChains(cat)
 	if format == "json" {
 		return render.PrintJSON(f.io.Out, out)
 	}

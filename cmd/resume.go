@@ -6,28 +6,30 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/inputs"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
 type resumeOptions struct {
-	f       *factory
-	runID   string
-	inputs  []string
-	rerun   []string
-	reload  bool
-	verbose bool
-	quiet   bool
-	take    string
+	f      *factory
+	runID  string
+	inputs []string
+	rerun  []string
+	reload bool
+	quiet  bool
+	take   string
 	shaping
 }
 
 func newResumeCmd(f *factory) *cobra.Command {
 	opts := &resumeOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "resume RUN_ID",
+		Use:   "resume RUN_ID|last",
 		Short: "Continue a paused, failed, interrupted or crashed run where it stopped",
-		Long: `Continue a saved run. Steps that finished are not run again; failed and
-unfinished ones run. The chain is the snapshot taken at launch, so editing
+		Long: `Continue a saved run. RUN_ID is its id, "last" (the newest run), or any
+part of an id that only one run's id begins or ends with (the random
+suffix). Steps that finished are not run again; failed and unfinished
+ones run. The chain is the snapshot taken at launch, so editing
 the file never changes a run in flight; --reload takes the current file
 instead (to fix the chain itself), refusing when its steps differ.
 
@@ -41,8 +43,10 @@ A workflow paused at a decision point continues with --take TRANSITION
 The run-shaping flags the run was started with (--model, --max-tokens,
 --agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant)
 apply again; give one to change it for the rest of the run.`,
+		Example: `  chainrun resume last --take deploy
+  chainrun resume 46d299 --input token=$TOKEN`,
 		Args:              exactArgs(1, "one run id"),
-		ValidArgsFunction: completeRunIDs(f),
+		ValidArgsFunction: completeRunIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runID = args[0]
 			return runResume(cmd, opts)
@@ -54,8 +58,9 @@ apply again; give one to change it for the rest of the run.`,
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
 	opts.define(fl)
-	_ = cmd.RegisterFlagCompletionFunc("take", completeTake(f))
-	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr")
+	_ = cmd.RegisterFlagCompletionFunc("take", completeSaved(f, text.TakeChoices))
+	_ = cmd.RegisterFlagCompletionFunc("rerun", completeSaved(f, text.RerunChoices))
+	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
 	return cmd
 }
@@ -71,24 +76,31 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := f.stateStore()
+	st, id, err := f.runID(opts.runID)
 	if err != nil {
 		return err
 	}
-	session, saved, err := st.Continue(opts.runID)
+	session, saved, err := st.Continue(id)
 	if err != nil {
 		return err
 	}
 	defer session.Close() // when it is not driven
+	if id != opts.runID && !opts.quiet {
+		fmt.Fprintf(f.io.ErrOut, "chainrun: %s is run %s (%s, %s)\n", opts.runID, id, saved.Record.Name, saved.Record.Status)
+	}
+	opts.runID = id
 
 	if saved.Record.Status == run.Succeeded && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
 	}
 	if saved.Record.Status == run.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
-		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result, false)
+		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result, false, nil)
 	}
 	if err := saved.CheckDir(); err != nil {
+		return err
+	}
+	if err := saved.CheckSecrets(given); err != nil {
 		return err
 	}
 	chainOpts, err := f.chainOptions()
@@ -115,7 +127,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
@@ -123,7 +135,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.take != "" && c.Workflow == nil {
 		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
 	}
-	granted, err := grants(c, opts.grants)
+	granted, err := run.Grants(c, opts.grants)
 	if err != nil {
 		return err
 	}
@@ -135,5 +147,5 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	view.github.Report(c, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said)
+	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, c)
 }

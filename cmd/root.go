@@ -1,9 +1,13 @@
 package cmd
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // version, commit and date are set at build time by the release
@@ -30,11 +34,17 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		Version:       buildinfo.Read(version, commit, date).Version,
 	}
 	root.SetVersionTemplate("chainrun {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.String("config", "", "config file (default ./chainrun.yaml, else $XDG_CONFIG_HOME/chainrun/config.yaml)")
 	pf.String("chains-dir", "", "directory of chain files (default ./chains; env CHAINRUN_CHAINS_DIR)")
 	pf.StringP("output", "o", "", "output format: text or json")
+	// -v is --verbose wherever it is written (chainrun -v run x too);
+	// --version has no short form
+	pf.BoolP("verbose", "v", false, "stream each step's output to stderr, prefixed with its id (run, resume)")
+	_ = root.MarkPersistentFlagFilename("config", "yaml", "yml")
+	_ = root.MarkPersistentFlagDirname("chains-dir")
+	_ = root.RegisterFlagCompletionFunc("output", fixed("text\tthe chain's output alone", "json\tone JSON object"))
 	bindFlag(f.v, keyConfig, pf.Lookup("config"))
 	bindFlag(f.v, keyChainsDir, pf.Lookup("chains-dir"))
 	bindFlag(f.v, keyOutput, pf.Lookup("output"))
@@ -51,6 +61,13 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newInitCmd(f),
 		newSchemaCmd(f),
 	)
+	for _, c := range root.Commands() { // a number never completes to a file name
+		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
+			if fl.Value.Type() == "int" {
+				_ = c.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
+			}
+		})
+	}
 	return root
 }
 
@@ -64,13 +81,14 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
-// completeChainNames offers the chains of the chains dir.
-func completeChainNames(f *factory) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		cat, err := f.catalog()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveDefault
-		}
-		return cat.Names(), cobra.ShellCompDirectiveNoFileComp
+// flagError is a refused flag: exit 2, with the flag meant when one is
+// close and the help of the command it was given to.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(fl *pflag.Flag) { names = append(names, "--"+fl.Name) })
+		msg += chain.DidYouMean("--"+name, names)
 	}
+	return usagef("%s; see %s --help", msg, cmd.CommandPath())
 }

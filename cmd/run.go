@@ -22,7 +22,6 @@ type runOptions struct {
 	inputs    []string
 	inputFile string
 	dryRun    bool
-	verbose   bool
 	quiet     bool
 	shaping
 }
@@ -59,10 +58,10 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value, key=@file (a regular file, at most 8 MiB) or key=@@text for a literal @text (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
-	fl.BoolVarP(&opts.verbose, "verbose", "v", false, "stream each step's output to stderr, prefixed with its id")
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
+	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	return cmd
 }
 
@@ -88,7 +87,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: opts.verbose, quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
@@ -101,7 +100,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
-	granted, err := grants(loaded.Chain, opts.grants)
+	granted, err := run.Grants(loaded.Chain, opts.grants)
 	if err != nil {
 		return err
 	}
@@ -120,7 +119,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return err
 	}
 	view.github.Report(loaded.Chain, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said)
+	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, loaded.Chain)
 }
 
 // runSaved runs the chain with every step saved in the state directory,
@@ -153,9 +152,16 @@ func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Reques
 	return session.Drive(ctx, engine, req)
 }
 
+// verbose reports -v/--verbose, a flag of every command.
+func verbose(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("verbose")
+	return v
+}
+
 // printResult writes the result (said: the progress shown said how the
-// run ended); its status decides the exit code.
-func printResult(w, errOut io.Writer, format string, res *run.Result, said bool) error {
+// run ended); its status decides the exit code, and the hint after a
+// failure reads c's file (nil: none).
+func printResult(w, errOut io.Writer, format string, res *run.Result, said bool, c *chain.Chain) error {
 	if format == "json" {
 		if err := render.PrintJSON(w, res); err != nil {
 			return err
@@ -163,7 +169,7 @@ func printResult(w, errOut io.Writer, format string, res *run.Result, said bool)
 	} else if err := text.Result(w, errOut, res, said); err != nil {
 		return err
 	}
-	return resultExit(res, format)
+	return resultExit(res, format, c)
 }
 
 // printPlan writes a dry run's plan.

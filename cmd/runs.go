@@ -11,11 +11,15 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/gantt"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 type runsOptions struct {
-	f     *factory
-	gantt string
+	f        *factory
+	gantt    string
+	limit    int
+	chain    string
+	statuses []string
 }
 
 func newRunsCmd(f *factory) *cobra.Command {
@@ -24,16 +28,29 @@ func newRunsCmd(f *factory) *cobra.Command {
 		Use:   "runs",
 		Short: "List saved runs, newest first",
 		Long: `List the runs saved in the state directory, newest first. A run whose
-process died (a crash, kill -9) is listed as interrupted and can be resumed.`,
+process died (a crash, kill -9) is listed as interrupted and can be resumed.
+
+Wherever a run id is asked for (resume, runs show, graph --run), "last"
+names the newest run, and any part of an id that only one run's id begins
+or ends with names that run (the random suffix, the date).`,
+		Example: `  chainrun runs --limit 5
+  chainrun runs --chain deploy --status paused,failed
+  chainrun runs show last`,
 		Args: exactArgs(0, "no arguments (or: runs show RUN_ID)"),
 		RunE: func(*cobra.Command, []string) error { return runRunsList(opts) },
 	}
+	fl := cmd.Flags()
+	fl.IntVarP(&opts.limit, "limit", "n", 0, "list only the newest N runs (0: all)")
+	fl.StringVar(&opts.chain, "chain", "", "list only the runs of this chain")
+	fl.StringSliceVar(&opts.statuses, "status", nil, "list only runs of this status (repeatable, or comma-separated)")
+	_ = cmd.RegisterFlagCompletionFunc("chain", completeChainNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("status", fixed(text.StatusChoices()...))
 	show := &cobra.Command{
 		Use:               "show RUN_ID",
 		Short:             "Show a saved run: its steps, or with -o json its last result",
 		Long:              "Show a saved run's steps. --gantt prints the timeline of its last attempt instead, so parallelism and the critical path show: as text on a terminal, else as a Mermaid gantt chart (--gantt=text or --gantt=mermaid to choose).",
 		Args:              exactArgs(1, "one run id"),
-		ValidArgsFunction: completeRunIDs(f),
+		ValidArgsFunction: completeRunIDs(f, false),
 		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
 	}
 	show.Flags().StringVar(&opts.gantt, "gantt", "", "print the run's timeline: text (the default on a terminal) or mermaid (--gantt=mermaid)")
@@ -48,6 +65,10 @@ func runRunsList(opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
+	filter, err := store.NewFilter(opts.chain, opts.statuses, opts.limit)
+	if err != nil {
+		return err
+	}
 	st, err := f.stateStore()
 	if err != nil {
 		return err
@@ -57,7 +78,7 @@ func runRunsList(opts *runsOptions) error {
 		return err
 	}
 	out := make([]text.ListedRun, 0, len(recs))
-	for _, r := range recs {
+	for _, r := range filter.Apply(recs) {
 		out = append(out, text.ListedRunOf(r))
 	}
 	if format == "json" {
@@ -66,13 +87,13 @@ func runRunsList(opts *runsOptions) error {
 	return text.Runs(f.io.Out, out)
 }
 
-func runRunsShow(opts *runsOptions, id string) error {
+func runRunsShow(opts *runsOptions, ref string) error {
 	f := opts.f
 	format, err := f.format()
 	if err != nil {
 		return err
 	}
-	st, err := f.stateStore()
+	st, id, err := f.runID(ref)
 	if err != nil {
 		return err
 	}
@@ -105,43 +126,4 @@ func runRunsShow(opts *runsOptions, id string) error {
 		return err
 	}
 	return text.Run(f.io.Out, saved, prices)
-}
-
-// completeRunIDs offers the saved run ids.
-func completeRunIDs(f *factory) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		st, err := f.stateStore()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		recs, _ := st.List()
-		var ids []string
-		for _, r := range recs {
-			ids = append(ids, r.RunID)
-		}
-		return ids, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-// completeTake completes --take with the links of the run being resumed:
-// the choices it paused at, or the retry of what failed.
-func completeTake(f *factory) cobra.CompletionFunc {
-	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) == 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		st, err := f.stateStore()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		sv, err := st.Load(args[0])
-		if err != nil || sv.Result == nil || sv.Result.WorkflowResult == nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var out []cobra.Completion
-		for _, l := range sv.Result.Links {
-			out = append(out, cobra.CompletionWithDesc(l.Transition, l.Title))
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }

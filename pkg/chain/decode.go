@@ -87,6 +87,9 @@ type walkOpts struct {
 	// reported at the value as the YAML library finds it, and keys
 	// suggested in alphabetical order.
 	step bool
+	// meant, when set, collects the keys of dst that unknown keys are
+	// close to: what the mapping lacks then is likely one of them.
+	meant *[]string
 }
 
 // walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
@@ -95,8 +98,8 @@ type walkOpts struct {
 // position is kept in pos (when not nil); special, when not nil, takes
 // the keys whose value needs more than a plain decode and reports whether
 // it took the key; any other key is decoded into dst's field of that tag,
-// or reported unknown with the closest of dst's keys. walk reports
-// whether every key was read.
+// or reported unknown with the closest of dst's keys (an error that stops
+// no other check). walk reports whether every key it knows was read.
 func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) bool {
 	rv := reflect.ValueOf(dst).Elem()
 	fs := fieldsOf(rv.Type())
@@ -131,8 +134,13 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 			ok = decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface()) && ok
 		case o.extensions && strings.HasPrefix(key, "x-"):
 		default:
-			d.errorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
-			ok = false
+			// the rest of the mapping is read all the same, so one pass
+			// reports every error of the file
+			if m := suggest(key, suggestions); m != "" && o.meant != nil {
+				*o.meant = append(*o.meant, m)
+			}
+			delete(pos, key)
+			d.looseErrorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
 		}
 	}
 	return ok
@@ -146,7 +154,7 @@ func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
 	}
 	for _, p := range mappingPairs(d, n, prefix) {
 		if !slices.Contains(known, p.key.Value) {
-			d.errorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
+			d.looseErrorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
 		}
 	}
 }

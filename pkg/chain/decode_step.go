@@ -13,7 +13,7 @@ var stepAliases = map[string]string{"kind": "type"}
 // reports the kind by name (see reportUnknownKind).
 func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 	s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
-	before := len(d.errs())
+	before := d.blocking()
 	pairs := mappingPairs(d, n, prefix)
 	if kindNode, at := kindOfPairs(pairs); kindNode != nil {
 		if _, known := kindOf(kindNode.Value); !known {
@@ -21,11 +21,11 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 			if id := idOfPairs(pairs); id != nil {
 				s.ID, s.FieldPos["id"] = id.value.Value, posOf(id.key)
 			}
-			return s, len(d.errs()) == before
+			return s, d.blocking() == before
 		}
 	}
-	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true}, nil)
-	return s, ok && len(d.errs()) == before
+	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant}, nil)
+	return s, ok && d.blocking() == before
 }
 
 // kindOfPairs finds the text of a step's type (or kind) and where it was

@@ -56,10 +56,39 @@ func IsValidation(err error) bool {
 type diags struct {
 	mu   sync.Mutex
 	file string
+	// src is the file's text, for explaining a YAML syntax error by what
+	// its line holds.
+	src  []byte
 	list []Diagnostic
 	// soft counts the errors found while decoding that do not keep the
 	// file from being validated (an unknown step kind).
 	soft int
+	// loose counts the errors that keep no other check from running (an
+	// unknown field: the rest of its mapping is read all the same), so
+	// one pass reports every error of a file.
+	loose int
+}
+
+// blocking is how many errors so far may keep later checks from running.
+func (d *diags) blocking() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, x := range d.list {
+		if !x.Warning {
+			n++
+		}
+	}
+	return n - d.loose
+}
+
+// looseErrorf adds an error after which every check still runs.
+func (d *diags) looseErrorf(p Pos, format string, args ...any) {
+	if d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)}) {
+		d.mu.Lock()
+		d.loose++
+		d.mu.Unlock()
+	}
 }
 
 func (d *diags) errorf(p Pos, format string, args ...any) {
@@ -126,15 +155,7 @@ func (d *diags) warnings() []Diagnostic {
 // when not nil, is the mapping that was being decoded: the finding then
 // names the field and prefix says whose field it is.
 func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix string) {
-	var list []*yaml.LoadError
-	var many *yaml.LoadErrors
-	var one *yaml.LoadError
-	switch {
-	case errors.As(err, &many):
-		list = many.Errors
-	case errors.As(err, &one):
-		list = []*yaml.LoadError{one}
-	}
+	list := loadErrors(err)
 	for _, e := range list {
 		p := Pos{e.Mark.Line, e.Mark.Column}
 		msg := cleanYAMLMessage(e.Message)
@@ -147,6 +168,32 @@ func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix str
 		return
 	}
 	d.errorf(fallback, "%s", cleanYAMLMessage(err.Error()))
+}
+
+// syntaxError reports a file that is not YAML: each error at its place,
+// explained in plain words where the parser's are cryptic.
+func (d *diags) syntaxError(err error) {
+	list := loadErrors(err)
+	for _, e := range list {
+		p := Pos{e.Mark.Line, e.Mark.Column}
+		d.errorf(p, "%s", explainYAML(cleanYAMLMessage(e.Message), lineOf(d.src, p.Line), p.Col))
+	}
+	if len(list) == 0 {
+		d.errorf(Pos{1, 1}, "%s", cleanYAMLMessage(err.Error()))
+	}
+}
+
+// loadErrors are the positioned errors a YAML library error holds.
+func loadErrors(err error) []*yaml.LoadError {
+	var many *yaml.LoadErrors
+	var one *yaml.LoadError
+	switch {
+	case errors.As(err, &many):
+		return many.Errors
+	case errors.As(err, &one):
+		return []*yaml.LoadError{one}
+	}
+	return nil
 }
 
 var constructPattern = lazyRegexp("^cannot construct (\\w+)(?: (.*))? into (.+)$")

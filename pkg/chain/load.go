@@ -48,11 +48,11 @@ func LoadFile(path string, opts Options) (*Loaded, error) {
 
 // Parse decodes and validates chain text. file names it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
-	d := &diags{file: file}
+	d := &diags{file: file, src: data}
 	chains := decodeFile(d, data)
-	// an unknown step kind does not stop validation: the file's other
-	// findings are reported with it
-	if len(chains) > 0 && len(d.errs()) == d.soft {
+	// an unknown step kind or field does not stop validation: the file's
+	// other findings are reported with it
+	if len(chains) > 0 && d.blocking() == d.soft {
 		for _, c := range chains {
 			c.File = file
 			c.Source = data
@@ -84,7 +84,7 @@ func decodeFile(d *diags, data []byte) []*Chain {
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		d.yamlError(err, Pos{1, 1}, nil, "")
+		d.syntaxError(err)
 		return nil
 	}
 	root := &doc
@@ -126,7 +126,7 @@ func badText(data []byte) (Pos, string, bool) {
 // positions and rejecting unknown fields.
 func decodeChain(d *diags, root *yaml.Node) *Chain {
 	c := &Chain{Pos: posOf(root)}
-	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true, meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
 			decodeInto(d, v, &c.Name)
@@ -154,7 +154,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 func decodeInputs(d *diags, v *yaml.Node) []*Input {
 	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default}")
+		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default, secret, enum}")
 		return nil
 	}
 	var out []*Input

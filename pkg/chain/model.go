@@ -25,7 +25,7 @@ type Chain struct {
 	Name        string   `yaml:"name" doc:"The chain's name: chainrun run NAME finds it by this (letters, digits, '-', '_', '.')."`
 	Description string   `yaml:"description" doc:"One line shown by chainrun list."`
 	Version     string   `yaml:"version" doc:"Your version of the chain (free text)."`
-	Inputs      []*Input `yaml:"inputs" doc:"Parameters given with --input: a list of {name, description, optional, default, secret} (or plain names)."`
+	Inputs      []*Input `yaml:"inputs" doc:"Parameters given with --input: a list of {name, description, optional, default, secret, enum} (or plain names)."`
 	Steps       []*Step  `yaml:"steps" doc:"The steps. Each starts as soon as the steps in its depends_on have finished."`
 	// Output names the output_var whose value is the chain's result.
 	Output string `yaml:"output" doc:"The output_var whose value is the chain's result."`
@@ -46,6 +46,9 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
+	// meant are the keys that the file's unknown top-level fields are
+	// close to: a chain lacking one of them is not told so a second time.
+	meant []string
 }
 
 // Step returns the step with the given id, or nil.
@@ -81,6 +84,9 @@ type Input struct {
 	Default     *string `yaml:"default" doc:"The value when the input is not given (makes it optional)."`
 	// Secret values are masked wherever a run is reported or saved.
 	Secret bool `yaml:"secret" doc:"Masked as *** in errors, events, results and saved runs; never saved."`
+	// Enum lists the values the input may take (a workflow's come from its
+	// inputSchema's enum): another is refused, and completion offers them.
+	Enum []string `yaml:"enum" doc:"The values the input may take: any other is refused before the run starts, and shell completion offers these."`
 	// Type is the JSON Schema type a workflow's inputSchema declares for
 	// it: --input text is converted to it.
 	Type string `yaml:"-"`

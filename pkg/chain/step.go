@@ -52,6 +52,13 @@ type Step struct {
 	// keywordDefault is set on a workflow task whose state has a default
 	// branch (see KeywordFallsThrough).
 	keywordDefault bool
+	// meant are the keys this step's unknown fields are close to: what
+	// its kind requires is then not judged, since the field it lacks is
+	// likely one misspelt (and reported already).
+	meant []string
+	// lostDeps is set on a step whose depends_on names a step that does
+	// not exist (reported): the other checks go on without that name.
+	lostDeps bool
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names

@@ -28,7 +28,7 @@ func (v *validator) kindFields(s *Step) {
 		}
 		v.d.errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
 	}
-	if u := unitOf(s.Kind); u != nil && u.check != nil {
+	if u := unitOf(s.Kind); u != nil && u.check != nil && len(s.meant) == 0 {
 		u.check(v, s)
 	}
 	v.commonFields(s)

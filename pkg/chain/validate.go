@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,12 +171,13 @@ func (v *validator) compileAll() {
 func (v *validator) chainFields() {
 	c := v.c
 	switch {
+	case c.Name == "" && slices.Contains(c.meant, "name"):
 	case c.Name == "":
 		v.d.errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
 	case !validChainName(c.Name):
 		v.d.errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
 	}
-	if len(c.Steps) == 0 {
+	if len(c.Steps) == 0 && !slices.Contains(c.meant, "steps") {
 		v.d.errorf(c.Pos, "steps: a chain needs at least one step")
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
@@ -193,6 +195,8 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q: a name is letters, digits and '_' so that {input.%s} can refer to it", in.Name, in.Name)
 		case seen[in.Name]:
 			v.d.errorf(in.Pos, "input %q is declared twice", in.Name)
+		case in.Default != nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, *in.Default):
+			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
 		}
 		seen[in.Name] = true
 	}
@@ -261,18 +265,26 @@ func (v *validator) graph() bool {
 	}
 	ok := true
 	for _, s := range v.c.Steps {
+		var known []string
 		for _, dep := range s.DependsOn {
 			switch {
 			case dep == s.ID:
 				v.d.errorf(s.At("depends_on"), "step %q depends on itself", s.ID)
 				ok = false
 			case v.c.byID[dep] == nil:
-				v.d.errorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
-				ok = false
+				// the rest of the graph is checked without it; what the
+				// step reads is then not held to its dependencies
+				v.d.looseErrorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
+				s.lostDeps = true
+			default:
+				known = append(known, dep)
 			}
 		}
+		if s.lostDeps {
+			s.DependsOn = known // an invalid chain is never returned
+		}
 	}
-	if !ok || len(v.d.errs()) > 0 {
+	if !ok || v.d.blocking() > 0 {
 		return false
 	}
 	g, err := dag.New(ids, func(id string) []string { return v.c.byID[id].DependsOn })

@@ -45,7 +45,7 @@ func (sc scope) check(name string) string {
 			return ""
 		}
 		return fmt.Sprintf("%s is this step's own output", name)
-	case !sc.v.g.DependsOn(s.ID, p.ID):
+	case !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
 		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
 	}
 	return ""

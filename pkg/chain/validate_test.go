@@ -138,6 +138,7 @@ func TestValidationErrors(t *testing.T) {
 		{"wrong type", "name: x\nsteps:\n  - {id: a, type: cli, command: x, timeout_ms: soon}\n", []string{"c.yaml:3:", "soon"}},
 		{"bad jsonpath", "name: x\nsteps:\n  - {id: a, type: cli, command: x, args: ['$.[']}\n", []string{"not a valid JSONPath"}},
 		{"jsonpath unknown input", "name: x\ninputs: [svc]\nsteps:\n  - {id: a, type: cli, command: x, args: ['$.input.service']}\n", []string{"no input is named service"}},
+		{"default outside enum", "name: x\ninputs: [{name: env, enum: [staging, production], default: prod}]\nsteps:\n  - {id: s, type: cli, command: x}\n", []string{`input "env": default "prod" is not one of its enum values (staging, production)`}},
 		{"duplicate input", "name: x\ninputs: [a, a]\nsteps:\n  - {id: s, type: cli, command: x}\n", []string{`input "a" is declared twice`}},
 		{"unknown input field", "name: x\ninputs:\n  - {name: a, requird: true}\nsteps:\n  - {id: s, type: cli, command: x}\n", []string{`unknown field "requird"`}},
 		{"pre_tool without inject_as", "name: x\nsteps:\n  - {id: a, prompt: p, pre_tools: [{type: shell, command: ls}]}\n", []string{"needs inject_as"}},

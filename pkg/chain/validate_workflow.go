@@ -40,7 +40,7 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	case w.State(w.InitialState) == nil:
 		d.errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
 	}
-	if len(d.errs()) > 0 {
+	if d.blocking() > 0 {
 		return
 	}
 	for _, s := range w.States {
@@ -50,7 +50,7 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	if c.Output != "" && !v.wfVars[c.Output] && c.Output != "context" {
 		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, sortedKeys(v.wfVars)))
 	}
-	if len(d.errs()) == 0 {
+	if d.blocking() == 0 {
 		v.reachability()
 	}
 }

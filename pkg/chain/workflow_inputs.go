@@ -66,6 +66,9 @@ func (v *validator) inputSchema() {
 		if p.WriteOnly {
 			in.Secret = true
 		}
+		for _, e := range p.Enum {
+			in.Enum = append(in.Enum, textOfJSON(e))
+		}
 		c.Inputs = append(c.Inputs, in)
 	}
 	for r := range required {

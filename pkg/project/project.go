@@ -1,7 +1,7 @@
 // Package project says where chainrun's files are found: the project's
 // chainrun.yaml, looked for upwards as go-task looks for its Taskfile, and
 // the user's config, cache and state directories under the XDG base
-// directories.
+// directories; and what a config value must be to be read (settings.go).
 //
 // It imports nothing of this module.
 package project

@@ -7,11 +7,63 @@ import (
 	"strings"
 )
 
-// WholeNumber reads a setting's value v (a number from a config file, or
-// text from a variable) as a whole number of at least min; hint says
-// what values are wanted. Settings are held to the rules of their flags,
-// so a value that is no number is never read as 0 without a word.
-func WholeNumber(v any, min int, hint string) (int, error) {
+// wholeSettings are the config keys that hold a whole number, with the
+// least value each takes and what that bound means.
+var wholeSettings = []struct {
+	key  string
+	min  int
+	hint string
+}{
+	{"max_parallel", 1, "1 or more (leave it unset for the default: CPUs, at least 4)"},
+	{"max_parallel_llm", 0, "0 (no cap) or more"},
+}
+
+// SettingError is a config value its flag would refuse, named where it
+// was set (CHAINRUN_<KEY> or the file's key): exit 2.
+type SettingError struct{ Msg string }
+
+func (e *SettingError) Error() string { return e.Msg }
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *SettingError) NothingRan() bool { return true }
+
+// EnvName is the environment variable of a config key.
+func EnvName(key string) string { return "CHAINRUN_" + strings.ToUpper(key) }
+
+// CheckEnvSettings holds CHAINRUN_<KEY> values (read with getenv) to the
+// rules of their flags, naming the variable: a value that is no number
+// would otherwise be read as 0 without a word, and a wrong one blamed on
+// a flag never given.
+func CheckEnvSettings(getenv func(string) string) error {
+	for _, k := range wholeSettings {
+		raw := getenv(EnvName(k.key))
+		if raw == "" {
+			continue
+		}
+		if _, err := wholeSetting(raw, k.min, k.hint); err != nil {
+			return &SettingError{fmt.Sprintf("%s=%s: %v", EnvName(k.key), raw, err)}
+		}
+	}
+	return nil
+}
+
+// CheckFileSettings does the same for the values of config file path.
+func CheckFileSettings(path string, top map[string]any) error {
+	for _, k := range wholeSettings {
+		v, ok := top[k.key]
+		if !ok || v == nil {
+			continue
+		}
+		if _, err := wholeSetting(v, k.min, k.hint); err != nil {
+			return &SettingError{fmt.Sprintf("config file %s: %s: %v", path, k.key, err)}
+		}
+	}
+	return nil
+}
+
+// wholeSetting reads v (a number, or its text) as a whole number of at
+// least min.
+func wholeSetting(v any, min int, hint string) (int, error) {
 	var n int
 	switch x := v.(type) {
 	case int:

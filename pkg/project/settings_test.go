@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestWholeNumber(t *testing.T) {
+func TestWholeSetting(t *testing.T) {
 	for _, tt := range []struct {
 		v    any
 		want int
@@ -17,7 +17,7 @@ func TestWholeNumber(t *testing.T) {
 		{uint64(1 << 63), 0, "out of range"},
 		{2.5, 0, "2.5 is not a whole number"},
 	} {
-		n, err := WholeNumber(tt.v, 1, "1 or more")
+		n, err := wholeSetting(tt.v, 1, "1 or more")
 		if tt.err == "" && (err != nil || n != tt.want) || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 			t.Errorf("%v: %d %v", tt.v, n, err)
 		}

@@ -64,6 +64,11 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 			problems = append(problems, fmt.Sprintf("input %q: %v", k, err))
 			continue
 		}
+		if schema == nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, given[k]) {
+			// a workflow's schema holds its enum; a chain's list, here
+			problems = append(problems, fmt.Sprintf("input %q: %q is not one of %s", k, given[k], strings.Join(in.Enum, ", ")))
+			continue
+		}
 		typed[k] = v
 	}
 	for _, in := range c.Inputs {

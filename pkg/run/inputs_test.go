@@ -33,3 +33,47 @@ workflows:
 		}
 	}
 }
+
+// TestEnumInputs holds a chain's input to the values its enum lists, as a
+// workflow's inputSchema enum holds its own, and reads the schema's enum
+// into the input (for completion and list).
+func TestEnumInputs(t *testing.T) {
+	c := load(t, `
+name: t
+inputs:
+  - {name: env, enum: [staging, production], default: staging}
+steps:
+  - {id: s, type: cli, command: echo, args: ["{input.env}"]}
+`)
+	if _, err := ResolveInputs(c, map[string]string{"env": "prod"}); err == nil || !strings.Contains(err.Error(), `input "env": "prod" is not one of staging, production`) {
+		t.Errorf("a value outside the enum: %v", err)
+	}
+	if got, err := ResolveInputs(c, map[string]string{"env": "production"}); err != nil || got["env"] != "production" {
+		t.Errorf("a value of the enum: %v %v", got, err)
+	}
+	if got, err := ResolveInputs(c, nil); err != nil || got["env"] != "staging" {
+		t.Errorf("the default: %v %v", got, err)
+	}
+	w := load(t, `
+version: "1"
+workflows:
+  t:
+    inputSchema:
+      type: object
+      properties:
+        env: {type: string, enum: [staging, production]}
+        n: {type: integer, enum: [1, 2]}
+    initialState: done
+    states:
+      done: {goal: done, terminal: true}
+`)
+	if got := w.Input("env").Enum; strings.Join(got, ",") != "staging,production" {
+		t.Errorf("schema enum: %q", got)
+	}
+	if got := w.Input("n").Enum; strings.Join(got, ",") != "1,2" {
+		t.Errorf("schema enum of numbers: %q", got)
+	}
+	if _, err := ResolveInputs(w, map[string]string{"env": "qa"}); err == nil || !strings.Contains(err.Error(), "env") {
+		t.Errorf("the schema's enum: %v", err)
+	}
+}

@@ -43,3 +43,15 @@ func (d Durability) String() string {
 	}
 	return "normal"
 }
+
+// OpenDurable opens the store in dir with the durability a setting
+// names ("normal", "strict" or empty), or says why the setting is wrong.
+func OpenDurable(dir, durability string) (*Store, error) {
+	d, err := ParseDurability(durability)
+	if err != nil {
+		return nil, err
+	}
+	s := Open(dir)
+	s.SetDurability(d)
+	return s, nil
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // Result writes a finished run in text: its warnings to errOut, and to
@@ -70,14 +71,16 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 }
 
 // Interrupted is the message of a run stopped by a signal: what stopped
-// and how to go on.
-func Interrupted(res *run.Result) string {
-	return fmt.Sprintf("%s %s (run %s); resume it with: %s", res.Name, res.Error, res.RunID, run.ResumeCommand(res.RunID, ""))
+// and how to go on (with --reload when its chain file was edited since;
+// see ResumeHint).
+func Interrupted(res *run.Result, edit ...store.Edit) string {
+	e := editOf(edit)
+	return fmt.Sprintf("%s %s (run %s); resume it with: %s%s", res.Name, res.Error, res.RunID, run.ResumeCommand(res.RunID, "")+e.flag(), e.note())
 }
 
 // Failure is the message of a failed run: where it failed, why, and what
 // to run next; with stderr, the last lines each failed step wrote there.
-func Failure(res *run.Result, stderr bool) string {
+func Failure(res *run.Result, stderr bool, edit ...store.Edit) string {
 	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
 	switch {
 	case res.WorkflowResult != nil && res.Outcome != "":
@@ -86,7 +89,7 @@ func Failure(res *run.Result, stderr bool) string {
 	case res.WorkflowResult != nil:
 		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
 	}
-	msg += "\n" + ResumeHint(res)
+	msg += "\n" + ResumeHint(res, edit...)
 	for _, s := range res.Steps {
 		if s.Status == run.StepFailed && s.Stderr != "" && stderr {
 			// indented: a line of the step's output is never read as a
@@ -98,14 +101,49 @@ func Failure(res *run.Result, stderr bool) string {
 }
 
 // ResumeHint is what to run after a failure: the retry links of a
-// workflow, one a line, else resume.
-func ResumeHint(res *run.Result) string {
+// workflow, one a line, else resume. When the run's chain file was edited
+// since the run read it (an Edit with a File), a resume would run the old
+// chain again: the commands take --reload when it would run the file as
+// it is now, and a note says what changed.
+func ResumeHint(res *run.Result, edit ...store.Edit) string {
+	e := editOf(edit)
 	if res.WorkflowResult == nil || len(res.Links) == 0 {
-		return "resume it with: " + run.ResumeCommand(res.RunID, "")
+		return "resume it with: " + run.ResumeCommand(res.RunID, "") + e.flag() + e.note()
 	}
 	lines := make([]string, len(res.Links))
 	for i, l := range res.Links {
-		lines[i] = fmt.Sprintf("%s: %s", l.Title, render.ResumeCommand(res.RunID, l))
+		lines[i] = fmt.Sprintf("%s: %s", l.Title, render.ResumeCommand(res.RunID, l)+e.flag())
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n") + e.note()
+}
+
+// fileEdit words a chain file's Edit in a resume hint.
+type fileEdit store.Edit
+
+func editOf(edit []store.Edit) fileEdit {
+	if len(edit) == 0 {
+		return fileEdit{}
+	}
+	return fileEdit(edit[0])
+}
+
+// flag is what a resume command takes for the edit.
+func (e fileEdit) flag() string {
+	if e.File != "" && e.Reloadable {
+		return " --reload"
+	}
+	return ""
+}
+
+// note explains the edit, on a line of its own.
+func (e fileEdit) note() string {
+	switch {
+	case e.File == "":
+		return ""
+	case e.Reloadable:
+		return fmt.Sprintf("\n(%s changed since this run began: --reload runs it as it is now; without --reload the run's snapshot of it runs again)", e.File)
+	case e.Invalid:
+		return fmt.Sprintf("\n(%s changed since this run began and is not valid now: chainrun validate %s; a resume without --reload runs the run's snapshot of it)", e.File, e.File)
+	}
+	return fmt.Sprintf("\n(%s changed since this run began and no longer has the run's steps: a resume runs the run's snapshot of it; start a new run to use the file)", e.File)
 }

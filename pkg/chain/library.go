@@ -1,0 +1,64 @@
+package chain
+
+import "sync"
+
+// Library finds chains by name in a chains directory, or by a file's
+// path, and loads each once: a chain called many times is loaded once,
+// and a file edited during a run does not change what the run sees. A
+// name loads only the file that holds it (FindIn) until the whole
+// catalog is asked for. It is safe for concurrent use (chain steps
+// running side by side resolve their callees through it).
+type Library struct {
+	Dir  string
+	Opts Options
+
+	mu     sync.Mutex
+	byPath map[string]*Loaded
+	byName map[string]*Loaded
+	cat    *Catalog
+}
+
+// Resolve returns the chain arg names: a chain file's path, else a
+// chain's name in the directory.
+func (l *Library) Resolve(arg string) (*Loaded, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if path, ok := FilePath(arg); ok {
+		return once(&l.byPath, path, func() (*Loaded, error) { return LoadFile(path, l.Opts) })
+	}
+	if l.cat != nil {
+		return l.cat.Find(arg)
+	}
+	return once(&l.byName, arg, func() (*Loaded, error) { return FindIn(l.Dir, arg, l.Opts) })
+}
+
+// Catalog loads every chain of the directory, once.
+func (l *Library) Catalog() (*Catalog, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cat == nil {
+		cat, err := OpenCatalog(l.Dir, l.Opts)
+		if err != nil {
+			return nil, err
+		}
+		l.cat = cat
+	}
+	return l.cat, nil
+}
+
+// once returns m[key], loading and keeping it the first time; a failed
+// load is not kept.
+func once(m *map[string]*Loaded, key string, load func() (*Loaded, error)) (*Loaded, error) {
+	if got, ok := (*m)[key]; ok {
+		return got, nil
+	}
+	got, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if *m == nil {
+		*m = map[string]*Loaded{}
+	}
+	(*m)[key] = got
+	return got, nil
+}

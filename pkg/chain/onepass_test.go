@@ -1,0 +1,74 @@
+package chain
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOnePassReportsEveryError: an unknown field or a depends_on naming no
+// step does not hide the file's other errors, so a file is fixed in one
+// pass; and a misspelt field is not reported a second time as missing.
+func TestOnePassReportsEveryError(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+		not       []string
+	}{
+		{"unknown fields and expressions",
+			"name: c\nsteps:\n  - id: a\n    type: cli\n    comand: echo\n    frob: 1\n  - id: b\n    type: transform\n    expr: foo\n    depends_on: [zz]\n",
+			[]string{`c.yaml:5:5: step "a": unknown field "comand" (did you mean command?)`, `c.yaml:6:5: step "a": unknown field "frob"`,
+				`c.yaml:10:5: step "b": depends_on names "zz", which is not a step`, `c.yaml:9:5: step "b": expr "foo": no input`},
+			[]string{"needs command", "did you mean a?", "does not belong"}},
+		{"misspelt top-level key", "name: c\nstep:\n  - {id: a, type: cli, command: echo}\n",
+			[]string{`c.yaml:2:1: unknown field "step" (did you mean steps?)`}, []string{"at least one step"}},
+		{"unknown field and a bad reference", "name: c\ninputs: [who]\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{input.woh}'], colour: red}\n",
+			[]string{`unknown field "colour"`, "no input is named woh (did you mean who?)"}, nil},
+		{"a misspelt dependency hides no reference", "name: c\nsteps:\n  - {id: build, type: cli, command: x, output_var: out}\n  - {id: b, type: cli, command: echo, args: ['{out}', '{nope}'], depends_on: [biuld]}\n",
+			[]string{`depends_on names "biuld", which is not a step (did you mean build?)`, "named nope"}, []string{"does not depend on"}},
+		{"workflow fields", wfHead + "      a:\n        goals: x\n        transitions:\n          go: {target: b, actr: agent}\n          two: {target: nowhere, actor: agent}\n      b: {terminal: true}\n",
+			[]string{`unknown field "goals" (did you mean goal?)`, `unknown field "actr" (did you mean actor?)`, `target "nowhere" is not a state`}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(c.src), Options{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("missing %q in\n%v", w, err)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(err.Error(), n) {
+					t.Errorf("%q should not be reported:\n%v", n, err)
+				}
+			}
+		})
+	}
+}
+
+// TestYAMLSyntaxErrorsAreExplained: the parser's words for a tab, a key
+// indented too far or an unquoted ": " come with what they mean, at the
+// place they point to.
+func TestYAMLSyntaxErrorsAreExplained(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"tab", "name: t\nsteps:\n\t- id: a\n", "c.yaml:3:1: a tab indents this line: YAML indents with spaces only"},
+		{"tab after spaces", "name: t\nsteps:\n  - id: a\n    type: cli\n    command: echo\n  \t  args: [x]\n", "c.yaml:6:3: a tab indents this line"},
+		{"indented too far", "name: t\nsteps:\n  - id: a\n    type: cli\n     command: echo\n", "c.yaml:5:13: this line is indented further than the key above it"},
+		{"a second colon", "name: t\nsteps:\n  - id: a\n    run: echo a: b\n", `c.yaml:4:16: a second ": " on this line: a value that holds ": " must be quoted`},
+		{"list item out of line", "name: t\nsteps:\n  - id: a\n  - id: b\n   - id: c\n", `c.yaml:5:4: this line is indented differently from the list items above it`},
+		{"reserved character", "name: t\nsteps:\n  - id: a\n    command: @foo\n", "c.yaml:4:14: a value cannot begin with '@' unquoted"},
+		{"unclosed quote", "name: t\nsteps:\n  - id: a\n    command: \"echo\n", "a quote is not closed"},
+		{"unclosed bracket", "name: t\nsteps:\n  - id: a\n    args: [x\n", "is not closed"},
+		{"the parser's words stay", "name: t\nsteps:\n\t- id: a\n", "(YAML: found character that cannot start any token)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(c.src), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v\nwant %q", err, c.want)
+			}
+		})
+	}
+}

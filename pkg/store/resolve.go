@@ -1,0 +1,144 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Last is the run reference that names the newest run of the store.
+const Last = "last"
+
+// AmbiguousError is a run reference that more than one run matches.
+type AmbiguousError struct {
+	Ref     string
+	Matches []Record
+}
+
+// maxListed is how many of the runs an ambiguous reference matches its
+// error lists.
+const maxListed = 10
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q matches %d runs; give more of the id:", e.Ref, len(e.Matches))
+	for _, r := range e.Matches[:min(len(e.Matches), maxListed)] {
+		fmt.Fprintf(&b, "\n  %s  %s  %s", r.RunID, r.Name, r.Status)
+	}
+	if more := len(e.Matches) - maxListed; more > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more (chainrun runs lists them)", more)
+	}
+	return b.String()
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *AmbiguousError) NothingRan() bool { return true }
+
+// Resolve is the run id a reference names, so that nobody types 26
+// characters: "last" (the newest run), a whole id, or a part of one that
+// only one run's id begins or ends with (the random suffix a pause
+// printed, the time it started). A reference no run matches is a
+// NotFoundError, one that several match an AmbiguousError listing them.
+func (s *Store) Resolve(ref string) (string, error) {
+	if ref != Last && validID(ref) && s.exists(ref) {
+		return ref, nil // the common case reads no other run
+	}
+	recs, err := s.List()
+	if err != nil {
+		return "", err
+	}
+	if ref == Last {
+		if len(recs) == 0 {
+			return "", &NotFoundError{RunID: ref, Dir: s.dir}
+		}
+		return recs[0].RunID, nil
+	}
+	var matches []Record
+	for _, r := range recs {
+		if ref != "" && (strings.HasPrefix(r.RunID, ref) || strings.HasSuffix(r.RunID, ref)) {
+			matches = append(matches, r)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", &NotFoundError{RunID: ref, Dir: s.dir}
+	case 1:
+		return matches[0].RunID, nil
+	}
+	return "", &AmbiguousError{Ref: ref, Matches: matches}
+}
+
+// exists reports whether a run of that id is saved.
+func (s *Store) exists(id string) bool {
+	_, err := os.Stat(filepath.Join(s.runDir(id), "run.json"))
+	return err == nil
+}
+
+// RunStatuses are the statuses a saved run can have, as runs lists them.
+var RunStatuses = []event.Status{event.Running, event.Succeeded, event.Failed, event.Paused, event.Interrupted, event.Cancelled, event.Corrupt}
+
+// Resumable reports whether resume has something to do for a run of that
+// status: it paused, failed or was interrupted.
+func Resumable(st event.Status) bool {
+	return st == run.Paused || st == run.Failed || st == run.Interrupted
+}
+
+// Filter picks saved runs for a listing: of one chain, of some statuses,
+// the newest Limit of them. Its zero value picks every run.
+type Filter struct {
+	Chain    string
+	Statuses []event.Status
+	Limit    int
+}
+
+// NewFilter checks a listing's choices: a status must be one a run can
+// have and a limit cannot be negative.
+func NewFilter(chain string, statuses []string, limit int) (Filter, error) {
+	f := Filter{Chain: chain, Limit: limit}
+	if limit < 0 {
+		return f, &FilterError{fmt.Sprintf("--limit %d: want 0 (no limit) or more", limit)}
+	}
+	for _, s := range statuses {
+		st := event.Status(strings.TrimSpace(s))
+		if !slices.Contains(RunStatuses, st) {
+			return f, &FilterError{fmt.Sprintf("--status %s: a run's status is one of %s", s, statusList())}
+		}
+		f.Statuses = append(f.Statuses, st)
+	}
+	return f, nil
+}
+
+// Apply keeps the records the filter picks, in their order.
+func (f Filter) Apply(recs []Record) []Record {
+	out := make([]Record, 0, len(recs))
+	for _, r := range recs {
+		if f.Limit > 0 && len(out) == f.Limit {
+			break
+		}
+		if (f.Chain == "" || r.Name == f.Chain) && (len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// FilterError is a listing's choice that cannot pick anything: exit 2.
+type FilterError struct{ Msg string }
+
+func (e *FilterError) Error() string { return e.Msg }
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *FilterError) NothingRan() bool { return true }
+
+func statusList() string {
+	names := make([]string, len(RunStatuses))
+	for i, s := range RunStatuses {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
