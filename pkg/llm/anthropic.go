@@ -135,7 +135,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 		return nil, err
 	}
 	var msg anthropicResponse
-	if req.OnDelta != nil {
+	if req.OnDelta != nil && isEventStream(resp) {
 		err = a.stream(resp, &msg, req.OnDelta)
 	} else {
 		err = a.ep.decode(resp, &msg)

@@ -185,7 +185,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	var answer openaiResponse
-	if body.Stream {
+	if body.Stream && isEventStream(resp) {
 		err = o.stream(resp, &answer, req.OnDelta)
 	} else {
 		err = o.ep.decode(resp, &answer)

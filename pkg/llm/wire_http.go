@@ -113,6 +113,13 @@ func (e *endpoint) post(ctx context.Context, path string, body any) (*http.Respo
 	return resp, nil
 }
 
+// isEventStream reports whether an answer is a stream of events. A server
+// asked to stream may answer with one JSON body instead (an error, or a
+// server that cannot stream): that is read whole.
+func isEventStream(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+}
+
 // decode reads a whole JSON answer into v. A body cut short is a
 // connection failure; one that is not the JSON expected is malformed;
 // both are transient.

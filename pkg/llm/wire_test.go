@@ -235,3 +235,19 @@ func TestProvidersAndAliasesFromConfig(t *testing.T) {
 		t.Errorf("no providers: %v %v", got, err)
 	}
 }
+
+// TestAStreamAnsweredWithOneBodyIsReadWhole: a server asked to stream
+// that answers with a single JSON body (an error, or no streaming) is
+// read as that body, not taken for a cut stream.
+func TestAStreamAnsweredWithOneBodyIsReadWhole(t *testing.T) {
+	s, _ := rawServer(t, 200, "application/json", `{"error":{"message":"streaming is not supported for this model","type":"invalid_request_error"}}`)
+	_, err := llm.NewOpenAI("vllm", s.URL+"/v1", "", nil).Complete(context.Background(), hello(true))
+	if err == nil || llm.IsTransient(err) || !strings.Contains(err.Error(), "streaming is not supported") {
+		t.Errorf("openai: %v", err)
+	}
+	s, _ = rawServer(t, 200, "application/json", `{"model":"m","stop_reason":"end_turn","content":[{"type":"text","text":"whole"}],"usage":{"input_tokens":1,"output_tokens":1}}`)
+	resp, err := llm.NewAnthropic("anthropic", s.URL, "k", nil).Complete(context.Background(), hello(true))
+	if err != nil || resp.Text != "whole" {
+		t.Errorf("anthropic: %+v %v", resp, err)
+	}
+}
