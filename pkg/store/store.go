@@ -212,6 +212,11 @@ type Saved struct {
 	// processes are the process groups of steps that started and never
 	// finished, by run id and step.
 	processes map[string][]int
+	// running are the steps the last attempt began and never finished,
+	// in the order they began; lastCall is where that attempt's
+	// transitions begin in Transitions.
+	running  []runningStep
+	lastCall int
 }
 
 // Load reads a saved run without locking it.
@@ -234,7 +239,7 @@ func (s *Store) Load(id string) (*Saved, error) {
 	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
-	if err := readJournal(filepath.Join(dir, "events.jsonl"), sv); err != nil {
+	if err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv); err != nil {
 		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
@@ -245,9 +250,10 @@ func (s *Store) Load(id string) (*Saved, error) {
 	}
 	if sv.Record.Status == event.Running && !s.locked(id) {
 		sv.Record.Status = run.Interrupted
-		if sv.Result == nil {
-			// its process died before writing a result: show the journal
-			sv.Result = sv.partialResult()
+		// its process died before writing a result (a result.json there
+		// is an earlier attempt's): the journal says how far it got
+		if partial := sv.partialResult(); partial != nil || sv.Result == nil {
+			sv.Result = partial
 		}
 	}
 	return sv, nil
@@ -303,57 +309,3 @@ func (s *Store) List() ([]Record, error) {
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
-
-// readJournal replays the event log's step.saved and step.begun events:
-// the last record of a step wins, and a step that finished reusably is no
-// longer "begun". A last line cut short by a crash was never
-// acknowledged, so it is ignored.
-func readJournal(path string, sv *Saved) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		if line == "" {
-			continue
-		}
-		var e event.Event
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			if i == len(lines)-1 {
-				break // torn final write
-			}
-			return fmt.Errorf("line %d: %w", i+1, err)
-		}
-		switch e.Type {
-		case event.StepProcess:
-			sv.processes[e.RunID+"\x00"+e.Step] = append(sv.processes[e.RunID+"\x00"+e.Step], e.PID)
-		case event.StepFinished:
-			delete(sv.processes, e.RunID+"\x00"+e.Step)
-		case event.StepBegun:
-			sv.Started[e.Step] = true
-		case event.StepSaved:
-			var rec run.StepRecord
-			if err := json.Unmarshal(e.Record, &rec); err != nil {
-				return fmt.Errorf("line %d: %w", i+1, err)
-			}
-			sv.Steps[rec.Result.ID] = rec
-			if rec.Reusable() {
-				delete(sv.Started, rec.Result.ID)
-			}
-		case event.TransitionSaved:
-			var rec run.TransitionRecord
-			if err := json.Unmarshal(e.Record, &rec); err != nil {
-				return fmt.Errorf("line %d: %w", i+1, err)
-			}
-			sv.Transitions = append(sv.Transitions, rec)
-			if rec.Step != nil {
-				delete(sv.Started, rec.Step.ID)
-			}
-		}
-	}
-	return nil
-}
