@@ -41,6 +41,7 @@ func (sv *Saved) partialResult() *run.Result {
 	} else {
 		sv.partialDAG(c, res)
 	}
+	res.KeepBytes()
 	for _, s := range res.Steps {
 		if u := s.Usage; u != nil {
 			res.Usage.LLMCalls += u.LLMCalls
