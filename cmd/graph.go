@@ -86,7 +86,7 @@ func runOutcomes(f *factory, id string) (*chain.Chain, graph.Outcomes, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	saved, err := st.Load(id)
+	saved, err := st.Summary(id)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -74,7 +74,13 @@ func runRunsShow(opts *runsOptions, id string) error {
 	if err != nil {
 		return err
 	}
-	saved, err := st.Load(id)
+	// only -o json prints the values the run produced: they are read
+	// for it alone
+	load := st.Summary
+	if format == "json" && !opts.gantt {
+		load = st.Load
+	}
+	saved, err := load(id)
 	if err != nil {
 		return err
 	}
@@ -128,7 +134,7 @@ func completeTake(f *factory) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		sv, err := st.Load(args[0])
+		sv, err := st.Summary(args[0])
 		if err != nil || sv.Result == nil || sv.Result.WorkflowResult == nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

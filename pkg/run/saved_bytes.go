@@ -18,12 +18,17 @@ type savedJSON struct {
 }
 
 // MarshalJSON keeps text that is not UTF-8 byte for byte (as base64).
-func (v SavedValue) MarshalJSON() ([]byte, error) {
+func (v SavedValue) MarshalJSON() ([]byte, error) { return json.Marshal(v.JSONShape()) }
+
+// JSONShape is the value MarshalJSON writes, so that a journal writes a
+// big output straight from it (jsonstream.Shaper) rather than from a copy
+// of its whole text.
+func (v SavedValue) JSONShape() any {
 	s := savedJSON{Text: v.Text, Data: v.Data, Masked: v.Masked}
 	if !utf8.ValidString(v.Text) {
 		s.Text, s.Bytes = "", []byte(v.Text)
 	}
-	return json.Marshal(s)
+	return s
 }
 
 // UnmarshalJSON reads both forms: records saved before bytes were kept

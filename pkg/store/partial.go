@@ -53,7 +53,7 @@ func (sv *Saved) partialResult() *run.Result {
 }
 
 // partialDAG lists a DAG run's steps in the chain's order; the outputs of
-// saved steps are its vars.
+// saved steps are its vars, when they were read.
 func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 	for _, s := range c.Steps {
 		rec, ok := sv.Steps[s.ID]
@@ -66,7 +66,7 @@ func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 			continue
 		}
 		res.Steps = append(res.Steps, rec.Result)
-		if s.OutputVar != "" && rec.Output != nil && !strings.Contains(s.ID, "/") {
+		if sv.values && s.OutputVar != "" && rec.Output != nil && !strings.Contains(s.ID, "/") {
 			res.Vars[s.OutputVar] = savedPublic(*rec.Output)
 		}
 	}
@@ -79,7 +79,7 @@ func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 	wr := &run.WorkflowResult{State: w.InitialState, Chain: []run.ChainEntry{}, Context: map[string]any{}, Links: []run.Link{}}
 	for i, h := range sv.Transitions {
-		for name, v := range h.Vars {
+		for name, v := range h.Vars { // read when the journal's values are
 			if v.Masked {
 				delete(res.Vars, name) // a secret's value is never saved
 				continue

@@ -143,7 +143,7 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 		return nil, nil, err
 	}
 	// read only once the lock is ours: nothing can change the run now
-	saved, err := s.Load(id)
+	saved, err := s.load(id, asResumed)
 	if err != nil {
 		r.Close()
 		return nil, nil, err
@@ -199,65 +199,6 @@ func (s *Store) lockRetry(id string) (*Run, error) {
 
 // lockPolicy is how long a resume waits out a brief holder of the lock.
 var lockPolicy = retry.Policy{Attempts: 20, Delay: 10 * time.Millisecond}
-
-// Saved is a run read back from disk.
-type Saved struct {
-	Record   Record
-	Snapshot []byte
-	Steps    map[string]run.StepRecord
-	Started  map[string]bool
-	Result   *run.Result
-	// Transitions are a workflow run's transitions, in the order taken.
-	Transitions []run.TransitionRecord
-	// processes are the process groups of steps that started and never
-	// finished, by run id and step.
-	processes map[string][]int
-	// running are the steps the last attempt began and never finished,
-	// in the order they began; lastCall is where that attempt's
-	// transitions begin in Transitions.
-	running  []runningStep
-	lastCall int
-}
-
-// Load reads a saved run without locking it.
-func (s *Store) Load(id string) (*Saved, error) {
-	if !validID(id) {
-		return nil, &NotFoundError{RunID: id, Dir: s.dir}
-	}
-	dir := s.runDir(id)
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &NotFoundError{RunID: id, Dir: s.dir}
-	}
-	if err != nil {
-		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
-	}
-	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
-	if err := json.Unmarshal(data, &sv.Record); err != nil {
-		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
-	}
-	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
-		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
-	}
-	if err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv); err != nil {
-		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
-		var res run.Result
-		if json.Unmarshal(b, &res) == nil {
-			sv.Result = &res
-		}
-	}
-	if sv.Record.Status == event.Running && !s.locked(id) {
-		sv.Record.Status = run.Interrupted
-		// its process died before writing a result (a result.json there
-		// is an earlier attempt's): the journal says how far it got
-		if partial := sv.partialResult(); partial != nil || sv.Result == nil {
-			sv.Result = partial
-		}
-	}
-	return sv, nil
-}
 
 // locked reports whether a process holds the run's lock.
 func (s *Store) locked(id string) bool {

@@ -1,7 +1,6 @@
 package gantt
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/render/graph"
 )
 
@@ -31,12 +31,18 @@ func ReadSpans(path string) ([]Span, error) {
 	defer f.Close()
 	byStep := map[string]*Span{}
 	var order []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e event.Event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+	err = jsonstream.Lines(f, func(line []byte) error {
+		// the fields a bar needs: a line's record (a step's whole
+		// output) is read past, not kept
+		var e struct {
+			Type   event.Type   `json:"type"`
+			RunID  string       `json:"run_id"`
+			Step   string       `json:"step"`
+			Time   time.Time    `json:"time"`
+			Status event.Status `json:"status"`
+		}
+		if json.Unmarshal(line, &e) != nil {
+			return nil
 		}
 		switch e.Type {
 		case event.RunStarted:
@@ -45,7 +51,7 @@ func ReadSpans(path string) ([]Span, error) {
 			}
 		case event.StepStarted:
 			if strings.Contains(e.RunID, "/") {
-				continue // steps of called chains stay inside their chain step
+				return nil // steps of called chains stay inside their chain step
 			}
 			byStep[e.Step] = &Span{Step: e.Step, Start: e.Time}
 			order = append(order, e.Step)
@@ -54,7 +60,8 @@ func ReadSpans(path string) ([]Span, error) {
 				sp.End, sp.Status = e.Time, e.Status
 			}
 		}
-	}
+		return nil
+	})
 	var out []Span
 	for _, id := range order {
 		if sp := byStep[id]; !sp.End.IsZero() {
@@ -62,7 +69,7 @@ func ReadSpans(path string) ([]Span, error) {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
-	return out, sc.Err()
+	return out, err
 }
 
 // Write prints a Mermaid gantt chart of a run: one bar per step from its
