@@ -5,8 +5,10 @@ import (
 	"encoding"
 	"encoding/json"
 	"io"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -47,6 +49,7 @@ type encoder struct {
 	// plain writes a value that is one token (a string, a number);
 	// nested one that may span lines, indented at the depth set.
 	plain, nested *json.Encoder
+	num           []byte // where scalar formats a number
 	err           error
 }
 
@@ -117,6 +120,12 @@ func (e *encoder) value(v reflect.Value, depth int) {
 			return
 		}
 		e.text(v.String())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		if !e.scalar(v) {
+			e.leaf(v.Interface(), depth)
+		}
 	default:
 		e.leaf(v.Interface(), depth)
 	}
@@ -265,6 +274,40 @@ func (e *encoder) leaf(v any, depth int) {
 		enc.SetIndent(strings.Repeat(e.indent, depth), e.indent)
 	}
 	e.err = enc.Encode(v)
+}
+
+// scalar writes a boolean or a number as encoding/json writes it (floats
+// in its 'f' or 'e' form, by magnitude); false for a float it refuses
+// (NaN, an infinity), which leaf reports as it does.
+func (e *encoder) scalar(v reflect.Value) bool {
+	b := e.num[:0]
+	switch v.Kind() {
+	case reflect.Bool:
+		b = strconv.AppendBool(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b = strconv.AppendInt(b, v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		b = strconv.AppendUint(b, v.Uint(), 10)
+	default:
+		f, bits := v.Float(), v.Type().Bits()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return false
+		}
+		format, abs := byte('f'), math.Abs(f)
+		if abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+			format = 'e'
+		}
+		b = strconv.AppendFloat(b, f, format, -1, bits)
+		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1] // e-09 is written e-9
+			b = b[:n-1]
+		}
+	}
+	e.num = b
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+	return true
 }
 
 // token reports whether values of kind k are written as one token.

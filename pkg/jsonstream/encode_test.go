@@ -120,9 +120,11 @@ func corpus() map[string]any {
 	_ = json.Unmarshal([]byte(`{"z": [1, 2.5, -0, 1e21, 1e-7, "x", null, true, {"": {}}, []], "a": {"<b>&": "\u2028"}}`), &decoded)
 	n := 3
 	return map[string]any{
-		"nil":           nil,
-		"string":        "caf\xe9 <tag> & \u2028 \x00 \"q\" \\",
-		"every byte":    everyByte(),
+		"nil":        nil,
+		"string":     "caf\xe9 <tag> & \u2028 \x00 \"q\" \\",
+		"every byte": everyByte(),
+		"floats": []any{1e-6, 9.999999e-7, 1e21, 9.99999e20, math.Copysign(0, -1), 5e-324, math.MaxFloat64, -1.5e-10, 123456789.123,
+			float32(1e-7), float32(1e-6), float32(3.4e38), float32(1e21), float32(-0.1), int8(-128), uint64(math.MaxUint64), uintptr(7)},
 		"numbers":       []any{0, -1, 1.5, math.MaxInt64, uint8(7), float32(0.1), 1e21, 1e-7},
 		"decoded":       decoded,
 		"empty":         map[string]any{"m": map[string]any{}, "l": []any{}, "s": struct{}{}, "nilmap": map[string]int(nil), "nilslice": []int(nil)},
