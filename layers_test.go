@@ -26,6 +26,7 @@ var layers = map[string][]string{
 	"pkg/event":           nil,
 	"pkg/executor":        nil,
 	"pkg/fsutil":          nil,
+	"pkg/jsonstream":      nil,
 	"pkg/guard":           nil,
 	"pkg/interrupt":       nil,
 	"pkg/iostreams":       nil,
@@ -40,7 +41,7 @@ var layers = map[string][]string{
 	"pkg/inputs":          {"pkg/chain"},
 	"pkg/tools":           {"pkg/executor"},
 	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/retry", "pkg/tools"},
-	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/retry", "pkg/run"},
+	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
 }
 
 // configLibraries are read by cmd alone: nothing below it sees flags or

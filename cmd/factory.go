@@ -166,7 +166,7 @@ func (f *factory) savedRun(ref string) (string, *store.Saved, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	saved, err := st.Load(id)
+	saved, err := st.Summary(id)
 	return id, saved, err
 }
 

@@ -82,7 +82,11 @@ func runGraph(opts *graphOptions) error {
 // runOutcomes reads a saved run: the chain of its snapshot and what
 // happened to each step or state.
 func runOutcomes(f *factory, ref string) (*chain.Chain, graph.Outcomes, error) {
-	_, saved, err := f.savedRun(ref)
+	st, id, err := f.runID(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	saved, err := st.Summary(id)
 	if err != nil {
 		return nil, nil, err
 	}

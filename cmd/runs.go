@@ -97,7 +97,13 @@ func runRunsShow(opts *runsOptions, ref string) error {
 	if err != nil {
 		return err
 	}
-	saved, err := st.Load(id)
+	// only -o json prints the values the run produced: they are read
+	// for it alone
+	load := st.Summary
+	if format == "json" && opts.gantt == "" {
+		load = st.Load
+	}
+	saved, err := load(id)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ type Budget struct {
 // Retry is reference 004's retry block; it applies to every step kind.
 type Retry struct {
 	// Max is the number of attempts in all (1 = no retry).
-	Max     int     `yaml:"max" json:"max" doc:"Attempts in all (1 = no retry)."`
+	Max     int     `yaml:"max" json:"max" doc:"Attempts in all (1 = no retry; at most 1000)."`
 	DelayMS int     `yaml:"delay_ms" json:"delay_ms" doc:"Wait before the first retry, in milliseconds (at most 3600000: one hour)."`
 	Backoff float64 `yaml:"backoff" json:"backoff" doc:"Each retry waits this many times longer (at most 10; no wait grows past one hour)."`
 }

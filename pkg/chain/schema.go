@@ -18,7 +18,7 @@ func JSONSchema() map[string]any {
 		"type":             map[string]any{"enum": Kinds()},
 		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
 		"completion":       objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
-		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
+		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
 		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
 		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
 		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},

@@ -46,6 +46,10 @@ const (
 	MaxRetryDelayMS = 60 * 60 * 1000
 	// MaxRetryBackoff is the largest retry.backoff factor.
 	MaxRetryBackoff = 10
+	// MaxRetryAttempts is the most retry.max may be: past it a step that
+	// keeps failing (with no delay, a hot loop) never ends in any time
+	// that means something to a run.
+	MaxRetryAttempts = 1000
 )
 
 func (v *validator) commonFields(s *Step) {
@@ -58,6 +62,9 @@ func (v *validator) commonFields(s *Step) {
 	if r := s.Retry; r != nil {
 		if r.Max < 1 {
 			v.d.errorf(s.At("retry"), "%s: retry.max is the number of attempts in all, so 1 or more", s.subject())
+		}
+		if r.Max > MaxRetryAttempts {
+			v.d.errorf(s.At("retry"), "%s: retry.max %d is more than %d, the most attempts a step may make", s.subject(), r.Max, MaxRetryAttempts)
 		}
 		if r.DelayMS < 0 || r.Backoff < 0 {
 			v.d.errorf(s.At("retry"), "%s: retry.delay_ms and retry.backoff cannot be negative", s.subject())

@@ -130,6 +130,8 @@ func TestValidationErrors(t *testing.T) {
 		{"huge retry delay", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 1000000000, delay_ms: 9223372036854775807, backoff: 2}\n", []string{"c.yaml:6", "retry.delay_ms 9223372036854775807 is more than 3600000"}},
 		{"huge backoff", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 3, delay_ms: 1, backoff: 1e308}\n", []string{"c.yaml:6", "retry.backoff 1e+308 is more than 10"}},
 		{"infinite backoff", "name: x\nsteps:\n  - {id: a, type: cli, command: x, retry: {max: 3, backoff: .inf}}\n", []string{"retry.backoff +Inf"}},
+		{"huge retry max", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 9223372036854775807}\n", []string{"c.yaml:6", "retry.max 9223372036854775807 is more than 1000"}},
+		{"huge retry shorthand", "name: x\nsteps:\n  - {id: a, type: cli, command: x, retry: 1001}\n", []string{"c.yaml:3", "retry.max 1001 is more than 1000"}},
 		{"retry max zero", "name: x\nsteps:\n  - {id: a, type: cli, command: x, retry: {max: 0}}\n", []string{"retry.max"}},
 		{"bad guardrail", "name: x\nsteps:\n  - {id: a, type: cli, command: x, guardrails: [{type: min_lenght, value: 3}]}\n", []string{`unknown guardrail type "min_lenght"`, "did you mean min_length"}},
 		{"bad regex", "name: x\nsteps:\n  - {id: a, type: cli, command: x, guardrails: [{type: regex_match, value: '('}]}\n", []string{"regex_match"}},

@@ -1,8 +1,8 @@
 package executor
 
 import (
-	"bytes"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -94,10 +94,72 @@ func (c *capture) finish() (path string, size int64, err error) {
 // capped keeps the first MaxCapture bytes written to it; with spill, the
 // whole stream also goes to the file spill opens once it outgrows that.
 type capped struct {
-	buf      bytes.Buffer
+	buf      pieces
 	dropped  int64
 	spill    func() (io.WriteCloser, string, error)
 	file     io.WriteCloser
 	path     string
 	spillErr error
+}
+
+// pieces keeps a stream in fixed-size chunks and makes its text once, at
+// its exact size: a growing buffer would allocate about three times the
+// output (its doublings, then the copy String makes), which a run with
+// many big outputs pays in peak memory.
+type pieces struct {
+	chunks []*[]byte
+	n      int
+}
+
+// pieceSize is the size of one chunk; chunks go back to pool once the
+// text is made, for the next stream.
+const pieceSize = 64 << 10
+
+var pool = sync.Pool{New: func() any {
+	b := make([]byte, 0, pieceSize)
+	return &b
+}}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 {
+		if len(p.chunks) == 0 || len(*p.chunks[len(p.chunks)-1]) == pieceSize {
+			p.chunks = append(p.chunks, pool.Get().(*[]byte))
+		}
+		last := p.chunks[len(p.chunks)-1]
+		k := min(len(b), pieceSize-len(*last))
+		*last = append(*last, b[:k]...)
+		b = b[k:]
+	}
+	p.n += n
+	return n, nil
+}
+
+// Len is how many bytes were kept.
+func (p *pieces) Len() int { return p.n }
+
+// WriteTo writes what was kept to w.
+func (p *pieces) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, c := range p.chunks {
+		k, err := w.Write(*c)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// String makes the text and gives the chunks back: call it once, last.
+func (p *pieces) String() string {
+	var b strings.Builder
+	b.Grow(p.n)
+	for _, c := range p.chunks {
+		b.Write(*c)
+		*c = (*c)[:0]
+		pool.Put(c)
+	}
+	p.chunks = nil
+	return b.String()
 }

@@ -234,7 +234,7 @@ func (c *capped) Write(p []byte) (int, error) {
 			// the file holds the whole stream: what was kept, then the rest
 			c.file, c.path, c.spillErr = c.spill()
 			if c.spillErr == nil {
-				_, c.spillErr = c.file.Write(c.buf.Bytes())
+				_, c.spillErr = c.buf.WriteTo(c.file)
 			}
 		}
 		if c.spillErr == nil {

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +96,38 @@ func TestCappedCapture(t *testing.T) {
 	}
 	if c.buf.Len() != MaxCapture || c.dropped != 2<<20 {
 		t.Fatalf("kept %d dropped %d", c.buf.Len(), c.dropped)
+	}
+}
+
+// A stream is kept in chunks: its text comes back byte for byte whatever
+// the sizes of the writes (across chunk boundaries, up to the cap), and
+// keeping it allocates at most the chunks and the text once (a growing
+// buffer allocates its doublings, then String copies it).
+func TestCapturedTextIsExactAndMadeOnce(t *testing.T) {
+	want := make([]byte, MaxCapture)
+	for i := range want {
+		want[i] = byte(i*7 + i/pieceSize)
+	}
+	for _, write := range []int{1, pieceSize - 1, pieceSize, pieceSize + 1, 3 << 20} {
+		var file bytes.Buffer
+		file.Grow(MaxCapture)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		c := capped{}
+		for rest := want; len(rest) > 0; {
+			n := min(write, len(rest))
+			c.Write(rest[:n])
+			rest = rest[n:]
+		}
+		c.buf.WriteTo(&file)
+		got := c.String()
+		runtime.ReadMemStats(&m1)
+		if got != string(want) || !bytes.Equal(file.Bytes(), want) {
+			t.Fatalf("writes of %d: the text differs", write)
+		}
+		if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 2*MaxCapture+1<<20 {
+			t.Errorf("writes of %d: keeping 8 MiB allocated %d bytes", write, alloc)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@
 package fsutil
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +22,15 @@ func WriteFile(path string, data []byte, durable bool) error {
 // whatever the umask (0: those of a new temporary file, 0600), so that a
 // rewritten script stays executable.
 func WriteFilePerm(path string, data []byte, perm fs.FileMode, durable bool) error {
+	return WriteFileFrom(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, perm, durable)
+}
+
+// WriteFileFrom is WriteFilePerm of what write writes, so a big file is
+// written a piece at a time rather than made whole in memory first.
+func WriteFileFrom(path string, write func(io.Writer) error, perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -31,7 +41,7 @@ func WriteFilePerm(path string, data []byte, perm fs.FileMode, durable bool) err
 		os.Remove(tmp.Name())
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		return fail(err)
 	}
 	if perm != 0 {

@@ -1,22 +1,25 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // PrintJSON writes v as indented JSON (two spaces) and a newline: every
-// command's -o json output has this one shape.
+// command's -o json output has this one shape. It is written a piece at a
+// time: a run's result holds every output.
 func PrintJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := jsonstream.Write(w, v, "  "); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // Duration shows milliseconds under a second and tenths above, so a

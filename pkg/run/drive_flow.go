@@ -138,7 +138,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
 		if !ok {
-			retry := []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(e)}}
+			retry := []Link{transitionRetry(t)}
 			if ctx.Err() != nil {
 				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
 				return false

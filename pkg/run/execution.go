@@ -94,6 +94,7 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	res.Warnings = x.warnings
 	x.maskResult(res)
 	announced()
+	res.KeepBytes()
 	x.emit(event.Event{Type: event.RunFinished, Chain: x.c.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.where()})
 	return res
 }

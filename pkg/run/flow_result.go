@@ -139,6 +139,34 @@ func linksOf(ts []*chain.Transition) []Link {
 	return out
 }
 
+// RetryLink is the link that takes again what a workflow was running at
+// state when it stopped unfinished (a failure, an interrupt, a crash): the
+// state's task, or its transition named name, whose executor ran. ok is
+// false when the state has neither.
+func RetryLink(w *chain.Workflow, state, name string) (l Link, ok bool) {
+	s := w.State(state)
+	switch {
+	case s == nil:
+		return Link{}, false
+	case s.Task != nil && s.Name == name:
+		return taskRetry(s), true
+	}
+	if t := s.Transition(name); t != nil && t.Executor != nil {
+		return transitionRetry(t), true
+	}
+	return Link{}, false
+}
+
+// transitionRetry is the link that runs a transition's executor again.
+func transitionRetry(t *chain.Transition) Link {
+	return Link{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(t.Executor)}
+}
+
+// taskRetry is the link that runs a state's task again.
+func taskRetry(s *chain.State) Link {
+	return Link{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name), Rerun: needsConfirmation(s.Task)}
+}
+
 // actorLink is the actor a link shows: who it waits for.
 func actorLink(actor string) string {
 	if actor == chain.ActorDeterministic {

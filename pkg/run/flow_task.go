@@ -17,7 +17,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 	} else if !f.deeper() {
 		return false
 	}
-	retry := []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name), Rerun: needsConfirmation(s.Task)}}
+	retry := []Link{taskRetry(s)}
 	sr, ok := f.runExecutor(ctx, s.Task)
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded

@@ -41,6 +41,13 @@ type Result struct {
 	Error      string         `json:"error,omitempty"`
 	DurationMS int64          `json:"duration_ms"`
 	StartedAt  string         `json:"started_at"`
+	// OutputBase64 and VarsBase64 carry, base64 (standard, padded), the
+	// exact bytes of the output and of each variable whose value is text
+	// that is not valid UTF-8 (a latin-1 file, binary): JSON text cannot
+	// hold such bytes, so output and vars show each with U+FFFD in its
+	// place. Absent when every text is UTF-8. See KeepBytes.
+	OutputBase64 string            `json:"output_base64,omitempty"`
+	VarsBase64   map[string]string `json:"vars_base64,omitempty"`
 	// Warnings are problems that did not fail the run (a state directory
 	// that could not be written, say).
 	Warnings []string `json:"warnings,omitempty"`

@@ -25,3 +25,36 @@ func TestSavedValueKeepsBytesThatAreNotUTF8(t *testing.T) {
 		t.Errorf("old record: %+v, %v", old, err)
 	}
 }
+
+// The JSON result keeps the exact bytes of an output and of variables
+// that are not UTF-8 in output_base64 and vars_base64; UTF-8 text and
+// structured values get no companion.
+func TestResultKeepsBytesThatAreNotUTF8(t *testing.T) {
+	res := runChain(t, `
+name: t
+steps:
+  - {id: a, type: cli, run: 'printf "caf\\351"', output_var: a}
+  - {id: b, type: cli, run: 'printf "\\377\\000bin"', output_var: b}
+  - {id: c, type: cli, run: 'printf "plain é"', output_var: c}
+  - {id: d, type: transform, expr: '{"k": "v"}', output_var: d}
+output: a
+`, nil)
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Output       string            `json:"output"`
+		OutputBase64 []byte            `json:"output_base64"`
+		VarsBase64   map[string][]byte `json:"vars_base64"`
+	}
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if string(back.OutputBase64) != "caf\xe9" || back.Output != "caf\uFFFD" {
+		t.Errorf("output %q, output_base64 %q", back.Output, back.OutputBase64)
+	}
+	if len(back.VarsBase64) != 2 || string(back.VarsBase64["a"]) != "caf\xe9" || string(back.VarsBase64["b"]) != "\xff\x00bin" {
+		t.Errorf("vars_base64 %q: want a and b only, byte for byte", back.VarsBase64)
+	}
+}

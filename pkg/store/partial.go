@@ -8,11 +8,17 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
+// crashNote is the error of a run whose process ended before it did.
+const crashNote = "interrupted: the run's process ended before it finished"
+
 // partialResult is the result of a run whose process died before it
-// wrote one (a crash, kill -9): what its journal holds, shaped like a
-// result, so `runs show` lists the steps that finished. Steps the journal
-// does not hold are listed as not run; the outputs of saved steps are its
-// vars. Nil for a workflow, or when the snapshot cannot be read.
+// wrote one (a crash, kill -9): what its journal holds, shaped like the
+// result an interrupt gives, so `runs show` lists what finished and what
+// was running. A DAG run lists every step: the saved ones, the ones
+// running when the process died (failed, interrupted) and the rest (not
+// run). A workflow run stands at the state its last saved transition
+// entered, with the executor that was running there and the link that
+// runs it again. Nil when the snapshot cannot be read.
 func (sv *Saved) partialResult() *run.Result {
 	loaded, err := chain.Parse(sv.Record.ChainFile+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: true})
 	if err != nil {
@@ -22,34 +28,106 @@ func (sv *Saved) partialResult() *run.Result {
 	if sv.Record.Name != "" {
 		c = loaded.Named(sv.Record.Name)
 	}
-	if c == nil || c.Workflow != nil {
-		return nil // a workflow shows its saved transitions instead
+	if c == nil {
+		return nil
 	}
 	res := &run.Result{RunID: sv.Record.RunID, Name: sv.Record.Name, Status: run.Interrupted,
-		Error: "interrupted: the run's process ended before it finished", Vars: map[string]any{},
-		Steps: []run.StepResult{}, DurationMS: sv.Record.DurationMS}
+		Error: crashNote, Vars: map[string]any{}, Steps: []run.StepResult{}, DurationMS: sv.Record.DurationMS}
 	if t, ok := run.RunIDTime(sv.Record.RunID); ok {
 		res.StartedAt = t.Format(time.RFC3339Nano)
 	}
-	for _, s := range c.Steps {
-		rec, ok := sv.Steps[s.ID]
-		if !ok {
-			res.Steps = append(res.Steps, run.StepResult{ID: s.ID, Status: run.StepSkipped, Reason: "not run: the run was interrupted"})
-			continue
-		}
-		res.Steps = append(res.Steps, rec.Result)
-		if u := rec.Result.Usage; u != nil {
+	if c.Workflow != nil {
+		sv.partialFlow(c.Workflow, res)
+	} else {
+		sv.partialDAG(c, res)
+	}
+	res.KeepBytes()
+	for _, s := range res.Steps {
+		if u := s.Usage; u != nil {
 			res.Usage.LLMCalls += u.LLMCalls
 			res.Usage.InputTokens += u.InputTokens
 			res.Usage.OutputTokens += u.OutputTokens
 		}
-		if s.OutputVar != "" && rec.Output != nil && !strings.Contains(s.ID, "/") {
-			if rec.Output.Data != nil {
-				res.Vars[s.OutputVar] = rec.Output.Data
-			} else {
-				res.Vars[s.OutputVar] = rec.Output.Text
-			}
-		}
 	}
 	return res
+}
+
+// partialDAG lists a DAG run's steps in the chain's order; the outputs of
+// saved steps are its vars, when they were read.
+func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
+	for _, s := range c.Steps {
+		rec, ok := sv.Steps[s.ID]
+		if !ok {
+			if sr, running := sv.interrupted(s.ID); running {
+				res.Steps = append(res.Steps, sr)
+			} else {
+				res.Steps = append(res.Steps, run.StepResult{ID: s.ID, Status: run.StepSkipped, Reason: "not run: the run was interrupted"})
+			}
+			continue
+		}
+		res.Steps = append(res.Steps, rec.Result)
+		if sv.values && s.OutputVar != "" && rec.Output != nil && !strings.Contains(s.ID, "/") {
+			res.Vars[s.OutputVar] = savedPublic(*rec.Output)
+		}
+	}
+}
+
+// partialFlow replays a workflow run's saved transitions: its state,
+// vars and context; the last attempt's transitions and steps; and the
+// executor it was running, failed as an interrupt leaves it, with the
+// link that retries it.
+func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
+	wr := &run.WorkflowResult{State: w.InitialState, Chain: []run.ChainEntry{}, Context: map[string]any{}, Links: []run.Link{}}
+	for i, h := range sv.Transitions {
+		for name, v := range h.Vars { // read when the journal's values are
+			if v.Masked {
+				delete(res.Vars, name) // a secret's value is never saved
+				continue
+			}
+			res.Vars[name] = savedPublic(v)
+		}
+		if h.Context != nil {
+			wr.Context = h.Context
+		}
+		wr.State = h.To
+		if i < sv.lastCall {
+			continue // an earlier attempt's: the result traces the last
+		}
+		wr.Chain = append(wr.Chain, run.ChainEntry{FromState: h.From, Transition: h.Transition, ToState: h.To, DecidedBy: h.DecidedBy, Result: h.Result})
+		if h.Step != nil {
+			res.Steps = append(res.Steps, *h.Step)
+		}
+	}
+	for _, r := range sv.running {
+		if l, ok := run.RetryLink(w, wr.State, r.id); ok {
+			sr, _ := sv.interrupted(r.id)
+			res.Steps = append(res.Steps, sr)
+			wr.Links = append(wr.Links, l)
+			res.Error = crashNote + "; " + r.id + " was running at state " + wr.State
+		}
+	}
+	if s := w.State(wr.State); s != nil && (s.Goal != "" || s.Guidance != "") {
+		wr.Guidance = &run.Guidance{Goal: s.Goal, Instructions: s.Guidance}
+	}
+	res.WorkflowResult = wr
+}
+
+// interrupted is the result of a step that was running when the run's
+// process died, as an interrupt reports one; ok is false when the step
+// was not running.
+func (sv *Saved) interrupted(id string) (sr run.StepResult, ok bool) {
+	i := sv.runningIndex(id)
+	if i < 0 {
+		return run.StepResult{}, false
+	}
+	return run.StepResult{ID: id, Status: run.StepFailed, Attempts: sv.running[i].attempts,
+		Error: "interrupted: the run's process ended while it ran"}, true
+}
+
+// savedPublic is how a saved value appears among a result's vars.
+func savedPublic(v run.SavedValue) any {
+	if v.Data != nil {
+		return v.Data
+	}
+	return v.Text
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -43,44 +45,54 @@ var (
 
 // StepStarted implements run.Journal.
 func (r *Run) StepStarted(step string) error {
-	return r.save(event.Event{Type: event.StepBegun, Step: step})
+	return r.save(event.Event{Type: event.StepBegun, Step: step}, nil)
 }
 
 // StepFinished implements run.Journal: the step's record is appended to
 // the event log before it returns (and flushed to disk with Strict
 // durability). The audit log is the journal: one file, one write a step.
 func (r *Run) StepFinished(rec run.StepRecord) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID, Record: data})
+	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID}, rec)
 }
 
 // Transition implements run.Journal: like a finished step's, the record
 // is written (and, with Strict durability, on disk) when it returns.
 func (r *Run) Transition(rec run.TransitionRecord) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	return r.save(event.Event{Type: event.TransitionSaved, Step: rec.Transition, State: rec.From, Target: rec.To, Record: data})
+	return r.save(event.Event{Type: event.TransitionSaved, Step: rec.Transition, State: rec.From, Target: rec.To}, rec)
 }
 
-// save appends a journal event; with Strict durability it also flushes
-// the log to disk.
-func (r *Run) save(e event.Event) error {
+// journalLine is a journal event as the log holds it: its record is
+// written from the value itself (shadowing the event's Record, JSON text
+// made beforehand), so a step's output is encoded once, straight into the
+// line.
+type journalLine struct {
+	event.Event
+	Record any `json:"record,omitempty"`
+}
+
+// lines are the buffers journal lines are encoded in, kept for the next
+// line: a big output grows one once, not once a step.
+var lines = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// save appends a journal event carrying rec; with Strict durability it
+// also flushes the log to disk.
+func (r *Run) save(e event.Event, rec any) error {
 	e.V, e.Time, e.RunID = event.SchemaVersion, time.Now(), r.rec.RunID
-	line, err := json.Marshal(e)
-	if err != nil {
+	line := lines.Get().(*bytes.Buffer)
+	defer func() {
+		line.Reset()
+		lines.Put(line)
+	}()
+	if err := jsonstream.Write(line, journalLine{Event: e, Record: rec}, ""); err != nil {
 		return err
 	}
+	line.WriteByte('\n')
 	r.mu.Lock()
 	if err := r.openLog(); err != nil {
 		r.mu.Unlock()
 		return err
 	}
-	if _, err := r.events.Write(append(line, '\n')); err != nil {
+	if _, err := r.events.Write(line.Bytes()); err != nil {
 		r.evErr = err // a partial line would break every later one
 		r.mu.Unlock()
 		return err
@@ -199,11 +211,11 @@ func (r *Run) Err() error {
 
 // Finish records the result of this attempt.
 func (r *Run) Finish(res *run.Result) error {
-	data, err := json.MarshalIndent(res, "", "  ")
+	// written a piece at a time: the result holds every output
+	err := fsutil.WriteFileFrom(filepath.Join(r.dir, "result.json"), func(w io.Writer) error {
+		return jsonstream.Write(w, res, "  ")
+	}, 0, r.durability == Strict)
 	if err != nil {
-		return err
-	}
-	if err := r.writeFile(filepath.Join(r.dir, "result.json"), data); err != nil {
 		return err
 	}
 	r.rec.Status = res.Status

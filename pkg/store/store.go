@@ -103,7 +103,7 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 		return nil, nil, err
 	}
 	// read only once the lock is ours: nothing can change the run now
-	saved, err := s.Load(id)
+	saved, err := s.load(id, asResumed)
 	if err != nil {
 		r.Close()
 		return nil, nil, err
@@ -160,60 +160,6 @@ func (s *Store) lockRetry(id string) (*Run, error) {
 // lockPolicy is how long a resume waits out a brief holder of the lock.
 var lockPolicy = retry.Policy{Attempts: 20, Delay: 10 * time.Millisecond}
 
-// Saved is a run read back from disk.
-type Saved struct {
-	Record   Record
-	Snapshot []byte
-	Steps    map[string]run.StepRecord
-	Started  map[string]bool
-	Result   *run.Result
-	// Transitions are a workflow run's transitions, in the order taken.
-	Transitions []run.TransitionRecord
-	// processes are the process groups of steps that started and never
-	// finished, by run id and step.
-	processes map[string][]int
-}
-
-// Load reads a saved run without locking it.
-func (s *Store) Load(id string) (*Saved, error) {
-	if !validID(id) {
-		return nil, &NotFoundError{RunID: id, Dir: s.dir}
-	}
-	dir := s.runDir(id)
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &NotFoundError{RunID: id, Dir: s.dir}
-	}
-	if err != nil {
-		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
-	}
-	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
-	if err := json.Unmarshal(data, &sv.Record); err != nil {
-		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
-	}
-	sv.Record.StartedAt = readStarted(sv.Record.StartedAt)
-	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
-		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
-	}
-	if err := readJournal(filepath.Join(dir, "events.jsonl"), sv); err != nil {
-		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
-		var res run.Result
-		if json.Unmarshal(b, &res) == nil {
-			sv.Result = &res
-		}
-	}
-	if sv.Record.Status == event.Running && !s.locked(id) {
-		sv.Record.Status = run.Interrupted
-		if sv.Result == nil {
-			// its process died before writing a result: show the journal
-			sv.Result = sv.partialResult()
-		}
-	}
-	return sv, nil
-}
-
 // locked reports whether a process holds the run's lock.
 func (s *Store) locked(id string) bool {
 	l := flock.New(filepath.Join(s.runDir(id), "lock"))
@@ -265,57 +211,3 @@ func (s *Store) List() ([]Record, error) {
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
-
-// readJournal replays the event log's step.saved and step.begun events:
-// the last record of a step wins, and a step that finished reusably is no
-// longer "begun". A last line cut short by a crash was never
-// acknowledged, so it is ignored.
-func readJournal(path string, sv *Saved) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		if line == "" {
-			continue
-		}
-		var e event.Event
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			if i == len(lines)-1 {
-				break // torn final write
-			}
-			return fmt.Errorf("line %d: %w", i+1, err)
-		}
-		switch e.Type {
-		case event.StepProcess:
-			sv.processes[e.RunID+"\x00"+e.Step] = append(sv.processes[e.RunID+"\x00"+e.Step], e.PID)
-		case event.StepFinished:
-			delete(sv.processes, e.RunID+"\x00"+e.Step)
-		case event.StepBegun:
-			sv.Started[e.Step] = true
-		case event.StepSaved:
-			var rec run.StepRecord
-			if err := json.Unmarshal(e.Record, &rec); err != nil {
-				return fmt.Errorf("line %d: %w", i+1, err)
-			}
-			sv.Steps[rec.Result.ID] = rec
-			if rec.Reusable() {
-				delete(sv.Started, rec.Result.ID)
-			}
-		case event.TransitionSaved:
-			var rec run.TransitionRecord
-			if err := json.Unmarshal(e.Record, &rec); err != nil {
-				return fmt.Errorf("line %d: %w", i+1, err)
-			}
-			sv.Transitions = append(sv.Transitions, rec)
-			if rec.Step != nil {
-				delete(sv.Started, rec.Step.ID)
-			}
-		}
-	}
-	return nil
-}

@@ -31,7 +31,7 @@ func TestCreateSaveLoad(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	sv, err := s.Load("20260101-000000-000-aaaaaa")
+	sv, err := s.load("20260101-000000-000-aaaaaa", journalValues|resultValues)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package gantt
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/graph"
 )
@@ -31,7 +31,8 @@ type Timeline struct {
 }
 
 // Read collects step start and end times of the last attempt of a run
-// from its events.jsonl (an attempt begins at run.started).
+// from its events.jsonl (an attempt begins at run.started), a line at a
+// time: a line's record (a step's whole output) is read past, not kept.
 func Read(path string) (Timeline, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,15 +42,16 @@ func Read(path string) (Timeline, error) {
 	var start time.Time
 	byStep := map[string]*Span{}
 	var order []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e event.Event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+	err = jsonstream.Lines(f, func(line []byte) error {
+		var e struct {
+			Type   event.Type   `json:"type"`
+			RunID  string       `json:"run_id"`
+			Step   string       `json:"step"`
+			Time   time.Time    `json:"time"`
+			Status event.Status `json:"status"`
 		}
-		if strings.Contains(e.RunID, "/") {
-			continue // steps of called chains stay inside their chain step
+		if json.Unmarshal(line, &e) != nil || strings.Contains(e.RunID, "/") {
+			return nil // steps of called chains stay inside their chain step
 		}
 		switch e.Type {
 		case event.RunStarted: // a new attempt of the run
@@ -62,7 +64,8 @@ func Read(path string) (Timeline, error) {
 				sp.End, sp.Status = e.Time, e.Status
 			}
 		}
-	}
+		return nil
+	})
 	tl := Timeline{Start: start}
 	for _, id := range order {
 		if sp := byStep[id]; !sp.End.IsZero() {
@@ -73,7 +76,7 @@ func Read(path string) (Timeline, error) {
 	if tl.Start.IsZero() && len(tl.Spans) > 0 {
 		tl.Start = tl.Spans[0].Start
 	}
-	return tl, sc.Err()
+	return tl, err
 }
 
 // end is when the last step ended.

@@ -48,8 +48,11 @@ func Runs(w io.Writer, runs []ListedRun) error {
 func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	r := saved.Record
 	fmt.Fprintf(w, "run %s  chain %s  %s\n", r.RunID, r.Name, r.Status)
-	if r.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", r.Error)
+	if msg := r.Error; msg != "" || saved.Result != nil && saved.Result.Error != "" {
+		if msg == "" {
+			msg = saved.Result.Error // a run whose process died recorded none
+		}
+		fmt.Fprintf(w, "error: %s\n", msg)
 	}
 	if len(saved.Transitions) > 0 || saved.Result != nil && saved.Result.WorkflowResult != nil {
 		return transitions(w, saved, prices)
@@ -94,6 +97,10 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.From, t.Transition, t.To, decided, step, dur, tokens, cost)
 	}
+	if s, ok := stopped(saved.Result); ok {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", saved.Result.State, s.ID, "-", "-", s.Status,
+			render.Millis(s.DurationMS), tokensOf(s.Usage), total.add(prices, s.Model, s.Usage))
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -105,6 +112,18 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 		resumeLines(w, "  ", res.RunID, res.Links)
 	}
 	return nil
+}
+
+// stopped is the executor a workflow run failed in or was running when it
+// was interrupted (its transition was never taken, so no saved transition
+// shows it): the last step, when the link that retries it names it.
+func stopped(res *run.Result) (run.StepResult, bool) {
+	if res == nil || res.WorkflowResult == nil || res.Status != run.Failed && res.Status != run.Interrupted ||
+		len(res.Steps) == 0 || len(res.Links) == 0 {
+		return run.StepResult{}, false
+	}
+	last := res.Steps[len(res.Steps)-1]
+	return last, last.Status == run.StepFailed && last.ID == res.Links[0].Transition
 }
 
 // tokensOf shows a step's tokens as input→output.

@@ -1,0 +1,175 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/jsonstream"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// runningStep is a step of a run's last attempt that began and never
+// finished: its process died while the step ran.
+type runningStep struct {
+	id       string
+	attempts int
+}
+
+// runningIndex is where step id is among the running steps, or -1.
+func (sv *Saved) runningIndex(id string) int {
+	return slices.IndexFunc(sv.running, func(r runningStep) bool { return r.id == id })
+}
+
+// lineHead is what the journal reads of every line of the log. Record is
+// the text of the record a step.saved or transition.saved event carries,
+// decoded only for those.
+type lineHead struct {
+	Type    event.Type `json:"type"`
+	RunID   string     `json:"run_id"`
+	Step    string     `json:"step"`
+	Attempt int        `json:"attempt"`
+	PID     int        `json:"pid"`
+	Record  inLine     `json:"record"`
+}
+
+// inLine is JSON text left undecoded where it is: json.Unmarshal hands
+// UnmarshalJSON a slice of its input, which is kept (json.RawMessage
+// would copy it, a whole output a line). It is valid while the line is.
+type inLine []byte
+
+// UnmarshalJSON keeps data, a slice of the line being read.
+func (r *inLine) UnmarshalJSON(data []byte) error {
+	*r = data
+	return nil
+}
+
+// ignored is a value the journal reads past without keeping it.
+type ignored struct{}
+
+// UnmarshalJSON reads nothing.
+func (*ignored) UnmarshalJSON([]byte) error { return nil }
+
+// readJournal replays the event log line by line (a line is as long as
+// the output it carries; one is held at a time): the step.saved and
+// step.begun events, where the last record of a step wins and a step that
+// finished reusably is no longer "begun"; the transitions; the processes
+// of steps that never finished; and the steps the last attempt began and
+// never finished. A step's output and a transition's values are kept only
+// when sv.values says so. A last line cut short by a crash was never
+// acknowledged, so it is ignored.
+func readJournal(path, runID string, sv *Saved) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n := 0
+	return jsonstream.Lines(f, func(line []byte) error {
+		n++
+		err := sv.replay(line, runID)
+		if err != nil && bytes.HasSuffix(line, []byte("\n")) {
+			return fmt.Errorf("line %d: %w", n, err) // a whole line: the log is corrupt
+		}
+		return nil // or the torn last one
+	})
+}
+
+// replay applies one line of the log.
+func (sv *Saved) replay(line []byte, runID string) error {
+	var e lineHead
+	if err := json.Unmarshal(line, &e); err != nil {
+		return err
+	}
+	own := e.RunID == runID // not a called chain's (RUN/STEP)
+	switch e.Type {
+	case event.RunStarted:
+		if own {
+			sv.running, sv.lastCall = nil, len(sv.Transitions)
+		}
+	case event.StepStarted:
+		if own {
+			sv.running = append(sv.running, runningStep{id: e.Step})
+		}
+	case event.StepAttempt:
+		if i := sv.runningIndex(e.Step); own && i >= 0 {
+			sv.running[i].attempts = e.Attempt
+		}
+	case event.StepProcess:
+		sv.processes[e.RunID+"\x00"+e.Step] = append(sv.processes[e.RunID+"\x00"+e.Step], e.PID)
+	case event.StepFinished:
+		delete(sv.processes, e.RunID+"\x00"+e.Step)
+		if i := sv.runningIndex(e.Step); own && i >= 0 {
+			sv.running = slices.Delete(sv.running, i, i+1)
+		}
+	case event.StepBegun:
+		sv.Started[e.Step] = true
+	case event.StepSaved:
+		rec, err := sv.stepRecord(e.Record)
+		if err != nil {
+			return err
+		}
+		sv.Steps[rec.Result.ID] = rec
+		if rec.Reusable() {
+			delete(sv.Started, rec.Result.ID)
+		}
+	case event.TransitionSaved:
+		rec, err := sv.transitionRecord(e.Record)
+		if err != nil {
+			return err
+		}
+		sv.Transitions = append(sv.Transitions, rec)
+		if rec.Step != nil {
+			delete(sv.Started, rec.Step.ID)
+		}
+	}
+	return nil
+}
+
+// stepRecord decodes a saved step; without values, its output is only
+// whether it was masked (what makes it reusable or not).
+func (sv *Saved) stepRecord(data []byte) (run.StepRecord, error) {
+	if sv.values {
+		var rec run.StepRecord
+		err := json.Unmarshal(data, &rec)
+		return rec, err
+	}
+	var head struct {
+		run.StepRecord
+		Output *struct {
+			Masked bool `json:"masked"`
+		} `json:"output"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return run.StepRecord{}, err
+	}
+	if head.Output != nil {
+		head.StepRecord.Output = &run.SavedValue{Masked: head.Output.Masked}
+	}
+	return head.StepRecord, nil
+}
+
+// transitionRecord decodes a saved transition; without values, its vars
+// and context are left out.
+func (sv *Saved) transitionRecord(data []byte) (run.TransitionRecord, error) {
+	if sv.values {
+		var rec run.TransitionRecord
+		err := json.Unmarshal(data, &rec)
+		return rec, err
+	}
+	var head struct {
+		run.TransitionRecord
+		Vars    ignored `json:"vars"`
+		Context ignored `json:"context"`
+	}
+	err := json.Unmarshal(data, &head)
+	return head.TransitionRecord, err
+}

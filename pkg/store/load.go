@@ -1,0 +1,115 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Saved is a run read back from disk.
+type Saved struct {
+	Record   Record
+	Snapshot []byte
+	// Steps are the saved steps by id, the last record of each. Their
+	// outputs are read only by a resume (Store.Resume), which restores
+	// them: otherwise each Output holds only whether it was masked.
+	Steps   map[string]run.StepRecord
+	Started map[string]bool
+	// Result is the last attempt's result, or for a run whose process
+	// died the one its journal gives. Its output, vars and context are
+	// read by Load (what -o json prints), not by Summary.
+	Result *run.Result
+	// Transitions are a workflow run's transitions, in the order taken;
+	// their vars and context are read as the steps' outputs are.
+	Transitions []run.TransitionRecord
+	// processes are the process groups of steps that started and never
+	// finished, by run id and step.
+	processes map[string][]int
+	// running are the steps the last attempt began and never finished,
+	// in the order they began; lastCall is where that attempt's
+	// transitions begin in Transitions.
+	running  []runningStep
+	lastCall int
+	// values says the journal's values were read (outputs, vars, context).
+	values bool
+}
+
+// parts are what a load reads of the values a run produced. A run holds
+// every output of its steps twice, in its journal and in its result: no
+// reader needs both, and reading both would take twice the memory of the
+// outputs.
+type parts int
+
+const (
+	// journalValues: the steps' outputs and the transitions' vars and
+	// context, which a resume restores.
+	journalValues parts = 1 << iota
+	// resultValues: the last result's output, vars and context, which
+	// -o json prints (for a run whose process died, the journal's
+	// values make that result).
+	resultValues
+	// asResumed: journalValues, or resultValues for a run that already
+	// succeeded (a resume only prints its result).
+	asResumed
+)
+
+// Load reads a saved run without locking it: its record, snapshot, the
+// steps and transitions of its journal, and its last result whole. A run
+// whose process died (its record says running, its lock is free) is
+// interrupted, and its result is rebuilt from the journal.
+func (s *Store) Load(id string) (*Saved, error) { return s.load(id, resultValues) }
+
+// Summary is Load without the values the run produced (outputs, vars,
+// context): what lists and shows a run, in memory that does not grow
+// with its outputs.
+func (s *Store) Summary(id string) (*Saved, error) { return s.load(id, 0) }
+
+func (s *Store) load(id string, want parts) (*Saved, error) {
+	if !validID(id) {
+		return nil, &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	dir := s.runDir(id)
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	if err != nil {
+		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
+	}
+	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
+	if err := json.Unmarshal(data, &sv.Record); err != nil {
+		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
+	}
+	sv.Record.StartedAt = readStarted(sv.Record.StartedAt)
+	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
+		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
+	}
+	if want&asResumed != 0 {
+		want = journalValues
+		if sv.Record.Status == event.Succeeded {
+			want = resultValues
+		}
+	}
+	crashed := sv.Record.Status == event.Running && !s.locked(id)
+	sv.values = want&journalValues != 0 || crashed && want&resultValues != 0
+	if err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv); err != nil {
+		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
+	}
+	if crashed {
+		sv.Record.Status = run.Interrupted
+		// its process died before writing a result (a result.json there
+		// is an earlier attempt's): the journal says how far it got
+		sv.Result = sv.partialResult()
+	}
+	if sv.Result == nil {
+		// a result that cannot be read is as good as none: the record
+		// still says how the run stands
+		sv.Result, _ = readResult(filepath.Join(dir, "result.json"), want&resultValues != 0)
+	}
+	return sv, nil
+}
