@@ -37,7 +37,8 @@ type workflowAgent struct {
 
 // branchTransition holds the keys of a state's transition: {branches}.
 type branchTransition struct {
-	Branches []*Branch `yaml:"branches"`
+	Branches  []*Branch `yaml:"branches"`
+	OnFailure string    `yaml:"on_failure"`
 }
 
 // decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
@@ -225,6 +226,10 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		return
 	}
 	checkKeys(d, v, prefix, keysOf[branchTransition]())
+	if on := valueOf(v, "on_failure"); on != nil && on.Value != "" {
+		s.OnFailure = on.Value
+		s.FieldPos["on_failure"] = posOf(on)
+	}
 	list := valueOf(v, "branches")
 	if list == nil {
 		d.errorf(posOf(v), "%sbranches are required", prefix)

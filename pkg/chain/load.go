@@ -98,6 +98,9 @@ func decodeFile(d *diags, data []byte) []*Chain {
 	if keyNode(root, "workflows") != nil {
 		return decodeWorkflowFile(d, root)
 	}
+	if isTaskChain(root) {
+		return decodeTaskChain(d, root)
+	}
 	return []*Chain{decodeChain(d, root)}
 }
 

@@ -27,6 +27,9 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	if w.MaxChainDepth < 1 {
 		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
 	}
+	for name := range w.Counters {
+		v.wfVars[name] = true
+	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
 		d.errorf(w.at("budget", c.Pos), "budget: max_tokens and max_llm_calls cannot be negative")
 	}
@@ -223,7 +226,9 @@ func (v *validator) branchShape(s *State) {
 			v.d.warnf(b.Pos, "%s comes after a default branch and is never taken", prefix)
 		}
 		switch b.Operator {
-		case OpEquals, OpNotEquals, OpContains, OpNotContains:
+		case OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith:
+		case OpEdgeTraversed:
+			v.edgeBranch(prefix, b)
 		case OpRange:
 			lo, hi, err := ParseRange(b.When)
 			if err != nil {
@@ -247,6 +252,7 @@ func (v *validator) branchShape(s *State) {
 			v.compose(prefix, b)
 		}
 	}
+	v.onFailure(s)
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}

@@ -33,9 +33,16 @@ type Workflow struct {
 	// FieldPos is where each of the workflow's keys was written.
 	FieldPos map[string]Pos
 
+	// Counters are the variables {{edge_count:a->b}} reads (a task
+	// chain's macro): each the number of times the run went a → b.
+	Counters map[string]Edge
+
 	byName     map[string]*State
 	inputOrder []string
 }
+
+// Edge is a move from one state to another.
+type Edge struct{ From, To string }
 
 // DefaultMaxChainDepth is reference 000's default depth limit.
 const DefaultMaxChainDepth = 50
@@ -76,6 +83,9 @@ type State struct {
 	// transition taken once it has passed.
 	Timeout   time.Duration `yaml:"timeout" doc:"How long a decision point may wait (30m, 2h); then on_timeout is taken."`
 	OnTimeout string        `yaml:"on_timeout" doc:"The transition taken once timeout has passed."`
+	// OnFailure is the state a failed task leads to (transition:
+	// {on_failure}); empty, the run fails.
+	OnFailure string `yaml:"-"`
 
 	Pos      Pos
 	FieldPos map[string]Pos
@@ -180,11 +190,16 @@ const (
 	OpNotContains = "not_contains"
 	OpRange       = "range"
 	OpDefault     = "default"
+	OpStartsWith  = "starts_with"
+	OpEndsWith    = "ends_with"
+	// OpEdgeTraversed holds once the run has gone along the branch's
+	// edge ("from->to") at least when times.
+	OpEdgeTraversed = "edge_traversed_at_least"
 )
 
 // Operators lists the branch operators, for messages and the schema.
 func Operators() []string {
-	return []string{OpEquals, OpNotEquals, OpContains, OpNotContains, OpRange, OpDefault}
+	return []string{OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith, OpRange, OpEdgeTraversed, OpDefault}
 }
 
 // Branch is one rule of a task's transition: when the task's result
@@ -195,9 +210,21 @@ type Branch struct {
 	When     string   `yaml:"when" json:"when" doc:"The value the task's result is matched against."`
 	Goto     string   `yaml:"goto" json:"goto" doc:"The next state, or end."`
 	Compose  *Compose `yaml:"compose" json:"compose,omitempty" doc:"Stores a value from the task's output in a variable when this branch is taken."`
+	Edge     string   `yaml:"edge" json:"edge,omitempty" doc:"For edge_traversed_at_least: the move \"from->to\" counted; when is the count."`
 	Pos      Pos      `yaml:"-" json:"-"`
 
 	lo, hi float64
+	edge   Edge
+	times  int
+}
+
+// Take reports whether the branch takes a task's result, given how many
+// times the run has gone along each edge (for edge_traversed_at_least).
+func (b *Branch) Take(result string, traversed func(Edge) int) bool {
+	if b.Operator == OpEdgeTraversed {
+		return traversed(b.edge) >= b.times
+	}
+	return b.Matches(result)
 }
 
 // Matches reports whether the branch takes a task's result string.
@@ -211,6 +238,10 @@ func (b *Branch) Matches(result string) bool {
 		return strings.Contains(result, b.When)
 	case OpNotContains:
 		return !strings.Contains(result, b.When)
+	case OpStartsWith:
+		return strings.HasPrefix(result, b.When)
+	case OpEndsWith:
+		return strings.HasSuffix(result, b.When)
 	case OpRange:
 		f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
 		return err == nil && f >= b.lo && f <= b.hi

@@ -18,6 +18,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 		return false
 	}
 	retry := []Link{taskRetry(s)}
+	f.countEdges()
 	sr, ok := f.runExecutor(ctx, s.Task)
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
@@ -26,13 +27,18 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 		return false
 	}
 	result, branchable := f.taskResult(s.Task, sr)
+	if !ok && s.OnFailure != "" {
+		// on_failure leads a failed task's run on (a task chain's form)
+		f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy})
+		return true
+	}
 	if !ok && !branchable {
 		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
 		return false
 	}
 	var b *chain.Branch
 	for _, br := range s.Branches {
-		if br.Matches(result) {
+		if br.Take(result, f.traversed) {
 			b = br
 			break
 		}

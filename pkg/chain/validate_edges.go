@@ -1,0 +1,42 @@
+package chain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// edgeBranch checks an edge_traversed_at_least branch: edge names a
+// move "from->to" between states, when the count (1 or more).
+func (v *validator) edgeBranch(prefix string, b *Branch) {
+	w := v.c.Workflow
+	from, to, ok := strings.Cut(b.Edge, "->")
+	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+	switch {
+	case !ok || from == "" || to == "":
+		v.d.errorf(b.Pos, "%s: edge_traversed_at_least needs edge: \"from->to\", two states", prefix)
+	case w.State(from) == nil:
+		v.d.errorf(b.Pos, "%s: edge %q: %q is not a state%s", prefix, b.Edge, from, didYouMean(from, w.stateNames()))
+	case to != End && w.State(to) == nil:
+		v.d.errorf(b.Pos, "%s: edge %q: %q is not a state (or end)%s", prefix, b.Edge, to, didYouMean(to, append(w.stateNames(), End)))
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(b.When))
+	if err != nil || n < 1 {
+		v.d.errorf(b.Pos, "%s: edge_traversed_at_least: when %q is not a count (1 or more)", prefix, b.When)
+	}
+	b.edge, b.times = Edge{From: from, To: to}, n
+}
+
+// onFailure checks a task's on_failure: a state (or end), on a state
+// with a task.
+func (v *validator) onFailure(s *State) {
+	if s.OnFailure == "" {
+		return
+	}
+	w := v.c.Workflow
+	switch {
+	case s.Task == nil:
+		v.d.errorf(s.At("on_failure"), "state %q: on_failure is where a failed task leads: the state has no task", s.Name)
+	case s.OnFailure != End && w.State(s.OnFailure) == nil:
+		v.d.errorf(s.At("on_failure"), "state %q: on_failure %q is not a state (or end)%s", s.Name, s.OnFailure, didYouMean(s.OnFailure, append(w.stateNames(), End)))
+	}
+}
