@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,7 +33,27 @@ type CatalogFile struct {
 // IsChainFile reports whether a path has a chain file extension.
 func IsChainFile(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".yaml" || ext == ".yml"
+	return ext == ".yaml" || ext == ".yml" || ext == ".json"
+}
+
+// inCatalog reports whether a directory entry is a chain of the chains
+// directory: a YAML file, or a JSON file that is a task chain (a chains
+// directory may hold other JSON, a schema for editors say).
+func inCatalog(dir string, e fs.DirEntry) bool {
+	if e.IsDir() || !IsChainFile(e.Name()) {
+		return false
+	}
+	if strings.ToLower(filepath.Ext(e.Name())) != ".json" {
+		return true
+	}
+	data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	if err != nil {
+		return true // unreadable: listing it says why
+	}
+	var head struct {
+		Tasks json.RawMessage `json:"tasks"`
+	}
+	return json.Unmarshal(data, &head) != nil || head.Tasks != nil
 }
 
 // OpenCatalog loads every chain file of dir. A missing directory is an
@@ -47,7 +68,7 @@ func OpenCatalog(dir string, opts Options) (*Catalog, error) {
 	}
 	cat := &Catalog{Dir: dir}
 	for _, e := range entries {
-		if e.IsDir() || !IsChainFile(e.Name()) {
+		if !inCatalog(dir, e) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -92,12 +113,18 @@ func peekNames(path string) []string {
 	var head struct {
 		Name      string         `yaml:"name"`
 		Workflows map[string]any `yaml:"workflows"`
+		// a task chain is named by its id
+		ID    string `yaml:"id"`
+		Tasks any    `yaml:"tasks"`
 	}
 	if yaml.Load(data, &head) != nil {
 		return nil
 	}
 	if head.Name != "" {
 		return []string{head.Name}
+	}
+	if head.ID != "" && head.Tasks != nil {
+		return []string{head.ID}
 	}
 	var names []string
 	for name := range head.Workflows {

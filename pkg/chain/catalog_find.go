@@ -19,7 +19,7 @@ func FindIn(dir, name string, opts Options) (*Loaded, error) {
 	}
 	var holder string
 	for _, e := range entries {
-		if e.IsDir() || !IsChainFile(e.Name()) {
+		if !inCatalog(dir, e) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
