@@ -136,6 +136,9 @@ type Transition struct {
 	// Condition, when set, must hold for the transition to be viable.
 	Condition string `yaml:"condition" doc:"Expression that must hold for the transition to be viable."`
 	Title     string `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	// Output, when written, sets these context keys once the executor
+	// succeeded, instead of merging a cli executor's JSON into context.
+	Output []*OutputMapping `yaml:"output" doc:"Context keys set when the transition is taken: each a JSONPath into $.output (json, text, exitCode, stderr), $.arguments, $.context, $.workflow.input or $.input, a literal, or {add|subtract|multiply|divide|set|concat: [operands]}. Replaces the merge of a cli executor's JSON into context."`
 
 	Pos      Pos
 	FieldPos map[string]Pos

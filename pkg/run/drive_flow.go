@@ -30,6 +30,9 @@ type flow struct {
 	// depth counts the transitions taken on their own in this call.
 	depth int
 	take  string
+	// args are the arguments of the decision taken (--arg, a model's
+	// tool call), read as $.arguments.
+	args map[string]any
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
 	links  []Link
@@ -147,7 +150,15 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 			return false
 		}
 		rec.Vars = f.outputVars(e)
-		f.mergeContext(e)
+		if len(t.Output) == 0 {
+			f.mergeContext(e)
+		}
+	}
+	if len(t.Output) > 0 {
+		if err := f.mapOutput(t, f.pathDoc(t.Executor, rec.Step, f.args)); err != nil {
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+			return false
+		}
 	}
 	f.moved(rec)
 	return true
