@@ -60,6 +60,9 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	if err := f.checkTake(); err != nil {
 		return nil, err
 	}
+	if err := f.takeArgs(req.Args); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -136,7 +139,9 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 
 // take1 runs a transition's executor, then moves to its target.
 func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
-	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy}
+	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Args: f.args}
+	// the arguments are this decision's alone
+	defer f.useArgs(nil)
 	if e := t.Executor; e != nil {
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr

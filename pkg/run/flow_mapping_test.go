@@ -1,8 +1,11 @@
 package run
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
 
 // TestTransitionOutputMappings holds mcp-flowgate's output mappings: keys
@@ -86,5 +89,44 @@ func TestTransitionOutputMappingFailures(t *testing.T) {
 		if res.Status != Failed || !strings.Contains(res.Error, tt.want) {
 			t.Errorf("%s: %s %q, want %q", tt.name, res.Status, res.Error, tt.want)
 		}
+	}
+}
+
+// TestAgentDecisionArguments holds that a model deciding a transition with
+// an inputSchema gives its arguments in the tool call: offered in the
+// tool's schema, checked (a bad one is sent back), read as $.arguments.
+func TestAgentDecisionArguments(t *testing.T) {
+	s := llmtest.New(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "rate", "arguments": {"score": 42}}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "rate", "arguments": {"score": 4}}`}}},
+	)
+	defer s.Close()
+	src := wf(`    states:
+      a:
+        transitions:
+          rate:
+            target: done
+            actor: agent
+            inputSchema:
+              type: object
+              required: [score]
+              properties: {score: {type: integer, maximum: 5}}
+            output: {score: "$.arguments.score"}
+      done: {terminal: true}
+`)
+	res, err := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil))).Run(context.Background(),
+		Request{Chain: load(t, src), AgentModel: "openai/m1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Succeeded || asJSON(t, res.Context) != `{"score":4}` {
+		t.Fatalf("%s %v %s", res.Status, res.Context, res.Error)
+	}
+	reqs := s.Requests()
+	if first := asJSON(t, reqs[0].Body); !strings.Contains(first, `"arguments":{"description"`) || !strings.Contains(first, "Arguments of rate (JSON Schema)") {
+		t.Errorf("the first request offers no arguments: %s", first)
+	}
+	if !strings.Contains(asJSON(t, reqs[1].Body), "do not satisfy the transition's inputSchema") {
+		t.Error("the second request does not say what was wrong")
 	}
 }
