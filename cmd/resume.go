@@ -18,6 +18,8 @@ type resumeOptions struct {
 	reload bool
 	quiet  bool
 	take   string
+	args   []string
+	argsF  string
 	shaping
 }
 
@@ -57,6 +59,8 @@ apply again; give one to change it for the rest of the run.`,
 	fl.StringArrayVar(&opts.rerun, "rerun", nil, "run this non-idempotent step again although it may have started")
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
+	fl.StringArrayVar(&opts.args, "arg", nil, "an argument of the --take decision, name=value (checked against its inputSchema)")
+	fl.StringVar(&opts.argsF, "args-file", "", "the --take decision's arguments as a JSON object")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("take", completeSaved(f, text.TakeChoices))
 	_ = cmd.RegisterFlagCompletionFunc("rerun", completeSaved(f, text.RerunChoices))
@@ -73,6 +77,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	given, err := inputs.Parse(opts.inputs, "")
+	if err != nil {
+		return err
+	}
+	args, err := inputs.ParseArgs(opts.args, opts.argsF)
 	if err != nil {
 		return err
 	}
@@ -141,7 +149,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
+		History: saved.Transitions, Take: opts.take, Args: args, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
 	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err

@@ -11,6 +11,9 @@ import (
 type workflowFile struct {
 	Version   string `yaml:"version" doc:"Your version of the chain (free text)."`
 	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
+	// Audit is mcp-flowgate's audit sink: accepted so its files load,
+	// while every run keeps its own event log.
+	Audit any `yaml:"audit" doc:"Accepted and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
@@ -184,10 +187,14 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			continue
 		}
 		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
-			if k.Value != "executor" {
+			switch k.Value {
+			case "executor":
+				t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
+			case "output":
+				t.Output = decodeOutputMappings(d, v, tprefix)
+			default:
 				return false
 			}
-			t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
 			return true
 		})
 		if t.Actor == "" {

@@ -84,6 +84,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
 		"actor":    map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
 		"executor": executor,
+		"output":   outputMappingSchema(),
 	})
 	transition["required"] = []string{"target"}
 	state := objectSchema(reflect.TypeFor[State](), map[string]any{
@@ -111,6 +112,18 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	file["required"] = []string{"workflows"}
 	file["patternProperties"] = extensions()
 	return file
+}
+
+// outputMappingSchema describes a transition's output: each context key a
+// JSONPath or literal, or one operator with its operands.
+func outputMappingSchema() map[string]any {
+	ops := map[string]any{}
+	for _, op := range OutputOps() {
+		ops[op] = map[string]any{}
+	}
+	operation := map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false, "properties": ops}
+	return map[string]any{"type": "object", "additionalProperties": map[string]any{"anyOf": []any{
+		map[string]any{"type": []string{"string", "number", "boolean", "null", "array"}}, operation}}}
 }
 
 func stringOrList() map[string]any {

@@ -13,6 +13,9 @@ type CLIFields struct {
 	Run     string            `yaml:"run" doc:"A script for sh -c; interpolated values never run as code."`
 	Env     map[string]string `yaml:"env" doc:"Environment variables added for the command."`
 	Cwd     string            `yaml:"cwd" doc:"Directory to run in, relative to where chainrun was started."`
+	// TreatNonZeroAsFailure false makes a nonzero exit a value (a
+	// transition's output mapping reads it as $.output.exitCode).
+	TreatNonZeroAsFailure *bool `yaml:"treatNonZeroAsFailure" doc:"false: a nonzero exit is a value, not a failure (a transition's output reads it as $.output.exitCode). Default true."`
 }
 
 var cliKind = kindUnit{

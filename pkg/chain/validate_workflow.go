@@ -291,6 +291,7 @@ func (v *validator) stateRefs(s *State) {
 		if t.Condition != "" {
 			t.cond = v.transitionCondition(t)
 		}
+		v.argSchema(t)
 	}
 	if s.Task != nil {
 		v.compile(s.Task)
@@ -333,7 +334,7 @@ func (v *validator) workflowCheck(s *Step, name string) string {
 // build (every name an expression might mean is asked about).
 func (v *validator) workflowHas(s *Step, name string) bool {
 	switch {
-	case name == "input", name == "context", v.wfVars[name]:
+	case name == "input", name == "context", name == "arguments", v.wfVars[name]:
 		return true
 	case s != nil && name == "item" && s.ForEach != "":
 		return true

@@ -146,12 +146,31 @@ type Transition struct {
 	// Condition, when set, must hold for the transition to be viable.
 	Condition string `yaml:"condition" doc:"Expression that must hold for the transition to be viable."`
 	Title     string `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	// Output, when written, sets these context keys once the executor
+	// succeeded, instead of merging a cli executor's JSON into context.
+	Output []*OutputMapping `yaml:"output" doc:"Context keys set when the transition is taken: each a JSONPath into $.output (json, text, exitCode, stderr), $.arguments, $.context, $.workflow.input or $.input, a literal, or {add|subtract|multiply|divide|set|concat: [operands]}. Replaces the merge of a cli executor's JSON into context."`
+
+	// InputSchema is the JSON Schema of the arguments a decision taking
+	// the transition gives (--arg, a model's tool call); Prefill their
+	// defaults.
+	InputSchema map[string]any `yaml:"inputSchema" doc:"JSON Schema of the arguments whoever takes the transition gives (resume --take T --arg k=v, the agent's tool call); read as $.arguments.k."`
+	Prefill     map[string]any `yaml:"prefill" doc:"Default values of the transition's arguments."`
 
 	Pos      Pos
 	FieldPos map[string]Pos
 
-	cond *Expression
+	cond     *Expression
+	args     *jsonschema.Resolved
+	argTypes map[string]string
 }
+
+// ArgSchema is the compiled inputSchema of the transition's arguments,
+// nil when it has none.
+func (t *Transition) ArgSchema() *jsonschema.Resolved { return t.args }
+
+// ArgType is the JSON Schema type declared for an argument ("" when none
+// is), which --arg text is converted to.
+func (t *Transition) ArgType(name string) string { return t.argTypes[name] }
 
 // At returns where a field of the transition was written.
 func (t *Transition) At(field string) Pos {

@@ -21,19 +21,9 @@ func (v *validator) inputSchema() {
 		v.d.errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
 		return
 	}
-	text, err := json.Marshal(w.InputSchema)
-	if err != nil {
-		v.d.errorf(at, "inputSchema: %v", err)
-		return
-	}
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(text, &sch); err != nil {
-		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %v", err)
-		return
-	}
-	rs, err := sch.Resolve(nil)
-	if err != nil {
-		v.d.errorf(at, "inputSchema is not a valid JSON Schema: %s", firstLine(err.Error()))
+	sch, rs, problem := resolveSchema(w.InputSchema)
+	if problem != "" {
+		v.d.errorf(at, "inputSchema %s", problem)
 		return
 	}
 	w.Schema = rs
@@ -54,7 +44,7 @@ func (v *validator) inputSchema() {
 		if p == nil {
 			continue
 		}
-		p = localRef(&sch, p)
+		p = localRef(sch, p)
 		in := &Input{Name: name, Description: p.Description, Optional: !required[name], Pos: at, Type: typeOf(p)}
 		if p.Default != nil {
 			var d any
@@ -76,6 +66,43 @@ func (v *validator) inputSchema() {
 			v.d.errorf(at, "inputSchema: required input %q has no property", r)
 		}
 	}
+}
+
+// argSchema compiles a transition's inputSchema, the JSON Schema of the
+// arguments a decision taking it gives.
+func (v *validator) argSchema(t *Transition) {
+	if t.InputSchema == nil {
+		return
+	}
+	raw, _ := normalizeYAML(t.InputSchema).(map[string]any)
+	sch, rs, problem := resolveSchema(raw)
+	if problem != "" {
+		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
+		return
+	}
+	t.InputSchema, t.Prefill = raw, normalizeYAML(t.Prefill).(map[string]any)
+	t.args, t.argTypes = rs, map[string]string{}
+	for name, p := range sch.Properties {
+		t.argTypes[name] = typeOf(localRef(sch, p))
+	}
+}
+
+// resolveSchema compiles a JSON Schema written in a file; problem says
+// why it is not one.
+func resolveSchema(raw map[string]any) (sch *jsonschema.Schema, rs *jsonschema.Resolved, problem string) {
+	text, err := json.Marshal(raw)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	sch = &jsonschema.Schema{}
+	if err := json.Unmarshal(text, sch); err != nil {
+		return nil, nil, "is not a valid JSON Schema: " + err.Error()
+	}
+	rs, err = sch.Resolve(nil)
+	if err != nil {
+		return nil, nil, "is not a valid JSON Schema: " + firstLine(err.Error())
+	}
+	return sch, rs, ""
 }
 
 // localRef follows a property's $ref to a definition of the same schema

@@ -77,6 +77,10 @@ func TestWorkflowErrors(t *testing.T) {
 		{"empty branches", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: []\n", []string{"transition.branches is empty"}},
 		{"outcome unknown", "      a:\n        terminal: true\n        outcome: aborted\n", []string{`outcome is succeeded, failed or cancelled, not "aborted"`}},
 		{"outcome not terminal", "      a:\n        outcome: failed\n        transitions:\n          go: {target: a}\n", []string{`outcome applies to a terminal state`}},
+		{"output unknown operator", "      a:\n        transitions:\n          go:\n            target: a\n            output: {n: {sum: [1, 2]}}\n", []string{`output: n: unknown operator "sum"`}},
+		{"output bad root", "      a:\n        transitions:\n          go:\n            target: a\n            output: {n: '$.contxt.x'}\n", []string{`"$.contxt.x" starts nowhere a transition can read`, "did you mean context?"}},
+		{"output operands", "      a:\n        transitions:\n          go:\n            target: a\n            output: {n: {add: [1]}}\n", []string{"add takes two operands"}},
+		{"output not a mapping", "      a:\n        transitions:\n          go:\n            target: a\n            output: [x]\n", []string{"output maps each context key"}},
 		{"condition_key on cli", "      a:\n        task: {kind: cli, run: x, condition_key: [a]}\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"condition_key"}},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +20,16 @@ func init() {
 	register(chain.KindCLI, kind{
 		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			c := s.C()
-			return x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+			out, err := x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+			var ee *executor.ExitError
+			if errors.As(err, &ee) && ee.Signal == "" {
+				out.exitCode = ee.Code
+				if s.TreatNonZeroAsFailure != nil && !*s.TreatNonZeroAsFailure {
+					// a value to map or branch on, not a failure
+					err = nil
+				}
+			}
+			return out, err
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
 			cs := s.C()

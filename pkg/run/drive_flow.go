@@ -30,6 +30,9 @@ type flow struct {
 	// depth counts the transitions taken on their own in this call.
 	depth int
 	take  string
+	// args are the arguments of the decision taken (--arg, a model's
+	// tool call), read as $.arguments.
+	args map[string]any
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
 	links  []Link
@@ -55,6 +58,9 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
 	f.replay(req.History)
 	if err := f.checkTake(); err != nil {
+		return nil, err
+	}
+	if err := f.takeArgs(req.Args); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -133,7 +139,9 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 
 // take1 runs a transition's executor, then moves to its target.
 func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
-	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy}
+	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Args: f.args}
+	// the arguments are this decision's alone
+	defer f.useArgs(nil)
 	if e := t.Executor; e != nil {
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
@@ -147,7 +155,15 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 			return false
 		}
 		rec.Vars = f.outputVars(e)
-		f.mergeContext(e)
+		if len(t.Output) == 0 {
+			f.mergeContext(e)
+		}
+	}
+	if len(t.Output) > 0 {
+		if err := f.mapOutput(t, f.pathDoc(t.Executor, rec.Step, f.args)); err != nil {
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+			return false
+		}
 	}
 	f.moved(rec)
 	return true

@@ -58,6 +58,9 @@ type Request struct {
 	// Take is the transition the caller chose at the decision point the
 	// run paused at (resume --take), or the failed transition to retry.
 	Take string
+	// Args are the arguments of the Take decision (--arg, --args-file),
+	// checked against its transition's inputSchema.
+	Args map[string]any
 	// AgentModel, when set, lets that model decide agent decision points
 	// instead of pausing (--agent-model; the workflow's agent.model
 	// otherwise).

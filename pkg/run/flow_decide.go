@@ -136,22 +136,30 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 	}
 	target.Provider = llm.Budgeted(target.Provider, f.budget)
 	names := make([]any, len(offered))
+	props := map[string]any{
+		"transition": map[string]any{"type": "string", "enum": names, "description": "the transition to take"},
+		"reason":     map[string]any{"type": "string", "description": "why, in one sentence"},
+	}
+	prompt := decisionPrompt(f.decision(s, offered))
 	for i, t := range offered {
 		names[i] = t.Name
+		if t.InputSchema != nil {
+			props["arguments"] = map[string]any{"type": "object", "description": "the arguments of the chosen transition, as its JSON Schema above says"}
+			if text, err := json.Marshal(t.InputSchema); err == nil {
+				prompt += fmt.Sprintf("\nArguments of %s (JSON Schema): %s\n", t.Name, text)
+			}
+		}
 	}
 	req := llm.Request{
 		Model:    target.Model,
 		System:   "You decide the next step of a workflow run by calling " + decisionTool + " with one of the offered transitions.",
-		Messages: []llm.Message{{Role: llm.User, Content: decisionPrompt(f.decision(s, offered))}},
+		Messages: []llm.Message{{Role: llm.User, Content: prompt}},
 		Tools: []llm.Tool{{
 			Name:        decisionTool,
 			Description: "Take one of the transitions offered at this decision point.",
 			Schema: map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"transition": map[string]any{"type": "string", "enum": names, "description": "the transition to take"},
-					"reason":     map[string]any{"type": "string", "description": "why, in one sentence"},
-				},
+				"type":                 "object",
+				"properties":           props,
 				"required":             []any{"transition"},
 				"additionalProperties": false,
 			},
@@ -181,16 +189,24 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 			if err != nil {
 				return err
 			}
-			name = chosenTransition(resp)
+			var given map[string]any
+			name, given = chosenTransition(resp)
+			msg := notOffered(name, offered)
 			for _, t := range offered {
-				if t.Name == name {
+				if t.Name != name {
+					continue
+				}
+				args, err := decisionArgs(t, given)
+				if err == nil {
 					chosen = t
+					f.useArgs(args)
 					return nil
 				}
+				msg = err.Error() + ". Call " + decisionTool + " again with arguments that satisfy it."
 			}
 			req.Messages = append(req.Messages,
 				llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls},
-				retryDecision(resp, name, offered))
+				retryDecision(resp, msg))
 			return errNotOffered
 		})
 	if errors.Is(err, errNotOffered) {
@@ -203,31 +219,37 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 // is told what was wrong and asked again.
 var errNotOffered = errors.New("no offered transition named")
 
-// chosenTransition reads the model's choice from its tool call, or from
-// its text when it answered without one.
-func chosenTransition(resp *llm.Response) string {
+// chosenTransition reads the model's choice, and the arguments it gave,
+// from its tool call, or its choice from its text when it answered
+// without one.
+func chosenTransition(resp *llm.Response) (string, map[string]any) {
 	for _, call := range resp.ToolCalls {
 		if call.Name != decisionTool {
 			continue
 		}
 		var args struct {
-			Transition string `json:"transition"`
+			Transition string         `json:"transition"`
+			Arguments  map[string]any `json:"arguments"`
 		}
 		if json.Unmarshal([]byte(call.Arguments), &args) == nil {
-			return args.Transition
+			return args.Transition, args.Arguments
 		}
 	}
-	return strings.Trim(strings.TrimSpace(resp.Text), ".\"'`")
+	return strings.Trim(strings.TrimSpace(resp.Text), ".\"'`"), nil
 }
 
-// retryDecision tells the model what was wrong with its answer, on the
-// same transcript.
-func retryDecision(resp *llm.Response, name string, offered []*chain.Transition) llm.Message {
+// notOffered tells the model its answer named no offered transition.
+func notOffered(name string, offered []*chain.Transition) string {
 	names := make([]string, len(offered))
 	for i, t := range offered {
 		names[i] = t.Name
 	}
-	msg := fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", name, decisionTool, strings.Join(names, ", "))
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", name, decisionTool, strings.Join(names, ", "))
+}
+
+// retryDecision tells the model what was wrong with its answer, on the
+// same transcript.
+func retryDecision(resp *llm.Response, msg string) llm.Message {
 	var results []llm.ToolResult
 	for _, call := range resp.ToolCalls {
 		results = append(results, llm.ToolResult{CallID: call.ID, Content: msg, IsError: true})

@@ -73,6 +73,8 @@ type TransitionRecord struct {
 	// names its keys that held a secret input (saved as ***).
 	Context       map[string]any `json:"context,omitempty"`
 	MaskedContext []string       `json:"masked_context,omitempty"`
+	// Args are the arguments the decision gave ($.arguments).
+	Args map[string]any `json:"arguments,omitempty"`
 	// Step is the executor's or task's result, when one ran.
 	Step *StepResult `json:"step,omitempty"`
 	Time time.Time   `json:"time"`

@@ -117,8 +117,7 @@ func (f *flow) mergeContext(e *chain.Step) {
 	}
 	merged := maps.Clone(f.context)
 	maps.Copy(merged, obj)
-	f.context = merged
-	f.st.set(contextVar, Value{Data: merged})
+	f.setContext(merged)
 }
 func noSingleViable(s *chain.State, viable []*chain.Transition) string {
 	if len(viable) == 0 {

@@ -77,6 +77,13 @@ type StepResult struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	// ToolCalls counts the tool calls an agent step's model made.
 	ToolCalls int `json:"tool_calls,omitempty"`
+
+	// exitCode and errOut are a command's exit status and whole error
+	// output, which a transition's output mapping reads as
+	// $.output.exitCode and $.output.stderr (not saved: the mapping runs
+	// before the transition is).
+	exitCode int
+	errOut   string
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

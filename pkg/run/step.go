@@ -33,6 +33,8 @@ type outcome struct {
 	cached bool
 	// toolCalls counts the tool calls of an agent step's tool loop.
 	toolCalls int
+	// exitCode is a command's exit status.
+	exitCode int
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -101,6 +103,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	sr.FinishReason = out.finish
 	sr.ToolCalls = out.toolCalls
+	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))
 	if err != nil {
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an

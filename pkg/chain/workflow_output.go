@@ -1,0 +1,142 @@
+package chain
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/theory/jsonpath"
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// OutputMapping is one key of a transition's `output:` (mcp-flowgate):
+// the context key it sets and how its value is made, so that two
+// executors reporting `passed` land in lintPassed and testsPassed instead
+// of overwriting each other.
+type OutputMapping struct {
+	// Key is the context key the value is stored under.
+	Key string
+	// Op is how the operands combine: empty copies the one operand;
+	// add, subtract, multiply, divide, set or concat.
+	Op       string
+	Operands []Operand
+	Pos      Pos
+}
+
+// Operand is a value an output mapping reads: a JSONPath into the
+// transition's document ($.output, $.arguments, $.context,
+// $.workflow.input, $.input), or a literal written in the file.
+type Operand struct {
+	Path    *jsonpath.Path
+	Raw     string
+	Literal any
+}
+
+// Output mapping operators (mcp-flowgate).
+const (
+	OpAdd      = "add"
+	OpSubtract = "subtract"
+	OpMultiply = "multiply"
+	OpDivide   = "divide"
+	OpSet      = "set"
+	OpConcat   = "concat"
+)
+
+// OutputOps lists the output mapping operators, for messages and the
+// schema.
+func OutputOps() []string {
+	return []string{OpAdd, OpSubtract, OpMultiply, OpDivide, OpSet, OpConcat}
+}
+
+// PathRoots are the first names a transition's JSONPaths may start with.
+func PathRoots() []string {
+	return []string{"output", "arguments", "context", "workflow", "input"}
+}
+
+// decodeOutputMappings reads a transition's `output:`: each key a context
+// key, each value a JSONPath, a literal, or {operator: [operands]}.
+func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMapping {
+	prefix += "output: "
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%soutput maps each context key to a JSONPath ($.output.json.x) or {add: [a, b]}", prefix)
+		return nil
+	}
+	var out []*OutputMapping
+	for _, p := range mappingPairs(d, v, prefix) {
+		m := &OutputMapping{Key: p.key.Value, Pos: posOf(p.key)}
+		n := deref(p.value)
+		kprefix := prefix + p.key.Value + ": "
+		switch n.Kind {
+		case yaml.MappingNode:
+			if len(n.Content) != 2 {
+				d.errorf(posOf(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(OutputOps(), ", "))
+				continue
+			}
+			m.Op = n.Content[0].Value
+			if !slices.Contains(OutputOps(), m.Op) {
+				d.errorf(posOf(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(OutputOps(), ", "), didYouMean(m.Op, OutputOps()))
+				continue
+			}
+			args := deref(n.Content[1])
+			items := []*yaml.Node{args}
+			if args.Kind == yaml.SequenceNode {
+				items = args.Content
+			}
+			for _, it := range items {
+				if op, ok := decodeOperand(d, deref(it), kprefix); ok {
+					m.Operands = append(m.Operands, op)
+				}
+			}
+			if m.Op != OpSet && m.Op != OpConcat && len(items) != 2 {
+				d.errorf(posOf(args), "%s%s takes two operands, as in {%s: [\"$.context.n\", 1]}", kprefix, m.Op, m.Op)
+			}
+			if m.Op == OpSet && len(items) != 1 {
+				d.errorf(posOf(args), "%sset takes one value", kprefix)
+			}
+		default:
+			op, ok := decodeOperand(d, n, kprefix)
+			if !ok {
+				continue
+			}
+			m.Operands = []Operand{op}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// decodeOperand reads one operand: text starting with $ is a JSONPath
+// whose root must be one the transition's document has.
+func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.HasPrefix(n.Value, "$") {
+		p, err := ParsePath(n.Value)
+		if err != nil {
+			d.errorf(posOf(n), "%s%v", prefix, err)
+			return Operand{}, false
+		}
+		return Operand{Path: p, Raw: n.Value}, true
+	}
+	var lit any
+	if !decodeInto(d, n, &lit) {
+		return Operand{}, false
+	}
+	return Operand{Literal: normalizeYAML(lit), Raw: n.Value}, true
+}
+
+// ParsePath compiles a transition JSONPath and checks its root: one of
+// $.output, $.arguments, $.context, $.workflow.input or $.input.
+func ParsePath(raw string) (*jsonpath.Path, error) {
+	p, err := jsonpath.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return nil, &pathError{raw: raw, why: "is not a valid JSONPath: " + err.Error()}
+	}
+	root, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(raw), "$."), ".")
+	root, _, _ = strings.Cut(root, "[")
+	if !slices.Contains(PathRoots(), root) {
+		return nil, &pathError{raw: raw, why: "starts nowhere a transition can read: use $.output, $.arguments, $.context, $.workflow.input or $.input" + didYouMean(root, PathRoots())}
+	}
+	return p, nil
+}
+
+type pathError struct{ raw, why string }
+
+func (e *pathError) Error() string { return quote(e.raw) + " " + e.why }

@@ -1,0 +1,99 @@
+package run
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/guard"
+)
+
+// ArgError is a decision's arguments that its transition's inputSchema
+// refuses, or arguments with no decision to carry them. Nothing ran.
+type ArgError struct {
+	Transition string
+	Msg        string
+}
+
+func (e *ArgError) Error() string {
+	if e.Transition == "" {
+		return e.Msg
+	}
+	return "--take " + e.Transition + ": " + e.Msg
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *ArgError) NothingRan() bool { return true }
+
+// decisionArgs checks a decision's arguments against its transition: the
+// prefill first, the given ones over it (text converted to the declared
+// type), then the inputSchema's defaults and rules.
+func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, error) {
+	args := maps.Clone(t.Prefill)
+	if args == nil {
+		args = map[string]any{}
+	}
+	var problems []string
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		v := given[k]
+		if text, ok := v.(string); ok && t.ArgType(k) != "" {
+			conv, err := convertInput(text, t.ArgType(k))
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("argument %q: %v", k, err))
+				continue
+			}
+			v = conv
+		}
+		args[k] = v
+	}
+	if rs := t.ArgSchema(); rs != nil && len(problems) == 0 {
+		if err := rs.ApplyDefaults(&args); err != nil {
+			problems = append(problems, "inputSchema defaults: "+err.Error())
+		} else if err := rs.Validate(args); err != nil {
+			problems = append(problems, "arguments do not satisfy the transition's inputSchema: "+
+				strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "argument "))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
+	}
+	return args, nil
+}
+
+// takeArgs sets the arguments of the --take decision, refusing arguments
+// without one.
+func (f *flow) takeArgs(given map[string]any) error {
+	if len(given) == 0 && f.take == "" {
+		return nil
+	}
+	s := f.w.State(f.state)
+	var t *chain.Transition
+	if s != nil {
+		t = s.Transition(f.take)
+	}
+	if t == nil {
+		if len(given) > 0 {
+			return &ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
+		}
+		return nil
+	}
+	args, err := decisionArgs(t, given)
+	if err != nil {
+		return err
+	}
+	f.useArgs(args)
+	return nil
+}
+
+// useArgs makes a decision's arguments readable as $.arguments and, in
+// conditions and templates, as arguments.
+func (f *flow) useArgs(args map[string]any) {
+	f.args = args
+	if args == nil {
+		f.st.del("arguments")
+		return
+	}
+	f.st.set("arguments", Value{Data: args})
+}

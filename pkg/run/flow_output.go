@@ -1,0 +1,169 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// pathDoc is what a transition's JSONPaths read (mcp-flowgate): the
+// executor's output, the decision's arguments, the context and the
+// workflow's input (also as $.input).
+func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[string]any {
+	in := scope{st: f.st}.valueEnv([]string{"input"})["input"]
+	doc := map[string]any{
+		"arguments": args,
+		"context":   f.context,
+		"workflow":  map[string]any{"input": in},
+		"input":     in,
+	}
+	if e != nil && sr != nil {
+		out := map[string]any{"exitCode": sr.exitCode, "stderr": sr.errOut}
+		if v, ok := f.st.get(e.OutputVar); ok {
+			out["text"] = v.Text
+			if v.Data != nil {
+				out["json"] = v.Data
+			} else if d := textValue(v.Text).Data; d != nil {
+				out["json"] = d
+			}
+			if e.Kind == chain.KindHTTP {
+				if st, ok := f.st.get(e.OutputVar + "_status"); ok {
+					out["status"] = st.Data
+				}
+			}
+		}
+		doc["output"] = out
+	}
+	return doc
+}
+
+// mapOutput sets the context keys of a transition's output mappings. Every
+// mapping reads the document as it was before the transition, so their
+// order does not matter.
+func (f *flow) mapOutput(t *chain.Transition, doc map[string]any) error {
+	next := maps.Clone(f.context)
+	for _, m := range t.Output {
+		v, err := outputValue(m, doc)
+		if err != nil {
+			return fmt.Errorf("output %s: %w", m.Key, err)
+		}
+		next[m.Key] = v
+	}
+	f.setContext(next)
+	return nil
+}
+
+// setContext replaces the workflow's context.
+func (f *flow) setContext(m map[string]any) {
+	f.context = m
+	f.st.set(contextVar, Value{Data: m})
+}
+
+// outputValue computes one mapping: a copy, a set, arithmetic (a missing
+// or null operand counts as 0) or a concatenation.
+func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
+	vals := make([]any, len(m.Operands))
+	for i, op := range m.Operands {
+		vals[i] = operandValue(op, doc)
+	}
+	switch m.Op {
+	case "", chain.OpSet:
+		return vals[0], nil
+	case chain.OpConcat:
+		return concat(vals), nil
+	}
+	nums := make([]float64, len(vals))
+	for i, v := range vals {
+		n, err := number(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s %v", m.Op, m.Operands[i].Raw, err)
+		}
+		nums[i] = n
+	}
+	var r float64
+	switch m.Op {
+	case chain.OpAdd:
+		r = nums[0] + nums[1]
+	case chain.OpSubtract:
+		r = nums[0] - nums[1]
+	case chain.OpMultiply:
+		r = nums[0] * nums[1]
+	case chain.OpDivide:
+		if nums[1] == 0 {
+			return nil, fmt.Errorf("divide: %s is zero", m.Operands[1].Raw)
+		}
+		r = nums[0] / nums[1]
+	}
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return nil, fmt.Errorf("%s: the result is not a finite number", m.Op)
+	}
+	return wholeNumbers(r), nil
+}
+
+// operandValue reads an operand: a literal, or what its JSONPath selects
+// (nil when nothing, a list when several).
+func operandValue(op chain.Operand, doc map[string]any) any {
+	if op.Path == nil {
+		return op.Literal
+	}
+	nodes := op.Path.Select(doc)
+	switch len(nodes) {
+	case 0:
+		return nil
+	case 1:
+		return nodes[0]
+	}
+	return []any(nodes)
+}
+
+// number reads an arithmetic operand: nil is 0, numbers and numeric text
+// are numbers, anything else is an error.
+func number(v any) (float64, error) {
+	switch x := v.(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		return x, nil
+	case int:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case json.Number:
+		return x.Float64()
+	case string:
+		if n, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("is %s, not a number", clip(textOf(v), 40))
+}
+
+// concat joins its operands: a list when one is a list (lists spliced,
+// null skipped), else text.
+func concat(vals []any) any {
+	for _, v := range vals {
+		if _, ok := v.([]any); ok {
+			out := []any{}
+			for _, v := range vals {
+				switch x := v.(type) {
+				case nil:
+				case []any:
+					out = append(out, x...)
+				default:
+					out = append(out, x)
+				}
+			}
+			return out
+		}
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(textOf(v))
+	}
+	return b.String()
+}
