@@ -26,7 +26,9 @@ measure() {
 	mkdir -p "$cache"
 	(cd "$root" && GOCACHE=$cache CHAINRUN_STATE_DIR=$tmp/state-$name GOFLAGS=-buildvcs=false \
 		/usr/bin/time -o "$tmp/$name.time" -f '%e %U %S %M' "$@" >"$tmp/$name.out" 2>&1) || true
-	read -r wall user sys rss <"$tmp/$name.time"
+	# the last line: GNU time writes "Command exited with non-zero status"
+	# first when the command fails
+	read -r wall user sys rss < <(tail -n 1 "$tmp/$name.time")
 	printf '%-40s wall %6.1f s  cpu %6.1f s  peak RSS %5d MiB\n' "$*" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')" $((rss / 1024))
 }
 

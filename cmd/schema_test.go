@@ -28,8 +28,8 @@ func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "chains/") || !chain.IsChainFile(f.Name) {
-				continue
+			if !strings.HasPrefix(f.Name, "chains/") || !chain.IsChainFile(f.Name) || strings.HasSuffix(f.Name, ".json") {
+				continue // a JSON chain is contenox's task chain format, not the schema's
 			}
 			if _, err := chain.Parse(f.Name, f.Data, chain.Options{LenientVariables: true}); err != nil {
 				continue // a fixture that is broken on purpose
