@@ -13,7 +13,7 @@ type workflowFile struct {
 	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
 	// Audit is mcp-flowgate's audit sink: accepted so its files load,
 	// while every run keeps its own event log.
-	Audit any `yaml:"audit" doc:"Accepted and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
+	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
@@ -50,9 +50,14 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list *yaml.Node
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
-		if k.Value == "workflows" {
+		switch k.Value {
+		case "workflows":
 			list = v
 			return true
+		case "audit":
+			// a gateway's setting a runner has no use for: said, never
+			// dropped in silence
+			d.warnf(posOf(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
 		}
 		return false
 	})
