@@ -16,6 +16,25 @@ type workflowFile struct {
 	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 }
 
+// gatewayKeys are the top-level keys of an mcp-flowgate file that
+// configure the gateway serving its workflows (its MCP connections,
+// proxying, skills, lexicon, snippets, shared blackboard, capability
+// registry, store, discovery): a runner has no use for them, so they are
+// accepted with a warning that names each.
+var gatewayKeys = map[string]string{
+	"connections":  "the gateway's MCP server connections",
+	"skills":       "the gateway's skill library",
+	"lexicon":      "the gateway's lexicon",
+	"snippet":      "the gateway's snippets",
+	"snippets":     "the gateway's snippets",
+	"blackboard":   "the gateway's shared blackboard",
+	"proxy":        "the gateway's tool proxying",
+	"capabilities": "the gateway's capability registry",
+	"store":        "the gateway's state store",
+	"discovery":    "the gateway's discovery settings",
+	"flowgate":     "the gateway's own settings",
+}
+
 // workflowKeys are the keys of one workflow, as references 000 and 003
 // write them, in the order did-you-mean tries them; walk decodes the plain
 // ones, decodeWorkflow the others.
@@ -58,6 +77,11 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
 			d.warnf(posOf(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
+		default:
+			if why, ok := gatewayKeys[k.Value]; ok {
+				d.warnf(posOf(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
+				return true
+			}
 		}
 		return false
 	})
