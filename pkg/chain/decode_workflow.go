@@ -39,17 +39,18 @@ var gatewayKeys = map[string]string{
 // write them, in the order did-you-mean tries them; walk decodes the plain
 // ones, decodeWorkflow the others.
 type workflowKeys struct {
-	Title         string         `yaml:"title" doc:"A short title for lists and pictures."`
-	Description   string         `yaml:"description" doc:"What the workflow does."`
-	Tags          []string       `yaml:"tags" doc:"Labels for finding workflows."`
-	InputSchema   map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
-	InitialState  string         `yaml:"initialState" doc:"The state a run begins in."`
-	MaxChainDepth int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
-	States        any            `yaml:"states" doc:"The states, by name."`
-	Agent         workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
-	Output        string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
-	Budget        *Budget        `yaml:"budget" doc:"Caps on the run's model use."`
-	Tools         any            `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
+	Title          string         `yaml:"title" doc:"A short title for lists and pictures."`
+	Description    string         `yaml:"description" doc:"What the workflow does."`
+	Tags           []string       `yaml:"tags" doc:"Labels for finding workflows."`
+	InputSchema    map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
+	InitialState   string         `yaml:"initialState" doc:"The state a run begins in."`
+	InitialContext map[string]any `yaml:"initialContext" doc:"The context a run begins with (read as $.context.* and {context.x}); executors and output mappings add to it."`
+	MaxChainDepth  int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
+	States         any            `yaml:"states" doc:"The states, by name."`
+	Agent          workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
+	Output         string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
+	Budget         *Budget        `yaml:"budget" doc:"Caps on the run's model use."`
+	Tools          any            `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
@@ -144,6 +145,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		return true
 	})
 	w.Title, c.Description, w.Tags, w.InitialState, w.MaxChainDepth = keys.Title, keys.Description, keys.Tags, keys.InitialState, keys.MaxChainDepth
+	w.InitialContext = keys.InitialContext
 	if valueOf(n, "maxChainDepth") == nil {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}

@@ -23,6 +23,9 @@ type Workflow struct {
 	Schema      *jsonschema.Resolved
 	// InitialState is where a run begins.
 	InitialState string
+	// InitialContext is the context a run begins with (mcp-flowgate's
+	// initialContext); executors and output mappings add to it.
+	InitialContext map[string]any
 	// MaxChainDepth caps the transitions one call (a run or a resume)
 	// executes on its own.
 	MaxChainDepth int
@@ -69,7 +72,10 @@ type State struct {
 	Name     string
 	Goal     string `yaml:"goal" doc:"What the decision at this state is for (shown with its links)."`
 	Guidance string `yaml:"guidance" doc:"Instructions for whoever decides here."`
-	Terminal bool   `yaml:"terminal" doc:"The run ends here: successfully, unless outcome says otherwise."`
+	// Description says what the state is, for whoever reads the file
+	// (mcp-flowgate writes one on its states).
+	Description string `yaml:"description" doc:"What the state is, for readers of the file and graph."`
+	Terminal    bool   `yaml:"terminal" doc:"The run ends here: successfully, unless outcome says otherwise."`
 	// Outcome, on a terminal state, is how a run that ends there ended:
 	// succeeded (the default), failed or cancelled, so that CI can tell
 	// an abort from a deploy by the exit code.

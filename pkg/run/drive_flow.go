@@ -56,6 +56,9 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	}
 	w := x.c.Workflow
 	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
+	if len(w.InitialContext) > 0 {
+		f.setContext(maps.Clone(w.InitialContext))
+	}
 	f.replay(req.History)
 	if err := f.checkTake(); err != nil {
 		return nil, err
