@@ -19,6 +19,7 @@ const (
 	KindFile      Kind = "file"
 	KindHuman     Kind = "human"
 	KindChain     Kind = "chain"
+	KindNoop      Kind = "noop"
 )
 
 // Deterministic reports whether the kind runs without any model.
