@@ -98,10 +98,10 @@ func (s *Server) Requests() []Request {
 // Count is the number of requests received.
 func (s *Server) Count() int { return len(s.Requests()) }
 
-// AnthropicURL is the base URL for the Anthropic SDK (no /v1).
+// AnthropicURL is the base URL of the anthropic provider (no /v1).
 func (s *Server) AnthropicURL() string { return s.URL }
 
-// OpenAIURL is the base URL for the OpenAI SDK (ending in /v1).
+// OpenAIURL is the base URL of the openai provider (ending in /v1).
 func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
 
 func (s *Server) next(req Request) Reply {
