@@ -24,7 +24,8 @@ const module = "github.com/chainrun/chainrun"
 var layers = map[string][]string{
 	"pkg/dag":             nil,
 	"pkg/event":           nil,
-	"pkg/executor":        nil,
+	"pkg/executor":        {"pkg/redact"},
+	"pkg/redact":          nil,
 	"pkg/fsutil":          nil,
 	"pkg/jsonstream":      nil,
 	"pkg/guard":           nil,
@@ -34,13 +35,13 @@ var layers = map[string][]string{
 	"pkg/project":         nil,
 	"pkg/buildinfo":       nil,
 	"pkg/llm/llmtest":     nil,
-	"pkg/llm":             {"pkg/retry"},
+	"pkg/llm":             {"pkg/redact", "pkg/retry"},
 	"pkg/cache":           {"pkg/fsutil"},
 	"pkg/cache/cachetest": {"pkg/cache"},
 	"pkg/chain":           {"pkg/dag"},
 	"pkg/inputs":          {"pkg/chain"},
 	"pkg/tools":           {"pkg/executor"},
-	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/retry", "pkg/tools"},
+	"pkg/run":             {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/retry", "pkg/tools"},
 	"pkg/store":           {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // HTTPRequest is one interpolated http step.
@@ -38,7 +40,7 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 	req, err := http.NewRequestWithContext(ctx, method, r.URL, body)
 	if err != nil {
 		// a parse error quotes the whole URL: show it redacted instead
-		return HTTPResponse{}, fmt.Errorf("bad request: %s %s: %w", method, RedactURL(r.URL), unwrapURLError(err))
+		return HTTPResponse{}, fmt.Errorf("bad request: %s %s: %w", method, redact.URL(r.URL), unwrapURLError(err))
 	}
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
@@ -51,52 +53,18 @@ func DoHTTP(ctx context.Context, client *http.Client, r HTTPRequest) (HTTPRespon
 		if ctx.Err() != nil {
 			return HTTPResponse{}, ctx.Err()
 		}
-		return HTTPResponse{}, fmt.Errorf("%s %s: %w", method, RedactURL(r.URL), unwrapURLError(err))
+		return HTTPResponse{}, fmt.Errorf("%s %s: %w", method, redact.URL(r.URL), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCapture+1))
 	if err != nil {
-		return HTTPResponse{Status: resp.StatusCode}, fmt.Errorf("reading the response of %s: %w", RedactURL(r.URL), err)
+		return HTTPResponse{Status: resp.StatusCode}, fmt.Errorf("reading the response of %s: %w", redact.URL(r.URL), err)
 	}
 	out := HTTPResponse{Status: resp.StatusCode, Body: string(data)}
 	if len(data) > MaxCapture {
 		out.Body, out.Truncated = out.Body[:MaxCapture], true
 	}
 	return out, nil
-}
-
-// RedactURL is a URL as an error or event may show it: credentials
-// (user:password@) become ***, the query and fragment (where tokens often
-// travel) become "?…", and control characters are escaped so that the
-// text stays on one line. It works on text, not a parsed URL, so a URL
-// that fails to parse is redacted too.
-func RedactURL(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i] + "?…"
-	}
-	// the authority runs from after "//" (or the start, when the URL has
-	// no scheme) to the first "/"; credentials end at its last "@", since
-	// a password may hold an unescaped "@"
-	start := 0
-	if i := strings.Index(u, "//"); i >= 0 {
-		start = i + 2
-	}
-	end := len(u)
-	if i := strings.IndexByte(u[start:], '/'); i >= 0 {
-		end = start + i
-	}
-	if at := strings.LastIndexByte(u[start:end], '@'); at >= 0 {
-		u = u[:start] + "***" + u[start+at:]
-	}
-	var b strings.Builder
-	for _, r := range u {
-		if r < 0x20 || r == 0x7f {
-			fmt.Fprintf(&b, "%%%02X", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func unwrapURLError(err error) error {

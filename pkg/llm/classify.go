@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // transportError classifies a failure to exchange a request at all: no
@@ -93,25 +95,6 @@ func firstLine(s string) string {
 func redactURLError(err error) {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		ue.URL = redactURL(ue.URL)
+		ue.URL = redact.URL(ue.URL)
 	}
-}
-
-// redactURL is raw without user:password and without its query.
-func redactURL(raw string) string {
-	if i := strings.IndexAny(raw, "?#"); i >= 0 {
-		raw = raw[:i] + "?…"
-	}
-	start := 0
-	if i := strings.Index(raw, "//"); i >= 0 {
-		start = i + 2
-	}
-	end := len(raw)
-	if i := strings.IndexByte(raw[start:], '/'); i >= 0 {
-		end = start + i
-	}
-	if at := strings.LastIndexByte(raw[start:end], '@'); at >= 0 {
-		raw = raw[:start] + "***" + raw[start+at:]
-	}
-	return raw
 }

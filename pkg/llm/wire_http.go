@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // maxBody caps what is read of one answer or error body. A model's whole
@@ -72,7 +74,7 @@ func newEndpoint(provider, base string, hc *http.Client, opts []Option) *endpoin
 	}
 	e := &endpoint{provider: provider, base: strings.TrimRight(base, "/"), header: http.Header{}, client: hc}
 	if u, err := url.Parse(e.base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		e.bad = fmt.Errorf("base URL %q is not an http or https URL", redactURL(base))
+		e.bad = fmt.Errorf("base URL %q is not an http or https URL", redact.URL(base))
 	}
 	for _, o := range opts {
 		o(e)
@@ -96,7 +98,7 @@ func (e *endpoint) post(ctx context.Context, path string, body any) (*http.Respo
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(data))
 	if err != nil {
-		return nil, &Error{Provider: e.provider, Message: "cannot build the request: " + redactURL(err.Error()), NotSent: true}
+		return nil, &Error{Provider: e.provider, Message: "cannot build the request: " + redact.URL(err.Error()), NotSent: true}
 	}
 	for k, v := range e.header {
 		req.Header[k] = v

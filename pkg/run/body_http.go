@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 func init() {
@@ -71,7 +72,7 @@ func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chai
 	}
 	out := outcome{value: textValue(resp.Body), status: resp.Status}
 	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
-		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(method), executor.RedactURL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(method), redact.URL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }

@@ -13,5 +13,5 @@
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, event, executor, guard,
-// interrupt, llm, retry, tools.
+// interrupt, llm, redact, retry, tools.
 package run
