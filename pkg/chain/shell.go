@@ -79,16 +79,7 @@ func (c shellCtx) expansion(name, value string) string {
 // allowed): the only value arithmetic may read without running it.
 func isInteger(s string) bool {
 	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return isDigits(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
 }
 
 // clipText shortens a value for a message.

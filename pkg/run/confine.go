@@ -34,10 +34,8 @@ func jailRel(jail, base, p string) (string, error) {
 	if real, err := filepath.EvalSymlinks(jail); err == nil {
 		dirs = append(dirs, real)
 	}
-	for _, d := range dirs {
-		if rel, err := filepath.Rel(d, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return rel, nil
-		}
+	if rel, ok := tools.RelUnder(full, dirs...); ok {
+		return rel, nil
 	}
 	return "", &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
 }

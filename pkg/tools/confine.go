@@ -96,8 +96,15 @@ func (w *workspace) resolve(p string) (target, error) {
 
 // under is the clean absolute path p relative to Dir, as Dir is written
 // or with its links resolved; false when p lies under neither.
-func (w *workspace) under(p string) (string, bool) {
-	for _, d := range []string{w.root, w.real} {
+func (w *workspace) under(p string) (string, bool) { return RelUnder(p, w.root, w.real) }
+
+// RelUnder is the clean absolute path p relative to the first of dirs
+// (clean, absolute: one directory as written and with its links
+// resolved) that holds it; false when none does. It is the one test of
+// "inside the step's directory" for the built-in tools and the
+// chain-defined ones.
+func RelUnder(p string, dirs ...string) (string, bool) {
+	for _, d := range dirs {
 		if within(p, d) {
 			rel, err := filepath.Rel(d, p)
 			return rel, err == nil
