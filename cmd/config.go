@@ -101,6 +101,7 @@ func loadConfig(v *viper.Viper) error {
 		return err
 	}
 	v.SetConfigType("yaml")
+	v.SetConfigFile(path) // read below; kept so that errors can name it
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return usagef("config file %s: %v", path, err)
 	}

@@ -195,7 +195,7 @@ func (f *factory) registry() (*llm.Registry, error) {
 		return nil, err
 	}
 	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases),
-		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM)}, os.Getenv)
+		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.ConfigFileUsed()}, os.Getenv)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

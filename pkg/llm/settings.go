@@ -18,18 +18,27 @@ type Settings struct {
 	// Concurrency is max_parallel_llm: the requests in flight to each
 	// provider (0: no cap).
 	Concurrency int
+	// File is the config file the sections came from, named in their
+	// errors ("" when there is none).
+	File string
 }
 
 // RegistryFrom builds the registry settings describe, keys and base URLs
 // read with getenv. Every fault names the setting.
 func RegistryFrom(s Settings, getenv func(string) string) (*Registry, error) {
+	inFile := func(err error) error {
+		if s.File == "" {
+			return err
+		}
+		return fmt.Errorf("%s: %w", s.File, err)
+	}
 	configured, err := ProvidersFromConfig(s.Providers)
 	if err != nil {
-		return nil, err
+		return nil, inFile(err)
 	}
 	aliases, err := AliasesFromConfig(s.Aliases)
 	if err != nil {
-		return nil, err
+		return nil, inFile(err)
 	}
 	if s.Concurrency < 0 {
 		return nil, fmt.Errorf("--max-parallel-llm %d: want 0 (no cap) or more", s.Concurrency)
