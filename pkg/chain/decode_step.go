@@ -24,7 +24,23 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 			return s, d.blocking() == before
 		}
 	}
-	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant}, nil)
+	var argv []string
+	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant}, func(k, v *yaml.Node) bool {
+		// command: [program, arg…], mcp-flowgate's argv form
+		list, isList := textList(v)
+		if k.Value != "command" || !isList {
+			return false
+		}
+		if len(list) == 0 {
+			d.errorf(posOf(v), "%scommand: the list is empty: its first item is the program", prefix)
+			return true
+		}
+		s.Command, argv = list[0], list[1:]
+		return true
+	})
+	if len(argv) > 0 {
+		s.Args = append(argv, s.Args...)
+	}
 	return s, ok && d.blocking() == before
 }
 

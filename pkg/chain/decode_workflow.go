@@ -14,6 +14,8 @@ type workflowFile struct {
 	// Audit is mcp-flowgate's audit sink: accepted so its files load,
 	// while every run keeps its own event log.
 	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
+	// Skills is the file's library of guidance fragments.
+	Skills map[string]*Fragment `yaml:"skills" doc:"Guidance fragments by subject (review.style.house-voice): {verb, lifecycle, body, title, source, hash}; workflows, states and transitions name them in their skills: lists, and decisions show them."`
 }
 
 // gatewayKeys are the top-level keys of an mcp-flowgate file that
@@ -23,7 +25,6 @@ type workflowFile struct {
 // accepted with a warning that names each.
 var gatewayKeys = map[string]string{
 	"connections":  "the gateway's MCP server connections",
-	"skills":       "the gateway's skill library",
 	"lexicon":      "the gateway's lexicon",
 	"snippet":      "the gateway's snippets",
 	"snippets":     "the gateway's snippets",
@@ -51,6 +52,18 @@ type workflowKeys struct {
 	Output         string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
 	Budget         *Budget        `yaml:"budget" doc:"Caps on the run's model use."`
 	Tools          any            `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
+	Version        string         `yaml:"version" doc:"The workflow's version (free text; an ISO date is the convention): every run saves the whole definition it ran, so a changed file never changes a run under way."`
+	Inputs         any            `yaml:"inputs" doc:"The inputs, each {type, required, default, description, enum} (the short form of inputSchema); their values also begin the context."`
+	Verb           string         `yaml:"verb" doc:"What a capability does, one of mcp-flowgate's verbs (triage, diagnose, plan, implement, review, …); a cap.* workflow is named cap.<verb>.<name>."`
+	Lifecycle      string         `yaml:"lifecycle" doc:"experimental, stable or deprecated (loading a deprecated workflow warns)."`
+	Snippet        any            `yaml:"snippet" doc:"A capability's contract: {inputs, outputs}. inputs as in inputs:; outputs map each value the run returns (taken from its context) to its JSON Schema, checked when the run ends."`
+	Skills         any            `yaml:"skills" doc:"Guidance fragments (subjects of the file's skills: library) shown with every decision of the workflow."`
+	Blackboard     any            `yaml:"blackboard" doc:"The context's slots: a list of names, or each name's JSON Schema. An output mapping that writes another slot is warned of; a write to a typed slot is checked."`
+	LinkFilter     string         `yaml:"linkFilter" doc:"The default of the states' linkFilter (byGuards or all)."`
+	TimeoutMs      int64          `yaml:"timeoutMs" doc:"How long a run may take in all, in milliseconds; a run or resume that finds it passed moves to onTimeout's target."`
+	OnTimeout      any            `yaml:"onTimeout" doc:"{target: STATE}: where a run goes once timeoutMs has passed."`
+	EnableHumanAsk bool           `yaml:"enable_human_ask" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
+	HumanAskCap    int            `yaml:"human_ask_cap" doc:"Accepted with enable_human_ask."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
@@ -69,10 +82,14 @@ type branchTransition struct {
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list *yaml.Node
+	library := map[string]*Fragment{}
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "workflows":
 			list = v
+			return true
+		case "skills":
+			library = decodeFragments(d, v)
 			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
@@ -98,7 +115,10 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))
 		if c != nil {
-			c.Version = file.Version
+			c.Workflow.Library = library
+			if c.Version == "" {
+				c.Version = file.Version
+			}
 			out = append(out, c)
 		}
 	}
@@ -139,6 +159,22 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			decodeStates(d, c, v, prefix)
 		case "tools":
 			c.Tools = decodeTools(d, v)
+		case "version":
+			decodeInto(d, v, &c.Version)
+		case "inputs":
+			decodeWorkflowInputs(d, w, v, prefix)
+		case "snippet":
+			decodeSnippet(d, w, v, prefix)
+		case "skills":
+			w.Skills = decodeSkillRefs(d, v, prefix+"skills: ")
+		case "blackboard":
+			decodeBlackboard(d, w, v, prefix)
+		case "timeoutMs":
+			workflowTimeout(d, w, v, prefix+"timeoutMs: ")
+		case "onTimeout":
+			decodeOnTimeout(d, w, v, prefix)
+		case "enable_human_ask", "human_ask_cap":
+			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:
 			return false
 		}
@@ -146,6 +182,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 	})
 	w.Title, c.Description, w.Tags, w.InitialState, w.MaxChainDepth = keys.Title, keys.Description, keys.Tags, keys.InitialState, keys.MaxChainDepth
 	w.InitialContext = keys.InitialContext
+	w.Cap.Verb, w.Cap.Lifecycle, w.LinkFilter = keys.Verb, keys.Lifecycle, keys.LinkFilter
 	if valueOf(n, "maxChainDepth") == nil {
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
@@ -195,12 +232,27 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 				}
 				s.Timeout = dur
 			}
+		case "skills":
+			s.Skills = decodeSkillRefs(d, v, prefix+"skills: ")
+		case "onEnter":
+			decodeOnEnter(d, c, s, v, prefix)
+		case "slots":
+			s.Slots = decodeSlots(d, v, prefix+"slots: ")
+		case "delegate":
+			d.warnf(posOf(k), "%sdelegate: %q names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's", prefix, v.Value)
 		default:
 			return false
 		}
 		return true
 	})
 	s.Guidance = strings.TrimSpace(s.Guidance)
+	if s.Actor != "" {
+		for _, t := range s.Transitions {
+			if _, written := t.FieldPos["actor"]; !written {
+				t.Actor = s.Actor
+			}
+		}
+	}
 	return s
 }
 
@@ -212,6 +264,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 	for _, p := range mappingPairs(d, v, prefix+"transitions: ") {
 		k, n := p.key, deref(p.value)
 		t := &Transition{Name: k.Value, Pos: posOf(k), FieldPos: map[string]Pos{}}
+		var rel *yaml.Node
 		tprefix := prefix + "transition " + quote(t.Name) + ": "
 		if n.Kind != yaml.MappingNode {
 			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
@@ -223,11 +276,23 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 				t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
 			case "output":
 				t.Output = decodeOutputMappings(d, v, tprefix)
+			case "skills":
+				t.Skills = decodeSkillRefs(d, v, tprefix+"skills: ")
+			case "reliability":
+				t.Reliability = true
+				rel = v
 			default:
 				return false
 			}
 			return true
 		})
+		if rel != nil {
+			if t.Executor == nil {
+				d.errorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
+			} else {
+				decodeReliability(d, t.Executor, rel, tprefix)
+			}
+		}
 		if t.Actor == "" {
 			// untagged transitions wait for a decision: only those marked
 			// deterministic run on their own (reference 000)

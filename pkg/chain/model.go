@@ -109,6 +109,8 @@ type Retry struct {
 	Max     int     `yaml:"max" json:"max" doc:"Attempts in all (1 = no retry; at most 1000)."`
 	DelayMS int     `yaml:"delay_ms" json:"delay_ms" doc:"Wait before the first retry, in milliseconds (at most 3600000: one hour)."`
 	Backoff float64 `yaml:"backoff" json:"backoff" doc:"Each retry waits this many times longer (at most 10; no wait grows past one hour)."`
+	// MaxDelayMS caps each wait that backoff grows.
+	MaxDelayMS int `yaml:"max_delay_ms" json:"max_delay_ms,omitempty" doc:"The longest wait backoff may grow to, in milliseconds (default and at most 3600000: one hour)."`
 }
 
 // Cache is reference 004's per-step result cache for LLM steps.

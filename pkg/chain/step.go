@@ -37,6 +37,7 @@ type Step struct {
 	TransformFields
 	FileFields
 	CallFields
+	HumanFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`

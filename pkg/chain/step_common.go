@@ -66,8 +66,11 @@ func (v *validator) commonFields(s *Step) {
 		if r.Max > MaxRetryAttempts {
 			v.d.errorf(s.At("retry"), "%s: retry.max %d is more than %d, the most attempts a step may make", s.subject(), r.Max, MaxRetryAttempts)
 		}
-		if r.DelayMS < 0 || r.Backoff < 0 {
-			v.d.errorf(s.At("retry"), "%s: retry.delay_ms and retry.backoff cannot be negative", s.subject())
+		if r.DelayMS < 0 || r.Backoff < 0 || r.MaxDelayMS < 0 {
+			v.d.errorf(s.At("retry"), "%s: retry.delay_ms, retry.backoff and retry.max_delay_ms cannot be negative", s.subject())
+		}
+		if r.MaxDelayMS > MaxRetryDelayMS {
+			v.d.errorf(s.At("retry"), "%s: retry.max_delay_ms %d is more than %d (one hour)", s.subject(), r.MaxDelayMS, MaxRetryDelayMS)
 		}
 		if r.DelayMS > MaxRetryDelayMS {
 			v.d.errorf(s.At("retry"), "%s: retry.delay_ms %d is more than %d (one hour), the longest wait between attempts", s.subject(), r.DelayMS, MaxRetryDelayMS)

@@ -37,6 +37,7 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	for _, s := range w.States {
 		v.stateShape(s)
 	}
+	v.flowgateKeys()
 	switch {
 	case w.InitialState == "":
 		d.errorf(c.Pos, "workflow %q: initialState is required (the state a run begins in)", c.Name)
@@ -126,6 +127,9 @@ func (v *validator) stateShape(s *State) {
 		if t.Executor != nil {
 			v.executor(t.Executor)
 		}
+	}
+	if s.OnEnter != nil && s.OnEnter.Executor != nil {
+		v.executor(s.OnEnter.Executor)
 	}
 	if s.Task != nil {
 		v.executor(s.Task)
@@ -295,6 +299,9 @@ func (v *validator) stateRefs(s *State) {
 	}
 	if s.Task != nil {
 		v.compile(s.Task)
+	}
+	if s.OnEnter != nil && s.OnEnter.Executor != nil {
+		v.compile(s.OnEnter.Executor)
 	}
 }
 

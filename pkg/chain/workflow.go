@@ -36,6 +36,26 @@ type Workflow struct {
 	// FieldPos is where each of the workflow's keys was written.
 	FieldPos map[string]Pos
 
+	// Cap is what a capability declares of itself: verb, lifecycle and
+	// the snippet's outputs.
+	Cap Capability
+	// Skills are the guidance fragments shown with every decision of the
+	// workflow; Library is the file's skills: library they come from.
+	Skills  SkillRefs
+	Library map[string]*Fragment
+	// Blackboard declares the context's slots, nil when it declares none.
+	Blackboard *Blackboard
+	// InputsInContext seeds the context with the inputs' values (v0.6
+	// `inputs:` and a snippet's inputs: a capability's blackboard begins
+	// as its inputs).
+	InputsInContext bool
+	// LinkFilter is the workflow's default of its states' linkFilter.
+	LinkFilter string
+	// Timeout, when set, is how long a run may take in all: a run or
+	// resume that finds it passed moves to OnTimeout, a state.
+	Timeout   time.Duration
+	OnTimeout string
+
 	// Counters are the variables {{edge_count:a->b}} reads (a task
 	// chain's macro): each the number of times the run went a → b.
 	Counters map[string]Edge
@@ -92,9 +112,31 @@ type State struct {
 	// OnFailure is the state a failed task leads to (transition:
 	// {on_failure}); empty, the run fails.
 	OnFailure string `yaml:"-"`
+	// Actor is the actor of the state's transitions that name none.
+	Actor string `yaml:"actor" doc:"The actor of the state's transitions that declare none (deterministic, agent or human)."`
+	// Skills are guidance fragments shown with this state's decision.
+	Skills SkillRefs `yaml:"skills" doc:"Guidance fragments (subjects of the skills: library) shown with the state's decision."`
+	// Delegate names the agent of an mcp-flowgate gateway that decides
+	// here; a runner has none, so it is accepted with a warning.
+	Delegate string `yaml:"delegate" doc:"Accepted with a warning: it names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's."`
+	// OnEnter runs each time the run enters the state.
+	OnEnter *OnEnter `yaml:"onEnter" doc:"{executor, output, reliability}: run each time the run enters the state, before anything else happens there."`
+	// Slots are the state's own context slots.
+	Slots []*Slot `yaml:"slots" doc:"The state's context slots, each a JSON Schema with scope: state (set to default on entry, removed on leaving) and default."`
+	// LinkFilter says which transitions a decision offers: byGuards
+	// (those that hold) or all.
+	LinkFilter string `yaml:"linkFilter" doc:"byGuards: a decision offers only the transitions whose guards and condition hold (the default); all: every transition, those that do not hold marked so."`
 
 	Pos      Pos
 	FieldPos map[string]Pos
+}
+
+// OnEnter is what runs when the run enters a state: an executor whose
+// result output mappings read, as a transition's do.
+type OnEnter struct {
+	Executor *Step
+	Output   []*OutputMapping
+	Pos      Pos
 }
 
 // Outcomes a terminal state may declare.
@@ -161,6 +203,11 @@ type Transition struct {
 	// defaults.
 	InputSchema map[string]any `yaml:"inputSchema" doc:"JSON Schema of the arguments whoever takes the transition gives (resume --take T --arg k=v, the agent's tool call); read as $.arguments.k."`
 	Prefill     map[string]any `yaml:"prefill" doc:"Default values of the transition's arguments."`
+	// Skills are guidance fragments shown with the transition's link.
+	Skills SkillRefs `yaml:"skills" doc:"Guidance fragments (subjects of the skills: library) shown with this transition's link."`
+	// Reliability is mcp-flowgate's spelling of the executor's timeout
+	// and retries.
+	Reliability any `yaml:"reliability" doc:"{timeoutMs, retry: {maxAttempts, backoff: none|fixed|exponential, initialDelayMs, maxDelayMs, retryOn}}: the executor's timeout_ms and retry."`
 
 	Pos      Pos
 	FieldPos map[string]Pos

@@ -89,8 +89,8 @@ func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMappin
 			if m.Op != OpSet && m.Op != OpConcat && len(items) != 2 {
 				d.errorf(posOf(args), "%s%s takes two operands, as in {%s: [\"$.context.n\", 1]}", kprefix, m.Op, m.Op)
 			}
-			if m.Op == OpSet && len(items) != 1 {
-				d.errorf(posOf(args), "%sset takes one value", kprefix)
+			if m.Op == OpSet && len(items) == 0 {
+				d.errorf(posOf(args), "%sset takes a value (a list of several sets the list)", kprefix)
 			}
 		default:
 			op, ok := decodeOperand(d, n, kprefix)

@@ -1,15 +1,80 @@
 package run
 
-import "github.com/chainrun/chainrun/pkg/chain"
+import (
+	"context"
+	"slices"
+	"time"
 
-// A human step is accepted by the format but cannot run: in a workflow, a
-// transition with actor: human asks a person. It is refused before the run
-// starts; a dry run shows its prompt.
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// A human step asks a person. As a workflow executor it records the
+// request, its queue and when it was made, and succeeds: the person
+// answers at the decision point the transition leads to, where the run
+// waits (chainrun approvals lists it). In a DAG chain it cannot run (a
+// chain has no decision points): refused before the run starts; a dry
+// run shows its prompt.
 func init() {
 	register(chain.KindHuman, kind{
-		plan: func(v planView, s *chain.Step, p *PlannedStep) { p.Action = v.keep(s.C().Prompt) },
+		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			req := map[string]any{"requested": x.l.now().UTC().Format(time.RFC3339)}
+			if s.Queue != "" {
+				req["queue"] = s.Queue
+			}
+			if p := s.C().Prompt; p != nil {
+				text, err := p.Render(sc.resolve, x.l.lenient)
+				if err != nil {
+					return outcome{}, err
+				}
+				req["prompt"] = text
+			}
+			return outcome{value: Value{Data: req, Text: textOf(req)}}, nil
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = "ask a person"
+			if s.Queue != "" {
+				p.Action += " (queue " + s.Queue + ")"
+			}
+			if s.C().Prompt != nil {
+				p.Action += ": " + v.keep(s.C().Prompt)
+			}
+		},
 		admit: func(_ *Local, c *chain.Chain, s *chain.Step) error {
+			if c.Workflow != nil {
+				return nil
+			}
 			return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("type"), Step: s.ID, Msg: "a human step (a decision point)"}
 		},
 	})
+}
+
+// noteArrival keeps the transition a record took to a new state.
+func (f *flow) noteArrival(rec TransitionRecord) {
+	if rec.Enter {
+		if rec.From != rec.To {
+			f.cameBy = nil
+		}
+		return
+	}
+	f.cameBy = nil
+	if s := f.w.State(rec.From); s != nil {
+		f.cameBy = s.Transition(rec.Transition)
+	}
+}
+
+// queues are the approval queues a paused run waits in, once each.
+func (f *flow) queues() []string {
+	var out []string
+	add := func(t *chain.Transition) {
+		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && t.Executor.Queue != "" && !slices.Contains(out, t.Executor.Queue) {
+			out = append(out, t.Executor.Queue)
+		}
+	}
+	add(f.cameBy)
+	if s := f.w.State(f.state); s != nil {
+		for _, t := range f.offered(s) {
+			add(t)
+		}
+	}
+	return out
 }

@@ -42,6 +42,10 @@ type flow struct {
 	// lastOutput names the variable of the last value an executor or a
 	// task produced (noteOutput).
 	lastOutput string
+	// entering is set while the state's onEnter has yet to run.
+	entering bool
+	// cameBy is the transition that led to the current state, if any.
+	cameBy *chain.Transition
 }
 
 // newFlow sets up the flow driver of a workflow's execution: it replays
@@ -59,6 +63,9 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	if len(w.InitialContext) > 0 {
 		f.setContext(maps.Clone(w.InitialContext))
 	}
+	f.seedInputs()
+	f.enterSlots("", f.state)
+	f.entering = w.State(f.state) != nil && w.State(f.state).OnEnter != nil
 	f.replay(req.History)
 	if err := f.checkTake(); err != nil {
 		return nil, err
@@ -77,6 +84,12 @@ func (f *flow) drive(ctx context.Context) {
 	for {
 		if ctx.Err() != nil {
 			f.stop(Interrupted, "interrupted", nil)
+			return
+		}
+		if f.timedOut() {
+			continue
+		}
+		if f.entering && !f.enter(ctx) {
 			return
 		}
 		s := f.w.State(f.state)
@@ -145,6 +158,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Args: f.args}
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
+	before := f.context
 	if e := t.Executor; e != nil {
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
@@ -167,6 +181,10 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
 			return false
 		}
+	}
+	if err := f.checkSlots(s, before); err != nil {
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+		return false
 	}
 	f.moved(rec)
 	return true
@@ -203,6 +221,9 @@ func (f *flow) deeper() bool {
 // moved records a transition durably, then enters its target.
 func (f *flow) moved(rec TransitionRecord) {
 	rec.Time = f.l.now()
+	if !rec.Enter {
+		f.enterSlots(rec.From, rec.To)
+	}
 	rec.Context = maps.Clone(f.context)
 	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Detail: rec.Result})
 	if f.req.Journal != nil {
@@ -211,7 +232,11 @@ func (f *flow) moved(rec TransitionRecord) {
 		}
 	}
 	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
-	f.state, f.arrived = rec.To, rec.Time
+	if !rec.Enter || rec.From != rec.To {
+		f.state, f.arrived = rec.To, rec.Time
+	}
+	f.entering = enterPending(f.w, rec)
+	f.noteArrival(rec)
 	f.noteOutput(rec)
 }
 

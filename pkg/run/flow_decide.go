@@ -95,8 +95,8 @@ func (f *flow) agentModel() string {
 
 // decision describes a decision point for whoever makes it.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
-	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: s.Goal, Guidance: s.Guidance,
-		Links: linksOf(viable), Context: f.context}
+	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
+		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable))}
 }
 
 // checkDecider resolves the agent model before anything runs, when the
@@ -269,6 +269,9 @@ func decisionPrompt(d Decision) string {
 	}
 	if d.Guidance != "" {
 		fmt.Fprintf(&b, "\nGuidance: %s\n", d.Guidance)
+	}
+	for _, fr := range d.Skills {
+		fmt.Fprintf(&b, "\nSkill %s (%s):\n%s\n", fr.Subject, fr.Verb, strings.TrimSpace(fr.Body))
 	}
 	if ctxJSON, err := json.MarshalIndent(d.Context, "", "  "); err == nil && len(d.Context) > 0 {
 		fmt.Fprintf(&b, "\nContext:\n%s\n", ctxJSON)

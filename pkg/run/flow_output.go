@@ -46,8 +46,13 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 // mapping reads the document as it was before the transition, so their
 // order does not matter.
 func (f *flow) mapOutput(t *chain.Transition, doc map[string]any) error {
+	return f.mapMappings(t.Output, doc)
+}
+
+// mapMappings sets the context keys of output mappings, each reading doc.
+func (f *flow) mapMappings(mappings []*chain.OutputMapping, doc map[string]any) error {
 	next := maps.Clone(f.context)
-	for _, m := range t.Output {
+	for _, m := range mappings {
 		v, err := outputValue(m, doc)
 		if err != nil {
 			return fmt.Errorf("output %s: %w", m.Key, err)
@@ -73,7 +78,11 @@ func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
 	}
 	switch m.Op {
 	case "", chain.OpSet:
-		return vals[0], nil
+		if len(vals) == 1 {
+			return vals[0], nil
+		}
+		// {set: [a, b]}: the list of the values
+		return vals, nil
 	case chain.OpConcat:
 		return concat(vals), nil
 	}

@@ -30,7 +30,11 @@ func (f *flow) replay(history []TransitionRecord) {
 				lost["context."+k] = true
 			}
 		}
-		f.state, f.arrived = h.To, h.Time
+		if !h.Enter || h.From != h.To {
+			f.state, f.arrived = h.To, h.Time
+		}
+		f.entering = enterPending(f.w, h)
+		f.noteArrival(h)
 		f.noteOutput(h)
 	}
 	if len(lost) > 0 {
@@ -48,6 +52,11 @@ func (f *flow) replay(history []TransitionRecord) {
 // the state the run is at.
 func (f *flow) checkTake() error {
 	if f.take == "" {
+		return nil
+	}
+	if f.take == onEnterName && f.entering {
+		// the retry link of a failed onEnter: driving the run runs it
+		f.take = ""
 		return nil
 	}
 	s := f.w.State(f.state)

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // WorkflowResult is reference 000's response, part of the result of a
@@ -21,6 +23,10 @@ type WorkflowResult struct {
 	// Links are the transitions that may be taken next: the choices at a
 	// decision point, or the retry of a failed transition.
 	Links []Link `json:"links"`
+	// Queues are the approval queues a paused run waits in: that of the
+	// human request that led to its state, and those of the human
+	// executors of its links.
+	Queues []string `json:"queues,omitempty"`
 	// Deadline is when a paused decision point's on_timeout transition
 	// will be taken (by the next resume after it).
 	Deadline string `json:"deadline,omitempty"`
@@ -43,6 +49,8 @@ type ChainEntry struct {
 type Guidance struct {
 	Goal         string `json:"goal,omitempty"`
 	Instructions string `json:"instructions,omitempty"`
+	// Refs are the guidance fragments (skills) in scope.
+	Refs []SkillRef `json:"refs,omitempty"`
 }
 
 // Link is a transition that may be taken, with the title it is shown by.
@@ -77,7 +85,10 @@ type TransitionRecord struct {
 	Args map[string]any `json:"arguments,omitempty"`
 	// Step is the executor's or task's result, when one ran.
 	Step *StepResult `json:"step,omitempty"`
-	Time time.Time   `json:"time"`
+	// Enter marks the record of a state's onEnter (From and To are the
+	// state) or of the workflow's timeout (To is onTimeout's target).
+	Enter bool      `json:"enter,omitempty"`
+	Time  time.Time `json:"time"`
 }
 
 // Decision is what a person or a model is asked at a decision point.
@@ -89,6 +100,9 @@ type Decision struct {
 	Guidance string
 	Links    []Link
 	Context  map[string]any
+	// Skills are the fragments in scope, with their bodies when the
+	// file's library holds them.
+	Skills []*chain.Fragment
 }
 
 // Decider asks someone to choose one of a decision's links and returns

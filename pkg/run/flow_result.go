@@ -28,8 +28,11 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 	if wr.Links == nil {
 		wr.Links = []Link{}
 	}
-	if s := f.w.State(f.state); s != nil && (s.Goal != "" || s.Guidance != "") {
-		wr.Guidance = &Guidance{Goal: s.Goal, Instructions: s.Guidance}
+	if s := f.w.State(f.state); s != nil {
+		wr.Guidance = f.guidance(s, f.offered(s))
+	}
+	if f.status == Paused {
+		wr.Queues = f.queues()
 	}
 	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == Paused && !d.IsZero() {
 		wr.Deadline = d.UTC().Format(time.RFC3339)
@@ -38,6 +41,16 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 		wr.Context, _ = f.maskValue(wr.Context).(map[string]any)
 	}
 	res.WorkflowResult = wr
+	if res.Status == Succeeded && len(f.w.Cap.Outputs) > 0 && f.c.Output == "" {
+		out, err := f.capabilityOutput()
+		if err != nil {
+			res.Status, res.Error = Failed, err.Error()
+			f.status = Failed
+			return
+		}
+		res.Output = out
+		return
+	}
 	if res.Status == Succeeded {
 		res.Output = f.output()
 	}
@@ -128,6 +141,17 @@ func noSingleViable(s *chain.State, viable []*chain.Transition) string {
 		names[i] = t.Name
 	}
 	return fmt.Sprintf("state %s: %d deterministic transitions are viable (%s): exactly one must be; make their conditions exclusive", s.Name, len(viable), strings.Join(names, ", "))
+}
+
+// offered are the state's transitions the call's links name.
+func (f *flow) offered(s *chain.State) []*chain.Transition {
+	var out []*chain.Transition
+	for _, l := range f.links {
+		if t := s.Transition(l.Transition); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func linksOf(ts []*chain.Transition) []Link {

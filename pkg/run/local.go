@@ -88,7 +88,7 @@ func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
 func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 	var out []chain.Diagnostic
 	for _, st := range c.Steps {
-		if st.Kind == chain.KindHuman {
+		if st.Kind == chain.KindHuman && c.Workflow == nil {
 			out = append(out, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
 				Message: fmt.Sprintf("step %q: a human step cannot run yet; in a workflow, a transition with actor: human asks a person (running it would stop here)", st.ID)})
 		}

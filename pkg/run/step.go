@@ -176,6 +176,9 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		p.Delay, p.Backoff = time.Duration(s.Retry.DelayMS)*time.Millisecond, s.Retry.Backoff
 		// backoff never grows a wait past the longest delay_ms allowed
 		p.MaxWait = chain.MaxRetryDelayMS * time.Millisecond
+		if s.Retry.MaxDelayMS > 0 {
+			p.MaxWait = time.Duration(s.Retry.MaxDelayMS) * time.Millisecond
+		}
 	}
 	var out outcome
 	var lastErr error

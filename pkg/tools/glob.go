@@ -195,3 +195,10 @@ func matchSegments(pat, names []string, dir bool) bool {
 	}
 	return row[len(names)]
 }
+
+// MatchPath reports whether a slash-separated path matches a pattern
+// whose "**" segments match any number of directories (allowed/**,
+// src/**/*.go), as the glob tool reads them.
+func MatchPath(pattern, name string) bool {
+	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"), false)
+}

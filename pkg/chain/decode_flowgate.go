@@ -1,0 +1,341 @@
+package chain
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// This file reads the keys mcp-flowgate's v0.6 added to workflows,
+// states and transitions: capabilities' contracts (verb, lifecycle,
+// snippet), the short form of inputs, guidance fragments (skills), the
+// blackboard, onEnter, state slots, reliability and workflow timeouts.
+
+// decodeSkillRefs reads a skills: list of fragment subjects.
+func decodeSkillRefs(d *diags, v *yaml.Node, prefix string) SkillRefs {
+	refs := SkillRefs{Pos: posOf(v)}
+	if v.Kind == yaml.ScalarNode && v.Value != "" {
+		refs.Subjects = []string{v.Value}
+		return refs
+	}
+	decodeInto(d, v, &refs.Subjects)
+	return refs
+}
+
+// decodeShortInputs reads v0.6 `inputs:` (and a snippet's inputs): each
+// input's JSON Schema with required: true|false beside it, or a bare
+// type. It returns the equivalent inputSchema and the names in order.
+func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, []string) {
+	if v.Kind != yaml.MappingNode {
+		if v.Tag != "!!null" {
+			d.errorf(posOf(v), "%sinputs map each input's name to its schema ({type, required, default, description})", prefix)
+		}
+		return map[string]any{"type": "object", "properties": map[string]any{}}, nil
+	}
+	props := map[string]any{}
+	var required, order []string
+	for _, p := range mappingPairs(d, v, prefix) {
+		name, n := p.key.Value, deref(p.value)
+		if colonInName(d, p.key, prefix) {
+			continue
+		}
+		order = append(order, name)
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+			props[name] = map[string]any{"type": n.Value}
+			continue
+		}
+		var spec map[string]any
+		if !decodeInto(d, n, &spec) {
+			continue
+		}
+		spec, _ = normalizeYAML(spec).(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+		}
+		if r, ok := spec["required"]; ok {
+			if b, isBool := r.(bool); !isBool {
+				d.errorf(posOf(n), "%sinput %q: required is true or false", prefix, name)
+			} else if b {
+				required = append(required, name)
+			}
+			delete(spec, "required")
+		}
+		props[name] = spec
+	}
+	schema := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	return schema, order
+}
+
+// decodeSnippet reads a capability's contract: {inputs, outputs}, both
+// required (an empty {} declares none).
+func decodeSnippet(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+	prefix += "snippet: "
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%sa snippet is {inputs, outputs}", prefix)
+		return
+	}
+	checkKeys(d, v, prefix, []string{"inputs", "outputs"})
+	in, out := valueOf(v, "inputs"), valueOf(v, "outputs")
+	if in == nil || out == nil {
+		d.errorf(posOf(v), "%sinputs and outputs are both required (write {} for none)", prefix)
+	}
+	if in != nil {
+		decodeWorkflowInputs(d, w, deref(in), prefix)
+	}
+	if out == nil {
+		return
+	}
+	out = deref(out)
+	if out.Kind != yaml.MappingNode {
+		if out.Tag != "!!null" {
+			d.errorf(posOf(out), "%soutputs map each output's name to its JSON Schema", prefix)
+		}
+		return
+	}
+	for _, p := range mappingPairs(d, out, prefix+"outputs: ") {
+		o := &SnippetOutput{Name: p.key.Value, Pos: posOf(p.key)}
+		var raw map[string]any
+		if decodeInto(d, deref(p.value), &raw) {
+			o.Raw, _ = normalizeYAML(raw).(map[string]any)
+		}
+		if o.Raw == nil {
+			o.Raw = map[string]any{}
+		}
+		w.Cap.Outputs = append(w.Cap.Outputs, o)
+	}
+}
+
+// decodeWorkflowInputs makes the short inputs the workflow's inputSchema,
+// and their values the context's first keys.
+func decodeWorkflowInputs(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+	if w.InputSchema != nil {
+		d.errorf(posOf(v), "%swrite the inputs once: inputs (or a snippet's inputs) or inputSchema", prefix)
+		return
+	}
+	w.InputSchema, w.inputOrder = decodeShortInputs(d, v, prefix+"inputs: ")
+	w.InputsInContext = true
+}
+
+// decodeBlackboard reads the blackboard: a list of slot names, or each
+// slot's JSON Schema.
+func decodeBlackboard(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+	b := &Blackboard{Slots: map[string]*Slot{}, Pos: posOf(v)}
+	add := func(s *Slot) {
+		if b.Slots[s.Name] != nil {
+			d.errorf(s.Pos, "%sblackboard: slot %q is declared twice", prefix, s.Name)
+			return
+		}
+		b.Slots[s.Name] = s
+		b.Order = append(b.Order, s.Name)
+	}
+	switch v.Kind {
+	case yaml.SequenceNode:
+		for _, n := range v.Content {
+			n = deref(n)
+			if n.Kind != yaml.ScalarNode || n.Value == "" {
+				d.errorf(posOf(n), "%sblackboard: a slot is named by a word", prefix)
+				continue
+			}
+			add(&Slot{Name: n.Value, Pos: posOf(n)})
+		}
+	case yaml.MappingNode:
+		for _, s := range decodeSlots(d, v, prefix+"blackboard: ") {
+			add(s)
+		}
+	default:
+		d.errorf(posOf(v), "%sblackboard is a list of slot names or maps each slot to its JSON Schema", prefix)
+	}
+	w.Blackboard = b
+}
+
+// decodeSlots reads a mapping of slot names to JSON Schemas (nothing for
+// an untyped slot), with scope and default beside the schema.
+func decodeSlots(d *diags, v *yaml.Node, prefix string) []*Slot {
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%sslots map each slot's name to its JSON Schema", prefix)
+		return nil
+	}
+	var out []*Slot
+	for _, p := range mappingPairs(d, v, prefix) {
+		if colonInName(d, p.key, prefix) {
+			continue
+		}
+		s := &Slot{Name: p.key.Value, Pos: posOf(p.key)}
+		n := deref(p.value)
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			out = append(out, s)
+			continue
+		}
+		var raw map[string]any
+		if !decodeInto(d, n, &raw) {
+			continue
+		}
+		s.Raw, _ = normalizeYAML(raw).(map[string]any)
+		if sc, ok := s.Raw["scope"]; ok {
+			s.Scope = fmt.Sprint(sc)
+			if s.Scope != "state" && s.Scope != "workflow" {
+				d.errorf(posOf(n), "%sslot %q: scope is state or workflow, not %q", prefix, s.Name, s.Scope)
+			}
+		}
+		s.Default = s.Raw["default"]
+		out = append(out, s)
+	}
+	return out
+}
+
+// onEnterKeys are the keys of a state's onEnter.
+type onEnterKeys struct {
+	Executor    any `yaml:"executor"`
+	Output      any `yaml:"output"`
+	Reliability any `yaml:"reliability"`
+}
+
+// decodeOnEnter reads a state's onEnter: {executor, output, reliability}.
+func decodeOnEnter(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
+	prefix += "onEnter: "
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%sonEnter is {executor, output, reliability}", prefix)
+		return
+	}
+	checkKeys(d, v, prefix, keysOf[onEnterKeys]())
+	on := &OnEnter{Pos: posOf(v)}
+	if e := valueOf(v, "executor"); e != nil {
+		on.Executor = decodeExecutor(d, c, deref(e), "state", s.Name, "onEnter", prefix+"executor: ")
+	} else {
+		d.errorf(posOf(v), "%san executor is required (kind: noop when only output mappings run)", prefix)
+	}
+	if o := valueOf(v, "output"); o != nil {
+		on.Output = decodeOutputMappings(d, deref(o), prefix)
+	}
+	if r := valueOf(v, "reliability"); r != nil && on.Executor != nil {
+		decodeReliability(d, on.Executor, deref(r), prefix)
+	}
+	s.OnEnter = on
+}
+
+// reliabilityKeys are mcp-flowgate's reliability policy.
+type reliabilityKeys struct {
+	TimeoutMs int            `yaml:"timeoutMs"`
+	Retry     *retryPolicyFG `yaml:"retry"`
+}
+
+// retryPolicyFG is mcp-flowgate's retry policy.
+type retryPolicyFG struct {
+	MaxAttempts    int      `yaml:"maxAttempts"`
+	Backoff        string   `yaml:"backoff"`
+	InitialDelayMs int      `yaml:"initialDelayMs"`
+	MaxDelayMs     int      `yaml:"maxDelayMs"`
+	RetryOn        []string `yaml:"retryOn"`
+}
+
+// retryClasses are the failures mcp-flowgate's retryOn may name.
+var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "rate_limited": true, "connection_error": true}
+
+// decodeReliability makes mcp-flowgate's reliability policy the
+// executor's timeout_ms and retry, which chainrun already honours; a
+// step that sets its own keeps them.
+func decodeReliability(d *diags, e *Step, v *yaml.Node, prefix string) {
+	prefix += "reliability: "
+	var r reliabilityKeys
+	if !decodeChecked(d, v, prefix, keysOf[reliabilityKeys](), &r) {
+		return
+	}
+	if rv := valueOf(v, "retry"); rv != nil {
+		checkKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
+	}
+	if r.TimeoutMs < 0 {
+		d.errorf(posOf(v), "%stimeoutMs cannot be negative", prefix)
+	}
+	if r.TimeoutMs > 0 && e.TimeoutMS == 0 {
+		e.TimeoutMS = r.TimeoutMs
+	}
+	p := r.Retry
+	if p == nil || e.Retry != nil {
+		return
+	}
+	for _, class := range p.RetryOn {
+		if !retryClasses[class] {
+			d.errorf(posOf(v), "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error", prefix, class)
+		}
+	}
+	retry := &Retry{Max: p.MaxAttempts, DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
+	switch p.Backoff {
+	case "", "fixed":
+		retry.Backoff = 1
+	case "none":
+		retry.DelayMS = 0
+	case "exponential":
+		retry.Backoff = 2
+	default:
+		d.errorf(posOf(v), "%sretry: backoff is none, fixed or exponential, not %q", prefix, p.Backoff)
+	}
+	if retry.Max < 1 {
+		retry.Max = 1
+	}
+	e.Retry = retry
+}
+
+// decodeOnTimeout reads a workflow's onTimeout: {target: STATE}.
+func decodeOnTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+	prefix += "onTimeout: "
+	var o struct {
+		Target string `yaml:"target"`
+	}
+	if decodeChecked(d, v, prefix, []string{"target"}, &o) {
+		w.OnTimeout = o.Target
+		if o.Target == "" {
+			d.errorf(posOf(v), "%starget is required: the state a run that ran out of time moves to", prefix)
+		}
+	}
+}
+
+// workflowTimeout reads a workflow's timeoutMs.
+func workflowTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+	var ms int64
+	if !decodeInto(d, v, &ms) {
+		return
+	}
+	if ms <= 0 {
+		d.errorf(posOf(v), "%stimeoutMs must be more than 0", prefix)
+		return
+	}
+	w.Timeout = time.Duration(ms) * time.Millisecond
+}
+
+// decodeFragments reads a file's skills: library and checks each
+// fragment.
+func decodeFragments(d *diags, v *yaml.Node) map[string]*Fragment {
+	out := map[string]*Fragment{}
+	if v.Tag == "!!null" || (v.Kind == yaml.SequenceNode && len(v.Content) == 0) {
+		return out
+	}
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "skills: map each fragment's subject to {verb, lifecycle, body}")
+		return out
+	}
+	for _, p := range mappingPairs(d, v, "skills: ") {
+		f := &Fragment{Subject: p.key.Value, Pos: posOf(p.key)}
+		if !decodeChecked(d, deref(p.value), "skills: "+quote(f.Subject)+": ", keysOf[Fragment](), f) {
+			continue
+		}
+		checkFragment(d, f)
+		out[f.Subject] = f
+	}
+	return out
+}
+
+// colonInName reports a name that swallowed its value: `count:{type:
+// integer}` without a space after the colon is one plain YAML key.
+func colonInName(d *diags, k *yaml.Node, prefix string) bool {
+	before, _, found := strings.Cut(k.Value, ":")
+	if !found {
+		return false
+	}
+	d.errorf(posOf(k), "%s%q is read as one name: YAML needs a space after the colon in %q", prefix, k.Value, before+": ")
+	return true
+}

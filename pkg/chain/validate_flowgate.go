@@ -1,0 +1,55 @@
+package chain
+
+import "slices"
+
+// Link filters: which transitions a decision point offers.
+const (
+	LinkFilterByGuards = "byGuards"
+	LinkFilterAll      = "all"
+)
+
+// flowgateKeys checks the keys mcp-flowgate's v0.6 added: a capability's
+// verb, lifecycle and outputs, the blackboard, skills, state actors and
+// link filters, and the workflow's timeout.
+func (v *validator) flowgateKeys() {
+	c, w, d := v.c, v.c.Workflow, v.d
+	v.checkCapability()
+	v.checkBlackboard()
+	wprefix := "workflow " + quote(c.Name) + ": "
+	v.checkSkillRefs(wprefix, w.Skills)
+	filters := []string{LinkFilterByGuards, LinkFilterAll}
+	if w.LinkFilter != "" && !slices.Contains(filters, w.LinkFilter) {
+		d.errorf(w.at("linkFilter", c.Pos), "%slinkFilter is byGuards or all, not %q", wprefix, w.LinkFilter)
+	}
+	if (w.Timeout > 0) != (w.OnTimeout != "") {
+		d.errorf(w.at("timeoutMs", w.at("onTimeout", c.Pos)), "%stimeoutMs and onTimeout go together: how long a run may take, and the state it then moves to", wprefix)
+	} else if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
+		d.errorf(w.at("onTimeout", c.Pos), "%sonTimeout target %q is not a state%s", wprefix, w.OnTimeout, didYouMean(w.OnTimeout, w.stateNames()))
+	}
+	actors := []string{ActorDeterministic, ActorAgent, ActorHuman}
+	for _, s := range w.States {
+		sprefix := "state " + quote(s.Name) + ": "
+		if s.Actor != "" && !slices.Contains(actors, s.Actor) {
+			d.errorf(s.At("actor"), "%sactor is deterministic, agent or human, not %q%s", sprefix, s.Actor, didYouMean(s.Actor, actors))
+		}
+		if s.LinkFilter != "" && !slices.Contains(filters, s.LinkFilter) {
+			d.errorf(s.At("linkFilter"), "%slinkFilter is byGuards or all, not %q", sprefix, s.LinkFilter)
+		}
+		v.checkSkillRefs(sprefix, s.Skills)
+		for _, t := range s.Transitions {
+			v.checkSkillRefs(sprefix+"transition "+quote(t.Name)+": ", t.Skills)
+		}
+	}
+}
+
+// Filter is the state's link filter: its own, else the workflow's, else
+// byGuards.
+func (w *Workflow) Filter(s *State) string {
+	switch {
+	case s != nil && s.LinkFilter != "":
+		return s.LinkFilter
+	case w.LinkFilter != "":
+		return w.LinkFilter
+	}
+	return LinkFilterByGuards
+}

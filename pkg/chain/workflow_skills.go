@@ -1,0 +1,102 @@
+package chain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Fragment is a reusable block of guidance (mcp-flowgate's "skill"),
+// declared once in a file's top-level skills: library and referenced by
+// subject from workflows, states and transitions: its body is shown to
+// whoever decides where it is in scope.
+type Fragment struct {
+	Subject   string `yaml:"-"`
+	Verb      string `yaml:"verb" doc:"The fragment's cognitive posture: triage, diagnose, plan, implement, review, refactor, explain or compose."`
+	Lifecycle string `yaml:"lifecycle" doc:"experimental, stable or deprecated."`
+	Body      string `yaml:"body" doc:"The guidance text (static: never templated)."`
+	Title     string `yaml:"title" doc:"A human-readable label."`
+	Source    string `yaml:"source" doc:"Where the fragment came from."`
+	// Hash, when written, must match the body's (sha256: of its
+	// whitespace-normalised text); Digest is the computed one.
+	Hash   string `yaml:"hash" doc:"sha256:<hex> of the whitespace-normalised body; checked when written."`
+	Digest string `yaml:"-"`
+	Pos    Pos    `yaml:"-"`
+}
+
+// subjectPattern is the shape of a fragment's subject: lowercase dotted
+// words, at least two.
+var subjectPattern = regexp.MustCompile(`^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)+$`)
+
+// FragmentHash is a fragment body's content address: sha256 of the body
+// with every run of whitespace made one space and the ends trimmed, so a
+// reflowed paragraph keeps its hash and an edit changes it.
+func FragmentHash(body string) string {
+	norm := strings.Join(strings.Fields(body), " ")
+	sum := sha256.Sum256([]byte(norm))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// checkFragment checks one fragment of the skills: library.
+func checkFragment(d *diags, f *Fragment) {
+	prefix := "skills: " + quote(f.Subject) + ": "
+	if !subjectPattern.MatchString(f.Subject) {
+		d.errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
+	}
+	switch {
+	case f.Verb == "":
+		d.errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
+	case !slices.Contains(fragmentVerbs, f.Verb):
+		d.errorf(f.Pos, "%sverb %q is not one of %s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "))
+	}
+	switch {
+	case f.Lifecycle == "":
+		d.errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(lifecycles, ", "))
+	case !slices.Contains(lifecycles, f.Lifecycle):
+		d.errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(lifecycles, ", "))
+	}
+	if strings.TrimSpace(f.Body) == "" {
+		d.errorf(f.Pos, "%sbody is required", prefix)
+	}
+	f.Digest = FragmentHash(f.Body)
+	if f.Hash != "" && f.Hash != f.Digest {
+		d.errorf(f.Pos, "%shash %s does not match the body's, %s", prefix, f.Hash, f.Digest)
+	}
+}
+
+// SkillRefs are the subjects of guidance fragments in scope at one
+// place (a workflow, a state, a transition), as written.
+type SkillRefs struct {
+	Subjects []string
+	Pos      Pos
+}
+
+// Fragments returns the fragments of the library the subjects name, in
+// order and once each; subjects the library lacks are left out (load
+// warned of them).
+func (w *Workflow) Fragments(subjects ...[]string) []*Fragment {
+	var out []*Fragment
+	seen := map[string]bool{}
+	for _, list := range subjects {
+		for _, s := range list {
+			if f := w.Library[s]; f != nil && !seen[s] {
+				seen[s] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// checkSkillRefs warns of subjects the file's library does not hold:
+// their guidance lives in another file (a shared library), so only their
+// names can be shown.
+func (v *validator) checkSkillRefs(where string, refs SkillRefs) {
+	for _, s := range refs.Subjects {
+		if v.c.Workflow.Library[s] == nil {
+			v.d.warnf(refs.Pos, "%sskill %q is not in this file's skills: library: whoever decides sees its name, not its guidance", where, s)
+		}
+	}
+}

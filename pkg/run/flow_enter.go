@@ -1,0 +1,126 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// onEnterName is how records, traces and links name a state's onEnter.
+const onEnterName = "onEnter"
+
+// enterPending reports whether the state a record leads to still has its
+// onEnter to run: it has one, and the record is not that onEnter's.
+func enterPending(w *chain.Workflow, rec TransitionRecord) bool {
+	s := w.State(rec.To)
+	if s == nil || s.OnEnter == nil {
+		return false
+	}
+	return !rec.Enter || rec.From != rec.To
+}
+
+// enter runs the onEnter of the state the run just entered: its executor,
+// then its output mappings, saved as a record of their own so that a
+// resume never runs them twice. A failure fails the run at the state;
+// resume runs the onEnter again. It reports whether the run goes on.
+func (f *flow) enter(ctx context.Context) bool {
+	s := f.w.State(f.state)
+	f.entering = false
+	if s == nil || s.OnEnter == nil {
+		return true
+	}
+	on := s.OnEnter
+	rec := TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Enter: true}
+	retry := []Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: actorLink(chain.ActorDeterministic)}}
+	before := f.context
+	if e := on.Executor; e != nil {
+		sr, ok := f.runExecutor(ctx, e)
+		rec.Step = sr
+		if !ok {
+			f.entering = true
+			if ctx.Err() != nil {
+				f.stop(Interrupted, "interrupted while entering state "+s.Name, retry)
+				return false
+			}
+			f.fail(fmt.Sprintf("state %s: onEnter failed: %s", s.Name, sr.Error), retry)
+			return false
+		}
+		rec.Vars = f.outputVars(e)
+		if len(on.Output) == 0 {
+			f.mergeContext(e)
+		}
+	}
+	if len(on.Output) > 0 {
+		if err := f.mapMappings(on.Output, f.pathDoc(on.Executor, rec.Step, nil)); err != nil {
+			f.setContext(before)
+			f.entering = true
+			f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
+			return false
+		}
+	}
+	if err := f.checkSlots(s, before); err != nil {
+		f.entering = true
+		f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
+		return false
+	}
+	f.moved(rec)
+	return true
+}
+
+// timedOut moves a run whose workflow timeoutMs has passed to onTimeout's
+// target, once: checked whenever a call drives the run (no scheduler
+// runs in between), recorded as decided by "timeout".
+func (f *flow) timedOut() bool {
+	w := f.w
+	if w.Timeout <= 0 || f.state == w.OnTimeout || f.state == chain.End {
+		return false
+	}
+	if s := w.State(f.state); s == nil || s.Terminal {
+		return false
+	}
+	began, ok := RunIDTime(f.runID)
+	if !ok || f.l.now().Sub(began) < w.Timeout {
+		return false
+	}
+	f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
+		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Enter: true})
+	return true
+}
+
+// seedInputs begins the context with the inputs' values when the
+// workflow declares them in the short form (v0.6 inputs, a snippet):
+// a capability's blackboard begins as its inputs.
+func (f *flow) seedInputs() {
+	if !f.w.InputsInContext {
+		return
+	}
+	in, _ := scope{st: f.st}.valueEnv([]string{"input"})["input"].(map[string]any)
+	if len(in) == 0 {
+		return
+	}
+	next := maps.Clone(f.context)
+	maps.Copy(next, in)
+	f.setContext(next)
+}
+
+// capabilityOutput is what a capability that ended well returns: the
+// snippet's outputs taken from its context, each checked against its
+// schema. A value the schema refuses fails the run.
+func (f *flow) capabilityOutput() (map[string]any, error) {
+	out := map[string]any{}
+	for _, o := range f.w.Cap.Outputs {
+		v, ok := f.context[o.Name]
+		if !ok {
+			continue
+		}
+		if o.Schema != nil {
+			if err := o.Schema.Validate(v); err != nil {
+				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, clip(textOf(v), 60), err)
+			}
+		}
+		out[o.Name] = v
+	}
+	return out, nil
+}
