@@ -24,6 +24,7 @@ func JSONSchema() map[string]any {
 		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
 		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
 		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
+		"command":          stringOrList(),
 	})
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))
@@ -81,10 +82,14 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"compose":  objectSchema(reflect.TypeFor[Compose](), nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
+	skills := stringOrList()
+	reliability := map[string]any{"type": "object"}
 	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
-		"actor":    map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
-		"executor": executor,
-		"output":   outputMappingSchema(),
+		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+		"executor":    executor,
+		"output":      outputMappingSchema(),
+		"skills":      skills,
+		"reliability": reliability,
 	})
 	transition["required"] = []string{"target"}
 	state := objectSchema(reflect.TypeFor[State](), map[string]any{
@@ -93,6 +98,11 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"transition":  objectSchema(reflect.TypeFor[branchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
 		"timeout":     map[string]any{"type": "string"},
 		"outcome":     map[string]any{"enum": []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}},
+		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+		"skills":      skills,
+		"onEnter":     map[string]any{"type": "object", "properties": map[string]any{"executor": executor, "output": outputMappingSchema(), "reliability": reliability}, "additionalProperties": false},
+		"slots":       map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"object", "null"}}},
+		"linkFilter":  map[string]any{"enum": []string{LinkFilterByGuards, LinkFilterAll}},
 	})
 	state["type"] = []string{"object", "null"}
 	workflow := objectSchema(reflect.TypeFor[workflowKeys](), map[string]any{
@@ -102,12 +112,22 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"agent":         objectSchema(reflect.TypeFor[workflowAgent](), nil),
 		"budget":        objectSchema(reflect.TypeFor[Budget](), nil),
 		"tools":         tools,
+		"version":       map[string]any{"type": []string{"string", "number"}},
+		"inputs":        map[string]any{"type": "object"},
+		"verb":          map[string]any{"enum": capabilityVerbs},
+		"lifecycle":     map[string]any{"enum": lifecycles},
+		"snippet":       map[string]any{"type": "object", "required": []string{"inputs", "outputs"}, "properties": map[string]any{"inputs": map[string]any{"type": "object"}, "outputs": map[string]any{"type": "object"}}, "additionalProperties": false},
+		"skills":        skills,
+		"blackboard":    map[string]any{"type": []string{"object", "array"}},
+		"linkFilter":    map[string]any{"enum": []string{LinkFilterByGuards, LinkFilterAll}},
+		"onTimeout":     map[string]any{"type": "object", "required": []string{"target"}, "properties": map[string]any{"target": map[string]any{"type": "string"}}, "additionalProperties": false},
 	})
 	workflow["required"] = []string{"initialState", "states"}
 	workflow["patternProperties"] = extensions()
 	file := objectSchema(reflect.TypeFor[workflowFile](), map[string]any{
 		"version":   map[string]any{"type": []string{"string", "number"}},
 		"workflows": map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
+		"skills":    map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": objectSchema(reflect.TypeFor[Fragment](), map[string]any{"verb": map[string]any{"enum": fragmentVerbs}, "lifecycle": map[string]any{"enum": lifecycles}})},
 	})
 	file["required"] = []string{"workflows"}
 	file["patternProperties"] = extensions()
