@@ -162,7 +162,10 @@ func decodeSlots(d *diags, v *yaml.Node, prefix string) []*Slot {
 	}
 	var out []*Slot
 	for _, p := range mappingPairs(d, v, prefix) {
-		if colonInName(d, p.key, prefix) {
+		if before, _, found := strings.Cut(p.key.Value, ":"); found {
+			// what mcp-flowgate's YAML reader makes of it too: a slot of
+			// that odd name, untyped
+			d.warnf(posOf(p.key), "%s%q is read as one name (YAML needs a space after the colon in %q): the slot is left untyped", prefix, p.key.Value, before+": ")
 			continue
 		}
 		s := &Slot{Name: p.key.Value, Pos: posOf(p.key)}
