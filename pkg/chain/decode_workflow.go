@@ -279,7 +279,6 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			case "skills":
 				t.Skills = decodeSkillRefs(d, v, tprefix+"skills: ")
 			case "reliability":
-				t.Reliability = true
 				rel = v
 			default:
 				return false
