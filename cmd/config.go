@@ -31,6 +31,7 @@ const (
 	keyMaxParallelLLM  = "max_parallel_llm"
 	keyModelAliases    = "model_aliases"
 	keyDurability      = "durability"
+	keyPrincipal       = "principal"
 	// keyModel is --model, also read from CHAINRUN_MODEL.
 	keyModel = "model"
 )
@@ -38,7 +39,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {

@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"os"
+
 	"github.com/spf13/pflag"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -32,6 +36,7 @@ type engineSetup struct {
 	streaming    bool
 	answers      cache.Cache
 	cacheReads   bool
+	principal    *chain.Principal
 }
 
 // localEngine is the engine of this process.
@@ -47,6 +52,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithDefaultModel(s.defaultModel),
 		run.WithStreaming(s.streaming),
 		run.WithCache(s.answers, s.cacheReads),
+		run.WithPrincipal(s.principal),
 	)
 }
 
@@ -78,6 +84,10 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	principal, err := project.ReadPrincipal("", v.Get(keyPrincipal), os.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
 	lenient := !v.GetBool(keyStrictVariables)
 	if o.lenient != nil {
 		lenient = *o.lenient
@@ -85,7 +95,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	view := f.newView(dir, o)
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: f.calledChain, models: models, defaultModel: f.defaultModel(),
-		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache})
+		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal)})
 	return engine, view, nil
 }
 

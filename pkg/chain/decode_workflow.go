@@ -273,7 +273,10 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
 			switch k.Value {
 			case "executor":
+				v, t.Evidence = takeEvidence(d, v, tprefix+"executor: ")
 				t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
+			case "guards":
+				t.Guards = decodeGuards(d, v, tprefix)
 			case "output":
 				t.Output = decodeOutputMappings(d, v, tprefix)
 			case "skills":

@@ -86,8 +86,9 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	reliability := map[string]any{"type": "object"}
 	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
 		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
-		"executor":    executor,
+		"executor":    withEvidence(executor),
 		"output":      outputMappingSchema(),
+		"guards":      map[string]any{"type": "array", "items": guardSchema()},
 		"skills":      skills,
 		"reliability": reliability,
 	})

@@ -160,7 +160,7 @@ func (v *validator) stateShape(s *State) {
 }
 
 // deterministicChoice warns about a state whose deterministic transitions
-// cannot be told apart: with no conditions, more than one is viable and
+// cannot be told apart: with no conditions or guards, more than one is viable and
 // the run fails there.
 func (v *validator) deterministicChoice(s *State) {
 	if !s.Automatic() || len(s.Transitions) < 2 {
@@ -168,12 +168,12 @@ func (v *validator) deterministicChoice(s *State) {
 	}
 	var open []string
 	for _, t := range s.Transitions {
-		if t.Condition == "" {
+		if t.Condition == "" && len(t.Guards) == 0 {
 			open = append(open, t.Name)
 		}
 	}
 	if len(open) > 1 {
-		v.d.warnf(s.Pos, "state %q: deterministic transitions %s have no condition, so more than one is viable and a run fails there; give each a condition",
+		v.d.warnf(s.Pos, "state %q: deterministic transitions %s have no condition or guards, so more than one is viable and a run fails there; give each a condition or guards",
 			s.Name, strings.Join(open, ", "))
 	}
 }

@@ -193,7 +193,13 @@ type Transition struct {
 	Executor *Step `yaml:"executor" doc:"A step of any kind run when the transition is taken; a cli step's JSON object output is merged into context."`
 	// Condition, when set, must hold for the transition to be viable.
 	Condition string `yaml:"condition" doc:"Expression that must hold for the transition to be viable."`
-	Title     string `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	// Guards must all hold too (mcp-flowgate): expressions over the
+	// run's documents, the principal's permissions and roles, evidence.
+	Guards []*Guard `yaml:"guards" doc:"Guards that must all hold, beside the condition, for the transition to be viable: {kind: expr, expr: \"$.context.x == 1\"}, {kind: permission, permission: P}, {kind: role, role: R}, {kind: evidence, requires: [KIND, {kind, count}]}, {kind: all_of|any_of, guards: [...]}, {kind: not, guard: {...}}."`
+	// Evidence is the executor's evidence: declaration, taken out of
+	// the executor when it was read.
+	Evidence *EvidenceDecl `yaml:"-"`
+	Title    string        `yaml:"title" doc:"How links show the transition (default: its name in words)."`
 	// Output, when written, sets these context keys once the executor
 	// succeeded, instead of merging a cli executor's JSON into context.
 	Output []*OutputMapping `yaml:"output" doc:"Context keys set when the transition is taken: each a JSONPath into $.output (json, text, exitCode, stderr), $.arguments, $.context, $.workflow.input or $.input, a literal, or {add|subtract|multiply|divide|set|concat: [operands]}. Replaces the merge of a cli executor's JSON into context."`

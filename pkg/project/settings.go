@@ -47,8 +47,12 @@ func CheckEnvSettings(getenv func(string) string) error {
 	return nil
 }
 
-// CheckFileSettings does the same for the values of config file path.
+// CheckFileSettings does the same for the values of config file path,
+// and checks its principal.
 func CheckFileSettings(path string, top map[string]any) error {
+	if _, err := ReadPrincipal("config file "+path+": ", top["principal"], func(string) string { return "" }); err != nil {
+		return err
+	}
 	for _, k := range wholeSettings {
 		v, ok := top[k.key]
 		if !ok || v == nil {

@@ -46,6 +46,9 @@ type flow struct {
 	entering bool
 	// cameBy is the transition that led to the current state, if any.
 	cameBy *chain.Transition
+	// history is every transition the run took, earlier calls' included,
+	// as saved: what evidence guards count.
+	history []TransitionRecord
 }
 
 // newFlow sets up the flow driver of a workflow's execution: it replays
@@ -67,10 +70,11 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	f.enterSlots("", f.state)
 	f.entering = w.State(f.state) != nil && w.State(f.state).OnEnter != nil
 	f.replay(req.History)
-	if err := f.checkTake(); err != nil {
+	// the arguments first: the taken transition's guards may read them
+	if err := f.takeArgs(req.Args); err != nil {
 		return nil, err
 	}
-	if err := f.takeArgs(req.Args); err != nil {
+	if err := f.checkTake(); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -112,7 +116,7 @@ func (f *flow) drive(ctx context.Context) {
 // transitions takes one transition of a state with named transitions, or
 // stops the call. It reports whether the run moved on.
 func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
-	viable, err := f.viable(s)
+	viable, cands, err := f.viable(s)
 	if err != nil {
 		f.fail(err.Error(), nil)
 		return false
@@ -125,7 +129,7 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		f.take = ""
 	case s.Automatic():
 		if len(viable) != 1 {
-			f.fail(noSingleViable(s, viable), nil)
+			f.fail(selectionError(s, cands, viable), nil)
 			return false
 		}
 		if !f.deeper() {
@@ -134,7 +138,7 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		t = viable[0]
 	default:
 		if len(viable) == 0 {
-			f.fail(fmt.Sprintf("state %s: no transition is viable (every condition is false)", s.Name), nil)
+			f.fail(selectionError(s, cands, nil), nil)
 			return false
 		}
 		t, decidedBy = f.decide(ctx, s, viable)
@@ -155,7 +159,7 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 
 // take1 runs a transition's executor, then moves to its target.
 func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
-	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Args: f.args}
+	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID(), Args: f.args}
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
 	before := f.context
@@ -226,11 +230,13 @@ func (f *flow) moved(rec TransitionRecord) {
 	}
 	rec.Context = maps.Clone(f.context)
 	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Detail: rec.Result})
+	saved := f.maskRecord(rec)
 	if f.req.Journal != nil {
-		if err := f.req.Journal.Transition(f.maskRecord(rec)); err != nil {
+		if err := f.req.Journal.Transition(saved); err != nil {
 			f.warn("saving transition " + rec.Transition + ": " + err.Error())
 		}
 	}
+	f.history = append(f.history, saved)
 	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	if !rec.Enter || rec.From != rec.To {
 		f.state, f.arrived = rec.To, rec.Time
@@ -247,43 +253,12 @@ func (f *flow) noteOutput(rec TransitionRecord) {
 	if rec.Step == nil || unfinished(rec.Step.Status) {
 		return
 	}
-	s := f.w.State(rec.From)
-	if s == nil {
-		return
-	}
-	e := s.Task
-	if e == nil || rec.Transition != s.Name {
-		e = nil
-		for _, t := range s.Transitions {
-			if t.Name == rec.Transition {
-				e = t.Executor
-			}
-		}
-	}
+	e, _ := f.executorOf(rec)
 	if e != nil && e.OutputVar != "" {
 		if _, ok := rec.Vars[e.OutputVar]; ok {
 			f.lastOutput = e.OutputVar
 		}
 	}
-}
-
-// viable lists the state's transitions whose condition holds.
-func (f *flow) viable(s *chain.State) ([]*chain.Transition, error) {
-	var out []*chain.Transition
-	sc := scope{st: f.st}
-	for _, t := range s.Transitions {
-		if cond := t.Cond(); cond != nil {
-			holds, err := cond.Holds(sc.exprEnv(cond.Names))
-			if err != nil {
-				return nil, fmt.Errorf("state %s: transition %s: condition: %v", s.Name, t.Name, err)
-			}
-			if !holds {
-				continue
-			}
-		}
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // fail stops the call with an error; links offer the retry.

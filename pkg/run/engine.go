@@ -104,6 +104,9 @@ type Local struct {
 	streaming    bool
 	cache        cache.Cache
 	cacheReads   bool
+	// principal is who runs act for, as permission and role guards see
+	// it; nil when none is configured.
+	principal *chain.Principal
 }
 
 // ChainResolver finds the chain a chain step calls, by name.
@@ -155,6 +158,11 @@ func WithStreaming(on bool) Option { return func(l *Local) { l.streaming = on } 
 func WithCache(c cache.Cache, read bool) Option {
 	return func(l *Local) { l.cache, l.cacheReads = c, read }
 }
+
+// WithPrincipal sets who runs act for: the id, roles and permissions
+// that a workflow's permission and role guards check and its evidence
+// records name (nil: none configured, and such guards do not hold).
+func WithPrincipal(p *chain.Principal) Option { return func(l *Local) { l.principal = p } }
 
 // New builds a Local engine.
 func New(opts ...Option) *Local {

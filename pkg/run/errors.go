@@ -100,12 +100,22 @@ type TakeError struct {
 	Take  string
 	State string
 	Links []Link
+	// Why, when set, is why the transition taken is not viable now: the
+	// condition or guard that does not hold.
+	Why string
 }
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *TakeError) NothingRan() bool { return true }
 
 func (e *TakeError) Error() string {
+	if e.Why != "" {
+		offers := "it offers no transition now"
+		if len(e.Links) > 0 {
+			offers = "it offers " + strings.Join(sortedLinkNames(e.Links), ", ")
+		}
+		return fmt.Sprintf("--take %s: not viable at state %q: %s (%s)", e.Take, e.State, e.Why, offers)
+	}
 	if len(e.Links) == 0 {
 		return fmt.Sprintf("--take %s: the run is at state %q, which offers no transitions", e.Take, e.State)
 	}

@@ -65,7 +65,10 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 // takeArgs sets the arguments of the --take decision, refusing arguments
 // without one.
 func (f *flow) takeArgs(given map[string]any) error {
-	if len(given) == 0 && f.take == "" {
+	if f.take == "" {
+		if len(given) > 0 {
+			return &ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
+		}
 		return nil
 	}
 	s := f.w.State(f.state)
@@ -74,10 +77,7 @@ func (f *flow) takeArgs(given map[string]any) error {
 		t = s.Transition(f.take)
 	}
 	if t == nil {
-		if len(given) > 0 {
-			return &ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
-		}
-		return nil
+		return nil // checkTake says what the state offers
 	}
 	args, err := decisionArgs(t, given)
 	if err != nil {

@@ -39,7 +39,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 				return t, "timeout"
 			}
 		}
-		f.fail(fmt.Sprintf("state %s: the timeout of %s passed, but on_timeout %s is not viable (its condition is false)", s.Name, s.Timeout, s.OnTimeout), linksOf(viable))
+		f.fail(fmt.Sprintf("state %s: the timeout of %s passed, but on_timeout %s is not viable (%s)", s.Name, s.Timeout, s.OnTimeout, f.whyNot(s, s.Transition(s.OnTimeout))), linksOf(viable))
 		return nil, ""
 	}
 	var forAgent, forHuman bool

@@ -36,6 +36,7 @@ func (f *flow) replay(history []TransitionRecord) {
 		f.entering = enterPending(f.w, h)
 		f.noteArrival(h)
 		f.noteOutput(h)
+		f.history = append(f.history, h)
 	}
 	if len(lost) > 0 {
 		names := make([]string, 0, len(lost))
@@ -69,14 +70,18 @@ func (f *flow) checkTake() error {
 		}
 		return &TakeError{Take: f.take, State: f.state, Links: []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
-	viable, err := f.viable(s)
-	if err != nil {
-		return err
-	}
-	for _, t := range viable {
-		if t.Name == f.take {
+	cands := f.assess(s)
+	links := linksOf(passing(cands))
+	for _, c := range cands {
+		switch {
+		case c.t.Name != f.take:
+		case c.err != nil: // a condition that cannot be evaluated
+			return &TakeError{Take: f.take, State: f.state, Links: links, Why: c.err.Error()}
+		case !c.ok:
+			return &TakeError{Take: f.take, State: f.state, Links: links, Why: c.why}
+		default:
 			return nil
 		}
 	}
-	return &TakeError{Take: f.take, State: f.state, Links: linksOf(viable)}
+	return &TakeError{Take: f.take, State: f.state, Links: links}
 }

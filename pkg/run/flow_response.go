@@ -73,7 +73,10 @@ type TransitionRecord struct {
 	To         string `json:"toState"`
 	Actor      string `json:"actor,omitempty"`
 	DecidedBy  string `json:"decidedBy,omitempty"`
-	Result     string `json:"result,omitempty"`
+	// Principal is the id of the principal the run acted for when it
+	// took the transition (config principal), counted by evidence guards.
+	Principal string `json:"principal,omitempty"`
+	Result    string `json:"result,omitempty"`
 	// Vars are the variables the transition set: its executor's output
 	// (and an http status), a compose variable.
 	Vars map[string]SavedValue `json:"vars,omitempty"`

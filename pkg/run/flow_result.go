@@ -2,11 +2,9 @@ package run
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"reflect"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -131,16 +129,6 @@ func (f *flow) mergeContext(e *chain.Step) {
 	merged := maps.Clone(f.context)
 	maps.Copy(merged, obj)
 	f.setContext(merged)
-}
-func noSingleViable(s *chain.State, viable []*chain.Transition) string {
-	if len(viable) == 0 {
-		return fmt.Sprintf("state %s: no deterministic transition is viable (every condition is false)", s.Name)
-	}
-	names := make([]string, len(viable))
-	for i, t := range viable {
-		names[i] = t.Name
-	}
-	return fmt.Sprintf("state %s: %d deterministic transitions are viable (%s): exactly one must be; make their conditions exclusive", s.Name, len(viable), strings.Join(names, ", "))
 }
 
 // offered are the state's transitions the call's links name.

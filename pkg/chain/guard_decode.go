@@ -1,0 +1,219 @@
+package chain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// guardFields are the keys each guard kind needs besides kind.
+var guardFields = map[string]string{
+	GuardExpr:       "expr",
+	GuardPermission: "permission",
+	GuardRole:       "role",
+	GuardEvidence:   "requires",
+	GuardAllOf:      "guards",
+	GuardAnyOf:      "guards",
+	GuardNot:        "guard",
+}
+
+// guardAliases are other spellings of guard kinds: camelCase, and
+// mcp-flowgate's former name of expr.
+var guardAliases = map[string]string{"allOf": GuardAllOf, "anyOf": GuardAnyOf, "jsonpath": GuardExpr}
+
+// guardExamples show each field written out, for messages.
+var guardExamples = map[string]string{
+	"expr":       `expr: "$.context.approved == true"`,
+	"permission": "permission: deploy.approve",
+	"role":       "role: release_manager",
+	"requires":   "requires: [{kind: tests_passed, count: 1}]",
+	"guards":     "guards: [{kind: expr, expr: ...}, ...]",
+	"guard":      "guard: {kind: role, role: intern}",
+}
+
+// decodeGuards reads a transition's guards: a list of guards.
+func decodeGuards(d *diags, v *yaml.Node, prefix string) []*Guard {
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
+		return nil
+	}
+	return decodeGuardList(d, v, prefix+"guards")
+}
+
+// decodeGuardList reads the guards of a list; path names the list in
+// messages (guards, guards[2].guards).
+func decodeGuardList(d *diags, v *yaml.Node, path string) []*Guard {
+	var out []*Guard
+	for i, n := range v.Content {
+		if g := decodeGuard(d, deref(n), fmt.Sprintf("%s[%d]", path, i+1)); g != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// decodeGuard reads one guard: its kind, then the one field that kind
+// needs, refusing fields of other kinds.
+func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
+	prefix := path + ": "
+	kinds := strings.Join(GuardKinds(), ", ")
+	if n.Kind != yaml.MappingNode {
+		d.errorf(posOf(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
+		return nil
+	}
+	g := &Guard{Pos: posOf(n), FieldPos: map[string]Pos{}}
+	pairs := mappingPairs(d, n, prefix)
+	kn := valueOf(n, "kind")
+	if kn == nil {
+		d.errorf(posOf(n), "%skind is required: %s", prefix, kinds)
+		return nil
+	}
+	kn = deref(kn)
+	kind := kn.Value
+	if k, ok := guardAliases[kind]; ok {
+		if kind == "jsonpath" {
+			d.warnf(posOf(kn), "%skind jsonpath is mcp-flowgate's former name of expr; write expr", prefix)
+		}
+		kind = k
+	}
+	switch {
+	case kind == "guidance_acknowledged" || kind == "script_acknowledged":
+		d.errorf(posOf(kn), "%sguard kind %q is not supported: chainrun serves no guidance or scripts for a model to fetch (mcp-flowgate's gateway.describe), so nothing records an acknowledgment", prefix, kind)
+		return nil
+	case guardFields[kind] == "" || kn.Kind != yaml.ScalarNode:
+		d.errorf(posOf(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
+		return nil
+	}
+	g.Kind = kind
+	need := guardFields[kind]
+	for _, p := range pairs {
+		key, v := p.key.Value, deref(p.value)
+		g.FieldPos[key] = posOf(p.key)
+		switch {
+		case key == "kind":
+		case key != need:
+			why := didYouMean(key, []string{need})
+			if slices.Contains(keysOf[Guard](), key) {
+				why = ""
+			}
+			d.looseErrorf(posOf(p.key), "%sunknown field %q%s: %s holds kind and %s", prefix, key, why, guardNoun(kind), need)
+		default:
+			g.decodeField(d, v, path, prefix)
+		}
+	}
+	if _, ok := g.FieldPos[need]; !ok {
+		d.errorf(posOf(n), "%s%s needs %s (%s)", prefix, guardNoun(kind), need, guardExamples[need])
+	}
+	return g
+}
+
+// decodeField reads the field the guard's kind needs.
+func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
+	switch g.Kind {
+	case GuardExpr, GuardPermission, GuardRole:
+		field := guardFields[g.Kind]
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
+			d.errorf(posOf(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
+			return
+		}
+		switch g.Kind {
+		case GuardPermission:
+			g.Permission = v.Value
+		case GuardRole:
+			g.Role = v.Value
+		default:
+			g.Expr = v.Value
+			e, err := compileGuardExpr(v.Value)
+			if err != nil {
+				d.errorf(posOf(v), "%sexpr %q %v", prefix, v.Value, err)
+				return
+			}
+			g.expr = e
+		}
+	case GuardAllOf, GuardAnyOf:
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			d.errorf(posOf(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
+			return
+		}
+		g.Guards = decodeGuardList(d, v, path+".guards")
+	case GuardNot:
+		g.Inner = decodeGuard(d, v, path+".guard")
+	case GuardEvidence:
+		g.Requires = decodeRequires(d, v, prefix+"requires: ")
+	}
+}
+
+// decodeRequires reads an evidence guard's requires: each entry a kind,
+// or {kind, count, require_digest, distinct_principals, min_confidence}.
+func decodeRequires(d *diags, v *yaml.Node, prefix string) []*EvidenceRequirement {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		d.errorf(posOf(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
+		return nil
+	}
+	var out []*EvidenceRequirement
+	for _, n := range v.Content {
+		n = deref(n)
+		r := &EvidenceRequirement{Count: 1}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			r.Kind = n.Value
+		case yaml.MappingNode:
+			if !decodeChecked(d, n, prefix, keysOf[EvidenceRequirement](), r) {
+				continue
+			}
+			if c := valueOf(n, "count"); c != nil && r.Count < 1 {
+				d.errorf(posOf(c), "%scount %d: at least 1 record is needed", prefix, r.Count)
+			}
+			if c := valueOf(n, "min_confidence"); c != nil && r.MinConfidence != nil {
+				if *r.MinConfidence < 0 || *r.MinConfidence > 1 {
+					d.errorf(posOf(c), "%smin_confidence %g: a confidence is between 0 and 1", prefix, *r.MinConfidence)
+				} else {
+					d.warnf(posOf(c), "%smin_confidence: the evidence chainrun records states no confidence, so this requirement is never met", prefix)
+				}
+			}
+		default:
+			d.errorf(posOf(n), "%san entry is a kind of evidence, or {kind, count}", prefix)
+			continue
+		}
+		if strings.TrimSpace(r.Kind) == "" {
+			d.errorf(posOf(n), "%san entry needs the kind of evidence it counts", prefix)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// takeEvidence reads a transition executor's evidence: {kind, id,
+// summary} (mcp-flowgate) and returns the executor without it, for the
+// step decoder, which knows no such field.
+func takeEvidence(d *diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceDecl) {
+	ev := valueOf(n, "evidence")
+	if n.Kind != yaml.MappingNode || ev == nil {
+		return n, nil
+	}
+	decl := &EvidenceDecl{}
+	if ev = deref(ev); ev.Kind != yaml.MappingNode {
+		d.errorf(posOf(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
+	} else if decodeChecked(d, ev, prefix+"evidence: ", keysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
+		d.errorf(posOf(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
+	}
+	m := *n
+	m.Content = nil
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "evidence" {
+			m.Content = append(m.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	return &m, decl
+}
+
+// guardNoun is "an expr guard", "a role guard".
+func guardNoun(kind string) string {
+	if strings.ContainsRune("aeio", rune(kind[0])) {
+		return "an " + kind + " guard"
+	}
+	return "a " + kind + " guard"
+}
