@@ -10,8 +10,11 @@ import (
 // ones included (edge_traversed_at_least, {{edge_count:a->b}}).
 func (f *flow) traversed(e chain.Edge) int {
 	n := 0
-	for _, t := range f.trace {
-		if t.FromState == e.From && t.ToState == e.To {
+	for _, h := range f.history {
+		if h.Enter && h.From == h.To {
+			continue // a state's onEnter: no move
+		}
+		if h.From == e.From && h.To == e.To {
 			n++
 		}
 	}
