@@ -80,7 +80,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		}
 	}
 	f.status = Paused
-	f.links = linksOf(viable)
+	f.links = append(linksOf(viable), f.blockedLinks(s, viable)...)
 	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
 	return nil, ""
 }

@@ -57,10 +57,36 @@ func (f *flow) mapMappings(mappings []*chain.OutputMapping, doc map[string]any) 
 		if err != nil {
 			return fmt.Errorf("output %s: %w", m.Key, err)
 		}
+		if m.Op == chain.OpConcat && f.listSlot(m.Key) {
+			// a concat onto a list slot appends, even onto an unset one
+			v = concatList(m, doc)
+		}
 		next[m.Key] = v
 	}
 	f.setContext(next)
 	return nil
+}
+
+// listSlot reports whether the blackboard types key as an array.
+func (f *flow) listSlot(key string) bool {
+	slot := f.w.SlotFor(f.w.State(f.state), key)
+	return slot != nil && slot.Raw["type"] == "array"
+}
+
+// concatList joins a concat's operands as a list: lists spliced, null
+// skipped, anything else appended.
+func concatList(m *chain.OutputMapping, doc map[string]any) []any {
+	out := []any{}
+	for _, op := range m.Operands {
+		switch x := operandValue(op, doc).(type) {
+		case nil:
+		case []any:
+			out = append(out, x...)
+		default:
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // setContext replaces the workflow's context.

@@ -63,6 +63,10 @@ type Link struct {
 	// Rerun is set on the retry of a step that is not idempotent: taking
 	// it again needs --rerun, a person's confirmation.
 	Rerun bool `json:"rerun,omitempty"`
+	// Blocked, under linkFilter: all, says why a transition of the state
+	// cannot be taken now (a guard or condition that does not hold); it
+	// is listed so whoever decides sees the whole state.
+	Blocked string `json:"blocked,omitempty"`
 }
 
 // TransitionRecord is a transition as saved: replayed in order, the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 
@@ -135,9 +136,29 @@ func (f *flow) mergeContext(e *chain.Step) {
 func (f *flow) offered(s *chain.State) []*chain.Transition {
 	var out []*chain.Transition
 	for _, l := range f.links {
-		if t := s.Transition(l.Transition); t != nil {
+		if t := s.Transition(l.Transition); t != nil && l.Blocked == "" {
 			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// blockedLinks are, under linkFilter: all, the state's transitions that
+// cannot be taken now, each with why.
+func (f *flow) blockedLinks(s *chain.State, viable []*chain.Transition) []Link {
+	if f.w.Filter(s) != chain.LinkFilterAll {
+		return nil
+	}
+	var out []Link
+	for _, t := range s.Transitions {
+		if slices.Contains(viable, t) || t.Actor == chain.ActorDeterministic {
+			continue
+		}
+		why := f.whyNot(s, t)
+		if why == "" {
+			why = "not viable now"
+		}
+		out = append(out, Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor), Blocked: why})
 	}
 	return out
 }

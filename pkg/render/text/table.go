@@ -43,9 +43,22 @@ func (t *rowTrimmer) Write(p []byte) (int, error) {
 func resumeLines(w io.Writer, indent, runID string, links []run.Link) {
 	width := 0
 	for _, l := range links {
-		width = max(width, len(render.ResumeCommand(runID, l)))
+		if l.Blocked == "" {
+			width = max(width, len(render.ResumeCommand(runID, l)))
+		}
 	}
+	var blocked []run.Link
 	for _, l := range links {
+		if l.Blocked != "" {
+			blocked = append(blocked, l)
+			continue
+		}
 		fmt.Fprintf(w, "%s%-*s  # %s\n", indent, width, render.ResumeCommand(runID, l), l.Title)
+	}
+	if len(blocked) > 0 {
+		fmt.Fprintf(w, "not possible now:\n")
+	}
+	for _, l := range blocked {
+		fmt.Fprintf(w, "%s%s  # %s\n", indent, l.Transition, l.Blocked)
 	}
 }
