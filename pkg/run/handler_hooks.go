@@ -50,7 +50,8 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		res, err = x.callHook(h.Hook, h.Tool, args)
 	}
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)}
+		// a tool may fail for the moment: retry_on_failure tries again
+		return outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
 	x.setChat(s, nil)
 	out := outcome{value: dataValue(res), result: chain.ResultToolsExecuted}

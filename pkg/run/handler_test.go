@@ -409,3 +409,58 @@ func TestTaskChainConversationSurvivesResume(t *testing.T) {
 		t.Errorf("the resumed turn lost the conversation: %s", body)
 	}
 }
+
+func TestTaskChainToolsTaskRaiseAndOnFailure(t *testing.T) {
+	src := `{"id":"e","tasks":[
+ {"id":"check","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"echo '{\"ok\": false}'"}},
+  "output_template":"{{if .ok}}good{{else}}bad{{end}}",
+  "transition":{"branches":[{"operator":"equals","when":"good","goto":"end"},{"operator":"starts_with","when":"ba","goto":"fail"}]}},
+ {"id":"fail","handler":"raise_error","prompt_template":"check said {{.check}}","transition":{"on_failure":"report"}},
+ {"id":"report","handler":"tools","input_var":"fail_error","tools":{"name":"local_fs","tool_name":"write_file","args":{"path":"out.txt","content":"failure recorded"}},
+  "print":"{{.last_error}}",
+  "transition":{"branches":[{"operator":"ends_with","when":"_executed","goto":"end"}]}}]}`
+	l, err := chain.Parse("e.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New()
+	defer s.Close()
+	dir := t.TempDir()
+	res, events := taskRun(t, l.Chain, "", s, dir)
+	if res.Status != Succeeded || path(res) != "check→fail→report→end" || s.Count() != 0 {
+		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+	}
+	if res.Chain[0].Result != "bad" || res.Chain[1].Result != "failed" || res.Chain[2].Result != chain.ResultToolsExecuted {
+		t.Errorf("results %+v", res.Chain)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "out.txt")); err != nil || string(b) != "failure recorded" {
+		t.Errorf("out.txt: %q %v", b, err)
+	}
+	printed := ""
+	for _, e := range events {
+		if e.Type == event.StepLog && e.Stream == "print" {
+			printed = e.Line
+		}
+	}
+	if printed != "check said bad" {
+		t.Errorf("print = %q, want the raised error", printed)
+	}
+}
+
+func TestTaskChainRetryOnFailureAndTimeout(t *testing.T) {
+	src := `{"id":"r","tasks":[
+ {"id":"read","handler":"tools","retry_on_failure":2,"timeout":"5s","tools":{"name":"local_fs","tool_name":"read_file","args":{"path":"missing.txt"}}}]}`
+	l, err := chain.Parse("r.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := l.Chain.Workflow.State("read").Task; s.Attempts() != 3 || s.Timeout() != 5000 {
+		t.Fatalf("attempts %d, timeout %d ms", s.Attempts(), s.Timeout())
+	}
+	s := llmtest.New()
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "", s, "")
+	if res.Status != Failed || res.Steps[0].Attempts != 3 || !strings.Contains(res.Error, "local_fs Read") {
+		t.Fatalf("%s attempts %d: %s", res.Status, res.Steps[0].Attempts, res.Error)
+	}
+}
