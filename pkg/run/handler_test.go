@@ -31,8 +31,9 @@ func contenoxChain(t *testing.T, name string) *chain.Chain {
 
 // taskRun runs a task chain with its input (none when ""), the fake
 // server behind the built-in providers and a gemini provider of config,
-// and the run's model openai/m. It returns the result and the events.
-func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir string) (*Result, []event.Event) {
+// and the run's model (openai/m unless given). It returns the result and
+// the events.
+func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir string, model ...string) (*Result, []event.Event) {
 	t.Helper()
 	env := map[string]string{"OPENAI_API_KEY": "ok-test", "OPENAI_BASE_URL": s.OpenAIURL(), "OLLAMA_HOST": s.URL,
 		"ANTHROPIC_API_KEY": "ak-test", "ANTHROPIC_BASE_URL": s.AnthropicURL()}
@@ -48,7 +49,8 @@ func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir 
 	if input != "" {
 		inputs["input"] = input
 	}
-	res, err := New(WithDir(dir), WithModels(models), WithDefaultModel("openai/m"), WithEvents(sink)).Run(context.Background(), Request{Chain: c, Inputs: inputs})
+	model = append(model, "openai/m")
+	res, err := New(WithDir(dir), WithModels(models), WithDefaultModel(model[0]), WithEvents(sink)).Run(context.Background(), Request{Chain: c, Inputs: inputs})
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
@@ -67,24 +69,23 @@ func path(res *Result) string {
 	return strings.Join(out, "→")
 }
 
-// messages are the roles and texts of a request's conversation.
-func messages(r llmtest.Request) string {
-	var b strings.Builder
-	msgs, _ := r.Body["messages"].([]any)
-	for _, m := range msgs {
-		m, _ := m.(map[string]any)
-		c, _ := m["content"].(string)
-		b.WriteString(m["role"].(string) + ":" + c + "|")
-	}
-	return b.String()
+// body is a request as text, in either wire format.
+func body(r llmtest.Request) string {
+	b, _ := json.Marshal(r.Body)
+	return string(b)
 }
 
+// offeredTools are the names of the tools a request offers, in either
+// wire format.
 func offeredTools(r llmtest.Request) []string {
 	var out []string
 	list, _ := r.Body["tools"].([]any)
 	for _, x := range list {
-		fn, _ := x.(map[string]any)["function"].(map[string]any)
-		out = append(out, fn["name"].(string))
+		m, _ := x.(map[string]any)
+		if fn, ok := m["function"].(map[string]any); ok {
+			m = fn
+		}
+		out = append(out, m["name"].(string))
 	}
 	return out
 }
@@ -150,7 +151,7 @@ func TestTaskChainRoutes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file+" "+tt.answer, func(t *testing.T) {
 			s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
-				if strings.Contains(messages(r), "Respond with exactly one of the following labels") {
+				if strings.Contains(body(r), "Respond with exactly one of the following labels") {
 					return llmtest.Reply{Text: tt.answer}
 				}
 				return llmtest.Reply{Text: "reply to: " + r.LastUserMessage()}
@@ -196,40 +197,48 @@ func TestTaskChainToolLoopsGoThroughExecuteToolCalls(t *testing.T) {
 		{"demo-chain.json", "classify_request→contenox_chat→run_tools→contenox_chat→end"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s := toolsThenText(1)
-			defer s.Close()
-			res, events := taskRun(t, contenoxChain(t, tt.file), "list the notes", s, dir)
-			if res.Status != Succeeded || path(res) != tt.path {
-				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
-			}
-			last := s.Requests()[len(s.Requests())-1]
-			// the turn after the tools holds the call and its result
-			if !strings.Contains(asJSON(t, last.Body), "notes.txt") || !slices.Contains(offeredTools(last), "Bash") {
-				t.Errorf("the last turn: %s", asJSON(t, last.Body["messages"]))
-			}
-			if !strings.HasPrefix(res.Output.(string), "done") {
-				t.Errorf("output %v", res.Output)
-			}
-			ran := false
-			for _, e := range events {
-				ran = ran || e.Type == event.ToolCall && e.Tool == "Glob" && e.Status == event.OK
-			}
-			if !ran {
-				t.Error("no tool.call event for Glob")
-			}
-			results := map[string]string{}
-			for _, e := range res.Chain {
-				results[e.FromState] = e.Result
-			}
-			if results["run_tools"] != chain.ResultToolsExecuted {
-				t.Errorf("results %v", results)
-			}
-		})
+		for _, model := range []string{"openai/m", "anthropic/m"} {
+			t.Run(tt.file+" "+model, func(t *testing.T) {
+				oneToolRound(t, tt.file, tt.path, model)
+			})
+		}
+	}
+}
+
+// oneToolRound runs a task chain whose model asks for one tool, then answers.
+func oneToolRound(t *testing.T, file, want, model string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := toolsThenText(1)
+	defer s.Close()
+	res, events := taskRun(t, contenoxChain(t, file), "list the notes", s, dir, model)
+	if res.Status != Succeeded || path(res) != want {
+		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+	}
+	last := s.Requests()[len(s.Requests())-1]
+	// the turn after the tools holds the call and its result
+	if !strings.Contains(asJSON(t, last.Body), "notes.txt") || !slices.Contains(offeredTools(last), "Bash") {
+		t.Errorf("the last turn: %s", asJSON(t, last.Body["messages"]))
+	}
+	if !strings.HasPrefix(res.Output.(string), "done") {
+		t.Errorf("output %v", res.Output)
+	}
+	ran := false
+	for _, e := range events {
+		ran = ran || e.Type == event.ToolCall && e.Tool == "Glob" && e.Status == event.OK
+	}
+	if !ran {
+		t.Error("no tool.call event for Glob")
+	}
+	results := map[string]string{}
+	for _, e := range res.Chain {
+		results[e.FromState] = e.Result
+	}
+	if results["run_tools"] != chain.ResultToolsExecuted {
+		t.Errorf("results %v", results)
 	}
 }
 
@@ -238,9 +247,15 @@ func TestTaskChainBudgetsLeadToRecoveryAndSummary(t *testing.T) {
 	// takes recovery_run, which continues the conversation (and runs the
 	// call left unanswered first); after 10 more, summarise_failure, with
 	// no tools, answers from the conversation without its tool calls
+	for _, model := range []string{"openai/m", "anthropic/m"} {
+		t.Run(model, func(t *testing.T) { budgets(t, model) })
+	}
+}
+
+func budgets(t *testing.T, model string) {
 	s := toolsThenText(1000)
 	defer s.Close()
-	res, _ := taskRun(t, contenoxChain(t, "chain-run.json"), "keep going", s, "")
+	res, _ := taskRun(t, contenoxChain(t, "chain-run.json"), "keep going", s, "", model)
 	if res.Status != Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
@@ -253,13 +268,13 @@ func TestTaskChainBudgetsLeadToRecoveryAndSummary(t *testing.T) {
 		t.Errorf("%d model calls, want 11 + 11 + 1", len(reqs))
 	}
 	last := reqs[len(reqs)-1]
-	if len(offeredTools(last)) != 0 || strings.Contains(asJSON(t, last.Body), "tool_call") {
+	if b := body(last); len(offeredTools(last)) != 0 || strings.Contains(b, `"tool_calls"`) || strings.Contains(b, `"tool_use"`) || strings.Contains(b, `"tool_result"`) {
 		t.Errorf("summarise_failure's request still carries tools: %s", asJSON(t, last.Body))
 	}
 	// recovery_run's system prompt counts the rounds spent so far
 	var budgets []string
 	for _, r := range reqs {
-		if m := messages(r); strings.Contains(m, "BUDGET: You have already used") {
+		if m := body(r); strings.Contains(m, "BUDGET: You have already used") {
 			i := strings.Index(m, "used ")
 			budgets = append(budgets, m[i:i+48])
 		}
