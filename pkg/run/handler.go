@@ -135,7 +135,9 @@ func (x *execution) taskInput(s *chain.Step, sc scope) (taskIn, error) {
 		in = taskIn{value: textValue(text)}
 	}
 	if n := h.MaxInputBytes; n > 0 {
-		in.value = Value{Text: capText(in.value.Text, n)}
+		if len(in.value.Text) > n {
+			in.value = Value{Text: capText(in.value.Text, n)}
+		}
 		in.chat = capChat(in.chat, n)
 	}
 	return in, nil

@@ -132,13 +132,22 @@ func capText(text string, n int) string {
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
-// capChat keeps the latest messages of a conversation whose text fits n
-// bytes, the oldest of them cut, and drops tool results whose calls were
-// left out (no API takes them alone).
+// capChat keeps the latest messages of a conversation whose text (their
+// contents and tool results) fits n bytes, the oldest of them cut. What
+// it keeps still makes a conversation both APIs take: results whose
+// calls were cut off become plain text, and one that would begin with
+// the model's turn begins with a note that earlier messages were cut.
 func capChat(chat []chatMsg, n int) []chatMsg {
+	size := func(m chatMsg) int {
+		total := len(m.Content)
+		for _, r := range m.ToolResults {
+			total += len(r.Content)
+		}
+		return total
+	}
 	total := 0
 	for _, m := range chat {
-		total += len(m.Content)
+		total += size(m)
 	}
 	if chat == nil || total <= n {
 		return chat
@@ -147,17 +156,29 @@ func capChat(chat []chatMsg, n int) []chatMsg {
 	left := n
 	for i := len(chat) - 1; i >= 0 && left > 0; i-- {
 		m := chat[i]
-		if len(m.Content) > left {
+		if size(m) > left {
 			m.Content = capText(m.Content, left)
+			rest := left - len(m.Content)
+			results := make([]chatResult, len(m.ToolResults))
+			for k, r := range m.ToolResults {
+				r.Content = capText(r.Content, max(rest, 0))
+				rest -= len(r.Content)
+				results[k] = r
+			}
+			m.ToolResults = results
 		}
-		left -= len(m.Content)
+		left -= size(m)
 		kept = append([]chatMsg{m}, kept...)
 	}
-	for len(kept) > 0 && (len(kept[0].ToolResults) > 0 || kept[0].Role != string(llm.User)) {
-		kept = kept[1:]
+	if first := kept[0]; len(first.ToolResults) > 0 {
+		texts := []string{first.Content}
+		for _, r := range first.ToolResults {
+			texts = append(texts, r.Content)
+		}
+		kept[0] = chatMsg{Role: string(llm.User), Content: strings.TrimSpace(strings.Join(texts, "\n"))}
 	}
-	if len(kept) == 0 {
-		kept = []chatMsg{{Role: string(llm.User), Content: capText(chat[len(chat)-1].Content, n)}}
+	if kept[0].Role != string(llm.User) {
+		kept = append([]chatMsg{{Role: string(llm.User), Content: "[earlier messages cut to input_max_bytes]"}}, kept...)
 	}
 	return kept
 }

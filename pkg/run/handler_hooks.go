@@ -73,7 +73,7 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 // the step's directory and confined to it like a model's call. contenox's
 // path argument is the tools' file_path.
 func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, tool string, args map[string]any) (any, error) {
-	if p, ok := args["path"]; ok && args["file_path"] == nil && tool != "Grep" {
+	if p, ok := args["path"]; ok && args["file_path"] == nil && (tool == "Read" || tool == "Write" || tool == "Edit") {
 		args["file_path"] = p
 		delete(args, "path")
 	}
