@@ -96,7 +96,8 @@ func (tc *taskChain) goTemplate(at Pos, prefix, field, text string) *template.Te
 		if strings.Contains(msg, "not defined") {
 			msg += " (a task chain's templates have Go's own functions, toJson and trunc; Sprig's others are not available)"
 		}
-		tc.d.errorf(at, "%s%s: %s", prefix, field, msg)
+		// msg begins with the field and the template's line: print:1:
+		tc.d.errorf(at, "%s%s", prefix, msg)
 		return nil
 	}
 	return t
