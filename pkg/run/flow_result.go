@@ -102,7 +102,8 @@ func (f *flow) outputVars(e *chain.Step) map[string]SavedValue {
 	return out
 }
 
-// mergeContext merges a cli executor's JSON object output into context.
+// mergeContext merges a cli executor's JSON object output into context,
+// and what a task chain task's hooks recorded (mergeHooks).
 func (f *flow) mergeContext(e *chain.Step) {
 	if e.Handler != nil {
 		f.mergeHooks()
