@@ -45,6 +45,11 @@ type Step struct {
 	Pos      Pos            `yaml:"-"`
 	FieldPos map[string]Pos `yaml:"-"`
 
+	// Handler, set on a task of a contenox task chain (and on the
+	// executor of a hook's tool), is how the step runs in place of its
+	// kind's body (taskchain_handler.go).
+	Handler *Handler `yaml:"-"`
+
 	// Compiled forms, filled by validation.
 	compiled *compiledStep
 	// owner and role name a step the user wrote inside something else,

@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -24,30 +25,19 @@ type taskChainFile struct {
 type taskKeys struct {
 	ID                string         `yaml:"id" doc:"The task's name: its state and its output variable."`
 	Description       string         `yaml:"description" doc:"What the task does."`
-	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, noop or raise_error."`
+	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop or raise_error."`
 	SystemInstruction string         `yaml:"system_instruction" doc:"The system prompt of a model task."`
-	PromptTemplate    string         `yaml:"prompt_template" doc:"The prompt; {{.input}} is the chain's input."`
-	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id."`
-	Print             string         `yaml:"print" doc:"The text a noop task outputs (or a raise_error task's message)."`
-	ExecuteConfig     map[string]any `yaml:"execute_config" doc:"The model call: model, provider, tools, max_tokens, retry_policy."`
+	PromptTemplate    string         `yaml:"prompt_template" doc:"A Go template that replaces the task's input: {{.input}} is the chain's input, {{.TASK}} a task's output."`
+	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id (default: the output of the task that ran before)."`
+	Print             string         `yaml:"print" doc:"A Go template shown as a line of the task's log when it succeeds; the output is unchanged."`
+	ExecuteConfig     map[string]any `yaml:"execute_config" doc:"The model call: model, provider, models, providers, tools, max_tokens, retry_policy."`
 	Transition        any            `yaml:"transition" doc:"{on_failure, branches}: where the task's result leads."`
 	RetryOnFailure    int            `yaml:"retry_on_failure" doc:"Retries of a failed task."`
 	Timeout           string         `yaml:"timeout" doc:"Time limit of one attempt (30s, 5m)."`
-	InputMaxBytes     int            `yaml:"input_max_bytes" doc:"Cap on the input a task reads (not applied)."`
-	Tools             any            `yaml:"tools" doc:"A tools task's hook call (refused: chainrun has no contenox hooks)."`
-	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's output template (refused with the handler)."`
+	InputMaxBytes     int            `yaml:"input_max_bytes" doc:"Cap on the input a task reads: a longer text is cut, a conversation keeps its latest messages."`
+	Tools             any            `yaml:"tools" doc:"A tools task's call: {name: HOOK, tool_name, args}."`
+	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
 }
-
-// Task-chain handlers chainrun runs.
-const (
-	handlerChat    = "chat_completion"
-	handlerRoute   = "route"
-	handlerExecute = "execute_tool_calls"
-	handlerNoop    = "noop"
-	handlerRaise   = "raise_error"
-)
-
-var taskHandlers = []string{handlerChat, handlerRoute, handlerExecute, handlerNoop, handlerRaise}
 
 // IsTaskChain reports whether a decoded document is a task chain: a
 // mapping with tasks and neither steps nor workflows.
@@ -64,7 +54,7 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 			decodeTaskField(d, root, k, &file)
 		}
 	}
-	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}, MaxChainDepth: DefaultMaxChainDepth, Counters: map[string]Edge{}}
+	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}, Counters: map[string]Edge{}}
 	c := &Chain{Name: file.ID, Pos: posOf(root), Description: file.Description, Workflow: w}
 	if v := valueOf(root, "id"); v != nil {
 		c.Pos = posOf(v)
@@ -80,7 +70,12 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 		return nil
 	}
 	w.FieldPos["states"] = posOf(list)
-	tc := &taskChain{d: d, c: c}
+	tc := &taskChain{d: d, c: c, ids: map[string]bool{}}
+	for _, n := range list.Content {
+		if id := valueOf(deref(n), "id"); id != nil {
+			tc.ids[id.Value] = true
+		}
+	}
 	for i, n := range list.Content {
 		n = deref(n)
 		if n.Kind != yaml.MappingNode {
@@ -95,10 +90,18 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 	if len(w.States) > 0 {
 		w.InitialState = w.States[0].Name
 	}
+	tc.executeScopes()
+	// contenox bounds a chain's loops with edge budgets, not a depth: each
+	// round of a budgeted loop is two moves
+	w.MaxChainDepth = DefaultMaxChainDepth + 2*tc.budgets
+	input := map[string]any{"type": "string", "description": "The message the chain answers."}
+	w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{InputVar: input}}
 	if tc.readsInput {
-		w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{"input": map[string]any{"type": "string", "description": "The message the chain answers."}}, "required": []any{"input"}}
-		w.inputOrder = []string{"input"}
+		w.InputSchema["required"] = []any{InputVar}
+	} else {
+		input["default"] = ""
 	}
+	w.inputOrder = []string{InputVar}
 	return []*Chain{c}
 }
 
@@ -119,12 +122,32 @@ func decodeTaskField(d *diags, root *yaml.Node, key string, file *taskChainFile)
 
 // taskChain is the state of reading one task chain.
 type taskChain struct {
-	d          *diags
-	c          *Chain
+	d *diags
+	c *Chain
+	// ids are the chain's task ids, for input_var.
+	ids map[string]bool
+	// readsInput is set when a model or raise_error task reads the
+	// chain's input itself, which the run then requires.
 	readsInput bool
-	prev       string
-	// tools are the current task's tools, for the {{tools}} macro.
+	first      bool
+	// tools are the current task's hooks' tools, for the {{tools}} macro;
+	// hooks its hooks.
 	tools []string
+	hooks []string
+	// budgets adds up the counts of the edge_traversed_at_least branches.
+	budgets int
+}
+
+// taskVar is the variable a task's output is kept in: its id, with every
+// character a variable name cannot hold replaced by _.
+func taskVar(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' && i > 0) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // task reads one task into its state: the handler becomes the state's
@@ -148,75 +171,99 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		d.errorf(posOf(n), "%sid is required", prefix)
 		return nil
 	}
+	if k.ID == End {
+		d.errorf(posOf(idNode), "%sid %q is where a branch ends the chain: give the task another id", prefix, End)
+	}
 	s := &State{Name: k.ID, Pos: posOf(n), FieldPos: map[string]Pos{}, Goal: k.Description}
 	step := &Step{Pos: posOf(n), FieldPos: map[string]Pos{}}
 	step.ID, step.owner, step.role = k.ID, "state", "task"
-	step.OutputVar = strings.ReplaceAll(k.ID, "-", "_")
+	step.OutputVar = taskVar(k.ID)
 	at := func(key string) Pos {
 		if kn := keyNode(n, key); kn != nil {
 			return posOf(kn)
 		}
 		return posOf(n)
 	}
+	tc.first = i == 0
 	tc.handler(step, &k, at, prefix)
 	tc.common(step, &k, at, prefix)
 	s.Task = step
 	tc.c.Steps = append(tc.c.Steps, step)
 	tc.transition(s, valueOf(n, "transition"), prefix)
-	if k.Handler == handlerRoute {
-		// the model picks one of the labels the branches name
+	if h := step.Handler; h != nil && h.Name == HandlerRoute {
+		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
-			if b.Operator != OpDefault && b.Operator != OpEdgeTraversed && b.When != "" && !slices.Contains(step.ConditionKey, b.When) {
-				step.ConditionKey = append(step.ConditionKey, b.When)
+			if b.Operator == OpEquals && strings.TrimSpace(b.When) != "" && !slices.Contains(h.Routes, b.When) {
+				h.Routes = append(h.Routes, b.When)
 			}
 		}
+		if len(h.Routes) == 0 {
+			d.errorf(at("transition"), "%sa route task needs equals branches: their when values are the labels the model picks from", prefix)
+		}
 	}
-	tc.prev = step.OutputVar
 	return s
 }
 
 // handler fills the task step from the task's handler.
 func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefix string) {
 	d := tc.d
+	h := &Handler{Name: k.Handler, Input: tc.inputVar(k, at("input_var"), prefix), MaxInputBytes: k.InputMaxBytes}
+	step.Handler = h
+	h.Prompt = tc.goTemplate(at("prompt_template"), prefix, "prompt_template", tc.expandMacros(at("prompt_template"), prefix, k.PromptTemplate, macroGo))
+	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
+	step.Type = string(KindNoop)
 	switch k.Handler {
-	case handlerChat, handlerRoute:
+	case HandlerChat, HandlerRoute:
 		step.Type = string(KindAgent)
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
-		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction)
+		if k.Handler == HandlerRoute && len(step.Tools) > 0 {
+			d.warnf(at("execute_config"), "%sa route task offers its model no tools: execute_config.tools is not applied", prefix)
+			step.Tools = nil
+		}
+		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
 		step.FieldPos["system"] = at("system_instruction")
-		step.Prompt = tc.prompt(k, at, prefix)
+		step.Prompt = escapeBraces(k.PromptTemplate)
+		if step.Prompt == "" {
+			step.Prompt = "(" + inputWords(h.Input) + ")"
+		}
 		step.FieldPos["prompt"] = at("prompt_template")
-	case handlerExecute:
-		// the tool calls a chat task asks for are run inside that task's
-		// own tool loop, so a chat task never yields tool_call and this
-		// state only passes the token on
-		step.Type = string(KindTransform)
-		step.Expr = `"executed"`
-		tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: ")
-	case handlerNoop:
-		step.Type = string(KindTransform)
-		step.Expr = quoteExpr(k.Print)
-		if k.Print == "" {
-			step.Expr = tc.inputExpr(k)
+		if h.Input == "" && tc.first || h.Input == InputVar || strings.Contains(k.PromptTemplate, ".input") {
+			tc.readsInput = true
 		}
-	case handlerRaise:
-		// a command that fails with the message: the task fails, and
-		// on_failure or a branch naming "failed" takes it
-		step.Type = string(KindCLI)
-		msg := k.Print
-		if msg == "" {
-			msg = "raise_error: " + k.ID
+	case HandlerExecute:
+		step.Tools = tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: ")
+	case HandlerTools:
+		tc.hookCall(h, k.Tools, at("tools"), prefix)
+		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
+	case HandlerNoop:
+	case HandlerRaise:
+		if h.Input == "" && tc.first || h.Input == InputVar {
+			tc.readsInput = true
 		}
-		step.Command, step.Args = "sh", []string{"-c", `printf '%s\n' "$1" >&2; exit 1`, "raise_error", msg}
 	case "":
 		tc.d.errorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
 	default:
 		d.errorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
 	}
 	step.FieldPos["type"] = at("handler")
-	if k.Tools != nil || k.OutputTemplate != "" {
-		d.errorf(at("tools"), "%stools (a hook call with output_template) is not supported: chainrun has no contenox hooks", prefix)
+	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
+		d.errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
+	if k.Handler != HandlerChat && k.Handler != HandlerRoute && k.SystemInstruction != "" {
+		d.warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
+	}
+}
+
+// inputWords says what a model task without prompt_template is asked,
+// for the dry run.
+func inputWords(input string) string {
+	switch input {
+	case "":
+		return "the output of the task that ran before: its conversation, or the chain's input"
+	case InputVar:
+		return "the chain's input"
+	}
+	return "the output of " + input
 }
 
 // common maps the fields every handler shares: retries and timeout.
@@ -233,65 +280,106 @@ func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix
 		step.TimeoutMS = int(dur.Milliseconds())
 		step.FieldPos["timeout_ms"] = at("timeout")
 	}
-	if k.InputMaxBytes > 0 {
-		tc.d.warnf(at("input_max_bytes"), "%sinput_max_bytes is not applied: the task reads its whole input", prefix)
+	if k.InputMaxBytes < 0 {
+		tc.d.errorf(at("input_max_bytes"), "%sinput_max_bytes cannot be negative", prefix)
 	}
 }
 
-// prompt is what a model task is asked: its prompt_template, else the
-// variable input_var names.
-func (tc *taskChain) prompt(k *taskKeys, at func(string) Pos, prefix string) string {
-	if k.PromptTemplate != "" {
-		p := k.PromptTemplate
-		if strings.Contains(p, "{{.input}}") {
-			tc.readsInput = true
-			p = strings.ReplaceAll(p, "{{.input}}", "{input.input}")
-		}
-		return tc.expandMacros(at("prompt_template"), prefix, p)
-	}
-	switch v := tc.inputVar(k); v {
-	case "":
-		tc.readsInput = true
-		return "{input.input}"
-	default:
-		return "{" + v + "}"
-	}
-}
-
-// inputVar is the variable a task reads ("" for the chain's input).
-func (tc *taskChain) inputVar(k *taskKeys) string {
-	switch k.InputVar {
-	case "", "input":
+// inputVar is the variable a task reads: "" for the output of the task
+// that ran before it (input_var unset or previous_output), InputVar, or a
+// task's output variable (or its error, TASK_error and last_error).
+func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
+	switch name := k.InputVar; {
+	case name == "" || name == "previous_output":
 		return ""
-	case "previous_output":
-		return tc.prev
+	case name == InputVar:
+		return InputVar
+	case tc.ids[name]:
+		return taskVar(name)
+	case name == "last_error":
+		return name
+	case strings.HasSuffix(name, "_error") && tc.ids[strings.TrimSuffix(name, "_error")]:
+		return taskVar(strings.TrimSuffix(name, "_error")) + "_error"
+	default:
+		ids := make([]string, 0, len(tc.ids))
+		for id := range tc.ids {
+			ids = append(ids, id)
+		}
+		tc.d.errorf(at, "%sinput_var %q is not a task of the chain%s (nor input, previous_output, last_error or TASK_error)", prefix, name, didYouMean(name, ids))
+		return name
 	}
-	return strings.ReplaceAll(k.InputVar, "-", "_")
 }
 
-// inputExpr is the expression a noop task without print passes its input
-// on with.
-func (tc *taskChain) inputExpr(k *taskKeys) string {
-	if v := tc.inputVar(k); v != "" {
-		return v
+// executeScopes gives an execute_tool_calls task that lists no tools
+// those of every model task, as contenox allows it any tool the chain
+// offers.
+func (tc *taskChain) executeScopes() {
+	var all []string
+	for _, s := range tc.c.Steps {
+		if s.Kind == KindAgent || s.Type == string(KindAgent) {
+			for _, t := range s.Tools {
+				if !slices.Contains(all, t) {
+					all = append(all, t)
+				}
+			}
+		}
 	}
-	tc.readsInput = true
-	return "input.input"
-}
-
-// quoteExpr writes text as an expression string literal.
-func quoteExpr(text string) string {
-	return fmt.Sprintf("%q", text)
+	for _, s := range tc.c.Steps {
+		if h := s.Handler; h != nil && h.Name == HandlerExecute && len(s.Tools) == 0 {
+			s.Tools = slices.Clone(all)
+		}
+	}
 }
 
 // transition reads a task's transition; a task without one ends the run.
+// contenox takes a default branch only when no other matches, wherever it
+// is written: the defaults go last.
 func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
+	end := []*Branch{{Operator: OpDefault, Goto: End, Pos: s.Pos}}
 	if v == nil {
-		s.Branches = []*Branch{{Operator: OpDefault, Goto: End, Pos: s.Pos}}
+		s.Branches = end
 		s.FieldPos["transition"] = s.Pos
 		return
 	}
 	v = deref(v)
 	s.FieldPos["transition"] = posOf(v)
+	if v.Kind == yaml.MappingNode && valueOf(v, "branches") == nil {
+		// a task without branches ends the chain (its on_failure still
+		// leads a failure on)
+		checkKeys(tc.d, v, prefix+"transition: ", keysOf[branchTransition]())
+		if on := valueOf(v, "on_failure"); on != nil && on.Value != "" {
+			s.OnFailure, s.FieldPos["on_failure"] = on.Value, posOf(on)
+		}
+		s.Branches = end
+		return
+	}
 	decodeBranches(tc.d, s, v, prefix)
+	if len(s.Branches) == 0 {
+		s.Branches = end
+	}
+	var defaults []*Branch
+	kept := s.Branches[:0]
+	for _, b := range s.Branches {
+		if b.Goto == "" {
+			b.Goto = End
+		}
+		switch b.Operator {
+		case OpDefault:
+			defaults = append(defaults, b)
+			continue
+		case OpEdgeTraversed:
+			if n, err := strconv.Atoi(strings.TrimSpace(b.When)); err == nil && n > 0 {
+				tc.budgets += n
+			}
+		}
+		kept = append(kept, b)
+	}
+	s.Branches = append(kept, defaults...)
+}
+
+// escapeBraces makes text literal in a chainrun template: contenox's
+// system instructions and prompts are plain text, so a brace in them
+// never names a variable.
+func escapeBraces(text string) string {
+	return strings.ReplaceAll(text, "{", `\{`)
 }

@@ -1,20 +1,25 @@
 package chain
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // executeConfigKeys are the keys of a model task's execute_config.
-var executeConfigKeys = []string{"model", "provider", "tools", "tools_policies", "max_tokens", "retry_policy", "think", "shift", "pass_clients_tools", "temperature"}
+var executeConfigKeys = []string{"model", "provider", "models", "providers", "tools", "hide_tools", "tools_policies", "max_tokens", "retry_policy", "think", "shift", "pass_clients_tools", "temperature"}
 
 // executeConfig maps a model task's execute_config onto its agent step.
-// contenox's {{var:NAME|default}} values come from its caller; here the
-// written default is taken, and a model left empty is the run's model.
+// A model is provider/model (contenox's provider names are chainrun's
+// providers: ollama, openai and anthropic are built in, any other is the
+// provider of that name in config); contenox's {{var:NAME|default}} values
+// come from its caller, so here the written default is taken, and a model
+// left empty is the run's model.
 func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix string) {
 	d := tc.d
 	ec := k.ExecuteConfig
@@ -23,15 +28,20 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 			d.errorf(at, "%sunknown field %q%s", prefix, key, didYouMean(key, executeConfigKeys))
 		}
 	}
-	model, provider := varDefault(ec["model"]), varDefault(ec["provider"])
-	switch {
-	case model != "" && provider != "" && !strings.Contains(model, "/"):
-		step.Model = provider + "/" + model
-	case model != "":
-		step.Model = model
-	}
+	provider := varDefault(ec["provider"])
+	step.Model = modelName(provider, varDefault(ec["model"]))
 	if step.Model != "" {
 		step.FieldPos["model"] = at
+	}
+	providers := varList(ec["providers"])
+	for i, m := range varList(ec["models"]) {
+		p := provider
+		if i < len(providers) && providers[i] != "" {
+			p = providers[i]
+		}
+		if m = modelName(p, m); m != "" && m != step.Model && !slices.Contains(step.FallbackModels, m) {
+			step.FallbackModels = append(step.FallbackModels, m)
+		}
 	}
 	if mt := varDefault(ec["max_tokens"]); mt != "" {
 		n, err := strconv.Atoi(mt)
@@ -40,23 +50,35 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 		}
 		step.MaxTokens = n
 	}
-	if t, ok := ec["temperature"].(float64); ok {
+	if t, ok := number(ec["temperature"]); ok {
 		step.Temperature = &t
 	}
 	if rp, ok := ec["retry_policy"].(map[string]any); ok {
 		step.Retry = retryPolicy(rp)
 		step.FieldPos["retry"] = at
-	}
-	for _, key := range []string{"think", "shift"} {
-		if v := varDefault(ec[key]); v != "" && v != "false" {
-			d.warnf(at, "%s%s is not applied: chainrun sends the model's own defaults", prefix, key)
+		if fb, _ := rp["fallback_model_id"].(string); fb != "" && !slices.Contains(step.FallbackModels, modelName(provider, fb)) {
+			step.FallbackModels = append(step.FallbackModels, modelName(provider, fb))
 		}
+	}
+	if v := varDefault(ec["think"]); v != "" && v != "false" && v != "off" {
+		d.warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
 	}
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
 	step.Tools = tc.toolList(ec["tools"], at, prefix)
-	tc.tools = step.Tools
+	for _, hide := range varList(ec["hide_tools"]) {
+		step.Tools = slices.DeleteFunc(step.Tools, func(t string) bool {
+			_, leaf, _ := strings.Cut(hide, ".")
+			return t == hide || t == leaf
+		})
+	}
+	tc.tools, tc.hooks = step.Tools, nil
+	for _, t := range step.Tools {
+		if h := hookOf(t); h != "" && !slices.Contains(tc.hooks, h) {
+			tc.hooks = append(tc.hooks, h)
+		}
+	}
 	if len(step.Tools) > 0 {
 		step.FieldPos["tools"] = at
 		if _, ok := ec["tools_policies"]; ok {
@@ -65,34 +87,24 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	}
 }
 
-// hookTools are contenox's tool hooks chainrun has built-in equals of.
-var hookTools = map[string][]string{
-	"local_fs":    {"Read", "Write", "Edit", "Glob", "Grep"},
-	"local_shell": {"Bash"},
-	"*":           BuiltinTools,
+// modelName is provider/model, or model as written when it names its
+// provider already (or no provider is given).
+func modelName(provider, model string) string {
+	switch {
+	case model == "":
+		return ""
+	case provider != "" && !strings.Contains(model, "/"):
+		return provider + "/" + model
+	}
+	return model
 }
 
-// toolList maps contenox hook names onto chainrun's built-in tools,
-// refusing a hook chainrun does not have.
-func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
-	list, ok := v.([]any)
-	if v != nil && !ok {
-		tc.d.errorf(at, "%stools must be a list of hook names", prefix)
-		return nil
-	}
+// varList reads a list of texts, each a value or {{var:…}} default.
+func varList(v any) []string {
+	list, _ := v.([]any)
 	var out []string
 	for _, x := range list {
-		name := fmt.Sprint(x)
-		tools, known := hookTools[name]
-		if !known {
-			tc.d.errorf(at, "%stool hook %q is not supported: chainrun has local_fs (Read, Write, Edit, Glob, Grep), local_shell (Bash) and * (all of them)", prefix, name)
-			continue
-		}
-		for _, t := range tools {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
+		out = append(out, varDefault(x))
 	}
 	return out
 }
@@ -100,7 +112,7 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 // retryPolicy maps contenox's retry_policy onto a step's retry.
 func retryPolicy(rp map[string]any) *Retry {
 	r := &Retry{Max: 1}
-	if n, ok := rp["max_attempts"].(float64); ok && n >= 1 {
+	if n, ok := number(rp["max_attempts"]); ok && n >= 1 {
 		r.Max = int(n)
 	}
 	if s, ok := rp["initial_backoff"].(string); ok {
@@ -110,6 +122,22 @@ func retryPolicy(rp map[string]any) *Retry {
 		}
 	}
 	return r
+}
+
+// number reads a number of a decoded file, which YAML gives as an int or
+// a float.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
 }
 
 // varDefault resolves a {{var:a|var:b|default}} value to its written
@@ -124,7 +152,7 @@ func varDefault(v any) string {
 		return s
 	}
 	for _, alt := range strings.Split(strings.TrimSuffix(inner, "}}"), "|")[1:] {
-		if !strings.HasPrefix(alt, "var:") {
+		if alt = strings.TrimSpace(alt); !strings.HasPrefix(alt, "var:") {
 			return alt
 		}
 	}
@@ -139,64 +167,164 @@ func keySet(m map[string]any) map[string]bool {
 	return out
 }
 
-// expandMacros turns contenox's macros in a prompt into chainrun's:
-// {{date}} and {{now:FMT}} the time the run (or resume) loaded the chain,
-// {{host:os}}, {{host:arch}}, {{var:NAME|default}} its default, and
-// {{edge_count:a->b}} a variable the run keeps. Any other {{name:...}}
-// macro is refused.
-func (tc *taskChain) expandMacros(at Pos, prefix, text string) string {
+// Where a macro stands decides what it expands to.
+type macroMode int
+
+const (
+	// macroSystem is a system instruction: plain text, made a chainrun
+	// template whose only references are {{edge_count:a->b}}'s counters.
+	macroSystem macroMode = iota
+	// macroGo is a Go template (prompt_template, print, output_template):
+	// what is not a macro is the template's own, {{edge_count:a->b}} an
+	// index of the variables it is rendered with.
+	macroGo
+)
+
+// expandMacros turns contenox's macros into their values, as contenox
+// does when a chain starts: {{date}}, {{date:FMT}}, {{now}}, {{now:FMT}}
+// (the time the run, or resume, loaded the chain; a system instruction's
+// {{now}} is the date), {{host}}, {{host:os}}, {{host:arch}},
+// {{var:NAME|default}} (its default), {{chain:id}}, {{tools}} and
+// {{toolservice:list}} (the task's hooks and their tools, as JSON),
+// {{toolservice:tools HOOK}}; {{edge_count:a->b}} is counted when the
+// task runs. In a system instruction any other {{name}} or {{name:arg}} is
+// refused; in a Go template it is the template's.
+func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) string {
 	var b strings.Builder
+	literal := func(s string) {
+		if mode == macroSystem {
+			s = escapeBraces(s)
+		}
+		b.WriteString(s)
+	}
 	for {
 		i := strings.Index(text, "{{")
-		if i < 0 {
-			b.WriteString(text)
+		j := -1
+		if i >= 0 {
+			j = strings.Index(text[i:], "}}")
+		}
+		if i < 0 || j < 0 {
+			literal(text)
 			return b.String()
 		}
-		j := strings.Index(text[i:], "}}")
-		if j < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:i])
+		literal(text[:i])
 		macro := text[i+2 : i+j]
 		text = text[i+j+2:]
-		b.WriteString(tc.expandMacro(at, prefix, macro))
+		if v, ok := tc.expandMacro(macro, mode); ok {
+			if strings.HasPrefix(macro, "edge_count:") {
+				b.WriteString(v)
+			} else {
+				literal(v)
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(macro, ":")
+		if mode == macroSystem && isMacroName(name) {
+			tc.d.errorf(at, "%smacro {{%s}} is not supported (date, now, host, var, chain:id, tools, toolservice, edge_count)", prefix, macro)
+		}
+		if mode == macroGo {
+			b.WriteString("{{" + macro + "}}")
+		} else {
+			literal("{{" + macro + "}}")
+		}
 	}
 }
 
-func (tc *taskChain) expandMacro(at Pos, prefix, macro string) string {
-	name, arg, _ := strings.Cut(strings.TrimSpace(macro), ":")
+// isMacroName reports whether a {{…}} holds what contenox reads as a
+// macro's name: letters, digits and _ only.
+func isMacroName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// expandMacro is one macro's text, ok false when it is not one chainrun
+// expands.
+func (tc *taskChain) expandMacro(macro string, mode macroMode) (string, bool) {
+	name, arg, hasArg := strings.Cut(macro, ":")
+	arg = strings.TrimSpace(arg)
 	switch name {
 	case "date":
-		return now().Format("2006-01-02")
-	case "now":
 		if arg == "" {
-			return now().Format(time.RFC3339)
+			arg = "2006-01-02"
 		}
-		return now().Format(arg)
+		return now().Format(arg), true
+	case "now":
+		switch {
+		case arg != "":
+		case mode == macroSystem:
+			arg = "2006-01-02"
+		default:
+			arg = time.RFC3339
+		}
+		return now().Format(arg), true
 	case "host":
-		switch arg {
-		case "os":
-			return runtime.GOOS
-		case "arch":
-			return runtime.GOARCH
+		switch {
+		case !hasArg:
+			b, _ := json.Marshal(map[string]string{"os": runtime.GOOS, "arch": runtime.GOARCH})
+			return string(b), true
+		case arg == "os":
+			return runtime.GOOS, true
+		case arg == "arch":
+			return runtime.GOARCH, true
 		}
 	case "var":
-		return varDefault("{{" + macro + "}}")
-	case "edge_count":
-		if from, to, ok := strings.Cut(arg, "->"); ok && from != "" && to != "" {
-			v := EdgeCounterVar(from, to)
-			tc.c.Workflow.Counters[v] = Edge{From: from, To: to}
-			return "{{." + v + "}}"
-		}
+		return varDefault("{{" + macro + "}}"), hasArg
+	case "chain":
+		return tc.c.Name, arg == "id"
 	case "tools":
-		return strings.Join(tc.tools, ", ")
+		return tc.toolsJSON(), !hasArg
+	case "toolservice":
+		cmd, hook, _ := strings.Cut(arg, " ")
+		switch cmd {
+		case "list":
+			return tc.toolsJSON(), true
+		case "tools":
+			b, _ := json.Marshal(tc.hookTools(strings.TrimSpace(hook)))
+			return string(b), true
+		}
+	case "edge_count":
+		from, to, ok := strings.Cut(arg, "->")
+		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+		if !ok || from == "" || to == "" {
+			return "", false
+		}
+		v := EdgeCounterVar(from, to)
+		tc.c.Workflow.Counters[v] = Edge{From: from, To: to}
+		if mode == macroGo {
+			return `{{index . "` + v + `"}}`, true
+		}
+		return "{{." + v + "}}", true
 	}
-	if strings.HasPrefix(name, ".") {
-		return "{{" + macro + "}}"
+	return "", false
+}
+
+// toolsJSON is {{tools}}: the task's hooks, each with its tools' names.
+func (tc *taskChain) toolsJSON() string {
+	out := map[string][]string{}
+	for _, h := range tc.hooks {
+		out[h] = tc.hookTools(h)
 	}
-	tc.d.errorf(at, "%smacro {{%s}} is not supported (date, now:FMT, host:os, host:arch, var:NAME|default, edge_count:a->b)", prefix, macro)
-	return ""
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// hookTools are the tools of hook the current task offers, sorted.
+func (tc *taskChain) hookTools(hook string) []string {
+	out := []string{}
+	for _, t := range tc.tools {
+		if hookOf(t) == hook {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // now is the clock macros read; tests replace it.
@@ -205,8 +333,7 @@ var now = time.Now
 // EdgeCounterVar is the variable {{edge_count:from->to}} reads: how many
 // times the run has gone from state from to state to.
 func EdgeCounterVar(from, to string) string {
-	clean := strings.NewReplacer("-", "_", ".", "_")
-	return "edge_count__" + clean.Replace(from) + "__" + clean.Replace(to)
+	return "edge_count__" + taskVar(from) + "__" + taskVar(to)
 }
 
 func parseDuration(s string) (time.Duration, error) {

@@ -1,49 +1,66 @@
 package chain
 
 import (
-	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestTaskChainFiles loads real contenox task chains: each maps onto a
-// workflow, or is refused naming what chainrun cannot run.
+// TestTaskChainFiles loads every contenox task chain of the corpus: each
+// maps onto a workflow, a state per task.
 func TestTaskChainFiles(t *testing.T) {
 	tests := []struct {
-		file    string
-		initial string
-		states  int
-		refused string
+		file, initial string
+		states        int
+		inputRequired bool
 	}{
-		{file: "route-demo.json", initial: "classify", states: 3},
-		{file: "agent-apitest-noop.json", initial: "reply", states: 1},
-		{file: "chain-run.json", initial: "contenox_run", states: 5},
-		{file: "agent-planner.json", refused: `agent-planner.json:10:7: task "plan_loop": execute_config: tool hook "mission" is not supported`},
+		{"agent-apitest-noop.json", "reply", 1, false},
+		{"agent-planner.json", "plan_loop", 4, true},
+		{"chain-acp.json", "classify_request", 10, true},
+		{"chain-acpx.json", "acp_chat", 5, true},
+		{"chain-compact-default.json", "compact_history", 1, true},
+		{"chain-compact.json", "compact_history", 1, true},
+		{"chain-contenox.json", "classify_request", 10, true},
+		{"chain-fim-default.json", "fim_complete", 1, true},
+		{"chain-fim.json", "fim_complete", 1, true},
+		{"chain-oracle-default.json", "oracle_loop", 5, true},
+		{"chain-planner-default.json", "plan_loop", 4, true},
+		{"chain-run.json", "contenox_run", 5, true},
+		{"contenox-bench-no-tools-chain.json", "answer", 1, true},
+		{"demo-chain.json", "classify_request", 10, true},
+		{"qa-ollama.json", "generate_response", 1, true},
+		{"route-demo.json", "classify", 3, true},
+		{"simple-chat-with-moderation.json", "moderate", 3, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			l, err := LoadFile("testdata/contenox/"+tt.file, Options{})
-			if tt.refused != "" {
-				var ve *ValidationError
-				if !errors.As(err, &ve) || !strings.Contains(err.Error(), tt.refused) {
-					t.Fatalf("err = %v, want it to say %q", err, tt.refused)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := l.Chain.Workflow
+			c := l.Chain
+			w := c.Workflow
 			if w == nil || w.InitialState != tt.initial || len(w.States) != tt.states {
 				t.Fatalf("workflow = %+v, want initial %s and %d states", w, tt.initial, tt.states)
+			}
+			if len(c.Inputs) != 1 || c.Inputs[0].Name != "input" || c.Inputs[0].Optional == tt.inputRequired {
+				t.Errorf("inputs = %+v, want input required %v", c.Inputs, tt.inputRequired)
+			}
+			for _, s := range w.States {
+				if s.Task.Handler == nil {
+					t.Errorf("state %s: task without handler", s.Name)
+				}
 			}
 		})
 	}
 }
 
 // TestTaskChainMapping checks what a task becomes: route's labels, the
-// macros, the tools, the operators and on_failure.
+// macros, the tools, the hooks, the operators and on_failure.
 func TestTaskChainMapping(t *testing.T) {
+	now = func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }
+	defer func() { now = time.Now }()
 	l, err := LoadFile("testdata/contenox/chain-run.json", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,25 +70,103 @@ func TestTaskChainMapping(t *testing.T) {
 	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(BuiltinTools, ",") {
 		t.Errorf("tools = %s, want every built-in tool", got)
 	}
-	if run.OnFailure != "recovery_run" {
-		t.Errorf("on_failure = %q", run.OnFailure)
+	if run.OnFailure != "recovery_run" || run.Task.Kind != KindAgent || run.Task.Handler.Name != HandlerChat || run.Task.Handler.Input != "" {
+		t.Errorf("contenox_run = %+v %+v", run, run.Task.Handler)
+	}
+	if h := w.State("run_tools").Task; h.Kind != KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(BuiltinTools) {
+		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Tools)
 	}
 	if _, ok := w.Counters[EdgeCounterVar("contenox_run", "run_tools")]; !ok {
 		t.Errorf("counters = %v, want contenox_run->run_tools", w.Counters)
 	}
-	if strings.Contains(run.Task.System, "{{date}}") {
+	if !strings.HasPrefix(run.Task.System, "Current date: 2026-03-04.") {
 		t.Errorf("{{date}} was not expanded: %q", run.Task.System[:60])
 	}
 	b := run.Branches[0]
 	if b.Operator != OpEdgeTraversed || b.Take("", func(Edge) int { return 9 }) || !b.Take("", func(Edge) int { return 10 }) {
 		t.Errorf("branch 1 = %+v: want edge_traversed_at_least 10", b)
 	}
+	if w.MaxChainDepth != DefaultMaxChainDepth+2*(10+10) {
+		t.Errorf("maxChainDepth = %d, want 50 and two moves per budgeted round", w.MaxChainDepth)
+	}
+	if sf := w.State("summarise_failure").Task; sf.Handler.MaxInputBytes != 8192 || sf.Handler.Input != "recovery_run" {
+		t.Errorf("summarise_failure = %+v", sf.Handler)
+	}
 	l, err = LoadFile("testdata/contenox/route-demo.json", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(l.Chain.Workflow.State("classify").Task.ConditionKey, ","); got != "code,question" {
+	if got := strings.Join(l.Chain.Workflow.State("classify").Task.Handler.Routes, ","); got != "code,question" {
 		t.Errorf("route labels = %s", got)
+	}
+	l, err = LoadFile("testdata/contenox/chain-oracle-default.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ow := l.Chain.Workflow
+	if got := ow.State("oracle_loop").Task.Tools; !slices.Equal(got, []string{ToolSubmitVerdict}) || l.Chain.Tool(ToolSubmitVerdict) == nil {
+		t.Errorf("oracle_loop tools = %v", got)
+	}
+	if h := ow.State("oracle_correct").Task.Handler; h.Hook != HookOracle || h.Tool != ToolVerdictState || h.Output == nil {
+		t.Errorf("oracle_correct = %+v", h)
+	}
+	// contenox takes a default branch last, wherever it is written
+	if br := ow.State("oracle_loop").Branches; br[len(br)-1].Operator != OpDefault || br[2].Operator != OpEdgeTraversed {
+		t.Errorf("oracle_loop branches in order %v %v %v %v", br[0].Operator, br[1].Operator, br[2].Operator, br[3].Operator)
+	}
+	l, err = LoadFile("testdata/contenox/chain-planner-default.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := l.Chain.Workflow.State("plan_loop").Task.System
+	if !strings.Contains(sys, `\{"mission":["mission_ask_attention","mission_finish","mission_plan","mission_report"]}`) {
+		t.Errorf("{{tools}} = %q", sys[strings.Index(sys, "Available tools"):])
+	}
+}
+
+// TestTaskChainMacros: what each macro becomes, where.
+func TestTaskChainMacros(t *testing.T) {
+	now = func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }
+	defer func() { now = time.Now }()
+	src := `{"id":"m","tasks":[{"id":"a","handler":"chat_completion",
+  "system_instruction":"{{date}} {{date:02/01}} {{now}} {{now:15:04}} {{chain:id}} {{var:who|anon}} {x} {{edge_count:a->b}}",
+  "prompt_template":"{{now}} {{.input}} {{edge_count:a->b}} {{if .input}}yes{{end}}",
+  "execute_config":{"tools":["local_shell"]},
+  "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"b"},{"operator":"default","goto":"end"}]}},
+ {"id":"b","handler":"execute_tool_calls","transition":{"branches":[{"operator":"default","goto":"a"}]}}]}`
+	l, err := Parse("m.json", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := l.Chain.Workflow.State("a").Task
+	if want := `2026-03-04 04/03 2026-03-04 05:06 m anon \{x} {{.edge_count__a__b}}`; a.System != want {
+		t.Errorf("system = %q, want %q", a.System, want)
+	}
+	var b strings.Builder
+	if err := a.Handler.Prompt.Execute(&b, map[string]any{"input": "hi", "edge_count__a__b": "3"}); err != nil || b.String() != "2026-03-04T05:06:07Z hi 3 yes" {
+		t.Errorf("prompt = %q %v", b.String(), err)
+	}
+	if got := l.Chain.Workflow.State("b").Task.Tools; !slices.Equal(got, []string{"Bash"}) {
+		t.Errorf("an execute_tool_calls task without tools gets the chain's: %v", got)
+	}
+}
+
+// TestTaskChainExecuteConfig: models, fallbacks, hidden tools, star
+// exclusions.
+func TestTaskChainExecuteConfig(t *testing.T) {
+	src := `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{
+  "model":"qwen2.5:7b","provider":"ollama","models":["gpt-4o-mini","{{var:m|claude-x}}"],"providers":["openai","anthropic"],
+  "tools":["*","!local_shell"],"hide_tools":["local_fs.Write"],"retry_policy":{"max_attempts":3,"fallback_model_id":"llama3"}}}]}`
+	l, err := Parse("x.json", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := l.Chain.Workflow.State("a").Task
+	if a.Model != "ollama/qwen2.5:7b" || !slices.Equal(a.FallbackModels, []string{"openai/gpt-4o-mini", "anthropic/claude-x", "ollama/llama3"}) {
+		t.Errorf("model %s, fallbacks %v", a.Model, a.FallbackModels)
+	}
+	if !slices.Equal(a.Tools, []string{"Read", "Edit", "Glob", "Grep"}) || a.Retry.Max != 3 {
+		t.Errorf("tools %v, retry %+v", a.Tools, a.Retry)
 	}
 }
 
@@ -84,11 +179,37 @@ func TestTaskChainRefusals(t *testing.T) {
 		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"{{weather}}"}]}`, `macro {{weather}} is not supported`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"edge_traversed_at_least","when":"2","edge":"a->b","goto":"end"},{"operator":"default","goto":"end"}]}}]}`, `edge "a->b": "b" is not a state`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure":"z","branches":[{"operator":"default","goto":"end"}]}}]}`, `on_failure "z" is not a state`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"tools":["nws"]}}]}`, `tool hook "nws" is not supported: chainrun has local_fs`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"slack","tool_name":"post"}}]}`, `tool hook "slack" is not supported`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"oracle","tool_name":"verdict"}}]}`, `tools.tool_name "verdict" is not a tool of oracle`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"tools"}]}`, `a tools task needs tools: {name, tool_name, args}`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","print":"{{ .a | toYaml }}"}]}`, `task "a": print:1: function "toYaml" not defined (a task chain's templates have Go's own functions, toJson and trunc`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","input_var":"ghost"}]}`, `input_var "ghost" is not a task of the chain`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"route","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`, `a route task needs equals branches`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","output_template":"x"}]}`, `tools and output_template belong to a tools task`},
 	}
 	for _, tt := range tests {
 		_, err := Parse("x.json", []byte(tt.src), Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
 		}
+	}
+}
+
+// TestTaskChainTransitions: a task without branches (or transition) ends
+// the chain; an empty goto is end.
+func TestTaskChainTransitions(t *testing.T) {
+	src := `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure":"b"}},
+  {"id":"b","handler":"noop","transition":{"branches":[{"operator":"default","when":"","goto":""}]}}]}`
+	l, err := Parse("x.json", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := l.Chain.Workflow
+	if a := w.State("a"); a.OnFailure != "b" || len(a.Branches) != 1 || a.Branches[0].Goto != End {
+		t.Errorf("a = %+v", a)
+	}
+	if b := w.State("b"); b.Branches[0].Goto != End {
+		t.Errorf("b = %+v", b.Branches[0])
 	}
 }

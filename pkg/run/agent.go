@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
@@ -72,18 +71,8 @@ func propertiesOf(schema map[string]any) map[string]any {
 // allowance.
 func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
 	var out outcome
-	if t.targets == nil {
-		targets, skipped, err := x.l.targets(x.c, s)
-		if err != nil {
-			return out, &permanentError{err}
-		}
-		for _, e := range skipped {
-			var pe *PreflightError
-			if errors.As(e, &pe) {
-				x.warn("step " + s.ID + ": " + pe.Msg)
-			}
-		}
-		t.targets = targets
+	if err := x.stepTargets(s, t); err != nil {
+		return out, err
 	}
 	prompt, err := x.renderPrompt(ctx, s, sc, t)
 	if err != nil {
@@ -102,11 +91,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		Temperature: s.Temperature,
 		MaxTokens:   s.MaxTokens,
 	}
-	if x.l.streaming {
-		req.OnDelta = func(text string) {
-			x.emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
-		}
-	}
+	x.stream(s, &req)
 	var models llm.Provider = lazyModels{x: x, s: s, t: t}
 	if s.UsesTools() {
 		req.Tools = x.toolSpecs(s)
@@ -137,6 +122,26 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		err = verr
 	}
 	return out, err
+}
+
+// stepTargets resolves the step's models once per step, warning of the
+// fallbacks left out for want of a key.
+func (x *execution) stepTargets(s *chain.Step, t *tries) error {
+	if t.targets != nil {
+		return nil
+	}
+	targets, skipped, err := x.l.targets(x.c, s)
+	if err != nil {
+		return &permanentError{err}
+	}
+	for _, e := range skipped {
+		var pe *PreflightError
+		if errors.As(e, &pe) {
+			x.warn("step " + s.ID + ": " + pe.Msg)
+		}
+	}
+	t.targets = targets
+	return nil
 }
 
 // lazyModels is the step's models, built on the first request sent: a

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -21,10 +22,70 @@ func (f *flow) traversed(e chain.Edge) int {
 	return n
 }
 
-// countEdges sets the variables {{edge_count:a->b}} reads before a task
-// runs.
-func (f *flow) countEdges() {
+// beforeTask sets what a task reads besides the variables steps set: the
+// counters {{edge_count:a->b}} reads, and, for a task chain's task,
+// previous_output, the output (and conversation) of the task that ran
+// before it, which a task without input_var reads.
+func (f *flow) beforeTask(s *chain.State) {
 	for name, e := range f.w.Counters {
 		f.st.set(name, textValue(strconv.Itoa(f.traversed(e))))
 	}
+	if s.Task.Handler == nil || f.lastOutput == "" {
+		return
+	}
+	for _, name := range []string{f.lastOutput, chatVar(f.lastOutput)} {
+		if v, ok := f.st.get(name); ok {
+			f.st.set(previousVar(name, f.lastOutput), v)
+		} else {
+			f.st.del(previousVar(name, f.lastOutput))
+		}
+	}
+}
+
+// previousVar is where beforeTask copies name, a variable of the task
+// that ran last (its output var last).
+func previousVar(name, last string) string {
+	if name == last {
+		return previousOutput
+	}
+	return chatVar(previousOutput)
+}
+
+// handlerVars are the variables a task chain's task sets besides its
+// output, saved with its transition: its conversation, and on failure
+// its error.
+func handlerVars(e *chain.Step) []string {
+	if e.Handler == nil {
+		return nil
+	}
+	return []string{chatVar(e.OutputVar), e.OutputVar + "_error", lastError}
+}
+
+// failedVars are the variables a task chain's failed task leaves for the
+// task its on_failure leads to (its input as its output, its error), and
+// what its hooks recorded before it failed goes into the context.
+func (f *flow) failedVars(e *chain.Step) map[string]SavedValue {
+	if e.Handler == nil {
+		return nil
+	}
+	f.mergeHooks()
+	return f.outputVars(e)
+}
+
+// mergeHooks merges what a task's hooks recorded (the mission's plan and
+// reports, the oracle's verdict) into the context, each under its hook's
+// name: the run's result and its saved transitions carry it.
+func (f *flow) mergeHooks() {
+	v, ok := f.st.get(hookVar)
+	if !ok {
+		return
+	}
+	f.st.del(hookVar)
+	pending, _ := v.Data.(map[string]any)
+	if len(pending) == 0 {
+		return
+	}
+	merged := maps.Clone(f.context)
+	maps.Copy(merged, pending)
+	f.setContext(merged)
 }

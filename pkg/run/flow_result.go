@@ -106,7 +106,7 @@ func (f *flow) maskRecord(rec TransitionRecord) TransitionRecord {
 // outputVars are the variables an executor set, for the saved record.
 func (f *flow) outputVars(e *chain.Step) map[string]SavedValue {
 	out := map[string]SavedValue{}
-	for _, name := range []string{e.OutputVar, e.OutputVar + "_status"} {
+	for _, name := range append([]string{e.OutputVar, e.OutputVar + "_status"}, handlerVars(e)...) {
 		if v, ok := f.st.get(name); ok {
 			out[name] = SavedValue{Text: v.Text, Data: v.Data}
 		}
@@ -114,8 +114,13 @@ func (f *flow) outputVars(e *chain.Step) map[string]SavedValue {
 	return out
 }
 
-// mergeContext merges a cli executor's JSON object output into context.
+// mergeContext merges a cli executor's JSON object output into context,
+// and what a task chain task's hooks recorded (mergeHooks).
 func (f *flow) mergeContext(e *chain.Step) {
+	if e.Handler != nil {
+		f.mergeHooks()
+		return
+	}
 	if e.Kind != chain.KindCLI {
 		return
 	}

@@ -18,7 +18,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 		return false
 	}
 	retry := []Link{taskRetry(s)}
-	f.countEdges()
+	f.beforeTask(s)
 	sr, ok := f.runExecutor(ctx, s.Task)
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
@@ -29,7 +29,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 	result, branchable := f.taskResult(s.Task, sr)
 	if !ok && s.OnFailure != "" {
 		// on_failure leads a failed task's run on (a task chain's form)
-		f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy})
+		f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)})
 		return true
 	}
 	if !ok && !branchable {
@@ -81,6 +81,9 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
 	if unfinished(sr.Status) {
 		return "failed", true
+	}
+	if s.Handler != nil {
+		return sr.result, true
 	}
 	if k, ok := kinds[s.Kind]; ok && k.result != nil {
 		return k.result(f, s, sr)

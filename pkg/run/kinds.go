@@ -40,6 +40,9 @@ func register(k chain.Kind, b kind) {
 
 // execute runs the body of a step of any kind once.
 func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+	if s.Handler != nil {
+		return x.handle(ctx, s, sc, t)
+	}
 	k, ok := kinds[s.Kind]
 	if !ok || k.run == nil {
 		return outcome{}, &permanentError{fmt.Errorf("a %s step is not supported yet", s.Kind)}

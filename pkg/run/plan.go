@@ -80,6 +80,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		if k, ok := kinds[s.Kind]; ok && k.plan != nil {
 			k.plan(v, s, &p)
 		}
+		planHandler(s, &p)
 		p.PreTools = v.preTools(s)
 		if s.ForEach != "" {
 			p.Action = "for each " + s.ForEach + ": " + p.Action

@@ -84,6 +84,9 @@ type StepResult struct {
 	// before the transition is).
 	exitCode int
 	errOut   string
+	// result is a task chain task's result (handler.go), which its
+	// branches match.
+	result string
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

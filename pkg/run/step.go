@@ -35,6 +35,8 @@ type outcome struct {
 	toolCalls int
 	// exitCode is a command's exit status.
 	exitCode int
+	// result is a task chain task's result, which its branches match.
+	result string
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -103,6 +105,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	}
 	sr.FinishReason = out.finish
 	sr.ToolCalls = out.toolCalls
+	sr.result = out.result
 	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))
 	if err != nil {
 		if s.ContinueOnError {

@@ -82,12 +82,10 @@ func (l *toolLoop) Name() string { return "tool loop" }
 // Complete runs the loop from req.
 func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	x, s, out := l.x, l.s, l.out
-	dir, err := x.dir(s.C().Cwd, l.sc)
+	env, err := x.toolEnv(ctx, s, l.sc)
 	if err != nil {
 		return nil, err
 	}
-	env := tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
-		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}
 	var calls atomic.Int64
 	defer func() { out.toolCalls += int(calls.Load()) }()
 	limit := s.Turns()
@@ -152,6 +150,17 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.User, ToolResults: results})
 	}
+}
+
+// toolEnv is where a step's tool calls act: its directory, and the
+// run's process settings.
+func (x *execution) toolEnv(ctx context.Context, s *chain.Step, sc scope) (tools.Env, error) {
+	dir, err := x.dir(s.C().Cwd, sc)
+	if err != nil {
+		return tools.Env{}, err
+	}
+	return tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
+		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)}, nil
 }
 
 func toolNames(calls []llm.ToolCall, idx []int) string {

@@ -1,0 +1,104 @@
+package chain
+
+import (
+	"encoding/json"
+	"strings"
+	"text/template"
+)
+
+// Handler is how a task of a contenox task chain runs: the engine runs it
+// in place of its step kind's body, so that a chat turn, a tool-call
+// batch, a route, a hook call, a noop or a raised error behave as contenox
+// defines them while models, retries, timeouts, events and the journal
+// stay chainrun's. The step's kind says only what it needs: agent for a
+// model task (its models are checked before the run), noop otherwise.
+type Handler struct {
+	// Name is the task's handler (HandlerChat, …), or HandlerHook on the
+	// executor of a hook's tool.
+	Name string
+	// Input is the variable the task reads: "" for the output of the task
+	// that ran before it (the chain's input for the first task),
+	// InputVar for the chain's input, else a task's output variable,
+	// last_error or TASK_error.
+	Input string
+	// Prompt is prompt_template, Print print and Output a tools task's
+	// output_template: Go templates over the run's variables (Output over
+	// the hook's answer), parsed when the chain loads.
+	Prompt, Print, Output *template.Template
+	// Routes are a route task's labels: the when of its equals branches.
+	Routes []string
+	// Hook and Tool name the hook tool a tools task calls (or a hook
+	// tool's executor runs); Args are a tools task's arguments.
+	Hook, Tool string
+	Args       map[string]string
+	// MaxInputBytes caps the input the task reads (input_max_bytes).
+	MaxInputBytes int
+}
+
+// The handlers of contenox task chains.
+const (
+	HandlerChat    = "chat_completion"
+	HandlerRoute   = "route"
+	HandlerExecute = "execute_tool_calls"
+	HandlerTools   = "tools"
+	HandlerNoop    = "noop"
+	HandlerRaise   = "raise_error"
+	// HandlerHook is the executor of a hook's tool, called from a model's
+	// tool call.
+	HandlerHook = "hook"
+)
+
+// InputVar is the variable that holds a task chain's input.
+const InputVar = "input"
+
+// taskHandlers are the handlers a task may name, for messages.
+var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise}
+
+// The results a task chain's branches match besides a route's label and
+// a tools task's rendered output_template (contenox's control tokens).
+const (
+	ResultToolCall      = "tool_call"
+	ResultExecuted      = "executed"
+	ResultNoop          = "noop"
+	ResultNoCallsFound  = "no_calls_found"
+	ResultToolsExecuted = "tools_executed"
+)
+
+// templateFuncs are the functions a task chain's Go templates may call
+// besides text/template's own: the two of Sprig's that contenox's
+// documentation shows for turning a task's output into prompt text.
+var templateFuncs = template.FuncMap{
+	"toJson": func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	},
+	"trunc": func(n int, s string) string {
+		if n >= 0 && len(s) > n {
+			return s[:n]
+		}
+		return s
+	},
+}
+
+// goTemplate parses a task's Go template (prompt_template, print,
+// output_template); "" is none. A template that does not parse, or calls
+// a function chainrun does not have, is an error at the field.
+func (tc *taskChain) goTemplate(at Pos, prefix, field, text string) *template.Template {
+	if text == "" {
+		return nil
+	}
+	t, err := template.New(field).Funcs(templateFuncs).Parse(text)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "template: ")
+		if strings.Contains(msg, "not defined") {
+			msg += " (a task chain's templates have Go's own functions, toJson and trunc; Sprig's others are not available)"
+		}
+		// msg begins with the field and the template's line: print:1:
+		tc.d.errorf(at, "%s%s", prefix, msg)
+		return nil
+	}
+	return t
+}
