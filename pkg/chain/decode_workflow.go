@@ -277,6 +277,8 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 				t.Executor = decodeExecutor(d, c, v, "transition", t.Name, "executor", tprefix+"executor: ")
 			case "guards":
 				t.Guards = decodeGuards(d, v, tprefix)
+			case "branches":
+				t.Branches = decodeTransitionBranches(d, v, tprefix)
 			case "output":
 				t.Output = decodeOutputMappings(d, v, tprefix)
 			case "skills":

@@ -91,6 +91,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"guards":      map[string]any{"type": "array", "items": guardSchema()},
 		"skills":      skills,
 		"reliability": reliability,
+		"branches":    map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []string{"when", "target"}, "additionalProperties": false, "properties": map[string]any{"when": map[string]any{"type": "object"}, "target": map[string]any{"type": "string"}}}},
 	})
 	transition["required"] = []string{"target"}
 	state := objectSchema(reflect.TypeFor[State](), map[string]any{

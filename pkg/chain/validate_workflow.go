@@ -127,6 +127,7 @@ func (v *validator) stateShape(s *State) {
 		if t.Executor != nil {
 			v.executor(t.Executor)
 		}
+		v.checkTransitionBranches(t)
 	}
 	if s.OnEnter != nil && s.OnEnter.Executor != nil {
 		v.executor(s.OnEnter.Executor)
@@ -372,6 +373,9 @@ func (v *validator) reachability() {
 		}
 		for _, t := range s.Transitions {
 			next = append(next, t.Target)
+			for _, b := range t.Branches {
+				next = append(next, b.Target)
+			}
 		}
 		for _, b := range s.Branches {
 			if b.Goto == End {

@@ -199,6 +199,9 @@ type Transition struct {
 	// Evidence is the executor's evidence: declaration, taken out of
 	// the executor when it was read.
 	Evidence *EvidenceDecl `yaml:"-"`
+	// Branches pick the target by the context the transition produced;
+	// Target is their fallback.
+	Branches []*TransitionBranch `yaml:"branches" doc:"[{when: GUARD, target: STATE}]: once the executor ran and output wrote the context, the first branch whose guard holds picks the target; target is the fallback."`
 	Title    string        `yaml:"title" doc:"How links show the transition (default: its name in words)."`
 	// Output, when written, sets these context keys once the executor
 	// succeeded, instead of merging a cli executor's JSON into context.

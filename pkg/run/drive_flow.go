@@ -190,8 +190,34 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
 		return false
 	}
+	if len(t.Branches) > 0 {
+		to, label, err := f.branchTarget(s, t)
+		if err != nil {
+			f.setContext(before)
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+			return false
+		}
+		rec.To, rec.Result = to, label
+	}
 	f.moved(rec)
 	return true
+}
+
+// branchTarget is where a transition with branches leads: the target of
+// the first branch whose guard holds on the context it produced, else
+// its own. A guard that reads an unset slot fails the transition.
+func (f *flow) branchTarget(s *chain.State, t *chain.Transition) (string, string, error) {
+	facts := f.guardFacts(s)
+	for i, b := range t.Branches {
+		ok, _, err := b.When.Holds(facts)
+		if err != nil {
+			return "", "", fmt.Errorf("branch %d: %w", i+1, err)
+		}
+		if ok {
+			return b.Target, fmt.Sprintf("branch %d", i+1), nil
+		}
+	}
+	return t.Target, "", nil
 }
 
 // runExecutor runs a transition's executor or a state's task as a step,

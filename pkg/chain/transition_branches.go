@@ -1,0 +1,68 @@
+package chain
+
+import (
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// TransitionBranch is one of a transition's branches (mcp-flowgate):
+// once the executor ran and the output mappings wrote the context, the
+// first branch whose guard holds picks the target instead of the
+// transition's own, which stays the fallback.
+type TransitionBranch struct {
+	When   *Guard
+	Target string
+	Pos    Pos
+}
+
+// Holds reports whether the guard holds on facts, why not, and an error
+// when it could not be checked (an unset slot).
+func (g *Guard) Holds(f *GuardFacts) (bool, string, error) { return g.check(f) }
+
+// branchKeys are the keys of a transition branch.
+type branchKeys struct {
+	When   any    `yaml:"when"`
+	Target string `yaml:"target"`
+}
+
+// decodeTransitionBranches reads a transition's branches: a list of
+// {when: GUARD, target: STATE}.
+func decodeTransitionBranches(d *diags, v *yaml.Node, prefix string) []*TransitionBranch {
+	prefix += "branches: "
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "%sa list of {when: {kind: expr, expr: ...}, target: STATE}", prefix)
+		return nil
+	}
+	var out []*TransitionBranch
+	for i, n := range v.Content {
+		n = deref(n)
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "%sa branch is {when, target}", prefix)
+			continue
+		}
+		checkKeys(d, n, prefix, keysOf[branchKeys]())
+		b := &TransitionBranch{Pos: posOf(n)}
+		if t := valueOf(n, "target"); t != nil {
+			b.Target = deref(t).Value
+		}
+		when := valueOf(n, "when")
+		if when == nil || b.Target == "" {
+			d.errorf(posOf(n), "%sbranch %d needs when (a guard) and target (a state)", prefix, i+1)
+			continue
+		}
+		b.When = decodeGuard(d, deref(when), prefix+"when")
+		if b.When != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// checkTransitionBranches checks that each branch leads to a state.
+func (v *validator) checkTransitionBranches(t *Transition) {
+	w := v.c.Workflow
+	for _, b := range t.Branches {
+		if w.State(b.Target) == nil {
+			v.d.errorf(b.Pos, "transition %q: branch target %q is not a state%s", t.Name, b.Target, didYouMean(b.Target, w.stateNames()))
+		}
+	}
+}
