@@ -202,7 +202,7 @@ type Transition struct {
 	// Branches pick the target by the context the transition produced;
 	// Target is their fallback.
 	Branches []*TransitionBranch `yaml:"branches" doc:"[{when: GUARD, target: STATE}]: once the executor ran and output wrote the context, the first branch whose guard holds picks the target; target is the fallback."`
-	Title    string        `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	Title    string              `yaml:"title" doc:"How links show the transition (default: its name in words)."`
 	// Output, when written, sets these context keys once the executor
 	// succeeded, instead of merging a cli executor's JSON into context.
 	Output []*OutputMapping `yaml:"output" doc:"Context keys set when the transition is taken: each a JSONPath into $.output (json, text, exitCode, stderr), $.arguments, $.context, $.workflow.input or $.input, a literal, or {add|subtract|multiply|divide|set|concat: [operands]}. Replaces the merge of a cli executor's JSON into context."`
