@@ -16,11 +16,23 @@ import (
 // decodeSkillRefs reads a skills: list of fragment subjects.
 func decodeSkillRefs(d *diags, v *yaml.Node, prefix string) SkillRefs {
 	refs := SkillRefs{Pos: posOf(v)}
-	if v.Kind == yaml.ScalarNode && v.Value != "" {
-		refs.Subjects = []string{v.Value}
-		return refs
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if v.Value != "" && v.Tag != "!!null" {
+			refs.Subjects = []string{v.Value}
+		}
+	case yaml.SequenceNode:
+		for _, n := range v.Content {
+			n = deref(n)
+			if n.Kind != yaml.ScalarNode || n.Value == "" {
+				d.errorf(posOf(n), "%sa skill is named by its subject (review.style.house-voice)", prefix)
+				continue
+			}
+			refs.Subjects = append(refs.Subjects, n.Value)
+		}
+	default:
+		d.errorf(posOf(v), "%sa list of skill subjects", prefix)
 	}
-	decodeInto(d, v, &refs.Subjects)
 	return refs
 }
 
@@ -119,6 +131,8 @@ func decodeWorkflowInputs(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	}
 	w.InputSchema, w.inputOrder = decodeShortInputs(d, v, prefix+"inputs: ")
 	w.InputsInContext = true
+	// messages about the schema point at the inputs written
+	w.FieldPos["inputSchema"] = posOf(v)
 }
 
 // decodeBlackboard reads the blackboard: a list of slot names, or each
@@ -297,14 +311,17 @@ func decodeOnTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	}
 }
 
+// MaxWorkflowTimeoutMS is the longest timeoutMs: a year.
+const MaxWorkflowTimeoutMS = 365 * 24 * 60 * 60 * 1000
+
 // workflowTimeout reads a workflow's timeoutMs.
 func workflowTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	var ms int64
 	if !decodeInto(d, v, &ms) {
 		return
 	}
-	if ms <= 0 {
-		d.errorf(posOf(v), "%stimeoutMs must be more than 0", prefix)
+	if ms <= 0 || ms > MaxWorkflowTimeoutMS {
+		d.errorf(posOf(v), "%smust be more than 0 and at most %d (a year)", prefix, int64(MaxWorkflowTimeoutMS))
 		return
 	}
 	w.Timeout = time.Duration(ms) * time.Millisecond

@@ -23,7 +23,11 @@ func (v *validator) inputSchema() {
 	}
 	sch, rs, problem := resolveSchema(w.InputSchema)
 	if problem != "" {
-		v.d.errorf(at, "inputSchema %s", problem)
+		name := "inputSchema"
+		if w.InputsInContext {
+			name = "inputs: their schema"
+		}
+		v.d.errorf(at, "%s %s", name, problem)
 		return
 	}
 	w.Schema = rs
