@@ -27,6 +27,7 @@ type engineSetup struct {
 	logLines     bool
 	lenient      bool
 	chains       run.ChainResolver
+	workflows    run.WorkflowResolver
 	models       run.Models
 	defaultModel string
 	streaming    bool
@@ -43,6 +44,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithLogLines(s.logLines),
 		run.WithLenientVariables(s.lenient),
 		run.WithChains(s.chains),
+		run.WithWorkflows(s.workflows),
 		run.WithModels(s.models),
 		run.WithDefaultModel(s.defaultModel),
 		run.WithStreaming(s.streaming),
@@ -84,7 +86,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	}
 	view := f.newView(dir, o)
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
-		chains: f.calledChain, models: models, defaultModel: f.defaultModel(),
+		chains: f.calledChain, workflows: f.calledWorkflow, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache})
 	return engine, view, nil
 }

@@ -14,6 +14,9 @@ type workflowFile struct {
 	// Audit is mcp-flowgate's audit sink: accepted so its files load,
 	// while every run keeps its own event log.
 	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
+	// Scripts and Connections serve every workflow of the file.
+	Scripts     any `yaml:"scripts" doc:"The scripts script executors run, by subject: each a body (#! names its interpreter, else bash), with verb, lifecycle and an optional hash."`
+	Connections any `yaml:"connections" doc:"Services executors reach by name: rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors; mcp connections are ignored with a warning."`
 }
 
 // gatewayKeys are the top-level keys of an mcp-flowgate file that
@@ -22,7 +25,6 @@ type workflowFile struct {
 // registry, store, discovery): a runner has no use for them, so they are
 // accepted with a warning that names each.
 var gatewayKeys = map[string]string{
-	"connections":  "the gateway's MCP server connections",
 	"skills":       "the gateway's skill library",
 	"lexicon":      "the gateway's lexicon",
 	"snippet":      "the gateway's snippets",
@@ -69,10 +71,17 @@ type branchTransition struct {
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list *yaml.Node
+	var lib fileLibrary
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "workflows":
 			list = v
+			return true
+		case "scripts":
+			lib.scripts = decodeScripts(d, v)
+			return true
+		case "connections":
+			lib.connections = decodeConnections(d, v)
 			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
@@ -99,6 +108,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		c := decodeWorkflow(d, p.key, deref(p.value))
 		if c != nil {
 			c.Version = file.Version
+			c.Scripts, c.Connections = lib.scripts, lib.connections
 			out = append(out, c)
 		}
 	}

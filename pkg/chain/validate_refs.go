@@ -28,7 +28,7 @@ func (sc scope) check(name string) string {
 	if name == "input" {
 		return ""
 	}
-	if name == "item" && s.ForEach != "" {
+	if name == "item" && s.ForEach != "" || s.fanned && (name == "item" || name == "branch") {
 		return ""
 	}
 	for _, p := range s.PreTools {

@@ -42,6 +42,19 @@ type flow struct {
 	// lastOutput names the variable of the last value an executor or a
 	// task produced (noteOutput).
 	lastOutput string
+
+	// pending is a workflow that a workflow step of the state the run is
+	// at began and that has not ended; sub is it set up by a resume (the
+	// --take went to it); entering is the transition whose workflow step
+	// begins one (flow_sub.go).
+	pending  *pendingSub
+	sub      *flow
+	entering SubEntry
+	// within, subGuidance and subDeadline say where, inside a workflow a
+	// step runs, the run paused or stopped, and that decision's guidance.
+	within      []SubState
+	subGuidance *Guidance
+	subDeadline string
 }
 
 // newFlow sets up the flow driver of a workflow's execution: it replays
@@ -60,6 +73,14 @@ func newFlow(x *execution, req Request) (*flow, error) {
 		f.setContext(maps.Clone(w.InitialContext))
 	}
 	f.replay(req.History)
+	routed, err := f.preparePending(req)
+	if err != nil {
+		return nil, err
+	}
+	if routed {
+		// the --take and its arguments were the workflow's the run is in
+		return f, nil
+	}
 	if err := f.checkTake(); err != nil {
 		return nil, err
 	}
@@ -83,6 +104,12 @@ func (f *flow) drive(ctx context.Context) {
 		if f.state == chain.End || s.Terminal {
 			f.end(s)
 			return
+		}
+		if handled, moved := f.goOnPending(ctx, s); handled {
+			if !moved {
+				return
+			}
+			continue
 		}
 		var ok bool
 		if s.Task != nil {
@@ -146,8 +173,12 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
 	if e := t.Executor; e != nil {
+		f.entering = SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
+		if !ok && f.status == Paused {
+			return false // at a decision inside the workflow it runs
+		}
 		if !ok {
 			retry := []Link{transitionRetry(t)}
 			if ctx.Err() != nil {
@@ -178,6 +209,13 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 	if sr := f.markStarted(e); sr != nil {
 		f.steps = append(f.steps, *sr)
 		return sr, false
+	}
+	if e.Kind == chain.KindWorkflow {
+		sr, ok := f.runSub(ctx, e)
+		if f.status != Paused {
+			f.steps = append(f.steps, *sr)
+		}
+		return sr, ok
 	}
 	sr, _ := f.runStep(ctx, e)
 	f.steps = append(f.steps, *sr)

@@ -97,7 +97,10 @@ type Local struct {
 	grace    time.Duration
 	lenient  bool
 	chains   ChainResolver
-	now      func() time.Time
+	// workflows finds the workflow a workflow step names, outside its
+	// own file.
+	workflows WorkflowResolver
+	now       func() time.Time
 
 	models       Models
 	defaultModel string
@@ -108,6 +111,10 @@ type Local struct {
 
 // ChainResolver finds the chain a chain step calls, by name.
 type ChainResolver func(name string) (*chain.Chain, error)
+
+// WorkflowResolver finds the workflow a workflow step names by its
+// definitionId when its own file (from) holds none of that name.
+type WorkflowResolver func(name, from string) (*chain.Chain, error)
 
 var _ Engine = (*Local)(nil)
 
@@ -138,6 +145,10 @@ func WithLenientVariables(on bool) Option { return func(l *Local) { l.lenient = 
 
 // WithChains lets chain steps call other chains, found by name.
 func WithChains(r ChainResolver) Option { return func(l *Local) { l.chains = r } }
+
+// WithWorkflows lets workflow steps run workflows of other files, found
+// by definitionId.
+func WithWorkflows(r WorkflowResolver) Option { return func(l *Local) { l.workflows = r } }
 
 // WithModels lets agent steps call models, resolved by name.
 func WithModels(m Models) Option { return func(l *Local) { l.models = m } }

@@ -12,6 +12,12 @@ import (
 func (f *flow) replay(history []TransitionRecord) {
 	lost := map[string]bool{}
 	for _, h := range history {
+		if h.Nested() {
+			f.replayNested(h)
+			continue
+		}
+		// the run moved on: any workflow a step ran there has ended
+		f.pending = nil
 		for name, v := range h.Vars {
 			if v.Masked {
 				// it held a secret input, which is never saved: leave it
