@@ -413,3 +413,15 @@ func TestWorkflowStepOutsideAWorkflowCannotWait(t *testing.T) {
 		t.Errorf("%s: %s", res.Status, res.Error)
 	}
 }
+
+// TestRerunNamesAWorkflowStepsStep: a non-idempotent step of a workflow a
+// workflow step runs is confirmed as STEP/ID, as a called chain's is.
+func TestRerunNamesAWorkflowStepsStep(t *testing.T) {
+	c := load(t, subflows)
+	if _, err := RerunSet(c, []string{"vet/check"}); err != nil {
+		t.Errorf("vet/check: %v", err)
+	}
+	if _, err := RerunSet(c, []string{"finish/x"}); err == nil {
+		t.Error("finish/x: a step of no workflow step was accepted")
+	}
+}
