@@ -118,6 +118,9 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r resolvers, sta
 // unknownInputs are the given names a workflow declares no input of,
 // when it refuses unknown ones.
 func unknownInputs(c *chain.Chain, given map[string]string) []string {
+	if declaresNoInputs(c) {
+		return nil
+	}
 	if ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool); c.Workflow.Schema != nil && !(ok && !ap) {
 		return nil // its schema leaves its properties open
 	}
@@ -128,6 +131,13 @@ func unknownInputs(c *chain.Chain, given map[string]string) []string {
 		}
 	}
 	return out
+}
+
+// declaresNoInputs reports whether a workflow says nothing of its inputs:
+// a workflow step then gives it whatever use.inputs names, unchecked, as
+// mcp-flowgate starts a sub-workflow with its input map.
+func declaresNoInputs(c *chain.Chain) bool {
+	return len(c.Inputs) == 0 && c.Workflow.Schema == nil
 }
 
 // callWorkflow runs the workflow a workflow step names, over the inputs
@@ -156,9 +166,11 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 			text[k] = textOf(v)
 		}
 	}
-	inputs, typed, err := resolveInputs(callee, text)
-	if err != nil {
-		return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
+	inputs, typed := text, map[string]any{}
+	if !declaresNoInputs(callee) {
+		if inputs, typed, err = resolveInputs(callee, text); err != nil {
+			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
+		}
 	}
 	for k, v := range given {
 		// a value of no declared type keeps its shape (an object stays one)

@@ -425,3 +425,45 @@ func TestRerunNamesAWorkflowStepsStep(t *testing.T) {
 		t.Error("finish/x: a step of no workflow step was accepted")
 	}
 }
+
+// TestWorkflowOfNoDeclaredInputsTakesWhatItIsGiven: a workflow that says
+// nothing of its inputs is given use.inputs as they are (an object stays
+// one), unchecked; one that declares them refuses the others.
+func TestWorkflowOfNoDeclaredInputsTakesWhatItIsGiven(t *testing.T) {
+	src := `workflows:
+  w:
+    initialContext: {plan: {steps: 2}}
+    initialState: a
+    states:
+      a:
+        transitions:
+          go:
+            target: b
+            actor: deterministic
+            executor:
+              kind: workflow
+              definitionId: sub
+              use:
+                inputs: {plan: "$.context.plan", note: hi}
+                outputs: {"$.context.got": got}
+      b: {terminal: true}
+  sub:
+    initialState: s
+    states:
+      s:
+        transitions:
+          read:
+            target: e
+            actor: deterministic
+            output:
+              got: {concat: ["$.input.note", "-", "$.input.plan.steps"]}
+      e: {terminal: true}
+`
+	if err := CheckCalls(load(t, src), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	res := runFlow(t, src, Request{})
+	if res.Status != Succeeded || res.Context["got"] != "hi-2" {
+		t.Errorf("%s %v: %s", res.Status, res.Context, res.Error)
+	}
+}
