@@ -28,6 +28,7 @@ type engineSetup struct {
 	lenient      bool
 	chains       run.ChainResolver
 	workflows    run.WorkflowResolver
+	scripts      run.ScriptResolver
 	models       run.Models
 	defaultModel string
 	streaming    bool
@@ -45,6 +46,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithLenientVariables(s.lenient),
 		run.WithChains(s.chains),
 		run.WithWorkflows(s.workflows),
+		run.WithScripts(s.scripts),
 		run.WithModels(s.models),
 		run.WithDefaultModel(s.defaultModel),
 		run.WithStreaming(s.streaming),
@@ -86,7 +88,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	}
 	view := f.newView(dir, o)
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
-		chains: f.calledChain, workflows: f.calledWorkflow, models: models, defaultModel: f.defaultModel(),
+		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache})
 	return engine, view, nil
 }

@@ -115,7 +115,7 @@ func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 		return err
 	}
 	for _, c := range l.Chains {
-		if err := run.CheckCalls(c, f.calledChain, f.calledWorkflow); err != nil {
+		if err := run.CheckCalls(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript}); err != nil {
 			return err
 		}
 	}

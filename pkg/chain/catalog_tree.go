@@ -30,26 +30,7 @@ const (
 // near are an error naming both. Only the file that holds it is loaded
 // and checked.
 func (l *Library) FindWorkflow(name, from string) (*Chain, error) {
-	roots := []string{l.Dir, filepath.Dir(absDir(from))}
-	var index map[string][]string
-	var paths []string
-	for i, root := range roots {
-		l.mu.Lock()
-		index = l.treeIndex(root, []int{maxTreeDepth, nearDepth}[i])
-		l.mu.Unlock()
-		if paths = index[name]; len(paths) > 0 {
-			break
-		}
-	}
-	if len(paths) == 0 {
-		known := make([]string, 0, len(index))
-		for n := range index {
-			known = append(known, n)
-		}
-		sort.Strings(known)
-		return nil, &NotFoundError{Name: name, Dir: l.Dir + " and its subdirectories, or of " + roots[1] + " and the directories in it", Known: known}
-	}
-	path, err := nearest(name, paths, from)
+	path, err := l.findNear(name, from, "workflow", func(t *tree) map[string][]string { return t.names })
 	if err != nil {
 		return nil, err
 	}
@@ -65,21 +46,83 @@ func (l *Library) FindWorkflow(name, from string) (*Chain, error) {
 	return nil, &NotFoundError{Name: name, Dir: path}
 }
 
-// treeIndex maps each chain name of the tree below root (depth
-// directories down) to the files that hold one of that name, read once
-// (by the names only); a root that is no directory holds none.
-func (l *Library) treeIndex(root string, depth int) map[string][]string {
+// FindScript returns the script of that subject a script step of the file
+// from runs when from's own scripts: library lacks it: one of the
+// scripts: of another file, found as FindWorkflow finds a workflow (a
+// file of scripts: alone, as mcp-flowgate keeps its library in
+// scripts-library/, or any workflow file's).
+func (l *Library) FindScript(subject, from string) (*Script, error) {
+	path, err := l.findNear(subject, from, "script", func(t *tree) map[string][]string { return t.scripts })
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.scriptFiles == nil {
+		l.scriptFiles = map[string]map[string]*Script{}
+	}
+	lib, ok := l.scriptFiles[path]
+	if !ok {
+		if lib, err = LoadScripts(path); err != nil {
+			return nil, err
+		}
+		l.scriptFiles[path] = lib
+	}
+	if sc := lib[subject]; sc != nil {
+		return sc, nil
+	}
+	return nil, &NotFoundError{Name: subject, Dir: path}
+}
+
+// findNear is the file, of the chains directory's tree or else beside
+// from's directory, that holds name in the index pick chooses, the
+// nearest to from.
+func (l *Library) findNear(name, from, what string, pick func(*tree) map[string][]string) (string, error) {
+	roots := []string{l.Dir, filepath.Dir(absDir(from))}
+	seen := map[string]bool{}
+	var paths []string
+	for i, root := range roots {
+		l.mu.Lock()
+		index := pick(l.treeIndex(root, []int{maxTreeDepth, nearDepth}[i]))
+		l.mu.Unlock()
+		if paths = index[name]; len(paths) > 0 {
+			break
+		}
+		for n := range index {
+			seen[n] = true
+		}
+	}
+	if len(paths) == 0 {
+		known := make([]string, 0, len(seen))
+		for n := range seen {
+			known = append(known, n)
+		}
+		sort.Strings(known)
+		return "", &NotFoundError{Name: name, What: what, Dir: l.Dir + " and its subdirectories, or of " + roots[1] + " and the directories in it", Known: known}
+	}
+	return nearest(name, paths, from)
+}
+
+// tree is what a directory's tree holds, read once by names alone: the
+// files holding each chain name, and each script subject.
+type tree struct {
+	names, scripts map[string][]string
+}
+
+// treeIndex reads the tree below root (depth directories down); a root
+// that is no directory holds nothing.
+func (l *Library) treeIndex(root string, depth int) *tree {
 	key := fmt.Sprint(depth, root)
-	if index, ok := l.trees[key]; ok {
-		return index
+	if t, ok := l.trees[key]; ok {
+		return t
 	}
-	index := map[string][]string{}
+	t := &tree{names: map[string][]string{}, scripts: map[string][]string{}}
 	if l.trees == nil {
-		l.trees = map[string]map[string][]string{}
+		l.trees = map[string]*tree{}
 	}
-	l.trees[key] = index
+	l.trees[key] = t
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return index
+		return t
 	}
 	_ = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -95,12 +138,16 @@ func (l *Library) treeIndex(root string, depth int) map[string][]string {
 		if !inCatalog(filepath.Dir(path), e) {
 			return nil
 		}
-		for _, n := range peekNames(path) {
-			index[n] = append(index[n], path)
+		names, subjects := peekFile(path)
+		for _, n := range names {
+			t.names[n] = append(t.names[n], path)
+		}
+		for _, sub := range subjects {
+			t.scripts[sub] = append(t.scripts[sub], path)
 		}
 		return nil
 	})
-	return index
+	return t
 }
 
 // nearest picks, of the files holding name, the one nearest to from: the

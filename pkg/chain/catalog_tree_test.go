@@ -26,6 +26,8 @@ func TestFindWorkflowTakesTheNearest(t *testing.T) {
 		".hidden/cap.hid.yaml":                 wf("cap.hid"),
 		"top.yaml":                             wf("cap.top"),
 		"arch/orchestrators/flow.only.yaml":    wf("flow.only"),
+		"arch/scripts-library/test.yaml":       "version: '1'\nscripts:\n  test.all: {verb: test, body: 'echo near'}\n",
+		"repos/core/lib.yaml":                  "scripts:\n  test.all: {verb: test, body: 'echo far'}\n  lint.all: {verb: lint, body: 'echo lint'}\n",
 	}
 	for rel, src := range files {
 		path := filepath.Join(root, rel)
@@ -82,5 +84,17 @@ func TestFindWorkflowTakesTheNearest(t *testing.T) {
 	}
 	if _, err := lib.Resolve("nothing"); !errors.As(err, &nf) {
 		t.Errorf("nothing: %v", err)
+	}
+
+	// scripts: of other files, found as workflows are
+	sc, err := lib.FindScript("test.all", from("arch/capabilities/cap.vet.yaml"))
+	if err != nil || sc.Body != "echo near" {
+		t.Errorf("test.all: %+v %v", sc, err)
+	}
+	if sc, err := lib.FindScript("lint.all", from("arch/capabilities/cap.vet.yaml")); err != nil || sc.Body != "echo lint" {
+		t.Errorf("lint.all: %+v %v", sc, err)
+	}
+	if _, err := lib.FindScript("test.al", from("top.yaml")); !errors.As(err, &nf) || !strings.Contains(err.Error(), `no script named "test.al"`) || !strings.Contains(err.Error(), "did you mean test.all?") {
+		t.Errorf("test.al: %v", err)
 	}
 }

@@ -20,9 +20,10 @@ type Library struct {
 	byPath map[string]*Loaded
 	byName map[string]*Loaded
 	cat    *Catalog
-	// trees map the chain names of a directory's whole tree to their
-	// files (FindWorkflow), each read once.
-	trees map[string]map[string][]string
+	// trees are what directories' trees hold (FindWorkflow, FindScript),
+	// each read once; scriptFiles the scripts: of files read for them.
+	trees       map[string]*tree
+	scriptFiles map[string]map[string]*Script
 }
 
 // Resolve returns the chain arg names: a chain file's path, else a
@@ -55,7 +56,7 @@ func (l *Library) Resolve(arg string) (*Loaded, error) {
 // when none does.
 func (l *Library) findBelow(name string) (*Loaded, error) {
 	var paths []string
-	for _, p := range l.treeIndex(l.Dir, maxTreeDepth)[name] {
+	for _, p := range l.treeIndex(l.Dir, maxTreeDepth).names[name] {
 		if filepath.Dir(p) != filepath.Clean(l.Dir) {
 			paths = append(paths, p)
 		}

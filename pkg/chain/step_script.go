@@ -1,14 +1,11 @@
 package chain
 
-import (
-	"reflect"
-	"strings"
-)
+import "reflect"
 
 // ScriptFields configure a script step (mcp-flowgate's `kind: script`
-// executor): it runs a script of the file's scripts: library, by its
-// subject, like a cli step runs a program. Its args, env and
-// treatNonZeroAsFailure are a cli step's.
+// executor): it runs a script of a scripts: library (its own file's, else
+// another's), by its subject, like a cli step runs a program. Its args,
+// env and treatNonZeroAsFailure are a cli step's.
 type ScriptFields struct {
 	Subject          string `yaml:"subject" doc:"The subject of the script a script step runs, from the file's scripts: library."`
 	WorkingDirectory string `yaml:"workingDirectory" doc:"Where a script step runs (as cwd), relative to where chainrun was started."`
@@ -30,15 +27,8 @@ func checkScript(v *validator, s *Step) {
 	if s.WorkingDirectory != "" && s.Cwd != "" {
 		v.d.errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
 	}
-	if v.c.Scripts[s.Subject] != nil {
-		return
-	}
-	known := v.c.scriptSubjects()
-	if len(known) == 0 {
-		v.d.errorf(s.At("subject"), "%s: script %q is not in the scripts: library: this file declares no scripts: (a script step runs one of its own file's scripts)", s.subject(), s.Subject)
-		return
-	}
-	v.d.errorf(s.At("subject"), "%s: script %q is not in the scripts: library%s; its scripts: %s", s.subject(), s.Subject, didYouMean(s.Subject, known), strings.Join(known, ", "))
+	// a subject the file's own scripts: lacks is looked for in other
+	// files' when the chain runs or is validated (run.CheckCalls)
 }
 
 func compileScript(v *validator, s *Step, c *Compiled) {

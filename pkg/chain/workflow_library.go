@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -149,6 +150,50 @@ func eachEntry(d *diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.N
 	}
 }
 
+// LoadScripts reads the scripts: library of a file (one of scripts:
+// alone, or a workflow file's), for script steps of other files.
+func LoadScripts(path string) (map[string]*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read scripts: " + err.Error()}}}
+	}
+	d := &diags{file: path, src: data}
+	var doc yaml.Node
+	if err := yaml.Load(data, &doc); err != nil {
+		d.syntaxError(err)
+		return nil, &ValidationError{Diagnostics: d.errs()}
+	}
+	var lib map[string]*Script
+	if root := deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		if v := valueOf(deref(root.Content[0]), "scripts"); v != nil {
+			lib = decodeScripts(d, deref(v))
+		}
+	}
+	if errs := d.errs(); len(errs) > 0 {
+		return nil, &ValidationError{Diagnostics: errs}
+	}
+	return lib, nil
+}
+
+// peekFile reads a file's chain names and script subjects alone.
+func peekFile(path string) (names, subjects []string) {
+	names = peekNames(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return names, nil
+	}
+	var head struct {
+		Scripts map[string]any `yaml:"scripts"`
+	}
+	if yaml.Load(data, &head) != nil {
+		return names, nil
+	}
+	for sub := range head.Scripts {
+		subjects = append(subjects, sub)
+	}
+	return names, subjects
+}
+
 // scriptHash is mcp-flowgate's script hash: sha256 of the body with its
 // whitespace kept and its trailing newlines made exactly one.
 func scriptHash(body string) string {
@@ -228,14 +273,4 @@ func (v *validator) connection(s *Step, kind string) *Connection {
 		v.d.errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.Connection, didYouMean(s.Connection, names), kind, strings.Join(names, ", "))
 	}
 	return nil
-}
-
-// scriptSubjects are the subjects of the file's scripts, sorted.
-func (c *Chain) scriptSubjects() []string {
-	out := make([]string, 0, len(c.Scripts))
-	for s := range c.Scripts {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -30,7 +31,7 @@ func init() {
 			return exitValue(s, out, err)
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			sc := v.x.c.Scripts[s.Subject]
+			sc, _ := v.x.l.scriptOf(v.x.c, s)
 			words := []string{"script", s.Subject}
 			if sc != nil {
 				words = append(words, "("+sc.Interpreter()+")")
@@ -47,9 +48,9 @@ func init() {
 		// a script whose interpreter is not on this machine is refused
 		// before anything runs
 		admit: func(l *Local, c *chain.Chain, s *chain.Step) error {
-			sc := c.Scripts[s.Subject]
-			if sc == nil {
-				return nil
+			sc, err := l.scriptOf(c, s)
+			if err != nil {
+				return nil // preflightScript said so
 			}
 			if _, err := exec.LookPath(sc.Interpreter()); err != nil {
 				return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID,
@@ -60,12 +61,51 @@ func init() {
 	})
 }
 
+// scriptOf is the script a script step runs: its own file's, else one
+// the engine's resolver finds in another file's scripts:.
+func (l *Local) scriptOf(c *chain.Chain, s *chain.Step) (*chain.Script, error) {
+	return scriptIn(c, s, l.scripts)
+}
+
+func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, error) {
+	if sc := c.Scripts[s.Subject]; sc != nil {
+		return sc, nil
+	}
+	if r == nil {
+		return nil, fmt.Errorf("script %s is not in the scripts: library of %s, and no chains directory is open to find it in", s.Subject, c.File)
+	}
+	return r(s.Subject, c.File)
+}
+
+// preflightScript checks, before anything runs, that a script step's
+// script is in its file's scripts: or another's.
+func preflightScript(c *chain.Chain, s *chain.Step, r ScriptResolver) error {
+	_, err := scriptIn(c, s, r)
+	if err == nil {
+		return nil
+	}
+	var nf *chain.NotFoundError
+	if errors.As(err, &nf) {
+		known := slices.Sorted(maps.Keys(c.Scripts))
+		err = fmt.Errorf("script %q is in no scripts: library: not its own file's%s, nor one of %s%s", s.Subject, ownScripts(known), nf.Dir,
+			chain.DidYouMean(s.Subject, append(known, nf.Known...)))
+	}
+	return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
+}
+
+func ownScripts(known []string) string {
+	if len(known) == 0 {
+		return " (it declares none)"
+	}
+	return " (" + strings.Join(known, ", ") + ")"
+}
+
 // script writes the step's script to a file only this user can read and
 // runs it by its interpreter.
 func (x *execution) script(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
-	lib := x.c.Scripts[s.Subject]
-	if lib == nil {
-		return outcome{}, &permanentError{fmt.Errorf("script %s is not in the file's scripts: library", s.Subject)}
+	lib, err := x.l.scriptOf(x.c, s)
+	if err != nil {
+		return outcome{}, &permanentError{err}
 	}
 	f, err := os.CreateTemp("", "chainrun-script-*")
 	if err != nil {

@@ -77,11 +77,11 @@ func (l *Local) workflowOf(c *chain.Chain, s *chain.Step, r WorkflowResolver) (*
 // preflightWorkflow checks, before anything runs, that a workflow step's
 // workflow exists, is a state workflow, takes the inputs given, and does
 // not call back into a workflow on the stack (a cycle, named).
-func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r resolvers, stack []string) error {
+func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
 	fail := func(format string, args ...any) error {
 		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("definitionId"), Step: s.ID, Who: s.Who(), Msg: fmt.Sprintf(format, args...)}
 	}
-	callee, err := (*Local)(nil).workflowOf(c, s, r.workflows)
+	callee, err := (*Local)(nil).workflowOf(c, s, r.Workflows)
 	if err != nil {
 		var nf *chain.NotFoundError
 		if errors.As(err, &nf) {

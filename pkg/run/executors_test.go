@@ -372,7 +372,7 @@ func TestWorkflowCallsAreCheckedBeforeAnythingRuns(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			err := CheckCalls(load(t, tc.src), nil, nil)
+			err := CheckCalls(load(t, tc.src), Resolvers{})
 			var ve *chain.ValidationError
 			if !errors.As(err, &ve) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
@@ -459,11 +459,58 @@ func TestWorkflowOfNoDeclaredInputsTakesWhatItIsGiven(t *testing.T) {
               got: {concat: ["$.input.note", "-", "$.input.plan.steps"]}
       e: {terminal: true}
 `
-	if err := CheckCalls(load(t, src), nil, nil); err != nil {
+	if err := CheckCalls(load(t, src), Resolvers{}); err != nil {
 		t.Fatal(err)
 	}
 	res := runFlow(t, src, Request{})
 	if res.Status != Succeeded || res.Context["got"] != "hi-2" {
 		t.Errorf("%s %v: %s", res.Status, res.Context, res.Error)
+	}
+}
+
+// TestScriptOfAnotherFilesLibrary: a subject its own file's scripts:
+// lacks is run from the nearest other file's; one nowhere is refused
+// before anything runs, naming the line and the subjects there are.
+func TestScriptOfAnotherFilesLibrary(t *testing.T) {
+	root := t.TempDir()
+	for rel, src := range map[string]string{
+		"scripts-library/lib.yaml": "version: '1'\nscripts:\n  say.hi: {verb: run, body: 'echo \"{\\\"said\\\": \\\"hi $FLOWGATE_SCRIPT_SUBJECT\\\"}\"'}\n",
+		"capabilities/cap.yaml": flowOf("", `      a:
+        transitions:
+          go: {target: b, actor: deterministic, executor: {kind: script, subject: say.hi}}
+      b: {terminal: true}
+`),
+		"capabilities/typo.yaml": flowOf("", `      a:
+        transitions:
+          go: {target: b, actor: deterministic, executor: {kind: script, subject: say.ho}}
+      b: {terminal: true}
+`),
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := &chain.Library{Dir: filepath.Join(root, "chains")}
+	r := Resolvers{Scripts: lib.FindScript}
+	good, err := chain.LoadFile(filepath.Join(root, "capabilities/cap.yaml"), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckCalls(good.Chain, r); err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(WithDir(root), WithScripts(lib.FindScript)).Run(context.Background(), Request{Chain: good.Chain})
+	if err != nil || res.Status != Succeeded || asJSON(t, res.Context) != `{"said":"hi say.hi"}` {
+		t.Fatalf("%v %+v", err, res)
+	}
+	bad, err := chain.LoadFile(filepath.Join(root, "capabilities/typo.yaml"), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckCalls(bad.Chain, r)
+	if err == nil || !strings.Contains(err.Error(), `typo.yaml:7:74: transition "go" executor: script "say.ho" is in no scripts: library: not its own file's (it declares none), nor one of`) ||
+		!strings.Contains(err.Error(), "(did you mean say.hi?)") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -42,7 +42,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 // any unconfirmed rerun, then names the run.
 func (l *Local) admit(req Request) (string, error) {
 	c := req.Chain
-	if err := preflight(l, c, resolvers{l.chains, l.workflows}, nil); err != nil {
+	if err := preflight(l, c, Resolvers{l.chains, l.workflows, l.scripts}, nil); err != nil {
 		return "", err
 	}
 	if c.Workflow != nil {
@@ -70,12 +70,12 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)
 // whose callee is missing, takes other inputs, or calls back into a chain
-// on the stack, and the first workflow step whose workflow is missing or
-// calls back into one on the stack, as a positioned finding (a
-// *chain.ValidationError). `validate` uses it; `run` checks the same
-// before starting.
-func CheckCalls(c *chain.Chain, resolve ChainResolver, workflows WorkflowResolver) error {
-	err := preflight(nil, c, resolvers{resolve, workflows}, nil)
+// on the stack, the first workflow step whose workflow is missing or
+// calls back into one on the stack, and the first script step whose
+// script is nowhere, as a positioned finding (a *chain.ValidationError).
+// `validate` uses it; `run` checks the same before starting.
+func CheckCalls(c *chain.Chain, r Resolvers) error {
+	err := preflight(nil, c, r, nil)
 	var ce *PreflightError
 	if errors.As(err, &ce) && ce.Kind == BadCall {
 		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("%s: %s", ce.who(), ce.Msg)}}}
@@ -83,11 +83,12 @@ func CheckCalls(c *chain.Chain, resolve ChainResolver, workflows WorkflowResolve
 	return err
 }
 
-// resolvers find what steps call: chains by name, workflows by
-// definitionId.
-type resolvers struct {
-	chains    ChainResolver
-	workflows WorkflowResolver
+// Resolvers find what steps call outside their own file: chains by name,
+// workflows by definitionId, scripts by subject.
+type Resolvers struct {
+	Chains    ChainResolver
+	Workflows WorkflowResolver
+	Scripts   ScriptResolver
 }
 
 // Warnings are what would stop a valid chain when it runs here, as
@@ -116,7 +117,7 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 // steps that cannot call their chain and, when l is set (a run, not a
 // validation), agent steps without a usable model and features not
 // supported yet.
-func preflight(l *Local, c *chain.Chain, r resolvers, stack []string) error {
+func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 	stack = append(stack, stackKey(c))
 	var first error
 	c.Walk(func(s *chain.Step) {
@@ -128,6 +129,8 @@ func preflight(l *Local, c *chain.Chain, r resolvers, stack []string) error {
 			first = preflightCall(l, c, s, r, stack)
 		case chain.KindWorkflow:
 			first = preflightWorkflow(l, c, s, r, stack)
+		case chain.KindScript:
+			first = preflightScript(c, s, r.Scripts)
 		}
 		if first != nil || l == nil {
 			return
