@@ -48,7 +48,7 @@ func TestScriptExecutorRunsTheLibrarysScript(t *testing.T) {
           go:
             target: b
             actor: deterministic
-            executor: {kind: script, subject: emit.plan, args: ["$.input.who"], workingDirectory: sub}
+            executor: {kind: script, subject: emit.plan, args: ["$.workflow.input.who"], workingDirectory: sub}
             output:
               plan: "$.output.json"
       b:
