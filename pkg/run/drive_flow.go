@@ -73,6 +73,9 @@ func newFlow(x *execution, req Request) (*flow, error) {
 		f.setContext(maps.Clone(w.InitialContext))
 	}
 	f.replay(req.History)
+	if f.state != chain.End && w.State(f.state) == nil {
+		return nil, &ChangedError{Workflow: x.c.Name, File: x.c.File, State: f.state}
+	}
 	routed, err := f.preparePending(req)
 	if err != nil {
 		return nil, err

@@ -514,3 +514,21 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestWorkflowEditedUnderARunIsRefused: a resume that would go on inside a
+// workflow whose file lost the state the run stands at there is refused,
+// and nothing runs.
+func TestWorkflowEditedUnderARunIsRefused(t *testing.T) {
+	c := load(t, subflows)
+	j := &memJournal{}
+	l := New(WithDir(t.TempDir()))
+	if res, err := l.Run(context.Background(), Request{Chain: c, Journal: j}); err != nil || res.Status != Paused {
+		t.Fatalf("%v %+v", err, res)
+	}
+	edited := load(t, strings.ReplaceAll(subflows, "ready", "waiting"))
+	_, err := l.Run(context.Background(), Request{Chain: edited, History: j.transitions, Take: "submit", Args: map[string]any{"verdict": "pass"}})
+	var ce *ChangedError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "workflow cap.vet (test.yaml) no longer has state ready") {
+		t.Errorf("got %v", err)
+	}
+}
