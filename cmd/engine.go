@@ -31,6 +31,8 @@ type engineSetup struct {
 	logLines     bool
 	lenient      bool
 	chains       run.ChainResolver
+	workflows    run.WorkflowResolver
+	scripts      run.ScriptResolver
 	models       run.Models
 	defaultModel string
 	streaming    bool
@@ -48,6 +50,8 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithLogLines(s.logLines),
 		run.WithLenientVariables(s.lenient),
 		run.WithChains(s.chains),
+		run.WithWorkflows(s.workflows),
+		run.WithScripts(s.scripts),
 		run.WithModels(s.models),
 		run.WithDefaultModel(s.defaultModel),
 		run.WithStreaming(s.streaming),
@@ -94,7 +98,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	}
 	view := f.newView(dir, o)
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
-		chains: f.calledChain, models: models, defaultModel: f.defaultModel(),
+		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal)})
 	return engine, view, nil
 }

@@ -22,7 +22,8 @@ import (
 //
 //	config        flags > CHAINRUN_* env > config file (viper)
 //	library       the chains directory's chains, each loaded once: catalog,
-//	              resolveChain (by name or path), calledChain (chain steps)
+//	              resolveChain (by name or path), calledChain (chain steps),
+//	              calledWorkflow (workflow steps), calledScript (script steps)
 //	registry      model providers (config providers, keys from the env)
 //	cacheStore    the answer cache directory
 //	stateStore    the saved runs directory
@@ -123,6 +124,27 @@ func (f *factory) calledChain(name string) (*chain.Chain, error) {
 		return nil, err
 	}
 	return l.Chain, nil
+}
+
+// calledWorkflow finds the workflow a workflow step names when its own
+// file holds none: in the chains dir and its subdirectories, the nearest
+// to the calling file.
+func (f *factory) calledWorkflow(name, from string) (*chain.Chain, error) {
+	lib, err := f.library()
+	if err != nil {
+		return nil, err
+	}
+	return lib.FindWorkflow(name, from)
+}
+
+// calledScript finds the script a script step runs when its own file's
+// scripts: lacks it, as calledWorkflow finds a workflow.
+func (f *factory) calledScript(subject, from string) (*chain.Script, error) {
+	lib, err := f.library()
+	if err != nil {
+		return nil, err
+	}
+	return lib.FindScript(subject, from)
 }
 
 // cacheStore is the LLM answer cache: CHAINRUN_CACHE_DIR > config

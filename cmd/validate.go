@@ -107,11 +107,17 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 	}
 }
 
-// checkCalls adds, to a chain that loaded, the errors of its chain steps
-// (a missing callee, wrong inputs, a call cycle) as positioned findings.
+// checkCalls adds, to a file that loaded, the errors of its chains' chain
+// and workflow steps (a missing callee, wrong inputs, a call cycle) as
+// positioned findings.
 func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 	if err != nil || l == nil {
 		return err
 	}
-	return run.CheckCalls(l.Chain, f.calledChain)
+	for _, c := range l.Chains {
+		if err := run.CheckCalls(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

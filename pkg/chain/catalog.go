@@ -187,18 +187,25 @@ func (e *DirError) Error() string { return e.Dir + ": " + e.Msg }
 
 // NotFoundError is a chain name that matches no chain file.
 type NotFoundError struct {
-	Name  string
+	Name string
+	// What is what was looked for: a chain (when empty), a workflow, a
+	// script.
+	What  string
 	Dir   string
 	Known []string
 }
 
 func (e *NotFoundError) Error() string {
-	msg := fmt.Sprintf("no chain named %q in %s", e.Name, e.Dir)
+	what := e.What
+	if what == "" {
+		what = "chain"
+	}
+	msg := fmt.Sprintf("no %s named %q in %s", what, e.Name, e.Dir)
 	if s := suggest(e.Name, e.Known); s != "" {
 		msg += " (did you mean " + s + "?)"
 	}
 	if len(e.Known) > 0 {
-		msg += "; chains: " + strings.Join(e.Known, ", ")
+		msg += "; " + what + "s: " + strings.Join(e.Known, ", ")
 	}
 	return msg
 }

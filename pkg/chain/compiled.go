@@ -21,6 +21,14 @@ type Compiled struct {
 	Patterns map[int]*regexp.Regexp
 	// Schemas holds the compiled json_schema guardrails by index.
 	Schemas map[int]*jsonschema.Resolved
+	// BodyJSON is an http body written as a mapping, Query its query
+	// parameters and IdempotencyKey a key written as text.
+	BodyJSON       *Mapped
+	Query          map[string]*Mapped
+	IdempotencyKey *Template
+	// Inputs are the values a workflow step gives the workflow it runs
+	// (use.inputs, or input:), by input name.
+	Inputs *Mapped
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such

@@ -27,21 +27,38 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 	var argv []string
 	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant}, func(k, v *yaml.Node) bool {
 		// command: [program, arg…], mcp-flowgate's argv form
-		list, isList := textList(v)
-		if k.Value != "command" || !isList {
-			return false
-		}
-		if len(list) == 0 {
-			d.errorf(posOf(v), "%scommand: the list is empty: its first item is the program", prefix)
+		if list, isList := textList(v); k.Value == "command" && isList {
+			if len(list) == 0 {
+				d.errorf(posOf(v), "%scommand: the list is empty: its first item is the program", prefix)
+				return true
+			}
+			s.Command, argv = list[0], list[1:]
 			return true
 		}
-		s.Command, argv = list[0], list[1:]
-		return true
+		return decodeStepSpecial(d, s, k, v, prefix)
 	})
 	if len(argv) > 0 {
 		s.Args = append(argv, s.Args...)
 	}
 	return s, ok && d.blocking() == before
+}
+
+// decodeStepSpecial reads the step keys whose value is more than a plain
+// decode: a parallel step's branches (steps themselves), and a body
+// written as a mapping or list (JSON, mcp-flowgate's rest body).
+func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
+	switch {
+	case k.Value == "branches":
+		decodeParallelBranches(d, s, v, prefix)
+		return true
+	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
+		var body any
+		if decodeInto(d, v, &body) {
+			s.BodyData = normalizeYAML(body)
+		}
+		return true
+	}
+	return false
 }
 
 // kindOfPairs finds the text of a step's type (or kind) and where it was

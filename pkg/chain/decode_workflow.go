@@ -16,6 +16,9 @@ type workflowFile struct {
 	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 	// Skills is the file's library of guidance fragments.
 	Skills map[string]*Fragment `yaml:"skills" doc:"Guidance fragments by subject (review.style.house-voice): {verb, lifecycle, body, title, source, hash}; workflows, states and transitions name them in their skills: lists, and decisions show them."`
+	// Scripts and Connections serve every workflow of the file.
+	Scripts     any `yaml:"scripts" doc:"The scripts script executors run, by subject: each a body (#! names its interpreter, else bash), with verb, lifecycle and an optional hash."`
+	Connections any `yaml:"connections" doc:"Services executors reach by name: rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors; mcp connections are ignored with a warning."`
 }
 
 // gatewayKeys are the top-level keys of an mcp-flowgate file that
@@ -24,7 +27,6 @@ type workflowFile struct {
 // registry, store, discovery): a runner has no use for them, so they are
 // accepted with a warning that names each.
 var gatewayKeys = map[string]string{
-	"connections":  "the gateway's MCP server connections",
 	"lexicon":      "the gateway's lexicon",
 	"snippet":      "the gateway's snippets",
 	"snippets":     "the gateway's snippets",
@@ -83,6 +85,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list *yaml.Node
 	library := map[string]*Fragment{}
+	var lib fileLibrary
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "workflows":
@@ -90,6 +93,12 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			return true
 		case "skills":
 			library = decodeFragments(d, v)
+			return true
+		case "scripts":
+			lib.scripts = decodeScripts(d, v)
+			return true
+		case "connections":
+			lib.connections = decodeConnections(d, v)
 			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
@@ -119,6 +128,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			if c.Version == "" {
 				c.Version = file.Version
 			}
+			c.Scripts, c.Connections = lib.scripts, lib.connections
 			out = append(out, c)
 		}
 	}

@@ -6,9 +6,10 @@ import (
 )
 
 // TestGatewayKeysAreWarnedOf: the keys that configure an mcp-flowgate
-// gateway load with a warning naming each, never in silence.
+// gateway load with a warning naming each, never in silence; so does an
+// MCP connection, which nothing uses yet.
 func TestGatewayKeysAreWarnedOf(t *testing.T) {
-	src := "version: '1'\nconnections:\n  fs: {command: x}\nlexicon: []\naudit: {sink: stdout}\nworkflows:\n  w:\n    initialState: a\n    states:\n      a: {terminal: true}\n"
+	src := "version: '1'\nconnections:\n  fs: {kind: mcp, command: x}\nlexicon: []\naudit: {sink: stdout}\nworkflows:\n  w:\n    initialState: a\n    states:\n      a: {terminal: true}\n"
 	l, err := Parse("g.yaml", []byte(src), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -17,7 +18,7 @@ func TestGatewayKeysAreWarnedOf(t *testing.T) {
 	for _, w := range l.Warnings {
 		said = append(said, w.String())
 	}
-	for _, key := range []string{"2:1: warning: connections:", "4:1: warning: lexicon:", "5:1: warning: audit:"} {
+	for _, key := range []string{"3:3: warning: connection \"fs\": MCP connections are not supported yet", "4:1: warning: lexicon:", "5:1: warning: audit:"} {
 		if !strings.Contains(strings.Join(said, "\n"), key) {
 			t.Errorf("no warning %q in %q", key, said)
 		}

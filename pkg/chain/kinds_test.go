@@ -17,22 +17,22 @@ func TestUnknownKindFirst(t *testing.T) {
 		want      []string
 	}{
 		{"type with its fields", "name: c\nsteps:\n  - id: a\n    routes: [x, y]\n    type: router\n",
-			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"close to a kind", "name: c\nsteps:\n  - {id: a, type: shel, command: echo, colour: red}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: router, retry: lots}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"with other findings", "name: c\nsteps:\n  - {id: a, type: router, routes: [x]}\n  - {id: b, type: cli}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain, noop`,
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`,
 				`c.yaml:4:5: step "b": a cli step needs command (with args) or run (a script)`}},
 		{"without an id", "name: c\nsteps:\n  - {type: router, routes: [x]}\n",
-			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"executor", wf + "            executor: {kind: router, routes: [x]}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"executor written as type", wf + "            executor: {type: tranform, exp: x}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, transform, file, human, chain, noop`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
 		{"tool", "name: c\ntools:\n  t: {executor: {kind: grpc, service: x}}\nsteps:\n  - {id: a, prompt: hi, tools: [t]}\n",
-			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, transform, file`}},
+			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, rest, transform, file`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestUnknownKindFirst(t *testing.T) {
 // TestKindsAreDerived: the keys each kind accepts, the owners a misplaced
 // field is sent to and the model-only fields come from the kind units.
 func TestKindsAreDerived(t *testing.T) {
-	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "transform", "file", "human", "chain", "noop"}; !slices.Equal(got, want) {
+	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "workflow"}; !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %v, want %v", got, want)
 	}
 	for _, tc := range []struct {
@@ -63,7 +63,7 @@ func TestKindsAreDerived(t *testing.T) {
 		owners []string
 		model  bool
 	}{
-		{"cwd", []string{"agent", "cli", "file"}, false},
+		{"cwd", []string{"agent", "cli", "file", "script"}, false},
 		{"prompt", []string{"agent", "human"}, false},
 		{"model", []string{"agent"}, true},
 		{"completion", []string{"agent"}, true},

@@ -1,6 +1,10 @@
 package chain
 
-import "sync"
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+)
 
 // Library finds chains by name in a chains directory, or by a file's
 // path, and loads each once: a chain called many times is loaded once,
@@ -16,6 +20,10 @@ type Library struct {
 	byPath map[string]*Loaded
 	byName map[string]*Loaded
 	cat    *Catalog
+	// trees are what directories' trees hold (FindWorkflow, FindScript),
+	// each read once; scriptFiles the scripts: of files read for them.
+	trees       map[string]*tree
+	scriptFiles map[string]map[string]*Script
 }
 
 // Resolve returns the chain arg names: a chain file's path, else a
@@ -26,10 +34,45 @@ func (l *Library) Resolve(arg string) (*Loaded, error) {
 	if path, ok := FilePath(arg); ok {
 		return once(&l.byPath, path, func() (*Loaded, error) { return LoadFile(path, l.Opts) })
 	}
+	var found *Loaded
+	var err error
 	if l.cat != nil {
-		return l.cat.Find(arg)
+		found, err = l.cat.Find(arg)
+	} else {
+		found, err = once(&l.byName, arg, func() (*Loaded, error) { return FindIn(l.Dir, arg, l.Opts) })
 	}
-	return once(&l.byName, arg, func() (*Loaded, error) { return FindIn(l.Dir, arg, l.Opts) })
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		if below, berr := l.findBelow(arg); below != nil || berr != nil {
+			return below, berr
+		}
+	}
+	return found, err
+}
+
+// findBelow finds a chain the top of the directory lacks in its
+// subdirectories (mcp-flowgate keeps orchestrators in orchestrators/):
+// the one file holding it; several are an error naming them. nil, nil
+// when none does.
+func (l *Library) findBelow(name string) (*Loaded, error) {
+	var paths []string
+	for _, p := range l.treeIndex(l.Dir, maxTreeDepth).names[name] {
+		if filepath.Dir(p) != filepath.Clean(l.Dir) {
+			paths = append(paths, p)
+		}
+	}
+	switch len(paths) {
+	case 0:
+		return nil, nil
+	case 1:
+	default:
+		return nil, &AmbiguousError{Name: name, Files: paths, From: l.Dir}
+	}
+	loaded, err := once(&l.byPath, paths[0], func() (*Loaded, error) { return LoadFile(paths[0], l.Opts) })
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Chain: loaded.Named(name), Chains: loaded.Chains, Warnings: loaded.Warnings}, nil
 }
 
 // Catalog loads every chain of the directory, once.

@@ -56,6 +56,7 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 		for _, c := range chains {
 			c.File = file
 			c.Source = data
+			c.siblings = chains
 			if c.Workflow != nil {
 				validateWorkflow(d, c, opts)
 			} else {

@@ -36,6 +36,11 @@ type Chain struct {
 	Workflow *Workflow `yaml:"-"`
 	// Tools are the chain-defined tools its agent steps may list.
 	Tools []*ToolDef `yaml:"tools" doc:"Tools the chain defines for its agent steps: each a description, the JSON Schema of its arguments and a cli, http, transform or file executor reading them as {args.NAME}."`
+	// Scripts and Connections are what the chain's workflow file declares
+	// for all its workflows: the bodies script steps run by subject, the
+	// services http (rest) and cli steps reach by name.
+	Scripts     map[string]*Script     `yaml:"-"`
+	Connections map[string]*Connection `yaml:"-"`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.
@@ -46,9 +51,31 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
+	// siblings are the chains of the same file, which a workflow step's
+	// definitionId finds first.
+	siblings []*Chain
 	// meant are the keys that the file's unknown top-level fields are
 	// close to: a chain lacking one of them is not told so a second time.
 	meant []string
+}
+
+// Sibling returns the chain of that name in the same file, or nil.
+func (c *Chain) Sibling(name string) *Chain {
+	for _, s := range c.siblings {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// SiblingNames are the names of the chains of the same file.
+func (c *Chain) SiblingNames() []string {
+	out := make([]string, len(c.siblings))
+	for i, s := range c.siblings {
+		out[i] = s.Name
+	}
+	return out
 }
 
 // Step returns the step with the given id, or nil.
@@ -68,12 +95,9 @@ func (c *Chain) Input(name string) *Input {
 // on a configured model only for chains that use one (reference 002: a
 // chain of deterministic steps needs no model).
 func (c *Chain) NeedsModel() bool {
-	for _, s := range c.Steps {
-		if s.Kind == KindAgent {
-			return true
-		}
-	}
-	return false
+	needs := false
+	c.Walk(func(s *Step) { needs = needs || s.Kind == KindAgent })
+	return needs
 }
 
 // Input is a chain-level parameter supplied with --input.

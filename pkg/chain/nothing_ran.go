@@ -11,3 +11,6 @@ func (e *NotFoundError) NothingRan() bool { return true }
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *DirError) NothingRan() bool { return true }
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *AmbiguousError) NothingRan() bool { return true }

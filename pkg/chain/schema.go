@@ -8,23 +8,31 @@ import (
 )
 
 // kindDoc describes the kind key of an executor, which Step knows as type.
-const kindDoc = "The executor's step kind (type is accepted too): cli, http, transform, agent, file or chain."
+const kindDoc = "The executor's step kind (type is accepted too): cli, http (rest), transform, agent, file, chain, noop, script, parallel or workflow."
 
 // JSONSchema describes the chain file format as a draft-07 JSON Schema with
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
 	step := objectSchema(reflect.TypeOf(Step{}), map[string]any{
-		"type":             map[string]any{"enum": Kinds()},
-		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
-		"completion":       objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
-		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
-		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
-		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
-		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
-		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
-		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
-		"command":          stringOrList(),
+		"type":              map[string]any{"enum": Kinds()},
+		"tools":             map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
+		"completion":        objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
+		"retry":             map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
+		"cache":             map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
+		"guardrails":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
+		"pre_tools":         map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}})},
+		"output_schema":     map[string]any{"enum": []string{"json", "markdown", "text"}},
+		"context_strategy":  map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
+		"body":              map[string]any{"type": []string{"string", "object", "array"}},
+		"branches":          map[string]any{"type": []string{"array", "object"}},
+		"join":              map[string]any{"oneOf": []any{map[string]any{"enum": []string{JoinAll, JoinAny}}, map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1}}},
+		"on_branch_failure": map[string]any{"enum": []string{OnFailureBail, OnFailureContinue}},
+		"use":               objectSchema(reflect.TypeFor[WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
+		"input":             map[string]any{"type": "object"},
+		"query":             map[string]any{"type": "object"},
+		"idempotencyKey":    map[string]any{"type": []string{"boolean", "string"}},
+		"command":           stringOrList(),
 	})
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))
@@ -127,9 +135,11 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	workflow["required"] = []string{"initialState", "states"}
 	workflow["patternProperties"] = extensions()
 	file := objectSchema(reflect.TypeFor[workflowFile](), map[string]any{
-		"version":   map[string]any{"type": []string{"string", "number"}},
-		"workflows": map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
-		"skills":    map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": objectSchema(reflect.TypeFor[Fragment](), map[string]any{"verb": map[string]any{"enum": fragmentVerbs}, "lifecycle": map[string]any{"enum": lifecycles}})},
+		"version":     map[string]any{"type": []string{"string", "number"}},
+		"workflows":   map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
+		"scripts":     map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[scriptKeys](), nil)},
+		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
+		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": objectSchema(reflect.TypeFor[Fragment](), map[string]any{"verb": map[string]any{"enum": fragmentVerbs}, "lifecycle": map[string]any{"enum": lifecycles}})},
 	})
 	file["required"] = []string{"workflows"}
 	file["patternProperties"] = extensions()

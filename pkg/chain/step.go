@@ -20,6 +20,12 @@ const (
 	KindHuman     Kind = "human"
 	KindChain     Kind = "chain"
 	KindNoop      Kind = "noop"
+	// KindREST is mcp-flowgate's name of an http executor (one that
+	// names a connection: and a path).
+	KindREST     Kind = "rest"
+	KindScript   Kind = "script"
+	KindParallel Kind = "parallel"
+	KindWorkflow Kind = "workflow"
 )
 
 // Deterministic reports whether the kind runs without any model.
@@ -38,6 +44,9 @@ type Step struct {
 	FileFields
 	CallFields
 	HumanFields
+	ScriptFields
+	ParallelFields
+	WorkflowFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`
@@ -66,6 +75,12 @@ type Step struct {
 	// lostDeps is set on a step whose depends_on names a step that does
 	// not exist (reported): the other checks go on without that name.
 	lostDeps bool
+	// label, when set, is how messages name a step written inside
+	// another (a parallel executor's branch).
+	label string
+	// fanned marks the do: step of a parallel executor's for_each, which
+	// reads its item as {item} and $.branch.
+	fanned bool
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names
@@ -73,10 +88,17 @@ type Step struct {
 // workflow task whose state has a default branch to take it.
 func (s *Step) KeywordFallsThrough() bool { return s.keywordDefault }
 
+// Who is how messages name the step: step "id", or what the user
+// wrote it as (transition "go" executor, state "s" task).
+func (s *Step) Who() string { return s.subject() }
+
 // subject is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task, tool "t"
 // executor).
 func (s *Step) subject() string {
+	if s.label != "" {
+		return s.label
+	}
 	if s.owner != "" {
 		return s.owner + " " + quote(s.ID) + " " + s.role
 	}
@@ -89,7 +111,7 @@ func (s *Step) subject() string {
 // Schema gives editors.
 type CommonFields struct {
 	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
-	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http, transform, file, human, chain."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow."`
 	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
 	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
 	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`

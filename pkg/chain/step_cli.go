@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -22,11 +24,15 @@ var cliKind = kindUnit{
 	kind:    KindCLI,
 	aliases: []Kind{KindShell},
 	body:    reflect.TypeFor[CLIFields](),
+	also:    []string{"connection"},
 	check:   checkCLI,
 	compile: compileCLI,
 }
 
 func checkCLI(v *validator, s *Step) {
+	if s.Connection != "" {
+		useConnection(v, s)
+	}
 	switch {
 	case s.Command == "" && s.Run == "":
 		v.d.errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
@@ -36,6 +42,31 @@ func checkCLI(v *validator, s *Step) {
 		v.d.errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
 	case s.Command != "" && len(s.Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.Command), " \t"):
 		v.d.errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.Command)
+	}
+}
+
+// useConnection gives a cli step the program of the cli connection it
+// names (mcp-flowgate): the connection's command, its args before the
+// step's, its env under the step's, its workingDirectory unless the step
+// sets cwd.
+func useConnection(v *validator, s *Step) {
+	c := v.connection(s, ConnCLI)
+	if c == nil {
+		return
+	}
+	if s.Command != "" || s.Run != "" {
+		v.d.errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.Connection)
+		return
+	}
+	s.Command = c.Command
+	s.Args = append(slices.Clone(c.Args), s.Args...)
+	if len(c.Env) > 0 {
+		env := maps.Clone(c.Env)
+		maps.Copy(env, s.Env)
+		s.Env = env
+	}
+	if s.Cwd == "" {
+		s.Cwd = c.WorkingDirectory
 	}
 }
 

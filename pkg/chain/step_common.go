@@ -34,6 +34,23 @@ func (v *validator) kindFields(s *Step) {
 	v.commonFields(s)
 }
 
+// stepKind resolves the kind of a step written inside something (an
+// executor, a task, a parallel step's branch), which must say it, and
+// checks its fields against it; false when the kind does not exist.
+func (v *validator) stepKind(s *Step, name string) bool {
+	kind, known := kindOf(s.Type)
+	if !known {
+		v.d.errorf(s.At("type"), "%s", unknownKind(name, "kind", s.Type, Kinds()))
+		return false
+	}
+	if _, set := s.FieldPos["type"]; !set {
+		v.d.errorf(s.Pos, "%s: kind is required (cli, http, transform, agent, file, chain, script, parallel, workflow…)", name)
+	}
+	s.Kind = kind
+	v.kindFields(s)
+	return true
+}
+
 // The largest values of the time fields every step has. A larger one is a
 // validation error: past these, a duration overflows (a negative timeout
 // fires at once, a negative delay makes a hot retry loop) long before it

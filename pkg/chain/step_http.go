@@ -7,25 +7,47 @@ import (
 )
 
 // HTTPFields configure an http step: one request, whose body is the
-// output and whose status is OUTPUT_status.
+// output and whose status is OUTPUT_status. mcp-flowgate's rest executor
+// is the same step: a connection: gives the base URL and headers, path
+// the rest of the URL, query its parameters and a mapping body the JSON
+// sent.
 type HTTPFields struct {
 	Method       string            `yaml:"method" doc:"HTTP method of an http step (default GET)."`
-	URL          string            `yaml:"url" doc:"URL of an http step."`
+	URL          string            `yaml:"url" doc:"URL of an http step (or connection and path)."`
 	Headers      map[string]string `yaml:"headers" doc:"HTTP headers of an http step."`
-	Body         string            `yaml:"body" doc:"Request body of an http step."`
+	Body         string            `yaml:"body" doc:"Request body of an http step: text, or a mapping sent as JSON whose $.context/$.arguments/$.workflow.input values are read when it runs."`
 	FailOnStatus *bool             `yaml:"fail_on_status" doc:"false: a non-2xx status is a response, not a failure."`
+	// Connection names one of the file's connections: a rest one for an
+	// http step, a cli one for a cli step.
+	Connection string         `yaml:"connection" doc:"One of the file's connections: a rest connection (its baseUrl and headers) for an http/rest step, a cli connection (its command) for a cli step."`
+	Query      map[string]any `yaml:"query" doc:"URL query parameters of an http step; $.-values are read when it runs."`
+	// IdempotencyKey true sends an Idempotency-Key header made of the run
+	// and step; text is the key itself (a template).
+	IdempotencyKey any `yaml:"idempotencyKey" doc:"true: send an Idempotency-Key header (the run id and step), the same on every retry; text: that key."`
+	// BodyData is a body written as a mapping or list: sent as JSON.
+	BodyData any `yaml:"-"`
 }
 
 var httpKind = kindUnit{
 	kind:    KindHTTP,
+	aliases: []Kind{KindREST},
 	body:    reflect.TypeFor[HTTPFields](),
+	also:    []string{"path"},
 	check:   checkHTTP,
 	compile: compileHTTP,
 }
 
 func checkHTTP(v *validator, s *Step) {
-	if s.URL == "" {
-		v.d.errorf(s.Pos, "%s: url is required for an http step", s.subject())
+	switch {
+	case s.Connection != "":
+		if s.URL != "" {
+			v.d.errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
+		}
+		v.connection(s, ConnREST)
+	case s.URL == "" && s.Path != "":
+		v.d.errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
+	case s.URL == "":
+		v.d.errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
 	}
 	if s.Method != "" {
 		m := strings.ToUpper(s.Method)
@@ -34,10 +56,38 @@ func checkHTTP(v *validator, s *Step) {
 		}
 		s.Method = m
 	}
+	switch k := s.IdempotencyKey.(type) {
+	case nil, bool, string:
+	default:
+		v.d.errorf(s.At("idempotencyKey"), "%s: idempotencyKey is true or a key, not %v", s.subject(), k)
+	}
 }
 
 func compileHTTP(v *validator, s *Step, c *Compiled) {
 	c.URL = v.template(s, "url", s.URL)
 	c.Body = v.template(s, "body", s.Body)
 	c.Headers = v.templates(s, "headers", s.Headers)
+	if s.BodyData != nil {
+		c.BodyJSON = v.mapped(s, "body", s.BodyData)
+	}
+	if len(s.Query) > 0 {
+		c.Query = map[string]*Mapped{}
+		for k, q := range s.Query {
+			c.Query[k] = v.mapped(s, "query", q)
+		}
+	}
+	if key, ok := s.IdempotencyKey.(string); ok {
+		c.IdempotencyKey = v.template(s, "idempotencyKey", key)
+	}
+}
+
+// mapped compiles a value whose $.-texts are read when the step runs,
+// reporting a bad path at the field.
+func (v *validator) mapped(s *Step, field string, value any) *Mapped {
+	m, err := compileMapped(value, s.fanned)
+	if err != nil {
+		v.d.errorf(s.At(field), "%s: %s: %v", s.subject(), field, err)
+		return nil
+	}
+	return m
 }

@@ -66,6 +66,10 @@ func (t *Template) IsLiteral() bool {
 	return true
 }
 
+// Literal is a template of text alone: no part of it is a reference,
+// whatever braces it holds (a path made when a step runs).
+func Literal(text string) *Template { return &Template{parts: []part{{lit: text}}} }
+
 // ParseTemplate splits text into literals and references. It never fails:
 // anything that is not a reference form is literal text.
 func ParseTemplate(text string) *Template {

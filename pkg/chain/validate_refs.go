@@ -28,7 +28,7 @@ func (sc scope) check(name string) string {
 	if name == "input" {
 		return ""
 	}
-	if name == "item" && s.ForEach != "" {
+	if name == "item" && s.ForEach != "" || s.fanned && (name == "item" || name == "branch") {
 		return ""
 	}
 	for _, p := range s.PreTools {
@@ -128,7 +128,8 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 			v.d.errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
 			return Arg{Raw: raw}
 		}
-		if name, path := jsonPathHead(raw); name != "" {
+		// $.workflow.input.x is mcp-flowgate's $.input.x
+		if name, path := jsonPathHead(strings.Replace(raw, "$.workflow.input", "$.input", 1)); name != "" {
 			v.ref(s, field, Ref{Name: name, Path: path, Raw: raw})
 		}
 		return Arg{JSONPath: p, Raw: raw}

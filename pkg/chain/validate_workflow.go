@@ -193,16 +193,9 @@ func (v *validator) executor(s *Step) {
 			v.d.errorf(s.At(f), "%s: %s does not apply here: %s", name, f, why)
 		}
 	}
-	kind, known := kindOf(s.Type)
-	if !known {
-		v.d.errorf(s.At("type"), "%s", unknownKind(name, "kind", s.Type, Kinds()))
+	if !v.stepKind(s, name) {
 		return
 	}
-	if _, set := s.FieldPos["type"]; !set {
-		v.d.errorf(s.Pos, "%s: kind is required (cli, http, transform, agent, file, chain)", name)
-	}
-	s.Kind = kind
-	v.kindFields(s)
 	if s.OutputVar == "" {
 		s.OutputVar = s.ID
 	} else if !IsIdentifier(s.OutputVar) {
@@ -346,6 +339,8 @@ func (v *validator) workflowHas(s *Step, name string) bool {
 		return true
 	case s != nil && name == "item" && s.ForEach != "":
 		return true
+	case s != nil && s.fanned && (name == "item" || name == "branch"):
+		return true // a parallel step's do:, run per item
 	}
 	if s != nil {
 		for _, p := range s.PreTools {

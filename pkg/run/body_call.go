@@ -83,7 +83,8 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 // preflightCall checks, before anything runs, that a chain step can call
 // its chain: it exists, takes the inputs given, is not a workflow, and
 // does not call back into a chain on the stack.
-func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolver, stack []string) error {
+func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
+	resolve := r.Chains
 	fail := func(format string, args ...any) error {
 		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -113,5 +114,5 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, resolve ChainResolve
 		}
 		return fail("with: %v", err)
 	}
-	return preflight(l, callee, resolve, stack)
+	return preflight(l, callee, r, stack)
 }

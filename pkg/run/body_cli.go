@@ -21,15 +21,7 @@ func init() {
 		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			c := s.C()
 			out, err := x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
-			var ee *executor.ExitError
-			if errors.As(err, &ee) && ee.Signal == "" {
-				out.exitCode = ee.Code
-				if s.TreatNonZeroAsFailure != nil && !*s.TreatNonZeroAsFailure {
-					// a value to map or branch on, not a failure
-					err = nil
-				}
-			}
-			return out, err
+			return exitValue(s, out, err)
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
 			cs := s.C()
@@ -52,6 +44,20 @@ func init() {
 			p.Action = strings.Join(argv, " ")
 		},
 	})
+}
+
+// exitValue keeps a command's exit code, for $.output.exitCode; with
+// treatNonZeroAsFailure: false a nonzero one is a value, not a failure.
+func exitValue(s *chain.Step, out outcome, err error) (outcome, error) {
+	var ee *executor.ExitError
+	if errors.As(err, &ee) && ee.Signal == "" {
+		out.exitCode = ee.Code
+		if s.TreatNonZeroAsFailure != nil && !*s.TreatNonZeroAsFailure {
+			// a value to map or branch on, not a failure
+			err = nil
+		}
+	}
+	return out, err
 }
 
 // command runs a process: argv with no shell, or a script whose

@@ -16,10 +16,17 @@ func init() {
 	register(chain.KindHTTP, kind{
 		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			c := s.C()
+			if isREST(s) {
+				return x.rest(ctx, s, sc)
+			}
 			return x.http(ctx, s, sc, c.URL, c.Headers, c.Body, s.Method)
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
 			cs := s.C()
+			if isREST(s) {
+				p.Action = v.restPlan(s)
+				return
+			}
 			p.Action = methodOf(s.Method) + " " + v.keep(cs.URL)
 			if b := v.keep(cs.Body); b != "" {
 				p.Action += "\n" + b
@@ -57,22 +64,38 @@ func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chai
 	if req.Body, err = x.render(body, sc); err != nil {
 		return outcome{}, err
 	}
-	for k, t := range headers {
-		if req.Headers[k], err = x.render(t, sc); err != nil {
-			return outcome{}, err
-		}
+	if err = x.renderHeaders(req.Headers, headers, sc); err != nil {
+		return outcome{}, err
 	}
+	return x.send(ctx, s, req, func() string { return urlSource(s, url) })
+}
+
+// renderHeaders renders header templates into h.
+func (x *execution) renderHeaders(h map[string]string, headers map[string]*chain.Template, sc scope) error {
+	for k, t := range headers {
+		v, err := x.render(t, sc)
+		if err != nil {
+			return err
+		}
+		h[k] = v
+	}
+	return nil
+}
+
+// send sends a request built for step s; source says what set its URL,
+// for an error that must name the endpoint.
+func (x *execution) send(ctx context.Context, s *chain.Step, req executor.HTTPRequest, source func() string) (outcome, error) {
 	resp, err := executor.DoHTTP(ctx, x.l.client, req)
 	if err != nil {
 		if hp := llm.HostPort(req.URL); hp != "" && ctx.Err() == nil {
 			// name the endpoint and what chose it, to know what to fix
-			err = fmt.Errorf("%w (%s, set by %s)", err, hp, urlSource(s, url))
+			err = fmt.Errorf("%w (%s, set by %s)", err, hp, source())
 		}
 		return outcome{}, err
 	}
 	out := outcome{value: textValue(resp.Body), status: resp.Status}
 	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
-		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(method), redact.URL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }

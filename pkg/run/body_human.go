@@ -50,7 +50,7 @@ func init() {
 
 // noteArrival keeps the transition a record took to a new state.
 func (f *flow) noteArrival(rec TransitionRecord) {
-	if rec.Enter {
+	if rec.Hook {
 		if rec.From != rec.To {
 			f.cameBy = nil
 		}

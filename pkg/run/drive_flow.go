@@ -42,13 +42,26 @@ type flow struct {
 	// lastOutput names the variable of the last value an executor or a
 	// task produced (noteOutput).
 	lastOutput string
-	// entering is set while the state's onEnter has yet to run.
-	entering bool
+	// enterPending is set while the state's onEnter has yet to run.
+	enterPending bool
 	// cameBy is the transition that led to the current state, if any.
 	cameBy *chain.Transition
 	// history is every transition the run took, earlier calls' included,
 	// as saved: what evidence guards count.
 	history []TransitionRecord
+
+	// pending is a workflow that a workflow step of the state the run is
+	// at began and that has not ended; sub is it set up by a resume (the
+	// --take went to it); entering is the transition whose workflow step
+	// begins one (flow_sub.go).
+	pending  *pendingSub
+	sub      *flow
+	entering SubEntry
+	// within, subGuidance and subDeadline say where, inside a workflow a
+	// step runs, the run paused or stopped, and that decision's guidance.
+	within      []SubState
+	subGuidance *Guidance
+	subDeadline string
 }
 
 // newFlow sets up the flow driver of a workflow's execution: it replays
@@ -68,8 +81,19 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	}
 	f.seedInputs()
 	f.enterSlots("", f.state)
-	f.entering = w.State(f.state) != nil && w.State(f.state).OnEnter != nil
+	f.enterPending = w.State(f.state) != nil && w.State(f.state).OnEnter != nil
 	f.replay(req.History)
+	if f.state != chain.End && w.State(f.state) == nil {
+		return nil, &ChangedError{Workflow: x.c.Name, File: x.c.File, State: f.state}
+	}
+	routed, err := f.preparePending(req)
+	if err != nil {
+		return nil, err
+	}
+	if routed {
+		// the --take and its arguments were the workflow's the run is in
+		return f, nil
+	}
 	// the arguments first: the taken transition's guards may read them
 	if err := f.takeArgs(req.Args); err != nil {
 		return nil, err
@@ -93,13 +117,19 @@ func (f *flow) drive(ctx context.Context) {
 		if f.timedOut() {
 			continue
 		}
-		if f.entering && !f.enter(ctx) {
+		if f.enterPending && !f.enter(ctx) {
 			return
 		}
 		s := f.w.State(f.state)
 		if f.state == chain.End || s.Terminal {
 			f.end(s)
 			return
+		}
+		if handled, moved := f.goOnPending(ctx, s); handled {
+			if !moved {
+				return
+			}
+			continue
 		}
 		var ok bool
 		if s.Task != nil {
@@ -164,8 +194,12 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	defer f.useArgs(nil)
 	before := f.context
 	if e := t.Executor; e != nil {
+		f.entering = SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
+		if !ok && f.status == Paused {
+			return false // at a decision inside the workflow it runs
+		}
 		if !ok {
 			retry := []Link{transitionRetry(t)}
 			if ctx.Err() != nil {
@@ -227,6 +261,13 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 		f.steps = append(f.steps, *sr)
 		return sr, false
 	}
+	if e.Kind == chain.KindWorkflow {
+		sr, ok := f.runSub(ctx, e)
+		if f.status != Paused {
+			f.steps = append(f.steps, *sr)
+		}
+		return sr, ok
+	}
 	sr, _ := f.runStep(ctx, e)
 	f.steps = append(f.steps, *sr)
 	return sr, !unfinished(sr.Status)
@@ -251,7 +292,7 @@ func (f *flow) deeper() bool {
 // moved records a transition durably, then enters its target.
 func (f *flow) moved(rec TransitionRecord) {
 	rec.Time = f.l.now()
-	if !rec.Enter {
+	if !rec.Hook {
 		f.enterSlots(rec.From, rec.To)
 	}
 	rec.Context = maps.Clone(f.context)
@@ -264,10 +305,10 @@ func (f *flow) moved(rec TransitionRecord) {
 	}
 	f.history = append(f.history, saved)
 	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
-	if !rec.Enter || rec.From != rec.To {
+	if !rec.Hook || rec.From != rec.To {
 		f.state, f.arrived = rec.To, rec.Time
 	}
-	f.entering = enterPending(f.w, rec)
+	f.enterPending = enterPending(f.w, rec)
 	f.noteArrival(rec)
 	f.noteOutput(rec)
 }

@@ -97,7 +97,11 @@ type Local struct {
 	grace    time.Duration
 	lenient  bool
 	chains   ChainResolver
-	now      func() time.Time
+	// workflows and scripts find the workflow a workflow step names, the
+	// script a script step runs, outside their own file.
+	workflows WorkflowResolver
+	scripts   ScriptResolver
+	now       func() time.Time
 
 	models       Models
 	defaultModel string
@@ -111,6 +115,14 @@ type Local struct {
 
 // ChainResolver finds the chain a chain step calls, by name.
 type ChainResolver func(name string) (*chain.Chain, error)
+
+// WorkflowResolver finds the workflow a workflow step names by its
+// definitionId when its own file (from) holds none of that name.
+type WorkflowResolver func(name, from string) (*chain.Chain, error)
+
+// ScriptResolver finds the script a script step runs by its subject when
+// its own file's (from's) scripts: library lacks it.
+type ScriptResolver func(subject, from string) (*chain.Script, error)
 
 var _ Engine = (*Local)(nil)
 
@@ -141,6 +153,14 @@ func WithLenientVariables(on bool) Option { return func(l *Local) { l.lenient = 
 
 // WithChains lets chain steps call other chains, found by name.
 func WithChains(r ChainResolver) Option { return func(l *Local) { l.chains = r } }
+
+// WithWorkflows lets workflow steps run workflows of other files, found
+// by definitionId.
+func WithWorkflows(r WorkflowResolver) Option { return func(l *Local) { l.workflows = r } }
+
+// WithScripts lets script steps run scripts of other files' libraries,
+// found by subject.
+func WithScripts(r ScriptResolver) Option { return func(l *Local) { l.scripts = r } }
 
 // WithModels lets agent steps call models, resolved by name.
 func WithModels(m Models) Option { return func(l *Local) { l.models = m } }

@@ -34,13 +34,23 @@ type PreflightError struct {
 	Pos  chain.Pos
 	Step string
 	Msg  string
+	// Who, when set, is how the step is named (transition "go" executor);
+	// else it is step "ID".
+	Who string
 }
 
 func (e *PreflightError) Error() string {
 	if e.Kind == Unsupported {
-		return fmt.Sprintf("%s:%s: step %q: %s is not supported yet; nothing was run", e.File, e.Pos, e.Step, e.Msg)
+		return fmt.Sprintf("%s:%s: %s: %s is not supported yet; nothing was run", e.File, e.Pos, e.who(), e.Msg)
 	}
-	return fmt.Sprintf("%s:%s: step %q: %s; nothing was run", e.File, e.Pos, e.Step, e.Msg)
+	return fmt.Sprintf("%s:%s: %s: %s; nothing was run", e.File, e.Pos, e.who(), e.Msg)
+}
+
+func (e *PreflightError) who() string {
+	if e.Who != "" {
+		return e.Who
+	}
+	return fmt.Sprintf("step %q", e.Step)
 }
 
 // NothingRan marks the error as one from before anything ran (exit 2).
@@ -134,7 +144,7 @@ func RerunSet(c *chain.Chain, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, id := range ids {
 		caller, _, nested := strings.Cut(id, "/")
-		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain) {
+		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain && c.Step(caller).Kind != chain.KindWorkflow) {
 			return nil, &InputError{Chain: c.Name, Msg: fmt.Sprintf("--rerun %s: the chain has no such step (or transition)", id)}
 		}
 		out[id] = true

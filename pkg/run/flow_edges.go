@@ -12,7 +12,7 @@ import (
 func (f *flow) traversed(e chain.Edge) int {
 	n := 0
 	for _, h := range f.history {
-		if h.Enter && h.From == h.To {
+		if h.Hook && h.From == h.To {
 			continue // a state's onEnter: no move
 		}
 		if h.From == e.From && h.To == e.To {

@@ -18,7 +18,7 @@ func enterPending(w *chain.Workflow, rec TransitionRecord) bool {
 	if s == nil || s.OnEnter == nil {
 		return false
 	}
-	return !rec.Enter || rec.From != rec.To
+	return !rec.Hook || rec.From != rec.To
 }
 
 // enter runs the onEnter of the state the run just entered: its executor,
@@ -27,19 +27,19 @@ func enterPending(w *chain.Workflow, rec TransitionRecord) bool {
 // resume runs the onEnter again. It reports whether the run goes on.
 func (f *flow) enter(ctx context.Context) bool {
 	s := f.w.State(f.state)
-	f.entering = false
+	f.enterPending = false
 	if s == nil || s.OnEnter == nil {
 		return true
 	}
 	on := s.OnEnter
-	rec := TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Enter: true}
+	rec := TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
 	retry := []Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: actorLink(chain.ActorDeterministic)}}
 	before := f.context
 	if e := on.Executor; e != nil {
 		sr, ok := f.runExecutor(ctx, e)
 		rec.Step = sr
 		if !ok {
-			f.entering = true
+			f.enterPending = true
 			if ctx.Err() != nil {
 				f.stop(Interrupted, "interrupted while entering state "+s.Name, retry)
 				return false
@@ -55,13 +55,13 @@ func (f *flow) enter(ctx context.Context) bool {
 	if len(on.Output) > 0 {
 		if err := f.mapMappings(on.Output, f.pathDoc(on.Executor, rec.Step, nil)); err != nil {
 			f.setContext(before)
-			f.entering = true
+			f.enterPending = true
 			f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
 			return false
 		}
 	}
 	if err := f.checkSlots(s, before); err != nil {
-		f.entering = true
+		f.enterPending = true
 		f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
 		return false
 	}
@@ -85,7 +85,7 @@ func (f *flow) timedOut() bool {
 		return false
 	}
 	f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
-		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Enter: true})
+		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true})
 	return true
 }
 

@@ -126,7 +126,7 @@ func (f *flow) evidence() []chain.Evidence {
 	var out []chain.Evidence
 	for _, rec := range f.history {
 		e, decl := f.executorOf(rec)
-		if rec.Enter {
+		if rec.Hook {
 			// a state's onEnter (or the workflow's timeout): no
 			// transition was taken; what its executor produced counts
 			e, decl = nil, nil

@@ -35,11 +35,35 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 				if st, ok := f.st.get(e.OutputVar + "_status"); ok {
 					out["status"] = st.Data
 				}
+				out["body"] = out["json"]
+				if out["body"] == nil {
+					out["body"] = v.Text
+				}
 			}
+			spreadOutput(e, out)
 		}
 		doc["output"] = out
 	}
 	return doc
+}
+
+// spreadOutput also puts the fields of a structured output at the top of
+// $.output, where mcp-flowgate's mappings read them: a parallel step's
+// branches and summary, a response's fields ($.output.id), a
+// sub-workflow's context. The fields of the document itself (json,
+// text, status…) win.
+func spreadOutput(e *chain.Step, out map[string]any) {
+	switch e.Kind {
+	case chain.KindParallel, chain.KindWorkflow, chain.KindHTTP:
+	default:
+		return
+	}
+	obj, _ := out["json"].(map[string]any)
+	for k, v := range obj {
+		if _, taken := out[k]; !taken {
+			out[k] = v
+		}
+	}
 }
 
 // mapOutput sets the context keys of a transition's output mappings. Every
@@ -146,14 +170,7 @@ func operandValue(op chain.Operand, doc map[string]any) any {
 	if op.Path == nil {
 		return op.Literal
 	}
-	nodes := op.Path.Select(doc)
-	switch len(nodes) {
-	case 0:
-		return nil
-	case 1:
-		return nodes[0]
-	}
-	return []any(nodes)
+	return chain.Select(op.Path, doc)
 }
 
 // number reads an arithmetic operand: nil is 0, numbers and numeric text

@@ -12,6 +12,12 @@ import (
 func (f *flow) replay(history []TransitionRecord) {
 	lost := map[string]bool{}
 	for _, h := range history {
+		if h.Nested() {
+			f.replayNested(h)
+			continue
+		}
+		// the run moved on: any workflow a step ran there has ended
+		f.pending = nil
 		for name, v := range h.Vars {
 			if v.Masked {
 				// it held a secret input, which is never saved: leave it
@@ -30,10 +36,10 @@ func (f *flow) replay(history []TransitionRecord) {
 				lost["context."+k] = true
 			}
 		}
-		if !h.Enter || h.From != h.To {
+		if !h.Hook || h.From != h.To {
 			f.state, f.arrived = h.To, h.Time
 		}
-		f.entering = enterPending(f.w, h)
+		f.enterPending = enterPending(f.w, h)
 		f.noteArrival(h)
 		f.noteOutput(h)
 		f.history = append(f.history, h)
@@ -55,7 +61,7 @@ func (f *flow) checkTake() error {
 	if f.take == "" {
 		return nil
 	}
-	if f.take == onEnterName && f.entering {
+	if f.take == onEnterName && f.enterPending {
 		// the retry link of a failed onEnter: driving the run runs it
 		f.take = ""
 		return nil

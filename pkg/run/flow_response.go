@@ -30,6 +30,10 @@ type WorkflowResult struct {
 	// Deadline is when a paused decision point's on_timeout transition
 	// will be taken (by the next resume after it).
 	Deadline string `json:"deadline,omitempty"`
+	// Within, when the run paused or stopped inside a workflow that a
+	// workflow step runs, says where, outermost first: the links,
+	// guidance and deadline are then that workflow's decision's.
+	Within []SubState `json:"within,omitempty"`
 }
 
 // ChainEntry is one transition taken. DecidedBy and Result are set only
@@ -92,10 +96,41 @@ type TransitionRecord struct {
 	Args map[string]any `json:"arguments,omitempty"`
 	// Step is the executor's or task's result, when one ran.
 	Step *StepResult `json:"step,omitempty"`
-	// Enter marks the record of a state's onEnter (From and To are the
-	// state) or of the workflow's timeout (To is onTimeout's target).
-	Enter bool      `json:"enter,omitempty"`
-	Time  time.Time `json:"time"`
+	// Hook marks a record no transition made: a state's onEnter (From
+	// and To are the state) or the workflow's timeout (To is onTimeout's
+	// target).
+	Hook bool      `json:"hook,omitempty"`
+	Time time.Time `json:"time"`
+	// Within, on a transition of a workflow that a workflow step runs,
+	// is the path of the steps it runs inside ("vet", "vet/inner");
+	// empty on the run's own transitions. Enter marks where such a
+	// workflow began: the transition outside that runs it.
+	Within string    `json:"within,omitempty"`
+	Enter  *SubEntry `json:"enter,omitempty"`
+}
+
+// Nested reports whether the record belongs to a workflow a workflow
+// step runs, not to the run's own workflow.
+func (r TransitionRecord) Nested() bool { return r.Within != "" }
+
+// SubEntry is the transition whose workflow step began a workflow of its
+// own: where the run was, which transition, who decided it and with what
+// arguments, so that a resume goes on with it.
+type SubEntry struct {
+	State      string         `json:"state"`
+	Transition string         `json:"transition"`
+	Workflow   string         `json:"workflow"`
+	DecidedBy  string         `json:"decidedBy,omitempty"`
+	Actor      string         `json:"actor,omitempty"`
+	Args       map[string]any `json:"arguments,omitempty"`
+}
+
+// SubState is where a run stands inside a workflow that a workflow step
+// runs: the step, the workflow, and its state.
+type SubState struct {
+	Step     string `json:"step"`
+	Workflow string `json:"workflow"`
+	State    string `json:"state"`
 }
 
 // Decision is what a person or a model is asked at a decision point.

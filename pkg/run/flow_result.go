@@ -36,6 +36,13 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == Paused && !d.IsZero() {
 		wr.Deadline = d.UTC().Format(time.RFC3339)
 	}
+	if f.within != nil && f.status != Succeeded {
+		// the decision (or failure) is inside a workflow a step runs
+		wr.Within, wr.Deadline = f.within, f.subDeadline
+		if f.status == Paused {
+			wr.Guidance = f.subGuidance
+		}
+	}
 	if f.secrets != nil {
 		wr.Context, _ = f.maskValue(wr.Context).(map[string]any)
 	}
@@ -114,14 +121,15 @@ func (f *flow) outputVars(e *chain.Step) map[string]SavedValue {
 	return out
 }
 
-// mergeContext merges a cli executor's JSON object output into context,
+// mergeContext merges a cli (or script) executor's JSON object output
+// into context,
 // and what a task chain task's hooks recorded (mergeHooks).
 func (f *flow) mergeContext(e *chain.Step) {
 	if e.Handler != nil {
 		f.mergeHooks()
 		return
 	}
-	if e.Kind != chain.KindCLI {
+	if e.Kind != chain.KindCLI && e.Kind != chain.KindScript {
 		return
 	}
 	v, ok := f.st.get(e.OutputVar)

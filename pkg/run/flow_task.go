@@ -17,9 +17,19 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 	} else if !f.deeper() {
 		return false
 	}
+	return f.taskWith(ctx, s, decidedBy)
+}
+
+// taskWith runs the state's task, taken as decidedBy says, and follows
+// its branch.
+func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) bool {
 	retry := []Link{taskRetry(s)}
 	f.beforeTask(s)
+	f.entering = SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
+	if !ok && f.status == Paused {
+		return false // at a decision inside the workflow the task runs
+	}
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
 		// below, so a resume does not run it again

@@ -42,7 +42,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 // any unconfirmed rerun, then names the run.
 func (l *Local) admit(req Request) (string, error) {
 	c := req.Chain
-	if err := preflight(l, c, l.chains, nil); err != nil {
+	if err := preflight(l, c, Resolvers{l.chains, l.workflows, l.scripts}, nil); err != nil {
 		return "", err
 	}
 	if c.Workflow != nil {
@@ -70,15 +70,25 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)
 // whose callee is missing, takes other inputs, or calls back into a chain
-// on the stack, as a positioned finding (a *chain.ValidationError).
+// on the stack, the first workflow step whose workflow is missing or
+// calls back into one on the stack, and the first script step whose
+// script is nowhere, as a positioned finding (a *chain.ValidationError).
 // `validate` uses it; `run` checks the same before starting.
-func CheckCalls(c *chain.Chain, resolve ChainResolver) error {
-	err := preflight(nil, c, resolve, nil)
+func CheckCalls(c *chain.Chain, r Resolvers) error {
+	err := preflight(nil, c, r, nil)
 	var ce *PreflightError
 	if errors.As(err, &ce) && ce.Kind == BadCall {
-		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("step %q: %s", ce.Step, ce.Msg)}}}
+		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("%s: %s", ce.who(), ce.Msg)}}}
 	}
 	return err
+}
+
+// Resolvers find what steps call outside their own file: chains by name,
+// workflows by definitionId, scripts by subject.
+type Resolvers struct {
+	Chains    ChainResolver
+	Workflows WorkflowResolver
+	Scripts   ScriptResolver
 }
 
 // Warnings are what would stop a valid chain when it runs here, as
@@ -107,24 +117,39 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 // steps that cannot call their chain and, when l is set (a run, not a
 // validation), agent steps without a usable model and features not
 // supported yet.
-func preflight(l *Local, c *chain.Chain, resolve ChainResolver, stack []string) error {
-	stack = append(stack, c.Name)
-	for _, s := range c.Steps {
-		if s.Kind == chain.KindChain {
-			if err := preflightCall(l, c, s, resolve, stack); err != nil {
-				return err
-			}
+func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
+	stack = append(stack, stackKey(c))
+	var first error
+	c.Walk(func(s *chain.Step) {
+		if first != nil {
+			return
 		}
-		if l == nil {
-			continue
+		switch s.Kind {
+		case chain.KindChain:
+			first = preflightCall(l, c, s, r, stack)
+		case chain.KindWorkflow:
+			first = preflightWorkflow(l, c, s, r, stack)
+		case chain.KindScript:
+			first = preflightScript(c, s, r.Scripts)
+		}
+		if first != nil || l == nil {
+			return
 		}
 		if k, ok := kinds[s.Kind]; ok && k.admit != nil {
-			if err := k.admit(l, c, s); err != nil {
-				return err
-			}
+			first = k.admit(l, c, s)
 		}
+	})
+	return first
+}
+
+// stackKey is how the stack of calls names a chain: a DAG chain by its
+// name (chain steps call it so), a workflow by its file and name (one
+// name may be a workflow of several files).
+func stackKey(c *chain.Chain) string {
+	if c.Workflow != nil {
+		return c.File + "#" + c.Name
 	}
-	return nil
+	return c.Name
 }
 
 // reuse keeps a step's result from an earlier attempt of the run.

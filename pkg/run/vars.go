@@ -225,7 +225,8 @@ func (v Value) exprValue(condition bool) any {
 }
 
 // document is the run context as one JSON-like tree, for JSONPath
-// arguments such as $.input.service.
+// arguments such as $.input.service; the input is also
+// $.workflow.input, as mcp-flowgate reads it.
 func (sc scope) document() map[string]any {
 	sc.st.mu.RLock()
 	names := make([]string, 0, len(sc.st.vars)+len(sc.local)+1)
@@ -236,5 +237,9 @@ func (sc scope) document() map[string]any {
 	for k := range sc.local {
 		names = append(names, k)
 	}
-	return sc.valueEnv(append(names, "input"))
+	doc := sc.valueEnv(append(names, "input"))
+	if _, taken := doc["workflow"]; !taken {
+		doc["workflow"] = map[string]any{"input": doc["input"]}
+	}
+	return doc
 }

@@ -50,6 +50,9 @@ func TestCrashedWorkflowShowsTheRunningExecutor(t *testing.T) {
 		Vars: map[string]run.SavedValue{"test": {Text: "ok"}}, Context: map[string]any{"n": 2.0}})
 	r.Emit(event.Event{Type: event.StepStarted, RunID: id, Step: "deploy"})
 	r.Emit(event.Event{Type: event.StepAttempt, RunID: id, Step: "deploy", Attempt: 2})
+	// a workflow a workflow step runs: its transitions are not the run's
+	r.Transition(run.TransitionRecord{Within: "sub", Enter: &run.SubEntry{State: "deploying", Transition: "sub"}, To: "inner"})
+	r.Transition(run.TransitionRecord{Within: "sub", From: "inner", Transition: "go", To: "innermost", Context: map[string]any{"n": 9.0}})
 	r.Emit(event.Event{Type: event.StepStarted, RunID: id + "/call", Step: "inner"}) // a called chain's
 	r.lock.Unlock()                                                                  // the process died
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // TestPrinters draws a DAG chain (a label with quotes, ids that Mermaid
@@ -94,5 +96,24 @@ func TestTextMarksOutcomes(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", tt.name, want, b.String())
 			}
 		}
+	}
+}
+
+// TestFromRunLeavesNestedTransitionsOut: the transitions of a workflow a
+// workflow step ran are that workflow's: a crashed run's picture marks
+// neither their states nor their last one as the run's.
+func TestFromRunLeavesNestedTransitionsOut(t *testing.T) {
+	l, err := chain.LoadFile(filepath.Join("testdata", "wf.yaml"), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := &store.Saved{Transitions: []run.TransitionRecord{
+		{From: "check", Transition: "check", To: "decide"},
+		{Within: "fix", Enter: &run.SubEntry{State: "decide", Transition: "fix"}, To: "check"},
+		{Within: "fix", From: "check", Transition: "go", To: "shipped"},
+	}}
+	got := FromRun(l.Chain, saved)
+	if got["decide"] != "current" || got["shipped"] != "" || got["check"] != "succeeded" {
+		t.Errorf("outcomes %v", got)
 	}
 }

@@ -31,13 +31,14 @@ var outcomeStyles = map[string]struct{ fill, stroke string }{
 func FromRun(c *chain.Chain, saved *store.Saved) Outcomes {
 	out := Outcomes{}
 	if c.Workflow != nil {
+		state := c.Workflow.InitialState
 		for _, t := range saved.Transitions {
+			if t.Nested() {
+				continue // a transition of a workflow a step runs
+			}
 			out[t.From] = "succeeded"
 			out[t.To] = "succeeded"
-		}
-		state := c.Workflow.InitialState
-		if n := len(saved.Transitions); n > 0 {
-			state = saved.Transitions[n-1].To
+			state = t.To
 		}
 		if res := saved.Result; res != nil && res.WorkflowResult != nil {
 			state = res.State

@@ -105,6 +105,9 @@ func (p *Printer) Line(e event.Event) string {
 			return fmt.Sprintf("↺ %s cached", e.Step)
 		case "skipped":
 			return fmt.Sprintf("⊘ %s skipped: %s", e.Step, e.Detail)
+		case "paused":
+			// a workflow step whose workflow waits for a decision
+			return fmt.Sprintf("⏸ %s %s: %s", e.Step, d, e.Detail)
 		default:
 			return fmt.Sprintf("✗ %s %s: %s", e.Step, d, e.Error)
 		}

@@ -53,6 +53,13 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 	if headline {
 		fmt.Fprintf(&b, "%s paused at %s (run %s)\n\n", res.Name, res.State, res.RunID)
 	}
+	for _, in := range res.Within {
+		// the decision is a workflow's that a workflow step runs
+		fmt.Fprintf(&b, "inside workflow %s (step %s), at state %s\n", in.Workflow, in.Step, in.State)
+	}
+	if len(res.Within) > 0 {
+		b.WriteString("\n")
+	}
 	if g := res.Guidance; g != nil {
 		if g.Goal != "" {
 			fmt.Fprintf(&b, "goal: %s\n\n", g.Goal)

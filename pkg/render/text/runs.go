@@ -82,6 +82,13 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	fmt.Fprintln(tw, "FROM\tTRANSITION\tTO\tDECIDED BY\tSTEP\tDURATION\tTOKENS\tCOST")
 	var total costSum
 	for _, t := range saved.Transitions {
+		if t.Enter != nil {
+			continue // where a workflow step's workflow began: its transitions follow
+		}
+		if t.Within != "" {
+			// a transition of the workflow a workflow step runs
+			t.From, t.To = t.Within+": "+t.From, t.Within+": "+t.To
+		}
 		decided, step, dur, tokens, cost := t.DecidedBy, "", "", "", ""
 		if decided == "" {
 			decided = "-"

@@ -1,0 +1,174 @@
+package chain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// executorFile is a workflow file whose one transition runs the executor
+// given (indented under executor:), with the file-level keys given.
+func executorFile(top, executor string) string {
+	return top + "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            executor:\n" +
+		indent(executor, "              ") + "      b: {terminal: true}\n"
+}
+
+func indent(s, by string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString(by + line + "\n")
+	}
+	return b.String()
+}
+
+const rest = "connections:\n  api: {kind: rest, baseUrl: 'https://api.example.com', headers: {Authorization: 'Bearer ${TOKEN}'}}\n  sh: {kind: cli, command: bash, args: [-c]}\n  gh: {kind: mcp, command: github-mcp-server}\n"
+
+const lib = "scripts:\n  verify.green:\n    verb: verify\n    body: |\n      #!/usr/bin/env bash\n      echo '{\"ok\": true}'\n"
+
+// TestExecutorKinds: mcp-flowgate's script, rest, parallel and workflow
+// executors load with their file's scripts: and connections:, and every
+// mistake is named at its line.
+func TestExecutorKinds(t *testing.T) {
+	cases := []struct {
+		name, top, executor string
+		want                string // "" loads; else a message the errors hold
+	}{
+		{"script", lib, "kind: script\nsubject: verify.green\nargs: [\"$.context.x\"]\nworkingDirectory: sub\n", ""},
+		{"args of the workflow's input", "", "kind: cli\ncommand: echo\nargs: [\"$.workflow.input.nope\"]\n", `args: $.workflow.input.nope: no input is named nope`},
+		{"script of another file's library", "", "kind: script\nsubject: verify.green\n", ""},
+		{"script without subject", lib, "kind: script\n", "subject is required for a script step"},
+		{"script body from a uri", "scripts:\n  x: {verb: run, uri: 'file://x.sh', hash: 'sha256:00'}\n", "kind: noop\n", `script "x": uri "file://x.sh": a script's body is read from the file only`},
+		{"script hash that does not match", "scripts:\n  x: {verb: run, body: 'echo hi', hash: 'sha256:00'}\n", "kind: noop\n", `script "x": hash sha256:00 does not match the body, whose hash is sha256:`},
+		{"rest", rest, "kind: rest\nconnection: api\nmethod: POST\npath: /docs/{documentId}\nquery: {state: open}\nbody:\n  title: \"$.workflow.input.topic\"\n  tags: [a, \"$.context.tag\"]\nidempotencyKey: true\n", ""},
+		{"http with a connection", rest, "kind: http\nconnection: api\npath: /x\n", ""},
+		{"unknown connection", rest, "kind: rest\nconnection: apj\npath: /x\n",
+			`c.yaml:16:15: transition "go" executor: no rest connection is named "apj" (did you mean api?); rest connections: api`},
+		{"cli connection for a rest executor", rest, "kind: rest\nconnection: sh\n", `connection "sh" is a cli connection; a http step needs a rest one`},
+		{"mcp connection is not one", rest, "kind: rest\nconnection: gh\n", `no rest connection is named "gh"`},
+		{"url and connection", rest, "kind: rest\nconnection: api\nurl: https://x\n", "url and connection: set one"},
+		{"path without a connection", "", "kind: rest\npath: /x\n", "path is added to a connection's baseUrl"},
+		{"body reading the output", rest, "kind: rest\nconnection: api\nbody: {a: \"$.output.x\"}\n", `"$.output.x" reads the executor's output, which does not exist before it runs`},
+		{"cli connection", rest, "kind: cli\nconnection: sh\nargs: [\"echo hi\"]\n", ""},
+		{"cli connection of a list", "connections:\n  ed: {type: cli, command: [constrained-edit, --safe]}\n", "kind: cli\nconnection: ed\nargs: [x]\n", ""},
+		{"cli connection and command", rest, "kind: cli\nconnection: sh\ncommand: ls\n", `connection "sh" gives the command: set connection or command/run, not both`},
+		{"connection without kind", "connections:\n  x: {baseUrl: 'https://x'}\n", "kind: noop\n", `connection "x": kind is required: rest, cli, mcp`},
+		{"mcp executor is still refused", rest, "kind: mcp\nconnection: gh\ntool: list\n", `unknown kind "mcp"`},
+		{"parallel", "", "kind: parallel\njoin: {at_least: 2}\non_branch_failure: continue\nmax_concurrency: 2\nbranches:\n  - {kind: noop}\n  - {kind: cli, run: 'echo {context.x}'}\n  - kind: parallel\n    branches: [{kind: noop}]\n", ""},
+		{"parallel fan-out", "", "kind: parallel\nbranches:\n  for_each: \"$.context.items\"\n  where: \"$.value != ''\"\n  do: {kind: cli, command: echo, args: [\"{item}\", \"$.branch.index\"]}\njoin: {expression: \"$.ok_count >= 1\"}\n", ""},
+		{"parallel aggregator expression", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {aggregator: {kind: expression, expr: \"$.failed_count == 0\"}}\n", ""},
+		{"parallel without branches", "", "kind: parallel\n", "branches are required for a parallel step"},
+		{"parallel of no branches", "", "kind: parallel\nbranches: []\n", "branches is empty"},
+		{"ten branches without a bound", "", "kind: parallel\nbranches: [{kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}]\n",
+			"10 branches without max_concurrency"},
+		{"bad join", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: most\n", "join is all, any, {at_least: K}"},
+		{"percent over 100", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {percent: 150}\n", "join.percent is a whole number from 1 to 100"},
+		{"join expression of an unknown name", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {expression: \"$.passed > 1\"}\n", `join "$.passed > 1"`},
+		{"aggregator that would run a step", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {aggregator: {kind: script, subject: x}}\n", `only kind: expression is supported`},
+		{"bad on_branch_failure", "", "kind: parallel\nbranches: [{kind: noop}]\non_branch_failure: retry\n", `on_branch_failure is bail or continue, not "retry"`},
+		{"branch of an unknown kind", "", "kind: parallel\nbranches:\n  - {kind: noop}\n  - {kind: pipeline, steps: []}\n",
+			`transition "go" executor branch 2: unknown kind "pipeline"`},
+		{"branch with an id", "", "kind: parallel\nbranches: [{kind: noop, id: x}]\n", "branch 1: id does not apply to a branch"},
+		{"branch field of another kind", "", "kind: parallel\nbranches: [{kind: noop, url: x}]\n", `transition "go" executor branch 1: url does not belong to a noop step`},
+		{"fan-out without do", "", "kind: parallel\nbranches: {for_each: \"$.context.items\"}\n", "for_each (a JSONPath to a list) and do"},
+		{"fan-out over text", "", "kind: parallel\nbranches: {for_each: items, do: {kind: noop}}\n", `branches.for_each "items": write the list as a JSONPath`},
+		{"workflow", "", "kind: workflow\ndefinitionId: cap.plan.vet\nuse:\n  inputs: {plan: \"$.context.draft\", max: 3, nested: {a: \"$.arguments.x\"}}\n  outputs: {\"$.context.verdict\": verdict}\n", ""},
+		{"workflow with input", "", "kind: workflow\ndefinitionId: sub\ninput: {artifact: \"$.context.artifact\"}\n", ""},
+		{"workflow without definitionId", "", "kind: workflow\n", "definitionId is required for a workflow step"},
+		{"workflow with use and input", "", "kind: workflow\ndefinitionId: x\nuse: {inputs: {}}\ninput: {}\n", "set use (inputs and outputs) or input, not both"},
+		{"use.outputs to no context key", "", "kind: workflow\ndefinitionId: x\nuse: {outputs: {verdict: verdict}}\n", `use.outputs "verdict": write the context key it sets as "$.context.KEY"`},
+		{"unknown use key", "", "kind: workflow\ndefinitionId: x\nuse: {inputs: {}, output: {}}\n", `"output"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(executorFile(tc.top, tc.executor)), Options{})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("does not load: %v", err)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("want a validation error holding %q, got %v", tc.want, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("errors\n%v\nhold no %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestFileLibraryReachesEveryWorkflow: scripts: and connections: serve
+// each workflow of the file; an mcp connection is left out with a
+// warning; the chains of one file know each other.
+func TestFileLibraryReachesEveryWorkflow(t *testing.T) {
+	src := rest + lib + "workflows:\n  a:\n    initialState: s\n    states: {s: {terminal: true}}\n  b:\n    initialState: s\n    states: {s: {terminal: true}}\n"
+	l, err := Parse("c.yaml", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range l.Chains {
+		if c.Scripts["verify.green"] == nil || c.Connections["api"] == nil || c.Connections["gh"] != nil {
+			t.Errorf("%s: scripts %v connections %v", c.Name, c.Scripts, c.Connections)
+		}
+		if c.Sibling("a") != l.Chains[0] || c.Sibling("b") != l.Chains[1] || c.Sibling("c") != nil {
+			t.Errorf("%s: siblings %v", c.Name, c.SiblingNames())
+		}
+	}
+	sc := l.Chain.Scripts["verify.green"]
+	if sc.Interpreter() != "bash" || !strings.HasPrefix(sc.Hash, "sha256:") || len(sc.Hash) != 71 {
+		t.Errorf("script %+v", sc)
+	}
+	if !strings.Contains(l.Warnings[0].String(), `connection "gh": MCP connections are not supported yet`) {
+		t.Errorf("warnings %v", l.Warnings)
+	}
+}
+
+// TestScriptInterpreter: a script runs by its #! line's program (through
+// env, the one env finds), else bash.
+func TestScriptInterpreter(t *testing.T) {
+	for body, want := range map[string]string{
+		"echo hi":                                 "bash",
+		"#!/bin/sh -e\necho hi":                   "/bin/sh",
+		"#!/usr/bin/env python3\nprint(1)":        "python3",
+		"#!/usr/bin/env -S deno run\nconsole.log": "deno",
+		"#!\necho":                                "bash",
+	} {
+		if got := (&Script{Body: body}).Interpreter(); got != want {
+			t.Errorf("%q: %s, want %s", body, got, want)
+		}
+	}
+}
+
+// TestMappedResolve: $.-texts are read from the document, the rest is
+// literal, objects and lists are walked; a path that selects nothing is
+// null.
+func TestMappedResolve(t *testing.T) {
+	m, err := compileMapped(map[string]any{
+		"plan":  "$.context.plan",
+		"n":     3,
+		"money": "$5",
+		"list":  []any{"$.arguments.a", "x"},
+		"gone":  "$.context.nothing",
+		"deep":  map[string]any{"who": "$.workflow.input.user"},
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]any{"context": map[string]any{"plan": map[string]any{"steps": 2}}, "arguments": map[string]any{"a": 1},
+		"workflow": map[string]any{"input": map[string]any{"user": "ann"}}}
+	got := m.Resolve(doc).(map[string]any)
+	if got["n"] != 3 || got["money"] != "$5" || got["gone"] != nil || got["deep"].(map[string]any)["who"] != "ann" ||
+		got["list"].([]any)[0] != 1 || got["plan"].(map[string]any)["steps"] != 2 {
+		t.Errorf("resolved %v", got)
+	}
+	if paths := strings.Join(m.Paths(), " "); paths != "$.workflow.input.user $.context.nothing $.arguments.a $.context.plan" {
+		t.Errorf("paths %s", paths)
+	}
+	if _, err := compileMapped("$.branch.value", false); err == nil {
+		t.Error("$.branch outside a fan-out compiled")
+	}
+	if _, err := compileMapped("$.branch.value", true); err != nil {
+		t.Errorf("$.branch in a fan-out: %v", err)
+	}
+}

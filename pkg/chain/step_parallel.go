@@ -1,0 +1,331 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// ParallelFields configure a parallel step (mcp-flowgate's `kind:
+// parallel` executor): its branches, each a step of any kind, run at
+// once inside one transition; join says when the whole succeeds and
+// on_branch_failure whether a failed branch stops the others. Its output
+// is {branches: [{ok, index, output|error}], summary: {n, ok_count,
+// failed_count, cancelled_count, verdict, ...}}.
+type ParallelFields struct {
+	// Branches are the steps of a static fan-out; FanOut the template of
+	// a dynamic one (branches: {for_each, where, do}).
+	Branches        []*Step `yaml:"branches" doc:"The branches: a list of steps of any kind, or {for_each: \"$.context.list\", where: \"$.value != ''\", do: STEP} for one branch per item (read as {item} and $.branch.value, $.branch.index)."`
+	FanOut          *FanOut `yaml:"-"`
+	Join            any     `yaml:"join" doc:"When the whole succeeds: all (default), any, {at_least: K}, {percent: P}, or {expression: \"$.ok_count >= 2\"} over n, ok_count, failed_count, cancelled_count and branches."`
+	OnBranchFailure string  `yaml:"on_branch_failure" doc:"bail (default): the first failed branch stops the others; continue: every branch runs, then join decides."`
+	MaxConcurrency  int     `yaml:"max_concurrency" doc:"Most branches running at once (required from 10 branches on)."`
+	TotalTimeoutMS  int     `yaml:"total_timeout_ms" doc:"Time limit of the whole fan-out in milliseconds."`
+	// MaxRecursionDepth caps parallel steps nested in branches.
+	MaxRecursionDepth int `yaml:"max_recursion_depth" doc:"Most parallel steps nested inside one another (default 3)."`
+
+	join *Join
+}
+
+// FanOut is a parallel step's dynamic branches: one run of Do per item
+// of the list ForEach selects that Where keeps.
+type FanOut struct {
+	ForEach string
+	Where   string
+	Do      *Step
+	Pos     Pos
+
+	forEach *Mapped
+	where   *Expression
+}
+
+// ForEachList is the compiled JSONPath of the list.
+func (f *FanOut) ForEachList() *Mapped { return f.forEach }
+
+// Filter is the compiled where expression (over value and index), nil
+// when there is none.
+func (f *FanOut) Filter() *Expression { return f.where }
+
+// Join is a parallel step's join condition, compiled.
+type Join struct {
+	// Mode is all, any, at_least, percent or expression.
+	Mode    string
+	AtLeast int
+	Percent int
+	// Expr decides expression joins over n, ok_count, failed_count,
+	// cancelled_count and branches.
+	Expr *Expression
+}
+
+// Join modes.
+const (
+	JoinAll        = "all"
+	JoinAny        = "any"
+	JoinAtLeast    = "at_least"
+	JoinPercent    = "percent"
+	JoinExpression = "expression"
+)
+
+// OnFailureBail and OnFailureContinue are a parallel step's
+// on_branch_failure.
+const (
+	OnFailureBail     = "bail"
+	OnFailureContinue = "continue"
+)
+
+// UngovernedBranches is mcp-flowgate's limit: from this many branches on,
+// max_concurrency must be set.
+const UngovernedBranches = 10
+
+// DefaultMaxRecursionDepth is how deep parallel steps nest by default.
+const DefaultMaxRecursionDepth = 3
+
+// JoinRule is the step's compiled join (all when none was written).
+func (s *Step) JoinRule() *Join {
+	if s.join == nil {
+		return &Join{Mode: JoinAll}
+	}
+	return s.join
+}
+
+// RecursionDepth is the step's max_recursion_depth, or the default.
+func (s *Step) RecursionDepth() int {
+	if s.MaxRecursionDepth > 0 {
+		return s.MaxRecursionDepth
+	}
+	return DefaultMaxRecursionDepth
+}
+
+var parallelKind = kindUnit{
+	kind: KindParallel,
+	body: reflect.TypeFor[ParallelFields](),
+}
+
+// A parallel step's checks judge its branches by their kinds, which the
+// kind table (holding this unit) knows: tied here, after the table.
+func init() {
+	parallelKind.check = checkParallel
+	parallelKind.compile = compileParallel
+}
+
+// decodeBranches reads a parallel step's branches: a list of steps, or
+// {for_each, where, do}.
+func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
+	prefix += "branches: "
+	switch v.Kind {
+	case yaml.SequenceNode:
+		s.Branches = []*Step{}
+		for _, n := range v.Content {
+			n = deref(n)
+			if n.Kind != yaml.MappingNode {
+				d.errorf(posOf(n), "%sa branch is a step: a mapping with kind and its fields", prefix)
+				continue
+			}
+			b, _ := decodeStep(d, n, prefix)
+			s.Branches = append(s.Branches, b)
+		}
+	case yaml.MappingNode:
+		f := &FanOut{Pos: posOf(v)}
+		for _, p := range mappingPairs(d, v, prefix) {
+			val := deref(p.value)
+			switch p.key.Value {
+			case "for_each":
+				decodeInto(d, val, &f.ForEach)
+			case "where":
+				decodeInto(d, val, &f.Where)
+			case "do":
+				if val.Kind != yaml.MappingNode {
+					d.errorf(posOf(val), "%sdo is a step: a mapping with kind and its fields", prefix)
+					continue
+				}
+				f.Do, _ = decodeStep(d, val, prefix+"do: ")
+			default:
+				d.looseErrorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, []string{"for_each", "where", "do"}))
+			}
+		}
+		s.FanOut = f
+	default:
+		d.errorf(posOf(v), "%sbranches is a list of steps, or {for_each, do}", prefix)
+	}
+}
+
+func checkParallel(v *validator, s *Step) {
+	switch {
+	case s.FanOut != nil:
+		f := s.FanOut
+		if f.ForEach == "" || f.Do == nil {
+			v.d.errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
+		}
+	case s.Branches == nil:
+		v.d.errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
+	case len(s.Branches) == 0:
+		v.d.errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
+	case len(s.Branches) >= UngovernedBranches && s.MaxConcurrency == 0:
+		v.d.errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Branches), UngovernedBranches)
+	}
+	if s.OnBranchFailure != "" && s.OnBranchFailure != OnFailureBail && s.OnBranchFailure != OnFailureContinue {
+		v.d.errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.OnBranchFailure)
+	}
+	for _, f := range []string{"max_concurrency", "total_timeout_ms", "max_recursion_depth"} {
+		n := map[string]int{"max_concurrency": s.MaxConcurrency, "total_timeout_ms": s.TotalTimeoutMS, "max_recursion_depth": s.MaxRecursionDepth}[f]
+		if _, set := s.FieldPos[f]; set && n < 1 {
+			v.d.errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
+		}
+	}
+	if s.TotalTimeoutMS > MaxTimeoutMS {
+		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
+	}
+	s.join = v.join(s)
+	for i, b := range s.Branches {
+		v.branch(s, b, fmt.Sprintf("%s branch %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
+	}
+	if f := s.FanOut; f != nil && f.Do != nil {
+		f.Do.fanned = true
+		v.branch(s, f.Do, s.subject()+" do", s.ID+"[*]")
+	}
+}
+
+// branch checks a step written inside a parallel step, named label in
+// messages and id in events.
+func (v *validator) branch(parent, b *Step, label, id string) {
+	b.label, b.ID, b.owner, b.role = label, id, parent.owner, parent.role
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
+		if _, set := b.FieldPos[f]; set {
+			v.d.errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
+		}
+	}
+	v.stepKind(b, label)
+}
+
+// Nested are the steps written inside the step: a parallel step's
+// branches, or its do: step.
+func (s *Step) Nested() []*Step {
+	out := s.Branches
+	if s.FanOut != nil && s.FanOut.Do != nil {
+		out = append(slices.Clone(out), s.FanOut.Do)
+	}
+	return out
+}
+
+// Walk calls fn for each step of the chain and every step nested in one
+// (a parallel step's branches), outermost first.
+func (c *Chain) Walk(fn func(*Step)) {
+	var visit func(s *Step)
+	visit = func(s *Step) {
+		fn(s)
+		for _, n := range s.Nested() {
+			visit(n)
+		}
+	}
+	for _, s := range c.Steps {
+		visit(s)
+	}
+}
+
+func compileParallel(v *validator, s *Step, c *Compiled) {
+	for _, b := range s.Branches {
+		if b.Kind != "" {
+			v.compile(b)
+		}
+	}
+	f := s.FanOut
+	if f == nil {
+		return
+	}
+	if f.ForEach != "" {
+		m, err := compileMapped(f.ForEach, false)
+		switch {
+		case err != nil:
+			v.d.errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
+		case m.Path == nil:
+			v.d.errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.subject(), f.ForEach)
+		default:
+			f.forEach = m
+		}
+	}
+	if f.Where != "" {
+		f.where = v.dollarExpression(s, "branches", "branches.where", f.Where, []string{"value", "index"})
+	}
+	if f.Do != nil && f.Do.Kind != "" {
+		v.compile(f.Do)
+	}
+}
+
+// join compiles a parallel step's join.
+func (v *validator) join(s *Step) *Join {
+	bad := func() *Join {
+		v.d.errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
+		return nil
+	}
+	switch j := normalizeYAML(s.Join).(type) {
+	case nil:
+		return &Join{Mode: JoinAll}
+	case string:
+		if j != JoinAll && j != JoinAny {
+			return bad()
+		}
+		return &Join{Mode: j}
+	case map[string]any:
+		if len(j) != 1 {
+			return bad()
+		}
+		for k, val := range j {
+			switch k {
+			case JoinAtLeast, JoinPercent:
+				n, ok := intValue(val)
+				if !ok || n < 1 || k == JoinPercent && n > 100 {
+					v.d.errorf(s.At("join"), "%s: join.%s is a whole number from 1%s", s.subject(), k, map[bool]string{true: " to 100", false: ""}[k == JoinPercent])
+					return nil
+				}
+				if k == JoinAtLeast {
+					return &Join{Mode: k, AtLeast: n}
+				}
+				return &Join{Mode: k, Percent: n}
+			case JoinExpression:
+				src, _ := val.(string)
+				return v.joinExpression(s, src)
+			case "aggregator":
+				agg, _ := val.(map[string]any)
+				if kind, _ := agg["kind"].(string); kind != JoinExpression {
+					v.d.errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.subject(), agg["kind"])
+					return nil
+				}
+				src, _ := agg["expr"].(string)
+				return v.joinExpression(s, src)
+			}
+		}
+	}
+	return bad()
+}
+
+func (v *validator) joinExpression(s *Step, src string) *Join {
+	if src == "" {
+		v.d.errorf(s.At("join"), "%s: join expression is empty", s.subject())
+		return nil
+	}
+	e := v.dollarExpression(s, "join", "join", src, []string{"n", "ok_count", "failed_count", "cancelled_count", "branches"})
+	if e == nil {
+		return nil
+	}
+	return &Join{Mode: JoinExpression, Expr: e}
+}
+
+// dollarPath is mcp-flowgate's $.name in an expression.
+var dollarPath = regexp.MustCompile(`\$\.`)
+
+// dollarExpression compiles an mcp-flowgate expression ($.ok_count >= 2,
+// $.value != ”) over the given names: $.name reads name.
+func (v *validator) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
+	e, err := compileExpression(dollarPath.ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, true)
+	if err != nil {
+		v.d.errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
+		return nil
+	}
+	e.Source = src
+	return e
+}

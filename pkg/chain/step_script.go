@@ -1,0 +1,44 @@
+package chain
+
+import "reflect"
+
+// ScriptFields configure a script step (mcp-flowgate's `kind: script`
+// executor): it runs a script of a scripts: library (its own file's, else
+// another's), by its subject, like a cli step runs a program. Its args,
+// env and treatNonZeroAsFailure are a cli step's.
+type ScriptFields struct {
+	Subject          string `yaml:"subject" doc:"The subject of the script a script step runs, from the file's scripts: library."`
+	WorkingDirectory string `yaml:"workingDirectory" doc:"Where a script step runs (as cwd), relative to where chainrun was started."`
+}
+
+var scriptKind = kindUnit{
+	kind:    KindScript,
+	body:    reflect.TypeFor[ScriptFields](),
+	also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure"},
+	check:   checkScript,
+	compile: compileScript,
+}
+
+func checkScript(v *validator, s *Step) {
+	if s.Subject == "" {
+		v.d.errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
+		return
+	}
+	if s.WorkingDirectory != "" && s.Cwd != "" {
+		v.d.errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
+	}
+	// a subject the file's own scripts: lacks is looked for in other
+	// files' when the chain runs or is validated (run.CheckCalls)
+}
+
+func compileScript(v *validator, s *Step, c *Compiled) {
+	dir, field := s.Cwd, "cwd"
+	if s.WorkingDirectory != "" {
+		dir, field = s.WorkingDirectory, "workingDirectory"
+	}
+	c.Cwd = v.template(s, field, dir)
+	for _, a := range s.Args {
+		c.Args = append(c.Args, v.arg(s, "args", a))
+	}
+	c.Env = v.templates(s, "env", s.Env)
+}

@@ -1,0 +1,99 @@
+package chain
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// WorkflowFields configure a workflow step (mcp-flowgate's `kind:
+// workflow` executor): it runs another state workflow, found by
+// definitionId, as part of the run. use.inputs are the inputs it is
+// given; use.outputs copy keys of its final context into this
+// workflow's context. Without use, input: gives its inputs and its whole
+// final context is the step's output.
+type WorkflowFields struct {
+	DefinitionID string         `yaml:"definitionId" doc:"The workflow a workflow step runs: one of the same file, else of the chains directory (and its subdirectories, the nearest to this file first)."`
+	Use          *WorkflowUse   `yaml:"use" doc:"use: {inputs, outputs}: the inputs the workflow is given, and the context keys copied back when it ends."`
+	Input        map[string]any `yaml:"input" doc:"The inputs the workflow is given (without use:); its final context is then the step's output."`
+}
+
+// WorkflowUse is a workflow step's binding of the workflow it runs
+// (mcp-flowgate's capability invocation).
+type WorkflowUse struct {
+	// Inputs name the called workflow's inputs; each value a JSONPath
+	// ($.context.x, $.arguments.x, $.workflow.input.x) or a literal.
+	Inputs map[string]any `yaml:"inputs" doc:"The called workflow's inputs: each a JSONPath into this run ($.context.x, $.arguments.x, $.workflow.input.x) or a literal."`
+	// Outputs map a context path of this workflow ($.context.KEY) to a
+	// key of the called workflow's final context.
+	Outputs map[string]string `yaml:"outputs" doc:"\"$.context.KEY\": NAME sets this workflow's context KEY to the called workflow's final context NAME when it ends."`
+}
+
+// Binding is one use.outputs entry: the caller's context key set from the
+// called workflow's final context key.
+type Binding struct {
+	Key, From string
+}
+
+var workflowKind = kindUnit{
+	kind:    KindWorkflow,
+	body:    reflect.TypeFor[WorkflowFields](),
+	check:   checkWorkflowStep,
+	compile: compileWorkflowStep,
+}
+
+func checkWorkflowStep(v *validator, s *Step) {
+	if s.DefinitionID == "" {
+		v.d.errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.subject())
+	}
+	if s.Use != nil && s.Input != nil {
+		v.d.errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
+	}
+	if s.Use == nil {
+		return
+	}
+	keys := make([]string, 0, len(s.Use.Outputs))
+	for k := range s.Use.Outputs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		key, ok := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
+		if !ok || !IsIdentifier(key) {
+			v.d.errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.subject(), k)
+			continue
+		}
+		if s.Use.Outputs[k] == "" {
+			v.d.errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
+		}
+	}
+}
+
+func compileWorkflowStep(v *validator, s *Step, c *Compiled) {
+	in := s.Input
+	if s.Use != nil {
+		in = s.Use.Inputs
+	}
+	if in == nil {
+		in = map[string]any{}
+	}
+	c.Inputs = v.mapped(s, "use", in)
+	if c.Inputs == nil {
+		c.Inputs = &Mapped{Map: map[string]*Mapped{}}
+	}
+}
+
+// Outputs are the step's use.outputs, sorted by the key they set; nil
+// without use (the whole final context is then the step's output).
+func (s *Step) Outputs() []Binding {
+	if s.Use == nil {
+		return nil
+	}
+	out := make([]Binding, 0, len(s.Use.Outputs))
+	for k, from := range s.Use.Outputs {
+		key, _ := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
+		out = append(out, Binding{Key: key, From: from})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

@@ -1,0 +1,276 @@
+package chain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Script is one entry of a workflow file's scripts: library
+// (mcp-flowgate's curated scripts): a body that script executors run by
+// its subject. A body that starts with #! runs by its interpreter, any
+// other with bash.
+type Script struct {
+	Subject string
+	Verb    string
+	Body    string
+	// Hash is sha256:<hex> of the body as normalized (trailing newlines
+	// made one), what FLOWGATE_SCRIPT_HASH tells the script.
+	Hash string
+	Pos  Pos
+}
+
+// Interpreter is the program the script runs with: its #! line's
+// (through env, the program env finds), else bash.
+func (s *Script) Interpreter() string {
+	line, _, _ := strings.Cut(s.Body, "\n")
+	if !strings.HasPrefix(line, "#!") {
+		return "bash"
+	}
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if len(fields) == 0 {
+		return "bash"
+	}
+	if strings.HasSuffix(fields[0], "/env") && len(fields) > 1 {
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") {
+				return f
+			}
+		}
+	}
+	return fields[0]
+}
+
+// scriptKeys are the keys of one scripts: entry.
+type scriptKeys struct {
+	Verb        string `yaml:"verb" doc:"What the script does (build, test, deploy, format, lint, install, verify, run, inspect, search, fetch, audit)."`
+	Lifecycle   string `yaml:"lifecycle" doc:"experimental, stable or deprecated (kept for readers)."`
+	Source      string `yaml:"source" doc:"Where the script comes from (kept for readers)."`
+	Body        string `yaml:"body" doc:"The script: #! names its interpreter, else bash runs it."`
+	URI         string `yaml:"uri" doc:"Not supported: write the body inline."`
+	Hash        string `yaml:"hash" doc:"sha256:<hex> the body must hash to (trailing newlines counted as one)."`
+	Title       string `yaml:"title" doc:"A short name for readers."`
+	Description string `yaml:"description" doc:"What the script does, for readers."`
+}
+
+// Connection is one entry of a workflow file's connections: (how an
+// mcp-flowgate gateway reaches a service): a rest connection's base URL
+// and headers, which http (rest) executors naming it use; a cli
+// connection's command, which cli executors naming it run.
+type Connection struct {
+	Name    string
+	Kind    string
+	BaseURL string
+	// Headers may hold ${NAME}: the environment variable, read when the
+	// request is sent (never saved).
+	Headers          map[string]string
+	Command          string
+	Args             []string
+	Env              map[string]string
+	WorkingDirectory string
+	Pos              Pos
+}
+
+// Connection kinds.
+const (
+	ConnREST = "rest"
+	ConnCLI  = "cli"
+	ConnMCP  = "mcp"
+)
+
+// connectionKeys are the keys of one connections: entry.
+type connectionKeys struct {
+	Kind             string            `yaml:"kind" doc:"rest (baseUrl, headers), cli (command, args, env, workingDirectory) or mcp (not supported yet: ignored)."`
+	BaseURL          string            `yaml:"baseUrl" doc:"A rest connection's URL, which an executor's path is added to."`
+	Headers          map[string]string `yaml:"headers" doc:"Headers of every request through a rest connection; ${NAME} reads an environment variable."`
+	Command          any               `yaml:"command" doc:"The program of a cli (or mcp) connection: a name, or a list of the program and its first arguments."`
+	Args             []string          `yaml:"args" doc:"Arguments of the program, before the executor's own."`
+	Env              map[string]string `yaml:"env" doc:"Environment variables of the program."`
+	WorkingDirectory string            `yaml:"workingDirectory" doc:"Where the program runs."`
+	URL              string            `yaml:"url" doc:"An mcp connection's server URL."`
+	Type             string            `yaml:"type" doc:"How some files name kind."`
+	Transport        any               `yaml:"transport" doc:"An mcp connection's transport."`
+	External         bool              `yaml:"external" doc:"Marks a connection to a system outside (kept for readers)."`
+	Description      string            `yaml:"description" doc:"What the connection reaches, for readers."`
+}
+
+// fileLibrary is what a workflow file declares for all its workflows.
+type fileLibrary struct {
+	scripts     map[string]*Script
+	connections map[string]*Connection
+}
+
+// decodeScripts reads a workflow file's scripts: library.
+func decodeScripts(d *diags, v *yaml.Node) map[string]*Script {
+	out := map[string]*Script{}
+	eachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
+		var k scriptKeys
+		pos := map[string]Pos{}
+		walk(d, mappingPairs(d, n, prefix), &k, pos, walkOpts{prefix: prefix}, nil)
+		sc := &Script{Subject: key.Value, Verb: k.Verb, Body: k.Body, Pos: posOf(key)}
+		switch {
+		case k.URI != "":
+			d.errorf(pos["uri"], "%suri %q: a script's body is read from the file only; write it inline as body:", prefix, k.URI)
+			return
+		case strings.TrimSpace(k.Body) == "":
+			d.errorf(sc.Pos, "%sbody is required (the script to run)", prefix)
+			return
+		}
+		sc.Hash = scriptHash(k.Body)
+		if k.Hash != "" && k.Hash != sc.Hash {
+			d.errorf(pos["hash"], "%shash %s does not match the body, whose hash is %s", prefix, k.Hash, sc.Hash)
+		}
+		out[sc.Subject] = sc
+	})
+	return out
+}
+
+// eachEntry calls fn with each entry of a file-level mapping of named
+// mappings (scripts:, connections:), named as noun "NAME" in messages;
+// what says what an entry holds.
+func eachEntry(d *diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%ss: map each %s's name to %s", noun, noun, what)
+		return
+	}
+	for _, p := range mappingPairs(d, v, noun+"s: ") {
+		n := deref(p.value)
+		prefix := noun + " " + quote(p.key.Value) + ": "
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "%sa %s is a mapping with %s", prefix, noun, what)
+			continue
+		}
+		fn(p.key, n, prefix)
+	}
+}
+
+// LoadScripts reads the scripts: library of a file (one of scripts:
+// alone, or a workflow file's), for script steps of other files.
+func LoadScripts(path string) (map[string]*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read scripts: " + err.Error()}}}
+	}
+	d := &diags{file: path, src: data}
+	var doc yaml.Node
+	if err := yaml.Load(data, &doc); err != nil {
+		d.syntaxError(err)
+		return nil, &ValidationError{Diagnostics: d.errs()}
+	}
+	var lib map[string]*Script
+	if root := deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		if v := valueOf(deref(root.Content[0]), "scripts"); v != nil {
+			lib = decodeScripts(d, deref(v))
+		}
+	}
+	if errs := d.errs(); len(errs) > 0 {
+		return nil, &ValidationError{Diagnostics: errs}
+	}
+	return lib, nil
+}
+
+// peekFile reads a file's chain names and script subjects alone.
+func peekFile(path string) (names, subjects []string) {
+	names = peekNames(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return names, nil
+	}
+	var head struct {
+		Scripts map[string]any `yaml:"scripts"`
+	}
+	if yaml.Load(data, &head) != nil {
+		return names, nil
+	}
+	for sub := range head.Scripts {
+		subjects = append(subjects, sub)
+	}
+	return names, subjects
+}
+
+// scriptHash is mcp-flowgate's script hash: sha256 of the body with its
+// whitespace kept and its trailing newlines made exactly one.
+func scriptHash(body string) string {
+	sum := sha256.Sum256([]byte(strings.TrimRight(body, "\n") + "\n"))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// decodeConnections reads a workflow file's connections:. An mcp
+// connection is kept out with a warning: its executors are not supported
+// yet, and are refused by their kind.
+func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
+	out := map[string]*Connection{}
+	kinds := []string{ConnREST, ConnCLI, ConnMCP}
+	eachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
+		var k connectionKeys
+		pos := map[string]Pos{}
+		walk(d, mappingPairs(d, n, prefix), &k, pos, walkOpts{prefix: prefix}, nil)
+		c := &Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,
+			Args: k.Args, Env: k.Env, WorkingDirectory: k.WorkingDirectory, Pos: posOf(key)}
+		switch cmd := normalizeYAML(k.Command).(type) {
+		case string:
+			c.Command = cmd
+		case []any:
+			// [program, its first arguments...]
+			var words []string
+			for _, w := range cmd {
+				words = append(words, fmt.Sprint(w))
+			}
+			if len(words) > 0 {
+				c.Command, c.Args = words[0], append(words[1:], k.Args...)
+			}
+		}
+		if c.Kind == "" {
+			c.Kind = k.Type
+		}
+		if c.Kind == "" && (k.Transport != nil || k.URL != "") {
+			c.Kind = ConnMCP
+		}
+		switch {
+		case c.Kind == ConnMCP:
+			d.warnf(c.Pos, "%sMCP connections are not supported yet: it is ignored, and an executor of kind mcp is refused", prefix)
+		case c.Kind == ConnREST && c.BaseURL == "":
+			d.errorf(c.Pos, "%sbaseUrl is required for a rest connection", prefix)
+		case c.Kind == ConnCLI && c.Command == "":
+			d.errorf(c.Pos, "%scommand is required for a cli connection", prefix)
+		case c.Kind == "":
+			d.errorf(c.Pos, "%skind is required: %s", prefix, strings.Join(kinds, ", "))
+		case !slices.Contains(kinds, c.Kind):
+			d.errorf(pos["kind"], "%sunknown kind %q%s; kinds are %s", prefix, c.Kind, didYouMean(c.Kind, kinds), strings.Join(kinds, ", "))
+		default:
+			out[c.Name] = c
+		}
+	})
+	return out
+}
+
+// connection finds the connection a step names, of the kind it needs,
+// reporting a missing or mismatched one at the step's connection field.
+func (v *validator) connection(s *Step, kind string) *Connection {
+	c := v.c.Connections[s.Connection]
+	if c != nil && c.Kind == kind {
+		return c
+	}
+	var names []string
+	for name, cn := range v.c.Connections {
+		if cn.Kind == kind {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	switch {
+	case c != nil:
+		v.d.errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.Connection, c.Kind, s.Kind, kind)
+	case len(names) == 0:
+		v.d.errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.Connection)
+	default:
+		v.d.errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.Connection, didYouMean(s.Connection, names), kind, strings.Join(names, ", "))
+	}
+	return nil
+}

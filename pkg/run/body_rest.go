@@ -1,0 +1,194 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+// isREST reports whether an http step is mcp-flowgate's rest executor:
+// it names a connection, or has a body, query or key that is more than
+// text.
+func isREST(s *chain.Step) bool {
+	c := s.C()
+	return s.Connection != "" || c.BodyJSON != nil || c.Query != nil || s.IdempotencyKey != nil
+}
+
+// rest sends an http step written as mcp-flowgate's rest executor: the
+// connection's baseUrl with the step's path (or the url), its query, the
+// connection's headers then the step's, and a body sent as JSON when it
+// was written as a mapping.
+func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	c := s.C()
+	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
+	doc := sc.document()
+	var err error
+	conn := x.c.Connections[s.Connection]
+	if conn != nil {
+		base, err := expandEnv(conn.BaseURL, "connection "+conn.Name+" baseUrl")
+		if err != nil {
+			return outcome{}, err
+		}
+		path, err := restPath(s.Path, doc)
+		if err != nil {
+			return outcome{}, err
+		}
+		req.URL = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+		for _, k := range sortedKeys(conn.Headers) {
+			if req.Headers[k], err = expandEnv(conn.Headers[k], "connection "+conn.Name+" header "+k); err != nil {
+				return outcome{}, err
+			}
+		}
+	} else if req.URL, err = x.renderURL(c.URL, sc); err != nil {
+		return outcome{}, err
+	}
+	if req.URL, err = withQuery(req.URL, c.Query, doc); err != nil {
+		return outcome{}, err
+	}
+	if err = x.renderHeaders(req.Headers, c.Headers, sc); err != nil {
+		return outcome{}, err
+	}
+	if c.BodyJSON != nil {
+		b, err := json.Marshal(c.BodyJSON.Resolve(doc))
+		if err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("body: %v", err)}
+		}
+		req.Body = string(b)
+		if !hasHeader(req.Headers, "Content-Type") {
+			req.Headers["Content-Type"] = "application/json"
+		}
+	} else if req.Body, err = x.render(c.Body, sc); err != nil {
+		return outcome{}, err
+	}
+	switch key := s.IdempotencyKey.(type) {
+	case bool:
+		if key {
+			// the same on every attempt of the step in this run
+			req.Headers["Idempotency-Key"] = x.runID + "." + s.ID
+		}
+	case string:
+		if req.Headers["Idempotency-Key"], err = x.render(c.IdempotencyKey, sc); err != nil {
+			return outcome{}, err
+		}
+	}
+	return x.send(ctx, s, req, func() string {
+		if conn != nil {
+			return fmt.Sprintf("connection %s of step %s", conn.Name, s.ID)
+		}
+		return urlSource(s, c.URL)
+	})
+}
+
+// pathRef is a {name} (or {name.field}) in a rest executor's path.
+var pathRef = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}`)
+
+// restPath fills a rest executor's path as mcp-flowgate does: {name} is
+// the decision's argument of that name, else the context's, else the
+// input's, percent-encoded. A name none of them has fails the step.
+func restPath(path string, doc map[string]any) (string, error) {
+	var missing []string
+	out := pathRef.ReplaceAllStringFunc(path, func(m string) string {
+		names := strings.Split(m[1:len(m)-1], ".")
+		for _, scope := range []string{"arguments", "context", "input"} {
+			if v, ok := walk(doc[scope], names); ok && v != nil {
+				return url.PathEscape(textOf(v))
+			}
+		}
+		missing = append(missing, m)
+		return m
+	})
+	if len(missing) > 0 {
+		return "", &permanentError{fmt.Errorf("path %s: %s is not an argument, context key or input of the run", path, strings.Join(missing, ", "))}
+	}
+	return out, nil
+}
+
+// withQuery adds the query parameters to a URL, each read when the step
+// runs (a missing one is left out).
+func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (string, error) {
+	if len(query) == 0 {
+		return raw, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", &permanentError{fmt.Errorf("url: %v", err)}
+	}
+	q := u.Query()
+	for _, k := range sortedKeys(query) {
+		if v := query[k].Resolve(doc); v != nil {
+			q.Set(k, textOf(v))
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// envRef is ${NAME} in a connection's settings.
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expandEnv reads the environment variables a connection's setting names
+// as ${NAME}, when the request is sent: an unset one fails the step,
+// naming it (the value itself is never shown or saved).
+func expandEnv(text, what string) (string, error) {
+	var unset []string
+	out := envRef.ReplaceAllStringFunc(text, func(m string) string {
+		v, ok := os.LookupEnv(m[2 : len(m)-1])
+		if !ok {
+			unset = append(unset, m[2:len(m)-1])
+		}
+		return v
+	})
+	if len(unset) > 0 {
+		return "", &permanentError{fmt.Errorf("%s reads the environment variable %s, which is not set", what, strings.Join(unset, ", "))}
+	}
+	return out, nil
+}
+
+func hasHeader(h map[string]string, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// restPlan is a rest executor's dry-run line: the method, where it goes,
+// and what its body reads.
+func (v planView) restPlan(s *chain.Step) string {
+	c := s.C()
+	where := v.keep(c.URL)
+	if conn := v.x.c.Connections[s.Connection]; conn != nil {
+		where = strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path, "/")
+	}
+	line := methodOf(s.Method) + " " + where
+	if len(c.Query) > 0 {
+		line += " ?" + strings.Join(sortedKeys(c.Query), "&")
+	}
+	if c.BodyJSON != nil {
+		line += "\nJSON body"
+		if paths := c.BodyJSON.Paths(); len(paths) > 0 {
+			line += " reading " + strings.Join(paths, ", ")
+		}
+	} else if b := v.keep(c.Body); b != "" {
+		line += "\n" + b
+	}
+	return line
+}

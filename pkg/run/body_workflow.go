@@ -1,0 +1,221 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// A workflow step runs another state workflow (mcp-flowgate's workflow
+// executor). As a workflow's executor or task, the flow driver runs it
+// (flow_sub.go), so that a decision point inside it pauses the run; here
+// is the step anywhere else (a DAG chain, a parallel branch), which runs
+// the workflow to its end and fails where it would wait for a decision.
+func init() {
+	register(chain.KindWorkflow, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			res, err := x.callWorkflow(ctx, s, sc, subCall{})
+			if err != nil {
+				return outcome{}, err
+			}
+			out := outcome{usage: res.Usage}
+			switch res.Status {
+			case Succeeded:
+				out.value = dataValue(subOutput(s, res))
+				return out, nil
+			case Paused:
+				return out, &permanentError{fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.DefinitionID, res.State, strings.Join(sortedLinkNames(res.Links), ", "))}
+			}
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			return out, fmt.Errorf("workflow %s %s: %s", s.DefinitionID, res.Status, res.Error)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = "workflow " + s.DefinitionID
+			if in := s.C().Inputs; in != nil && len(in.Map) > 0 {
+				p.Action += " with " + strings.Join(sortedKeys(in.Map), ", ")
+			}
+			if bs := s.Outputs(); len(bs) > 0 {
+				var outs []string
+				for _, b := range bs {
+					outs = append(outs, "context."+b.Key+" ← "+b.From)
+				}
+				p.Action += "; then " + strings.Join(outs, ", ")
+			}
+		},
+	})
+}
+
+// subCall is how a workflow step goes on with a workflow it runs: from
+// its saved transitions, taking the caller's decision there.
+type subCall struct {
+	history []TransitionRecord
+	take    string
+	args    map[string]any
+	journal Journal
+	human   Decider
+}
+
+// workflowOf finds the workflow a workflow step names: one of its own
+// file, else through the engine's resolver (the chains directory).
+func (l *Local) workflowOf(c *chain.Chain, s *chain.Step, r WorkflowResolver) (*chain.Chain, error) {
+	if w := c.Sibling(s.DefinitionID); w != nil {
+		return w, nil
+	}
+	if r == nil {
+		return nil, fmt.Errorf("no workflow of %s is named %s, and no chains directory is open to find it in", c.File, s.DefinitionID)
+	}
+	return r(s.DefinitionID, c.File)
+}
+
+// preflightWorkflow checks, before anything runs, that a workflow step's
+// workflow exists, is a state workflow, takes the inputs given, and does
+// not call back into a workflow on the stack (a cycle, named).
+func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
+	fail := func(format string, args ...any) error {
+		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("definitionId"), Step: s.ID, Who: s.Who(), Msg: fmt.Sprintf(format, args...)}
+	}
+	callee, err := (*Local)(nil).workflowOf(c, s, r.Workflows)
+	if err != nil {
+		var nf *chain.NotFoundError
+		if errors.As(err, &nf) {
+			return fail("definitionId %s names no workflow of this file or of %s%s", s.DefinitionID, nf.Dir, chain.DidYouMean(s.DefinitionID, append(c.SiblingNames(), nf.Known...)))
+		}
+		return fail("definitionId %s: %v", s.DefinitionID, err)
+	}
+	if callee.Workflow == nil {
+		return fail("definitionId %s is a DAG chain, not a state workflow (run it with kind: chain)", s.DefinitionID)
+	}
+	key := stackKey(callee)
+	if i := slices.Index(stack, key); i >= 0 {
+		var names []string
+		for _, k := range append(slices.Clone(stack[i:]), key) {
+			if _, name, ok := strings.Cut(k, "#"); ok {
+				k = name
+			}
+			names = append(names, k)
+		}
+		return fail("workflows call each other in a cycle: %s", strings.Join(names, " → "))
+	}
+	given := map[string]string{}
+	if in := s.C().Inputs; in != nil {
+		for k := range in.Map {
+			given[k] = ""
+		}
+	}
+	if unknown := unknownInputs(callee, given); len(unknown) > 0 {
+		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), declaredInputs(callee))
+	}
+	return preflight(l, callee, r, stack)
+}
+
+// unknownInputs are the given names a workflow declares no input of,
+// when it refuses unknown ones.
+func unknownInputs(c *chain.Chain, given map[string]string) []string {
+	if declaresNoInputs(c) {
+		return nil
+	}
+	if ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool); c.Workflow.Schema != nil && !(ok && !ap) {
+		return nil // its schema leaves its properties open
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		if c.Input(k) == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// declaresNoInputs reports whether a workflow says nothing of its inputs:
+// a workflow step then gives it whatever use.inputs names, unchecked, as
+// mcp-flowgate starts a sub-workflow with its input map.
+func declaresNoInputs(c *chain.Chain) bool {
+	return len(c.Inputs) == 0 && c.Workflow.Schema == nil
+}
+
+// callWorkflow runs the workflow a workflow step names, over the inputs
+// its use.inputs (or input:) give, as a nested run whose id extends this
+// one's, to its end, a pause or a failure.
+func (x *execution) callWorkflow(ctx context.Context, s *chain.Step, sc scope, call subCall) (*Result, error) {
+	cf, err := x.prepareWorkflow(s, sc, call)
+	if err != nil {
+		return nil, err
+	}
+	return cf.execution.run(ctx, cf), nil
+}
+
+// prepareWorkflow sets up the run of a workflow step's workflow: its
+// inputs, its replayed history and the decision taken there (a --take
+// that names none of its links is refused here, before anything runs).
+func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flow, error) {
+	callee, err := x.l.workflowOf(x.c, s, x.l.workflows)
+	if err != nil {
+		return nil, &permanentError{err}
+	}
+	given, _ := s.C().Inputs.Resolve(sc.document()).(map[string]any)
+	text := make(map[string]string, len(given))
+	for k, v := range given {
+		if v != nil {
+			text[k] = textOf(v)
+		}
+	}
+	inputs, typed := text, map[string]any{}
+	if !declaresNoInputs(callee) {
+		if inputs, typed, err = resolveInputs(callee, text); err != nil {
+			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
+		}
+	}
+	for k, v := range given {
+		// a value of no declared type keeps its shape (an object stays one)
+		if in := callee.Input(k); v != nil && (in == nil || in.Type == "") {
+			typed[k] = v
+		}
+	}
+	st := newStore(inputs)
+	st.typed = typed
+	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args,
+		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
+		Started: x.req.Started, Rerun: x.req.Rerun}
+	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
+	return newFlow(sub, req)
+}
+
+// ChangedError is a workflow whose file no longer has the state its
+// saved transitions left the run at (a workflow of another file that a
+// workflow step went into, edited since): nothing ran.
+type ChangedError struct{ Workflow, File, State string }
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("workflow %s (%s) no longer has state %s, where the run stands inside it: restore the file, or start a new run", e.Workflow, e.File, e.State)
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *ChangedError) NothingRan() bool { return true }
+
+// subOutput is a workflow step's output: with use, the called workflow's
+// final context keys use.outputs read, by their names there; without,
+// its whole final context.
+func subOutput(s *chain.Step, res *Result) any {
+	var final map[string]any
+	if res.WorkflowResult != nil {
+		final = res.Context
+	}
+	if s.Use == nil {
+		if final == nil {
+			return map[string]any{}
+		}
+		return final
+	}
+	out := map[string]any{}
+	for _, b := range s.Outputs() {
+		out[b.From] = final[b.From]
+	}
+	return out
+}
