@@ -87,7 +87,7 @@ func preflightScript(c *chain.Chain, s *chain.Step, r ScriptResolver) error {
 	var nf *chain.NotFoundError
 	if errors.As(err, &nf) {
 		known := slices.Sorted(maps.Keys(c.Scripts))
-		err = fmt.Errorf("script %q is in no scripts: library: not its own file's%s, nor one of %s%s", s.Subject, ownScripts(known), nf.Dir,
+		err = fmt.Errorf("script %q (kind: script) is in no scripts: library: not its own file's%s, nor one of %s%s", s.Subject, ownScripts(known), nf.Dir,
 			chain.DidYouMean(s.Subject, append(known, nf.Known...)))
 	}
 	return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}

@@ -112,7 +112,13 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 	if unknown := unknownInputs(callee, given); len(unknown) > 0 {
 		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), declaredInputs(callee))
 	}
-	return preflight(l, callee, r, stack)
+	err = preflight(l, callee, r, stack)
+	var pe *PreflightError
+	if errors.As(err, &pe) && pe.File != c.File {
+		// the fault is in another file: say which call reached it
+		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.DefinitionID)
+	}
+	return err
 }
 
 // unknownInputs are the given names a workflow declares no input of,

@@ -509,7 +509,7 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = CheckCalls(bad.Chain, r)
-	if err == nil || !strings.Contains(err.Error(), `typo.yaml:7:74: transition "go" executor: script "say.ho" is in no scripts: library: not its own file's (it declares none), nor one of`) ||
+	if err == nil || !strings.Contains(err.Error(), `typo.yaml:7:74: transition "go" executor: script "say.ho" (kind: script) is in no scripts: library: not its own file's (it declares none), nor one of`) ||
 		!strings.Contains(err.Error(), "(did you mean say.hi?)") {
 		t.Errorf("got %v", err)
 	}
