@@ -131,6 +131,11 @@ func (v *validator) stateShape(s *State) {
 	}
 	if s.OnEnter != nil && s.OnEnter.Executor != nil {
 		v.executor(s.OnEnter.Executor)
+		if s.OnEnter.Executor.Kind == KindWorkflow {
+			// a decision inside it could not be resumed: no transition
+			// began it
+			d.errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
+		}
 	}
 	if s.Task != nil {
 		v.executor(s.Task)

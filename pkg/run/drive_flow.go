@@ -193,34 +193,19 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
 	before := f.context
-	if e := t.Executor; e != nil {
+	if t.Executor != nil {
 		f.entering = SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
-		sr, ok := f.runExecutor(ctx, e)
-		rec.Step = sr
-		if !ok && f.status == Paused {
-			return false // at a decision inside the workflow it runs
-		}
-		if !ok {
-			retry := []Link{transitionRetry(t)}
-			if ctx.Err() != nil {
-				f.stop(Interrupted, "interrupted during transition "+t.Name, retry)
-				return false
-			}
-			f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, sr.Error), retry)
-			return false
-		}
-		rec.Vars = f.outputVars(e)
-		if len(t.Output) == 0 {
-			f.mergeContext(e)
-		}
 	}
-	if len(t.Output) > 0 {
-		if err := f.mapOutput(t, f.pathDoc(t.Executor, rec.Step, f.args)); err != nil {
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
-			return false
-		}
-	}
-	if err := f.checkSlots(s, before); err != nil {
+	switch fault, err := f.effect(ctx, s, t.Executor, t.Output, f.args, &rec); fault {
+	case effectPaused:
+		return false // at a decision inside the workflow it runs
+	case effectInterrupted:
+		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{transitionRetry(t)})
+		return false
+	case effectFailed:
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{transitionRetry(t)})
+		return false
+	case effectRefused:
 		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
 		return false
 	}

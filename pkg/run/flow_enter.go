@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 
@@ -34,34 +35,17 @@ func (f *flow) enter(ctx context.Context) bool {
 	on := s.OnEnter
 	rec := TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
 	retry := []Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: actorLink(chain.ActorDeterministic)}}
-	before := f.context
-	if e := on.Executor; e != nil {
-		sr, ok := f.runExecutor(ctx, e)
-		rec.Step = sr
-		if !ok {
-			f.enterPending = true
-			if ctx.Err() != nil {
-				f.stop(Interrupted, "interrupted while entering state "+s.Name, retry)
-				return false
-			}
-			f.fail(fmt.Sprintf("state %s: onEnter failed: %s", s.Name, sr.Error), retry)
-			return false
-		}
-		rec.Vars = f.outputVars(e)
-		if len(on.Output) == 0 {
-			f.mergeContext(e)
-		}
-	}
-	if len(on.Output) > 0 {
-		if err := f.mapMappings(on.Output, f.pathDoc(on.Executor, rec.Step, nil)); err != nil {
-			f.setContext(before)
-			f.enterPending = true
-			f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
-			return false
-		}
-	}
-	if err := f.checkSlots(s, before); err != nil {
-		f.enterPending = true
+	f.enterPending = true // until its record is saved
+	switch fault, err := f.effect(ctx, s, on.Executor, on.Output, nil, &rec); fault {
+	case effectPaused:
+		return false // at a decision inside the workflow it runs
+	case effectInterrupted:
+		f.stop(Interrupted, "interrupted while entering state "+s.Name, retry)
+		return false
+	case effectFailed:
+		f.fail(fmt.Sprintf("state %s: onEnter failed: %s", s.Name, err), retry)
+		return false
+	case effectRefused:
 		f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
 		return false
 	}
@@ -123,4 +107,47 @@ func (f *flow) capabilityOutput() (map[string]any, error) {
 		out[o.Name] = v
 	}
 	return out, nil
+}
+
+// Ways an executor's effect (effect) can end.
+const (
+	effectDone        = iota
+	effectPaused      // at a decision inside a workflow the executor runs
+	effectInterrupted // the call was interrupted
+	effectFailed      // the executor failed (after its retries)
+	effectRefused     // an output mapping or a typed slot refused the value
+)
+
+// effect runs a transition's or an onEnter's executor (if any), then its
+// output mappings (or merges a cli executor's JSON object), then checks
+// the typed slots written at state s, filling rec's step and variables.
+// A refused value leaves the context as it was.
+func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *TransitionRecord) (int, error) {
+	before := f.context
+	if e != nil {
+		sr, ok := f.runExecutor(ctx, e)
+		rec.Step = sr
+		switch {
+		case !ok && f.status == Paused:
+			return effectPaused, nil
+		case !ok && ctx.Err() != nil:
+			return effectInterrupted, nil
+		case !ok:
+			return effectFailed, errors.New(sr.Error)
+		}
+		rec.Vars = f.outputVars(e)
+		if len(out) == 0 {
+			f.mergeContext(e)
+		}
+	}
+	if len(out) > 0 {
+		if err := f.mapMappings(out, f.pathDoc(e, rec.Step, args)); err != nil {
+			f.setContext(before)
+			return effectRefused, err
+		}
+	}
+	if err := f.checkSlots(s, before); err != nil {
+		return effectRefused, err
+	}
+	return effectDone, nil
 }
