@@ -28,6 +28,7 @@ const (
 	guardArguments = "arguments__"
 	guardInput     = "input__"
 	guardWorkflow  = "workflow__"
+	guardOutput    = "output__"
 	guardSlotFn    = "slot__"
 	guardOptFn     = "opt__"
 	guardCompareFn = "compare__"
@@ -37,11 +38,15 @@ const (
 const guardRoots = "$.context.x, $.arguments.x, $.workflow.input.x (or $.input.x), $.workflow.id, $.workflow.state or $.workflow.version"
 
 // compileGuardExpr translates and compiles an expr guard.
-func compileGuardExpr(src string) (*guardExpr, error) {
+func compileGuardExpr(src string) (*guardExpr, error) { return compileExpr(src, false) }
+
+// compileExpr translates and compiles a guard's expression, or with
+// output set an output mapping's, which may also read $.output.
+func compileExpr(src string, output bool) (*guardExpr, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, errors.New("is empty: write a comparison such as \"$.context.approved == true\"")
 	}
-	text, err := translateGuard(src)
+	text, err := translateGuard(src, output)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +59,10 @@ func compileGuardExpr(src string) (*guardExpr, error) {
 	for _, n := range names {
 		switch n {
 		case guardProbe, guardContext, guardArguments, guardInput, guardWorkflow:
+		case guardOutput:
+			if !output {
+				return nil, fmt.Errorf("reads %s, which is no path: a guard reads %s", n, guardRoots)
+			}
 		default:
 			return nil, fmt.Errorf("reads %s, which is no path: a guard reads %s", n, guardRoots)
 		}
@@ -76,23 +85,33 @@ type probe struct{ unset string }
 // holds evaluates the expression against the facts; reading an unset
 // slot of the context is a *GuardError naming it.
 func (g *guardExpr) holds(f *GuardFacts) (bool, error) {
+	out, err := g.eval(f, nil)
+	if err != nil {
+		return false, err
+	}
+	return truthy(out), nil
+}
+
+// eval computes the expression's value against the facts (and, for an
+// output mapping's, the executor's output).
+func (g *guardExpr) eval(f *GuardFacts, output any) (any, error) {
 	p := &probe{}
 	wf := map[string]any{"id": f.RunID, "state": f.State, "version": f.Version}
-	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf}
+	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf, guardOutput: output}
 	out, err := expr.Run(g.program, env)
 	if p.unset != "" {
-		return false, &GuardError{Slot: p.unset}
+		return nil, &GuardError{Slot: p.unset}
 	}
 	if err != nil {
-		return false, errors.New(firstLine(err.Error()))
+		return nil, errors.New(firstLine(err.Error()))
 	}
-	return truthy(plainJSON(out)), nil
+	return plainJSON(out), nil
 }
 
 // translateGuard rewrites a guard's $.paths as calls that read them, and
 // mcp-flowgate's spellings (null, starts_with, ends_with) as expr-lang's,
 // refusing an operator that is not one; quoted text is left as it is.
-func translateGuard(src string) (string, error) {
+func translateGuard(src string, output bool) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -102,7 +121,7 @@ func translateGuard(src string) (string, error) {
 			b.WriteString(src[i:j])
 			i = j
 		case c == '$':
-			call, n, err := translatePath(src[i:])
+			call, n, err := translatePath(src[i:], output)
 			if err != nil {
 				return "", err
 			}
@@ -172,7 +191,7 @@ func skipQuoted(src string, i int) int {
 
 // translatePath reads the $.path at the start of s: it returns the call
 // that reads it and how many bytes it took.
-func translatePath(s string) (string, int, error) {
+func translatePath(s string, output bool) (string, int, error) {
 	segs, n, err := pathSegments(s)
 	if err != nil {
 		return "", 0, err
@@ -205,6 +224,9 @@ func translatePath(s string) (string, int, error) {
 			return fmt.Sprintf("%s(%s%s)", guardOptFn, guardWorkflow, names(1)), n, nil
 		}
 	case "output":
+		if output {
+			return fmt.Sprintf("%s(%s%s)", guardOptFn, guardOutput, names(1)), n, nil
+		}
 		return "", 0, fmt.Errorf("reads %s: guards are checked before the transition runs, so there is no output yet; a guard reads %s", raw, guardRoots)
 	}
 	return "", 0, fmt.Errorf("reads %s: a guard reads %s", raw, guardRoots)

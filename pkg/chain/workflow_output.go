@@ -29,6 +29,21 @@ type Operand struct {
 	Path    *jsonpath.Path
 	Raw     string
 	Literal any
+	// expr, when set, is an expression over the same paths
+	// ("$.output.json.verdict == 'passed'"), whose value is the operand.
+	expr *guardExpr
+}
+
+// IsExpr reports whether the operand is an expression, not a path.
+func (o Operand) IsExpr() bool { return o.expr != nil }
+
+// Eval computes an expression operand over the transition's document
+// (output, arguments, context, workflow.input); reading an unset context
+// slot is an error naming it.
+func (o Operand) Eval(doc map[string]any) (any, error) {
+	ctx, _ := doc["context"].(map[string]any)
+	args, _ := doc["arguments"].(map[string]any)
+	return o.expr.eval(&GuardFacts{Context: ctx, Arguments: args, Input: doc["input"]}, doc["output"])
 }
 
 // Output mapping operators (mcp-flowgate).
@@ -109,11 +124,21 @@ func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMappin
 func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.HasPrefix(n.Value, "$") {
 		p, err := ParsePath(n.Value)
-		if err != nil {
-			d.errorf(posOf(n), "%s%v", prefix, err)
+		if err == nil {
+			return Operand{Path: p, Raw: n.Value}, true
+		}
+		if strings.ContainsAny(n.Value, "=<>!&|+-*/ ") {
+			// not a path: an expression over paths, as mcp-flowgate's
+			// files write computed values
+			e, xerr := compileExpr(n.Value, true)
+			if xerr == nil {
+				return Operand{Raw: n.Value, expr: e}, true
+			}
+			d.errorf(posOf(n), "%s%q is neither a JSONPath nor an expression: it %v", prefix, n.Value, xerr)
 			return Operand{}, false
 		}
-		return Operand{Path: p, Raw: n.Value}, true
+		d.errorf(posOf(n), "%s%v", prefix, err)
+		return Operand{}, false
 	}
 	var lit any
 	if !decodeInto(d, n, &lit) {

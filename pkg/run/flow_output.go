@@ -102,7 +102,8 @@ func (f *flow) listSlot(key string) bool {
 func concatList(m *chain.OutputMapping, doc map[string]any) []any {
 	out := []any{}
 	for _, op := range m.Operands {
-		switch x := operandValue(op, doc).(type) {
+		v, _ := operandValue(op, doc)
+		switch x := v.(type) {
 		case nil:
 		case []any:
 			out = append(out, x...)
@@ -124,7 +125,11 @@ func (f *flow) setContext(m map[string]any) {
 func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
 	vals := make([]any, len(m.Operands))
 	for i, op := range m.Operands {
-		vals[i] = operandValue(op, doc)
+		v, err := operandValue(op, doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op.Raw, err)
+		}
+		vals[i] = v
 	}
 	switch m.Op {
 	case "", chain.OpSet:
@@ -164,13 +169,16 @@ func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
 	return wholeNumbers(r), nil
 }
 
-// operandValue reads an operand: a literal, or what its JSONPath selects
-// (nil when nothing, a list when several).
-func operandValue(op chain.Operand, doc map[string]any) any {
-	if op.Path == nil {
-		return op.Literal
+// operandValue reads an operand: a literal, what its JSONPath selects
+// (nil when nothing, a list when several), or its expression's value.
+func operandValue(op chain.Operand, doc map[string]any) (any, error) {
+	switch {
+	case op.IsExpr():
+		return op.Eval(doc)
+	case op.Path == nil:
+		return op.Literal, nil
 	}
-	return chain.Select(op.Path, doc)
+	return chain.Select(op.Path, doc), nil
 }
 
 // number reads an arithmetic operand: nil is 0, numbers and numeric text
