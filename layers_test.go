@@ -47,7 +47,7 @@ var layers = map[string][]string{
 
 // configLibraries are read by cmd alone: nothing below it sees flags or
 // configuration.
-var configLibraries = []string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/spf13/viper"}
+var configLibraries = []string{"github.com/spf13/cobra", "github.com/spf13/pflag"}
 
 type listed struct {
 	ImportPath string

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -42,9 +40,9 @@ var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVa
 	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
-func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {
+func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {
 	if fl != nil {
-		_ = v.BindPFlag(key, fl)
+		v.Bind(key, project.Flag{Changed: func() bool { return fl.Changed }, Value: fl.Value.String, Default: fl.DefValue})
 	}
 }
 
@@ -55,10 +53,7 @@ func bindFlag(v *viper.Viper, key string, fl *pflag.Flag) {
 // does not exist is an error. Relative paths in a project file (not the
 // user's, which serves every directory) are relative to it, and so is the
 // default chains directory, so chainrun works from any directory below.
-func loadConfig(v *viper.Viper) error {
-	v.SetEnvPrefix("CHAINRUN")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	v.AutomaticEnv()
+func loadConfig(v *project.Layers) error {
 	v.SetDefault(keyStrictVariables, true)
 	v.SetDefault(keyChainsDir, "chains")
 	v.SetDefault(keyOutput, "text")
@@ -101,12 +96,9 @@ func loadConfig(v *viper.Viper) error {
 	if err := project.CheckFileSettings(path, top); err != nil {
 		return err
 	}
-	v.SetConfigType("yaml")
-	v.SetConfigFile(path) // read below; kept so that errors can name it
-	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-		return usagef("config file %s: %v", path, err)
-	}
-	return anchorPaths(v, path, top, inProject)
+	v.SetFile(path, top)
+	anchorPaths(v, path, top, inProject)
+	return nil
 }
 
 // configPathKeys are the config keys that hold a directory.
@@ -115,26 +107,21 @@ var configPathKeys = []string{keyChainsDir, keyStateDir, keyCacheDir}
 // anchorPaths makes a project file's relative directories relative to
 // the file (flags and the environment stay relative to the current
 // directory).
-func anchorPaths(v *viper.Viper, path string, top map[string]any, project bool) error {
+func anchorPaths(v *project.Layers, path string, top map[string]any, inProject bool) {
 	dir := filepath.Dir(path)
-	if !project || dir == "." {
-		return nil
+	if !inProject || dir == "." {
+		return
 	}
 	v.SetDefault(keyChainsDir, filepath.Join(dir, "chains"))
-	anchored := map[string]any{}
 	for _, k := range configPathKeys {
 		if p, ok := top[k].(string); ok && p != "" && !filepath.IsAbs(p) {
-			anchored[k] = filepath.Join(dir, p)
+			v.SetInFile(k, filepath.Join(dir, p))
 		}
 	}
-	if len(anchored) == 0 {
-		return nil
-	}
-	return v.MergeConfigMap(anchored)
 }
 
 // outputFormat reads --output (or config output) and checks it.
-func outputFormat(v *viper.Viper) (string, error) {
+func outputFormat(v *project.Layers) (string, error) {
 	o := v.GetString(keyOutput)
 	switch o {
 	case "", "text":

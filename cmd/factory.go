@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/viper"
-
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
@@ -20,7 +18,7 @@ import (
 // factory carries what commands share, and is the one place their
 // dependencies are made, each lazily, once flags are parsed:
 //
-//	config        flags > CHAINRUN_* env > config file (viper)
+//	config        flags > CHAINRUN_* env > config file (project.Layers)
 //	library       the chains directory's chains, each loaded once: catalog,
 //	              resolveChain (by name or path), calledChain (chain steps),
 //	              calledWorkflow (workflow steps), calledScript (script steps)
@@ -32,7 +30,7 @@ import (
 //	term          the person at the terminal, for every prompt
 type factory struct {
 	io     *iostreams.IOStreams
-	v      *viper.Viper
+	v      *project.Layers
 	loaded bool
 	cfgErr error
 	lib    *chain.Library
@@ -46,11 +44,11 @@ type factory struct {
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
-	return &factory{io: io, v: viper.New(), getwd: os.Getwd, term: prompt.New(io.In, io.ErrOut), engine: localEngine}
+	return &factory{io: io, v: project.NewLayers(os.Getenv), getwd: os.Getwd, term: prompt.New(io.In, io.ErrOut), engine: localEngine}
 }
 
 // config returns the loaded configuration (flags > env > file).
-func (f *factory) config() (*viper.Viper, error) {
+func (f *factory) config() (*project.Layers, error) {
 	if !f.loaded {
 		f.loaded = true
 		f.cfgErr = loadConfig(f.v)
@@ -217,7 +215,7 @@ func (f *factory) registry() (*llm.Registry, error) {
 		return nil, err
 	}
 	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases),
-		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.ConfigFileUsed()}, os.Getenv)
+		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.File()}, os.Getenv)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

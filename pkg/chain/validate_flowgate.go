@@ -53,3 +53,16 @@ func (w *Workflow) Filter(s *State) string {
 	}
 	return LinkFilterByGuards
 }
+
+// onEnterShape checks a state's onEnter executor as any executor, and
+// refuses a workflow executor there: a decision inside it could not be
+// resumed, since no transition began it.
+func (v *validator) onEnterShape(s *State) {
+	if s.OnEnter == nil || s.OnEnter.Executor == nil {
+		return
+	}
+	v.executor(s.OnEnter.Executor)
+	if s.OnEnter.Executor.Kind == KindWorkflow {
+		v.d.errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
+	}
+}

@@ -129,14 +129,7 @@ func (v *validator) stateShape(s *State) {
 		}
 		v.checkTransitionBranches(t)
 	}
-	if s.OnEnter != nil && s.OnEnter.Executor != nil {
-		v.executor(s.OnEnter.Executor)
-		if s.OnEnter.Executor.Kind == KindWorkflow {
-			// a decision inside it could not be resumed: no transition
-			// began it
-			d.errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
-		}
-	}
+	v.onEnterShape(s)
 	if s.Task != nil {
 		v.executor(s.Task)
 		if s.Task.Kind == KindHTTP && s.Task.FailOnStatus == nil {

@@ -1,8 +1,9 @@
 // Package project says where chainrun's files are found: the project's
 // chainrun.yaml, looked for upwards as go-task looks for its Taskfile, and
 // the user's config, cache and state directories under the XDG base
-// directories; what a config value must be to be read (settings.go); and
-// who runs act for, the principal of config and CHAINRUN_PRINCIPAL_*
+// directories; the layers a setting is read from, flag > CHAINRUN_<KEY> >
+// file > default (layers.go); what a config value must be to be read
+// (settings.go); and who runs act for, the principal of config and CHAINRUN_PRINCIPAL_*
 // (principal.go).
 //
 // It imports nothing of this module.
