@@ -77,13 +77,10 @@ func (f *flow) mapOutput(t *chain.Transition, doc map[string]any) error {
 func (f *flow) mapMappings(mappings []*chain.OutputMapping, doc map[string]any) error {
 	next := maps.Clone(f.context)
 	for _, m := range mappings {
-		v, err := outputValue(m, doc)
+		// a concat onto a list slot appends, even onto an unset one
+		v, err := outputValue(m, doc, f.listSlot(m.Key))
 		if err != nil {
 			return fmt.Errorf("output %s: %w", m.Key, err)
-		}
-		if m.Op == chain.OpConcat && f.listSlot(m.Key) {
-			// a concat onto a list slot appends, even onto an unset one
-			v = concatList(m, doc)
 		}
 		next[m.Key] = v
 	}
@@ -97,23 +94,6 @@ func (f *flow) listSlot(key string) bool {
 	return slot != nil && slot.Raw["type"] == "array"
 }
 
-// concatList joins a concat's operands as a list: lists spliced, null
-// skipped, anything else appended.
-func concatList(m *chain.OutputMapping, doc map[string]any) []any {
-	out := []any{}
-	for _, op := range m.Operands {
-		v, _ := operandValue(op, doc)
-		switch x := v.(type) {
-		case nil:
-		case []any:
-			out = append(out, x...)
-		default:
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // setContext replaces the workflow's context.
 func (f *flow) setContext(m map[string]any) {
 	f.context = m
@@ -121,8 +101,9 @@ func (f *flow) setContext(m map[string]any) {
 }
 
 // outputValue computes one mapping: a copy, a set, arithmetic (a missing
-// or null operand counts as 0) or a concatenation.
-func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
+// or null operand counts as 0) or a concatenation (a list when intoList:
+// the key is a slot typed array).
+func outputValue(m *chain.OutputMapping, doc map[string]any, intoList bool) (any, error) {
 	vals := make([]any, len(m.Operands))
 	for i, op := range m.Operands {
 		v, err := operandValue(op, doc)
@@ -139,7 +120,7 @@ func outputValue(m *chain.OutputMapping, doc map[string]any) (any, error) {
 		// {set: [a, b]}: the list of the values
 		return vals, nil
 	case chain.OpConcat:
-		return concat(vals), nil
+		return concat(vals, intoList), nil
 	}
 	nums := make([]float64, len(vals))
 	for i, v := range vals {
@@ -203,23 +184,25 @@ func number(v any) (float64, error) {
 	return 0, fmt.Errorf("is %s, not a number", clip(textOf(v), 40))
 }
 
-// concat joins its operands: a list when one is a list (lists spliced,
-// null skipped), else text.
-func concat(vals []any) any {
+// concat joins its operands: a list when asked for or when one is a list
+// (lists spliced, null skipped), else text.
+func concat(vals []any, asList bool) any {
 	for _, v := range vals {
-		if _, ok := v.([]any); ok {
-			out := []any{}
-			for _, v := range vals {
-				switch x := v.(type) {
-				case nil:
-				case []any:
-					out = append(out, x...)
-				default:
-					out = append(out, x)
-				}
+		_, isList := v.([]any)
+		asList = asList || isList
+	}
+	if asList {
+		out := []any{}
+		for _, v := range vals {
+			switch x := v.(type) {
+			case nil:
+			case []any:
+				out = append(out, x...)
+			default:
+				out = append(out, x)
 			}
-			return out
 		}
+		return out
 	}
 	var b strings.Builder
 	for _, v := range vals {
