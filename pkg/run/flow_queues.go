@@ -1,0 +1,38 @@
+package run
+
+import (
+	"slices"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// noteArrival keeps the transition a record took to a new state.
+func (f *flow) noteArrival(rec TransitionRecord) {
+	if rec.Hook {
+		if rec.From != rec.To {
+			f.cameBy = nil
+		}
+		return
+	}
+	f.cameBy = nil
+	if s := f.w.State(rec.From); s != nil {
+		f.cameBy = s.Transition(rec.Transition)
+	}
+}
+
+// queues are the approval queues a paused run waits in, once each.
+func (f *flow) queues() []string {
+	var out []string
+	add := func(t *chain.Transition) {
+		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && t.Executor.Queue != "" && !slices.Contains(out, t.Executor.Queue) {
+			out = append(out, t.Executor.Queue)
+		}
+	}
+	add(f.cameBy)
+	if s := f.w.State(f.state); s != nil {
+		for _, t := range f.offered(s) {
+			add(t)
+		}
+	}
+	return out
+}
