@@ -127,6 +127,8 @@ func TestValidationErrors(t *testing.T) {
 		{"bad output_var", "name: x\nsteps:\n  - {id: a, type: cli, command: x, output_var: my-var}\n", []string{`output_var "my-var"`}},
 		{"reserved output_var", "name: x\nsteps:\n  - {id: a, type: cli, command: x, output_var: input}\n", []string{`output_var "input" is reserved`}},
 		{"huge timeout", "name: x\nsteps:\n  - {id: a, type: cli, command: x, timeout_ms: 9223372036854775807}\n", []string{"c.yaml:3", "timeout_ms 9223372036854775807 is more than 604800000"}},
+		{"retry max_delay_ms past an hour", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 2, delay_ms: 10, max_delay_ms: 3600001}\n", []string{"c.yaml:6", "retry.max_delay_ms 3600001 is more than 3600000 (one hour)"}},
+		{"negative retry max_delay_ms", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 2, max_delay_ms: -1}\n", []string{"c.yaml:6", "retry.delay_ms, retry.backoff and retry.max_delay_ms cannot be negative"}},
 		{"huge retry delay", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 1000000000, delay_ms: 9223372036854775807, backoff: 2}\n", []string{"c.yaml:6", "retry.delay_ms 9223372036854775807 is more than 3600000"}},
 		{"huge backoff", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    retry: {max: 3, delay_ms: 1, backoff: 1e308}\n", []string{"c.yaml:6", "retry.backoff 1e+308 is more than 10"}},
 		{"infinite backoff", "name: x\nsteps:\n  - {id: a, type: cli, command: x, retry: {max: 3, backoff: .inf}}\n", []string{"retry.backoff +Inf"}},
