@@ -14,9 +14,12 @@ import (
 type Compiled struct {
 	Prompt, System, Command, Run, Cwd, URL, Body, Path, ForEach *Template
 	Args                                                        []Arg
-	Env, Headers, With                                          map[string]*Template
-	PreTools                                                    []CompiledPreTool
-	Condition, EarlyExitIf, Transform                           *Expression
+	// Env values are read as args are: a template, or a JSONPath
+	// ($.context.x, mcp-flowgate's form).
+	Env                               map[string]Arg
+	Headers, With                     map[string]*Template
+	PreTools                          []CompiledPreTool
+	Condition, EarlyExitIf, Transform *Expression
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
 	// Schemas holds the compiled json_schema guardrails by index.

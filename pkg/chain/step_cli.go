@@ -77,7 +77,7 @@ func compileCLI(v *validator, s *Step, c *Compiled) {
 	for _, a := range s.Args {
 		c.Args = append(c.Args, v.arg(s, "args", a))
 	}
-	c.Env = v.templates(s, "env", s.Env)
+	c.Env = v.envArgs(s)
 }
 
 // shellScript compiles a run: script and refuses every reference that a

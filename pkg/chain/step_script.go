@@ -40,5 +40,5 @@ func compileScript(v *validator, s *Step, c *Compiled) {
 	for _, a := range s.Args {
 		c.Args = append(c.Args, v.arg(s, "args", a))
 	}
-	c.Env = v.templates(s, "env", s.Env)
+	c.Env = v.envArgs(s)
 }

@@ -112,16 +112,22 @@ func (s *Step) readNames() map[string]bool {
 	for _, t := range []*Template{c.Prompt, c.System, c.Command, c.Run, c.Cwd, c.URL, c.Body, c.Path, c.ForEach} {
 		addT(t)
 	}
-	for _, m := range []map[string]*Template{c.Env, c.Headers, c.With} {
+	for _, m := range []map[string]*Template{c.Headers, c.With} {
 		for _, t := range m {
 			addT(t)
 		}
 	}
-	for _, a := range c.Args {
+	addA := func(a Arg) {
 		addT(a.Template)
 		if name, _ := jsonPathHead(a.Raw); name != "" {
 			out[name] = true
 		}
+	}
+	for _, a := range c.Args {
+		addA(a)
+	}
+	for _, a := range c.Env {
+		addA(a)
 	}
 	for _, p := range c.PreTools {
 		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path} {

@@ -63,7 +63,7 @@ func exitValue(s *chain.Step, out outcome, err error) (outcome, error) {
 // command runs a process: argv with no shell, or a script whose
 // interpolated values reach it only as environment variables. pre_tools
 // use it too.
-func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]*chain.Template, cwd *chain.Template) (outcome, error) {
+func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (outcome, error) {
 	cmd := executor.Command{Grace: x.l.grace, Force: interrupt.Force(ctx), Bin: x.binDir()}
 	var err error
 	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
@@ -96,8 +96,8 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		// scripts find the chain's own commands too
 		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
-	for k, t := range env {
-		v, err := x.render(t, sc)
+	for k, a := range env {
+		v, err := x.arg(a, sc)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -198,7 +198,7 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 	}
 	nodes := a.JSONPath.Select(sc.document())
 	if len(nodes) == 0 {
-		return "", &permanentError{fmt.Errorf("args: %s matches nothing in the run context", a.Raw)}
+		return "", &permanentError{fmt.Errorf("%s matches nothing in the run context", a.Raw)}
 	}
 	if len(nodes) == 1 {
 		return textOf(nodes[0]), nil

@@ -131,10 +131,10 @@ func (x *execution) script(ctx context.Context, s *chain.Step, sc scope) (outcom
 	args = append(args, s.C().Args...)
 	env := maps.Clone(s.C().Env)
 	if env == nil {
-		env = map[string]*chain.Template{}
+		env = map[string]chain.Arg{}
 	}
-	env["FLOWGATE_SCRIPT_SUBJECT"] = chain.Literal(lib.Subject)
-	env["FLOWGATE_SCRIPT_HASH"] = chain.Literal(lib.Hash)
+	env["FLOWGATE_SCRIPT_SUBJECT"] = chain.Arg{Template: chain.Literal(lib.Subject), Raw: lib.Subject}
+	env["FLOWGATE_SCRIPT_HASH"] = chain.Arg{Template: chain.Literal(lib.Hash), Raw: lib.Hash}
 	return x.command(ctx, s, sc, command, args, nil, env, s.C().Cwd)
 }
 

@@ -43,6 +43,11 @@ func (f *flow) checkSlots(s *chain.State, before map[string]any) error {
 // slotAllows checks a value against a slot's schema and its
 // path_allowlist constraint.
 func slotAllows(slot *chain.Slot, v any) error {
+	if v == nil {
+		// null is what a path that selects nothing gives: the slot is
+		// unset, as mcp-flowgate leaves it
+		return nil
+	}
 	if slot.Schema != nil {
 		if err := slot.Schema.Validate(v); err != nil {
 			return fmt.Errorf("%s does not fit its schema: %v", clip(textOf(v), 60), err)
