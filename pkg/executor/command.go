@@ -162,32 +162,27 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-waited:
-		if c.Reap {
-			killGroup(cmd)
-		}
-	case <-ctx.Done():
-		terminateGroup(cmd)
-		t := time.NewTimer(grace)
-		select {
-		case err = <-waited:
-			t.Stop()
-		case <-t.C:
-			killGroup(cmd)
-			err = <-waited
-		case <-c.Force:
-			t.Stop()
-			killGroup(cmd)
-			err = <-waited
-		}
+	// The command is waited for here; only a cancellation starts a
+	// goroutine, which stops the process group while Wait goes on.
+	exited, stopped := make(chan struct{}), make(chan struct{})
+	interrupted := false
+	stop := context.AfterFunc(ctx, func() {
+		defer close(stopped)
+		interrupted = c.stopGroup(cmd, grace, exited)
+	})
+	err := cmd.Wait()
+	close(exited)
+	if !stop() {
+		<-stopped
+	}
+	switch {
+	case interrupted:
 		// Whatever ran is gone; the group may still hold stragglers that
 		// ignored TERM but left the leader: make sure.
 		killGroup(cmd)
 		err = ctx.Err()
+	case c.Reap:
+		killGroup(cmd)
 	}
 	outText, outCut := stdout.text()
 	errText, errCut := stderr.text()
@@ -218,6 +213,28 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		return res, nil
 	}
 	return res, err
+}
+
+// stopGroup ends a cancelled command: TERM to its process group, then
+// KILL after the grace period, or at once when Force closes, unless it
+// exits first. It reports whether the command was still running.
+func (c *Command) stopGroup(cmd *exec.Cmd, grace time.Duration, exited <-chan struct{}) bool {
+	select {
+	case <-exited:
+		return false // it ended on its own as the context did
+	default:
+	}
+	terminateGroup(cmd)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-exited:
+	case <-t.C:
+		killGroup(cmd)
+	case <-c.Force:
+		killGroup(cmd)
+	}
+	return true
 }
 
 func (c *capped) Write(p []byte) (int, error) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Shaper is a value written as another value: a type whose MarshalJSON
@@ -32,15 +33,31 @@ const maxDepth = 500
 // encoding/json alone, so the memory it takes beyond v is about its
 // largest single value, not the whole text.
 func Write(w io.Writer, v any, indent string) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	e := &encoder{w: bw, indent: indent}
-	e.plain = json.NewEncoder(leafWriter{bw})
-	e.nested = json.NewEncoder(leafWriter{bw})
+	e := encoders.Get().(*encoder)
+	defer e.release()
+	e.w.Reset(w)
+	e.indent = indent
 	e.value(reflect.ValueOf(v), 0)
 	if e.err != nil {
 		return e.err
 	}
-	return bw.Flush()
+	return e.w.Flush()
+}
+
+// encoders are kept for the next Write: a journal line each step would
+// otherwise allocate a 64 KiB buffer and two encoders, garbage that a
+// long run's collector keeps chasing and its peak memory shows.
+var encoders = sync.Pool{New: func() any {
+	bw := bufio.NewWriterSize(nil, 64<<10)
+	return &encoder{w: bw, plain: json.NewEncoder(leafWriter{bw}), nested: json.NewEncoder(leafWriter{bw})}
+}}
+
+// release forgets the writer and the last error and puts e back.
+func (e *encoder) release() {
+	e.w.Reset(nil)
+	e.err = nil
+	e.num = e.num[:0]
+	encoders.Put(e)
 }
 
 type encoder struct {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsonstream
+
+const raceEnabled = false
