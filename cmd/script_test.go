@@ -19,6 +19,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/mcpclient/mcptest"
 )
 
 // TestMain makes the test binary double as the chainrun program for the
@@ -28,6 +29,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"chainrun": func() { os.Exit(Main()) },
+		// an MCP server over stdio, for the steps of kind mcp
+		"mcptest-server": func() { os.Exit(mcptest.ServeStdio()) },
 		"expect-exit": func() {
 			if len(os.Args) < 2 {
 				fmt.Fprintln(os.Stderr, "usage: expect-exit CODE chainrun-args...")

@@ -32,6 +32,8 @@ type Compiled struct {
 	// Inputs are the values a workflow step gives the workflow it runs
 	// (use.inputs, or input:), by input name.
 	Inputs *Mapped
+	// ToolArgs are an mcp step's arguments, by name.
+	ToolArgs map[string]MCPArg
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such

@@ -44,7 +44,7 @@ func TestExecutorKinds(t *testing.T) {
 		{"unknown connection", rest, "kind: rest\nconnection: apj\npath: /x\n",
 			`c.yaml:16:15: transition "go" executor: no rest connection is named "apj" (did you mean api?); rest connections: api`},
 		{"cli connection for a rest executor", rest, "kind: rest\nconnection: sh\n", `connection "sh" is a cli connection; a http step needs a rest one`},
-		{"mcp connection is not one", rest, "kind: rest\nconnection: gh\n", `no rest connection is named "gh"`},
+		{"mcp connection for a rest executor", rest, "kind: rest\nconnection: gh\n", `connection "gh" is a mcp connection; a http step needs a rest one`},
 		{"url and connection", rest, "kind: rest\nconnection: api\nurl: https://x\n", "url and connection: set one"},
 		{"path without a connection", "", "kind: rest\npath: /x\n", "path is added to a connection's baseUrl"},
 		{"body reading the output", rest, "kind: rest\nconnection: api\nbody: {a: \"$.output.x\"}\n", `"$.output.x" reads the executor's output, which does not exist before it runs`},
@@ -52,7 +52,22 @@ func TestExecutorKinds(t *testing.T) {
 		{"cli connection of a list", "connections:\n  ed: {type: cli, command: [constrained-edit, --safe]}\n", "kind: cli\nconnection: ed\nargs: [x]\n", ""},
 		{"cli connection and command", rest, "kind: cli\nconnection: sh\ncommand: ls\n", `connection "sh" gives the command: set connection or command/run, not both`},
 		{"connection without kind", "connections:\n  x: {baseUrl: 'https://x'}\n", "kind: noop\n", `connection "x": kind is required: rest, cli, mcp`},
-		{"mcp executor is still refused", rest, "kind: mcp\nconnection: gh\ntool: list\n", `unknown kind "mcp"`},
+		{"mcp", rest, "kind: mcp\nconnection: gh\ntool: list_issues\narguments: {repo: \"$.workflow.input.repo\", state: open, label: \"{context.label}\", filter: {author: \"$.arguments.who\"}}\non_tool_error: output\n", ""},
+		{"mcp with map", rest, "kind: mcp\nconnection: gh\ntool: list\nmap: {topic: \"$.workflow.input.topic\"}\n", ""},
+		{"mcp with map and arguments", rest, "kind: mcp\nconnection: gh\ntool: list\nmap: {a: 1}\narguments: {a: 2}\n", "map and arguments are one thing: set one"},
+		{"mcp without arguments", rest, "kind: mcp\nconnection: gh\ntool: list\n", ""},
+		{"mcp over http", "connections:\n  g: {type: mcp, transport: {kind: streamable_http, url: 'http://localhost:7100/mcp'}}\n", "kind: mcp\nconnection: g\ntool: t\n", ""},
+		{"mcp over stdio transport", "connections:\n  g: {kind: mcp, transport: {kind: stdio, command: [srv, --x], args: [-y]}}\n", "kind: mcp\nconnection: g\ntool: t\n", ""},
+		{"mcp without tool", rest, "kind: mcp\nconnection: gh\n", `transition "go" executor: tool is required for an mcp step`},
+		{"mcp without connection", rest, "kind: mcp\ntool: list\n", "connection is required for an mcp step"},
+		{"mcp on a rest connection", rest, "kind: mcp\nconnection: api\ntool: list\n", `connection "api" is a rest connection; a mcp step needs a mcp one`},
+		{"mcp on no connection", rest, "kind: mcp\nconnection: gj\ntool: list\n", `no mcp connection is named "gj" (did you mean gh?)`},
+		{"mcp arguments as a list", rest, "kind: mcp\nconnection: gh\ntool: list\narguments: [a]\n", "arguments must be a mapping of the tool's argument names to values, not a list"},
+		{"mcp bad on_tool_error", rest, "kind: mcp\nconnection: gh\ntool: list\non_tool_error: ignore\n", `on_tool_error is fail or output, not "ignore"`},
+		{"mcp argument reading the output", rest, "kind: mcp\nconnection: gh\ntool: list\narguments: {a: \"$.output.x\"}\n", "arguments.a"},
+		{"mcp connection without server", "connections:\n  g: {kind: mcp}\n", "kind: noop\n", `connection "g": an mcp connection needs a command`},
+		{"mcp connection with both", "connections:\n  g: {kind: mcp, command: x, url: 'http://x'}\n", "kind: noop\n", "has a command or a url, not both"},
+		{"mcp transport of an unknown kind", "connections:\n  g: {kind: mcp, transport: {kind: websocket, url: 'ws://x'}}\n", "kind: noop\n", `transport kind "websocket" is not one of stdio, streamable_http`},
 		{"parallel", "", "kind: parallel\njoin: {at_least: 2}\non_branch_failure: continue\nmax_concurrency: 2\nbranches:\n  - {kind: noop}\n  - {kind: cli, run: 'echo {context.x}'}\n  - kind: parallel\n    branches: [{kind: noop}]\n", ""},
 		{"parallel fan-out", "", "kind: parallel\nbranches:\n  for_each: \"$.context.items\"\n  where: \"$.value != ''\"\n  do: {kind: cli, command: echo, args: [\"{item}\", \"$.branch.index\"]}\njoin: {expression: \"$.ok_count >= 1\"}\n", ""},
 		{"parallel aggregator expression", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {aggregator: {kind: expression, expr: \"$.failed_count == 0\"}}\n", ""},
@@ -99,8 +114,7 @@ func TestExecutorKinds(t *testing.T) {
 }
 
 // TestFileLibraryReachesEveryWorkflow: scripts: and connections: serve
-// each workflow of the file; an mcp connection is left out with a
-// warning; the chains of one file know each other.
+// each workflow of the file; the chains of one file know each other.
 func TestFileLibraryReachesEveryWorkflow(t *testing.T) {
 	src := rest + lib + "workflows:\n  a:\n    initialState: s\n    states: {s: {terminal: true}}\n  b:\n    initialState: s\n    states: {s: {terminal: true}}\n"
 	l, err := Parse("c.yaml", []byte(src), Options{})
@@ -108,7 +122,7 @@ func TestFileLibraryReachesEveryWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range l.Chains {
-		if c.Scripts["verify.green"] == nil || c.Connections["api"] == nil || c.Connections["gh"] != nil {
+		if c.Scripts["verify.green"] == nil || c.Connections["api"] == nil || c.Connections["gh"] == nil || c.Connections["gh"].Command != "github-mcp-server" {
 			t.Errorf("%s: scripts %v connections %v", c.Name, c.Scripts, c.Connections)
 		}
 		if c.Sibling("a") != l.Chains[0] || c.Sibling("b") != l.Chains[1] || c.Sibling("c") != nil {
@@ -119,7 +133,7 @@ func TestFileLibraryReachesEveryWorkflow(t *testing.T) {
 	if sc.Interpreter() != "bash" || !strings.HasPrefix(sc.Hash, "sha256:") || len(sc.Hash) != 71 {
 		t.Errorf("script %+v", sc)
 	}
-	if !strings.Contains(l.Warnings[0].String(), `connection "gh": MCP connections are not supported yet`) {
+	if len(l.Warnings) != 0 {
 		t.Errorf("warnings %v", l.Warnings)
 	}
 }

@@ -147,6 +147,8 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			c.Steps = decodeSteps(d, v)
 		case "tools":
 			c.Tools = decodeTools(d, v)
+		case "connections":
+			c.Connections = decodeConnections(d, v)
 		default:
 			return false
 		}

@@ -40,7 +40,7 @@ type Chain struct {
 	// for all its workflows: the bodies script steps run by subject, the
 	// services http (rest) and cli steps reach by name.
 	Scripts     map[string]*Script     `yaml:"-"`
-	Connections map[string]*Connection `yaml:"-"`
+	Connections map[string]*Connection `yaml:"connections" doc:"Services steps reach by name: mcp (a server: command, args, env, or url and headers) for mcp steps, rest (baseUrl, headers) for http steps, cli (command, args, env) for cli steps."`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.

@@ -56,11 +56,12 @@ func JSONSchema() map[string]any {
 // dagSchema describes a DAG chain file (reference 004).
 func dagSchema(step, input, tools map[string]any) map[string]any {
 	dag := objectSchema(reflect.TypeFor[Chain](), map[string]any{
-		"version": map[string]any{"type": []string{"string", "number"}},
-		"inputs":  map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}},
-		"steps":   map[string]any{"type": "array", "minItems": 1, "items": step},
-		"budget":  objectSchema(reflect.TypeFor[Budget](), nil),
-		"tools":   tools,
+		"version":     map[string]any{"type": []string{"string", "number"}},
+		"inputs":      map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}},
+		"steps":       map[string]any{"type": "array", "minItems": 1, "items": step},
+		"budget":      objectSchema(reflect.TypeFor[Budget](), nil),
+		"tools":       tools,
+		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
 	})
 	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
 	dag["required"] = []string{"name", "steps"}

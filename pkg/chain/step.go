@@ -26,6 +26,8 @@ const (
 	KindScript   Kind = "script"
 	KindParallel Kind = "parallel"
 	KindWorkflow Kind = "workflow"
+	// KindMCP calls a tool of an MCP server (a connection of kind mcp).
+	KindMCP Kind = "mcp"
 )
 
 // Deterministic reports whether the kind runs without any model.
@@ -47,6 +49,7 @@ type Step struct {
 	ScriptFields
 	ParallelFields
 	WorkflowFields
+	MCPFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`

@@ -62,11 +62,15 @@ type scriptKeys struct {
 // Connection is one entry of a workflow file's connections: (how an
 // mcp-flowgate gateway reaches a service): a rest connection's base URL
 // and headers, which http (rest) executors naming it use; a cli
-// connection's command, which cli executors naming it run.
+// connection's command, which cli executors naming it run; an mcp
+// connection's server, a program (command) or a streamable HTTP URL,
+// whose tools mcp executors call.
 type Connection struct {
 	Name    string
 	Kind    string
 	BaseURL string
+	// URL is an mcp connection's server URL (streamable HTTP).
+	URL string
 	// Headers may hold ${NAME}: the environment variable, read when the
 	// request is sent (never saved).
 	Headers          map[string]string
@@ -86,7 +90,7 @@ const (
 
 // connectionKeys are the keys of one connections: entry.
 type connectionKeys struct {
-	Kind             string            `yaml:"kind" doc:"rest (baseUrl, headers), cli (command, args, env, workingDirectory) or mcp (not supported yet: ignored)."`
+	Kind             string            `yaml:"kind" doc:"rest (baseUrl, headers), cli (command, args, env, workingDirectory) or mcp (a server: command, args, env, or url and headers)."`
 	BaseURL          string            `yaml:"baseUrl" doc:"A rest connection's URL, which an executor's path is added to."`
 	Headers          map[string]string `yaml:"headers" doc:"Headers of every request through a rest connection; ${NAME} reads an environment variable."`
 	Command          any               `yaml:"command" doc:"The program of a cli (or mcp) connection: a name, or a list of the program and its first arguments."`
@@ -95,7 +99,7 @@ type connectionKeys struct {
 	WorkingDirectory string            `yaml:"workingDirectory" doc:"Where the program runs."`
 	URL              string            `yaml:"url" doc:"An mcp connection's server URL."`
 	Type             string            `yaml:"type" doc:"How some files name kind."`
-	Transport        any               `yaml:"transport" doc:"An mcp connection's transport."`
+	Transport        any               `yaml:"transport" doc:"An mcp connection's transport: {kind: stdio, command, args} or {kind: streamable_http, url}."`
 	External         bool              `yaml:"external" doc:"Marks a connection to a system outside (kept for readers)."`
 	Description      string            `yaml:"description" doc:"What the connection reaches, for readers."`
 }
@@ -201,9 +205,7 @@ func scriptHash(body string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// decodeConnections reads a workflow file's connections:. An mcp
-// connection is kept out with a warning: its executors are not supported
-// yet, and are refused by their kind.
+// decodeConnections reads a workflow file's connections:.
 func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 	out := map[string]*Connection{}
 	kinds := []string{ConnREST, ConnCLI, ConnMCP}
@@ -232,9 +234,15 @@ func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 		if c.Kind == "" && (k.Transport != nil || k.URL != "") {
 			c.Kind = ConnMCP
 		}
+		if c.Kind == ConnMCP {
+			c.URL = k.URL
+			mcpTransport(d, c, k.Transport, pos["transport"], prefix)
+		}
 		switch {
-		case c.Kind == ConnMCP:
-			d.warnf(c.Pos, "%sMCP connections are not supported yet: it is ignored, and an executor of kind mcp is refused", prefix)
+		case c.Kind == ConnMCP && c.Command == "" && c.URL == "":
+			d.errorf(c.Pos, "%san mcp connection needs a command (a server spoken to over stdio) or a url (streamable HTTP)", prefix)
+		case c.Kind == ConnMCP && c.Command != "" && c.URL != "":
+			d.errorf(c.Pos, "%san mcp connection has a command or a url, not both", prefix)
 		case c.Kind == ConnREST && c.BaseURL == "":
 			d.errorf(c.Pos, "%sbaseUrl is required for a rest connection", prefix)
 		case c.Kind == ConnCLI && c.Command == "":
@@ -248,6 +256,46 @@ func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 		}
 	})
 	return out
+}
+
+// mcpTransport reads an mcp connection's transport: {kind, url} or
+// {kind: stdio, command, args}, the form of mcp-flowgate's later files.
+func mcpTransport(d *diags, c *Connection, t any, at Pos, prefix string) {
+	if t == nil {
+		return
+	}
+	m, ok := normalizeYAML(t).(map[string]any)
+	if !ok {
+		d.errorf(at, "%stransport must be a mapping: {kind: streamable_http, url} or {kind: stdio, command, args}", prefix)
+		return
+	}
+	kind, _ := m["kind"].(string)
+	switch kind {
+	case "streamable_http", "http", "sse", "":
+		if u, ok := m["url"].(string); ok && c.URL == "" {
+			c.URL = u
+		}
+	case "stdio":
+		switch cmd := m["command"].(type) {
+		case string:
+			c.Command = cmd
+		case []any:
+			for i, w := range cmd {
+				if i == 0 {
+					c.Command = fmt.Sprint(w)
+				} else {
+					c.Args = append(c.Args, fmt.Sprint(w))
+				}
+			}
+		}
+		if args, ok := m["args"].([]any); ok {
+			for _, a := range args {
+				c.Args = append(c.Args, fmt.Sprint(a))
+			}
+		}
+	default:
+		d.errorf(at, "%stransport kind %q is not one of stdio, streamable_http", prefix, kind)
+	}
 }
 
 // connection finds the connection a step names, of the kind it needs,

@@ -13,5 +13,5 @@
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, event, executor, guard,
-// interrupt, llm, redact, retry, tools.
+// interrupt, llm, mcpclient, redact, retry, tools.
 package run

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/mcpclient"
 )
 
 // execution is the state of one run in progress.
@@ -44,6 +45,8 @@ type execution struct {
 	binOnce sync.Once
 	// spills numbers the files oversized outputs are kept in.
 	spills atomic.Int64
+	// mcp holds the run's MCP sessions (body_mcp.go), opened on first use.
+	mcp *mcpclient.Pool
 }
 
 // driver chooses what an execution runs next: the DAG driver by
@@ -68,6 +71,7 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	x.emit(event.Event{Type: event.RunStarted, Chain: x.c.Name, State: d.where()})
 	announced := x.announceStop(ctx)
 	d.drive(ctx)
+	x.closeMCP()
 	res := &Result{
 		RunID:     x.runID,
 		Name:      x.c.Name,

@@ -41,6 +41,11 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 				}
 			}
 			spreadOutput(e, out)
+			if e.Kind == chain.KindMCP {
+				// a tool has no exit status or stderr: $.output is what it returned
+				delete(out, "exitCode")
+				delete(out, "stderr")
+			}
 		}
 		doc["output"] = out
 	}
@@ -54,7 +59,7 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 // fields of the document itself (json, text, exitCode, status…) win.
 func spreadOutput(e *chain.Step, out map[string]any) {
 	switch e.Kind {
-	case chain.KindParallel, chain.KindWorkflow, chain.KindHTTP, chain.KindCLI, chain.KindScript:
+	case chain.KindParallel, chain.KindWorkflow, chain.KindHTTP, chain.KindCLI, chain.KindScript, chain.KindMCP:
 	default:
 		return
 	}

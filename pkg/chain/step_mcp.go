@@ -1,0 +1,99 @@
+package chain
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// MCPFields configure an mcp step (mcp-flowgate's mcp executor): a call
+// of one tool of the MCP server a connection names. Its value is what
+// the tool returns: the structured content, else the text (its fields
+// readable when it is JSON).
+type MCPFields struct {
+	Tool string `yaml:"tool" doc:"The tool an mcp step calls on its connection's server."`
+	// Arguments are the tool's arguments: each text value a template
+	// ({input.x}, {step}) or a $.-path read when the step runs; mappings
+	// and lists are sent as written, their $.-paths read.
+	Arguments any `yaml:"arguments" doc:"The tool's arguments (a mapping): text values are templates ({input.x}, {step.field}) or $.-paths ($.context.x, $.arguments.y); without it a transition's decision arguments are sent."`
+	// Map is mcp-flowgate's first name of arguments.
+	Map any `yaml:"map" doc:"The tool's arguments, as mcp-flowgate's first files name them (arguments)."`
+	// OnToolError is what a tool reporting an error (isError) does: fail
+	// the step (the default) or be its value, to branch on.
+	OnToolError string `yaml:"on_tool_error" doc:"fail (default): a tool error (isError) fails the step with the tool's text; output: the step succeeds and its value is {isError: true, text}."`
+}
+
+// MCP on_tool_error values.
+const (
+	ToolErrorFail   = "fail"
+	ToolErrorOutput = "output"
+)
+
+// MCPArg is one argument of an mcp step: a template, or a value whose
+// $.-paths are read when it runs.
+type MCPArg struct {
+	Template *Template
+	Mapped   *Mapped
+}
+
+var mcpKind = kindUnit{
+	kind:    KindMCP,
+	body:    reflect.TypeFor[MCPFields](),
+	also:    []string{"connection"},
+	check:   checkMCP,
+	compile: compileMCP,
+}
+
+func checkMCP(v *validator, s *Step) {
+	if s.Tool == "" {
+		v.d.errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
+	}
+	if s.Connection == "" {
+		v.d.errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
+	} else {
+		v.connection(s, ConnMCP)
+	}
+	switch s.OnToolError {
+	case "", ToolErrorFail, ToolErrorOutput:
+	default:
+		v.d.errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.OnToolError)
+	}
+	if s.Map != nil {
+		if s.Arguments != nil {
+			v.d.errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
+		}
+		s.Arguments = s.Map
+		if s.FieldPos == nil {
+			s.FieldPos = map[string]Pos{}
+		}
+		s.FieldPos["arguments"] = s.At("map")
+	}
+	switch normalizeYAML(s.Arguments).(type) {
+	case nil, map[string]any:
+	case []any:
+		v.d.errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
+	default:
+		v.d.errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.subject())
+	}
+}
+
+func compileMCP(v *validator, s *Step, c *Compiled) {
+	args, ok := normalizeYAML(s.Arguments).(map[string]any)
+	if !ok {
+		return
+	}
+	c.ToolArgs = make(map[string]MCPArg, len(args))
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		field := "arguments." + k
+		if text, ok := args[k].(string); ok && !strings.HasPrefix(text, "$.") && !strings.HasPrefix(text, "$[") {
+			c.ToolArgs[k] = MCPArg{Template: v.template(s, "arguments", text)}
+			continue
+		}
+		c.ToolArgs[k] = MCPArg{Mapped: v.mapped(s, field, args[k])}
+	}
+}

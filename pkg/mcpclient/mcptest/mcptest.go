@@ -1,0 +1,102 @@
+// Package mcptest is an MCP server for tests of steps and executors of
+// kind mcp: a few tools with known answers, served in memory, over
+// streamable HTTP or over stdio, as a real server would be.
+//
+// It imports nothing of this module.
+package mcptest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is the test server's tools and how many calls they took.
+type Server struct {
+	*mcp.Server
+	// Calls counts tool calls.
+	Calls atomic.Int64
+	// Authorization is the last Authorization header HTTP brought.
+	Authorization atomic.Value
+}
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to say back"`
+}
+
+type sumIn struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+type sumOut struct {
+	Sum float64 `json:"sum"`
+}
+
+type failIn struct {
+	Reason string `json:"reason"`
+}
+
+// New makes the server. Its tools: echo {text} answers the text; sum
+// {a, b} answers {"sum": a+b} as structured content; fail {reason} is a
+// tool error (isError) saying the reason; env answers the value of the
+// environment variable named by {name}; json answers its arguments as
+// JSON text.
+func New() *Server {
+	s := &Server{Server: mcp.NewServer(&mcp.Implementation{Name: "mcptest", Version: "1"}, nil)}
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "echo", Description: "Says the text back."}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+		s.Calls.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "sum", Description: "Adds two numbers."}, func(ctx context.Context, _ *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
+		s.Calls.Add(1)
+		return nil, sumOut{Sum: in.A + in.B}, nil
+	})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "fail", Description: "Fails as a tool does."}, func(ctx context.Context, _ *mcp.CallToolRequest, in failIn) (*mcp.CallToolResult, any, error) {
+		s.Calls.Add(1)
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed: " + in.Reason}}}, nil, nil
+	})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "env", Description: "Says an environment variable."}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
+		Name string `json:"name"`
+	}) (*mcp.CallToolResult, any, error) {
+		s.Calls.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: os.Getenv(in.Name)}}}, nil, nil
+	})
+	s.Server.AddTool(&mcp.Tool{Name: "json", Description: "Says its arguments back as JSON.", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.Calls.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(string(req.Params.Arguments))}}}, nil
+	})
+	return s
+}
+
+// InMemory connects the server to a transport a client connects to.
+func (s *Server) InMemory(ctx context.Context) (mcp.Transport, error) {
+	client, server := mcp.NewInMemoryTransports()
+	if _, err := s.Server.Connect(ctx, server, nil); err != nil {
+		return nil, err
+	}
+	return client, nil
+}
+
+// HTTP serves the server over streamable HTTP; the URL is the server's.
+func (s *Server) HTTP() *httptest.Server {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, nil)
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Authorization.Store(r.Header.Get("Authorization"))
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// ServeStdio serves the server over this process's stdin and stdout
+// until the client closes them: a test binary's command.
+func ServeStdio() int {
+	if err := New().Server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,176 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/mcpclient"
+)
+
+// An mcp step calls one tool of the MCP server its connection names; its
+// value is what the tool returns. A tool that reports an error (isError)
+// fails the step with the tool's text, or, with on_tool_error: output, is
+// the value {isError: true, text}.
+func init() {
+	register(chain.KindMCP, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.callMCPTool(ctx, s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = "call tool " + s.Tool + " of MCP server " + s.Connection
+			if conn := v.x.c.Connections[s.Connection]; conn != nil {
+				p.Action += " (" + serverOf(conn) + ")"
+			}
+		},
+	})
+}
+
+func (x *execution) callMCPTool(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	conn := x.c.Connections[s.Connection]
+	if conn == nil {
+		return outcome{}, &permanentError{fmt.Errorf("connection %s is not declared", s.Connection)}
+	}
+	srv, err := x.mcpServer(conn)
+	if err != nil {
+		return outcome{}, err
+	}
+	args, err := x.toolArgs(s, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	res, err := x.mcpPool().Call(ctx, srv, s.Tool, args)
+	if err != nil {
+		var ce *mcpclient.ConnectError
+		if errors.As(err, &ce) && errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return outcome{}, &permanentError{err}
+		}
+		return outcome{}, err
+	}
+	if res.IsError {
+		if s.OnToolError != chain.ToolErrorOutput {
+			return outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.Tool, s.Connection, firstLines(res.Text, 5))
+		}
+		b, _ := json.Marshal(map[string]any{"isError": true, "text": res.Text})
+		return outcome{value: textValue(string(b))}, nil
+	}
+	switch v := res.Value().(type) {
+	case string:
+		return outcome{value: textValue(v)}, nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return outcome{}, err
+		}
+		return outcome{value: Value{Text: string(b), Data: v}}, nil
+	}
+}
+
+// toolArgs are the tool's arguments: the step's, each read now, or
+// without them a transition's decision arguments.
+func (x *execution) toolArgs(s *chain.Step, sc scope) (map[string]any, error) {
+	c := s.C()
+	doc := sc.document()
+	if c.ToolArgs == nil {
+		if a, ok := doc["arguments"].(map[string]any); ok {
+			return a, nil
+		}
+		return nil, nil
+	}
+	args := make(map[string]any, len(c.ToolArgs))
+	for k, a := range c.ToolArgs {
+		if a.Template != nil {
+			text, err := x.render(a.Template, sc)
+			if err != nil {
+				return nil, err
+			}
+			args[k] = text
+			continue
+		}
+		if v := a.Mapped.Resolve(doc); v != nil {
+			args[k] = v
+		}
+	}
+	return args, nil
+}
+
+// mcpServer is how to reach a connection's server: its program with
+// chainrun's environment and the connection's env (${NAME} read now), or
+// its URL with its headers.
+func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) {
+	srv := mcpclient.Server{Name: conn.Name, Command: conn.Command, Args: conn.Args, URL: conn.URL}
+	if srv.Command != "" {
+		srv.Env = os.Environ()
+		for _, k := range sortedKeys(conn.Env) {
+			v, err := expandEnv(conn.Env[k], "connection "+conn.Name+" env "+k)
+			if err != nil {
+				return srv, err
+			}
+			srv.Env = append(srv.Env, k+"="+v)
+		}
+		srv.Dir = x.workDir()
+		if d := conn.WorkingDirectory; d != "" {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(srv.Dir, d)
+			}
+			srv.Dir = d
+		}
+	}
+	if len(conn.Headers) > 0 {
+		srv.Headers = map[string]string{}
+		for _, k := range sortedKeys(conn.Headers) {
+			v, err := expandEnv(conn.Headers[k], "connection "+conn.Name+" header "+k)
+			if err != nil {
+				return srv, err
+			}
+			srv.Headers[k] = v
+		}
+	}
+	return srv, nil
+}
+
+// mcpPool is the run's MCP sessions, opened when a step first needs one.
+func (x *execution) mcpPool() *mcpclient.Pool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.mcp == nil {
+		x.mcp = &mcpclient.Pool{}
+	}
+	return x.mcp
+}
+
+// closeMCP ends the run's MCP sessions (stdio servers stop).
+func (x *execution) closeMCP() {
+	x.mu.Lock()
+	p := x.mcp
+	x.mcp = nil
+	x.mu.Unlock()
+	if p != nil {
+		if err := p.Close(); err != nil {
+			x.warn("closing MCP sessions: " + err.Error())
+		}
+	}
+}
+
+// serverOf says where a connection's server is, for a dry run.
+func serverOf(conn *chain.Connection) string {
+	if conn.URL != "" {
+		return conn.URL
+	}
+	return strings.Join(append([]string{conn.Command}, conn.Args...), " ")
+}
+
+// firstLines is the first n lines of a text.
+func firstLines(text string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(text), "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n")
+}
