@@ -112,13 +112,13 @@ func (x *execution) gate(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	x.waiting[s.ID] = gateWait{question: question, since: since}
 	x.mu.Unlock()
-	x.emit(event.Event{Type: event.Decision, Step: s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
+	x.emit(event.Event{Type: event.Decision, State: s.ID, Step: s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
 	return outcome{}, &permanentError{&pausedError{since: since}}
 }
 
 // gateDecided carries out a gate's decision; by says who took it.
 func (x *execution) gateDecided(s *chain.Step, decision, by string) (outcome, error) {
-	x.emit(event.Event{Type: event.Decision, Step: s.ID, DecidedBy: by, Detail: decision})
+	x.emit(event.Event{Type: event.Decision, State: s.ID, Step: s.ID, DecidedBy: by, Detail: decision})
 	out := outcome{decision: decision}
 	switch decision {
 	case chain.GateApprove:
