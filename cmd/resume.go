@@ -40,7 +40,9 @@ idempotent: false that started and did not finish is not run again until
 you confirm with --rerun STEP.
 
 A workflow paused at a decision point continues with --take TRANSITION
-(one of the links it printed); a failed transition runs again.
+(one of the links it printed); a failed transition runs again. A DAG
+chain paused at a gate step continues with --take approve or --take
+reject (GATE:approve when several gates wait).
 
 The run-shaping flags the run was started with (--model, --max-tokens,
 --agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant)
@@ -140,8 +142,8 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	view.github.MaskSecrets(c, inputs)
-	if opts.take != "" && c.Workflow == nil {
-		return usagef("--take %s: run %s is a DAG chain; --take chooses a transition of a workflow", opts.take, opts.runID)
+	if opts.take != "" && c.Workflow == nil && !c.HasGate() {
+		return usagef("--take %s: run %s is a DAG chain without a gate; --take chooses a transition of a workflow, or decides a gate", opts.take, opts.runID)
 	}
 	granted, err := run.Grants(c, opts.grants)
 	if err != nil {

@@ -20,6 +20,8 @@ type Compiled struct {
 	Headers, With                     map[string]*Template
 	PreTools                          []CompiledPreTool
 	Condition, EarlyExitIf, Transform *Expression
+	// AutoApprove is a gate's gate_auto_approve_if.
+	AutoApprove *Expression
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
 	// Schemas holds the compiled json_schema guardrails by index.

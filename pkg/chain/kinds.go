@@ -26,11 +26,15 @@ type kindUnit struct {
 	check func(v *validator, s *Step)
 	// compile parses the kind's templates and expressions.
 	compile func(v *validator, s *Step, c *Compiled)
+	// model marks a kind whose steps ask a model: it accepts every field
+	// of an agent step too (without being named their owner), and is not
+	// Deterministic.
+	model bool
 }
 
 // kindUnits are the step kinds, in the order messages and the schema name
 // them.
-var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind, &mcpKind}
+var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &mcpKind}
 
 // kindIndex is what the units say, worked out once: the unit of every
 // name, the keys each kind accepts, and the kinds owning each key.
@@ -62,6 +66,11 @@ var kindsIndex = sync.OnceValue(func() *kindIndex {
 		for _, k := range own {
 			set[k] = true
 			ix.owners[k] = append(ix.owners[k], string(u.kind))
+		}
+		if u.model {
+			for _, k := range append(fieldsOf(reflect.TypeFor[AgentFields]()).keys, agentKind.also...) {
+				set[k] = true
+			}
 		}
 		ix.accepts[u.kind] = set
 	}

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -16,35 +15,27 @@ func TestUnknownKindFirst(t *testing.T) {
 		name, src string
 		want      []string
 	}{
-		{"type with its fields", "name: c\nsteps:\n  - id: a\n    routes: [x, y]\n    type: router\n",
-			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
+		{"type with its fields", "name: c\nsteps:\n  - id: a\n    beam: [x, y]\n    type: teleport\n",
+			[]string{`c.yaml:5:5: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
 		{"close to a kind", "name: c\nsteps:\n  - {id: a, type: shel, command: echo, colour: red}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
-		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: router, retry: lots}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
-		{"with other findings", "name: c\nsteps:\n  - {id: a, type: router, routes: [x]}\n  - {id: b, type: cli}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`,
+			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
+		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: teleport, retry: lots}\n",
+			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
+		{"with other findings", "name: c\nsteps:\n  - {id: a, type: teleport, beam: [x]}\n  - {id: b, type: cli}\n",
+			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`,
 				`c.yaml:4:5: step "b": a cli step needs command (with args) or run (a script)`}},
-		{"without an id", "name: c\nsteps:\n  - {type: router, routes: [x]}\n",
-			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
-		{"executor", wf + "            executor: {kind: router, routes: [x]}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
+		{"without an id", "name: c\nsteps:\n  - {type: teleport, beam: [x]}\n",
+			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
+		{"executor", wf + "            executor: {kind: teleport, beam: [x]}\n",
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "teleport"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
 		{"executor written as type", wf + "            executor: {type: tranform, exp: x}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, mcp`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate, mcp`}},
 		{"tool", "name: c\ntools:\n  t: {executor: {kind: grpc, service: x}}\nsteps:\n  - {id: a, prompt: hi, tools: [t]}\n",
 			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, rest, transform, file`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.src), Options{})
-			var ve *ValidationError
-			if !errors.As(err, &ve) {
-				t.Fatalf("want a validation error, got %v", err)
-			}
-			var got []string
-			for _, d := range ve.Diagnostics {
-				got = append(got, d.String())
-			}
+			got := findings(t, tc.src)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
 			}
@@ -55,7 +46,7 @@ func TestUnknownKindFirst(t *testing.T) {
 // TestKindsAreDerived: the keys each kind accepts, the owners a misplaced
 // field is sent to and the model-only fields come from the kind units.
 func TestKindsAreDerived(t *testing.T) {
-	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "workflow", "mcp"}; !slices.Equal(got, want) {
+	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "workflow", "router", "evaluator", "gate", "mcp"}; !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %v, want %v", got, want)
 	}
 	for _, tc := range []struct {
@@ -64,7 +55,7 @@ func TestKindsAreDerived(t *testing.T) {
 		model  bool
 	}{
 		{"cwd", []string{"agent", "cli", "file", "script"}, false},
-		{"prompt", []string{"agent", "human"}, false},
+		{"prompt", []string{"agent", "human", "gate"}, false},
 		{"model", []string{"agent"}, true},
 		{"completion", []string{"agent"}, true},
 		{"url", []string{"http"}, false},

@@ -96,7 +96,7 @@ func (c *Chain) Input(name string) *Input {
 // chain of deterministic steps needs no model).
 func (c *Chain) NeedsModel() bool {
 	needs := false
-	c.Walk(func(s *Step) { needs = needs || s.Kind == KindAgent })
+	c.Walk(func(s *Step) { needs = needs || !s.Kind.Deterministic() })
 	return needs
 }
 

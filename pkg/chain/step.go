@@ -26,12 +26,21 @@ const (
 	KindScript   Kind = "script"
 	KindParallel Kind = "parallel"
 	KindWorkflow Kind = "workflow"
+	// KindRouter, KindEvaluator and KindGate are OCC's router, evaluator
+	// and gate steps.
+	KindRouter    Kind = "router"
+	KindEvaluator Kind = "evaluator"
+	KindGate      Kind = "gate"
 	// KindMCP calls a tool of an MCP server (a connection of kind mcp).
 	KindMCP Kind = "mcp"
 )
 
-// Deterministic reports whether the kind runs without any model.
-func (k Kind) Deterministic() bool { return k != KindAgent }
+// Deterministic reports whether the kind runs without any model: its
+// unit does not ask one (agent, router, evaluator do).
+func (k Kind) Deterministic() bool {
+	u := unitOf(k)
+	return u == nil || !u.model
+}
 
 // Step is one node of a chain: the fields every kind shares, then one body
 // per kind. Only the body of the step's own kind may be set (validation
@@ -49,6 +58,9 @@ type Step struct {
 	ScriptFields
 	ParallelFields
 	WorkflowFields
+	RouterFields
+	EvaluatorFields
+	GateFields
 	MCPFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
@@ -114,7 +126,7 @@ func (s *Step) subject() string {
 // Schema gives editors.
 type CommonFields struct {
 	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
-	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate."`
 	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
 	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
 	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`

@@ -31,6 +31,7 @@ type AgentFields struct {
 
 var agentKind = kindUnit{
 	kind:    KindAgent,
+	model:   true,
 	body:    reflect.TypeFor[AgentFields](),
 	also:    []string{"cwd"},
 	check:   checkAgent,

@@ -265,3 +265,24 @@ func TestRunNotifyTellsOfWaitingNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHoldKeepsDependentsOnly: a held node's dependents (and theirs)
+// never start; every other node runs.
+func TestRunHoldKeepsDependentsOnly(t *testing.T) {
+	edges := map[string][]string{"after": {"gate"}, "last": {"after"}, "next": {"other"}}
+	g := build(t, edges, "gate", "other", "after", "last", "next")
+	var ran sync.Map
+	skipped := g.Run(context.Background(), 1, func(_ context.Context, k string) Outcome {
+		ran.Store(k, true)
+		if k == "gate" {
+			return Hold
+		}
+		return Continue
+	})
+	if !slices.Equal(skipped, []string{"after", "last"}) {
+		t.Errorf("skipped = %v", skipped)
+	}
+	if _, ok := ran.Load("next"); !ok {
+		t.Error("a node that does not depend on the held one did not run")
+	}
+}

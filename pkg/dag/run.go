@@ -16,6 +16,10 @@ const (
 	// Drain starts no more nodes but lets running ones finish (an early
 	// exit).
 	Drain
+	// Hold keeps the node's dependents from starting and goes on with
+	// the rest (a node waiting for a decision): they are among the nodes
+	// Run reports it never started.
+	Hold
 )
 
 // Visit runs one node. ctx is cancelled when another node stops the run or
@@ -94,7 +98,7 @@ func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], 
 		case Drain:
 			stopping = true
 		}
-		if stopping {
+		if stopping || f.outcome == Hold {
 			continue
 		}
 		for _, d := range g.dependents[f.node] {

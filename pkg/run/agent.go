@@ -16,24 +16,7 @@ func init() {
 		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
 			return x.agent(ctx, s, sc, t)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			cs := s.C()
-			p.Model = v.x.l.modelOf(s)
-			if p.Model == "" {
-				p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
-			}
-			p.FallbackModels = s.FallbackModels
-			if s.UsesTools() {
-				p.Tools, p.MaxTurns = s.Tools, s.Turns()
-				if cp := s.Completion; cp != nil {
-					p.Completion = cp.Tool + "(" + strings.Join(slices.Sorted(maps.Keys(propertiesOf(cp.Schema))), ", ") + ")"
-				}
-			}
-			p.Action = v.keep(cs.Prompt)
-			if sys := v.keep(cs.System); sys != "" {
-				p.System = sys
-			}
-		},
+		plan: planAgent,
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
@@ -46,14 +29,38 @@ func init() {
 			}
 			return sr.FinishReason, true
 		},
-		admit: func(l *Local, c *chain.Chain, s *chain.Step) error {
-			if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
-				return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
-			}
-			_, _, err := l.targets(c, s)
-			return err
-		},
+		admit: admitModel,
 	})
+}
+
+// planAgent shows a model step's call: its model, tools and prompt.
+func planAgent(v planView, s *chain.Step, p *PlannedStep) {
+	cs := s.C()
+	p.Model = v.x.l.modelOf(s)
+	if p.Model == "" {
+		p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
+	}
+	p.FallbackModels = s.FallbackModels
+	if s.UsesTools() {
+		p.Tools, p.MaxTurns = s.Tools, s.Turns()
+		if cp := s.Completion; cp != nil {
+			p.Completion = cp.Tool + "(" + strings.Join(slices.Sorted(maps.Keys(propertiesOf(cp.Schema))), ", ") + ")"
+		}
+	}
+	p.Action = v.keep(cs.Prompt)
+	if sys := v.keep(cs.System); sys != "" {
+		p.System = sys
+	}
+}
+
+// admitModel refuses a model step whose model (or answer cache) cannot
+// be used here.
+func admitModel(l *Local, c *chain.Chain, s *chain.Step) error {
+	if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
+		return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
+	}
+	_, _, err := l.targets(c, s)
+	return err
 }
 
 // propertiesOf is the properties of an object schema, none when it has
@@ -78,6 +85,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 	if err != nil {
 		return out, err
 	}
+	prompt += sc.note
 	if len(s.ConditionKey) > 0 {
 		prompt += "\n\nAnswer with exactly one of these words and nothing else: " + strings.Join(s.ConditionKey, ", ") + "."
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
 )
@@ -56,6 +57,8 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 		reason = "not run: step " + x.failedStep + " failed"
 	case x.earlyExit != "":
 		reason = "early exit after step " + x.earlyExit
+	case len(x.waiting) > 0:
+		reason = "not run: waiting at a gate"
 	}
 	for _, id := range d.notStarted {
 		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
@@ -76,6 +79,8 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	case x.failure != "":
 		res.Status = Failed
 		res.Error = x.failure
+	case len(x.waiting) > 0 && x.earlyExit == "":
+		res.Status, res.WorkflowResult = Paused, x.gatePause()
 	default:
 		res.Status = Succeeded
 	}
@@ -92,6 +97,13 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	s := x.c.Step(id)
 	var sr *StepResult
 	var earlyExit bool
+	if why, out := x.routedOut(s); out {
+		sr = x.skipRouted(s, why)
+		x.mu.Lock()
+		x.results[id] = sr
+		x.mu.Unlock()
+		return dag.Continue
+	}
 	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
 		sr, earlyExit = x.reuse(s, rec)
 	} else {
@@ -106,12 +118,21 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			return dag.Stop
 		}
 		sr, earlyExit = x.runStep(ctx, s)
+		if s.Kind == chain.KindEvaluator {
+			sr, earlyExit = x.evaluateAgain(ctx, s, sr, earlyExit)
+		}
 		x.journal(s, sr)
+	}
+	if s.Kind == chain.KindRouter && sr.Decision != "" && !unfinished(sr.Status) {
+		x.applyRoute(s, sr.Decision)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.results[id] = sr
 	switch {
+	case sr.Status == Paused:
+		// a gate waits: its dependents wait with it, the rest goes on
+		return dag.Hold
 	case sr.Status == StepCancelled, sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
 		// stopped by the run's cancellation or after an early exit: not a
 		// failure of the run

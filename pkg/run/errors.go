@@ -113,12 +113,21 @@ type TakeError struct {
 	// Why, when set, is why the transition taken is not viable now: the
 	// condition or guard that does not hold.
 	Why string
+	// Gate marks a --take given to a DAG run, which decides the gates it
+	// waits at (State is the first of them).
+	Gate bool
 }
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *TakeError) NothingRan() bool { return true }
 
 func (e *TakeError) Error() string {
+	if e.Gate && len(e.Links) == 0 {
+		return fmt.Sprintf("--take %s: the run waits at no gate; --take decides a gate a paused run waits at (or a workflow's transition)", e.Take)
+	}
+	if e.Gate {
+		return fmt.Sprintf("--take %s: the run waits at gate %q, which takes %s", e.Take, e.State, strings.Join(sortedLinkNames(e.Links), ", "))
+	}
 	if e.Why != "" {
 		offers := "it offers no transition now"
 		if len(e.Links) > 0 {

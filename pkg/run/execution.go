@@ -30,6 +30,10 @@ type execution struct {
 	earlyExit  string
 	// refused are the steps the run's budget refused a model call.
 	refused map[string]bool
+	// routed is what routers decided of the steps they list (route.go);
+	// waiting are the gates the run waits at (body_gate.go).
+	routed  routing
+	waiting map[string]gateWait
 	secrets *masker
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string

@@ -30,6 +30,11 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	var d driver = &dagDriver{x: x}
+	if c.Workflow == nil {
+		if err := checkGateTake(c, req); err != nil {
+			return nil, err
+		}
+	}
 	if c.Workflow != nil {
 		if d, err = newFlow(x, req); err != nil {
 			return nil, err

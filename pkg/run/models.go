@@ -72,7 +72,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 // (as llm.call events name it), for the display of the running step; ""
 // for other kinds.
 func (x *execution) firstModel(s *chain.Step) string {
-	if s.Kind != chain.KindAgent {
+	if s.Kind.Deterministic() {
 		return ""
 	}
 	if targets, _, err := x.l.targets(x.c, s); err == nil && len(targets) > 0 {
@@ -87,7 +87,7 @@ func (x *execution) firstModel(s *chain.Step) string {
 func (l *Local) CheckModels(c *chain.Chain) []error {
 	var out []error
 	for _, s := range c.Steps {
-		if s.Kind == chain.KindAgent {
+		if !s.Kind.Deterministic() {
 			_, skipped, err := l.targets(c, s)
 			if err != nil {
 				out = append(out, err)

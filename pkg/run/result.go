@@ -77,6 +77,16 @@ type StepResult struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	// ToolCalls counts the tool calls an agent step's model made.
 	ToolCalls int `json:"tool_calls,omitempty"`
+	// Decision is what a router (its route), an evaluator (PASS or FAIL)
+	// or a gate (approve, reject, skip) decided; Score is an evaluator's
+	// score, Evaluations how many times it judged (1 + the times
+	// on_fail: retry ran its retry_target again).
+	Decision    string   `json:"decision,omitempty"`
+	Score       *float64 `json:"score,omitempty"`
+	Evaluations int      `json:"evaluations,omitempty"`
+	// WaitingSince is when a paused gate began to wait (RFC 3339): its
+	// timeout_hours count from then, across resumes.
+	WaitingSince string `json:"waiting_since,omitempty"`
 
 	// exitCode and errOut are a command's exit status and whole error
 	// output, which a transition's output mapping reads as
@@ -87,6 +97,8 @@ type StepResult struct {
 	// result is a task chain task's result (handler.go), which its
 	// branches match.
 	result string
+	// answer is an evaluator's whole answer, fed back to its retry_target.
+	answer string
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.

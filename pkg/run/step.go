@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
@@ -37,6 +35,11 @@ type outcome struct {
 	exitCode int
 	// result is a task chain task's result, which its branches match.
 	result string
+	// decision, score and answer are what a router, evaluator or gate
+	// decided (decide.go).
+	decision string
+	score    *float64
+	answer   string
 }
 
 // permanentError is a failure that another attempt cannot mend (a
@@ -49,6 +52,12 @@ func (e *permanentError) Unwrap() error { return e.err }
 // runStep takes one step from its condition to its stored output. It
 // reports whether the step's early_exit_if held.
 func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
+	return x.runStepNoted(ctx, s, "")
+}
+
+// runStepNoted is runStep with a note added to the step's prompt (an
+// evaluation fed back to the step it runs again).
+func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
 	l := x.l
 	start := l.now()
 	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
@@ -70,7 +79,7 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 		x.emit(e)
 		return sr, false
 	}
-	sc := scope{st: x.st}
+	sc := scope{st: x.st, note: note}
 	if cond := s.C().Condition; cond != nil {
 		holds, err := cond.Holds(sc.exprEnv(cond.Names))
 		if err != nil {
@@ -107,6 +116,12 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 	sr.ToolCalls = out.toolCalls
 	sr.result = out.result
 	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))
+	sr.Decision, sr.Score, sr.answer = out.decision, out.score, out.answer
+	if status, reason, since, held := held(err); held {
+		x.setOutput(s, Value{})
+		sr.WaitingSince = since
+		return finish(status, "", reason)
+	}
 	if err != nil {
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an
@@ -160,7 +175,7 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
 	var t *tries
-	if s.Kind == chain.KindAgent {
+	if !s.Kind.Deterministic() {
 		t = &tries{}
 	}
 	var used Usage
@@ -366,32 +381,4 @@ func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
 		}
 	}
 	return out, nil
-}
-
-func tail(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// commandError words an executor error for a step result.
-func commandError(err error) error {
-	var se *executor.StartError
-	if errors.As(err, &se) {
-		if errors.Is(err, syscall.E2BIG) {
-			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
-		}
-		return &permanentError{err}
-	}
-	return err
 }

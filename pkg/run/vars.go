@@ -97,6 +97,9 @@ type scope struct {
 	// is confined to (its calling step's cwd): every path it names,
 	// from the model's arguments, must stay under it.
 	jail string
+	// note is added to the step's prompt: an evaluation fed back to the
+	// step an evaluator runs again, the routes a router answers with.
+	note string
 }
 
 func (sc scope) lookup(name string) (Value, bool) {
@@ -112,7 +115,9 @@ func (sc scope) with(name string, v Value) scope {
 		local[k] = x
 	}
 	local[name] = v
-	return scope{st: sc.st, local: local, jail: sc.jail}
+	out := sc
+	out.local = local
+	return out
 }
 
 // resolve implements chain.Resolver.

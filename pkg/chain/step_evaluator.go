@@ -1,0 +1,151 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// EvaluatorFields configure an evaluator step (OCC's evaluator): a model
+// judges a variable against criteria, by PASS/FAIL or by a score from 1
+// to 10, and a failed verdict can run an earlier step again with the
+// evaluation fed back.
+type EvaluatorFields struct {
+	// InputVar is the variable judged.
+	InputVar string `yaml:"input_var" doc:"The variable an evaluator step judges (the output_var of a step it depends on)."`
+	Criteria string `yaml:"criteria" doc:"What an evaluator step judges by; {variables} are filled in."`
+	// EvalScoring asks for a score from 1 to 10 instead of PASS or FAIL.
+	EvalScoring   bool     `yaml:"eval_scoring" doc:"true: the model scores from 1 to 10 and the verdict is PASS when the score reaches eval_threshold; false: it answers PASS or FAIL."`
+	EvalThreshold *float64 `yaml:"eval_threshold" doc:"The lowest passing score of an evaluator step with eval_scoring (default 7)."`
+	OnFail        string   `yaml:"on_fail" doc:"What a FAIL verdict does: continue (the default; skip is the same), error (the step fails), retry (run retry_target again with the evaluation, then judge again, at most max_retries times)."`
+	MaxRetries    *int     `yaml:"max_retries" doc:"How many times on_fail: retry runs retry_target again (default 2)."`
+	RetryTarget   string   `yaml:"retry_target" doc:"The step on_fail: retry runs again, with the evaluation added to its prompt: a step the evaluator depends on."`
+}
+
+// The verdicts of an evaluator step, its output.
+const (
+	VerdictPass = "PASS"
+	VerdictFail = "FAIL"
+)
+
+// The on_fail values of an evaluator step.
+const (
+	OnFailContinue = "continue"
+	OnFailSkip     = "skip"
+	OnFailError    = "error"
+	OnFailRetry    = "retry"
+)
+
+// DefaultEvalThreshold is the passing score without eval_threshold, and
+// DefaultEvalRetries the retries without max_retries (OCC's).
+const (
+	DefaultEvalThreshold = 7
+	DefaultEvalRetries   = 2
+)
+
+var onFailValues = []string{OnFailContinue, OnFailSkip, OnFailError, OnFailRetry}
+
+// evaluatorKind asks a model (it takes every field of an agent step) to
+// judge input_var against criteria; its output is PASS or FAIL.
+var evaluatorKind = kindUnit{
+	kind:  KindEvaluator,
+	body:  reflect.TypeFor[EvaluatorFields](),
+	model: true,
+	check: func(v *validator, s *Step) {
+		who := s.subject()
+		if s.InputVar == "" {
+			v.d.errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
+		}
+		if strings.TrimSpace(s.Criteria) == "" && strings.TrimSpace(s.Prompt) == "" {
+			v.d.errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
+		}
+		if s.OnFail != "" && !slices.Contains(onFailValues, s.OnFail) {
+			v.d.errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.OnFail, orList(onFailValues))
+		}
+		if t := s.EvalThreshold; t != nil && !s.EvalScoring {
+			v.d.errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
+		} else if t != nil && (*t < 0 || *t > 10) {
+			v.d.errorf(s.At("eval_threshold"), "%s: eval_threshold %v is not a score from 0 to 10", who, *t)
+		}
+		if s.MaxRetries != nil && (*s.MaxRetries < 0 || *s.MaxRetries > MaxRetryAttempts) {
+			v.d.errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, MaxRetryAttempts)
+		}
+		switch {
+		case s.OnFail == OnFailRetry && s.RetryTarget == "":
+			v.d.errorf(s.At("on_fail"), "%s: on_fail: retry needs retry_target: the step to run again with the evaluation", who)
+		case s.RetryTarget != "" && s.OnFail != OnFailRetry:
+			v.d.errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.OnFail)
+		}
+	},
+	compile: func(v *validator, s *Step, c *Compiled) {
+		v.template(s, "prompt", s.Prompt)
+		v.template(s, "criteria", s.Criteria)
+		c.System = v.template(s, "system", s.System)
+		c.Cwd = v.template(s, "cwd", s.Cwd)
+		if s.InputVar != "" {
+			if !IsIdentifier(s.InputVar) {
+				v.d.errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar)
+				return
+			}
+			v.template(s, "input_var", "{"+s.InputVar+"}")
+		}
+		c.Prompt = ParseTemplate(EvaluationPrompt(s))
+		if s.RetryTarget == "" {
+			return
+		}
+		switch {
+		case v.g == nil || s.owner != "":
+			v.d.errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
+		case v.c.byID[s.RetryTarget] == nil:
+			v.d.errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.RetryTarget, didYouMean(s.RetryTarget, v.c.stepIDs()))
+		case !v.g.DependsOn(s.ID, s.RetryTarget):
+			v.d.errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.RetryTarget)
+		}
+	},
+}
+
+// EvaluationPrompt is the text an evaluator step sends its model, as a
+// template: its prompt, how to answer, its criteria and the value judged.
+func EvaluationPrompt(s *Step) string {
+	var b strings.Builder
+	if p := strings.TrimSpace(s.Prompt); p != "" {
+		b.WriteString(p + "\n\n")
+	}
+	if s.EvalScoring {
+		b.WriteString("Score the output below from 1 to 10 against the criteria. Answer with the score alone on the first line, then a short explanation.")
+	} else {
+		b.WriteString("Judge the output below against the criteria. Answer PASS or FAIL alone on the first line, then a short explanation.")
+	}
+	if c := strings.TrimSpace(s.Criteria); c != "" {
+		b.WriteString("\n\nCriteria:\n" + c)
+	}
+	b.WriteString("\n\nOutput to evaluate:\n{" + s.InputVar + "}")
+	return b.String()
+}
+
+// Threshold is the lowest passing score of a scoring evaluator.
+func (s *Step) Threshold() float64 {
+	if s.EvalThreshold != nil {
+		return *s.EvalThreshold
+	}
+	return DefaultEvalThreshold
+}
+
+// Retries is how many times a failed verdict runs retry_target again.
+func (s *Step) Retries() int {
+	switch {
+	case s.OnFail != OnFailRetry:
+		return 0
+	case s.MaxRetries != nil:
+		return *s.MaxRetries
+	}
+	return DefaultEvalRetries
+}
+
+// orList is "a, b or c".
+func orList(vals []string) string {
+	if len(vals) < 2 {
+		return strings.Join(vals, "")
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
+}

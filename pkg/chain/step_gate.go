@@ -1,0 +1,75 @@
+package chain
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"time"
+)
+
+// GateFields configure a gate step (OCC's gate): the run waits there for
+// a person's approval, as a workflow waits at a decision point.
+type GateFields struct {
+	TimeoutHours float64 `yaml:"timeout_hours" doc:"How long a gate step may wait, in hours; the next resume after that takes on_timeout (no limit without it)."`
+	OnTimeout    string  `yaml:"on_timeout" doc:"What a gate's passed timeout_hours decides: reject (the default; error is the same), approve or skip."`
+	// AutoApproveIf approves the gate without asking when it holds.
+	AutoApproveIf string `yaml:"gate_auto_approve_if" doc:"Expression; when it holds the gate step approves at once, without pausing."`
+}
+
+// The decisions a gate takes: resume --take approve|reject, and
+// on_timeout's (skip too; error is reject).
+const (
+	GateApprove = "approve"
+	GateReject  = "reject"
+	GateSkip    = "skip"
+	gateError   = "error"
+)
+
+var onTimeoutValues = []string{GateReject, gateError, GateApprove, GateSkip}
+
+// gateKind pauses a DAG chain's run (exit 3) until resume --take approve
+// or reject decides it; its prompt is the question.
+var gateKind = kindUnit{
+	kind: KindGate,
+	body: reflect.TypeFor[GateFields](),
+	also: []string{"prompt"},
+	check: func(v *validator, s *Step) {
+		if s.OnTimeout != "" && !slices.Contains(onTimeoutValues, s.OnTimeout) {
+			v.d.errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.OnTimeout, orList(onTimeoutValues))
+		}
+		if s.TimeoutHours < 0 || s.TimeoutHours > math.MaxInt64/float64(time.Hour) {
+			v.d.errorf(s.At("timeout_hours"), "%s: timeout_hours must be a positive number of hours", s.subject())
+		}
+		if s.OnTimeout != "" && s.TimeoutHours == 0 {
+			v.d.errorf(s.At("on_timeout"), "%s: on_timeout needs timeout_hours: how long the gate waits before it applies", s.subject())
+		}
+	},
+	compile: func(v *validator, s *Step, c *Compiled) {
+		if v.g == nil || s.owner != "" {
+			v.d.errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
+		}
+		c.Prompt = v.template(s, "prompt", s.Prompt)
+		c.AutoApprove = v.expression(s, "gate_auto_approve_if", s.AutoApproveIf, false, true)
+	},
+}
+
+// GateTimeout is how long a gate waits before on_timeout applies; 0 when
+// it waits as long as it takes.
+func (s *Step) GateTimeout() time.Duration {
+	return time.Duration(s.TimeoutHours * float64(time.Hour))
+}
+
+// TimeoutDecision is what a gate's passed timeout decides: approve,
+// reject or skip.
+func (s *Step) TimeoutDecision() string {
+	if s.OnTimeout == "" || s.OnTimeout == gateError {
+		return GateReject
+	}
+	return s.OnTimeout
+}
+
+// HasGate reports whether a DAG chain has a gate step: only then does
+// resume --take decide something of it.
+func (c *Chain) HasGate() bool {
+	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Kind == KindGate })
+}

@@ -1,0 +1,118 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// RouterFields configure a router step (OCC's router): a model call whose
+// answer picks one of the routes; the steps listed only in the routes not
+// picked are skipped.
+type RouterFields struct {
+	// Routes maps each answer the model may give to the steps that run
+	// when it gives it.
+	Routes map[string][]string `yaml:"routes" doc:"Route name → the steps that run when the model's answer picks it; steps listed only in other routes are skipped."`
+	// DefaultRoute is taken when the answer names no route.
+	DefaultRoute string `yaml:"default_route" doc:"The route taken when the model's answer names none (without it such an answer fails the step)."`
+}
+
+// routerKind asks a model (it takes every field of an agent step) and
+// matches its answer to a route: the route the whole answer names, else
+// the one named earliest in it, else default_route. Every step a route
+// lists must depend on the router, so that none starts before the choice.
+var routerKind = kindUnit{
+	kind:  KindRouter,
+	body:  reflect.TypeFor[RouterFields](),
+	model: true,
+	check: func(v *validator, s *Step) {
+		if s.Prompt == "" {
+			v.d.errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
+		} else {
+			checkAgent(v, s)
+		}
+		if len(s.Routes) == 0 {
+			v.d.errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
+		}
+		for name := range s.Routes {
+			if strings.TrimSpace(name) == "" {
+				v.d.errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
+			}
+		}
+		if s.DefaultRoute != "" && s.Routes[s.DefaultRoute] == nil {
+			v.d.errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.DefaultRoute, strings.Join(s.RouteNames(), ", "))
+		}
+	},
+	compile: func(v *validator, s *Step, c *Compiled) {
+		compileAgent(v, s, c)
+		if v.g == nil || s.owner != "" {
+			v.d.errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
+			return
+		}
+		for _, name := range s.RouteNames() {
+			for _, id := range s.Routes[name] {
+				switch {
+				case v.c.byID[id] == nil:
+					v.d.errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.c.stepIDs()))
+				case id == s.ID || !v.g.DependsOn(id, s.ID):
+					v.d.errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
+				}
+			}
+		}
+	},
+}
+
+// RouteNames are the router's routes, sorted.
+func (s *Step) RouteNames() []string {
+	names := make([]string, 0, len(s.Routes))
+	for name := range s.Routes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// PickRoute is the route a router's answer picks: the route whose name is
+// the whole answer (case, surrounding space, quotes and punctuation
+// aside), else the one whose name comes earliest in the answer (the
+// longest of those at the same place), else default_route. ok is false
+// when none applies.
+func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
+	a := strings.ToLower(strings.Trim(strings.TrimSpace(answer), "`*_\"'.:!;, \n\t"))
+	names := s.RouteNames()
+	for _, name := range names {
+		if strings.ToLower(name) == a {
+			return name, "exact", true
+		}
+	}
+	best, at := "", -1
+	for _, name := range names {
+		i := strings.Index(a, strings.ToLower(name))
+		if i >= 0 && (at < 0 || i < at || i == at && len(name) > len(best)) {
+			best, at = name, i
+		}
+	}
+	if at >= 0 {
+		return best, "named in the answer", true
+	}
+	if s.DefaultRoute != "" {
+		return s.DefaultRoute, "default_route", true
+	}
+	return "", "", false
+}
+
+// Unselected are the steps a router's route leaves out: those listed in
+// its other routes and not in route.
+func (s *Step) Unselected(route string) []string {
+	chosen := s.Routes[route]
+	var out []string
+	for _, name := range s.RouteNames() {
+		for _, id := range s.Routes[name] {
+			if !slices.Contains(chosen, id) && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// An evaluator step asks its model as an agent step does, with the prompt
+// chain.EvaluationPrompt composed (criteria, how to answer, the value
+// judged), and reads a verdict from the answer: a score from 1 to 10
+// against eval_threshold (eval_scoring), else PASS or FAIL. Its output is
+// PASS or FAIL. A FAIL fails the step under on_fail: error; otherwise the
+// step succeeds with it, and under on_fail: retry the DAG driver runs
+// retry_target again and asks again (evaluate.go).
+func init() {
+	register(chain.KindEvaluator, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+			out, err := x.agent(ctx, s, sc, t)
+			if err != nil {
+				return out, err
+			}
+			answer := out.value.Text
+			verdict, score, why := judge(s, answer)
+			out.value, out.decision, out.score, out.answer, out.result = Value{Text: verdict}, verdict, score, answer, verdict
+			if verdict == chain.VerdictFail && s.OnFail == chain.OnFailError {
+				return out, &permanentError{fmt.Errorf("the evaluation failed (%s; on_fail: error)", why)}
+			}
+			return out, nil
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			planAgent(v, s, p)
+			if s.RetryTarget != "" {
+				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", s.RetryTarget, s.Retries())
+			}
+		},
+		// a workflow task branches on the verdict
+		result: func(_ *flow, _ *chain.Step, sr *StepResult) (string, bool) {
+			return sr.Decision, sr.Decision != ""
+		},
+		admit: admitModel,
+	})
+}
+
+// firstNumber is the first number of a text ("8", "Score: 7.5/10").
+var firstNumber = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// judge reads an evaluator's answer: its verdict, its score when it
+// scores, and why, in words.
+func judge(s *chain.Step, answer string) (verdict string, score *float64, why string) {
+	first := ""
+	for line := range strings.Lines(answer) {
+		if first = strings.TrimSpace(line); first != "" {
+			break
+		}
+	}
+	if s.EvalScoring {
+		m := firstNumber.FindString(first)
+		if m == "" {
+			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", clip(first, 60))
+		}
+		n, _ := strconv.ParseFloat(m, 64)
+		score = &n
+		if n >= s.Threshold() {
+			return chain.VerdictPass, score, fmt.Sprintf("score %s, threshold %s", m, strconv.FormatFloat(s.Threshold(), 'f', -1, 64))
+		}
+		return chain.VerdictFail, score, fmt.Sprintf("score %s is below the threshold %s", m, strconv.FormatFloat(s.Threshold(), 'f', -1, 64))
+	}
+	word := strings.ToUpper(strings.Trim(strings.SplitN(strings.TrimLeft(first, "*#`_ "), " ", 2)[0], "*`_:.,!\"'"))
+	switch word {
+	case chain.VerdictPass:
+		return chain.VerdictPass, nil, "PASS"
+	case chain.VerdictFail:
+		return chain.VerdictFail, nil, "the answer is FAIL"
+	}
+	return chain.VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", clip(first, 60))
+}
