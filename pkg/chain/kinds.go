@@ -26,11 +26,17 @@ type kindUnit struct {
 	check func(v *validator, s *Step)
 	// compile parses the kind's templates and expressions.
 	compile func(v *validator, s *Step, c *Compiled)
+	// models is set on a kind that calls models, itself or through the
+	// steps it holds: the fields that configure a model call are its too.
+	models bool
+	// ignored are fields of other kinds that OCC's files write on steps
+	// of this kind, where they do nothing: accepted with a warning.
+	ignored []string
 }
 
 // kindUnits are the step kinds, in the order messages and the schema name
 // them.
-var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind}
+var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind}
 
 // kindIndex is what the units say, worked out once: the unit of every
 // name, the keys each kind accepts, and the kinds owning each key.
@@ -92,11 +98,22 @@ func fieldAllowed(k Kind, f string) bool { return kindsIndex().accepts[k][f] }
 // the fields every kind shares).
 func fieldOwners(f string) []string { return kindsIndex().owners[f] }
 
-// modelOnly reports whether field f configures a model call: it is an
-// agent field that no deterministic kind accepts.
+// modelOnly reports whether field f configures a model call: only kinds
+// that call models accept it.
 func modelOnly(f string) bool {
 	owners := fieldOwners(f)
-	return len(owners) == 1 && owners[0] == string(KindAgent)
+	for _, o := range owners {
+		if !unitOf(Kind(o)).models {
+			return false
+		}
+	}
+	return len(owners) > 0
+}
+
+// runsModel reports whether steps of kind k call models.
+func runsModel(k Kind) bool {
+	u := unitOf(k)
+	return u != nil && u.models
 }
 
 // reportUnknownKind names a step kind that does not exist, with the

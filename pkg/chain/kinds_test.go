@@ -17,20 +17,20 @@ func TestUnknownKindFirst(t *testing.T) {
 		want      []string
 	}{
 		{"type with its fields", "name: c\nsteps:\n  - id: a\n    routes: [x, y]\n    type: router\n",
-			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:5:5: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"close to a kind", "name: c\nsteps:\n  - {id: a, type: shel, command: echo, colour: red}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: router, retry: lots}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"with other findings", "name: c\nsteps:\n  - {id: a, type: router, routes: [x]}\n  - {id: b, type: cli}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`,
+			[]string{`c.yaml:3:13: step "a": unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`,
 				`c.yaml:4:5: step "b": a cli step needs command (with args) or run (a script)`}},
 		{"without an id", "name: c\nsteps:\n  - {type: router, routes: [x]}\n",
-			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "router"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"executor", wf + "            executor: {kind: router, routes: [x]}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "router"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"executor written as type", wf + "            executor: {type: tranform, exp: x}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, workflow, loop, merge, subchain, debate, webhook, browser`}},
 		{"tool", "name: c\ntools:\n  t: {executor: {kind: grpc, service: x}}\nsteps:\n  - {id: a, prompt: hi, tools: [t]}\n",
 			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, rest, transform, file`}},
 	}
@@ -55,7 +55,7 @@ func TestUnknownKindFirst(t *testing.T) {
 // TestKindsAreDerived: the keys each kind accepts, the owners a misplaced
 // field is sent to and the model-only fields come from the kind units.
 func TestKindsAreDerived(t *testing.T) {
-	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "workflow"}; !slices.Equal(got, want) {
+	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "workflow", "loop", "merge", "subchain", "debate", "webhook", "browser"}; !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %v, want %v", got, want)
 	}
 	for _, tc := range []struct {
@@ -64,11 +64,11 @@ func TestKindsAreDerived(t *testing.T) {
 		model  bool
 	}{
 		{"cwd", []string{"agent", "cli", "file", "script"}, false},
-		{"prompt", []string{"agent", "human"}, false},
-		{"model", []string{"agent"}, true},
+		{"prompt", []string{"agent", "transform", "human", "loop", "merge", "subchain", "debate", "webhook", "browser"}, false},
+		{"model", []string{"agent", "loop", "merge", "debate", "browser"}, true},
 		{"completion", []string{"agent"}, true},
-		{"url", []string{"http"}, false},
-		{"with", []string{"chain"}, false},
+		{"url", []string{"http", "webhook", "browser"}, false},
+		{"with", []string{"chain", "subchain"}, false},
 		{"retry", nil, false},
 	} {
 		if got := fieldOwners(tc.field); !slices.Equal(got, tc.owners) {

@@ -33,6 +33,7 @@ var agentKind = kindUnit{
 	kind:    KindAgent,
 	body:    reflect.TypeFor[AgentFields](),
 	also:    []string{"cwd"},
+	models:  true,
 	check:   checkAgent,
 	compile: compileAgent,
 }
