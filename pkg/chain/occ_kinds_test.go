@@ -143,3 +143,17 @@ func TestOCCFileLoads(t *testing.T) {
 		t.Errorf("merge step %+v", m.MergeFields)
 	}
 }
+
+// TestNestedStepsReadTheirParentsScope: a step written inside another (a
+// parallel step's branch in a DAG chain) reads the outputs of the steps
+// its parent depends on, and the parent's pre_tools.
+func TestNestedStepsReadTheirParentsScope(t *testing.T) {
+	src := "name: p\ninputs: [a]\nsteps:\n  - {id: one, type: cli, run: echo hi, output_var: o}\n  - id: two\n    type: parallel\n    depends_on: [one]\n    pre_tools: [{type: shell, run: echo, inject_as: pre}]\n    branches:\n      - {kind: cli, run: 'echo {o} {pre} {input.a}'}\n    output_var: r\noutput: r\n"
+	if _, err := Parse("c.yaml", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(src, "    depends_on: [one]\n", "", 1)
+	if _, err := Parse("c.yaml", []byte(bad), Options{}); err == nil || !strings.Contains(err.Error(), `o is the output of step "one", which "two" does not depend on`) {
+		t.Errorf("without depends_on: %v", err)
+	}
+}
