@@ -22,6 +22,12 @@ type Compiled struct {
 	Condition, EarlyExitIf, Transform *Expression
 	// AutoApprove is a gate's gate_auto_approve_if.
 	AutoApprove *Expression
+	// LoopUntil stops a loop step; TemplateStr is a transform
+	// operation's template_str (template and map operations) and InputVar
+	// the variable it reads.
+	LoopUntil   *Expression
+	TemplateStr *Template
+	InputVar    *Template
 	// Patterns holds the compiled regex_match guardrails by index.
 	Patterns map[int]*regexp.Regexp
 	// Schemas holds the compiled json_schema guardrails by index.

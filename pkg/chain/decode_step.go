@@ -51,6 +51,9 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	case k.Value == "branches":
 		decodeParallelBranches(d, s, v, prefix)
 		return true
+	case k.Value == "step_template":
+		decodeStepTemplate(d, s, v, prefix)
+		return true
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
 		if decodeInto(d, v, &body) {

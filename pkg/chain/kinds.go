@@ -30,11 +30,17 @@ type kindUnit struct {
 	// of an agent step too (without being named their owner), and is not
 	// Deterministic.
 	model bool
+	// models is set on a kind that calls models, itself or through the
+	// steps it holds: the fields that configure a model call are its too.
+	models bool
+	// ignored are fields of other kinds that OCC's files write on steps
+	// of this kind, where they do nothing: accepted with a warning.
+	ignored []string
 }
 
 // kindUnits are the step kinds, in the order messages and the schema name
 // them.
-var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &mcpKind}
+var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind, &mcpKind}
 
 // kindIndex is what the units say, worked out once: the unit of every
 // name, the keys each kind accepts, and the kinds owning each key.
@@ -101,11 +107,31 @@ func fieldAllowed(k Kind, f string) bool { return kindsIndex().accepts[k][f] }
 // the fields every kind shares).
 func fieldOwners(f string) []string { return kindsIndex().owners[f] }
 
-// modelOnly reports whether field f configures a model call: it is an
-// agent field that no deterministic kind accepts.
+// modelOnly reports whether field f configures a model call: only kinds
+// that call models accept it.
 func modelOnly(f string) bool {
 	owners := fieldOwners(f)
-	return len(owners) == 1 && owners[0] == string(KindAgent)
+	for _, o := range owners {
+		if !unitOf(Kind(o)).models {
+			return false
+		}
+	}
+	return len(owners) > 0
+}
+
+// Conversational reports whether a step of kind k is one model
+// conversation, as an agent step is (agent, router, evaluator): its
+// attempts share one allowance with its model requests. Kinds that ask
+// models through steps of their own (merge, debate, loop) keep theirs.
+func (k Kind) Conversational() bool {
+	u := unitOf(k)
+	return u != nil && u.model
+}
+
+// runsModel reports whether steps of kind k call models.
+func runsModel(k Kind) bool {
+	u := unitOf(k)
+	return u != nil && (u.models || u.model)
 }
 
 // reportUnknownKind names a step kind that does not exist, with the

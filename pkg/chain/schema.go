@@ -3,6 +3,7 @@ package chain
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -33,6 +34,11 @@ func JSONSchema() map[string]any {
 		"query":             map[string]any{"type": "object"},
 		"idempotencyKey":    map[string]any{"type": []string{"boolean", "string"}},
 		"command":           stringOrList(),
+		"inputs":            map[string]any{"type": []string{"array", "object"}},
+		"step_template":     map[string]any{"type": "object"},
+		"strategy":          map[string]any{"enum": append(slices.Clone(mergeStrategies), debateStrategies...)},
+		"operation":         map[string]any{"enum": TransformOperations},
+		"loop_on_error":     map[string]any{"enum": []string{"abort", LoopOnContinue}},
 	})
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))

@@ -31,16 +31,22 @@ const (
 	KindRouter    Kind = "router"
 	KindEvaluator Kind = "evaluator"
 	KindGate      Kind = "gate"
+	// OCC's kinds (reference 004's own engine): a loop over items, a
+	// merge of variables, a call of another chain, a debate of models,
+	// a webhook and a browser (which loads but does not run here).
+	KindLoop     Kind = "loop"
+	KindMerge    Kind = "merge"
+	KindSubchain Kind = "subchain"
+	KindDebate   Kind = "debate"
+	KindWebhook  Kind = "webhook"
+	KindBrowser  Kind = "browser"
 	// KindMCP calls a tool of an MCP server (a connection of kind mcp).
 	KindMCP Kind = "mcp"
 )
 
 // Deterministic reports whether the kind runs without any model: its
-// unit does not ask one (agent, router, evaluator do).
-func (k Kind) Deterministic() bool {
-	u := unitOf(k)
-	return u == nil || !u.model
-}
+// unit does not ask one (agent, router, evaluator, merge, debate do).
+func (k Kind) Deterministic() bool { return !runsModel(k) }
 
 // Step is one node of a chain: the fields every kind shares, then one body
 // per kind. Only the body of the step's own kind may be set (validation
@@ -62,6 +68,10 @@ type Step struct {
 	EvaluatorFields
 	GateFields
 	MCPFields
+	LoopFields
+	MergeFields
+	DebateFields
+	BrowserFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`
@@ -96,6 +106,13 @@ type Step struct {
 	// fanned marks the do: step of a parallel executor's for_each, which
 	// reads its item as {item} and $.branch.
 	fanned bool
+	// parent is the step this one is written inside (a parallel step's
+	// branch, a loop's step_template, the model calls of a merge or a
+	// debate): it reads what the parent may read.
+	parent *Step
+	// locals are the names the step reads besides the run's variables:
+	// a loop item's {item}, {item_index} and {loop_total}.
+	locals []string
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names
@@ -126,7 +143,7 @@ func (s *Step) subject() string {
 // Schema gives editors.
 type CommonFields struct {
 	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
-	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow, router, evaluator, gate."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow, mcp; OCC's router, evaluator, gate, loop, merge, subchain, debate, webhook, browser."`
 	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
 	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
 	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`

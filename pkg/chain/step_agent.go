@@ -34,6 +34,7 @@ var agentKind = kindUnit{
 	model:   true,
 	body:    reflect.TypeFor[AgentFields](),
 	also:    []string{"cwd"},
+	models:  true,
 	check:   checkAgent,
 	compile: compileAgent,
 }

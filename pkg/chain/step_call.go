@@ -7,6 +7,19 @@ import "reflect"
 type CallFields struct {
 	Chain string            `yaml:"chain" doc:"Name (or file) of the chain a chain step runs."`
 	With  map[string]string `yaml:"with" doc:"Inputs given to the chain a chain step runs."`
+
+	// withKey is the field the inputs were written in: with, or a
+	// subchain's inputs.
+	withKey string
+}
+
+// WithField is the field a chain step's inputs were written in, for
+// messages: with, or inputs on OCC's subchain.
+func (s *Step) WithField() string {
+	if s.withKey == "" {
+		return "with"
+	}
+	return s.withKey
 }
 
 var callKind = kindUnit{

@@ -22,7 +22,11 @@ func (v *validator) kindFields(s *Step) {
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
-		if s.Kind.Deterministic() && modelOnly(f) {
+		if u := unitOf(s.Kind); u != nil && slices.Contains(u.ignored, f) {
+			v.d.warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.subject(), f, s.Kind)
+			continue
+		}
+		if !runsModel(s.Kind) && modelOnly(f) {
 			v.d.errorf(s.At(f), "%s: %s configures a model call; a %s step runs no model", s.subject(), f, s.Kind)
 			continue
 		}

@@ -11,8 +11,6 @@ import (
 // to 10, and a failed verdict can run an earlier step again with the
 // evaluation fed back.
 type EvaluatorFields struct {
-	// InputVar is the variable judged.
-	InputVar string `yaml:"input_var" doc:"The variable an evaluator step judges (the output_var of a step it depends on)."`
 	Criteria string `yaml:"criteria" doc:"What an evaluator step judges by; {variables} are filled in."`
 	// EvalScoring asks for a score from 1 to 10 instead of PASS or FAIL.
 	EvalScoring   bool     `yaml:"eval_scoring" doc:"true: the model scores from 1 to 10 and the verdict is PASS when the score reaches eval_threshold; false: it answers PASS or FAIL."`
@@ -50,6 +48,7 @@ var onFailValues = []string{OnFailContinue, OnFailSkip, OnFailError, OnFailRetry
 var evaluatorKind = kindUnit{
 	kind:  KindEvaluator,
 	body:  reflect.TypeFor[EvaluatorFields](),
+	also:  []string{"input_var"},
 	model: true,
 	check: func(v *validator, s *Step) {
 		who := s.subject()

@@ -193,7 +193,7 @@ func checkParallel(v *validator, s *Step) {
 // branch checks a step written inside a parallel step, named label in
 // messages and id in events.
 func (v *validator) branch(parent, b *Step, label, id string) {
-	b.label, b.ID, b.owner, b.role = label, id, parent.owner, parent.role
+	b.label, b.ID, b.owner, b.role, b.parent = label, id, parent.owner, parent.role, parent
 	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
 		if _, set := b.FieldPos[f]; set {
 			v.d.errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
@@ -203,9 +203,15 @@ func (v *validator) branch(parent, b *Step, label, id string) {
 }
 
 // Nested are the steps written inside the step: a parallel step's
-// branches, or its do: step.
+// branches or its do: step, a loop's step_template, the model steps of
+// a merge or a debate.
 func (s *Step) Nested() []*Step {
 	out := s.Branches
+	for _, n := range append([]*Step{s.StepTemplate, s.modelStep}, s.debaters...) {
+		if n != nil {
+			out = append(slices.Clone(out), n)
+		}
+	}
 	if s.FanOut != nil && s.FanOut.Do != nil {
 		out = append(slices.Clone(out), s.FanOut.Do)
 	}

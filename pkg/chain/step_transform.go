@@ -1,22 +1,142 @@
 package chain
 
-import "reflect"
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // TransformFields configure a transform step: one expression over the
-// run's variables, whose value is the output.
+// run's variables, whose value is the output; or one of OCC's operations
+// over the text of input_var (else of the rendered prompt).
 type TransformFields struct {
 	Expr string `yaml:"expr" doc:"expr-lang expression of a transform step."`
+	// Operation is OCC's transform: a named operation instead of expr.
+	Operation     string `yaml:"operation" doc:"Instead of expr, OCC's operation over input_var (else the rendered prompt): json_extract, regex_match, template, split, merge, truncate, replace, filter, map, join, to_json or from_json."`
+	InputVar      string `yaml:"input_var" doc:"The variable a transform operation reads (input.x, a step's output_var, or a field of one); the variable an evaluator step judges (the output_var of a step it depends on)."`
+	JSONPath      string `yaml:"json_path" doc:"json_extract: the dotted path read (results.0.name; * maps the rest over a list)."`
+	Regex         string `yaml:"regex" doc:"regex_match, filter and replace: the regular expression (Go syntax)."`
+	TemplateStr   string `yaml:"template_str" doc:"template and map: the template ({item} and {index} in map); join: the separator (default a newline); replace: the replacement ($1 for a group)."`
+	TruncateLimit int    `yaml:"truncate_limit" doc:"truncate: the most characters kept (default 5000)."`
+
+	pattern *regexp.Regexp
 }
+
+// Transform operations (OCC's).
+const (
+	OpJSONExtract = "json_extract"
+	OpRegexMatch  = "regex_match"
+	OpTemplate    = "template"
+	OpSplit       = "split"
+	OpMerge       = "merge"
+	OpTruncate    = "truncate"
+	OpReplace     = "replace"
+	OpFilter      = "filter"
+	OpMap         = "map"
+	OpJoin        = "join"
+	OpToJSON      = "to_json"
+	OpFromJSON    = "from_json"
+)
+
+// TransformOperations are OCC's transform operations.
+var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
+
+// Pattern is a transform operation's compiled regex.
+func (s *Step) Pattern() *regexp.Regexp { return s.pattern }
+
+// MapLocals are the names a map operation's template_str reads.
+var MapLocals = []string{"item", "index"}
 
 var transformKind = kindUnit{
 	kind: KindTransform,
 	body: reflect.TypeFor[TransformFields](),
-	check: func(v *validator, s *Step) {
-		if s.Expr == "" {
-			v.d.errorf(s.Pos, "%s: expr is required for a transform step", s.subject())
-		}
-	},
+	// OCC writes a prompt on every step; a transform operation reads it
+	// when it has no input_var
+	also:  []string{"prompt", "inputs"},
+	check: checkTransform,
 	compile: func(v *validator, s *Step, c *Compiled) {
-		c.Transform = v.expression(s, "expr", s.Expr, false, false)
+		if s.Operation == "" {
+			c.Transform = v.expression(s, "expr", s.Expr, false, false)
+			return
+		}
+		compileOperation(v, s, c)
 	},
+}
+
+func checkTransform(v *validator, s *Step) {
+	op := s.Operation
+	switch {
+	case s.Expr == "" && op == "":
+		v.d.errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
+		return
+	case s.Expr != "" && op != "":
+		v.d.errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
+		return
+	case s.Expr != "":
+		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
+			if _, set := s.FieldPos[f]; set {
+				v.d.errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
+			}
+		}
+		return
+	case !slices.Contains(TransformOperations, op):
+		v.d.errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
+		return
+	}
+	need := map[string]string{OpJSONExtract: "json_path", OpRegexMatch: "regex", OpReplace: "regex", OpFilter: "regex", OpTemplate: "template_str"}[op]
+	if f := need; f != "" {
+		if _, set := s.FieldPos[f]; !set {
+			v.d.errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
+		}
+	}
+	if s.Regex != "" {
+		re, err := regexp.Compile(s.Regex)
+		if err != nil {
+			v.d.errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
+		}
+		s.pattern = re
+	}
+	if s.TruncateLimit < 0 {
+		v.d.errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
+	}
+	switch op {
+	case OpMerge:
+		s.inputNames = v.inputList(s, "a merge operation")
+	case OpTemplate:
+	default:
+		if s.InputVar == "" && s.Prompt == "" {
+			v.d.errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
+		}
+	}
+}
+
+func compileOperation(v *validator, s *Step, c *Compiled) {
+	if s.InputVar != "" {
+		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.InputVar), "{}"))
+		if !ok {
+			v.d.errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
+		} else {
+			v.ref(s, "input_var", r)
+			c.InputVar = ParseTemplate(r.Raw)
+		}
+	} else if s.Operation != OpTemplate && s.Operation != OpMerge {
+		c.Prompt = v.template(s, "prompt", s.Prompt)
+	}
+	for _, name := range s.inputNames {
+		r, _ := ParseRef(name)
+		v.ref(s, "inputs", r)
+	}
+	switch s.Operation {
+	case OpTemplate:
+		c.TemplateStr = v.template(s, "template_str", s.TemplateStr)
+	case OpMap:
+		text := s.TemplateStr
+		if text == "" {
+			text = "{item}"
+		}
+		s.locals = MapLocals
+		c.TemplateStr = v.template(s, "template_str", text)
+		s.locals = nil
+	}
 }

@@ -82,11 +82,14 @@ func validate(d *diags, c *Chain, opts Options) {
 // chain's output reads: usually a typo on one side, or dead work.
 func (v *validator) unusedOutputs() {
 	used := map[string]bool{v.c.Output: true}
-	for _, s := range v.c.Steps {
+	v.c.Walk(func(s *Step) {
 		for name := range s.readNames() {
 			used[name] = true
 		}
-	}
+		for _, name := range s.inputNames {
+			used[strings.SplitN(name, ".", 2)[0]] = true
+		}
+	})
 	for _, s := range v.c.Steps {
 		if s.OutputVar == "" || used[s.OutputVar] || used[s.OutputVar+"_status"] {
 			continue
@@ -109,7 +112,7 @@ func (s *Step) readNames() map[string]bool {
 			}
 		}
 	}
-	for _, t := range []*Template{c.Prompt, c.System, c.Command, c.Run, c.Cwd, c.URL, c.Body, c.Path, c.ForEach} {
+	for _, t := range []*Template{c.Prompt, c.System, c.Command, c.Run, c.Cwd, c.URL, c.Body, c.Path, c.ForEach, c.TemplateStr, c.InputVar} {
 		addT(t)
 	}
 	for _, m := range []map[string]*Template{c.Headers, c.With} {
@@ -140,7 +143,7 @@ func (s *Step) readNames() map[string]bool {
 			addT(t)
 		}
 	}
-	for _, e := range []*Expression{c.Condition, c.EarlyExitIf, c.Transform} {
+	for _, e := range []*Expression{c.Condition, c.EarlyExitIf, c.Transform, c.LoopUntil} {
 		if e != nil {
 			for _, n := range e.Names {
 				out[n] = true

@@ -3,6 +3,7 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/theory/jsonpath"
@@ -31,10 +32,18 @@ func (sc scope) check(name string) string {
 	if name == "item" && s.ForEach != "" || s.fanned && (name == "item" || name == "branch") {
 		return ""
 	}
-	for _, p := range s.PreTools {
-		if p.InjectAs == name {
+	// a step written inside another reads what that one reads: its
+	// pre_tools, its locals and the outputs of the steps it depends on
+	for in := s; in != nil; in = in.parent {
+		if slices.Contains(in.locals, name) {
 			return ""
 		}
+		for _, p := range in.PreTools {
+			if p.InjectAs == name {
+				return ""
+			}
+		}
+		s = in
 	}
 	p := sc.v.produce[name]
 	switch {

@@ -106,7 +106,7 @@ func TestValidationErrors(t *testing.T) {
 		{"self dependency", "name: x\nsteps:\n  - {id: a, type: cli, command: x, depends_on: [a]}\n", []string{`step "a" depends on itself`}},
 		{"cycle", "name: x\nsteps:\n  - {id: a, type: cli, command: x, depends_on: [c]}\n  - {id: b, type: cli, command: x, depends_on: [a]}\n  - {id: c, type: cli, command: x, depends_on: [b]}\n", []string{"dependency cycle: a → c → b → a"}},
 		{"llm field on cli", "name: x\nsteps:\n  - id: a\n    type: cli\n    command: x\n    model: gpt-4o\n", []string{"c.yaml:6:5", "model configures a model call; a cli step runs no model"}},
-		{"field of another kind", "name: x\nsteps:\n  - id: a\n    type: transform\n    expr: '1'\n    url: http://x\n", []string{"url does not belong to a transform step", "http steps"}},
+		{"field of another kind", "name: x\nsteps:\n  - id: a\n    type: transform\n    expr: '1'\n    url: http://x\n", []string{"url does not belong to a transform step", "http, webhook, browser steps"}},
 		{"agent without prompt", "name: x\nsteps:\n  - id: a\n    output_var: o\n", []string{"prompt is required"}},
 		{"cli without command", "name: x\nsteps:\n  - {id: a, type: cli}\n", []string{"needs command (with args) or run"}},
 		{"cli command and run", "name: x\nsteps:\n  - {id: a, type: cli, command: x, run: y}\n", []string{"command or run, not both"}},

@@ -110,9 +110,9 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 	if _, err := ResolveInputs(callee, given); err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return fail("with: %s", ie.Msg)
+			return fail("%s: %s", s.WithField(), ie.Msg)
 		}
-		return fail("with: %v", err)
+		return fail("%s: %v", s.WithField(), err)
 	}
 	return preflight(l, callee, r, stack)
 }

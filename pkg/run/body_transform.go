@@ -9,7 +9,10 @@ import (
 
 func init() {
 	register(chain.KindTransform, kind{
-		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			if s.Operation != "" {
+				return x.operation(s, sc)
+			}
 			c := s.C()
 			v, err := c.Transform.Eval(sc.valueEnv(c.Transform.Names))
 			if err != nil {
@@ -17,7 +20,12 @@ func init() {
 			}
 			return outcome{value: dataValue(v)}, nil
 		},
-		plan: func(_ planView, s *chain.Step, p *PlannedStep) { p.Action = s.Expr },
+		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+			p.Action = s.Expr
+			if s.Operation != "" {
+				p.Action = "operation " + s.Operation
+			}
+		},
 		// a transform task's result is its value
 		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
 			if unfinished(sr.Status) {

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -175,7 +172,7 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
 	var t *tries
-	if !s.Kind.Deterministic() {
+	if s.Kind.Conversational() {
 		t = &tries{}
 	}
 	var used Usage
@@ -273,112 +270,4 @@ func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, t *tries)
 		return out, fmt.Errorf("timed out after %s (timeout_ms: %d)", limit, s.Timeout())
 	}
 	return out, err
-}
-
-// loop runs the step once per item of its for_each list, in parallel; all
-// loops of a run share one pool of --max-parallel slots for their items.
-// The output is the list of the items' outputs.
-func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
-	items, err := x.items(s, sc)
-	if err != nil {
-		return outcome{}, 0, err
-	}
-	results := make([]any, len(items))
-	attempts := make([]int, len(items))
-	usages := make([]outcome, len(items))
-	// a failed item cancels the others, except a budget refusal: the
-	// items' calls in flight were admitted within the budget, so they
-	// answer; no item starts after a failure
-	gctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var g errgroup.Group
-	var failed atomic.Bool
-	for i, item := range items {
-		// every loop of the run shares one pool of --max-parallel slots
-		acquired := false
-		select {
-		case x.itemSlots <- struct{}{}:
-			acquired = !failed.Load()
-			if !acquired {
-				<-x.itemSlots
-			}
-		case <-gctx.Done():
-		}
-		if !acquired {
-			break
-		}
-		g.Go(func() error {
-			defer func() { <-x.itemSlots }()
-			out, n, err := x.item(gctx, s, sc.with("item", item))
-			attempts[i] = n
-			usages[i] = outcome{usage: out.usage, model: out.model}
-			if err != nil {
-				failed.Store(true)
-				if !budgetRefused(err) {
-					cancel()
-				}
-				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
-			}
-			results[i] = out.value.public()
-			return nil
-		})
-	}
-	err = g.Wait()
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	most := 0
-	for _, n := range attempts {
-		most = max(most, n)
-	}
-	var total outcome
-	for _, u := range usages {
-		total.usage.add(u.usage)
-		if u.model != "" {
-			total.model = u.model
-		}
-	}
-	if err != nil {
-		return total, most, err
-	}
-	total.value = dataValue(results)
-	return total, most, nil
-}
-
-// item runs one item of a loop: its pre_tools (which see {item}), then
-// the step's attempts.
-func (x *execution) item(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
-	sc, err := x.preTools(ctx, s, sc)
-	if err != nil {
-		return outcome{}, 0, err
-	}
-	return x.attempts(ctx, s, sc)
-}
-
-// items is the for_each list: a JSON array, or else one item per
-// non-empty line of text.
-func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
-	refs := s.C().ForEach.Refs()
-	v, ok := sc.lookup(refs[0].Name)
-	if !ok {
-		return nil, &permanentError{fmt.Errorf("for_each: %s has no value", refs[0].Raw)}
-	}
-	d := v.Data
-	if len(refs[0].Path) > 0 {
-		d, _ = walk(v.Data, refs[0].Path)
-	}
-	if list, ok := d.([]any); ok {
-		out := make([]Value, len(list))
-		for i, e := range list {
-			out[i] = dataValue(e)
-		}
-		return out, nil
-	}
-	var out []Value
-	for _, line := range strings.Split(v.Text, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, textValue(line))
-		}
-	}
-	return out, nil
 }

@@ -1,0 +1,134 @@
+package chain
+
+import (
+	"reflect"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// LoopFields configure a loop step (OCC's `type: loop`): its
+// step_template runs once per item, as a for_each step does, and the
+// output is the list of the items' outputs, in item order.
+type LoopFields struct {
+	ItemsVar     string   `yaml:"items_var" doc:"The variable holding a loop's items (input.x or a step's output_var): a JSON array, else one item per line, else one per comma."`
+	ItemsStatic  []string `yaml:"items_static" doc:"A loop's items written in the file; items_var is then not read."`
+	StepTemplate *Step    `yaml:"step_template" doc:"The step a loop runs per item (any kind, agent by default; no id, output_var or depends_on); it reads {item}, {item_index} and {loop_total}, and its pre_tools run per item."`
+	MaxParallel  int      `yaml:"max_parallel" doc:"Most items of a loop running at once (default: all, within --max-parallel)."`
+	LoopUntil    string   `yaml:"loop_until" doc:"Expression over {loop_result} (the outputs so far, in item order): once it holds, no further item starts."`
+	LoopOnError  string   `yaml:"loop_on_error" doc:"abort (default): a failed item fails the loop; continue: its output is \"[ERROR: ...]\" and the loop goes on."`
+}
+
+// LoopLocals are the names a loop's step_template reads besides the run's
+// variables.
+var LoopLocals = []string{"item", "item_index", "loop_total"}
+
+// LoopOnContinue is the loop_on_error that keeps a loop going past a
+// failed item.
+const LoopOnContinue = "continue"
+
+var loopKind = kindUnit{
+	kind:   KindLoop,
+	body:   reflect.TypeFor[LoopFields](),
+	also:   []string{"prompt", "model", "tools"},
+	models: true,
+}
+
+// A loop's checks judge its template by its kind, which the kind table
+// (holding this unit) knows: tied here, after the table.
+func init() {
+	loopKind.check = checkLoop
+	loopKind.compile = compileLoop
+}
+
+// decodeStepTemplate reads a loop's step_template: a step.
+func decodeStepTemplate(d *diags, s *Step, v *yaml.Node, prefix string) {
+	if v.Kind != yaml.MappingNode {
+		d.errorf(posOf(v), "%sstep_template is a step: a mapping with its type and fields", prefix)
+		return
+	}
+	s.StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")
+}
+
+func checkLoop(v *validator, s *Step) {
+	switch {
+	case s.ItemsVar == "" && s.ItemsStatic == nil:
+		v.d.errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
+	case s.ItemsStatic != nil && s.ItemsVar != "":
+		v.d.warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
+	}
+	if _, set := s.FieldPos["max_parallel"]; set && s.MaxParallel < 1 {
+		v.d.errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
+	}
+	if s.LoopOnError != "" && s.LoopOnError != "abort" && s.LoopOnError != LoopOnContinue {
+		v.d.errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.LoopOnError)
+	}
+	if s.ForEach != "" {
+		v.d.errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
+	}
+	t := s.StepTemplate
+	if t == nil {
+		v.d.errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item)", s.subject())
+		return
+	}
+	if t.Type == "" {
+		// OCC's default kind
+		t.Type, t.FieldPos["type"] = string(KindAgent), t.Pos
+	}
+	// OCC's loop lends the template its prompt, model and tools
+	if t.Prompt == "" && s.Prompt != "" {
+		t.Prompt = s.Prompt
+	}
+	if t.Model == "" {
+		t.Model = s.Model
+	}
+	if _, set := t.FieldPos["tools"]; !set && t.Tools == nil {
+		t.Tools = s.Tools
+	}
+	t.locals = LoopLocals
+	v.nested(s, t, s.subject()+" step_template", s.ID+"[*]")
+}
+
+func compileLoop(v *validator, s *Step, c *Compiled) {
+	if s.ItemsStatic == nil && s.ItemsVar != "" {
+		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(s.ItemsVar), "{}"))
+		r, ok := ParseRef(name)
+		if !ok {
+			v.d.errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
+		} else {
+			v.ref(s, "items_var", r)
+			c.ForEach = ParseTemplate(r.Raw)
+		}
+	}
+	if s.LoopUntil != "" {
+		s.locals = []string{"loop_result"}
+		c.LoopUntil = v.expression(s, "loop_until", s.LoopUntil, false, true)
+		s.locals = nil
+	}
+	if t := s.StepTemplate; t != nil && t.Kind != "" {
+		v.compile(t)
+	}
+}
+
+// ParseRef reads a variable reference written without braces (input.x,
+// results, results.list).
+func ParseRef(name string) (Ref, bool) {
+	refs := ParseTemplate("{" + name + "}").Refs()
+	if len(refs) != 1 || refs[0].Raw != "{"+name+"}" {
+		return Ref{}, false
+	}
+	return refs[0], true
+}
+
+// nested checks a step written inside another (a loop's step_template, a
+// merge's or a debate's model calls), named label in messages and id in
+// events.
+func (v *validator) nested(parent, n *Step, label, id string) {
+	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
+		if _, set := n.FieldPos[f]; set {
+			v.d.errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.subject())
+		}
+	}
+	v.stepKind(n, label)
+}

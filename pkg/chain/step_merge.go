@@ -1,0 +1,147 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// MergeFields configure a merge step (OCC's `type: merge`): it combines
+// the variables its inputs name. concatenate and json_array run no model;
+// llm_summarize and pick_best ask one, through an agent step of the
+// merge's own (its prompt, model and the rest of the agent fields).
+type MergeFields struct {
+	// Inputs is a list of variable names on a merge step (and a
+	// transform's merge operation), a mapping of inputs on a subchain.
+	Inputs   any    `yaml:"inputs" doc:"merge (and a transform's merge operation): the variables combined, a list of names; subchain: the called chain's inputs, a mapping as with."`
+	Strategy string `yaml:"strategy" doc:"merge: concatenate (default), json_array, llm_summarize or pick_best; debate: consensus, vote (or voting) or last_round."`
+
+	// inputNames are Inputs read as a list of variable names.
+	inputNames []string
+	// modelStep is the agent step asking a merge's or a debate's
+	// synthesis of a model.
+	modelStep *Step
+}
+
+// Merge strategies.
+const (
+	MergeConcatenate  = "concatenate"
+	MergeJSONArray    = "json_array"
+	MergeLLMSummarize = "llm_summarize"
+	MergePickBest     = "pick_best"
+)
+
+// modelKeys are the agent fields of a kind that asks a model one
+// question, with no tools: a merge's and a debate's.
+var modelKeys = []string{"prompt", "model", "system", "temperature", "max_tokens", "fallback_models", "cache", "context_strategy"}
+
+var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummarize, MergePickBest}
+
+// MergeInputs are the variables a merge step (or a transform's merge
+// operation) combines, in order.
+func (s *Step) MergeInputs() []string { return s.inputNames }
+
+// ModelStep is the agent step a merge (llm_summarize, pick_best) or a
+// debate (its synthesis) asks a model through; nil when it asks none.
+func (s *Step) ModelStep() *Step { return s.modelStep }
+
+// MergeStrategy is the step's strategy, concatenate when none is set.
+func (s *Step) MergeStrategy() string {
+	if s.Strategy == "" {
+		return MergeConcatenate
+	}
+	return s.Strategy
+}
+
+var mergeKind = kindUnit{
+	kind: KindMerge,
+	body: reflect.TypeFor[MergeFields](),
+	// the agent fields configure the model of llm_summarize and pick_best
+	also:   modelKeys,
+	models: true,
+}
+
+func init() {
+	mergeKind.check = checkMerge
+	mergeKind.compile = compileMerge
+}
+
+func checkMerge(v *validator, s *Step) {
+	s.inputNames = v.inputList(s, "a merge step")
+	if s.Strategy != "" && !slices.Contains(mergeStrategies, s.Strategy) {
+		v.d.errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Strategy, didYouMean(s.Strategy, mergeStrategies))
+	}
+	st := s.MergeStrategy()
+	if st != MergeLLMSummarize && st != MergePickBest {
+		return
+	}
+	// the model's question: the step's prompt followed by the inputs it
+	// does not read itself, or OCC's own question when it has none
+	prompt := s.Prompt
+	if prompt == "" {
+		prompt = map[string]string{
+			MergeLLMSummarize: "Synthesize and summarize the following sections into a coherent document:",
+			MergePickBest:     "You are given multiple outputs. Pick the BEST one based on quality, completeness, and accuracy. Return ONLY the content of the best option, with no additional commentary.",
+		}[st]
+	}
+	var sections []string
+	for _, name := range s.inputNames {
+		if !strings.Contains(prompt, "{"+name) {
+			label := name
+			if st == MergePickBest {
+				label = "Option: " + name
+			}
+			sections = append(sections, "## "+label+"\n{"+name+"}")
+		}
+	}
+	if len(sections) > 0 {
+		prompt += "\n\n" + strings.Join(sections, "\n\n")
+	}
+	s.modelStep = v.modelStep(s, prompt)
+}
+
+// modelStep makes the agent step that asks a merge's or a debate's
+// question: the step's own agent fields, with prompt as its prompt.
+func (v *validator) modelStep(s *Step, prompt string) *Step {
+	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS}, AgentFields: s.AgentFields,
+		Pos: s.Pos, FieldPos: map[string]Pos{"type": s.Pos}}
+	m.Prompt = prompt
+	m.Tools, m.Completion, m.ConditionKey = nil, nil, nil
+	for f, p := range s.FieldPos {
+		if slices.Contains(modelKeys, f) {
+			m.FieldPos[f] = p
+		}
+	}
+	v.nested(s, m, s.subject(), s.ID)
+	return m
+}
+
+// inputList reads a step's inputs as a non-empty list of variable names.
+func (v *validator) inputList(s *Step, what string) []string {
+	list, ok := s.Inputs.([]any)
+	if !ok || len(list) == 0 {
+		v.d.errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
+		return nil
+	}
+	var names []string
+	for _, e := range list {
+		name, isText := e.(string)
+		if _, ok := ParseRef(name); !isText || !ok {
+			v.d.errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
+			continue
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+func compileMerge(v *validator, s *Step, c *Compiled) {
+	c.Inputs = nil
+	for _, name := range s.inputNames {
+		r, _ := ParseRef(name)
+		v.ref(s, "inputs", r)
+	}
+	if s.modelStep != nil && s.modelStep.Kind != "" {
+		v.compile(s.modelStep)
+	}
+}

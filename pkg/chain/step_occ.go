@@ -1,0 +1,192 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// DebateFields configure a debate step (OCC's `type: debate`): its agents
+// answer, each round after the first seeing the others' last answers,
+// and a synthesis (strategy consensus or vote) or the last answers
+// themselves (last_round) are the output.
+type DebateFields struct {
+	Agents []DebateAgent `yaml:"agents" doc:"A debate's agents: {role, prompt, model}; each prompt is a template, model defaults to the step's."`
+	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1); from the second on, each agent sees the others' last answers."`
+
+	// debaters are the agents' model steps.
+	debaters []*Step
+}
+
+// DebateAgent is one voice of a debate.
+type DebateAgent struct {
+	Role   string `yaml:"role" doc:"The agent's name in the others' view and in the synthesis."`
+	Prompt string `yaml:"prompt" doc:"What the agent argues; {variables} are filled in."`
+	Model  string `yaml:"model" doc:"The agent's model (default: the step's)."`
+}
+
+// Debate strategies.
+const (
+	DebateConsensus = "consensus"
+	DebateVote      = "vote"
+	DebateLastRound = "last_round"
+)
+
+var debateStrategies = []string{DebateConsensus, DebateVote, "voting", DebateLastRound}
+
+// DebateLocals are the names a debate's model steps read: the other
+// agents' last answers (empty in the first round), and for the
+// synthesis the agents' final answers.
+var DebateLocals = []string{"debate_others", "debate_positions"}
+
+// Debaters are the model steps of a debate's agents, in order.
+func (s *Step) Debaters() []*Step { return s.debaters }
+
+// DebateStrategy is the step's strategy: consensus, vote or last_round
+// (voting is vote; OCC's default is vote).
+func (s *Step) DebateStrategy() string {
+	switch s.Strategy {
+	case "", "voting":
+		return DebateVote
+	}
+	return s.Strategy
+}
+
+// DebateRounds is the step's rounds, 1 when unset.
+func (s *Step) DebateRounds() int { return max(s.Rounds, 1) }
+
+var debateKind = kindUnit{
+	kind:   KindDebate,
+	body:   reflect.TypeFor[DebateFields](),
+	also:   append([]string{"strategy"}, modelKeys...),
+	models: true,
+}
+
+func init() {
+	debateKind.check = checkDebate
+	debateKind.compile = func(v *validator, s *Step, c *Compiled) {
+		for _, d := range append(slices.Clone(s.debaters), s.modelStep) {
+			if d != nil && d.Kind != "" {
+				v.compile(d)
+			}
+		}
+	}
+}
+
+func checkDebate(v *validator, s *Step) {
+	if len(s.Agents) < 2 {
+		v.d.errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
+	}
+	if _, set := s.FieldPos["rounds"]; set && s.Rounds < 1 {
+		v.d.errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
+	}
+	if s.Strategy != "" && !slices.Contains(debateStrategies, s.Strategy) {
+		v.d.errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))
+	}
+	s.debaters = nil
+	for i, a := range s.Agents {
+		if strings.TrimSpace(a.Prompt) == "" {
+			v.d.errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
+			continue
+		}
+		m := v.modelStep(s, a.Prompt+"{debate_others}")
+		if a.Model != "" {
+			m.Model = a.Model
+		}
+		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
+		m.locals = DebateLocals[:1]
+		s.debaters = append(s.debaters, m)
+	}
+	s.modelStep = nil
+	if s.DebateStrategy() == DebateLastRound {
+		return
+	}
+	label := map[string]string{DebateConsensus: "consensus", DebateVote: "majority position"}[s.DebateStrategy()]
+	topic := ""
+	if s.Prompt != "" {
+		topic = "Topic: " + s.Prompt + "\n\n"
+	}
+	rounds := ""
+	if s.DebateRounds() > 1 {
+		rounds = fmt.Sprintf(" over %d rounds of debate", s.DebateRounds())
+	}
+	s.modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
+	s.modelStep.locals = DebateLocals[1:]
+}
+
+// WebhookFields configure nothing of their own: a webhook step is an http
+// step (its url, method, headers, body and security rules) that POSTs by
+// default, and whose default body is a JSON payload of the run.
+var webhookKind = kindUnit{
+	kind:    KindWebhook,
+	also:    []string{"url", "method", "headers", "body", "fail_on_status", "idempotencyKey", "prompt"},
+	ignored: []string{"model"},
+	check: func(v *validator, s *Step) {
+		if s.URL == "" {
+			v.d.errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
+		}
+		s.Method = strings.ToUpper(s.Method)
+		if s.Method == "" {
+			s.Method = "POST"
+		}
+		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
+			v.d.errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
+		}
+	},
+	compile: compileHTTP,
+}
+
+// BrowserFields are OCC's browser step: a model driving a web browser.
+// chainrun loads such a step (so the rest of a file can be checked and
+// run) but running it fails, naming the step.
+type BrowserFields struct {
+	Action      string `yaml:"action" doc:"browser (not supported: running the step fails): what to do, as screenshot."`
+	BrowserURL  string `yaml:"browser_url" doc:"browser (not supported): the starting URL."`
+	BrowserTask string `yaml:"browser_task" doc:"browser (not supported): the task."`
+}
+
+var browserKind = kindUnit{
+	kind:   KindBrowser,
+	body:   reflect.TypeFor[BrowserFields](),
+	also:   append([]string{"url", "tools"}, modelKeys...),
+	models: true,
+}
+
+// subchainKind is OCC's `type: subchain`, a chain step under another
+// name: chain names the chain, inputs (a mapping) are its with. It is
+// checked as written and then becomes a chain step.
+var subchainKind = kindUnit{
+	kind:    KindSubchain,
+	also:    []string{"chain", "with", "inputs", "prompt"},
+	ignored: []string{"model"},
+	check: func(v *validator, s *Step) {
+		if s.Inputs != nil {
+			m, ok := s.Inputs.(map[string]any)
+			if !ok {
+				v.d.errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
+			}
+			if s.With != nil {
+				v.d.errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
+			}
+			s.With = map[string]string{}
+			for k, x := range m {
+				s.With[k] = textOfYAML(x)
+			}
+			s.withKey = "inputs"
+		}
+		s.Kind = KindChain
+		callKind.check(v, s)
+	},
+}
+
+// textOfYAML is a YAML scalar as the text an input takes.
+func textOfYAML(x any) string {
+	if str, ok := x.(string); ok {
+		return str
+	}
+	if x == nil {
+		return ""
+	}
+	return fmt.Sprint(x)
+}

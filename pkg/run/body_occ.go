@@ -1,0 +1,256 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+// OCC's kinds: a loop runs its step_template per item on the for_each
+// machinery; a merge combines variables, asking its model step for
+// llm_summarize and pick_best; a debate asks its agents round by round,
+// then its synthesis; a webhook is an http request that POSTs a payload;
+// a browser step loads but fails when it runs. (A subchain is a chain
+// step once loaded.)
+func init() {
+	register(chain.KindLoop, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			out, _, err := x.occLoop(ctx, s, sc)
+			return out, err
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			items := strings.Join(s.ItemsStatic, ", ")
+			if s.ItemsStatic == nil {
+				items = s.ItemsVar
+			}
+			sub := PlannedStep{}
+			if k, ok := kinds[s.StepTemplate.Kind]; ok && k.plan != nil {
+				k.plan(v, s.StepTemplate, &sub)
+			}
+			p.Action = fmt.Sprintf("loop over %s: %s", items, firstLine(sub.Action))
+		},
+	})
+	register(chain.KindMerge, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.merge(ctx, s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = fmt.Sprintf("merge (%s) %s", s.MergeStrategy(), strings.Join(s.MergeInputs(), ", "))
+			if m := s.ModelStep(); m != nil {
+				p.Model = v.x.l.modelOf(m)
+			}
+		},
+	})
+	register(chain.KindDebate, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.debate(ctx, s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = fmt.Sprintf("debate of %d agents, %d round(s), %s", len(s.Debaters()), s.DebateRounds(), s.DebateStrategy())
+			if len(s.Debaters()) > 0 {
+				p.Model = v.x.l.modelOf(s.Debaters()[0])
+			}
+		},
+	})
+	register(chain.KindWebhook, kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.webhook(ctx, s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = s.Method + " " + v.keep(s.C().URL)
+			if b := v.keep(s.C().Body); b != "" {
+				p.Action += "\n" + b
+			}
+		},
+	})
+	register(chain.KindBrowser, kind{
+		run: func(_ *execution, _ context.Context, s *chain.Step, _ scope, _ *tries) (outcome, error) {
+			return outcome{}, &permanentError{fmt.Errorf("step %q: browser steps are not supported: chainrun drives no web browser (give the step a condition or continue_on_error: true, or fetch the page with an http step)", s.ID)}
+		},
+		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+			p.Action = "browser: not supported here (running the step fails)"
+		},
+	})
+}
+
+// occLoop runs a loop step's template once per item, as {item},
+// {item_index} and {loop_total}.
+func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	var items []Value
+	if s.ItemsStatic != nil {
+		for _, it := range s.ItemsStatic {
+			items = append(items, textValue(it))
+		}
+	} else {
+		v, err := x.listOf(s.C().ForEach, sc, "items_var")
+		if err != nil {
+			return outcome{}, 0, err
+		}
+		items = splitItems(v, true)
+	}
+	return x.fanOut(ctx, items, sc, fan{
+		each: s.StepTemplate,
+		bind: func(sc scope, item Value, i, n int) scope {
+			return sc.with("item", item).with("item_index", dataValue(float64(i))).with("loop_total", dataValue(float64(n)))
+		},
+		limit:     s.MaxParallel,
+		until:     s.C().LoopUntil,
+		keepGoing: s.LoopOnError == chain.LoopOnContinue,
+	})
+}
+
+// mergeValues are the values a merge's inputs name, in order ("" for
+// one with no value).
+func mergeValues(s *chain.Step, sc scope) []Value {
+	var out []Value
+	for _, name := range s.MergeInputs() {
+		r, _ := chain.ParseRef(name)
+		v, _ := sc.valueOf(r)
+		out = append(out, v)
+	}
+	return out
+}
+
+// concatenated is OCC's concatenation: the non-empty texts, separated by
+// a rule.
+func concatenated(vs []Value) string {
+	var parts []string
+	for _, v := range vs {
+		if strings.TrimSpace(v.Text) != "" {
+			parts = append(parts, v.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n---\n\n")
+}
+
+// merge combines a merge step's inputs: concatenated, as a JSON array, or
+// by its model step (llm_summarize, pick_best).
+func (x *execution) merge(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	switch s.MergeStrategy() {
+	case chain.MergeConcatenate:
+		return outcome{value: textValue(concatenated(mergeValues(s, sc)))}, nil
+	case chain.MergeJSONArray:
+		var list []any
+		for _, v := range mergeValues(s, sc) {
+			list = append(list, v.public())
+		}
+		return outcome{value: dataValue(list)}, nil
+	}
+	return x.ask(ctx, s.ModelStep(), sc)
+}
+
+// ask asks a model step (of a merge or a debate) once, its model use
+// being the asking step's.
+func (x *execution) ask(ctx context.Context, m *chain.Step, sc scope) (outcome, error) {
+	t := &tries{}
+	out, err := x.agent(ctx, m, sc, t)
+	out.usage = t.usage
+	if out.model == "" {
+		out.model = t.model
+	}
+	return out, err
+}
+
+// debate asks every agent, round by round (from the second round on each
+// sees the others' last answers), then the synthesis of their final
+// answers, unless the strategy is last_round.
+func (x *execution) debate(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	ds := s.Debaters()
+	answers := make([]string, len(ds))
+	var total outcome
+	var mu sync.Mutex
+	role := func(i int) string {
+		if r := strings.TrimSpace(s.Agents[i].Role); r != "" {
+			return r
+		}
+		return "Agent " + strconv.Itoa(i+1)
+	}
+	for round := range s.DebateRounds() {
+		prev := append([]string(nil), answers...)
+		g, gctx := errgroup.WithContext(ctx)
+		for i, d := range ds {
+			others := ""
+			if round > 0 {
+				var views []string
+				for j, a := range prev {
+					if j != i {
+						views = append(views, "### "+role(j)+"\n"+a)
+					}
+				}
+				others = "\n\n---\nOther agents' perspectives from the previous round:\n" + strings.Join(views, "\n\n") + "\n\nConsidering these perspectives, refine your analysis:"
+			}
+			g.Go(func() error {
+				out, err := x.ask(gctx, d, sc.with("debate_others", Value{Text: others}))
+				mu.Lock()
+				defer mu.Unlock()
+				total.usage.add(out.usage)
+				if out.model != "" {
+					total.model = out.model
+				}
+				if err != nil {
+					return fmt.Errorf("round %d, %s: %w", round+1, role(i), err)
+				}
+				answers[i] = out.value.Text
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return total, err
+		}
+	}
+	var positions []string
+	for i, a := range answers {
+		positions = append(positions, "## "+role(i)+"\n"+a)
+	}
+	if s.ModelStep() == nil {
+		total.value = textValue(strings.Join(positions, "\n\n"))
+		return total, nil
+	}
+	out, err := x.ask(ctx, s.ModelStep(), sc.with("debate_positions", Value{Text: strings.Join(positions, "\n\n")}))
+	out.usage.add(total.usage)
+	return out, err
+}
+
+// webhook sends a webhook step's request through the http step's
+// machinery. Without a body, a POST, PUT or PATCH sends a JSON payload:
+// the chain, the run, the step, and the outputs of the steps it depends
+// on (secrets masked).
+func (x *execution) webhook(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+	c := s.C()
+	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
+	var err error
+	if req.URL, err = x.renderURL(c.URL, sc); err != nil {
+		return outcome{}, err
+	}
+	if err = x.renderHeaders(req.Headers, c.Headers, sc); err != nil {
+		return outcome{}, err
+	}
+	if req.Body, err = x.render(c.Body, sc); err != nil {
+		return outcome{}, err
+	}
+	if c.Body == nil && s.Method != "GET" && s.Method != "DELETE" {
+		outputs := map[string]any{}
+		for _, dep := range s.DependsOn {
+			for _, d := range x.c.Steps {
+				if d.ID == dep && d.OutputVar != "" {
+					v, _ := sc.lookup(d.OutputVar)
+					outputs[d.OutputVar] = v.public()
+				}
+			}
+		}
+		b, _ := json.Marshal(map[string]any{"chain": x.c.Name, "run_id": x.runID, "step": s.ID, "outputs": outputs})
+		req.Body = x.mask(string(b))
+		if !hasHeader(req.Headers, "Content-Type") {
+			req.Headers["Content-Type"] = "application/json"
+		}
+	}
+	return x.send(ctx, s, req, func() string { return urlSource(s, c.URL) })
+}

@@ -1,0 +1,221 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// fan is how a loop runs its items: the step run per item and the
+// names it reads its item by, the most at once (0: as many as the run's
+// pool allows), when to stop early and whether a failed item fails the
+// loop.
+type fan struct {
+	each *chain.Step
+	// bind makes the scope of item i of n.
+	bind      func(sc scope, item Value, i, n int) scope
+	limit     int
+	until     *chain.Expression
+	keepGoing bool
+}
+
+// loop runs the step once per item of its for_each list, in parallel; all
+// loops of a run share one pool of --max-parallel slots for their items.
+// The output is the list of the items' outputs.
+func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	items, err := x.items(s, sc)
+	if err != nil {
+		return outcome{}, 0, err
+	}
+	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc scope, item Value, _, _ int) scope { return sc.with("item", item) }})
+}
+
+// fanOut runs f.each once per item. A failed item cancels the others
+// (unless f.keepGoing), except a budget refusal: the items' calls in
+// flight were admitted within the budget, so they answer; no item starts
+// after a failure, nor after f.until holds over the outputs of the items
+// before it. The output is the list of the items' outputs, in item order.
+func (x *execution) fanOut(ctx context.Context, items []Value, sc scope, f fan) (outcome, int, error) {
+	results := make([]any, len(items))
+	attempts := make([]int, len(items))
+	usages := make([]outcome, len(items))
+	done := make([]bool, len(items))
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var g errgroup.Group
+	var failed, stopped atomic.Bool
+	var mu sync.Mutex
+	stopAt, judged := len(items), 0
+	var untilErr error
+	own := make(chan struct{}, max(f.limit, 1))
+items:
+	for i, item := range items {
+		if f.limit > 0 {
+			select {
+			case own <- struct{}{}:
+			case <-gctx.Done():
+				break items
+			}
+		}
+		// every loop of the run shares one pool of --max-parallel slots
+		acquired := false
+		select {
+		case x.itemSlots <- struct{}{}:
+			acquired = !failed.Load() && !stopped.Load()
+			if !acquired {
+				<-x.itemSlots
+			}
+		case <-gctx.Done():
+		}
+		if !acquired {
+			break
+		}
+		g.Go(func() error {
+			defer func() {
+				<-x.itemSlots
+				if f.limit > 0 {
+					<-own
+				}
+			}()
+			out, n, err := x.item(gctx, f.each, f.bind(sc, item, i, len(items)))
+			attempts[i] = n
+			usages[i] = outcome{usage: out.usage, model: out.model}
+			if err != nil && f.keepGoing && gctx.Err() == nil {
+				out.value, err = textValue("[ERROR: "+err.Error()+"]"), nil
+			}
+			if err != nil {
+				if stopped.Load() && gctx.Err() != nil {
+					return nil
+				}
+				failed.Store(true)
+				if !budgetRefused(err) {
+					cancel()
+				}
+				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
+			}
+			results[i] = out.value.public()
+			if f.until == nil {
+				return nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			done[i] = true
+			// loop_until is judged over the outputs in item order: the
+			// first prefix of finished items that makes it hold ends it
+			for judged < stopAt && done[judged] {
+				holds, err := f.until.Holds(sc.with("loop_result", dataValue(results[:judged+1])).exprEnv(f.until.Names))
+				judged++
+				if err != nil {
+					untilErr = fmt.Errorf("loop_until: %v", err)
+				}
+				if holds || err != nil {
+					stopAt = judged
+					stopped.Store(true)
+					cancel()
+				}
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err == nil {
+		err = untilErr
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	most := 0
+	for _, n := range attempts {
+		most = max(most, n)
+	}
+	var total outcome
+	for _, u := range usages {
+		total.usage.add(u.usage)
+		if u.model != "" {
+			total.model = u.model
+		}
+	}
+	if err != nil {
+		return total, most, err
+	}
+	total.value = dataValue(results[:min(stopAt, len(results))])
+	return total, most, nil
+}
+
+// item runs one item of a loop: its pre_tools (which see {item}), then
+// the step's attempts.
+func (x *execution) item(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	sc, err := x.preTools(ctx, s, sc)
+	if err != nil {
+		return outcome{}, 0, err
+	}
+	return x.attempts(ctx, s, sc)
+}
+
+// items is the for_each list: a JSON array, or else one item per
+// non-empty line of text.
+func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
+	v, err := x.listOf(s.C().ForEach, sc, "for_each")
+	if err != nil {
+		return nil, err
+	}
+	return splitItems(v, false), nil
+}
+
+// listOf is the value of the one variable t names.
+func (x *execution) listOf(t *chain.Template, sc scope, field string) (Value, error) {
+	r := t.Refs()[0]
+	v, ok := sc.valueOf(r)
+	if !ok {
+		return Value{}, &permanentError{fmt.Errorf("%s: %s has no value", field, r.Raw)}
+	}
+	return v, nil
+}
+
+// valueOf is the value a reference names: an input, a variable or a
+// field of one.
+func (sc scope) valueOf(r chain.Ref) (Value, bool) {
+	if r.Name == "input" {
+		if len(r.Path) != 1 {
+			return Value{}, false
+		}
+		v, ok := sc.st.inputs[r.Path[0]]
+		return textValue(v), ok
+	}
+	v, ok := sc.lookup(r.Name)
+	if !ok || len(r.Path) == 0 {
+		return v, ok
+	}
+	d, ok := walk(v.Data, r.Path)
+	return dataValue(d), ok
+}
+
+// splitItems is a list's items: a JSON array's elements, else one item
+// per non-empty line of text (and with commas, a single line's
+// comma-separated parts).
+func splitItems(v Value, commas bool) []Value {
+	if list, ok := v.Data.([]any); ok {
+		out := make([]Value, len(list))
+		for i, e := range list {
+			out[i] = dataValue(e)
+		}
+		return out
+	}
+	sep := "\n"
+	if commas && !strings.Contains(strings.TrimSpace(v.Text), "\n") {
+		sep = ","
+	}
+	var out []Value
+	for _, line := range strings.Split(v.Text, sep) {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, textValue(line))
+		}
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// operation runs one of OCC's transform operations over the text of the
+// step's input_var (else its rendered prompt).
+func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
+	c := s.C()
+	fail := func(format string, args ...any) (outcome, error) {
+		return outcome{}, &permanentError{fmt.Errorf(s.Operation+": "+format, args...)}
+	}
+	var in Value
+	switch {
+	case c.InputVar != nil:
+		v, err := x.listOf(c.InputVar, sc, "input_var")
+		if err != nil {
+			return outcome{}, err
+		}
+		in = v
+	case c.Prompt != nil:
+		text, err := x.render(c.Prompt, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		in = textValue(text)
+	}
+	lines := func() []string {
+		var out []string
+		for _, l := range strings.Split(in.Text, "\n") {
+			if l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	switch s.Operation {
+	case chain.OpJSONExtract:
+		d, err := jsonOf(in)
+		if err != nil {
+			return fail("%s is not JSON: %v", inputName(s), err)
+		}
+		got, err := extract(d, s.JSONPath)
+		if err != nil {
+			return fail("json_path %s: %v", s.JSONPath, err)
+		}
+		return outcome{value: dataValue(got)}, nil
+	case chain.OpRegexMatch:
+		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
+	case chain.OpTemplate:
+		out, err := x.render(c.TemplateStr, sc)
+		if err != nil {
+			return outcome{}, err
+		}
+		return text(out)
+	case chain.OpSplit, chain.OpToJSON:
+		list := []any{}
+		for _, l := range lines() {
+			list = append(list, l)
+		}
+		return outcome{value: dataValue(list)}, nil
+	case chain.OpMerge:
+		return text(concatenated(mergeValues(s, sc)))
+	case chain.OpTruncate:
+		limit := s.TruncateLimit
+		if limit == 0 {
+			limit = 5000
+		}
+		r := []rune(in.Text)
+		if len(r) <= limit {
+			return text(in.Text)
+		}
+		return text(string(r[:limit]) + fmt.Sprintf("\n[truncated from %d chars]", len(r)))
+	case chain.OpReplace:
+		return text(s.Pattern().ReplaceAllString(in.Text, s.TemplateStr))
+	case chain.OpFilter:
+		var keep []string
+		for _, l := range strings.Split(in.Text, "\n") {
+			if s.Pattern().MatchString(l) {
+				keep = append(keep, l)
+			}
+		}
+		return text(strings.Join(keep, "\n"))
+	case chain.OpMap:
+		var out []string
+		for i, l := range lines() {
+			line, err := x.render(c.TemplateStr, sc.with("item", textValue(l)).with("index", dataValue(float64(i))))
+			if err != nil {
+				return outcome{}, err
+			}
+			out = append(out, line)
+		}
+		return text(strings.Join(out, "\n"))
+	case chain.OpJoin:
+		sep := s.TemplateStr
+		if _, set := s.FieldPos["template_str"]; !set {
+			sep = "\n"
+		}
+		list, ok := in.Data.([]any)
+		if !ok {
+			return text(in.Text)
+		}
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = dataValue(e).Text
+		}
+		return text(strings.Join(parts, sep))
+	case chain.OpFromJSON:
+		return text(readable(in))
+	}
+	return fail("unknown operation")
+}
+
+func text(s string) (outcome, error) { return outcome{value: textValue(s)}, nil }
+
+// inputName says what a transform operation read, for messages.
+func inputName(s *chain.Step) string {
+	if s.InputVar != "" {
+		return "input_var " + s.InputVar
+	}
+	return "the prompt"
+}
+
+// jsonOf is a value's JSON: its data, else its text, without the ```
+// fence a model often writes around it.
+func jsonOf(v Value) (any, error) {
+	if v.Data != nil {
+		return v.Data, nil
+	}
+	t := strings.TrimSpace(v.Text)
+	if strings.HasPrefix(t, "```") {
+		t = strings.TrimPrefix(t[3:], "json")
+		t = strings.TrimSuffix(strings.TrimSpace(t), "```")
+	}
+	var d any
+	err := json.Unmarshal([]byte(t), &d)
+	return d, err
+}
+
+// extract reads a dotted path (OCC's json_path: a.b.0.c, with an optional
+// leading $.; * applies the rest of the path to each item of a list).
+func extract(d any, path string) (any, error) {
+	path = strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
+	if path == "" {
+		return d, nil
+	}
+	parts := strings.Split(path, ".")
+	for i, p := range parts {
+		switch cur := d.(type) {
+		case map[string]any:
+			v, ok := cur[p]
+			if !ok {
+				return nil, fmt.Errorf("no field %q", p)
+			}
+			d = v
+		case []any:
+			if p == "*" {
+				out := make([]any, len(cur))
+				for j, e := range cur {
+					v, err := extract(e, strings.Join(parts[i+1:], "."))
+					if err != nil {
+						return nil, fmt.Errorf("item %d: %v", j, err)
+					}
+					out[j] = v
+				}
+				return out, nil
+			}
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 || n >= len(cur) {
+				return nil, fmt.Errorf("%q is not an index of a list of %d", p, len(cur))
+			}
+			d = cur[n]
+		default:
+			return nil, fmt.Errorf("%q: %s is not an object or a list", p, strings.Join(parts[:i], "."))
+		}
+	}
+	return d, nil
+}
+
+// readable is OCC's from_json: a list one item per line, an object one
+// "key: value" line per field in the order written, else the text.
+func readable(v Value) string {
+	t := strings.TrimSpace(v.Text)
+	d, err := jsonOf(Value{Text: t})
+	if err != nil {
+		return v.Text
+	}
+	switch x := d.(type) {
+	case []any:
+		lines := make([]string, len(x))
+		for i, e := range x {
+			lines[i] = dataValue(e).Text
+		}
+		return strings.Join(lines, "\n")
+	case map[string]any:
+		var lines []string
+		for _, k := range keysInOrder(t) {
+			lines = append(lines, k+": "+dataValue(x[k]).Text)
+		}
+		return strings.Join(lines, "\n")
+	}
+	return dataValue(d).Text
+}
+
+// keysInOrder are a JSON object's keys as written.
+func keysInOrder(text string) []string {
+	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		keys = append(keys, fmt.Sprint(k))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
+}
