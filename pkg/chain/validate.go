@@ -130,7 +130,7 @@ func (s *Step) readNames() map[string]bool {
 		addA(a)
 	}
 	for _, p := range c.PreTools {
-		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path} {
+		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path, p.Body, p.Content, p.Query} {
 			addT(t)
 		}
 		for _, t := range p.Args {
