@@ -111,9 +111,10 @@ type Input struct {
 	// Enum lists the values the input may take (a workflow's come from its
 	// inputSchema's enum): another is refused, and completion offers them.
 	Enum []string `yaml:"enum" doc:"The values the input may take: any other is refused before the run starts, and shell completion offers these."`
-	// Type is the JSON Schema type a workflow's inputSchema declares for
-	// it: --input text is converted to it.
-	Type string `yaml:"-"`
+	// Type is the input's type: declared (OCC's inputs[].type), or the
+	// JSON Schema type a workflow's inputSchema gives it. A value given
+	// that is not of it is refused; a workflow's is converted to it.
+	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object: a value of another type is refused before the run starts."`
 	Pos  Pos    `yaml:"-"`
 }
 

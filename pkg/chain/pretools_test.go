@@ -133,3 +133,19 @@ func TestOCCFilesWithPreTools(t *testing.T) {
 		})
 	}
 }
+
+// TestInputTypes: inputs[].type loads; an unknown type or a default not of
+// its type is exit 2 naming the input.
+func TestInputTypes(t *testing.T) {
+	mustParse(t, "name: c\ninputs:\n  - {name: u, type: url, default: 'https://en.wikipedia.org/wiki/X'}\n  - {name: s, type: string}\nsteps:\n  - {id: a, type: cli, command: echo}\n")
+	cases := []struct{ src, want string }{
+		{"  - {name: u, type: uri}\n", `c.yaml:3:5: input "u": type "uri" (did you mean url?): use string, number, integer, boolean, url, path, array, object`},
+		{"  - {name: n, type: number, default: many}\n", `c.yaml:3:5: input "n": default: "many" is not a number`},
+	}
+	for _, tc := range cases {
+		got := findings(t, "name: c\ninputs:\n"+tc.src+"steps:\n  - {id: a, type: cli, command: echo}\n")
+		if !slices.Equal(got, []string{tc.want}) {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
