@@ -81,6 +81,9 @@ type Step struct {
 	// fanned marks the do: step of a parallel executor's for_each, which
 	// reads its item as {item} and $.branch.
 	fanned bool
+	// piped marks a chain of an OCC pipeline: its output is kept by its
+	// id whether or not another reads it.
+	piped bool
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names

@@ -88,7 +88,7 @@ func (v *validator) unusedOutputs() {
 		}
 	}
 	for _, s := range v.c.Steps {
-		if s.OutputVar == "" || used[s.OutputVar] || used[s.OutputVar+"_status"] {
+		if s.OutputVar == "" || s.piped || used[s.OutputVar] || used[s.OutputVar+"_status"] {
 			continue
 		}
 		v.d.warnf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
