@@ -30,6 +30,10 @@ const (
 	keyModelAliases    = "model_aliases"
 	keyDurability      = "durability"
 	keyPrincipal       = "principal"
+	// keySearchURL and keySearchKeyHeader set the provider of web_search
+	// pre_tools; its key is read from CHAINRUN_SEARCH_API_KEY only.
+	keySearchURL       = "search_url"
+	keySearchKeyHeader = "search_key_header"
 	// keyModel is --model, also read from CHAINRUN_MODEL.
 	keyModel = "model"
 )
@@ -37,7 +41,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {

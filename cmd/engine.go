@@ -39,6 +39,7 @@ type engineSetup struct {
 	answers      cache.Cache
 	cacheReads   bool
 	principal    *chain.Principal
+	search       run.Search
 }
 
 // localEngine is the engine of this process.
@@ -57,6 +58,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithStreaming(s.streaming),
 		run.WithCache(s.answers, s.cacheReads),
 		run.WithPrincipal(s.principal),
+		run.WithSearch(s.search),
 	)
 }
 
@@ -99,7 +101,8 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	view := f.newView(dir, o)
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
-		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal)})
+		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
+		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}})
 	return engine, view, nil
 }
 

@@ -54,9 +54,9 @@ type Arg struct {
 
 // CompiledPreTool is a pre_tool with its templates parsed.
 type CompiledPreTool struct {
-	Command, Run, URL, Path *Template
-	Args                    []*Template
-	Headers                 map[string]*Template
+	Command, Run, URL, Path, Body, Content, Query *Template
+	Args                                          []*Template
+	Headers                                       map[string]*Template
 }
 
 // C returns the compiled forms of the step's fields. It is only valid on a

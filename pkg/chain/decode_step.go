@@ -48,6 +48,9 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 // written as a mapping or list (JSON, mcp-flowgate's rest body).
 func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	switch {
+	case k.Value == "pre_tools":
+		decodePreTools(d, s, v, prefix)
+		return true
 	case k.Value == "branches":
 		decodeParallelBranches(d, s, v, prefix)
 		return true

@@ -144,7 +144,14 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			c.Budget = &Budget{}
 			decodeInto(d, v, c.Budget)
 		case "steps":
-			c.Steps = decodeSteps(d, v)
+			c.Steps = append(c.Steps, decodeSteps(d, v)...)
+		case "chains":
+			// an OCC pipeline file: its chains are chain steps
+			if keyNode(root, "steps") != nil {
+				d.errorf(posOf(k), "a file has steps or chains (an OCC pipeline), not both")
+				return true
+			}
+			c.Steps = decodePipeline(d, v)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "connections":

@@ -111,9 +111,10 @@ type Input struct {
 	// Enum lists the values the input may take (a workflow's come from its
 	// inputSchema's enum): another is refused, and completion offers them.
 	Enum []string `yaml:"enum" doc:"The values the input may take: any other is refused before the run starts, and shell completion offers these."`
-	// Type is the JSON Schema type a workflow's inputSchema declares for
-	// it: --input text is converted to it.
-	Type string `yaml:"-"`
+	// Type is the input's type: declared (OCC's inputs[].type), or the
+	// JSON Schema type a workflow's inputSchema gives it. A value given
+	// that is not of it is refused; a workflow's is converted to it.
+	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object: a value of another type is refused before the run starts."`
 	Pos  Pos    `yaml:"-"`
 }
 
@@ -150,19 +151,39 @@ type Guardrail struct {
 	Pos   Pos    `yaml:"-" json:"-"`
 }
 
-// PreTool injects data into a step before it runs (reference 004).
+// PreTool injects data into a step before it runs (reference 004 and
+// OCC's pre_tools). Which fields a type takes is in preToolUnits
+// (pretools.go).
 type PreTool struct {
-	Type     string            `yaml:"type" json:"type" doc:"shell, http or file."`
-	Command  string            `yaml:"command" json:"command,omitempty" doc:"Program to run (shell)."`
+	Type     string            `yaml:"type" json:"type" doc:"shell, http, file, or OCC's current_datetime, http_fetch, bash, read_file, write_file, env_var, web_search, ast_parse."`
+	Command  string            `yaml:"command" json:"command,omitempty" doc:"Program to run (shell), or a script (bash)."`
 	Args     []string          `yaml:"args" json:"args,omitempty" doc:"Its arguments (shell)."`
 	Run      string            `yaml:"run" json:"run,omitempty" doc:"A script (shell)."`
-	URL      string            `yaml:"url" json:"url,omitempty" doc:"URL to fetch (http)."`
-	Method   string            `yaml:"method" json:"method,omitempty" doc:"HTTP method (http)."`
-	Headers  map[string]string `yaml:"headers" json:"headers,omitempty" doc:"HTTP headers (http)."`
-	Path     string            `yaml:"path" json:"path,omitempty" doc:"File to read (file)."`
+	URL      string            `yaml:"url" json:"url,omitempty" doc:"URL to fetch (http, http_fetch)."`
+	Method   string            `yaml:"method" json:"method,omitempty" doc:"HTTP method (http, http_fetch)."`
+	Headers  map[string]string `yaml:"headers" json:"headers,omitempty" doc:"HTTP headers (http, http_fetch)."`
+	Body     string            `yaml:"body" json:"body,omitempty" doc:"Request body (http, http_fetch)."`
+	JSONPath string            `yaml:"json_path" json:"json_path,omitempty" doc:"Keep only this part of a JSON response, as data.items[0].name (http, http_fetch)."`
+	Path     string            `yaml:"path" json:"path,omitempty" doc:"File to read (file, read_file), write (write_file) or parse (ast_parse: a file or a directory)."`
+	Content  string            `yaml:"content" json:"content,omitempty" doc:"What write_file writes."`
+	Append   bool              `yaml:"append" json:"append,omitempty" doc:"write_file appends instead of replacing the file."`
+	Query    string            `yaml:"query" json:"query,omitempty" doc:"What web_search searches for."`
+	VarName  string            `yaml:"var_name" json:"var_name,omitempty" doc:"The environment variable env_var reads (never a secret: *_KEY, *_TOKEN, *_SECRET, *PASSWORD* … are refused)."`
+	Default  string            `yaml:"default_value" json:"default_value,omitempty" doc:"env_var's value when the variable is not set."`
+	Timezone string            `yaml:"timezone" json:"timezone,omitempty" doc:"IANA time zone of current_datetime (default UTC)."`
+	Format   string            `yaml:"format" json:"format,omitempty" doc:"current_datetime's format: iso (default), unix, locale or date."`
+	Stderr   bool              `yaml:"stderr" json:"stderr,omitempty" doc:"bash keeps the script's stderr too, after a [stderr] line."`
+	Extract  []string          `yaml:"extract" json:"extract,omitempty" doc:"What ast_parse lists: functions, classes, types, imports, exports (default functions, classes, exports)."`
 	InjectAs string            `yaml:"inject_as" json:"inject_as" doc:"The variable the data is known by in the step."`
-	OnError  string            `yaml:"on_error" json:"on_error,omitempty" doc:"fail (default), inject (the error text becomes the value) or skip."`
-	Pos      Pos               `yaml:"-" json:"-"`
+	OnError  string            `yaml:"on_error" json:"on_error,omitempty" doc:"fail, inject (the error text becomes the value) or skip; the default is fail for shell, http and file, inject for OCC's types."`
+	// TimeoutMS, Retry, CacheTTL and Parallel are OCC's per-pre_tool
+	// controls; every type takes them.
+	TimeoutMS int    `yaml:"timeout_ms" json:"timeout_ms,omitempty" doc:"Time limit of this pre_tool (default the step's timeout_ms)."`
+	Retry     int    `yaml:"retry" json:"retry,omitempty" doc:"Tries again this many times after a failure (OCC's meaning: retry: 2 is three attempts)."`
+	CacheTTL  int    `yaml:"cache_ttl_minutes" json:"cache_ttl_minutes,omitempty" doc:"Keeps the result this many minutes for the same resolved pre_tool (0: not kept)."`
+	Parallel  bool   `yaml:"parallel" json:"parallel,omitempty" doc:"Runs at the same time as the parallel pre_tools next to it; they see the values of the pre_tools before them."`
+	Label     string `yaml:"label" json:"label,omitempty" doc:"A name for reports."`
+	Pos       Pos    `yaml:"-" json:"-"`
 }
 
 // UnmarshalYAML also accepts the shorthand `retry: 3` (three attempts).

@@ -113,6 +113,9 @@ type Step struct {
 	// locals are the names the step reads besides the run's variables:
 	// a loop item's {item}, {item_index} and {loop_total}.
 	locals []string
+	// piped marks a chain of an OCC pipeline: its output is kept by its
+	// id whether or not another reads it.
+	piped bool
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names
@@ -157,7 +160,7 @@ type CommonFields struct {
 	// run again without a person confirming it: no retry, and resume asks
 	// for --rerun when it may have started.
 	Idempotent           *bool       `yaml:"idempotent" doc:"false: never run again on its own (no retry; resume asks for --rerun when it may have started)."`
-	PreTools             []PreTool   `yaml:"pre_tools" doc:"Data fetched before the step (shell, http, file), each known as its inject_as variable."`
+	PreTools             []PreTool   `yaml:"pre_tools" doc:"Data fetched before the step (shell, http, file, and OCC's pre_tool types), each known as its inject_as variable."`
 	ForEach              string      `yaml:"for_each" doc:"Run the step once per item of a list variable, as {item}: \"{list}\"."`
 	Guardrails           []Guardrail `yaml:"guardrails" doc:"Rules the output must follow; a violation fails the attempt and is retried within retry."`
 	OutputMustContain    []string    `yaml:"output_must_contain" doc:"Texts the output must contain (older form of must_contain)."`

@@ -91,7 +91,7 @@ func (v *validator) unusedOutputs() {
 		}
 	})
 	for _, s := range v.c.Steps {
-		if s.OutputVar == "" || used[s.OutputVar] || used[s.OutputVar+"_status"] {
+		if s.OutputVar == "" || s.piped || used[s.OutputVar] || used[s.OutputVar+"_status"] {
 			continue
 		}
 		v.d.warnf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
@@ -133,7 +133,7 @@ func (s *Step) readNames() map[string]bool {
 		addA(a)
 	}
 	for _, p := range c.PreTools {
-		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path} {
+		for _, t := range []*Template{p.Command, p.Run, p.URL, p.Path, p.Body, p.Content, p.Query} {
 			addT(t)
 		}
 		for _, t := range p.Args {
@@ -206,6 +206,10 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q is declared twice", in.Name)
 		case in.Default != nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, *in.Default):
 			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
+		case in.Type != "" && !slices.Contains(InputTypes, in.Type):
+			v.d.errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
+		case in.Default != nil && CheckInputValue(in.Type, *in.Default) != nil:
+			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, CheckInputValue(in.Type, *in.Default))
 		}
 		seen[in.Name] = true
 	}

@@ -235,6 +235,8 @@ func TestRegistry(t *testing.T) {
 		"claude-haiku-4-5":            "anthropic/claude-haiku-4-5",
 		"ollama/llama3.2":             "ollama/llama3.2",
 		"local/qwen":                  "local/qwen",
+		"llama3.2:1b":                 "ollama/llama3.2:1b",
+		"qwen2.5-coder:7b":            "ollama/qwen2.5-coder:7b",
 	} {
 		tg, err := r.Target(model)
 		if err != nil || tg.Label() != want {
@@ -245,6 +247,8 @@ func TestRegistry(t *testing.T) {
 		"gpt-4o-mini":   "needs an API key: set OPENAI_API_KEY",
 		"nope/x":        `no provider named "nope"`,
 		"mystery-model": "cannot tell its provider",
+		"llama3.2:":     "cannot tell its provider",
+		":1b":           "cannot tell its provider",
 	} {
 		_, err := r.Target(model)
 		var ce *llm.ConfigError

@@ -90,7 +90,9 @@ func (e *ConfigError) Error() string { return e.Msg }
 
 // Split resolves a model name to its provider and the provider's model
 // name: provider/model as written; a bare name by default_provider, else
-// by family (claude-* is anthropic; gpt-*, o1*, o3*, o4* are openai).
+// by family (claude-* is anthropic; gpt-*, o1*, o3*, o4* are openai), or
+// by its form: name:tag (llama3.2:1b, as OCC's chains and Ollama write
+// them) is ollama's.
 func (r *Registry) Split(model string) (provider, name string, err error) {
 	if model, err = r.resolveAlias(model); err != nil {
 		return "", "", err
@@ -115,6 +117,8 @@ func (r *Registry) Split(model string) (provider, name string, err error) {
 		return "anthropic", model, nil
 	case strings.HasPrefix(model, "gpt-"), strings.HasPrefix(model, "o1"), strings.HasPrefix(model, "o3"), strings.HasPrefix(model, "o4"), strings.HasPrefix(model, "chatgpt"):
 		return "openai", model, nil
+	case ollamaTagged(model):
+		return "ollama", model, nil
 	}
 	return "", "", &ConfigError{Msg: fmt.Sprintf("model %q: cannot tell its provider; write provider/model (e.g. ollama/%s) or set default_provider", model, model)}
 }
@@ -170,4 +174,20 @@ func (r *Registry) names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ollamaTagged reports whether a bare model name is written as Ollama
+// names its models, name:tag (llama3.2:1b, qwen2.5-coder:7b,
+// mistral:latest): the tag is letters, digits, '.', '_' and '-'.
+func ollamaTagged(model string) bool {
+	name, tag, ok := strings.Cut(model, ":")
+	if !ok || name == "" || tag == "" {
+		return false
+	}
+	for _, c := range tag {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

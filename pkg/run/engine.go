@@ -111,6 +111,12 @@ type Local struct {
 	// principal is who runs act for, as permission and role guards see
 	// it; nil when none is configured.
 	principal *chain.Principal
+	// search is the provider of web_search pre_tools; preCache keeps
+	// pre_tool results (cache_ttl_minutes) when no cache is configured;
+	// preToolDelay is the first wait before a pre_tool's retry.
+	search       Search
+	preCache     *cache.Mem
+	preToolDelay time.Duration
 }
 
 // ChainResolver finds the chain a chain step calls, by name.
@@ -191,6 +197,9 @@ func New(opts ...Option) *Local {
 		events:   event.Discard,
 		client:   &http.Client{},
 		now:      time.Now,
+		preCache: cache.NewMem(),
+		// OCC waits a second before a pre_tool's retry, then longer
+		preToolDelay: time.Second,
 	}
 	for _, o := range opts {
 		o(l)

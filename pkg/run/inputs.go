@@ -64,6 +64,10 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 			problems = append(problems, fmt.Sprintf("input %q: %v", k, err))
 			continue
 		}
+		if schema == nil {
+			// a chain's typed input is checked, and kept as written
+			v = given[k]
+		}
 		if schema == nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, given[k]) {
 			// a workflow's schema holds its enum; a chain's list, here
 			problems = append(problems, fmt.Sprintf("input %q: %q is not one of %s", k, given[k], strings.Join(in.Enum, ", ")))

@@ -77,3 +77,41 @@ workflows:
 		t.Errorf("the schema's enum: %v", err)
 	}
 }
+
+// TestTypedChainInputs: a chain's inputs[].type (OCC) refuses a value of
+// another type, naming the input, and keeps a good one as written.
+func TestTypedChainInputs(t *testing.T) {
+	c := load(t, `
+name: t
+inputs:
+  - {name: url, type: url}
+  - {name: n, type: number, optional: true}
+  - {name: on, type: boolean, optional: true}
+  - {name: tags, type: array, optional: true}
+  - {name: topic, type: string, optional: true}
+steps:
+  - {id: s, type: cli, command: echo, args: ["{input.url}"]}
+`)
+	cases := []struct {
+		given map[string]string
+		err   string
+	}{
+		{map[string]string{"url": "https://example.com/a?b=1", "n": "3.50", "on": "true", "tags": `["a"]`, "topic": "anything"}, ""},
+		{map[string]string{"url": "example.com"}, `input "url": "example.com" is not an http or https URL (as https://example.com/page)`},
+		{map[string]string{"url": "ftp://example.com/x"}, `input "url": "ftp://example.com/x" is not an http or https URL`},
+		{map[string]string{"url": "http://h", "n": "three"}, `input "n": "three" is not a number`},
+		{map[string]string{"url": "http://h", "on": "maybe"}, `input "on": "maybe" is not true or false`},
+		{map[string]string{"url": "http://h", "tags": `{"a": 1}`}, `input "tags": "{\"a\": 1}" is not a JSON array`},
+	}
+	for _, tc := range cases {
+		got, err := ResolveInputs(c, tc.given)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%v: %v", tc.given, err)
+		case tc.err == "" && got["n"] != "3.50":
+			t.Errorf("a number is not kept as written: %q", got["n"])
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%v: got %v, want %s", tc.given, err, tc.err)
+		}
+	}
+}

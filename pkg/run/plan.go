@@ -103,15 +103,19 @@ func (v planView) preTools(s *chain.Step) []string {
 	for i, p := range s.PreTools {
 		cp := s.C().PreTools[i]
 		what := ""
-		switch p.Type {
+		switch p.Base() {
 		case "http":
-			method := p.Method
-			if method == "" {
-				method = "GET"
-			}
-			what = method + " " + v.keep(cp.URL)
-		case "file":
+			what = methodOf(p.Method) + " " + v.keep(cp.URL)
+		case "file", "ast_parse":
 			what = v.keep(cp.Path)
+		case "write_file":
+			what = "write " + v.keep(cp.Path)
+		case "web_search":
+			what = v.keep(cp.Query)
+		case "env_var":
+			what = "$" + p.VarName
+		case "current_datetime":
+			what = "now"
 		default:
 			if cp.Run != nil {
 				what = v.keep(cp.Run)

@@ -1,0 +1,312 @@
+package chain
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// preToolUnit is what the format knows of one pre_tool type: the fields
+// it takes beyond the ones every pre_tool takes, what it requires, and
+// whether it is one of OCC's types, whose failures are injected as text
+// unless on_error says otherwise (OCC's default).
+type preToolUnit struct {
+	name   string
+	alias  string // the type it is another name for (cli is shell)
+	fields []string
+	occ    bool
+	// check reports what the pre_tool lacks or gets wrong, "" when it is
+	// complete.
+	check func(p *PreTool) string
+}
+
+// preToolCommon are the keys every pre_tool takes.
+var preToolCommon = []string{"type", "inject_as", "on_error", "timeout_ms", "retry", "cache_ttl_minutes", "parallel", "label"}
+
+var preToolUnits = []*preToolUnit{
+	{name: "shell", fields: []string{"command", "args", "run"}, check: func(p *PreTool) string {
+		return needs(p.Command == "" && p.Run == "", "command or run")
+	}},
+	{name: "cli", alias: "shell", fields: []string{"command", "args", "run"}, check: func(p *PreTool) string {
+		return needs(p.Command == "" && p.Run == "", "command or run")
+	}},
+	{name: "http", fields: httpPreToolFields, check: needsURL},
+	{name: "file", fields: []string{"path"}, check: needsPath},
+	{name: "current_datetime", occ: true, fields: []string{"timezone", "format"}, check: checkDatetime},
+	{name: "http_fetch", alias: "http", occ: true, fields: httpPreToolFields, check: needsURL},
+	{name: "bash", occ: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
+		return needs(p.Command == "", "command (the script sh runs)")
+	}},
+	{name: "read_file", alias: "file", occ: true, fields: []string{"path"}, check: needsPath},
+	{name: "write_file", occ: true, fields: []string{"path", "content", "append"}, check: func(p *PreTool) string {
+		if p.CacheTTL > 0 {
+			return "cache_ttl_minutes does not apply: a write_file pre_tool writes every time"
+		}
+		return needsPath(p)
+	}},
+	{name: "env_var", occ: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
+	{name: "web_search", occ: true, fields: []string{"query"}, check: func(p *PreTool) string {
+		return needs(p.Query == "", "query")
+	}},
+	{name: "ast_parse", occ: true, fields: []string{"path", "extract"}, check: checkASTParse},
+}
+
+var httpPreToolFields = []string{"url", "method", "headers", "body", "json_path"}
+
+func needs(missing bool, what string) string {
+	if missing {
+		return "needs " + what
+	}
+	return ""
+}
+
+func needsURL(p *PreTool) string  { return needs(p.URL == "", "url") }
+func needsPath(p *PreTool) string { return needs(p.Path == "", "path") }
+
+// PreToolTypes lists the pre_tool types, for messages and the schema.
+func PreToolTypes() []string {
+	out := make([]string, len(preToolUnits))
+	for i, u := range preToolUnits {
+		out[i] = u.name
+	}
+	return out
+}
+
+func preToolUnitOf(name string) *preToolUnit {
+	for _, u := range preToolUnits {
+		if u.name == name {
+			return u
+		}
+	}
+	return nil
+}
+
+// Base is the type a pre_tool runs as: OCC's http_fetch runs as http,
+// read_file as file, cli as shell; the others are themselves.
+func (p PreTool) Base() string {
+	if u := preToolUnitOf(p.Type); u != nil && u.alias != "" {
+		return u.alias
+	}
+	return p.Type
+}
+
+// ErrorMode is what a failure of the pre_tool means: on_error as
+// written, else inject for OCC's types (OCC's default) and fail for
+// shell, http and file.
+func (p PreTool) ErrorMode() string {
+	if p.OnError != "" {
+		return p.OnError
+	}
+	if u := preToolUnitOf(p.Type); u != nil && u.occ {
+		return "inject"
+	}
+	return "fail"
+}
+
+// ASTExtracts are what an ast_parse pre_tool can list.
+var ASTExtracts = []string{"functions", "classes", "types", "imports", "exports"}
+
+func checkASTParse(p *PreTool) string {
+	for _, e := range p.Extract {
+		if !slices.Contains(ASTExtracts, e) {
+			return fmt.Sprintf("extract %q: use %s", e, strings.Join(ASTExtracts, ", "))
+		}
+	}
+	return needsPath(p)
+}
+
+// DatetimeFormats are current_datetime's formats.
+var DatetimeFormats = []string{"iso", "unix", "locale", "date"}
+
+func checkDatetime(p *PreTool) string {
+	if p.Format != "" && !slices.Contains(DatetimeFormats, p.Format) {
+		return fmt.Sprintf("format %q: use %s", p.Format, strings.Join(DatetimeFormats, ", "))
+	}
+	if p.Timezone != "" {
+		if _, err := time.LoadLocation(p.Timezone); err != nil {
+			return fmt.Sprintf("timezone %q is not an IANA time zone (as Europe/Paris)", p.Timezone)
+		}
+	}
+	return ""
+}
+
+// secretEnvName matches the names of environment variables that hold
+// secrets: an env_var pre_tool never reads them into a prompt.
+var secretEnvName = regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
+
+// SecretEnvName reports whether an environment variable's name says it
+// holds a secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD, AWS_…), which an
+// env_var pre_tool refuses to read.
+func SecretEnvName(name string) bool { return secretEnvName.MatchString(name) }
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnvVar(p *PreTool) string {
+	switch {
+	case p.VarName == "":
+		return "needs var_name, the environment variable to read"
+	case !envName.MatchString(p.VarName):
+		return fmt.Sprintf("var_name %q is not an environment variable's name", p.VarName)
+	case SecretEnvName(p.VarName):
+		return fmt.Sprintf("var_name %q names a secret (its name has KEY, TOKEN, SECRET, PASSWORD, AUTH, … in it): an env_var pre_tool never puts a secret into a prompt", p.VarName)
+	}
+	return ""
+}
+
+// decodePreTools reads a step's pre_tools. Each one's type is read first:
+// an unknown type is named (with the closest one) before any of its
+// fields, which cannot be judged without it; a known type's fields are
+// checked against what that type takes.
+func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
+	v = deref(v)
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "%spre_tools must be a list of {type, inject_as, …}", prefix)
+		return
+	}
+	for _, n := range v.Content {
+		n = deref(n)
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "%sa pre_tool must be a mapping with type and inject_as", prefix)
+			continue
+		}
+		pairs := mappingPairs(d, n, prefix)
+		p := PreTool{Pos: posOf(n)}
+		var u *preToolUnit
+		if t, at := preToolTypeOf(pairs); t != nil {
+			p.Type, p.Pos = t.Value, at
+			if u = preToolUnitOf(t.Value); u == nil {
+				d.looseErrorf(at, "%s: unknown pre_tool type %q%s; pre_tool types are %s", stepName(s), t.Value, didYouMean(t.Value, PreToolTypes()), strings.Join(PreToolTypes(), ", "))
+				// its inject_as is still a variable of the step: no
+				// second error about every use of it
+				if id := valueOf(n, "inject_as"); id != nil && deref(id).Kind == yaml.ScalarNode {
+					p.InjectAs = deref(id).Value
+				}
+				s.PreTools = append(s.PreTools, p)
+				continue
+			}
+		}
+		known := append([]string{}, preToolCommon...)
+		for _, o := range preToolUnits {
+			// without a type, any pre_tool's field may be meant
+			if o == u || u == nil {
+				known = append(known, o.fields...)
+			}
+		}
+		what := "pre_tool: "
+		if p.Type != "" {
+			what = "pre_tool " + p.Type + ": "
+		}
+		var own []pair
+		for _, pr := range pairs {
+			switch k := pr.key.Value; {
+			case slices.Contains(known, k):
+				own = append(own, pr)
+			case u != nil && fieldOfAnyPreTool(k):
+				d.looseErrorf(posOf(pr.key), "%s%s%s does not belong to a %s pre_tool (it takes %s)", prefix, what, k, p.Type, strings.Join(u.fields, ", "))
+			default:
+				d.looseErrorf(posOf(pr.key), "%s%sunknown field %q%s", prefix, what, k, didYouMean(k, known))
+			}
+		}
+		walk(d, own, &p, nil, walkOpts{prefix: prefix + what}, nil)
+		s.PreTools = append(s.PreTools, p)
+	}
+}
+
+// preToolTypeOf finds a pre_tool's type and where it was written.
+func preToolTypeOf(pairs []pair) (*yaml.Node, Pos) {
+	for _, p := range pairs {
+		if p.key.Value == "type" {
+			if v := deref(p.value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+				return v, posOf(p.key)
+			}
+		}
+	}
+	return nil, Pos{}
+}
+
+func fieldOfAnyPreTool(k string) bool {
+	for _, u := range preToolUnits {
+		if slices.Contains(u.fields, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// preTools checks a step's pre_tools and compiles their templates.
+func (v *validator) preTools(s *Step) {
+	seen := map[string]bool{}
+	for _, p := range s.PreTools {
+		at := p.Pos
+		if at.Line == 0 {
+			at = s.At("pre_tools")
+		}
+		u := preToolUnitOf(p.Type)
+		switch {
+		case p.Type == "":
+			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
+		case u == nil:
+			// named when the file was read
+		default:
+			if msg := u.check(&p); msg != "" {
+				v.d.errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)
+			}
+		}
+		switch {
+		case !IsIdentifier(p.InjectAs):
+			v.d.errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
+		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
+			v.d.errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
+		}
+		seen[p.InjectAs] = true
+		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
+			v.d.errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
+		}
+		for _, n := range []struct {
+			field string
+			value int
+		}{{"timeout_ms", p.TimeoutMS}, {"retry", p.Retry}, {"cache_ttl_minutes", p.CacheTTL}} {
+			if n.value < 0 {
+				v.d.errorf(at, "%s: pre_tool %s must not be negative", s.subject(), n.field)
+			}
+		}
+		v.compilePreTool(s, p)
+	}
+}
+
+func orUnnamed(name string) string {
+	if name == "" {
+		return "without inject_as"
+	}
+	return name
+}
+
+func (v *validator) compilePreTool(s *Step, p PreTool) {
+	cp := CompiledPreTool{
+		URL:     v.template(s, "pre_tools", p.URL),
+		Path:    v.template(s, "pre_tools", p.Path),
+		Headers: v.templates(s, "pre_tools", p.Headers),
+		Body:    v.template(s, "pre_tools", p.Body),
+		Content: v.template(s, "pre_tools", p.Content),
+		Query:   v.template(s, "pre_tools", p.Query),
+	}
+	if p.Type == "bash" {
+		// OCC's bash command is a script for sh -c: its values reach it
+		// as data, as a run: script's do
+		cp.Run = v.shellScript(s, "pre_tools", p.Command)
+	} else {
+		cp.Command = v.template(s, "pre_tools", p.Command)
+		cp.Run = v.shellScript(s, "pre_tools", p.Run)
+	}
+	for _, a := range p.Args {
+		cp.Args = append(cp.Args, v.template(s, "pre_tools", a))
+	}
+	if s.compiled == nil {
+		s.compiled = &Compiled{}
+	}
+	s.compiled.PreTools = append(s.compiled.PreTools, cp)
+}

@@ -1,0 +1,141 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// datetime is a current_datetime pre_tool's value: now in the time zone
+// (UTC by default), as iso (RFC 3339, the default), unix (seconds),
+// locale ("Monday, January 2, 2006 at 15:04:05 MST") or date
+// (2006-01-02).
+func datetime(now time.Time, zone, format string) string {
+	if zone == "" {
+		zone = "UTC"
+	}
+	if loc, err := time.LoadLocation(zone); err == nil {
+		now = now.In(loc)
+	}
+	switch format {
+	case "unix":
+		return strconv.FormatInt(now.Unix(), 10)
+	case "locale":
+		return now.Format("Monday, January 2, 2006 at 15:04:05 MST")
+	case "date":
+		return now.Format(time.DateOnly)
+	}
+	return now.Format(time.RFC3339)
+}
+
+// envVar is an env_var pre_tool's value: the variable, else its
+// default_value. A name that says it holds a secret was refused when the
+// chain loaded; it is refused again here, should a chain bypass that.
+func envVar(p chain.PreTool) (Value, error) {
+	if chain.SecretEnvName(p.VarName) {
+		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
+	}
+	if v, ok := os.LookupEnv(p.VarName); ok {
+		return Value{Text: v}, nil
+	}
+	return Value{Text: p.Default}, nil
+}
+
+// writeFile is a write_file pre_tool: content written (or appended) to
+// path, relative to the step's cwd, its directories made as needed; the
+// value is the path written. In a confined step it stays in the step's
+// directory, as a file step's read does.
+func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool) (outcome, error) {
+	p, err := x.render(cp.Path, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	content, err := x.render(cp.Content, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	base, err := x.dir(s.C().Cwd, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if appending {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	var f *os.File
+	if sc.jail != "" {
+		rel, err := jailRel(sc.jail, base, p)
+		if err != nil {
+			return outcome{}, err
+		}
+		root, err := os.OpenRoot(sc.jail)
+		if err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
+		}
+		defer root.Close()
+		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+			return outcome{}, rootError(err, p, sc.jail)
+		}
+		if f, err = root.OpenFile(rel, flags, 0o644); err != nil {
+			return outcome{}, rootError(err, p, sc.jail)
+		}
+	} else {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("cannot write %s: %w", p, err)}
+		}
+		if f, err = os.OpenFile(p, flags, 0o644); err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("cannot write %s: %w", p, err)}
+		}
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return outcome{}, fmt.Errorf("writing %s: %w", p, err)
+	}
+	return outcome{value: Value{Text: p}}, nil
+}
+
+// pickJSON keeps the part of a JSON response that path names, written as
+// OCC writes it: data.items[0].name (a leading $. is allowed). A text is
+// kept as it is, anything else as JSON.
+func pickJSON(v Value, path string) (Value, error) {
+	var d any
+	if err := json.Unmarshal([]byte(v.Text), &d); err != nil {
+		return Value{}, &permanentError{fmt.Errorf("json_path %s: the response is not JSON", path)}
+	}
+	p := strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
+	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
+	for _, part := range strings.Split(p, ".") {
+		if part == "" {
+			continue
+		}
+		switch cur := d.(type) {
+		case map[string]any:
+			next, ok := cur[part]
+			if !ok {
+				return Value{}, &permanentError{fmt.Errorf("json_path %s: no field %q", path, part)}
+			}
+			d = next
+		case []any:
+			n, err := strconv.Atoi(part)
+			if err != nil || n < 0 || n >= len(cur) {
+				return Value{}, &permanentError{fmt.Errorf("json_path %s: no item %s in a list of %d", path, part, len(cur))}
+			}
+			d = cur[n]
+		default:
+			return Value{}, &permanentError{fmt.Errorf("json_path %s: %q is past the end of the data", path, part)}
+		}
+	}
+	return dataValue(d), nil
+}

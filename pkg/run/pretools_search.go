@@ -1,0 +1,142 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/redact"
+)
+
+// Search is the web search provider web_search pre_tools ask: any HTTP
+// endpoint that answers a GET with results (SearXNG's format=json, Brave,
+// Tavily, Google's custom search, a company proxy).
+type Search struct {
+	// URL is the endpoint. {query} in it is replaced by the query,
+	// percent-encoded; without it the query is sent as the q parameter.
+	URL string
+	// Key, when set, is sent as Authorization: Bearer KEY, or bare in
+	// KeyHeader when that is set (X-Subscription-Token for Brave).
+	Key, KeyHeader string
+}
+
+// WithSearch sets the web search provider of web_search pre_tools (none:
+// such a pre_tool fails, saying what to set).
+func WithSearch(s Search) Option { return func(l *Local) { l.search = s } }
+
+// searchResults is how many results a web_search pre_tool keeps.
+const searchResults = 10
+
+// webSearch asks the search provider and turns its answer into text the
+// model reads: each result's title, address and snippet, numbered. An
+// answer that is not JSON is kept as it is.
+func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Template) (outcome, error) {
+	q, err := x.render(query, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	sp := x.l.search
+	if sp.URL == "" {
+		return outcome{}, &permanentError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
+	}
+	target := sp.URL
+	if strings.Contains(target, "{query}") {
+		target = strings.ReplaceAll(target, "{query}", url.QueryEscape(q))
+	} else {
+		u, err := url.Parse(target)
+		if err != nil {
+			return outcome{}, &permanentError{fmt.Errorf("search_url %s: %v", redact.URL(target), err)}
+		}
+		v := u.Query()
+		v.Set("q", q)
+		u.RawQuery = v.Encode()
+		target = u.String()
+	}
+	req := executor.HTTPRequest{Method: "GET", URL: target, Headers: map[string]string{"Accept": "application/json"}}
+	if sp.Key != "" {
+		if sp.KeyHeader != "" {
+			req.Headers[sp.KeyHeader] = sp.Key
+		} else {
+			req.Headers["Authorization"] = "Bearer " + sp.Key
+		}
+	}
+	resp, err := executor.DoHTTP(ctx, x.l.client, req)
+	if err != nil {
+		return outcome{}, fmt.Errorf("web search at %s: %w", redact.URL(sp.URL), err)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		msg := fmt.Sprintf("web search at %s: HTTP %d", redact.URL(sp.URL), resp.Status)
+		if body := clip(strings.TrimSpace(resp.Body), 200); body != "" {
+			msg += ": " + body
+		}
+		return outcome{}, errors.New(msg)
+	}
+	return outcome{value: Value{Text: searchText(resp.Body)}}, nil
+}
+
+// searchText lists the results of a search answer. It reads the shapes
+// providers answer with: a list under results (SearXNG, Tavily),
+// web.results (Brave), organic (Serper) or items (Google), each result
+// with a title, a url or link, and content, snippet or description.
+func searchText(body string) string {
+	var d map[string]any
+	if json.Unmarshal([]byte(body), &d) != nil {
+		return strings.TrimSpace(body)
+	}
+	var list []any
+	for _, path := range [][]string{{"results"}, {"web", "results"}, {"organic"}, {"items"}} {
+		var cur any = d
+		for _, k := range path {
+			m, _ := cur.(map[string]any)
+			cur = m[k]
+		}
+		if l, ok := cur.([]any); ok {
+			list = l
+			break
+		}
+	}
+	if list == nil {
+		return strings.TrimSpace(body)
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range list {
+		m, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		n++
+		if n > searchResults {
+			break
+		}
+		if n > 1 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d. %s\n", n, firstText(m, "title", "name"))
+		if u := firstText(m, "url", "link"); u != "" {
+			fmt.Fprintf(&b, "   %s\n", u)
+		}
+		if sn := firstText(m, "content", "snippet", "description"); sn != "" {
+			fmt.Fprintf(&b, "   %s\n", strings.Join(strings.Fields(sn), " "))
+		}
+	}
+	if n == 0 {
+		return "(no results)"
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// firstText is the first of keys that holds text.
+func firstText(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
