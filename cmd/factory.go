@@ -116,8 +116,12 @@ func (f *factory) catalog() (*chain.Catalog, error) {
 
 // calledChain finds the chain a chain step calls: a name in the chains
 // dir, or a chain file's path.
-func (f *factory) calledChain(name string) (*chain.Chain, error) {
-	l, err := f.resolveChain(name)
+func (f *factory) calledChain(name, from string) (*chain.Chain, error) {
+	lib, err := f.library()
+	if err != nil {
+		return nil, err
+	}
+	l, err := lib.ResolveFrom(name, from)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,38 @@ func (l *Library) Resolve(arg string) (*Loaded, error) {
 	return found, err
 }
 
+// ResolveFrom is Resolve for a chain another chain calls: a name the
+// chains directory lacks (or a directory that does not exist) is looked
+// for beside the calling file, then in a chains/ directory beside the
+// calling file's own (OCC keeps pipelines/ and chains/ side by side).
+func (l *Library) ResolveFrom(arg, from string) (*Loaded, error) {
+	found, err := l.Resolve(arg)
+	var nf *NotFoundError
+	var de *DirError
+	if err == nil || from == "" || !(errors.As(err, &nf) || errors.As(err, &de)) {
+		return found, err
+	}
+	if _, isPath := FilePath(arg); isPath {
+		return found, err
+	}
+	here := filepath.Dir(from)
+	for _, dir := range []string{here, filepath.Join(here, "..", "chains")} {
+		if filepath.Clean(dir) == filepath.Clean(l.Dir) {
+			continue
+		}
+		l.mu.Lock()
+		near, nerr := once(&l.byPath, dir+"\x00"+arg, func() (*Loaded, error) { return FindIn(dir, arg, l.Opts) })
+		l.mu.Unlock()
+		if nerr == nil {
+			return near, nil
+		}
+		if !errors.As(nerr, &nf) && !errors.As(nerr, &de) {
+			return nil, nerr
+		}
+	}
+	return found, err
+}
+
 // findBelow finds a chain the top of the directory lacks in its
 // subdirectories (mcp-flowgate keeps orchestrators in orchestrators/):
 // the one file holding it; several are an error naming them. nil, nil

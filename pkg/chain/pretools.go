@@ -296,8 +296,11 @@ func (v *validator) compilePreTool(s *Step, p PreTool) {
 	}
 	if p.Type == "bash" {
 		// OCC's bash command is a script for sh -c: its values reach it
-		// as data, as a run: script's do
-		cp.Run = v.shellScript(s, "pre_tools", p.Command)
+		// as data, as a run: script's do. Only {name} is a reference in
+		// it, as in OCC: {{.Names}} is docker's, left as written.
+		if p.Command != "" {
+			cp.Run = v.checkShell(s, "pre_tools", v.checkRefs(s, "pre_tools", parseSingleBraces(p.Command)))
+		}
 	} else {
 		cp.Command = v.template(s, "pre_tools", p.Command)
 		cp.Run = v.shellScript(s, "pre_tools", p.Run)

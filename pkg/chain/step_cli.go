@@ -85,7 +85,12 @@ func compileCLI(v *validator, s *Step, c *Compiled) {
 // awk '…', a pipe or heredoc into a shell): no quoting by the outer shell
 // protects a value parsed a second time.
 func (v *validator) shellScript(s *Step, field, text string) *Template {
-	t := v.template(s, field, text)
+	return v.checkShell(s, field, v.template(s, field, text))
+}
+
+// checkShell reports the references of a script that stand where a shell
+// would run them as code.
+func (v *validator) checkShell(s *Step, field string, t *Template) *Template {
 	if t == nil {
 		return nil
 	}

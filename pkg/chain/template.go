@@ -72,7 +72,14 @@ func Literal(text string) *Template { return &Template{parts: []part{{lit: text}
 
 // ParseTemplate splits text into literals and references. It never fails:
 // anything that is not a reference form is literal text.
-func ParseTemplate(text string) *Template {
+func ParseTemplate(text string) *Template { return parseTemplate(text, true) }
+
+// parseSingleBraces is ParseTemplate for text written as OCC writes it,
+// where only {name} is a reference: {{…}} is the text's own (docker's
+// --format '{{.Names}}', a Go template), left as written.
+func parseSingleBraces(text string) *Template { return parseTemplate(text, false) }
+
+func parseTemplate(text string, double bool) *Template {
 	t := &Template{}
 	var lit strings.Builder
 	flush := func() {
@@ -90,6 +97,16 @@ func ParseTemplate(text string) *Template {
 		}
 		// ${name} is the shell's, never a reference
 		if c == '{' && (i == 0 || text[i-1] != '$') {
+			if !double && strings.HasPrefix(text[i:], "{{") {
+				// the whole {{…}} is literal, inner braces too
+				end := strings.Index(text[i:], "}}")
+				if end < 0 {
+					end = len(text) - i - 2
+				}
+				lit.WriteString(text[i : i+end+2])
+				i += end + 2
+				continue
+			}
 			if ref, n := scanRef(text, i); n > 0 {
 				flush()
 				ref.Offset = i

@@ -118,3 +118,37 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleBraces: in text written as OCC writes it only {name} is a
+// reference; {{…}} (docker's --format, a Go template) is left whole.
+func TestSingleBraces(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		refs []string
+		lit  string
+	}{
+		{"docker ps --format '{{.Names}}\t{{.Status}}' {input.x}", []string{"input"}, "docker ps --format '{{.Names}}\t{{.Status}}' "},
+		{"{{ .a }} and {b}", []string{"b"}, "{{ .a }} and "},
+		{"unclosed {{ .a", nil, "unclosed {{ .a"},
+		{"{a}{{b}}", []string{"a"}, "{{b}}"},
+	} {
+		tm := parseSingleBraces(tc.text)
+		var names []string
+		for _, r := range tm.Refs() {
+			names = append(names, r.Name)
+		}
+		if strings.Join(names, ",") != strings.Join(tc.refs, ",") {
+			t.Errorf("%q: refs %v, want %v", tc.text, names, tc.refs)
+		}
+		var lit strings.Builder
+		for _, p := range tm.parts {
+			lit.WriteString(p.lit)
+		}
+		if lit.String() != tc.lit {
+			t.Errorf("%q: literal %q, want %q", tc.text, lit.String(), tc.lit)
+		}
+	}
+	if got := ParseTemplate("{{.name}}").Refs(); len(got) != 1 || got[0].Name != "name" {
+		t.Errorf("elsewhere {{.name}} stays a reference: %v", got)
+	}
+}

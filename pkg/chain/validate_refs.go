@@ -109,7 +109,11 @@ func (v *validator) template(s *Step, field, text string) *Template {
 	if text == "" {
 		return nil
 	}
-	t := ParseTemplate(text)
+	return v.checkRefs(s, field, ParseTemplate(text))
+}
+
+// checkRefs reports the references of t that name nothing.
+func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
 	for _, r := range t.Refs() {
 		v.ref(s, field, r)
 	}

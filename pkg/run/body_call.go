@@ -30,7 +30,7 @@ func init() {
 // inputs, as a nested run whose id extends this one's. Its output is the
 // callee's output.
 func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
-	callee, err := x.l.chains(s.Chain)
+	callee, err := x.l.chains(s.Chain, x.c.File)
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
@@ -96,7 +96,7 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
 		}
 	}
-	callee, err := resolve(s.Chain)
+	callee, err := resolve(s.Chain, c.File)
 	if err != nil {
 		return fail("cannot call chain %q: %v", s.Chain, err)
 	}

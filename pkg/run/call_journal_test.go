@@ -28,7 +28,7 @@ steps:
   - {id: sub, type: chain, chain: inner, output_var: r}
 output: r
 `)
-	return outer, func(name string) (*chain.Chain, error) {
+	return outer, func(name, _ string) (*chain.Chain, error) {
 		if name == "inner" {
 			return inner, nil
 		}
@@ -92,7 +92,7 @@ func TestCalledChainsNonIdempotentStepNeedsRerun(t *testing.T) {
 func TestChainStepCannotCallAWorkflow(t *testing.T) {
 	wfc := load(t, "version: '1'\nworkflows:\n  w:\n    initialState: a\n    states:\n      a: {terminal: true}\n")
 	c := load(t, "name: outer\nsteps:\n  - {id: sub, type: chain, chain: w}\n")
-	_, err := New(WithChains(func(string) (*chain.Chain, error) { return wfc, nil })).Run(context.Background(), Request{Chain: c})
+	_, err := New(WithChains(func(string, string) (*chain.Chain, error) { return wfc, nil })).Run(context.Background(), Request{Chain: c})
 	var ce *PreflightError
 	if !errors.As(err, &ce) || ce.Kind != BadCall || !strings.Contains(err.Error(), "is a state workflow") {
 		t.Fatalf("err %v", err)

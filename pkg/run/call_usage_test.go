@@ -20,7 +20,7 @@ steps:
   - {id: two, model: openai/m, prompt: second, depends_on: [one], output_var: b}
 output: b
 `)
-	resolve := func(name string) (*chain.Chain, error) {
+	resolve := func(name, _ string) (*chain.Chain, error) {
 		if name == "child" {
 			return child, nil
 		}

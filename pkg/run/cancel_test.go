@@ -41,7 +41,7 @@ func busySteps(t *testing.T, dir string) (map[string]string, []Option) {
 	})
 	t.Cleanup(models.Close)
 	sleeper := load(t, "name: sleeper\nsteps: [{id: nap, type: cli, run: 'touch started; sleep 30'}]\n")
-	resolve := func(string) (*chain.Chain, error) { return sleeper, nil }
+	resolve := func(string, string) (*chain.Chain, error) { return sleeper, nil }
 	steps := map[string]string{
 		"a command":            `{id: busy, type: cli, run: 'touch started; sleep 30'}`,
 		"an agent's pre_tools": `{id: busy, model: openai/m, prompt: "{p}", pre_tools: [{type: shell, run: 'touch started; sleep 30', inject_as: p}]}`,

@@ -119,8 +119,10 @@ type Local struct {
 	preToolDelay time.Duration
 }
 
-// ChainResolver finds the chain a chain step calls, by name.
-type ChainResolver func(name string) (*chain.Chain, error)
+// ChainResolver finds the chain a chain step calls, by name; from is
+// the calling chain's file, near which a chain the chains directory lacks
+// is looked for (OCC keeps pipelines/ beside chains/).
+type ChainResolver func(name, from string) (*chain.Chain, error)
 
 // WorkflowResolver finds the workflow a workflow step names by its
 // definitionId when its own file (from) holds none of that name.

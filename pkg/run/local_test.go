@@ -497,7 +497,7 @@ steps: [{id: no, type: cli, run: 'echo nope >&2; exit 1'}]
 		"loop-a": load(t, "name: loop-a\nsteps: [{id: b, type: chain, chain: loop-b}]\n"),
 		"loop-b": load(t, "name: loop-b\nsteps: [{id: a, type: chain, chain: loop-a}]\n"),
 	}
-	resolve := func(name string) (*chain.Chain, error) {
+	resolve := func(name, _ string) (*chain.Chain, error) {
 		if c, ok := lib[name]; ok {
 			return c, nil
 		}
@@ -648,7 +648,7 @@ name: parent
 inputs: [{name: token, secret: true}]
 steps:
   - {id: call, type: chain, chain: child, with: {t: "{input.token}"}}
-`, map[string]string{"token": "SUPERSECRET123"}, WithEvents(rec), WithChains(func(string) (*chain.Chain, error) { return child, nil }))
+`, map[string]string{"token": "SUPERSECRET123"}, WithEvents(rec), WithChains(func(string, string) (*chain.Chain, error) { return child, nil }))
 	blob, _ := json.Marshal(rec.Events())
 	out, _ := json.Marshal(res)
 	if strings.Contains(string(blob), "SUPERSECRET123") || strings.Contains(string(out), "SUPERSECRET123") {

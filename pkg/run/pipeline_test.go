@@ -15,7 +15,7 @@ func occChains(t *testing.T) ChainResolver {
 		"research": load(t, "name: research\ninputs: [topic]\nsteps:\n  - {id: r, type: shell, run: 'printf %s \"facts on {input.topic}\"', output_var: facts}\noutput: facts\n"),
 		"write":    load(t, "name: write\ninputs: [topic, {name: notes, optional: true}]\nsteps:\n  - {id: w, type: shell, run: 'printf %s \"article on {input.topic} from {input.notes}\"', output_var: text}\noutput: text\n"),
 	}
-	return func(name string) (*chain.Chain, error) {
+	return func(name, _ string) (*chain.Chain, error) {
 		if c := chains[name]; c != nil {
 			return c, nil
 		}
