@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -136,20 +137,22 @@ func checkDatetime(p *PreTool) string {
 
 // secretEnvName matches the names of environment variables that hold
 // secrets: an env_var pre_tool never reads them into a prompt.
-var secretEnvName = regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
+var secretEnvName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
+})
 
 // SecretEnvName reports whether an environment variable's name says it
 // holds a secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD, AWS_…), which an
 // env_var pre_tool refuses to read.
-func SecretEnvName(name string) bool { return secretEnvName.MatchString(name) }
+func SecretEnvName(name string) bool { return secretEnvName().MatchString(name) }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 func checkEnvVar(p *PreTool) string {
 	switch {
 	case p.VarName == "":
 		return "needs var_name, the environment variable to read"
-	case !envName.MatchString(p.VarName):
+	case !envName().MatchString(p.VarName):
 		return fmt.Sprintf("var_name %q is not an environment variable's name", p.VarName)
 	case SecretEnvName(p.VarName):
 		return fmt.Sprintf("var_name %q names a secret (its name has KEY, TOKEN, SECRET, PASSWORD, AUTH, … in it): an env_var pre_tool never puts a secret into a prompt", p.VarName)

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -142,9 +143,9 @@ func outline(file, name string, extract []string) string {
 	case "go":
 		found = goOutline(src)
 	case "js":
-		found = scanOutline(src, jsDecls)
+		found = scanOutline(src, jsDecls())
 	case "py":
-		found = scanOutline(src, pyDecls)
+		found = scanOutline(src, pyDecls())
 	default:
 		return ""
 	}
@@ -218,21 +219,27 @@ type declPattern struct {
 	re   *regexp.Regexp
 }
 
-var jsDecls = []declPattern{
-	{"functions", regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*\w+\s*(?:<[^>]*>)?\s*\([^)]*\)`)},
-	{"functions", regexp.MustCompile(`^\s*(?:export\s+)?(?:const|let|var)\s+\w+\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|\w+)\s*(?::\s*[^=]+)?=>`)},
-	{"classes", regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+\w+(?:\s+extends\s+[\w.]+)?(?:\s+implements\s+[\w., ]+)?`)},
-	{"types", regexp.MustCompile(`^\s*(?:export\s+)?(?:type|interface|enum)\s+\w+`)},
-	{"imports", regexp.MustCompile(`^\s*import\s+.*(?:from\s+)?["'][^"']+["']`)},
-	{"exports", regexp.MustCompile(`^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function|class|const|let|var|type|interface|enum)\s+\w+`)},
-}
+// jsDecls and pyDecls are compiled when a file is first outlined, not
+// at every start of chainrun.
+var jsDecls = sync.OnceValue(func() []declPattern {
+	return []declPattern{
+		{"functions", regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*\w+\s*(?:<[^>]*>)?\s*\([^)]*\)`)},
+		{"functions", regexp.MustCompile(`^\s*(?:export\s+)?(?:const|let|var)\s+\w+\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|\w+)\s*(?::\s*[^=]+)?=>`)},
+		{"classes", regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+\w+(?:\s+extends\s+[\w.]+)?(?:\s+implements\s+[\w., ]+)?`)},
+		{"types", regexp.MustCompile(`^\s*(?:export\s+)?(?:type|interface|enum)\s+\w+`)},
+		{"imports", regexp.MustCompile(`^\s*import\s+.*(?:from\s+)?["'][^"']+["']`)},
+		{"exports", regexp.MustCompile(`^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function|class|const|let|var|type|interface|enum)\s+\w+`)},
+	}
+})
 
-var pyDecls = []declPattern{
-	{"functions", regexp.MustCompile(`^\s*(?:async\s+)?def\s+\w+\s*\([^)]*\)?`)},
-	{"classes", regexp.MustCompile(`^\s*class\s+\w+(?:\([^)]*\))?`)},
-	{"imports", regexp.MustCompile(`^(?:from\s+\S+\s+)?import\s+.+`)},
-	{"exports", regexp.MustCompile(`^(?:def|class)\s+[A-Za-z]\w*`)},
-}
+var pyDecls = sync.OnceValue(func() []declPattern {
+	return []declPattern{
+		{"functions", regexp.MustCompile(`^\s*(?:async\s+)?def\s+\w+\s*\([^)]*\)?`)},
+		{"classes", regexp.MustCompile(`^\s*class\s+\w+(?:\([^)]*\))?`)},
+		{"imports", regexp.MustCompile(`^(?:from\s+\S+\s+)?import\s+.+`)},
+		{"exports", regexp.MustCompile(`^(?:def|class)\s+[A-Za-z]\w*`)},
+	}
+})
 
 // scanOutline lists a file's declaration lines by patterns, each line
 // kept as far as its pattern reaches.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -47,7 +48,7 @@ func init() {
 }
 
 // firstNumber is the first number of a text ("8", "Score: 7.5/10").
-var firstNumber = regexp.MustCompile(`\d+(\.\d+)?`)
+var firstNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(\.\d+)?`) })
 
 // judge reads an evaluator's answer: its verdict, its score when it
 // scores, and why, in words.
@@ -59,7 +60,7 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 		}
 	}
 	if s.EvalScoring {
-		m := firstNumber.FindString(first)
+		m := firstNumber().FindString(first)
 		if m == "" {
 			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", clip(first, 60))
 		}
