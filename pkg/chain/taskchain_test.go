@@ -67,13 +67,13 @@ func TestTaskChainMapping(t *testing.T) {
 	}
 	w := l.Chain.Workflow
 	run := w.State("contenox_run")
-	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(BuiltinTools, ",") {
+	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(LocalTools, ",") {
 		t.Errorf("tools = %s, want every built-in tool", got)
 	}
 	if run.OnFailure != "recovery_run" || run.Task.Kind != KindAgent || run.Task.Handler.Name != HandlerChat || run.Task.Handler.Input != "" {
 		t.Errorf("contenox_run = %+v %+v", run, run.Task.Handler)
 	}
-	if h := w.State("run_tools").Task; h.Kind != KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(BuiltinTools) {
+	if h := w.State("run_tools").Task; h.Kind != KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(LocalTools) {
 		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Tools)
 	}
 	if _, ok := w.Counters[EdgeCounterVar("contenox_run", "run_tools")]; !ok {

@@ -12,9 +12,13 @@ import (
 var toolNamePattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
 // BuiltinTools are the tools an agent step may list, named and shaped as
-// coding agents know them. WebFetch is not offered: chainrun makes no
-// network promise to a model.
-var BuiltinTools = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+// coding agents know them. WebFetch and WebSearch reach the network, so
+// a step has them only when it lists them (OCC's chains do).
+var BuiltinTools = append(slices.Clone(LocalTools), "WebFetch", "WebSearch")
+
+// LocalTools are the built-in tools that act in the step's directory
+// alone: a contenox chain's local_fs and local_shell hooks.
+var LocalTools = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
 
 // toolKinds are the step kinds a chain-defined tool may run: deterministic
 // work a model can ask for.

@@ -25,12 +25,12 @@ steps:
 	}
 	_, err = Grants(c, []string{"Bsh"})
 	var ie *InputError
-	if err == nil || !strings.Contains(err.Error(), "--grant Bsh: no such tool (did you mean Bash?); tools are Read, Write, Edit, Glob, Grep, Bash, count") {
+	if err == nil || !strings.Contains(err.Error(), "--grant Bsh: no such tool (did you mean Bash?); tools are Read, Write, Edit, Glob, Grep, Bash, WebFetch, WebSearch, count") {
 		t.Errorf("an unknown tool: %v", err)
 	} else if !errors.As(err, &ie) {
 		t.Errorf("not an input error (exit 2): %T", err)
 	}
-	if tools := Tools(nil); len(tools) != 6 {
+	if tools := Tools(nil); len(tools) != 8 {
 		t.Errorf("Tools(nil) = %v", tools)
 	}
 }

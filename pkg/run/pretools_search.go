@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
@@ -40,9 +43,19 @@ func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Templa
 	if err != nil {
 		return outcome{}, err
 	}
+	text, err := x.search(ctx, q)
+	if err != nil {
+		return outcome{}, err
+	}
+	return outcome{value: Value{Text: text}}, nil
+}
+
+// search asks the search provider for q: a web_search pre_tool's query,
+// or an agent's WebSearch call.
+func (x *execution) search(ctx context.Context, q string) (string, error) {
 	sp := x.l.search
 	if sp.URL == "" {
-		return outcome{}, &permanentError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
+		return "", &permanentError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
 	}
 	target := sp.URL
 	if strings.Contains(target, "{query}") {
@@ -50,7 +63,7 @@ func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Templa
 	} else {
 		u, err := url.Parse(target)
 		if err != nil {
-			return outcome{}, &permanentError{fmt.Errorf("search_url %s: %v", redact.URL(target), err)}
+			return "", &permanentError{fmt.Errorf("search_url %s: %v", redact.URL(target), err)}
 		}
 		v := u.Query()
 		v.Set("q", q)
@@ -67,16 +80,16 @@ func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Templa
 	}
 	resp, err := executor.DoHTTP(ctx, x.l.client, req)
 	if err != nil {
-		return outcome{}, fmt.Errorf("web search at %s: %w", redact.URL(sp.URL), err)
+		return "", fmt.Errorf("web search at %s: %w", redact.URL(sp.URL), err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		msg := fmt.Sprintf("web search at %s: HTTP %d", redact.URL(sp.URL), resp.Status)
 		if body := clip(strings.TrimSpace(resp.Body), 200); body != "" {
 			msg += ": " + body
 		}
-		return outcome{}, errors.New(msg)
+		return "", errors.New(msg)
 	}
-	return outcome{value: Value{Text: searchText(resp.Body)}}, nil
+	return searchText(resp.Body), nil
 }
 
 // searchText lists the results of a search answer. It reads the shapes
@@ -139,4 +152,43 @@ func firstText(m map[string]any, keys ...string) string {
 		}
 	}
 	return ""
+}
+
+// fetchText is an agent's WebFetch: the page at address u, as text (an
+// HTML page's tags and scripts taken out), at most 100,000 characters.
+func (x *execution) fetchText(ctx context.Context, u string) (string, error) {
+	resp, err := executor.DoHTTP(ctx, x.l.client, executor.HTTPRequest{Method: "GET", URL: u})
+	if err != nil {
+		return "", fmt.Errorf("fetching %s: %w", redact.URL(u), err)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return "", fmt.Errorf("fetching %s: HTTP %d", redact.URL(u), resp.Status)
+	}
+	text := resp.Body
+	if strings.Contains(strings.ToLower(clip(text, 512)), "<html") || strings.Contains(strings.ToLower(clip(text, 512)), "<!doctype html") {
+		text = htmlText(text)
+	}
+	return clip(text, 100_000), nil
+}
+
+// htmlTags and htmlHidden are what htmlText takes out of a page.
+var (
+	htmlHidden = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<(script|style|noscript|template)\b.*?</(script|style|noscript|template)\s*>`)
+	})
+	htmlTags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
+	blankRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n\s*\n\s*\n+`) })
+)
+
+// htmlText is the readable text of an HTML page: scripts, styles and tags
+// out, entities decoded, blank lines folded.
+func htmlText(page string) string {
+	text := htmlHidden().ReplaceAllString(page, "")
+	text = htmlTags().ReplaceAllString(text, "\n")
+	text = html.UnescapeString(text)
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	return strings.TrimSpace(blankRun().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }

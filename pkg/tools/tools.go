@@ -25,6 +25,10 @@ type Env struct {
 	Force <-chan struct{}
 	// Environ is Bash's environment (nil: os.Environ()).
 	Environ []string
+	// Fetch and Search are how WebFetch and WebSearch reach the network:
+	// a page's text, a search's results (nil: the tool says it cannot).
+	Fetch  func(ctx context.Context, url string) (string, error)
+	Search func(ctx context.Context, query string) (string, error)
 }
 
 // Spec describes a tool to a model: its name, what it does and the JSON
@@ -36,9 +40,9 @@ type Spec struct {
 	Schema      map[string]any
 }
 
-// Names lists the built-in tools: Read, Write, Edit, Glob, Grep, Bash. It
-// is the order a tool loop offers them in when a step allows them all.
-var Names = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash"}
+// Names lists the built-in tools: Read, Write, Edit, Glob, Grep, Bash, and
+// the network's WebFetch and WebSearch, which OCC's chains list.
+var Names = []string{"Read", "Write", "Edit", "Glob", "Grep", "Bash", "WebFetch", "WebSearch"}
 
 // tool is one built-in: how it is described, what arguments it takes and
 // what it does with them.
@@ -56,6 +60,9 @@ var builtins = map[string]tool{
 	"Glob":  globTool,
 	"Grep":  grepTool,
 	"Bash":  bashTool,
+	// the network's, as OCC's chains name them
+	"WebFetch":  webFetchTool,
+	"WebSearch": webSearchTool,
 }
 
 // Lookup returns the spec of a built-in tool, so that a tool loop can offer

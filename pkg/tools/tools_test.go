@@ -72,20 +72,24 @@ func TestSpecs(t *testing.T) {
 		t.Fatalf("Names has %d tools, builtins %d", len(Names), len(builtins))
 	}
 	wantParams := map[string][]string{
-		"Read":  {"file_path", "offset", "limit"},
-		"Write": {"file_path", "content"},
-		"Edit":  {"file_path", "old_string", "new_string"},
-		"Glob":  {"pattern"},
-		"Grep":  {"pattern", "path"},
-		"Bash":  {"command", "timeout_ms"},
+		"Read":      {"file_path", "offset", "limit"},
+		"Write":     {"file_path", "content"},
+		"Edit":      {"file_path", "old_string", "new_string"},
+		"Glob":      {"pattern"},
+		"Grep":      {"pattern", "path"},
+		"Bash":      {"command", "timeout_ms"},
+		"WebFetch":  {"url", "prompt"},
+		"WebSearch": {"query"},
 	}
 	wantRequired := map[string][]any{
-		"Read":  {"file_path"},
-		"Write": {"file_path", "content"},
-		"Edit":  {"file_path", "old_string", "new_string"},
-		"Glob":  {"pattern"},
-		"Grep":  {"pattern"},
-		"Bash":  {"command"},
+		"Read":      {"file_path"},
+		"Write":     {"file_path", "content"},
+		"Edit":      {"file_path", "old_string", "new_string"},
+		"Glob":      {"pattern"},
+		"Grep":      {"pattern"},
+		"Bash":      {"command"},
+		"WebFetch":  {"url"},
+		"WebSearch": {"query"},
 	}
 	for _, name := range Names {
 		s, ok := Lookup(name)
@@ -163,12 +167,14 @@ func TestArguments(t *testing.T) {
 
 // validArgs are arguments each tool accepts.
 var validArgs = map[string]string{
-	"Read":  `{"file_path": "a.txt"}`,
-	"Write": `{"file_path": "new.txt", "content": "x"}`,
-	"Edit":  `{"file_path": "a.txt", "old_string": "one", "new_string": "1"}`,
-	"Glob":  `{"pattern": "*"}`,
-	"Grep":  `{"pattern": "o"}`,
-	"Bash":  `{"command": "true"}`,
+	"Read":      `{"file_path": "a.txt"}`,
+	"Write":     `{"file_path": "new.txt", "content": "x"}`,
+	"Edit":      `{"file_path": "a.txt", "old_string": "one", "new_string": "1"}`,
+	"Glob":      `{"pattern": "*"}`,
+	"Grep":      `{"pattern": "o"}`,
+	"Bash":      `{"command": "true"}`,
+	"WebFetch":  `{"url": "https://example.com"}`,
+	"WebSearch": `{"query": "x"}`,
 }
 
 func TestBadWorkingDirectory(t *testing.T) {
