@@ -161,7 +161,7 @@ func (x *execution) toolEnv(ctx context.Context, s *chain.Step, sc scope) (tools
 	}
 	return tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
 		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID),
-		Fetch: x.fetchText, Search: x.search}, nil
+		Fetch:   x.fetchText, Search: x.search}, nil
 }
 
 func toolNames(calls []llm.ToolCall, idx []int) string {
