@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +48,7 @@ func runValidate(opts *validateOptions) error {
 			return err
 		}
 		for _, cf := range cat.Files {
-			results = append(results, text.VerdictOf(cf.Path, cf.Name, cf.Loaded, f.checkCalls(cf.Loaded, cf.Err)))
+			results = append(results, text.VerdictOf(cf.Path, cf.Name, cf.Loaded, f.checkCalls(cf.Path, cf.Loaded, cf.Err)))
 		}
 		if len(results) == 0 {
 			return usagef("no chain files (*.yaml, *.yml) in %s", cat.Dir)
@@ -63,7 +65,7 @@ func runValidate(opts *validateOptions) error {
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
-			results = append(results, text.VerdictsOf(file, name, l, f.checkCalls(l, err))...)
+			results = append(results, text.VerdictsOf(file, name, l, f.checkCalls(file, l, err))...)
 		}
 	}
 	f.modelWarnings(results)
@@ -109,10 +111,15 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 
 // checkCalls adds, to a file that loaded, the errors of its chains' chain
 // and workflow steps (a missing callee, wrong inputs, a call cycle) as
-// positioned findings.
-func (f *factory) checkCalls(l *chain.Loaded, err error) error {
-	if err != nil || l == nil {
-		return err
+// positioned findings. A file whose only errors are references to names
+// nothing produces gets its calls checked too, so one validate says all
+// that is wrong with it.
+func (f *factory) checkCalls(file string, l *chain.Loaded, err error) error {
+	if err != nil {
+		return f.callsDespiteRefs(file, err)
+	}
+	if l == nil {
+		return nil
 	}
 	for _, c := range l.Chains {
 		if err := run.CheckCalls(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript}); err != nil {
@@ -120,4 +127,27 @@ func (f *factory) checkCalls(l *chain.Loaded, err error) error {
 		}
 	}
 	return nil
+}
+
+// callsDespiteRefs adds to err, a file's validation errors, the errors of
+// its calls, when the file loads once its unknown references are taken
+// as text (they are then its only errors).
+func (f *factory) callsDespiteRefs(file string, err error) error {
+	var ve *chain.ValidationError
+	if !errors.As(err, &ve) || file == "" {
+		return err
+	}
+	lenient, lerr := chain.LoadFile(file, chain.Options{LenientVariables: true})
+	if lerr != nil {
+		return err
+	}
+	var calls *chain.ValidationError
+	if !errors.As(f.checkCalls("", lenient, nil), &calls) {
+		return err
+	}
+	all := append(slices.Clone(ve.Diagnostics), calls.Diagnostics...)
+	slices.SortStableFunc(all, func(a, b chain.Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return &chain.ValidationError{Diagnostics: all}
 }
