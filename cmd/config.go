@@ -30,6 +30,9 @@ const (
 	keyModelAliases    = "model_aliases"
 	keyDurability      = "durability"
 	keyPrincipal       = "principal"
+	// keyConnections are connections every chain's steps may name (mcp
+	// servers, rest services, cli programs), as a file's connections:.
+	keyConnections = "connections"
 	// keySearchURL and keySearchKeyHeader set the provider of web_search
 	// pre_tools; its key is read from CHAINRUN_SEARCH_API_KEY only.
 	keySearchURL       = "search_url"
@@ -41,7 +44,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,11 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	if err != nil {
 		return chain.Options{}, err
 	}
-	return chain.Options{LenientVariables: !v.GetBool("strict_variables")}, nil
+	conns, err := chain.ParseConnections(cmp.Or(v.File(), "config")+": connections", v.Get(keyConnections))
+	if err != nil {
+		return chain.Options{}, &project.SettingError{Msg: err.Error()}
+	}
+	return chain.Options{LenientVariables: !v.GetBool("strict_variables"), Connections: conns}, nil
 }
 
 // library is the chains directory's chains, each loaded once.

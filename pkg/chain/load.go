@@ -15,6 +15,10 @@ type Options struct {
 	// name nothing produces stays literal text (a warning instead of an
 	// error). Config: strict_variables: false.
 	LenientVariables bool
+	// Connections are the config's connections: a chain's steps reach
+	// them by name when its file declares none of that name (the file's
+	// win).
+	Connections map[string]*Connection
 }
 
 // Loaded is a chain file after validation: its chains and any warnings.
@@ -57,6 +61,7 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 			c.File = file
 			c.Source = data
 			c.siblings = chains
+			c.Connections = withConfigured(c.Connections, opts.Connections)
 			if c.Workflow != nil {
 				validateWorkflow(d, c, opts)
 			} else {

@@ -322,3 +322,45 @@ func (v *validator) connection(s *Step, kind string) *Connection {
 	}
 	return nil
 }
+
+// withConfigured adds to a file's connections the config's it lacks.
+func withConfigured(file, config map[string]*Connection) map[string]*Connection {
+	if len(config) == 0 {
+		return file
+	}
+	out := make(map[string]*Connection, len(file)+len(config))
+	for name, c := range config {
+		out[name] = c
+	}
+	for name, c := range file {
+		out[name] = c
+	}
+	return out
+}
+
+// ParseConnections reads the connections: of a config file (where names
+// the file in messages): the same kinds and keys as a chain file's.
+func ParseConnections(where string, v any) (map[string]*Connection, error) {
+	if v == nil {
+		return nil, nil
+	}
+	data, err := yaml.Marshal(map[string]any{"connections": v})
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Load(data, &doc); err != nil {
+		return nil, err
+	}
+	d := &diags{file: where, src: data}
+	root := doc.Content[0]
+	out := decodeConnections(d, valueOf(root, "connections"))
+	if errs := d.errs(); len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Message
+		}
+		return nil, fmt.Errorf("%s: %s", where, strings.Join(msgs, "; "))
+	}
+	return out, nil
+}
