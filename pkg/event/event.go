@@ -105,6 +105,9 @@ type Event struct {
 	Target    string `json:"target,omitempty"`
 	Actor     string `json:"actor,omitempty"`
 	DecidedBy string `json:"decided_by,omitempty"`
+	// Principal is the id of who the run acts for (config principal:),
+	// on decision and transition events: the audit log says who decided.
+	Principal string `json:"principal,omitempty"`
 	// Tool and Digest name a tool call (Digest: the first 12 hex digits
 	// of the SHA-256 of its arguments); Turn numbers an agent step's model
 	// calls in its tool loop.

@@ -182,7 +182,7 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		}
 	}
 	if decidedBy != "" {
-		f.emit(event.Event{Type: event.Decision, State: s.Name, Step: t.Name, Target: t.Target, Actor: t.Actor, DecidedBy: decidedBy})
+		f.emit(event.Event{Type: event.Decision, State: s.Name, Step: t.Name, Target: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID()})
 	}
 	return f.take1(ctx, s, t, decidedBy)
 }
@@ -281,7 +281,7 @@ func (f *flow) moved(rec TransitionRecord) {
 		f.enterSlots(rec.From, rec.To)
 	}
 	rec.Context = maps.Clone(f.context)
-	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Detail: rec.Result})
+	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Principal: rec.Principal, Detail: rec.Result})
 	saved := f.maskRecord(rec)
 	if f.req.Journal != nil {
 		if err := f.req.Journal.Transition(saved); err != nil {
