@@ -33,6 +33,9 @@ type Run struct {
 	events  *os.File
 	evErr   error
 	written int // journal lines written
+	// pending are event lines written with the next line that must
+	// reach the log (deferred).
+	pending []byte
 
 	syncMu sync.Mutex
 	synced int // journal lines known to be on disk
@@ -92,7 +95,7 @@ func (r *Run) save(e event.Event, rec any) error {
 		r.mu.Unlock()
 		return err
 	}
-	if _, err := r.events.Write(line.Bytes()); err != nil {
+	if _, err := r.events.Write(r.withPending(line.Bytes())); err != nil {
 		r.evErr = err // a partial line would break every later one
 		r.mu.Unlock()
 		return err
@@ -194,10 +197,44 @@ func (r *Run) Emit(e event.Event) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if deferred(e.Type) {
+		r.pending = append(append(r.pending, line...), '\n')
+		return
+	}
 	if r.openLog() != nil {
 		return
 	}
-	if _, err := r.events.Write(append(line, '\n')); err != nil && r.evErr == nil {
+	if _, err := r.events.Write(r.withPending(append(line, '\n'))); err != nil && r.evErr == nil {
+		r.evErr = err
+	}
+}
+
+// deferred are the events a step emits just before another that is
+// written at once (its process, its saved record): they go to the log
+// with it, in one write, not one write each. A kill of chainrun in
+// between loses nothing a resume needs: the journal's lines are never
+// deferred.
+func deferred(t event.Type) bool {
+	return t == event.StepStarted || t == event.StepAttempt || t == event.StepFinished
+}
+
+// withPending is line after the deferred lines, which it takes (r.mu is
+// held).
+func (r *Run) withPending(line []byte) []byte {
+	if len(r.pending) == 0 {
+		return line
+	}
+	out := append(r.pending, line...)
+	r.pending = r.pending[:0]
+	return out
+}
+
+// flushPending writes the deferred lines (r.mu is held).
+func (r *Run) flushPending() {
+	if len(r.pending) == 0 || r.openLog() != nil {
+		return
+	}
+	if _, err := r.events.Write(r.withPending(nil)); err != nil && r.evErr == nil {
 		r.evErr = err
 	}
 }
@@ -206,6 +243,7 @@ func (r *Run) Emit(e event.Event) {
 func (r *Run) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.flushPending()
 	return r.evErr
 }
 
@@ -227,6 +265,7 @@ func (r *Run) Finish(res *run.Result) error {
 // Close syncs the event log and releases the lock.
 func (r *Run) Close() error {
 	r.mu.Lock()
+	r.flushPending()
 	if r.events != nil {
 		if r.durability == Strict {
 			_ = r.events.Sync()

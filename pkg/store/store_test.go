@@ -1,9 +1,11 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
@@ -182,5 +184,53 @@ func TestFailedWriteIsSticky(t *testing.T) {
 	second := r.Transition(run.TransitionRecord{From: "a", Transition: "t", To: "b"})
 	if first == nil || second == nil || r.Err() == nil {
 		t.Fatalf("errors: %v, %v, %v", first, second, r.Err())
+	}
+}
+
+// TestDeferredEventsGoWithTheNext: a step's started, attempt and finished
+// events wait for the line after them (its process, its saved record) and
+// go to the log with it, in order; Err and Close write what still waits.
+func TestDeferredEventsGoWithTheNext(t *testing.T) {
+	s := Open(t.TempDir())
+	id := "20260101-000000-000-ffffff"
+	r, err := s.Create(Record{RunID: id}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(s.Dir(), "runs", id, "events.jsonl")
+	types := func() string {
+		data, _ := os.ReadFile(log)
+		var out []string
+		for _, l := range splitLines(string(data)) {
+			var e struct{ Type string }
+			_ = json.Unmarshal([]byte(l), &e)
+			out = append(out, e.Type)
+		}
+		return strings.Join(out, " ")
+	}
+	r.Emit(event.Event{Type: event.StepStarted, Step: "a"})
+	r.Emit(event.Event{Type: event.StepAttempt, Step: "a", Attempt: 1})
+	if got := types(); got != "" {
+		t.Fatalf("written before the step's process: %q", got)
+	}
+	r.Emit(event.Event{Type: event.StepProcess, Step: "a", PID: 7})
+	if got := types(); got != "step.started step.attempt step.process" {
+		t.Fatalf("after the process: %q", got)
+	}
+	r.Emit(event.Event{Type: event.StepFinished, Step: "a"})
+	if err := r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := types(); got != "step.started step.attempt step.process step.finished step.saved" {
+		t.Fatalf("after the record: %q", got)
+	}
+	r.Emit(event.Event{Type: event.StepStarted, Step: "b"})
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r.Emit(event.Event{Type: event.StepFinished, Step: "b"})
+	r.Close()
+	if got := types(); got != "step.started step.attempt step.process step.finished step.saved step.started step.finished" {
+		t.Fatalf("after Err and Close: %q", got)
 	}
 }
