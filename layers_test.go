@@ -45,6 +45,7 @@ var layers = map[string][]string{
 	"pkg/tools":             {"pkg/executor"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
+	"pkg/mcpserver":         {"pkg/chain", "pkg/event", "pkg/run"},
 }
 
 // configLibraries are read by cmd alone: nothing below it sees flags or

@@ -61,6 +61,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newResumeCmd(f),
 		newInitCmd(f),
 		newSchemaCmd(f),
+		newMCPCmd(f),
 	)
 	for _, c := range root.Commands() { // a number never completes to a file name
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {

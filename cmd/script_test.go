@@ -136,6 +136,9 @@ func TestScripts(t *testing.T) {
 			// OUT, stderr to OUT.err), sends it SIG (HUP, TERM, QUIT, INT)
 			// once FILE appears, and checks that it exits 130.
 			"sigrun": sigRun,
+			// mcp-call TOOL [JSON] [-- MCP-FLAGS...] calls a tool of chainrun mcp
+			// over stdio (see mcp_script_test.go).
+			"mcp-call": mcpCall,
 			// piperun OUT ARGS... runs chainrun ARGS with stdout to OUT and
 			// stderr to a pipe whose reader is already gone, and checks
 			// that it exits 130.

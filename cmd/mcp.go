@@ -1,0 +1,196 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/buildinfo"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/mcpserver"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+type mcpOptions struct {
+	f           *factory
+	http        string
+	stateless   bool
+	remote      bool
+	wait        time.Duration
+	chainTools  []string
+	allUpTo     int
+	reloadEvery time.Duration
+}
+
+func newMCPCmd(f *factory) *cobra.Command {
+	opts := &mcpOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the chains to MCP clients (stdio, or streamable HTTP with --http)",
+		Long: `Serve the chains of the chains directory over the Model Context Protocol,
+on stdin and stdout (the client starts chainrun mcp), or with --http on a
+loopback address. Tools: list_chains, start_run, get_run, take_transition,
+cancel_run, and run_<chain> for the chains named by --chain-tool (every
+chain while there are at most --chain-tools-max). Each answers reference
+000's response; runs are ordinary saved runs (chainrun runs, resume).
+See docs/mcp.md.`,
+		Example: `  chainrun mcp
+  chainrun mcp --http 127.0.0.1:8808 --chain-tool deploy`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), opts) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.http, "http", "", "serve streamable HTTP on this address (host:port, loopback unless --allow-remote) instead of stdio")
+	fl.BoolVar(&opts.stateless, "stateless", false, "with --http: serve each request on its own, without sessions")
+	fl.BoolVar(&opts.remote, "allow-remote", false, "with --http: allow an address that is not loopback")
+	fl.DurationVar(&opts.wait, "wait", mcpserver.DefaultWait, "answer a call whose run is still going after this long with status running")
+	fl.StringArrayVar(&opts.chainTools, "chain-tool", nil, "give this chain a tool of its own, run_<chain> (repeatable)")
+	fl.IntVar(&opts.allUpTo, "chain-tools-max", 10, "give every chain a tool of its own while there are at most this many")
+	fl.DurationVar(&opts.reloadEvery, "reload-every", 2*time.Second, "look for changed chain files this often (0: never)")
+	return cmd
+}
+
+func runMCP(ctx context.Context, opts *mcpOptions) error {
+	f := opts.f
+	if opts.http == "" && (opts.stateless || opts.remote) {
+		return usagef("--stateless and --allow-remote go with --http")
+	}
+	if opts.wait <= 0 {
+		return usagef("--wait %s: want a duration above 0", opts.wait)
+	}
+	// the factory's lazy parts are made now, before calls come at once
+	if _, err := f.library(); err != nil {
+		return err
+	}
+	if _, err := f.stateStore(); err != nil {
+		return err
+	}
+	s := mcpserver.New(&mcpRuns{f: f}, mcpserver.Options{Wait: opts.wait, ChainTools: opts.chainTools, AllToolsUpTo: opts.allUpTo,
+		Version: buildinfo.Read(version, commit, date).Version})
+	defer s.Close()
+	s.Reload()
+	if opts.reloadEvery > 0 {
+		go s.Watch(ctx, opts.reloadEvery)
+	}
+	if opts.http == "" {
+		err := s.MCP().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.io.In), Writer: nopWriteCloser{f.io.Out}})
+		if ctx.Err() != nil {
+			return nil // stopped by a signal, as asked
+		}
+		return err
+	}
+	ln, err := mcpserver.Listen(opts.http, opts.remote)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.io.ErrOut, "chainrun mcp: serving on http://%s\n", ln.Addr())
+	return s.ServeHTTP(ctx, ln, opts.stateless)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// mcpRuns is the MCP server's Backend: the chains directory, and runs
+// started, resumed and read as run and resume do, saved in the state
+// directory. The factory is not safe for calls at once: what it makes
+// is made under mu.
+type mcpRuns struct {
+	f  *factory
+	mu sync.Mutex
+}
+
+var _ mcpserver.Backend = (*mcpRuns)(nil)
+
+func (m *mcpRuns) Catalog() (*chain.Catalog, error) {
+	dir, err := m.f.chainsDir()
+	if err != nil {
+		return nil, err
+	}
+	opts, err := m.f.chainOptions()
+	if err != nil {
+		return nil, err
+	}
+	return chain.OpenCatalog(dir, opts)
+}
+
+func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {
+	cat, err := m.Catalog()
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := cat.Find(name)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	engine, _, err := m.f.newEngine(engineOptions{quiet: true})
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, Events: events}
+	return runSaved(ctx, m.f, engine, req, inputs, nil)
+}
+
+func (m *mcpRuns) Resume(ctx context.Context, id, take string, args map[string]any, events event.Sink) (*run.Result, error) {
+	st, err := m.f.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	session, saved, err := st.Continue(id)
+	if err != nil {
+		return nil, err
+	}
+	defer session.Close() // when it is not driven
+	if saved.Record.Status == run.Succeeded && saved.Result != nil {
+		return nil, usagef("run %s already succeeded; there is no decision to make", id)
+	}
+	if err := saved.CheckDir(); err != nil {
+		return nil, err
+	}
+	if err := saved.CheckSecrets(nil); err != nil {
+		return nil, err
+	}
+	chainOpts, err := m.f.chainOptions()
+	if err != nil {
+		return nil, err
+	}
+	lenient := saved.Record.LenientVariables || chainOpts.LenientVariables
+	c, err := saved.Chain(chainOpts, false)
+	if err != nil {
+		return nil, err
+	}
+	inputs := saved.Inputs(nil, func(string) {})
+	m.mu.Lock()
+	engine, _, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient})
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started,
+		History: saved.Transitions, Take: take, Args: args, Events: events})
+}
+
+func (m *mcpRuns) Get(ref string) (*mcpserver.Saved, error) {
+	st, id, err := m.f.runID(ref)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := st.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	sv := &mcpserver.Saved{RunID: id, Name: saved.Record.Name, Status: saved.Record.Status, Result: saved.Result,
+		Version: len(saved.Transitions) + len(saved.Steps)}
+	if opts, err := m.f.chainOptions(); err == nil {
+		sv.Chain, _ = saved.Chain(opts, false)
+	}
+	return sv, nil
+}

@@ -1,0 +1,73 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+func TestAChainWhoseSchemaIsNoObjectGetsAnObjectTool(t *testing.T) {
+	c := &chain.Chain{Name: "odd", Workflow: &chain.Workflow{InputSchema: map[string]any{"type": "array"}}}
+	tool := chainTool(&chain.CatalogFile{Name: "odd", Loaded: &chain.Loaded{Chain: c}})
+	if mustJSON(tool.InputSchema) != `{"type":"object"}` || !strings.Contains(tool.Description, "not of type object") {
+		t.Errorf("tool %+v", tool)
+	}
+	broken := chainTool(&chain.CatalogFile{Name: "gone", Err: errors.New("gone.yaml:3: bad")})
+	if mustJSON(broken.InputSchema) != `{"type":"object"}` || !strings.Contains(broken.Description, "gone.yaml:3: bad") {
+		t.Errorf("tool %+v", broken)
+	}
+	// the SDK takes both without a panic
+	s := New(newMemBackend(t.TempDir()), Options{})
+	s.addRunTool(tool, nil)
+	s.addRunTool(broken, nil)
+}
+
+func TestReloadFollowsTheChainsDirectory(t *testing.T) {
+	dir := chainsDir(t)
+	changed := make(chan struct{}, 10)
+	s, cs := serve(t, newMemBackend(dir), Options{ChainTools: []string{"deploy", "hello"}}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
+	tools := func() []string {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			if strings.HasPrefix(tool.Name, "run_") {
+				out = append(out, tool.Name)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := tools(); !slices.Equal(got, []string{"run_deploy"}) {
+		t.Fatalf("marked chains' tools: %v", got)
+	}
+	hello := "name: hello\nsteps:\n  - {id: hi, type: cli, command: echo, args: [hi]}\n"
+	if err := os.WriteFile(filepath.Join(dir, "hello.yaml"), []byte(hello), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "deploy.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	s.Reload()
+	<-changed
+	if got := tools(); !slices.Equal(got, []string{"run_hello"}) {
+		t.Errorf("after the change: %v", got)
+	}
+	if r, isErr := call(t, cs, toolStart, map[string]any{"chain": "deploy"}); !isErr || !strings.Contains(r.Error, `no chain "deploy"`) {
+		t.Errorf("a chain gone: %+v", r)
+	}
+	if r, _ := call(t, cs, "run_hello", map[string]any{}); r.Status != "succeeded" {
+		t.Errorf("the new chain's tool: %+v", r)
+	}
+}
