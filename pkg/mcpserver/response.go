@@ -129,5 +129,26 @@ func outputSchema[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic("mcpserver: output schema: " + err.Error()) // a bug of this package's types
 	}
+	describeAny(s)
 	return s
+}
+
+// describeAny gives every schema that takes any value (a Go any, which
+// jsonschema-go writes as the schema true) a description, so it is
+// written as an object: the official TypeScript client refuses a
+// property whose schema is a boolean.
+func describeAny(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		if p == nil {
+			continue
+		}
+		if b, err := json.Marshal(p); err == nil && string(b) == "true" {
+			p.Description = "any JSON value"
+			continue
+		}
+		describeAny(p)
+	}
+	if s.Items != nil {
+		describeAny(s.Items)
+	}
 }

@@ -362,3 +362,41 @@ func TestAClientCancelDoesNotStopTheRun(t *testing.T) {
 		t.Errorf("cancel_run: %+v", r)
 	}
 }
+
+// TestSchemasSuitStrictClients: every tool's input and output schema is
+// one the official TypeScript client accepts (CI drives it, .ci/mcp-client):
+// no "required": null, and no property whose schema is a bare boolean.
+func TestSchemasSuitStrictClients(t *testing.T) {
+	_, cs := serve(t, newMemBackend(chainsDir(t)), Options{AllToolsUpTo: 10}, nil)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(tool, where string, v any)
+	walk = func(tool, where string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if r, has := m["required"]; has && r == nil {
+			t.Errorf("%s: %s: required is null", tool, where)
+		}
+		props, _ := m["properties"].(map[string]any)
+		for name, p := range props {
+			if _, isBool := p.(bool); isBool {
+				t.Errorf("%s: %s.%s: a boolean schema", tool, where, name)
+			}
+			walk(tool, where+"."+name, p)
+		}
+		walk(tool, where+"[]", m["items"])
+	}
+	for _, tool := range tools.Tools {
+		for what, sch := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			var v any
+			if err := json.Unmarshal([]byte(mustJSON(sch)), &v); err != nil {
+				t.Fatal(err)
+			}
+			walk(tool.Name, what, v)
+		}
+	}
+}

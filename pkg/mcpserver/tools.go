@@ -14,7 +14,11 @@ import (
 
 // object is a JSON Schema of an object with these properties.
 func object(required []string, props map[string]any) map[string]any {
-	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required // never null: clients' validators refuse it
+	}
+	return s
 }
 
 var (
