@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -656,19 +657,35 @@ steps:
 	}
 }
 
+// memJournal keeps a run's journal in memory; steps finishing at once
+// write to it together, as to a real one.
 type memJournal struct {
+	mu          sync.Mutex
 	started     []string
 	done        []StepRecord
 	transitions []TransitionRecord
 }
 
 func (m *memJournal) Transition(rec TransitionRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.transitions = append(m.transitions, rec)
 	return nil
 }
 
-func (m *memJournal) StepStarted(step string) error     { m.started = append(m.started, step); return nil }
-func (m *memJournal) StepFinished(rec StepRecord) error { m.done = append(m.done, rec); return nil }
+func (m *memJournal) StepStarted(step string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.started = append(m.started, step)
+	return nil
+}
+
+func (m *memJournal) StepFinished(rec StepRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done = append(m.done, rec)
+	return nil
+}
 
 func TestResumeRestoresOutputsAsTheyWere(t *testing.T) {
 	src := `
