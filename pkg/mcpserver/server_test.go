@@ -104,7 +104,7 @@ func TestToolsAndListChains(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"cancel_run", "get_run", "list_chains", "run_approve", "run_broken", "run_deploy", "run_slow", "start_run", "take_transition"}
+	want := []string{"cancel_run", "get_run", "list_chains", "run_approve", "run_broken", "run_deploy", "run_gate", "run_slow", "start_run", "take_transition"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
@@ -398,5 +398,19 @@ func TestSchemasSuitStrictClients(t *testing.T) {
 			}
 			walk(tool.Name, what, v)
 		}
+	}
+}
+
+// TestAGateIsADecision: a DAG chain paused at an OCC gate answers with
+// approve and reject links, and take_transition decides it.
+func TestAGateIsADecision(t *testing.T) {
+	_, cs := serve(t, newMemBackend(chainsDir(t)), Options{}, nil)
+	r, isErr := call(t, cs, toolStart, map[string]any{"chain": "gate"})
+	if isErr || r.Status != "paused" || r.State != "ok" || len(r.Links) != 2 || r.Links[0].Transition != "approve" || r.Links[1].Transition != "reject" {
+		t.Fatalf("paused at the gate: %+v (error result %v)", r, isErr)
+	}
+	done, isErr := call(t, cs, toolTake, r.Links[0].Arguments)
+	if isErr || done.Status != "succeeded" || done.Output != "shipped" {
+		t.Fatalf("approved: %+v (error result %v)", done, isErr)
 	}
 }
