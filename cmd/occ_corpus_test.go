@@ -46,9 +46,6 @@ var occBrowser = map[string]bool{"chains/linkedin-workflow.yaml": true, "chains/
 // local HTTP runs to success against a fake model server, with web_search
 // answered by a local search server and URL inputs by a local page.
 func TestOCCCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs all of OCC's chains")
-	}
 	srv := occModel()
 	defer srv.Close()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

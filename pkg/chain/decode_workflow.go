@@ -352,17 +352,7 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		d.errorf(posOf(v), "%sbranches are required", prefix)
 		return
 	}
-	list = deref(list)
-	if list.Kind != yaml.SequenceNode {
-		d.errorf(posOf(list), "%sbranches must be a list of {operator, when, goto}", prefix)
-		return
-	}
-	for _, n := range list.Content {
-		n = deref(n)
-		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%sa branch is a mapping with operator, when and goto", prefix)
-			continue
-		}
+	eachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
 		checkKeys(d, n, prefix+"branch: ", keysOf[Branch]())
 		if cn := valueOf(n, "compose"); cn != nil {
 			checkKeys(d, deref(cn), prefix+"compose: ", keysOf[Compose]())
@@ -371,10 +361,10 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		// unknown keys were reported above, with suggestions
 		if err := n.Load(b); err != nil {
 			d.yamlError(err, posOf(n), nil, prefix+"branch: ")
-			continue
+			return
 		}
 		s.Branches = append(s.Branches, b)
-	}
+	})
 }
 
 func quote(s string) string { return `"` + s + `"` }

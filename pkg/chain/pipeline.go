@@ -22,18 +22,8 @@ type pipelineEntry struct {
 // are checked before anything runs, dependencies order them, and the
 // pipeline's output names one of them.
 func decodePipeline(d *diags, v *yaml.Node) []*Step {
-	v = deref(v)
-	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "chains must be a list of {id, chain, inputs, depends_on}")
-		return nil
-	}
 	var out []*Step
-	for _, n := range v.Content {
-		n = deref(n)
-		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "a pipeline's chain must be a mapping with id and chain")
-			continue
-		}
+	eachItem(d, v, "chains must be a list of {id, chain, inputs, depends_on}", "a pipeline's chain must be a mapping with id and chain", func(_ int, n *yaml.Node) {
 		var e pipelineEntry
 		pos := map[string]Pos{}
 		walk(d, mappingPairs(d, n, "chains: "), &e, pos, walkOpts{prefix: "chains" + idSuffix(n) + ": "}, nil)
@@ -52,6 +42,6 @@ func decodePipeline(d *diags, v *yaml.Node) []*Step {
 			}
 		}
 		out = append(out, s)
-	}
+	})
 	return out
 }

@@ -165,17 +165,7 @@ func checkEnvVar(p *PreTool) string {
 // fields, which cannot be judged without it; a known type's fields are
 // checked against what that type takes.
 func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
-	v = deref(v)
-	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "%spre_tools must be a list of {type, inject_as, …}", prefix)
-		return
-	}
-	for _, n := range v.Content {
-		n = deref(n)
-		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%sa pre_tool must be a mapping with type and inject_as", prefix)
-			continue
-		}
+	eachItem(d, v, prefix+"pre_tools must be a list of {type, inject_as, …}", prefix+"a pre_tool must be a mapping with type and inject_as", func(_ int, n *yaml.Node) {
 		pairs := mappingPairs(d, n, prefix)
 		p := PreTool{Pos: posOf(n)}
 		var u *preToolUnit
@@ -189,7 +179,7 @@ func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
 					p.InjectAs = deref(id).Value
 				}
 				s.PreTools = append(s.PreTools, p)
-				continue
+				return
 			}
 		}
 		known := append([]string{}, preToolCommon...)
@@ -216,7 +206,7 @@ func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
 		}
 		walk(d, own, &p, nil, walkOpts{prefix: prefix + what}, nil)
 		s.PreTools = append(s.PreTools, p)
-	}
+	})
 }
 
 // preToolTypeOf finds a pre_tool's type and where it was written.

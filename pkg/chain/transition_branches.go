@@ -28,17 +28,8 @@ type branchKeys struct {
 // {when: GUARD, target: STATE}.
 func decodeTransitionBranches(d *diags, v *yaml.Node, prefix string) []*TransitionBranch {
 	prefix += "branches: "
-	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "%sa list of {when: {kind: expr, expr: ...}, target: STATE}", prefix)
-		return nil
-	}
 	var out []*TransitionBranch
-	for i, n := range v.Content {
-		n = deref(n)
-		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%sa branch is {when, target}", prefix)
-			continue
-		}
+	eachItem(d, v, prefix+"a list of {when: {kind: expr, expr: ...}, target: STATE}", prefix+"a branch is {when, target}", func(i int, n *yaml.Node) {
 		checkKeys(d, n, prefix, keysOf[branchKeys]())
 		b := &TransitionBranch{Pos: posOf(n)}
 		if t := valueOf(n, "target"); t != nil {
@@ -47,13 +38,13 @@ func decodeTransitionBranches(d *diags, v *yaml.Node, prefix string) []*Transiti
 		when := valueOf(n, "when")
 		if when == nil || b.Target == "" {
 			d.errorf(posOf(n), "%sbranch %d needs when (a guard) and target (a state)", prefix, i+1)
-			continue
+			return
 		}
 		b.When = decodeGuard(d, deref(when), prefix+"when")
 		if b.When != nil {
 			out = append(out, b)
 		}
-	}
+	})
 	return out
 }
 

@@ -154,6 +154,26 @@ func eachEntry(d *diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.N
 	}
 }
 
+// eachItem calls fn with each mapping of a list (v dereferenced), and its
+// index: a v that is no list is reported as notList, an item that is no
+// mapping as notMapping, at their places. It reports whether v is a list.
+func eachItem(d *diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
+	v = deref(v)
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "%s", notList)
+		return false
+	}
+	for i, n := range v.Content {
+		n = deref(n)
+		if n.Kind != yaml.MappingNode {
+			d.errorf(posOf(n), "%s", notMapping)
+			continue
+		}
+		fn(i, n)
+	}
+	return true
+}
+
 // LoadScripts reads the scripts: library of a file (one of scripts:
 // alone, or a workflow file's), for script steps of other files.
 func LoadScripts(path string) (map[string]*Script, error) {

@@ -106,13 +106,13 @@ func (x *execution) toolArgs(s *chain.Step, sc scope) (map[string]any, error) {
 func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) {
 	srv := mcpclient.Server{Name: conn.Name, Command: conn.Command, Args: conn.Args, URL: conn.URL}
 	if srv.Command != "" {
+		env, err := connectionValues(conn, "env", conn.Env)
+		if err != nil {
+			return srv, err
+		}
 		srv.Env = os.Environ()
-		for _, k := range sortedKeys(conn.Env) {
-			v, err := expandEnv(conn.Env[k], "connection "+conn.Name+" env "+k)
-			if err != nil {
-				return srv, err
-			}
-			srv.Env = append(srv.Env, k+"="+v)
+		for _, k := range sortedKeys(env) {
+			srv.Env = append(srv.Env, k+"="+env[k])
 		}
 		srv.Dir = x.workDir()
 		if d := conn.WorkingDirectory; d != "" {
@@ -122,17 +122,9 @@ func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) 
 			srv.Dir = d
 		}
 	}
-	if len(conn.Headers) > 0 {
-		srv.Headers = map[string]string{}
-		for _, k := range sortedKeys(conn.Headers) {
-			v, err := expandEnv(conn.Headers[k], "connection "+conn.Name+" header "+k)
-			if err != nil {
-				return srv, err
-			}
-			srv.Headers[k] = v
-		}
-	}
-	return srv, nil
+	var err error
+	srv.Headers, err = connectionValues(conn, "header", conn.Headers)
+	return srv, err
 }
 
 // mcpPool is the run's MCP sessions, opened when a step first needs one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
@@ -42,11 +43,11 @@ func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome,
 			return outcome{}, err
 		}
 		req.URL = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
-		for _, k := range sortedKeys(conn.Headers) {
-			if req.Headers[k], err = expandEnv(conn.Headers[k], "connection "+conn.Name+" header "+k); err != nil {
-				return outcome{}, err
-			}
+		headers, err := connectionValues(conn, "header", conn.Headers)
+		if err != nil {
+			return outcome{}, err
 		}
+		maps.Copy(req.Headers, headers)
 	} else if req.URL, err = x.renderURL(c.URL, sc); err != nil {
 		return outcome{}, err
 	}
@@ -129,6 +130,20 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
+}
+
+// connectionValues are a connection's settings of one kind (header,
+// env), each with its ${NAME}s read now.
+func connectionValues(conn *chain.Connection, what string, m map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		v, err := expandEnv(m[k], "connection "+conn.Name+" "+what+" "+k)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 // envRef is ${NAME} in a connection's settings.
