@@ -42,14 +42,55 @@ func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
 // can show it waiting rather than not at all. wait is called from Run's
 // own goroutine, never at once with another wait.
 func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], wait func(K)) []K {
-	if parallel < 1 {
-		parallel = 1
-	}
-	n := len(g.nodes)
-	// never more slots than nodes: the done channel is sized by it
-	parallel = max(min(parallel, n), 1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	return g.RunOn(ctx, parallel, visit, wait, &goroutines{ctx: ctx, cancel: cancel, done: make(chan finished, max(min(parallel, len(g.nodes)), 1))})
+}
+
+// Runner is how RunOn runs visits at once. The default is goroutines; a
+// durable engine, whose workflow code must replay the same way every
+// time, supplies its own coroutines.
+type Runner interface {
+	// Start begins the visit of node number i, to run alongside the
+	// others; its outcome is reported by Next.
+	Start(i int, visit func(ctx context.Context) Outcome)
+	// Next waits for a started visit to end and returns its node number
+	// and outcome.
+	Next() (int, Outcome)
+	// Cancel tells the visits still running to stop (a Stop outcome).
+	Cancel()
+}
+
+// finished is a visit that ended.
+type finished struct {
+	node    int
+	outcome Outcome
+}
+
+// goroutines is the default Runner.
+type goroutines struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan finished
+}
+
+func (r *goroutines) Start(i int, visit func(ctx context.Context) Outcome) {
+	go func() { r.done <- finished{i, visit(r.ctx)} }()
+}
+
+func (r *goroutines) Next() (int, Outcome) {
+	f := <-r.done
+	return f.node, f.outcome
+}
+
+func (r *goroutines) Cancel() { r.cancel() }
+
+// RunOn is RunNotify with the visits run by r. ctx ending stops new
+// visits from starting; stopping those that run is r's (Cancel).
+func (g *Graph[K]) RunOn(ctx context.Context, parallel int, visit Visit[K], wait func(K), r Runner) []K {
+	n := len(g.nodes)
+	// never more slots than nodes
+	parallel = max(min(parallel, n), 1)
 
 	height := g.heights()
 	indeg := make([]int, n)
@@ -62,11 +103,6 @@ func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], 
 	}
 	heap.Init(ready)
 
-	type finished struct {
-		node    int
-		outcome Outcome
-	}
-	done := make(chan finished, parallel)
 	started, told := make([]bool, n), make([]bool, n)
 	running, stopping := 0, false
 	for {
@@ -78,7 +114,7 @@ func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], 
 			i := heap.Pop(ready).(int)
 			started[i] = true
 			running++
-			go func() { done <- finished{i, visit(ctx, g.nodes[i])} }()
+			r.Start(i, func(ctx context.Context) Outcome { return visit(ctx, g.nodes[i]) })
 		}
 		if running == 0 {
 			break
@@ -89,19 +125,19 @@ func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], 
 				wait(g.nodes[i])
 			}
 		}
-		f := <-done
+		node, outcome := r.Next()
 		running--
-		switch f.outcome {
+		switch outcome {
 		case Stop:
 			stopping = true
-			cancel()
+			r.Cancel()
 		case Drain:
 			stopping = true
 		}
-		if stopping || f.outcome == Hold {
+		if stopping || outcome == Hold {
 			continue
 		}
-		for _, d := range g.dependents[f.node] {
+		for _, d := range g.dependents[node] {
 			indeg[d]--
 			if indeg[d] == 0 {
 				heap.Push(ready, d)

@@ -27,6 +27,10 @@ func (d *dagDriver) where() string { return "" }
 func (d *dagDriver) drive(ctx context.Context) {
 	ctx, d.stop = context.WithCancelCause(ctx)
 	defer d.stop(nil)
+	if r := d.x.l.remote; r != nil {
+		d.notStarted = d.x.c.Graph().RunOn(ctx, d.x.l.parallel, d.visit, d.waiting, r.Runner(ctx))
+		return
+	}
 	d.notStarted = d.x.c.Graph().RunNotify(ctx, d.x.l.parallel, d.visit, d.waiting)
 }
 

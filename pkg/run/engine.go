@@ -117,6 +117,8 @@ type Local struct {
 	search       Search
 	preCache     *cache.Mem
 	preToolDelay time.Duration
+	// remote, when set, runs steps as a durable engine's tasks (remote.go).
+	remote *Remote
 }
 
 // ChainResolver finds the chain a chain step calls, by name; from is
@@ -235,4 +237,35 @@ func NewRunID(t time.Time) string {
 	_, _ = rand.Read(b[:])
 	t = t.UTC()
 	return fmt.Sprintf("%s-%03d-%s", t.Format("20060102-150405"), t.Nanosecond()/int(time.Millisecond), hex.EncodeToString(b[:]))
+}
+
+// Durable is an engine that keeps its runs itself (Temporal): the CLI
+// starts, lists, shows, decides and cancels its runs through it, not
+// through the state directory. Run starts a run and waits for it to
+// end or pause, its events sent to req.Events as they happen.
+type Durable interface {
+	Engine
+	// Start starts a run and returns its id without waiting (--detach).
+	Start(ctx context.Context, req Request) (string, error)
+	// Wait follows a run until it ends or pauses, sending its events to
+	// events (nil: none).
+	Wait(ctx context.Context, runID string, events event.Sink) (*Result, error)
+	// Take answers the decision the run waits at (resume --take): a
+	// transition, or approve/reject for a gate, with its arguments. A
+	// choice the run cannot take is refused before it is recorded.
+	Take(ctx context.Context, runID, take string, args map[string]any) error
+	// Show is the run's result as it stands.
+	Show(ctx context.Context, runID string) (*Result, error)
+	// Runs lists the latest runs, newest first (at most limit).
+	Runs(ctx context.Context, limit int) ([]RunInfo, error)
+	// Cancel asks the run to stop: its running steps are cancelled.
+	Cancel(ctx context.Context, runID string) error
+}
+
+// RunInfo is one run as a list shows it.
+type RunInfo struct {
+	RunID     string `json:"run_id"`
+	Chain     string `json:"chain"`
+	Status    string `json:"status"`
+	StartedAt string `json:"started_at"`
 }

@@ -51,6 +51,13 @@ type execution struct {
 	spills atomic.Int64
 	// mcp holds the run's MCP sessions (body_mcp.go), opened on first use.
 	mcp *mcpclient.Pool
+	// used is the model use of steps run as tasks (remote.go), which
+	// the budget of a durable engine's run counts.
+	used Usage
+	// attemptOnly runs that one attempt of a step whose retries a
+	// durable engine makes; retryLeft then says another may follow.
+	attemptOnly int
+	retryLeft   bool
 }
 
 // driver chooses what an execution runs next: the DAG driver by
@@ -114,7 +121,7 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 // its caller. The returned func ends the watch; after it nothing more is
 // announced (run.finished comes last).
 func (x *execution) announceStop(ctx context.Context) (done func()) {
-	if strings.Contains(x.runID, "/") {
+	if strings.Contains(x.runID, "/") || x.l.remote != nil {
 		return func() {}
 	}
 	quit, over := make(chan struct{}), make(chan struct{})

@@ -87,6 +87,11 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 
 // agentModel is the model that decides agent decision points, if any.
 func (f *flow) agentModel() string {
+	if f.l.remote != nil {
+		// a model's decision is work for a worker, not for the driver:
+		// the run pauses for resume --take
+		return ""
+	}
 	if f.req.AgentModel != "" {
 		return f.req.AgentModel
 	}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +48,10 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 // any unconfirmed rerun, then names the run.
 func (l *Local) admit(req Request) (string, error) {
 	c := req.Chain
+	if l.remote != nil {
+		// checked where the run was started; the workers hold the models
+		return cmp.Or(req.RunID, NewRunID(l.now())), nil
+	}
 	if err := preflight(l, c, Resolvers{l.chains, l.workflows, l.scripts}, nil); err != nil {
 		return "", err
 	}

@@ -55,6 +55,9 @@ func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bo
 // runStepNoted is runStep with a note added to the step's prompt (an
 // evaluation fed back to the step it runs again).
 func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
+	if x.l.remote != nil && !InWorkflow(s.Kind) {
+		return x.remoteStep(ctx, s, note)
+	}
 	l := x.l
 	start := l.now()
 	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
@@ -176,6 +179,13 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		t = &tries{}
 	}
 	var used Usage
+	if n := x.attemptOnly; n > 0 {
+		// a durable engine makes this step's retries: one attempt here
+		out, err := x.attempt(ctx, s, sc, t, &used, n)
+		var perm *permanentError
+		x.retryLeft = err != nil && ctx.Err() == nil && !errors.As(err, &perm) && n < s.Attempts()
+		return out, n, err
+	}
 	p := retry.Policy{Attempts: s.Attempts()}
 	if p.Attempts <= 1 {
 		// the common case, without the retry machinery

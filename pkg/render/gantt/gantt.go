@@ -97,11 +97,14 @@ func (tl Timeline) end() time.Time {
 func Mermaid(w io.Writer, title string, tl Timeline) error {
 	var b strings.Builder
 	long := tl.end().Sub(tl.Start) >= 24*time.Hour
+	// bars are whole milliseconds, and so is the clock they start from:
+	// a bar never starts before it
+	origin := tl.Start.Truncate(time.Millisecond)
 	at := func(t time.Time) string {
 		if long {
 			return t.UTC().Format("2006-01-02 15:04:05.000")
 		}
-		return time.Time{}.Add(t.Sub(tl.Start)).Format("15:04:05.000")
+		return time.Time{}.Add(t.Sub(origin)).Format("15:04:05.000")
 	}
 	switch d := tl.end().Sub(tl.Start); {
 	case long:
