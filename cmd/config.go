@@ -44,7 +44,8 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections}
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections,
+	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
 func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {

@@ -68,12 +68,14 @@ apply again; give one to change it for the rest of the run.`,
 	_ = cmd.RegisterFlagCompletionFunc("rerun", completeSaved(f, text.RerunChoices))
 	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
+	defineEngine(f, fl)
 	return cmd
 }
 
 func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	f := opts.f
 	bindShaping(f, cmd.Flags())
+	bindEngine(f, cmd.Flags())
 	format, err := f.format()
 	if err != nil {
 		return err
@@ -85,6 +87,12 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	args, err := inputs.ParseArgs(opts.args, opts.argsF)
 	if err != nil {
 		return err
+	}
+	if d, err := f.durable(cmd.Context()); d != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return resumeDurable(cmd, f, d, opts, format)
 	}
 	st, id, err := f.runID(opts.runID)
 	if err != nil {

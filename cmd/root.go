@@ -62,6 +62,8 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newInitCmd(f),
 		newSchemaCmd(f),
 		newMCPCmd(f),
+		newWorkerCmd(f),
+		newCancelCmd(f),
 	)
 	for _, c := range root.Commands() { // a number never completes to a file name
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {

@@ -17,6 +17,7 @@ import (
 )
 
 type runOptions struct {
+	detach    bool
 	f         *factory
 	chain     string
 	inputs    []string
@@ -58,6 +59,8 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.StringArrayVarP(&opts.inputs, "input", "i", nil, "input value key=value, key=@file (a regular file, at most 8 MiB) or key=@@text for a literal @text (repeatable)")
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
+	fl.BoolVar(&opts.detach, "detach", false, "start the run on the durable engine, print its id and return (--engine temporal)")
+	defineEngine(f, fl)
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
@@ -68,6 +71,7 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 func runRun(cmd *cobra.Command, opts *runOptions) error {
 	f := opts.f
 	bindShaping(f, cmd.Flags())
+	bindEngine(f, cmd.Flags())
 	format, err := f.format()
 	if err != nil {
 		return err
@@ -113,6 +117,18 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 			return err
 		}
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
+	}
+	if d, err := f.durable(cmd.Context()); d != nil || err != nil {
+		if err == nil {
+			err = run.CheckInputs(req)
+		}
+		if err != nil {
+			return err
+		}
+		return runDurable(cmd.Context(), f, d, req, format, view, opts.detach)
+	}
+	if opts.detach {
+		return usagef("--detach starts a run on a durable engine (--engine temporal); a local run lives in this process")
 	}
 	res, err := runSaved(cmd.Context(), f, engine, req, inputs, givenShaping(cmd.Flags()))
 	if err != nil {

@@ -37,7 +37,13 @@ or ends with names that run (the random suffix, the date).`,
   chainrun runs --chain deploy --status paused,failed
   chainrun runs show last`,
 		Args: exactArgs(0, "no arguments (or: runs show RUN_ID)"),
-		RunE: func(*cobra.Command, []string) error { return runRunsList(opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bindEngine(f, cmd.Flags())
+			if d, err := f.durable(cmd.Context()); d != nil || err != nil {
+				return withDurable(err, func() error { return listDurable(cmd.Context(), f, d, opts.limit) })
+			}
+			return runRunsList(opts)
+		},
 	}
 	fl := cmd.Flags()
 	fl.IntVarP(&opts.limit, "limit", "n", 0, "list only the newest N runs (0: all)")
@@ -51,10 +57,18 @@ or ends with names that run (the random suffix, the date).`,
 		Long:              "Show a saved run's steps. --gantt prints the timeline of its last attempt instead, so parallelism and the critical path show: as text on a terminal, else as a Mermaid gantt chart (--gantt=text or --gantt=mermaid to choose).",
 		Args:              exactArgs(1, "one run id"),
 		ValidArgsFunction: completeRunIDs(f, false),
-		RunE:              func(_ *cobra.Command, args []string) error { return runRunsShow(opts, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bindEngine(f, cmd.Flags())
+			if d, err := f.durable(cmd.Context()); d != nil || err != nil {
+				return withDurable(err, func() error { return showDurable(cmd.Context(), f, d, args[0]) })
+			}
+			return runRunsShow(opts, args[0])
+		},
 	}
 	show.Flags().StringVar(&opts.gantt, "gantt", "", "print the run's timeline: text (the default on a terminal) or mermaid (--gantt=mermaid)")
 	show.Flags().Lookup("gantt").NoOptDefVal = "auto"
+	defineEngine(f, fl)
+	defineEngine(f, show.Flags())
 	cmd.AddCommand(show)
 	return cmd
 }

@@ -1,0 +1,297 @@
+package temporalrun
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Names of the workflow, its activity, its update and its queries: what
+// clients and workers of every version agree on.
+const (
+	WorkflowName = "chainrun.chain"
+	StepActivity = "chainrun.step"
+	UpdateTake   = "take"
+	QueryState   = "state"
+	QueryEvents  = "events"
+)
+
+// historyLimit is the history length past which a run that pauses goes
+// on as a new execution (continue-as-new), well below Temporal's 50,000
+// events.
+const historyLimit = 20000
+
+// Start is the workflow's input: the chain as its file was when the run
+// started (so a file changed since never changes a run in flight), the
+// inputs and the run's settings; and, after continue-as-new, what the
+// run has done so far.
+type Start struct {
+	RunID  string            `json:"run_id"`
+	File   string            `json:"file"`
+	Source []byte            `json:"source"`
+	Name   string            `json:"name"`
+	Inputs map[string]string `json:"inputs,omitempty"`
+
+	MaxTokens int  `json:"max_tokens,omitempty"`
+	Parallel  int  `json:"parallel,omitempty"`
+	Lenient   bool `json:"lenient,omitempty"`
+	// LocalActivities: cheap (the default), none or all.
+	LocalActivities string `json:"local_activities,omitempty"`
+	// Heartbeat is how long a step's worker may stay silent before the
+	// step is given to another worker (default 20s).
+	Heartbeat time.Duration `json:"heartbeat,omitempty"`
+
+	Steps   []run.StepRecord       `json:"steps,omitempty"`
+	History []run.TransitionRecord `json:"history,omitempty"`
+	Take    string                 `json:"take,omitempty"`
+	Args    map[string]any         `json:"args,omitempty"`
+	// Runs counts the step runs so far, for unique activity ids.
+	Runs map[string]int `json:"runs,omitempty"`
+}
+
+// State is what the state query answers: the run's latest result (of its
+// last round, or nil while the first runs) and whether it waits.
+type State struct {
+	Status run.Status  `json:"status"`
+	Result *run.Result `json:"result,omitempty"`
+	Events int         `json:"events"`
+}
+
+// Take is the take update's argument.
+type Take struct {
+	Take string         `json:"take"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// ChainWorkflow runs one chain: the local engine's drivers decide what
+// runs next, in this workflow's code; each step is an activity (or a
+// local activity) on whichever worker takes it. A pause (a decision
+// point, a gate) waits for the take update; a run ends with its result.
+func ChainWorkflow(ctx workflow.Context, in Start) (*run.Result, error) {
+	c, err := parse(in.File, in.Source, in.Name, chain.Options{LenientVariables: in.Lenient})
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "ChainError", nil)
+	}
+	w := &chainRun{in: in, c: c, runs: in.Runs, records: map[string]run.StepRecord{}}
+	if w.runs == nil {
+		w.runs = map[string]int{}
+	}
+	for _, rec := range in.Steps {
+		w.records[rec.Result.ID] = rec
+	}
+	w.history = in.History
+	w.state.Status = event.Running
+	if err := w.handlers(ctx); err != nil {
+		return nil, err
+	}
+	take, args := in.Take, in.Args
+	for {
+		res, err := w.round(ctx, take, args)
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), "RunError", nil)
+		}
+		w.state.Result, w.state.Status = res, res.Status
+		setStatus(ctx, res.Status)
+		if res.Status != run.Paused {
+			return res, nil
+		}
+		w.pending = nil
+		if err := workflow.Await(ctx, func() bool { return w.pending != nil }); err != nil {
+			// cancelled while it waited: it ends as it stands
+			res.Status, res.Error = run.Interrupted, "cancelled while waiting for a decision"
+			return res, nil
+		}
+		take, args = w.pending.Take, w.pending.Args
+		w.state.Status = event.Running
+		setStatus(ctx, event.Running)
+		if workflow.GetInfo(ctx).GetCurrentHistoryLength() > historyLimit {
+			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, w.carried(take, args))
+		}
+	}
+}
+
+// chainRun is one workflow execution's state.
+type chainRun struct {
+	in      Start
+	c       *chain.Chain
+	records map[string]run.StepRecord
+	history []run.TransitionRecord
+	runs    map[string]int
+	events  []event.Event
+	state   State
+	pending *Take
+}
+
+// Emit keeps the run's events for the events query.
+func (w *chainRun) Emit(e event.Event) { w.events = append(w.events, e) }
+
+// Journal: what the rounds saved, for the next round and continue-as-new.
+func (w *chainRun) StepStarted(string) error { return nil }
+
+func (w *chainRun) StepFinished(rec run.StepRecord) error {
+	w.records[rec.Result.ID] = rec
+	return nil
+}
+
+func (w *chainRun) Transition(rec run.TransitionRecord) error {
+	w.history = append(w.history, rec)
+	return nil
+}
+
+// round runs the chain's drivers from where the run stands to its end or
+// next pause.
+func (w *chainRun) round(ctx workflow.Context, take string, args map[string]any) (*run.Result, error) {
+	native, cancel := context.WithCancel(withWorkflow(context.Background(), ctx))
+	defer cancel()
+	// the run's cancellation reaches the drivers as their context's
+	workflow.Go(ctx, func(wc workflow.Context) {
+		wc.Done().Receive(wc, nil)
+		cancel()
+	})
+	eng := run.New(
+		run.WithRemote(&run.Remote{Runner: newRunner, Step: w.step}),
+		run.WithClock(func() time.Time { return workflow.Now(ctx) }),
+		run.WithParallel(parallelOf(w.in.Parallel)),
+		run.WithLenientVariables(w.in.Lenient),
+		run.WithEvents(w),
+	)
+	return eng.Run(native, run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens,
+		Journal: w, Resume: maps(w.records), History: slices.Clone(w.history), Take: take, Args: args})
+}
+
+// maps copies the saved steps for a round (the journal adds to them).
+func maps(m map[string]run.StepRecord) map[string]run.StepRecord {
+	out := make(map[string]run.StepRecord, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// parallelOf bounds a run's steps at once below Temporal's limit of
+// pending activities a workflow (2,000).
+func parallelOf(n int) int {
+	if n <= 0 {
+		n = run.DefaultParallel()
+	}
+	return min(n, 1000)
+}
+
+// carried is the input of the execution that continues this one.
+func (w *chainRun) carried(take string, args map[string]any) Start {
+	next := w.in
+	next.Steps = next.Steps[:0:0]
+	for _, s := range w.c.Steps {
+		if rec, ok := w.records[s.ID]; ok {
+			next.Steps = append(next.Steps, rec)
+		}
+	}
+	for id, rec := range w.records {
+		if w.c.Step(id) == nil {
+			next.Steps = append(next.Steps, rec)
+		}
+	}
+	slices.SortStableFunc(next.Steps, func(a, b run.StepRecord) int { return compare(a.Result.ID, b.Result.ID) })
+	next.History, next.Take, next.Args, next.Runs = w.history, take, args, w.runs
+	return next
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// handlers registers the queries and the take update, with its
+// validator: a choice the paused run cannot take is refused before it
+// reaches the history.
+func (w *chainRun) handlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
+		s := w.state
+		s.Events = len(w.events)
+		return s, nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(ctx, QueryEvents, func(from int) ([]event.Event, error) {
+		if from < 0 || from > len(w.events) {
+			from = len(w.events)
+		}
+		return w.events[from:], nil
+	}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, UpdateTake,
+		func(ctx workflow.Context, t Take) error {
+			w.pending = &t
+			return nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(t Take) error { return w.validTake(t) }})
+}
+
+// validTake checks a take against the decision the run waits at.
+func (w *chainRun) validTake(t Take) error {
+	res := w.state.Result
+	if w.state.Status != run.Paused || res == nil || w.pending != nil {
+		return fmt.Errorf("run %s is %s: there is no decision to take", w.in.RunID, w.state.Status)
+	}
+	choices := takeChoices(res)
+	if !slices.Contains(choices, t.Take) {
+		return fmt.Errorf("--take %s: run %s waits for one of: %s", t.Take, w.in.RunID, join(choices))
+	}
+	return nil
+}
+
+// takeChoices are the transitions (or gate answers) a paused run offers.
+func takeChoices(res *run.Result) []string {
+	var out []string
+	if res.WorkflowResult != nil {
+		for _, l := range res.Links {
+			out = append(out, l.Transition)
+		}
+	}
+	return out
+}
+
+func join(s []string) string {
+	if len(s) == 0 {
+		return "(none)"
+	}
+	out := s[0]
+	for _, x := range s[1:] {
+		out += ", " + x
+	}
+	return out
+}
+
+// setStatus keeps the run's status in its memo, for runs lists.
+func setStatus(ctx workflow.Context, s run.Status) {
+	_ = workflow.UpsertMemo(ctx, map[string]any{"status": string(s)})
+}
+
+// parse reads the chain of the run from its file's text.
+func parse(file string, src []byte, name string, opts chain.Options) (*chain.Chain, error) {
+	loaded, err := chain.Parse(file, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if c := loaded.Named(name); c != nil {
+		return c, nil
+	}
+	if name == "" {
+		return loaded.Chain, nil
+	}
+	return nil, fmt.Errorf("%s holds no chain %s", file, name)
+}
