@@ -1,9 +1,12 @@
 package temporalrun
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -164,16 +167,7 @@ func (w *chainRun) round(ctx workflow.Context, take string, args map[string]any)
 		run.WithEvents(w),
 	)
 	return eng.Run(native, run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens,
-		Journal: w, Resume: maps(w.records), History: slices.Clone(w.history), Take: take, Args: args})
-}
-
-// maps copies the saved steps for a round (the journal adds to them).
-func maps(m map[string]run.StepRecord) map[string]run.StepRecord {
-	out := make(map[string]run.StepRecord, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+		Journal: w, Resume: maps.Clone(w.records), History: slices.Clone(w.history), Take: take, Args: args})
 }
 
 // parallelOf bounds a run's steps at once below Temporal's limit of
@@ -199,19 +193,9 @@ func (w *chainRun) carried(take string, args map[string]any) Start {
 			next.Steps = append(next.Steps, rec)
 		}
 	}
-	slices.SortStableFunc(next.Steps, func(a, b run.StepRecord) int { return compare(a.Result.ID, b.Result.ID) })
+	slices.SortStableFunc(next.Steps, func(a, b run.StepRecord) int { return strings.Compare(a.Result.ID, b.Result.ID) })
 	next.History, next.Take, next.Args, next.Runs = w.history, take, args, w.runs
 	return next
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // handlers registers the queries and the take update, with its
@@ -249,7 +233,7 @@ func (w *chainRun) validTake(t Take) error {
 	}
 	choices := takeChoices(res)
 	if !slices.Contains(choices, t.Take) {
-		return fmt.Errorf("--take %s: run %s waits for one of: %s", t.Take, w.in.RunID, join(choices))
+		return fmt.Errorf("--take %s: run %s waits for one of: %s", t.Take, w.in.RunID, cmp.Or(strings.Join(choices, ", "), "(none)"))
 	}
 	return nil
 }
@@ -261,17 +245,6 @@ func takeChoices(res *run.Result) []string {
 		for _, l := range res.Links {
 			out = append(out, l.Transition)
 		}
-	}
-	return out
-}
-
-func join(s []string) string {
-	if len(s) == 0 {
-		return "(none)"
-	}
-	out := s[0]
-	for _, x := range s[1:] {
-		out += ", " + x
 	}
 	return out
 }
