@@ -64,6 +64,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newMCPCmd(f),
 		newWorkerCmd(f),
 		newCancelCmd(f),
+		newTestCmd(f),
 	)
 	for _, c := range root.Commands() { // a number never completes to a file name
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {

@@ -36,11 +36,20 @@ func IsChainFile(path string) bool {
 	return ext == ".yaml" || ext == ".yml" || ext == ".json"
 }
 
+// IsCompanionFile reports whether a file beside chains belongs to one
+// instead of being one: a chain test (NAME.test.yaml) or its recorded
+// model answers (NAME.cassette.yaml).
+func IsCompanionFile(path string) bool {
+	name := strings.ToLower(filepath.Base(path))
+	return strings.HasSuffix(name, ".test.yaml") || strings.HasSuffix(name, ".cassette.yaml")
+}
+
 // inCatalog reports whether a directory entry is a chain of the chains
-// directory: a YAML file, or a JSON file that is a task chain (a chains
-// directory may hold other JSON, a schema for editors say).
+// directory: a YAML file that is not a test's companion file, or a JSON
+// file that is a task chain (a chains directory may hold other JSON, a
+// schema for editors say).
 func inCatalog(dir string, e fs.DirEntry) bool {
-	if e.IsDir() || !IsChainFile(e.Name()) {
+	if e.IsDir() || !IsChainFile(e.Name()) || IsCompanionFile(e.Name()) {
 		return false
 	}
 	if strings.ToLower(filepath.Ext(e.Name())) != ".json" {

@@ -118,7 +118,7 @@ func (p Policy) wait(delay time.Duration, err error, after func(error) time.Dura
 // Sleep waits d, or less when ctx ends first; it reports whether the wait
 // ran its course.
 func Sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
+	if d <= 0 || ctx.Value(noWaitsKey{}) != nil {
 		return ctx.Err() == nil
 	}
 	t := time.NewTimer(d)
@@ -150,3 +150,13 @@ type permanent struct{ err error }
 
 func (e *permanent) Error() string { return e.err.Error() }
 func (e *permanent) Unwrap() error { return e.err }
+
+// noWaitsKey marks a context whose waits are skipped.
+type noWaitsKey struct{}
+
+// WithoutWaits makes every wait Sleep is asked for under ctx end at once,
+// as if the time had passed: a chain test replays retries and rate limits
+// in virtual time, and stays as fast as the steps themselves.
+func WithoutWaits(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noWaitsKey{}, true)
+}

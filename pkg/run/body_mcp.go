@@ -110,7 +110,7 @@ func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) 
 		if err != nil {
 			return srv, err
 		}
-		srv.Env = os.Environ()
+		srv.Env = x.l.environ()
 		for _, k := range sortedKeys(env) {
 			srv.Env = append(srv.Env, k+"="+env[k])
 		}

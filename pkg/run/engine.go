@@ -68,6 +68,10 @@ type Request struct {
 	// Human, when set, asks a person at human decision points (a
 	// terminal); without it the run pauses there.
 	Human Decider
+	// Decide, when set, is asked first at every decision point, agent
+	// or human: a chain test's scripted decisions. When it does not
+	// choose, the point is decided as without it.
+	Decide Decider
 
 	// Dir, when set, is the directory this run's commands run in and its
 	// relative paths resolve against, instead of the engine's: a resumed
@@ -119,6 +123,10 @@ type Local struct {
 	preToolDelay time.Duration
 	// remote, when set, runs steps as a durable engine's tasks (remote.go).
 	remote *Remote
+	// standIn, when set, may replace step bodies; env is added to every
+	// command's environment (standin.go).
+	standIn StandIn
+	env     map[string]string
 }
 
 // ChainResolver finds the chain a chain step calls, by name; from is

@@ -47,6 +47,11 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		forAgent = forAgent || t.Actor == chain.ActorAgent
 		forHuman = forHuman || t.Actor == chain.ActorHuman
 	}
+	if auto && f.req.Decide != nil {
+		if t, done := f.askDecider(ctx, f.req.Decide, s, viable, "script"); t != nil || done {
+			return t, "script"
+		}
+	}
 	if model := f.agentModel(); auto && forAgent && model != "" {
 		offered := slices.DeleteFunc(slices.Clone(viable), func(t *chain.Transition) bool { return t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, model)
@@ -61,28 +66,38 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		return t, "model:" + label
 	}
 	if forHuman && f.req.Human != nil {
-		name, ok, err := f.req.Human(ctx, f.decision(s, viable))
-		switch {
-		case err != nil && ctx.Err() != nil:
-			f.stop(Interrupted, "interrupted", linksOf(viable))
-			return nil, ""
-		case err != nil:
-			f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))
-			return nil, ""
-		case ok:
-			for _, t := range viable {
-				if t.Name == name {
-					return t, "human"
-				}
-			}
-			f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions", s.Name, name), linksOf(viable))
-			return nil, ""
+		if t, done := f.askDecider(ctx, f.req.Human, s, viable, "human"); t != nil || done {
+			return t, "human"
 		}
 	}
 	f.status = Paused
 	f.links = append(linksOf(viable), f.blockedLinks(s, viable)...)
 	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
 	return nil, ""
+}
+
+// askDecider asks decide to choose one of the viable transitions. done
+// with no transition means the run stopped or failed; neither means the
+// decider did not choose and the run pauses.
+func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
+	name, ok, err := decide(ctx, f.decision(s, viable))
+	switch {
+	case err != nil && ctx.Err() != nil:
+		f.stop(Interrupted, "interrupted", linksOf(viable))
+		return nil, true
+	case err != nil:
+		f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))
+		return nil, true
+	case !ok:
+		return nil, false
+	}
+	for _, t := range viable {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, name, who), linksOf(viable))
+	return nil, true
 }
 
 // agentModel is the model that decides agent decision points, if any.
@@ -140,6 +155,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		return nil, model, err
 	}
 	target.Provider = llm.Budgeted(target.Provider, f.budget)
+	ctx = llm.WithCaller(ctx, "decision "+s.Name)
 	names := make([]any, len(offered))
 	props := map[string]any{
 		"transition": map[string]any{"type": "string", "enum": names, "description": "the transition to take"},

@@ -59,6 +59,7 @@ func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 		return x.remoteStep(ctx, s, note)
 	}
 	l := x.l
+	ctx = llm.WithCaller(ctx, callerOf(ctx, s.ID))
 	start := l.now()
 	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
 	sr := &StepResult{ID: s.ID}
@@ -104,7 +105,7 @@ func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 	}
 	var out outcome
 	if s.ForEach != "" {
-		out, sr.Attempts, err = x.loop(ctx, s, sc)
+		out, sr.Attempts, err = x.loopOrStandIn(ctx, s, sc)
 	} else {
 		out, sr.Attempts, err = x.attempts(ctx, s, sc)
 	}
@@ -151,6 +152,15 @@ func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 	}
 	res, _ := finish(status, "", "")
 	return res, exit
+}
+
+// callerOf names a step's model requests: its id, under the step that
+// runs it (a chain or workflow step's callee) as outer/inner.
+func callerOf(ctx context.Context, id string) string {
+	if outer := llm.Caller(ctx); outer != "" {
+		return outer + "/" + id
+	}
+	return id
 }
 
 // setStatus stores an http step's status code as <output_var>_status.

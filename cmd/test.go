@@ -1,0 +1,153 @@
+package cmd
+
+import (
+	"os"
+	"regexp"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chaintest"
+	"github.com/chainrun/chainrun/pkg/project"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+type testOptions struct {
+	f                   *factory
+	record, filter      string
+	check, update, live bool
+	parallel            int
+}
+
+func newTestCmd(f *factory) *cobra.Command {
+	opts := &testOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "test [FILE|DIR|CHAIN]...",
+		Short: "Run chain tests (*.test.yaml): hermetic, with recorded model answers",
+		Long: `Run the cases of chain test files: each runs its chain with inputs and
+mocks (step results, scripted model answers, decisions, env, time) and
+checks what it must show (status, output, steps, path, budgets).
+
+Without arguments every *.test.yaml under the chains directory and tests/
+runs; an argument is a test file, a directory, or the name of a chain
+whose tests run. Model answers come from NAME.cassette.yaml beside the
+test file, recorded at the provider level: --record=none (the default)
+fails a case whose request has no recording and shows what changed;
+--record=missing asks the live model for those and records them;
+--record=all records every answer anew. A case reaches no network unless
+--live: http, mcp, webhook and browser steps must be mocked.
+
+-o text (default), json or junit; exit 1 when any case fails (or, with
+--check, any recording is unused), 2 when a test file is bad.`,
+		Example: `  chainrun test
+  chainrun test chains/review.test.yaml --run 'long diff'
+  chainrun test review --record=missing
+  chainrun test -o junit > chain-tests.xml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTest(cmd, opts, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.record, "record", "none", "model answers with no recording: none (fail), missing (record them), all (record every answer anew)")
+	fl.BoolVar(&opts.check, "check", false, "fail when the cassettes hold recordings no case asks for")
+	fl.BoolVar(&opts.update, "update", false, "rewrite golden files with what the runs produced")
+	fl.BoolVar(&opts.live, "live", false, "let http, mcp, webhook and browser steps reach the network")
+	fl.StringVar(&opts.filter, "run", "", "run only the cases whose name matches this regular expression")
+	fl.IntVarP(&opts.parallel, "parallel", "p", 0, "cases run at once (default: CPUs, at least 4)")
+	_ = cmd.RegisterFlagCompletionFunc("record", fixed("none\tfail on a request with no recording", "missing\trecord what is missing", "all\trecord every answer anew"))
+	return cmd
+}
+
+func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
+	f := opts.f
+	v, err := f.config()
+	if err != nil {
+		return err
+	}
+	format := v.GetString(keyOutput)
+	switch format {
+	case "", "text", "json", "junit":
+	default:
+		return usagef("--output %q: use text, json or junit", format)
+	}
+	mode, err := cassette.ParseMode(opts.record)
+	if err != nil {
+		return usagef("--record: %v", err)
+	}
+	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
+		Secrets: chaintest.EnvSecrets(os.Environ())}
+	if opts.filter != "" {
+		if r.Filter, err = regexp.Compile(opts.filter); err != nil {
+			return usagef("--run %q: %v", opts.filter, err)
+		}
+	}
+	if opts.parallel < 0 {
+		return usagef("--parallel %d: want 1 or more", opts.parallel)
+	}
+	dir, err := f.chainsDir()
+	if err != nil {
+		return err
+	}
+	files, err := chaintest.Discover(args, []string{dir, "tests"})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if r.Models, err = f.registry(); err != nil {
+		return err
+	}
+	if r.Prices, err = f.prices(); err != nil {
+		return err
+	}
+	base, err := f.testEngine()
+	if err != nil {
+		return err
+	}
+	r.Engine = func(extra ...run.Option) run.Engine { return run.New(append(base, extra...)...) }
+	r.Resolve = func(ref string, _ bool) (*chain.Chain, error) {
+		l, err := f.resolveChain(ref)
+		if err != nil {
+			return nil, err
+		}
+		return l.Chain, nil
+	}
+	rep, err := r.Run(cmd.Context(), files)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	switch format {
+	case "json":
+		err = rep.WriteJSON(f.io.Out)
+	case "junit":
+		err = rep.WriteJUnit(f.io.Out)
+	default:
+		err = rep.WriteText(f.io.Out, verbose(cmd))
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return &exitStatus{code: exitFailed}
+	}
+	return nil
+}
+
+// testEngine is the engine options every case shares: the project's
+// chains, workflows and scripts, its default model and principal.
+func (f *factory) testEngine() ([]run.Option, error) {
+	v, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := f.getwd()
+	if err != nil {
+		return nil, err
+	}
+	principal, err := project.ReadPrincipal("", v.Get(keyPrincipal), os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return []run.Option{run.WithDir(dir), run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
+		run.WithChains(f.calledChain), run.WithWorkflows(f.calledWorkflow), run.WithScripts(f.calledScript),
+		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal))}, nil
+}

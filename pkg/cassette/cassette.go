@@ -1,0 +1,182 @@
+package cassette
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// Version is the cassette format this package writes and reads.
+const Version = 1
+
+// Cassette is one file of recordings, shared by the cases of a test file
+// (safe for concurrent use by their sessions).
+type Cassette struct {
+	// Path is the file it is read from and saved to.
+	Path string
+
+	mu    sync.Mutex
+	recs  []*Recording
+	used  map[*Recording]bool
+	dirty bool
+}
+
+// Recording is one model request and the answer it got.
+type Recording struct {
+	// Case is the test case that recorded it, Step the asker (a step id,
+	// outer/inner for a called chain's step, "decision STATE"), Seq its
+	// place among that step's requests in the case (from 1).
+	Case     string   `yaml:"case"`
+	Step     string   `yaml:"step"`
+	Seq      int      `yaml:"seq"`
+	Request  Request  `yaml:"request"`
+	Response Response `yaml:"response"`
+
+	key string
+}
+
+// file is the cassette's YAML document.
+type file struct {
+	Version    int          `yaml:"version"`
+	Recordings []*Recording `yaml:"recordings"`
+}
+
+// header opens every cassette file, for whoever opens it in a review.
+const header = "# Model answers recorded by chainrun test at the provider level: no\n" +
+	"# headers, URLs or keys. Review changes like code; re-record with\n" +
+	"# chainrun test --record=all (or --record=missing for new requests).\n"
+
+// Load reads the cassette at path; a file that does not exist is an empty
+// cassette (the first recording creates it).
+func Load(path string) (*Cassette, error) {
+	c := &Cassette{Path: path, used: map[*Recording]bool{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f file
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if f.Version != 0 && f.Version != Version {
+		return nil, fmt.Errorf("%s: cassette version %d; this chainrun reads version %d", path, f.Version, Version)
+	}
+	for i, r := range f.Recordings {
+		if r == nil || r.Step == "" || r.Request.Provider == "" || r.Request.Model == "" {
+			return nil, fmt.Errorf("%s: recording %d needs step, request.provider and request.model", path, i+1)
+		}
+		r.key = r.Request.Key()
+	}
+	c.recs = f.Recordings
+	return c, nil
+}
+
+// Recordings are the cassette's recordings, in file order.
+func (c *Cassette) Recordings() []*Recording {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.recs)
+}
+
+// Unused are the recordings no session played back or kept, for
+// --check: a recording nothing asks for any more is dead weight that
+// hides which answers the chain really depends on.
+func (c *Cassette) Unused() []*Recording {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Recording
+	for _, r := range c.recs {
+		if !c.used[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Changed reports whether recordings were added or replaced since Load.
+func (c *Cassette) Changed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dirty
+}
+
+// Save writes the cassette when it changed, atomically (a temporary file
+// renamed over the old), recordings sorted by case, step and sequence so
+// that a re-recording shows only real changes in a diff.
+func (c *Cassette) Save() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.dirty {
+		return nil
+	}
+	recs := slices.Clone(c.recs)
+	slices.SortStableFunc(recs, func(a, b *Recording) int {
+		if n := strings.Compare(a.Case, b.Case); n != 0 {
+			return n
+		}
+		if n := strings.Compare(a.Step, b.Step); n != 0 {
+			return n
+		}
+		return a.Seq - b.Seq
+	})
+	var buf bytes.Buffer
+	buf.WriteString(header)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(file{Version: Version, Recordings: recs}); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".cassette-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), c.Path); err != nil {
+		return err
+	}
+	c.dirty = false
+	return nil
+}
+
+// add keeps a new recording.
+func (c *Cassette) add(r *Recording) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r.key = r.Request.Key()
+	c.recs = append(c.recs, r)
+	c.used[r] = true
+	c.dirty = true
+}
+
+// forget drops the recordings of a case (ModeAll records it anew).
+func (c *Cassette) forget(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.recs)
+	c.recs = slices.DeleteFunc(c.recs, func(o *Recording) bool { return o.Case == name })
+	c.dirty = c.dirty || len(c.recs) != n
+}

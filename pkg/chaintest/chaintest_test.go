@@ -1,0 +1,153 @@
+package chaintest
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+func TestLoadNamesFileAndLine(t *testing.T) {
+	for name, tc := range map[string]struct{ text, want string }{
+		"empty":          {"", "empty test file"},
+		"no cases":       {"chain: x\n", "no cases"},
+		"unknown field":  {"cases:\n  - name: a\n    expects: {}\n", ":3: unknown field expects"},
+		"no name":        {"cases:\n  - expect: {status: succeeded}\n", ":2: case 1 has no name"},
+		"duplicate":      {"cases:\n  - name: a\n  - name: a\n", `:3: a second case named "a" (the first is at line 2)`},
+		"bad time":       {"cases:\n  - name: a\n    mocks: {time: tomorrow}\n", `:3: case "a": mocks.time "tomorrow" is not an RFC 3339 time`},
+		"bad mock field": {"cases:\n  - name: a\n    mocks:\n      steps:\n        s: {stdout: x}\n", `:5: a step mock has no field "stdout"`},
+		"bad operator":   {"cases:\n  - name: a\n    expect:\n      output: {containz: x}\n", ":4: containz: not an operator; did you mean contains?"},
+		"bad regex":      {"cases:\n  - name: a\n    expect:\n      output: {regex: '('}\n", "regex: error parsing regexp"},
+		"bad jsonpath":   {"cases:\n  - name: a\n    expect:\n      output: {jsonpath: {'$[': 1}}\n", "jsonpath:"},
+		"bad retry":      {"cases:\n  - name: a\n    mocks:\n      models:\n        s: [{status: 429, retry_after: soon}]\n", `retry_after "soon" is not a duration`},
+		"input mapping":  {"cases:\n  - name: a\n    inputs: {x: {y: 1}}\n", "an input value is a string, number or boolean"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.test.yaml")
+			_ = os.WriteFile(path, []byte(tc.text), 0o644)
+			_, err := Load(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path) {
+				t.Errorf("got %v, want %q after the path", err, tc.want)
+			}
+		})
+	}
+}
+
+func matcher(t *testing.T, text string) *Matcher {
+	t.Helper()
+	var m Matcher
+	if err := yaml.Unmarshal([]byte(text), &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+func TestMatchers(t *testing.T) {
+	data := map[string]any{"verdict": "ok", "notes": []any{"a", "b"}, "score": 0.9}
+	for _, tc := range []struct {
+		matcher string
+		value   any
+		fails   string // "" when it must hold
+	}{
+		{"hello", "hello", ""},
+		{"hello", "hello!", `want "hello", got "hello!"`},
+		{"42", float64(42), ""},
+		{"true", true, ""},
+		{"{verdict: ok, notes: [a, b], score: 0.9}", data, ""},
+		{"{equals: {verdict: ok}}", data, "want {"},
+		{`'{"verdict": "ok", "notes": ["a", "b"], "score": 0.9}'`, data, ""},
+		{"{equals: {verdict: ok, notes: [a, b], score: 0.9}}", `{"verdict":"ok","notes":["a","b"],"score":0.9}`, ""},
+		{"{contains: [ok, notes]}", data, ""},
+		{"{contains: nope}", "hello", `want it to contain "nope"`},
+		{"{not_contains: secret}", "all public", ""},
+		{"{not_contains: secret}", "a secret", "not to contain"},
+		{"{regex: '^h.*o$'}", "hello", ""},
+		{"{regex: '^x'}", "hello", "to match /^x/"},
+		{"jsonpath:\n  $.verdict: ok\n  $.notes[1]: b\n  $.score: {regex: '^0\\.9$'}\n", data, ""},
+		{"{jsonpath: {$.verdict: bad}}", data, `jsonpath $.verdict: want "bad", got "ok"`},
+		{"{jsonpath: {$.missing: 1}}", data, "selects nothing"},
+		{"{json_schema: {type: object, required: [verdict, why]}}", data, "does not hold to json_schema"},
+		{"{json_schema: {type: object, required: [verdict]}}", `{"verdict": "ok"}`, ""},
+	} {
+		err := matcher(t, tc.matcher).Check(tc.value, nil)
+		switch {
+		case tc.fails == "" && err != nil:
+			t.Errorf("%s on %v: %v", tc.matcher, tc.value, err)
+		case tc.fails != "" && (err == nil || !strings.Contains(err.Error(), tc.fails)):
+			t.Errorf("%s on %v: got %v, want %q", tc.matcher, tc.value, err, tc.fails)
+		}
+	}
+	golden := "line one\nline two"
+	if err := matcher(t, "{golden: out.txt}").Check("line one\nline 2", &golden); err == nil || !strings.Contains(err.Error(), `line 2: want "line two", got "line 2"`) {
+		t.Errorf("golden: %v", err)
+	}
+}
+
+func TestDeciderTakesEachVisitsChoiceThenPauses(t *testing.T) {
+	d := decider(map[string]Decisions{"review": {"revise", "approve"}})
+	var got []string
+	for range 3 {
+		name, ok, err := d(context.Background(), run.Decision{State: "review"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, map[bool]string{true: name, false: "(pause)"}[ok])
+	}
+	if strings.Join(got, ",") != "revise,approve,(pause)" {
+		t.Errorf("got %v", got)
+	}
+	if _, ok, _ := d(context.Background(), run.Decision{State: "other"}); ok {
+		t.Error("a state with no decision was decided")
+	}
+	if decider(nil) != nil {
+		t.Error("no decisions must leave the run's own deciders")
+	}
+}
+
+func TestRanIgnoresSkippedSteps(t *testing.T) {
+	o := &outcome{events: []event.Event{
+		{Type: event.StepStarted, Step: "a"}, {Type: event.StepStarted, Step: "b"},
+		{Type: event.StepFinished, Step: "b", Status: event.Skipped}, {Type: event.StepFinished, Step: "a", Status: event.OK},
+	}}
+	ran := o.ran()
+	if len(ran) != 1 || ran["a"] != (span{0, 3}) {
+		t.Errorf("ran %v", ran)
+	}
+}
+
+func TestEnvSecrets(t *testing.T) {
+	got := EnvSecrets([]string{"ANTHROPIC_API_KEY=sk-1", "GITHUB_TOKEN=ghp", "HOME=/root", "DB_PASSWORD= ", "my_secret=x"})
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, ",") != "environment variable ANTHROPIC_API_KEY,environment variable GITHUB_TOKEN,environment variable my_secret" {
+		t.Errorf("got %v", names)
+	}
+}
+
+func TestJUnitIsWellFormed(t *testing.T) {
+	rep := &Report{Files: []*FileReport{{Path: "chains/a.test.yaml", Chain: "a", Cases: []*CaseReport{
+		{Name: "ok", Result: Passed}, {Name: `bad <"&">`, Result: Failed, Failures: []string{"status: want x", "output: <y>"}}, {Name: "later", Result: Skipped, Skip: "wip"},
+	}}}}
+	var b bytes.Buffer
+	if err := rep.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	s := back.Suites[0]
+	if back.Tests != 3 || back.Failures != 1 || back.Skipped != 1 || s.Cases[1].Name != `bad <"&">` || s.Cases[1].Failure.Text != "status: want x\noutput: <y>" {
+		t.Errorf("round trip: %+v", back)
+	}
+}

@@ -1,0 +1,342 @@
+package chaintest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Expect is what a case's run must show. Only what is written is
+// checked.
+type Expect struct {
+	// Status is the run's status (succeeded, failed, paused, …) and
+	// ExitCode the code chainrun run would exit with.
+	Status   string `yaml:"status"`
+	ExitCode *int   `yaml:"exit_code"`
+	// Output is the chain's output; Error the run's error text.
+	Output Matcher `yaml:"output"`
+	Error  Matcher `yaml:"error"`
+	// Vars are the run's variables at its end, by name.
+	Vars map[string]*Matcher `yaml:"vars"`
+	// Steps are expectations of single steps, by id.
+	Steps map[string]*StepExpect `yaml:"steps"`
+	// Path are the steps that ran (not skipped), in an order the run kept:
+	// a step may be listed before another only if it did not start after
+	// the other finished.
+	Path []string `yaml:"path"`
+	// Transitions are a workflow's transitions taken, in order, and
+	// State the state it stopped at.
+	Transitions []string `yaml:"transitions"`
+	State       string   `yaml:"state"`
+	// ModelCalls is the number of model requests the run sent (retries
+	// included); MaxTokens and MaxCostUSD are budgets its model use must
+	// stay within.
+	ModelCalls *int     `yaml:"model_calls"`
+	MaxTokens  *int     `yaml:"max_tokens"`
+	MaxCostUSD *float64 `yaml:"max_cost_usd"`
+}
+
+// StepExpect is what one step must show.
+type StepExpect struct {
+	Status     string  `yaml:"status"`
+	Attempts   *int    `yaml:"attempts"`
+	ModelCalls *int    `yaml:"model_calls"`
+	ToolCalls  *int    `yaml:"tool_calls"`
+	Decision   string  `yaml:"decision"`
+	Output     Matcher `yaml:"output"`
+	Error      Matcher `yaml:"error"`
+}
+
+// exitCode is the code chainrun run exits with for a run's status.
+func exitCode(status run.Status) int {
+	switch status {
+	case run.Succeeded:
+		return 0
+	case run.Paused:
+		return 3
+	case run.Interrupted:
+		return 130
+	}
+	return 1
+}
+
+// checker collects what fails one case. Golden files are read from dir,
+// or written there when update is set.
+type checker struct {
+	failures []string
+	dir      string
+	update   bool
+	// updated are the golden files written.
+	updated []string
+	// explained is set when a failure already says why the run went
+	// wrong (a miss): the run's error is not repeated.
+	explained bool
+}
+
+func (k *checker) failf(format string, args ...any) {
+	k.failures = append(k.failures, fmt.Sprintf(format, args...))
+}
+
+// match checks a matcher, naming what it checked; its golden file is
+// compared, or rewritten with --update.
+func (k *checker) match(what string, m *Matcher, v any) {
+	if m == nil || !m.Set() {
+		return
+	}
+	var golden *string
+	if m.Golden != "" {
+		path := filepath.Join(k.dir, m.Golden)
+		if k.update {
+			if err := writeGolden(path, textOf(v)); err != nil {
+				k.failf("%s: writing golden file: %v", what, err)
+			} else {
+				k.updated = append(k.updated, path)
+			}
+		} else {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				k.failf("%s: golden file %s: %v (chainrun test --update writes it)", what, m.Golden, unwrapPath(err))
+				return
+			}
+			text := string(data)
+			golden = &text
+		}
+	}
+	if err := m.Check(v, golden); err != nil {
+		k.failf("%s: %v", what, err)
+	}
+}
+
+// writeGolden writes a golden file, its directory made as needed.
+func writeGolden(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// unwrapPath drops the path an fs error repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// check compares a case's run with its expectations.
+func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
+	res := o.res
+	if e.Status != "" && string(res.Status) != e.Status {
+		k.failf("status: want %s, got %s%s", e.Status, res.Status, k.errorNote(res))
+	}
+	if e.ExitCode != nil && *e.ExitCode != o.exit {
+		k.failf("exit code: want %d, got %d%s", *e.ExitCode, o.exit, k.errorNote(res))
+	}
+	k.match("output", &e.Output, res.Output)
+	k.match("error", &e.Error, res.Error)
+	for _, name := range sortedKeys(e.Vars) {
+		v, ok := res.Vars[name]
+		if !ok {
+			k.failf("vars.%s: the run has no variable %s", name, name)
+			continue
+		}
+		k.match("vars."+name, e.Vars[name], v)
+	}
+	for _, id := range sortedKeys(e.Steps) {
+		k.step(id, e.Steps[id], c, o)
+	}
+	if e.Path != nil {
+		k.path(e.Path, c, o)
+	}
+	if e.Transitions != nil || e.State != "" {
+		var taken []string
+		state := ""
+		if res.WorkflowResult != nil {
+			for _, t := range res.Chain {
+				taken = append(taken, t.Transition)
+			}
+			state = res.State
+		}
+		if e.Transitions != nil && !slices.Equal(taken, e.Transitions) {
+			k.failf("transitions: want [%s], got [%s]", strings.Join(e.Transitions, ", "), strings.Join(taken, ", "))
+		}
+		if e.State != "" && state != e.State {
+			k.failf("state: want %s, got %q", e.State, state)
+		}
+	}
+	if e.ModelCalls != nil && res.Usage.LLMCalls != *e.ModelCalls {
+		k.failf("model_calls: want %d, got %d", *e.ModelCalls, res.Usage.LLMCalls)
+	}
+	if tokens := res.Usage.InputTokens + res.Usage.OutputTokens; e.MaxTokens != nil && tokens > *e.MaxTokens {
+		k.failf("max_tokens: the run used %d tokens (%d in, %d out), over %d", tokens, res.Usage.InputTokens, res.Usage.OutputTokens, *e.MaxTokens)
+	}
+	if e.MaxCostUSD != nil {
+		if o.unpriced != "" {
+			k.failf("max_cost_usd: no price is known for %s: add it under prices: in config", o.unpriced)
+		} else if o.cost > *e.MaxCostUSD {
+			k.failf("max_cost_usd: the run cost $%.6f, over $%g", o.cost, *e.MaxCostUSD)
+		}
+	}
+}
+
+// errorNote is the run's error, for a status that was not the one
+// expected.
+func (k *checker) errorNote(res *run.Result) string {
+	if res.Error == "" || k.explained {
+		return ""
+	}
+	return " (" + res.Error + ")"
+}
+
+// step checks one step's expectations.
+func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
+	var sr *run.StepResult
+	for i := range o.res.Steps {
+		if o.res.Steps[i].ID == id {
+			sr = &o.res.Steps[i]
+		}
+	}
+	if sr == nil {
+		k.failf("steps.%s: the step did not run (not in the result)", id)
+		return
+	}
+	what := "steps." + id
+	if e.Status != "" && string(sr.Status) != e.Status {
+		why := sr.Error
+		if why == "" {
+			why = sr.Reason
+		}
+		if why != "" && !k.explained {
+			why = " (" + why + ")"
+		} else {
+			why = ""
+		}
+		k.failf("%s.status: want %s, got %s%s", what, e.Status, sr.Status, why)
+	}
+	if e.Attempts != nil && sr.Attempts != *e.Attempts {
+		k.failf("%s.attempts: want %d, got %d", what, *e.Attempts, sr.Attempts)
+	}
+	calls := 0
+	if sr.Usage != nil {
+		calls = sr.Usage.LLMCalls
+	}
+	if e.ModelCalls != nil && calls != *e.ModelCalls {
+		k.failf("%s.model_calls: want %d, got %d", what, *e.ModelCalls, calls)
+	}
+	if e.ToolCalls != nil && sr.ToolCalls != *e.ToolCalls {
+		k.failf("%s.tool_calls: want %d, got %d", what, *e.ToolCalls, sr.ToolCalls)
+	}
+	if e.Decision != "" && sr.Decision != e.Decision {
+		k.failf("%s.decision: want %s, got %q", what, e.Decision, sr.Decision)
+	}
+	if e.Output.Set() {
+		s := findStep(c, id)
+		if s == nil || s.OutputVar == "" {
+			k.failf("%s.output: the step keeps no output (no output_var)", what)
+		} else {
+			k.match(what+".output", &e.Output, o.res.Vars[s.OutputVar])
+		}
+	}
+	k.match(what+".error", &e.Error, sr.Error)
+}
+
+// path checks that the steps that ran are those listed, in an order the
+// run kept: for a DAG chain, no step listed before one it depends on
+// (independent steps may run in either order, so their order is not
+// checked); for a workflow, whose steps run one at a time, the order
+// they ran in.
+func (k *checker) path(want []string, c *chain.Chain, o *outcome) {
+	ran := o.ran()
+	var missing, extra []string
+	for _, id := range want {
+		if _, ok := ran[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	for id := range ran {
+		if !slices.Contains(want, id) {
+			extra = append(extra, id)
+		}
+	}
+	slices.Sort(extra)
+	if len(missing) > 0 || len(extra) > 0 {
+		msg := "path: want [" + strings.Join(want, ", ") + "]"
+		if len(missing) > 0 {
+			msg += "; did not run: " + strings.Join(missing, ", ")
+		}
+		if len(extra) > 0 {
+			msg += "; ran too: " + strings.Join(extra, ", ")
+		}
+		k.failf("%s", msg)
+		return
+	}
+	if c.Workflow == nil {
+		g := c.Graph()
+		for i := range want {
+			for j := i + 1; j < len(want); j++ {
+				if g.DependsOn(want[i], want[j]) {
+					k.failf("path: %s is listed before %s, but it depends on %s", want[i], want[j], want[j])
+					return
+				}
+			}
+		}
+		return
+	}
+	for i := range want {
+		for j := i + 1; j < len(want); j++ {
+			a, b := ran[want[i]], ran[want[j]]
+			if b.finished < a.started {
+				k.failf("path: %s is listed before %s, but %s finished before %s started", want[i], want[j], want[j], want[i])
+				return
+			}
+		}
+	}
+}
+
+// findStep finds a step by id anywhere in the chain: nested steps, a
+// workflow's tasks and transition executors.
+func findStep(c *chain.Chain, id string) *chain.Step {
+	var found *chain.Step
+	eachStep(c, func(s *chain.Step) {
+		if s.ID == id && found == nil {
+			found = s
+		}
+	})
+	return found
+}
+
+// eachStep calls fn for every step of the chain, nested ones and a
+// workflow's tasks and executors included.
+func eachStep(c *chain.Chain, fn func(*chain.Step)) {
+	c.Walk(fn)
+	if c.Workflow == nil {
+		return
+	}
+	for _, st := range c.Workflow.States {
+		if st.Task != nil {
+			fn(st.Task)
+		}
+		for _, t := range st.Transitions {
+			if t.Executor != nil {
+				fn(t.Executor)
+			}
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,220 @@
+package chaintest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// File is one *.test.yaml file: the chain it tests and its cases.
+type File struct {
+	// Path is where the file was read.
+	Path string `yaml:"-"`
+	// Chain names the chain under test: a path relative to the file, or a
+	// name in the chains directory. Default: the file's name without
+	// .test.yaml.
+	Chain string `yaml:"chain"`
+	// Cassette is the file of recorded model answers, relative to this
+	// one. Default: NAME.cassette.yaml beside it.
+	Cassette string  `yaml:"cassette"`
+	Cases    []*Case `yaml:"cases"`
+
+	root *yaml.Node
+}
+
+// Case is one run of the chain and what it must show.
+type Case struct {
+	Name   string            `yaml:"name"`
+	Inputs map[string]scalar `yaml:"inputs"`
+	Mocks  Mocks             `yaml:"mocks"`
+	Expect Expect            `yaml:"expect"`
+	// Skip, when set, says why the case does not run (it is reported as
+	// skipped, never silently left out).
+	Skip string `yaml:"skip"`
+
+	line int
+}
+
+// Mocks are what a case puts in place of the world: step results, model
+// answers, decisions at decision points, the environment and the time.
+type Mocks struct {
+	// Steps replace step bodies: one result, or a list given to the step's
+	// attempts in order (the last one repeats).
+	Steps map[string]Canned `yaml:"steps"`
+	// Models script a step's model answers, in order, before the cassette
+	// is asked: text, tool calls or an error status.
+	Models map[string]Answers `yaml:"models"`
+	// Decisions are the transitions to take at decision points, by
+	// state: one, or a list taken on each visit in order.
+	Decisions map[string]Decisions `yaml:"decisions"`
+	// Env is added to the environment of the chain's commands.
+	Env map[string]string `yaml:"env"`
+	// Time fixes the engine's clock (RFC 3339): templates' now, run ids,
+	// gate waits.
+	Time string `yaml:"time"`
+}
+
+// scalar is an input value written as any YAML scalar.
+type scalar string
+
+// UnmarshalYAML takes a string, number or boolean as its text.
+func (s *scalar) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: an input value is a string, number or boolean", n.Line)
+	}
+	*s = scalar(n.Value)
+	return nil
+}
+
+// Decisions are the transitions taken at one state, visit by visit.
+type Decisions []string
+
+// UnmarshalYAML takes one transition or a list.
+func (d *Decisions) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*d = Decisions{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var list []string
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		*d = list
+		return nil
+	}
+	return fmt.Errorf("line %d: a decision is a transition name or a list of them", n.Line)
+}
+
+// Load reads and checks a test file; every problem names the file and
+// line.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Path: path}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty test file: it needs cases", path)
+		}
+		msg := yamlMessage(err)
+		if m := atLine.FindStringSubmatch(msg); m != nil {
+			return nil, fmt.Errorf("%s:%s: %s", path, m[1], m[2])
+		}
+		return nil, fmt.Errorf("%s: %s", path, msg)
+	}
+	var root yaml.Node
+	_ = yaml.Unmarshal(data, &root)
+	f.root = &root
+	if len(f.Cases) == 0 {
+		return nil, fmt.Errorf("%s: no cases: a test file lists its cases under cases:", path)
+	}
+	seen := map[string]int{}
+	for i, c := range f.Cases {
+		c.line = f.line("cases", fmt.Sprint(i))
+		if c.Name == "" {
+			return nil, fmt.Errorf("%s:%d: case %d has no name", path, c.line, i+1)
+		}
+		if at, dup := seen[c.Name]; dup {
+			return nil, fmt.Errorf("%s:%d: a second case named %q (the first is at line %d)", path, c.line, c.Name, at)
+		}
+		seen[c.Name] = c.line
+		if c.Mocks.Time != "" {
+			if _, err := time.Parse(time.RFC3339, c.Mocks.Time); err != nil {
+				return nil, fmt.Errorf("%s:%d: case %q: mocks.time %q is not an RFC 3339 time (2026-01-02T15:04:05Z)", path, f.line("cases", fmt.Sprint(i), "mocks", "time"), c.Name, c.Mocks.Time)
+			}
+		}
+	}
+	return f, nil
+}
+
+// ChainRef is the chain the file tests, and whether it is a path.
+func (f *File) ChainRef() (ref string, isPath bool) {
+	ref = f.Chain
+	if ref == "" {
+		ref = strings.TrimSuffix(filepath.Base(f.Path), ".test.yaml")
+		if p := filepath.Join(filepath.Dir(f.Path), ref+".yaml"); exists(p) {
+			return p, true
+		}
+		return ref, false
+	}
+	if p := filepath.Join(filepath.Dir(f.Path), ref); strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".yaml") || strings.HasSuffix(ref, ".json") {
+		return p, true
+	}
+	return ref, false
+}
+
+// CassettePath is where the file's recorded answers live.
+func (f *File) CassettePath() string {
+	if f.Cassette != "" {
+		return filepath.Join(filepath.Dir(f.Path), f.Cassette)
+	}
+	return strings.TrimSuffix(f.Path, ".test.yaml") + ".cassette.yaml"
+}
+
+// line is the line of the value at a path of keys (sequence indexes as
+// numbers) in the file, the nearest existing one's when it is absent.
+func (f *File) line(path ...string) int {
+	n := f.root
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := 1
+	for _, p := range path {
+		if n == nil {
+			break
+		}
+		line = n.Line
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == p {
+					line = n.Content[i].Line
+					next = n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			var idx int
+			if _, err := fmt.Sscan(p, &idx); err == nil && idx < len(n.Content) {
+				next = n.Content[idx]
+				line = next.Line
+			}
+		}
+		n = next
+	}
+	return line
+}
+
+// yamlMessage is a decoding error as a person reads it: its lines, with
+// the decoder's Go type names and prefixes left out.
+func yamlMessage(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"yaml: ", "construct errors:", "unmarshal errors:"} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	msg = typeNames.ReplaceAllString(msg, "unknown field $1")
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+}
+
+// atLine finds a message that begins with the line it is about.
+var atLine = regexp.MustCompile(`^line (\d+): (?:line \d+: )*(.*)$`)
+
+// typeNames finds the decoder's "field X not found in type T".
+var typeNames = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+func exists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}

@@ -1,0 +1,318 @@
+package chaintest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/cassette"
+)
+
+// Matcher is an expectation about one value (an output, a variable, an
+// error). Written as a plain value it means equals; as a mapping of
+// operators it may say equals, contains, not_contains, regex,
+// json_schema, jsonpath and golden, all of which must hold.
+type Matcher struct {
+	set         bool
+	equals      any
+	hasEquals   bool
+	contains    []string
+	notContains []string
+	regex       []*regexp.Regexp
+	schema      *jsonschema.Resolved
+	paths       []pathCheck
+	// Golden is a file (relative to the test file) holding the expected
+	// text; chainrun test --update writes it.
+	Golden string
+	line   int
+}
+
+type pathCheck struct {
+	expr string
+	path *jsonpath.Path
+	want *Matcher
+}
+
+// matcherOps are a matcher's operators.
+var matcherOps = []string{"equals", "contains", "not_contains", "regex", "json_schema", "jsonpath", "golden"}
+
+// UnmarshalYAML reads a plain value (equals) or a mapping of operators.
+func (m *Matcher) UnmarshalYAML(n *yaml.Node) error {
+	m.set, m.line = true, n.Line
+	if n.Kind == yaml.MappingNode && !isOps(n) {
+		for i := 0; i < len(n.Content); i += 2 {
+			if op := nearOp(n.Content[i].Value); op != "" {
+				return fmt.Errorf("line %d: %s: not an operator; did you mean %s? (to expect a mapping with this key, write it under equals:)", n.Content[i].Line, n.Content[i].Value, op)
+			}
+		}
+	}
+	if n.Kind != yaml.MappingNode || !isOps(n) {
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		if n.Kind == yaml.ScalarNode {
+			v = n.Value
+		}
+		m.equals, m.hasEquals = jsonish(v), true
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if err := m.op(k, v); err != nil {
+			return fmt.Errorf("line %d: %s: %v", k.Line, k.Value, err)
+		}
+	}
+	return nil
+}
+
+// isOps reports whether a mapping is operators (every key is one); a
+// mapping with none of them is a value to equal, and a mix is refused by
+// op.
+func isOps(n *yaml.Node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if slices.Contains(matcherOps, n.Content[i].Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearOp is the operator a key is a likely typo of ("" when none): one
+// or two letters apart.
+func nearOp(key string) string {
+	for _, op := range matcherOps {
+		if key != op && distance(key, op) <= 2 {
+			return op
+		}
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance of two short words.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func (m *Matcher) op(k, v *yaml.Node) error {
+	strs := func() ([]string, error) {
+		if v.Kind == yaml.ScalarNode {
+			return []string{v.Value}, nil
+		}
+		var list []string
+		err := v.Decode(&list)
+		return list, err
+	}
+	var err error
+	switch k.Value {
+	case "equals":
+		var d any
+		if err := v.Decode(&d); err != nil {
+			return err
+		}
+		if v.Kind == yaml.ScalarNode {
+			d = v.Value
+		}
+		m.equals, m.hasEquals = jsonish(d), true
+	case "contains":
+		m.contains, err = strs()
+	case "not_contains":
+		m.notContains, err = strs()
+	case "regex":
+		var list []string
+		if list, err = strs(); err == nil {
+			for _, r := range list {
+				re, rerr := regexp.Compile(r)
+				if rerr != nil {
+					return rerr
+				}
+				m.regex = append(m.regex, re)
+			}
+		}
+	case "json_schema":
+		var d any
+		if err := v.Decode(&d); err != nil {
+			return err
+		}
+		text, err := json.Marshal(jsonish(d))
+		if err != nil {
+			return err
+		}
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(text, &sch); err != nil {
+			return fmt.Errorf("not a JSON Schema: %v", err)
+		}
+		if m.schema, err = sch.Resolve(nil); err != nil {
+			return err
+		}
+	case "jsonpath":
+		if v.Kind != yaml.MappingNode {
+			return fmt.Errorf("a mapping of JSONPath expressions to what each selects")
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			expr := v.Content[i].Value
+			p, err := jsonpath.Parse(expr)
+			if err != nil {
+				return fmt.Errorf("%s: %v", expr, err)
+			}
+			want := &Matcher{}
+			if err := want.UnmarshalYAML(v.Content[i+1]); err != nil {
+				return err
+			}
+			m.paths = append(m.paths, pathCheck{expr: expr, path: p, want: want})
+		}
+	case "golden":
+		m.Golden = v.Value
+	default:
+		return fmt.Errorf("not an operator (%s); to expect a mapping with this key, write it under equals:", strings.Join(matcherOps, ", "))
+	}
+	return err
+}
+
+// Set reports whether the matcher was written.
+func (m *Matcher) Set() bool { return m != nil && m.set }
+
+// Check reports how v fails the matcher (nil: it holds). golden is the
+// golden file's content when the matcher has one.
+func (m *Matcher) Check(v any, golden *string) error {
+	text := textOf(v)
+	if m.hasEquals && !equal(m.equals, v) {
+		return fmt.Errorf("want %s, got %s", show(m.equals), show(v))
+	}
+	for _, c := range m.contains {
+		if !strings.Contains(text, c) {
+			return fmt.Errorf("want it to contain %q, got %s", c, show(v))
+		}
+	}
+	for _, c := range m.notContains {
+		if strings.Contains(text, c) {
+			return fmt.Errorf("want it not to contain %q, got %s", c, show(v))
+		}
+	}
+	for _, re := range m.regex {
+		if !re.MatchString(text) {
+			return fmt.Errorf("want it to match /%s/, got %s", re, show(v))
+		}
+	}
+	if m.schema != nil || len(m.paths) > 0 {
+		doc := dataOf(v)
+		if m.schema != nil {
+			if err := m.schema.Validate(doc); err != nil {
+				return fmt.Errorf("does not hold to json_schema: %v", err)
+			}
+		}
+		for _, p := range m.paths {
+			nodes := p.path.Select(doc)
+			var got any
+			switch len(nodes) {
+			case 0:
+				return fmt.Errorf("jsonpath %s selects nothing in %s", p.expr, show(v))
+			case 1:
+				got = nodes[0]
+			default:
+				got = []any(nodes)
+			}
+			if err := p.want.Check(got, nil); err != nil {
+				return fmt.Errorf("jsonpath %s: %v", p.expr, err)
+			}
+		}
+	}
+	if golden != nil && text != *golden {
+		return fmt.Errorf("differs from golden file %s: %s (chainrun test --update rewrites it)", m.Golden, firstDiff(*golden, text))
+	}
+	return nil
+}
+
+// textOf is a value as text: a string itself, anything else as JSON.
+func textOf(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// dataOf is a value as data: a string that holds JSON is parsed.
+func dataOf(v any) any {
+	if s, ok := v.(string); ok {
+		var d any
+		if json.Unmarshal([]byte(strings.TrimSpace(s)), &d) == nil {
+			return d
+		}
+	}
+	return jsonish(v)
+}
+
+// equal compares an expected value with an actual one: text with text
+// (a number or boolean compared as written), data with data (a string
+// that holds JSON as its data).
+func equal(want, got any) bool {
+	if ws, ok := want.(string); ok {
+		if ws == textOf(got) || (isData(got) && ws == fmt.Sprint(got)) {
+			return true
+		}
+		// JSON text against data, or against JSON text written otherwise
+		if t := strings.TrimSpace(ws); t != "" && (t[0] == '{' || t[0] == '[') {
+			var d any
+			return json.Unmarshal([]byte(t), &d) == nil && reflect.DeepEqual(d, dataOf(got))
+		}
+		return false
+	}
+	return reflect.DeepEqual(jsonish(want), dataOf(got))
+}
+
+func isData(v any) bool {
+	switch v.(type) {
+	case bool, float64, int:
+		return true
+	}
+	return false
+}
+
+// show is a value as a failure message quotes it, cut to a readable
+// length.
+func show(v any) string {
+	s := textOf(v)
+	if _, ok := v.(string); ok || v == nil {
+		s = fmt.Sprintf("%q", s)
+	}
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:197]) + "..."
+	}
+	return s
+}
+
+// firstDiff shows the first line where two texts part.
+func firstDiff(want, got string) string {
+	line, w, g := cassette.FirstDiff(want, got)
+	return fmt.Sprintf("line %d: want %q, got %q", line, w, g)
+}

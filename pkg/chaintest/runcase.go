@@ -1,0 +1,193 @@
+package chaintest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/retry"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// networkKinds are the step kinds that reach other machines: a hermetic
+// case must mock them.
+var networkKinds = map[chain.Kind]bool{chain.KindHTTP: true, chain.KindMCP: true, chain.KindWebhook: true, chain.KindBrowser: true}
+
+// noProxy is where a hermetic case's commands find their HTTP proxy: a
+// port nothing listens on, so that a command that would reach the
+// network through the usual variables fails at once instead.
+const noProxy = "http://127.0.0.1:9"
+
+// runCase runs one case of a file on c and returns what it did.
+func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp string) *outcome {
+	inputs := map[string]string{}
+	for k, v := range tc.Inputs {
+		inputs[k] = string(v)
+	}
+	secrets := append([]cassette.Secret(nil), r.Secrets...)
+	for _, in := range c.Inputs {
+		if v := inputs[in.Name]; in.Secret && v != "" {
+			secrets = append(secrets, cassette.Secret{Name: "secret input " + in.Name, Value: v})
+		}
+	}
+	script := cassette.NewScript(map[string][]cassette.Answer(nil))
+	if len(tc.Mocks.Models) > 0 {
+		steps := map[string][]cassette.Answer{}
+		for id, a := range tc.Mocks.Models {
+			steps[id] = a
+		}
+		script = cassette.NewScript(steps)
+	}
+	session := cassette.NewSession(tape, tc.Name, r.Mode, r.Models, secrets, script)
+	rec := &event.Recorder{}
+	opts := []run.Option{
+		run.WithModels(session),
+		run.WithEvents(rec),
+		run.WithStandIn(r.standIn(tc)),
+		run.WithEnv(r.env(tc, tmp)),
+		run.WithCache(cache.NewMem(), true), // answers kept within the case only
+		run.WithStreaming(false),
+	}
+	if tc.Mocks.Time != "" {
+		at, _ := time.Parse(time.RFC3339, tc.Mocks.Time)
+		opts = append(opts, run.WithClock(func() time.Time { return at }))
+	}
+	engine := r.Engine(opts...)
+	if r.Mode == cassette.ModeNone && !r.Live {
+		// retries and rate limits wait in virtual time
+		ctx = retry.WithoutWaits(ctx)
+	}
+	req := run.Request{Chain: c, Inputs: inputs, Decide: decider(tc.Mocks.Decisions)}
+	res, err := engine.Run(ctx, req)
+	o := &outcome{res: res, events: rec.Events(), misses: session.Misses()}
+	if err != nil {
+		o.res, o.exit = &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
+	} else {
+		o.exit = exitCode(res.Status)
+	}
+	o.price(r.Prices)
+	return o
+}
+
+// standIn replaces the bodies of the case's mocked steps, and refuses
+// the network steps it does not mock unless the run is live.
+func (r *Runner) standIn(tc *Case) run.StandIn {
+	var mu sync.Mutex
+	next := map[string]int{}
+	return func(ctx context.Context, s *chain.Step) (run.Canned, bool) {
+		if results, ok := tc.Mocks.Steps[s.ID]; ok {
+			mu.Lock()
+			n := next[s.ID]
+			next[s.ID]++
+			mu.Unlock()
+			return results[min(n, len(results)-1)], true
+		}
+		if networkKinds[s.Kind] && !r.Live {
+			return run.Canned{Err: fmt.Sprintf("%s step %s is not mocked: a chain test reaches no network (mock it under mocks.steps, or run chainrun test --live)", s.Kind, s.ID)}, true
+		}
+		return run.Canned{}, false
+	}
+}
+
+// env is the environment the case's commands get: a state and cache
+// directory of the test's own, no way out through a proxy (unless
+// live), and the case's variables over all.
+func (r *Runner) env(tc *Case, tmp string) map[string]string {
+	env := map[string]string{
+		"CHAINRUN_STATE_DIR": filepath.Join(tmp, "state"),
+		"CHAINRUN_CACHE_DIR": filepath.Join(tmp, "cache"),
+	}
+	if !r.Live {
+		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+			env[k] = noProxy
+		}
+		env["NO_PROXY"], env["no_proxy"] = "", ""
+	}
+	for k, v := range tc.Mocks.Env {
+		env[k] = v
+	}
+	return env
+}
+
+// decider takes the case's scripted decisions: at each visit of a state,
+// the next transition listed for it; once they are used up the run
+// pauses there, as it would with no one to decide.
+func decider(decisions map[string]Decisions) run.Decider {
+	if len(decisions) == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	next := map[string]int{}
+	return func(_ context.Context, d run.Decision) (string, bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		list := decisions[d.State]
+		n := next[d.State]
+		if n >= len(list) {
+			return "", false, nil
+		}
+		next[d.State]++
+		return list[n], true, nil
+	}
+}
+
+// checkMocks refuses mocks and expectations that name no step or state
+// of the chain: a typo would otherwise make a case pass for nothing.
+func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
+	ids := map[string]bool{}
+	eachStep(c, func(s *chain.Step) { ids[s.ID] = true })
+	states := map[string]bool{}
+	if c.Workflow != nil {
+		for _, s := range c.Workflow.States {
+			states[s.Name] = true
+		}
+	}
+	at := func(path ...string) string {
+		return fmt.Sprintf("%s:%d", f.Path, f.line(append([]string{"cases", fmt.Sprint(i)}, path...)...))
+	}
+	var errs []error
+	for _, group := range []struct {
+		name string
+		keys []string
+	}{{"mocks.steps", sortedKeys(tc.Mocks.Steps)}, {"mocks.models", sortedKeys(tc.Mocks.Models)}, {"expect.steps", sortedKeys(tc.Expect.Steps)}} {
+		for _, id := range group.keys {
+			if !ids[id] && !ids[strings.SplitN(id, "/", 2)[0]] {
+				path := append(strings.Split(group.name, "."), id)
+				errs = append(errs, fmt.Errorf("%s: case %q: %s.%s: %s has no step %s", at(path...), tc.Name, group.name, id, c.Name, id))
+			}
+		}
+	}
+	for _, st := range sortedKeys(tc.Mocks.Decisions) {
+		if !states[st] {
+			what := "it is not a workflow"
+			if c.Workflow != nil {
+				what = "it has no state " + st
+			}
+			errs = append(errs, fmt.Errorf("%s: case %q: mocks.decisions.%s: %s: %s", at("mocks", "decisions", st), tc.Name, st, c.Name, what))
+		}
+	}
+	for _, in := range sortedKeys(tc.Inputs) {
+		if c.Input(in) == nil && c.Workflow == nil {
+			errs = append(errs, fmt.Errorf("%s: case %q: inputs.%s: %s has no input %s", at("inputs", in), tc.Name, in, c.Name, in))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// tempDir is the test run's own directory, removed when it ends.
+func tempDir() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "chainrun-test-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
+}

@@ -1,0 +1,213 @@
+package chaintest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// Runner runs test files. Its functions come from the command that
+// builds it, with the configuration of the project.
+type Runner struct {
+	// Resolve finds the chain a test file names: a file's path, or a
+	// chain's name in the chains directory.
+	Resolve func(ref string, isPath bool) (*chain.Chain, error)
+	// Engine builds the engine a case runs on, the case's options last.
+	Engine func(opts ...run.Option) run.Engine
+	// Models resolves model names to providers (*llm.Registry); only a
+	// recording asks it for a live provider.
+	Models cassette.Models
+	// Prices price the runs' model use, for max_cost_usd.
+	Prices *llm.Prices
+	// Mode is --record; Live lets network steps run for real.
+	Mode cassette.Mode
+	Live bool
+	// Update rewrites golden files instead of comparing them.
+	Update bool
+	// Check lists the recordings no case asked for (Report.Unused).
+	Check bool
+	// Parallel caps how many cases run at once (0: one per CPU).
+	Parallel int
+	// Filter, when set, runs only the cases whose name it matches.
+	Filter *regexp.Regexp
+	// Secrets are values no cassette may hold (API keys from the
+	// environment); each case adds its secret inputs.
+	Secrets []cassette.Secret
+}
+
+// Report is what a test run found.
+type Report struct {
+	Files                   []*FileReport `json:"files"`
+	Passed, Failed, Skipped int           `json:"-"`
+	// Unused are recordings no case asked for (with --check).
+	Unused     []string `json:"unused_recordings,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
+}
+
+// FileReport is one test file's cases.
+type FileReport struct {
+	Path     string        `json:"file"`
+	Chain    string        `json:"chain"`
+	Cassette string        `json:"cassette,omitempty"`
+	Cases    []*CaseReport `json:"cases"`
+	// Saved is set when the file's cassette was written.
+	Saved bool `json:"cassette_saved,omitempty"`
+}
+
+// CaseReport is one case's verdict.
+type CaseReport struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+	// Result is passed, failed or skipped.
+	Result string `json:"result"`
+	// Failures say what did not hold, one line each.
+	Failures []string `json:"failures,omitempty"`
+	// Status and ExitCode are the run's.
+	Status     string   `json:"status,omitempty"`
+	ExitCode   int      `json:"exit_code"`
+	DurationMS int64    `json:"duration_ms"`
+	Updated    []string `json:"golden_updated,omitempty"`
+	Skip       string   `json:"skip,omitempty"`
+}
+
+// The results of a case.
+const (
+	Passed  = "passed"
+	Failed  = "failed"
+	Skipped = "skipped"
+)
+
+// Summary is the report's counts, for JSON.
+func (r *Report) Summary() map[string]int {
+	return map[string]int{"passed": r.Passed, "failed": r.Failed, "skipped": r.Skipped}
+}
+
+// OK reports whether no case failed and no recording went unused (which
+// the runner looks for only when asked to check).
+func (r *Report) OK() bool {
+	return r.Failed == 0 && len(r.Unused) == 0
+}
+
+// Run runs the cases of files (already loaded), several at once, and
+// saves each cassette that recorded something. An error is a problem with
+// the files themselves (a chain that does not load, a mock of a step that
+// does not exist): then no case ran.
+func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
+	start := time.Now()
+	type job struct {
+		f    *File
+		i    int
+		c    *chain.Chain
+		tape *cassette.Cassette
+		rep  *CaseReport
+	}
+	var jobs []job
+	var tapes []*cassette.Cassette
+	rep := &Report{}
+	for _, f := range files {
+		ref, isPath := f.ChainRef()
+		c, err := r.Resolve(ref, isPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s: chain %s: %w", f.Path, ref, err)
+		}
+		tape, err := cassette.Load(f.CassettePath())
+		if err != nil {
+			return nil, err
+		}
+		fr := &FileReport{Path: f.Path, Chain: c.Name, Cassette: f.CassettePath()}
+		rep.Files = append(rep.Files, fr)
+		tapes = append(tapes, tape)
+		for i, tc := range f.Cases {
+			if err := checkMocks(f, i, tc, c); err != nil {
+				return nil, err
+			}
+			cr := &CaseReport{Name: tc.Name, Line: tc.line}
+			fr.Cases = append(fr.Cases, cr)
+			switch {
+			case tc.Skip != "":
+				cr.Result, cr.Skip = Skipped, tc.Skip
+			case r.Filter != nil && !r.Filter.MatchString(tc.Name):
+				cr.Result, cr.Skip = Skipped, "not selected by --run"
+			default:
+				jobs = append(jobs, job{f: f, i: i, c: c, tape: tape, rep: cr})
+			}
+		}
+	}
+	tmp, cleanup, err := tempDir()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(r.Parallel, 1))
+	if r.Parallel <= 0 {
+		g.SetLimit(run.DefaultParallel())
+	}
+	var mu sync.Mutex
+	for _, j := range jobs {
+		g.Go(func() error {
+			caseStart := time.Now()
+			tc := j.f.Cases[j.i]
+			o := r.runCase(gctx, j.f, tc, j.c, j.tape, tmp)
+			k := &checker{dir: filepath.Dir(j.f.Path), update: r.Update}
+			for _, m := range o.misses {
+				k.failf("%v", m)
+				k.explained = true
+			}
+			k.check(&tc.Expect, j.c, o)
+			if len(k.failures) > 0 && !k.explained && o.res.Status != run.Succeeded && tc.Expect.Status == "" && tc.Expect.ExitCode == nil {
+				// the expectations that failed may not say why
+				k.failf("(the run %s: %s)", o.res.Status, o.res.Error)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			j.rep.Status, j.rep.ExitCode = string(o.res.Status), o.exit
+			j.rep.Failures, j.rep.Updated = k.failures, k.updated
+			j.rep.DurationMS = time.Since(caseStart).Milliseconds()
+			j.rep.Result = Passed
+			if len(k.failures) > 0 {
+				j.rep.Result = Failed
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i, fr := range rep.Files {
+		all := true
+		for _, cr := range fr.Cases {
+			switch cr.Result {
+			case Passed:
+				rep.Passed++
+			case Failed:
+				rep.Failed++
+			default:
+				rep.Skipped++
+				all = false
+			}
+		}
+		if tapes[i].Changed() {
+			if err := tapes[i].Save(); err != nil {
+				return nil, fmt.Errorf("saving the recordings: %w", err)
+			}
+			fr.Saved = true
+		}
+		if r.Check && all && ctx.Err() == nil {
+			// a recording is unused only if every case that could ask for it ran
+			for _, u := range tapes[i].Unused() {
+				rep.Unused = append(rep.Unused, fmt.Sprintf("%s: case %q, step %s #%d (%s/%s)", tapes[i].Path, u.Case, u.Step, u.Seq, u.Request.Provider, u.Request.Model))
+			}
+		}
+	}
+	rep.DurationMS = time.Since(start).Milliseconds()
+	return rep, nil
+}
