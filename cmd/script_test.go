@@ -71,6 +71,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("OPENAI_API_KEY", "ok-fake-4567")
 			e.Setenv("ANTHROPIC_BASE_URL", srv.AnthropicURL())
 			e.Setenv("LLMURL", srv.AnthropicURL())
+			e.Setenv("OPENAIURL", srv.OpenAIURL())
 			e.Setenv("OPENAI_BASE_URL", srv.OpenAIURL())
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
 			e.Setenv("HOME", e.WorkDir)
