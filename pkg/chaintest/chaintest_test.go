@@ -92,23 +92,31 @@ func TestMatchers(t *testing.T) {
 }
 
 func TestDeciderTakesEachVisitsChoiceThenPauses(t *testing.T) {
-	d := decider(map[string]Decisions{"review": {"revise", "approve"}})
+	var d Decisions
+	if err := yaml.Unmarshal([]byte("[revise, {take: approve, args: {note: fine, n: 2}}]"), &d); err != nil {
+		t.Fatal(err)
+	}
+	decide := decider(map[string]Decisions{"review": d})
 	var got []string
 	for range 3 {
-		name, ok, err := d(context.Background(), run.Decision{State: "review"})
-		if err != nil {
-			t.Fatal(err)
+		c, ok := decide(context.Background(), run.Decision{State: "review"})
+		got = append(got, map[bool]string{true: c.Transition, false: "(pause)"}[ok])
+		if c.Transition == "approve" && (c.Args["note"] != "fine" || c.Args["n"] != float64(2)) {
+			t.Errorf("args %v", c.Args)
 		}
-		got = append(got, map[bool]string{true: name, false: "(pause)"}[ok])
 	}
 	if strings.Join(got, ",") != "revise,approve,(pause)" {
 		t.Errorf("got %v", got)
 	}
-	if _, ok, _ := d(context.Background(), run.Decision{State: "other"}); ok {
+	if _, ok := decide(context.Background(), run.Decision{State: "other"}); ok {
 		t.Error("a state with no decision was decided")
 	}
 	if decider(nil) != nil {
 		t.Error("no decisions must leave the run's own deciders")
+	}
+	var bad Decisions
+	if err := yaml.Unmarshal([]byte("{args: {x: 1}}"), &bad); err == nil || !strings.Contains(err.Error(), "needs take") {
+		t.Errorf("a decision with no take: %v", err)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // File is one *.test.yaml file: the chain it tests and its cases.
@@ -75,23 +77,41 @@ func (s *scalar) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // Decisions are the transitions taken at one state, visit by visit.
-type Decisions []string
+type Decisions []run.Choice
 
-// UnmarshalYAML takes one transition or a list.
+// UnmarshalYAML takes one decision or a list; a decision is a transition
+// name, or {take: T, args: {…}} for a transition with an inputSchema.
 func (d *Decisions) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		*d = Decisions{n.Value}
-		return nil
-	case yaml.SequenceNode:
-		var list []string
-		if err := n.Decode(&list); err != nil {
-			return err
-		}
-		*d = list
-		return nil
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
 	}
-	return fmt.Errorf("line %d: a decision is a transition name or a list of them", n.Line)
+	for _, it := range items {
+		switch it.Kind {
+		case yaml.ScalarNode:
+			*d = append(*d, run.Choice{Transition: it.Value})
+			continue
+		case yaml.MappingNode:
+			if err := knownKeys(it, "a decision", []string{"take", "args"}); err != nil {
+				return err
+			}
+			var raw struct {
+				Take string         `yaml:"take"`
+				Args map[string]any `yaml:"args"`
+			}
+			if err := it.Decode(&raw); err != nil {
+				return err
+			}
+			if raw.Take == "" {
+				return fmt.Errorf("line %d: a decision needs take: TRANSITION", it.Line)
+			}
+			args, _ := jsonish(raw.Args).(map[string]any)
+			*d = append(*d, run.Choice{Transition: raw.Take, Args: args})
+			continue
+		}
+		return fmt.Errorf("line %d: a decision is a transition name, {take: T, args: {…}}, or a list of them", it.Line)
+	}
+	return nil
 }
 
 // Load reads and checks a test file; every problem names the file and

@@ -119,24 +119,24 @@ func (r *Runner) env(tc *Case, tmp string) map[string]string {
 }
 
 // decider takes the case's scripted decisions: at each visit of a state,
-// the next transition listed for it; once they are used up the run
-// pauses there, as it would with no one to decide.
-func decider(decisions map[string]Decisions) run.Decider {
+// the next one listed for it; once they are used up the run pauses there,
+// as it would with no one to decide.
+func decider(decisions map[string]Decisions) run.Scripted {
 	if len(decisions) == 0 {
 		return nil
 	}
 	var mu sync.Mutex
 	next := map[string]int{}
-	return func(_ context.Context, d run.Decision) (string, bool, error) {
+	return func(_ context.Context, d run.Decision) (run.Choice, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		list := decisions[d.State]
 		n := next[d.State]
 		if n >= len(list) {
-			return "", false, nil
+			return run.Choice{}, false
 		}
 		next[d.State]++
-		return list[n], true, nil
+		return list[n], true
 	}
 }
 

@@ -71,7 +71,7 @@ type Request struct {
 	// Decide, when set, is asked first at every decision point, agent
 	// or human: a chain test's scripted decisions. When it does not
 	// choose, the point is decided as without it.
-	Decide Decider
+	Decide Scripted
 
 	// Dir, when set, is the directory this run's commands run in and its
 	// relative paths resolve against, instead of the engine's: a resumed

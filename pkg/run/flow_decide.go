@@ -48,7 +48,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		forHuman = forHuman || t.Actor == chain.ActorHuman
 	}
 	if auto && f.req.Decide != nil {
-		if t, done := f.askDecider(ctx, f.req.Decide, s, viable, "script"); t != nil || done {
+		if t, done := f.scripted(ctx, s, viable); t != nil || done {
 			return t, "script"
 		}
 	}
@@ -97,6 +97,41 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 		}
 	}
 	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, name, who), linksOf(viable))
+	return nil, true
+}
+
+// Choice is a scripted decision: the transition, and the arguments its
+// inputSchema asks for (checked as --arg values are).
+type Choice struct {
+	Transition string
+	Args       map[string]any
+}
+
+// Scripted chooses at a decision point without a person or a model (a
+// chain test); ok false leaves the point to them.
+type Scripted func(ctx context.Context, d Decision) (c Choice, ok bool)
+
+// scripted takes the script's choice, with its arguments. done with no
+// transition means the run failed (a choice that is not offered, or
+// arguments its transition refuses).
+func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Transition) (*chain.Transition, bool) {
+	c, ok := f.req.Decide(ctx, f.decision(s, viable))
+	if !ok {
+		return nil, false
+	}
+	for _, t := range viable {
+		if t.Name != c.Transition {
+			continue
+		}
+		args, err := decisionArgs(t, c.Args)
+		if err != nil {
+			f.fail(fmt.Sprintf("state %s: the scripted decision: %v", s.Name, err), linksOf(viable))
+			return nil, true
+		}
+		f.useArgs(args)
+		return t, true
+	}
+	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (scripted)", s.Name, c.Transition), linksOf(viable))
 	return nil, true
 }
 

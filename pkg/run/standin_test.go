@@ -92,12 +92,12 @@ workflows:
 	c := load(t, src)
 	human := func(context.Context, Decision) (string, bool, error) { return "stop", true, nil }
 	for name, tc := range map[string]struct {
-		decide Decider
+		decide Scripted
 		want   string
 	}{
-		"scripted":      {func(context.Context, Decision) (string, bool, error) { return "go", true, nil }, "done"},
-		"passes":        {func(context.Context, Decision) (string, bool, error) { return "", false, nil }, "stopped"},
-		"names no link": {func(context.Context, Decision) (string, bool, error) { return "fly", true, nil }, "a"},
+		"scripted":      {func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "go"}, true }, "done"},
+		"passes":        {func(context.Context, Decision) (Choice, bool) { return Choice{}, false }, "stopped"},
+		"names no link": {func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "fly"}, true }, "a"},
 	} {
 		res, err := New().Run(context.Background(), Request{Chain: c, Decide: tc.decide, Human: human})
 		if err != nil {
@@ -105,6 +105,42 @@ workflows:
 		}
 		if res.State != tc.want {
 			t.Errorf("%s: state %s, want %s (%s)", name, res.State, tc.want, res.Error)
+		}
+	}
+}
+
+func TestScriptedDecisionArguments(t *testing.T) {
+	c := load(t, `version: "1"
+workflows:
+  w:
+    initialState: a
+    states:
+      a:
+        transitions:
+          go:
+            target: done
+            actor: human
+            inputSchema: {type: object, required: [reason], properties: {reason: {type: string}}}
+      done: {terminal: true}
+`)
+	for name, tc := range map[string]struct {
+		args  map[string]any
+		state string
+		err   string
+	}{
+		"given":   {map[string]any{"reason": "tests pass"}, "done", ""},
+		"missing": {nil, "a", "reason"},
+	} {
+		decide := func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "go", Args: tc.args}, true }
+		res, err := New().Run(context.Background(), Request{Chain: c, Decide: decide})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.State != tc.state || !strings.Contains(res.Error, tc.err) {
+			t.Errorf("%s: state %s, error %q", name, res.State, res.Error)
+		}
+		if tc.err == "" && (len(res.Chain) != 1 || res.Chain[0].DecidedBy != "script") {
+			t.Errorf("%s: chain %+v", name, res.Chain)
 		}
 	}
 }
