@@ -126,6 +126,9 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if cmd.Context().Err() != nil {
+		return &exitStatus{code: exitInterrupted, msg: "interrupted: the cases still running were stopped"}
+	}
 	if !rep.OK() {
 		return &exitStatus{code: exitFailed}
 	}
