@@ -32,7 +32,8 @@ var layers = map[string][]string{
 	"pkg/interrupt":         nil,
 	"pkg/iostreams":         nil,
 	"pkg/retry":             nil,
-	"pkg/project":           nil,
+	"pkg/project":           {"pkg/dotenv"},
+	"pkg/dotenv":            nil,
 	"pkg/buildinfo":         nil,
 	"pkg/llm/llmtest":       nil,
 	"pkg/mcpclient":         nil,
@@ -43,7 +44,7 @@ var layers = map[string][]string{
 	"pkg/chain":             {"pkg/dag"},
 	"pkg/inputs":            {"pkg/chain"},
 	"pkg/tools":             {"pkg/executor"},
-	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
+	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
 	"pkg/mcpserver":         {"pkg/chain", "pkg/event", "pkg/run"},
 }

@@ -41,6 +41,9 @@ type Chain struct {
 	// services http (rest) and cli steps reach by name.
 	Scripts     map[string]*Script     `yaml:"-"`
 	Connections map[string]*Connection `yaml:"connections" doc:"Services steps reach by name: mcp (a server: command, args, env, or url and headers) for mcp steps, rest (baseUrl, headers) for http steps, cli (command, args, env) for cli steps."`
+	// Dotenv are the files whose variables the chain's commands get (a
+	// workflow file's serve each of its workflows).
+	Dotenv []DotenvFile `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables the chain's commands get, under the real environment: a path or a list, each a path relative to the chain file or {path, required: false}."`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
 )
 
@@ -119,6 +120,8 @@ type Local struct {
 	preToolDelay time.Duration
 	// remote, when set, runs steps as a durable engine's tasks (remote.go).
 	remote *Remote
+	// dotenv are config's dotenv files, read when each run starts.
+	dotenv []dotenv.File
 }
 
 // ChainResolver finds the chain a chain step calls, by name; from is

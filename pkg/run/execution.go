@@ -58,6 +58,9 @@ type execution struct {
 	// durable engine makes; retryLeft then says another may follow.
 	attemptOnly int
 	retryLeft   bool
+	// env holds the variables of the run's dotenv files (dotenv.go): its
+	// commands get them, never its saved records.
+	env map[string]string
 }
 
 // driver chooses what an execution runs next: the DAG driver by
