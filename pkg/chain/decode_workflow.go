@@ -187,6 +187,8 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			workflowTimeout(d, w, v, prefix+"timeoutMs: ")
 		case "onTimeout":
 			decodeOnTimeout(d, w, v, prefix)
+		case "handlers":
+			d.errorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		case "enable_human_ask", "human_ask_cap":
 			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:

@@ -163,6 +163,8 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			c.Connections = decodeConnections(d, v)
 		case "dotenv":
 			c.Dotenv = decodeDotenv(d, v)
+		case "handlers":
+			c.Handlers = decodeHandlers(d, v)
 		default:
 			return false
 		}

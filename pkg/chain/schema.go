@@ -69,6 +69,7 @@ func dagSchema(step, input, tools map[string]any) map[string]any {
 		"tools":       tools,
 		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
 		"dotenv":      dotenvSchema(),
+		"handlers":    handlersSchema(step),
 	})
 	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
 	dag["required"] = []string{"name", "steps"}
