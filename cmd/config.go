@@ -39,12 +39,14 @@ const (
 	keySearchKeyHeader = "search_key_header"
 	// keyModel is --model, also read from CHAINRUN_MODEL.
 	keyModel = "model"
+	// keyDotenv names the .env files whose variables every run's commands get.
+	keyDotenv = "dotenv"
 )
 
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections,
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv,
 	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -40,6 +41,7 @@ type engineSetup struct {
 	cacheReads   bool
 	principal    *chain.Principal
 	search       run.Search
+	dotenv       []dotenv.File
 }
 
 // localEngine is the engine of this process.
@@ -59,6 +61,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithCache(s.answers, s.cacheReads),
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
+		run.WithDotenv(s.dotenv...),
 	)
 }
 
@@ -102,7 +105,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
-		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}})
+		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})
 	return engine, view, nil
 }
 

@@ -19,6 +19,7 @@ type workflowFile struct {
 	// Scripts and Connections serve every workflow of the file.
 	Scripts     any `yaml:"scripts" doc:"The scripts script executors run, by subject: each a body (#! names its interpreter, else bash), with verb, lifecycle and an optional hash."`
 	Connections any `yaml:"connections" doc:"Services executors reach by name: rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors; mcp connections are ignored with a warning."`
+	Dotenv      any `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables every workflow's commands get, under the real environment: a path or a list, each a path relative to this file or {path, required: false}."`
 }
 
 // gatewayKeys are the top-level keys of an mcp-flowgate file that
@@ -100,6 +101,9 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		case "connections":
 			lib.connections = decodeConnections(d, v)
 			return true
+		case "dotenv":
+			lib.dotenv = decodeDotenv(d, v)
+			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
@@ -128,7 +132,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			if c.Version == "" {
 				c.Version = file.Version
 			}
-			c.Scripts, c.Connections = lib.scripts, lib.connections
+			c.Scripts, c.Connections, c.Dotenv = lib.scripts, lib.connections, lib.dotenv
 			out = append(out, c)
 		}
 	}
@@ -183,6 +187,8 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			workflowTimeout(d, w, v, prefix+"timeoutMs: ")
 		case "onTimeout":
 			decodeOnTimeout(d, w, v, prefix)
+		case "handlers":
+			d.errorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		case "enable_human_ask", "human_ask_cap":
 			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:

@@ -161,6 +161,10 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			c.Tools = decodeTools(d, v)
 		case "connections":
 			c.Connections = decodeConnections(d, v)
+		case "dotenv":
+			c.Dotenv = decodeDotenv(d, v)
+		case "handlers":
+			c.Handlers = decodeHandlers(d, v)
 		default:
 			return false
 		}

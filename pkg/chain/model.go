@@ -41,6 +41,12 @@ type Chain struct {
 	// services http (rest) and cli steps reach by name.
 	Scripts     map[string]*Script     `yaml:"-"`
 	Connections map[string]*Connection `yaml:"connections" doc:"Services steps reach by name: mcp (a server: command, args, env, or url and headers) for mcp steps, rest (baseUrl, headers) for http steps, cli (command, args, env) for cli steps."`
+	// Handlers are the steps run after the chain's own, by how the run
+	// ended (handlers.go).
+	Handlers *Handlers `yaml:"handlers" doc:"Lifecycle handlers: on_success, on_failure, on_cancel and on_exit, each a step or a list of steps run once the chain's steps have finished, reading {run.status}, {run.error}, {run.failed_step}, {run.id}, {run.name} and every step's output."`
+	// Dotenv are the files whose variables the chain's commands get (a
+	// workflow file's serve each of its workflows).
+	Dotenv []DotenvFile `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables the chain's commands get, under the real environment: a path or a list, each a path relative to the chain file or {path, required: false}."`
 
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.

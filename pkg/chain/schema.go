@@ -68,6 +68,8 @@ func dagSchema(step, input, tools map[string]any) map[string]any {
 		"budget":      objectSchema(reflect.TypeFor[Budget](), nil),
 		"tools":       tools,
 		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
+		"dotenv":      dotenvSchema(),
+		"handlers":    handlersSchema(step),
 	})
 	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
 	dag["required"] = []string{"name", "steps"}
@@ -147,6 +149,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"scripts":     map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[scriptKeys](), nil)},
 		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
 		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": objectSchema(reflect.TypeFor[Fragment](), map[string]any{"verb": map[string]any{"enum": fragmentVerbs}, "lifecycle": map[string]any{"enum": lifecycles}})},
+		"dotenv":      dotenvSchema(),
 	})
 	file["required"] = []string{"workflows"}
 	file["patternProperties"] = extensions()

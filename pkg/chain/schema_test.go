@@ -19,7 +19,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 		reflect.TypeFor[Cache](), reflect.TypeFor[Guardrail](), reflect.TypeFor[PreTool](), reflect.TypeFor[Budget](),
 		reflect.TypeFor[Completion](), reflect.TypeFor[ToolDef](), reflect.TypeFor[workflowFile](), reflect.TypeFor[workflowKeys](),
 		reflect.TypeFor[workflowAgent](), reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),
-		reflect.TypeFor[Compose](),
+		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[DotenvFile](),
 	} {
 		for _, f := range fieldsOf(typ).list {
 			if f.doc == "" {

@@ -116,6 +116,10 @@ type Step struct {
 	// piped marks a chain of an OCC pipeline: its output is kept by its
 	// id whether or not another reads it.
 	piped bool
+	// lifecycle is the handler a step of handlers: belongs to
+	// (on_failure, …), seq its place in that handler's list.
+	lifecycle string
+	seq       int
 }
 
 // KeywordFallsThrough reports whether a condition_key answer that names

@@ -219,7 +219,8 @@ func (s *Step) Nested() []*Step {
 }
 
 // Walk calls fn for each step of the chain and every step nested in one
-// (a parallel step's branches), outermost first.
+// (a parallel step's branches), outermost first, then the steps of its
+// handlers.
 func (c *Chain) Walk(fn func(*Step)) {
 	var visit func(s *Step)
 	visit = func(s *Step) {
@@ -229,6 +230,9 @@ func (c *Chain) Walk(fn func(*Step)) {
 		}
 	}
 	for _, s := range c.Steps {
+		visit(s)
+	}
+	for _, s := range c.HandlerSteps() {
 		visit(s)
 	}
 }

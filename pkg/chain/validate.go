@@ -66,6 +66,7 @@ func validate(d *diags, c *Chain, opts Options) {
 	if !v.steps() {
 		return
 	}
+	handlers := v.handlers()
 	// tools read only their arguments: they are checked whatever the
 	// steps' graph looks like
 	v.toolDefs()
@@ -73,6 +74,9 @@ func validate(d *diags, c *Chain, opts Options) {
 		return
 	}
 	v.compileAll()
+	for _, s := range handlers {
+		v.compile(s)
+	}
 	v.output()
 	v.unusedOutputs()
 	d.sort()
@@ -336,6 +340,9 @@ func (v *validator) output() {
 	c := v.c
 	if c.Output == "" {
 		return
+	}
+	if p := v.produce[c.Output]; p != nil && p.lifecycle != "" {
+		v.d.errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
 	}
 	if v.produce[c.Output] == nil {
 		var vars []string

@@ -108,6 +108,7 @@ type connectionKeys struct {
 type fileLibrary struct {
 	scripts     map[string]*Script
 	connections map[string]*Connection
+	dotenv      []DotenvFile
 }
 
 // decodeScripts reads a workflow file's scripts: library.

@@ -27,7 +27,8 @@ type Expect struct {
 	Vars map[string]*Matcher `yaml:"vars"`
 	// Steps are expectations of single steps, by id.
 	Steps map[string]*StepExpect `yaml:"steps"`
-	// Path are the steps that ran (not skipped), in an order the run kept:
+	// Path are the steps that ran (not skipped, not handlers), in an
+	// order the run kept:
 	// a step may be listed before another only if it did not start after
 	// the other finished.
 	Path []string `yaml:"path"`
@@ -199,9 +200,11 @@ func (k *checker) errorNote(res *run.Result) string {
 // step checks one step's expectations.
 func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 	var sr *run.StepResult
-	for i := range o.res.Steps {
-		if o.res.Steps[i].ID == id {
-			sr = &o.res.Steps[i]
+	for _, list := range [][]run.StepResult{o.res.Steps, o.res.Handlers} {
+		for i := range list {
+			if list[i].ID == id {
+				sr = &list[i]
+			}
 		}
 	}
 	if sr == nil {
@@ -313,10 +316,17 @@ func findStep(c *chain.Chain, id string) *chain.Step {
 	return found
 }
 
-// eachStep calls fn for every step of the chain, nested ones and a
-// workflow's tasks and executors included.
+// eachStep calls fn for every step of the chain, nested ones, its
+// lifecycle handlers' and a workflow's tasks and executors included.
 func eachStep(c *chain.Chain, fn func(*chain.Step)) {
 	c.Walk(fn)
+	if h := c.Handlers; h != nil {
+		for _, list := range [][]*chain.Step{h.OnSuccess, h.OnFailure, h.OnCancel, h.OnExit} {
+			for _, s := range list {
+				fn(s)
+			}
+		}
+	}
 	if c.Workflow == nil {
 		return
 	}

@@ -33,6 +33,9 @@ func (o *outcome) ran() map[string]span {
 	out := map[string]span{}
 	started := map[string]int{}
 	for i, e := range o.events {
+		if e.Handler != "" {
+			continue // a lifecycle handler's steps are not the chain's path
+		}
 		switch e.Type {
 		case event.StepStarted:
 			if _, ok := started[e.Step]; !ok {

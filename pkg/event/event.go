@@ -64,6 +64,11 @@ const (
 	// ToolDenied is a call outside the step's tools that was refused
 	// (DecidedBy: headless, human).
 	ToolDenied Type = "tool.denied"
+	// HandlerStarted is a lifecycle handler (Handler: on_success,
+	// on_failure, on_cancel, on_exit) that starts once the run's steps
+	// have finished, with the run's Status; its steps' events follow,
+	// each with the same Handler.
+	HandlerStarted Type = "handler.started"
 )
 
 // Event is one thing that happened in a run.
@@ -114,6 +119,9 @@ type Event struct {
 	Tool   string `json:"tool,omitempty"`
 	Digest string `json:"digest,omitempty"`
 	Turn   int    `json:"turn,omitempty"`
+	// Handler is the lifecycle handler (on_success, on_failure,
+	// on_cancel, on_exit) whose step an event is about.
+	Handler string `json:"handler,omitempty"`
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

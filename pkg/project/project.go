@@ -3,10 +3,10 @@
 // the user's config, cache and state directories under the XDG base
 // directories; the layers a setting is read from, flag > CHAINRUN_<KEY> >
 // file > default (layers.go); what a config value must be to be read
-// (settings.go); and who runs act for, the principal of config and CHAINRUN_PRINCIPAL_*
-// (principal.go).
+// (settings.go); who runs act for, the principal of config and CHAINRUN_PRINCIPAL_*
+// (principal.go); and the dotenv files config names (dotenv.go).
 //
-// It imports nothing of this module.
+// It may import, of this module: dotenv.
 package project
 
 import (

@@ -53,6 +53,9 @@ func CheckFileSettings(path string, top map[string]any) error {
 	if _, err := ReadPrincipal("config file "+path+": ", top["principal"], func(string) string { return "" }); err != nil {
 		return err
 	}
+	if _, err := dotenvFiles(path, top[dotenvKey]); err != nil {
+		return &SettingError{fmt.Sprintf("config file %s: dotenv: %v", path, err)}
+	}
 	for _, k := range wholeSettings {
 		v, ok := top[k.key]
 		if !ok || v == nil {

@@ -65,6 +65,9 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		}
 	}
 	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	if err := x.inheritEnv(callx); err != nil {
+		return outcome{}, &permanentError{err}
+	}
 	res := callx.run(ctx, &dagDriver{x: callx})
 	// the callee's model use is the step's: the caller's result counts it
 	used := outcome{usage: res.Usage}

@@ -91,10 +91,10 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 			cmd.Argv = append(cmd.Argv, v)
 		}
 	}
-	cmd.Env = append(x.l.environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
+	cmd.Env = x.environ("CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
 	if cmd.Bin != "" {
 		// scripts find the chain's own commands too
-		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+x.l.getenv("PATH"))
+		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+x.pathEnv())
 	}
 	for k, a := range env {
 		v, err := x.arg(a, sc)

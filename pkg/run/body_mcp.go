@@ -106,11 +106,11 @@ func (x *execution) toolArgs(s *chain.Step, sc scope) (map[string]any, error) {
 func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) {
 	srv := mcpclient.Server{Name: conn.Name, Command: conn.Command, Args: conn.Args, URL: conn.URL}
 	if srv.Command != "" {
-		env, err := connectionValues(conn, "env", conn.Env)
+		env, err := connectionValues(x.getenv, conn, "env", conn.Env)
 		if err != nil {
 			return srv, err
 		}
-		srv.Env = x.l.environ()
+		srv.Env = x.environ()
 		for _, k := range sortedKeys(env) {
 			srv.Env = append(srv.Env, k+"="+env[k])
 		}
@@ -123,7 +123,7 @@ func (x *execution) mcpServer(conn *chain.Connection) (mcpclient.Server, error) 
 		}
 	}
 	var err error
-	srv.Headers, err = connectionValues(conn, "header", conn.Headers)
+	srv.Headers, err = connectionValues(x.getenv, conn, "header", conn.Headers)
 	return srv, err
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -34,7 +33,7 @@ func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	var err error
 	conn := x.c.Connections[s.Connection]
 	if conn != nil {
-		base, err := expandEnv(conn.BaseURL, "connection "+conn.Name+" baseUrl")
+		base, err := expandEnv(x.getenv, conn.BaseURL, "connection "+conn.Name+" baseUrl")
 		if err != nil {
 			return outcome{}, err
 		}
@@ -43,7 +42,7 @@ func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome,
 			return outcome{}, err
 		}
 		req.URL = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
-		headers, err := connectionValues(conn, "header", conn.Headers)
+		headers, err := connectionValues(x.getenv, conn, "header", conn.Headers)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -134,10 +133,10 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 
 // connectionValues are a connection's settings of one kind (header,
 // env), each with its ${NAME}s read now.
-func connectionValues(conn *chain.Connection, what string, m map[string]string) (map[string]string, error) {
+func connectionValues(getenv func(string) (string, bool), conn *chain.Connection, what string, m map[string]string) (map[string]string, error) {
 	out := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
-		v, err := expandEnv(m[k], "connection "+conn.Name+" "+what+" "+k)
+		v, err := expandEnv(getenv, m[k], "connection "+conn.Name+" "+what+" "+k)
 		if err != nil {
 			return nil, err
 		}
@@ -152,10 +151,10 @@ var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // expandEnv reads the environment variables a connection's setting names
 // as ${NAME}, when the request is sent: an unset one fails the step,
 // naming it (the value itself is never shown or saved).
-func expandEnv(text, what string) (string, error) {
+func expandEnv(getenv func(string) (string, bool), text, what string) (string, error) {
 	var unset []string
 	out := envRef.ReplaceAllStringFunc(text, func(m string) string {
-		v, ok := os.LookupEnv(m[2 : len(m)-1])
+		v, ok := getenv(m[2 : len(m)-1])
 		if !ok {
 			unset = append(unset, m[2:len(m)-1])
 		}

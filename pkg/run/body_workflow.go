@@ -190,6 +190,9 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
 		Started: x.req.Started, Rerun: x.req.Rerun}
 	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
+	if err := x.inheritEnv(sub); err != nil {
+		return nil, &permanentError{err}
+	}
 	return newFlow(sub, req)
 }
 

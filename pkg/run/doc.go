@@ -12,6 +12,6 @@
 // decorators (models.go, agent.go, answer.go).
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
-// import, of this module: cache, chain, dag, event, executor, guard,
-// interrupt, llm, mcpclient, redact, retry, tools.
+// import, of this module: cache, chain, dag, dotenv, event, executor,
+// guard, interrupt, llm, mcpclient, redact, retry, tools.
 package run

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
 )
 
@@ -127,6 +128,8 @@ type Local struct {
 	// command's environment (standin.go).
 	standIn StandIn
 	env     map[string]string
+	// dotenv are config's dotenv files, read when each run starts.
+	dotenv []dotenv.File
 }
 
 // ChainResolver finds the chain a chain step calls, by name; from is

@@ -58,6 +58,9 @@ type execution struct {
 	// durable engine makes; retryLeft then says another may follow.
 	attemptOnly int
 	retryLeft   bool
+	// env holds the variables of the run's dotenv files (dotenv.go): its
+	// commands get them, never its saved records.
+	env map[string]string
 }
 
 // driver chooses what an execution runs next: the DAG driver by
@@ -82,7 +85,6 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	x.emit(event.Event{Type: event.RunStarted, Chain: x.c.Name, State: d.where()})
 	announced := x.announceStop(ctx)
 	d.drive(ctx)
-	x.closeMCP()
 	res := &Result{
 		RunID:     x.runID,
 		Name:      x.c.Name,
@@ -90,12 +92,16 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 		StartedAt: start.UTC().Format(time.RFC3339Nano),
 	}
 	d.conclude(ctx, res)
+	x.runHandlers(ctx, res)
+	x.closeMCP()
 	if res.Steps == nil {
 		res.Steps = []StepResult{}
 	}
-	for _, sr := range res.Steps {
-		if sr.Usage != nil {
-			res.Usage.add(*sr.Usage)
+	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
+		for _, sr := range list {
+			if sr.Usage != nil {
+				res.Usage.add(*sr.Usage)
+			}
 		}
 	}
 	x.st.mu.RLock()
@@ -163,6 +169,11 @@ func (x *execution) markStarted(s *chain.Step) *StepResult {
 // secret input values in its text, and sends it.
 func (x *execution) emit(e event.Event) {
 	e.V, e.RunID = event.SchemaVersion, x.runID
+	if e.Step != "" && x.c.Handlers != nil && e.Handler == "" {
+		if s := x.c.Step(e.Step); s != nil {
+			e.Handler = s.Lifecycle()
+		}
+	}
 	if e.Time.IsZero() {
 		e.Time = x.l.now()
 	}

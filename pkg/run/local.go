@@ -27,9 +27,17 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var env map[string]string
+	if l.remote == nil {
+		// a durable engine's workers read them, where the steps run
+		if env, err = l.readDotenv(c, cmp.Or(req.Dir, l.dir)); err != nil {
+			return nil, err
+		}
+	}
 	st := newStore(inputs)
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
+	x.env = env
 	var d driver = &dagDriver{x: x}
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -86,7 +87,7 @@ func (x *execution) firstModel(s *chain.Step) string {
 // as warnings: a chain is valid on a machine without keys).
 func (l *Local) CheckModels(c *chain.Chain) []error {
 	var out []error
-	for _, s := range c.Steps {
+	for _, s := range slices.Concat(c.Steps, c.HandlerSteps()) {
 		if !s.Kind.Deterministic() {
 			_, skipped, err := l.targets(c, s)
 			if err != nil {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -34,6 +35,9 @@ type PlannedStep struct {
 	State      string `json:"state,omitempty"`
 	Transition string `json:"transition,omitempty"`
 	Target     string `json:"target,omitempty"`
+	// Handler is the lifecycle handler a step of the chain's handlers
+	// runs in, once the chain's steps have finished.
+	Handler string `json:"handler,omitempty"`
 }
 
 // Plan resolves every step of the chain without running anything. It
@@ -72,8 +76,8 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		}
 	}
 	var plan []PlannedStep
-	for _, s := range c.Steps {
-		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd)}
+	for _, s := range slices.Concat(c.Steps, c.HandlerSteps()) {
+		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd), Handler: s.Lifecycle()}
 		if at, ok := place[s]; ok {
 			p.Wave, p.State, p.Transition, p.Target = 0, at.State, at.Transition, at.Target
 		}

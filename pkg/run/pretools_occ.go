@@ -37,11 +37,11 @@ func datetime(now time.Time, zone, format string) string {
 // envVar is an env_var pre_tool's value: the variable, else its
 // default_value. A name that says it holds a secret was refused when the
 // chain loaded; it is refused again here, should a chain bypass that.
-func envVar(p chain.PreTool) (Value, error) {
+func envVar(p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
 	if chain.SecretEnvName(p.VarName) {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
 	}
-	if v, ok := os.LookupEnv(p.VarName); ok {
+	if v, ok := getenv(p.VarName); ok {
 		return Value{Text: v}, nil
 	}
 	return Value{Text: p.Default}, nil

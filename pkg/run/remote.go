@@ -171,6 +171,11 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDon
 	events := &collected{}
 	x := l.newExecution(c, t.RunID, st, llm.NewBudget(t.MaxTokens, t.MaxCalls), Request{Events: events}, nil)
 	x.attemptOnly = t.Attempt
+	env, err := l.readDotenv(c, l.dir)
+	if err != nil {
+		return StepDone{Result: StepResult{ID: t.Step, Status: StepFailed, Error: err.Error()}}
+	}
+	x.env = env
 	sr, exit := x.runStepNoted(ctx, s, t.Note)
 	x.closeMCP()
 	done := StepDone{Result: *sr, EarlyExit: exit, Events: events.list, Warnings: x.warnings, Refused: x.refused[s.ID],

@@ -51,6 +51,10 @@ type Result struct {
 	// Warnings are problems that did not fail the run (a state directory
 	// that could not be written, say).
 	Warnings []string `json:"warnings,omitempty"`
+	// Handlers are the steps of the chain's lifecycle handlers that this
+	// attempt ran, in order, each with its handler: they do not change
+	// Status (a failed one is also a warning).
+	Handlers []StepResult `json:"handlers,omitempty"`
 	// WorkflowResult holds state, chain, context, guidance and links for a
 	// state workflow (nil for a DAG chain).
 	*WorkflowResult
@@ -87,6 +91,9 @@ type StepResult struct {
 	// WaitingSince is when a paused gate began to wait (RFC 3339): its
 	// timeout_hours count from then, across resumes.
 	WaitingSince string `json:"waiting_since,omitempty"`
+	// Handler is the lifecycle handler (on_success, on_failure,
+	// on_cancel, on_exit) a step of the result's handlers ran in.
+	Handler string `json:"handler,omitempty"`
 
 	// exitCode and errOut are a command's exit status and whole error
 	// output, which a transition's output mapping reads as

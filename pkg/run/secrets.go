@@ -185,8 +185,10 @@ func (x *execution) maskResult(res *Result) {
 		res.Vars[k] = x.maskValue(v)
 	}
 	res.Output = x.maskValue(res.Output)
-	for i := range res.Steps {
-		sr := &res.Steps[i]
-		sr.Error, sr.Reason, sr.Stderr = x.mask(sr.Error), x.mask(sr.Reason), x.mask(sr.Stderr)
+	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
+		for i := range list {
+			sr := &list[i]
+			sr.Error, sr.Reason, sr.Stderr = x.mask(sr.Error), x.mask(sr.Reason), x.mask(sr.Stderr)
+		}
 	}
 }

@@ -81,12 +81,12 @@ func (l *Local) environ() []string {
 	return out
 }
 
-// getenv reads a variable of environ.
-func (l *Local) getenv(k string) string {
+// lookupEnv reads a variable of environ.
+func (l *Local) lookupEnv(k string) (string, bool) {
 	if v, ok := l.env[k]; ok {
-		return v
+		return v, true
 	}
-	return os.Getenv(k)
+	return os.LookupEnv(k)
 }
 
 // loopOrStandIn runs a for_each step's items, unless a stand-in gives
@@ -99,4 +99,10 @@ func (x *execution) loopOrStandIn(ctx context.Context, s *chain.Step, sc scope) 
 		}
 	}
 	return x.loop(ctx, s, sc)
+}
+
+// pathEnv is PATH as the run's commands see it.
+func (x *execution) pathEnv() string {
+	v, _ := x.getenv("PATH")
+	return v
 }

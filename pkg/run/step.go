@@ -58,6 +58,12 @@ func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 	if x.l.remote != nil && !InWorkflow(s.Kind) {
 		return x.remoteStep(ctx, s, note)
 	}
+	return x.runStepIn(ctx, s, scope{st: x.st, note: note})
+}
+
+// runStepIn is runStep with what the step reads besides the run's
+// variables in sc (a handler's {run}).
+func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*StepResult, bool) {
 	l := x.l
 	ctx = llm.WithCaller(ctx, callerOf(ctx, s.ID))
 	start := l.now()
@@ -80,7 +86,6 @@ func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 		x.emit(e)
 		return sr, false
 	}
-	sc := scope{st: x.st, note: note}
 	if cond := s.C().Condition; cond != nil {
 		holds, err := cond.Holds(sc.exprEnv(cond.Names))
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -160,7 +159,7 @@ func (x *execution) toolEnv(ctx context.Context, s *chain.Step, sc scope) (tools
 		return tools.Env{}, err
 	}
 	return tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
-		Environ: append(os.Environ(), "CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID),
+		Environ: x.environ("CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID),
 		Fetch:   x.fetchText, Search: x.search}, nil
 }
 

@@ -69,6 +69,9 @@ func (e *Engine) start(req run.Request) (Start, error) {
 	if size > payloadLimit {
 		return in, &RunError{fmt.Sprintf("%s: the chain and its inputs are %d bytes; a Temporal payload holds 2 MB: pass big inputs as files", c.File, size)}
 	}
+	if c.Handlers != nil {
+		return in, &RunError{fmt.Sprintf("%s:%s: handlers: lifecycle handlers do not run on Temporal yet: run the chain with --engine local", c.File, c.Handlers.Pos)}
+	}
 	if n := len(c.Steps) + len(stateSteps(c)); n > maxSteps {
 		return in, &RunError{fmt.Sprintf("%s: %d steps; a run on Temporal holds at most %d between pauses (its history's limit): split the chain", c.File, n, maxSteps)}
 	}

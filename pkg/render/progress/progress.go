@@ -146,6 +146,8 @@ func (p *Printer) Line(e event.Event) string {
 		return fmt.Sprintf("  %s %s(%s) allowed outside its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
 	case event.ToolDenied:
 		return fmt.Sprintf("  %s %s(%s) denied: not among its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
+	case event.HandlerStarted:
+		return fmt.Sprintf("↳ %s handler (run %s)", e.Handler, e.Status)
 	case event.RunStopping:
 		if e.Detail == "forced" {
 			return "stopping now: killing the running steps"

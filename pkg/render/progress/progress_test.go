@@ -15,6 +15,7 @@ func TestLine(t *testing.T) {
 	}{
 		{"a stop asked", event.Event{Type: event.RunStopping}, "stopping… (Ctrl-C again to force)"},
 		{"a stop forced", event.Event{Type: event.RunStopping, Detail: "forced"}, "stopping now: killing the running steps"},
+		{"a handler starts", event.Event{Type: event.HandlerStarted, Handler: "on_failure", Status: "failed"}, "↳ on_failure handler (run failed)"},
 		{"a move to a fallback", event.Event{Type: event.LLMFallback, Step: "ask", Model: "openai/b", Detail: "openai/a", Error: "openai: HTTP 500: down"},
 			"  ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
 		{"a step waiting for a slot is no line", event.Event{Type: event.StepWaiting, Step: "a", Detail: "waiting"}, ""},

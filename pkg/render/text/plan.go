@@ -22,6 +22,8 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 			fmt.Fprintf(w, "\n%s → %s by %s (%s)\n", p.State, p.Target, p.Transition, p.Kind)
 		case p.State != "":
 			fmt.Fprintf(w, "\n%s task (%s)\n", p.State, p.Kind)
+		case p.Handler != "":
+			fmt.Fprintf(w, "\n%s (%s, %s handler: once the steps have finished)\n", p.ID, p.Kind, p.Handler)
 		default:
 			fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
 		}

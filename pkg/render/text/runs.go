@@ -61,8 +61,12 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
 	var total costSum
 	if saved.Result != nil {
-		for _, s := range saved.Result.Steps {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Status, s.Attempts, render.Millis(s.DurationMS),
+		for _, s := range slices.Concat(saved.Result.Steps, saved.Result.Handlers) {
+			name := s.ID
+			if s.Handler != "" {
+				name += " (" + s.Handler + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", name, s.Status, s.Attempts, render.Millis(s.DurationMS),
 				s.Model, tokensOf(s.Usage), total.add(prices, s.Model, s.Usage))
 		}
 	}

@@ -1,0 +1,62 @@
+package chain
+
+import (
+	"reflect"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// DotenvFile is one file of a chain's dotenv: list, whose KEY=VALUE lines
+// reach the chain's commands as environment variables. The chain format
+// only names the files; the engine reads them when a run starts
+// (package dotenv), so that a chain stays valid on a machine that lacks
+// a developer's .env.
+type DotenvFile struct {
+	// Path is relative to the chain file.
+	Path string `yaml:"path" doc:"The file, relative to the chain file."`
+	// Required false lets the file be missing (a developer's own
+	// .env.local); a missing required file stops the run before it starts.
+	Required *bool `yaml:"required" doc:"false: the file may be missing (it is then skipped); by default a missing file stops the run before anything runs."`
+	Pos      Pos   `yaml:"-"`
+}
+
+// Optional reports whether the file may be missing.
+func (f DotenvFile) Optional() bool { return f.Required != nil && !*f.Required }
+
+// decodeDotenv reads dotenv: a path, or a list of paths and
+// {path, required} mappings.
+func decodeDotenv(d *diags, v *yaml.Node) []DotenvFile {
+	v = deref(v)
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	var out []DotenvFile
+	for _, n := range items {
+		n = deref(n)
+		f := DotenvFile{Pos: posOf(n)}
+		switch {
+		case n.Kind == yaml.ScalarNode && n.Tag != "!!null":
+			f.Path = n.Value
+		case n.Kind == yaml.MappingNode:
+			decodeChecked(d, n, "dotenv: ", keysOf[DotenvFile](), &f)
+		default:
+			d.errorf(posOf(n), "dotenv: write a file's path, or a list of paths and {path, required: false}")
+			continue
+		}
+		if f.Path == "" {
+			d.errorf(posOf(n), "dotenv: a file needs a path")
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// dotenvSchema is the JSON Schema of dotenv:.
+func dotenvSchema() map[string]any {
+	file := objectSchema(reflect.TypeFor[DotenvFile](), nil)
+	file["required"] = []string{"path"}
+	item := map[string]any{"oneOf": []any{map[string]any{"type": "string"}, file}}
+	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": item}}}
+}

@@ -1,0 +1,172 @@
+package dotenv
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Var is one KEY=VALUE assignment of a file, with the line it begins on.
+type Var struct {
+	Key, Value string
+	Line       int
+}
+
+// SyntaxError is a line of a dotenv file that is no assignment, named by
+// file and line so that an editor can jump to it.
+type SyntaxError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// NothingRan marks the error as one from before anything ran (exit 2):
+// files are read before a run's first step.
+func (e *SyntaxError) NothingRan() bool { return true }
+
+// Parse reads the assignments of a dotenv file's text, in order (name
+// names the file in errors). The syntax is the one docker compose and
+// python-dotenv share:
+//
+//	# a comment, and empty lines, are skipped
+//	KEY=value             unquoted: trimmed; " #" starts a comment
+//	export KEY=value      as a shell script writes it
+//	KEY='literal'         nothing inside single quotes is special
+//	KEY="a\nb"            \n \r \t \" \\ \$ are escapes; others stay
+//	KEY="first
+//	second"               quoted values may span lines
+//
+// Values are taken as written: ${OTHER} is not expanded. A line with no
+// '=', a name that is not letters, digits and '_', or a quote that is not
+// closed is a *SyntaxError.
+func Parse(name string, data []byte) ([]Var, error) {
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	p := &parser{file: name, rest: text, line: 1}
+	var out []Var
+	for p.rest != "" {
+		v, ok, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// parser walks a file's text, one assignment (or blank line or comment)
+// at a time.
+type parser struct {
+	file string
+	rest string
+	line int
+}
+
+func (p *parser) fail(line int, format string, args ...any) error {
+	return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// takeLine removes the current line from rest and returns it.
+func (p *parser) takeLine() string {
+	line, rest, _ := strings.Cut(p.rest, "\n")
+	p.rest = rest
+	p.line++
+	return line
+}
+
+// next reads one line (several, for a quoted value that spans them);
+// ok is false for a blank line or a comment.
+func (p *parser) next() (Var, bool, error) {
+	at := p.line
+	raw, _, _ := strings.Cut(p.rest, "\n")
+	s := strings.TrimLeft(raw, " \t")
+	if s == "" || s[0] == '#' {
+		p.takeLine()
+		return Var{}, false, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		s = strings.TrimLeft(rest, " \t")
+	}
+	key, value, found := strings.Cut(s, "=")
+	key = strings.TrimRight(key, " \t")
+	if !found {
+		return Var{}, false, p.fail(at, "%q is not an assignment: write KEY=VALUE", strings.TrimSpace(raw))
+	}
+	if !validKey(key) {
+		return Var{}, false, p.fail(at, "%q is not a variable name: use letters, digits and '_', not starting with a digit", key)
+	}
+	written := value
+	value = strings.TrimLeft(value, " \t")
+	if value != "" && (value[0] == '\'' || value[0] == '"') {
+		// the value may go on past this line: read from the whole rest
+		p.rest = p.rest[len(raw)-len(value):]
+		v, err := p.quoted(at, value[0])
+		return Var{Key: key, Value: v, Line: at}, err == nil, err
+	}
+	p.takeLine()
+	return Var{Key: key, Value: unquoted(written), Line: at}, true, nil
+}
+
+// unquoted is an unquoted value as written after the '=': up to a
+// comment (a # after a space or tab), surrounding blanks trimmed.
+func unquoted(v string) string {
+	for i := 1; i < len(v); i++ {
+		if v[i] == '#' && (v[i-1] == ' ' || v[i-1] == '\t') {
+			v = v[:i]
+			break
+		}
+	}
+	return strings.Trim(v, " \t")
+}
+
+// quoted reads a quoted value from the start of rest (its opening quote
+// q), across lines if need be, then checks that only blanks or a comment
+// follow the closing quote.
+func (p *parser) quoted(at int, q byte) (string, error) {
+	var b strings.Builder
+	i := 1
+	for ; i < len(p.rest) && p.rest[i] != q; i++ {
+		c := p.rest[i]
+		if c == '\n' {
+			p.line++
+		}
+		if c == '\\' && q == '"' && i+1 < len(p.rest) {
+			if e, ok := escapes[p.rest[i+1]]; ok {
+				b.WriteByte(e)
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	if i >= len(p.rest) {
+		return "", p.fail(at, "the value's closing %c is missing", q)
+	}
+	p.rest = p.rest[i+1:]
+	after := strings.TrimLeft(p.takeLine(), " \t")
+	if after != "" && after[0] != '#' {
+		return "", p.fail(p.line-1, "%q after the closing %c: quote the whole value", after, q)
+	}
+	return b.String(), nil
+}
+
+// escapes are what a backslash means inside double quotes; any other
+// backslash is kept as written (a Windows path stays one).
+var escapes = map[byte]byte{'n': '\n', 'r': '\r', 't': '\t', '"': '"', '\\': '\\', '$': '$'}
+
+// validKey reports whether k can be an environment variable's name that
+// every shell accepts.
+func validKey(k string) bool {
+	if k == "" || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,90 @@
+package dotenv
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []Var
+	}{
+		{"plain", "A=1\nB=two words\n", []Var{{"A", "1", 1}, {"B", "two words", 2}}},
+		{"blank lines and comments", "\n# a comment\n  # indented\nA=1\n\n", []Var{{"A", "1", 4}}},
+		{"export", "export A=1\nexport\tB=2\n", []Var{{"A", "1", 1}, {"B", "2", 2}}},
+		{"a variable named export", "export=1\n", []Var{{"export", "1", 1}}},
+		{"blanks around", "  A = 1  \n", []Var{{"A", "1", 1}}},
+		{"empty", "A=\nB=''\nC=\"\"\n", []Var{{"A", "", 1}, {"B", "", 2}, {"C", "", 3}}},
+		{"inline comment", "A=1 # why\nB=a#b\nC= # none\n", []Var{{"A", "1", 1}, {"B", "a#b", 2}, {"C", "", 3}}},
+		{"single quotes are literal", `A='a\nb $X # not a comment'` + "\n", []Var{{"A", `a\nb $X # not a comment`, 1}}},
+		{"double quote escapes", `A="a\nb\tc \"q\" \\ \$X \d"` + "\n", []Var{{"A", "a\nb\tc \"q\" \\ $X \\d", 1}}},
+		{"comment after quotes", `A="x" # why` + "\n", []Var{{"A", "x", 1}}},
+		{"multi-line value", "A=\"first\nsecond\"\nB=2\n", []Var{{"A", "first\nsecond", 1}, {"B", "2", 3}}},
+		{"multi-line single quotes", "K='-----BEGIN-----\nabc\n-----END-----'\nN=1", []Var{{"K", "-----BEGIN-----\nabc\n-----END-----", 1}, {"N", "1", 4}}},
+		{"CRLF and BOM", "\uFEFFA=1\r\nB=\"x\"\r\n", []Var{{"A", "1", 1}, {"B", "x", 2}}},
+		{"no final newline", "A=1", []Var{{"A", "1", 1}}},
+		{"equals in the value", "URL=https://h/?a=b&c=d\n", []Var{{"URL", "https://h/?a=b&c=d", 1}}},
+		{"a key twice: both kept, in order", "A=1\nA=2\n", []Var{{"A", "1", 1}, {"A", "2", 2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Parse(".env", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseErrors: every malformed line is named by file and line, with
+// what to write instead.
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"no equals", "A=1\njust words\n", `.env:2: "just words" is not an assignment: write KEY=VALUE`},
+		{"export alone", "export A\n", `.env:1: "export A" is not an assignment: write KEY=VALUE`},
+		{"bad name", "\n\nMY-KEY=1\n", `.env:3: "MY-KEY" is not a variable name: use letters, digits and '_', not starting with a digit`},
+		{"digit first", "1A=1\n", `.env:1: "1A" is not a variable name: use letters, digits and '_', not starting with a digit`},
+		{"empty name", "=1\n", `.env:1: "" is not a variable name: use letters, digits and '_', not starting with a digit`},
+		{"unclosed double quote", "A=1\nB=\"open\nC=2\n", `.env:2: the value's closing " is missing`},
+		{"unclosed single quote", "B='open", `.env:1: the value's closing ' is missing`},
+		{"text after quotes", "A=1\nB=\"x\ny\" z\n", `.env:3: "z" after the closing ": quote the whole value`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(".env", []byte(tc.src))
+			var se *SyntaxError
+			if !errors.As(err, &se) || !se.NothingRan() {
+				t.Fatalf("want a *SyntaxError, got %v", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("got  %s\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzParse: any text parses or fails with a positioned error; it never
+// panics, and a value never holds a line break that its file did not
+// quote.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"A=1\n", "export B='x'\n", "C=\"a\\nb\"\n", "# c\n\nD=\"x\ny\"", "E=1 # c", "=", "\"", "F='"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		vars, err := Parse(".env", []byte(src))
+		var se *SyntaxError
+		if err != nil && (!errors.As(err, &se) || se.Line < 1) {
+			t.Fatalf("error without a line: %v", err)
+		}
+		for _, v := range vars {
+			if !validKey(v.Key) || v.Line < 1 {
+				t.Fatalf("bad var %+v", v)
+			}
+		}
+	})
+}

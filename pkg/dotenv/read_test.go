@@ -1,0 +1,48 @@
+package dotenv
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRead: later files win, an optional file may be missing, a required
+// one may not, and every error says which file and where it was named.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := write(".env", "A=base\nB=base\n")
+	local := write(".env.local", "B=local\n")
+	got, err := Read([]File{{Path: base}, {Path: local}, {Path: filepath.Join(dir, "gone"), Optional: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["A"] != "base" || got["B"] != "local" || len(got) != 2 {
+		t.Errorf("got %v", got)
+	}
+
+	_, err = Read([]File{{Path: filepath.Join(dir, "gone"), From: "c.yaml:3:9"}})
+	var fe *FileError
+	if !errors.As(err, &fe) || !fe.NothingRan() || !strings.Contains(err.Error(), "gone (named at c.yaml:3:9) does not exist; write it as {path: ") {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := Read([]File{{Path: dir}}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory: %v", err)
+	}
+	bad := write("bad.env", "A=1\nnope\n")
+	if _, err := Read([]File{{Path: base}, {Path: bad}}); err == nil || err.Error() != bad+`:2: "nope" is not an assignment: write KEY=VALUE` {
+		t.Errorf("a bad line: %v", err)
+	}
+	big := write("big.env", "A="+strings.Repeat("x", maxSize)+"\n")
+	if _, err := Read([]File{{Path: big}}); err == nil || !strings.Contains(err.Error(), "is over") {
+		t.Errorf("a big file: %v", err)
+	}
+}

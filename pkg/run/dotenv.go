@@ -1,0 +1,109 @@
+package run
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dotenv"
+)
+
+// WithDotenv reads these files (config dotenv, paths already resolved)
+// when each run starts: their variables reach its commands, under the
+// chain's own dotenv and the real environment.
+func WithDotenv(files ...dotenv.File) Option { return func(l *Local) { l.dotenv = files } }
+
+// readDotenv reads the configured dotenv files, then the chain's (paths
+// relative to the chain file; dir resolves a chain file named by a
+// relative path), a later file's value winning. The values are the
+// run's own: never put into this process's environment, nor saved.
+func (l *Local) readDotenv(c *chain.Chain, dir string) (map[string]string, error) {
+	files := slices.Clone(l.dotenv)
+	files = append(files, chainDotenv(c, dir)...)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	return dotenv.Read(files)
+}
+
+// chainDotenv are the files a chain's dotenv: names, as dotenv reads them.
+func chainDotenv(c *chain.Chain, dir string) []dotenv.File {
+	if len(c.Dotenv) == 0 {
+		return nil
+	}
+	base := filepath.Dir(c.File)
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(dir, base)
+	}
+	out := make([]dotenv.File, 0, len(c.Dotenv))
+	for _, f := range c.Dotenv {
+		path := f.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(base, path)
+		}
+		out = append(out, dotenv.File{Path: path, Optional: f.Optional(), From: fmt.Sprintf("%s:%s", c.File, f.Pos)})
+	}
+	return out
+}
+
+// withDotenv is env with the dotenv values of a called chain's own files
+// over its caller's.
+func withDotenv(env, own map[string]string) map[string]string {
+	if len(own) == 0 {
+		return env
+	}
+	out := maps.Clone(env)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, own)
+	return out
+}
+
+// getenv reads a variable as the run's commands see it: the engine's
+// fixed variables (WithEnv), the real environment, else the run's dotenv
+// files.
+func (x *execution) getenv(name string) (string, bool) {
+	if v, ok := x.l.lookupEnv(name); ok {
+		return v, true
+	}
+	v, ok := x.env[name]
+	return v, ok
+}
+
+// environ is the environment of the run's commands: the dotenv
+// variables the real environment does not set, then the real
+// environment (with the engine's fixed variables in place), then extra.
+func (x *execution) environ(extra ...string) []string {
+	inherited := x.l.environ()
+	out := make([]string, 0, len(x.env)+len(inherited)+len(extra))
+	for _, k := range slices.Sorted(maps.Keys(x.env)) {
+		if _, set := x.l.lookupEnv(k); !set {
+			out = append(out, k+"="+x.env[k])
+		}
+	}
+	out = append(out, inherited...)
+	return append(out, extra...)
+}
+
+// inheritEnv gives a nested run (a called chain, a workflow step's
+// workflow) the caller's dotenv values, with those of its own file's
+// dotenv over them when it comes from another file.
+func (x *execution) inheritEnv(sub *execution) error {
+	sub.env = x.env
+	if sub.c.File == x.c.File {
+		return nil
+	}
+	files := chainDotenv(sub.c, x.workDir())
+	if len(files) == 0 {
+		return nil
+	}
+	own, err := dotenv.Read(files)
+	if err != nil {
+		return err
+	}
+	sub.env = withDotenv(x.env, own)
+	return nil
+}

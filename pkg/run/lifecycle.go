@@ -1,0 +1,123 @@
+package run
+
+import (
+	"context"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
+)
+
+// handlersFor are the lifecycle handlers a run that ended with status
+// runs, in order: the one of its outcome, then on_exit. A paused run has
+// not ended: it runs none (its resume will).
+func handlersFor(status Status) []string {
+	switch status {
+	case Succeeded:
+		return []string{chain.OnSuccess, chain.OnExit}
+	case Failed:
+		return []string{chain.OnFailure, chain.OnExit}
+	case Interrupted, Cancelled:
+		return []string{chain.OnCancel, chain.OnExit}
+	}
+	return nil
+}
+
+// runHandlers runs the chain's lifecycle handlers once its steps have
+// finished and res says how the run ended; their steps go to
+// res.Handlers. They change neither the run's status nor its output: a
+// handler that fails is a warning. They are never journaled, so a
+// resume runs the handlers of its own outcome, never reuses these.
+func (x *execution) runHandlers(ctx context.Context, res *Result) {
+	if x.c.Handlers == nil || x.l.remote != nil {
+		return
+	}
+	names := handlersFor(res.Status)
+	if len(names) == 0 {
+		return
+	}
+	ctx, stop := handlerContext(ctx)
+	defer stop()
+	// the steps have finished: from here nothing is journaled or kept,
+	// so a chain a handler calls saves nothing of its own either, and
+	// runs afresh in every attempt that ends
+	x.req.Journal, x.req.Resume, x.req.Started, x.req.Rerun = nil, nil, nil, nil
+	sc := scope{st: x.st, local: x.handlerLocals(res)}
+	for _, name := range names {
+		x.runHandler(ctx, name, x.c.Handlers.Steps(name), sc, res)
+	}
+}
+
+// runHandler runs one handler's steps in order; after a step that
+// failed (without continue_on_error) the rest are skipped.
+func (x *execution) runHandler(ctx context.Context, name string, steps []*chain.Step, sc scope, res *Result) {
+	if len(steps) == 0 {
+		return
+	}
+	x.emit(event.Event{Type: event.HandlerStarted, Chain: x.c.Name, Handler: name, Status: res.Status})
+	failed := ""
+	for _, s := range steps {
+		var sr *StepResult
+		if failed != "" || ctx.Err() != nil {
+			reason := "not run: " + name + " step " + failed + " failed"
+			if failed == "" {
+				reason = "not run: the handlers were stopped"
+			}
+			sr = &StepResult{ID: s.ID, Status: StepSkipped, Reason: reason}
+			x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: reason})
+		} else {
+			sr, _ = x.runStepIn(ctx, s, sc)
+		}
+		sr.Handler = name
+		res.Handlers = append(res.Handlers, *sr)
+		if unfinished(sr.Status) {
+			x.warn(name + " handler: step " + s.ID + " failed: " + sr.Error)
+			if !s.ContinueOnError && failed == "" {
+				failed = s.ID
+			}
+		}
+	}
+}
+
+// handlerContext is what a handler runs under: the run's context, or,
+// when the run was stopped (Ctrl-C, SIGTERM, its caller failing), one
+// that the stop does not end, so that on_cancel and on_exit can run;
+// a forced stop (a second Ctrl-C) ends it at once.
+func handlerContext(ctx context.Context) (context.Context, func()) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if force := interrupt.Force(ctx); force != nil {
+		go func() {
+			select {
+			case <-force:
+				cancel()
+			case <-hctx.Done():
+			}
+		}()
+	}
+	return hctx, cancel
+}
+
+// handlerLocals is what a handler's steps read besides the run's
+// variables: {run} (its id, chain name, status, error and failed step),
+// and "" for each output of a step that never ran, so that a failure's
+// handler can name what it has.
+func (x *execution) handlerLocals(res *Result) map[string]Value {
+	local := map[string]Value{"run": dataValue(map[string]any{
+		"id": x.runID, "name": x.c.Name, "status": string(res.Status), "error": x.mask(res.Error), "failed_step": x.failedStep,
+	})}
+	for _, s := range x.c.Steps {
+		names := []string{s.OutputVar}
+		if s.Kind == chain.KindHTTP && s.OutputVar != "" {
+			names = append(names, s.OutputVar+"_status")
+		}
+		for _, name := range names {
+			if _, set := x.st.get(name); name != "" && !set {
+				local[name] = Value{}
+			}
+		}
+	}
+	return local
+}
