@@ -223,8 +223,12 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
+	getenv, err := project.KeysGetenv(v, os.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
 	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases),
-		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.File()}, os.Getenv)
+		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.File()}, getenv)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -75,8 +75,16 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	if err != nil {
 		return usagef("--record: %v", err)
 	}
+	vars, err := project.DotenvVars(v)
+	if err != nil {
+		return err
+	}
+	environ := os.Environ()
+	for k, val := range vars {
+		environ = append(environ, k+"="+val) // keys kept in the project's .env
+	}
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
-		Secrets: chaintest.EnvSecrets(os.Environ())}
+		Secrets: chaintest.EnvSecrets(environ)}
 	if opts.filter != "" {
 		if r.Filter, err = regexp.Compile(opts.filter); err != nil {
 			return usagef("--run %q: %v", opts.filter, err)
@@ -152,5 +160,5 @@ func (f *factory) testEngine() ([]run.Option, error) {
 	}
 	return []run.Option{run.WithDir(dir), run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
 		run.WithChains(f.calledChain), run.WithWorkflows(f.calledWorkflow), run.WithScripts(f.calledScript),
-		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal))}, nil
+		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal)), run.WithDotenv(project.Dotenv(v)...)}, nil
 }

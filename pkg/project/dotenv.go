@@ -69,3 +69,32 @@ func dotenvFiles(path string, v any) ([]dotenv.File, error) {
 	}
 	return out, nil
 }
+
+// KeysGetenv reads the variables model providers take their keys and
+// addresses from (ANTHROPIC_API_KEY, OPENAI_BASE_URL, …): the real
+// environment (lookup) when it sets them to something, then config's
+// dotenv files — the project's .env,
+// where a team keeps them. A chain's own dotenv files are not read here:
+// a key follows the machine and its project, never a chain file.
+func KeysGetenv(l *Layers, lookup func(string) (string, bool)) (func(string) string, error) {
+	vars, err := DotenvVars(l)
+	if err != nil {
+		return nil, err
+	}
+	return func(k string) string {
+		// an empty key is no key: the file's is used then
+		if v, _ := lookup(k); v != "" {
+			return v
+		}
+		return vars[k]
+	}, nil
+}
+
+// DotenvVars are the variables config's dotenv files set (nil: none).
+func DotenvVars(l *Layers) (map[string]string, error) {
+	files := Dotenv(l)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	return dotenv.Read(files)
+}
