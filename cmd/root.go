@@ -65,6 +65,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newWorkerCmd(f),
 		newCancelCmd(f),
 	)
+	defineFilters(root, f)
 	for _, c := range root.Commands() { // a number never completes to a file name
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
 			if fl.Value.Type() == "int" {
