@@ -39,12 +39,15 @@ const (
 	keySearchKeyHeader = "search_key_header"
 	// keyModel is --model, also read from CHAINRUN_MODEL.
 	keyModel = "model"
+	// keyPassExitCode is --pass-exit-code: a failed command's exit status
+	// is chainrun's.
+	keyPassExitCode = "pass_exit_code"
 )
 
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections,
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyPassExitCode,
 	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
