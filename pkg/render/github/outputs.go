@@ -3,11 +3,11 @@ package github
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -31,29 +31,13 @@ func (g *Renderer) Outputs(res *run.Result, exitCode int) {
 		{"run_id", res.RunID},
 		{"status", string(res.Status)},
 		{"exit_code", strconv.Itoa(exitCode)},
-		{"output", outputText(res.Output)},
+		{"output", render.Text(res.Output)},
 	} {
 		writeOutput(&b, o.name, masked(o.value, g.secrets))
 	}
 	if err := appendFile(g.output, b.String()); err != nil {
 		res.Warnings = append(res.Warnings, "writing the step outputs ($GITHUB_OUTPUT): "+err.Error())
 	}
-}
-
-// outputText is a chain's output as a step output: a string as it is,
-// nothing for none, any other value as JSON (fromJSON reads it back).
-func outputText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(data)
 }
 
 // writeOutput writes one output line, or its multi-line form when the

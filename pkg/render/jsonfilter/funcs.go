@@ -70,21 +70,9 @@ func funcs(t *table) template.FuncMap {
 	}
 }
 
-// cell is a value as a template shows it in text: a string as it is, nil
-// as nothing, anything else as JSON.
-func cell(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	b, err := gojq.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+// cell is a value as a template shows it in text (render.Text): a
+// string as it is, nil as nothing, anything else as JSON.
+func cell(v any) string { return render.Text(v) }
 
 // truncate cuts text (any value, shown as cell shows it) to n
 // characters, the last one … when anything was cut.

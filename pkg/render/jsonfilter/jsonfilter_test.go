@@ -39,34 +39,28 @@ func TestJQ(t *testing.T) {
 		{"halt stops quietly", `.name, halt, .status`, "deploy\n"},
 		{"arithmetic on whole numbers", "[.steps[].duration_ms] | add", "1240\n"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f, err := New(Options{JQ: tc.expr})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out strings.Builder
-			if err := f.Apply(&out, []byte(result)); err != nil {
-				t.Fatal(err)
-			}
-			if out.String() != tc.want {
-				t.Errorf("got %q, want %q", out.String(), tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { expect(t, Options{JQ: tc.expr}, result, tc.want) })
 	}
 }
 
-func TestJQPretty(t *testing.T) {
-	f, err := New(Options{JQ: ".vars.tests, .name", Pretty: true})
+// expect filters data with o and checks what is printed.
+func expect(t *testing.T, o Options, data, want string) {
+	t.Helper()
+	f, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := f.Apply(&out, []byte(result)); err != nil {
+	if err := f.Apply(&out, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
-	if want := "{\n  \"count\": 142,\n  \"coverage\": 87.3\n}\ndeploy\n"; out.String() != want {
+	if out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
+}
+
+func TestJQPretty(t *testing.T) {
+	expect(t, Options{JQ: ".vars.tests, .name", Pretty: true}, result, "{\n  \"count\": 142,\n  \"coverage\": 87.3\n}\ndeploy\n")
 }
 
 func TestJQEnviron(t *testing.T) {
@@ -77,17 +71,7 @@ func TestJQEnviron(t *testing.T) {
 		{func() []string { return []string{"STAGE=prod"} }, "prod\n"},
 		{nil, "null\n"}, // the environment is not read unless given
 	} {
-		f, err := New(Options{JQ: "env.STAGE", Environ: tc.environ})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out strings.Builder
-		if err := f.Apply(&out, []byte(`{}`)); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != tc.want {
-			t.Errorf("got %q, want %q", out.String(), tc.want)
-		}
+		expect(t, Options{JQ: "env.STAGE", Environ: tc.environ}, `{}`, tc.want)
 	}
 }
 
@@ -106,19 +90,7 @@ func TestTemplate(t *testing.T) {
 		{"a table rendered in place", `{{tablerow "ID" "STATUS"}}{{range .steps}}{{tablerow .id .status}}{{end}}{{tablerender}}--` + "\n",
 			"ID     STATUS\nlint   succeeded\nbuild  failed\n--\n"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f, err := New(Options{Template: tc.tmpl})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out strings.Builder
-			if err := f.Apply(&out, []byte(result)); err != nil {
-				t.Fatal(err)
-			}
-			if out.String() != tc.want {
-				t.Errorf("got %q, want %q", out.String(), tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { expect(t, Options{Template: tc.tmpl}, result, tc.want) })
 	}
 }
 
