@@ -155,14 +155,18 @@ func packageDoc(t *testing.T, p listed) string {
 }
 
 // No source file outgrows one job: 400 lines at most; and cmd stays
-// wiring: 2,650 lines at most (2,000 for the first wave's commands, and
+// wiring: 2,816 lines at most (2,000 for the first wave's commands, and
 // room for the flags and output of approvals, mcp, test, and the durable
-// engine's worker, cancel and --engine on run, resume and runs).
+// engine's worker, cancel and --engine on run, resume and runs; 75 for
+// --jq and --template on every JSON command, whose filtering lives in
+// pkg/render/jsonfilter; 60 for runs prune, whose rules live in
+// pkg/store; 31 for --pass-exit-code and $GITHUB_OUTPUT, which
+// pkg/run and pkg/render/github compute).
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
 	defer func() {
-		if cmdLines > 2800 {
-			t.Errorf("cmd has %d non-test lines; it is wiring only (2,800 at most): move logic below it", cmdLines)
+		if cmdLines > 2975 {
+			t.Errorf("cmd has %d non-test lines; it is wiring only (2,975 at most): move logic below it", cmdLines)
 		}
 	}()
 	for _, p := range goList(t) {

@@ -41,12 +41,15 @@ const (
 	keyModel = "model"
 	// keyDotenv names the .env files whose variables every run's commands get.
 	keyDotenv = "dotenv"
+	// keyPassExitCode is --pass-exit-code: a failed command's exit status
+	// is chainrun's.
+	keyPassExitCode = "pass_exit_code"
 )
 
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv,
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv, keyPassExitCode,
 	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.

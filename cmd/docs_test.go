@@ -60,7 +60,7 @@ func TestCLISynopsesAreTheRealFlags(t *testing.T) {
 	root := newRootCmd(newFactory(io))
 	root.InitDefaultVersionFlag() // cobra adds it when the command line runs
 	syn := synopses(t)
-	for _, name := range []string{"run", "resume", "runs", "runs show", "graph", "init", "validate", "list", "schema", "version", "mcp", "test"} {
+	for _, name := range []string{"run", "resume", "runs", "runs show", "runs prune", "graph", "init", "validate", "list", "schema", "version", "mcp", "test"} {
 		lines, ok := syn[name]
 		if !ok {
 			t.Errorf("docs/cli.md has no synopsis of %s", name)

@@ -123,7 +123,7 @@ func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request,
 	if err != nil {
 		return err
 	}
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, req.Chain)
+	return f.printResult(format, res, view.said, req.Chain)
 }
 
 // resumeDurable answers a durable run's decision (--take) and follows it.
@@ -145,7 +145,7 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 	if err != nil {
 		return err
 	}
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, nil)
+	return f.printResult(format, res, view.said, nil)
 }
 
 // listDurable prints a durable engine's latest runs.
@@ -249,5 +249,5 @@ func showDurable(ctx context.Context, f *factory, d run.Durable, id string) erro
 	if err != nil {
 		return err
 	}
-	return printResult(f.io.Out, f.io.ErrOut, format, res, false, nil)
+	return f.printResult(format, res, false, nil)
 }

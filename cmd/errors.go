@@ -44,8 +44,9 @@ func (e *exitStatus) Error() string { return e.msg }
 
 // resultExit is the exit code of a run's status: 0 succeeded, 3 paused at
 // a decision point, 130 interrupted, 1 failed (with the message for
-// stderr, whose resume hint says --reload when c's file changed since).
-func resultExit(res *run.Result, format string, c *chain.Chain) error {
+// stderr, whose resume hint says --reload when c's file changed since),
+// or with pass (--pass-exit-code) the failed command's (failedExit).
+func resultExit(res *run.Result, format string, c *chain.Chain, pass bool) error {
 	switch res.Status {
 	case run.Succeeded:
 		return nil
@@ -54,7 +55,21 @@ func resultExit(res *run.Result, format string, c *chain.Chain) error {
 	case run.Paused:
 		return &exitStatus{code: exitPaused}
 	}
-	return &exitStatus{code: exitFailed, msg: text.Failure(res, format == "text", store.EditOf(c))}
+	return &exitStatus{code: failedExit(res, c, pass), msg: text.Failure(res, format == "text", store.EditOf(c))}
+}
+
+// failedExit is a failed run's exit code: 1, or with pass the status the
+// command whose failure failed it exited with (1..255), as go-task's
+// --exit-code passes it on. 2, 3 and 130 stay 1: they are chainrun's own
+// words (nothing ran, paused, interrupted), and a pipeline would act on a
+// lie.
+func failedExit(res *run.Result, c *chain.Chain, pass bool) int {
+	switch n := res.CommandExitCode(c); {
+	case !pass, n <= 0, n > 255, n == exitUsage, n == exitPaused, n == exitInterrupted:
+		return exitFailed
+	default:
+		return n
+	}
 }
 
 // nothingRan is the class of every error from before anything ran: a bad

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/project"
+	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
@@ -42,6 +43,10 @@ type factory struct {
 	// engine builds the engine commands run chains on: this process's
 	// (localEngine); tests put one of their own here.
 	engine func(engineSetup) run.Engine
+	// held is stdout held for --jq or --template (cmd/filter.go), and
+	// keepExit says the filter never changes the exit code (run, resume).
+	held     *jsonfilter.Held
+	keepExit bool
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {

@@ -50,7 +50,8 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	root.SetErr(io.ErrOut)
 	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
-	return reportError(io, err, *commandRan, err != nil && wantsJSON(f, args))
+	code := reportError(io, err, *commandRan, err != nil && (f.held != nil || wantsJSON(f, args)))
+	return finishFilter(f, code)
 }
 
 // markRuns wraps every command's RunE so that an error can be told apart

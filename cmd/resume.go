@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/inputs"
+	"github.com/chainrun/chainrun/pkg/render/github"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -113,7 +115,8 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	if saved.Record.Status == run.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
-		return printResult(f.io.Out, f.io.ErrOut, format, saved.Result, false, nil)
+		github.New(os.Getenv, "", f.io.ErrOut, github.Options{}).Outputs(saved.Result, exitOK) // a job run again reads them too
+		return f.printResult(format, saved.Result, false, nil)
 	}
 	if err := saved.CheckDir(); err != nil {
 		return err
@@ -164,6 +167,5 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	view.github.Report(c, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, c)
+	return f.reportRun(view, format, res, c)
 }

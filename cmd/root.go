@@ -66,6 +66,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newCancelCmd(f),
 		newTestCmd(f),
 	)
+	defineFilters(root, f)
 	for _, c := range root.Commands() { // a number never completes to a file name
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
 			if fl.Value.Type() == "int" {

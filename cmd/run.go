@@ -134,8 +134,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	view.github.Report(loaded.Chain, res)
-	return printResult(f.io.Out, f.io.ErrOut, format, res, view.said, loaded.Chain)
+	return f.reportRun(view, format, res, loaded.Chain)
 }
 
 // runSaved runs the chain with every step saved in the state directory,
@@ -175,17 +174,26 @@ func verbose(cmd *cobra.Command) bool {
 }
 
 // printResult writes the result (said: the progress shown said how the
-// run ended); its status decides the exit code, and the hint after a
-// failure reads c's file (nil: none).
-func printResult(w, errOut io.Writer, format string, res *run.Result, said bool, c *chain.Chain) error {
+// run ended); its status decides the exit code (and pass_exit_code), and
+// the hint after a failure reads c's file (nil: none).
+func (f *factory) printResult(format string, res *run.Result, said bool, c *chain.Chain) error {
 	if format == "json" {
-		if err := render.PrintJSON(w, res); err != nil {
+		if err := render.PrintJSON(f.io.Out, res); err != nil {
 			return err
 		}
-	} else if err := text.Result(w, errOut, res, said); err != nil {
+	} else if err := text.Result(f.io.Out, f.io.ErrOut, res, said); err != nil {
 		return err
 	}
-	return resultExit(res, format, c)
+	return resultExit(res, format, c, f.v.GetBool(keyPassExitCode))
+}
+
+// reportRun shows how a run this process drove ended: in GitHub Actions
+// its report and its step outputs (with the exit code printResult
+// returns), then its result.
+func (f *factory) reportRun(view *runView, format string, res *run.Result, c *chain.Chain) error {
+	view.github.Report(c, res)
+	view.github.Outputs(res, exitCode(resultExit(res, format, c, f.v.GetBool(keyPassExitCode)), true))
+	return f.printResult(format, res, view.said, c)
 }
 
 // printPlan writes a dry run's plan.

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,11 +17,14 @@ import (
 )
 
 type runsOptions struct {
-	f        *factory
-	gantt    string
-	limit    int
-	chain    string
-	statuses []string
+	f         *factory
+	gantt     string
+	limit     int
+	chain     string
+	statuses  []string
+	olderThan string
+	keep      int
+	dryRun    bool
 }
 
 func newRunsCmd(f *factory) *cobra.Command {
@@ -69,8 +74,63 @@ or ends with names that run (the random suffix, the date).`,
 	show.Flags().Lookup("gantt").NoOptDefVal = "auto"
 	defineEngine(f, fl)
 	defineEngine(f, show.Flags())
-	cmd.AddCommand(show)
+	cmd.AddCommand(show, newRunsPruneCmd(opts))
 	return cmd
+}
+
+func newRunsPruneCmd(opts *runsOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Remove saved runs older than a duration, or beyond the newest N",
+		Long: `Remove saved runs from the state directory: those that last changed
+longer ago than --older-than (36h, 7d, 2w), and those beyond the newest
+--keep N; with both, a run goes only when both say so. --chain and
+--status choose which runs are looked at (and counted by --keep). A run
+a process is driving is never removed. Prints each run removed and the
+count; --dry-run prints what would go and removes nothing.`,
+		Example: `  chainrun runs prune --older-than 14d
+  chainrun runs prune --keep 50 --status succeeded,failed --dry-run`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRunsPrune(cmd, opts) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.olderThan, "older-than", "", "remove runs that last changed longer ago than this: a Go duration, or days and weeks (7d, 2w)")
+	fl.IntVar(&opts.keep, "keep", 0, "keep the newest N runs (of those --chain and --status pick) and remove the rest")
+	fl.StringVar(&opts.chain, "chain", "", "remove only runs of this chain")
+	fl.StringSliceVar(&opts.statuses, "status", nil, "remove only runs of this status (repeatable, or comma-separated)")
+	fl.BoolVar(&opts.dryRun, "dry-run", false, "print what would be removed, and remove nothing")
+	_ = cmd.RegisterFlagCompletionFunc("chain", completeChainNames(opts.f))
+	_ = cmd.RegisterFlagCompletionFunc("status", fixed(text.StatusChoices()...))
+	return cmd
+}
+
+func runRunsPrune(cmd *cobra.Command, opts *runsOptions) error {
+	f := opts.f
+	format, err := f.format()
+	if err != nil {
+		return err
+	}
+	var keep *int
+	if cmd.Flags().Changed("keep") {
+		keep = &opts.keep
+	}
+	rule, err := store.NewPruneRule(opts.olderThan, keep, opts.chain, opts.statuses, time.Now())
+	if err != nil {
+		return err
+	}
+	rule.DryRun = opts.dryRun
+	st, err := f.stateStore()
+	if err != nil {
+		return err
+	}
+	pruned, err := st.Prune(rule)
+	report, printed := text.PruneReportOf(pruned, opts.dryRun), error(nil)
+	if format == "json" {
+		printed = render.PrintJSON(f.io.Out, report)
+	} else {
+		printed = text.Pruned(f.io.Out, f.io.ErrOut, report)
+	}
+	return errors.Join(err, printed) // what was removed before an error is printed too
 }
 
 func runRunsList(opts *runsOptions) error {

@@ -33,6 +33,8 @@ func (s *shaping) define(fl *pflag.FlagSet) {
 	fl.StringVar(&s.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
 	fl.StringArrayVar(&s.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
 	fl.String("durability", "", "strict: flush each saved step to disk, so it survives a power cut (default normal: survives a crash of chainrun)")
+	// not recorded with the run: how this process exits, not what the run does
+	fl.Bool("pass-exit-code", false, "when a command's failure fails the run, exit with its exit status instead of 1 (not 2, 3 or 130)")
 }
 
 // bindShaping binds the flags config has a key for to the command that
@@ -42,6 +44,7 @@ func bindShaping(f *factory, fl *pflag.FlagSet) {
 	bindFlag(f.v, keyModel, fl.Lookup("model"))
 	bindFlag(f.v, keyMaxParallelLLM, fl.Lookup("max-parallel-llm"))
 	bindFlag(f.v, keyDurability, fl.Lookup("durability"))
+	bindFlag(f.v, keyPassExitCode, fl.Lookup("pass-exit-code"))
 }
 
 // givenShaping is the run-shaping flags given on fl, each with its

@@ -18,6 +18,10 @@ var wholeSettings = []struct {
 	{"max_parallel_llm", 0, "0 (no cap) or more"},
 }
 
+// boolSettings are the config keys that hold true or false, checked so
+// that CHAINRUN_PASS_EXIT_CODE=yes is refused rather than read as false.
+var boolSettings = []string{"pass_exit_code"}
+
 // SettingError is a config value its flag would refuse, named where it
 // was set (CHAINRUN_<KEY> or the file's key): exit 2.
 type SettingError struct{ Msg string }
@@ -44,7 +48,25 @@ func CheckEnvSettings(getenv func(string) string) error {
 			return &SettingError{fmt.Sprintf("%s=%s: %v", EnvName(k.key), raw, err)}
 		}
 	}
+	for _, k := range boolSettings {
+		if raw := getenv(EnvName(k)); raw != "" && !isBool(raw) {
+			return &SettingError{fmt.Sprintf("%s=%s: want true or false (or 1 or 0)", EnvName(k), raw)}
+		}
+	}
 	return nil
+}
+
+// isBool reports whether v is true or false: a YAML boolean, or text
+// strconv.ParseBool reads (true, false, 1, 0, t, f).
+func isBool(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return true
+	case string:
+		_, err := strconv.ParseBool(strings.TrimSpace(x))
+		return err == nil
+	}
+	return false
 }
 
 // CheckFileSettings does the same for the values of config file path,
@@ -63,6 +85,11 @@ func CheckFileSettings(path string, top map[string]any) error {
 		}
 		if _, err := wholeSetting(v, k.min, k.hint); err != nil {
 			return &SettingError{fmt.Sprintf("config file %s: %s: %v", path, k.key, err)}
+		}
+	}
+	for _, k := range boolSettings {
+		if v, ok := top[k]; ok && v != nil && !isBool(v) {
+			return &SettingError{fmt.Sprintf("config file %s: %s: %v is not true or false", path, k, v)}
 		}
 	}
 	return nil

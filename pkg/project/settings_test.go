@@ -23,3 +23,31 @@ func TestWholeSetting(t *testing.T) {
 		}
 	}
 }
+
+func TestBoolSettings(t *testing.T) {
+	for _, tt := range []struct {
+		env string
+		err string
+	}{
+		{"", ""}, {"true", ""}, {"0", ""}, {" false ", ""},
+		{"yes", "CHAINRUN_PASS_EXIT_CODE=yes: want true or false (or 1 or 0)"},
+	} {
+		err := CheckEnvSettings(func(k string) string { return map[string]string{"CHAINRUN_PASS_EXIT_CODE": tt.env}[k] })
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("%q: %v", tt.env, err)
+		}
+	}
+	for _, tt := range []struct {
+		v   any
+		err string
+	}{
+		{true, ""}, {"1", ""}, {nil, ""},
+		{"on", "config file c.yaml: pass_exit_code: on is not true or false"},
+		{3, "config file c.yaml: pass_exit_code: 3 is not true or false"},
+	} {
+		err := CheckFileSettings("c.yaml", map[string]any{"pass_exit_code": tt.v})
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("%v: %v", tt.v, err)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 // Package render holds the small pieces every view of a run shares, so
-// each is written once: JSON printed with an indent of two, durations,
-// the first line of a long message, and the command that takes a link of
-// a run.
+// each is written once: JSON printed with an indent of two, a value as
+// one line of text, durations, the first line of a long message, and the
+// command that takes a link of a run.
 //
 // The views themselves live in the packages below it: text (results,
 // pauses, plans, listings), progress (plain lines), live (the terminal

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -20,6 +21,26 @@ func PrintJSON(w io.Writer, v any) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// Text is a value where a view has a line of text for it (a step output,
+// a table cell): a string as it is, nothing for nil, anything else as
+// compact JSON (fromJSON and jq read it back), with <, > and & as they
+// are.
+func Text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Duration shows milliseconds under a second and tenths above, so a

@@ -45,3 +45,21 @@ func TestPictureFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestText(t *testing.T) {
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{nil, ""},
+		{"as it is\nwith <tags> & lines", "as it is\nwith <tags> & lines"},
+		{map[string]any{"url": "https://x/?a=1&b=<2>", "n": 2}, `{"n":2,"url":"https://x/?a=1&b=<2>"}`},
+		{[]any{1, "two", nil}, `[1,"two",null]`},
+		{3.5, "3.5"},
+		{true, "true"},
+	} {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -21,7 +21,9 @@ func annotations(c *chain.Chain, res *run.Result, file string) []string {
 	primary := ""
 	switch res.Status {
 	case run.Failed:
-		primary = failedStep(c, res)
+		if s, ok := res.FailedStep(c); ok {
+			primary = s.ID
+		}
 		title := res.Name + " failed"
 		var pos chain.Pos
 		switch {
@@ -63,30 +65,6 @@ func annotations(c *chain.Chain, res *run.Result, file string) []string {
 			fmt.Sprintf("step %s failed: %s", s.ID, s.Error)))
 	}
 	return out
-}
-
-// failedStep is the step (or a workflow's executor or task) whose failure
-// failed the run, "" when no step failed (no viable transition, a
-// budget). In a DAG it is the one the error names: steps cancelled
-// because of it failed too, and are not the cause.
-func failedStep(c *chain.Chain, res *run.Result) string {
-	last := ""
-	for _, s := range res.Steps {
-		if s.Status != run.StepFailed {
-			continue
-		}
-		if c.Workflow == nil && strings.HasPrefix(res.Error, "step "+s.ID+" failed:") {
-			return s.ID
-		}
-		if st := c.Step(s.ID); st != nil && st.ContinueOnError {
-			continue
-		}
-		if c.Workflow == nil && last != "" {
-			continue // keep the first: the others were cancelled by it
-		}
-		last = s.ID
-	}
-	return last
 }
 
 // stepPos is where a step (a transition's executor, a state's task) is

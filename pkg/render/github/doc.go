@@ -1,7 +1,9 @@
 // Package github renders a run for a GitHub Actions log: each step's log
 // in a collapsible group, failures as annotations on the chain file's
-// line, a paused workflow as a notice with its resume commands, and a
-// Markdown report appended to $GITHUB_STEP_SUMMARY. It also escapes every
+// line, a paused workflow as a notice with its resume commands, a
+// Markdown report appended to $GITHUB_STEP_SUMMARY, and the run's step
+// outputs (run_id, status, exit_code, output) appended to $GITHUB_OUTPUT,
+// never a secret's value. It also escapes every
 // workflow command it writes, registers secret inputs with ::add-mask::,
 // and stops command processing around any other line that looks like a
 // command (Guard wraps the process's stdout and stderr), so nothing a

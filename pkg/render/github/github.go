@@ -27,8 +27,12 @@ type Renderer struct {
 	w       io.Writer
 	verbose bool
 	quiet   bool
-	// summary is the file named by $GITHUB_STEP_SUMMARY ("" for none).
-	summary string
+	// summary is the file named by $GITHUB_STEP_SUMMARY ("" for none),
+	// output the one $GITHUB_OUTPUT names (step outputs: outputs.go).
+	summary, output string
+	// secrets are the forms of secret inputs' values (MaskSecrets), never
+	// written to a file.
+	secrets []string
 	// wd is the directory chainrun started in (relative chain files are
 	// relative to it); base the one annotation paths are relative to
 	// ($GITHUB_WORKSPACE, else wd), so GitHub links them to the file.
@@ -75,7 +79,7 @@ func New(getenv func(string) string, wd string, w io.Writer, o Options) *Rendere
 	if base == "" {
 		base = wd
 	}
-	return &Renderer{w: unguarded(w), verbose: o.Verbose, quiet: o.Quiet, summary: getenv("GITHUB_STEP_SUMMARY"),
+	return &Renderer{w: unguarded(w), verbose: o.Verbose, quiet: o.Quiet, summary: getenv("GITHUB_STEP_SUMMARY"), output: getenv("GITHUB_OUTPUT"),
 		wd: wd, base: base, logs: map[logKey]*stepLog{}}
 }
 

@@ -11,7 +11,8 @@ import (
 // ::add-mask::, so that the runner hides it in the whole job's log
 // whatever prints it. Each form a value can be shown in is registered:
 // as given, trimmed, and line by line (GitHub masks one line at a time).
-// Call it before the run prints anything. A nil Renderer does nothing.
+// Call it before the run prints anything; the renderer keeps the forms,
+// so Outputs never writes them. A nil Renderer does nothing.
 func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
 	if g == nil {
 		return
@@ -27,6 +28,7 @@ func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
 		for _, f := range forms {
 			if f = strings.TrimSpace(f); f != "" && !seen[f] {
 				seen[f] = true
+				g.secrets = append(g.secrets, f)
 				b.WriteString(ghCommand("add-mask", nil, f) + "\n")
 			}
 		}

@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
+)
+
+// jsonCommands are the commands whose -o json output --jq and --template
+// filter.
+var jsonCommands = []string{"run", "resume", "runs", "runs show", "runs prune", "list", "validate", "approvals", "version", "cache stats", "schema", "test"}
+
+// defineFilters gives each JSON command --jq and --template: compiled
+// before the command starts (a broken one is exit 2, nothing ran), the
+// filter holds stdout and prints what it makes of the JSON once the
+// command ends (finishFilter).
+func defineFilters(root *cobra.Command, f *factory) {
+	var jq, tmpl string
+	for _, name := range jsonCommands {
+		c, _, err := root.Find(strings.Fields(name))
+		if err != nil || c.CommandPath() != "chainrun "+name {
+			continue
+		}
+		c.Flags().StringVar(&jq, "jq", "", "filter the JSON output with a jq expression; strings print raw (implies -o json)")
+		c.Flags().StringVar(&tmpl, "template", "", "format the JSON output with a Go template (implies -o json; see docs/cli.md)")
+		run := c.RunE
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			filter, err := jsonfilter.New(jsonfilter.Options{JQ: jq, Template: tmpl, Pretty: f.io.IsStdoutTTY(), Environ: os.Environ})
+			if err != nil {
+				return err
+			}
+			if filter != nil {
+				if out := cmd.Flags().Lookup("output"); out.Changed && out.Value.String() != "json" {
+					return usagef("%s filters the JSON output: leave out -o %s", filter.Flag(), out.Value)
+				}
+				if g := cmd.Flags().Lookup("gantt"); g != nil && g.Changed {
+					return usagef("%s filters JSON: --gantt prints a timeline", filter.Flag())
+				}
+				_ = cmd.Flags().Set("output", "json")
+				f.held, f.keepExit = filter.Hold(f.io.Out), name == "run" || name == "resume"
+				f.io.Out = f.held
+			}
+			return run(cmd, args)
+		}
+	}
+}
+
+// finishFilter prints what the filter makes of the command's JSON and
+// returns the exit code: the command's, but 1 when the filter failed on
+// a command that had succeeded; run and resume keep the run's code, the
+// failure said on stderr.
+func finishFilter(f *factory, code int) int {
+	if f.held == nil {
+		return code
+	}
+	f.io.Out = f.held.Out()
+	if err := f.held.Flush(); err != nil {
+		fmt.Fprintln(f.io.ErrOut, "chainrun: "+err.Error())
+		if code == exitOK && !f.keepExit {
+			return exitFailed
+		}
+	}
+	return code
+}

@@ -1,0 +1,195 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// PruneRule says which saved runs `chainrun runs prune` removes: of the
+// runs Filter picks (its Limit unused), those older than OlderThan, when
+// it is set, and not among the newest Keep, when it is set. With both, a
+// run goes only when both say so: --keep is a floor under --older-than.
+// A run a process drives (its lock is held) is never removed.
+type PruneRule struct {
+	Filter Filter
+	// OlderThan is how long ago a run last changed (its last attempt
+	// ended, or began) for it to go; 0: any age.
+	OlderThan time.Duration
+	// Keep is how many of the newest picked runs stay; negative: no such
+	// rule.
+	Keep int
+	// DryRun removes nothing: the result says what would go.
+	DryRun bool
+	// Now is the time ages are measured from.
+	Now time.Time
+}
+
+// NewPruneRule checks the choices of `runs prune`: olderThan an age
+// (ParseAge; "" for none), keep the newest runs kept (nil for none), at
+// least one of them, and a filter as NewFilter's. A choice that cannot be
+// used is a FilterError naming its flag.
+func NewPruneRule(olderThan string, keep *int, chain string, statuses []string, now time.Time) (PruneRule, error) {
+	rule := PruneRule{Keep: -1, Now: now}
+	if keep != nil {
+		if *keep < 0 {
+			return rule, &FilterError{fmt.Sprintf("--keep %d: want 0 (remove every run) or more", *keep)}
+		}
+		rule.Keep = *keep
+	}
+	if olderThan != "" {
+		age, err := ParseAge(olderThan)
+		if err != nil {
+			return rule, &FilterError{"--older-than: " + err.Error()}
+		}
+		rule.OlderThan = age
+	}
+	if keep == nil && olderThan == "" {
+		return rule, &FilterError{"runs prune needs --older-than DURATION, --keep N or both; see chainrun runs prune --help"}
+	}
+	var err error
+	rule.Filter, err = NewFilter(chain, statuses, 0)
+	return rule, err
+}
+
+// Pruned is what Prune removed (or, in a dry run, would remove), newest
+// first, and the runs it picked but kept because a process drives them.
+type Pruned struct {
+	Removed []Record
+	Running []Record
+}
+
+// Prune removes the saved runs the rule picks. A run is removed under its
+// lock, renamed out of sight first, so that no process can resume it
+// half-removed; one whose lock is held is kept and listed as running. An
+// error stops it: what was removed by then is in the result.
+func (s *Store) Prune(p PruneRule) (Pruned, error) {
+	var out Pruned
+	recs, err := s.List()
+	if err != nil {
+		return out, err
+	}
+	s.removeLeftovers()
+	p.Filter.Limit = 0
+	for i, r := range p.Filter.Apply(recs) {
+		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(s.lastChange(r)) < p.OlderThan {
+			continue
+		}
+		if r.Status == event.Running || p.DryRun && s.locked(r.RunID) {
+			out.Running = append(out.Running, r)
+			continue
+		}
+		if !p.DryRun {
+			err := s.remove(r.RunID)
+			if errors.As(err, new(*LockedError)) {
+				out.Running = append(out.Running, r) // a resume took it since it was listed
+				continue
+			}
+			if err != nil {
+				return out, err
+			}
+		}
+		out.Removed = append(out.Removed, r)
+	}
+	return out, nil
+}
+
+// prunePrefix marks a run directory being removed: List skips it and no
+// run id names it.
+const prunePrefix = ".prune-"
+
+// remove deletes a saved run holding its lock: its directory is renamed
+// out of sight, the lock released, then the directory removed.
+func (s *Store) remove(id string) error {
+	if !validID(id) {
+		return &NotFoundError{RunID: id, Dir: s.dir}
+	}
+	r, err := s.lock(id)
+	if err != nil {
+		return err
+	}
+	gone := filepath.Join(s.dir, "runs", prunePrefix+id)
+	err = os.Rename(s.runDir(id), gone)
+	r.Close()
+	if err != nil {
+		return fmt.Errorf("removing run %s: %w", id, err)
+	}
+	if err := os.RemoveAll(gone); err != nil {
+		return fmt.Errorf("removing run %s: %w", id, err)
+	}
+	return nil
+}
+
+// removeLeftovers finishes the removals an earlier prune began and did
+// not end (it was killed while deleting).
+func (s *Store) removeLeftovers() {
+	leftovers, _ := filepath.Glob(filepath.Join(s.dir, "runs", prunePrefix+"*"))
+	for _, dir := range leftovers {
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// lastChange is when a saved run last changed: its record's updated_at,
+// else its start (its id's time for a run whose record cannot be read),
+// else its directory's modification time.
+func (s *Store) lastChange(r Record) time.Time {
+	for _, v := range []string{r.UpdatedAt, r.StartedAt} {
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			return t
+		}
+	}
+	if t, ok := run.RunIDTime(r.RunID); ok {
+		return t
+	}
+	if fi, err := os.Stat(s.runDir(r.RunID)); err == nil {
+		return fi.ModTime()
+	}
+	return time.Time{}
+}
+
+// ageTerm is one number and unit of an age: Go's units, and d (24h) and w
+// (7d).
+var ageTerm = regexp.MustCompile(`^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)`)
+
+// ParseAge reads an age as `runs prune --older-than` takes it: a Go
+// duration (90m, 36h, 1h30m) whose units may also be d (days of 24
+// hours) and w (weeks): 7d, 2w, 1w3d12h. It must be more than zero.
+func ParseAge(s string) (time.Duration, error) {
+	rest := strings.TrimSpace(s)
+	if rest == "" {
+		return 0, fmt.Errorf("an age is empty; want a duration like 36h, 7d or 2w")
+	}
+	var total time.Duration
+	for rest != "" {
+		m := ageTerm.FindStringSubmatch(rest)
+		if m == nil {
+			return 0, fmt.Errorf("%q is not an age; want a duration like 36h, 7d or 2w", s)
+		}
+		rest = rest[len(m[0]):]
+		unit := m[2]
+		n, _ := strconv.ParseFloat(m[1], 64)
+		switch unit {
+		case "d":
+			n, unit = n*24, "h"
+		case "w":
+			n, unit = n*24*7, "h"
+		}
+		d, err := time.ParseDuration(strconv.FormatFloat(n, 'f', -1, 64) + unit)
+		if err != nil {
+			return 0, fmt.Errorf("%q: %w", s, err)
+		}
+		total += d
+	}
+	if total <= 0 {
+		return 0, fmt.Errorf("%q is no time at all; want more than zero (--keep 0 removes every run)", s)
+	}
+	return total, nil
+}
