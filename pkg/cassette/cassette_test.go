@@ -249,3 +249,18 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		t.Error("ParseMode took a bad mode")
 	}
 }
+
+func TestSecretFormsAreRefused(t *testing.T) {
+	for name, prompt := range map[string]string{
+		"json escaped": `value: {"k": "pa\"ss&w<rd>"}`,
+		"one line":     "key: line-two-of-it",
+		"url escaped":  "https://x.test/?k=pa%22ss%26w%3Crd%3E",
+	} {
+		c, _ := Load(filepath.Join(t.TempDir(), "c.yaml"))
+		secrets := []Secret{{Name: "env A_API_KEY", Value: `pa"ss&w<rd>`}, {Name: "env B_TOKEN", Value: "line-one\nline-two-of-it\n"}}
+		s := NewSession(c, "k", ModeMissing, models{&live{}}, secrets, nil)
+		if _, err := ask(t, s, "ask", prompt); err == nil || !strings.Contains(err.Error(), "refusing to record") {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}

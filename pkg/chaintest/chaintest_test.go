@@ -120,13 +120,16 @@ func TestDeciderTakesEachVisitsChoiceThenPauses(t *testing.T) {
 	}
 }
 
-func TestRanIgnoresSkippedSteps(t *testing.T) {
+func TestRanIgnoresSkippedAndHandlerSteps(t *testing.T) {
 	o := &outcome{events: []event.Event{
 		{Type: event.StepStarted, Step: "a"}, {Type: event.StepStarted, Step: "b"},
 		{Type: event.StepFinished, Step: "b", Status: event.Skipped}, {Type: event.StepFinished, Step: "a", Status: event.OK},
+		{Type: event.StepFinished, Step: "a", Status: event.OK}, {Type: event.StepFinished, Step: "h", Status: event.OK, Handler: "on_exit"},
 	}}
-	ran := o.ran()
-	if len(ran) != 1 || ran["a"] != (span{0, 3}) {
+	if got := o.sequence(); strings.Join(got, ",") != "a,a" {
+		t.Errorf("sequence %v", got)
+	}
+	if ran := o.ran(); len(ran) != 1 || !ran["a"] {
 		t.Errorf("ran %v", ran)
 	}
 }
@@ -157,5 +160,34 @@ func TestJUnitIsWellFormed(t *testing.T) {
 	s := back.Suites[0]
 	if back.Tests != 3 || back.Failures != 1 || back.Skipped != 1 || s.Cases[1].Name != `bad <"&">` || s.Cases[1].Failure.Text != "status: want x\noutput: <y>" {
 		t.Errorf("round trip: %+v", back)
+	}
+}
+
+func TestNullsAndSkips(t *testing.T) {
+	for text, want := range map[string]string{
+		"cases:\n  - name: a\n    expect:\n      output: ~\n":            ":4: expect.output is null",
+		"cases:\n  - name: a\n    mocks:\n      steps:\n        s: ~\n":  ":5: mocks.steps.s is null",
+		"cases:\n  - name: a\n    expect:\n      steps:\n        s: ~\n": ":5: expect.steps.s is null",
+		"cases:\n  -\n": ":2: case 1 is empty",
+		"cases:\n  - name: a\n    expect:\n      output: {contains: x, contains: y}\n":     "contains is given twice",
+		"cases:\n  - name: a\n    expect:\n      output: {jsonpath: {$.a: {golden: f}}}\n": "golden compares a whole value",
+	} {
+		path := filepath.Join(t.TempDir(), "x.test.yaml")
+		_ = os.WriteFile(path, []byte(text), 0o644)
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", text, err, want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "x.test.yaml")
+	_ = os.WriteFile(path, []byte("cases:\n  - {name: a, skip: false, expect: {output: {equals: ~}}}\n  - {name: b, skip: true}\n"), 0o644)
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Cases[0].Skip != "" || f.Cases[1].Skip == "" {
+		t.Errorf("skips %q %q", f.Cases[0].Skip, f.Cases[1].Skip)
+	}
+	if err := f.Cases[0].Expect.Output.Check(nil, nil); err != nil {
+		t.Errorf("equals: ~ against null: %v", err)
 	}
 }

@@ -257,10 +257,22 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 // checked); for a workflow, whose steps run one at a time, the order
 // they ran in.
 func (k *checker) path(want []string, c *chain.Chain, o *outcome) {
+	if c.Workflow != nil {
+		if got := o.sequence(); !slices.Equal(got, want) {
+			k.failf("path: want [%s], the steps ran in this order: [%s]", strings.Join(want, ", "), strings.Join(got, ", "))
+		}
+		return
+	}
+	for i, id := range want {
+		if slices.Contains(want[:i], id) {
+			k.failf("path: %s is listed twice; a step of a DAG chain runs once", id)
+			return
+		}
+	}
 	ran := o.ran()
 	var missing, extra []string
 	for _, id := range want {
-		if _, ok := ran[id]; !ok {
+		if !ran[id] {
 			missing = append(missing, id)
 		}
 	}
@@ -281,23 +293,11 @@ func (k *checker) path(want []string, c *chain.Chain, o *outcome) {
 		k.failf("%s", msg)
 		return
 	}
-	if c.Workflow == nil {
-		g := c.Graph()
-		for i := range want {
-			for j := i + 1; j < len(want); j++ {
-				if g.DependsOn(want[i], want[j]) {
-					k.failf("path: %s is listed before %s, but it depends on %s", want[i], want[j], want[j])
-					return
-				}
-			}
-		}
-		return
-	}
+	g := c.Graph()
 	for i := range want {
 		for j := i + 1; j < len(want); j++ {
-			a, b := ran[want[i]], ran[want[j]]
-			if b.finished < a.started {
-				k.failf("path: %s is listed before %s, but %s finished before %s started", want[i], want[j], want[j], want[i])
+			if g.DependsOn(want[i], want[j]) {
+				k.failf("path: %s is listed before %s, but it depends on %s", want[i], want[j], want[j])
 				return
 			}
 		}

@@ -39,8 +39,8 @@ type Case struct {
 	Mocks  Mocks             `yaml:"mocks"`
 	Expect Expect            `yaml:"expect"`
 	// Skip, when set, says why the case does not run (it is reported as
-	// skipped, never silently left out).
-	Skip string `yaml:"skip"`
+	// skipped, never silently left out): a reason, or true.
+	Skip skipReason `yaml:"skip"`
 
 	line int
 }
@@ -62,6 +62,26 @@ type Mocks struct {
 	// Time fixes the engine's clock (RFC 3339): templates' now, run ids,
 	// gate waits.
 	Time string `yaml:"time"`
+}
+
+// skipReason is why a case is skipped: a reason, true ("skipped") or
+// false (it runs).
+type skipReason string
+
+// UnmarshalYAML takes a reason or a boolean.
+func (r *skipReason) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: skip is a reason or true", n.Line)
+	}
+	switch {
+	case n.Tag == "!!bool" && n.Value == "false", n.Tag == "!!bool" && n.Value == "False":
+		*r = ""
+	case n.Tag == "!!bool":
+		*r = "skip: true"
+	default:
+		*r = skipReason(n.Value)
+	}
+	return nil
 }
 
 // scalar is an input value written as any YAML scalar.
@@ -140,8 +160,14 @@ func Load(path string) (*File, error) {
 	if len(f.Cases) == 0 {
 		return nil, fmt.Errorf("%s: no cases: a test file lists its cases under cases:", path)
 	}
+	if err := f.checkNulls(); err != nil {
+		return nil, err
+	}
 	seen := map[string]int{}
 	for i, c := range f.Cases {
+		if c == nil {
+			return nil, fmt.Errorf("%s:%d: case %d is empty", path, f.line("cases", fmt.Sprint(i)), i+1)
+		}
 		c.line = f.line("cases", fmt.Sprint(i))
 		if c.Name == "" {
 			return nil, fmt.Errorf("%s:%d: case %d has no name", path, c.line, i+1)
@@ -157,6 +183,72 @@ func Load(path string) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// valueKeys hold values as written, where null is a value (equals: ~
+// expects null); under any other key of mocks and expect, null is a
+// slip that would check or mock nothing.
+var valueKeys = map[string]bool{"equals": true, "jsonpath": true, "json_schema": true, "args": true, "arguments": true, "data": true}
+
+// checkNulls refuses a null under a case's mocks or expect.
+func (f *File) checkNulls() error {
+	var walk func(n *yaml.Node, path string) error
+	walk = func(n *yaml.Node, path string) error {
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.Tag == "!!null" {
+				return fmt.Errorf("%s:%d: %s is null, which mocks or checks nothing: give it a value (equals: null expects null)", f.Path, n.Line, path)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				if valueKeys[k] {
+					continue
+				}
+				if err := walk(n.Content[i+1], path+"."+k); err != nil {
+					return err
+				}
+			}
+		case yaml.SequenceNode:
+			for i, it := range n.Content {
+				if err := walk(it, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	root := f.root
+	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	cases := mapValue(root, "cases")
+	if cases == nil || cases.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, c := range cases.Content {
+		for _, key := range []string{"mocks", "expect"} {
+			if v := mapValue(c, key); v != nil {
+				if err := walk(v, key); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// mapValue is the value of key in a mapping node (nil: none).
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // ChainRef is the chain the file tests, and whether it is a path.

@@ -58,14 +58,19 @@ func (m *Matcher) UnmarshalYAML(n *yaml.Node) error {
 		if err := n.Decode(&v); err != nil {
 			return err
 		}
-		if n.Kind == yaml.ScalarNode {
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 			v = n.Value
 		}
 		m.equals, m.hasEquals = jsonish(v), true
 		return nil
 	}
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			return fmt.Errorf("line %d: %s is given twice: give it a list", k.Line, k.Value)
+		}
+		seen[k.Value] = true
 		if err := m.op(k, v); err != nil {
 			return fmt.Errorf("line %d: %s: %v", k.Line, k.Value, err)
 		}
@@ -133,7 +138,7 @@ func (m *Matcher) op(k, v *yaml.Node) error {
 		if err := v.Decode(&d); err != nil {
 			return err
 		}
-		if v.Kind == yaml.ScalarNode {
+		if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
 			d = v.Value
 		}
 		m.equals, m.hasEquals = jsonish(d), true
@@ -181,6 +186,9 @@ func (m *Matcher) op(k, v *yaml.Node) error {
 			want := &Matcher{}
 			if err := want.UnmarshalYAML(v.Content[i+1]); err != nil {
 				return err
+			}
+			if want.Golden != "" {
+				return fmt.Errorf("%s: golden compares a whole value: give it to the output, a variable or a step, not to a JSONPath", expr)
 			}
 			m.paths = append(m.paths, pathCheck{expr: expr, path: p, want: want})
 		}

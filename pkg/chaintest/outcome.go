@@ -24,28 +24,22 @@ type outcome struct {
 	unpriced string
 }
 
-// span is when a step ran, as positions in the event stream.
-type span struct{ started, finished int }
+// ran is the set of steps that ran (not skipped, not a lifecycle
+// handler's).
+func (o *outcome) ran() map[string]bool {
+	out := map[string]bool{}
+	for _, id := range o.sequence() {
+		out[id] = true
+	}
+	return out
+}
 
-// ran is the steps that ran (not skipped, not kept from before), with
-// their first start and last finish.
-func (o *outcome) ran() map[string]span {
-	out := map[string]span{}
-	started := map[string]int{}
-	for i, e := range o.events {
-		if e.Handler != "" {
-			continue // a lifecycle handler's steps are not the chain's path
-		}
-		switch e.Type {
-		case event.StepStarted:
-			if _, ok := started[e.Step]; !ok {
-				started[e.Step] = i
-			}
-		case event.StepFinished:
-			if e.Status == event.Skipped {
-				continue
-			}
-			out[e.Step] = span{started: started[e.Step], finished: i}
+// sequence is the steps that ran, each time one finished, in order.
+func (o *outcome) sequence() []string {
+	var out []string
+	for _, e := range o.events {
+		if e.Type == event.StepFinished && e.Status != event.Skipped && e.Handler == "" {
+			out = append(out, e.Step)
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,15 +30,25 @@ const noProxy = "http://127.0.0.1:9"
 
 // runCase runs one case of a file on c and returns what it did.
 func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp string) *outcome {
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return &outcome{res: &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
+	}
 	inputs := map[string]string{}
 	for k, v := range tc.Inputs {
 		inputs[k] = string(v)
 	}
 	secrets := append([]cassette.Secret(nil), r.Secrets...)
 	for _, in := range c.Inputs {
-		if v := inputs[in.Name]; in.Secret && v != "" {
+		v, given := inputs[in.Name]
+		if !given && in.Default != nil {
+			v = fmt.Sprint(in.Default) // a secret's default is as secret
+		}
+		if in.Secret && v != "" {
 			secrets = append(secrets, cassette.Secret{Name: "secret input " + in.Name, Value: v})
 		}
+	}
+	for _, k := range sortedKeys(tc.Mocks.Env) {
+		secrets = append(secrets, EnvSecrets([]string{k + "=" + tc.Mocks.Env[k]})...)
 	}
 	script := cassette.NewScript(map[string][]cassette.Answer(nil))
 	if len(tc.Mocks.Models) > 0 {
@@ -144,7 +155,8 @@ func decider(decisions map[string]Decisions) run.Scripted {
 // of the chain: a typo would otherwise make a case pass for nothing.
 func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 	ids := map[string]bool{}
-	eachStep(c, func(s *chain.Step) { ids[s.ID] = true })
+	byID := map[string]*chain.Step{}
+	eachStep(c, func(s *chain.Step) { ids[s.ID], byID[s.ID] = true, s })
 	states := map[string]bool{}
 	if c.Workflow != nil {
 		for _, s := range c.Workflow.States {
@@ -155,24 +167,51 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 		return fmt.Sprintf("%s:%d", f.Path, f.line(append([]string{"cases", fmt.Sprint(i)}, path...)...))
 	}
 	var errs []error
-	for _, group := range []struct {
-		name string
-		keys []string
-	}{{"mocks.steps", sortedKeys(tc.Mocks.Steps)}, {"mocks.models", sortedKeys(tc.Mocks.Models)}, {"expect.steps", sortedKeys(tc.Expect.Steps)}} {
-		for _, id := range group.keys {
-			if !ids[id] && !ids[strings.SplitN(id, "/", 2)[0]] {
-				path := append(strings.Split(group.name, "."), id)
-				errs = append(errs, fmt.Errorf("%s: case %q: %s.%s: %s has no step %s", at(path...), tc.Name, group.name, id, c.Name, id))
-			}
+	bad := func(path []string, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: case %q: %s: %s", at(path...), tc.Name, strings.Join(path, "."), fmt.Sprintf(format, args...)))
+	}
+	for _, id := range sortedKeys(tc.Mocks.Steps) {
+		if !ids[id] {
+			bad([]string{"mocks", "steps", id}, "%s has no step %s (the steps of a chain a chain step calls are mocked through that step)", c.Name, id)
+		}
+	}
+	for _, id := range sortedKeys(tc.Mocks.Models) {
+		path := []string{"mocks", "models", id}
+		outer, _, nested := strings.Cut(id, "/")
+		switch {
+		case len(tc.Mocks.Models[id]) == 0:
+			bad(path, "an empty list of answers scripts nothing")
+		case nested && !ids[outer]:
+			bad(path, "%s has no step %s", c.Name, outer)
+		case !nested && !ids[id]:
+			bad(path, "%s has no step %s", c.Name, id)
+		case !nested && byID[id].Kind.Deterministic():
+			bad(path, "step %s is a %s step: it asks no model (mock its result under mocks.steps)", id, byID[id].Kind)
+		}
+	}
+	for _, id := range sortedKeys(tc.Expect.Steps) {
+		path := []string{"expect", "steps", id}
+		switch {
+		case !ids[id]:
+			bad(path, "%s has no step %s", c.Name, id)
+		case tc.Expect.Steps[id] == nil:
+			bad(path, "an empty expectation checks nothing")
 		}
 	}
 	for _, st := range sortedKeys(tc.Mocks.Decisions) {
+		path := []string{"mocks", "decisions", st}
+		if c.Workflow == nil {
+			bad(path, "%s is not a workflow", c.Name)
+			continue
+		}
 		if !states[st] {
-			what := "it is not a workflow"
-			if c.Workflow != nil {
-				what = "it has no state " + st
+			bad(path, "%s has no state %s", c.Name, st)
+			continue
+		}
+		for _, d := range tc.Mocks.Decisions[st] {
+			if problem := decisionProblem(c, st, d.Transition); problem != "" {
+				bad(path, "%s", problem)
 			}
-			errs = append(errs, fmt.Errorf("%s: case %q: mocks.decisions.%s: %s: %s", at("mocks", "decisions", st), tc.Name, st, c.Name, what))
 		}
 	}
 	for _, in := range sortedKeys(tc.Inputs) {
@@ -181,6 +220,29 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// decisionProblem says why state st cannot take transition t at a
+// decision point ("" when it can).
+func decisionProblem(c *chain.Chain, st, t string) string {
+	for _, s := range c.Workflow.States {
+		if s.Name != st {
+			continue
+		}
+		var names []string
+		point := false
+		for _, tr := range s.Transitions {
+			names = append(names, tr.Name)
+			point = point || tr.Actor != chain.ActorDeterministic
+		}
+		switch {
+		case !point:
+			return "state " + st + " is no decision point: its transitions are all deterministic"
+		case !slices.Contains(names, t):
+			return fmt.Sprintf("state %s has no transition %s (it has: %s)", st, t, strings.Join(names, ", "))
+		}
+	}
+	return ""
 }
 
 // tempDir is the test run's own directory, removed when it ends.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -113,6 +114,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 	}
 	var jobs []job
 	var tapes []*cassette.Cassette
+	loaded := map[string]*cassette.Cassette{}
 	rep := &Report{}
 	for _, f := range files {
 		ref, isPath := f.ChainRef()
@@ -120,9 +122,14 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: chain %s: %w", f.Path, ref, err)
 		}
-		tape, err := cassette.Load(f.CassettePath())
-		if err != nil {
-			return nil, err
+		// files that share a cassette share one copy of it
+		abs, _ := filepath.Abs(f.CassettePath())
+		tape := loaded[abs]
+		if tape == nil {
+			if tape, err = cassette.Load(f.CassettePath()); err != nil {
+				return nil, err
+			}
+			loaded[abs] = tape
 		}
 		fr := &FileReport{Path: f.Path, Chain: c.Name, Cassette: f.CassettePath()}
 		rep.Files = append(rep.Files, fr)
@@ -135,7 +142,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			fr.Cases = append(fr.Cases, cr)
 			switch {
 			case tc.Skip != "":
-				cr.Result, cr.Skip = Skipped, tc.Skip
+				cr.Result, cr.Skip = Skipped, string(tc.Skip)
 			case r.Filter != nil && !r.Filter.MatchString(tc.Name):
 				cr.Result, cr.Skip = Skipped, "not selected by --run"
 			default:
@@ -154,11 +161,18 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		g.SetLimit(run.DefaultParallel())
 	}
 	var mu sync.Mutex
-	for _, j := range jobs {
+	for n, j := range jobs {
 		g.Go(func() error {
+			if ctx.Err() != nil {
+				mu.Lock()
+				j.rep.Result, j.rep.Skip = Skipped, "interrupted before it ran"
+				mu.Unlock()
+				return nil
+			}
 			caseStart := time.Now()
 			tc := j.f.Cases[j.i]
-			o := r.runCase(gctx, j.f, tc, j.c, j.tape, tmp)
+			// each case its own state and cache directories
+			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)))
 			k := &checker{dir: filepath.Dir(j.f.Path), update: r.Update}
 			for _, m := range o.misses {
 				k.failf("%v", m)
@@ -175,6 +189,9 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			j.rep.Failures, j.rep.Updated = k.failures, k.updated
 			j.rep.DurationMS = time.Since(caseStart).Milliseconds()
 			j.rep.Result = Passed
+			if ctx.Err() != nil && o.res.Status == run.Interrupted {
+				k.failf("interrupted: the case did not finish")
+			}
 			if len(k.failures) > 0 {
 				j.rep.Result = Failed
 			}
@@ -182,8 +199,13 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		})
 	}
 	_ = g.Wait()
+	// a recording is unused only if every case that could ask for it
+	// ran: every case of every file that shares its cassette
+	allRan := map[*cassette.Cassette]bool{}
 	for i, fr := range rep.Files {
-		all := true
+		if _, seen := allRan[tapes[i]]; !seen {
+			allRan[tapes[i]] = true
+		}
 		for _, cr := range fr.Cases {
 			switch cr.Result {
 			case Passed:
@@ -192,8 +214,13 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 				rep.Failed++
 			default:
 				rep.Skipped++
-				all = false
+				allRan[tapes[i]] = false
 			}
+		}
+	}
+	for i, fr := range rep.Files {
+		if slices.Contains(tapes[:i], tapes[i]) {
+			continue // saved and checked with the first file that uses it
 		}
 		if tapes[i].Changed() {
 			if err := tapes[i].Save(); err != nil {
@@ -201,10 +228,9 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			}
 			fr.Saved = true
 		}
-		if r.Check && all && ctx.Err() == nil {
-			// a recording is unused only if every case that could ask for it ran
+		if r.Check && allRan[tapes[i]] && ctx.Err() == nil {
 			for _, u := range tapes[i].Unused() {
-				rep.Unused = append(rep.Unused, fmt.Sprintf("%s: case %q, step %s #%d (%s/%s)", tapes[i].Path, u.Case, u.Step, u.Seq, u.Request.Provider, u.Request.Model))
+				rep.Unused = append(rep.Unused, fmt.Sprintf("%s: case %q, step %s #%d", tapes[i].Path, u.Case, u.Step, u.Seq))
 			}
 		}
 	}

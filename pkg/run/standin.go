@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -57,6 +58,10 @@ func canned(s *chain.Step, c Canned) (outcome, error) {
 	}
 	if s.Kind == chain.KindCLI {
 		return exitValue(s, out, err)
+	}
+	if err == nil && c.Status != 0 && (c.Status < 200 || c.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
+		// as a real response with that status would
+		err = fmt.Errorf("HTTP %d (mocked; set fail_on_status: false to accept it): %s", c.Status, strings.TrimSpace(c.Output))
 	}
 	return out, err
 }
