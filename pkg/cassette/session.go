@@ -200,7 +200,7 @@ func deliver(req llm.Request, resp *llm.Response) *llm.Response {
 func (s *Session) refuseSecrets(r *Recording) error {
 	text := fmt.Sprintf("%+v", *r)
 	for _, sec := range s.secrets {
-		for _, form := range secretForms(sec.Value) {
+		for _, form := range SecretForms(sec.Value) {
 			if strings.Contains(text, form) {
 				return fmt.Errorf("refusing to record step %s's model request: it holds the value of %s, which must never be written to %s", r.Step, sec.Name, s.c.Path)
 			}
@@ -209,10 +209,10 @@ func (s *Session) refuseSecrets(r *Recording) error {
 	return nil
 }
 
-// secretForms are the ways a secret can stand in a recorded text: as it
+// SecretForms are the ways a secret can stand in a recorded text: as it
 // is, trimmed, each of its lines, escaped in a JSON string, escaped in a
 // URL. Forms under 4 characters are left out: they would match anywhere.
-func secretForms(v string) []string {
+func SecretForms(v string) []string {
 	forms := []string{v, strings.TrimSpace(v)}
 	forms = append(forms, strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' })...)
 	if b, err := json.Marshal(v); err == nil { // <, > and & as \u003c…

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -189,5 +190,13 @@ func TestNullsAndSkips(t *testing.T) {
 	}
 	if err := f.Cases[0].Expect.Output.Check(nil, nil); err != nil {
 		t.Errorf("equals: ~ against null: %v", err)
+	}
+}
+
+func TestReportLinesMaskSecrets(t *testing.T) {
+	o := &outcome{secrets: []cassette.Secret{{Name: "secret input token", Value: `hunter2"pw`}}}
+	got := o.mask(`step ask: messages[0].content: was "is hunter2\"pw ok?", now "is hunter2"pw ok"`)
+	if strings.Contains(got, "hunter2") {
+		t.Errorf("secret shown: %s", got)
 	}
 }

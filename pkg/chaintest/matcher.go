@@ -3,6 +3,7 @@ package chaintest
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -193,6 +194,9 @@ func (m *Matcher) op(k, v *yaml.Node) error {
 			m.paths = append(m.paths, pathCheck{expr: expr, path: p, want: want})
 		}
 	case "golden":
+		if !filepath.IsLocal(v.Value) {
+			return fmt.Errorf("%q: a golden file lies in the test file's directory or below (--update writes it)", v.Value)
+		}
 		m.Golden = v.Value
 	default:
 		return fmt.Errorf("not an operator (%s); to expect a mapping with this key, write it under equals:", strings.Join(matcherOps, ", "))

@@ -1,6 +1,8 @@
 package chaintest
 
 import (
+	"strings"
+
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
@@ -22,6 +24,19 @@ type outcome struct {
 	// unpriced names a model no price is known for.
 	cost     float64
 	unpriced string
+	// secrets are the case's secret values, masked in what it reports.
+	secrets []cassette.Secret
+}
+
+// mask hides the case's secrets in a line of its report (a miss quotes
+// the request's text, which a CI system may keep).
+func (o *outcome) mask(line string) string {
+	for _, s := range o.secrets {
+		for _, form := range cassette.SecretForms(s.Value) {
+			line = strings.ReplaceAll(line, form, "***")
+		}
+	}
+	return line
 }
 
 // ran is the set of steps that ran (not skipped, not a lifecycle

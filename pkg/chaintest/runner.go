@@ -186,6 +186,9 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			j.rep.Status, j.rep.ExitCode = string(o.res.Status), o.exit
+			for i, line := range k.failures {
+				k.failures[i] = o.mask(line)
+			}
 			j.rep.Failures, j.rep.Updated = k.failures, k.updated
 			j.rep.DurationMS = time.Since(caseStart).Milliseconds()
 			j.rep.Result = Passed
