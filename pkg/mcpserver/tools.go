@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,8 +23,10 @@ func object(required []string, props map[string]any) map[string]any {
 }
 
 var (
-	runIDProp   = map[string]any{"type": "string", "description": "the run's id (or a part of it that only one run's id begins or ends with)"}
-	responseOut = outputSchema[Response]()
+	runIDProp = map[string]any{"type": "string", "description": "the run's id (or a part of it that only one run's id begins or ends with)"}
+	// responseOut is built on first use: reflecting Response costs every
+	// chainrun start half a millisecond when done at init
+	responseOut = sync.OnceValue(outputSchema[Response])
 )
 
 // startArgs, takeArgs and runArgs are the arguments of the run tools.
@@ -101,7 +104,7 @@ func ptr[T any](v T) *T { return &v }
 
 // addRunTool registers a tool that answers a Response.
 func (s *Server) addRunTool(t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, json.RawMessage) Response) {
-	t.OutputSchema = responseOut
+	t.OutputSchema = responseOut()
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var r Response
 		again := true
