@@ -115,8 +115,9 @@ func (c *Cassette) Changed() bool {
 }
 
 // Save writes the cassette when it changed, atomically (a temporary file
-// renamed over the old), recordings sorted by case, step and sequence so
-// that a re-recording shows only real changes in a diff.
+// renamed over the old), recordings sorted by case, step and turn (and
+// numbered so) the same way whatever order parallel requests came in,
+// so that a re-recording shows only real changes in a diff.
 func (c *Cassette) Save() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,8 +132,23 @@ func (c *Cassette) Save() error {
 		if n := strings.Compare(a.Step, b.Step); n != 0 {
 			return n
 		}
+		// a tool loop's turns each hold more messages than the one
+		// before; requests asked at once (a loop's items) hold as many,
+		// and are put in the order of their keys, not of their arrival
+		if n := len(a.Request.Messages) - len(b.Request.Messages); n != 0 {
+			return n
+		}
+		if a.key != b.key {
+			return strings.Compare(a.key, b.key)
+		}
 		return a.Seq - b.Seq
 	})
+	for i, r := range recs {
+		r.Seq = 1
+		if i > 0 && recs[i-1].Case == r.Case && recs[i-1].Step == r.Step {
+			r.Seq = recs[i-1].Seq + 1
+		}
+	}
 	var buf bytes.Buffer
 	buf.WriteString(header)
 	enc := yaml.NewEncoder(&buf)

@@ -264,3 +264,35 @@ func TestSecretFormsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestSaveOrderDoesNotDependOnArrival(t *testing.T) {
+	req := func(msgs ...string) Request {
+		var m []llm.Message
+		for _, x := range msgs {
+			m = append(m, llm.Message{Role: llm.User, Content: x})
+		}
+		return NewRequest("anthropic", llm.Request{Model: "claude-x", Messages: m})
+	}
+	save := func(order []string) string {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		c, _ := Load(path)
+		for i, item := range order {
+			c.add(&Recording{Case: "k", Step: "each", Seq: i + 1, Request: req(item)})
+		}
+		c.add(&Recording{Case: "k", Step: "loop", Seq: 1, Request: req("turn 1")})
+		c.add(&Recording{Case: "k", Step: "loop", Seq: 2, Request: req("turn 1", "turn 2")})
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		return string(data)
+	}
+	a, b := save([]string{"x", "y", "z"}), save([]string{"z", "x", "y"})
+	if a != b {
+		t.Errorf("parallel arrivals give different files:\n%s\n---\n%s", a, b)
+	}
+	loop := a[strings.Index(a, "step: loop"):]
+	if first, second := strings.Index(loop, "seq: 1"), strings.Index(loop, "seq: 2"); first < 0 || second < first || strings.Count(loop[first:second], "content:") != 1 {
+		t.Errorf("a tool loop's turns are out of order:\n%s", a)
+	}
+}
