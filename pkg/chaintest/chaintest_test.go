@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -198,5 +199,43 @@ func TestReportLinesMaskSecrets(t *testing.T) {
 	got := o.mask(`step ask: messages[0].content: was "is hunter2\"pw ok?", now "is hunter2"pw ok"`)
 	if strings.Contains(got, "hunter2") {
 		t.Errorf("secret shown: %s", got)
+	}
+}
+
+func TestCheckMocksRefusesWhatTheChainLacks(t *testing.T) {
+	l, err := chain.Parse("w.yaml", []byte(`version: "1"
+workflows:
+  w:
+    inputSchema: {type: object, required: [service], properties: {service: {type: string}}, additionalProperties: false}
+    initialState: a
+    states:
+      a:
+        transitions:
+          go: {target: b, actor: human}
+      b:
+        transitions:
+          on: {target: c, actor: deterministic}
+      c: {terminal: true}
+`), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{
+		"cases:\n  - name: a\n    inputs: {service: x, servise: y}\n    expect: {status: paused}\n": `inputs: w: unknown input "servise"`,
+		"cases:\n  - name: a\n    inputs: {servise: y}\n    expect: {status: refused}\n":            "",
+		"cases:\n  - name: a\n    inputs: {service: x}\n    mocks: {decisions: {a: stop}}\n":        "state a has no transition stop (it has: go)",
+		"cases:\n  - name: a\n    inputs: {service: x}\n    mocks: {decisions: {b: on}}\n":          "state b is no decision point",
+		"cases:\n  - name: a\n    inputs: {service: x}\n    mocks: {steps: {nope: {output: x}}}\n":  "w has no step nope",
+	} {
+		path := filepath.Join(t.TempDir(), "x.test.yaml")
+		_ = os.WriteFile(path, []byte(text), 0o644)
+		f, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = checkMocks(f, 0, f.Cases[0], l.Chain)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: got %v, want %q", text, err, want)
+		}
 	}
 }

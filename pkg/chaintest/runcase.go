@@ -219,6 +219,17 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			errs = append(errs, fmt.Errorf("%s: case %q: inputs.%s: %s has no input %s", at("inputs", in), tc.Name, in, c.Name, in))
 		}
 	}
+	if len(errs) == 0 && tc.Expect.Status != string(refused) && (tc.Expect.ExitCode == nil || *tc.Expect.ExitCode != 2) {
+		// inputs the chain refuses are a slip of the test, unless the
+		// case is about that refusal
+		inputs := map[string]string{}
+		for k, v := range tc.Inputs {
+			inputs[k] = string(v)
+		}
+		if err := run.CheckInputs(run.Request{Chain: c, Inputs: inputs}); err != nil {
+			errs = append(errs, fmt.Errorf("%s: case %q: inputs: %v (a case about this refusal expects status: refused)", at("inputs"), tc.Name, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
