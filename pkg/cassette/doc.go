@@ -18,5 +18,5 @@
 // records the answer; ModeAll asks it for every request and replaces the
 // recordings of the cases that ran.
 //
-// It may import, of this module: llm.
+// It may import, of this module: llm, redact.
 package cassette

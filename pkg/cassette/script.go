@@ -56,15 +56,10 @@ func (s *Script) answer(step, provider string) (*llm.Response, error, bool) {
 		if msg == "" {
 			msg = http.StatusText(a.Status)
 		}
-		return nil, &llm.Error{Provider: provider, Status: a.Status, Transient: transient(a.Status), RetryAfter: a.RetryAfter,
+		return nil, &llm.Error{Provider: provider, Status: a.Status, Transient: llm.TransientStatus(a.Status), RetryAfter: a.RetryAfter,
 			Message: fmt.Sprintf("%s (scripted)", msg)}, true
 	}
 	resp := Response{Text: a.Text, ToolCalls: a.ToolCalls, Usage: a.Usage}.Answer()
 	resp.Model = "scripted"
 	return resp, nil, true
-}
-
-// transient is whether a provider's HTTP status is worth retrying.
-func transient(status int) bool {
-	return status == 408 || status == 409 || status == 425 || status == 429 || status >= 500
 }

@@ -2,14 +2,13 @@ package cassette
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // Mode says what a session does about a request with no recording.
@@ -200,7 +199,7 @@ func deliver(req llm.Request, resp *llm.Response) *llm.Response {
 func (s *Session) refuseSecrets(r *Recording) error {
 	text := fmt.Sprintf("%+v", *r)
 	for _, sec := range s.secrets {
-		for _, form := range SecretForms(sec.Value) {
+		for _, form := range refusable(sec.Value) {
 			if strings.Contains(text, form) {
 				return fmt.Errorf("refusing to record step %s's model request: it holds the value of %s, which must never be written to %s", r.Step, sec.Name, s.c.Path)
 			}
@@ -209,25 +208,12 @@ func (s *Session) refuseSecrets(r *Recording) error {
 	return nil
 }
 
-// SecretForms are the ways a secret can stand in a recorded text: as it
-// is, trimmed, each of its lines, escaped in a JSON string, escaped in a
-// URL. Forms under 4 characters are left out: they would match anywhere.
-func SecretForms(v string) []string {
-	forms := []string{v, strings.TrimSpace(v)}
-	forms = append(forms, strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' })...)
-	if b, err := json.Marshal(v); err == nil { // <, > and & as \u003c…
-		forms = append(forms, strings.Trim(string(b), `"`))
-	}
-	var plain strings.Builder
-	enc := json.NewEncoder(&plain)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) == nil {
-		forms = append(forms, strings.Trim(strings.TrimSpace(plain.String()), `"`))
-	}
-	forms = append(forms, url.QueryEscape(v), url.PathEscape(v))
-	out := forms[:0]
-	for _, f := range forms {
-		if f = strings.TrimSpace(f); len(f) >= 4 && !slices.Contains(out, f) {
+// refusable are a secret's forms long enough to look for: one under 4
+// characters would match anywhere.
+func refusable(v string) []string {
+	var out []string
+	for _, f := range redact.SecretForms(v) {
+		if len(f) >= 4 && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}

@@ -75,7 +75,7 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	case string:
 		text = []byte(v)
 	default:
-		b, err := json.Marshal(normalizeYAML(v))
+		b, err := json.Marshal(NormalizeYAML(v))
 		if err != nil {
 			return nil, err
 		}
@@ -92,25 +92,27 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	return rs, nil
 }
 
-// normalizeYAML turns YAML-decoded maps with any keys into JSON-ready ones.
-func normalizeYAML(v any) any {
+// NormalizeYAML turns YAML-decoded maps with any keys into JSON-ready
+// ones: every reader of YAML values that meets JSON (schemas, chain
+// tests' expectations) shares it.
+func NormalizeYAML(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normalizeYAML(e)
+			out[k] = NormalizeYAML(e)
 		}
 		return out
 	case map[any]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[fmt.Sprint(k)] = normalizeYAML(e)
+			out[fmt.Sprint(k)] = NormalizeYAML(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalizeYAML(e)
+			out[i] = NormalizeYAML(e)
 		}
 		return out
 	}

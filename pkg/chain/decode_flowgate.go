@@ -62,7 +62,7 @@ func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, [
 		if !decodeInto(d, n, &spec) {
 			continue
 		}
-		spec, _ = normalizeYAML(spec).(map[string]any)
+		spec, _ = NormalizeYAML(spec).(map[string]any)
 		if spec == nil {
 			spec = map[string]any{}
 		}
@@ -113,7 +113,7 @@ func decodeSnippet(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 		o := &SnippetOutput{Name: p.key.Value, Pos: posOf(p.key)}
 		var raw map[string]any
 		if decodeInto(d, deref(p.value), &raw) {
-			o.Raw, _ = normalizeYAML(raw).(map[string]any)
+			o.Raw, _ = NormalizeYAML(raw).(map[string]any)
 		}
 		if o.Raw == nil {
 			o.Raw = map[string]any{}
@@ -192,7 +192,7 @@ func decodeSlots(d *diags, v *yaml.Node, prefix string) []*Slot {
 		if !decodeInto(d, n, &raw) {
 			continue
 		}
-		s.Raw, _ = normalizeYAML(raw).(map[string]any)
+		s.Raw, _ = NormalizeYAML(raw).(map[string]any)
 		if sc, ok := s.Raw["scope"]; ok {
 			s.Scope = fmt.Sprint(sc)
 			if s.Scope != "state" && s.Scope != "workflow" {

@@ -60,7 +60,7 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
 		if decodeInto(d, v, &body) {
-			s.BodyData = normalizeYAML(body)
+			s.BodyData = NormalizeYAML(body)
 		}
 		return true
 	}

@@ -25,7 +25,7 @@ func decodeTools(d *diags, v *yaml.Node) []*ToolDef {
 			case "input_schema":
 				var schema map[string]any
 				if decodeInto(d, v, &schema) {
-					t.InputSchema, _ = normalizeYAML(schema).(map[string]any)
+					t.InputSchema, _ = NormalizeYAML(schema).(map[string]any)
 				}
 			case "executor":
 				if v.Kind != yaml.MappingNode {

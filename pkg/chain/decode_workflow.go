@@ -153,7 +153,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		case "inputSchema":
 			var schema map[string]any
 			if decodeInto(d, v, &schema) {
-				w.InputSchema, _ = normalizeYAML(schema).(map[string]any)
+				w.InputSchema, _ = NormalizeYAML(schema).(map[string]any)
 			}
 			if props := valueOf(v, "properties"); props != nil && deref(props).Kind == yaml.MappingNode {
 				for _, pp := range mappingPairs(d, deref(props), "") {

@@ -26,7 +26,7 @@ type Mapped struct {
 // parallel executor's fan-out, $.branch): what exists before the step
 // runs.
 func compileMapped(v any, fanned bool) (*Mapped, error) {
-	switch x := normalizeYAML(v).(type) {
+	switch x := NormalizeYAML(v).(type) {
 	case string:
 		if !strings.HasPrefix(x, "$.") && !strings.HasPrefix(x, "$[") {
 			return &Mapped{Literal: x}, nil

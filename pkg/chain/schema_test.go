@@ -44,7 +44,7 @@ func yamlDoc(t *testing.T, data []byte) any {
 	if err := yaml.Load(data, &v); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(normalizeYAML(v))
+	b, err := json.Marshal(NormalizeYAML(v))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func checkMCP(v *validator, s *Step) {
 		}
 		s.FieldPos["arguments"] = s.At("map")
 	}
-	switch normalizeYAML(s.Arguments).(type) {
+	switch NormalizeYAML(s.Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
 		v.d.errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
@@ -78,7 +78,7 @@ func checkMCP(v *validator, s *Step) {
 }
 
 func compileMCP(v *validator, s *Step, c *Compiled) {
-	args, ok := normalizeYAML(s.Arguments).(map[string]any)
+	args, ok := NormalizeYAML(s.Arguments).(map[string]any)
 	if !ok {
 		return
 	}

@@ -272,7 +272,7 @@ func (v *validator) join(s *Step) *Join {
 		v.d.errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
 		return nil
 	}
-	switch j := normalizeYAML(s.Join).(type) {
+	switch j := NormalizeYAML(s.Join).(type) {
 	case nil:
 		return &Join{Mode: JoinAll}
 	case string:

@@ -37,6 +37,10 @@ func closeEnough(s string) int {
 // key, a flag) gets the same help.
 func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
 
+// Closest is the candidate a mistyped name most likely meant, "" when
+// none is close enough: for messages that word the hint their own way.
+func Closest(s string, candidates []string) string { return suggest(s, candidates) }
+
 func didYouMean(s string, candidates []string) string {
 	if m := suggest(s, candidates); m != "" {
 		return " (did you mean " + m + "?)"

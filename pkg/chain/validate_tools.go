@@ -117,7 +117,7 @@ func (v *validator) stepTools(s *Step) {
 		v.d.errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
 		return
 	}
-	cp.Schema, _ = normalizeYAML(cp.Schema).(map[string]any)
+	cp.Schema, _ = NormalizeYAML(cp.Schema).(map[string]any)
 	rs, err := compileArgsSchema(cp.Schema)
 	if err != nil {
 		v.d.errorf(at, "%s: completion.schema: %v", s.subject(), err)

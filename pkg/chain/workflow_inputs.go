@@ -78,13 +78,13 @@ func (v *validator) argSchema(t *Transition) {
 	if t.InputSchema == nil {
 		return
 	}
-	raw, _ := normalizeYAML(t.InputSchema).(map[string]any)
+	raw, _ := NormalizeYAML(t.InputSchema).(map[string]any)
 	sch, rs, problem := resolveSchema(raw)
 	if problem != "" {
 		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
 		return
 	}
-	t.InputSchema, t.Prefill = raw, normalizeYAML(t.Prefill).(map[string]any)
+	t.InputSchema, t.Prefill = raw, NormalizeYAML(t.Prefill).(map[string]any)
 	t.args, t.argTypes = rs, map[string]string{}
 	for name, p := range sch.Properties {
 		t.argTypes[name] = typeOf(localRef(sch, p))

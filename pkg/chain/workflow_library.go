@@ -236,7 +236,7 @@ func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 		walk(d, mappingPairs(d, n, prefix), &k, pos, walkOpts{prefix: prefix}, nil)
 		c := &Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,
 			Args: k.Args, Env: k.Env, WorkingDirectory: k.WorkingDirectory, Pos: posOf(key)}
-		switch cmd := normalizeYAML(k.Command).(type) {
+		switch cmd := NormalizeYAML(k.Command).(type) {
 		case string:
 			c.Command = cmd
 		case []any:
@@ -285,7 +285,7 @@ func mcpTransport(d *diags, c *Connection, t any, at Pos, prefix string) {
 	if t == nil {
 		return
 	}
-	m, ok := normalizeYAML(t).(map[string]any)
+	m, ok := NormalizeYAML(t).(map[string]any)
 	if !ok {
 		d.errorf(at, "%stransport must be a mapping: {kind: streamable_http, url} or {kind: stdio, command, args}", prefix)
 		return

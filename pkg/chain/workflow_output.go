@@ -144,7 +144,7 @@ func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 	if !decodeInto(d, n, &lit) {
 		return Operand{}, false
 	}
-	return Operand{Literal: normalizeYAML(lit), Raw: n.Value}, true
+	return Operand{Literal: NormalizeYAML(lit), Raw: n.Value}, true
 }
 
 // ParsePath compiles a transition JSONPath and checks its root: one of

@@ -33,14 +33,23 @@ func TestLoadNamesFileAndLine(t *testing.T) {
 		"input mapping":  {"cases:\n  - name: a\n    inputs: {x: {y: 1}}\n", "an input value is a string, number or boolean"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "x.test.yaml")
-			_ = os.WriteFile(path, []byte(tc.text), 0o644)
+			path := testFile(t, tc.text)
 			_, err := Load(path)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path) {
 				t.Errorf("got %v, want %q after the path", err, tc.want)
 			}
 		})
 	}
+}
+
+// testFile writes text as a test file and returns its path.
+func testFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.test.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func matcher(t *testing.T, text string) *Matcher {
@@ -174,14 +183,12 @@ func TestNullsAndSkips(t *testing.T) {
 		"cases:\n  - name: a\n    expect:\n      output: {contains: x, contains: y}\n":     "contains is given twice",
 		"cases:\n  - name: a\n    expect:\n      output: {jsonpath: {$.a: {golden: f}}}\n": "golden compares a whole value",
 	} {
-		path := filepath.Join(t.TempDir(), "x.test.yaml")
-		_ = os.WriteFile(path, []byte(text), 0o644)
+		path := testFile(t, text)
 		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", text, err, want)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "x.test.yaml")
-	_ = os.WriteFile(path, []byte("cases:\n  - {name: a, skip: false, expect: {output: {equals: ~}}}\n  - {name: b, skip: true}\n"), 0o644)
+	path := testFile(t, "cases:\n  - {name: a, skip: false, expect: {output: {equals: ~}}}\n  - {name: b, skip: true}\n")
 	f, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -227,8 +234,7 @@ workflows:
 		"cases:\n  - name: a\n    inputs: {service: x}\n    mocks: {decisions: {b: on}}\n":          "state b is no decision point",
 		"cases:\n  - name: a\n    inputs: {service: x}\n    mocks: {steps: {nope: {output: x}}}\n":  "w has no step nope",
 	} {
-		path := filepath.Join(t.TempDir(), "x.test.yaml")
-		_ = os.WriteFile(path, []byte(text), 0o644)
+		path := testFile(t, text)
 		f, err := Load(path)
 		if err != nil {
 			t.Fatal(err)

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -95,7 +97,7 @@ func (k *checker) match(what string, m *Matcher, v any) {
 	if m.Golden != "" {
 		path := filepath.Join(k.dir, m.Golden)
 		if k.update {
-			if err := writeGolden(path, textOf(v)); err != nil {
+			if err := writeGolden(path, render.Text(v)); err != nil {
 				k.failf("%s: writing golden file: %v", what, err)
 			} else {
 				k.updated = append(k.updated, path)
@@ -143,7 +145,7 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 	}
 	k.match("output", &e.Output, res.Output)
 	k.match("error", &e.Error, res.Error)
-	for _, name := range sortedKeys(e.Vars) {
+	for _, name := range slices.Sorted(maps.Keys(e.Vars)) {
 		v, ok := res.Vars[name]
 		if !ok {
 			k.failf("vars.%s: the run has no variable %s", name, name)
@@ -151,7 +153,7 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 		}
 		k.match("vars."+name, e.Vars[name], v)
 	}
-	for _, id := range sortedKeys(e.Steps) {
+	for _, id := range slices.Sorted(maps.Keys(e.Steps)) {
 		k.step(id, e.Steps[id], c, o)
 	}
 	if e.Path != nil {
@@ -320,12 +322,8 @@ func findStep(c *chain.Chain, id string) *chain.Step {
 // lifecycle handlers' and a workflow's tasks and executors included.
 func eachStep(c *chain.Chain, fn func(*chain.Step)) {
 	c.Walk(fn)
-	if h := c.Handlers; h != nil {
-		for _, list := range [][]*chain.Step{h.OnSuccess, h.OnFailure, h.OnCancel, h.OnExit} {
-			for _, s := range list {
-				fn(s)
-			}
-		}
+	for _, s := range c.HandlerSteps() {
+		fn(s)
 	}
 	if c.Workflow == nil {
 		return
@@ -340,13 +338,4 @@ func eachStep(c *chain.Chain, fn func(*chain.Step)) {
 			}
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -14,6 +14,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/render"
 )
 
 // Matcher is an expectation about one value (an output, a variable, an
@@ -49,21 +51,13 @@ func (m *Matcher) UnmarshalYAML(n *yaml.Node) error {
 	m.set, m.line = true, n.Line
 	if n.Kind == yaml.MappingNode && !isOps(n) {
 		for i := 0; i < len(n.Content); i += 2 {
-			if op := nearOp(n.Content[i].Value); op != "" {
+			if op := chain.Closest(n.Content[i].Value, matcherOps); op != "" {
 				return fmt.Errorf("line %d: %s: not an operator; did you mean %s? (to expect a mapping with this key, write it under equals:)", n.Content[i].Line, n.Content[i].Value, op)
 			}
 		}
 	}
 	if n.Kind != yaml.MappingNode || !isOps(n) {
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return err
-		}
-		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
-			v = n.Value
-		}
-		m.equals, m.hasEquals = jsonish(v), true
-		return nil
+		return m.setEquals(n)
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -91,36 +85,19 @@ func isOps(n *yaml.Node) bool {
 	return false
 }
 
-// nearOp is the operator a key is a likely typo of ("" when none): one
-// or two letters apart.
-func nearOp(key string) string {
-	for _, op := range matcherOps {
-		if key != op && distance(key, op) <= 2 {
-			return op
-		}
+// setEquals makes the value of n the one to equal: a scalar as written
+// (42 is the text 42, not a number to round), null as null, a mapping
+// or list as data.
+func (m *Matcher) setEquals(n *yaml.Node) error {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return err
 	}
-	return ""
-}
-
-// distance is the Levenshtein distance of two short words.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		v = n.Value
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	m.equals, m.hasEquals = jsonish(v), true
+	return nil
 }
 
 func (m *Matcher) op(k, v *yaml.Node) error {
@@ -135,14 +112,7 @@ func (m *Matcher) op(k, v *yaml.Node) error {
 	var err error
 	switch k.Value {
 	case "equals":
-		var d any
-		if err := v.Decode(&d); err != nil {
-			return err
-		}
-		if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-			d = v.Value
-		}
-		m.equals, m.hasEquals = jsonish(d), true
+		err = m.setEquals(v)
 	case "contains":
 		m.contains, err = strs()
 	case "not_contains":
@@ -210,7 +180,7 @@ func (m *Matcher) Set() bool { return m != nil && m.set }
 // Check reports how v fails the matcher (nil: it holds). golden is the
 // golden file's content when the matcher has one.
 func (m *Matcher) Check(v any, golden *string) error {
-	text := textOf(v)
+	text := render.Text(v)
 	if m.hasEquals && !equal(m.equals, v) {
 		return fmt.Errorf("want %s, got %s", show(m.equals), show(v))
 	}
@@ -258,21 +228,6 @@ func (m *Matcher) Check(v any, golden *string) error {
 	return nil
 }
 
-// textOf is a value as text: a string itself, anything else as JSON.
-func textOf(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
 // dataOf is a value as data: a string that holds JSON is parsed.
 func dataOf(v any) any {
 	if s, ok := v.(string); ok {
@@ -289,7 +244,7 @@ func dataOf(v any) any {
 // that holds JSON as its data).
 func equal(want, got any) bool {
 	if ws, ok := want.(string); ok {
-		if ws == textOf(got) || (isData(got) && ws == fmt.Sprint(got)) {
+		if ws == render.Text(got) || (isData(got) && ws == fmt.Sprint(got)) {
 			return true
 		}
 		// JSON text against data, or against JSON text written otherwise
@@ -313,7 +268,7 @@ func isData(v any) bool {
 // show is a value as a failure message quotes it, cut to a readable
 // length.
 func show(v any) string {
-	s := textOf(v)
+	s := render.Text(v)
 	if _, ok := v.(string); ok || v == nil {
 		s = fmt.Sprintf("%q", s)
 	}

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -156,31 +157,13 @@ func knownKeys(n *yaml.Node, what string, keys []string) error {
 // jsonish turns YAML's decoded values into JSON's: maps with string
 // keys, float64 numbers, so that they compare with a run's data.
 func jsonish(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = jsonish(x)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[fmt.Sprint(k)] = jsonish(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = jsonish(x)
-		}
-		return out
-	case int:
-		return float64(t)
-	case int64:
-		return float64(t)
-	case uint64:
-		return float64(t)
+	b, err := json.Marshal(chain.NormalizeYAML(v))
+	if err != nil {
+		return v
 	}
-	return v
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
 }

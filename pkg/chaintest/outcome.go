@@ -6,6 +6,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -32,7 +33,7 @@ type outcome struct {
 // the request's text, which a CI system may keep).
 func (o *outcome) mask(line string) string {
 	for _, s := range o.secrets {
-		for _, form := range cassette.SecretForms(s.Value) {
+		for _, form := range redact.SecretForms(s.Value) {
 			line = strings.ReplaceAll(line, form, "***")
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,7 +48,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 			secrets = append(secrets, cassette.Secret{Name: "secret input " + in.Name, Value: v})
 		}
 	}
-	for _, k := range sortedKeys(tc.Mocks.Env) {
+	for _, k := range slices.Sorted(maps.Keys(tc.Mocks.Env)) {
 		secrets = append(secrets, EnvSecrets([]string{k + "=" + tc.Mocks.Env[k]})...)
 	}
 	script := cassette.NewScript(map[string][]cassette.Answer(nil))
@@ -170,12 +171,12 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 	bad := func(path []string, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: case %q: %s: %s", at(path...), tc.Name, strings.Join(path, "."), fmt.Sprintf(format, args...)))
 	}
-	for _, id := range sortedKeys(tc.Mocks.Steps) {
+	for _, id := range slices.Sorted(maps.Keys(tc.Mocks.Steps)) {
 		if !ids[id] {
 			bad([]string{"mocks", "steps", id}, "%s has no step %s (the steps of a chain a chain step calls are mocked through that step)", c.Name, id)
 		}
 	}
-	for _, id := range sortedKeys(tc.Mocks.Models) {
+	for _, id := range slices.Sorted(maps.Keys(tc.Mocks.Models)) {
 		path := []string{"mocks", "models", id}
 		outer, _, nested := strings.Cut(id, "/")
 		switch {
@@ -189,7 +190,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			bad(path, "step %s is a %s step: it asks no model (mock its result under mocks.steps)", id, byID[id].Kind)
 		}
 	}
-	for _, id := range sortedKeys(tc.Expect.Steps) {
+	for _, id := range slices.Sorted(maps.Keys(tc.Expect.Steps)) {
 		path := []string{"expect", "steps", id}
 		switch {
 		case !ids[id]:
@@ -198,7 +199,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			bad(path, "an empty expectation checks nothing")
 		}
 	}
-	for _, st := range sortedKeys(tc.Mocks.Decisions) {
+	for _, st := range slices.Sorted(maps.Keys(tc.Mocks.Decisions)) {
 		path := []string{"mocks", "decisions", st}
 		if c.Workflow == nil {
 			bad(path, "%s is not a workflow", c.Name)
@@ -214,7 +215,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			}
 		}
 	}
-	for _, in := range sortedKeys(tc.Inputs) {
+	for _, in := range slices.Sorted(maps.Keys(tc.Inputs)) {
 		if c.Input(in) == nil && c.Workflow == nil {
 			errs = append(errs, fmt.Errorf("%s: case %q: inputs.%s: %s has no input %s", at("inputs", in), tc.Name, in, c.Name, in))
 		}

@@ -136,9 +136,9 @@ func IsTransient(err error) bool {
 	return errors.As(err, &e) && e.Transient
 }
 
-// transientStatus reports whether an HTTP status is worth retrying: rate
+// TransientStatus reports whether an HTTP status is worth retrying: rate
 // limits, timeouts, overload and server errors.
-func transientStatus(status int) bool {
+func TransientStatus(status int) bool {
 	switch {
 	case status == 408, status == 409, status == 425, status == 429:
 		return true

@@ -183,7 +183,7 @@ func (a apiError) read() (kind, message string) {
 // transient (the error types of one status do not differ in that), its
 // typed body gives the message.
 func statusError(provider string, resp *http.Response) *Error {
-	e := &Error{Provider: provider, Status: resp.StatusCode, Transient: transientStatus(resp.StatusCode), RetryAfter: retryAfter(resp.Header)}
+	e := &Error{Provider: provider, Status: resp.StatusCode, Transient: TransientStatus(resp.StatusCode), RetryAfter: retryAfter(resp.Header)}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var body apiError
 	if json.Unmarshal(data, &body) == nil {

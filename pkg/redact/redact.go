@@ -1,7 +1,8 @@
 // Package redact words a URL so that an error, event or log may quote
 // it: the HTTP steps and the model providers both name the endpoint that
 // failed, and neither may show a password or a token on the way. It is
-// one reading of a URL's secrets for both.
+// one reading of a URL's secrets for both, and one list of the forms a
+// secret value can take in a text (SecretForms) for all that hide one.
 //
 // It imports nothing of this module.
 package redact

@@ -2,12 +2,11 @@ package run
 
 import (
 	"encoding/json"
-	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // secretValues are the values of inputs declared secret: true, with those
@@ -44,7 +43,7 @@ type masker struct {
 func newMasker(values []string) *masker {
 	m := &masker{whole: map[string]bool{}}
 	for _, v := range values {
-		for _, f := range secretForms(v) {
+		for _, f := range redact.SecretForms(v) {
 			m.whole[f] = true
 		}
 	}
@@ -72,31 +71,6 @@ func newMasker(values []string) *masker {
 		m.inText = strings.NewReplacer(pairs...)
 	}
 	return m
-}
-
-// secretForms are the texts one secret value can be shown as: as given,
-// trimmed, line by line, and each of those percent-encoded (a URL's path
-// or query) or escaped in a JSON string.
-func secretForms(v string) []string {
-	base := []string{v, strings.TrimSpace(v)}
-	if strings.ContainsAny(v, "\r\n") {
-		for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
-			base = append(base, strings.TrimSpace(line))
-		}
-	}
-	var out []string
-	for _, f := range base {
-		if strings.TrimSpace(f) == "" {
-			continue
-		}
-		out = append(out, f, url.PathEscape(f), url.QueryEscape(f))
-		if b, err := json.Marshal(f); err == nil {
-			// quoted whole too, so a short secret is masked where a
-			// message quotes it ("ab" is not an integer)
-			out = append(out, string(b[1:len(b)-1]), string(b), strconv.Quote(f))
-		}
-	}
-	return out
 }
 
 // text masks one text.
