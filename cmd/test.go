@@ -23,7 +23,7 @@ type testOptions struct {
 func newTestCmd(f *factory) *cobra.Command {
 	opts := &testOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "test [FILE|DIR|CHAIN]...",
+		Use:   "test [FILE|DIR|CHAIN|PATTERN]...",
 		Short: "Run chain tests (*.test.yaml): hermetic, with recorded model answers",
 		Long: `Run the cases of chain test files: each runs its chain with inputs and
 mocks (step results, scripted model answers, decisions, env, time) and
@@ -31,8 +31,9 @@ checks what it must show (status, output, steps, path, budgets).
 
 Without arguments every *.test.yaml under the chains directory and tests/
 runs; an argument is a test file, a directory, or the name of a chain
-whose tests run. Model answers come from NAME.cassette.yaml beside the
-test file, recorded at the provider level: --record=none (the default)
+(or a pattern of names: 'deploy*') whose tests run. Model answers come
+from NAME.cassette.yaml beside the test file, recorded at the provider
+level: --record=none (the default)
 fails a case whose request has no recording and shows what changed;
 --record=missing asks the live model for those and records them;
 --record=all records every answer anew. A case reaches no network unless

@@ -77,12 +77,27 @@ func Load(path string) (*Cassette, error) {
 	}
 	for i, r := range f.Recordings {
 		if r == nil || r.Step == "" || r.Request.Provider == "" || r.Request.Model == "" {
-			return nil, fmt.Errorf("%s: recording %d needs step, request.provider and request.model", path, i+1)
+			return nil, fmt.Errorf("%s:%d: recording %d needs step, request.provider and request.model", path, recordingLine(data, i), i+1)
 		}
 		r.key = r.Request.Key()
 	}
 	c.recs = f.Recordings
 	return c, nil
+}
+
+// recordingLine is the line recording i starts at in a cassette's text.
+func recordingLine(data []byte, i int) int {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return 1
+	}
+	root := doc.Content[0]
+	for k := 0; k+1 < len(root.Content); k += 2 {
+		if recs := root.Content[k+1]; root.Content[k].Value == "recordings" && i < len(recs.Content) {
+			return recs.Content[i].Line
+		}
+	}
+	return 1
 }
 
 // Recordings are the cassette's recordings, in file order.

@@ -238,6 +238,7 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		"no step":    "version: 1\nrecordings:\n  - case: a\n    request: {provider: p, model: m}\n",
 		"not yaml":   "version: [\n",
 		"no request": "version: 1\nrecordings:\n  - {case: a, step: s}\n",
+		"second":     "version: 1\nrecordings:\n  - {case: a, step: s, request: {provider: p, model: m}}\n  - {case: a}\n",
 	} {
 		path := filepath.Join(t.TempDir(), "c.yaml")
 		_ = os.WriteFile(path, []byte(text), 0o644)
@@ -294,5 +295,13 @@ func TestSaveOrderDoesNotDependOnArrival(t *testing.T) {
 	loop := a[strings.Index(a, "step: loop"):]
 	if first, second := strings.Index(loop, "seq: 1"), strings.Index(loop, "seq: 2"); first < 0 || second < first || strings.Count(loop[first:second], "content:") != 1 {
 		t.Errorf("a tool loop's turns are out of order:\n%s", a)
+	}
+}
+
+func TestLoadNamesTheRecordingsLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	_ = os.WriteFile(path, []byte("version: 1\nrecordings:\n  - {case: a, step: s, request: {provider: p, model: m}}\n  - {case: a}\n"), 0o644)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path+":4: recording 2 needs step") {
+		t.Errorf("got %v", err)
 	}
 }

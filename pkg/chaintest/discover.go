@@ -15,8 +15,8 @@ import (
 const Suffix = ".test.yaml"
 
 // Discover loads the test files args name: a test file, a directory (its
-// *.test.yaml files, at any depth), or a chain's name (the test files of
-// dirs that test it). No args: every test file of dirs. Each file is
+// *.test.yaml files, at any depth), or a chain's name or a pattern of
+// names (deploy*: the test files of dirs that test them). No args: every test file of dirs. Each file is
 // loaded once and checked; an arg that names nothing is an error.
 func Discover(args []string, dirs []string) ([]*File, error) {
 	var paths []string
@@ -96,7 +96,7 @@ func byChainFilter(names []string, dirs []string) func() ([]*File, error) {
 // is NAME.test.yaml, or its chain: names the chain. Only that key is
 // read, so that another chain's broken test file is no obstacle.
 func testsChain(path, name string) bool {
-	if strings.TrimSuffix(filepath.Base(path), Suffix) == name {
+	if matchName(name, strings.TrimSuffix(filepath.Base(path), Suffix)) {
 		return true
 	}
 	data, err := os.ReadFile(path)
@@ -109,7 +109,14 @@ func testsChain(path, name string) bool {
 	_ = yaml.Unmarshal(data, &head)
 	f := &File{Path: path, Chain: head.Chain}
 	ref, isPath := f.ChainRef()
-	return ref == name || (isPath && strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref)) == name)
+	return matchName(name, ref) || (isPath && matchName(name, strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref))))
+}
+
+// matchName reports whether a chain's name is the one asked for, or
+// matches it as a pattern (deploy*, review-?).
+func matchName(pattern, name string) bool {
+	ok, err := filepath.Match(pattern, name)
+	return pattern == name || (err == nil && ok)
 }
 
 // loadAll loads each path once, and the files more finds.
