@@ -106,6 +106,7 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 			c = named
 		}
 		r.Warnings = append(r.Warnings, run.Warnings(c, engine.CheckModels(c))...)
+		r.Warnings = append(r.Warnings, run.PendingDefinitions(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript})...)
 	}
 }
 

@@ -18,7 +18,7 @@ type workflowFile struct {
 	Skills map[string]*Fragment `yaml:"skills" doc:"Guidance fragments by subject (review.style.house-voice): {verb, lifecycle, body, title, source, hash}; workflows, states and transitions name them in their skills: lists, and decisions show them."`
 	// Scripts and Connections serve every workflow of the file.
 	Scripts     any `yaml:"scripts" doc:"The scripts script executors run, by subject: each a body (#! names its interpreter, else bash), with verb, lifecycle and an optional hash."`
-	Connections any `yaml:"connections" doc:"Services executors reach by name: rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors; mcp connections are ignored with a warning."`
+	Connections any `yaml:"connections" doc:"Services executors reach by name: mcp (a server: command, args, env, or url and headers) for mcp executors, rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors. A file without connections: may name ones the config declares."`
 	Dotenv      any `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables every workflow's commands get, under the real environment: a path or a list, each a path relative to this file or {path, required: false}."`
 }
 

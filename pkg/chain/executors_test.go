@@ -62,6 +62,11 @@ func TestExecutorKinds(t *testing.T) {
 		{"mcp without connection", rest, "kind: mcp\ntool: list\n", "connection is required for an mcp step"},
 		{"mcp on a rest connection", rest, "kind: mcp\nconnection: api\ntool: list\n", `connection "api" is a rest connection; a mcp step needs a mcp one`},
 		{"mcp on no connection", rest, "kind: mcp\nconnection: gj\ntool: list\n", `no mcp connection is named "gj" (did you mean gh?)`},
+		// a file without connections: leaves them to where it runs (the
+		// run refuses one nothing declares: run.PendingDefinitions)
+		{"mcp connection of a file that declares none", "", "kind: mcp\nconnection: github_mcp\ntool: list\n", ""},
+		{"rest connection of a file that declares none", "", "kind: rest\nconnection: api\npath: /x\n", ""},
+		{"cli connection of a file that declares none", "", "kind: cli\nconnection: sh\nargs: [x]\n", `no cli connection is named "sh": the file's connections: declares none`},
 		{"mcp arguments as a list", rest, "kind: mcp\nconnection: gh\ntool: list\narguments: [a]\n", "arguments must be a mapping of the tool's argument names to values, not a list"},
 		{"mcp bad on_tool_error", rest, "kind: mcp\nconnection: gh\ntool: list\non_tool_error: ignore\n", `on_tool_error is fail or output, not "ignore"`},
 		{"mcp argument reading the output", rest, "kind: mcp\nconnection: gh\ntool: list\narguments: {a: \"$.output.x\"}\n", "arguments.a"},

@@ -61,6 +61,7 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 			c.File = file
 			c.Source = data
 			c.siblings = chains
+			c.declaresConnections = len(c.Connections) > 0
 			c.Connections = withConfigured(c.Connections, opts.Connections)
 			if c.Workflow != nil {
 				validateWorkflow(d, c, opts)

@@ -57,6 +57,11 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
+	// declaresConnections says the file itself has a connections: block.
+	// A file without one leaves its connections to the config (as
+	// mcp-flowgate's capability files leave them to the gateway's
+	// operator): a name neither declares is then the run's to refuse.
+	declaresConnections bool
 	// siblings are the chains of the same file, which a workflow step's
 	// definitionId finds first.
 	siblings []*Chain

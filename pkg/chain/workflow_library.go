@@ -321,10 +321,17 @@ func mcpTransport(d *diags, c *Connection, t any, at Pos, prefix string) {
 
 // connection finds the connection a step names, of the kind it needs,
 // reporting a missing or mismatched one at the step's connection field.
+// An mcp or rest connection that a file without connections: names, and
+// the config does not declare, is left to the run, which refuses it
+// before anything runs (run.Pending): such a file is written to be wired
+// where it runs.
 func (v *validator) connection(s *Step, kind string) *Connection {
 	c := v.c.Connections[s.Connection]
 	if c != nil && c.Kind == kind {
 		return c
+	}
+	if c == nil && kind != ConnCLI && !v.c.declaresConnections {
+		return nil
 	}
 	var names []string
 	for name, cn := range v.c.Connections {

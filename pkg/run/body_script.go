@@ -78,9 +78,11 @@ func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, e
 }
 
 // preflightScript checks, before anything runs, that a script step's
-// script is in its file's scripts: or another's.
-func preflightScript(c *chain.Chain, s *chain.Step, r ScriptResolver) error {
-	_, err := scriptIn(c, s, r)
+// script is in its file's scripts: or another's. One found nowhere is
+// pending (pending.go) when the file has no library of its own, as
+// mcp-flowgate's capabilities leave their scripts to their repository's.
+func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
+	_, err := scriptIn(c, s, r.Scripts)
 	if err == nil {
 		return nil
 	}
@@ -90,7 +92,14 @@ func preflightScript(c *chain.Chain, s *chain.Step, r ScriptResolver) error {
 		err = fmt.Errorf("script %q (kind: script) is in no scripts: library: not its own file's%s, nor one of %s%s", s.Subject, ownScripts(known), nf.Dir,
 			chain.DidYouMean(s.Subject, append(known, nf.Known...)))
 	}
-	return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
+	pe := &PreflightError{Kind: Pending, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
+	if len(c.Scripts) > 0 {
+		// a file with its own library is its own: a subject nothing
+		// holds is a mistake in it, not one left to where it runs
+		pe.Kind = BadCall
+		return pe
+	}
+	return r.deferred(pe)
 }
 
 func ownScripts(known []string) string {

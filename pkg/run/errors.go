@@ -25,6 +25,10 @@ const (
 	// BadModel is an agent step whose model cannot be used on this
 	// machine: none named anywhere, an unknown provider, a missing key.
 	BadModel
+	// Pending is a definition the file leaves to where it runs and that
+	// is not there: a script in no library, an undeclared connection
+	// (pending.go).
+	Pending
 )
 
 // PreflightError is a step that cannot run, found before any step runs.

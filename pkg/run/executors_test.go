@@ -508,10 +508,21 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = CheckCalls(bad.Chain, r)
-	if err == nil || !strings.Contains(err.Error(), `typo.yaml:7:74: transition "go" executor: script "say.ho" (kind: script) is in no scripts: library: not its own file's (it declares none), nor one of`) ||
-		!strings.Contains(err.Error(), "(did you mean say.hi?)") {
-		t.Errorf("got %v", err)
+	// a subject found nowhere is a pending definition: validate warns of
+	// it, a run refuses it before anything runs
+	if err := CheckCalls(bad.Chain, r); err != nil {
+		t.Errorf("CheckCalls: %v", err)
+	}
+	warned := PendingDefinitions(bad.Chain, r)
+	if len(warned) != 1 || !warned[0].Warning || !strings.Contains(warned[0].String(), `typo.yaml:7:74: warning: transition "go" executor: script "say.ho" (kind: script) is in no scripts: library: not its own file's (it declares none), nor one of`) ||
+		!strings.Contains(warned[0].Message, "(did you mean say.hi?)") || !strings.HasSuffix(warned[0].Message, "(running it would stop here)") {
+		t.Errorf("PendingDefinitions: %v", warned)
+	}
+	res, err = New(WithDir(root), WithScripts(lib.FindScript)).Run(context.Background(), Request{Chain: bad.Chain})
+	var pe *PreflightError
+	if res != nil || !errors.As(err, &pe) || pe.Kind != Pending || !strings.Contains(err.Error(), `script "say.ho" (kind: script) is in no scripts: library`) ||
+		!strings.HasSuffix(err.Error(), "nothing was run") {
+		t.Errorf("run: %v %+v", err, res)
 	}
 }
 

@@ -60,7 +60,7 @@ func (l *Local) admit(req Request) (string, error) {
 		// checked where the run was started; the workers hold the models
 		return cmp.Or(req.RunID, NewRunID(l.now())), nil
 	}
-	if err := preflight(l, c, Resolvers{l.chains, l.workflows, l.scripts}, nil); err != nil {
+	if err := preflight(l, c, Resolvers{Chains: l.chains, Workflows: l.workflows, Scripts: l.scripts}, nil); err != nil {
 		return "", err
 	}
 	if c.Workflow != nil {
@@ -93,6 +93,7 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 // script is nowhere, as a positioned finding (a *chain.ValidationError).
 // `validate` uses it; `run` checks the same before starting.
 func CheckCalls(c *chain.Chain, r Resolvers) error {
+	r.pending = func(*PreflightError) {} // PendingDefinitions reports them
 	err := preflight(nil, c, r, nil)
 	var ce *PreflightError
 	if errors.As(err, &ce) && ce.Kind == BadCall {
@@ -107,6 +108,9 @@ type Resolvers struct {
 	Chains    ChainResolver
 	Workflows WorkflowResolver
 	Scripts   ScriptResolver
+	// pending, when set, collects the pending definitions a check finds
+	// instead of stopping at them (PendingDefinitions).
+	pending func(*PreflightError)
 }
 
 // Warnings are what would stop a valid chain when it runs here, as
@@ -148,7 +152,9 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		case chain.KindWorkflow:
 			first = preflightWorkflow(l, c, s, r, stack)
 		case chain.KindScript:
-			first = preflightScript(c, s, r.Scripts)
+			first = preflightScript(c, s, r)
+		case chain.KindMCP, chain.KindHTTP:
+			first = preflightConnection(c, s, r)
 		}
 		if first != nil || l == nil {
 			return

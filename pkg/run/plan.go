@@ -38,6 +38,10 @@ type PlannedStep struct {
 	// Handler is the lifecycle handler a step of the chain's handlers
 	// runs in, once the chain's steps have finished.
 	Handler string `json:"handler,omitempty"`
+	// Stops is why a run would stop before it starts, for want of what
+	// the step names: a connection or script nothing provides (a pending
+	// definition, pending.go).
+	Stops string `json:"stops,omitempty"`
 }
 
 // Plan resolves every step of the chain without running anything. It
@@ -85,6 +89,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			k.plan(v, s, &p)
 		}
 		planHandler(s, &p)
+		p.Stops = l.pendingAt(c, s)
 		p.PreTools = v.preTools(s)
 		if s.ForEach != "" {
 			p.Action = "for each " + s.ForEach + ": " + p.Action

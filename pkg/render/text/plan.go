@@ -30,6 +30,9 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 		if p.Condition != "" {
 			fmt.Fprintf(w, "  if: %s\n", p.Condition)
 		}
+		if p.Stops != "" {
+			fmt.Fprintf(w, "  stops the run before it starts: %s\n", p.Stops)
+		}
 		if p.Cwd != "" {
 			fmt.Fprintf(w, "  cwd: %s\n", p.Cwd)
 		}

@@ -1,0 +1,85 @@
+package run
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// A pending definition is what a valid file names but leaves to where it
+// runs: a script found in no scripts: library, a connection that neither
+// the file nor the config declares. mcp-flowgate loads such a file (its
+// gateway keeps a PENDING_DEFINITION placeholder, its operators wire the
+// connections), so validate only warns of one; a run refuses it before
+// anything runs, so nothing is half-run for want of it.
+
+// PendingDefinitions lists the pending definitions of c and of the workflows it
+// calls, each as a warning at the step that names it, in the order the
+// steps come. validate shows them; a run stops at the first.
+func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
+	var out []chain.Diagnostic
+	seen := map[chain.Diagnostic]bool{}
+	r.pending = func(e *PreflightError) {
+		d := chain.Diagnostic{File: e.File, Pos: e.Pos, Warning: true,
+			Message: fmt.Sprintf("%s: %s (running it would stop here)", e.who(), e.Msg)}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	_ = preflight(nil, c, r, nil) // its errors are CheckCalls'
+	return out
+}
+
+// deferred hands a pending definition to whoever collects them (PendingDefinitions),
+// or returns it as the run's refusal.
+func (r Resolvers) deferred(e *PreflightError) error {
+	if r.pending == nil {
+		return e
+	}
+	r.pending(e)
+	return nil
+}
+
+// preflightConnection checks that the mcp or rest connection a step names
+// is declared: by its file, or by the config for a file that declares
+// none (the chain's validation refuses the rest).
+func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
+	if s.Connection == "" || c.Connections[s.Connection] != nil {
+		return nil
+	}
+	kind := chain.ConnREST
+	if s.Kind == chain.KindMCP {
+		kind = chain.ConnMCP
+	}
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(c.Connections)) {
+		if c.Connections[name].Kind == kind {
+			names = append(names, name)
+		}
+	}
+	msg := fmt.Sprintf("no %s connection is named %q: declare it under connections: in the config file (or the chain file)", kind, s.Connection)
+	if len(names) > 0 {
+		msg += fmt.Sprintf("%s; the config's %s connections: %s", chain.DidYouMean(s.Connection, names), kind, strings.Join(names, ", "))
+	}
+	return r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
+}
+
+// pendingAt is the pending definition a step names itself, if any, for a
+// dry run to show where a run would be refused.
+func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
+	var msg string
+	r := Resolvers{Scripts: l.scripts, pending: func(e *PreflightError) { msg = e.Msg }}
+	switch s.Kind {
+	case chain.KindScript:
+		if err := preflightScript(c, s, r); err != nil {
+			return err.(*PreflightError).Msg
+		}
+	case chain.KindMCP, chain.KindHTTP:
+		_ = preflightConnection(c, s, r)
+	}
+	return msg
+}
