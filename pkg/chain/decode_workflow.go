@@ -39,6 +39,24 @@ var gatewayKeys = map[string]string{
 	"flowgate":     "the gateway's own settings",
 }
 
+// gatewayOnly is the gateway keys (and connections, audit) of a file
+// that holds no chain at all (no name, steps, chains or workflows): an
+// mcp-flowgate gateway configuration, named as one instead of a chain
+// missing its name and steps.
+func gatewayOnly(root *yaml.Node) []string {
+	var keys []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i].Value
+		switch {
+		case k == "name" || k == "steps" || k == "chains":
+			return nil
+		case gatewayKeys[k] != "" || k == "connections" || k == "audit":
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 // workflowKeys are the keys of one workflow, as references 000 and 003
 // write them, in the order did-you-mean tries them; walk decodes the plain
 // ones, decodeWorkflow the others.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -107,6 +108,15 @@ func decodeFile(d *diags, data []byte) []*Chain {
 	}
 	if isTaskChain(root) {
 		return decodeTaskChain(d, root)
+	}
+	if keys := gatewayOnly(root); len(keys) > 0 {
+		verb := "are"
+		if len(keys) == 1 {
+			verb = "is"
+		}
+		d.errorf(posOf(root), "an mcp-flowgate gateway configuration without workflows: its %s %s not supported: a gateway's settings configure what serves workflows, and chainrun runs a file's workflows: or steps:",
+			`"`+strings.Join(keys, `", "`)+`"`, verb)
+		return nil
 	}
 	return []*Chain{decodeChain(d, root)}
 }
