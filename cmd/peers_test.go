@@ -56,3 +56,52 @@ func TestFlowgateV06FilesLoad(t *testing.T) {
 	}
 	t.Logf("%d of %d files load", loaded, files)
 }
+
+// TestFlowgateV06ExamplesRun runs, with no inputs, each workflow of the
+// v0.6 branch's examples whose executors are local (noop, parallel,
+// scripts that echo): each ends, or pauses at its first decision, or
+// fails as mcp-flowgate would, for a reason of the file's own.
+func TestFlowgateV06ExamplesRun(t *testing.T) {
+	const ends, pauses = 0, exitPaused
+	cases := []struct {
+		file, workflow string
+		code           int
+		says           string
+	}{
+		{"pattern-dynamic-fanout/gateway.yaml", "dynamic_fanout", ends, ""},
+		{"pattern-output-mapping/gateway.yaml", "mapping_arithmetic", ends, ""},
+		{"pattern-output-mapping/gateway.yaml", "mapping_concat", ends, ""},
+		{"pattern-output-mapping/gateway.yaml", "mapping_paths", ends, ""},
+		{"pattern-output-mapping/gateway.yaml", "mapping_projection", ends, ""},
+		{"pattern-output-mapping/gateway.yaml", "mapping_set", ends, ""},
+		{"pattern-parallel/gateway.yaml", "parallel_all", ends, ""},
+		{"pattern-parallel/gateway.yaml", "parallel_any", ends, ""},
+		{"pattern-parallel/gateway.yaml", "parallel_at_least", ends, ""},
+		{"pattern-parallel/gateway.yaml", "parallel_percent", ends, ""},
+		{"pattern-recovery/gateway.yaml", "recovery_demo", ends, ""},
+		{"pattern-evidence-quorum/gateway.yaml", "evidence_quorum", pauses, "paused at gate"},
+		{"pattern-mock-test/gateway.yaml", "mock_test_demo", pauses, "paused at first"},
+		{"swe-agent.yaml", "swe_agent", pauses, "paused at intake"},
+		{"zed-gateway/gateway.yaml", "governed_change", pauses, "paused at planning"},
+		{"zed-gateway/gateway.yaml", "tdd", pauses, "paused at red"},
+		// the file's guards read `result`, which nothing in it sets
+		{"pattern-circuit-breaker/gateway.yaml", "circuit_breaker_demo", exitFailed, "selection_error: state action: no transition is viable"},
+		// no evidence of kind human_review was recorded
+		{"pattern-evidence-quorum/gateway.yaml", "evidence_with_confidence", exitFailed, "selection_error: state gate: no transition is viable"},
+		// the file maps an object (the join's summary) into an array slot
+		{"pattern-dynamic-fanout/gateway.yaml", "dynamic_fanout_empty", exitFailed, `blackboard slot results: {"cancelled_count":0`},
+		// the file maps an integer (failed_count) into a boolean slot
+		{"pattern-parallel/gateway.yaml", "parallel_all_continue", exitFailed, "blackboard slot any_failed: 0 does not fit"},
+	}
+	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
+	for _, tc := range cases {
+		t.Run(tc.workflow, func(t *testing.T) {
+			dir := filepath.Join("testdata", "flowgate-v06", "examples", filepath.Dir(tc.file))
+			io, _, out, errOut := iostreams.Test()
+			code := Execute(context.Background(), io, []string{"--chains-dir", dir, "run", tc.workflow, "-q"})
+			if code != tc.code || !strings.Contains(out.String()+errOut.String(), tc.says) {
+				t.Errorf("exit %d, want %d saying %q\n%s%s", code, tc.code, tc.says, out, errOut)
+			}
+		})
+	}
+}
