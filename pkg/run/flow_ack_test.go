@@ -242,3 +242,19 @@ func TestAckGuardOfNoScript(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestAgentThatNeverDescribes: a model that keeps choosing the waiting
+// transition without describing fails the decision, saying why.
+func TestAgentThatNeverDescribes(t *testing.T) {
+	choose := llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "acknowledge"}`}}}
+	s := llmtest.New(choose, choose, choose)
+	defer s.Close()
+	res, err := ackRun(t, ackWorkflow, &memJournal{}, Request{AgentModel: "openai/m1"}, WithModels(registryFor(s, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `state review: the agent decision failed: openai/m1 named no transition that can be taken in 3 answers (last: "acknowledge": acknowledge cannot be taken yet: guard 1 (script_acknowledged "deploy.production.rollout"): script deploy.production.rollout has not been acknowledged`
+	if res.Status != Failed || !strings.Contains(res.Error, want) {
+		t.Fatalf("%s %s", res.Status, res.Error)
+	}
+}

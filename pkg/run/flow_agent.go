@@ -86,7 +86,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		f.emit(e)
 	}
 	var chosen *chain.Transition
-	name := ""
+	name, msg := "", ""
 	err = retry.Do(ctx, decisionPolicy, retry.Hooks{Retryable: func(err error) bool { return errors.Is(err, errNotOffered) }},
 		func(int) error {
 			for reads := 0; ; reads++ {
@@ -104,7 +104,6 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 				}
 				var given map[string]any
 				name, given = chosenTransition(resp)
-				var msg string
 				if chosen, msg = f.pick(s, all, wait, name, given); chosen != nil {
 					return nil
 				}
@@ -113,7 +112,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 			}
 		})
 	if errors.Is(err, errNotOffered) {
-		err = fmt.Errorf("%s named no offered transition in %d answers (last: %q)", target.Label(), decisionPolicy.Attempts, clip(name, 40))
+		err = fmt.Errorf("%s named no transition that can be taken in %d answers (last: %q: %s)", target.Label(), decisionPolicy.Attempts, clip(name, 40), msg)
 	}
 	return chosen, target.Label(), err
 }
