@@ -132,6 +132,9 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 	if err != nil {
 		return err
 	}
+	if len(opts.acks) > 0 {
+		return usagef("--ack: a durable engine's runs take no acknowledgments yet")
+	}
 	if opts.take != "" {
 		if err := d.Take(cmd.Context(), opts.runID, opts.take, args); err != nil {
 			return err

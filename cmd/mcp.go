@@ -139,7 +139,7 @@ func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]stri
 	return runSaved(ctx, m.f, engine, req, inputs, nil)
 }
 
-func (m *mcpRuns) Resume(ctx context.Context, id, take string, args map[string]any, events event.Sink) (*run.Result, error) {
+func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, events event.Sink) (*run.Result, error) {
 	st, err := m.f.stateStore()
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id, take string, args map[string]a
 		return nil, err
 	}
 	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started,
-		History: saved.Transitions, Take: take, Args: args, Events: events})
+		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Events: events})
 }
 
 func (m *mcpRuns) Get(ref string) (*mcpserver.Saved, error) {

@@ -17,11 +17,9 @@ import (
 // those below, which are refused naming the feature they need.
 func TestFlowgateV06FilesLoad(t *testing.T) {
 	refused := map[string]string{
-		"examples/ai-review-swarm/gateway.yaml":            `unknown field "evidence"`,
-		"examples/authoring-workflow.yaml":                 `unknown kind "structural_analysis"`,
-		"examples/pattern-guidance-templates/gateway.yaml": `guard kind "guidance_acknowledged" is not supported`,
-		"examples/pattern-scripts/gateway.yaml":            `guard kind "script_acknowledged" is not supported`,
-		"examples/smoke-ete/gateway.yaml":                  `unknown kind "pipeline"`,
+		"examples/ai-review-swarm/gateway.yaml": `unknown field "evidence"`,
+		"examples/authoring-workflow.yaml":      `unknown kind "structural_analysis"`,
+		"examples/smoke-ete/gateway.yaml":       `unknown kind "pipeline"`,
 	}
 	root := filepath.Join("testdata", "flowgate-v06")
 	chains := t.TempDir()

@@ -20,6 +20,7 @@ type resumeOptions struct {
 	reload bool
 	quiet  bool
 	take   string
+	acks   []string
 	args   []string
 	argsF  string
 	shaping
@@ -42,7 +43,9 @@ idempotent: false that started and did not finish is not run again until
 you confirm with --rerun STEP.
 
 A workflow paused at a decision point continues with --take TRANSITION
-(one of the links it printed); a failed transition runs again. A DAG
+(one of the links it printed); a failed transition runs again. --ack
+SUBJECT acknowledges the script or skill body (printed at the pause) that
+a transition's guards wait for. A DAG
 chain paused at a gate step continues with --take approve or --take
 reject (GATE:approve when several gates wait).
 
@@ -63,6 +66,7 @@ apply again; give one to change it for the rest of the run.`,
 	fl.StringArrayVar(&opts.rerun, "rerun", nil, "run this non-idempotent step again although it may have started")
 	fl.BoolVar(&opts.reload, "reload", false, "use the chain file as it is now instead of the snapshot")
 	fl.StringVar(&opts.take, "take", "", "take this transition at the decision point the run paused at")
+	fl.StringArrayVar(&opts.acks, "ack", nil, "acknowledge having read this script's or skill's body (its acknowledgment guards wait for it)")
 	fl.StringArrayVar(&opts.args, "arg", nil, "an argument of the --take decision, name=value (checked against its inputSchema)")
 	fl.StringVar(&opts.argsF, "args-file", "", "the --take decision's arguments as a JSON object")
 	opts.define(fl)
@@ -162,7 +166,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, Args: args, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
+		History: saved.Transitions, Take: opts.take, Args: args, Acks: opts.acks, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
 	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err

@@ -210,6 +210,17 @@ func fakeModels() *llmtest.Server {
 			_, spec, _ := strings.Cut(prompt, "TOOLCALL ")
 			name, args, _ := strings.Cut(strings.SplitN(spec, "\n", 2)[0], " ")
 			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Arguments: args}}}
+		case strings.Contains(prompt, "DESCRIBE=") && !toolResultsIn(r):
+			// a decision that reads a subject's body first (describe);
+			// its result comes back, and the model chooses then
+			_, after, _ := strings.Cut(prompt, "DESCRIBE=")
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "describe", Arguments: `{"subject": "` + strings.Fields(after)[0] + `"}`}}}
+		case toolResultsIn(r) && strings.Contains(asText(r.Body), "DESCRIBE="):
+			choice := "none"
+			if _, after, ok := strings.Cut(asText(r.Body), "CHOOSE="); ok {
+				choice = strings.FieldsFunc(after, func(c rune) bool { return c == ' ' || c == '\\' || c == '"' })[0]
+			}
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "` + choice + `"}`}}}
 		case strings.Contains(prompt, "Transitions you may take:"):
 			// a decision: the guidance says which link to choose
 			choice := "none"
@@ -246,6 +257,18 @@ func toolResultsCame(r llmtest.Request) bool {
 	body, _ := json.Marshal(r.Body)
 	b := string(body)
 	return strings.Contains(b, "TOOLCALL ") && (strings.Contains(b, "tool_call_id") || strings.Contains(b, "tool_result"))
+}
+
+// toolResultsIn reports whether a request carries tool results (in
+// either wire format).
+func toolResultsIn(r llmtest.Request) bool {
+	b := asText(r.Body)
+	return strings.Contains(b, "tool_call_id") || strings.Contains(b, "tool_result")
+}
+
+func asText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func fileExists(p string) bool {

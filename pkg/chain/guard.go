@@ -16,13 +16,14 @@ import (
 // The yaml tags name the keys a guard may hold; which of them a guard
 // needs depends on its kind.
 type Guard struct {
-	Kind       string                 `yaml:"kind" doc:"expr, permission, role, evidence, all_of, any_of or not."`
+	Kind       string                 `yaml:"kind" doc:"expr, permission, role, evidence, guidance_acknowledged, script_acknowledged, all_of, any_of or not."`
 	Expr       string                 `yaml:"expr" doc:"kind expr: a comparison over $.context.x, $.arguments.x, $.workflow.input.x (or $.input.x) and $.workflow.id, .state, .version, such as \"$.context.testCount > 0\"; ==, !=, <, >, <=, >=, and, or, not."`
 	Permission string                 `yaml:"permission" doc:"kind permission: a permission the configured principal must hold."`
 	Role       string                 `yaml:"role" doc:"kind role: a role the configured principal must hold."`
 	Guards     []*Guard               `yaml:"guards" doc:"kind all_of or any_of: the guards of which all, or at least one, must hold."`
 	Inner      *Guard                 `yaml:"guard" doc:"kind not: the guard that must not hold."`
 	Requires   []*EvidenceRequirement `yaml:"requires" doc:"kind evidence: the evidence the run must have recorded: each a kind, or {kind, count, require_digest, distinct_principals, min_confidence}."`
+	Subject    string                 `yaml:"subject" doc:"kind guidance_acknowledged: a subject of the file's skills: library; kind script_acknowledged: a script's subject. The run must have acknowledged its body as it is now."`
 
 	Pos      Pos
 	FieldPos map[string]Pos
@@ -39,11 +40,15 @@ const (
 	GuardAllOf      = "all_of"
 	GuardAnyOf      = "any_of"
 	GuardNot        = "not"
+	// GuardGuidanceAck and GuardScriptAck hold once the run acknowledged
+	// the body of a skill or a script (guard_ack.go).
+	GuardGuidanceAck = "guidance_acknowledged"
+	GuardScriptAck   = "script_acknowledged"
 )
 
 // GuardKinds lists the guard kinds, for messages and the schema.
 func GuardKinds() []string {
-	return []string{GuardExpr, GuardPermission, GuardRole, GuardEvidence, GuardAllOf, GuardAnyOf, GuardNot}
+	return []string{GuardExpr, GuardPermission, GuardRole, GuardEvidence, GuardGuidanceAck, GuardScriptAck, GuardAllOf, GuardAnyOf, GuardNot}
 }
 
 // EvidenceRequirement is one entry of an evidence guard's `requires`: at
@@ -99,6 +104,8 @@ type GuardFacts struct {
 	// Principal is nil when none is configured.
 	Principal *Principal
 	Evidence  []Evidence
+	// Acks are what acknowledgment guards read (guard_ack.go).
+	Acks *AckFacts
 }
 
 // GuardError is a guard that could not be checked: it read a slot of the
@@ -165,6 +172,8 @@ func (g *Guard) Label() string {
 		return "permission " + strconv.Quote(g.Permission)
 	case GuardRole:
 		return "role " + strconv.Quote(g.Role)
+	case GuardGuidanceAck, GuardScriptAck:
+		return g.Kind + " " + strconv.Quote(g.Subject)
 	}
 	return g.Kind
 }
@@ -184,6 +193,8 @@ func (g *Guard) check(f *GuardFacts) (bool, string, error) {
 		return principalHas(f.Principal, "role", g.Role)
 	case GuardEvidence:
 		return checkEvidence(g.Requires, f.Evidence)
+	case GuardGuidanceAck, GuardScriptAck:
+		return f.Acks.holds(AckOf(g))
 	case GuardAllOf:
 		return allHold(g.Guards, f)
 	case GuardAnyOf:

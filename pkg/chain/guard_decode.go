@@ -10,13 +10,15 @@ import (
 
 // guardFields are the keys each guard kind needs besides kind.
 var guardFields = map[string]string{
-	GuardExpr:       "expr",
-	GuardPermission: "permission",
-	GuardRole:       "role",
-	GuardEvidence:   "requires",
-	GuardAllOf:      "guards",
-	GuardAnyOf:      "guards",
-	GuardNot:        "guard",
+	GuardExpr:        "expr",
+	GuardPermission:  "permission",
+	GuardRole:        "role",
+	GuardEvidence:    "requires",
+	GuardAllOf:       "guards",
+	GuardAnyOf:       "guards",
+	GuardNot:         "guard",
+	GuardGuidanceAck: "subject",
+	GuardScriptAck:   "subject",
 }
 
 // guardAliases are other spellings of guard kinds: camelCase, and
@@ -31,6 +33,7 @@ var guardExamples = map[string]string{
 	"requires":   "requires: [{kind: tests_passed, count: 1}]",
 	"guards":     "guards: [{kind: expr, expr: ...}, ...]",
 	"guard":      "guard: {kind: role, role: intern}",
+	"subject":    "subject: deploy.production.rollout",
 }
 
 // decodeGuards reads a transition's guards: a list of guards.
@@ -78,11 +81,7 @@ func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
 		}
 		kind = k
 	}
-	switch {
-	case kind == "guidance_acknowledged" || kind == "script_acknowledged":
-		d.errorf(posOf(kn), "%sguard kind %q is not supported: chainrun serves no guidance or scripts for a model to fetch (mcp-flowgate's gateway.describe), so nothing records an acknowledgment", prefix, kind)
-		return nil
-	case guardFields[kind] == "" || kn.Kind != yaml.ScalarNode:
+	if guardFields[kind] == "" || kn.Kind != yaml.ScalarNode {
 		d.errorf(posOf(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
 		return nil
 	}
@@ -112,7 +111,7 @@ func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
 // decodeField reads the field the guard's kind needs.
 func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 	switch g.Kind {
-	case GuardExpr, GuardPermission, GuardRole:
+	case GuardExpr, GuardPermission, GuardRole, GuardGuidanceAck, GuardScriptAck:
 		field := guardFields[g.Kind]
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
 			d.errorf(posOf(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
@@ -123,6 +122,8 @@ func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 			g.Permission = v.Value
 		case GuardRole:
 			g.Role = v.Value
+		case GuardGuidanceAck, GuardScriptAck:
+			g.Subject = v.Value
 		default:
 			g.Expr = v.Value
 			e, err := compileGuardExpr(v.Value)

@@ -37,7 +37,8 @@ func TestGuardErrors(t *testing.T) {
 		{"evidence count", "              - {kind: evidence, requires: [{kind: approval, count: 0}]}\n", []string{"count 0: at least 1 record"}},
 		{"evidence unknown key", "              - {kind: evidence, requires: [{kind: approval, cnt: 2}]}\n", []string{`requires: unknown field "cnt"`}},
 		{"evidence confidence range", "              - {kind: evidence, requires: [{kind: approval, min_confidence: 2}]}\n", []string{"a confidence is between 0 and 1"}},
-		{"acknowledgment", "              - {kind: guidance_acknowledged, subject: review.x}\n", []string{`guard kind "guidance_acknowledged" is not supported`}},
+		{"acknowledgment without subject", "              - {kind: script_acknowledged}\n", []string{"guards[1]: a script_acknowledged guard needs subject (subject: deploy.production.rollout)"}},
+		{"acknowledgment of no skill", "              - {kind: guidance_acknowledged, subject: review.x}\n", []string{"c.yaml:12:47", `guards[1]: guidance_acknowledged subject "review.x" is not in this file's skills: library (it declares none)`}},
 		{"not a list", "              {kind: role, role: a}\n", []string{"guards is a list of guards"}},
 		{"not a mapping", "              - role\n", []string{"guards[1]: a guard is a mapping with kind"}},
 	}

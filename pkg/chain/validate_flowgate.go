@@ -38,6 +38,7 @@ func (v *validator) flowgateKeys() {
 		v.checkSkillRefs(sprefix, s.Skills)
 		for _, t := range s.Transitions {
 			v.checkSkillRefs(sprefix+"transition "+quote(t.Name)+": ", t.Skills)
+			v.checkAckGuards(sprefix+"transition "+quote(t.Name)+": ", t)
 		}
 	}
 }

@@ -195,7 +195,7 @@ type Transition struct {
 	Condition string `yaml:"condition" doc:"Expression that must hold for the transition to be viable."`
 	// Guards must all hold too (mcp-flowgate): expressions over the
 	// run's documents, the principal's permissions and roles, evidence.
-	Guards []*Guard `yaml:"guards" doc:"Guards that must all hold, beside the condition, for the transition to be viable: {kind: expr, expr: \"$.context.x == 1\"}, {kind: permission, permission: P}, {kind: role, role: R}, {kind: evidence, requires: [KIND, {kind, count}]}, {kind: all_of|any_of, guards: [...]}, {kind: not, guard: {...}}."`
+	Guards []*Guard `yaml:"guards" doc:"Guards that must all hold, beside the condition, for the transition to be viable: {kind: expr, expr: \"$.context.x == 1\"}, {kind: permission, permission: P}, {kind: role, role: R}, {kind: evidence, requires: [KIND, {kind, count}]}, {kind: guidance_acknowledged|script_acknowledged, subject: S}, {kind: all_of|any_of, guards: [...]}, {kind: not, guard: {...}}."`
 	// Evidence is the executor's evidence: declaration, taken out of
 	// the executor when it was read.
 	Evidence *EvidenceDecl `yaml:"-"`

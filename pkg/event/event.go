@@ -55,6 +55,10 @@ const (
 	// Decision is a choice made at a decision point, with who made it
 	// (DecidedBy), or a pause for one (Status paused).
 	Decision Type = "decision"
+	// Acknowledged is a subject's body the run acknowledged at State
+	// (Detail: its kind, subject and hash), by DecidedBy: what
+	// acknowledgment guards wait for.
+	Acknowledged Type = "acknowledged"
 	// ToolCall is one tool call of an agent step: Tool, the digest of its
 	// arguments, DurationMS and Status (ok, error, denied, unknown).
 	ToolCall Type = "tool.call"

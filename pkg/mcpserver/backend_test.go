@@ -87,15 +87,15 @@ func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]s
 	return res, nil
 }
 
-func (b *memBackend) Resume(ctx context.Context, id, take string, args map[string]any, events event.Sink) (*run.Result, error) {
+func (b *memBackend) Resume(ctx context.Context, id string, d Decision, events event.Sink) (*run.Result, error) {
 	r := b.run(id)
 	if r == nil {
 		return nil, fmt.Errorf("no run %q", id)
 	}
 	r.mu.Lock()
 	req := run.Request{RunID: id, Chain: r.c, Inputs: r.inputs, Resume: r.steps, History: append([]run.TransitionRecord{}, r.trans...),
-		Take: take, Args: args, Journal: r, Events: events}
-	r.args = append(r.args, args)
+		Take: d.Take, Args: d.Args, Acks: d.Acks, Journal: r, Events: events}
+	r.args = append(r.args, d.Args)
 	r.mu.Unlock()
 	res, err := b.engine.Run(ctx, req)
 	if err != nil {

@@ -73,7 +73,7 @@ func (s *Server) decided(ctx context.Context, req *mcp.CallToolRequest) (r Respo
 		r.Error = fmt.Sprintf("the decision %q is not one of the run's links", t)
 		return r, false
 	}
-	return s.resume(ctx, req, sv, t, chosenArgs(humans[t], res.Content)), true
+	return s.resume(ctx, req, sv, Decision{Take: t, Args: chosenArgs(humans[t], res.Content)}), true
 }
 
 // canElicit reports whether the client declared elicitation by form.

@@ -86,8 +86,13 @@ func fromResult(res *run.Result, v int) Response {
 
 // takeLink is the take_transition call that takes l.
 func takeLink(id string, v int, l run.Link) Link {
-	return Link{Transition: l.Transition, Title: l.Title, Actor: l.Actor, Blocked: l.Blocked, Tool: toolTake,
+	link := Link{Transition: l.Transition, Title: l.Title, Actor: l.Actor, Blocked: l.Blocked, Tool: toolTake,
 		Arguments: map[string]any{"run_id": id, "transition": l.Transition, "expected_version": v}}
+	if len(l.Acknowledge) > 0 {
+		// its guards wait for these: read them in guidance.acknowledge
+		link.Arguments["acknowledge"] = l.Acknowledge
+	}
+	return link
 }
 
 // getLink looks at run id again.

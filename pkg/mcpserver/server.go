@@ -22,12 +22,21 @@ type Backend interface {
 	// (the first carries the run's id) also sent to events. The error is
 	// for a run that could not start: then nothing ran.
 	Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error)
-	// Resume continues saved run id, taking the transition take (empty:
-	// where it stopped) with args, as chainrun resume --take does.
-	Resume(ctx context.Context, id, take string, args map[string]any, events event.Sink) (*run.Result, error)
+	// Resume continues saved run id as the decision d says, as chainrun
+	// resume --take does.
+	Resume(ctx context.Context, id string, d Decision, events event.Sink) (*run.Result, error)
 	// Get reads saved run ref (an id, or a part of one only one run's
 	// id begins or ends with).
 	Get(ref string) (*Saved, error)
+}
+
+// Decision is what a take_transition call decides: the transition to
+// take (empty: go on where the run stopped), its arguments, and the
+// subjects acknowledged first (resume's --take, --arg and --ack).
+type Decision struct {
+	Take string
+	Args map[string]any
+	Acks []string
 }
 
 // Saved is a run as the Backend reads it back.
@@ -103,7 +112,7 @@ const Instructions = `chainrun runs chains: deterministic steps run on their own
 1. list_chains shows the chains, what each does and the inputs it takes.
 2. start_run {chain, inputs} starts one (a chain may also have a tool of its own, run_<chain>).
 3. Every run tool answers one response: run_id, version, status, state, chain (the transitions taken on their own), context, guidance and links. Each link is the next call to make, with its tool and arguments.
-4. status "paused" is a decision point: read the context and guidance, then call take_transition with the arguments of the link you choose (add "arguments" when the transition takes some). expected_version makes a choice made on an out-of-date view be refused, with the current links.
+4. status "paused" is a decision point: read the context and guidance, then call take_transition with the arguments of the link you choose (add "arguments" when the transition takes some). A link whose arguments carry "acknowledge" waits for those subjects to be acknowledged: read their bodies in guidance.acknowledge before you call it. expected_version makes a choice made on an out-of-date view be refused, with the current links.
 5. status "running": the run goes on after the call returns; call get_run to see it again. cancel_run stops it (it stays resumable).
 6. "failed" carries the error and a link to retry what failed; "refused" means nothing happened: read the error and follow its link.
 

@@ -414,3 +414,42 @@ func TestAGateIsADecision(t *testing.T) {
 		t.Fatalf("approved: %+v (error result %v)", done, isErr)
 	}
 }
+
+// TestTakeAcknowledges: a transition whose guard waits for a skill's
+// acknowledgment is a link whose call acknowledges it, the body is in
+// the guidance, and a take without it is refused naming the guard.
+func TestTakeAcknowledges(t *testing.T) {
+	dir := chainsDir(t)
+	rubric := `version: "1"
+skills:
+  review.rubric.house: {verb: review, lifecycle: stable, body: "Lead with the problem."}
+workflows:
+  publish:
+    initialState: draft
+    states:
+      draft:
+        goal: Read the rubric, then publish
+        transitions:
+          publish: {target: published, guards: [{kind: guidance_acknowledged, subject: review.rubric.house}]}
+      published: {terminal: true}
+`
+	if err := os.WriteFile(filepath.Join(dir, "publish.yaml"), []byte(rubric), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, cs := serve(t, newMemBackend(dir), Options{}, nil)
+	r, isErr := call(t, cs, toolStart, map[string]any{"chain": "publish"})
+	if isErr || r.Status != "paused" || len(r.Links) != 1 || r.Guidance == nil || len(r.Guidance.Acknowledge) != 1 || r.Guidance.Acknowledge[0].Body != "Lead with the problem." {
+		t.Fatalf("start_run: error %v, %+v", isErr, r)
+	}
+	if got, _ := r.Links[0].Arguments["acknowledge"].([]any); len(got) != 1 || got[0] != "review.rubric.house" {
+		t.Fatalf("link %+v", r.Links[0])
+	}
+	no, _ := call(t, cs, toolTake, map[string]any{"run_id": r.RunID, "transition": "publish"})
+	if no.Status == "succeeded" || !strings.Contains(no.Error, "guidance review.rubric.house has not been acknowledged in this run") {
+		t.Fatalf("take without acknowledging: %+v", no)
+	}
+	done, isErr := call(t, cs, toolTake, r.Links[0].Arguments)
+	if isErr || done.Status != "succeeded" {
+		t.Fatalf("take acknowledging: error %v, %+v", isErr, done)
+	}
+}

@@ -39,6 +39,7 @@ type takeArgs struct {
 	RunID           string         `json:"run_id"`
 	Transition      string         `json:"transition"`
 	Arguments       map[string]any `json:"arguments"`
+	Acknowledge     []string       `json:"acknowledge"`
 	ExpectedVersion *int           `json:"expected_version"`
 }
 
@@ -75,6 +76,7 @@ func (s *Server) addFixedTools() {
 			"run_id":           runIDProp,
 			"transition":       map[string]any{"type": "string", "description": "the link's transition"},
 			"arguments":        map[string]any{"type": "object", "description": "the transition's arguments, when it takes some"},
+			"acknowledge":      map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "subjects whose bodies (guidance.acknowledge) you have read, acknowledged before the transition: its guards may wait for them"},
 			"expected_version": map[string]any{"type": "integer", "description": "the version of the response the choice was made on: a run that moved since is refused, with its current links"}})},
 		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) Response {
 			var a takeArgs
@@ -211,13 +213,13 @@ func (s *Server) take(ctx context.Context, req *mcp.CallToolRequest, a takeArgs)
 		r.Error = fmt.Sprintf("stale version: run %s is at version %d, not %d; it moved since that response: choose again from these links", sv.RunID, sv.Version, *a.ExpectedVersion)
 		return r
 	}
-	return s.resume(ctx, req, sv, a.Transition, a.Arguments)
+	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge})
 }
 
-// resume continues sv taking transition t, answering as the wait ends.
-func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved, t string, args map[string]any) Response {
+// resume continues sv as d decides, answering as the wait ends.
+func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved, d Decision) Response {
 	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
-		return s.b.Resume(ctx, sv.RunID, t, args, sink)
+		return s.b.Resume(ctx, sv.RunID, d, sink)
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		r := fromSaved(sv)

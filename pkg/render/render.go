@@ -68,11 +68,20 @@ func FirstLine(s string) string {
 }
 
 // ResumeCommand is the command that takes a link of a run: with --rerun
-// when the step behind it is not idempotent. Every view that offers a
+// when the step behind it is not idempotent, with --ack for each subject
+// its acknowledgment guards wait for. Every view that offers a
 // next step prints it the same way.
 func ResumeCommand(runID string, l run.Link) string {
 	if l.Rerun {
 		return run.ResumeCommand(runID, l.Transition, l.Transition)
+	}
+	if len(l.Acknowledge) > 0 {
+		// the subjects its guards wait for, acknowledged in the same call
+		cmd := run.ResumeCommand(runID, "")
+		for _, s := range l.Acknowledge {
+			cmd += " --ack " + run.ShellWord(s)
+		}
+		return cmd + " --take " + run.ShellWord(l.Transition)
 	}
 	return run.ResumeCommand(runID, l.Transition)
 }

@@ -68,13 +68,19 @@ func (l *Local) scriptOf(c *chain.Chain, s *chain.Step) (*chain.Script, error) {
 }
 
 func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, error) {
-	if sc := c.Scripts[s.Subject]; sc != nil {
+	return scriptBySubject(c, s.Subject, r)
+}
+
+// scriptBySubject is the script of that subject: c's file's, else one r
+// finds in another file's scripts:.
+func scriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.Script, error) {
+	if sc := c.Scripts[subject]; sc != nil {
 		return sc, nil
 	}
 	if r == nil {
-		return nil, fmt.Errorf("script %s is not in the scripts: library of %s, and no chains directory is open to find it in", s.Subject, c.File)
+		return nil, fmt.Errorf("script %s is not in the scripts: library of %s, and no chains directory is open to find it in", subject, c.File)
 	}
-	return r(s.Subject, c.File)
+	return r(subject, c.File)
 }
 
 // preflightScript checks, before anything runs, that a script step's
@@ -82,15 +88,9 @@ func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, e
 // pending (pending.go) when the file has no library of its own, as
 // mcp-flowgate's capabilities leave their scripts to their repository's.
 func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	_, err := scriptIn(c, s, r.Scripts)
+	err := findScript(c, s.Subject, "kind: script", r.Scripts)
 	if err == nil {
 		return nil
-	}
-	var nf *chain.NotFoundError
-	if errors.As(err, &nf) {
-		known := slices.Sorted(maps.Keys(c.Scripts))
-		err = fmt.Errorf("script %q (kind: script) is in no scripts: library: not its own file's%s, nor one of %s%s", s.Subject, ownScripts(known), nf.Dir,
-			chain.DidYouMean(s.Subject, append(known, nf.Known...)))
 	}
 	pe := &PreflightError{Kind: Pending, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
 	if len(c.Scripts) > 0 {
@@ -100,6 +100,19 @@ func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
 		return pe
 	}
 	return r.deferred(pe)
+}
+
+// findScript says, when no scripts: library holds the subject, which
+// were looked in; what names what refers to it.
+func findScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
+	_, err := scriptBySubject(c, subject, r)
+	var nf *chain.NotFoundError
+	if errors.As(err, &nf) {
+		known := slices.Sorted(maps.Keys(c.Scripts))
+		err = fmt.Errorf("script %q (%s) is in no scripts: library: not its own file's%s, nor one of %s%s", subject, what, ownScripts(known), nf.Dir,
+			chain.DidYouMean(subject, append(known, nf.Known...)))
+	}
+	return err
 }
 
 func ownScripts(known []string) string {

@@ -58,6 +58,7 @@ type subCall struct {
 	history []TransitionRecord
 	take    string
 	args    map[string]any
+	acks    []string
 	journal Journal
 	human   Decider
 }
@@ -186,7 +187,7 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	}
 	st := newStore(inputs)
 	st.typed = typed
-	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args,
+	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args, Acks: call.acks,
 		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
 		Started: x.req.Started, Rerun: x.req.Rerun}
 	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)

@@ -33,6 +33,8 @@ type flow struct {
 	// args are the arguments of the decision taken (--arg, a model's
 	// tool call), read as $.arguments.
 	args map[string]any
+	// callerAcks are the caller's --ack, saved once the call drives.
+	callerAcks []Described
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
 	links  []Link
@@ -91,8 +93,12 @@ func newFlow(x *execution, req Request) (*flow, error) {
 		return nil, err
 	}
 	if routed {
-		// the --take and its arguments were the workflow's the run is in
+		// the --take, its arguments and acknowledgments were the
+		// workflow's the run is in
 		return f, nil
+	}
+	if err := f.takeAcks(req.Acks); err != nil {
+		return nil, err
 	}
 	// the arguments first: the taken transition's guards may read them
 	if err := f.takeArgs(req.Args); err != nil {
@@ -109,6 +115,7 @@ func (f *flow) where() string { return f.state }
 // drive moves the run from state to state until a terminal state, a
 // decision nobody here can make, the depth limit or a failure.
 func (f *flow) drive(ctx context.Context) {
+	f.saveAcks()
 	for {
 		if ctx.Err() != nil {
 			f.stop(Interrupted, "interrupted", nil)
@@ -167,11 +174,12 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		}
 		t = viable[0]
 	default:
-		if len(viable) == 0 {
+		wait := waiting(cands)
+		if len(viable) == 0 && len(wait) == 0 {
 			f.fail(selectionError(s, cands, nil), nil)
 			return false
 		}
-		t, decidedBy = f.decide(ctx, s, viable)
+		t, decidedBy = f.decide(ctx, s, viable, wait)
 		if t == nil {
 			return false
 		}

@@ -62,6 +62,10 @@ type Request struct {
 	// Args are the arguments of the Take decision (--arg, --args-file),
 	// checked against its transition's inputSchema.
 	Args map[string]any
+	// Acks are subjects the caller acknowledges having read (resume
+	// --ack), recorded before the decision: acknowledgment guards read
+	// them. Each must name a script or skill the run can show.
+	Acks []string
 	// AgentModel, when set, lets that model decide agent decision points
 	// instead of pausing (--agent-model; the workflow's agent.model
 	// otherwise).

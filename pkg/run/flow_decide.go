@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
 )
 
@@ -24,9 +22,12 @@ const decisionTool = "choose_transition"
 var decisionPolicy = retry.Policy{Attempts: 3}
 
 // decide resolves a decision point: its timeout, the agent model, or the
-// person at the terminal. A nil transition means the run pauses (or
-// failed: f.status says which).
-func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Transition) (*chain.Transition, string) {
+// person at the terminal. wait are the transitions that wait only for
+// acknowledgments, which a model may give (describe) and a person at the
+// terminal may not: they are offered to the model, and listed when the
+// run pauses. A nil transition means the run pauses (or failed: f.status
+// says which).
+func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Transition, wait []candidate) (*chain.Transition, string) {
 	// at the depth limit nothing more is taken on the run's own: the
 	// timeout and the model wait for the next call; a person may decide
 	auto := f.depth < f.w.MaxChainDepth
@@ -47,20 +48,25 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		forAgent = forAgent || t.Actor == chain.ActorAgent
 		forHuman = forHuman || t.Actor == chain.ActorHuman
 	}
+	for _, c := range wait {
+		forAgent = forAgent || c.t.Actor == chain.ActorAgent
+	}
 	if auto && f.req.Decide != nil {
 		if t, done := f.scripted(ctx, s, viable); t != nil || done {
 			return t, "script"
 		}
 	}
+	links := append(linksOf(viable), waitingLinks(wait)...)
 	if model := f.agentModel(); auto && forAgent && model != "" {
 		offered := slices.DeleteFunc(slices.Clone(viable), func(t *chain.Transition) bool { return t.Actor == chain.ActorHuman })
-		t, label, err := f.askModel(ctx, s, offered, model)
+		wait = slices.DeleteFunc(slices.Clone(wait), func(c candidate) bool { return c.t.Actor == chain.ActorHuman })
+		t, label, err := f.askModel(ctx, s, offered, wait, model)
 		if err != nil && ctx.Err() != nil {
-			f.stop(Interrupted, "interrupted", linksOf(viable))
+			f.stop(Interrupted, "interrupted", links)
 			return nil, ""
 		}
 		if err != nil {
-			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), linksOf(viable))
+			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), links)
 			return nil, ""
 		}
 		return t, "model:" + label
@@ -71,7 +77,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		}
 	}
 	f.status = Paused
-	f.links = append(linksOf(viable), f.blockedLinks(s, viable)...)
+	f.links = append(links, f.blockedLinks(s, links)...)
 	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
 	return nil, ""
 }
@@ -182,140 +188,6 @@ func (l *Local) checkDecider(c *chain.Chain, req Request) error {
 	return nil
 }
 
-// askModel offers the links to a model as a tool whose argument is an
-// enum of their names, with the goal, guidance and context.
-func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Transition, model string) (*chain.Transition, string, error) {
-	target, err := f.l.models.Target(model)
-	if err != nil {
-		return nil, model, err
-	}
-	target.Provider = llm.Budgeted(target.Provider, f.budget)
-	ctx = llm.WithCaller(ctx, "decision "+s.Name)
-	names := make([]any, len(offered))
-	props := map[string]any{
-		"transition": map[string]any{"type": "string", "enum": names, "description": "the transition to take"},
-		"reason":     map[string]any{"type": "string", "description": "why, in one sentence"},
-	}
-	prompt := decisionPrompt(f.decision(s, offered))
-	for i, t := range offered {
-		names[i] = t.Name
-		if t.InputSchema != nil {
-			props["arguments"] = map[string]any{"type": "object", "description": "the arguments of the chosen transition, as its JSON Schema above says"}
-			if text, err := json.Marshal(t.InputSchema); err == nil {
-				prompt += fmt.Sprintf("\nArguments of %s (JSON Schema): %s\n", t.Name, text)
-			}
-		}
-	}
-	req := llm.Request{
-		Model:    target.Model,
-		System:   "You decide the next step of a workflow run by calling " + decisionTool + " with one of the offered transitions.",
-		Messages: []llm.Message{{Role: llm.User, Content: prompt}},
-		Tools: []llm.Tool{{
-			Name:        decisionTool,
-			Description: "Take one of the transitions offered at this decision point.",
-			Schema: map[string]any{
-				"type":                 "object",
-				"properties":           props,
-				"required":             []any{"transition"},
-				"additionalProperties": false,
-			},
-		}},
-		ToolChoice: decisionTool,
-		MaxTokens:  1024,
-	}
-	observe := func(a llm.Attempt) {
-		f.decisionUsage.InputTokens += a.Usage.InputTokens
-		f.decisionUsage.OutputTokens += a.Usage.OutputTokens
-		if a.Sent() {
-			f.decisionUsage.LLMCalls++
-		}
-		e := event.Event{Type: event.LLMCall, State: s.Name, Attempt: a.Number, Model: a.Target.Label(), Status: event.OK,
-			DurationMS: a.Duration.Milliseconds(), InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens, Detail: "decision"}
-		if a.Err != nil {
-			e.Status, e.Error = event.Failed, a.Err.Error()
-		}
-		f.emit(e)
-	}
-	var chosen *chain.Transition
-	name := ""
-	err = retry.Do(ctx, decisionPolicy, retry.Hooks{Retryable: func(err error) bool { return errors.Is(err, errNotOffered) }},
-		func(int) error {
-			// each question has the default allowance of requests
-			resp, err := llm.WithRetry(target, llm.DefaultPolicy, observe).Complete(ctx, req)
-			if err != nil {
-				return err
-			}
-			var given map[string]any
-			name, given = chosenTransition(resp)
-			msg := notOffered(name, offered)
-			for _, t := range offered {
-				if t.Name != name {
-					continue
-				}
-				args, err := decisionArgs(t, given)
-				if err == nil {
-					chosen = t
-					f.useArgs(args)
-					return nil
-				}
-				msg = err.Error() + ". Call " + decisionTool + " again with arguments that satisfy it."
-			}
-			req.Messages = append(req.Messages,
-				llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls},
-				retryDecision(resp, msg))
-			return errNotOffered
-		})
-	if errors.Is(err, errNotOffered) {
-		err = fmt.Errorf("%s named no offered transition in %d answers (last: %q)", target.Label(), decisionPolicy.Attempts, clip(name, 40))
-	}
-	return chosen, target.Label(), err
-}
-
-// errNotOffered is an answer that names no offered transition: the model
-// is told what was wrong and asked again.
-var errNotOffered = errors.New("no offered transition named")
-
-// chosenTransition reads the model's choice, and the arguments it gave,
-// from its tool call, or its choice from its text when it answered
-// without one.
-func chosenTransition(resp *llm.Response) (string, map[string]any) {
-	for _, call := range resp.ToolCalls {
-		if call.Name != decisionTool {
-			continue
-		}
-		var args struct {
-			Transition string         `json:"transition"`
-			Arguments  map[string]any `json:"arguments"`
-		}
-		if json.Unmarshal([]byte(call.Arguments), &args) == nil {
-			return args.Transition, args.Arguments
-		}
-	}
-	return strings.Trim(strings.TrimSpace(resp.Text), ".\"'`"), nil
-}
-
-// notOffered tells the model its answer named no offered transition.
-func notOffered(name string, offered []*chain.Transition) string {
-	names := make([]string, len(offered))
-	for i, t := range offered {
-		names[i] = t.Name
-	}
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", name, decisionTool, strings.Join(names, ", "))
-}
-
-// retryDecision tells the model what was wrong with its answer, on the
-// same transcript.
-func retryDecision(resp *llm.Response, msg string) llm.Message {
-	var results []llm.ToolResult
-	for _, call := range resp.ToolCalls {
-		results = append(results, llm.ToolResult{CallID: call.ID, Content: msg, IsError: true})
-	}
-	if len(results) > 0 {
-		return llm.Message{Role: llm.User, ToolResults: results}
-	}
-	return llm.Message{Role: llm.User, Content: msg}
-}
-
 // decisionPrompt is what a model deciding a decision point reads.
 func decisionPrompt(d Decision) string {
 	var b strings.Builder
@@ -334,7 +206,11 @@ func decisionPrompt(d Decision) string {
 	}
 	b.WriteString("\nTransitions you may take:\n")
 	for _, l := range d.Links {
-		fmt.Fprintf(&b, "- %s: %s\n", l.Transition, l.Title)
+		fmt.Fprintf(&b, "- %s: %s", l.Transition, l.Title)
+		if len(l.Acknowledge) > 0 {
+			fmt.Fprintf(&b, " (it waits until you call %s for %s)", describeTool, strings.Join(l.Acknowledge, ", "))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

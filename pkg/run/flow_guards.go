@@ -20,6 +20,9 @@ type candidate struct {
 	why      string
 	err      error
 	guardErr error
+	// awaits are the subjects whose acknowledgment is all the
+	// transition waits for (flow_ack.go).
+	awaits []chain.AckKey
 }
 
 // viable lists the state's transitions whose condition and guards hold,
@@ -87,6 +90,8 @@ func (f *flow) assess1(t *chain.Transition, facts *chain.GuardFacts) candidate {
 		c.ok, c.why = ok && err == nil, why
 		if err != nil {
 			c.why, c.guardErr = err.Error(), err
+		} else if !ok {
+			c.awaits = awaits(t, facts)
 		}
 	}
 	return c
@@ -106,7 +111,7 @@ func (f *flow) whyNot(s *chain.State, t *chain.Transition) string {
 // evidence recorded so far.
 func (f *flow) guardFacts(s *chain.State) *chain.GuardFacts {
 	return &chain.GuardFacts{Context: f.context, Arguments: f.args, Input: scope{st: f.st}.valueEnv([]string{"input"})["input"],
-		RunID: f.runID, State: s.Name, Version: f.c.Version, Principal: f.l.principal, Evidence: f.evidence()}
+		RunID: f.runID, State: s.Name, Version: f.c.Version, Principal: f.l.principal, Evidence: f.evidence(), Acks: f.ackFacts()}
 }
 
 // principalID is the id of the principal the run acts for, "" when none
@@ -125,6 +130,9 @@ func (f *flow) principalID() string {
 func (f *flow) evidence() []chain.Evidence {
 	var out []chain.Evidence
 	for _, rec := range f.history {
+		if rec.Ack != nil {
+			continue // an acknowledgment: nothing was taken or run
+		}
 		e, decl := f.executorOf(rec)
 		if rec.Hook {
 			// a state's onEnter (or the workflow's timeout): no

@@ -68,7 +68,8 @@ func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *Guidance {
 		}
 		g.Refs = append(g.Refs, ref)
 	}
-	if g.Goal == "" && g.Instructions == "" && len(g.Refs) == 0 {
+	g.Acknowledge = f.described(s)
+	if g.Goal == "" && g.Instructions == "" && len(g.Refs) == 0 && len(g.Acknowledge) == 0 {
 		return nil
 	}
 	return g

@@ -16,6 +16,11 @@ func (f *flow) replay(history []TransitionRecord) {
 			f.replayNested(h)
 			continue
 		}
+		if h.Ack != nil {
+			// an acknowledgment: the run stayed where it was
+			f.history = append(f.history, h)
+			continue
+		}
 		// the run moved on: any workflow a step ran there has ended
 		f.pending = nil
 		for name, v := range h.Vars {
@@ -77,7 +82,7 @@ func (f *flow) checkTake() error {
 		return &TakeError{Take: f.take, State: f.state, Links: []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
 	cands := f.assess(s)
-	links := linksOf(passing(cands))
+	links := append(linksOf(passing(cands)), waitingLinks(waiting(cands))...)
 	for _, c := range cands {
 		switch {
 		case c.t.Name != f.take:

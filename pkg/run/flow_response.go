@@ -55,6 +55,10 @@ type Guidance struct {
 	Instructions string `json:"instructions,omitempty"`
 	// Refs are the guidance fragments (skills) in scope.
 	Refs []SkillRef `json:"refs,omitempty"`
+	// Acknowledge are the bodies the acknowledgment guards of the
+	// state's transitions ask to be read, so whoever decides reads them
+	// here before acknowledging them (flow_ack.go).
+	Acknowledge []Described `json:"acknowledge,omitempty"`
 }
 
 // Link is a transition that may be taken, with the title it is shown by.
@@ -71,6 +75,10 @@ type Link struct {
 	// cannot be taken now (a guard or condition that does not hold); it
 	// is listed so whoever decides sees the whole state.
 	Blocked string `json:"blocked,omitempty"`
+	// Acknowledge names the subjects the transition's acknowledgment
+	// guards still wait for: it can be taken once they are acknowledged
+	// (resume --ack SUBJECT --take T, a model's describe call).
+	Acknowledge []string `json:"acknowledge,omitempty"`
 }
 
 // TransitionRecord is a transition as saved: replayed in order, the
@@ -99,8 +107,11 @@ type TransitionRecord struct {
 	// Hook marks a record no transition made: a state's onEnter (From
 	// and To are the state) or the workflow's timeout (To is onTimeout's
 	// target).
-	Hook bool      `json:"hook,omitempty"`
-	Time time.Time `json:"time"`
+	Hook bool `json:"hook,omitempty"`
+	// Ack, on a Hook record that stays at From, is a subject's body the
+	// run acknowledged there (acknowledgment guards read it).
+	Ack  *chain.Acknowledgment `json:"acknowledged,omitempty"`
+	Time time.Time             `json:"time"`
 	// Within, on a transition of a workflow that a workflow step runs,
 	// is the path of the steps it runs inside ("vet", "vet/inner");
 	// empty on the run's own transitions. Enter marks where such a

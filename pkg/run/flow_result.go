@@ -157,14 +157,14 @@ func (f *flow) offered(s *chain.State) []*chain.Transition {
 }
 
 // blockedLinks are, under linkFilter: all, the state's transitions that
-// cannot be taken now, each with why.
-func (f *flow) blockedLinks(s *chain.State, viable []*chain.Transition) []Link {
+// cannot be taken now and are not among the links offered, each with why.
+func (f *flow) blockedLinks(s *chain.State, offered []Link) []Link {
 	if f.w.Filter(s) != chain.LinkFilterAll {
 		return nil
 	}
 	var out []Link
 	for _, t := range s.Transitions {
-		if slices.Contains(viable, t) || t.Actor == chain.ActorDeterministic {
+		if slices.ContainsFunc(offered, func(l Link) bool { return l.Transition == t.Name }) || t.Actor == chain.ActorDeterministic {
 			continue
 		}
 		why := f.whyNot(s, t)

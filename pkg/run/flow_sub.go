@@ -79,12 +79,12 @@ func (f *flow) preparePending(req Request) (bool, error) {
 		return false, nil
 	}
 	p := f.pending
-	take, args := req.Take, req.Args
+	take, args, acks := req.Take, req.Args, req.Acks
 	if take == p.enter.Transition {
-		take, args = "", nil
+		take, args, acks = "", nil, nil
 	}
 	f.useArgs(p.enter.Args)
-	cf, err := f.prepareWorkflow(e, scope{st: f.st}, subCall{history: p.records, take: take, args: args,
+	cf, err := f.prepareWorkflow(e, scope{st: f.st}, subCall{history: p.records, take: take, args: args, acks: acks,
 		journal: nested(f.req.Journal, e.ID), human: f.req.Human})
 	if err != nil {
 		return true, err

@@ -43,6 +43,9 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 		if err := checkGateTake(c, req); err != nil {
 			return nil, err
 		}
+		if len(req.Acks) > 0 {
+			return nil, &AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
+		}
 	}
 	if c.Workflow != nil {
 		if d, err = newFlow(x, req); err != nil {
@@ -141,7 +144,7 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 // supported yet.
 func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 	stack = append(stack, stackKey(c))
-	var first error
+	first := preflightAcks(c, r)
 	c.Walk(func(s *chain.Step) {
 		if first != nil {
 			return

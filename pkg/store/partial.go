@@ -79,8 +79,8 @@ func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 	wr := &run.WorkflowResult{State: w.InitialState, Chain: []run.ChainEntry{}, Context: map[string]any{}, Links: []run.Link{}}
 	for i, h := range sv.Transitions {
-		if h.Nested() {
-			continue // a transition of a workflow a step runs: its state is not the run's
+		if h.Nested() || h.Ack != nil {
+			continue // a transition of a workflow a step runs (its state is not the run's), or an acknowledgment
 		}
 		for name, v := range h.Vars { // read when the journal's values are
 			if v.Masked {

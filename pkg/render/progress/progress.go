@@ -133,6 +133,8 @@ func (p *Printer) Line(e event.Event) string {
 			return fmt.Sprintf("⏸ %s: %s", e.State, e.Detail)
 		}
 		return fmt.Sprintf("? %s: %s chose %s", e.State, e.DecidedBy, e.Step)
+	case event.Acknowledged:
+		return fmt.Sprintf("✓ %s: %s acknowledged %s", e.State, e.DecidedBy, e.Detail)
 	case event.ToolCall:
 		if e.Status == "denied" {
 			return "" // the denial's own line says it

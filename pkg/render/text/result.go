@@ -73,8 +73,30 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 	}
 	b.WriteString("choose one:\n")
 	resumeLines(&b, "  ", res.RunID, res.Links)
+	if g := res.Guidance; g != nil {
+		acknowledge(&b, g.Acknowledge)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// acknowledge shows the bodies a decision's acknowledgment guards ask to
+// be read: what the person acknowledges with --ack SUBJECT.
+func acknowledge(b *strings.Builder, shown []run.Described) {
+	if len(shown) == 0 {
+		return
+	}
+	b.WriteString("\nread before acknowledging (--ack SUBJECT):\n")
+	for _, d := range shown {
+		if d.Acknowledged {
+			fmt.Fprintf(b, "  %s %s: acknowledged (%s)\n", d.Kind, d.Subject, d.Hash)
+			continue
+		}
+		fmt.Fprintf(b, "  %s %s (%s):\n", d.Kind, d.Subject, d.Hash)
+		for _, line := range strings.Split(strings.TrimRight(d.Body, "\n"), "\n") {
+			fmt.Fprintf(b, "    %s\n", line)
+		}
+	}
 }
 
 // Interrupted is the message of a run stopped by a signal: what stopped

@@ -93,6 +93,9 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 			// a transition of the workflow a workflow step runs
 			t.From, t.To = t.Within+": "+t.From, t.Within+": "+t.To
 		}
+		if t.Ack != nil {
+			t.Transition += " " + t.Ack.String()
+		}
 		decided, step, dur, tokens, cost := t.DecidedBy, "", "", "", ""
 		if decided == "" {
 			decided = "-"
@@ -121,6 +124,12 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
 		fmt.Fprintln(w, "next:")
 		resumeLines(w, "  ", res.RunID, res.Links)
+		if g := res.Guidance; g != nil {
+			var b strings.Builder
+			acknowledge(&b, g.Acknowledge)
+			_, err := io.WriteString(w, b.String())
+			return err
+		}
 	}
 	return nil
 }
