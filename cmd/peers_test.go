@@ -17,9 +17,7 @@ import (
 // those below, which are refused naming the feature they need.
 func TestFlowgateV06FilesLoad(t *testing.T) {
 	refused := map[string]string{
-		"examples/ai-review-swarm/gateway.yaml": `unknown field "evidence"`,
-		"examples/authoring-workflow.yaml":      `unknown kind "structural_analysis"`,
-		"examples/smoke-ete/gateway.yaml":       `unknown kind "pipeline"`,
+		"examples/authoring-workflow.yaml": `unknown kind "dry_run"`,
 	}
 	root := filepath.Join("testdata", "flowgate-v06")
 	chains := t.TempDir()

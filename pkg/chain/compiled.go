@@ -42,6 +42,10 @@ type Compiled struct {
 	Inputs *Mapped
 	// ToolArgs are an mcp step's arguments, by name.
 	ToolArgs map[string]MCPArg
+	// Candidates are where a structural_analysis step looks for its
+	// candidate, the first that is set: its definition:, else
+	// DefaultCandidates.
+	Candidates []*Mapped
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such

@@ -44,8 +44,9 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 }
 
 // decodeStepSpecial reads the step keys whose value is more than a plain
-// decode: a parallel step's branches (steps themselves), and a body
-// written as a mapping or list (JSON, mcp-flowgate's rest body).
+// decode: a parallel step's branches and a pipeline's steps (steps
+// themselves), and a body written as a mapping or list (JSON,
+// mcp-flowgate's rest body).
 func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	switch {
 	case k.Value == "pre_tools":
@@ -53,6 +54,9 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 		return true
 	case k.Value == "branches":
 		decodeParallelBranches(d, s, v, prefix)
+		return true
+	case k.Value == "steps":
+		decodePipelineSteps(d, s, v, prefix)
 		return true
 	case k.Value == "step_template":
 		decodeStepTemplate(d, s, v, prefix)

@@ -85,8 +85,8 @@ func TestExecutorKinds(t *testing.T) {
 		{"join expression of an unknown name", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {expression: \"$.passed > 1\"}\n", `join "$.passed > 1"`},
 		{"aggregator that would run a step", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {aggregator: {kind: script, subject: x}}\n", `only kind: expression is supported`},
 		{"bad on_branch_failure", "", "kind: parallel\nbranches: [{kind: noop}]\non_branch_failure: retry\n", `on_branch_failure is bail or continue, not "retry"`},
-		{"branch of an unknown kind", "", "kind: parallel\nbranches:\n  - {kind: noop}\n  - {kind: pipeline, steps: []}\n",
-			`transition "go" executor branch 2: unknown kind "pipeline"`},
+		{"branch of an unknown kind", "", "kind: parallel\nbranches:\n  - {kind: noop}\n  - {kind: teleport, steps: []}\n",
+			`transition "go" executor branch 2: unknown kind "teleport"`},
 		{"branch with an id", "", "kind: parallel\nbranches: [{kind: noop, id: x}]\n", "branch 1: id does not apply to a branch"},
 		{"branch field of another kind", "", "kind: parallel\nbranches: [{kind: noop, url: x}]\n", `transition "go" executor branch 1: url does not belong to a noop step`},
 		{"fan-out without do", "", "kind: parallel\nbranches: {for_each: \"$.context.items\"}\n", "for_each (a JSONPath to a list) and do"},
@@ -99,22 +99,27 @@ func TestExecutorKinds(t *testing.T) {
 		{"unknown use key", "", "kind: workflow\ndefinitionId: x\nuse: {inputs: {}, output: {}}\n", `"output"`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(executorFile(tc.top, tc.executor)), Options{})
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("does not load: %v", err)
-				}
-				return
-			}
-			var ve *ValidationError
-			if !errors.As(err, &ve) {
-				t.Fatalf("want a validation error holding %q, got %v", tc.want, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("errors\n%v\nhold no %q", err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { expectLoad(t, executorFile(tc.top, tc.executor), tc.want) })
+	}
+}
+
+// expectLoad parses src as c.yaml: it loads when want is "", else its
+// validation errors hold want.
+func expectLoad(t *testing.T, src, want string) {
+	t.Helper()
+	_, err := Parse("c.yaml", []byte(src), Options{})
+	if want == "" {
+		if err != nil {
+			t.Fatalf("does not load: %v", err)
+		}
+		return
+	}
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want a validation error holding %q, got %v", want, err)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("errors\n%v\nhold no %q", err, want)
 	}
 }
 

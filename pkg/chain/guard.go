@@ -70,9 +70,9 @@ type EvidenceRequirement struct {
 // EvidenceDecl is an executor's `evidence:` (mcp-flowgate): the kind of
 // evidence taking its transition records once the executor succeeded.
 type EvidenceDecl struct {
-	Kind    string `yaml:"kind" doc:"The kind of evidence recorded when the executor succeeds (default: cli_output for cli, rest_call for http, human_request for human)."`
-	ID      string `yaml:"id" doc:"An identifier of the record (accepted; chainrun names each record by its run and transition)."`
-	Summary string `yaml:"summary" doc:"What the evidence shows, for readers of the file."`
+	Kind    string `yaml:"kind" doc:"The kind of evidence recorded when the executor (or a parallel branch, a pipeline step) succeeds (default: cli_output for cli, rest_call for http, human_request for human, script_output for script, mcp_tool_result for mcp)."`
+	ID      string `yaml:"id" doc:"An identifier of the record: kept with a branch's or a pipeline step's record ({{ $.workflow.id }} is the run id); on an executor accepted, chainrun naming the record by its run and transition."`
+	Summary string `yaml:"summary" doc:"What the evidence shows: kept with a branch's or a pipeline step's record, else for readers of the file."`
 }
 
 // Principal is who a run acts for, as permission and role guards see it:
@@ -300,10 +300,11 @@ func (r *EvidenceRequirement) count(records []Evidence) int {
 // defaultEvidence is the kind of evidence an executor records when it
 // declares none: mcp-flowgate's names for its executors.
 var defaultEvidence = map[Kind]string{
-	KindCLI:   "cli_output",
-	KindHTTP:  "rest_call",
-	KindHuman: "human_request",
-	"script":  "script_output",
+	KindCLI:    "cli_output",
+	KindHTTP:   "rest_call",
+	KindHuman:  "human_request",
+	KindScript: "script_output",
+	KindMCP:    "mcp_tool_result",
 }
 
 // EvidenceKind is the kind of evidence an executor that succeeded

@@ -9,7 +9,7 @@ import (
 )
 
 // kindDoc describes the kind key of an executor, which Step knows as type.
-const kindDoc = "The executor's step kind (type is accepted too): cli, http (rest), transform, agent, file, chain, noop, script, parallel or workflow."
+const kindDoc = "The executor's step kind (type is accepted too): cli, http (rest), transform, agent, file, chain, noop, script, parallel, pipeline, workflow, mcp or structural_analysis."
 
 // JSONSchema describes the chain file format as a draft-07 JSON Schema with
 // every definition inlined (the form yaml-language-server reads), built
@@ -29,6 +29,8 @@ func JSONSchema() map[string]any {
 		"branches":          map[string]any{"type": []string{"array", "object"}},
 		"join":              map[string]any{"oneOf": []any{map[string]any{"enum": []string{JoinAll, JoinAny}}, map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1}}},
 		"on_branch_failure": map[string]any{"enum": []string{OnFailureBail, OnFailureContinue}},
+		"steps":             map[string]any{"type": "array", "minItems": 1, "items": map[string]any{"type": "object"}},
+		"on_step_failure":   map[string]any{"enum": []string{OnFailureBail, OnFailureContinue}},
 		"use":               objectSchema(reflect.TypeFor[WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
 		"input":             map[string]any{"type": "object"},
 		"query":             map[string]any{"type": "object"},

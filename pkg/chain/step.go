@@ -42,6 +42,12 @@ const (
 	KindBrowser  Kind = "browser"
 	// KindMCP calls a tool of an MCP server (a connection of kind mcp).
 	KindMCP Kind = "mcp"
+	// KindPipeline runs its steps one after another inside one step,
+	// each reading the one before's output (mcp-flowgate's pipeline).
+	KindPipeline Kind = "pipeline"
+	// KindStructuralAnalysis checks a candidate workflow definition
+	// against mcp-flowgate's structural rules.
+	KindStructuralAnalysis Kind = "structural_analysis"
 )
 
 // Deterministic reports whether the kind runs without any model: its
@@ -63,6 +69,8 @@ type Step struct {
 	HumanFields
 	ScriptFields
 	ParallelFields
+	PipelineFields
+	StructuralFields
 	WorkflowFields
 	RouterFields
 	EvaluatorFields
@@ -78,6 +86,11 @@ type Step struct {
 	// Pos is where the step begins; FieldPos where each of its keys is.
 	Pos      Pos            `yaml:"-"`
 	FieldPos map[string]Pos `yaml:"-"`
+
+	// Evidence is what a step written inside a parallel or pipeline step
+	// records once it succeeded (its evidence:, mcp-flowgate's), for
+	// evidence guards; nil when it declares none.
+	Evidence *EvidenceDecl `yaml:"-"`
 
 	// Handler, set on a task of a contenox task chain (and on the
 	// executor of a hook's tool), is how the step runs in place of its
@@ -150,7 +163,7 @@ func (s *Step) subject() string {
 // Schema gives editors.
 type CommonFields struct {
 	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
-	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, workflow, mcp; OCC's router, evaluator, gate, loop, merge, subchain, debate, webhook, browser."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, mcp, structural_analysis; OCC's router, evaluator, gate, loop, merge, subchain, debate, webhook, browser."`
 	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
 	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
 	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`

@@ -25,7 +25,7 @@ type ParallelFields struct {
 	Join            any     `yaml:"join" doc:"When the whole succeeds: all (default), any, {at_least: K}, {percent: P}, or {expression: \"$.ok_count >= 2\"} over n, ok_count, failed_count, cancelled_count and branches."`
 	OnBranchFailure string  `yaml:"on_branch_failure" doc:"bail (default): the first failed branch stops the others; continue: every branch runs, then join decides."`
 	MaxConcurrency  int     `yaml:"max_concurrency" doc:"Most branches running at once (required from 10 branches on)."`
-	TotalTimeoutMS  int     `yaml:"total_timeout_ms" doc:"Time limit of the whole fan-out in milliseconds."`
+	TotalTimeoutMS  int     `yaml:"total_timeout_ms" doc:"Time limit of the whole fan-out (or pipeline) in milliseconds."`
 	// MaxRecursionDepth caps parallel steps nested in branches.
 	MaxRecursionDepth int `yaml:"max_recursion_depth" doc:"Most parallel steps nested inside one another (default 3)."`
 
@@ -121,13 +121,9 @@ func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
 	case yaml.SequenceNode:
 		s.Branches = []*Step{}
 		for _, n := range v.Content {
-			n = deref(n)
-			if n.Kind != yaml.MappingNode {
-				d.errorf(posOf(n), "%sa branch is a step: a mapping with kind and its fields", prefix)
-				continue
+			if b := decodeNested(d, deref(n), prefix, "a branch"); b != nil {
+				s.Branches = append(s.Branches, b)
 			}
-			b, _ := decodeStep(d, n, prefix)
-			s.Branches = append(s.Branches, b)
 		}
 	case yaml.MappingNode:
 		f := &FanOut{Pos: posOf(v)}
@@ -143,7 +139,7 @@ func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
 					d.errorf(posOf(val), "%sdo is a step: a mapping with kind and its fields", prefix)
 					continue
 				}
-				f.Do, _ = decodeStep(d, val, prefix+"do: ")
+				f.Do = decodeNested(d, val, prefix+"do: ", "do")
 			default:
 				d.looseErrorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, []string{"for_each", "where", "do"}))
 			}
@@ -171,15 +167,13 @@ func checkParallel(v *validator, s *Step) {
 	if s.OnBranchFailure != "" && s.OnBranchFailure != OnFailureBail && s.OnBranchFailure != OnFailureContinue {
 		v.d.errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.OnBranchFailure)
 	}
-	for _, f := range []string{"max_concurrency", "total_timeout_ms", "max_recursion_depth"} {
-		n := map[string]int{"max_concurrency": s.MaxConcurrency, "total_timeout_ms": s.TotalTimeoutMS, "max_recursion_depth": s.MaxRecursionDepth}[f]
+	for _, f := range []string{"max_concurrency", "max_recursion_depth"} {
+		n := map[string]int{"max_concurrency": s.MaxConcurrency, "max_recursion_depth": s.MaxRecursionDepth}[f]
 		if _, set := s.FieldPos[f]; set && n < 1 {
 			v.d.errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
 		}
 	}
-	if s.TotalTimeoutMS > MaxTimeoutMS {
-		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
-	}
+	v.totalTimeout(s)
 	s.join = v.join(s)
 	for i, b := range s.Branches {
 		v.branch(s, b, fmt.Sprintf("%s branch %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
@@ -203,10 +197,13 @@ func (v *validator) branch(parent, b *Step, label, id string) {
 }
 
 // Nested are the steps written inside the step: a parallel step's
-// branches or its do: step, a loop's step_template, the model steps of
-// a merge or a debate.
+// branches or its do: step, a pipeline's steps, a loop's step_template,
+// the model steps of a merge or a debate.
 func (s *Step) Nested() []*Step {
 	out := s.Branches
+	if len(s.Steps) > 0 {
+		out = append(slices.Clone(out), s.Steps...)
+	}
 	for _, n := range append([]*Step{s.StepTemplate, s.modelStep}, s.debaters...) {
 		if n != nil {
 			out = append(slices.Clone(out), n)

@@ -26,18 +26,10 @@ func init() {
 			j := s.JoinRule()
 			var lines []string
 			if f := s.FanOut; f != nil {
-				sub := PlannedStep{}
-				if k, ok := kinds[f.Do.Kind]; ok && k.plan != nil {
-					k.plan(v, f.Do, &sub)
-				}
-				lines = append(lines, fmt.Sprintf("  for each of %s: %s", f.ForEach, firstLine(sub.Action)))
+				lines = append(lines, fmt.Sprintf("  for each of %s: %s", f.ForEach, v.nestedAction(f.Do)))
 			}
 			for i, b := range s.Branches {
-				sub := PlannedStep{}
-				if k, ok := kinds[b.Kind]; ok && k.plan != nil {
-					k.plan(v, b, &sub)
-				}
-				lines = append(lines, fmt.Sprintf("  branch %d (%s): %s", i+1, b.Kind, firstLine(sub.Action)))
+				lines = append(lines, fmt.Sprintf("  branch %d (%s): %s", i+1, b.Kind, v.nestedAction(b)))
 			}
 			p.Action = fmt.Sprintf("parallel, join %s, on failure %s:\n%s", joinName(j), onFailure(s), strings.Join(lines, "\n"))
 		},
@@ -60,6 +52,9 @@ type branchRun struct {
 	// cancelled is a branch stopped, or never started, because the
 	// others decided the join.
 	cancelled bool
+	// skipped is a step whose condition was false: it succeeded
+	// without running.
+	skipped bool
 }
 
 // parallel runs the branches, at most max_concurrency at once, and
@@ -196,7 +191,7 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) {
 		case err != nil:
 			r.err = fmt.Errorf("condition: %v", err)
 		case !holds:
-			status, reason = StepSkipped, "condition is false: "+b.Condition
+			status, reason, r.skipped = StepSkipped, "condition is false: "+b.Condition, true
 		}
 	}
 	if r.err == nil && status == StepSucceeded {
@@ -254,14 +249,13 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 			if first < 0 {
 				first = i
 			}
-			code := "failed"
-			if strings.Contains(r.err.Error(), "timed out") {
-				code = "timeout"
-			}
-			b["ok"], b["error"] = false, map[string]any{"code": code, "message": r.err.Error()}
+			b["ok"], b["error"] = false, errorEntry(r.err)
 		default:
 			ok++
 			b["ok"], b["output"] = true, r.value.public()
+			if r.skipped {
+				b["skipped"] = true
+			}
 		}
 		branches[i] = b
 	}
@@ -301,6 +295,27 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 	}
 	total.value = dataValue(map[string]any{"branches": branches, "summary": summary})
 	return total, verdict
+}
+
+// errorEntry is how the output of a parallel or pipeline step tells a
+// branch's or a step's failure: {code, message}, the code timeout or
+// failed.
+func errorEntry(err error) map[string]any {
+	code := "failed"
+	if strings.Contains(err.Error(), "timed out") {
+		code = "timeout"
+	}
+	return map[string]any{"code": code, "message": err.Error()}
+}
+
+// nestedAction is the first line a dry run shows for a step written
+// inside another (a branch, a pipeline's step).
+func (v planView) nestedAction(b *chain.Step) string {
+	sub := PlannedStep{}
+	if k, ok := kinds[b.Kind]; ok && k.plan != nil {
+		k.plan(v, b, &sub)
+	}
+	return firstLine(sub.Action)
 }
 
 // failureText says why a parallel step failed: its join, the counts, and

@@ -136,6 +136,7 @@ func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []
 			return effectFailed, errors.New(sr.Error)
 		}
 		rec.Vars = f.outputVars(e)
+		rec.Evidence = f.nestedEvidence(e)
 		if len(out) == 0 {
 			f.mergeContext(e)
 		}

@@ -1,8 +1,6 @@
 package run
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -121,60 +119,6 @@ func (f *flow) principalID() string {
 		return ""
 	}
 	return f.l.principal.ID
-}
-
-// evidence is what evidence guards count: one record for every
-// transition the run took (earlier calls' included, read from their
-// saved records, so that a resume counts them too), and one for what
-// each executor that succeeded produced.
-func (f *flow) evidence() []chain.Evidence {
-	var out []chain.Evidence
-	for _, rec := range f.history {
-		if rec.Ack != nil {
-			continue // an acknowledgment: nothing was taken or run
-		}
-		e, decl := f.executorOf(rec)
-		if rec.Hook {
-			// a state's onEnter (or the workflow's timeout): no
-			// transition was taken; what its executor produced counts
-			e, decl = nil, nil
-			if s := f.w.State(rec.From); s != nil && s.OnEnter != nil {
-				e = s.OnEnter.Executor
-			}
-		} else {
-			out = append(out, chain.Evidence{Kind: chain.TransitionEvidence(rec.Transition), Transition: rec.Transition, Principal: rec.Principal})
-		}
-		if e == nil || rec.Step == nil || (rec.Step.Status != StepSucceeded && rec.Step.Status != StepCached) {
-			continue
-		}
-		kind := chain.EvidenceKind(e, decl)
-		if kind == "" {
-			continue
-		}
-		ev := chain.Evidence{Kind: kind, Transition: rec.Transition, Principal: rec.Principal}
-		if v, ok := rec.Vars[e.OutputVar]; ok && !v.Masked {
-			sum := sha256.Sum256([]byte(v.Text))
-			ev.Digest = "sha256:" + hex.EncodeToString(sum[:])
-		}
-		out = append(out, ev)
-	}
-	return out
-}
-
-// executorOf is the executor (or task) a saved transition ran, and the
-// evidence its transition declares.
-func (f *flow) executorOf(rec TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
-	s := f.w.State(rec.From)
-	switch {
-	case s == nil:
-		return nil, nil
-	case s.Task != nil && rec.Transition == s.Name:
-		return s.Task, nil
-	}
-	if t := s.Transition(rec.Transition); t != nil {
-		return t.Executor, t.Evidence
-	}
-	return nil, nil
 }
 
 // selectionError says why no single transition can be taken at state s:

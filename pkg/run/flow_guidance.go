@@ -28,7 +28,14 @@ func (f *flow) render(text string) string {
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	doc := f.pathDoc(nil, nil, f.args)
+	return renderDoc(text, f.pathDoc(nil, nil, f.args))
+}
+
+// renderDoc fills the {{ $.path }} placeholders of text from doc.
+func renderDoc(text string, doc map[string]any) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
 	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
 		expr := placeholder.FindStringSubmatch(m)[1]
 		p, err := jsonpath.Parse(expr)

@@ -54,12 +54,13 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 
 // spreadOutput also puts the fields of a structured output at the top of
 // $.output, where mcp-flowgate's mappings read them: a parallel step's
-// branches and summary, a response's fields ($.output.id), a
+// branches and summary, a pipeline's steps and final_output, a structural
+// analysis's issues, a response's fields ($.output.id), a
 // sub-workflow's context, a command's JSON object ($.output.result). The
 // fields of the document itself (json, text, exitCode, status…) win.
 func spreadOutput(e *chain.Step, out map[string]any) {
 	switch e.Kind {
-	case chain.KindParallel, chain.KindWorkflow, chain.KindHTTP, chain.KindCLI, chain.KindScript, chain.KindMCP:
+	case chain.KindParallel, chain.KindPipeline, chain.KindStructuralAnalysis, chain.KindWorkflow, chain.KindHTTP, chain.KindCLI, chain.KindScript, chain.KindMCP:
 	default:
 		return
 	}

@@ -104,6 +104,9 @@ type TransitionRecord struct {
 	Args map[string]any `json:"arguments,omitempty"`
 	// Step is the executor's or task's result, when one ran.
 	Step *StepResult `json:"step,omitempty"`
+	// Evidence is what the steps inside the executor recorded (its
+	// branches, a pipeline's steps), counted by evidence guards.
+	Evidence []EvidenceRecord `json:"evidence,omitempty"`
 	// Hook marks a record no transition made: a state's onEnter (From
 	// and To are the state) or the workflow's timeout (To is onTimeout's
 	// target).

@@ -283,7 +283,7 @@ func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outc
 
 // once runs the step's body one time under its timeout.
 func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
-	if s.TimeoutMS == 0 && (s.Kind == chain.KindParallel || s.Kind == chain.KindWorkflow) {
+	if s.TimeoutMS == 0 && (s.Kind == chain.KindParallel || s.Kind == chain.KindPipeline || s.Kind == chain.KindWorkflow) {
 		// the steps inside have their own limits
 		return x.execute(ctx, s, sc, t)
 	}

@@ -1,0 +1,106 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// PipelineFields configure a pipeline step (mcp-flowgate's `kind:
+// pipeline` executor): its steps, each of any kind, run one after another
+// inside one step, so a transition that builds, tests and publishes is one
+// transition and one record. Each step reads the output of the last one
+// that succeeded as $.arguments (the first reads the decision's
+// arguments); on_step_failure says whether a failed step stops the rest.
+// Its output is {steps: [{ok, index, output|error}], final_output,
+// summary: {n, ok_count, failed_count, first_failure_index, verdict,
+// durationMs}}.
+type PipelineFields struct {
+	Steps         []*Step `yaml:"steps" doc:"The pipeline's steps, each a step of any kind, run one after another; each reads the output of the last one that succeeded as $.arguments ({arguments.x}), the first the decision's arguments."`
+	OnStepFailure string  `yaml:"on_step_failure" doc:"bail (default): the first failed step stops the pipeline; continue: the steps after it still run, reading the output of the last step that succeeded. Either way a failed step fails the pipeline."`
+}
+
+// PipelineLocals are the names the steps of a pipeline read besides the
+// run's: arguments, the output of the step before.
+var PipelineLocals = []string{"arguments"}
+
+var pipelineKind = kindUnit{
+	kind: KindPipeline,
+	body: reflect.TypeFor[PipelineFields](),
+	also: []string{"total_timeout_ms"},
+}
+
+// A pipeline's checks judge its steps by their kinds, which the kind
+// table (holding this unit) knows: tied here, after the table.
+func init() {
+	pipelineKind.check = checkPipeline
+	pipelineKind.compile = compilePipeline
+}
+
+// decodePipelineSteps reads a pipeline step's steps: a list of steps,
+// each with its evidence: (what it records once it succeeded).
+func decodePipelineSteps(d *diags, s *Step, v *yaml.Node, prefix string) {
+	prefix += "steps: "
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(posOf(v), "%ssteps is a list of steps, each a mapping with kind and its fields", prefix)
+		return
+	}
+	s.Steps = []*Step{}
+	for _, n := range v.Content {
+		if b := decodeNested(d, deref(n), prefix, "a pipeline's step"); b != nil {
+			s.Steps = append(s.Steps, b)
+		}
+	}
+}
+
+// decodeNested reads a step written inside a parallel or pipeline step,
+// with the evidence: it records once it succeeded; what names it in
+// messages ("a branch").
+func decodeNested(d *diags, n *yaml.Node, prefix, what string) *Step {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(posOf(n), "%s%s is a step: a mapping with kind and its fields", prefix, what)
+		return nil
+	}
+	n, ev := takeEvidence(d, n, prefix)
+	b, _ := decodeStep(d, n, prefix)
+	b.Evidence = ev
+	return b
+}
+
+func checkPipeline(v *validator, s *Step) {
+	switch {
+	case s.Steps == nil:
+		v.d.errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
+	case len(s.Steps) == 0:
+		v.d.errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
+	}
+	if s.OnStepFailure != "" && s.OnStepFailure != OnFailureBail && s.OnStepFailure != OnFailureContinue {
+		v.d.errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.OnStepFailure)
+	}
+	v.totalTimeout(s)
+	s.locals = PipelineLocals
+	for i, b := range s.Steps {
+		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
+	}
+}
+
+// totalTimeout checks the time limit of a whole parallel or pipeline
+// step.
+func (v *validator) totalTimeout(s *Step) {
+	if _, set := s.FieldPos["total_timeout_ms"]; set && s.TotalTimeoutMS < 1 {
+		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
+	}
+	if s.TotalTimeoutMS > MaxTimeoutMS {
+		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
+	}
+}
+
+func compilePipeline(v *validator, s *Step, _ *Compiled) {
+	for _, b := range s.Steps {
+		if b.Kind != "" {
+			v.compile(b)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package chain
+
+import "reflect"
+
+// StructuralFields configure a structural_analysis step (mcp-flowgate's
+// executor of that kind): it checks a candidate workflow definition — one
+// a model or a person drafts in an authoring workflow — against the
+// structural rules (AnalyzeStructure), so the workflow can branch on what
+// it finds before it runs or publishes anything. Its output is {issues:
+// [{rule, severity, location, message}], issue_count}.
+type StructuralFields struct {
+	// Definition says where the candidate is; without it the step reads
+	// $.arguments.definition, else $.context.candidate_definition, as
+	// mcp-flowgate's executor does.
+	Definition any `yaml:"definition" doc:"The candidate a structural_analysis step checks: a $.-path ($.context.draft, $.arguments.definition) or the definition itself; text is read as YAML or JSON. Default: $.arguments.definition, else $.context.candidate_definition."`
+}
+
+var structuralKind = kindUnit{
+	kind: KindStructuralAnalysis,
+	body: reflect.TypeFor[StructuralFields](),
+	compile: func(v *validator, s *Step, c *Compiled) {
+		if s.Definition != nil {
+			if m := v.mapped(s, "definition", s.Definition); m != nil {
+				c.Candidates = []*Mapped{m}
+			}
+			return
+		}
+		for _, p := range DefaultCandidates {
+			m, _ := compileMapped(p, false)
+			c.Candidates = append(c.Candidates, m)
+		}
+	},
+}
+
+// DefaultCandidates are where a structural_analysis step without
+// definition: finds its candidate, the first that is set.
+var DefaultCandidates = []string{"$.arguments.definition", "$.context.candidate_definition"}
