@@ -16,9 +16,7 @@ import (
 // out, with the scripts-library/ its capabilities run. Each loads, but for
 // those below, which are refused naming the feature they need.
 func TestFlowgateV06FilesLoad(t *testing.T) {
-	refused := map[string]string{
-		"examples/authoring-workflow.yaml": `unknown kind "dry_run"`,
-	}
+	refused := map[string]string{}
 	root := filepath.Join("testdata", "flowgate-v06")
 	chains := t.TempDir()
 	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())

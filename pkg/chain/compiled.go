@@ -46,6 +46,9 @@ type Compiled struct {
 	// candidate, the first that is set: its definition:, else
 	// DefaultCandidates.
 	Candidates []*Mapped
+	// CandidateIDs are where a dry_run or registry step finds its
+	// candidate's name: its definitionId:, else DefaultCandidateIDs.
+	CandidateIDs []*Mapped
 }
 
 // Arg is one argv element: a template, or (reference 000) a JSONPath such

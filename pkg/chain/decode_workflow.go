@@ -122,6 +122,9 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		case "dotenv":
 			lib.dotenv = decodeDotenv(d, v)
 			return true
+		case "flowgate":
+			lib.writeEnabled = decodeFlowgateSettings(d, k, v)
+			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
@@ -150,7 +153,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			if c.Version == "" {
 				c.Version = file.Version
 			}
-			c.Scripts, c.Connections, c.Dotenv = lib.scripts, lib.connections, lib.dotenv
+			c.Scripts, c.Connections, c.Dotenv, c.WriteEnabled = lib.scripts, lib.connections, lib.dotenv, lib.writeEnabled
 			out = append(out, c)
 		}
 	}

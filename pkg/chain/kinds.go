@@ -40,7 +40,7 @@ type kindUnit struct {
 
 // kindUnits are the step kinds, in the order messages and the schema name
 // them.
-var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &pipelineKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind, &mcpKind, &structuralKind}
+var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &pipelineKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind, &mcpKind, &structuralKind, &dryRunKind, &registryKind}
 
 // kindIndex is what the units say, worked out once: the unit of every
 // name, the keys each kind accepts, and the kinds owning each key.

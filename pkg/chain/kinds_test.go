@@ -16,20 +16,20 @@ func TestUnknownKindFirst(t *testing.T) {
 		want      []string
 	}{
 		{"type with its fields", "name: c\nsteps:\n  - id: a\n    beam: [x, y]\n    type: teleport\n",
-			[]string{`c.yaml:5:5: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:5:5: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"close to a kind", "name: c\nsteps:\n  - {id: a, type: shel, command: echo, colour: red}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "shel" (did you mean shell?); types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"fields of bad type too", "name: c\nsteps:\n  - {id: a, type: teleport, retry: lots}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"with other findings", "name: c\nsteps:\n  - {id: a, type: teleport, beam: [x]}\n  - {id: b, type: cli}\n",
-			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`,
+			[]string{`c.yaml:3:13: step "a": unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`,
 				`c.yaml:4:5: step "b": a cli step needs command (with args) or run (a script)`}},
 		{"without an id", "name: c\nsteps:\n  - {type: teleport, beam: [x]}\n",
-			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:3:5: step: id is required`, `c.yaml:3:6: step: unknown type "teleport"; types are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"executor", wf + "            executor: {kind: teleport, beam: [x]}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "teleport"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "teleport"; kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"executor written as type", wf + "            executor: {type: tranform, exp: x}\n",
-			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis`}},
+			[]string{`c.yaml:10:24: transition "go" executor: unknown kind "tranform" (did you mean transform?); kinds are agent, cli, shell, http, rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, router, evaluator, gate, loop, merge, subchain, debate, webhook, browser, mcp, structural_analysis, dry_run, registry`}},
 		{"tool", "name: c\ntools:\n  t: {executor: {kind: grpc, service: x}}\nsteps:\n  - {id: a, prompt: hi, tools: [t]}\n",
 			[]string{`c.yaml:3:18: tool "t" executor: unknown kind "grpc"; kinds are cli, shell, http, rest, transform, file`}},
 	}
@@ -46,7 +46,7 @@ func TestUnknownKindFirst(t *testing.T) {
 // TestKindsAreDerived: the keys each kind accepts, the owners a misplaced
 // field is sent to and the model-only fields come from the kind units.
 func TestKindsAreDerived(t *testing.T) {
-	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "pipeline", "workflow", "router", "evaluator", "gate", "loop", "merge", "subchain", "debate", "webhook", "browser", "mcp", "structural_analysis"}; !slices.Equal(got, want) {
+	if got, want := Kinds(), []string{"agent", "cli", "shell", "http", "rest", "transform", "file", "human", "chain", "noop", "script", "parallel", "pipeline", "workflow", "router", "evaluator", "gate", "loop", "merge", "subchain", "debate", "webhook", "browser", "mcp", "structural_analysis", "dry_run", "registry"}; !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %v, want %v", got, want)
 	}
 	for _, tc := range []struct {

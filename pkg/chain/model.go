@@ -48,6 +48,10 @@ type Chain struct {
 	// workflow file's serve each of its workflows).
 	Dotenv []DotenvFile `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables the chain's commands get, under the real environment: a path or a list, each a path relative to the chain file or {path, required: false}."`
 
+	// WriteEnabled is its file's flowgate.authoring.write_enabled: the
+	// file opts into registry steps publishing into the chains directory.
+	WriteEnabled bool `yaml:"-"`
+
 	// File is the path the chain was loaded from; Source is its bytes, kept
 	// so a run can snapshot the chain exactly as it was at launch.
 	File   string

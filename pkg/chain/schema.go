@@ -9,7 +9,7 @@ import (
 )
 
 // kindDoc describes the kind key of an executor, which Step knows as type.
-const kindDoc = "The executor's step kind (type is accepted too): cli, http (rest), transform, agent, file, chain, noop, script, parallel, pipeline, workflow, mcp or structural_analysis."
+const kindDoc = "The executor's step kind (type is accepted too): cli, http (rest), transform, agent, file, chain, noop, script, parallel, pipeline, workflow, mcp, structural_analysis, dry_run or registry."
 
 // JSONSchema describes the chain file format as a draft-07 JSON Schema with
 // every definition inlined (the form yaml-language-server reads), built

@@ -71,6 +71,7 @@ type Step struct {
 	ParallelFields
 	PipelineFields
 	StructuralFields
+	RegistryFields
 	WorkflowFields
 	RouterFields
 	EvaluatorFields
@@ -163,7 +164,7 @@ func (s *Step) subject() string {
 // Schema gives editors.
 type CommonFields struct {
 	ID        string   `yaml:"id" doc:"Unique step id: letters, digits, '-' and '_'."`
-	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, mcp, structural_analysis; OCC's router, evaluator, gate, loop, merge, subchain, debate, webhook, browser."`
+	Type      string   `yaml:"type" doc:"What the step does: agent (an LLM call, the default), cli/shell, http/rest, transform, file, human, chain, noop, script, parallel, pipeline, workflow, mcp, structural_analysis, dry_run, registry; OCC's router, evaluator, gate, loop, merge, subchain, debate, webhook, browser."`
 	Label     string   `yaml:"label" doc:"A human-readable name for reports and graphs."`
 	OutputVar string   `yaml:"output_var" doc:"The variable the step's output is stored in; read it as {NAME} or {NAME.field}."`
 	DependsOn []string `yaml:"depends_on" scalar:"ok" doc:"Steps that must finish before this one starts."`

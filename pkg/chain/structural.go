@@ -40,16 +40,9 @@ var BlessedSubjectRoots = []string{"authoring", "debug", "deploy", "import", "li
 // order, so the same candidate always gives the same issues in the same
 // order. A candidate that is not a mapping is an error, not a pass.
 func AnalyzeStructure(candidate any) ([]StructuralIssue, error) {
-	if text, ok := candidate.(string); ok {
-		var v any
-		if err := yaml.Unmarshal([]byte(text), &v); err != nil {
-			return nil, fmt.Errorf("the definition is text that is not YAML or JSON: %v", firstLine(err.Error()))
-		}
-		candidate = v
-	}
-	def, ok := NormalizeYAML(candidate).(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the definition is %s, not a workflow file or workflow (a mapping)", describeJSON(NormalizeYAML(candidate)))
+	def, err := readCandidate(candidate)
+	if err != nil {
+		return nil, err
 	}
 	if _, wrapped := def["workflows"]; !wrapped && def["initialState"] != nil && def["states"] != nil {
 		def = map[string]any{"workflows": map[string]any{"candidate": def}}
@@ -70,6 +63,23 @@ func AnalyzeStructure(candidate any) ([]StructuralIssue, error) {
 		}
 	}
 	return a.issues, nil
+}
+
+// readCandidate is a candidate definition as a mapping, its YAML or
+// JSON text read first; anything else is an error.
+func readCandidate(candidate any) (map[string]any, error) {
+	if text, ok := candidate.(string); ok {
+		var v any
+		if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+			return nil, fmt.Errorf("the definition is text that is not YAML or JSON: %v", firstLine(err.Error()))
+		}
+		candidate = v
+	}
+	def, ok := NormalizeYAML(candidate).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the definition is %s, not a workflow file or workflow (a mapping)", describeJSON(NormalizeYAML(candidate)))
+	}
+	return def, nil
 }
 
 // analysis collects the issues the rules find.

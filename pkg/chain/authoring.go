@@ -1,0 +1,159 @@
+package chain
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// This file holds the authoring kinds a workflow that drafts workflows
+// ends with (mcp-flowgate's SPEC §17/§18): dry_run loads a candidate as
+// chainrun would, registry publishes it into the chains directory, and
+// the file's gate (flowgate.authoring.write_enabled) that lets it.
+
+const (
+	// KindDryRun loads a candidate workflow definition with chainrun's own
+	// loader and reports what it finds, running nothing.
+	KindDryRun Kind = "dry_run"
+	// KindRegistry publishes a candidate workflow definition as a workflow
+	// file of the chains directory.
+	KindRegistry Kind = "registry"
+)
+
+// RegistryFields configure a registry step (mcp-flowgate's executor of
+// that kind): where, under the directory of the workflow's own file, the
+// candidate is published as DEFINITIONID.yaml. Publishing is a write a
+// file must opt into: flowgate.authoring.write_enabled: true.
+type RegistryFields struct {
+	Dir string `yaml:"dir" doc:"Where a registry step publishes its candidate (as DEFINITIONID.yaml): a directory relative to the workflow's own file, inside it (no .., not absolute). Default: the file's own directory (the chains directory)."`
+}
+
+// DefaultCandidateIDs are where a dry_run or registry step without
+// definitionId: finds the candidate's name, the first that is set.
+var DefaultCandidateIDs = []string{"$.arguments.definitionId", "$.arguments.definition_id", "$.context.candidate_definition_id"}
+
+// CandidateName is what a published definition may be called: its file's
+// name, so nothing that leaves the directory or hides in it.
+var CandidateName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+var dryRunKind = kindUnit{
+	kind:    KindDryRun,
+	also:    []string{"definition", "definitionId"},
+	compile: compileAuthoring,
+}
+
+var registryKind = kindUnit{
+	kind:    KindRegistry,
+	body:    reflect.TypeFor[RegistryFields](),
+	also:    []string{"definition", "definitionId"},
+	check:   checkRegistry,
+	compile: compileAuthoring,
+}
+
+// compileAuthoring compiles where a dry_run or registry step finds its
+// candidate and its name, as structural_analysis finds the candidate.
+func compileAuthoring(v *validator, s *Step, c *Compiled) {
+	structuralKind.compile(v, s, c)
+	if s.DefinitionID != "" {
+		if CandidateName.MatchString(s.DefinitionID) || strings.HasPrefix(s.DefinitionID, "$.") {
+			if m := v.mapped(s, "definitionId", s.DefinitionID); m != nil {
+				c.CandidateIDs = []*Mapped{m}
+			}
+		} else {
+			v.d.errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.DefinitionID)
+		}
+		return
+	}
+	for _, p := range DefaultCandidateIDs {
+		m, _ := compileMapped(p, false)
+		c.CandidateIDs = append(c.CandidateIDs, m)
+	}
+}
+
+func checkRegistry(v *validator, s *Step) {
+	if s.Dir != "" && !filepath.IsLocal(s.Dir) {
+		v.d.errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Dir)
+	}
+}
+
+// decodeFlowgateSettings reads a workflow file's flowgate: block for the
+// one setting a runner honours, authoring.write_enabled (whether registry
+// steps may publish); the gateway's other settings are ignored, said so.
+func decodeFlowgateSettings(d *diags, k, v *yaml.Node) bool {
+	ignored := func(at *yaml.Node, key string) {
+		d.warnf(posOf(at), "%s: the gateway's own setting is ignored: it configures an mcp-flowgate gateway, not a run", key)
+	}
+	if v.Kind != yaml.MappingNode {
+		ignored(k, "flowgate")
+		return false
+	}
+	enabled := false
+	for _, p := range mappingPairs(d, v, "flowgate: ") {
+		a := deref(p.value)
+		if p.key.Value != "authoring" || a.Kind != yaml.MappingNode {
+			ignored(p.key, "flowgate."+p.key.Value)
+			continue
+		}
+		for _, q := range mappingPairs(d, a, "flowgate.authoring: ") {
+			if q.key.Value != "write_enabled" {
+				ignored(q.key, "flowgate.authoring."+q.key.Value)
+				continue
+			}
+			w := deref(q.value)
+			if err := w.Decode(&enabled); err != nil || w.Tag != "!!bool" {
+				d.errorf(posOf(w), "flowgate.authoring.write_enabled is true or false, not %q", w.Value)
+			}
+		}
+	}
+	return enabled
+}
+
+// CandidateFile is a candidate definition as the workflow file it would
+// be: a file ({workflows, ...}) as it is, one bare workflow
+// ({initialState, states}) under workflows.ID; its YAML or JSON text is
+// read first. Anything else is an error, not a file.
+func CandidateFile(candidate any, id string) (map[string]any, error) {
+	def, err := readCandidate(candidate)
+	switch {
+	case err != nil:
+		return nil, err
+	case def["workflows"] != nil:
+		return def, nil
+	case def["initialState"] != nil || def["states"] != nil:
+		return map[string]any{"version": "1.0.0", "workflows": map[string]any{id: def}}, nil
+	}
+	return nil, fmt.Errorf("the definition holds neither workflows nor a workflow's initialState and states")
+}
+
+// CheckCandidate loads a candidate file as chainrun loads a chains
+// directory's file, named name, and returns its YAML text, the names of
+// its workflows and what the loader found: errors (the candidate would
+// not load) and warnings, each file:line:col in that text.
+func CheckCandidate(file map[string]any, name string) (text []byte, workflows, errs, warnings []string) {
+	text, err := yaml.Marshal(file)
+	if err != nil {
+		return nil, nil, []string{fmt.Sprintf("%s: %v", name, err)}, nil
+	}
+	l, err := Parse(name, text, Options{})
+	if err != nil {
+		if ve, ok := err.(*ValidationError); ok {
+			for _, dg := range ve.Diagnostics {
+				errs = append(errs, dg.String())
+			}
+		} else {
+			errs = append(errs, err.Error())
+		}
+		return text, nil, errs, nil
+	}
+	for _, c := range l.Chains {
+		workflows = append(workflows, c.Name)
+	}
+	for _, w := range l.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	return text, workflows, nil, warnings
+}

@@ -1,0 +1,162 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// dry_run and registry end an authoring workflow (mcp-flowgate's SPEC
+// §17): dry_run loads the candidate with chainrun's own loader and
+// reports {ok, errors, warnings, definitionId, workflows} without running
+// it, a candidate that does not load being a result to branch on;
+// registry publishes a candidate that loads as DEFINITIONID.yaml beside
+// the workflow's file, only when the file opts in
+// (flowgate.authoring.write_enabled), never over a file already there.
+func init() {
+	register(chain.KindDryRun, kind{
+		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			c, err := loadCandidate(s, sc, "candidate")
+			if err != nil {
+				return outcome{}, err
+			}
+			return outcome{value: dataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warnings), "definitionId": c.id, "workflows": listOf(c.workflows)})}, nil
+		},
+		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+			p.Action = fmt.Sprintf("load the candidate at %s with chainrun's loader, running nothing", candidatePlaces(s))
+		},
+	})
+	register(chain.KindRegistry, kind{
+		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+			return x.publish(s, sc)
+		},
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(s.Dir, "DEFINITIONID.yaml")))
+		},
+	})
+}
+
+// draft is a candidate definition as a workflow file, and what
+// chainrun's loader found of it.
+type draft struct {
+	id                        string
+	text                      []byte
+	workflows, errs, warnings []string
+}
+
+// loadCandidate finds the step's candidate and its name (fallback when
+// none is set) and loads it.
+func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
+	def, from, err := candidateOf(s, sc)
+	if err != nil {
+		return nil, err
+	}
+	c := &draft{id: fallback}
+	doc := sc.document()
+	for _, m := range s.C().CandidateIDs {
+		if v := m.Resolve(doc); v != nil {
+			name, ok := v.(string)
+			if !ok || !chain.CandidateName.MatchString(name) {
+				return nil, &permanentError{fmt.Errorf("%s: the candidate's name %v is not a name of letters, digits, '-' and '_'", placeOf(m), v)}
+			}
+			c.id = name
+			break
+		}
+	}
+	if c.id == "" {
+		return nil, &permanentError{fmt.Errorf("no name to publish the candidate under: %s selects nothing", idPlaces(s))}
+	}
+	file, err := chain.CandidateFile(def, c.id)
+	if err != nil {
+		return nil, &permanentError{fmt.Errorf("%s: %v", from, err)}
+	}
+	c.text, c.workflows, c.errs, c.warnings = chain.CheckCandidate(file, c.id+".yaml")
+	return c, nil
+}
+
+// publish is a registry step: the candidate, loaded, written where the
+// step says under the workflow file's directory.
+func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
+	if !x.c.WriteEnabled {
+		return outcome{}, &permanentError{fmt.Errorf("registry: publishing is off: %s does not set flowgate.authoring.write_enabled: true", cmpOr(x.c.File, "the workflow's file"))}
+	}
+	if x.c.File == "" {
+		return outcome{}, &permanentError{errors.New("registry: the workflow has no file, so no directory to publish into")}
+	}
+	c, err := loadCandidate(s, sc, "")
+	if err != nil {
+		return outcome{}, err
+	}
+	if len(c.errs) > 0 {
+		return outcome{}, &permanentError{fmt.Errorf("registry: candidate %q does not load, so it is not published: %s", c.id, strings.Join(c.errs, "; "))}
+	}
+	base, err := filepath.Abs(filepath.Dir(x.c.File))
+	if err != nil {
+		return outcome{}, &permanentError{fmt.Errorf("registry: %v", err)}
+	}
+	rel := filepath.Join(s.Dir, c.id+".yaml")
+	if err := writeNew(base, rel, c.text); err != nil {
+		return outcome{}, err
+	}
+	return outcome{value: dataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.workflows)})}, nil
+}
+
+// writeNew writes text as base/rel, which must not exist yet, through an
+// os.Root so that nothing (.., a symlink) takes the write outside base.
+func writeNew(base, rel string, text []byte) error {
+	root, err := os.OpenRoot(base)
+	if err != nil {
+		return &permanentError{fmt.Errorf("registry: %v", err)}
+	}
+	defer root.Close()
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return &permanentError{fmt.Errorf("registry: %v", err)}
+		}
+	}
+	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return &permanentError{fmt.Errorf("registry: %s already exists in %s; a published definition is never overwritten (remove it, or publish under another definitionId)", rel, base)}
+	}
+	if err != nil {
+		return &permanentError{fmt.Errorf("registry: %v", err)}
+	}
+	_, err = f.Write(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &permanentError{fmt.Errorf("registry: writing %s: %v", rel, err)}
+	}
+	return nil
+}
+
+// idPlaces names where the step looks for its candidate's name.
+func idPlaces(s *chain.Step) string {
+	var places []string
+	for _, m := range s.C().CandidateIDs {
+		places = append(places, placeOf(m))
+	}
+	return strings.Join(places, ", else ")
+}
+
+func listOf(items []string) []any {
+	out := make([]any, len(items))
+	for i, v := range items {
+		out[i] = v
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
