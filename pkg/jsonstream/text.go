@@ -1,16 +1,48 @@
 package jsonstream
 
-import "unicode/utf8"
+import (
+	"io"
+	"unicode/utf8"
+)
 
-// text writes s as a JSON string, escaped exactly as encoding/json
+// text writes s as a JSON string (writeText) to e's output.
+func (e *encoder) text(s string) {
+	if e.err == nil {
+		e.err = writeText(e.w, s)
+	}
+}
+
+// AppendString appends s to b as a JSON string, escaped exactly as
+// encoding/json escapes it: for encoders written by hand (an event line)
+// that must give json.Marshal's bytes without its reflection.
+func AppendString(b []byte, s string) []byte {
+	a := appender{b}
+	_ = writeText(&a, s)
+	return a.b
+}
+
+// appender is a byte slice to write to.
+type appender struct{ b []byte }
+
+func (a *appender) WriteByte(c byte) error { a.b = append(a.b, c); return nil }
+
+func (a *appender) WriteString(s string) (int, error) {
+	a.b = append(a.b, s...)
+	return len(s), nil
+}
+
+// textWriter is where writeText writes.
+type textWriter interface {
+	io.ByteWriter
+	io.StringWriter
+}
+
+// writeText writes s as a JSON string, escaped exactly as encoding/json
 // escapes it (HTML characters included), straight from s: the runs that
 // need no escape are written as they are, so a string of any size costs
-// no memory of its own.
-func (e *encoder) text(s string) {
-	if e.err != nil {
-		return
-	}
-	w := e.w
+// no memory of its own. w's errors must be sticky (a bufio.Writer's are):
+// only the last write's is returned.
+func writeText(w textWriter, s string) error {
 	w.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -61,7 +93,8 @@ func (e *encoder) text(s string) {
 		start = i
 	}
 	w.WriteString(s[start:])
-	_, e.err = w.WriteString(`"`)
+	_, err := w.WriteString(`"`)
+	return err
 }
 
 const hex = "0123456789abcdef"

@@ -191,20 +191,27 @@ func (r *Run) Emit(e event.Event) {
 	if e.Type == event.LLMDelta {
 		return // the answer is in the step's output; deltas would only bloat the log
 	}
-	line, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// the line goes after the deferred ones, and is written with them
+	// unless it is deferred too
+	line, ok := appendEvent(r.pending, &e)
+	if !ok {
+		text, err := json.Marshal(e)
+		if err != nil {
+			return
+		}
+		line = append(r.pending, text...)
+	}
+	r.pending = append(line, '\n')
 	if deferred(e.Type) {
-		r.pending = append(append(r.pending, line...), '\n')
 		return
 	}
 	if r.openLog() != nil {
+		r.pending = r.pending[:0] // never written: the log is gone
 		return
 	}
-	if _, err := r.events.Write(r.withPending(append(line, '\n'))); err != nil && r.evErr == nil {
+	if _, err := r.events.Write(r.withPending(nil)); err != nil && r.evErr == nil {
 		r.evErr = err
 	}
 }
