@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/jsonstream"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // TestEventLineIsJSONMarshal holds the hand-written event encoder to
@@ -61,5 +64,32 @@ func TestEventLineIsJSONMarshal(t *testing.T) {
 	withRecord := event.Event{Record: json.RawMessage(`{ "a" : 1 }`)}
 	if _, ok := appendEvent(nil, &withRecord); ok {
 		t.Error("a record is left to json.Marshal, which compacts it")
+	}
+}
+
+// TestJournalLineIsUnchanged: a journal line written from the event's
+// members and the record gives the bytes jsonstream.Write gave of the
+// whole line, for a step's record, a transition's and none.
+func TestJournalLineIsUnchanged(t *testing.T) {
+	score := 0.5
+	recs := []any{
+		nil,
+		run.StepRecord{Result: run.StepResult{ID: "s<1>", Status: run.StepSucceeded, Attempts: 2, DurationMS: 7, Usage: &run.Usage{InputTokens: 3}, Score: &score, Stderr: "bad \xff"},
+			Output: &run.SavedValue{Text: "out & \u2028", Data: map[string]any{"b": []any{1.5, "x"}, "a": nil}, Masked: true}, HTTPStatus: 201},
+		run.TransitionRecord{From: "a", Transition: "go", To: "b", Vars: map[string]run.SavedValue{"v": {Text: "t"}}, Context: map[string]any{"k": "v"}},
+		(*run.StepRecord)(nil),
+	}
+	for i, rec := range recs {
+		e := event.Event{V: event.SchemaVersion, Time: time.Date(2026, 11, 24, 1, 2, 3, 4, time.UTC), RunID: "r", Type: event.StepSaved, Step: "s<1>", State: "a"}
+		var want, got bytes.Buffer
+		if err := jsonstream.Write(&want, journalLine{Event: e, Record: rec}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJournalLine(&got, &e, rec); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("record %d:\n got %s\nwant %s", i, got.String(), want.String())
+		}
 	}
 }
