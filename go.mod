@@ -16,6 +16,7 @@ require (
 	github.com/vbauerster/mpb/v8 v8.9.3
 	go.yaml.in/yaml/v4 v4.0.0
 	golang.org/x/sync v0.24.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	golang.org/x/time v0.16.0
 )
@@ -34,6 +35,5 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 )

@@ -44,7 +44,9 @@ func (g *Graph[K]) Run(ctx context.Context, parallel int, visit Visit[K]) []K {
 func (g *Graph[K]) RunNotify(ctx context.Context, parallel int, visit Visit[K], wait func(K)) []K {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	return g.RunOn(ctx, parallel, visit, wait, &goroutines{ctx: ctx, cancel: cancel, done: make(chan finished, max(min(parallel, len(g.nodes)), 1))})
+	r := &goroutines{ctx: ctx, cancel: cancel, done: make(chan finished, max(min(parallel, len(g.nodes)), 1)), jobs: make(chan job)}
+	defer close(r.jobs)
+	return g.RunOn(ctx, parallel, visit, wait, r)
 }
 
 // Runner is how RunOn runs visits at once. The default is goroutines; a
@@ -67,15 +69,37 @@ type finished struct {
 	outcome Outcome
 }
 
-// goroutines is the default Runner.
+// goroutines is the default Runner. Its goroutines are workers kept for
+// the next visit: a goroutine a visit would be created, and grow its stack
+// by copying, for every node (a few percent of a chain of short commands).
 type goroutines struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan finished
+	// jobs hands a visit to an idle worker; closed when the run is over,
+	// which ends them.
+	jobs chan job
+}
+
+// job is a visit to make.
+type job struct {
+	node  int
+	visit func(ctx context.Context) Outcome
 }
 
 func (r *goroutines) Start(i int, visit func(ctx context.Context) Outcome) {
-	go func() { r.done <- finished{i, visit(r.ctx)} }()
+	select {
+	case r.jobs <- job{i, visit}:
+	default: // every worker is busy (or on its way back): one more
+		go r.work(job{i, visit})
+	}
+}
+
+// work makes visits until the run is over.
+func (r *goroutines) work(j job) {
+	for ok := true; ok; j, ok = <-r.jobs {
+		r.done <- finished{j.node, j.visit(r.ctx)}
+	}
 }
 
 func (r *goroutines) Next() (int, Outcome) {

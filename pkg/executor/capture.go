@@ -22,10 +22,11 @@ func newCapture(live io.Writer, spill func() (io.WriteCloser, string, error)) *c
 	return &capture{live: live, buf: capped{spill: spill}}
 }
 
-// writer is what the child's stream is connected to. os/exec copies the
-// stream's pipe into it with io.Copy, which lets a writer with ReadFrom
-// read the pipe itself: both kinds here do, through a pooled buffer,
-// where io.Copy would allocate 32 KiB per stream per step.
+// writer is what the child's stream is written to. On Linux the waiting
+// goroutine reads the pipe into it (streams_linux.go); elsewhere os/exec
+// copies the pipe with io.Copy, which lets a writer with ReadFrom read the
+// pipe itself: both kinds here do, through a pooled buffer, where io.Copy
+// would allocate 32 KiB per stream per step.
 func (c *capture) writer() io.Writer {
 	if c.live != nil {
 		return &tee{w: io.MultiWriter(&c.buf, c.live)}

@@ -133,8 +133,12 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	}
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
+	noInput(cmd)
 	stdout, stderr := newCapture(c.Stdout, c.spillFor("stdout")), newCapture(c.Stderr, c.spillFor("stderr"))
-	cmd.Stdout, cmd.Stderr = stdout.writer(), stderr.writer()
+	pipes, err := openStreams(cmd, stdout.writer(), stderr.writer())
+	if err != nil {
+		return CommandResult{}, &StartError{Name: name, Err: err}
+	}
 	grace := c.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
@@ -142,20 +146,22 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 	setProcessGroup(cmd)
 	var fed *feeds
 	if len(c.Feeds) > 0 {
-		var err error
 		if fed, err = openFeeds(cmd, c.Feeds); err != nil {
+			pipes.close()
 			return CommandResult{}, &StartError{Name: name, Err: err}
 		}
 	}
-	// If a grandchild keeps the pipes open after the group is killed,
-	// stop waiting for them.
+	// If a grandchild keeps the pipes open after the command exited (or
+	// its group was killed), stop waiting for them.
 	cmd.WaitDelay = grace + time.Second
 	if err := cmd.Start(); err != nil {
 		if fed != nil {
 			fed.close()
 		}
+		pipes.close()
 		return CommandResult{}, &StartError{Name: name, Err: err}
 	}
+	pipes.started()
 	if fed != nil {
 		fed.start()
 	}
@@ -170,7 +176,11 @@ func (c *Command) Run(ctx context.Context) (CommandResult, error) {
 		defer close(stopped)
 		interrupted = c.stopGroup(cmd, grace, exited)
 	})
-	err := cmd.Wait()
+	copyErr := pipes.drain(cmd.Process.Pid, cmd.WaitDelay)
+	err = cmd.Wait()
+	if err == nil {
+		err = copyErr
+	}
 	close(exited)
 	if !stop() {
 		<-stopped

@@ -97,7 +97,7 @@ func (e *encoder) value(v reflect.Value, depth int) {
 		return
 	}
 	t := v.Type()
-	if t.Implements(shaperType) && (t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface || !v.IsNil()) {
+	if howOf(t)&shapes != 0 && (t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface || !v.IsNil()) {
 		e.value(reflect.ValueOf(v.Interface().(Shaper).JSONShape()), depth)
 		return
 	}
@@ -152,16 +152,45 @@ func (e *encoder) value(v reflect.Value, depth int) {
 // marshals itself (MarshalJSON or MarshalText, on the value or, when it
 // is addressable, on its pointer).
 func ownMarshaler(v reflect.Value) (any, bool) {
-	t := v.Type()
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+	h := howOf(v.Type())
+	if h&marshals != 0 {
 		return v.Interface(), true
 	}
-	if t.Kind() != reflect.Pointer && v.CanAddr() {
-		if pt := reflect.PointerTo(t); pt.Implements(marshalerType) || pt.Implements(textMarshalerType) {
-			return v.Addr().Interface(), true
-		}
+	if h&pointerMarshals != 0 && v.CanAddr() {
+		return v.Addr().Interface(), true
 	}
 	return nil, false
+}
+
+// how says what a type implements that changes how it is written. It is
+// worked out once per type (hows): Implements walks the type's methods,
+// and Write asks for every value it writes.
+type how uint8
+
+const (
+	shapes          how = 1 << iota // Shaper
+	marshals                        // json.Marshaler or encoding.TextMarshaler
+	pointerMarshals                 // a pointer to the type (not itself one) does
+)
+
+var hows sync.Map // reflect.Type → how
+
+func howOf(t reflect.Type) how {
+	if h, ok := hows.Load(t); ok {
+		return h.(how)
+	}
+	var h how
+	if t.Implements(shaperType) {
+		h |= shapes
+	}
+	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		h |= marshals
+	}
+	if pt := reflect.PointerTo(t); t.Kind() != reflect.Pointer && (pt.Implements(marshalerType) || pt.Implements(textMarshalerType)) {
+		h |= pointerMarshals
+	}
+	hows.Store(t, h)
+	return h
 }
 
 // object writes a map whose keys are strings, in the sorted order of

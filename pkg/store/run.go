@@ -73,6 +73,26 @@ type journalLine struct {
 	Record any `json:"record,omitempty"`
 }
 
+// writeJournalLine writes what jsonstream.Write(journalLine{e, rec})
+// writes: the event's members as appendEvent writes them, then the record,
+// which only the record's encoding reflects on.
+func writeJournalLine(line *bytes.Buffer, e *event.Event, rec any) error {
+	head, ok := appendEvent(line.AvailableBuffer(), e)
+	if !ok {
+		return jsonstream.Write(line, journalLine{Event: *e, Record: rec}, "")
+	}
+	if rec == nil {
+		line.Write(head)
+		return nil
+	}
+	line.Write(head[:len(head)-1]) // the record is its last member
+	line.WriteString(`,"record":`)
+	if err := jsonstream.Write(line, rec, ""); err != nil {
+		return err
+	}
+	return line.WriteByte('}')
+}
+
 // lines are the buffers journal lines are encoded in, kept for the next
 // line: a big output grows one once, not once a step.
 var lines = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -86,7 +106,7 @@ func (r *Run) save(e event.Event, rec any) error {
 		line.Reset()
 		lines.Put(line)
 	}()
-	if err := jsonstream.Write(line, journalLine{Event: e, Record: rec}, ""); err != nil {
+	if err := writeJournalLine(line, &e, rec); err != nil {
 		return err
 	}
 	line.WriteByte('\n')
@@ -191,20 +211,27 @@ func (r *Run) Emit(e event.Event) {
 	if e.Type == event.LLMDelta {
 		return // the answer is in the step's output; deltas would only bloat the log
 	}
-	line, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// the line goes after the deferred ones, and is written with them
+	// unless it is deferred too
+	line, ok := appendEvent(r.pending, &e)
+	if !ok {
+		text, err := json.Marshal(e)
+		if err != nil {
+			return
+		}
+		line = append(r.pending, text...)
+	}
+	r.pending = append(line, '\n')
 	if deferred(e.Type) {
-		r.pending = append(append(r.pending, line...), '\n')
 		return
 	}
 	if r.openLog() != nil {
+		r.pending = r.pending[:0] // never written: the log is gone
 		return
 	}
-	if _, err := r.events.Write(r.withPending(append(line, '\n'))); err != nil && r.evErr == nil {
+	if _, err := r.events.Write(r.withPending(nil)); err != nil && r.evErr == nil {
 		r.evErr = err
 	}
 }
