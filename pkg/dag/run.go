@@ -83,9 +83,11 @@ type goroutines struct {
 	// jobs hands a visit to an idle worker; closed when the run is over,
 	// which ends them.
 	jobs chan job
-	// pending is the visit last started, not yet handed to a worker;
-	// running counts the visits started and not yet reported by Next.
-	pending *job
+	// pending is the visit last started, not yet handed to a worker
+	// (when pended); running counts the visits started and not yet
+	// reported by Next.
+	pending job
+	pended  bool
 	running int
 }
 
@@ -97,10 +99,10 @@ type job struct {
 
 func (r *goroutines) Start(i int, visit func(ctx context.Context) Outcome) {
 	r.running++
-	if r.pending != nil {
-		r.hand(*r.pending) // another comes: this one runs alongside
+	if r.pended {
+		r.hand(r.pending) // another comes: this one runs alongside
 	}
-	r.pending = &job{i, visit}
+	r.pending, r.pended = job{i, visit}, true
 }
 
 // hand gives j to an idle worker, or to a new one.
@@ -120,13 +122,14 @@ func (r *goroutines) work(j job) {
 }
 
 func (r *goroutines) Next() (int, Outcome) {
-	if j := r.pending; j != nil {
-		r.pending = nil
+	if r.pended {
+		j := r.pending
+		r.pending, r.pended = job{}, false
 		if r.running == 1 {
 			r.running--
 			return j.node, j.visit(r.ctx)
 		}
-		r.hand(*j)
+		r.hand(j)
 	}
 	f := <-r.done
 	r.running--
