@@ -72,6 +72,10 @@ type finished struct {
 // goroutines is the default Runner. Its goroutines are workers kept for
 // the next visit: a goroutine a visit would be created, and grow its stack
 // by copying, for every node (a few percent of a chain of short commands).
+// A visit that is the only one under way runs in the scheduler's own
+// goroutine, in Next: nothing else can end before it, and handing it to a
+// worker and its outcome back would wake a thread each way (on a small VM
+// about 20 us a node of a chain, a futex wake of another CPU each).
 type goroutines struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -79,6 +83,12 @@ type goroutines struct {
 	// jobs hands a visit to an idle worker; closed when the run is over,
 	// which ends them.
 	jobs chan job
+	// pending is the visit last started, not yet handed to a worker
+	// (when pended); running counts the visits started and not yet
+	// reported by Next.
+	pending job
+	pended  bool
+	running int
 }
 
 // job is a visit to make.
@@ -88,10 +98,19 @@ type job struct {
 }
 
 func (r *goroutines) Start(i int, visit func(ctx context.Context) Outcome) {
+	r.running++
+	if r.pended {
+		r.hand(r.pending) // another comes: this one runs alongside
+	}
+	r.pending, r.pended = job{i, visit}, true
+}
+
+// hand gives j to an idle worker, or to a new one.
+func (r *goroutines) hand(j job) {
 	select {
-	case r.jobs <- job{i, visit}:
+	case r.jobs <- j:
 	default: // every worker is busy (or on its way back): one more
-		go r.work(job{i, visit})
+		go r.work(j)
 	}
 }
 
@@ -103,7 +122,17 @@ func (r *goroutines) work(j job) {
 }
 
 func (r *goroutines) Next() (int, Outcome) {
+	if r.pended {
+		j := r.pending
+		r.pending, r.pended = job{}, false
+		if r.running == 1 {
+			r.running--
+			return j.node, j.visit(r.ctx)
+		}
+		r.hand(j)
+	}
 	f := <-r.done
+	r.running--
 	return f.node, f.outcome
 }
 

@@ -64,3 +64,62 @@ func raise(m *atomic.Int32, n int32) {
 	for old := m.Load(); n > old && !m.CompareAndSwap(old, n); old = m.Load() {
 	}
 }
+
+// goroutineID is the number runtime.Stack names the calling goroutine by.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	id, _, _ := strings.Cut(string(buf[:runtime.Stack(buf, false)]), " [")
+	return id
+}
+
+// TestLoneVisitRunsInRunsGoroutine: a node that is the only one under
+// way (every node of a line) is visited in the goroutine that called
+// Run, with no hand-off to a worker and back.
+func TestLoneVisitRunsInRunsGoroutine(t *testing.T) {
+	edges := map[string][]string{}
+	var order []string
+	for i := range 50 {
+		order = append(order, fmt.Sprint("n", i))
+		if i > 0 {
+			edges[order[i]] = []string{order[i-1]}
+		}
+	}
+	self := goroutineID()
+	var elsewhere []string
+	build(t, edges, order...).Run(context.Background(), 4, func(ctx context.Context, k string) Outcome {
+		if goroutineID() != self {
+			elsewhere = append(elsewhere, k)
+		}
+		return Continue
+	})
+	if len(elsewhere) > 0 {
+		t.Errorf("visited in another goroutine: %v", elsewhere)
+	}
+}
+
+// TestSlowVisitDoesNotHoldOthers: while a slow node runs, a node that
+// becomes ready beside it starts (it is not left waiting for the slow one
+// because that one was the last to start): a waits until c has run.
+func TestSlowVisitDoesNotHoldOthers(t *testing.T) {
+	edges := map[string][]string{"c": {"b"}}
+	cRan := make(chan struct{})
+	failed := make(chan string, 1)
+	build(t, edges, "b", "a", "c").Run(context.Background(), 2, func(ctx context.Context, k string) Outcome {
+		switch k {
+		case "a":
+			select {
+			case <-cRan:
+			case <-time.After(20 * time.Second):
+				failed <- "c never started while a ran"
+			}
+		case "c":
+			close(cRan)
+		}
+		return Continue
+	})
+	select {
+	case msg := <-failed:
+		t.Fatal(msg)
+	default:
+	}
+}
