@@ -21,9 +21,13 @@ type field struct {
 	text, list bool
 	// scalar: a single text is read as a one-item list (tag scalar:"ok").
 	scalar bool
-	// doc describes the field for editors (tag doc:"...").
-	doc string
+	// tag holds the field's doc:"..." (what it means, for editors), read
+	// only when the schema is written.
+	tag reflect.StructTag
 }
+
+// doc describes the field for editors.
+func (f *field) doc() string { return f.tag.Get("doc") }
 
 // fieldSet is the keys of a struct type, embedded structs flattened.
 type fieldSet struct {
@@ -61,11 +65,11 @@ func collectFields(fs *fieldSet, t reflect.Type, at []int) {
 			collectFields(fs, sf.Type, index)
 			continue
 		}
-		key := strings.Split(sf.Tag.Get("yaml"), ",")[0]
+		key, _, _ := strings.Cut(sf.Tag.Get("yaml"), ",")
 		if key == "" || key == "-" || !sf.IsExported() {
 			continue
 		}
-		f := &field{key: key, index: index, typ: sf.Type, doc: sf.Tag.Get("doc"), scalar: sf.Tag.Get("scalar") == "ok",
+		f := &field{key: key, index: index, typ: sf.Type, tag: sf.Tag, scalar: sf.Tag.Get("scalar") == "ok",
 			text: sf.Type.Kind() == reflect.String, list: sf.Type == reflect.TypeFor[[]string]()}
 		fs.byKey[key] = f
 		fs.list = append(fs.list, f)

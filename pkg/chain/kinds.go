@@ -43,17 +43,18 @@ type kindUnit struct {
 var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &pipelineKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind, &mcpKind, &structuralKind, &dryRunKind, &registryKind}
 
 // kindIndex is what the units say, worked out once: the unit of every
-// name, the keys each kind accepts, and the kinds owning each key.
+// name and the names in unit order. The keys a kind accepts are worked
+// out the first time a step of that kind is checked, so loading a chain
+// reflects on the bodies of the kinds it uses, not of every kind.
 type kindIndex struct {
-	byName  map[Kind]*kindUnit
-	accepts map[Kind]map[string]bool
-	owners  map[string][]string
-	names   []string // kinds and their aliases, in unit order
+	byName map[Kind]*kindUnit
+	names  []string // kinds and their aliases, in unit order
+	// accepts are the keys of each kind besides the common ones.
+	accepts map[Kind]func() map[string]bool
 }
 
 var kindsIndex = sync.OnceValue(func() *kindIndex {
-	ix := &kindIndex{byName: map[Kind]*kindUnit{}, accepts: map[Kind]map[string]bool{}, owners: map[string][]string{}}
-	common := fieldsOf(reflect.TypeFor[CommonFields]())
+	ix := &kindIndex{byName: map[Kind]*kindUnit{}, accepts: map[Kind]func() map[string]bool{}}
 	for _, u := range kindUnits {
 		ix.names = append(ix.names, string(u.kind))
 		ix.byName[u.kind] = u
@@ -61,26 +62,51 @@ var kindsIndex = sync.OnceValue(func() *kindIndex {
 			ix.names = append(ix.names, string(a))
 			ix.byName[a] = u
 		}
-		set := map[string]bool{}
-		for _, k := range common.keys {
-			set[k] = true
-		}
-		own := slices.Clone(u.also)
-		if u.body != nil {
-			own = append(own, fieldsOf(u.body).keys...)
-		}
-		for _, k := range own {
-			set[k] = true
-			ix.owners[k] = append(ix.owners[k], string(u.kind))
-		}
-		if u.model {
-			for _, k := range append(fieldsOf(reflect.TypeFor[AgentFields]()).keys, agentKind.also...) {
+		ix.accepts[u.kind] = sync.OnceValue(func() map[string]bool {
+			set := map[string]bool{}
+			for _, k := range ownKeys(u) {
 				set[k] = true
 			}
-		}
-		ix.accepts[u.kind] = set
+			if u.model {
+				for _, k := range ownKeys(&agentKind) {
+					set[k] = true
+				}
+			}
+			return set
+		})
 	}
 	return ix
+})
+
+// commonKeys are the keys every kind accepts.
+var commonKeys = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, k := range fieldsOf(reflect.TypeFor[CommonFields]()).keys {
+		set[k] = true
+	}
+	return set
+})
+
+// ownKeys are the keys a unit adds to the common ones: its body's and
+// the other kinds' it accepts too.
+func ownKeys(u *kindUnit) []string {
+	own := slices.Clone(u.also)
+	if u.body != nil {
+		own = append(own, fieldsOf(u.body).keys...)
+	}
+	return own
+}
+
+// keyOwners are the kinds owning each key, for messages about a key on
+// the wrong kind.
+var keyOwners = sync.OnceValue(func() map[string][]string {
+	owners := map[string][]string{}
+	for _, u := range kindUnits {
+		for _, k := range ownKeys(u) {
+			owners[k] = append(owners[k], string(u.kind))
+		}
+	}
+	return owners
 })
 
 // kindOf normalises a step's type.
@@ -101,11 +127,17 @@ func unitOf(k Kind) *kindUnit { return kindsIndex().byName[k] }
 func Kinds() []string { return slices.Clone(kindsIndex().names) }
 
 // fieldAllowed reports whether a step of kind k may set field f.
-func fieldAllowed(k Kind, f string) bool { return kindsIndex().accepts[k][f] }
+func fieldAllowed(k Kind, f string) bool {
+	if commonKeys()[f] {
+		return true
+	}
+	own := kindsIndex().accepts[k]
+	return own != nil && own()[f]
+}
 
 // fieldOwners are the kinds whose steps may set field f (not counting
 // the fields every kind shares).
-func fieldOwners(f string) []string { return kindsIndex().owners[f] }
+func fieldOwners(f string) []string { return keyOwners()[f] }
 
 // modelOnly reports whether field f configures a model call: only kinds
 // that call models accept it.

@@ -89,7 +89,7 @@ func toolsSchema(executor map[string]any) map[string]any {
 		"executor":     executor,
 	})
 	def["required"] = []string{"executor"}
-	return map[string]any{"type": "object", "additionalProperties": def, "description": fieldsOf(reflect.TypeFor[Chain]()).byKey["tools"].doc}
+	return map[string]any{"type": "object", "additionalProperties": def, "description": fieldsOf(reflect.TypeFor[Chain]()).byKey["tools"].doc()}
 }
 
 // workflowFileSchema describes a file of state workflows (references 000
@@ -189,8 +189,8 @@ func objectSchema(t reflect.Type, special map[string]any) map[string]any {
 		default:
 			s = typeSchema(f.typ)
 		}
-		if f.doc != "" {
-			s["description"] = f.doc
+		if doc := f.doc(); doc != "" {
+			s["description"] = doc
 		}
 		props[f.key] = s
 	}

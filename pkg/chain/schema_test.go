@@ -22,7 +22,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[DotenvFile](),
 	} {
 		for _, f := range fieldsOf(typ).list {
-			if f.doc == "" {
+			if f.doc() == "" {
 				t.Errorf("%s.%s has no doc tag", typ.Name(), f.key)
 			}
 		}
