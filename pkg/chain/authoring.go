@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -38,7 +37,10 @@ var DefaultCandidateIDs = []string{"$.arguments.definitionId", "$.arguments.defi
 
 // CandidateName is what a published definition may be called: its file's
 // name, so nothing that leaves the directory or hides in it.
-var CandidateName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var candidateName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// IsCandidateName reports whether name may name a published definition.
+func IsCandidateName(name string) bool { return candidateName().MatchString(name) }
 
 var dryRunKind = kindUnit{
 	kind:    KindDryRun,
@@ -59,7 +61,7 @@ var registryKind = kindUnit{
 func compileAuthoring(v *validator, s *Step, c *Compiled) {
 	structuralKind.compile(v, s, c)
 	if s.DefinitionID != "" {
-		if CandidateName.MatchString(s.DefinitionID) || strings.HasPrefix(s.DefinitionID, "$.") {
+		if IsCandidateName(s.DefinitionID) || strings.HasPrefix(s.DefinitionID, "$.") {
 			if m := v.mapped(s, "definitionId", s.DefinitionID); m != nil {
 				c.CandidateIDs = []*Mapped{m}
 			}

@@ -3,7 +3,6 @@ package chain
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -323,12 +322,12 @@ func (v *validator) joinExpression(s *Step, src string) *Join {
 }
 
 // dollarPath is mcp-flowgate's $.name in an expression.
-var dollarPath = regexp.MustCompile(`\$\.`)
+var dollarPath = lazyRegexp(`\$\.`)
 
 // dollarExpression compiles an mcp-flowgate expression ($.ok_count >= 2,
 // $.value != ”) over the given names: $.name reads name.
 func (v *validator) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
-	e, err := compileExpression(dollarPath.ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, true)
+	e, err := compileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, true)
 	if err != nil {
 		v.d.errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
 		return nil

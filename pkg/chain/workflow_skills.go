@@ -3,7 +3,6 @@ package chain
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -28,7 +27,7 @@ type Fragment struct {
 
 // subjectPattern is the shape of a fragment's subject: lowercase dotted
 // words, at least two.
-var subjectPattern = regexp.MustCompile(`^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)+$`)
+var subjectPattern = lazyRegexp(`^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)+$`)
 
 // FragmentHash is a fragment body's content address: sha256 of the body
 // with every run of whitespace made one space and the ends trimmed, so a
@@ -42,7 +41,7 @@ func FragmentHash(body string) string {
 // checkFragment checks one fragment of the skills: library.
 func checkFragment(d *diags, f *Fragment) {
 	prefix := "skills: " + quote(f.Subject) + ": "
-	if !subjectPattern.MatchString(f.Subject) {
+	if !subjectPattern().MatchString(f.Subject) {
 		d.errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
 	}
 	switch {

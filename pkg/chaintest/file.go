@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v4"
@@ -149,7 +150,7 @@ func Load(path string) (*File, error) {
 			return nil, fmt.Errorf("%s: empty test file: it needs cases", path)
 		}
 		msg := yamlMessage(err)
-		if m := atLine.FindStringSubmatch(msg); m != nil {
+		if m := atLine().FindStringSubmatch(msg); m != nil {
 			return nil, fmt.Errorf("%s:%s: %s", path, m[1], m[2])
 		}
 		return nil, fmt.Errorf("%s: %s", path, msg)
@@ -316,15 +317,15 @@ func yamlMessage(err error) string {
 	for _, p := range []string{"yaml: ", "construct errors:", "unmarshal errors:"} {
 		msg = strings.ReplaceAll(msg, p, "")
 	}
-	msg = typeNames.ReplaceAllString(msg, "unknown field $1")
+	msg = typeNames().ReplaceAllString(msg, "unknown field $1")
 	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
 }
 
 // atLine finds a message that begins with the line it is about.
-var atLine = regexp.MustCompile(`^line (\d+): (?:line \d+: )*(.*)$`)
+var atLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): (?:line \d+: )*(.*)$`) })
 
 // typeNames finds the decoder's "field X not found in type T".
-var typeNames = regexp.MustCompile(`field (\S+) not found in type \S+`)
+var typeNames = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field (\S+) not found in type \S+`) })
 
 func exists(path string) bool {
 	st, err := os.Stat(path)

@@ -62,7 +62,7 @@ func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
 	for _, m := range s.C().CandidateIDs {
 		if v := m.Resolve(doc); v != nil {
 			name, ok := v.(string)
-			if !ok || !chain.CandidateName.MatchString(name) {
+			if !ok || !chain.IsCandidateName(name) {
 				return nil, &permanentError{fmt.Errorf("%s: the candidate's name %v is not a name of letters, digits, '-' and '_'", placeOf(m), v)}
 			}
 			c.id = name

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
@@ -88,14 +89,14 @@ func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome,
 }
 
 // pathRef is a {name} (or {name.field}) in a rest executor's path.
-var pathRef = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}`)
+var pathRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}`) })
 
 // restPath fills a rest executor's path as mcp-flowgate does: {name} is
 // the decision's argument of that name, else the context's, else the
 // input's, percent-encoded. A name none of them has fails the step.
 func restPath(path string, doc map[string]any) (string, error) {
 	var missing []string
-	out := pathRef.ReplaceAllStringFunc(path, func(m string) string {
+	out := pathRef().ReplaceAllStringFunc(path, func(m string) string {
 		names := strings.Split(m[1:len(m)-1], ".")
 		for _, scope := range []string{"arguments", "context", "input"} {
 			if v, ok := walk(doc[scope], names); ok && v != nil {
@@ -146,14 +147,14 @@ func connectionValues(getenv func(string) (string, bool), conn *chain.Connection
 }
 
 // envRef is ${NAME} in a connection's settings.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // expandEnv reads the environment variables a connection's setting names
 // as ${NAME}, when the request is sent: an unset one fails the step,
 // naming it (the value itself is never shown or saved).
 func expandEnv(getenv func(string) (string, bool), text, what string) (string, error) {
 	var unset []string
-	out := envRef.ReplaceAllStringFunc(text, func(m string) string {
+	out := envRef().ReplaceAllStringFunc(text, func(m string) string {
 		v, ok := getenv(m[2 : len(m)-1])
 		if !ok {
 			unset = append(unset, m[2:len(m)-1])

@@ -3,6 +3,7 @@ package run
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/theory/jsonpath"
@@ -19,7 +20,7 @@ type SkillRef struct {
 }
 
 // placeholder is a {{ $.path }} in a goal or guidance.
-var placeholder = regexp.MustCompile(`\{\{\s*(\$[^{}]*?)\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*(\$[^{}]*?)\s*\}\}`) })
 
 // render fills the {{ $.context.x }} placeholders of a goal or guidance
 // with the run's values, once (a value holding {{ }} is not expanded
@@ -36,8 +37,8 @@ func renderDoc(text string, doc map[string]any) string {
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
-		expr := placeholder.FindStringSubmatch(m)[1]
+	return placeholder().ReplaceAllStringFunc(text, func(m string) string {
+		expr := placeholder().FindStringSubmatch(m)[1]
 		p, err := jsonpath.Parse(expr)
 		if err != nil {
 			return m

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
@@ -157,7 +158,7 @@ func (s *Store) lastChange(r Record) time.Time {
 
 // ageTerm is one number and unit of an age: Go's units, and d (24h) and w
 // (7d).
-var ageTerm = regexp.MustCompile(`^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)`)
+var ageTerm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)`) })
 
 // ParseAge reads an age as `runs prune --older-than` takes it: a Go
 // duration (90m, 36h, 1h30m) whose units may also be d (days of 24
@@ -169,7 +170,7 @@ func ParseAge(s string) (time.Duration, error) {
 	}
 	var total time.Duration
 	for rest != "" {
-		m := ageTerm.FindStringSubmatch(rest)
+		m := ageTerm().FindStringSubmatch(rest)
 		if m == nil {
 			return 0, fmt.Errorf("%q is not an age; want a duration like 36h, 7d or 2w", s)
 		}
