@@ -44,6 +44,7 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	io := f.io
 	defer github.GuardStreams(os.Getenv, &io.Out, &io.ErrOut)()
 	root := newRootCmd(f)
+	completeNumbers(root, args)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)

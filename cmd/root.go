@@ -67,14 +67,23 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newTestCmd(f),
 	)
 	defineFilters(root, f)
-	for _, c := range root.Commands() { // a number never completes to a file name
+	return root
+}
+
+// completeNumbers makes a number never complete to a file name. It is
+// done only when the shell asks for completions: walking every command's
+// flags costs every other start a tenth of a millisecond.
+func completeNumbers(root *cobra.Command, args []string) {
+	if len(args) == 0 || (args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd) {
+		return
+	}
+	for _, c := range root.Commands() {
 		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
 			if fl.Value.Type() == "int" {
 				_ = c.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
 			}
 		})
 	}
-	return root
 }
 
 // exactArgs is cobra.ExactArgs with an error that maps to exit 2.
