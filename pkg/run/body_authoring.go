@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
 // step says under the workflow file's directory.
 func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
 	if !x.c.WriteEnabled {
-		return outcome{}, &permanentError{fmt.Errorf("registry: publishing is off: %s does not set flowgate.authoring.write_enabled: true", cmpOr(x.c.File, "the workflow's file"))}
+		return outcome{}, &permanentError{fmt.Errorf("registry: publishing is off: %s does not set flowgate.authoring.write_enabled: true", cmp.Or(x.c.File, "the workflow's file"))}
 	}
 	if x.c.File == "" {
 		return outcome{}, &permanentError{errors.New("registry: the workflow has no file, so no directory to publish into")}
@@ -152,11 +153,4 @@ func listOf(items []string) []any {
 		out[i] = v
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
