@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -76,7 +77,11 @@ func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 	switch s.Kind {
 	case chain.KindScript:
 		if err := preflightScript(c, s, r); err != nil {
-			return err.(*PreflightError).Msg
+			var pe *PreflightError
+			if errors.As(err, &pe) {
+				return pe.Msg
+			}
+			return err.Error()
 		}
 	case chain.KindMCP, chain.KindHTTP:
 		_ = preflightConnection(c, s, r)
