@@ -91,30 +91,34 @@ cmd_for() {
 	esac
 }
 
-# now_us prints the wall clock in microseconds; bash 5 has it without a fork.
+# now_us sets NOW to the wall clock in microseconds; bash 5 has it
+# without a fork, which would otherwise be timed too.
 now_us() {
 	if [[ -n ${EPOCHREALTIME:-} ]]; then
-		echo "${EPOCHREALTIME//[.,]/}"
+		NOW=${EPOCHREALTIME//[.,]/}
 	else
-		echo $(($(date +%s%N) / 1000))
+		NOW=$(($(date +%s%N) / 1000))
 	fi
 }
 
-# timed CMD...: runs CMD in the workload directory and sets MS to its wall
-# time in milliseconds; a failing command stops the benchmark.
+# timed CMD...: runs CMD (from the workload directory, the script's
+# working directory from here on) and sets US to its wall time in
+# microseconds; a failing command stops the benchmark. Nothing but bash's
+# fork and the exec of CMD lies between the two clock readings.
 timed() {
-	local t0 t1 rc=0
-	t0=$(now_us)
-	(cd "$wl" && exec "$@") >/dev/null 2>"$tmp/stderr" &
+	local t0 rc=0
+	now_us
+	t0=$NOW
+	"$@" >/dev/null 2>"$tmp/stderr" &
 	echo $! >"$tmp/current"
 	wait $! || rc=$?
-	t1=$(now_us)
+	now_us
 	if ((rc != 0)); then
 		echo "bench: '$*' failed (exit $rc):" >&2
 		cat "$tmp/stderr" >&2
 		exit 1
 	fi
-	MS=$(((t1 - t0) / 1000))
+	US=$((NOW - t0))
 }
 
 # median FILE: the median of the numbers in FILE, one a line.
@@ -128,6 +132,7 @@ runners=()
 [[ -n $task ]] && runners+=(go-task)
 runners+=(floor chainrun)
 
+cd "$wl"
 echo "== warm-up (each runner once on each workload, not timed)"
 for w in "${workloads[@]}"; do
 	for r in "${runners[@]}"; do
@@ -144,13 +149,13 @@ for ((i = 1; i <= RUNS; i++)); do
 		for r in "${runners[@]}"; do
 			cmd_for "$r" "$w"
 			timed "${CMD[@]}"
-			echo "$MS" >>"$res/$w.$r"
+			echo "$US" >>"$res/$w.$r"
 		done
 	done
 	timed "$bin/chainrun" version
-	echo "$MS" >>"$res/version.chainrun"
+	echo "$US" >>"$res/version.chainrun"
 	timed "$bin/hello"
-	echo "$MS" >>"$res/version.hello"
+	echo "$US" >>"$res/version.hello"
 done
 
 # Peak memory of the layered workload (GNU time's maximum resident set).
@@ -159,7 +164,9 @@ if [[ -x /usr/bin/time ]]; then
 	rss=$(cd "$wl" && /usr/bin/time -f %M "$bin/chainrun" run layered.yaml --max-parallel "$PAR" -q 2>&1 >/dev/null | tail -1)
 fi
 
+# cell WORKLOAD RUNNER: the median in µs, or n/a; ms US: it in ms.
 cell() { [[ -s $res/$1.$2 ]] && median "$res/$1.$2" || echo n/a; }
+ms() { [[ $1 == n/a ]] && echo n/a || awk -v u="$1" 'BEGIN {printf "%.1f", u / 1000}'; }
 
 echo
 echo "median wall time in ms over $RUNS runs, PAR=$PAR"
@@ -173,14 +180,14 @@ for w in "${workloads[@]}"; do
 	[[ $t != n/a ]] && speed=$(awk -v c="$c" -v t="$t" 'BEGIN {printf "%.2fx faster", t / c}')
 	notes=""
 	if [[ $w == skew ]]; then
-		notes=$(awk -v c="$c" -v f="$f" -v p="$critical" 'BEGIN {d = (c - p) / p * 100; printf "critical path %d ms: floor %+.1f%%, chainrun %+.1f%% %s", p, (f - p) / p * 100, d, (d <= 5 ? "ok" : "OVER")}')
+		notes=$(awk -v c="$c" -v f="$f" -v p="$critical" 'BEGIN {c /= 1000; f /= 1000; d = (c - p) / p * 100; printf "critical path %d ms: floor %+.1f%%, chainrun %+.1f%% %s", p, (f - p) / p * 100, d, (d <= 5 ? "ok" : "OVER")}')
 	elif [[ $w == one ]]; then
 		notes="1 step: the fixed cost of a run, target 1.5x"
 	fi
-	printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' "$w" "$m" "$t" "$f" "$c" "$ratio" "$speed" "$notes"
+	printf '%-9s %7s %7s %7s %8s  %-15s %-14s %s\n' "$w" "$(ms "$m")" "$(ms "$t")" "$(ms "$f")" "$(ms "$c")" "$ratio" "$speed" "$notes"
 done
 v=$(median "$res/version.chainrun") h=$(median "$res/version.hello")
-echo "chainrun version: $v ms, a Go hello linking net/http: $h ms: $(awk -v v="$v" -v h="$h" 'BEGIN {r = v / h; printf "%.2fx %s", r, (r <= 2 ? "ok" : "OVER")}') (target 2x)"
+echo "chainrun version: $(ms "$v") ms, a Go hello linking net/http: $(ms "$h") ms: $(awk -v v="$v" -v h="$h" 'BEGIN {r = v / h; printf "%.2fx %s", r, (r <= 2 ? "ok" : "OVER")}') (target 2x)"
 if [[ $rss == n/a ]]; then
 	echo "peak RSS of layered: n/a (no /usr/bin/time)"
 else
