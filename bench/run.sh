@@ -161,7 +161,7 @@ done
 # Peak memory of the layered workload (GNU time's maximum resident set).
 rss=n/a
 if [[ -x /usr/bin/time ]]; then
-	rss=$(cd "$wl" && /usr/bin/time -f %M "$bin/chainrun" run layered.yaml --max-parallel "$PAR" -q 2>&1 >/dev/null | tail -1)
+	rss=$(/usr/bin/time -f %M "$bin/chainrun" run layered.yaml --max-parallel "$PAR" -q 2>&1 >/dev/null | tail -1)
 fi
 
 # cell WORKLOAD RUNNER: the median in µs, or n/a; ms US: it in ms.
