@@ -304,6 +304,8 @@ func (f *flow) moved(rec TransitionRecord) {
 	f.enterPending = enterPending(f.w, rec)
 	f.noteArrival(rec)
 	f.noteOutput(rec)
+	// the branches and steps saved inside its executor are done with
+	f.forgetInner()
 }
 
 // noteOutput keeps the variable of the value a transition's executor or

@@ -61,6 +61,10 @@ type execution struct {
 	// env holds the variables of the run's dotenv files (dotenv.go): its
 	// commands get them, never its saved records.
 	env map[string]string
+	// inner are the non-idempotent branches and pipeline steps that
+	// finished in this call (inner_steps.go): another attempt of their
+	// step keeps them.
+	inner map[string]StepRecord
 }
 
 // driver chooses what an execution runs next: the DAG driver by

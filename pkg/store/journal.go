@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
@@ -130,6 +132,9 @@ func (sv *Saved) replay(line []byte, runID string) error {
 		if rec.Step != nil {
 			delete(sv.Started, rec.Step.ID)
 		}
+		if rec.Ack == nil {
+			sv.forgetInner(rec)
+		}
 	}
 	return nil
 }
@@ -172,4 +177,27 @@ func (sv *Saved) transitionRecord(data []byte) (run.TransitionRecord, error) {
 	}
 	err := json.Unmarshal(data, &head)
 	return head.TransitionRecord, err
+}
+
+// forgetInner drops, once a workflow moved on (or a workflow a step runs
+// began anew), the steps saved inside the executors it ran where it was
+// (a parallel's branches, a pipeline's steps, a called workflow's or
+// chain's steps) and their marks: a later visit of that state runs them
+// anew, and a resume asks no --rerun of them. At a move of a workflow a
+// step runs (Within), only that workflow's are dropped.
+func (sv *Saved) forgetInner(rec run.TransitionRecord) {
+	prefix := ""
+	if rec.Within != "" {
+		prefix = rec.Within + "/"
+	}
+	done := func(id string) bool {
+		rest, ok := strings.CutPrefix(id, prefix)
+		if !ok {
+			return false
+		}
+		// a new workflow: all of it; a move: what its executors saved
+		return rec.Enter != nil || strings.ContainsAny(rest, "/[")
+	}
+	maps.DeleteFunc(sv.Steps, func(id string, _ run.StepRecord) bool { return done(id) })
+	maps.DeleteFunc(sv.Started, func(id string, _ bool) bool { return done(id) })
 }
