@@ -76,7 +76,7 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	if t, ok := RunIDTime(x.runID); ok {
 		// a resume that finds the run still at its first state waits
 		// since the run began, not since this call
-		began = t
+		began = x.notAhead(t)
 	}
 	w := x.c.Workflow
 	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}

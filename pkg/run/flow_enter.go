@@ -65,7 +65,7 @@ func (f *flow) timedOut() (moved, goOn bool) {
 		return false, true
 	}
 	began, ok := RunIDTime(f.runID)
-	if !ok || f.l.now().Sub(began) < w.Timeout {
+	if !ok || f.l.now().Sub(f.notAhead(began)) < w.Timeout {
 		return false, true
 	}
 	moved = f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
