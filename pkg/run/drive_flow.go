@@ -213,10 +213,10 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{transitionRetry(t)})
+		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{f.withReruns(transitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{transitionRetry(t)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{f.withReruns(transitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
 		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})

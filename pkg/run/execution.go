@@ -65,6 +65,9 @@ type execution struct {
 	// finished in this call (inner_steps.go): another attempt of their
 	// step keeps them.
 	inner map[string]StepRecord
+	// begun are the non-idempotent steps marked begun in this call that
+	// have not finished reusably since: a retry confirms them (--rerun).
+	begun map[string]bool
 }
 
 // driver chooses what an execution runs next: the DAG driver by
@@ -166,6 +169,12 @@ func (x *execution) markStarted(s *chain.Step) *StepResult {
 	if err := x.req.Journal.StepStarted(s.ID); err != nil {
 		return &StepResult{ID: s.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
 	}
+	x.mu.Lock()
+	if x.begun == nil {
+		x.begun = map[string]bool{}
+	}
+	x.begun[s.ID] = true
+	x.mu.Unlock()
 	return nil
 }
 

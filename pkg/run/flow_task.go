@@ -27,6 +27,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 	f.beforeTask(s)
 	f.entering = SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
+	retry[0] = f.withReruns(retry[0], s.Task)
 	if !ok && f.status == Paused {
 		return false // at a decision inside the workflow the task runs
 	}

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -50,6 +52,7 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 			x.inner = map[string]StepRecord{}
 		}
 		x.inner[r.step.ID] = rec
+		delete(x.begun, r.step.ID)
 		x.mu.Unlock()
 	}
 	if x.req.Journal == nil {
@@ -90,7 +93,7 @@ func (x *execution) reuseInner(r *branchRun, rec StepRecord) {
 // workflow moved on: a later visit of the same state runs them anew.
 func (x *execution) forgetInner() {
 	x.mu.Lock()
-	x.inner = nil
+	x.inner, x.begun = nil, nil
 	x.mu.Unlock()
 	kept := make(map[string]StepRecord, len(x.req.Resume))
 	for id, rec := range x.req.Resume {
@@ -99,6 +102,40 @@ func (x *execution) forgetInner() {
 		}
 	}
 	x.req.Resume = kept
+}
+
+// withReruns is retry l of a workflow's executor e, confirming the steps
+// inside e that are not idempotent and began in this call without
+// finishing: the journal holds their marks, so a resume asks for them.
+func (x *execution) withReruns(l Link, e *chain.Step) Link {
+	if e == nil {
+		return l
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for id := range x.begun {
+		if owner, nested := ownerOf(id); nested && owner == e.ID {
+			l.Reruns = append(l.Reruns, id)
+		}
+	}
+	slices.Sort(l.Reruns)
+	return l
+}
+
+// beganIn takes the steps a called workflow's execution sub marked begun
+// and left unfinished as this execution's, under step (STEP/ID).
+func (x *execution) beganIn(sub *execution, step string) {
+	sub.mu.Lock()
+	ids := slices.Collect(maps.Keys(sub.begun))
+	sub.mu.Unlock()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, id := range ids {
+		if x.begun == nil {
+			x.begun = map[string]bool{}
+		}
+		x.begun[step+"/"+id] = true
+	}
 }
 
 // ownerOf is the step of the chain a saved id belongs to: the caller of a

@@ -266,3 +266,71 @@ workflows:
 		t.Errorf("the branch ran %d times in two visits", n)
 	}
 }
+
+// TestInnerStepRetryLinkConfirmsIt: a transition that failed in a
+// non-idempotent branch, pipeline step or called workflow's branch offers
+// the retry that confirms it, and a resume from the journal takes exactly
+// that retry.
+func TestInnerStepRetryLinkConfirmsIt(t *testing.T) {
+	sub := `
+  sub:
+    initialState: a
+    states:
+      a:
+        transitions:
+          sx:
+            target: b
+            actor: deterministic
+            executor:
+              kind: parallel
+              branches:
+                - {kind: cli, command: sh, args: ["-c", "echo x >> effects.log; test -f ready"], idempotent: false}
+      b: {terminal: true}
+`
+	for _, tc := range []struct{ name, executor, want string }{
+		{"a parallel's branch", `{kind: parallel, on_branch_failure: continue, branches: [{kind: cli, command: sh, args: ["-c", "echo x >> effects.log; test -f ready"], idempotent: false}, {kind: noop}]}`,
+			"chainrun resume RUN --take go --rerun 'go[0]'"},
+		{"a pipeline's step", `{kind: pipeline, steps: [{kind: noop}, {kind: cli, command: sh, args: ["-c", "echo x >> effects.log; test -f ready"], idempotent: false}]}`,
+			"chainrun resume RUN --take go --rerun 'go[1]'"},
+		{"a called workflow's branch", `{kind: workflow, definitionId: sub}`,
+			"chainrun resume RUN --take go --rerun 'go/sx[0]'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `
+version: "1"
+workflows:
+  w:
+    initialState: s
+    states:
+      s:
+        goal: Go?
+        transitions:
+          go: {target: done, actor: human, executor: ` + tc.executor + `}
+      done: {terminal: true}
+` + sub
+			dir := t.TempDir()
+			c := load(t, src)
+			e := New(WithDir(dir))
+			j := &memJournal{}
+			res, err := e.Run(context.Background(), Request{Chain: c, RunID: "RUN", Take: "go", Journal: j})
+			if err != nil || res.Status != Failed || len(res.Links) != 1 {
+				t.Fatalf("%v %+v", err, res)
+			}
+			l := res.Links[0]
+			reruns := l.Reruns
+			if got := ResumeCommand("RUN", l.Transition, reruns...); got != tc.want {
+				t.Fatalf("retry %s, want %s", got, tc.want)
+			}
+			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
+			recs, started := savedAs(j)
+			rerun, err := RerunSet(c, reruns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err = e.Run(context.Background(), Request{Chain: c, RunID: "RUN", Take: l.Transition, Rerun: rerun, Journal: j, Resume: recs, Started: started, History: j.transitions})
+			if err != nil || res.Status != Succeeded {
+				t.Fatalf("the printed retry: %v %+v", err, res)
+			}
+		})
+	}
+}
