@@ -68,6 +68,9 @@ type execution struct {
 	// begun are the non-idempotent steps marked begun in this call that
 	// have not finished reusably since: a retry confirms them (--rerun).
 	begun map[string]bool
+	// taken are the saved branches and pipeline steps a step of this
+	// call reused: once.
+	taken map[string]bool
 }
 
 // driver chooses what an execution runs next: the DAG driver by

@@ -32,7 +32,7 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 		x.runBranch(ctx, r)
 		return
 	}
-	if rec, ok := x.keptInner(r.step.ID); ok {
+	if rec, ok := x.keptInner(r.step); ok {
 		x.reuseInner(r, rec)
 		return
 	}
@@ -48,10 +48,7 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 	}
 	if needsConfirmation(r.step) && rec.Reusable() {
 		x.mu.Lock()
-		if x.inner == nil {
-			x.inner = map[string]StepRecord{}
-		}
-		x.inner[r.step.ID] = rec
+		x.keepInner(r.step.ID, rec)
 		delete(x.begun, r.step.ID)
 		x.mu.Unlock()
 	}
@@ -63,18 +60,37 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 	}
 }
 
-// keptInner is the record of a branch or pipeline step that already
-// finished in this run: saved by an earlier call, or (not idempotent) by
-// an earlier attempt of its step in this one.
-func (x *execution) keptInner(id string) (StepRecord, bool) {
+// keptInner is the record of a branch or pipeline step b that already
+// finished in this run: saved by an earlier call (taken once: a step run
+// again in this call, as an evaluator's retry_target, runs it afresh),
+// or, b not idempotent, by an earlier attempt in this one.
+func (x *execution) keptInner(b *chain.Step) (StepRecord, bool) {
 	x.mu.Lock()
-	rec, ok := x.inner[id]
-	x.mu.Unlock()
-	if ok {
+	defer x.mu.Unlock()
+	if rec, ok := x.inner[b.ID]; ok {
 		return rec, true
 	}
-	rec, ok = x.req.Resume[id]
-	return rec, ok && rec.Reusable()
+	rec, ok := x.req.Resume[b.ID]
+	if !ok || !rec.Reusable() || x.taken[b.ID] {
+		return StepRecord{}, false
+	}
+	if x.taken == nil {
+		x.taken = map[string]bool{}
+	}
+	x.taken[b.ID] = true
+	if needsConfirmation(b) {
+		x.keepInner(b.ID, rec)
+	}
+	return rec, true
+}
+
+// keepInner keeps a finished non-idempotent branch or pipeline step for
+// the attempts to come in this call (x.mu held).
+func (x *execution) keepInner(id string, rec StepRecord) {
+	if x.inner == nil {
+		x.inner = map[string]StepRecord{}
+	}
+	x.inner[id] = rec
 }
 
 // reuseInner takes a saved branch's or pipeline step's result as this
@@ -93,7 +109,7 @@ func (x *execution) reuseInner(r *branchRun, rec StepRecord) {
 // workflow moved on: a later visit of the same state runs them anew.
 func (x *execution) forgetInner() {
 	x.mu.Lock()
-	x.inner, x.begun = nil, nil
+	x.inner, x.begun, x.taken = nil, nil, nil
 	x.mu.Unlock()
 	kept := make(map[string]StepRecord, len(x.req.Resume))
 	for id, rec := range x.req.Resume {

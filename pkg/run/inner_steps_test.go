@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,36 +201,6 @@ workflows:
 	}
 }
 
-// TestInnerStepKeptAcrossAttempts: a pipeline step retried in the same
-// call (retry: after its timeout) keeps its non-idempotent steps that
-// finished, and runs its idempotent ones again.
-func TestInnerStepKeptAcrossAttempts(t *testing.T) {
-	src := `
-name: d
-steps:
-  - id: rel
-    type: pipeline
-    retry: {max: 3, delay_ms: 1}
-    timeout_ms: 400
-    steps:
-      - {type: cli, run: 'echo x >> charged.log', idempotent: false}
-      - {type: cli, run: 'echo x >> fetched.log'}
-      - {type: cli, run: 'echo x >> tries.log; test $(wc -l < tries.log) -ge 3 || sleep 5'}
-`
-	dir := t.TempDir()
-	j := &memJournal{}
-	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), Journal: j})
-	if err != nil || res.Status != Succeeded {
-		t.Fatalf("%v %+v", err, res)
-	}
-	if lines(t, dir, "charged.log") != 1 || lines(t, dir, "fetched.log") != 3 {
-		t.Errorf("charged %d times (want 1), fetched %d (want 3)", lines(t, dir, "charged.log"), lines(t, dir, "fetched.log"))
-	}
-	if !slices.Contains(j.started, "rel[0]") {
-		t.Errorf("the non-idempotent step was not marked begun: %v", j.started)
-	}
-}
-
 // TestInnerStepsRunAgainAtANewVisit: a state visited twice runs its
 // executor's branches each time; only a retry of the same visit keeps
 // them.
@@ -330,6 +301,53 @@ workflows:
 			res, err = e.Run(context.Background(), Request{Chain: c, RunID: "RUN", Take: l.Transition, Rerun: rerun, Journal: j, Resume: recs, Started: started, History: j.transitions})
 			if err != nil || res.Status != Succeeded {
 				t.Fatalf("the printed retry: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+// TestInnerStepsAcrossAttempts: a pipeline step retried in the same call
+// (retry: after its timeout) keeps its non-idempotent steps that
+// finished, and runs its idempotent ones again; resumed, it takes the
+// saved records once: the second attempt runs the idempotent ones afresh
+// and keeps the non-idempotent ones.
+func TestInnerStepsAcrossAttempts(t *testing.T) {
+	done := func(id, out string) StepRecord {
+		return StepRecord{Result: StepResult{ID: id, Status: StepSucceeded, Attempts: 1}, Output: &SavedValue{Text: out}}
+	}
+	for _, tc := range []struct {
+		name             string
+		attempts         int
+		saved            map[string]StepRecord
+		charged, fetched int
+	}{
+		{"a fresh run, three attempts", 3, nil, 1, 3},
+		{"resumed, two attempts", 2, map[string]StepRecord{"rel[0]": done("rel[0]", "charged"), "rel[1]": done("rel[1]", "fetched")}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf(`
+name: d
+steps:
+  - id: rel
+    type: pipeline
+    retry: {max: %d, delay_ms: 1}
+    timeout_ms: 400
+    steps:
+      - {type: cli, run: 'echo x >> charged.log; echo charged', idempotent: false}
+      - {type: cli, run: 'echo x >> fetched.log; echo fetched'}
+      - {type: cli, run: 'echo x >> tries.log; test $(wc -l < tries.log) -ge %d || sleep 5'}
+`, tc.attempts, tc.attempts)
+			dir := t.TempDir()
+			j := &memJournal{}
+			res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), Journal: j, Resume: tc.saved})
+			if err != nil || res.Status != Succeeded {
+				t.Fatalf("%v %+v", err, res)
+			}
+			if lines(t, dir, "charged.log") != tc.charged || lines(t, dir, "fetched.log") != tc.fetched {
+				t.Errorf("charged %d times, fetched %d; want %d, %d", lines(t, dir, "charged.log"), lines(t, dir, "fetched.log"), tc.charged, tc.fetched)
+			}
+			if tc.charged > 0 && !slices.Contains(j.started, "rel[0]") {
+				t.Errorf("the non-idempotent step was not marked begun: %v", j.started)
 			}
 		})
 	}
