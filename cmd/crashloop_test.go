@@ -37,25 +37,9 @@ func crashLoop(ts *testscript.TestScript, neg bool, args []string) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	killedMidway := 0
 	for round := range rounds {
-		before := runIDs(ts)
-		cmd := chainrunCommand(ts, "run", chainName, "-q")
-		ts.Check(cmd.Start())
-		delay := time.Duration(rng.IntN(maxMS+1)) * time.Millisecond
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case <-exited:
-		case <-time.After(delay):
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			<-exited
+		id, delay, killed := killedRun(ts, rng, maxMS, chainName)
+		if killed {
 			killedMidway++
-		}
-		id := newRunID(ts, before)
-		if id == "" {
-			// killed before the run existed: nothing ran, so run it anew
-			before = runIDs(ts)
-			finalOutput(ts, chainrunCommand(ts, "run", chainName, "-q", "-o", "json"))
-			id = newRunID(ts, before)
 		}
 		got := finalOutput(ts, chainrunCommand(ts, "resume", id, "-q", "-o", "json"))
 		if got != want {
@@ -68,6 +52,34 @@ func crashLoop(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("only %d of %d rounds were killed mid-run (seed %d): make the chain slower or MAXMS smaller", killedMidway, rounds, seed)
 	}
 	fmt.Fprintf(ts.Stdout(), "%d rounds, %d killed mid-run\n", rounds, killedMidway)
+}
+
+// killedRun starts `chainrun run NAME`, kills it with SIGKILL after a
+// random 0..maxMS ms unless it ended before (killed says which), and
+// returns the run's id. A run killed before it existed ran nothing: it
+// is run anew, to its end.
+func killedRun(ts *testscript.TestScript, rng *rand.Rand, maxMS int, name string) (id string, delay time.Duration, killed bool) {
+	before := runIDs(ts)
+	cmd := chainrunCommand(ts, "run", name, "-q")
+	ts.Check(cmd.Start())
+	delay = time.Duration(rng.IntN(maxMS+1)) * time.Millisecond
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(delay):
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		<-exited
+		killed = true
+	}
+	if id = newRunID(ts, before); id == "" {
+		before = runIDs(ts)
+		if out, err := chainrunCommand(ts, "run", name, "-q").CombinedOutput(); err != nil {
+			ts.Fatalf("run %s: %v\n%s", name, err, out)
+		}
+		id = newRunID(ts, before)
+	}
+	return id, delay, killed
 }
 
 // finalOutput runs cmd (which prints a JSON result) and returns the

@@ -154,6 +154,10 @@ func TestScripts(t *testing.T) {
 			// crashloop ROUNDS CHAIN MAXMS kills runs at random points and
 			// resumes them (see crashLoop).
 			"crashloop": crashLoop,
+			// crashonce ROUNDS WORKFLOW MAXMS kills a workflow's runs at
+			// random points and resumes them, counting the effects of its
+			// non-idempotent steps (see crashOnce).
+			"crashonce": crashOnce,
 			// killpid PIDFILE kills the process a file names (cleanup).
 			"killpid": func(ts *testscript.TestScript, neg bool, args []string) {
 				data, err := os.ReadFile(ts.MkAbs(args[0]))

@@ -72,8 +72,12 @@ func FirstLine(s string) string {
 // its acknowledgment guards wait for. Every view that offers a
 // next step prints it the same way.
 func ResumeCommand(runID string, l run.Link) string {
+	reruns := l.Reruns
 	if l.Rerun {
-		return run.ResumeCommand(runID, l.Transition, l.Transition)
+		reruns = append([]string{l.Transition}, reruns...)
+	}
+	if len(reruns) > 0 {
+		return run.ResumeCommand(runID, l.Transition, reruns...)
 	}
 	if len(l.Acknowledge) > 0 {
 		// the subjects its guards wait for, acknowledged in the same call

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -106,36 +104,6 @@ func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
 		return outcome{}, err
 	}
 	return outcome{value: dataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.workflows)})}, nil
-}
-
-// writeNew writes text as base/rel, which must not exist yet, through an
-// os.Root so that nothing (.., a symlink) takes the write outside base.
-func writeNew(base, rel string, text []byte) error {
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return &permanentError{fmt.Errorf("registry: %v", err)}
-	}
-	defer root.Close()
-	if dir := filepath.Dir(rel); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return &permanentError{fmt.Errorf("registry: %v", err)}
-		}
-	}
-	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return &permanentError{fmt.Errorf("registry: %s already exists in %s; a published definition is never overwritten (remove it, or publish under another definitionId)", rel, base)}
-	}
-	if err != nil {
-		return &permanentError{fmt.Errorf("registry: %v", err)}
-	}
-	_, err = f.Write(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return &permanentError{fmt.Errorf("registry: writing %s: %v", rel, err)}
-	}
-	return nil
 }
 
 // idPlaces names where the step looks for its candidate's name.

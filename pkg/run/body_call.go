@@ -45,15 +45,9 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		return outcome{}, &permanentError{err}
 	}
 	// the callee's steps are saved, and kept on resume, as CALLER/STEP
-	sub := Request{Journal: prefixed(x.req.Journal, s.ID+"/"), Resume: map[string]StepRecord{}, Started: map[string]bool{}, Rerun: map[string]bool{},
-		Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
 	prefix := s.ID + "/"
-	for id, rec := range x.req.Resume {
-		if inner, ok := strings.CutPrefix(id, prefix); ok {
-			rec.Result.ID = inner
-			sub.Resume[inner] = rec
-		}
-	}
+	sub := Request{Journal: prefixed(x.req.Journal, prefix), Resume: scopedRecords(x.req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
+		Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
 	for id := range x.req.Started {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {
 			sub.Started[inner] = true

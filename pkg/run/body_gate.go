@@ -75,7 +75,7 @@ func (x *execution) gate(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	prev, waited := x.req.Resume[s.ID]
 	waited = waited && prev.Result.Status == Paused
 	if t, err := time.Parse(time.RFC3339Nano, prev.Result.WaitingSince); waited && err == nil {
-		since = t
+		since = x.notAhead(t)
 	}
 	question, err := x.render(s.C().Prompt, sc)
 	if err != nil {

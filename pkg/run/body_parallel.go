@@ -111,7 +111,7 @@ func (x *execution) parallel(ctx context.Context, s *chain.Step, sc scope) (outc
 			now := inFlight.Add(1)
 			for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
 			}
-			x.runBranch(bctx, &runs[i])
+			x.runInner(bctx, &runs[i])
 			inFlight.Add(-1)
 		}()
 	}
@@ -179,12 +179,13 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 }
 
 // runBranch runs one branch's attempts under its own retry and timeout,
-// as a step of its own in the run's events.
-func (x *execution) runBranch(ctx context.Context, r *branchRun) {
+// as a step of its own in the run's events, and returns how it ended as
+// its journal saves it.
+func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	b := r.step
 	start := x.l.now()
 	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
-	status, reason := StepSucceeded, ""
+	status, reason, attempts := StepSucceeded, "", 0
 	if cond := b.C().Condition; cond != nil {
 		holds, err := cond.Holds(r.sc.exprEnv(cond.Names))
 		switch {
@@ -195,8 +196,8 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) {
 		}
 	}
 	if r.err == nil && status == StepSucceeded {
-		out, _, err := x.attempts(ctx, b, r.sc)
-		r.value, r.usage, r.err = out.value, out.usage, err
+		out, n, err := x.attempts(ctx, b, r.sc)
+		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
 	}
 	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
 		DurationMS: x.l.now().Sub(start).Milliseconds()}
@@ -207,6 +208,7 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) {
 		}
 	}
 	x.emit(e)
+	return StepResult{ID: b.ID, Status: e.Status, Error: x.mask(e.Error), Reason: x.mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
 }
 
 // decided reports whether the join's verdict is known before every

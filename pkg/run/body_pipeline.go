@@ -55,7 +55,7 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 			break
 		}
 		r := branchRun{step: b, sc: in}
-		x.runBranch(pctx, &r)
+		x.runInner(pctx, &r)
 		total.usage.add(r.usage)
 		entry := map[string]any{"index": i}
 		switch {

@@ -190,6 +190,10 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args, Acks: call.acks,
 		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
 		Started: x.req.Started, Rerun: x.req.Rerun}
+	if call.journal != nil {
+		// what its executors' branches and steps saved, as it knows them
+		req.Resume = scopedRecords(x.req.Resume, s.ID+"/")
+	}
 	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
 	if err := x.inheritEnv(sub); err != nil {
 		return nil, &permanentError{err}

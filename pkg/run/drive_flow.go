@@ -51,6 +51,8 @@ type flow struct {
 	// history is every transition the run took, earlier calls' included,
 	// as saved: what evidence guards count.
 	history []TransitionRecord
+	// savedContext is the context as the journal last saved it.
+	savedContext map[string]any
 
 	// pending is a workflow that a workflow step of the state the run is
 	// at began and that has not ended; sub is it set up by a resume (the
@@ -74,7 +76,7 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	if t, ok := RunIDTime(x.runID); ok {
 		// a resume that finds the run still at its first state waits
 		// since the run began, not since this call
-		began = t
+		began = x.notAhead(t)
 	}
 	w := x.c.Workflow
 	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
@@ -85,6 +87,7 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	f.enterSlots("", f.state)
 	f.enterPending = w.State(f.state) != nil && w.State(f.state).OnEnter != nil
 	f.replay(req.History)
+	f.savedContext = f.context
 	if f.state != chain.End && w.State(f.state) == nil {
 		return nil, &ChangedError{Workflow: x.c.Name, File: x.c.File, State: f.state}
 	}
@@ -121,7 +124,9 @@ func (f *flow) drive(ctx context.Context) {
 			f.stop(Interrupted, "interrupted", nil)
 			return
 		}
-		if f.timedOut() {
+		if moved, goOn := f.timedOut(); !goOn {
+			return
+		} else if moved {
 			continue
 		}
 		if f.enterPending && !f.enter(ctx) {
@@ -208,10 +213,10 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{transitionRetry(t)})
+		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{f.withReruns(transitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{transitionRetry(t)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{f.withReruns(transitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
 		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
@@ -226,8 +231,7 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		}
 		rec.To, rec.Result = to, label
 	}
-	f.moved(rec)
-	return true
+	return f.moved(rec, []Link{transitionRetry(t)})
 }
 
 // branchTarget is where a transition with branches leads: the target of
@@ -282,8 +286,12 @@ func (f *flow) deeper() bool {
 	return true
 }
 
-// moved records a transition durably, then enters its target.
-func (f *flow) moved(rec TransitionRecord) {
+// moved records a transition durably, then enters its target. A record
+// that cannot be saved stops the run where its journal leaves it (a
+// resume cannot go on from past it): at the state it was leaving, with
+// its context as saved, failed, offering retry. It reports whether the
+// run moved.
+func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 	rec.Time = f.l.now()
 	if !rec.Hook {
 		f.enterSlots(rec.From, rec.To)
@@ -293,9 +301,12 @@ func (f *flow) moved(rec TransitionRecord) {
 	saved := f.maskRecord(rec)
 	if f.req.Journal != nil {
 		if err := f.req.Journal.Transition(saved); err != nil {
-			f.warn("saving transition " + rec.Transition + ": " + err.Error())
+			f.setContext(f.savedContext)
+			f.fail(fmt.Sprintf("saving transition %s: %v: the run stops at state %s, where its journal leaves it", rec.Transition, err, f.state), retry)
+			return false
 		}
 	}
+	f.savedContext = rec.Context
 	f.history = append(f.history, saved)
 	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	if !rec.Hook || rec.From != rec.To {
@@ -304,6 +315,9 @@ func (f *flow) moved(rec TransitionRecord) {
 	f.enterPending = enterPending(f.w, rec)
 	f.noteArrival(rec)
 	f.noteOutput(rec)
+	// the branches and steps saved inside its executor are done with
+	f.forgetInner()
+	return true
 }
 
 // noteOutput keeps the variable of the value a transition's executor or

@@ -156,8 +156,8 @@ func (e *TakeError) Error() string {
 func RerunSet(c *chain.Chain, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, id := range ids {
-		caller, _, nested := strings.Cut(id, "/")
-		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain && c.Step(caller).Kind != chain.KindWorkflow) {
+		caller, nested := ownerOf(id)
+		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || !holdsSaved(c.Step(caller))) {
 			return nil, &InputError{Chain: c.Name, Msg: fmt.Sprintf("--rerun %s: the chain has no such step (or transition)", id)}
 		}
 		out[id] = true

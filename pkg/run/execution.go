@@ -61,6 +61,16 @@ type execution struct {
 	// env holds the variables of the run's dotenv files (dotenv.go): its
 	// commands get them, never its saved records.
 	env map[string]string
+	// inner are the non-idempotent branches and pipeline steps that
+	// finished in this call (inner_steps.go): another attempt of their
+	// step keeps them.
+	inner map[string]StepRecord
+	// begun are the non-idempotent steps marked begun in this call that
+	// have not finished reusably since: a retry confirms them (--rerun).
+	begun map[string]bool
+	// taken are the saved branches and pipeline steps a step of this
+	// call reused: once.
+	taken map[string]bool
 }
 
 // driver chooses what an execution runs next: the DAG driver by
@@ -162,6 +172,12 @@ func (x *execution) markStarted(s *chain.Step) *StepResult {
 	if err := x.req.Journal.StepStarted(s.ID); err != nil {
 		return &StepResult{ID: s.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
 	}
+	x.mu.Lock()
+	if x.begun == nil {
+		x.begun = map[string]bool{}
+	}
+	x.begun[s.ID] = true
+	x.mu.Unlock()
 	return nil
 }
 

@@ -49,28 +49,28 @@ func (f *flow) enter(ctx context.Context) bool {
 		f.fail(fmt.Sprintf("state %s: onEnter: %v", s.Name, err), retry)
 		return false
 	}
-	f.moved(rec)
-	return true
+	return f.moved(rec, retry)
 }
 
 // timedOut moves a run whose workflow timeoutMs has passed to onTimeout's
 // target, once: checked whenever a call drives the run (no scheduler
-// runs in between), recorded as decided by "timeout".
-func (f *flow) timedOut() bool {
+// runs in between), recorded as decided by "timeout". goOn is false when
+// its record could not be saved (the run stopped).
+func (f *flow) timedOut() (moved, goOn bool) {
 	w := f.w
 	if w.Timeout <= 0 || f.state == w.OnTimeout || f.state == chain.End {
-		return false
+		return false, true
 	}
 	if s := w.State(f.state); s == nil || s.Terminal {
-		return false
+		return false, true
 	}
 	began, ok := RunIDTime(f.runID)
-	if !ok || f.l.now().Sub(began) < w.Timeout {
-		return false
+	if !ok || f.l.now().Sub(f.notAhead(began)) < w.Timeout {
+		return false, true
 	}
-	f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
-		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true})
-	return true
+	moved = f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
+		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true}, nil)
+	return moved, moved
 }
 
 // seedInputs begins the context with the inputs' values when the

@@ -42,7 +42,7 @@ func (f *flow) replay(history []TransitionRecord) {
 			}
 		}
 		if !h.Hook || h.From != h.To {
-			f.state, f.arrived = h.To, h.Time
+			f.state, f.arrived = h.To, f.notAhead(h.Time)
 		}
 		f.enterPending = enterPending(f.w, h)
 		f.noteArrival(h)

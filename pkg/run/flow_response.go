@@ -71,6 +71,11 @@ type Link struct {
 	// Rerun is set on the retry of a step that is not idempotent: taking
 	// it again needs --rerun, a person's confirmation.
 	Rerun bool `json:"rerun,omitempty"`
+	// Reruns, on a retry, are the steps inside its executor (a parallel's
+	// branch, a pipeline's step, a called workflow's) that are not
+	// idempotent and began without finishing: taking it again confirms
+	// each with --rerun too.
+	Reruns []string `json:"reruns,omitempty"`
 	// Blocked, under linkFilter: all, says why a transition of the state
 	// cannot be taken now (a guard or condition that does not hold); it
 	// is listed so whoever decides sees the whole state.

@@ -204,7 +204,7 @@ func RetryLink(w *chain.Workflow, state, name string) (l Link, ok bool) {
 
 // transitionRetry is the link that runs a transition's executor again.
 func transitionRetry(t *chain.Transition) Link {
-	return Link{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(t.Executor)}
+	return Link{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: t.Executor != nil && needsConfirmation(t.Executor)}
 }
 
 // taskRetry is the link that runs a state's task again.

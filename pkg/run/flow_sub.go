@@ -152,6 +152,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
 		defer cancel()
 	}
 	res := cf.execution.run(run, cf)
+	f.beganIn(cf.execution, e.ID)
 	if res.Usage.LLMCalls > 0 || res.Usage.Cached > 0 {
 		u := res.Usage
 		sr.Usage = &u

@@ -27,6 +27,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 	f.beforeTask(s)
 	f.entering = SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
+	retry[0] = f.withReruns(retry[0], s.Task)
 	if !ok && f.status == Paused {
 		return false // at a decision inside the workflow the task runs
 	}
@@ -39,8 +40,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 	result, branchable := f.taskResult(s.Task, sr)
 	if !ok && s.OnFailure != "" {
 		// on_failure leads a failed task's run on (a task chain's form)
-		f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)})
-		return true
+		return f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
 	}
 	if !ok && !branchable {
 		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
@@ -79,8 +79,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		}
 		rec.Vars[cp.WithVar] = SavedValue{Text: v.Text, Data: v.Data}
 	}
-	f.moved(rec)
-	return true
+	return f.moved(rec, retry)
 }
 
 // taskResult is the string a task's branches match (reference 003): an

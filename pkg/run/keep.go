@@ -1,8 +1,6 @@
 package run
 
 import (
-	"strings"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -12,7 +10,8 @@ import (
 // every step downstream of it along, since they consumed its old output:
 // the resumed result is one an uninterrupted run could give. The steps of
 // a called chain (CALLER/STEP) go with their caller. redone names the
-// reusable steps that run again for that reason. A workflow keeps its
+// reusable steps that run again for that reason. So do a parallel's
+// branches and a pipeline's steps (STEP[i]). A workflow keeps its
 // saved steps as they are (it replays transitions, not steps).
 func keptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]StepRecord, redone []string) {
 	if c.Workflow != nil || len(saved) == 0 {
@@ -50,7 +49,7 @@ func keptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]Ste
 		}
 	}
 	for id, rec := range saved {
-		caller, _, nested := strings.Cut(id, "/")
+		caller, nested := ownerOf(id)
 		switch {
 		case !nested:
 			if c.Step(id) == nil {

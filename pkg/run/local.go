@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -214,12 +214,19 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 			steps = append(steps, id)
 		}
 	}
-	// the steps of called chains, saved as CALLER/STEP
+	// the steps of called chains, saved as CALLER/STEP, and the
+	// branches and steps of parallel and pipeline steps, STEP[i], unless
+	// the step they are in is kept whole
 	for id := range req.Started {
-		if strings.Contains(id, "/") && !req.Rerun[id] {
-			if rec, ok := req.Resume[id]; !ok || !rec.Reusable() {
-				steps = append(steps, id)
-			}
+		owner, nested := ownerOf(id)
+		if !nested || req.Rerun[id] {
+			continue
+		}
+		if rec, ok := req.Resume[owner]; ok && rec.Reusable() && !slices.Contains(redone, owner) {
+			continue
+		}
+		if rec, ok := req.Resume[id]; !ok || !rec.Reusable() {
+			steps = append(steps, id)
 		}
 	}
 	sort.Strings(steps)
@@ -242,6 +249,8 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 // --rerun, since the run waits at that decision again.
 func decisionNamed(w *chain.Workflow, names []string) string {
 	for _, n := range names {
+		// a branch's or a called workflow's step waits with its owner
+		n, _ = ownerOf(n)
 		for _, s := range w.States {
 			for _, t := range s.Transitions {
 				if t.Name == n && t.Actor != chain.ActorDeterministic {

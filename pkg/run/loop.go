@@ -83,7 +83,7 @@ items:
 					<-own
 				}
 			}()
-			out, n, err := x.item(gctx, f.each, f.bind(sc, item, i, len(items)))
+			out, n, err := x.item(context.WithValue(gctx, perItemKey{}, true), f.each, f.bind(sc, item, i, len(items)))
 			attempts[i] = n
 			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil && f.keepGoing && gctx.Err() == nil {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
@@ -30,6 +32,7 @@ func (sv *Saved) runningIndex(id string) int {
 // the text of the record a step.saved or transition.saved event carries,
 // decoded only for those.
 type lineHead struct {
+	V       int        `json:"v"`
 	Type    event.Type `json:"type"`
 	RunID   string     `json:"run_id"`
 	Step    string     `json:"step"`
@@ -63,24 +66,27 @@ func (*ignored) UnmarshalJSON([]byte) error { return nil }
 // never finished. A step's output and a transition's values are kept only
 // when sv.values says so. A last line cut short by a crash was never
 // acknowledged, so it is ignored.
-func readJournal(path, runID string, sv *Saved) error {
+// It returns how many lines it read.
+func readJournal(path, runID string, sv *Saved) (int, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	n := 0
-	return jsonstream.Lines(f, func(line []byte) error {
+	err = jsonstream.Lines(f, func(line []byte) error {
 		n++
 		err := sv.replay(line, runID)
-		if err != nil && bytes.HasSuffix(line, []byte("\n")) {
+		var newer *newerError
+		if err != nil && (bytes.HasSuffix(line, []byte("\n")) || errors.As(err, &newer)) {
 			return fmt.Errorf("line %d: %w", n, err) // a whole line: the log is corrupt
 		}
 		return nil // or the torn last one
 	})
+	return n, err
 }
 
 // replay applies one line of the log.
@@ -88,6 +94,9 @@ func (sv *Saved) replay(line []byte, runID string) error {
 	var e lineHead
 	if err := json.Unmarshal(line, &e); err != nil {
 		return err
+	}
+	if e.V > event.SchemaVersion {
+		return &newerError{v: e.V}
 	}
 	own := e.RunID == runID // not a called chain's (RUN/STEP)
 	switch e.Type {
@@ -130,8 +139,20 @@ func (sv *Saved) replay(line []byte, runID string) error {
 		if rec.Step != nil {
 			delete(sv.Started, rec.Step.ID)
 		}
+		if rec.Ack == nil {
+			sv.forgetInner(rec)
+		}
 	}
 	return nil
+}
+
+// newerError is an event line of a schema version newer than this
+// chainrun's: written by a later chainrun, it may mean what this one
+// cannot tell, so it is not read as if it were of its own version.
+type newerError struct{ v int }
+
+func (e *newerError) Error() string {
+	return fmt.Sprintf("event version %d is newer than this chainrun reads (%d): use the chainrun that wrote it", e.v, event.SchemaVersion)
 }
 
 // stepRecord decodes a saved step; without values, its output is only
@@ -172,4 +193,27 @@ func (sv *Saved) transitionRecord(data []byte) (run.TransitionRecord, error) {
 	}
 	err := json.Unmarshal(data, &head)
 	return head.TransitionRecord, err
+}
+
+// forgetInner drops, once a workflow moved on (or a workflow a step runs
+// began anew), the steps saved inside the executors it ran where it was
+// (a parallel's branches, a pipeline's steps, a called workflow's or
+// chain's steps) and their marks: a later visit of that state runs them
+// anew, and a resume asks no --rerun of them. At a move of a workflow a
+// step runs (Within), only that workflow's are dropped.
+func (sv *Saved) forgetInner(rec run.TransitionRecord) {
+	prefix := ""
+	if rec.Within != "" {
+		prefix = rec.Within + "/"
+	}
+	done := func(id string) bool {
+		rest, ok := strings.CutPrefix(id, prefix)
+		if !ok {
+			return false
+		}
+		// a new workflow: all of it; a move: what its executors saved
+		return rec.Enter != nil || strings.ContainsAny(rest, "/[")
+	}
+	maps.DeleteFunc(sv.Steps, func(id string, _ run.StepRecord) bool { return done(id) })
+	maps.DeleteFunc(sv.Started, func(id string, _ bool) bool { return done(id) })
 }

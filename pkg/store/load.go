@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,8 +99,14 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	}
 	crashed := sv.Record.Status == event.Running && !s.locked(id)
 	sv.values = want&journalValues != 0 || crashed && want&resultValues != 0
-	if err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv); err != nil {
+	lines, err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv)
+	if err != nil {
 		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
+	}
+	if lines == 0 {
+		if err := lostJournal(dir, sv.Record); err != nil {
+			return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
+		}
 	}
 	if crashed {
 		sv.Record.Status = run.Interrupted
@@ -107,9 +115,30 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		sv.Result = sv.partialResult()
 	}
 	if sv.Result == nil {
-		// a result that cannot be read is as good as none: the record
-		// still says how the run stands
-		sv.Result, _ = readResult(filepath.Join(dir, "result.json"), want&resultValues != 0)
+		// none yet is no result; one cut short or garbled is damage
+		sv.Result, err = readResult(filepath.Join(dir, "result.json"), want&resultValues != 0)
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, &CorruptError{RunID: id, File: "result.json", Err: fmt.Errorf("it is cut short (%v)", err)}
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return nil, &CorruptError{RunID: id, File: "result.json", Err: err}
+		}
 	}
 	return sv, nil
+}
+
+// lostJournal is the error of a run whose event log is empty or missing
+// while its record or its result says an attempt of it ended: the log
+// was lost, not never written, and a resume would run every step again.
+// A run still running may have written nothing yet.
+func lostJournal(dir string, rec Record) error {
+	_, err := os.Stat(filepath.Join(dir, "result.json"))
+	if rec.Status == event.Running && err != nil {
+		return nil
+	}
+	why := "run.json says it is " + string(rec.Status)
+	if rec.Status == event.Running {
+		why = "result.json holds an attempt's result"
+	}
+	return fmt.Errorf("it is empty or missing, yet %s: the journal of its steps and transitions is lost, and resuming would run them again", why)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -103,6 +104,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 	}
 	for _, r := range sv.running {
 		if l, ok := run.RetryLink(w, wr.State, r.id); ok {
+			l.Reruns = sv.begunInside(r.id)
 			sr, _ := sv.interrupted(r.id)
 			res.Steps = append(res.Steps, sr)
 			wr.Links = append(wr.Links, l)
@@ -133,4 +135,17 @@ func savedPublic(v run.SavedValue) any {
 		return v.Data
 	}
 	return v.Text
+}
+
+// begunInside are the steps inside step (STEP[i], STEP/ID) marked begun
+// and never finished reusably: a retry of the step confirms them.
+func (sv *Saved) begunInside(step string) []string {
+	var out []string
+	for id := range sv.Started {
+		if i := strings.IndexAny(id, "/["); i > 0 && id[:i] == step {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -46,10 +46,15 @@ func TestCrashedWorkflowShowsTheRunningExecutor(t *testing.T) {
 	// the resume took test and was killed while deploy ran, on its 2nd attempt
 	r.Begin()
 	r.Emit(event.Event{Type: event.RunStarted, RunID: id})
+	r.StepStarted("test[0]") // a branch of test's, done with once test moved on
 	r.Transition(run.TransitionRecord{From: "testing", Transition: "test", To: "deploying", Step: step("test"),
 		Vars: map[string]run.SavedValue{"test": {Text: "ok"}}, Context: map[string]any{"n": 2.0}})
 	r.Emit(event.Event{Type: event.StepStarted, RunID: id, Step: "deploy"})
 	r.Emit(event.Event{Type: event.StepAttempt, RunID: id, Step: "deploy", Attempt: 2})
+	// two of its branches began, one finished
+	r.StepStarted("deploy[0]")
+	r.StepStarted("deploy[1]")
+	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "deploy[0]", Status: run.StepSucceeded}, Output: &run.SavedValue{Text: "x"}})
 	// a workflow a workflow step runs: its transitions are not the run's
 	r.Transition(run.TransitionRecord{Within: "sub", Enter: &run.SubEntry{State: "deploying", Transition: "sub"}, To: "inner"})
 	r.Transition(run.TransitionRecord{Within: "sub", From: "inner", Transition: "go", To: "innermost", Context: map[string]any{"n": 9.0}})
@@ -74,7 +79,8 @@ func TestCrashedWorkflowShowsTheRunningExecutor(t *testing.T) {
 		res.Steps[1].Status != run.StepFailed || res.Steps[1].Attempts != 2 {
 		t.Errorf("steps %+v: want test, then deploy failed on its 2nd attempt", res.Steps)
 	}
-	if len(res.Links) != 1 || res.Links[0].Transition != "deploy" || res.Links[0].Title != "Retry: Deploy" {
+	if len(res.Links) != 1 || res.Links[0].Transition != "deploy" || res.Links[0].Title != "Retry: Deploy" ||
+		len(res.Links[0].Reruns) != 1 || res.Links[0].Reruns[0] != "deploy[1]" {
 		t.Errorf("links %+v", res.Links)
 	}
 	if res.Vars["build"] != "built" || res.Vars["test"] != "ok" || res.Context["n"] != 2.0 {

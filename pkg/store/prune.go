@@ -63,9 +63,13 @@ func NewPruneRule(olderThan string, keep *int, chain string, statuses []string, 
 
 // Pruned is what Prune removed (or, in a dry run, would remove), newest
 // first, and the runs it picked but kept because a process drives them.
+// Ahead are the runs whose saved time is after now (saved while the
+// clock was ahead): their age is read as none, so --older-than keeps
+// them, and the prune says so.
 type Pruned struct {
 	Removed []Record
 	Running []Record
+	Ahead   []Record
 }
 
 // Prune removes the saved runs the rule picks. A run is removed under its
@@ -81,7 +85,12 @@ func (s *Store) Prune(p PruneRule) (Pruned, error) {
 	s.removeLeftovers()
 	p.Filter.Limit = 0
 	for i, r := range p.Filter.Apply(recs) {
-		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(s.lastChange(r)) < p.OlderThan {
+		changed := s.lastChange(r)
+		if p.OlderThan > 0 && changed.After(p.Now) {
+			out.Ahead = append(out.Ahead, r)
+			changed = p.Now
+		}
+		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(changed) < p.OlderThan {
 			continue
 		}
 		if r.Status == event.Running || p.DryRun && s.locked(r.RunID) {

@@ -199,3 +199,44 @@ func TestNewPruneRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneReadsATimeAheadAsNow: a run whose saved time (updated_at, else
+// started_at, else its id's) is after now is read as changed now:
+// --older-than keeps it and the prune names it among Ahead.
+func TestPruneReadsATimeAheadAsNow(t *testing.T) {
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	ahead := now.Add(400 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name string
+		rec  Record
+	}{
+		{"updated_at ahead", Record{RunID: "20260101-000000-000-aaaaaa", StartedAt: "2026-01-01T00:00:00.000Z", UpdatedAt: ahead.Format(time.RFC3339)}},
+		{"started_at ahead, no updated_at", Record{RunID: "20260101-000000-000-aaaaaa", StartedAt: ahead.Format(startedLayout)}},
+		{"only the id ahead", Record{RunID: ahead.Format("20060102-150405") + "-000-aaaaaa"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			old := Record{RunID: "20200101-000000-000-bbbbbb", Name: "c", Status: event.Failed, StartedAt: "2020-01-01T00:00:00.000Z"}
+			tc.rec.Name, tc.rec.Status = "c", event.Failed
+			for _, rec := range []Record{old, tc.rec} {
+				// as saved by a clock of its own
+				b, _ := json.Marshal(rec)
+				os.MkdirAll(s.runDir(rec.RunID), 0o755)
+				if err := os.WriteFile(filepath.Join(s.runDir(rec.RunID), "run.json"), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rule, err := NewPruneRule("1h", nil, "", nil, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Prune(rule)
+			if err != nil || len(got.Removed) != 1 || got.Removed[0].RunID != old.RunID || len(got.Ahead) != 1 || got.Ahead[0].RunID != tc.rec.RunID {
+				t.Fatalf("%+v %v", got, err)
+			}
+			if _, err := os.Stat(s.runDir(tc.rec.RunID)); err != nil {
+				t.Errorf("the run ahead was removed: %v", err)
+			}
+		})
+	}
+}

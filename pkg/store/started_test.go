@@ -39,6 +39,8 @@ func TestStartedAtIsRFC3339AndOldRunsStillLoad(t *testing.T) {
 	for name, text := range map[string]string{
 		"run.json":   `{"run_id":"20261122-100000-000-aaaaaa","name":"c","status":"succeeded","started_at":"20261122-100000","updated_at":"2026-11-22T10:00:02Z"}`,
 		"chain.yaml": "name: c\nsteps: [{id: a, type: transform, expr: '1'}]\n",
+		// a run that ended has its log (one that lost it is refused)
+		"events.jsonl": `{"v":1,"type":"run.finished","run_id":"20261122-100000-000-aaaaaa","status":"succeeded"}` + "\n",
 	} {
 		if err := os.WriteFile(filepath.Join(old, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

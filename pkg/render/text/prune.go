@@ -1,6 +1,7 @@
 package text
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -16,6 +17,9 @@ type PruneReport struct {
 	Removed []ListedRun `json:"removed"`
 	Count   int         `json:"count"`
 	Running []ListedRun `json:"running"`
+	// Warnings name the runs whose saved time is after now, which
+	// --older-than read as changed now and kept.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // PruneReportOf is the report of a prune.
@@ -26,6 +30,10 @@ func PruneReportOf(p store.Pruned, dryRun bool) PruneReport {
 	}
 	for _, rec := range p.Running {
 		r.Running = append(r.Running, ListedRunOf(rec))
+	}
+	for _, rec := range p.Ahead {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("run %s (%s) last changed at %s, after now: the clock was ahead when it was saved; read as now, so --older-than keeps it",
+			rec.RunID, rec.Name, cmp.Or(rec.UpdatedAt, rec.StartedAt, "its id's time")))
 	}
 	return r
 }
@@ -47,6 +55,9 @@ func Pruned(w, errOut io.Writer, r PruneReport) error {
 	}
 	for _, l := range r.Running {
 		fmt.Fprintf(errOut, "chainrun: kept run %s (%s): a process is driving it\n", l.RunID, l.Name)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(errOut, "chainrun: warning: %s\n", w)
 	}
 	runs := "runs"
 	if r.Count == 1 {

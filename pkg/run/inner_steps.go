@@ -1,0 +1,191 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+)
+
+// The steps written inside a parallel or a pipeline step (its branches, a
+// pipeline's steps) are saved in the run's journal one by one under their
+// own ids (STEP[i]), as a called chain's steps are (CALLER/STEP): a
+// resume keeps those that finished and runs only the rest, and one that
+// is not idempotent and may have begun waits for --rerun (checkRerun),
+// whether it was the step that failed or the run was killed while a
+// sibling ran. Within one call, another attempt of the step keeps the
+// non-idempotent ones that finished. The steps inside a loop's items
+// share their ids across the items: they are not saved one by one.
+
+// perItemKey marks the context of a loop's item.
+type perItemKey struct{}
+
+// runInner runs one branch or pipeline step r: kept as it was saved when
+// it finished before, else marked begun when it is not idempotent, run,
+// and saved.
+func (x *execution) runInner(ctx context.Context, r *branchRun) {
+	if ctx.Value(perItemKey{}) != nil {
+		x.runBranch(ctx, r)
+		return
+	}
+	if rec, ok := x.keptInner(r.step); ok {
+		x.reuseInner(r, rec)
+		return
+	}
+	if sr := x.markStarted(r.step); sr != nil {
+		r.err = &permanentError{errors.New(sr.Error)}
+		x.emit(event.Event{Type: event.StepFinished, Step: r.step.ID, Kind: string(r.step.Kind), Status: StepFailed, Error: sr.Error})
+		return
+	}
+	sr := x.runBranch(ctx, r)
+	rec := StepRecord{Result: sr}
+	if r.err == nil && !r.skipped {
+		rec.Output = &SavedValue{Text: r.value.Text, Data: r.value.Data}
+	}
+	if needsConfirmation(r.step) && rec.Reusable() {
+		x.mu.Lock()
+		x.keepInner(r.step.ID, rec)
+		delete(x.begun, r.step.ID)
+		x.mu.Unlock()
+	}
+	if x.req.Journal == nil {
+		return
+	}
+	if err := x.req.Journal.StepFinished(x.mask2(rec)); err != nil {
+		x.warn("saving step " + r.step.ID + ": " + err.Error())
+	}
+}
+
+// keptInner is the record of a branch or pipeline step b that already
+// finished in this run: saved by an earlier call (taken once: a step run
+// again in this call, as an evaluator's retry_target, runs it afresh),
+// or, b not idempotent, by an earlier attempt in this one.
+func (x *execution) keptInner(b *chain.Step) (StepRecord, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if rec, ok := x.inner[b.ID]; ok {
+		return rec, true
+	}
+	rec, ok := x.req.Resume[b.ID]
+	if !ok || !rec.Reusable() || x.taken[b.ID] {
+		return StepRecord{}, false
+	}
+	if x.taken == nil {
+		x.taken = map[string]bool{}
+	}
+	x.taken[b.ID] = true
+	if needsConfirmation(b) {
+		x.keepInner(b.ID, rec)
+	}
+	return rec, true
+}
+
+// keepInner keeps a finished non-idempotent branch or pipeline step for
+// the attempts to come in this call (x.mu held).
+func (x *execution) keepInner(id string, rec StepRecord) {
+	if x.inner == nil {
+		x.inner = map[string]StepRecord{}
+	}
+	x.inner[id] = rec
+}
+
+// reuseInner takes a saved branch's or pipeline step's result as this
+// attempt's: its output, or its skip.
+func (x *execution) reuseInner(r *branchRun, rec StepRecord) {
+	b := r.step
+	r.skipped = rec.Result.Status == StepSkipped
+	if rec.Output != nil {
+		r.value = Value{Text: rec.Output.Text, Data: wholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
+	}
+	x.emit(event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: rec.Result.Status,
+		Detail: "reused from the saved run", Attempt: rec.Result.Attempts, DurationMS: rec.Result.DurationMS})
+}
+
+// forgetInner drops the records of steps written inside others, once the
+// workflow moved on: a later visit of the same state runs them anew.
+func (x *execution) forgetInner() {
+	x.mu.Lock()
+	x.inner, x.begun, x.taken = nil, nil, nil
+	x.mu.Unlock()
+	kept := make(map[string]StepRecord, len(x.req.Resume))
+	for id, rec := range x.req.Resume {
+		if _, nested := ownerOf(id); !nested {
+			kept[id] = rec
+		}
+	}
+	x.req.Resume = kept
+}
+
+// withReruns is retry l of a workflow's executor e, confirming the steps
+// inside e that are not idempotent and began in this call without
+// finishing: the journal holds their marks, so a resume asks for them.
+func (x *execution) withReruns(l Link, e *chain.Step) Link {
+	if e == nil {
+		return l
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for id := range x.begun {
+		if owner, nested := ownerOf(id); nested && owner == e.ID {
+			l.Reruns = append(l.Reruns, id)
+		}
+	}
+	slices.Sort(l.Reruns)
+	return l
+}
+
+// beganIn takes the steps a called workflow's execution sub marked begun
+// and left unfinished as this execution's, under step (STEP/ID).
+func (x *execution) beganIn(sub *execution, step string) {
+	sub.mu.Lock()
+	ids := slices.Collect(maps.Keys(sub.begun))
+	sub.mu.Unlock()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, id := range ids {
+		if x.begun == nil {
+			x.begun = map[string]bool{}
+		}
+		x.begun[step+"/"+id] = true
+	}
+}
+
+// ownerOf is the step of the chain a saved id belongs to: the caller of a
+// called chain's or a workflow's step (CALLER/STEP), the parallel or
+// pipeline step of a branch or a pipeline's step (STEP[i]). nested is
+// false for a step of the chain itself. (Step ids hold neither / nor [.)
+func ownerOf(id string) (owner string, nested bool) {
+	i := strings.IndexAny(id, "/[")
+	if i < 0 {
+		return id, false
+	}
+	return id[:i], true
+}
+
+// scopedRecords are the saved steps under prefix (CALLER/), named as the
+// callee knows them.
+func scopedRecords(saved map[string]StepRecord, prefix string) map[string]StepRecord {
+	out := map[string]StepRecord{}
+	for id, rec := range saved {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			rec.Result.ID = inner
+			out[inner] = rec
+		}
+	}
+	return out
+}
+
+// holdsSaved reports whether step s saves steps of its own under its id
+// (--rerun names them so): a called chain's or workflow's, a parallel's
+// branches, a pipeline's steps.
+func holdsSaved(s *chain.Step) bool {
+	switch s.Kind {
+	case chain.KindChain, chain.KindWorkflow, chain.KindParallel, chain.KindPipeline:
+		return true
+	}
+	return false
+}
