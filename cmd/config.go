@@ -12,6 +12,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/project"
 )
 
@@ -59,6 +60,10 @@ func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {
 	}
 }
 
+// maxConfigFile bounds the config file: settings, read whole, never from
+// a FIFO or a device (fsutil.ReadRegular).
+const maxConfigFile = 1 << 20
+
 // loadConfig reads the config file: --config, else chainrun.yaml in the
 // current directory or the nearest parent (up to a .git directory or the
 // filesystem root, as go-task finds its Taskfile), else
@@ -90,7 +95,7 @@ func loadConfig(v *project.Layers) error {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, maxConfigFile)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return usagef("config file %s not found", path)
