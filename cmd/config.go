@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -60,6 +61,18 @@ func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {
 	}
 }
 
+// quotedText finds what a YAML decoder's error quotes of the text: a
+// value (`…`) or an anchor or scalar ('…'); a one-character quote is the
+// punctuation it expected (',' or ']') and stays.
+var quotedText = regexp.MustCompile("`[^`]*`|'[^']{2,}'")
+
+// unquoted is a config file's YAML error without the text it quotes: a
+// config file holds tokens and headers, and a slip on such a line must
+// not put the value in a CI log. The line and column say where.
+func unquoted(err error) string {
+	return quotedText.ReplaceAllString(err.Error(), "(a value, not shown)")
+}
+
 // maxConfigFile bounds the config file: settings, read whole, never from
 // a FIFO or a device (fsutil.ReadRegular).
 const maxConfigFile = 1 << 20
@@ -104,7 +117,7 @@ func loadConfig(v *project.Layers) error {
 	}
 	var top map[string]any
 	if err := yaml.Load(data, &top); err != nil {
-		return usagef("config file %s: %v", path, err)
+		return usagef("config file %s: %s", path, unquoted(err))
 	}
 	for k := range top {
 		if !slices.Contains(configKeys, k) {

@@ -40,7 +40,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 	bad := write("bad.env", "A=1\nnope\n")
-	if _, err := Read([]File{{Path: base}, {Path: bad}}); err == nil || err.Error() != bad+`:2: "nope" is not an assignment: write KEY=VALUE` {
+	if _, err := Read([]File{{Path: base}, {Path: bad}}); err == nil || err.Error() != bad+`:2: the line is not an assignment: write KEY=VALUE (it is not shown)` {
 		t.Errorf("a bad line: %v", err)
 	}
 	big := write("big.env", "A="+strings.Repeat("x", maxSize)+"\n")
