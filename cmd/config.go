@@ -1,19 +1,14 @@
 package cmd
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
-	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/project"
 )
 
@@ -61,22 +56,6 @@ func bindFlag(v *project.Layers, key string, fl *pflag.Flag) {
 	}
 }
 
-// quotedText finds what a YAML decoder's error quotes of the text: a
-// value (`…`) or an anchor or scalar ('…'); a one-character quote is the
-// punctuation it expected (',' or ']') and stays.
-var quotedText = regexp.MustCompile("`[^`]*`|'[^']{2,}'")
-
-// unquoted is a config file's YAML error without the text it quotes: a
-// config file holds tokens and headers, and a slip on such a line must
-// not put the value in a CI log. The line and column say where.
-func unquoted(err error) string {
-	return quotedText.ReplaceAllString(err.Error(), "(a value, not shown)")
-}
-
-// maxConfigFile bounds the config file: settings, read whole, never from
-// a FIFO or a device (fsutil.ReadRegular).
-const maxConfigFile = 1 << 20
-
 // loadConfig reads the config file: --config, else chainrun.yaml in the
 // current directory or the nearest parent (up to a .git directory or the
 // filesystem root, as go-task finds its Taskfile), else
@@ -108,16 +87,9 @@ func loadConfig(v *project.Layers) error {
 	if path == "" {
 		return nil
 	}
-	data, err := fsutil.ReadRegular(path, maxConfigFile)
+	top, err := project.ReadConfigFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return usagef("config file %s not found", path)
-		}
-		return usagef("config file %s: %v", path, err)
-	}
-	var top map[string]any
-	if err := yaml.Load(data, &top); err != nil {
-		return usagef("config file %s: %s", path, unquoted(err))
+		return err
 	}
 	for k := range top {
 		if !slices.Contains(configKeys, k) {
