@@ -69,15 +69,17 @@ func size(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// openFlags open for reading without waiting for a FIFO's writer.
-const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
-
 // OpenRegular opens path for reading when it is a regular file; a FIFO,
 // device, socket or directory is a *NotRegularError, returned at once.
 // An error of the open itself is the *fs.PathError os gives (so
 // errors.Is(err, fs.ErrNotExist) holds for a missing file).
-func OpenRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, openFlags, 0)
+func OpenRegular(path string) (*os.File, error) { return OpenFileRegular(path, os.O_RDONLY, 0) }
+
+// OpenFileRegular is os.OpenFile(path, flag, perm) that refuses, at once,
+// what is not a regular file: a FIFO opened for writing would wait for a
+// reader just as one opened for reading waits for a writer.
+func OpenFileRegular(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
 		return nil, notOpenable(err, path, func() (fs.FileInfo, error) { return os.Stat(path) })
 	}
@@ -87,7 +89,12 @@ func OpenRegular(path string) (*os.File, error) {
 // OpenRegularIn is OpenRegular of name inside root: a name or a link on
 // it that leads out of root is refused by the root.
 func OpenRegularIn(root *os.Root, name string) (*os.File, error) {
-	f, err := root.OpenFile(name, openFlags, 0)
+	return OpenFileRegularIn(root, name, os.O_RDONLY, 0)
+}
+
+// OpenFileRegularIn is OpenFileRegular of name inside root.
+func OpenFileRegularIn(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := root.OpenFile(name, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
 		return nil, notOpenable(err, name, func() (fs.FileInfo, error) { return root.Stat(name) })
 	}

@@ -114,3 +114,17 @@ func openRegular(jail, base, p string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// writeError words an error of opening p to write (inside jail when it
+// is set): what is not a regular file (a FIFO would wait for a reader),
+// an escape, or the error itself.
+func writeError(err error, p, jail string) error {
+	var nr *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return &permanentError{fmt.Errorf("%s is %s, not a regular file: a write_file pre_tool writes regular files only", p, fsutil.Kind(nr.Mode))}
+	case jail != "":
+		return rootError(err, p, jail)
+	}
+	return &permanentError{fmt.Errorf("cannot write %s: %w", p, errors.Unwrap(err))}
+}
