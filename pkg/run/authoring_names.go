@@ -24,7 +24,7 @@ func (x *execution) checkNames(c *draft, target string) {
 	}
 	for _, w := range c.workflows {
 		if w != c.id {
-			c.errs = append(c.errs, fmt.Sprintf("workflow %q is not named %s, the candidate's definitionId: a published file holds the workflow its name names", w, c.id))
+			c.errs = append(c.errs, fmt.Sprintf("workflow %q is not named %s, the candidate's definitionId: %s.yaml holds the one workflow %s", w, c.id, c.id, c.id))
 		}
 	}
 	if len(c.errs) > 0 || x.c.File == "" {

@@ -41,7 +41,7 @@ func TestDryRunExecutor(t *testing.T) {
 		{"text that is YAML but no workflow is a result", `{candidate_definition: "just words"}`, "kind: dry_run", Succeeded,
 			`"ok":false`},
 		{"a workflow named other than the definition", "{candidate_definition: {workflows: {hello: " + goodCandidate + "}}, candidate_definition_id: innocent}", "kind: dry_run", Succeeded,
-			`"errors":["workflow \"hello\" is not named innocent, the candidate's definitionId: a published file holds the workflow its name names"],"ok":false`},
+			`"errors":["workflow \"hello\" is not named innocent, the candidate's definitionId: innocent.yaml holds the one workflow innocent"],"ok":false`},
 		{"a name that is a path", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: ../x}", "kind: dry_run", Failed,
 			"$.context.candidate_definition_id: the candidate's name ../x is not a name"},
 	}
