@@ -17,12 +17,10 @@ import (
 // over the bound is refused, not cut.
 func TestReadRegular(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+	for name, text := range map[string]string{"ok": "hello", "empty": "", "big": "123456"} {
+		if err := WriteFile(filepath.Join(dir, name), []byte(text), false); err != nil {
 			t.Fatal(err)
 		}
-		return p
 	}
 	fifo := filepath.Join(dir, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -44,13 +42,13 @@ func TestReadRegular(t *testing.T) {
 		max              int64
 		err              func(error) bool
 	}{
-		{name: "a regular file", path: write("ok", "hello"), max: 5, want: "hello"},
-		{name: "an empty file", path: write("empty", ""), max: 1, want: ""},
+		{name: "a regular file", path: filepath.Join(dir, "ok"), max: 5, want: "hello"},
+		{name: "an empty file", path: filepath.Join(dir, "empty"), max: 1, want: ""},
 		{name: "a FIFO", path: fifo, max: 10, err: kindIs(fs.ModeNamedPipe)},
 		{name: "a socket", path: sock, max: 10, err: kindIs(fs.ModeSocket)},
 		{name: "a directory", path: dir, max: 10, err: kindIs(fs.ModeDir)},
 		{name: "a device", path: "/dev/zero", max: 10, err: kindIs(fs.ModeDevice)},
-		{name: "one byte too many", path: write("big", "123456"), max: 5, err: func(err error) bool {
+		{name: "one byte too many", path: filepath.Join(dir, "big"), max: 5, err: func(err error) bool {
 			var big *TooLargeError
 			return errors.As(err, &big) && strings.HasSuffix(err.Error(), "big is larger than 5 bytes, the most read from it")
 		}},
