@@ -1,15 +1,12 @@
 package cmd
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
-	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/project"
@@ -90,16 +87,9 @@ func loadConfig(v *project.Layers) error {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	top, err := project.ReadConfigFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return usagef("config file %s not found", path)
-		}
-		return usagef("config file %s: %v", path, err)
-	}
-	var top map[string]any
-	if err := yaml.Load(data, &top); err != nil {
-		return usagef("config file %s: %v", path, err)
+		return err
 	}
 	for k := range top {
 		if !slices.Contains(configKeys, k) {

@@ -80,12 +80,11 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	environ := os.Environ()
-	for k, val := range vars {
-		environ = append(environ, k+"="+val) // keys kept in the project's .env
-	}
+	// credentials of the environment and of the config's dotenv files (a
+	// run's own dotenv files are added as the run reads them)
+	secrets := append(chaintest.EnvSecrets(os.Environ()), chaintest.VarSecrets("config dotenv variable", vars)...)
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
-		Secrets: chaintest.EnvSecrets(environ)}
+		Secrets: secrets}
 	if opts.filter != "" {
 		if r.Filter, err = regexp.Compile(opts.filter); err != nil {
 			return usagef("--run %q: %v", opts.filter, err)

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // Version is the cassette format this package writes and reads.
@@ -23,6 +25,8 @@ const Version = 1
 type Cassette struct {
 	// Path is the file it is read from and saved to.
 	Path string
+	// dir and name are Path as an os.Root and a name inside it.
+	dir, name string
 
 	mu    sync.Mutex
 	recs  []*Recording
@@ -55,11 +59,31 @@ const header = "# Model answers recorded by chainrun test at the provider level:
 	"# headers, URLs or keys. Review changes like code; re-record with\n" +
 	"# chainrun test --record=all (or --record=missing for new requests).\n"
 
+// maxCassette bounds a cassette file, read whole.
+const maxCassette = 256 << 20
+
 // Load reads the cassette at path; a file that does not exist is an empty
-// cassette (the first recording creates it).
+// cassette (the first recording creates it). It is confined to path's
+// own directory: LoadIn(filepath.Dir(path), filepath.Base(path)).
 func Load(path string) (*Cassette, error) {
-	c := &Cassette{Path: path, used: map[*Recording]bool{}}
-	data, err := os.ReadFile(path)
+	return LoadIn(filepath.Dir(path), filepath.Base(path))
+}
+
+// LoadIn reads the cassette name (a local path) inside dir, and saves it
+// there: both go through an os.Root of dir, so neither ".." nor a
+// symbolic link takes a read or a recording out of it. A FIFO or a device
+// at name is refused at once.
+func LoadIn(dir, name string) (*Cassette, error) {
+	path := filepath.Join(dir, name)
+	if !filepath.IsLocal(name) {
+		return nil, fmt.Errorf("cassette %s: not a path inside %s", name, dir)
+	}
+	c := &Cassette{Path: path, dir: dir, name: name, used: map[*Recording]bool{}}
+	var data []byte
+	err := c.inRoot(func(root *os.Root) (err error) {
+		data, err = fsutil.ReadRegularIn(root, name, maxCassette)
+		return err
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
@@ -174,23 +198,49 @@ func (c *Cassette) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".cassette-*")
+	err := c.inRoot(func(root *os.Root) error {
+		if d := filepath.Dir(c.name); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+		}
+		return fsutil.WriteFileIn(root, c.name, buf.Bytes(), 0o644)
+	})
 	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.Path); err != nil {
 		return err
 	}
 	c.dirty = false
 	return nil
+}
+
+// inRoot calls do with an os.Root of the cassette's directory; its
+// errors name the cassette, and say so when a link leads out.
+func (c *Cassette) inRoot(do func(root *os.Root) error) error {
+	root, err := os.OpenRoot(c.dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	err = do(root)
+	var nr *fsutil.NotRegularError
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist):
+		return err
+	case fsutil.Escapes(err):
+		return fmt.Errorf("cassette %s: a symbolic link on the path leads out of %s, where the cassette must stay", c.Path, c.dir)
+	case errors.As(err, &nr):
+		return fmt.Errorf("cassette %s is %s, not a regular file", c.Path, fsutil.Kind(nr.Mode))
+	}
+	return fmt.Errorf("cassette %s: %w", c.Path, unwrapPath(err))
+}
+
+// unwrapPath drops the path an fs error repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // add keeps a new recording.

@@ -51,10 +51,12 @@ type Secret struct {
 // Session is one test case's use of a cassette: it is the case's model
 // providers (its Target satisfies the engine's Models).
 type Session struct {
-	c       *Cassette
-	name    string
-	mode    Mode
-	models  Models
+	c      *Cassette
+	name   string
+	mode   Mode
+	models Models
+	// secrets grow while the case runs (AddSecrets), under secMu.
+	secMu   sync.Mutex
 	secrets []Secret
 	// script answers a step's requests before the cassette is asked.
 	script *Script
@@ -71,7 +73,7 @@ func NewSession(c *Cassette, name string, mode Mode, models Models, secrets []Se
 	if mode == ModeAll {
 		c.forget(name)
 	}
-	return &Session{c: c, name: name, mode: mode, models: models, secrets: secrets, script: script,
+	return &Session{c: c, name: name, mode: mode, models: models, secrets: slices.Clone(secrets), script: script,
 		asked: map[string]int{}, played: map[string]int{}}
 }
 
@@ -195,10 +197,31 @@ func deliver(req llm.Request, resp *llm.Response) *llm.Response {
 	return resp
 }
 
+// AddSecrets adds values the session must refuse to record from now on:
+// those a run learns as it goes (the dotenv files of its chain and of the
+// chains it calls).
+func (s *Session) AddSecrets(more ...Secret) {
+	s.secMu.Lock()
+	defer s.secMu.Unlock()
+	for _, sec := range more {
+		if !slices.Contains(s.secrets, sec) {
+			s.secrets = append(s.secrets, sec)
+		}
+	}
+}
+
+// Secrets are the values the session refuses to record, for whoever
+// reports on the case (to mask them).
+func (s *Session) Secrets() []Secret {
+	s.secMu.Lock()
+	defer s.secMu.Unlock()
+	return slices.Clone(s.secrets)
+}
+
 // refuseSecrets fails a recording that would write a secret value.
 func (s *Session) refuseSecrets(r *Recording) error {
 	text := fmt.Sprintf("%+v", *r)
-	for _, sec := range s.secrets {
+	for _, sec := range s.Secrets() {
 		for _, form := range refusable(sec.Value) {
 			if strings.Contains(text, form) {
 				return fmt.Errorf("refusing to record step %s's model request: it holds the value of %s, which must never be written to %s", r.Step, sec.Name, s.c.Path)

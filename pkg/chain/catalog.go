@@ -55,7 +55,7 @@ func inCatalog(dir string, e fs.DirEntry) bool {
 	if strings.ToLower(filepath.Ext(e.Name())) != ".json" {
 		return true
 	}
-	data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	data, err := ReadFile(filepath.Join(dir, e.Name()))
 	if err != nil {
 		return true // unreadable: listing it says why
 	}
@@ -115,7 +115,7 @@ func loadCatalogFile(path string, opts Options) []*CatalogFile {
 // peekNames reads just the chain names of a file that failed validation,
 // so `run NAME` can report that file's errors instead of "unknown chain".
 func peekNames(path string) []string {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil
 	}

@@ -109,18 +109,30 @@ type tree struct {
 	names, scripts map[string][]string
 }
 
-// treeIndex reads the tree below root (depth directories down); a root
-// that is no directory holds nothing.
+// treeIndex is indexTree of root, read once a Library.
 func (l *Library) treeIndex(root string, depth int) *tree {
 	key := fmt.Sprint(depth, root)
 	if t, ok := l.trees[key]; ok {
 		return t
 	}
-	t := &tree{names: map[string][]string{}, scripts: map[string][]string{}}
 	if l.trees == nil {
 		l.trees = map[string]*tree{}
 	}
+	t := indexTree(root, depth)
 	l.trees[key] = t
+	return t
+}
+
+// NamesBelow are the chain and workflow names of the chain files in root
+// and the directories below it (as deep as FindWorkflow looks), each with
+// the files that hold it: the names a new file there may not take, or a
+// run by name or a workflow step would find two.
+func NamesBelow(root string) map[string][]string { return indexTree(root, maxTreeDepth).names }
+
+// indexTree reads the tree below root (depth directories down) by names
+// alone; a root that is no directory holds nothing.
+func indexTree(root string, depth int) *tree {
+	t := &tree{names: map[string][]string{}, scripts: map[string][]string{}}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return t
 	}

@@ -3,11 +3,12 @@ package chain
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // Options change how strictly a chain is validated.
@@ -44,7 +45,7 @@ func (l *Loaded) Named(name string) *Chain {
 
 // LoadFile reads and validates one chain file.
 func LoadFile(path string, opts Options) (*Loaded, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read chain file: " + err.Error()}}}
 	}
@@ -273,3 +274,13 @@ func valueOf(m *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// maxChainFile bounds a chain file: text a person writes, held whole in
+// memory while it loads.
+const maxChainFile = 32 << 20
+
+// ReadFile reads a chain file (or anything the catalog looks into): a
+// regular file of at most maxChainFile bytes, opened without blocking, so
+// that a FIFO or a device among the chains is refused at once instead of
+// hanging every command that lists them.
+func ReadFile(path string) ([]byte, error) { return fsutil.ReadRegular(path, maxChainFile) }

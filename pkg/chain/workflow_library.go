@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -181,7 +180,7 @@ func eachItem(d *diags, v *yaml.Node, notList, notMapping string, fn func(i int,
 // LoadScripts reads the scripts: library of a file (one of scripts:
 // alone, or a workflow file's), for script steps of other files.
 func LoadScripts(path string) (map[string]*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read scripts: " + err.Error()}}}
 	}
@@ -206,7 +205,7 @@ func LoadScripts(path string) (map[string]*Script, error) {
 // peekFile reads a file's chain names and script subjects alone.
 func peekFile(path string) (names, subjects []string) {
 	names = peekNames(path)
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return names, nil
 	}

@@ -156,6 +156,46 @@ func TestEnvSecrets(t *testing.T) {
 	}
 }
 
+// TestCredentialNames: the names that hold credentials by convention,
+// whatever their source, and look-alikes that do not.
+func TestCredentialNames(t *testing.T) {
+	for _, name := range []string{"ANTHROPIC_API_KEY", "SERVICE_TOKEN", "GITHUB_TOKEN", "DB_PASS", "DB_PASSWORD", "MYSQL_PWD", "PRIVATE_KEY",
+		"GH_PAT", "AZDO_PAT", "MY_SECRET_VALUE", "client_secret", "STRIPE_KEY", "API_KEY_2", "AWS_SECRET_ACCESS_KEY", "GOOGLE_APPLICATION_CREDENTIALS",
+		"SSH_PASSPHRASE", "NPM_AUTH", "SENTRY_DSN", "SESSION_COOKIE", "KEY", "PASS", "OPENAI_APIKEY", "x_token_file"} {
+		if !CredentialName(name) {
+			t.Errorf("%s: not taken for a credential", name)
+		}
+	}
+	for _, name := range []string{"HOME", "PATH", "PWD", "OLDPWD", "KEYBOARD", "MONKEY_COUNT", "SSH_AUTH_SOCK", "GITHUB_REPOSITORY", "AWS_REGION",
+		"XDG_SESSION_ID", "PASSAGE", "PATTERN", "COMPASS", "DATABASE_HOST", "LANG"} {
+		if CredentialName(name) {
+			t.Errorf("%s: taken for a credential", name)
+		}
+	}
+}
+
+// TestVarSecretsFindPasswordsInURLs: a URL's password is a secret
+// whatever the variable's name; a URL without one, or a user alone, is
+// not.
+func TestVarSecretsFindPasswordsInURLs(t *testing.T) {
+	got := VarSecrets("dotenv variable", map[string]string{
+		"DATABASE_URL": "postgres://app:pw_in_url_1@db:5432/app",
+		"CACHE":        "redis://:only_pw_2@cache:6379/0",
+		"MIRROR":       "https://ada:p%40ss_3@mirror.example/x",
+		"HOMEPAGE":     "https://example.com/docs?x=1",
+		"PG":           "postgres://postgres@localhost/db",
+		"NOT_A_URL":    "a@b:c",
+	})
+	var seen []string
+	for _, s := range got {
+		seen = append(seen, s.Name+"="+s.Value)
+	}
+	want := "the password in dotenv variable CACHE=only_pw_2,the password in dotenv variable DATABASE_URL=pw_in_url_1,the password in dotenv variable MIRROR=p@ss_3"
+	if strings.Join(seen, ",") != want {
+		t.Errorf("got  %v\nwant %s", seen, want)
+	}
+}
+
 func TestJUnitIsWellFormed(t *testing.T) {
 	rep := &Report{Files: []*FileReport{{Path: "chains/a.test.yaml", Chain: "a", Cases: []*CaseReport{
 		{Name: "ok", Result: Passed}, {Name: `bad <"&">`, Result: Failed, Failures: []string{"status: want x", "output: <y>"}}, {Name: "later", Result: Skipped, Skip: "wip"},

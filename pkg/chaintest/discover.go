@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // Suffix ends the name of every test file.
@@ -99,7 +101,7 @@ func testsChain(path, name string) bool {
 	if matchName(name, strings.TrimSuffix(filepath.Base(path), Suffix)) {
 		return true
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, maxTestFile)
 	if err != nil {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -70,11 +71,12 @@ func exitCode(status run.Status) int {
 	return 1
 }
 
-// checker collects what fails one case. Golden files are read from dir,
+// checker collects what fails one case. Golden files are read from dir
+// (the test file's directory, as an os.Root: nothing leads out of it),
 // or written there when update is set.
 type checker struct {
 	failures []string
-	dir      string
+	dir      *os.Root
 	update   bool
 	// updated are the golden files written.
 	updated []string
@@ -95,17 +97,16 @@ func (k *checker) match(what string, m *Matcher, v any) {
 	}
 	var golden *string
 	if m.Golden != "" {
-		path := filepath.Join(k.dir, m.Golden)
 		if k.update {
-			if err := writeGolden(path, render.Text(v)); err != nil {
-				k.failf("%s: writing golden file: %v", what, err)
+			if err := writeGolden(k.dir, m.Golden, render.Text(v)); err != nil {
+				k.failf("%s: writing golden file %s: %v", what, m.Golden, goldenError(err))
 			} else {
-				k.updated = append(k.updated, path)
+				k.updated = append(k.updated, filepath.Join(k.dir.Name(), m.Golden))
 			}
 		} else {
-			data, err := os.ReadFile(path)
+			data, err := fsutil.ReadRegularIn(k.dir, m.Golden, maxGolden)
 			if err != nil {
-				k.failf("%s: golden file %s: %v (chainrun test --update writes it)", what, m.Golden, unwrapPath(err))
+				k.failf("%s: golden file %s: %v (chainrun test --update writes it)", what, m.Golden, goldenError(err))
 				return
 			}
 			text := string(data)
@@ -117,12 +118,31 @@ func (k *checker) match(what string, m *Matcher, v any) {
 	}
 }
 
-// writeGolden writes a golden file, its directory made as needed.
-func writeGolden(path, text string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// maxGolden bounds a golden file, read whole.
+const maxGolden = 256 << 20
+
+// writeGolden writes a golden file inside dir, its directory made as
+// needed, atomically and through the root: a link on the way that leads
+// out of the test file's directory is refused, never followed.
+func writeGolden(dir *os.Root, name, text string) error {
+	if d := filepath.Dir(name); d != "." {
+		if err := dir.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return fsutil.WriteFileIn(dir, name, []byte(text), 0o644)
+}
+
+// goldenError words an error of a golden file's read or write.
+func goldenError(err error) error {
+	var nr *fsutil.NotRegularError
+	switch {
+	case fsutil.Escapes(err):
+		return errors.New("a symbolic link on its path leads out of the test file's directory, where golden files stay")
+	case errors.As(err, &nr):
+		return fmt.Errorf("it is %s, not a regular file", fsutil.Kind(nr.Mode))
+	}
+	return unwrapPath(err)
 }
 
 // unwrapPath drops the path an fs error repeats.

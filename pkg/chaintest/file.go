@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -135,10 +136,14 @@ func (d *Decisions) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// maxTestFile bounds a test file: text a person writes, read from a
+// regular file only, so that a FIFO among the tests cannot hang them.
+const maxTestFile = 32 << 20
+
 // Load reads and checks a test file; every problem names the file and
 // line.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, maxTestFile)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +165,9 @@ func Load(path string) (*File, error) {
 	f.root = &root
 	if len(f.Cases) == 0 {
 		return nil, fmt.Errorf("%s: no cases: a test file lists its cases under cases:", path)
+	}
+	if f.Cassette != "" && !filepath.IsLocal(f.Cassette) {
+		return nil, fmt.Errorf("%s:%d: cassette %q: a cassette lies in the test file's directory or below (chainrun test records into it)", path, f.line("cassette"), f.Cassette)
 	}
 	if err := f.checkNulls(); err != nil {
 		return nil, err
@@ -270,10 +278,16 @@ func (f *File) ChainRef() (ref string, isPath bool) {
 
 // CassettePath is where the file's recorded answers live.
 func (f *File) CassettePath() string {
+	return filepath.Join(filepath.Dir(f.Path), f.cassetteName())
+}
+
+// cassetteName is the cassette's path relative to the test file's
+// directory, which it may not leave (Load checks cassette:).
+func (f *File) cassetteName() string {
 	if f.Cassette != "" {
-		return filepath.Join(filepath.Dir(f.Path), f.Cassette)
+		return f.Cassette
 	}
-	return strings.TrimSuffix(f.Path, ".test.yaml") + ".cassette.yaml"
+	return strings.TrimSuffix(filepath.Base(f.Path), ".test.yaml") + ".cassette.yaml"
 }
 
 // line is the line of the value at a path of keys (sequence indexes as

@@ -49,7 +49,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(tc.Mocks.Env)) {
-		secrets = append(secrets, EnvSecrets([]string{k + "=" + tc.Mocks.Env[k]})...)
+		secrets = append(secrets, VarSecrets("mocks.env variable", map[string]string{k: tc.Mocks.Env[k]})...)
 	}
 	script := cassette.NewScript(map[string][]cassette.Answer(nil))
 	if len(tc.Mocks.Models) > 0 {
@@ -68,6 +68,10 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 		run.WithEnv(r.env(tc, tmp)),
 		run.WithCache(cache.NewMem(), true), // answers kept within the case only
 		run.WithStreaming(false),
+		// the credentials of every dotenv file the run reads (the
+		// config's, the chain's, a called chain's) are refused as the
+		// environment's are
+		run.WithDotenvRead(func(vars map[string]string) { session.AddSecrets(VarSecrets("dotenv variable", vars)...) }),
 	}
 	if tc.Mocks.Time != "" {
 		at, _ := time.Parse(time.RFC3339, tc.Mocks.Time)
@@ -80,7 +84,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 	}
 	req := run.Request{Chain: c, Inputs: inputs, Decide: decider(tc.Mocks.Decisions)}
 	res, err := engine.Run(ctx, req)
-	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: secrets}
+	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets()}
 	if err != nil {
 		o.res, o.exit = &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
 	} else {

@@ -126,8 +126,8 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		abs, _ := filepath.Abs(f.CassettePath())
 		tape := loaded[abs]
 		if tape == nil {
-			if tape, err = cassette.Load(f.CassettePath()); err != nil {
-				return nil, err
+			if tape, err = cassette.LoadIn(filepath.Dir(f.Path), f.cassetteName()); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Path, err)
 			}
 			loaded[abs] = tape
 		}
@@ -155,6 +155,11 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		return nil, err
 	}
 	defer cleanup()
+	roots, err := openRoots(files)
+	if err != nil {
+		return nil, err
+	}
+	defer roots.close()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(r.Parallel, 1))
 	if r.Parallel <= 0 {
@@ -173,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			tc := j.f.Cases[j.i]
 			// each case its own state and cache directories
 			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)))
-			k := &checker{dir: filepath.Dir(j.f.Path), update: r.Update}
+			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update}
 			for _, m := range o.misses {
 				k.failf("%v", m)
 				k.explained = true

@@ -9,5 +9,5 @@
 // engine hands them to the commands of one run, so two runs in one
 // process (chainrun mcp) never see each other's.
 //
-// It imports nothing of this module.
+// It may import, of this module: fsutil.
 package dotenv

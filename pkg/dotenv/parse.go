@@ -26,7 +26,8 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e
 func (e *SyntaxError) NothingRan() bool { return true }
 
 // Parse reads the assignments of a dotenv file's text, in order (name
-// names the file in errors). The syntax is the one docker compose and
+// names the file in errors; an error names the line and key, never a
+// value). The syntax is the one docker compose and
 // python-dotenv share:
 //
 //	# a comment, and empty lines, are skipped
@@ -93,9 +94,16 @@ func (p *parser) next() (Var, bool, error) {
 	key, value, found := strings.Cut(s, "=")
 	key = strings.TrimRight(key, " \t")
 	if !found {
-		return Var{}, false, p.fail(at, "%q is not an assignment: write KEY=VALUE", strings.TrimSpace(raw))
+		if w := leadingName(s); w != "" {
+			return Var{}, false, p.fail(at, "the line that begins %q is not an assignment: write KEY=VALUE (the rest of the line is not shown)", w)
+		}
+		return Var{}, false, p.fail(at, "the line is not an assignment: write KEY=VALUE (it is not shown)")
 	}
 	if !validKey(key) {
+		if strings.ContainsAny(key, " \t:") {
+			// more than a name: perhaps a value the '=' belongs to
+			return Var{}, false, p.fail(at, "the text before '=' is not a variable name: use letters, digits and '_', not starting with a digit")
+		}
 		return Var{}, false, p.fail(at, "%q is not a variable name: use letters, digits and '_', not starting with a digit", key)
 	}
 	written := value
@@ -103,11 +111,24 @@ func (p *parser) next() (Var, bool, error) {
 	if value != "" && (value[0] == '\'' || value[0] == '"') {
 		// the value may go on past this line: read from the whole rest
 		p.rest = p.rest[len(raw)-len(value):]
-		v, err := p.quoted(at, value[0])
+		v, err := p.quoted(at, key, value[0])
 		return Var{Key: key, Value: v, Line: at}, err == nil, err
 	}
 	p.takeLine()
 	return Var{Key: key, Value: unquoted(written), Line: at}, true, nil
+}
+
+// leadingName is the variable name a line that is no assignment begins
+// with, when a blank or ':' follows it ("API_TOKEN: …", "machine h …"):
+// enough to find the line. A line that is one word is not named: it may
+// be a value pasted alone. Nothing else of the line is ever shown, since
+// its value was never registered to be masked.
+func leadingName(s string) string {
+	end := strings.IndexAny(s, " \t:")
+	if end <= 0 || !validKey(s[:end]) {
+		return ""
+	}
+	return s[:end]
 }
 
 // unquoted is an unquoted value as written after the '=': up to a
@@ -125,7 +146,7 @@ func unquoted(v string) string {
 // quoted reads a quoted value from the start of rest (its opening quote
 // q), across lines if need be, then checks that only blanks or a comment
 // follow the closing quote.
-func (p *parser) quoted(at int, q byte) (string, error) {
+func (p *parser) quoted(at int, key string, q byte) (string, error) {
 	var b strings.Builder
 	i := 1
 	for ; i < len(p.rest) && p.rest[i] != q; i++ {
@@ -143,12 +164,12 @@ func (p *parser) quoted(at int, q byte) (string, error) {
 		b.WriteByte(c)
 	}
 	if i >= len(p.rest) {
-		return "", p.fail(at, "the value's closing %c is missing", q)
+		return "", p.fail(at, "%s: the value's closing %c is missing", key, q)
 	}
 	p.rest = p.rest[i+1:]
 	after := strings.TrimLeft(p.takeLine(), " \t")
 	if after != "" && after[0] != '#' {
-		return "", p.fail(p.line-1, "%q after the closing %c: quote the whole value", after, q)
+		return "", p.fail(p.line-1, "%s: text after the value's closing %c: quote the whole value", key, q)
 	}
 	return b.String(), nil
 }

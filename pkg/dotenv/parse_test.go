@@ -3,6 +3,7 @@ package dotenv
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -46,14 +47,17 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
 	}{
-		{"no equals", "A=1\njust words\n", `.env:2: "just words" is not an assignment: write KEY=VALUE`},
-		{"export alone", "export A\n", `.env:1: "export A" is not an assignment: write KEY=VALUE`},
+		{"no equals", "A=1\njust words\n", `.env:2: the line that begins "just" is not an assignment: write KEY=VALUE (the rest of the line is not shown)`},
+		{"export alone", "export A\n", `.env:1: the line is not an assignment: write KEY=VALUE (it is not shown)`},
+		{"a YAML slip", "A: 1\n", `.env:1: the line that begins "A" is not an assignment: write KEY=VALUE (the rest of the line is not shown)`},
+		{"no name to show", "-x y\n", `.env:1: the line is not an assignment: write KEY=VALUE (it is not shown)`},
 		{"bad name", "\n\nMY-KEY=1\n", `.env:3: "MY-KEY" is not a variable name: use letters, digits and '_', not starting with a digit`},
 		{"digit first", "1A=1\n", `.env:1: "1A" is not a variable name: use letters, digits and '_', not starting with a digit`},
 		{"empty name", "=1\n", `.env:1: "" is not a variable name: use letters, digits and '_', not starting with a digit`},
-		{"unclosed double quote", "A=1\nB=\"open\nC=2\n", `.env:2: the value's closing " is missing`},
-		{"unclosed single quote", "B='open", `.env:1: the value's closing ' is missing`},
-		{"text after quotes", "A=1\nB=\"x\ny\" z\n", `.env:3: "z" after the closing ": quote the whole value`},
+		{"a name with blanks in it", "MY KEY=1\n", `.env:1: the text before '=' is not a variable name: use letters, digits and '_', not starting with a digit`},
+		{"unclosed double quote", "A=1\nB=\"open\nC=2\n", `.env:2: B: the value's closing " is missing`},
+		{"unclosed single quote", "B='open", `.env:1: B: the value's closing ' is missing`},
+		{"text after quotes", "A=1\nB=\"x\ny\" z\n", `.env:3: B: text after the value's closing ": quote the whole value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(".env", []byte(tc.src))
@@ -65,6 +69,36 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestParseErrorsNeverShowAValue: a malformed line may hold a secret
+// (a YAML-style "KEY: value", a .netrc line, a value pasted alone, text
+// after a quoted value); its error names the file, line and key, never
+// the value, which was never registered to be masked.
+func TestParseErrorsNeverShowAValue(t *testing.T) {
+	for _, tc := range []struct{ src, key string }{
+		{"API_TOKEN: tok_live_9f8e7d\n", "API_TOKEN"},
+		{"machine example.com login ada password Hunter2Pw\n", "machine"},
+		{"ghp_pastedAloneNoKey0123\n", ""},
+		{"A=1\nexport SECRET tok_x_8877\n", "SECRET"},
+		{"DB_PASS=\"pw_one\"pw_two_tail\n", "DB_PASS"},
+		{"KEY tok_before_equals=1\n", ""},
+		{"PASS='open pw_never_closed\n", "PASS"},
+	} {
+		_, err := Parse("/p/.env", []byte(tc.src))
+		if err == nil {
+			t.Fatalf("%q parsed", tc.src)
+		}
+		msg := err.Error()
+		for _, secret := range []string{"tok_", "Hunter2", "ghp_", "pw_"} {
+			if strings.Contains(msg, secret) {
+				t.Errorf("%q: the error shows the value: %s", tc.src, msg)
+			}
+		}
+		if !strings.HasPrefix(msg, "/p/.env:") || tc.key != "" && !strings.Contains(msg, tc.key) {
+			t.Errorf("%q: want the file, line and key %q: %s", tc.src, tc.key, msg)
+		}
 	}
 }
 

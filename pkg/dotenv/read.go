@@ -3,9 +3,9 @@ package dotenv
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // File is one dotenv file to read.
@@ -63,25 +63,22 @@ func Read(files []File) (map[string]string, error) {
 	return out, nil
 }
 
-// readFile reads and parses one file.
+// readFile reads and parses one file. It is opened without blocking and
+// must be a regular file: a FIFO nobody writes would otherwise hang the
+// command before anything runs, deaf to an interrupt.
 func readFile(f File) ([]Var, error) {
-	h, err := os.Open(f.Path)
-	if err != nil {
-		if f.Optional && errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, &FileError{f, err}
-	}
-	defer h.Close()
-	if fi, err := h.Stat(); err == nil && fi.IsDir() {
-		return nil, &FileError{f, errors.New("is a directory")}
-	}
-	data, err := io.ReadAll(io.LimitReader(h, maxSize+1))
-	if err != nil {
-		return nil, &FileError{f, err}
-	}
-	if len(data) > maxSize {
+	data, err := fsutil.ReadRegular(f.Path, maxSize)
+	var nr *fsutil.NotRegularError
+	var big *fsutil.TooLargeError
+	switch {
+	case err == nil:
+		return Parse(f.Path, data)
+	case f.Optional && errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case errors.As(err, &nr):
+		return nil, &FileError{f, fmt.Errorf("is %s, not a regular file", fsutil.Kind(nr.Mode))}
+	case errors.As(err, &big):
 		return nil, &FileError{f, fmt.Errorf("is over %d bytes: a dotenv file holds settings", maxSize)}
 	}
-	return Parse(f.Path, data)
+	return nil, &FileError{f, err}
 }

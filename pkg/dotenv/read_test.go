@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRead: later files win, an optional file may be missing, a required
@@ -38,11 +40,45 @@ func TestRead(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 	bad := write("bad.env", "A=1\nnope\n")
-	if _, err := Read([]File{{Path: base}, {Path: bad}}); err == nil || err.Error() != bad+`:2: "nope" is not an assignment: write KEY=VALUE` {
+	if _, err := Read([]File{{Path: base}, {Path: bad}}); err == nil || err.Error() != bad+`:2: the line is not an assignment: write KEY=VALUE (it is not shown)` {
 		t.Errorf("a bad line: %v", err)
 	}
 	big := write("big.env", "A="+strings.Repeat("x", maxSize)+"\n")
 	if _, err := Read([]File{{Path: big}}); err == nil || !strings.Contains(err.Error(), "is over") {
 		t.Errorf("a big file: %v", err)
+	}
+}
+
+// TestReadRefusesWhatIsNotARegularFile: a FIFO nobody writes or a device
+// is refused at once, naming the file, optional or not; opening
+// the FIFO must not wait for a writer.
+func TestReadRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "secrets.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, tc := range []struct {
+		name string
+		file File
+		want string
+	}{
+		{"a FIFO", File{Path: fifo, From: "c.yaml:2:9"}, fifo + " (named at c.yaml:2:9): is a FIFO (named pipe), not a regular file"},
+		{"an optional FIFO", File{Path: fifo, Optional: true}, fifo + ": is a FIFO (named pipe), not a regular file"},
+		{"a device", File{Path: "/dev/null"}, "/dev/null: is a device, not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := Read([]File{tc.file}); done <- err }()
+			select {
+			case err := <-done:
+				var fe *FileError
+				if !errors.As(err, &fe) || !strings.HasSuffix(err.Error(), tc.want) {
+					t.Errorf("got %v, want …%s", err, tc.want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Read blocked")
+			}
+		})
 	}
 }

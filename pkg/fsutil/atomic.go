@@ -1,10 +1,16 @@
 // Package fsutil writes files so that readers never see half of one: the
 // data goes to a temporary file in the same directory, which is renamed
 // over the target. Durable writes also reach the disk before they return.
+// It also reads the files a user names so that a FIFO, a device or a
+// directory is refused at once instead of blocking (regular.go), and
+// writes inside an os.Root so that no link leads a write out.
 // It imports nothing of this module.
 package fsutil
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -77,4 +83,35 @@ func SyncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// WriteFileIn is WriteFilePerm of name inside root: the temporary file and
+// the rename go through the root, so no name and no link on it takes the
+// write outside. An existing link at name that leads out is refused (the
+// root's error), not replaced; perm as for WriteFilePerm.
+func WriteFileIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	if _, err := root.Stat(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var r [6]byte
+	_, _ = rand.Read(r[:])
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+hex.EncodeToString(r[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil && perm != 0 {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+	}
+	return err
 }

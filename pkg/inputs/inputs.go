@@ -4,23 +4,21 @@
 // or JSON mapping). What it refuses is an Error, which stops a command
 // before anything runs.
 //
-// It may import, of this module: chain.
+// It may import, of this module: chain, fsutil.
 package inputs
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
-	"syscall"
 
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // maxInputFile is the most --input k=@path and --input-file read: a value
@@ -94,41 +92,14 @@ func Parse(flags []string, file string) (map[string]string, error) {
 // opens without blocking and refuses a FIFO, a device or a directory,
 // whose read could block or never end.
 func readInputFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, err := fsutil.ReadRegular(path, maxInputFile)
 	if err != nil {
-		return nil, errors.Unwrap(err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+		if u := errors.Unwrap(err); u != nil {
+			return nil, u
+		}
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (a %s); inputs are read from regular files only", path, fileKind(fi.Mode()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxInputFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxInputFile {
-		return nil, fmt.Errorf("%s is larger than %d MiB, the most an input is read from a file", path, maxInputFile>>20)
 	}
 	return data, nil
-}
-
-// fileKind names what a file that is not a regular one is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // inputText renders a value from an input file as the text of an input:

@@ -10,5 +10,5 @@
 // over both wire formats, streaming or not.
 //
 // It knows nothing of chains or steps. It may import, of this module:
-// redact, retry.
+// fsutil, redact, retry.
 package llm

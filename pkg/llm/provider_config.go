@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // ProviderConfig is an endpoint: a built-in one or one named in config
@@ -91,6 +93,10 @@ func (r *Registry) configure(name string, c ProviderConfig) ProviderConfig {
 	return base
 }
 
+// maxKeyFile bounds an api_key_file: a key, read from a regular file
+// only, so that a FIFO or a device named there cannot hang a run.
+const maxKeyFile = 64 << 10
+
 // apiKey reads the key from the provider's one source; "" when it needs
 // none. The key itself never appears in an error.
 func (c ProviderConfig) apiKey(getenv func(string) string) (string, *ConfigError) {
@@ -99,7 +105,7 @@ func (c ProviderConfig) apiKey(getenv func(string) string) (string, *ConfigError
 		return runKeyCmd(c.APIKeyCmd)
 	case c.APIKeyFile != "":
 		path := expandPath(c.APIKeyFile, getenv)
-		data, err := os.ReadFile(path)
+		data, err := fsutil.ReadRegular(path, maxKeyFile)
 		if err != nil {
 			return "", &ConfigError{Msg: fmt.Sprintf("needs an API key: api_key_file %s: %v", c.APIKeyFile, unwrapPath(err)), MissingKey: errors.Is(err, os.ErrNotExist)}
 		}

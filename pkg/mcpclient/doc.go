@@ -5,5 +5,5 @@
 // keeps the session for every step that calls it, so a stdio server is
 // started once a run, not once a step.
 //
-// It imports nothing of this module.
+// It may import, of this module: redact.
 package mcpclient

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // Server is how to reach one MCP server: Command (with Args, Env and Dir)
@@ -81,8 +83,16 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
-	return fmt.Sprintf("MCP server %s: cannot connect: %v", e.Server, e.Err)
+	return redact.URLsIn(fmt.Sprintf("MCP server %s: cannot connect: %v", e.Server, e.Err))
 }
+
+// redacted is an error whose text shows its URLs as redact.URL does (the
+// SDK and Go's HTTP client quote the connection's URL, query and user
+// included); the error itself is kept for errors.Is and errors.As.
+type redacted struct{ err error }
+
+func (r redacted) Error() string { return redact.URLsIn(r.err.Error()) }
+func (r redacted) Unwrap() error { return r.err }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
 
@@ -120,7 +130,7 @@ func (p *Pool) Call(ctx context.Context, srv Server, tool string, args map[strin
 		if errors.Is(err, mcp.ErrConnectionClosed) {
 			p.forget(srv, cs)
 		}
-		return Result{}, fmt.Errorf("MCP server %s: tool %s: %w", srv.Name, tool, err)
+		return Result{}, redacted{fmt.Errorf("MCP server %s: tool %s: %w", srv.Name, tool, err)}
 	}
 	out := Result{Structured: res.StructuredContent, IsError: res.IsError}
 	var texts []string
@@ -147,7 +157,7 @@ func (p *Pool) Tools(ctx context.Context, srv Server) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: listing tools: %w", srv.Name, err)
+			return nil, redacted{fmt.Errorf("MCP server %s: listing tools: %w", srv.Name, err)}
 		}
 		tools = append(tools, t)
 	}

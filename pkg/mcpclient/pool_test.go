@@ -131,6 +131,33 @@ func TestConnectFailures(t *testing.T) {
 	}
 }
 
+// TestConnectErrorsRedactTheURL: a connection URL's credentials and
+// query (where tokens travel) never show in an error, whichever form the
+// transport quotes it in.
+func TestConnectErrorsRedactTheURL(t *testing.T) {
+	ctx := context.Background()
+	for _, u := range []string{
+		"http://admin:PwSecret1@127.0.0.1:1/mcp?token=QTOKEN1",
+		"http://127.0.0.1:1/mcp?api_key=QTOKEN2&x=1",
+		"http://ghp_USERTOKEN3@127.0.0.1:1/mcp#QTOKEN3",
+	} {
+		var p mcpclient.Pool
+		_, err := p.Call(ctx, mcpclient.Server{Name: "remote", URL: u}, "echo", nil)
+		p.Close()
+		if err == nil {
+			t.Fatalf("%s: connected", u)
+		}
+		for _, secret := range []string{"PwSecret", "QTOKEN", "USERTOKEN"} {
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("%s: the error shows it: %v", u, err)
+			}
+		}
+		if !strings.Contains(err.Error(), "127.0.0.1:1/mcp") {
+			t.Errorf("%s: the error no longer says where: %v", u, err)
+		}
+	}
+}
+
 func TestUnknownToolIsAnError(t *testing.T) {
 	ctx := context.Background()
 	srv := mcptest.New()

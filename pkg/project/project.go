@@ -6,7 +6,7 @@
 // (settings.go); who runs act for, the principal of config and CHAINRUN_PRINCIPAL_*
 // (principal.go); and the dotenv files config names (dotenv.go).
 //
-// It may import, of this module: dotenv.
+// It may import, of this module: dotenv, fsutil.
 package project
 
 import (

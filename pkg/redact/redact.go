@@ -9,7 +9,9 @@ package redact
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // URL is a URL as an error or event may show it: credentials
@@ -44,4 +46,17 @@ func URL(u string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// urlInText finds a URL in a text: a scheme, "://", and what follows up
+// to a blank, a quote or a bracket that closes it.
+var urlInText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'`<>()]+")
+})
+
+// URLsIn is a text with every URL in it redacted as URL does: for an
+// error of a library that quotes the URL it was given (Go's HTTP client
+// hides a password, but neither a query nor a user alone).
+func URLsIn(text string) string {
+	return urlInText().ReplaceAllStringFunc(text, URL)
 }

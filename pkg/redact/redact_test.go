@@ -22,3 +22,20 @@ func TestURL(t *testing.T) {
 		}
 	}
 }
+
+// TestURLsIn: every URL in a text (an error of a library that quotes
+// the URL it was given) is redacted as URL does; the rest of the text is
+// left as it is.
+func TestURLsIn(t *testing.T) {
+	for in, want := range map[string]string{
+		`Post "http://admin:***@127.0.0.1:1/mcp?token=QTOKEN1": dial tcp 127.0.0.1:1: connect: connection refused`: `Post "http://***@127.0.0.1:1/mcp?…": dial tcp 127.0.0.1:1: connect: connection refused`,
+		"calling initialize: https://u:pw2@h.example/sse?key=k2 and wss://h2/x#frag2 failed":                       "calling initialize: https://***@h.example/sse?… and wss://h2/x?… failed",
+		"no URL here: host:port 127.0.0.1:1, a@b":                                                                  "no URL here: host:port 127.0.0.1:1, a@b",
+		"(http://h/p?t=3)":     "(http://h/p?…)",
+		"'http://user:pw4@h/'": "'http://***@h/'",
+	} {
+		if got := URLsIn(in); got != want {
+			t.Errorf("URLsIn(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // astLimits bound what an ast_parse pre_tool reads and gives: so many
@@ -130,11 +131,7 @@ func language(p string) string {
 
 // outline is one file's section, "" when it holds none of what is asked.
 func outline(file, name string, extract []string) string {
-	fi, err := os.Stat(file)
-	if err != nil || fi.Size() > astMaxFile {
-		return ""
-	}
-	src, err := os.ReadFile(file)
+	src, err := fsutil.ReadRegular(file, astMaxFile)
 	if err != nil {
 		return ""
 	}

@@ -32,8 +32,16 @@ func TestDryRunExecutor(t *testing.T) {
 			Succeeded, `"workflows":["hello"]`},
 		{"no candidate anywhere", "", "kind: dry_run", Failed,
 			"transition go failed: no candidate definition to analyse: $.arguments.definition, else $.context.candidate_definition selects nothing"},
-		{"a candidate that is no definition", "{candidate_definition: 42}", "kind: dry_run", Failed,
-			"$.context.candidate_definition: the definition is a number, not a workflow file or workflow"},
+		{"a candidate that is no definition is a result", "{candidate_definition: 42}", "kind: dry_run", Succeeded,
+			`"errors":["$.context.candidate_definition: the definition is a number, not a workflow file or workflow`},
+		{"text that is not YAML is a result", `{candidate_definition: "a: [unclosed"}`, "kind: dry_run", Succeeded,
+			`"definitionId":"candidate","errors":["$.context.candidate_definition: the definition is text that is not YAML or JSON`},
+		{"JSON cut short is a result", `{candidate_definition: '{"initialState": "a", "states": {'}`, "kind: dry_run", Succeeded,
+			`"ok":false`},
+		{"text that is YAML but no workflow is a result", `{candidate_definition: "just words"}`, "kind: dry_run", Succeeded,
+			`"ok":false`},
+		{"a workflow named other than the definition", "{candidate_definition: {workflows: {hello: " + goodCandidate + "}}, candidate_definition_id: innocent}", "kind: dry_run", Succeeded,
+			`"errors":["workflow \"hello\" is not named innocent, the candidate's definitionId: innocent.yaml holds the one workflow innocent"],"ok":false`},
 		{"a name that is a path", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: ../x}", "kind: dry_run", Failed,
 			"$.context.candidate_definition_id: the candidate's name ../x is not a name"},
 	}
@@ -47,6 +55,81 @@ func TestDryRunExecutor(t *testing.T) {
 				t.Errorf("no %q in %s", tc.want, text)
 			}
 		})
+	}
+}
+
+// TestAuthoringRefusesNamesInUse: a candidate may not take the name of a
+// chain or workflow already in the workflow file's directory or below
+// (publishing it would take that one out of service), nor hold workflows
+// named other than its definitionId; dry_run says so as a result,
+// registry fails and writes nothing.
+func TestAuthoringRefusesNamesInUse(t *testing.T) {
+	cases := []struct {
+		name, context, executor string
+		status                  Status
+		want                    string
+		written                 string
+	}{
+		{"a DAG chain's name", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: hello}", "kind: registry\ndir: published", Failed,
+			"registry: candidate \"hello\" is not published: a chain or workflow named hello is already in hello.yaml", ""},
+		{"a DAG chain's name and file", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: hello}", "kind: registry", Failed,
+			"registry: hello.yaml already exists", ""},
+		{"a workflow's name in a subdirectory", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: deploy}", "kind: registry\ndir: published", Failed,
+			"a chain or workflow named deploy is already in ops/deploy.yaml", ""},
+		{"the authoring workflow's own name", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: w}", "kind: registry", Failed,
+			"a chain or workflow named w is already in author.yaml", ""},
+		{"a workflow named like an existing chain under another definitionId", "{candidate_definition: {workflows: {hello: " + goodCandidate + "}}, candidate_definition_id: innocent}", "kind: registry", Failed,
+			"workflow \"hello\" is not named innocent", ""},
+		{"a second workflow in the candidate", "{candidate_definition: {workflows: {fresh: " + goodCandidate + ", helper: " + goodCandidate + "}}, candidate_definition_id: fresh}", "kind: registry", Failed,
+			"workflow \"helper\" is not named fresh", ""},
+		{"dry_run says so as a result", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: hello}", "kind: dry_run", Succeeded,
+			`"errors":["a chain or workflow named hello is already in hello.yaml: publishing it would take that one out of service; choose another definitionId"],"ok":false`, ""},
+		{"a name nothing uses", "{candidate_definition: " + goodCandidate + ", candidate_definition_id: fresh}", "kind: registry", Succeeded,
+			`"path":"fresh.yaml"`, "fresh.yaml"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{
+				"author.yaml":     writeOn + withContext(executorFlow("", tc.executor, "report: \"$.output\""), tc.context),
+				"hello.yaml":      "name: hello\nsteps:\n  - {id: a, type: cli, run: 'echo hi'}\n",
+				"ops/deploy.yaml": "workflows:\n  deploy: " + goodCandidate + "\n",
+			}
+			for name, text := range files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runAuthorFile(t, filepath.Join(dir, "author.yaml"), tc.status, tc.want)
+			for _, name := range []string{"hello.yaml", "innocent.yaml", "deploy.yaml", "published/deploy.yaml", "published/hello.yaml", "w.yaml", "fresh.yaml"} {
+				if _, err := os.Stat(filepath.Join(dir, name)); err == nil != (name == "hello.yaml" || name == tc.written) {
+					t.Errorf("%s: exists %v", name, err == nil)
+				}
+			}
+		})
+	}
+}
+
+// runAuthorFile runs the workflow file at path, which must end with
+// status and hold want in its error or context.
+func runAuthorFile(t *testing.T, path string, status Status, want string) {
+	t.Helper()
+	l, err := chain.LoadFile(path, chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l.Chain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != status {
+		t.Fatalf("status %s, want %s: %s", res.Status, status, res.Error)
+	}
+	if text := res.Error + asJSON(t, res.Context); !strings.Contains(text, want) {
+		t.Errorf("no %q in %s", want, text)
 	}
 }
 
@@ -88,20 +171,7 @@ func TestRegistryExecutor(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			l, err := chain.LoadFile(file, chain.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l.Chain})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.status {
-				t.Fatalf("status %s, want %s: %s", res.Status, tc.status, res.Error)
-			}
-			if text := res.Error + asJSON(t, res.Context); !strings.Contains(text, tc.want) {
-				t.Errorf("no %q in %s", tc.want, text)
-			}
+			runAuthorFile(t, file, tc.status, tc.want)
 			if tc.existing != "" {
 				if b, _ := os.ReadFile(filepath.Join(dir, tc.existing)); string(b) != "kept\n" {
 					t.Errorf("%s was overwritten: %q", tc.existing, b)

@@ -20,11 +20,12 @@ import (
 // (flowgate.authoring.write_enabled), never over a file already there.
 func init() {
 	register(chain.KindDryRun, kind{
-		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			c, err := loadCandidate(s, sc, "candidate")
 			if err != nil {
 				return outcome{}, err
 			}
+			x.checkNames(c, "")
 			return outcome{value: dataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warnings), "definitionId": c.id, "workflows": listOf(c.workflows)})}, nil
 		},
 		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
@@ -73,7 +74,10 @@ func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
 	}
 	file, err := chain.CandidateFile(def, c.id)
 	if err != nil {
-		return nil, &permanentError{fmt.Errorf("%s: %v", from, err)}
+		// text that is no YAML, or no workflow: a candidate that does
+		// not load, which dry_run reports and registry refuses
+		c.errs = []string{fmt.Sprintf("%s: %v", from, err)}
+		return c, nil
 	}
 	c.text, c.workflows, c.errs, c.warnings = chain.CheckCandidate(file, c.id+".yaml")
 	return c, nil
@@ -100,6 +104,9 @@ func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
 		return outcome{}, &permanentError{fmt.Errorf("registry: %v", err)}
 	}
 	rel := filepath.Join(s.Dir, c.id+".yaml")
+	if x.checkNames(c, filepath.Join(base, rel)); len(c.errs) > 0 {
+		return outcome{}, &permanentError{fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; "))}
+	}
 	if err := writeNew(base, rel, c.text); err != nil {
 		return outcome{}, err
 	}

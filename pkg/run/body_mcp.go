@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // An mcp step calls one tool of the MCP server its connection names; its
@@ -153,7 +154,7 @@ func (x *execution) closeMCP() {
 // serverOf says where a connection's server is, for a dry run.
 func serverOf(conn *chain.Connection) string {
 	if conn.URL != "" {
-		return conn.URL
+		return redact.URL(conn.URL)
 	}
 	return strings.Join(append([]string{conn.Command}, conn.Args...), " ")
 }

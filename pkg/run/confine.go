@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -78,51 +78,53 @@ func confinedDir(jail, d string) (string, error) {
 // openRegular opens p for reading (inside jail through an os.Root when
 // jail is set) and refuses what is not a regular file: a FIFO, a device
 // or a directory could block or never end, and no timeout or interrupt
-// could stop the read. The open itself does not block (O_NONBLOCK), so a
+// could stop the read. The open itself does not block (fsutil), so a
 // FIFO nobody writes is refused at once.
 func openRegular(jail, base, p string) (*os.File, error) {
-	const flags = os.O_RDONLY | syscall.O_NONBLOCK
 	var f *os.File
+	var err error
+	shown := p
 	if jail == "" {
 		full := p
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(base, p)
 		}
-		var err error
-		if f, err = os.OpenFile(full, flags, 0); err != nil {
-			return nil, &permanentError{fmt.Errorf("cannot read %s: %w", full, errors.Unwrap(err))}
-		}
+		f, err = fsutil.OpenRegular(full)
+		shown = full
 	} else {
-		rel, err := jailRel(jail, base, p)
-		if err != nil {
-			return nil, err
+		rel, jerr := jailRel(jail, base, p)
+		if jerr != nil {
+			return nil, jerr
 		}
-		root, err := os.OpenRoot(jail)
-		if err != nil {
-			return nil, &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
+		root, rerr := os.OpenRoot(jail)
+		if rerr != nil {
+			return nil, &permanentError{fmt.Errorf("the step's directory is unusable: %w", rerr)}
 		}
 		defer root.Close()
-		if f, err = root.OpenFile(rel, flags, 0); err != nil {
-			return nil, rootError(err, p, jail)
-		}
+		f, err = fsutil.OpenRegularIn(root, rel)
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, &permanentError{fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))}
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		what := "not a regular file"
-		switch {
-		case fi.IsDir():
-			what = "a directory"
-		case fi.Mode()&fs.ModeNamedPipe != 0:
-			what = "a FIFO (named pipe)"
-		case fi.Mode()&fs.ModeDevice != 0:
-			what = "a device"
-		}
-		return nil, &permanentError{fmt.Errorf("%s is %s, not a regular file: a file step reads regular files only", p, what)}
+	var nr *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &permanentError{fmt.Errorf("%s is %s, not a regular file: a file step reads regular files only", p, fsutil.Kind(nr.Mode))}
+	case err != nil && jail != "":
+		return nil, rootError(err, p, jail)
+	case err != nil:
+		return nil, &permanentError{fmt.Errorf("cannot read %s: %w", shown, errors.Unwrap(err))}
 	}
 	return f, nil
+}
+
+// writeError words an error of opening p to write (inside jail when it
+// is set): what is not a regular file (a FIFO would wait for a reader),
+// an escape, or the error itself.
+func writeError(err error, p, jail string) error {
+	var nr *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return &permanentError{fmt.Errorf("%s is %s, not a regular file: a write_file pre_tool writes regular files only", p, fsutil.Kind(nr.Mode))}
+	case jail != "":
+		return rootError(err, p, jail)
+	}
+	return &permanentError{fmt.Errorf("cannot write %s: %w", p, errors.Unwrap(err))}
 }

@@ -15,6 +15,23 @@ import (
 // chain's own dotenv and the real environment.
 func WithDotenv(files ...dotenv.File) Option { return func(l *Local) { l.dotenv = files } }
 
+// WithDotenvRead tells fn the values of the dotenv files each run reads
+// (the config's, its chain's, a called chain's) as it reads them, so that
+// whoever writes down what a run sends (a test's cassette) can refuse the
+// credentials among them, as it refuses the environment's.
+func WithDotenvRead(fn func(vars map[string]string)) Option {
+	return func(l *Local) { l.dotenvRead = fn }
+}
+
+// read reads dotenv files and tells dotenvRead their values.
+func (l *Local) read(files []dotenv.File) (map[string]string, error) {
+	vars, err := dotenv.Read(files)
+	if err == nil && l.dotenvRead != nil && len(vars) > 0 {
+		l.dotenvRead(vars)
+	}
+	return vars, err
+}
+
 // readDotenv reads the configured dotenv files, then the chain's (paths
 // relative to the chain file; dir resolves a chain file named by a
 // relative path), a later file's value winning. The values are the
@@ -25,7 +42,7 @@ func (l *Local) readDotenv(c *chain.Chain, dir string) (map[string]string, error
 	if len(files) == 0 {
 		return nil, nil
 	}
-	return dotenv.Read(files)
+	return l.read(files)
 }
 
 // chainDotenv are the files a chain's dotenv: names, as dotenv reads them.
@@ -100,7 +117,7 @@ func (x *execution) inheritEnv(sub *execution) error {
 	if len(files) == 0 {
 		return nil
 	}
-	own, err := dotenv.Read(files)
+	own, err := x.l.read(files)
 	if err != nil {
 		return err
 	}

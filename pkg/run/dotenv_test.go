@@ -97,8 +97,8 @@ func TestDotenvRefusals(t *testing.T) {
 	}{
 		{"missing", "name: t\ndotenv: .env\nsteps:\n  - {id: a, type: cli, command: 'true'}\n", nil,
 			"/.env (named at %s:2:9) does not exist; write it as {path: "},
-		{"malformed", "name: t\ndotenv: [.env]\nsteps:\n  - {id: a, type: cli, command: 'true'}\n", map[string]string{".env": "A=1\n\nB\n"},
-			`/.env:3: "B" is not an assignment: write KEY=VALUE`},
+		{"malformed", "name: t\ndotenv: [.env]\nsteps:\n  - {id: a, type: cli, command: 'true'}\n", map[string]string{".env": "A=1\n\nB: b_value\n"},
+			`/.env:3: the line that begins "B" is not an assignment: write KEY=VALUE (the rest of the line is not shown)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := dotenvChain(t, tc.src, tc.files)

@@ -133,6 +133,9 @@ type Local struct {
 	env     map[string]string
 	// dotenv are config's dotenv files, read when each run starts.
 	dotenv []dotenv.File
+	// dotenvRead, when set, is told every dotenv file's values a run
+	// reads (WithDotenvRead).
+	dotenvRead func(map[string]string)
 }
 
 // ChainResolver finds the chain a chain step calls, by name; from is

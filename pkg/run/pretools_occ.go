@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // datetime is a current_datetime pre_tool's value: now in the time zone
@@ -82,8 +83,8 @@ func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool,
 		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 			return outcome{}, rootError(err, p, sc.jail)
 		}
-		if f, err = root.OpenFile(rel, flags, 0o644); err != nil {
-			return outcome{}, rootError(err, p, sc.jail)
+		if f, err = fsutil.OpenFileRegularIn(root, rel, flags, 0o644); err != nil {
+			return outcome{}, writeError(err, p, sc.jail)
 		}
 	} else {
 		if !filepath.IsAbs(p) {
@@ -92,8 +93,8 @@ func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool,
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return outcome{}, &permanentError{fmt.Errorf("cannot write %s: %w", p, err)}
 		}
-		if f, err = os.OpenFile(p, flags, 0o644); err != nil {
-			return outcome{}, &permanentError{fmt.Errorf("cannot write %s: %w", p, err)}
+		if f, err = fsutil.OpenFileRegular(p, flags, 0o644); err != nil {
+			return outcome{}, writeError(err, p, "")
 		}
 	}
 	_, err = f.WriteString(content)

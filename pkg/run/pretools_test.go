@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -115,6 +116,39 @@ func TestWriteFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(want); string(b) != "one-v two" {
 		t.Errorf("file holds %q", b)
+	}
+}
+
+// TestWriteFileRefusesAFIFOAtOnce: write_file to a FIFO nobody reads (or
+// a device, or a directory) is refused at once, never an open that waits
+// for a reader no timeout or interrupt could end.
+func TestWriteFileRefusesAFIFOAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"pipe":      "pipe is a FIFO (named pipe), not a regular file",
+		"/dev/null": "/dev/null is a device, not a regular file",
+		"sub":       "is a directory",
+	} {
+		for _, appending := range []string{"false", "true"} {
+			done := make(chan *Result, 1)
+			go func() {
+				done <- runIn(t, dir, preToolStep("      - {type: write_file, path: '"+path+"', content: 'x', append: "+appending+", inject_as: x}\n"), nil)
+			}()
+			select {
+			case res := <-done:
+				if !strings.Contains(fmt.Sprint(res.Output)+res.Error, want) {
+					t.Errorf("%s (append %s): status %s output %q error %q, want %q", path, appending, res.Status, res.Output, res.Error, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: write_file blocked", path)
+			}
+		}
 	}
 }
 

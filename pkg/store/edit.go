@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -28,7 +27,7 @@ func EditOf(c *chain.Chain) Edit {
 	if c == nil || c.File == "" {
 		return Edit{}
 	}
-	data, err := os.ReadFile(c.File)
+	data, err := chain.ReadFile(c.File)
 	if err != nil || bytes.Equal(data, c.Source) {
 		return Edit{}
 	}

@@ -11,5 +11,5 @@
 // A failed call is an error whose message is written for the model, so
 // that it can correct its call; nothing here panics on what a model sends.
 // The package knows nothing of chains, steps or providers. It may import,
-// of this module: executor.
+// of this module: executor, fsutil.
 package tools

@@ -1,15 +1,13 @@
 package tools
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // Every file operation of the tools goes through an os.Root opened at the
@@ -19,12 +17,8 @@ import (
 // swapped for one pointing out between the two cannot lead anywhere else.
 
 // Escapes reports an os.Root refusal: the path, or a link on it, leads
-// out of the root. os.Root has no sentinel for it, so its text is read
-// here, in one place, for every confined path of chainrun.
-func Escapes(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes from parent")
-}
+// out of the root (fsutil.Escapes, for the tools' callers).
+func Escapes(err error) bool { return fsutil.Escapes(err) }
 
 // fail words an error of an os.Root call on t for the model: an escape is
 // an OutsideError; what names t is told as the model named it.
@@ -45,22 +39,16 @@ func (w *workspace) stat(t target) (fs.FileInfo, error) { return w.fs.Stat(t.rel
 // messages that say what else it is. It opens without blocking, then
 // checks what it opened, so a FIFO or a device is refused at once.
 func (w *workspace) openText(t target) (*os.File, error) {
-	f, err := w.fs.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, w.fail(err, t, "read")
-	}
-	fi, err := f.Stat()
+	f, err := fsutil.OpenRegularIn(w.fs, t.rel)
+	var nr *fsutil.NotRegularError
 	switch {
-	case err != nil:
-		f.Close()
-		return nil, w.fail(err, t, "read")
-	case fi.IsDir():
-		f.Close()
+	case errors.As(err, &nr) && nr.Mode.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not a file; use Glob to list its files", t.show)
-	case !fi.Mode().IsRegular():
+	case errors.As(err, &nr):
 		// A FIFO or a device would block or never end.
-		f.Close()
 		return nil, fmt.Errorf("%s is not a regular file", t.show)
+	case err != nil:
+		return nil, w.fail(err, t, "read")
 	}
 	return f, nil
 }
@@ -70,27 +58,7 @@ func (w *workspace) openText(t target) (*os.File, error) {
 // executable): a temporary file beside it, renamed over it, both through
 // the Root.
 func (w *workspace) writeAtomic(t target, data []byte, perm fs.FileMode) error {
-	var r [6]byte
-	_, _ = rand.Read(r[:])
-	tmp := filepath.Join(filepath.Dir(t.rel), "."+filepath.Base(t.rel)+".tmp-"+hex.EncodeToString(r[:]))
-	f, err := w.fs.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = w.fs.Rename(tmp, t.rel)
-	}
-	if err != nil {
-		_ = w.fs.Remove(tmp)
-	}
-	return err
+	return fsutil.WriteFileIn(w.fs, t.rel, data, perm)
 }
 
 // inside names the file at rel (relative to Dir, slash-separated, from a
