@@ -25,8 +25,9 @@ func TestStartRefusesHandlers(t *testing.T) {
 
 // TestStartRefusesWhatIsOutsideTheFile: a workflow that a transition or
 // a task runs, or a script an acknowledgment guard asks for, must be of
-// the run's own file on Temporal; anything else is refused before the
-// run starts (exit 2), naming where. Workflows of the same file, nested,
+// the run's own file on Temporal, and such a workflow takes no
+// timeout_ms; anything else is refused before the run starts (exit 2),
+// naming where. Workflows of the same file, nested,
 // and a script of the file's library start.
 func TestStartRefusesWhatIsOutsideTheFile(t *testing.T) {
 	const head = "version: \"1\"\nscripts:\n  deploy.x: {verb: deploy, body: \"echo hi\"}\nworkflows:\n"
@@ -40,6 +41,8 @@ func TestStartRefusesWhatIsOutsideTheFile(t *testing.T) {
 			"definitionId faraway is not a workflow of this file"},
 		{"a guard's script of another file", head + "  p:\n    initialState: s\n    states:\n      s:\n        transitions:\n          go: {target: d, actor: human, guards: [{kind: script_acknowledged, subject: ops.restart}]}\n      d: {terminal: true}\n",
 			"transition go: script_acknowledged ops.restart: the script is not in this file's scripts: library"},
+		{"a timeout on an executor's workflow", head + child + "  p:\n    initialState: s\n    states:\n      s:\n        transitions:\n          call: {target: d, actor: deterministic, executor: {kind: workflow, definitionId: child, timeout_ms: 5000}}\n      d: {terminal: true}\n",
+			"timeout_ms of a workflow that a transition or task runs is not kept on Temporal yet"},
 		{"the file's own workflows and scripts", head + child + "  p:\n    initialState: s\n    states:\n      s:\n        transitions:\n          call: {target: d, actor: deterministic, executor: {kind: workflow, definitionId: child}}\n      d:\n        transitions:\n          go: {target: e, actor: human, guards: [{kind: script_acknowledged, subject: deploy.x}]}\n      e: {terminal: true}\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 // executor or a state's task runs must be one of the same file, and so
 // must the script an acknowledgment guard asks for; a workflow step
 // anywhere else (a DAG chain's, a branch's) runs on a worker and may
-// name any.
+// name any. Such a workflow takes no timeout_ms either: the driver would
+// time it on the wall clock, which no replay repeats.
 func outsideFile(c *chain.Chain) error {
 	seen := map[string]bool{}
 	var visit func(c *chain.Chain) error
@@ -38,6 +39,11 @@ func outsideFile(c *chain.Chain) error {
 			for _, e := range runs {
 				if e.Kind != chain.KindWorkflow {
 					continue
+				}
+				if e.TimeoutMS > 0 {
+					// the driver would time it on the wall clock, which
+					// a replay of the workflow's code does not repeat
+					return &RunError{fmt.Sprintf("%s:%s: %s: timeout_ms of a workflow that a transition or task runs is not kept on Temporal yet: give its steps timeouts of their own, or run with --engine local", c.File, e.At("timeout_ms"), e.Who())}
 				}
 				callee := c.Sibling(e.DefinitionID)
 				if callee == nil {

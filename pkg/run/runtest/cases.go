@@ -100,11 +100,26 @@ workflows:
       done: {terminal: true}
 `
 
-// acked waits for a script's body to be acknowledged.
+// acked waits for a script's body to be acknowledged; guided for a
+// skill's and a script's, in one take, then runs the script.
 const acked = `version: "1"
 scripts:
   deploy.prod: {verb: deploy, body: "echo deploying"}
+skills:
+  review.rules: {verb: review, lifecycle: stable, body: "Check the owners file."}
 workflows:
+  guided:
+    initialState: s
+    states:
+      s:
+        goal: review, then deploy
+        transitions:
+          ship:
+            target: done
+            actor: agent
+            guards: [{kind: guidance_acknowledged, subject: review.rules}, {kind: script_acknowledged, subject: deploy.prod}]
+            executor: {kind: script, subject: deploy.prod}
+      done: {terminal: true}
   acked:
     initialState: s
     states:
@@ -112,6 +127,42 @@ workflows:
         transitions:
           go: {target: done, actor: human, guards: [{kind: script_acknowledged, subject: deploy.prod}]}
       done: {terminal: true}
+`
+
+// deep is a workflow whose task runs a workflow whose transition runs
+// another, the innermost failing once: the run fails inside, and a plain
+// resume retries it there.
+const deep = `version: "1"
+workflows:
+  inner:
+    initialState: i
+    states:
+      i:
+        transitions:
+          once: {target: j, actor: deterministic, executor: {kind: cli, command: sh, args: ["-c", "test -f mark-inner || { touch mark-inner; exit 6; }; echo '{\"depth\": 2}'"]}, output: {depth: "$.output.depth"}}
+      j: {terminal: true}
+  middle:
+    initialState: m
+    states:
+      m:
+        transitions:
+          down: {target: n, actor: deterministic, executor: {kind: workflow, definitionId: inner, use: {outputs: {"$.context.depth": depth}}}}
+      n: {terminal: true}
+  top:
+    initialState: t
+    states:
+      t:
+        task: {kind: workflow, definitionId: middle}
+        transition:
+          branches: [{operator: default, goto: end}]
+`
+
+// flakyDAG is a DAG chain whose second step fails once.
+const flakyDAG = `name: flakydag
+steps:
+  - {id: first, type: cli, run: 'echo one', output_var: one}
+  - {id: second, type: cli, run: 'test -f mark-second || { touch mark-second; exit 7; }; echo "{one}-two"', depends_on: [first], output_var: two}
+output: two
 `
 
 // gated is a DAG chain with an approval gate.
@@ -176,6 +227,20 @@ func Cases() []Case {
 			{Take: "go", Refused: "deploy.prod"},
 			{Take: "go", Acks: []string{"deploy.staging"}, Refused: "--ack deploy.staging"},
 			{Take: "go", Acks: []string{"deploy.prod"}, Status: run.Succeeded, State: "done"},
+		}},
+		{Name: "a skill's and a script's acknowledgment in one take, then the script runs", Chain: acked, Run: "guided", Turns: []Turn{
+			paused("s", "ship"),
+			{Take: "ship", Acks: []string{"review.rules"}, Refused: "deploy.prod"},
+			{Take: "ship", Acks: []string{"review.rules", "deploy.prod"}, Status: run.Succeeded, State: "done"},
+		}},
+		{Name: "a failure two workflows deep is retried by a plain resume", Chain: deep, Run: "top", Turns: []Turn{
+			{Status: run.Failed},
+			{Status: run.Succeeded},
+		}},
+		{Name: "a failed step of a DAG chain is retried by a plain resume", Chain: flakyDAG, Run: "flakydag", Turns: []Turn{
+			{Status: run.Failed},
+			{Take: "second", Refused: "--take second"},
+			{Status: run.Succeeded, Output: "one-two"},
 		}},
 		{Name: "a gate of a DAG chain", Chain: gated, Run: "gated", Turns: []Turn{
 			{Status: run.Paused},
