@@ -45,6 +45,7 @@ var layers = map[string][]string{
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
+	"pkg/run/runtest":       {"pkg/chain", "pkg/run"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
 	"pkg/mcpserver":         {"pkg/chain", "pkg/event", "pkg/run"},
 	"pkg/cassette":          {"pkg/fsutil", "pkg/llm", "pkg/redact"},

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -107,7 +107,7 @@ func (f *factory) durable(ctx context.Context) (run.Durable, error) {
 
 // runDurable runs a checked request on a durable engine: --detach prints
 // the run id, else the run is followed to its end or pause.
-func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request, format string, view *runView, detach bool) error {
+func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request, format string, view *runView, detach bool, flags *pflag.FlagSet) error {
 	if detach {
 		id, err := d.Start(ctx, req)
 		if err != nil {
@@ -123,22 +123,30 @@ func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request,
 	if err != nil {
 		return err
 	}
-	return f.printResult(format, res, view.said, req.Chain)
+	return f.printDurable(format, res, view.said, req.Chain, flags)
 }
 
-// resumeDurable answers a durable run's decision (--take) and follows it.
+// printDurable prints a durable run's result, and the engine flags of
+// this command line that its resume commands need (text.EngineNote).
+func (f *factory) printDurable(format string, res *run.Result, said bool, c *chain.Chain, flags *pflag.FlagSet) error {
+	given := map[string]string{}
+	flags.Visit(func(fl *pflag.Flag) { given[fl.Name] = fl.Value.String() })
+	if note := text.EngineNote(res, given); format == "text" && note != "" {
+		fmt.Fprintln(f.io.ErrOut, note)
+	}
+	return f.printResult(format, res, said, c)
+}
+
+// resumeDurable answers a durable run's decision (--take, its --arg and
+// --ack), or retries a failed run (a plain resume), and follows it.
 func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOptions, format string) error {
 	args, err := inputs.ParseArgs(opts.args, opts.argsF)
 	if err != nil {
 		return err
 	}
-	if len(opts.acks) > 0 {
-		return usagef("--ack: a durable engine's runs take no acknowledgments yet")
-	}
-	if opts.take != "" {
-		if err := d.Take(cmd.Context(), opts.runID, opts.take, args); err != nil {
-			return err
-		}
+	take := run.TakeRequest{Take: opts.take, Args: args, Acks: opts.acks, Rerun: opts.rerun}
+	if err := d.Take(cmd.Context(), opts.runID, take); err != nil {
+		return err
 	}
 	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, flags: cmd.Flags()})
 	if err != nil {
@@ -148,7 +156,7 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 	if err != nil {
 		return err
 	}
-	return f.printResult(format, res, view.said, nil)
+	return f.printDurable(format, res, view.said, nil, cmd.Flags())
 }
 
 // listDurable prints a durable engine's latest runs.
@@ -164,12 +172,7 @@ func listDurable(ctx context.Context, f *factory, d run.Durable, limit int) erro
 	if format == "json" {
 		return render.PrintJSON(f.io.Out, runs)
 	}
-	w := tabwriter.NewWriter(f.io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN ID\tCHAIN\tSTATUS\tSTARTED")
-	for _, r := range runs {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.RunID, r.Chain, r.Status, r.StartedAt)
-	}
-	return w.Flush()
+	return text.DurableRuns(f.io.Out, runs)
 }
 
 func newCancelCmd(f *factory) *cobra.Command {

@@ -125,7 +125,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		if err != nil {
 			return err
 		}
-		return runDurable(cmd.Context(), f, d, req, format, view, opts.detach)
+		return runDurable(cmd.Context(), f, d, req, format, view, opts.detach, cmd.Flags())
 	}
 	if opts.detach {
 		return usagef("--detach starts a run on a durable engine (--engine temporal); a local run lives in this process")

@@ -268,16 +268,33 @@ type Durable interface {
 	// Wait follows a run until it ends or pauses, sending its events to
 	// events (nil: none).
 	Wait(ctx context.Context, runID string, events event.Sink) (*Result, error)
-	// Take answers the decision the run waits at (resume --take): a
-	// transition, or approve/reject for a gate, with its arguments. A
-	// choice the run cannot take is refused before it is recorded.
-	Take(ctx context.Context, runID, take string, args map[string]any) error
+	// Take answers the decision the run waits at (resume --take). With t
+	// empty (a plain resume) it retries a failed run and leaves any other
+	// as it is. A choice the run cannot take is refused before it is
+	// recorded, and the run waits on.
+	Take(ctx context.Context, runID string, t TakeRequest) error
 	// Show is the run's result as it stands.
 	Show(ctx context.Context, runID string) (*Result, error)
 	// Runs lists the latest runs, newest first (at most limit).
 	Runs(ctx context.Context, limit int) ([]RunInfo, error)
 	// Cancel asks the run to stop: its running steps are cancelled.
 	Cancel(ctx context.Context, runID string) error
+}
+
+// TakeRequest is what resume gives a durable run: the transition (or
+// approve/reject for a gate) and its arguments (--take, --arg), the
+// subjects acknowledged with it (--ack), and the non-idempotent steps
+// confirmed to run again (--rerun).
+type TakeRequest struct {
+	Take  string         `json:"take"`
+	Args  map[string]any `json:"args,omitempty"`
+	Acks  []string       `json:"acks,omitempty"`
+	Rerun []string       `json:"rerun,omitempty"`
+}
+
+// Empty reports whether t takes nothing: a plain resume.
+func (t TakeRequest) Empty() bool {
+	return t.Take == "" && len(t.Args) == 0 && len(t.Acks) == 0 && len(t.Rerun) == 0
 }
 
 // RunInfo is one run as a list shows it.

@@ -18,41 +18,59 @@ import (
 // resume, result); their drivers differ only in how they choose what runs
 // next.
 func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
-	c := req.Chain
-	inputs, typed, err := resolveInputs(c, req.Inputs)
+	x, d, err := l.prepare(req)
 	if err != nil {
 		return nil, err
 	}
+	return x.run(ctx, d), nil
+}
+
+// Refusal is the error Run would refuse req with before anything runs
+// (inputs, a --take the run does not offer or whose guard does not hold,
+// arguments its inputSchema refuses, an --ack of nothing to acknowledge),
+// or nil: a durable engine checks a decision with it before the decision
+// is recorded, so that a refused one leaves the run as it stood.
+func (l *Local) Refusal(req Request) error {
+	_, _, err := l.prepare(req)
+	return err
+}
+
+// prepare checks req and sets up its execution and driver; nothing runs.
+func (l *Local) prepare(req Request) (*execution, driver, error) {
+	c := req.Chain
+	inputs, typed, err := resolveInputs(c, req.Inputs)
+	if err != nil {
+		return nil, nil, err
+	}
 	runID, err := l.admit(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var env map[string]string
 	if l.remote == nil {
 		// a durable engine's workers read them, where the steps run
 		if env, err = l.readDotenv(c, cmp.Or(req.Dir, l.dir)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	st := newStore(inputs)
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	x.env = env
-	var d driver = &dagDriver{x: x}
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(req.Acks) > 0 {
-			return nil, &AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
+			return nil, nil, &AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
 		}
+		return x, &dagDriver{x: x}, nil
 	}
-	if c.Workflow != nil {
-		if d, err = newFlow(x, req); err != nil {
-			return nil, err
-		}
+	f, err := newFlow(x, req)
+	if err != nil {
+		return nil, nil, err
 	}
-	return x.run(ctx, d), nil
+	return x, f, nil
 }
 
 // admit checks, before anything runs, every step's model and callee and
@@ -60,7 +78,11 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 func (l *Local) admit(req Request) (string, error) {
 	c := req.Chain
 	if l.remote != nil {
-		// checked where the run was started; the workers hold the models
+		// checked where the run was started; the workers hold the models.
+		// A retry over a non-idempotent step needs --rerun as here.
+		if err := l.checkRerun(c, req); err != nil {
+			return "", err
+		}
 		return cmp.Or(req.RunID, NewRunID(l.now())), nil
 	}
 	if err := preflight(l, c, Resolvers{Chains: l.chains, Workflows: l.workflows, Scripts: l.scripts}, nil); err != nil {

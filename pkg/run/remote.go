@@ -41,7 +41,13 @@ func WithClock(now func() time.Time) Option { return func(l *Local) { l.now = no
 // StepTask is one step to run where its durable engine chooses: the
 // chain's step and the run's variables as they were when it was ready.
 type StepTask struct {
+	// RunID is the run's id; a workflow a step runs in the driver (a
+	// sub-workflow) extends it with /STEP.
 	RunID string `json:"run_id"`
+	// Chain names the chain of the run's file that holds the step: the
+	// run's own, or a workflow of the same file that a workflow step
+	// runs.
+	Chain string `json:"chain,omitempty"`
 	Step  string `json:"step"`
 	// Note is an evaluation fed back to the step's prompt (evaluator
 	// retries).
@@ -120,7 +126,7 @@ func RetriedByEngine(s *chain.Step) bool {
 // remoteStep hands a step to the durable engine and takes back what it
 // did, as if it had run here.
 func (x *execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
-	t := StepTask{RunID: x.runID, Step: s.ID, Note: note, Vars: map[string]TaskValue{}}
+	t := StepTask{RunID: x.runID, Chain: x.c.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}}
 	x.st.mu.RLock()
 	t.Inputs, t.Typed = x.st.inputs, x.st.typed
 	for name, v := range x.st.vars {

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -72,6 +73,9 @@ func (e *Engine) start(req run.Request) (Start, error) {
 	if c.Handlers != nil {
 		return in, &RunError{fmt.Sprintf("%s:%s: handlers: lifecycle handlers do not run on Temporal yet: run the chain with --engine local", c.File, c.Handlers.Pos)}
 	}
+	if err := outsideFile(c); err != nil {
+		return in, err
+	}
 	if n := len(c.Steps) + len(stateSteps(c)); n > maxSteps {
 		return in, &RunError{fmt.Sprintf("%s: %d steps; a run on Temporal holds at most %d between pauses (its history's limit): split the chain", c.File, n, maxSteps)}
 	}
@@ -128,7 +132,7 @@ func (e *Engine) Run(ctx context.Context, req run.Request) (*run.Result, error) 
 }
 
 // Wait follows the run: its events as they come, then its result when
-// it ends or pauses.
+// it ends, pauses or fails (a failed run waits for its retry).
 func (e *Engine) Wait(ctx context.Context, id string, sink event.Sink) (*run.Result, error) {
 	seen := e.from[id]
 	poll := e.Poll
@@ -155,7 +159,7 @@ func (e *Engine) Wait(ctx context.Context, id string, sink event.Sink) (*run.Res
 		}
 		seen = e.news(ctx, id, seen, sink)
 		var st State
-		if v, err := e.Client.QueryWorkflow(ctx, id, "", QueryState); err == nil && v.Get(&st) == nil && st.Status == run.Paused && st.Result != nil {
+		if v, err := e.Client.QueryWorkflow(ctx, id, "", QueryState); err == nil && v.Get(&st) == nil && waits(st.Status) && st.Result != nil {
 			e.news(ctx, id, seen, sink)
 			return st.Result, nil
 		}
@@ -190,9 +194,13 @@ func (e *Engine) refusal(id string, err error) error {
 	return fmt.Errorf("run %s on Temporal: %w", id, err)
 }
 
-// Take answers the decision the run waits at. The workflow's validator
-// refuses a choice it does not offer before it reaches the history.
-func (e *Engine) Take(ctx context.Context, id, take string, args map[string]any) error {
+// Take answers the decision the run waits at, or retries the run that
+// failed (t empty: a plain resume; on a run that has not failed it does
+// nothing). The workflow's validator refuses
+// what the run cannot take (a choice it does not offer, a guard that does
+// not hold, arguments its inputSchema refuses, an acknowledgment of
+// nothing the run shows) before it reaches the history: the run waits on.
+func (e *Engine) Take(ctx context.Context, id string, t run.TakeRequest) error {
 	var st State
 	if v, err := e.Client.QueryWorkflow(ctx, id, "", QueryState); err == nil && v.Get(&st) == nil {
 		if e.from == nil {
@@ -200,8 +208,11 @@ func (e *Engine) Take(ctx context.Context, id, take string, args map[string]any)
 		}
 		e.from[id] = st.Events
 	}
+	if t.Empty() && st.Status != run.Failed {
+		return nil // a plain resume follows a run that has not failed
+	}
 	h, err := e.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: UpdateTake, Args: []any{Take{Take: take, Args: args}},
+		WorkflowID: id, UpdateName: UpdateTake, Args: []any{t},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err == nil {
@@ -212,9 +223,19 @@ func (e *Engine) Take(ctx context.Context, id, take string, args map[string]any)
 		if errors.As(err, &nf) {
 			return &RunError{fmt.Sprintf("no run %s waiting on Temporal (namespace %s)", id, e.Namespace)}
 		}
-		return &RunError{rootCause(err)}
+		return refused(err)
 	}
 	return nil
+}
+
+// refused is a take the workflow's validator refused, as the CLI says it
+// (exit 2: nothing ran).
+func refused(err error) error {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return &RunError{app.Message()}
+	}
+	return &RunError{rootCause(err)}
 }
 
 // Show is the run's result as it stands: its result when it ended, its

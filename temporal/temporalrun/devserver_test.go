@@ -153,7 +153,7 @@ func TestTwoWorkersOnARealServer(t *testing.T) {
 		t.Errorf("the other worker did not finish the build:\n%s", b)
 	}
 	_, errOut, code = c.run(t, "resume", id, "--take", "launch")
-	if code != 2 || !strings.Contains(errOut, "waits for one of: deploy, abort") {
+	if code != 2 || !strings.Contains(errOut, "offers deploy, abort") {
 		t.Errorf("--take launch: exit %d %s, want 2 naming the choices", code, errOut)
 	}
 	out, errOut, code = c.run(t, "resume", id, "--take", "deploy", "-o", "json")

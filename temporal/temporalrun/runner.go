@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -31,6 +32,7 @@ func workflowOf(ctx context.Context) workflow.Context {
 // step a workflow coroutine, their ends a workflow channel, so a replay
 // sees them in the order the history holds.
 type coroutines struct {
+	w      *chainRun
 	ctx    context.Context
 	wc     workflow.Context
 	cancel workflow.CancelFunc
@@ -42,16 +44,31 @@ type ended struct {
 	Outcome dag.Outcome
 }
 
-func newRunner(ctx context.Context) dag.Runner {
+func (w *chainRun) newRunner(ctx context.Context) dag.Runner {
 	wc, cancel := workflow.WithCancel(workflowOf(ctx))
-	return &coroutines{ctx: ctx, wc: wc, cancel: cancel, done: workflow.NewChannel(wc)}
+	return &coroutines{w: w, ctx: ctx, wc: wc, cancel: cancel, done: workflow.NewChannel(wc)}
 }
 
+// Start runs a ready step in a coroutine of its own. A panic there stops
+// the run's steps and is kept as its fault, which fails the run (round).
 func (r *coroutines) Start(i int, visit func(ctx context.Context) dag.Outcome) {
 	workflow.Go(r.wc, func(wc workflow.Context) {
-		o := visit(withWorkflow(r.ctx, wc))
+		o := r.visit(wc, visit)
 		r.done.Send(wc, ended{i, o})
 	})
+}
+
+// visit runs one visit, a panic its fault (and its outcome Stop).
+func (r *coroutines) visit(wc workflow.Context, visit func(ctx context.Context) dag.Outcome) (o dag.Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			if r.w.fault == nil {
+				r.w.fault = p
+			}
+			o = dag.Stop
+		}
+	}()
+	return visit(withWorkflow(r.ctx, wc))
 }
 
 func (r *coroutines) Next() (int, dag.Outcome) {
@@ -79,16 +96,27 @@ type Task struct {
 
 // step runs one step as an activity of the calling coroutine and takes
 // back what it did. An activity that could not finish (its worker lost
-// past its retries, the run cancelled) is the step's failure.
+// past its retries, the run cancelled) is the step's failure. A step of
+// a workflow that a workflow step runs is found in that workflow (a
+// chain of the same file); its activity id is its path in the run
+// (CALLER/STEP), as its saved record's is.
 func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 	wc := workflowOf(ctx)
-	s := w.c.Step(t.Step)
-	w.runs[t.Step]++
-	id := t.Step
-	if n := w.runs[t.Step]; n > 1 {
-		id = fmt.Sprintf("%s#%d", t.Step, n)
+	c := w.chainOf(t.Chain)
+	s := c.Step(t.Step)
+	if s == nil {
+		return run.StepDone{Result: run.StepResult{ID: t.Step, Status: run.StepFailed, Attempts: 1,
+			Error: fmt.Sprintf("%s: chain %s has no step %s", w.in.File, c.Name, t.Step)}}
 	}
-	task := Task{File: w.in.File, Source: w.in.Source, Name: w.c.Name, Lenient: w.in.Lenient, Step: t, EngineRetries: run.RetriedByEngine(s)}
+	id := t.Step
+	if within := strings.TrimPrefix(strings.TrimPrefix(t.RunID, w.in.RunID), "/"); within != "" && within != t.RunID {
+		id = within + "/" + t.Step
+	}
+	w.runs[id]++
+	if n := w.runs[id]; n > 1 {
+		id = fmt.Sprintf("%s#%d", id, n)
+	}
+	task := Task{File: w.in.File, Source: w.in.Source, Name: c.Name, Lenient: w.in.Lenient, Step: t, EngineRetries: run.RetriedByEngine(s)}
 	var done run.StepDone
 	var err error
 	if w.local(s) {
@@ -123,6 +151,18 @@ func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 		sr.Error = "the step's activity did not finish: " + rootCause(err)
 	}
 	return run.StepDone{Result: sr}
+}
+
+// chainOf is the chain of the run's file named name: the run's own
+// (name empty or its own), or a workflow of the same file.
+func (w *chainRun) chainOf(name string) *chain.Chain {
+	if name == "" || name == w.c.Name {
+		return w.c
+	}
+	if c := w.c.Sibling(name); c != nil {
+		return c
+	}
+	return w.c
 }
 
 // rootCause is the innermost message of an activity's error chain.

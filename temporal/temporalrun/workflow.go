@@ -1,8 +1,8 @@
 package temporalrun
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -56,6 +56,11 @@ type Start struct {
 	History []run.TransitionRecord `json:"history,omitempty"`
 	Take    string                 `json:"take,omitempty"`
 	Args    map[string]any         `json:"args,omitempty"`
+	Acks    []string               `json:"acks,omitempty"`
+	Rerun   []string               `json:"rerun,omitempty"`
+	// Started are the non-idempotent steps that began (a retry over one
+	// that did not finish needs --rerun, as a local run's does).
+	Started []string `json:"started,omitempty"`
 	// Runs counts the step runs so far, for unique activity ids.
 	Runs map[string]int `json:"runs,omitempty"`
 }
@@ -68,22 +73,24 @@ type State struct {
 	Events int         `json:"events"`
 }
 
-// Take is the take update's argument.
-type Take struct {
-	Take string         `json:"take"`
-	Args map[string]any `json:"args,omitempty"`
-}
+// Take is the take update's argument: resume's --take, --arg, --ack and
+// --rerun. An empty one retries a failed run, as a plain resume does.
+type Take = run.TakeRequest
 
 // ChainWorkflow runs one chain: the local engine's drivers decide what
 // runs next, in this workflow's code; each step is an activity (or a
 // local activity) on whichever worker takes it. A pause (a decision
-// point, a gate) waits for the take update; a run ends with its result.
-func ChainWorkflow(ctx workflow.Context, in Start) (*run.Result, error) {
+// point, a gate) waits for the take update, and so does a failed run,
+// for its retry; a run ends with its result, or, cancelled while it
+// waits, as it stands. A panic of the workflow's code fails the run
+// (instead of failing every workflow task for good).
+func ChainWorkflow(ctx workflow.Context, in Start) (res *run.Result, err error) {
+	defer failOnFault(&res, &err)
 	c, err := parse(in.File, in.Source, in.Name, chain.Options{LenientVariables: in.Lenient})
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "ChainError", nil)
 	}
-	w := &chainRun{in: in, c: c, runs: in.Runs, records: map[string]run.StepRecord{}}
+	w := &chainRun{in: in, c: c, runs: in.Runs, records: map[string]run.StepRecord{}, started: map[string]bool{}}
 	if w.runs == nil {
 		w.runs = map[string]int{}
 	}
@@ -95,29 +102,71 @@ func ChainWorkflow(ctx workflow.Context, in Start) (*run.Result, error) {
 	if err := w.handlers(ctx); err != nil {
 		return nil, err
 	}
-	take, args := in.Take, in.Args
+	for _, id := range in.Started {
+		w.started[id] = true
+	}
+	next := Take{Take: in.Take, Args: in.Args, Acks: in.Acks, Rerun: in.Rerun}
 	for {
-		res, err := w.round(ctx, take, args)
+		res, err := w.round(ctx, next)
+		if err != nil && w.state.Result != nil && nothingRan(err) {
+			// a take the validator let through and its round refused
+			// (what its guard read changed in between): nothing ran, the
+			// run waits on as it stood, the refusal among its warnings
+			res = w.state.Result
+			res.Warnings = append(slices.Clone(res.Warnings), "the take was refused: "+err.Error())
+			err = nil
+		}
 		if err != nil {
 			return nil, temporal.NewNonRetryableApplicationError(err.Error(), "RunError", nil)
 		}
 		w.state.Result, w.state.Status = res, res.Status
 		setStatus(ctx, res.Status)
-		if res.Status != run.Paused {
+		if !waits(res.Status) {
 			return res, nil
 		}
 		w.pending = nil
 		if err := workflow.Await(ctx, func() bool { return w.pending != nil }); err != nil {
 			// cancelled while it waited: it ends as it stands
-			res.Status, res.Error = run.Interrupted, "cancelled while waiting for a decision"
+			if res.Status == run.Paused {
+				res.Status, res.Error = run.Interrupted, "cancelled while waiting for a decision"
+			}
 			return res, nil
 		}
-		take, args = w.pending.Take, w.pending.Args
+		next = *w.pending
 		w.state.Status = event.Running
 		setStatus(ctx, event.Running)
 		if workflow.GetInfo(ctx).GetCurrentHistoryLength() > historyLimit {
-			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, w.carried(take, args))
+			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, w.carried(next))
 		}
+	}
+}
+
+// nothingRan reports whether err refused a round before anything ran.
+func nothingRan(err error) bool {
+	var nr interface{ NothingRan() bool }
+	return errors.As(err, &nr) && nr.NothingRan()
+}
+
+// waits reports whether a run that stopped with status s stays open for
+// the take update: at a decision, or failed (its retry).
+func waits(s run.Status) bool { return s == run.Paused || s == run.Failed }
+
+// failOnFault, deferred, makes a panic of the workflow's code (or a
+// coroutine's fault, raised again) the run's failure: Temporal would
+// otherwise fail the workflow task, again at every retry, and the run
+// would hang.
+func failOnFault(res **run.Result, err *error) {
+	if p := recover(); p != nil {
+		*res = nil
+		*err = temporal.NewNonRetryableApplicationError(fmt.Sprintf("a fault in the chain workflow's code: %v", p), "WorkflowFault", nil)
+	}
+}
+
+// raiseFault raises, in the workflow's main coroutine, a panic that a
+// step's coroutine kept (coroutines.Start).
+func (w *chainRun) raiseFault() {
+	if w.fault != nil {
+		panic(w.fault)
 	}
 }
 
@@ -126,18 +175,24 @@ type chainRun struct {
 	in      Start
 	c       *chain.Chain
 	records map[string]run.StepRecord
+	started map[string]bool
 	history []run.TransitionRecord
 	runs    map[string]int
 	events  []event.Event
 	state   State
 	pending *Take
+	// fault is a panic of a coroutine's code, which fails the run.
+	fault any
 }
 
 // Emit keeps the run's events for the events query.
 func (w *chainRun) Emit(e event.Event) { w.events = append(w.events, e) }
 
 // Journal: what the rounds saved, for the next round and continue-as-new.
-func (w *chainRun) StepStarted(string) error { return nil }
+func (w *chainRun) StepStarted(id string) error {
+	w.started[id] = true
+	return nil
+}
 
 func (w *chainRun) StepFinished(rec run.StepRecord) error {
 	w.records[rec.Result.ID] = rec
@@ -149,9 +204,9 @@ func (w *chainRun) Transition(rec run.TransitionRecord) error {
 	return nil
 }
 
-// round runs the chain's drivers from where the run stands to its end or
-// next pause.
-func (w *chainRun) round(ctx workflow.Context, take string, args map[string]any) (*run.Result, error) {
+// round runs the chain's drivers from where the run stands, with the
+// decision taken, to its end or next pause.
+func (w *chainRun) round(ctx workflow.Context, t Take) (*run.Result, error) {
 	native, cancel := context.WithCancel(withWorkflow(context.Background(), ctx))
 	defer cancel()
 	// the run's cancellation reaches the drivers as their context's
@@ -159,15 +214,38 @@ func (w *chainRun) round(ctx workflow.Context, take string, args map[string]any)
 		wc.Done().Receive(wc, nil)
 		cancel()
 	})
-	eng := run.New(
-		run.WithRemote(&run.Remote{Runner: newRunner, Step: w.step}),
+	res, err := w.engine(ctx, run.WithEvents(w)).Run(native, w.request(t))
+	w.raiseFault()
+	return res, err
+}
+
+// engine is the local engine's drivers, in this workflow's code.
+func (w *chainRun) engine(ctx workflow.Context, opts ...run.Option) *run.Local {
+	return run.New(append([]run.Option{
+		run.WithRemote(&run.Remote{Runner: w.newRunner, Step: w.step}),
 		run.WithClock(func() time.Time { return workflow.Now(ctx) }),
 		run.WithParallel(parallelOf(w.in.Parallel)),
 		run.WithLenientVariables(w.in.Lenient),
-		run.WithEvents(w),
-	)
-	return eng.Run(native, run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens,
-		Journal: w, Resume: maps.Clone(w.records), History: slices.Clone(w.history), Take: take, Args: args})
+	}, opts...)...)
+}
+
+// request is the run's next round, from what it saved, with t's decision.
+func (w *chainRun) request(t Take) run.Request {
+	return run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens,
+		Journal: w, Resume: maps.Clone(w.records), History: slices.Clone(w.history), Take: t.Take, Args: t.Args, Acks: t.Acks,
+		Started: maps.Clone(w.started), Rerun: setOf(t.Rerun)}
+}
+
+// setOf is names as a set (nil for none).
+func setOf(names []string) map[string]bool {
+	if len(names) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
 }
 
 // parallelOf bounds a run's steps at once below Temporal's limit of
@@ -180,7 +258,7 @@ func parallelOf(n int) int {
 }
 
 // carried is the input of the execution that continues this one.
-func (w *chainRun) carried(take string, args map[string]any) Start {
+func (w *chainRun) carried(t Take) Start {
 	next := w.in
 	next.Steps = next.Steps[:0:0]
 	for _, s := range w.c.Steps {
@@ -194,7 +272,8 @@ func (w *chainRun) carried(take string, args map[string]any) Start {
 		}
 	}
 	slices.SortStableFunc(next.Steps, func(a, b run.StepRecord) int { return strings.Compare(a.Result.ID, b.Result.ID) })
-	next.History, next.Take, next.Args, next.Runs = w.history, take, args, w.runs
+	next.History, next.Take, next.Args, next.Acks, next.Rerun, next.Runs = w.history, t.Take, t.Args, t.Acks, t.Rerun, w.runs
+	next.Started = slices.Sorted(maps.Keys(w.started))
 	return next
 }
 
@@ -222,31 +301,19 @@ func (w *chainRun) handlers(ctx workflow.Context) error {
 			w.pending = &t
 			return nil
 		},
-		workflow.UpdateHandlerOptions{Validator: func(t Take) error { return w.validTake(t) }})
+		workflow.UpdateHandlerOptions{Validator: func(vc workflow.Context, t Take) error { return w.validTake(vc, t) }})
 }
 
-// validTake checks a take against the decision the run waits at.
-func (w *chainRun) validTake(t Take) error {
-	res := w.state.Result
-	if w.state.Status != run.Paused || res == nil || w.pending != nil {
+// validTake checks a take against the run as it stands, as the round
+// that takes it would (the local engine's own checks: the choice, its
+// guards, its arguments against the transition's inputSchema, the
+// acknowledgments), so that a refused take leaves the run waiting and
+// nothing in its history.
+func (w *chainRun) validTake(ctx workflow.Context, t Take) error {
+	if !waits(w.state.Status) || w.state.Result == nil || w.pending != nil {
 		return fmt.Errorf("run %s is %s: there is no decision to take", w.in.RunID, w.state.Status)
 	}
-	choices := takeChoices(res)
-	if !slices.Contains(choices, t.Take) {
-		return fmt.Errorf("--take %s: run %s waits for one of: %s", t.Take, w.in.RunID, cmp.Or(strings.Join(choices, ", "), "(none)"))
-	}
-	return nil
-}
-
-// takeChoices are the transitions (or gate answers) a paused run offers.
-func takeChoices(res *run.Result) []string {
-	var out []string
-	if res.WorkflowResult != nil {
-		for _, l := range res.Links {
-			out = append(out, l.Transition)
-		}
-	}
-	return out
+	return w.engine(ctx).Refusal(w.request(t))
 }
 
 // setStatus keeps the run's status in its memo, for runs lists.
