@@ -118,6 +118,12 @@ type Error struct {
 	// stops starting work, but the calls already in flight were admitted
 	// within the budget and are let finish.
 	Budget bool
+	// Declined is set when the model answered but declined the question:
+	// FinishRefusal or FinishContentFilter. Such an answer is no answer:
+	// never cached, not asked again of the same model (it would decline
+	// again), and passed to the next fallback model, whose provider's
+	// policy may differ.
+	Declined string
 }
 
 func (e *Error) Error() string {

@@ -147,6 +147,9 @@ type openaiChoice struct {
 type openaiAnswer struct {
 	Content   *string          `json:"content"`
 	ToolCalls []openaiToolCall `json:"tool_calls"`
+	// Refusal is the model's refusal message, when it refused: the
+	// finish reason is then still "stop".
+	Refusal *string `json:"refusal"`
 }
 
 type openaiUsage struct {
@@ -223,6 +226,12 @@ func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
 	}
 	if answer.Usage != nil {
 		r.Usage = Usage{InputTokens: answer.Usage.PromptTokens, OutputTokens: answer.Usage.CompletionTokens}
+	}
+	switch {
+	case c.Message.Refusal != nil && *c.Message.Refusal != "":
+		return refused(o.name, *c.Message.Refusal, r.Usage)
+	case c.FinishReason == "content_filter":
+		return filtered(o.name, r.Text, r.Usage)
 	}
 	return r, nil
 }

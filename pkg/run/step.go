@@ -119,6 +119,10 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 		sr.Usage, sr.Model = &u, out.model
 	}
 	sr.FinishReason = out.finish
+	if d := llm.DeclinedReason(err); d != "" {
+		// the model declined: no answer, and the result says why
+		sr.FinishReason = d
+	}
 	sr.ToolCalls = out.toolCalls
 	sr.result = out.result
 	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))

@@ -43,6 +43,11 @@ type Reply struct {
 	// empty). A stream sends each call's arguments in pieces; CutStream
 	// and StreamError then strike inside the first call.
 	ToolCalls []ToolCall
+	// Refusal, when set, makes the model refuse: OpenAI's message.refusal
+	// (delta.refusal pieces in a stream) with a null content, Anthropic's
+	// stop_reason "refusal" with this as stop_details.explanation, after
+	// Text if any.
+	Refusal string
 }
 
 // ToolCall is one scripted tool call.
@@ -183,13 +188,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case anthropic && stream:
 		anthropicStream(w, model, reply, req)
 	case anthropic:
-		finish := or(reply.Finish, "end_turn")
-		if len(reply.ToolCalls) > 0 {
-			finish = or(reply.Finish, "tool_use")
-		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
-			model, anthropicContent(reply), finish, inputTokens(req), outputTokens(reply))
+		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q%s,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
+			model, anthropicContent(reply), anthropicStop(reply), anthropicDetails(reply), inputTokens(req), outputTokens(reply))
 	case stream:
 		openaiStream(w, model, reply, req)
 	default:
@@ -203,12 +204,32 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// anthropicStop is the stop_reason of a reply.
+func anthropicStop(reply Reply) string {
+	switch {
+	case reply.Refusal != "":
+		return or(reply.Finish, "refusal")
+	case len(reply.ToolCalls) > 0:
+		return or(reply.Finish, "tool_use")
+	}
+	return or(reply.Finish, "end_turn")
+}
+
+// anthropicDetails is the stop_details member of a refusal (with its
+// leading comma), else nothing.
+func anthropicDetails(reply Reply) string {
+	if reply.Refusal == "" {
+		return ""
+	}
+	return fmt.Sprintf(`,"stop_details":{"type":"refusal","category":"cyber","explanation":%s}`, jsonString(reply.Refusal))
+}
+
 // anthropicContent is the content blocks of a whole answer: the text
 // (left out when empty beside tool calls, as the API does), then a
 // tool_use block per call.
 func anthropicContent(reply Reply) string {
 	var blocks []string
-	if reply.Text != "" || len(reply.ToolCalls) == 0 {
+	if reply.Text != "" || len(reply.ToolCalls) == 0 && reply.Refusal == "" {
 		blocks = append(blocks, fmt.Sprintf(`{"type":"text","text":%s}`, jsonString(reply.Text)))
 	}
 	for i, c := range reply.ToolCalls {
@@ -220,6 +241,9 @@ func anthropicContent(reply Reply) string {
 // openaiMessage is the message of a whole answer; its content is null
 // beside tool calls when there is no text, as the API sends it.
 func openaiMessage(reply Reply) string {
+	if reply.Refusal != "" {
+		return fmt.Sprintf(`{"role":"assistant","content":null,"refusal":%s,"annotations":[]}`, jsonString(reply.Refusal))
+	}
 	if len(reply.ToolCalls) == 0 {
 		return fmt.Sprintf(`{"role":"assistant","content":%s}`, jsonString(reply.Text))
 	}
@@ -290,11 +314,7 @@ func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Reque
 		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index))
 		index++
 	}
-	finish := or(reply.Finish, "end_turn")
-	if len(reply.ToolCalls) > 0 {
-		finish = or(reply.Finish, "tool_use")
-	}
-	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q},"usage":{"output_tokens":%d}}`, finish, outputTokens(reply)))
+	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q%s},"usage":{"output_tokens":%d}}`, anthropicStop(reply), anthropicDetails(reply), outputTokens(reply)))
 	ev("message_stop", `{"type":"message_stop"}`)
 }
 
@@ -316,6 +336,9 @@ func openaiStream(w http.ResponseWriter, model string, reply Reply, req Request)
 	}
 	for _, piece := range pieces(reply.Text) {
 		delta(`"content":` + jsonString(piece))
+	}
+	for _, piece := range pieces(reply.Refusal) {
+		delta(`"content":null,"refusal":` + jsonString(piece))
 	}
 	if len(reply.ToolCalls) == 0 && reply.interrupt(fail) {
 		return
