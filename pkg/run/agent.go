@@ -115,6 +115,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		// the answer came but broke a check: the value is kept for the
 		// feedback of the next attempt
 		resp, err = rejected.Answer, rejected.Err
+		t.rejected(s, resp.Via, err)
 	case err != nil:
 		// transient failures were already retried, and fell back
 		return out, &permanentError{err}
@@ -164,7 +165,7 @@ func (m lazyModels) Name() string { return m.t.targets[0].Provider.Name() }
 
 func (m lazyModels) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	if m.t.models == nil {
-		m.t.models = m.x.stepModels(m.s, m.t.targets, m.x.observer(m.s, m.t, ""))
+		m.t.models = m.x.answerModels(m.s, m.t)
 	}
 	return m.t.models.Complete(ctx, req)
 }

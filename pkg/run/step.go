@@ -205,7 +205,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		x.retryLeft = err != nil && ctx.Err() == nil && !errors.As(err, &perm) && n < s.Attempts()
 		return out, n, err
 	}
-	p := retry.Policy{Attempts: s.Attempts()}
+	p := retry.Policy{Attempts: x.stepAttempts(s, t)}
 	if p.Attempts <= 1 {
 		// the common case, without the retry machinery
 		if ctx.Err() != nil {
