@@ -90,8 +90,12 @@ func (e *ConnectError) Unwrap() error { return e.Err }
 type Pool struct {
 	// Version is chainrun's, sent as the client's implementation.
 	Version string
-	mu      sync.Mutex
-	open    map[string]*entry
+	// Grace is how long what is left of a stdio server's process group
+	// has between TERM and KILL when its session closes
+	// (executor.DefaultGrace when zero).
+	Grace time.Duration
+	mu    sync.Mutex
+	open  map[string]*entry
 }
 
 // entry is one server's session, opened once: callers of a server being
@@ -184,13 +188,15 @@ func (p *Pool) session(ctx context.Context, srv Server) (*mcp.ClientSession, err
 	}
 }
 
-// forget drops a session the server closed, so the next call reconnects.
+// forget drops a session the server closed, so the next call reconnects,
+// and closes it: what the server started is stopped with it.
 func (p *Pool) forget(srv Server, cs *mcp.ClientSession) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if e := p.open[srv.key()]; e != nil && e.session == cs {
 		delete(p.open, srv.key())
 	}
+	p.mu.Unlock()
+	_ = cs.Close()
 }
 
 // connect starts or reaches the server and initialises a session.
@@ -202,7 +208,7 @@ func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, err
 	case srv.Command != "":
 		cmd := exec.Command(srv.Command, srv.Args...)
 		cmd.Env, cmd.Dir = srv.Env, srv.Dir
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		t = newGroupTransport(cmd, p.Grace)
 	case srv.URL != "":
 		client := &http.Client{Transport: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}
 		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true, MaxRetries: -1}
