@@ -110,7 +110,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 	var resp *Response
 	var attempt Attempt
 	err := retry.Do(ctx, p, retry.Hooks{
-		Retryable: IsTransient,
+		Retryable: retryable,
 		After:     retryAfterOf,
 		OnRetry: func(w retry.Retry) {
 			attempt.Wait = w.Wait
@@ -130,7 +130,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 		if err != nil && ctx.Err() != nil {
 			return retry.Permanent(ctx.Err())
 		}
-		if err == nil || !IsTransient(err) || n == p.Attempts {
+		if err == nil || !retryable(err) || n == p.Attempts {
 			// the last word on this call: no wait follows it
 			r.report(attempt)
 		}

@@ -26,6 +26,8 @@ type Reply struct {
 	Status int
 	// RetryAfter is sent as the Retry-After header.
 	RetryAfter string
+	// Header is sent with the answer (x-should-retry, ...).
+	Header map[string]string
 	// Raw replaces the whole body (a malformed answer).
 	Raw string
 	// Delay stalls before answering.
@@ -167,6 +169,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	stream, _ := req.Body["stream"].(bool)
 	if reply.RetryAfter != "" {
 		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
+	for k, v := range reply.Header {
+		w.Header().Set(k, v)
 	}
 	switch {
 	case reply.Raw != "":
