@@ -199,6 +199,12 @@ func (p *Pool) forget(srv Server, cs *mcp.ClientSession) {
 	_ = cs.Close()
 }
 
+// reconnects is how many times a streamable HTTP session reconnects to
+// a call's stream the server closed (SEP-1699, spec 2025-11-25: a GET
+// with Last-Event-ID, after the server's retry: delay, then with growing
+// waits from a second up to 30 s) before the call fails.
+const reconnects = 5
+
 // connect starts or reaches the server and initialises a session.
 func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, error) {
 	var t mcp.Transport
@@ -211,7 +217,7 @@ func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, err
 		t = newGroupTransport(cmd, p.Grace)
 	case srv.URL != "":
 		client := &http.Client{Transport: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}
-		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true, MaxRetries: -1}
+		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true, MaxRetries: reconnects}
 	default:
 		return nil, &ConnectError{Server: srv.Name, Err: errors.New("neither a command nor a url")}
 	}
