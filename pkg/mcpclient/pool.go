@@ -216,8 +216,8 @@ func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, err
 		cmd.Env, cmd.Dir = srv.Env, srv.Dir
 		t = newGroupTransport(cmd, p.Grace)
 	case srv.URL != "":
-		client := &http.Client{Transport: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}
-		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true, MaxRetries: reconnects}
+		client := &http.Client{Transport: &optionalStandalone{next: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}}
+		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: reconnects}
 	default:
 		return nil, &ConnectError{Server: srv.Name, Err: errors.New("neither a command nor a url")}
 	}
