@@ -256,14 +256,19 @@ func anthropicChoice(choice string) *anthropicToolChoice {
 	return &anthropicToolChoice{Type: "tool", Name: choice}
 }
 
+// anthropicFinish normalises a stop_reason. One it does not know (a
+// paused turn, a reason added later) is kept as it is: never taken for a
+// complete answer, so never cached.
 func anthropicFinish(reason string) string {
 	switch reason {
-	case "max_tokens":
+	case "max_tokens", "model_context_window_exceeded":
 		return FinishLength
 	case "tool_use":
 		return FinishToolCall
+	case "end_turn", "stop_sequence", "":
+		return FinishStop
 	}
-	return FinishStop
+	return reason
 }
 
 func maxTokens(n int) int {

@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
@@ -189,5 +191,53 @@ func TestADeclinedAnswerGoesToTheFallbackOnce(t *testing.T) {
 	declined(t, err, llm.FinishRefusal, []string{"Not this."}, nil)
 	if sent != 1 {
 		t.Errorf("a refusal was asked again: %d requests", sent)
+	}
+}
+
+// TestEveryAnthropicStopReasonIsRead: each stop_reason has its own
+// outcome, whole and streamed; one that is not known is kept as it is,
+// never taken for a complete answer (so never cached).
+func TestEveryAnthropicStopReasonIsRead(t *testing.T) {
+	want := map[string]string{
+		"end_turn": llm.FinishStop, "stop_sequence": llm.FinishStop,
+		"max_tokens": llm.FinishLength, "model_context_window_exceeded": llm.FinishLength,
+		"pause_turn": "pause_turn", "a_reason_from_later": "a_reason_from_later",
+	}
+	for reason, finish := range want {
+		for _, stream := range []bool{false, true} {
+			s := llmtest.New(llmtest.Reply{Text: "some text", Finish: reason})
+			resp, err := llm.NewAnthropic("anthropic", s.AnthropicURL(), "k", nil).Complete(context.Background(), request(stream, &strings.Builder{}))
+			s.Close()
+			if err != nil || resp.FinishReason != finish {
+				t.Errorf("%s (stream %v): %+v %v, want %s", reason, stream, resp, err, finish)
+			}
+		}
+	}
+	for _, reason := range []string{"eos", "abort"} {
+		s := llmtest.New(llmtest.Reply{Text: "some text", Finish: reason})
+		resp, err := llm.NewOpenAI("openai", s.OpenAIURL(), "k", nil).Complete(context.Background(), request(false, nil))
+		s.Close()
+		if err != nil || resp.FinishReason != reason {
+			t.Errorf("openai %s: %+v %v", reason, resp, err)
+		}
+	}
+}
+
+// TestOnlyCompleteAnswersAreCached: an answer whose finish reason is not
+// stop — cut, paused, or of a reason not known — is not stored.
+func TestOnlyCompleteAnswersAreCached(t *testing.T) {
+	for _, reason := range []string{"max_tokens", "model_context_window_exceeded", "pause_turn", "a_reason_from_later", "end_turn"} {
+		s := llmtest.New(llmtest.Reply{Text: "some text", Finish: reason})
+		store := cache.NewMem()
+		p := llm.Cached(llm.NewAnthropic("anthropic", s.AnthropicURL(), "k", nil), store, llm.CacheOptions{Key: func(llm.Request) string { return "k" }, TTL: time.Hour, Read: true})
+		for range 2 {
+			if _, err := p.Complete(context.Background(), request(false, nil)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := map[bool]int{true: 1, false: 2}[reason == "end_turn"]; s.Count() != want {
+			t.Errorf("%s: %d requests, want %d", reason, s.Count(), want)
+		}
+		s.Close()
 	}
 }

@@ -294,14 +294,19 @@ func openaiChoiceOf(choice string) any {
 	return map[string]any{"type": "function", "function": map[string]string{"name": choice}}
 }
 
+// openaiFinish normalises a finish_reason. One it does not know (a
+// compatible server's own) is kept as it is: never taken for a complete
+// answer, so never cached.
 func openaiFinish(reason string) string {
 	switch reason {
 	case "length":
 		return FinishLength
 	case "tool_calls", "function_call":
 		return FinishToolCall
+	case "stop", "":
+		return FinishStop
 	}
-	return FinishStop
+	return reason
 }
 
 // hostIs reports whether base's host is host or one of its subdomains.
