@@ -128,6 +128,11 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 			}
 		}
 		if err != nil && ctx.Err() != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// cut by the caller's deadline (a step's timeout): sent,
+				// and the last word on this call
+				r.report(attempt)
+			}
 			return retry.Permanent(ctx.Err())
 		}
 		if err == nil || !retryable(err) || n == p.Attempts {
@@ -137,6 +142,11 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 		return err
 	})
 	if err != nil {
+		if DeclinedReason(err) != "" || !retryable(err) && IsTransient(err) {
+			// it declined, or its server said not to ask again: later
+			// questions of the same caller go to the next model at once
+			r.Spend(err)
+		}
 		return nil, err
 	}
 	return resp, nil

@@ -115,7 +115,6 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		// the answer came but broke a check: the value is kept for the
 		// feedback of the next attempt
 		resp, err = rejected.Answer, rejected.Err
-		t.rejected(s, resp.Via, err)
 	case err != nil:
 		// transient failures were already retried, and fell back
 		return out, &permanentError{err}

@@ -67,3 +67,29 @@ func TestADeclinedAnswerGoesToTheFallbackModel(t *testing.T) {
 		t.Errorf("the fallback's answer was not cached: %s, %d requests", step(t, res, "ask").Status, s.Count())
 	}
 }
+
+// TestAModelThatDeclinedIsNotAskedAgainOnAReAsk: the primary refused, the
+// fallback's answer broke a guardrail: the re-ask goes to the fallback,
+// not back to the model that refused.
+func TestAModelThatDeclinedIsNotAskedAgainOnAReAsk(t *testing.T) {
+	for _, primary := range []llmtest.Reply{{Refusal: "No."}, {Status: 503, Header: map[string]string{"X-Should-Retry": "false"}}} {
+		counts := map[string]int{}
+		s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+			model := r.Body["model"].(string)
+			counts[model]++
+			if model == "first" {
+				return primary
+			}
+			if counts[model] == 1 {
+				return llmtest.Reply{Text: "short"}
+			}
+			return llmtest.Reply{Text: "a long enough answer at last"}
+		})
+		res := runChain(t, "name: t\nsteps:\n  - {id: b, model: openai/first, fallback_models: [anthropic/second], retry: {max: 2, delay_ms: 1}, guardrails: [{type: min_length, value: 20}], prompt: p, output_var: b}\noutput: b\n",
+			nil, WithModels(registryFor(s, nil)))
+		s.Close()
+		if res.Status != Succeeded || counts["first"] != 1 || counts["second"] != 2 {
+			t.Errorf("%+v: %s, requests %v: %s", primary, res.Status, counts, res.Error)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
@@ -68,5 +69,31 @@ func TestFallbacksAreAskedWhenAnswersKeepBreakingTheChecks(t *testing.T) {
 				t.Errorf("%d fallback events, want %d", moves, len(tt.want)-1)
 			}
 		})
+	}
+}
+
+// TestATimedOutModelGivesWayToTheFallback: a step whose request outlives
+// its timeout_ms asks the fallback model next, after the primary's
+// retries, in reference 004's order.
+func TestATimedOutModelGivesWayToTheFallback(t *testing.T) {
+	for _, tt := range []struct {
+		retry string
+		slow  int
+	}{{"", 1}, {"retry: {max: 2, delay_ms: 1}, ", 2}} {
+		counts := map[string]int{}
+		s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+			model := r.Body["model"].(string)
+			counts[model]++
+			if model == "slow" {
+				return llmtest.Reply{Text: "late", Delay: 5 * time.Second}
+			}
+			return llmtest.Reply{Text: "in time"}
+		})
+		res := runChain(t, "name: t\nsteps:\n  - {id: b, model: openai/slow, fallback_models: [anthropic/quick], "+tt.retry+"timeout_ms: 300, prompt: p, output_var: b}\noutput: b\n",
+			nil, WithModels(registryFor(s, nil)))
+		s.Close()
+		if res.Status != Succeeded || res.Output != "in time" || counts["slow"] != tt.slow || counts["quick"] != 1 {
+			t.Errorf("%q: %s %v requests %v: %s", tt.retry, res.Status, res.Output, counts, res.Error)
+		}
 	}
 }

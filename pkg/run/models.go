@@ -134,8 +134,9 @@ type tries struct {
 	usage Usage
 	model string
 	turn  int
-	// broken counts the answers of each model (by label) that broke the
-	// step's checks; spent holds why a model is not asked again, and
+	// broken counts the failed attempts of each model (by label): answers
+	// that broke the step's checks, requests cut by its timeout; spent
+	// holds why a model is not asked again, and
 	// answering is every retrying target asked for the step's answer,
 	// which spending a model stops.
 	broken    map[string]int
@@ -156,10 +157,11 @@ func (x *execution) answerModels(s *chain.Step, t *tries) llm.Provider {
 	return p
 }
 
-// rejected counts an answer of model label that broke the step's checks
-// (cause). A model that has given the step's retry max of them is spent:
-// the next re-ask goes to the next fallback, in reference 004's order —
-// the primary, its retries, then each fallback model with its own.
+// rejected counts a failed attempt of model label: an answer that broke
+// the step's checks, a request cut by the step's timeout (cause). A model
+// that has failed the step's retry max of them is spent: the next
+// attempt goes to the next fallback, in reference 004's order — the
+// primary, its retries, then each fallback model with its own.
 func (t *tries) rejected(s *chain.Step, label string, cause error) {
 	if t.broken == nil {
 		t.broken, t.spent = map[string]int{}, map[string]error{}

@@ -247,6 +247,12 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 			out.value, out.finish = prev.value, prev.finish
 			return &permanentError{lastErr}
 		}
+		var perm *permanentError
+		if t != nil && err != nil && ctx.Err() == nil && !errors.As(err, &perm) {
+			// an answer that broke a check, or a request that timed
+			// out: it counts against the model asked
+			t.rejected(s, t.model, err)
+		}
 		lastErr = err
 		return err
 	})
