@@ -32,3 +32,13 @@ func signalName(ee *exec.ExitError) string {
 	}
 	return ""
 }
+
+// signalGroup sends TERM (KILL when kill) to the process group pgid; it
+// reports whether the group was there to get it.
+func signalGroup(pgid int, kill bool) bool {
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	return syscall.Kill(-pgid, sig) == nil
+}

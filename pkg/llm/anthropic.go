@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -98,6 +99,13 @@ type anthropicResponse struct {
 	StopReason string           `json:"stop_reason"`
 	Content    []anthropicBlock `json:"content"`
 	Usage      anthropicUsage   `json:"usage"`
+	// StopDetails says more of a refusal: its category and explanation.
+	StopDetails *anthropicStopDetails `json:"stop_details"`
+}
+
+type anthropicStopDetails struct {
+	Category    string `json:"category"`
+	Explanation string `json:"explanation"`
 }
 
 type anthropicBlock struct {
@@ -163,13 +171,31 @@ func (a *Anthropic) response(msg *anthropicResponse) (*Response, error) {
 			calls = append(calls, call)
 		}
 	}
+	usage := Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}
+	if msg.StopReason == "refusal" {
+		return refused(a.name, anthropicRefusal(text.String(), msg.StopDetails), usage)
+	}
 	return &Response{
 		Text:         text.String(),
 		ToolCalls:    calls,
 		FinishReason: toolFinish(finish, calls),
-		Usage:        Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens},
+		Usage:        usage,
 		Model:        msg.Model,
 	}, nil
+}
+
+// anthropicRefusal is what a refusal says: the text the model gave before
+// it stopped, then the explanation and category of stop_details.
+func anthropicRefusal(text string, d *anthropicStopDetails) string {
+	parts := []string{strings.TrimSpace(text)}
+	if d != nil {
+		parts = append(parts, strings.TrimSpace(d.Explanation))
+		if d.Category != "" {
+			parts = append(parts, "(category "+d.Category+")")
+		}
+	}
+	parts = slices.DeleteFunc(parts, func(p string) bool { return p == "" })
+	return strings.Join(parts, " ")
 }
 
 // anthropicMessages maps the conversation to Messages turns: an assistant
@@ -230,14 +256,19 @@ func anthropicChoice(choice string) *anthropicToolChoice {
 	return &anthropicToolChoice{Type: "tool", Name: choice}
 }
 
+// anthropicFinish normalises a stop_reason. One it does not know (a
+// paused turn, a reason added later) is kept as it is: never taken for a
+// complete answer, so never cached.
 func anthropicFinish(reason string) string {
 	switch reason {
-	case "max_tokens":
+	case "max_tokens", "model_context_window_exceeded":
 		return FinishLength
 	case "tool_use":
 		return FinishToolCall
+	case "end_turn", "stop_sequence", "":
+		return FinishStop
 	}
-	return FinishStop
+	return reason
 }
 
 func maxTokens(n int) int {

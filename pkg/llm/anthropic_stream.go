@@ -16,10 +16,11 @@ type anthropicEvent struct {
 	Message anthropicResponse `json:"message"`
 	Block   anthropicBlock    `json:"content_block"`
 	Delta   struct {
-		Type        string `json:"type"`
-		Text        string `json:"text"`
-		PartialJSON string `json:"partial_json"`
-		StopReason  string `json:"stop_reason"`
+		Type        string                `json:"type"`
+		Text        string                `json:"text"`
+		PartialJSON string                `json:"partial_json"`
+		StopReason  string                `json:"stop_reason"`
+		StopDetails *anthropicStopDetails `json:"stop_details"`
 	} `json:"delta"`
 	Usage anthropicUsage `json:"usage"`
 }
@@ -65,7 +66,7 @@ func (a *Anthropic) stream(resp *http.Response, msg *anthropicResponse, onDelta 
 				inputs[e.Index].WriteString(e.Delta.PartialJSON)
 			}
 		case "message_delta":
-			msg.StopReason = e.Delta.StopReason
+			msg.StopReason, msg.StopDetails = e.Delta.StopReason, e.Delta.StopDetails
 			msg.Usage.OutputTokens = e.Usage.OutputTokens
 			if e.Usage.InputTokens > 0 {
 				msg.Usage.InputTokens = e.Usage.InputTokens

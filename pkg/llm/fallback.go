@@ -3,8 +3,9 @@ package llm
 import "context"
 
 // fallback tries providers in order, moving on only after a transient
-// failure: a permanent error (a bad request, a bad key) would fail the
-// same on every model.
+// failure or a model declining the question (another provider's policy
+// may differ): a permanent error (a bad request, a bad key) would fail
+// the same on every model.
 type fallback struct {
 	providers []Provider
 	// onSwitch, when set, is told before each move to the next provider.
@@ -47,7 +48,7 @@ func (f *fallback) Complete(ctx context.Context, req Request) (*Response, error)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !IsTransient(err) {
+		if !IsTransient(err) && DeclinedReason(err) == "" {
 			return nil, err
 		}
 	}

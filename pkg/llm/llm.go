@@ -118,6 +118,16 @@ type Error struct {
 	// stops starting work, but the calls already in flight were admitted
 	// within the budget and are let finish.
 	Budget bool
+	// NoRetry is the server saying the request will not succeed if sent
+	// again (x-should-retry: false): it is not sent again to this model,
+	// though a transient failure still moves on to the next fallback.
+	NoRetry bool
+	// Declined is set when the model answered but declined the question:
+	// FinishRefusal or FinishContentFilter. Such an answer is no answer:
+	// never cached, not asked again of the same model (it would decline
+	// again), and passed to the next fallback model, whose provider's
+	// policy may differ.
+	Declined string
 }
 
 func (e *Error) Error() string {
@@ -134,6 +144,13 @@ func (e *Error) Unwrap() error { return e.Err }
 func IsTransient(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Transient
+}
+
+// retryable reports whether err may succeed when sent again to the same
+// model: transient, and the server did not say otherwise.
+func retryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Transient && !e.NoRetry
 }
 
 // TransientStatus reports whether an HTTP status is worth retrying: rate

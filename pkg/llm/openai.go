@@ -147,6 +147,9 @@ type openaiChoice struct {
 type openaiAnswer struct {
 	Content   *string          `json:"content"`
 	ToolCalls []openaiToolCall `json:"tool_calls"`
+	// Refusal is the model's refusal message, when it refused: the
+	// finish reason is then still "stop".
+	Refusal *string `json:"refusal"`
 }
 
 type openaiUsage struct {
@@ -224,6 +227,12 @@ func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
 	if answer.Usage != nil {
 		r.Usage = Usage{InputTokens: answer.Usage.PromptTokens, OutputTokens: answer.Usage.CompletionTokens}
 	}
+	switch {
+	case c.Message.Refusal != nil && *c.Message.Refusal != "":
+		return refused(o.name, *c.Message.Refusal, r.Usage)
+	case c.FinishReason == "content_filter":
+		return filtered(o.name, r.Text, r.Usage)
+	}
 	return r, nil
 }
 
@@ -285,14 +294,19 @@ func openaiChoiceOf(choice string) any {
 	return map[string]any{"type": "function", "function": map[string]string{"name": choice}}
 }
 
+// openaiFinish normalises a finish_reason. One it does not know (a
+// compatible server's own) is kept as it is: never taken for a complete
+// answer, so never cached.
 func openaiFinish(reason string) string {
 	switch reason {
 	case "length":
 		return FinishLength
 	case "tool_calls", "function_call":
 		return FinishToolCall
+	case "stop", "":
+		return FinishStop
 	}
-	return FinishStop
+	return reason
 }
 
 // hostIs reports whether base's host is host or one of its subdomains.

@@ -14,7 +14,7 @@ import (
 func (o *OpenAI) stream(resp *http.Response, answer *openaiResponse, onDelta func(string)) error {
 	defer resp.Body.Close()
 	r := newSSEReader(resp.Body)
-	var text strings.Builder
+	var text, refusal strings.Builder
 	calls := map[int]*openaiToolCall{}
 	args := map[int]*strings.Builder{}
 	finish := ""
@@ -42,6 +42,9 @@ func (o *OpenAI) stream(resp *http.Response, answer *openaiResponse, onDelta fun
 			if c.Delta.Content != nil && *c.Delta.Content != "" {
 				text.WriteString(*c.Delta.Content)
 				onDelta(*c.Delta.Content)
+			}
+			if c.Delta.Refusal != nil {
+				refusal.WriteString(*c.Delta.Refusal)
 			}
 			for i, tc := range c.Delta.ToolCalls {
 				at := i
@@ -73,7 +76,8 @@ func (o *OpenAI) stream(resp *http.Response, answer *openaiResponse, onDelta fun
 		return &Error{Provider: o.name, Transient: true, Message: "the stream ended before the answer was complete"}
 	}
 	content := text.String()
-	choice := openaiChoice{FinishReason: finish, Message: openaiAnswer{Content: &content}}
+	said := refusal.String()
+	choice := openaiChoice{FinishReason: finish, Message: openaiAnswer{Content: &content, Refusal: &said}}
 	for _, i := range slices.Sorted(maps.Keys(calls)) {
 		call := *calls[i]
 		call.Function.Arguments = args[i].String()

@@ -53,6 +53,9 @@ type Retrying struct {
 	mu   sync.Mutex
 	sent int
 	last error
+	// done, once set, refuses every later request: the caller gave up on
+	// this model's answers (Spend).
+	done error
 }
 
 var _ Provider = (*Retrying)(nil)
@@ -71,6 +74,19 @@ func WithRetry(t Target, p Policy, observe func(Attempt)) *Retrying {
 // Name is the wrapped provider's name.
 func (r *Retrying) Name() string { return r.target.Provider.Name() }
 
+// Label is the target's provider/model.
+func (r *Retrying) Label() string { return r.target.Label() }
+
+// Spend gives up on the target: every later request is refused without
+// sending, as when its allowance ran out, so that a fallback is asked
+// next. A caller spends a model whose answers kept failing its checks
+// (cause), which no retry of a transient failure would see.
+func (r *Retrying) Spend(cause error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done = cause
+}
+
 // Complete sends req to the target's model (req.Model is ignored),
 // retrying transient failures while the allowance lasts. Once the
 // allowance is spent it refuses without sending, with a transient error
@@ -79,8 +95,12 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 	req.Model = r.target.Model
 	r.mu.Lock()
 	left := max(r.policy.Attempts, 1) - r.sent
-	last := r.last
+	last, done := r.last, r.done
 	r.mu.Unlock()
+	if done != nil {
+		return nil, &Error{Provider: r.Name(), Transient: true, NotSent: true, Err: ErrAllowanceSpent,
+			Message: fmt.Sprintf("%s is not asked again: %v", r.target.Label(), done)}
+	}
 	if left <= 0 {
 		return nil, &Error{Provider: r.Name(), Transient: true, NotSent: true, Err: ErrAllowanceSpent,
 			Message: fmt.Sprintf("%s: the retry allowance of %d requests is spent (last: %v)", r.target.Label(), max(r.policy.Attempts, 1), last)}
@@ -90,7 +110,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 	var resp *Response
 	var attempt Attempt
 	err := retry.Do(ctx, p, retry.Hooks{
-		Retryable: IsTransient,
+		Retryable: retryable,
 		After:     retryAfterOf,
 		OnRetry: func(w retry.Retry) {
 			attempt.Wait = w.Wait
@@ -108,15 +128,25 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 			}
 		}
 		if err != nil && ctx.Err() != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// cut by the caller's deadline (a step's timeout): sent,
+				// and the last word on this call
+				r.report(attempt)
+			}
 			return retry.Permanent(ctx.Err())
 		}
-		if err == nil || !IsTransient(err) || n == p.Attempts {
+		if err == nil || !retryable(err) || n == p.Attempts {
 			// the last word on this call: no wait follows it
 			r.report(attempt)
 		}
 		return err
 	})
 	if err != nil {
+		if DeclinedReason(err) != "" || !retryable(err) && IsTransient(err) {
+			// it declined, or its server said not to ask again: later
+			// questions of the same caller go to the next model at once
+			r.Spend(err)
+		}
 		return nil, err
 	}
 	return resp, nil

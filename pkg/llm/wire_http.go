@@ -180,10 +180,18 @@ func (a apiError) read() (kind, message string) {
 }
 
 // statusError reads a non-2xx answer: its status decides whether it is
-// transient (the error types of one status do not differ in that), its
-// typed body gives the message.
+// transient (the error types of one status do not differ in that), and
+// the server's x-should-retry header, when it says true or false, whether
+// it is sent again (Anthropic and OpenAI send it; their SDKs obey it
+// either way); its typed body gives the message.
 func statusError(provider string, resp *http.Response) *Error {
 	e := &Error{Provider: provider, Status: resp.StatusCode, Transient: TransientStatus(resp.StatusCode), RetryAfter: retryAfter(resp.Header)}
+	switch resp.Header.Get("X-Should-Retry") {
+	case "true":
+		e.Transient = true
+	case "false":
+		e.NoRetry = true
+	}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var body apiError
 	if json.Unmarshal(data, &body) == nil {

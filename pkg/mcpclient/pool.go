@@ -100,8 +100,12 @@ func (e *ConnectError) Unwrap() error { return e.Err }
 type Pool struct {
 	// Version is chainrun's, sent as the client's implementation.
 	Version string
-	mu      sync.Mutex
-	open    map[string]*entry
+	// Grace is how long what is left of a stdio server's process group
+	// has between TERM and KILL when its session closes
+	// (executor.DefaultGrace when zero).
+	Grace time.Duration
+	mu    sync.Mutex
+	open  map[string]*entry
 }
 
 // entry is one server's session, opened once: callers of a server being
@@ -194,14 +198,22 @@ func (p *Pool) session(ctx context.Context, srv Server) (*mcp.ClientSession, err
 	}
 }
 
-// forget drops a session the server closed, so the next call reconnects.
+// forget drops a session the server closed, so the next call reconnects,
+// and closes it: what the server started is stopped with it.
 func (p *Pool) forget(srv Server, cs *mcp.ClientSession) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if e := p.open[srv.key()]; e != nil && e.session == cs {
 		delete(p.open, srv.key())
 	}
+	p.mu.Unlock()
+	_ = cs.Close()
 }
+
+// reconnects is how many times a streamable HTTP session reconnects to
+// a call's stream the server closed (SEP-1699, spec 2025-11-25: a GET
+// with Last-Event-ID, after the server's retry: delay, then with growing
+// waits from a second up to 30 s) before the call fails.
+const reconnects = 5
 
 // connect starts or reaches the server and initialises a session.
 func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, error) {
@@ -212,10 +224,10 @@ func (p *Pool) connect(ctx context.Context, srv Server) (*mcp.ClientSession, err
 	case srv.Command != "":
 		cmd := exec.Command(srv.Command, srv.Args...)
 		cmd.Env, cmd.Dir = srv.Env, srv.Dir
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		t = newGroupTransport(cmd, p.Grace)
 	case srv.URL != "":
-		client := &http.Client{Transport: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}
-		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true, MaxRetries: -1}
+		client := &http.Client{Transport: &optionalStandalone{next: headerTransport{headers: srv.Headers, next: http.DefaultTransport}}}
+		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, MaxRetries: reconnects}
 	default:
 		return nil, &ConnectError{Server: srv.Name, Err: errors.New("neither a command nor a url")}
 	}

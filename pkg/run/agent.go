@@ -164,7 +164,7 @@ func (m lazyModels) Name() string { return m.t.targets[0].Provider.Name() }
 
 func (m lazyModels) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	if m.t.models == nil {
-		m.t.models = m.x.stepModels(m.s, m.t.targets, m.x.observer(m.s, m.t, ""))
+		m.t.models = m.x.answerModels(m.s, m.t)
 	}
 	return m.t.models.Complete(ctx, req)
 }

@@ -106,18 +106,21 @@ func parseJSONAnswer(text string) (Value, bool) {
 }
 
 // answerCache is how a step's answers are cached: nil options when the
-// step does not cache. The key names the step, the fully resolved prompt
-// and system prompt, the models, every parameter that changes the answer
-// and every check the answer passed to be stored; only first attempts
-// are cached (a retry carries the guardrail feedback), and never a
-// request that holds a secret input (the cache is plain files on disk).
+// step does not cache. The key names the question: the step, the fully
+// resolved prompt and system prompt, the models, every parameter that
+// changes the answer and every check the answer passed to be stored. A
+// re-ask carries the broken answers and the feedback on them after the
+// prompt; they are not part of the question, so the answer that passes
+// after a re-ask is stored under the question's key. A request that
+// holds a secret input is never cached (the cache is plain files on
+// disk).
 func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache, llm.CacheOptions) {
 	if s.Cache == nil || !s.Cache.Enabled || x.l.cache == nil {
 		return nil, llm.CacheOptions{}
 	}
 	models := labels(targets)
 	key := func(req llm.Request) string {
-		if len(req.Messages) != 1 || x.holdsSecret(req) {
+		if len(req.Messages) == 0 || x.holdsSecret(req) {
 			return ""
 		}
 		k := answerKey{Step: s.ID, System: req.System, Prompt: req.Messages[0].Content, Models: models,

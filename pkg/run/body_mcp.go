@@ -133,7 +133,7 @@ func (x *execution) mcpPool() *mcpclient.Pool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.mcp == nil {
-		x.mcp = &mcpclient.Pool{}
+		x.mcp = &mcpclient.Pool{Grace: x.l.grace}
 	}
 	return x.mcp
 }

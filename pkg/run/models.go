@@ -134,17 +134,73 @@ type tries struct {
 	usage Usage
 	model string
 	turn  int
+	// broken counts the failed attempts of each model (by label): answers
+	// that broke the step's checks, requests cut by its timeout; spent
+	// holds why a model is not asked again, and
+	// answering is every retrying target asked for the step's answer,
+	// which spending a model stops.
+	broken    map[string]int
+	spent     map[string]error
+	answering []*llm.Retrying
+}
+
+// answerModels is the step's models for its answer (its one request, or
+// a tool loop's turn), a model spent by its broken answers left out.
+func (x *execution) answerModels(s *chain.Step, t *tries) llm.Provider {
+	p, rs := x.stepModels(s, t.targets, x.observer(s, t, ""))
+	t.answering = append(t.answering, rs...)
+	for _, r := range rs {
+		if cause, ok := t.spent[r.Label()]; ok {
+			r.Spend(cause)
+		}
+	}
+	return p
+}
+
+// rejected counts a failed attempt of model label: an answer that broke
+// the step's checks, a request cut by the step's timeout (cause). A model
+// that has failed the step's retry max of them is spent: the next
+// attempt goes to the next fallback, in reference 004's order — the
+// primary, its retries, then each fallback model with its own.
+func (t *tries) rejected(s *chain.Step, label string, cause error) {
+	if t.broken == nil {
+		t.broken, t.spent = map[string]int{}, map[string]error{}
+	}
+	t.broken[label]++
+	if t.broken[label] < s.Attempts() {
+		return
+	}
+	t.spent[label] = cause
+	for _, r := range t.answering {
+		if r.Label() == label {
+			r.Spend(cause)
+		}
+	}
+}
+
+// stepAttempts is how many times a step's body may run: its retry max,
+// and for a model step that many for each of its models, as each
+// fallback gets the re-asks the model before it had once that model is
+// spent.
+func (x *execution) stepAttempts(s *chain.Step, t *tries) int {
+	n := s.Attempts()
+	if t == nil || x.stepTargets(s, t) != nil {
+		return n
+	}
+	return n * len(t.targets)
 }
 
 // stepModels is a step's targets as one provider: each target drawing on
 // the run's budget and retried under the step's policy, then its
 // fallbacks in order. observe sees every request.
-func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) llm.Provider {
+func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) (llm.Provider, []*llm.Retrying) {
 	p := policy(s)
 	ps := make([]llm.Provider, len(targets))
+	rs := make([]*llm.Retrying, len(targets))
 	for i, t := range targets {
 		t.Provider = llm.Budgeted(t.Provider, x.budget)
-		ps[i] = llm.WithRetry(t, p, observe)
+		rs[i] = llm.WithRetry(t, p, observe)
+		ps[i] = rs[i]
 	}
 	var mu sync.Mutex
 	told := map[int]bool{}
@@ -159,7 +215,7 @@ func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func
 		told[next] = true
 		x.emit(event.Event{Type: event.LLMFallback, Step: s.ID, Model: targets[next].Label(),
 			Detail: targets[next-1].Label(), Error: cause.Error()})
-	}, ps...)
+	}, ps...), rs
 }
 
 // modelsFor is the step's models for turn (a tool loop's) or side question
@@ -173,7 +229,7 @@ func (x *execution) modelsFor(s *chain.Step, t *tries, turn int, name string) ll
 		if m, ok := t.side[name]; ok {
 			return m
 		}
-		m := x.stepModels(s, t.targets, x.observer(s, t, name))
+		m, _ := x.stepModels(s, t.targets, x.observer(s, t, name))
 		t.side[name] = m
 		return m
 	}
@@ -183,7 +239,7 @@ func (x *execution) modelsFor(s *chain.Step, t *tries, turn int, name string) ll
 	if m, ok := t.turns[turn]; ok {
 		return m
 	}
-	m := x.stepModels(s, t.targets, x.observer(s, t, ""))
+	m := x.answerModels(s, t)
 	t.turns[turn] = m
 	return m
 }

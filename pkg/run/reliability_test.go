@@ -64,7 +64,7 @@ func TestRetryMaxBoundsRequestsPerModel(t *testing.T) {
 		{name: "always overloaded", replies: func(string, int) llmtest.Reply { return llmtest.Reply{Status: 503} },
 			want: map[string]int{"big": 3, "small": 3}, status: Failed},
 		{name: "always breaks its guardrail", replies: func(string, int) llmtest.Reply { return llmtest.Reply{Text: "short"} },
-			want: map[string]int{"big": 3}, status: Failed},
+			want: map[string]int{"big": 3, "small": 3}, status: Failed},
 		{name: "overloaded, then a broken guardrail, on both models",
 			replies: func(model string, n int) llmtest.Reply {
 				if n%2 == 1 {

@@ -77,7 +77,8 @@ type StepResult struct {
 	// Reused is true when a resumed run kept this step's earlier result.
 	Reused bool `json:"reused,omitempty"`
 	// FinishReason is why an agent step's model stopped (stop, length,
-	// tool-call): reference 003 branches on it.
+	// tool-call): reference 003 branches on it. A failed step whose model
+	// declined says refusal or content-filter.
 	FinishReason string `json:"finish_reason,omitempty"`
 	// ToolCalls counts the tool calls an agent step's model made.
 	ToolCalls int `json:"tool_calls,omitempty"`

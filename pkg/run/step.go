@@ -119,6 +119,10 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 		sr.Usage, sr.Model = &u, out.model
 	}
 	sr.FinishReason = out.finish
+	if d := llm.DeclinedReason(err); d != "" {
+		// the model declined: no answer, and the result says why
+		sr.FinishReason = d
+	}
 	sr.ToolCalls = out.toolCalls
 	sr.result = out.result
 	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))
@@ -201,7 +205,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		x.retryLeft = err != nil && ctx.Err() == nil && !errors.As(err, &perm) && n < s.Attempts()
 		return out, n, err
 	}
-	p := retry.Policy{Attempts: s.Attempts()}
+	p := retry.Policy{Attempts: x.stepAttempts(s, t)}
 	if p.Attempts <= 1 {
 		// the common case, without the retry machinery
 		if ctx.Err() != nil {
@@ -242,6 +246,12 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 			// ask: what failed is the answer before, not the allowance
 			out.value, out.finish = prev.value, prev.finish
 			return &permanentError{lastErr}
+		}
+		var perm *permanentError
+		if t != nil && err != nil && ctx.Err() == nil && !errors.As(err, &perm) {
+			// an answer that broke a check, or a request that timed
+			// out: it counts against the model asked
+			t.rejected(s, t.model, err)
 		}
 		lastErr = err
 		return err

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/executor"
 )
 
 // StillRunningError is a run whose earlier attempt left a step's process
@@ -47,7 +49,7 @@ func (sv *Saved) stillRunning(runID string) error {
 // wait: a group just killed takes a moment to go.
 func groupOutlives(pgid int) bool {
 	for range 20 {
-		if !processGroupAlive(pgid) {
+		if !executor.GroupAlive(pgid) {
 			return false
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // Reply is one scripted answer.
@@ -27,6 +26,8 @@ type Reply struct {
 	Status int
 	// RetryAfter is sent as the Retry-After header.
 	RetryAfter string
+	// Header is sent with the answer (x-should-retry, ...).
+	Header map[string]string
 	// Raw replaces the whole body (a malformed answer).
 	Raw string
 	// Delay stalls before answering.
@@ -43,6 +44,11 @@ type Reply struct {
 	// empty). A stream sends each call's arguments in pieces; CutStream
 	// and StreamError then strike inside the first call.
 	ToolCalls []ToolCall
+	// Refusal, when set, makes the model refuse: OpenAI's message.refusal
+	// (delta.refusal pieces in a stream) with a null content, Anthropic's
+	// stop_reason "refusal" with this as stop_details.explanation, after
+	// Text if any.
+	Refusal string
 }
 
 // ToolCall is one scripted tool call.
@@ -164,6 +170,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if reply.RetryAfter != "" {
 		w.Header().Set("Retry-After", reply.RetryAfter)
 	}
+	for k, v := range reply.Header {
+		w.Header().Set(k, v)
+	}
 	switch {
 	case reply.Raw != "":
 		w.Header().Set("Content-Type", "application/json")
@@ -183,13 +192,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case anthropic && stream:
 		anthropicStream(w, model, reply, req)
 	case anthropic:
-		finish := or(reply.Finish, "end_turn")
-		if len(reply.ToolCalls) > 0 {
-			finish = or(reply.Finish, "tool_use")
-		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
-			model, anthropicContent(reply), finish, inputTokens(req), outputTokens(reply))
+		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q%s,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
+			model, anthropicContent(reply), anthropicStop(reply), anthropicDetails(reply), inputTokens(req), outputTokens(reply))
 	case stream:
 		openaiStream(w, model, reply, req)
 	default:
@@ -203,12 +208,32 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// anthropicStop is the stop_reason of a reply.
+func anthropicStop(reply Reply) string {
+	switch {
+	case reply.Refusal != "":
+		return or(reply.Finish, "refusal")
+	case len(reply.ToolCalls) > 0:
+		return or(reply.Finish, "tool_use")
+	}
+	return or(reply.Finish, "end_turn")
+}
+
+// anthropicDetails is the stop_details member of a refusal (with its
+// leading comma), else nothing.
+func anthropicDetails(reply Reply) string {
+	if reply.Refusal == "" {
+		return ""
+	}
+	return fmt.Sprintf(`,"stop_details":{"type":"refusal","category":"cyber","explanation":%s}`, jsonString(reply.Refusal))
+}
+
 // anthropicContent is the content blocks of a whole answer: the text
 // (left out when empty beside tool calls, as the API does), then a
 // tool_use block per call.
 func anthropicContent(reply Reply) string {
 	var blocks []string
-	if reply.Text != "" || len(reply.ToolCalls) == 0 {
+	if reply.Text != "" || len(reply.ToolCalls) == 0 && reply.Refusal == "" {
 		blocks = append(blocks, fmt.Sprintf(`{"type":"text","text":%s}`, jsonString(reply.Text)))
 	}
 	for i, c := range reply.ToolCalls {
@@ -220,6 +245,9 @@ func anthropicContent(reply Reply) string {
 // openaiMessage is the message of a whole answer; its content is null
 // beside tool calls when there is no text, as the API sends it.
 func openaiMessage(reply Reply) string {
+	if reply.Refusal != "" {
+		return fmt.Sprintf(`{"role":"assistant","content":null,"refusal":%s,"annotations":[]}`, jsonString(reply.Refusal))
+	}
 	if len(reply.ToolCalls) == 0 {
 		return fmt.Sprintf(`{"role":"assistant","content":%s}`, jsonString(reply.Text))
 	}
@@ -245,115 +273,6 @@ func (c ToolCall) argPieces() []string {
 		return []string{""}
 	}
 	return pieces(c.Arguments)
-}
-
-// interrupt ends a stream early as the reply scripts: an error event
-// (written by fail) or a cut. It reports whether the stream must stop.
-func (r Reply) interrupt(fail func()) bool {
-	if r.StreamError {
-		fail()
-		return true
-	}
-	return r.CutStream
-}
-
-func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Request) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	ev := func(name, data string) {
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-	}
-	fail := func() { ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`) }
-	ev("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[],"stop_reason":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, model, inputTokens(req)))
-	index := 0
-	if reply.Text != "" || len(reply.ToolCalls) == 0 {
-		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-		for _, piece := range pieces(reply.Text) {
-			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}`, jsonString(piece)))
-		}
-		if len(reply.ToolCalls) == 0 && reply.interrupt(fail) {
-			return
-		}
-		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-		index++
-	}
-	for i, c := range reply.ToolCalls {
-		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":%s,"name":%s,"input":{}}}`, index, jsonString(c.id("toolu_", i)), jsonString(c.Name)))
-		for j, piece := range c.argPieces() {
-			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%s}}`, index, jsonString(piece)))
-			if i == 0 && j == 0 && reply.interrupt(fail) {
-				return
-			}
-		}
-		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index))
-		index++
-	}
-	finish := or(reply.Finish, "end_turn")
-	if len(reply.ToolCalls) > 0 {
-		finish = or(reply.Finish, "tool_use")
-	}
-	ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":%q},"usage":{"output_tokens":%d}}`, finish, outputTokens(reply)))
-	ev("message_stop", `{"type":"message_stop"}`)
-}
-
-func openaiStream(w http.ResponseWriter, model string, reply Reply, req Request) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	data := func(s string) {
-		fmt.Fprintf(w, "data: %s\n\n", s)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-	}
-	fail := func() { data(`{"error":{"message":"The server had an error","type":"server_error"}}`) }
-	first := true
-	delta := func(fields string) {
-		if first {
-			fields, first = `"role":"assistant",`+fields, false
-		}
-		data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{%s},"finish_reason":null}]}`, model, fields))
-	}
-	for _, piece := range pieces(reply.Text) {
-		delta(`"content":` + jsonString(piece))
-	}
-	if len(reply.ToolCalls) == 0 && reply.interrupt(fail) {
-		return
-	}
-	for i, c := range reply.ToolCalls {
-		delta(fmt.Sprintf(`"tool_calls":[{"index":%d,"id":%s,"type":"function","function":{"name":%s,"arguments":""}}]`, i, jsonString(c.id("call_", i)), jsonString(c.Name)))
-		for j, piece := range c.argPieces() {
-			delta(fmt.Sprintf(`"tool_calls":[{"index":%d,"function":{"arguments":%s}}]`, i, jsonString(piece)))
-			if i == 0 && j == 0 && reply.interrupt(fail) {
-				return
-			}
-		}
-	}
-	finish := or(reply.Finish, "stop")
-	if len(reply.ToolCalls) > 0 {
-		finish = or(reply.Finish, "tool_calls")
-	}
-	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[{"index":0,"delta":{},"finish_reason":%q}]}`, model, finish))
-	data(fmt.Sprintf(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":%q,"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, model, inputTokens(req), outputTokens(reply), inputTokens(req)+outputTokens(reply)))
-	data("[DONE]")
-}
-
-// pieces splits text into a few stream deltas, never inside a UTF-8
-// character.
-func pieces(text string) []string {
-	var out []string
-	for len(text) > 4 {
-		n := 4
-		for n < len(text) && !utf8.RuneStart(text[n]) {
-			n++
-		}
-		out = append(out, text[:n])
-		text = text[n:]
-	}
-	if text != "" {
-		out = append(out, text)
-	}
-	return out
 }
 
 // inputTokens and outputTokens are deterministic stand-ins for token

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,7 +47,8 @@ type failIn struct {
 // {a, b} answers {"sum": a+b} as structured content; fail {reason} is a
 // tool error (isError) saying the reason; env answers the value of the
 // environment variable named by {name}; json answers its arguments as
-// JSON text.
+// JSON text; sleep {ms} answers "slept" after ms milliseconds, or the
+// call's end (a call in progress, for tests of interruptions).
 func New() *Server {
 	s := &Server{Server: mcp.NewServer(&mcp.Implementation{Name: "mcptest", Version: "1"}, nil)}
 	mcp.AddTool(s.Server, &mcp.Tool{Name: "echo", Description: "Says the text back."}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
@@ -70,6 +72,17 @@ func New() *Server {
 	s.Server.AddTool(&mcp.Tool{Name: "json", Description: "Says its arguments back as JSON.", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.Calls.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(string(req.Params.Arguments))}}}, nil
+	})
+	mcp.AddTool(s.Server, &mcp.Tool{Name: "sleep", Description: "Answers after a while."}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
+		MS int `json:"ms"`
+	}) (*mcp.CallToolResult, any, error) {
+		s.Calls.Add(1)
+		select {
+		case <-time.After(time.Duration(in.MS) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
 	})
 	return s
 }

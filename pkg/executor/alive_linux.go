@@ -1,4 +1,4 @@
-package store
+package executor
 
 import (
 	"bytes"
@@ -6,11 +6,12 @@ import (
 	"strconv"
 )
 
-// processGroupAlive reports whether a process of group pgid is alive. A
+// GroupAlive reports whether a process of group pgid is alive: a step's
+// group left by an earlier attempt, what a stopped program left behind. A
 // zombie (dead, not yet reaped: an orphan under an init that does not reap)
 // does not count, so /proc is read rather than probing the group with a
 // signal.
-func processGroupAlive(pgid int) bool {
+func GroupAlive(pgid int) bool {
 	if pgid <= 0 {
 		return false
 	}
