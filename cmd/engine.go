@@ -16,6 +16,8 @@ import (
 // engineOptions are what run and resume choose about an engine.
 type engineOptions struct {
 	verbose, quiet, noCache bool
+	// keepGoing lets independent steps finish after a failure.
+	keepGoing bool
 	// lenient, when set, overrides config strict_variables (a resume
 	// keeps the run's own).
 	lenient *bool
@@ -27,6 +29,7 @@ type engineOptions struct {
 // engineSetup is what config and flags decide about an engine.
 type engineSetup struct {
 	parallel     int
+	keepGoing    bool
 	dir          string
 	events       event.Sink
 	logLines     bool
@@ -48,6 +51,7 @@ type engineSetup struct {
 func localEngine(s engineSetup) run.Engine {
 	return run.New(
 		run.WithParallel(s.parallel),
+		run.WithKeepGoing(s.keepGoing),
 		run.WithDir(s.dir),
 		run.WithEvents(s.events),
 		run.WithLogLines(s.logLines),
@@ -102,7 +106,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
-	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
+	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
 		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})

@@ -108,6 +108,14 @@ func (p *Printer) Line(e event.Event) string {
 		case "paused":
 			// a workflow step whose workflow waits for a decision
 			return fmt.Sprintf("⏸ %s %s: %s", e.Step, d, e.Detail)
+		case "cancelled":
+			// stopped because another step failed: not a failure of its
+			// own, so never the failure's mark
+			why := e.Error
+			if why == "" {
+				why = "cancelled"
+			}
+			return fmt.Sprintf("○ %s %s: %s", e.Step, d, why)
 		default:
 			return fmt.Sprintf("✗ %s %s: %s", e.Step, d, e.Error)
 		}

@@ -20,7 +20,11 @@ func TestLine(t *testing.T) {
 			"  ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
 		{"a step waiting for a slot is no line", event.Event{Type: event.StepWaiting, Step: "a", Detail: "waiting"}, ""},
 		{"a cancelled step", event.Event{Type: event.StepFinished, Step: "a", Status: event.Cancelled, DurationMS: 40, Error: "cancelled: step b failed"},
-			"✗ a 40ms: cancelled: step b failed"},
+			"○ a 40ms: cancelled: step b failed"},
+		{"a failed step", event.Event{Type: event.StepFinished, Step: "b", Status: event.Failed, DurationMS: 7, Error: "exited with code 1"},
+			"✗ b 7ms: exited with code 1"},
+		{"a cancelled step with no error", event.Event{Type: event.StepFinished, Step: "c", Status: event.Cancelled, DurationMS: 3},
+			"○ c 3ms: cancelled"},
 	}
 	var p Printer
 	for _, tt := range tests {
