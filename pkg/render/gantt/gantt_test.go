@@ -92,3 +92,25 @@ func TestReadTakesTheLastAttempt(t *testing.T) {
 		t.Errorf("timeline %+v", tl)
 	}
 }
+
+// TestTextCountsStepsInWords: the heading says "1 step", "3 steps", and
+// an attempt in which no step ran (a resume that took none) says so
+// instead of an empty chart.
+func TestTextCountsStepsInWords(t *testing.T) {
+	for _, tt := range []struct {
+		spans []Span
+		want  string
+	}{
+		{nil, "run r: no step ran in this attempt\n"},
+		{[]Span{span("a", 0, 5*time.Millisecond, "succeeded")}, "run r: 5ms, 1 step\n"},
+		{[]Span{span("a", 0, time.Millisecond, "succeeded"), span("b", 0, 2*time.Millisecond, "failed"), span("c", 0, 3*time.Millisecond, "cancelled")}, "run r: 3ms, 3 steps\n"},
+	} {
+		var b strings.Builder
+		if err := Text(&b, "run r", Timeline{Start: t0, Spans: tt.spans}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := strings.Cut(b.String(), "\n"); got+"\n" != tt.want || (tt.spans == nil && b.String() != tt.want) {
+			t.Errorf("%d spans: %q, want it to begin %q", len(tt.spans), b.String(), tt.want)
+		}
+	}
+}

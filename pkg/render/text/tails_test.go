@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // TestFailureShowsEachFailedStepsTails: the failure message ends with
@@ -30,5 +31,26 @@ func TestFailureShowsEachFailedStepsTails(t *testing.T) {
 	}
 	if got := OutputTails([]run.StepResult{{ID: "ok", Status: run.StepSucceeded, Stdout: "x"}}); got != "" {
 		t.Errorf("a succeeded step's tail: %q", got)
+	}
+}
+
+// TestApprovalsShowTimesAsRunsDo: SINCE is in seconds, UTC, as runs
+// prints STARTED, whatever precision or zone the record holds; a time
+// that does not parse is shown as it is.
+func TestApprovalsShowTimesAsRunsDo(t *testing.T) {
+	for _, tt := range []struct{ since, want string }{
+		{"2026-11-27T23:34:05.967287547Z", "2026-11-27T23:34:05Z"},
+		{"2026-11-28T01:04:05.5+02:00", "2026-11-27T23:04:05Z"},
+		{"2026-11-27T23:34:05Z", "2026-11-27T23:34:05Z"},
+		{"yesterday", "yesterday"},
+	} {
+		var b strings.Builder
+		if err := Approvals(&b, []store.Approval{{RunID: "r1", Name: "n", State: "s", Since: tt.since}}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		if f := strings.Fields(lines[1]); len(f) < 5 || f[4] != tt.want {
+			t.Errorf("since %q: table\n%s\nwant %s", tt.since, b.String(), tt.want)
+		}
 	}
 }
