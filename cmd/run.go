@@ -98,7 +98,9 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	view.github.MaskSecrets(loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
 		for _, w := range loaded.Warnings {
-			fmt.Fprintln(f.io.ErrOut, w.String())
+			if !w.Lint { // validate's to show, not every run's
+				fmt.Fprintln(f.io.ErrOut, w.String())
+			}
 		}
 	}
 	if opts.maxTokens < 0 {
