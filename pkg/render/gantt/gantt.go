@@ -117,8 +117,11 @@ func Mermaid(w io.Writer, title string, tl Timeline) error {
 	for _, sp := range tl.Spans {
 		tag := ""
 		switch sp.Status {
-		case event.Failed, event.Cancelled:
+		case event.Failed:
 			tag = "crit, "
+		case event.Cancelled:
+			// stopped by another step's failure: marked, never as one
+			tag = "active, "
 		case event.Skipped, event.Cached:
 			tag = "done, "
 		}

@@ -27,7 +27,7 @@ func TestMermaidTimesFromTheRunsStart(t *testing.T) {
 		want  []string
 	}{
 		{"seconds", []Span{span("a", 10*time.Millisecond, 2*time.Second, "succeeded"), span("b", time.Second, 2500*time.Millisecond, "cancelled")},
-			[]string{"dateFormat HH:mm:ss.SSS\n", "axisFormat %M:%S.%L\n", "  a :s_a, 00:00:00.010, 00:00:02.000\n", "  b :crit, s_b, 00:00:01.000, 00:00:02.500\n"}},
+			[]string{"dateFormat HH:mm:ss.SSS\n", "axisFormat %M:%S.%L\n", "  a :s_a, 00:00:00.010, 00:00:02.000\n", "  b :active, s_b, 00:00:01.000, 00:00:02.500\n"}},
 		{"a step of less than a millisecond", []Span{span("a", 2400*time.Microsecond, 2700*time.Microsecond, "succeeded")},
 			[]string{"  a :s_a, 00:00:00.002, 00:00:00.003\n"}},
 		{"hours", []Span{span("a", 0, 90*time.Minute, "succeeded")},
