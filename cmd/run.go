@@ -122,6 +122,9 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	}
 	if d, err := f.durable(cmd.Context()); d != nil || err != nil {
 		if err == nil {
+			err = durableRefuses(opts.shaping)
+		}
+		if err == nil {
 			err = run.CheckInputs(req)
 		}
 		if err != nil {
