@@ -105,15 +105,6 @@ func (f *factory) durable(ctx context.Context) (run.Durable, error) {
 	return extension.Connect(ctx, *c)
 }
 
-// durableRefuses says which run-shaping flag a durable engine's runs do
-// not take, rather than ignore it.
-func durableRefuses(s shaping) error {
-	if s.keepGoing {
-		return usagef("--keep-going: a durable engine's runs do not take it; write keep_going: true in the chain")
-	}
-	return nil
-}
-
 // runDurable runs a checked request on a durable engine: --detach prints
 // the run id, else the run is followed to its end or pause.
 func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request, format string, view *runView, detach bool) error {
@@ -149,7 +140,7 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 			return err
 		}
 	}
-	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, flags: cmd.Flags()})
+	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, keepGoing: opts.keepGoing, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}

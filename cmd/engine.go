@@ -15,9 +15,7 @@ import (
 
 // engineOptions are what run and resume choose about an engine.
 type engineOptions struct {
-	verbose, quiet, noCache bool
-	// keepGoing lets independent steps finish after a failure.
-	keepGoing bool
+	verbose, quiet, noCache, keepGoing bool
 	// lenient, when set, overrides config strict_variables (a resume
 	// keeps the run's own).
 	lenient *bool
@@ -29,11 +27,11 @@ type engineOptions struct {
 // engineSetup is what config and flags decide about an engine.
 type engineSetup struct {
 	parallel     int
-	keepGoing    bool
 	dir          string
 	events       event.Sink
 	logLines     bool
 	lenient      bool
+	keepGoing    bool
 	chains       run.ChainResolver
 	workflows    run.WorkflowResolver
 	scripts      run.ScriptResolver
@@ -100,6 +98,9 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	principal, err := project.ReadPrincipal("", v.Get(keyPrincipal), os.Getenv)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.keepGoing && v.GetString(keyEngine) == "temporal" { // its runs do not carry the flag
+		return nil, nil, usagef("--keep-going: a durable engine's runs do not take it; write keep_going: true in the chain")
 	}
 	lenient := !v.GetBool(keyStrictVariables)
 	if o.lenient != nil {

@@ -95,9 +95,6 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return err
 	}
 	if d, err := f.durable(cmd.Context()); d != nil || err != nil {
-		if err == nil {
-			err = durableRefuses(opts.shaping)
-		}
 		if err != nil {
 			return err
 		}

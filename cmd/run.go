@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -97,11 +96,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	}
 	view.github.MaskSecrets(loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
-		for _, w := range loaded.Warnings {
-			if !w.Lint { // validate's to show, not every run's
-				fmt.Fprintln(f.io.ErrOut, w.String())
-			}
-		}
+		text.RunWarnings(f.io.ErrOut, loaded)
 	}
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
@@ -121,9 +116,6 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return printPlan(f.io.Out, format, loaded.Chain, plan)
 	}
 	if d, err := f.durable(cmd.Context()); d != nil || err != nil {
-		if err == nil {
-			err = durableRefuses(opts.shaping)
-		}
 		if err == nil {
 			err = run.CheckInputs(req)
 		}

@@ -338,7 +338,9 @@ func TestLiveDraws(t *testing.T) {
 			l.Emit(ev(0, event.StepFinished, "fetch", func(e *event.Event) {
 				e.Status, e.DurationMS, e.Error = "failed", 450, "sh exited with code 3: broken\nmore"
 			}))
-			l.Emit(ev(0, event.StepFinished, "slow", func(e *event.Event) { e.Status, e.DurationMS, e.Error = "cancelled", 451, "cancelled: step fetch failed" }))
+			l.Emit(ev(0, event.StepFinished, "slow", func(e *event.Event) {
+				e.Status, e.DurationMS, e.Error = "cancelled", 451, "cancelled: step fetch failed"
+			}))
 			l.Emit(ev(0, event.StepFinished, "late", func(e *event.Event) { e.Status, e.Detail = "skipped", "not run: step fetch failed" }))
 			l.Emit(ev(0, event.RunFinished, "", func(e *event.Event) { e.Chain, e.Status, e.DurationMS = "demo", "failed", 460 }))
 			raw := out.String()
