@@ -148,7 +148,7 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 	if err := d.Take(cmd.Context(), opts.runID, take); err != nil {
 		return err
 	}
-	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, flags: cmd.Flags()})
+	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, keepGoing: opts.keepGoing, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 
 // engineOptions are what run and resume choose about an engine.
 type engineOptions struct {
-	verbose, quiet, noCache bool
+	verbose, quiet, noCache, keepGoing bool
 	// lenient, when set, overrides config strict_variables (a resume
 	// keeps the run's own).
 	lenient *bool
@@ -31,6 +31,7 @@ type engineSetup struct {
 	events       event.Sink
 	logLines     bool
 	lenient      bool
+	keepGoing    bool
 	chains       run.ChainResolver
 	workflows    run.WorkflowResolver
 	scripts      run.ScriptResolver
@@ -48,6 +49,7 @@ type engineSetup struct {
 func localEngine(s engineSetup) run.Engine {
 	return run.New(
 		run.WithParallel(s.parallel),
+		run.WithKeepGoing(s.keepGoing),
 		run.WithDir(s.dir),
 		run.WithEvents(s.events),
 		run.WithLogLines(s.logLines),
@@ -97,12 +99,15 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if o.keepGoing && v.GetString(keyEngine) == "temporal" { // its runs do not carry the flag
+		return nil, nil, usagef("--keep-going: a durable engine's runs do not take it; write keep_going: true in the chain")
+	}
 	lenient := !v.GetBool(keyStrictVariables)
 	if o.lenient != nil {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
-	engine := f.engine(engineSetup{parallel: parallel, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
+	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
 		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})

@@ -8,25 +8,19 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/iostreams"
+	"github.com/chainrun/chainrun/pkg/render/github/githubtest"
 )
 
-// obeyed is what the GitHub Actions runner would obey in a log: every
-// workflow command line outside a ::stop-commands:: fence, in order,
-// with the lines of other output counted before the first command.
+// obeyed is what the GitHub Actions runner would obey in a log (both
+// command syntaxes, githubtest.Obeys), each command's line, with the
+// lines of other output counted before the first command.
 func obeyed(log string) (cmds []string, textBefore int) {
-	token := ""
-	for _, line := range strings.FieldsFunc(log, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		l := strings.TrimLeft(line, " \t")
-		switch {
-		case token != "":
-			if l == "::"+token+"::" {
-				token = ""
-			}
-		case strings.HasPrefix(l, "::stop-commands::"):
-			token = strings.TrimPrefix(l, "::stop-commands::")
-		case strings.HasPrefix(l, "::"):
-			cmds = append(cmds, l)
-		case len(cmds) == 0:
+	lines := strings.FieldsFunc(log, func(r rune) bool { return r == '\n' || r == '\r' })
+	for _, c := range githubtest.Obeys(log) {
+		cmds = append(cmds, strings.TrimLeft(c.Line, " \t"))
+	}
+	if len(cmds) > 0 {
+		for textBefore < len(lines) && len(githubtest.Obeys(lines[textBefore])) == 0 {
 			textBefore++
 		}
 	}
@@ -47,11 +41,11 @@ func TestGitHubActionsObeysOnlyChainrunsCommands(t *testing.T) {
 	src := `name: hostile
 inputs: [{name: tok, secret: true}]
 steps:
-  - {id: out, type: cli, run: 'printf "::notice::injected-out\n"', output_var: o}
+  - {id: out, type: cli, run: 'printf "::notice::injected-out\nok ##[warning file=a.go,line=2]injected-v1\n"', output_var: o}
   - id: bad
     type: cli
     depends_on: [out]
-    run: 'printf "boom\n::error title=x::injected-err\n  ::add-mask::injected-mask\nx\r::warning::injected-cr\n::stop-commands::injected-stop\n::endgroup::\n" >&2; echo "::set-output name=a::injected-stdout"; exit 1'
+    run: 'printf "boom\n::error title=x::injected-err\n  ::add-mask::injected-mask\nx\r::warning::injected-cr\n::stop-commands::injected-stop\n::endgroup::\ntotal ##[Set-Output name=b]injected-v1-err\n\t##[stop-commands]injected-v1-stop\n" >&2; echo "::set-output name=a::injected-stdout"; exit 1'
   - {id: unread, type: cli, run: 'true', output_var: never_read}
 output: o
 `
@@ -77,15 +71,17 @@ output: o
 		}
 		for _, c := range cmds {
 			ours := false
-			for _, p := range []string{"::add-mask::tok-Zq9-gha", "::group::", "::endgroup::", "::error file=chains/hostile.yaml,line=5,col=5,title=hostile failed at step bad::"} {
+			for _, p := range []string{"::add-mask::tok-Zq9-gha", "::group::", "::endgroup::", "::stop-commands::chainrun-", "::error file=chains/hostile.yaml,line=5,col=5,title=hostile failed at step bad::"} {
 				ours = ours || strings.HasPrefix(c, p)
 			}
 			if !ours {
 				t.Errorf("%v: stderr has an obeyed command from a step: %q\n%s", extra, c, errOut)
 			}
 		}
-		if cmds, _ := obeyed(out.String()); len(cmds) > 0 {
-			t.Errorf("%v: stdout has obeyed commands: %q", extra, cmds)
+		for _, c := range githubtest.Obeys(out.String()) {
+			if c.Name != "stop-commands" || !strings.HasPrefix(c.Data, "chainrun-") {
+				t.Errorf("%v: stdout has an obeyed command: %q", extra, c.Line)
+			}
 		}
 	}
 }

@@ -50,8 +50,8 @@ chain paused at a gate step continues with --take approve or --take
 reject (GATE:approve when several gates wait).
 
 The run-shaping flags the run was started with (--model, --max-tokens,
---agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant)
-apply again; give one to change it for the rest of the run.`,
+--agent-model, --max-parallel, --max-parallel-llm, --no-cache, --grant,
+--keep-going) apply again; give one to change it for the rest of the run.`,
 		Example: `  chainrun resume last --take deploy
   chainrun resume 46d299 --input token=$TOKEN`,
 		Args:              exactArgs(1, "one run id"),
@@ -152,7 +152,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, lenient: &lenient, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, keepGoing: opts.keepGoing, lenient: &lenient, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -91,15 +90,13 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return usagef("%s holds %d workflows (%s): run one by name, with --chains-dir set to its directory", opts.chain, len(names), strings.Join(names, ", "))
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, keepGoing: opts.keepGoing, flags: cmd.Flags()})
 	if err != nil {
 		return err
 	}
 	view.github.MaskSecrets(loaded.Chain, inputs) // before anything is printed
 	if !opts.quiet {
-		for _, w := range loaded.Warnings {
-			fmt.Fprintln(f.io.ErrOut, w.String())
-		}
+		text.RunWarnings(f.io.ErrOut, loaded)
 	}
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")

@@ -15,19 +15,21 @@ import (
 // takes the same flags to change them.
 type shaping struct {
 	noCache    bool
+	keepGoing  bool
 	maxTokens  int
 	agentModel string
 	grants     []string
 }
 
 // shapingFlags are the names of those flags, in the order they are shown.
-var shapingFlags = []string{"model", "max-tokens", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant", "durability"}
+var shapingFlags = []string{"model", "max-tokens", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant", "durability", "keep-going"}
 
 // define adds the run-shaping flags to fl.
 func (s *shaping) define(fl *pflag.FlagSet) {
 	fl.Int("max-parallel", 0, "most steps running at once (default: CPUs, at least 4)")
 	fl.Int("max-parallel-llm", 0, "most requests in flight to each model provider (default: no cap)")
 	fl.BoolVar(&s.noCache, "no-cache", false, "ignore cached LLM results")
+	fl.BoolVar(&s.keepGoing, "keep-going", false, "after a step fails, let the steps that do not depend on it finish (the run still fails)")
 	fl.String("model", "", "model for LLM steps that name none (provider/model)")
 	fl.IntVar(&s.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
 	fl.StringVar(&s.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")

@@ -18,6 +18,10 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	// Warning findings do not stop a chain from running.
 	Warning bool `json:"warning,omitempty"`
+	// Lint marks a warning about how the chain is written rather than
+	// what a run of it does (an output_var nothing in the chain reads,
+	// which -o json may): validate shows it, a run does not repeat it.
+	Lint bool `json:"lint,omitempty"`
 }
 
 // String renders the finding as file:line:col: message.
@@ -108,6 +112,11 @@ func (d *diags) softErrorf(p Pos, format string, args ...any) {
 
 func (d *diags) warnf(p Pos, format string, args ...any) {
 	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// lintf adds a Lint warning: validate's to show, not every run's.
+func (d *diags) lintf(p Pos, format string, args ...any) {
+	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true, Lint: true})
 }
 
 func (d *diags) add(x Diagnostic) bool {

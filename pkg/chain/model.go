@@ -31,6 +31,9 @@ type Chain struct {
 	Output string `yaml:"output" doc:"The output_var whose value is the chain's result."`
 	// Budget caps the model use of a run of the chain.
 	Budget *Budget `yaml:"budget" doc:"Caps on the run's model use: max_tokens and max_llm_calls."`
+	// KeepGoing lets the steps that do not depend on a failed step finish
+	// (as --keep-going does) instead of being cancelled.
+	KeepGoing bool `yaml:"keep_going" doc:"true: after a step fails, the steps that do not depend on it still run to the end (its dependents are skipped); the run still fails. Default false: a failure cancels the steps running (as --keep-going does for one run)."`
 	// Workflow is set when the chain is a state workflow; its executors
 	// and tasks are then also listed in Steps.
 	Workflow *Workflow `yaml:"-"`

@@ -83,7 +83,8 @@ func validate(d *diags, c *Chain, opts Options) {
 }
 
 // unusedOutputs warns about output_vars that no step, expression or the
-// chain's output reads: usually a typo on one side, or dead work.
+// chain's output reads: usually a typo on one side, or dead work; or a
+// value read from the JSON result, so the warning is a Lint.
 func (v *validator) unusedOutputs() {
 	used := map[string]bool{v.c.Output: true}
 	v.c.Walk(func(s *Step) {
@@ -98,7 +99,7 @@ func (v *validator) unusedOutputs() {
 		if s.OutputVar == "" || s.piped || used[s.OutputVar] || used[s.OutputVar+"_status"] {
 			continue
 		}
-		v.d.warnf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
+		v.d.lintf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
 	}
 }
 

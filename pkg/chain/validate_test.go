@@ -230,6 +230,13 @@ func TestUnusedOutputIsAWarning(t *testing.T) {
 	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0].String(), "c.yaml:3:") || !strings.Contains(l.Warnings[0].String(), "output_var never_read is never read") {
 		t.Fatalf("warnings = %v", l.Warnings)
 	}
+	if !l.Warnings[0].Lint {
+		t.Error("an unread output_var is not a Lint: every run would repeat it")
+	}
+	l, err := Parse("c.yaml", []byte("name: x\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{missing}']}\n"), Options{LenientVariables: true})
+	if err != nil || len(l.Warnings) != 1 || l.Warnings[0].Lint {
+		t.Errorf("a warning about what a run does is a Lint: %v %v", l.Warnings, err)
+	}
 }
 
 func TestLenientVariablesWarns(t *testing.T) {

@@ -122,7 +122,10 @@ type Event struct {
 	// calls in its tool loop.
 	Tool   string `json:"tool,omitempty"`
 	Digest string `json:"digest,omitempty"`
-	Turn   int    `json:"turn,omitempty"`
+	// Subject is what a tool call touches (the file read, the pattern,
+	// the command's first line), bounded and masked, for a person.
+	Subject string `json:"subject,omitempty"`
+	Turn    int    `json:"turn,omitempty"`
 	// Handler is the lifecycle handler (on_success, on_failure,
 	// on_cancel, on_exit) whose step an event is about.
 	Handler string `json:"handler,omitempty"`

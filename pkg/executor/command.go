@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // DefaultGrace is how long a cancelled command has between TERM and KILL.
@@ -86,8 +87,8 @@ func (e *ExitError) Error() string {
 	if e.Name != "" {
 		msg = e.Name + " " + msg
 	}
-	if tail := lastLines(e.Stderr, 5); tail != "" {
-		msg += ": " + tail
+	if last := lastLine(e.Stderr); last != "" {
+		msg += ": " + last
 	}
 	return msg
 }
@@ -286,14 +287,24 @@ func isExecutable(path string) bool {
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
 
-func lastLines(s string, n int) string {
+// lastLine is the last line of a failed command's stderr that says
+// something, for its error: one line, at most maxErrLine bytes, so that
+// the error stays one line in every view. The whole end of the stream is
+// the result's tail, shown once.
+func lastLine(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
+	if i := strings.LastIndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[i+1:])
 	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	if len(s) > maxErrLine {
+		cut := maxErrLine
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
-	return strings.Join(lines, "\n")
+	return s
 }
+
+// maxErrLine bounds the stderr line an ExitError quotes.
+const maxErrLine = 300

@@ -29,8 +29,28 @@ func TestCommandOutputs(t *testing.T) {
 func TestCommandExitError(t *testing.T) {
 	_, err := (&Command{Script: "echo a >&2; echo b >&2; exit 7"}).Run(context.Background())
 	var ee *ExitError
-	if !errors.As(err, &ee) || ee.Code != 7 || err.Error() != "exited with code 7: a\nb" {
+	if !errors.As(err, &ee) || ee.Code != 7 || err.Error() != "exited with code 7: b" || ee.Stderr != "a\nb\n" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestExitErrorQuotesOneLine: an exit error quotes the last line of
+// stderr that says something, bounded, so that it stays one line in every
+// view; the stream itself is kept whole in Stderr.
+func TestExitErrorQuotesOneLine(t *testing.T) {
+	long := strings.Repeat("ü", 400)
+	tests := []struct{ stderr, want string }{
+		{"", "exited with code 1"},
+		{"first\nlast\n\n  \n", "exited with code 1: last"},
+		{"progress 10%\rprogress 100%\r\n", "exited with code 1: progress 100%"},
+		{"  indented reason\t\n", "exited with code 1: indented reason"},
+		{long, "exited with code 1: " + long[:300] + "…"},
+		{"x" + long, "exited with code 1: x" + long[:298] + "…"},
+	}
+	for _, tt := range tests {
+		if got := (&ExitError{Code: 1, Stderr: tt.stderr}).Error(); got != tt.want {
+			t.Errorf("stderr %.40q: error %.80q, want %.80q", tt.stderr, got, tt.want)
+		}
 	}
 }
 

@@ -12,6 +12,15 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
+// Count is n with its noun, in the singular for one: "1 step",
+// "3 steps", "0 steps".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // PrintJSON writes v as indented JSON (two spaces) and a newline: every
 // command's -o json output has this one shape. It is written a piece at a
 // time: a run's result holds every output.

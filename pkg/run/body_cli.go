@@ -128,9 +128,9 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 				_ = os.Remove(f)
 			}
 		}
-		return outcome{stderr: res.Stderr}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
+		return outcome{stderr: res.Stderr, stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := outcome{value: textValue(stdout), stderr: res.Stderr}
+	out := outcome{value: textValue(stdout), stderr: res.Stderr, stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}

@@ -64,9 +64,17 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	case len(x.waiting) > 0:
 		reason = "not run: waiting at a gate"
 	}
+	notStarted := map[string]bool{}
 	for _, id := range d.notStarted {
-		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: reason}
-		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: reason})
+		notStarted[id] = true
+	}
+	for _, id := range d.notStarted {
+		why := reason
+		if f := d.blockedBy(id, notStarted); f != "" && !calledOff && ctx.Err() == nil {
+			why = "not run: step " + f + " failed"
+		}
+		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: why}
+		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: why})
 	}
 	for _, s := range c.Steps {
 		res.Steps = append(res.Steps, *x.results[s.ID])
@@ -83,6 +91,14 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	case x.failure != "":
 		res.Status = Failed
 		res.Error = x.failure
+		if n := len(x.alsoFailed); n > 0 {
+			// with keep-going: every failure is named, the first in full
+			word := "steps"
+			if n == 1 {
+				word = "step"
+			}
+			res.Error += fmt.Sprintf(" (and %d more failed %s: %s)", n, word, strings.Join(x.alsoFailed, ", "))
+		}
 	case len(x.waiting) > 0 && x.earlyExit == "":
 		res.Status, res.WorkflowResult = Paused, x.gatePause()
 	default:
@@ -93,6 +109,48 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 			res.Output = v.public()
 		}
 	}
+}
+
+// failed records that step id failed and says what it means for the
+// rest: with keep-going its dependents are held, never started, and the
+// other steps go on; else the steps running are cancelled and no more
+// start. x.mu is held.
+func (d *dagDriver) failed(id string, sr *StepResult) dag.Outcome {
+	x := d.x
+	d.record(id, sr)
+	if x.l.keepGoing || x.c.KeepGoing {
+		return dag.Hold
+	}
+	d.stop(&stopCause{failed: x.failedStep})
+	return dag.Stop
+}
+
+// record notes a failure: the first is the run's, the others are named
+// after it. x.mu is held.
+func (d *dagDriver) record(id string, sr *StepResult) {
+	x := d.x
+	if x.failure == "" {
+		x.failure, x.failedStep = fmt.Sprintf("step %s failed: %s", id, sr.Error), id
+	} else {
+		x.alsoFailed = append(x.alsoFailed, id)
+	}
+}
+
+// blockedBy is the failed step that kept step id from starting: one it
+// depends on, directly or through steps that never started; "" when
+// none failed.
+func (d *dagDriver) blockedBy(id string, notStarted map[string]bool) string {
+	for _, dep := range d.x.c.Graph().Deps(id) {
+		if r := d.x.results[dep]; r != nil && r.Status == StepFailed {
+			return dep
+		}
+		if notStarted[dep] {
+			if f := d.blockedBy(dep, notStarted); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // visit runs one step for the scheduler and says what its outcome means.
@@ -113,13 +171,9 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	} else {
 		if sr := x.markStarted(s); sr != nil {
 			x.mu.Lock()
+			defer x.mu.Unlock()
 			x.results[id] = sr
-			if x.failure == "" {
-				x.failure, x.failedStep = "step "+id+" failed: "+sr.Error, id
-			}
-			x.mu.Unlock()
-			d.stop(&stopCause{failed: id})
-			return dag.Stop
+			return d.failed(id, sr)
 		}
 		sr, earlyExit = x.runStep(ctx, s)
 		if s.Kind == chain.KindEvaluator {
@@ -143,18 +197,13 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 		return dag.Stop
 	case sr.Status == StepFailed && s.ContinueOnError:
 		return dag.Continue
+	case sr.Status == StepFailed && x.refused[id]:
+		d.record(id, sr)
+		// the calls in flight were admitted within the budget (and are
+		// paid for): let them answer, start nothing more
+		return dag.Drain
 	case sr.Status == StepFailed:
-		if x.failure == "" {
-			x.failure = fmt.Sprintf("step %s failed: %s", id, sr.Error)
-			x.failedStep = id
-		}
-		if x.refused[id] {
-			// the calls in flight were admitted within the budget (and
-			// are paid for): let them answer, start nothing more
-			return dag.Drain
-		}
-		d.stop(&stopCause{failed: x.failedStep})
-		return dag.Stop
+		return d.failed(id, sr)
 	case earlyExit:
 		if x.earlyExit == "" {
 			x.earlyExit = id

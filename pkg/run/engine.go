@@ -98,13 +98,16 @@ type Request struct {
 // Local runs chains in this process.
 type Local struct {
 	parallel int
-	dir      string
-	events   event.Sink
-	logLines bool
-	client   *http.Client
-	grace    time.Duration
-	lenient  bool
-	chains   ChainResolver
+	// keepGoing lets a DAG run's independent steps finish after a
+	// failure (WithKeepGoing; a chain's keep_going says the same).
+	keepGoing bool
+	dir       string
+	events    event.Sink
+	logLines  bool
+	client    *http.Client
+	grace     time.Duration
+	lenient   bool
+	chains    ChainResolver
 	// workflows and scripts find the workflow a workflow step names, the
 	// script a script step runs, outside their own file.
 	workflows WorkflowResolver
@@ -159,6 +162,11 @@ type Option func(*Local)
 // WithParallel caps how many steps run at once (default: the number of
 // CPUs, at least 4).
 func WithParallel(n int) Option { return func(l *Local) { l.parallel = n } }
+
+// WithKeepGoing lets the steps that do not depend on a failed step run
+// to the end, as make -k does, rather than be cancelled: a CI run then
+// reports every failure at once. The run still fails.
+func WithKeepGoing(on bool) Option { return func(l *Local) { l.keepGoing = on } }
 
 // WithDir sets the directory commands run in and relative paths resolve
 // against (default: the working directory).

@@ -27,6 +27,9 @@ type execution struct {
 	// the run (they say why a running step was cancelled).
 	failure    string
 	failedStep string
+	// alsoFailed are the steps that failed after the first, in the order
+	// they failed (a keep-going run goes on after a failure).
+	alsoFailed []string
 	earlyExit  string
 	// refused are the steps the run's budget refused a model call.
 	refused map[string]bool

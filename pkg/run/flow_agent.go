@@ -86,7 +86,8 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		f.emit(e)
 	}
 	var chosen *chain.Transition
-	name, msg := "", ""
+	var name string
+	var why refusal
 	err = retry.Do(ctx, decisionPolicy, retry.Hooks{Retryable: func(err error) bool { return errors.Is(err, errNotOffered) }},
 		func(int) error {
 			for reads := 0; ; reads++ {
@@ -104,40 +105,83 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 				}
 				var given map[string]any
 				name, given = chosenTransition(resp)
-				if chosen, msg = f.pick(s, all, wait, name, given); chosen != nil {
+				if chosen, why = f.pick(s, all, wait, name, given); chosen != nil {
 					return nil
 				}
-				req.Messages = append(req.Messages, answer, retryDecision(resp, msg, read))
+				req.Messages = append(req.Messages, answer, retryDecision(resp, why.forModel(), read))
 				return errNotOffered
 			}
 		})
 	if errors.Is(err, errNotOffered) {
-		err = fmt.Errorf("%s named no transition that can be taken in %d answers (last: %q: %s)", target.Label(), decisionPolicy.Attempts, clip(name, 40), msg)
+		names := make([]string, len(all))
+		for i, t := range all {
+			names[i] = t.Name
+		}
+		err = &undecided{model: target.Label(), answers: decisionPolicy.Attempts, last: name, why: why.why, offered: names}
 	}
 	return chosen, target.Label(), err
+}
+
+// refusal is why a model's answer took no transition: why for a person
+// (empty when naming the offered ones says it), ask what the model is
+// told to do instead.
+type refusal struct{ why, ask string }
+
+// forModel is what the model is told of its refused answer.
+func (r refusal) forModel() string {
+	if r.why == "" {
+		return r.ask
+	}
+	return r.why + ". " + r.ask
+}
+
+// undecided is a model whose answers named no transition that can be
+// taken: the decision is left to a person. Its message quotes the last
+// answer once, on one line, cut short: an answer may echo the whole
+// prompt, quotes and all.
+type undecided struct {
+	model     string
+	answers   int
+	last, why string
+	offered   []string
+}
+
+// maxQuotedAnswer bounds, in characters, the answer an undecided quotes.
+const maxQuotedAnswer = 80
+
+func (u *undecided) Error() string {
+	last := strings.Join(strings.Fields(u.last), " ")
+	if r := []rune(last); len(r) > maxQuotedAnswer {
+		last = string(r[:maxQuotedAnswer-1]) + "…"
+	}
+	msg := fmt.Sprintf("%s named no transition that can be taken in %d answers, so a person decides; its last answer: %q", u.model, u.answers, last)
+	if u.why != "" {
+		msg += ": " + u.why
+	}
+	return msg + " (offered: " + strings.Join(u.offered, ", ") + ")"
 }
 
 // pick is the offered transition the model named, with the arguments it
 // gave set; else what to tell it. A transition that waits for
 // acknowledgments is checked again: the model may have described since.
-func (f *flow) pick(s *chain.State, offered []*chain.Transition, wait []candidate, name string, given map[string]any) (*chain.Transition, string) {
+func (f *flow) pick(s *chain.State, offered []*chain.Transition, wait []candidate, name string, given map[string]any) (*chain.Transition, refusal) {
 	for _, t := range offered {
 		if t.Name != name {
 			continue
 		}
 		if slices.ContainsFunc(wait, func(c candidate) bool { return c.t == t }) {
 			if c := f.assess1(t, f.guardFacts(s)); !c.ok {
-				return nil, fmt.Sprintf("%s cannot be taken yet: %s. Call %s for the subjects it names, then %s again.", name, c.why, describeTool, decisionTool)
+				return nil, refusal{fmt.Sprintf("%s cannot be taken yet: %s", name, c.why), fmt.Sprintf("Call %s for the subjects it names, then %s again.", describeTool, decisionTool)}
 			}
 		}
 		args, err := decisionArgs(t, given)
 		if err != nil {
-			return nil, err.Error() + ". Call " + decisionTool + " again with arguments that satisfy it."
+			return nil, refusal{err.Error(), "Call " + decisionTool + " again with arguments that satisfy it."}
 		}
 		f.useArgs(args)
-		return t, ""
+		return t, refusal{}
 	}
-	return nil, notOffered(name, offered)
+	return nil, refusal{ask: notOffered(name, offered)}
 }
 
 // errNotOffered is an answer that names no offered transition: the model
@@ -169,7 +213,9 @@ func notOffered(name string, offered []*chain.Transition) string {
 	for i, t := range offered {
 		names[i] = t.Name
 	}
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", name, decisionTool, strings.Join(names, ", "))
+	// the answer cut short: the model told its whole answer back, quoted,
+	// would echo it again, each time escaped once more
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
 }
 
 // retryDecision tells the model what was wrong with its answer, on the

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -65,11 +66,18 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 			f.stop(Interrupted, "interrupted", links)
 			return nil, ""
 		}
-		if err != nil {
+		var u *undecided
+		switch {
+		case errors.As(err, &u):
+			// the model could not decide: a person does, as at any
+			// decision point nobody here can decide
+			f.warn(fmt.Sprintf("state %s: %v", s.Name, u))
+		case err != nil:
 			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), links)
 			return nil, ""
+		default:
+			return t, "model:" + label
 		}
-		return t, "model:" + label
 	}
 	if forHuman && f.req.Human != nil {
 		if t, done := f.askDecider(ctx, f.req.Human, s, viable, "human"); t != nil || done {

@@ -104,7 +104,7 @@ func (f *flow) maskRecord(rec TransitionRecord) TransitionRecord {
 	}
 	if rec.Step != nil {
 		sr := *rec.Step
-		sr.Error, sr.Stderr = f.mask(sr.Error), f.mask(sr.Stderr)
+		sr.maskTexts(f.mask)
 		rec.Step = &sr
 	}
 	return rec

@@ -98,8 +98,7 @@ func (x *execution) mask2(rec StepRecord) StepRecord {
 	if x.secrets == nil {
 		return rec
 	}
-	rec.Result.Error = x.mask(rec.Result.Error)
-	rec.Result.Stderr = x.mask(rec.Result.Stderr)
+	rec.Result.maskTexts(x.mask)
 	if rec.Output != nil {
 		out := x.maskedValue(*rec.Output)
 		rec.Output = &out

@@ -1,6 +1,10 @@
 package run
 
-import "github.com/chainrun/chainrun/pkg/event"
+import (
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/event"
+)
 
 // Status is the outcome of a run.
 type Status = event.Status
@@ -72,8 +76,12 @@ type StepResult struct {
 	Error string `json:"error,omitempty"`
 	// Reason says why a step was skipped.
 	Reason string `json:"reason,omitempty"`
-	// Stderr is the tail of a failed command's error output.
+	// Stderr and Stdout are the tails of a failed command's streams (the
+	// last lines, bounded: failureTail), masked: what explains a failure
+	// without a rerun with --verbose, whichever stream the command wrote it
+	// to (go test writes its failures to stdout).
 	Stderr string `json:"stderr,omitempty"`
+	Stdout string `json:"stdout,omitempty"`
 	// Reused is true when a resumed run kept this step's earlier result.
 	Reused bool `json:"reused,omitempty"`
 	// FinishReason is why an agent step's model stopped (stop, length,
@@ -122,4 +130,23 @@ func (u *Usage) add(o Usage) {
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens
 	u.Cached += o.Cached
+}
+
+// OutputTail is one stream's tail of a failed step, as views show it.
+type OutputTail struct{ Stream, Text string }
+
+// Tails are what a failed step's command printed last, stdout then
+// stderr, each stream it wrote to; none for a step that did not fail (a
+// step cancelled because another failed explains nothing).
+func (s StepResult) Tails() []OutputTail {
+	if s.Status != StepFailed {
+		return nil
+	}
+	var out []OutputTail
+	for _, t := range []OutputTail{{"stdout", s.Stdout}, {"stderr", s.Stderr}} {
+		if t.Text = strings.TrimRight(t.Text, "\r\n"); t.Text != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }

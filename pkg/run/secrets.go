@@ -162,7 +162,7 @@ func (x *execution) maskResult(res *Result) {
 	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
 		for i := range list {
 			sr := &list[i]
-			sr.Error, sr.Reason, sr.Stderr = x.mask(sr.Error), x.mask(sr.Reason), x.mask(sr.Stderr)
+			sr.maskTexts(x.mask)
 		}
 	}
 }

@@ -18,6 +18,9 @@ import (
 type outcome struct {
 	value  Value
 	stderr string
+	// stdout is a command's standard output as captured, for the tail a
+	// failure keeps (value is what a success stores).
+	stdout string
 	// status is the HTTP status of an http step.
 	status int
 	// model, usage and finish describe an agent step's model calls.
@@ -75,8 +78,8 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 			// request, a called chain): said the same way every time
 			status, errText, reason = stopped(ctx)
 		}
-		sr.Status, sr.Error, sr.Reason = status, x.mask(errText), x.mask(reason)
-		sr.Stderr = x.mask(sr.Stderr)
+		sr.Status, sr.Error, sr.Reason = status, errText, reason
+		sr.maskTexts(x.mask)
 		sr.DurationMS = l.now().Sub(start).Milliseconds()
 		e := event.Event{Type: event.StepFinished, Step: s.ID,
 			Kind: string(s.Kind), Status: status, Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
@@ -139,7 +142,8 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 			x.setOutput(s, Value{})
 			x.setStatus(s, out.status)
 		}
-		sr.Stderr = tail(out.stderr, 20)
+		// masked whole before the cut, so no part of a secret is left
+		sr.Stderr, sr.Stdout = failureTail(x.mask(out.stderr)), failureTail(x.mask(out.stdout))
 		if budgetRefused(err) && ctx.Err() == nil {
 			x.markRefused(s.ID)
 		}

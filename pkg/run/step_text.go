@@ -5,18 +5,46 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/executor"
 )
 
-// tail is the last n lines of s.
-func tail(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+// A failed command's tails are bounded in lines and in bytes: the end of
+// a log is what explains a failure, and a result, an event and a CI log
+// must stay small whatever the command printed.
+const (
+	tailLines = 20
+	tailBytes = 4 << 10
+)
+
+// failureTail is the end of a failed command's stream: its last
+// tailLines lines, at most tailBytes of them (a longer text is cut at its
+// start, on a character's first byte, and marked with …), without the
+// trailing line breaks.
+func failureTail(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if i := len(s); strings.Count(s, "\n") >= tailLines {
+		for n := 0; n < tailLines; n++ {
+			i = strings.LastIndexByte(s[:i], '\n')
+		}
+		s = s[i+1:]
 	}
-	return strings.Join(lines, "\n")
+	if len(s) > tailBytes {
+		s = s[len(s)-tailBytes:]
+		for s != "" && !utf8.RuneStart(s[0]) {
+			s = s[1:]
+		}
+		s = "…" + s
+	}
+	return s
+}
+
+// maskTexts hides secret inputs (mask) in what a step result says in
+// words: its error, reason and output tails.
+func (sr *StepResult) maskTexts(mask func(string) string) {
+	sr.Error, sr.Reason = mask(sr.Error), mask(sr.Reason)
+	sr.Stderr, sr.Stdout = mask(sr.Stderr), mask(sr.Stdout)
 }
 
 func clip(s string, n int) string {

@@ -236,7 +236,7 @@ func (x *execution) offered(s *chain.Step) []string {
 func (x *execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall) (string, bool) {
 	digest := argsDigest(call.Arguments)
 	audit := func(t event.Type, by string) {
-		x.emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, DecidedBy: by})
+		x.emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.mask(callSubject(call.Arguments)), DecidedBy: by})
 	}
 	if x.req.Grants[call.Name] {
 		audit(event.ToolGranted, "grant")
@@ -277,7 +277,8 @@ func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, arg
 
 // emitTool records one tool call in the audit trail.
 func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status event.Status, detail string, ms int64) {
-	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), Status: status, DurationMS: ms}
+	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments),
+		Subject: x.mask(callSubject(call.Arguments)), Status: status, DurationMS: ms}
 	if status == event.Error {
 		e.Error = detail
 	} else {

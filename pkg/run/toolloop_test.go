@@ -77,7 +77,7 @@ func TestToolLoopReadsAFileAndAnswers(t *testing.T) {
 				if e.Type == event.LLMCall {
 					turns = append(turns, e.Turn)
 				}
-				if e.Type == event.ToolCall && (e.Tool != "Read" || e.Status != "ok" || len(e.Digest) != 12) {
+				if e.Type == event.ToolCall && (e.Tool != "Read" || e.Status != "ok" || len(e.Digest) != 12 || e.Subject != "notes.txt") {
 					t.Errorf("tool event %+v", e)
 				}
 			}

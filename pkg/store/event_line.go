@@ -47,6 +47,7 @@ func appendEvent(b []byte, e *event.Event) ([]byte, bool) {
 	b = str(b, `,"principal":`, e.Principal)
 	b = str(b, `,"tool":`, e.Tool)
 	b = str(b, `,"digest":`, e.Digest)
+	b = str(b, `,"subject":`, e.Subject)
 	b = num(b, `,"turn":`, int64(e.Turn))
 	b = str(b, `,"handler":`, e.Handler)
 	return append(b, '}'), true

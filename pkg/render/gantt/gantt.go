@@ -117,8 +117,11 @@ func Mermaid(w io.Writer, title string, tl Timeline) error {
 	for _, sp := range tl.Spans {
 		tag := ""
 		switch sp.Status {
-		case event.Failed, event.Cancelled:
+		case event.Failed:
 			tag = "crit, "
+		case event.Cancelled:
+			// stopped by another step's failure: marked, never as one
+			tag = "active, "
 		case event.Skipped, event.Cached:
 			tag = "done, "
 		}
@@ -140,9 +143,14 @@ const barWidth = 40
 // the run, so parallelism and the critical path show. Lines carry no
 // trailing spaces.
 func Text(w io.Writer, title string, tl Timeline) error {
+	if len(tl.Spans) == 0 {
+		// a resume that found every step done: no chart to draw
+		_, err := fmt.Fprintf(w, "%s: no step ran in this attempt\n", title)
+		return err
+	}
 	total := tl.end().Sub(tl.Start)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s, %d steps\n", title, render.Duration(total), len(tl.Spans))
+	fmt.Fprintf(&b, "%s: %s, %s\n", title, render.Duration(total), render.Count(len(tl.Spans), "step", "steps"))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "STEP\tSTART\tEND\tDURATION\tSTATUS\t0 → %s\n", render.Duration(total))
 	for _, sp := range tl.Spans {

@@ -27,7 +27,7 @@ func TestMermaidTimesFromTheRunsStart(t *testing.T) {
 		want  []string
 	}{
 		{"seconds", []Span{span("a", 10*time.Millisecond, 2*time.Second, "succeeded"), span("b", time.Second, 2500*time.Millisecond, "cancelled")},
-			[]string{"dateFormat HH:mm:ss.SSS\n", "axisFormat %M:%S.%L\n", "  a :s_a, 00:00:00.010, 00:00:02.000\n", "  b :crit, s_b, 00:00:01.000, 00:00:02.500\n"}},
+			[]string{"dateFormat HH:mm:ss.SSS\n", "axisFormat %M:%S.%L\n", "  a :s_a, 00:00:00.010, 00:00:02.000\n", "  b :active, s_b, 00:00:01.000, 00:00:02.500\n"}},
 		{"a step of less than a millisecond", []Span{span("a", 2400*time.Microsecond, 2700*time.Microsecond, "succeeded")},
 			[]string{"  a :s_a, 00:00:00.002, 00:00:00.003\n"}},
 		{"hours", []Span{span("a", 0, 90*time.Minute, "succeeded")},
@@ -90,5 +90,27 @@ func TestReadTakesTheLastAttempt(t *testing.T) {
 	}
 	if !tl.Start.Equal(t0.Add(time.Hour)) || len(tl.Spans) != 1 || tl.Spans[0].Step != "call" {
 		t.Errorf("timeline %+v", tl)
+	}
+}
+
+// TestTextCountsStepsInWords: the heading says "1 step", "3 steps", and
+// an attempt in which no step ran (a resume that took none) says so
+// instead of an empty chart.
+func TestTextCountsStepsInWords(t *testing.T) {
+	for _, tt := range []struct {
+		spans []Span
+		want  string
+	}{
+		{nil, "run r: no step ran in this attempt\n"},
+		{[]Span{span("a", 0, 5*time.Millisecond, "succeeded")}, "run r: 5ms, 1 step\n"},
+		{[]Span{span("a", 0, time.Millisecond, "succeeded"), span("b", 0, 2*time.Millisecond, "failed"), span("c", 0, 3*time.Millisecond, "cancelled")}, "run r: 3ms, 3 steps\n"},
+	} {
+		var b strings.Builder
+		if err := Text(&b, "run r", Timeline{Start: t0, Spans: tt.spans}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := strings.Cut(b.String(), "\n"); got+"\n" != tt.want || (tt.spans == nil && b.String() != tt.want) {
+			t.Errorf("%d spans: %q, want it to begin %q", len(tt.spans), b.String(), tt.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
+	"unicode"
 )
 
 // GitHub Actions reads "workflow commands" from the lines a job step
@@ -51,19 +52,42 @@ func ghEscapeData(s string) string { return ghDataEscaper.Replace(s) }
 // otherwise end the value (a title holding "a, b" or "x: y").
 func ghEscapeProperty(s string) string { return ghPropertyEscaper.Replace(s) }
 
-// ghCommandLike reports whether any line would be read as a workflow
-// command (the runner trims leading blanks before looking for "::"): a
-// step's own output must not open groups, mask values or set outputs.
+// ghCommandLike reports whether the runner could read any line as a
+// workflow command: a step's own output must not open groups, mask values,
+// set outputs or stop command processing. The runner knows two syntaxes:
+// "::name::" at a line's start once every leading white space is trimmed
+// (any Unicode space, not only blanks), and the older "##[name]" ANYWHERE
+// in a line. It splits lines at a carriage return too, and matches with
+// culture-aware comparisons that skip ignorable characters (zero-width
+// spaces, a byte order mark), so those are dropped before looking. A line
+// is judged by its shape, whatever the name: fencing a harmless line costs
+// two lines, missing one lets output give orders.
 func ghCommandLike(lines []string) bool {
 	for _, l := range lines {
-		// a carriage return starts a line too, for some readers
+		if !strings.ContainsAny(l, ":#") {
+			continue // the common case, with nothing to drop
+		}
+		l = strings.Map(dropIgnorable, l)
+		if strings.Contains(l, "##[") {
+			return true
+		}
 		for _, piece := range strings.Split(l, "\r") {
-			if strings.HasPrefix(strings.TrimLeft(piece, " \t"), "::") {
+			if strings.HasPrefix(strings.TrimLeftFunc(piece, unicode.IsSpace), "::") {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// dropIgnorable is strings.Map's function that removes what a
+// culture-aware comparison skips: every character neither printable nor
+// a space (format characters, controls, unassigned code points).
+func dropIgnorable(r rune) rune {
+	if unicode.IsGraphic(r) || unicode.IsSpace(r) {
+		return r
+	}
+	return -1
 }
 
 // ghVerbatim writes lines that are to be shown, never obeyed: when one of

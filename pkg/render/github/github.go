@@ -232,9 +232,9 @@ func stepDetails(s run.StepResult) []string {
 	if s.Error != "" {
 		lines = append(lines, "error: "+s.Error)
 	}
-	if s.Status == run.StepFailed && s.Stderr != "" {
-		lines = append(lines, "stderr (last lines):")
-		lines = append(lines, strings.Split(strings.TrimRight(s.Stderr, "\n"), "\n")...)
+	for _, t := range s.Tails() {
+		lines = append(lines, t.Stream+" (last lines):")
+		lines = append(lines, strings.Split(t.Text, "\n")...)
 	}
 	return lines
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/render/github/githubtest"
 )
 
 // TestGuardFencesCommandLinesAcrossWrites: a command line is fenced even
@@ -41,5 +43,65 @@ func TestGuardFencesCommandLinesAcrossWrites(t *testing.T) {
 	}
 	if NewGuard(func(string) string { return "" }, &out) != nil {
 		t.Error("a guard outside GitHub Actions")
+	}
+}
+
+// hostileLines are lines a step, a model or a server may print, each of
+// which the runner would obey if it were not fenced: both command
+// syntaxes, in any case, mid-line, after any white space or an ignorable
+// character.
+var hostileLines = []string{
+	"build ok ##[error]forged failure",
+	"##[set-output name=deployed]yes",
+	"   ##[add-mask]nothing",
+	"##[stop-commands]guessed",
+	"##[ERROR file=main.go,line=3]upper case",
+	"total\t##[Warning]mixed case",
+	"\u00a0::error::after a no-break space",
+	"\v::notice::after a vertical tab",
+	"\u3000::warning::after an ideographic space",
+	"\u200b::error::after a zero-width space",
+	"\ufeff##[debug]after a byte order mark",
+	"#\u200b#[error]split by a zero-width space",
+	"progress 10%\r##[group]after a carriage return",
+	"::endgroup::",
+	":\u200b:error:\u00ad:colons split by ignorable characters",
+}
+
+// TestGuardLeavesTheRunnerNothingToObey: whatever a line holds, the
+// runner reading the guarded stream obeys nothing but the fences, and
+// every line is still shown.
+func TestGuardLeavesTheRunnerNothingToObey(t *testing.T) {
+	for _, line := range hostileLines {
+		var out bytes.Buffer
+		g := NewGuard(func(string) string { return "true" }, &out)
+		if _, err := g.Write([]byte("before\n" + line + "\nafter\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got := githubtest.Obeys(line); len(got) == 0 {
+			t.Errorf("%q: the test's runner obeys nothing in it, so it proves nothing", line)
+		}
+		for _, c := range githubtest.Obeys(out.String()) {
+			if c.Name != "stop-commands" || !strings.HasPrefix(c.Data, "chainrun-") {
+				t.Errorf("%q: the runner obeys %s(%q) in\n%q", line, c.Name, c.Data, out.String())
+			}
+		}
+		if !strings.Contains(out.String(), "\n"+line+"\n") {
+			t.Errorf("%q is not shown as it is in %q", line, out.String())
+		}
+	}
+}
+
+// TestGuardPassesPlainLines: lines that hold no command reach the
+// stream unchanged, with no fence.
+func TestGuardPassesPlainLines(t *testing.T) {
+	plain := "a :: b\nC# ## [not] a command\nissue #12 [fixed]\n#[error] ## [error]\n"
+	var out bytes.Buffer
+	g := NewGuard(func(string) string { return "true" }, &out)
+	if _, err := g.Write([]byte(plain)); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != plain {
+		t.Errorf("plain lines = %q, want %q", out.String(), plain)
 	}
 }

@@ -35,9 +35,9 @@ func summaryMarkdown(res *run.Result, file string) string {
 		b.WriteString("### Error\n\n")
 		b.WriteString(fenced("text", res.Error))
 		for _, s := range res.Steps {
-			if s.Status == run.StepFailed && s.Stderr != "" {
-				fmt.Fprintf(&b, "stderr of %s (last lines):\n\n", mdCode(s.ID))
-				b.WriteString(fenced("text", strings.TrimRight(s.Stderr, "\n")))
+			for _, t := range s.Tails() {
+				fmt.Fprintf(&b, "%s of %s (last lines):\n\n", t.Stream, mdCode(s.ID))
+				b.WriteString(fenced("text", t.Text))
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func TestTextMarksOutcomes(t *testing.T) {
 		out  Outcomes
 		want []string
 	}{
-		{"dag", Outcomes{"a-1": "succeeded", "b_2": "cancelled"}, []string{"  ✓ a-1: Say", "  ✗ b_2 (cli)", "    c (transform)"}},
+		{"dag", Outcomes{"a-1": "succeeded", "b_2": "cancelled"}, []string{"  ✓ a-1: Say", "  ○ b_2 (cli)", "    c (transform)"}},
 		{"wf", Outcomes{"check": "succeeded", "decide": "current"}, []string{"✓ check (transform task)\n", "▶ decide (decision)\n", "  shipped (terminal)\n"}},
 	} {
 		l, err := chain.LoadFile(filepath.Join("testdata", tt.name+".yaml"), chain.Options{})

@@ -12,7 +12,7 @@ import (
 var outcomeMarks = map[string]string{
 	"succeeded":      "✓",
 	"failed":         "✗",
-	"cancelled":      "✗",
+	"cancelled":      "○",
 	"skipped":        "⊘",
 	"cached":         "↺",
 	"current":        "▶",
@@ -22,7 +22,7 @@ var outcomeMarks = map[string]string{
 // Text prints g for a terminal: a chain wave by wave, each step with its
 // kind and the steps it waits for; a workflow state by state, each with
 // where its transitions and branches lead. With a run's outcomes each
-// node is marked as the progress lines mark steps (✓ ✗ ⊘ ↺, ▶ where a
+// node is marked as the progress lines mark steps (✓ ✗ ○ ⊘ ↺, ▶ where a
 // workflow stands). Lines carry no trailing spaces.
 func Text(w io.Writer, g *Graph) error {
 	var b strings.Builder

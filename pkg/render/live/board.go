@@ -206,7 +206,7 @@ func glyphColor(glyph string) string {
 		return sgrGreen
 	case "✗":
 		return sgrRed
-	case "⊘":
+	case "⊘", "○": // skipped, cancelled: neither failed
 		return sgrYellow
 	case "↺":
 		return sgrCyan

@@ -321,6 +321,7 @@ func TestLiveDraws(t *testing.T) {
 			l.Emit(ev(0, event.RunStarted, "", func(e *event.Event) { e.Chain = "demo" }))
 			l.Emit(ev(0, event.StepStarted, "fetch", at(0)))
 			l.Emit(ev(0, event.StepStarted, "ask", at(0)))
+			l.Emit(ev(0, event.StepStarted, "slow", at(0)))
 			for i := range 20 {
 				l.Emit(ev(0, event.LLMDelta, "ask", func(e *event.Event) { e.Line = fmt.Sprintf("piece %d ", i) }))
 				time.Sleep(15 * time.Millisecond)
@@ -336,6 +337,9 @@ func TestLiveDraws(t *testing.T) {
 			time.Sleep(120 * time.Millisecond)
 			l.Emit(ev(0, event.StepFinished, "fetch", func(e *event.Event) {
 				e.Status, e.DurationMS, e.Error = "failed", 450, "sh exited with code 3: broken\nmore"
+			}))
+			l.Emit(ev(0, event.StepFinished, "slow", func(e *event.Event) {
+				e.Status, e.DurationMS, e.Error = "cancelled", 451, "cancelled: step fetch failed"
 			}))
 			l.Emit(ev(0, event.StepFinished, "late", func(e *event.Event) { e.Status, e.Detail = "skipped", "not run: step fetch failed" }))
 			l.Emit(ev(0, event.RunFinished, "", func(e *event.Event) { e.Chain, e.Status, e.DurationMS = "demo", "failed", 460 }))
@@ -360,6 +364,7 @@ func TestLiveDraws(t *testing.T) {
 				"✓ ask 310ms openai/gpt-4o (9→40 tokens)",
 				"  fetch Bash(0123456789ab) ok 0ms",
 				"✗ fetch 450ms: sh exited with code 3: broken …",
+				"○ slow 451ms: cancelled: step fetch failed",
 				"⊘ late skipped: not run: step fetch failed",
 				"demo failed in 460ms",
 			}

@@ -108,6 +108,14 @@ func (p *Printer) Line(e event.Event) string {
 		case "paused":
 			// a workflow step whose workflow waits for a decision
 			return fmt.Sprintf("⏸ %s %s: %s", e.Step, d, e.Detail)
+		case "cancelled":
+			// stopped because another step failed: not a failure of its
+			// own, so never the failure's mark
+			why := e.Error
+			if why == "" {
+				why = "cancelled"
+			}
+			return fmt.Sprintf("○ %s %s: %s", e.Step, d, why)
 		default:
 			return fmt.Sprintf("✗ %s %s: %s", e.Step, d, e.Error)
 		}
@@ -139,15 +147,15 @@ func (p *Printer) Line(e event.Event) string {
 		if e.Status == "denied" {
 			return "" // the denial's own line says it
 		}
-		line := fmt.Sprintf("  %s %s(%s) %s %s", e.Step, e.Tool, e.Digest, e.Status, d)
+		line := fmt.Sprintf("  %s %s(%s) %s %s", e.Step, e.Tool, callShown(e), e.Status, d)
 		if e.Error != "" {
 			line += ": " + e.Error
 		}
 		return line
 	case event.ToolGranted:
-		return fmt.Sprintf("  %s %s(%s) allowed outside its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
+		return fmt.Sprintf("  %s %s(%s) allowed outside its tools (%s)", e.Step, e.Tool, callShown(e), e.DecidedBy)
 	case event.ToolDenied:
-		return fmt.Sprintf("  %s %s(%s) denied: not among its tools (%s)", e.Step, e.Tool, e.Digest, e.DecidedBy)
+		return fmt.Sprintf("  %s %s(%s) denied: not among its tools (%s)", e.Step, e.Tool, callShown(e), e.DecidedBy)
 	case event.HandlerStarted:
 		return fmt.Sprintf("↳ %s handler (run %s)", e.Handler, e.Status)
 	case event.RunStopping:
@@ -162,4 +170,14 @@ func (p *Printer) Line(e event.Event) string {
 		return fmt.Sprintf("%s %s in %s", e.Chain, e.Status, d)
 	}
 	return ""
+}
+
+// callShown is what a tool call line shows between the parentheses: what
+// the call touches (the file read, the command), else its arguments'
+// digest, which the event log keeps either way.
+func callShown(e event.Event) string {
+	if e.Subject != "" {
+		return e.Subject
+	}
+	return e.Digest
 }

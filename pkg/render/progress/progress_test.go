@@ -20,7 +20,15 @@ func TestLine(t *testing.T) {
 			"  ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
 		{"a step waiting for a slot is no line", event.Event{Type: event.StepWaiting, Step: "a", Detail: "waiting"}, ""},
 		{"a cancelled step", event.Event{Type: event.StepFinished, Step: "a", Status: event.Cancelled, DurationMS: 40, Error: "cancelled: step b failed"},
-			"✗ a 40ms: cancelled: step b failed"},
+			"○ a 40ms: cancelled: step b failed"},
+		{"a failed step", event.Event{Type: event.StepFinished, Step: "b", Status: event.Failed, DurationMS: 7, Error: "exited with code 1"},
+			"✗ b 7ms: exited with code 1"},
+		{"a cancelled step with no error", event.Event{Type: event.StepFinished, Step: "c", Status: event.Cancelled, DurationMS: 3},
+			"○ c 3ms: cancelled"},
+		{"a tool call names what it read", event.Event{Type: event.ToolCall, Step: "look", Tool: "Read", Digest: "0969f0f16c93", Subject: "notes.txt", Status: "ok", DurationMS: 2},
+			"  look Read(notes.txt) ok 2ms"},
+		{"a tool call with no subject shows its digest", event.Event{Type: event.ToolCall, Step: "look", Tool: "mytool", Digest: "0969f0f16c93", Status: "ok", DurationMS: 2},
+			"  look mytool(0969f0f16c93) ok 2ms"},
 	}
 	var p Printer
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/store"
 )
@@ -26,7 +27,17 @@ func Approvals(w io.Writer, list []store.Approval) error {
 		if queue == "" {
 			queue = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.RunID, a.Name, a.State, queue, a.Since, strings.Join(links, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.RunID, a.Name, a.State, queue, shownTime(a.Since), strings.Join(links, ", "))
 	}
 	return tw.Flush()
+}
+
+// shownTime is a recorded time as the tables show times (runs' STARTED
+// too): UTC, to the second; a text that is no time stays as it is.
+func shownTime(recorded string) string {
+	t, err := time.Parse(time.RFC3339Nano, recorded)
+	if err != nil {
+		return recorded
+	}
+	return t.UTC().Format(time.RFC3339)
 }

@@ -108,8 +108,9 @@ func Interrupted(res *run.Result, edit ...store.Edit) string {
 }
 
 // Failure is the message of a failed run: where it failed, why, and what
-// to run next; with stderr, the last lines each failed step wrote there.
-func Failure(res *run.Result, stderr bool, edit ...store.Edit) string {
+// to run next; with tails, the last lines each failed step's command
+// wrote on stdout and stderr.
+func Failure(res *run.Result, tails bool, edit ...store.Edit) string {
 	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
 	switch {
 	case res.WorkflowResult != nil && res.Outcome != "":
@@ -119,14 +120,23 @@ func Failure(res *run.Result, stderr bool, edit ...store.Edit) string {
 		msg = fmt.Sprintf("%s failed at state %s (run %s): %s", res.Name, res.State, res.RunID, res.Error)
 	}
 	msg += "\n" + ResumeHint(res, edit...)
-	for _, s := range res.Steps {
-		if s.Status == run.StepFailed && s.Stderr != "" && stderr {
-			// indented: a line of the step's output is never read as a
-			// CI command (GitHub acts on lines that begin with ::)
-			msg += "\n--- stderr of " + s.ID + " (last lines) ---\n  " + strings.ReplaceAll(s.Stderr, "\n", "\n  ")
-		}
+	if t := OutputTails(res.Steps); tails && t != "" {
+		msg += "\n" + strings.TrimSuffix(t, "\n")
 	}
 	return msg
+}
+
+// OutputTails shows what each failed step's command printed last, each
+// stream under a line that names it, its lines indented; "" when none
+// printed anything.
+func OutputTails(steps []run.StepResult) string {
+	var b strings.Builder
+	for _, s := range steps {
+		for _, t := range s.Tails() {
+			fmt.Fprintf(&b, "--- %s of %s (last lines) ---\n  %s\n", t.Stream, s.ID, strings.ReplaceAll(t.Text, "\n", "\n  "))
+		}
+	}
+	return b.String()
 }
 
 // ResumeHint is what to run after a failure: the retry links of a

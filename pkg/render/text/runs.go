@@ -73,7 +73,11 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return total.write(w, saved.Result)
+	if err := total.write(w, saved.Result); err != nil || saved.Result == nil {
+		return err
+	}
+	_, err := io.WriteString(w, OutputTails(slices.Concat(saved.Result.Steps, saved.Result.Handlers)))
+	return err
 }
 
 // transitions shows a workflow run: where it stands, every transition of
@@ -120,6 +124,11 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	}
 	if err := total.write(w, saved.Result); err != nil {
 		return err
+	}
+	if res := saved.Result; res != nil {
+		if _, err := io.WriteString(w, OutputTails(res.Steps)); err != nil {
+			return err
+		}
 	}
 	if res := saved.Result; res != nil && res.WorkflowResult != nil && len(res.Links) > 0 {
 		fmt.Fprintln(w, "next:")

@@ -83,3 +83,13 @@ func Verdicts(w, errOut io.Writer, verdicts []Verdict) {
 		}
 	}
 }
+
+// RunWarnings prints, one a line, the warnings of a chain a run repeats:
+// all but the Lint ones, which are validate's to show.
+func RunWarnings(w io.Writer, l *chain.Loaded) {
+	for _, d := range l.Warnings {
+		if !d.Lint {
+			fmt.Fprintln(w, d.String())
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package run
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// subjectKeys are the arguments that say what a tool call touches, in
+// the order they are looked for: the built-in tools' file_path, pattern,
+// path, command, url and query.
+var subjectKeys = []string{"file_path", "pattern", "path", "command", "url", "query"}
+
+// maxSubject bounds a call's subject, in characters.
+const maxSubject = 60
+
+// callSubject is what a tool call touches, for the progress lines and
+// the audit trail (beside its digest): the first of subjectKeys its JSON
+// arguments hold as a string, its first line, at most maxSubject
+// characters, every control character shown as ?, so a model's argument
+// can neither move the terminal's cursor nor run over lines; "" when the
+// arguments name none. The caller masks secrets in it.
+func callSubject(args string) string {
+	var v map[string]any
+	if json.Unmarshal([]byte(args), &v) != nil {
+		return ""
+	}
+	for _, k := range subjectKeys {
+		s, ok := v[k].(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		more := false
+		if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+			s, more = strings.TrimSpace(s[:i]), true
+		}
+		s = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) || !unicode.IsGraphic(r) && r != ' ' {
+				return '?'
+			}
+			return r
+		}, s)
+		if utf8.RuneCountInString(s) > maxSubject {
+			return string([]rune(s)[:maxSubject-1]) + "…"
+		}
+		if more {
+			s += " …"
+		}
+		return s
+	}
+	return ""
+}
