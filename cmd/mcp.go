@@ -167,6 +167,10 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
+	rerun, err := run.RerunSet(c, d.Rerun)
+	if err != nil {
+		return nil, err
+	}
 	inputs := saved.Inputs(nil, func(string) {})
 	m.mu.Lock()
 	engine, _, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient})
@@ -175,7 +179,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 		return nil, err
 	}
 	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started,
-		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Events: events})
+		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Rerun: rerun, Events: events})
 }
 
 func (m *mcpRuns) Get(ref string) (*mcpserver.Saved, error) {

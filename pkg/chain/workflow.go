@@ -224,6 +224,7 @@ type Transition struct {
 	cond     *Expression
 	args     *jsonschema.Resolved
 	argTypes map[string]string
+	needs    []NeededArg
 }
 
 // ArgSchema is the compiled inputSchema of the transition's arguments,

@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -56,9 +57,13 @@ type Link struct {
 	// Actor is who the transition waits for: agent or human.
 	Actor string `json:"actor,omitempty"`
 	// Blocked says why a listed transition cannot be taken now.
-	Blocked   string         `json:"blocked,omitempty"`
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
+	Blocked string `json:"blocked,omitempty"`
+	// Needs are the arguments the transition cannot be taken without:
+	// the link's arguments hold a placeholder for each (<string>), to be
+	// replaced with a value (a placeholder left as it is is refused).
+	Needs     []chain.NeededArg `json:"required_arguments,omitempty"`
+	Tool      string            `json:"tool"`
+	Arguments map[string]any    `json:"arguments"`
 }
 
 // fromResult is the response of a run's result at version v.
@@ -91,6 +96,18 @@ func takeLink(id string, v int, l run.Link) Link {
 	if len(l.Acknowledge) > 0 {
 		// its guards wait for these: read them in guidance.acknowledge
 		link.Arguments["acknowledge"] = l.Acknowledge
+	}
+	if len(l.Args) > 0 {
+		link.Needs = l.Args
+		args := map[string]any{}
+		for _, a := range l.Args {
+			args[a.Name] = a.Placeholder()
+		}
+		link.Arguments["arguments"] = args
+	}
+	if l.Rerun {
+		// the step may have done its work: the take confirms it runs again
+		link.Arguments["rerun"] = []string{l.Transition}
 	}
 	return link
 }

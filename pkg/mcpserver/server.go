@@ -32,11 +32,14 @@ type Backend interface {
 
 // Decision is what a take_transition call decides: the transition to
 // take (empty: go on where the run stopped), its arguments, and the
-// subjects acknowledged first (resume's --take, --arg and --ack).
+// subjects acknowledged first (resume's --take, --arg, --ack and --rerun).
 type Decision struct {
 	Take string
 	Args map[string]any
 	Acks []string
+	// Rerun confirms that these steps, which are not idempotent and may
+	// have started before, run again (resume's --rerun).
+	Rerun []string
 }
 
 // Saved is a run as the Backend reads it back.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -40,6 +41,7 @@ type takeArgs struct {
 	Transition      string         `json:"transition"`
 	Arguments       map[string]any `json:"arguments"`
 	Acknowledge     []string       `json:"acknowledge"`
+	Rerun           []string       `json:"rerun"`
 	ExpectedVersion *int           `json:"expected_version"`
 }
 
@@ -77,6 +79,7 @@ func (s *Server) addFixedTools() {
 			"transition":       map[string]any{"type": "string", "description": "the link's transition"},
 			"arguments":        map[string]any{"type": "object", "description": "the transition's arguments, when it takes some"},
 			"acknowledge":      map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "subjects whose bodies (guidance.acknowledge) you have read, acknowledged before the transition: its guards may wait for them"},
+			"rerun":            map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "steps that are not idempotent and may already have done their work (the run stopped while they ran): naming them confirms they run again; a link that needs it carries it"},
 			"expected_version": map[string]any{"type": "integer", "description": "the version of the response the choice was made on: a run that moved since is refused, with its current links"}})},
 		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) Response {
 			var a takeArgs
@@ -115,8 +118,12 @@ func (s *Server) addRunTool(t *mcp.Tool, h func(context.Context, *mcp.CallToolRe
 		} else {
 			r = h(ctx, req, req.Params.Arguments)
 		}
-		if q := s.ask(req, r); again && q != nil {
-			return q, nil
+		if again && multiRoundTrip(req) {
+			if q := s.ask(req, r); q != nil {
+				return q, nil
+			}
+		} else if again {
+			r = s.converse(ctx, req, r)
 		}
 		return answer(r), nil
 	})
@@ -213,7 +220,7 @@ func (s *Server) take(ctx context.Context, req *mcp.CallToolRequest, a takeArgs)
 		r.Error = fmt.Sprintf("stale version: run %s is at version %d, not %d; it moved since that response: choose again from these links", sv.RunID, sv.Version, *a.ExpectedVersion)
 		return r
 	}
-	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge})
+	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge, Rerun: a.Rerun})
 }
 
 // resume continues sv as d decides, answering as the wait ends.
@@ -223,7 +230,10 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		r := fromSaved(sv)
-		r.Error = err.Error()
+		r.Error = plainError(err)
+		if rerun, ok := errors.AsType[*run.RerunError](err); ok {
+			r.Links = []Link{rerunLink(sv, d, rerun)}
+		}
 		return r
 	})
 }

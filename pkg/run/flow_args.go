@@ -27,6 +27,15 @@ func (e *ArgError) Error() string {
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *ArgError) NothingRan() bool { return true }
 
+// Plain is the error in words of no command line (an MCP client's, a
+// person's at the terminal): the transition, and what is wrong.
+func (e *ArgError) Plain() string {
+	if e.Transition == "" {
+		return "arguments were given with no transition to take: name the transition they belong to"
+	}
+	return "transition " + e.Transition + ": " + e.Msg
+}
+
 // decisionArgs checks a decision's arguments against its transition: the
 // prefill first, the given ones over it (text converted to the declared
 // type), then the inputSchema's defaults and rules.
@@ -36,8 +45,18 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 		args = map[string]any{}
 	}
 	var problems []string
+	unfilled := map[string]bool{}
+	for _, a := range t.NeededArgs() {
+		if a.IsPlaceholder(given[a.Name]) {
+			unfilled[a.Name] = true
+			problems = append(problems, fmt.Sprintf("argument %q: %s is the hint's placeholder: give the value in its place", a.Name, a.Placeholder()))
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(given)) {
 		v := given[k]
+		if unfilled[k] {
+			continue
+		}
 		if text, ok := v.(string); ok && t.ArgType(k) != "" {
 			conv, err := convertInput(text, t.ArgType(k))
 			if err != nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -86,7 +87,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 // with no transition means the run stopped or failed; neither means the
 // decider did not choose and the run pauses.
 func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
-	name, ok, err := decide(ctx, f.decision(s, viable))
+	c, ok, err := decide(ctx, f.decision(s, viable))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		f.stop(Interrupted, "interrupted", linksOf(viable))
@@ -98,11 +99,20 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 		return nil, false
 	}
 	for _, t := range viable {
-		if t.Name == name {
-			return t, true
+		if t.Name != c.Transition {
+			continue
 		}
+		// the decider asked for them; a choice without them is refused
+		// before the transition runs
+		args, err := decisionArgs(t, c.Args)
+		if err != nil {
+			f.fail(fmt.Sprintf("state %s: the %s decision: %s", s.Name, who, err.(*ArgError).Plain()), linksOf(viable))
+			return nil, true
+		}
+		f.useArgs(args)
+		return t, true
 	}
-	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, name, who), linksOf(viable))
+	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, c.Transition, who), linksOf(viable))
 	return nil, true
 }
 
@@ -157,7 +167,18 @@ func (f *flow) agentModel() string {
 // decision describes a decision point for whoever makes it.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
-		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable))}
+		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
+		Check: func(c Choice) error {
+			for _, t := range viable {
+				if t.Name == c.Transition {
+					if _, err := decisionArgs(t, c.Args); err != nil {
+						return errors.New(err.(*ArgError).Plain())
+					}
+					return nil
+				}
+			}
+			return fmt.Errorf("%q is not one of the offered transitions", c.Transition)
+		}}
 }
 
 // checkDecider resolves the agent model before anything runs, when the

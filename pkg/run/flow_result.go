@@ -171,7 +171,9 @@ func (f *flow) blockedLinks(s *chain.State, offered []Link) []Link {
 		if why == "" {
 			why = "not viable now"
 		}
-		out = append(out, Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor), Blocked: why})
+		l := linkOf(t)
+		l.Blocked = why
+		out = append(out, l)
 	}
 	return out
 }
@@ -179,9 +181,22 @@ func (f *flow) blockedLinks(s *chain.State, offered []Link) []Link {
 func linksOf(ts []*chain.Transition) []Link {
 	out := make([]Link, len(ts))
 	for i, t := range ts {
-		out[i] = Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor)}
+		out[i] = linkOf(t)
 	}
 	return out
+}
+
+// linkOf is the link that takes t, with the arguments it cannot be
+// taken without, so that every hint made of it can be followed.
+func linkOf(t *chain.Transition) Link {
+	return Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor), Args: t.NeededArgs()}
+}
+
+// retryOf is the link that takes t again after it failed.
+func retryOf(t *chain.Transition) Link {
+	l := linkOf(t)
+	l.Title = "Retry: " + t.DisplayTitle()
+	return l
 }
 
 // RetryLink is the link that takes again what a workflow was running at
@@ -204,7 +219,9 @@ func RetryLink(w *chain.Workflow, state, name string) (l Link, ok bool) {
 
 // transitionRetry is the link that runs a transition's executor again.
 func transitionRetry(t *chain.Transition) Link {
-	return Link{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: needsConfirmation(t.Executor)}
+	l := retryOf(t)
+	l.Rerun = needsConfirmation(t.Executor)
+	return l
 }
 
 // taskRetry is the link that runs a state's task again.
