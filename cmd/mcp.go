@@ -3,11 +3,9 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
@@ -79,7 +77,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		go s.Watch(ctx, opts.reloadEvery)
 	}
 	if opts.http == "" {
-		err := s.MCP().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.io.In), Writer: nopWriteCloser{f.io.Out}})
+		err := s.MCP().Run(ctx, mcpserver.Stdio(f.io.In, f.io.Out, mcpserver.MaxFrame))
 		if ctx.Err() != nil {
 			return nil // stopped by a signal, as asked
 		}
@@ -92,10 +90,6 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	fmt.Fprintf(f.io.ErrOut, "chainrun mcp: serving on http://%s\n", ln.Addr())
 	return s.ServeHTTP(ctx, ln, opts.stateless)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // mcpRuns is the MCP server's Backend: the chains directory, and runs
 // started, resumed and read as run and resume do, saved in the state
