@@ -171,16 +171,34 @@ func (e *TakeError) say(subject, flag string) string {
 
 // RerunSet is the steps a resume may run again although they started
 // (resume --rerun): each must be a step or transition of c, or a step of a
-// chain a chain step calls (CALLER/STEP). A name of nothing is an
-// InputError.
+// chain a chain step calls (CALLER/STEP). A name of nothing is a
+// RerunNameError.
 func RerunSet(c *chain.Chain, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, id := range ids {
 		caller, _, nested := strings.Cut(id, "/")
 		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || c.Step(caller).Kind != chain.KindChain && c.Step(caller).Kind != chain.KindWorkflow) {
-			return nil, &InputError{Chain: c.Name, Msg: fmt.Sprintf("--rerun %s: the chain has no such step (or transition)", id)}
+			return nil, &RerunNameError{Chain: c.Name, Step: id}
 		}
 		out[id] = true
 	}
 	return out, nil
 }
+
+// RerunNameError is a step confirmed to run again (--rerun) that the
+// chain does not have. Nothing ran.
+type RerunNameError struct {
+	Chain, Step string
+}
+
+func (e *RerunNameError) Error() string {
+	return fmt.Sprintf("%s: --rerun %s: the chain has no such step (or transition)", e.Chain, e.Step)
+}
+
+// Plain is the error in words of no command line (an MCP client's).
+func (e *RerunNameError) Plain() string {
+	return fmt.Sprintf("rerun %s: chain %s has no such step (or transition)", e.Step, e.Chain)
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *RerunNameError) NothingRan() bool { return true }
