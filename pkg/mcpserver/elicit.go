@@ -42,7 +42,7 @@ func (s *Server) question(req *mcp.CallToolRequest, r Response) (*mcp.ElicitPara
 	if len(humans) == 0 {
 		return nil, nil
 	}
-	return &mcp.ElicitParams{Mode: "form", Message: decisionMessage(r), RequestedSchema: form}, sv
+	return &mcp.ElicitParams{Mode: "form", Message: decisionMessage(r, sv), RequestedSchema: form}, sv
 }
 
 // ask turns a run paused at a human decision into the input request of
@@ -235,9 +235,16 @@ func canElicit(req *mcp.CallToolRequest) bool {
 	return caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
 }
 
-// decisionMessage tells the person what the decision is for.
-func decisionMessage(r Response) string {
-	parts := []string{r.Name + ": decision at " + r.State}
+// decisionMessage tells the person what the decision is for, and where
+// it is when the run stopped inside a workflow a workflow step runs.
+func decisionMessage(r Response, sv *Saved) string {
+	where := r.Name + ": decision at " + r.State
+	if sv.Result != nil && sv.Result.WorkflowResult != nil {
+		if in := sv.Result.WorkflowResult.Within; len(in) > 0 {
+			where += fmt.Sprintf(" (in workflow %s, at %s)", in[len(in)-1].Workflow, in[len(in)-1].State)
+		}
+	}
+	parts := []string{where}
 	if g := r.Guidance; g != nil {
 		for _, p := range []string{g.Goal, g.Instructions} {
 			if p = strings.TrimSpace(p); p != "" {

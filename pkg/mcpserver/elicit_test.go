@@ -99,6 +99,9 @@ func TestElicitationInsideAWorkflowAsksItsArguments(t *testing.T) {
 				if len(*asked) != 1 {
 					t.Fatalf("asked %d times", len(*asked))
 				}
+				if chainName != "signoff" && !strings.Contains((*asked)[0].Message, "(in workflow signoff, at desk)") {
+					t.Errorf("the question does not say where the decision is: %q", (*asked)[0].Message)
+				}
 				form := mustJSON((*asked)[0].RequestedSchema)
 				for _, want := range []string{`"risk":{"maximum":5,"minimum":1,"type":"integer"}`, `"owner":{"enum":["ops","dev"],"type":"string"}`} {
 					if !strings.Contains(form, want) {
