@@ -149,7 +149,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err := saved.CheckDir(); err != nil {
 		return nil, err
 	}
-	if err := saved.CheckSecrets(nil); err != nil {
+	if err := saved.CheckSecrets(d.Secrets); err != nil {
 		return nil, err
 	}
 	chainOpts, err := m.f.chainOptions()
@@ -165,7 +165,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
-	inputs := saved.Inputs(nil, func(string) {})
+	inputs := saved.Inputs(d.Secrets, func(string) {})
 	m.mu.Lock()
 	engine, _, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient})
 	m.mu.Unlock()

@@ -129,3 +129,51 @@ workflows:
 		t.Errorf("an empty required is shown: %s", seen)
 	}
 }
+
+// TestARunStartedWithASecretGoesOnInTheServerThatStartedIt holds that a
+// take of a run given a secret input (never saved) goes on with it in
+// the server that started the run; another server (or the same after a
+// restart) refuses in plain words and offers no take to loop on.
+func TestARunStartedWithASecretGoesOnInTheServerThatStartedIt(t *testing.T) {
+	dir := t.TempDir()
+	const sec = `version: "1"
+workflows:
+  vault:
+    initialState: s
+    inputSchema: {type: object, required: [key, who], properties: {key: {type: string, writeOnly: true}, who: {type: string}}}
+    states:
+      s:
+        transitions:
+          open:
+            target: done
+            actor: agent
+            executor: {kind: transform, expr: 'input.who + ":" + string(len(input.key))'}
+            output: {seen: "$.output.text"}
+      done: {terminal: true}
+    output: context
+`
+	if err := os.WriteFile(filepath.Join(dir, "vault.yaml"), []byte(sec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newMemBackend(dir)
+	_, cs := serve(t, b, Options{}, nil)
+	for _, who := range []string{"ana", "bo"} {
+		r, _ := call(t, cs, toolStart, map[string]any{"chain": "vault", "inputs": map[string]any{"key": "k-12345", "who": who}})
+		if r.Status != "paused" {
+			t.Fatalf("start: %+v", r)
+		}
+		done, isErr := call(t, cs, toolTake, r.Links[0].Arguments)
+		if isErr || done.Status != "succeeded" || done.Context["seen"] != who+":7" {
+			t.Fatalf("take in the server that started it: %v %+v", isErr, done)
+		}
+	}
+	r, _ := call(t, cs, toolStart, map[string]any{"chain": "vault", "inputs": map[string]any{"key": "k-1", "who": "cy"}})
+	_, other := serve(t, b, Options{}, nil)
+	refused, isErr := call(t, other, toolTake, r.Links[0].Arguments)
+	if !isErr || refused.Status != "paused" || !strings.Contains(refused.Error, "secret input key") || strings.Contains(refused.Error, "--") {
+		t.Fatalf("take in another server: %v %+v", isErr, refused)
+	}
+	if names := linkNames(refused.Links); !slices.Equal(names, []string{"get_run:"}) {
+		t.Errorf("links offered after the refusal: %v", names)
+	}
+}

@@ -16,6 +16,13 @@ type plain interface {
 	Plain() string
 }
 
+// terminalOnly is an error only a person at a terminal can get past (a
+// secret input the run needs again, never saved): a call offers no take.
+type terminalOnly interface {
+	error
+	NeedsTerminal() bool
+}
+
 // plainError is err as a call answers it.
 func plainError(err error) string {
 	if e, ok := errors.AsType[*run.RerunError](err); ok {

@@ -40,6 +40,10 @@ type Decision struct {
 	// Rerun confirms that these steps, which are not idempotent and may
 	// have started before, run again (resume's --rerun).
 	Rerun []string
+	// Secrets are the secret inputs the run was started with, which are
+	// never saved: the server that started it holds them while it
+	// serves, so that its runs go on (resume's --input).
+	Secrets map[string]string
 }
 
 // Saved is a run as the Backend reads it back.
@@ -98,6 +102,9 @@ type Server struct {
 	// were registered as (so that a reload replaces only those changed).
 	tools map[string]string
 	stamp string
+	// secrets are the secret inputs of the runs this server started, by
+	// run id, held in memory only (never saved).
+	secrets map[string]map[string]string
 }
 
 // Tool names of the fixed set.
@@ -127,7 +134,7 @@ func New(b Backend, opts Options) *Server {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	s := &Server{b: b, opts: opts, active: map[string]*active{}, tools: map[string]string{}}
+	s := &Server{b: b, opts: opts, active: map[string]*active{}, tools: map[string]string{}, secrets: map[string]map[string]string{}}
 	s.base, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "chainrun", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: Instructions, SupportedProtocolVersions: opts.ProtocolVersions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})

@@ -153,8 +153,15 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, name strin
 		return refused(problem, listLink())
 	}
 	inputs := inputText(in)
+	secret := s.secretInputs(name, inputs)
 	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
-		return s.b.Start(ctx, name, inputs, sink)
+		res, err := s.b.Start(ctx, name, inputs, sink)
+		if res != nil && len(secret) > 0 {
+			s.mu.Lock()
+			s.secrets[res.RunID] = secret
+			s.mu.Unlock()
+		}
+		return res, err
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		return refused(err.Error(), Link{Title: "Start " + name + " again with inputs its schema accepts", Tool: toolStart,
@@ -223,8 +230,31 @@ func (s *Server) take(ctx context.Context, req *mcp.CallToolRequest, a takeArgs)
 	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge, Rerun: a.Rerun})
 }
 
+// secretInputs are the inputs of chain name, among those given, that are
+// secret.
+func (s *Server) secretInputs(name string, given map[string]string) map[string]string {
+	s.mu.Lock()
+	cat := s.cat
+	s.mu.Unlock()
+	out := map[string]string{}
+	for _, f := range cat.Files {
+		if f.Name != name || f.Err != nil {
+			continue
+		}
+		for k, v := range given {
+			if in := f.Loaded.Chain.Input(k); in != nil && in.Secret {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
 // resume continues sv as d decides, answering as the wait ends.
 func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved, d Decision) Response {
+	s.mu.Lock()
+	d.Secrets = s.secrets[sv.RunID]
+	s.mu.Unlock()
 	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
 		return s.b.Resume(ctx, sv.RunID, d, sink)
 	})
@@ -233,6 +263,9 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 		r.Error = plainError(err)
 		if rerun, ok := errors.AsType[*run.RerunError](err); ok {
 			r.Links = []Link{rerunLink(sv, d, rerun)}
+		}
+		if t, ok := errors.AsType[terminalOnly](err); ok && t.NeedsTerminal() {
+			r.Links = []Link{getLink(sv.RunID)} // no take can go on: none is offered
 		}
 		return r
 	})
