@@ -91,3 +91,29 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 	}
 	return out
 }
+
+// ArgSchemaOf is the compiled schema one argument alone must satisfy (its
+// property of the inputSchema, with the schema's definitions), so that a
+// value can be checked as it is given, before the others; nil when the
+// transition declares no such property.
+func (t *Transition) ArgSchemaOf(name string) *jsonschema.Resolved { return t.argProps[name] }
+
+// argPropSchemas compiles each property of raw (a transition's
+// inputSchema) on its own, with raw's definitions; a property that does
+// not compile alone is left out (the whole schema still checks it).
+func argPropSchemas(raw map[string]any) map[string]*jsonschema.Resolved {
+	props, _ := raw["properties"].(map[string]any)
+	out := map[string]*jsonschema.Resolved{}
+	for name, p := range props {
+		one := map[string]any{"type": "object", "properties": map[string]any{name: p}}
+		for _, k := range []string{"$defs", "definitions"} {
+			if d, ok := raw[k]; ok {
+				one[k] = d
+			}
+		}
+		if _, rs, problem := resolveSchema(one); problem == "" {
+			out[name] = rs
+		}
+	}
+	return out
+}

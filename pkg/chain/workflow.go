@@ -225,6 +225,7 @@ type Transition struct {
 	args     *jsonschema.Resolved
 	argTypes map[string]string
 	needs    []NeededArg
+	argProps map[string]*jsonschema.Resolved
 }
 
 // ArgSchema is the compiled inputSchema of the transition's arguments,

@@ -90,6 +90,7 @@ func (v *validator) argSchema(t *Transition) {
 		t.argTypes[name] = typeOf(localRef(sch, p))
 	}
 	t.needs = neededArgs(sch, t.Prefill)
+	t.argProps = argPropSchemas(raw)
 }
 
 // resolveSchema compiles a JSON Schema written in a file; problem says

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -45,25 +46,11 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 		args = map[string]any{}
 	}
 	var problems []string
-	unfilled := map[string]bool{}
-	for _, a := range t.NeededArgs() {
-		if a.IsPlaceholder(given[a.Name]) {
-			unfilled[a.Name] = true
-			problems = append(problems, fmt.Sprintf("argument %q: %s is the hint's placeholder: give the value in its place", a.Name, a.Placeholder()))
-		}
-	}
 	for _, k := range slices.Sorted(maps.Keys(given)) {
-		v := given[k]
-		if unfilled[k] {
+		v, err := argValue(t, k, given[k])
+		if err != nil {
+			problems = append(problems, err.Error())
 			continue
-		}
-		if text, ok := v.(string); ok && t.ArgType(k) != "" {
-			conv, err := convertInput(text, t.ArgType(k))
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("argument %q: %v", k, err))
-				continue
-			}
-			v = conv
 		}
 		args[k] = v
 	}
@@ -79,6 +66,42 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 		return nil, &ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
 	}
 	return args, nil
+}
+
+// argValue is one given argument as the transition reads it: text
+// converted to its declared type; a placeholder a hint showed for it (not
+// filled in) is refused.
+func argValue(t *chain.Transition, name string, v any) (any, error) {
+	for _, a := range t.NeededArgs() {
+		if a.Name == name && a.IsPlaceholder(v) {
+			return nil, fmt.Errorf("argument %q: %s is the hint's placeholder: give the value in its place", name, a.Placeholder())
+		}
+	}
+	text, ok := v.(string)
+	if !ok || t.ArgType(name) == "" {
+		return v, nil
+	}
+	conv, err := convertInput(text, t.ArgType(name))
+	if err != nil {
+		return nil, fmt.Errorf("argument %q: %v", name, err)
+	}
+	return conv, nil
+}
+
+// checkArg checks one argument alone, as it is given: converted, then
+// against its own property of the inputSchema. The whole set is checked
+// once every argument is given (decisionArgs).
+func checkArg(t *chain.Transition, name string, v any) error {
+	v, err := argValue(t, name, v)
+	if err != nil {
+		return err
+	}
+	if rs := t.ArgSchemaOf(name); rs != nil {
+		if err := rs.Validate(map[string]any{name: v}); err != nil {
+			return errors.New(strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "argument "))
+		}
+	}
+	return nil
 }
 
 // takeArgs sets the arguments of the --take decision, refusing arguments

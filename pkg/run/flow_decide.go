@@ -164,20 +164,35 @@ func (f *flow) agentModel() string {
 	return f.w.AgentModel
 }
 
-// decision describes a decision point for whoever makes it.
+// decision describes a decision point for whoever makes it, with the
+// checks of a choice's arguments a person can be asked again by.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
+	offered := func(name string) (*chain.Transition, error) {
+		for _, t := range viable {
+			if t.Name == name {
+				return t, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not one of the offered transitions", name)
+	}
 	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
 		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
 		Check: func(c Choice) error {
-			for _, t := range viable {
-				if t.Name == c.Transition {
-					if _, err := decisionArgs(t, c.Args); err != nil {
-						return errors.New(err.(*ArgError).Plain())
-					}
-					return nil
-				}
+			t, err := offered(c.Transition)
+			if err != nil {
+				return err
 			}
-			return fmt.Errorf("%q is not one of the offered transitions", c.Transition)
+			if _, err := decisionArgs(t, c.Args); err != nil {
+				return errors.New(err.(*ArgError).Plain())
+			}
+			return nil
+		},
+		CheckArg: func(transition, name string, v any) error {
+			t, err := offered(transition)
+			if err != nil {
+				return err
+			}
+			return checkArg(t, name, v)
 		}}
 }
 

@@ -168,6 +168,10 @@ type Decision struct {
 	// they do, else what is wrong, so that whoever asks can ask again.
 	// Nil for a decision whose links take no arguments.
 	Check func(c Choice) error
+	// CheckArg says whether one argument of a transition, given alone,
+	// is one it accepts (nil when it is), so that a person can be asked
+	// it again at once. Nil when the links take no arguments.
+	CheckArg func(transition, name string, v any) error
 }
 
 // Decider asks someone to choose one of a decision's links and returns

@@ -100,8 +100,7 @@ func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (r
 	for tries := 0; tries < 3; tries++ {
 		c.Args = map[string]any{}
 		for _, a := range l.Args {
-			fmt.Fprintf(out, "  %s (%s) (Enter to pause): ", visible(a.Name), visible(a.Describe()))
-			answer, ok, err := t.answer(ctx)
+			answer, ok, err := t.argument(ctx, d, l.Transition, a)
 			if !ok {
 				return run.Choice{}, false, err
 			}
@@ -118,6 +117,27 @@ func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (r
 	}
 	fmt.Fprintln(out, "No arguments the transition accepts: the run pauses.")
 	return run.Choice{}, false, nil
+}
+
+// argument asks for one argument, again at once while the decision
+// refuses its value (three times, then the run pauses).
+func (t *Terminal) argument(ctx context.Context, d run.Decision, transition string, a chain.NeededArg) (string, bool, error) {
+	for tries := 0; tries < 3; tries++ {
+		fmt.Fprintf(t.out, "  %s (%s) (Enter to pause): ", visible(a.Name), visible(a.Describe()))
+		answer, ok, err := t.answer(ctx)
+		if !ok {
+			return "", false, err
+		}
+		if d.CheckArg == nil {
+			return answer, true, nil
+		}
+		err = d.CheckArg(transition, a.Name, answer)
+		if err == nil {
+			return answer, true, nil
+		}
+		fmt.Fprintf(t.out, "Refused: %s\n", visible(err.Error()))
+	}
+	return "", false, nil
 }
 
 // argNames lists the names of args for a question.
