@@ -132,7 +132,7 @@ func (f *flow) pick(s *chain.State, offered []*chain.Transition, wait []candidat
 		}
 		args, err := decisionArgs(t, given)
 		if err != nil {
-			return nil, err.Error() + ". Call " + decisionTool + " again with arguments that satisfy it."
+			return nil, plainArgs(err) + ". Call " + decisionTool + " again with arguments that satisfy it."
 		}
 		f.useArgs(args)
 		return t, ""

@@ -37,6 +37,16 @@ func (e *ArgError) Plain() string {
 	return "transition " + e.Transition + ": " + e.Msg
 }
 
+// plainArgs is an error of decisionArgs in words of no command line: a
+// model, a chain test's script and a person read it, none of whom gave
+// --take.
+func plainArgs(err error) string {
+	if ae, ok := errors.AsType[*ArgError](err); ok {
+		return ae.Plain()
+	}
+	return err.Error()
+}
+
 // decisionArgs checks a decision's arguments against its transition: the
 // prefill first, the given ones over it (text converted to the declared
 // type), then the inputSchema's defaults and rules.

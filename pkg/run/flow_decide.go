@@ -106,7 +106,7 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 		// before the transition runs
 		args, err := decisionArgs(t, c.Args)
 		if err != nil {
-			f.fail(fmt.Sprintf("state %s: the %s decision: %s", s.Name, who, err.(*ArgError).Plain()), linksOf(viable))
+			f.fail(fmt.Sprintf("state %s: the %s decision: %s", s.Name, who, plainArgs(err)), linksOf(viable))
 			return nil, true
 		}
 		f.useArgs(args)
@@ -141,7 +141,7 @@ func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Tra
 		}
 		args, err := decisionArgs(t, c.Args)
 		if err != nil {
-			f.fail(fmt.Sprintf("state %s: the scripted decision: %v", s.Name, err), linksOf(viable))
+			f.fail(fmt.Sprintf("state %s: the scripted decision: %s", s.Name, plainArgs(err)), linksOf(viable))
 			return nil, true
 		}
 		f.useArgs(args)
@@ -183,7 +183,7 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 				return err
 			}
 			if _, err := decisionArgs(t, c.Args); err != nil {
-				return errors.New(err.(*ArgError).Plain())
+				return errors.New(plainArgs(err))
 			}
 			return nil
 		},
