@@ -79,7 +79,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	}
 	f.status = Paused
 	f.links = append(links, f.blockedLinks(s, links)...)
-	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
+	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: waitingFor(f.links)})
 	return nil, ""
 }
 

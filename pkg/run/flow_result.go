@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -245,4 +246,23 @@ func sortedLinkNames(links []Link) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// waitingFor is what a pause's progress line lists: the links' names,
+// each with the arguments it needs ("file (ticket, level)").
+func waitingFor(links []Link) string {
+	sorted := slices.Clone(links)
+	slices.SortFunc(sorted, func(a, b Link) int { return strings.Compare(a.Transition, b.Transition) })
+	out := make([]string, len(sorted))
+	for i, l := range sorted {
+		out[i] = l.Transition
+		if len(l.Args) > 0 {
+			names := make([]string, len(l.Args))
+			for j, a := range l.Args {
+				names[j] = a.Name
+			}
+			out[i] += " (" + strings.Join(names, ", ") + ")"
+		}
+	}
+	return "waiting for: " + strings.Join(out, ", ")
 }
