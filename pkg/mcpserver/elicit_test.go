@@ -181,3 +181,17 @@ func TestAFormAnsweredAgainAfterARefusalGoesOn(t *testing.T) {
 		t.Errorf("the take's arguments = %v", got)
 	}
 }
+
+// TestPlaceholdersReadAsWrittenInTheText holds that the text block a
+// model reads shows a link's placeholders as written, not escaped.
+func TestPlaceholdersReadAsWrittenInTheText(t *testing.T) {
+	_, cs, _ := elicitServer(t, nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolStart, Arguments: map[string]any{"chain": "signoff"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(text, `"owner":"<ops|dev>"`) || !strings.Contains(text, `"risk":"<integer>"`) || strings.Contains(text, `\u003c`) {
+		t.Errorf("the text: %s", text)
+	}
+}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -131,7 +132,13 @@ func refused(msg string, links ...Link) Response {
 // content, the same JSON as text for clients that read only text, and
 // isError when the call or the run failed.
 func toolResult(v any, isError bool) *mcp.CallToolResult {
-	data, err := json.Marshal(v)
+	// <, > and & as they are: a model reading the text reads
+	// "<string>", not "\u003cstring\u003e"
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if err != nil {
 		data = []byte(`{"error":"the response cannot be written as JSON"}`)
 		isError = true
