@@ -3,11 +3,9 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
@@ -79,7 +77,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		go s.Watch(ctx, opts.reloadEvery)
 	}
 	if opts.http == "" {
-		err := s.MCP().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.io.In), Writer: nopWriteCloser{f.io.Out}})
+		err := s.MCP().Run(ctx, mcpserver.Stdio(f.io.In, f.io.Out, mcpserver.MaxFrame))
 		if ctx.Err() != nil {
 			return nil // stopped by a signal, as asked
 		}
@@ -92,10 +90,6 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	fmt.Fprintf(f.io.ErrOut, "chainrun mcp: serving on http://%s\n", ln.Addr())
 	return s.ServeHTTP(ctx, ln, opts.stateless)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // mcpRuns is the MCP server's Backend: the chains directory, and runs
 // started, resumed and read as run and resume do, saved in the state
@@ -155,7 +149,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err := saved.CheckDir(); err != nil {
 		return nil, err
 	}
-	if err := saved.CheckSecrets(nil); err != nil {
+	if err := saved.CheckSecrets(d.Secrets); err != nil {
 		return nil, err
 	}
 	chainOpts, err := m.f.chainOptions()
@@ -167,7 +161,11 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
-	inputs := saved.Inputs(nil, func(string) {})
+	rerun, err := run.RerunSet(c, d.Rerun)
+	if err != nil {
+		return nil, err
+	}
+	inputs := saved.Inputs(d.Secrets, func(string) {})
 	m.mu.Lock()
 	engine, _, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient})
 	m.mu.Unlock()
@@ -175,7 +173,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 		return nil, err
 	}
 	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started,
-		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Events: events})
+		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Rerun: rerun, Events: events})
 }
 
 func (m *mcpRuns) Get(ref string) (*mcpserver.Saved, error) {

@@ -15,17 +15,13 @@ import (
 )
 
 // ptyRun runs chainrun on a pseudo-terminal (so it sees a person there),
-// answers its first prompt with args[0] (an empty answer is "-"), and
-// writes what the terminal showed to the script's stdout; ^C as ANSWER
-// types Ctrl-C instead. With !, it
-// expects a non-zero exit.
+// answers its prompts with args[0] (answers separated by |, each typed
+// once the next prompt appears; an empty answer is "-"), and writes what
+// the terminal showed to the script's stdout; ^C as an answer types
+// Ctrl-C instead. With !, it expects a non-zero exit.
 func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
-		ts.Fatalf("usage: pty ANSWER chainrun-args...")
-	}
-	answer := args[0]
-	if answer == "-" {
-		answer = ""
+		ts.Fatalf("usage: pty ANSWER[|ANSWER...] chainrun-args...")
 	}
 	cmd := chainrunCommand(ts, args[1:]...)
 	cmd.Env = append(cmd.Env, "TERM=dumb")
@@ -33,24 +29,25 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	defer term.Close()
 	shown := watch(term)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		prompted := strings.Contains(shown.String(), "Enter to pause") || strings.Contains(shown.String(), "[y/N]")
-		if prompted {
-			break
+	for i, answer := range strings.Split(args[0], "|") {
+		if answer == "-" {
+			answer = ""
 		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			ts.Fatalf("no prompt appeared; the terminal showed:\n%s", shown.String())
+		deadline := time.Now().Add(10 * time.Second)
+		for prompts(shown.String()) <= i {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				ts.Fatalf("no prompt %d appeared; the terminal showed:\n%s", i+1, shown.String())
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
+		typed := answer + "\n"
+		if answer == "^C" {
+			typed = "\x03" // the terminal sends SIGINT to chainrun
+		}
+		_, err = io.WriteString(term, typed)
+		ts.Check(err)
 	}
-	typed := answer + "\n"
-	if answer == "^C" {
-		typed = "\x03" // the terminal sends SIGINT to chainrun
-	}
-	_, err = io.WriteString(term, typed)
-	ts.Check(err)
 	werr := cmd.Wait()
 	shown.wait(2 * time.Second)
 	fmt.Fprint(ts.Stdout(), strings.ReplaceAll(shown.String(), "\r\n", "\n"))
@@ -63,6 +60,11 @@ func ptyRun(ts *testscript.TestScript, neg bool, args []string) {
 	case !neg && werr != nil:
 		ts.Fatalf("chainrun: %v", werr)
 	}
+}
+
+// prompts counts the questions a terminal has shown.
+func prompts(shown string) int {
+	return strings.Count(shown, "Enter to pause") + strings.Count(shown, "[y/N]")
 }
 
 // screen collects what a pseudo-terminal shows, until the program on it

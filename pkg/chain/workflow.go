@@ -224,6 +224,8 @@ type Transition struct {
 	cond     *Expression
 	args     *jsonschema.Resolved
 	argTypes map[string]string
+	needs    []NeededArg
+	argProps map[string]*jsonschema.Resolved
 }
 
 // ArgSchema is the compiled inputSchema of the transition's arguments,

@@ -89,6 +89,8 @@ func (v *validator) argSchema(t *Transition) {
 	for name, p := range sch.Properties {
 		t.argTypes[name] = typeOf(localRef(sch, p))
 	}
+	t.needs = neededArgs(sch, t.Prefill)
+	t.argProps = argPropSchemas(raw)
 }
 
 // resolveSchema compiles a JSON Schema written in a file; problem says

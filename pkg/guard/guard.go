@@ -3,7 +3,9 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -112,13 +114,36 @@ func JSONText(s string) string {
 	return t
 }
 
-// SchemaProblem words a schema validation error in one line.
+// SchemaProblem words a schema validation error in one line, with the
+// numbers of a bound as a person writes them (12, not 12/1; 10, not
+// 10.000000).
 func SchemaProblem(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "validating root: ")
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	return msg
+	return boundNumbers.ReplaceAllStringFunc(msg, func(m string) string {
+		p := boundNumbers.FindStringSubmatch(m)
+		return p[1] + ": " + plainNumber(p[2]) + " " + p[3] + " " + plainNumber(p[4])
+	})
+}
+
+// boundNumbers is a bound's message as the schema validator words it:
+// the value as a fraction, the bound with six decimals.
+var boundNumbers = regexp.MustCompile(`(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): (-?\d+(?:/\d+)?) (is (?:less than|greater than|not a multiple of)(?: or equal to)?) (-?\d+(?:\.\d+)?)`)
+
+// plainNumber writes a number of a bound's message (12/1, 3/4,
+// 10.000000) as a person would (12, 0.75, 10).
+func plainNumber(n string) string {
+	r, ok := new(big.Rat).SetString(n)
+	if !ok {
+		return n
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 func toInt(x any) int {

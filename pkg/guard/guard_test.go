@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,6 +52,23 @@ func TestJSONText(t *testing.T) {
 	} {
 		if got := JSONText(in); got != want {
 			t.Errorf("JSONText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSchemaProblemWritesBoundsAsAPersonDoes holds that a bound's message
+// shows its numbers as written (12, 2.5, 10), not as the validator's
+// fractions and six decimals.
+func TestSchemaProblemWritesBoundsAsAPersonDoes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"validating root: validating /properties/n: maximum: 12/1 is greater than 10.000000", "validating /properties/n: maximum: 12 is greater than 10"},
+		{"minimum: 5/2 is less than 3.500000", "minimum: 2.5 is less than 3.5"},
+		{"exclusiveMaximum: -3/1 is greater than or equal to -4.000000", "exclusiveMaximum: -3 is greater than or equal to -4"},
+		{"multipleOf: 7/1 is not a multiple of 0.250000", "multipleOf: 7 is not a multiple of 0.25"},
+		{`enum: "12/1" does not equal any of: [a b]`, `enum: "12/1" does not equal any of: [a b]`},
+	} {
+		if got := SchemaProblem(errors.New(tc.in)); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
 }

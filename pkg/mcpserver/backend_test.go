@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -70,7 +71,14 @@ func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]s
 		return nil, err
 	}
 	id := run.NewRunID(time.Now())
-	r := &memRun{c: l.Chain, inputs: inputs, steps: map[string]run.StepRecord{}}
+	// as the state directory, it keeps no secret input
+	kept := map[string]string{}
+	for k, v := range inputs {
+		if in := l.Chain.Input(k); in == nil || !in.Secret {
+			kept[k] = v
+		}
+	}
+	r := &memRun{c: l.Chain, inputs: kept, steps: map[string]run.StepRecord{}}
 	b.mu.Lock()
 	b.runs[id] = r
 	b.mu.Unlock()
@@ -93,7 +101,15 @@ func (b *memBackend) Resume(ctx context.Context, id string, d Decision, events e
 		return nil, fmt.Errorf("no run %q", id)
 	}
 	r.mu.Lock()
-	req := run.Request{RunID: id, Chain: r.c, Inputs: r.inputs, Resume: r.steps, History: append([]run.TransitionRecord{}, r.trans...),
+	inputs := maps.Clone(r.inputs)
+	maps.Copy(inputs, d.Secrets)
+	for _, in := range r.c.Inputs {
+		if _, ok := inputs[in.Name]; in.Secret && !ok {
+			r.mu.Unlock()
+			return nil, &secretsGone{name: in.Name}
+		}
+	}
+	req := run.Request{RunID: id, Chain: r.c, Inputs: inputs, Resume: r.steps, History: append([]run.TransitionRecord{}, r.trans...),
 		Take: d.Take, Args: d.Args, Acks: d.Acks, Journal: r, Events: events}
 	r.args = append(r.args, d.Args)
 	r.mu.Unlock()
@@ -138,3 +154,10 @@ func (b *memBackend) Get(ref string) (*Saved, error) {
 	}
 	return sv, nil
 }
+
+// secretsGone is the store's refusal of a resume without a secret input.
+type secretsGone struct{ name string }
+
+func (e *secretsGone) Error() string       { return "--input " + e.name + "=VALUE is needed again" }
+func (e *secretsGone) Plain() string       { return "the secret input " + e.name + " is needed again" }
+func (e *secretsGone) NeedsTerminal() bool { return true }

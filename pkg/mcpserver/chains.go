@@ -112,6 +112,15 @@ func inputSchema(c *chain.Chain) (map[string]any, string) {
 		if sch["type"] != "object" {
 			return nil, fmt.Sprintf("chain %s: its inputSchema is not of type object", c.Name)
 		}
+		props, _ := sch["properties"].(map[string]any)
+		for name, p := range props {
+			if pm, ok := p.(map[string]any); ok && (pm["writeOnly"] == true || isSecret(c, name)) {
+				hideSecret(pm)
+			}
+		}
+		if req, ok := sch["required"].([]any); ok && len(req) == 0 {
+			delete(sch, "required")
+		}
 		return sch, ""
 	}
 	props, required := map[string]any{}, []string{}
@@ -126,12 +135,34 @@ func inputSchema(c *chain.Chain) (map[string]any, string) {
 		if in.Default != nil {
 			p["default"] = *in.Default
 		}
+		if in.Secret {
+			hideSecret(p)
+		}
 		props[in.Name] = p
 		if in.Required() {
 			required = append(required, in.Name)
 		}
 	}
-	return map[string]any{"type": "object", "properties": props, "required": required}, ""
+	sch := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		sch["required"] = required // never empty: strict clients refuse it
+	}
+	return sch, ""
+}
+
+// isSecret reports whether c's input name is secret.
+func isSecret(c *chain.Chain, name string) bool {
+	in := c.Input(name)
+	return in != nil && in.Secret
+}
+
+// hideSecret marks a secret input's schema writeOnly (a client must not
+// show what was typed) and leaves its default out: a schema is shown to
+// every client and model, and the default is the secret's value.
+func hideSecret(p map[string]any) {
+	p["writeOnly"] = true
+	delete(p, "default")
+	delete(p, "examples")
 }
 
 // jsonType is the JSON Schema type of an input's declared type.

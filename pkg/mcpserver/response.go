@@ -1,11 +1,13 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -56,9 +58,13 @@ type Link struct {
 	// Actor is who the transition waits for: agent or human.
 	Actor string `json:"actor,omitempty"`
 	// Blocked says why a listed transition cannot be taken now.
-	Blocked   string         `json:"blocked,omitempty"`
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
+	Blocked string `json:"blocked,omitempty"`
+	// Needs are the arguments the transition cannot be taken without:
+	// the link's arguments hold a placeholder for each (<string>), to be
+	// replaced with a value (a placeholder left as it is is refused).
+	Needs     []chain.NeededArg `json:"required_arguments,omitempty"`
+	Tool      string            `json:"tool"`
+	Arguments map[string]any    `json:"arguments"`
 }
 
 // fromResult is the response of a run's result at version v.
@@ -92,6 +98,18 @@ func takeLink(id string, v int, l run.Link) Link {
 		// its guards wait for these: read them in guidance.acknowledge
 		link.Arguments["acknowledge"] = l.Acknowledge
 	}
+	if len(l.Args) > 0 {
+		link.Needs = l.Args
+		args := map[string]any{}
+		for _, a := range l.Args {
+			args[a.Name] = a.Placeholder()
+		}
+		link.Arguments["arguments"] = args
+	}
+	if l.Rerun {
+		// the step may have done its work: the take confirms it runs again
+		link.Arguments["rerun"] = []string{l.Transition}
+	}
 	return link
 }
 
@@ -114,7 +132,13 @@ func refused(msg string, links ...Link) Response {
 // content, the same JSON as text for clients that read only text, and
 // isError when the call or the run failed.
 func toolResult(v any, isError bool) *mcp.CallToolResult {
-	data, err := json.Marshal(v)
+	// <, > and & as they are: a model reading the text reads
+	// "<string>", not "\u003cstring\u003e"
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if err != nil {
 		data = []byte(`{"error":"the response cannot be written as JSON"}`)
 		isError = true

@@ -32,11 +32,18 @@ type Backend interface {
 
 // Decision is what a take_transition call decides: the transition to
 // take (empty: go on where the run stopped), its arguments, and the
-// subjects acknowledged first (resume's --take, --arg and --ack).
+// subjects acknowledged first (resume's --take, --arg, --ack and --rerun).
 type Decision struct {
 	Take string
 	Args map[string]any
 	Acks []string
+	// Rerun confirms that these steps, which are not idempotent and may
+	// have started before, run again (resume's --rerun).
+	Rerun []string
+	// Secrets are the secret inputs the run was started with, which are
+	// never saved: the server that started it holds them while it
+	// serves, so that its runs go on (resume's --input).
+	Secrets map[string]string
 }
 
 // Saved is a run as the Backend reads it back.
@@ -95,6 +102,9 @@ type Server struct {
 	// were registered as (so that a reload replaces only those changed).
 	tools map[string]string
 	stamp string
+	// secrets are the secret inputs of the runs this server started, by
+	// run id, held in memory only (never saved).
+	secrets map[string]map[string]string
 }
 
 // Tool names of the fixed set.
@@ -112,9 +122,9 @@ const Instructions = `chainrun runs chains: deterministic steps run on their own
 1. list_chains shows the chains, what each does and the inputs it takes.
 2. start_run {chain, inputs} starts one (a chain may also have a tool of its own, run_<chain>).
 3. Every run tool answers one response: run_id, version, status, state, chain (the transitions taken on their own), context, guidance and links. Each link is the next call to make, with its tool and arguments.
-4. status "paused" is a decision point: read the context and guidance, then call take_transition with the arguments of the link you choose (add "arguments" when the transition takes some). A link whose arguments carry "acknowledge" waits for those subjects to be acknowledged: read their bodies in guidance.acknowledge before you call it. expected_version makes a choice made on an out-of-date view be refused, with the current links.
+4. status "paused" is a decision point: read the context and guidance, then call take_transition with the arguments of the link you choose. A link whose transition needs arguments carries a placeholder for each ("<string>", "<low|high>"), described in its required_arguments: replace each with a value. A link whose arguments carry "acknowledge" waits for those subjects to be acknowledged: read their bodies in guidance.acknowledge before you call it. expected_version makes a choice made on an out-of-date view be refused, with the current links.
 5. status "running": the run goes on after the call returns; call get_run to see it again. cancel_run stops it (it stays resumable).
-6. "failed" carries the error and a link to retry what failed; "refused" means nothing happened: read the error and follow its link.
+6. "failed" carries the error and a link to retry what failed; "refused" means nothing happened: read the error and follow its link. A link that carries "rerun" runs again a step that may already have done its work (a deploy, a payment): check first.
 
 Runs are saved: chainrun runs lists them and chainrun resume continues them from a terminal.`
 
@@ -124,7 +134,7 @@ func New(b Backend, opts Options) *Server {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	s := &Server{b: b, opts: opts, active: map[string]*active{}, tools: map[string]string{}}
+	s := &Server{b: b, opts: opts, active: map[string]*active{}, tools: map[string]string{}, secrets: map[string]map[string]string{}}
 	s.base, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "chainrun", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: Instructions, SupportedProtocolVersions: opts.ProtocolVersions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})

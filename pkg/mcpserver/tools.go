@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -40,6 +41,7 @@ type takeArgs struct {
 	Transition      string         `json:"transition"`
 	Arguments       map[string]any `json:"arguments"`
 	Acknowledge     []string       `json:"acknowledge"`
+	Rerun           []string       `json:"rerun"`
 	ExpectedVersion *int           `json:"expected_version"`
 }
 
@@ -77,6 +79,7 @@ func (s *Server) addFixedTools() {
 			"transition":       map[string]any{"type": "string", "description": "the link's transition"},
 			"arguments":        map[string]any{"type": "object", "description": "the transition's arguments, when it takes some"},
 			"acknowledge":      map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "subjects whose bodies (guidance.acknowledge) you have read, acknowledged before the transition: its guards may wait for them"},
+			"rerun":            map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "steps that are not idempotent and may already have done their work (the run stopped while they ran): naming them confirms they run again; a link that needs it carries it"},
 			"expected_version": map[string]any{"type": "integer", "description": "the version of the response the choice was made on: a run that moved since is refused, with its current links"}})},
 		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) Response {
 			var a takeArgs
@@ -115,8 +118,12 @@ func (s *Server) addRunTool(t *mcp.Tool, h func(context.Context, *mcp.CallToolRe
 		} else {
 			r = h(ctx, req, req.Params.Arguments)
 		}
-		if q := s.ask(req, r); again && q != nil {
-			return q, nil
+		if again && multiRoundTrip(req) {
+			if q := s.ask(req, r); q != nil {
+				return q, nil
+			}
+		} else if again {
+			r = s.converse(ctx, req, r)
 		}
 		return answer(r), nil
 	})
@@ -146,8 +153,15 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, name strin
 		return refused(problem, listLink())
 	}
 	inputs := inputText(in)
+	secret := s.secretInputs(name, inputs)
 	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
-		return s.b.Start(ctx, name, inputs, sink)
+		res, err := s.b.Start(ctx, name, inputs, sink)
+		if res != nil && len(secret) > 0 {
+			s.mu.Lock()
+			s.secrets[res.RunID] = secret
+			s.mu.Unlock()
+		}
+		return res, err
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		return refused(err.Error(), Link{Title: "Start " + name + " again with inputs its schema accepts", Tool: toolStart,
@@ -213,17 +227,46 @@ func (s *Server) take(ctx context.Context, req *mcp.CallToolRequest, a takeArgs)
 		r.Error = fmt.Sprintf("stale version: run %s is at version %d, not %d; it moved since that response: choose again from these links", sv.RunID, sv.Version, *a.ExpectedVersion)
 		return r
 	}
-	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge})
+	return s.resume(ctx, req, sv, Decision{Take: a.Transition, Args: a.Arguments, Acks: a.Acknowledge, Rerun: a.Rerun})
+}
+
+// secretInputs are the inputs of chain name, among those given, that are
+// secret.
+func (s *Server) secretInputs(name string, given map[string]string) map[string]string {
+	s.mu.Lock()
+	cat := s.cat
+	s.mu.Unlock()
+	out := map[string]string{}
+	for _, f := range cat.Files {
+		if f.Name != name || f.Err != nil {
+			continue
+		}
+		for k, v := range given {
+			if in := f.Loaded.Chain.Input(k); in != nil && in.Secret {
+				out[k] = v
+			}
+		}
+	}
+	return out
 }
 
 // resume continues sv as d decides, answering as the wait ends.
 func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved, d Decision) Response {
+	s.mu.Lock()
+	d.Secrets = s.secrets[sv.RunID]
+	s.mu.Unlock()
 	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
 		return s.b.Resume(ctx, sv.RunID, d, sink)
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		r := fromSaved(sv)
-		r.Error = err.Error()
+		r.Error = plainError(err)
+		if rerun, ok := errors.AsType[*run.RerunError](err); ok {
+			r.Links = []Link{rerunLink(sv, d, rerun)}
+		}
+		if t, ok := errors.AsType[terminalOnly](err); ok && t.NeedsTerminal() {
+			r.Links = []Link{getLink(sv.RunID)} // no take can go on: none is offered
+		}
 		return r
 	})
 }

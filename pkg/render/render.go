@@ -78,9 +78,15 @@ func FirstLine(s string) string {
 
 // ResumeCommand is the command that takes a link of a run: with --rerun
 // when the step behind it is not idempotent, with --ack for each subject
-// its acknowledgment guards wait for. Every view that offers a
+// its acknowledgment guards wait for, with --arg NAME=<type> for each
+// argument it cannot be taken without. Every view that offers a
 // next step prints it the same way.
 func ResumeCommand(runID string, l run.Link) string {
+	return takeCommand(runID, l) + run.ArgFlags(l.Args)
+}
+
+// takeCommand is ResumeCommand without the link's arguments.
+func takeCommand(runID string, l run.Link) string {
 	reruns := l.Reruns
 	if l.Rerun {
 		reruns = append([]string{l.Transition}, reruns...)

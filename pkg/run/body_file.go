@@ -29,12 +29,16 @@ func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (ou
 	if err != nil {
 		return outcome{}, err
 	}
-	f, err := openRegular(sc.jail, base, p)
+	jail := sc.jail
+	if jail == "" && fromArguments(path) {
+		jail = base // a path a decision chose stays under the step's directory
+	}
+	f, err := openRegular(jail, base, p)
 	if err != nil {
 		return outcome{}, err
 	}
 	defer f.Close()
-	if sc.jail == "" && !filepath.IsAbs(p) {
+	if jail == "" && !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))

@@ -98,12 +98,12 @@ func (x *execution) gate(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	}
 	links := gateLinks(x.c, []string{s.ID})
 	if x.req.Human != nil {
-		name, ok, err := x.req.Human(ctx, Decision{RunID: x.runID, Workflow: x.c.Name, State: s.ID, Goal: question, Links: links})
+		c, ok, err := x.req.Human(ctx, Decision{RunID: x.runID, Workflow: x.c.Name, State: s.ID, Goal: question, Links: links})
 		if err != nil {
 			return outcome{}, &permanentError{fmt.Errorf("asking for a decision: %w", err)}
 		}
-		if ok && (name == chain.GateApprove || name == chain.GateReject) {
-			return x.gateDecided(s, name, "human")
+		if ok && (c.Transition == chain.GateApprove || c.Transition == chain.GateReject) {
+			return x.gateDecided(s, c.Transition, "human")
 		}
 	}
 	x.mu.Lock()

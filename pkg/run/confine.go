@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -17,6 +18,26 @@ import (
 // confined to the calling step's directory exactly as the built-in tools
 // are: it is opened through an os.Root at that directory, so ".." and
 // symbolic links that lead out fail, whatever the path's shape.
+
+// A decision's arguments are chosen the same way, by a model, a caller's
+// --arg or an MCP client: a path or cwd whose template reads them
+// ({arguments.x}; in a pipeline, the step before's output) is confined
+// likewise, to the directory the step would run in, which the chain
+// names (its cwd, else the run's directory).
+
+// fromArguments reports whether a path template takes part of its value
+// from a decision's arguments.
+func fromArguments(t *chain.Template) bool {
+	if t == nil {
+		return false
+	}
+	for _, r := range t.Refs() {
+		if r.Name == "arguments" {
+			return true
+		}
+	}
+	return false
+}
 
 // jailRel turns p (absolute, or relative to base, itself under jail) into
 // a clean path relative to jail, refusing one that leaves it by its shape.

@@ -219,14 +219,14 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{f.withReruns(transitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
-		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{retryOf(t)})
 		return false
 	}
 	if len(t.Branches) > 0 {
 		to, label, err := f.branchTarget(s, t)
 		if err != nil {
 			f.setContext(before)
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor)}})
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{retryOf(t)})
 			return false
 		}
 		rec.To, rec.Result = to, label

@@ -68,6 +68,8 @@ type RerunError struct {
 	// a workflow's decision needs), ready to paste; empty when the run
 	// has no id yet.
 	Command string
+	// Take is the decision the confirmed resume takes ("" for none).
+	Take string
 }
 
 func (e *RerunError) Error() string {
@@ -91,6 +93,18 @@ func ResumeCommand(runID, take string, rerun ...string) string {
 		args = append(args, "--rerun", shellWord(r))
 	}
 	return strings.Join(args, " ")
+}
+
+// ArgFlags are the --arg flags that give the arguments a link needs, each
+// with its placeholder (" --arg 'ticket=<string>'"), quoted so that one
+// pasted as printed runs nothing with a placeholder for a value (the
+// placeholder itself is refused): only the placeholder is to be replaced.
+func ArgFlags(args []chain.NeededArg) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(" --arg " + shellWord(a.Name+"="+a.Placeholder()))
+	}
+	return b.String()
 }
 
 // ShellWord is s as one word of a POSIX shell command line: as it is
@@ -125,42 +139,66 @@ type TakeError struct {
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *TakeError) NothingRan() bool { return true }
 
-func (e *TakeError) Error() string {
+func (e *TakeError) Error() string { return e.say("--take "+e.Take, "--take") }
+
+// Plain is the error in words of no command line (an MCP client's).
+func (e *TakeError) Plain() string { return e.say("transition "+e.Take, "a take") }
+
+// say words the error, the take named as subject, the flag as flag.
+func (e *TakeError) say(subject, flag string) string {
 	if e.Gate && len(e.Links) == 0 {
-		return fmt.Sprintf("--take %s: the run waits at no gate; --take decides a gate a paused run waits at (or a workflow's transition)", e.Take)
+		return fmt.Sprintf("%s: the run waits at no gate; %s decides a gate a paused run waits at (or a workflow's transition)", subject, flag)
 	}
 	if e.Gate {
-		return fmt.Sprintf("--take %s: the run waits at gate %q, which takes %s", e.Take, e.State, strings.Join(sortedLinkNames(e.Links), ", "))
+		return fmt.Sprintf("%s: the run waits at gate %q, which takes %s", subject, e.State, strings.Join(sortedLinkNames(e.Links), ", "))
 	}
 	if e.Why != "" {
 		offers := "it offers no transition now"
 		if len(e.Links) > 0 {
 			offers = "it offers " + strings.Join(sortedLinkNames(e.Links), ", ")
 		}
-		return fmt.Sprintf("--take %s: not viable at state %q: %s (%s)", e.Take, e.State, e.Why, offers)
+		return fmt.Sprintf("%s: not viable at state %q: %s (%s)", subject, e.State, e.Why, offers)
 	}
 	if len(e.Links) == 0 {
-		return fmt.Sprintf("--take %s: the run is at state %q, which offers no transitions", e.Take, e.State)
+		return fmt.Sprintf("%s: the run is at state %q, which offers no transitions", subject, e.State)
 	}
 	names := make([]string, len(e.Links))
 	for i, l := range e.Links {
 		names[i] = l.Transition
 	}
-	return fmt.Sprintf("--take %s: state %q offers %s", e.Take, e.State, strings.Join(names, ", "))
+	return fmt.Sprintf("%s: state %q offers %s", subject, e.State, strings.Join(names, ", "))
 }
 
 // RerunSet is the steps a resume may run again although they started
 // (resume --rerun): each must be a step or transition of c, or a step of a
-// chain a chain step calls (CALLER/STEP). A name of nothing is an
-// InputError.
+// chain a chain step calls (CALLER/STEP). A name of nothing is a
+// RerunNameError.
 func RerunSet(c *chain.Chain, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, id := range ids {
 		caller, nested := ownerOf(id)
 		if c.Step(id) == nil && (!nested || c.Step(caller) == nil || !holdsSaved(c.Step(caller))) {
-			return nil, &InputError{Chain: c.Name, Msg: fmt.Sprintf("--rerun %s: the chain has no such step (or transition)", id)}
+			return nil, &RerunNameError{Chain: c.Name, Step: id}
 		}
 		out[id] = true
 	}
 	return out, nil
 }
+
+// RerunNameError is a step confirmed to run again (--rerun) that the
+// chain does not have. Nothing ran.
+type RerunNameError struct {
+	Chain, Step string
+}
+
+func (e *RerunNameError) Error() string {
+	return fmt.Sprintf("%s: --rerun %s: the chain has no such step (or transition)", e.Chain, e.Step)
+}
+
+// Plain is the error in words of no command line (an MCP client's).
+func (e *RerunNameError) Plain() string {
+	return fmt.Sprintf("rerun %s: chain %s has no such step (or transition)", e.Step, e.Chain)
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *RerunNameError) NothingRan() bool { return true }

@@ -274,7 +274,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	if res.Status != Paused || res.State != "vetting" || asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"ready"}]` {
 		t.Fatalf("%s at %s within %s: %s", res.Status, res.State, asJSON(t, res.Within), res.Error)
 	}
-	if asJSON(t, res.Links) != `[{"transition":"submit","title":"Submit","actor":"agent"}]` || res.Guidance == nil || res.Guidance.Goal != "Vet the plan" {
+	if asJSON(t, res.Links) != `[{"transition":"submit","title":"Submit","actor":"agent","requiredArguments":[{"name":"verdict","type":"string","enum":["pass","fail"]}]}]` || res.Guidance == nil || res.Guidance.Goal != "Vet the plan" {
 		t.Errorf("links %s guidance %+v", asJSON(t, res.Links), res.Guidance)
 	}
 	// the journal holds where the workflow began, then its own transition

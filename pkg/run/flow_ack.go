@@ -162,6 +162,9 @@ type AckError struct {
 
 func (e *AckError) Error() string { return fmt.Sprintf("--ack %s: %s", e.Subject, e.Msg) }
 
+// Plain is the error in words of no command line (an MCP client's).
+func (e *AckError) Plain() string { return fmt.Sprintf("acknowledge %s: %s", e.Subject, e.Msg) }
+
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *AckError) NothingRan() bool { return true }
 

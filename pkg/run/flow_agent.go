@@ -176,7 +176,7 @@ func (f *flow) pick(s *chain.State, offered []*chain.Transition, wait []candidat
 		}
 		args, err := decisionArgs(t, given)
 		if err != nil {
-			return nil, refusal{err.Error(), "Call " + decisionTool + " again with arguments that satisfy it."}
+			return nil, refusal{plainArgs(err), "Call " + decisionTool + " again with arguments that satisfy it."}
 		}
 		f.useArgs(args)
 		return t, refusal{}

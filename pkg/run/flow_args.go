@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,6 +28,25 @@ func (e *ArgError) Error() string {
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *ArgError) NothingRan() bool { return true }
 
+// Plain is the error in words of no command line (an MCP client's, a
+// person's at the terminal): the transition, and what is wrong.
+func (e *ArgError) Plain() string {
+	if e.Transition == "" {
+		return "arguments were given with no transition to take: name the transition they belong to"
+	}
+	return "transition " + e.Transition + ": " + e.Msg
+}
+
+// plainArgs is an error of decisionArgs in words of no command line: a
+// model, a chain test's script and a person read it, none of whom gave
+// --take.
+func plainArgs(err error) string {
+	if ae, ok := errors.AsType[*ArgError](err); ok {
+		return ae.Plain()
+	}
+	return err.Error()
+}
+
 // decisionArgs checks a decision's arguments against its transition: the
 // prefill first, the given ones over it (text converted to the declared
 // type), then the inputSchema's defaults and rules.
@@ -37,14 +57,10 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 	}
 	var problems []string
 	for _, k := range slices.Sorted(maps.Keys(given)) {
-		v := given[k]
-		if text, ok := v.(string); ok && t.ArgType(k) != "" {
-			conv, err := convertInput(text, t.ArgType(k))
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("argument %q: %v", k, err))
-				continue
-			}
-			v = conv
+		v, err := argValue(t, k, given[k])
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
 		}
 		args[k] = v
 	}
@@ -60,6 +76,42 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 		return nil, &ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
 	}
 	return args, nil
+}
+
+// argValue is one given argument as the transition reads it: text
+// converted to its declared type; a placeholder a hint showed for it (not
+// filled in) is refused.
+func argValue(t *chain.Transition, name string, v any) (any, error) {
+	for _, a := range t.NeededArgs() {
+		if a.Name == name && a.IsPlaceholder(v) {
+			return nil, fmt.Errorf("argument %q: %s is the hint's placeholder: give the value in its place", name, a.Placeholder())
+		}
+	}
+	text, ok := v.(string)
+	if !ok || t.ArgType(name) == "" {
+		return v, nil
+	}
+	conv, err := convertInput(text, t.ArgType(name))
+	if err != nil {
+		return nil, fmt.Errorf("argument %q: %v", name, err)
+	}
+	return conv, nil
+}
+
+// checkArg checks one argument alone, as it is given: converted, then
+// against its own property of the inputSchema. The whole set is checked
+// once every argument is given (decisionArgs).
+func checkArg(t *chain.Transition, name string, v any) error {
+	v, err := argValue(t, name, v)
+	if err != nil {
+		return err
+	}
+	if rs := t.ArgSchemaOf(name); rs != nil {
+		if err := rs.Validate(map[string]any{name: v}); err != nil {
+			return errors.New(strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "argument "))
+		}
+	}
+	return nil
 }
 
 // takeArgs sets the arguments of the --take decision, refusing arguments

@@ -86,7 +86,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	}
 	f.status = Paused
 	f.links = append(links, f.blockedLinks(s, links)...)
-	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: "waiting for: " + strings.Join(sortedLinkNames(f.links), ", ")})
+	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: waitingFor(f.links)})
 	return nil, ""
 }
 
@@ -94,7 +94,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 // with no transition means the run stopped or failed; neither means the
 // decider did not choose and the run pauses.
 func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
-	name, ok, err := decide(ctx, f.decision(s, viable))
+	c, ok, err := decide(ctx, f.decision(s, viable))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		f.stop(Interrupted, "interrupted", linksOf(viable))
@@ -106,11 +106,20 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 		return nil, false
 	}
 	for _, t := range viable {
-		if t.Name == name {
-			return t, true
+		if t.Name != c.Transition {
+			continue
 		}
+		// the decider asked for them; a choice without them is refused
+		// before the transition runs
+		args, err := decisionArgs(t, c.Args)
+		if err != nil {
+			f.fail(fmt.Sprintf("state %s: the %s decision: %s", s.Name, who, plainArgs(err)), linksOf(viable))
+			return nil, true
+		}
+		f.useArgs(args)
+		return t, true
 	}
-	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, name, who), linksOf(viable))
+	f.fail(fmt.Sprintf("state %s: %q is not one of the offered transitions (%s decided)", s.Name, c.Transition, who), linksOf(viable))
 	return nil, true
 }
 
@@ -139,7 +148,7 @@ func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Tra
 		}
 		args, err := decisionArgs(t, c.Args)
 		if err != nil {
-			f.fail(fmt.Sprintf("state %s: the scripted decision: %v", s.Name, err), linksOf(viable))
+			f.fail(fmt.Sprintf("state %s: the scripted decision: %s", s.Name, plainArgs(err)), linksOf(viable))
 			return nil, true
 		}
 		f.useArgs(args)
@@ -162,10 +171,36 @@ func (f *flow) agentModel() string {
 	return f.w.AgentModel
 }
 
-// decision describes a decision point for whoever makes it.
+// decision describes a decision point for whoever makes it, with the
+// checks of a choice's arguments a person can be asked again by.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
+	offered := func(name string) (*chain.Transition, error) {
+		for _, t := range viable {
+			if t.Name == name {
+				return t, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not one of the offered transitions", name)
+	}
 	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
-		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable))}
+		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
+		Check: func(c Choice) error {
+			t, err := offered(c.Transition)
+			if err != nil {
+				return err
+			}
+			if _, err := decisionArgs(t, c.Args); err != nil {
+				return errors.New(plainArgs(err))
+			}
+			return nil
+		},
+		CheckArg: func(transition, name string, v any) error {
+			t, err := offered(transition)
+			if err != nil {
+				return err
+			}
+			return checkArg(t, name, v)
+		}}
 }
 
 // checkDecider resolves the agent model before anything runs, when the

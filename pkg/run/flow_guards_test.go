@@ -147,9 +147,9 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 // offered what the principal may take.
 func TestHumanDeciderSeesOnlyViableLinks(t *testing.T) {
 	var asked Decision
-	human := func(_ context.Context, d Decision) (string, bool, error) {
+	human := func(_ context.Context, d Decision) (Choice, bool, error) {
 		asked = d
-		return "", false, nil
+		return Choice{}, false, nil
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err := New(WithDir(t.TempDir()), WithPrincipal(lead)).Run(context.Background(), Request{Chain: load(t, guardedDecision), Human: human})

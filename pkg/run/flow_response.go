@@ -84,6 +84,10 @@ type Link struct {
 	// guards still wait for: it can be taken once they are acknowledged
 	// (resume --ack SUBJECT --take T, a model's describe call).
 	Acknowledge []string `json:"acknowledge,omitempty"`
+	// Args are the arguments the transition cannot be taken without
+	// (its inputSchema requires them, nothing fills them): every hint
+	// offering the link names them (--arg NAME=<type>).
+	Args []chain.NeededArg `json:"requiredArguments,omitempty"`
 }
 
 // TransitionRecord is a transition as saved: replayed in order, the
@@ -164,9 +168,19 @@ type Decision struct {
 	// Skills are the fragments in scope, with their bodies when the
 	// file's library holds them.
 	Skills []*chain.Fragment
+	// Check says whether a choice's arguments satisfy its transition
+	// (text converted to the declared types, as --arg's): nil when
+	// they do, else what is wrong, so that whoever asks can ask again.
+	// Nil for a decision whose links take no arguments.
+	Check func(c Choice) error
+	// CheckArg says whether one argument of a transition, given alone,
+	// is one it accepts (nil when it is), so that a person can be asked
+	// it again at once. Nil when the links take no arguments.
+	CheckArg func(transition, name string, v any) error
 }
 
 // Decider asks someone to choose one of a decision's links and returns
-// the transition chosen. ok false means they did not choose (no terminal,
-// or they declined): the run pauses.
-type Decider func(ctx context.Context, d Decision) (transition string, ok bool, err error)
+// the transition chosen, with the arguments its link needs. ok false
+// means they did not choose (no terminal, or they declined): the run
+// pauses.
+type Decider func(ctx context.Context, d Decision) (c Choice, ok bool, err error)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -171,7 +172,9 @@ func (f *flow) blockedLinks(s *chain.State, offered []Link) []Link {
 		if why == "" {
 			why = "not viable now"
 		}
-		out = append(out, Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor), Blocked: why})
+		l := linkOf(t)
+		l.Blocked = why
+		out = append(out, l)
 	}
 	return out
 }
@@ -179,9 +182,22 @@ func (f *flow) blockedLinks(s *chain.State, offered []Link) []Link {
 func linksOf(ts []*chain.Transition) []Link {
 	out := make([]Link, len(ts))
 	for i, t := range ts {
-		out[i] = Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor)}
+		out[i] = linkOf(t)
 	}
 	return out
+}
+
+// linkOf is the link that takes t, with the arguments it cannot be
+// taken without, so that every hint made of it can be followed.
+func linkOf(t *chain.Transition) Link {
+	return Link{Transition: t.Name, Title: t.DisplayTitle(), Actor: actorLink(t.Actor), Args: t.NeededArgs()}
+}
+
+// retryOf is the link that takes t again after it failed.
+func retryOf(t *chain.Transition) Link {
+	l := linkOf(t)
+	l.Title = "Retry: " + t.DisplayTitle()
+	return l
 }
 
 // RetryLink is the link that takes again what a workflow was running at
@@ -204,7 +220,9 @@ func RetryLink(w *chain.Workflow, state, name string) (l Link, ok bool) {
 
 // transitionRetry is the link that runs a transition's executor again.
 func transitionRetry(t *chain.Transition) Link {
-	return Link{Transition: t.Name, Title: "Retry: " + t.DisplayTitle(), Actor: actorLink(t.Actor), Rerun: t.Executor != nil && needsConfirmation(t.Executor)}
+	l := retryOf(t)
+	l.Rerun = t.Executor != nil && needsConfirmation(t.Executor)
+	return l
 }
 
 // taskRetry is the link that runs a state's task again.
@@ -228,4 +246,23 @@ func sortedLinkNames(links []Link) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// waitingFor is what a pause's progress line lists: the links' names,
+// each with the arguments it needs ("file (ticket, level)").
+func waitingFor(links []Link) string {
+	sorted := slices.Clone(links)
+	slices.SortFunc(sorted, func(a, b Link) int { return strings.Compare(a.Transition, b.Transition) })
+	out := make([]string, len(sorted))
+	for i, l := range sorted {
+		out[i] = l.Transition
+		if len(l.Args) > 0 {
+			names := make([]string, len(l.Args))
+			for j, a := range l.Args {
+				names[j] = a.Name
+			}
+			out[i] += " (" + strings.Join(names, ", ") + ")"
+		}
+	}
+	return "waiting for: " + strings.Join(out, ", ")
 }

@@ -86,7 +86,8 @@ func (x *execution) workDir() string {
 }
 
 // dir resolves a step's cwd against the directory chainrun started in;
-// a chain-defined tool's executor stays under its step's directory.
+// a chain-defined tool's executor stays under its step's directory, and
+// a cwd a decision's arguments make under the run's directory.
 func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 	d, err := x.render(cwd, sc)
 	if err != nil {
@@ -100,6 +101,10 @@ func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 	}
 	if d == "" {
 		return x.workDir(), nil
+	}
+	if fromArguments(cwd) {
+		// a directory a decision chose stays under the run's directory
+		return confinedDir(x.workDir(), d)
 	}
 	if !filepath.IsAbs(d) {
 		d = filepath.Join(x.workDir(), d)

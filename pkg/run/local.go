@@ -255,15 +255,31 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	if len(steps) == 0 {
 		return nil
 	}
-	e := &RerunError{Steps: steps}
+	e := &RerunError{Steps: steps, Take: req.Take}
+	if e.Take == "" && c.Workflow != nil {
+		e.Take = decisionNamed(c.Workflow, steps)
+	}
 	if req.RunID != "" {
-		take := req.Take
-		if take == "" && c.Workflow != nil {
-			take = decisionNamed(c.Workflow, steps)
+		e.Command = ResumeCommand(req.RunID, e.Take, steps...)
+		if t := transitionNamed(c.Workflow, e.Take); t != nil {
+			e.Command += ArgFlags(t.NeededArgs())
 		}
-		e.Command = ResumeCommand(req.RunID, take, steps...)
 	}
 	return e
+}
+
+// transitionNamed is the first transition of w named name, nil when
+// there is none (or no workflow).
+func transitionNamed(w *chain.Workflow, name string) *chain.Transition {
+	if w == nil || name == "" {
+		return nil
+	}
+	for _, s := range w.States {
+		if t := s.Transition(name); t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // decisionNamed is the first of names that is a transition someone

@@ -90,7 +90,7 @@ workflows:
       stopped: {terminal: true}
 `
 	c := load(t, src)
-	human := func(context.Context, Decision) (string, bool, error) { return "stop", true, nil }
+	human := func(context.Context, Decision) (Choice, bool, error) { return Choice{Transition: "stop"}, true, nil }
 	for name, tc := range map[string]struct {
 		decide Scripted
 		want   string

@@ -449,9 +449,9 @@ func TestAgentDecisionNeedsAUsableModelBeforeAnythingRuns(t *testing.T) {
 
 func TestHumanDecisionAndPause(t *testing.T) {
 	var asked Decision
-	human := func(_ context.Context, d Decision) (string, bool, error) {
+	human := func(_ context.Context, d Decision) (Choice, bool, error) {
 		asked = d
-		return "escalate", true, nil
+		return Choice{Transition: "escalate"}, true, nil
 	}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: human})
 	if err != nil {
@@ -460,7 +460,7 @@ func TestHumanDecisionAndPause(t *testing.T) {
 	if res.Status != Succeeded || res.Chain[0].DecidedBy != "human" || len(asked.Links) != 3 || asked.Goal != "Ship or not" {
 		t.Fatalf("%s %+v asked %+v", res.Status, res.Chain, asked)
 	}
-	decline := func(context.Context, Decision) (string, bool, error) { return "", false, nil }
+	decline := func(context.Context, Decision) (Choice, bool, error) { return Choice{}, false, nil }
 	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: decline})
 	if res.Status != Paused || len(res.Links) != 3 {
 		t.Fatalf("declined: %s %v", res.Status, res.Links)

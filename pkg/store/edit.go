@@ -62,6 +62,17 @@ func (e *SecretsError) Error() string {
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *SecretsError) NothingRan() bool { return true }
 
+// NeedsTerminal says that only a person at a terminal can go on: the
+// values are not anywhere else.
+func (e *SecretsError) NeedsTerminal() bool { return true }
+
+// Plain is the error in words of no command line (an MCP client's, whose
+// server holds the secret inputs of the runs it started, until it ends).
+func (e *SecretsError) Plain() string {
+	return fmt.Sprintf("run %s was given the secret input(s) %s, which are never saved, and this server does not hold them (it did not start the run, or it restarted since): only a person at a terminal can go on with it, giving them again (chainrun resume %s)",
+		e.RunID, strings.Join(e.Names, ", "), e.RunID)
+}
+
 // CheckSecrets refuses a resume that lacks a secret input the run was
 // given.
 func (sv *Saved) CheckSecrets(given map[string]string) error {

@@ -7,21 +7,24 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // Decider asks the person to choose a link of a human decision point,
-// with held (nil for none) kept from drawing meanwhile.
+// and the arguments it needs, with held (nil for none) kept from drawing
+// meanwhile.
 func (t *Terminal) Decider(held Holder) run.Decider {
-	return func(ctx context.Context, d run.Decision) (choice string, ok bool, err error) {
-		t.ask(held, func() { choice, ok, err = t.decide(ctx, d) })
-		return choice, ok, err
+	return func(ctx context.Context, d run.Decision) (c run.Choice, ok bool, err error) {
+		t.ask(held, func() { c, ok, err = t.decide(ctx, d) })
+		return c, ok, err
 	}
 }
 
-// decide lists the links and reads a choice by number or name. An empty
-// answer (or end of input) declines: the run pauses, resumable.
-func (t *Terminal) decide(ctx context.Context, d run.Decision) (string, bool, error) {
+// decide lists the links and reads a choice by number or name, then the
+// arguments the chosen link needs. An empty answer (or end of input)
+// declines: the run pauses, resumable.
+func (t *Terminal) decide(ctx context.Context, d run.Decision) (run.Choice, bool, error) {
 	out := t.out
 	fmt.Fprintf(out, "\nDecision at %s", d.State)
 	if d.Goal != "" {
@@ -31,37 +34,119 @@ func (t *Terminal) decide(ctx context.Context, d run.Decision) (string, bool, er
 	if d.Guidance != "" {
 		fmt.Fprintf(out, "%s\n", d.Guidance)
 	}
-	width := 0
+	width, titles := 0, 0
 	for _, l := range d.Links {
-		width = max(width, len(l.Transition))
+		width, titles = max(width, len(l.Transition)), max(titles, len(l.Title))
 	}
 	for i, l := range d.Links {
-		fmt.Fprintf(out, "  %d) %-*s  %s\n", i+1, width, l.Transition, l.Title)
+		line := fmt.Sprintf("  %d) %-*s  %-*s", i+1, width, l.Transition, titles, l.Title)
+		if len(l.Args) > 0 {
+			line += "  (asks for " + argNames(l.Args) + ")"
+		}
+		fmt.Fprintln(out, strings.TrimRight(line, " "))
 	}
 	for tries := 0; tries < 3; tries++ {
 		fmt.Fprintf(out, "Choose 1-%d or a name (Enter to pause): ", len(d.Links))
-		answer, err := t.readLine(ctx)
-		if err != nil && answer == "" {
-			if err == io.EOF {
-				return "", false, nil
-			}
-			return "", false, err
+		answer, ok, err := t.answer(ctx)
+		if !ok {
+			return run.Choice{}, false, err
 		}
-		answer = strings.TrimSpace(answer)
-		if answer == "" {
-			return "", false, nil
-		}
-		if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(d.Links) {
-			return d.Links[n-1].Transition, true, nil
-		}
-		for _, l := range d.Links {
-			if l.Transition == answer {
-				return answer, true, nil
-			}
+		if l, found := chosen(d.Links, answer); found {
+			return t.arguments(ctx, d, l)
 		}
 		fmt.Fprintf(out, "%q is not one of the choices.\n", answer)
 	}
+	return run.Choice{}, false, nil
+}
+
+// answer reads one answer; ok is false when the person declined (an
+// empty line, end of input) or the question was given up on (err).
+func (t *Terminal) answer(ctx context.Context) (string, bool, error) {
+	answer, err := t.readLine(ctx)
+	if err != nil && answer == "" {
+		if err == io.EOF {
+			return "", false, nil
+		}
+		return "", false, err
+	}
+	answer = strings.TrimSpace(answer)
+	return answer, answer != "", nil
+}
+
+// chosen is the link an answer names, by number or by name.
+func chosen(links []run.Link, answer string) (run.Link, bool) {
+	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(links) {
+		return links[n-1], true
+	}
+	for _, l := range links {
+		if l.Transition == answer {
+			return l, true
+		}
+	}
+	return run.Link{}, false
+}
+
+// arguments asks for each argument link l needs, with its type, choices
+// and description, and has the decision check them as --arg values are
+// checked; what the transition refuses is said and asked again (three
+// times, then the run pauses). Enter at any of them pauses.
+func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (run.Choice, bool, error) {
+	c := run.Choice{Transition: l.Transition}
+	if len(l.Args) == 0 {
+		return c, true, nil
+	}
+	out := t.out
+	fmt.Fprintf(out, "%s needs %s:\n", l.Transition, argNames(l.Args))
+	for tries := 0; tries < 3; tries++ {
+		c.Args = map[string]any{}
+		for _, a := range l.Args {
+			answer, ok, err := t.argument(ctx, d, l.Transition, a)
+			if !ok {
+				return run.Choice{}, false, err
+			}
+			c.Args[a.Name] = answer
+		}
+		if d.Check == nil {
+			return c, true, nil
+		}
+		err := d.Check(c)
+		if err == nil {
+			return c, true, nil
+		}
+		fmt.Fprintf(out, "Refused: %s\n", visible(err.Error()))
+	}
+	fmt.Fprintln(out, "No arguments the transition accepts: the run pauses.")
+	return run.Choice{}, false, nil
+}
+
+// argument asks for one argument, again at once while the decision
+// refuses its value (three times, then the run pauses).
+func (t *Terminal) argument(ctx context.Context, d run.Decision, transition string, a chain.NeededArg) (string, bool, error) {
+	for tries := 0; tries < 3; tries++ {
+		fmt.Fprintf(t.out, "  %s (%s) (Enter to pause): ", visible(a.Name), visible(a.Describe()))
+		answer, ok, err := t.answer(ctx)
+		if !ok {
+			return "", false, err
+		}
+		if d.CheckArg == nil {
+			return answer, true, nil
+		}
+		err = d.CheckArg(transition, a.Name, answer)
+		if err == nil {
+			return answer, true, nil
+		}
+		fmt.Fprintf(t.out, "Refused: %s\n", visible(err.Error()))
+	}
 	return "", false, nil
+}
+
+// argNames lists the names of args for a question.
+func argNames(args []chain.NeededArg) string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = visible(a.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // ToolAsker asks the person whether one tool call outside a step's tools

@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAnOversizedFrameIsRefusedAndTheServerGoesOn holds that a message
+// over the stdio limit — its id first, its id after what is cut off, no
+// JSON at all, or the last thing sent — is answered with a JSON-RPC error
+// (with its id when it can be read) and skipped: the next request is
+// served as if it had not come.
+func TestAnOversizedFrameIsRefusedAndTheServerGoesOn(t *testing.T) {
+	const limit = 4096
+	big := strings.Repeat("x", 3*limit)
+	for name, tc := range map[string]struct {
+		line string
+		id   any
+	}{
+		"id first":        {`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_run","arguments":{"run_id":"` + big + `"}}}`, float64(7)},
+		"string id first": {`{"jsonrpc":"2.0","id":"a-1","method":"tools/list","params":{"pad":"` + big + `"}}`, "a-1"},
+		"id after params": {`{"jsonrpc":"2.0","method":"tools/call","params":{"x":"` + strings.Repeat("y", 2*headMax) + `"},"id":8}`, nil},
+		"not JSON":        {big, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			s := New(newMemBackend(chainsDir(t)), Options{})
+			s.Reload()
+			t.Cleanup(s.Close)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.MCP().Run(ctx, Stdio(inR, outW, limit)) }()
+			lines := bufio.NewScanner(outR)
+			lines.Buffer(nil, 1<<20)
+			send := func(line string) {
+				t.Helper()
+				if _, err := io.WriteString(inW, line+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			read := func() map[string]any {
+				t.Helper()
+				if !lines.Scan() {
+					t.Fatalf("the server said nothing more: %v", lines.Err())
+				}
+				var m map[string]any
+				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+					t.Fatalf("%s: %v", lines.Bytes(), err)
+				}
+				return m
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			read()
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			send(tc.line)
+			refusal := read()
+			e, _ := refusal["error"].(map[string]any)
+			if e == nil || e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), "over the 4096") || refusal["id"] != tc.id {
+				t.Fatalf("the refusal: %v", refusal)
+			}
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+			if next := read(); next["id"] != float64(2) || next["result"] == nil {
+				t.Fatalf("after the refusal: %v", next)
+			}
+			// one more oversized, as the last thing sent: refused, then the end
+			send(tc.line)
+			if again := read(); again["error"] == nil {
+				t.Fatalf("the second refusal: %v", again)
+			}
+			inW.Close()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server did not end with its input")
+			}
+			cancel()
+		})
+	}
+}

@@ -1,0 +1,126 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// argPaths is a workflow whose transitions take paths from a decision's
+// arguments: a file executor's path (relative to the run's directory, or
+// under a cwd the chain names), a cli executor's cwd, and a pipeline's
+// first step, which reads the decision's arguments as $.arguments.
+const argPaths = `
+version: "1"
+workflows:
+  pick:
+    initialState: s
+    states:
+      s:
+        transitions:
+          read:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [p], properties: {p: {type: string}}}
+            executor: {kind: file, path: "{arguments.p}"}
+            output: {text: "$.output.text"}
+          peek:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [name], properties: {name: {type: string}}}
+            executor: {kind: file, path: "notes/{arguments.name}", cwd: data}
+            output: {text: "$.output.text"}
+          list:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [d], properties: {d: {type: string}}}
+            executor: {kind: cli, command: cat, args: [a.txt], cwd: "{arguments.d}"}
+            output: {text: "$.output.text"}
+          pipe:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [p], properties: {p: {type: string}}}
+            executor: {kind: pipeline, steps: [{kind: file, path: "{arguments.p}"}]}
+            output: {text: "$.output.json.final_output"}
+      done: {terminal: true}
+    output: context
+`
+
+// TestDecisionArgumentsStayInTheRunsDirectory holds that a path a
+// decision's argument makes (by a model, a caller's --arg, an MCP client)
+// is confined as a tool's is: to the run's directory, or to the cwd the
+// chain names. Absolute paths outside, "..", and symbolic links that lead
+// out are refused, naming the path; inside, every shape is read.
+func TestDecisionArgumentsStayInTheRunsDirectory(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "run")
+	for _, d := range []string{"data/notes", "sub"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(top, "secret.txt"), "OUTSIDE-SECRET")
+	write(filepath.Join(top, "a.txt"), "OUTSIDE-SECRET")
+	write(filepath.Join(dir, "inside.txt"), "inside text")
+	write(filepath.Join(dir, "sub", "a.txt"), "sub listing")
+	write(filepath.Join(dir, "data", "notes", "n.md"), "a note")
+	write(filepath.Join(dir, "data", "top.md"), "data top")
+	os.Symlink(filepath.Join(top, "secret.txt"), filepath.Join(dir, "out"))
+	os.Symlink(top, filepath.Join(dir, "outdir"))
+	os.Symlink("inside.txt", filepath.Join(dir, "in"))
+	c := load(t, argPaths)
+	for _, tc := range []struct {
+		take string
+		args map[string]any
+		want string // the text read; "" for a refusal
+	}{
+		{"read", map[string]any{"p": filepath.Join(top, "secret.txt")}, ""},
+		{"read", map[string]any{"p": "../secret.txt"}, ""},
+		{"read", map[string]any{"p": "sub/../../secret.txt"}, ""},
+		{"read", map[string]any{"p": "out"}, ""},
+		{"read", map[string]any{"p": "outdir/secret.txt"}, ""},
+		{"read", map[string]any{"p": "/etc/passwd"}, ""},
+		{"peek", map[string]any{"name": "../../inside.txt"}, ""},
+		{"peek", map[string]any{"name": "../../../secret.txt"}, ""},
+		{"list", map[string]any{"d": ".."}, ""},
+		{"list", map[string]any{"d": top}, ""},
+		{"list", map[string]any{"d": "outdir"}, ""},
+		{"pipe", map[string]any{"p": filepath.Join(top, "secret.txt")}, ""},
+		{"pipe", map[string]any{"p": "../a.txt"}, ""},
+		{"read", map[string]any{"p": "inside.txt"}, "inside text"},
+		{"read", map[string]any{"p": filepath.Join(dir, "inside.txt")}, "inside text"},
+		{"read", map[string]any{"p": "in"}, "inside text"},
+		{"peek", map[string]any{"name": "n.md"}, "a note"},
+		{"peek", map[string]any{"name": "../top.md"}, "data top"},
+		{"list", map[string]any{"d": "sub"}, "sub listing"},
+		{"pipe", map[string]any{"p": "sub/a.txt"}, "sub listing"},
+	} {
+		decide := func(context.Context, Decision) (Choice, bool) {
+			return Choice{Transition: tc.take, Args: tc.args}, true
+		}
+		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.take, tc.args, err)
+		}
+		got, _ := res.Context["text"].(string)
+		if strings.Contains(got+res.Error, "OUTSIDE-SECRET") || strings.Contains(got, "root:") {
+			t.Fatalf("%s %v read outside the run's directory: %q", tc.take, tc.args, got)
+		}
+		if tc.want == "" {
+			if res.Status != Failed || !strings.Contains(res.Error, "outside") {
+				t.Errorf("%s %v: %s %q, want a refusal saying the path is outside", tc.take, tc.args, res.Status, res.Error)
+			}
+			continue
+		}
+		if res.Status != Succeeded || strings.TrimSpace(got) != tc.want {
+			t.Errorf("%s %v: %s %q %s, want %q", tc.take, tc.args, res.Status, got, res.Error, tc.want)
+		}
+	}
+}
