@@ -38,3 +38,30 @@ func TestTaskChainToolsTaskInputDecidesWarning(t *testing.T) {
 		})
 	}
 }
+
+// local_shell's command lists become the task's policy; other policies
+// are warnings naming them; a list that is not names is an error at its
+// line.
+func TestTaskChainToolsPoliciesAreRead(t *testing.T) {
+	src := `{"id":"p","tasks":[{"id":"ask","handler":"chat_completion","execute_config":{"tools":["*"],
+ "tools_policies":{"local_shell":{"_allowed_commands":" ls, echo ,","_denied_commands":["rm","sudo"]},"local_fs":{"_allowed_dir":"."}}}}]}`
+	l, err := Parse("p.json", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := l.Chain.Workflow.State("ask").Task.Handler
+	if strings.Join(h.AllowedCommands, ",") != "echo,ls" || strings.Join(h.DeniedCommands, ",") != "rm,sudo" {
+		t.Errorf("allowed %q, denied %q", h.AllowedCommands, h.DeniedCommands)
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0].String(), "tools_policies.local_fs (_allowed_dir) is not applied") {
+		t.Errorf("warnings %v", l.Warnings)
+	}
+	for _, bad := range []string{`{"local_shell":{"_denied_commands":5}}`, `{"local_shell":{"_allowed_commands":[1]}}`, `{"local_shell":"ls"}`, `["ls"]`} {
+		src := `{"id":"p","tasks":[{"id":"run","handler":"execute_tool_calls","execute_config":{"tools":["local_shell"],
+ "tools_policies":` + bad + `}}]}`
+		_, err := Parse("p.json", []byte(src), Options{})
+		if err == nil || !strings.Contains(err.Error(), "p.json:1:") || !strings.Contains(err.Error(), "tools_policies") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

@@ -82,6 +82,7 @@ func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, to
 	if err != nil {
 		return nil, err
 	}
+	env.Commands = commandPolicy(s)
 	raw, _ := json.Marshal(args)
 	call := llm.ToolCall{Name: tool, Arguments: string(raw)}
 	start := x.l.now()

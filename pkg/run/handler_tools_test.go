@@ -1,11 +1,14 @@
 package run
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
 
@@ -58,5 +61,91 @@ func TestTaskChainToolsTaskWrittenArgsWin(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// shellChain is a chat task offering ask's hooks under ask's policy, and
+// an execute_tool_calls task with exec's hooks and policy.
+func shellChain(t *testing.T, askTools, askPolicy, execTools, execPolicy string) *chain.Chain {
+	t.Helper()
+	src := `{"id":"sh","tasks":[
+ {"id":"ask","handler":"chat_completion","execute_config":{"tools":` + askTools + `,"tools_policies":` + askPolicy + `},
+  "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run"},{"operator":"default","goto":"end"}]}},
+ {"id":"run","handler":"execute_tool_calls","input_var":"ask","execute_config":{"tools":` + execTools + `,"tools_policies":` + execPolicy + `},
+  "transition":{"branches":[{"operator":"default","goto":"ask"}]}}]}`
+	l, err := chain.Parse("sh.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Chain
+}
+
+// The commands a model's Bash calls may run are what the tools_policies
+// of the task that offered Bash and of the task that runs the call both
+// allow; a call of a tool the model was not offered is not run, whatever
+// the executing task's tools.
+func TestTaskChainToolsPoliciesHoldModelCalls(t *testing.T) {
+	shellOnly := `{"local_shell":{"_allowed_commands":"ls,echo,printf","_denied_commands":"touch,rm,sudo"}}`
+	cases := []struct {
+		name                                      string
+		askTools, askPolicy, execTools, execPolic string
+		command                                   string
+		ran                                       bool
+		said                                      string
+	}{
+		{"a denied command", `["local_shell"]`, shellOnly, `["local_shell"]`, `{"local_shell":{"_denied_commands":"touch,rm,sudo"}}`,
+			"touch made", false, `"touch" is denied`},
+		{"a command outside the offering task's allow list, the executing task having none", `["local_shell"]`, shellOnly, `["*"]`, `{}`,
+			"mkdir made", false, `"mkdir" is not among the allowed commands`},
+		{"a command denied by the executing task only", `["local_shell"]`, `{}`, `["local_shell"]`, `{"local_shell":{"_denied_commands":["mkdir"]}}`,
+			"mkdir made", false, `"mkdir" is denied`},
+		{"a substitution hides the program", `["local_shell"]`, shellOnly, `["local_shell"]`, `{}`,
+			"echo $(mkdir made)", false, "cannot tell"},
+		{"an allowed command", `["local_shell"]`, shellOnly, `["local_shell"]`, `{}`,
+			"printf x > made", true, ""},
+		{"Bash not offered to the model, the executing task having every tool", `["local_fs"]`, `{}`, `["*"]`, `{}`,
+			"mkdir made", false, "was not offered Bash"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := shellChain(t, tc.askTools, tc.askPolicy, tc.execTools, tc.execPolic)
+			args, _ := json.Marshal(map[string]string{"command": tc.command})
+			s := llmtest.New(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: string(args)}}}, llmtest.Reply{Text: "done"})
+			defer s.Close()
+			dir := t.TempDir()
+			res, events := taskRun(t, c, "go", s, dir)
+			if res.Status != Succeeded {
+				t.Fatalf("%s: %s", res.Status, res.Error)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "made")); (err == nil) != tc.ran {
+				t.Fatalf("ran = %v, want %v", err == nil, tc.ran)
+			}
+			if tc.ran {
+				return
+			}
+			said, _ := json.Marshal(tc.said) // as the request's JSON holds it
+			if got := body(s.Requests()[1]); !strings.Contains(got, strings.Trim(string(said), `"`)) {
+				t.Errorf("the model was not told why: %s", got)
+			}
+			denied := false
+			for _, e := range events {
+				denied = denied || e.Tool == "Bash" && e.Status == event.Denied
+			}
+			if !denied {
+				t.Error("no denial in the event log")
+			}
+		})
+	}
+}
+
+// A tools_policies entry chainrun does not apply is in the run's
+// warnings, not only on stderr.
+func TestTaskChainUnappliedPoliciesAreRunWarnings(t *testing.T) {
+	c := shellChain(t, `["local_fs"]`, `{"local_fs":{"_allowed_dir":"/srv","_max_read_bytes":"10"}}`, `["local_fs"]`, `{}`)
+	s := llmtest.New(llmtest.Reply{Text: "nothing to do"})
+	defer s.Close()
+	res, _ := taskRun(t, c, "go", s, "")
+	if res.Status != Succeeded || !strings.Contains(strings.Join(res.Warnings, "\n"), "tools_policies.local_fs (_allowed_dir, _max_read_bytes) is not applied") {
+		t.Fatalf("%s %q: %s", res.Status, res.Warnings, res.Error)
 	}
 }
