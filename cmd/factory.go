@@ -43,10 +43,8 @@ type factory struct {
 	// engine builds the engine commands run chains on: this process's
 	// (localEngine); tests put one of their own here.
 	engine func(engineSetup) run.Engine
-	// held is stdout held for --jq or --template (cmd/filter.go), and
-	// keepExit says the filter never changes the exit code (run, resume).
-	held     *jsonfilter.Held
-	keepExit bool
+	// held is stdout held for --jq or --template (cmd/filter.go).
+	held *jsonfilter.Held
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
