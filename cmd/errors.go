@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
@@ -130,6 +131,9 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 	if err == nil {
 		return code
 	}
+	if readerGone(err) {
+		return exitOK // … | head: the reader had what it wanted
+	}
 	var st *exitStatus
 	if errors.As(err, &st) {
 		if st.msg != "" {
@@ -143,3 +147,8 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 	text.Error(io.Out, io.ErrOut, err, code, hint, asJSON)
 	return code
 }
+
+// readerGone reports whether err is a write to a pipe whose reader has
+// gone (… | head -1): no failure, and nothing to say, as gh and jq take
+// it.
+func readerGone(err error) bool { return errors.Is(err, syscall.EPIPE) }

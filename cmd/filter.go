@@ -65,7 +65,7 @@ func finishFilter(ctx context.Context, f *factory, code int) int {
 	f.io.Out = f.held.Out()
 	err := f.held.Flush(ctx)
 	switch {
-	case err == nil:
+	case err == nil, readerGone(err):
 		return code
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(f.io.ErrOut, "chainrun: "+f.held.Flag()+": interrupted")

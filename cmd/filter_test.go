@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,6 +38,52 @@ func TestJQStopsOnSignal(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 			if !strings.Contains(errOut.String(), "--jq: interrupted") {
+				t.Errorf("stderr %q", errOut)
+			}
+		})
+	}
+}
+
+// closedPipe is a stdout whose reader has gone (… | head -1).
+type closedPipe struct{}
+
+func (closedPipe) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// A reader of stdout that goes away (… | head -1) is no error: nothing
+// said, the exit code what it would have been, as gh and jq do.
+func TestBrokenPipeIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
+	for name, src := range map[string]string{
+		"one.yaml": "name: one\nsteps:\n  - {id: a, type: cli, run: 'seq 1 5', output_var: a}\noutput: a\n",
+		"bad.yaml": "name: bad\nsteps:\n  - {id: a, type: cli, run: 'echo half; exit 3'}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"run", "one", "-q"}, exitOK},
+		{[]string{"run", "one", "-q", "-o", "json"}, exitOK},
+		{[]string{"run", "bad", "-q", "-o", "json"}, exitFailed},
+		{[]string{"runs"}, exitOK},
+		{[]string{"runs", "--jq", ".[].run_id"}, exitOK},
+		{[]string{"runs", "show", "last"}, exitOK},
+		{[]string{"list", "--template", "{{range .}}{{.name}}\n{{end}}"}, exitOK},
+		{[]string{"schema"}, exitOK},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			io, _, _, errOut := iostreams.Test()
+			io.Out = closedPipe{}
+			if code := Execute(context.Background(), io, append(tc.args, "--chains-dir", dir)); code != tc.code {
+				t.Errorf("exit %d, want %d (%s)", code, tc.code, errOut)
+			}
+			if strings.Contains(errOut.String(), "broken pipe") {
 				t.Errorf("stderr %q", errOut)
 			}
 		})

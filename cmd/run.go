@@ -177,11 +177,13 @@ func verbose(cmd *cobra.Command) bool {
 // run ended); its status decides the exit code (and pass_exit_code), and
 // the hint after a failure reads c's file (nil: none).
 func (f *factory) printResult(format string, res *run.Result, said bool, c *chain.Chain) error {
+	var err error
 	if format == "json" {
-		if err := render.PrintJSON(f.io.Out, res); err != nil {
-			return err
-		}
-	} else if err := text.Result(f.io.Out, f.io.ErrOut, res, said); err != nil {
+		err = render.PrintJSON(f.io.Out, res)
+	} else {
+		err = text.Result(f.io.Out, f.io.ErrOut, res, said)
+	}
+	if err != nil && !readerGone(err) {
 		return err
 	}
 	return resultExit(res, format, c, f.v.GetBool(keyPassExitCode))
