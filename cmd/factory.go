@@ -45,6 +45,9 @@ type factory struct {
 	engine func(engineSetup) run.Engine
 	// held is stdout held for --jq or --template (cmd/filter.go).
 	held *jsonfilter.Held
+	// allRuns is --all: "last" and run listings span every project
+	// (cmd/runs_scope.go).
+	allRuns bool
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
@@ -188,7 +191,7 @@ func (f *factory) runID(ref string) (*store.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	id, err := st.Resolve(ref)
+	id, err := st.ResolveUnder(ref, f.runsUnder())
 	return st, id, err
 }
 

@@ -61,10 +61,14 @@ type Record struct {
 	Error string              `json:"error,omitempty"`
 }
 
-// NotFoundError is a run id with no saved run.
-type NotFoundError struct{ RunID, Dir string }
+// NotFoundError is a run id with no saved run; Under is the project
+// directory "last" was looked for in, when it was.
+type NotFoundError struct{ RunID, Dir, Under string }
 
 func (e *NotFoundError) Error() string {
+	if e.Under != "" {
+		return fmt.Sprintf("no run started in %s or below (chainrun runs --all lists the runs of every directory)", e.Under)
+	}
 	return fmt.Sprintf("no run %q in %s (chainrun runs lists them)", e.RunID, e.Dir)
 }
 
