@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // saveRunsIn makes one finished run per id, started in the directory
@@ -15,14 +14,7 @@ import (
 func saveRunsIn(t *testing.T, s *Store, runs [][2]string) {
 	t.Helper()
 	for _, r := range runs {
-		rec, err := s.Create(Record{RunID: r[0], Name: "c", StartedAt: r[0][:15], Dir: r[1]}, []byte("name: c\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.Finish(&run.Result{RunID: r[0], Status: event.Status("failed")}); err != nil {
-			t.Fatal(err)
-		}
-		rec.Close()
+		saveRun(t, s, Record{RunID: r[0], Name: "c", StartedAt: r[0][:15], Dir: r[1]}, event.Status("failed"))
 	}
 }
 
