@@ -47,7 +47,7 @@ var layers = map[string][]string{
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/fsutil", "pkg/jsonstream", "pkg/retry", "pkg/run"},
 	"pkg/mcpserver":         {"pkg/chain", "pkg/event", "pkg/run"},
-	"pkg/cassette":          {"pkg/llm", "pkg/redact"},
+	"pkg/cassette":          {"pkg/fsutil", "pkg/llm", "pkg/redact"},
 	"pkg/chaintest":         {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/event", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run"},
 }
 

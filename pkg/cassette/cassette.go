@@ -7,12 +7,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // Version is the cassette format this package writes and reads.
@@ -174,19 +175,7 @@ func (c *Cassette) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".cassette-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.Path); err != nil {
+	if err := fsutil.WriteShared(c.Path, buf.Bytes(), false); err != nil {
 		return err
 	}
 	c.dirty = false

@@ -18,5 +18,5 @@
 // records the answer; ModeAll asks it for every request and replaces the
 // recordings of the cases that ran.
 //
-// It may import, of this module: llm, redact.
+// It may import, of this module: fsutil, llm, redact.
 package cassette
