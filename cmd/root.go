@@ -67,6 +67,7 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newTestCmd(f),
 	)
 	defineFilters(root, f)
+	hideDurable(root)
 	return root
 }
 
