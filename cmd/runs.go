@@ -166,7 +166,7 @@ func runRunsList(opts *runsOptions) error {
 		return render.PrintJSON(f.io.Out, out)
 	}
 	if len(out) == 0 && filter.Under != "" && len(recs) > 0 {
-		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: chainrun runs --all\n", filter.Under, len(recs))
+		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, len(recs), run.Command())
 	}
 	return text.Runs(f.io.Out, out)
 }

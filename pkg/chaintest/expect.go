@@ -105,7 +105,7 @@ func (k *checker) match(what string, m *Matcher, v any) {
 		} else {
 			data, err := os.ReadFile(path)
 			if err != nil {
-				k.failf("%s: golden file %s: %v (chainrun test --update writes it)", what, m.Golden, unwrapPath(err))
+				k.failf("%s: golden file %s: %v (%s test --update writes it)", what, m.Golden, unwrapPath(err), run.Command())
 				return
 			}
 			text := string(data)

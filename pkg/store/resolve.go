@@ -31,7 +31,7 @@ func (e *AmbiguousError) Error() string {
 		fmt.Fprintf(&b, "\n  %s  %s  %s", r.RunID, r.Name, r.Status)
 	}
 	if more := len(e.Matches) - maxListed; more > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more (chainrun runs lists them)", more)
+		fmt.Fprintf(&b, "\n  … and %d more (%s runs lists them)", more, run.Command())
 	}
 	return b.String()
 }

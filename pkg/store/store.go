@@ -67,9 +67,9 @@ type NotFoundError struct{ RunID, Dir, Under string }
 
 func (e *NotFoundError) Error() string {
 	if e.Under != "" {
-		return fmt.Sprintf("no run started in %s or below (chainrun runs --all lists the runs of every directory)", e.Under)
+		return fmt.Sprintf("no run started in %s or below (%s runs --all lists the runs of every directory)", e.Under, run.Command())
 	}
-	return fmt.Sprintf("no run %q in %s (chainrun runs lists them)", e.RunID, e.Dir)
+	return fmt.Sprintf("no run %q in %s (%s runs lists them)", e.RunID, e.Dir, run.Command())
 }
 
 // LockedError is a run another process is driving.
