@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 )
 
@@ -63,6 +64,8 @@ func finishFilter(ctx context.Context, f *factory, code int) int {
 		return code
 	}
 	f.io.Out = f.held.Out()
+	ctx, release := filterContext(ctx)
+	defer release()
 	err := f.held.Flush(ctx)
 	switch {
 	case err == nil, readerGone(err):
@@ -76,4 +79,22 @@ func finishFilter(ctx context.Context, f *factory, code int) int {
 		return exitFailed
 	}
 	return code
+}
+
+// filterContext is what stops the filter: a stop signal. When the first
+// one already stopped the command (an interrupted run, whose result and
+// run id are still printed), the second one, which forces a stop.
+func filterContext(ctx context.Context) (context.Context, func()) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-interrupt.Force(ctx):
+			cancel()
+		case <-fctx.Done():
+		}
+	}()
+	return fctx, cancel
 }

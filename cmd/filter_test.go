@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 )
 
@@ -87,5 +88,22 @@ func TestBrokenPipeIsSilent(t *testing.T) {
 				t.Errorf("stderr %q", errOut)
 			}
 		})
+	}
+}
+
+// A run stopped by a first signal still prints its filtered result (the
+// run id a resume needs); only a second signal stops the filter then.
+func TestJQAfterAStop(t *testing.T) {
+	ctx, stop, force := interrupt.WithStop(context.Background())
+	stop()
+	io, _, out, errOut := iostreams.Test()
+	if code := Execute(ctx, io, []string{"version", "--jq", `"got \(.version)"`}); code != exitOK || out.String() != "got dev\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	io, _, _, errOut = iostreams.Test()
+	time.AfterFunc(500*time.Millisecond, force)
+	start := time.Now()
+	if code := Execute(ctx, io, []string{"version", "--jq", "def spin: spin; spin"}); code != exitInterrupted || time.Since(start) > 5*time.Second {
+		t.Errorf("exit %d after %v: %s", code, time.Since(start), errOut)
 	}
 }
