@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"syscall"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -131,7 +131,7 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 	if err == nil {
 		return code
 	}
-	if readerGone(err) {
+	if interrupt.PipeClosed(err) {
 		return exitOK // … | head: the reader had what it wanted
 	}
 	var st *exitStatus
@@ -147,8 +147,3 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 	text.Error(io.Out, io.ErrOut, err, code, hint, asJSON)
 	return code
 }
-
-// readerGone reports whether err is a write to a pipe whose reader has
-// gone (… | head -1): no failure, and nothing to say, as gh and jq take
-// it.
-func readerGone(err error) bool { return errors.Is(err, syscall.EPIPE) }

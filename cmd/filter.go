@@ -64,11 +64,11 @@ func finishFilter(ctx context.Context, f *factory, code int) int {
 		return code
 	}
 	f.io.Out = f.held.Out()
-	ctx, release := filterContext(ctx)
+	ctx, release := interrupt.AfterStop(ctx) // an interrupted run's result is still printed
 	defer release()
 	err := f.held.Flush(ctx)
 	switch {
-	case err == nil, readerGone(err):
+	case err == nil, interrupt.PipeClosed(err):
 		return code
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(f.io.ErrOut, "chainrun: "+f.held.Flag()+": interrupted")
@@ -79,22 +79,4 @@ func finishFilter(ctx context.Context, f *factory, code int) int {
 		return exitFailed
 	}
 	return code
-}
-
-// filterContext is what stops the filter: a stop signal. When the first
-// one already stopped the command (an interrupted run, whose result and
-// run id are still printed), the second one, which forces a stop.
-func filterContext(ctx context.Context) (context.Context, func()) {
-	if ctx.Err() == nil {
-		return ctx, func() {}
-	}
-	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	go func() {
-		select {
-		case <-interrupt.Force(ctx):
-			cancel()
-		case <-fctx.Done():
-		}
-	}()
-	return fctx, cancel
 }

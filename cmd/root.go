@@ -68,7 +68,6 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newTestCmd(f),
 	)
 	defineFilters(root, f)
-	hideDurable(root)
 	return root
 }
 
