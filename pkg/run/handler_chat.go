@@ -356,6 +356,7 @@ func (x *execution) runCalls(ctx context.Context, s *chain.Step, sc scope, turn 
 		}
 		call := llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
 		if why := refuseCall(asker, env.Commands, call); why != "" {
+			x.emit(event.Event{Type: event.ToolDenied, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
 			x.emitTool(s, call, event.Denied, why, 0)
 			out[i] = chatResult{CallID: c.ID, Content: "denied: " + why + "; it was not run", IsError: true}
 			continue

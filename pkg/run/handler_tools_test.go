@@ -127,12 +127,13 @@ func TestTaskChainToolsPoliciesHoldModelCalls(t *testing.T) {
 			if got := body(s.Requests()[1]); !strings.Contains(got, strings.Trim(string(said), `"`)) {
 				t.Errorf("the model was not told why: %s", got)
 			}
-			denied := false
+			denied, audited := false, false
 			for _, e := range events {
 				denied = denied || e.Tool == "Bash" && e.Status == event.Denied
+				audited = audited || e.Type == event.ToolDenied && e.Tool == "Bash" && e.DecidedBy == "chain"
 			}
-			if !denied {
-				t.Error("no denial in the event log")
+			if !denied || !audited {
+				t.Errorf("denial in the event log %v, audited %v", denied, audited)
 			}
 		})
 	}
