@@ -67,18 +67,22 @@ func (w *workspace) openText(t target) (*os.File, error) {
 
 // writeAtomic replaces t with data so that no reader ever sees half of
 // it, keeping perm whatever the umask (an edited script stays
-// executable): a temporary file beside it, renamed over it, both through
-// the Root.
+// executable; 0: a new file's 0666 less the umask): a temporary file
+// beside it, renamed over it, both through the Root.
 func (w *workspace) writeAtomic(t target, data []byte, perm fs.FileMode) error {
 	var r [6]byte
 	_, _ = rand.Read(r[:])
 	tmp := filepath.Join(filepath.Dir(t.rel), "."+filepath.Base(t.rel)+".tmp-"+hex.EncodeToString(r[:]))
-	f, err := w.fs.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	created := fs.FileMode(0o600)
+	if perm == 0 {
+		created = 0o666
+	}
+	f, err := w.fs.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, created)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && perm != 0 {
 		err = f.Chmod(perm)
 	}
 	if cerr := f.Close(); err == nil {
