@@ -83,7 +83,7 @@ func (CommandPolicy) matches(list []string, prog, name string) bool {
 // wrappers are programs that run a program or code named in their
 // arguments.
 var wrappers = []string{"env", "sudo", "doas", "su", "runuser", "pkexec", "xargs", "parallel", "exec", "eval",
-	"command", "builtin", "source", ".", "nohup", "time", "nice", "ionice", "timeout", "stdbuf", "setsid",
+	"command", "builtin", "source", ".", "alias", "trap", "hash", "enable", "fc", "nohup", "time", "nice", "ionice", "timeout", "stdbuf", "setsid",
 	"chroot", "unshare", "nsenter", "strace", "ltrace", "watch", "flock", "chrt", "taskset", "script", "expect",
 	"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "toybox",
 	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript"}

@@ -59,6 +59,9 @@ func simpleCommands(src string) ([][]string, error) {
 				}
 				words = append(words, tok.text)
 			default:
+				if name, _, ok := strings.Cut(tok.text, "="); ok && slices.Contains(declarers, words[0]) && (slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_")) {
+					return nil, errors.New(words[0] + " of " + name + ", which changes what a program is")
+				}
 				words = append(words, tok.text)
 			}
 		}
@@ -68,6 +71,9 @@ func simpleCommands(src string) ([][]string, error) {
 // execVars are variables that change which program a name runs, or
 // what a shell or the loader runs before it.
 var execVars = []string{"PATH", "ENV", "BASH_ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH"}
+
+// declarers are the builtins that set variables from their arguments.
+var declarers = []string{"export", "readonly", "declare", "typeset", "local"}
 
 type tokKind int
 
