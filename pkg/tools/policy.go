@@ -60,8 +60,8 @@ func (p CommandPolicy) Check(command string) error {
 		switch {
 		case p.matches(p.Denied, prog, name):
 			return fmt.Errorf("%q is denied by the chain's tools_policies (_denied_commands)", name)
-		case p.Allowed != nil && strings.Contains(prog, "/") && !strings.HasPrefix(prog, "/") && !p.matches(p.Allowed, prog, prog):
-			return fmt.Errorf("%q is a program of the working directory, which the allowed commands do not name", prog)
+		case p.Allowed != nil && strings.Contains(prog, "/") && !slices.Contains(systemDirs, path.Dir(prog)) && !p.matches(p.Allowed, prog, prog):
+			return fmt.Errorf("%q is a program outside the system's directories, which the allowed commands do not name by its path", prog)
 		case p.Allowed != nil && !p.matches(p.Allowed, prog, name):
 			return fmt.Errorf("%q is not among the allowed commands (%s) of the chain's tools_policies", name, strings.Join(p.Allowed, ", "))
 		case runsOthers(name, words[1:]) && p.Allowed == nil:
@@ -79,6 +79,11 @@ func (CommandPolicy) matches(list []string, prog, name string) bool {
 	}
 	return false
 }
+
+// systemDirs are where an allowed name may be given by its path: a
+// program anywhere else (one the model wrote, say) is not the program the
+// allow list means.
+var systemDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"}
 
 // wrappers are programs that run a program or code named in their
 // arguments.
