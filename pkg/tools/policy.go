@@ -62,7 +62,7 @@ func (p CommandPolicy) Check(command string) error {
 			return fmt.Errorf("%q is denied by the chain's tools_policies (_denied_commands)", name)
 		case p.Allowed != nil && strings.Contains(prog, "/") && !slices.Contains(systemDirs, path.Dir(prog)) && !p.matches(p.Allowed, prog, prog):
 			return fmt.Errorf("%q is a program outside the system's directories, which the allowed commands do not name by its path", prog)
-		case p.Allowed != nil && !p.matches(p.Allowed, prog, name):
+		case p.Allowed != nil && !p.matches(p.Allowed, prog, name) && !slices.Contains(plainBuiltins, prog):
 			return fmt.Errorf("%q is not among the allowed commands (%s) of the chain's tools_policies", name, strings.Join(p.Allowed, ", "))
 		case runsOthers(name, words[1:]) && p.Allowed == nil:
 			return fmt.Errorf("%q runs other programs, which the policy cannot see: write the program itself", name)
@@ -79,6 +79,11 @@ func (CommandPolicy) matches(list []string, prog, name string) bool {
 	}
 	return false
 }
+
+// plainBuiltins are shell builtins that run nothing and change nothing a
+// later program depends on (export of PATH is refused apart): an allow
+// list need not name them, a deny list may.
+var plainBuiltins = []string{"cd", "pwd", "true", "false", ":", "test", "[", "exit", "set", "shift", "unset", "export", "read", "wait", "echo", "printf"}
 
 // systemDirs are where an allowed name may be given by its path: a
 // program anywhere else (one the model wrote, say) is not the program the

@@ -61,6 +61,8 @@ func TestCommandPolicy(t *testing.T) {
 		{"PATH exported before a name", deny, "export PATH=.:$PATH; ls", "export of PATH"},
 		{"a plain export", deny, "export NAME=value; echo $NAME", ""},
 		{"an allowed name by its absolute path", allow, "/bin/ls -la", ""},
+		{"builtins that run nothing need no allowing", allow, "cd sub && set -e && ls; test -f x || exit 1", ""},
+		{"a builtin the deny list names", CommandPolicy{Denied: []string{"cd"}}, "cd /", `"cd" is denied`},
 		{"the deny list beats the allow list", both, "echo a; touch b", `"touch" is denied`},
 		{"a wrapper both lists leave to the allow list", CommandPolicy{Allowed: []string{"python3", "ls"}, Denied: []string{"sudo"}}, "python3 -c 'print(1)'", ""},
 		{"a wrapper with a deny list and no allow list", CommandPolicy{Denied: []string{"sudo"}}, "xargs -n1 echo", "runs other programs"},
