@@ -162,12 +162,15 @@ func packageDoc(t *testing.T, p listed) string {
 // --jq and --template on every JSON command, whose filtering lives in
 // pkg/render/jsonfilter; 60 for runs prune, whose rules live in
 // pkg/store; 31 for --pass-exit-code and $GITHUB_OUTPUT, which
-// pkg/run and pkg/render/github compute).
+// pkg/run and pkg/render/github compute; 85 for --all and the runs of a
+// project, which pkg/project and pkg/store decide, the durable engine
+// hidden from a build without one, and --jq's stop and exit codes, which
+// pkg/interrupt and pkg/render/jsonfilter carry).
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
 	defer func() {
-		if cmdLines > 2975 {
-			t.Errorf("cmd has %d non-test lines; it is wiring only (2,975 at most): move logic below it", cmdLines)
+		if cmdLines > 3060 {
+			t.Errorf("cmd has %d non-test lines; it is wiring only (3,060 at most): move logic below it", cmdLines)
 		}
 	}()
 	for _, p := range goList(t) {

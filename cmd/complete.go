@@ -78,6 +78,7 @@ func completeRunIDs(f *factory, resumable bool) cobra.CompletionFunc {
 			return nil, noFiles
 		}
 		recs, _ := st.List()
+		recs = store.Filter{Under: f.runsUnder()}.Apply(recs)
 		return text.RunChoices(recs, resumable), noFiles | cobra.ShellCompDirectiveKeepOrder
 	}
 }

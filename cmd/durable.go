@@ -46,6 +46,17 @@ func defineEngine(f *factory, fl *pflag.FlagSet) {
 	fl.String("temporal-address", "", "the Temporal frontend, HOST:PORT (default 127.0.0.1:7233)")
 	fl.String("namespace", "", "the Temporal namespace (default: default)")
 	fl.String("task-queue", "", "the Temporal task queue of chainrun workers (default: chainrun)")
+	hideDurable(fl, "engine", "temporal-address", "namespace", "task-queue")
+}
+
+// hideDurable keeps the durable engine's flags out of the help and
+// completion of a build without one (as its commands are, by their
+// Hidden): there they only answer that the build has none, which they
+// still do, so a script behaves the same on either build.
+func hideDurable(fl *pflag.FlagSet, names ...string) {
+	for _, name := range names {
+		fl.Lookup(name).Hidden = extension == nil
+	}
 }
 
 // bindEngine ties the running command's engine flags to their keys
@@ -177,8 +188,9 @@ func listDurable(ctx context.Context, f *factory, d run.Durable, limit int) erro
 
 func newCancelCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "cancel RUN_ID",
-		Short: "Stop a run of a durable engine (--engine temporal)",
+		Use:    "cancel RUN_ID",
+		Hidden: extension == nil,
+		Short:  "Stop a run of a durable engine (--engine temporal)",
 		Long: `Ask a run of a durable engine to stop: its running steps are cancelled
 (their process groups get SIGTERM, then SIGKILL) and it ends cancelled.
 A local run stops with Ctrl-C or a signal to its chainrun process.`,
@@ -206,8 +218,9 @@ A local run stops with Ctrl-C or a signal to its chainrun process.`,
 
 func newWorkerCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "worker",
-		Short: "Run the steps of chains started with --engine temporal",
+		Use:    "worker",
+		Hidden: extension == nil,
+		Short:  "Run the steps of chains started with --engine temporal",
 		Long: `Host chainrun's chain workflow and its steps for a Temporal service until
 stopped. Start as many workers, on as many machines, as the work needs:
 they share the task queue. Each runs steps with its own configuration

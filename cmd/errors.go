@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -129,6 +130,9 @@ func reportError(io *iostreams.IOStreams, err error, commandRan, asJSON bool) in
 	code := exitCode(err, commandRan)
 	if err == nil {
 		return code
+	}
+	if interrupt.PipeClosed(err) {
+		return exitOK // … | head: the reader had what it wanted
 	}
 	var st *exitStatus
 	if errors.As(err, &st) {

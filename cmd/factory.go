@@ -43,10 +43,11 @@ type factory struct {
 	// engine builds the engine commands run chains on: this process's
 	// (localEngine); tests put one of their own here.
 	engine func(engineSetup) run.Engine
-	// held is stdout held for --jq or --template (cmd/filter.go), and
-	// keepExit says the filter never changes the exit code (run, resume).
-	held     *jsonfilter.Held
-	keepExit bool
+	// held is stdout held for --jq or --template (cmd/filter.go).
+	held *jsonfilter.Held
+	// allRuns is --all: "last" and run listings span every project
+	// (cmd/runs_scope.go).
+	allRuns bool
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {
@@ -190,7 +191,7 @@ func (f *factory) runID(ref string) (*store.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	id, err := st.Resolve(ref)
+	id, err := st.ResolveUnder(ref, f.runsUnder())
 	return st, id, err
 }
 

@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 )
 
@@ -41,7 +44,7 @@ func defineFilters(root *cobra.Command, f *factory) {
 					return usagef("%s filters JSON: --gantt prints a timeline", filter.Flag())
 				}
 				_ = cmd.Flags().Set("output", "json")
-				f.held, f.keepExit = filter.Hold(f.io.Out), name == "run" || name == "resume"
+				f.held = filter.Hold(f.io.Out)
 				f.io.Out = f.held
 			}
 			return run(cmd, args)
@@ -49,20 +52,31 @@ func defineFilters(root *cobra.Command, f *factory) {
 	}
 }
 
-// finishFilter prints what the filter makes of the command's JSON and
-// returns the exit code: the command's, but 1 when the filter failed on
-// a command that had succeeded; run and resume keep the run's code, the
-// failure said on stderr.
-func finishFilter(f *factory, code int) int {
+// finishFilter prints what the filter makes of the command's JSON, under
+// ctx (a stop signal ends a filter that does not), and returns the exit
+// code: the command's, but 1 when the filter failed (or spent its
+// budget) on a command that had succeeded, since a script reading the
+// filter's output got none; 130 when a stop signal ended it. A failed,
+// paused or interrupted run keeps its own code, the filter's failure said
+// on stderr.
+func finishFilter(ctx context.Context, f *factory, code int) int {
 	if f.held == nil {
 		return code
 	}
 	f.io.Out = f.held.Out()
-	if err := f.held.Flush(); err != nil {
-		fmt.Fprintln(f.io.ErrOut, "chainrun: "+err.Error())
-		if code == exitOK && !f.keepExit {
-			return exitFailed
-		}
+	ctx, release := interrupt.AfterStop(ctx) // an interrupted run's result is still printed
+	defer release()
+	err := f.held.Flush(ctx)
+	switch {
+	case err == nil, interrupt.PipeClosed(err):
+		return code
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(f.io.ErrOut, "chainrun: "+f.held.Flag()+": interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintln(f.io.ErrOut, "chainrun: "+err.Error())
+	if code == exitOK {
+		return exitFailed
 	}
 	return code
 }

@@ -63,7 +63,7 @@ func runInit(opts *initOptions) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := fsutil.WriteFile(p, []byte(sf.Text), false); err != nil {
+		if err := fsutil.WriteShared(p, []byte(sf.Text), false); err != nil {
 			return err
 		}
 		fmt.Fprintf(f.io.ErrOut, "wrote %s\n", p)

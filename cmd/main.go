@@ -52,7 +52,7 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
 	code := reportError(io, err, *commandRan, err != nil && (f.held != nil || wantsJSON(f, args)))
-	return finishFilter(f, code)
+	return finishFilter(ctx, f, code)
 }
 
 // markRuns wraps every command's RunE so that an error can be told apart

@@ -14,7 +14,12 @@ import (
 // TestCLIReferenceIsCurrent keeps docs/reference (one Markdown page per
 // command, generated from the cobra commands) in step with the CLI.
 // UPDATE_GOLDEN=1 go test ./cmd -run TestCLIReferenceIsCurrent rewrites it.
+// It documents every command and flag of both builds, the Temporal
+// engine's included (the standard build hides those from its help).
 func TestCLIReferenceIsCurrent(t *testing.T) {
+	saved := extension
+	extension = &Extension{}
+	defer func() { extension = saved }()
 	io, _, _, _ := iostreams.Test()
 	root := newRootCmd(newFactory(io))
 	root.DisableAutoGenTag = true

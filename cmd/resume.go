@@ -31,9 +31,9 @@ func newResumeCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "resume RUN_ID|last",
 		Short: "Continue a paused, failed, interrupted or crashed run where it stopped",
-		Long: `Continue a saved run. RUN_ID is its id, "last" (the newest run), or any
-part of an id that only one run's id begins or ends with (the random
-suffix). Steps that finished are not run again; failed and unfinished
+		Long: `Continue a saved run. RUN_ID is its id, "last" (the newest run of this
+project, or of every directory with --all), or any part of an id that
+only one run's id begins or ends with (the random suffix). Steps that finished are not run again; failed and unfinished
 ones run. The chain is the snapshot taken at launch, so editing
 the file never changes a run in flight; --reload takes the current file
 instead (to fix the chain itself), refusing when its steps differ.
@@ -74,6 +74,7 @@ The run-shaping flags the run was started with (--model, --max-tokens,
 	_ = cmd.RegisterFlagCompletionFunc("rerun", completeSaved(f, text.RerunChoices))
 	_ = cmd.RegisterFlagCompletionFunc("grant", completeGrant(f))
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
+	defineAllRuns(f, fl)
 	defineEngine(f, fl)
 	return cmd
 }

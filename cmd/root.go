@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // version, commit and date are set at build time by the release
@@ -90,7 +91,7 @@ func completeNumbers(root *cobra.Command, args []string) {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %s (got %d arguments); see chainrun %s --help", cmd.Name(), what, len(args), cmd.Name())
+			return usagef("%s takes %s (got %d arguments); see %s --help", cmd.Name(), what, len(args), commandLine(cmd))
 		}
 		return nil
 	}
@@ -105,5 +106,12 @@ func flagError(cmd *cobra.Command, err error) error {
 		cmd.Flags().VisitAll(func(fl *pflag.Flag) { names = append(names, "--"+fl.Name) })
 		msg += chain.DidYouMean("--"+name, names)
 	}
-	return usagef("%s; see %s --help", msg, cmd.CommandPath())
+	return usagef("%s; see %s --help", msg, commandLine(cmd))
+}
+
+// commandLine is cmd as the user would type it again: chainrun as they
+// ran it (./chainrun, say), then the command's path.
+func commandLine(cmd *cobra.Command) string {
+	_, path, _ := strings.Cut(cmd.CommandPath(), " ")
+	return strings.TrimSpace(run.Command() + " " + path)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
+	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -59,6 +60,7 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.StringVar(&opts.inputFile, "input-file", "", "YAML or JSON file of input values")
 	fl.BoolVar(&opts.dryRun, "dry-run", false, "print each resolved step and run nothing")
 	fl.BoolVar(&opts.detach, "detach", false, "start the run on the durable engine, print its id and return (--engine temporal)")
+	hideDurable(fl, "detach")
 	defineEngine(f, fl)
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
@@ -174,11 +176,13 @@ func verbose(cmd *cobra.Command) bool {
 // run ended); its status decides the exit code (and pass_exit_code), and
 // the hint after a failure reads c's file (nil: none).
 func (f *factory) printResult(format string, res *run.Result, said bool, c *chain.Chain) error {
+	var err error
 	if format == "json" {
-		if err := render.PrintJSON(f.io.Out, res); err != nil {
-			return err
-		}
-	} else if err := text.Result(f.io.Out, f.io.ErrOut, res, said); err != nil {
+		err = render.PrintJSON(f.io.Out, res)
+	} else {
+		err = text.Result(f.io.Out, f.io.ErrOut, res, said)
+	}
+	if err != nil && !interrupt.PipeClosed(err) {
 		return err
 	}
 	return resultExit(res, format, c, f.v.GetBool(keyPassExitCode))

@@ -32,12 +32,16 @@ func newRunsCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List saved runs, newest first",
-		Long: `List the runs saved in the state directory, newest first. A run whose
-process died (a crash, kill -9) is listed as interrupted and can be resumed.
+		Long: `List the runs saved in the state directory, newest first: this project's
+(those started in the directory of its chainrun.yaml, else of its .git,
+else the current one, or below it), every directory's with --all. A run
+whose process died (a crash, kill -9) is listed as interrupted and can be
+resumed.
 
 Wherever a run id is asked for (resume, runs show, graph --run), "last"
-names the newest run, and any part of an id that only one run's id begins
-or ends with names that run (the random suffix, the date).`,
+names the newest run of this project (of every directory with --all),
+and any part of an id that only one run's id begins or ends with names
+that run (the random suffix, the date), wherever it started.`,
 		Example: `  chainrun runs --limit 5
   chainrun runs --chain deploy --status paused,failed
   chainrun runs show last`,
@@ -72,6 +76,8 @@ or ends with names that run (the random suffix, the date).`,
 	}
 	show.Flags().StringVar(&opts.gantt, "gantt", "", "print the run's timeline: text (the default on a terminal) or mermaid (--gantt=mermaid)")
 	show.Flags().Lookup("gantt").NoOptDefVal = "auto"
+	defineAllRuns(f, fl)
+	defineAllRuns(f, show.Flags())
 	defineEngine(f, fl)
 	defineEngine(f, show.Flags())
 	cmd.AddCommand(show, newRunsPruneCmd(opts))
@@ -143,6 +149,7 @@ func runRunsList(opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
+	filter.Under = f.runsUnder()
 	st, err := f.stateStore()
 	if err != nil {
 		return err
@@ -157,6 +164,9 @@ func runRunsList(opts *runsOptions) error {
 	}
 	if format == "json" {
 		return render.PrintJSON(f.io.Out, out)
+	}
+	if len(out) == 0 && filter.Under != "" && len(recs) > 0 {
+		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, len(recs), run.Command())
 	}
 	return text.Runs(f.io.Out, out)
 }

@@ -204,7 +204,7 @@ func (c *Cassette) Save() error {
 				return err
 			}
 		}
-		return fsutil.WriteFileIn(root, c.name, buf.Bytes(), 0o644)
+		return fsutil.WriteFileIn(root, c.name, buf.Bytes(), 0)
 	})
 	if err != nil {
 		return err

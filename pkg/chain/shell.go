@@ -117,21 +117,54 @@ func (t *Template) CheckShell() []ShellProblem {
 	return out
 }
 
-// RenderShellForDisplay shows a script with its values inline, quoted for
-// a reader (--dry-run); it is never executed.
+// RenderShellForDisplay shows a script with its values inline (--dry-run),
+// each written for where it stands so that the script shown, run as it
+// is, sees what the real one sees: inside "..." a value escaped for
+// double quotes, inside '...' as it is (a ' closing and reopening the
+// quotes), in a heredoc's body as its lines read, and as a word quoted
+// only when it needs it. It is never executed.
 func (t *Template) RenderShellForDisplay(resolve Resolver) string {
+	sites := t.shellSites()
 	var b strings.Builder
+	n := 0
 	for _, p := range t.parts {
 		if p.ref == nil {
 			b.WriteString(p.lit)
 			continue
 		}
+		var ctx shellCtx
+		if n < len(sites) {
+			ctx = sites[n].ctx
+		}
+		n++
 		v, err := p.ref.value(resolve, false)
 		if err != nil {
 			b.WriteString(p.ref.Raw)
 			continue
 		}
-		b.WriteString(ShellQuote(v))
+		b.WriteString(ctx.shown(v))
 	}
 	return b.String()
 }
+
+// shown is a value as a script shown to a reader holds it where c is.
+func (c shellCtx) shown(v string) string {
+	switch c {
+	case ctxDouble:
+		return doubleEscaper.Replace(v)
+	case ctxHere:
+		return hereEscaper.Replace(v)
+	case ctxSingle:
+		return strings.ReplaceAll(v, "'", `'\''`)
+	case ctxHereQuoted, ctxArith:
+		return v
+	}
+	return ShellQuote(v)
+}
+
+// doubleEscaper escapes what "..." reads: $, `, \ and "; hereEscaper
+// what a plain heredoc's body reads, where a " is a ".
+var (
+	doubleEscaper = strings.NewReplacer(`\`, `\\`, `$`, `\$`, "`", "\\`", `"`, `\"`)
+	hereEscaper   = strings.NewReplacer(`\`, `\\`, `$`, `\$`, "`", "\\`")
+)

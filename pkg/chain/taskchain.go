@@ -232,6 +232,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		}
 	case HandlerExecute:
 		step.Tools = tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: ")
+		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))

@@ -81,10 +81,8 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	}
 	if len(step.Tools) > 0 {
 		step.FieldPos["tools"] = at
-		if _, ok := ec["tools_policies"]; ok {
-			d.warnf(at, "%stools_policies are not applied: chainrun's own confinement of the built-in tools applies (docs/workflows.md)", prefix)
-		}
 	}
+	tc.toolsPolicies(step.Handler, ec["tools_policies"], at, prefix)
 }
 
 // modelName is provider/model, or model as written when it names its

@@ -33,6 +33,13 @@ type Handler struct {
 	Args       map[string]string
 	// MaxInputBytes caps the input the task reads (input_max_bytes).
 	MaxInputBytes int
+	// AllowedCommands and DeniedCommands are the programs the task's
+	// Bash calls may run (tools_policies of local_shell): nil
+	// AllowedCommands allows any the deny list does not name.
+	AllowedCommands, DeniedCommands []string
+	// UnappliedPolicies are the tools_policies chainrun does not apply,
+	// each "hook (key, …)", for the run's warnings.
+	UnappliedPolicies []string
 }
 
 // The handlers of contenox task chains.

@@ -168,6 +168,41 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 	} else if m["args"] != nil {
 		tc.d.errorf(at, "%stools.args must be a mapping of argument names to values", prefix)
 	}
+	tc.warnInputDecides(h, at, prefix)
+}
+
+// HookArgName is the name a built-in tool gives a tools task's argument:
+// contenox's path is the file tools' file_path; other names are as
+// written.
+func HookArgName(tool, arg string) string {
+	if arg == "path" && (tool == "Read" || tool == "Write" || tool == "Edit") {
+		return "file_path"
+	}
+	return arg
+}
+
+// inputDecides are the arguments of a built-in tool that decide what it
+// does to the machine: a tools task that leaves one open lets whoever
+// gives the run's input choose it.
+var inputDecides = map[string]struct{ arg, what string }{
+	"Bash":  {"command", "the shell command it runs"},
+	"Write": {"file_path", "the file it writes"},
+	"Edit":  {"file_path", "the file it edits"},
+}
+
+// warnInputDecides warns when a tools task leaves the argument that
+// decides what its tool does to the run's input.
+func (tc *taskChain) warnInputDecides(h *Handler, at Pos, prefix string) {
+	d, ok := inputDecides[h.Tool]
+	if !ok {
+		return
+	}
+	for k := range h.Args {
+		if HookArgName(h.Tool, k) == d.arg {
+			return
+		}
+	}
+	tc.d.warnf(at, "%stools.args sets no %s: the run's input decides %s (whoever starts the run, also over MCP); write it in args", prefix, d.arg, d.what)
 }
 
 // hookToolSpec is how a hook's tool is offered to a model.

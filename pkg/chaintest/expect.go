@@ -106,7 +106,7 @@ func (k *checker) match(what string, m *Matcher, v any) {
 		} else {
 			data, err := fsutil.ReadRegularIn(k.dir, m.Golden, maxGolden)
 			if err != nil {
-				k.failf("%s: golden file %s: %v (chainrun test --update writes it)", what, m.Golden, goldenError(err))
+				k.failf("%s: golden file %s: %v (%s test --update writes it)", what, m.Golden, goldenError(err), run.Command())
 				return
 			}
 			text := string(data)
@@ -130,7 +130,7 @@ func writeGolden(dir *os.Root, name, text string) error {
 			return err
 		}
 	}
-	return fsutil.WriteFileIn(dir, name, []byte(text), 0o644)
+	return fsutil.WriteFileIn(dir, name, []byte(text), 0)
 }
 
 // goldenError words an error of a golden file's read or write.

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // Matcher is an expectation about one value (an output, a variable, an
@@ -223,7 +224,7 @@ func (m *Matcher) Check(v any, golden *string) error {
 		}
 	}
 	if golden != nil && text != *golden {
-		return fmt.Errorf("differs from golden file %s: %s (chainrun test --update rewrites it)", m.Golden, firstDiff(*golden, text))
+		return fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), run.Command())
 	}
 	return nil
 }

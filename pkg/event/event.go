@@ -66,7 +66,8 @@ const (
 	// (DecidedBy: grant for --grant, human at a terminal).
 	ToolGranted Type = "tool.granted"
 	// ToolDenied is a call outside the step's tools that was refused
-	// (DecidedBy: headless, human).
+	// (DecidedBy: headless, human), or one the chain refuses (DecidedBy:
+	// chain: a task chain's tools_policies or its asking task's tools).
 	ToolDenied Type = "tool.denied"
 	// HandlerStarted is a lifecycle handler (Handler: on_success,
 	// on_failure, on_cancel, on_exit) that starts once the run's steps

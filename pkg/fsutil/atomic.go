@@ -8,13 +8,14 @@
 package fsutil
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // WriteFile replaces path with data atomically. When durable is true the
@@ -34,11 +35,41 @@ func WriteFilePerm(path string, data []byte, perm fs.FileMode, durable bool) err
 	}, perm, durable)
 }
 
+// WriteShared is WriteFile for a file of the user's project (committed,
+// read by other users and builds): it gets the mode os.WriteFile would
+// give a new file, 0666 less the umask, rather than a private 0600.
+func WriteShared(path string, data []byte, durable bool) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, createShared, 0, durable)
+}
+
 // WriteFileFrom is WriteFilePerm of what write writes, so a big file is
 // written a piece at a time rather than made whole in memory first.
 func WriteFileFrom(path string, write func(io.Writer) error, perm fs.FileMode, durable bool) error {
+	return writeAtomic(path, write, os.CreateTemp, perm, durable)
+}
+
+// createShared makes a temporary file as os.CreateTemp does, but with
+// 0666 less the umask.
+func createShared(dir, pattern string) (*os.File, error) {
+	prefix, _, _ := strings.Cut(pattern, "*")
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, pattern), Err: fs.ErrExist}
+}
+
+// writeAtomic writes a temporary file that create makes in path's
+// directory, gives it perm (0: as created) and renames it over path.
+func writeAtomic(path string, write func(io.Writer) error, create func(dir, pattern string) (*os.File, error), perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := create(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -88,15 +119,19 @@ func SyncDir(dir string) error {
 // WriteFileIn is WriteFilePerm of name inside root: the temporary file and
 // the rename go through the root, so no name and no link on it takes the
 // write outside. An existing link at name that leads out is refused (the
-// root's error), not replaced; perm as for WriteFilePerm.
+// root's error), not replaced. perm is given whatever the umask; 0 gives
+// the file a new file's mode, 0666 less the umask (a file of the user's
+// project, as WriteShared).
 func WriteFileIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
 	if _, err := root.Stat(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	var r [6]byte
-	_, _ = rand.Read(r[:])
-	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+hex.EncodeToString(r[:]))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+	created := fs.FileMode(0o600)
+	if perm == 0 {
+		created = 0o666
+	}
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, created)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ package interrupt
 
 import (
 	"context"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -41,5 +42,30 @@ func TestFirstSignalCancelsSecondForces(t *testing.T) {
 	case <-force:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the second signal did not force")
+	}
+}
+
+// Work after a stop goes on until the stop is forced.
+func TestAfterStop(t *testing.T) {
+	ctx, stop, force := WithStop(context.Background())
+	if after, release := AfterStop(ctx); after != ctx {
+		t.Error("a running context is its own")
+	} else {
+		release()
+	}
+	stop()
+	after, release := AfterStop(ctx)
+	defer release()
+	if after.Err() != nil {
+		t.Fatal("work after a stop is stopped already")
+	}
+	force()
+	select {
+	case <-after.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("a forced stop does not end it")
+	}
+	if !PipeClosed(&os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}) || PipeClosed(os.ErrClosed) {
+		t.Error("PipeClosed")
 	}
 }

@@ -62,3 +62,23 @@ func UserDir(xdg, fallback string) (string, bool) {
 	}
 	return filepath.Join(base, "chainrun"), true
 }
+
+// Root is the directory of the project the working directory wd is in:
+// the nearest directory upwards holding chainrun.yaml, else the
+// repository's root (the nearest holding .git), else wd itself. A
+// project's saved runs are those started there or below.
+func Root(wd string) string {
+	for dir := wd; ; {
+		if st, err := os.Stat(filepath.Join(dir, "chainrun.yaml")); err == nil && !st.IsDir() {
+			return dir
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd
+		}
+		dir = parent
+	}
+}

@@ -85,7 +85,7 @@ func (e *RerunError) Error() string {
 // it is set and confirming the steps in rerun, each argument quoted for a
 // POSIX shell when it needs it, so that a printed command works pasted.
 func ResumeCommand(runID, take string, rerun ...string) string {
-	args := []string{"chainrun", "resume", shellWord(runID)}
+	args := []string{Command(), "resume", shellWord(runID)}
 	if take != "" {
 		args = append(args, "--take", shellWord(take))
 	}

@@ -48,6 +48,7 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 	if h.Name == chain.HandlerHook {
 		return x.hookTool(ctx, s, sc)
 	}
+	x.warnUnapplied(s)
 	in, err := x.taskInput(s, sc)
 	if err != nil {
 		return outcome{}, &permanentError{err}

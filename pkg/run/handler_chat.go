@@ -19,6 +19,9 @@ type chatMsg struct {
 	Content     string       `json:"content,omitempty"`
 	ToolCalls   []chatCall   `json:"tool_calls,omitempty"`
 	ToolResults []chatResult `json:"tool_results,omitempty"`
+	// By is the task whose model wrote a turn with tool calls: its tools
+	// and tools_policies bound the calls, whichever task runs them.
+	By string `json:"by,omitempty"`
 }
 
 type chatCall struct {
@@ -204,7 +207,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	}
 	if len(s.Tools) > 0 {
 		if at, pending := pendingCalls(chat); len(pending) > 0 {
-			results, n, err := x.runCalls(ctx, s, sc, pending)
+			results, n, err := x.runCalls(ctx, s, sc, chat[at], pending)
 			if err != nil {
 				return out, err
 			}
@@ -225,6 +228,9 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 		return out, &permanentError{err}
 	}
 	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text}
+	if len(resp.ToolCalls) > 0 {
+		reply.By = s.ID
+	}
 	for _, c := range resp.ToolCalls {
 		reply.ToolCalls = append(reply.ToolCalls, chatCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
@@ -317,7 +323,7 @@ func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, i
 	if len(pending) == 0 {
 		return x.pass(s, in, chain.ResultNoCallsFound), nil
 	}
-	results, n, err := x.runCalls(ctx, s, sc, pending)
+	results, n, err := x.runCalls(ctx, s, sc, in.chat[at], pending)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -330,20 +336,32 @@ func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, i
 	return outcome{value: textValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
 }
 
-// runCalls runs tool calls in order as the step's (its tools allowed,
-// any other as the run's grants and the person at the terminal allow).
-func (x *execution) runCalls(ctx context.Context, s *chain.Step, sc scope, calls []chatCall) ([]chatResult, int, error) {
+// runCalls runs the tool calls of a turn in order as the step's (its
+// tools allowed, any other as the run's grants and the person at the
+// terminal allow). A call of a tool the task that asked did not offer,
+// or a Bash command the tools_policies of that task and this step refuse,
+// is denied and not run.
+func (x *execution) runCalls(ctx context.Context, s *chain.Step, sc scope, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
 	env, err := x.toolEnv(ctx, s, sc)
 	if err != nil {
 		return nil, 0, err
 	}
+	asker := x.asker(turn)
+	env.Commands = commandPolicy(s).Join(commandPolicy(asker))
 	var n atomic.Int64
 	out := make([]chatResult, len(calls))
 	for i, c := range calls {
 		if ctx.Err() != nil {
 			return nil, int(n.Load()), ctx.Err()
 		}
-		text, isErr := x.callTool(ctx, s, env, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}, &n)
+		call := llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
+		if why := refuseCall(asker, env.Commands, call); why != "" {
+			x.emit(event.Event{Type: event.ToolDenied, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
+			x.emitTool(s, call, event.Denied, why, 0)
+			out[i] = chatResult{CallID: c.ID, Content: "denied: " + why + "; it was not run", IsError: true}
+			continue
+		}
+		text, isErr := x.callTool(ctx, s, env, call, &n)
 		out[i] = chatResult{CallID: c.ID, Content: text, IsError: isErr}
 	}
 	return out, int(n.Load()), nil

@@ -29,17 +29,23 @@ func (x *execution) hookTool(_ context.Context, s *chain.Step, sc scope) (outcom
 
 // toolsTask is a tools task: it calls one tool of a hook, no model
 // involved, with the task's args and, when its input is a JSON object,
-// the input's fields over them. Its output is the tool's answer, or the
-// output_template rendered over it, which is then also the result the
-// branches match (tools_executed without one).
+// the input's fields for the arguments the task leaves open (the written
+// args are the chain author's: an input never replaces a fixed command
+// or file). Its output is the tool's answer, or the output_template
+// rendered over it, which is then also the result the branches match
+// (tools_executed without one).
 func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in taskIn) (outcome, error) {
 	h := s.Handler
 	args := map[string]any{}
 	for k, v := range h.Args {
-		args[k] = v
+		args[chain.HookArgName(h.Tool, k)] = v
 	}
 	if obj, ok := in.value.Data.(map[string]any); ok {
-		maps.Copy(args, obj)
+		for k, v := range obj {
+			if k = chain.HookArgName(h.Tool, k); args[k] == nil {
+				args[k] = v
+			}
+		}
 	}
 	var res any
 	var err error
@@ -70,17 +76,13 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 }
 
 // builtinHook calls a built-in file or shell tool for a tools task, in
-// the step's directory and confined to it like a model's call. contenox's
-// path argument is the tools' file_path.
+// the step's directory and confined to it like a model's call.
 func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, tool string, args map[string]any) (any, error) {
-	if p, ok := args["path"]; ok && args["file_path"] == nil && (tool == "Read" || tool == "Write" || tool == "Edit") {
-		args["file_path"] = p
-		delete(args, "path")
-	}
 	env, err := x.toolEnv(ctx, s, sc)
 	if err != nil {
 		return nil, err
 	}
+	env.Commands = commandPolicy(s)
 	raw, _ := json.Marshal(args)
 	call := llm.ToolCall{Name: tool, Arguments: string(raw)}
 	start := x.l.now()

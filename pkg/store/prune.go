@@ -54,7 +54,7 @@ func NewPruneRule(olderThan string, keep *int, chain string, statuses []string, 
 		rule.OlderThan = age
 	}
 	if keep == nil && olderThan == "" {
-		return rule, &FilterError{"runs prune needs --older-than DURATION, --keep N or both; see chainrun runs prune --help"}
+		return rule, &FilterError{"runs prune needs --older-than DURATION, --keep N or both; see " + run.Command() + " runs prune --help"}
 	}
 	var err error
 	rule.Filter, err = NewFilter(chain, statuses, 0)

@@ -31,7 +31,7 @@ func (e *AmbiguousError) Error() string {
 		fmt.Fprintf(&b, "\n  %s  %s  %s", r.RunID, r.Name, r.Status)
 	}
 	if more := len(e.Matches) - maxListed; more > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more (chainrun runs lists them)", more)
+		fmt.Fprintf(&b, "\n  … and %d more (%s runs lists them)", more, run.Command())
 	}
 	return b.String()
 }
@@ -44,7 +44,12 @@ func (e *AmbiguousError) NothingRan() bool { return true }
 // only one run's id begins or ends with (the random suffix a pause
 // printed, the time it started). A reference no run matches is a
 // NotFoundError, one that several match an AmbiguousError listing them.
-func (s *Store) Resolve(ref string) (string, error) {
+func (s *Store) Resolve(ref string) (string, error) { return s.ResolveUnder(ref, "") }
+
+// ResolveUnder is Resolve with "last" the newest run started in the
+// directory under or below it (a project's runs; "" for every run). A
+// whole id, or a part of one, names a run wherever it started.
+func (s *Store) ResolveUnder(ref, under string) (string, error) {
 	if ref != Last && validID(ref) && s.exists(ref) {
 		return ref, nil // the common case reads no other run
 	}
@@ -53,8 +58,9 @@ func (s *Store) Resolve(ref string) (string, error) {
 		return "", err
 	}
 	if ref == Last {
+		recs = Filter{Under: under, Limit: 1}.Apply(recs)
 		if len(recs) == 0 {
-			return "", &NotFoundError{RunID: ref, Dir: s.dir}
+			return "", &NotFoundError{RunID: ref, Dir: s.dir, Under: under}
 		}
 		return recs[0].RunID, nil
 	}
@@ -89,11 +95,13 @@ func Resumable(st event.Status) bool {
 }
 
 // Filter picks saved runs for a listing: of one chain, of some statuses,
-// the newest Limit of them. Its zero value picks every run.
+// started in the directory Under or below it (a project's), the newest
+// Limit of them. Its zero value picks every run.
 type Filter struct {
 	Chain    string
 	Statuses []event.Status
 	Limit    int
+	Under    string
 }
 
 // NewFilter checks a listing's choices: a status must be one a run can
@@ -120,7 +128,7 @@ func (f Filter) Apply(recs []Record) []Record {
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
-		if (f.Chain == "" || r.Name == f.Chain) && (len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)) {
+		if (f.Chain == "" || r.Name == f.Chain) && (len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)) && within(r.Dir, f.Under) {
 			out = append(out, r)
 		}
 	}
@@ -141,4 +149,18 @@ func statusList() string {
 		names[i] = string(s)
 	}
 	return strings.Join(names, ", ")
+}
+
+// within reports whether a run started in dir is one of the runs under
+// root: dir is root or below it ("" root: every run). A run saved before
+// runs recorded their directory is of no project.
+func within(dir, root string) bool {
+	if root == "" {
+		return true
+	}
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

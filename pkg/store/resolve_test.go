@@ -13,15 +13,21 @@ import (
 func saveRuns(t *testing.T, s *Store, runs [][3]string) {
 	t.Helper()
 	for _, r := range runs {
-		rec, err := s.Create(Record{RunID: r[0], Name: r[1], StartedAt: r[0][:15]}, []byte("name: "+r[1]+"\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.Finish(&run.Result{RunID: r[0], Status: event.Status(r[2])}); err != nil {
-			t.Fatal(err)
-		}
-		rec.Close()
+		saveRun(t, s, Record{RunID: r[0], Name: r[1], StartedAt: r[0][:15]}, event.Status(r[2]))
 	}
+}
+
+// saveRun makes one finished run of the record and status given.
+func saveRun(t *testing.T, s *Store, r Record, status event.Status) {
+	t.Helper()
+	rec, err := s.Create(r, []byte("name: "+r.Name+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Finish(&run.Result{RunID: r.RunID, Status: status}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
 }
 
 // TestResolveRunReferences: last, a whole id, a unique prefix or suffix;

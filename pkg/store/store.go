@@ -61,11 +61,15 @@ type Record struct {
 	Error string              `json:"error,omitempty"`
 }
 
-// NotFoundError is a run id with no saved run.
-type NotFoundError struct{ RunID, Dir string }
+// NotFoundError is a run id with no saved run; Under is the project
+// directory "last" was looked for in, when it was.
+type NotFoundError struct{ RunID, Dir, Under string }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no run %q in %s (chainrun runs lists them)", e.RunID, e.Dir)
+	if e.Under != "" {
+		return fmt.Sprintf("no run started in %s or below (%s runs --all lists the runs of every directory)", e.Under, run.Command())
+	}
+	return fmt.Sprintf("no run %q in %s (%s runs lists them)", e.RunID, e.Dir, run.Command())
 }
 
 // LockedError is a run another process is driving.

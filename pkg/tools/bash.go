@@ -51,6 +51,9 @@ func bash(ctx context.Context, w *workspace, v values) (string, error) {
 	if strings.TrimSpace(command) == "" {
 		return "", errEmpty("command")
 	}
+	if err := w.env.Commands.Check(command); err != nil {
+		return "", fmt.Errorf("command not run: %w", err)
+	}
 	timeout := bashTimeout(v.int("timeout_ms"))
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("command not run: %w", err)

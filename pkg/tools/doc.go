@@ -6,7 +6,9 @@
 // do every open, stat, write and walk through an os.Root opened there, so
 // that a link changed between the check and the use leads nowhere; Bash
 // runs there in a process group of its own (pkg/executor) that is
-// killed on timeout or cancellation.
+// killed on timeout or cancellation, and only when the Env's
+// CommandPolicy, which reads the programs a command would start without
+// running it, allows them.
 //
 // A failed call is an error whose message is written for the model, so
 // that it can correct its call; nothing here panics on what a model sends.

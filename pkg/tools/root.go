@@ -55,8 +55,8 @@ func (w *workspace) openText(t target) (*os.File, error) {
 
 // writeAtomic replaces t with data so that no reader ever sees half of
 // it, keeping perm whatever the umask (an edited script stays
-// executable): a temporary file beside it, renamed over it, both through
-// the Root.
+// executable; 0: a new file's 0666 less the umask): a temporary file
+// beside it, renamed over it, both through the Root.
 func (w *workspace) writeAtomic(t target, data []byte, perm fs.FileMode) error {
 	return fsutil.WriteFileIn(w.fs, t.rel, data, perm)
 }

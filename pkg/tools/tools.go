@@ -25,6 +25,9 @@ type Env struct {
 	Force <-chan struct{}
 	// Environ is Bash's environment (nil: os.Environ()).
 	Environ []string
+	// Commands limits the programs Bash may run (the zero policy limits
+	// nothing); a command it refuses is not run.
+	Commands CommandPolicy
 	// Fetch and Search are how WebFetch and WebSearch reach the network:
 	// a page's text, a search's results (nil: the tool says it cannot).
 	Fetch  func(ctx context.Context, url string) (string, error)

@@ -46,7 +46,7 @@ func write(ctx context.Context, w *workspace, v values) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	perm := fs.FileMode(0o644)
+	perm := fs.FileMode(0) // a new file: 0666 less the umask, as an editor makes it
 	fi, err := w.stat(t)
 	switch {
 	case Escapes(err):

@@ -82,7 +82,7 @@ func summaryMarkdown(res *run.Result, file string) string {
 		shown, cut := truncateUTF8(text, maxSummaryOutput)
 		b.WriteString(fenced(lang, shown))
 		if cut > 0 {
-			fmt.Fprintf(&b, "_%d more bytes not shown: `chainrun runs show %s -o json` has the whole output._\n\n", cut, res.RunID)
+			fmt.Fprintf(&b, "_%d more bytes not shown: `%s runs show %s -o json` has the whole output._\n\n", cut, run.Command(), res.RunID)
 		}
 	}
 	return b.String()

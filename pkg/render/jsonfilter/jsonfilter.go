@@ -2,6 +2,7 @@ package jsonfilter
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"math/big"
 	"strconv"
 	"text/template"
+	"time"
 
 	"github.com/itchyny/gojq"
 )
@@ -17,10 +19,12 @@ import (
 // Filter is a compiled --jq expression or --template: what a command
 // prints instead of its JSON.
 type Filter struct {
-	flag   string
-	code   *gojq.Code
-	tmpl   *template.Template
-	pretty bool
+	flag      string
+	code      *gojq.Code
+	tmpl      *template.Template
+	pretty    bool
+	budget    time.Duration
+	maxMemory uint64
 }
 
 // Options choose the filter and how its results look.
@@ -33,6 +37,11 @@ type Options struct {
 	Pretty bool
 	// Environ is what jq's env and $ENV see (os.Environ); nil: nothing.
 	Environ func() []string
+	// Budget is how long a jq expression may run on one value, MaxMemory
+	// how much the heap may grow while it does (0: DefaultBudget,
+	// DefaultMaxMemory); past either it is stopped with an ApplyError.
+	Budget    time.Duration
+	MaxMemory uint64
 }
 
 // FlagError is a --jq expression or --template that cannot be used: a
@@ -78,7 +87,14 @@ func New(o Options) (*Filter, error) {
 		if err != nil {
 			return nil, &FlagError{"--jq", fmt.Errorf("%q: %w", o.JQ, err)}
 		}
-		return &Filter{flag: "--jq", code: code, pretty: o.Pretty}, nil
+		f := &Filter{flag: "--jq", code: code, pretty: o.Pretty, budget: o.Budget, maxMemory: o.MaxMemory}
+		if f.budget <= 0 {
+			f.budget = DefaultBudget
+		}
+		if f.maxMemory == 0 {
+			f.maxMemory = DefaultMaxMemory
+		}
+		return f, nil
 	case o.Template != "":
 		t, err := template.New("--template").Funcs(funcs(&table{})).Parse(o.Template)
 		if err != nil {
@@ -95,8 +111,10 @@ func (f *Filter) Flag() string { return f.flag }
 // Apply filters each JSON value of data (a command prints one) and
 // writes the results to w: a jq expression's strings raw and other values
 // as JSON, one a line; a template's text as it renders. JSON that does
-// not parse, or a filter that fails on it, is an ApplyError.
-func (f *Filter) Apply(w io.Writer, data []byte) error {
+// not parse, or a filter that fails on it or spends its budget, is an
+// ApplyError; one that ctx stops returns as soon as it ends, an
+// ApplyError wrapping ctx's error.
+func (f *Filter) Apply(ctx context.Context, w io.Writer, data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	for {
@@ -109,33 +127,12 @@ func (f *Filter) Apply(w io.Writer, data []byte) error {
 		v = normalize(v)
 		var err error
 		if f.code != nil {
-			err = f.jq(w, v)
+			err = f.runJQ(ctx, v, func(r any) error { return f.writeValue(w, r) })
 		} else {
 			err = f.template(w, v)
 		}
 		if err != nil {
 			return &ApplyError{f.flag, err}
-		}
-	}
-}
-
-// jq writes each result of the expression on v.
-func (f *Filter) jq(w io.Writer, v any) error {
-	iter := f.code.Run(v)
-	for {
-		r, ok := iter.Next()
-		if !ok {
-			return nil
-		}
-		if err, isErr := r.(error); isErr {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
-				return nil // halt: stop, as jq does, without a word
-			}
-			return err
-		}
-		if err := f.writeValue(w, r); err != nil {
-			return err
 		}
 	}
 }
@@ -220,13 +217,16 @@ func (f *Filter) Hold(out io.Writer) *Held { return &Held{filter: f, out: out} }
 // Write keeps p until Flush.
 func (h *Held) Write(p []byte) (int, error) { return h.buf.Write(p) }
 
+// Flag is the flag of the filter the output is held for.
+func (h *Held) Flag() string { return h.filter.flag }
+
 // Out is the writer held: the command's stdout.
 func (h *Held) Out() io.Writer { return h.out }
 
-// Flush filters what was written and prints the result to Out; an
-// ApplyError when the filter fails on it.
-func (h *Held) Flush() error {
+// Flush filters what was written and prints the result to Out, under
+// ctx; an ApplyError when the filter fails on it.
+func (h *Held) Flush(ctx context.Context) error {
 	data := h.buf.Bytes()
 	h.buf = bytes.Buffer{}
-	return h.filter.Apply(h.out, data)
+	return h.filter.Apply(ctx, h.out, data)
 }

@@ -51,7 +51,7 @@ func expect(t *testing.T, o Options, data, want string) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := f.Apply(&out, []byte(data)); err != nil {
+	if err := f.Apply(t.Context(), &out, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != want {
@@ -146,7 +146,7 @@ func TestApplyErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out strings.Builder
-			err = f.Apply(&out, []byte(tc.data))
+			err = f.Apply(t.Context(), &out, []byte(tc.data))
 			var ae *ApplyError
 			if !errors.As(err, &ae) {
 				t.Fatalf("got %v, want an ApplyError", err)
@@ -195,7 +195,7 @@ func TestHeld(t *testing.T) {
 	if out.Len() != 0 || h.Out() != &out {
 		t.Fatalf("printed %q before Flush", out.String())
 	}
-	if err := h.Flush(); err != nil {
+	if err := h.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "paused\n" {

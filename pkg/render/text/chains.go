@@ -96,7 +96,7 @@ func Chains(w io.Writer, chains []ListedChain) error {
 // InitHint is what to try after init wrote a starter project into dir:
 // the starter chain's run, from inside dir.
 func InitHint(dir string) string {
-	try := "chainrun run hello --input who=you"
+	try := run.CommandFrom(dir) + " run hello --input who=you"
 	if filepath.Clean(dir) != "." {
 		try = "cd " + run.ShellWord(dir) + " && " + try
 	}

@@ -59,7 +59,14 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 		for _, pt := range p.PreTools {
 			fmt.Fprintf(w, "  pre_tool %s\n", strings.ReplaceAll(pt, "\n", "\n    "))
 		}
-		for _, line := range strings.Split(p.Action, "\n") {
+		if p.Action == "" {
+			continue
+		}
+		for _, line := range strings.Split(strings.TrimRight(p.Action, "\n"), "\n") {
+			if strings.TrimSpace(line) == "" {
+				fmt.Fprintln(w) // a blank line of a script stays blank
+				continue
+			}
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}

@@ -182,7 +182,7 @@ func (e fileEdit) note() string {
 	case e.Reloadable:
 		return fmt.Sprintf("\n(%s changed since this run began: --reload runs it as it is now; without --reload the run's snapshot of it runs again)", e.File)
 	case e.Invalid:
-		return fmt.Sprintf("\n(%s changed since this run began and is not valid now: chainrun validate %s; a resume without --reload runs the run's snapshot of it)", e.File, e.File)
+		return fmt.Sprintf("\n(%s changed since this run began and is not valid now: %s validate %s; a resume without --reload runs the run's snapshot of it)", e.File, run.Command(), run.ShellWord(e.File))
 	}
 	return fmt.Sprintf("\n(%s changed since this run began and no longer has the run's steps: a resume runs the run's snapshot of it; start a new run to use the file)", e.File)
 }

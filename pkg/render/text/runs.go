@@ -3,6 +3,8 @@ package text
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +24,9 @@ type ListedRun struct {
 	Status     event.Status `json:"status"`
 	StartedAt  string       `json:"started_at"`
 	DurationMS int64        `json:"duration_ms"`
+	// Dir is the directory the run started in ("" for a run saved before
+	// runs recorded it).
+	Dir string `json:"dir,omitempty"`
 }
 
 // ListedRunOf is a saved run's entry, started at the time its id says.
@@ -30,17 +35,32 @@ func ListedRunOf(r store.Record) ListedRun {
 	if t, ok := run.RunIDTime(r.RunID); ok {
 		started = t.UTC().Format(time.RFC3339)
 	}
-	return ListedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: started, DurationMS: r.DurationMS}
+	return ListedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: started, DurationMS: r.DurationMS, Dir: r.Dir}
 }
 
-// Runs writes the saved runs as a table, in the order given.
+// Runs writes the saved runs as a table, in the order given; DIR is where
+// each started, the home directory written ~.
 func Runs(w io.Writer, runs []ListedRun) error {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION")
+	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION\tDIR")
+	home, _ := os.UserHomeDir()
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS), homeShort(r.Dir, home))
 	}
 	return tw.Flush()
+}
+
+// homeShort writes a directory below home as ~/…, "" as -.
+func homeShort(dir, home string) string {
+	switch {
+	case dir == "":
+		return "-"
+	case home != "" && dir == home:
+		return "~"
+	case home != "" && strings.HasPrefix(dir, home+string(filepath.Separator)):
+		return "~" + dir[len(home):]
+	}
+	return dir
 }
 
 // Run shows one saved run: its status and error, then its steps (or a
