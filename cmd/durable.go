@@ -155,12 +155,13 @@ func resumeDurable(cmd *cobra.Command, f *factory, d run.Durable, opts *resumeOp
 	if err != nil {
 		return err
 	}
-	take := run.TakeRequest{Take: opts.take, Args: args, Acks: opts.acks, Rerun: opts.rerun}
-	if err := d.Take(cmd.Context(), opts.runID, take); err != nil {
-		return err
-	}
+	// the view first: a flag it refuses is refused before the take is sent
 	_, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, keepGoing: opts.keepGoing, flags: cmd.Flags()})
 	if err != nil {
+		return err
+	}
+	take := run.TakeRequest{Take: opts.take, Args: args, Acks: opts.acks, Rerun: opts.rerun}
+	if err := d.Take(cmd.Context(), opts.runID, take); err != nil {
 		return err
 	}
 	res, err := d.Wait(cmd.Context(), opts.runID, view.sinks)
