@@ -149,10 +149,12 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true, meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
-			decodeInto(d, v, &c.Name)
+			if !decodeValue(d, v, &c.Name, "name: ") {
+				c.meant = append(c.meant, "name")
+			}
 			c.Pos = posOf(v)
 		case "output":
-			decodeInto(d, v, &c.Output)
+			decodeValue(d, v, &c.Output, "output: ")
 			c.OutputPos = posOf(v)
 		case "inputs":
 			c.Inputs = decodeInputs(d, v)
@@ -249,6 +251,16 @@ func idSuffix(step *yaml.Node) string {
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
 	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
 		d.yamlError(err, posOf(n), n, "")
+		return false
+	}
+	return true
+}
+
+// decodeValue decodes a node into dst as decodeInto does, but a value of
+// the wrong type stops no other check (typeError); label names the field.
+func decodeValue(d *diags, n *yaml.Node, dst any, label string) bool {
+	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
+		d.typeError(err, n, label)
 		return false
 	}
 	return true

@@ -70,9 +70,10 @@ func validate(d *diags, c *Chain, opts Options) {
 	// tools read only their arguments: they are checked whatever the
 	// steps' graph looks like
 	v.toolDefs()
-	if !v.graph() {
-		return
-	}
+	// a cycle or another step's error hides no reference: without the
+	// graph, what a step reads is checked against what exists, not
+	// against its dependencies
+	v.graph()
 	v.compileAll()
 	for _, s := range handlers {
 		v.compile(s)
@@ -301,7 +302,7 @@ func (v *validator) graph() bool {
 			s.DependsOn = known // an invalid chain is never returned
 		}
 	}
-	if !ok || v.d.blocking() > 0 {
+	if !ok {
 		return false
 	}
 	g, err := dag.New(ids, func(id string) []string { return v.c.byID[id].DependsOn })

@@ -56,7 +56,7 @@ func (sc scope) check(name string) string {
 		return fmt.Sprintf("%s is this step's own output", name)
 	case s.lifecycle != "" || p.lifecycle != "":
 		return handlerRead(s, p, name)
-	case !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
+	case sc.v.g != nil && !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
 		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
 	}
 	return ""

@@ -44,9 +44,8 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	case w.State(w.InitialState) == nil:
 		d.errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
 	}
-	if d.blocking() > 0 {
-		return
-	}
+	// a state's error hides no reference: every executor, task and
+	// condition is compiled in the same pass
 	for _, s := range w.States {
 		v.stateRefs(s)
 	}

@@ -1,0 +1,46 @@
+package chain
+
+import "testing"
+
+// TestOnePassTypeErrorsAndCyclesHideNothing: a value of the wrong type,
+// a dependency cycle or a kind's own error is reported beside every other
+// error of the file — references, depends_on naming no step, the output
+// naming no output_var — each at its place, so a file is fixed in one
+// pass; and a field whose value could not be read is not reported a
+// second time as missing.
+func TestOnePassTypeErrorsAndCyclesHideNothing(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+		not       []string
+	}{
+		{"type error beside a reference and a lost dependency",
+			"name: c\nsteps:\n  - {id: a, type: cli, command: echo, timeout_ms: 3m, args: ['{missing}']}\n  - {id: b, type: cli, command: echo, depends_on: [zz]}\n",
+			[]string{`c.yaml:3:51: step "a": timeout_ms: ` + "`3m`" + ` is text here; a whole number is expected`,
+				`c.yaml:3:55: step "a": args: {missing}: no input`, `step "b": depends_on names "zz", which is not a step`}, nil},
+		{"cycle beside references",
+			"name: c\nsteps:\n  - {id: x, type: cli, command: echo, args: ['{ghost}'], depends_on: [y], output_var: xo}\n  - {id: y, type: cli, command: echo, args: ['{input.nope}'], depends_on: [x]}\noutput: yo\n",
+			[]string{"dependency cycle: x → y → x", `step "x": args: {ghost}: no input`, `step "y": args: {input.nope}: no input is named nope`,
+				`c.yaml:5:9: output "yo" names no step's output_var (did you mean xo?)`}, nil},
+		{"the newcomer's whole file",
+			"name: bad\ninputs:\n  - {name: env, default: staging}\nsteps:\n  - id: lint\n    type: cli\n    comand: golangci-lint\n  - id: test\n    type: cli\n    command: go\n    depend_on: [lint]\n    timeout_ms: 5s\n    retry: three\n  - id: build\n    type: cli\n    depends_on: [deploy]\n    run: echo building {input.enviroment} {tset_out}\n    output_var: build_out\n  - id: deploy\n    type: cli\n    depends_on: [build]\n    run: echo deploying {build_out}\n    output_var: deploy_out\n  - id: notify\n    type: htpp\n    url: http://127.0.0.1/hook\noutput: deploy_output\n",
+			[]string{`unknown field "comand"`, `unknown field "depend_on"`, `step "test": timeout_ms: ` + "`5s`", `step "test": retry: ` + "`three`",
+				`unknown type "htpp"`, "dependency cycle: build → deploy → build", "c.yaml:17:5: step \"build\": run: {input.enviroment}: no input is named enviroment",
+				"named tset_out", `output "deploy_output" names no step's output_var (did you mean deploy_out?)`}, nil},
+		{"a kind's own error hides no reference",
+			"name: c\nsteps:\n  - {id: a, type: http, method: FETCH, url: 'http://h/{nope}'}\n",
+			[]string{"FETCH", "{nope}"}, nil},
+		{"a value of the wrong type is not also missing",
+			"name: c\nsteps:\n  - {id: a, type: cli, command: {program: echo}, args: ['{zip}']}\n",
+			[]string{`step "a": command: a mapping is given here; text is expected`, "{zip}"}, []string{"needs command", "command is required"}},
+		{"a wrong name type is not also missing",
+			"name: [c]\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{zip}']}\n",
+			[]string{"c.yaml:1:7: name: a list is given here; text is expected", "{zip}"}, []string{"name is required"}},
+		{"a workflow's shape error hides no reference",
+			wfHead + "      a:\n        task: {kind: cli, command: echo, args: ['{nothere}'], timeout_ms: later}\n        transition: {branches: [{operator: default, goto: nowhere}]}\n      b: {terminal: true}\n",
+			[]string{`goto "nowhere" is not a state`, `{nothere}: no input, context`, "timeout_ms: `later` is text here"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })
+	}
+}
