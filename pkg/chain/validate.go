@@ -127,7 +127,7 @@ func (s *Step) readNames() map[string]bool {
 	}
 	addA := func(a Arg) {
 		addT(a.Template)
-		if name, _ := jsonPathHead(a.Raw); name != "" {
+		if name, _ := JSONPathHead(a.Raw); name != "" {
 			out[name] = true
 		}
 	}

@@ -279,6 +279,7 @@ func (v *validator) compose(prefix string, b *Branch) {
 // stateRefs compiles the executors, tasks and conditions of a state once
 // every variable the workflow produces is known.
 func (v *validator) stateRefs(s *State) {
+	v.stateTexts(s)
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
 			v.compile(t.Executor)

@@ -51,6 +51,10 @@ type flow struct {
 	// history is every transition the run took, earlier calls' included,
 	// as saved: what evidence guards count.
 	history []TransitionRecord
+	// hidden are the variables and context slots ("context.k") that held
+	// a secret input's value in a replayed transition: saved as ***, so
+	// unset now (guidance shows them as ***).
+	hidden map[string]bool
 
 	// pending is a workflow that a workflow step of the state the run is
 	// at began and that has not ended; sub is it set up by a resume (the

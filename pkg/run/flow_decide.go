@@ -156,8 +156,14 @@ func (f *flow) agentModel() string {
 
 // decision describes a decision point for whoever makes it.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
-	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
-		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable))}
+	// whoever decides (a model, a person, an MCP client) is shown what a
+	// result shows: secrets masked
+	shown := f.context
+	if f.secrets != nil {
+		shown, _ = f.maskValue(f.context).(map[string]any)
+	}
+	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
+		Links: linksOf(viable), Context: shown, Skills: f.w.Fragments(skillSubjects(f.w, s, viable))}
 }
 
 // checkDecider resolves the agent model before anything runs, when the
