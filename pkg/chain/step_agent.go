@@ -62,6 +62,9 @@ func (v *validator) modelFields(s *Step) {
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
 		v.d.errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
 	}
+	if s.MaxTurns > MaxAgentTurns {
+		v.d.errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.MaxTurns, MaxAgentTurns)
+	}
 }
 
 func compileAgent(v *validator, s *Step, c *Compiled) {

@@ -81,6 +81,9 @@ func checkDebate(v *validator, s *Step) {
 	if _, set := s.FieldPos["rounds"]; set && s.Rounds < 1 {
 		v.d.errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
 	}
+	if s.Rounds > MaxDebateRounds {
+		v.d.errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Rounds, MaxDebateRounds)
+	}
 	if s.Strategy != "" && !slices.Contains(debateStrategies, s.Strategy) {
 		v.d.errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))
 	}

@@ -27,6 +27,9 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	if w.MaxChainDepth < 1 {
 		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
 	}
+	if _, written := w.FieldPos["maxChainDepth"]; written && w.MaxChainDepth > MaxChainDepthLimit {
+		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth %d is more than %d, the most transitions one call may take on its own", c.Name, w.MaxChainDepth, MaxChainDepthLimit)
+	}
 	for name := range w.Counters {
 		v.wfVars[name] = true
 	}
