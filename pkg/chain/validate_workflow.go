@@ -353,8 +353,9 @@ func (v *validator) workflowHas(s *Step, name string) bool {
 	return false
 }
 
-// reachability warns about states no path from initialState reaches, and
-// about runs that can never end.
+// reachability warns about states no path from initialState reaches (a
+// transition, a branch or a task's on_failure), and about runs that can
+// never end.
 func (v *validator) reachability() {
 	w := v.c.Workflow
 	seen := map[string]bool{w.InitialState: true}
@@ -373,12 +374,20 @@ func (v *validator) reachability() {
 				next = append(next, b.Target)
 			}
 		}
+		gotos := make([]string, 0, len(s.Branches)+1)
 		for _, b := range s.Branches {
-			if b.Goto == End {
+			gotos = append(gotos, b.Goto)
+		}
+		if s.OnFailure != "" {
+			// a failed task leads there: as much an edge as a branch
+			gotos = append(gotos, s.OnFailure)
+		}
+		for _, g := range gotos {
+			if g == End {
 				ends = true
 				continue
 			}
-			next = append(next, b.Goto)
+			next = append(next, g)
 		}
 		for _, n := range next {
 			if !seen[n] {
