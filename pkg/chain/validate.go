@@ -134,6 +134,9 @@ func (s *Step) readNames() map[string]bool {
 	for _, a := range c.Args {
 		addA(a)
 	}
+	if c.PathJSON != nil {
+		addA(*c.PathJSON)
+	}
 	for _, a := range c.Env {
 		addA(a)
 	}
