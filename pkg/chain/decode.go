@@ -136,8 +136,13 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 			// a value of the wrong type leaves its field unset and stops
 			// no other check; the kind's own checks, which would find the
 			// field missing, are skipped as for a misspelt key
-			if !decodeField(d, v, rv.FieldByIndex(f.index), f, o.prefix+key+": ") && o.meant != nil {
-				*o.meant = append(*o.meant, key)
+			if !decodeField(d, v, rv.FieldByIndex(f.index), f, o.prefix+key+": ") {
+				// the field counts as not written: no check of what it
+				// holds (zero) reports it a second time
+				delete(pos, key)
+				if o.meant != nil {
+					*o.meant = append(*o.meant, key)
+				}
 			}
 		case o.extensions && strings.HasPrefix(key, "x-"):
 		default:
@@ -181,7 +186,7 @@ func decodeChecked(d *diags, n *yaml.Node, prefix string, known []string, dst an
 		}
 		n = &m
 	}
-	return decodeInto(d, n, dst)
+	return decodeValue(d, n, dst, prefix)
 }
 
 // keysOf is the keys of struct type T, as declared.

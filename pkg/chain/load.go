@@ -160,7 +160,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			c.Inputs = decodeInputs(d, v)
 		case "budget":
 			c.Budget = &Budget{}
-			decodeInto(d, v, c.Budget)
+			decodeValue(d, v, c.Budget, "budget: ")
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
 		case "chains":
@@ -247,13 +247,10 @@ func idSuffix(step *yaml.Node) string {
 }
 
 // decodeInto decodes a node into dst, reporting type errors with their
-// position. It reports whether decoding succeeded.
+// position; they stop no other check (what was read is kept). It reports
+// whether decoding succeeded.
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
-	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		d.yamlError(err, posOf(n), n, "")
-		return false
-	}
-	return true
+	return decodeValue(d, n, dst, "")
 }
 
 // decodeValue decodes a node into dst as decodeInto does, but a value of

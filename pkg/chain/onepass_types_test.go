@@ -39,6 +39,16 @@ func TestOnePassTypeErrorsAndCyclesHideNothing(t *testing.T) {
 		{"a workflow's shape error hides no reference",
 			wfHead + "      a:\n        task: {kind: cli, command: echo, args: ['{nothere}'], timeout_ms: later}\n        transition: {branches: [{operator: default, goto: nowhere}]}\n      b: {terminal: true}\n",
 			[]string{`goto "nowhere" is not a state`, `{nothere}: no input, context`, "timeout_ms: `later` is text here"}, nil},
+		{"an input's, the budget's and a retry's value of the wrong type",
+			"name: c\ninputs:\n  - {name: who, optional: maybe}\nbudget: {max_tokens: lots}\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{nope}'], retry: {max: x}}\n",
+			[]string{"c.yaml:3:27: input: optional: `maybe` is text here", "c.yaml:4:22: budget: max_tokens: `lots` is text here",
+				`step "a": args: {nope}: no input`, "c.yaml:6:70: step \"a\": retry: max: `x` is text here"},
+			[]string{"retry.max is the number of attempts"}},
+		{"a workflow's depth, a timeout and a branch of the wrong type",
+			"version: '1'\nworkflows:\n  w:\n    initialState: a\n    maxChainDepth: lots\n    states:\n      a:\n        timeout: soon\n        on_timeout: go\n        goal: '{input.nope}'\n        transitions:\n          go: {target: b, actor: human}\n      b:\n        task: {kind: cli, command: echo, args: ['{zz}']}\n        transition: {branches: [{operator: default, goto: end, when: [1]}]}\n",
+			[]string{"maxChainDepth: `lots` is text here", `timeout "soon": write a duration`, `goal: {input.nope}: no input is named nope`,
+				`args: {zz}: no input, context`, `state "b": transition: branch: when: a list is given here`},
+			[]string{"maxChainDepth must be 1 or more", "on_timeout needs a timeout", "branches is empty"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })

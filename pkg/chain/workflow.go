@@ -132,6 +132,9 @@ type State struct {
 
 	// goal and guidance are Goal and Guidance as validation parsed them.
 	goal, guidance *Template
+	// timeoutUnread: the timeout written is no duration (reported), so
+	// on_timeout is not also told it lacks one.
+	timeoutUnread bool
 }
 
 // GoalTemplate is the state's goal with its {input.x}, {context.x} and
