@@ -49,6 +49,11 @@ func TestOnePassTypeErrorsAndCyclesHideNothing(t *testing.T) {
 			[]string{"maxChainDepth: `lots` is text here", `timeout "soon": write a duration`, `goal: {input.nope}: no input is named nope`,
 				`args: {zz}: no input, context`, `state "b": transition: branch: when: a list is given here`},
 			[]string{"maxChainDepth must be 1 or more", "on_timeout needs a timeout", "branches is empty"}},
+		{"a repeated or missing id hides no reference",
+			"name: c\nsteps:\n  - {id: a, type: cli, command: echo, output_var: o}\n  - {id: a, type: cli, command: echo, args: ['{nope}']}\n  - {type: cli, command: echo, args: ['{o}', '{zip}']}\noutput: oo\n",
+			[]string{`c.yaml:4:6: step id "a" is already used`, `c.yaml:4:39: step "a": args: {nope}: no input`, "c.yaml:5:5: step: id is required",
+				"the step at line 5: args: {zip}: no input", `output "oo" names no step's output_var (did you mean o?)`},
+			[]string{"{o}:"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })

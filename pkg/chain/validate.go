@@ -2,6 +2,7 @@ package chain
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"runtime"
 	"slices"
@@ -63,17 +64,17 @@ func validate(d *diags, c *Chain, opts Options) {
 	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, toolSteps: map[*Step]bool{}}
 	v.chainFields()
 	v.inputs()
-	if !v.steps() {
-		return
-	}
+	idsOK := v.steps()
 	handlers := v.handlers()
 	// tools read only their arguments: they are checked whatever the
 	// steps' graph looks like
 	v.toolDefs()
-	// a cycle or another step's error hides no reference: without the
-	// graph, what a step reads is checked against what exists, not
-	// against its dependencies
-	v.graph()
+	// a cycle, a missing or repeated id or another step's error hides no
+	// reference: without the graph, what a step reads is checked against
+	// what exists, not against its dependencies
+	if idsOK {
+		v.graph()
+	}
 	v.compileAll()
 	for _, s := range handlers {
 		v.compile(s)
@@ -229,20 +230,24 @@ func (v *validator) steps() bool {
 	ok := true
 	v.c.byID = map[string]*Step{}
 	for _, s := range v.c.Steps {
+		// a step without an id of its own is still checked (its kind,
+		// fields and references), but produces nothing others may read
+		named := true
 		switch {
 		case s.ID == "":
 			v.d.errorf(s.Pos, "step: id is required")
-			ok = false
-			continue
+			s.label = fmt.Sprintf("the step at line %d", s.Pos.Line)
+			named = false
 		case !validStepID(s.ID):
 			v.d.errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
 		}
-		if prev, dup := v.c.byID[s.ID]; dup {
+		if prev, dup := v.c.byID[s.ID]; dup && named {
 			v.d.errorf(s.At("id"), "step id %q is already used by the step at line %d", s.ID, prev.Pos.Line)
-			ok = false
-			continue
+			named = false
+		} else if named {
+			v.c.byID[s.ID] = s
 		}
-		v.c.byID[s.ID] = s
+		ok = ok && named
 		kind, known := kindOf(s.Type)
 		if !known {
 			v.d.errorf(s.At("type"), "%s", unknownKind(stepName(s), "type", s.Type, Kinds()))
@@ -250,7 +255,9 @@ func (v *validator) steps() bool {
 		}
 		s.Kind = kind
 		v.kindFields(s)
-		v.outputVar(s)
+		if named {
+			v.outputVar(s)
+		}
 	}
 	return ok
 }
