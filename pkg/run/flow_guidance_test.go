@@ -103,3 +103,28 @@ func TestGuidanceShowsAMaskedSlotAsMasked(t *testing.T) {
 		t.Fatalf("after a resume: %+v", g)
 	}
 }
+
+// TestGateQuestionShowsSecretsMasked: a DAG gate's question that reads a
+// secret input is the pause's goal with the secret as ***, and so is what
+// a person at the terminal is asked.
+func TestGateQuestionShowsSecretsMasked(t *testing.T) {
+	src := `name: g
+inputs: [{name: key, secret: true}]
+steps:
+  - {id: ok, type: gate, prompt: "Deploy with {input.key}?"}
+`
+	var asked string
+	human := func(_ context.Context, d Decision) (string, bool, error) { asked = d.Goal; return "", false, nil }
+	for _, h := range []func(context.Context, Decision) (string, bool, error){nil, human} {
+		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"key": "Gate-Secret-4242"}, Human: h})
+		if err != nil || res.Status != Paused {
+			t.Fatalf("%v %s %s", err, res.Status, res.Error)
+		}
+		if g := res.WorkflowResult.Guidance; g == nil || g.Goal != "Deploy with ***?" || strings.Contains(asJSON(t, res), "Gate-Secret-4242") {
+			t.Fatalf("%+v", res.WorkflowResult.Guidance)
+		}
+	}
+	if asked != "Deploy with ***?" {
+		t.Errorf("the person was asked %q", asked)
+	}
+}
