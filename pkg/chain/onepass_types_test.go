@@ -54,6 +54,10 @@ func TestOnePassTypeErrorsAndCyclesHideNothing(t *testing.T) {
 			[]string{`c.yaml:4:6: step id "a" is already used`, `c.yaml:4:39: step "a": args: {nope}: no input`, "c.yaml:5:5: step: id is required",
 				"the step at line 5: args: {zip}: no input", `output "oo" names no step's output_var (did you mean o?)`},
 			[]string{"{o}:"}},
+		{"a guard's error hides no reference",
+			wfHead + "      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            guards: [{kind: permision, permission: x}, {kind: all_of, guards: [{kind: expr, expr: '$.context.x =='}]}, {kind: role}]\n            executor: {kind: cli, command: echo, args: ['{zz}']}\n      b: {terminal: true}\n",
+			[]string{`guards[1]: unknown guard kind "permision" (did you mean permission?)`, `guards[2].guards[1]: expr "$.context.x ==" does not parse`,
+				`guards[3]: a role guard needs role`, `args: {zz}: no input, context`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })
