@@ -159,8 +159,21 @@ func sizedCall(f sizedFn) func(args ...any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if unchanged(out, args) {
+			return out, nil // string(text), a trim with nothing to trim: nothing new was made
+		}
 		return out, budget.take(f.name, sizeOf(out, budget.left+1))
 	}
+}
+
+// unchanged reports whether a function gave back the text it was given.
+func unchanged(out any, args []any) bool {
+	s, ok := out.(string)
+	if !ok || len(args) == 0 {
+		return false
+	}
+	in, ok := args[0].(string)
+	return ok && in == s
 }
 
 // callBuiltin calls expr-lang's own builtin, whichever form it has, its
