@@ -96,9 +96,34 @@ var sizedFns = []sizedFn{
 func budgetOptions() []expr.Option {
 	opts := []expr.Option{expr.Patch(budgetPatch{}), expr.Function(sizedName("+"), sizedAdd)}
 	for _, f := range sizedFns {
-		opts = append(opts, expr.Function(sizedName(f.name), sizedCall(f)))
+		opts = append(opts, expr.Function(sizedName(f.name), sizedCall(f), withBudgetParam(f.name)...))
 	}
 	return opts
+}
+
+// withBudgetParam are the signatures of builtin name with the budget as
+// a first parameter, so that a call's arguments are still checked when
+// the chain loads (repeat(1, "x") does not compile) and its result keeps
+// its type.
+func withBudgetParam(name string) []any {
+	b := builtin.Builtins[builtin.Index[name]]
+	anyType := reflect.TypeFor[any]()
+	var out []any
+	for _, t := range b.Types {
+		if t.Kind() != reflect.Func {
+			return nil
+		}
+		in := []reflect.Type{anyType}
+		for i := range t.NumIn() {
+			in = append(in, t.In(i))
+		}
+		outs := make([]reflect.Type, t.NumOut())
+		for i := range outs {
+			outs[i] = t.Out(i)
+		}
+		out = append(out, reflect.New(reflect.FuncOf(in, outs, t.IsVariadic())).Interface())
+	}
+	return out
 }
 
 func sizedName(fn string) string {
@@ -108,8 +133,10 @@ func sizedName(fn string) string {
 	return fn + "__"
 }
 
-// budgetPatch rewrites repeat(s, n) as repeat__(s, n, budget__), and
-// a + b as add__(a, b, budget__), for each sized function.
+// budgetPatch rewrites repeat(s, n) as repeat__(budget__, s, n), and
+// a + b, when either side may be text, as add__(budget__, a, b), for
+// each sized function. A + of operands known to be numbers, times or of
+// types that cannot be added is left to expr-lang (and its checks).
 type budgetPatch struct{}
 
 func (budgetPatch) Visit(node *ast.Node) {
@@ -118,27 +145,33 @@ func (budgetPatch) Visit(node *ast.Node) {
 	case *ast.BuiltinNode:
 		for _, f := range sizedFns {
 			if f.name == n.Name {
-				args := append(append([]ast.Node(nil), n.Arguments...), budget)
+				args := append([]ast.Node{budget}, n.Arguments...)
 				ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: sizedName(f.name)}, Arguments: args})
 				return
 			}
 		}
 	case *ast.BinaryNode:
-		if n.Operator == "+" {
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: sizedName("+")}, Arguments: []ast.Node{n.Left, n.Right, budget}})
+		if n.Operator == "+" && mayBeText(n.Left.Type()) && mayBeText(n.Right.Type()) {
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: sizedName("+")}, Arguments: []ast.Node{budget, n.Left, n.Right}})
 		}
 	}
+}
+
+// mayBeText: a value of type t may be text when the run gives it (a
+// variable's type is known only then).
+func mayBeText(t reflect.Type) bool {
+	return t == nil || t.Kind() == reflect.Interface || t.Kind() == reflect.String
 }
 
 // budgetOf splits the budget off a sized function's arguments; an
 // evaluation that carries none gets a budget of its own.
 func budgetOf(args []any) ([]any, *exprBudget) {
 	if len(args) > 0 {
-		if b, ok := args[len(args)-1].(*exprBudget); ok {
-			return args[:len(args)-1], b
+		if b, ok := args[0].(*exprBudget); ok {
+			return args[1:], b
 		}
-		if args[len(args)-1] == nil {
-			args = args[:len(args)-1]
+		if args[0] == nil {
+			args = args[1:]
 		}
 	}
 	return args, &exprBudget{left: ExprMemoryBudget}

@@ -71,3 +71,15 @@ func TestExpressionsBuildNoMoreThanTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSizedExpressionsAreStillTypeChecked: sizing what an expression
+// builds takes nothing from the checks made when the chain loads: a
+// function given arguments of the wrong type, or + of operands that
+// cannot be added, is still refused there.
+func TestSizedExpressionsAreStillTypeChecked(t *testing.T) {
+	for _, src := range []string{`repeat(1, 2)`, `"a" + 1`, `[1, 2] + [3]`, `upper(1)`, `join(1)`, `len(replace("a", 1, "b"))`} {
+		if _, err := compileExpression(src, func(string) bool { return false }, false); err == nil || !strings.Contains(err.Error(), "does not compile") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
