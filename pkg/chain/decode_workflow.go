@@ -67,7 +67,7 @@ type workflowKeys struct {
 	InputSchema    map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
 	InitialState   string         `yaml:"initialState" doc:"The state a run begins in."`
 	InitialContext map[string]any `yaml:"initialContext" doc:"The context a run begins with (read as $.context.* and {context.x}); executors and output mappings add to it."`
-	MaxChainDepth  int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
+	MaxChainDepth  int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50, at most 10000)."`
 	States         any            `yaml:"states" doc:"The states, by name."`
 	Agent          workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
 	Output         string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`

@@ -20,7 +20,7 @@ type AgentFields struct {
 	FallbackModels  []string          `yaml:"fallback_models" scalar:"ok" doc:"Models tried in order after the primary fails transiently."`
 	Cache           *Cache            `yaml:"cache" doc:"Keep the answer: {enabled, ttl_minutes}, or true."`
 	ContextStrategy map[string]string `yaml:"context_strategy" doc:"Per dependency: full, truncate:N or summarize."`
-	MaxTurns        int               `yaml:"max_turns" doc:"Cap on the model calls of one agent step with tools (default 20)."`
+	MaxTurns        int               `yaml:"max_turns" doc:"Cap on the model calls of one agent step with tools (default 20, at most 1000)."`
 	// ConditionKey lists the keywords the model must answer with; the
 	// one it chose is the step's result (reference 003's condition_key).
 	ConditionKey []string `yaml:"condition_key" doc:"Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003)."`

@@ -13,7 +13,7 @@ import (
 // themselves (last_round) are the output.
 type DebateFields struct {
 	Agents []DebateAgent `yaml:"agents" doc:"A debate's agents: {role, prompt, model}; each prompt is a template, model defaults to the step's."`
-	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1); from the second on, each agent sees the others' last answers."`
+	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1, at most 100); from the second on, each agent sees the others' last answers."`
 
 	// debaters are the agents' model steps.
 	debaters []*Step
