@@ -13,7 +13,10 @@ import (
 // engine never parses a template or expression at run time.
 type Compiled struct {
 	Prompt, System, Command, Run, Cwd, URL, Body, Path, ForEach *Template
-	Args                                                        []Arg
+	// PathJSON is a file step's path written as a JSONPath
+	// ($.context.p), resolved as an argument is; Path is then nil.
+	PathJSON *Arg
+	Args     []Arg
 	// Env values are read as args are: a template, or a JSONPath
 	// ($.context.x, mcp-flowgate's form).
 	Env                               map[string]Arg

@@ -86,10 +86,8 @@ type walkOpts struct {
 	// aliases maps a key to the one it stands for (kind → type); writing
 	// both is an error.
 	aliases map[string]string
-	// step is how a step's mapping is read: text straight from the nodes
-	// (nearly all of a chain, so it is fast), a value of the wrong type
-	// reported at the value as the YAML library finds it, and keys
-	// suggested in alphabetical order.
+	// step: a step's unknown keys are suggested from its keys in
+	// alphabetical order (a step has many, of many kinds).
 	step bool
 	// meant, when set, collects the keys of dst that unknown keys are
 	// close to: what the mapping lacks then is likely one of them.
@@ -101,9 +99,11 @@ type walkOpts struct {
 // tags; it is the one reader of every mapping of the format. Each key's
 // position is kept in pos (when not nil); special, when not nil, takes
 // the keys whose value needs more than a plain decode and reports whether
-// it took the key; any other key is decoded into dst's field of that tag,
-// or reported unknown with the closest of dst's keys (an error that stops
-// no other check). walk reports whether every key it knows was read.
+// it took the key; any other key is decoded into dst's field of that tag
+// (text and lists straight from the nodes, which is fast; a value of the
+// wrong type reported at the value, its field left unset), or reported
+// unknown with the closest of dst's keys. Neither error stops any other
+// check. walk reports false when a key and its alias are both written.
 func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, special func(k, v *yaml.Node) bool) bool {
 	rv := reflect.ValueOf(dst).Elem()
 	fs := fieldsOf(rv.Type())
@@ -132,10 +132,18 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		}
 		f := fs.byKey[key]
 		switch {
-		case f != nil && o.step:
-			ok = decodeField(d, v, rv.FieldByIndex(f.index), f) && ok
 		case f != nil:
-			ok = decodeInto(d, v, rv.FieldByIndex(f.index).Addr().Interface()) && ok
+			// a value of the wrong type leaves its field unset and stops
+			// no other check; the kind's own checks, which would find the
+			// field missing, are skipped as for a misspelt key
+			if !decodeField(d, v, rv.FieldByIndex(f.index), f, o.prefix+key+": ") {
+				// the field counts as not written: no check of what it
+				// holds (zero) reports it a second time
+				delete(pos, key)
+				if o.meant != nil {
+					*o.meant = append(*o.meant, key)
+				}
+			}
 		case o.extensions && strings.HasPrefix(key, "x-"):
 		default:
 			// the rest of the mapping is read all the same, so one pass
@@ -178,14 +186,15 @@ func decodeChecked(d *diags, n *yaml.Node, prefix string, known []string, dst an
 		}
 		n = &m
 	}
-	return decodeInto(d, n, dst)
+	return decodeValue(d, n, dst, prefix)
 }
 
 // keysOf is the keys of struct type T, as declared.
 func keysOf[T any]() []string { return fieldsOf(reflect.TypeFor[T]()).declared }
 
-// decodeField reads one value into its field.
-func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field) bool {
+// decodeField reads one value into its field; label names the field in
+// a message about a value of the wrong type, which stops no other check.
+func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field, label string) bool {
 	if f.text && val.Kind == yaml.ScalarNode {
 		if val.Tag != "!!null" {
 			dst.SetString(val.Value)
@@ -204,8 +213,10 @@ func decodeField(d *diags, val *yaml.Node, dst reflect.Value, f *field) bool {
 			return true
 		}
 	}
-	if err := val.Load(dst.Addr().Interface(), yaml.WithKnownFields()); err != nil {
-		d.yamlError(err, posOf(val), nil, "")
+	if !decodeValue(d, val, dst.Addr().Interface(), label) {
+		// what the library filled in before it gave up is not the
+		// author's value: checks of it would report errors of their own
+		dst.SetZero()
 		return false
 	}
 	return true

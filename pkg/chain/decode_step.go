@@ -40,6 +40,8 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 	if len(argv) > 0 {
 		s.Args = append(argv, s.Args...)
 	}
+	// a value of the wrong type keeps the step: its other fields are
+	// checked in the same pass
 	return s, ok && d.blocking() == before
 }
 

@@ -21,7 +21,7 @@ func TestWalk(t *testing.T) {
 		{"unknown step key", "name: c\nsteps:\n  - {id: a, type: cli, comand: echo}\n",
 			[]string{`c.yaml:3:24: step "a": unknown field "comand" (did you mean command?)`}},
 		{"wrong type", "name: c\nsteps:\n  - {id: a, type: cli, run: x, timeout_ms: [1]}\n",
-			[]string{`c.yaml:3:44: a list is given here; a whole number is expected`}},
+			[]string{`c.yaml:3:44: step "a": timeout_ms: a list is given here; a whole number is expected`}},
 		{"given twice", "name: c\nsteps:\n  - id: a\n    run: x\n    type: cli\n    run: y\n",
 			[]string{`c.yaml:6:5: step "a": run is given twice (first at line 4)`}},
 		{"unknown chain key", "name: c\nstep: []\n",

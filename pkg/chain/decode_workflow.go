@@ -67,7 +67,7 @@ type workflowKeys struct {
 	InputSchema    map[string]any `yaml:"inputSchema" doc:"JSON Schema of the inputs: --input values are converted to its types, defaults apply, additionalProperties: false rejects unknown inputs."`
 	InitialState   string         `yaml:"initialState" doc:"The state a run begins in."`
 	InitialContext map[string]any `yaml:"initialContext" doc:"The context a run begins with (read as $.context.* and {context.x}); executors and output mappings add to it."`
-	MaxChainDepth  int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50)."`
+	MaxChainDepth  int            `yaml:"maxChainDepth" doc:"Most transitions one run or resume takes on its own before it fails (default 50, at most 10000)."`
 	States         any            `yaml:"states" doc:"The states, by name."`
 	Agent          workflowAgent  `yaml:"agent" doc:"agent: {model: provider/model} lets that model decide agent decision points instead of pausing."`
 	Output         string         `yaml:"output" doc:"The variable whose value is the run's output (default: the context)."`
@@ -186,7 +186,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			c.OutputPos = posOf(v)
 		case "budget":
 			c.Budget = &Budget{}
-			decodeInto(d, v, c.Budget)
+			decodeValue(d, v, c.Budget, "budget: ")
 		case "agent":
 			decodeChecked(d, v, prefix+"agent: ", keysOf[workflowAgent](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
@@ -220,7 +220,8 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 	w.Title, c.Description, w.Tags, w.InitialState, w.MaxChainDepth = keys.Title, keys.Description, keys.Tags, keys.InitialState, keys.MaxChainDepth
 	w.InitialContext = keys.InitialContext
 	w.Cap.Verb, w.Cap.Lifecycle, w.LinkFilter = keys.Verb, keys.Lifecycle, keys.LinkFilter
-	if valueOf(n, "maxChainDepth") == nil {
+	if _, read := w.FieldPos["maxChainDepth"]; !read {
+		// not written, or not a number (reported): the default
 		w.MaxChainDepth = DefaultMaxChainDepth
 	}
 	return c
@@ -265,7 +266,8 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 			if decodeInto(d, v, &text) {
 				dur, err := time.ParseDuration(text)
 				if err != nil || dur <= 0 {
-					d.errorf(posOf(v), "%stimeout %q: write a duration such as 30m, 2h or 90s", prefix, text)
+					d.looseErrorf(posOf(v), "%stimeout %q: write a duration such as 30m, 2h or 90s", prefix, text)
+					s.timeoutUnread = true
 				}
 				s.Timeout = dur
 			}
@@ -387,8 +389,9 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 		b := &Branch{Pos: posOf(n)}
 		// unknown keys were reported above, with suggestions
 		if err := n.Load(b); err != nil {
-			d.yamlError(err, posOf(n), nil, prefix+"branch: ")
-			return
+			// the branch is kept as far as it was read: the state's
+			// other checks run in the same pass
+			d.typeError(err, n, prefix+"branch: ")
 		}
 		s.Branches = append(s.Branches, b)
 	})

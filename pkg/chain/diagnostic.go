@@ -164,6 +164,26 @@ func (d *diags) warnings() []Diagnostic {
 // when not nil, is the mapping that was being decoded: the finding then
 // names the field and prefix says whose field it is.
 func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix string) {
+	yamlFindings(err, fallback, within, prefix, d.errorf)
+}
+
+// typeError reports a value the YAML library could not read into its
+// field (text where a number is expected): the field stays unset and
+// every other check still runs, so one pass reports every error of a
+// file. field names whose value it is ("step \"a\": timeout_ms: ").
+func (d *diags) typeError(err error, at *yaml.Node, field string) {
+	yamlFindings(err, posOf(at), at, field, func(p Pos, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if !strings.HasPrefix(msg, field) {
+			msg = field + msg
+		}
+		d.looseErrorf(p, "%s", msg)
+	})
+}
+
+// yamlFindings turns a YAML library error into positioned findings, each
+// given to report.
+func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, report func(Pos, string, ...any)) {
 	list := loadErrors(err)
 	for _, e := range list {
 		p := Pos{e.Mark.Line, e.Mark.Column}
@@ -171,12 +191,12 @@ func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix str
 		if key := keyAt(within, p); key != "" {
 			msg = prefix + key + ": " + msg
 		}
-		d.errorf(p, "%s", msg)
+		report(p, "%s", msg)
 	}
 	if len(list) > 0 {
 		return
 	}
-	d.errorf(fallback, "%s", cleanYAMLMessage(err.Error()))
+	report(fallback, "%s", cleanYAMLMessage(err.Error()))
 }
 
 // syntaxError reports a file that is not YAML: each error at its place,

@@ -32,7 +32,7 @@ func TestDotenvKey(t *testing.T) {
 		{"a list in a list", "name: c\ndotenv: [[.env]]\n" + steps,
 			[]string{`c.yaml:2:10: dotenv: write a file's path, or a list of paths and {path, required: false}`}},
 		{"required not a boolean", "name: c\ndotenv: {path: .env, required: maybe}\n" + steps,
-			[]string{"c.yaml:2:32: required: `maybe` is text here; true or false is expected"}},
+			[]string{"c.yaml:2:32: dotenv: required: `maybe` is text here; true or false is expected"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := findings(t, tc.src); !slices.Equal(got, tc.want) {

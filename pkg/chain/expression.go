@@ -69,7 +69,7 @@ func compileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 		return nil, &unknownNamesError{names: unknown}
 	}
 	// Names were checked above; types are only known at run time.
-	opts := []expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}
+	opts := append([]expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}, budgetOptions()...)
 	// A variable named like a builtin (count, len, keys…) is the variable.
 	for _, b := range builtin.Builtins {
 		if inScope(b.Name) {
@@ -233,7 +233,7 @@ func isLiteral(n ast.Node) bool {
 // Eval runs the expression against variables (see ExprValue for how a
 // variable's text becomes a value).
 func (e *Expression) Eval(env map[string]any) (any, error) {
-	out, err := expr.Run(e.program, env)
+	out, err := expr.Run(e.program, withBudget(env))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", e.Source, firstLine(err.Error()))
 	}

@@ -39,7 +39,7 @@ var guardExamples = map[string]string{
 // decodeGuards reads a transition's guards: a list of guards.
 func decodeGuards(d *diags, v *yaml.Node, prefix string) []*Guard {
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
+		d.looseErrorf(posOf(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
 		return nil
 	}
 	return decodeGuardList(d, v, prefix+"guards")
@@ -58,19 +58,29 @@ func decodeGuardList(d *diags, v *yaml.Node, path string) []*Guard {
 }
 
 // decodeGuard reads one guard: its kind, then the one field that kind
-// needs, refusing fields of other kinds.
+// needs, refusing fields of other kinds. A guard with an error is left
+// out (reported, it stops no other check of the file).
 func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
+	before := len(d.errs())
+	g := readGuard(d, n, path)
+	if len(d.errs()) != before {
+		return nil
+	}
+	return g
+}
+
+func readGuard(d *diags, n *yaml.Node, path string) *Guard {
 	prefix := path + ": "
 	kinds := strings.Join(GuardKinds(), ", ")
 	if n.Kind != yaml.MappingNode {
-		d.errorf(posOf(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
+		d.looseErrorf(posOf(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
 		return nil
 	}
 	g := &Guard{Pos: posOf(n), FieldPos: map[string]Pos{}}
 	pairs := mappingPairs(d, n, prefix)
 	kn := valueOf(n, "kind")
 	if kn == nil {
-		d.errorf(posOf(n), "%skind is required: %s", prefix, kinds)
+		d.looseErrorf(posOf(n), "%skind is required: %s", prefix, kinds)
 		return nil
 	}
 	kn = deref(kn)
@@ -82,7 +92,7 @@ func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
 		kind = k
 	}
 	if guardFields[kind] == "" || kn.Kind != yaml.ScalarNode {
-		d.errorf(posOf(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
+		d.looseErrorf(posOf(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
 		return nil
 	}
 	g.Kind = kind
@@ -103,7 +113,7 @@ func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
 		}
 	}
 	if _, ok := g.FieldPos[need]; !ok {
-		d.errorf(posOf(n), "%s%s needs %s (%s)", prefix, guardNoun(kind), need, guardExamples[need])
+		d.looseErrorf(posOf(n), "%s%s needs %s (%s)", prefix, guardNoun(kind), need, guardExamples[need])
 	}
 	return g
 }
@@ -114,7 +124,7 @@ func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 	case GuardExpr, GuardPermission, GuardRole, GuardGuidanceAck, GuardScriptAck:
 		field := guardFields[g.Kind]
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
-			d.errorf(posOf(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
+			d.looseErrorf(posOf(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
 			return
 		}
 		switch g.Kind {
@@ -128,14 +138,14 @@ func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 			g.Expr = v.Value
 			e, err := compileGuardExpr(v.Value)
 			if err != nil {
-				d.errorf(posOf(v), "%sexpr %q %v", prefix, v.Value, err)
+				d.looseErrorf(posOf(v), "%sexpr %q %v", prefix, v.Value, err)
 				return
 			}
 			g.expr = e
 		}
 	case GuardAllOf, GuardAnyOf:
 		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-			d.errorf(posOf(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
+			d.looseErrorf(posOf(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
 			return
 		}
 		g.Guards = decodeGuardList(d, v, path+".guards")
@@ -150,7 +160,7 @@ func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 // or {kind, count, require_digest, distinct_principals, min_confidence}.
 func decodeRequires(d *diags, v *yaml.Node, prefix string) []*EvidenceRequirement {
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		d.errorf(posOf(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
+		d.looseErrorf(posOf(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
 		return nil
 	}
 	var out []*EvidenceRequirement
@@ -165,21 +175,21 @@ func decodeRequires(d *diags, v *yaml.Node, prefix string) []*EvidenceRequiremen
 				continue
 			}
 			if c := valueOf(n, "count"); c != nil && r.Count < 1 {
-				d.errorf(posOf(c), "%scount %d: at least 1 record is needed", prefix, r.Count)
+				d.looseErrorf(posOf(c), "%scount %d: at least 1 record is needed", prefix, r.Count)
 			}
 			if c := valueOf(n, "min_confidence"); c != nil && r.MinConfidence != nil {
 				if *r.MinConfidence < 0 || *r.MinConfidence > 1 {
-					d.errorf(posOf(c), "%smin_confidence %g: a confidence is between 0 and 1", prefix, *r.MinConfidence)
+					d.looseErrorf(posOf(c), "%smin_confidence %g: a confidence is between 0 and 1", prefix, *r.MinConfidence)
 				} else {
 					d.warnf(posOf(c), "%smin_confidence: the evidence chainrun records states no confidence, so this requirement is never met", prefix)
 				}
 			}
 		default:
-			d.errorf(posOf(n), "%san entry is a kind of evidence, or {kind, count}", prefix)
+			d.looseErrorf(posOf(n), "%san entry is a kind of evidence, or {kind, count}", prefix)
 			continue
 		}
 		if strings.TrimSpace(r.Kind) == "" {
-			d.errorf(posOf(n), "%san entry needs the kind of evidence it counts", prefix)
+			d.looseErrorf(posOf(n), "%san entry needs the kind of evidence it counts", prefix)
 			continue
 		}
 		out = append(out, r)
@@ -197,9 +207,9 @@ func takeEvidence(d *diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceD
 	}
 	decl := &EvidenceDecl{}
 	if ev = deref(ev); ev.Kind != yaml.MappingNode {
-		d.errorf(posOf(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
+		d.looseErrorf(posOf(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
 	} else if decodeChecked(d, ev, prefix+"evidence: ", keysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
-		d.errorf(posOf(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
+		d.looseErrorf(posOf(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
 	}
 	m := *n
 	m.Content = nil

@@ -67,9 +67,10 @@ func compileExpr(src string, output bool) (*guardExpr, error) {
 			return nil, fmt.Errorf("reads %s, which is no path: a guard reads %s", n, guardRoots)
 		}
 	}
-	prog, err := expr.Compile(text,
+	prog, err := expr.Compile(text, append([]expr.Option{
 		expr.AllowUndefinedVariables(), expr.Patch(guardCompare{}),
-		expr.Function(guardSlotFn, slotFn), expr.Function(guardOptFn, optFn), expr.Function(guardCompareFn, compareFn))
+		expr.Function(guardSlotFn, slotFn), expr.Function(guardOptFn, optFn), expr.Function(guardCompareFn, compareFn)},
+		budgetOptions()...)...)
 	if err != nil {
 		return nil, fmt.Errorf("does not compile: %s", strings.TrimSpace(exprPos().ReplaceAllString(firstLine(err.Error()), "")))
 	}
@@ -98,7 +99,7 @@ func (g *guardExpr) eval(f *GuardFacts, output any) (any, error) {
 	p := &probe{}
 	wf := map[string]any{"id": f.RunID, "state": f.State, "version": f.Version}
 	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf, guardOutput: output}
-	out, err := expr.Run(g.program, env)
+	out, err := expr.Run(g.program, withBudget(env))
 	if p.unset != "" {
 		return nil, &GuardError{Slot: p.unset}
 	}

@@ -37,7 +37,7 @@ func TestHostileChains(t *testing.T) {
 		{"100,000 steps", many.String(), true, "", 20 * time.Second},
 		{"deep nesting, ignored", deep, true, "", 5 * time.Second},
 		{"deep nesting in a step", "name: deep\nsteps:\n  - {id: a, type: cli, command: echo, env: " + strings.Repeat("{a: ", 3000) + "x" + strings.Repeat("}", 3000) + "}\n", false, "c.yaml:3", 5 * time.Second},
-		{"billion laughs", laughs, false, "c.yaml:9:6: a list is given here; text is expected", 5 * time.Second},
+		{"billion laughs", laughs, false, `c.yaml:9:6: step "a": args: a list is given here; text is expected`, 5 * time.Second},
 		{"NUL bytes", "name: nul\nsteps:\n  - {id: a, type: cli, command: \"ec\x00ho\"}\n", false, "c.yaml:3:36: a NUL byte", time.Second},
 		{"invalid UTF-8", "name: bad\xff\xfe\nsteps:\n  - {id: a, type: cli, command: echo}\n", false, "c.yaml:1:10: invalid UTF-8 (byte 0xff)", time.Second},
 		{"only a scalar", "42", false, "c.yaml:1:1", time.Second},

@@ -150,16 +150,18 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true, meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
-			decodeInto(d, v, &c.Name)
+			if !decodeValue(d, v, &c.Name, "name: ") {
+				c.meant = append(c.meant, "name")
+			}
 			c.Pos = posOf(v)
 		case "output":
-			decodeInto(d, v, &c.Output)
+			decodeValue(d, v, &c.Output, "output: ")
 			c.OutputPos = posOf(v)
 		case "inputs":
 			c.Inputs = decodeInputs(d, v)
 		case "budget":
 			c.Budget = &Budget{}
-			decodeInto(d, v, c.Budget)
+			decodeValue(d, v, c.Budget, "budget: ")
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
 		case "chains":
@@ -246,10 +248,17 @@ func idSuffix(step *yaml.Node) string {
 }
 
 // decodeInto decodes a node into dst, reporting type errors with their
-// position. It reports whether decoding succeeded.
+// position; they stop no other check (what was read is kept). It reports
+// whether decoding succeeded.
 func decodeInto(d *diags, n *yaml.Node, dst any) bool {
+	return decodeValue(d, n, dst, "")
+}
+
+// decodeValue decodes a node into dst as decodeInto does, but a value of
+// the wrong type stops no other check (typeError); label names the field.
+func decodeValue(d *diags, n *yaml.Node, dst any, label string) bool {
 	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		d.yamlError(err, posOf(n), n, "")
+		d.typeError(err, n, label)
 		return false
 	}
 	return true

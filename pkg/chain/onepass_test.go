@@ -29,22 +29,27 @@ func TestOnePassReportsEveryError(t *testing.T) {
 			[]string{`unknown field "goals" (did you mean goal?)`, `unknown field "actr" (did you mean actor?)`, `target "nowhere" is not a state`}, nil},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(c.src), Options{})
-			if err == nil {
-				t.Fatal("no error")
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("missing %q in\n%v", w, err)
-				}
-			}
-			for _, n := range c.not {
-				if strings.Contains(err.Error(), n) {
-					t.Errorf("%q should not be reported:\n%v", n, err)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })
+	}
+}
+
+// wantFindings parses src, which must be invalid, and checks that its
+// errors hold every text of want and none of not.
+func wantFindings(t *testing.T, src string, want, not []string) {
+	t.Helper()
+	_, err := Parse("c.yaml", []byte(src), Options{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("missing %q in\n%v", w, err)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(err.Error(), n) {
+			t.Errorf("%q should not be reported:\n%v", n, err)
+		}
 	}
 }
 

@@ -78,7 +78,7 @@ func TestPreToolErrors(t *testing.T) {
 		{"bad on_error", "      - {type: current_datetime, on_error: ignore, inject_as: x}\n",
 			[]string{`c.yaml:6:10: step "a": pre_tool on_error is inject, skip or fail, not "ignore"`}},
 		{"timeout not a number", "      - {type: current_datetime, timeout_ms: soon, inject_as: x}\n",
-			[]string{"c.yaml:6:46: `soon` is text here; a whole number is expected"}},
+			[]string{"c.yaml:6:46: step \"a\": pre_tool current_datetime: timeout_ms: `soon` is text here; a whole number is expected"}},
 		{"no type", "      - {query: q, inject_as: x}\n", []string{`c.yaml:6:9: step "a": a pre_tool needs type: ` + types}},
 	}
 	for _, tc := range cases {

@@ -20,7 +20,7 @@ type AgentFields struct {
 	FallbackModels  []string          `yaml:"fallback_models" scalar:"ok" doc:"Models tried in order after the primary fails transiently."`
 	Cache           *Cache            `yaml:"cache" doc:"Keep the answer: {enabled, ttl_minutes}, or true."`
 	ContextStrategy map[string]string `yaml:"context_strategy" doc:"Per dependency: full, truncate:N or summarize."`
-	MaxTurns        int               `yaml:"max_turns" doc:"Cap on the model calls of one agent step with tools (default 20)."`
+	MaxTurns        int               `yaml:"max_turns" doc:"Cap on the model calls of one agent step with tools (default 20, at most 1000)."`
 	// ConditionKey lists the keywords the model must answer with; the
 	// one it chose is the step's result (reference 003's condition_key).
 	ConditionKey []string `yaml:"condition_key" doc:"Keywords the model must answer with; the one it chose is the step's output and a task's result to branch on (reference 003)."`
@@ -61,6 +61,9 @@ func (v *validator) modelFields(s *Step) {
 	v.stepTools(s)
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
 		v.d.errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
+	}
+	if s.MaxTurns > MaxAgentTurns {
+		v.d.errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.MaxTurns, MaxAgentTurns)
 	}
 }
 

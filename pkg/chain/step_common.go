@@ -71,6 +71,16 @@ const (
 	// keeps failing (with no delay, a hot loop) never ends in any time
 	// that means something to a run.
 	MaxRetryAttempts = 1000
+	// MaxAgentTurns is the most max_turns may be: the model calls one
+	// agent step with tools makes. Each may cost money, and a model that
+	// keeps asking for tools otherwise keeps a run going for days.
+	MaxAgentTurns = 1000
+	// MaxDebateRounds is the most rounds a debate may run; each asks
+	// every agent once.
+	MaxDebateRounds = 100
+	// MaxChainDepthLimit is the most a workflow's maxChainDepth may be:
+	// the transitions one call takes on its own.
+	MaxChainDepthLimit = 10000
 )
 
 func (v *validator) commonFields(s *Step) {

@@ -17,7 +17,13 @@ var fileKind = kindUnit{
 		}
 	},
 	compile: func(v *validator, s *Step, c *Compiled) {
-		c.Path = v.template(s, "path", s.Path)
+		// a path written as $.context.p (mcp-flowgate's form) is resolved
+		// as an argument is, never read as a file of that name
+		if a := v.arg(s, "path", s.Path); a.JSONPath != nil {
+			c.PathJSON = &a
+		} else {
+			c.Path = a.Template
+		}
 		c.Cwd = v.template(s, "cwd", s.Cwd)
 	},
 }

@@ -13,7 +13,7 @@ import (
 // themselves (last_round) are the output.
 type DebateFields struct {
 	Agents []DebateAgent `yaml:"agents" doc:"A debate's agents: {role, prompt, model}; each prompt is a template, model defaults to the step's."`
-	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1); from the second on, each agent sees the others' last answers."`
+	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1, at most 100); from the second on, each agent sees the others' last answers."`
 
 	// debaters are the agents' model steps.
 	debaters []*Step
@@ -80,6 +80,9 @@ func checkDebate(v *validator, s *Step) {
 	}
 	if _, set := s.FieldPos["rounds"]; set && s.Rounds < 1 {
 		v.d.errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
+	}
+	if s.Rounds > MaxDebateRounds {
+		v.d.errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Rounds, MaxDebateRounds)
 	}
 	if s.Strategy != "" && !slices.Contains(debateStrategies, s.Strategy) {
 		v.d.errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))

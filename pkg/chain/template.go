@@ -222,8 +222,19 @@ type Resolver func(ref Ref) (value string, ok bool, err error)
 // Render substitutes every reference. A reference that does not resolve
 // keeps its literal text when keep is true, else it is an error.
 func (t *Template) Render(resolve Resolver, keep bool) (string, error) {
+	return t.RenderWith(nil, resolve, keep)
+}
+
+// RenderWith is Render with each literal part given to literal first
+// (when not nil): a goal or guidance fills its {{ $.path }} placeholders
+// there, so a value a reference brings in is never expanded again.
+func (t *Template) RenderWith(literal func(string) string, resolve Resolver, keep bool) (string, error) {
 	var b strings.Builder
 	for _, p := range t.parts {
+		if p.ref == nil && literal != nil {
+			b.WriteString(literal(p.lit))
+			continue
+		}
 		if p.ref == nil {
 			b.WriteString(p.lit)
 			continue

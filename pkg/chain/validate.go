@@ -2,6 +2,7 @@ package chain
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"runtime"
 	"slices"
@@ -63,15 +64,16 @@ func validate(d *diags, c *Chain, opts Options) {
 	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, toolSteps: map[*Step]bool{}}
 	v.chainFields()
 	v.inputs()
-	if !v.steps() {
-		return
-	}
+	idsOK := v.steps()
 	handlers := v.handlers()
 	// tools read only their arguments: they are checked whatever the
 	// steps' graph looks like
 	v.toolDefs()
-	if !v.graph() {
-		return
+	// a cycle, a missing or repeated id or another step's error hides no
+	// reference: without the graph, what a step reads is checked against
+	// what exists, not against its dependencies
+	if idsOK {
+		v.graph()
 	}
 	v.compileAll()
 	for _, s := range handlers {
@@ -127,12 +129,15 @@ func (s *Step) readNames() map[string]bool {
 	}
 	addA := func(a Arg) {
 		addT(a.Template)
-		if name, _ := jsonPathHead(a.Raw); name != "" {
+		if name, _ := JSONPathHead(a.Raw); name != "" {
 			out[name] = true
 		}
 	}
 	for _, a := range c.Args {
 		addA(a)
+	}
+	if c.PathJSON != nil {
+		addA(*c.PathJSON)
 	}
 	for _, a := range c.Env {
 		addA(a)
@@ -226,20 +231,24 @@ func (v *validator) steps() bool {
 	ok := true
 	v.c.byID = map[string]*Step{}
 	for _, s := range v.c.Steps {
+		// a step without an id of its own is still checked (its kind,
+		// fields and references), but produces nothing others may read
+		named := true
 		switch {
 		case s.ID == "":
 			v.d.errorf(s.Pos, "step: id is required")
-			ok = false
-			continue
+			s.label = fmt.Sprintf("the step at line %d", s.Pos.Line)
+			named = false
 		case !validStepID(s.ID):
 			v.d.errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
 		}
-		if prev, dup := v.c.byID[s.ID]; dup {
+		if prev, dup := v.c.byID[s.ID]; dup && named {
 			v.d.errorf(s.At("id"), "step id %q is already used by the step at line %d", s.ID, prev.Pos.Line)
-			ok = false
-			continue
+			named = false
+		} else if named {
+			v.c.byID[s.ID] = s
 		}
-		v.c.byID[s.ID] = s
+		ok = ok && named
 		kind, known := kindOf(s.Type)
 		if !known {
 			v.d.errorf(s.At("type"), "%s", unknownKind(stepName(s), "type", s.Type, Kinds()))
@@ -247,7 +256,9 @@ func (v *validator) steps() bool {
 		}
 		s.Kind = kind
 		v.kindFields(s)
-		v.outputVar(s)
+		if named {
+			v.outputVar(s)
+		}
 	}
 	return ok
 }
@@ -302,7 +313,7 @@ func (v *validator) graph() bool {
 			s.DependsOn = known // an invalid chain is never returned
 		}
 	}
-	if !ok || v.d.blocking() > 0 {
+	if !ok {
 		return false
 	}
 	g, err := dag.New(ids, func(id string) []string { return v.c.byID[id].DependsOn })

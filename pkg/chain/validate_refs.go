@@ -56,7 +56,7 @@ func (sc scope) check(name string) string {
 		return fmt.Sprintf("%s is this step's own output", name)
 	case s.lifecycle != "" || p.lifecycle != "":
 		return handlerRead(s, p, name)
-	case !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
+	case sc.v.g != nil && !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
 		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
 	}
 	return ""
@@ -161,7 +161,7 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 			return Arg{Raw: raw}
 		}
 		// $.workflow.input.x is mcp-flowgate's $.input.x
-		if name, path := jsonPathHead(strings.Replace(raw, "$.workflow.input", "$.input", 1)); name != "" {
+		if name, path := JSONPathHead(strings.Replace(raw, "$.workflow.input", "$.input", 1)); name != "" {
 			v.ref(s, field, Ref{Name: name, Path: path, Raw: raw})
 		}
 		return Arg{JSONPath: p, Raw: raw}
@@ -169,11 +169,13 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 	return Arg{Template: v.template(s, field, raw), Raw: raw}
 }
 
-// jsonPathHead returns the first one or two plain names of $.a.b...
-var jsonPathHeadPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+// headPattern is the first one or two plain names of $.a.b...
+var headPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
 
-func jsonPathHead(p string) (string, []string) {
-	m := jsonPathHeadPattern().FindStringSubmatch(p)
+// JSONPathHead returns the first name of a path $.a.b… and the one below
+// it, if any: what the path reads, for checks and for masking.
+func JSONPathHead(p string) (string, []string) {
+	m := headPattern().FindStringSubmatch(p)
 	if m == nil {
 		return "", nil
 	}

@@ -27,6 +27,9 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	if w.MaxChainDepth < 1 {
 		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
 	}
+	if _, written := w.FieldPos["maxChainDepth"]; written && w.MaxChainDepth > MaxChainDepthLimit {
+		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth %d is more than %d, the most transitions one call may take on its own", c.Name, w.MaxChainDepth, MaxChainDepthLimit)
+	}
 	for name := range w.Counters {
 		v.wfVars[name] = true
 	}
@@ -44,9 +47,8 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	case w.State(w.InitialState) == nil:
 		d.errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
 	}
-	if d.blocking() > 0 {
-		return
-	}
+	// a state's error hides no reference: every executor, task and
+	// condition is compiled in the same pass
 	for _, s := range w.States {
 		v.stateRefs(s)
 	}
@@ -141,6 +143,7 @@ func (v *validator) stateShape(s *State) {
 	v.branchShape(s)
 	if s.Timeout > 0 || s.OnTimeout != "" {
 		switch {
+		case s.timeoutUnread:
 		case s.Timeout == 0:
 			d.errorf(s.At("on_timeout"), "state %q: on_timeout needs a timeout (a duration such as 30m)", s.Name)
 		case s.OnTimeout == "":
@@ -280,6 +283,7 @@ func (v *validator) compose(prefix string, b *Branch) {
 // stateRefs compiles the executors, tasks and conditions of a state once
 // every variable the workflow produces is known.
 func (v *validator) stateRefs(s *State) {
+	v.stateTexts(s)
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
 			v.compile(t.Executor)
@@ -348,48 +352,4 @@ func (v *validator) workflowHas(s *Step, name string) bool {
 		}
 	}
 	return false
-}
-
-// reachability warns about states no path from initialState reaches, and
-// about runs that can never end.
-func (v *validator) reachability() {
-	w := v.c.Workflow
-	seen := map[string]bool{w.InitialState: true}
-	queue := []string{w.InitialState}
-	ends := false
-	for len(queue) > 0 {
-		s := w.State(queue[0])
-		queue = queue[1:]
-		var next []string
-		if s.Terminal {
-			ends = true
-		}
-		for _, t := range s.Transitions {
-			next = append(next, t.Target)
-			for _, b := range t.Branches {
-				next = append(next, b.Target)
-			}
-		}
-		for _, b := range s.Branches {
-			if b.Goto == End {
-				ends = true
-				continue
-			}
-			next = append(next, b.Goto)
-		}
-		for _, n := range next {
-			if !seen[n] {
-				seen[n] = true
-				queue = append(queue, n)
-			}
-		}
-	}
-	for _, s := range w.States {
-		if !seen[s.Name] {
-			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
-		}
-	}
-	if !ends {
-		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
-	}
 }

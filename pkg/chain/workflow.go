@@ -129,6 +129,27 @@ type State struct {
 
 	Pos      Pos
 	FieldPos map[string]Pos
+
+	// goal and guidance are Goal and Guidance as validation parsed them.
+	goal, guidance *Template
+	// timeoutUnread: the timeout written is no duration (reported), so
+	// on_timeout is not also told it lacks one.
+	timeoutUnread bool
+}
+
+// GoalTemplate is the state's goal with its {input.x}, {context.x} and
+// {variable} references parsed (its {{ $.path }} placeholders are in its
+// literal parts); the text as written when the state was not validated.
+func (s *State) GoalTemplate() *Template { return stateText(s.goal, s.Goal) }
+
+// GuidanceTemplate is GoalTemplate for the state's guidance.
+func (s *State) GuidanceTemplate() *Template { return stateText(s.guidance, s.Guidance) }
+
+func stateText(t *Template, text string) *Template {
+	if t != nil {
+		return t
+	}
+	return Literal(text)
 }
 
 // OnEnter is what runs when the run enters a state: an executor whose

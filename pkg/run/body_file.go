@@ -13,9 +13,23 @@ import (
 func init() {
 	register(chain.KindFile, kind{
 		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			return x.file(s, sc, s.C().Path, s.C().Cwd)
+			path := s.C().Path
+			if a := s.C().PathJSON; a != nil {
+				p, err := x.arg(*a, sc)
+				if err != nil {
+					return outcome{}, err
+				}
+				path = chain.Literal(p)
+			}
+			return x.file(s, sc, path, s.C().Cwd)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) { p.Action = "read " + v.keep(s.C().Path) },
+		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+			if a := s.C().PathJSON; a != nil {
+				p.Action = "read " + a.Raw
+				return
+			}
+			p.Action = "read " + v.keep(s.C().Path)
+		},
 	})
 }
 

@@ -81,6 +81,8 @@ func (x *execution) gate(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	if err != nil {
 		return outcome{}, err
 	}
+	// the question is shown and saved as a result is: secrets masked
+	question = x.mask(question)
 	if e := s.C().AutoApprove; e != nil {
 		holds, err := e.Holds(sc.exprEnv(e.Names))
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -52,9 +53,17 @@ func (x *execution) callMCPTool(ctx context.Context, s *chain.Step, sc scope) (o
 		if errors.As(err, &ce) && errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return outcome{}, &permanentError{err}
 		}
+		if ce == nil && ctx.Err() == nil {
+			if unknown := x.unknownTool(ctx, srv, s.Tool); unknown != nil {
+				return outcome{}, unknown
+			}
+		}
 		return outcome{}, err
 	}
 	if res.IsError {
+		if unknown := x.unknownTool(ctx, srv, s.Tool); unknown != nil {
+			return outcome{}, unknown
+		}
 		if s.OnToolError != chain.ToolErrorOutput {
 			return outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.Tool, s.Connection, firstLines(res.Text, 5))
 		}
@@ -71,6 +80,32 @@ func (x *execution) callMCPTool(ctx context.Context, s *chain.Step, sc scope) (o
 		}
 		return outcome{value: Value{Text: string(b), Data: v}}, nil
 	}
+}
+
+// unknownTool is the error of a call that failed because the server has
+// no tool of that name: the tool, the closest one it has and all of
+// them, so a slip is fixed at once; nil when it has the tool (the
+// failure was the tool's) or its list cannot be had. It is asked only
+// once a call failed: a chain is never checked against a server at load,
+// which would start every server `validate` reads of.
+func (x *execution) unknownTool(ctx context.Context, srv mcpclient.Server, tool string) error {
+	tools, err := x.mcpPool().Tools(ctx, srv)
+	if err != nil || len(tools) == 0 {
+		return nil
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		if t.Name == tool {
+			return nil
+		}
+		names[i] = t.Name
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("MCP server %s has no tool %q", srv.Name, tool)
+	if m := chain.Closest(tool, names); m != "" {
+		msg += " (did you mean " + m + "?)"
+	}
+	return &permanentError{errors.New(msg + "; its tools are " + strings.Join(names, ", "))}
 }
 
 // toolArgs are the tool's arguments: the step's, each read now, or

@@ -72,3 +72,40 @@ func TestMCPExecutorCallsTheConnectionsTool(t *testing.T) {
 		t.Errorf("%d tool calls, want 4", n)
 	}
 }
+
+// TestMCPUnknownToolNamesTheServersTools: a tool the server does not
+// offer fails the step at once (no retry) naming the tool, the closest
+// one the server has and the list of its tools; a tool it has that
+// fails is still the tool's own error.
+func TestMCPUnknownToolNamesTheServersTools(t *testing.T) {
+	srv := mcptest.New()
+	web := srv.HTTP()
+	defer web.Close()
+	cases := []struct{ tool, want string }{
+		{"ecoh", `MCP server calc has no tool "ecoh" (did you mean echo?); its tools are echo, env, fail, json, sleep, sum`},
+		{"summ", `has no tool "summ" (did you mean sum?)`},
+		{"translate", `has no tool "translate"; its tools are echo, env, fail, json, sleep, sum`},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			src := flowOf("connections:\n  calc: {kind: mcp, url: '"+web.URL+"'}\n", `      a:
+        transitions:
+          go:
+            target: b
+            actor: deterministic
+            executor: {kind: mcp, connection: calc, tool: `+c.tool+`, retry: {max: 3}}
+      b: {terminal: true}
+`)
+			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != Failed || !strings.Contains(res.Error, c.want) {
+				t.Fatalf("%s %q\nwant %q", res.Status, res.Error, c.want)
+			}
+			if n := len(res.Steps); n != 1 || res.Steps[0].Attempts != 1 {
+				t.Errorf("an unknown tool is asked for again: %+v", res.Steps)
+			}
+		})
+	}
+}

@@ -53,6 +53,10 @@ type flow struct {
 	history []TransitionRecord
 	// savedContext is the context as the journal last saved it.
 	savedContext map[string]any
+	// hidden are the variables and context slots ("context.k") that held
+	// a secret input's value in a replayed transition: saved as ***, so
+	// unset now (guidance shows them as ***).
+	hidden map[string]bool
 
 	// pending is a workflow that a workflow step of the state the run is
 	// at began and that has not ended; sub is it set up by a resume (the

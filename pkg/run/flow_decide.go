@@ -174,6 +174,12 @@ func (f *flow) agentModel() string {
 // decision describes a decision point for whoever makes it, with the
 // checks of a choice's arguments a person can be asked again by.
 func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
+	// whoever decides (a model, a person, an MCP client) is shown what a
+	// result shows: secrets masked
+	shown := f.context
+	if f.secrets != nil {
+		shown, _ = f.maskValue(f.context).(map[string]any)
+	}
 	offered := func(name string) (*chain.Transition, error) {
 		for _, t := range viable {
 			if t.Name == name {
@@ -182,8 +188,8 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 		}
 		return nil, fmt.Errorf("%q is not one of the offered transitions", name)
 	}
-	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.Goal), Guidance: f.render(s.Guidance),
-		Links: linksOf(viable), Context: f.context, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
+	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
+		Links: linksOf(viable), Context: shown, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
 		Check: func(c Choice) error {
 			t, err := offered(c.Transition)
 			if err != nil {

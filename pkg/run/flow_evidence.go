@@ -109,7 +109,7 @@ func (f *flow) nestedEvidence(e *chain.Step) []EvidenceRecord {
 			if kind := chain.EvidenceKind(b, b.Evidence); kind != "" {
 				r := EvidenceRecord{Kind: kind, Step: bid}
 				if d := b.Evidence; d != nil {
-					r.ID, r.Summary = f.mask(renderDoc(d.ID, doc)), f.mask(renderDoc(d.Summary, doc))
+					r.ID, r.Summary = f.mask(renderDoc(d.ID, doc, nil)), f.mask(renderDoc(d.Summary, doc, nil))
 				}
 				if text := textOf(entry["output"]); text != "" && f.mask(text) == text {
 					r.Digest = digestOf(text)

@@ -1,9 +1,7 @@
 package run
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/theory/jsonpath"
@@ -19,32 +17,75 @@ type SkillRef struct {
 	Hash    string `json:"hash,omitempty"`
 }
 
-// placeholder is a {{ $.path }} in a goal or guidance.
-var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*(\$[^{}]*?)\s*\}\}`) })
-
-// render fills the {{ $.context.x }} placeholders of a goal or guidance
-// with the run's values, once (a value holding {{ }} is not expanded
-// again); one that selects nothing shows as (x: unset), never an error.
-func (f *flow) render(text string) string {
-	if !strings.Contains(text, "{{") {
-		return text
+// render fills a goal or guidance: its {input.x}, {context.x} and
+// {variable} references, as in a prompt, and its {{ $.path }}
+// placeholders, each once (a value holding braces is not expanded again).
+// What it shows is what a result may show: a secret input's value, or a
+// value that holds one, as ***, and so a slot whose secret a resume never
+// had; one that selects nothing shows as (x: unset), never an error.
+func (f *flow) render(t *chain.Template) string {
+	if t == nil {
+		return ""
 	}
-	return renderDoc(text, f.pathDoc(nil, nil, f.args))
+	var doc map[string]any // built once, for the first placeholder
+	fill := func(lit string) string {
+		if !strings.Contains(lit, "{{") {
+			return lit
+		}
+		if doc == nil {
+			doc = f.pathDoc(nil, nil, f.args)
+			if f.secrets != nil {
+				doc, _ = f.maskValue(doc).(map[string]any)
+			}
+		}
+		return renderDoc(lit, doc, f.hiddenSlot)
+	}
+	sc := scope{st: f.st}
+	out, _ := t.RenderWith(fill,
+		func(r chain.Ref) (string, bool, error) {
+			v, ok, err := sc.resolve(r)
+			switch {
+			case err != nil:
+				return "", false, err
+			case ok:
+				return f.mask(v), true, nil
+			case r.Fallback != nil:
+				return "", false, nil
+			case f.hiddenSlot(r.Name, r.Path):
+				return "***", true, nil
+			}
+			return "(" + lastSegment(r.Dotted()) + ": unset)", true, nil
+		}, false)
+	return out
 }
 
-// renderDoc fills the {{ $.path }} placeholders of text from doc.
-func renderDoc(text string, doc map[string]any) string {
+// hiddenSlot reports whether a variable, or a slot of the context, held
+// a secret input's value in a transition this call replayed: it was
+// saved as *** and is unset now.
+func (f *flow) hiddenSlot(name string, path []string) bool {
+	if name == "context" && len(path) > 0 {
+		return f.hidden["context."+path[0]]
+	}
+	return f.hidden[name]
+}
+
+// renderDoc fills the {{ $.path }} placeholders of text from doc; hidden,
+// when not nil, says which selections that find nothing held a secret.
+func renderDoc(text string, doc map[string]any, hidden func(name string, path []string) bool) string {
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	return placeholder().ReplaceAllStringFunc(text, func(m string) string {
-		expr := placeholder().FindStringSubmatch(m)[1]
+	return chain.Placeholders().ReplaceAllStringFunc(text, func(m string) string {
+		expr := chain.Placeholders().FindStringSubmatch(m)[1]
 		p, err := jsonpath.Parse(expr)
 		if err != nil {
 			return m
 		}
 		nodes := p.Select(doc)
 		if len(nodes) == 0 || nodes[0] == nil {
+			if name, path := chain.JSONPathHead(expr); hidden != nil && name != "" && hidden(name, path) {
+				return "***"
+			}
 			return "(" + lastSegment(expr) + ": unset)"
 		}
 		if len(nodes) == 1 {
@@ -68,7 +109,7 @@ func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *Guidance {
 	if s == nil {
 		return nil
 	}
-	g := &Guidance{Goal: f.render(s.Goal), Instructions: f.render(s.Guidance)}
+	g := &Guidance{Goal: f.render(s.GoalTemplate()), Instructions: f.render(s.GuidanceTemplate())}
 	for _, subject := range skillSubjects(f.w, s, offered) {
 		ref := SkillRef{Subject: subject}
 		if fr := f.w.Library[subject]; fr != nil {

@@ -49,6 +49,7 @@ func (f *flow) replay(history []TransitionRecord) {
 		f.noteOutput(h)
 		f.history = append(f.history, h)
 	}
+	f.hidden = lost
 	if len(lost) > 0 {
 		names := make([]string, 0, len(lost))
 		for n := range lost {

@@ -1,0 +1,54 @@
+package chain
+
+// reachability warns about states no path from initialState reaches (a
+// transition, a branch or a task's on_failure), and about runs that can
+// never end.
+func (v *validator) reachability() {
+	w := v.c.Workflow
+	seen := map[string]bool{w.InitialState: true}
+	queue := []string{w.InitialState}
+	ends := false
+	for len(queue) > 0 {
+		s := w.State(queue[0])
+		queue = queue[1:]
+		var next []string
+		if s.Terminal {
+			ends = true
+		}
+		for _, t := range s.Transitions {
+			next = append(next, t.Target)
+			for _, b := range t.Branches {
+				next = append(next, b.Target)
+			}
+		}
+		gotos := make([]string, 0, len(s.Branches)+1)
+		for _, b := range s.Branches {
+			gotos = append(gotos, b.Goto)
+		}
+		if s.OnFailure != "" {
+			// a failed task leads there: as much an edge as a branch
+			gotos = append(gotos, s.OnFailure)
+		}
+		for _, g := range gotos {
+			if g == End {
+				ends = true
+				continue
+			}
+			next = append(next, g)
+		}
+		for _, n := range next {
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	for _, s := range w.States {
+		if !seen[s.Name] {
+			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
+		}
+	}
+	if !ends {
+		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
+	}
+}
