@@ -127,21 +127,27 @@ func TestOCCConditionHolds(t *testing.T) {
 	}
 }
 
-// OCC's own spellings debate_agents and webhook_url load as agents and
-// url, each with a note; writing both spellings is an error.
+// OCC's own spellings (OCC b17e1ab mcp-server/tests/executor-steps.test.ts,
+// "Debate steps" and "Webhook steps": debate_agents, debate_rounds,
+// debate_decision, webhook_url, webhook_method, webhook_headers,
+// webhook_body, webhook_retry) load as agents, rounds, strategy, url,
+// method, headers, body and retry, each with a note; writing both
+// spellings is an error.
 func TestOCCOwnSpellings(t *testing.T) {
 	src := `name: c
 steps:
-  - {id: d, type: debate, model: openai/m, prompt: t, debate_agents: [{role: a, prompt: x}, {role: b, prompt: y}], output_var: o}
-  - {id: w, type: webhook, webhook_url: "http://127.0.0.1:9/h", depends_on: [d]}
+  - {id: d, type: debate, model: openai/m, prompt: t, debate_agents: [{role: a, prompt: x}, {role: b, prompt: y}], debate_rounds: 2, debate_decision: consensus, output_var: o}
+  - {id: w, type: webhook, webhook_url: "http://127.0.0.1:9/h", webhook_method: PUT, webhook_headers: {X-Custom: v}, webhook_body: '{"data":"test"}', webhook_retry: 3, depends_on: [d]}
 output: o
 `
 	l, err := Parse("c.yaml", []byte(src), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Chain.Step("d").Agents) != 2 || l.Chain.Step("w").URL != "http://127.0.0.1:9/h" {
-		t.Fatalf("agents %v url %q", l.Chain.Step("d").Agents, l.Chain.Step("w").URL)
+	d, w := l.Chain.Step("d"), l.Chain.Step("w")
+	if len(d.Agents) != 2 || d.Rounds != 2 || d.Strategy != "consensus" || w.URL != "http://127.0.0.1:9/h" || w.Method != "PUT" ||
+		w.Headers["X-Custom"] != "v" || w.Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 3 {
+		t.Fatalf("debate %+v webhook %+v", d.DebateFields, w)
 	}
 	var notes []string
 	for _, w := range l.Warnings {
@@ -149,7 +155,7 @@ output: o
 			notes = append(notes, w.Message)
 		}
 	}
-	if len(notes) != 2 {
+	if len(notes) != 8 {
 		t.Errorf("notes %q", notes)
 	}
 	both := strings.Replace(src, "debate_agents: [", "agents: [{role: z, prompt: z}], debate_agents: [", 1)

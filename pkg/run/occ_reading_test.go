@@ -2,10 +2,15 @@ package run
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
@@ -204,23 +209,187 @@ output: a
 	}
 }
 
-// OCC's own spellings debate_agents (its debate tests) and webhook_url
-// (its webhook tests, b17e1ab mcp-server/tests/webhook.test.ts) run as
-// agents and url.
-func TestOCCOwnSpellingsRun(t *testing.T) {
-	s := echoServer()
+// OCC b17e1ab mcp-server/tests/executor-steps.test.ts, "Webhook steps":
+// "uses custom webhook_method and webhook_headers" (PUT, the header and
+// the body as written) and "retries on failure and eventually succeeds"
+// (webhook_retry: 3, two 500s, then the answer is the output).
+func TestOCCWebhookOwnSpellings(t *testing.T) {
+	var calls int
+	var method, header, body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		b, _ := io.ReadAll(r.Body)
+		method, header, body = r.Method, r.Header.Get("X-Custom"), string(b)
+		if calls < 3 {
+			http.Error(w, "server error", http.StatusInternalServerError)
+			return
+		}
+		_, _ = w.Write([]byte("success"))
+	}))
+	defer srv.Close()
+	res := runChain(t, occHead+`steps:
+  - id: hook
+    type: webhook
+    prompt: webhook
+    webhook_url: "`+srv.URL+`/api"
+    webhook_method: PUT
+    webhook_headers: {X-Custom: value}
+    webhook_body: '{"data":"test"}'
+    webhook_retry: {max: 3, delay_ms: 1}
+    output_var: result
+output: result
+`, nil)
+	if res.Output != "success" || calls != 3 || method != "PUT" || header != "value" || body != `{"data":"test"}` {
+		t.Fatalf("output %#v after %d calls: %s X-Custom=%q body %q (err %s)", res.Output, calls, method, header, body, res.Error)
+	}
+}
+
+// OCC b17e1ab mcp-server/tests/executor-steps.test.ts, "Debate steps":
+// "runs debate with consensus decision" (the synthesis is the output) and
+// "debate with multiple rounds injects previous perspectives" (round 2's
+// prompts carry the other agents' answers).
+func TestOCCDebateRoundsAndConsensus(t *testing.T) {
+	var prompts []string
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		p := r.LastUserMessage()
+		prompts = append(prompts, p)
+		if strings.Contains(p, "View A") || strings.Contains(p, "View B") {
+			return llmtest.Reply{Text: "Agent says stuff"}
+		}
+		return llmtest.Reply{Text: "Consensus reached"}
+	})
 	defer s.Close()
 	res := runChain(t, occHead+`steps:
-  - id: deb
+  - id: debate2
     type: debate
     model: openai/m
-    prompt: topic
-    strategy: last_round
-    debate_agents: [{role: pro, prompt: "for it"}, {role: con, prompt: "against it"}]
-    output_var: out
-output: out
+    prompt: Topic
+    debate_agents: [{role: one, prompt: "View A"}, {role: two, prompt: "View B"}]
+    debate_rounds: 2
+    debate_decision: consensus
+    output_var: result
+output: result
 `, nil, WithModels(registryFor(s, nil)))
-	if out, _ := res.Output.(string); res.Status != Succeeded || !strings.Contains(out, "for it") || !strings.Contains(out, "against it") {
-		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
+	if res.Output != "Consensus reached" || len(prompts) != 5 {
+		t.Fatalf("output %#v after %d requests (err %s)", res.Output, len(prompts), res.Error)
+	}
+	seen := 0
+	for _, p := range prompts[2:4] {
+		if strings.Contains(p, "Agent says stuff") {
+			seen++
+		}
+	}
+	if seen != 2 {
+		t.Errorf("round 2 prompts do not carry the others' answers: %q", prompts[2:4])
+	}
+}
+
+// Reference 004 ("Cache key = hash of (step ID + resolved prompt +
+// model)") and OCC 13d9853 mcp-server/src/executor.ts's cache key, which
+// executor-steps.test.ts's "step cache hit" relies on: the same step,
+// prompt and model hit; another step id, prompt or model misses.
+func TestOCCCacheKey(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "answer to " + r.LastUserMessage()} })
+	defer s.Close()
+	store := cache.Open(t.TempDir())
+	chain := func(id, model string) string {
+		return occHead + "inputs: [q]\nsteps:\n  - {id: " + id + ", model: " + model + `, prompt: "{input.q}", cache: {enabled: true, ttl_minutes: 60}, output_var: a}` + "\noutput: a\n"
+	}
+	for i, tc := range []struct {
+		id, model, q string
+		requests     int
+	}{
+		{"ask", "openai/m", "one", 1},
+		{"ask", "openai/m", "one", 1},
+		{"other", "openai/m", "one", 2},
+		{"ask", "openai/m", "two", 3},
+		{"ask", "openai/n", "one", 4},
+	} {
+		res := runChain(t, chain(tc.id, tc.model), map[string]string{"q": tc.q}, WithModels(registryFor(s, nil)), WithCache(store, true))
+		if res.Status != Succeeded || s.Count() != tc.requests {
+			t.Fatalf("run %d (step %s, model %s, q %s): %s after %d requests, want %d", i+1, tc.id, tc.model, tc.q, res.Status, s.Count(), tc.requests)
+		}
+	}
+}
+
+// OCC c591dab mcp-server/tests/executor-utils.test.ts, "Output validation
+// (guardrails logic)" and its legacy fields, with reference 004 ("If
+// guardrails fail and retry is configured, the step re-runs
+// automatically"): an answer that breaks a guardrail fails an OCC step
+// without retry: after one request, and is asked again with retry:.
+func TestOCCGuardrails(t *testing.T) {
+	cases := []struct {
+		name, fields string
+		answers      []string
+		ok           bool
+		requests     int
+	}{
+		{"min_length fails without retry", "guardrails: [{type: min_length, value: 100}]", []string{"short"}, false, 1},
+		{"min_length retried", "guardrails: [{type: min_length, value: 10}], retry: {max: 2, delay_ms: 1}", []string{"short", "long enough now"}, true, 2},
+		{"must_contain and json_valid pass", `guardrails: [{type: must_contain, value: conclusion}, {type: json_valid}, {type: max_length, value: 1000}]`, []string{`{"result": "the conclusion"}`}, true, 1},
+		{"must_not_contain fails", "guardrails: [{type: must_not_contain, value: TODO}]", []string{"Has a TODO item"}, false, 1},
+		{"regex_match passes", `guardrails: [{type: regex_match, value: "^# "}]`, []string{"# Title\nBody"}, true, 1},
+		{"legacy output_must_contain fails", "output_must_contain: [required, also_needed]", []string{"No match here"}, false, 1},
+		{"legacy output_max_length fails", "output_max_length: 10", []string{strings.Repeat("x", 20)}, false, 1},
+		{"legacy output_schema json passes", "output_schema: json", []string{`{"a":1}`}, true, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var replies []llmtest.Reply
+			for _, a := range tc.answers {
+				replies = append(replies, llmtest.Reply{Text: a})
+			}
+			s := llmtest.New(replies...)
+			defer s.Close()
+			res := runChain(t, occHead+"steps:\n  - {id: g, model: openai/m, prompt: p, output_var: r, "+tc.fields+"}\noutput: r\n", nil, WithModels(registryFor(s, nil)))
+			if (res.Status == Succeeded) != tc.ok || s.Count() != tc.requests {
+				t.Fatalf("status %s after %d requests, want ok=%v after %d (err %s)", res.Status, s.Count(), tc.ok, tc.requests, res.Error)
+			}
+		})
+	}
+}
+
+// OCC b17e1ab mcp-server/tests/executor-steps.test.ts, "Loop steps": the
+// items of a JSON array, of an empty array, of lines of text, of a JSON
+// object (its values) and of one JSON scalar; loop_on_error: continue
+// keeps a failed item's place as an error text.
+func TestOCCLoopItems(t *testing.T) {
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.LastUserMessage(), "FAIL") {
+			return llmtest.Reply{Status: 400}
+		}
+		return llmtest.Reply{Text: "done " + r.LastUserMessage()}
+	})
+	defer s.Close()
+	cases := []struct {
+		name, items, onError string
+		want                 int
+		errorAt              int
+	}{
+		{"JSON array", `["apple","banana","cherry"]`, "", 3, -1},
+		{"empty array", `[]`, "", 0, -1},
+		{"lines of text", "line1\nline2\nline3", "", 3, -1},
+		{"JSON object", `{"a":"x","b":"y"}`, "", 2, -1},
+		{"JSON scalar", `"single"`, "", 1, -1},
+		{"continue on error", `["a","FAIL","c"]`, "continue", 3, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := occHead + `steps:
+  - {id: setup, type: transform, operation: template, template_str: ` + strconv.Quote(tc.items) + `, output_var: items}
+  - {id: loop1, type: loop, items_var: items, depends_on: [setup], model: openai/m, prompt: "Process: {item}", output_var: result` +
+				map[bool]string{true: ", loop_on_error: " + tc.onError, false: ""}[tc.onError != ""] + `}
+output: result
+`
+			res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
+			out, _ := json.Marshal(res.Output)
+			var items []string
+			if err := json.Unmarshal(out, &items); err != nil || len(items) != tc.want {
+				t.Fatalf("output %#v (%d items, want %d; err %s)", res.Output, len(items), tc.want, res.Error)
+			}
+			if tc.errorAt >= 0 && !strings.Contains(items[tc.errorAt], "ERROR") {
+				t.Errorf("item %d is %q, want an error text", tc.errorAt, items[tc.errorAt])
+			}
+		})
 	}
 }
