@@ -435,3 +435,19 @@ func TestOCCExecutorTransformsAndConditions(t *testing.T) {
 		})
 	}
 }
+
+// OCC b17e1ab mcp-server/tests/executor-steps.test.ts, "runs debate with
+// last_round decision (no synthesis)": agents without a role are named
+// Agent 1, Agent 2 in the output.
+func TestOCCDebateLastRoundNamesAgents(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "Agent final view"})
+	defer s.Close()
+	res := runChain(t, occHead+`steps:
+  - {id: debate3, type: debate, model: openai/m, prompt: Topic, debate_agents: [{prompt: A}, {prompt: B}], debate_rounds: 1, debate_decision: last_round, output_var: result}
+output: result
+`, nil, WithModels(registryFor(s, nil)))
+	out, _ := res.Output.(string)
+	if !strings.Contains(out, "Agent 1") || !strings.Contains(out, "Agent 2") || s.Count() != 2 {
+		t.Fatalf("output %q after %d requests (err %s)", out, s.Count(), res.Error)
+	}
+}
