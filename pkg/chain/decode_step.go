@@ -4,8 +4,19 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// stepAliases: reference 000 writes an executor's type as kind.
-var stepAliases = map[string]string{"kind": "type"}
+// stepAliases: reference 000 writes an executor's type as kind; OCC's own
+// engine spells a debate's and a webhook's fields with their type before
+// them (debate_agents, webhook_url: its tests do, its chain files write
+// agents and url).
+var stepAliases = map[string]string{"kind": "type",
+	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
+	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry"}
+
+// olderNames are the aliases read with a note: OCC's own spellings of a
+// field, said so where they are written.
+var olderNames = map[string]string{"debate_agents": "a debate's agents", "debate_rounds": "a debate's rounds",
+	"debate_decision": "a debate's strategy", "webhook_url": "a webhook's url", "webhook_method": "a webhook's method",
+	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry"}
 
 // decodeStep fills a step from its mapping, by the tags of Step's
 // fields. A step whose kind does not exist is read no further than its id
@@ -22,6 +33,12 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 				s.ID, s.FieldPos["id"] = id.value.Value, posOf(id.key)
 			}
 			return s, d.blocking() == before
+		}
+	}
+	for _, p := range pairs {
+		if what, older := olderNames[p.key.Value]; older {
+			d.warnf(posOf(p.key), "%s%s is OCC's own spelling of %s: read as %s (its chain files write %s)",
+				prefix, p.key.Value, what, stepAliases[p.key.Value], stepAliases[p.key.Value])
 		}
 	}
 	var argv []string

@@ -25,6 +25,10 @@ type Expression struct {
 	// InputFields are the inputs it reads as input.NAME.
 	InputFields []string
 	program     *vm.Program
+	// occText is set instead of program for a condition of an OCC file
+	// that chainrun's own format would refuse: the text, its {names}
+	// filled in, judged as OCC's condition evaluator judges it.
+	occText *Template
 }
 
 // refForm matches a {name.field} or {name|"fallback"} reference, optionally
@@ -242,6 +246,9 @@ func (e *Expression) Eval(env map[string]any) (any, error) {
 
 // Holds evaluates a condition.
 func (e *Expression) Holds(env map[string]any) (bool, error) {
+	if e.occText != nil {
+		return e.occHolds(env)
+	}
 	out, err := e.Eval(env)
 	if err != nil {
 		return false, err

@@ -184,6 +184,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 		}
 		return true
 	})
+	c.occ = readsAsOCC(root)
 	return c
 }
 

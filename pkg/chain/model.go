@@ -64,6 +64,8 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
+	// occ says the file is read as OCC's (occ_reading.go).
+	occ bool
 	// declaresConnections says the file itself has a connections: block.
 	// A file without one leaves its connections to the config (as
 	// mcp-flowgate's capability files leave them to the gateway's

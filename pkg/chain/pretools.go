@@ -244,6 +244,9 @@ func (v *validator) preTools(s *Step) {
 			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
+		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
+			// OCC reads it: the run does too, and never shows its value
+			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)
 		default:
 			if msg := u.check(&p); msg != "" {
 				v.d.errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)

@@ -130,6 +130,8 @@ type Step struct {
 	// piped marks a chain of an OCC pipeline: its output is kept by its
 	// id whether or not another reads it.
 	piped bool
+	// occ marks a step of a file read as OCC's (occ_reading.go).
+	occ bool
 	// lifecycle is the handler a step of handlers: belongs to
 	// (on_failure, …), seq its place in that handler's list.
 	lifecycle string

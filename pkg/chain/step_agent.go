@@ -54,7 +54,9 @@ func checkAgent(v *validator, s *Step) {
 // It runs for every kind, so that a misplaced field's value is judged too.
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.ContextStrategy {
-		if !validStrategy(strat) {
+		if !validStrategy(strat) && v.c.occ {
+			v.d.warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
+		} else if !validStrategy(strat) {
 			v.d.errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
 		}
 	}
@@ -72,7 +74,11 @@ func compileAgent(v *validator, s *Step, c *Compiled) {
 	c.System = v.template(s, "system", s.System)
 	c.Cwd = v.template(s, "cwd", s.Cwd)
 	for dep := range s.ContextStrategy {
-		if !slices.Contains(s.DependsOn, dep) && (v.produce[dep] == nil || !slices.Contains(s.DependsOn, v.produce[dep].ID)) {
+		switch {
+		case slices.Contains(s.DependsOn, dep) || v.produce[dep] != nil && slices.Contains(s.DependsOn, v.produce[dep].ID):
+		case v.c.occ:
+			v.d.warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as OCC accepts it (it applies if the prompt reads that name)", s.subject(), dep)
+		default:
 			v.d.errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
 		}
 	}

@@ -198,6 +198,7 @@ func (v *validator) compile(s *Step) {
 		s.compiled = &Compiled{}
 	}
 	c := s.compiled
+	s.occ = v.c.occ
 	v.preTools(s)
 	if s.ForEach != "" {
 		v.forEach(s)

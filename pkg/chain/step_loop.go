@@ -67,8 +67,13 @@ func checkLoop(v *validator, s *Step) {
 		v.d.errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
 	}
 	t := s.StepTemplate
+	if t == nil && s.Prompt != "" {
+		// OCC runs a loop without step_template as its own prompt per item
+		t = &Step{Pos: s.Pos, FieldPos: map[string]Pos{}}
+		s.StepTemplate = t
+	}
 	if t == nil {
-		v.d.errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item)", s.subject())
+		v.d.errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.subject())
 		return
 	}
 	if t.Type == "" {

@@ -116,6 +116,11 @@ func (v *validator) template(s *Step, field, text string) *Template {
 
 // checkRefs reports the references of t that name nothing.
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
+	for _, p := range t.parts {
+		if p.ref != nil {
+			v.occInputRef(s, field, p.ref)
+		}
+	}
 	for _, r := range t.Refs() {
 		v.ref(s, field, r)
 	}
@@ -190,7 +195,12 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 		return nil
 	}
 	sc := scope{v: v, s: s, self: self}
-	e, err := compileExpression(src, sc.has, asBool)
+	e, err := compileExpression(v.occInputSource(s, field, src), sc.has, asBool)
+	if err != nil && v.c.occ && (field == "condition" || field == "early_exit_if") && !bracedUnknown(err, src) {
+		// OCC's condition evaluator reads any text: chainrun's own
+		// format would refuse it, an OCC file means OCC's reading
+		return v.occCondition(s, field, src, err)
+	}
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.names {
@@ -202,6 +212,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 		v.d.errorf(s.At(field), "%s: %s %q %v", s.subject(), field, src, err)
 		return nil
 	}
+	e.Source = src
 	for _, f := range e.InputFields {
 		if v.c.Input(f) == nil {
 			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))

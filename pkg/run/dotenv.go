@@ -109,7 +109,7 @@ func (x *execution) environ(extra ...string) []string {
 // workflow) the caller's dotenv values, with those of its own file's
 // dotenv over them when it comes from another file.
 func (x *execution) inheritEnv(sub *execution) error {
-	sub.env = x.env
+	sub.setEnv(x.env)
 	if sub.c.File == x.c.File {
 		return nil
 	}
@@ -121,6 +121,6 @@ func (x *execution) inheritEnv(sub *execution) error {
 	if err != nil {
 		return err
 	}
-	sub.env = withDotenv(x.env, own)
+	sub.setEnv(withDotenv(x.env, own))
 	return nil
 }

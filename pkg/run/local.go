@@ -56,7 +56,7 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 	st := newStore(inputs)
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
-	x.env = env
+	x.setEnv(env)
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {
 			return nil, nil, err

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -207,6 +208,12 @@ func splitItems(v Value, commas bool) []Value {
 		}
 		return out
 	}
+	if commas {
+		// OCC's loop: a JSON object gives its values, a JSON scalar itself
+		if vals, ok := jsonItems(v.Text); ok {
+			return vals
+		}
+	}
 	sep := "\n"
 	if commas && !strings.Contains(strings.TrimSpace(v.Text), "\n") {
 		sep = ","
@@ -218,4 +225,48 @@ func splitItems(v Value, commas bool) []Value {
 		}
 	}
 	return out
+}
+
+// jsonItems are the items of text that is a JSON object (its values, in
+// the order written) or a JSON string, number or boolean (the one
+// value), as OCC's loop reads them.
+func jsonItems(text string) ([]Value, bool) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nil, false
+	}
+	if t[0] != '{' {
+		var scalar any
+		if err := json.Unmarshal([]byte(t), &scalar); err != nil || scalar == nil {
+			return nil, false
+		}
+		if _, isList := scalar.([]any); isList {
+			return nil, false
+		}
+		return []Value{dataValue(scalar)}, true
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []Value
+	for dec.More() {
+		if _, err := dec.Token(); err != nil {
+			return nil, false
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		var e any
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, false
+		}
+		out = append(out, dataValue(e))
+	}
+	if _, err := dec.Token(); err != nil || dec.More() {
+		return nil, false
+	}
+	return out, true
 }

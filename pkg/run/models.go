@@ -103,6 +103,12 @@ func (l *Local) CheckModels(c *chain.Chain) []error {
 // after a transient failure. Its Attempts is the most requests the step
 // sends one model.
 func policy(s *chain.Step) llm.Policy {
+	if s.OneRequest() {
+		// OCC's default (reference 004: "default: 1 = no retry")
+		p := llm.DefaultPolicy
+		p.Attempts = 1
+		return p
+	}
 	if s.Retry == nil {
 		return llm.DefaultPolicy
 	}

@@ -158,7 +158,7 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 	case "current_datetime":
 		out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
 	case "env_var":
-		out.value, err = envVar(p, x.getenv)
+		out.value, err = envVar(s, p, x.getenv)
 	case "web_search":
 		out, err = x.webSearch(tctx, sc, cp.Query)
 	case "ast_parse":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,9 +38,10 @@ func datetime(now time.Time, zone, format string) string {
 
 // envVar is an env_var pre_tool's value: the variable, else its
 // default_value. A name that says it holds a secret was refused when the
-// chain loaded; it is refused again here, should a chain bypass that.
-func envVar(p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
-	if chain.SecretEnvName(p.VarName) {
+// chain loaded, unless the file is OCC's (whose value the run masks: see
+// setEnv); it is refused again here, should a chain bypass that.
+func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
+	if chain.SecretEnvName(p.VarName) && !s.OCC() {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
 	}
 	if v, ok := getenv(p.VarName); ok {
@@ -139,4 +141,29 @@ func pickJSON(v Value, path string) (Value, error) {
 		}
 	}
 	return dataValue(d), nil
+}
+
+// setEnv gives the run its dotenv variables and, in a file read as OCC's,
+// adds the values of the secret-named variables its env_var pre_tools
+// read to what the run masks: OCC lets a chain read them into a prompt;
+// no output, event or saved run of chainrun shows them.
+func (x *execution) setEnv(env map[string]string) {
+	x.env = env
+	if !x.c.OCC() {
+		return
+	}
+	var more []string
+	x.c.Walk(func(s *chain.Step) {
+		for _, p := range s.PreTools {
+			if p.Type == "env_var" && chain.SecretEnvName(p.VarName) {
+				if v, ok := x.getenv(p.VarName); ok && strings.TrimSpace(v) != "" {
+					more = append(more, v)
+				}
+			}
+		}
+	})
+	if len(more) > 0 {
+		x.secretValues = append(slices.Clone(x.secretValues), more...)
+		x.secrets = newMasker(x.secretValues)
+	}
 }

@@ -181,7 +181,7 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDon
 	if err != nil {
 		return StepDone{Result: StepResult{ID: t.Step, Status: StepFailed, Error: err.Error()}}
 	}
-	x.env = env
+	x.setEnv(env)
 	sr, exit := x.runStepNoted(ctx, s, t.Note)
 	x.closeMCP()
 	done := StepDone{Result: *sr, EarlyExit: exit, Events: events.list, Warnings: x.warnings, Refused: x.refused[s.ID],

@@ -33,7 +33,9 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 		case err != nil || !ok:
 		case strings.HasPrefix(strategy, "truncate:"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(strategy, "truncate:"))
-			if len([]rune(v)) > n {
+			if s.OCC() {
+				v = occTruncated(v, n)
+			} else if len([]rune(v)) > n {
 				v = string([]rune(v)[:n]) + "…"
 			}
 		case strategy == "summarize" && v != "":

@@ -73,11 +73,7 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		if limit == 0 {
 			limit = 5000
 		}
-		r := []rune(in.Text)
-		if len(r) <= limit {
-			return text(in.Text)
-		}
-		return text(string(r[:limit]) + fmt.Sprintf("\n[truncated from %d chars]", len(r)))
+		return text(occTruncated(in.Text, limit))
 	case chain.OpReplace:
 		return text(s.Pattern().ReplaceAllString(in.Text, s.TemplateStr))
 	case chain.OpFilter:
@@ -228,4 +224,15 @@ func keysInOrder(text string) []string {
 		}
 	}
 	return keys
+}
+
+// occTruncated is text cut to its first limit characters, marked as OCC
+// marks a cut ("[truncated from N chars]" on a line of its own); text no
+// longer than limit is unchanged.
+func occTruncated(text string, limit int) string {
+	r := []rune(text)
+	if len(r) <= limit {
+		return text
+	}
+	return string(r[:limit]) + fmt.Sprintf("\n[truncated from %d chars]", len(r))
 }
