@@ -255,10 +255,28 @@ func (v *validator) branchShape(s *State) {
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}
+	if s.Task != nil && len(s.Task.ConditionKey) == 0 {
+		s.Task.cutIsResult = takesCut(s.Branches)
+	}
 	if seenDefault && s.Task != nil {
 		// an answer naming no keyword is the default branch's to take
 		s.Task.keywordDefault = true
 	}
+}
+
+// FinishCut is the finish reason of an answer cut at max_tokens, the
+// result of an agent task that a branch may take (reference 003).
+const FinishCut = "length"
+
+// takesCut reports whether a branch that compares a task's result, not
+// the default one, takes an answer cut at max_tokens.
+func takesCut(branches []*Branch) bool {
+	for _, b := range branches {
+		if b.Operator != OpDefault && b.Operator != OpEdgeTraversed && b.Matches(FinishCut) {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *validator) compose(prefix string, b *Branch) {
