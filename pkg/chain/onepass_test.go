@@ -25,6 +25,13 @@ func TestOnePassReportsEveryError(t *testing.T) {
 			[]string{`unknown field "colour"`, "no input is named woh (did you mean who?)"}, nil},
 		{"a misspelt dependency hides no reference", "name: c\nsteps:\n  - {id: build, type: cli, command: x, output_var: out}\n  - {id: b, type: cli, command: echo, args: ['{out}', '{nope}'], depends_on: [biuld]}\n",
 			[]string{`depends_on names "biuld", which is not a step (did you mean build?)`, "named nope"}, []string{"does not depend on"}},
+		{"inputs written as a mapping", "name: c\ninputs:\n  region: {default: eu}\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{input.region}', '{nope}'], timeout: 5}\n  - {id: b, type: transform, expr: 'a +', depends_on: [zz]}\n",
+			[]string{`c.yaml:3:3: inputs must be a list of {name, description, optional, default, secret, enum}, as in inputs: [{name: region}]`, `unknown field "timeout"`,
+				"named nope", `expr "a +" does not parse`, `depends_on names "zz"`}, []string{"no input is named"}},
+		{"inputs that are a number", "name: c\ninputs: 3\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{input.x}'], output_var: 9x}\n",
+			[]string{`c.yaml:2:9: inputs must be a list`, `output_var "9x"`}, []string{"no input is named"}},
+		{"an input entry that is a list", "name: c\ninputs:\n  - [who]\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{input.who}'], condition: '((('}\n",
+			[]string{`c.yaml:3:5: an input must be a mapping with a name`, `condition "(((" does not parse`}, []string{"no input is named"}},
 		{"workflow fields", wfHead + "      a:\n        goals: x\n        transitions:\n          go: {target: b, actr: agent}\n          two: {target: nowhere, actor: agent}\n      b: {terminal: true}\n",
 			[]string{`unknown field "goals" (did you mean goal?)`, `unknown field "actr" (did you mean actor?)`, `target "nowhere" is not a state`}, nil},
 	}

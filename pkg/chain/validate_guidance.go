@@ -52,7 +52,7 @@ func (v *validator) guidanceRead(name string, path []string) string {
 	if len(path) == 0 {
 		return fmt.Sprintf("{input} needs an input name, as in {input.%s}", firstInput(v.c))
 	}
-	if v.c.Input(path[0]) == nil {
+	if !v.hasInput(path[0]) {
 		return fmt.Sprintf("no input is named %s%s", path[0], didYouMean(path[0], v.inputNames()))
 	}
 	return ""

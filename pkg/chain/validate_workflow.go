@@ -334,7 +334,7 @@ func (v *validator) transitionCondition(t *Transition) *Expression {
 		return nil
 	}
 	for _, f := range e.InputFields {
-		if v.c.Input(f) == nil {
+		if !v.hasInput(f) {
 			v.d.errorf(t.At("condition"), "transition %q: condition %q: no input is named %s%s", t.Name, t.Condition, f, didYouMean(f, v.inputNames()))
 		}
 	}
