@@ -310,6 +310,7 @@ func (v *validator) stateRefs(s *State) {
 			t.cond = v.transitionCondition(t)
 		}
 		v.argSchema(t)
+		v.titleText(t)
 	}
 	if s.Task != nil {
 		v.compile(s.Task)
