@@ -126,3 +126,43 @@ func TestAContenoxChatCutAtMaxTokensFails(t *testing.T) {
 		t.Fatalf("%v %s: %s", err, res.Status, res.Error)
 	}
 }
+
+// TestACutAnswerFailsEveryModelCallNothingBranchesOn: an OCC merge's
+// summary, a workflow transition's agent executor and the model deciding
+// a workflow's decision point each fail on an answer cut at max_tokens,
+// naming the cut, rather than passing part of an answer on.
+func TestACutAnswerFailsEveryModelCallNothingBranchesOn(t *testing.T) {
+	tests := []struct {
+		name, src, agentModel string
+	}{
+		{"merge summary", "name: t\nsteps:\n  - {id: a, type: cli, run: echo one, output_var: a}\n  - {id: m, type: merge, depends_on: [a], inputs: [a], strategy: llm_summarize, model: openai/m, max_tokens: 12, prompt: 'Join {a}', output_var: out}\noutput: out\n", ""},
+		{"transition executor", wf(`    states:
+      a:
+        transitions:
+          go:
+            target: b
+            actor: deterministic
+            executor: {kind: agent, model: openai/m, max_tokens: 12, prompt: 'Write it all'}
+      b: {terminal: true}
+`), ""},
+		{"deciding model", wf(`    states:
+      a:
+        goal: Pick
+        transitions:
+          left: {target: b, actor: agent}
+          right: {target: b, actor: agent}
+      b: {terminal: true}
+`), "openai/m"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.New(llmtest.Reply{Text: "left and then", Finish: "length"})
+			defer s.Close()
+			res, err := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil))).Run(context.Background(),
+				Request{Chain: load(t, tt.src), AgentModel: tt.agentModel})
+			if err != nil || res.Status == Succeeded || !strings.Contains(res.Error, "cut off at max_tokens") {
+				t.Fatalf("%v %s %s: %s", err, res.Status, res.State, res.Error)
+			}
+		})
+	}
+}
