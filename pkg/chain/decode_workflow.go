@@ -209,7 +209,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		case "onTimeout":
 			decodeOnTimeout(d, w, v, prefix)
 		case "handlers":
-			d.errorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
+			d.looseErrorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		case "enable_human_ask", "human_ask_cap":
 			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:
@@ -331,7 +331,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 		})
 		if rel != nil {
 			if t.Executor == nil {
-				d.errorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
+				d.looseErrorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
 			} else {
 				decodeReliability(d, t.Executor, rel, tprefix)
 			}
@@ -368,7 +368,8 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix st
 func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 	prefix += "transition: "
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
+		d.looseErrorf(posOf(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
+		s.branchesUnread = true
 		return
 	}
 	checkKeys(d, v, prefix, keysOf[branchTransition]())
@@ -378,7 +379,8 @@ func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
 	}
 	list := valueOf(v, "branches")
 	if list == nil {
-		d.errorf(posOf(v), "%sbranches are required", prefix)
+		d.looseErrorf(posOf(v), "%sbranches are required", prefix)
+		s.branchesUnread = true
 		return
 	}
 	eachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {

@@ -32,6 +32,12 @@ func TestOnePassReportsEveryError(t *testing.T) {
 			[]string{`c.yaml:2:9: inputs must be a list`, `output_var "9x"`}, []string{"no input is named"}},
 		{"an input entry that is a list", "name: c\ninputs:\n  - [who]\nsteps:\n  - {id: a, type: cli, command: echo, args: ['{input.who}'], condition: '((('}\n",
 			[]string{`c.yaml:3:5: an input must be a mapping with a name`, `condition "(((" does not parse`}, []string{"no input is named"}},
+		{"slots that are not a mapping", wfHead + "      a:\n        slots: 5\n        transitions:\n          go: {target: nowhere, actor: human, condition: 'x >'}\n",
+			[]string{`c.yaml:7:16: state "a": slots: slots map each slot's name`, `target "nowhere" is not a state`, `condition "x >" does not parse`}, nil},
+		{"reliability without an executor, branches of the wrong shape", wfHead + "      a:\n        transitions:\n          go: {target: b, actor: human, reliability: {timeout: 5s}}\n      b:\n        task: {kind: noop}\n        transition: [x]\n      c:\n        task: {kind: noop}\n        transition: {on_failure: gone}\n",
+			[]string{`reliability applies to an executor: the transition has none`, `transition holds branches`, `branches are required`, `on_failure "gone"`}, []string{"branches is empty"}},
+		{"a key given twice", "name: c\nsteps:\n  - id: a\n    type: cli\n    run: echo\n    run: echo again\n    depends_on: [ghost]\n",
+			[]string{`c.yaml:6:5: step "a": run is given twice (first at line 5)`, `depends_on names "ghost"`}, nil},
 		{"workflow fields", wfHead + "      a:\n        goals: x\n        transitions:\n          go: {target: b, actr: agent}\n          two: {target: nowhere, actor: agent}\n      b: {terminal: true}\n",
 			[]string{`unknown field "goals" (did you mean goal?)`, `unknown field "actr" (did you mean actor?)`, `target "nowhere" is not a state`}, nil},
 	}

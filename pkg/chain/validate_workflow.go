@@ -88,7 +88,7 @@ func (v *validator) stateShape(s *State) {
 		d.errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
 	}
 	hasBranches := s.Branches != nil || s.FieldPos["transition"] != (Pos{})
-	if hasBranches && len(s.Branches) == 0 && s.Task != nil {
+	if hasBranches && len(s.Branches) == 0 && s.Task != nil && !s.branchesUnread {
 		d.errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
 	}
 	switch {
