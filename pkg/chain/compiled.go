@@ -95,6 +95,12 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	if err := json.Unmarshal(text, &sch); err != nil {
 		return nil, fmt.Errorf("the schema is not valid: %v", err)
 	}
+	var doc any
+	if json.Unmarshal(text, &doc) == nil {
+		if bad := unknownSchemaTypes(doc); bad != "" {
+			return nil, fmt.Errorf("%s", bad)
+		}
+	}
 	rs, err := sch.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s", firstLine(err.Error()))

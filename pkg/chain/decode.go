@@ -273,7 +273,7 @@ func mergedPairs(d *diags, m *yaml.Node, prefix string, merging map[*yaml.Node]b
 		if k.Tag == "!!merge" {
 			for _, src := range mergeSources(v) {
 				if merging[src] {
-					d.errorf(posOf(k), "%s<< merges a mapping into itself", prefix)
+					d.looseErrorf(posOf(k), "%s<< merges a mapping into itself", prefix)
 					continue
 				}
 				merged = append(merged, mergedPairs(d, src, prefix, merging)...)
@@ -281,7 +281,7 @@ func mergedPairs(d *diags, m *yaml.Node, prefix string, merging map[*yaml.Node]b
 			continue
 		}
 		if prev, dup := seen[k.Value]; dup {
-			d.errorf(posOf(k), "%s%s is given twice (first at line %d)", prefix, k.Value, prev.Line)
+			d.looseErrorf(posOf(k), "%s%s is given twice (first at line %d)", prefix, k.Value, prev.Line)
 			continue
 		}
 		seen[k.Value] = k

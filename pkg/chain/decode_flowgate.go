@@ -171,7 +171,7 @@ func decodeBlackboard(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 // an untyped slot), with scope and default beside the schema.
 func decodeSlots(d *diags, v *yaml.Node, prefix string) []*Slot {
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%sslots map each slot's name to its JSON Schema", prefix)
+		d.looseErrorf(posOf(v), "%sslots map each slot's name to its JSON Schema", prefix)
 		return nil
 	}
 	var out []*Slot

@@ -209,7 +209,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		case "onTimeout":
 			decodeOnTimeout(d, w, v, prefix)
 		case "handlers":
-			d.errorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
+			d.looseErrorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		case "enable_human_ask", "human_ask_cap":
 			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:
@@ -331,7 +331,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 		})
 		if rel != nil {
 			if t.Executor == nil {
-				d.errorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
+				d.looseErrorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
 			} else {
 				decodeReliability(d, t.Executor, rel, tprefix)
 			}
@@ -363,38 +363,6 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix st
 	}
 	c.Steps = append(c.Steps, s)
 	return s
-}
-
-func decodeBranches(d *diags, s *State, v *yaml.Node, prefix string) {
-	prefix += "transition: "
-	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
-		return
-	}
-	checkKeys(d, v, prefix, keysOf[branchTransition]())
-	if on := valueOf(v, "on_failure"); on != nil && on.Value != "" {
-		s.OnFailure = on.Value
-		s.FieldPos["on_failure"] = posOf(on)
-	}
-	list := valueOf(v, "branches")
-	if list == nil {
-		d.errorf(posOf(v), "%sbranches are required", prefix)
-		return
-	}
-	eachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
-		checkKeys(d, n, prefix+"branch: ", keysOf[Branch]())
-		if cn := valueOf(n, "compose"); cn != nil {
-			checkKeys(d, deref(cn), prefix+"compose: ", keysOf[Compose]())
-		}
-		b := &Branch{Pos: posOf(n)}
-		// unknown keys were reported above, with suggestions
-		if err := n.Load(b); err != nil {
-			// the branch is kept as far as it was read: the state's
-			// other checks run in the same pass
-			d.typeError(err, n, prefix+"branch: ")
-		}
-		s.Branches = append(s.Branches, b)
-	})
 }
 
 func quote(s string) string { return `"` + s + `"` }

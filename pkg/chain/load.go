@@ -158,7 +158,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 			decodeValue(d, v, &c.Output, "output: ")
 			c.OutputPos = posOf(v)
 		case "inputs":
-			c.Inputs = decodeInputs(d, v)
+			c.Inputs, c.inputsUnread = decodeInputs(d, v)
 		case "budget":
 			c.Budget = &Budget{}
 			decodeValue(d, v, c.Budget, "budget: ")
@@ -188,13 +188,21 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 	return c
 }
 
-func decodeInputs(d *diags, v *yaml.Node) []*Input {
+// decodeInputs reads the inputs: list. A block of another shape, or an
+// entry that is not an input, is reported without stopping the file's
+// other checks; unread then says the references to inputs cannot be
+// judged.
+func decodeInputs(d *diags, v *yaml.Node) (out []*Input, unread bool) {
 	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "inputs must be a list of {name, description, optional, default, secret, enum}")
-		return nil
+		msg := "inputs must be a list of {name, description, optional, default, secret, enum}"
+		if v.Kind == yaml.MappingNode && len(v.Content) > 0 {
+			k := v.Content[0].Value
+			msg += fmt.Sprintf(", as in inputs: [{name: %s}]", k)
+		}
+		d.softErrorf(posOf(v), "%s", msg)
+		return nil, true
 	}
-	var out []*Input
 	for _, n := range v.Content {
 		n = deref(n)
 		in := &Input{Pos: posOf(n)}
@@ -205,13 +213,14 @@ func decodeInputs(d *diags, v *yaml.Node) []*Input {
 			continue
 		}
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "an input must be a mapping with a name")
+			d.softErrorf(posOf(n), "an input must be a mapping with a name")
+			unread = true
 			continue
 		}
 		decodeChecked(d, n, "input: ", keysOf[Input](), in)
 		out = append(out, in)
 	}
-	return out
+	return out, unread
 }
 
 func decodeSteps(d *diags, v *yaml.Node) []*Step {

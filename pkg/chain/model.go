@@ -71,6 +71,10 @@ type Chain struct {
 	// mcp-flowgate's capability files leave them to the gateway's
 	// operator): a name neither declares is then the run's to refuse.
 	declaresConnections bool
+	// inputsUnread says the inputs: block could not be read (reported):
+	// references to inputs are then not judged, as they would all be
+	// reported unknown.
+	inputsUnread bool
 	// siblings are the chains of the same file, which a workflow step's
 	// definitionId finds first.
 	siblings []*Chain

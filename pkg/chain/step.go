@@ -107,6 +107,9 @@ type Step struct {
 	// keywordDefault is set on a workflow task whose state has a default
 	// branch (see KeywordFallsThrough).
 	keywordDefault bool
+	// cutIsResult is set on a workflow task whose state compares its
+	// finish reason with a branch that takes length (see CutIsResult).
+	cutIsResult bool
 	// meant are the keys this step's unknown fields are close to: what
 	// its kind requires is then not judged, since the field it lacks is
 	// likely one misspelt (and reported already).
@@ -142,6 +145,13 @@ type Step struct {
 // none of the keywords is a result rather than a failure: the step is a
 // workflow task whose state has a default branch to take it.
 func (s *Step) KeywordFallsThrough() bool { return s.keywordDefault }
+
+// CutIsResult reports whether an answer cut at max_tokens is the step's
+// result, length, rather than its failure: the step is a workflow's agent
+// task (without condition_key) whose state has a branch other than the
+// default one that takes length. Where nothing reads the finish reason,
+// a part of an answer must not pass for the whole.
+func (s *Step) CutIsResult() bool { return s.cutIsResult }
 
 // Who is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task).

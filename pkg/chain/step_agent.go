@@ -15,7 +15,7 @@ type AgentFields struct {
 	Prompt          string            `yaml:"prompt" doc:"The prompt of an agent step, or the question of a human step; {variables} are filled in."`
 	System          string            `yaml:"system" doc:"The system prompt of an agent step."`
 	Temperature     *float64          `yaml:"temperature" doc:"Sampling temperature of an agent step."`
-	MaxTokens       int               `yaml:"max_tokens" doc:"Cap on the answer of an agent step (default 4096)."`
+	MaxTokens       int               `yaml:"max_tokens" doc:"Cap on the answer of an agent step (default 4096); an answer cut there fails the step (finish_reason length), unless a workflow branch takes length."`
 	Tools           []string          `yaml:"tools" scalar:"ok" doc:"Tools the model may call: built-in Read, Write, Edit, Glob, Grep, Bash, or tools the chain defines."`
 	FallbackModels  []string          `yaml:"fallback_models" scalar:"ok" doc:"Models tried in order after the primary fails transiently."`
 	Cache           *Cache            `yaml:"cache" doc:"Keep the answer: {enabled, ttl_minutes}, or true."`

@@ -82,10 +82,19 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 			d.errorf(posOf(n), "a task is a mapping with id, handler and transition")
 			continue
 		}
-		if s := tc.task(n, i); s != nil {
-			w.States = append(w.States, s)
-			w.byName[s.Name] = s
+		s := tc.task(n, i)
+		if s == nil {
+			continue
 		}
+		if first, dup := w.byName[s.Name]; dup {
+			// a goto could not tell them apart: reported, and the
+			// repeated task still checked, so its own errors are too
+			d.softErrorf(s.Pos, "task %q: the task at line %d has the same id: ids name the tasks a goto leads to, so each is used once", s.Name, first.Pos.Line)
+			w.States = append(w.States, s)
+			continue
+		}
+		w.States = append(w.States, s)
+		w.byName[s.Name] = s
 	}
 	if len(w.States) > 0 {
 		w.InitialState = w.States[0].Name
@@ -198,7 +207,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 			}
 		}
 		if len(h.Routes) == 0 {
-			d.errorf(at("transition"), "%sa route task needs equals branches: their when values are the labels the model picks from", prefix)
+			d.softErrorf(at("transition"), "%sa route task needs equals branches: their when values are the labels the model picks from", prefix)
 		}
 	}
 	return s
@@ -242,9 +251,11 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			tc.readsInput = true
 		}
 	case "":
-		tc.d.errorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
+		// the task is checked as a noop: the file's other errors are
+		// reported with it
+		tc.d.softErrorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
 	default:
-		d.errorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
+		d.softErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
 	}
 	step.FieldPos["type"] = at("handler")
 	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {

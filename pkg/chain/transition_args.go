@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,30 +20,112 @@ type NeededArg struct {
 	Type        string `json:"type,omitempty"`
 	Enum        []any  `json:"enum,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Shape, for an object argument whose schema requires properties, is
+	// the object a hint shows for it: each required property's
+	// placeholder, a nested object's alike, so that the hint says what to
+	// fill in rather than <object>.
+	Shape map[string]any `json:"shape,omitempty"`
 }
 
 // Placeholder is the value a hint shows in the argument's place, to be
-// replaced: <string>, <integer>, <a|b> for an enum. A value given as the
-// placeholder itself is refused (IsPlaceholder): it was not filled in.
+// replaced: <string>, <integer>, <a|b> for an enum, and for an object
+// with required properties its Shape as JSON ({"name":"<string>"}). A
+// value given with a placeholder left in it is refused (IsPlaceholder):
+// it was not filled in.
 func (a NeededArg) Placeholder() string {
-	if len(a.Enum) > 0 {
-		words := make([]string, len(a.Enum))
-		for i, e := range a.Enum {
+	if a.Shape != nil {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(a.Shape)
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	return placeholderOf(a.Type, a.Enum)
+}
+
+// PlaceholderValue is the placeholder as a JSON value: the Shape of an
+// object, else the placeholder text (an MCP link's arguments).
+func (a NeededArg) PlaceholderValue() any {
+	if a.Shape != nil {
+		return a.Shape
+	}
+	return a.Placeholder()
+}
+
+// placeholderOf is the placeholder of a value of type typ or one of enum.
+func placeholderOf(typ string, enum []any) string {
+	if len(enum) > 0 {
+		words := make([]string, len(enum))
+		for i, e := range enum {
 			words[i] = textOfJSON(e)
 		}
 		return "<" + strings.Join(words, "|") + ">"
 	}
-	if a.Type != "" {
-		return "<" + a.Type + ">"
+	if typ != "" {
+		return "<" + typ + ">"
 	}
 	return "<value>"
 }
 
-// IsPlaceholder reports whether v is the argument's placeholder as a
-// hint shows it: a hint followed without filling it in.
+// IsPlaceholder reports whether v is the argument's placeholder, or holds
+// one of its Shape's placeholders where the Shape has it: a hint followed
+// without filling it in. v is the value as given (text of --arg, JSON of
+// an MCP client) or as converted.
 func (a NeededArg) IsPlaceholder(v any) bool {
-	s, ok := v.(string)
-	return ok && s == a.Placeholder()
+	if s, ok := v.(string); ok && s == a.Placeholder() {
+		return true
+	}
+	return a.Shape != nil && leftIn(a.Shape, v)
+}
+
+// leftIn reports whether v holds, at some place of shape, the placeholder
+// shape has there. Text is read as JSON first.
+func leftIn(shape map[string]any, v any) bool {
+	if s, ok := v.(string); ok {
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return false
+		}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, want := range shape {
+		switch w := want.(type) {
+		case map[string]any:
+			if leftIn(w, m[k]) {
+				return true
+			}
+		default:
+			if m[k] == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shapeOf is the Shape of an object schema p that requires properties
+// (nil otherwise), down to depth levels of nested objects.
+func shapeOf(root, p *jsonschema.Schema, depth int) map[string]any {
+	if depth == 0 || typeOf(p) != "object" || len(p.Required) == 0 {
+		return nil
+	}
+	out := map[string]any{}
+	for _, name := range p.Required {
+		q := p.Properties[name]
+		if q == nil {
+			out[name] = "<value>"
+			continue
+		}
+		q = localRef(root, q)
+		if nested := shapeOf(root, q, depth-1); nested != nil {
+			out[name] = nested
+		} else {
+			out[name] = placeholderOf(typeOf(q), q.Enum)
+		}
+	}
+	return out
 }
 
 // Describe is the argument as a question or a list shows it: its type
@@ -56,6 +139,8 @@ func (a NeededArg) Describe() string {
 			words[i] = textOfJSON(e)
 		}
 		fmt.Fprintf(&b, "one of %s", strings.Join(words, ", "))
+	case a.Shape != nil:
+		b.WriteString("object, JSON like " + a.Placeholder())
 	case a.Type != "":
 		b.WriteString(a.Type)
 	default:
@@ -83,6 +168,7 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 		if p := sch.Properties[name]; p != nil {
 			p = localRef(sch, p)
 			a.Type, a.Enum, a.Description = typeOf(p), p.Enum, firstLine(p.Description)
+			a.Shape = shapeOf(sch, p, 4)
 			if a.Description == "" {
 				a.Description = firstLine(p.Title)
 			}

@@ -52,7 +52,7 @@ func (v *validator) guidanceRead(name string, path []string) string {
 	if len(path) == 0 {
 		return fmt.Sprintf("{input} needs an input name, as in {input.%s}", firstInput(v.c))
 	}
-	if v.c.Input(path[0]) == nil {
+	if !v.hasInput(path[0]) {
 		return fmt.Sprintf("no input is named %s%s", path[0], didYouMean(path[0], v.inputNames()))
 	}
 	return ""
@@ -83,4 +83,24 @@ func (v *validator) stateTextError(s *State, field, raw, why string) {
 		return
 	}
 	v.d.errorf(s.At(field), "state %q: %s: %s: %s", s.Name, field, raw, why)
+}
+
+// titleText warns of a transition title that holds a reference or a
+// {{ $.path }} placeholder: a title is shown as written wherever a link
+// is (hints, retry lines, MCP, the deciding model's list), never filled
+// in, so what varies belongs in the state's goal or guidance.
+func (v *validator) titleText(t *Transition) {
+	if t.Title == "" {
+		return
+	}
+	var found []string
+	for _, r := range ParseTemplate(t.Title).Refs() {
+		found = append(found, r.Raw)
+	}
+	for _, m := range placeholderPattern().FindAllString(t.Title, -1) {
+		found = append(found, m)
+	}
+	for _, raw := range found {
+		v.d.warnf(t.At("title"), "transition %q: title: %s is shown as written: a title is not filled in; put what varies in the state's goal or guidance", t.Name, raw)
+	}
 }

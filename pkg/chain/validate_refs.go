@@ -78,7 +78,7 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 			v.d.errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, firstInput(v.c))
 			return
 		}
-		if v.c.Input(r.Path[0]) == nil {
+		if !v.hasInput(r.Path[0]) {
 			var names []string
 			for _, in := range v.c.Inputs {
 				names = append(names, in.Name)
@@ -214,11 +214,18 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	e.Source = src
 	for _, f := range e.InputFields {
-		if v.c.Input(f) == nil {
+		if !v.hasInput(f) {
 			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}
 	}
 	return e
+}
+
+// hasInput reports whether the chain declares an input of that name, or
+// its inputs could not be read (reported), so that no reference to one is
+// judged.
+func (v *validator) hasInput(name string) bool {
+	return v.c.inputsUnread || v.c.Input(name) != nil
 }
 
 func (v *validator) inputNames() []string {

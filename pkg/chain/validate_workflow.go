@@ -88,7 +88,7 @@ func (v *validator) stateShape(s *State) {
 		d.errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
 	}
 	hasBranches := s.Branches != nil || s.FieldPos["transition"] != (Pos{})
-	if hasBranches && len(s.Branches) == 0 && s.Task != nil {
+	if hasBranches && len(s.Branches) == 0 && s.Task != nil && !s.branchesUnread {
 		d.errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
 	}
 	switch {
@@ -255,10 +255,28 @@ func (v *validator) branchShape(s *State) {
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}
+	if s.Task != nil && len(s.Task.ConditionKey) == 0 {
+		s.Task.cutIsResult = takesCut(s.Branches)
+	}
 	if seenDefault && s.Task != nil {
 		// an answer naming no keyword is the default branch's to take
 		s.Task.keywordDefault = true
 	}
+}
+
+// FinishCut is the finish reason of an answer cut at max_tokens, the
+// result of an agent task that a branch may take (reference 003).
+const FinishCut = "length"
+
+// takesCut reports whether a branch that compares a task's result, not
+// the default one, takes an answer cut at max_tokens.
+func takesCut(branches []*Branch) bool {
+	for _, b := range branches {
+		if b.Operator != OpDefault && b.Operator != OpEdgeTraversed && b.Matches(FinishCut) {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *validator) compose(prefix string, b *Branch) {
@@ -292,6 +310,7 @@ func (v *validator) stateRefs(s *State) {
 			t.cond = v.transitionCondition(t)
 		}
 		v.argSchema(t)
+		v.titleText(t)
 	}
 	if s.Task != nil {
 		v.compile(s.Task)
@@ -316,7 +335,7 @@ func (v *validator) transitionCondition(t *Transition) *Expression {
 		return nil
 	}
 	for _, f := range e.InputFields {
-		if v.c.Input(f) == nil {
+		if !v.hasInput(f) {
 			v.d.errorf(t.At("condition"), "transition %q: condition %q: no input is named %s%s", t.Name, t.Condition, f, didYouMean(f, v.inputNames()))
 		}
 	}

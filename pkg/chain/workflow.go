@@ -132,6 +132,9 @@ type State struct {
 
 	// goal and guidance are Goal and Guidance as validation parsed them.
 	goal, guidance *Template
+	// branchesUnread: transition: is not a mapping of branches (reported),
+	// so its branches are not also called empty.
+	branchesUnread bool
 	// timeoutUnread: the timeout written is no duration (reported), so
 	// on_timeout is not also told it lacks one.
 	timeoutUnread bool

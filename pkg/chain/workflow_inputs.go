@@ -79,6 +79,10 @@ func (v *validator) argSchema(t *Transition) {
 		return
 	}
 	raw, _ := NormalizeYAML(t.InputSchema).(map[string]any)
+	if bad := unknownSchemaTypes(raw); bad != "" {
+		// reported, and the schema still read for the other checks
+		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema: %s", t.Name, bad)
+	}
 	sch, rs, problem := resolveSchema(raw)
 	if problem != "" {
 		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)

@@ -45,8 +45,20 @@ func filtered(provider, partial string, usage Usage) (*Response, error) {
 		&Error{Provider: provider, Declined: FinishContentFilter, Message: msg + " (finish_reason content_filter)"}
 }
 
-// DeclinedReason is FinishRefusal or FinishContentFilter when err is a
-// model declining the question, else "".
+// cutOff is an answer cut at the request's max tokens as a failure, for a
+// caller that does not branch on the finish reason: the part of an answer
+// would be taken for the whole. The error names the cap and what to do.
+func cutOff(provider string, maxTokens int) error {
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	return &Error{Provider: provider, Declined: FinishLength,
+		Message: fmt.Sprintf("the answer was cut off at max_tokens %d (finish reason length): raise max_tokens, or ask for a shorter answer", maxTokens)}
+}
+
+// DeclinedReason is FinishRefusal, FinishContentFilter or FinishLength
+// when err is a model that gave no answer (it declined the question, or
+// was cut off), else "".
 func DeclinedReason(err error) string {
 	var e *Error
 	if errors.As(err, &e) {

@@ -241,3 +241,32 @@ func TestOnlyCompleteAnswersAreCached(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestACutAnswerIsAFailureUnlessTheCallerBranchesOnIt: an answer cut at
+// max tokens, in either wire format, whole or streamed, is a failure
+// through WithRetry naming the cap (one request: it would be cut again);
+// a request whose caller branches on the finish reason gets the answer
+// with FinishLength.
+func TestACutAnswerIsAFailureUnlessTheCallerBranchesOnIt(t *testing.T) {
+	policy := llm.Policy{Attempts: 3, Delay: time.Millisecond}
+	forEachAdapter(t, func(t *testing.T, mk func(*llmtest.Server) llm.Provider, stream bool) {
+		s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+			if strings.HasSuffix(r.Path, "/chat/completions") {
+				return llmtest.Reply{Text: "The first part of", Finish: "length"}
+			}
+			return llmtest.Reply{Text: "The first part of", Finish: "max_tokens"}
+		})
+		defer s.Close()
+		req := request(stream, &strings.Builder{})
+		_, err := llm.WithRetry(llm.Target{Provider: mk(s), Model: "m-1"}, policy, nil).Complete(context.Background(), req)
+		declined(t, err, llm.FinishLength, []string{"cut off at max_tokens 50", "raise max_tokens"}, nil)
+		if s.Count() != 1 {
+			t.Errorf("a cut answer was asked again: %d requests", s.Count())
+		}
+		req.CutIsAnswer = true
+		resp, err := llm.WithRetry(llm.Target{Provider: mk(s), Model: "m-1"}, policy, nil).Complete(context.Background(), req)
+		if err != nil || resp.FinishReason != llm.FinishLength || resp.Text != "The first part of" {
+			t.Errorf("a caller that branches on the finish reason got %+v, %v", resp, err)
+		}
+	})
+}

@@ -48,6 +48,11 @@ type Request struct {
 	// decide, ToolChoiceRequired makes it call one of Tools, and any other
 	// value is the name of the one tool it must call.
 	ToolChoice string
+	// CutIsAnswer makes an answer cut at MaxTokens (FinishLength) an
+	// answer, for a caller that branches on the finish reason. Otherwise
+	// such an answer is a failure (see cutOff): a part of an answer taken
+	// for the whole would be passed on as if complete.
+	CutIsAnswer bool
 }
 
 // DefaultMaxTokens is the answer cap when a step sets none (the Messages
@@ -122,11 +127,12 @@ type Error struct {
 	// again (x-should-retry: false): it is not sent again to this model,
 	// though a transient failure still moves on to the next fallback.
 	NoRetry bool
-	// Declined is set when the model answered but declined the question:
-	// FinishRefusal or FinishContentFilter. Such an answer is no answer:
-	// never cached, not asked again of the same model (it would decline
-	// again), and passed to the next fallback model, whose provider's
-	// policy may differ.
+	// Declined is set when the model answered but gave no answer:
+	// FinishRefusal or FinishContentFilter (it declined the question), or
+	// FinishLength (it was cut at MaxTokens). Such an answer is never
+	// cached, not asked again of the same model (it would decline or be
+	// cut again), and passed to the next fallback model, whose provider's
+	// policy, or whose brevity, may differ.
 	Declined string
 }
 

@@ -120,6 +120,9 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 		start := time.Now()
 		var err error
 		resp, err = r.target.Provider.Complete(ctx, req)
+		if err == nil && resp.FinishReason == FinishLength && !req.CutIsAnswer {
+			err = cutOff(r.Name(), req.MaxTokens)
+		}
 		attempt = Attempt{Target: r.target, Number: r.count(err), Err: err, Duration: time.Since(start)}
 		if resp != nil {
 			attempt.Usage = resp.Usage
@@ -143,7 +146,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 	})
 	if err != nil {
 		if DeclinedReason(err) != "" || !retryable(err) && IsTransient(err) {
-			// it declined, or its server said not to ask again: later
+			// it declined or was cut off, or its server said not to ask again: later
 			// questions of the same caller go to the next model at once
 			r.Spend(err)
 		}

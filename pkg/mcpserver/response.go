@@ -102,7 +102,7 @@ func takeLink(id string, v int, l run.Link) Link {
 		link.Needs = l.Args
 		args := map[string]any{}
 		for _, a := range l.Args {
-			args[a.Name] = a.Placeholder()
+			args[a.Name] = a.PlaceholderValue()
 		}
 		link.Arguments["arguments"] = args
 	}

@@ -98,6 +98,7 @@ func (x *execution) agent(ctx context.Context, s *chain.Step, sc scope, t *tries
 		Messages:    append([]llm.Message{{Role: llm.User, Content: prompt}}, t.history...),
 		Temperature: s.Temperature,
 		MaxTokens:   s.MaxTokens,
+		CutIsAnswer: s.CutIsResult(),
 	}
 	x.stream(s, &req)
 	var models llm.Provider = lazyModels{x: x, s: s, t: t}

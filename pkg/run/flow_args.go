@@ -83,9 +83,13 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 // filled in) is refused.
 func argValue(t *chain.Transition, name string, v any) (any, error) {
 	for _, a := range t.NeededArgs() {
-		if a.Name == name && a.IsPlaceholder(v) {
-			return nil, fmt.Errorf("argument %q: %s is the hint's placeholder: give the value in its place", name, a.Placeholder())
+		if a.Name != name || !a.IsPlaceholder(v) {
+			continue
 		}
+		if a.Shape != nil {
+			return nil, fmt.Errorf("argument %q still holds a placeholder of the hint's %s: give the values in their places", name, a.Placeholder())
+		}
+		return nil, fmt.Errorf("argument %q: %s is the hint's placeholder: give the value in its place", name, a.Placeholder())
 	}
 	text, ok := v.(string)
 	if !ok || t.ArgType(name) == "" {
