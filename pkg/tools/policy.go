@@ -87,7 +87,7 @@ var plainBuiltins = []string{"cd", "pwd", "true", "false", ":", "test", "[", "ex
 
 // systemDirs are where an allowed name may be given by its path: a
 // program anywhere else (one the model wrote, say) is not the program the
-// allow list means.
+// allow list means. The first three are a PATH that finds the usual ones.
 var systemDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"}
 
 // wrappers are programs that run a program or code named in their
@@ -121,4 +121,32 @@ func runsOthers(name string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// Environ is environ as a command under p runs with: under an allow list,
+// PATH keeps only its absolute directories, as an empty or relative entry
+// finds a name in the working directory, where a model may have put a
+// program under an allowed name.
+func (p CommandPolicy) Environ(environ []string) []string {
+	if p.Allowed == nil {
+		return environ
+	}
+	out := slices.Clone(environ)
+	for i, kv := range out {
+		dirs, ok := strings.CutPrefix(kv, "PATH=")
+		if !ok {
+			continue
+		}
+		var kept []string
+		for _, d := range strings.Split(dirs, ":") {
+			if strings.HasPrefix(d, "/") {
+				kept = append(kept, d)
+			}
+		}
+		if kept == nil { // an empty PATH is the working directory too
+			kept = systemDirs[:3]
+		}
+		out[i] = "PATH=" + strings.Join(kept, ":")
+	}
+	return out
 }

@@ -67,6 +67,17 @@ func TestCommandPolicy(t *testing.T) {
 		{"a wrapper both lists leave to the allow list", CommandPolicy{Allowed: []string{"python3", "ls"}, Denied: []string{"sudo"}}, "python3 -c 'print(1)'", ""},
 		{"a wrapper with a deny list and no allow list", CommandPolicy{Denied: []string{"sudo"}}, "xargs -n1 echo", "runs other programs"},
 		{"an empty command", both, "   ", ""},
+		{"PATH set by printf -v before an allowed name", allow, "printf -v PATH %s .; ls", "printf of PATH"},
+		{"PATH set by printf -vNAME", deny, "printf -vPATH %s /tmp; ls", "printf of PATH"},
+		{"PATH unset: the shell then looks in the working directory", allow, "unset PATH; ls", "unset of PATH"},
+		{"PATH read from a file", allow, "read -r PATH < p; ls", "read of PATH"},
+		{"bash's table of programs set by printf", allow, "printf -v 'BASH_CMDS[ls]' %s ./ls; ls", "printf of BASH_CMDS"},
+		{"a loader variable read from a file", deny, "read LD_PRELOAD < f", "read of LD_PRELOAD"},
+		{"a variable a setter names by an expansion", allow, `read "$v" < p; ls`, "a variable named by an expansion"},
+		{"a name reference to PATH", CommandPolicy{Denied: []string{"rm"}}, "declare -n r=PATH; r=.; ls", "a name reference"},
+		{"mapfile of PATH", deny, "mapfile -t PATH < f", "mapfile of PATH"},
+		{"printf of the word PATH prints it", allow, "printf '%s\\n' PATH; echo PATH", ""},
+		{"a value holding a variable may be exported", deny, "export GOBIN=$PWD/bin; read -r line < f", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +121,32 @@ func TestBashKeepsToItsCommandPolicy(t *testing.T) {
 	}
 	if _, serr := os.Stat(filepath.Join(dir, "made")); serr == nil {
 		t.Error("the refused command ran")
+	}
+}
+
+// Under an allow list, a name is never found in the working directory
+// through a PATH entry that is empty or relative: a model that copied a
+// shell there under an allowed name would run anything.
+func TestBashAllowListIgnoresRelativePathEntries(t *testing.T) {
+	for _, path := range []string{":/usr/bin:/bin", ".:/usr/bin:/bin", "sub:/usr/bin:/bin", "sub"} {
+		t.Run(path, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, d := range []string{dir, filepath.Join(dir, "sub")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(d, "ls"), []byte("#!/bin/sh\necho planted > planted.txt\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := Env{Dir: dir, Environ: []string{"PATH=" + path}, Commands: CommandPolicy{Allowed: []string{"ls"}}}
+			if _, err := Run(t.Context(), env, "Bash", []byte(`{"command": "ls"}`)); err != nil {
+				t.Fatalf("ls: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "planted.txt")); err == nil {
+				t.Error("the ls in the working directory ran")
+			}
+		})
 	}
 }
 

@@ -50,7 +50,7 @@ func simpleCommands(src string) ([][]string, error) {
 			case redirect:
 				redirect = false
 			case len(words) == 0 && tok.assignment:
-				if name, _, _ := strings.Cut(tok.text, "="); slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_") {
+				if name, _, _ := strings.Cut(tok.text, "="); changesPrograms(name) {
 					return nil, errors.New("an assignment to " + name + ", which changes what a program is")
 				}
 			case len(words) == 0:
@@ -59,8 +59,8 @@ func simpleCommands(src string) ([][]string, error) {
 				}
 				words = append(words, tok.text)
 			default:
-				if name, _, ok := strings.Cut(tok.text, "="); ok && slices.Contains(declarers, words[0]) && (slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_")) {
-					return nil, errors.New(words[0] + " of " + name + ", which changes what a program is")
+				if why := setsProgramVariable(words, tok); why != "" {
+					return nil, errors.New(why)
 				}
 				words = append(words, tok.text)
 			}
@@ -69,11 +69,54 @@ func simpleCommands(src string) ([][]string, error) {
 }
 
 // execVars are variables that change which program a name runs, or
-// what a shell or the loader runs before it.
-var execVars = []string{"PATH", "ENV", "BASH_ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH"}
+// what a shell or the loader runs before it. BASH_CMDS is bash's table of
+// where each name's program is, BASH_ALIASES its aliases.
+var execVars = []string{"PATH", "ENV", "BASH_ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH", "BASH_CMDS", "BASH_ALIASES", "BASH_LOADABLES_PATH"}
 
-// declarers are the builtins that set variables from their arguments.
-var declarers = []string{"export", "readonly", "declare", "typeset", "local"}
+// changesPrograms reports whether setting or unsetting the variable name
+// (an array's element too: BASH_CMDS[ls]) changes what a program is: a
+// shell without PATH looks for programs in the working directory.
+func changesPrograms(name string) bool {
+	name, _, _ = strings.Cut(name, "[")
+	return slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_")
+}
+
+// setters are the builtins that set, unset or bind variables their
+// arguments name: printf only the one after -v, the others any.
+var setters = []string{"export", "readonly", "declare", "typeset", "local", "read", "mapfile", "readarray", "getopts", "unset", "let", "printf"}
+
+// setsProgramVariable says why an argument tok of the command begun by
+// words may change what a later name runs (a setter of PATH, of a name
+// the shell finds only when it runs, or a name reference, which sets a
+// variable named elsewhere), or "".
+func setsProgramVariable(words []string, tok shellToken) string {
+	prog := words[0]
+	if !slices.Contains(setters, prog) {
+		return ""
+	}
+	name := tok.text
+	if prog == "printf" {
+		prev := words[len(words)-1]
+		switch {
+		case prev == "-v":
+		case strings.HasPrefix(name, "-v") && len(name) > 2 && len(words) == 1:
+			name = name[2:]
+		default:
+			return ""
+		}
+	}
+	if strings.HasPrefix(name, "-") && strings.Contains(name, "n") && slices.Contains([]string{"declare", "typeset", "local", "readonly"}, prog) {
+		return prog + " " + name + ": a name reference, which sets a variable named elsewhere"
+	}
+	name, _, _ = strings.Cut(name, "=")
+	switch {
+	case tok.nameExpanded:
+		return prog + " of a variable named by an expansion"
+	case changesPrograms(name):
+		return prog + " of " + name + ", which changes what a program is"
+	}
+	return ""
+}
 
 type tokKind int
 
@@ -94,6 +137,9 @@ type shellToken struct {
 	text                          string
 	assignment                    bool
 	expanded, pattern, brace, raw bool
+	// nameExpanded: an expansion comes before the word's first =, in
+	// what a setter (read, export) takes for a variable's name.
+	nameExpanded bool
 }
 
 // shellKeywords start compound commands; as a program they are refused.
@@ -315,10 +361,12 @@ func (l *shellLexer) dollar(t *shellToken, b *strings.Builder) error {
 			l.i++
 		}
 		t.expanded = true
+		t.nameExpanded = t.nameExpanded || !strings.Contains(b.String(), "=")
 		return nil
 	case n != 0 && strings.IndexByte("0123456789?#@*$!-", n) >= 0:
 		l.i += 2
 		t.expanded = true
+		t.nameExpanded = t.nameExpanded || !strings.Contains(b.String(), "=")
 		return nil
 	}
 	b.WriteByte('$')
