@@ -87,6 +87,21 @@ func (m *masker) text(s string) string {
 	return m.inText.Replace(s)
 }
 
+// longest is the length of the longest form masked in a text (0 for
+// none): a text cut in pieces must not cut one of them.
+func (m *masker) longest() int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	for f := range m.whole {
+		if len(f) >= minMaskedLength {
+			n = max(n, len(f))
+		}
+	}
+	return n
+}
+
 // holds reports whether s contains any form of a secret, however short:
 // what holds one is never stored (a short secret makes this err on the
 // side of keeping nothing).
