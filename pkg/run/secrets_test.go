@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -270,6 +271,43 @@ steps:
 	for what, text := range map[string]string{"result": string(blob), "events": string(evs)} {
 		if strings.Contains(text, "Vk7-hid") {
 			t.Errorf("the %s shows the secret's beginning: %s", what, text)
+		}
+	}
+}
+
+// A --take whose argument the transition refuses, holding a secret input's
+// value (typed into the wrong field), names the argument, never the value:
+// the error ends the command before anything runs, outside the events.
+func TestRefusedDecisionArgumentShowsNoSecret(t *testing.T) {
+	c := load(t, `
+version: "1.0.0"
+workflows:
+  w:
+    inputSchema: {type: object, required: [tok], properties: {tok: {type: string, writeOnly: true}}}
+    initialState: a
+    states:
+      a:
+        transitions:
+          fin:
+            target: done
+            actor: human
+            inputSchema: {type: object, required: [n, e], properties: {n: {type: integer}, e: {type: string, enum: [x, y]}}}
+      done: {terminal: true}
+`)
+	const tok = "Kp4-topsecret-91"
+	j := &memJournal{}
+	l := New(WithDir(t.TempDir()))
+	if _, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, Journal: j}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []map[string]any{{"n": tok, "e": "x"}, {"n": 1, "e": tok}, {"n": "x" + tok + "x", "e": "x"}} {
+		_, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, History: j.transitions, Take: "fin", Args: args, Journal: j})
+		var ae *ArgError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%v: %v, want an ArgError", args, err)
+		}
+		if strings.Contains(err.Error(), "topsecret") {
+			t.Errorf("%v: the error shows the secret: %v", args, err)
 		}
 	}
 }
