@@ -25,6 +25,23 @@ import (
 // likewise, to the directory the step would run in, which the chain
 // names (its cwd, else the run's directory).
 
+// A decision's argument can be handed on before it makes a path: copied
+// to the context by an output mapping, selected by a $.-path, passed to a
+// called workflow or chain as its input. So in a workflow, and in what a
+// workflow calls, every path or cwd taken from the run's data is confined
+// (confines); only a path the chain writes out itself is not.
+
+// confines reports whether a path or cwd template, rendered here, is
+// confined: it reads a decision's arguments, or (chosenPaths) any of the
+// run's data. fromData says the path is a $.-path, which reads the run's
+// data whatever the template.
+func (x *execution) confines(t *chain.Template, fromData bool) bool {
+	if fromArguments(t) {
+		return true
+	}
+	return x.chosenPaths && (fromData || t != nil && len(t.Refs()) > 0)
+}
+
 // fromArguments reports whether a path template takes part of its value
 // from a decision's arguments.
 func fromArguments(t *chain.Template) bool {

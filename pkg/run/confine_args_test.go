@@ -124,3 +124,116 @@ func TestDecisionArgumentsStayInTheRunsDirectory(t *testing.T) {
 		}
 	}
 }
+
+// indirectPaths hands a decision's argument on before it makes a path:
+// copied to the context by an output mapping and read by a later
+// transition's file executor or cwd, selected by a $.-path, or passed to
+// a sub-workflow as its input.
+const indirectPaths = `
+version: "1"
+workflows:
+  ind:
+    initialState: s
+    states:
+      s:
+        transitions:
+          via_context:
+            target: reading
+            actor: agent
+            inputSchema: {type: object, required: [p], properties: {p: {type: string}}}
+            output: {where: "$.arguments.p"}
+          via_cwd:
+            target: listing
+            actor: agent
+            inputSchema: {type: object, required: [d], properties: {d: {type: string}}}
+            output: {d: {concat: ["$.arguments.d", ""]}}
+          by_jsonpath:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [p], properties: {p: {type: string}}}
+            executor: {kind: file, path: "$.arguments.p"}
+            output: {text: "$.output.text"}
+          via_sub:
+            target: done
+            actor: agent
+            inputSchema: {type: object, required: [p], properties: {p: {type: string}}}
+            executor: {kind: workflow, definitionId: subr, input: {q: "$.arguments.p"}}
+            output: {text: "$.output.text"}
+      reading:
+        transitions:
+          read: {target: done, actor: deterministic, executor: {kind: file, path: "{context.where}"}, output: {text: "$.output.text"}}
+      listing:
+        transitions:
+          list: {target: done, actor: deterministic, executor: {kind: cli, command: cat, args: [a.txt], cwd: "{context.d}"}, output: {text: "$.output.text"}}
+      done: {terminal: true}
+    output: context
+  subr:
+    inputSchema: {type: object, required: [q], properties: {q: {type: string}}}
+    initialState: s
+    states:
+      s:
+        transitions:
+          r: {target: e, actor: deterministic, executor: {kind: file, path: "{input.q}"}, output: {text: "$.output.text"}}
+      e: {terminal: true}
+    output: context
+`
+
+// TestDecisionArgumentsStayInTheRunsDirectoryHandedOn holds the same
+// confinement for an argument handed on: through the context to a later
+// transition's path or cwd, by a $.-path, or as a sub-workflow's input.
+func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "run")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range map[string]string{filepath.Join(top, "secret.txt"): "OUTSIDE-SECRET", filepath.Join(top, "a.txt"): "OUTSIDE-SECRET",
+		filepath.Join(dir, "inside.txt"): "inside text", filepath.Join(dir, "sub", "a.txt"): "sub listing"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Symlink(filepath.Join(top, "secret.txt"), filepath.Join(dir, "out"))
+	c := load(t, indirectPaths)
+	for _, tc := range []struct {
+		take string
+		args map[string]any
+		want string
+	}{
+		{"via_context", map[string]any{"p": filepath.Join(top, "secret.txt")}, ""},
+		{"via_context", map[string]any{"p": "../secret.txt"}, ""},
+		{"via_context", map[string]any{"p": "out"}, ""},
+		{"via_cwd", map[string]any{"d": ".."}, ""},
+		{"via_cwd", map[string]any{"d": top}, ""},
+		{"by_jsonpath", map[string]any{"p": filepath.Join(top, "secret.txt")}, ""},
+		{"by_jsonpath", map[string]any{"p": "sub/../../secret.txt"}, ""},
+		{"via_sub", map[string]any{"p": filepath.Join(top, "secret.txt")}, ""},
+		{"via_sub", map[string]any{"p": "../a.txt"}, ""},
+		{"via_context", map[string]any{"p": "inside.txt"}, "inside text"},
+		{"via_cwd", map[string]any{"d": "sub"}, "sub listing"},
+		{"by_jsonpath", map[string]any{"p": filepath.Join(dir, "inside.txt")}, "inside text"},
+		{"via_sub", map[string]any{"p": "sub/a.txt"}, "sub listing"},
+	} {
+		decide := func(context.Context, Decision) (Choice, bool) {
+			return Choice{Transition: tc.take, Args: tc.args}, true
+		}
+		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.take, tc.args, err)
+		}
+		got, _ := res.Context["text"].(string)
+		if strings.Contains(got+res.Error, "OUTSIDE-SECRET") {
+			t.Errorf("%s %v read outside the run's directory: %q", tc.take, tc.args, got)
+			continue
+		}
+		if tc.want == "" {
+			if res.Status != Failed || !strings.Contains(res.Error, "outside") {
+				t.Errorf("%s %v: %s %q, want a refusal saying the path is outside", tc.take, tc.args, res.Status, res.Error)
+			}
+			continue
+		}
+		if res.Status != Succeeded || !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: %s %q %s, want %q", tc.take, tc.args, res.Status, got, res.Error, tc.want)
+		}
+	}
+}
