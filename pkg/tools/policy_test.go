@@ -78,6 +78,12 @@ func TestCommandPolicy(t *testing.T) {
 		{"mapfile of PATH", deny, "mapfile -t PATH < f", "mapfile of PATH"},
 		{"printf of the word PATH prints it", allow, "printf '%s\\n' PATH; echo PATH", ""},
 		{"a value holding a variable may be exported", deny, "export GOBIN=$PWD/bin; read -r line < f", ""},
+		{"jobs -x runs a program", deny, "jobs -x touch x", "runs other programs"},
+		{"wait -p sets PATH to a number, a directory the model may have made", allow, "wait -n -p PATH; ls", "wait of PATH"},
+		{"compgen -C runs a command", deny, "compgen -C 'touch x' w", "runs other programs"},
+		{"mapfile -C runs a callback", CommandPolicy{Denied: []string{"rm"}}, "mapfile -C 'rm -rf x' -c 1 a < f", "runs other programs"},
+		{"readarray -C runs a callback", CommandPolicy{Denied: []string{"rm"}}, "readarray -t -C 'rm x' a < f", "runs other programs"},
+		{"complete -C names a command", deny, "complete -C 'touch x' ls", "runs other programs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

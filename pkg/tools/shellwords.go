@@ -82,8 +82,9 @@ func changesPrograms(name string) bool {
 }
 
 // setters are the builtins that set, unset or bind variables their
-// arguments name: printf only the one after -v, the others any.
-var setters = []string{"export", "readonly", "declare", "typeset", "local", "read", "mapfile", "readarray", "getopts", "unset", "let", "printf"}
+// arguments name (wait -p too): printf only the one after -v, the others
+// any.
+var setters = []string{"export", "readonly", "declare", "typeset", "local", "read", "mapfile", "readarray", "getopts", "unset", "let", "printf", "wait"}
 
 // setsProgramVariable says why an argument tok of the command begun by
 // words may change what a later name runs (a setter of PATH, of a name
