@@ -95,6 +95,7 @@ var systemDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/s
 var wrappers = []string{"env", "sudo", "doas", "su", "runuser", "pkexec", "xargs", "parallel", "exec", "eval",
 	"command", "builtin", "source", ".", "alias", "trap", "hash", "enable", "fc", "nohup", "time", "nice", "ionice", "timeout", "stdbuf", "setsid",
 	"jobs", "compgen", "complete", "bind", "mapfile", "readarray", // -x, -C, -F: a command or callback
+	"let", // arithmetic, which runs the substitutions a variable's value holds
 	"chroot", "unshare", "nsenter", "strace", "ltrace", "watch", "flock", "chrt", "taskset", "script", "expect",
 	"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "toybox",
 	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript"}

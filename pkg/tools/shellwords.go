@@ -92,6 +92,12 @@ var setters = []string{"export", "readonly", "declare", "typeset", "local", "rea
 // variable named elsewhere), or "".
 func setsProgramVariable(words []string, tok shellToken) string {
 	prog := words[0]
+	if (prog == "test" || prog == "[") && words[len(words)-1] == "-v" {
+		if tok.expanded || codeSubscript(tok.text) {
+			return prog + " -v of " + tok.text + ": an array element's subscript, which the shell evaluates as code"
+		}
+		return ""
+	}
 	if !slices.Contains(setters, prog) {
 		return ""
 	}
@@ -106,8 +112,8 @@ func setsProgramVariable(words []string, tok shellToken) string {
 			return ""
 		}
 	}
-	if strings.HasPrefix(name, "-") && strings.Contains(name, "n") && slices.Contains([]string{"declare", "typeset", "local", "readonly"}, prog) {
-		return prog + " " + name + ": a name reference, which sets a variable named elsewhere"
+	if strings.HasPrefix(name, "-") && strings.ContainsAny(name, "ni") && slices.Contains([]string{"declare", "typeset", "local", "readonly"}, prog) {
+		return prog + " " + name + ": a name reference (which sets a variable named elsewhere) or an integer (whose values the shell evaluates as code)"
 	}
 	name, _, _ = strings.Cut(name, "=")
 	switch {
@@ -115,8 +121,22 @@ func setsProgramVariable(words []string, tok shellToken) string {
 		return prog + " of a variable named by an expansion"
 	case changesPrograms(name):
 		return prog + " of " + name + ", which changes what a program is"
+	case codeSubscript(name):
+		return prog + " of " + name + ": an array element's subscript, which the shell evaluates as code"
 	}
 	return ""
+}
+
+// codeSubscript reports whether name is an array element whose subscript
+// is not a plain number: bash evaluates a subscript as arithmetic, and
+// arithmetic runs the substitutions a variable's value holds.
+func codeSubscript(name string) bool {
+	_, sub, ok := strings.Cut(name, "[")
+	if !ok {
+		return false
+	}
+	sub = strings.TrimSuffix(sub, "]")
+	return sub == "" || strings.Trim(sub, "0123456789") != ""
 }
 
 type tokKind int
@@ -356,6 +376,8 @@ func (l *shellLexer) dollar(t *shellToken, b *strings.Builder) error {
 		return errors.New("a substitution or expansion ($" + string(n) + ")")
 	case n == '\'' || n == '"':
 		return errors.New("$-quoting")
+	case n == '[':
+		return errors.New("an arithmetic expansion ($[)")
 	case n == '_' || n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z':
 		l.i++
 		for c := l.peek(0); c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'; c = l.peek(0) {
