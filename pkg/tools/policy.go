@@ -98,11 +98,19 @@ var wrappers = []string{"env", "sudo", "doas", "su", "runuser", "pkexec", "xargs
 	"let", // arithmetic, which runs the substitutions a variable's value holds
 	"chroot", "unshare", "nsenter", "strace", "ltrace", "watch", "flock", "chrt", "taskset", "script", "expect",
 	"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "toybox",
-	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript"}
+	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript",
+	// shell escapes, configured commands, scripts of a project
+	"ex", "ed", "view", "rvim", "vimdiff", "less", "more", "man", "most", "git", "make", "gmake", "npm", "npx", "yarn", "pnpm",
+	"pip", "pip3", "go", "cargo", "docker", "podman", "kubectl", "at", "batch", "crontab", "systemd-run", "screen", "tmux",
+	"unbuffer", "fakeroot", "firejail", "bwrap", "chpst", "gdb", "rlwrap", "socat", "nc", "ncat", "sqlite3", "mysql", "psql",
+	"rsync", "scp", "sftp", "ftp"}
 
 // interpreters run code given as an argument; their versioned names
 // (python3.12) count too.
 var interpreters = []string{"python", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "tclsh", "wish", "pwsh", "Rscript"}
+
+// tarRunners are tar's long options that name a program to run.
+var tarRunners = []string{"--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command"}
 
 // runsOthers reports whether a program runs programs or code its
 // arguments name.
@@ -113,6 +121,16 @@ func runsOthers(name string, args []string) bool {
 	for _, i := range interpreters {
 		if rest, ok := strings.CutPrefix(name, i); ok && strings.Trim(rest, "0123456789.") == "" {
 			return true
+		}
+	}
+	if name == "tar" {
+		for i, a := range args {
+			// -I and -F in a cluster of short options (or the first
+			// word, old style: tar xIf) name a program
+			short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 0 && !strings.HasPrefix(a, "-")
+			if short && strings.ContainsAny(a, "IF") || slices.ContainsFunc(tarRunners, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") }) {
+				return true
+			}
 		}
 	}
 	if name == "find" {
