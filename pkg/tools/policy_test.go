@@ -79,6 +79,8 @@ func TestCommandPolicy(t *testing.T) {
 		{"printf of the word PATH prints it", allow, "printf '%s\\n' PATH; echo PATH", ""},
 		{"a value holding a variable may be exported", deny, "export GOBIN=$PWD/bin; read -r line < f", ""},
 		{"jobs -x runs a program", deny, "jobs -x touch x", "runs other programs"},
+		{"an assignment split by a line continuation", deny, "A\\\n=1 touch x", `"touch" is denied`},
+		{"an assignment's name joined across a continuation", deny, "read\\\nonly= touch", `"touch" is denied`},
 		{"git runs what its config or hooks say", deny, "git -c core.pager='touch x' log", "runs other programs"},
 		{"make runs a Makefile's recipes", deny, "make all", "runs other programs"},
 		{"an editor's shell escape", deny, "ex -c '!touch x' -c q f", "runs other programs"},

@@ -290,9 +290,15 @@ func (l *shellLexer) word() (shellToken, error) {
 		}
 		switch c {
 		case '\\':
+			if l.peek(1) == '\n' {
+				// a line continuation is gone before the shell reads
+				// words: it quotes nothing (A\<newline>=1 is A=1)
+				l.i += 2
+				continue
+			}
 			t.raw = true
 			l.i++
-			if l.i < len(l.src) && l.src[l.i] != '\n' {
+			if l.i < len(l.src) {
 				b.WriteByte(l.src[l.i])
 			}
 			l.i++
