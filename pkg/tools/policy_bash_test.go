@@ -12,7 +12,7 @@ import (
 // TestCommandPolicyAgainstBash builds commands from pieces that hide a
 // program (quotes, continuations, expansions, assignments, builtins,
 // operators) and runs every one the policy lets through under bash, with a
-// denied touch that leaves a mark: none may run it. The pieces are fixed
+// touch that leaves a mark, denied or not allowed: none may run it. The pieces are fixed
 // and the draw seeded, so a failure repeats.
 func TestCommandPolicyAgainstBash(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -34,11 +34,12 @@ func TestCommandPolicyAgainstBash(t *testing.T) {
 		" ", ";", "&&", "||", "|", "&", "\n", "!", "(", ")", "{", "}", "echo", "read", "printf", "-v", "PATH", "T=touch", "x=1", "eval", "exec", "command", "builtin",
 		"'", "\"", "#", "<", ">", "f", "<<<", "$[", "]", "a", "=", "export", "unset", "declare", "-n", "-i", "let", "test", "-v", ":", "cd", "..", "set", "--", "x[$(touch)]",
 		"alias", "shopt", "-s", "expand_aliases", "BASH_ENV=f", "ENV=f", "trap", "source", ".", "IFS=o", "to${IFS}uch", "touc\\h", "\\", "time", "coproc", "function", "case", "in", "esac", "if", "then", "fi",
-		"\\\n", "*", "?", "~", "$0", "$_", "$@", "\"$@\"", "sh", "bash", "-c", "[[", "]]", "$((", "))", "2>&1", "1>", "&>", "|&", ";;", "\t", "\r", "\v"}
-	p := CommandPolicy{Denied: []string{"touch"}}
+		"\\\n", "*", "?", "~", "$0", "$_", "$@", "\"$@\"", "sh", "bash", "-c", "[[", "]]", "$((", "))", "2>&1", "1>", "&>", ">&1set", "<&0x", "|&", ";;", "\t", "\r", "\v"}
+	policies := []CommandPolicy{{Denied: []string{"touch"}}, {Allowed: []string{"echo", "cat", "ls"}}}
 	r := rand.New(rand.NewSource(28))
 	passed := 0
-	for range 15000 {
+	for i := range 20000 {
+		p := policies[i%len(policies)]
 		k := 1 + r.Intn(7)
 		var b strings.Builder
 		for j := 0; j < k; j++ {
@@ -60,7 +61,7 @@ func TestCommandPolicyAgainstBash(t *testing.T) {
 		c.Env = []string{"PATH=" + d + "/bin:/usr/bin:/bin", "T=touch"}
 		_ = c.Run()
 		if _, err := os.Stat(filepath.Join(d, "PWNED")); err == nil {
-			t.Errorf("%q passed the policy and ran touch", cmd)
+			t.Errorf("%q passed the policy %+v and ran touch", cmd, p)
 			_ = os.Remove(filepath.Join(d, "PWNED"))
 		}
 	}

@@ -269,10 +269,15 @@ func (l *shellLexer) redirect() (shellToken, error) {
 	case n == '&':
 		l.i++
 		if d := l.peek(0); d == '-' || d >= '0' && d <= '9' {
+			start := l.i
 			for l.peek(0) == '-' || l.peek(0) >= '0' && l.peek(0) <= '9' {
 				l.i++
 			}
-			return shellToken{kind: tokDescriptor}, nil
+			if e := l.peek(0); e == 0 || strings.IndexByte(" \t\n;&|<>()", e) >= 0 {
+				return shellToken{kind: tokDescriptor}, nil
+			}
+			// >&1set: the shell reads the whole word, a file's name
+			l.i = start
 		}
 	}
 	return shellToken{kind: tokRedirect}, nil
