@@ -50,7 +50,7 @@ func simpleCommands(src string) ([][]string, error) {
 			case redirect:
 				redirect = false
 			case len(words) == 0 && tok.assignment:
-				if name, _, _ := strings.Cut(tok.text, "="); changesPrograms(name) {
+				if name, _, _ := strings.Cut(tok.text, "="); changesPrograms(strings.TrimSuffix(name, "+")) {
 					return nil, errors.New("an assignment to " + name + ", which changes what a program is")
 				}
 			case len(words) == 0:
@@ -116,6 +116,7 @@ func setsProgramVariable(words []string, tok shellToken) string {
 		return prog + " " + name + ": a name reference (which sets a variable named elsewhere) or an integer (whose values the shell evaluates as code)"
 	}
 	name, _, _ = strings.Cut(name, "=")
+	name = strings.TrimSuffix(name, "+")
 	switch {
 	case tok.nameExpanded:
 		return prog + " of a variable named by an expansion"
@@ -335,7 +336,8 @@ func (l *shellLexer) word() (shellToken, error) {
 		case '{', '}':
 			t.brace = true
 		case '=':
-			if nameEnd < 0 && !t.raw && isName(b.String()) {
+			// NAME= and NAME+= (appending) are assignments
+			if nameEnd < 0 && !t.raw && isName(strings.TrimSuffix(b.String(), "+")) {
 				nameEnd = b.Len()
 			}
 		}
