@@ -34,7 +34,7 @@ func TestCommandPolicyAgainstBash(t *testing.T) {
 		" ", ";", "&&", "||", "|", "&", "\n", "!", "(", ")", "{", "}", "echo", "read", "printf", "-v", "PATH", "T=touch", "x=1", "eval", "exec", "command", "builtin",
 		"'", "\"", "#", "<", ">", "f", "<<<", "$[", "]", "a", "=", "export", "unset", "declare", "-n", "-i", "let", "test", "-v", ":", "cd", "..", "set", "--", "x[$(touch)]",
 		"alias", "shopt", "-s", "expand_aliases", "BASH_ENV=f", "ENV=f", "trap", "source", ".", "IFS=o", "to${IFS}uch", "touc\\h", "\\", "time", "coproc", "function", "case", "in", "esac", "if", "then", "fi",
-		"\\\n", "*", "?", "~", "$0", "$_", "$@", "\"$@\"", "sh", "bash", "-c", "[[", "]]", "$((", "))", "2>&1", "1>", "&>", ">&1set", "<&0x", "x+=", "t$@ouch", "tou'ch'", "printf -v", "|&", ";;", "\t", "\r", "\v"}
+		"\\\n", "*", "?", "~", "$0", "$_", "$@", "\"$@\"", "sh", "bash", "-c", "[[", "]]", "$((", "))", "2>&1", "1>", "&>", ">&1set", "<&0x", "x+=", "t$@ouch", "tou'ch'", "printf -v", ">&-", "<&", ">&", "0", "2", "|&", ";;", "\t", "\r", "\v"}
 	policies := []CommandPolicy{{Denied: []string{"touch"}}, {Allowed: []string{"echo", "cat", "ls"}}}
 	r := rand.New(rand.NewSource(28))
 	passed := 0

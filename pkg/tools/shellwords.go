@@ -40,11 +40,12 @@ func simpleCommands(src string) ([][]string, error) {
 			if err := end(); err != nil {
 				return nil, err
 			}
-		case tokRedirect:
+		case tokRedirect, tokDescriptor:
+			// ">& 2>&1 x": the shell takes 2 for the first one's file
 			if redirect {
 				return nil, errors.New("a redirection without its file")
 			}
-			redirect = true
+			redirect = tok.kind == tokRedirect
 		case tokWord:
 			switch {
 			case redirect:
@@ -269,9 +270,17 @@ func (l *shellLexer) redirect() (shellToken, error) {
 		l.i++
 	case n == '&':
 		l.i++
-		if d := l.peek(0); d == '-' || d >= '0' && d <= '9' {
+		if l.peek(0) == '-' {
+			// >&- closes, whatever follows: >&-touch runs touch
+			l.i++
+			return shellToken{kind: tokDescriptor}, nil
+		}
+		if d := l.peek(0); d >= '0' && d <= '9' {
 			start := l.i
-			for l.peek(0) == '-' || l.peek(0) >= '0' && l.peek(0) <= '9' {
+			for l.peek(0) >= '0' && l.peek(0) <= '9' {
+				l.i++
+			}
+			if l.peek(0) == '-' { // >&2- moves the descriptor
 				l.i++
 			}
 			if e := l.peek(0); e == 0 || strings.IndexByte(" \t\n;&|<>()", e) >= 0 {
