@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // argPaths is a workflow whose transitions take paths from a decision's
@@ -234,6 +236,51 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 		}
 		if res.Status != Succeeded || !strings.Contains(got, tc.want) {
 			t.Errorf("%s %v: %s %q %s, want %q", tc.take, tc.args, res.Status, got, res.Error, tc.want)
+		}
+	}
+}
+
+// A run whose inputs a model or an MCP client chose (ChosenInputs) reads
+// no file outside its directory through a path made from them, in a DAG
+// chain's file step, a cwd, and a chain it calls; a run started from the
+// command line reads what its caller names, as before.
+func TestChosenInputsStayInTheRunsDirectory(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "run")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range map[string]string{filepath.Join(top, "secret.txt"): "OUTSIDE-SECRET", filepath.Join(top, "a.txt"): "OUTSIDE-SECRET",
+		filepath.Join(dir, "inside.txt"): "inside text", filepath.Join(dir, "sub", "a.txt"): "sub listing"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := load(t, "name: r\ninputs: [p]\nsteps:\n  - {id: f, type: file, path: '{input.p}', output_var: out}\noutput: out\n")
+	list := load(t, "name: l\ninputs: [d]\nsteps:\n  - {id: c, type: cli, command: cat, args: [a.txt], cwd: '{input.d}', output_var: out}\noutput: out\n")
+	for _, tc := range []struct {
+		c      *chain.Chain
+		inputs map[string]string
+		chosen bool
+		want   string // "" for a refusal
+	}{
+		{read, map[string]string{"p": filepath.Join(top, "secret.txt")}, true, ""},
+		{read, map[string]string{"p": "../secret.txt"}, true, ""},
+		{list, map[string]string{"d": ".."}, true, ""},
+		{read, map[string]string{"p": "inside.txt"}, true, "inside text"},
+		{list, map[string]string{"d": "sub"}, true, "sub listing"},
+		{read, map[string]string{"p": filepath.Join(top, "secret.txt")}, false, "OUTSIDE-SECRET"},
+	} {
+		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: tc.c, Inputs: tc.inputs, ChosenInputs: tc.chosen})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.inputs, err)
+		}
+		got := strings.TrimSpace(textOf(res.Output))
+		switch {
+		case tc.want == "" && (res.Status != Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE")):
+			t.Errorf("%v chosen: %s %q %q, want a refusal saying the path is outside", tc.inputs, res.Status, got, res.Error)
+		case tc.want != "" && got != tc.want:
+			t.Errorf("%v chosen=%v: %s %q %s, want %q", tc.inputs, tc.chosen, res.Status, got, res.Error, tc.want)
 		}
 	}
 }
