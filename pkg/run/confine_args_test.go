@@ -180,12 +180,12 @@ workflows:
     output: context
 `
 
-// TestDecisionArgumentsStayInTheRunsDirectoryHandedOn holds the same
-// confinement for an argument handed on: through the context to a later
-// transition's path or cwd, by a $.-path, or as a sub-workflow's input.
-func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
-	top := t.TempDir()
-	dir := filepath.Join(top, "run")
+// outsideAndIn makes a run's directory (dir) inside top: OUTSIDE-SECRET
+// in top's secret.txt and a.txt, inside.txt and sub/a.txt in dir.
+func outsideAndIn(t *testing.T) (top, dir string) {
+	t.Helper()
+	top = t.TempDir()
+	dir = filepath.Join(top, "run")
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +195,14 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return top, dir
+}
+
+// TestDecisionArgumentsStayInTheRunsDirectoryHandedOn holds the same
+// confinement for an argument handed on: through the context to a later
+// transition's path or cwd, by a $.-path, or as a sub-workflow's input.
+func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
+	top, dir := outsideAndIn(t)
 	os.Symlink(filepath.Join(top, "secret.txt"), filepath.Join(dir, "out"))
 	c := load(t, indirectPaths)
 	for _, tc := range []struct {
@@ -245,17 +253,7 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 // chain's file step, a cwd, and a chain it calls; a run started from the
 // command line reads what its caller names, as before.
 func TestChosenInputsStayInTheRunsDirectory(t *testing.T) {
-	top := t.TempDir()
-	dir := filepath.Join(top, "run")
-	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for p, text := range map[string]string{filepath.Join(top, "secret.txt"): "OUTSIDE-SECRET", filepath.Join(top, "a.txt"): "OUTSIDE-SECRET",
-		filepath.Join(dir, "inside.txt"): "inside text", filepath.Join(dir, "sub", "a.txt"): "sub listing"} {
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	top, dir := outsideAndIn(t)
 	read := load(t, "name: r\ninputs: [p]\nsteps:\n  - {id: f, type: file, path: '{input.p}', output_var: out}\noutput: out\n")
 	list := load(t, "name: l\ninputs: [d]\nsteps:\n  - {id: c, type: cli, command: cat, args: [a.txt], cwd: '{input.d}', output_var: out}\noutput: out\n")
 	for _, tc := range []struct {
