@@ -129,7 +129,7 @@ func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]stri
 	if err != nil {
 		return nil, err
 	}
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs, Events: events}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, Events: events, ChosenInputs: true}
 	return runSaved(ctx, m.f, engine, req, inputs, nil)
 }
 
@@ -172,7 +172,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
-	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started,
+	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, ChosenInputs: true, Resume: saved.Steps, Started: saved.Started,
 		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Rerun: rerun, Events: events})
 }
 

@@ -305,3 +305,42 @@ func TestLoadNamesTheRecordingsLine(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A credential no variable names (a key file a step read, a token pasted
+// in a prompt) is known by its shape: a recording holding a private key,
+// a cloud or forge token, or a model provider's key is refused; text that
+// only resembles one (a short "sk-", a PEM public key) is recorded.
+func TestCredentialShapedTextIsRefused(t *testing.T) {
+	for name, prompt := range map[string]string{
+		"a PEM private key":     "deploy with:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+		"an RSA private key":    "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n",
+		"an AWS access key id":  "aws_access_key_id = AKIAZ7Q2XK4PLM3N8RTW",
+		"a GitHub token":        `{"auth": "ghp_` + strings.Repeat("aZ9", 12) + `"}`,
+		"a fine-grained PAT":    "github_pat_11ABCDEFG0" + strings.Repeat("x7", 20),
+		"a Slack token":         "slack: xoxb-123456789012-abcdefABCDEF",
+		"an Anthropic key":      "key sk-ant-api03-" + strings.Repeat("Qw3", 10),
+		"an OpenAI project key": "OPENAI=sk-proj-" + strings.Repeat("Zx8", 12),
+		"a Google API key":      "AIza" + strings.Repeat("Sy9_", 8) + "abc",
+		"a GitLab token":        "glpat-" + strings.Repeat("k2", 10),
+		"a Stripe live key":     "sk_live_" + strings.Repeat("4eC3", 6),
+	} {
+		c, _ := Load(filepath.Join(t.TempDir(), "c.yaml"))
+		s := NewSession(c, "k", ModeMissing, models{&live{}}, nil, nil)
+		if _, err := ask(t, s, "ask", prompt); err == nil || !strings.Contains(err.Error(), "refusing to record") {
+			t.Errorf("%s: got %v, want a refusal", name, err)
+		}
+	}
+	for name, prompt := range map[string]string{
+		"a short sk- word":  "use the sk-learn library",
+		"a public key":      "-----BEGIN PUBLIC KEY-----\nMIIBIj\n",
+		"a word like AKIA":  "AKIA is four letters",
+		"ghp_ in prose":     "tokens start with ghp_ on GitHub",
+		"a placeholder key": "set OPENAI_API_KEY=sk-...",
+	} {
+		c, _ := Load(filepath.Join(t.TempDir(), "c.yaml"))
+		s := NewSession(c, "k", ModeMissing, models{&live{}}, nil, nil)
+		if _, err := ask(t, s, "ask", prompt); err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+		}
+	}
+}

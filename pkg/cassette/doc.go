@@ -9,7 +9,8 @@
 // turns of an agent loop replay in sequence. The file is readable YAML
 // for code review and holds no headers, URLs or keys: what is sent over
 // the wire is the provider's business, not the recording's. A value the
-// caller names secret (an API key, a secret input) is refused at write
+// caller names secret (an API key, a secret input), or text shaped like a
+// credential (a private key, a cloud or forge token), is refused at write
 // time.
 //
 // A request with no recording is a miss. In ModeNone (CI) a miss fails

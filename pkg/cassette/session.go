@@ -218,7 +218,8 @@ func (s *Session) Secrets() []Secret {
 	return slices.Clone(s.secrets)
 }
 
-// refuseSecrets fails a recording that would write a secret value.
+// refuseSecrets fails a recording that would write a secret value, or
+// text shaped like a credential whatever brought it (shapes.go).
 func (s *Session) refuseSecrets(r *Recording) error {
 	text := fmt.Sprintf("%+v", *r)
 	for _, sec := range s.Secrets() {
@@ -227,6 +228,9 @@ func (s *Session) refuseSecrets(r *Recording) error {
 				return fmt.Errorf("refusing to record step %s's model request: it holds the value of %s, which must never be written to %s", r.Step, sec.Name, s.c.Path)
 			}
 		}
+	}
+	if kind := credentialIn(text); kind != "" {
+		return fmt.Errorf("refusing to record step %s's model request: it holds what looks like %s, which must never be written to %s", r.Step, kind, s.c.Path)
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		}
 	}
 	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	callx.chosenPaths = callx.chosenPaths || x.chosenPaths
 	if err := x.inheritEnv(callx); err != nil {
 		return outcome{}, &permanentError{err}
 	}

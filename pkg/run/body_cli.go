@@ -208,20 +208,55 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 
 // lineWriter turns a command's output into step.log events, line by line.
 func (x *execution) lineWriter(step, stream string) io.Writer {
-	return &lineEmitter{emit: func(line string) {
+	w := &lineEmitter{emit: func(line string) {
 		x.emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
 	}}
+	if x.secrets != nil {
+		w.mask, w.hold = x.mask, x.secrets.longest()-1
+	}
+	return w
 }
 
+// lineEmitter cuts a step's output into step.log lines. A line too long
+// for one is cut in pieces, masked before it is cut (mask), and each
+// piece ends at least hold bytes before what is buffered, so that no
+// secret (of at most hold+1 bytes) is split between two pieces and shown
+// in neither masked.
 type lineEmitter struct {
 	emit func(string)
 	buf  []byte
+	mask func(string) string
+	hold int
 }
 
 // maxLogLine is the longest step.log line: a longer one (a minified file,
 // a progress bar without newlines) is sent in pieces of this size, so
 // --verbose costs the same per byte whatever the line length.
 const maxLogLine = 64 << 10
+
+// piece emits the first piece of a buffered line too long for one event,
+// and reports whether it did (masking may leave less than a piece).
+func (w *lineEmitter) piece() bool {
+	if w.mask == nil {
+		w.emit(string(w.buf[:maxLogLine]))
+		w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
+		return true
+	}
+	// masked, the buffer holds no whole secret: one that would straddle
+	// a cut this far from its end is still to come whole
+	s := w.mask(string(w.buf))
+	if len(s) < maxLogLine {
+		w.buf = append(w.buf[:0], s...)
+		return false
+	}
+	cut := min(maxLogLine, len(s)-w.hold)
+	if cut < maxLogLine/2 { // a secret of half a piece: pieces stay pieces
+		cut = maxLogLine
+	}
+	w.emit(s[:cut])
+	w.buf = append(w.buf[:0], s[cut:]...)
+	return true
+}
 
 // Write emits every complete line of p; only the new bytes are searched,
 // so a long line arriving in many writes costs no more than a short one.
@@ -232,15 +267,17 @@ func (w *lineEmitter) Write(p []byte) (int, error) {
 		if i < 0 {
 			w.buf = append(w.buf, p...)
 			for len(w.buf) >= maxLogLine {
-				w.emit(string(w.buf[:maxLogLine]))
-				w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
+				if !w.piece() {
+					break
+				}
 			}
 			break
 		}
 		w.buf = append(w.buf, p[:i]...)
 		for len(w.buf) > maxLogLine {
-			w.emit(string(w.buf[:maxLogLine]))
-			w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
+			if !w.piece() {
+				break
+			}
 		}
 		w.emit(strings.TrimRight(string(w.buf), "\r"))
 		w.buf = w.buf[:0]

@@ -21,7 +21,7 @@ func init() {
 				}
 				path = chain.Literal(p)
 			}
-			return x.file(s, sc, path, s.C().Cwd)
+			return x.file(s, sc, path, s.C().Cwd, s.C().PathJSON != nil)
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
 			if a := s.C().PathJSON; a != nil {
@@ -34,7 +34,8 @@ func init() {
 }
 
 // file reads a file, up to the in-memory cap; pre_tools use it too.
-func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (outcome, error) {
+// fromData says path was a $.-path, rendered from the run's data.
+func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template, fromData bool) (outcome, error) {
 	p, err := x.render(path, sc)
 	if err != nil {
 		return outcome{}, err
@@ -44,8 +45,8 @@ func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template) (ou
 		return outcome{}, err
 	}
 	jail := sc.jail
-	if jail == "" && fromArguments(path) {
-		jail = base // a path a decision chose stays under the step's directory
+	if jail == "" && x.confines(path, fromData) {
+		jail = base // a path a decision may have chosen stays under the step's directory
 	}
 	f, err := openRegular(jail, base, p)
 	if err != nil {

@@ -27,7 +27,7 @@ func init() {
 				p.Action = v.restPlan(s)
 				return
 			}
-			p.Action = methodOf(s.Method) + " " + v.keep(cs.URL)
+			p.Action = methodOf(s.Method) + " " + v.url(cs.URL)
 			if b := v.keep(cs.Body); b != "" {
 				p.Action += "\n" + b
 			}

@@ -65,7 +65,7 @@ func init() {
 			return x.webhook(ctx, s, sc)
 		},
 		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			p.Action = s.Method + " " + v.keep(s.C().URL)
+			p.Action = s.Method + " " + v.url(s.C().URL)
 			if b := v.keep(s.C().Body); b != "" {
 				p.Action += "\n" + b
 			}

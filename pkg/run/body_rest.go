@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // isREST reports whether an http step is mcp-flowgate's rest executor:
@@ -189,9 +190,9 @@ func sortedKeys[V any](m map[string]V) []string {
 // and what its body reads.
 func (v planView) restPlan(s *chain.Step) string {
 	c := s.C()
-	where := v.keep(c.URL)
+	where := v.url(c.URL)
 	if conn := v.x.c.Connections[s.Connection]; conn != nil {
-		where = strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path, "/")
+		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path, "/"))
 	}
 	line := methodOf(s.Method) + " " + where
 	if len(c.Query) > 0 {

@@ -195,6 +195,7 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 		req.Resume = scopedRecords(x.req.Resume, s.ID+"/")
 	}
 	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
+	sub.chosenPaths = sub.chosenPaths || x.chosenPaths
 	if err := x.inheritEnv(sub); err != nil {
 		return nil, &permanentError{err}
 	}

@@ -25,6 +25,44 @@ import (
 // likewise, to the directory the step would run in, which the chain
 // names (its cwd, else the run's directory).
 
+// A decision's argument can be handed on before it makes a path: copied
+// to the context by an output mapping, selected by a $.-path, passed to a
+// called workflow or chain as its input. So in a workflow whose decisions
+// take arguments, and in what such a workflow calls, every path or cwd
+// taken from the run's data is confined (confines); only a path the
+// chain writes out itself is not.
+
+// takesArguments reports whether a decision of w can be given arguments
+// (a transition with an inputSchema): only then can the run's data hold
+// what a model or an MCP client chose, so only then are the paths and
+// cwds its executors render from that data confined. A workflow without
+// one reads its paths from what the person who ran it gave, as a DAG
+// chain does.
+func takesArguments(w *chain.Workflow) bool {
+	if w == nil {
+		return false
+	}
+	for _, st := range w.States {
+		for _, t := range st.Transitions {
+			if t.InputSchema != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// confines reports whether a path or cwd template, rendered here, is
+// confined: it reads a decision's arguments, or (chosenPaths) any of the
+// run's data. fromData says the path is a $.-path, which reads the run's
+// data whatever the template.
+func (x *execution) confines(t *chain.Template, fromData bool) bool {
+	if fromArguments(t) {
+		return true
+	}
+	return x.chosenPaths && (fromData || t != nil && len(t.Refs()) > 0)
+}
+
 // fromArguments reports whether a path template takes part of its value
 // from a decision's arguments.
 func fromArguments(t *chain.Template) bool {

@@ -37,6 +37,10 @@ type Request struct {
 	Chain *chain.Chain
 	// Inputs are the raw --input values by name.
 	Inputs map[string]string
+	// ChosenInputs says a model or an MCP client chose the inputs, as a
+	// decision's arguments are chosen: a path or cwd made from them (or
+	// from anything the run derives) is confined to the run's directory.
+	ChosenInputs bool
 	// MaxTokens caps the run's model tokens (--max-tokens), with the
 	// chain's budget: the smaller wins. 0: no cap.
 	MaxTokens int

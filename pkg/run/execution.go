@@ -38,6 +38,12 @@ type execution struct {
 	routed  routing
 	waiting map[string]gateWait
 	secrets *masker
+	// chosenPaths: a path or cwd this execution renders from the run's
+	// data may hold what a decision chose, handed on through the context,
+	// a $.-path or a called workflow's input, so it is confined as an
+	// argument's is (confine.go). It holds in a workflow, in a run whose
+	// inputs a model or an MCP client chose, and in whatever they call.
+	chosenPaths bool
 	// secretValues are handed down to the chains this one calls.
 	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.

@@ -137,6 +137,12 @@ func (f *flow) takeArgs(given map[string]any) error {
 	}
 	args, err := decisionArgs(t, given)
 	if err != nil {
+		// a value typed into the wrong argument may be a secret input's,
+		// and this error ends the command outside the events
+		var ae *ArgError
+		if errors.As(err, &ae) {
+			ae.Msg = f.mask(ae.Msg)
+		}
 		return err
 	}
 	f.useArgs(args)

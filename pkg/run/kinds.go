@@ -102,8 +102,8 @@ func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
 	if d == "" {
 		return x.workDir(), nil
 	}
-	if fromArguments(cwd) {
-		// a directory a decision chose stays under the run's directory
+	if x.confines(cwd, false) {
+		// a directory a decision may have chosen stays under the run's directory
 		return confinedDir(x.workDir(), d)
 	}
 	if !filepath.IsAbs(d) {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,44 @@ func BenchmarkLongLineVerbose(b *testing.B) {
 			_, _ = w.Write(chunk)
 		}
 		w.flush()
+	}
+}
+
+// A secret in a line too long for one event is masked even where a
+// piece would end inside it: no piece shows a part of it, and the pieces
+// add up to the line masked.
+func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
+	const secret = `Zq9-SeCrEt-"77xy"`
+	m := newMasker([]string{secret})
+	b, _ := json.Marshal(secret)
+	escaped := string(b[1 : len(b)-1])
+	for _, tc := range []struct {
+		name string
+		line string
+	}{
+		{"across the first cut", strings.Repeat("A", maxLogLine-5) + secret + " tail"},
+		{"its last byte past the cut", strings.Repeat("B", maxLogLine-len(secret)+1) + secret},
+		{"its first byte at the cut", strings.Repeat("C", maxLogLine) + secret + strings.Repeat("c", 10)},
+		{"across the second cut, JSON-escaped", strings.Repeat("D", 2*maxLogLine-7) + escaped + "\tend"},
+		{"twice, once at each cut", strings.Repeat("E", maxLogLine-3) + secret + strings.Repeat("e", maxLogLine-len(secret)-9) + secret},
+	} {
+		for _, size := range []int{1 << 20, 4093, 7} {
+			var got []string
+			w := &lineEmitter{emit: func(l string) { got = append(got, m.text(l)) }, mask: m.text, hold: m.longest() - 1}
+			input := tc.line + "\n"
+			for i := 0; i < len(input); i += size {
+				_, _ = w.Write([]byte(input[i:min(i+size, len(input))]))
+			}
+			w.flush()
+			want := strings.ReplaceAll(strings.ReplaceAll(tc.line, secret, "***"), escaped, "***")
+			if joined := strings.Join(got, ""); joined != want {
+				t.Errorf("%s, writes of %d: the pieces do not add up to the masked line (%d pieces, %d bytes, want %d)", tc.name, size, len(got), len(joined), len(want))
+			}
+			for _, l := range got {
+				if strings.Contains(l, "SeCr") || strings.Contains(l, "77xy") {
+					t.Errorf("%s, writes of %d: a piece shows part of the secret", tc.name, size)
+				}
+			}
+		}
 	}
 }

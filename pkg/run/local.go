@@ -108,7 +108,7 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Bud
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
 	req.Resume, _ = keptSteps(c, req.Resume)
 	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
-		secrets: newMasker(secrets), secretValues: secrets, itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+		secrets: newMasker(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)

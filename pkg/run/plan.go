@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // PlannedStep is a step as --dry-run shows it: what would run, with
@@ -114,7 +115,7 @@ func (v planView) preTools(s *chain.Step) []string {
 		what := ""
 		switch p.Base() {
 		case "http":
-			what = methodOf(p.Method) + " " + v.keep(cp.URL)
+			what = methodOf(p.Method) + " " + v.url(cp.URL)
 		case "file", "ast_parse":
 			what = v.keep(cp.Path)
 		case "write_file":
@@ -142,6 +143,16 @@ func (v planView) preTools(s *chain.Step) []string {
 }
 
 // keep renders t leniently: what has no value yet stays a reference.
+// url renders a request's URL as the request's errors show it (redact.URL:
+// no user and password, query or fragment): a dry run's output lands in
+// CI logs.
+func (v planView) url(t *chain.Template) string {
+	if t == nil {
+		return ""
+	}
+	return redact.URL(v.keep(t))
+}
+
 func (v planView) keep(t *chain.Template) string {
 	if t == nil {
 		return ""

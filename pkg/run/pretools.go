@@ -152,7 +152,7 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
-		out, err = x.file(s, sc, cp.Path, s.C().Cwd)
+		out, err = x.file(s, sc, cp.Path, s.C().Cwd, false)
 	case "write_file":
 		out, err = x.writeFile(s, sc, cp, p.Append)
 	case "current_datetime":

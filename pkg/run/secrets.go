@@ -37,6 +37,9 @@ type masker struct {
 	inText *strings.Replacer
 	// whole holds every form, masked where it is a whole value.
 	whole map[string]bool
+	// long are the forms inText masks, whose parts are masked where a
+	// text was cut inside one (cutShort).
+	long []string
 }
 
 // newMasker is nil when no secret has a value.
@@ -70,6 +73,7 @@ func newMasker(values []string) *masker {
 		}
 		m.inText = strings.NewReplacer(pairs...)
 	}
+	m.long = long
 	return m
 }
 
@@ -84,7 +88,82 @@ func (m *masker) text(s string) string {
 	if m.inText == nil {
 		return s
 	}
-	return m.inText.Replace(s)
+	return m.cutShort(m.inText.Replace(s))
+}
+
+// cutMarks mark where a text was cut short: this module's "…", and the
+// "..." of the model providers' messages.
+var cutMarks = []string{"…", "..."}
+
+// minCutPart is the shortest part of a secret masked at a cut mark.
+const minCutPart = 2
+
+// cutShort masks what is left of a secret where a text was cut inside it
+// before it was masked (an error quoting the first bytes of a body, a
+// tail): a form's beginning right before a cut mark, its end right after
+// one.
+func (m *masker) cutShort(s string) string {
+	for _, mark := range cutMarks {
+		if !strings.Contains(s, mark) {
+			continue
+		}
+		parts := strings.Split(s, mark)
+		for j := range parts[:len(parts)-1] {
+			if n := m.partBefore(parts[j]); n > 0 {
+				parts[j] = parts[j][:len(parts[j])-n] + "***"
+			}
+			if n := m.partAfter(parts[j+1]); n > 0 {
+				parts[j+1] = "***" + parts[j+1][n:]
+			}
+		}
+		s = strings.Join(parts, mark)
+	}
+	return s
+}
+
+// partBefore is the length of the longest end of text that begins a
+// secret's form (0 for none).
+func (m *masker) partBefore(text string) int {
+	best := 0
+	for _, f := range m.long {
+		for k := min(len(f)-1, len(text)); k >= max(minCutPart, best+1); k-- {
+			if strings.HasSuffix(text, f[:k]) {
+				best = k
+				break
+			}
+		}
+	}
+	return best
+}
+
+// partAfter is the length of the longest beginning of text that ends a
+// secret's form (0 for none).
+func (m *masker) partAfter(text string) int {
+	best := 0
+	for _, f := range m.long {
+		for k := min(len(f)-1, len(text)); k >= max(minCutPart, best+1); k-- {
+			if strings.HasPrefix(text, f[len(f)-k:]) {
+				best = k
+				break
+			}
+		}
+	}
+	return best
+}
+
+// longest is the length of the longest form masked in a text (0 for
+// none): a text cut in pieces must not cut one of them.
+func (m *masker) longest() int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	for f := range m.whole {
+		if len(f) >= minMaskedLength {
+			n = max(n, len(f))
+		}
+	}
+	return n
 }
 
 // holds reports whether s contains any form of a secret, however short:

@@ -3,6 +3,10 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,6 +219,95 @@ steps:
 		_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"pin": pin}})
 		if err == nil || strings.Contains(err.Error(), `"`+pin+`"`) {
 			t.Errorf("the input error shows the secret: %v", err)
+		}
+	}
+}
+
+// A text cut short inside a secret (an error quoting the first 200 bytes
+// of a body, a tail after "…") shows no part of it: the beginning before
+// the cut mark, the end after it, in any form the masker knows.
+func TestMaskerHidesASecretCutShort(t *testing.T) {
+	const secret = `Zq9-SeCrEt-"77xy"`
+	m := newMasker([]string{secret})
+	for _, text := range []string{
+		"HTTP 500: xxxxx/Zq9-SeCrE…",
+		"the answer \"Zq9-SeCrEt-\\\"7...\" names no route",
+		"…rEt-\"77xy\" failed",
+		"stderr: ...SeCrEt-\"77xy\"",
+		"a: Zq9-S… b: …-\"77xy\"",
+		"url: /Zq9-SeCrEt-%2277x…",
+	} {
+		got := m.text(text)
+		for _, part := range []string{"Zq9-S", "SeCr", "77xy", "rEt-"} {
+			if strings.Contains(got, part) {
+				t.Errorf("%q masked is %q: it shows %q", text, got, part)
+			}
+		}
+	}
+	for _, text := range []string{"Zq9 and more…", "…and more", "a 77 x…"} {
+		if got := m.text(text); got != text {
+			t.Errorf("%q, cut short outside any secret, became %q", text, got)
+		}
+	}
+}
+
+// An HTTP step's error quotes the body's start: a body that echoes the
+// secret where the quote is cut shows none of it.
+func TestHTTPErrorBodyCutInsideASecretShowsNoneOfIt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = io.WriteString(w, strings.Repeat("x", 190)+r.URL.Path)
+	}))
+	defer srv.Close()
+	rec := &event.Recorder{}
+	res := runChain(t, `
+name: t
+inputs: [{name: tok, secret: true}]
+steps:
+  - {id: get, type: http, url: '`+srv.URL+`/{input.tok}', continue_on_error: true}
+`, map[string]string{"tok": "Vk7-hidden-token-42"}, WithEvents(rec))
+	blob, _ := json.Marshal(res)
+	evs, _ := json.Marshal(rec.Events())
+	for what, text := range map[string]string{"result": string(blob), "events": string(evs)} {
+		if strings.Contains(text, "Vk7-hid") {
+			t.Errorf("the %s shows the secret's beginning: %s", what, text)
+		}
+	}
+}
+
+// A --take whose argument the transition refuses, holding a secret input's
+// value (typed into the wrong field), names the argument, never the value:
+// the error ends the command before anything runs, outside the events.
+func TestRefusedDecisionArgumentShowsNoSecret(t *testing.T) {
+	c := load(t, `
+version: "1.0.0"
+workflows:
+  w:
+    inputSchema: {type: object, required: [tok], properties: {tok: {type: string, writeOnly: true}}}
+    initialState: a
+    states:
+      a:
+        transitions:
+          fin:
+            target: done
+            actor: human
+            inputSchema: {type: object, required: [n, e], properties: {n: {type: integer}, e: {type: string, enum: [x, y]}}}
+      done: {terminal: true}
+`)
+	const tok = "Kp4-topsecret-91"
+	j := &memJournal{}
+	l := New(WithDir(t.TempDir()))
+	if _, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, Journal: j}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []map[string]any{{"n": tok, "e": "x"}, {"n": 1, "e": tok}, {"n": "x" + tok + "x", "e": "x"}} {
+		_, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, History: j.transitions, Take: "fin", Args: args, Journal: j})
+		var ae *ArgError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%v: %v, want an ArgError", args, err)
+		}
+		if strings.Contains(err.Error(), "topsecret") {
+			t.Errorf("%v: the error shows the secret: %v", args, err)
 		}
 	}
 }

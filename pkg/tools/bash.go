@@ -62,6 +62,7 @@ func bash(ctx context.Context, w *workspace, v values) (string, error) {
 	if environ == nil {
 		environ = os.Environ()
 	}
+	environ = w.env.Commands.Environ(environ)
 	var stdout, stderr tail
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -87,20 +87,30 @@ var plainBuiltins = []string{"cd", "pwd", "true", "false", ":", "test", "[", "ex
 
 // systemDirs are where an allowed name may be given by its path: a
 // program anywhere else (one the model wrote, say) is not the program the
-// allow list means.
+// allow list means. The first three are a PATH that finds the usual ones.
 var systemDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"}
 
 // wrappers are programs that run a program or code named in their
 // arguments.
 var wrappers = []string{"env", "sudo", "doas", "su", "runuser", "pkexec", "xargs", "parallel", "exec", "eval",
 	"command", "builtin", "source", ".", "alias", "trap", "hash", "enable", "fc", "nohup", "time", "nice", "ionice", "timeout", "stdbuf", "setsid",
+	"jobs", "compgen", "complete", "bind", "mapfile", "readarray", // -x, -C, -F: a command or callback
+	"let", // arithmetic, which runs the substitutions a variable's value holds
 	"chroot", "unshare", "nsenter", "strace", "ltrace", "watch", "flock", "chrt", "taskset", "script", "expect",
 	"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "toybox",
-	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript"}
+	"awk", "gawk", "mawk", "nawk", "sed", "ssh", "vi", "vim", "nvim", "emacs", "osascript",
+	// shell escapes, configured commands, scripts of a project
+	"ex", "ed", "view", "rvim", "vimdiff", "less", "more", "man", "most", "git", "make", "gmake", "npm", "npx", "yarn", "pnpm",
+	"pip", "pip3", "go", "cargo", "docker", "podman", "kubectl", "at", "batch", "crontab", "systemd-run", "screen", "tmux",
+	"unbuffer", "fakeroot", "firejail", "bwrap", "chpst", "gdb", "rlwrap", "socat", "nc", "ncat", "sqlite3", "mysql", "psql",
+	"rsync", "scp", "sftp", "ftp"}
 
 // interpreters run code given as an argument; their versioned names
 // (python3.12) count too.
 var interpreters = []string{"python", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "tclsh", "wish", "pwsh", "Rscript"}
+
+// tarRunners are tar's long options that name a program to run.
+var tarRunners = []string{"--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command"}
 
 // runsOthers reports whether a program runs programs or code its
 // arguments name.
@@ -113,6 +123,16 @@ func runsOthers(name string, args []string) bool {
 			return true
 		}
 	}
+	if name == "tar" {
+		for i, a := range args {
+			// -I and -F in a cluster of short options (or the first
+			// word, old style: tar xIf) name a program
+			short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 0 && !strings.HasPrefix(a, "-")
+			if short && strings.ContainsAny(a, "IF") || slices.ContainsFunc(tarRunners, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") }) {
+				return true
+			}
+		}
+	}
 	if name == "find" {
 		for _, a := range args {
 			if slices.Contains([]string{"-exec", "-execdir", "-ok", "-okdir", "-fprintf", "-fprint", "-fls", "-delete"}, a) {
@@ -121,4 +141,32 @@ func runsOthers(name string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// Environ is environ as a command under p runs with: under an allow list,
+// PATH keeps only its absolute directories, as an empty or relative entry
+// finds a name in the working directory, where a model may have put a
+// program under an allowed name.
+func (p CommandPolicy) Environ(environ []string) []string {
+	if p.Allowed == nil {
+		return environ
+	}
+	out := slices.Clone(environ)
+	for i, kv := range out {
+		dirs, ok := strings.CutPrefix(kv, "PATH=")
+		if !ok {
+			continue
+		}
+		var kept []string
+		for _, d := range strings.Split(dirs, ":") {
+			if strings.HasPrefix(d, "/") {
+				kept = append(kept, d)
+			}
+		}
+		if kept == nil { // an empty PATH is the working directory too
+			kept = systemDirs[:3]
+		}
+		out[i] = "PATH=" + strings.Join(kept, ":")
+	}
+	return out
 }

@@ -67,6 +67,56 @@ func TestCommandPolicy(t *testing.T) {
 		{"a wrapper both lists leave to the allow list", CommandPolicy{Allowed: []string{"python3", "ls"}, Denied: []string{"sudo"}}, "python3 -c 'print(1)'", ""},
 		{"a wrapper with a deny list and no allow list", CommandPolicy{Denied: []string{"sudo"}}, "xargs -n1 echo", "runs other programs"},
 		{"an empty command", both, "   ", ""},
+		{"PATH set by printf -v before an allowed name", allow, "printf -v PATH %s .; ls", "printf of PATH"},
+		{"PATH set by printf -vNAME", deny, "printf -vPATH %s /tmp; ls", "printf of PATH"},
+		{"PATH unset: the shell then looks in the working directory", allow, "unset PATH; ls", "unset of PATH"},
+		{"PATH read from a file", allow, "read -r PATH < p; ls", "read of PATH"},
+		{"bash's table of programs set by printf", allow, "printf -v 'BASH_CMDS[ls]' %s ./ls; ls", "printf of BASH_CMDS"},
+		{"a loader variable read from a file", deny, "read LD_PRELOAD < f", "read of LD_PRELOAD"},
+		{"a variable a setter names by an expansion", allow, `read "$v" < p; ls`, "a variable named by an expansion"},
+		{"a name reference to PATH", CommandPolicy{Denied: []string{"rm"}}, "declare -n r=PATH; r=.; ls", "a name reference"},
+		{"mapfile of PATH", deny, "mapfile -t PATH < f", "mapfile of PATH"},
+		{"printf of the word PATH prints it", allow, "printf '%s\\n' PATH; echo PATH", ""},
+		{"a value holding a variable may be exported", deny, "export GOBIN=$PWD/bin; read -r line < f", ""},
+		{"jobs -x runs a program", deny, "jobs -x touch x", "runs other programs"},
+		{"a descriptor that is the start of a file's name", CommandPolicy{Allowed: []string{"echo"}}, ">&1set touch x", `"touch" is not among`},
+		{"a file named like a descriptor after <&", deny, "<&0x touch y", `"touch" is denied`},
+		{"a closed descriptor glued to a program", deny, ">&-touch y", `"touch" is denied`},
+		{"a closed input glued to a program", CommandPolicy{Allowed: []string{"echo"}}, "2<&-touch y", `"touch" is not among`},
+		{"a redirection whose file looks like another", CommandPolicy{Allowed: []string{"echo"}}, ">& 2>&1 touch y", "without its file"},
+		{"a moved descriptor", deny, "echo a 3>&1- ; echo b >&1-x", ""},
+		{"descriptors still pass", deny, "echo a 2>&1 >&- 3<&0; echo b>&2", ""},
+		{"an appending assignment before a program", deny, "x+= touch y", `"touch" is denied`},
+		{"an appending assignment before an expansion", deny, "x+=1 $T", "cannot tell"},
+		{"PATH appended to by export", allow, "export PATH+=:.; ls", "export of PATH"},
+		{"PATH appended to before a name", allow, "PATH+=:. ls", "an assignment to PATH"},
+		{"an assignment split by a line continuation", deny, "A\\\n=1 touch x", `"touch" is denied`},
+		{"an assignment's name joined across a continuation", deny, "read\\\nonly= touch", `"touch" is denied`},
+		{"git runs what its config or hooks say", deny, "git -c core.pager='touch x' log", "runs other programs"},
+		{"make runs a Makefile's recipes", deny, "make all", "runs other programs"},
+		{"an editor's shell escape", deny, "ex -c '!touch x' -c q f", "runs other programs"},
+		{"a pager's shell escape", deny, "less +'!touch x' f", "runs other programs"},
+		{"a package manager's scripts", deny, "npx cowsay hi", "runs other programs"},
+		{"tar's command options", deny, "tar -xf a.tar --to-command='touch x'", "runs other programs"},
+		{"tar's checkpoint action", deny, "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='touch x' .", "runs other programs"},
+		{"tar with a compressor it names", deny, "tar -I 'touch x' -cf a.tar .", "runs other programs"},
+		{"a plain tar passes a deny list", deny, "tar -czf out.tgz src; tar xzf out.tgz", ""},
+		{"tar's -I in a cluster, old style", deny, "tar cIf 'touch x' a.tar .", "runs other programs"},
+		{"socat EXEC", deny, "socat - EXEC:touch", "runs other programs"},
+		{"$[…] evaluates a variable holding a substitution", deny, "a='x[$(touch p)]'; echo $[a]", "cannot tell"},
+		{"let evaluates a variable holding a substitution", deny, "a='x[$(touch p)]'; let a", "runs other programs"},
+		{"an integer variable evaluates what it is given", deny, "declare -i n; n=$c", "declare -i"},
+		{"an integer local given a substitution by name", deny, "local -ai n=c", "local -ai"},
+		{"test -v evaluates an element's subscript", deny, "test -v 'x[$(touch p)]'", "subscript"},
+		{"test -v of an expansion", allow, "a='x[$(touch p)]'; test -v \"$a\" && ls", "subscript"},
+		{"read into an element whose subscript is code", deny, "read 'x[$(touch p)]' < f", "subscript"},
+		{"printf -v into an element whose subscript is code", allow, "printf -v 'x[`touch p`]' %s v", "subscript"},
+		{"an element with a number for subscript may be read", deny, "read 'x[2]' < f; test -v 'x[1]'; test -v HOME", ""},
+		{"wait -p sets PATH to a number, a directory the model may have made", allow, "wait -n -p PATH; ls", "wait of PATH"},
+		{"compgen -C runs a command", deny, "compgen -C 'touch x' w", "runs other programs"},
+		{"mapfile -C runs a callback", CommandPolicy{Denied: []string{"rm"}}, "mapfile -C 'rm -rf x' -c 1 a < f", "runs other programs"},
+		{"readarray -C runs a callback", CommandPolicy{Denied: []string{"rm"}}, "readarray -t -C 'rm x' a < f", "runs other programs"},
+		{"complete -C names a command", deny, "complete -C 'touch x' ls", "runs other programs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +160,32 @@ func TestBashKeepsToItsCommandPolicy(t *testing.T) {
 	}
 	if _, serr := os.Stat(filepath.Join(dir, "made")); serr == nil {
 		t.Error("the refused command ran")
+	}
+}
+
+// Under an allow list, a name is never found in the working directory
+// through a PATH entry that is empty or relative: a model that copied a
+// shell there under an allowed name would run anything.
+func TestBashAllowListIgnoresRelativePathEntries(t *testing.T) {
+	for _, path := range []string{":/usr/bin:/bin", ".:/usr/bin:/bin", "sub:/usr/bin:/bin", "sub"} {
+		t.Run(path, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, d := range []string{dir, filepath.Join(dir, "sub")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(d, "ls"), []byte("#!/bin/sh\necho planted > planted.txt\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := Env{Dir: dir, Environ: []string{"PATH=" + path}, Commands: CommandPolicy{Allowed: []string{"ls"}}}
+			if _, err := Run(t.Context(), env, "Bash", []byte(`{"command": "ls"}`)); err != nil {
+				t.Fatalf("ls: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "planted.txt")); err == nil {
+				t.Error("the ls in the working directory ran")
+			}
+		})
 	}
 }
 

@@ -40,17 +40,18 @@ func simpleCommands(src string) ([][]string, error) {
 			if err := end(); err != nil {
 				return nil, err
 			}
-		case tokRedirect:
+		case tokRedirect, tokDescriptor:
+			// ">& 2>&1 x": the shell takes 2 for the first one's file
 			if redirect {
 				return nil, errors.New("a redirection without its file")
 			}
-			redirect = true
+			redirect = tok.kind == tokRedirect
 		case tokWord:
 			switch {
 			case redirect:
 				redirect = false
 			case len(words) == 0 && tok.assignment:
-				if name, _, _ := strings.Cut(tok.text, "="); slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_") {
+				if name, _, _ := strings.Cut(tok.text, "="); changesPrograms(strings.TrimSuffix(name, "+")) {
 					return nil, errors.New("an assignment to " + name + ", which changes what a program is")
 				}
 			case len(words) == 0:
@@ -59,8 +60,8 @@ func simpleCommands(src string) ([][]string, error) {
 				}
 				words = append(words, tok.text)
 			default:
-				if name, _, ok := strings.Cut(tok.text, "="); ok && slices.Contains(declarers, words[0]) && (slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_")) {
-					return nil, errors.New(words[0] + " of " + name + ", which changes what a program is")
+				if why := setsProgramVariable(words, tok); why != "" {
+					return nil, errors.New(why)
 				}
 				words = append(words, tok.text)
 			}
@@ -69,11 +70,76 @@ func simpleCommands(src string) ([][]string, error) {
 }
 
 // execVars are variables that change which program a name runs, or
-// what a shell or the loader runs before it.
-var execVars = []string{"PATH", "ENV", "BASH_ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH"}
+// what a shell or the loader runs before it. BASH_CMDS is bash's table of
+// where each name's program is, BASH_ALIASES its aliases.
+var execVars = []string{"PATH", "ENV", "BASH_ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH", "BASH_CMDS", "BASH_ALIASES", "BASH_LOADABLES_PATH"}
 
-// declarers are the builtins that set variables from their arguments.
-var declarers = []string{"export", "readonly", "declare", "typeset", "local"}
+// changesPrograms reports whether setting or unsetting the variable name
+// (an array's element too: BASH_CMDS[ls]) changes what a program is: a
+// shell without PATH looks for programs in the working directory.
+func changesPrograms(name string) bool {
+	name, _, _ = strings.Cut(name, "[")
+	return slices.Contains(execVars, name) || strings.HasPrefix(name, "LD_")
+}
+
+// setters are the builtins that set, unset or bind variables their
+// arguments name (wait -p too): printf only the one after -v, the others
+// any.
+var setters = []string{"export", "readonly", "declare", "typeset", "local", "read", "mapfile", "readarray", "getopts", "unset", "let", "printf", "wait"}
+
+// setsProgramVariable says why an argument tok of the command begun by
+// words may change what a later name runs (a setter of PATH, of a name
+// the shell finds only when it runs, or a name reference, which sets a
+// variable named elsewhere), or "".
+func setsProgramVariable(words []string, tok shellToken) string {
+	prog := words[0]
+	if (prog == "test" || prog == "[") && words[len(words)-1] == "-v" {
+		if tok.expanded || codeSubscript(tok.text) {
+			return prog + " -v of " + tok.text + ": an array element's subscript, which the shell evaluates as code"
+		}
+		return ""
+	}
+	if !slices.Contains(setters, prog) {
+		return ""
+	}
+	name := tok.text
+	if prog == "printf" {
+		prev := words[len(words)-1]
+		switch {
+		case prev == "-v":
+		case strings.HasPrefix(name, "-v") && len(name) > 2 && len(words) == 1:
+			name = name[2:]
+		default:
+			return ""
+		}
+	}
+	if strings.HasPrefix(name, "-") && strings.ContainsAny(name, "ni") && slices.Contains([]string{"declare", "typeset", "local", "readonly"}, prog) {
+		return prog + " " + name + ": a name reference (which sets a variable named elsewhere) or an integer (whose values the shell evaluates as code)"
+	}
+	name, _, _ = strings.Cut(name, "=")
+	name = strings.TrimSuffix(name, "+")
+	switch {
+	case tok.nameExpanded:
+		return prog + " of a variable named by an expansion"
+	case changesPrograms(name):
+		return prog + " of " + name + ", which changes what a program is"
+	case codeSubscript(name):
+		return prog + " of " + name + ": an array element's subscript, which the shell evaluates as code"
+	}
+	return ""
+}
+
+// codeSubscript reports whether name is an array element whose subscript
+// is not a plain number: bash evaluates a subscript as arithmetic, and
+// arithmetic runs the substitutions a variable's value holds.
+func codeSubscript(name string) bool {
+	_, sub, ok := strings.Cut(name, "[")
+	if !ok {
+		return false
+	}
+	sub = strings.TrimSuffix(sub, "]")
+	return sub == "" || strings.Trim(sub, "0123456789") != ""
+}
 
 type tokKind int
 
@@ -94,6 +160,9 @@ type shellToken struct {
 	text                          string
 	assignment                    bool
 	expanded, pattern, brace, raw bool
+	// nameExpanded: an expansion comes before the word's first =, in
+	// what a setter (read, export) takes for a variable's name.
+	nameExpanded bool
 }
 
 // shellKeywords start compound commands; as a program they are refused.
@@ -201,11 +270,24 @@ func (l *shellLexer) redirect() (shellToken, error) {
 		l.i++
 	case n == '&':
 		l.i++
-		if d := l.peek(0); d == '-' || d >= '0' && d <= '9' {
-			for l.peek(0) == '-' || l.peek(0) >= '0' && l.peek(0) <= '9' {
+		if l.peek(0) == '-' {
+			// >&- closes, whatever follows: >&-touch runs touch
+			l.i++
+			return shellToken{kind: tokDescriptor}, nil
+		}
+		if d := l.peek(0); d >= '0' && d <= '9' {
+			start := l.i
+			for l.peek(0) >= '0' && l.peek(0) <= '9' {
 				l.i++
 			}
-			return shellToken{kind: tokDescriptor}, nil
+			if l.peek(0) == '-' { // >&2- moves the descriptor
+				l.i++
+			}
+			if e := l.peek(0); e == 0 || strings.IndexByte(" \t\n;&|<>()", e) >= 0 {
+				return shellToken{kind: tokDescriptor}, nil
+			}
+			// >&1set: the shell reads the whole word, a file's name
+			l.i = start
 		}
 	}
 	return shellToken{kind: tokRedirect}, nil
@@ -223,9 +305,15 @@ func (l *shellLexer) word() (shellToken, error) {
 		}
 		switch c {
 		case '\\':
+			if l.peek(1) == '\n' {
+				// a line continuation is gone before the shell reads
+				// words: it quotes nothing (A\<newline>=1 is A=1)
+				l.i += 2
+				continue
+			}
 			t.raw = true
 			l.i++
-			if l.i < len(l.src) && l.src[l.i] != '\n' {
+			if l.i < len(l.src) {
 				b.WriteByte(l.src[l.i])
 			}
 			l.i++
@@ -257,7 +345,8 @@ func (l *shellLexer) word() (shellToken, error) {
 		case '{', '}':
 			t.brace = true
 		case '=':
-			if nameEnd < 0 && !t.raw && isName(b.String()) {
+			// NAME= and NAME+= (appending) are assignments
+			if nameEnd < 0 && !t.raw && isName(strings.TrimSuffix(b.String(), "+")) {
 				nameEnd = b.Len()
 			}
 		}
@@ -309,16 +398,20 @@ func (l *shellLexer) dollar(t *shellToken, b *strings.Builder) error {
 		return errors.New("a substitution or expansion ($" + string(n) + ")")
 	case n == '\'' || n == '"':
 		return errors.New("$-quoting")
+	case n == '[':
+		return errors.New("an arithmetic expansion ($[)")
 	case n == '_' || n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z':
 		l.i++
 		for c := l.peek(0); c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'; c = l.peek(0) {
 			l.i++
 		}
 		t.expanded = true
+		t.nameExpanded = t.nameExpanded || !strings.Contains(b.String(), "=")
 		return nil
 	case n != 0 && strings.IndexByte("0123456789?#@*$!-", n) >= 0:
 		l.i += 2
 		t.expanded = true
+		t.nameExpanded = t.nameExpanded || !strings.Contains(b.String(), "=")
 		return nil
 	}
 	b.WriteByte('$')
