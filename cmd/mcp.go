@@ -77,7 +77,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		go s.Watch(ctx, opts.reloadEvery)
 	}
 	if opts.http == "" {
-		err := s.MCP().Run(ctx, mcpserver.Stdio(f.io.In, f.io.Out, mcpserver.MaxFrame))
+		err := s.Serve(ctx, mcpserver.Stdio(f.io.In, f.io.Out, mcpserver.MaxFrame))
 		if ctx.Err() != nil {
 			return nil // stopped by a signal, as asked
 		}

@@ -24,6 +24,11 @@ import (
 	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
+// maxEntry bounds an entry as read back: far above any answer a model
+// gives, it stops a device put in an entry's place from being read for
+// good (a FIFO or a directory there is refused at once, and is a miss).
+const maxEntry = 1 << 30
+
 // Cache stores values by key for a time. Store (a directory) and Mem
 // implement it, and both pass one conformance suite (cachetest), so the
 // engine and tests can use either.
@@ -76,7 +81,7 @@ func (s *Store) path(key string) string {
 // missing, expired or unreadable entry (which it removes).
 func (s *Store) Get(key string, v any) bool {
 	p := s.path(key)
-	data, err := os.ReadFile(p)
+	data, err := fsutil.ReadRegular(p, maxEntry)
 	if err != nil {
 		return false
 	}
@@ -128,7 +133,7 @@ func (s *Store) Stats() (Stats, error) {
 		st.Entries++
 		st.Bytes += info.Size()
 		var e entry
-		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &e) == nil {
+		if data, err := fsutil.ReadRegular(path, maxEntry); err == nil && json.Unmarshal(data, &e) == nil {
 			if !e.Expires.IsZero() && s.now().After(e.Expires) {
 				st.Expired++
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -147,4 +148,46 @@ func TestEntriesArePrivate(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestAnEntryThatIsNoFileIsAMiss: an entry's name taken by a FIFO nobody
+// writes, a device or a directory is a miss at once (and Stats counts on),
+// never a read that waits for a writer; the next Put replaces a FIFO.
+func TestAnEntryThatIsNoFileIsAMiss(t *testing.T) {
+	for name, create := range map[string]func(string) error{
+		"fifo":      func(p string) error { return syscall.Mkfifo(p, 0o600) },
+		"device":    func(p string) error { return os.Symlink("/dev/zero", p) },
+		"directory": func(p string) error { return os.Mkdir(p, 0o700) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			k := Key([]string{"y", name})
+			os.MkdirAll(filepath.Dir(s.path(k)), 0o700)
+			if err := create(s.path(k)); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan bool, 1)
+			go func() {
+				var got answer
+				hit := s.Get(k, &got)
+				s.Stats()
+				done <- hit
+			}()
+			select {
+			case hit := <-done:
+				if hit {
+					t.Fatal("an entry that is no file was served")
+				}
+			case <-time.After(3 * time.Second):
+				t.Fatal("Get still reading after 3s")
+			}
+			if name == "fifo" {
+				s.Put(k, answer{"b", 2}, 0)
+				var got answer
+				if !s.Get(k, &got) || got.Text != "b" {
+					t.Errorf("after Put: %+v", got)
+				}
+			}
+		})
+	}
 }

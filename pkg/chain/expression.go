@@ -237,7 +237,7 @@ func isLiteral(n ast.Node) bool {
 // Eval runs the expression against variables (see ExprValue for how a
 // variable's text becomes a value).
 func (e *Expression) Eval(env map[string]any) (any, error) {
-	out, err := expr.Run(e.program, withBudget(env))
+	out, err := runExpr(e.program, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", e.Source, firstLine(err.Error()))
 	}

@@ -23,6 +23,8 @@ func TestExpressionsBuildNoMoreThanTheBudget(t *testing.T) {
 		{"replace that grows", `len(replace(repeat("a", n), "a", big))`, "replace"},
 		{"lower in a loop", `len(map(1..100000, lower(big)))`, "lower"},
 		{"concat doubling", `len(reduce(1..60, concat(#acc, #acc), [1]))`, "concat"},
+		{"JSON of a deep list, indented", `len(toJSON(reduce(1..9000, [#acc], [])))`, "toJSON"},
+		{"JSON of deep maps and lists", `len(toJSON(reduce(1..5000, ({"key": [#acc, 1]}), {})))`, "toJSON"},
 	}
 	env := func() map[string]any { return map[string]any{"n": 500000, "big": strings.Repeat("X", 1<<20)} }
 	for _, c := range cases {

@@ -99,7 +99,7 @@ func (g *guardExpr) eval(f *GuardFacts, output any) (any, error) {
 	p := &probe{}
 	wf := map[string]any{"id": f.RunID, "state": f.State, "version": f.Version}
 	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf, guardOutput: output}
-	out, err := expr.Run(g.program, withBudget(env))
+	out, err := runExpr(g.program, env)
 	if p.unset != "" {
 		return nil, &GuardError{Slot: p.unset}
 	}

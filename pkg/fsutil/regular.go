@@ -101,10 +101,11 @@ func OpenFileRegularIn(root *os.Root, name string, flag int, perm fs.FileMode) (
 	return checkRegular(f, name)
 }
 
-// notOpenable words an open's error: a socket cannot be opened at all
-// (ENXIO), which says less than what it is.
+// notOpenable words an open's error: a socket cannot be opened at all,
+// nor a FIFO for writing while nobody reads it (ENXIO), nor a directory
+// for writing (EISDIR), which says less than what it is.
 func notOpenable(err error, path string, stat func() (fs.FileInfo, error)) error {
-	if errors.Is(err, syscall.ENXIO) {
+	if errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EISDIR) {
 		if fi, serr := stat(); serr == nil && !fi.Mode().IsRegular() {
 			return &NotRegularError{Path: path, Mode: fi.Mode()}
 		}

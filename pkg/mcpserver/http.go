@@ -70,6 +70,7 @@ func (s *Server) Handler(stateless bool) http.Handler {
 // ServeHTTP serves over streamable HTTP on ln until ctx ends.
 func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, stateless bool) error {
 	srv := &http.Server{Handler: s.Handler(stateless), ReadHeaderTimeout: 10 * time.Second}
+	defer context.AfterFunc(ctx, s.stop)() // as Serve: a call waiting on a run answers at once
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -145,6 +145,16 @@ func New(b Backend, opts Options) *Server {
 // MCP is the SDK server, to run over a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
+// Serve serves over t until ctx ends (a stop signal) or the client goes.
+// A stop first stops the runs going (each saved as interrupted, its
+// processes ended): the transport's close waits for every call in
+// flight, and a call waiting on a run would otherwise hold the server
+// for as long as its wait.
+func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
+	defer context.AfterFunc(ctx, s.stop)()
+	return s.mcp.Run(ctx, t)
+}
+
 // Close stops the runs still going (each is saved as interrupted and can
 // be resumed) and waits for them.
 func (s *Server) Close() {

@@ -96,6 +96,9 @@ func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outco
 		}
 		items = splitItems(v, true)
 	}
+	if err := checkItems("items", len(items)); err != nil {
+		return outcome{}, 0, err
+	}
 	return x.fanOut(ctx, items, sc, fan{
 		each: s.StepTemplate,
 		bind: func(sc scope, item Value, i, n int) scope {

@@ -153,6 +153,9 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 		if !isList && list != nil {
 			return nil, &permanentError{fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, clip(textOf(list), 40))}
 		}
+		if err := checkItems("branches.for_each "+f.ForEach, len(items)); err != nil {
+			return nil, err
+		}
 		var runs []branchRun
 		for i, item := range items {
 			if w := f.Filter(); w != nil {

@@ -166,7 +166,8 @@ func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitItems(v, false), nil
+	items := splitItems(v, false)
+	return items, checkItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
 }
 
 // listOf is the value of the one variable t names.

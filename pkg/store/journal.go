@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -68,7 +68,7 @@ func (*ignored) UnmarshalJSON([]byte) error { return nil }
 // acknowledged, so it is ignored.
 // It returns how many lines it read.
 func readJournal(path, runID string, sv *Saved) (int, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}

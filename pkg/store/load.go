@@ -76,7 +76,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		return nil, &NotFoundError{RunID: id, Dir: s.dir}
 	}
 	dir := s.runDir(id)
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	data, err := readStateFile(filepath.Join(dir, "run.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &NotFoundError{RunID: id, Dir: s.dir}
 	}
@@ -88,7 +88,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
 	sv.Record.StartedAt = readStarted(sv.Record.StartedAt)
-	if sv.Snapshot, err = os.ReadFile(filepath.Join(dir, "chain.yaml")); err != nil {
+	if sv.Snapshot, err = readStateFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
 	if want&asResumed != 0 {

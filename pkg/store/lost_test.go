@@ -54,17 +54,7 @@ func TestLostEvidenceIsRefused(t *testing.T) {
 			s := Open(t.TempDir())
 			savedRun(t, s, id, "a", "b")
 			tc.damage(t, s.runDir(id))
-			for name, read := range map[string]func() error{
-				"load":    func() error { _, err := s.Load(id); return err },
-				"summary": func() error { _, err := s.Summary(id); return err },
-				"resume": func() error {
-					r, _, err := s.Resume(id)
-					if r != nil {
-						r.Close()
-					}
-					return err
-				},
-			} {
+			for name, read := range readers(s, id) {
 				err := read()
 				var ce *CorruptError
 				if !errors.As(err, &ce) || ce.File != tc.file || !strings.Contains(err.Error(), tc.says) {

@@ -3,7 +3,7 @@ package store
 import (
 	"bufio"
 	"encoding/json"
-	"os"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 
 	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -15,7 +15,7 @@ import (
 // they are read past one by one, and nothing of them is kept. The other
 // members are small and decode as a Result does.
 func readResult(path string, values bool) (*run.Result, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -159,7 +161,7 @@ func (r *Run) openLog() error {
 		r.evErr = trimTornTail(path)
 		_, statErr := os.Stat(path)
 		if r.evErr == nil {
-			r.events, r.evErr = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+			r.events, r.evErr = fsutil.OpenFileRegular(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		}
 		if r.evErr == nil && statErr != nil && r.durability == Strict {
 			// a new log: its directory entry is flushed with it
@@ -173,8 +175,8 @@ func (r *Run) openLog() error {
 // middle of a write leaves a fragment that the next line would otherwise
 // be glued to.
 func trimTornTail(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if os.IsNotExist(err) {
+	f, err := fsutil.OpenFileRegular(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {

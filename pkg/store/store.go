@@ -193,7 +193,7 @@ func (s *Store) List() ([]Record, error) {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue // a run being created, or the leftover of a crash then
 		}
-		data, err := os.ReadFile(filepath.Join(s.runDir(e.Name()), "run.json"))
+		data, err := readStateFile(filepath.Join(s.runDir(e.Name()), "run.json"))
 		var rec Record
 		if err != nil || json.Unmarshal(data, &rec) != nil {
 			out = append(out, Record{RunID: e.Name(), Status: event.Corrupt})

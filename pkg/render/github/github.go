@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -274,9 +275,11 @@ func realPath(p string) string {
 
 // appendFile appends text to a file, creating it: the job summary file
 // gathers the reports of every command of a job step, so it is never
-// truncated.
+// truncated. The name comes from the environment: a FIFO nobody reads
+// there would hold the open for good, past every stop signal, so what is
+// not a regular file is refused at once.
 func appendFile(name, text string) error {
-	fh, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	fh, err := fsutil.OpenFileRegular(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}

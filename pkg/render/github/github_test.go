@@ -3,11 +3,14 @@ package github
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -249,6 +252,36 @@ func TestAppendFileNeverTruncates(t *testing.T) {
 	}
 	if string(data) != "# from another step\none\ntwo\n" {
 		t.Errorf("summary file = %q, want each report appended", data)
+	}
+}
+
+// TestAppendFileRefusesWhatIsNoFile: $GITHUB_OUTPUT or
+// $GITHUB_STEP_SUMMARY naming a FIFO nobody reads, a directory or a
+// socket is refused at once, saying what it is, instead of holding the
+// job past every stop signal while it waits for a reader.
+func TestAppendFileRefusesWhatIsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for name, want := range map[string]string{fifo: "a FIFO (named pipe)", dir: "a directory", sock: "a socket"} {
+		done := make(chan error, 1)
+		go func() { done <- appendFile(name, "status=ok\n") }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want+", not a regular file") {
+				t.Errorf("%s: %v, want it refused as %s", name, err, want)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("%s: still waiting after 3s", name)
+		}
 	}
 }
 
