@@ -70,7 +70,9 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		if msg == "" {
 			msg = "raise_error: task " + s.ID
 		}
-		err = &permanentError{errors.New(msg)}
+		// contenox retries any failed task, a raised error too, up to
+		// its retry_on_failure
+		err = errors.New(msg)
 	default:
 		err = &permanentError{fmt.Errorf("handler %q is not one chainrun can run", h.Name)}
 	}

@@ -1,0 +1,99 @@
+package run
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+)
+
+// contenoxSrc names the contenox tests the cases below translate: the
+// repository github.com/contenox/runtime at commit 7d0a257f42ac, file
+// runtime/taskengine/taskenv_test.go. The peer's tests run a mock
+// executor; here each task is a real noop or raise_error task that
+// produces what the mock returned, and a branch matches "noop", the
+// result contenox's own noop handler gives (taskexec.go), where the
+// mock's scripted transition value stood.
+const contenoxSrc = "contenox/runtime@7d0a257f42ac runtime/taskengine/taskenv_test.go "
+
+// TestContenoxTaskEnvBehaviour: the task engine's behaviour cases of
+// contenox, ported one by one; each names its source test.
+func TestContenoxTaskEnvBehaviour(t *testing.T) {
+	tests := []struct {
+		source, src, input string
+		status             Status
+		path, output, err  string
+		attempts           int
+	}{{
+		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries",
+		src:    `{"id":"r","tasks":[{"id":"task1","handler":"raise_error","prompt_template":"Broken task","retry_on_failure":1,"transition":{}}]}`,
+		input:  "x", status: Failed, err: "failed after 1 retries: Broken task", attempts: 2,
+	}, {
+		// the same class: any retry count, and the retries end in
+		// on_failure when the task has one
+		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries (retry_on_failure 3)",
+		src:    `{"id":"r","tasks":[{"id":"t","handler":"raise_error","prompt_template":"no {{.input}}","retry_on_failure":3}]}`,
+		input:  "luck", status: Failed, err: "failed after 3 retries: no luck", attempts: 4,
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries (then on_failure)",
+		src: `{"id":"r","tasks":[{"id":"t","handler":"raise_error","prompt_template":"bad","retry_on_failure":2,"transition":{"on_failure":"fix"}},
+ {"id":"fix","handler":"noop","prompt_template":"fixed after {{.t_error}}"}]}`,
+		input: "x", status: Succeeded, path: "t→fix→end", output: "fixed after bad", attempts: 3,
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_SingleTask",
+		src:    `{"id":"s","tasks":[{"id":"task1","handler":"noop","prompt_template":"42","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
+		input:  "6 * 7", status: Succeeded, path: "task1→end", output: "42", attempts: 1,
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_ErrorTransition",
+		src: `{"id":"e","tasks":[{"id":"task1","handler":"raise_error","prompt_template":"fail","transition":{"on_failure":"task2"}},
+ {"id":"task2","handler":"noop","prompt_template":"recovered","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
+		input: "oops", status: Succeeded, path: "task1→task2→end", output: "recovered",
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_ErrorTransitionPreservesTaskInputForNextTask",
+		src: `{"id":"p","tasks":[{"id":"classify_request","handler":"raise_error","input_var":"input","transition":{"on_failure":"acp_chat"}},
+ {"id":"acp_chat","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input: "diagnostic", status: Succeeded, path: "classify_request→acp_chat→end", output: "diagnostic",
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_TransitionsToNextTask",
+		src: `{"id":"n","tasks":[{"id":"task1","handler":"noop","prompt_template":"continue","transition":{"branches":[{"operator":"equals","when":"noop","goto":"task2"}]}},
+ {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
+		input: "test", status: Succeeded, path: "task1→task2→end", output: "continue",
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_OriginalInput",
+		src:    `{"id":"o","tasks":[{"id":"task1","handler":"noop","input_var":"input","prompt_template":"processed: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input:  "hello", status: Succeeded, path: "task1→end", output: "processed: hello",
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_PreviousTaskOutput",
+		src: `{"id":"v","tasks":[{"id":"transform","handler":"noop","prompt_template":"42","transition":{"branches":[{"operator":"default","goto":"process"}]}},
+ {"id":"process","handler":"noop","input_var":"transform","prompt_template":"processed: {{.transform}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input: "forty-two", status: Succeeded, path: "transform→process→end", output: "processed: 42",
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_BranchRouting",
+		src: `{"id":"b","tasks":[{"id":"moderate","handler":"noop","prompt_template":"store","transition":{"branches":[{"operator":"equals","when":"noop","goto":"store"},{"operator":"default","goto":"reject"}]}},
+ {"id":"store","handler":"noop","input_var":"input","transition":{"branches":[{"operator":"default","goto":"end"}]}},
+ {"id":"reject","handler":"noop","prompt_template":"Rejected: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input: "safe message", status: Succeeded, path: "moderate→store→end", output: "safe message",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			t.Logf("source: %s%s", contenoxSrc, tt.source)
+			l, err := chain.Parse("c.json", []byte(tt.src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New()
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, tt.input, s, "")
+			if res.Status != tt.status || path(res) != tt.path && tt.path != "" || !strings.Contains(res.Error, tt.err) {
+				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+			}
+			if tt.output != "" && res.Output != tt.output {
+				t.Errorf("output %q, want %q", res.Output, tt.output)
+			}
+			if tt.attempts > 0 && res.Steps[0].Attempts != tt.attempts {
+				t.Errorf("attempts %d, want %d", res.Steps[0].Attempts, tt.attempts)
+			}
+		})
+	}
+}
