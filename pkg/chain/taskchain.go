@@ -71,9 +71,17 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 	}
 	w.FieldPos["states"] = posOf(list)
 	tc := &taskChain{d: d, c: c, ids: map[string]bool{}}
+	first := map[string]*yaml.Node{}
 	for _, n := range list.Content {
 		if id := valueOf(deref(n), "id"); id != nil {
 			tc.ids[id.Value] = true
+			// contenox refuses a chain whose tasks share an id: a
+			// transition to it could mean either
+			if prev := first[id.Value]; prev != nil {
+				d.errorf(posOf(id), "task id %q is given twice (lines %d and %d): contenox refuses a chain with a duplicate task id; give one task another id", id.Value, prev.Line, id.Line)
+			} else {
+				first[id.Value] = id
+			}
 		}
 	}
 	for i, n := range list.Content {

@@ -187,6 +187,12 @@ func TestTaskChainRefusals(t *testing.T) {
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","input_var":"ghost"}]}`, `input_var "ghost" is not a task of the chain`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"route","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`, `a route task needs equals branches`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","output_template":"x"}]}`, `tools and output_template belong to a tools task`},
+		// contenox/runtime@7d0a257f42ac runtime/taskengine/taskenv.go
+		// (validation: "duplicate task ID"): a chain whose tasks share an
+		// id is refused, naming both lines
+		{"{\"id\":\"x\",\"tasks\":[\n{\"id\":\"a\",\"handler\":\"noop\"},\n{\"id\":\"a\",\"handler\":\"raise_error\"}]}", `3:7: task id "a" is given twice (lines 2 and 3)`},
+		{"id: y\ntasks:\n  - id: s\n    handler: noop\n    transition: {on_failure: s2}\n  - id: s2\n    handler: noop\n  - id: s\n    handler: noop\n", `8:9: task id "s" is given twice (lines 3 and 8)`},
+		{"id: y\ntasks:\n  - {id: q, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n", `task id "r" is given twice (lines 4 and 6)`},
 	}
 	for _, tt := range tests {
 		_, err := Parse("x.json", []byte(tt.src), Options{})
