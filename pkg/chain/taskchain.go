@@ -37,6 +37,7 @@ type taskKeys struct {
 	InputMaxBytes     int            `yaml:"input_max_bytes" doc:"Cap on the input a task reads: a longer text is cut, a conversation keeps its latest messages."`
 	Tools             any            `yaml:"tools" doc:"A tools task's call: {name: HOOK, tool_name, args}."`
 	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
+	Hook              any            `yaml:"hook" doc:"The older name of tools, for handler hook (the older name of tools)."`
 }
 
 // IsTaskChain reports whether a decoded document is a task chain: a
@@ -193,6 +194,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		return posOf(n)
 	}
 	tc.first = i == 0
+	tc.renameOlder(&k, at, prefix)
+	tc.refuseFeatures(k.ExecuteConfig, at("execute_config"), prefix+"execute_config: ")
 	tc.handler(step, &k, at, prefix)
 	tc.common(step, &k, at, prefix)
 	s.Task = step
@@ -294,6 +297,10 @@ func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix
 	}
 }
 
+// execTerminal is the input_var a contenox summarizer chain reads, which
+// its plan compiler rewrites when it splices the chain in.
+const execTerminal = "__exec_terminal__"
+
 // inputVar is the variable a task reads: "" for the output of the task
 // that ran before it (input_var unset or previous_output), InputVar, or a
 // task's output variable (or its error, TASK_error and last_error).
@@ -306,6 +313,9 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 	case tc.ids[name]:
 		return taskVar(name)
 	case name == "last_error":
+		return name
+	case name == execTerminal:
+		tc.d.errorf(at, "%sinput_var %q is not supported: it is a placeholder of contenox's plan compiler, which splices a summarizer chain after an executor chain and rewrites it to the executor's last task; chainrun runs a chain as it is written and compiles no plans: give the summarizing task the id of the task whose output it reads", prefix, name)
 		return name
 	case strings.HasSuffix(name, "_error") && tc.ids[strings.TrimSuffix(name, "_error")]:
 		return taskVar(strings.TrimSuffix(name, "_error")) + "_error"

@@ -1,6 +1,10 @@
 package run
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,5 +99,58 @@ func TestContenoxTaskEnvBehaviour(t *testing.T) {
 				t.Errorf("attempts %d, want %d", res.Steps[0].Attempts, tt.attempts)
 			}
 		})
+	}
+}
+
+// TestTaskChainOlderNamesHoldModelCalls: hooks and hook_policies, the
+// names of an earlier contenox format (contenox/runtime@4d29195674c3
+// taskengine/tasktype.go), offer the tools and hold the model's Bash
+// calls as tools and tools_policies do.
+func TestTaskChainOlderNamesHoldModelCalls(t *testing.T) {
+	src := `{"id":"sh","tasks":[
+ {"id":"ask","handler":"chat_completion","execute_config":{"hooks":["local_shell"],"hook_policies":{"local_shell":{"_allowed_commands":"printf","_denied_commands":"mkdir"}}},
+  "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run"},{"operator":"default","goto":"end"}]}},
+ {"id":"run","handler":"execute_tool_calls","input_var":"ask","execute_config":{"hooks":["local_shell"]},
+  "transition":{"branches":[{"operator":"default","goto":"ask"}]}}]}`
+	for _, tc := range []struct {
+		command, said string
+		ran           bool
+	}{{"mkdir made", `"mkdir" is denied`, false}, {"touch made", `"touch" is not among the allowed commands`, false}, {"printf x > made", "", true}} {
+		l, err := chain.Parse("sh.json", []byte(src), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, _ := json.Marshal(map[string]string{"command": tc.command})
+		s := llmtest.New(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: string(args)}}}, llmtest.Reply{Text: "done"})
+		dir := t.TempDir()
+		res, _ := taskRun(t, l.Chain, "go", s, dir)
+		s.Close()
+		if res.Status != Succeeded {
+			t.Fatalf("%s: %s", res.Status, res.Error)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "made")); (err == nil) != tc.ran {
+			t.Errorf("%s: ran = %v, want %v", tc.command, err == nil, tc.ran)
+		}
+		if !tc.ran && !strings.Contains(body(s.Requests()[1]), strings.ReplaceAll(tc.said, `"`, `\"`)) {
+			t.Errorf("%s: the model was not told %s: %s", tc.command, tc.said, body(s.Requests()[1]))
+		}
+	}
+}
+
+// TestTaskChainOlderHookHandlerRuns: a task of the older handler hook
+// (contenox/runtime@4d29195674c3 taskengine/taskexec.go, HandleHook) runs
+// as a tools task: its hook: call, its output_template.
+func TestTaskChainOlderHookHandlerRuns(t *testing.T) {
+	src := `{"id":"h","tasks":[{"id":"say","handler":"hook","hook":{"name":"local_shell","tool_name":"local_shell","args":{"command":"printf hello"}},
+  "transition":{"branches":[{"operator":"equals","when":"tools_executed","goto":"end"}]}}]}`
+	l, err := chain.Parse("h.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New()
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "", s, "")
+	if res.Status != Succeeded || path(res) != "say→end" || !strings.Contains(fmt.Sprint(res.Output), "hello") {
+		t.Fatalf("%s %s %q: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
