@@ -25,7 +25,7 @@ type taskChainFile struct {
 type taskKeys struct {
 	ID                string         `yaml:"id" doc:"The task's name: its state and its output variable."`
 	Description       string         `yaml:"description" doc:"What the task does."`
-	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop or raise_error."`
+	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or prompt_to_string and prompt_to_int (an earlier format's)."`
 	SystemInstruction string         `yaml:"system_instruction" doc:"The system prompt of a model task."`
 	PromptTemplate    string         `yaml:"prompt_template" doc:"A Go template that replaces the task's input: {{.input}} is the chain's input, {{.TASK}} a task's output."`
 	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id (default: the output of the task that ran before)."`
@@ -224,11 +224,11 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
 	step.Type = string(KindNoop)
 	switch k.Handler {
-	case HandlerChat, HandlerRoute:
+	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt:
 		step.Type = string(KindAgent)
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
-		if k.Handler == HandlerRoute && len(step.Tools) > 0 {
-			d.warnf(at("execute_config"), "%sa route task offers its model no tools: execute_config.tools is not applied", prefix)
+		if asksOnce(k.Handler) && len(step.Tools) > 0 {
+			d.warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
 			step.Tools = nil
 		}
 		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
@@ -261,7 +261,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
 		d.errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
-	if k.Handler != HandlerChat && k.Handler != HandlerRoute && k.SystemInstruction != "" {
+	if step.Type != string(KindAgent) && k.SystemInstruction != "" {
 		d.warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
 	}
 }
