@@ -154,3 +154,51 @@ func TestTaskChainOlderHookHandlerRuns(t *testing.T) {
 		t.Fatalf("%s %s %q: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
+
+// TestContenoxSelectRoute: contenox/runtime@7d0a257f42ac
+// runtime/taskengine/route_test.go TestUnit_selectRoute: the label an
+// answer is (ignoring case and spaces), else the first it contains, else
+// the answer.
+func TestContenoxSelectRoute(t *testing.T) {
+	routes := []string{"code_task", "question", "unsafe"}
+	for _, c := range []struct{ answer, want string }{
+		{"question", "question"},
+		{"  CODE_TASK ", "code_task"},
+		{"The label is: unsafe", "unsafe"},
+		{"i think this is a question really", "question"},
+		{"none of these", "none of these"},
+	} {
+		if got := selectRoute(c.answer, routes); got != c.want {
+			t.Errorf("selectRoute(%q) = %q, want %q", c.answer, got, c.want)
+		}
+	}
+}
+
+// TestContenoxEdgeBudgets: contenox/runtime@7d0a257f42ac
+// runtime/taskengine/edge_count_test.go
+// TestUnit_EdgeTraversedAtLeast_BoundsCyclicWorkflow: a loop bounded by
+// edge_traversed_at_least 3 on chat->run_tools runs chat 4 times,
+// run_tools 3 times and the summariser once, the budget branch winning
+// over the loop's own; and dsl_contract_test.go
+// TestUnit_EmptyBranches_CleanEnd: a task with no branches ends the
+// chain. The peer's mock scripts the loop's results; here the tasks are
+// noops, whose result is always "noop".
+func TestContenoxEdgeBudgets(t *testing.T) {
+	src := `{"id":"loop","tasks":[
+ {"id":"chat","handler":"noop","transition":{"branches":[
+   {"operator":"edge_traversed_at_least","edge":"chat->run_tools","when":"3","goto":"summariser"},
+   {"operator":"equals","when":"noop","goto":"run_tools"}]}},
+ {"id":"run_tools","handler":"noop","transition":{"branches":[{"operator":"default","goto":"chat"}]}},
+ {"id":"summariser","handler":"noop","transition":{"branches":[]}}]}`
+	l, err := chain.Parse("loop.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New()
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "go", s, "")
+	want := "chat→run_tools→chat→run_tools→chat→run_tools→chat→summariser→end"
+	if res.Status != Succeeded || path(res) != want {
+		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+	}
+}
