@@ -382,6 +382,12 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 		if b.Goto == "" {
 			b.Goto = End
 		}
+		if b.When == olderToolCall {
+			// reference 003 and contenox before 1.0 spell the result
+			// tool-call; the engine gives tool_call
+			tc.d.warnf(b.Pos, "%swhen %q is the older spelling of %q, the result a model task that asked for tools gives: read as %q", prefix, olderToolCall, ResultToolCall, ResultToolCall)
+			b.When = ResultToolCall
+		}
 		switch b.Operator {
 		case OpDefault:
 			defaults = append(defaults, b)
@@ -395,6 +401,9 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 	}
 	s.Branches = append(kept, defaults...)
 }
+
+// olderToolCall is reference 003's spelling of ResultToolCall.
+const olderToolCall = "tool-call"
 
 // escapeBraces makes text literal in a chainrun template: contenox's
 // system instructions and prompts are plain text, so a brace in them

@@ -68,6 +68,14 @@ func TestTaskChainOlderNames(t *testing.T) {
 		check: func(c *Chain) bool {
 			return strings.Contains(c.Workflow.State("a").Task.System, `"local_shell":["Bash"]`)
 		},
+	}, {
+		name: "when tool-call (reference 003's spelling) is tool_call",
+		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"tool-call","goto":"end"},{"operator":"not_equals","when":"tool-call","goto":"end"}]}}]}`,
+		warn: `when "tool-call" is the older spelling of "tool_call"`,
+		check: func(c *Chain) bool {
+			b := c.Workflow.State("a").Branches
+			return b[0].When == ResultToolCall && b[1].When == ResultToolCall
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,25 @@ func TestContenoxValidateChain(t *testing.T) {
 	}
 }
 
+// TestContenoxOlderCompose: compose_test.go of contenox/runtime@7df6e1f640da
+// (runtime/taskengine; TestUnit_BranchComposeOverride,
+// TestUnit_BranchComposeAppendStringToChatHistory,
+// TestUnit_BranchComposeMergeChatHistories) merges with_var into the
+// task's output. Reference 003 defines compose the other way: a JSONPath
+// of the output stored in with_var. The reference wins: these cases are
+// refused, saying why; json_path composes run
+// (TestBranchingEveryOperatorAndCompose in pkg/run).
+func TestContenoxOlderCompose(t *testing.T) {
+	for _, strategy := range []string{"override", "append_string_to_chat_history", "merge_chat_histories"} {
+		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
+ {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`
+		_, err := Parse("x.json", []byte(src), Options{})
+		if err == nil || !strings.Contains(err.Error(), strategy+" is an earlier contenox strategy that merged with_var into the task's output") {
+			t.Errorf("%s: err = %v", strategy, err)
+		}
+	}
+}
+
 // TestContenoxDeclaredRoutes: route_test.go TestUnit_declaredRoutes_onlyEqualsBranches:
 // a route task's labels are its equals branches' when values, in order,
 // blank ones left out; default and edge budgets are no labels.

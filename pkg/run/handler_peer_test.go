@@ -105,11 +105,13 @@ func TestContenoxTaskEnvBehaviour(t *testing.T) {
 // TestTaskChainOlderNamesHoldModelCalls: hooks and hook_policies, the
 // names of an earlier contenox format (contenox/runtime@4d29195674c3
 // taskengine/tasktype.go), offer the tools and hold the model's Bash
-// calls as tools and tools_policies do.
+// calls as tools and tools_policies do; the branch written with
+// reference 003's spelling tool-call is taken when the model asks for a
+// tool.
 func TestTaskChainOlderNamesHoldModelCalls(t *testing.T) {
 	src := `{"id":"sh","tasks":[
  {"id":"ask","handler":"chat_completion","execute_config":{"hooks":["local_shell"],"hook_policies":{"local_shell":{"_allowed_commands":"printf","_denied_commands":"mkdir"}}},
-  "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run"},{"operator":"default","goto":"end"}]}},
+  "transition":{"branches":[{"operator":"equals","when":"tool-call","goto":"run"},{"operator":"default","goto":"end"}]}},
  {"id":"run","handler":"execute_tool_calls","input_var":"ask","execute_config":{"hooks":["local_shell"]},
   "transition":{"branches":[{"operator":"default","goto":"ask"}]}}]}`
 	for _, tc := range []struct {
