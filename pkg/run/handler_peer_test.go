@@ -204,3 +204,29 @@ func TestContenoxEdgeBudgets(t *testing.T) {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
 }
+
+// TestContenoxCapsFailureInput: contenox/runtime@7d0a257f42ac
+// runtime/taskengine/taskenv_test.go
+// TestUnit_SimpleEnv_ExecEnv_CapsInputForFailureSummaryTask: the task
+// on_failure leads to reads the failed task's input, cut to its
+// input_max_bytes and marked as cut (contenox's mark reads "truncated
+// original_bytes=", chainrun's "cut to input_max_bytes").
+func TestContenoxCapsFailureInput(t *testing.T) {
+	src := `{"id":"c","tasks":[{"id":"main","handler":"raise_error","input_var":"input","transition":{"on_failure":"summarise_failure"}},
+ {"id":"summarise_failure","handler":"noop","input_max_bytes":64,"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	l, err := chain.Parse("c.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New()
+	defer s.Close()
+	long := strings.Repeat("oversized ", 200)
+	res, _ := taskRun(t, l.Chain, long, s, "")
+	out := fmt.Sprint(res.Output)
+	if res.Status != Succeeded || path(res) != "main→summarise_failure→end" {
+		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+	}
+	if len(out) > 64 || !strings.HasPrefix(out, "oversized") || !strings.Contains(out, "cut to input_max_bytes") {
+		t.Errorf("output %q (%d bytes)", out, len(out))
+	}
+}
