@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 )
 
@@ -228,5 +230,39 @@ func TestContenoxCapsFailureInput(t *testing.T) {
 	}
 	if len(out) > 64 || !strings.HasPrefix(out, "oversized") || !strings.Contains(out, "cut to input_max_bytes") {
 		t.Errorf("output %q (%d bytes)", out, len(out))
+	}
+}
+
+// TestContenoxEdgeCountMacro: contenox/runtime@7d0a257f42ac
+// runtime/taskengine/step_macros_test.go
+// TestUnit_StepMacro_EdgeCountGrowsAcrossLoopIterations and
+// TestUnit_StepMacro_UnknownEdgeIsZero: {{edge_count:a->b}} is read each
+// time the task runs, so it grows with the loop; an edge never taken
+// reads 0. The peer watches the system instruction its mock sees; here
+// the task's print shows the count.
+func TestContenoxEdgeCountMacro(t *testing.T) {
+	src := `{"id":"m","tasks":[
+ {"id":"chat","handler":"noop","print":"round {{edge_count:chat->run_tools}} never {{edge_count:chat->chat}}","transition":{"branches":[
+   {"operator":"edge_traversed_at_least","edge":"chat->run_tools","when":"2","goto":"end"},
+   {"operator":"equals","when":"noop","goto":"run_tools"}]}},
+ {"id":"run_tools","handler":"noop","transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`
+	l, err := chain.Parse("m.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New()
+	defer s.Close()
+	res, events := taskRun(t, l.Chain, "go", s, "")
+	if res.Status != Succeeded {
+		t.Fatalf("%s: %s", res.Status, res.Error)
+	}
+	var printed []string
+	for _, e := range events {
+		if e.Type == event.StepLog && e.Stream == "print" {
+			printed = append(printed, e.Line)
+		}
+	}
+	if want := []string{"round 0 never 0", "round 1 never 0", "round 2 never 0"}; !slices.Equal(printed, want) {
+		t.Errorf("printed %q, want %q", printed, want)
 	}
 }
