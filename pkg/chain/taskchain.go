@@ -382,6 +382,7 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 		if b.Goto == "" {
 			b.Goto = End
 		}
+		tc.olderOperator(b, prefix)
 		if b.When == olderToolCall {
 			// reference 003 and contenox before 1.0 spell the result
 			// tool-call; the engine gives tool_call

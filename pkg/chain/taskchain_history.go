@@ -1,6 +1,10 @@
 package chain
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Files written for earlier versions of contenox's task-chain format use
 // names it has since changed. Each older name is read as the newer one
@@ -100,4 +104,44 @@ func (tc *taskChain) renameMacro(at Pos, prefix, macro string) string {
 	}
 	tc.d.warnf(at, "%smacro {{%s}}: %s is the older name of %s: read as {{%s:%s}}", prefix, macro, name, newer, newer, rest)
 	return newer + ":" + rest
+}
+
+// olderOperator reads the branch operators of an earlier contenox format
+// as a range, with a warning: > and gt (greater than the number when
+// holds), < and lt (less than it), in_range ("min-max" or "min,max",
+// both ends in). A when that is not a number is refused at the branch.
+func (tc *taskChain) olderOperator(b *Branch, prefix string) {
+	op := b.Operator
+	var lo, hi string
+	switch op {
+	case ">", "gt", "<", "lt":
+		n, err := strconv.ParseFloat(strings.TrimSpace(b.When), 64)
+		if err != nil {
+			tc.d.errorf(b.Pos, "%soperator %q (greater or less than, of an earlier contenox format): when %q is not a number", prefix, op, b.When)
+			return
+		}
+		if op == ">" || op == "gt" {
+			lo, hi = strconv.FormatFloat(math.Nextafter(n, math.Inf(1)), 'g', -1, 64), "+Inf"
+		} else {
+			lo, hi = "-Inf", strconv.FormatFloat(math.Nextafter(n, math.Inf(-1)), 'g', -1, 64)
+		}
+	case "in_range":
+		w := strings.TrimSpace(b.When)
+		a, c, ok := strings.Cut(w, ",")
+		if !ok {
+			// "5-7", the first - after a sign being the separator
+			i := strings.Index(strings.TrimLeft(w, "+-"), "-")
+			if i < 0 {
+				a, c = w, w
+			} else {
+				i += len(w) - len(strings.TrimLeft(w, "+-"))
+				a, c = w[:i], w[i+1:]
+			}
+		}
+		lo, hi = strings.TrimSpace(a), strings.TrimSpace(c)
+	default:
+		return
+	}
+	b.Operator, b.When = OpRange, lo+","+hi
+	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q", prefix, op, b.When)
 }

@@ -76,6 +76,25 @@ func TestTaskChainOlderNames(t *testing.T) {
 			b := c.Workflow.State("a").Branches
 			return b[0].When == ResultToolCall && b[1].When == ResultToolCall
 		},
+	}, {
+		// contenox/runtime@4d29195674c3 taskengine/tasktype.go: OpGreaterThan
+		// ">", OpGt, OpLessThan "<", OpLt, OpInRange
+		name: "the operators >, gt, <, lt and in_range are ranges",
+		src: `{"id":"x","tasks":[{"id":"a","handler":"prompt_to_int","transition":{"branches":[{"operator":">","when":"6","goto":"end"},
+ {"operator":"lt","when":"-2","goto":"end"},{"operator":"in_range","when":"3-5","goto":"end"},{"operator":"in_range","when":"-4,-1","goto":"end"}]}}]}`,
+		warn: `operator ">" is of an earlier contenox format: read as range "6.000000000000001,+Inf"`,
+		check: func(c *Chain) bool {
+			var got []string
+			for _, b := range c.Workflow.State("a").Branches {
+				got = append(got, b.Operator+" "+b.When)
+				if !b.Take("7", nil) && !b.Take("-3", nil) && !b.Take("4", nil) && !b.Take("-1", nil) {
+					return false
+				}
+			}
+			b := c.Workflow.State("a").Branches
+			return slices.Equal(got, []string{"range 6.000000000000001,+Inf", "range -Inf,-2.0000000000000004", "range 3,5", "range -4,-1"}) &&
+				!b[0].Take("6", nil) && b[0].Take("7", nil) && !b[1].Take("-2", nil) && b[2].Take("5", nil) && !b[2].Take("6", nil)
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +131,8 @@ func TestTaskChainOlderFeaturesRefused(t *testing.T) {
 			`tool hook "plan_summary" is not supported (plan_summary is contenox's plan service`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop"},{"id":"s","handler":"noop","input_var":"__exec_terminal__"}]}`,
 			`input_var "__exec_terminal__" is not supported: it is a placeholder of contenox's plan compiler`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"gt","when":"many","goto":"end"}]}}]}`,
+			`operator "gt" (greater or less than, of an earlier contenox format): when "many" is not a number`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","hook":{"name":"local_fs"}}]}`,
 			`hook: is the call of a hook task`},
 	}
