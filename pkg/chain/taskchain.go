@@ -201,6 +201,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	s.Task = step
 	tc.c.Steps = append(tc.c.Steps, step)
 	tc.transition(s, valueOf(n, "transition"), prefix)
+	tc.warnReferenceResults(s, k.Handler, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {

@@ -145,3 +145,22 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	b.Operator, b.When = OpRange, lo+","+hi
 	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q", prefix, op, b.When)
 }
+
+// referenceResults are the results reference 003 lists for a handler
+// that contenox's engine, and chainrun, give under other words.
+var referenceResults = map[string]map[string]string{
+	HandlerChat:    {"stop": "executed", "length": "executed"},
+	HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
+}
+
+// warnReferenceResults warns at an equals branch whose when is a result
+// reference 003 names but the handler never gives: the branch is never
+// taken, and a run would silently go elsewhere.
+func (tc *taskChain) warnReferenceResults(s *State, handler, prefix string) {
+	words := referenceResults[handler]
+	for _, b := range s.Branches {
+		if instead, ok := words[strings.TrimSpace(b.When)]; ok && b.Operator == OpEquals {
+			tc.d.warnf(b.Pos, "%swhen %q is never the result of a %s task: reference 003 names it, the engine gives %s; this branch is not taken", prefix, b.When, handler, instead)
+		}
+	}
+}

@@ -95,6 +95,14 @@ func TestTaskChainOlderNames(t *testing.T) {
 			return slices.Equal(got, []string{"range 6.000000000000001,+Inf", "range -Inf,-2.0000000000000004", "range 3,5", "range -4,-1"}) &&
 				!b[0].Take("6", nil) && b[0].Take("7", nil) && !b[1].Take("-2", nil) && b[2].Take("5", nil) && !b[2].Take("6", nil)
 		},
+	}, {
+		name: "reference 003's results stop and ok, which the engine never gives, are said",
+		src: `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"stop","goto":"b"},{"operator":"default","goto":"end"}]}},
+ {"id":"b","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"ok","goto":"end"}]}}]}`,
+		warn: `when "stop" is never the result of a chat_completion task: reference 003 names it, the engine gives executed; this branch is not taken`,
+		check: func(c *Chain) bool {
+			return c.Workflow.State("a").Branches[0].When == "stop"
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
