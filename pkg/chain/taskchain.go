@@ -3,7 +3,6 @@ package chain
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -25,7 +24,7 @@ type taskChainFile struct {
 type taskKeys struct {
 	ID                string         `yaml:"id" doc:"The task's name: its state and its output variable."`
 	Description       string         `yaml:"description" doc:"What the task does."`
-	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop or raise_error."`
+	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or prompt_to_string and prompt_to_int (an earlier format's)."`
 	SystemInstruction string         `yaml:"system_instruction" doc:"The system prompt of a model task."`
 	PromptTemplate    string         `yaml:"prompt_template" doc:"A Go template that replaces the task's input: {{.input}} is the chain's input, {{.TASK}} a task's output."`
 	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id (default: the output of the task that ran before)."`
@@ -37,6 +36,7 @@ type taskKeys struct {
 	InputMaxBytes     int            `yaml:"input_max_bytes" doc:"Cap on the input a task reads: a longer text is cut, a conversation keeps its latest messages."`
 	Tools             any            `yaml:"tools" doc:"A tools task's call: {name: HOOK, tool_name, args}."`
 	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
+	Hook              any            `yaml:"hook" doc:"The older name of tools, for handler hook (the older name of tools)."`
 }
 
 // IsTaskChain reports whether a decoded document is a task chain: a
@@ -71,9 +71,17 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 	}
 	w.FieldPos["states"] = posOf(list)
 	tc := &taskChain{d: d, c: c, ids: map[string]bool{}}
+	first := map[string]*yaml.Node{}
 	for _, n := range list.Content {
 		if id := valueOf(deref(n), "id"); id != nil {
 			tc.ids[id.Value] = true
+			// contenox refuses a chain whose tasks share an id: a
+			// transition to it could mean either
+			if prev := first[id.Value]; prev != nil {
+				d.softErrorf(posOf(id), "task id %q is given twice (lines %d and %d): contenox refuses a chain with a duplicate task id; give one task another id", id.Value, prev.Line, id.Line)
+			} else {
+				first[id.Value] = id
+			}
 		}
 	}
 	for i, n := range list.Content {
@@ -86,10 +94,9 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 		if s == nil {
 			continue
 		}
-		if first, dup := w.byName[s.Name]; dup {
-			// a goto could not tell them apart: reported, and the
-			// repeated task still checked, so its own errors are too
-			d.softErrorf(s.Pos, "task %q: the task at line %d has the same id: ids name the tasks a goto leads to, so each is used once", s.Name, first.Pos.Line)
+		if _, dup := w.byName[s.Name]; dup {
+			// a goto could not tell them apart: reported above, and
+			// the repeated task still checked, so its own errors are too
 			w.States = append(w.States, s)
 			continue
 		}
@@ -194,11 +201,14 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		return posOf(n)
 	}
 	tc.first = i == 0
+	tc.renameOlder(&k, at, prefix)
+	tc.refuseFeatures(k.ExecuteConfig, at("execute_config"), prefix+"execute_config: ")
 	tc.handler(step, &k, at, prefix)
 	tc.common(step, &k, at, prefix)
 	s.Task = step
 	tc.c.Steps = append(tc.c.Steps, step)
 	tc.transition(s, valueOf(n, "transition"), prefix)
+	tc.warnReferenceResults(s, k.Handler, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
@@ -222,11 +232,11 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
 	step.Type = string(KindNoop)
 	switch k.Handler {
-	case HandlerChat, HandlerRoute:
+	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt:
 		step.Type = string(KindAgent)
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
-		if k.Handler == HandlerRoute && len(step.Tools) > 0 {
-			d.warnf(at("execute_config"), "%sa route task offers its model no tools: execute_config.tools is not applied", prefix)
+		if asksOnce(k.Handler) && len(step.Tools) > 0 {
+			d.warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
 			step.Tools = nil
 		}
 		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
@@ -261,7 +271,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
 		d.errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
-	if k.Handler != HandlerChat && k.Handler != HandlerRoute && k.SystemInstruction != "" {
+	if step.Type != string(KindAgent) && k.SystemInstruction != "" {
 		d.warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
 	}
 }
@@ -297,6 +307,10 @@ func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix
 	}
 }
 
+// execTerminal is the input_var a contenox summarizer chain reads, which
+// its plan compiler rewrites when it splices the chain in.
+const execTerminal = "__exec_terminal__"
+
 // inputVar is the variable a task reads: "" for the output of the task
 // that ran before it (input_var unset or previous_output), InputVar, or a
 // task's output variable (or its error, TASK_error and last_error).
@@ -309,6 +323,9 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 	case tc.ids[name]:
 		return taskVar(name)
 	case name == "last_error":
+		return name
+	case name == execTerminal:
+		tc.d.errorf(at, "%sinput_var %q is not supported: it is a placeholder of contenox's plan compiler, which splices a summarizer chain after an executor chain and rewrites it to the executor's last task; chainrun runs a chain as it is written and compiles no plans: give the summarizing task the id of the task whose output it reads", prefix, name)
 		return name
 	case strings.HasSuffix(name, "_error") && tc.ids[strings.TrimSuffix(name, "_error")]:
 		return taskVar(strings.TrimSuffix(name, "_error")) + "_error"
@@ -341,57 +358,4 @@ func (tc *taskChain) executeScopes() {
 			s.Tools = slices.Clone(all)
 		}
 	}
-}
-
-// transition reads a task's transition; a task without one ends the run.
-// contenox takes a default branch only when no other matches, wherever it
-// is written: the defaults go last.
-func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
-	end := []*Branch{{Operator: OpDefault, Goto: End, Pos: s.Pos}}
-	if v == nil {
-		s.Branches = end
-		s.FieldPos["transition"] = s.Pos
-		return
-	}
-	v = deref(v)
-	s.FieldPos["transition"] = posOf(v)
-	if v.Kind == yaml.MappingNode && valueOf(v, "branches") == nil {
-		// a task without branches ends the chain (its on_failure still
-		// leads a failure on)
-		checkKeys(tc.d, v, prefix+"transition: ", keysOf[branchTransition]())
-		if on := valueOf(v, "on_failure"); on != nil && on.Value != "" {
-			s.OnFailure, s.FieldPos["on_failure"] = on.Value, posOf(on)
-		}
-		s.Branches = end
-		return
-	}
-	decodeBranches(tc.d, s, v, prefix)
-	if len(s.Branches) == 0 {
-		s.Branches = end
-	}
-	var defaults []*Branch
-	kept := s.Branches[:0]
-	for _, b := range s.Branches {
-		if b.Goto == "" {
-			b.Goto = End
-		}
-		switch b.Operator {
-		case OpDefault:
-			defaults = append(defaults, b)
-			continue
-		case OpEdgeTraversed:
-			if n, err := strconv.Atoi(strings.TrimSpace(b.When)); err == nil && n > 0 {
-				tc.budgets += n
-			}
-		}
-		kept = append(kept, b)
-	}
-	s.Branches = append(kept, defaults...)
-}
-
-// escapeBraces makes text literal in a chainrun template: contenox's
-// system instructions and prompts are plain text, so a brace in them
-// never names a variable.
-func escapeBraces(text string) string {
-	return strings.ReplaceAll(text, "{", `\{`)
 }

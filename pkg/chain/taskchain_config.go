@@ -206,7 +206,7 @@ func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) s
 			return b.String()
 		}
 		literal(text[:i])
-		macro := text[i+2 : i+j]
+		macro := tc.renameMacro(at, prefix, text[i+2:i+j])
 		text = text[i+j+2:]
 		if v, ok := tc.expandMacro(macro, mode); ok {
 			if strings.HasPrefix(macro, "edge_count:") {

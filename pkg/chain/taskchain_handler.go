@@ -50,6 +50,12 @@ const (
 	HandlerTools   = "tools"
 	HandlerNoop    = "noop"
 	HandlerRaise   = "raise_error"
+	// HandlerPromptString and HandlerPromptInt are handlers of earlier
+	// contenox versions: one model call on the task's input, whose
+	// answer is the output and the result (prompt_to_int: the answer
+	// read as an integer, or the task fails).
+	HandlerPromptString = "prompt_to_string"
+	HandlerPromptInt    = "prompt_to_int"
 	// HandlerHook is the executor of a hook's tool, called from a model's
 	// tool call.
 	HandlerHook = "hook"
@@ -59,7 +65,13 @@ const (
 const InputVar = "input"
 
 // taskHandlers are the handlers a task may name, for messages.
-var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise}
+var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt}
+
+// asksOnce reports whether a handler asks the model once, offering no
+// tools: route and the prompt_to_ handlers.
+func asksOnce(handler string) bool {
+	return handler == HandlerRoute || handler == HandlerPromptString || handler == HandlerPromptInt
+}
 
 // The results a task chain's branches match besides a route's label and
 // a tools task's rendered output_template (contenox's control tokens).

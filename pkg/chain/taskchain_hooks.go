@@ -86,7 +86,7 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 		case hookModelTools[name] != nil:
 			hooks[name] = true
 		default:
-			tc.d.errorf(at, "%stool hook %q is not supported: %s", prefix, name, hooksHave)
+			tc.d.errorf(at, "%stool hook %q is not supported%s: %s", prefix, name, hookWhy(name), hooksHave)
 		}
 	}
 	if star {
@@ -144,7 +144,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 		tc.d.errorf(at, "%stools.name is required: the hook the task calls", prefix)
 		return
 	case !known:
-		tc.d.errorf(at, "%stool hook %q is not supported: %s", prefix, h.Hook, hooksHave)
+		tc.d.errorf(at, "%stool hook %q is not supported%s: %s", prefix, h.Hook, hookWhy(h.Hook), hooksHave)
 		return
 	case tool == "" && len(callable) == 1:
 		for _, t := range callable {

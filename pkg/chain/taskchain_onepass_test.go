@@ -20,12 +20,12 @@ func TestATaskChainsUnknownHandlerHidesNoOtherError(t *testing.T) {
  {"id":"a","transition":{"branches":[{"operator":"default","goto":"gone"}]}},
  {"id":"b","handler":"raise_eror"}]}`,
 			[]string{`task "a": handler is required`, `goto "gone" is not a state`, `handler "raise_eror" is not one chainrun can run (did you mean raise_error?)`}},
-		{"hook handler", `{"id":"x","tasks":[{"id":"a","handler":"hook","transition":{"branches":[{"operator":"default","goto":"b"},{"operator":"starts","when":"q","goto":"a"}]}}]}`,
-			[]string{`handler "hook" is not one chainrun can run`, `goto "b" is not a state`, `unknown operator "starts"`}},
+		{"older hook handler without its hook", `{"id":"x","tasks":[{"id":"a","handler":"hook","transition":{"branches":[{"operator":"default","goto":"b"},{"operator":"starts","when":"q","goto":"a"}]}}]}`,
+			[]string{`a hook task (handler hook, the older name of tools) needs hook:`, `goto "b" is not a state`, `unknown operator "starts"`}},
 		{"repeated id and a route without labels", `{"id":"x","tasks":[
  {"id":"a","handler":"noop","transition":{"branches":[{"operator":"equals","when":"x","goto":"nowhere"}]}},
  {"id":"a","handler":"route","colour":2,"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-			[]string{`c.yaml:3:2: task "a": the task at line 2 has the same id`, `a route task needs equals branches`, `goto "nowhere" is not a state`, `unknown field "colour"`}},
+			[]string{`c.yaml:3:8: task id "a" is given twice (lines 2 and 3)`, `a route task needs equals branches`, `goto "nowhere" is not a state`, `unknown field "colour"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, nil) })

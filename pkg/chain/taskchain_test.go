@@ -174,12 +174,12 @@ func TestTaskChainExecuteConfig(t *testing.T) {
 // position.
 func TestTaskChainRefusals(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{`{"id":"x","tasks":[{"id":"a","handler":"hook"}]}`, `1:30: task "a": handler "hook" is not one chainrun can run`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"hook"}]}`, `1:30: task "a": a hook task (handler hook, the older name of tools) needs hook: {name, tool_name, args}`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","colour":1}]}`, `unknown field "colour"`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"{{weather}}"}]}`, `macro {{weather}} is not supported`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"edge_traversed_at_least","when":"2","edge":"a->b","goto":"end"},{"operator":"default","goto":"end"}]}}]}`, `edge "a->b": "b" is not a state`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure":"z","branches":[{"operator":"default","goto":"end"}]}}]}`, `on_failure "z" is not a state`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"tools":["nws"]}}]}`, `tool hook "nws" is not supported: chainrun has local_fs`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"tools":["nws"]}}]}`, `tool hook "nws" is not supported (nws is the US National Weather Service API: chainrun has no built-in tool for it; a chain step of type http, or an MCP connection, calls such a service): chainrun has local_fs`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"slack","tool_name":"post"}}]}`, `tool hook "slack" is not supported`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"oracle","tool_name":"verdict"}}]}`, `tools.tool_name "verdict" is not a tool of oracle`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools"}]}`, `a tools task needs tools: {name, tool_name, args}`},
@@ -187,6 +187,12 @@ func TestTaskChainRefusals(t *testing.T) {
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","input_var":"ghost"}]}`, `input_var "ghost" is not a task of the chain`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"route","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`, `a route task needs equals branches`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","output_template":"x"}]}`, `tools and output_template belong to a tools task`},
+		// contenox/runtime@7d0a257f42ac runtime/taskengine/taskenv.go
+		// (validation: "duplicate task ID"): a chain whose tasks share an
+		// id is refused, naming both lines
+		{"{\"id\":\"x\",\"tasks\":[\n{\"id\":\"a\",\"handler\":\"noop\"},\n{\"id\":\"a\",\"handler\":\"raise_error\"}]}", `3:7: task id "a" is given twice (lines 2 and 3)`},
+		{"id: y\ntasks:\n  - id: s\n    handler: noop\n    transition: {on_failure: s2}\n  - id: s2\n    handler: noop\n  - id: s\n    handler: noop\n", `8:9: task id "s" is given twice (lines 3 and 8)`},
+		{"id: y\ntasks:\n  - {id: q, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n", `task id "r" is given twice (lines 4 and 6)`},
 	}
 	for _, tt := range tests {
 		_, err := Parse("x.json", []byte(tt.src), Options{})

@@ -279,6 +279,20 @@ func takesCut(branches []*Branch) bool {
 	return false
 }
 
+// composeMergeStrategies are the compose strategies of earlier contenox
+// versions, which merged with_var into the task's output.
+var composeMergeStrategies = []string{"override", "merge_chat_histories", "append_string_to_chat_history"}
+
+// mergeStrategyWhy says why an earlier contenox merge strategy is not
+// read: reference 003's compose extracts a field of the output into a
+// new variable, the opposite direction.
+func mergeStrategyWhy(strategy string) string {
+	if !slices.Contains(composeMergeStrategies, strategy) {
+		return ""
+	}
+	return " (" + strategy + " is an earlier contenox strategy that merged with_var into the task's output; compose now stores a JSONPath of the output in with_var, as reference 003 defines it, and the two cannot both hold)"
+}
+
 func (v *validator) compose(prefix string, b *Branch) {
 	cp := b.Compose
 	if !IsIdentifier(cp.WithVar) || reservedVars[cp.WithVar] || cp.WithVar == "context" {
@@ -286,7 +300,7 @@ func (v *validator) compose(prefix string, b *Branch) {
 	}
 	expr, ok := strings.CutPrefix(cp.Strategy, "json_path:")
 	if !ok {
-		v.d.errorf(b.Pos, "%s: compose.strategy %q: use json_path:$.field", prefix, cp.Strategy)
+		v.d.errorf(b.Pos, "%s: compose.strategy %q: use json_path:$.field%s", prefix, cp.Strategy, mergeStrategyWhy(cp.Strategy))
 		return
 	}
 	p, err := jsonpath.Parse(strings.TrimSpace(expr))

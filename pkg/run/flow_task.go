@@ -43,7 +43,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		return f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
 	}
 	if !ok && !branchable {
-		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
+		f.fail(taskFailure(s, sr), retry)
 		return false
 	}
 	var b *chain.Branch
@@ -59,7 +59,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		return false
 	case !ok && b.Operator == chain.OpDefault:
 		// a failure is branched on only where a branch names it
-		f.fail(fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error), retry)
+		f.fail(taskFailure(s, sr), retry)
 		return false
 	}
 	rec := TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
@@ -119,4 +119,13 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
 		return dataValue(nodes[0]), nil
 	}
 	return dataValue([]any(nodes)), nil
+}
+
+// taskFailure says why a state's task failed and, when it was tried
+// again, how often: "failed after N retries", as contenox says it.
+func taskFailure(s *chain.State, sr *StepResult) string {
+	if sr.Attempts > 1 {
+		return fmt.Sprintf("state %s: task failed after %d retries: %s", s.Name, sr.Attempts-1, sr.Error)
+	}
+	return fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error)
 }

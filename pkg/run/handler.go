@@ -59,6 +59,8 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		out, err = x.chatTurn(ctx, s, sc, t, in)
 	case chain.HandlerRoute:
 		out, err = x.route(ctx, s, sc, t, in)
+	case chain.HandlerPromptString, chain.HandlerPromptInt:
+		out, err = x.promptTask(ctx, s, sc, t, in)
 	case chain.HandlerExecute:
 		out, err = x.executeCalls(ctx, s, sc, in)
 	case chain.HandlerTools:
@@ -70,7 +72,9 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		if msg == "" {
 			msg = "raise_error: task " + s.ID
 		}
-		err = &permanentError{errors.New(msg)}
+		// contenox retries any failed task, a raised error too, up to
+		// its retry_on_failure
+		err = errors.New(msg)
 	default:
 		err = &permanentError{fmt.Errorf("handler %q is not one chainrun can run", h.Name)}
 	}
@@ -210,6 +214,15 @@ func planHandler(s *chain.Step, p *PlannedStep) {
 			p.Action = from
 		}
 		p.Action, p.MaxTurns = "one model turn on "+p.Action, 0
+	case chain.HandlerPromptString, chain.HandlerPromptInt:
+		on := from
+		if h.Prompt != nil {
+			on = "its prompt_template"
+		}
+		p.Action, p.MaxTurns = "one model call on "+on+", its answer the output", 0
+		if h.Name == chain.HandlerPromptInt {
+			p.Action += " read as an integer"
+		}
 	case chain.HandlerRoute:
 		p.Action = "the model picks " + strings.Join(h.Routes, ", ") + " for " + from + "; it passes on unchanged"
 	case chain.HandlerExecute:

@@ -1,0 +1,73 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm"
+)
+
+// promptTask is a prompt_to_string or prompt_to_int task of an earlier
+// contenox format: one model call, the system instruction and the
+// input's text (the last message of a conversation), no tools. The
+// answer is the output and the result the branches match; prompt_to_int
+// reads it as an integer (its output a number), and an answer that holds
+// none fails the task, so retry_on_failure asks again and on_failure
+// catches it.
+func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *tries, in taskIn) (outcome, error) {
+	if err := x.stepTargets(s, t); err != nil {
+		return outcome{}, err
+	}
+	prompt := in.text()
+	if strings.TrimSpace(prompt) == "" {
+		return outcome{}, &permanentError{fmt.Errorf("its input is empty: nothing to ask the model (give the chain its input, --input input=TEXT)")}
+	}
+	system, err := x.render(s.C().System, sc)
+	if err != nil {
+		return outcome{}, err
+	}
+	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: s.Temperature, MaxTokens: s.MaxTokens}
+	x.stream(s, &req)
+	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	if err != nil {
+		return outcome{}, &permanentError{err}
+	}
+	x.setChat(s, nil)
+	out := outcome{value: textValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
+	if s.Handler.Name == chain.HandlerPromptInt {
+		n, err := answerInt(resp.Text)
+		if err != nil {
+			return out, fmt.Errorf("prompt_to_int: %w", err)
+		}
+		text := strconv.FormatInt(n, 10)
+		out.value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
+	}
+	return out, nil
+}
+
+// numberIn finds a number in an answer that is not one alone.
+var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
+
+// answerInt reads a model's answer as an integer, as contenox reads it:
+// quotes and spaces dropped, the answer itself or else the first number
+// it holds, which must be whole.
+func answerInt(answer string) (int64, error) {
+	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(answer))
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		m := numberIn.FindString(s)
+		if m == "" {
+			return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
+		}
+		f, _ = strconv.ParseFloat(m, 64)
+	}
+	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("the answer %q is not an integer", clip(answer, 80))
+	}
+	return int64(f), nil
+}
