@@ -1,0 +1,151 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The cases below translate mcp-flowgate's own behaviour tests
+// (github.com/matt-cochran/mcp-flowgate, crates/mcp-flowgate-core/tests/)
+// into chainrun's runner; each names its source. Where a peer test and
+// reference 000 disagree, the reference wins and the case says so.
+
+// linkNames are the transitions a result offers.
+func linkNames(res *Result) []string {
+	var out []string
+	for _, l := range res.Links {
+		if l.Blocked == "" {
+			out = append(out, l.Transition)
+		}
+	}
+	return out
+}
+
+// TestMixedStateOffersOnlyItsDecisions ports deterministic_chain.rs (commit
+// 6c28a9486d7c25f191782aa67a8c0b1861f3f1a7)
+// mixed_state_stops_chain and deterministic_transitions_hidden_from_links:
+// a state with a deterministic and a decided transition does not chain,
+// and only the decided ones are links or --take choices.
+func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
+	for name, src := range map[string]string{
+		"agent and deterministic": wf(`    states:
+      a:
+        transitions:
+          auto_check: {target: b, actor: deterministic, executor: {kind: transform, expr: '1'}}
+          manual_override: {target: c, actor: agent}
+      b: {terminal: true}
+      c: {terminal: true}
+`),
+		"human, agent and two deterministic": wf(`    states:
+      a:
+        transitions:
+          sweep: {target: b, actor: deterministic}
+          approve: {target: c, actor: human}
+          lint: {target: b, actor: deterministic, condition: 'true'}
+          manual_override: {target: c, actor: agent}
+      b: {terminal: true}
+      c: {terminal: true}
+`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := runChain(t, src, nil)
+			if res.Status != Paused || res.State != "a" || len(res.Chain) != 0 {
+				t.Fatalf("%s at %s chain %v: %s", res.Status, res.State, res.Chain, res.Error)
+			}
+			for _, n := range linkNames(res) {
+				if n == "auto_check" || n == "sweep" || n == "lint" {
+					t.Errorf("deterministic transition %s offered: %v", n, linkNames(res))
+				}
+			}
+			if !strings.Contains(strings.Join(linkNames(res), ","), "manual_override") {
+				t.Errorf("links %v", linkNames(res))
+			}
+			for _, take := range []string{"auto_check", "sweep", "lint"} {
+				if !strings.Contains(src, take+":") {
+					continue
+				}
+				_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: take})
+				var te *TakeError
+				if !errors.As(err, &te) {
+					t.Errorf("--take %s: %v", take, err)
+				}
+			}
+			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: "manual_override"})
+			if err != nil || res.Status != Succeeded || res.State != "c" {
+				t.Fatalf("--take manual_override: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+// TestDepthLimitIsAStop ports deterministic_chain.rs (commit 6c28a948…)
+// depth_limit_stops_chain_early with depth_limited_config
+// (maxChainDepth 2, a→b→c→d→e all deterministic, ends at c with a chain
+// of 2 and no error): reference 000 lists the depth limit among the stop
+// conditions, so the run pauses there, resumable, and a resume chains on.
+func TestDepthLimitIsAStop(t *testing.T) {
+	for _, depth := range []int{1, 2, 3} {
+		src := wf(`    maxChainDepth: ` + string(rune('0'+depth)) + `
+    states:
+      a: {transitions: {ab: {target: b, actor: deterministic}}}
+      b: {transitions: {bc: {target: c, actor: deterministic, executor: {kind: transform, expr: '2'}}}}
+      c: {transitions: {cd: {target: d, actor: deterministic}}}
+      d: {transitions: {de: {target: e, actor: deterministic}}}
+      e: {terminal: true}
+`)
+		states := "abcde"
+		c := load(t, src)
+		j := &memJournal{}
+		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Journal: j})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Paused || res.Error != "" || len(res.Chain) != depth || res.State != string(states[depth]) || len(res.Warnings) == 0 {
+			t.Fatalf("depth %d: %s %q chain %d state %s warnings %v", depth, res.Status, res.Error, len(res.Chain), res.State, res.Warnings)
+		}
+		for i := 0; i < 5 && res.Status == Paused; i++ {
+			res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j})
+		}
+		if res.Status != Succeeded || res.State != "e" || len(j.transitions) != 4 {
+			t.Fatalf("depth %d resumed: %s at %s, %d transitions: %s", depth, res.Status, res.State, len(j.transitions), res.Error)
+		}
+	}
+}
+
+// TestStateWithNoAllowedTransitionWaits ports the guarded decision points of
+// stress_guards_mapping.rs and evidence_guard.rs
+// evidence_guard_rejects_without_required_kind (commit 00632101…): when no transition is allowed the run waits at
+// the state (paused, each transition listed with the guard that blocks
+// it), and taking a guarded one is refused naming its guard.
+func TestStateWithNoAllowedTransitionWaits(t *testing.T) {
+	for name, src := range map[string]string{
+		"one guarded agent transition": wf(`    states:
+      a:
+        transitions:
+          ship: {target: b, actor: agent, guards: [{kind: expr, expr: "$.context.ready == true"}]}
+      b: {terminal: true}
+    initialContext: {ready: false}
+`),
+		"a condition and a guard": wf(`    initialContext: {n: 1}
+    states:
+      a:
+        transitions:
+          ship: {target: b, actor: human, guards: [{kind: expr, expr: "$.context.n > 3"}]}
+          skip: {target: b, actor: agent, condition: 'false'}
+      b: {terminal: true}
+`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := runChain(t, src, nil)
+			if res.Status != Paused || res.State != "a" || res.Error != "" {
+				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
+			}
+			_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: "ship"})
+			if err == nil || !strings.Contains(err.Error(), "guard 1") {
+				t.Fatalf("--take ship: %v", err)
+			}
+		})
+	}
+}
