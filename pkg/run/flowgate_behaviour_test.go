@@ -149,3 +149,64 @@ func TestStateWithNoAllowedTransitionWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaDefaultsFillBeforeRequired ports mcp-flowgate's filling of
+// inputSchema defaults (stress_guards_mapping.rs's defaulted inputs):
+// defaults are filled before `required` is checked, a required property
+// with a default need not be given, and an object's own properties get
+// their defaults, an absent object made for them.
+func TestSchemaDefaultsFillBeforeRequired(t *testing.T) {
+	src := wf(`    inputSchema:
+      type: object
+      required: [mode, opts]
+      properties:
+        mode: {type: string, default: fast}
+        opts:
+          type: object
+          required: [depth]
+          properties:
+            depth: {type: integer, default: 3}
+            deep: {type: object, properties: {tag: {type: string, default: t}}}
+    states:
+      a:
+        transitions:
+          go:
+            target: b
+            actor: human
+            inputSchema:
+              type: object
+              required: [why, more]
+              properties:
+                why: {type: string, default: because}
+                more: {type: object, required: [n], properties: {n: {type: integer, default: 7}}}
+            output:
+              why: $.arguments.why
+              n: $.arguments.more.n
+              depth: $.input.opts.depth
+              tag: $.input.opts.deep.tag
+              mode: $.input.mode
+      b: {terminal: true}
+`)
+	for name, tc := range map[string]struct {
+		inputs map[string]string
+		want   string
+	}{
+		"nothing given":        {nil, `{"depth":3,"mode":"fast","n":7,"tag":"t","why":"because"}`},
+		"a top-level given":    {map[string]string{"mode": "slow"}, `{"depth":3,"mode":"slow","n":7,"tag":"t","why":"because"}`},
+		"an object half given": {map[string]string{"opts": `{"depth": 9}`}, `{"depth":9,"mode":"fast","n":7,"tag":"t","why":"because"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := runChain(t, src, tc.inputs)
+			if res.Status != Paused || len(res.Links) != 1 || len(res.Links[0].Args) != 0 {
+				t.Fatalf("%s %s links %+v", res.Status, res.Error, res.Links)
+			}
+			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: tc.inputs, Take: "go"})
+			if err != nil || res.Status != Succeeded {
+				t.Fatalf("--take go: %v %+v", err, res)
+			}
+			if got := asJSON(t, res.Context); got != tc.want {
+				t.Errorf("context\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
