@@ -210,3 +210,33 @@ func TestSchemaDefaultsFillBeforeRequired(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreachableStepsNeedNothing: a connection, a script or a workflow
+// step named only in a state no run reaches does not refuse the run
+// (mcp-flowgate runs such a file); validate warns, saying no run needs it.
+func TestUnreachableStepsNeedNothing(t *testing.T) {
+	for name, exec := range map[string]string{
+		"an undeclared mcp connection":  `{kind: mcp, connection: nowhere, tool: x}`,
+		"an undeclared rest connection": `{kind: rest, connection: nowhere, path: /x}`,
+		"a script no library holds":     `{kind: script, subject: nothing.here}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := wf(`    states:
+      a: {transitions: {go: {target: b, actor: deterministic, executor: {kind: transform, expr: '1'}}}}
+      b: {terminal: true}
+      island:
+        transitions:
+          ask: {target: b, actor: deterministic, executor: ` + exec + `}
+`)
+			c := load(t, src)
+			warned := PendingDefinitions(c, Resolvers{})
+			if len(warned) != 1 || !strings.Contains(warned[0].Message, "its state is unreachable, so no run needs it") {
+				t.Errorf("PendingDefinitions: %v", warned)
+			}
+			res := runChain(t, src, nil)
+			if res.Status != Succeeded || res.State != "b" {
+				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
+			}
+		})
+	}
+}
