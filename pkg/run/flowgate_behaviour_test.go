@@ -240,3 +240,63 @@ func TestUnreachableStepsNeedNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestCalledWorkflowTakesItsInputsAsGiven ports the end-to-end walks of
+// flow_orchestrators_e2e.rs (flow.add-feature, flow.bugfix-from-error-log:
+// the orchestrator passes an object where the capability declares an
+// array with a default, and the walk reaches done): a value whose type is
+// not the declared one is passed on as given, with a warning naming it.
+func TestCalledWorkflowTakesItsInputsAsGiven(t *testing.T) {
+	for name, tc := range map[string]struct {
+		decl, given, want string
+		warns             bool
+	}{
+		"an object for an array":  {`{type: array, default: []}`, `{files: ["a.go"]}`, `{"files":["a.go"]}`, true},
+		"a string for an integer": {`{type: integer, default: 1}`, `"many"`, `"many"`, true},
+		"an array for an array":   {`{type: array, default: []}`, `["x", "y"]`, `["x","y"]`, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := `version: '1'
+workflows:
+  flow:
+    initialContext: {scope: ` + tc.given + `}
+    initialState: a
+    states:
+      a:
+        transitions:
+          call:
+            target: done
+            actor: deterministic
+            executor:
+              kind: workflow
+              definitionId: cap
+              use:
+                inputs: {scope_paths: "$.context.scope"}
+                outputs: {"$.context.got": got}
+      done: {terminal: true}
+  cap:
+    inputSchema:
+      type: object
+      properties:
+        scope_paths: ` + tc.decl + `
+    initialState: s
+    states:
+      s:
+        transitions:
+          read: {target: e, actor: deterministic, output: {got: "$.input.scope_paths"}}
+      e: {terminal: true}
+`
+			res := runFlow(t, src, Request{})
+			if res.Status != Succeeded || res.State != "done" {
+				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
+			}
+			if got := asJSON(t, res.Context["got"]); got != tc.want {
+				t.Errorf("got %s want %s", got, tc.want)
+			}
+			warned := strings.Contains(strings.Join(res.Warnings, "\n"), `declares input "scope_paths"`)
+			if warned != tc.warns {
+				t.Errorf("warnings %v", res.Warnings)
+			}
+		})
+	}
+}
