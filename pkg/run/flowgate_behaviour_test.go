@@ -300,3 +300,26 @@ workflows:
 		})
 	}
 }
+
+// TestConcatWritesAMissingOperandAsNull ports stress_guards_mapping.rs's
+// concat mapping: an operand that selects nothing is written "null"
+// (before=null=after), as mcp-flowgate writes it, not left out.
+func TestConcatWritesAMissingOperandAsNull(t *testing.T) {
+	for operands, want := range map[string]string{
+		`["before=", "$.context.nothing", "=after"]`: "before=null=after",
+		`["$.context.gone", "-", "$.context.n"]`:     "null-2",
+		`["$.context.s", "$.context.n"]`:             "x2",
+	} {
+		src := wf(`    initialContext: {n: 2, s: x}
+    states:
+      a:
+        transitions:
+          go: {target: b, actor: deterministic, output: {got: {concat: ` + operands + `}}}
+      b: {terminal: true}
+`)
+		res := runChain(t, src, nil)
+		if res.Status != Succeeded || res.Context["got"] != want {
+			t.Errorf("%s: %s %v %s", operands, res.Status, res.Context["got"], res.Error)
+		}
+	}
+}
