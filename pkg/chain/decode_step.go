@@ -5,7 +5,9 @@ import (
 )
 
 // stepAliases: reference 000 writes an executor's type as kind.
-var stepAliases = map[string]string{"kind": "type"}
+// timeoutMs is mcp-flowgate's earlier spelling of an executor's time
+// limit, read as timeout_ms with a note.
+var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms"}
 
 // decodeStep fills a step from its mapping, by the tags of Step's
 // fields. A step whose kind does not exist is read no further than its id
@@ -34,6 +36,9 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 			}
 			s.Command, argv = list[0], list[1:]
 			return true
+		}
+		if k.Value == "timeoutMs" {
+			d.warnf(posOf(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // The cases below translate mcp-flowgate's own behaviour tests
@@ -321,5 +324,42 @@ func TestConcatWritesAMissingOperandAsNull(t *testing.T) {
 		if res.Status != Succeeded || res.Context["got"] != want {
 			t.Errorf("%s: %s %v %s", operands, res.Status, res.Context["got"], res.Error)
 		}
+	}
+}
+
+// TestEarlierFlowgateKeysLoadWithANote: files written against earlier
+// versions of mcp-flowgate's format (workflow aliases and examples, an
+// executor's timeoutMs) load and run, each older key read with a note; a
+// timeoutMs is the executor's time limit.
+func TestEarlierFlowgateKeysLoadWithANote(t *testing.T) {
+	src := `version: '1'
+workflows:
+  w:
+    aliases: [old.name]
+    examples: [{input: {}}]
+    initialState: a
+    states:
+      a:
+        transitions:
+          slow: {target: b, actor: deterministic, executor: {kind: cli, command: sleep, args: ["5"], timeoutMs: 200}}
+      b: {terminal: true}
+`
+	l, err := chain.Parse("old.yaml", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, w := range l.Warnings {
+		said = append(said, w.Message)
+	}
+	for _, want := range []string{"aliases: read as a note", "examples: read as a note", "timeoutMs: read as timeout_ms"} {
+		if !strings.Contains(strings.Join(said, "\n"), want) {
+			t.Errorf("no note %q in %v", want, said)
+		}
+	}
+	began := time.Now()
+	res := runChain(t, src, nil)
+	if res.Status != Failed || time.Since(began) > 4*time.Second {
+		t.Fatalf("the executor's timeoutMs did not hold: %s after %s: %s", res.Status, time.Since(began), res.Error)
 	}
 }
