@@ -7,8 +7,9 @@ import (
 // stepAliases: reference 000 writes an executor's type as kind; OCC's own
 // engine spells a debate's and a webhook's fields with their type before
 // them (debate_agents, webhook_url: its tests do, its chain files write
-// agents and url).
-var stepAliases = map[string]string{"kind": "type",
+// agents and url); timeoutMs is mcp-flowgate's earlier spelling of an
+// executor's time limit, read as timeout_ms with a note.
+var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms",
 	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
 	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry"}
 
@@ -51,6 +52,9 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 			}
 			s.Command, argv = list[0], list[1:]
 			return true
+		}
+		if k.Value == "timeoutMs" {
+			d.warnf(posOf(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})

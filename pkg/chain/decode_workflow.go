@@ -85,6 +85,8 @@ type workflowKeys struct {
 	OnTimeout      any            `yaml:"onTimeout" doc:"{target: STATE}: where a run goes once timeoutMs has passed."`
 	EnableHumanAsk bool           `yaml:"enable_human_ask" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
 	HumanAskCap    int            `yaml:"human_ask_cap" doc:"Accepted with enable_human_ask."`
+	Aliases        any            `yaml:"aliases" doc:"Accepted with a note (an earlier mcp-flowgate key): other names the gateway listed the workflow under; chainrun finds it by its own name."`
+	Examples       any            `yaml:"examples" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
@@ -210,6 +212,10 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 			decodeOnTimeout(d, w, v, prefix)
 		case "handlers":
 			d.looseErrorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
+		case "aliases":
+			d.warnf(posOf(k), "%saliases: read as a note (an earlier mcp-flowgate key): the workflow is found by its own name, %q, not by its aliases", prefix, c.Name)
+		case "examples":
+			d.warnf(posOf(k), "%sexamples: read as a note (an earlier mcp-flowgate key): sample inputs for readers; none of them is run", prefix)
 		case "enable_human_ask", "human_ask_cap":
 			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:

@@ -157,7 +157,7 @@ func (a NeededArg) Describe() string {
 func (t *Transition) NeededArgs() []NeededArg { return t.needs }
 
 // neededArgs reads sch (a transition's compiled inputSchema) for the
-// arguments it requires that prefill does not give.
+// arguments it requires that neither prefill nor a default gives.
 func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 	var out []NeededArg
 	for _, name := range sch.Required {
@@ -167,6 +167,9 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 		a := NeededArg{Name: name}
 		if p := sch.Properties[name]; p != nil {
 			p = localRef(sch, p)
+			if p.Default != nil || HasDefaults(p) {
+				continue // its defaults are filled in before required is checked
+			}
 			a.Type, a.Enum, a.Description = typeOf(p), p.Enum, firstLine(p.Description)
 			a.Shape = shapeOf(sch, p, 4)
 			if a.Description == "" {

@@ -5,6 +5,45 @@ package chain
 // never end.
 func (v *validator) reachability() {
 	w := v.c.Workflow
+	seen, ends := w.reach()
+	for _, s := range w.States {
+		if !seen[s.Name] {
+			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
+		}
+	}
+	if !ends {
+		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
+	}
+}
+
+// Unreachable lists the steps (executors, tasks, onEnter) of the states
+// no path from initialState reaches: a run never needs what they name,
+// so a connection or script only they name does not refuse it.
+func (w *Workflow) Unreachable() []*Step {
+	seen, _ := w.reach()
+	var out []*Step
+	for _, s := range w.States {
+		if seen[s.Name] {
+			continue
+		}
+		if s.Task != nil {
+			out = append(out, s.Task)
+		}
+		if s.OnEnter != nil && s.OnEnter.Executor != nil {
+			out = append(out, s.OnEnter.Executor)
+		}
+		for _, t := range s.Transitions {
+			if t.Executor != nil {
+				out = append(out, t.Executor)
+			}
+		}
+	}
+	return out
+}
+
+// reach is the set of states a path from initialState reaches, and
+// whether the run can end.
+func (w *Workflow) reach() (map[string]bool, bool) {
 	seen := map[string]bool{w.InitialState: true}
 	queue := []string{w.InitialState}
 	ends := false
@@ -43,12 +82,5 @@ func (v *validator) reachability() {
 			}
 		}
 	}
-	for _, s := range w.States {
-		if !seen[s.Name] {
-			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
-		}
-	}
-	if !ends {
-		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
-	}
+	return seen, ends
 }

@@ -173,6 +173,20 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 			text[k] = textOf(v)
 		}
 	}
+	// a value whose type is not the one the callee declares is passed on
+	// as it is, with a warning: mcp-flowgate hands a called workflow its
+	// inputs as given (its orchestrators pass an object where the callee
+	// declares an array with a default)
+	mismatched := map[string]bool{}
+	for k, v := range given {
+		if in := callee.Input(k); v != nil && in != nil && in.Type != "" {
+			if err := chain.CheckInputValue(in.Type, text[k]); err != nil {
+				x.warn(fmt.Sprintf("%s: workflow %s declares input %q of type %s, but it is given %s: passed on as given", s.Who(), callee.Name, k, in.Type, jsonKind(v)))
+				mismatched[k] = true
+				delete(text, k)
+			}
+		}
+	}
 	inputs, typed := text, map[string]any{}
 	if !declaresNoInputs(callee) {
 		if inputs, typed, err = resolveInputs(callee, text); err != nil {
@@ -181,8 +195,11 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	}
 	for k, v := range given {
 		// a value of no declared type keeps its shape (an object stays one)
-		if in := callee.Input(k); v != nil && (in == nil || in.Type == "") {
+		if in := callee.Input(k); v != nil && (in == nil || in.Type == "" || mismatched[k]) {
 			typed[k] = v
+			if mismatched[k] {
+				inputs[k] = textOf(v)
+			}
 		}
 	}
 	st := newStore(inputs)
@@ -233,4 +250,21 @@ func subOutput(s *chain.Step, res *Result) any {
 		out[b.From] = final[b.From]
 	}
 	return out
+}
+
+// jsonKind names the JSON type of a value, as a warning says it.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int, int64:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
 }

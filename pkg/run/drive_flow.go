@@ -185,7 +185,12 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 	default:
 		wait := waiting(cands)
 		if len(viable) == 0 && len(wait) == 0 {
-			f.fail(selectionError(s, cands, nil), nil)
+			// no transition is allowed: the run waits at the state, each
+			// transition listed with what blocks it (mcp-flowgate)
+			f.warn(selectionError(s, cands, nil))
+			f.status = Paused
+			f.links = f.blockedLinks(s, nil)
+			f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: waitingFor(f.links)})
 			return false
 		}
 		t, decidedBy = f.decide(ctx, s, viable, wait)
@@ -274,16 +279,21 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 	return sr, !unfinished(sr.Status)
 }
 
-// deeper counts one more transition taken on its own, failing the run
-// when maxChainDepth is reached.
+// deeper counts one more transition taken on its own. At maxChainDepth
+// the call stops (reference 000 lists the depth limit among the stop
+// conditions): the run pauses at its state with its chain, resumable, and
+// a resume chains on.
 func (f *flow) deeper() bool {
 	if f.depth >= f.w.MaxChainDepth {
 		last := ""
 		if n := len(f.trace); n > 0 {
 			last = fmt.Sprintf(" (last: %s → %s)", f.trace[n-1].FromState, f.trace[n-1].ToState)
 		}
-		f.fail(fmt.Sprintf("maxChainDepth %d reached: %d transitions ran on their own in this call without reaching a decision point or a terminal state%s; resume to continue",
-			f.w.MaxChainDepth, f.depth, last), nil)
+		msg := fmt.Sprintf("maxChainDepth %d reached: %d transitions ran on their own in this call without reaching a decision point or a terminal state%s; resume to continue",
+			f.w.MaxChainDepth, f.depth, last)
+		f.warn(msg)
+		f.status = Paused
+		f.emit(event.Event{Type: event.Decision, State: f.state, Status: Paused, Detail: msg})
 		return false
 	}
 	f.depth++

@@ -41,6 +41,8 @@ type PreflightError struct {
 	// Who, when set, is how the step is named (transition "go" executor);
 	// else it is step "ID".
 	Who string
+	// unreachable marks one found in a state no run reaches: a warning.
+	unreachable bool
 }
 
 func (e *PreflightError) Error() string {

@@ -65,6 +65,7 @@ func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, er
 		args[k] = v
 	}
 	if rs := t.ArgSchema(); rs != nil && len(problems) == 0 {
+		chain.FillDefaults(rs.Schema(), args)
 		if err := rs.ApplyDefaults(&args); err != nil {
 			problems = append(problems, "inputSchema defaults: "+err.Error())
 		} else if err := rs.Validate(args); err != nil {

@@ -56,11 +56,18 @@ func passing(cands []candidate) []*chain.Transition {
 	return out
 }
 
-// assess checks every transition of the state.
+// assess checks every transition of the state that may be chosen there.
+// At a decision point (a state with an agent or human transition) the
+// deterministic ones are neither links nor --take choices: reference 000
+// chains only a state all of whose transitions are deterministic.
 func (f *flow) assess(s *chain.State) []candidate {
 	var facts *chain.GuardFacts
+	auto := s.Automatic()
 	out := make([]candidate, 0, len(s.Transitions))
 	for _, t := range s.Transitions {
+		if !auto && t.Actor == chain.ActorDeterministic {
+			continue
+		}
 		if facts == nil && len(t.Guards) > 0 {
 			facts = f.guardFacts(s)
 		}

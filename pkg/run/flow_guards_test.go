@@ -177,7 +177,7 @@ workflows:
             executor: {kind: cli, run: 'echo approved', evidence: {kind: approval}}
           complete:
             target: done
-            actor: deterministic
+            actor: human
             guards:
               - kind: evidence
                 requires: [{kind: approval, count: 2, distinct_principals: true}, "transition:approve"]

@@ -191,7 +191,8 @@ func number(v any) (float64, error) {
 }
 
 // concat joins its operands: a list when asked for or when one is a list
-// (lists spliced, null skipped), else text.
+// (lists spliced, null skipped), else text (a null operand written
+// "null").
 func concat(vals []any, asList bool) any {
 	for _, v := range vals {
 		_, isList := v.([]any)
@@ -212,6 +213,11 @@ func concat(vals []any, asList bool) any {
 	}
 	var b strings.Builder
 	for _, v := range vals {
+		if v == nil {
+			// a missing operand is written as mcp-flowgate writes it
+			b.WriteString("null")
+			continue
+		}
 		b.WriteString(textOf(v))
 	}
 	return b.String()

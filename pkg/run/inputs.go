@@ -75,11 +75,19 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		}
 		typed[k] = v
 	}
+	if schema != nil {
+		// a workflow's schema defaults come first, required properties
+		// and nested objects included (as mcp-flowgate fills them)
+		chain.FillDefaults(schema.Schema(), typed)
+	}
 	for _, in := range c.Inputs {
 		if _, ok := given[in.Name]; ok {
 			// given: converted above, or already reported as the wrong
 			// type, which is not "missing"
 			continue
+		}
+		if _, ok := typed[in.Name]; ok && schema != nil {
+			continue // its schema's default
 		}
 		switch {
 		case in.Default != nil && schema == nil:

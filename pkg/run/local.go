@@ -167,9 +167,22 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 	stack = append(stack, stackKey(c))
 	first := preflightAcks(c, r)
+	unneeded := unreachableSteps(c)
+	outer := r
 	c.Walk(func(s *chain.Step) {
 		if first != nil {
 			return
+		}
+		r := outer
+		if unneeded[s] {
+			// no run reaches it: what it names but nothing provides is
+			// a warning, never a refusal (mcp-flowgate runs such a file)
+			r.pending = func(e *PreflightError) {
+				if outer.pending != nil {
+					e.unreachable = true
+					outer.pending(e)
+				}
+			}
 		}
 		switch s.Kind {
 		case chain.KindChain:
@@ -181,7 +194,7 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		case chain.KindMCP, chain.KindHTTP:
 			first = preflightConnection(c, s, r)
 		}
-		if first != nil || l == nil {
+		if first != nil || l == nil || unneeded[s] {
 			return
 		}
 		if k, ok := kinds[s.Kind]; ok && k.admit != nil {
@@ -189,6 +202,26 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		}
 	})
 	return first
+}
+
+// unreachableSteps are the steps of a workflow's states that no path
+// from its initialState reaches, with everything nested in them.
+func unreachableSteps(c *chain.Chain) map[*chain.Step]bool {
+	if c.Workflow == nil {
+		return nil
+	}
+	out := map[*chain.Step]bool{}
+	var mark func(s *chain.Step)
+	mark = func(s *chain.Step) {
+		out[s] = true
+		for _, n := range s.Nested() {
+			mark(n)
+		}
+	}
+	for _, s := range c.Workflow.Unreachable() {
+		mark(s)
+	}
+	return out
 }
 
 // stackKey is how the stack of calls names a chain: a DAG chain by its

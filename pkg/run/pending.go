@@ -24,8 +24,12 @@ func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
 	var out []chain.Diagnostic
 	seen := map[chain.Diagnostic]bool{}
 	r.pending = func(e *PreflightError) {
+		why := "running it would stop here"
+		if e.unreachable {
+			why = "its state is unreachable, so no run needs it"
+		}
 		d := chain.Diagnostic{File: e.File, Pos: e.Pos, Warning: true,
-			Message: fmt.Sprintf("%s: %s (running it would stop here)", e.who(), e.Msg)}
+			Message: fmt.Sprintf("%s: %s (%s)", e.who(), e.Msg, why)}
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
