@@ -78,10 +78,12 @@ func TestFlowgateV06ExamplesRun(t *testing.T) {
 		{"swe-agent.yaml", "swe_agent", pauses, "paused at intake"},
 		{"zed-gateway/gateway.yaml", "governed_change", pauses, "paused at planning"},
 		{"zed-gateway/gateway.yaml", "tdd", pauses, "paused at red"},
-		// the file's guards read `result`, which nothing in it sets
-		{"pattern-circuit-breaker/gateway.yaml", "circuit_breaker_demo", exitFailed, "selection_error: state action: no transition is viable"},
-		// no evidence of kind human_review was recorded
-		{"pattern-evidence-quorum/gateway.yaml", "evidence_with_confidence", exitFailed, "selection_error: state gate: no transition is viable"},
+		// the file's guards read `result`, which nothing in it sets: no
+		// transition is allowed, and a decision point then waits, as
+		// mcp-flowgate's does (peer-fidelity F10)
+		{"pattern-circuit-breaker/gateway.yaml", "circuit_breaker_demo", pauses, "selection_error: state action: no transition is viable"},
+		// no evidence of kind human_review was recorded: it waits at gate
+		{"pattern-evidence-quorum/gateway.yaml", "evidence_with_confidence", pauses, "selection_error: state gate: no transition is viable"},
 		// the file maps an object (the join's summary) into an array slot
 		{"pattern-dynamic-fanout/gateway.yaml", "dynamic_fanout_empty", exitFailed, `blackboard slot results: {"cancelled_count":0`},
 		// the file maps an integer (failed_count) into a boolean slot
