@@ -152,6 +152,9 @@ type taskChain struct {
 	hooks []string
 	// budgets adds up the counts of the edge_traversed_at_least branches.
 	budgets int
+	// unscoped are the execute_tool_calls tasks that write no tools, and
+	// hidden the tools each one's hide_tools takes out (see executeScopes).
+	unscoped map[*Step][]string
 }
 
 // taskVar is the variable a task's output is kept in: its id, with every
@@ -250,7 +253,13 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			tc.readsInput = true
 		}
 	case HandlerExecute:
-		step.Tools = tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: ")
+		step.Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
+		if _, scoped := k.ExecuteConfig["tools"]; !scoped {
+			if tc.unscoped == nil {
+				tc.unscoped = map[*Step][]string{}
+			}
+			tc.unscoped[step] = varList(k.ExecuteConfig["hide_tools"])
+		}
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
@@ -339,9 +348,11 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 	}
 }
 
-// executeScopes gives an execute_tool_calls task that lists no tools
-// those of every model task, as contenox allows it any tool the chain
-// offers.
+// executeScopes gives an execute_tool_calls task that writes no tools
+// those of every model task but the ones its hide_tools takes out, as
+// contenox allows it any tool the chain offers. A task that writes tools,
+// even an empty list, runs only those: contenox's explicit scope
+// (execute_tool_scope_test.go), so tools: [] runs no call.
 func (tc *taskChain) executeScopes() {
 	var all []string
 	for _, s := range tc.c.Steps {
@@ -353,9 +364,7 @@ func (tc *taskChain) executeScopes() {
 			}
 		}
 	}
-	for _, s := range tc.c.Steps {
-		if h := s.Handler; h != nil && h.Name == HandlerExecute && len(s.Tools) == 0 {
-			s.Tools = slices.Clone(all)
-		}
+	for s, hidden := range tc.unscoped {
+		s.Tools = hideTools(slices.Clone(all), hidden)
 	}
 }

@@ -66,13 +66,7 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
-	step.Tools = tc.toolList(ec["tools"], at, prefix)
-	for _, hide := range varList(ec["hide_tools"]) {
-		step.Tools = slices.DeleteFunc(step.Tools, func(t string) bool {
-			_, leaf, _ := strings.Cut(hide, ".")
-			return t == hide || t == leaf
-		})
-	}
+	step.Tools = hideTools(tc.toolList(ec["tools"], at, prefix), ec["hide_tools"])
 	tc.tools, tc.hooks = step.Tools, nil
 	for _, t := range step.Tools {
 		if h := hookOf(t); h != "" && !slices.Contains(tc.hooks, h) {
@@ -83,6 +77,23 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 		step.FieldPos["tools"] = at
 	}
 	tc.toolsPolicies(step.Handler, ec["tools_policies"], at, prefix)
+}
+
+// hideTools takes out of tools those hide_tools names (a list of the
+// file, or already read): a tool by its name, or by the leaf of
+// contenox's hook.tool.
+func hideTools(tools []string, hide any) []string {
+	names, ok := hide.([]string)
+	if !ok {
+		names = varList(hide)
+	}
+	for _, h := range names {
+		tools = slices.DeleteFunc(tools, func(t string) bool {
+			_, leaf, _ := strings.Cut(h, ".")
+			return t == h || t == leaf
+		})
+	}
+	return tools
 }
 
 // modelName is provider/model, or model as written when it names its

@@ -1,0 +1,323 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+)
+
+// The cases below translate contenox's task-engine tests that
+// TestContenoxTaskEnvBehaviour (handler_peer_test.go) does not: each
+// names its source, the repository, the commit, the file and the test.
+// contenox's tests script a mock executor's results; here a noop or
+// raise_error task gives what the mock gave, and where the result itself
+// must vary (a loop that ends), a route task's answer, scripted on the
+// fake model server, is the result.
+
+// portCase is one contenox test run as a chain.
+type portCase struct {
+	source, src, input string
+	replies            []llmtest.Reply
+	status             Status
+	path, output       string
+	errHas, errHasNot  []string
+	printed            []string
+}
+
+// runPort runs one case and checks what the case pins.
+func runPort(t *testing.T, tt portCase) {
+	t.Helper()
+	t.Logf("source: %s", tt.source)
+	l, err := chain.Parse("c.json", []byte(tt.src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New(tt.replies...)
+	defer s.Close()
+	res, events := taskRun(t, l.Chain, tt.input, s, "")
+	if res.Status != tt.status || tt.path != "" && path(res) != tt.path {
+		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+	}
+	if tt.output != "" && fmt.Sprint(res.Output) != tt.output {
+		t.Errorf("output %q, want %q", res.Output, tt.output)
+	}
+	for _, w := range tt.errHas {
+		if !strings.Contains(res.Error, w) {
+			t.Errorf("error %q does not say %q", res.Error, w)
+		}
+	}
+	for _, w := range tt.errHasNot {
+		if strings.Contains(res.Error, w) {
+			t.Errorf("error %q says %q", res.Error, w)
+		}
+	}
+	if tt.printed != nil {
+		var printed []string
+		for _, e := range events {
+			if e.Type == event.StepLog && e.Stream == "print" {
+				printed = append(printed, e.Line)
+			}
+		}
+		if !slices.Equal(printed, tt.printed) {
+			t.Errorf("printed %q, want %q", printed, tt.printed)
+		}
+	}
+}
+
+// TestContenoxTransitionPorts: transitions, input_var, print and error
+// transitions of contenox's taskenv_test.go and edge_count_test.go.
+func TestContenoxTransitionPorts(t *testing.T) {
+	label := func(s ...string) []llmtest.Reply {
+		var out []llmtest.Reply
+		for _, x := range s {
+			out = append(out, llmtest.Reply{Text: x})
+		}
+		return out
+	}
+	// the loop of edge_count_test.go: a route task answers tool_call or
+	// done; a budget of N on chat->run_tools.
+	loop := func(budget string) string {
+		return `{"id":"loop","tasks":[
+ {"id":"chat","handler":"route","transition":{"branches":[
+   {"operator":"edge_traversed_at_least","edge":"chat->run_tools","when":"` + budget + `","goto":"summariser"},
+   {"operator":"equals","when":"tool_call","goto":"run_tools"},
+   {"operator":"default","goto":"end"}]}},
+ {"id":"run_tools","handler":"noop","transition":{"branches":[{"operator":"default","goto":"chat"}]}},
+ {"id":"summariser","handler":"noop","prompt_template":"summarised","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	}
+	// the moderation chain of the older taskenv_test.go: a rating above
+	// 5 stores the original input, else it is rejected
+	moderate := func(op string) string {
+		return `{"id":"m","tasks":[{"id":"moderate","handler":"prompt_to_int","prompt_template":"Rate safety of: {{.input}}","transition":{"branches":[{"operator":"` + op + `","when":"5","goto":"store"},{"operator":"default","goto":"reject"}]}},
+ {"id":"store","handler":"noop","input_var":"input","transition":{"branches":[{"operator":"default","goto":"end"}]}},
+ {"id":"reject","handler":"noop","prompt_template":"Rejected: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	}
+	tests := []portCase{{
+		source:  "contenox/runtime@1ce113c2 runtime/taskengine/edge_count_test.go TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold",
+		src:     loop("10"),
+		replies: label("tool_call", "tool_call", "done"),
+		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→end", output: "go",
+	}, {
+		// the same class: one below the budget does not fire, the budget
+		// itself does
+		source:  "TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold (budget 3, two rounds)",
+		src:     loop("3"),
+		replies: label("tool_call", "TOOL_CALL", "finished"),
+		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→end",
+	}, {
+		source:  "TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold (budget 2 reached)",
+		src:     loop("2"),
+		replies: label("tool_call", "tool_call", "tool_call"),
+		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→summariser→end", output: "summarised",
+	}, {
+		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_PrintTemplate",
+		src:    `{"id":"p","tasks":[{"id":"task1","handler":"noop","prompt_template":"hi {{.input}}","print":"Output: {{.task1}}","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
+		// contenox renders print before it stores the task's output
+		// (taskenv.go's renderTemplate: "a task's Print that references
+		// its own id ... renders <no value>"); the test pins the result
+		input: "user", status: Succeeded, path: "task1→end", output: "hi user", printed: []string{"Output: <no value>"},
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_PrintTemplate (print of an earlier task and the input, in a later one)",
+		src: `{"id":"p","tasks":[{"id":"a","handler":"noop","prompt_template":"A({{.input}})","print":"a: {{.a}}","transition":{"branches":[{"operator":"default","goto":"b"}]}},
+ {"id":"b","handler":"noop","prompt_template":"B","print":"b saw {{.a}} ({{.previous_output}}) from {{.input}}, made {{.b}}"}]}`,
+		input: "x", status: Succeeded, path: "a→b→end", output: "B", printed: []string{"a: <no value>", "b saw A(x) (A(x)) from x, made <no value>"},
+	}, {
+		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_DefaultBehavior",
+		src: `{"id":"d","tasks":[{"id":"task1","handler":"noop","prompt_template":"First: {{.input}}","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
+ {"id":"task2","handler":"noop","prompt_template":"Second: {{.task1}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input: "input", status: Succeeded, path: "task1→task2→end", output: "Second: First: input",
+	}, {
+		// without a prompt_template, the task's input is what the task
+		// before it gave
+		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_DefaultBehavior (no template)",
+		src: `{"id":"d","tasks":[{"id":"task1","handler":"noop","prompt_template":"first {{.input}}","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
+ {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task3"}]}},
+ {"id":"task3","handler":"noop"}]}`,
+		input: "in", status: Succeeded, path: "task1→task2→task3→end", output: "first in",
+	}, {
+		source:  "contenox/runtime@" + cxOldCore + " taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_WithModeration",
+		src:     moderate(">"),
+		replies: label("8"),
+		input:   "safe message", status: Succeeded, path: "moderate→store→end", output: "safe message",
+	}, {
+		source:  "TestUnit_SimpleEnv_ExecEnv_InputVar_WithModeration (rated unsafe)",
+		src:     moderate("gt"),
+		replies: label("\"5\""),
+		input:   "rude message", status: Succeeded, path: "moderate→reject→end", output: "Rejected: rude message",
+	}, {
+		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_FailureHandlerFailureLeadsWithRootError",
+		src: `{"id":"f","tasks":[{"id":"main","handler":"raise_error","prompt_template":"stream failed: 404","transition":{"on_failure":"summarise_failure"}},
+ {"id":"summarise_failure","handler":"raise_error","prompt_template":"summariser also down","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		input: "input", status: Failed,
+		errHas: []string{"main", "stream failed: 404", "on_failure", "summarise_failure", "summariser also down"},
+	}, {
+		source: "TestUnit_SimpleEnv_ExecEnv_FailureHandlerFailureLeadsWithRootError (after retries)",
+		src: `{"id":"f","tasks":[{"id":"fetch","handler":"raise_error","prompt_template":"no route to {{.input}}","retry_on_failure":1,"transition":{"on_failure":"explain"}},
+ {"id":"explain","handler":"raise_error","prompt_template":"explainer broke on {{.last_error}}"}]}`,
+		input: "host", status: Failed,
+		errHas: []string{"fetch", "failed after 1 retries: no route to host", "explain", "explainer broke on no route to host"},
+	}, {
+		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_RecoveredFailureDoesNotTaintLaterFailure",
+		src: `{"id":"r","tasks":[{"id":"main","handler":"raise_error","prompt_template":"recovered failure","transition":{"on_failure":"recover"}},
+ {"id":"recover","handler":"noop","prompt_template":"recovered","transition":{"branches":[{"operator":"default","goto":"later"}]}},
+ {"id":"later","handler":"raise_error","prompt_template":"later failure"}]}`,
+		input: "input", status: Failed, path: "main→recover→later",
+		errHas: []string{"later", "later failure"}, errHasNot: []string{"recovered failure", "main", "on_failure"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) { runPort(t, tt) })
+	}
+}
+
+// cxOldCore is the last contenox commit whose taskengine/ was at the
+// repository's top (before it moved under runtime/).
+const cxOldCore = "c8da426eda8f"
+
+// TestContenoxCancelledRun: contenox/runtime@12f9dda1
+// runtime/taskengine/taskenv_test.go
+// TestUnit_SimpleEnv_ExecEnv_UsesParentCancellation: a run whose caller
+// has cancelled runs no task and says it was cancelled.
+func TestContenoxCancelledRun(t *testing.T) {
+	l, err := chain.Parse("c.json", []byte(`{"id":"c","tasks":[{"id":"task1","handler":"noop","prompt_template":"What is {{.input}}?","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := New(WithDir(t.TempDir())).Run(ctx, Request{Chain: l.Chain, Inputs: map[string]string{"input": "6 * 7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// contenox's error wraps context.Canceled; chainrun's run is
+	// interrupted, and task1 never ran
+	if res.Status != Interrupted || res.Output == "What is 6 * 7?" || len(res.Chain) != 0 {
+		t.Fatalf("%s %v %s: %s", res.Status, res.Output, path(res), res.Error)
+	}
+	for _, sr := range res.Steps {
+		if sr.Status == StepSucceeded {
+			t.Errorf("%s ran", sr.ID)
+		}
+	}
+}
+
+// toolScope runs contenox's execute_tool_scope_test.go chain shape: a
+// chat task offering local_fs and local_shell asks for one call; an
+// execute_tool_calls task with the execute_config given runs it. It
+// returns the run, whether the call ran, and what the model was told.
+func toolScope(t *testing.T, execConfig, tool, args string) (*Result, bool, string) {
+	t.Helper()
+	ec := ""
+	if execConfig != "" {
+		ec = `"execute_config":` + execConfig + `,`
+	}
+	src := `{"id":"scope","tasks":[
+ {"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_fs","local_shell"]},
+  "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"exec"},{"operator":"default","goto":"end"}]}},
+ {"id":"exec","handler":"execute_tool_calls","input_var":"chat",` + ec + `
+  "transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`
+	l, err := chain.Parse("scope.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "call-1", Name: tool, Arguments: args}}}, llmtest.Reply{Text: "done"})
+	defer s.Close()
+	res, events := taskRun(t, l.Chain, "go", s, dir)
+	ran := false
+	for _, e := range events {
+		ran = ran || e.Type == event.ToolCall && e.Tool == tool && e.Status == event.OK
+	}
+	told := ""
+	if len(s.Requests()) > 1 {
+		msgs, _ := s.Requests()[1].Body["messages"].([]any)
+		if len(msgs) > 0 {
+			told = asJSON(t, msgs[len(msgs)-1])
+		}
+	}
+	return res, ran, told
+}
+
+// TestContenoxExecuteToolScope: contenox/runtime@a8addee7
+// runtime/taskengine/execute_tool_scope_test.go. The execute_tool_calls
+// task's tools and hide_tools decide which calls it runs; a call outside
+// them is not run, and the model is told so in the answer to that call.
+// A task that writes no tools runs those of every model task (contenox's
+// nil scope); tools: [] runs none.
+// contenox's tools are named hook.tool (local_fs.read_file); chainrun's
+// are Read, Write, Bash, so the unqualified-leaf case
+// (TestUnit_ExecuteToolCalls_UnqualifiedUniqueLeafResolves) has no
+// counterpart: every chainrun tool has one name.
+func TestContenoxExecuteToolScope(t *testing.T) {
+	read := `{"file_path":"notes.txt"}`
+	write := `{"file_path":"made.txt","content":"x"}`
+	bash := `{"command":"printf hi"}`
+	// contenox tells the model "not allowed" or "hidden"; chainrun says
+	// the tool is not among the step's tools and was not run (a --grant
+	// would allow it, as for any step)
+	const denied = "is not among this step's tools"
+	tests := []struct {
+		source, config, tool, args string
+		ran                        bool
+		told                       string
+	}{
+		{"TestUnit_ExecuteToolCalls_ExplicitToolsScope_AllowsProvider", `{"tools":["local_fs"]}`, "Read", read, true, "kept"},
+		{"TestUnit_ExecuteToolCalls_ExplicitToolsScope_AllowsProvider (local_shell)", `{"tools":["local_shell"]}`, "Bash", bash, true, "hi"},
+		{"TestUnit_ExecuteToolCalls_ExplicitToolsScope_BlocksProviderOutsideScope", `{"tools":["local_fs"]}`, "Bash", bash, false, denied},
+		{"TestUnit_ExecuteToolCalls_ExplicitToolsScope_BlocksProviderOutsideScope (local_fs)", `{"tools":["local_shell"]}`, "Write", write, false, denied},
+		{"TestUnit_ExecuteToolCalls_HideTools_BlocksNamespacedTool", `{"tools":["local_fs"],"hide_tools":["Write"]}`, "Write", write, false, denied},
+		{"TestUnit_ExecuteToolCalls_HideTools_BlocksNamespacedTool (Read)", `{"tools":["*"],"hide_tools":["Read"]}`, "Read", read, false, denied},
+		{"TestUnit_ExecuteToolCalls_ExplicitEmptyToolsScope_BlocksAllRegistryTools", `{"tools":[]}`, "Read", read, false, denied},
+		{"TestUnit_ExecuteToolCalls_ExplicitEmptyToolsScope_BlocksAllRegistryTools (Bash)", `{"tools":[]}`, "Bash", bash, false, denied},
+		{"TestUnit_ExecuteToolCalls_NilToolsScope_PreservesLegacyExecution", ``, "Bash", bash, true, "hi"},
+		{"TestUnit_ExecuteToolCalls_NilToolsScope_PreservesLegacyExecution (Read)", `{}`, "Read", read, true, "kept"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			res, ran, told := toolScope(t, tt.config, tt.tool, tt.args)
+			if res.Status != Succeeded || path(res) != "chat→exec→chat→end" {
+				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+			}
+			if ran != tt.ran || !strings.Contains(told, tt.told) || !strings.Contains(told, "call-1") {
+				t.Errorf("ran %v (want %v); the model was told: %s", ran, tt.ran, told)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir("."), "made.txt")); err == nil {
+				t.Error("made.txt was written")
+			}
+		})
+	}
+}
+
+// TestContenoxToolErrorStaysSoft: contenox/runtime@a8addee7
+// runtime/taskengine/toolcancel_test.go
+// TestUnit_ExecuteToolCalls_OrdinaryToolErrorStaysSoft: a tool that
+// fails is answered with its error, and the task and the chain go on,
+// so the model can react.
+func TestContenoxToolErrorStaysSoft(t *testing.T) {
+	for _, call := range []struct{ tool, args, said string }{
+		{"Read", `{"file_path":"missing.txt"}`, "missing.txt"},
+		{"Bash", `{"command":"exit 3"}`, "3"},
+		{"Edit", `{"file_path":"nowhere.txt","old_string":"a","new_string":"b"}`, "nowhere.txt"},
+	} {
+		res, _, told := toolScope(t, `{"tools":["*"]}`, call.tool, call.args)
+		if res.Status != Succeeded || path(res) != "chat→exec→chat→end" || fmt.Sprint(res.Output) != "done" {
+			t.Fatalf("%s: %s %s: %s", call.tool, res.Status, path(res), res.Error)
+		}
+		var req map[string]any
+		_ = json.Unmarshal([]byte(told), &req)
+		if !strings.Contains(told, call.said) || !strings.Contains(told, "call-1") {
+			t.Errorf("%s: the model was not told the error: %s", call.tool, told)
+		}
+	}
+}
