@@ -107,6 +107,9 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 		w.InitialState = w.States[0].Name
 	}
 	tc.executeScopes()
+	for _, lint := range tc.lints {
+		lint()
+	}
 	// contenox bounds a chain's loops with edge budgets, not a depth: each
 	// round of a budgeted loop is two moves
 	w.MaxChainDepth = DefaultMaxChainDepth + 2*tc.budgets
@@ -155,6 +158,9 @@ type taskChain struct {
 	// unscoped are the execute_tool_calls tasks that write no tools, and
 	// hidden the tools each one's hide_tools takes out (see executeScopes).
 	unscoped map[*Step][]string
+	// lints are the checks of each task that need every task known
+	// (taskchain_lint.go).
+	lints []func()
 }
 
 // taskVar is the variable a task's output is kept in: its id, with every
@@ -212,6 +218,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.c.Steps = append(tc.c.Steps, step)
 	tc.transition(s, valueOf(n, "transition"), prefix)
 	tc.warnReferenceResults(s, k.Handler, prefix)
+	tc.lintTask(s, &k, at, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {

@@ -172,6 +172,18 @@ func TestContenoxTransitionPorts(t *testing.T) {
  {"id":"later","handler":"raise_error","prompt_template":"later failure"}]}`,
 		input: "input", status: Failed, path: "main→recover→later",
 		errHas: []string{"later", "later failure"}, errHasNot: []string{"recovered failure", "main", "on_failure"},
+	}, {
+		// contenox refuses this chain when it loads; chainrun decides it
+		// when the task runs: text holds no calls, the result is noop
+		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/chainlint_test.go TestUnit_LintChain_ImpossibleEdgeIsLoadError",
+		src: `{"id":"i","tasks":[{"id":"extract","handler":"noop","transition":{"branches":[{"operator":"equals","when":"noop","goto":"summarize"}]}},
+ {"id":"summarize","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"},{"operator":"default","goto":"extract"}]}}]}`,
+		input: "plain text", status: Succeeded, path: "extract→summarize→end", output: "plain text",
+	}, {
+		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/chainlint_test.go TestUnit_LintChain_OutputTemplateNarrowsToolsToString",
+		src: `{"id":"o","tasks":[{"id":"fetch","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"printf up"}},"output_template":"status: {{.}}","transition":{"branches":[{"operator":"default","goto":"digest"}]}},
+ {"id":"digest","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"},{"operator":"default","goto":"fetch"}]}}]}`,
+		status: Succeeded, path: "fetch→digest→end",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) { runPort(t, tt) })

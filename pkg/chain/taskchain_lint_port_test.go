@@ -1,0 +1,143 @@
+package chain
+
+import (
+	"strings"
+	"testing"
+)
+
+// cxLint names the newest contenox's load-time checks of a chain: the
+// repository github.com/contenox/contenox at commit 2f653670f782, file
+// internal/kernel/taskengine/chainlint_test.go.
+const cxLint = "contenox/contenox@2f653670f782 internal/kernel/taskengine/chainlint_test.go "
+
+// TestContenoxLintChain: what contenox's LintChain says of a chain when
+// it loads, ported. What the runtime refuses too (a dangling input_var,
+// a route without labels, a repeated id, a dangling goto, an unknown
+// handler) chainrun refuses, exit 2. What earlier contenox ran (a branch
+// never taken, a template's "<no value>", an edge count of 0) loads with
+// a warning naming what will happen, as chainrun never refuses what the
+// peer's format accepted; and reference 003's "tool-call", which the
+// newest contenox refuses, is read as tool_call: the reference wins.
+// TestUnit_LintChain_ImpossibleEdgeIsLoadError and
+// TestUnit_LintChain_OutputTemplateNarrowsToolsToString (text into
+// execute_tool_calls) are decided when the task runs: its result is noop
+// (TestContenoxTransitionPorts). TestUnit_LintChain_InputVarTypeMismatch
+// (an int chain input) has no counterpart: a run's input is text.
+func TestContenoxLintChain(t *testing.T) {
+	chainOf := func(tasks ...string) string { return `{"id":"lint-test","tasks":[` + strings.Join(tasks, ",") + `]}` }
+	tests := []struct {
+		source, src string
+		// err is what the refusal says ("" loads); warn what a warning
+		// says ("" none asked); quiet what no warning may say
+		err, warn, quiet string
+	}{{
+		source: "TestUnit_LintChain_GoodChainPasses",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","transition":{"on_failure":"summarise","branches":[{"operator":"equals","when":"tool_call","goto":"run_tools"},{"operator":"default","goto":"end"}]}}`,
+			`{"id":"run_tools","handler":"execute_tool_calls","input_var":"chat","transition":{"branches":[{"operator":"default","goto":"chat"}]}}`,
+			`{"id":"summarise","handler":"chat_completion","input_var":"previous_output","print":"chat said: {{.chat}} (error: {{.chat_error}})","transition":{"branches":[{"operator":"default","goto":"end"}]}}`),
+		quiet: "chat",
+	}, {
+		// the same class: what a with or range makes dot is not read as
+		// the chain's variables; a compose's with_var is one of them
+		source: "TestUnit_LintChain_GoodChainPasses (compose, if, range)",
+		src: chainOf(`{"id":"fetch","handler":"noop","prompt_template":"{\"items\":[{\"x\":1}]}","transition":{"branches":[{"operator":"default","goto":"report","compose":{"with_var":"items","strategy":"json_path:$.items"}}]}}`,
+			`{"id":"report","handler":"noop","prompt_template":"{{if .fetch}}{{.input}}{{end}} {{range .items}}{{.x}}{{end}} {{with .last_error}}{{.y}}{{end}} {{.report_error}}"}`),
+		quiet: "reads {{.",
+	}, {
+		source: "TestUnit_LintChain_TemplateRefToUnknownVar (in print, in an if)",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"say"}]}}`,
+			`{"id":"say","handler":"noop","print":"{{if .chta}}{{.chat}}{{end}}"}`),
+		warn: `print reads {{.chta}}, which no task, compose or the engine sets: it renders "<no value>" (did you mean chat?)`,
+	}, {
+		source: "TestUnit_LintChain_RaiseErrorFlowsOnlyThroughOnFailure",
+		src: chainOf(`{"id":"fail","handler":"raise_error","transition":{"on_failure":"explain","branches":[{"operator":"default","goto":"explain"}]}}`,
+			`{"id":"explain","handler":"chat_completion","input_var":"last_error"}`),
+	}, {
+		source: "TestUnit_LintChain_AnyFlowsStayRuntimeChecked (a tools task's output into execute_tool_calls)",
+		src: chainOf(`{"id":"fetch","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"date"}},"transition":{"branches":[{"operator":"default","goto":"digest"}]}}`,
+			`{"id":"digest","handler":"execute_tool_calls"}`),
+	}, {
+		source: "TestUnit_LintChain_InputVarNeverProduced",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"next"}]}}`,
+			`{"id":"next","handler":"chat_completion","input_var":"chatt"}`),
+		err: `input_var "chatt" is not a task of the chain (did you mean chat?)`,
+	}, {
+		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_InvalidVariable (contenox fails the run; chainrun refuses the chain before anything runs)",
+		src:    chainOf(`{"id":"task1","handler":"noop","input_var":"nonexistent","prompt_template":"Should fail","transition":{"branches":[{"operator":"default","goto":"end"}]}}`),
+		err:    `input_var "nonexistent" is not a task of the chain`,
+	}, {
+		source: "TestUnit_LintChain_RouteNeedsEqualsBranches",
+		src:    chainOf(`{"id":"classify","handler":"route","transition":{"branches":[{"operator":"default","goto":"end"}]}}`),
+		err:    `a route task needs equals branches`,
+	}, {
+		source: "TestUnit_LintChain_StructuralDefectsWrapErrChainLint (duplicate id)",
+		src:    chainOf(`{"id":"a","handler":"noop"}`, `{"id":"a","handler":"noop"}`),
+		err:    `task id "a" is given twice`,
+	}, {
+		source: "TestUnit_LintChain_StructuralDefectsWrapErrChainLint (unknown goto)",
+		src:    chainOf(`{"id":"a","handler":"noop","transition":{"branches":[{"operator":"default","goto":"gone"}]}}`),
+		err:    `"gone"`,
+	}, {
+		source: "TestUnit_LintChain_StructuralDefectsWrapErrChainLint (unknown handler)",
+		src:    chainOf(`{"id":"a","handler":"prompt"}`),
+		err:    `handler "prompt" is not one chainrun can run`,
+	}, {
+		// reference 003 writes "tool-call" (the result chat_completion
+		// gives, in its words); the newest contenox refuses it as a
+		// branch that can never fire. The reference wins: read as
+		// tool_call, with a warning.
+		source: "TestUnit_LintChain_DeadBranchOnClosedVocabulary (reference 003 wins: tool-call is read as tool_call)",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"tool-call","goto":"run_tools"},{"operator":"default","goto":"end"}]}}`,
+			`{"id":"run_tools","handler":"execute_tool_calls","input_var":"chat"}`),
+		warn: `when "tool-call" is the older spelling of "tool_call"`,
+	}, {
+		// a result the handler never gives: contenox refuses the chain;
+		// chainrun warns naming what the task gives, as reference 003's
+		// own words (stop, length) are such results
+		source: "TestUnit_LintChain_DeadBranchOnClosedVocabulary (a result chat_completion never gives)",
+		src:    chainOf(`{"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"finished","goto":"end"},{"operator":"default","goto":"end"}]}}`),
+		warn:   `tool_call, executed`,
+	}, {
+		source: "TestUnit_LintChain_DeadBranchOnClosedVocabulary (a result noop never gives)",
+		src:    chainOf(`{"id":"n","handler":"noop","transition":{"branches":[{"operator":"equals","when":"ok","goto":"end"},{"operator":"default","goto":"end"}]}}`),
+		warn:   `noop`,
+	}, {
+		source: "TestUnit_LintChain_MacroChecks (edge_count of an unknown task)",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","system_instruction":"Used {{edge_count:chat->run_toolz}} rounds","transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run_tools"},{"operator":"default","goto":"end"}]}}`,
+			`{"id":"run_tools","handler":"execute_tool_calls","input_var":"chat"}`),
+		warn: `{{edge_count:chat->run_toolz}} names "run_toolz", which is not a task of the chain: it reads 0`,
+	}, {
+		source: "TestUnit_LintChain_MacroChecks (edge_count into end)",
+		src: chainOf(`{"id":"chat","handler":"chat_completion","system_instruction":"{{edge_count:chat->end}}","transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run_tools"},{"operator":"default","goto":"end"}]}}`,
+			`{"id":"run_tools","handler":"execute_tool_calls","input_var":"chat"}`),
+		warn: `{{edge_count:chat->end}} counts a move into end, which no task reads (the run has ended): it reads 0`,
+	}, {
+		source: "TestUnit_LintChain_MacroChecks (var names no variable)",
+		src:    chainOf(`{"id":"chat","handler":"chat_completion","system_instruction":"model {{var:}}"}`),
+		warn:   `{{var:}} names no variable`,
+	}, {
+		source: "TestUnit_LintChain_TemplateRefToUnknownVar",
+		src:    chainOf(`{"id":"report","handler":"chat_completion","prompt_template":"summarise {{.summry}} briefly"}`),
+		warn:   `prompt_template reads {{.summry}}, which no task, compose or the engine sets: it renders "<no value>"`,
+	}, {
+		source: "TestUnit_LintChain_PromptTemplateIntoExecuteToolCalls",
+		src:    chainOf(`{"id":"run_tools","handler":"execute_tool_calls","prompt_template":"{{.input}}"}`),
+		warn:   `prompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			t.Logf("source: %s%s", cxLint, tt.source)
+			l, err := Parse("c.json", []byte(tt.src), Options{})
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("err = %v, want %q", err, tt.err)
+			case tt.warn != "" && !strings.Contains(warningsOf(l), tt.warn):
+				t.Errorf("warnings %q, want %q", warningsOf(l), tt.warn)
+			case tt.quiet != "" && strings.Contains(warningsOf(l), tt.quiet):
+				t.Errorf("warnings %q say %q", warningsOf(l), tt.quiet)
+			}
+		})
+	}
+}
