@@ -123,6 +123,17 @@ func TestContenoxLintChain(t *testing.T) {
 		source: "TestUnit_LintChain_PromptTemplateIntoExecuteToolCalls",
 		src:    chainOf(`{"id":"run_tools","handler":"execute_tool_calls","prompt_template":"{{.input}}"}`),
 		warn:   `prompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)`,
+	}, {
+		// contenox/runtime@1ce113c2 runtime/taskengine/llmretry/retry.go
+		// (Do): fallback_after 0 disables the fallback "regardless of
+		// FallbackModelID"
+		source: "contenox/runtime@1ce113c2 llmretry/retry_test.go TestUnit_Do_FallbackAfterThreshold (no fallback_after)",
+		src:    chainOf(`{"id":"chat","handler":"chat_completion","execute_config":{"model":"m","retry_policy":{"max_attempts":3,"fallback_model_id":"fb"}}}`),
+		warn:   `retry_policy.fallback_model_id "fb" is never asked`,
+	}, {
+		source: "TestUnit_Do_FallbackAfterThreshold (fallback_after not below max_attempts)",
+		src:    chainOf(`{"id":"chat","handler":"chat_completion","execute_config":{"model":"m","retry_policy":{"max_attempts":2,"fallback_model_id":"fb","fallback_after":2}}}`),
+		warn:   `fallback_after (2) is not between 1 and max_attempts (2)`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {

@@ -156,7 +156,7 @@ func TestTaskChainMacros(t *testing.T) {
 func TestTaskChainExecuteConfig(t *testing.T) {
 	src := `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{
   "model":"qwen2.5:7b","provider":"ollama","models":["gpt-4o-mini","{{var:m|claude-x}}"],"providers":["openai","anthropic"],
-  "tools":["*","!local_shell"],"hide_tools":["local_fs.Write"],"retry_policy":{"max_attempts":3,"fallback_model_id":"llama3"}}}]}`
+  "tools":["*","!local_shell"],"hide_tools":["local_fs.Write"],"retry_policy":{"max_attempts":3,"fallback_model_id":"llama3","fallback_after":2}}}]}`
 	l, err := Parse("x.json", []byte(src), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,8 @@ func TestTaskChainExecuteConfig(t *testing.T) {
 	if a.Model != "ollama/qwen2.5:7b" || !slices.Equal(a.FallbackModels, []string{"openai/gpt-4o-mini", "anthropic/claude-x", "ollama/llama3"}) {
 		t.Errorf("model %s, fallbacks %v", a.Model, a.FallbackModels)
 	}
-	if !slices.Equal(a.Tools, []string{"Read", "Edit", "Glob", "Grep"}) || a.Retry.Max != 3 {
+	// the model is asked fallback_after times before the fallback
+	if !slices.Equal(a.Tools, []string{"Read", "Edit", "Glob", "Grep"}) || a.Retry.Max != 2 {
 		t.Errorf("tools %v, retry %+v", a.Tools, a.Retry)
 	}
 }

@@ -333,3 +333,55 @@ func TestContenoxToolErrorStaysSoft(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxRetryPolicy: contenox/runtime@1ce113c2
+// runtime/taskengine/llmretry/retry_test.go, as a chat_completion task's
+// execute_config.retry_policy: a transient failure (429, 5xx) is tried
+// again up to max_attempts, an auth failure never; after fallback_after
+// failures in a row the fallback model is asked; an empty policy makes
+// one attempt. (contenox's ClassifyError and backoff arithmetic are its
+// Go API; their effect on a run is what these cases pin.)
+func TestContenoxRetryPolicy(t *testing.T) {
+	tests := []struct {
+		source, policy string
+		replies        []llmtest.Reply
+		status         Status
+		models         []string
+	}{
+		{"TestUnit_Do_RetriesOnRateLimitThenSucceeds", `{"max_attempts":3,"initial_backoff":"1ms"}`,
+			[]llmtest.Reply{{Status: 429}, {Text: "ok"}}, Succeeded, []string{"m", "m"}},
+		{"TestUnit_Do_RetriesOnRateLimitThenSucceeds (server errors)", `{"max_attempts":3,"initial_backoff":"1ms","max_backoff":"2ms"}`,
+			[]llmtest.Reply{{Status: 503}, {Status: 500}, {Text: "ok"}}, Succeeded, []string{"m", "m", "m"}},
+		{"TestUnit_Do_ExhaustsAttempts", `{"max_attempts":2,"initial_backoff":"1ms"}`,
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "never asked"}}, Failed, []string{"m", "m"}},
+		{"TestUnit_Do_NoRetryOnAuth", `{"max_attempts":5,"initial_backoff":"1ms"}`,
+			[]llmtest.Reply{{Status: 401}, {Text: "never asked"}}, Failed, []string{"m"}},
+		{"TestUnit_Do_NoRetryOnAuth (403)", `{"max_attempts":5,"initial_backoff":"1ms","fallback_model_id":"fb","fallback_after":1}`,
+			[]llmtest.Reply{{Status: 403}, {Text: "never asked"}}, Failed, []string{"m"}},
+		{"TestUnit_Do_FallbackAfterThreshold", `{"max_attempts":5,"initial_backoff":"1ms","fallback_model_id":"fb","fallback_after":2}`,
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "ok"}}, Succeeded, []string{"m", "m", "fb"}},
+		{"TestUnit_Do_FallbackAfterThreshold (fallback_after 0: never)", `{"max_attempts":3,"initial_backoff":"1ms","fallback_model_id":"fb"}`,
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Status: 503}, {Text: "never asked"}}, Failed, []string{"m", "m", "m"}},
+		{"TestUnit_Do_ZeroPolicyMakesOneAttempt", `{}`,
+			[]llmtest.Reply{{Status: 503}, {Text: "never asked"}}, Failed, []string{"m"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			src := `{"id":"r","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"provider":"openai","model":"m","retry_policy":` + tt.policy + `}}]}`
+			l, err := chain.Parse("c.json", []byte(src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(tt.replies...)
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, "hi", s, "")
+			var models []string
+			for _, r := range s.Requests() {
+				models = append(models, fmt.Sprint(r.Body["model"]))
+			}
+			if res.Status != tt.status || !slices.Equal(models, tt.models) {
+				t.Errorf("%s %v: %s", res.Status, models, res.Error)
+			}
+		})
+	}
+}
