@@ -62,7 +62,7 @@ func TestContenoxLintChain(t *testing.T) {
 			`{"id":"next","handler":"chat_completion","input_var":"chatt"}`),
 		err: `input_var "chatt" is not a task of the chain (did you mean chat?)`,
 	}, {
-		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_InvalidVariable (contenox fails the run; chainrun refuses the chain before anything runs)",
+		source: "contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_InvalidVariable (contenox fails the run; chainrun refuses the chain before anything runs)",
 		src:    chainOf(`{"id":"task1","handler":"noop","input_var":"nonexistent","prompt_template":"Should fail","transition":{"branches":[{"operator":"default","goto":"end"}]}}`),
 		err:    `input_var "nonexistent" is not a task of the chain`,
 	}, {
@@ -124,10 +124,10 @@ func TestContenoxLintChain(t *testing.T) {
 		src:    chainOf(`{"id":"run_tools","handler":"execute_tool_calls","prompt_template":"{{.input}}"}`),
 		warn:   `prompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)`,
 	}, {
-		// contenox/runtime@1ce113c2 runtime/taskengine/llmretry/retry.go
+		// contenox/runtime@1ce113c29b92 runtime/taskengine/llmretry/retry.go
 		// (Do): fallback_after 0 disables the fallback "regardless of
 		// FallbackModelID"
-		source: "contenox/runtime@1ce113c2 llmretry/retry_test.go TestUnit_Do_FallbackAfterThreshold (no fallback_after)",
+		source: "contenox/runtime@1ce113c29b92 llmretry/retry_test.go TestUnit_Do_FallbackAfterThreshold (no fallback_after)",
 		src:    chainOf(`{"id":"chat","handler":"chat_completion","execute_config":{"model":"m","retry_policy":{"max_attempts":3,"fallback_model_id":"fb"}}}`),
 		warn:   `retry_policy.fallback_model_id "fb" is never asked`,
 	}, {
@@ -150,5 +150,38 @@ func TestContenoxLintChain(t *testing.T) {
 				t.Errorf("warnings %q say %q", warningsOf(l), tt.quiet)
 			}
 		})
+	}
+}
+
+// TestContenoxHandlerVocabulary: contenox/runtime@0233a948c3c0
+// runtime/taskengine/handlerpredicates_test.go (and
+// contenox/contenox@2f653670f782 internal/kernel/taskengine/, the same
+// file): its allHandlers are the whole vocabulary, and a handler nobody
+// taught the engine is no handler. Every one loads in chainrun; an unknown
+// or empty handler is refused. What the two predicates decide (whether a
+// handler's streamed text is the assistant's prose, whether it draws its
+// own tool-call cards) is for contenox's ACP and VS Code surfaces: chainrun
+// streams every model task's text as llm.delta events of its step, so
+// there is nothing more to port.
+func TestContenoxHandlerVocabulary(t *testing.T) {
+	tasks := map[string]string{
+		"raise_error":        `"prompt_template":"boom"`,
+		"route":              `"transition":{"branches":[{"operator":"equals","when":"a","goto":"end"}]}`,
+		"chat_completion":    `"transition":{}`,
+		"execute_tool_calls": `"transition":{}`,
+		"noop":               `"transition":{}`,
+		"tools":              `"tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"date"}}`,
+	}
+	for handler, rest := range tasks {
+		src := `{"id":"v","tasks":[{"id":"t","handler":"` + handler + `",` + rest + `}]}`
+		if _, err := Parse("v.json", []byte(src), Options{}); err != nil {
+			t.Errorf("%s: %v", handler, err)
+		}
+	}
+	for _, handler := range []string{"a_handler_added_tomorrow", ""} {
+		src := `{"id":"v","tasks":[{"id":"t","handler":"` + handler + `"}]}`
+		if _, err := Parse("v.json", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), "handler") {
+			t.Errorf("%q: err = %v", handler, err)
+		}
 	}
 }

@@ -102,7 +102,7 @@ func TestContenoxTransitionPorts(t *testing.T) {
  {"id":"reject","handler":"noop","prompt_template":"Rejected: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
 	}
 	tests := []portCase{{
-		source:  "contenox/runtime@1ce113c2 runtime/taskengine/edge_count_test.go TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold",
+		source:  "contenox/runtime@1ce113c29b92 runtime/taskengine/edge_count_test.go TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold",
 		src:     loop("10"),
 		replies: label("tool_call", "tool_call", "done"),
 		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→end", output: "go",
@@ -119,7 +119,7 @@ func TestContenoxTransitionPorts(t *testing.T) {
 		replies: label("tool_call", "tool_call", "tool_call"),
 		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→summariser→end", output: "summarised",
 	}, {
-		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_PrintTemplate",
+		source: "contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_PrintTemplate",
 		src:    `{"id":"p","tasks":[{"id":"task1","handler":"noop","prompt_template":"hi {{.input}}","print":"Output: {{.task1}}","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
 		// contenox renders print before it stores the task's output
 		// (taskenv.go's renderTemplate: "a task's Print that references
@@ -131,7 +131,7 @@ func TestContenoxTransitionPorts(t *testing.T) {
  {"id":"b","handler":"noop","prompt_template":"B","print":"b saw {{.a}} ({{.previous_output}}) from {{.input}}, made {{.b}}"}]}`,
 		input: "x", status: Succeeded, path: "a→b→end", output: "B", printed: []string{"a: <no value>", "b saw A(x) (A(x)) from x, made <no value>"},
 	}, {
-		source: "contenox/runtime@12f9dda1 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_DefaultBehavior",
+		source: "contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_DefaultBehavior",
 		src: `{"id":"d","tasks":[{"id":"task1","handler":"noop","prompt_template":"First: {{.input}}","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","prompt_template":"Second: {{.task1}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
 		input: "input", status: Succeeded, path: "task1→task2→end", output: "Second: First: input",
@@ -194,7 +194,7 @@ func TestContenoxTransitionPorts(t *testing.T) {
 // repository's top (before it moved under runtime/).
 const cxOldCore = "c8da426eda8f"
 
-// TestContenoxCancelledRun: contenox/runtime@12f9dda1
+// TestContenoxCancelledRun: contenox/runtime@12f9dda1ab07
 // runtime/taskengine/taskenv_test.go
 // TestUnit_SimpleEnv_ExecEnv_UsesParentCancellation: a run whose caller
 // has cancelled runs no task and says it was cancelled.
@@ -261,7 +261,7 @@ func toolScope(t *testing.T, execConfig, tool, args string) (*Result, bool, stri
 	return res, ran, told
 }
 
-// TestContenoxExecuteToolScope: contenox/runtime@a8addee7
+// TestContenoxExecuteToolScope: contenox/runtime@a8addee76a11
 // runtime/taskengine/execute_tool_scope_test.go. The execute_tool_calls
 // task's tools and hide_tools decide which calls it runs; a call outside
 // them is not run, and the model is told so in the answer to that call.
@@ -311,7 +311,7 @@ func TestContenoxExecuteToolScope(t *testing.T) {
 	}
 }
 
-// TestContenoxToolErrorStaysSoft: contenox/runtime@a8addee7
+// TestContenoxToolErrorStaysSoft: contenox/runtime@a8addee76a11
 // runtime/taskengine/toolcancel_test.go
 // TestUnit_ExecuteToolCalls_OrdinaryToolErrorStaysSoft: a tool that
 // fails is answered with its error, and the task and the chain go on,
@@ -334,7 +334,7 @@ func TestContenoxToolErrorStaysSoft(t *testing.T) {
 	}
 }
 
-// TestContenoxRetryPolicy: contenox/runtime@1ce113c2
+// TestContenoxRetryPolicy: contenox/runtime@1ce113c29b92
 // runtime/taskengine/llmretry/retry_test.go, as a chat_completion task's
 // execute_config.retry_policy: a transient failure (429, 5xx) is tried
 // again up to max_attempts, an auth failure never; after fallback_after
@@ -381,6 +381,82 @@ func TestContenoxRetryPolicy(t *testing.T) {
 			}
 			if res.Status != tt.status || !slices.Equal(models, tt.models) {
 				t.Errorf("%s %v: %s", res.Status, models, res.Error)
+			}
+		})
+	}
+}
+
+// TestContenoxJSONTemplateAccess: contenox/runtime@1ce113c29b92
+// runtime/taskengine/taskenvconvert_test.go
+// TestUnit_SimpleEnv_ExecEnv_JSONTemplateAccess: a task whose output is
+// JSON is read by a later template field by field, index included.
+func TestContenoxJSONTemplateAccess(t *testing.T) {
+	data := `{\"user\":{\"name\":\"John Doe\",\"age\":30,\"address\":{\"city\":\"New York\"}},\"repos\":[{\"name\":\"repo1\",\"owner\":{\"login\":\"org\"}},{\"name\":\"repo2\",\"owner\":{\"login\":\"user\"}}]}`
+	runPort(t, portCase{
+		source: "TestUnit_SimpleEnv_ExecEnv_JSONTemplateAccess",
+		src: `{"id":"j","tasks":[{"id":"get_data","handler":"noop","prompt_template":"` + data + `","transition":{"branches":[{"operator":"default","goto":"process_data"}]}},
+ {"id":"process_data","handler":"noop","prompt_template":"User name: {{.get_data.user.name}}\nUser age: {{.get_data.user.age}}\nCity: {{.get_data.user.address.city}}\nFirst repo name: {{(index .get_data.repos 0).name}}\nFirst repo owner: {{(index (index .get_data.repos 0).owner).login}}\nSecond repo name: {{(index .get_data.repos 1).name}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		status: Succeeded, path: "get_data→process_data→end",
+		output: "User name: John Doe\nUser age: 30\nCity: New York\nFirst repo name: repo1\nFirst repo owner: org\nSecond repo name: repo2",
+	})
+	// the same class: a JSON list, a task id that is no Go identifier
+	// (read by index, or by its variable get_data), and previous_output
+	runPort(t, portCase{
+		source: "TestUnit_SimpleEnv_ExecEnv_JSONTemplateAccess (a list, a dashed id)",
+		src: `{"id":"j","tasks":[{"id":"get-data","handler":"noop","prompt_template":"[{\"n\":[3,4]},{\"n\":[5]}]","transition":{"branches":[{"operator":"default","goto":"sum"}]}},
+ {"id":"sum","handler":"noop","prompt_template":"{{index (index (index . \"get-data\") 0).n 1}} {{(index .get_data 1).n}} {{len .previous_output}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+		status: Succeeded, path: "get-data→sum→end", output: "4 [5] 2",
+	})
+}
+
+// TestContenoxToolsAllowlist: which tools a chat_completion task offers
+// its model, as contenox resolves its execute_config.tools allowlist:
+// contenox/runtime@242f51e43132 runtime/taskengine/tools_test.go
+// (TestUnit_ResolveToolsNames_*), and the same cases under the older
+// name hooks, contenox/runtime@073d93be143c runtime/taskengine/hooks_test.go
+// (TestResolveHookNames_*). An unknown name (…_Exact_Miss) offers nothing
+// in contenox; chainrun refuses the chain naming the hooks it has
+// (TestTaskChainRefusals). The older TestResolveHookNames_Nil_ReturnsAll
+// (no allowlist offers every hook) was reversed by contenox itself
+// (TestUnit_ResolveToolsNames_Nil_ReturnsEmpty): a task without tools
+// offers none, as the later test says. The runtime allowlist
+// (WithRuntimeToolsAllowlist) is contenox's Go API for its caller; a run's
+// counterpart is --grant, which only widens what a step may run.
+func TestContenoxToolsAllowlist(t *testing.T) {
+	fs := []string{"Read", "Write", "Edit", "Glob", "Grep"}
+	all := append(slices.Clone(fs), "Bash")
+	tests := []struct {
+		source, field, list string
+		want                []string
+	}{
+		{"TestUnit_ResolveToolsNames_Nil_ReturnsEmpty", "tools", "", nil},
+		{"TestUnit_ResolveToolsNames_Empty_ReturnsNothing", "tools", `[]`, nil},
+		{"TestUnit_ResolveToolsNames_Star_ReturnsAll", "tools", `["*"]`, all},
+		{"TestUnit_ResolveToolsNames_Exact_Match", "tools", `["local_shell"]`, []string{"Bash"}},
+		{"TestUnit_ResolveToolsNames_StarExclude_RemovesEntry", "tools", `["*","!local_shell"]`, fs},
+		{"TestUnit_ResolveToolsNames_StarExcludeMiss_ReturnsAll", "tools", `["*","!local_fsx"]`, all},
+		{"TestResolveHookNames_Exact_Match", "hooks", `["local_fs"]`, fs},
+		{"TestResolveHookNames_StarExclude_RemovesEntry", "hooks", `["*","!local_fs"]`, []string{"Bash"}},
+		{"TestResolveHookNames_Empty_ReturnsNothing", "hooks", `[]`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			ec := `"execute_config":{}`
+			if tt.list != "" {
+				ec = `"execute_config":{"` + tt.field + `":` + tt.list + `}`
+			}
+			l, err := chain.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion",`+ec+`}]}`), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(llmtest.Reply{Text: "done"})
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, "go", s, "")
+			if res.Status != Succeeded || s.Count() != 1 {
+				t.Fatalf("%s: %s", res.Status, res.Error)
+			}
+			if got := offeredTools(s.Requests()[0]); !slices.Equal(got, tt.want) {
+				t.Errorf("offered %v, want %v", got, tt.want)
 			}
 		})
 	}
