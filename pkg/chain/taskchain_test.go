@@ -184,7 +184,7 @@ func TestTaskChainRefusals(t *testing.T) {
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"slack","tool_name":"post"}}]}`, `tool hook "slack" is not supported`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"oracle","tool_name":"verdict"}}]}`, `tools.tool_name "verdict" is not a tool of oracle`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"tools"}]}`, `a tools task needs tools: {name, tool_name, args}`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"noop","print":"{{ .a | toYaml }}"}]}`, `task "a": print:1: function "toYaml" not defined (a task chain's templates have Go's own functions, toJson and trunc`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","print":"{{ .a | toYaml }}"}]}`, `task "a": print:1: function "toYaml" not defined (a task chain's templates have Go's own functions and Sprig's text, list and default ones`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","input_var":"ghost"}]}`, `input_var "ghost" is not a task of the chain`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"route","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`, `a route task needs equals branches`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","output_template":"x"}]}`, `tools and output_template belong to a tools task`},

@@ -47,8 +47,12 @@ func runPort(t *testing.T, tt portCase) {
 	if res.Status != tt.status || tt.path != "" && path(res) != tt.path {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
-	if tt.output != "" && fmt.Sprint(res.Output) != tt.output {
-		t.Errorf("output %q, want %q", res.Output, tt.output)
+	out := fmt.Sprint(res.Output)
+	if _, text := res.Output.(string); !text && res.Output != nil {
+		out = asJSON(t, res.Output) // a JSON output, as JSON
+	}
+	if tt.output != "" && out != tt.output {
+		t.Errorf("output %q, want %q", out, tt.output)
 	}
 	for _, w := range tt.errHas {
 		if !strings.Contains(res.Error, w) {
@@ -459,5 +463,34 @@ func TestContenoxToolsAllowlist(t *testing.T) {
 				t.Errorf("offered %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestContenoxSprigFunctions: contenox/runtime@cb2531a232c6
+// runtime/taskengine/rendertemplate_sprig_test.go: a task's templates
+// call Sprig's functions (TestUnit_RenderTemplate_SprigFuncsWired), and
+// toJson gives a structured output as clean JSON, not Go's print of it
+// (TestUnit_RenderTemplate_ToJsonStringifiesStructCleanly). Sprig's env
+// and expandenv, which would put the run's secrets into a prompt, are
+// refused when the chain loads.
+func TestContenoxSprigFunctions(t *testing.T) {
+	one := func(tmpl string) string {
+		b, _ := json.Marshal(tmpl)
+		return `{"id":"s","tasks":[{"id":"a","handler":"noop","prompt_template":"[{\"Role\":\"user\",\"Content\":\"hi\"},{\"Role\":\"assistant\",\"Content\":\"yo\"}]","transition":{"branches":[{"operator":"default","goto":"b"}]}},
+ {"id":"b","handler":"noop","prompt_template":` + string(b) + `}]}`
+	}
+	for _, tt := range []struct{ source, tmpl, want string }{
+		{"TestUnit_RenderTemplate_SprigFuncsWired", `up={{ "hi" | upper }} cut={{ trunc 3 "abcdef" }} arr={{ list 1 2 3 | toJson }}`, `up=HI cut=abc arr=[1,2,3]`},
+		{"TestUnit_RenderTemplate_ToJsonStringifiesStructCleanly", `{{ .a | toJson }}`, `[{"Content":"hi","Role":"user"},{"Content":"yo","Role":"assistant"}]`},
+		{"TestUnit_RenderTemplate_SprigFuncsWired (text)", `{{ "  a b " | trim | title }}|{{ replace "o" "0" "foo" }}|{{ "x" | quote }} {{ squote "y" }}|{{ substr 1 3 "abcdef" }}|{{ trunc -2 "abcdef" }}|{{ "a b" | nospace }}|{{ repeat 2 "ab" }}|{{ trimPrefix "v" "v1.2" }}`, `A B|f00|"x" 'y'|bc|ef|ab|abab|1.2`},
+		{"TestUnit_RenderTemplate_SprigFuncsWired (lists, defaults)", `{{ (first .a).Content }} {{ (last .a).Role }} {{ splitList "," "p,q" | join "+" }} {{ .missing | default "none" }} {{ coalesce "" .b_error "c" }} {{ ternary "yes" "no" (contains "ell" "hello") }} {{ empty (list) }}{{ "L" | nindent 2 }}`, "hi assistant p+q none c yes true\n  L"},
+	} {
+		runPort(t, portCase{source: "contenox/runtime@cb2531a232c6 " + tt.source, src: one(tt.tmpl), status: Succeeded, path: "a→b→end", output: tt.want})
+	}
+	for _, fn := range []string{`env "HOME"`, `expandenv "$HOME"`, `genPrivateKey "rsa"`} {
+		_, err := chain.Parse("s.json", []byte(one("{{ "+fn+" }}")), chain.Options{})
+		if err == nil || !strings.Contains(err.Error(), "not defined") || !strings.Contains(err.Error(), "not Sprig's env") {
+			t.Errorf("%s: err = %v", fn, err)
+		}
 	}
 }
