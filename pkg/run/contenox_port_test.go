@@ -494,3 +494,62 @@ func TestContenoxSprigFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxFailureContext: contenox/contenox@2f653670f782
+// internal/kernel/taskengine/taskenv_test.go
+// TestUnit_SimpleEnv_ExecEnv_FilteredEmptyFailureContextStillCarriesRootError
+// and failurecontext_test.go TestUnit_EnsureFailureContext_*: the task a
+// failure leads to reads the failed task's input, unless that holds
+// nothing to report from; then it reads a note naming the failed task and
+// quoting its error, so a recovery model is not asked about nothing.
+func TestContenoxFailureContext(t *testing.T) {
+	chainOf := func(first string) string {
+		return `{"id":"f","tasks":[` + first + `
+ {"id":"main","handler":"chat_completion","transition":{"on_failure":"summarise_failure"}},
+ {"id":"summarise_failure","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	}
+	tests := []struct {
+		source, first, input string
+		has, hasNot          []string
+	}{
+		// main asks no model: its input is blank
+		{"TestUnit_EnsureFailureContext_StringInputs (blank)", `{"id":"blank","handler":"noop","prompt_template":"  ","transition":{"branches":[{"operator":"default","goto":"main"}]}},`, "x",
+			[]string{`Task \"main\" failed`, "its input is empty"}, nil},
+		{"TestUnit_EnsureFailureContext_StringInputs (real prompt)", ``, "real prompt",
+			[]string{"real prompt"}, []string{"failed"}},
+		{"TestUnit_EnsureFailureContext_ContentBearingHistoryUntouched", `{"id":"talk","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"main"}]}},`, "real context",
+			[]string{"real context", "earlier answer"}, []string{"failed"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			l, err := chain.Parse("f.json", []byte(chainOf(tt.first)), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			replies := []llmtest.Reply{{Status: 400}, {Text: "reported"}}
+			switch {
+			case strings.Contains(tt.first, "talk"):
+				replies = append([]llmtest.Reply{{Text: "earlier answer"}}, replies...)
+			case strings.Contains(tt.first, "blank"):
+				replies = replies[1:]
+			}
+			s := llmtest.New(replies...)
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, tt.input, s, "")
+			if res.Status != Succeeded || fmt.Sprint(res.Output) != "reported" {
+				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+			}
+			last := body(s.Requests()[s.Count()-1])
+			for _, w := range tt.has {
+				if !strings.Contains(last, w) {
+					t.Errorf("the recovery model was not given %q: %s", w, last)
+				}
+			}
+			for _, w := range tt.hasNot {
+				if strings.Contains(last, w) {
+					t.Errorf("the recovery model was given %q: %s", w, last)
+				}
+			}
+		})
+	}
+}
