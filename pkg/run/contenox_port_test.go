@@ -539,17 +539,107 @@ func TestContenoxFailureContext(t *testing.T) {
 			if res.Status != Succeeded || fmt.Sprint(res.Output) != "reported" {
 				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 			}
-			last := body(s.Requests()[s.Count()-1])
-			for _, w := range tt.has {
-				if !strings.Contains(last, w) {
-					t.Errorf("the recovery model was not given %q: %s", w, last)
-				}
-			}
-			for _, w := range tt.hasNot {
-				if strings.Contains(last, w) {
-					t.Errorf("the recovery model was given %q: %s", w, last)
-				}
-			}
+			lastAsked(t, s, tt.has, tt.hasNot)
 		})
+	}
+}
+
+// TestContenoxToolProtocol: every tool call a model made is answered
+// before a model is asked again, as strict providers require.
+// contenox/runtime@839f50639d3e runtime/taskengine/guard_test.go
+// TestUnit_DanglingToolCallGuard_FlushesAndFallsThrough (a model task
+// with tools given a conversation that ends with an unanswered call runs
+// it once, then asks its model with its system instruction, the call and
+// its result) and TestUnit_DanglingToolCallGuard_NoOpWhenNoToolCalls;
+// contenox/runtime@d31abdce997c runtime/taskengine/taskexec_test.go
+// TestUnit_TaskExec_ChatCompletionRepairsDanglingToolProtocol (a model
+// task without tools never sends an unanswered call: contenox pairs it
+// with a stub result, chainrun sends the conversation without it) and
+// TestUnit_TaskExec_ExecuteToolCallsAnswersWholeBatchOnEarlyBreak (a call
+// whose arguments are not JSON: contenox answers it with an error and
+// stubs the calls after it; chainrun reads such a turn as a garbled
+// answer and asks the model again, so the conversation never holds it,
+// and every call of the turn it keeps is run and answered, a failing one
+// with its error).
+func TestContenoxToolProtocol(t *testing.T) {
+	recovery := func(tools string) string {
+		return `{"id":"g","tasks":[
+ {"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},"transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"recovery_chat"},{"operator":"default","goto":"end"}]}},
+ {"id":"recovery_chat","handler":"chat_completion","input_var":"chat","system_instruction":"BUDGET: round 10/20, be efficient","execute_config":{"tools":` + tools + `},"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	}
+	call := func(id, args string) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: id, Name: "Bash", Arguments: args}}}
+	}
+	tests := []struct {
+		source, src string
+		replies     []llmtest.Reply
+		path        string
+		ran         int
+		has, hasNot []string
+	}{{
+		source: "TestUnit_DanglingToolCallGuard_FlushesAndFallsThrough",
+		src:    recovery(`["local_shell"]`), replies: []llmtest.Reply{call("call-1", `{"command":"printf ECHOED"}`), {Text: "all good"}},
+		path: "chat→recovery_chat→end", ran: 1,
+		has: []string{"BUDGET: round 10/20", `"id":"call-1"`, "ECHOED", `"tool_call_id":"call-1"`},
+	}, {
+		source: "TestUnit_DanglingToolCallGuard_NoOpWhenNoToolCalls",
+		src:    recovery(`["local_shell"]`), replies: []llmtest.Reply{{Text: "plain"}},
+		path: "chat→end", ran: 0,
+	}, {
+		source: "TestUnit_TaskExec_ChatCompletionRepairsDanglingToolProtocol",
+		src:    recovery(`[]`), replies: []llmtest.Reply{call("dangling", `{"command":"printf NEVER"}`), {Text: "recovered"}},
+		path: "chat→recovery_chat→end", ran: 0,
+		has: []string{"BUDGET"}, hasNot: []string{`"dangling"`, "NEVER"},
+	}, {
+		source: "TestUnit_TaskExec_ExecuteToolCallsAnswersWholeBatchOnEarlyBreak",
+		src: `{"id":"b","tasks":[
+ {"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},"transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run_tools"},{"operator":"default","goto":"end"}]}},
+ {"id":"run_tools","handler":"execute_tool_calls","input_var":"chat","transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`,
+		replies: []llmtest.Reply{{ToolCalls: []llmtest.ToolCall{{ID: "call-1", Name: "Bash", Arguments: `{not-json`}, {ID: "call-2", Name: "Bash", Arguments: `{"command":"printf second"}`}}},
+			{ToolCalls: []llmtest.ToolCall{{ID: "call-3", Name: "Bash", Arguments: `{"command":"printf third"}`}, {ID: "call-4", Name: "Bash", Arguments: `{"command":"exit 4"}`}}}, {Text: "done"}},
+		path: "chat→run_tools→chat→end", ran: 2,
+		has:    []string{`"tool_call_id":"call-3"`, `"tool_call_id":"call-4"`, "third", "exit code 4"},
+		hasNot: []string{"not-json", "call-1", "call-2"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			l, err := chain.Parse("g.json", []byte(tt.src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(tt.replies...)
+			defer s.Close()
+			res, events := taskRun(t, l.Chain, "do it", s, "")
+			if res.Status != Succeeded || path(res) != tt.path {
+				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
+			}
+			ran := 0
+			for _, e := range events {
+				if e.Type == event.ToolCall && e.Status == event.OK {
+					ran++
+				}
+			}
+			if ran != tt.ran {
+				t.Errorf("%d calls ran, want %d", ran, tt.ran)
+			}
+			lastAsked(t, s, tt.has, tt.hasNot)
+		})
+	}
+}
+
+// lastAsked checks the last request the model server received: it holds
+// each of has and none of hasNot.
+func lastAsked(t *testing.T, s *llmtest.Server, has, hasNot []string) {
+	t.Helper()
+	last := body(s.Requests()[s.Count()-1])
+	for _, w := range has {
+		if !strings.Contains(last, w) {
+			t.Errorf("the last request lacks %s: %s", w, last)
+		}
+	}
+	for _, w := range hasNot {
+		if strings.Contains(last, w) {
+			t.Errorf("the last request has %s: %s", w, last)
+		}
 	}
 }
