@@ -250,6 +250,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			step.Tools = nil
 		}
 		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
+		step.System += escapeBraces(tc.systemAdditions(step.System))
 		step.FieldPos["system"] = at("system_instruction")
 		step.Prompt = escapeBraces(k.PromptTemplate)
 		if step.Prompt == "" {

@@ -1,8 +1,11 @@
 package chain
 
 import (
+	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cxLint names the newest contenox's load-time checks of a chain: the
@@ -183,5 +186,96 @@ func TestContenoxHandlerVocabulary(t *testing.T) {
 		if _, err := Parse("v.json", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), "handler") {
 			t.Errorf("%q: err = %v", handler, err)
 		}
+	}
+}
+
+// TestContenoxSystemAdditions: contenox/runtime@a8addee76a11
+// runtime/taskengine/macroenv_test.go: what contenox adds to a task's
+// system instruction, and its macros there.
+// TestUnit_MacroEnv_ToolPreference_InjectedWhenBothPresent,
+// …_SkippedWhenLocalShellAbsent, …_SkippedWhenLocalFSAbsent,
+// …_SkippedWhenNoTools; TestUnit_MacroEnv_HostFacts_AutoAppendedAndIdempotent;
+// TestUnit_MacroEnv_HostMacro_ExpandsToRuntimeFacts;
+// TestUnit_MacroEnv_DateMacro_ExpandsToDateOnly; and macroenv.go's tools
+// summary, added when the instruction does not speak of tools. The
+// preference names chainrun's file tools (Read, Write, Edit, Glob, Grep)
+// where contenox's names its local_fs.* ones.
+func TestContenoxSystemAdditions(t *testing.T) {
+	host := "Host: os=" + runtime.GOOS + " arch=" + runtime.GOARCH
+	tests := []struct {
+		source, system, tools string
+		has, hasNot           []string
+		count                 map[string]int
+	}{
+		{"TestUnit_MacroEnv_ToolPreference_InjectedWhenBothPresent", "You are an agent.", `["*"]`,
+			[]string{"TOOL PREFERENCE", "local_fs", "local_shell", "Read, Write, Edit, Glob, Grep", host, "Available tools (tools -> function names):\n" + `\{"local_fs":["Edit","Glob","Grep","Read","Write"],"local_shell":["Bash"]}`}, nil, nil},
+		{"TestUnit_MacroEnv_ToolPreference_SkippedWhenLocalShellAbsent", "You are an agent.", `["local_fs"]`, []string{host}, []string{"TOOL PREFERENCE"}, nil},
+		{"TestUnit_MacroEnv_ToolPreference_SkippedWhenLocalFSAbsent", "You are an agent.", `["local_shell"]`, []string{host}, []string{"TOOL PREFERENCE"}, nil},
+		{"TestUnit_MacroEnv_ToolPreference_SkippedWhenNoTools", "You are an agent.", `[]`, []string{host}, []string{"TOOL PREFERENCE", "Available tools"}, nil},
+		{"macroenv.go tools summary (the instruction speaks of tools)", "Use your tools well.", `["local_shell"]`, []string{host}, []string{"Available tools"}, nil},
+		{"TestUnit_MacroEnv_HostFacts_AutoAppendedAndIdempotent", "Facts. Host: os={{host:os}} arch={{host:arch}}", `[]`, []string{host}, nil, map[string]int{"Host: os=": 1}},
+		{"TestUnit_MacroEnv_HostMacro_ExpandsToRuntimeFacts", "os {{host:os}} arch {{host:arch}} all {{host}}", `[]`,
+			[]string{"os " + runtime.GOOS + " arch " + runtime.GOARCH, `all \{"arch":"` + runtime.GOARCH + `","os":"` + runtime.GOOS + `"}`}, nil, map[string]int{"Host: os=": 1}},
+		{"TestUnit_MacroEnv_DateMacro_ExpandsToDateOnly", "today {{date}} y {{date:2006}}", `[]`,
+			[]string{"today " + time.Now().Format("2006-01-02") + " y " + time.Now().Format("2006")}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			sys, _ := json.Marshal(tt.system)
+			src := `{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","system_instruction":` + string(sys) + `,"execute_config":{"model":"test","tools":` + tt.tools + `}}]}`
+			l, err := Parse("m.json", []byte(src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := l.Chain.Workflow.State("task1").Task.System
+			for _, w := range tt.has {
+				if !strings.Contains(got, w) {
+					t.Errorf("system lacks %q: %q", w, got)
+				}
+			}
+			for _, w := range tt.hasNot {
+				if strings.Contains(got, w) {
+					t.Errorf("system has %q: %q", w, got)
+				}
+			}
+			for w, n := range tt.count {
+				if c := strings.Count(got, w); c != n {
+					t.Errorf("%q %d times, want %d: %q", w, c, n, got)
+				}
+			}
+		})
+	}
+	// a task without a system instruction gets nothing added
+	l, err := Parse("m.json", []byte(`{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":{"tools":["*"]}}]}`), Options{})
+	if err != nil || l.Chain.Workflow.State("task1").Task.System != "" {
+		t.Errorf("system %q, %v", l.Chain.Workflow.State("task1").Task.System, err)
+	}
+}
+
+// TestContenoxExecuteConfigVars: contenox/runtime@a8addee76a11
+// runtime/taskengine/macroenv_test.go TestUnit_MacroEnv_ExecuteConfigMaxTokens_*
+// and TestUnit_MacroEnv_VarFallback*: {{var:NAME|default}} in
+// execute_config. contenox's caller variables have no counterpart in a
+// run, so each reads as it does when the caller gives none: its written
+// default (max_tokens 256), and a fallback that names another variable
+// (var:model) is empty, so the task asks the run's model, where contenox
+// fails the run (…_VarFallbackMissingReferenceErrors). A default that is
+// no number is refused at load (…_InvalidVarErrors).
+func TestContenoxExecuteConfigVars(t *testing.T) {
+	task := func(ec string) string {
+		return `{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":` + ec + `}]}`
+	}
+	l, err := Parse("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|256}}"}`)), Options{})
+	if err != nil || l.Chain.Workflow.State("task1").Task.MaxTokens != 256 {
+		t.Errorf("TestUnit_MacroEnv_ExecuteConfigMaxTokens_UsesFallback: %v", err)
+	}
+	for _, model := range []string{`{{var:alt_model|var:model}}`, `{{var:model|var:alt-model}}`, `{{var:model}}`} {
+		l, err := Parse("m.json", []byte(task(`{"provider":"{{var:alt_provider|var:provider}}","model":"`+model+`"}`)), Options{})
+		if s := l.Chain.Workflow.State("task1").Task; err != nil || s.Model != "" {
+			t.Errorf("TestUnit_MacroEnv_VarFallbackCanReferenceAnotherVar %s: model %q, %v", model, s.Model, err)
+		}
+	}
+	if _, err := Parse("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|lots}}"}`)), Options{}); err == nil || !strings.Contains(err.Error(), `max_tokens "lots" is not a number of tokens`) {
+		t.Errorf("TestUnit_MacroEnv_ExecuteConfigMaxTokens_InvalidVarErrors: %v", err)
 	}
 }
