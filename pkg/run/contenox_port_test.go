@@ -643,3 +643,33 @@ func lastAsked(t *testing.T, s *llmtest.Server, has, hasNot []string) {
 		}
 	}
 }
+
+// TestContenoxTruncatedAnswer: contenox/contenox@2f653670f782
+// internal/kernel/taskengine/finishreason_test.go
+// TestUnit_FinishReason_TruncationSurfacesOnCapturedStep: an answer the
+// model stopped for length is a success carrying its finish reason, the
+// partial text kept; the task's result is still executed (reference 003
+// lists length among chat_completion's results: a cut answer is no
+// failure), and the run's warnings say it was cut.
+func TestContenoxTruncatedAnswer(t *testing.T) {
+	for _, model := range []string{"openai/m", "anthropic/m"} {
+		l, err := chain.Parse("c.json", []byte(`{"id":"chain.truncated","tasks":[{"id":"task1","handler":"chat_completion","prompt_template":"Answer at length: {{.input}}",
+ "transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"}]}}]}`), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		finish := map[string]string{"openai/m": "length", "anthropic/m": "max_tokens"}[model]
+		s := llmtest.New(llmtest.Reply{Text: "partial ans", Finish: finish})
+		res, _ := taskRun(t, l.Chain, "everything", s, "", model)
+		s.Close()
+		if res.Status != Succeeded || path(res) != "task1→end" || !strings.Contains(fmt.Sprint(res.Output), "partial ans") {
+			t.Fatalf("%s: %s %s %v: %s", model, res.Status, path(res), res.Output, res.Error)
+		}
+		if got := res.Steps[0].FinishReason; got != "length" {
+			t.Errorf("%s: finish reason %q", model, got)
+		}
+		if !strings.Contains(strings.Join(res.Warnings, "\n"), "task task1: the model's answer was cut off") {
+			t.Errorf("%s: warnings %q", model, res.Warnings)
+		}
+	}
+}

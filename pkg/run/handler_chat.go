@@ -221,11 +221,16 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	if err != nil {
 		return out, err
 	}
-	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Temperature, MaxTokens: s.MaxTokens, Tools: x.toolSpecs(s)}
+	// contenox keeps an answer cut at max_tokens as the task's answer,
+	// carrying its finish reason (finishreason_test.go); the run warns
+	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Temperature, MaxTokens: s.MaxTokens, Tools: x.toolSpecs(s), CutIsAnswer: true}
 	x.stream(s, &req)
 	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
 	if err != nil {
 		return out, &permanentError{err}
+	}
+	if resp.FinishReason == llm.FinishLength {
+		x.warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
 	}
 	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text}
 	if len(resp.ToolCalls) > 0 {
