@@ -216,6 +216,15 @@ func TestContenoxSystemAdditions(t *testing.T) {
 		{"TestUnit_MacroEnv_HostFacts_AutoAppendedAndIdempotent", "Facts. Host: os={{host:os}} arch={{host:arch}}", `[]`, []string{host}, nil, map[string]int{"Host: os=": 1}},
 		{"TestUnit_MacroEnv_HostMacro_ExpandsToRuntimeFacts", "os {{host:os}} arch {{host:arch}} all {{host}}", `[]`,
 			[]string{"os " + runtime.GOOS + " arch " + runtime.GOARCH, `all \{"arch":"` + runtime.GOARCH + `","os":"` + runtime.GOOS + `"}`}, nil, map[string]int{"Host: os=": 1}},
+		// macroenv_test.go TestUnit_MacroEnv_Tools_* and _List_*: {{tools}}
+		// and {{toolservice:…}} show the task's allowlist only
+		{"TestUnit_MacroEnv_Tools_NoAllowlist", "T {{tools}}", `[]`, []string{`T \{}`}, nil, nil},
+		{"TestUnit_MacroEnv_Tools_StarAllowlist", "T {{tools}}", `["*"]`, []string{`T \{"local_fs":["Edit","Glob","Grep","Read","Write"],"local_shell":["Bash"]}`}, nil, nil},
+		{"TestUnit_MacroEnv_Tools_WithAllowlist", "T {{tools}}", `["local_shell"]`, []string{`T \{"local_shell":["Bash"]}`}, nil, nil},
+		{"TestUnit_MacroEnv_List_WithAllowlist", "T {{toolservice:list}}", `["local_fs"]`, []string{`T \{"local_fs":["Edit","Glob","Grep","Read","Write"]}`}, []string{`"local_shell":`}, nil},
+		{"TestUnit_MacroEnv_Tools_Allowed", "T {{toolservice:tools local_shell}}", `["local_shell"]`, []string{`T ["Bash"]`}, nil, nil},
+		{"TestUnit_MacroEnv_Tools_NotAllowed", "T {{toolservice:tools local_shell}}", `["local_fs"]`, []string{`T []`}, nil, nil},
+		{"TestUnit_MacroEnv_Tools_NoAllowlist_Allowed", "T {{toolservice:tools local_shell}}", `["*"]`, []string{`T ["Bash"]`}, nil, nil},
 		{"TestUnit_MacroEnv_DateMacro_ExpandsToDateOnly", "today {{date}} y {{date:2006}}", `[]`,
 			[]string{"today " + time.Now().Format("2006-01-02") + " y " + time.Now().Format("2006")}, nil, nil},
 	}

@@ -673,3 +673,52 @@ func TestContenoxTruncatedAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxTaskEvents: contenox/runtime@10e9e9b7fbb4 runtime/taskengine/
+// events_test.go. TestTaskEvents_ExecEnvLifecycle: a run of one task says
+// that the chain started, the task started and completed, and the chain
+// completed, in that order; TestTaskEvents_ExecEnvFailureLifecycle: a
+// failing task's failure comes before the chain's;
+// TestTaskEvents_PrintTaskEmitsEventNotStdout: print is one event of its
+// task with the rendered text (the engine writes nothing itself).
+// chainrun's events are its own (run.started, step.started,
+// step.finished, transition, run.finished); contenox's bus subjects and
+// streamed chunk parcels have no counterpart to port.
+func TestContenoxTaskEvents(t *testing.T) {
+	kinds := func(events []event.Event) []string {
+		var out []string
+		for _, e := range events {
+			switch e.Type {
+			case event.RunStarted, event.RunFinished:
+				out = append(out, string(e.Type)+" "+string(e.Status))
+			case event.StepStarted, event.StepFinished:
+				out = append(out, string(e.Type)+" "+e.Step+" "+string(e.Status))
+			case event.StepLog:
+				out = append(out, "print "+e.Step+" "+e.Line)
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		source, src string
+		want        []string
+	}{
+		{"TestTaskEvents_ExecEnvLifecycle", `{"id":"chain.lifecycle","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
+			[]string{"run.started ", "step.started task1 ", "step.finished task1 succeeded", "run.finished succeeded"}},
+		{"TestTaskEvents_ExecEnvFailureLifecycle", `{"id":"chain.failure","tasks":[{"id":"task1","handler":"raise_error","prompt_template":"boom"}]}`,
+			[]string{"run.started ", "step.started task1 ", "step.finished task1 failed", "run.finished failed"}},
+		{"TestTaskEvents_PrintTaskEmitsEventNotStdout", `{"id":"chain.print","tasks":[{"id":"t1","handler":"noop","print":"chain says hi","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
+			[]string{"run.started ", "step.started t1 ", "print t1 chain says hi", "step.finished t1 succeeded", "run.finished succeeded"}},
+	} {
+		l, err := chain.Parse("e.json", []byte(tt.src), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := llmtest.New()
+		_, events := taskRun(t, l.Chain, "input", s, "")
+		s.Close()
+		if got := kinds(events); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: events %q, want %q", tt.source, got, tt.want)
+		}
+	}
+}
