@@ -722,3 +722,53 @@ func TestContenoxTaskEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxToolsRefusedByTheModel: contenox/runtime@d31abdce997c
+// runtime/taskengine/taskexec_test.go
+// TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls
+// and …WhenToolSchemaRejected: a model whose server refuses tools (no
+// tool support, a schema it cannot convert) is asked again without them,
+// its conversation's tool protocol left out, and answers; the result is
+// executed. contenox's third case (…WhenToolsOverflowContext) matches its
+// own runtime's "context overflow" message, which chainrun cannot tell
+// from a conversation too long by itself: that error stays the task's.
+func TestContenoxToolsRefusedByTheModel(t *testing.T) {
+	refusal := func(msg string) llmtest.Reply {
+		return llmtest.Reply{Status: 400, Raw: `{"error":{"message":"` + msg + `","type":"invalid_request_error"}}`}
+	}
+	for _, tt := range []struct {
+		source string
+		first  llmtest.Reply
+		status Status
+	}{
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls", refusal("registry.ollama.ai/library/gemma:2b does not support tools"), Succeeded},
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls (llama.cpp)", refusal("unsupported feature: tool calls (model declares no tool_calls.protocol)"), Succeeded},
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenToolSchemaRejected", refusal("JSON schema conversion failed: unrecognized schema"), Succeeded},
+		{"(another 400 is the task's failure)", refusal("invalid model parameter"), Failed},
+	} {
+		l, err := chain.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},
+ "transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"},{"operator":"equals","when":"failed","goto":"end"}]}}]}`), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := llmtest.New(tt.first, llmtest.Reply{Text: "hello"})
+		res, _ := taskRun(t, l.Chain, "say hi", s, "")
+		reqs := s.Requests()
+		s.Close()
+		if tt.status == Failed {
+			if res.Steps[0].Status != StepFailed || len(reqs) != 1 {
+				t.Errorf("%s: %s after %d requests", tt.source, res.Steps[0].Status, len(reqs))
+			}
+			continue
+		}
+		if res.Status != Succeeded || fmt.Sprint(res.Output) != "hello" || len(reqs) != 2 {
+			t.Fatalf("%s: %s %v after %d requests: %s", tt.source, res.Status, res.Output, len(reqs), res.Error)
+		}
+		if first, second := offeredTools(reqs[0]), offeredTools(reqs[1]); !slices.Equal(first, []string{"Bash"}) || len(second) != 0 {
+			t.Errorf("%s: tools offered %v then %v", tt.source, first, second)
+		}
+		if !strings.Contains(strings.Join(res.Warnings, "\n"), "refused its tools") {
+			t.Errorf("%s: warnings %q", tt.source, res.Warnings)
+		}
+	}
+}
