@@ -772,3 +772,44 @@ func TestContenoxToolsRefusedByTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxOperators: how a branch's operator compares the task's
+// result with its when, as contenox's compare does
+// (contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv.go
+// evaluateTransitions and compare; its earlier operators at
+// contenox/runtime@c8da426eda8f taskengine/taskenv.go): equals is exact
+// (case counts), contains, starts_with and ends_with are on the text;
+// >, gt, <, lt and in_range compare numbers, bounds may be negative, and
+// a result that is no number matches none of them (so default is taken);
+// default is taken only when no other branch matches, wherever it is
+// written; with none matching and no default the run fails naming the
+// result. The task is a prompt_to_string whose answer is its result.
+func TestContenoxOperators(t *testing.T) {
+	tests := []struct {
+		source, answer, branches, path, errHas string
+	}{
+		{"compare OpEquals (exact)", "yes", `{"operator":"equals","when":"yes","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpEquals (case counts)", "Yes", `{"operator":"equals","when":"yes","goto":"a"},{"operator":"default","goto":"b"}`, "ask→b→end", ""},
+		{"compare OpContains", "the api_failure", `{"operator":"contains","when":"fail","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpStartsWith", "error: disk", `{"operator":"starts_with","when":"error:","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpEndsWith", "report.pdf", `{"operator":"ends_with","when":".txt","goto":"a"},{"operator":"default","goto":"b"}`, "ask→b→end", ""},
+		{"evaluateTransitions (default written first)", "go", `{"operator":"default","goto":"b"},{"operator":"equals","when":"go","goto":"a"}`, "ask→a→end", ""},
+		{"compare OpGreaterThan", "7", `{"operator":">","when":"6","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpGt (a result that is no number)", "many", `{"operator":"gt","when":"6","goto":"a"},{"operator":"default","goto":"b"}`, "ask→b→end", ""},
+		{"compare OpLt", "-3", `{"operator":"lt","when":"-2","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpInRange (negative bounds)", "-5", `{"operator":"in_range","when":"-10--2","goto":"a"},{"operator":"default","goto":"b"}`, "ask→a→end", ""},
+		{"compare OpInRange (outside)", "0", `{"operator":"in_range","when":"-10--2","goto":"a"},{"operator":"default","goto":"b"}`, "ask→b→end", ""},
+		{"evaluateTransitions (no matching transition)", "maybe", `{"operator":"equals","when":"yes","goto":"a"}`, "", `no branch matches the task's result "maybe"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			src := `{"id":"o","tasks":[{"id":"ask","handler":"prompt_to_string","transition":{"branches":[` + tt.branches + `]}},
+ {"id":"a","handler":"noop"},{"id":"b","handler":"noop"}]}`
+			status := Succeeded
+			if tt.errHas != "" {
+				status = Failed
+			}
+			runPort(t, portCase{source: tt.source, src: src, input: "q", replies: []llmtest.Reply{{Text: tt.answer}}, status: status, path: tt.path, errHas: []string{tt.errHas}})
+		})
+	}
+}
