@@ -271,6 +271,8 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
+		// its own call is held to its tools_policies, as a model's is
+		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 	case HandlerNoop:
 	case HandlerRaise:

@@ -813,3 +813,56 @@ func TestContenoxOperators(t *testing.T) {
 		})
 	}
 }
+
+// TestContenoxLocalShellArgs: contenox/runtime@2927ca241d92 runtime/localtools/
+// localexec_test.go: a tools task's local_shell call written as contenox
+// writes it, command and args (a string split as a shell would, or a
+// list), cwd and timeout. TestUnit_LocalExecTools_Exec_NoPolicy_Allowed
+// (echo with args "open posture"), …_Exec_AcceptsJSONDecodedArgsArray,
+// …_Exec_NoTrimWhitespace; …_Exec_AllowlistReject (a program the
+// _allowed_commands do not name is not run). Each argument stays one
+// word: one that holds shell syntax is not run as it. The Go API's own
+// cases (schemas, a nil tool, the spool writer, shell mode's flag) have no
+// counterpart: chainrun's Bash always takes a shell line.
+func TestContenoxLocalShellArgs(t *testing.T) {
+	for _, tt := range []struct {
+		source, args, policies, output, errHas string
+	}{
+		{"TestUnit_LocalExecTools_Exec_NoPolicy_Allowed", `{"command":"echo","args":"open posture"}`, ``, "open posture\n", ""},
+		{"TestUnit_LocalExecTools_Exec_AcceptsJSONDecodedArgsArray", `{"command":"printf","args":["%s|%s","a b","c"]}`, ``, "a b|c", ""},
+		{"(a quoted argument, a cwd, a timeout)", `{"command":"printf","args":"'%s;' \"x y\" z","cwd":"sub","timeout":"5s"}`, ``, "x y;z;", ""},
+		{"(an argument holding shell syntax stays one word)", `{"command":"echo","args":"'$(touch pwned)' ';' rm"}`, ``, "$(touch pwned) ; rm\n", ""},
+		// echo is a builtin that runs nothing, which chainrun's policies
+		// need not allow (docs/workflows.md): ls stands in for it
+		{"TestUnit_LocalExecTools_Exec_AllowlistReject", `{"command":"ls","args":"forbidden"}`, `{"local_shell":{"_allowed_commands":"env"}}`, "", `"ls" is not among the allowed commands`},
+	} {
+		ec := ""
+		if tt.policies != "" {
+			ec = `"execute_config":{"tools_policies":` + tt.policies + `},`
+		}
+		src := `{"id":"ls","tasks":[{"id":"say","handler":"tools",` + ec + `"tools":{"name":"local_shell","tool_name":"local_shell","args":` + tt.args + `},"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+		l, err := chain.Parse("ls.json", []byte(src), chain.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.source, err)
+		}
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := llmtest.New()
+		res, _ := taskRun(t, l.Chain, "", s, dir)
+		s.Close()
+		if tt.errHas != "" {
+			if res.Status != Failed || !strings.Contains(res.Error, tt.errHas) {
+				t.Errorf("%s: %s: %s", tt.source, res.Status, res.Error)
+			}
+			continue
+		}
+		if res.Status != Succeeded || fmt.Sprint(res.Output) != tt.output {
+			t.Errorf("%s: %s %q: %s", tt.source, res.Status, res.Output, res.Error)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Errorf("%s: an argument ran as a command", tt.source)
+		}
+	}
+}

@@ -49,6 +49,11 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 	}
 	var res any
 	var err error
+	if h.Tool == "Bash" {
+		if args, err = localShellArgs(args); err != nil {
+			return outcome{}, &permanentError{err}
+		}
+	}
 	switch h.Hook {
 	case chain.HookLocalFS, chain.HookLocalShell:
 		res, err = x.builtinHook(ctx, s, sc, h.Tool, args)
