@@ -866,3 +866,23 @@ func TestContenoxLocalShellArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestContenoxLocalShellInputStaysOut: a tools task's input fills only
+// the arguments the task leaves open, never local_shell's args, cwd or
+// timeout: the chain's fixed command keeps its arguments and directory
+// whatever the run's input says.
+func TestContenoxLocalShellInputStaysOut(t *testing.T) {
+	src := `{"id":"ls","tasks":[{"id":"mk","handler":"noop","prompt_template":"{\"args\":\"-p ../escaped\",\"cwd\":\"/\",\"timeout\":\"1ns\"}","transition":{"branches":[{"operator":"default","goto":"say"}]}},
+ {"id":"say","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"pwd"}},"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
+	l, err := chain.Parse("ls.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s := llmtest.New()
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "", s, dir)
+	if res.Status != Succeeded || !strings.HasPrefix(fmt.Sprint(res.Output), dir) {
+		t.Fatalf("%s %q: %s", res.Status, res.Output, res.Error)
+	}
+}

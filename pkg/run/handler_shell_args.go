@@ -68,6 +68,11 @@ func localShellArgs(args map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
+// shellOnlyArgs are local_shell's arguments that only the chain writes:
+// an input's fields never add a fixed command's arguments or move it to
+// another directory.
+var shellOnlyArgs = map[string]bool{"args": true, "cwd": true, "timeout": true, "shell": true, "stdin": true}
+
 // shellQuote is s as one single-quoted shell word.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
