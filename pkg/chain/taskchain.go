@@ -107,6 +107,9 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 		w.InitialState = w.States[0].Name
 	}
 	tc.executeScopes()
+	for _, lint := range tc.lints {
+		lint()
+	}
 	// contenox bounds a chain's loops with edge budgets, not a depth: each
 	// round of a budgeted loop is two moves
 	w.MaxChainDepth = DefaultMaxChainDepth + 2*tc.budgets
@@ -152,6 +155,12 @@ type taskChain struct {
 	hooks []string
 	// budgets adds up the counts of the edge_traversed_at_least branches.
 	budgets int
+	// unscoped are the execute_tool_calls tasks that write no tools, and
+	// hidden the tools each one's hide_tools takes out (see executeScopes).
+	unscoped map[*Step][]string
+	// lints are the checks of each task that need every task known
+	// (taskchain_lint.go).
+	lints []func()
 }
 
 // taskVar is the variable a task's output is kept in: its id, with every
@@ -209,6 +218,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.c.Steps = append(tc.c.Steps, step)
 	tc.transition(s, valueOf(n, "transition"), prefix)
 	tc.warnReferenceResults(s, k.Handler, prefix)
+	tc.lintTask(s, &k, at, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
@@ -240,6 +250,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			step.Tools = nil
 		}
 		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
+		step.System += escapeBraces(tc.systemAdditions(step.System))
 		step.FieldPos["system"] = at("system_instruction")
 		step.Prompt = escapeBraces(k.PromptTemplate)
 		if step.Prompt == "" {
@@ -250,10 +261,18 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			tc.readsInput = true
 		}
 	case HandlerExecute:
-		step.Tools = tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: ")
+		step.Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
+		if _, scoped := k.ExecuteConfig["tools"]; !scoped {
+			if tc.unscoped == nil {
+				tc.unscoped = map[*Step][]string{}
+			}
+			tc.unscoped[step] = varList(k.ExecuteConfig["hide_tools"])
+		}
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
+		// its own call is held to its tools_policies, as a model's is
+		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 	case HandlerNoop:
 	case HandlerRaise:
@@ -339,9 +358,11 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 	}
 }
 
-// executeScopes gives an execute_tool_calls task that lists no tools
-// those of every model task, as contenox allows it any tool the chain
-// offers.
+// executeScopes gives an execute_tool_calls task that writes no tools
+// those of every model task but the ones its hide_tools takes out, as
+// contenox allows it any tool the chain offers. A task that writes tools,
+// even an empty list, runs only those: contenox's explicit scope
+// (execute_tool_scope_test.go), so tools: [] runs no call.
 func (tc *taskChain) executeScopes() {
 	var all []string
 	for _, s := range tc.c.Steps {
@@ -353,9 +374,7 @@ func (tc *taskChain) executeScopes() {
 			}
 		}
 	}
-	for _, s := range tc.c.Steps {
-		if h := s.Handler; h != nil && h.Name == HandlerExecute && len(s.Tools) == 0 {
-			s.Tools = slices.Clone(all)
-		}
+	for s, hidden := range tc.unscoped {
+		s.Tools = hideTools(slices.Clone(all), hidden)
 	}
 }

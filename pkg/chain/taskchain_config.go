@@ -56,9 +56,7 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if rp, ok := ec["retry_policy"].(map[string]any); ok {
 		step.Retry = retryPolicy(rp)
 		step.FieldPos["retry"] = at
-		if fb, _ := rp["fallback_model_id"].(string); fb != "" && !slices.Contains(step.FallbackModels, modelName(provider, fb)) {
-			step.FallbackModels = append(step.FallbackModels, modelName(provider, fb))
-		}
+		tc.fallbackModel(step, rp, provider, at, prefix)
 	}
 	if v := varDefault(ec["think"]); v != "" && v != "false" && v != "off" {
 		d.warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
@@ -66,13 +64,7 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
-	step.Tools = tc.toolList(ec["tools"], at, prefix)
-	for _, hide := range varList(ec["hide_tools"]) {
-		step.Tools = slices.DeleteFunc(step.Tools, func(t string) bool {
-			_, leaf, _ := strings.Cut(hide, ".")
-			return t == hide || t == leaf
-		})
-	}
+	step.Tools = hideTools(tc.toolList(ec["tools"], at, prefix), ec["hide_tools"])
 	tc.tools, tc.hooks = step.Tools, nil
 	for _, t := range step.Tools {
 		if h := hookOf(t); h != "" && !slices.Contains(tc.hooks, h) {
@@ -83,6 +75,23 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 		step.FieldPos["tools"] = at
 	}
 	tc.toolsPolicies(step.Handler, ec["tools_policies"], at, prefix)
+}
+
+// hideTools takes out of tools those hide_tools names (a list of the
+// file, or already read): a tool by its name, or by the leaf of
+// contenox's hook.tool.
+func hideTools(tools []string, hide any) []string {
+	names, ok := hide.([]string)
+	if !ok {
+		names = varList(hide)
+	}
+	for _, h := range names {
+		tools = slices.DeleteFunc(tools, func(t string) bool {
+			_, leaf, _ := strings.Cut(h, ".")
+			return t == h || t == leaf
+		})
+	}
+	return tools
 }
 
 // modelName is provider/model, or model as written when it names its
@@ -107,7 +116,8 @@ func varList(v any) []string {
 	return out
 }
 
-// retryPolicy maps contenox's retry_policy onto a step's retry.
+// retryPolicy maps contenox's retry_policy onto a step's retry:
+// max_attempts in all, initial_backoff doubling up to max_backoff.
 func retryPolicy(rp map[string]any) *Retry {
 	r := &Retry{Max: 1}
 	if n, ok := number(rp["max_attempts"]); ok && n >= 1 {
@@ -119,7 +129,33 @@ func retryPolicy(rp map[string]any) *Retry {
 			r.Backoff = 2
 		}
 	}
+	if s, ok := rp["max_backoff"].(string); ok {
+		if dur, err := time.ParseDuration(s); err == nil && dur > 0 {
+			r.MaxDelayMS = int(dur.Milliseconds())
+		}
+	}
 	return r
+}
+
+// fallbackModel maps retry_policy's fallback_model_id: contenox turns to
+// it after fallback_after failures in a row of the step's max_attempts
+// (llmretry.Do), so the step asks its model fallback_after times, then
+// the fallback. With fallback_after 0 (or not fewer than max_attempts)
+// contenox never asks it: neither does chainrun, and a warning says so.
+func (tc *taskChain) fallbackModel(step *Step, rp map[string]any, provider string, at Pos, prefix string) {
+	fb, _ := rp["fallback_model_id"].(string)
+	if fb == "" {
+		return
+	}
+	after, _ := number(rp["fallback_after"])
+	if after < 1 || int(after) >= step.Retry.Max {
+		tc.d.warnf(at, "%sretry_policy.fallback_model_id %q is never asked: contenox turns to it after fallback_after failures in a row, and fallback_after (%v) is not between 1 and max_attempts (%d)", prefix, fb, after, step.Retry.Max)
+		return
+	}
+	step.Retry.Max = int(after)
+	if m := modelName(provider, fb); !slices.Contains(step.FallbackModels, m) {
+		step.FallbackModels = append(step.FallbackModels, m)
+	}
 }
 
 // number reads a number of a decoded file, which YAML gives as an int or

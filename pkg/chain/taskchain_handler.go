@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"encoding/json"
 	"strings"
 	"text/template"
 )
@@ -83,25 +82,6 @@ const (
 	ResultToolsExecuted = "tools_executed"
 )
 
-// templateFuncs are the functions a task chain's Go templates may call
-// besides text/template's own: the two of Sprig's that contenox's
-// documentation shows for turning a task's output into prompt text.
-var templateFuncs = template.FuncMap{
-	"toJson": func(v any) string {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return ""
-		}
-		return string(b)
-	},
-	"trunc": func(n int, s string) string {
-		if n >= 0 && len(s) > n {
-			return s[:n]
-		}
-		return s
-	},
-}
-
 // goTemplate parses a task's Go template (prompt_template, print,
 // output_template); "" is none. A template that does not parse, or calls
 // a function chainrun does not have, is an error at the field.
@@ -113,7 +93,7 @@ func (tc *taskChain) goTemplate(at Pos, prefix, field, text string) *template.Te
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "template: ")
 		if strings.Contains(msg, "not defined") {
-			msg += " (a task chain's templates have Go's own functions, toJson and trunc; Sprig's others are not available)"
+			msg += " (a task chain's templates have Go's own functions and Sprig's text, list and default ones: upper, lower, trim, replace, contains, join, list, default, toJson, trunc, …; not Sprig's env, crypto, date, regex, dict or semver functions)"
 		}
 		// msg begins with the field and the template's line: print:1:
 		tc.d.errorf(at, "%s%s", prefix, msg)

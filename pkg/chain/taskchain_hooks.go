@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -164,6 +165,11 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 		h.Args = map[string]string{}
 		for k, v := range args {
 			h.Args[k] = fmt.Sprint(v)
+			if list, ok := v.([]any); ok {
+				// a list (local_shell's args) is kept as JSON
+				b, _ := json.Marshal(list)
+				h.Args[k] = string(b)
+			}
 		}
 	} else if m["args"] != nil {
 		tc.d.errorf(at, "%stools.args must be a mapping of argument names to values", prefix)

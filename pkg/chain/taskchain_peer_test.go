@@ -54,7 +54,23 @@ func TestContenoxValidateChain(t *testing.T) {
 // of the output stored in with_var. The reference wins: these cases are
 // refused, saying why; json_path composes run
 // (TestBranchingEveryOperatorAndCompose in pkg/run).
+//
+// TestUnit_BranchComposeAutoStrategy (no strategy: a merge picked by
+// type) is refused so too, and TestUnit_BranchComposeErrors'
+// UnsupportedStrategy as contenox refuses it (the same cases stood in
+// core/taskengine/compose_test.go of contenox/runtime@a8425cc1ce8c, on
+// the task rather than the branch).
 func TestContenoxOlderCompose(t *testing.T) {
+	for strategy, want := range map[string]string{
+		"":                 "an earlier contenox compose without one merged with_var into the task's output by its type",
+		"invalid_strategy": `compose.strategy "invalid_strategy": use json_path:$.field`,
+	} {
+		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
+ {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`
+		if _, err := Parse("x.json", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v", strategy, err)
+		}
+	}
 	for _, strategy := range []string{"override", "append_string_to_chat_history", "merge_chat_histories"} {
 		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`

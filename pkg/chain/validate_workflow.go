@@ -287,6 +287,11 @@ var composeMergeStrategies = []string{"override", "merge_chat_histories", "appen
 // read: reference 003's compose extracts a field of the output into a
 // new variable, the opposite direction.
 func mergeStrategyWhy(strategy string) string {
+	if strategy == "" {
+		// contenox's auto strategy (compose_test.go
+		// TestUnit_BranchComposeAutoStrategy) picked a merge by type
+		return " (compose needs a strategy; an earlier contenox compose without one merged with_var into the task's output by its type, where reference 003's stores a JSONPath of the output in with_var, and the two cannot both hold)"
+	}
 	if !slices.Contains(composeMergeStrategies, strategy) {
 		return ""
 	}

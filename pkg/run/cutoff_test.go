@@ -109,9 +109,14 @@ func TestACutAnswerIsAResultOnlyForABranchThatTakesIt(t *testing.T) {
 	}
 }
 
-// TestAContenoxChatCutAtMaxTokensFails: a chat_completion task's result is
-// executed or tool_call, never the finish reason: a cut answer fails it.
-func TestAContenoxChatCutAtMaxTokensFails(t *testing.T) {
+// TestAContenoxChatCutAtMaxTokensIsItsAnswer: a chat_completion task's
+// result is executed or tool_call, never the finish reason; a cut answer
+// is the task's answer, as contenox takes it
+// (contenox/contenox@2f653670f782 internal/kernel/taskengine/
+// finishreason_test.go TestUnit_FinishReason_TruncationSurfacesOnCapturedStep;
+// reference 003 lists length among chat_completion's results), and the
+// run's warnings say it was cut.
+func TestAContenoxChatCutAtMaxTokensIsItsAnswer(t *testing.T) {
 	src := `{"id":"r","tasks":[
  {"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
 	l, err := chain.Parse("r.json", []byte(src), chain.Options{})
@@ -122,8 +127,8 @@ func TestAContenoxChatCutAtMaxTokensFails(t *testing.T) {
 	defer s.Close()
 	res, err := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil)), WithDefaultModel("openai/m")).Run(context.Background(),
 		Request{Chain: l.Chain, Inputs: map[string]string{"input": "tell me everything"}})
-	if err != nil || res.Status != Failed || !strings.Contains(res.Error, "cut off at max_tokens") {
-		t.Fatalf("%v %s: %s", err, res.Status, res.Error)
+	if err != nil || res.Status != Succeeded || res.Output != "the first" || res.Steps[0].FinishReason != "length" || len(res.Warnings) == 0 {
+		t.Fatalf("%v %s %v %v: %s", err, res.Status, res.Output, res.Warnings, res.Error)
 	}
 }
 

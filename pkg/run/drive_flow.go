@@ -336,13 +336,15 @@ func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 
 // noteOutput keeps the variable of the value a transition's executor or
 // a state's task produced, when it did: a workflow without `output:`
-// whose context stayed empty prints the last one.
+// whose context stayed empty prints the last one. A task chain's failed
+// task leaves an output too (its input, or a note of its error), which
+// the task its failure leads to reads as previous_output, as contenox's.
 func (f *flow) noteOutput(rec TransitionRecord) {
-	if rec.Step == nil || unfinished(rec.Step.Status) {
+	e, _ := f.executorOf(rec)
+	if rec.Step == nil || e == nil || unfinished(rec.Step.Status) && e.Handler == nil {
 		return
 	}
-	e, _ := f.executorOf(rec)
-	if e != nil && e.OutputVar != "" {
+	if e.OutputVar != "" {
 		if _, ok := rec.Vars[e.OutputVar]; ok {
 			f.lastOutput = e.OutputVar
 		}

@@ -43,7 +43,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		return f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
 	}
 	if !ok && !branchable {
-		f.fail(taskFailure(s, sr), retry)
+		f.fail(f.taskFailure(s, sr), retry)
 		return false
 	}
 	var b *chain.Branch
@@ -59,7 +59,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		return false
 	case !ok && b.Operator == chain.OpDefault:
 		// a failure is branched on only where a branch names it
-		f.fail(taskFailure(s, sr), retry)
+		f.fail(f.taskFailure(s, sr), retry)
 		return false
 	}
 	rec := TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
@@ -121,11 +121,28 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
 	return dataValue([]any(nodes)), nil
 }
 
-// taskFailure says why a state's task failed and, when it was tried
-// again, how often: "failed after N retries", as contenox says it.
-func taskFailure(s *chain.State, sr *StepResult) string {
-	if sr.Attempts > 1 {
-		return fmt.Sprintf("state %s: task failed after %d retries: %s", s.Name, sr.Attempts-1, sr.Error)
+// taskFailure says why a run ends at a state's failed task. A task its
+// failure led to (on_failure, or a branch on "failed") that fails too is
+// said after the failure that began it, as contenox says it: "state main:
+// task failed: … (on_failure handler also failed: state explain: …)";
+// once a task succeeds, an earlier failure is no longer said.
+func (f *flow) taskFailure(s *chain.State, sr *StepResult) string {
+	msg := taskFailedText(s.Name, sr)
+	var root *TransitionRecord
+	for i := len(f.history) - 1; i >= 0 && f.history[i].Result == "failed" && f.history[i].Step != nil; i-- {
+		root = &f.history[i]
 	}
-	return fmt.Sprintf("state %s: task failed: %s", s.Name, sr.Error)
+	if root == nil {
+		return msg
+	}
+	return fmt.Sprintf("%s (on_failure handler also failed: %s)", taskFailedText(root.From, root.Step), msg)
+}
+
+// taskFailedText says why a state's task failed and, when it was tried
+// again, how often: "failed after N retries", as contenox says it.
+func taskFailedText(state string, sr *StepResult) string {
+	if sr.Attempts > 1 {
+		return fmt.Sprintf("state %s: task failed after %d retries: %s", state, sr.Attempts-1, sr.Error)
+	}
+	return fmt.Sprintf("state %s: task failed: %s", state, sr.Error)
 }

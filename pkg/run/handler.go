@@ -79,8 +79,9 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		err = &permanentError{fmt.Errorf("handler %q is not one chainrun can run", h.Name)}
 	}
 	if err != nil {
-		x.st.set(s.OutputVar, in.value)
-		x.setChat(s, in.chat)
+		left := failureInput(s.ID, in, err)
+		x.st.set(s.OutputVar, left.value)
+		x.setChat(s, left.chat)
 		x.st.set(s.OutputVar+"_error", textValue(err.Error()))
 		x.st.set(lastError, textValue(err.Error()))
 		return out, err

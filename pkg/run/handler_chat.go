@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -98,6 +99,23 @@ func pendingCalls(chat []chatMsg) (at int, pending []chatCall) {
 		}
 	}
 	return at, pending
+}
+
+// toolsRefused reports whether a model call failed because the model's
+// server will not take tools: a model without tool support (Ollama's "does
+// not support tools", llama.cpp's "unsupported feature: tool calls", a
+// chat template without tools) or a tool schema it cannot convert. Such a
+// failure is permanent, and the same question without tools may succeed.
+func toolsRefused(err error) bool {
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Transient || e.NotSent || e.Declined != "" {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "does not support tools") ||
+		strings.Contains(m, "unsupported feature") && strings.Contains(m, "tool call") ||
+		strings.Contains(m, "chat template") && strings.Contains(m, "tool") ||
+		strings.Contains(m, "json schema conversion failed") || strings.Contains(m, "unrecognized schema")
 }
 
 // stripTools takes the tool protocol out of a conversation, for a model
@@ -221,11 +239,23 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	if err != nil {
 		return out, err
 	}
-	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Temperature, MaxTokens: s.MaxTokens, Tools: x.toolSpecs(s)}
+	// contenox keeps an answer cut at max_tokens as the task's answer,
+	// carrying its finish reason (finishreason_test.go); the run warns
+	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Temperature, MaxTokens: s.MaxTokens, Tools: x.toolSpecs(s), CutIsAnswer: true}
 	x.stream(s, &req)
 	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	if err != nil && len(req.Tools) > 0 && toolsRefused(err) {
+		// contenox asks again without tools when the model's server
+		// refuses them (taskexec_test.go ChatCompletionRetriesWithoutTools…)
+		x.warn(fmt.Sprintf("task %s: the model's server refused its tools (%v): it was asked again without them", s.ID, err))
+		req.Tools, req.Messages = nil, toLLM(stripTools(chat))
+		resp, err = lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	}
 	if err != nil {
 		return out, &permanentError{err}
+	}
+	if resp.FinishReason == llm.FinishLength {
+		x.warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
 	}
 	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text}
 	if len(resp.ToolCalls) > 0 {

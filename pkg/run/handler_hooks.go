@@ -42,6 +42,9 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 	}
 	if obj, ok := in.value.Data.(map[string]any); ok {
 		for k, v := range obj {
+			if h.Tool == "Bash" && shellOnlyArgs[k] {
+				continue // where and with what a command runs is the chain's
+			}
 			if k = chain.HookArgName(h.Tool, k); args[k] == nil {
 				args[k] = v
 			}
@@ -49,6 +52,11 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 	}
 	var res any
 	var err error
+	if h.Tool == "Bash" {
+		if args, err = localShellArgs(args); err != nil {
+			return outcome{}, &permanentError{err}
+		}
+	}
 	switch h.Hook {
 	case chain.HookLocalFS, chain.HookLocalShell:
 		res, err = x.builtinHook(ctx, s, sc, h.Tool, args)
