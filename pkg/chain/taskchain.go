@@ -17,7 +17,9 @@ type taskChainFile struct {
 	Description string `yaml:"description" doc:"What the chain does."`
 	Debug       bool   `yaml:"debug" doc:"contenox's debug switch (no effect: chainrun's --verbose shows every step)."`
 	TokenLimit  int    `yaml:"token_limit" doc:"contenox's context window cap (not applied; a budget caps tokens)."`
-	Tasks       any    `yaml:"tasks" doc:"The tasks, in order; the first is where a run begins."`
+	// RoutingStrategy is an earlier format's (taskchain_older.go).
+	RoutingStrategy string `yaml:"routing_strategy" doc:"How an earlier contenox chose among the backends serving a model (not applied)."`
+	Tasks           any    `yaml:"tasks" doc:"The tasks, in order; the first is where a run begins."`
 }
 
 // taskKeys are the keys of one task of a task chain.
@@ -37,6 +39,10 @@ type taskKeys struct {
 	Tools             any            `yaml:"tools" doc:"A tools task's call: {name: HOOK, tool_name, args}."`
 	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
 	Hook              any            `yaml:"hook" doc:"The older name of tools, for handler hook (the older name of tools)."`
+	// ValidConditions and Compose are an earlier format's, refused
+	// (taskchain_older.go).
+	ValidConditions any `yaml:"valid_conditions" doc:"An earlier format's condition_key answers (refused: chainrun has no such handler)."`
+	Compose         any `yaml:"compose" doc:"An earlier format's merge of with_var into the task's output (refused)."`
 }
 
 // IsTaskChain reports whether a decoded document is a task chain: a
@@ -61,6 +67,7 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 	} else {
 		d.errorf(posOf(root), "a task chain needs an id (its name)")
 	}
+	routingStrategy(d, root)
 	if v := valueOf(root, "token_limit"); v != nil {
 		d.warnf(posOf(v), "token_limit is not applied: chainrun caps a run's tokens with budget.max_tokens")
 	}
@@ -177,6 +184,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		name = "task " + quote(idNode.Value)
 	}
 	prefix := name + ": "
+	tc.renameKeys(n, olderTaskKeys, prefix)
+	tc.renameKeys(deref(valueOf(n, "hook")), olderHookKeys, prefix+"hook: ")
 	checkKeys(d, n, prefix, keysOf[taskKeys]())
 	// unknown keys were reported above, with suggestions
 	if err := n.Load(&k); err != nil {
@@ -202,6 +211,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	}
 	tc.first = i == 0
 	tc.renameOlder(&k, at, prefix)
+	tc.olderHandler(&k, at, prefix)
+	tc.olderTaskFields(&k, at, prefix)
 	tc.refuseFeatures(k.ExecuteConfig, at("execute_config"), prefix+"execute_config: ")
 	tc.handler(step, &k, at, prefix)
 	tc.common(step, &k, at, prefix)

@@ -73,21 +73,48 @@ func (tc *taskChain) refuseFeatures(ec map[string]any, at Pos, prefix string) {
 }
 
 // missingHooks say why a hook of contenox's is not one of chainrun's,
-// and what does its work instead.
+// and what does its work instead: the hooks its versions built in
+// (localhooks/, and the services' hooks).
 var missingHooks = map[string]string{
-	"nws":          "the US National Weather Service API",
-	"webtools":     "fetching and searching the web",
-	"ntfy":         "push notifications through ntfy.sh",
-	"plan_summary": "contenox's plan service",
+	"nws":                   "the US National Weather Service API",
+	"webtools":              "fetching and searching the web",
+	"ntfy":                  "push notifications through ntfy.sh",
+	"plan_summary":          "contenox's plan service",
+	"plan_manager":          "contenox's plan service",
+	"js_execution":          "running JavaScript in contenox's sandbox",
+	"webhook":               "an HTTP call to a URL its args name",
+	"ssh":                   "running commands on a remote host over SSH",
+	"vector_search":         "a search of contenox's vector store",
+	"search_knowledge":      "a search of contenox's vector store",
+	"rag":                   "a search of contenox's vector store",
+	"resolve_search_result": "reading a document of contenox's vector store",
+	"command_router":        "contenox's dispatch of a /command to a hook",
 }
 
-// hookWhy is the reason a named hook is refused, "" when none is known.
+// hookWhy is the reason a named hook is refused: what a hook contenox
+// built in did, else that the name is a hook registered with a contenox
+// server (a remote hook or an MCP server), which a chain file cannot
+// configure for chainrun.
 func hookWhy(name string) string {
 	what, ok := missingHooks[name]
 	if !ok {
-		return ""
+		return " (" + name + " is no hook contenox built in: a remote hook or MCP server registered with a contenox server, which chainrun cannot reach from a task chain; a chain step of type http or mcp calls such a service)"
 	}
 	return " (" + name + " is " + what + ": chainrun has no built-in tool for it; a chain step of type http, or an MCP connection, calls such a service)"
+}
+
+// olderHooks are hooks' older names: local_exec is local_shell (contenox
+// from 2026-02-14 until it was renamed the next day).
+var olderHooks = map[string]string{"local_exec": HookLocalShell}
+
+// renameHook reads a hook's older name as the newer, warning.
+func (tc *taskChain) renameHook(name string, at Pos, prefix string) string {
+	newer, ok := olderHooks[name]
+	if !ok {
+		return name
+	}
+	tc.d.warnf(at, "%shook %s is the older name of %s: read as %s", prefix, name, newer, newer)
+	return newer
 }
 
 // olderMacros are macros' older names: {{hookservice:…}} is

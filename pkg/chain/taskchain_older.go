@@ -1,0 +1,209 @@
+package chain
+
+import (
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// contenox's first task-chain formats (contenox/runtime, August to
+// November 2025, taskengine/tasktype.go) named handlers and keys that
+// later versions renamed or dropped. A file of those versions is read as
+// the newer names with a warning naming both; what chainrun has no equal
+// of is refused, saying what the older name did and why it cannot run.
+
+// olderTaskKeys are task keys' older names: type is handler (before
+// 2025-08-03).
+var olderTaskKeys = map[string]string{"type": "handler"}
+
+// olderHookKeys are a hook call's older keys: type is name.
+var olderHookKeys = map[string]string{"type": "name"}
+
+// renameKeys renames a mapping's older keys to the newer, warning at
+// each; a mapping that writes both names of one key is refused.
+func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	for old, newer := range older {
+		k := keyNode(n, old)
+		if k == nil {
+			continue
+		}
+		if keyNode(n, newer) != nil {
+			tc.d.errorf(posOf(k), "%s%s and %s are one field (%s is its older name): write only %s", prefix, old, newer, old, newer)
+			continue
+		}
+		tc.d.warnf(posOf(k), "%s%s is the older name of %s: read as %s", prefix, old, newer, newer)
+		k.Value = newer
+	}
+}
+
+// olderRenamed are handlers of earlier formats that are a handler of
+// chainrun's under another name, and what differs, for the warning.
+var olderRenamed = map[string]struct{ newer, differs string }{
+	"raw_string":      {HandlerPromptString, "raw_string put the system_instruction before the input in one message; it is sent as the system message"},
+	"parse_number":    {HandlerPromptInt, "parse_number failed unless the whole answer was a number; an answer holding one is read as it"},
+	"model_execution": {HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
+}
+
+// olderRefused are handlers of earlier formats chainrun has no equal of:
+// what each did, and what to write instead.
+var olderRefused = map[string]string{
+	"condition_key":                   "it asked the model for one of valid_conditions' keys and gave true or false; write a route task whose equals branches are the keys",
+	"prompt_to_condition":             "it asked the model for one of valid_conditions' keys and gave true or false; write a route task whose equals branches are the keys",
+	"parse_score":                     "it read the model's answer as a decimal number; chainrun reads only whole numbers (prompt_to_int)",
+	"prompt_to_float":                 "it read the model's answer as a decimal number; chainrun reads only whole numbers (prompt_to_int)",
+	"parse_range":                     "it read the model's answer as a range \"min-max\"; chainrun reads only whole numbers (prompt_to_int)",
+	"prompt_to_range":                 "it read the model's answer as a range \"min-max\"; chainrun reads only whole numbers (prompt_to_int)",
+	"parse_transition":                "it gave a leading /command of the input as the result (else pass); chainrun has no such handler: branch on the input with starts_with",
+	"parse_command":                   "it gave a leading /command of the input as the result (else pass); chainrun has no such handler: branch on the input with starts_with",
+	"parse_key_value":                 "it parsed key=value pairs of the input into an object; chainrun has no such handler",
+	"convert_to_openai_chat_response": "it turned a conversation into an OpenAI chat-completion response for contenox's OpenAI-compatible server; chainrun serves no such API",
+	"embedding":                       "it turned the input into an embedding vector; chainrun calls no embedding model",
+	"text_to_embedding":               "it turned the input into an embedding vector; chainrun calls no embedding model",
+	"prompt_to_js":                    "it asked the model for JavaScript to run in contenox's JavaScript sandbox; chainrun has no JavaScript runtime",
+}
+
+// olderHandler reads a handler of an earlier format: a renamed one as
+// the newer with a warning, one chainrun lacks refused (the task is then
+// checked as a noop, so the file's other errors are found too).
+func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix string) {
+	if r, ok := olderRenamed[k.Handler]; ok {
+		tc.d.warnf(at("handler"), "%shandler %s is the older name of %s: read as %s (%s)", prefix, k.Handler, r.newer, r.newer, r.differs)
+		k.Handler = r.newer
+		return
+	}
+	if why, ok := olderRefused[k.Handler]; ok {
+		tc.d.softErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
+		k.Handler, k.ValidConditions = HandlerNoop, nil
+	}
+}
+
+// olderTaskFields refuses a task's keys of earlier formats chainrun has
+// no equal of: valid_conditions (of a condition handler, refused with
+// it) and a task's compose, which merged with_var into the output.
+func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) Pos, prefix string) {
+	if k.ValidConditions != nil {
+		tc.d.errorf(at("valid_conditions"), "%svalid_conditions belongs to a condition_key or prompt_to_condition task (an earlier contenox format's), which chainrun does not have", prefix)
+	}
+	if k.Compose != nil {
+		tc.d.errorf(at("compose"), "%scompose on a task is an earlier contenox format's (it merged with_var into the task's output: override, merge_chat_histories, append_string_to_chat_history); chainrun has no equal: a branch's compose stores a JSONPath of the output in with_var, as reference 003 defines it", prefix)
+	}
+}
+
+// dropAlert takes an alert key (contenox's on_failure_alert of a
+// transition, alert_on_match of a branch) out of n, warning that it is
+// not applied: contenox sent the text to its alert service, which has no
+// equal; the run's events say the same (a failed task, a branch taken).
+func (tc *taskChain) dropAlert(n *yaml.Node, key, prefix, when string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != key {
+			continue
+		}
+		tc.d.warnf(posOf(n.Content[i]), "%s%s is not applied: contenox sent it to its alert service %s; chainrun has none (the run's events record it)", prefix, key, when)
+		n.Content = append(n.Content[:i], n.Content[i+2:]...)
+		return
+	}
+}
+
+// dropAlerts takes a transition's alerts out before its branches are
+// read.
+func (tc *taskChain) dropAlerts(v *yaml.Node, prefix string) {
+	v = deref(v)
+	tc.dropAlert(v, "on_failure_alert", prefix+"transition: ", "when the task failed")
+	if bs := valueOf(v, "branches"); bs != nil {
+		for _, b := range deref(bs).Content {
+			tc.dropAlert(deref(b), "alert_on_match", prefix+"branch: ", "when the branch was taken")
+		}
+	}
+}
+
+// routingStrategies are the values contenox's routing_strategy took.
+var routingStrategies = []string{"random", "auto", "low-latency"}
+
+// routingStrategy reads a chain's routing_strategy: how contenox chose
+// among the backends serving a model. chainrun calls the model named
+// first and falls back in order, so it is not applied; a value contenox
+// refused is refused.
+func routingStrategy(d *diags, root *yaml.Node) {
+	v := valueOf(root, "routing_strategy")
+	if v == nil {
+		return
+	}
+	if v.Value != "" && !containsFold(routingStrategies, v.Value) {
+		d.errorf(posOf(v), "routing_strategy %q is not one contenox had (%s)", v.Value, strings.Join(routingStrategies, ", "))
+		return
+	}
+	d.warnf(posOf(v), "routing_strategy is not applied: it chose among the backends serving a model in contenox; chainrun calls the model a task names first and falls back in order")
+}
+
+// containsFold reports whether list holds s, ignoring case.
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// olderShellArgs reads the arguments contenox's local_shell hook takes
+// besides command (localhooks/localexec.go from 2026-02-14, since
+// runtime/localtools): args, argument words run without a shell unless
+// shell is true; timeout, a duration; cwd. chainrun's Bash runs one
+// shell command, so the words are quoted into it as contenox passes
+// them, timeout becomes timeout_ms, and cwd is refused (the shell runs in
+// the step's directory, confined to it). The warning says what else
+// differs: contenox gave a text input to the command's standard input
+// and answered {exit_code, stdout, stderr, success}; Bash's standard
+// input is empty and it answers the output's text.
+func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
+	a := h.Args
+	if h.Hook != HookLocalShell || a == nil {
+		return
+	}
+	words, hasWords := a["args"]
+	shellSet, hasShell := a["shell"]
+	timeout, hasTimeout := a["timeout"]
+	if cwd, ok := a["cwd"]; ok {
+		tc.d.errorf(at, "%stools.args.cwd %q (contenox's local_shell working directory) is not supported: chainrun's shell runs in the step's directory, confined to it; write cd %s && … in command", prefix, cwd, ShellQuote(cwd))
+	}
+	if !hasWords && !hasShell && !hasTimeout {
+		return
+	}
+	shell := strings.EqualFold(shellSet, "true") || shellSet == "1"
+	cmd := a["command"]
+	if cmd == "" {
+		tc.d.errorf(at, "%stools.args: args, shell and timeout go with a command (contenox's local_shell reads it from the input otherwise, which chainrun does not): write command", prefix)
+		return
+	}
+	if !shell {
+		// contenox runs command as a program and args as its words
+		quoted := []string{ShellQuote(cmd)}
+		for _, w := range strings.Fields(words) {
+			quoted = append(quoted, ShellQuote(w))
+		}
+		cmd = strings.Join(quoted, " ")
+	} else if strings.TrimSpace(words) != "" {
+		cmd += " " + strings.Join(strings.Fields(words), " ")
+	}
+	delete(a, "args")
+	delete(a, "shell")
+	delete(a, "timeout")
+	a["command"] = cmd
+	note := ""
+	if hasTimeout {
+		if d, err := parseDuration(timeout); err == nil && d > 0 {
+			a["timeout_ms"] = strconv.FormatInt(d.Milliseconds(), 10)
+			note = ", timeout_ms " + a["timeout_ms"]
+		} else {
+			note = ", timeout " + quote(timeout) + " not a duration, which contenox ignores too"
+		}
+	}
+	tc.d.warnf(at, "%stools.args: args, shell and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+}

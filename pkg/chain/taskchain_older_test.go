@@ -1,0 +1,145 @@
+package chain
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTaskChainEarliestNames: the handlers and keys of contenox's first
+// task-chain formats (contenox/runtime@7bdaaf86b3 and @15a609e8
+// taskengine/tasktype.go: TaskType under type, HandleRawString,
+// HandleParseNumber, HandleModelExecution, TaskTransition.OnFailureAlert,
+// TransitionBranch.AlertOnMatch, ChainDefinition.RoutingStrategy; @4d7ad608
+// localhooks/localexec.go: local_exec) load as the newer names, each with
+// a warning naming both.
+func TestTaskChainEarliestNames(t *testing.T) {
+	tests := []struct {
+		name, src string
+		warns     []string
+		check     func(*Chain) bool
+	}{{
+		name:  "raw_string is prompt_to_string",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"raw_string","system_instruction":"be brief","prompt_template":"Q: {{.input}}"}]}`,
+		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (raw_string put the system_instruction before the input"},
+		check: func(c *Chain) bool {
+			s := c.Workflow.State("a").Task
+			return s.Handler.Name == HandlerPromptString && s.System == "be brief"
+		},
+	}, {
+		name:  "parse_number is prompt_to_int, its > a range",
+		src:   "id: x\ntasks:\n  - id: a\n    handler: parse_number\n    transition:\n      branches:\n        - {operator: gt, when: '5', goto: end}\n",
+		warns: []string{"4:5: warning: task \"a\": handler parse_number is the older name of prompt_to_int", `operator "gt" is of an earlier contenox format`},
+		check: func(c *Chain) bool { return c.Workflow.State("a").Task.Handler.Name == HandlerPromptInt },
+	}, {
+		name:  "model_execution is chat_completion",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"model_execution","transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"}]}}]}`,
+		warns: []string{"handler model_execution is the older name of chat_completion", "model_execution failed on a text input"},
+		check: func(c *Chain) bool { return c.Workflow.State("a").Task.Handler.Name == HandlerChat },
+	}, {
+		name:  "type is handler, a hook's type its name",
+		src:   `{"id":"x","tasks":[{"id":"a","type":"hook","hook":{"type":"local_fs","tool_name":"read_file","args":{"path":"a.txt"}}}]}`,
+		warns: []string{`task "a": type is the older name of handler: read as handler`, `task "a": hook: type is the older name of name: read as name`},
+		check: func(c *Chain) bool {
+			h := c.Workflow.State("a").Task.Handler
+			return h.Name == HandlerTools && h.Hook == HookLocalFS && h.Tool == "Read"
+		},
+	}, {
+		name:  "alerts are not applied, and said",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure_alert":"down","branches":[{"operator":"default","goto":"b","alert_on_match":"went on"}]}},{"id":"b","handler":"noop"}]}`,
+		warns: []string{"transition: on_failure_alert is not applied: contenox sent it to its alert service when the task failed", "branch: alert_on_match is not applied"},
+		check: func(c *Chain) bool { return c.Workflow.State("a").Branches[0].Goto == "b" },
+	}, {
+		name:  "routing_strategy is not applied, and said",
+		src:   `{"id":"x","routing_strategy":"low-latency","tasks":[{"id":"a","handler":"noop"}]}`,
+		warns: []string{"1:30: warning: routing_strategy is not applied: it chose among the backends serving a model in contenox"},
+		check: func(c *Chain) bool { return true },
+	}, {
+		name:  "local_exec is local_shell, in a model task's tools and a hook call",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_exec"]}},{"id":"b","handler":"hook","hook":{"name":"local_exec","args":{"command":"date"}}}]}`,
+		warns: []string{"execute_config: hook local_exec is the older name of local_shell: read as local_shell", `task "b": hook local_exec is the older name of local_shell`},
+		check: func(c *Chain) bool {
+			h := c.Workflow.State("b").Task.Handler
+			return c.Workflow.State("a").Task.Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := Parse("x.json", []byte(tt.src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningsOf(l)
+			for _, want := range tt.warns {
+				if !strings.Contains(w, want) {
+					t.Errorf("warnings %q, want %q", w, want)
+				}
+			}
+			if !tt.check(l.Chain) {
+				t.Errorf("%+v", l.Chain.Workflow.State("a").Task)
+			}
+		})
+	}
+}
+
+// TestTaskChainShellArgs: contenox's local_shell hook runs command as a
+// program with args as its words, through a shell only when shell is
+// true (contenox/runtime@457b27a9 localhooks/localexec.go parseArgs and
+// run); chainrun's Bash gets one command that means the same.
+func TestTaskChainShellArgs(t *testing.T) {
+	tests := []struct{ args, command, timeout, warn string }{
+		{`{"command":"echo","args":"hello; rm -rf x"}`, `echo 'hello;' rm -rf x`, "", `read as the command "echo 'hello;' rm -rf x"`},
+		{`{"command":"ls","args":"-la  src","shell":"true","timeout":"5s"}`, `ls -la src`, "5000", `timeout_ms 5000; its standard input is empty`},
+		{`{"command":"git log | head -3","shell":"1"}`, `git log | head -3`, "", `contenox answered {exit_code, stdout, stderr, success}`},
+		{`{"command":"./my tool","args":"$HOME"}`, `'./my tool' '$HOME'`, "", `read as the command "'./my tool' '$HOME'"`},
+		{`{"command":"date","timeout":"soon"}`, `date`, "", `timeout "soon" not a duration, which contenox ignores too`},
+	}
+	for _, tt := range tests {
+		src := `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":` + tt.args + `}}]}`
+		l, err := Parse("x.json", []byte(src), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.args, err)
+		}
+		h := l.Chain.Workflow.State("a").Task.Handler
+		if h.Args["command"] != tt.command || h.Args["timeout_ms"] != tt.timeout || h.Args["args"] != "" || h.Args["shell"] != "" {
+			t.Errorf("%s: args %q, want command %q timeout_ms %q", tt.args, h.Args, tt.command, tt.timeout)
+		}
+		if w := warningsOf(l); !strings.Contains(w, tt.warn) {
+			t.Errorf("%s: warnings %q, want %q", tt.args, w, tt.warn)
+		}
+	}
+}
+
+// TestTaskChainEarliestRefused: what contenox's first formats had and
+// chainrun has no equal of is refused, exit 2, naming what the older
+// name did and why it cannot run.
+func TestTaskChainEarliestRefused(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":{"yes":true,"no":false}}]}`,
+			`handler "condition_key" (of an earlier contenox format) is not supported: it asked the model for one of valid_conditions' keys and gave true or false; write a route task`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","valid_conditions":{"yes":true}}]}`,
+			`valid_conditions belongs to a condition_key or prompt_to_condition task`},
+		{"id: x\ntasks:\n  - id: a\n    handler: prompt_to_float\n", `4:5: task "a": handler "prompt_to_float" (of an earlier contenox format) is not supported: it read the model's answer as a decimal number`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"parse_range"}]}`, `as a range "min-max"`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"parse_command"}]}`, `it gave a leading /command of the input as the result`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"text_to_embedding"}]}`, `chainrun calls no embedding model`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"prompt_to_js"}]}`, `chainrun has no JavaScript runtime`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"noop","compose":{"with_var":"input","strategy":"override"}}]}`,
+			`compose on a task is an earlier contenox format's (it merged with_var into the task's output`},
+		{`{"id":"x","routing_strategy":"fastest","tasks":[{"id":"a","handler":"noop"}]}`, `routing_strategy "fastest" is not one contenox had`},
+		{`{"id":"x","tasks":[{"id":"a","type":"noop","handler":"noop"}]}`, `type and handler are one field (type is its older name): write only handler`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["js_execution"]}}]}`,
+			`tool hook "js_execution" is not supported (js_execution is running JavaScript in contenox's sandbox`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"ping-pong"}}]}`,
+			`tool hook "ping-pong" is not supported (ping-pong is no hook contenox built in: a remote hook or MCP server registered with a contenox server`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"make","cwd":"/src"}}}]}`,
+			`tools.args.cwd "/src" (contenox's local_shell working directory) is not supported`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"args":"-la"}}}]}`,
+			`tools.args: args, shell and timeout go with a command`},
+	}
+	for _, tt := range tests {
+		_, err := Parse("x.json", []byte(tt.src), Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
+		}
+	}
+}
