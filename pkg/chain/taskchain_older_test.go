@@ -143,3 +143,21 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskChainOlderComposeOneReason: a branch's compose of an earlier
+// strategy names the variable it merged in (examples/simple-chat-with-
+// moderation.json of contenox/runtime@c58406a4 merges the chain's input),
+// in one error: its with_var is not a variable to store, so its name is
+// not complained of.
+func TestTaskChainOlderComposeOneReason(t *testing.T) {
+	for _, with := range []string{"input", "previous_output", "task-1"} {
+		src := `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"` + with + `","strategy":"append_string_to_chat_history"}}]}}]}`
+		_, err := Parse("x.json", []byte(src), Options{})
+		if err == nil || !strings.Contains(err.Error(), `compose.strategy "append_string_to_chat_history" (with_var "`+with+`") is not supported: it is an earlier contenox strategy that merged the variable `+with) {
+			t.Errorf("%s: err = %v", with, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "a variable name is") {
+			t.Errorf("%s: with_var's name complained of: %v", with, err)
+		}
+	}
+}
