@@ -184,7 +184,8 @@ const (
 // {{now}} is the date), {{host}}, {{host:os}}, {{host:arch}},
 // {{var:NAME|default}} (its default), {{chain:id}}, {{tools}} and
 // {{toolservice:list}} (the task's hooks and their tools, as JSON),
-// {{toolservice:tools HOOK}}; {{edge_count:a->b}} is counted when the
+// {{toolservice:tools HOOK}}, {{toolservice:hooks}} (an earlier
+// format's: the hooks' names); {{edge_count:a->b}} is counted when the
 // task runs. In a system instruction any other {{name}} or {{name:arg}} is
 // refused; in a Go template it is the template's.
 func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) string {
@@ -283,6 +284,10 @@ func (tc *taskChain) expandMacro(macro string, mode macroMode) (string, bool) {
 		switch cmd {
 		case "list":
 			return tc.toolsJSON(), true
+		case "hooks":
+			// an earlier format's: the task's hooks' names
+			b, _ := json.Marshal(tc.hookNames())
+			return string(b), true
 		case "tools":
 			b, _ := json.Marshal(tc.hookTools(strings.TrimSpace(hook)))
 			return string(b), true
@@ -311,6 +316,13 @@ func (tc *taskChain) toolsJSON() string {
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
+}
+
+// hookNames are the hooks the current task offers, sorted.
+func (tc *taskChain) hookNames() []string {
+	out := append([]string{}, tc.hooks...)
+	sort.Strings(out)
+	return out
 }
 
 // hookTools are the tools of hook the current task offers, sorted.

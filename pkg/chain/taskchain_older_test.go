@@ -61,6 +61,15 @@ func TestTaskChainEarliestNames(t *testing.T) {
 			h := c.Workflow.State("b").Task.Handler
 			return c.Workflow.State("a").Task.Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
+	}, {
+		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
+		// hooks command renders the hooks' names as JSON
+		name:  "{{hookservice:hooks}} is the task's hooks' names",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"you have {{hookservice:hooks}}; {{toolservice:hooks}} again","execute_config":{"hooks":["local_shell","local_fs"]}}]}`,
+		warns: []string{"macro {{hookservice:hooks}}: hookservice is the older name of toolservice: read as {{toolservice:hooks}}"},
+		check: func(c *Chain) bool {
+			return c.Workflow.State("a").Task.System == `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again`
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
