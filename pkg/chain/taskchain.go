@@ -266,6 +266,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
+		tc.refuseShellRecord(h, at("output_template"), prefix)
 	case HandlerNoop:
 	case HandlerRaise:
 		if h.Input == "" && tc.first || h.Input == InputVar {

@@ -1,8 +1,10 @@
 package chain
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"text/template/parse"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -206,4 +208,70 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 		}
 	}
 	tc.d.warnf(at, "%stools.args: args, shell and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+}
+
+// shellRecordFields are the fields of the record contenox's local_shell
+// answers (LocalExecResult: Go's names, which its output_template reads,
+// and their JSON names).
+var shellRecordFields = []string{"ExitCode", "Stdout", "Stderr", "Success", "Error", "DurationSeconds", "Command",
+	"exit_code", "stdout", "stderr", "success", "error", "duration_seconds", "command"}
+
+// refuseShellRecord refuses a local_shell tools task whose
+// output_template reads a field of contenox's local_shell record: Bash
+// answers the command's text, so the field is not there and the task
+// would fail when it runs.
+func (tc *taskChain) refuseShellRecord(h *Handler, at Pos, prefix string) {
+	if h.Hook != HookLocalShell || h.Output == nil {
+		return
+	}
+	for _, f := range templateFields(h.Output.Tree.Root) {
+		if slices.Contains(shellRecordFields, f) {
+			tc.d.errorf(at, "%soutput_template reads .%s of the record contenox's local_shell answers {ExitCode, Stdout, Stderr, Success, Error, DurationSeconds, Command}; chainrun's shell answers the command's text (stdout, then stderr, then a non-zero exit code): write {{.}} for it", prefix, f)
+			return
+		}
+	}
+}
+
+// templateFields are the first names of the fields a Go template reads
+// ({{.Stdout}} is Stdout), in order.
+func templateFields(n parse.Node) []string {
+	var out []string
+	var walk func(parse.Node)
+	branch := func(b *parse.BranchNode) {
+		walk(b.Pipe)
+		walk(b.List)
+		if b.ElseList != nil {
+			walk(b.ElseList)
+		}
+	}
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			walk(n.Pipe)
+		case *parse.PipeNode:
+			if n != nil {
+				for _, c := range n.Cmds {
+					walk(c)
+				}
+			}
+		case *parse.CommandNode:
+			for _, a := range n.Args {
+				walk(a)
+			}
+		case *parse.FieldNode:
+			out = append(out, n.Ident[0])
+		case *parse.IfNode:
+			branch(&n.BranchNode)
+		case *parse.RangeNode:
+			branch(&n.BranchNode)
+		case *parse.WithNode:
+			branch(&n.BranchNode)
+		}
+	}
+	walk(n)
+	return out
 }

@@ -144,11 +144,33 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 			`tools.args.cwd "/src" (contenox's local_shell working directory) is not supported`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"args":"-la"}}}]}`,
 			`tools.args: args, shell and timeout go with a command`},
+		// contenox/runtime@abb55f22 website-docs/cookbook/release-notes.md:
+		// an output_template over local_shell's LocalExecResult
+		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"git log","shell":"true"}},"output_template":"{{.Stdout}}"}]}`,
+			`output_template reads .Stdout of the record contenox's local_shell answers`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"make"}},"output_template":"{{if .success}}built{{else}}{{.stderr | printf \"%s\"}}{{end}}"}]}`,
+			`output_template reads .success of the record`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"local_shell","args":{"command":"ls"}},"output_template":"{{range .}}{{with .ExitCode}}{{.}}{{end}}{{end}}"}]}`,
+			`output_template reads .ExitCode of the record`},
 	}
 	for _, tt := range tests {
 		_, err := Parse("x.json", []byte(tt.src), Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// TestTaskChainShellOutputTemplate: a local_shell tools task whose
+// output_template reads the command's text loads; another hook's record
+// fields are its own.
+func TestTaskChainShellOutputTemplate(t *testing.T) {
+	for _, src := range []string{
+		`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"local_shell","args":{"command":"date"}},"output_template":"today: {{.}}"}]}`,
+		`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"oracle","tool_name":"verdict_state"},"output_template":"{{if eq .state \"settled\"}}settled{{else}}{{.text}}{{end}}"}]}`,
+	} {
+		if _, err := Parse("x.json", []byte(src), Options{}); err != nil {
+			t.Errorf("%s: %v", src, err)
 		}
 	}
 }
