@@ -45,22 +45,22 @@ func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix st
 // olderRenamed are handlers of earlier formats that are a handler of
 // chainrun's under another name, and what differs, for the warning.
 var olderRenamed = map[string]struct{ newer, differs string }{
-	"raw_string":      {HandlerPromptString, "raw_string put the system_instruction before the input in one message; it is sent as the system message"},
-	"parse_number":    {HandlerPromptInt, "parse_number failed unless the whole answer was a number; an answer holding one is read as it"},
-	"model_execution": {HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
+	"raw_string":       {HandlerPromptString, oneMessage},
+	"parse_number":     {HandlerPromptInt, oneMessage},
+	"parse_score":      {HandlerPromptFloat, oneMessage},
+	"parse_range":      {HandlerPromptRange, oneMessage},
+	"condition_key":    {HandlerPromptCondition, oneMessage},
+	"parse_transition": {HandlerParseCommand, "the same"},
+	"model_execution":  {HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
 }
 
+// oneMessage is what differs in the handlers of August 2025 that asked
+// the model once.
+const oneMessage = "it put the system_instruction before the input in one message; it is sent as the system message"
+
 // olderRefused are handlers of earlier formats chainrun has no equal of:
-// what each did, and what to write instead.
+// what each did, and why it cannot run.
 var olderRefused = map[string]string{
-	"condition_key":                   "it asked the model for one of valid_conditions' keys and gave true or false; write a route task whose equals branches are the keys",
-	"prompt_to_condition":             "it asked the model for one of valid_conditions' keys and gave true or false; write a route task whose equals branches are the keys",
-	"parse_score":                     "it read the model's answer as a decimal number; chainrun reads only whole numbers (prompt_to_int)",
-	"prompt_to_float":                 "it read the model's answer as a decimal number; chainrun reads only whole numbers (prompt_to_int)",
-	"parse_range":                     "it read the model's answer as a range \"min-max\"; chainrun reads only whole numbers (prompt_to_int)",
-	"prompt_to_range":                 "it read the model's answer as a range \"min-max\"; chainrun reads only whole numbers (prompt_to_int)",
-	"parse_transition":                "it gave a leading /command of the input as the result (else pass); chainrun has no such handler: branch on the input with starts_with",
-	"parse_command":                   "it gave a leading /command of the input as the result (else pass); chainrun has no such handler: branch on the input with starts_with",
 	"parse_key_value":                 "it parsed key=value pairs of the input into an object; chainrun has no such handler",
 	"convert_to_openai_chat_response": "it turned a conversation into an OpenAI chat-completion response for contenox's OpenAI-compatible server; chainrun serves no such API",
 	"embedding":                       "it turned the input into an embedding vector; chainrun calls no embedding model",
@@ -79,16 +79,17 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix strin
 	}
 	if why, ok := olderRefused[k.Handler]; ok {
 		tc.d.softErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
-		k.Handler, k.ValidConditions = HandlerNoop, nil
+		k.Handler = HandlerNoop
 	}
 }
 
-// olderTaskFields refuses a task's keys of earlier formats chainrun has
-// no equal of: valid_conditions (of a condition handler, refused with
-// it) and a task's compose, which merged with_var into the output.
+// olderTaskFields reads a task's keys of earlier formats: valid_conditions
+// on a task of another handler than prompt_to_condition, which contenox
+// ignored, is said not to be applied; a task's compose, which merged
+// with_var into the output, is refused.
 func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) Pos, prefix string) {
-	if k.ValidConditions != nil {
-		tc.d.errorf(at("valid_conditions"), "%svalid_conditions belongs to a condition_key or prompt_to_condition task (an earlier contenox format's), which chainrun does not have", prefix)
+	if k.ValidConditions != nil && k.Handler != HandlerPromptCondition {
+		tc.d.warnf(at("valid_conditions"), "%svalid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task", prefix)
 	}
 	if k.Compose != nil {
 		tc.d.errorf(at("compose"), "%scompose on a task is an earlier contenox format's (it merged with_var into the task's output: override, merge_chat_histories, append_string_to_chat_history); chainrun has no equal: a branch's compose stores a JSONPath of the output in with_var, as reference 003 defines it", prefix)
@@ -273,5 +274,27 @@ func templateFields(n parse.Node) []string {
 		}
 	}
 	walk(n)
+	return out
+}
+
+// validConditions reads a prompt_to_condition task's valid_conditions:
+// the answers the model may give, each mapped to the result it gives,
+// true or false. contenox requires them: an answer outside them fails the
+// task.
+func (tc *taskChain) validConditions(v any, at Pos, prefix string) map[string]bool {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		tc.d.errorf(at, "%sa prompt_to_condition task needs valid_conditions: {ANSWER: true or false, ...}, the answers the model may give and the result of each", prefix)
+		return nil
+	}
+	out := map[string]bool{}
+	for _, key := range sortedKeys(keySet(m)) {
+		b, ok := m[key].(bool)
+		if !ok {
+			tc.d.errorf(at, "%svalid_conditions.%s must be true or false (the result that answer gives)", prefix, key)
+			continue
+		}
+		out[key] = b
+	}
 	return out
 }

@@ -20,7 +20,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 	}{{
 		name:  "raw_string is prompt_to_string",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"raw_string","system_instruction":"be brief","prompt_template":"Q: {{.input}}"}]}`,
-		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (raw_string put the system_instruction before the input"},
+		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (it put the system_instruction before the input in one message"},
 		check: func(c *Chain) bool {
 			s := c.Workflow.State("a").Task
 			return s.Handler.Name == HandlerPromptString && s.System == "be brief"
@@ -60,6 +60,25 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		check: func(c *Chain) bool {
 			h := c.Workflow.State("b").Task.Handler
 			return c.Workflow.State("a").Task.Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
+		},
+	}, {
+		// contenox/runtime@7bdaaf86b3: HandleParseScore, HandleParseRange,
+		// HandleConditionKey, HandleParseTransition; @e05b625d their
+		// prompt_to_ names and parse_command (@eeee5e7a)
+		name: "parse_score, parse_range, condition_key and parse_transition are the prompt_to_ handlers and parse_command",
+		src: `{"id":"x","tasks":[{"id":"a","handler":"parse_score","transition":{"branches":[{"operator":"default","goto":"b"}]}},
+ {"id":"b","handler":"parse_range","transition":{"branches":[{"operator":"default","goto":"c"}]}},
+ {"id":"c","handler":"condition_key","valid_conditions":{"yes":true,"no":false},"transition":{"branches":[{"operator":"default","goto":"d"}]}},
+ {"id":"d","handler":"parse_transition","valid_conditions":{"x":true}}]}`,
+		warns: []string{"handler parse_score is the older name of prompt_to_float", "handler parse_range is the older name of prompt_to_range",
+			"handler condition_key is the older name of prompt_to_condition", "handler parse_transition is the older name of parse_command",
+			`task "d": valid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task`},
+		check: func(c *Chain) bool {
+			w := c.Workflow
+			cond := w.State("c").Task.Handler.Conditions
+			return w.State("a").Task.Handler.Name == HandlerPromptFloat && w.State("b").Task.Handler.Name == HandlerPromptRange &&
+				w.State("c").Task.Handler.Name == HandlerPromptCondition && cond["yes"] && !cond["no"] && len(cond) == 2 &&
+				w.State("d").Task.Handler.Name == HandlerParseCommand && w.State("d").Task.Type == string(KindNoop)
 		},
 	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
@@ -123,13 +142,15 @@ func TestTaskChainShellArgs(t *testing.T) {
 // name did and why it cannot run.
 func TestTaskChainEarliestRefused(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":{"yes":true,"no":false}}]}`,
-			`handler "condition_key" (of an earlier contenox format) is not supported: it asked the model for one of valid_conditions' keys and gave true or false; write a route task`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"noop","valid_conditions":{"yes":true}}]}`,
-			`valid_conditions belongs to a condition_key or prompt_to_condition task`},
-		{"id: x\ntasks:\n  - id: a\n    handler: prompt_to_float\n", `4:5: task "a": handler "prompt_to_float" (of an earlier contenox format) is not supported: it read the model's answer as a decimal number`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"parse_range"}]}`, `as a range "min-max"`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"parse_command"}]}`, `it gave a leading /command of the input as the result`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key"}]}`,
+			`a prompt_to_condition task needs valid_conditions: {ANSWER: true or false, ...}`},
+		{"id: x\ntasks:\n  - id: a\n    handler: prompt_to_condition\n    valid_conditions: {yes: true, maybe: 'no'}\n",
+			`5:5: task "a": valid_conditions.maybe must be true or false`},
+		// contenox/runtime@701d724d docs/api-reference.md: an example
+		// whose valid_conditions is a string, which contenox refused too
+		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":"{\"valid\": true}"}]}`,
+			`a prompt_to_condition task needs valid_conditions`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"parse_key_value"}]}`, `it parsed key=value pairs of the input into an object`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"text_to_embedding"}]}`, `chainrun calls no embedding model`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"prompt_to_js"}]}`, `chainrun has no JavaScript runtime`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","compose":{"with_var":"input","strategy":"override"}}]}`,

@@ -47,6 +47,13 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 		text := strconv.FormatInt(n, 10)
 		out.value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
 	}
+	if read, ok := answerReaders[s.Handler.Name]; ok {
+		v, result, err := read(s.Handler, resp.Text)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", s.Handler.Name, err)
+		}
+		out.value, out.result = v, result
+	}
 	return out, nil
 }
 

@@ -1,0 +1,112 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// The handlers of contenox's format from 2025 to April 2026 that read a
+// model's answer as more than text (taskengine/taskexec.go of
+// contenox/runtime@e05b625d: score, rang, condition, parseTransition),
+// and parse_command, which asks no model.
+
+// answerReaders read a prompt_to_ task's answer into its output and the
+// result its branches match, or fail the task (retry_on_failure asks
+// again, on_failure catches it).
+var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, string, error){
+	chain.HandlerPromptFloat:     answerFloat,
+	chain.HandlerPromptRange:     answerRange,
+	chain.HandlerPromptCondition: answerCondition,
+}
+
+// answerNumber reads an answer as contenox's parseNumber does: quotes and
+// spaces dropped, the answer itself or else the first number it holds.
+func answerNumber(answer string) (float64, error) {
+	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(answer))
+	if s == "" {
+		return 0, errors.New("the answer is empty")
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f, nil
+	}
+	m := numberIn.FindString(s)
+	if m == "" {
+		return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
+	}
+	return strconv.ParseFloat(m, 64)
+}
+
+// answerFloat: the number is the output; the result is it with two
+// decimals, as contenox gives it (7.5 is "7.50").
+func answerFloat(_ *chain.Handler, answer string) (Value, string, error) {
+	f, err := answerNumber(answer)
+	if err != nil {
+		return Value{}, "", err
+	}
+	return Value{Text: strconv.FormatFloat(f, 'g', -1, 64), Data: f, JSON: true}, strconv.FormatFloat(f, 'f', 2, 64), nil
+}
+
+// answerRange: "min-max" of two numbers (quotes and spaces dropped), or
+// one number n as "n-n"; output and result alike.
+func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
+	clean := strings.NewReplacer(" ", "", `"`, "", "'", "").Replace(strings.TrimSpace(answer))
+	lo, hi, isRange := strings.Cut(clean, "-")
+	if !isRange {
+		hi = lo
+	} else if strings.Contains(hi, "-") {
+		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", clip(answer, 80))
+	}
+	for _, part := range []string{lo, hi} {
+		if _, err := answerNumber(part); err != nil {
+			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", clip(answer, 80), err)
+		}
+	}
+	r := lo + "-" + hi
+	return Value{Text: r}, r, nil
+}
+
+// answerCondition: the answer (trimmed) must be one of valid_conditions'
+// answers, exactly; the result is that answer's value, "true" or
+// "false", and the output that boolean.
+func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
+	a := strings.TrimSpace(answer)
+	hit, ok := h.Conditions[a]
+	if !ok {
+		return Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", clip(answer, 80))
+	}
+	r := strconv.FormatBool(hit)
+	return Value{Text: r, Data: hit, JSON: true}, r, nil
+}
+
+// parseCommand is a parse_command task: no model; its result is the
+// /command its input begins with (the first word, without its /), else
+// pass ("" for an empty input); the input passes on.
+func (x *execution) parseCommand(_ context.Context, s *chain.Step, in taskIn) (outcome, error) {
+	text := strings.TrimSpace(in.text())
+	result := ""
+	switch {
+	case text == "":
+	case !strings.HasPrefix(text, "/"):
+		result = "pass"
+	default:
+		word, _, _ := strings.Cut(text, " ")
+		if result = strings.TrimPrefix(word, "/"); result == "" {
+			return outcome{}, &permanentError{errors.New("parse_command: the input's / names no command")}
+		}
+	}
+	return x.pass(s, in, result), nil
+}
+
+// answerWords say how a prompt_to_ task reads its answer, for the dry
+// run.
+var answerWords = map[string]string{
+	chain.HandlerPromptInt:       " read as an integer",
+	chain.HandlerPromptFloat:     " read as a number",
+	chain.HandlerPromptRange:     " read as a range min-max",
+	chain.HandlerPromptCondition: " read as one of valid_conditions, its value the result",
+}

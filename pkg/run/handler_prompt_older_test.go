@@ -1,0 +1,59 @@
+package run
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+)
+
+// TestOlderAnswerHandlersRun: contenox's prompt_to_float,
+// prompt_to_range, prompt_to_condition and parse_command
+// (contenox/runtime@e05b625d taskengine/taskexec.go score, rang,
+// parseRangeString, condition, parseTransition; taskenv.go parseNumber)
+// read the answer as contenox did, and their results take the branches
+// contenox's did; an answer they cannot read fails the task, which
+// on_failure catches.
+func TestOlderAnswerHandlersRun(t *testing.T) {
+	tests := []struct {
+		name, task, branches, answer, input string
+		path                                string
+		output                              any
+	}{
+		{"float above", `"handler":"prompt_to_float"`, `{"operator":">","when":"7","goto":"high"}`, "7.5", "rate", "a→high→end", "7.5"},
+		{"float inside words", `"handler":"parse_score"`, `{"operator":"equals","when":"3.25","goto":"high"}`, "about '3.25' points", "rate", "a→high→end", "3.25"},
+		{"float two decimals", `"handler":"prompt_to_float"`, `{"operator":"equals","when":"3.00","goto":"high"}`, "3", "rate", "a→high→end", "3"},
+		{"float of no number", `"handler":"prompt_to_float"`, `{"operator":"default","goto":"high"}`, "none", "rate", "a→caught→end", "rate"},
+		{"range", `"handler":"prompt_to_range"`, `{"operator":"equals","when":"5-7","goto":"high"}`, `" 5 - 7 "`, "span", "a→high→end", "5-7"},
+		{"range of one number", `"handler":"parse_range"`, `{"operator":"equals","when":"6-6","goto":"high"}`, "6", "span", "a→high→end", "6-6"},
+		{"range of three", `"handler":"prompt_to_range"`, `{"operator":"default","goto":"high"}`, "1-2-3", "span", "a→caught→end", "span"},
+		{"condition true", `"handler":"prompt_to_condition","valid_conditions":{"yes":true,"no":false}`, `{"operator":"equals","when":"true","goto":"high"}`, " yes\n", "ok?", "a→high→end", true},
+		{"condition false", `"handler":"condition_key","valid_conditions":{"yes":true,"no":false}`, `{"operator":"equals","when":"false","goto":"high"}`, "no", "ok?", "a→high→end", false},
+		{"condition not exact", `"handler":"prompt_to_condition","valid_conditions":{"yes":true}`, `{"operator":"default","goto":"high"}`, "Yes", "ok?", "a→caught→end", "ok?"},
+		{"command", `"handler":"parse_command"`, `{"operator":"equals","when":"deploy","goto":"high"}`, "", "/deploy now please", "a→high→end", "/deploy now please"},
+		{"no command", `"handler":"parse_transition"`, `{"operator":"equals","when":"pass","goto":"high"}`, "", "just text", "a→high→end", "just text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `{"id":"x","tasks":[{"id":"a",` + tt.task + `,"input_var":"input","transition":{"on_failure":"caught","branches":[` + tt.branches + `,{"operator":"default","goto":"end"}]}},
+ {"id":"high","handler":"noop"},{"id":"caught","handler":"noop","input_var":"input"}]}`
+			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(llmtest.Reply{Text: tt.answer})
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, tt.input, s, "")
+			if res.Status != Succeeded || path(res) != tt.path {
+				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
+			}
+			if fmt.Sprint(res.Output) != fmt.Sprint(tt.output) {
+				t.Errorf("output %#v, want %#v", res.Output, tt.output)
+			}
+			if n := len(s.Requests()); (tt.answer == "") != (n == 0) {
+				t.Errorf("%d model requests", n)
+			}
+		})
+	}
+}
