@@ -298,3 +298,24 @@ func (tc *taskChain) validConditions(v any, at Pos, prefix string) map[string]bo
 	}
 	return out
 }
+
+// olderToolsOK is the result contenox gave a hook or tools task that
+// succeeded without an output_template, until c5f4c096 (2026-06-01)
+// made it tools_executed.
+const olderToolsOK = "ok"
+
+// olderToolsResult reads an equals branch on "ok" of a tools task
+// (handler hook or tools) without output_template as the branch on
+// tools_executed it meant, with a warning: the engine gives
+// tools_executed, and the branch would never be taken.
+func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
+	if k.Handler != HandlerTools || k.OutputTemplate != "" {
+		return
+	}
+	for _, b := range s.Branches {
+		if (b.Operator == OpEquals || b.Operator == OpNotEquals) && strings.TrimSpace(b.When) == olderToolsOK {
+			tc.d.warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, ResultToolsExecuted, ResultToolsExecuted)
+			b.When = ResultToolsExecuted
+		}
+	}
+}

@@ -81,6 +81,17 @@ func TestTaskChainEarliestNames(t *testing.T) {
 				w.State("d").Task.Handler.Name == HandlerParseCommand && w.State("d").Task.Type == string(KindNoop)
 		},
 	}, {
+		// contenox/runtime@abb55f22 taskengine/taskexec.go hookengine:
+		// finalTransitionEval "ok" (tools_executed from c5f4c096)
+		name: "a hook task's result ok is tools_executed, unless output_template gives it",
+		src: `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"date"}},"transition":{"branches":[{"operator":"equals","when":"ok","goto":"b"},{"operator":"not_equals","when":" ok ","goto":"end"}]}},
+ {"id":"b","handler":"tools","tools":{"name":"local_shell","args":{"command":"date"}},"output_template":"ok","transition":{"branches":[{"operator":"equals","when":"ok","goto":"end"}]}}]}`,
+		warns: []string{`task "a": when "ok" is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now "tools_executed": read as "tools_executed"`},
+		check: func(c *Chain) bool {
+			a, b := c.Workflow.State("a").Branches, c.Workflow.State("b").Branches
+			return a[0].When == ResultToolsExecuted && a[1].When == ResultToolsExecuted && b[0].When == "ok"
+		},
+	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
 		// hooks command renders the hooks' names as JSON
 		name:  "{{hookservice:hooks}} is the task's hooks' names",

@@ -114,3 +114,23 @@ func TestOlderHandlersRun(t *testing.T) {
 		})
 	}
 }
+
+// TestOlderToolsResultRuns: a hook task of contenox before 2026-06-01
+// branching on its success, "ok" (contenox/runtime@6852e592
+// internal/contenoxcli/chain-step-summarizer.json's persist task), takes
+// that branch.
+func TestOlderToolsResultRuns(t *testing.T) {
+	src := `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"echo saved"}},
+  "transition":{"branches":[{"operator":"equals","when":"ok","goto":"done"},{"operator":"default","goto":"end"}]}},
+ {"id":"done","handler":"noop"}]}`
+	l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := llmtest.New(llmtest.Reply{Status: 500})
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "", s, "")
+	if res.Status != Succeeded || path(res) != "a→done→end" || strings.TrimSpace(res.Output.(string)) != "saved" {
+		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
+	}
+}
