@@ -26,7 +26,7 @@ type taskChainFile struct {
 type taskKeys struct {
 	ID                string         `yaml:"id" doc:"The task's name: its state and its output variable."`
 	Description       string         `yaml:"description" doc:"What the task does."`
-	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or an earlier format's prompt_to_string, prompt_to_int, prompt_to_float, prompt_to_range, prompt_to_condition, parse_command."`
+	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or an earlier format's prompt_to_string, prompt_to_int, prompt_to_float, prompt_to_range, prompt_to_condition, parse_command, parse_key_value."`
 	SystemInstruction string         `yaml:"system_instruction" doc:"The system prompt of a model task."`
 	PromptTemplate    string         `yaml:"prompt_template" doc:"A Go template that replaces the task's input: {{.input}} is the chain's input, {{.TASK}} a task's output."`
 	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id (default: the output of the task that ran before)."`
@@ -272,7 +272,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 		tc.refuseShellRecord(h, at("output_template"), prefix)
 	case HandlerNoop:
-	case HandlerParseCommand:
+	case HandlerParseCommand, HandlerParseKeyValue:
 		if h.Input == "" && tc.first || h.Input == InputVar {
 			tc.readsInput = true
 		}

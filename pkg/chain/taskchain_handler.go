@@ -72,6 +72,11 @@ const (
 	// the input begins with (without its /), else "pass"; the input
 	// passes on.
 	HandlerParseCommand = "parse_command"
+	// HandlerParseKeyValue is too: no model; "k=v, k2: v2" pairs of the
+	// input (split at ;, else newlines, else commas) become an object,
+	// result "parsed"; an input that is an object already passes on,
+	// result "already_json".
+	HandlerParseKeyValue = "parse_key_value"
 	// HandlerHook is the executor of a hook's tool, called from a model's
 	// tool call.
 	HandlerHook = "hook"
@@ -82,7 +87,7 @@ const InputVar = "input"
 
 // taskHandlers are the handlers a task may name, for messages.
 var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt,
-	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand}
+	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue}
 
 // promptHandlers are the handlers that ask the model once about the
 // task's input and read its answer.

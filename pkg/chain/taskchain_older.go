@@ -61,7 +61,6 @@ const oneMessage = "it put the system_instruction before the input in one messag
 // olderRefused are handlers of earlier formats chainrun has no equal of:
 // what each did, and why it cannot run.
 var olderRefused = map[string]string{
-	"parse_key_value":                 "it parsed key=value pairs of the input into an object; chainrun has no such handler",
 	"convert_to_openai_chat_response": "it turned a conversation into an OpenAI chat-completion response for contenox's OpenAI-compatible server; chainrun serves no such API",
 	"embedding":                       "it turned the input into an embedding vector; chainrun calls no embedding model",
 	"text_to_embedding":               "it turned the input into an embedding vector; chainrun calls no embedding model",

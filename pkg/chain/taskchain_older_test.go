@@ -161,7 +161,7 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 		// whose valid_conditions is a string, which contenox refused too
 		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":"{\"valid\": true}"}]}`,
 			`a prompt_to_condition task needs valid_conditions`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"parse_key_value"}]}`, `it parsed key=value pairs of the input into an object`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"convert_to_openai_chat_response"}]}`, `it turned a conversation into an OpenAI chat-completion response`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"text_to_embedding"}]}`, `chainrun calls no embedding model`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"prompt_to_js"}]}`, `chainrun has no JavaScript runtime`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","compose":{"with_var":"input","strategy":"override"}}]}`,

@@ -63,6 +63,8 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		out, err = x.promptTask(ctx, s, sc, t, in)
 	case chain.HandlerParseCommand:
 		out, err = x.parseCommand(ctx, s, in)
+	case chain.HandlerParseKeyValue:
+		out, err = x.parseKeyValue(s, in)
 	case chain.HandlerExecute:
 		out, err = x.executeCalls(ctx, s, sc, in)
 	case chain.HandlerTools:
@@ -218,6 +220,8 @@ func planHandler(s *chain.Step, p *PlannedStep) {
 		p.Action, p.MaxTurns = "one model turn on "+p.Action, 0
 	case chain.HandlerParseCommand:
 		p.Action = "the /command " + from + " begins with is the result; it passes on"
+	case chain.HandlerParseKeyValue:
+		p.Action = "the key=value pairs of " + from + " become an object"
 	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
 		on := from
 		if h.Prompt != nil {

@@ -110,3 +110,56 @@ var answerWords = map[string]string{
 	chain.HandlerPromptRange:     " read as a range min-max",
 	chain.HandlerPromptCondition: " read as one of valid_conditions, its value the result",
 }
+
+// parseKeyValue is a parse_key_value task (contenox/runtime@e05b625d
+// taskexec.go parseKeyValueString): no model; the input's pairs, split at
+// ";", else at newlines, else at commas, each key=value (or key: value),
+// become an object whose values are numbers, true, false or text (quotes
+// around it dropped); result "parsed". An input that is an object
+// already passes on, result "already_json"; a pair without = or : fails
+// the task.
+func (x *execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
+	if _, ok := in.value.Data.(map[string]any); ok {
+		return x.pass(s, in, "already_json"), nil
+	}
+	text := in.text()
+	sep := ","
+	switch {
+	case strings.Contains(text, ";"):
+		sep = ";"
+	case strings.Contains(text, "\n"):
+		sep = "\n"
+	}
+	obj := map[string]any{}
+	for _, pair := range strings.Split(text, sep) {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok {
+			if k, v, ok = strings.Cut(pair, ":"); !ok {
+				return outcome{}, &permanentError{fmt.Errorf("parse_key_value: %q is no key=value pair", clip(pair, 80))}
+			}
+		}
+		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))
+	}
+	x.setChat(s, nil)
+	return outcome{value: dataValue(obj), result: "parsed"}, nil
+}
+
+// pairValue is a key=value pair's value as contenox reads it.
+func pairValue(v string) any {
+	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+		v = v[1 : len(v)-1]
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	switch v {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return v
+}

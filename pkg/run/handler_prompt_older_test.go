@@ -1,7 +1,9 @@
 package run
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -53,6 +55,42 @@ func TestOlderAnswerHandlersRun(t *testing.T) {
 			}
 			if n := len(s.Requests()); (tt.answer == "") != (n == 0) {
 				t.Errorf("%d model requests", n)
+			}
+		})
+	}
+}
+
+// TestParseKeyValueRuns: contenox's parse_key_value
+// (contenox/runtime@e05b625d taskexec.go parseKeyValueString and its
+// HandleParseKeyValue case) turns the input's pairs into an object, no
+// model asked; an object input passes on; a pair it cannot read fails the
+// task, which on_failure catches.
+func TestParseKeyValueRuns(t *testing.T) {
+	tests := []struct{ input, path, output string }{
+		{"name=John, age=30, city=New York", "a→parsed→end", `{"age":30,"city":"New York","name":"John"}`},
+		{"a: 'x; y'\nb=2.5", "a→parsed→end", `{"a":"'x","y'\nb":2.5}`},
+		{"on=true\noff=false\nq=\"7\"", "a→parsed→end", `{"off":false,"on":true,"q":7}`},
+		{`{"already": 1}`, "a→already→end", `{"already":1}`},
+		{"just words", "a→caught→end", "just words"},
+	}
+	src := `{"id":"x","tasks":[{"id":"a","handler":"parse_key_value","transition":{"on_failure":"caught","branches":[
+  {"operator":"equals","when":"parsed","goto":"parsed"},{"operator":"equals","when":"already_json","goto":"already"}]}},
+ {"id":"parsed","handler":"noop"},{"id":"already","handler":"noop"},{"id":"caught","handler":"noop","input_var":"input"}]}`
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(llmtest.Reply{Status: 500})
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, tt.input, s, "")
+			out := fmt.Sprint(res.Output)
+			if b, err := json.Marshal(res.Output); err == nil && !strings.HasPrefix(tt.output, "just") {
+				out = string(b)
+			}
+			if res.Status != Succeeded || path(res) != tt.path || out != tt.output || len(s.Requests()) != 0 {
+				t.Fatalf("%s %s %s: %s", res.Status, path(res), out, res.Error)
 			}
 		})
 	}
