@@ -63,6 +63,9 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if v := varDefault(ec["think"]); v != "" && v != "false" && v != "off" {
 		d.warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
 	}
+	if b, _ := ec["shift"].(bool); b {
+		d.warnf(at, "%sshift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit; chainrun applies no token_limit and sends the conversation whole (input_max_bytes keeps its latest messages)", prefix)
+	}
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}

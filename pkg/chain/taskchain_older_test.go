@@ -92,6 +92,14 @@ func TestTaskChainEarliestNames(t *testing.T) {
 			return a[0].When == ResultToolsExecuted && a[1].When == ResultToolsExecuted && b[0].When == "ok"
 		},
 	}, {
+		// contenox/runtime@7d0a257f runtime/taskengine/tasktype.go Shift
+		// ("slide on overflow"), taskexec.go executeLLM: it slides only
+		// against token_limit, which chainrun does not apply
+		name:  "shift true is said not to be applied",
+		src:   "id: x\ntoken_limit: 4096\ntasks:\n  - id: a\n    handler: chat_completion\n    execute_config: {shift: true}\n  - id: b\n    handler: chat_completion\n    execute_config: {shift: false}\n",
+		warns: []string{"6:5: warning: task \"a\": execute_config: shift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit"},
+		check: func(c *Chain) bool { return true },
+	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
 		// hooks command renders the hooks' names as JSON
 		name:  "{{hookservice:hooks}} is the task's hooks' names",
