@@ -134,3 +134,21 @@ func TestOlderToolsResultRuns(t *testing.T) {
 		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
+
+// TestContenoxRequestBodyRuns: a contenox request body runs its chain on
+// the body's input, or on the input the run is given.
+func TestContenoxRequestBodyRuns(t *testing.T) {
+	src := `{"input":"ping","inputType":"string","chain":{"id":"relay","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"default","goto":"b"}]}},{"id":"b","handler":"noop"}]}}`
+	for input, want := range map[string]string{"": "ping", "pong": "pong"} {
+		l, err := chain.Parse("body.json", []byte(src), chain.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := llmtest.New(llmtest.Reply{Status: 500})
+		res, _ := taskRun(t, l.Chain, input, s, "")
+		s.Close()
+		if res.Status != Succeeded || path(res) != "a→b→end" || res.Output != want {
+			t.Errorf("input %q: %s %s %v: %s", input, res.Status, path(res), res.Output, res.Error)
+		}
+	}
+}
