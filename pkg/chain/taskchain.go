@@ -221,6 +221,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.transition(s, valueOf(n, "transition"), prefix)
 	tc.warnReferenceResults(s, k.Handler, prefix)
 	tc.olderToolsResult(s, &k, prefix)
+	tc.warnConditionAnswers(s, step.Handler, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {

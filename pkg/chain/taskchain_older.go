@@ -318,3 +318,19 @@ func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
 		}
 	}
 }
+
+// warnConditionAnswers warns at an equals branch of a prompt_to_condition
+// task whose when is one of its valid_conditions' answers (not true or
+// false): the result is the answer's value, so the branch is never
+// taken, in contenox as in chainrun.
+func (tc *taskChain) warnConditionAnswers(s *State, h *Handler, prefix string) {
+	if h == nil || h.Name != HandlerPromptCondition {
+		return
+	}
+	for _, b := range s.Branches {
+		w := strings.TrimSpace(b.When)
+		if _, answer := h.Conditions[w]; answer && b.Operator == OpEquals && w != "true" && w != "false" {
+			tc.d.warnf(b.Pos, "%swhen %q is an answer of valid_conditions; a prompt_to_condition task's result is that answer's value, true or false: this branch is not taken", prefix, b.When)
+		}
+	}
+}

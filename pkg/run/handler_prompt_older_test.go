@@ -95,3 +95,36 @@ func TestParseKeyValueRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionChainOfAPITests: apitests/test_execute.py of
+// contenox/runtime@e05b625d (test_conditional_chain...): its
+// prompt_to_condition task branches on the answer "yes", which is never
+// the result (true or false are), so the run goes to the default branch;
+// the test asserts only that "correct" is in the output, which
+// "That's incorrect!" holds too. chainrun warns at that branch.
+func TestConditionChainOfAPITests(t *testing.T) {
+	src := `{"id":"conditional-chain","debug":true,"tasks":[
+ {"id":"check_france","handler":"prompt_to_condition","valid_conditions":{"yes":true,"no":false,"Yes.":true,"No.":false,"Yes":true,"No":false},
+  "prompt_template":"Is Paris the capital of France? Answer only 'yes' or 'no'.",
+  "transition":{"branches":[{"operator":"equals","when":"yes","goto":"correct_response"},{"operator":"default","goto":"incorrect_response"}]}},
+ {"id":"correct_response","handler":"noop","prompt_template":"That's correct!","transition":{"branches":[{"operator":"default","goto":"end"}]}},
+ {"id":"incorrect_response","handler":"noop","prompt_template":"That's incorrect!","transition":{"branches":[{"operator":"default","goto":"end"}]}}],
+ "token_limit":4096}`
+	l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned bool
+	for _, w := range l.Warnings {
+		warned = warned || strings.Contains(w.String(), `when "yes" is an answer of valid_conditions; a prompt_to_condition task's result is that answer's value, true or false: this branch is not taken`)
+	}
+	if !warned {
+		t.Errorf("warnings %v", l.Warnings)
+	}
+	s := llmtest.New(llmtest.Reply{Text: "yes"})
+	defer s.Close()
+	res, _ := taskRun(t, l.Chain, "Start", s, "")
+	if res.Status != Succeeded || path(res) != "check_france→incorrect_response→end" || res.Output != "That's incorrect!" {
+		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
+	}
+}
