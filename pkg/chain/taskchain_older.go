@@ -319,18 +319,20 @@ func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
 	}
 }
 
-// warnConditionAnswers warns at an equals branch of a prompt_to_condition
-// task whose when is one of its valid_conditions' answers (not true or
-// false): the result is the answer's value, so the branch is never
-// taken, in contenox as in chainrun.
+// warnConditionAnswers warns at a branch of a prompt_to_condition task
+// that compares text and matches neither true nor false, the only
+// results the task gives (an equals branch on one of valid_conditions'
+// answers, yes say): it is never taken, in contenox as in chainrun.
 func (tc *taskChain) warnConditionAnswers(s *State, h *Handler, prefix string) {
 	if h == nil || h.Name != HandlerPromptCondition {
 		return
 	}
 	for _, b := range s.Branches {
-		w := strings.TrimSpace(b.When)
-		if _, answer := h.Conditions[w]; answer && b.Operator == OpEquals && w != "true" && w != "false" {
-			tc.d.warnf(b.Pos, "%swhen %q is an answer of valid_conditions; a prompt_to_condition task's result is that answer's value, true or false: this branch is not taken", prefix, b.When)
+		switch b.Operator {
+		case OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith:
+			if !b.Matches("true") && !b.Matches("false") {
+				tc.d.warnf(b.Pos, "%s%s %q: a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken", prefix, b.Operator, b.When)
+			}
 		}
 	}
 }

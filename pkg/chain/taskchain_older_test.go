@@ -100,6 +100,16 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{"6:5: warning: task \"a\": execute_config: shift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit"},
 		check: func(c *Chain) bool { return true },
 	}, {
+		// contenox/runtime@e05b625d apitests/test_execute2.py: branches
+		// on the answers of a prompt_to_condition task, never its result
+		name: "a prompt_to_condition task's branches that match neither true nor false are said never to be taken",
+		src: `{"id":"x","tasks":[{"id":"a","handler":"prompt_to_condition","valid_conditions":{"very_long_string":true,"short":true},
+  "transition":{"branches":[{"operator":"starts_with","when":"very","goto":"end"},{"operator":"ends_with","when":"rue","goto":"end"},
+  {"operator":"contains","when":"long","goto":"end"},{"operator":"not_equals","when":"short","goto":"end"},{"operator":"default","goto":"end"}]}}]}`,
+		warns: []string{`starts_with "very": a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken`,
+			`contains "long": a prompt_to_condition`},
+		check: func(c *Chain) bool { return len(c.Workflow.State("a").Task.Handler.Conditions) == 2 },
+	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
 		// hooks command renders the hooks' names as JSON
 		name:  "{{hookservice:hooks}} is the task's hooks' names",

@@ -116,7 +116,7 @@ func TestConditionChainOfAPITests(t *testing.T) {
 	}
 	var warned bool
 	for _, w := range l.Warnings {
-		warned = warned || strings.Contains(w.String(), `when "yes" is an answer of valid_conditions; a prompt_to_condition task's result is that answer's value, true or false: this branch is not taken`)
+		warned = warned || strings.Contains(w.String(), `equals "yes": a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken`)
 	}
 	if !warned {
 		t.Errorf("warnings %v", l.Warnings)
