@@ -1,7 +1,10 @@
 package chain
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -169,8 +172,30 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	default:
 		return
 	}
-	b.Operator, b.When = OpRange, lo+","+hi
-	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q", prefix, op, b.When)
+	b.Operator, b.When, b.firstNumber = OpRange, lo+","+hi, true
+	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
+}
+
+// numberIn finds the first number in a text.
+var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
+
+// ContenoxNumber reads a text as a number as contenox's parseNumber does
+// (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces
+// dropped, the text itself, or else the first number it holds ("7 out
+// of 10" is 7, the range "5-7" is 5).
+func ContenoxNumber(text string) (float64, error) {
+	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(text))
+	if s == "" {
+		return 0, errors.New("the answer is empty")
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f, nil
+	}
+	m := numberIn.FindString(s)
+	if m == "" {
+		return 0, fmt.Errorf("%q holds no number", clipText(text, 80))
+	}
+	return strconv.ParseFloat(m, 64)
 }
 
 // referenceResults are the results reference 003 lists for a handler

@@ -323,6 +323,10 @@ type Branch struct {
 	lo, hi float64
 	edge   Edge
 	times  int
+	// firstNumber is set on a range read from an earlier contenox
+	// operator (>, gt, <, lt, in_range): a result that is not a number
+	// alone is read as contenox read it, by its first number.
+	firstNumber bool
 }
 
 // Take reports whether the branch takes a task's result, given how many
@@ -351,6 +355,9 @@ func (b *Branch) Matches(result string) bool {
 		return strings.HasSuffix(result, b.When)
 	case OpRange:
 		f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
+		if err != nil && b.firstNumber {
+			f, err = ContenoxNumber(result)
+		}
 		return err == nil && f >= b.lo && f <= b.hi
 	case OpDefault:
 		return true

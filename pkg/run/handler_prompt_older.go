@@ -24,27 +24,10 @@ var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, str
 	chain.HandlerPromptCondition: answerCondition,
 }
 
-// answerNumber reads an answer as contenox's parseNumber does: quotes and
-// spaces dropped, the answer itself or else the first number it holds.
-func answerNumber(answer string) (float64, error) {
-	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(answer))
-	if s == "" {
-		return 0, errors.New("the answer is empty")
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f, nil
-	}
-	m := numberIn.FindString(s)
-	if m == "" {
-		return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
-	}
-	return strconv.ParseFloat(m, 64)
-}
-
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
 func answerFloat(_ *chain.Handler, answer string) (Value, string, error) {
-	f, err := answerNumber(answer)
+	f, err := chain.ContenoxNumber(answer)
 	if err != nil {
 		return Value{}, "", err
 	}
@@ -62,7 +45,7 @@ func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
 		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
-		if _, err := answerNumber(part); err != nil {
+		if _, err := chain.ContenoxNumber(part); err != nil {
 			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", clip(answer, 80), err)
 		}
 	}

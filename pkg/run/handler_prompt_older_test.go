@@ -128,3 +128,33 @@ func TestConditionChainOfAPITests(t *testing.T) {
 		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
+
+// TestOlderOperatorsReadFirstNumber: contenox's >, gt, <, lt and
+// in_range (contenox/runtime@e05b625d taskenv.go compare) read the
+// result with parseNumber, its first number when it is not one alone: a
+// prompt_to_string answer "7 out of 10" is 7, a prompt_to_range result
+// "5-7" is 5. chainrun's own range reads a number alone.
+func TestOlderOperatorsReadFirstNumber(t *testing.T) {
+	tests := []struct{ handler, branch, answer, path string }{
+		{"prompt_to_string", `{"operator":">","when":"6","goto":"hit"}`, "7 out of 10", "a→hit→end"},
+		{"raw_string", `{"operator":"lt","when":"6","goto":"hit"}`, "score: '7'", "a→end"},
+		{"prompt_to_range", `{"operator":"in_range","when":"4-6","goto":"hit"}`, "5-7", "a→hit→end"},
+		{"prompt_to_string", `{"operator":"gt","when":"0","goto":"hit"}`, "none at all", "a→end"},
+		{"prompt_to_string", `{"operator":"range","when":"6,8","goto":"hit"}`, "7 out of 10", "a→end"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.handler+" "+tt.answer, func(t *testing.T) {
+			src := `{"id":"x","tasks":[{"id":"a","handler":"` + tt.handler + `","transition":{"branches":[` + tt.branch + `,{"operator":"default","goto":"end"}]}},{"id":"hit","handler":"noop"}]}`
+			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := llmtest.New(llmtest.Reply{Text: tt.answer})
+			defer s.Close()
+			res, _ := taskRun(t, l.Chain, "q", s, "")
+			if res.Status != Succeeded || path(res) != tt.path {
+				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
+			}
+		})
+	}
+}
