@@ -187,8 +187,8 @@ const (
 // {{now}} is the date), {{host}}, {{host:os}}, {{host:arch}},
 // {{var:NAME|default}} (its default), {{chain:id}}, {{tools}} and
 // {{toolservice:list}} (the task's hooks and their tools, as JSON),
-// {{toolservice:tools HOOK}}, {{toolservice:hooks}} (an earlier
-// format's: the hooks' names); {{edge_count:a->b}} is counted when the
+// {{toolservice:tools HOOK}}, {{toolservice:tools}} and
+// {{toolservice:hooks}} (an earlier format's) the hooks' names; {{edge_count:a->b}} is counted when the
 // task runs. In a system instruction any other {{name}} or {{name:arg}} is
 // refused; in a Go template it is the template's.
 func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) string {
@@ -292,6 +292,11 @@ func (tc *taskChain) expandMacro(macro string, mode macroMode) (string, bool) {
 			b, _ := json.Marshal(tc.hookNames())
 			return string(b), true
 		case "tools":
+			if strings.TrimSpace(hook) == "" {
+				// contenox renders the hooks' names for tools alone
+				b, _ := json.Marshal(tc.hookNames())
+				return string(b), true
+			}
 			b, _ := json.Marshal(tc.hookTools(strings.TrimSpace(hook)))
 			return string(b), true
 		}

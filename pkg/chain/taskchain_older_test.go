@@ -111,12 +111,14 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		check: func(c *Chain) bool { return len(c.Workflow.State("a").Task.Handler.Conditions) == 2 },
 	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
-		// hooks command renders the hooks' names as JSON
-		name:  "{{hookservice:hooks}} is the task's hooks' names",
-		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"you have {{hookservice:hooks}}; {{toolservice:hooks}} again","execute_config":{"hooks":["local_shell","local_fs"]}}]}`,
+		// hooks command renders the hooks' names as JSON, as
+		// toolservice:tools without a hook does (@7d0a257f
+		// runtime/taskengine/macroenv.go expandOne)
+		name:  "{{hookservice:hooks}} and {{toolservice:tools}} are the task's hooks' names",
+		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"you have {{hookservice:hooks}}; {{toolservice:hooks}} again; {{toolservice:tools}}; {{toolservice:tools local_fs}}","execute_config":{"hooks":["local_shell","local_fs"]}}]}`,
 		warns: []string{"macro {{hookservice:hooks}}: hookservice is the older name of toolservice: read as {{toolservice:hooks}}"},
 		check: func(c *Chain) bool {
-			return c.Workflow.State("a").Task.System == `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again`
+			return c.Workflow.State("a").Task.System == `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again; ["local_fs","local_shell"]; ["Edit","Glob","Grep","Read","Write"]`
 		},
 	}}
 	for _, tt := range tests {
