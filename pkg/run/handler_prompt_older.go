@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -54,11 +55,26 @@ func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
 }
 
 // answerCondition: the answer (trimmed) must be one of valid_conditions'
-// answers, exactly; the result is that answer's value, "true" or
-// "false", and the output that boolean.
+// answers, ignoring case as contenox from 51b750f8 (2026-03-13) does (the
+// answer written the same way first, then the first in sorted order);
+// the result is that answer's value, "true" or "false", and the output
+// that boolean.
 func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
 	a := strings.TrimSpace(answer)
 	hit, ok := h.Conditions[a]
+	if !ok {
+		keys := make([]string, 0, len(h.Conditions))
+		for k := range h.Conditions {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if strings.EqualFold(k, a) {
+				hit, ok = h.Conditions[k], true
+				break
+			}
+		}
+	}
 	if !ok {
 		return Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", clip(answer, 80))
 	}

@@ -13,8 +13,8 @@ import (
 // TestOlderAnswerHandlersRun: contenox's prompt_to_float,
 // prompt_to_range, prompt_to_condition and parse_command
 // (contenox/runtime@e05b625d taskengine/taskexec.go score, rang,
-// parseRangeString, condition, parseTransition; taskenv.go parseNumber)
-// read the answer as contenox did, and their results take the branches
+// parseRangeString, condition, parseTransition; taskenv.go parseNumber;
+// @51b750f8 condition, ignoring case) read the answer as contenox did, and their results take the branches
 // contenox's did; an answer they cannot read fails the task, which
 // on_failure catches.
 func TestOlderAnswerHandlersRun(t *testing.T) {
@@ -32,7 +32,8 @@ func TestOlderAnswerHandlersRun(t *testing.T) {
 		{"range of three", `"handler":"prompt_to_range"`, `{"operator":"default","goto":"high"}`, "1-2-3", "span", "a→caught→end", "span"},
 		{"condition true", `"handler":"prompt_to_condition","valid_conditions":{"yes":true,"no":false}`, `{"operator":"equals","when":"true","goto":"high"}`, " yes\n", "ok?", "a→high→end", true},
 		{"condition false", `"handler":"condition_key","valid_conditions":{"yes":true,"no":false}`, `{"operator":"equals","when":"false","goto":"high"}`, "no", "ok?", "a→high→end", false},
-		{"condition not exact", `"handler":"prompt_to_condition","valid_conditions":{"yes":true}`, `{"operator":"default","goto":"high"}`, "Yes", "ok?", "a→caught→end", "ok?"},
+		{"condition of another case", `"handler":"prompt_to_condition","valid_conditions":{"yes":true,"No":false}`, `{"operator":"equals","when":"false","goto":"high"}`, "NO", "ok?", "a→high→end", false},
+		{"condition of none", `"handler":"prompt_to_condition","valid_conditions":{"yes":true}`, `{"operator":"default","goto":"high"}`, "maybe", "ok?", "a→caught→end", "ok?"},
 		{"command", `"handler":"parse_command"`, `{"operator":"equals","when":"deploy","goto":"high"}`, "", "/deploy now please", "a→high→end", "/deploy now please"},
 		{"no command", `"handler":"parse_transition"`, `{"operator":"equals","when":"pass","goto":"high"}`, "", "just text", "a→high→end", "just text"},
 	}
