@@ -179,6 +179,18 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
 }
 
+// rangeNumber is the number a range branch compares: the result, a
+// number alone; on a range read from an earlier contenox operator (>,
+// gt, <, lt, in_range) a result that is not one alone is read as contenox
+// read it, by its first number.
+func (b *Branch) rangeNumber(result string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
+	if err != nil && b.firstNumber {
+		return ContenoxNumber(result)
+	}
+	return f, err
+}
+
 // numberIn finds the first number in a text.
 var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
 

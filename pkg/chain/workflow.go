@@ -323,9 +323,7 @@ type Branch struct {
 	lo, hi float64
 	edge   Edge
 	times  int
-	// firstNumber is set on a range read from an earlier contenox
-	// operator (>, gt, <, lt, in_range): a result that is not a number
-	// alone is read as contenox read it, by its first number.
+	// firstNumber: an earlier contenox operator's range (rangeNumber)
 	firstNumber bool
 }
 
@@ -354,10 +352,7 @@ func (b *Branch) Matches(result string) bool {
 	case OpEndsWith:
 		return strings.HasSuffix(result, b.When)
 	case OpRange:
-		f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
-		if err != nil && b.firstNumber {
-			f, err = ContenoxNumber(result)
-		}
+		f, err := b.rangeNumber(result)
 		return err == nil && f >= b.lo && f <= b.hi
 	case OpDefault:
 		return true
