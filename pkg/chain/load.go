@@ -110,6 +110,9 @@ func decodeFile(d *diags, data []byte) []*Chain {
 	if isTaskChain(root) {
 		return decodeTaskChain(d, root)
 	}
+	if c := taskRequestChain(root); c != nil {
+		return decodeTaskRequest(d, root, c)
+	}
 	if keys := gatewayOnly(root); len(keys) > 0 {
 		verb := "are"
 		if len(keys) == 1 {

@@ -17,14 +17,16 @@ type taskChainFile struct {
 	Description string `yaml:"description" doc:"What the chain does."`
 	Debug       bool   `yaml:"debug" doc:"contenox's debug switch (no effect: chainrun's --verbose shows every step)."`
 	TokenLimit  int    `yaml:"token_limit" doc:"contenox's context window cap (not applied; a budget caps tokens)."`
-	Tasks       any    `yaml:"tasks" doc:"The tasks, in order; the first is where a run begins."`
+	// RoutingStrategy is an earlier format's (taskchain_older.go).
+	RoutingStrategy string `yaml:"routing_strategy" doc:"How an earlier contenox chose among the backends serving a model (not applied)."`
+	Tasks           any    `yaml:"tasks" doc:"The tasks, in order; the first is where a run begins."`
 }
 
 // taskKeys are the keys of one task of a task chain.
 type taskKeys struct {
 	ID                string         `yaml:"id" doc:"The task's name: its state and its output variable."`
 	Description       string         `yaml:"description" doc:"What the task does."`
-	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or prompt_to_string and prompt_to_int (an earlier format's)."`
+	Handler           string         `yaml:"handler" doc:"chat_completion, route, execute_tool_calls, tools, noop, raise_error, or an earlier format's prompt_to_string, prompt_to_int, prompt_to_float, prompt_to_range, prompt_to_condition, parse_command, parse_key_value."`
 	SystemInstruction string         `yaml:"system_instruction" doc:"The system prompt of a model task."`
 	PromptTemplate    string         `yaml:"prompt_template" doc:"A Go template that replaces the task's input: {{.input}} is the chain's input, {{.TASK}} a task's output."`
 	InputVar          string         `yaml:"input_var" doc:"The variable the task reads: input, previous_output or a task's id (default: the output of the task that ran before)."`
@@ -37,6 +39,10 @@ type taskKeys struct {
 	Tools             any            `yaml:"tools" doc:"A tools task's call: {name: HOOK, tool_name, args}."`
 	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
 	Hook              any            `yaml:"hook" doc:"The older name of tools, for handler hook (the older name of tools)."`
+	// ValidConditions and Compose are an earlier format's, refused
+	// (taskchain_older.go).
+	ValidConditions any `yaml:"valid_conditions" doc:"An earlier format's condition_key answers (refused: chainrun has no such handler)."`
+	Compose         any `yaml:"compose" doc:"An earlier format's merge of with_var into the task's output (refused)."`
 }
 
 // IsTaskChain reports whether a decoded document is a task chain: a
@@ -61,6 +67,7 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 	} else {
 		d.errorf(posOf(root), "a task chain needs an id (its name)")
 	}
+	routingStrategy(d, root)
 	if v := valueOf(root, "token_limit"); v != nil {
 		d.warnf(posOf(v), "token_limit is not applied: chainrun caps a run's tokens with budget.max_tokens")
 	}
@@ -186,6 +193,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		name = "task " + quote(idNode.Value)
 	}
 	prefix := name + ": "
+	tc.renameKeys(n, olderTaskKeys, prefix)
+	tc.renameKeys(deref(valueOf(n, "hook")), olderHookKeys, prefix+"hook: ")
 	checkKeys(d, n, prefix, keysOf[taskKeys]())
 	// unknown keys were reported above, with suggestions
 	if err := n.Load(&k); err != nil {
@@ -211,6 +220,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	}
 	tc.first = i == 0
 	tc.renameOlder(&k, at, prefix)
+	tc.olderHandler(&k, at, prefix)
+	tc.olderTaskFields(&k, at, prefix)
 	tc.refuseFeatures(k.ExecuteConfig, at("execute_config"), prefix+"execute_config: ")
 	tc.handler(step, &k, at, prefix)
 	tc.common(step, &k, at, prefix)
@@ -219,6 +230,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.transition(s, valueOf(n, "transition"), prefix)
 	tc.warnReferenceResults(s, k.Handler, prefix)
 	tc.lintTask(s, &k, at, prefix)
+	tc.olderToolsResult(s, &k, prefix)
+	tc.warnConditionAnswers(s, step.Handler, prefix)
 	if h := step.Handler; h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
@@ -242,8 +255,11 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
 	step.Type = string(KindNoop)
 	switch k.Handler {
-	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt:
+	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition:
 		step.Type = string(KindAgent)
+		if k.Handler == HandlerPromptCondition {
+			h.Conditions = tc.validConditions(k.ValidConditions, at("valid_conditions"), prefix)
+		}
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
 		if asksOnce(k.Handler) && len(step.Tools) > 0 {
 			d.warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
@@ -274,7 +290,12 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		// its own call is held to its tools_policies, as a model's is
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
+		tc.refuseShellRecord(h, at("output_template"), prefix)
 	case HandlerNoop:
+	case HandlerParseCommand, HandlerParseKeyValue:
+		if h.Input == "" && tc.first || h.Input == InputVar {
+			tc.readsInput = true
+		}
 	case HandlerRaise:
 		if h.Input == "" && tc.first || h.Input == InputVar {
 			tc.readsInput = true

@@ -61,6 +61,9 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if v := varDefault(ec["think"]); v != "" && v != "false" && v != "off" {
 		d.warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
 	}
+	if b, _ := ec["shift"].(bool); b {
+		d.warnf(at, "%sshift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit; chainrun applies no token_limit and sends the conversation whole (input_max_bytes keeps its latest messages)", prefix)
+	}
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
@@ -220,7 +223,8 @@ const (
 // {{now}} is the date), {{host}}, {{host:os}}, {{host:arch}},
 // {{var:NAME|default}} (its default), {{chain:id}}, {{tools}} and
 // {{toolservice:list}} (the task's hooks and their tools, as JSON),
-// {{toolservice:tools HOOK}}; {{edge_count:a->b}} is counted when the
+// {{toolservice:tools HOOK}}, {{toolservice:tools}} and
+// {{toolservice:hooks}} (an earlier format's) the hooks' names; {{edge_count:a->b}} is counted when the
 // task runs. In a system instruction any other {{name}} or {{name:arg}} is
 // refused; in a Go template it is the template's.
 func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) string {
@@ -319,7 +323,16 @@ func (tc *taskChain) expandMacro(macro string, mode macroMode) (string, bool) {
 		switch cmd {
 		case "list":
 			return tc.toolsJSON(), true
+		case "hooks":
+			// an earlier format's: the task's hooks' names
+			b, _ := json.Marshal(tc.hookNames())
+			return string(b), true
 		case "tools":
+			if strings.TrimSpace(hook) == "" {
+				// contenox renders the hooks' names for tools alone
+				b, _ := json.Marshal(tc.hookNames())
+				return string(b), true
+			}
 			b, _ := json.Marshal(tc.hookTools(strings.TrimSpace(hook)))
 			return string(b), true
 		}
@@ -347,6 +360,13 @@ func (tc *taskChain) toolsJSON() string {
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
+}
+
+// hookNames are the hooks the current task offers, sorted.
+func (tc *taskChain) hookNames() []string {
+	out := append([]string{}, tc.hooks...)
+	sort.Strings(out)
+	return out
 }
 
 // hookTools are the tools of hook the current task offers, sorted.

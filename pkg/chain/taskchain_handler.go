@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -26,6 +27,9 @@ type Handler struct {
 	Prompt, Print, Output *template.Template
 	// Routes are a route task's labels: the when of its equals branches.
 	Routes []string
+	// Conditions are a prompt_to_condition task's answers and the
+	// result each gives (valid_conditions).
+	Conditions map[string]bool
 	// Hook and Tool name the hook tool a tools task calls (or a hook
 	// tool's executor runs); Args are a tools task's arguments.
 	Hook, Tool string
@@ -55,6 +59,23 @@ const (
 	// read as an integer, or the task fails).
 	HandlerPromptString = "prompt_to_string"
 	HandlerPromptInt    = "prompt_to_int"
+	// HandlerPromptFloat, HandlerPromptRange and HandlerPromptCondition
+	// are too (contenox from 2025-11-08 to 2026-04-20): the answer read
+	// as a number, as a range "min-max" (one number n is "n-n"), or as
+	// one of the task's Conditions, whose value (true or false) is the
+	// output and the result.
+	HandlerPromptFloat     = "prompt_to_float"
+	HandlerPromptRange     = "prompt_to_range"
+	HandlerPromptCondition = "prompt_to_condition"
+	// HandlerParseCommand is too: no model; the result is the /command
+	// the input begins with (without its /), else "pass"; the input
+	// passes on.
+	HandlerParseCommand = "parse_command"
+	// HandlerParseKeyValue is too: no model; "k=v, k2: v2" pairs of the
+	// input (split at ;, else newlines, else commas) become an object,
+	// result "parsed"; an input that is an object already passes on,
+	// result "already_json".
+	HandlerParseKeyValue = "parse_key_value"
 	// HandlerHook is the executor of a hook's tool, called from a model's
 	// tool call.
 	HandlerHook = "hook"
@@ -64,12 +85,21 @@ const (
 const InputVar = "input"
 
 // taskHandlers are the handlers a task may name, for messages.
-var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt}
+var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt,
+	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue}
+
+// promptHandlers are the handlers that ask the model once about the
+// task's input and read its answer.
+var promptHandlers = []string{HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition}
+
+// IsPromptHandler reports whether a handler is one of the prompt_to_
+// handlers: one model call on the input, no tools, its answer read.
+func IsPromptHandler(handler string) bool { return slices.Contains(promptHandlers, handler) }
 
 // asksOnce reports whether a handler asks the model once, offering no
 // tools: route and the prompt_to_ handlers.
 func asksOnce(handler string) bool {
-	return handler == HandlerRoute || handler == HandlerPromptString || handler == HandlerPromptInt
+	return handler == HandlerRoute || IsPromptHandler(handler)
 }
 
 // The results a task chain's branches match besides a route's label and

@@ -1,7 +1,10 @@
 package chain
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -73,21 +76,51 @@ func (tc *taskChain) refuseFeatures(ec map[string]any, at Pos, prefix string) {
 }
 
 // missingHooks say why a hook of contenox's is not one of chainrun's,
-// and what does its work instead.
+// and what does its work instead: the hooks its versions built in
+// (localhooks/, and the services' hooks).
 var missingHooks = map[string]string{
-	"nws":          "the US National Weather Service API",
-	"webtools":     "fetching and searching the web",
-	"ntfy":         "push notifications through ntfy.sh",
-	"plan_summary": "contenox's plan service",
+	"nws":                   "the US National Weather Service API",
+	"webtools":              "fetching and searching the web",
+	"ntfy":                  "push notifications through ntfy.sh",
+	"plan_summary":          "contenox's plan service",
+	"plan_manager":          "contenox's plan service",
+	"js_execution":          "running JavaScript in contenox's sandbox",
+	"webhook":               "an HTTP call to a URL its args name",
+	"ssh":                   "running commands on a remote host over SSH",
+	"vector_search":         "a search of contenox's vector store",
+	"search_knowledge":      "a search of contenox's vector store",
+	"rag":                   "a search of contenox's vector store",
+	"resolve_search_result": "reading a document of contenox's vector store",
+	"command_router":        "contenox's dispatch of a /command to a hook",
+	"echo":                  "contenox's test hook that answers its input (a conversation with \"Echo: \" and its last user message)",
+	"print":                 "contenox's hook that answers its message argument (a conversation with it as a system message)",
+	"mock":                  "contenox's test hook",
 }
 
-// hookWhy is the reason a named hook is refused, "" when none is known.
+// hookWhy is the reason a named hook is refused: what a hook contenox
+// built in did, else that the name is a hook registered with a contenox
+// server (a remote hook or an MCP server), which a chain file cannot
+// configure for chainrun.
 func hookWhy(name string) string {
 	what, ok := missingHooks[name]
 	if !ok {
-		return ""
+		return " (" + name + " is no hook contenox built in: a remote hook or MCP server registered with a contenox server, which chainrun cannot reach from a task chain; a chain step of type http or mcp calls such a service)"
 	}
 	return " (" + name + " is " + what + ": chainrun has no built-in tool for it; a chain step of type http, or an MCP connection, calls such a service)"
+}
+
+// olderHooks are hooks' older names: local_exec is local_shell (contenox
+// from 2026-02-14 until it was renamed the next day).
+var olderHooks = map[string]string{"local_exec": HookLocalShell}
+
+// renameHook reads a hook's older name as the newer, warning.
+func (tc *taskChain) renameHook(name string, at Pos, prefix string) string {
+	newer, ok := olderHooks[name]
+	if !ok {
+		return name
+	}
+	tc.d.warnf(at, "%shook %s is the older name of %s: read as %s", prefix, name, newer, newer)
+	return newer
 }
 
 // olderMacros are macros' older names: {{hookservice:…}} is
@@ -142,8 +175,42 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	default:
 		return
 	}
-	b.Operator, b.When = OpRange, lo+","+hi
-	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q", prefix, op, b.When)
+	b.Operator, b.When, b.firstNumber = OpRange, lo+","+hi, true
+	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
+}
+
+// rangeNumber is the number a range branch compares: the result, a
+// number alone; on a range read from an earlier contenox operator (>,
+// gt, <, lt, in_range) a result that is not one alone is read as contenox
+// read it, by its first number.
+func (b *Branch) rangeNumber(result string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
+	if err != nil && b.firstNumber {
+		return ContenoxNumber(result)
+	}
+	return f, err
+}
+
+// numberIn finds the first number in a text.
+var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
+
+// ContenoxNumber reads a text as a number as contenox's parseNumber does
+// (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces
+// dropped, the text itself, or else the first number it holds ("7 out
+// of 10" is 7, the range "5-7" is 5).
+func ContenoxNumber(text string) (float64, error) {
+	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(text))
+	if s == "" {
+		return 0, errors.New("the answer is empty")
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f, nil
+	}
+	m := numberIn.FindString(s)
+	if m == "" {
+		return 0, fmt.Errorf("%q holds no number", clipText(text, 80))
+	}
+	return strconv.ParseFloat(m, 64)
 }
 
 // referenceResults are the results reference 003 lists for a handler

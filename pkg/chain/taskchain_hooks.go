@@ -79,6 +79,11 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 	var except []string
 	for _, x := range list {
 		name := fmt.Sprint(x)
+		if strings.HasPrefix(name, "!") {
+			name = "!" + tc.renameHook(strings.TrimPrefix(name, "!"), at, prefix)
+		} else {
+			name = tc.renameHook(name, at, prefix)
+		}
 		switch {
 		case name == "*":
 			star = true
@@ -138,6 +143,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 		}
 	}
 	h.Hook, _ = m["name"].(string)
+	h.Hook = tc.renameHook(h.Hook, at, prefix)
 	tool, _ := m["tool_name"].(string)
 	callable, known := hookCallable[h.Hook]
 	switch {
@@ -147,9 +153,11 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 	case !known:
 		tc.d.errorf(at, "%stool hook %q is not supported%s: %s", prefix, h.Hook, hookWhy(h.Hook), hooksHave)
 		return
-	case tool == "" && len(callable) == 1:
-		for _, t := range callable {
-			tool = t
+	case tool == "":
+		// a call without tool_name (contenox before it had one) calls
+		// the hook's only tool, under whichever of its names
+		if only := onlyTool(callable); only != "" {
+			tool = only
 		}
 	}
 	h.Tool = callable[tool]
@@ -171,10 +179,26 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 				h.Args[k] = string(b)
 			}
 		}
+		tc.olderShellArgs(h, at, prefix)
 	} else if m["args"] != nil {
 		tc.d.errorf(at, "%stools.args must be a mapping of argument names to values", prefix)
 	}
 	tc.warnInputDecides(h, at, prefix)
+}
+
+// onlyTool is the tool a hook's callable names all run, "" when they
+// run more than one.
+func onlyTool(callable map[string]string) string {
+	var only, name string
+	for n, t := range callable {
+		if only != "" && t != only {
+			return ""
+		}
+		if only = t; name == "" || n < name {
+			name = n
+		}
+	}
+	return name
 }
 
 // HookArgName is the name a built-in tool gives a tools task's argument:

@@ -75,7 +75,8 @@ func TestContenoxOlderCompose(t *testing.T) {
 		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`
 		_, err := Parse("x.json", []byte(src), Options{})
-		if err == nil || !strings.Contains(err.Error(), strategy+" is an earlier contenox strategy that merged with_var into the task's output") {
+		want := `"` + strategy + `" (with_var "task1") is not supported: it is an earlier contenox strategy that merged the variable task1 into the task's output`
+		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v", strategy, err)
 		}
 	}

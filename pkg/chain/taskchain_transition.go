@@ -20,6 +20,7 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 		return
 	}
 	v = deref(v)
+	tc.dropAlerts(v, prefix)
 	s.FieldPos["transition"] = posOf(v)
 	if v.Kind == yaml.MappingNode && valueOf(v, "branches") == nil {
 		// a task without branches ends the chain (its on_failure still

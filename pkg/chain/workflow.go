@@ -323,6 +323,8 @@ type Branch struct {
 	lo, hi float64
 	edge   Edge
 	times  int
+	// firstNumber: an earlier contenox operator's range (rangeNumber)
+	firstNumber bool
 }
 
 // Take reports whether the branch takes a task's result, given how many
@@ -350,7 +352,7 @@ func (b *Branch) Matches(result string) bool {
 	case OpEndsWith:
 		return strings.HasSuffix(result, b.When)
 	case OpRange:
-		f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
+		f, err := b.rangeNumber(result)
 		return err == nil && f >= b.lo && f <= b.hi
 	case OpDefault:
 		return true

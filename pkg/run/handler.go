@@ -59,8 +59,12 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		out, err = x.chatTurn(ctx, s, sc, t, in)
 	case chain.HandlerRoute:
 		out, err = x.route(ctx, s, sc, t, in)
-	case chain.HandlerPromptString, chain.HandlerPromptInt:
+	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
 		out, err = x.promptTask(ctx, s, sc, t, in)
+	case chain.HandlerParseCommand:
+		out, err = x.parseCommand(ctx, s, in)
+	case chain.HandlerParseKeyValue:
+		out, err = x.parseKeyValue(s, in)
 	case chain.HandlerExecute:
 		out, err = x.executeCalls(ctx, s, sc, in)
 	case chain.HandlerTools:
@@ -215,15 +219,17 @@ func planHandler(s *chain.Step, p *PlannedStep) {
 			p.Action = from
 		}
 		p.Action, p.MaxTurns = "one model turn on "+p.Action, 0
-	case chain.HandlerPromptString, chain.HandlerPromptInt:
+	case chain.HandlerParseCommand:
+		p.Action = "the /command " + from + " begins with is the result; it passes on"
+	case chain.HandlerParseKeyValue:
+		p.Action = "the key=value pairs of " + from + " become an object"
+	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
 		on := from
 		if h.Prompt != nil {
 			on = "its prompt_template"
 		}
 		p.Action, p.MaxTurns = "one model call on "+on+", its answer the output", 0
-		if h.Name == chain.HandlerPromptInt {
-			p.Action += " read as an integer"
-		}
+		p.Action += answerWords[h.Name]
 	case chain.HandlerRoute:
 		p.Action = "the model picks " + strings.Join(h.Routes, ", ") + " for " + from + "; it passes on unchanged"
 	case chain.HandlerExecute:

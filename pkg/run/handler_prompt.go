@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,24 +46,23 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 		text := strconv.FormatInt(n, 10)
 		out.value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
 	}
+	if read, ok := answerReaders[s.Handler.Name]; ok {
+		v, result, err := read(s.Handler, resp.Text)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", s.Handler.Name, err)
+		}
+		out.value, out.result = v, result
+	}
 	return out, nil
 }
 
-// numberIn finds a number in an answer that is not one alone.
-var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
-
-// answerInt reads a model's answer as an integer, as contenox reads it:
-// quotes and spaces dropped, the answer itself or else the first number
-// it holds, which must be whole.
+// answerInt reads a model's answer as an integer, as contenox reads it
+// (chain.ContenoxNumber): quotes and spaces dropped, the answer itself or
+// else the first number it holds, which must be whole.
 func answerInt(answer string) (int64, error) {
-	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(answer))
-	f, err := strconv.ParseFloat(s, 64)
+	f, err := chain.ContenoxNumber(answer)
 	if err != nil {
-		m := numberIn.FindString(s)
-		if m == "" {
-			return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
-		}
-		f, _ = strconv.ParseFloat(m, 64)
+		return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
 	}
 	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
 		return 0, fmt.Errorf("the answer %q is not an integer", clip(answer, 80))
