@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,11 +15,12 @@ import (
 
 // olderShellArgs reads the arguments contenox's local_shell hook takes
 // besides command (localhooks/localexec.go from 2026-02-14, since
-// runtime/localtools): args, argument words run without a shell unless
-// shell is true; timeout, a duration; cwd. chainrun's Bash runs one
-// shell command, so the words are quoted into it as contenox passes
-// them, timeout becomes timeout_ms, and cwd is refused (the shell runs in
-// the step's directory, confined to it). The warning says what else
+// runtime/localtools): args, argument words (a string split as a shell
+// would, or a list) run without a shell unless shell is true; cwd, the
+// directory; timeout, a duration. chainrun's Bash runs one shell command,
+// so the words are quoted into it as contenox passes them (each stays one
+// word, so a value never becomes shell syntax), cwd becomes a cd before
+// the command and timeout becomes timeout_ms. The warning says what else
 // differs: contenox gave a text input to the command's standard input
 // and answered {exit_code, stdout, stderr, success}; Bash's standard
 // input is empty and it answers the output's text.
@@ -29,31 +32,37 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 	words, hasWords := a["args"]
 	shellSet, hasShell := a["shell"]
 	timeout, hasTimeout := a["timeout"]
-	if cwd, ok := a["cwd"]; ok {
-		tc.d.errorf(at, "%stools.args.cwd %q (contenox's local_shell working directory) is not supported: chainrun's shell runs in the step's directory, confined to it; write cd %s && … in command", prefix, cwd, ShellQuote(cwd))
-	}
-	if !hasWords && !hasShell && !hasTimeout {
+	cwd, hasCwd := a["cwd"]
+	if !hasWords && !hasShell && !hasTimeout && !hasCwd {
 		return
 	}
 	shell := strings.EqualFold(shellSet, "true") || shellSet == "1"
 	cmd := a["command"]
 	if cmd == "" {
-		tc.d.errorf(at, "%stools.args: args, shell and timeout go with a command (contenox's local_shell reads it from the input otherwise, which chainrun does not): write command", prefix)
+		tc.d.errorf(at, "%stools.args: args, shell, cwd and timeout go with a command (contenox's local_shell reads it from the input otherwise, which chainrun does not): write command", prefix)
+		return
+	}
+	list, err := argWords(words)
+	if err != nil {
+		tc.d.errorf(at, "%stools.args.args %q: %v", prefix, words, err)
 		return
 	}
 	if !shell {
 		// contenox runs command as a program and args as its words
 		quoted := []string{ShellQuote(cmd)}
-		for _, w := range strings.Fields(words) {
+		for _, w := range list {
 			quoted = append(quoted, ShellQuote(w))
 		}
 		cmd = strings.Join(quoted, " ")
-	} else if strings.TrimSpace(words) != "" {
-		cmd += " " + strings.Join(strings.Fields(words), " ")
+	} else if len(list) > 0 {
+		cmd += " " + strings.Join(list, " ")
 	}
-	delete(a, "args")
-	delete(a, "shell")
-	delete(a, "timeout")
+	if hasCwd && cwd != "" {
+		cmd = "cd " + ShellQuote(cwd) + " && " + cmd
+	}
+	for _, k := range []string{"args", "shell", "timeout", "cwd"} {
+		delete(a, k)
+	}
 	a["command"] = cmd
 	note := ""
 	if hasTimeout {
@@ -64,7 +73,66 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 			note = ", timeout " + quote(timeout) + " not a duration, which contenox ignores too"
 		}
 	}
-	tc.d.warnf(at, "%stools.args: args, shell and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+	tc.d.warnf(at, "%stools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+}
+
+// argWords reads local_shell's args: a list the chain wrote (kept as
+// JSON), or a string split into words as a shell splits it.
+func argWords(s string) ([]string, error) {
+	var list []string
+	if strings.HasPrefix(strings.TrimSpace(s), "[") && json.Unmarshal([]byte(s), &list) == nil {
+		return list, nil
+	}
+	return splitWords(s)
+}
+
+// splitWords splits s into words as a shell does: at unquoted blanks,
+// with single quotes, double quotes and backslashes taken out.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, r := range s {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			escaped, inWord = true, true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, errors.New("a quote or backslash is not closed")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }
 
 // shellRecordFields are the fields of the record contenox's local_shell

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -39,6 +40,9 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 	args := map[string]any{}
 	for k, v := range h.Args {
 		args[chain.HookArgName(h.Tool, k)] = v
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && h.Tool == "Bash" && k == "timeout_ms" {
+			args[k] = n // a local_shell timeout the chain read as timeout_ms
+		}
 	}
 	if obj, ok := in.value.Data.(map[string]any); ok {
 		for k, v := range obj {
@@ -52,11 +56,6 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 	}
 	var res any
 	var err error
-	if h.Tool == "Bash" {
-		if args, err = localShellArgs(args); err != nil {
-			return outcome{}, &permanentError{err}
-		}
-	}
 	switch h.Hook {
 	case chain.HookLocalFS, chain.HookLocalShell:
 		res, err = x.builtinHook(ctx, s, sc, h.Tool, args)
