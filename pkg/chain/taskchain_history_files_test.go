@@ -24,7 +24,7 @@ func TestContenoxHistoryFiles(t *testing.T) {
 		{file: "hooks-2025-08-22-ping-pong.json", refused: `tool hook "ping-pong" is not supported (ping-pong is no hook contenox built in: a remote hook or MCP server registered with a contenox server`},
 		{file: "chain-local-exec-2026-02-14.json", warns: []string{
 			"hook local_exec is the older name of local_shell",
-			`tools.args: args, shell and timeout are contenox's local_shell arguments: read as the command "echo hello from local_exec"`,
+			`tools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command "echo hello from local_exec"`,
 			"handler hook is the older name of tools"}},
 		{file: "chain-vibes-2026-02-14.json", warns: []string{
 			"execute_config: hook local_exec is the older name of local_shell",
