@@ -11,13 +11,15 @@ import (
 // executor's time limit, read as timeout_ms with a note.
 var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms",
 	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
-	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry"}
+	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry",
+	"webhook_success_status": "success_status"}
 
 // olderNames are the aliases read with a note: OCC's own spellings of a
 // field, said so where they are written.
 var olderNames = map[string]string{"debate_agents": "a debate's agents", "debate_rounds": "a debate's rounds",
 	"debate_decision": "a debate's strategy", "webhook_url": "a webhook's url", "webhook_method": "a webhook's method",
-	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry"}
+	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry",
+	"webhook_success_status": "a webhook's success_status"}
 
 // decodeStep fills a step from its mapping, by the tags of Step's
 // fields. A step whose kind does not exist is read no further than its id

@@ -80,6 +80,7 @@ type Step struct {
 	LoopFields
 	MergeFields
 	DebateFields
+	WebhookFields
 	BrowserFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
