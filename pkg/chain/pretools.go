@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -233,10 +234,15 @@ func fieldOfAnyPreTool(k string) bool {
 // preTools checks a step's pre_tools and compiles their templates.
 func (v *validator) preTools(s *Step) {
 	seen := map[string]bool{}
-	for _, p := range s.PreTools {
+	for i, p := range s.PreTools {
 		at := p.Pos
 		if at.Line == 0 {
 			at = s.At("pre_tools")
+		}
+		if v.c.occ && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
+			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
+			v.d.warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
+			s.PreTools[i].Body, p.Body = "", ""
 		}
 		u := preToolUnitOf(p.Type)
 		switch {

@@ -152,6 +152,11 @@ var webhookKind = kindUnit{
 		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
 			v.d.errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
 		}
+		if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.c.occ {
+			// OCC's webhook builds no body for GET and DELETE
+			v.d.warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
+			s.Body, s.BodyData = "", nil
+		}
 	},
 	compile: compileHTTP,
 }

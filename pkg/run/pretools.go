@@ -68,6 +68,7 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 		return err
 	})
 	if err == nil {
+		out.value = x.occCapped(s, p, out.value)
 		if key != "" {
 			_ = store.Put(key, out.value.Text, time.Duration(p.CacheTTL)*time.Minute)
 		}
@@ -78,6 +79,9 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 	}
 	switch p.ErrorMode() {
 	case "inject":
+		if s.OCC() {
+			return Value{Text: "[PRE-TOOL ERROR: " + err.Error() + "]"}, nil // OCC's own text
+		}
 		return Value{Text: "error: " + err.Error()}, nil
 	case "skip":
 		return Value{}, nil
@@ -170,4 +174,24 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		err = fmt.Errorf("timed out after %s (%s)", limit, what)
 	}
 	return out, err
+}
+
+// occPreToolCap is the most characters OCC's read_file and http_fetch
+// inject: the rest is cut, with "[truncated]" on a line of its own.
+const occPreToolCap = 50000
+
+// occCapped is what OCC injects of a read_file or http_fetch value in a
+// file read as OCC's: at most occPreToolCap characters, then
+// "\n[truncated]" (a warning says so). chainrun's own format injects the
+// whole value (up to its 8 MiB read limit).
+func (x *execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
+	if !s.OCC() || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= occPreToolCap {
+		return v
+	}
+	r := []rune(v.Text)
+	if len(r) <= occPreToolCap {
+		return v
+	}
+	x.warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
+	return textValue(string(r[:occPreToolCap]) + "\n[truncated]")
 }
