@@ -138,8 +138,10 @@ type Input struct {
 	// Type is the input's type: declared (OCC's inputs[].type), or the
 	// JSON Schema type a workflow's inputSchema gives it. A value given
 	// that is not of it is refused; a workflow's is converted to it.
-	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object: a value of another type is refused before the run starts."`
-	Pos  Pos    `yaml:"-"`
+	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object, or OCC's enum, text, json, file or image: a value of another type is refused before the run starts."`
+	// InputRules are OCC's typed-input rules and hints.
+	InputRules `yaml:",inline"`
+	Pos        Pos `yaml:"-"`
 }
 
 // Required reports whether a run must supply the input.
