@@ -43,12 +43,14 @@ var preToolUnits = []*preToolUnit{
 	{name: "bash", occ: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
 		return needs(p.Command == "", "command (the script sh runs)")
 	}},
-	{name: "read_file", alias: "file", occ: true, fields: []string{"path"}, check: needsPath},
-	{name: "write_file", occ: true, fields: []string{"path", "content", "append"}, check: func(p *PreTool) string {
+	{name: "read_file", alias: "file", occ: true, fields: []string{"path", "encoding"}, check: func(p *PreTool) string {
+		return cmp.Or(checkEncoding(p), needsPath(p))
+	}},
+	{name: "write_file", occ: true, fields: []string{"path", "content", "append", "encoding"}, check: func(p *PreTool) string {
 		if p.CacheTTL > 0 {
 			return "cache_ttl_minutes does not apply: a write_file pre_tool writes every time"
 		}
-		return needsPath(p)
+		return cmp.Or(checkEncoding(p), needsPath(p))
 	}},
 	{name: "env_var", occ: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
 	{name: "web_search", occ: true, fields: []string{"query"}, check: func(p *PreTool) string {
@@ -107,6 +109,18 @@ func (p PreTool) ErrorMode() string {
 		return "inject"
 	}
 	return "fail"
+}
+
+// FileEncodings are the encodings read_file and write_file take (OCC's,
+// as Node names them; utf8 and binary are other names of utf-8 and
+// latin1).
+var FileEncodings = []string{"utf-8", "utf8", "latin1", "binary", "ascii", "base64", "hex"}
+
+func checkEncoding(p *PreTool) string {
+	if p.Encoding != "" && !slices.Contains(FileEncodings, strings.ToLower(p.Encoding)) {
+		return fmt.Sprintf("encoding %q: use %s", p.Encoding, strings.Join(FileEncodings, ", "))
+	}
+	return ""
 }
 
 // ASTExtracts are what an ast_parse pre_tool can list.

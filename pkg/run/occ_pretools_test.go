@@ -206,10 +206,12 @@ output: result
 }
 
 // OCC pretool-executor.test.ts ("mcp_call pre-tool", "db_query
-// pre-tool", "email pre-tool", "ocr pre-tool", "pdf_generate pre-tool"):
-// OCC fails these when they run without a server, a connection, a
-// recipient, an image or HTML; chainrun has none of these types and
-// refuses the file when it loads, naming the type.
+// pre-tool", "email pre-tool", "ocr pre-tool", "pdf_generate pre-tool")
+// and pretool-executor-extended.test.ts (state, vectors, json_parse,
+// cost_gate, embed_compare, graph_query, template_render,
+// approval_request, semantic_cache): OCC runs them against its own
+// stores and services; chainrun has none of these types and refuses the
+// file when it loads, naming the type.
 func TestOCCPreToolTypesChainrunLacks(t *testing.T) {
 	for _, tool := range []string{
 		"{type: mcp_call, inject_as: data, server: nonexistent, tool: test_tool, args: {}}",
@@ -217,6 +219,18 @@ func TestOCCPreToolTypesChainrunLacks(t *testing.T) {
 		"{type: email, inject_as: data, to: '', subject: ''}",
 		"{type: ocr, inject_as: data}",
 		"{type: pdf_generate, inject_as: data}",
+		// pretool-executor-extended.test.ts (b17e1ab): Tier 1-3 types
+		"{type: state_save, inject_as: data, key: test_key, value: test_val, scope: test}",
+		"{type: state_load, inject_as: data, key: test_key, scope: test, default: '(none)'}",
+		"{type: vector_index, inject_as: data, collection: docs, source: text}",
+		"{type: vector_query, inject_as: data, collection: docs, query: fox}",
+		"{type: json_parse, inject_as: data, input: '{}', json_path: a}",
+		"{type: cost_gate, inject_as: data, budget_usd: 10}",
+		"{type: embed_compare, inject_as: data, text_a: a, text_b: b}",
+		"{type: graph_query, inject_as: data}",
+		"{type: template_render, inject_as: data, template: x}",
+		"{type: approval_request, inject_as: data, title: t}",
+		"{type: semantic_cache, inject_as: data, query: q}",
 	} {
 		typ := strings.TrimSuffix(strings.Fields(tool)[1], ",")
 		_, err := chain.Parse("occ.yaml", []byte(occHead+"steps:\n  - {id: s, model: openai/m, prompt: '{data}', output_var: r, pre_tools: ["+tool+"]}\noutput: r\n"), chain.Options{})
@@ -253,5 +267,53 @@ output: result
 	res := runChain(t, "name: t\nsteps:\n  - {id: s, type: transform, operation: template, template_str: '{v}', pre_tools: [{type: http_fetch, inject_as: v, url: '"+srv.URL+"', body: 'y'}], output_var: result}\noutput: result\n", nil)
 	if res.Status != Succeeded || len(bodies) != 1 || bodies[0] != "GET:y" {
 		t.Fatalf("own format: status %s, received %q", res.Status, bodies)
+	}
+}
+
+// OCC b17e1ab pretool-executor-extended.test.ts, "ast_parse via
+// executor": "extracts functions from a file" — both the exported and
+// the unexported function of a TypeScript file are listed.
+func TestOCCPreToolASTParse(t *testing.T) {
+	ts := filepath.Join(t.TempDir(), "test.ts")
+	_ = os.WriteFile(ts, []byte("export function hello() {}\nfunction world() {}"), 0o644)
+	res := injected(t, "      - {type: ast_parse, inject_as: ast, path: '"+ts+"', extract: [functions]}\n", "{ast}")
+	if out := outputText(res); res.Status != Succeeded || !strings.Contains(out, "hello") || !strings.Contains(out, "world") {
+		t.Fatalf("status %s output %q (err %s)", res.Status, out, res.Error)
+	}
+}
+
+// OCC 53e3082 mcp-server/tests/pretools-new.test.ts, "read_file /
+// write_file improvements" ("accepts encoding field on read_file"), and
+// pretool-security.test.ts ("uses specified encoding"): read_file and
+// write_file take OCC's encoding (Node's names): latin1 reads each byte
+// as one character, base64 and hex give the bytes so written, and
+// write_file writes the content back in the same encoding; an encoding
+// OCC lacks is refused at load.
+func TestOCCPreToolFileEncoding(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "latin.txt"), []byte{'c', 'a', 'f', 0xe9}, 0o644)
+	cases := []struct{ encoding, want string }{
+		{"latin1", "café"},
+		{"utf-8", "caf\xe9"},
+		{"base64", "Y2Fm6Q=="},
+		{"hex", "636166e9"},
+	}
+	for _, tc := range cases {
+		res := injected(t, "      - {type: read_file, inject_as: v, path: '"+dir+"/latin.txt', encoding: "+tc.encoding+"}\n", "{v}")
+		if outputText(res) != tc.want {
+			t.Errorf("read as %s: %q, want %q (err %s)", tc.encoding, outputText(res), tc.want, res.Error)
+		}
+	}
+	for _, tc := range []struct{ encoding, content string }{{"latin1", "café"}, {"base64", "Y2Fm6Q=="}, {"hex", "636166e9"}} {
+		out := filepath.Join(dir, "out-"+tc.encoding)
+		res := injected(t, "      - {type: write_file, inject_as: v, path: '"+out+"', content: '"+tc.content+"', encoding: "+tc.encoding+"}\n", "{v}")
+		got, _ := os.ReadFile(out)
+		if res.Status != Succeeded || string(got) != "caf\xe9" {
+			t.Errorf("written as %s: %q (err %s)", tc.encoding, got, res.Error)
+		}
+	}
+	_, err := chain.Parse("occ.yaml", []byte(occHead+"steps:\n  - {id: s, model: openai/m, prompt: '{v}', pre_tools: [{type: read_file, inject_as: v, path: x, encoding: utf-16}]}\n"), chain.Options{})
+	if err == nil || !strings.Contains(err.Error(), `encoding "utf-16"`) {
+		t.Fatalf("err %v, want the encoding named", err)
 	}
 }

@@ -106,7 +106,7 @@ func (x *execution) preToolCache(s *chain.Step, sc scope, i int) (string, cache.
 		}
 		store = x.l.cache
 	}
-	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr}
+	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr, p.Encoding}
 	for _, t := range []*chain.Template{cp.Command, cp.Run, cp.URL, cp.Path, cp.Body, cp.Query} {
 		v, err := x.render(t, sc)
 		if err != nil || x.secrets.holds(v) {
@@ -157,8 +157,11 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		}
 	case "file":
 		out, err = x.file(s, sc, cp.Path, s.C().Cwd, false)
+		if err == nil && p.Encoding != "" {
+			out.value = textValue(decodeFile([]byte(out.value.Text), p.Encoding))
+		}
 	case "write_file":
-		out, err = x.writeFile(s, sc, cp, p.Append)
+		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
 	case "current_datetime":
 		out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
 	case "env_var":

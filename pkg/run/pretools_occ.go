@@ -52,16 +52,21 @@ func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) 
 
 // writeFile is a write_file pre_tool: content written (or appended) to
 // path, relative to the step's cwd, its directories made as needed; the
-// value is the path written. In a confined step it stays in the step's
-// directory, as a file step's read does.
-func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool) (outcome, error) {
+// value is the path written, the content in the encoding named (utf-8 by
+// default). In a confined step it stays in the step's directory, as a
+// file step's read does.
+func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool, encoding string) (outcome, error) {
 	p, err := x.render(cp.Path, sc)
 	if err != nil {
 		return outcome{}, err
 	}
-	content, err := x.render(cp.Content, sc)
+	text, err := x.render(cp.Content, sc)
 	if err != nil {
 		return outcome{}, err
+	}
+	content, err := encodeFile(text, encoding)
+	if err != nil {
+		return outcome{}, &permanentError{fmt.Errorf("write_file %s: %w", p, err)}
 	}
 	base, err := x.dir(s.C().Cwd, sc)
 	if err != nil {
@@ -99,7 +104,7 @@ func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool,
 			return outcome{}, writeError(err, p, "")
 		}
 	}
-	_, err = f.WriteString(content)
+	_, err = f.Write(content)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
