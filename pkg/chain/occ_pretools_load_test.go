@@ -50,3 +50,58 @@ func TestOCCPreToolChainsLoad(t *testing.T) {
 		})
 	}
 }
+
+// OCC 48a4d08 mcp-server/tests/webhook.test.ts, "Webhook schema
+// validation": a webhook with every optional field loads, each of OCC's
+// own spellings read with a note (webhook_retry: 3 is three retries after
+// the first attempt: four in all); every method loads; an invalid one
+// and a missing url are refused, naming the step.
+func TestOCCWebhookFieldsLoad(t *testing.T) {
+	full := `name: webhook-full
+steps:
+  - id: notify
+    type: webhook
+    webhook_url: "https://example.com/hook"
+    webhook_method: PUT
+    webhook_headers: {Authorization: "Bearer token123", X-Custom: "value"}
+    webhook_body: '{"message": "hello"}'
+    webhook_timeout_ms: 5000
+    webhook_retry: 3
+    webhook_success_status: [200, 201, 202]
+    prompt: "Send"
+    output_var: response
+output: response
+`
+	l, err := Parse("wh.yaml", []byte(full), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.Chain.Steps[0]
+	if s.Method != "PUT" || s.TimeoutMS != 5000 || s.Retry == nil || s.Retry.Max != 4 || len(s.SuccessStatus) != 3 || s.Headers["X-Custom"] != "value" {
+		t.Fatalf("method %s timeout %d retry %+v success %v headers %v", s.Method, s.TimeoutMS, s.Retry, s.SuccessStatus, s.Headers)
+	}
+	notes := 0
+	for _, w := range l.Warnings {
+		if strings.Contains(w.Message, "is OCC's own spelling") {
+			notes++
+		}
+	}
+	if notes != 7 {
+		t.Errorf("%d notes of OCC's spellings, want 7: %v", notes, l.Warnings)
+	}
+	for _, m := range []string{"POST", "PUT", "PATCH", "GET", "DELETE"} {
+		if _, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, webhook_url: 'https://example.com', webhook_method: "+m+", prompt: X, output_var: r}\noutput: r\n"), Options{}); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+	for _, tc := range []struct{ fields, want string }{
+		{"webhook_url: 'https://example.com', webhook_method: INVALID", `step "s1": a webhook's method is POST, PUT, PATCH, GET or DELETE, not "INVALID"`},
+		{"webhook_url: 'https://example.com', webhook_retry: -1", "webhook_retry: the retries after the first attempt"},
+		{"prompt: X", `step "s1": url is required for a webhook step`},
+	} {
+		_, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, "+tc.fields+", output_var: r}\noutput: r\n"), Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want %q", tc.fields, err, tc.want)
+		}
+	}
+}

@@ -154,7 +154,7 @@ output: o
 	}
 	d, w := l.Chain.Step("d"), l.Chain.Step("w")
 	if len(d.Agents) != 2 || d.Rounds != 2 || d.Strategy != "consensus" || w.URL != "http://127.0.0.1:9/h" || w.Method != "PUT" ||
-		w.Headers["X-Custom"] != "v" || w.Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 3 {
+		w.Headers["X-Custom"] != "v" || w.Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 4 { // webhook_retry: 3 is three retries after the first (OCC 13d9853 executor.ts)
 		t.Fatalf("debate %+v webhook %+v", d.DebateFields, w)
 	}
 	var notes []string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
@@ -471,3 +472,46 @@ func TestOCCTransformEdgeCases(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// OCC b17e1ab mcp-server/tests/executor-steps.test.ts, "Webhook steps"
+// ("retries on failure and eventually succeeds": webhook_retry: 3, two
+// 500s, then the answer; "throws after all retries exhausted":
+// webhook_retry: 1, two attempts), with 13d9853 executor.ts's reading of
+// webhook_retry (the retries after the first attempt) and
+// webhook_timeout_ms (each attempt's limit), and 48a4d08 webhook.test.ts
+// ("accepts webhook with all optional fields").
+func TestOCCWebhookRetryAndTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for OCC's one- and two-second retry delays")
+	}
+	var calls atomic.Int32
+	failFirst := int32(2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		if r.URL.Path == "/slow" {
+			time.Sleep(2 * time.Second)
+		}
+		if n <= failFirst {
+			http.Error(w, "server error", http.StatusInternalServerError)
+			return
+		}
+		_, _ = w.Write([]byte("success"))
+	}))
+	defer srv.Close()
+	hook := func(fields string) *Result {
+		calls.Store(0)
+		return runChain(t, occHead+"steps:\n  - {id: hook, type: webhook, prompt: webhook, output_var: result, webhook_url: '"+srv.URL+"/x', "+fields+"}\noutput: result\n", nil)
+	}
+	if res := hook("webhook_retry: 3"); res.Status != Succeeded || outputText(res) != "success" || calls.Load() != 3 {
+		t.Fatalf("webhook_retry 3: status %s output %q after %d calls (err %s)", res.Status, outputText(res), calls.Load(), res.Error)
+	}
+	if res := hook("webhook_retry: 1"); res.Status != Failed || calls.Load() != 2 {
+		t.Fatalf("webhook_retry 1: status %s after %d calls, want failed after 2", res.Status, calls.Load())
+	}
+	failFirst = 0
+	calls.Store(0)
+	res := runChain(t, occHead+"steps:\n  - {id: hook, type: webhook, prompt: webhook, output_var: result, webhook_url: '"+srv.URL+"/slow', webhook_timeout_ms: 200}\noutput: result\n", nil)
+	if res.Status != Failed || !strings.Contains(step(t, res, "hook").Error, "timed out") {
+		t.Fatalf("webhook_timeout_ms 200 against a 2 s answer: status %s, error %q", res.Status, step(t, res, "hook").Error)
+	}
+}
