@@ -26,8 +26,11 @@ func TestOCCFileReadAsOCC(t *testing.T) {
 			"{topic} is read as {input.topic}", "named topic"},
 		{"unknown context strategy", "{id: a, model: openai/m, depends_on: [src], prompt: '{s}', context_strategy: {src: compress_magic}}",
 			`"compress_magic" is not full, summarize or truncate:N: the value is passed in full`, `"compress_magic" is not full, summarize or truncate:N`},
-		{"secret env_var", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: GITHUB_TOKEN, inject_as: k}]}",
-			`var_name "GITHUB_TOKEN" names a secret: OCC reads it`, `var_name "GITHUB_TOKEN" names a secret (its name`},
+		{"secret env_var OCC reads", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: SESSION_COOKIE, inject_as: k}]}",
+			`var_name "SESSION_COOKIE" names a secret: OCC reads it`, `var_name "SESSION_COOKIE" names a secret (its name`},
+		// OCC c591dab mcp-server/src/pretool-executor.ts blocks GITHUB_TOKEN
+		{"secret env_var OCC will not read", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: GITHUB_TOKEN, inject_as: k}]}",
+			`var_name "GITHUB_TOKEN" is one OCC will not read`, `var_name "GITHUB_TOKEN" names a secret (its name`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

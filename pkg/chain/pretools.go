@@ -156,6 +156,19 @@ var secretEnvName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
 })
 
+// occBlockedEnvName matches the names OCC's env_var pre_tool will not
+// read (OCC c591dab…a9f962a mcp-server/src/pretool-executor.ts,
+// ENV_VAR_BLOCKED_PATTERNS): it gives their default_value instead.
+var occBlockedEnvName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|^(AWS|GCP|AZURE|GITHUB|NPM|DOCKER|CI|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|LD_PRELOAD|NODE_OPTIONS|PATH)$|^MONGO`)
+})
+
+// OCCBlockedEnvName reports whether OCC's env_var pre_tool refuses to
+// read the variable (a secret's name, or PATH, LD_PRELOAD, NODE_OPTIONS,
+// CI_…): in a file read as OCC's its value is the pre_tool's
+// default_value, as OCC gives it.
+func OCCBlockedEnvName(name string) bool { return occBlockedEnvName().MatchString(name) }
+
 // SecretEnvName reports whether an environment variable's name says it
 // holds a secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD, AWS_…), which an
 // env_var pre_tool refuses to read.
@@ -264,6 +277,9 @@ func (v *validator) preTools(s *Step) {
 			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
+		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
+			// OCC will not read it: its default_value is the value
+			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
 		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
 			// OCC reads it: the run does too, and never shows its value
 			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)

@@ -170,8 +170,8 @@ func TestOCCPreToolHTTPFetch(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	env := map[string]string{"TOKEN_SOURCE": "abc123"}
-	res := injected(t, "      - {type: env_var, var_name: TOKEN_SOURCE, inject_as: token}\n      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"/post', method: POST, headers: {Authorization: 'Bearer {token}'}, body: '{\"q\": \"test\"}'}\n", "{v}", WithEnv(env))
+	env := map[string]string{"BEARER_VALUE": "abc123"}
+	res := injected(t, "      - {type: env_var, var_name: BEARER_VALUE, inject_as: token}\n      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"/post', method: POST, headers: {Authorization: 'Bearer {token}'}, body: '{\"q\": \"test\"}'}\n", "{v}", WithEnv(env))
 	if res.Status != Succeeded || method != "POST" || auth != "Bearer abc123" || body != `{"q": "test"}` {
 		t.Fatalf("POST: status %s, sent %s %q %q (err %s)", res.Status, method, auth, body, res.Error)
 	}
@@ -315,5 +315,22 @@ func TestOCCPreToolFileEncoding(t *testing.T) {
 	_, err := chain.Parse("occ.yaml", []byte(occHead+"steps:\n  - {id: s, model: openai/m, prompt: '{v}', pre_tools: [{type: read_file, inject_as: v, path: x, encoding: utf-16}]}\n"), chain.Options{})
 	if err == nil || !strings.Contains(err.Error(), `encoding "utf-16"`) {
 		t.Fatalf("err %v, want the encoding named", err)
+	}
+}
+
+// OCC c591dab mcp-server/src/pretool-executor.ts, env_var (also at
+// 13d9853 and a9f962a): a name that matches ENV_VAR_BLOCKED_PATTERNS
+// (KEY, TOKEN, SECRET, … GITHUB_, CI_, PATH) is not read — "access
+// blocked", the value is default_value — so an OCC file's env_var of
+// GITHUB_TOKEN, CI_JOB_TOKEN or PATH injects its default_value, never the
+// variable, with a warning when the file loads.
+func TestOCCEnvVarOCCWillNotRead(t *testing.T) {
+	env := map[string]string{"GITHUB_TOKEN": "ghp_secret", "CI_JOB_TOKEN": "cijob", "PATH": "/usr/bin", "MY_APP_NAME": "app"}
+	res := injected(t, "      - {type: env_var, var_name: GITHUB_TOKEN, default_value: none, inject_as: a}\n"+
+		"      - {type: env_var, var_name: CI_JOB_TOKEN, inject_as: b}\n"+
+		"      - {type: env_var, var_name: PATH, default_value: '/bin', inject_as: c}\n"+
+		"      - {type: env_var, var_name: MY_APP_NAME, inject_as: d}\n", "{a}|{b}|{c}|{d}", WithEnv(env))
+	if res.Status != Succeeded || outputText(res) != "none||/bin|app" {
+		t.Fatalf("status %s output %q (err %s)", res.Status, outputText(res), res.Error)
 	}
 }

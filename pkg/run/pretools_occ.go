@@ -38,11 +38,16 @@ func datetime(now time.Time, zone, format string) string {
 
 // envVar is an env_var pre_tool's value: the variable, else its
 // default_value. A name that says it holds a secret was refused when the
-// chain loaded, unless the file is OCC's (whose value the run masks: see
-// setEnv); it is refused again here, should a chain bypass that.
+// chain loaded, unless the file is OCC's; it is refused again here,
+// should a chain bypass that. In an OCC file a name OCC will not read
+// gives its default_value, as OCC's does; another secret-named one is
+// read, its value masked (see setEnv).
 func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
 	if chain.SecretEnvName(p.VarName) && !s.OCC() {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
+	}
+	if s.OCC() && chain.OCCBlockedEnvName(p.VarName) {
+		return Value{Text: p.Default}, nil
 	}
 	if v, ok := getenv(p.VarName); ok {
 		return Value{Text: v}, nil
