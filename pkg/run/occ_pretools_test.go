@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -332,5 +333,33 @@ func TestOCCEnvVarOCCWillNotRead(t *testing.T) {
 		"      - {type: env_var, var_name: MY_APP_NAME, inject_as: d}\n", "{a}|{b}|{c}|{d}", WithEnv(env))
 	if res.Status != Succeeded || outputText(res) != "none||/bin|app" {
 		t.Fatalf("status %s output %q (err %s)", res.Status, outputText(res), res.Error)
+	}
+}
+
+// OCC c591dab mcp-server/src/pretool-executor.ts, current_datetime:
+// iso is new Date().toISOString() (UTC, milliseconds, Z, whatever the
+// timezone) and locale is toLocaleString("en-US", {timeZone, dateStyle:
+// "full", timeStyle: "medium"}); pretool-executor.test.ts ("returns ISO
+// format by default", "respects timezone parameter") pins their shape.
+// chainrun's own format writes RFC 3339 in the zone and a 24-hour clock
+// with the zone's name.
+func TestOCCCurrentDatetimeFormats(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 123e6, time.UTC)
+	clock := WithClock(func() time.Time { return at })
+	cases := []struct{ tool, occ, own string }{
+		{"{type: current_datetime, inject_as: v}", "2026-03-04T05:06:07.123Z", "2026-03-04T05:06:07Z"},
+		{"{type: current_datetime, inject_as: v, timezone: Europe/Paris}", "2026-03-04T05:06:07.123Z", "2026-03-04T06:06:07+01:00"},
+		{"{type: current_datetime, inject_as: v, format: locale, timezone: America/New_York}", "Wednesday, March 4, 2026 at 12:06:07 AM", "Wednesday, March 4, 2026 at 00:06:07 EST"},
+		{"{type: current_datetime, inject_as: v, format: locale}", "Wednesday, March 4, 2026 at 5:06:07 AM", "Wednesday, March 4, 2026 at 05:06:07 UTC"},
+		{"{type: current_datetime, inject_as: v, format: unix}", "1772600767", "1772600767"},
+	}
+	for _, tc := range cases {
+		if res := injected(t, "      - "+tc.tool+"\n", "{v}", clock); outputText(res) != tc.occ {
+			t.Errorf("OCC file, %s: %q, want %q (err %s)", tc.tool, outputText(res), tc.occ, res.Error)
+		}
+		own := runChain(t, "name: t\nsteps:\n  - {id: s, type: transform, operation: template, template_str: '{v}', pre_tools: ["+tc.tool+"], output_var: r}\noutput: r\n", nil, clock)
+		if outputText(own) != tc.own {
+			t.Errorf("own format, %s: %q, want %q", tc.tool, outputText(own), tc.own)
+		}
 	}
 }

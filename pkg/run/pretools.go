@@ -163,7 +163,11 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 	case "write_file":
 		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
 	case "current_datetime":
-		out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
+		if s.OCC() {
+			out.value = Value{Text: occDatetime(x.l.now(), p.Timezone, p.Format)}
+		} else {
+			out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
+		}
 	case "env_var":
 		out.value, err = envVar(s, p, x.getenv)
 	case "web_search":
