@@ -363,3 +363,21 @@ func TestOCCCurrentDatetimeFormats(t *testing.T) {
 		}
 	}
 }
+
+// OCC a9f962a mcp-server/tests/pretool-security.test.ts, "http_fetch —
+// response handling": "logs warning when json_path extraction fails" —
+// a response that is not JSON is injected whole, with a warning (OCC's
+// executor keeps it); chainrun's own format fails the pre_tool, which
+// then fails its step (on_error: fail, an http pre_tool's default).
+func TestOCCHTTPFetchJSONPathOfText(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("not json")) }))
+	defer srv.Close()
+	res := injected(t, "      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"', json_path: data.field}\n", "{v}")
+	if res.Status != Succeeded || outputText(res) != "not json" || !strings.Contains(strings.Join(res.Warnings, " "), "json_path data.field") {
+		t.Fatalf("status %s output %q warnings %q (err %s)", res.Status, outputText(res), res.Warnings, res.Error)
+	}
+	own := runChain(t, "name: t\nsteps:\n  - {id: s, type: transform, operation: template, template_str: '{v}', pre_tools: [{type: http, inject_as: v, url: '"+srv.URL+"', json_path: data.field}], output_var: r}\noutput: r\n", nil)
+	if own.Status != Failed || !strings.Contains(step(t, own, "s").Error, "not JSON") {
+		t.Fatalf("own format: status %s error %q", own.Status, step(t, own, "s").Error)
+	}
+}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -152,7 +153,12 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		}
 	case "http":
 		out, err = x.http(tctx, s, sc, cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
-		if err == nil && p.JSONPath != "" {
+		switch {
+		case err != nil || p.JSONPath == "":
+		case s.OCC() && !json.Valid([]byte(out.value.Text)):
+			// OCC's http_fetch keeps a response that is not JSON as it is
+			x.warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
+		default:
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
