@@ -11,13 +11,15 @@ import (
 // executor's time limit, read as timeout_ms with a note.
 var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms",
 	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
-	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry"}
+	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry",
+	"webhook_success_status": "success_status", "webhook_timeout_ms": "timeout_ms"}
 
 // olderNames are the aliases read with a note: OCC's own spellings of a
 // field, said so where they are written.
 var olderNames = map[string]string{"debate_agents": "a debate's agents", "debate_rounds": "a debate's rounds",
 	"debate_decision": "a debate's strategy", "webhook_url": "a webhook's url", "webhook_method": "a webhook's method",
-	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry"}
+	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry",
+	"webhook_success_status": "a webhook's success_status", "webhook_timeout_ms": "a webhook's timeout_ms"}
 
 // decodeStep fills a step from its mapping, by the tags of Step's
 // fields. A step whose kind does not exist is read no further than its id
@@ -81,6 +83,9 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	case k.Value == "steps":
 		decodePipelineSteps(d, s, v, prefix)
 		return true
+	case k.Value == "webhook_retry" && v.Kind == yaml.ScalarNode:
+		decodeWebhookRetry(d, s, v, prefix)
+		return true
 	case k.Value == "step_template":
 		decodeStepTemplate(d, s, v, prefix)
 		return true
@@ -119,4 +124,17 @@ func idOfPairs(pairs []pair) *pair {
 		}
 	}
 	return nil
+}
+
+// decodeWebhookRetry reads OCC's webhook_retry: N as OCC's webhook runs
+// it: N more attempts after the first, one second apart and then longer
+// (OCC waits 1 s, 2 s, … between them), where a step's retry: N is N
+// attempts in all. A mapping is read as a retry: block.
+func decodeWebhookRetry(d *diags, s *Step, v *yaml.Node, prefix string) {
+	var n int
+	if err := v.Load(&n); err != nil || n < 0 {
+		d.errorf(posOf(v), "%swebhook_retry: the retries after the first attempt, a number (0 or more), not %q", prefix, v.Value)
+		return
+	}
+	s.Retry = &Retry{Max: n + 1, DelayMS: 1000, Backoff: 2}
 }

@@ -11,7 +11,7 @@ import (
 // InputTypes are the types a chain's input may declare (OCC writes
 // inputs[].type): a value given for it that is not of its type is refused
 // before anything runs, naming the input. string and path take any text.
-var InputTypes = []string{"string", "number", "integer", "boolean", "url", "path", "array", "object"}
+var InputTypes = append([]string{"string", "number", "integer", "boolean", "url", "path", "array", "object"}, occInputTypes...)
 
 // CheckInputValue reports why text is not a value of input type typ, nil
 // when it is (or typ is empty or takes any text).
@@ -34,6 +34,10 @@ func CheckInputValue(typ, text string) error {
 		u, err := url.Parse(t)
 		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			return fmt.Errorf("%q is not an http or https URL (as https://example.com/page)", text)
+		}
+	case "json":
+		if !json.Valid([]byte(t)) {
+			return fmt.Errorf("%q is not JSON", text)
 		}
 	case "array", "object":
 		var v any

@@ -138,8 +138,10 @@ type Input struct {
 	// Type is the input's type: declared (OCC's inputs[].type), or the
 	// JSON Schema type a workflow's inputSchema gives it. A value given
 	// that is not of it is refused; a workflow's is converted to it.
-	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object: a value of another type is refused before the run starts."`
-	Pos  Pos    `yaml:"-"`
+	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object, or OCC's enum, text, json, file or image: a value of another type is refused before the run starts."`
+	// InputRules are OCC's typed-input rules and hints.
+	InputRules `yaml:",inline"`
+	Pos        Pos `yaml:"-"`
 }
 
 // Required reports whether a run must supply the input.
@@ -191,6 +193,7 @@ type PreTool struct {
 	Path     string            `yaml:"path" json:"path,omitempty" doc:"File to read (file, read_file), write (write_file) or parse (ast_parse: a file or a directory)."`
 	Content  string            `yaml:"content" json:"content,omitempty" doc:"What write_file writes."`
 	Append   bool              `yaml:"append" json:"append,omitempty" doc:"write_file appends instead of replacing the file."`
+	Encoding string            `yaml:"encoding" json:"encoding,omitempty" doc:"read_file and write_file: the file's encoding, as OCC names it: utf-8 (default), latin1, ascii, base64 or hex."`
 	Query    string            `yaml:"query" json:"query,omitempty" doc:"What web_search searches for."`
 	VarName  string            `yaml:"var_name" json:"var_name,omitempty" doc:"The environment variable env_var reads (never a secret: *_KEY, *_TOKEN, *_SECRET, *PASSWORD* … are refused)."`
 	Default  string            `yaml:"default_value" json:"default_value,omitempty" doc:"env_var's value when the variable is not set."`

@@ -26,32 +26,43 @@ func TestOCCFileReadAsOCC(t *testing.T) {
 			"{topic} is read as {input.topic}", "named topic"},
 		{"unknown context strategy", "{id: a, model: openai/m, depends_on: [src], prompt: '{s}', context_strategy: {src: compress_magic}}",
 			`"compress_magic" is not full, summarize or truncate:N: the value is passed in full`, `"compress_magic" is not full, summarize or truncate:N`},
-		{"secret env_var", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: GITHUB_TOKEN, inject_as: k}]}",
-			`var_name "GITHUB_TOKEN" names a secret: OCC reads it`, `var_name "GITHUB_TOKEN" names a secret (its name`},
+		{"secret env_var OCC reads", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: SESSION_COOKIE, inject_as: k}]}",
+			`var_name "SESSION_COOKIE" names a secret: OCC reads it`, `var_name "SESSION_COOKIE" names a secret (its name`},
+		// OCC c591dab mcp-server/src/pretool-executor.ts blocks GITHUB_TOKEN
+		{"secret env_var OCC will not read", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: env_var, var_name: GITHUB_TOKEN, inject_as: k}]}",
+			`var_name "GITHUB_TOKEN" is one OCC will not read`, `var_name "GITHUB_TOKEN" names a secret (its name`},
 	}
-	const src = "  - {id: src, type: cli, command: echo, output_var: s}\n"
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := "inputs: [{name: topic}]\nsteps:\n" + src + "  - " + tc.step + "\n"
-			l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), Options{})
-			if err != nil {
-				t.Fatalf("an OCC file is refused: %v", err)
-			}
-			if !l.Chain.OCC() {
-				t.Fatal("not read as OCC's")
-			}
-			found := false
-			for _, w := range l.Warnings {
-				found = found || strings.Contains(w.Message, tc.warning)
-			}
-			if !found {
-				t.Errorf("no warning %q in %v", tc.warning, l.Warnings)
-			}
-			_, err = Parse("c.yaml", []byte("name: c\n"+body), Options{})
-			if err == nil || !strings.Contains(err.Error(), tc.refusal) {
-				t.Errorf("chainrun's own format: want %q, got %v", tc.refusal, err)
-			}
+			occAndOwn(t, "inputs: [{name: topic}]\nsteps:\n"+occSource+"  - "+tc.step+"\n", tc.warning, tc.refusal)
 		})
+	}
+}
+
+// occSource is a step whose output_var s the cases read.
+const occSource = "  - {id: src, type: cli, command: echo, output_var: s}\n"
+
+// occAndOwn loads body as an OCC file, which must load with the warning,
+// and as chainrun's own, which must be refused with the refusal.
+func occAndOwn(t *testing.T, body, warning, refusal string) {
+	t.Helper()
+	l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), Options{})
+	if err != nil {
+		t.Fatalf("an OCC file is refused: %v", err)
+	}
+	if !l.Chain.OCC() {
+		t.Fatal("not read as OCC's")
+	}
+	found := false
+	for _, w := range l.Warnings {
+		found = found || strings.Contains(w.Message, warning)
+	}
+	if !found {
+		t.Errorf("no warning %q in %v", warning, l.Warnings)
+	}
+	_, err = Parse("c.yaml", []byte("name: c\n"+body), Options{})
+	if err == nil || !strings.Contains(err.Error(), refusal) {
+		t.Errorf("chainrun's own format: want %q, got %v", refusal, err)
 	}
 }
 
@@ -146,7 +157,7 @@ output: o
 	}
 	d, w := l.Chain.Step("d"), l.Chain.Step("w")
 	if len(d.Agents) != 2 || d.Rounds != 2 || d.Strategy != "consensus" || w.URL != "http://127.0.0.1:9/h" || w.Method != "PUT" ||
-		w.Headers["X-Custom"] != "v" || w.Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 3 {
+		w.Headers["X-Custom"] != "v" || w.Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 4 { // webhook_retry: 3 is three retries after the first (OCC 13d9853 executor.ts)
 		t.Fatalf("debate %+v webhook %+v", d.DebateFields, w)
 	}
 	var notes []string

@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"fmt"
+
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -14,6 +16,9 @@ type pipelineEntry struct {
 	DependsOn []string          `yaml:"depends_on"`
 	Condition string            `yaml:"condition"`
 	Inputs    map[string]string `yaml:"inputs"`
+	// SummarizeOutput is OCC's summarize_output: true, or a number of
+	// characters (see Step.PipedOutput).
+	SummarizeOutput any `yaml:"summarize_output"`
 }
 
 // decodePipeline reads an OCC pipeline's `chains:` as the steps they are:
@@ -31,12 +36,15 @@ func decodePipeline(d *diags, v *yaml.Node) []*Step {
 		s.Type, s.piped = string(KindChain), true
 		s.ID, s.Label, s.DependsOn, s.Condition, s.OutputVar = e.ID, e.Label, e.DependsOn, e.Condition, e.ID
 		s.Chain, s.With = e.Chain, e.Inputs
+		s.pipeSummary = decodePipeSummary(d, e.SummarizeOutput, pos["summarize_output"], s.ID)
 		for k, p := range pos {
 			switch k {
 			case "inputs":
 				s.FieldPos["with"] = p
 			case "id":
 				s.FieldPos[k], s.FieldPos["output_var"] = p, p
+			case "summarize_output":
+				// the entry's, not a chain step's field
 			default:
 				s.FieldPos[k] = p
 			}
@@ -44,4 +52,64 @@ func decodePipeline(d *diags, v *yaml.Node) []*Step {
 		out = append(out, s)
 	})
 	return out
+}
+
+// pipeSummary is what an OCC pipeline entry passes on of its chain's
+// output: set when the entry writes summarize_output, with a model's
+// summary (true) or the first limit characters (a number).
+type pipeSummary struct {
+	set       bool
+	summarize bool
+	limit     int
+}
+
+// OCC's pipeline thresholds: an output of at most pipeQuiet characters
+// is passed on as it is; summarize_output: true summarizes one over
+// PipeSummaryOver (and cuts it there when the summary fails); without
+// summarize_output, one over PipeAutoLimit is cut there.
+const (
+	pipeQuiet       = 500
+	PipeSummaryOver = 5000
+	PipeAutoLimit   = 100000
+)
+
+// PipeSummaryPrompt is OCC's question for summarize_output: true; the
+// chain's output follows it.
+const PipeSummaryPrompt = "Summarize concisely, preserving key technical details, decisions, and data:\n\n"
+
+// PipeSummaryLocals is the name the summary's prompt reads the chain's
+// output by.
+var PipeSummaryLocals = []string{"chain_output"}
+
+func decodePipeSummary(d *diags, v any, at Pos, id string) pipeSummary {
+	switch x := v.(type) {
+	case nil:
+		return pipeSummary{}
+	case bool:
+		return pipeSummary{set: x, summarize: x}
+	case int:
+		if x > 0 {
+			return pipeSummary{set: true, limit: x}
+		}
+	}
+	d.errorf(at, "chains: %s: summarize_output is true or a number of characters (more than 0), not %v", id, v)
+	return pipeSummary{}
+}
+
+// PipedOutput says what an OCC pipeline entry passes on of its chain's
+// output of n characters (OCC's pipeline executor): a model's summary
+// (summarize), the first cut characters and note (a line saying so), or,
+// when cut is 0, the output as it is.
+func (s *Step) PipedOutput(n int) (summarize bool, cut int, note string) {
+	p := s.pipeSummary
+	switch {
+	case !s.piped:
+	case p.summarize && n > pipeQuiet && n > PipeSummaryOver:
+		return true, PipeSummaryOver, "[truncated — summarization failed]"
+	case p.set && !p.summarize && n > pipeQuiet && n > p.limit:
+		return false, p.limit, fmt.Sprintf("[truncated from %d chars]", n)
+	case !p.set && n > PipeAutoLimit:
+		return false, PipeAutoLimit, fmt.Sprintf("[auto-truncated from %d chars]", n)
+	}
+	return false, 0, ""
 }

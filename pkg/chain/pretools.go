@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -42,12 +43,14 @@ var preToolUnits = []*preToolUnit{
 	{name: "bash", occ: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
 		return needs(p.Command == "", "command (the script sh runs)")
 	}},
-	{name: "read_file", alias: "file", occ: true, fields: []string{"path"}, check: needsPath},
-	{name: "write_file", occ: true, fields: []string{"path", "content", "append"}, check: func(p *PreTool) string {
+	{name: "read_file", alias: "file", occ: true, fields: []string{"path", "encoding"}, check: func(p *PreTool) string {
+		return cmp.Or(checkEncoding(p), needsPath(p))
+	}},
+	{name: "write_file", occ: true, fields: []string{"path", "content", "append", "encoding"}, check: func(p *PreTool) string {
 		if p.CacheTTL > 0 {
 			return "cache_ttl_minutes does not apply: a write_file pre_tool writes every time"
 		}
-		return needsPath(p)
+		return cmp.Or(checkEncoding(p), needsPath(p))
 	}},
 	{name: "env_var", occ: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
 	{name: "web_search", occ: true, fields: []string{"query"}, check: func(p *PreTool) string {
@@ -108,6 +111,18 @@ func (p PreTool) ErrorMode() string {
 	return "fail"
 }
 
+// FileEncodings are the encodings read_file and write_file take (OCC's,
+// as Node names them; utf8 and binary are other names of utf-8 and
+// latin1).
+var FileEncodings = []string{"utf-8", "utf8", "latin1", "binary", "ascii", "base64", "hex"}
+
+func checkEncoding(p *PreTool) string {
+	if p.Encoding != "" && !slices.Contains(FileEncodings, strings.ToLower(p.Encoding)) {
+		return fmt.Sprintf("encoding %q: use %s", p.Encoding, strings.Join(FileEncodings, ", "))
+	}
+	return ""
+}
+
 // ASTExtracts are what an ast_parse pre_tool can list.
 var ASTExtracts = []string{"functions", "classes", "types", "imports", "exports"}
 
@@ -140,6 +155,19 @@ func checkDatetime(p *PreTool) string {
 var secretEnvName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
 })
+
+// occBlockedEnvName matches the names OCC's env_var pre_tool will not
+// read (OCC c591dab…a9f962a mcp-server/src/pretool-executor.ts,
+// ENV_VAR_BLOCKED_PATTERNS): it gives their default_value instead.
+var occBlockedEnvName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|^(AWS|GCP|AZURE|GITHUB|NPM|DOCKER|CI|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|LD_PRELOAD|NODE_OPTIONS|PATH)$|^MONGO`)
+})
+
+// OCCBlockedEnvName reports whether OCC's env_var pre_tool refuses to
+// read the variable (a secret's name, or PATH, LD_PRELOAD, NODE_OPTIONS,
+// CI_…): in a file read as OCC's its value is the pre_tool's
+// default_value, as OCC gives it.
+func OCCBlockedEnvName(name string) bool { return occBlockedEnvName().MatchString(name) }
 
 // SecretEnvName reports whether an environment variable's name says it
 // holds a secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD, AWS_…), which an
@@ -233,10 +261,15 @@ func fieldOfAnyPreTool(k string) bool {
 // preTools checks a step's pre_tools and compiles their templates.
 func (v *validator) preTools(s *Step) {
 	seen := map[string]bool{}
-	for _, p := range s.PreTools {
+	for i, p := range s.PreTools {
 		at := p.Pos
 		if at.Line == 0 {
 			at = s.At("pre_tools")
+		}
+		if v.c.occ && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
+			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
+			v.d.warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
+			s.PreTools[i].Body, p.Body = "", ""
 		}
 		u := preToolUnitOf(p.Type)
 		switch {
@@ -244,6 +277,9 @@ func (v *validator) preTools(s *Step) {
 			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
+		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
+			// OCC will not read it: its default_value is the value
+			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
 		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
 			// OCC reads it: the run does too, and never shows its value
 			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)

@@ -123,7 +123,7 @@ func TestOCCFilesWithPreTools(t *testing.T) {
 func TestInputTypes(t *testing.T) {
 	mustParse(t, "name: c\ninputs:\n  - {name: u, type: url, default: 'https://en.wikipedia.org/wiki/X'}\n  - {name: s, type: string}\nsteps:\n  - {id: a, type: cli, command: echo}\n")
 	cases := []struct{ src, want string }{
-		{"  - {name: u, type: uri}\n", `c.yaml:3:5: input "u": type "uri" (did you mean url?): use string, number, integer, boolean, url, path, array, object`},
+		{"  - {name: u, type: uri}\n", `c.yaml:3:5: input "u": type "uri" (did you mean url?): use string, number, integer, boolean, url, path, array, object, enum, text, json, file, image`},
 		{"  - {name: n, type: number, default: many}\n", `c.yaml:3:5: input "n": default: "many" is not a number`},
 	}
 	for _, tc := range cases {

@@ -80,6 +80,7 @@ type Step struct {
 	LoopFields
 	MergeFields
 	DebateFields
+	WebhookFields
 	BrowserFields
 
 	// Kind is Type normalised (shell → cli, empty → agent).
@@ -133,6 +134,9 @@ type Step struct {
 	// piped marks a chain of an OCC pipeline: its output is kept by its
 	// id whether or not another reads it.
 	piped bool
+	// pipeSummary is an OCC pipeline entry's summarize_output (see
+	// PipedOutput).
+	pipeSummary pipeSummary
 	// occ marks a step of a file read as OCC's (occ_reading.go).
 	occ bool
 	// lifecycle is the handler a step of handlers: belongs to

@@ -34,3 +34,23 @@ var callKind = kindUnit{
 		c.With = v.templates(s, "with", s.With)
 	},
 }
+
+// A pipeline entry's summarize_output: true asks a model (the run's) for
+// the summary it passes on: its model step is made and compiled with the
+// step (set here: the kinds' table cannot refer to itself).
+func init() {
+	check, compile := callKind.check, callKind.compile
+	callKind.check = func(v *validator, s *Step) {
+		check(v, s)
+		if s.pipeSummary.summarize {
+			s.modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
+			s.modelStep.locals = PipeSummaryLocals
+		}
+	}
+	callKind.compile = func(v *validator, s *Step, c *Compiled) {
+		compile(v, s, c)
+		if s.modelStep != nil {
+			v.compile(s.modelStep)
+		}
+	}
+}

@@ -118,11 +118,27 @@ func checkDebate(v *validator, s *Step) {
 	s.modelStep.locals = DebateLocals[1:]
 }
 
-// WebhookFields configure nothing of their own: a webhook step is an http
-// step (its url, method, headers, body and security rules) that POSTs by
-// default, and whose default body is a JSON payload of the run.
+// WebhookFields configure what a webhook step adds to an http step (its
+// url, method, headers, body and security rules), which POSTs by default
+// and whose default body is a JSON payload of the run: OCC's list of the
+// statuses that mean success.
+type WebhookFields struct {
+	SuccessStatus []int `yaml:"success_status" doc:"webhook: the HTTP statuses that mean success (OCC's webhook_success_status; default any 2xx): any other fails the step."`
+}
+
+// StatusFails reports whether a response's status fails an http or
+// webhook step: one outside success_status when the step lists them,
+// else one outside 2xx unless fail_on_status is false.
+func (s *Step) StatusFails(status int) bool {
+	if len(s.SuccessStatus) > 0 {
+		return !slices.Contains(s.SuccessStatus, status)
+	}
+	return (status < 200 || status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus)
+}
+
 var webhookKind = kindUnit{
 	kind:    KindWebhook,
+	body:    reflect.TypeFor[WebhookFields](),
 	also:    []string{"url", "method", "headers", "body", "fail_on_status", "idempotencyKey", "prompt"},
 	ignored: []string{"model"},
 	check: func(v *validator, s *Step) {
@@ -135,6 +151,11 @@ var webhookKind = kindUnit{
 		}
 		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
 			v.d.errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
+		}
+		if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.c.occ {
+			// OCC's webhook builds no body for GET and DELETE
+			v.d.warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
+			s.Body, s.BodyData = "", nil
 		}
 	},
 	compile: compileHTTP,

@@ -39,6 +39,11 @@ const (
 	OpFromJSON    = "from_json"
 )
 
+// OpPassThrough is what OCC's executor does for a transform without an
+// operation it knows: the input is the output. No file writes it; an OCC
+// file's transform without expr, or with an unknown operation, runs so.
+const OpPassThrough = "(pass through)"
+
 // TransformOperations are OCC's transform operations.
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
@@ -65,6 +70,7 @@ var transformKind = kindUnit{
 }
 
 func checkTransform(v *validator, s *Step) {
+	occPassThrough(v, s)
 	op := s.Operation
 	switch {
 	case s.Expr == "" && op == "":
@@ -80,7 +86,7 @@ func checkTransform(v *validator, s *Step) {
 			}
 		}
 		return
-	case !slices.Contains(TransformOperations, op):
+	case !slices.Contains(TransformOperations, op) && op != OpPassThrough:
 		v.d.errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
 		return
 	}
@@ -90,7 +96,10 @@ func checkTransform(v *validator, s *Step) {
 			v.d.errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
 		}
 	}
-	if s.Regex != "" {
+	if _, set := s.FieldPos["regex"]; set && s.Regex == "" {
+		emptyRegex(v, s)
+	}
+	if _, set := s.FieldPos["regex"]; set || s.Regex != "" {
 		re, err := regexp.Compile(s.Regex)
 		if err != nil {
 			v.d.errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
@@ -109,6 +118,35 @@ func checkTransform(v *validator, s *Step) {
 			v.d.errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
 		}
 	}
+}
+
+// occPassThrough reads, in an OCC file, a transform without expr or
+// operation, or with an operation OCC does not have, as OCC's executor
+// runs it: its input (input_var, else the prompt) is its output, with a
+// warning; chainrun's own format refuses both.
+func occPassThrough(v *validator, s *Step) {
+	if !v.c.occ || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
+		return
+	}
+	if s.Operation == "" {
+		v.d.warnf(s.Pos, "%s: no operation: the input is the output, as OCC runs it (chainrun's own format asks for expr or operation)", s.subject())
+	} else {
+		v.d.warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as OCC runs it (chainrun's own format refuses it; operations are %s)",
+			s.subject(), s.Operation, didYouMean(s.Operation, TransformOperations), strings.Join(TransformOperations, ", "))
+	}
+	s.Operation = OpPassThrough
+}
+
+// emptyRegex judges a regex: ” — in an OCC file it means what OCC's
+// executor makes of it (replace leaves the text unchanged; filter keeps
+// every line; regex_match finds the empty matches), with a warning; in
+// chainrun's own format it is a mistake, refused.
+func emptyRegex(v *validator, s *Step) {
+	if !v.c.occ {
+		v.d.errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Operation)
+		return
+	}
+	v.d.warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as OCC runs it (chainrun's own format refuses it)", s.subject())
 }
 
 func compileOperation(v *validator, s *Step, c *Compiled) {

@@ -220,6 +220,8 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
 		case in.Default != nil && CheckInputValue(in.Type, *in.Default) != nil:
 			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, CheckInputValue(in.Type, *in.Default))
+		default:
+			v.inputRules(in)
 		}
 		seen[in.Name] = true
 	}

@@ -75,7 +75,33 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	if res.Output != nil {
 		used.value = dataValue(res.Output)
 	}
-	return used, nil
+	return x.pipedOutput(ctx, s, sc, used), nil
+}
+
+// pipedOutput is what an OCC pipeline entry passes on of its chain's
+// output (chain.Step.PipedOutput): a summary by the run's model, which
+// counts as the step's model use, else the output cut with a line saying
+// so, with a warning.
+func (x *execution) pipedOutput(ctx context.Context, s *chain.Step, sc scope, got outcome) outcome {
+	text := []rune(got.value.Text)
+	summarize, cut, note := s.PipedOutput(len(text))
+	if summarize {
+		sum, err := x.ask(ctx, s.ModelStep(), sc.with(chain.PipeSummaryLocals[0], got.value))
+		got.usage.add(sum.usage)
+		if err == nil {
+			got.value = sum.value
+			return got
+		}
+		x.warn(fmt.Sprintf("step %q: summarize_output: the summary failed (%v): its first %d characters are passed on, as OCC does", s.ID, err, cut))
+	}
+	if cut == 0 {
+		return got
+	}
+	if !summarize && !strings.HasPrefix(note, "[truncated from") {
+		x.warn(fmt.Sprintf("step %q: the chain's output of %d characters is cut to %d, as OCC's pipeline cuts one without summarize_output", s.ID, len(text), cut))
+	}
+	got.value = textValue(string(text[:cut]) + "\n" + note)
+	return got
 }
 
 // preflightCall checks, before anything runs, that a chain step can call

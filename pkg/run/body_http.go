@@ -94,8 +94,8 @@ func (x *execution) send(ctx context.Context, s *chain.Step, req executor.HTTPRe
 		return outcome{}, err
 	}
 	out := outcome{value: textValue(resp.Body), status: resp.Status}
-	if (resp.Status < 200 || resp.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
-		return out, fmt.Errorf("HTTP %d from %s %s (set fail_on_status: false to accept it): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), clip(strings.TrimSpace(resp.Body), 200))
+	if s.StatusFails(resp.Status) {
+		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), acceptHint(s), clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }
@@ -117,4 +117,12 @@ func urlSource(s *chain.Step, url *chain.Template) string {
 		return strings.Join(names, ", ") + " in " + at
 	}
 	return at
+}
+
+// acceptHint says how a step would accept a status it failed on.
+func acceptHint(s *chain.Step) string {
+	if len(s.SuccessStatus) > 0 {
+		return fmt.Sprintf("success_status lists %v", s.SuccessStatus)
+	}
+	return "set fail_on_status: false to accept it"
 }

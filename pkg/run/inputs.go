@@ -49,6 +49,7 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 	}
 	var problems []string
 	typed := map[string]any{}
+	given = occEmptyIsMissing(c, given)
 	for _, k := range slices.Sorted(maps.Keys(given)) {
 		in := c.Input(k)
 		if in == nil {
@@ -60,6 +61,9 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 			continue
 		}
 		v, err := convertInput(given[k], in.Type)
+		if err == nil {
+			err = in.CheckRules(given[k])
+		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("input %q: %v", k, err))
 			continue
@@ -151,6 +155,23 @@ func Masked(c *chain.Chain, inputs map[string]string) map[string]string {
 			v = "***"
 		}
 		out[k] = v
+	}
+	return out
+}
+
+// occEmptyIsMissing drops, in a file read as OCC's, the declared inputs
+// given as "": OCC's executor takes an empty value as not given, so its
+// default applies and a required one is missing. chainrun's own format
+// keeps "" as the value given.
+func occEmptyIsMissing(c *chain.Chain, given map[string]string) map[string]string {
+	if !c.OCC() {
+		return given
+	}
+	out := make(map[string]string, len(given))
+	for k, v := range given {
+		if v != "" || c.Input(k) == nil {
+			out[k] = v
+		}
 	}
 	return out
 }

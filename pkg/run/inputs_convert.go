@@ -25,7 +25,7 @@ func convertInput(text, typ string) (any, error) {
 	case "boolean":
 		b, _ := strconv.ParseBool(t)
 		return b, nil
-	case "array", "object":
+	case "array", "object", "json":
 		var v any
 		_ = json.Unmarshal([]byte(text), &v)
 		return v, nil

@@ -184,9 +184,11 @@ output: a
 }
 
 // OCC c591dab mcp-server/tests/pretool-executor.test.ts (env_var reads a
-// variable, whatever its name): an OCC file's env_var pre_tool may read
-// a credential-like variable; the prompt gets it, and no view of the run
-// (result, events) shows it.
+// variable) and mcp-server/src/pretool-executor.ts (a name that matches
+// none of ENV_VAR_BLOCKED_PATTERNS is read): an OCC file's env_var
+// pre_tool may read a variable chainrun's own format takes for a secret
+// (SESSION_COOKIE; OCC blocks KEY, TOKEN… itself: TestOCCEnvVarOCCWillNotRead);
+// the prompt gets it, and no view of the run (result, events) shows it.
 func TestOCCEnvVarSecretIsReadAndMasked(t *testing.T) {
 	s := echoServer()
 	defer s.Close()
@@ -196,10 +198,10 @@ func TestOCCEnvVarSecretIsReadAndMasked(t *testing.T) {
   - id: ask
     model: openai/m
     prompt: "key {k}"
-    pre_tools: [{type: env_var, var_name: SERVICE_API_KEY, inject_as: k}]
+    pre_tools: [{type: env_var, var_name: SESSION_COOKIE, inject_as: k}]
     output_var: a
 output: a
-`, nil, WithModels(registryFor(s, nil)), WithEnv(map[string]string{"SERVICE_API_KEY": secret}), WithEvents(rec))
+`, nil, WithModels(registryFor(s, nil)), WithEnv(map[string]string{"SESSION_COOKIE": secret}), WithEvents(rec))
 	if res.Status != Succeeded || s.Requests()[0].LastUserMessage() != "key "+secret {
 		t.Fatalf("status %s err %s; the model was sent %q", res.Status, res.Error, s.Requests()[0].LastUserMessage())
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -68,6 +69,7 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 		return err
 	})
 	if err == nil {
+		out.value = x.occCapped(s, p, out.value)
 		if key != "" {
 			_ = store.Put(key, out.value.Text, time.Duration(p.CacheTTL)*time.Minute)
 		}
@@ -78,6 +80,9 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 	}
 	switch p.ErrorMode() {
 	case "inject":
+		if s.OCC() {
+			return Value{Text: "[PRE-TOOL ERROR: " + err.Error() + "]"}, nil // OCC's own text
+		}
 		return Value{Text: "error: " + err.Error()}, nil
 	case "skip":
 		return Value{}, nil
@@ -102,7 +107,7 @@ func (x *execution) preToolCache(s *chain.Step, sc scope, i int) (string, cache.
 		}
 		store = x.l.cache
 	}
-	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr}
+	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr, p.Encoding}
 	for _, t := range []*chain.Template{cp.Command, cp.Run, cp.URL, cp.Path, cp.Body, cp.Query} {
 		v, err := x.render(t, sc)
 		if err != nil || x.secrets.holds(v) {
@@ -148,15 +153,27 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		}
 	case "http":
 		out, err = x.http(tctx, s, sc, cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
-		if err == nil && p.JSONPath != "" {
+		switch {
+		case err != nil || p.JSONPath == "":
+		case s.OCC() && !json.Valid([]byte(out.value.Text)):
+			// OCC's http_fetch keeps a response that is not JSON as it is
+			x.warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
+		default:
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
 		out, err = x.file(s, sc, cp.Path, s.C().Cwd, false)
+		if err == nil && p.Encoding != "" {
+			out.value = textValue(decodeFile([]byte(out.value.Text), p.Encoding))
+		}
 	case "write_file":
-		out, err = x.writeFile(s, sc, cp, p.Append)
+		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
 	case "current_datetime":
-		out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
+		if s.OCC() {
+			out.value = Value{Text: occDatetime(x.l.now(), p.Timezone, p.Format)}
+		} else {
+			out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
+		}
 	case "env_var":
 		out.value, err = envVar(s, p, x.getenv)
 	case "web_search":
@@ -170,4 +187,24 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		err = fmt.Errorf("timed out after %s (%s)", limit, what)
 	}
 	return out, err
+}
+
+// occPreToolCap is the most characters OCC's read_file and http_fetch
+// inject: the rest is cut, with "[truncated]" on a line of its own.
+const occPreToolCap = 50000
+
+// occCapped is what OCC injects of a read_file or http_fetch value in a
+// file read as OCC's: at most occPreToolCap characters, then
+// "\n[truncated]" (a warning says so). chainrun's own format injects the
+// whole value (up to its 8 MiB read limit).
+func (x *execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
+	if !s.OCC() || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= occPreToolCap {
+		return v
+	}
+	r := []rune(v.Text)
+	if len(r) <= occPreToolCap {
+		return v
+	}
+	x.warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
+	return textValue(string(r[:occPreToolCap]) + "\n[truncated]")
 }

@@ -36,13 +36,39 @@ func datetime(now time.Time, zone, format string) string {
 	return now.Format(time.RFC3339)
 }
 
+// occDatetime is a current_datetime pre_tool's value in a file read as
+// OCC's, as OCC's Node code writes it: iso is toISOString (UTC, with
+// milliseconds and Z, whatever the time zone), locale is en-US's full
+// date and medium time in the zone ("Wednesday, March 4, 2026 at 5:06:07
+// AM"); unix and date as chainrun writes them.
+func occDatetime(now time.Time, zone, format string) string {
+	switch format {
+	case "", "iso":
+		return now.UTC().Format("2006-01-02T15:04:05.000Z")
+	case "locale":
+		if zone == "" {
+			zone = "UTC"
+		}
+		if loc, err := time.LoadLocation(zone); err == nil {
+			now = now.In(loc)
+		}
+		return now.Format("Monday, January 2, 2006 at 3:04:05 PM")
+	}
+	return datetime(now, zone, format)
+}
+
 // envVar is an env_var pre_tool's value: the variable, else its
 // default_value. A name that says it holds a secret was refused when the
-// chain loaded, unless the file is OCC's (whose value the run masks: see
-// setEnv); it is refused again here, should a chain bypass that.
+// chain loaded, unless the file is OCC's; it is refused again here,
+// should a chain bypass that. In an OCC file a name OCC will not read
+// gives its default_value, as OCC's does; another secret-named one is
+// read, its value masked (see setEnv).
 func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
 	if chain.SecretEnvName(p.VarName) && !s.OCC() {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
+	}
+	if s.OCC() && chain.OCCBlockedEnvName(p.VarName) {
+		return Value{Text: p.Default}, nil
 	}
 	if v, ok := getenv(p.VarName); ok {
 		return Value{Text: v}, nil
@@ -52,16 +78,21 @@ func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) 
 
 // writeFile is a write_file pre_tool: content written (or appended) to
 // path, relative to the step's cwd, its directories made as needed; the
-// value is the path written. In a confined step it stays in the step's
-// directory, as a file step's read does.
-func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool) (outcome, error) {
+// value is the path written, the content in the encoding named (utf-8 by
+// default). In a confined step it stays in the step's directory, as a
+// file step's read does.
+func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool, encoding string) (outcome, error) {
 	p, err := x.render(cp.Path, sc)
 	if err != nil {
 		return outcome{}, err
 	}
-	content, err := x.render(cp.Content, sc)
+	text, err := x.render(cp.Content, sc)
 	if err != nil {
 		return outcome{}, err
+	}
+	content, err := encodeFile(text, encoding)
+	if err != nil {
+		return outcome{}, &permanentError{fmt.Errorf("write_file %s: %w", p, err)}
 	}
 	base, err := x.dir(s.C().Cwd, sc)
 	if err != nil {
@@ -99,7 +130,7 @@ func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool,
 			return outcome{}, writeError(err, p, "")
 		}
 	}
-	_, err = f.WriteString(content)
+	_, err = f.Write(content)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

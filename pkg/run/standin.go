@@ -59,9 +59,9 @@ func canned(s *chain.Step, c Canned) (outcome, error) {
 	if s.Kind == chain.KindCLI {
 		return exitValue(s, out, err)
 	}
-	if err == nil && c.Status != 0 && (c.Status < 200 || c.Status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus) {
+	if err == nil && c.Status != 0 && s.StatusFails(c.Status) {
 		// as a real response with that status would
-		err = fmt.Errorf("HTTP %d (mocked; set fail_on_status: false to accept it): %s", c.Status, strings.TrimSpace(c.Output))
+		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, acceptHint(s), strings.TrimSpace(c.Output))
 	}
 	return out, err
 }

@@ -40,11 +40,17 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 			}
 		case strategy == "summarize" && v != "":
 			summary, serr := x.summarize(ctx, s, t, r.Name, v)
-			if serr != nil {
+			switch {
+			case serr != nil && s.OCC() && ctx.Err() == nil:
+				// OCC's applyContextStrategy keeps the value when its
+				// summary fails, and says so
+				x.warn(fmt.Sprintf("step %q: %v: the value is passed in full, as OCC passes it (chainrun's own format fails the step)", s.ID, serr))
+			case serr != nil:
 				failure = serr
 				return "", false, serr
+			default:
+				v = summary
 			}
-			v = summary
 		}
 		return v, ok, err
 	}

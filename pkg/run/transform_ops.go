@@ -44,6 +44,11 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 	switch s.Operation {
 	case chain.OpJSONExtract:
 		d, err := jsonOf(in)
+		if err != nil && s.OCC() {
+			// OCC's executor writes the error into the output and goes on
+			x.warn(fmt.Sprintf("step %q: json_extract: %s is not JSON: the output is OCC's error text (chainrun's own format fails the step)", s.ID, inputName(s)))
+			return text(fmt.Sprintf("[JSON parse error: %v]", err))
+		}
 		if err != nil {
 			return fail("%s is not JSON: %v", inputName(s), err)
 		}
@@ -75,6 +80,9 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		}
 		return text(occTruncated(in.Text, limit))
 	case chain.OpReplace:
+		if s.Regex == "" {
+			return text(in.Text) // OCC's: no pattern, nothing replaced
+		}
 		return text(s.Pattern().ReplaceAllString(in.Text, s.TemplateStr))
 	case chain.OpFilter:
 		var keep []string
@@ -110,6 +118,8 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		return text(strings.Join(parts, sep))
 	case chain.OpFromJSON:
 		return text(readable(in))
+	case chain.OpPassThrough:
+		return outcome{value: in}, nil
 	}
 	return fail("unknown operation")
 }
