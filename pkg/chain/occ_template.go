@@ -1,0 +1,58 @@
+package chain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file reads a template of a file read as OCC's as OCC's resolver
+// does (OCC mcp-server/src/utils.ts, resolveVariables): a reference
+// that names nothing stays as written, with a warning where chainrun's
+// own format would refuse it. How its value is found is Ref.resolved's.
+
+// occRef reads one reference of an OCC file's template. It marks r as
+// OCC's and returns the text that stands for it, with lit true, when it
+// names nothing (a likely typo, which chainrun's own format refuses):
+// its fallback, else the reference as written.
+func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool) {
+	r.OCC = true
+	if why := v.namesNothing(s, r); why != "" {
+		v.warnNothing(s, field, r, why)
+		if r.Fallback != nil {
+			return *r.Fallback, true
+		}
+		return r.Raw, true
+	}
+	return "", false
+}
+
+// warnNothing says that a reference naming nothing is read as OCC reads
+// it: its fallback, else its own text.
+func (v *validator) warnNothing(s *Step, field string, r *Ref, why string) {
+	how := "is left as written, as OCC leaves it"
+	if r.Fallback != nil {
+		how = "gives its fallback " + strconv.Quote(*r.Fallback) + ", as OCC reads it"
+	}
+	v.d.warnf(s.At(field), "%s: %s: %s %s (%s): a likely typo, which chainrun's own format refuses",
+		s.subject(), field, r.Raw, how, why)
+}
+
+// namesNothing says why r names no input, output, pre_tool or item of
+// the file at all ("" when it names one): OCC resolves such a reference
+// to nothing, ever.
+func (v *validator) namesNothing(s *Step, r *Ref) string {
+	if r.Name == "input" {
+		if len(r.Path) == 1 && !v.hasInput(r.Path[0]) {
+			return "no input is named " + r.Path[0]
+		}
+		return ""
+	}
+	if v.produce[r.Name] != nil || v.c.Input(r.Name) != nil {
+		return ""
+	}
+	why := scope{v: v, s: s}.check(r.Name)
+	if !strings.HasPrefix(why, "no input, step output_var") {
+		return ""
+	}
+	return why
+}

@@ -1,0 +1,70 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+)
+
+// A file read as OCC's fills its templates as OCC's resolver does (OCC
+// mcp-server/src/utils.ts resolveVariables; mcp-server/src/executor.ts,
+// where a step its condition skips stores "" and a step a router leaves
+// out stores nothing): a fallback for a step the router left out, none
+// for a step skipped by its condition (its value is ""), a reference that
+// names nothing left as written, an unquoted fallback read as OCC reads it.
+func TestOCCTemplatesRunAsOCC(t *testing.T) {
+	const src = `
+name: t
+version: "1.0"
+inputs: [{name: topic}]
+steps:
+  - id: classify
+    type: router
+    model: anthropic/claude-sonnet-4-6
+    prompt: "kind?"
+    routes: {web: [ui], lib: [docs]}
+    output_var: kind
+  - {id: ui, type: cli, command: echo, args: [ui], depends_on: [classify], output_var: ui_out}
+  - {id: docs, type: cli, command: echo, args: [docs], depends_on: [classify], output_var: docs_out}
+  - {id: off, type: cli, command: echo, args: ["off"], condition: '{topic} == "none"', output_var: off_out}
+  - id: report
+    type: cli
+    command: echo
+    args: ['{ui_out|"N/A"};{docs_out|"N/A — not on this route"};{off_out|"fb"};{tpoic};{topic|none};{input.missing|dflt};{kind.x}']
+    depends_on: [ui, docs, off]
+    output_var: out
+output: out
+`
+	s := llmtest.New(llmtest.Reply{Text: "web"})
+	defer s.Close()
+	res := runChain(t, src, map[string]string{"topic": "ai"}, WithModels(registryFor(s, nil)))
+	if res.Status != Succeeded {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	if want := "ui;N/A — not on this route;;{tpoic};ai;dflt;web"; res.Output != want {
+		t.Errorf("output %#v, want %q", res.Output, want)
+	}
+}
+
+// chainrun's own format keeps its fallback rule: a step skipped by its
+// condition is empty, and an empty value takes the fallback; the same
+// steps in a file read as OCC's keep the empty value, as OCC does. The
+// OCC file's condition reads a declared input as {input.topic} (once
+// misread as {input.input.topic}, refused).
+func TestOCCFallbackOnlyForAbsent(t *testing.T) {
+	const steps = `inputs: [{name: topic}]
+steps:
+  - {id: off, type: cli, command: echo, args: ["off"], condition: '{input.topic} == "none"', output_var: off_out}
+  - {id: report, type: cli, command: echo, args: ['({off_out|"fb"})'], depends_on: [off], output_var: out}
+output: out
+`
+	for _, tc := range []struct{ head, want string }{
+		{"name: own\n", "(fb)"},
+		{"name: occ\nversion: '1.0'\n", "()"},
+	} {
+		res := runChain(t, tc.head+steps, map[string]string{"topic": "ai"})
+		if res.Status != Succeeded || res.Output != tc.want {
+			t.Errorf("%s: status %s output %#v, want %q (%s)", tc.head, res.Status, res.Output, tc.want, res.Error)
+		}
+	}
+}
