@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,13 @@ import (
 func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool) {
 	r.OCC = true
 	if why := v.namesNothing(s, r); why != "" {
+		if s.piped && r.Name == "input" {
+			// OCC's pipeline gives a chain "" for an input it lacks
+			// (mcp-server/src/pipeline-executor.ts, resolveInputMapping)
+			v.d.warnf(s.At(field), "%s: %s: %s is \"\", as OCC's pipeline passes an input it was not given (%s): a likely typo, which chainrun's own format refuses",
+				s.subject(), field, r.Raw, why)
+			return "", true
+		}
 		v.warnNothing(s, field, r, why)
 		if r.Fallback != nil {
 			return *r.Fallback, true
@@ -55,4 +63,17 @@ func (v *validator) namesNothing(s *Step, r *Ref) string {
 		return ""
 	}
 	return why
+}
+
+// occOutputName accepts, in a file read as OCC's, an output_var (or a
+// pipeline chain's id) that is not letters, digits and '_' (OCC's
+// "static-analysis"), as OCC does: the chain's output may name it, and no
+// {reference} can read it, in OCC as here, so a warning says so.
+func (v *validator) occOutputName(s *Step) {
+	what := fmt.Sprintf("output_var %q", s.OutputVar)
+	if s.piped {
+		what = fmt.Sprintf("id %q", s.OutputVar)
+	}
+	v.d.warnf(s.At("output_var"), "step %q: %s is not letters, digits and '_': as in OCC, the output may name it and no {reference} can read it (chainrun's own format refuses it)",
+		s.ID, what)
 }

@@ -136,3 +136,24 @@ func TestOwnFormatTemplateKeepsItsReading(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// An output_var that is not letters, digits and '_' (OCC's schema takes
+// any text; its README's pipeline names its chains static-analysis and
+// final-report) loads in a file read as OCC's with a warning, the chain's
+// output naming it; chainrun's own format refuses it.
+func TestOCCOutputNameAsWritten(t *testing.T) {
+	for _, name := range []string{"final-report", "report.v2", "1st"} {
+		body := "steps:\n  - {id: a, type: cli, command: echo, output_var: '" + name + "'}\noutput: '" + name + "'\n"
+		l := loadOCC(t, body)
+		found := false
+		for _, w := range l.Warnings {
+			found = found || strings.Contains(w.Message, `"`+name+`" is not letters, digits and '_'`)
+		}
+		if !found {
+			t.Errorf("%s: no warning in %v", name, l.Warnings)
+		}
+		if _, err := Parse("c.yaml", []byte("name: c\n"+body), Options{}); err == nil || !strings.Contains(err.Error(), `output_var "`+name+`": a variable name is letters`) {
+			t.Errorf("%s: chainrun's own format: got %v", name, err)
+		}
+	}
+}
