@@ -95,7 +95,6 @@ func TestOCCKindErrors(t *testing.T) {
 		{"loop unknown items_var", h + "  - {id: a, type: loop, items_var: nope, step_template: {type: cli, run: echo}}\n", "items_var: {nope}: no input, step output_var"},
 		{"merge without inputs", h + "  - {id: a, type: merge, strategy: concatenate}\n", `c.yaml:4:5: step "a": inputs is required for a merge step`},
 		{"merge bad strategy", h + "  - {id: a, type: merge, inputs: [input.l], strategy: sum}\n", `strategy is concatenate, json_array, llm_summarize, pick_best, not "sum"`},
-		{"merge unknown input", h + "  - {id: a, type: merge, inputs: [nope]}\n", "inputs: {nope}: no input, step output_var"},
 		{"merge with tools", h + "  - {id: a, type: merge, inputs: [input.l], tools: [Read]}\n", "tools does not belong to a merge step"},
 		{"debate one agent", h + "  - {id: a, type: debate, agents: [{role: r, prompt: p}]}\n", "a debate needs at least two agents"},
 		{"debate empty prompt", h + "  - {id: a, type: debate, agents: [{role: r, prompt: p}, {role: s}]}\n", "agent 2 has no prompt"},

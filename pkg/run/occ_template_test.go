@@ -68,3 +68,21 @@ output: out
 		}
 	}
 }
+
+// A merge's input that names nothing is read as "", as OCC's merge reads
+// a name it lacks (mcp-server/src/executor.ts: vars[v] ?? "", the empty
+// ones left out of a concatenation): the others are merged.
+func TestOCCMergeOfAMissingName(t *testing.T) {
+	res := runChain(t, `
+name: m
+version: "1.0"
+steps:
+  - {id: a, type: cli, command: echo, args: [one], output_var: a_out}
+  - {id: b, type: cli, command: echo, args: [two], output_var: b_out}
+  - {id: m, type: merge, inputs: [a_out, c_out, b_out], strategy: concatenate, depends_on: [a, b], output_var: merged}
+output: merged
+`, nil)
+	if want := "one\n\n---\n\ntwo"; res.Status != Succeeded || res.Output != want {
+		t.Errorf("status %s output %q, want %q (%s)", res.Status, res.Output, want, res.Error)
+	}
+}
