@@ -140,7 +140,15 @@ type Input struct {
 	// that is not of it is refused; a workflow's is converted to it.
 	Type string `yaml:"type" doc:"string (the default), number, integer, boolean, url, path, array or object: a value of another type is refused before the run starts."`
 	Pos  Pos    `yaml:"-"`
+	// implicit marks an input a file read as OCC's reads ({input.x})
+	// without declaring it: OCC takes any input a run is given.
+	implicit bool
 }
+
+// Implicit reports whether the input is one a file read as OCC's reads
+// without declaring it: a run may give it; when none does, nothing
+// stands for it, so {input.x} stays as written, as OCC leaves it.
+func (in *Input) Implicit() bool { return in.implicit }
 
 // Required reports whether a run must supply the input.
 func (in *Input) Required() bool { return !in.Optional && in.Default == nil }

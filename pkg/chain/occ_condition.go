@@ -24,7 +24,9 @@ func (v *validator) occCondition(s *Step, field, src string, why error) *Express
 			continue
 		}
 		p.ref.OCC = true
-		if why := v.namesNothing(s, p.ref); why != "" {
+		if why := v.namesNothing(s, p.ref); why != "" && p.ref.Name == "input" && len(p.ref.Path) == 1 {
+			v.implicitInput(s, field, p.ref, why)
+		} else if why != "" {
 			v.warnNothing(s, field, p.ref, why)
 			continue
 		}

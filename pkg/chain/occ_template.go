@@ -17,13 +17,16 @@ import (
 // its fallback, else the reference as written.
 func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool) {
 	r.OCC = true
+	if r.Name == "input" && len(r.Path) == 1 {
+		if in := v.c.Input(r.Path[0]); in != nil && in.implicit {
+			v.implicitInput(s, field, r, "")
+			return "", false
+		}
+	}
 	if why := v.namesNothing(s, r); why != "" {
-		if s.piped && r.Name == "input" {
-			// OCC's pipeline gives a chain "" for an input it lacks
-			// (mcp-server/src/pipeline-executor.ts, resolveInputMapping)
-			v.d.warnf(s.At(field), "%s: %s: %s is \"\", as OCC's pipeline passes an input it was not given (%s): a likely typo, which chainrun's own format refuses",
-				s.subject(), field, r.Raw, why)
-			return "", true
+		if r.Name == "input" && len(r.Path) == 1 {
+			v.implicitInput(s, field, r, why)
+			return "", false
 		}
 		v.warnNothing(s, field, r, why)
 		if r.Fallback != nil {
@@ -32,6 +35,28 @@ func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool
 		return r.Raw, true
 	}
 	return "", false
+}
+
+// implicitInput reads {input.x} of an input the file does not declare
+// as OCC does: x is an input a run may give (OCC passes every input it
+// is given); when none is given, a chain's reference stays as written
+// (resolveVariables) and a pipeline passes "" (mcp-server/src/
+// pipeline-executor.ts, resolveInputMapping).
+func (v *validator) implicitInput(s *Step, field string, r *Ref, why string) {
+	name := r.Path[0]
+	absent := "it stays as written"
+	if s.piped {
+		empty := ""
+		r.Fallback = &empty
+		absent = `the pipeline passes ""`
+	}
+	if in := v.c.Input(name); in != nil && in.implicit {
+		return // declared, and said, at its first reference
+	}
+	v.c.Inputs = append(v.c.Inputs, &Input{Name: name, Optional: true, implicit: true, Pos: s.At(field),
+		Description: "not declared: read by " + r.Raw})
+	v.d.warnf(s.At(field), "%s: %s: %s is read as OCC reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
+		s.subject(), field, r.Raw, why, name, absent)
 }
 
 // warnNothing says that a reference naming nothing is read as OCC reads

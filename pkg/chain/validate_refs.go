@@ -227,6 +227,10 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	e.Source = src
 	for _, f := range e.InputFields {
+		if !v.hasInput(f) && v.c.occ {
+			v.implicitInput(s, field, &Ref{Name: "input", Path: []string{f}, Raw: "{input." + f + "}"}, "no input is named "+f)
+			continue
+		}
 		if !v.hasInput(f) {
 			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}

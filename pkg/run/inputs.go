@@ -92,6 +92,8 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		switch {
 		case in.Default != nil && schema == nil:
 			typed[in.Name] = *in.Default
+		case in.Implicit():
+			// nothing stands for it: {input.x} stays as OCC leaves it
 		case in.Optional && schema == nil:
 			typed[in.Name] = ""
 		case in.Default != nil, in.Optional:

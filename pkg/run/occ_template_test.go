@@ -86,3 +86,32 @@ output: merged
 		t.Errorf("status %s output %q, want %q (%s)", res.Status, res.Output, want, res.Error)
 	}
 }
+
+// An input a file read as OCC's reads without declaring it is one a run
+// may give, as OCC passes every input it is given (mcp-server/src/
+// executor.ts: vars["input.k"] for each input); without one, the
+// reference stays as written (resolveVariables), and a condition
+// comparing it does not hold.
+func TestOCCUndeclaredInput(t *testing.T) {
+	const src = `
+name: u
+version: "1.0"
+steps:
+  - {id: fast, type: cli, command: echo, args: [fast], condition: '{input.mode} == "fast"', output_var: f}
+  - {id: say, type: cli, command: echo, args: ['about {input.topic} [{f}]'], depends_on: [fast], output_var: o}
+output: o
+`
+	for _, tc := range []struct {
+		inputs map[string]string
+		want   string
+	}{
+		{map[string]string{"topic": "AI", "mode": "fast"}, "about AI [fast]"},
+		{map[string]string{"topic": "tea"}, "about tea []"},
+		{nil, "about {input.topic} []"},
+	} {
+		res := runChain(t, src, tc.inputs)
+		if res.Status != Succeeded || res.Output != tc.want {
+			t.Errorf("%v: status %s output %q, want %q (%s)", tc.inputs, res.Status, res.Output, tc.want, res.Error)
+		}
+	}
+}

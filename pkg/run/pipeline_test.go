@@ -72,7 +72,7 @@ func TestOCCPipelineCallsAreChecked(t *testing.T) {
 // TestOCCPipelineIDsAndMissingInputs: a pipeline's chain ids may be
 // written as OCC writes them ("static-analysis": its output is known by
 // it, and no {reference} reads it, in OCC as here), and an input the
-// pipeline does not declare is passed as "" (OCC mcp-server/src/
+// pipeline does not declare, and the run does not give, is passed as "" (OCC mcp-server/src/
 // pipeline-executor.ts, resolveInputMapping; the pipeline of OCC's
 // README, "Pipelines").
 func TestOCCPipelineIDsAndMissingInputs(t *testing.T) {
