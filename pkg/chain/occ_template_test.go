@@ -78,6 +78,8 @@ func TestOCCTemplateResolvesAsOCC(t *testing.T) {
 		{"{input.topic}/{topic}", "ai/ai"},
 		{`{input.nope|"x"}`, "x"},
 		{"{input.nope}", "{input.nope}"},
+		{"{{full}}", "{v}"},
+		{"{{.full}}", "v"}, // reference 003's form, which chainrun files that declare version: write
 	}
 	for _, tc := range cases {
 		t.Run(tc.prompt, func(t *testing.T) {
