@@ -75,7 +75,12 @@ func (v *validator) warnNothing(s *Step, field string, r *Ref, why string) {
 // to nothing, ever.
 func (v *validator) namesNothing(s *Step, r *Ref) string {
 	if r.Name == "input" {
-		if len(r.Path) == 1 && !v.hasInput(r.Path[0]) {
+		switch {
+		case len(r.Path) == 0 && !s.piped:
+			// OCC's chain has no variable "input" (its pipeline has: the
+			// inputs as JSON, which a pipeline here does not give)
+			return "{input} names no input, as in {input.NAME}"
+		case len(r.Path) == 1 && !v.hasInput(r.Path[0]):
 			return "no input is named " + r.Path[0]
 		}
 		return ""

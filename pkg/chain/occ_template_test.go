@@ -22,6 +22,7 @@ func TestOCCUnknownReferenceLeftLiteral(t *testing.T) {
 		{"run script", "{id: a, type: cli, run: 'echo {colour}'}", "{colour}"},
 		{"steps form", "{id: a, model: openai/m, prompt: 'see {steps.src.output}'}", "{steps.src.output}"},
 		{"undeclared input", "{id: a, model: openai/m, prompt: 'repo {input.repo_path}'}", "{input.repo_path}"},
+		{"bare input", "{id: a, model: openai/m, prompt: 'all of {input}'}", "{input}"},
 		{"pre_tool url", "{id: a, model: openai/m, prompt: '{page}', pre_tools: [{type: http_fetch, url: 'http://127.0.0.1:9/{slug}', inject_as: page}]}", "{slug}"},
 		{"loop condition item", `{id: a, type: loop, items_static: [x], step_template: {type: cli, run: echo}, condition: '{item} == "x"'}`, "{item}"},
 		{"debate agent", "{id: a, type: debate, model: openai/m, agents: [{prompt: '{nope}'}, {prompt: q}]}", "{nope}"},
