@@ -115,3 +115,29 @@ output: o
 		}
 	}
 }
+
+// An optional input a run does not give is absent in a file read as
+// OCC's, as OCC's executor sets only the inputs a run gives (its
+// multi-lang-translator writes "Context: {input.context}"): its fallback,
+// else the reference as written. chainrun's own format reads it as "".
+func TestOCCOptionalInputNotGiven(t *testing.T) {
+	const steps = `inputs: [{name: context, optional: true}]
+steps:
+  - {id: say, type: cli, command: echo, args: ['Context: {input.context} / {input.context|"none"}'], output_var: o}
+output: o
+`
+	for _, tc := range []struct {
+		head   string
+		inputs map[string]string
+		want   string
+	}{
+		{"name: occ\nversion: '1.0'\n", nil, "Context: {input.context} / none"},
+		{"name: occ\nversion: '1.0'\n", map[string]string{"context": "legal"}, "Context: legal / legal"},
+		{"name: own\n", nil, "Context:  / none"},
+	} {
+		res := runChain(t, tc.head+steps, tc.inputs)
+		if res.Status != Succeeded || res.Output != tc.want {
+			t.Errorf("%s%v: status %s output %q, want %q (%s)", tc.head, tc.inputs, res.Status, res.Output, tc.want, res.Error)
+		}
+	}
+}
