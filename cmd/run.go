@@ -111,6 +111,11 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
 		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
 	if opts.dryRun {
+		// a dry run refuses what validate refuses: a called chain that is
+		// missing, an input it lacks, a call cycle
+		if err := f.checkCalls("", loaded, nil); err != nil {
+			return err
+		}
 		plan, err := engine.Plan(req)
 		if err != nil {
 			return err

@@ -142,7 +142,15 @@ type Input struct {
 	// InputRules are OCC's typed-input rules and hints.
 	InputRules `yaml:",inline"`
 	Pos        Pos `yaml:"-"`
+	// implicit marks an input a file read as OCC's reads ({input.x})
+	// without declaring it: OCC takes any input a run is given.
+	implicit bool
 }
+
+// Implicit reports whether the input is one a file read as OCC's reads
+// without declaring it: a run may give it; when none does, nothing
+// stands for it, so {input.x} stays as written, as OCC leaves it.
+func (in *Input) Implicit() bool { return in.implicit }
 
 // Required reports whether a run must supply the input.
 func (in *Input) Required() bool { return !in.Optional && in.Default == nil }

@@ -15,12 +15,19 @@ import (
 // evaluator reads it, with a warning naming why chainrun's format would
 // have refused it.
 func (v *validator) occCondition(s *Step, field, src string, why error) *Expression {
-	t := parseSingleBraces(src)
+	t := parseTemplate(src, false, true)
 	sc := scope{v: v, s: s, self: field == "early_exit_if"}
 	seen := map[string]bool{}
 	var names []string
 	for _, p := range t.parts {
 		if p.ref == nil {
+			continue
+		}
+		p.ref.OCC = true
+		if why := v.namesNothing(s, p.ref); why != "" && p.ref.Name == "input" && len(p.ref.Path) == 1 {
+			v.implicitInput(s, field, p.ref, why)
+		} else if why != "" {
+			v.warnNothing(s, field, p.ref, why)
 			continue
 		}
 		v.occInputRef(s, field, p.ref)
@@ -34,18 +41,19 @@ func (v *validator) occCondition(s *Step, field, src string, why error) *Express
 	return &Expression{Source: src, Names: names, occText: t}
 }
 
-// bracedUnknown reports whether err names a {reference} of src that
-// nothing produces: a misspelt reference stays an error in an OCC file
-// too (OCC would compare its literal text, a silent mistake), while a
-// bare word is OCC's text.
-func bracedUnknown(err error, src string) bool {
+// bracedUnreadable reports whether err names a {reference} of src that
+// names an output the step cannot read (of a step it does not depend
+// on): that stays an error in an OCC file too, since its value would
+// depend on timing. A {reference} that names nothing at all is OCC's
+// literal text (occCondition warns of it), and so is a bare word.
+func (v *validator) bracedUnreadable(s *Step, err error, src string) bool {
 	var unk *unknownNamesError
 	if !errors.As(err, &unk) {
 		return false
 	}
 	for _, m := range refForm().FindAllStringSubmatch(src, -1) {
 		head, _, _ := strings.Cut(m[2], ".")
-		if slices.Contains(unk.names, head) {
+		if slices.Contains(unk.names, head) && v.namesNothing(s, &Ref{Name: head}) == "" {
 			return true
 		}
 	}

@@ -100,6 +100,9 @@ func (v *validator) occInputSource(s *Step, field, src string) string {
 		if rest != "" {
 			r.Path = strings.Split(rest, ".")
 		}
+		if head == "input" {
+			return m // already {input.x}
+		}
 		v.occInputRef(s, field, r)
 		if r.Name != "input" {
 			return m

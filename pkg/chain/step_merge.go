@@ -139,6 +139,12 @@ func compileMerge(v *validator, s *Step, c *Compiled) {
 	c.Inputs = nil
 	for _, name := range s.inputNames {
 		r, _ := ParseRef(name)
+		if why := v.namesNothing(s, &r); v.c.occ && why != "" {
+			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
+			v.d.warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as OCC's merge reads it (%s): a likely typo, which chainrun's own format refuses",
+				s.subject(), name, why)
+			continue
+		}
 		v.ref(s, "inputs", r)
 	}
 	if s.modelStep != nil && s.modelStep.Kind != "" {

@@ -11,8 +11,14 @@ type Ref struct {
 	// Name is the variable (or "input"); Path the fields below it.
 	Name string
 	Path []string
-	// Fallback is used when the variable is missing or empty.
+	// Fallback is used when the variable is missing or empty (in a file
+	// read as OCC's, when it is missing: see OCC).
 	Fallback *string
+	// OCC marks a reference of a file read as OCC's, resolved as OCC's
+	// resolver does (OCC mcp-server/src/utils.ts, resolveVariables): its
+	// fallback only when the variable is absent (an empty value is
+	// kept), and a reference that resolves to nothing stays as written.
+	OCC bool
 	// Raw is the reference exactly as written, kept when strict variables
 	// are off and the name resolves to nothing.
 	Raw string
@@ -72,14 +78,19 @@ func Literal(text string) *Template { return &Template{parts: []part{{lit: text}
 
 // ParseTemplate splits text into literals and references. It never fails:
 // anything that is not a reference form is literal text.
-func ParseTemplate(text string) *Template { return parseTemplate(text, true) }
+func ParseTemplate(text string) *Template { return parseTemplate(text, true, false) }
+
+// parseOCCTemplate is ParseTemplate for a file read as OCC's, whose
+// fallbacks may also be written unquoted, as OCC's resolver reads them:
+// {x|none}, {x|two words}.
+func parseOCCTemplate(text string) *Template { return parseTemplate(text, true, true) }
 
 // parseSingleBraces is ParseTemplate for text written as OCC writes it,
 // where only {name} is a reference: {{…}} is the text's own (docker's
 // --format '{{.Names}}', a Go template), left as written.
-func parseSingleBraces(text string) *Template { return parseTemplate(text, false) }
+func parseSingleBraces(text string) *Template { return parseTemplate(text, false, false) }
 
-func parseTemplate(text string, double bool) *Template {
+func parseTemplate(text string, double, occ bool) *Template {
 	t := &Template{}
 	var lit strings.Builder
 	flush := func() {
@@ -107,7 +118,7 @@ func parseTemplate(text string, double bool) *Template {
 				i += end + 2
 				continue
 			}
-			if ref, n := scanRef(text, i); n > 0 {
+			if ref, n := scanRef(text, i, occ); n > 0 {
 				flush()
 				ref.Offset = i
 				t.parts = append(t.parts, part{ref: ref})
@@ -123,8 +134,9 @@ func parseTemplate(text string, double bool) *Template {
 }
 
 // scanRef reads a reference starting at text[i] == '{' and returns it with
-// its length, or n == 0 when the text there is not a reference.
-func scanRef(text string, i int) (*Ref, int) {
+// its length, or n == 0 when the text there is not a reference. occ
+// accepts OCC's unquoted fallbacks.
+func scanRef(text string, i int, occ bool) (*Ref, int) {
 	if strings.HasPrefix(text[i:], "{{") {
 		// reference 003: {{.name}} or {{ .name.field }}
 		end := strings.Index(text[i:], "}}")
@@ -149,6 +161,9 @@ func scanRef(text string, i int) (*Ref, int) {
 	var fallback *string
 	if bar := strings.IndexByte(inner, '|'); bar >= 0 {
 		fb, ok := parseFallback(inner[bar+1:])
+		if occ {
+			fb, ok = occFallback(inner[bar+1:])
+		}
 		if !ok {
 			return nil, 0
 		}
@@ -169,6 +184,16 @@ func parseFallback(s string) (string, bool) {
 		return s[1 : len(s)-1], true
 	}
 	return "", false
+}
+
+// occFallback reads a fallback as OCC's resolver does: "text" (no quote
+// inside) is text, anything else of at least one character is itself,
+// spaces and quotes included; an empty one makes no reference.
+func occFallback(s string) (string, bool) {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s[1:len(s)-1], `"`) {
+		return s[1 : len(s)-1], true
+	}
+	return s, s != ""
 }
 
 // splitPath splits name.field.field, each an identifier (fields may also
@@ -262,6 +287,9 @@ func (r *Ref) resolved(resolve Resolver, keep bool) (v string, asWritten bool, e
 	if err != nil {
 		return "", false, err
 	}
+	if r.OCC {
+		return r.occValue(resolve, v, ok)
+	}
 	if (!ok || v == "") && r.Fallback != nil {
 		return *r.Fallback, false, nil
 	}
@@ -272,6 +300,30 @@ func (r *Ref) resolved(resolve Resolver, keep bool) (v string, asWritten bool, e
 		return "", false, &UnresolvedError{Ref: *r}
 	}
 	return v, false, nil
+}
+
+// occValue finishes resolving a reference of a file read as OCC's as
+// OCC's resolver does: {key.field} whose field is absent is the whole of
+// key (OCC's {key.sub} falls back to key), an absent variable gives the
+// fallback, and a reference still without value stays as written. A
+// field that is there is read as chainrun reads it, so a chainrun file
+// that declares version: (read as OCC's) keeps its fields.
+func (r *Ref) occValue(resolve Resolver, v string, ok bool) (string, bool, error) {
+	if !ok && len(r.Path) == 1 && r.Name != "input" {
+		whole := *r
+		whole.Path = nil
+		var err error
+		if v, ok, err = resolve(whole); err != nil {
+			return "", false, err
+		}
+	}
+	switch {
+	case ok:
+		return v, false, nil
+	case r.Fallback != nil:
+		return *r.Fallback, false, nil
+	}
+	return r.Raw, true, nil
 }
 
 // UnresolvedError says a reference had no value at run time (a field that

@@ -269,8 +269,13 @@ func (v *validator) outputVar(s *Step) {
 	if s.OutputVar == "" {
 		return
 	}
+	odd := !IsIdentifier(s.OutputVar)
+	if odd && v.c.occ {
+		v.occOutputName(s)
+		odd = false
+	}
 	switch {
-	case !IsIdentifier(s.OutputVar):
+	case odd:
 		v.d.errorf(s.At("output_var"), "step %q: output_var %q: a variable name is letters, digits and '_'", s.ID, s.OutputVar)
 	case reservedVars[s.OutputVar]:
 		v.d.errorf(s.At("output_var"), "step %q: output_var %q is reserved", s.ID, s.OutputVar)

@@ -111,15 +111,28 @@ func (v *validator) template(s *Step, field, text string) *Template {
 	if text == "" {
 		return nil
 	}
+	if v.c.occ {
+		return v.checkRefs(s, field, parseOCCTemplate(text))
+	}
 	return v.checkRefs(s, field, ParseTemplate(text))
 }
 
-// checkRefs reports the references of t that name nothing.
+// checkRefs reports the references of t that name nothing; in a file
+// read as OCC's, it reads them as OCC does (occRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
-	for _, p := range t.parts {
-		if p.ref != nil {
-			v.occInputRef(s, field, p.ref)
+	for i, p := range t.parts {
+		if p.ref == nil {
+			continue
 		}
+		if v.c.occ && field != "input_var" {
+			// input_var names a variable, it is no template: OCC's
+			// evaluator would judge "" for a name it lacks
+			if text, lit := v.occRef(s, field, p.ref); lit {
+				t.parts[i] = part{lit: text}
+				continue
+			}
+		}
+		v.occInputRef(s, field, p.ref)
 	}
 	for _, r := range t.Refs() {
 		v.ref(s, field, r)
@@ -196,7 +209,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	sc := scope{v: v, s: s, self: self}
 	e, err := compileExpression(v.occInputSource(s, field, src), sc.has, asBool)
-	if err != nil && v.c.occ && (field == "condition" || field == "early_exit_if") && !bracedUnknown(err, src) {
+	if err != nil && v.c.occ && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
 		// OCC's condition evaluator reads any text: chainrun's own
 		// format would refuse it, an OCC file means OCC's reading
 		return v.occCondition(s, field, src, err)
@@ -214,6 +227,10 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	e.Source = src
 	for _, f := range e.InputFields {
+		if !v.hasInput(f) && v.c.occ {
+			v.implicitInput(s, field, &Ref{Name: "input", Path: []string{f}, Raw: "{input." + f + "}"}, "no input is named "+f)
+			continue
+		}
 		if !v.hasInput(f) {
 			v.d.errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}

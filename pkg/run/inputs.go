@@ -96,6 +96,10 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		switch {
 		case in.Default != nil && schema == nil:
 			typed[in.Name] = *in.Default
+		case in.Implicit(), c.OCC() && in.Optional && schema == nil:
+			// a file read as OCC's: nothing stands for an input not
+			// given (OCC's executor sets only the inputs a run gives),
+			// so {input.x} is absent: its fallback, else as written
 		case in.Optional && schema == nil:
 			typed[in.Name] = ""
 		case in.Default != nil, in.Optional:

@@ -68,3 +68,31 @@ func TestOCCPipelineCallsAreChecked(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestOCCPipelineIDsAndMissingInputs: a pipeline's chain ids may be
+// written as OCC writes them ("static-analysis": its output is known by
+// it, and no {reference} reads it, in OCC as here), and an input the
+// pipeline does not declare, and the run does not give, is passed as "" (OCC mcp-server/src/
+// pipeline-executor.ts, resolveInputMapping; the pipeline of OCC's
+// README, "Pipelines").
+func TestOCCPipelineIDsAndMissingInputs(t *testing.T) {
+	const src = `
+name: review
+chains:
+  - id: static-analysis
+    chain: research
+    inputs: { topic: "{input.repo_path}" }
+  - id: final-report
+    chain: write
+    depends_on: [static-analysis]
+    inputs: { topic: "[{input.repo_path}]", notes: "{static-analysis}" }
+output: final-report
+`
+	res, err := New(WithDir(t.TempDir()), WithChains(occChains(t))).Run(context.Background(), Request{Chain: load(t, src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Succeeded || res.Output != "article on [] from {static-analysis}" {
+		t.Errorf("status %s output %q error %s", res.Status, res.Output, res.Error)
+	}
+}

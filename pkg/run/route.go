@@ -62,9 +62,10 @@ func (x *execution) routedOut(s *chain.Step) (string, bool) {
 	return why, true
 }
 
-// skipRouted records a step a router left out: skipped, its output empty.
+// skipRouted records a step a router left out: skipped, its output empty
+// (absent, to an OCC file's references, as OCC leaves it unset).
 func (x *execution) skipRouted(s *chain.Step, why string) *StepResult {
-	x.setOutput(s, Value{})
+	x.setOutput(s, Value{absent: s.OCC()})
 	sr := &StepResult{ID: s.ID, Status: StepSkipped, Reason: why}
 	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
 	x.journal(s, sr)

@@ -19,6 +19,11 @@ type Value struct {
 	// (output_schema: json): a number or boolean text is then that value
 	// in a transform, not a string.
 	JSON bool
+	// absent marks the empty output of a step a router left out in a
+	// file read as OCC's: OCC never sets its variable, so a reference of
+	// that file reads it as absent (its fallback, else its own text),
+	// where a step skipped by its condition is an empty value.
+	absent bool
 }
 
 // textValue makes a Value of text, exposing fields when the text is a JSON
@@ -130,7 +135,7 @@ func (sc scope) resolve(r chain.Ref) (string, bool, error) {
 		return v, ok, nil
 	}
 	v, ok := sc.lookup(r.Name)
-	if !ok {
+	if !ok || v.absent && r.OCC {
 		return "", false, nil
 	}
 	if len(r.Path) == 0 {
