@@ -21,9 +21,15 @@ func (v *validator) flowgateKeys() {
 	if w.LinkFilter != "" && !slices.Contains(filters, w.LinkFilter) {
 		d.errorf(w.at("linkFilter", c.Pos), "%slinkFilter is byGuards or all, not %q", wprefix, w.LinkFilter)
 	}
-	if (w.Timeout > 0) != (w.OnTimeout != "") {
-		d.errorf(w.at("timeoutMs", w.at("onTimeout", c.Pos)), "%stimeoutMs and onTimeout go together: how long a run may take, and the state it then moves to", wprefix)
-	} else if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
+	// mcp-flowgate accepts either without the other: a timeout with no
+	// target is only recorded, a target with no timeout never taken
+	switch {
+	case w.Timeout > 0 && w.OnTimeout == "":
+		d.warnf(w.at("timeoutMs", c.Pos), "%stimeoutMs without onTimeout: a run that runs out of time stays where it is (mcp-flowgate only records it); add onTimeout: {target: STATE} to move it", wprefix)
+	case w.Timeout <= 0 && w.OnTimeout != "":
+		d.warnf(w.at("onTimeout", c.Pos), "%sonTimeout without timeoutMs: its target is never taken; add timeoutMs (milliseconds) to set how long a run may take", wprefix)
+	}
+	if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
 		d.errorf(w.at("onTimeout", c.Pos), "%sonTimeout target %q is not a state%s", wprefix, w.OnTimeout, didYouMean(w.OnTimeout, w.stateNames()))
 	}
 	actors := []string{ActorDeterministic, ActorAgent, ActorHuman}
