@@ -104,7 +104,7 @@ type branchTransition struct {
 // in the order written.
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
-	var list *yaml.Node
+	var list, registry *yaml.Node
 	library := map[string]*Fragment{}
 	var lib fileLibrary
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
@@ -127,6 +127,12 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		case "flowgate":
 			lib.writeEnabled = decodeFlowgateSettings(d, k, v)
 			return true
+		case "capabilities":
+			// read only for the executors that name one; its exposure to
+			// a gateway's clients is said to be ignored
+			registry = v
+			d.warnf(posOf(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
+			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
@@ -147,6 +153,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		d.errorf(at, "workflows must map each workflow's name to its definition")
 		return nil
 	}
+	resolveCapabilityRefs(d, registry, list)
 	var out []*Chain
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))
