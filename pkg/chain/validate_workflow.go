@@ -117,8 +117,14 @@ func (v *validator) stateShape(s *State) {
 		if !validStepID(t.Name) {
 			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
 		}
-		if !slices.Contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
-			d.errorf(t.At("actor"), "transition %q: actor is deterministic, agent or human, not %q%s", t.Name, t.Actor, didYouMean(t.Actor, []string{ActorDeterministic, ActorAgent, ActorHuman}))
+		if !slices.Contains(actors, t.Actor) {
+			// mcp-flowgate decides any actor but deterministic and human
+			// as an agent's: read so, with a warning (its state's
+			// actor, inherited, is warned of once, on the state)
+			if _, own := t.FieldPos["actor"]; own {
+				d.warnf(t.At("actor"), "transition %q: actor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", t.Name, t.Actor, didYouMean(t.Actor, actors))
+			}
+			t.Actor = ActorAgent
 		}
 		switch {
 		case t.Target == "":

@@ -60,7 +60,6 @@ func TestWorkflowErrors(t *testing.T) {
 		{"compose strategy", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, compose: {with_var: id, strategy: 'xpath:/a'}}]\n", []string{"use json_path:$.field"}},
 		{"compose bad path", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, compose: {with_var: id, strategy: 'json_path:$[['}}]\n", []string{"not a valid JSONPath"}},
 		{"branch unknown key", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, then: x}]\n", []string{`unknown field "then"`}},
-		{"bad actor", "      a:\n        transitions:\n          go: {target: a, actor: robot}\n", []string{`actor is deterministic, agent or human, not "robot"`}},
 		{"unknown state field", "      a:\n        terminal: true\n        goals: x\n", []string{`unknown field "goals" (did you mean goal?)`}},
 		{"unknown transition field", "      a:\n        transitions:\n          go: {target: a, actr: agent}\n", []string{`unknown field "actr" (did you mean actor?)`}},
 		{"executor unknown kind", "      a:\n        transitions:\n          go:\n            target: a\n            executor: {kind: shel, run: x}\n", []string{`transition "go" executor: unknown kind "shel" (did you mean shell?)`}},
