@@ -49,8 +49,7 @@ func TestWorkflowErrors(t *testing.T) {
 		want         []string
 	}{
 		{"unknown target", "      a:\n        transitions:\n          go: {target: finsh, actor: deterministic}\n      finish: {terminal: true}\n", []string{"c.yaml:8:16", `target "finsh" is not a state (did you mean finish?)`}},
-		{"no way out", "      a:\n        goal: x\n", []string{`state "a" has no way out`}},
-		{"terminal with transitions", "      a:\n        terminal: true\n        transitions:\n          go: {target: a}\n", []string{"is terminal: it cannot also have transitions"}},
+		{"terminal with a task", "      a:\n        terminal: true\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"is terminal: it cannot also have transitions or a task"}},
 		{"task without branches", "      a:\n        task: {kind: transform, expr: '1'}\n", []string{"a task needs transition.branches"}},
 		{"branches without task", "      a:\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"need a task"}},
 		{"bad operator", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: equal, when: x, goto: end}]\n", []string{`unknown operator "equal" (did you mean equals?)`}},
