@@ -3,6 +3,7 @@ package chain
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // capRefFile is a workflow file whose capabilities: registry the
@@ -123,5 +124,31 @@ func TestExecutorNamingACapabilityWithOtherKeys(t *testing.T) {
 	}
 	if said := warningsOf(l); !strings.Contains(said, `executor: capability "c" replaces this executor whole, as mcp-flowgate does: its kind or command are not read`) {
 		t.Errorf("no warning naming the dropped keys: %s", said)
+	}
+}
+
+// TestCapabilityRefsWalkAnAliasOnce: the rewrite of {capability: NAME}
+// walks each node once, however often aliases repeat it, so nested
+// aliases under workflows cost no more than the text (the decoder then
+// refuses their expansion as it always has).
+func TestCapabilityRefsWalkAnAliasOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x-lol:\n  l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n")
+	for i := 1; i < 9; i++ {
+		b.WriteString("  l" + string(rune('0'+i)) + ": &l" + string(rune('0'+i)) + " [" + strings.Repeat("*l"+string(rune('0'+i-1))+", ", 9) + "*l" + string(rune('0'+i-1)) + "]\n")
+	}
+	b.WriteString("capabilities:\n  c: {executor: {kind: noop}}\nworkflows:\n  w:\n    initialState: a\n    initialContext: {bomb: *l8}\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {capability: c}}\n      b: {terminal: true}\n")
+	done := make(chan error, 1)
+	go func() {
+		_, err := Parse("bomb.yaml", []byte(b.String()), Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
+			t.Errorf("want the aliasing refused, got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the rewrite walks every alias expansion")
 	}
 }

@@ -28,6 +28,9 @@ type capabilityRefs struct {
 	registry  *yaml.Node // the capabilities: mapping, or nil
 	flattened map[string]*capabilityRef
 	resolving map[string]bool
+	// seen holds the nodes walked: an anchored one that aliases repeat
+	// is walked once, so no nesting of aliases multiplies the walk
+	seen map[*yaml.Node]bool
 }
 
 // resolveCapabilityRefs rewrites every {capability: NAME} executor under
@@ -37,7 +40,7 @@ func resolveCapabilityRefs(d *diags, registry, workflows *yaml.Node) {
 	if registry != nil && deref(registry).Kind != yaml.MappingNode {
 		registry = nil
 	}
-	r := &capabilityRefs{d: d, registry: deref(registry), flattened: map[string]*capabilityRef{}, resolving: map[string]bool{}}
+	r := &capabilityRefs{d: d, registry: deref(registry), flattened: map[string]*capabilityRef{}, resolving: map[string]bool{}, seen: map[*yaml.Node]bool{}}
 	r.rewrite(workflows, "workflows", "")
 }
 
@@ -45,6 +48,10 @@ func resolveCapabilityRefs(d *diags, registry, workflows *yaml.Node) {
 // prefix names where n is, for messages.
 func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
 	n = deref(n)
+	if n == nil || r.seen[n] {
+		return
+	}
+	r.seen[n] = true
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -217,10 +224,10 @@ func setValue(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, k, v)
 }
 
-// copyNode is a deep copy of n (aliases resolved), keeping its
-// positions, so one capability used twice is two executors.
+// copyNode is a deep copy of n, keeping its positions, so one capability
+// used twice is two executors; an alias stays one (the decoder resolves
+// it), so a copy is never larger than the text.
 func copyNode(n *yaml.Node) *yaml.Node {
-	n = deref(n)
 	if n == nil {
 		return nil
 	}
