@@ -187,6 +187,12 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			d.errorf(at, "workflows must map each workflow's name to its definition, not list them: write each item's definitionId as its key (mcp-flowgate too reads only that mapping, and loads no workflow from a list)")
 			return nil
 		}
+		if list != nil && deref(list).Kind == yaml.MappingNode {
+			// a gateway's configuration skeleton (workflows: {}) holds
+			// no workflow: nothing to validate or run
+			d.errorf(at, "workflows is empty: the file holds no workflow to run; map each workflow's name to its definition")
+			return nil
+		}
 		d.errorf(at, "workflows must map each workflow's name to its definition")
 		return nil
 	}

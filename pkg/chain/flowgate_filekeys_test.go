@@ -39,12 +39,13 @@ func TestFlowgateFileLevelKeys(t *testing.T) {
 // TestFlowgateShapesRefusedNamingWhy: shapes mcp-flowgate's design notes
 // show but its runtime never loaded are refused naming why, and only
 // once: workflows as a list of {definitionId, …} (docs/superpowers/specs,
-// 7a35cd1), and a cli executor whose connection the file does not
+// 7a35cd1) or empty (the skeleton of docs/CONFIG.md, 9368194), and a cli executor whose connection the file does not
 // declare (docs/MCP-CONTROL-ARCHITECTURE.md, 9368194).
 func TestFlowgateShapesRefusedNamingWhy(t *testing.T) {
 	for _, tc := range []struct{ name, src, want, not string }{
 		{"workflows as a list", "workflows:\n  - definitionId: flow.add-feature\n    initialState: a\n    states: {a: {terminal: true}}\n",
 			"v.yaml:2:3: workflows must map each workflow's name to its definition, not list them: write each item's definitionId as its key", ""},
+		{"no workflows", "version: \"1.0.0\"\ninclude: []\ncapabilities: {}\nworkflows: {}\n", "v.yaml:4:12: workflows is empty: the file holds no workflow to run", ""},
 		{"undeclared cli connection", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {kind: cli, connection: lockd, args: [acquire]}}\n      b: {terminal: true}\n",
 			`transition "go" executor: no cli connection is named "lockd": the file's connections: declares none`, "needs command"},
 		{"misspelt cli connection", "connections:\n  lockd: {kind: cli, command: lockctl}\nworkflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {kind: cli, connection: lockdd}}\n      b: {terminal: true}\n",

@@ -98,7 +98,7 @@ func TestWorkflowErrors(t *testing.T) {
 
 func TestWorkflowFileErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"no workflows", "version: '1'\nworkflows: {}\n", "workflows must map each workflow's name"},
+		{"no workflows", "version: '1'\nworkflows: {}\n", "workflows is empty: the file holds no workflow to run"},
 		{"unknown top key", "version: '1'\nworkflow: {}\nworkflows:\n  w: {initialState: a, states: {a: {terminal: true}}}\n", `unknown field "workflow"`},
 		{"no initial state", "workflows:\n  w:\n    states: {a: {terminal: true}}\n", "initialState is required"},
 		{"initial state unknown", "workflows:\n  w:\n    initialState: b\n    states: {a: {terminal: true}}\n", `initialState "b" is not a state`},
