@@ -16,20 +16,32 @@ import (
 // out, with the scripts-library/ its capabilities run. Each loads, but for
 // those below, which are refused naming the feature they need.
 func TestFlowgateV06FilesLoad(t *testing.T) {
-	refused := map[string]string{}
-	root := filepath.Join("testdata", "flowgate-v06")
+	files, loaded := loadEach(t, filepath.Join("testdata", "flowgate-v06"), map[string]string{})
+	if files != 64 {
+		t.Errorf("%d workflow files, want the branch's 64", files)
+	}
+	t.Logf("%d of %d files load", loaded, files)
+}
+
+// loadEach validates every workflow file under root (its scripts-library/
+// left out) with an empty chains directory: each loads, but those refused
+// names (by path under root), which must be refused (exit 2) naming what
+// it says, by validate and run --dry-run alike. It returns how many files
+// there were and how many loaded.
+func loadEach(t *testing.T, root string, refused map[string]string) (files, loaded int) {
+	t.Helper()
 	chains := t.TempDir()
 	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
-	files, loaded := 0, 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" || strings.Contains(path, "scripts-library") {
 			return err
 		}
 		files++
 		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		io, _, out, errOut := iostreams.Test()
 		code := Execute(context.Background(), io, []string{"validate", "--chains-dir", chains, path})
-		want, refuse := refused[filepath.ToSlash(rel)]
+		want, refuse := refused[rel]
 		switch {
 		case code == 0 && !refuse:
 			loaded++
@@ -39,16 +51,42 @@ func TestFlowgateV06FilesLoad(t *testing.T) {
 			t.Errorf("%s: exit %d\n%s%s", rel, code, out, errOut)
 		case code != exitUsage || !strings.Contains(errOut.String(), want):
 			t.Errorf("%s: exit %d, want 2 naming %s\n%s", rel, code, want, errOut)
+		default:
+			io, _, _, dryErr := iostreams.Test()
+			if code := Execute(context.Background(), io, []string{"run", "--chains-dir", chains, path, "--dry-run"}); code != exitUsage || !strings.Contains(dryErr.String(), want) {
+				t.Errorf("%s: run --dry-run exit %d, not refused as validate refuses it\n%s", rel, code, dryErr)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files != 64 {
-		t.Errorf("%d workflow files, want the branch's 64", files)
+	return files, loaded
+}
+
+// runCase is one run of a peer's workflow: the arguments after
+// `chainrun`, and the exit code and text the run must give.
+type runCase struct {
+	name string
+	args []string
+	code int
+	says string
+}
+
+// runEach runs each case as a subtest.
+func runEach(t *testing.T, cases []runCase) {
+	t.Helper()
+	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			io, _, out, errOut := iostreams.Test()
+			code := Execute(context.Background(), io, tc.args)
+			if code != tc.code || !strings.Contains(out.String()+errOut.String(), tc.says) {
+				t.Errorf("exit %d, want %d saying %q\n%s%s", code, tc.code, tc.says, out, errOut)
+			}
+		})
 	}
-	t.Logf("%d of %d files load", loaded, files)
 }
 
 // TestFlowgateV06ExamplesRun runs, with no inputs, each workflow of the
@@ -89,15 +127,10 @@ func TestFlowgateV06ExamplesRun(t *testing.T) {
 		// the file maps an integer (failed_count) into a boolean slot
 		{"pattern-parallel/gateway.yaml", "parallel_all_continue", exitFailed, "blackboard slot any_failed: 0 does not fit"},
 	}
-	t.Setenv("CHAINRUN_STATE_DIR", t.TempDir())
+	var runs []runCase
 	for _, tc := range cases {
-		t.Run(tc.workflow, func(t *testing.T) {
-			dir := filepath.Join("testdata", "flowgate-v06", "examples", filepath.Dir(tc.file))
-			io, _, out, errOut := iostreams.Test()
-			code := Execute(context.Background(), io, []string{"--chains-dir", dir, "run", tc.workflow, "-q"})
-			if code != tc.code || !strings.Contains(out.String()+errOut.String(), tc.says) {
-				t.Errorf("exit %d, want %d saying %q\n%s%s", code, tc.code, tc.says, out, errOut)
-			}
-		})
+		dir := filepath.Join("testdata", "flowgate-v06", "examples", filepath.Dir(tc.file))
+		runs = append(runs, runCase{tc.workflow, []string{"--chains-dir", dir, "run", tc.workflow, "-q"}, tc.code, tc.says})
 	}
+	runEach(t, runs)
 }

@@ -297,13 +297,20 @@ func decodeReliability(d *diags, e *Step, v *yaml.Node, prefix string) {
 	e.Retry = retry
 }
 
-// decodeOnTimeout reads a workflow's onTimeout: {target: STATE}.
+// decodeOnTimeout reads a workflow's onTimeout: {target: STATE}. An
+// executor beside the target, which mcp-flowgate's documentation shows
+// but its runtime never ran (it only moves the run to target), is read
+// with a warning and not run either.
 func decodeOnTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	prefix += "onTimeout: "
 	var o struct {
-		Target string `yaml:"target"`
+		Target   string `yaml:"target"`
+		Executor any    `yaml:"executor"` // warned of below, never run
 	}
-	if decodeChecked(d, v, prefix, []string{"target"}, &o) {
+	if v.Kind == yaml.MappingNode && keyNode(v, "executor") != nil {
+		d.warnf(posOf(keyNode(v, "executor")), "%sexecutor: not run: a run that runs out of time only moves to target, as mcp-flowgate's runtime does (it never ran this executor); give the target state an onEnter executor to run one", prefix)
+	}
+	if decodeChecked(d, v, prefix, []string{"target", "executor"}, &o) {
 		w.OnTimeout = o.Target
 		if o.Target == "" {
 			d.errorf(posOf(v), "%starget is required: the state a run that ran out of time moves to", prefix)

@@ -20,6 +20,15 @@ type workflowFile struct {
 	Scripts     any `yaml:"scripts" doc:"The scripts script executors run, by subject: each a body (#! names its interpreter, else bash), with verb, lifecycle and an optional hash."`
 	Connections any `yaml:"connections" doc:"Services executors reach by name: mcp (a server: command, args, env, or url and headers) for mcp executors, rest (baseUrl, headers with ${ENV}) for http/rest executors, cli (command, args, env) for cli executors. A file without connections: may name ones the config declares."`
 	Dotenv      any `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables every workflow's commands get, under the real environment: a path or a list, each a path relative to this file or {path, required: false}."`
+	// Description and Metadata are for readers, as mcp-flowgate's repo
+	// loader skips them (repo.rs, HARMLESS_TOP_LEVEL_KEYS).
+	Description string `yaml:"description" doc:"What the file holds, for readers."`
+	Metadata    any    `yaml:"metadata" doc:"Anything about the file, for readers and tools; not read."`
+	// Include, Repos and Overrides are mcp-flowgate's ways of merging
+	// other files and repositories into a gateway's configuration.
+	Include   any `yaml:"include" doc:"mcp-flowgate's files merged into this one: only an empty list is accepted (chainrun reads one file; a workflow executor finds other workflows in the chains directory and beside the calling file)."`
+	Repos     any `yaml:"repos" doc:"mcp-flowgate's repositories loaded with this file: only an empty list is accepted (point --chains-dir at a repository's workflows instead)."`
+	Overrides any `yaml:"overrides" doc:"Accepted with a warning and ignored: which workflows of repos: this file shadows."`
 }
 
 // gatewayKeys are the top-level keys of an mcp-flowgate file that
@@ -55,6 +64,22 @@ func gatewayOnly(root *yaml.Node) []string {
 		}
 	}
 	return keys
+}
+
+// otherFiles reads an mcp-flowgate file's include: (files merged into
+// it) or repos: (repositories loaded with it): an empty list merges
+// nothing, so it is accepted; chainrun reads one file, so any other is
+// refused naming the key and what to do instead.
+func otherFiles(d *diags, k, v *yaml.Node) {
+	v = deref(v)
+	if v.Tag == "!!null" || (v.Kind == yaml.SequenceNode && len(v.Content) == 0) {
+		return
+	}
+	what := "include: merging other files into this one, as mcp-flowgate does, is not supported: chainrun reads one file; put those workflows in the chains directory (a workflow executor finds them there and beside this file) or copy their keys here"
+	if k.Value == "repos" {
+		what = "repos: loading other repositories' workflows with this file, as mcp-flowgate does, is not supported: point --chains-dir at their workflows, or copy them beside this file (a workflow executor finds them there)"
+	}
+	d.errorf(posOf(k), "%s", what)
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
@@ -104,7 +129,7 @@ type branchTransition struct {
 // in the order written.
 func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	var file workflowFile
-	var list *yaml.Node
+	var list, registry *yaml.Node
 	library := map[string]*Fragment{}
 	var lib fileLibrary
 	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
@@ -127,6 +152,18 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		case "flowgate":
 			lib.writeEnabled = decodeFlowgateSettings(d, k, v)
 			return true
+		case "capabilities":
+			// read only for the executors that name one; its exposure to
+			// a gateway's clients is said to be ignored
+			registry = v
+			d.warnf(posOf(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
+			return true
+		case "include", "repos":
+			otherFiles(d, k, v)
+			return true
+		case "overrides":
+			d.warnf(posOf(k), "overrides: ignored: it names the workflows of mcp-flowgate's repos: this file shadows, and chainrun loads no repos:")
+			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
@@ -144,9 +181,22 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		if list != nil {
 			at = posOf(list)
 		}
+		if list != nil && deref(list).Kind == yaml.SequenceNode {
+			// the list form of mcp-flowgate's design notes, which its
+			// runtime never read (it reads workflows as a mapping only)
+			d.errorf(at, "workflows must map each workflow's name to its definition, not list them: write each item's definitionId as its key (mcp-flowgate too reads only that mapping, and loads no workflow from a list)")
+			return nil
+		}
+		if list != nil && deref(list).Kind == yaml.MappingNode {
+			// a gateway's configuration skeleton (workflows: {}) holds
+			// no workflow: nothing to validate or run
+			d.errorf(at, "workflows is empty: the file holds no workflow to run; map each workflow's name to its definition")
+			return nil
+		}
 		d.errorf(at, "workflows must map each workflow's name to its definition")
 		return nil
 	}
+	resolveCapabilityRefs(d, registry, list)
 	var out []*Chain
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))

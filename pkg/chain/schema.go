@@ -141,7 +141,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"skills":        skills,
 		"blackboard":    map[string]any{"type": []string{"object", "array"}},
 		"linkFilter":    map[string]any{"enum": []string{LinkFilterByGuards, LinkFilterAll}},
-		"onTimeout":     map[string]any{"type": "object", "required": []string{"target"}, "properties": map[string]any{"target": map[string]any{"type": "string"}}, "additionalProperties": false},
+		"onTimeout":     map[string]any{"type": "object", "required": []string{"target"}, "properties": map[string]any{"target": map[string]any{"type": "string"}, "executor": map[string]any{"type": "object", "description": "Accepted with a warning and not run (mcp-flowgate's runtime never ran it)."}}, "additionalProperties": false},
 	})
 	workflow["required"] = []string{"initialState", "states"}
 	workflow["patternProperties"] = extensions()

@@ -32,6 +32,9 @@ var cliKind = kindUnit{
 func checkCLI(v *validator, s *Step) {
 	if s.Connection != "" {
 		useConnection(v, s)
+		if s.Command == "" && s.Run == "" {
+			return // the connection is missing, as reported: it gives the command
+		}
 	}
 	switch {
 	case s.Command == "" && s.Run == "":

@@ -17,30 +17,47 @@ func (v *validator) flowgateKeys() {
 	v.checkBlackboard()
 	wprefix := "workflow " + quote(c.Name) + ": "
 	v.checkSkillRefs(wprefix, w.Skills)
-	filters := []string{LinkFilterByGuards, LinkFilterAll}
-	if w.LinkFilter != "" && !slices.Contains(filters, w.LinkFilter) {
-		d.errorf(w.at("linkFilter", c.Pos), "%slinkFilter is byGuards or all, not %q", wprefix, w.LinkFilter)
+	w.LinkFilter = readLinkFilter(d, w.at("linkFilter", c.Pos), wprefix, w.LinkFilter)
+	// mcp-flowgate accepts either without the other: a timeout with no
+	// target is only recorded, a target with no timeout never taken
+	switch {
+	case w.Timeout > 0 && w.OnTimeout == "":
+		d.warnf(w.at("timeoutMs", c.Pos), "%stimeoutMs without onTimeout: a run that runs out of time stays where it is (mcp-flowgate only records it); add onTimeout: {target: STATE} to move it", wprefix)
+	case w.Timeout <= 0 && w.OnTimeout != "":
+		d.warnf(w.at("onTimeout", c.Pos), "%sonTimeout without timeoutMs: its target is never taken; add timeoutMs (milliseconds) to set how long a run may take", wprefix)
 	}
-	if (w.Timeout > 0) != (w.OnTimeout != "") {
-		d.errorf(w.at("timeoutMs", w.at("onTimeout", c.Pos)), "%stimeoutMs and onTimeout go together: how long a run may take, and the state it then moves to", wprefix)
-	} else if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
+	if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
 		d.errorf(w.at("onTimeout", c.Pos), "%sonTimeout target %q is not a state%s", wprefix, w.OnTimeout, didYouMean(w.OnTimeout, w.stateNames()))
 	}
-	actors := []string{ActorDeterministic, ActorAgent, ActorHuman}
 	for _, s := range w.States {
 		sprefix := "state " + quote(s.Name) + ": "
 		if s.Actor != "" && !slices.Contains(actors, s.Actor) {
-			d.errorf(s.At("actor"), "%sactor is deterministic, agent or human, not %q%s", sprefix, s.Actor, didYouMean(s.Actor, actors))
+			// its transitions that do not name their own are read as
+			// agent's where the transitions are checked
+			d.warnf(s.At("actor"), "%sactor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", sprefix, s.Actor, didYouMean(s.Actor, actors))
+			s.Actor = ActorAgent
 		}
-		if s.LinkFilter != "" && !slices.Contains(filters, s.LinkFilter) {
-			d.errorf(s.At("linkFilter"), "%slinkFilter is byGuards or all, not %q", sprefix, s.LinkFilter)
-		}
+		s.LinkFilter = readLinkFilter(d, s.At("linkFilter"), sprefix, s.LinkFilter)
 		v.checkSkillRefs(sprefix, s.Skills)
 		for _, t := range s.Transitions {
 			v.checkSkillRefs(sprefix+"transition "+quote(t.Name)+": ", t.Skills)
 			v.checkAckGuards(sprefix+"transition "+quote(t.Name)+": ", t)
 		}
 	}
+}
+
+// actors are who may take a transition.
+var actors = []string{ActorDeterministic, ActorAgent, ActorHuman}
+
+// readLinkFilter is a written linkFilter as mcp-flowgate reads it
+// (runtime_links.rs: only byGuards filters): another value is read as
+// all, with a warning.
+func readLinkFilter(d *diags, at Pos, prefix, filter string) string {
+	if filter == "" || filter == LinkFilterByGuards || filter == LinkFilterAll {
+		return filter
+	}
+	d.warnf(at, "%slinkFilter %q is read as all: it is byGuards or all, and mcp-flowgate offers every transition unless it is byGuards%s", prefix, filter, didYouMean(filter, []string{LinkFilterByGuards, LinkFilterAll}))
+	return LinkFilterAll
 }
 
 // Filter is the state's link filter: its own, else the workflow's, else

@@ -17,13 +17,17 @@ func (v *validator) reachability() {
 }
 
 // Unreachable lists the steps (executors, tasks, onEnter) of the states
-// no path from initialState reaches: a run never needs what they name,
+// no path from initialState reaches, and the executors of a terminal
+// state's transitions (never taken): a run never needs what they name,
 // so a connection or script only they name does not refuse it.
 func (w *Workflow) Unreachable() []*Step {
 	seen, _ := w.reach()
 	var out []*Step
 	for _, s := range w.States {
 		if seen[s.Name] {
+			if s.Terminal {
+				out = append(out, executors(s.Transitions)...) // never taken
+			}
 			continue
 		}
 		if s.Task != nil {
@@ -32,10 +36,17 @@ func (w *Workflow) Unreachable() []*Step {
 		if s.OnEnter != nil && s.OnEnter.Executor != nil {
 			out = append(out, s.OnEnter.Executor)
 		}
-		for _, t := range s.Transitions {
-			if t.Executor != nil {
-				out = append(out, t.Executor)
-			}
+		out = append(out, executors(s.Transitions)...)
+	}
+	return out
+}
+
+// executors is the executors of the transitions.
+func executors(ts []*Transition) []*Step {
+	var out []*Step
+	for _, t := range ts {
+		if t.Executor != nil {
+			out = append(out, t.Executor)
 		}
 	}
 	return out
@@ -52,7 +63,9 @@ func (w *Workflow) reach() (map[string]bool, bool) {
 		queue = queue[1:]
 		var next []string
 		if s.Terminal {
+			// a run ends there: transitions it lists are never taken
 			ends = true
+			continue
 		}
 		for _, t := range s.Transitions {
 			next = append(next, t.Target)

@@ -92,6 +92,10 @@ func (v *validator) stateShape(s *State) {
 		d.errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
 	}
 	switch {
+	case s.Terminal && len(s.Transitions) > 0 && s.Task == nil && !hasBranches:
+		// mcp-flowgate ends a run there, offering none of them: a
+		// warning, not a refusal
+		d.warnf(s.At("terminal"), "state %q is terminal: its transitions are never offered, as in mcp-flowgate (a run ends there): drop them, or drop terminal: true", s.Name)
 	case s.Terminal && (len(s.Transitions) > 0 || s.Task != nil || hasBranches):
 		d.errorf(s.At("terminal"), "state %q is terminal: it cannot also have transitions or a task", s.Name)
 	case len(s.Transitions) > 0 && (s.Task != nil || hasBranches):
@@ -101,7 +105,9 @@ func (v *validator) stateShape(s *State) {
 	case s.Task == nil && hasBranches && s.FieldPos["task"] == (Pos{}):
 		d.errorf(s.At("transition"), "state %q: transition.branches need a task whose result they branch on", s.Name)
 	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}):
-		d.errorf(s.Pos, "state %q has no way out: add transitions (or a task with branches), or mark it terminal: true", s.Name)
+		// mcp-flowgate warns of such a state (validate.rs), and a run
+		// that reaches it stays there, unless its timeout moves it
+		d.warnf(s.Pos, "state %q has no way out: a run that reaches it waits there%s; add transitions (or a task with branches), or mark it terminal: true", s.Name, timeoutMovesIt(w))
 	}
 	outcomes := []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}
 	switch {
@@ -117,8 +123,14 @@ func (v *validator) stateShape(s *State) {
 		if !validStepID(t.Name) {
 			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
 		}
-		if !slices.Contains([]string{ActorDeterministic, ActorAgent, ActorHuman}, t.Actor) {
-			d.errorf(t.At("actor"), "transition %q: actor is deterministic, agent or human, not %q%s", t.Name, t.Actor, didYouMean(t.Actor, []string{ActorDeterministic, ActorAgent, ActorHuman}))
+		if !slices.Contains(actors, t.Actor) {
+			// mcp-flowgate decides any actor but deterministic and human
+			// as an agent's: read so, with a warning (its state's
+			// actor, inherited, is warned of once, on the state)
+			if _, own := t.FieldPos["actor"]; own {
+				d.warnf(t.At("actor"), "transition %q: actor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", t.Name, t.Actor, didYouMean(t.Actor, actors))
+			}
+			t.Actor = ActorAgent
 		}
 		switch {
 		case t.Target == "":
@@ -387,4 +399,13 @@ func (v *validator) workflowHas(s *Step, name string) bool {
 		}
 	}
 	return false
+}
+
+// timeoutMovesIt says, for a message about a state with no way out,
+// whether the workflow's timeout would move a run from it.
+func timeoutMovesIt(w *Workflow) string {
+	if w.Timeout > 0 && w.OnTimeout != "" {
+		return " until its timeoutMs moves it to " + w.OnTimeout
+	}
+	return " for ever, as in mcp-flowgate"
 }

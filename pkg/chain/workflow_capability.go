@@ -71,7 +71,9 @@ func (v *validator) checkCapability() {
 		at := w.at("lifecycle", c.Pos)
 		switch {
 		case !slices.Contains(lifecycles, w.Cap.Lifecycle):
-			v.d.errorf(at, "workflow %q: lifecycle %q is not one of %s", c.Name, w.Cap.Lifecycle, strings.Join(lifecycles, ", "))
+			// mcp-flowgate checks no workflow's lifecycle (it only
+			// compares it with stable): a warning, not a refusal
+			v.d.warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(lifecycles, ", "))
 		case w.Cap.Lifecycle == LifecycleDeprecated:
 			v.d.warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
 		}

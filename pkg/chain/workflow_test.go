@@ -49,8 +49,7 @@ func TestWorkflowErrors(t *testing.T) {
 		want         []string
 	}{
 		{"unknown target", "      a:\n        transitions:\n          go: {target: finsh, actor: deterministic}\n      finish: {terminal: true}\n", []string{"c.yaml:8:16", `target "finsh" is not a state (did you mean finish?)`}},
-		{"no way out", "      a:\n        goal: x\n", []string{`state "a" has no way out`}},
-		{"terminal with transitions", "      a:\n        terminal: true\n        transitions:\n          go: {target: a}\n", []string{"is terminal: it cannot also have transitions"}},
+		{"terminal with a task", "      a:\n        terminal: true\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"is terminal: it cannot also have transitions or a task"}},
 		{"task without branches", "      a:\n        task: {kind: transform, expr: '1'}\n", []string{"a task needs transition.branches"}},
 		{"branches without task", "      a:\n        transition:\n          branches: [{operator: default, goto: end}]\n", []string{"need a task"}},
 		{"bad operator", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: equal, when: x, goto: end}]\n", []string{`unknown operator "equal" (did you mean equals?)`}},
@@ -60,7 +59,6 @@ func TestWorkflowErrors(t *testing.T) {
 		{"compose strategy", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, compose: {with_var: id, strategy: 'xpath:/a'}}]\n", []string{"use json_path:$.field"}},
 		{"compose bad path", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, compose: {with_var: id, strategy: 'json_path:$[['}}]\n", []string{"not a valid JSONPath"}},
 		{"branch unknown key", "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: default, goto: end, then: x}]\n", []string{`unknown field "then"`}},
-		{"bad actor", "      a:\n        transitions:\n          go: {target: a, actor: robot}\n", []string{`actor is deterministic, agent or human, not "robot"`}},
 		{"unknown state field", "      a:\n        terminal: true\n        goals: x\n", []string{`unknown field "goals" (did you mean goal?)`}},
 		{"unknown transition field", "      a:\n        transitions:\n          go: {target: a, actr: agent}\n", []string{`unknown field "actr" (did you mean actor?)`}},
 		{"executor unknown kind", "      a:\n        transitions:\n          go:\n            target: a\n            executor: {kind: shel, run: x}\n", []string{`transition "go" executor: unknown kind "shel" (did you mean shell?)`}},
@@ -100,7 +98,7 @@ func TestWorkflowErrors(t *testing.T) {
 
 func TestWorkflowFileErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"no workflows", "version: '1'\nworkflows: {}\n", "workflows must map each workflow's name"},
+		{"no workflows", "version: '1'\nworkflows: {}\n", "workflows is empty: the file holds no workflow to run"},
 		{"unknown top key", "version: '1'\nworkflow: {}\nworkflows:\n  w: {initialState: a, states: {a: {terminal: true}}}\n", `unknown field "workflow"`},
 		{"no initial state", "workflows:\n  w:\n    states: {a: {terminal: true}}\n", "initialState is required"},
 		{"initial state unknown", "workflows:\n  w:\n    initialState: b\n    states: {a: {terminal: true}}\n", `initialState "b" is not a state`},

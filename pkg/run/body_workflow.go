@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -177,19 +178,34 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	// as it is, with a warning: mcp-flowgate hands a called workflow its
 	// inputs as given (its orchestrators pass an object where the callee
 	// declares an array with a default)
+	// declares an array with a default), and so is one its enum does
+	// not list (its authoring orchestrators pass the goal's text as the
+	// kind of definition to emit: meta_orchestrators_e2e.rs, 6af3b47)
 	mismatched := map[string]bool{}
 	for k, v := range given {
-		if in := callee.Input(k); v != nil && in != nil && in.Type != "" {
-			if err := chain.CheckInputValue(in.Type, text[k]); err != nil {
-				x.warn(fmt.Sprintf("%s: workflow %s declares input %q of type %s, but it is given %s: passed on as given", s.Who(), callee.Name, k, in.Type, jsonKind(v)))
-				mismatched[k] = true
-				delete(text, k)
+		in := callee.Input(k)
+		if v == nil || in == nil {
+			continue
+		}
+		why := ""
+		if in.Type != "" && chain.CheckInputValue(in.Type, text[k]) != nil {
+			why = fmt.Sprintf("of type %s, but it is given %s", in.Type, jsonKind(v))
+		} else if len(in.Enum) > 0 && !slices.Contains(in.Enum, text[k]) {
+			value := strconv.Quote(text[k])
+			if in.Secret {
+				value = "another value"
 			}
+			why = fmt.Sprintf("as one of %s, but it is given %s", strings.Join(in.Enum, ", "), value)
+		}
+		if why != "" {
+			x.warn(fmt.Sprintf("%s: workflow %s declares input %q %s: passed on as given", s.Who(), callee.Name, k, why))
+			mismatched[k] = true
+			delete(text, k)
 		}
 	}
 	inputs, typed := text, map[string]any{}
 	if !declaresNoInputs(callee) {
-		if inputs, typed, err = resolveInputs(callee, text); err != nil {
+		if inputs, typed, err = resolveInputsBeside(callee, text, mismatched); err != nil {
 			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
 		}
 	}

@@ -53,12 +53,13 @@ func (f *flow) enter(ctx context.Context) bool {
 }
 
 // timedOut moves a run whose workflow timeoutMs has passed to onTimeout's
-// target, once: checked whenever a call drives the run (no scheduler
+// target, once (a timeout with no target moves nothing, as mcp-flowgate
+// only records it): checked whenever a call drives the run (no scheduler
 // runs in between), recorded as decided by "timeout". goOn is false when
 // its record could not be saved (the run stopped).
 func (f *flow) timedOut() (moved, goOn bool) {
 	w := f.w
-	if w.Timeout <= 0 || f.state == w.OnTimeout || f.state == chain.End {
+	if w.Timeout <= 0 || w.OnTimeout == "" || f.state == w.OnTimeout || f.state == chain.End {
 		return false, true
 	}
 	if s := w.State(f.state); s == nil || s.Terminal {

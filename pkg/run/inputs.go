@@ -40,6 +40,15 @@ func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 // expressions and JSONPath). Every problem is reported at once, naming
 // the input.
 func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, map[string]any, error) {
+	return resolveInputsBeside(c, given, nil)
+}
+
+// resolveInputsBeside resolves given as resolveInputs does, beside the
+// inputs a workflow step passes on as given (asGiven: values not of the
+// type the callee declares, warned of by the caller): those count as
+// given, and while the rest is checked against the schema a value of the
+// declared type stands in for each, so a required one is not "missing".
+func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[string]bool) (map[string]string, map[string]any, error) {
 	schema := inputSchema(c)
 	closed := schema == nil
 	if schema != nil {
@@ -85,7 +94,7 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		chain.FillDefaults(schema.Schema(), typed)
 	}
 	for _, in := range c.Inputs {
-		if _, ok := given[in.Name]; ok {
+		if _, ok := given[in.Name]; ok || asGiven[in.Name] {
 			// given: converted above, or already reported as the wrong
 			// type, which is not "missing"
 			continue
@@ -115,7 +124,7 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 	if len(problems) == 0 && schema != nil {
 		if err := schema.ApplyDefaults(&typed); err != nil {
 			problems = append(problems, "inputSchema defaults: "+err.Error())
-		} else if err := schema.Validate(typed); err != nil {
+		} else if err := schema.Validate(standIns(c, typed, asGiven)); err != nil {
 			problems = append(problems, "does not satisfy inputSchema: "+schemaMessage(err))
 		}
 	}
@@ -129,6 +138,42 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 		text[k] = textOf(v)
 	}
 	return text, typed, nil
+}
+
+// standIns is typed with, for each input passed on as given, a value its
+// declaration accepts (typed itself when there is none).
+func standIns(c *chain.Chain, typed map[string]any, asGiven map[string]bool) map[string]any {
+	if len(asGiven) == 0 {
+		return typed
+	}
+	out := maps.Clone(typed)
+	for k := range asGiven {
+		if in := c.Input(k); in != nil {
+			out[k] = standIn(in)
+		}
+	}
+	return out
+}
+
+// standIn is a value the input accepts: its enum's first, else the empty
+// value of its type.
+func standIn(in *chain.Input) any {
+	if len(in.Enum) > 0 {
+		if v, err := convertInput(in.Enum[0], in.Type); err == nil {
+			return v
+		}
+	}
+	switch in.Type {
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	case "number", "integer":
+		return 0
+	case "boolean":
+		return false
+	}
+	return ""
 }
 
 // inputSchema is the JSON Schema a workflow's inputs must satisfy, nil for

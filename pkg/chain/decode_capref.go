@@ -1,0 +1,240 @@
+package chain
+
+import (
+	"slices"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// capabilityRef is one entry of an mcp-flowgate file's top-level
+// capabilities: registry, flattened along its wraps: chain as
+// mcp-flowgate's config.rs flattens it: the executor (its own, else the
+// wrapped one's), the guards (the wrapped one's first), the reliability
+// and inputSchema (its own, else the wrapped one's).
+type capabilityRef struct {
+	executor, reliability, inputSchema *yaml.Node
+	guards                             []*yaml.Node
+}
+
+// capabilityRefs resolves the executors a workflow file gives as
+// {capability: NAME}: mcp-flowgate replaces each, before anything else
+// reads the file, with the executor of capabilities.NAME, stacking that
+// capability's guards before the transition's own and giving the
+// transition its reliability and inputSchema where it has none. The
+// rewrite is made on the file's nodes, so every later message points at
+// the capability's own lines.
+type capabilityRefs struct {
+	d         *diags
+	registry  *yaml.Node // the capabilities: mapping, or nil
+	flattened map[string]*capabilityRef
+	resolving map[string]bool
+	// seen holds the nodes walked: an anchored one that aliases repeat
+	// is walked once, so no nesting of aliases multiplies the walk
+	seen map[*yaml.Node]bool
+}
+
+// resolveCapabilityRefs rewrites every {capability: NAME} executor under
+// workflows against the file's capabilities: registry (nil when the file
+// has none); a name the registry lacks is refused, naming it.
+func resolveCapabilityRefs(d *diags, registry, workflows *yaml.Node) {
+	if registry != nil && deref(registry).Kind != yaml.MappingNode {
+		registry = nil
+	}
+	r := &capabilityRefs{d: d, registry: deref(registry), flattened: map[string]*capabilityRef{}, resolving: map[string]bool{}, seen: map[*yaml.Node]bool{}}
+	r.rewrite(workflows, "workflows", "")
+}
+
+// rewrite walks n, whose key was under (workflows, states, transitions…);
+// prefix names where n is, for messages.
+func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
+	n = deref(n)
+	if n == nil || r.seen[n] {
+		return
+	}
+	r.seen[n] = true
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			r.rewrite(c, "", prefix)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, deref(n.Content[i+1])
+			p := prefix
+			switch under {
+			case "workflows":
+				p = "workflow " + quote(k) + ": "
+			case "states":
+				p = "state " + quote(k) + ": "
+			case "transitions":
+				p += "transition " + quote(k) + ": "
+			default:
+				if k == "onEnter" {
+					p += "onEnter: "
+				}
+			}
+			if v.Kind == yaml.MappingNode {
+				r.replaceExecutor(v, under == "transitions", p)
+			}
+			r.rewrite(v, k, p)
+		}
+	}
+}
+
+// replaceExecutor rewrites m's executor when it names a capability; a
+// transition (asTransition) also takes the capability's guards,
+// reliability and inputSchema, anything else its reliability.
+func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where string) {
+	ex := deref(valueOf(m, "executor"))
+	if ex == nil || ex.Kind != yaml.MappingNode {
+		return
+	}
+	nameNode := valueOf(ex, "capability")
+	if nameNode == nil {
+		return
+	}
+	at := posOf(nameNode)
+	prefix := where + "executor: capability " + quote(nameNode.Value)
+	if other := otherKeys(ex, "capability"); len(other) > 0 {
+		r.d.warnf(posOf(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, orList(other))
+	}
+	c := r.flatten(nameNode.Value, at, prefix)
+	if c == nil {
+		// refused above; the transition is read without it, so the
+		// reference is not reported a second time as an unknown field
+		dropKey(m, "executor")
+		return
+	}
+	setValue(m, "executor", copyNode(c.executor))
+	if valueOf(m, "reliability") == nil && c.reliability != nil {
+		setValue(m, "reliability", copyNode(c.reliability))
+	}
+	if !asTransition {
+		if len(c.guards) > 0 || c.inputSchema != nil {
+			r.d.warnf(at, "%s: its guards and inputSchema apply to a transition that names it, not here", prefix)
+		}
+		return
+	}
+	if valueOf(m, "inputSchema") == nil && c.inputSchema != nil {
+		setValue(m, "inputSchema", copyNode(c.inputSchema))
+	}
+	if len(c.guards) == 0 {
+		return
+	}
+	// capability guards first, then the transition's own: all must pass
+	guards := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: at.Line, Column: at.Col}
+	for _, g := range c.guards {
+		guards.Content = append(guards.Content, copyNode(g))
+	}
+	if own := deref(valueOf(m, "guards")); own != nil && own.Kind == yaml.SequenceNode {
+		guards.Content = append(guards.Content, own.Content...)
+	}
+	setValue(m, "guards", guards)
+}
+
+// flatten is the capability name, its wraps: chain resolved; nil (and
+// an error naming what is missing) when it is not in the registry, has
+// neither executor nor wraps, or wraps itself round.
+func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capabilityRef {
+	if c, ok := r.flattened[name]; ok {
+		return c
+	}
+	var def *yaml.Node
+	if r.registry != nil {
+		def = deref(valueOf(r.registry, name))
+	}
+	if def == nil {
+		var names []string
+		if r.registry != nil {
+			for i := 0; i+1 < len(r.registry.Content); i += 2 {
+				names = append(names, r.registry.Content[i].Value)
+			}
+		}
+		r.d.errorf(at, "%s is not in this file's capabilities: mcp-flowgate runs {capability: NAME} as the executor of capabilities.NAME, declared in the same file%s", prefix, didYouMean(name, names))
+		return nil
+	}
+	if def.Kind != yaml.MappingNode {
+		r.d.errorf(posOf(def), "capabilities: %q: a capability is a mapping with an executor (or wraps)", name)
+		return nil
+	}
+	if r.resolving[name] {
+		r.d.errorf(posOf(def), "capabilities: %q: wraps itself round (a wraps: cycle)", name)
+		return nil
+	}
+	r.resolving[name] = true
+	defer delete(r.resolving, name)
+	c := &capabilityRef{executor: valueOf(def, "executor"), reliability: valueOf(def, "reliability"), inputSchema: valueOf(def, "inputSchema")}
+	if g := deref(valueOf(def, "guards")); g != nil && g.Kind == yaml.SequenceNode {
+		c.guards = g.Content
+	}
+	if w := valueOf(def, "wraps"); w != nil {
+		parent := r.flatten(w.Value, posOf(w), "capabilities: "+quote(name)+": wraps "+quote(w.Value)+", which")
+		if parent == nil {
+			return nil
+		}
+		if c.executor == nil {
+			c.executor = parent.executor
+		}
+		if c.reliability == nil {
+			c.reliability = parent.reliability
+		}
+		if c.inputSchema == nil {
+			c.inputSchema = parent.inputSchema
+		}
+		c.guards = append(slices.Clone(parent.guards), c.guards...)
+	}
+	if c.executor == nil {
+		r.d.errorf(posOf(def), "capabilities: %q: needs an executor or wraps (the capability it builds on)", name)
+		return nil
+	}
+	r.flattened[name] = c
+	return c
+}
+
+// otherKeys is m's keys but except, in order.
+func otherKeys(m *yaml.Node, except string) []string {
+	var out []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i].Value; k != except {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// dropKey removes key (and its value) from m.
+func dropKey(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = slices.Delete(m.Content, i, i+2)
+			return
+		}
+	}
+}
+
+// setValue sets m's key to v, adding the key when m lacks it.
+func setValue(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Line: v.Line, Column: v.Column}
+	m.Content = append(m.Content, k, v)
+}
+
+// copyNode is a deep copy of n, keeping its positions, so one capability
+// used twice is two executors; an alias stays one (the decoder resolves
+// it), so a copy is never larger than the text.
+func copyNode(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = copyNode(k)
+	}
+	return &c
+}
