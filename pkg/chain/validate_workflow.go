@@ -100,8 +100,10 @@ func (v *validator) stateShape(s *State) {
 		d.errorf(s.At("task"), "state %q: a task needs transition.branches saying where its result leads", s.Name)
 	case s.Task == nil && hasBranches && s.FieldPos["task"] == (Pos{}):
 		d.errorf(s.At("transition"), "state %q: transition.branches need a task whose result they branch on", s.Name)
-	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}):
-		d.errorf(s.Pos, "state %q has no way out: add transitions (or a task with branches), or mark it terminal: true", s.Name)
+	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}) && w.Timeout <= 0:
+		// with timeoutMs and onTimeout, the timeout is a way out: the run
+		// waits there until it passes (mcp-flowgate)
+		d.errorf(s.Pos, "state %q has no way out: add transitions (or a task with branches), mark it terminal: true, or give the workflow timeoutMs and onTimeout", s.Name)
 	}
 	outcomes := []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}
 	switch {
