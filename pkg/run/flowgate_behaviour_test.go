@@ -30,7 +30,13 @@ func linkNames(res *Result) []string {
 // 6c28a9486d7c25f191782aa67a8c0b1861f3f1a7)
 // mixed_state_stops_chain and deterministic_transitions_hidden_from_links:
 // a state with a deterministic and a decided transition does not chain,
-// and only the decided ones are links or --take choices.
+// and only the decided ones are links or --take choices. chain_audit.rs
+// (commit 443aa7a) deterministic_transition_submittable_for_recovery
+// lets a submit take such a hidden deterministic transition ("no actor
+// gate"); chainrun's contract makes a --take that names no link exit 2,
+// so it is refused here (the contract wins). chainrun's recovery is the
+// retry link a failed deterministic transition leaves
+// (TestFlowgateDeterministicChaining).
 func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
 	for name, src := range map[string]string{
 		"agent and deterministic": wf(`    states:
