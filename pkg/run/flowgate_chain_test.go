@@ -127,3 +127,42 @@ func TestFlowgateDeterministicChaining(t *testing.T) {
 		}
 	})
 }
+
+// TestFlowgatePhaseGuidance ports chain_guidance.rs (commit 443aa7a)
+// phase_guidance_appears_in_response and
+// phase_guidance_absent_when_not_configured: after the chain, the
+// response at b carries b's goal and guidance (as goal and instructions);
+// a state with neither carries none.
+func TestFlowgatePhaseGuidance(t *testing.T) {
+	w := startFgWalk(t, `version: '1.0.0'
+workflows:
+  pipeline:
+    initialState: a
+    states:
+      a:
+        goal: Initialize the pipeline
+        guidance: System will auto-validate inputs
+        transitions:
+          validate: {target: b, actor: deterministic, executor: {kind: noop}}
+      b:
+        goal: Review validation results
+        guidance: Check the context for validation output before proceeding
+        transitions:
+          deploy: {target: c, actor: agent, executor: {kind: noop}}
+      c:
+        transitions:
+          finish: {target: d, actor: agent}
+      d: {terminal: true}
+`, nil)
+	g := w.res.Guidance
+	if w.res.State != "b" || g == nil || g.Goal != "Review validation results" || g.Instructions != "Check the context for validation output before proceeding" {
+		t.Fatalf("at %s: %+v", w.res.State, g)
+	}
+	w.submit("deploy", nil)
+	if w.err != nil || w.res.State != "c" {
+		t.Fatalf("deploy: %v at %s", w.err, w.res.State)
+	}
+	if g := w.res.Guidance; g != nil && (g.Goal != "" || g.Instructions != "") {
+		t.Errorf("c has no guidance, the response carries %+v", g)
+	}
+}
