@@ -81,7 +81,7 @@ func TestExecutorKinds(t *testing.T) {
 		{"ten branches without a bound", "", "kind: parallel\nbranches: [{kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}, {kind: noop}]\n",
 			"10 branches without max_concurrency"},
 		{"bad join", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: most\n", "join is all, any, {at_least: K}"},
-		{"percent over 100", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {percent: 150}\n", "join.percent is a whole number from 1 to 100"},
+		{"percent over 100", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {percent: 150}\n", "join.percent is a whole number from 0 to 100"},
 		{"join expression of an unknown name", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {expression: \"$.passed > 1\"}\n", `join "$.passed > 1"`},
 		{"aggregator that would run a step", "", "kind: parallel\nbranches: [{kind: noop}]\njoin: {aggregator: {kind: script, subject: x}}\n", `only kind: expression is supported`},
 		{"bad on_branch_failure", "", "kind: parallel\nbranches: [{kind: noop}]\non_branch_failure: retry\n", `on_branch_failure is bail or continue, not "retry"`},

@@ -260,6 +260,17 @@ func (e *Expression) Holds(env map[string]any) (bool, error) {
 	return b, nil
 }
 
+// Truthy evaluates an expression whose value counts as a bare guard's
+// does (mcp-flowgate's join expression "$.ok_count"): true, a non-zero
+// number, text, a list or an object that is not empty.
+func (e *Expression) Truthy(env map[string]any) (bool, error) {
+	out, err := e.Eval(env)
+	if err != nil {
+		return false, err
+	}
+	return truthy(out), nil
+}
+
 // ConditionValue is how a variable's text appears inside a condition:
 // as ExprValue, except that an integer beyond int64 stays text (whole,
 // comparable with a string) rather than a float64 that is not it.

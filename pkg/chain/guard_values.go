@@ -22,6 +22,10 @@ func truthy(v any) bool {
 		return x
 	case float64:
 		return x != 0
+	case int:
+		return x != 0
+	case int64:
+		return x != 0
 	case string:
 		return x != ""
 	case []any:

@@ -109,8 +109,44 @@ func (m *Mapped) Resolve(doc map[string]any) any {
 }
 
 // Select is what a JSONPath reads in doc, as mcp-flowgate reads it: one
-// value, nil when it selects nothing, a list when several.
+// value, nil when it selects nothing, a list when several. A [*] projects
+// the array before it element by element, as mcp-flowgate's mappings do:
+// always a list (one element: a list of one; empty: []), an element
+// lacking the rest of the path null in its place, a [*] further on a
+// list inside the list; not an array: nil.
 func Select(p *jsonpath.Path, doc any) any {
+	if s := p.String(); strings.Contains(s, "[*]") {
+		return project(s, doc)
+	}
+	return selectNodes(p, doc)
+}
+
+// project reads a normalized path holding [*] in doc (Select).
+func project(path string, doc any) any {
+	head, rest, _ := strings.Cut(path, "[*]")
+	p, err := jsonpath.Parse(head)
+	if err != nil {
+		return nil
+	}
+	list, ok := selectNodes(p, doc).([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]any, len(list))
+	for i, e := range list {
+		if rest == "" {
+			out[i] = e
+			continue
+		}
+		if q, err := jsonpath.Parse("$" + rest); err == nil {
+			out[i] = Select(q, e)
+		}
+	}
+	return out
+}
+
+// selectNodes is a path's nodes in doc: nil, one value, or a list.
+func selectNodes(p *jsonpath.Path, doc any) any {
 	nodes := p.Select(doc)
 	switch len(nodes) {
 	case 0:

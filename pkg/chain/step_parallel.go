@@ -133,6 +133,10 @@ func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
 				decodeInto(d, val, &f.ForEach)
 			case "where":
 				decodeInto(d, val, &f.Where)
+				if strings.TrimSpace(f.Where) == "" {
+					// mcp-flowgate refuses it too (INVALID_PARALLEL_CONFIG)
+					d.errorf(posOf(val), "%sbranches.where is empty: write the expression that keeps an item ($.value, $.index), or leave where out", prefix)
+				}
 			case "do":
 				if val.Kind != yaml.MappingNode {
 					d.errorf(posOf(val), "%sdo is a step: a mapping with kind and its fields", prefix)
@@ -284,8 +288,9 @@ func (v *validator) join(s *Step) *Join {
 			switch k {
 			case JoinAtLeast, JoinPercent:
 				n, ok := intValue(val)
-				if !ok || n < 1 || k == JoinPercent && n > 100 {
-					v.d.errorf(s.At("join"), "%s: join.%s is a whole number from 1%s", s.subject(), k, map[bool]string{true: " to 100", false: ""}[k == JoinPercent])
+				// percent 0 never fails by quorum (mcp-flowgate's escape hatch)
+				if !ok || n < 1 && k == JoinAtLeast || n < 0 || k == JoinPercent && n > 100 {
+					v.d.errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
 					return nil
 				}
 				if k == JoinAtLeast {
@@ -325,9 +330,11 @@ func (v *validator) joinExpression(s *Step, src string) *Join {
 var dollarPath = lazyRegexp(`\$\.`)
 
 // dollarExpression compiles an mcp-flowgate expression ($.ok_count >= 2,
-// $.value != ”) over the given names: $.name reads name.
+// $.value != ”) over the given names: $.name reads name. Its value counts
+// as a bare guard's (Expression.Truthy): a bare $.ok_count or $.value
+// holds when it is not zero or empty.
 func (v *validator) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
-	e, err := compileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, true)
+	e, err := compileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
 	if err != nil {
 		v.d.errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
 		return nil

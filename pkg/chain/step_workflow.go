@@ -50,6 +50,11 @@ func checkWorkflowStep(v *validator, s *Step) {
 		v.d.errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
 	}
 	if s.Use == nil {
+		if namesCapability(s.DefinitionID) {
+			// mcp-flowgate's validate refuses it (V12, MISSING_USE); its
+			// runtime, and its own multi-repo fixture, run it: a warning
+			v.d.warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.DefinitionID)
+		}
 		return
 	}
 	keys := make([]string, 0, len(s.Use.Outputs))
@@ -67,6 +72,15 @@ func checkWorkflowStep(v *validator, s *Step) {
 			v.d.errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
 		}
 	}
+}
+
+// namesCapability reports whether a definitionId names a capability
+// workflow (cap.*, also under a repository's namespace: ns/cap.*).
+func namesCapability(id string) bool {
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	return strings.HasPrefix(id, "cap.")
 }
 
 func compileWorkflowStep(v *validator, s *Step, c *Compiled) {

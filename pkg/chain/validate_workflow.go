@@ -338,6 +338,7 @@ func (v *validator) stateRefs(s *State) {
 			t.cond = v.transitionCondition(t)
 		}
 		v.argSchema(t)
+		v.compilePrefill(t)
 		v.titleText(t)
 	}
 	if s.Task != nil {

@@ -250,6 +250,7 @@ type Transition struct {
 	argTypes map[string]string
 	needs    []NeededArg
 	argProps map[string]*jsonschema.Resolved
+	prefill  *Mapped
 }
 
 // ArgSchema is the compiled inputSchema of the transition's arguments,

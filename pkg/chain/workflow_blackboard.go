@@ -15,7 +15,9 @@ type Slot struct {
 	// the run enters the state, removed when it leaves for another one.
 	Scope   string
 	Default any
-	Pos     Pos
+	// Constraint is what its constraint: declares, nil when none.
+	Constraint *SlotConstraint
+	Pos        Pos
 }
 
 // Blackboard is the workflow's declared context slots, nil when it
@@ -34,18 +36,13 @@ func (b *Blackboard) Slot(name string) *Slot {
 	return b.Slots[name]
 }
 
-// compileSlot resolves a typed slot's schema.
+// compileSlot resolves a typed slot's schema and its constraint.
 func (v *validator) compileSlot(where string, s *Slot) {
 	if s.Raw == nil {
 		return
 	}
-	raw := make(map[string]any, len(s.Raw))
-	for k, x := range s.Raw {
-		if k != "scope" && k != "default" {
-			raw[k] = x
-		}
-	}
-	_, rs, problem := resolveSchema(raw)
+	v.compileConstraint(where, s)
+	_, rs, problem := resolveSchema(schemaOf(s.Raw))
 	if problem != "" {
 		v.d.errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
 		return

@@ -159,7 +159,7 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 		var runs []branchRun
 		for i, item := range items {
 			if w := f.Filter(); w != nil {
-				keep, err := w.Holds(map[string]any{"value": item, "index": i})
+				keep, err := w.Truthy(map[string]any{"value": item, "index": i})
 				if err != nil {
 					return nil, &permanentError{fmt.Errorf("branches.where %q on item %d: %v", f.Where, i, err)}
 				}
@@ -285,7 +285,9 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 			verdict = "succeeded"
 		}
 	case chain.JoinExpression:
-		holds, err := j.Expr.Holds(map[string]any{"n": n, "ok_count": ok, "failed_count": failed, "cancelled_count": cancelled, "branches": branches})
+		// its value counts as a bare guard's: "$.ok_count" holds when
+		// any branch succeeded (mcp-flowgate)
+		holds, err := j.Expr.Truthy(map[string]any{"n": n, "ok_count": ok, "failed_count": failed, "cancelled_count": cancelled, "branches": branches})
 		if err == nil && holds {
 			verdict = "succeeded"
 		}

@@ -162,6 +162,10 @@ func (f *flow) drive(ctx context.Context) {
 // transitions takes one transition of a state with named transitions, or
 // stops the call. It reports whether the run moved on.
 func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
+	if len(s.Transitions) == 0 {
+		f.waitForTimeout(s)
+		return false
+	}
 	viable, cands, err := f.viable(s)
 	if err != nil {
 		f.fail(err.Error(), nil)

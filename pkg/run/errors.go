@@ -162,7 +162,7 @@ func (e *TakeError) say(subject, flag string) string {
 		return fmt.Sprintf("%s: not viable at state %q: %s (%s)", subject, e.State, e.Why, offers)
 	}
 	if len(e.Links) == 0 {
-		return fmt.Sprintf("%s: the run is at state %q, which offers no transitions", subject, e.State)
+		return fmt.Sprintf("%s: the run is at state %q, which offers no transition now (none of its transitions is allowed, or it has none)", subject, e.State)
 	}
 	names := make([]string, len(e.Links))
 	for i, l := range e.Links {

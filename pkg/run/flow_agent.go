@@ -174,7 +174,7 @@ func (f *flow) pick(s *chain.State, offered []*chain.Transition, wait []candidat
 				return nil, refusal{fmt.Sprintf("%s cannot be taken yet: %s", name, c.why), fmt.Sprintf("Call %s for the subjects it names, then %s again.", describeTool, decisionTool)}
 			}
 		}
-		args, err := decisionArgs(t, given)
+		args, err := f.decisionArgs(t, given)
 		if err != nil {
 			return nil, refusal{plainArgs(err), "Call " + decisionTool + " again with arguments that satisfy it."}
 		}

@@ -48,10 +48,11 @@ func plainArgs(err error) string {
 }
 
 // decisionArgs checks a decision's arguments against its transition: the
-// prefill first, the given ones over it (text converted to the declared
-// type), then the inputSchema's defaults and rules.
-func decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, error) {
-	args := maps.Clone(t.Prefill)
+// prefill first (its JSONPaths read in the run's context and input, as
+// the decision is taken), the given ones over it (text converted to the
+// declared type), then the inputSchema's defaults and rules.
+func (f *flow) decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, error) {
+	args := t.PrefillIn(f.pathDoc(nil, nil, nil))
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -136,7 +137,7 @@ func (f *flow) takeArgs(given map[string]any) error {
 	if t == nil {
 		return nil // checkTake says what the state offers
 	}
-	args, err := decisionArgs(t, given)
+	args, err := f.decisionArgs(t, given)
 	if err != nil {
 		// a value typed into the wrong argument may be a secret input's,
 		// and this error ends the command outside the events

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -32,7 +33,7 @@ func (f *flow) checkSlots(s *chain.State, before map[string]any) error {
 		if slot == nil {
 			continue
 		}
-		if err := slotAllows(slot, v); err != nil {
+		if err := slotAllows(slot, v, f.pathDoc(nil, nil, nil)); err != nil {
 			f.setContext(before)
 			return fmt.Errorf("blackboard slot %s: %w", k, err)
 		}
@@ -40,9 +41,10 @@ func (f *flow) checkSlots(s *chain.State, before map[string]any) error {
 	return nil
 }
 
-// slotAllows checks a value against a slot's schema and its
-// path_allowlist constraint.
-func slotAllows(slot *chain.Slot, v any) error {
+// slotAllows checks a value against a slot's schema and its constraint
+// (path_allowlist, then subset_of, whose reference array it reads in
+// doc), as mcp-flowgate checks a write.
+func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 	if v == nil {
 		// null is what a path that selects nothing gives: the slot is
 		// unset, as mcp-flowgate leaves it
@@ -53,49 +55,43 @@ func slotAllows(slot *chain.Slot, v any) error {
 			return fmt.Errorf("%s does not fit its schema: %v", clip(textOf(v), 60), err)
 		}
 	}
-	allow, deny := pathAllowlist(slot.Raw)
-	if allow == nil && deny == nil {
+	c := slot.Constraint
+	if c == nil {
 		return nil
 	}
-	var paths []any
-	switch x := v.(type) {
-	case []any:
-		paths = x
-	default:
-		paths = []any{x}
-	}
-	for _, p := range paths {
-		text, ok := p.(string)
-		if !ok {
-			return fmt.Errorf("path_allowlist: %s is not a path", clip(textOf(p), 60))
+	items, isList := v.([]any)
+	if c.Allowlist {
+		if !isList {
+			return fmt.Errorf("path_allowlist: %s is not an array of paths", clip(textOf(v), 60))
 		}
-		if matchAny(deny, text) || (allow != nil && !matchAny(allow, text)) {
-			return fmt.Errorf("path_allowlist: %s is not allowed", text)
+		for _, p := range items {
+			text, ok := p.(string)
+			if !ok {
+				return fmt.Errorf("path_allowlist: %s is not a path", clip(textOf(p), 60))
+			}
+			if matchAny(c.Deny, text) {
+				return fmt.Errorf("path_allowlist: %s is not allowed (it matches a glob of deny:)", text)
+			}
+			if !matchAny(c.Allow, text) {
+				return fmt.Errorf("path_allowlist: %s is not allowed", text)
+			}
+		}
+	}
+	if c.SubsetOf != nil {
+		ref, ok := chain.Select(c.SubsetOf, doc).([]any)
+		if !ok {
+			return fmt.Errorf("subset_of: %s is unset or not an array (a constraint fails fast on what it cannot read)", c.SubsetOfRaw)
+		}
+		if !isList {
+			return fmt.Errorf("subset_of: %s is not an array", clip(textOf(v), 60))
+		}
+		for _, e := range items {
+			if !slices.ContainsFunc(ref, func(r any) bool { return reflect.DeepEqual(r, e) }) {
+				return fmt.Errorf("subset_of: %s is not present in the reference array %s", clip(textOf(e), 60), c.SubsetOfRaw)
+			}
 		}
 	}
 	return nil
-}
-
-// pathAllowlist reads a slot's constraint: {path_allowlist: {allow,
-// deny}}, globs where ** spans directories.
-func pathAllowlist(raw map[string]any) (allow, deny []string) {
-	c, _ := raw["constraint"].(map[string]any)
-	pl, _ := c["path_allowlist"].(map[string]any)
-	if pl == nil {
-		return nil, nil
-	}
-	list := func(key string) []string {
-		var out []string
-		items, _ := pl[key].([]any)
-		for _, it := range items {
-			out = append(out, fmt.Sprint(it))
-		}
-		if out == nil && pl[key] != nil {
-			out = []string{}
-		}
-		return out
-	}
-	return list("allow"), list("deny")
 }
 
 func matchAny(patterns []string, name string) bool {

@@ -111,7 +111,7 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 		}
 		// the decider asked for them; a choice without them is refused
 		// before the transition runs
-		args, err := decisionArgs(t, c.Args)
+		args, err := f.decisionArgs(t, c.Args)
 		if err != nil {
 			f.fail(fmt.Sprintf("state %s: the %s decision: %s", s.Name, who, plainArgs(err)), linksOf(viable))
 			return nil, true
@@ -146,7 +146,7 @@ func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Tra
 		if t.Name != c.Transition {
 			continue
 		}
-		args, err := decisionArgs(t, c.Args)
+		args, err := f.decisionArgs(t, c.Args)
 		if err != nil {
 			f.fail(fmt.Sprintf("state %s: the scripted decision: %s", s.Name, plainArgs(err)), linksOf(viable))
 			return nil, true
@@ -195,7 +195,7 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 			if err != nil {
 				return err
 			}
-			if _, err := decisionArgs(t, c.Args); err != nil {
+			if _, err := f.decisionArgs(t, c.Args); err != nil {
 				return errors.New(plainArgs(err))
 			}
 			return nil

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
 )
 
 // onEnterName is how records, traces and links name a state's onEnter.
@@ -72,6 +74,21 @@ func (f *flow) timedOut() (moved, goOn bool) {
 	moved = f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
 		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true}, nil)
 	return moved, moved
+}
+
+// waitForTimeout pauses the run at a state with no transitions, which
+// only the workflow's timeout leaves (validation allows no other): a
+// call after timeoutMs passed moves it to onTimeout's target, as
+// mcp-flowgate's runtime does on its next get or submit.
+func (f *flow) waitForTimeout(s *chain.State) {
+	when := ""
+	if began, ok := RunIDTime(f.runID); ok {
+		when = " at " + f.notAhead(began).Add(f.w.Timeout).UTC().Format(time.RFC3339)
+	}
+	msg := fmt.Sprintf("state %s has no transitions: the run waits here until the workflow's timeoutMs (%s) passes%s, then moves to %s; resume then", s.Name, f.w.Timeout, when, f.w.OnTimeout)
+	f.warn(msg)
+	f.status, f.links = Paused, nil
+	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: msg})
 }
 
 // seedInputs begins the context with the inputs' values when the

@@ -52,7 +52,9 @@ func (f *flow) evidence() []chain.Evidence {
 		}
 		if kind := chain.EvidenceKind(e, decl); kind != "" {
 			ev := chain.Evidence{Kind: kind, Transition: rec.Transition, Principal: rec.Principal}
-			if v, ok := rec.Vars[e.OutputVar]; ok && !v.Masked {
+			if v, ok := rec.Vars[e.OutputVar]; ok && !v.Masked && (v.Text != "" || v.Data != nil) {
+				// an executor that produced nothing (a noop, a silent
+				// command) has no output to digest, as a branch has none
 				ev.Digest = digestOf(v.Text)
 			}
 			out = append(out, ev)

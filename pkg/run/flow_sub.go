@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -135,6 +136,19 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
 	}
 	cf := f.sub
 	f.sub = nil
+	if cf == nil && f.l.standIn != nil {
+		if c, ok := f.l.standIn(ctx, e); ok {
+			// a test's mock of the step: the workflow does not run (as
+			// mcp-flowgate's tests stand in for its workflow executor)
+			out, err := canned(e, c)
+			if err != nil {
+				return finish(StepFailed, err.Error())
+			}
+			f.setOutput(e, out.value)
+			f.useOutputs(e, cannedContext(out.value))
+			return finish(StepSucceeded, "")
+		}
+	}
 	if cf == nil {
 		var err error
 		cf, err = f.prepareWorkflow(e, scope{st: f.st}, subCall{journal: nested(f.req.Journal, e.ID), human: f.req.Human})
@@ -164,7 +178,11 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
 	switch res.Status {
 	case Succeeded:
 		f.setOutput(e, dataValue(subOutput(e, res)))
-		f.useOutputs(e, res)
+		var final map[string]any
+		if res.WorkflowResult != nil {
+			final = res.Context
+		}
+		f.useOutputs(e, final)
 		return finish(StepSucceeded, "")
 	case Paused:
 		f.status, f.links = Paused, res.Links
@@ -181,6 +199,20 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
 		where = " at state " + wr.State
 	}
 	return finish(StepFailed, fmt.Sprintf("workflow %s %s%s: %s", res.Name, res.Status, where, res.Error))
+}
+
+// cannedContext is the final context a mocked workflow step stands for:
+// its output, an object (or text holding one) keyed as the workflow's
+// context is; anything else holds no key.
+func cannedContext(v Value) map[string]any {
+	if m, ok := v.Data.(map[string]any); ok {
+		return m
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(v.Text), &m) == nil {
+		return m
+	}
+	return nil
 }
 
 // journalEnter saves where a workflow step's workflow begins, before it
@@ -209,14 +241,10 @@ func (f *flow) maskArgs(args map[string]any) map[string]any {
 
 // useOutputs sets the context keys a workflow step's use.outputs name,
 // from the final context of the workflow it ran (a key it lacks: null).
-func (f *flow) useOutputs(e *chain.Step, res *Result) {
+func (f *flow) useOutputs(e *chain.Step, final map[string]any) {
 	bs := e.Outputs()
 	if len(bs) == 0 {
 		return
-	}
-	var final map[string]any
-	if res.WorkflowResult != nil {
-		final = res.Context
 	}
 	next := maps.Clone(f.context)
 	if next == nil {

@@ -30,7 +30,13 @@ func linkNames(res *Result) []string {
 // 6c28a9486d7c25f191782aa67a8c0b1861f3f1a7)
 // mixed_state_stops_chain and deterministic_transitions_hidden_from_links:
 // a state with a deterministic and a decided transition does not chain,
-// and only the decided ones are links or --take choices.
+// and only the decided ones are links or --take choices. chain_audit.rs
+// (commit 443aa7a) deterministic_transition_submittable_for_recovery
+// lets a submit take such a hidden deterministic transition ("no actor
+// gate"); chainrun's contract makes a --take that names no link exit 2,
+// so it is refused here (the contract wins). chainrun's recovery is the
+// retry link a failed deterministic transition leaves
+// (TestFlowgateDeterministicChaining).
 func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
 	for name, src := range map[string]string{
 		"agent and deterministic": wf(`    states:
@@ -119,11 +125,16 @@ func TestDepthLimitIsAStop(t *testing.T) {
 
 // TestStateWithNoAllowedTransitionWaits ports evidence_guard.rs
 // evidence_guard_rejects_without_required_kind (commit 00632101…), and
-// stress_guards_mapping.rs's guarded decision points as the third round's
-// findings describe them (peer-fidelity.md F10; that file was not read
-// here): when no transition is allowed the run waits at
-// the state (paused, each transition listed with the guard that blocks
-// it), and taking a guarded one is refused naming its guard.
+// stress_guards_mapping.rs (commit 443aa7a) s01_bounded_loop_counter's
+// fourth remediate, s15b_composite_guard_blocks_when_any_clause_fails,
+// s17d_starts_with_guard_rejects and s17f_contains_guard_rejects: a
+// submit whose guard does not hold is GUARD_REJECTED and the instance
+// stays where it was, in a state none of whose transitions holds now.
+// In chainrun the run waits at the state (paused, with a warning naming
+// each guard; under linkFilter: all each transition is listed with the
+// guard that blocks it), and taking a guarded one is refused naming its
+// guard. Each of those tests is ported whole in
+// TestFlowgateStressGuardsAndMapping.
 func TestStateWithNoAllowedTransitionWaits(t *testing.T) {
 	for name, src := range map[string]string{
 		"one guarded agent transition": wf(`    states:
@@ -155,12 +166,13 @@ func TestStateWithNoAllowedTransitionWaits(t *testing.T) {
 	}
 }
 
-// TestSchemaDefaultsFillBeforeRequired ports mcp-flowgate's filling of
-// inputSchema defaults as the third round's findings describe
-// stress_guards_mapping.rs's defaulted inputs (peer-fidelity.md F8):
-// defaults are filled before `required` is checked, a required property
-// with a default need not be given, and an object's own properties get
-// their defaults, an absent object made for them.
+// TestSchemaDefaultsFillBeforeRequired ports stress_guards_mapping.rs
+// (commit 443aa7a) s02_schema_defaults_applied_to_arguments ("priority"
+// required with a default, not given: the default fills it before
+// validation) and s04_nested_schema_defaults (a nested object's
+// properties get their defaults), extended to a workflow's own inputs
+// and to an absent object made for its defaults (peer-fidelity.md F8).
+// The two tests are ported as written in TestFlowgateStressGuardsAndMapping.
 func TestSchemaDefaultsFillBeforeRequired(t *testing.T) {
 	src := wf(`    inputSchema:
       type: object
@@ -247,12 +259,19 @@ func TestUnreachableStepsNeedNothing(t *testing.T) {
 	}
 }
 
-// TestCalledWorkflowTakesItsInputsAsGiven follows the end-to-end walks of
-// flow_orchestrators_e2e.rs as the third round's findings describe them
-// (peer-fidelity.md F3; flow.add-feature, flow.bugfix-from-error-log:
-// the orchestrator passes an object where the capability declares an
-// array with a default, and the walk reaches done): a value whose type is
-// not the declared one is passed on as given, with a warning naming it.
+// TestCalledWorkflowTakesItsInputsAsGiven follows the files of
+// flow_orchestrators_e2e.rs (commit 443aa7a,
+// crates/mcp-flowgate-executors/tests/; peer-fidelity.md F3):
+// flow.add-feature passes scope_paths: "$.context.draft_plan", an object,
+// to cap.implement.tdd-loop, whose snippet declares scope_paths
+// {type: array, default: []}; flow.bugfix-from-error-log passes its
+// fix_plan object to cap.implement.scope-bounded's array. mcp-flowgate
+// loads and walks both to done (flow_add_feature_walks_to_terminal,
+// flow_bugfix_from_error_log_walks_to_terminal — its fixture executor
+// short-circuits the capability, so the test pins that nothing refuses
+// the call, not what the capability makes of it; that walk is ported
+// in TestFlowgateOrchestratorsWalkToDone). Here a capability that does
+// run gets the value as given, with a warning naming it.
 func TestCalledWorkflowTakesItsInputsAsGiven(t *testing.T) {
 	for name, tc := range map[string]struct {
 		decl, given, want string
@@ -308,10 +327,10 @@ workflows:
 	}
 }
 
-// TestConcatWritesAMissingOperandAsNull follows stress_guards_mapping.rs's
-// concat mapping as the third round's findings describe it
-// (peer-fidelity.md F9): an operand that selects nothing is written "null"
-// (before=null=after), as mcp-flowgate writes it, not left out.
+// TestConcatWritesAMissingOperandAsNull ports stress_guards_mapping.rs
+// (commit 443aa7a) s17b_concat_with_null_element (peer-fidelity.md F9):
+// an operand that selects nothing is written "null" (before=null=after),
+// as mcp-flowgate writes it, not left out; here for context operands too.
 func TestConcatWritesAMissingOperandAsNull(t *testing.T) {
 	for operands, want := range map[string]string{
 		`["before=", "$.context.nothing", "=after"]`: "before=null=after",

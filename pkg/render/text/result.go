@@ -71,8 +71,14 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 	if res.Deadline != "" {
 		fmt.Fprintf(&b, "deadline: %s (then the next resume takes its on_timeout transition)\n\n", res.Deadline)
 	}
-	b.WriteString("choose one:\n")
-	resumeLines(&b, "  ", res.RunID, res.Links)
+	if len(res.Links) == 0 {
+		// no transition is allowed now (the warnings say why): a later
+		// call moves the run once a timeout passed or what a guard reads changed
+		fmt.Fprintf(&b, "no transition is allowed now (the warnings say why); go on once that changed:\n  %s\n", run.ResumeCommand(res.RunID, ""))
+	} else {
+		b.WriteString("choose one:\n")
+		resumeLines(&b, "  ", res.RunID, res.Links)
+	}
 	if g := res.Guidance; g != nil {
 		acknowledge(&b, g.Acknowledge)
 	}
