@@ -155,7 +155,11 @@ func (x *execution) announceStop(ctx context.Context) (done func()) {
 		select {
 		case <-ctx.Done():
 		case <-quit:
-			return
+			if ctx.Err() == nil {
+				return
+			}
+			// told to stop as the run ended: both were ready, and a
+			// person who pressed Ctrl-C is still told it was heard
 		}
 		x.emit(event.Event{Type: event.RunStopping, Chain: x.c.Name})
 		select {
