@@ -189,7 +189,7 @@ func TestWebhookPostsPayload(t *testing.T) {
 name: t
 inputs: [{name: key, secret: true}]
 steps:
-  - {id: a, type: cli, run: "echo report {input.key}", output_var: report}
+  - {id: a, type: transform, operation: template, template_str: "report {input.key}", output_var: report}
   - {id: w, type: webhook, depends_on: [a], url: "`+srv.URL+`/hook", model: claude-sonnet-4-6, prompt: notify, output_var: resp}
 output: resp
 `, map[string]string{"key": "s3cret"})
