@@ -26,7 +26,7 @@ inputs:
   - {name: notes, type: text, max_length: 5000, optional: true}
   - {name: email, type: string, pattern: "^[^@]+@[^@]+[.][^@]+$", optional: true}
 steps:
-  - {id: research, type: cli, command: echo, args: ["{input.topic} {input.depth}"], output_var: result}
+  - {id: research, type: transform, operation: template, template_str: "{input.topic} {input.depth}", output_var: result}
 output: result
 `
 	for _, head := range []string{"", "version: \"1.0\"\n"} {

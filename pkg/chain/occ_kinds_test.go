@@ -24,7 +24,7 @@ steps:
     model: anthropic/claude-haiku-4-5
     step_template:
       label: "Do {item}"
-      pre_tools: [{type: shell, run: "echo {item}", inject_as: info}]
+      pre_tools: [{type: bash, command: "echo {item}", inject_as: info}]
     output_var: each
   - {id: m, type: merge, depends_on: [l], inputs: [each, a], strategy: llm_summarize, model: anthropic/claude-haiku-4-5, prompt: "Join {a}", output_var: merged}
   - id: d

@@ -34,7 +34,7 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	g := mustParse(t, `
 name: g
 steps:
-  - {id: build, type: cli, command: "true", output_var: built}
+  - {id: build, type: transform, operation: template, template_str: "no", output_var: built}
   - id: ok
     type: gate
     prompt: "Ship {built}?"

@@ -94,7 +94,7 @@ func TestRouterChoiceIsSaved(t *testing.T) {
 	s := llmtest.New(llmtest.Reply{Text: "web"})
 	defer s.Close()
 	src := strings.NewReplacer("depends_on: [ui, api, docs]", "depends_on: [ui, api, docs, boom]",
-		"output: out", "  - {id: boom, type: cli, run: 'test -f ok', depends_on: [classify]}\noutput: out").Replace(routerChain)
+		"output: out", "  - {id: boom, type: transform, operation: template, template_str: '{f}', pre_tools: [{type: read_file, path: ok, on_error: fail, inject_as: f}], depends_on: [classify]}\noutput: out").Replace(routerChain)
 	dir, j, c := t.TempDir(), &memJournal{}, load(t, src)
 	first, _ := New(WithDir(dir), WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: c, Journal: j})
 	if first.Status != Failed {
@@ -272,7 +272,8 @@ func TestGateTimeoutAndAutoApprove(t *testing.T) {
 	}
 	for _, tc := range []struct{ onTimeout, status, out string }{
 		{"approve", "succeeded", "shipped v1 approved"},
-		{"skip", "succeeded", "shipped v1"},
+		// a skipped gate's approval is "": the template keeps its space
+		{"skip", "succeeded", "shipped v1 "},
 		{"reject", "failed", ""},
 	} {
 		t.Run(tc.onTimeout, func(t *testing.T) {
