@@ -27,7 +27,7 @@ var occOnlyKinds = []string{string(KindRouter), string(KindEvaluator), string(Ki
 var chainrunOnlyKinds = []string{string(KindCLI), string(KindShell), string(KindHTTP), string(KindFile),
 	string(KindHuman), string(KindChain), string(KindNoop), string(KindREST), string(KindScript),
 	string(KindParallel), string(KindWorkflow), string(KindMCP), string(KindPipeline),
-	string(KindStructuralAnalysis), "dry_run", "registry"}
+	string(KindStructuralAnalysis), string(KindDryRun), string(KindRegistry)}
 
 // chainrunOnlyStepKeys are step fields OCC's ChainStep has no such thing
 // as: a cli or script step's command and environment, an http step's
@@ -82,19 +82,21 @@ func (m *occMarks) scan(steps *yaml.Node) {
 		return
 	}
 	for _, s := range deref(steps).Content {
-		m.step(s)
+		m.step(s, "")
 	}
 }
 
-// step looks at one step and at the steps written inside it.
-func (m *occMarks) step(s *yaml.Node) {
+// step looks at one step and at the steps written inside it; who is how
+// messages name a step without an id of its own (a step_template).
+func (m *occMarks) step(s *yaml.Node, who string) {
 	s = deref(s)
 	if s.Kind != yaml.MappingNode {
 		return
 	}
-	who := "a step"
 	if id := valueOf(s, "id"); id != nil && deref(id).Kind == yaml.ScalarNode {
 		who = "step " + quote(deref(id).Value)
+	} else if who == "" {
+		who = "a step"
 	}
 	if t := valueOf(s, "type"); t != nil {
 		switch v := deref(t).Value; {
@@ -110,7 +112,7 @@ func (m *occMarks) step(s *yaml.Node) {
 		}
 	}
 	if t := valueOf(s, "step_template"); t != nil {
-		m.step(t)
+		m.step(t, who+" step_template")
 	}
 	m.scan(valueOf(s, "steps"))
 	m.scan(valueOf(s, "branches"))

@@ -2,8 +2,11 @@ package chain
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // A file with a step type or a step field OCC's format has not (OCC's
@@ -91,6 +94,10 @@ func TestOCCRuleMixedFileIsOwnWithWarning(t *testing.T) {
 			`step "r" has OCC's type router, but step "b" writes for_each:`},
 		{"debate and http", "  - {id: h, type: http, url: 'http://127.0.0.1:9/x', output_var: page}\n  - {id: d, type: debate, model: openai/m, agents: [{prompt: '{page}'}, {prompt: q}], depends_on: [h]}\n",
 			`step "d" has OCC's type debate, but step "h" has type http`},
+		{"loop whose template is a cli step", "  - {id: l, type: loop, items_var: input.items, step_template: {type: cli, command: echo, args: ['{item}']}, output_var: each}\n",
+			`step "l" has OCC's type loop, but step "l" step_template has type cli`},
+		{"loop whose template writes idempotent", "  - {id: l, type: loop, items_var: input.items, step_template: {model: openai/m, prompt: '{item}', idempotent: false}, output_var: each}\n",
+			`step "l" has OCC's type loop, but step "l" step_template writes idempotent:`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,5 +116,34 @@ func TestOCCRuleMixedFileIsOwnWithWarning(t *testing.T) {
 				t.Errorf("no warning %q in %v", tc.want, l.Warnings)
 			}
 		})
+	}
+}
+
+// OCC's own files of other commits and of its docs (the corpus of
+// TestOCCHistoryFiles) that declare version: or are pipelines are read
+// as OCC's: nothing in them is chainrun's alone.
+func TestOCCRuleOCCFilesStayOCCs(t *testing.T) {
+	files, _ := filepath.Glob("../run/testdata/occhistory/*/*.yaml")
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "\nversion:") && !strings.HasPrefix(string(data), "version:") && !strings.Contains(string(data), "\nchains:") {
+			continue
+		}
+		n++
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
+			t.Fatalf("%s: %v", f, err)
+		}
+		d := &diags{}
+		if !readsAsOCC(d, root.Content[0]) {
+			t.Errorf("%s is not read as OCC's", f)
+		}
+	}
+	if n < 5 {
+		t.Fatalf("only %d OCC files found under ../run/testdata/occhistory", n)
 	}
 }
