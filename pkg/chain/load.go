@@ -187,7 +187,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 		}
 		return true
 	})
-	c.occ = readsAsOCC(root)
+	c.occ = readsAsOCC(d, root)
 	return c
 }
 

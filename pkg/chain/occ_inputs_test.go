@@ -26,7 +26,7 @@ inputs:
   - {name: notes, type: text, max_length: 5000, optional: true}
   - {name: email, type: string, pattern: "^[^@]+@[^@]+[.][^@]+$", optional: true}
 steps:
-  - {id: research, type: cli, command: echo, args: ["{input.topic} {input.depth}"], output_var: result}
+  - {id: research, type: transform, operation: template, template_str: "{input.topic} {input.depth}", output_var: result}
 output: result
 `
 	for _, head := range []string{"", "version: \"1.0\"\n"} {
@@ -46,7 +46,7 @@ output: result
 		{"{name: age, type: number, min: 18, default: '5'}", `input "age": default: 5 must be >= 18`},
 		{"{name: kind, type: enumm}", `input "kind": type "enumm" (did you mean enum?)`},
 	} {
-		_, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\ninputs: ["+tc.input+"]\nsteps:\n  - {id: s, type: cli, command: echo}\n"), Options{})
+		_, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\ninputs: ["+tc.input+"]\nsteps:\n  - {id: s, model: openai/m, prompt: x}\n"), Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.input, err, tc.want)
 		}

@@ -24,7 +24,7 @@ steps:
     model: anthropic/claude-haiku-4-5
     step_template:
       label: "Do {item}"
-      pre_tools: [{type: shell, run: "echo {item}", inject_as: info}]
+      pre_tools: [{type: bash, command: "echo {item}", inject_as: info}]
     output_var: each
   - {id: m, type: merge, depends_on: [l], inputs: [each, a], strategy: llm_summarize, model: anthropic/claude-haiku-4-5, prompt: "Join {a}", output_var: merged}
   - id: d
@@ -86,13 +86,13 @@ func TestSubchainIsAChainStep(t *testing.T) {
 func TestOCCKindErrors(t *testing.T) {
 	const h = "name: x\ninputs: [l]\nsteps:\n"
 	tests := []struct{ name, src, want string }{
-		{"loop without items", h + "  - {id: a, type: loop, step_template: {type: cli, run: echo}}\n", `c.yaml:4:5: step "a": a loop step needs its items`},
+		{"loop without items", h + "  - {id: a, type: loop, step_template: {model: openai/m, prompt: go}}\n", `c.yaml:4:5: step "a": a loop step needs its items`},
 		{"loop without template", h + "  - {id: a, type: loop, items_static: [x]}\n", `c.yaml:4:5: step "a": step_template is required`},
 		{"loop template not a step", h + "  - {id: a, type: loop, items_static: [x], step_template: echo}\n", "step_template is a step"},
-		{"loop template with id", h + "  - id: a\n    type: loop\n    items_static: [x]\n    step_template: {id: t, type: cli, run: echo}\n", `c.yaml:7:21: step "a" step_template: id does not apply here`},
-		{"loop bad on_error", h + "  - {id: a, type: loop, items_static: [x], loop_on_error: skip, step_template: {type: cli, run: echo}}\n", "loop_on_error is abort or continue, not \"skip\""},
-		{"loop bad max_parallel", h + "  - {id: a, type: loop, items_static: [x], max_parallel: 0, step_template: {type: cli, run: echo}}\n", "max_parallel must be 1 or more"},
-		{"loop unknown items_var", h + "  - {id: a, type: loop, items_var: nope, step_template: {type: cli, run: echo}}\n", "items_var: {nope}: no input, step output_var"},
+		{"loop template with id", h + "  - id: a\n    type: loop\n    items_static: [x]\n    step_template: {id: t, model: openai/m, prompt: go}\n", `c.yaml:7:21: step "a" step_template: id does not apply here`},
+		{"loop bad on_error", h + "  - {id: a, type: loop, items_static: [x], loop_on_error: skip, step_template: {model: openai/m, prompt: go}}\n", "loop_on_error is abort or continue, not \"skip\""},
+		{"loop bad max_parallel", h + "  - {id: a, type: loop, items_static: [x], max_parallel: 0, step_template: {model: openai/m, prompt: go}}\n", "max_parallel must be 1 or more"},
+		{"loop unknown items_var", h + "  - {id: a, type: loop, items_var: nope, step_template: {model: openai/m, prompt: go}}\n", "items_var: {nope}: no input, step output_var"},
 		{"merge without inputs", h + "  - {id: a, type: merge, strategy: concatenate}\n", `c.yaml:4:5: step "a": inputs is required for a merge step`},
 		{"merge bad strategy", h + "  - {id: a, type: merge, inputs: [input.l], strategy: sum}\n", `strategy is concatenate, json_array, llm_summarize, pick_best, not "sum"`},
 		{"merge with tools", h + "  - {id: a, type: merge, inputs: [input.l], tools: [Read]}\n", "tools does not belong to a merge step"},

@@ -20,32 +20,102 @@ var chainrunOnlyKeys = []string{"tools", "connections", "dotenv", "handlers", "b
 var occOnlyKinds = []string{string(KindRouter), string(KindEvaluator), string(KindGate), string(KindLoop),
 	string(KindMerge), string(KindSubchain), string(KindDebate), string(KindWebhook), string(KindBrowser)}
 
-// readsAsOCC reports whether a DAG chain's mapping is OCC's: a pipeline
-// (chains:), a file that declares OCC's version: beside nothing OCC lacks,
-// or one whose steps use a step type only OCC has.
-func readsAsOCC(root *yaml.Node) bool {
+// chainrunOnlyKinds are step types OCC's format has no such thing as
+// (OCC's StepType, mcp-server/src/types.ts: agent, router, gate,
+// evaluator, transform, loop, merge, browser, subchain, debate, webhook,
+// image_gen): a file with a step of one is chainrun's own.
+var chainrunOnlyKinds = []string{string(KindCLI), string(KindShell), string(KindHTTP), string(KindFile),
+	string(KindHuman), string(KindChain), string(KindNoop), string(KindREST), string(KindScript),
+	string(KindParallel), string(KindWorkflow), string(KindMCP), string(KindPipeline),
+	string(KindStructuralAnalysis), string(KindDryRun), string(KindRegistry)}
+
+// chainrunOnlyStepKeys are step fields OCC's ChainStep has no such thing
+// as: a cli or script step's command and environment, an http step's
+// request, a parallel or pipeline step's parts, an mcp or workflow
+// step's call, and chainrun's for_each, idempotent, continue_on_error
+// and condition_key. A file whose step writes one is chainrun's own.
+// (OCC's pre_tools write command, path, query and method too: those are
+// a pre_tool's, not a step's, and are not looked at.)
+var chainrunOnlyStepKeys = []string{"command", "run", "args", "env", "treatNonZeroAsFailure", "workingDirectory",
+	"subject", "connection", "query", "path", "queue", "branches", "join", "max_concurrency",
+	"max_recursion_depth", "on_branch_failure", "on_step_failure", "total_timeout_ms", "steps", "tool",
+	"arguments", "map", "on_tool_error", "use", "input", "definition", "definitionId", "dir",
+	"for_each", "idempotent", "continue_on_error", "condition_key", "max_turns"}
+
+// readsAsOCC reports whether a DAG chain's mapping is OCC's. A file with
+// a top-level key, a step type or a step field that only chainrun has is
+// chainrun's own, whatever its version: says (chainrun's own format has
+// version: too). Otherwise it is OCC's when it is a pipeline (chains:),
+// declares version:, or has a step of a type only OCC has. A file that
+// mixes a step type only OCC has with something only chainrun has is
+// chainrun's own, with a warning: OCC could not run it, and chainrun's
+// own format runs OCC's step types under its stricter rules.
+func readsAsOCC(d *diags, root *yaml.Node) bool {
 	for _, k := range chainrunOnlyKeys {
 		if keyNode(root, k) != nil {
 			return false
 		}
 	}
-	if keyNode(root, "chains") != nil || keyNode(root, "version") != nil {
-		return true
-	}
-	steps := valueOf(root, "steps")
-	if steps == nil || deref(steps).Kind != yaml.SequenceNode {
+	var m occMarks
+	m.scan(valueOf(root, "steps"))
+	if m.chainrun != "" {
+		if m.occ != "" {
+			d.warnf(m.occAt, "%s, but %s, which OCC's format has not: the file is read in chainrun's own format (its stricter rules apply)", m.occ, m.chainrun)
+		}
 		return false
 	}
+	return keyNode(root, "chains") != nil || keyNode(root, "version") != nil || m.occ != ""
+}
+
+// occMarks are the first step of a type only OCC has, and the first step
+// with something only chainrun has, each as messages name it.
+type occMarks struct {
+	occ, chainrun string
+	occAt         Pos
+}
+
+// scan looks at every step of a steps: list, and at the steps written
+// inside them (a loop's step_template, a pipeline's or a parallel
+// step's own steps).
+func (m *occMarks) scan(steps *yaml.Node) {
+	if steps == nil || deref(steps).Kind != yaml.SequenceNode {
+		return
+	}
 	for _, s := range deref(steps).Content {
-		s = deref(s)
-		if s.Kind != yaml.MappingNode {
-			continue
-		}
-		if t := valueOf(s, "type"); t != nil && slices.Contains(occOnlyKinds, deref(t).Value) {
-			return true
+		m.step(s, "")
+	}
+}
+
+// step looks at one step and at the steps written inside it; who is how
+// messages name a step without an id of its own (a step_template).
+func (m *occMarks) step(s *yaml.Node, who string) {
+	s = deref(s)
+	if s.Kind != yaml.MappingNode {
+		return
+	}
+	if id := valueOf(s, "id"); id != nil && deref(id).Kind == yaml.ScalarNode {
+		who = "step " + quote(deref(id).Value)
+	} else if who == "" {
+		who = "a step"
+	}
+	if t := valueOf(s, "type"); t != nil {
+		switch v := deref(t).Value; {
+		case slices.Contains(occOnlyKinds, v) && m.occ == "":
+			m.occ, m.occAt = who+" has OCC's type "+v, posOf(t)
+		case slices.Contains(chainrunOnlyKinds, v) && m.chainrun == "":
+			m.chainrun = who + " has type " + v
 		}
 	}
-	return false
+	for i := 0; i+1 < len(s.Content) && m.chainrun == ""; i += 2 {
+		if k := s.Content[i].Value; slices.Contains(chainrunOnlyStepKeys, k) {
+			m.chainrun = who + " writes " + k + ":"
+		}
+	}
+	if t := valueOf(s, "step_template"); t != nil {
+		m.step(t, who+" step_template")
+	}
+	m.scan(valueOf(s, "steps"))
+	m.scan(valueOf(s, "branches"))
 }
 
 // OCC reports whether the chain's file is read as OCC's (see

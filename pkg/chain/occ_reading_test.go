@@ -12,17 +12,17 @@ func TestOCCFileReadAsOCC(t *testing.T) {
 	cases := []struct {
 		name, step, warning, refusal string
 	}{
-		{"bare word condition", "{id: a, type: cli, command: echo, condition: 'something_truthy'}",
+		{"bare word condition", "{id: a, model: openai/m, prompt: hi, condition: 'something_truthy'}",
 			`condition "something_truthy" is read as OCC reads a condition`, "named something_truthy"},
-		{"number equals quoted text", `{id: a, type: cli, command: echo, early_exit_if: '42 == "42"'}`,
+		{"number equals quoted text", `{id: a, model: openai/m, prompt: hi, early_exit_if: '42 == "42"'}`,
 			"early_exit_if", "mismatched types"},
-		{"null condition", "{id: a, type: cli, command: echo, condition: 'null'}",
+		{"null condition", "{id: a, model: openai/m, prompt: hi, condition: 'null'}",
 			`condition "null" is read as OCC reads`, `condition "null"`},
 		{"bare input in a prompt", "{id: a, model: openai/m, prompt: 'about {topic}'}",
 			"{topic} is read as {input.topic}", "no input, step output_var or pre_tools inject_as is named topic"},
-		{"bare input in a command", "{id: a, type: cli, command: echo, args: ['{topic}']}",
+		{"bare input in a pre_tool command", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: bash, command: 'echo {topic}', inject_as: k}]}",
 			"{topic} is read as {input.topic}", "named topic"},
-		{"bare input in a condition", `{id: a, type: cli, command: echo, condition: '{topic} == "x"'}`,
+		{"bare input in a condition", `{id: a, model: openai/m, prompt: hi, condition: '{topic} == "x"'}`,
 			"{topic} is read as {input.topic}", "named topic"},
 		{"unknown context strategy", "{id: a, model: openai/m, depends_on: [src], prompt: '{s}', context_strategy: {src: compress_magic}}",
 			`"compress_magic" is not full, summarize or truncate:N: the value is passed in full`, `"compress_magic" is not full, summarize or truncate:N`},
@@ -40,7 +40,7 @@ func TestOCCFileReadAsOCC(t *testing.T) {
 }
 
 // occSource is a step whose output_var s the cases read.
-const occSource = "  - {id: src, type: cli, command: echo, output_var: s}\n"
+const occSource = "  - {id: src, model: openai/m, prompt: draft, output_var: s}\n"
 
 // occBody is a chain's body: an input topic, a step src whose output is
 // s, then step.
@@ -88,11 +88,11 @@ func TestOCCFileRecognised(t *testing.T) {
 		src string
 		occ bool
 	}{
-		{"name: c\nversion: '1.0'\nsteps:\n  - {id: a, type: cli, command: echo}\n", true},
-		{"name: c\nsteps:\n  - {id: a, type: cli, command: echo}\n", false},
+		{"name: c\nversion: '1.0'\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", true},
+		{"name: c\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", false},
 		{"name: c\nsteps:\n  - {id: a, type: merge, inputs: [input.x], strategy: concatenate}\ninputs: [x]\n", true},
-		{"name: c\nversion: '1.0'\nkeep_going: true\nsteps:\n  - {id: a, type: cli, command: echo}\n", false},
-		{"name: c\nversion: '1.0'\nbudget: {max_tokens: 10}\nsteps:\n  - {id: a, type: cli, command: echo}\n", false},
+		{"name: c\nversion: '1.0'\nkeep_going: true\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", false},
+		{"name: c\nversion: '1.0'\nbudget: {max_tokens: 10}\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", false},
 	}
 	for _, tc := range cases {
 		l, err := Parse("c.yaml", []byte(tc.src), Options{})

@@ -13,18 +13,18 @@ import (
 // same step, naming the reference.
 func TestOCCUnknownReferenceLeftLiteral(t *testing.T) {
 	cases := []struct{ name, step, ref string }{
-		{"condition compared", `{id: a, type: cli, command: echo, condition: '{nope} == "x"'}`, "{nope}"},
-		{"condition alone", "{id: a, type: cli, command: echo, condition: '{tpoic}'}", "{tpoic}"},
-		{"early exit", `{id: a, type: cli, command: echo, early_exit_if: '{dnoe} == "yes"'}`, "{dnoe}"},
+		{"condition compared", `{id: a, model: openai/m, prompt: hi, condition: '{nope} == "x"'}`, "{nope}"},
+		{"condition alone", "{id: a, model: openai/m, prompt: hi, condition: '{tpoic}'}", "{tpoic}"},
+		{"early exit", `{id: a, model: openai/m, prompt: hi, early_exit_if: '{dnoe} == "yes"'}`, "{dnoe}"},
 		{"prompt", "{id: a, model: openai/m, prompt: 'write about {tpoic}'}", "{tpoic}"},
 		{"prompt naming pattern", "{id: a, model: openai/m, prompt: 'tables are stg_{source}_{entity}'}", "{source}"},
-		{"command argument", "{id: a, type: cli, command: echo, args: ['{colour}']}", "{colour}"},
-		{"run script", "{id: a, type: cli, run: 'echo {colour}'}", "{colour}"},
+		{"bash pre_tool", "{id: a, model: openai/m, prompt: '{k}', pre_tools: [{type: bash, command: 'echo {colour}', inject_as: k}]}", "{colour}"},
+		{"transform template", "{id: a, type: transform, operation: template, template_str: 'paint it {colour}', output_var: t}", "{colour}"},
 		{"steps form", "{id: a, model: openai/m, prompt: 'see {steps.src.output}'}", "{steps.src.output}"},
 		{"undeclared input", "{id: a, model: openai/m, prompt: 'repo {input.repo_path}'}", "{input.repo_path}"},
 		{"bare input", "{id: a, model: openai/m, prompt: 'all of {input}'}", "{input}"},
 		{"pre_tool url", "{id: a, model: openai/m, prompt: '{page}', pre_tools: [{type: http_fetch, url: 'http://127.0.0.1:9/{slug}', inject_as: page}]}", "{slug}"},
-		{"loop condition item", `{id: a, type: loop, items_static: [x], step_template: {type: cli, run: echo}, condition: '{item} == "x"'}`, "{item}"},
+		{"loop condition item", `{id: a, type: loop, items_static: [x], step_template: {model: openai/m, prompt: go}, condition: '{item} == "x"'}`, "{item}"},
 		{"debate agent", "{id: a, type: debate, model: openai/m, agents: [{prompt: '{nope}'}, {prompt: q}]}", "{nope}"},
 		{"merge input", "{id: a, type: merge, inputs: [s, nope], depends_on: [src]}", "nope"},
 	}
@@ -85,10 +85,10 @@ func TestOCCTemplateResolvesAsOCC(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.prompt, func(t *testing.T) {
 			src := "name: c\nversion: '1.0'\ninputs: [{name: topic}]\nsteps:\n" +
-				"  - {id: full, type: cli, command: echo, output_var: full}\n" +
-				"  - {id: empty, type: cli, command: echo, output_var: empty}\n" +
-				"  - {id: data, type: cli, command: echo, output_var: data}\n" +
-				"  - {id: absent, type: cli, command: echo, output_var: absent}\n" +
+				"  - {id: full, model: openai/m, prompt: x, output_var: full}\n" +
+				"  - {id: empty, model: openai/m, prompt: x, output_var: empty}\n" +
+				"  - {id: data, model: openai/m, prompt: x, output_var: data}\n" +
+				"  - {id: absent, model: openai/m, prompt: x, output_var: absent}\n" +
 				"  - id: a\n    model: openai/m\n    depends_on: [full, empty, data, absent]\n    prompt: '" + strings.ReplaceAll(tc.prompt, "'", "''") + "'\n"
 			l, err := Parse("c.yaml", []byte(src), Options{})
 			if err != nil {
@@ -147,7 +147,7 @@ func TestOwnFormatTemplateKeepsItsReading(t *testing.T) {
 // output naming it; chainrun's own format refuses it.
 func TestOCCOutputNameAsWritten(t *testing.T) {
 	for _, name := range []string{"final-report", "report.v2", "1st"} {
-		body := "steps:\n  - {id: a, type: cli, command: echo, output_var: '" + name + "'}\noutput: '" + name + "'\n"
+		body := "steps:\n  - {id: a, model: openai/m, prompt: x, output_var: '" + name + "'}\noutput: '" + name + "'\n"
 		l := loadOCC(t, body)
 		found := false
 		for _, w := range l.Warnings {

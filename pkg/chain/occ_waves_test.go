@@ -25,7 +25,7 @@ func TestOCCWaves(t *testing.T) {
 			src := "name: g\nversion: \"1.0\"\nsteps:\n"
 			for _, line := range strings.Split(tc.steps, "\n") {
 				id, deps, _ := strings.Cut(line, ": ")
-				src += "  - {id: " + id + ", type: cli, command: echo, output_var: " + id + "_out, depends_on: " + deps + "}\n"
+				src += "  - {id: " + id + ", model: openai/m, prompt: x, output_var: " + id + "_out, depends_on: " + deps + "}\n"
 			}
 			l, err := Parse("g.yaml", []byte(src), Options{})
 			if err != nil {
@@ -37,9 +37,9 @@ func TestOCCWaves(t *testing.T) {
 		})
 	}
 	for _, tc := range []struct{ name, steps, want string }{
-		{"circular A->B->A", "  - {id: A, type: cli, command: echo, output_var: a_out, depends_on: [B]}\n  - {id: B, type: cli, command: echo, output_var: b_out, depends_on: [A]}\noutput: a_out\n", "cycle"},
-		{"unknown dependency", "  - {id: A, type: cli, command: echo, output_var: a_out, depends_on: [nonexistent]}\noutput: a_out\n", `"nonexistent"`},
-		{"output no step produces", "  - {id: A, type: cli, command: echo, output_var: a_out}\noutput: missing_var\n", "missing_var"},
+		{"circular A->B->A", "  - {id: A, model: openai/m, prompt: x, output_var: a_out, depends_on: [B]}\n  - {id: B, model: openai/m, prompt: x, output_var: b_out, depends_on: [A]}\noutput: a_out\n", "cycle"},
+		{"unknown dependency", "  - {id: A, model: openai/m, prompt: x, output_var: a_out, depends_on: [nonexistent]}\noutput: a_out\n", `"nonexistent"`},
+		{"output no step produces", "  - {id: A, model: openai/m, prompt: x, output_var: a_out}\noutput: missing_var\n", "missing_var"},
 	} {
 		_, err := Parse("g.yaml", []byte("name: g\nversion: \"1.0\"\nsteps:\n"+tc.steps), Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -34,7 +34,7 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	g := mustParse(t, `
 name: g
 steps:
-  - {id: build, type: cli, command: "true", output_var: built}
+  - {id: build, type: transform, operation: template, template_str: "no", output_var: built}
   - id: ok
     type: gate
     prompt: "Ship {built}?"
@@ -81,8 +81,8 @@ func TestPickRoute(t *testing.T) {
 // TestOCCFlowKindsBadInput: every bad router, evaluator and gate field is
 // a validation error naming the step, the field and its line.
 func TestOCCFlowKindsBadInput(t *testing.T) {
-	const head = "name: c\nsteps:\n  - {id: src, type: cli, command: echo, output_var: draft}\n"
-	const tail = "  - {id: after, type: cli, command: echo, depends_on: [r]}\n"
+	const head = "name: c\nsteps:\n  - {id: src, model: openai/m, prompt: x, output_var: draft}\n"
+	const tail = "  - {id: after, model: openai/m, prompt: x, depends_on: [r]}\n"
 	for _, tc := range []struct{ name, src, want string }{
 		{"router without routes", head + "  - {id: r, type: router, prompt: pick}\n",
 			`c.yaml:4:5: step "r": routes is required for a router step`},
@@ -110,7 +110,7 @@ func TestOCCFlowKindsBadInput(t *testing.T) {
 			`c.yaml:4:83: step "e": on_fail: retry needs retry_target`},
 		{"target without retry", head + "  - {id: e, type: evaluator, input_var: draft, criteria: good, depends_on: [src], retry_target: src}\n",
 			`c.yaml:4:83: step "e": retry_target is used by on_fail: retry only`},
-		{"target not upstream", head + "  - {id: other, type: cli, command: echo}\n  - {id: e, type: evaluator, input_var: draft, criteria: good, depends_on: [src], on_fail: retry, retry_target: other}\n",
+		{"target not upstream", head + "  - {id: other, model: openai/m, prompt: x}\n  - {id: e, type: evaluator, input_var: draft, criteria: good, depends_on: [src], on_fail: retry, retry_target: other}\n",
 			`c.yaml:5:99: step "e": retry_target "other" is not a step it depends on`},
 		{"target not a step", head + "  - {id: e, type: evaluator, input_var: draft, criteria: good, depends_on: [src], on_fail: retry, retry_target: sr}\n",
 			`c.yaml:4:99: step "e": retry_target "sr" is not a step (did you mean src?)`},

@@ -140,7 +140,7 @@ func TestACutAnswerFailsEveryModelCallNothingBranchesOn(t *testing.T) {
 	tests := []struct {
 		name, src, agentModel string
 	}{
-		{"merge summary", "name: t\nsteps:\n  - {id: a, type: cli, run: echo one, output_var: a}\n  - {id: m, type: merge, depends_on: [a], inputs: [a], strategy: llm_summarize, model: openai/m, max_tokens: 12, prompt: 'Join {a}', output_var: out}\noutput: out\n", ""},
+		{"merge summary", "name: t\nsteps:\n  - {id: a, type: transform, operation: template, template_str: one, output_var: a}\n  - {id: m, type: merge, depends_on: [a], inputs: [a], strategy: llm_summarize, model: openai/m, max_tokens: 12, prompt: 'Join {a}', output_var: out}\noutput: out\n", ""},
 		{"transition executor", wf(`    states:
       a:
         transitions:

@@ -71,7 +71,16 @@ func TestJSONExtractFailsClearly(t *testing.T) {
 // list, or a comma list), in item order, with {item_index} and
 // {loop_total}; loop_until stops it; loop_on_error continue keeps going.
 func TestOCCLoop(t *testing.T) {
-	const tmpl = "    step_template:\n      type: cli\n      run: 'echo {item_index}/{loop_total}:{item}; test {item} != bad'\n"
+	// the template is an agent step (OCC's default type) whose model
+	// answers its prompt and refuses the item "bad"
+	const tmpl = "    step_template:\n      model: openai/m\n      prompt: '{item_index}/{loop_total}:{item}'\n"
+	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply {
+		if strings.HasSuffix(r.LastUserMessage(), ":bad") {
+			return llmtest.Reply{Status: 400}
+		}
+		return llmtest.Reply{Text: r.LastUserMessage()}
+	})
+	defer s.Close()
 	cases := []struct {
 		name, fields string
 		inputs       map[string]string
@@ -83,12 +92,12 @@ func TestOCCLoop(t *testing.T) {
 		{"json list input", "    items_var: input.x\n", map[string]string{"x": `["p","q"]`}, `["0/2:p","1/2:q"]`, ""},
 		{"until", "    items_static: [a, b, c, d]\n    max_parallel: 1\n    loop_until: 'len(loop_result) >= 2'\n", nil, `["0/4:a","1/4:b"]`, ""},
 		{"error aborts", "    items_static: [a, bad, c]\n", nil, "", "item 1 (bad)"},
-		{"error continues", "    items_static: [a, bad]\n    loop_on_error: continue\n", nil, `["0/2:a","[ERROR: exited with code 1]"]`, ""},
+		{"error continues", "    items_static: [a, bad]\n    loop_on_error: continue\n", nil, `["0/2:a","[ERROR: openai: HTTP 400: scripted error 400]"]`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "name: t\ninputs: [{name: x, optional: true}]\nsteps:\n  - id: l\n    type: loop\n    prompt: described\n" + tc.fields + tmpl + "    output_var: out\noutput: out\n"
-			res := runChain(t, src, tc.inputs)
+			res := runChain(t, src, tc.inputs, WithModels(registryFor(s, nil)))
 			if tc.fail != "" {
 				if res.Status != Failed || !strings.Contains(res.Error, tc.fail) {
 					t.Fatalf("status %s error %q, want %q", res.Status, res.Error, tc.fail)
@@ -109,7 +118,7 @@ func TestOCCLoop(t *testing.T) {
 func TestMergeStrategies(t *testing.T) {
 	s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "model saw: " + r.LastUserMessage()} })
 	defer s.Close()
-	const head = "name: t\nsteps:\n  - {id: a, type: cli, run: echo one, output_var: a}\n  - {id: b, type: cli, run: 'echo \"{\\\"k\\\": 2}\"', output_var: b}\n  - {id: e, type: cli, run: 'true', output_var: e}\n  - id: m\n    type: merge\n    depends_on: [a, b, e]\n    inputs: [a, b, e]\n    output_var: out\n"
+	const head = "name: t\nsteps:\n  - {id: a, type: transform, operation: template, template_str: one, output_var: a}\n  - {id: b, type: transform, operation: template, template_str: '{\"k\": 2}', output_var: b}\n  - {id: e, type: transform, operation: template, template_str: '', output_var: e}\n  - id: m\n    type: merge\n    depends_on: [a, b, e]\n    inputs: [a, b, e]\n    output_var: out\n"
 	for _, tc := range []struct{ fields, want string }{
 		{"    strategy: concatenate\n", "one\n\n---\n\n{\"k\": 2}"},
 		{"    strategy: json_array\n", `["one",{"k":2},""]`},
@@ -189,7 +198,7 @@ func TestWebhookPostsPayload(t *testing.T) {
 name: t
 inputs: [{name: key, secret: true}]
 steps:
-  - {id: a, type: cli, run: "echo report {input.key}", output_var: report}
+  - {id: a, type: transform, operation: template, template_str: "report {input.key}", output_var: report}
   - {id: w, type: webhook, depends_on: [a], url: "`+srv.URL+`/hook", model: claude-sonnet-4-6, prompt: notify, output_var: resp}
 output: resp
 `, map[string]string{"key": "s3cret"})

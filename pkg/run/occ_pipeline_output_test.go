@@ -14,7 +14,7 @@ import (
 // of the letter c, and "consumer" outputs what it was given.
 func producing(t *testing.T, c string, n int) ChainResolver {
 	chains := map[string]*chain.Chain{
-		"producer": load(t, fmt.Sprintf("name: producer\nsteps:\n  - {id: p, type: shell, run: 'printf \"%%*s\" %d \"\" | tr \" \" %s', output_var: out}\noutput: out\n", n, c)),
+		"producer": load(t, "name: producer\nsteps:\n  - {id: p, type: transform, operation: template, template_str: '"+strings.Repeat(c, n)+"', output_var: out}\noutput: out\n"),
 		"consumer": load(t, "name: consumer\ninputs: [data]\nsteps:\n  - {id: c, type: transform, expr: 'input.data', output_var: out}\noutput: out\n"),
 	}
 	return func(name, _ string) (*chain.Chain, error) {

@@ -57,7 +57,7 @@ func TestOCCConditionsRunAsOCCReadsThem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runChain(t, occHead+`inputs: [{name: mode}]
 steps:
-  - {id: f, type: cli, command: echo, args: ["007"], output_var: flag}
+  - {id: f, type: transform, operation: template, template_str: "007", output_var: flag}
   - id: ask
     model: openai/m
     depends_on: [f]
@@ -128,7 +128,7 @@ func TestOCCContextStrategy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := runChain(t, occHead+`steps:
-  - {id: big, type: cli, command: printf, args: ["%s", "`+tc.text+`"], output_var: big}
+  - {id: big, type: transform, operation: template, template_str: "`+tc.text+`", output_var: big}
   - {id: ask, model: openai/m, depends_on: [big], prompt: "{big}", context_strategy: {big: "`+tc.strategy+`"}, output_var: a}
 output: a
 `, nil, WithModels(registryFor(s, nil)))

@@ -102,10 +102,10 @@ func TestOCCContextStrategies(t *testing.T) {
 	})
 	defer s.Close()
 	res := runChain(t, occHead+`steps:
-  - {id: e, type: cli, command: printf, args: [""], output_var: empty}
-  - {id: k, type: cli, command: printf, args: ["original content"], output_var: keep_full}
-  - {id: n, type: cli, command: printf, args: ["`+strings.Repeat("x", 5000)+`"], output_var: needs_truncation}
-  - {id: sh, type: cli, command: printf, args: ["short"], output_var: short_enough}
+  - {id: e, type: transform, operation: template, template_str: "", output_var: empty}
+  - {id: k, type: transform, operation: template, template_str: "original content", output_var: keep_full}
+  - {id: n, type: transform, operation: template, template_str: "`+strings.Repeat("x", 5000)+`", output_var: needs_truncation}
+  - {id: sh, type: transform, operation: template, template_str: "short", output_var: short_enough}
   - id: ask
     model: openai/m
     depends_on: [e, k, n, sh]
@@ -120,7 +120,7 @@ output: a
 		t.Fatalf("status %s, parts %q (err %s)", res.Status, parts, res.Error)
 	}
 	const summarized = `steps:
-  - {id: d, type: cli, command: printf, args: ["A very long document, kept as it is."], output_var: text}
+  - {id: d, type: transform, operation: template, template_str: "A very long document, kept as it is.", output_var: text}
   - {id: ask, model: openai/m, depends_on: [d], prompt: "{text}", context_strategy: {text: summarize}, output_var: a}
 output: a
 `

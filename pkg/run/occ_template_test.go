@@ -24,13 +24,13 @@ steps:
     prompt: "kind?"
     routes: {web: [ui], lib: [docs]}
     output_var: kind
-  - {id: ui, type: cli, command: echo, args: [ui], depends_on: [classify], output_var: ui_out}
-  - {id: docs, type: cli, command: echo, args: [docs], depends_on: [classify], output_var: docs_out}
-  - {id: off, type: cli, command: echo, args: ["off"], condition: '{topic} == "none"', output_var: off_out}
+  - {id: ui, type: transform, operation: template, template_str: ui, depends_on: [classify], output_var: ui_out}
+  - {id: docs, type: transform, operation: template, template_str: docs, depends_on: [classify], output_var: docs_out}
+  - {id: off, type: transform, operation: template, template_str: "off", condition: '{topic} == "none"', output_var: off_out}
   - id: report
-    type: cli
-    command: echo
-    args: ['{ui_out|"N/A"};{docs_out|"N/A — not on this route"};{off_out|"fb"};{tpoic};{topic|none};{input.missing|dflt};{kind.x}']
+    type: transform
+    operation: template
+    template_str: '{ui_out|"N/A"};{docs_out|"N/A — not on this route"};{off_out|"fb"};{tpoic};{topic|none};{input.missing|dflt};{kind.x}'
     depends_on: [ui, docs, off]
     output_var: out
 output: out
@@ -54,8 +54,8 @@ output: out
 func TestOCCFallbackOnlyForAbsent(t *testing.T) {
 	const steps = `inputs: [{name: topic}]
 steps:
-  - {id: off, type: cli, command: echo, args: ["off"], condition: '{input.topic} == "none"', output_var: off_out}
-  - {id: report, type: cli, command: echo, args: ['({off_out|"fb"})'], depends_on: [off], output_var: out}
+  - {id: off, type: transform, operation: template, template_str: "off", condition: '{input.topic} == "none"', output_var: off_out}
+  - {id: report, type: transform, operation: template, template_str: '({off_out|"fb"})', depends_on: [off], output_var: out}
 output: out
 `
 	for _, tc := range []struct{ head, want string }{
@@ -77,8 +77,8 @@ func TestOCCMergeOfAMissingName(t *testing.T) {
 name: m
 version: "1.0"
 steps:
-  - {id: a, type: cli, command: echo, args: [one], output_var: a_out}
-  - {id: b, type: cli, command: echo, args: [two], output_var: b_out}
+  - {id: a, type: transform, operation: template, template_str: one, output_var: a_out}
+  - {id: b, type: transform, operation: template, template_str: two, output_var: b_out}
   - {id: m, type: merge, inputs: [a_out, c_out, b_out], strategy: concatenate, depends_on: [a, b], output_var: merged}
 output: merged
 `, nil)
@@ -97,8 +97,8 @@ func TestOCCUndeclaredInput(t *testing.T) {
 name: u
 version: "1.0"
 steps:
-  - {id: fast, type: cli, command: echo, args: [fast], condition: '{input.mode} == "fast"', output_var: f}
-  - {id: say, type: cli, command: echo, args: ['about {input.topic} [{f}]'], depends_on: [fast], output_var: o}
+  - {id: fast, type: transform, operation: template, template_str: fast, condition: '{input.mode} == "fast"', output_var: f}
+  - {id: say, type: transform, operation: template, template_str: 'about {input.topic} [{f}]', depends_on: [fast], output_var: o}
 output: o
 `
 	for _, tc := range []struct {
@@ -123,7 +123,7 @@ output: o
 func TestOCCOptionalInputNotGiven(t *testing.T) {
 	const steps = `inputs: [{name: context, optional: true}]
 steps:
-  - {id: say, type: cli, command: echo, args: ['Context: {input.context} / {input.context|"none"}'], output_var: o}
+  - {id: say, type: transform, operation: template, template_str: 'Context: {input.context} / {input.context|"none"}', output_var: o}
 output: o
 `
 	for _, tc := range []struct {

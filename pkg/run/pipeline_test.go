@@ -12,8 +12,8 @@ import (
 // occChains are the chains an OCC pipeline of these tests calls.
 func occChains(t *testing.T) ChainResolver {
 	chains := map[string]*chain.Chain{
-		"research": load(t, "name: research\ninputs: [topic]\nsteps:\n  - {id: r, type: shell, run: 'printf %s \"facts on {input.topic}\"', output_var: facts}\noutput: facts\n"),
-		"write":    load(t, "name: write\ninputs: [topic, {name: notes, optional: true}]\nsteps:\n  - {id: w, type: shell, run: 'printf %s \"article on {input.topic} from {input.notes}\"', output_var: text}\noutput: text\n"),
+		"research": load(t, "name: research\ninputs: [topic]\nsteps:\n  - {id: r, type: transform, operation: template, template_str: 'facts on {input.topic}', output_var: facts}\noutput: facts\n"),
+		"write":    load(t, "name: write\ninputs: [topic, {name: notes, optional: true}]\nsteps:\n  - {id: w, type: transform, operation: template, template_str: 'article on {input.topic} from {input.notes}', output_var: text}\noutput: text\n"),
 	}
 	return func(name, _ string) (*chain.Chain, error) {
 		if c := chains[name]; c != nil {
