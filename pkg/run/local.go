@@ -38,6 +38,10 @@ func (l *Local) Refusal(req Request) error {
 // prepare checks req and sets up its execution and driver; nothing runs.
 func (l *Local) prepare(req Request) (*execution, driver, error) {
 	c := req.Chain
+	if c.Empty() {
+		// before its inputs, as OCC's executor judges it
+		return nil, nil, &EmptyChainError{Chain: c.Name, File: c.File}
+	}
 	inputs, typed, err := resolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, nil, err
