@@ -222,9 +222,10 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
 		case in.Type != "" && !slices.Contains(InputTypes, in.Type):
 			v.d.errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
-		case in.Default != nil && CheckInputValue(in.Type, *in.Default) != nil:
-			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, CheckInputValue(in.Type, *in.Default))
+		case in.Default != nil && v.c.checkValue(in.Type, *in.Default) != nil:
+			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, v.c.checkValue(in.Type, *in.Default))
 		default:
+			v.occInputDefault(in)
 			v.inputRules(in)
 		}
 		seen[in.Name] = true

@@ -61,6 +61,7 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	x.setEnv(env)
+	x.occInputNotes(req.Inputs)
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {
 			return nil, nil, err
