@@ -144,6 +144,9 @@ func (sc scope) with(name string, v Value) scope {
 // resolve implements chain.Resolver.
 func (sc scope) resolve(r chain.Ref) (string, bool, error) {
 	if r.Name == "input" {
+		if len(r.Path) == 0 && r.AllInputs {
+			return sc.st.inputsJSON(), true, nil
+		}
 		if len(r.Path) != 1 {
 			return "", false, nil
 		}
