@@ -173,7 +173,9 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 				d.errorf(posOf(k), "a file has steps or chains (an OCC pipeline), not both")
 				return true
 			}
-			c.Steps = decodePipeline(d, v)
+			c.Steps, c.pipeline = decodePipeline(d, v), true
+		case "max_context_chars":
+			decodeMaxContext(d, c, v)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "connections":
@@ -188,6 +190,7 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 		return true
 	})
 	c.occ = readsAsOCC(d, root)
+	checkMaxContext(d, c)
 	return c
 }
 

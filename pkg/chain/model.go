@@ -66,6 +66,11 @@ type Chain struct {
 	byID map[string]*Step
 	// occ says the file is read as OCC's (occ_reading.go).
 	occ bool
+	// maxContext is OCC's max_context_chars as written (nil when not),
+	// and pipeline says the file is an OCC pipeline (occ_budget.go).
+	maxContext    *int
+	maxContextPos Pos
+	pipeline      bool
 	// declaresConnections says the file itself has a connections: block.
 	// A file without one leaves its connections to the config (as
 	// mcp-flowgate's capability files leave them to the gateway's

@@ -180,3 +180,8 @@ func (v *validator) occInputSource(s *Step, field, src string) string {
 		return strings.Replace(m, "{"+name, "{input."+name, 1)
 	})
 }
+
+// Empty reports whether the chain is a file read as OCC's that holds no
+// step: a workspace OCC's canvas saves, which loads (its output naming
+// nothing yet) and which no run can run.
+func (c *Chain) Empty() bool { return c.occ && !c.pipeline && c.Workflow == nil && len(c.Steps) == 0 }

@@ -17,6 +17,11 @@ import (
 // its fallback, else the reference as written.
 func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool) {
 	r.OCC = true
+	if s.piped {
+		if text, lit, done := v.pipelineRef(s, field, r); done {
+			return text, lit
+		}
+	}
 	if r.Name == "input" && len(r.Path) == 1 {
 		if in := v.c.Input(r.Path[0]); in != nil && in.implicit {
 			v.implicitInput(s, field, r, "")
@@ -78,7 +83,7 @@ func (v *validator) namesNothing(s *Step, r *Ref) string {
 		switch {
 		case len(r.Path) == 0 && !s.piped:
 			// OCC's chain has no variable "input" (its pipeline has: the
-			// inputs as JSON, which a pipeline here does not give)
+			// inputs as JSON, pipelineRef)
 			return "{input} names no input, as in {input.NAME}"
 		case len(r.Path) == 1 && !v.hasInput(r.Path[0]):
 			return "no input is named " + r.Path[0]

@@ -277,6 +277,9 @@ func (v *validator) preTools(s *Step) {
 			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
+		case v.c.occ && p.Type == "env_var" && p.VarName == "":
+			// OCC's env_var without a name gives its default_value
+			v.d.warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as OCC gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default)
 		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
 			// OCC will not read it: its default_value is the value
 			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)

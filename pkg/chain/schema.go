@@ -73,6 +73,10 @@ func dagSchema(step, input, tools map[string]any) map[string]any {
 		"dotenv":      dotenvSchema(),
 		"handlers":    handlersSchema(step),
 	})
+	if props, ok := dag["properties"].(map[string]any); ok {
+		props["max_context_chars"] = map[string]any{"type": "integer",
+			"description": "OCC's context budget (a file read as OCC's only): past this many characters of variables, older step outputs are summarized or cut (default 50000; 0: off)."}
+	}
 	dag["description"] = "A DAG chain: inputs, steps joined by depends_on, and the output."
 	dag["required"] = []string{"name", "steps"}
 	dag["patternProperties"] = extensions()

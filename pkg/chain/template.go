@@ -19,6 +19,9 @@ type Ref struct {
 	// fallback only when the variable is absent (an empty value is
 	// kept), and a reference that resolves to nothing stays as written.
 	OCC bool
+	// AllInputs marks {input} in an OCC pipeline's chain inputs: the
+	// pipeline's inputs as one JSON object (occ_pipeline_refs.go).
+	AllInputs bool
 	// Raw is the reference exactly as written, kept when strict variables
 	// are off and the name resolves to nothing.
 	Raw string

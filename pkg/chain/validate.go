@@ -196,7 +196,11 @@ func (v *validator) chainFields() {
 	case !validChainName(c.Name):
 		v.d.errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
 	}
-	if len(c.Steps) == 0 && !slices.Contains(c.meant, "steps") {
+	switch {
+	case len(c.Steps) > 0, slices.Contains(c.meant, "steps"):
+	case c.Empty():
+		v.d.warnf(c.Pos, "steps: the chain holds no step, as OCC's canvas saves a workspace: it loads, and a run of it is refused before anything runs, as OCC's executor refuses it (chainrun's own format needs at least one step)")
+	default:
 		v.d.errorf(c.Pos, "steps: a chain needs at least one step")
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
@@ -218,9 +222,10 @@ func (v *validator) inputs() {
 			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
 		case in.Type != "" && !slices.Contains(InputTypes, in.Type):
 			v.d.errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
-		case in.Default != nil && CheckInputValue(in.Type, *in.Default) != nil:
-			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, CheckInputValue(in.Type, *in.Default))
+		case in.Default != nil && v.c.checkValue(in.Type, *in.Default) != nil:
+			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, v.c.checkValue(in.Type, *in.Default))
 		default:
+			v.occInputDefault(in)
 			v.inputRules(in)
 		}
 		seen[in.Name] = true
@@ -363,7 +368,7 @@ func (v *validator) output() {
 	if p := v.produce[c.Output]; p != nil && p.lifecycle != "" {
 		v.d.errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
 	}
-	if v.produce[c.Output] == nil {
+	if v.produce[c.Output] == nil && !c.Empty() {
 		var vars []string
 		for name := range v.produce {
 			vars = append(vars, name)

@@ -74,6 +74,9 @@ func (sc scope) has(name string) bool {
 func (v *validator) ref(s *Step, field string, r Ref) {
 	sc := scope{v: v, s: s}
 	if r.Name == "input" {
+		if len(r.Path) == 0 && r.AllInputs {
+			return
+		}
 		if len(r.Path) == 0 {
 			v.d.errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, firstInput(v.c))
 			return

@@ -186,6 +186,9 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	if s.Kind == chain.KindRouter && sr.Decision != "" && !unfinished(sr.Status) {
 		x.applyRoute(s, sr.Decision)
 	}
+	if sr.Status == StepSucceeded || sr.Status == StepSkipped {
+		x.keepContextBudget(ctx, s)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.results[id] = sr

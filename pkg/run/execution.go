@@ -50,6 +50,9 @@ type execution struct {
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
 	budget *llm.Budget
+	// contextMu lets one OCC context budget pass (occ_budget.go) at a
+	// time change the variables.
+	contextMu sync.Mutex
 	// req is what the run was asked: journal, resume state.
 	req      Request
 	warnings []string

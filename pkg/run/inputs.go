@@ -69,7 +69,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 			}
 			continue
 		}
-		v, err := convertInput(given[k], in.Type)
+		v, err := convertGiven(c, given[k], in.Type)
 		if err == nil {
 			err = in.CheckRules(given[k])
 		}

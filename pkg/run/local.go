@@ -38,6 +38,10 @@ func (l *Local) Refusal(req Request) error {
 // prepare checks req and sets up its execution and driver; nothing runs.
 func (l *Local) prepare(req Request) (*execution, driver, error) {
 	c := req.Chain
+	if c.Empty() {
+		// before its inputs, as OCC's executor judges it
+		return nil, nil, &EmptyChainError{Chain: c.Name, File: c.File}
+	}
 	inputs, typed, err := resolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, nil, err
@@ -57,6 +61,7 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	x.setEnv(env)
+	x.occInputNotes(req.Inputs)
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {
 			return nil, nil, err

@@ -49,6 +49,9 @@ type PlannedStep struct {
 // needs no model and no key, and fails only on bad inputs.
 func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	c := req.Chain
+	if c.Empty() {
+		return nil, &EmptyChainError{Chain: c.Name, File: c.File}
+	}
 	inputs, typed, err := resolveInputs(c, req.Inputs)
 	if err != nil {
 		return nil, err

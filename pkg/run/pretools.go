@@ -148,6 +148,9 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			args[j] = chain.Arg{Template: t}
 		}
 		out, err = x.command(tctx, s, sc, cp.Command, args, cp.Run, nil, s.C().Cwd)
+		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
+			err = x.occKeepsExit(s, p, &out, err)
+		}
 		if p.Stderr && out.stderr != "" {
 			out.value = textValue(out.value.Text + "\n[stderr]\n" + out.stderr)
 		}

@@ -67,7 +67,7 @@ func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) 
 	if chain.SecretEnvName(p.VarName) && !s.OCC() {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
 	}
-	if s.OCC() && chain.OCCBlockedEnvName(p.VarName) {
+	if s.OCC() && (p.VarName == "" || chain.OCCBlockedEnvName(p.VarName)) {
 		return Value{Text: p.Default}, nil
 	}
 	if v, ok := getenv(p.VarName); ok {

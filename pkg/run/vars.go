@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,13 @@ type store struct {
 	// expressions and JSONPath; nil for a DAG chain.
 	typed map[string]any
 	vars  map[string]Value
+	// order is the variables' names in the order first set: OCC's
+	// context budget keeps the latest ones (occ_budget.go).
+	order []string
+	// squeezed are the values OCC's context budget summarized or cut:
+	// what later steps read in their place (the variables themselves,
+	// and the result, stay whole).
+	squeezed map[string]Value
 }
 
 func newStore(inputs map[string]string) *store {
@@ -76,6 +84,10 @@ func newStore(inputs map[string]string) *store {
 
 func (s *store) set(name string, v Value) {
 	s.mu.Lock()
+	if _, ok := s.vars[name]; !ok {
+		s.order = append(s.order, name)
+	}
+	delete(s.squeezed, name)
 	s.vars[name] = v
 	s.mu.Unlock()
 }
@@ -83,6 +95,10 @@ func (s *store) set(name string, v Value) {
 func (s *store) del(name string) {
 	s.mu.Lock()
 	delete(s.vars, name)
+	delete(s.squeezed, name)
+	if i := slices.Index(s.order, name); i >= 0 {
+		s.order = slices.Delete(s.order, i, i+1)
+	}
 	s.mu.Unlock()
 }
 
@@ -111,7 +127,7 @@ func (sc scope) lookup(name string) (Value, bool) {
 	if v, ok := sc.local[name]; ok {
 		return v, true
 	}
-	return sc.st.get(name)
+	return sc.st.read(name)
 }
 
 func (sc scope) with(name string, v Value) scope {
@@ -128,6 +144,9 @@ func (sc scope) with(name string, v Value) scope {
 // resolve implements chain.Resolver.
 func (sc scope) resolve(r chain.Ref) (string, bool, error) {
 	if r.Name == "input" {
+		if len(r.Path) == 0 && r.AllInputs {
+			return sc.st.inputsJSON(), true, nil
+		}
 		if len(r.Path) != 1 {
 			return "", false, nil
 		}

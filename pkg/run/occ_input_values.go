@@ -1,0 +1,36 @@
+package run
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// convertGiven reads an input's value as its chain's file means it: in
+// a file read as OCC's, as OCC's executor takes it (yes for a boolean,
+// 0x1F for a number), kept as given; else as its declared type.
+func convertGiven(c *chain.Chain, text, typ string) (any, error) {
+	if c.OCC() {
+		return text, chain.CheckOCCInputValue(typ, text)
+	}
+	return convertInput(text, typ)
+}
+
+// occInputNotes warns of each input value a file read as OCC's takes
+// where chainrun's own format would refuse it.
+func (x *execution) occInputNotes(given map[string]string) {
+	if !x.c.OCC() {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		in := x.c.Input(k)
+		if in == nil || given[k] == "" {
+			continue
+		}
+		if err := chain.CheckInputValue(in.Type, given[k]); err != nil {
+			x.warn(fmt.Sprintf("input %q: %s, as OCC takes a %s, kept as given (chainrun's own format refuses it: %v)", k, x.secrets.text(fmt.Sprintf("%q is taken", given[k])), in.Type, x.secrets.text(err.Error())))
+		}
+	}
+}
