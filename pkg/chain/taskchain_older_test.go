@@ -183,7 +183,6 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 		// whose valid_conditions is a string, which contenox refused too
 		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":"{\"valid\": true}"}]}`,
 			`a prompt_to_condition task needs valid_conditions`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"convert_to_openai_chat_response"}]}`, `it turned a conversation into an OpenAI chat-completion response`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"text_to_embedding"}]}`, `chainrun calls no embedding model`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"prompt_to_js"}]}`, `chainrun has no JavaScript runtime`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","compose":{"with_var":"input","strategy":"override"}}]}`,
