@@ -291,7 +291,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 		tc.refuseShellRecord(h, at("output_template"), prefix)
-	case HandlerNoop:
+	case HandlerNoop, HandlerOpenAIResponse:
 	case HandlerParseCommand, HandlerParseKeyValue:
 		if h.Input == "" && tc.first || h.Input == InputVar {
 			tc.readsInput = true

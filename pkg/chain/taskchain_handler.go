@@ -76,6 +76,11 @@ const (
 	// result "parsed"; an input that is an object already passes on,
 	// result "already_json".
 	HandlerParseKeyValue = "parse_key_value"
+	// HandlerOpenAIResponse is too: no model; the input conversation's
+	// last message becomes an OpenAI chat-completion object (id, object
+	// "chat.completion", created, model, choices, usage), result
+	// ResultConverted.
+	HandlerOpenAIResponse = "convert_to_openai_chat_response"
 	// HandlerHook is the executor of a hook's tool, called from a model's
 	// tool call.
 	HandlerHook = "hook"
@@ -86,7 +91,7 @@ const InputVar = "input"
 
 // taskHandlers are the handlers a task may name, for messages.
 var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt,
-	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue}
+	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue, HandlerOpenAIResponse}
 
 // promptHandlers are the handlers that ask the model once about the
 // task's input and read its answer.
@@ -110,6 +115,7 @@ const (
 	ResultNoop          = "noop"
 	ResultNoCallsFound  = "no_calls_found"
 	ResultToolsExecuted = "tools_executed"
+	ResultConverted     = "converted"
 )
 
 // goTemplate parses a task's Go template (prompt_template, print,

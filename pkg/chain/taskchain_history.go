@@ -92,8 +92,8 @@ var missingHooks = map[string]string{
 	"rag":                   "a search of contenox's vector store",
 	"resolve_search_result": "reading a document of contenox's vector store",
 	"command_router":        "contenox's dispatch of a /command to a hook",
-	"echo":                  "contenox's test hook that answers its input (a conversation with \"Echo: \" and its last user message)",
-	"print":                 "contenox's hook that answers its message argument (a conversation with it as a system message)",
+	"echo":                  "contenox's test hook that answers its input, which a tools task calls but no model is offered",
+	"print":                 "contenox's hook that answers its message argument, which a tools task calls but no model is offered",
 	"mock":                  "contenox's test hook",
 }
 

@@ -19,6 +19,12 @@ const (
 	HookLocalShell = "local_shell"
 	HookMission    = "mission"
 	HookOracle     = "oracle"
+	// HookEcho and HookPrint are contenox's test hooks, which a tools
+	// task calls (no model is offered them): echo answers its input (a
+	// conversation with "Echo: " and its last user message), print its
+	// message argument (a conversation with it as a system message).
+	HookEcho  = "echo"
+	HookPrint = "print"
 )
 
 // The tools of the mission and oracle hooks.
@@ -51,6 +57,8 @@ var hookCallable = map[string]map[string]string{
 	HookMission: {ToolMissionPlan: ToolMissionPlan, ToolMissionReport: ToolMissionReport,
 		ToolMissionFinish: ToolMissionFinish, ToolMissionAsk: ToolMissionAsk},
 	HookOracle: {ToolSubmitVerdict: ToolSubmitVerdict, ToolVerdictState: ToolVerdictState},
+	HookEcho:   {HookEcho: HookEcho},
+	HookPrint:  {HookPrint: HookPrint},
 }
 
 // hookOf is the hook a tool belongs to, "" for none.
@@ -112,7 +120,7 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 }
 
 // hooksHave says which hooks chainrun has, for refusals.
-const hooksHave = "chainrun has local_fs (Read, Write, Edit, Glob, Grep), local_shell (Bash), * (both), mission (mission_plan, mission_report, mission_finish, mission_ask_attention) and oracle (submit_verdict, verdict_state)"
+const hooksHave = "chainrun has local_fs (Read, Write, Edit, Glob, Grep), local_shell (Bash), * (both), mission (mission_plan, mission_report, mission_finish, mission_ask_attention) and oracle (submit_verdict, verdict_state); a tools task may call echo and print too"
 
 // defineHookTools adds the mission or oracle hook's tools to the chain as
 // chain-defined tools whose executors run the hook (the built-in file and

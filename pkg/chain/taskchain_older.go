@@ -58,10 +58,9 @@ const oneMessage = "it put the system_instruction before the input in one messag
 // olderRefused are handlers of earlier formats chainrun has no equal of:
 // what each did, and why it cannot run.
 var olderRefused = map[string]string{
-	"convert_to_openai_chat_response": "it turned a conversation into an OpenAI chat-completion response for contenox's OpenAI-compatible server; chainrun serves no such API",
-	"embedding":                       "it turned the input into an embedding vector; chainrun calls no embedding model",
-	"text_to_embedding":               "it turned the input into an embedding vector; chainrun calls no embedding model",
-	"prompt_to_js":                    "it asked the model for JavaScript to run in contenox's JavaScript sandbox; chainrun has no JavaScript runtime",
+	"embedding":         "it turned the input into an embedding vector; chainrun calls no embedding model",
+	"text_to_embedding": "it turned the input into an embedding vector; chainrun calls no embedding model",
+	"prompt_to_js":      "it asked the model for JavaScript to run in contenox's JavaScript sandbox; chainrun has no JavaScript runtime",
 }
 
 // olderHandler reads a handler of an earlier format: a renamed one as

@@ -183,7 +183,6 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 		// whose valid_conditions is a string, which contenox refused too
 		{`{"id":"x","tasks":[{"id":"a","handler":"condition_key","valid_conditions":"{\"valid\": true}"}]}`,
 			`a prompt_to_condition task needs valid_conditions`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"convert_to_openai_chat_response"}]}`, `it turned a conversation into an OpenAI chat-completion response`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"text_to_embedding"}]}`, `chainrun calls no embedding model`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"prompt_to_js"}]}`, `chainrun has no JavaScript runtime`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"noop","compose":{"with_var":"input","strategy":"override"}}]}`,
@@ -192,11 +191,12 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 		{`{"id":"x","tasks":[{"id":"a","type":"noop","handler":"noop"}]}`, `type and handler are one field (type is its older name): write only handler`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["js_execution"]}}]}`,
 			`tool hook "js_execution" is not supported (js_execution is running JavaScript in contenox's sandbox`},
-		// contenox/runtime@457b27a9 localhooks/echo.go, print.go
-		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"echo"}}]}`,
-			`tool hook "echo" is not supported (echo is contenox's test hook that answers its input`},
-		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"print","args":{"message":"hi"}}}]}`,
-			`tool hook "print" is not supported (print is contenox's hook that answers its message argument`},
+		// contenox/runtime@457b27a9 localhooks/echo.go, print.go: a tools
+		// task calls them (TestContenoxTestHooksRun); a model is not offered them
+		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["echo"]}}]}`,
+			`tool hook "echo" is not supported (echo is contenox's test hook that answers its input, which a tools task calls but no model is offered`},
+		{`{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_fs","print"]}}]}`,
+			`tool hook "print" is not supported (print is contenox's hook that answers its message argument, which a tools task calls but no model is offered`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"ping-pong"}}]}`,
 			`tool hook "ping-pong" is not supported (ping-pong is no hook contenox built in: a remote hook or MCP server registered with a contenox server`},
 		{`{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"args":"-la"}}}]}`,

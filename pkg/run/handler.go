@@ -65,6 +65,8 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		out, err = x.parseCommand(ctx, s, in)
 	case chain.HandlerParseKeyValue:
 		out, err = x.parseKeyValue(s, in)
+	case chain.HandlerOpenAIResponse:
+		out, err = x.openAIResponse(s, in)
 	case chain.HandlerExecute:
 		out, err = x.executeCalls(ctx, s, sc, in)
 	case chain.HandlerTools:
@@ -230,6 +232,8 @@ func planHandler(s *chain.Step, p *PlannedStep) {
 		}
 		p.Action, p.MaxTurns = "one model call on "+on+", its answer the output", 0
 		p.Action += answerWords[h.Name]
+	case chain.HandlerOpenAIResponse:
+		p.Action = "the conversation of " + from + " becomes an OpenAI chat-completion object"
 	case chain.HandlerRoute:
 		p.Action = "the model picks " + strings.Join(h.Routes, ", ") + " for " + from + "; it passes on unchanged"
 	case chain.HandlerExecute:

@@ -22,6 +22,11 @@ type chatMsg struct {
 	// By is the task whose model wrote a turn with tool calls: its tools
 	// and tools_policies bound the calls, whichever task runs them.
 	By string `json:"by,omitempty"`
+	// Model and Usage are the model that wrote an answer and the tokens
+	// its call took, as an OpenAI chat-completion object reports them
+	// (convert_to_openai_chat_response).
+	Model string     `json:"model,omitempty"`
+	Usage *llm.Usage `json:"usage,omitempty"`
 }
 
 type chatCall struct {
@@ -220,7 +225,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	if resp.FinishReason == llm.FinishLength {
 		x.warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
 	}
-	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text}
+	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text, Model: resp.Model, Usage: &resp.Usage}
 	if len(resp.ToolCalls) > 0 {
 		reply.By = s.ID
 	}

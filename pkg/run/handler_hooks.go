@@ -55,8 +55,11 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		}
 	}
 	var res any
+	var chat []chatMsg
 	var err error
 	switch h.Hook {
+	case chain.HookEcho, chain.HookPrint:
+		res, chat, err = testHook(h, in)
 	case chain.HookLocalFS, chain.HookLocalShell:
 		res, err = x.builtinHook(ctx, s, sc, h.Tool, args)
 	default:
@@ -66,7 +69,7 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		// a tool may fail for the moment: retry_on_failure tries again
 		return outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
-	x.setChat(s, nil)
+	x.setChat(s, chat)
 	out := outcome{value: dataValue(res), result: chain.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
