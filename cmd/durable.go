@@ -239,11 +239,11 @@ they share the task queue. Each runs steps with its own configuration
 			if err != nil {
 				return err
 			}
-			local, ok := engine.(*run.Local)
+			steps, ok := engine.(run.TaskRunner)
 			if !ok {
 				return fmt.Errorf("worker: the engine of this build runs no steps here")
 			}
-			c.Steps = local
+			c.Steps = steps
 			return extension.Serve(cmd.Context(), *c)
 		},
 	}

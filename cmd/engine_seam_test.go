@@ -3,8 +3,13 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,4 +134,221 @@ func TestCommandsNeedOnlyTheEngineInterface(t *testing.T) {
 	if code != exitOK || !strings.Contains(out+errOut, "the seam has no model") {
 		t.Errorf("validate: exit %d: %s%s", code, out, errOut)
 	}
+}
+
+// seamTasks is an engine that also runs a durable worker's steps, and is
+// not the local one.
+type seamTasks struct {
+	seamEngine
+	tasks []string
+}
+
+func (e *seamTasks) RunTask(_ context.Context, _ *chain.Chain, t run.StepTask) run.StepDone {
+	e.tasks = append(e.tasks, t.Step)
+	return run.StepDone{Result: run.StepResult{ID: t.Step, Status: run.StepSucceeded}}
+}
+
+// TestWorkerNeedsOnlyTheTaskRunner: chainrun worker hands the worker
+// whatever engine the factory built, as a run.TaskRunner: an engine of
+// another kind runs the worker's steps, the local one does too, and an
+// engine that runs no steps is refused before any worker starts.
+func TestWorkerNeedsOnlyTheTaskRunner(t *testing.T) {
+	other := &seamTasks{}
+	for _, tc := range []struct {
+		name   string
+		engine func(engineSetup) run.Engine // nil: the build's own
+		code   int
+		served bool
+		stderr string
+	}{
+		{"an engine of another kind", func(engineSetup) run.Engine { return other }, exitOK, true, ""},
+		{"the build's own engine", nil, exitOK, true, ""},
+		{"an engine that runs no steps", func(engineSetup) run.Engine { return &seamEngine{} }, exitFailed, false, "runs no steps here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Setenv("CHAINRUN_STATE_DIR", filepath.Join(dir, "state"))
+			t.Setenv("CHAINRUN_CACHE_DIR", filepath.Join(dir, "cache"))
+			t.Setenv("CHAINRUN_ENGINE", "")
+			var served run.TaskRunner
+			old := extension
+			extension = &Extension{Name: "temporal", Serve: func(_ context.Context, c DurableConfig) error {
+				served = c.Steps
+				return nil
+			}}
+			t.Cleanup(func() { extension = old })
+			io, _, _, errOut := iostreams.Test()
+			f := newFactory(io)
+			f.getwd = func() (string, error) { return dir, nil }
+			if tc.engine != nil {
+				f.engine = tc.engine
+			}
+			code := execute(context.Background(), f, []string{"worker"})
+			if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) {
+				t.Fatalf("exit %d, want %d; stderr %q, want %q in it", code, tc.code, errOut.String(), tc.stderr)
+			}
+			if (served != nil) != tc.served {
+				t.Fatalf("the worker was given %v", served)
+			}
+			if served == nil {
+				return
+			}
+			c := &chain.Chain{Name: "c", Steps: []*chain.Step{{CommonFields: chain.CommonFields{ID: "s"}, Kind: chain.KindNoop}}}
+			if done := served.RunTask(context.Background(), c, run.StepTask{Step: "s"}); done.Result.ID != "s" {
+				t.Errorf("the worker's steps ran as %+v", done)
+			}
+		})
+	}
+	if !slices.Equal(other.tasks, []string{"s"}) {
+		t.Errorf("the other engine ran %v", other.tasks)
+	}
+}
+
+// TestEngineSeamNamesNoConcreteEngine: no non-test file of cmd names a
+// concrete engine of pkg/run, a type that implements run.Engine,
+// run.Durable or run.TaskRunner (found in pkg/run's source, so a new one
+// is covered too); cmd knows engines by those interfaces only, and the
+// factory builds the local one with run.New.
+func TestEngineSeamNamesNoConcreteEngine(t *testing.T) {
+	concrete := concreteEngines(t, filepath.Join("..", "pkg", "run"), "Engine", "Durable", "TaskRunner")
+	if len(concrete) == 0 {
+		t.Fatal("pkg/run declares no type that implements its engine interfaces")
+	}
+	// the scan finds each of them where a file names it
+	for name := range concrete {
+		src := "package cmd\nimport r \"github.com/chainrun/chainrun/pkg/run\"\nvar _ = (*r." + name + ")(nil)\n"
+		if got := namedEngines(t, "probe.go", src, concrete); len(got) != 1 {
+			t.Errorf("the scan misses %s: %v", name, got)
+		}
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range namedEngines(t, file, string(src), concrete) {
+			t.Errorf("%s: cmd names a concrete engine; use run.Engine, run.Durable or run.TaskRunner", at)
+		}
+	}
+}
+
+// concreteEngines are the exported types of the package in dir, other
+// than interfaces, whose methods include every method of one of the
+// package's interfaces named ifaces (embedded interfaces counted).
+func concreteEngines(t *testing.T, dir string, ifaces ...string) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]map[string]bool{} // type → its methods
+	interfaces := map[string]*ast.InterfaceType{}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil || len(d.Recv.List) == 0 {
+					continue
+				}
+				recv := d.Recv.List[0].Type
+				if star, ok := recv.(*ast.StarExpr); ok {
+					recv = star.X
+				}
+				if id, ok := recv.(*ast.Ident); ok {
+					if methods[id.Name] == nil {
+						methods[id.Name] = map[string]bool{}
+					}
+					methods[id.Name][d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						if it, ok := ts.Type.(*ast.InterfaceType); ok {
+							interfaces[ts.Name.Name] = it
+						} else if ts.Name.IsExported() && methods[ts.Name.Name] == nil {
+							methods[ts.Name.Name] = map[string]bool{}
+						}
+					}
+				}
+			}
+		}
+	}
+	var need func(name string) []string
+	need = func(name string) []string {
+		it := interfaces[name]
+		if it == nil {
+			t.Fatalf("%s declares no interface %s", dir, name)
+		}
+		var names []string
+		for _, m := range it.Methods.List {
+			if id, embedded := m.Type.(*ast.Ident); embedded && len(m.Names) == 0 {
+				names = append(names, need(id.Name)...)
+			}
+			for _, n := range m.Names {
+				names = append(names, n.Name)
+			}
+		}
+		return names
+	}
+	concrete := map[string]bool{}
+	for _, iface := range ifaces {
+		want := need(iface)
+		for typ, has := range methods {
+			if !ast.IsExported(typ) || interfaces[typ] != nil {
+				continue
+			}
+			if !slices.ContainsFunc(want, func(m string) bool { return !has[m] }) {
+				concrete[typ] = true
+			}
+		}
+	}
+	return concrete
+}
+
+// namedEngines are the places in src where a selector of pkg/run names
+// one of concrete, as file:line.
+func namedEngines(t *testing.T, file, src string, concrete map[string]bool) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runName := ""
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"github.com/chainrun/chainrun/pkg/run"` {
+			runName = "run"
+			if imp.Name != nil {
+				runName = imp.Name.Name
+			}
+		}
+	}
+	var at []string
+	if runName == "" {
+		return nil
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == runName && concrete[sel.Sel.Name] {
+				at = append(at, fmt.Sprintf("%s: run.%s", fset.Position(sel.Pos()), sel.Sel.Name))
+			}
+		}
+		return true
+	})
+	return at
 }

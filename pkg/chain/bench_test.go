@@ -2,8 +2,10 @@ package chain
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // chain10k is a 10,000-step chain: layers of 100 cli steps, each reading
@@ -57,4 +59,69 @@ func BenchmarkLoadWorkflow1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// layered500 is bench/gen's layered workload (20 layers of 25 cli steps,
+// each waiting for the whole layer before) as bench/gen writes it for
+// chainrun.
+func layered500() []byte {
+	var b strings.Builder
+	b.WriteString("name: layered\nsteps:\n")
+	var prev []string
+	for l := 1; l <= 20; l++ {
+		var cur []string
+		for i := 1; i <= 25; i++ {
+			id := fmt.Sprintf("l%d_%d", l, i)
+			fmt.Fprintf(&b, "  - id: %s\n    type: cli\n    command: \"true\"\n", id)
+			if len(prev) > 0 {
+				fmt.Fprintf(&b, "    depends_on: [%s]\n", strings.Join(prev, ", "))
+			}
+			cur = append(cur, id)
+		}
+		prev = cur
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkLoadLayered500 loads and validates bench/gen's layered chain
+// and reports, besides time and allocations, the heap a loaded chain
+// keeps per step (B/step: live heap after a collection with the chain
+// held, less the live heap before it was read). It is the figure a step
+// holding only its own kind's body lowers (docs/performance.md).
+func BenchmarkLoadLayered500(b *testing.B) {
+	data := layered500()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse("layered.yaml", data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(retainedBy(b, func() any {
+		l, err := Parse("layered.yaml", data, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	}))/500, "B/step")
+	b.Logf("sizeof Step %d B, Compiled %d B", unsafe.Sizeof(Step{}), unsafe.Sizeof(Compiled{}))
+}
+
+// retainedBy is the live heap load's result keeps: measured after a
+// collection before and after, with the result still referenced.
+func retainedBy(b *testing.B, load func() any) uint64 {
+	b.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := load()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	if after.HeapAlloc < before.HeapAlloc {
+		return 0
+	}
+	return after.HeapAlloc - before.HeapAlloc
 }

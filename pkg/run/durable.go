@@ -21,6 +21,17 @@ type Extension struct {
 	Serve func(ctx context.Context, c DurableConfig) error
 }
 
+// TaskRunner runs the steps a durable engine's worker is given: one step
+// of a chain as a task (an activity), as a local run would run it. It is
+// all a worker needs of an engine, so cmd hands the worker whichever
+// engine it built without naming it (Local is one).
+type TaskRunner interface {
+	// RunTask runs step t of c; a step that failed says so in its result.
+	RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDone
+}
+
+var _ TaskRunner = (*Local)(nil)
+
 // DurableConfig is what config and flags say of a durable engine.
 type DurableConfig struct {
 	Address, Namespace, TaskQueue string
@@ -35,7 +46,7 @@ type DurableConfig struct {
 	// step is given to another worker (0: the engine's default).
 	Heartbeat time.Duration
 	// Steps runs the steps a worker is given, set up as a local run's.
-	Steps *Local
+	Steps TaskRunner
 	// Parse reads a chain file as this configuration reads them.
 	Parse func(file string, src []byte) (*chain.Loaded, error)
 	// Log is where a worker says what it does.

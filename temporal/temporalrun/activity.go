@@ -22,7 +22,7 @@ const payloadLimit = 2<<20 - 64<<10
 // Steps is the step activity: a worker's engine (its models, keys,
 // cache, directory) runs the step it is given.
 type Steps struct {
-	Engine *run.Local
+	Engine run.TaskRunner
 	// Parse reads a chain file as the worker's configuration reads them
 	// (its connections); nil: chain.Parse with the task's options.
 	Parse func(file string, src []byte) (*chain.Loaded, error)
