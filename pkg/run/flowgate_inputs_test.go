@@ -40,10 +40,11 @@ func TestFlowgateWorkflowTakesAnyInput(t *testing.T) {
 		inputs map[string]string
 		want   string // the context, or the refusal
 	}{
-		"no inputSchema":              {"", map[string]string{"who": "ann", "n": "3"}, `{"n":"3","said":"ann 3","who":"ann"}`},
-		"no inputSchema, one given":   {"", map[string]string{"who": "bo b"}, `{"n":null,"said":"bo b $.input.n","who":"bo b"}`},
-		"an open inputSchema":         {"    inputSchema: {type: object, properties: {n: {type: integer}}}\n", map[string]string{"who": "cy", "n": "7"}, `{"n":7,"said":"cy 7","who":"cy"}`},
-		"additionalProperties: false": {"    inputSchema: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n", map[string]string{"who": "cy", "n": "7"}, `unknown input "who" (its inputs are n)`},
+		"no inputSchema":                           {"", map[string]string{"who": "ann", "n": "3"}, `{"n":"3","said":"ann 3","who":"ann"}`},
+		"no inputSchema, one given":                {"", map[string]string{"who": "bo b"}, `{"n":null,"said":"bo b $.input.n","who":"bo b"}`},
+		"an open inputSchema":                      {"    inputSchema: {type: object, properties: {n: {type: integer}}}\n", map[string]string{"who": "cy", "n": "7"}, `{"n":7,"said":"cy 7","who":"cy"}`},
+		"an open inputSchema, its input not given": {"    inputSchema: {type: object, properties: {n: {type: integer}}}\n", map[string]string{"who": "dee"}, `{"n":null,"said":"dee $.input.n","who":"dee"}`},
+		"additionalProperties: false":              {"    inputSchema: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n", map[string]string{"who": "cy", "n": "7"}, `unknown input "who" (its inputs are n)`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := load(t, wf(tc.schema+states))
