@@ -159,3 +159,28 @@ func TestFlowgateUnsetInputLeavesAnMCPArgumentOut(t *testing.T) {
 		}
 	}
 }
+
+// TestUnresolvedPlaceholderRendersStub ports guidance.rs (commit 443aa7a,
+// crates/mcp-flowgate-core/tests/) unresolved_placeholder_renders_stub_not_error:
+// a workflow without inputSchema, started with no input, whose guidance
+// reads a key nothing set, pauses with its guidance rendered
+// "(missingKey: unset)", no placeholder left, no error; here for an
+// undeclared input, beside the context key of the original.
+func TestUnresolvedPlaceholderRendersStub(t *testing.T) {
+	for _, path := range []string{"$.context.missingKey", "$.workflow.input.missingKey", "$.workflow.input.nested.missingKey"} {
+		src := wf(`    states:
+      a:
+        guidance: "Count is {{ ` + path + ` }} items"
+        transitions:
+          proceed: {target: done, actor: agent}
+      done: {terminal: true}
+`)
+		res := runChain(t, src, nil)
+		if res.Status != Paused || res.State != "a" || res.Guidance == nil {
+			t.Fatalf("%s: %s at %s: %s", path, res.Status, res.State, res.Error)
+		}
+		if got := res.Guidance.Instructions; got != "Count is (missingKey: unset) items" {
+			t.Errorf("%s: instructions %q", path, got)
+		}
+	}
+}
