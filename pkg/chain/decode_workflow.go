@@ -163,7 +163,7 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 
 func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}}
-	c := &Chain{Name: key.Value, Pos: posOf(key), Workflow: w}
+	c := &Chain{Name: key.Value, Pos: posOf(key), Workflow: w, flowgate: true}
 	if n.Kind != yaml.MappingNode {
 		d.errorf(posOf(n), "workflow %q must be a mapping with initialState and states", key.Value)
 		return nil

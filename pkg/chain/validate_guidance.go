@@ -37,6 +37,10 @@ func (v *validator) stateText(s *State, field, text string) *Template {
 		}
 	}
 	for _, m := range placeholderPattern().FindAllStringSubmatch(text, -1) {
+		if in, ok := v.undeclaredInput(m[1]); ok {
+			v.d.warnf(s.At(field), "state %q: %s: %s: %s", s.Name, field, m[0], v.undeclaredInputNote(in, "it shows as "+Unset(m[1])))
+			continue
+		}
 		if why := v.placeholder(m[1]); why != "" {
 			v.stateTextError(s, field, m[0], why)
 		}

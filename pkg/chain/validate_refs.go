@@ -181,6 +181,10 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 			v.d.errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
 			return Arg{Raw: raw}
 		}
+		if in, ok := v.undeclaredInput(raw); ok {
+			v.d.warnf(s.At(field), "%s: %s: %s: %s", s.subject(), field, raw, v.undeclaredInputNote(in, "it is passed as written, "+raw))
+			return Arg{JSONPath: p, Raw: raw}
+		}
 		// $.workflow.input.x is mcp-flowgate's $.input.x
 		if name, path := JSONPathHead(strings.Replace(raw, "$.workflow.input", "$.input", 1)); name != "" {
 			v.ref(s, field, Ref{Name: name, Path: path, Raw: raw})

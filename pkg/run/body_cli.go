@@ -197,6 +197,11 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 		return x.render(a.Template, sc)
 	}
 	nodes := a.JSONPath.Select(sc.document())
+	if len(nodes) == 0 && x.c.FlowgateInputs() && inputPath(a.Raw) {
+		// an input not given: mcp-flowgate's cli executor passes the
+		// path as written
+		return a.Raw, nil
+	}
 	if len(nodes) == 0 {
 		return "", &permanentError{fmt.Errorf("%s matches nothing in the run context", a.Raw)}
 	}
@@ -204,6 +209,12 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 		return textOf(nodes[0]), nil
 	}
 	return textOf([]any(nodes)), nil
+}
+
+// inputPath reports whether a JSONPath reads an input.
+func inputPath(raw string) bool {
+	_, ok := chain.InputRead(raw)
+	return ok
 }
 
 // lineWriter turns a command's output into step.log events, line by line.

@@ -126,11 +126,8 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 // unknownInputs are the given names a workflow declares no input of,
 // when it refuses unknown ones.
 func unknownInputs(c *chain.Chain, given map[string]string) []string {
-	if declaresNoInputs(c) {
-		return nil
-	}
-	if ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool); c.Workflow.Schema != nil && !(ok && !ap) {
-		return nil // its schema leaves its properties open
+	if declaresNoInputs(c) || c.InputsOpen() {
+		return nil // it takes inputs it does not declare
 	}
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(given)) {

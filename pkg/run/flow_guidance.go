@@ -54,7 +54,7 @@ func (f *flow) render(t *chain.Template) string {
 			case f.hiddenSlot(r.Name, r.Path):
 				return "***", true, nil
 			}
-			return "(" + lastSegment(r.Dotted()) + ": unset)", true, nil
+			return chain.Unset(r.Dotted()), true, nil
 		}, false)
 	return out
 }
@@ -86,20 +86,13 @@ func renderDoc(text string, doc map[string]any, hidden func(name string, path []
 			if name, path := chain.JSONPathHead(expr); hidden != nil && name != "" && hidden(name, path) {
 				return "***"
 			}
-			return "(" + lastSegment(expr) + ": unset)"
+			return chain.Unset(expr)
 		}
 		if len(nodes) == 1 {
 			return textOf(nodes[0])
 		}
 		return textOf([]any(nodes))
 	})
-}
-
-func lastSegment(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // guidance is the state's goal and guidance, rendered, with the

@@ -34,8 +34,9 @@ func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 // declares its inputs as a list (a DAG chain's inputs:, or a workflow's
 // inputSchema, which loads as the same list plus the schema). --input
 // text becomes the type declared for it; unknown names are refused unless
-// a schema leaves its properties open; required ones must be given;
-// defaults apply; then the whole must satisfy the schema, if any. It
+// the chain takes them (chain.InputsOpen: a schema that leaves its
+// properties open, a workflows: file's workflow without a schema);
+// required ones must be given; defaults apply; then the whole must satisfy the schema, if any. It
 // returns the inputs as text (for templates) and as typed values (for
 // expressions and JSONPath). Every problem is reported at once, naming
 // the input.
@@ -50,12 +51,10 @@ func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, 
 // declared type stands in for each, so a required one is not "missing".
 func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[string]bool) (map[string]string, map[string]any, error) {
 	schema := inputSchema(c)
-	closed := schema == nil
-	if schema != nil {
-		if ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool); ok && !ap {
-			closed = true
-		}
-	}
+	// a workflow of a workflows: file without inputSchema takes any
+	// input, as mcp-flowgate's does; a DAG chain, and a schema with
+	// additionalProperties: false, refuse an unknown one
+	closed := !c.InputsOpen()
 	var problems []string
 	typed := map[string]any{}
 	given = occEmptyIsMissing(c, given)
