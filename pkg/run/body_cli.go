@@ -197,9 +197,12 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 		return x.render(a.Template, sc)
 	}
 	nodes := a.JSONPath.Select(sc.document())
-	if len(nodes) == 0 && x.c.FlowgateInputs() && inputPath(a.Raw) {
-		// an input not given: mcp-flowgate's cli executor passes the
-		// path as written
+	if len(nodes) == 0 && x.c.FlowgateInputs() {
+		// mcp-flowgate's cli executor passes a path that selects nothing
+		// (an input not given, a context key not set) as written
+		if !inputPath(a.Raw) {
+			x.warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
+		}
 		return a.Raw, nil
 	}
 	if len(nodes) == 0 {
