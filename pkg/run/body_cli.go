@@ -190,28 +190,44 @@ func (x *execution) binDir() string {
 	return x.bin
 }
 
-// arg renders one argv element: a JSONPath against the run context, or a
-// template.
+// arg renders one of a cli step's args or env values: a template, or a
+// JSONPath into the run. In a workflows: file's workflow a path that
+// selects nothing is passed as written, as mcp-flowgate's cli executor
+// passes it (with a warning unless it is an input not given).
 func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
-	if a.JSONPath == nil {
-		return x.render(a.Template, sc)
-	}
-	nodes := a.JSONPath.Select(sc.document())
-	if len(nodes) == 0 && x.c.FlowgateInputs() {
-		// mcp-flowgate's cli executor passes a path that selects nothing
-		// (an input not given, a context key not set) as written
+	v, err := x.selectArg(a, sc)
+	var none *nothingSelected
+	if errors.As(err, &none) && x.c.FlowgateInputs() {
 		if !inputPath(a.Raw) {
 			x.warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
 		}
 		return a.Raw, nil
 	}
+	return v, err
+}
+
+// selectArg renders an argument, a path that selects nothing failing the
+// step: what a file step's path needs (never a read of a file named
+// "$.context.p").
+func (x *execution) selectArg(a chain.Arg, sc scope) (string, error) {
+	if a.JSONPath == nil {
+		return x.render(a.Template, sc)
+	}
+	nodes := a.JSONPath.Select(sc.document())
 	if len(nodes) == 0 {
-		return "", &permanentError{fmt.Errorf("%s matches nothing in the run context", a.Raw)}
+		return "", &permanentError{&nothingSelected{a.Raw}}
 	}
 	if len(nodes) == 1 {
 		return textOf(nodes[0]), nil
 	}
 	return textOf([]any(nodes)), nil
+}
+
+// nothingSelected is an argument's JSONPath that selects nothing.
+type nothingSelected struct{ path string }
+
+func (e *nothingSelected) Error() string {
+	return e.path + " matches nothing in the run context"
 }
 
 // inputPath reports whether a JSONPath reads an input.

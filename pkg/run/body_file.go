@@ -15,7 +15,7 @@ func init() {
 		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
 			path := s.C().Path
 			if a := s.C().PathJSON; a != nil {
-				p, err := x.arg(*a, sc)
+				p, err := x.selectArg(*a, sc)
 				if err != nil {
 					return outcome{}, err
 				}
