@@ -35,6 +35,9 @@ func (v *validator) kindFields(s *Step) {
 	if u := unitOf(s.Kind); u != nil && u.check != nil && len(s.meant) == 0 {
 		u.check(v, s)
 	}
+	if fieldAllowed(s.Kind, keyField) {
+		v.checkKey(s)
+	}
 	v.commonFields(s)
 }
 
@@ -205,6 +208,9 @@ func (v *validator) compile(s *Step) {
 	}
 	if u := unitOf(s.Kind); u != nil && u.compile != nil {
 		u.compile(v, s, c)
+	}
+	if fieldAllowed(s.Kind, keyField) {
+		v.compileKey(s, c)
 	}
 	c.Condition = v.expression(s, "condition", s.Condition, false, true)
 	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)
