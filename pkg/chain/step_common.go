@@ -22,6 +22,9 @@ func (v *validator) kindFields(s *Step) {
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
+		if f == keyField && v.keySentNowhere(s) {
+			continue
+		}
 		if u := unitOf(s.Kind); u != nil && slices.Contains(u.ignored, f) {
 			v.d.warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.subject(), f, s.Kind)
 			continue

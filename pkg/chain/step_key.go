@@ -30,6 +30,48 @@ const (
 // names a transition it runs without one.
 const KeyOnEnter = "on_enter"
 
+// keyOnlyTaken are mcp-flowgate's executor kinds that take an
+// idempotencyKey and send it nowhere, having no request, command or
+// tool call of their own (a parallel's or pipeline's steps work out
+// their own).
+var keyOnlyTaken = []Kind{KindParallel, KindPipeline, KindWorkflow, KindHuman, KindStructuralAnalysis, KindDryRun, KindRegistry}
+
+// keySentNowhere reports, with a warning, an idempotencyKey on an
+// executor of a workflow file whose kind mcp-flowgate gives it to and
+// does nothing with: taken, as there, not refused as chainrun's own DAG
+// steps of those kinds are.
+func (v *validator) keySentNowhere(s *Step) bool {
+	if v.c.Workflow == nil || !slices.Contains(keyOnlyTaken, s.Kind) {
+		return false
+	}
+	v.d.warnf(s.At(keyField), "%s: %s is sent nowhere: a %s executor makes no request, command or tool call of its own, as in mcp-flowgate (the executors it runs take their own key)", s.subject(), keyField, s.Kind)
+	return true
+}
+
+// pipelineKeys warns of a pipeline whose steps would send one key: each
+// works out its own from the same run, transition and count, as
+// mcp-flowgate's pipeline does, so two with true (or the same text)
+// send the same, and a receiver that de-duplicates drops the second.
+func (v *validator) pipelineKeys(s *Step) {
+	first := map[any]int{}
+	for i, b := range s.Steps {
+		k := b.IdempotencyKey
+		switch k.(type) {
+		case string, bool:
+		default:
+			continue
+		}
+		if k == false || k == "" {
+			continue
+		}
+		if j, seen := first[k]; seen {
+			v.d.warnf(b.At(keyField), "%s: steps %d and %d send the same idempotencyKey, as in mcp-flowgate: a receiver that de-duplicates takes the second for a repeat of the first; give each a text of its own", s.subject(), j+1, i+1)
+			continue
+		}
+		first[k] = i
+	}
+}
+
 // checkKey reports a key that is neither true/false nor text.
 func (v *validator) checkKey(s *Step) {
 	switch k := s.IdempotencyKey.(type) {

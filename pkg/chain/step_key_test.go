@@ -106,3 +106,50 @@ func TestKeyTransition(t *testing.T) {
 		t.Errorf("DAG step: %q", k)
 	}
 }
+
+// TestIdempotencyKeySentNowhereIsAWarning: in a workflow file,
+// idempotencyKey on a kind mcp-flowgate gives it to and does nothing
+// with (parallel, pipeline, workflow, human) is taken with a warning
+// that says so, not refused; on a DAG chain's step of such a kind it is
+// still refused.
+func TestIdempotencyKeySentNowhereIsAWarning(t *testing.T) {
+	for _, exec := range []string{
+		"kind: parallel\nidempotencyKey: true\nbranches: [{kind: noop}]\n",
+		"kind: pipeline\nidempotencyKey: 'p-{transition}'\nsteps: [{kind: noop}]\n",
+		"kind: human\nidempotencyKey: true\n",
+	} {
+		l := mustParse(t, executorFile("", exec))
+		kind := strings.TrimPrefix(strings.SplitN(exec, "\n", 2)[0], "kind: ")
+		found := false
+		for _, w := range l.Warnings {
+			found = found || strings.Contains(w.Message, `transition "go" executor: idempotencyKey is sent nowhere: a `+kind+` executor makes no request`)
+		}
+		if !found {
+			t.Errorf("%s: warnings %v", kind, l.Warnings)
+		}
+	}
+	expectLoad(t, dagKeyStep("type: parallel\nidempotencyKey: true\nbranches: [{type: noop}]\n"), `idempotencyKey does not belong to a parallel step`)
+}
+
+// TestPipelineStepsSendingOneKey: a pipeline whose steps would send the
+// same key (true twice, or one text twice) loads with a warning naming
+// them; different texts, or one key, load without it.
+func TestPipelineStepsSendingOneKey(t *testing.T) {
+	cases := []struct{ steps, want string }{
+		{"[{kind: noop, idempotencyKey: true}, {kind: cli, command: date, idempotencyKey: true}]", "steps 1 and 2 send the same idempotencyKey"},
+		{"[{kind: noop}, {kind: noop, idempotencyKey: k}, {kind: cli, command: date, idempotencyKey: k}]", "steps 2 and 3 send the same idempotencyKey"},
+		{"[{kind: noop, idempotencyKey: a}, {kind: noop, idempotencyKey: b}, {kind: noop, idempotencyKey: false}, {kind: noop, idempotencyKey: false}]", ""},
+	}
+	for _, tc := range cases {
+		l := mustParse(t, executorFile("", "kind: pipeline\nsteps: "+tc.steps+"\n"))
+		var got string
+		for _, w := range l.Warnings {
+			if strings.Contains(w.Message, "idempotencyKey") {
+				got += w.Message
+			}
+		}
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.steps, got, tc.want)
+		}
+	}
+}

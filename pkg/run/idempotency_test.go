@@ -180,9 +180,9 @@ func canonical(t *testing.T, text string) string {
 }
 
 // TestIdempotencyKeyOfANoopOrAParallel: a noop executor takes a key and
-// sends it nowhere, as mcp-flowgate's; a parallel executor's branches
-// each send their own, told apart by :branch:N, and a branch without
-// one sends none.
+// sends it nowhere, as mcp-flowgate's, and so does a parallel executor
+// (with a warning); its branches each send their own, told apart by
+// :branch:N, and a branch without one sends none.
 func TestIdempotencyKeyOfANoopOrAParallel(t *testing.T) {
 	log := newKeyLog(t)
 	src := flowOf("", `      a:
@@ -198,6 +198,7 @@ func TestIdempotencyKeyOfANoopOrAParallel(t *testing.T) {
             actor: deterministic
             executor:
               kind: parallel
+              idempotencyKey: true
               branches:
                 - {kind: cli, run: '`+log.record("b0", 0)+`', idempotencyKey: true}
                 - {kind: cli, run: '`+log.record("b1", 0)+`', idempotencyKey: "job-{transition}"}
