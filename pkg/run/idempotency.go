@@ -26,8 +26,10 @@ const (
 
 // keyScope is sc with the key step s sends, worked out for transition
 // (s.KeyTransition(), or the transition of the executor a fallback
-// stands in for). A key handed down already (keyGiven: a fallback sends
-// its primary's) is kept; the steps s runs inside work out their own.
+// stands in for). A key handed down already is kept: a fallback executor
+// sends its primary's, as mcp-flowgate's do, by running with sc.key set
+// to idempotencyKey(primary, primary.KeyTransition(), sc) and keyGiven;
+// the steps s runs inside work out their own.
 func (x *execution) keyScope(s *chain.Step, transition string, sc scope) (scope, error) {
 	if sc.keyGiven {
 		sc.keyGiven = false

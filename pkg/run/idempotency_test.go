@@ -311,3 +311,34 @@ steps:
 		t.Errorf("requests %q, want %q", strings.Join(got, "|"), want)
 	}
 }
+
+// TestKeyScopeKeepsAGivenKey: a key handed to a step in another's
+// stead (a fallback sends its primary's) is kept whatever the step's
+// own, once: what that step runs inside works out its own again; a step
+// of another transition works its own out from the name given.
+func TestKeyScopeKeepsAGivenKey(t *testing.T) {
+	c := load(t, flowOf("", `      a:
+        transitions:
+          go:
+            target: b
+            actor: deterministic
+            executor: {kind: cli, command: date, idempotencyKey: "own-{transition}"}
+      b: {terminal: true}
+`))
+	x := New().newExecution(c, "R1", newStore(nil), nil, Request{}, nil)
+	x.keyTake = "4"
+	s := c.Steps[0]
+	given := scope{st: x.st, key: "primary-key", keyGiven: true}
+	sc, err := x.keyScope(s, s.KeyTransition(), given)
+	if err != nil || sc.key != "primary-key" || sc.keyGiven {
+		t.Errorf("given: %q %v %v", sc.key, sc.keyGiven, err)
+	}
+	sc, err = x.keyScope(s, s.KeyTransition(), sc)
+	if err != nil || sc.key != "own-go" {
+		t.Errorf("inside: %q %v", sc.key, err)
+	}
+	sc, err = x.keyScope(s, "retry_go", scope{st: x.st, keySuffix: branchKey(2)})
+	if err != nil || sc.key != "own-retry_go:branch:2" || sc.keySuffix != "" {
+		t.Errorf("as another transition: %q %q %v", sc.key, sc.keySuffix, err)
+	}
+}
