@@ -36,7 +36,8 @@ type Compiled struct {
 	// Schemas holds the compiled json_schema guardrails by index.
 	Schemas map[int]*jsonschema.Resolved
 	// BodyJSON is an http body written as a mapping, Query its query
-	// parameters and IdempotencyKey a key written as text.
+	// parameters; IdempotencyKey is a step's key written as text
+	// (step_key.go).
 	BodyJSON       *Mapped
 	Query          map[string]*Mapped
 	IdempotencyKey *Template

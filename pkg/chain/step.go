@@ -63,6 +63,7 @@ type Step struct {
 	AgentFields
 	CLIFields
 	HTTPFields
+	KeyFields
 	TransformFields
 	FileFields
 	CallFields

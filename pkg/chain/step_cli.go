@@ -24,7 +24,7 @@ var cliKind = kindUnit{
 	kind:    KindCLI,
 	aliases: []Kind{KindShell},
 	body:    reflect.TypeFor[CLIFields](),
-	also:    []string{"connection"},
+	also:    []string{"connection", keyField},
 	check:   checkCLI,
 	compile: compileCLI,
 }

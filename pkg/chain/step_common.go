@@ -22,6 +22,9 @@ func (v *validator) kindFields(s *Step) {
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
+		if f == keyField && v.keySentNowhere(s) {
+			continue
+		}
 		if u := unitOf(s.Kind); u != nil && slices.Contains(u.ignored, f) {
 			v.d.warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.subject(), f, s.Kind)
 			continue
@@ -34,6 +37,9 @@ func (v *validator) kindFields(s *Step) {
 	}
 	if u := unitOf(s.Kind); u != nil && u.check != nil && len(s.meant) == 0 {
 		u.check(v, s)
+	}
+	if fieldAllowed(s.Kind, keyField) {
+		v.checkKey(s)
 	}
 	v.commonFields(s)
 }
@@ -205,6 +211,9 @@ func (v *validator) compile(s *Step) {
 	}
 	if u := unitOf(s.Kind); u != nil && u.compile != nil {
 		u.compile(v, s, c)
+	}
+	if fieldAllowed(s.Kind, keyField) {
+		v.compileKey(s, c)
 	}
 	c.Condition = v.expression(s, "condition", s.Condition, false, true)
 	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)

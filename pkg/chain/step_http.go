@@ -21,9 +21,6 @@ type HTTPFields struct {
 	// http step, a cli one for a cli step.
 	Connection string         `yaml:"connection" doc:"One of the file's connections: a rest connection (its baseUrl and headers) for an http/rest step, a cli connection (its command) for a cli step."`
 	Query      map[string]any `yaml:"query" doc:"URL query parameters of an http step; $.-values are read when it runs."`
-	// IdempotencyKey true sends an Idempotency-Key header made of the run
-	// and step; text is the key itself (a template).
-	IdempotencyKey any `yaml:"idempotencyKey" doc:"true: send an Idempotency-Key header (the run id and step), the same on every retry; text: that key."`
 	// BodyData is a body written as a mapping or list: sent as JSON.
 	BodyData any `yaml:"-"`
 }
@@ -32,7 +29,7 @@ var httpKind = kindUnit{
 	kind:    KindHTTP,
 	aliases: []Kind{KindREST},
 	body:    reflect.TypeFor[HTTPFields](),
-	also:    []string{"path"},
+	also:    []string{"path", keyField},
 	check:   checkHTTP,
 	compile: compileHTTP,
 }
@@ -56,11 +53,6 @@ func checkHTTP(v *validator, s *Step) {
 		}
 		s.Method = m
 	}
-	switch k := s.IdempotencyKey.(type) {
-	case nil, bool, string:
-	default:
-		v.d.errorf(s.At("idempotencyKey"), "%s: idempotencyKey is true or a key, not %v", s.subject(), k)
-	}
 }
 
 func compileHTTP(v *validator, s *Step, c *Compiled) {
@@ -75,9 +67,6 @@ func compileHTTP(v *validator, s *Step, c *Compiled) {
 		for k, q := range s.Query {
 			c.Query[k] = v.mapped(s, "query", q)
 		}
-	}
-	if key, ok := s.IdempotencyKey.(string); ok {
-		c.IdempotencyKey = v.template(s, "idempotencyKey", key)
 	}
 }
 

@@ -39,7 +39,7 @@ type MCPArg struct {
 var mcpKind = kindUnit{
 	kind:    KindMCP,
 	body:    reflect.TypeFor[MCPFields](),
-	also:    []string{"connection"},
+	also:    []string{"connection", keyField},
 	check:   checkMCP,
 	compile: compileMCP,
 }

@@ -3,5 +3,6 @@ package chain
 // noopKind does nothing and succeeds: mcp-flowgate's `kind: noop`
 // executor, a transition that only moves the run (and maps its output:,
 // if it has one), and a placeholder step in a DAG chain. Its value is
-// empty; it has no fields of its own.
-var noopKind = kindUnit{kind: KindNoop}
+// empty; it has no fields of its own. It takes an idempotencyKey, as
+// mcp-flowgate's executors all do, and sends it nowhere.
+var noopKind = kindUnit{kind: KindNoop, also: []string{keyField}}

@@ -139,7 +139,7 @@ func (s *Step) StatusFails(status int) bool {
 var webhookKind = kindUnit{
 	kind:    KindWebhook,
 	body:    reflect.TypeFor[WebhookFields](),
-	also:    []string{"url", "method", "headers", "body", "fail_on_status", "idempotencyKey", "prompt"},
+	also:    []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
 	ignored: []string{"model"},
 	check: func(v *validator, s *Step) {
 		if s.URL == "" {

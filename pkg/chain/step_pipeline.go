@@ -84,6 +84,7 @@ func checkPipeline(v *validator, s *Step) {
 	for i, b := range s.Steps {
 		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
+	v.pipelineKeys(s)
 }
 
 // totalTimeout checks the time limit of a whole parallel or pipeline

@@ -14,7 +14,7 @@ type ScriptFields struct {
 var scriptKind = kindUnit{
 	kind:    KindScript,
 	body:    reflect.TypeFor[ScriptFields](),
-	also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure"},
+	also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", keyField},
 	check:   checkScript,
 	compile: compileScript,
 }

@@ -103,6 +103,10 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 		}
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	if sc.key != "" {
+		// after env, as mcp-flowgate's cli executor sets it
+		cmd.Env = append(cmd.Env, keyEnv+"="+sc.key)
+	}
 	// last, so that nothing in env can replace an interpolated value
 	cmd.Env = append(cmd.Env, values...)
 	if x.l.logLines {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,14 @@ func (x *execution) callMCPTool(ctx context.Context, s *chain.Step, sc scope) (o
 	args, err := x.toolArgs(s, sc)
 	if err != nil {
 		return outcome{}, err
+	}
+	if sc.key != "" {
+		// a copy: the arguments may be the decision's own
+		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args[keyArgument] = sc.key
 	}
 	res, err := x.mcpPool().Call(ctx, srv, s.Tool, args)
 	if err != nil {

@@ -82,9 +82,9 @@ func TestMCPUnknownToolNamesTheServersTools(t *testing.T) {
 	web := srv.HTTP()
 	defer web.Close()
 	cases := []struct{ tool, want string }{
-		{"ecoh", `MCP server calc has no tool "ecoh" (did you mean echo?); its tools are echo, env, fail, json, sleep, sum`},
+		{"ecoh", `MCP server calc has no tool "ecoh" (did you mean echo?); its tools are echo, env, fail, json, record, sleep, sum`},
 		{"summ", `has no tool "summ" (did you mean sum?)`},
-		{"translate", `has no tool "translate"; its tools are echo, env, fail, json, sleep, sum`},
+		{"translate", `has no tool "translate"; its tools are echo, env, fail, json, record, sleep, sum`},
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {

@@ -255,5 +255,8 @@ func (x *execution) webhook(ctx context.Context, s *chain.Step, sc scope) (outco
 			req.Headers["Content-Type"] = "application/json"
 		}
 	}
+	if sc.key != "" {
+		req.Headers[keyHeader] = sc.key
+	}
 	return x.send(ctx, s, req, func() string { return urlSource(s, c.URL) })
 }

@@ -170,13 +170,16 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 			b := *f.Do
 			b.ID = fmt.Sprintf("%s[%d]", s.ID, len(runs))
 			bsc := sc.with("item", dataValue(item)).with("branch", dataValue(map[string]any{"value": item, "index": i}))
+			bsc.keySuffix = branchKey(len(runs))
 			runs = append(runs, branchRun{step: &b, sc: bsc})
 		}
 		return runs, nil
 	}
 	runs := make([]branchRun, len(s.Branches))
 	for i, b := range s.Branches {
-		runs[i] = branchRun{step: b, sc: sc}
+		bsc := sc
+		bsc.keySuffix = branchKey(i)
+		runs[i] = branchRun{step: b, sc: bsc}
 	}
 	return runs, nil
 }

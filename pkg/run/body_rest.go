@@ -70,16 +70,8 @@ func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	} else if req.Body, err = x.render(c.Body, sc); err != nil {
 		return outcome{}, err
 	}
-	switch key := s.IdempotencyKey.(type) {
-	case bool:
-		if key {
-			// the same on every attempt of the step in this run
-			req.Headers["Idempotency-Key"] = x.runID + "." + s.ID
-		}
-	case string:
-		if req.Headers["Idempotency-Key"], err = x.render(c.IdempotencyKey, sc); err != nil {
-			return outcome{}, err
-		}
+	if sc.key != "" {
+		req.Headers[keyHeader] = sc.key
 	}
 	return x.send(ctx, s, req, func() string {
 		if conn != nil {

@@ -267,6 +267,7 @@ func (f *flow) branchTarget(s *chain.State, t *chain.Transition) (string, string
 // runExecutor runs a transition's executor or a state's task as a step,
 // marking it first when it must never repeat unconfirmed.
 func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, bool) {
+	f.keyTake = takeKey(len(f.history))
 	if sr := f.markStarted(e); sr != nil {
 		f.steps = append(f.steps, *sr)
 		return sr, false

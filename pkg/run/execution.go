@@ -83,6 +83,9 @@ type execution struct {
 	// taken are the saved branches and pipeline steps a step of this
 	// call reused: once.
 	taken map[string]bool
+	// keyTake is a workflow's correlation id for the executor running
+	// (takeKey), read by its idempotency key; "" in a DAG chain.
+	keyTake string
 }
 
 // driver chooses what an execution runs next: the DAG driver by

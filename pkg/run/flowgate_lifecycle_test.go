@@ -18,12 +18,31 @@ func demoWorkflow(body string) string {
 // TestFlowgateStressLifecycle ports stress_lifecycle.rs
 // (github.com/matt-cochran/mcp-flowgate, commit 443aa7a,
 // crates/mcp-flowgate-core/tests/stress_lifecycle.rs; the same cases in
-// stress_scenarios.rs before 0063210), each subtest named after its test.
-// s08_idempotency_key_auto and s09_idempotency_key_custom_template are
-// not ported: chainrun reads idempotencyKey on rest/http executors only
-// (an Idempotency-Key header), and refuses it on the noop executor those
-// tests give it, naming the field.
+// stress_scenarios.rs at f1f2ef4 and before), each subtest named after
+// its test. s08_idempotency_key_auto and
+// s09_idempotency_key_custom_template give idempotencyKey to a noop
+// executor and stand a recorder in for every kind; chainrun's noop takes
+// the key and sends it nowhere, as mcp-flowgate's own noop does, so each
+// case runs the file as written, then with the noop replaced by a cli
+// executor that records its IDEMPOTENCY_KEY, the recorder's stand-in.
 func TestFlowgateStressLifecycle(t *testing.T) {
+	// the key is <workflowId>.<transition>.<correlationId>: chainrun's
+	// run id, go, and the take (no transition was recorded before it);
+	// the executor ran once
+	t.Run("s08_idempotency_key_auto", func(t *testing.T) {
+		keys := idempotencyStress(t, "true")
+		if len(keys) != 2 || keys[0] != keys[1]+".go.0" {
+			t.Errorf("keys %q (last: the run id)", keys)
+		}
+	})
+	// a template fills {transition} and {workflowId}
+	t.Run("s09_idempotency_key_custom_template", func(t *testing.T) {
+		keys := idempotencyStress(t, `"flowgate:{transition}:{workflowId}"`)
+		if len(keys) != 2 || keys[0] != "flowgate:go:"+keys[1] {
+			t.Errorf("keys %q (last: the run id)", keys)
+		}
+	})
+
 	// two approvals, each recording evidence of kind approval, reach the
 	// quorum finalize's guard asks for; after one it is refused
 	t.Run("s03_multi_approver_quorum", func(t *testing.T) {
@@ -197,4 +216,31 @@ func TestPrefillPathsAreReadAsTheDecisionIsTaken(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `transition "go": prefill: missing: "$.output.json" reads the executor's output`) {
 		t.Errorf("a prefill reading $.output: %v", err)
 	}
+}
+
+// idempotencyStress runs s08/s09's workflow with the key given: as
+// written (a noop executor, which must run), then with a cli executor
+// recording IDEMPOTENCY_KEY; it returns the keys recorded and the run id.
+func idempotencyStress(t *testing.T, key string) []string {
+	t.Helper()
+	src := demoWorkflow(`    initialState: s
+    states:
+      s:
+        transitions:
+          go:
+            target: done
+            executor:
+              kind: noop
+              idempotencyKey: ` + key + `
+      done:
+        terminal: true
+`)
+	w := startFgWalk(t, src, nil)
+	w.submit("go", nil)
+	w.completed("done")
+	log := newKeyLog(t)
+	w = startFgWalk(t, strings.Replace(src, "kind: noop", "kind: cli\n              run: 'echo \"$IDEMPOTENCY_KEY\" >> "+string(log)+"'", 1), nil)
+	w.submit("go", nil)
+	w.completed("done")
+	return append(log.lines(t), w.res.RunID)
 }

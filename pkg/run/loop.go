@@ -34,7 +34,11 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 	if err != nil {
 		return outcome{}, 0, err
 	}
-	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc scope, item Value, _, _ int) scope { return sc.with("item", item) }})
+	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc scope, item Value, i, _ int) scope {
+		sc = sc.with("item", item)
+		sc.keyItem = itemKey(i)
+		return sc
+	}})
 }
 
 // fanOut runs f.each once per item. A failed item cancels the others

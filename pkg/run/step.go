@@ -197,6 +197,10 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // one allowance with its model requests: retry max N sends one model at
 // most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+	sc, err := x.keyScope(s, s.KeyTransition(), sc)
+	if err != nil {
+		return outcome{}, 0, err
+	}
 	var t *tries
 	if s.Kind.Conversational() {
 		t = &tries{}
@@ -231,7 +235,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 	var out outcome
 	var lastErr error
 	attempts := 0
-	err := retry.Do(ctx, p, retry.Hooks{
+	err = retry.Do(ctx, p, retry.Hooks{
 		Retryable: func(err error) bool {
 			var perm *permanentError
 			return ctx.Err() == nil && !errors.As(err, &perm)

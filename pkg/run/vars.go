@@ -121,6 +121,14 @@ type scope struct {
 	// note is added to the step's prompt: an evaluation fed back to the
 	// step an evaluator runs again, the routes a router answers with.
 	note string
+	// key is the idempotency key the step's body sends ("" none), set
+	// before its first attempt (idempotency.go); keySuffix tells a
+	// parallel executor's branch apart, keyItem a for_each item (of a
+	// key that is true); keyGiven marks a key handed to a step that
+	// sends it in another's stead (a fallback executor sends its
+	// primary's).
+	key, keySuffix, keyItem string
+	keyGiven                bool
 }
 
 func (sc scope) lookup(name string) (Value, bool) {

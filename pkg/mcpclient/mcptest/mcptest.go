@@ -7,10 +7,13 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +27,17 @@ type Server struct {
 	Calls atomic.Int64
 	// Authorization is the last Authorization header HTTP brought.
 	Authorization atomic.Value
+
+	mu       sync.Mutex
+	recorded []string
+}
+
+// Recorded are the arguments of each call of the record tool, as JSON
+// text, in the order they came.
+func (s *Server) Recorded() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.recorded...)
 }
 
 type echoIn struct {
@@ -48,7 +62,9 @@ type failIn struct {
 // tool error (isError) saying the reason; env answers the value of the
 // environment variable named by {name}; json answers its arguments as
 // JSON text; sleep {ms} answers "slept" after ms milliseconds, or the
-// call's end (a call in progress, for tests of interruptions).
+// call's end (a call in progress, for tests of interruptions); record
+// keeps its arguments (Recorded) and is a tool error while it has been
+// called no more than its argument fail times, "recorded" after.
 func New() *Server {
 	s := &Server{Server: mcp.NewServer(&mcp.Implementation{Name: "mcptest", Version: "1"}, nil)}
 	mcp.AddTool(s.Server, &mcp.Tool{Name: "echo", Description: "Says the text back."}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
@@ -72,6 +88,21 @@ func New() *Server {
 	s.Server.AddTool(&mcp.Tool{Name: "json", Description: "Says its arguments back as JSON.", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.Calls.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(string(req.Params.Arguments))}}}, nil
+	})
+	s.Server.AddTool(&mcp.Tool{Name: "record", Description: "Keeps its arguments; fails the first fail calls.", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.Calls.Add(1)
+		var in struct {
+			Fail int `json:"fail"`
+		}
+		_ = json.Unmarshal(req.Params.Arguments, &in)
+		s.mu.Lock()
+		s.recorded = append(s.recorded, strings.TrimSpace(string(req.Params.Arguments)))
+		n := len(s.recorded)
+		s.mu.Unlock()
+		if n <= in.Fail {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed: call " + strconv.Itoa(n)}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "recorded"}}}, nil
 	})
 	mcp.AddTool(s.Server, &mcp.Tool{Name: "sleep", Description: "Answers after a while."}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
 		MS int `json:"ms"`
