@@ -6,5 +6,5 @@
 // It knows nothing of execution, the command line or configuration: the run
 // engine consumes a validated *Chain, and cmd/ decides where chain files live.
 // It must not import cobra, viper or any package under pkg/run. It may
-// import, of this module: dag, fsutil.
+// import, of this module: dag, fsutil, spell.
 package chain
