@@ -3,6 +3,6 @@
 // chain's field, a config key, a flag, a JSONPath's root), so each gets
 // the same help whichever package reports it.
 //
-// It is a leaf, so that every package reporting a typed name can use it.
-// It imports nothing of this module.
+// It is a leaf: chains' model (pkg/chain) and their templates and
+// expressions (pkg/interp) both use it. It imports nothing of this module.
 package spell
