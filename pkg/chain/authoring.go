@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -71,7 +72,7 @@ func compileAuthoring(v *validator, s *Step, c *Compiled) {
 		return
 	}
 	for _, p := range DefaultCandidateIDs {
-		m, _ := compileMapped(p, false)
+		m, _ := interp.CompileMapped(p, false)
 		c.CandidateIDs = append(c.CandidateIDs, m)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
@@ -104,34 +105,7 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	}
 	rs, err := sch.Resolve(nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s", firstLine(err.Error()))
+		return nil, fmt.Errorf("%s", interp.FirstLine(err.Error()))
 	}
 	return rs, nil
-}
-
-// NormalizeYAML turns YAML-decoded maps with any keys into JSON-ready
-// ones: every reader of YAML values that meets JSON (schemas, chain
-// tests' expectations) shares it.
-func NormalizeYAML(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = NormalizeYAML(e)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[fmt.Sprint(k)] = NormalizeYAML(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = NormalizeYAML(e)
-		}
-		return out
-	}
-	return v
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // executorFile is a workflow file whose one transition runs the executor
@@ -170,7 +172,7 @@ func TestScriptInterpreter(t *testing.T) {
 // literal, objects and lists are walked; a path that selects nothing is
 // null.
 func TestMappedResolve(t *testing.T) {
-	m, err := compileMapped(map[string]any{
+	m, err := interp.CompileMapped(map[string]any{
 		"plan":  "$.context.plan",
 		"n":     3,
 		"money": "$5",
@@ -191,10 +193,10 @@ func TestMappedResolve(t *testing.T) {
 	if paths := strings.Join(m.Paths(), " "); paths != "$.workflow.input.user $.context.nothing $.arguments.a $.context.plan" {
 		t.Errorf("paths %s", paths)
 	}
-	if _, err := compileMapped("$.branch.value", false); err == nil {
+	if _, err := interp.CompileMapped("$.branch.value", false); err == nil {
 		t.Error("$.branch outside a fan-out compiled")
 	}
-	if _, err := compileMapped("$.branch.value", true); err != nil {
+	if _, err := interp.CompileMapped("$.branch.value", true); err != nil {
 		t.Errorf("$.branch in a fan-out: %v", err)
 	}
 }

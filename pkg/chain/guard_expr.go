@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
@@ -53,9 +54,9 @@ func compileExpr(src string, output bool) (*guardExpr, error) {
 	tree, err := parser.Parse(text)
 	if err != nil {
 		// the position is in the translated text: leave it out
-		return nil, fmt.Errorf("does not parse: %s", strings.TrimSpace(exprPos().ReplaceAllString(firstLine(err.Error()), "")))
+		return nil, fmt.Errorf("does not parse: %s", strings.TrimSpace(exprPos().ReplaceAllString(interp.FirstLine(err.Error()), "")))
 	}
-	names, _ := collectNames(tree.Node)
+	names, _ := interp.CollectNames(tree.Node)
 	for _, n := range names {
 		switch n {
 		case guardProbe, guardContext, guardArguments, guardInput, guardWorkflow:
@@ -70,9 +71,9 @@ func compileExpr(src string, output bool) (*guardExpr, error) {
 	prog, err := expr.Compile(text, append([]expr.Option{
 		expr.AllowUndefinedVariables(), expr.Patch(guardCompare{}),
 		expr.Function(guardSlotFn, slotFn), expr.Function(guardOptFn, optFn), expr.Function(guardCompareFn, compareFn)},
-		budgetOptions()...)...)
+		interp.BudgetOptions()...)...)
 	if err != nil {
-		return nil, fmt.Errorf("does not compile: %s", strings.TrimSpace(exprPos().ReplaceAllString(firstLine(err.Error()), "")))
+		return nil, fmt.Errorf("does not compile: %s", strings.TrimSpace(exprPos().ReplaceAllString(interp.FirstLine(err.Error()), "")))
 	}
 	return &guardExpr{program: prog}, nil
 }
@@ -90,7 +91,7 @@ func (g *guardExpr) holds(f *GuardFacts) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return truthy(out), nil
+	return interp.Truthy(out), nil
 }
 
 // eval computes the expression's value against the facts (and, for an
@@ -99,12 +100,12 @@ func (g *guardExpr) eval(f *GuardFacts, output any) (any, error) {
 	p := &probe{}
 	wf := map[string]any{"id": f.RunID, "state": f.State, "version": f.Version}
 	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf, guardOutput: output}
-	out, err := runExpr(g.program, env)
+	out, err := interp.RunExpr(g.program, env)
 	if p.unset != "" {
 		return nil, &GuardError{Slot: p.unset}
 	}
 	if err != nil {
-		return nil, errors.New(firstLine(err.Error()))
+		return nil, errors.New(interp.FirstLine(err.Error()))
 	}
 	return plainJSON(out), nil
 }

@@ -11,31 +11,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// truthy is how a value that is not a comparison counts: a bare
-// $.context.approved holds when it is true, a non-zero number, or text,
-// a list or an object that is not empty.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case float64:
-		return x != 0
-	case int:
-		return x != 0
-	case int64:
-		return x != 0
-	case string:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	}
-	return true
-}
-
 // slotFn reads a slot of the context: (probe, path as written, context,
 // segments...). A slot that is not there is an error, noted on the probe.
 func slotFn(params ...any) (any, error) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // occCondition is a condition (or early_exit_if) of an OCC file that
@@ -15,30 +17,28 @@ import (
 // evaluator reads it, with a warning naming why chainrun's format would
 // have refused it.
 func (v *validator) occCondition(s *Step, field, src string, why error) *Expression {
-	t := parseTemplate(src, false, true)
+	t := interp.ParseSyntax(src, interp.Syntax{OCC: true})
 	sc := scope{v: v, s: s, self: field == "early_exit_if"}
 	seen := map[string]bool{}
 	var names []string
-	for _, p := range t.parts {
-		if p.ref == nil {
-			continue
-		}
-		p.ref.OCC = true
-		if why := v.namesNothing(s, p.ref); why != "" && p.ref.Name == "input" && len(p.ref.Path) == 1 {
-			v.implicitInput(s, field, p.ref, why)
+	t.ReplaceRefs(func(r *Ref) (string, bool) {
+		r.OCC = true
+		if why := v.namesNothing(s, r); why != "" && r.Name == "input" && len(r.Path) == 1 {
+			v.implicitInput(s, field, r, why)
 		} else if why != "" {
-			v.warnNothing(s, field, p.ref, why)
-			continue
+			v.warnNothing(s, field, r, why)
+			return "", false
 		}
-		v.occInputRef(s, field, p.ref)
-		if !seen[p.ref.Name] && (p.ref.Name == "input" || sc.has(p.ref.Name)) {
-			seen[p.ref.Name] = true
-			names = append(names, p.ref.Name)
+		v.occInputRef(s, field, r)
+		if !seen[r.Name] && (r.Name == "input" || sc.has(r.Name)) {
+			seen[r.Name] = true
+			names = append(names, r.Name)
 		}
-	}
+		return "", false
+	})
 	v.d.warnf(s.At(field), "%s: %s %q is read as OCC reads a condition (its {names} filled in, then == \"x\", != \"x\", contains \"x\", > N, < N compared as text, else true unless empty, false or 0); chainrun's own format would refuse it: %v",
 		s.subject(), field, src, why)
-	return &Expression{Source: src, Names: names, occText: t}
+	return interp.FallbackExpression(src, names, func(env map[string]any) (bool, error) { return occHolds(t, env) })
 }
 
 // bracedUnreadable reports whether err names a {reference} of src that
@@ -47,23 +47,24 @@ func (v *validator) occCondition(s *Step, field, src string, why error) *Express
 // depend on timing. A {reference} that names nothing at all is OCC's
 // literal text (occCondition warns of it), and so is a bare word.
 func (v *validator) bracedUnreadable(s *Step, err error, src string) bool {
-	var unk *unknownNamesError
+	var unk *interp.UnknownNamesError
 	if !errors.As(err, &unk) {
 		return false
 	}
-	for _, m := range refForm().FindAllStringSubmatch(src, -1) {
+	for _, m := range interp.RefForm().FindAllStringSubmatch(src, -1) {
 		head, _, _ := strings.Cut(m[2], ".")
-		if slices.Contains(unk.names, head) && v.namesNothing(s, &Ref{Name: head}) == "" {
+		if slices.Contains(unk.Names, head) && v.namesNothing(s, &Ref{Name: head}) == "" {
 			return true
 		}
 	}
 	return false
 }
 
-// occHolds fills in the condition's references from env (a name env
-// lacks stays as written, as OCC leaves it) and judges the text.
-func (e *Expression) occHolds(env map[string]any) (bool, error) {
-	text, err := e.occText.Render(func(r Ref) (string, bool, error) {
+// occHolds fills in the references of an OCC condition's text t from env
+// (a name env lacks stays as written, as OCC leaves it) and judges the
+// text.
+func occHolds(t *Template, env map[string]any) (bool, error) {
+	text, err := t.Render(func(r Ref) (string, bool, error) {
 		v, ok := env[r.Name]
 		for _, f := range r.Path {
 			m, isMap := v.(map[string]any)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -161,7 +162,7 @@ func (v *validator) occInputSource(s *Step, field, src string) string {
 	if !v.c.occ {
 		return src
 	}
-	re := refForm()
+	re := interp.RefForm()
 	return re.ReplaceAllStringFunc(src, func(m string) string {
 		g := re.FindStringSubmatch(m)
 		name := g[2]

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -334,7 +335,7 @@ func (v *validator) compilePreTool(s *Step, p PreTool) {
 		// as data, as a run: script's do. Only {name} is a reference in
 		// it, as in OCC: {{.Names}} is docker's, left as written.
 		if p.Command != "" {
-			cp.Run = v.checkShell(s, "pre_tools", v.checkRefs(s, "pre_tools", parseSingleBraces(p.Command)))
+			cp.Run = v.checkShell(s, "pre_tools", v.checkRefs(s, "pre_tools", interp.ParseSingleBraces(p.Command)))
 		}
 	} else {
 		cp.Command = v.template(s, "pre_tools", p.Command)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/theory/jsonpath"
 )
 
@@ -64,7 +65,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 				fail("subset_of must be a string: the JSONPath ($.context.KEY) of the reference array")
 				return
 			}
-			p, err := ParsePath(text)
+			p, err := interp.ParsePath(text)
 			if err != nil {
 				fail("subset_of: %v", err)
 				return

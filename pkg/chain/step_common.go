@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -137,7 +138,7 @@ func (v *validator) guardrails(s *Step) {
 		at := s.At("guardrails")
 		switch g.Type {
 		case "min_length", "max_length":
-			if n, ok := intValue(g.Value); !ok || n < 0 {
+			if n, ok := interp.IntValue(g.Value); !ok || n < 0 {
 				v.d.errorf(at, "%s: guardrail %s needs a whole number value", s.subject(), g.Type)
 			}
 		case "must_contain", "must_not_contain":
@@ -180,20 +181,6 @@ func (v *validator) guardrails(s *Step) {
 			v.d.errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
 		}
 	}
-}
-
-func intValue(x any) (int, bool) {
-	switch n := x.(type) {
-	case int:
-		return n, true
-	case int64:
-		return int(n), true
-	case uint64:
-		return int(n), true
-	case float64:
-		return int(n), n == float64(int(n))
-	}
-	return 0, false
 }
 
 // compile parses the step's templates and expressions, checking every

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -248,7 +249,7 @@ func compileParallel(v *validator, s *Step, c *Compiled) {
 		return
 	}
 	if f.ForEach != "" {
-		m, err := compileMapped(f.ForEach, false)
+		m, err := interp.CompileMapped(f.ForEach, false)
 		switch {
 		case err != nil:
 			v.d.errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
@@ -287,7 +288,7 @@ func (v *validator) join(s *Step) *Join {
 		for k, val := range j {
 			switch k {
 			case JoinAtLeast, JoinPercent:
-				n, ok := intValue(val)
+				n, ok := interp.IntValue(val)
 				// percent 0 never fails by quorum (mcp-flowgate's escape hatch)
 				if !ok || n < 1 && k == JoinAtLeast || n < 0 || k == JoinPercent && n > 100 {
 					v.d.errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
@@ -334,7 +335,7 @@ var dollarPath = lazyRegexp(`\$\.`)
 // as a bare guard's (Expression.Truthy): a bare $.ok_count or $.value
 // holds when it is not zero or empty.
 func (v *validator) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
-	e, err := compileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
+	e, err := interp.CompileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
 	if err != nil {
 		v.d.errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
 		return nil

@@ -1,6 +1,10 @@
 package chain
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/chainrun/chainrun/pkg/interp"
+)
 
 // StructuralFields configure a structural_analysis step (mcp-flowgate's
 // executor of that kind): it checks a candidate workflow definition — one
@@ -26,7 +30,7 @@ var structuralKind = kindUnit{
 			return
 		}
 		for _, p := range DefaultCandidates {
-			m, _ := compileMapped(p, false)
+			m, _ := interp.CompileMapped(p, false)
 			c.Candidates = append(c.Candidates, m)
 		}
 	},

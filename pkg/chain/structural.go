@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -71,7 +72,7 @@ func readCandidate(candidate any) (map[string]any, error) {
 	if text, ok := candidate.(string); ok {
 		var v any
 		if err := yaml.Unmarshal([]byte(text), &v); err != nil {
-			return nil, fmt.Errorf("the definition is text that is not YAML or JSON: %v", firstLine(err.Error()))
+			return nil, fmt.Errorf("the definition is text that is not YAML or JSON: %v", interp.FirstLine(err.Error()))
 		}
 		candidate = v
 	}

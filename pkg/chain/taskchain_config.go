@@ -3,6 +3,7 @@ package chain
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -23,7 +24,7 @@ var executeConfigKeys = []string{"model", "provider", "models", "providers", "to
 func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix string) {
 	d := tc.d
 	ec := k.ExecuteConfig
-	for _, key := range sortedKeys(keySet(ec)) {
+	for _, key := range slices.Sorted(maps.Keys(ec)) {
 		if !slices.Contains(executeConfigKeys, key) {
 			d.errorf(at, "%sunknown field %q%s", prefix, key, didYouMean(key, executeConfigKeys))
 		}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // Files written for earlier versions of contenox's task-chain format use
@@ -28,7 +30,7 @@ var olderHandlers = map[string]string{"hook": HandlerTools}
 // names of one field is refused: which one holds would be a guess.
 func (tc *taskChain) renameOlder(k *taskKeys, at func(string) Pos, prefix string) {
 	ec := k.ExecuteConfig
-	for _, old := range sortedKeys(keySet(ec)) {
+	for _, old := range interp.SortedKeys(keySet(ec)) {
 		newer, ok := olderExecuteConfig[old]
 		if !ok {
 			continue
@@ -67,7 +69,7 @@ var refusedFeatures = map[string]string{
 
 // refuseFeatures refuses the execute_config fields of refusedFeatures.
 func (tc *taskChain) refuseFeatures(ec map[string]any, at Pos, prefix string) {
-	for _, key := range sortedKeys(keySet(ec)) {
+	for _, key := range interp.SortedKeys(keySet(ec)) {
 		if why, ok := refusedFeatures[key]; ok {
 			tc.d.errorf(at, "%s%s is not supported: %s", prefix, key, why)
 			delete(ec, key)
@@ -208,7 +210,7 @@ func ContenoxNumber(text string) (float64, error) {
 	}
 	m := numberIn.FindString(s)
 	if m == "" {
-		return 0, fmt.Errorf("%q holds no number", clipText(text, 80))
+		return 0, fmt.Errorf("%q holds no number", interp.ClipText(text, 80))
 	}
 	return strconv.ParseFloat(m, 64)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // A hook is a contenox tools-provider a task chain names: in a model
@@ -145,7 +147,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 		tc.d.errorf(at, "%sa tools task needs tools: {name, tool_name, args}, the hook and the tool it calls", prefix)
 		return
 	}
-	for _, k := range sortedKeys(keySet(m)) {
+	for _, k := range interp.SortedKeys(keySet(m)) {
 		if !slices.Contains([]string{"name", "tool_name", "args"}, k) {
 			tc.d.errorf(at, "%stools: unknown field %q%s", prefix, k, didYouMean(k, []string{"name", "tool_name", "args"}))
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // The newest contenox refuses, when a chain loads, what can never work as
@@ -115,7 +117,7 @@ func (tc *taskChain) lintFields(at Pos, field string, t *template.Template) {
 			return
 		}
 		seen[name] = true
-		tc.d.warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, didYouMean(name, sortedKeys(known)))
+		tc.d.warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, didYouMean(name, interp.SortedKeys(known)))
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // Commands policy keys of contenox's local_shell hook, which chainrun
@@ -28,14 +30,14 @@ func (tc *taskChain) toolsPolicies(h *Handler, v any, at Pos, prefix string) {
 		tc.d.errorf(at, "%stools_policies must be a mapping of hook names to their policies", prefix)
 		return
 	}
-	for _, hook := range sortedKeys(keySet(hooks)) {
+	for _, hook := range interp.SortedKeys(keySet(hooks)) {
 		policy, ok := hooks[hook].(map[string]any)
 		if !ok {
 			tc.d.errorf(at, "%stools_policies.%s must be a mapping of policy keys to values", prefix, hook)
 			continue
 		}
 		var unapplied []string
-		for _, key := range sortedKeys(keySet(policy)) {
+		for _, key := range interp.SortedKeys(keySet(policy)) {
 			if hook == HookLocalShell && (key == policyAllowed || key == policyDenied) {
 				names, err := commandNames(policy[key])
 				if err != nil {

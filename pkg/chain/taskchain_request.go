@@ -3,6 +3,7 @@ package chain
 import (
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -52,6 +53,6 @@ func decodeTaskRequest(d *diags, root, c *yaml.Node) []*Chain {
 	if input, ok := props[InputVar].(map[string]any); ok {
 		input["default"] = in.Value
 	}
-	d.warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", clipText(in.Value, 60))
+	d.warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", interp.ClipText(in.Value, 60))
 	return chains
 }

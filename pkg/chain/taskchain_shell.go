@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template/parse"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // contenox's local_shell hook took arguments and answered a record that
@@ -212,7 +214,7 @@ func (tc *taskChain) validConditions(v any, at Pos, prefix string) map[string]bo
 		return nil
 	}
 	out := map[string]bool{}
-	for _, key := range sortedKeys(keySet(m)) {
+	for _, key := range interp.SortedKeys(keySet(m)) {
 		b, ok := m[key].(bool)
 		if !ok {
 			tc.d.errorf(at, "%svalid_conditions.%s must be true or false (the result that answer gives)", prefix, key)

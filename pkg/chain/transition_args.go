@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -170,10 +171,10 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 			if p.Default != nil || HasDefaults(p) {
 				continue // its defaults are filled in before required is checked
 			}
-			a.Type, a.Enum, a.Description = typeOf(p), p.Enum, firstLine(p.Description)
+			a.Type, a.Enum, a.Description = typeOf(p), p.Enum, interp.FirstLine(p.Description)
 			a.Shape = shapeOf(sch, p, 4)
 			if a.Description == "" {
-				a.Description = firstLine(p.Title)
+				a.Description = interp.FirstLine(p.Title)
 			}
 		}
 		out = append(out, a)

@@ -1,6 +1,10 @@
 package chain
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/chainrun/chainrun/pkg/interp"
+)
 
 // compilePrefill compiles a transition's prefill: a value that is a
 // JSONPath ($.context.x, $.workflow.input.x, $.input.x) is read when a
@@ -10,7 +14,7 @@ func (v *validator) compilePrefill(t *Transition) {
 	if len(t.Prefill) == 0 {
 		return
 	}
-	m, err := compileMapped(t.Prefill, false)
+	m, err := interp.CompileMapped(t.Prefill, false)
 	if err != nil {
 		v.d.errorf(t.At("prefill"), "transition %q: prefill: %v", t.Name, err)
 		return

@@ -123,20 +123,17 @@ func (v *validator) template(s *Step, field, text string) *Template {
 // checkRefs reports the references of t that name nothing; in a file
 // read as OCC's, it reads them as OCC does (occRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
-	for i, p := range t.parts {
-		if p.ref == nil {
-			continue
-		}
+	t.ReplaceRefs(func(r *Ref) (string, bool) {
 		if v.c.occ && field != "input_var" {
 			// input_var names a variable, it is no template: OCC's
 			// evaluator would judge "" for a name it lacks
-			if text, lit := v.occRef(s, field, p.ref); lit {
-				t.parts[i] = part{lit: text}
-				continue
+			if text, lit := v.occRef(s, field, r); lit {
+				return text, true
 			}
 		}
-		v.occInputRef(s, field, p.ref)
-	}
+		v.occInputRef(s, field, r)
+		return "", false
+	})
 	for _, r := range t.Refs() {
 		v.ref(s, field, r)
 	}
@@ -223,7 +220,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
-		for _, name := range unk.names {
+		for _, name := range unk.Names {
 			v.d.errorf(s.At(field), "%s: %s %q: %s", s.subject(), field, src, sc.check(name))
 		}
 		return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // validateWorkflow checks a state workflow and compiles its executors and
@@ -52,7 +54,7 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	}
 	v.toolDefs()
 	if c.Output != "" && !v.wfVars[c.Output] && c.Output != "context" {
-		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, sortedKeys(v.wfVars)))
+		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, interp.SortedKeys(v.wfVars)))
 	}
 	if d.blocking() == 0 {
 		v.reachability()
@@ -314,10 +316,10 @@ func (v *validator) stateRefs(s *State) {
 
 func (v *validator) transitionCondition(t *Transition) *Expression {
 	sc := scope{v: v}
-	e, err := compileExpression(t.Condition, sc.has, true)
-	var unk *unknownNamesError
+	e, err := interp.CompileExpression(t.Condition, sc.has, true)
+	var unk *interp.UnknownNamesError
 	if errors.As(err, &unk) {
-		for _, name := range unk.names {
+		for _, name := range unk.Names {
 			v.d.errorf(t.At("condition"), "transition %q: condition %q: %s", t.Name, t.Condition, sc.check(name))
 		}
 		return nil
@@ -341,7 +343,7 @@ func (v *validator) workflowCheck(s *Step, name string) string {
 	if v.workflowHas(s, name) {
 		return ""
 	}
-	return fmt.Sprintf("no input, context, transition or task output, or compose variable is named %s%s", name, didYouMean(name, sortedKeys(v.wfVars)))
+	return fmt.Sprintf("no input, context, transition or task output, or compose variable is named %s%s", name, didYouMean(name, interp.SortedKeys(v.wfVars)))
 }
 
 // workflowHas is workflowCheck without the message, which is costly to

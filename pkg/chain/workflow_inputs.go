@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -110,7 +111,7 @@ func resolveSchema(raw map[string]any) (sch *jsonschema.Schema, rs *jsonschema.R
 	}
 	rs, err = sch.Resolve(nil)
 	if err != nil {
-		return nil, nil, "is not a valid JSON Schema: " + firstLine(err.Error())
+		return nil, nil, "is not a valid JSON Schema: " + interp.FirstLine(err.Error())
 	}
 	return sch, rs, ""
 }

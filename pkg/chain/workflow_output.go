@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/theory/jsonpath"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -62,11 +63,6 @@ func OutputOps() []string {
 	return []string{OpAdd, OpSubtract, OpMultiply, OpDivide, OpSet, OpConcat}
 }
 
-// PathRoots are the first names a transition's JSONPaths may start with.
-func PathRoots() []string {
-	return []string{"output", "arguments", "context", "workflow", "input"}
-}
-
 // decodeOutputMappings reads a transition's `output:`: each key a context
 // key, each value a JSONPath, a literal, or {operator: [operands]}.
 func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMapping {
@@ -123,7 +119,7 @@ func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMappin
 // whose root must be one the transition's document has.
 func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.HasPrefix(n.Value, "$") {
-		p, err := ParsePath(n.Value)
+		p, err := interp.ParsePath(n.Value)
 		if err == nil {
 			return Operand{Path: p, Raw: n.Value}, true
 		}
@@ -146,22 +142,3 @@ func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 	}
 	return Operand{Literal: NormalizeYAML(lit), Raw: n.Value}, true
 }
-
-// ParsePath compiles a transition JSONPath and checks its root: one of
-// $.output, $.arguments, $.context, $.workflow.input or $.input.
-func ParsePath(raw string) (*jsonpath.Path, error) {
-	p, err := jsonpath.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return nil, &pathError{raw: raw, why: "is not a valid JSONPath: " + err.Error()}
-	}
-	root, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(raw), "$."), ".")
-	root, _, _ = strings.Cut(root, "[")
-	if !slices.Contains(PathRoots(), root) {
-		return nil, &pathError{raw: raw, why: "starts nowhere a transition can read: use $.output, $.arguments, $.context, $.workflow.input or $.input" + didYouMean(root, PathRoots())}
-	}
-	return p, nil
-}
-
-type pathError struct{ raw, why string }
-
-func (e *pathError) Error() string { return quote(e.raw) + " " + e.why }

@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"fmt"
@@ -90,10 +90,10 @@ var sizedFns = []sizedFn{
 	{"toBase64", nil}, {"fromBase64", nil}, {"fromJSON", nil}, {"split", nil}, {"splitAfter", nil},
 }
 
-// budgetOptions are the compile options that size what an expression
+// BudgetOptions are the compile options that size what an expression
 // builds: each sized builtin call and each + becomes a call of a
 // function given the evaluation's budget.
-func budgetOptions() []expr.Option {
+func BudgetOptions() []expr.Option {
 	opts := []expr.Option{expr.Patch(budgetPatch{}), expr.Function(sizedName("+"), sizedAdd)}
 	for _, f := range sizedFns {
 		opts = append(opts, expr.Function(sizedName(f.name), sizedCall(f), withBudgetParam(f.name)...))
@@ -264,7 +264,7 @@ func estimateRepeat(args []any) int {
 		return 0
 	}
 	s, ok := args[0].(string)
-	n, isInt := intValue(args[1])
+	n, isInt := IntValue(args[1])
 	if !ok || !isInt || n <= 0 {
 		return 0
 	}

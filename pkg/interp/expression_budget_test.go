@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"runtime"
@@ -29,7 +29,7 @@ func TestExpressionsBuildNoMoreThanTheBudget(t *testing.T) {
 	env := func() map[string]any { return map[string]any{"n": 500000, "big": strings.Repeat("X", 1<<20)} }
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := compileExpression(c.src, func(n string) bool { return n == "n" || n == "big" }, false)
+			e, err := CompileExpression(c.src, func(n string) bool { return n == "n" || n == "big" }, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestExpressionsBuildNoMoreThanTheBudget(t *testing.T) {
 		`len(filter(1..200, string(big) == trim(big) && upper(big) == big))`: 200,
 	}
 	for src, want := range ok {
-		e, err := compileExpression(src, func(n string) bool { return n == "big" }, false)
+		e, err := CompileExpression(src, func(n string) bool { return n == "big" }, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestExpressionsBuildNoMoreThanTheBudget(t *testing.T) {
 // cannot be added, is still refused there.
 func TestSizedExpressionsAreStillTypeChecked(t *testing.T) {
 	for _, src := range []string{`repeat(1, 2)`, `"a" + 1`, `[1, 2] + [3]`, `upper(1)`, `join(1)`, `len(replace("a", 1, "b"))`} {
-		if _, err := compileExpression(src, func(string) bool { return false }, false); err == nil || !strings.Contains(err.Error(), "does not compile") {
+		if _, err := CompileExpression(src, func(string) bool { return false }, false); err == nil || !strings.Contains(err.Error(), "does not compile") {
 			t.Errorf("%s: %v", src, err)
 		}
 	}

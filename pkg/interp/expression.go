@@ -1,11 +1,13 @@
-package chain
+package interp
 
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -25,15 +27,29 @@ type Expression struct {
 	// InputFields are the inputs it reads as input.NAME.
 	InputFields []string
 	program     *vm.Program
-	// occText is set instead of program for a condition of an OCC file
-	// that chainrun's own format would refuse: the text, its {names}
-	// filled in, judged as OCC's condition evaluator judges it.
-	occText *Template
+	// fallback is set instead of program for a condition a front-end
+	// judges by its own rules (FallbackExpression).
+	fallback func(env map[string]any) (bool, error)
+}
+
+// FallbackExpression is a condition that holds when holds says so rather
+// than by expr-lang: a condition of a peer's file that chainrun's own
+// format would refuse, kept as that peer judges it (chain's OCC
+// reading). Names are the variables it reads.
+func FallbackExpression(source string, names []string, holds func(env map[string]any) (bool, error)) *Expression {
+	return &Expression{Source: source, Names: names, fallback: holds}
 }
 
 // refForm matches a {name.field} or {name|"fallback"} reference, optionally
 // wrapped in quotes: '"{var}" == "x"' compares the variable as a string.
-var refForm = lazyRegexp(`(["']?)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\|("[^"}]*"|'[^'}]*'))?\}(["']?)`)
+var refForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(["']?)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)(?:\|("[^"}]*"|'[^'}]*'))?\}(["']?)`)
+})
+
+// RefForm matches a {name.field} or {name|"fallback"} reference as a
+// condition writes it: the quote before it, the name, the fallback, the
+// quote after it.
+func RefForm() *regexp.Regexp { return refForm() }
 
 // rewriteRefs turns reference 004's {var} placeholders into expr-lang.
 func rewriteRefs(src string) string {
@@ -52,17 +68,17 @@ func rewriteRefs(src string) string {
 	})
 }
 
-// compileExpression parses src, checks that every variable it names is in
+// CompileExpression parses src, checks that every variable it names is in
 // scope and compiles it. Comparisons against a literal convert the other
 // side to the literal's type, since step outputs are text: {count} > 3 and
 // {flag} == "true" both mean what a reader expects.
-func compileExpression(src string, inScope func(string) bool, asBool bool) (*Expression, error) {
+func CompileExpression(src string, inScope func(string) bool, asBool bool) (*Expression, error) {
 	rewritten := rewriteRefs(src)
 	tree, err := parser.Parse(rewritten)
 	if err != nil {
-		return nil, fmt.Errorf("does not parse: %s", firstLine(err.Error()))
+		return nil, fmt.Errorf("does not parse: %s", FirstLine(err.Error()))
 	}
-	names, inputFields := collectNames(tree.Node)
+	names, inputFields := CollectNames(tree.Node)
 	var unknown []string
 	for _, n := range names {
 		if !inScope(n) {
@@ -70,10 +86,10 @@ func compileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, &unknownNamesError{names: unknown}
+		return nil, &UnknownNamesError{Names: unknown}
 	}
 	// Names were checked above; types are only known at run time.
-	opts := append([]expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}, budgetOptions()...)
+	opts := append([]expr.Option{expr.AllowUndefinedVariables(), expr.Patch(literalCoercion{})}, BudgetOptions()...)
 	// A variable named like a builtin (count, len, keys…) is the variable.
 	for _, b := range builtin.Builtins {
 		if inScope(b.Name) {
@@ -85,28 +101,32 @@ func compileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 	}
 	prog, err := expr.Compile(rewritten, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("does not compile: %s", firstLine(err.Error()))
+		return nil, fmt.Errorf("does not compile: %s", FirstLine(err.Error()))
 	}
 	return &Expression{Source: src, Names: names, InputFields: inputFields, program: prog}, nil
 }
 
-type unknownNamesError struct{ names []string }
+// UnknownNamesError is an expression naming variables nothing in scope
+// produces: Names, sorted.
+type UnknownNamesError struct{ Names []string }
 
-func (e *unknownNamesError) Error() string {
-	return "names " + strings.Join(e.names, ", ") + ", which nothing in scope produces"
+func (e *UnknownNamesError) Error() string {
+	return "names " + strings.Join(e.Names, ", ") + ", which nothing in scope produces"
 }
 
-func firstLine(s string) string {
+// FirstLine is the first line of a message from a library (expr-lang's,
+// a schema's): the rest is context a chain's reader does not need.
+func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
 	return s
 }
 
-// collectNames lists the top-level identifiers an expression reads,
+// CollectNames lists the top-level identifiers an expression reads,
 // leaving out function names and let-bound names, and the fields it reads
 // of `input`.
-func collectNames(root ast.Node) ([]string, []string) {
+func CollectNames(root ast.Node) ([]string, []string) {
 	seen := map[string]bool{}
 	fields := map[string]bool{}
 	bound := map[string]bool{}
@@ -178,10 +198,11 @@ func collectNames(root ast.Node) ([]string, []string) {
 		}
 	}
 	walk(root)
-	return sortedKeys(seen), sortedKeys(fields)
+	return SortedKeys(seen), SortedKeys(fields)
 }
 
-func sortedKeys(m map[string]bool) []string {
+// SortedKeys is a set's members in order, never nil.
+func SortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -237,17 +258,17 @@ func isLiteral(n ast.Node) bool {
 // Eval runs the expression against variables (see ExprValue for how a
 // variable's text becomes a value).
 func (e *Expression) Eval(env map[string]any) (any, error) {
-	out, err := runExpr(e.program, env)
+	out, err := RunExpr(e.program, env)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", e.Source, firstLine(err.Error()))
+		return nil, fmt.Errorf("%s: %s", e.Source, FirstLine(err.Error()))
 	}
 	return out, nil
 }
 
 // Holds evaluates a condition.
 func (e *Expression) Holds(env map[string]any) (bool, error) {
-	if e.occText != nil {
-		return e.occHolds(env)
+	if e.fallback != nil {
+		return e.fallback(env)
 	}
 	out, err := e.Eval(env)
 	if err != nil {
@@ -268,7 +289,7 @@ func (e *Expression) Truthy(env map[string]any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return truthy(out), nil
+	return Truthy(out), nil
 }
 
 // ConditionValue is how a variable's text appears inside a condition:

@@ -1,4 +1,4 @@
-package chain
+package spell
 
 import "testing"
 
@@ -25,8 +25,8 @@ func TestSuggestOnlyWhatIsClose(t *testing.T) {
 		{"stauts", []string{"status"}, "status"},
 	}
 	for _, c := range cases {
-		if got := suggest(c.name, c.candidates); got != c.want {
-			t.Errorf("suggest(%q, %q) = %q, want %q", c.name, c.candidates, got, c.want)
+		if got := Closest(c.name, c.candidates); got != c.want {
+			t.Errorf("Closest(%q, %q) = %q, want %q", c.name, c.candidates, got, c.want)
 		}
 	}
 }

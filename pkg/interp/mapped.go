@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"fmt"
@@ -21,11 +21,11 @@ type Mapped struct {
 	List    []*Mapped
 }
 
-// compileMapped compiles a written value. Its JSONPaths may read
+// CompileMapped compiles a written value. Its JSONPaths may read
 // $.arguments, $.context, $.workflow.input and $.input (and, in a
 // parallel executor's fan-out, $.branch): what exists before the step
 // runs.
-func compileMapped(v any, fanned bool) (*Mapped, error) {
+func CompileMapped(v any, fanned bool) (*Mapped, error) {
 	switch x := NormalizeYAML(v).(type) {
 	case string:
 		if !strings.HasPrefix(x, "$.") && !strings.HasPrefix(x, "$[") {
@@ -44,7 +44,7 @@ func compileMapped(v any, fanned bool) (*Mapped, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			e, err := compileMapped(x[k], fanned)
+			e, err := CompileMapped(x[k], fanned)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
@@ -54,7 +54,7 @@ func compileMapped(v any, fanned bool) (*Mapped, error) {
 	case []any:
 		m := &Mapped{List: make([]*Mapped, len(x))}
 		for i, e := range x {
-			c, err := compileMapped(e, fanned)
+			c, err := CompileMapped(e, fanned)
 			if err != nil {
 				return nil, fmt.Errorf("item %d: %w", i+1, err)
 			}

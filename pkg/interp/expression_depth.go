@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"fmt"
@@ -17,10 +17,10 @@ import (
 // instead, naming the bound.
 const ExprMaxDepth = 1000
 
-// runExpr evaluates program on env within an evaluation's budget: what it
+// RunExpr evaluates program on env within an evaluation's budget: what it
 // builds (ExprMemoryBudget) and how deep its value nests (ExprMaxDepth).
 // Every expression of a chain or workflow is evaluated through it.
-func runExpr(program *vm.Program, env map[string]any) (any, error) {
+func RunExpr(program *vm.Program, env map[string]any) (any, error) {
 	out, err := expr.Run(program, withBudget(env))
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"os"
@@ -132,7 +132,7 @@ func TestSingleBraces(t *testing.T) {
 		{"unclosed {{ .a", nil, "unclosed {{ .a"},
 		{"{a}{{b}}", []string{"a"}, "{{b}}"},
 	} {
-		tm := parseSingleBraces(tc.text)
+		tm := ParseSingleBraces(tc.text)
 		var names []string
 		for _, r := range tm.Refs() {
 			names = append(names, r.Name)

@@ -1,4 +1,4 @@
-package chain
+package interp
 
 // jsonSize is about what toJSON makes of its argument: its text, and the
 // indentation toJSON writes before each item, two spaces a level, which

@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ type Ref struct {
 	// kept), and a reference that resolves to nothing stays as written.
 	OCC bool
 	// AllInputs marks {input} in an OCC pipeline's chain inputs: the
-	// pipeline's inputs as one JSON object (occ_pipeline_refs.go).
+	// pipeline's inputs as one JSON object (pkg/chain/occ_pipeline_refs.go).
 	AllInputs bool
 	// Raw is the reference exactly as written, kept when strict variables
 	// are off and the name resolves to nothing.
@@ -83,15 +83,38 @@ func Literal(text string) *Template { return &Template{parts: []part{{lit: text}
 // anything that is not a reference form is literal text.
 func ParseTemplate(text string) *Template { return parseTemplate(text, true, false) }
 
-// parseOCCTemplate is ParseTemplate for a file read as OCC's, whose
-// fallbacks may also be written unquoted, as OCC's resolver reads them:
-// {x|none}, {x|two words}.
-func parseOCCTemplate(text string) *Template { return parseTemplate(text, true, true) }
+// Syntax is which reference forms a template's text holds besides
+// {name}, {name.field} and {name|"fallback"}.
+type Syntax struct {
+	// Double: reference 003's {{.name}} is a reference too; without it
+	// {{…}} is the text's own (docker's --format '{{.Names}}').
+	Double bool
+	// OCC: fallbacks may also be written unquoted, as OCC's resolver
+	// reads them ({x|none}, {x|two words}).
+	OCC bool
+}
 
-// parseSingleBraces is ParseTemplate for text written as OCC writes it,
+// ParseSyntax is ParseTemplate for text written in syn.
+func ParseSyntax(text string, syn Syntax) *Template { return parseTemplate(text, syn.Double, syn.OCC) }
+
+// ReplaceRefs hands each reference of t, in order, to fn, which may
+// change it (mark it OCC's) or, answering literal, turn it into the text
+// it answers: a reference a front-end reads as text.
+func (t *Template) ReplaceRefs(fn func(r *Ref) (text string, literal bool)) {
+	for i, p := range t.parts {
+		if p.ref == nil {
+			continue
+		}
+		if text, lit := fn(p.ref); lit {
+			t.parts[i] = part{lit: text}
+		}
+	}
+}
+
+// ParseSingleBraces is ParseTemplate for text written as OCC writes it,
 // where only {name} is a reference: {{…}} is the text's own (docker's
 // --format '{{.Names}}', a Go template), left as written.
-func parseSingleBraces(text string) *Template { return parseTemplate(text, false, false) }
+func ParseSingleBraces(text string) *Template { return parseTemplate(text, false, false) }
 
 func parseTemplate(text string, double, occ bool) *Template {
 	t := &Template{}

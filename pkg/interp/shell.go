@@ -1,4 +1,4 @@
-package chain
+package interp
 
 import (
 	"fmt"
@@ -43,7 +43,7 @@ func (t *Template) RenderShell(resolve Resolver, keep bool) (script string, env 
 		switch site.ctx {
 		case ctxArith:
 			if !isInteger(v) {
-				return "", nil, fmt.Errorf("%s (script line %d) is read as arithmetic, so its value must be an integer, not %q", p.ref.Raw, site.line, clipText(v, 40))
+				return "", nil, fmt.Errorf("%s (script line %d) is read as arithmetic, so its value must be an integer, not %q", p.ref.Raw, site.line, ClipText(v, 40))
 			}
 		case ctxHereQuoted:
 			for _, line := range strings.Split(v, "\n") {
@@ -82,8 +82,8 @@ func isInteger(s string) bool {
 	return isDigits(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
 }
 
-// clipText shortens a value for a message.
-func clipText(s string, n int) string {
+// ClipText shortens a value for a message.
+func ClipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -1,8 +1,6 @@
-package chain
+package interp
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,7 +37,7 @@ func TestExpressions(t *testing.T) {
 		{`{missing_field|"x"} == "x"`, false}, // compiled below with an error: missing_field is out of scope
 	}
 	for _, tt := range tests {
-		e, err := compileExpression(tt.src, scope, true)
+		e, err := CompileExpression(tt.src, scope, true)
 		if strings.Contains(tt.src, "missing_field") {
 			if err == nil {
 				t.Errorf("%s: compiled though it names a variable out of scope", tt.src)
@@ -62,21 +60,21 @@ func TestExpressions(t *testing.T) {
 }
 
 func TestExpressionNames(t *testing.T) {
-	e, err := compileExpression(`let x = a + 1; x > b && upper(c) == "C" && all(d, # > 0)`, func(n string) bool { return strings.Contains("abcd", n) }, true)
+	e, err := CompileExpression(`let x = a + 1; x > b && upper(c) == "C" && all(d, # > 0)`, func(n string) bool { return strings.Contains("abcd", n) }, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(e.Names, ","); got != "a,b,c,d" {
 		t.Errorf("names = %s", got)
 	}
-	_, err = compileExpression(`x > 1`, func(string) bool { return false }, true)
+	_, err = CompileExpression(`x > 1`, func(string) bool { return false }, true)
 	if err == nil || !strings.Contains(err.Error(), "x") {
 		t.Errorf("unknown name not reported: %v", err)
 	}
 }
 
 func TestConditionMustBeBool(t *testing.T) {
-	e, err := compileExpression(`a`, func(n string) bool { return n == "a" }, true)
+	e, err := CompileExpression(`a`, func(n string) bool { return n == "a" }, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,36 +100,13 @@ func FuzzParseTemplate(f *testing.F) {
 	})
 }
 
-func FuzzParse(f *testing.F) {
-	f.Add([]byte("name: x\nsteps:\n  - {id: a, type: cli, command: echo}\n"))
-	f.Add([]byte("name: x\nsteps:\n  - {id: a, prompt: '{b}', depends_on: [a]}\n"))
-	f.Add([]byte("a: &a [*a]\n"))
-	// every bundled chain, and reference 000's document
-	files, _ := filepath.Glob("../../chains/*.yaml")
-	for _, p := range append(files, "testdata/deploy_pipeline.yaml") {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
-	f.Add([]byte(wfHead + "      a:\n        task: {kind: transform, expr: '1'}\n        transition:\n          branches: [{operator: range, when: '0,9', goto: end, compose: {with_var: v, strategy: 'json_path:$.a'}}]\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := Parse("f.yaml", data, Options{})
-		if err == nil && l.Chain == nil {
-			t.Fatal("no error and no chain")
-		}
-		if err != nil && !IsValidation(err) {
-			t.Fatalf("error of type %T: %v", err, err)
-		}
-	})
-}
-
 func FuzzCompileExpression(f *testing.F) {
 	for _, s := range []string{`{a} == "x"`, `a > 3 && b contains "y"`, `"{a}" != 'b'`, `{a|"z"} startsWith "q"`, `let x = 1; x`, `len(a) > 0 ? a : "none"`} {
 		f.Add(s)
 	}
 	inScope := func(n string) bool { return n == "a" || n == "b" || n == "input" }
 	f.Fuzz(func(t *testing.T, src string) {
-		e, err := compileExpression(src, inScope, true)
+		e, err := CompileExpression(src, inScope, true)
 		if err != nil {
 			return
 		}
