@@ -98,21 +98,20 @@ func (v *validator) compileKey(s *Step, c *Compiled) {
 		own = append(own, KeyCorrelationID)
 	}
 	t := ParseTemplate(text)
-	for i, p := range t.parts {
-		r := p.ref
+	t.ReplaceRefs(func(r *Ref) (string, bool) {
 		switch {
-		case r == nil:
 		case slices.Contains(own, r.Name) && len(r.Path) == 0:
 		case r.Name == KeyCorrelationID && len(r.Path) == 0:
 			v.d.errorf(s.At(keyField), "%s: %s: %s: a step of a DAG chain is taken once per run, with no correlation id; {workflowId} is the run id and {transition} the step's id", s.subject(), keyField, r.Raw)
 		case workflow && !v.keyReads(s, r):
 			v.d.warnf(s.At(keyField), "%s: %s: %s is sent as written: it is not %s, %s or %s, nor a value of the run", s.subject(), keyField, r.Raw,
 				KeyWorkflowID, KeyTransition, KeyCorrelationID)
-			t.parts[i] = part{lit: r.Raw}
+			return r.Raw, true
 		default:
 			v.ref(s, keyField, *r)
 		}
-	}
+		return "", false
+	})
 	c.IdempotencyKey = t
 }
 
