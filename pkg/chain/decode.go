@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -92,6 +93,9 @@ type walkOpts struct {
 	// meant, when set, collects the keys of dst that unknown keys are
 	// close to: what the mapping lacks then is likely one of them.
 	meant *[]string
+	// peer: an unknown key is ignored with a warning when the file is a
+	// peer's (diags.peer), as the peer ignores it; else it is an error.
+	peer bool
 }
 
 // walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
@@ -148,14 +152,39 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		default:
 			// the rest of the mapping is read all the same, so one pass
 			// reports every error of the file
-			if m := suggest(key, suggestions); m != "" && o.meant != nil {
+			m := suggest(key, suggestions)
+			delete(pos, key)
+			if o.peer && d.peer != "" {
+				// ignored, not refused: every check of the mapping runs
+				// as if the key were not written, so nothing is meant
+				d.ignored(posOf(k), o.prefix, key, m)
+				continue
+			}
+			if m != "" && o.meant != nil {
 				*o.meant = append(*o.meant, m)
 			}
-			delete(pos, key)
 			d.looseErrorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
 		}
 	}
 	return ok
+}
+
+// ignored warns that key, unknown to chainrun, is ignored as the
+// file's peer ignores it; a key close to one chainrun knows (meant) is
+// most likely that one misspelt, which the warning says loudest, as what
+// the author meant is then not read at all, and which a refused file
+// lists after its errors.
+func (d *diags) ignored(at Pos, prefix, key, meant string) {
+	x := Diagnostic{File: d.file, Pos: at, Warning: true,
+		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.peer)}
+	if meant != "" {
+		x.Message += fmt.Sprintf(": did you mean %s? As written, %s is not set here", meant, meant)
+	}
+	if d.add(x) && meant != "" {
+		d.mu.Lock()
+		d.misspelt = append(d.misspelt, x)
+		d.mu.Unlock()
+	}
 }
 
 // checkKeys reports every key of mapping n that is not one of known, for

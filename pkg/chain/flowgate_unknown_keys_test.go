@@ -1,0 +1,111 @@
+package chain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestFlowgateUnknownKeysWarn: mcp-flowgate reads a workflow definition
+// as JSON and never denies a key it does not know
+// (github.com/matt-cochran/mcp-flowgate, commit 443aa7a,
+// crates/mcp-flowgate-core/src/store.rs ConfigDefinitionStore::from_config
+// keeps each definition whole; src/model.rs and src/runtime*.rs read the
+// keys they know and no struct of a workflow has deny_unknown_fields), so
+// a workflows: file whose workflow, state, transition or executor holds
+// one loads (rule F4), with a warning at the key's line naming it, the
+// known key it is close to and that it is ignored; a close misspelling
+// says the key meant is not set. The file otherwise runs as written.
+func TestFlowgateUnknownKeysWarn(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      string // the warning, file:line:col included
+	}{
+		{"workflow", "workflows:\n  w:\n    initialState: a\n    owner: platform-team\n    states: {a: {terminal: true}}\n",
+			`c.yaml:4:5: warning: workflow "w": unknown field "owner" ignored, as mcp-flowgate ignores it`},
+		{"workflow typo", "workflows:\n  w:\n    initialState: a\n    maxChainDept: 3\n    states: {a: {terminal: true}}\n",
+			`c.yaml:4:5: warning: workflow "w": unknown field "maxChainDept" ignored, as mcp-flowgate ignores it: did you mean maxChainDepth? As written, maxChainDepth is not set here`},
+		{"state", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        terminal: true\n        color: green\n",
+			`c.yaml:7:9: warning: state "a": unknown field "color" ignored, as mcp-flowgate ignores it`},
+		{"state typo", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        terminal: true\n        guidence: read the log\n",
+			`c.yaml:7:9: warning: state "a": unknown field "guidence" ignored, as mcp-flowgate ignores it: did you mean guidance? As written, guidance is not set here`},
+		{"transition", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, actor: agent, priority: 2}\n      b: {terminal: true}\n",
+			`c.yaml:7:41: warning: state "a": transition "go": unknown field "priority" ignored, as mcp-flowgate ignores it`},
+		{"transition typo of a guard list", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            gaurds: [{kind: expr, expr: 'false'}]\n      b: {terminal: true}\n",
+			`c.yaml:9:13: warning: state "a": transition "go": unknown field "gaurds" ignored, as mcp-flowgate ignores it: did you mean guards? As written, guards is not set here`},
+		{"executor", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            executor: {kind: noop, cost_center: eng}\n      b: {terminal: true}\n",
+			`c.yaml:10:36: warning: state "a": transition "go": executor: unknown field "cost_center" ignored, as mcp-flowgate ignores it`},
+		{"state onEnter executor", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        onEnter: {executor: {kind: noop, retries_note: none}}\n        transitions: {go: {target: b}}\n      b: {terminal: true}\n",
+			`c.yaml:6:42: warning: state "a": onEnter: executor: unknown field "retries_note" ignored, as mcp-flowgate ignores it`},
+		{"pipeline step of an executor", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            executor:\n              kind: pipeline\n              steps: [{kind: noop, owner_team: first}]\n      b: {terminal: true}\n",
+			`unknown field "owner_team" ignored, as mcp-flowgate ignores it`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := Parse("c.yaml", []byte(tc.src), Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			var got []string
+			for _, w := range l.Warnings {
+				got = append(got, w.String())
+			}
+			if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+				t.Errorf("warnings\n%s\nhold no %q", strings.Join(got, "\n"), tc.want)
+			}
+		})
+	}
+}
+
+// TestFlowgateUnknownKeysStayRefusedElsewhere: the warning is for the
+// keys a workflow file's peer ignores. A known key whose value is wrong
+// is still refused, and chainrun's own DAG chains (steps:) keep refusing
+// a key they do not know, as before.
+func TestFlowgateUnknownKeysStayRefusedElsewhere(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"DAG chain step", "name: c\nsteps:\n  - {id: a, type: cli, command: echo, colour: red}\n",
+			`c.yaml:3:39: step "a": unknown field "colour"`},
+		{"DAG chain key", "name: c\nstep: []\nsteps:\n  - {id: a, type: noop}\n",
+			`c.yaml:2:1: unknown field "step" (did you mean steps?)`},
+		{"known workflow key of the wrong type", "workflows:\n  w:\n    initialState: a\n    maxChainDepth: [3]\n    owner: x\n    states: {a: {terminal: true}}\n",
+			`c.yaml:4:20: workflow "w": maxChainDepth: a list is given here; a whole number is expected`},
+		{"known transition key of the wrong type", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: [b], tag: x}\n      b: {terminal: true}\n",
+			`transition "go": target`},
+		{"known executor key of the wrong type", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {kind: cli, command: echo, timeout_ms: soon, note: x}}\n      b: {terminal: true}\n",
+			`timeout_ms`},
+		{"a misspelt key leaves a required one missing", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {targt: b}\n      b: {terminal: true}\n",
+			`transition "go"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) { expectLoad(t, tc.src, tc.want) })
+	}
+}
+
+// TestFlowgateMisspeltKeyExplainsARefusal: a file refused for a missing
+// key lists, after its errors, the ignored keys close to one chainrun
+// knows (a misspelt target, initialState or url is likely why), marked
+// warnings; keys close to none are not repeated there.
+func TestFlowgateMisspeltKeyExplainsARefusal(t *testing.T) {
+	for _, tc := range []struct{ name, src, err, hint string }{
+		{"target", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {targt: b, owner: x}\n      b: {terminal: true}\n",
+			`c.yaml:7:11: transition "go": target is required`, `c.yaml:7:16: warning: state "a": transition "go": unknown field "targt" ignored, as mcp-flowgate ignores it: did you mean target?`},
+		{"initialState", "workflows:\n  w:\n    intialState: a\n    states:\n      a: {terminal: true}\n",
+			`initialState`, `c.yaml:3:5: warning: workflow "w": unknown field "intialState" ignored, as mcp-flowgate ignores it: did you mean initialState?`},
+		{"executor url", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {kind: http, ulr: 'https://example.test'}}\n      b: {terminal: true}\n",
+			`url is required`, `warning: state "a": transition "go": executor: unknown field "ulr" ignored, as mcp-flowgate ignores it: did you mean url?`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tc.src), Options{})
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("loads: %v", err)
+			}
+			last := ve.Diagnostics[len(ve.Diagnostics)-1]
+			if !strings.Contains(ve.Diagnostics[0].String(), tc.err) || ve.Diagnostics[0].Warning || !last.Warning || !strings.Contains(last.String(), tc.hint) {
+				t.Errorf("findings\n%v\nwant first %q, last %q", err, tc.err, tc.hint)
+			}
+			if strings.Contains(err.Error(), `"owner"`) {
+				t.Errorf("a key close to none is repeated:\n%v", err)
+			}
+		})
+	}
+}
