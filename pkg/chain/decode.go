@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -167,24 +166,6 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		}
 	}
 	return ok
-}
-
-// ignored warns that key, unknown to chainrun, is ignored as the
-// file's peer ignores it; a key close to one chainrun knows (meant) is
-// most likely that one misspelt, which the warning says loudest, as what
-// the author meant is then not read at all, and which a refused file
-// lists after its errors.
-func (d *diags) ignored(at Pos, prefix, key, meant string) {
-	x := Diagnostic{File: d.file, Pos: at, Warning: true,
-		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.peer)}
-	if meant != "" {
-		x.Message += fmt.Sprintf(": did you mean %s? As written, %s is not set here", meant, meant)
-	}
-	if d.add(x) && meant != "" {
-		d.mu.Lock()
-		d.misspelt = append(d.misspelt, x)
-		d.mu.Unlock()
-	}
 }
 
 // checkKeys reports every key of mapping n that is not one of known, for

@@ -37,6 +37,14 @@ func TestFlowgateUnknownKeysWarn(t *testing.T) {
 			`c.yaml:10:36: warning: state "a": transition "go": executor: unknown field "cost_center" ignored, as mcp-flowgate ignores it`},
 		{"state onEnter executor", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        onEnter: {executor: {kind: noop, retries_note: none}}\n        transitions: {go: {target: b}}\n      b: {terminal: true}\n",
 			`c.yaml:6:42: warning: state "a": onEnter: executor: unknown field "retries_note" ignored, as mcp-flowgate ignores it`},
+		// keys mcp-flowgate reads that chainrun does not apply are said
+		// for what they are (runtime.rs, runtime_links.rs, validate.rs)
+		{"a key mcp-flowgate reads: lightweight", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        goal: g\n        transitions:\n          ask: {target: a, actor: human, lightweight: true, purpose: ask}\n          go: {target: b}\n      b: {terminal: true}\n",
+			`c.yaml:8:42: warning: state "a": transition "ask": lightweight: ignored: mcp-flowgate audits such a transition as an interaction`},
+		{"a key mcp-flowgate reads: purpose", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        goal: g\n        transitions:\n          ask: {target: a, actor: human, lightweight: true, purpose: ask}\n          go: {target: b}\n      b: {terminal: true}\n",
+			`c.yaml:8:61: warning: state "a": transition "ask": purpose: ignored: mcp-flowgate tags the transition's audit record`},
+		{"a key mcp-flowgate reads: expects_contract_hash", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        goal: g\n        transitions:\n          go: {target: b, executor: {kind: noop, expects_contract_hash: sha256-x}}\n      b: {terminal: true}\n",
+			`warning: state "a": transition "go": executor: expects_contract_hash: ignored: mcp-flowgate pins the contract hash`},
 		{"pipeline step of an executor", "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            executor:\n              kind: pipeline\n              steps: [{kind: noop, owner_team: first}]\n      b: {terminal: true}\n",
 			`unknown field "owner_team" ignored, as mcp-flowgate ignores it`},
 	}
@@ -105,6 +113,40 @@ func TestFlowgateMisspeltKeyExplainsARefusal(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), `"owner"`) {
 				t.Errorf("a key close to none is repeated:\n%v", err)
+			}
+		})
+	}
+}
+
+// TestFireCapLoads: max_fires_per_visit (mcp-flowgate's fire_cap.rs,
+// commit 443aa7a) is a transition's key; a cap that bounds nothing as
+// written is warned of, a value that is not a whole number refused.
+func TestFireCapLoads(t *testing.T) {
+	const head = "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        goal: g\n        transitions:\n          r: {target: a, max_fires_per_visit: "
+	const tail = "}\n          f: {target: b}\n      b: {terminal: true}\n"
+	for _, tc := range []struct{ value, warn, err string }{
+		{"2", "", ""},
+		{"0", `c.yaml:8:26: warning: transition "r": max_fires_per_visit 0: the transition can never fire`, ""},
+		{"-1", `transition "r": max_fires_per_visit -1 is no cap`, ""},
+		{"many", "", "c.yaml:8:47: state \"a\": transition \"r\": max_fires_per_visit: `many` is text here; a whole number is expected"},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			l, err := Parse("c.yaml", []byte(head+tc.value+tail), Options{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("want %q, got %v", tc.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range l.Warnings {
+				got = append(got, w.String())
+			}
+			if all := strings.Join(got, "\n"); tc.warn == "" && strings.Contains(all, "max_fires_per_visit") || !strings.Contains(all, tc.warn) {
+				t.Errorf("warnings\n%s\nwant %q", all, tc.warn)
 			}
 		})
 	}
