@@ -29,6 +29,11 @@ func TestWalk(t *testing.T) {
 		{"misspelt state key", wf + "        terminal: true\n        gaol: x\n        outcome: gone\n",
 			[]string{`c.yaml:9:9: state "a": outcome is succeeded, failed or cancelled, not "gone"`,
 				`c.yaml:8:9: warning: state "a": unknown field "gaol" ignored, as mcp-flowgate ignores it: did you mean goal? As written, goal is not set here`}},
+		// a mapping of any values is "a mapping", never Go's type name
+		{"context not a mapping", "workflows:\n  w:\n    initialState: a\n    initialContext: x\n    states: {a: {terminal: true}}\n",
+			[]string{"c.yaml:4:21: workflow \"w\": initialContext: `x` is text here; a mapping is expected"}},
+		{"schema a list", "workflows:\n  w:\n    initialState: a\n    inputSchema: [x]\n    states: {a: {terminal: true}}\n",
+			[]string{"c.yaml:4:18: a list is given here; a mapping is expected"}},
 		{"state key twice", wf + "        terminal: true\n        terminal: false\n",
 			[]string{`c.yaml:8:9: state "a": terminal is given twice (first at line 7)`}},
 		{"unknown file key", "version: '1'\nworkflow: {}\nworkflows:\n  w: {initialState: a, states: {a: {terminal: true}}}\n",

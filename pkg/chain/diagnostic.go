@@ -257,7 +257,7 @@ func cleanYAMLMessage(m string) string {
 			want = "a " + strings.TrimPrefix(strings.TrimPrefix(g[3], "[]"), "*")
 			if strings.HasPrefix(g[3], "[]") {
 				want = "a list"
-			} else if strings.Contains(g[3], ".") {
+			} else if strings.Contains(g[3], ".") || strings.HasPrefix(g[3], "map[") {
 				want = "a mapping"
 			}
 		}

@@ -130,24 +130,30 @@ func TestFireCapLoads(t *testing.T) {
 		{"-1", `transition "r": max_fires_per_visit -1 is no cap`, ""},
 		{"many", "", "c.yaml:8:47: state \"a\": transition \"r\": max_fires_per_visit: `many` is text here; a whole number is expected"},
 	} {
-		t.Run(tc.value, func(t *testing.T) {
-			l, err := Parse("c.yaml", []byte(head+tc.value+tail), Options{})
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("want %q, got %v", tc.err, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, w := range l.Warnings {
-				got = append(got, w.String())
-			}
-			if all := strings.Join(got, "\n"); tc.warn == "" && strings.Contains(all, "max_fires_per_visit") || !strings.Contains(all, tc.warn) {
-				t.Errorf("warnings\n%s\nwant %q", all, tc.warn)
-			}
-		})
+		t.Run(tc.value, func(t *testing.T) { loadsOrRefuses(t, head+tc.value+tail, tc.err, tc.warn, "max_fires_per_visit") })
+	}
+}
+
+// loadsOrRefuses parses src: with err set, it must be refused saying so;
+// else it loads, its warnings holding warn, or (warn "") none that
+// mentions topic.
+func loadsOrRefuses(t *testing.T, src, err, warn, topic string) {
+	t.Helper()
+	l, got := Parse("c.yaml", []byte(src), Options{})
+	if err != "" {
+		if got == nil || !strings.Contains(got.Error(), err) {
+			t.Fatalf("want %q, got %v", err, got)
+		}
+		return
+	}
+	if got != nil {
+		t.Fatal(got)
+	}
+	var said []string
+	for _, w := range l.Warnings {
+		said = append(said, w.String())
+	}
+	if all := strings.Join(said, "\n"); warn == "" && strings.Contains(all, topic) || !strings.Contains(all, warn) {
+		t.Errorf("warnings\n%s\nwant %q", all, warn)
 	}
 }

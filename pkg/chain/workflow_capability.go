@@ -78,6 +78,11 @@ func (v *validator) checkCapability() {
 			v.d.warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
 		}
 	}
+	if _, declared := w.FieldPos["snippet"]; !declared && namesCapability(c.Name) {
+		// mcp-flowgate's check refuses it (snippet_contract.rs, V3); its
+		// runtime runs it: a warning
+		v.d.warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
+	}
 	for _, o := range w.Cap.Outputs {
 		_, rs, problem := resolveSchema(o.Raw)
 		if problem != "" {
