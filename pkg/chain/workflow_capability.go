@@ -27,8 +27,9 @@ var capabilityVerbs = []string{
 }
 
 // fragmentVerbs is the closed vocabulary of a guidance fragment's verb
-// (the cognitive postures).
-var fragmentVerbs = capabilityVerbs[:8]
+// (the cognitive postures, with the reconnaissance verbs research and
+// summarize of mcp-flowgate's SPEC v0.3: discovery.rs Verb::ALL_TOKENS).
+var fragmentVerbs = capabilityVerbs[:10]
 
 // Capability is what a workflow declares of itself as a reusable unit
 // (mcp-flowgate's capability tier): what it does, how settled it is, and

@@ -48,7 +48,7 @@ func checkFragment(d *diags, f *Fragment) {
 	case f.Verb == "":
 		d.errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
 	case !slices.Contains(fragmentVerbs, f.Verb):
-		d.errorf(f.Pos, "%sverb %q is not one of %s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "))
+		d.errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "), didYouMean(strings.ToLower(f.Verb), fragmentVerbs))
 	}
 	switch {
 	case f.Lifecycle == "":
