@@ -174,6 +174,7 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
+	refuseFlowgateFlags(d, n, prefix, "")
 	var keys workflowKeys
 	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true, peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {

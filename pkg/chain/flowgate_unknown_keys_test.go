@@ -157,3 +157,33 @@ func loadsOrRefuses(t *testing.T, src, err, warn, topic string) {
 		t.Errorf("warnings\n%s\nwant %q", all, warn)
 	}
 }
+
+// TestFlowgateFlagsInsideAWorkflowRefused ports config_flag_scope.rs
+// (github.com/matt-cochran/mcp-flowgate, commit 443aa7a,
+// crates/mcp-flowgate-core/tests/config_flag_scope.rs; SPEC §8.4,
+// §20.2): a key flowgate, or flowgate.<anything>, anywhere inside a
+// workflow's definition refuses the file (CONFIG_FLAG_NOT_RUNTIME_MUTABLE:
+// a workflow may not flip the gateway's runtime flags), named with its
+// place; the file's top-level flowgate: block, a workflow named
+// flowgate and a key that only contains the word load. Unlike other keys
+// it does not know, chainrun refuses these, as mcp-flowgate does.
+func TestFlowgateFlagsInsideAWorkflowRefused(t *testing.T) {
+	const refused = "mcp-flowgate sets its runtime flags at the file's top level only and refuses them inside a workflow (CONFIG_FLAG_NOT_RUNTIME_MUTABLE)"
+	for _, tc := range []struct{ name, src, err string }{
+		{"top_level_flowgate_block_accepted", "version: \"1.0.0\"\nflowgate: {authoring: {write_enabled: true}}\nworkflows:\n  demo: {initialState: s, states: {s: {terminal: true}}}\n", ""},
+		{"flowgate_object_inside_workflow_rejected", "workflows:\n  demo:\n    initialState: s\n    flowgate: {authoring: {write_enabled: true}}\n    states: {s: {terminal: true}}\n",
+			`c.yaml:4:5: workflow "demo": flowgate: ` + refused},
+		{"flowgate_dot_key_inside_workflow_rejected", "workflows:\n  demo:\n    initialState: s\n    flowgate.authoring.write_enabled: true\n    states: {s: {terminal: true}}\n",
+			`c.yaml:4:5: workflow "demo": flowgate.authoring.write_enabled: ` + refused},
+		{"flowgate_nested_under_state_rejected", "workflows:\n  demo:\n    initialState: s\n    states:\n      s:\n        terminal: true\n        flowgate: {strict_namespacing: false}\n",
+			`c.yaml:7:9: workflow "demo": states.s.flowgate: ` + refused},
+		{"flowgate_nested_deep_inside_transition_rejected", "workflows:\n  demo:\n    initialState: s\n    states:\n      s:\n        transitions:\n          go: {target: done, flowgate: {authoring: {write_enabled: true}}}\n      done: {terminal: true}\n",
+			`c.yaml:7:30: workflow "demo": states.s.transitions.go.flowgate: ` + refused},
+		{"deep in its data", "workflows:\n  demo:\n    initialState: s\n    initialContext: {layers: [{flowgate.strict_namespacing: false}]}\n    states: {s: {terminal: true}}\n",
+			`c.yaml:4:32: workflow "demo": initialContext.layers[0].flowgate.strict_namespacing: ` + refused},
+		{"workflow_id_named_flowgate_accepted", "workflows:\n  flowgate: {initialState: s, states: {s: {terminal: true}}}\n", ""},
+		{"unrelated_key_containing_flowgate_substring_accepted", "workflows:\n  demo:\n    initialState: s\n    initialContext: {flowgate-style: compact, my_flowgate: 1}\n    states: {s: {terminal: true}}\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) { loadsOrRefuses(t, tc.src, tc.err, "", "CONFIG_FLAG") })
+	}
+}

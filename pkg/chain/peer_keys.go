@@ -1,6 +1,11 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
 
 // flowgateReads are keys mcp-flowgate reads in a workflow, state,
 // transition or executor (at commit 443aa7a) that chainrun does not
@@ -21,6 +26,9 @@ var flowgateReads = map[string]string{
 // loudest, as what the author meant is then not read at all, and which
 // a refused file lists after its errors.
 func (d *diags) ignored(at Pos, prefix, key, meant string) {
+	if isFlowgateFlag(key) {
+		return // refused: refuseFlowgateFlags
+	}
 	x := Diagnostic{File: d.file, Pos: at, Warning: true,
 		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.peer)}
 	if does, read := flowgateReads[key]; read && d.peer == "mcp-flowgate" {
@@ -34,5 +42,42 @@ func (d *diags) ignored(at Pos, prefix, key, meant string) {
 		d.mu.Lock()
 		d.misspelt = append(d.misspelt, x)
 		d.mu.Unlock()
+	}
+}
+
+// isFlowgateFlag reports whether key names one of mcp-flowgate's
+// runtime flags: flowgate, or flowgate.<path>.
+func isFlowgateFlag(key string) bool {
+	return key == "flowgate" || strings.HasPrefix(key, "flowgate.")
+}
+
+// refuseFlowgateFlags refuses every key naming a runtime flag inside a
+// workflow's definition n, at any depth, each at its line with its place
+// (path), as mcp-flowgate refuses them: a workflow may not flip the
+// gateway's flags (config.rs check_no_flowgate_keys, SPEC §8.4). An
+// alias is not followed: what it names is checked where it is written.
+func refuseFlowgateFlags(d *diags, n *yaml.Node, prefix, path string) {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for i, c := range n.Content {
+			at := path
+			if n.Kind == yaml.SequenceNode {
+				at = fmt.Sprintf("%s[%d]", path, i)
+			}
+			refuseFlowgateFlags(d, c, prefix, at)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			at := k.Value
+			if path != "" {
+				at = path + "." + k.Value
+			}
+			if isFlowgateFlag(k.Value) {
+				d.errorf(posOf(k), "%s%s: mcp-flowgate sets its runtime flags at the file's top level only and refuses them inside a workflow (CONFIG_FLAG_NOT_RUNTIME_MUTABLE)", prefix, at)
+				continue
+			}
+			refuseFlowgateFlags(d, n.Content[i+1], prefix, at)
+		}
 	}
 }
