@@ -92,6 +92,9 @@ type walkOpts struct {
 	// meant, when set, collects the keys of dst that unknown keys are
 	// close to: what the mapping lacks then is likely one of them.
 	meant *[]string
+	// peer: an unknown key is ignored with a warning when the file is a
+	// peer's (diags.peer), as the peer ignores it; else it is an error.
+	peer bool
 }
 
 // walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
@@ -148,10 +151,17 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 		default:
 			// the rest of the mapping is read all the same, so one pass
 			// reports every error of the file
-			if m := suggest(key, suggestions); m != "" && o.meant != nil {
+			m := suggest(key, suggestions)
+			delete(pos, key)
+			if o.peer && d.peer != "" {
+				// ignored, not refused: every check of the mapping runs
+				// as if the key were not written, so nothing is meant
+				d.ignored(posOf(k), o.prefix, key, m)
+				continue
+			}
+			if m != "" && o.meant != nil {
 				*o.meant = append(*o.meant, m)
 			}
-			delete(pos, key)
 			d.looseErrorf(posOf(k), "%sunknown field %q%s%s", o.prefix, key, didYouMean(key, suggestions), o.hint)
 		}
 	}

@@ -112,7 +112,14 @@ func decodeSnippet(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	for _, p := range mappingPairs(d, out, prefix+"outputs: ") {
 		o := &SnippetOutput{Name: p.key.Value, Pos: posOf(p.key)}
 		var raw map[string]any
-		if decodeInto(d, deref(p.value), &raw) {
+		if sv := deref(p.value); sv.Kind != yaml.MappingNode && sv.Tag != "!!null" {
+			// mcp-flowgate's check: INVALID_SNIPPET (snippet_contract.rs, V5)
+			what := "text"
+			if sv.Kind == yaml.SequenceNode {
+				what = "a list"
+			}
+			d.errorf(posOf(sv), "%soutputs: %s: its JSON Schema is a mapping ({type: string}), not %s", prefix, o.Name, what)
+		} else if decodeInto(d, sv, &raw) {
 			o.Raw, _ = NormalizeYAML(raw).(map[string]any)
 		}
 		if o.Raw == nil {

@@ -45,7 +45,7 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 		}
 	}
 	var argv []string
-	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant}, func(k, v *yaml.Node) bool {
+	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant, peer: true}, func(k, v *yaml.Node) bool {
 		// command: [program, arg…], mcp-flowgate's argv form
 		if list, isList := textList(v); k.Value == "command" && isList {
 			if len(list) == 0 {

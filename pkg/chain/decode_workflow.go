@@ -146,6 +146,11 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 		return nil
 	}
 	resolveCapabilityRefs(d, registry, list)
+	// mcp-flowgate reads a workflow definition as JSON and never denies a
+	// key it does not know (store.rs ConfigDefinitionStore keeps each
+	// definition whole; model.rs has no deny_unknown_fields): inside one,
+	// such a key is ignored with a warning, as it ignores it
+	d.peer = "mcp-flowgate"
 	var out []*Chain
 	for _, p := range mappingPairs(d, list, "workflows: ") {
 		c := decodeWorkflow(d, p.key, deref(p.value))
@@ -169,8 +174,9 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
+	refuseFlowgateFlags(d, n, prefix, "")
 	var keys workflowKeys
-	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true, peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "inputSchema":
 			var schema map[string]any
@@ -258,7 +264,7 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		d.errorf(posOf(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
 		return nil
 	}
-	walk(d, mappingPairs(d, n, prefix), s, s.FieldPos, walkOpts{prefix: prefix}, func(k, v *yaml.Node) bool {
+	walk(d, mappingPairs(d, n, prefix), s, s.FieldPos, walkOpts{prefix: prefix, peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
@@ -314,7 +320,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
 			continue
 		}
-		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix}, func(k, v *yaml.Node) bool {
+		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix, peer: true}, func(k, v *yaml.Node) bool {
 			switch k.Value {
 			case "executor":
 				v, t.Evidence = takeEvidence(d, v, tprefix+"executor: ")

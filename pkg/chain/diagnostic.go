@@ -37,7 +37,8 @@ func (d Diagnostic) String() string {
 }
 
 // ValidationError carries every error found in one or more chain files.
-// Callers map it to exit code 2: nothing ran.
+// Callers map it to exit code 2: nothing ran. Warnings that may explain
+// the errors (a misspelt key ignored) follow them, marked Warning.
 type ValidationError struct {
 	Diagnostics []Diagnostic
 }
@@ -71,6 +72,15 @@ type diags struct {
 	// unknown field: the rest of its mapping is read all the same), so
 	// one pass reports every error of a file.
 	loose int
+	// peer names the runtime whose format the file is written in
+	// (mcp-flowgate for a workflows: file): it ignores the keys it does
+	// not know in a workflow, state, transition or executor, so chainrun
+	// warns of them there instead of refusing the file (walkOpts.peer).
+	peer string
+	// misspelt are the warnings about such keys close to one chainrun
+	// knows: a file refused lists them after its errors, which a key
+	// they stand for being missing may explain.
+	misspelt []Diagnostic
 }
 
 // blocking is how many errors so far may keep later checks from running.
@@ -247,7 +257,7 @@ func cleanYAMLMessage(m string) string {
 			want = "a " + strings.TrimPrefix(strings.TrimPrefix(g[3], "[]"), "*")
 			if strings.HasPrefix(g[3], "[]") {
 				want = "a list"
-			} else if strings.Contains(g[3], ".") {
+			} else if strings.Contains(g[3], ".") || strings.HasPrefix(g[3], "map[") {
 				want = "a mapping"
 			}
 		}

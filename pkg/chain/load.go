@@ -74,7 +74,10 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 		d.sort()
 	}
 	if errs := d.errs(); len(errs) > 0 {
-		return nil, &ValidationError{Diagnostics: errs}
+		// a key ignored as the file's peer ignores it, close to one
+		// chainrun knows, is likely why a required key is missing: said
+		// after the errors, as a warning
+		return nil, &ValidationError{Diagnostics: append(errs, d.misspelt...)}
 	}
 	return &Loaded{Chain: chains[0], Chains: chains, Warnings: d.warnings()}, nil
 }

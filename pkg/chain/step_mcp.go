@@ -45,7 +45,10 @@ var mcpKind = kindUnit{
 }
 
 func checkMCP(v *validator, s *Step) {
-	if s.Tool == "" {
+	if s.Tool == "" && s.owner == "" {
+		// a workflow's executor without one loads, as mcp-flowgate loads
+		// it (it fails it when it runs): a pending definition, which a
+		// run refuses before anything runs (run.PendingDefinitions)
 		v.d.errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
 	}
 	if s.Connection == "" {

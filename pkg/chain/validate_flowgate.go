@@ -14,6 +14,7 @@ const (
 func (v *validator) flowgateKeys() {
 	c, w, d := v.c, v.c.Workflow, v.d
 	v.checkCapability()
+	v.checkTiers()
 	v.checkBlackboard()
 	wprefix := "workflow " + quote(c.Name) + ": "
 	v.checkSkillRefs(wprefix, w.Skills)

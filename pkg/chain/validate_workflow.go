@@ -132,6 +132,7 @@ func (v *validator) stateShape(s *State) {
 			}
 			t.Actor = ActorAgent
 		}
+		fireCapWarnings(d, t)
 		switch {
 		case t.Target == "":
 			d.errorf(t.Pos, "transition %q: target is required (the state it leads to)", t.Name)

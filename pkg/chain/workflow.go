@@ -225,8 +225,9 @@ type Transition struct {
 	Evidence *EvidenceDecl `yaml:"-"`
 	// Branches pick the target by the context the transition produced;
 	// Target is their fallback.
-	Branches []*TransitionBranch `yaml:"branches" doc:"[{when: GUARD, target: STATE}]: once the executor ran and output wrote the context, the first branch whose guard holds picks the target; target is the fallback."`
-	Title    string              `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	Branches         []*TransitionBranch `yaml:"branches" doc:"[{when: GUARD, target: STATE}]: once the executor ran and output wrote the context, the first branch whose guard holds picks the target; target is the fallback."`
+	Title            string              `yaml:"title" doc:"How links show the transition (default: its name in words)."`
+	MaxFiresPerVisit int                 `yaml:"max_fires_per_visit" doc:"How many times the transition may fire while the run stays in its state (a self-loop's bound); once reached it is not offered and a --take of it is refused, until the run leaves the state and comes back."`
 	// Output, when written, sets these context keys once the executor
 	// succeeded, instead of merging a cli executor's JSON into context.
 	Output []*OutputMapping `yaml:"output" doc:"Context keys set when the transition is taken: each a JSONPath into $.output (json, text, exitCode, stderr), $.arguments, $.context, $.workflow.input or $.input, a literal, or {add|subtract|multiply|divide|set|concat: [operands]}. Replaces the merge of a cli executor's JSON into context."`

@@ -27,8 +27,9 @@ var capabilityVerbs = []string{
 }
 
 // fragmentVerbs is the closed vocabulary of a guidance fragment's verb
-// (the cognitive postures).
-var fragmentVerbs = capabilityVerbs[:8]
+// (the cognitive postures, with the reconnaissance verbs research and
+// summarize of mcp-flowgate's SPEC v0.3: discovery.rs Verb::ALL_TOKENS).
+var fragmentVerbs = capabilityVerbs[:10]
 
 // Capability is what a workflow declares of itself as a reusable unit
 // (mcp-flowgate's capability tier): what it does, how settled it is, and
@@ -77,6 +78,11 @@ func (v *validator) checkCapability() {
 		case w.Cap.Lifecycle == LifecycleDeprecated:
 			v.d.warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
 		}
+	}
+	if _, declared := w.FieldPos["snippet"]; !declared && namesCapability(c.Name) {
+		// mcp-flowgate's check refuses it (snippet_contract.rs, V3); its
+		// runtime runs it: a warning
+		v.d.warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
 	}
 	for _, o := range w.Cap.Outputs {
 		_, rs, problem := resolveSchema(o.Raw)

@@ -26,8 +26,14 @@ type Fragment struct {
 }
 
 // subjectPattern is the shape of a fragment's subject: lowercase dotted
-// words, at least two.
-var subjectPattern = lazyRegexp(`^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)+$`)
+// words (kebab tokens of one character or more), at least two, after an
+// optional namespace/ (mcp-flowgate's is_subject_pattern).
+var subjectPattern = lazyRegexp(`^([a-z][a-z0-9-]*/)?[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
+
+// subjectRoots are mcp-flowgate's blessed first words of a fragment's
+// subject (discovery.rs BLESSED_SUBJECT_ROOTS): five of a topic, then
+// the fragment verbs.
+var subjectRoots = append([]string{"authoring", "debug", "deploy", "import", "lifecycle"}, fragmentVerbs...)
 
 // FragmentHash is a fragment body's content address: sha256 of the body
 // with every run of whitespace made one space and the ends trimmed, so a
@@ -43,12 +49,17 @@ func checkFragment(d *diags, f *Fragment) {
 	prefix := "skills: " + quote(f.Subject) + ": "
 	if !subjectPattern().MatchString(f.Subject) {
 		d.errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
+	} else if root, _, _ := strings.Cut(f.Subject[strings.Index(f.Subject, "/")+1:], "."); !slices.Contains(subjectRoots, root) {
+		// mcp-flowgate refuses it unless the gateway relaxes its
+		// strict_namespacing, which chainrun does not read: a warning
+		d.warnf(f.Pos, "%sits root %s is none of %s: mcp-flowgate refuses the file (INVALID_SUBJECT_ROOT) unless flowgate.strict_namespacing is false%s",
+			prefix, root, strings.Join(subjectRoots, ", "), didYouMean(root, subjectRoots))
 	}
 	switch {
 	case f.Verb == "":
 		d.errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
 	case !slices.Contains(fragmentVerbs, f.Verb):
-		d.errorf(f.Pos, "%sverb %q is not one of %s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "))
+		d.errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "), didYouMean(strings.ToLower(f.Verb), fragmentVerbs))
 	}
 	switch {
 	case f.Lifecycle == "":

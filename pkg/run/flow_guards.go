@@ -76,9 +76,14 @@ func (f *flow) assess(s *chain.State) []candidate {
 	return out
 }
 
-// assess1 checks one transition: its condition, then its guards in order.
+// assess1 checks one transition: its max_fires_per_visit, its condition,
+// then its guards in order.
 func (f *flow) assess1(t *chain.Transition, facts *chain.GuardFacts) candidate {
 	c := candidate{t: t, ok: true}
+	if why := f.overCap(t); why != "" {
+		c.ok, c.why = false, why
+		return c
+	}
 	if cond := t.Cond(); cond != nil {
 		holds, err := cond.Holds(scope{st: f.st}.exprEnv(cond.Names))
 		switch {

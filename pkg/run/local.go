@@ -197,7 +197,7 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		case chain.KindScript:
 			first = preflightScript(c, s, r)
 		case chain.KindMCP, chain.KindHTTP:
-			first = preflightConnection(c, s, r)
+			first = preflightMCP(c, s, r)
 		}
 		if first != nil || l == nil || unneeded[s] {
 			return

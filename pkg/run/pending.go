@@ -49,6 +49,19 @@ func (r Resolvers) deferred(e *PreflightError) error {
 	return nil
 }
 
+// preflightMCP checks an mcp step names a tool (a workflow's executor
+// may not: mcp-flowgate loads it and fails it when it runs), then its
+// connection.
+func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
+	if s.Kind == chain.KindMCP && s.Tool == "" {
+		msg := `tool is not set: the mcp executor calls no tool (mcp-flowgate loads it and fails it when it runs: "mcp executor needs tool")`
+		if err := r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
+			return err
+		}
+	}
+	return preflightConnection(c, s, r)
+}
+
 // preflightConnection checks that the mcp or rest connection a step names
 // is declared: by its file, or by the config for a file that declares
 // none (the chain's validation refuses the rest).
@@ -88,7 +101,7 @@ func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 			return err.Error()
 		}
 	case chain.KindMCP, chain.KindHTTP:
-		_ = preflightConnection(c, s, r)
+		_ = preflightMCP(c, s, r)
 	}
 	return msg
 }

@@ -43,7 +43,7 @@ func ListedChains(cat *chain.Catalog) []ListedChain {
 			lc.Error, lc.Errors = cf.Err.Error(), 1
 			var ve *chain.ValidationError
 			if errors.As(cf.Err, &ve) && len(ve.Diagnostics) > 0 {
-				lc.Error, lc.Errors = ve.Diagnostics[0].String(), len(ve.Diagnostics)
+				lc.Error, lc.Errors = ve.Diagnostics[0].String(), len(ve.Diagnostics)-warnings(ve.Diagnostics)
 			}
 		} else {
 			c := cf.Loaded.Chain
@@ -109,4 +109,15 @@ func shorten(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// warnings counts the warnings among a refused file's findings.
+func warnings(ds []chain.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.Warning {
+			n++
+		}
+	}
+	return n
 }

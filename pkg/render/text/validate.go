@@ -29,7 +29,15 @@ func VerdictOf(file, name string, l *chain.Loaded, err error) Verdict {
 	}
 	var ve *chain.ValidationError
 	if errors.As(err, &ve) {
-		r.Errors = ve.Diagnostics
+		// a refused file's warnings (keys ignored that may explain its
+		// errors) follow its errors, marked
+		for _, d := range ve.Diagnostics {
+			if d.Warning {
+				r.Warnings = append(r.Warnings, d)
+			} else {
+				r.Errors = append(r.Errors, d)
+			}
+		}
 	} else if err != nil {
 		r.Errors = []chain.Diagnostic{{File: file, Message: err.Error()}}
 	}
