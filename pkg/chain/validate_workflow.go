@@ -193,6 +193,7 @@ func (v *validator) deterministicChoice(s *State) {
 // executor checks a transition's executor or a state's task as a step,
 // with messages that name it as the user wrote it.
 func (v *validator) executor(s *Step) {
+	defer v.fallbacks(s)
 	name := s.subject()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
@@ -209,6 +210,11 @@ func (v *validator) executor(s *Step) {
 	}
 	if s.OutputVar == "" {
 		s.OutputVar = s.ID
+		if s.primary != nil {
+			// whichever candidate answers, the transition's output is
+			// where the primary's would be
+			s.OutputVar = s.primary.OutputVar
+		}
 	} else if !IsIdentifier(s.OutputVar) {
 		v.d.errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
 	}
@@ -218,6 +224,9 @@ func (v *validator) executor(s *Step) {
 	v.wfVars[s.OutputVar] = true
 	if s.Kind == KindHTTP {
 		v.wfVars[s.OutputVar+"_status"] = true
+	}
+	if s.primary != nil {
+		return // its primary holds the name
 	}
 	if prev, dup := v.c.byID[s.ID]; !dup {
 		v.c.byID[s.ID] = s
@@ -295,7 +304,7 @@ func (v *validator) stateRefs(s *State) {
 	v.stateTexts(s)
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
-			v.compile(t.Executor)
+			v.compileExecutor(t.Executor)
 		}
 		if t.Condition != "" {
 			t.cond = v.transitionCondition(t)
@@ -308,7 +317,7 @@ func (v *validator) stateRefs(s *State) {
 		v.compile(s.Task)
 	}
 	if s.OnEnter != nil && s.OnEnter.Executor != nil {
-		v.compile(s.OnEnter.Executor)
+		v.compileExecutor(s.OnEnter.Executor)
 	}
 }
 

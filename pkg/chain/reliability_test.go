@@ -1,0 +1,145 @@
+package chain
+
+import (
+	"strings"
+	"testing"
+)
+
+// fallbackFile is a workflow file whose transition go carries rel, its
+// reliability block (indented under the transition), and whose state b
+// enters with an onEnter carrying onEnterRel.
+func fallbackFile(rel, onEnterRel string) string {
+	return `capabilities:
+  mirror: {executor: {kind: cli, command: echo, args: [mirror]}}
+workflows:
+  w:
+    initialState: a
+    states:
+      a:
+        transitions:
+          go:
+            target: b
+            actor: deterministic
+            executor: {kind: cli, command: echo, args: [primary]}
+            reliability:
+` + rel + `      b:
+        onEnter:
+          executor: {kind: noop}
+          reliability:
+` + onEnterRel + `        transitions:
+          end: {target: c, actor: deterministic}
+      c: {terminal: true}
+`
+}
+
+// TestReliabilityFallbackIsRead: mcp-flowgate's FallbackPolicy
+// (443aa7a, crates/mcp-flowgate-core/src/reliability.rs) on a transition
+// and an onEnter: each of fallback.executors is an executor read as the
+// primary is (a {capability: NAME} resolved to that capability's
+// executor), in order, each under the policy's timeout and retry.
+func TestReliabilityFallbackIsRead(t *testing.T) {
+	rel := `              timeoutMs: 2500
+              retry: {maxAttempts: 3, backoff: exponential, initialDelayMs: 10}
+              fallback:
+                strategy: first_success
+                executors:
+                  - {kind: cli, command: echo, args: [second]}
+                  - {capability: mirror}
+                  - {kind: noop}
+`
+	onEnter := `            fallback: {executors: [{kind: cli, command: echo, args: [entered]}]}
+`
+	l, err := Parse("fb.yaml", []byte(fallbackFile(rel, onEnter)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := l.Chain.Workflow.State("a").Transition("go").Executor
+	var got []string
+	for _, fb := range e.Fallbacks {
+		got = append(got, string(fb.Kind)+":"+strings.Join(fb.Args, " "))
+		if fb.TimeoutMS != 2500 || fb.Retry == nil || fb.Retry.Max != 3 || fb.Retry.Backoff != 2 {
+			t.Errorf("%s does not run under the policy: timeout %d retry %+v", fb.Who(), fb.TimeoutMS, fb.Retry)
+		}
+		if fb.Primary() != e || fb.OutputVar != e.OutputVar {
+			t.Errorf("%s: primary %p output_var %q, want the primary's", fb.Who(), fb.Primary(), fb.OutputVar)
+		}
+	}
+	if strings.Join(got, ",") != "cli:second,cli:mirror,noop:" {
+		t.Errorf("fallbacks %v, want second, the capability's executor, noop, in order", got)
+	}
+	if e.Fallbacks[0].Who() != `transition "go" fallback 1` {
+		t.Errorf("a candidate is named %q", e.Fallbacks[0].Who())
+	}
+	on := l.Chain.Workflow.State("b").OnEnter.Executor
+	if len(on.Fallbacks) != 1 || strings.Join(on.Fallbacks[0].Args, " ") != "entered" {
+		t.Errorf("onEnter's fallback was not read: %+v", on.Fallbacks)
+	}
+	if said := warningsOf(l); !strings.Contains(said, `executors[1]: capability "mirror" runs that capability's executor`) {
+		t.Errorf("no word on the capability candidate: %s", said)
+	}
+}
+
+// TestReliabilityFallbackRefused: a fallback executor is checked as the
+// primary is: an unknown kind, an executor that is not a mapping, a
+// missing field, a workflow executor (whose decision could not be
+// resumed) and an unknown capability are exit 2 naming the line.
+func TestReliabilityFallbackRefused(t *testing.T) {
+	for _, tc := range []struct{ name, executors, want string }{
+		{"unknown kind", "                  - {kind: telepathy}\n", `fb.yaml:16:22: transition "go" fallback 1: unknown kind "telepathy"`},
+		{"not a mapping", "                  - echo hi\n", `fb.yaml:16:21: state "a": transition "go": reliability: fallback: executors[0]: a step definition is a mapping`},
+		{"second of two, a cli without command", "                  - {kind: noop}\n                  - {kind: cli, args: [x]}\n", `fb.yaml:17:21: transition "go" fallback 2: a cli step needs command`},
+		{"a workflow executor", "                  - {kind: workflow, workflow: other}\n", `transition "go" fallback 1: a fallback cannot be a workflow executor`},
+		{"an unknown capability", "                  - {capability: mirorr}\n", `executors[0]: capability "mirorr" is not in this file's capabilities`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rel := "              fallback:\n                executors:\n" + tc.executors
+			_, err := Parse("fb.yaml", []byte(fallbackFile(rel, "            timeoutMs: 10\n")), Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+// TestReliabilityUnparsableIsWarned: mcp-flowgate's
+// ReliabilityPolicy::from_value (443aa7a, reliability.rs) reads a block
+// serde cannot parse as the default policy, silently, and runs the
+// executor once without timeout, retry or fallback. chainrun reads it
+// the same (no rule refuses what the peer runs) and warns, naming the
+// line and what did not parse. A strategy other than first_success,
+// which its runtime never reads, runs as first_success, with a warning.
+func TestReliabilityUnparsableIsWarned(t *testing.T) {
+	for _, tc := range []struct{ name, rel, want string }{
+		{"unknown backoff", "              retry: {maxAttempts: 3, backoff: linear}\n              fallback: {executors: [{kind: noop}]}\n",
+			`fb.yaml:14:48: warning: state "a": transition "go": reliability: not read: retry: backoff is none, fixed or exponential, not "linear"`},
+		{"fallback without executors", "              timeoutMs: 50\n              fallback: {strategy: first_success}\n",
+			`reliability: not read: fallback: executors is required`},
+		{"executors not a list", "              fallback: {executors: {kind: noop}}\n", `not read: fallback: executors is required, a list of executors`},
+		{"a word for a number", "              timeoutMs: soon\n              fallback: {executors: [{kind: noop}]}\n", `not read: a value of the wrong type`},
+		{"a negative delay", "              retry: {maxAttempts: 2, initialDelayMs: -5}\n", `not read: retry: maxAttempts, initialDelayMs and maxDelayMs cannot be negative`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := Parse("fb.yaml", []byte(fallbackFile(tc.rel, "            timeoutMs: 10\n")), Options{})
+			if err != nil {
+				t.Fatalf("refused what mcp-flowgate runs: %v", err)
+			}
+			if said := warningsOf(l); !strings.Contains(said, tc.want) {
+				t.Errorf("want a warning %q, got %s", tc.want, said)
+			}
+			e := l.Chain.Workflow.State("a").Transition("go").Executor
+			if len(e.Fallbacks) != 0 || e.Retry != nil || e.TimeoutMS != 0 {
+				t.Errorf("an unparsed policy still applies: fallbacks %d retry %+v timeout %d", len(e.Fallbacks), e.Retry, e.TimeoutMS)
+			}
+		})
+	}
+	l, err := Parse("fb.yaml", []byte(fallbackFile("              fallback: {strategy: all_success, executors: [{kind: noop}]}\n", "            timeoutMs: 10\n")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if said := warningsOf(l); !strings.Contains(said, `strategy "all_success" runs as first_success`) {
+		t.Errorf("no warning on the strategy: %s", said)
+	}
+	if e := l.Chain.Workflow.State("a").Transition("go").Executor; len(e.Fallbacks) != 1 {
+		t.Errorf("the fallback of an unknown strategy is not run: %+v", e.Fallbacks)
+	}
+}
