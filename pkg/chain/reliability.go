@@ -2,6 +2,8 @@ package chain
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -50,13 +52,13 @@ var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "ra
 // fallback. chainrun runs it the same, with a warning naming the line.
 func decodeReliability(d *diags, c *Chain, e *Step, v *yaml.Node, prefix string) {
 	prefix += "reliability: "
-	checkKeys(d, v, prefix, keysOf[reliabilityKeys]())
+	ignoredKeys(d, v, prefix, keysOf[reliabilityKeys]())
 	if rv := valueOf(v, "retry"); rv != nil {
-		checkKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
+		ignoredKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
 	}
 	fv := deref(valueOf(v, "fallback"))
 	if fv != nil {
-		checkKeys(d, fv, prefix+"fallback: ", keysOf[fallbackFG]())
+		ignoredKeys(d, fv, prefix+"fallback: ", keysOf[fallbackFG]())
 	}
 	r, at, why := parseReliability(v)
 	if why != "" {
@@ -64,7 +66,7 @@ func decodeReliability(d *diags, c *Chain, e *Step, v *yaml.Node, prefix string)
 		return
 	}
 	retry := r.retry(d, v, prefix)
-	if r.Fallback != nil {
+	if r.Fallback != nil && fv != nil {
 		decodeFallbacks(d, c, e, fv, prefix+"fallback: ")
 	}
 	for _, s := range append([]*Step{e}, e.Fallbacks...) {
@@ -85,6 +87,9 @@ func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 		return r, posOf(v), "a reliability policy is a mapping {timeoutMs, retry, fallback}"
 	}
 	if fv := deref(valueOf(v, "fallback")); fv != nil && fv.Tag != "!!null" {
+		if fv.Kind != yaml.MappingNode {
+			return r, posOf(fv), "fallback is {strategy, executors}"
+		}
 		if s := deref(valueOf(fv, "strategy")); s != nil && s.Tag != "!!str" {
 			return r, posOf(s), "fallback: strategy is a word (first_success)"
 		}
@@ -96,18 +101,41 @@ func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 		return r, posOf(v), "a value of the wrong type (" + yamlReason(err) + ")"
 	}
 	if r.TimeoutMs < 0 {
-		return r, posOf(deref(valueOf(v, "timeoutMs"))), "timeoutMs cannot be negative"
+		return r, posAt(v, "timeoutMs"), "timeoutMs cannot be negative"
 	}
 	if p := r.Retry; p != nil {
-		rv := deref(valueOf(v, "retry"))
 		switch {
 		case p.MaxAttempts < 0, p.InitialDelayMs < 0, p.MaxDelayMs < 0:
-			return r, posOf(rv), "retry: maxAttempts, initialDelayMs and maxDelayMs cannot be negative"
+			return r, posAt(v, "retry"), "retry: maxAttempts, initialDelayMs and maxDelayMs cannot be negative"
 		case p.Backoff != "" && p.Backoff != "none" && p.Backoff != "fixed" && p.Backoff != "exponential":
-			return r, posOf(deref(valueOf(rv, "backoff"))), fmt.Sprintf("retry: backoff is none, fixed or exponential, not %q", p.Backoff)
+			return r, posAt(v, "retry", "backoff"), fmt.Sprintf("retry: backoff is none, fixed or exponential, not %q", p.Backoff)
 		}
 	}
 	return r, Pos{}, ""
+}
+
+// ignoredKeys warns of n's keys mcp-flowgate's model does not name:
+// its serde reading ignores them, so a file with one runs there; here
+// too, the key named (and the nearest known one).
+func ignoredKeys(d *diags, n *yaml.Node, prefix string, known []string) {
+	eachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
+		d.warnf(posOf(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, didYouMean(k.Value, known))
+	})
+}
+
+// posAt is where the value at keys under v is written, or as near as
+// the file says (a key merged in from an anchor has no place of its own).
+func posAt(v *yaml.Node, keys ...string) Pos {
+	at := posOf(v)
+	for _, k := range keys {
+		if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
+			break
+		}
+		if v = valueOf(v, k); v != nil {
+			at = posOf(deref(v))
+		}
+	}
+	return at
 }
 
 // yamlReason is a decoding error's reason without its "yaml:" prefix.
@@ -125,12 +153,20 @@ func (r reliabilityKeys) retry(d *diags, v *yaml.Node, prefix string) *Retry {
 	if p == nil {
 		return nil
 	}
+	at := posAt(v, "retry", "retryOn")
+	known := 0
 	for _, class := range p.RetryOn {
-		if !retryClasses[class] {
-			d.errorf(posOf(v), "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error", prefix, class)
+		if retryClasses[class] {
+			known++
+			continue
 		}
+		d.warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, didYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
 	}
 	retry := &Retry{Max: max(p.MaxAttempts, 1), DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
+	if p.RetryOn != nil && known == 0 && retry.Max > 1 {
+		d.warnf(at, "%sretryOn names no failure class, so no failure is retried (mcp-flowgate retries only the classes it names): the executor runs once", prefix)
+		retry.Max = 1
+	}
 	switch p.Backoff {
 	case "", "fixed":
 		retry.Backoff = 1

@@ -119,14 +119,7 @@ func TestReliabilityUnparsableIsWarned(t *testing.T) {
 		{"a negative delay", "              retry: {maxAttempts: 2, initialDelayMs: -5}\n", `not read: retry: maxAttempts, initialDelayMs and maxDelayMs cannot be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := Parse("fb.yaml", []byte(fallbackFile(tc.rel, "            timeoutMs: 10\n")), Options{})
-			if err != nil {
-				t.Fatalf("refused what mcp-flowgate runs: %v", err)
-			}
-			if said := warningsOf(l); !strings.Contains(said, tc.want) {
-				t.Errorf("want a warning %q, got %s", tc.want, said)
-			}
-			e := l.Chain.Workflow.State("a").Transition("go").Executor
+			e := loadWarned(t, tc.rel, tc.want)
 			if len(e.Fallbacks) != 0 || e.Retry != nil || e.TimeoutMS != 0 {
 				t.Errorf("an unparsed policy still applies: fallbacks %d retry %+v timeout %d", len(e.Fallbacks), e.Retry, e.TimeoutMS)
 			}
@@ -142,4 +135,50 @@ func TestReliabilityUnparsableIsWarned(t *testing.T) {
 	if e := l.Chain.Workflow.State("a").Transition("go").Executor; len(e.Fallbacks) != 1 {
 		t.Errorf("the fallback of an unknown strategy is not run: %+v", e.Fallbacks)
 	}
+}
+
+// TestReliabilityKeysMcpFlowgateIgnores: serde reads mcp-flowgate's
+// policy ignoring keys its model does not name, and retryOn as any list
+// of words, retrying only the classes it names (443aa7a,
+// reliability.rs: RetryPolicy, retryable). chainrun loads such a file
+// (it refused it), warning of each key and word, the rest of the policy
+// read; a retryOn naming no known class retries nothing.
+func TestReliabilityKeysMcpFlowgateIgnores(t *testing.T) {
+	for _, tc := range []struct {
+		name, rel, want string
+		max, timeout    int
+	}{
+		{"an unknown key beside the policy", "              timeoutMs: 40\n              retires: 3\n", `fb.yaml:15:15: warning: state "a": transition "go": reliability: unknown field "retires" is not read, as mcp-flowgate reads none`, 0, 40},
+		{"a misspelt retry key", "              retry: {maxAttempt: 3, initialDelayMs: 1}\n", `reliability: retry: unknown field "maxAttempt" is not read, as mcp-flowgate reads none (did you mean maxAttempts?)`, 1, 0},
+		{"one known class and one unknown", "              retry: {maxAttempts: 3, retryOn: [timeout, sometimes]}\n", `retryOn: "sometimes" is not one of timeout`, 3, 0},
+		{"an empty retryOn", "              retry: {maxAttempts: 3, retryOn: []}\n", `retryOn names no failure class, so no failure is retried`, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := loadWarned(t, tc.rel, tc.want)
+			attempts := 0 // no retry at all
+			if e.Retry != nil {
+				attempts = e.Retry.Max
+			}
+			if attempts != tc.max {
+				t.Errorf("retry max %d, want %d", attempts, tc.max)
+			}
+			if e.TimeoutMS != tc.timeout {
+				t.Errorf("timeout %d, want %d", e.TimeoutMS, tc.timeout)
+			}
+		})
+	}
+}
+
+// loadWarned loads fallbackFile with rel on transition go, which must
+// load with a warning saying want; it returns go's executor.
+func loadWarned(t *testing.T, rel, want string) *Step {
+	t.Helper()
+	l, err := Parse("fb.yaml", []byte(fallbackFile(rel, "            timeoutMs: 10\n")), Options{})
+	if err != nil {
+		t.Fatalf("refused what mcp-flowgate runs: %v", err)
+	}
+	if said := warningsOf(l); !strings.Contains(said, want) {
+		t.Errorf("want a warning %q, got %s", want, said)
+	}
+	return l.Chain.Workflow.State("a").Transition("go").Executor
 }
