@@ -1,6 +1,9 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Kind is what a step does. One vocabulary serves DAG steps, transition
 // executors and state tasks.
@@ -174,6 +177,15 @@ func (s *Step) Primary() *Step {
 		return s.primary
 	}
 	return s
+}
+
+// FallbackNumber is which of its primary's fallbacks the step is, 1 for
+// the first; 0 for any step that is no fallback.
+func (s *Step) FallbackNumber() int {
+	if s.primary == nil {
+		return 0
+	}
+	return slices.Index(s.primary.Fallbacks, s) + 1
 }
 
 // Who is how messages name the step: step "id", or what the user

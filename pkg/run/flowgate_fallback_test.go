@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -175,5 +176,31 @@ workflows:
 	}
 	if got := strings.Join(selections(rec), ","); got != "1:cli" {
 		t.Errorf("fallback.selected %q, want 1:cli", got)
+	}
+}
+
+// TestFlowgateFallbackUnderADurableEngine: a fallback executor shares
+// its transition's step id, and a durable engine's task names which
+// candidate it runs: the same candidates run in the same order, with
+// the same retries, as in a local run.
+func TestFlowgateFallbackUnderADurableEngine(t *testing.T) {
+	tally := filepath.Join(t.TempDir(), "tally")
+	c := load(t, fallbackFlow(tally, "{maxAttempts: 2, backoff: none}", "exit 3", "exit 4", `echo '{\"answered\": \"second\"}'`))
+	var calls []string
+	worker := New(WithDir(t.TempDir()))
+	rec := &event.Recorder{}
+	res, err := remoteEngine(c, worker, &calls, WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Events: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Succeeded || asJSON(t, res.Context["answered"]) != `"second"` {
+		t.Fatalf("want succeeded with the second fallback's answer: %s %v: %s", res.Status, res.Context, res.Error)
+	}
+	data, _ := os.ReadFile(tally)
+	if got := strings.Join(strings.Fields(string(data)), " "); got != "p p f1 f1 f2" {
+		t.Errorf("ran %q, want p p f1 f1 f2", got)
+	}
+	if got := strings.Join(selections(rec), ","); got != "1:cli,2:cli" {
+		t.Errorf("fallback.selected %q", got)
 	}
 }
