@@ -204,3 +204,21 @@ func TestFlowgateFallbackUnderADurableEngine(t *testing.T) {
 		t.Errorf("fallback.selected %q", got)
 	}
 }
+
+// TestFlowgateFallbackThatMustNotRepeat: a transition whose fallback is
+// not idempotent offers its retry as a rerun that needs confirming,
+// even when the executor it stands in for is idempotent; with neither,
+// the retry is plain.
+func TestFlowgateFallbackThatMustNotRepeat(t *testing.T) {
+	for _, tc := range []struct {
+		idempotent string
+		rerun      bool
+	}{{"false", true}, {"true", false}} {
+		tally := filepath.Join(t.TempDir(), "tally")
+		src := strings.Replace(fallbackFlow(tally, "", "exit 3", "exit 4"), `{kind: cli, command: sh, args: ["-c", "echo f1`, `{kind: cli, idempotent: `+tc.idempotent+`, command: sh, args: ["-c", "echo f1`, 1)
+		res := runFlow(t, src, Request{})
+		if res.Status != Failed || len(res.Links) != 1 || res.Links[0].Rerun != tc.rerun {
+			t.Errorf("idempotent %s: %s, links %+v: want one retry, rerun %v", tc.idempotent, res.Status, res.Links, tc.rerun)
+		}
+	}
+}
