@@ -230,7 +230,7 @@ func decodeOnEnter(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
 		on.Output = decodeOutputMappings(d, deref(o), prefix)
 	}
 	if r := valueOf(v, "reliability"); r != nil && on.Executor != nil {
-		decodeReliability(d, c, on.Executor, deref(r), prefix)
+		decodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, deref(r), prefix)
 	}
 	s.OnEnter = on
 }

@@ -338,7 +338,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			if t.Executor == nil {
 				d.looseErrorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
 			} else {
-				decodeReliability(d, c, t.Executor, rel, tprefix)
+				decodeReliability(d, executorCandidates(d, c, t.Executor), t.Executor, rel, tprefix)
 			}
 		}
 		if t.Actor == "" {

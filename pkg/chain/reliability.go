@@ -50,7 +50,7 @@ var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "ra
 // (ReliabilityPolicy::from_value's unwrap_or_default), silently: such a
 // file runs there, its executor once, without timeout, retry or
 // fallback. chainrun runs it the same, with a warning naming the line.
-func decodeReliability(d *diags, c *Chain, e *Step, v *yaml.Node, prefix string) {
+func decodeReliability(d *diags, candidate candidateDecoder, e *Step, v *yaml.Node, prefix string) {
 	prefix += "reliability: "
 	ignoredKeys(d, v, prefix, keysOf[reliabilityKeys]())
 	if rv := valueOf(v, "retry"); rv != nil {
@@ -67,7 +67,7 @@ func decodeReliability(d *diags, c *Chain, e *Step, v *yaml.Node, prefix string)
 	}
 	retry := r.retry(d, v, prefix)
 	if r.Fallback != nil && fv != nil {
-		decodeFallbacks(d, c, e, fv, prefix+"fallback: ")
+		decodeFallbacks(d, candidate, e, fv, prefix+"fallback: ")
 	}
 	for _, s := range append([]*Step{e}, e.Fallbacks...) {
 		if r.TimeoutMs > 0 && s.TimeoutMS == 0 {
@@ -178,18 +178,31 @@ func (r reliabilityKeys) retry(d *diags, v *yaml.Node, prefix string) *Retry {
 	return retry
 }
 
+// candidateDecoder reads fallback number i's executor as the primary's
+// place reads one: a transition's as an executor, a branch's as a
+// nested step.
+type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
+
+// executorCandidates reads the fallbacks of a transition's or an
+// onEnter's executor e, each named after it (transition "go" fallback 1).
+func executorCandidates(d *diags, c *Chain, e *Step) candidateDecoder {
+	return func(n *yaml.Node, i int, prefix string) *Step {
+		return decodeExecutor(d, c, n, e.owner, e.ID, fmt.Sprintf("fallback %d", i), prefix)
+	}
+}
+
 // decodeFallbacks reads fallback.executors: each an executor read as
 // the primary e is (any kind, a {capability: NAME} resolved before), so
 // a candidate is checked the same way and its messages name its line.
 // A strategy other than first_success is run as first_success, as
 // mcp-flowgate runs it (the only strategy it implements; its runtime
 // never reads the word), with a warning.
-func decodeFallbacks(d *diags, c *Chain, e *Step, fv *yaml.Node, prefix string) {
+func decodeFallbacks(d *diags, candidate candidateDecoder, e *Step, fv *yaml.Node, prefix string) {
 	if s := deref(valueOf(fv, "strategy")); s != nil && s.Value != "first_success" {
 		d.warnf(posOf(s), "%sstrategy %q runs as first_success: the executors in order, the first that succeeds answers (the only strategy mcp-flowgate implements)", prefix, s.Value)
 	}
 	for i, n := range deref(valueOf(fv, "executors")).Content {
-		fb := decodeExecutor(d, c, deref(n), e.owner, e.ID, fmt.Sprintf("fallback %d", i+1), fmt.Sprintf("%sexecutors[%d]: ", prefix, i))
+		fb := candidate(deref(n), i+1, fmt.Sprintf("%sexecutors[%d]: ", prefix, i))
 		if fb == nil {
 			continue
 		}

@@ -182,3 +182,32 @@ func loadWarned(t *testing.T, rel, want string) *Step {
 	}
 	return l.Chain.Workflow.State("a").Transition("go").Executor
 }
+
+// TestNestedReliabilityIsRead: a parallel branch's or a pipeline step's
+// own reliability block (mcp-flowgate's parallel.rs and pipeline.rs,
+// 443aa7a) is read as a transition's: its timeout and retry, its
+// fallbacks checked as the branch is (a bad one exit 2 naming its line),
+// a block that does not parse warned of.
+func TestNestedReliabilityIsRead(t *testing.T) {
+	file := func(rel string) string {
+		return "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go:\n            target: b\n            actor: deterministic\n            executor:\n              kind: pipeline\n              steps:\n                - kind: noop\n                  reliability: " + rel + "\n      b: {terminal: true}\n"
+	}
+	l, err := Parse("nest.yaml", []byte(file("{timeoutMs: 90, retry: {maxAttempts: 2}, fallback: {executors: [{kind: cli, command: echo, args: [x]}]}}")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := l.Chain.Workflow.State("a").Transition("go").Executor.Steps[0]
+	if step.TimeoutMS != 90 || step.Retry == nil || step.Retry.Max != 2 || len(step.Fallbacks) != 1 || step.Fallbacks[0].TimeoutMS != 90 {
+		t.Errorf("the step's policy is not read: %+v", step)
+	}
+	if _, err := Parse("nest.yaml", []byte(file("{fallback: {executors: [{kind: clii, command: echo}]}}")), Options{}); err == nil || !strings.Contains(err.Error(), `nest.yaml:14:`) || !strings.Contains(err.Error(), `fallback 1: unknown kind "clii"`) {
+		t.Errorf("want the bad fallback refused naming line 14, got %v", err)
+	}
+	l, err = Parse("nest.yaml", []byte(file("{retry: {maxAttempts: many}}")), Options{})
+	if err != nil {
+		t.Fatalf("refused what mcp-flowgate runs: %v", err)
+	}
+	if said := warningsOf(l); !strings.Contains(said, "nest.yaml:14:32: warning: ") || !strings.Contains(said, "reliability: not read: a value of the wrong type") {
+		t.Errorf("no warning naming the line: %s", said)
+	}
+}

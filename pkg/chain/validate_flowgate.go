@@ -98,12 +98,3 @@ func (v *validator) fallbacks(e *Step) {
 		}
 	}
 }
-
-// compileExecutor compiles a transition's or an onEnter's executor and
-// its fallbacks.
-func (v *validator) compileExecutor(e *Step) {
-	v.compile(e)
-	for _, fb := range e.Fallbacks {
-		v.compile(fb)
-	}
-}

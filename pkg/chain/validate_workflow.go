@@ -304,7 +304,7 @@ func (v *validator) stateRefs(s *State) {
 	v.stateTexts(s)
 	for _, t := range s.Transitions {
 		if t.Executor != nil {
-			v.compileExecutor(t.Executor)
+			v.compile(t.Executor)
 		}
 		if t.Condition != "" {
 			t.cond = v.transitionCondition(t)
@@ -317,7 +317,7 @@ func (v *validator) stateRefs(s *State) {
 		v.compile(s.Task)
 	}
 	if s.OnEnter != nil && s.OnEnter.Executor != nil {
-		v.compileExecutor(s.OnEnter.Executor)
+		v.compile(s.OnEnter.Executor)
 	}
 }
 

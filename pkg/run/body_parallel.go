@@ -201,6 +201,16 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	if r.err == nil && status == StepSucceeded {
 		out, n, err := x.attempts(ctx, b, r.sc)
 		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
+		for i, fb := range b.Fallbacks {
+			if r.err == nil || ctx.Err() != nil {
+				break
+			}
+			// mcp-flowgate runs a branch's and a pipeline step's own
+			// reliability.fallback as a transition's (runReliably)
+			x.emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
+			out, n, err = x.attempts(ctx, fb, r.sc)
+			r.value, r.usage, r.err, attempts = out.value, out.usage, err, attempts+n
+		}
 	}
 	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
 		DurationMS: x.l.now().Sub(start).Milliseconds()}

@@ -222,3 +222,59 @@ func TestFlowgateFallbackThatMustNotRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowgateFallbackInsideParallelAndPipeline: mcp-flowgate runs each
+// parallel branch (parallel.rs) and each pipeline step (pipeline.rs,
+// 443aa7a) through execute_with_reliability under its own reliability
+// block, fallback included: a branch or step whose executor fails past
+// its retries is answered by its fallback, and the join or the pipeline
+// goes on; one whose fallbacks all fail fails as before.
+func TestFlowgateFallbackInsideParallelAndPipeline(t *testing.T) {
+	for _, tc := range []struct {
+		name, executor string
+		ok             bool
+		ran            string
+	}{
+		{"a parallel branch answered by its fallback", "kind: parallel\n              join: all\n              branches:", true, "p p f1"},
+		{"a pipeline step answered by its fallback", "kind: pipeline\n              steps:", true, "p p f1"},
+		{"a pipeline step whose fallback fails too", "kind: pipeline\n              steps:", false, "p p f1 f1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tally := filepath.Join(t.TempDir(), "tally")
+			last := "true"
+			if !tc.ok {
+				last = "exit 4"
+			}
+			src := wf(`    states:
+      a:
+        transitions:
+          go:
+            target: done
+            actor: deterministic
+            executor:
+              ` + tc.executor + `
+                - kind: cli
+                  command: sh
+                  args: ["-c", "echo p >> '` + tally + `'; exit 3"]
+                  reliability:
+                    retry: {maxAttempts: 2, backoff: none}
+                    fallback:
+                      executors:
+                        - {kind: cli, command: sh, args: ["-c", "echo f1 >> '` + tally + `'; ` + last + `"]}
+      done: {terminal: true}
+`)
+			rec := &event.Recorder{}
+			res := runFlow(t, src, Request{Events: rec})
+			data, _ := os.ReadFile(tally)
+			if got := strings.Join(strings.Fields(string(data)), " "); got != tc.ran {
+				t.Errorf("ran %q, want %q", got, tc.ran)
+			}
+			if got := strings.Join(selections(rec), ","); got != "1:cli" {
+				t.Errorf("fallback.selected %q, want 1:cli", got)
+			}
+			if ok := res.Status == Succeeded && res.State == "done"; ok != tc.ok {
+				t.Errorf("%s at %s: %s; want ok %v", res.Status, res.State, res.Error, tc.ok)
+			}
+		})
+	}
+}
