@@ -332,7 +332,12 @@ func (v planView) nestedAction(b *chain.Step) string {
 	if k, ok := kinds[b.Kind]; ok && k.plan != nil {
 		k.plan(v, b, &sub)
 	}
-	return firstLine(sub.Action)
+	line := firstLine(sub.Action)
+	for i, fb := range b.Fallbacks {
+		// a fallback runs only when the one before failed past its retries
+		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, v.nestedAction(fb))
+	}
+	return line
 }
 
 // failureText says why a parallel step failed: its join, the counts, and
