@@ -211,3 +211,25 @@ func TestNestedReliabilityIsRead(t *testing.T) {
 		t.Errorf("no warning naming the line: %s", said)
 	}
 }
+
+// TestReliabilityWithoutAnExecutorIsWarned: mcp-flowgate reads a
+// transition's reliability only beside its executor (runtime_submit.rs,
+// 443aa7a: inside `if let Some(executor_config)`), so a transition with
+// a policy and no executor moves with nothing run. chainrun loads it
+// (it refused it) with a warning naming the line, whatever the policy
+// holds.
+func TestReliabilityWithoutAnExecutorIsWarned(t *testing.T) {
+	for _, rel := range []string{"{timeoutMs: 500}", "{fallback: {executors: [{kind: cli, command: echo}]}}", "{retry: {maxAttempts: 2}}"} { // each starts at column 62
+		src := "workflows:\n  w:\n    initialState: a\n    states:\n      a:\n        transitions:\n          go: {target: b, actor: deterministic, reliability: " + rel + "}\n      b: {terminal: true}\n"
+		l, err := Parse("nx.yaml", []byte(src), Options{})
+		if err != nil {
+			t.Fatalf("%s: refused what mcp-flowgate runs: %v", rel, err)
+		}
+		if said := warningsOf(l); !strings.Contains(said, `nx.yaml:7:62: warning: state "a": transition "go": reliability applies to an executor: the transition has none, so it is not read`) {
+			t.Errorf("%s: no warning naming the line: %s", rel, said)
+		}
+		if go_ := l.Chain.Workflow.State("a").Transition("go"); go_.Executor != nil {
+			t.Errorf("%s: an executor appeared: %+v", rel, go_.Executor)
+		}
+	}
+}
