@@ -171,12 +171,19 @@ func walk(d *diags, pairs []pair, dst any, pos map[string]Pos, o walkOpts, speci
 // checkKeys reports every key of mapping n that is not one of known, for
 // mappings the YAML library then decodes whole (inputs, branches).
 func checkKeys(d *diags, n *yaml.Node, prefix string, known []string) {
+	eachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
+		d.looseErrorf(posOf(k), "%sunknown field %q%s", prefix, k.Value, didYouMean(k.Value, known))
+	})
+}
+
+// eachUnknownKey calls report with each of mapping n's keys not known.
+func eachUnknownKey(d *diags, n *yaml.Node, prefix string, known []string, report func(k *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
 		return
 	}
 	for _, p := range mappingPairs(d, n, prefix) {
 		if !slices.Contains(known, p.key.Value) {
-			d.looseErrorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, known))
+			report(p.key)
 		}
 	}
 }

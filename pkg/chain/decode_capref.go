@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"fmt"
 	"slices"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -76,6 +77,9 @@ func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
 			if v.Kind == yaml.MappingNode {
 				r.replaceExecutor(v, under == "transitions", p)
 			}
+			if under == "fallback" && k == "executors" && v.Kind == yaml.SequenceNode {
+				r.replaceCandidates(v, p+"reliability: fallback: ")
+			}
 			r.rewrite(v, k, p)
 		}
 	}
@@ -130,6 +134,32 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 		guards.Content = append(guards.Content, own.Content...)
 	}
 	setValue(m, "guards", guards)
+}
+
+// replaceCandidates rewrites each reliability.fallback executor that
+// names a capability to that capability's executor: only the executor
+// is taken (the candidate runs under the transition's guards and
+// policy). mcp-flowgate's rewrite reaches only executor: values, so its
+// runtime skips such a candidate as a kind it does not know; chainrun
+// runs what the reference names, and says so.
+func (r *capabilityRefs) replaceCandidates(list *yaml.Node, where string) {
+	for i, n := range list.Content {
+		ex := deref(n)
+		nameNode := valueOf(ex, "capability")
+		if ex.Kind != yaml.MappingNode || nameNode == nil {
+			continue
+		}
+		prefix := fmt.Sprintf("%sexecutors[%d]: capability %q", where, i, nameNode.Value)
+		c := r.flatten(nameNode.Value, posOf(nameNode), prefix)
+		if c == nil {
+			// refused above: read as a noop, so nothing else is said of it
+			list.Content[i] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: ex.Line, Column: ex.Column, Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "kind"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: "noop"}}}
+			continue
+		}
+		r.d.warnf(posOf(nameNode), "%s runs that capability's executor; mcp-flowgate (at 443aa7a) resolves {capability:} only as an executor: value and skips this candidate as an unknown kind", prefix)
+		list.Content[i] = copyNode(c.executor)
+	}
 }
 
 // flatten is the capability name, its wraps: chain resolved; nil (and

@@ -237,71 +237,9 @@ func decodeOnEnter(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
 		on.Output = decodeOutputMappings(d, deref(o), prefix)
 	}
 	if r := valueOf(v, "reliability"); r != nil && on.Executor != nil {
-		decodeReliability(d, on.Executor, deref(r), prefix)
+		decodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, deref(r), prefix)
 	}
 	s.OnEnter = on
-}
-
-// reliabilityKeys are mcp-flowgate's reliability policy.
-type reliabilityKeys struct {
-	TimeoutMs int            `yaml:"timeoutMs"`
-	Retry     *retryPolicyFG `yaml:"retry"`
-}
-
-// retryPolicyFG is mcp-flowgate's retry policy.
-type retryPolicyFG struct {
-	MaxAttempts    int      `yaml:"maxAttempts"`
-	Backoff        string   `yaml:"backoff"`
-	InitialDelayMs int      `yaml:"initialDelayMs"`
-	MaxDelayMs     int      `yaml:"maxDelayMs"`
-	RetryOn        []string `yaml:"retryOn"`
-}
-
-// retryClasses are the failures mcp-flowgate's retryOn may name.
-var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "rate_limited": true, "connection_error": true}
-
-// decodeReliability makes mcp-flowgate's reliability policy the
-// executor's timeout_ms and retry, which chainrun already honours; a
-// step that sets its own keeps them.
-func decodeReliability(d *diags, e *Step, v *yaml.Node, prefix string) {
-	prefix += "reliability: "
-	var r reliabilityKeys
-	if !decodeChecked(d, v, prefix, keysOf[reliabilityKeys](), &r) {
-		return
-	}
-	if rv := valueOf(v, "retry"); rv != nil {
-		checkKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
-	}
-	if r.TimeoutMs < 0 {
-		d.errorf(posOf(v), "%stimeoutMs cannot be negative", prefix)
-	}
-	if r.TimeoutMs > 0 && e.TimeoutMS == 0 {
-		e.TimeoutMS = r.TimeoutMs
-	}
-	p := r.Retry
-	if p == nil || e.Retry != nil {
-		return
-	}
-	for _, class := range p.RetryOn {
-		if !retryClasses[class] {
-			d.errorf(posOf(v), "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error", prefix, class)
-		}
-	}
-	retry := &Retry{Max: p.MaxAttempts, DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
-	switch p.Backoff {
-	case "", "fixed":
-		retry.Backoff = 1
-	case "none":
-		retry.DelayMS = 0
-	case "exponential":
-		retry.Backoff = 2
-	default:
-		d.errorf(posOf(v), "%sretry: backoff is none, fixed or exponential, not %q", prefix, p.Backoff)
-	}
-	if retry.Max < 1 {
-		retry.Max = 1
-	}
-	e.Retry = retry
 }
 
 // decodeOnTimeout reads a workflow's onTimeout: {target: STATE}. An

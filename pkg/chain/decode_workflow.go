@@ -342,9 +342,11 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 		})
 		if rel != nil {
 			if t.Executor == nil {
-				d.looseErrorf(posOf(rel), "%sreliability applies to an executor: the transition has none", tprefix)
+				// mcp-flowgate reads the policy only beside an executor
+				// (runtime_submit.rs): a file with one runs there
+				d.warnf(posOf(rel), "%sreliability applies to an executor: the transition has none, so it is not read (as in mcp-flowgate)", tprefix)
 			} else {
-				decodeReliability(d, t.Executor, rel, tprefix)
+				decodeReliability(d, executorCandidates(d, c, t.Executor), t.Executor, rel, tprefix)
 			}
 		}
 		if t.Actor == "" {

@@ -211,14 +211,25 @@ func takeEvidence(d *diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceD
 	} else if decodeChecked(d, ev, prefix+"evidence: ", keysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
 		d.looseErrorf(posOf(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
 	}
+	m, _ := takeKey(n, "evidence")
+	return m, decl
+}
+
+// takeKey is mapping n without key, and key's value (nil when n has
+// none): a key read apart from the step it is written in.
+func takeKey(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	v := valueOf(n, key)
+	if n.Kind != yaml.MappingNode || v == nil {
+		return n, nil
+	}
 	m := *n
 	m.Content = nil
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "evidence" {
+		if n.Content[i].Value != key {
 			m.Content = append(m.Content, n.Content[i], n.Content[i+1])
 		}
 	}
-	return &m, decl
+	return &m, v
 }
 
 // guardNoun is "an expr guard", "a role guard".

@@ -1,6 +1,9 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Kind is what a step does. One vocabulary serves DAG steps, transition
 // executors and state tasks.
@@ -100,8 +103,16 @@ type Step struct {
 	// kind's body (taskchain_handler.go).
 	Handler *Handler `yaml:"-"`
 
+	// Fallbacks are the executors an mcp-flowgate reliability.fallback
+	// tries in order once this executor failed past its retries, each
+	// under the same timeout and retry; the first that succeeds answers.
+	Fallbacks []*Step `yaml:"-"`
+
 	// Compiled forms, filled by validation.
 	compiled *compiledStep
+	// primary is the executor a fallback stands in for (nil on any
+	// other step).
+	primary *Step
 	// owner and role name a step the user wrote inside something else,
 	// as in transition "go" executor (owner transition, role executor);
 	// its ID is then that thing's name.
@@ -157,6 +168,26 @@ func (s *Step) KeywordFallsThrough() bool { return s.keywordDefault }
 // default one that takes length. Where nothing reads the finish reason,
 // a part of an answer must not pass for the whole.
 func (s *Step) CutIsResult() bool { return s.cutIsResult }
+
+// Primary is the executor a fallback stands in for, and the step
+// itself for any other: what one call of a transition or onEnter keeps
+// the same across its candidates (mcp-flowgate computes an executor's
+// idempotencyKey from the primary's, for every candidate).
+func (s *Step) Primary() *Step {
+	if s.primary != nil {
+		return s.primary
+	}
+	return s
+}
+
+// FallbackNumber is which of its primary's fallbacks the step is, 1 for
+// the first; 0 for any step that is no fallback.
+func (s *Step) FallbackNumber() int {
+	if s.primary == nil {
+		return 0
+	}
+	return slices.Index(s.primary.Fallbacks, s) + 1
+}
 
 // Who is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task).

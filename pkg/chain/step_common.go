@@ -204,6 +204,11 @@ func (v *validator) compile(s *Step) {
 	}
 	c.Condition = v.expression(s, "condition", s.Condition, false, true)
 	c.EarlyExitIf = v.expression(s, "early_exit_if", s.EarlyExitIf, true, true)
+	for _, fb := range s.Fallbacks {
+		if fb.Kind != "" { // an unknown kind is reported already
+			v.compile(fb)
+		}
+	}
 }
 
 func (v *validator) forEach(s *Step) {

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -136,4 +137,7 @@ func (v *validator) nested(parent, n *Step, label, id string) {
 		}
 	}
 	v.stepKind(n, label)
+	for i, fb := range n.Fallbacks {
+		v.nested(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
 }

@@ -198,6 +198,9 @@ func (v *validator) branch(parent, b *Step, label, id string) {
 		}
 	}
 	v.stepKind(b, label)
+	for i, fb := range b.Fallbacks {
+		v.branch(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
 }
 
 // Nested are the steps written inside the step: a parallel step's
@@ -228,6 +231,12 @@ func (c *Chain) Walk(fn func(*Step)) {
 		fn(s)
 		for _, n := range s.Nested() {
 			visit(n)
+		}
+		if s.parent != nil {
+			// a nested step's fallbacks (an executor's are steps of c)
+			for _, fb := range s.Fallbacks {
+				visit(fb)
+			}
 		}
 	}
 	for _, s := range c.Steps {

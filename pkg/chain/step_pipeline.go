@@ -64,8 +64,16 @@ func decodeNested(d *diags, n *yaml.Node, prefix, what string) *Step {
 		return nil
 	}
 	n, ev := takeEvidence(d, n, prefix)
+	n, rel := takeKey(n, "reliability")
 	b, _ := decodeStep(d, n, prefix)
 	b.Evidence = ev
+	if rel != nil {
+		// mcp-flowgate runs each branch and pipeline step under its own
+		// policy (parallel.rs, pipeline.rs)
+		decodeReliability(d, func(n *yaml.Node, i int, prefix string) *Step {
+			return decodeNested(d, n, prefix, "a fallback")
+		}, b, deref(rel), prefix)
+	}
 	return b
 }
 

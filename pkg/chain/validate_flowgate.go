@@ -85,3 +85,17 @@ func (v *validator) onEnterShape(s *State) {
 		v.d.errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
 	}
 }
+
+// fallbacks checks an executor's reliability.fallback candidates as
+// executors, each named as the user wrote it (transition "go" fallback
+// 1). A workflow or human executor cannot stand in for another: a
+// decision inside it could not be resumed, since the call that began it
+// is the primary's.
+func (v *validator) fallbacks(e *Step) {
+	for _, fb := range e.Fallbacks {
+		v.executor(fb)
+		if fb.Kind == KindWorkflow || fb.Kind == KindHuman {
+			v.d.errorf(fb.At("type"), "%s: a fallback cannot be a %s executor: a decision inside it could not be resumed; take it from a transition of its own", fb.subject(), fb.Kind)
+		}
+	}
+}

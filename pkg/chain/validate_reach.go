@@ -35,6 +35,7 @@ func (w *Workflow) Unreachable() []*Step {
 		}
 		if s.OnEnter != nil && s.OnEnter.Executor != nil {
 			out = append(out, s.OnEnter.Executor)
+			out = append(out, s.OnEnter.Executor.Fallbacks...)
 		}
 		out = append(out, executors(s.Transitions)...)
 	}
@@ -47,6 +48,7 @@ func executors(ts []*Transition) []*Step {
 	for _, t := range ts {
 		if t.Executor != nil {
 			out = append(out, t.Executor)
+			out = append(out, t.Executor.Fallbacks...)
 		}
 	}
 	return out

@@ -196,6 +196,7 @@ func (v *validator) deterministicChoice(s *State) {
 // executor checks a transition's executor or a state's task as a step,
 // with messages that name it as the user wrote it.
 func (v *validator) executor(s *Step) {
+	defer v.fallbacks(s)
 	name := s.subject()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
@@ -212,6 +213,11 @@ func (v *validator) executor(s *Step) {
 	}
 	if s.OutputVar == "" {
 		s.OutputVar = s.ID
+		if s.primary != nil {
+			// whichever candidate answers, the transition's output is
+			// where the primary's would be
+			s.OutputVar = s.primary.OutputVar
+		}
 	} else if !IsIdentifier(s.OutputVar) {
 		v.d.errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
 	}
@@ -221,6 +227,9 @@ func (v *validator) executor(s *Step) {
 	v.wfVars[s.OutputVar] = true
 	if s.Kind == KindHTTP {
 		v.wfVars[s.OutputVar+"_status"] = true
+	}
+	if s.primary != nil {
+		return // its primary holds the name
 	}
 	if prev, dup := v.c.byID[s.ID]; !dup {
 		v.c.byID[s.ID] = s

@@ -240,8 +240,8 @@ type Transition struct {
 	// Skills are guidance fragments shown with the transition's link.
 	Skills SkillRefs `yaml:"skills" doc:"Guidance fragments (subjects of the skills: library) shown with this transition's link."`
 	// Reliability is mcp-flowgate's spelling of the executor's timeout
-	// and retries.
-	Reliability any `yaml:"reliability" doc:"{timeoutMs, retry: {maxAttempts, backoff: none|fixed|exponential, initialDelayMs, maxDelayMs, retryOn}}: the executor's timeout_ms and retry."`
+	// and retries, and the executors that stand in when it fails.
+	Reliability any `yaml:"reliability" doc:"{timeoutMs, retry: {maxAttempts, backoff: none|fixed|exponential, initialDelayMs, maxDelayMs, retryOn}, fallback: {strategy: first_success, executors: [EXECUTOR…]}}: the executor's timeout_ms and retry, then each fallback executor in order under the same, the first that succeeds answering."`
 
 	Pos      Pos
 	FieldPos map[string]Pos

@@ -36,6 +36,11 @@ const (
 	// LLMFallback is an agent step moving on to its next model (Model)
 	// after the one before (Detail) failed (Error) past its retries.
 	LLMFallback Type = "llm.fallback"
+	// FallbackSelected is a workflow executor giving way to the next of
+	// its reliability.fallback executors (Candidate, 1 for the first;
+	// Kind its kind) after the one before failed past its retries
+	// (Error): mcp-flowgate's fallback.selected audit event.
+	FallbackSelected Type = "fallback.selected"
 	// LLMDelta is text of an answer as it streams in.
 	LLMDelta Type = "llm.delta"
 	// StepSaved carries a finished step's saved record (result and
@@ -127,6 +132,9 @@ type Event struct {
 	// the command's first line), bounded and masked, for a person.
 	Subject string `json:"subject,omitempty"`
 	Turn    int    `json:"turn,omitempty"`
+	// Candidate is the fallback executor a fallback.selected event
+	// moves to: 1 for the first (0, the primary, is never selected).
+	Candidate int `json:"candidate,omitempty"`
 	// Handler is the lifecycle handler (on_success, on_failure,
 	// on_cancel, on_exit) whose step an event is about.
 	Handler string `json:"handler,omitempty"`

@@ -204,6 +204,16 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	if r.err == nil && status == StepSucceeded {
 		out, n, err := x.attempts(ctx, b, r.sc)
 		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
+		for i, fb := range b.Fallbacks {
+			if r.err == nil || ctx.Err() != nil {
+				break
+			}
+			// mcp-flowgate runs a branch's and a pipeline step's own
+			// reliability.fallback as a transition's (runReliably)
+			x.emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
+			out, n, err = x.attempts(ctx, fb, r.sc)
+			r.value, r.usage, r.err, attempts = out.value, out.usage, err, attempts+n
+		}
 	}
 	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
 		DurationMS: x.l.now().Sub(start).Milliseconds()}
@@ -325,7 +335,12 @@ func (v planView) nestedAction(b *chain.Step) string {
 	if k, ok := kinds[b.Kind]; ok && k.plan != nil {
 		k.plan(v, b, &sub)
 	}
-	return firstLine(sub.Action)
+	line := firstLine(sub.Action)
+	for i, fb := range b.Fallbacks {
+		// a fallback runs only when the one before failed past its retries
+		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, v.nestedAction(fb))
+	}
+	return line
 }
 
 // failureText says why a parallel step failed: its join, the counts, and

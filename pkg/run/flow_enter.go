@@ -143,7 +143,8 @@ const (
 func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *TransitionRecord) (int, error) {
 	before := f.context
 	if e != nil {
-		sr, ok := f.runExecutor(ctx, e)
+		sr, ok, answered := f.runReliably(ctx, e)
+		e = answered
 		rec.Step = sr
 		switch {
 		case !ok && f.status == Paused:

@@ -221,7 +221,8 @@ func RetryLink(w *chain.Workflow, state, name string) (l Link, ok bool) {
 // transitionRetry is the link that runs a transition's executor again.
 func transitionRetry(t *chain.Transition) Link {
 	l := retryOf(t)
-	l.Rerun = t.Executor != nil && needsConfirmation(t.Executor)
+	// a fallback that must never repeat unconfirmed may have run too
+	l.Rerun = t.Executor != nil && slices.ContainsFunc(append([]*chain.Step{t.Executor}, t.Executor.Fallbacks...), needsConfirmation)
 	return l
 }
 

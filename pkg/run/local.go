@@ -259,7 +259,7 @@ func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
-		if !req.Started[s.ID] || req.Rerun[s.ID] || !needsConfirmation(s) {
+		if !req.Started[s.ID] || req.Rerun[s.ID] || !needsConfirmation(s) || slices.Contains(steps, s.ID) {
 			continue
 		}
 		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {

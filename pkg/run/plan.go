@@ -36,6 +36,10 @@ type PlannedStep struct {
 	State      string `json:"state,omitempty"`
 	Transition string `json:"transition,omitempty"`
 	Target     string `json:"target,omitempty"`
+	// Fallback numbers an executor of the transition's (or onEnter's)
+	// reliability.fallback, 1 for the first: run only when the one
+	// before failed past its retries.
+	Fallback int `json:"fallback,omitempty"`
 	// Handler is the lifecycle handler a step of the chain's handlers
 	// runs in, once the chain's steps have finished.
 	Handler string `json:"handler,omitempty"`
@@ -69,9 +73,17 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			if st.Task != nil {
 				place[st.Task] = PlannedStep{State: st.Name}
 			}
+			if st.OnEnter != nil && st.OnEnter.Executor != nil {
+				for i, fb := range st.OnEnter.Executor.Fallbacks {
+					place[fb] = PlannedStep{Fallback: i + 1}
+				}
+			}
 			for _, t := range st.Transitions {
 				if t.Executor != nil {
 					place[t.Executor] = PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target}
+					for i, fb := range t.Executor.Fallbacks {
+						place[fb] = PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target, Fallback: i + 1}
+					}
 				}
 			}
 		}
@@ -86,8 +98,10 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	var plan []PlannedStep
 	for _, s := range slices.Concat(c.Steps, c.HandlerSteps()) {
 		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd), Handler: s.Lifecycle()}
-		if at, ok := place[s]; ok {
-			p.Wave, p.State, p.Transition, p.Target = 0, at.State, at.Transition, at.Target
+		if at, ok := place[s]; ok && at.State == "" {
+			p.Wave, p.Fallback = 0, at.Fallback
+		} else if ok {
+			p.Wave, p.State, p.Transition, p.Target, p.Fallback = 0, at.State, at.Transition, at.Target, at.Fallback
 		}
 		if k, ok := kinds[s.Kind]; ok && k.plan != nil {
 			k.plan(v, s, &p)

@@ -63,6 +63,22 @@ type StepTask struct {
 	// Attempt, when set, runs that one attempt of a step whose retries
 	// the durable engine makes (Retries).
 	Attempt int `json:"attempt,omitempty"`
+	// Fallback, when set, runs that fallback executor of the step (1 for
+	// the first), which shares the step's id (TaskStep).
+	Fallback int `json:"fallback,omitempty"`
+}
+
+// TaskStep is the step of c a task names: the step of its id, or that
+// step's fallback executor; nil when c has none such.
+func TaskStep(c *chain.Chain, t StepTask) *chain.Step {
+	s := c.Step(t.Step)
+	if s == nil || t.Fallback == 0 {
+		return s
+	}
+	if t.Fallback < 0 || t.Fallback > len(s.Fallbacks) {
+		return nil
+	}
+	return s.Fallbacks[t.Fallback-1]
 }
 
 // TaskValue is a variable's value as it travels to and from a task.
@@ -126,7 +142,7 @@ func RetriedByEngine(s *chain.Step) bool {
 // remoteStep hands a step to the durable engine and takes back what it
 // did, as if it had run here.
 func (x *execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
-	t := StepTask{RunID: x.runID, Chain: x.c.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}}
+	t := StepTask{RunID: x.runID, Chain: x.c.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}, Fallback: s.FallbackNumber()}
 	x.st.mu.RLock()
 	t.Inputs, t.Typed = x.st.inputs, x.st.typed
 	for name, v := range x.st.vars {
@@ -161,7 +177,7 @@ func (x *execution) remoteStep(ctx context.Context, s *chain.Step, note string) 
 // it changed comes back. It never fails: a step that failed says so in
 // its result.
 func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDone {
-	s := c.Step(t.Step)
+	s := TaskStep(c, t)
 	if s == nil {
 		return StepDone{Result: StepResult{ID: t.Step, Status: StepFailed, Error: "the chain has no step " + t.Step}}
 	}

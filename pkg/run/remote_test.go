@@ -41,7 +41,7 @@ func remoteEngine(c *chain.Chain, worker *Local, calls *[]string, opts ...Option
 			*calls = append(*calls, t.Step)
 			mu.Unlock()
 			t = viaJSON(t) // as a durable engine's payloads carry it
-			if !RetriedByEngine(c.Step(t.Step)) {
+			if !RetriedByEngine(TaskStep(c, t)) {
 				return viaJSON(worker.RunTask(ctx, c, t))
 			}
 			for n := 1; ; n++ {

@@ -103,6 +103,9 @@ type StepResult struct {
 	// Handler is the lifecycle handler (on_success, on_failure,
 	// on_cancel, on_exit) a step of the result's handlers ran in.
 	Handler string `json:"handler,omitempty"`
+	// Fallback numbers a workflow executor's reliability.fallback
+	// executor (1 for the first): which candidate this result is.
+	Fallback int `json:"fallback,omitempty"`
 
 	// exitCode and errOut are a command's exit status and whole error
 	// output, which a transition's output mapping reads as

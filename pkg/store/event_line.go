@@ -49,6 +49,7 @@ func appendEvent(b []byte, e *event.Event) ([]byte, bool) {
 	b = str(b, `,"digest":`, e.Digest)
 	b = str(b, `,"subject":`, e.Subject)
 	b = num(b, `,"turn":`, int64(e.Turn))
+	b = num(b, `,"candidate":`, int64(e.Candidate))
 	b = str(b, `,"handler":`, e.Handler)
 	return append(b, '}'), true
 }

@@ -103,7 +103,7 @@ type Task struct {
 func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 	wc := workflowOf(ctx)
 	c := w.chainOf(t.Chain)
-	s := c.Step(t.Step)
+	s := run.TaskStep(c, t)
 	if s == nil {
 		return run.StepDone{Result: run.StepResult{ID: t.Step, Status: run.StepFailed, Attempts: 1,
 			Error: fmt.Sprintf("%s: chain %s has no step %s", w.in.File, c.Name, t.Step)}}

@@ -130,6 +130,8 @@ func (p *Printer) Line(e event.Event) string {
 		return line
 	case event.LLMFallback:
 		return fmt.Sprintf("  %s falling back to %s after %s: %s", e.Step, e.Model, e.Detail, e.Error)
+	case event.FallbackSelected:
+		return fmt.Sprintf("  %s falling back to fallback %d (%s) after: %s", e.Step, e.Candidate, e.Kind, e.Error)
 	case event.Transition:
 		line := fmt.Sprintf("→ %s → %s (%s)", e.State, e.Target, e.Step)
 		if e.Detail != "" {

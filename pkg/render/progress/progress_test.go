@@ -18,6 +18,8 @@ func TestLine(t *testing.T) {
 		{"a handler starts", event.Event{Type: event.HandlerStarted, Handler: "on_failure", Status: "failed"}, "↳ on_failure handler (run failed)"},
 		{"a move to a fallback", event.Event{Type: event.LLMFallback, Step: "ask", Model: "openai/b", Detail: "openai/a", Error: "openai: HTTP 500: down"},
 			"  ask falling back to openai/b after openai/a: openai: HTTP 500: down"},
+		{"a move to a fallback executor", event.Event{Type: event.FallbackSelected, Step: "fetch", Kind: "rest", Candidate: 2, Error: "HTTP 503"},
+			"  fetch falling back to fallback 2 (rest) after: HTTP 503"},
 		{"a step waiting for a slot is no line", event.Event{Type: event.StepWaiting, Step: "a", Detail: "waiting"}, ""},
 		{"a cancelled step", event.Event{Type: event.StepFinished, Step: "a", Status: event.Cancelled, DurationMS: 40, Error: "cancelled: step b failed"},
 			"○ a 40ms: cancelled: step b failed"},

@@ -17,15 +17,19 @@ func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
 		if len(p.DependsOn) > 0 {
 			deps = " after " + strings.Join(p.DependsOn, ", ")
 		}
+		fallback := ""
+		if p.Fallback > 0 {
+			fallback = fmt.Sprintf(", fallback %d: runs if the one before fails", p.Fallback)
+		}
 		switch {
 		case p.Transition != "":
-			fmt.Fprintf(w, "\n%s → %s by %s (%s)\n", p.State, p.Target, p.Transition, p.Kind)
+			fmt.Fprintf(w, "\n%s → %s by %s (%s%s)\n", p.State, p.Target, p.Transition, p.Kind, fallback)
 		case p.State != "":
 			fmt.Fprintf(w, "\n%s task (%s)\n", p.State, p.Kind)
 		case p.Handler != "":
 			fmt.Fprintf(w, "\n%s (%s, %s handler: once the steps have finished)\n", p.ID, p.Kind, p.Handler)
 		default:
-			fmt.Fprintf(w, "\n%s (%s, wave %d%s)\n", p.ID, p.Kind, p.Wave, deps)
+			fmt.Fprintf(w, "\n%s (%s, wave %d%s%s)\n", p.ID, p.Kind, p.Wave, deps, fallback)
 		}
 		if p.Condition != "" {
 			fmt.Fprintf(w, "  if: %s\n", p.Condition)

@@ -129,6 +129,9 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 		}
 		if s := t.Step; s != nil {
 			step = string(s.Status)
+			if s.Fallback > 0 {
+				step += fmt.Sprintf(" (fallback %d)", s.Fallback) // the executor that answered
+			}
 			dur = render.Millis(s.DurationMS)
 			tokens = tokensOf(s.Usage)
 			cost = total.add(prices, s.Model, s.Usage)

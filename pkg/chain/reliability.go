@@ -1,0 +1,212 @@
+package chain
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// This file reads mcp-flowgate's reliability policy, on a transition,
+// an onEnter or a capability: {timeoutMs, retry, fallback}, as its
+// reliability.rs models it (ReliabilityPolicy, RetryPolicy,
+// FallbackPolicy).
+
+// reliabilityKeys are mcp-flowgate's reliability policy.
+type reliabilityKeys struct {
+	TimeoutMs int            `yaml:"timeoutMs"`
+	Retry     *retryPolicyFG `yaml:"retry"`
+	Fallback  *fallbackFG    `yaml:"fallback"`
+}
+
+// retryPolicyFG is mcp-flowgate's retry policy.
+type retryPolicyFG struct {
+	MaxAttempts    int      `yaml:"maxAttempts"`
+	Backoff        string   `yaml:"backoff"`
+	InitialDelayMs int      `yaml:"initialDelayMs"`
+	MaxDelayMs     int      `yaml:"maxDelayMs"`
+	RetryOn        []string `yaml:"retryOn"`
+}
+
+// fallbackFG is mcp-flowgate's fallback policy: the executors tried in
+// order once the primary failed past its retries.
+type fallbackFG struct {
+	Strategy  string `yaml:"strategy"`
+	Executors []any  `yaml:"executors"`
+}
+
+// retryClasses are the failures mcp-flowgate's retryOn may name.
+var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "rate_limited": true, "connection_error": true}
+
+// decodeReliability makes mcp-flowgate's reliability policy the
+// executor's timeout_ms and retry, which chainrun already honours (a
+// step that sets its own keeps them), and its fallback the executor's
+// Fallbacks, each run under the same timeout and retry.
+//
+// mcp-flowgate reads a block it cannot parse (a value of the wrong type,
+// an unknown backoff, a fallback without executors) as no policy at all
+// (ReliabilityPolicy::from_value's unwrap_or_default), silently: such a
+// file runs there, its executor once, without timeout, retry or
+// fallback. chainrun runs it the same, with a warning naming the line.
+func decodeReliability(d *diags, candidate candidateDecoder, e *Step, v *yaml.Node, prefix string) {
+	prefix += "reliability: "
+	ignoredKeys(d, v, prefix, keysOf[reliabilityKeys]())
+	if rv := valueOf(v, "retry"); rv != nil {
+		ignoredKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
+	}
+	fv := deref(valueOf(v, "fallback"))
+	if fv != nil {
+		ignoredKeys(d, fv, prefix+"fallback: ", keysOf[fallbackFG]())
+	}
+	r, at, why := parseReliability(v)
+	if why != "" {
+		d.warnf(at, "%snot read: %s; mcp-flowgate reads a reliability block it cannot parse as none at all, and so does chainrun: the executor runs once, without timeout, retry or fallback", prefix, why)
+		return
+	}
+	retry := r.retry(d, v, prefix)
+	if r.Fallback != nil && fv != nil {
+		decodeFallbacks(d, candidate, e, fv, prefix+"fallback: ")
+	}
+	for _, s := range append([]*Step{e}, e.Fallbacks...) {
+		if r.TimeoutMs > 0 && s.TimeoutMS == 0 {
+			s.TimeoutMS = r.TimeoutMs
+		}
+		if retry != nil && s.Retry == nil {
+			s.Retry = retry
+		}
+	}
+}
+
+// parseReliability reads v as mcp-flowgate's serde model does: on what
+// it would not parse it returns where and why (why is empty otherwise).
+func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
+	var r reliabilityKeys
+	if v.Kind != yaml.MappingNode {
+		return r, posOf(v), "a reliability policy is a mapping {timeoutMs, retry, fallback}"
+	}
+	if fv := deref(valueOf(v, "fallback")); fv != nil && fv.Tag != "!!null" {
+		if fv.Kind != yaml.MappingNode {
+			return r, posOf(fv), "fallback is {strategy, executors}"
+		}
+		if s := deref(valueOf(fv, "strategy")); s != nil && s.Tag != "!!str" {
+			return r, posOf(s), "fallback: strategy is a word (first_success)"
+		}
+		if ex := deref(valueOf(fv, "executors")); ex == nil || ex.Kind != yaml.SequenceNode {
+			return r, posOf(fv), "fallback: executors is required, a list of executors"
+		}
+	}
+	if err := v.Load(&r); err != nil {
+		return r, posOf(v), "a value of the wrong type (" + yamlReason(err) + ")"
+	}
+	if r.TimeoutMs < 0 {
+		return r, posAt(v, "timeoutMs"), "timeoutMs cannot be negative"
+	}
+	if p := r.Retry; p != nil {
+		switch {
+		case p.MaxAttempts < 0, p.InitialDelayMs < 0, p.MaxDelayMs < 0:
+			return r, posAt(v, "retry"), "retry: maxAttempts, initialDelayMs and maxDelayMs cannot be negative"
+		case p.Backoff != "" && p.Backoff != "none" && p.Backoff != "fixed" && p.Backoff != "exponential":
+			return r, posAt(v, "retry", "backoff"), fmt.Sprintf("retry: backoff is none, fixed or exponential, not %q", p.Backoff)
+		}
+	}
+	return r, Pos{}, ""
+}
+
+// ignoredKeys warns of n's keys mcp-flowgate's model does not name:
+// its serde reading ignores them, so a file with one runs there; here
+// too, the key named (and the nearest known one).
+func ignoredKeys(d *diags, n *yaml.Node, prefix string, known []string) {
+	eachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
+		d.warnf(posOf(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, didYouMean(k.Value, known))
+	})
+}
+
+// posAt is where the value at keys under v is written, or as near as
+// the file says (a key merged in from an anchor has no place of its own).
+func posAt(v *yaml.Node, keys ...string) Pos {
+	at := posOf(v)
+	for _, k := range keys {
+		if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
+			break
+		}
+		if v = valueOf(v, k); v != nil {
+			at = posOf(deref(v))
+		}
+	}
+	return at
+}
+
+// yamlReason is a decoding error's reason without its "yaml:" prefix.
+func yamlReason(err error) string {
+	msg := strings.TrimSpace(err.Error())
+	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:")
+	msg = strings.TrimPrefix(msg, "yaml: construct errors:")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+// retry is the policy's retry as chainrun's; nil when it has none.
+func (r reliabilityKeys) retry(d *diags, v *yaml.Node, prefix string) *Retry {
+	p := r.Retry
+	if p == nil {
+		return nil
+	}
+	at := posAt(v, "retry", "retryOn")
+	known := 0
+	for _, class := range p.RetryOn {
+		if retryClasses[class] {
+			known++
+			continue
+		}
+		d.warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, didYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
+	}
+	retry := &Retry{Max: max(p.MaxAttempts, 1), DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
+	if p.RetryOn != nil && known == 0 && retry.Max > 1 {
+		d.warnf(at, "%sretryOn names no failure class, so no failure is retried (mcp-flowgate retries only the classes it names): the executor runs once", prefix)
+		retry.Max = 1
+	}
+	switch p.Backoff {
+	case "", "fixed":
+		retry.Backoff = 1
+	case "none":
+		retry.DelayMS = 0
+	case "exponential":
+		retry.Backoff = 2
+	}
+	return retry
+}
+
+// candidateDecoder reads fallback number i's executor as the primary's
+// place reads one: a transition's as an executor, a branch's as a
+// nested step.
+type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
+
+// executorCandidates reads the fallbacks of a transition's or an
+// onEnter's executor e, each named after it (transition "go" fallback 1).
+func executorCandidates(d *diags, c *Chain, e *Step) candidateDecoder {
+	return func(n *yaml.Node, i int, prefix string) *Step {
+		return decodeExecutor(d, c, n, e.owner, e.ID, fmt.Sprintf("fallback %d", i), prefix)
+	}
+}
+
+// decodeFallbacks reads fallback.executors: each an executor read as
+// the primary e is (any kind, a {capability: NAME} resolved before), so
+// a candidate is checked the same way and its messages name its line.
+// A strategy other than first_success is run as first_success, as
+// mcp-flowgate runs it (the only strategy it implements; its runtime
+// never reads the word), with a warning.
+func decodeFallbacks(d *diags, candidate candidateDecoder, e *Step, fv *yaml.Node, prefix string) {
+	if s := deref(valueOf(fv, "strategy")); s != nil && s.Value != "first_success" {
+		d.warnf(posOf(s), "%sstrategy %q runs as first_success: the executors in order, the first that succeeds answers (the only strategy mcp-flowgate implements)", prefix, s.Value)
+	}
+	for i, n := range deref(valueOf(fv, "executors")).Content {
+		fb := candidate(deref(n), i+1, fmt.Sprintf("%sexecutors[%d]: ", prefix, i))
+		if fb == nil {
+			continue
+		}
+		fb.primary = e
+		e.Fallbacks = append(e.Fallbacks, fb)
+	}
+}
