@@ -342,3 +342,35 @@ func TestKeyScopeKeepsAGivenKey(t *testing.T) {
 		t.Errorf("as another transition: %q %q %v", sc.key, sc.keySuffix, err)
 	}
 }
+
+// TestIdempotencyKeyOfAFallbackIsThePrimarys: a reliability.fallback
+// executor stands in for the same call, so it sends the key its primary
+// sent on every try (mcp-flowgate's execute_with_reliability hands the
+// one key to every candidate); a key written on the fallback itself is
+// not its own.
+func TestIdempotencyKeyOfAFallbackIsThePrimarys(t *testing.T) {
+	log := newKeyLog(t)
+	src := flowOf("", `      a:
+        transitions:
+          pay:
+            target: b
+            actor: deterministic
+            executor: {kind: cli, run: '`+log.record("pay", 9)+`', idempotencyKey: true}
+            reliability:
+              retry: {maxAttempts: 2, backoff: none}
+              fallback:
+                executors:
+                  - {kind: cli, run: '`+log.record("backup", 4)+`', idempotencyKey: "own-{transition}"}
+                  - {kind: cli, run: '`+log.record("last", 0)+`'}
+      b: {terminal: true}
+`)
+	res := runFlow(t, src, Request{})
+	if res.Status != Succeeded {
+		t.Fatalf("%s: %s", res.Status, res.Error)
+	}
+	key := res.RunID + ".pay.0"
+	want := []string{"pay " + key, "pay " + key, "backup " + key, "backup " + key, "last " + key}
+	if got := log.lines(t); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("keys:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

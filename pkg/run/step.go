@@ -197,7 +197,9 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // one allowance with its model requests: retry max N sends one model at
 // most N requests in all.
 func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
-	sc, err := x.keyScope(s, s.KeyTransition(), sc)
+	// a fallback executor sends the key of the executor it stands in for
+	primary := s.Primary()
+	sc, err := x.keyScope(primary, primary.KeyTransition(), sc)
 	if err != nil {
 		return outcome{}, 0, err
 	}
