@@ -16,6 +16,10 @@ func (c Checker) Errorf(at Pos, format string, args ...any) { c.v.d.errorf(at, f
 // Warnf reports a warning at a place of the file: the chain still loads.
 func (c Checker) Warnf(at Pos, format string, args ...any) { c.v.d.warnf(at, format, args...) }
 
+// Subject is how messages name step s: step "id" in a DAG chain, or its
+// place (a branch of a parallel step, a workflow state's executor).
+func (c Checker) Subject(s *Step) string { return s.subject() }
+
 // Chain is the chain being checked.
 func (c Checker) Chain() *Chain { return c.v.c }
 

@@ -28,10 +28,10 @@ func init() {
 		Also:    []string{"url", "prompt"},
 		Check: func(v chain.Checker, s *chain.Step) {
 			if s.URL == "" {
-				v.Errorf(s.Pos, "step %q: url is required for a ping step", s.ID)
+				v.Errorf(s.Pos, "%s: url is required for a ping step", v.Subject(s))
 			}
 			if s.Prompt != "" {
-				v.Warnf(s.At("prompt"), "step %q: a ping step sends no prompt", s.ID)
+				v.Warnf(s.At("prompt"), "%s: a ping step sends no prompt", v.Subject(s))
 			}
 		},
 		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
@@ -66,6 +66,7 @@ func TestUnitOutsideChain(t *testing.T) {
 		{name: "loads", steps: "  - {id: a, type: ping, url: 'http://{input.host}/'}\n"},
 		{name: "reads a step's output", steps: "  - {id: h, type: cli, command: hostname, output_var: hn}\n  - {id: a, type: ping, url: 'http://{hn}/', depends_on: h}\n"},
 		{name: "alias", steps: "  - {id: a, type: pong, url: 'http://h/'}\n"},
+		{name: "its check in a branch", steps: "  - id: p\n    type: parallel\n    branches:\n      - {type: ping}\n", errs: []string{`c.yaml:8:9: step "p" branch 1: url is required for a ping step`}},
 		{name: "its check", steps: "  - {id: a, type: ping}\n", errs: []string{`c.yaml:5:5: step "a": url is required for a ping step`}},
 		{name: "its warning", steps: "  - id: a\n    type: ping\n    url: http://h/\n    prompt: hi\n", warns: []string{`c.yaml:8:5: warning: step "a": a ping step sends no prompt`}},
 		{name: "a reference nothing gives", steps: "  - {id: a, type: ping, url: 'http://{nowhere}/'}\n", errs: []string{"c.yaml:5", "nowhere"}},
