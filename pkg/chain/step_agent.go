@@ -79,7 +79,7 @@ func compileAgent(v Checker, s *Step, c *Compiled) {
 	for dep := range s.ContextStrategy {
 		switch {
 		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
-		case v.Chain().occ:
+		case v.Chain().OCC():
 			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as OCC accepts it (it applies if the prompt reads that name)", s.subject(), dep)
 		default:
 			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)

@@ -98,7 +98,7 @@ func init() {
 			switch {
 			case v.Graph() == nil || s.owner != "":
 				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
-			case v.Chain().byID[s.RetryTarget] == nil:
+			case v.Chain().Step(s.RetryTarget) == nil:
 				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.RetryTarget, didYouMean(s.RetryTarget, v.Chain().stepIDs()))
 			case !v.Graph().DependsOn(s.ID, s.RetryTarget):
 				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.RetryTarget)

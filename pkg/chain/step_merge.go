@@ -139,7 +139,7 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
 	for _, name := range s.inputNames {
 		r, _ := ParseRef(name)
-		if why := v.NamesNothing(s, &r); v.Chain().occ && why != "" {
+		if why := v.NamesNothing(s, &r); v.Chain().OCC() && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
 			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as OCC's merge reads it (%s): a likely typo, which chainrun's own format refuses",
 				s.subject(), name, why)

@@ -56,7 +56,7 @@ func init() {
 			for _, name := range s.RouteNames() {
 				for _, id := range s.Routes[name] {
 					switch {
-					case v.Chain().byID[id] == nil:
+					case v.Chain().Step(id) == nil:
 						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
 					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
 						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)

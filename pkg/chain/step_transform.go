@@ -128,7 +128,7 @@ func checkTransform(v Checker, s *Step) {
 // runs it: its input (input_var, else the prompt) is its output, with a
 // warning; chainrun's own format refuses both.
 func occPassThrough(v Checker, s *Step) {
-	if !v.Chain().occ || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
+	if !v.Chain().OCC() || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
 		return
 	}
 	if s.Operation == "" {
@@ -145,7 +145,7 @@ func occPassThrough(v Checker, s *Step) {
 // every line; regex_match finds the empty matches), with a warning; in
 // chainrun's own format it is a mistake, refused.
 func emptyRegex(v Checker, s *Step) {
-	if !v.Chain().occ {
+	if !v.Chain().OCC() {
 		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Operation)
 		return
 	}
