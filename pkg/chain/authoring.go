@@ -43,31 +43,37 @@ var candidateName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 // IsCandidateName reports whether name may name a published definition.
 func IsCandidateName(name string) bool { return candidateName().MatchString(name) }
 
-var dryRunKind = kindUnit{
-	kind:    KindDryRun,
-	also:    []string{"definition", "definitionId"},
-	compile: compileAuthoring,
+func init() {
+	Register(Unit{
+		Kind:    KindDryRun,
+		Order:   240,
+		Also:    []string{"definition", "definitionId"},
+		Compile: compileAuthoring,
+	})
 }
 
-var registryKind = kindUnit{
-	kind:    KindRegistry,
-	body:    reflect.TypeFor[RegistryFields](),
-	also:    []string{"definition", "definitionId"},
-	check:   checkRegistry,
-	compile: compileAuthoring,
+func init() {
+	Register(Unit{
+		Kind:    KindRegistry,
+		Order:   250,
+		Body:    reflect.TypeFor[RegistryFields](),
+		Also:    []string{"definition", "definitionId"},
+		Check:   checkRegistry,
+		Compile: compileAuthoring,
+	})
 }
 
 // compileAuthoring compiles where a dry_run or registry step finds its
 // candidate and its name, as structural_analysis finds the candidate.
-func compileAuthoring(v *validator, s *Step, c *Compiled) {
-	structuralKind.compile(v, s, c)
+func compileAuthoring(v Checker, s *Step, c *Compiled) {
+	compileStructural(v, s, c)
 	if s.DefinitionID != "" {
 		if IsCandidateName(s.DefinitionID) || strings.HasPrefix(s.DefinitionID, "$.") {
-			if m := v.mapped(s, "definitionId", s.DefinitionID); m != nil {
+			if m := v.Mapped(s, "definitionId", s.DefinitionID); m != nil {
 				c.CandidateIDs = []*Mapped{m}
 			}
 		} else {
-			v.d.errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.DefinitionID)
+			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.DefinitionID)
 		}
 		return
 	}
@@ -77,9 +83,9 @@ func compileAuthoring(v *validator, s *Step, c *Compiled) {
 	}
 }
 
-func checkRegistry(v *validator, s *Step) {
+func checkRegistry(v Checker, s *Step) {
 	if s.Dir != "" && !filepath.IsLocal(s.Dir) {
-		v.d.errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Dir)
+		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Dir)
 	}
 }
 

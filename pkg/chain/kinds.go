@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -8,67 +9,138 @@ import (
 	"sync"
 )
 
-// kindUnit is what the chain format knows of one step kind: the body of
+// Unit is what the chain format knows of one step kind: the body of
 // fields it adds to CommonFields, the keys of other kinds' bodies it
 // accepts too, what it requires and what it compiles. Everything else
 // about kinds (the keys a step may hold, the owners a misplaced field is
 // sent to, the model-only fields, the schema's enum) is derived from the
-// units, so adding a kind is adding its file and one line to kindUnits.
-type kindUnit struct {
-	kind    Kind
-	aliases []Kind // other names users write for it (shell for cli)
-	// body is the struct of the kind's own fields, embedded in Step; nil
+// units, so adding a kind is adding its file, whose init calls Register.
+type Unit struct {
+	Kind Kind
+	// Order places the kind among the others: Kinds(), the schema's enum
+	// and the owners a message names follow it. The built-in kinds are
+	// numbered in tens.
+	Order   int
+	Aliases []Kind // other names users write for it (shell for cli)
+	// Body is the struct of the kind's own fields, embedded in Step; nil
 	// when the kind has none.
-	body reflect.Type
-	// also are keys of other kinds' bodies this kind accepts.
-	also []string
-	// check reports what the kind requires or forbids of its fields.
-	check func(v *validator, s *Step)
-	// compile parses the kind's templates and expressions.
-	compile func(v *validator, s *Step, c *Compiled)
-	// model marks a kind whose steps ask a model: it accepts every field
-	// of an agent step too (without being named their owner), and is not
-	// Deterministic.
-	model bool
-	// models is set on a kind that calls models, itself or through the
+	Body reflect.Type
+	// Also are keys of other kinds' bodies this kind accepts.
+	Also []string
+	// Borrows names a kind whose keys this kind's steps accept too,
+	// without being named their owner (router and evaluator take every
+	// key of an agent step).
+	Borrows Kind
+	// Conversational marks a kind whose steps are one model
+	// conversation, as an agent step is: see Kind.Conversational.
+	Conversational bool
+	// Models is set on a kind that calls models, itself or through the
 	// steps it holds: the fields that configure a model call are its too.
-	models bool
-	// ignored are fields of other kinds that OCC's files write on steps
+	Models bool
+	// Ignored are fields of other kinds that OCC's files write on steps
 	// of this kind, where they do nothing: accepted with a warning.
-	ignored []string
+	Ignored []string
+	// Check reports what the kind requires or forbids of its fields.
+	Check func(v Checker, s *Step)
+	// Compile parses the kind's templates and expressions.
+	Compile func(v Checker, s *Step, c *Compiled)
 }
 
-// kindUnits are the step kinds, in the order messages and the schema name
-// them.
-var kindUnits = []*kindUnit{&agentKind, &cliKind, &httpKind, &transformKind, &fileKind, &humanKind, &callKind, &noopKind, &scriptKind, &parallelKind, &pipelineKind, &workflowKind, &routerKind, &evaluatorKind, &gateKind, &loopKind, &mergeKind, &subchainKind, &debateKind, &webhookKind, &browserKind, &mcpKind, &structuralKind, &dryRunKind, &registryKind}
+// unitSet holds registered units in Order. It is read once, the first
+// time anything asks about kinds; a unit added after that would not be
+// seen, so add refuses it.
+type unitSet struct {
+	sync.Mutex
+	units  []*Unit
+	sealed bool
+}
+
+// registry is the chain format's kinds.
+var registry unitSet
+
+// Register adds a step kind to the chain format. It is called from the
+// init of the file that declares the kind. It panics on a kind or alias
+// that is already registered, an Order already taken, or a call after the
+// kinds were first read: each is a fault of the program, not of a file.
+func Register(u Unit) {
+	if err := registry.add(u); err != nil {
+		panic(err)
+	}
+}
+
+func (r *unitSet) add(u Unit) error {
+	r.Lock()
+	defer r.Unlock()
+	if r.sealed {
+		return fmt.Errorf("chain.Register(%q): the kinds were already read", u.Kind)
+	}
+	if u.Kind == "" {
+		return fmt.Errorf("chain.Register: a unit needs a Kind")
+	}
+	for _, o := range r.units {
+		for _, name := range append([]Kind{u.Kind}, u.Aliases...) {
+			if name == o.Kind || slices.Contains(o.Aliases, name) {
+				return fmt.Errorf("chain.Register(%q): %q is already a kind", u.Kind, name)
+			}
+		}
+		if o.Order == u.Order {
+			return fmt.Errorf("chain.Register(%q): order %d is %q's", u.Kind, u.Order, o.Kind)
+		}
+	}
+	i, _ := slices.BinarySearchFunc(r.units, u.Order, func(o *Unit, n int) int { return cmp.Compare(o.Order, n) })
+	r.units = slices.Insert(r.units, i, &u)
+	return nil
+}
+
+// read returns the units in Order and seals the set.
+func (r *unitSet) read() []*Unit {
+	r.Lock()
+	defer r.Unlock()
+	r.sealed = true
+	return r.units
+}
+
+// units are the registered step kinds, in Order; the first call seals the
+// registry.
+func units() []*Unit { return registry.read() }
+
+// Units are the registered step kinds, in the order messages and the
+// schema name them.
+func Units() []Unit {
+	var out []Unit
+	for _, u := range units() {
+		out = append(out, *u)
+	}
+	return out
+}
 
 // kindIndex is what the units say, worked out once: the unit of every
 // name and the names in unit order. The keys a kind accepts are worked
 // out the first time a step of that kind is checked, so loading a chain
 // reflects on the bodies of the kinds it uses, not of every kind.
 type kindIndex struct {
-	byName map[Kind]*kindUnit
+	byName map[Kind]*Unit
 	names  []string // kinds and their aliases, in unit order
 	// accepts are the keys of each kind besides the common ones.
 	accepts map[Kind]func() map[string]bool
 }
 
 var kindsIndex = sync.OnceValue(func() *kindIndex {
-	ix := &kindIndex{byName: map[Kind]*kindUnit{}, accepts: map[Kind]func() map[string]bool{}}
-	for _, u := range kindUnits {
-		ix.names = append(ix.names, string(u.kind))
-		ix.byName[u.kind] = u
-		for _, a := range u.aliases {
+	ix := &kindIndex{byName: map[Kind]*Unit{}, accepts: map[Kind]func() map[string]bool{}}
+	for _, u := range units() {
+		ix.names = append(ix.names, string(u.Kind))
+		ix.byName[u.Kind] = u
+		for _, a := range u.Aliases {
 			ix.names = append(ix.names, string(a))
 			ix.byName[a] = u
 		}
-		ix.accepts[u.kind] = sync.OnceValue(func() map[string]bool {
+		ix.accepts[u.Kind] = sync.OnceValue(func() map[string]bool {
 			set := map[string]bool{}
 			for _, k := range ownKeys(u) {
 				set[k] = true
 			}
-			if u.model {
-				for _, k := range ownKeys(&agentKind) {
+			if b := ix.byName[u.Borrows]; b != nil {
+				for _, k := range ownKeys(b) {
 					set[k] = true
 				}
 			}
@@ -89,10 +161,10 @@ var commonKeys = sync.OnceValue(func() map[string]bool {
 
 // ownKeys are the keys a unit adds to the common ones: its body's and
 // the other kinds' it accepts too.
-func ownKeys(u *kindUnit) []string {
-	own := slices.Clone(u.also)
-	if u.body != nil {
-		own = append(own, fieldsOf(u.body).keys...)
+func ownKeys(u *Unit) []string {
+	own := slices.Clone(u.Also)
+	if u.Body != nil {
+		own = append(own, fieldsOf(u.Body).keys...)
 	}
 	return own
 }
@@ -101,9 +173,9 @@ func ownKeys(u *kindUnit) []string {
 // the wrong kind.
 var keyOwners = sync.OnceValue(func() map[string][]string {
 	owners := map[string][]string{}
-	for _, u := range kindUnits {
+	for _, u := range units() {
 		for _, k := range ownKeys(u) {
-			owners[k] = append(owners[k], string(u.kind))
+			owners[k] = append(owners[k], string(u.Kind))
 		}
 	}
 	return owners
@@ -115,13 +187,13 @@ func kindOf(t string) (Kind, bool) {
 		return KindAgent, true
 	}
 	if u := kindsIndex().byName[Kind(t)]; u != nil {
-		return u.kind, true
+		return u.Kind, true
 	}
 	return "", false
 }
 
 // unitOf is the unit of a normalised kind, or nil.
-func unitOf(k Kind) *kindUnit { return kindsIndex().byName[k] }
+func unitOf(k Kind) *Unit { return kindsIndex().byName[k] }
 
 // Kinds lists the valid step types, for messages and the schema.
 func Kinds() []string { return slices.Clone(kindsIndex().names) }
@@ -144,7 +216,7 @@ func fieldOwners(f string) []string { return keyOwners()[f] }
 func modelOnly(f string) bool {
 	owners := fieldOwners(f)
 	for _, o := range owners {
-		if !unitOf(Kind(o)).models {
+		if !unitOf(Kind(o)).Models {
 			return false
 		}
 	}
@@ -157,13 +229,13 @@ func modelOnly(f string) bool {
 // models through steps of their own (merge, debate, loop) keep theirs.
 func (k Kind) Conversational() bool {
 	u := unitOf(k)
-	return u != nil && u.model
+	return u != nil && u.Conversational
 }
 
 // runsModel reports whether steps of kind k call models.
 func runsModel(k Kind) bool {
 	u := unitOf(k)
-	return u != nil && (u.models || u.model)
+	return u != nil && (u.Models || u.Conversational)
 }
 
 // reportUnknownKind names a step kind that does not exist, with the

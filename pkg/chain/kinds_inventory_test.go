@@ -69,18 +69,18 @@ func kindsInventory(t *testing.T) []byte {
 
 	byList := map[string]string{} // a did-you-mean list → its name
 	var lists []string
-	for _, u := range kindUnits {
-		fmt.Fprintf(&b, "\nkind %s\n", u.kind)
+	for _, u := range Units() {
+		fmt.Fprintf(&b, "\nkind %s\n", u.Kind)
 		var names []string
-		for _, a := range u.aliases {
+		for _, a := range u.Aliases {
 			names = append(names, string(a))
 		}
 		line("  aliases", names)
-		line("  keys", slices.Sorted(maps.Keys(kindsIndex().accepts[u.kind]())))
-		line("  ignored keys", slices.Sorted(slices.Values(u.ignored)))
+		line("  keys", slices.Sorted(maps.Keys(kindsIndex().accepts[u.Kind]())))
+		line("  ignored keys", slices.Sorted(slices.Values(u.Ignored)))
 		fmt.Fprintf(&b, "  deterministic: %v\n  conversational: %v\n  runs a model: %v\n",
-			u.kind.Deterministic(), u.kind.Conversational(), runsModel(u.kind))
-		dym := didYouMeanOf(t, u.kind)
+			u.Kind.Deterministic(), u.Kind.Conversational(), runsModel(u.Kind))
+		dym := didYouMeanOf(t, u.Kind)
 		name, seen := byList[dym]
 		if !seen {
 			name = fmt.Sprintf("L%d", len(lists)+1)

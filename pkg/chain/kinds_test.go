@@ -74,18 +74,18 @@ func TestKindsAreDerived(t *testing.T) {
 	}
 	// every key of a kind's body is a key of Step, so the decoder reads it
 	all := fieldsOf(reflect.TypeFor[Step]())
-	for _, u := range kindUnits {
-		for _, k := range u.also {
+	for _, u := range Units() {
+		for _, k := range u.Also {
 			if all.byKey[k] == nil {
-				t.Errorf("%s accepts %s, which no body declares", u.kind, k)
+				t.Errorf("%s accepts %s, which no body declares", u.Kind, k)
 			}
 		}
-		if u.body == nil {
+		if u.Body == nil {
 			continue
 		}
-		for _, f := range fieldsOf(u.body).list {
+		for _, f := range fieldsOf(u.Body).list {
 			if all.byKey[f.key] == nil {
-				t.Errorf("%s body field %s is not embedded in Step", u.kind, f.key)
+				t.Errorf("%s body field %s is not embedded in Step", u.Kind, f.key)
 			}
 		}
 	}

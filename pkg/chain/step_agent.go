@@ -29,24 +29,27 @@ type AgentFields struct {
 	Completion *Completion `yaml:"completion" doc:"completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output."`
 }
 
-var agentKind = kindUnit{
-	kind:    KindAgent,
-	model:   true,
-	body:    reflect.TypeFor[AgentFields](),
-	also:    []string{"cwd"},
-	models:  true,
-	check:   checkAgent,
-	compile: compileAgent,
+func init() {
+	Register(Unit{
+		Kind:           KindAgent,
+		Order:          10,
+		Conversational: true,
+		Body:           reflect.TypeFor[AgentFields](),
+		Also:           []string{"cwd"},
+		Models:         true,
+		Check:          checkAgent,
+		Compile:        compileAgent,
+	})
 }
 
-func checkAgent(v *validator, s *Step) {
+func checkAgent(v Checker, s *Step) {
 	if s.Prompt == "" {
-		v.d.errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
+		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
 	}
 	if len(s.Tools) > 0 && s.Cache != nil && s.Cache.Enabled {
 		// a cached answer would skip the tool calls: stale reads, and
 		// writes that never happen
-		v.d.errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.subject())
+		v.Errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.subject())
 	}
 }
 
@@ -69,17 +72,17 @@ func (v *validator) modelFields(s *Step) {
 	}
 }
 
-func compileAgent(v *validator, s *Step, c *Compiled) {
-	c.Prompt = v.template(s, "prompt", s.Prompt)
-	c.System = v.template(s, "system", s.System)
-	c.Cwd = v.template(s, "cwd", s.Cwd)
+func compileAgent(v Checker, s *Step, c *Compiled) {
+	c.Prompt = v.Template(s, "prompt", s.Prompt)
+	c.System = v.Template(s, "system", s.System)
+	c.Cwd = v.Template(s, "cwd", s.Cwd)
 	for dep := range s.ContextStrategy {
 		switch {
-		case slices.Contains(s.DependsOn, dep) || v.produce[dep] != nil && slices.Contains(s.DependsOn, v.produce[dep].ID):
-		case v.c.occ:
-			v.d.warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as OCC accepts it (it applies if the prompt reads that name)", s.subject(), dep)
+		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
+		case v.Chain().OCC():
+			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as OCC accepts it (it applies if the prompt reads that name)", s.subject(), dep)
 		default:
-			v.d.errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
+			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
 		}
 	}
 }

@@ -22,35 +22,32 @@ func (s *Step) WithField() string {
 	return s.withKey
 }
 
-var callKind = kindUnit{
-	kind: KindChain,
-	body: reflect.TypeFor[CallFields](),
-	check: func(v *validator, s *Step) {
-		if s.Chain == "" {
-			v.d.errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
-		}
-	},
-	compile: func(v *validator, s *Step, c *Compiled) {
-		c.With = v.templates(s, "with", s.With)
-	},
+func init() {
+	Register(Unit{
+		Kind:    KindChain,
+		Order:   70,
+		Body:    reflect.TypeFor[CallFields](),
+		Check:   checkCall,
+		Compile: compileCall,
+	})
 }
 
-// A pipeline entry's summarize_output: true asks a model (the run's) for
-// the summary it passes on: its model step is made and compiled with the
-// step (set here: the kinds' table cannot refer to itself).
-func init() {
-	check, compile := callKind.check, callKind.compile
-	callKind.check = func(v *validator, s *Step) {
-		check(v, s)
-		if s.pipeSummary.summarize {
-			s.modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
-			s.modelStep.locals = PipeSummaryLocals
-		}
+// checkCall checks a chain step. A pipeline entry's summarize_output:
+// true asks a model (the run's) for the summary it passes on: its model
+// step is made and compiled with the step.
+func checkCall(v Checker, s *Step) {
+	if s.Chain == "" {
+		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
 	}
-	callKind.compile = func(v *validator, s *Step, c *Compiled) {
-		compile(v, s, c)
-		if s.modelStep != nil {
-			v.compile(s.modelStep)
-		}
+	if s.pipeSummary.summarize {
+		s.modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
+		s.modelStep.locals = PipeSummaryLocals
+	}
+}
+
+func compileCall(v Checker, s *Step, c *Compiled) {
+	c.With = v.Templates(s, "with", s.With)
+	if s.modelStep != nil {
+		v.Compile(s.modelStep)
 	}
 }

@@ -20,16 +20,19 @@ type CLIFields struct {
 	TreatNonZeroAsFailure *bool `yaml:"treatNonZeroAsFailure" doc:"false: a nonzero exit is a value, not a failure (a transition's output reads it as $.output.exitCode). Default true."`
 }
 
-var cliKind = kindUnit{
-	kind:    KindCLI,
-	aliases: []Kind{KindShell},
-	body:    reflect.TypeFor[CLIFields](),
-	also:    []string{"connection", keyField},
-	check:   checkCLI,
-	compile: compileCLI,
+func init() {
+	Register(Unit{
+		Kind:    KindCLI,
+		Order:   20,
+		Aliases: []Kind{KindShell},
+		Body:    reflect.TypeFor[CLIFields](),
+		Also:    []string{"connection", keyField},
+		Check:   checkCLI,
+		Compile: compileCLI,
+	})
 }
 
-func checkCLI(v *validator, s *Step) {
+func checkCLI(v Checker, s *Step) {
 	if s.Connection != "" {
 		useConnection(v, s)
 		if s.Command == "" && s.Run == "" {
@@ -38,13 +41,13 @@ func checkCLI(v *validator, s *Step) {
 	}
 	switch {
 	case s.Command == "" && s.Run == "":
-		v.d.errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
+		v.Errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
 	case s.Command != "" && s.Run != "":
-		v.d.errorf(s.At("run"), "%s: set command or run, not both", s.subject())
+		v.Errorf(s.At("run"), "%s: set command or run, not both", s.subject())
 	case s.Run != "" && len(s.Args) > 0:
-		v.d.errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
+		v.Errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
 	case s.Command != "" && len(s.Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.Command), " \t"):
-		v.d.errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.Command)
+		v.Errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.Command)
 	}
 }
 
@@ -52,13 +55,13 @@ func checkCLI(v *validator, s *Step) {
 // names (mcp-flowgate): the connection's command, its args before the
 // step's, its env under the step's, its workingDirectory unless the step
 // sets cwd.
-func useConnection(v *validator, s *Step) {
-	c := v.connection(s, ConnCLI)
+func useConnection(v Checker, s *Step) {
+	c := v.Connection(s, ConnCLI)
 	if c == nil {
 		return
 	}
 	if s.Command != "" || s.Run != "" {
-		v.d.errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.Connection)
+		v.Errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.Connection)
 		return
 	}
 	s.Command = c.Command
@@ -73,14 +76,14 @@ func useConnection(v *validator, s *Step) {
 	}
 }
 
-func compileCLI(v *validator, s *Step, c *Compiled) {
-	c.Command = v.template(s, "command", s.Command)
-	c.Run = v.shellScript(s, "run", s.Run)
-	c.Cwd = v.template(s, "cwd", s.Cwd)
+func compileCLI(v Checker, s *Step, c *Compiled) {
+	c.Command = v.Template(s, "command", s.Command)
+	c.Run = v.ShellScript(s, "run", s.Run)
+	c.Cwd = v.Template(s, "cwd", s.Cwd)
 	for _, a := range s.Args {
-		c.Args = append(c.Args, v.arg(s, "args", a))
+		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.envArgs(s)
+	c.Env = v.EnvArgs(s)
 }
 
 // shellScript compiles a run: script and refuses every reference that a

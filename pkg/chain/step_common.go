@@ -26,7 +26,7 @@ func (v *validator) kindFields(s *Step) {
 		if f == keyField && v.keySentNowhere(s) {
 			continue
 		}
-		if u := unitOf(s.Kind); u != nil && slices.Contains(u.ignored, f) {
+		if u := unitOf(s.Kind); u != nil && slices.Contains(u.Ignored, f) {
 			v.d.warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.subject(), f, s.Kind)
 			continue
 		}
@@ -36,8 +36,8 @@ func (v *validator) kindFields(s *Step) {
 		}
 		v.d.errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
 	}
-	if u := unitOf(s.Kind); u != nil && u.check != nil && len(s.meant) == 0 {
-		u.check(v, s)
+	if u := unitOf(s.Kind); u != nil && u.Check != nil && len(s.meant) == 0 {
+		u.Check(Checker{v}, s)
 	}
 	if fieldAllowed(s.Kind, keyField) {
 		v.checkKey(s)
@@ -196,8 +196,8 @@ func (v *validator) compile(s *Step) {
 	if s.ForEach != "" {
 		v.forEach(s)
 	}
-	if u := unitOf(s.Kind); u != nil && u.compile != nil {
-		u.compile(v, s, c)
+	if u := unitOf(s.Kind); u != nil && u.Compile != nil {
+		u.Compile(Checker{v}, s, c)
 	}
 	if fieldAllowed(s.Kind, keyField) {
 		v.compileKey(s, c)

@@ -45,62 +45,66 @@ var onFailValues = []string{OnFailContinue, OnFailSkip, OnFailError, OnFailRetry
 
 // evaluatorKind asks a model (it takes every field of an agent step) to
 // judge input_var against criteria; its output is PASS or FAIL.
-var evaluatorKind = kindUnit{
-	kind:  KindEvaluator,
-	body:  reflect.TypeFor[EvaluatorFields](),
-	also:  []string{"input_var"},
-	model: true,
-	check: func(v *validator, s *Step) {
-		who := s.subject()
-		if s.InputVar == "" {
-			v.d.errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
-		}
-		if strings.TrimSpace(s.Criteria) == "" && strings.TrimSpace(s.Prompt) == "" {
-			v.d.errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
-		}
-		if s.OnFail != "" && !slices.Contains(onFailValues, s.OnFail) {
-			v.d.errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.OnFail, orList(onFailValues))
-		}
-		if t := s.EvalThreshold; t != nil && !s.EvalScoring {
-			v.d.errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
-		} else if t != nil && (*t < 0 || *t > 10) {
-			v.d.errorf(s.At("eval_threshold"), "%s: eval_threshold %v is not a score from 0 to 10", who, *t)
-		}
-		if s.MaxRetries != nil && (*s.MaxRetries < 0 || *s.MaxRetries > MaxRetryAttempts) {
-			v.d.errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, MaxRetryAttempts)
-		}
-		switch {
-		case s.OnFail == OnFailRetry && s.RetryTarget == "":
-			v.d.errorf(s.At("on_fail"), "%s: on_fail: retry needs retry_target: the step to run again with the evaluation", who)
-		case s.RetryTarget != "" && s.OnFail != OnFailRetry:
-			v.d.errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.OnFail)
-		}
-	},
-	compile: func(v *validator, s *Step, c *Compiled) {
-		v.template(s, "prompt", s.Prompt)
-		v.template(s, "criteria", s.Criteria)
-		c.System = v.template(s, "system", s.System)
-		c.Cwd = v.template(s, "cwd", s.Cwd)
-		if s.InputVar != "" {
-			if !IsIdentifier(s.InputVar) {
-				v.d.errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar)
+func init() {
+	Register(Unit{
+		Kind:           KindEvaluator,
+		Order:          140,
+		Body:           reflect.TypeFor[EvaluatorFields](),
+		Also:           []string{"input_var"},
+		Borrows:        KindAgent,
+		Conversational: true,
+		Check: func(v Checker, s *Step) {
+			who := s.subject()
+			if s.InputVar == "" {
+				v.Errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
+			}
+			if strings.TrimSpace(s.Criteria) == "" && strings.TrimSpace(s.Prompt) == "" {
+				v.Errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
+			}
+			if s.OnFail != "" && !slices.Contains(onFailValues, s.OnFail) {
+				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.OnFail, orList(onFailValues))
+			}
+			if t := s.EvalThreshold; t != nil && !s.EvalScoring {
+				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
+			} else if t != nil && (*t < 0 || *t > 10) {
+				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold %v is not a score from 0 to 10", who, *t)
+			}
+			if s.MaxRetries != nil && (*s.MaxRetries < 0 || *s.MaxRetries > MaxRetryAttempts) {
+				v.Errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, MaxRetryAttempts)
+			}
+			switch {
+			case s.OnFail == OnFailRetry && s.RetryTarget == "":
+				v.Errorf(s.At("on_fail"), "%s: on_fail: retry needs retry_target: the step to run again with the evaluation", who)
+			case s.RetryTarget != "" && s.OnFail != OnFailRetry:
+				v.Errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.OnFail)
+			}
+		},
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			v.Template(s, "prompt", s.Prompt)
+			v.Template(s, "criteria", s.Criteria)
+			c.System = v.Template(s, "system", s.System)
+			c.Cwd = v.Template(s, "cwd", s.Cwd)
+			if s.InputVar != "" {
+				if !IsIdentifier(s.InputVar) {
+					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar)
+					return
+				}
+				v.Template(s, "input_var", "{"+s.InputVar+"}")
+			}
+			c.Prompt = ParseTemplate(EvaluationPrompt(s))
+			if s.RetryTarget == "" {
 				return
 			}
-			v.template(s, "input_var", "{"+s.InputVar+"}")
-		}
-		c.Prompt = ParseTemplate(EvaluationPrompt(s))
-		if s.RetryTarget == "" {
-			return
-		}
-		switch {
-		case v.g == nil || s.owner != "":
-			v.d.errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
-		case v.c.byID[s.RetryTarget] == nil:
-			v.d.errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.RetryTarget, didYouMean(s.RetryTarget, v.c.stepIDs()))
-		case !v.g.DependsOn(s.ID, s.RetryTarget):
-			v.d.errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.RetryTarget)
-		}
-	},
+			switch {
+			case v.Graph() == nil || s.owner != "":
+				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
+			case v.Chain().Step(s.RetryTarget) == nil:
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.RetryTarget, didYouMean(s.RetryTarget, v.Chain().stepIDs()))
+			case !v.Graph().DependsOn(s.ID, s.RetryTarget):
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.RetryTarget)
+			}
+		},
+	})
 }
 
 // EvaluationPrompt is the text an evaluator step sends its model, as a

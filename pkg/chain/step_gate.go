@@ -29,28 +29,31 @@ var onTimeoutValues = []string{GateReject, gateError, GateApprove, GateSkip}
 
 // gateKind pauses a DAG chain's run (exit 3) until resume --take approve
 // or reject decides it; its prompt is the question.
-var gateKind = kindUnit{
-	kind: KindGate,
-	body: reflect.TypeFor[GateFields](),
-	also: []string{"prompt"},
-	check: func(v *validator, s *Step) {
-		if s.OnTimeout != "" && !slices.Contains(onTimeoutValues, s.OnTimeout) {
-			v.d.errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.OnTimeout, orList(onTimeoutValues))
-		}
-		if s.TimeoutHours < 0 || s.TimeoutHours > math.MaxInt64/float64(time.Hour) {
-			v.d.errorf(s.At("timeout_hours"), "%s: timeout_hours must be a positive number of hours", s.subject())
-		}
-		if s.OnTimeout != "" && s.TimeoutHours == 0 {
-			v.d.errorf(s.At("on_timeout"), "%s: on_timeout needs timeout_hours: how long the gate waits before it applies", s.subject())
-		}
-	},
-	compile: func(v *validator, s *Step, c *Compiled) {
-		if v.g == nil || s.owner != "" {
-			v.d.errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
-		}
-		c.Prompt = v.template(s, "prompt", s.Prompt)
-		c.AutoApprove = v.expression(s, "gate_auto_approve_if", s.AutoApproveIf, false, true)
-	},
+func init() {
+	Register(Unit{
+		Kind:  KindGate,
+		Order: 150,
+		Body:  reflect.TypeFor[GateFields](),
+		Also:  []string{"prompt"},
+		Check: func(v Checker, s *Step) {
+			if s.OnTimeout != "" && !slices.Contains(onTimeoutValues, s.OnTimeout) {
+				v.Errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.OnTimeout, orList(onTimeoutValues))
+			}
+			if s.TimeoutHours < 0 || s.TimeoutHours > math.MaxInt64/float64(time.Hour) {
+				v.Errorf(s.At("timeout_hours"), "%s: timeout_hours must be a positive number of hours", s.subject())
+			}
+			if s.OnTimeout != "" && s.TimeoutHours == 0 {
+				v.Errorf(s.At("on_timeout"), "%s: on_timeout needs timeout_hours: how long the gate waits before it applies", s.subject())
+			}
+		},
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			if v.Graph() == nil || s.owner != "" {
+				v.Errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
+			}
+			c.Prompt = v.Template(s, "prompt", s.Prompt)
+			c.AutoApprove = v.Expression(s, "gate_auto_approve_if", s.AutoApproveIf, false, true)
+		},
+	})
 }
 
 // GateTimeout is how long a gate waits before on_timeout applies; 0 when

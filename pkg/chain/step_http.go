@@ -25,58 +25,50 @@ type HTTPFields struct {
 	BodyData any `yaml:"-"`
 }
 
-var httpKind = kindUnit{
-	kind:    KindHTTP,
-	aliases: []Kind{KindREST},
-	body:    reflect.TypeFor[HTTPFields](),
-	also:    []string{"path", keyField},
-	check:   checkHTTP,
-	compile: compileHTTP,
+func init() {
+	Register(Unit{
+		Kind:    KindHTTP,
+		Order:   30,
+		Aliases: []Kind{KindREST},
+		Body:    reflect.TypeFor[HTTPFields](),
+		Also:    []string{"path", keyField},
+		Check:   checkHTTP,
+		Compile: compileHTTP,
+	})
 }
 
-func checkHTTP(v *validator, s *Step) {
+func checkHTTP(v Checker, s *Step) {
 	switch {
 	case s.Connection != "":
 		if s.URL != "" {
-			v.d.errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
+			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
 		}
-		v.connection(s, ConnREST)
+		v.Connection(s, ConnREST)
 	case s.URL == "" && s.Path != "":
-		v.d.errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
+		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
 	case s.URL == "":
-		v.d.errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
+		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
 	}
 	if s.Method != "" {
 		m := strings.ToUpper(s.Method)
 		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
-			v.d.errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.Method)
+			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.Method)
 		}
 		s.Method = m
 	}
 }
 
-func compileHTTP(v *validator, s *Step, c *Compiled) {
-	c.URL = v.template(s, "url", s.URL)
-	c.Body = v.template(s, "body", s.Body)
-	c.Headers = v.templates(s, "headers", s.Headers)
+func compileHTTP(v Checker, s *Step, c *Compiled) {
+	c.URL = v.Template(s, "url", s.URL)
+	c.Body = v.Template(s, "body", s.Body)
+	c.Headers = v.Templates(s, "headers", s.Headers)
 	if s.BodyData != nil {
-		c.BodyJSON = v.mapped(s, "body", s.BodyData)
+		c.BodyJSON = v.Mapped(s, "body", s.BodyData)
 	}
 	if len(s.Query) > 0 {
 		c.Query = map[string]*Mapped{}
 		for k, q := range s.Query {
-			c.Query[k] = v.mapped(s, "query", q)
+			c.Query[k] = v.Mapped(s, "query", q)
 		}
 	}
-}
-
-// mapped compiles a value whose $.-texts are read when the step runs,
-// reporting a bad path at the field.
-func (v *validator) mapped(s *Step, field string, value any) *Mapped {
-	m, err := compileMapped(value, s.fanned)
-	if err != nil {
-		v.d.errorf(s.At(field), "%s: %s: %v", s.subject(), field, err)
-		return nil
-	}
-	return m
 }

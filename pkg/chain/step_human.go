@@ -15,11 +15,14 @@ type HumanFields struct {
 // leads to, where a person takes a transition (chainrun approvals lists
 // those runs). The DAG engine cannot run it, which `chainrun validate`
 // warns about; its prompt is the question.
-var humanKind = kindUnit{
-	kind: KindHuman,
-	body: reflect.TypeFor[HumanFields](),
-	also: []string{"prompt"},
-	compile: func(v *validator, s *Step, c *Compiled) {
-		c.Prompt = v.template(s, "prompt", s.Prompt)
-	},
+func init() {
+	Register(Unit{
+		Kind:  KindHuman,
+		Order: 60,
+		Body:  reflect.TypeFor[HumanFields](),
+		Also:  []string{"prompt"},
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			c.Prompt = v.Template(s, "prompt", s.Prompt)
+		},
+	})
 }

@@ -52,7 +52,7 @@ func (v *validator) keySentNowhere(s *Step) bool {
 // works out its own from the same run, transition and count, as
 // mcp-flowgate's pipeline does, so two with true (or the same text)
 // send the same, and a receiver that de-duplicates drops the second.
-func (v *validator) pipelineKeys(s *Step) {
+func (v Checker) pipelineKeys(s *Step) {
 	first := map[any]int{}
 	for i, b := range s.Steps {
 		k := b.IdempotencyKey
@@ -65,7 +65,7 @@ func (v *validator) pipelineKeys(s *Step) {
 			continue
 		}
 		if j, seen := first[k]; seen {
-			v.d.warnf(b.At(keyField), "%s: steps %d and %d send the same idempotencyKey, as in mcp-flowgate: a receiver that de-duplicates takes the second for a repeat of the first; give each a text of its own", s.subject(), j+1, i+1)
+			v.Warnf(b.At(keyField), "%s: steps %d and %d send the same idempotencyKey, as in mcp-flowgate: a receiver that de-duplicates takes the second for a repeat of the first; give each a text of its own", s.subject(), j+1, i+1)
 			continue
 		}
 		first[k] = i

@@ -28,18 +28,16 @@ var LoopLocals = []string{"item", "item_index", "loop_total"}
 // failed item.
 const LoopOnContinue = "continue"
 
-var loopKind = kindUnit{
-	kind:   KindLoop,
-	body:   reflect.TypeFor[LoopFields](),
-	also:   []string{"prompt", "model", "tools"},
-	models: true,
-}
-
-// A loop's checks judge its template by its kind, which the kind table
-// (holding this unit) knows: tied here, after the table.
 func init() {
-	loopKind.check = checkLoop
-	loopKind.compile = compileLoop
+	Register(Unit{
+		Kind:    KindLoop,
+		Order:   160,
+		Body:    reflect.TypeFor[LoopFields](),
+		Also:    []string{"prompt", "model", "tools"},
+		Models:  true,
+		Check:   checkLoop,
+		Compile: compileLoop,
+	})
 }
 
 // decodeStepTemplate reads a loop's step_template: a step.
@@ -51,21 +49,21 @@ func decodeStepTemplate(d *diags, s *Step, v *yaml.Node, prefix string) {
 	s.StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")
 }
 
-func checkLoop(v *validator, s *Step) {
+func checkLoop(v Checker, s *Step) {
 	switch {
 	case s.ItemsVar == "" && s.ItemsStatic == nil:
-		v.d.errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
+		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
 	case s.ItemsStatic != nil && s.ItemsVar != "":
-		v.d.warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
+		v.Warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
 	}
 	if _, set := s.FieldPos["max_parallel"]; set && s.MaxParallel < 1 {
-		v.d.errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
+		v.Errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
 	}
 	if s.LoopOnError != "" && s.LoopOnError != "abort" && s.LoopOnError != LoopOnContinue {
-		v.d.errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.LoopOnError)
+		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.LoopOnError)
 	}
 	if s.ForEach != "" {
-		v.d.errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
+		v.Errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
 	}
 	t := s.StepTemplate
 	if t == nil && s.Prompt != "" {
@@ -74,7 +72,7 @@ func checkLoop(v *validator, s *Step) {
 		s.StepTemplate = t
 	}
 	if t == nil {
-		v.d.errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.subject())
+		v.Errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.subject())
 		return
 	}
 	if t.Type == "" {
@@ -95,24 +93,24 @@ func checkLoop(v *validator, s *Step) {
 	v.nested(s, t, s.subject()+" step_template", s.ID+"[*]")
 }
 
-func compileLoop(v *validator, s *Step, c *Compiled) {
+func compileLoop(v Checker, s *Step, c *Compiled) {
 	if s.ItemsStatic == nil && s.ItemsVar != "" {
 		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(s.ItemsVar), "{}"))
 		r, ok := ParseRef(name)
 		if !ok {
-			v.d.errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
+			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
 		} else {
-			v.ref(s, "items_var", r)
+			v.Ref(s, "items_var", r)
 			c.ForEach = ParseTemplate(r.Raw)
 		}
 	}
 	if s.LoopUntil != "" {
 		s.locals = []string{"loop_result"}
-		c.LoopUntil = v.expression(s, "loop_until", s.LoopUntil, false, true)
+		c.LoopUntil = v.Expression(s, "loop_until", s.LoopUntil, false, true)
 		s.locals = nil
 	}
 	if t := s.StepTemplate; t != nil && t.Kind != "" {
-		v.compile(t)
+		v.Compile(t)
 	}
 }
 
@@ -129,14 +127,14 @@ func ParseRef(name string) (Ref, bool) {
 // nested checks a step written inside another (a loop's step_template, a
 // merge's or a debate's model calls), named label in messages and id in
 // events.
-func (v *validator) nested(parent, n *Step, label, id string) {
+func (v Checker) nested(parent, n *Step, label, id string) {
 	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
 	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
 		if _, set := n.FieldPos[f]; set {
-			v.d.errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.subject())
+			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.subject())
 		}
 	}
-	v.stepKind(n, label)
+	v.StepKind(n, label)
 	for i, fb := range n.Fallbacks {
 		v.nested(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
 	}

@@ -36,34 +36,37 @@ type MCPArg struct {
 	Mapped   *Mapped
 }
 
-var mcpKind = kindUnit{
-	kind:    KindMCP,
-	body:    reflect.TypeFor[MCPFields](),
-	also:    []string{"connection", keyField},
-	check:   checkMCP,
-	compile: compileMCP,
+func init() {
+	Register(Unit{
+		Kind:    KindMCP,
+		Order:   220,
+		Body:    reflect.TypeFor[MCPFields](),
+		Also:    []string{"connection", keyField},
+		Check:   checkMCP,
+		Compile: compileMCP,
+	})
 }
 
-func checkMCP(v *validator, s *Step) {
+func checkMCP(v Checker, s *Step) {
 	if s.Tool == "" && s.owner == "" {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)
-		v.d.errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
+		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
 	}
 	if s.Connection == "" {
-		v.d.errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
+		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
 	} else {
-		v.connection(s, ConnMCP)
+		v.Connection(s, ConnMCP)
 	}
 	switch s.OnToolError {
 	case "", ToolErrorFail, ToolErrorOutput:
 	default:
-		v.d.errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.OnToolError)
+		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.OnToolError)
 	}
 	if s.Map != nil {
 		if s.Arguments != nil {
-			v.d.errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
+			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
 		}
 		s.Arguments = s.Map
 		if s.FieldPos == nil {
@@ -74,13 +77,13 @@ func checkMCP(v *validator, s *Step) {
 	switch NormalizeYAML(s.Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
-		v.d.errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
 	default:
-		v.d.errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.subject())
 	}
 }
 
-func compileMCP(v *validator, s *Step, c *Compiled) {
+func compileMCP(v Checker, s *Step, c *Compiled) {
 	args, ok := NormalizeYAML(s.Arguments).(map[string]any)
 	if !ok {
 		return
@@ -94,9 +97,9 @@ func compileMCP(v *validator, s *Step, c *Compiled) {
 	for _, k := range names {
 		field := "arguments." + k
 		if text, ok := args[k].(string); ok && !strings.HasPrefix(text, "$.") && !strings.HasPrefix(text, "$[") {
-			c.ToolArgs[k] = MCPArg{Template: v.template(s, "arguments", text)}
+			c.ToolArgs[k] = MCPArg{Template: v.Template(s, "arguments", text)}
 			continue
 		}
-		c.ToolArgs[k] = MCPArg{Mapped: v.mapped(s, field, args[k])}
+		c.ToolArgs[k] = MCPArg{Mapped: v.Mapped(s, field, args[k])}
 	}
 }

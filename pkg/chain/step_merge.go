@@ -53,23 +53,23 @@ func (s *Step) MergeStrategy() string {
 	return s.Strategy
 }
 
-var mergeKind = kindUnit{
-	kind: KindMerge,
-	body: reflect.TypeFor[MergeFields](),
-	// the agent fields configure the model of llm_summarize and pick_best
-	also:   modelKeys,
-	models: true,
-}
-
 func init() {
-	mergeKind.check = checkMerge
-	mergeKind.compile = compileMerge
+	Register(Unit{
+		Kind:  KindMerge,
+		Order: 170,
+		Body:  reflect.TypeFor[MergeFields](),
+		// the agent fields configure the model of llm_summarize and pick_best
+		Also:    modelKeys,
+		Models:  true,
+		Check:   checkMerge,
+		Compile: compileMerge,
+	})
 }
 
-func checkMerge(v *validator, s *Step) {
+func checkMerge(v Checker, s *Step) {
 	s.inputNames = v.inputList(s, "a merge step")
 	if s.Strategy != "" && !slices.Contains(mergeStrategies, s.Strategy) {
-		v.d.errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Strategy, didYouMean(s.Strategy, mergeStrategies))
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Strategy, didYouMean(s.Strategy, mergeStrategies))
 	}
 	st := s.MergeStrategy()
 	if st != MergeLLMSummarize && st != MergePickBest {
@@ -102,7 +102,7 @@ func checkMerge(v *validator, s *Step) {
 
 // modelStep makes the agent step that asks a merge's or a debate's
 // question: the step's own agent fields, with prompt as its prompt.
-func (v *validator) modelStep(s *Step, prompt string) *Step {
+func (v Checker) modelStep(s *Step, prompt string) *Step {
 	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS}, AgentFields: s.AgentFields,
 		Pos: s.Pos, FieldPos: map[string]Pos{"type": s.Pos}}
 	m.Prompt = prompt
@@ -117,17 +117,17 @@ func (v *validator) modelStep(s *Step, prompt string) *Step {
 }
 
 // inputList reads a step's inputs as a non-empty list of variable names.
-func (v *validator) inputList(s *Step, what string) []string {
+func (v Checker) inputList(s *Step, what string) []string {
 	list, ok := s.Inputs.([]any)
 	if !ok || len(list) == 0 {
-		v.d.errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
+		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
 		return nil
 	}
 	var names []string
 	for _, e := range list {
 		name, isText := e.(string)
 		if _, ok := ParseRef(name); !isText || !ok {
-			v.d.errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
+			v.Errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
 			continue
 		}
 		names = append(names, name)
@@ -135,19 +135,19 @@ func (v *validator) inputList(s *Step, what string) []string {
 	return names
 }
 
-func compileMerge(v *validator, s *Step, c *Compiled) {
+func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
 	for _, name := range s.inputNames {
 		r, _ := ParseRef(name)
-		if why := v.namesNothing(s, &r); v.c.occ && why != "" {
+		if why := v.NamesNothing(s, &r); v.Chain().OCC() && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
-			v.d.warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as OCC's merge reads it (%s): a likely typo, which chainrun's own format refuses",
+			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as OCC's merge reads it (%s): a likely typo, which chainrun's own format refuses",
 				s.subject(), name, why)
 			continue
 		}
-		v.ref(s, "inputs", r)
+		v.Ref(s, "inputs", r)
 	}
 	if s.modelStep != nil && s.modelStep.Kind != "" {
-		v.compile(s.modelStep)
+		v.Compile(s.modelStep)
 	}
 }

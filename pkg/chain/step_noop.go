@@ -5,4 +5,10 @@ package chain
 // if it has one), and a placeholder step in a DAG chain. Its value is
 // empty; it has no fields of its own. It takes an idempotencyKey, as
 // mcp-flowgate's executors all do, and sends it nowhere.
-var noopKind = kindUnit{kind: KindNoop, also: []string{keyField}}
+func init() {
+	Register(Unit{
+		Kind:  KindNoop,
+		Order: 80,
+		Also:  []string{keyField},
+	})
+}

@@ -56,41 +56,41 @@ func (s *Step) DebateStrategy() string {
 // DebateRounds is the step's rounds, 1 when unset.
 func (s *Step) DebateRounds() int { return max(s.Rounds, 1) }
 
-var debateKind = kindUnit{
-	kind:   KindDebate,
-	body:   reflect.TypeFor[DebateFields](),
-	also:   append([]string{"strategy"}, modelKeys...),
-	models: true,
-}
-
 func init() {
-	debateKind.check = checkDebate
-	debateKind.compile = func(v *validator, s *Step, c *Compiled) {
-		for _, d := range append(slices.Clone(s.debaters), s.modelStep) {
-			if d != nil && d.Kind != "" {
-				v.compile(d)
+	Register(Unit{
+		Kind:   KindDebate,
+		Order:  190,
+		Body:   reflect.TypeFor[DebateFields](),
+		Also:   append([]string{"strategy"}, modelKeys...),
+		Models: true,
+		Check:  checkDebate,
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			for _, d := range append(slices.Clone(s.debaters), s.modelStep) {
+				if d != nil && d.Kind != "" {
+					v.Compile(d)
+				}
 			}
-		}
-	}
+		},
+	})
 }
 
-func checkDebate(v *validator, s *Step) {
+func checkDebate(v Checker, s *Step) {
 	if len(s.Agents) < 2 {
-		v.d.errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
+		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
 	}
 	if _, set := s.FieldPos["rounds"]; set && s.Rounds < 1 {
-		v.d.errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
+		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
 	}
 	if s.Rounds > MaxDebateRounds {
-		v.d.errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Rounds, MaxDebateRounds)
+		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Rounds, MaxDebateRounds)
 	}
 	if s.Strategy != "" && !slices.Contains(debateStrategies, s.Strategy) {
-		v.d.errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))
 	}
 	s.debaters = nil
 	for i, a := range s.Agents {
 		if strings.TrimSpace(a.Prompt) == "" {
-			v.d.errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
+			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
 			continue
 		}
 		m := v.modelStep(s, a.Prompt+"{debate_others}")
@@ -136,29 +136,32 @@ func (s *Step) StatusFails(status int) bool {
 	return (status < 200 || status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus)
 }
 
-var webhookKind = kindUnit{
-	kind:    KindWebhook,
-	body:    reflect.TypeFor[WebhookFields](),
-	also:    []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
-	ignored: []string{"model"},
-	check: func(v *validator, s *Step) {
-		if s.URL == "" {
-			v.d.errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
-		}
-		s.Method = strings.ToUpper(s.Method)
-		if s.Method == "" {
-			s.Method = "POST"
-		}
-		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
-			v.d.errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
-		}
-		if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.c.occ {
-			// OCC's webhook builds no body for GET and DELETE
-			v.d.warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
-			s.Body, s.BodyData = "", nil
-		}
-	},
-	compile: compileHTTP,
+func init() {
+	Register(Unit{
+		Kind:    KindWebhook,
+		Order:   200,
+		Body:    reflect.TypeFor[WebhookFields](),
+		Also:    []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		Ignored: []string{"model"},
+		Check: func(v Checker, s *Step) {
+			if s.URL == "" {
+				v.Errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
+			}
+			s.Method = strings.ToUpper(s.Method)
+			if s.Method == "" {
+				s.Method = "POST"
+			}
+			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
+				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
+			}
+			if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.Chain().OCC() {
+				// OCC's webhook builds no body for GET and DELETE
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
+				s.Body, s.BodyData = "", nil
+			}
+		},
+		Compile: compileHTTP,
+	})
 }
 
 // BrowserFields are OCC's browser step: a model driving a web browser.
@@ -170,38 +173,44 @@ type BrowserFields struct {
 	BrowserTask string `yaml:"browser_task" doc:"browser (not supported): the task."`
 }
 
-var browserKind = kindUnit{
-	kind:   KindBrowser,
-	body:   reflect.TypeFor[BrowserFields](),
-	also:   append([]string{"url", "tools"}, modelKeys...),
-	models: true,
+func init() {
+	Register(Unit{
+		Kind:   KindBrowser,
+		Order:  210,
+		Body:   reflect.TypeFor[BrowserFields](),
+		Also:   append([]string{"url", "tools"}, modelKeys...),
+		Models: true,
+	})
 }
 
 // subchainKind is OCC's `type: subchain`, a chain step under another
 // name: chain names the chain, inputs (a mapping) are its with. It is
 // checked as written and then becomes a chain step.
-var subchainKind = kindUnit{
-	kind:    KindSubchain,
-	also:    []string{"chain", "with", "inputs", "prompt"},
-	ignored: []string{"model"},
-	check: func(v *validator, s *Step) {
-		if s.Inputs != nil {
-			m, ok := s.Inputs.(map[string]any)
-			if !ok {
-				v.d.errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
+func init() {
+	Register(Unit{
+		Kind:    KindSubchain,
+		Order:   180,
+		Also:    []string{"chain", "with", "inputs", "prompt"},
+		Ignored: []string{"model"},
+		Check: func(v Checker, s *Step) {
+			if s.Inputs != nil {
+				m, ok := s.Inputs.(map[string]any)
+				if !ok {
+					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
+				}
+				if s.With != nil {
+					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
+				}
+				s.With = map[string]string{}
+				for k, x := range m {
+					s.With[k] = textOfYAML(x)
+				}
+				s.withKey = "inputs"
 			}
-			if s.With != nil {
-				v.d.errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
-			}
-			s.With = map[string]string{}
-			for k, x := range m {
-				s.With[k] = textOfYAML(x)
-			}
-			s.withKey = "inputs"
-		}
-		s.Kind = KindChain
-		callKind.check(v, s)
-	},
+			s.Kind = KindChain
+			checkCall(v, s)
+		},
+	})
 }
 
 // textOfYAML is a YAML scalar as the text an input takes.

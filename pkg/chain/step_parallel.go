@@ -101,16 +101,14 @@ func (s *Step) RecursionDepth() int {
 	return DefaultMaxRecursionDepth
 }
 
-var parallelKind = kindUnit{
-	kind: KindParallel,
-	body: reflect.TypeFor[ParallelFields](),
-}
-
-// A parallel step's checks judge its branches by their kinds, which the
-// kind table (holding this unit) knows: tied here, after the table.
 func init() {
-	parallelKind.check = checkParallel
-	parallelKind.compile = compileParallel
+	Register(Unit{
+		Kind:    KindParallel,
+		Order:   100,
+		Body:    reflect.TypeFor[ParallelFields](),
+		Check:   checkParallel,
+		Compile: compileParallel,
+	})
 }
 
 // decodeBranches reads a parallel step's branches: a list of steps, or
@@ -154,27 +152,27 @@ func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
 	}
 }
 
-func checkParallel(v *validator, s *Step) {
+func checkParallel(v Checker, s *Step) {
 	switch {
 	case s.FanOut != nil:
 		f := s.FanOut
 		if f.ForEach == "" || f.Do == nil {
-			v.d.errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
+			v.Errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
 		}
 	case s.Branches == nil:
-		v.d.errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
+		v.Errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
 	case len(s.Branches) == 0:
-		v.d.errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
+		v.Errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
 	case len(s.Branches) >= UngovernedBranches && s.MaxConcurrency == 0:
-		v.d.errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Branches), UngovernedBranches)
+		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Branches), UngovernedBranches)
 	}
 	if s.OnBranchFailure != "" && s.OnBranchFailure != OnFailureBail && s.OnBranchFailure != OnFailureContinue {
-		v.d.errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.OnBranchFailure)
+		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.OnBranchFailure)
 	}
 	for _, f := range []string{"max_concurrency", "max_recursion_depth"} {
 		n := map[string]int{"max_concurrency": s.MaxConcurrency, "max_recursion_depth": s.MaxRecursionDepth}[f]
 		if _, set := s.FieldPos[f]; set && n < 1 {
-			v.d.errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
+			v.Errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
 		}
 	}
 	v.totalTimeout(s)
@@ -190,14 +188,14 @@ func checkParallel(v *validator, s *Step) {
 
 // branch checks a step written inside a parallel step, named label in
 // messages and id in events.
-func (v *validator) branch(parent, b *Step, label, id string) {
+func (v Checker) branch(parent, b *Step, label, id string) {
 	b.label, b.ID, b.owner, b.role, b.parent = label, id, parent.owner, parent.role, parent
 	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
 		if _, set := b.FieldPos[f]; set {
-			v.d.errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
+			v.Errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
 		}
 	}
-	v.stepKind(b, label)
+	v.StepKind(b, label)
 	for i, fb := range b.Fallbacks {
 		v.branch(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
 	}
@@ -247,10 +245,10 @@ func (c *Chain) Walk(fn func(*Step)) {
 	}
 }
 
-func compileParallel(v *validator, s *Step, c *Compiled) {
+func compileParallel(v Checker, s *Step, c *Compiled) {
 	for _, b := range s.Branches {
 		if b.Kind != "" {
-			v.compile(b)
+			v.Compile(b)
 		}
 	}
 	f := s.FanOut
@@ -261,9 +259,9 @@ func compileParallel(v *validator, s *Step, c *Compiled) {
 		m, err := interp.CompileMapped(f.ForEach, false)
 		switch {
 		case err != nil:
-			v.d.errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
+			v.Errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
 		case m.Path == nil:
-			v.d.errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.subject(), f.ForEach)
+			v.Errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.subject(), f.ForEach)
 		default:
 			f.forEach = m
 		}
@@ -272,14 +270,14 @@ func compileParallel(v *validator, s *Step, c *Compiled) {
 		f.where = v.dollarExpression(s, "branches", "branches.where", f.Where, []string{"value", "index"})
 	}
 	if f.Do != nil && f.Do.Kind != "" {
-		v.compile(f.Do)
+		v.Compile(f.Do)
 	}
 }
 
 // join compiles a parallel step's join.
-func (v *validator) join(s *Step) *Join {
+func (v Checker) join(s *Step) *Join {
 	bad := func() *Join {
-		v.d.errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
+		v.Errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
 		return nil
 	}
 	switch j := NormalizeYAML(s.Join).(type) {
@@ -300,7 +298,7 @@ func (v *validator) join(s *Step) *Join {
 				n, ok := interp.IntValue(val)
 				// percent 0 never fails by quorum (mcp-flowgate's escape hatch)
 				if !ok || n < 1 && k == JoinAtLeast || n < 0 || k == JoinPercent && n > 100 {
-					v.d.errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
+					v.Errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
 					return nil
 				}
 				if k == JoinAtLeast {
@@ -313,7 +311,7 @@ func (v *validator) join(s *Step) *Join {
 			case "aggregator":
 				agg, _ := val.(map[string]any)
 				if kind, _ := agg["kind"].(string); kind != JoinExpression {
-					v.d.errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.subject(), agg["kind"])
+					v.Errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.subject(), agg["kind"])
 					return nil
 				}
 				src, _ := agg["expr"].(string)
@@ -324,9 +322,9 @@ func (v *validator) join(s *Step) *Join {
 	return bad()
 }
 
-func (v *validator) joinExpression(s *Step, src string) *Join {
+func (v Checker) joinExpression(s *Step, src string) *Join {
 	if src == "" {
-		v.d.errorf(s.At("join"), "%s: join expression is empty", s.subject())
+		v.Errorf(s.At("join"), "%s: join expression is empty", s.subject())
 		return nil
 	}
 	e := v.dollarExpression(s, "join", "join", src, []string{"n", "ok_count", "failed_count", "cancelled_count", "branches"})
@@ -343,10 +341,10 @@ var dollarPath = lazyRegexp(`\$\.`)
 // $.value != ”) over the given names: $.name reads name. Its value counts
 // as a bare guard's (Expression.Truthy): a bare $.ok_count or $.value
 // holds when it is not zero or empty.
-func (v *validator) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
+func (v Checker) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
 	e, err := interp.CompileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
 	if err != nil {
-		v.d.errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
+		v.Errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
 		return nil
 	}
 	e.Source = src

@@ -26,17 +26,15 @@ type PipelineFields struct {
 // run's: arguments, the output of the step before.
 var PipelineLocals = []string{"arguments"}
 
-var pipelineKind = kindUnit{
-	kind: KindPipeline,
-	body: reflect.TypeFor[PipelineFields](),
-	also: []string{"total_timeout_ms"},
-}
-
-// A pipeline's checks judge its steps by their kinds, which the kind
-// table (holding this unit) knows: tied here, after the table.
 func init() {
-	pipelineKind.check = checkPipeline
-	pipelineKind.compile = compilePipeline
+	Register(Unit{
+		Kind:    KindPipeline,
+		Order:   110,
+		Body:    reflect.TypeFor[PipelineFields](),
+		Also:    []string{"total_timeout_ms"},
+		Check:   checkPipeline,
+		Compile: compilePipeline,
+	})
 }
 
 // decodePipelineSteps reads a pipeline step's steps: a list of steps,
@@ -77,15 +75,15 @@ func decodeNested(d *diags, n *yaml.Node, prefix, what string) *Step {
 	return b
 }
 
-func checkPipeline(v *validator, s *Step) {
+func checkPipeline(v Checker, s *Step) {
 	switch {
 	case s.Steps == nil:
-		v.d.errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
+		v.Errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
 	case len(s.Steps) == 0:
-		v.d.errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
+		v.Errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
 	}
 	if s.OnStepFailure != "" && s.OnStepFailure != OnFailureBail && s.OnStepFailure != OnFailureContinue {
-		v.d.errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.OnStepFailure)
+		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.OnStepFailure)
 	}
 	v.totalTimeout(s)
 	s.locals = PipelineLocals
@@ -97,19 +95,19 @@ func checkPipeline(v *validator, s *Step) {
 
 // totalTimeout checks the time limit of a whole parallel or pipeline
 // step.
-func (v *validator) totalTimeout(s *Step) {
+func (v Checker) totalTimeout(s *Step) {
 	if _, set := s.FieldPos["total_timeout_ms"]; set && s.TotalTimeoutMS < 1 {
-		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
+		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
 	}
 	if s.TotalTimeoutMS > MaxTimeoutMS {
-		v.d.errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
+		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
 	}
 }
 
-func compilePipeline(v *validator, s *Step, _ *Compiled) {
+func compilePipeline(v Checker, s *Step, _ *Compiled) {
 	for _, b := range s.Steps {
 		if b.Kind != "" {
-			v.compile(b)
+			v.Compile(b)
 		}
 	}
 }

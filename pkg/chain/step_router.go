@@ -22,45 +22,49 @@ type RouterFields struct {
 // matches its answer to a route: the route the whole answer names, else
 // the one named earliest in it, else default_route. Every step a route
 // lists must depend on the router, so that none starts before the choice.
-var routerKind = kindUnit{
-	kind:  KindRouter,
-	body:  reflect.TypeFor[RouterFields](),
-	model: true,
-	check: func(v *validator, s *Step) {
-		if s.Prompt == "" {
-			v.d.errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
-		} else {
-			checkAgent(v, s)
-		}
-		if len(s.Routes) == 0 {
-			v.d.errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
-		}
-		for name := range s.Routes {
-			if strings.TrimSpace(name) == "" {
-				v.d.errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
+func init() {
+	Register(Unit{
+		Kind:           KindRouter,
+		Order:          130,
+		Body:           reflect.TypeFor[RouterFields](),
+		Borrows:        KindAgent,
+		Conversational: true,
+		Check: func(v Checker, s *Step) {
+			if s.Prompt == "" {
+				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
+			} else {
+				checkAgent(v, s)
 			}
-		}
-		if s.DefaultRoute != "" && s.Routes[s.DefaultRoute] == nil {
-			v.d.errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.DefaultRoute, strings.Join(s.RouteNames(), ", "))
-		}
-	},
-	compile: func(v *validator, s *Step, c *Compiled) {
-		compileAgent(v, s, c)
-		if v.g == nil || s.owner != "" {
-			v.d.errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
-			return
-		}
-		for _, name := range s.RouteNames() {
-			for _, id := range s.Routes[name] {
-				switch {
-				case v.c.byID[id] == nil:
-					v.d.errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.c.stepIDs()))
-				case id == s.ID || !v.g.DependsOn(id, s.ID):
-					v.d.errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
+			if len(s.Routes) == 0 {
+				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
+			}
+			for name := range s.Routes {
+				if strings.TrimSpace(name) == "" {
+					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
 				}
 			}
-		}
-	},
+			if s.DefaultRoute != "" && s.Routes[s.DefaultRoute] == nil {
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.DefaultRoute, strings.Join(s.RouteNames(), ", "))
+			}
+		},
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			compileAgent(v, s, c)
+			if v.Graph() == nil || s.owner != "" {
+				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
+				return
+			}
+			for _, name := range s.RouteNames() {
+				for _, id := range s.Routes[name] {
+					switch {
+					case v.Chain().Step(id) == nil:
+						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
+					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
+						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
+					}
+				}
+			}
+		},
+	})
 }
 
 // RouteNames are the router's routes, sorted.

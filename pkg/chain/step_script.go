@@ -11,34 +11,37 @@ type ScriptFields struct {
 	WorkingDirectory string `yaml:"workingDirectory" doc:"Where a script step runs (as cwd), relative to where chainrun was started."`
 }
 
-var scriptKind = kindUnit{
-	kind:    KindScript,
-	body:    reflect.TypeFor[ScriptFields](),
-	also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", keyField},
-	check:   checkScript,
-	compile: compileScript,
+func init() {
+	Register(Unit{
+		Kind:    KindScript,
+		Order:   90,
+		Body:    reflect.TypeFor[ScriptFields](),
+		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", keyField},
+		Check:   checkScript,
+		Compile: compileScript,
+	})
 }
 
-func checkScript(v *validator, s *Step) {
+func checkScript(v Checker, s *Step) {
 	if s.Subject == "" {
-		v.d.errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
+		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
 		return
 	}
 	if s.WorkingDirectory != "" && s.Cwd != "" {
-		v.d.errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
+		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
 	// files' when the chain runs or is validated (run.CheckCalls)
 }
 
-func compileScript(v *validator, s *Step, c *Compiled) {
+func compileScript(v Checker, s *Step, c *Compiled) {
 	dir, field := s.Cwd, "cwd"
 	if s.WorkingDirectory != "" {
 		dir, field = s.WorkingDirectory, "workingDirectory"
 	}
-	c.Cwd = v.template(s, field, dir)
+	c.Cwd = v.Template(s, field, dir)
 	for _, a := range s.Args {
-		c.Args = append(c.Args, v.arg(s, "args", a))
+		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.envArgs(s)
+	c.Env = v.EnvArgs(s)
 }

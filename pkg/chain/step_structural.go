@@ -19,21 +19,28 @@ type StructuralFields struct {
 	Definition any `yaml:"definition" doc:"The candidate a structural_analysis step checks: a $.-path ($.context.draft, $.arguments.definition) or the definition itself; text is read as YAML or JSON. Default: $.arguments.definition, else $.context.candidate_definition."`
 }
 
-var structuralKind = kindUnit{
-	kind: KindStructuralAnalysis,
-	body: reflect.TypeFor[StructuralFields](),
-	compile: func(v *validator, s *Step, c *Compiled) {
-		if s.Definition != nil {
-			if m := v.mapped(s, "definition", s.Definition); m != nil {
-				c.Candidates = []*Mapped{m}
-			}
-			return
+func init() {
+	Register(Unit{
+		Kind:    KindStructuralAnalysis,
+		Order:   230,
+		Body:    reflect.TypeFor[StructuralFields](),
+		Compile: compileStructural,
+	})
+}
+
+// compileStructural compiles where a structural_analysis step finds its
+// candidate.
+func compileStructural(v Checker, s *Step, c *Compiled) {
+	if s.Definition != nil {
+		if m := v.Mapped(s, "definition", s.Definition); m != nil {
+			c.Candidates = []*Mapped{m}
 		}
-		for _, p := range DefaultCandidates {
-			m, _ := interp.CompileMapped(p, false)
-			c.Candidates = append(c.Candidates, m)
-		}
-	},
+		return
+	}
+	for _, p := range DefaultCandidates {
+		m, _ := interp.CompileMapped(p, false)
+		c.Candidates = append(c.Candidates, m)
+	}
 }
 
 // DefaultCandidates are where a structural_analysis step without

@@ -53,47 +53,50 @@ func (s *Step) Pattern() *regexp.Regexp { return s.pattern }
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
 
-var transformKind = kindUnit{
-	kind: KindTransform,
-	body: reflect.TypeFor[TransformFields](),
-	// OCC writes a prompt on every step; a transform operation reads it
-	// when it has no input_var
-	also:  []string{"prompt", "inputs"},
-	check: checkTransform,
-	compile: func(v *validator, s *Step, c *Compiled) {
-		if s.Operation == "" {
-			c.Transform = v.expression(s, "expr", s.Expr, false, false)
-			return
-		}
-		compileOperation(v, s, c)
-	},
+func init() {
+	Register(Unit{
+		Kind:  KindTransform,
+		Order: 40,
+		Body:  reflect.TypeFor[TransformFields](),
+		// OCC writes a prompt on every step; a transform operation reads it
+		// when it has no input_var
+		Also:  []string{"prompt", "inputs"},
+		Check: checkTransform,
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			if s.Operation == "" {
+				c.Transform = v.Expression(s, "expr", s.Expr, false, false)
+				return
+			}
+			compileOperation(v, s, c)
+		},
+	})
 }
 
-func checkTransform(v *validator, s *Step) {
+func checkTransform(v Checker, s *Step) {
 	occPassThrough(v, s)
 	op := s.Operation
 	switch {
 	case s.Expr == "" && op == "":
-		v.d.errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
+		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
 		return
 	case s.Expr != "" && op != "":
-		v.d.errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
+		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
 		return
 	case s.Expr != "":
 		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
 			if _, set := s.FieldPos[f]; set {
-				v.d.errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
+				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
 			}
 		}
 		return
 	case !slices.Contains(TransformOperations, op) && op != OpPassThrough:
-		v.d.errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
+		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
 		return
 	}
 	need := map[string]string{OpJSONExtract: "json_path", OpRegexMatch: "regex", OpReplace: "regex", OpFilter: "regex", OpTemplate: "template_str"}[op]
 	if f := need; f != "" {
 		if _, set := s.FieldPos[f]; !set {
-			v.d.errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
+			v.Errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
 		}
 	}
 	if _, set := s.FieldPos["regex"]; set && s.Regex == "" {
@@ -102,12 +105,12 @@ func checkTransform(v *validator, s *Step) {
 	if _, set := s.FieldPos["regex"]; set || s.Regex != "" {
 		re, err := regexp.Compile(s.Regex)
 		if err != nil {
-			v.d.errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
+			v.Errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
 		}
 		s.pattern = re
 	}
 	if s.TruncateLimit < 0 {
-		v.d.errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
+		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
 	}
 	switch op {
 	case OpMerge:
@@ -115,7 +118,7 @@ func checkTransform(v *validator, s *Step) {
 	case OpTemplate:
 	default:
 		if s.InputVar == "" && s.Prompt == "" {
-			v.d.errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
+			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
 		}
 	}
 }
@@ -124,14 +127,14 @@ func checkTransform(v *validator, s *Step) {
 // operation, or with an operation OCC does not have, as OCC's executor
 // runs it: its input (input_var, else the prompt) is its output, with a
 // warning; chainrun's own format refuses both.
-func occPassThrough(v *validator, s *Step) {
-	if !v.c.occ || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
+func occPassThrough(v Checker, s *Step) {
+	if !v.Chain().OCC() || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
 		return
 	}
 	if s.Operation == "" {
-		v.d.warnf(s.Pos, "%s: no operation: the input is the output, as OCC runs it (chainrun's own format asks for expr or operation)", s.subject())
+		v.Warnf(s.Pos, "%s: no operation: the input is the output, as OCC runs it (chainrun's own format asks for expr or operation)", s.subject())
 	} else {
-		v.d.warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as OCC runs it (chainrun's own format refuses it; operations are %s)",
+		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as OCC runs it (chainrun's own format refuses it; operations are %s)",
 			s.subject(), s.Operation, didYouMean(s.Operation, TransformOperations), strings.Join(TransformOperations, ", "))
 	}
 	s.Operation = OpPassThrough
@@ -141,40 +144,40 @@ func occPassThrough(v *validator, s *Step) {
 // executor makes of it (replace leaves the text unchanged; filter keeps
 // every line; regex_match finds the empty matches), with a warning; in
 // chainrun's own format it is a mistake, refused.
-func emptyRegex(v *validator, s *Step) {
-	if !v.c.occ {
-		v.d.errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Operation)
+func emptyRegex(v Checker, s *Step) {
+	if !v.Chain().OCC() {
+		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Operation)
 		return
 	}
-	v.d.warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as OCC runs it (chainrun's own format refuses it)", s.subject())
+	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as OCC runs it (chainrun's own format refuses it)", s.subject())
 }
 
-func compileOperation(v *validator, s *Step, c *Compiled) {
+func compileOperation(v Checker, s *Step, c *Compiled) {
 	if s.InputVar != "" {
 		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.InputVar), "{}"))
 		if !ok {
-			v.d.errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
+			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
 		} else {
-			v.ref(s, "input_var", r)
+			v.Ref(s, "input_var", r)
 			c.InputVar = ParseTemplate(r.Raw)
 		}
 	} else if s.Operation != OpTemplate && s.Operation != OpMerge {
-		c.Prompt = v.template(s, "prompt", s.Prompt)
+		c.Prompt = v.Template(s, "prompt", s.Prompt)
 	}
 	for _, name := range s.inputNames {
 		r, _ := ParseRef(name)
-		v.ref(s, "inputs", r)
+		v.Ref(s, "inputs", r)
 	}
 	switch s.Operation {
 	case OpTemplate:
-		c.TemplateStr = v.template(s, "template_str", s.TemplateStr)
+		c.TemplateStr = v.Template(s, "template_str", s.TemplateStr)
 	case OpMap:
 		text := s.TemplateStr
 		if text == "" {
 			text = "{item}"
 		}
 		s.locals = MapLocals
-		c.TemplateStr = v.template(s, "template_str", text)
+		c.TemplateStr = v.Template(s, "template_str", text)
 		s.locals = nil
 	}
 }

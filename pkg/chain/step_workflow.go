@@ -35,25 +35,28 @@ type Binding struct {
 	Key, From string
 }
 
-var workflowKind = kindUnit{
-	kind:    KindWorkflow,
-	body:    reflect.TypeFor[WorkflowFields](),
-	check:   checkWorkflowStep,
-	compile: compileWorkflowStep,
+func init() {
+	Register(Unit{
+		Kind:    KindWorkflow,
+		Order:   120,
+		Body:    reflect.TypeFor[WorkflowFields](),
+		Check:   checkWorkflowStep,
+		Compile: compileWorkflowStep,
+	})
 }
 
-func checkWorkflowStep(v *validator, s *Step) {
+func checkWorkflowStep(v Checker, s *Step) {
 	if s.DefinitionID == "" {
-		v.d.errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.subject())
+		v.Errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.subject())
 	}
 	if s.Use != nil && s.Input != nil {
-		v.d.errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
+		v.Errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
 	}
 	if s.Use == nil {
 		if namesCapability(s.DefinitionID) {
 			// mcp-flowgate's validate refuses it (V12, MISSING_USE); its
 			// runtime, and its own multi-repo fixture, run it: a warning
-			v.d.warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.DefinitionID)
+			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.DefinitionID)
 		}
 		return
 	}
@@ -65,11 +68,11 @@ func checkWorkflowStep(v *validator, s *Step) {
 	for _, k := range keys {
 		key, ok := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
 		if !ok || !IsIdentifier(key) {
-			v.d.errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.subject(), k)
+			v.Errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.subject(), k)
 			continue
 		}
 		if s.Use.Outputs[k] == "" {
-			v.d.errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
+			v.Errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
 		}
 	}
 }
@@ -83,7 +86,7 @@ func namesCapability(id string) bool {
 	return strings.HasPrefix(id, "cap.")
 }
 
-func compileWorkflowStep(v *validator, s *Step, c *Compiled) {
+func compileWorkflowStep(v Checker, s *Step, c *Compiled) {
 	in := s.Input
 	if s.Use != nil {
 		in = s.Use.Inputs
@@ -91,7 +94,7 @@ func compileWorkflowStep(v *validator, s *Step, c *Compiled) {
 	if in == nil {
 		in = map[string]any{}
 	}
-	c.Inputs = v.mapped(s, "use", in)
+	c.Inputs = v.Mapped(s, "use", in)
 	if c.Inputs == nil {
 		c.Inputs = &Mapped{Map: map[string]*Mapped{}}
 	}
