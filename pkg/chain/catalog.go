@@ -163,7 +163,7 @@ func (cat *Catalog) markDuplicates() {
 					others = append(others, o.Path)
 				}
 			}
-			pos := Pos{1, 1}
+			pos := Pos{Line: 1, Col: 1}
 			if f.Loaded != nil {
 				pos = f.Loaded.Chain.Pos
 			}

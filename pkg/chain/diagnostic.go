@@ -196,7 +196,7 @@ func (d *diags) typeError(err error, at *yaml.Node, field string) {
 func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, report func(Pos, string, ...any)) {
 	list := loadErrors(err)
 	for _, e := range list {
-		p := Pos{e.Mark.Line, e.Mark.Column}
+		p := Pos{Line: e.Mark.Line, Col: e.Mark.Column}
 		msg := cleanYAMLMessage(e.Message)
 		if key := keyAt(within, p); key != "" {
 			msg = prefix + key + ": " + msg
@@ -214,11 +214,11 @@ func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, rep
 func (d *diags) syntaxError(err error) {
 	list := loadErrors(err)
 	for _, e := range list {
-		p := Pos{e.Mark.Line, e.Mark.Column}
+		p := Pos{Line: e.Mark.Line, Col: e.Mark.Column}
 		d.errorf(p, "%s", explainYAML(cleanYAMLMessage(e.Message), lineOf(d.src, p.Line), p.Col))
 	}
 	if len(list) == 0 {
-		d.errorf(Pos{1, 1}, "%s", cleanYAMLMessage(err.Error()))
+		d.errorf(Pos{Line: 1, Col: 1}, "%s", cleanYAMLMessage(err.Error()))
 	}
 }
 

@@ -10,10 +10,10 @@ import (
 // file; anything else is refused where it was written.
 func TestDotenvKey(t *testing.T) {
 	c := mustParse(t, "name: c\ndotenv: [.env, {path: .env.local, required: false}]\nsteps: [{id: a, type: cli, command: 'true'}]\n").Chain
-	if len(c.Dotenv) != 2 || c.Dotenv[0].Path != ".env" || c.Dotenv[0].Optional() || !c.Dotenv[1].Optional() || c.Dotenv[1].Pos != (Pos{2, 16}) {
+	if len(c.Dotenv) != 2 || c.Dotenv[0].Path != ".env" || c.Dotenv[0].Optional() || !c.Dotenv[1].Optional() || c.Dotenv[1].Pos != (Pos{Line: 2, Col: 16}) {
 		t.Errorf("dotenv = %+v", c.Dotenv)
 	}
-	if c := mustParse(t, "name: c\ndotenv: .env\nsteps: [{id: a, type: cli, command: 'true'}]\n").Chain; len(c.Dotenv) != 1 || c.Dotenv[0].Pos != (Pos{2, 9}) {
+	if c := mustParse(t, "name: c\ndotenv: .env\nsteps: [{id: a, type: cli, command: 'true'}]\n").Chain; len(c.Dotenv) != 1 || c.Dotenv[0].Pos != (Pos{Line: 2, Col: 9}) {
 		t.Errorf("one path: %+v", c.Dotenv)
 	}
 	wf := mustParse(t, "version: '1'\ndotenv: .env\nworkflows:\n  w:\n    initialState: a\n    states:\n      a: {terminal: true}\n").Chain

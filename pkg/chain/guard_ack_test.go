@@ -61,15 +61,15 @@ func TestAckSubjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := AckSubjects(l.Chain.Workflow.State("a").Transition("go").Guards)
-	want := []AckKey{{AckScript, "deploy.production.rollout"}, {AckGuidance, "review.security.checklist"}}
+	want := []AckKey{{Kind: AckScript, Subject: "deploy.production.rollout"}, {Kind: AckGuidance, Subject: "review.security.checklist"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
 
 func TestCheckAckGuards(t *testing.T) {
-	script := AckKey{AckScript, "deploy.production.rollout"}
-	skill := AckKey{AckGuidance, "review.security.checklist"}
+	script := AckKey{Kind: AckScript, Subject: "deploy.production.rollout"}
+	skill := AckKey{Kind: AckGuidance, Subject: "review.security.checklist"}
 	current := func(k AckKey) (string, error) {
 		if k == script {
 			return "sha256:new", nil
@@ -90,7 +90,7 @@ func TestCheckAckGuards(t *testing.T) {
 		{"body changed since", scriptGuard, &AckFacts{Acked: map[AckKey]string{script: "sha256:old"}}, false,
 			"script deploy.production.rollout was acknowledged at sha256:old, and its body is now sha256:new: read it again"},
 		{"the skill's is not the script's", "{kind: guidance_acknowledged, subject: review.security.checklist}",
-			&AckFacts{Acked: map[AckKey]string{{AckScript, "review.security.checklist"}: "sha256:skill"}}, false, "guidance review.security.checklist has not been acknowledged"},
+			&AckFacts{Acked: map[AckKey]string{{Kind: AckScript, Subject: "review.security.checklist"}: "sha256:skill"}}, false, "guidance review.security.checklist has not been acknowledged"},
 		{"skill", "{kind: guidance_acknowledged, subject: review.security.checklist}", &AckFacts{Acked: map[AckKey]string{skill: "sha256:skill"}}, true, ""},
 		{"assumed", scriptGuard, &AckFacts{Assume: true}, true, ""},
 		{"not, acknowledged", "{kind: not, guard: " + scriptGuard + "}", &AckFacts{Acked: map[AckKey]string{script: "sha256:new"}}, false,

@@ -109,7 +109,7 @@ func readGuard(d *diags, n *yaml.Node, path string) *Guard {
 			}
 			d.looseErrorf(posOf(p.key), "%sunknown field %q%s: %s holds kind and %s", prefix, key, why, guardNoun(kind), need)
 		default:
-			g.decodeField(d, v, path, prefix)
+			decodeGuardField(d, g, v, path, prefix)
 		}
 	}
 	if _, ok := g.FieldPos[need]; !ok {
@@ -118,8 +118,8 @@ func readGuard(d *diags, n *yaml.Node, path string) *Guard {
 	return g
 }
 
-// decodeField reads the field the guard's kind needs.
-func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
+// decodeGuardField reads the field the guard's kind needs.
+func decodeGuardField(d *diags, g *Guard, v *yaml.Node, path, prefix string) {
 	switch g.Kind {
 	case GuardExpr, GuardPermission, GuardRole, GuardGuidanceAck, GuardScriptAck:
 		field := guardFields[g.Kind]
@@ -135,13 +135,11 @@ func (g *Guard) decodeField(d *diags, v *yaml.Node, path, prefix string) {
 		case GuardGuidanceAck, GuardScriptAck:
 			g.Subject = v.Value
 		default:
-			g.Expr = v.Value
-			e, err := compileGuardExpr(v.Value)
-			if err != nil {
+			if err := g.SetExpr(v.Value); err != nil {
+				g.Expr = v.Value
 				d.looseErrorf(posOf(v), "%sexpr %q %v", prefix, v.Value, err)
 				return
 			}
-			g.expr = e
 		}
 	case GuardAllOf, GuardAnyOf:
 		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {

@@ -87,7 +87,7 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 // cannot be a chain file.
 func decodeFile(d *diags, data []byte) []*Chain {
 	if len(bytes.TrimSpace(data)) == 0 {
-		d.errorf(Pos{1, 1}, "the file is empty: a chain needs name and steps")
+		d.errorf(Pos{Line: 1, Col: 1}, "the file is empty: a chain needs name and steps")
 		return nil
 	}
 	if p, what, bad := badText(data); bad {
@@ -136,9 +136,9 @@ func badText(data []byte) (Pos, string, bool) {
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			return Pos{line, col}, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[i]), true
+			return Pos{Line: line, Col: col}, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[i]), true
 		case r == 0:
-			return Pos{line, col}, "a NUL byte", true
+			return Pos{Line: line, Col: col}, "a NUL byte", true
 		case r == '\n':
 			line, col = line+1, 1
 		default:
@@ -283,7 +283,7 @@ func decodeValue(d *diags, n *yaml.Node, dst any, label string) bool {
 	return true
 }
 
-func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
+func posOf(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }
 
 func keyNode(m *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(m.Content); i += 2 {

@@ -1,20 +1,12 @@
 package chain
 
 import (
-	"fmt"
-
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// Pos is a 1-based line and column in a chain file, kept so that every
-// error can point at the text a user must change.
-type Pos struct {
-	Line int `json:"line"`
-	Col  int `json:"col"`
-}
-
-// String renders the position as line:col, the form editors jump to.
-func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+// Pos is a 1-based line and column in a chain file (yamlpos.Pos).
+type Pos = yamlpos.Pos
 
 // Chain is a validated DAG chain (reference 004): inputs, steps and the
 // variable whose value is the chain's result.

@@ -14,10 +14,6 @@ type TransitionBranch struct {
 	Pos    Pos
 }
 
-// Holds reports whether the guard holds on facts, why not, and an error
-// when it could not be checked (an unset slot).
-func (g *Guard) Holds(f *GuardFacts) (bool, string, error) { return g.check(f) }
-
 // branchKeys are the keys of a transition branch.
 type branchKeys struct {
 	When   any    `yaml:"when"`

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
 	"slices"
 	"strings"
 
@@ -32,7 +33,7 @@ type Operand struct {
 	Literal any
 	// expr, when set, is an expression over the same paths
 	// ("$.output.json.verdict == 'passed'"), whose value is the operand.
-	expr *guardExpr
+	expr *guardexpr.Expr
 }
 
 // IsExpr reports whether the operand is an expression, not a path.
@@ -44,7 +45,7 @@ func (o Operand) IsExpr() bool { return o.expr != nil }
 func (o Operand) Eval(doc map[string]any) (any, error) {
 	ctx, _ := doc["context"].(map[string]any)
 	args, _ := doc["arguments"].(map[string]any)
-	return o.expr.eval(&GuardFacts{Context: ctx, Arguments: args, Input: doc["input"]}, doc["output"])
+	return o.expr.Eval(&GuardFacts{Context: ctx, Arguments: args, Input: doc["input"]}, doc["output"])
 }
 
 // Output mapping operators (mcp-flowgate).
@@ -126,7 +127,7 @@ func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 		if strings.ContainsAny(n.Value, "=<>!&|+-*/ ") {
 			// not a path: an expression over paths, as mcp-flowgate's
 			// files write computed values
-			e, xerr := compileExpr(n.Value, true)
+			e, xerr := guardexpr.CompileOutput(n.Value)
 			if xerr == nil {
 				return Operand{Raw: n.Value, expr: e}, true
 			}

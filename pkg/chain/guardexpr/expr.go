@@ -1,10 +1,12 @@
-package chain
+package guardexpr
 
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/expr-lang/expr"
@@ -12,12 +14,12 @@ import (
 	"github.com/expr-lang/expr/vm"
 )
 
-// guardExpr is an expr guard compiled to expr-lang: its $.paths become
+// Expr is an expr guard compiled to expr-lang: its $.paths become
 // reads of the run's documents, and its comparisons compare as
 // mcp-flowgate does (numbers as numbers, numeric text too; other values
 // by equality; an ordering between values of different types is false).
 // A value that is no comparison holds when it is truthy.
-type guardExpr struct {
+type Expr struct {
 	program *vm.Program
 }
 
@@ -39,11 +41,11 @@ const (
 const guardRoots = "$.context.x, $.arguments.x, $.workflow.input.x (or $.input.x), $.workflow.id, $.workflow.state or $.workflow.version"
 
 // compileGuardExpr translates and compiles an expr guard.
-func compileGuardExpr(src string) (*guardExpr, error) { return compileExpr(src, false) }
+func compileGuardExpr(src string) (*Expr, error) { return compileExpr(src, false) }
 
 // compileExpr translates and compiles a guard's expression, or with
 // output set an output mapping's, which may also read $.output.
-func compileExpr(src string, output bool) (*guardExpr, error) {
+func compileExpr(src string, output bool) (*Expr, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, errors.New("is empty: write a comparison such as \"$.context.approved == true\"")
 	}
@@ -75,18 +77,18 @@ func compileExpr(src string, output bool) (*guardExpr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("does not compile: %s", strings.TrimSpace(exprPos().ReplaceAllString(interp.FirstLine(err.Error()), "")))
 	}
-	return &guardExpr{program: prog}, nil
+	return &Expr{program: prog}, nil
 }
 
 // exprPos matches the (line:column) expr-lang puts on its messages.
-var exprPos = lazyRegexp(`\s*\(\d+:\d+\)\s*$`)
+var exprPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(\d+:\d+\)\s*$`) })
 
 // probe carries, out of one evaluation, the unset slot it read.
 type probe struct{ unset string }
 
 // holds evaluates the expression against the facts; reading an unset
 // slot of the context is a *GuardError naming it.
-func (g *guardExpr) holds(f *GuardFacts) (bool, error) {
+func (g *Expr) holds(f *GuardFacts) (bool, error) {
 	out, err := g.eval(f, nil)
 	if err != nil {
 		return false, err
@@ -96,7 +98,7 @@ func (g *guardExpr) holds(f *GuardFacts) (bool, error) {
 
 // eval computes the expression's value against the facts (and, for an
 // output mapping's, the executor's output).
-func (g *guardExpr) eval(f *GuardFacts, output any) (any, error) {
+func (g *Expr) eval(f *GuardFacts, output any) (any, error) {
 	p := &probe{}
 	wf := map[string]any{"id": f.RunID, "state": f.State, "version": f.Version}
 	env := map[string]any{guardProbe: p, guardContext: f.Context, guardArguments: f.Arguments, guardInput: f.Input, guardWorkflow: wf, guardOutput: output}

@@ -1,4 +1,4 @@
-package chain
+package guardexpr
 
 import (
 	"encoding/json"
