@@ -112,11 +112,11 @@ func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outco
 
 // mergeValues are the values a merge's inputs name, in order ("" for
 // one with no value).
-func mergeValues(s *chain.Step, sc scope) []Value {
+func mergeValues(s *chain.Step, valueOf func(chain.Ref) (Value, bool)) []Value {
 	var out []Value
 	for _, name := range s.MergeInputs() {
 		r, _ := chain.ParseRef(name)
-		v, _ := sc.valueOf(r)
+		v, _ := valueOf(r)
 		out = append(out, v)
 	}
 	return out
@@ -139,10 +139,10 @@ func concatenated(vs []Value) string {
 func (x *execution) merge(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
 	switch s.MergeStrategy() {
 	case chain.MergeConcatenate:
-		return outcome{value: textValue(concatenated(mergeValues(s, sc)))}, nil
+		return outcome{value: textValue(concatenated(mergeValues(s, sc.valueOf)))}, nil
 	case chain.MergeJSONArray:
 		var list []any
-		for _, v := range mergeValues(s, sc) {
+		for _, v := range mergeValues(s, sc.valueOf) {
 			list = append(list, v.public())
 		}
 		return outcome{value: dataValue(list)}, nil
@@ -233,7 +233,7 @@ func (x *execution) webhook(ctx context.Context, s *chain.Step, sc scope) (outco
 	if req.URL, err = x.renderURL(c.URL, sc); err != nil {
 		return outcome{}, err
 	}
-	if err = x.renderHeaders(req.Headers, c.Headers, sc); err != nil {
+	if err = renderHeaders(x.tryOf(s, sc, nil), req.Headers, c.Headers); err != nil {
 		return outcome{}, err
 	}
 	if req.Body, err = x.render(c.Body, sc); err != nil {
@@ -258,5 +258,6 @@ func (x *execution) webhook(ctx context.Context, s *chain.Step, sc scope) (outco
 	if sc.key != "" {
 		req.Headers[keyHeader] = sc.key
 	}
-	return x.send(ctx, s, req, func() string { return urlSource(s, c.URL) })
+	o, err := send(ctx, x.tryOf(s, sc, nil), req, func() string { return urlSource(s, c.URL) })
+	return o.inner(), err
 }

@@ -1,0 +1,171 @@
+package run
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// Attempt is one try of one step, as a step kind's run code sees it: the
+// step, its values, and the run's services. A kind reaches the execution
+// only through it, so a kind can live outside this package (a kind that
+// reached into the execution would tie the engine's insides to every
+// kind). Its methods are the ones the kinds use, no more.
+type Attempt struct {
+	x  *execution
+	s  *chain.Step
+	sc scope
+	t  *tries
+}
+
+// tryOf is the Attempt of step s in scope sc, its tries t (nil for a
+// body run outside a step's attempts, a pre_tool's).
+func (x *execution) tryOf(s *chain.Step, sc scope, t *tries) *Attempt {
+	return &Attempt{x: x, s: s, sc: sc, t: t}
+}
+
+// Outcome is what one try of a step's body produced, as a kind reports it:
+// the value it stores and what the journal and the result keep of it.
+type Outcome struct {
+	// Value is what a success stores under the step's output.
+	Value Value
+	// Stdout and Stderr are a command's outputs as captured.
+	Stdout, Stderr string
+	// Status is an HTTP step's status code, stored as its _status.
+	Status int
+	// ExitCode is a command's exit status.
+	ExitCode int
+}
+
+// Runner is a step kind's run code written against the exported API: the
+// form every kind takes so that it can leave this package.
+type Runner struct {
+	// Run executes the step's body once.
+	Run func(ctx context.Context, a *Attempt) (Outcome, error)
+	// Plan fills the dry run's line for the step.
+	Plan func(v PlanView, s *chain.Step, p *PlannedStep)
+	// Result, when set, is the task result of a workflow task of this kind
+	// (reference 003), read from the workflow's values; branchable says
+	// whether a failed task still has one.
+	Result func(read func(name string) (Value, bool), s *chain.Step, sr *StepResult) (result string, branchable bool)
+	// Admit, when set, refuses before the run starts a step that cannot
+	// run here.
+	Admit func(l *Local, c *chain.Chain, s *chain.Step) error
+}
+
+// Register adds a step kind written against Attempt; each kind's file
+// calls it once, in its init.
+func Register(k chain.Kind, r Runner) {
+	b := kind{
+		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+			o, err := r.Run(ctx, x.tryOf(s, sc, t))
+			return o.inner(), err
+		},
+		admit: r.Admit,
+	}
+	if r.Plan != nil {
+		b.plan = func(v planView, s *chain.Step, p *PlannedStep) { r.Plan(PlanView{v}, s, p) }
+	}
+	if r.Result != nil {
+		b.result = func(f *flow, s *chain.Step, sr *StepResult) (string, bool) { return r.Result(f.st.get, s, sr) }
+	}
+	register(k, b)
+}
+
+// PlanView renders a step's fields for a dry run: inputs substituted,
+// upstream outputs left as {references}. It is what a kind's Plan sees of
+// the run, as Attempt is what its Run sees.
+type PlanView struct{ v planView }
+
+// Keep is t rendered for a dry run.
+func (p PlanView) Keep(t *chain.Template) string { return p.v.keep(t) }
+
+// URL is an http url rendered for a dry run.
+func (p PlanView) URL(t *chain.Template) string { return p.v.url(t) }
+
+// Connection is the chain's connection of that name (nil none).
+func (p PlanView) Connection(name string) *chain.Connection { return p.v.x.c.Connections[name] }
+
+// inner is o as the engine keeps it.
+func (o Outcome) inner() outcome {
+	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode}
+}
+
+// Permanent marks err as a failure another attempt cannot mend, so the
+// step is not retried.
+func Permanent(err error) error { return &permanentError{err} }
+
+// Step is the step being tried.
+func (a *Attempt) Step() *chain.Step { return a.s }
+
+// Render renders t against the step's values; a failure is permanent.
+func (a *Attempt) Render(t *chain.Template) (string, error) { return a.x.render(t, a.sc) }
+
+// RenderURL renders an http url, each value percent-encoded for where it
+// stands.
+func (a *Attempt) RenderURL(t *chain.Template) (string, error) { return a.x.renderURL(t, a.sc) }
+
+// Resolver resolves a name to the step's values, for a template a kind
+// renders itself (with Lenient).
+func (a *Attempt) Resolver() chain.Resolver { return a.sc.resolve }
+
+// Lenient says whether an unknown name renders empty rather than failing.
+func (a *Attempt) Lenient() bool { return a.x.l.lenient }
+
+// Select is an argument's value: its template rendered, or the value its
+// $.-path selects.
+func (a *Attempt) Select(arg chain.Arg) (string, error) { return a.x.selectArg(arg, a.sc) }
+
+// List is the list the single reference t names; field names it in an error.
+func (a *Attempt) List(t *chain.Template, field string) (Value, error) {
+	return a.x.listOf(t, a.sc, field)
+}
+
+// ValueEnv is the step's values for an expression that reads names.
+func (a *Attempt) ValueEnv(names []string) map[string]any { return a.sc.valueEnv(names) }
+
+// Document is the step's values as one document, for a $.-path.
+func (a *Attempt) Document() map[string]any { return a.sc.document() }
+
+// With is the attempt with name bound to v (an item of a list it walks).
+func (a *Attempt) With(name string, v Value) *Attempt {
+	b := *a
+	b.sc = a.sc.with(name, v)
+	return &b
+}
+
+// Dir resolves a cwd against the run's directory, confined where a
+// decision may have chosen it.
+func (a *Attempt) Dir(cwd *chain.Template) (string, error) { return a.x.dir(cwd, a.sc) }
+
+// Jail is the directory every path of the step must stay under ("" none).
+func (a *Attempt) Jail() string { return a.sc.jail }
+
+// Confines says whether path t must stay under the step's directory: a
+// decision's arguments (or, fromData, the run's data) may have chosen it.
+func (a *Attempt) Confines(t *chain.Template, fromData bool) bool {
+	return a.x.confines(t, fromData)
+}
+
+// Getenv reads the run's environment (the process's, then its .env).
+func (a *Attempt) Getenv(name string) (string, bool) { return a.x.getenv(name) }
+
+// Connection is the chain's connection of that name (nil none).
+func (a *Attempt) Connection(name string) *chain.Connection { return a.x.c.Connections[name] }
+
+// IdempotencyKey is the key the step's request sends ("" none).
+func (a *Attempt) IdempotencyKey() string { return a.sc.key }
+
+// HTTPClient is the client the run's requests go through.
+func (a *Attempt) HTTPClient() *http.Client { return a.x.l.client }
+
+// Warn adds a warning to the run, once.
+func (a *Attempt) Warn(msg string) { a.x.warn(msg) }
+
+// Now is the run's clock.
+func (a *Attempt) Now() time.Time { return a.x.l.now() }
+
+// ValueOf is the value reference r names in the step's values.
+func (a *Attempt) ValueOf(r chain.Ref) (Value, bool) { return a.sc.valueOf(r) }
