@@ -2,10 +2,12 @@ package run
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
 )
 
 // Attempt is one try of one step, as a step kind's run code sees it: the
@@ -169,3 +171,60 @@ func (a *Attempt) Now() time.Time { return a.x.l.now() }
 
 // ValueOf is the value reference r names in the step's values.
 func (a *Attempt) ValueOf(r chain.Ref) (Value, bool) { return a.sc.valueOf(r) }
+
+// Grace is how long a command has to end after it is asked to stop.
+func (a *Attempt) Grace() time.Duration { return a.x.l.grace }
+
+// BinDir is the bin/ directory beside the chain's file ("" none): its
+// commands are found by name.
+func (a *Attempt) BinDir() string { return a.x.binDir() }
+
+// Arg renders one of a command's args or env values.
+func (a *Attempt) Arg(arg chain.Arg) (string, error) { return a.x.arg(arg, a.sc) }
+
+// Environ is the environment a command of the run starts with, extra
+// added.
+func (a *Attempt) Environ(extra ...string) []string { return a.x.environ(extra...) }
+
+// PathEnv is the PATH a command of the run finds programs on.
+func (a *Attempt) PathEnv() string { return a.x.pathEnv() }
+
+// RunID is the run's id.
+func (a *Attempt) RunID() string { return a.x.runID }
+
+// Emit sends an event to the run's stream.
+func (a *Attempt) Emit(e event.Event) { a.x.emit(e) }
+
+// Log is where a command's output goes, line by line, as step.log events
+// (nil writers when the run does not log them); flush sends what is left
+// of a last line once the command ended.
+func (a *Attempt) Log() (stdout, stderr io.Writer, flush func()) {
+	if !a.x.l.logLines {
+		return nil, nil, func() {}
+	}
+	stdout, stderr = a.x.lineWriter(a.s.ID, "stdout"), a.x.lineWriter(a.s.ID, "stderr")
+	return stdout, stderr, func() { flushLines(stdout, stderr) }
+}
+
+// Spill opens the files the step's oversized output is kept in (nil when
+// the run keeps none).
+func (a *Attempt) Spill() func(stream string) (io.WriteCloser, string, error) {
+	return a.x.spill(a.s)
+}
+
+// CutNote ends a value cut at the in-memory cap, saying so and where the
+// whole is.
+func (a *Attempt) CutNote(size int64, path string) string { return a.x.cutNote(size, path) }
+
+// Resolver resolves a name for a dry run: inputs substituted, upstream
+// outputs left as {references}.
+func (p PlanView) Resolver() chain.Resolver { return p.v.sc.resolve }
+
+// Arg is a command's argument as a dry run shows it.
+func (p PlanView) Arg(arg chain.Arg) (string, error) { return p.v.x.arg(arg, p.v.sc) }
+
+// Script is the script the step runs (a script step's subject).
+func (a *Attempt) Script() (*chain.Script, error) { return a.x.l.Script(a.x.c, a.s) }
+
+// Script is the script a script step runs, for its dry-run line.
+func (p PlanView) Script(s *chain.Step) (*chain.Script, error) { return p.v.x.l.Script(p.v.x.c, s) }

@@ -147,7 +147,8 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		out, err = x.command(tctx, s, sc, cp.Command, args, cp.Run, nil, s.C().Cwd)
+		o, e := runCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
+		out, err = o.inner(), e
 		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
 			err = x.occKeepsExit(s, p, &out, err)
 		}
