@@ -39,6 +39,8 @@ type Outcome struct {
 	Status int
 	// ExitCode is a command's exit status.
 	ExitCode int
+	// Decision is what a gate decided (approve, reject, skip).
+	Decision string
 }
 
 // Runner is a step kind's run code written against the exported API: the
@@ -92,7 +94,7 @@ func (p PlanView) Connection(name string) *chain.Connection { return p.v.x.c.Con
 
 // inner is o as the engine keeps it.
 func (o Outcome) inner() outcome {
-	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode}
+	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode, decision: o.Decision}
 }
 
 // Permanent marks err as a failure another attempt cannot mend, so the
@@ -228,3 +230,52 @@ func (a *Attempt) Script() (*chain.Script, error) { return a.x.l.Script(a.x.c, a
 
 // Script is the script a script step runs, for its dry-run line.
 func (p PlanView) Script(s *chain.Step) (*chain.Script, error) { return p.v.x.l.Script(p.v.x.c, s) }
+
+// Mask hides the run's secret values in text, for what is shown or saved.
+func (a *Attempt) Mask(text string) string { return a.x.mask(text) }
+
+// ExprEnv is the step's values for a condition that reads names.
+func (a *Attempt) ExprEnv(names []string) map[string]any { return a.sc.exprEnv(names) }
+
+// Waited is since when the step has waited, and whether the run resumes
+// it from a pause; since is now when the journal does not say.
+func (a *Attempt) Waited(now time.Time) (since time.Time, ok bool) {
+	since = now
+	prev, ok := a.x.req.Resume[a.s.ID]
+	ok = ok && prev.Result.Status == Paused
+	if t, err := time.Parse(time.RFC3339Nano, prev.Result.WaitingSince); ok && err == nil {
+		since = a.x.notAhead(t)
+	}
+	return since, ok
+}
+
+// Take is the decision resume --take gives the step ("" none).
+func (a *Attempt) Take() string { return a.x.gateTake(a.s.ID) }
+
+// AskPerson asks the run's person (a terminal, a client) to approve or
+// reject the step; ok is false when there is none to ask or no answer.
+func (a *Attempt) AskPerson(ctx context.Context, question string) (transition string, ok bool, err error) {
+	if a.x.req.Human == nil {
+		return "", false, nil
+	}
+	links := gateLinks(a.x.c, []string{a.s.ID})
+	c, ok, err := a.x.req.Human(ctx, Decision{RunID: a.x.runID, Workflow: a.x.c.Name, State: a.s.ID, Goal: question, Links: links})
+	return c.Transition, ok, err
+}
+
+// Pause makes the step wait for a decision since then, asking question:
+// the run pauses there (exit 3). The step returns the error it gives.
+func (a *Attempt) Pause(question string, since time.Time) error {
+	x := a.x
+	x.mu.Lock()
+	if x.waiting == nil {
+		x.waiting = map[string]gateWait{}
+	}
+	x.waiting[a.s.ID] = gateWait{question: question, since: since}
+	x.mu.Unlock()
+	x.emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
+	return &permanentError{&pausedError{since: since}}
+}
+
+// Skip is the error of a step that decided to be skipped, for reason.
+func Skip(reason string) error { return &permanentError{&skippedError{reason: reason}} }
