@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/mcpclient"
 )
 
 // Attempt is one try of one step, as a step kind's run code sees it: the
@@ -279,3 +280,10 @@ func (a *Attempt) Pause(question string, since time.Time) error {
 
 // Skip is the error of a step that decided to be skipped, for reason.
 func Skip(reason string) error { return &permanentError{&skippedError{reason: reason}} }
+
+// WorkDir is the directory the run's commands run in.
+func (a *Attempt) WorkDir() string { return a.x.workDir() }
+
+// MCP is the run's MCP sessions, opened when a step first needs one and
+// closed when the run ends.
+func (a *Attempt) MCP() *mcpclient.Pool { return a.x.mcpPool() }
