@@ -287,3 +287,9 @@ func (a *Attempt) WorkDir() string { return a.x.workDir() }
 // MCP is the run's MCP sessions, opened when a step first needs one and
 // closed when the run ends.
 func (a *Attempt) MCP() *mcpclient.Pool { return a.x.mcpPool() }
+
+// Chain is the chain the step is part of, to read (its name, its steps).
+func (a *Attempt) Chain() *chain.Chain { return a.x.c }
+
+// Lookup is the value of a name in the step's scope: a variable or output.
+func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
