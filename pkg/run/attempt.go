@@ -40,8 +40,20 @@ type Outcome struct {
 	Status int
 	// ExitCode is a command's exit status.
 	ExitCode int
-	// Decision is what a gate decided (approve, reject, skip).
+	// Model, Usage and Finish describe a model step's calls; Cached is
+	// an answer served from the cache; ToolCalls counts a tool loop's calls.
+	Model     string
+	Usage     Usage
+	Finish    string
+	Cached    bool
+	ToolCalls int
+	// Result is a task's result, which its branches match.
+	Result string
+	// Decision, Score and Answer are what a router, evaluator or gate
+	// decided.
 	Decision string
+	Score    *float64
+	Answer   string
 }
 
 // Runner is a step kind's run code written against the exported API: the
@@ -95,7 +107,16 @@ func (p PlanView) Connection(name string) *chain.Connection { return p.v.x.c.Con
 
 // inner is o as the engine keeps it.
 func (o Outcome) inner() outcome {
-	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode, decision: o.Decision}
+	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode,
+		model: o.Model, usage: o.Usage, finish: o.Finish, cached: o.Cached, toolCalls: o.ToolCalls,
+		result: o.Result, decision: o.Decision, score: o.Score, answer: o.Answer}
+}
+
+// outer is o as a kind sees it.
+func (o outcome) outer() Outcome {
+	return Outcome{Value: o.value, Stdout: o.stdout, Stderr: o.stderr, Status: o.status, ExitCode: o.exitCode,
+		Model: o.model, Usage: o.usage, Finish: o.finish, Cached: o.cached, ToolCalls: o.toolCalls,
+		Result: o.result, Decision: o.decision, Score: o.score, Answer: o.answer}
 }
 
 // Permanent marks err as a failure another attempt cannot mend, so the
@@ -293,3 +314,20 @@ func (a *Attempt) Chain() *chain.Chain { return a.x.c }
 
 // Lookup is the value of a name in the step's scope: a variable or output.
 func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
+
+// Agent asks the step's model as an agent step does (its prompt, tools,
+// tries and cache), for a kind built on that answer.
+func (a *Attempt) Agent(ctx context.Context) (Outcome, error) {
+	o, err := a.x.agent(ctx, a.s, a.sc, a.t)
+	return o.outer(), err
+}
+
+// WithNote is the attempt with text added to the step's prompt.
+func (a *Attempt) WithNote(text string) *Attempt {
+	b := *a
+	b.sc.note += text
+	return &b
+}
+
+// Agent fills p as an agent step's dry-run line, for a kind built on one.
+func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { planAgent(p.v, s, into) }
