@@ -1,13 +1,9 @@
 package run
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -17,112 +13,97 @@ import (
 )
 
 func init() {
-	register(chain.KindCLI, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			c := s.C()
-			out, err := x.command(ctx, s, sc, c.Command, c.Args, c.Run, c.Env, c.Cwd)
-			return exitValue(s, out, err)
+	Register(chain.KindCLI, Runner{
+		Run: func(ctx context.Context, a *Attempt) (Outcome, error) {
+			c := a.Step().C()
+			out, err := runCommand(ctx, a, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+			return ExitCode(a.Step(), out, err)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			cs := s.C()
 			if cs.Run != nil {
-				p.Action = cs.Run.RenderShellForDisplay(v.sc.resolve)
+				p.Action = cs.Run.RenderShellForDisplay(v.Resolver())
 				return
 			}
-			argv := []string{v.keep(cs.Command)}
+			argv := []string{v.Keep(cs.Command)}
 			for _, a := range cs.Args {
 				if a.JSONPath != nil {
-					val, err := v.x.arg(a, v.sc)
+					val, err := v.Arg(a)
 					if err != nil {
 						val = a.Raw
 					}
 					argv = append(argv, chain.ShellQuote(val))
 					continue
 				}
-				argv = append(argv, chain.ShellQuote(v.keep(a.Template)))
+				argv = append(argv, chain.ShellQuote(v.Keep(a.Template)))
 			}
 			p.Action = strings.Join(argv, " ")
 		},
 	})
 }
 
-// exitValue keeps a command's exit code, for $.output.exitCode; with
-// treatNonZeroAsFailure: false a nonzero one is a value, not a failure.
-func exitValue(s *chain.Step, out outcome, err error) (outcome, error) {
-	var ee *executor.ExitError
-	if errors.As(err, &ee) && ee.Signal == "" {
-		out.exitCode = ee.Code
-		if s.TreatNonZeroAsFailure != nil && !*s.TreatNonZeroAsFailure {
-			// a value to map or branch on, not a failure
-			err = nil
-		}
-	}
-	return out, err
-}
-
-// command runs a process: argv with no shell, or a script whose
+// runCommand runs a process: argv with no shell, or a script whose
 // interpolated values reach it only as environment variables. pre_tools
 // use it too.
-func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (outcome, error) {
-	cmd := executor.Command{Grace: x.l.grace, Force: interrupt.Force(ctx), Bin: x.binDir()}
+func runCommand(ctx context.Context, a *Attempt, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (Outcome, error) {
+	s := a.Step()
+	cmd := executor.Command{Grace: a.Grace(), Force: interrupt.Force(ctx), Bin: a.BinDir()}
 	var err error
-	if cmd.Dir, err = x.dir(cwd, sc); err != nil {
-		return outcome{}, err
+	if cmd.Dir, err = a.Dir(cwd); err != nil {
+		return Outcome{}, err
 	}
 	var values []string
 	if script != nil {
-		if cmd.Script, values, err = script.RenderShell(sc.resolve, x.l.lenient); err != nil {
-			return outcome{}, &permanentError{err}
+		if cmd.Script, values, err = script.RenderShell(a.Resolver(), a.Lenient()); err != nil {
+			return Outcome{}, Permanent(err)
 		}
 		if cmd.Script, values, cmd.Feeds, err = feedBigValues(cmd.Script, values); err != nil {
-			return outcome{}, &permanentError{err}
+			return Outcome{}, Permanent(err)
 		}
 	} else {
-		name, err := x.render(command, sc)
+		name, err := a.Render(command)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		cmd.Argv = []string{name}
-		for _, a := range args {
-			v, err := x.arg(a, sc)
+		for _, arg := range args {
+			v, err := a.Arg(arg)
 			if err != nil {
-				return outcome{}, err
+				return Outcome{}, err
 			}
 			cmd.Argv = append(cmd.Argv, v)
 		}
 	}
-	cmd.Env = x.environ("CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID)
+	cmd.Env = a.Environ("CHAINRUN_RUN_ID="+a.RunID(), "CHAINRUN_STEP_ID="+s.ID)
 	if cmd.Bin != "" {
 		// scripts find the chain's own commands too
-		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+x.pathEnv())
+		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+a.PathEnv())
 	}
-	for k, a := range env {
-		v, err := x.arg(a, sc)
+	for k, arg := range env {
+		v, err := a.Arg(arg)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	if sc.key != "" {
+	if k := a.IdempotencyKey(); k != "" {
 		// after env, as mcp-flowgate's cli executor sets it
-		cmd.Env = append(cmd.Env, keyEnv+"="+sc.key)
+		cmd.Env = append(cmd.Env, keyEnv+"="+k)
 	}
 	// last, so that nothing in env can replace an interpolated value
 	cmd.Env = append(cmd.Env, values...)
-	if x.l.logLines {
-		cmd.Stdout = x.lineWriter(s.ID, "stdout")
-		cmd.Stderr = x.lineWriter(s.ID, "stderr")
-	}
-	cmd.Spill = x.spill(s)
+	var flush func()
+	cmd.Stdout, cmd.Stderr, flush = a.Log()
+	cmd.Spill = a.Spill()
 	cmd.Started = func(pid int) {
 		// saved with the run: a resume waits for no step to be still running
-		x.emit(event.Event{Type: event.StepProcess, Step: s.ID, PID: pid})
+		a.Emit(event.Event{Type: event.StepProcess, Step: s.ID, PID: pid})
 	}
 	res, err := cmd.Run(ctx)
-	flush(cmd.Stdout, cmd.Stderr)
+	flush()
 	stdout := strings.TrimSpace(res.Stdout)
 	if res.StdoutSize > executor.MaxCapture {
-		stdout = res.Stdout + x.cutNote(res.StdoutSize, res.StdoutFile)
+		stdout = res.Stdout + a.CutNote(res.StdoutSize, res.StdoutFile)
 	}
 	if res.SpillErr != nil {
 		// the value would point at a file that does not hold the whole:
@@ -132,205 +113,11 @@ func (x *execution) command(ctx context.Context, s *chain.Step, sc scope, comman
 				_ = os.Remove(f)
 			}
 		}
-		return outcome{stderr: res.Stderr, stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
+		return Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := outcome{value: textValue(stdout), stderr: res.Stderr, stdout: res.Stdout}
+	out := Outcome{Value: textValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}
 	return out, nil
-}
-
-// spill opens the files a step's oversized output is kept in, under the
-// run's directory; nil when the run has none, or has secret inputs (the
-// rest is dropped: a spill file is raw output, and a secret is never
-// written to disk unmasked).
-func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
-	if x.req.OutputDir == "" || x.secrets != nil {
-		return nil
-	}
-	return func(stream string) (io.WriteCloser, string, error) {
-		if err := os.MkdirAll(x.req.OutputDir, 0o700); err != nil {
-			return nil, "", err
-		}
-		n := x.spills.Add(1)
-		path := filepath.Join(x.req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-		if err != nil {
-			return nil, "", err
-		}
-		return f, path, nil
-	}
-}
-
-// cutNote ends a value cut at the in-memory cap, saying so and where the
-// whole is.
-func (x *execution) cutNote(size int64, path string) string {
-	where := "the rest was dropped (runs that are saved keep it)"
-	if x.secrets != nil {
-		where = "the rest was dropped (a run with secret inputs keeps no raw output on disk)"
-	}
-	if path != "" {
-		where = "the whole is in " + path
-	}
-	return fmt.Sprintf("\n… [output cut at %d MiB of %d bytes; %s]", executor.MaxCapture>>20, size, where)
-}
-
-// binDir is the bin/ directory beside the chain's file, when there is
-// one: its commands are found by name, as reference 000's lint-check.
-func (x *execution) binDir() string {
-	x.binOnce.Do(func() {
-		if x.c.File == "" {
-			return
-		}
-		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(x.workDir(), dir)
-		}
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			x.bin = dir
-		}
-	})
-	return x.bin
-}
-
-// arg renders one of a cli step's args or env values: a template, or a
-// JSONPath into the run. In a workflows: file's workflow a path that
-// selects nothing is passed as written, as mcp-flowgate's cli executor
-// passes it (with a warning unless it is an input not given).
-func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
-	v, err := x.selectArg(a, sc)
-	var none *nothingSelected
-	if errors.As(err, &none) && x.c.FlowgateInputs() {
-		if !inputPath(a.Raw) {
-			x.warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
-		}
-		return a.Raw, nil
-	}
-	return v, err
-}
-
-// selectArg renders an argument, a path that selects nothing failing the
-// step: what a file step's path needs (never a read of a file named
-// "$.context.p").
-func (x *execution) selectArg(a chain.Arg, sc scope) (string, error) {
-	if a.JSONPath == nil {
-		return x.render(a.Template, sc)
-	}
-	nodes := a.JSONPath.Select(sc.document())
-	if len(nodes) == 0 {
-		return "", &permanentError{&nothingSelected{a.Raw}}
-	}
-	if len(nodes) == 1 {
-		return textOf(nodes[0]), nil
-	}
-	return textOf([]any(nodes)), nil
-}
-
-// nothingSelected is an argument's JSONPath that selects nothing.
-type nothingSelected struct{ path string }
-
-func (e *nothingSelected) Error() string {
-	return e.path + " matches nothing in the run context"
-}
-
-// inputPath reports whether a JSONPath reads an input.
-func inputPath(raw string) bool {
-	_, ok := chain.InputRead(raw)
-	return ok
-}
-
-// lineWriter turns a command's output into step.log events, line by line.
-func (x *execution) lineWriter(step, stream string) io.Writer {
-	w := &lineEmitter{emit: func(line string) {
-		x.emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
-	}}
-	if x.secrets != nil {
-		w.mask, w.hold = x.mask, x.secrets.longest()-1
-	}
-	return w
-}
-
-// lineEmitter cuts a step's output into step.log lines. A line too long
-// for one is cut in pieces, masked before it is cut (mask), and each
-// piece ends at least hold bytes before what is buffered, so that no
-// secret (of at most hold+1 bytes) is split between two pieces and shown
-// in neither masked.
-type lineEmitter struct {
-	emit func(string)
-	buf  []byte
-	mask func(string) string
-	hold int
-}
-
-// maxLogLine is the longest step.log line: a longer one (a minified file,
-// a progress bar without newlines) is sent in pieces of this size, so
-// --verbose costs the same per byte whatever the line length.
-const maxLogLine = 64 << 10
-
-// piece emits the first piece of a buffered line too long for one event,
-// and reports whether it did (masking may leave less than a piece).
-func (w *lineEmitter) piece() bool {
-	if w.mask == nil {
-		w.emit(string(w.buf[:maxLogLine]))
-		w.buf = append(w.buf[:0], w.buf[maxLogLine:]...)
-		return true
-	}
-	// masked, the buffer holds no whole secret: one that would straddle
-	// a cut this far from its end is still to come whole
-	s := w.mask(string(w.buf))
-	if len(s) < maxLogLine {
-		w.buf = append(w.buf[:0], s...)
-		return false
-	}
-	cut := min(maxLogLine, len(s)-w.hold)
-	if cut < maxLogLine/2 { // a secret of half a piece: pieces stay pieces
-		cut = maxLogLine
-	}
-	w.emit(s[:cut])
-	w.buf = append(w.buf[:0], s[cut:]...)
-	return true
-}
-
-// Write emits every complete line of p; only the new bytes are searched,
-// so a long line arriving in many writes costs no more than a short one.
-func (w *lineEmitter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			w.buf = append(w.buf, p...)
-			for len(w.buf) >= maxLogLine {
-				if !w.piece() {
-					break
-				}
-			}
-			break
-		}
-		w.buf = append(w.buf, p[:i]...)
-		for len(w.buf) > maxLogLine {
-			if !w.piece() {
-				break
-			}
-		}
-		w.emit(strings.TrimRight(string(w.buf), "\r"))
-		w.buf = w.buf[:0]
-		p = p[i+1:]
-	}
-	return n, nil
-}
-
-func (w *lineEmitter) flush() {
-	if len(w.buf) > 0 {
-		w.emit(string(w.buf))
-		w.buf = nil
-	}
-}
-
-func flush(ws ...io.Writer) {
-	for _, w := range ws {
-		if le, ok := w.(*lineEmitter); ok {
-			le.flush()
-		}
-	}
 }

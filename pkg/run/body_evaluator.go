@@ -19,31 +19,32 @@ import (
 // step succeeds with it, and under on_fail: retry the DAG driver runs
 // retry_target again and asks again (evaluate.go).
 func init() {
-	register(chain.KindEvaluator, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
-			out, err := x.agent(ctx, s, sc, t)
+	Register(chain.KindEvaluator, Runner{
+		Run: func(ctx context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
+			out, err := a.Agent(ctx)
 			if err != nil {
 				return out, err
 			}
-			answer := out.value.Text
+			answer := out.Value.Text
 			verdict, score, why := judge(s, answer)
-			out.value, out.decision, out.score, out.answer, out.result = Value{Text: verdict}, verdict, score, answer, verdict
+			out.Value, out.Decision, out.Score, out.Answer, out.Result = Value{Text: verdict}, verdict, score, answer, verdict
 			if verdict == chain.VerdictFail && s.OnFail == chain.OnFailError {
-				return out, &permanentError{fmt.Errorf("the evaluation failed (%s; on_fail: error)", why)}
+				return out, Permanent(fmt.Errorf("the evaluation failed (%s; on_fail: error)", why))
 			}
 			return out, nil
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			planAgent(v, s, p)
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
+			v.Agent(s, p)
 			if s.RetryTarget != "" {
 				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", s.RetryTarget, s.Retries())
 			}
 		},
 		// a workflow task branches on the verdict
-		result: func(_ *flow, _ *chain.Step, sr *StepResult) (string, bool) {
+		Result: func(_ func(string) (Value, bool), _ *chain.Step, sr *StepResult) (string, bool) {
 			return sr.Decision, sr.Decision != ""
 		},
-		admit: admitModel,
+		Admit: admitModel,
 	})
 }
 

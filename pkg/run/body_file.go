@@ -11,46 +11,47 @@ import (
 )
 
 func init() {
-	register(chain.KindFile, kind{
-		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+	Register(chain.KindFile, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
 			path := s.C().Path
-			if a := s.C().PathJSON; a != nil {
-				p, err := x.selectArg(*a, sc)
+			if arg := s.C().PathJSON; arg != nil {
+				p, err := a.Select(*arg)
 				if err != nil {
-					return outcome{}, err
+					return Outcome{}, err
 				}
 				path = chain.Literal(p)
 			}
-			return x.file(s, sc, path, s.C().Cwd, s.C().PathJSON != nil)
+			return readFile(a, path, s.C().Cwd, s.C().PathJSON != nil)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			if a := s.C().PathJSON; a != nil {
 				p.Action = "read " + a.Raw
 				return
 			}
-			p.Action = "read " + v.keep(s.C().Path)
+			p.Action = "read " + v.Keep(s.C().Path)
 		},
 	})
 }
 
-// file reads a file, up to the in-memory cap; pre_tools use it too.
+// readFile reads a file, up to the in-memory cap; pre_tools use it too.
 // fromData says path was a $.-path, rendered from the run's data.
-func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template, fromData bool) (outcome, error) {
-	p, err := x.render(path, sc)
+func readFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, error) {
+	p, err := a.Render(path)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	base, err := x.dir(cwd, sc)
+	base, err := a.Dir(cwd)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	jail := sc.jail
-	if jail == "" && x.confines(path, fromData) {
+	jail := a.Jail()
+	if jail == "" && a.Confines(path, fromData) {
 		jail = base // a path a decision may have chosen stays under the step's directory
 	}
 	f, err := openRegular(jail, base, p)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	defer f.Close()
 	if jail == "" && !filepath.IsAbs(p) {
@@ -58,10 +59,10 @@ func (x *execution) file(s *chain.Step, sc scope, path, cwd *chain.Template, fro
 	}
 	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
 	if err != nil {
-		return outcome{}, fmt.Errorf("reading %s: %w", p, err)
+		return Outcome{}, fmt.Errorf("reading %s: %w", p, err)
 	}
 	if len(data) > executor.MaxCapture {
-		return outcome{}, &permanentError{fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20)}
+		return Outcome{}, Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
 	}
-	return outcome{value: textValue(string(data))}, nil
+	return Outcome{Value: textValue(string(data))}, nil
 }

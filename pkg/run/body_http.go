@@ -13,28 +13,29 @@ import (
 )
 
 func init() {
-	register(chain.KindHTTP, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+	Register(chain.KindHTTP, Runner{
+		Run: func(ctx context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
 			c := s.C()
 			if isREST(s) {
-				return x.rest(ctx, s, sc)
+				return rest(ctx, a)
 			}
-			return x.http(ctx, s, sc, c.URL, c.Headers, c.Body, s.Method)
+			return request(ctx, a, c.URL, c.Headers, c.Body, s.Method)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			cs := s.C()
 			if isREST(s) {
-				p.Action = v.restPlan(s)
+				p.Action = restPlan(v, s)
 				return
 			}
-			p.Action = methodOf(s.Method) + " " + v.url(cs.URL)
-			if b := v.keep(cs.Body); b != "" {
+			p.Action = methodOf(s.Method) + " " + v.URL(cs.URL)
+			if b := v.Keep(cs.Body); b != "" {
 				p.Action += "\n" + b
 			}
 		},
 		// an http task's result is its status code
-		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
-			v, ok := f.st.get(s.OutputVar + "_status")
+		Result: func(read func(string) (Value, bool), s *chain.Step, sr *StepResult) (string, bool) {
+			v, ok := read(s.OutputVar + "_status")
 			if unfinished(sr.Status) || !ok {
 				return "", false
 			}
@@ -54,26 +55,26 @@ func methodOf(method string) string {
 	return method
 }
 
-// http sends one request; pre_tools use it too.
-func (x *execution) http(ctx context.Context, s *chain.Step, sc scope, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (outcome, error) {
+// request sends one request of the attempt's step; pre_tools use it too.
+func request(ctx context.Context, a *Attempt, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (Outcome, error) {
 	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
 	var err error
-	if req.URL, err = x.renderURL(url, sc); err != nil {
-		return outcome{}, err
+	if req.URL, err = a.RenderURL(url); err != nil {
+		return Outcome{}, err
 	}
-	if req.Body, err = x.render(body, sc); err != nil {
-		return outcome{}, err
+	if req.Body, err = a.Render(body); err != nil {
+		return Outcome{}, err
 	}
-	if err = x.renderHeaders(req.Headers, headers, sc); err != nil {
-		return outcome{}, err
+	if err = renderHeaders(a, req.Headers, headers); err != nil {
+		return Outcome{}, err
 	}
-	return x.send(ctx, s, req, func() string { return urlSource(s, url) })
+	return send(ctx, a, req, func() string { return urlSource(a.Step(), url) })
 }
 
 // renderHeaders renders header templates into h.
-func (x *execution) renderHeaders(h map[string]string, headers map[string]*chain.Template, sc scope) error {
+func renderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Template) error {
 	for k, t := range headers {
-		v, err := x.render(t, sc)
+		v, err := a.Render(t)
 		if err != nil {
 			return err
 		}
@@ -82,18 +83,19 @@ func (x *execution) renderHeaders(h map[string]string, headers map[string]*chain
 	return nil
 }
 
-// send sends a request built for step s; source says what set its URL,
+// send sends a request built for the attempt's step; source says what set its URL,
 // for an error that must name the endpoint.
-func (x *execution) send(ctx context.Context, s *chain.Step, req executor.HTTPRequest, source func() string) (outcome, error) {
-	resp, err := executor.DoHTTP(ctx, x.l.client, req)
+func send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func() string) (Outcome, error) {
+	s := a.Step()
+	resp, err := executor.DoHTTP(ctx, a.HTTPClient(), req)
 	if err != nil {
 		if hp := llm.HostPort(req.URL); hp != "" && ctx.Err() == nil {
 			// name the endpoint and what chose it, to know what to fix
 			err = fmt.Errorf("%w (%s, set by %s)", err, hp, source())
 		}
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	out := outcome{value: textValue(resp.Body), status: resp.Status}
+	out := Outcome{Value: textValue(resp.Body), Status: resp.Status}
 	if s.StatusFails(resp.Status) {
 		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), acceptHint(s), clip(strings.TrimSpace(resp.Body), 200))
 	}

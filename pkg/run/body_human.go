@@ -14,31 +14,32 @@ import (
 // chain has no decision points): refused before the run starts; a dry
 // run shows its prompt.
 func init() {
-	register(chain.KindHuman, kind{
-		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			req := map[string]any{"requested": x.l.now().UTC().Format(time.RFC3339)}
+	Register(chain.KindHuman, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
+			req := map[string]any{"requested": a.Now().UTC().Format(time.RFC3339)}
 			if s.Queue != "" {
 				req["queue"] = s.Queue
 			}
 			if p := s.C().Prompt; p != nil {
-				text, err := p.Render(sc.resolve, x.l.lenient)
+				text, err := p.Render(a.Resolver(), a.Lenient())
 				if err != nil {
-					return outcome{}, err
+					return Outcome{}, err
 				}
 				req["prompt"] = text
 			}
-			return outcome{value: Value{Data: req, Text: textOf(req)}}, nil
+			return Outcome{Value: Value{Data: req, Text: textOf(req)}}, nil
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = "ask a person"
 			if s.Queue != "" {
 				p.Action += " (queue " + s.Queue + ")"
 			}
 			if s.C().Prompt != nil {
-				p.Action += ": " + v.keep(s.C().Prompt)
+				p.Action += ": " + v.Keep(s.C().Prompt)
 			}
 		},
-		admit: func(_ *Local, c *chain.Chain, s *chain.Step) error {
+		Admit: func(_ *Local, c *chain.Chain, s *chain.Step) error {
 			if c.Workflow != nil {
 				return nil
 			}

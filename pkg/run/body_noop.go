@@ -9,10 +9,10 @@ import (
 // A noop step does nothing and succeeds with an empty value: a transition
 // that only moves the run, or a placeholder.
 func init() {
-	register(chain.KindNoop, kind{
-		run: func(*execution, context.Context, *chain.Step, scope, *tries) (outcome, error) {
-			return outcome{}, nil
+	Register(chain.KindNoop, Runner{
+		Run: func(context.Context, *Attempt) (Outcome, error) {
+			return Outcome{}, nil
 		},
-		plan: func(_ planView, _ *chain.Step, p *PlannedStep) { p.Action = "nothing (noop)" },
+		Plan: func(_ PlanView, _ *chain.Step, p *PlannedStep) { p.Action = "nothing (noop)" },
 	})
 }

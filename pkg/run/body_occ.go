@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,15 +10,13 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/executor"
 )
 
 // OCC's kinds: a loop runs its step_template per item on the for_each
 // machinery; a merge combines variables, asking its model step for
 // llm_summarize and pick_best; a debate asks its agents round by round,
-// then its synthesis; a webhook is an http request that POSTs a payload;
-// a browser step loads but fails when it runs. (A subchain is a chain
-// step once loaded.)
+// then its synthesis (body_webhook.go has OCC's webhook and browser).
+// (A subchain is a chain step once loaded.)
 func init() {
 	register(chain.KindLoop, kind{
 		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
@@ -60,25 +57,6 @@ func init() {
 			}
 		},
 	})
-	register(chain.KindWebhook, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			return x.webhook(ctx, s, sc)
-		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			p.Action = s.Method + " " + v.url(s.C().URL)
-			if b := v.keep(s.C().Body); b != "" {
-				p.Action += "\n" + b
-			}
-		},
-	})
-	register(chain.KindBrowser, kind{
-		run: func(_ *execution, _ context.Context, s *chain.Step, _ scope, _ *tries) (outcome, error) {
-			return outcome{}, &permanentError{fmt.Errorf("step %q: browser steps are not supported: chainrun drives no web browser (give the step a condition or continue_on_error: true, or fetch the page with an http step)", s.ID)}
-		},
-		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
-			p.Action = "browser: not supported here (running the step fails)"
-		},
-	})
 }
 
 // occLoop runs a loop step's template once per item, as {item},
@@ -112,11 +90,11 @@ func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outco
 
 // mergeValues are the values a merge's inputs name, in order ("" for
 // one with no value).
-func mergeValues(s *chain.Step, sc scope) []Value {
+func mergeValues(s *chain.Step, valueOf func(chain.Ref) (Value, bool)) []Value {
 	var out []Value
 	for _, name := range s.MergeInputs() {
 		r, _ := chain.ParseRef(name)
-		v, _ := sc.valueOf(r)
+		v, _ := valueOf(r)
 		out = append(out, v)
 	}
 	return out
@@ -139,10 +117,10 @@ func concatenated(vs []Value) string {
 func (x *execution) merge(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
 	switch s.MergeStrategy() {
 	case chain.MergeConcatenate:
-		return outcome{value: textValue(concatenated(mergeValues(s, sc)))}, nil
+		return outcome{value: textValue(concatenated(mergeValues(s, sc.valueOf)))}, nil
 	case chain.MergeJSONArray:
 		var list []any
-		for _, v := range mergeValues(s, sc) {
+		for _, v := range mergeValues(s, sc.valueOf) {
 			list = append(list, v.public())
 		}
 		return outcome{value: dataValue(list)}, nil
@@ -220,43 +198,4 @@ func (x *execution) debate(ctx context.Context, s *chain.Step, sc scope) (outcom
 	out, err := x.ask(ctx, s.ModelStep(), sc.with("debate_positions", Value{Text: strings.Join(positions, "\n\n")}))
 	out.usage.add(total.usage)
 	return out, err
-}
-
-// webhook sends a webhook step's request through the http step's
-// machinery. Without a body, a POST, PUT or PATCH sends a JSON payload:
-// the chain, the run, the step, and the outputs of the steps it depends
-// on (secrets masked).
-func (x *execution) webhook(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
-	c := s.C()
-	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
-	var err error
-	if req.URL, err = x.renderURL(c.URL, sc); err != nil {
-		return outcome{}, err
-	}
-	if err = x.renderHeaders(req.Headers, c.Headers, sc); err != nil {
-		return outcome{}, err
-	}
-	if req.Body, err = x.render(c.Body, sc); err != nil {
-		return outcome{}, err
-	}
-	if c.Body == nil && s.Method != "GET" && s.Method != "DELETE" {
-		outputs := map[string]any{}
-		for _, dep := range s.DependsOn {
-			for _, d := range x.c.Steps {
-				if d.ID == dep && d.OutputVar != "" {
-					v, _ := sc.lookup(d.OutputVar)
-					outputs[d.OutputVar] = v.public()
-				}
-			}
-		}
-		b, _ := json.Marshal(map[string]any{"chain": x.c.Name, "run_id": x.runID, "step": s.ID, "outputs": outputs})
-		req.Body = x.mask(string(b))
-		if !hasHeader(req.Headers, "Content-Type") {
-			req.Headers["Content-Type"] = "application/json"
-		}
-	}
-	if sc.key != "" {
-		req.Headers[keyHeader] = sc.key
-	}
-	return x.send(ctx, s, req, func() string { return urlSource(s, c.URL) })
 }

@@ -28,52 +28,53 @@ func isREST(s *chain.Step) bool {
 // connection's baseUrl with the step's path (or the url), its query, the
 // connection's headers then the step's, and a body sent as JSON when it
 // was written as a mapping.
-func (x *execution) rest(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+func rest(ctx context.Context, a *Attempt) (Outcome, error) {
+	s := a.Step()
 	c := s.C()
 	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
-	doc := sc.document()
+	doc := a.Document()
 	var err error
-	conn := x.c.Connections[s.Connection]
+	conn := a.Connection(s.Connection)
 	if conn != nil {
-		base, err := expandEnv(x.getenv, conn.BaseURL, "connection "+conn.Name+" baseUrl")
+		base, err := expandEnv(a.Getenv, conn.BaseURL, "connection "+conn.Name+" baseUrl")
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		path, err := restPath(s.Path, doc)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		req.URL = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
-		headers, err := connectionValues(x.getenv, conn, "header", conn.Headers)
+		headers, err := connectionValues(a.Getenv, conn, "header", conn.Headers)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		maps.Copy(req.Headers, headers)
-	} else if req.URL, err = x.renderURL(c.URL, sc); err != nil {
-		return outcome{}, err
+	} else if req.URL, err = a.RenderURL(c.URL); err != nil {
+		return Outcome{}, err
 	}
 	if req.URL, err = withQuery(req.URL, c.Query, doc); err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	if err = x.renderHeaders(req.Headers, c.Headers, sc); err != nil {
-		return outcome{}, err
+	if err = renderHeaders(a, req.Headers, c.Headers); err != nil {
+		return Outcome{}, err
 	}
 	if c.BodyJSON != nil {
 		b, err := json.Marshal(c.BodyJSON.Resolve(doc))
 		if err != nil {
-			return outcome{}, &permanentError{fmt.Errorf("body: %v", err)}
+			return Outcome{}, Permanent(fmt.Errorf("body: %v", err))
 		}
 		req.Body = string(b)
 		if !hasHeader(req.Headers, "Content-Type") {
 			req.Headers["Content-Type"] = "application/json"
 		}
-	} else if req.Body, err = x.render(c.Body, sc); err != nil {
-		return outcome{}, err
+	} else if req.Body, err = a.Render(c.Body); err != nil {
+		return Outcome{}, err
 	}
-	if sc.key != "" {
-		req.Headers[keyHeader] = sc.key
+	if k := a.IdempotencyKey(); k != "" {
+		req.Headers[keyHeader] = k
 	}
-	return x.send(ctx, s, req, func() string {
+	return send(ctx, a, req, func() string {
 		if conn != nil {
 			return fmt.Sprintf("connection %s of step %s", conn.Name, s.ID)
 		}
@@ -91,8 +92,8 @@ func restPath(path string, doc map[string]any) (string, error) {
 	var missing []string
 	out := pathRef().ReplaceAllStringFunc(path, func(m string) string {
 		names := strings.Split(m[1:len(m)-1], ".")
-		for _, scope := range []string{"arguments", "context", "input"} {
-			if v, ok := walk(doc[scope], names); ok && v != nil {
+		for _, from := range []string{"arguments", "context", "input"} {
+			if v, ok := walk(doc[from], names); ok && v != nil {
 				return url.PathEscape(textOf(v))
 			}
 		}
@@ -100,7 +101,7 @@ func restPath(path string, doc map[string]any) (string, error) {
 		return m
 	})
 	if len(missing) > 0 {
-		return "", &permanentError{fmt.Errorf("path %s: %s is not an argument, context key or input of the run", path, strings.Join(missing, ", "))}
+		return "", Permanent(fmt.Errorf("path %s: %s is not an argument, context key or input of the run", path, strings.Join(missing, ", ")))
 	}
 	return out, nil
 }
@@ -113,7 +114,7 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", &permanentError{fmt.Errorf("url: %v", err)}
+		return "", Permanent(fmt.Errorf("url: %v", err))
 	}
 	q := u.Query()
 	for _, k := range sortedKeys(query) {
@@ -155,7 +156,7 @@ func expandEnv(getenv func(string) (string, bool), text, what string) (string, e
 		return v
 	})
 	if len(unset) > 0 {
-		return "", &permanentError{fmt.Errorf("%s reads the environment variable %s, which is not set", what, strings.Join(unset, ", "))}
+		return "", Permanent(fmt.Errorf("%s reads the environment variable %s, which is not set", what, strings.Join(unset, ", ")))
 	}
 	return out, nil
 }
@@ -180,10 +181,10 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // restPlan is a rest executor's dry-run line: the method, where it goes,
 // and what its body reads.
-func (v planView) restPlan(s *chain.Step) string {
+func restPlan(v PlanView, s *chain.Step) string {
 	c := s.C()
-	where := v.url(c.URL)
-	if conn := v.x.c.Connections[s.Connection]; conn != nil {
+	where := v.URL(c.URL)
+	if conn := v.Connection(s.Connection); conn != nil {
 		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path, "/"))
 	}
 	line := methodOf(s.Method) + " " + where
@@ -195,7 +196,7 @@ func (v planView) restPlan(s *chain.Step) string {
 		if paths := c.BodyJSON.Paths(); len(paths) > 0 {
 			line += " reading " + strings.Join(paths, ", ")
 		}
-	} else if b := v.keep(c.Body); b != "" {
+	} else if b := v.Keep(c.Body); b != "" {
 		line += "\n" + b
 	}
 	return line

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -21,17 +20,18 @@ import (
 // with the step's args after it; FLOWGATE_SCRIPT_SUBJECT and
 // FLOWGATE_SCRIPT_HASH tell it what it is.
 func init() {
-	register(chain.KindScript, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			out, err := x.script(ctx, s, sc)
+	Register(chain.KindScript, Runner{
+		Run: func(ctx context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
+			out, err := runScript(ctx, a)
 			var ee *executor.ExitError
 			if errors.As(err, &ee) {
 				ee.Name = "script " + s.Subject // not its interpreter
 			}
-			return exitValue(s, out, err)
+			return ExitCode(s, out, err)
 		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
-			sc, _ := v.x.l.scriptOf(v.x.c, s)
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
+			sc, _ := v.Script(s)
 			words := []string{"script", s.Subject}
 			if sc != nil {
 				words = append(words, "("+sc.Interpreter()+")")
@@ -41,14 +41,14 @@ func init() {
 					words = append(words, a.Raw)
 					continue
 				}
-				words = append(words, chain.ShellQuote(v.keep(a.Template)))
+				words = append(words, chain.ShellQuote(v.Keep(a.Template)))
 			}
 			p.Action = strings.Join(words, " ")
 		},
 		// a script whose interpreter is not on this machine is refused
 		// before anything runs
-		admit: func(l *Local, c *chain.Chain, s *chain.Step) error {
-			sc, err := l.scriptOf(c, s)
+		Admit: func(l *Local, c *chain.Chain, s *chain.Step) error {
+			sc, err := l.Script(c, s)
 			if err != nil {
 				return nil // preflightScript said so
 			}
@@ -61,77 +61,17 @@ func init() {
 	})
 }
 
-// scriptOf is the script a script step runs: its own file's, else one
-// the engine's resolver finds in another file's scripts:.
-func (l *Local) scriptOf(c *chain.Chain, s *chain.Step) (*chain.Script, error) {
-	return scriptIn(c, s, l.scripts)
-}
-
-func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, error) {
-	return scriptBySubject(c, s.Subject, r)
-}
-
-// scriptBySubject is the script of that subject: c's file's, else one r
-// finds in another file's scripts:.
-func scriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.Script, error) {
-	if sc := c.Scripts[subject]; sc != nil {
-		return sc, nil
-	}
-	if r == nil {
-		return nil, fmt.Errorf("script %s is not in the scripts: library of %s, and no chains directory is open to find it in", subject, c.File)
-	}
-	return r(subject, c.File)
-}
-
-// preflightScript checks, before anything runs, that a script step's
-// script is in its file's scripts: or another's. One found nowhere is
-// pending (pending.go) when the file has no library of its own, as
-// mcp-flowgate's capabilities leave their scripts to their repository's.
-func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	err := findScript(c, s.Subject, "kind: script", r.Scripts)
-	if err == nil {
-		return nil
-	}
-	pe := &PreflightError{Kind: Pending, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
-	if len(c.Scripts) > 0 {
-		// a file with its own library is its own: a subject nothing
-		// holds is a mistake in it, not one left to where it runs
-		pe.Kind = BadCall
-		return pe
-	}
-	return r.deferred(pe)
-}
-
-// findScript says, when no scripts: library holds the subject, which
-// were looked in; what names what refers to it.
-func findScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
-	_, err := scriptBySubject(c, subject, r)
-	var nf *chain.NotFoundError
-	if errors.As(err, &nf) {
-		known := slices.Sorted(maps.Keys(c.Scripts))
-		err = fmt.Errorf("script %q (%s) is in no scripts: library: not its own file's%s, nor one of %s%s", subject, what, ownScripts(known), nf.Dir,
-			chain.DidYouMean(subject, append(known, nf.Known...)))
-	}
-	return err
-}
-
-func ownScripts(known []string) string {
-	if len(known) == 0 {
-		return " (it declares none)"
-	}
-	return " (" + strings.Join(known, ", ") + ")"
-}
-
-// script writes the step's script to a file only this user can read and
-// runs it by its interpreter.
-func (x *execution) script(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
-	lib, err := x.l.scriptOf(x.c, s)
+// runScript writes the step's script to a file only this user can read
+// and runs it by its interpreter.
+func runScript(ctx context.Context, a *Attempt) (Outcome, error) {
+	s := a.Step()
+	lib, err := a.Script()
 	if err != nil {
-		return outcome{}, &permanentError{err}
+		return Outcome{}, Permanent(err)
 	}
 	f, err := os.CreateTemp("", "chainrun-script-*")
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("writing script %s: %v", s.Subject, err)}
+		return Outcome{}, Permanent(fmt.Errorf("writing script %s: %v", s.Subject, err))
 	}
 	path := f.Name()
 	defer os.Remove(path)
@@ -140,7 +80,7 @@ func (x *execution) script(ctx context.Context, s *chain.Step, sc scope) (outcom
 		err = cerr
 	}
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("writing script %s: %v", s.Subject, err)}
+		return Outcome{}, Permanent(fmt.Errorf("writing script %s: %v", s.Subject, err))
 	}
 	// the interpreter reads the file, which is never executed itself: no
 	// exec of a file just written (ETXTBSY), no execute bit needed
@@ -157,7 +97,7 @@ func (x *execution) script(ctx context.Context, s *chain.Step, sc scope) (outcom
 	}
 	env["FLOWGATE_SCRIPT_SUBJECT"] = chain.Arg{Template: chain.Literal(lib.Subject), Raw: lib.Subject}
 	env["FLOWGATE_SCRIPT_HASH"] = chain.Arg{Template: chain.Literal(lib.Hash), Raw: lib.Hash}
-	return x.command(ctx, s, sc, command, args, nil, env, s.C().Cwd)
+	return runCommand(ctx, a, command, args, nil, env, s.C().Cwd)
 }
 
 // interpreterArgv is the command line of a script's #! (bash when it

@@ -8,30 +8,31 @@ import (
 )
 
 func init() {
-	register(chain.KindTransform, kind{
-		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
+	Register(chain.KindTransform, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
 			if s.Operation != "" {
-				return x.operation(s, sc)
+				return operation(a)
 			}
 			c := s.C()
-			v, err := c.Transform.Eval(sc.valueEnv(c.Transform.Names))
+			v, err := c.Transform.Eval(a.ValueEnv(c.Transform.Names))
 			if err != nil {
-				return outcome{}, &permanentError{fmt.Errorf("expr: %w", err)}
+				return Outcome{}, Permanent(fmt.Errorf("expr: %w", err))
 			}
-			return outcome{value: dataValue(v)}, nil
+			return Outcome{Value: dataValue(v)}, nil
 		},
-		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = s.Expr
 			if s.Operation != "" {
 				p.Action = "operation " + s.Operation
 			}
 		},
 		// a transform task's result is its value
-		result: func(f *flow, s *chain.Step, sr *StepResult) (string, bool) {
+		Result: func(read func(string) (Value, bool), s *chain.Step, sr *StepResult) (string, bool) {
 			if unfinished(sr.Status) {
 				return "", false
 			}
-			v, _ := f.st.get(s.OutputVar)
+			v, _ := read(s.OutputVar)
 			return v.Text, true
 		},
 	})

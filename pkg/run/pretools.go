@@ -147,7 +147,8 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		out, err = x.command(tctx, s, sc, cp.Command, args, cp.Run, nil, s.C().Cwd)
+		o, e := runCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
+		out, err = o.inner(), e
 		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
 			err = x.occKeepsExit(s, p, &out, err)
 		}
@@ -155,7 +156,8 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value = textValue(out.value.Text + "\n[stderr]\n" + out.stderr)
 		}
 	case "http":
-		out, err = x.http(tctx, s, sc, cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
+		o, e := request(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
+		out, err = o.inner(), e
 		switch {
 		case err != nil || p.JSONPath == "":
 		case s.OCC() && !json.Valid([]byte(out.value.Text)):
@@ -165,7 +167,8 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
-		out, err = x.file(s, sc, cp.Path, s.C().Cwd, false)
+		o, e := readFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
+		out, err = o.inner(), e
 		if err == nil && p.Encoding != "" {
 			out.value = textValue(decodeFile([]byte(out.value.Text), p.Encoding))
 		}

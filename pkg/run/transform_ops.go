@@ -12,23 +12,24 @@ import (
 
 // operation runs one of OCC's transform operations over the text of the
 // step's input_var (else its rendered prompt).
-func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
+func operation(a *Attempt) (Outcome, error) {
+	s := a.Step()
 	c := s.C()
-	fail := func(format string, args ...any) (outcome, error) {
-		return outcome{}, &permanentError{fmt.Errorf(s.Operation+": "+format, args...)}
+	fail := func(format string, args ...any) (Outcome, error) {
+		return Outcome{}, Permanent(fmt.Errorf(s.Operation+": "+format, args...))
 	}
 	var in Value
 	switch {
 	case c.InputVar != nil:
-		v, err := x.listOf(c.InputVar, sc, "input_var")
+		v, err := a.List(c.InputVar, "input_var")
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		in = v
 	case c.Prompt != nil:
-		text, err := x.render(c.Prompt, sc)
+		text, err := a.Render(c.Prompt)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		in = textValue(text)
 	}
@@ -46,7 +47,7 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		d, err := jsonOf(in)
 		if err != nil && s.OCC() {
 			// OCC's executor writes the error into the output and goes on
-			x.warn(fmt.Sprintf("step %q: json_extract: %s is not JSON: the output is OCC's error text (chainrun's own format fails the step)", s.ID, inputName(s)))
+			a.Warn(fmt.Sprintf("step %q: json_extract: %s is not JSON: the output is OCC's error text (chainrun's own format fails the step)", s.ID, inputName(s)))
 			return text(fmt.Sprintf("[JSON parse error: %v]", err))
 		}
 		if err != nil {
@@ -56,13 +57,13 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		if err != nil {
 			return fail("json_path %s: %v", s.JSONPath, err)
 		}
-		return outcome{value: dataValue(got)}, nil
+		return Outcome{Value: dataValue(got)}, nil
 	case chain.OpRegexMatch:
 		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
 	case chain.OpTemplate:
-		out, err := x.render(c.TemplateStr, sc)
+		out, err := a.Render(c.TemplateStr)
 		if err != nil {
-			return outcome{}, err
+			return Outcome{}, err
 		}
 		return text(out)
 	case chain.OpSplit, chain.OpToJSON:
@@ -70,9 +71,9 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 		for _, l := range lines() {
 			list = append(list, l)
 		}
-		return outcome{value: dataValue(list)}, nil
+		return Outcome{Value: dataValue(list)}, nil
 	case chain.OpMerge:
-		return text(concatenated(mergeValues(s, sc)))
+		return text(concatenated(mergeValues(s, a.ValueOf)))
 	case chain.OpTruncate:
 		limit := s.TruncateLimit
 		if limit == 0 {
@@ -95,9 +96,9 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 	case chain.OpMap:
 		var out []string
 		for i, l := range lines() {
-			line, err := x.render(c.TemplateStr, sc.with("item", textValue(l)).with("index", dataValue(float64(i))))
+			line, err := a.With("item", textValue(l)).With("index", dataValue(float64(i))).Render(c.TemplateStr)
 			if err != nil {
-				return outcome{}, err
+				return Outcome{}, err
 			}
 			out = append(out, line)
 		}
@@ -119,12 +120,12 @@ func (x *execution) operation(s *chain.Step, sc scope) (outcome, error) {
 	case chain.OpFromJSON:
 		return text(readable(in))
 	case chain.OpPassThrough:
-		return outcome{value: in}, nil
+		return Outcome{Value: in}, nil
 	}
 	return fail("unknown operation")
 }
 
-func text(s string) (outcome, error) { return outcome{value: textValue(s)}, nil }
+func text(s string) (Outcome, error) { return Outcome{Value: textValue(s)}, nil }
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
