@@ -31,8 +31,15 @@ func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
 			if !strings.HasPrefix(f.Name, "chains/") || !chain.IsChainFile(f.Name) || strings.HasSuffix(f.Name, ".json") {
 				continue // a JSON chain is contenox's task chain format, not the schema's
 			}
-			if _, err := chain.Parse(f.Name, f.Data, chain.Options{LenientVariables: true}); err != nil {
+			l, err := chain.Parse(f.Name, f.Data, chain.Options{LenientVariables: true})
+			if err != nil {
 				continue // a fixture that is broken on purpose
+			}
+			if tolerated(l) {
+				// the schema is the format as it should be written: what
+				// chainrun only tolerates in a peer's file, with a warning
+				// that mcp-flowgate loads it, an editor may flag
+				continue
 			}
 			var doc any
 			if err := yaml.Load(f.Data, &doc); err != nil {
@@ -50,4 +57,15 @@ func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("only %d fixture chains checked", checked)
 	}
+}
+
+// tolerated reports whether chainrun accepted the file only as a peer
+// accepts it: an executor's kind no kind has, which it warns of.
+func tolerated(l *chain.Loaded) bool {
+	for _, w := range l.Warnings {
+		if strings.Contains(w.String(), "loaded as mcp-flowgate loads it") {
+			return true
+		}
+	}
+	return false
 }

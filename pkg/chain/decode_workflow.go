@@ -372,7 +372,11 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix st
 	}
 	s.ID, s.owner, s.role = id, owner, role
 	if _, known := kindOf(s.Type); !known {
-		d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, Kinds())
+		if c.flowgate && s.Type != "" && didYouMean(s.Type, Kinds()) == "" {
+			unregisteredKind(d, s)
+		} else {
+			d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, Kinds())
+		}
 	}
 	c.Steps = append(c.Steps, s)
 	return s

@@ -85,7 +85,7 @@ func TestReliabilityFallbackIsRead(t *testing.T) {
 // resumed) and an unknown capability are exit 2 naming the line.
 func TestReliabilityFallbackRefused(t *testing.T) {
 	for _, tc := range []struct{ name, executors, want string }{
-		{"unknown kind", "                  - {kind: telepathy}\n", `fb.yaml:16:22: transition "go" fallback 1: unknown kind "telepathy"`},
+		{"misspelt kind", "                  - {kind: mcpp}\n", `fb.yaml:16:22: transition "go" fallback 1: unknown kind "mcpp" (did you mean mcp?)`},
 		{"not a mapping", "                  - echo hi\n", `fb.yaml:16:21: state "a": transition "go": reliability: fallback: executors[0]: a step definition is a mapping`},
 		{"second of two, a cli without command", "                  - {kind: noop}\n                  - {kind: cli, args: [x]}\n", `fb.yaml:17:21: transition "go" fallback 2: a cli step needs command`},
 		{"a workflow executor", "                  - {kind: workflow, workflow: other}\n", `transition "go" fallback 1: a fallback cannot be a workflow executor`},

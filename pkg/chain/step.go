@@ -113,6 +113,9 @@ type Step struct {
 	// primary is the executor a fallback stands in for (nil on any
 	// other step).
 	primary *Step
+	// unregistered is the kind a workflows: file's executor names that no
+	// kind has (Unregistered).
+	unregistered string
 	// owner and role name a step the user wrote inside something else,
 	// as in transition "go" executor (owner transition, role executor);
 	// its ID is then that thing's name.

@@ -49,6 +49,11 @@ func (v *validator) kindFields(s *Step) {
 // executor, a task, a parallel step's branch), which must say it, and
 // checks its fields against it; false when the kind does not exist.
 func (v *validator) stepKind(s *Step, name string) bool {
+	if s.unregistered != "" {
+		// its fields are another kind's, which nobody here knows
+		s.Kind = KindNoop
+		return true
+	}
 	kind, known := kindOf(s.Type)
 	if !known {
 		v.d.errorf(s.At("type"), "%s", unknownKind(name, "kind", s.Type, Kinds()))

@@ -189,14 +189,16 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 				}
 			}
 		}
-		switch s.Kind {
-		case chain.KindChain:
+		switch {
+		case s.Unregistered() != "":
+			first = preflightUnregistered(c, s, r)
+		case s.Kind == chain.KindChain:
 			first = preflightCall(l, c, s, r, stack)
-		case chain.KindWorkflow:
+		case s.Kind == chain.KindWorkflow:
 			first = preflightWorkflow(l, c, s, r, stack)
-		case chain.KindScript:
+		case s.Kind == chain.KindScript:
 			first = preflightScript(c, s, r)
-		case chain.KindMCP, chain.KindHTTP:
+		case s.Kind == chain.KindMCP, s.Kind == chain.KindHTTP:
 			first = preflightMCP(c, s, r)
 		}
 		if first != nil || l == nil || unneeded[s] {

@@ -49,6 +49,13 @@ func (r Resolvers) deferred(e *PreflightError) error {
 	return nil
 }
 
+// preflightUnregistered refuses a run that could reach an executor of a
+// kind chainrun does not have (a workflows: file loads with one, as
+// mcp-flowgate's does); one no run reaches is named as pending.
+func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
+	return r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: s.UnregisteredMessage()})
+}
+
 // preflightMCP checks an mcp step names a tool (a workflow's executor
 // may not: mcp-flowgate loads it and fails it when it runs), then its
 // connection.
@@ -91,6 +98,10 @@ func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
 func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 	var msg string
 	r := Resolvers{Scripts: l.scripts, pending: func(e *PreflightError) { msg = e.Msg }}
+	if s.Unregistered() != "" {
+		_ = preflightUnregistered(c, s, r)
+		return msg
+	}
 	switch s.Kind {
 	case chain.KindScript:
 		if err := preflightScript(c, s, r); err != nil {
