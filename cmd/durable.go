@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -91,7 +92,7 @@ func (f *factory) durableConfig(always bool) (*DurableConfig, error) {
 		if err != nil {
 			return nil, err
 		}
-		return chain.Parse(file, src, opts)
+		return load.Parse(file, src, opts)
 	}
 	if h := v.GetString(keyTemporalHeartbeat); h != "" {
 		if c.Heartbeat, err = time.ParseDuration(h); err != nil || c.Heartbeat < time.Second {

@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/render"
 )
 
@@ -21,7 +21,7 @@ file):
   # yaml-language-server: $schema=../chain.schema.json`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
-			return render.PrintJSON(f.io.Out, chain.JSONSchema())
+			return render.PrintJSON(f.io.Out, load.JSONSchema())
 		},
 	}
 }

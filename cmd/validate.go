@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -138,7 +139,7 @@ func (f *factory) callsDespiteRefs(file string, err error) error {
 	if !errors.As(err, &ve) || file == "" {
 		return err
 	}
-	lenient, lerr := chain.LoadFile(file, chain.Options{LenientVariables: true})
+	lenient, lerr := load.LoadFile(file, chain.Options{LenientVariables: true})
 	if lerr != nil {
 		return err
 	}

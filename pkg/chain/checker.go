@@ -11,10 +11,10 @@ import "github.com/chainrun/chainrun/pkg/dag"
 type Checker struct{ v *validator }
 
 // Errorf reports an error at a place of the file: the chain does not load.
-func (c Checker) Errorf(at Pos, format string, args ...any) { c.v.d.errorf(at, format, args...) }
+func (c Checker) Errorf(at Pos, format string, args ...any) { c.v.d.Errorf(at, format, args...) }
 
 // Warnf reports a warning at a place of the file: the chain still loads.
-func (c Checker) Warnf(at Pos, format string, args ...any) { c.v.d.warnf(at, format, args...) }
+func (c Checker) Warnf(at Pos, format string, args ...any) { c.v.d.Warnf(at, format, args...) }
 
 // Subject is how messages name step s: step "id" in a DAG chain, or its
 // place (a branch of a parallel step, a workflow state's executor).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -25,7 +26,7 @@ type capabilityRef struct {
 // rewrite is made on the file's nodes, so every later message points at
 // the capability's own lines.
 type capabilityRefs struct {
-	d         *diags
+	d         *yamlpos.Diags
 	registry  *yaml.Node // the capabilities: mapping, or nil
 	flattened map[string]*capabilityRef
 	resolving map[string]bool
@@ -37,18 +38,18 @@ type capabilityRefs struct {
 // resolveCapabilityRefs rewrites every {capability: NAME} executor under
 // workflows against the file's capabilities: registry (nil when the file
 // has none); a name the registry lacks is refused, naming it.
-func resolveCapabilityRefs(d *diags, registry, workflows *yaml.Node) {
-	if registry != nil && deref(registry).Kind != yaml.MappingNode {
+func resolveCapabilityRefs(d *yamlpos.Diags, registry, workflows *yaml.Node) {
+	if registry != nil && yamlpos.Deref(registry).Kind != yaml.MappingNode {
 		registry = nil
 	}
-	r := &capabilityRefs{d: d, registry: deref(registry), flattened: map[string]*capabilityRef{}, resolving: map[string]bool{}, seen: map[*yaml.Node]bool{}}
+	r := &capabilityRefs{d: d, registry: yamlpos.Deref(registry), flattened: map[string]*capabilityRef{}, resolving: map[string]bool{}, seen: map[*yaml.Node]bool{}}
 	r.rewrite(workflows, "workflows", "")
 }
 
 // rewrite walks n, whose key was under (workflows, states, transitions…);
 // prefix names where n is, for messages.
 func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
-	n = deref(n)
+	n = yamlpos.Deref(n)
 	if n == nil || r.seen[n] {
 		return
 	}
@@ -60,7 +61,7 @@ func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i].Value, deref(n.Content[i+1])
+			k, v := n.Content[i].Value, yamlpos.Deref(n.Content[i+1])
 			p := prefix
 			switch under {
 			case "workflows":
@@ -89,18 +90,18 @@ func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
 // transition (asTransition) also takes the capability's guards,
 // reliability and inputSchema, anything else its reliability.
 func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where string) {
-	ex := deref(valueOf(m, "executor"))
+	ex := yamlpos.Deref(yamlpos.ValueOf(m, "executor"))
 	if ex == nil || ex.Kind != yaml.MappingNode {
 		return
 	}
-	nameNode := valueOf(ex, "capability")
+	nameNode := yamlpos.ValueOf(ex, "capability")
 	if nameNode == nil {
 		return
 	}
-	at := posOf(nameNode)
+	at := yamlpos.Of(nameNode)
 	prefix := where + "executor: capability " + quote(nameNode.Value)
 	if other := otherKeys(ex, "capability"); len(other) > 0 {
-		r.d.warnf(posOf(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, orList(other))
+		r.d.Warnf(yamlpos.Of(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, orList(other))
 	}
 	c := r.flatten(nameNode.Value, at, prefix)
 	if c == nil {
@@ -110,16 +111,16 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 		return
 	}
 	setValue(m, "executor", copyNode(c.executor))
-	if valueOf(m, "reliability") == nil && c.reliability != nil {
+	if yamlpos.ValueOf(m, "reliability") == nil && c.reliability != nil {
 		setValue(m, "reliability", copyNode(c.reliability))
 	}
 	if !asTransition {
 		if len(c.guards) > 0 || c.inputSchema != nil {
-			r.d.warnf(at, "%s: its guards and inputSchema apply to a transition that names it, not here", prefix)
+			r.d.Warnf(at, "%s: its guards and inputSchema apply to a transition that names it, not here", prefix)
 		}
 		return
 	}
-	if valueOf(m, "inputSchema") == nil && c.inputSchema != nil {
+	if yamlpos.ValueOf(m, "inputSchema") == nil && c.inputSchema != nil {
 		setValue(m, "inputSchema", copyNode(c.inputSchema))
 	}
 	if len(c.guards) == 0 {
@@ -130,7 +131,7 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 	for _, g := range c.guards {
 		guards.Content = append(guards.Content, copyNode(g))
 	}
-	if own := deref(valueOf(m, "guards")); own != nil && own.Kind == yaml.SequenceNode {
+	if own := yamlpos.Deref(yamlpos.ValueOf(m, "guards")); own != nil && own.Kind == yaml.SequenceNode {
 		guards.Content = append(guards.Content, own.Content...)
 	}
 	setValue(m, "guards", guards)
@@ -144,20 +145,20 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 // runs what the reference names, and says so.
 func (r *capabilityRefs) replaceCandidates(list *yaml.Node, where string) {
 	for i, n := range list.Content {
-		ex := deref(n)
-		nameNode := valueOf(ex, "capability")
+		ex := yamlpos.Deref(n)
+		nameNode := yamlpos.ValueOf(ex, "capability")
 		if ex.Kind != yaml.MappingNode || nameNode == nil {
 			continue
 		}
 		prefix := fmt.Sprintf("%sexecutors[%d]: capability %q", where, i, nameNode.Value)
-		c := r.flatten(nameNode.Value, posOf(nameNode), prefix)
+		c := r.flatten(nameNode.Value, yamlpos.Of(nameNode), prefix)
 		if c == nil {
 			// refused above: read as a noop, so nothing else is said of it
 			list.Content[i] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: ex.Line, Column: ex.Column, Content: []*yaml.Node{
 				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "kind"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: "noop"}}}
 			continue
 		}
-		r.d.warnf(posOf(nameNode), "%s runs that capability's executor; mcp-flowgate (at 443aa7a) resolves {capability:} only as an executor: value and skips this candidate as an unknown kind", prefix)
+		r.d.Warnf(yamlpos.Of(nameNode), "%s runs that capability's executor; mcp-flowgate (at 443aa7a) resolves {capability:} only as an executor: value and skips this candidate as an unknown kind", prefix)
 		list.Content[i] = copyNode(c.executor)
 	}
 }
@@ -171,7 +172,7 @@ func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capability
 	}
 	var def *yaml.Node
 	if r.registry != nil {
-		def = deref(valueOf(r.registry, name))
+		def = yamlpos.Deref(yamlpos.ValueOf(r.registry, name))
 	}
 	if def == nil {
 		var names []string
@@ -180,25 +181,25 @@ func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capability
 				names = append(names, r.registry.Content[i].Value)
 			}
 		}
-		r.d.errorf(at, "%s is not in this file's capabilities: mcp-flowgate runs {capability: NAME} as the executor of capabilities.NAME, declared in the same file%s", prefix, didYouMean(name, names))
+		r.d.Errorf(at, "%s is not in this file's capabilities: mcp-flowgate runs {capability: NAME} as the executor of capabilities.NAME, declared in the same file%s", prefix, didYouMean(name, names))
 		return nil
 	}
 	if def.Kind != yaml.MappingNode {
-		r.d.errorf(posOf(def), "capabilities: %q: a capability is a mapping with an executor (or wraps)", name)
+		r.d.Errorf(yamlpos.Of(def), "capabilities: %q: a capability is a mapping with an executor (or wraps)", name)
 		return nil
 	}
 	if r.resolving[name] {
-		r.d.errorf(posOf(def), "capabilities: %q: wraps itself round (a wraps: cycle)", name)
+		r.d.Errorf(yamlpos.Of(def), "capabilities: %q: wraps itself round (a wraps: cycle)", name)
 		return nil
 	}
 	r.resolving[name] = true
 	defer delete(r.resolving, name)
-	c := &capabilityRef{executor: valueOf(def, "executor"), reliability: valueOf(def, "reliability"), inputSchema: valueOf(def, "inputSchema")}
-	if g := deref(valueOf(def, "guards")); g != nil && g.Kind == yaml.SequenceNode {
+	c := &capabilityRef{executor: yamlpos.ValueOf(def, "executor"), reliability: yamlpos.ValueOf(def, "reliability"), inputSchema: yamlpos.ValueOf(def, "inputSchema")}
+	if g := yamlpos.Deref(yamlpos.ValueOf(def, "guards")); g != nil && g.Kind == yaml.SequenceNode {
 		c.guards = g.Content
 	}
-	if w := valueOf(def, "wraps"); w != nil {
-		parent := r.flatten(w.Value, posOf(w), "capabilities: "+quote(name)+": wraps "+quote(w.Value)+", which")
+	if w := yamlpos.ValueOf(def, "wraps"); w != nil {
+		parent := r.flatten(w.Value, yamlpos.Of(w), "capabilities: "+quote(name)+": wraps "+quote(w.Value)+", which")
 		if parent == nil {
 			return nil
 		}
@@ -214,7 +215,7 @@ func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capability
 		c.guards = append(slices.Clone(parent.guards), c.guards...)
 	}
 	if c.executor == nil {
-		r.d.errorf(posOf(def), "capabilities: %q: needs an executor or wraps (the capability it builds on)", name)
+		r.d.Errorf(yamlpos.Of(def), "capabilities: %q: needs an executor or wraps (the capability it builds on)", name)
 		return nil
 	}
 	r.flattened[name] = c

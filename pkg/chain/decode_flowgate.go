@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -14,8 +15,8 @@ import (
 // blackboard, onEnter, state slots, reliability and workflow timeouts.
 
 // decodeSkillRefs reads a skills: list of fragment subjects.
-func decodeSkillRefs(d *diags, v *yaml.Node, prefix string) SkillRefs {
-	refs := SkillRefs{Pos: posOf(v)}
+func decodeSkillRefs(d *yamlpos.Diags, v *yaml.Node, prefix string) SkillRefs {
+	refs := SkillRefs{Pos: yamlpos.Of(v)}
 	switch v.Kind {
 	case yaml.ScalarNode:
 		if v.Value != "" && v.Tag != "!!null" {
@@ -23,15 +24,15 @@ func decodeSkillRefs(d *diags, v *yaml.Node, prefix string) SkillRefs {
 		}
 	case yaml.SequenceNode:
 		for _, n := range v.Content {
-			n = deref(n)
+			n = yamlpos.Deref(n)
 			if n.Kind != yaml.ScalarNode || n.Value == "" {
-				d.errorf(posOf(n), "%sa skill is named by its subject (review.style.house-voice)", prefix)
+				d.Errorf(yamlpos.Of(n), "%sa skill is named by its subject (review.style.house-voice)", prefix)
 				continue
 			}
 			refs.Subjects = append(refs.Subjects, n.Value)
 		}
 	default:
-		d.errorf(posOf(v), "%sa list of skill subjects", prefix)
+		d.Errorf(yamlpos.Of(v), "%sa list of skill subjects", prefix)
 	}
 	return refs
 }
@@ -39,18 +40,18 @@ func decodeSkillRefs(d *diags, v *yaml.Node, prefix string) SkillRefs {
 // decodeShortInputs reads v0.6 `inputs:` (and a snippet's inputs): each
 // input's JSON Schema with required: true|false beside it, or a bare
 // type. It returns the equivalent inputSchema and the names in order.
-func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, []string) {
+func decodeShortInputs(d *yamlpos.Diags, v *yaml.Node, prefix string) (map[string]any, []string) {
 	if v.Kind != yaml.MappingNode {
 		if v.Tag != "!!null" {
-			d.errorf(posOf(v), "%sinputs map each input's name to its schema ({type, required, default, description})", prefix)
+			d.Errorf(yamlpos.Of(v), "%sinputs map each input's name to its schema ({type, required, default, description})", prefix)
 		}
 		return map[string]any{"type": "object", "properties": map[string]any{}}, nil
 	}
 	props := map[string]any{}
 	var required, order []string
-	for _, p := range mappingPairs(d, v, prefix) {
-		name, n := p.key.Value, deref(p.value)
-		if colonInName(d, p.key, prefix) {
+	for _, p := range yamlpos.MappingPairs(d, v, prefix) {
+		name, n := p.Key.Value, yamlpos.Deref(p.Value)
+		if colonInName(d, p.Key, prefix) {
 			continue
 		}
 		order = append(order, name)
@@ -59,7 +60,7 @@ func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, [
 			continue
 		}
 		var spec map[string]any
-		if !decodeInto(d, n, &spec) {
+		if !yamlpos.DecodeInto(d, n, &spec) {
 			continue
 		}
 		spec, _ = NormalizeYAML(spec).(map[string]any)
@@ -68,7 +69,7 @@ func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, [
 		}
 		if r, ok := spec["required"]; ok {
 			if b, isBool := r.(bool); !isBool {
-				d.errorf(posOf(n), "%sinput %q: required is true or false", prefix, name)
+				d.Errorf(yamlpos.Of(n), "%sinput %q: required is true or false", prefix, name)
 			} else if b {
 				required = append(required, name)
 			}
@@ -85,41 +86,41 @@ func decodeShortInputs(d *diags, v *yaml.Node, prefix string) (map[string]any, [
 
 // decodeSnippet reads a capability's contract: {inputs, outputs}, both
 // required (an empty {} declares none).
-func decodeSnippet(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeSnippet(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 	prefix += "snippet: "
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%sa snippet is {inputs, outputs}", prefix)
+		d.Errorf(yamlpos.Of(v), "%sa snippet is {inputs, outputs}", prefix)
 		return
 	}
-	checkKeys(d, v, prefix, []string{"inputs", "outputs"})
-	in, out := valueOf(v, "inputs"), valueOf(v, "outputs")
+	yamlpos.CheckKeys(d, v, prefix, []string{"inputs", "outputs"})
+	in, out := yamlpos.ValueOf(v, "inputs"), yamlpos.ValueOf(v, "outputs")
 	if in == nil || out == nil {
-		d.errorf(posOf(v), "%sinputs and outputs are both required (write {} for none)", prefix)
+		d.Errorf(yamlpos.Of(v), "%sinputs and outputs are both required (write {} for none)", prefix)
 	}
 	if in != nil {
-		decodeWorkflowInputs(d, w, deref(in), prefix)
+		decodeWorkflowInputs(d, w, yamlpos.Deref(in), prefix)
 	}
 	if out == nil {
 		return
 	}
-	out = deref(out)
+	out = yamlpos.Deref(out)
 	if out.Kind != yaml.MappingNode {
 		if out.Tag != "!!null" {
-			d.errorf(posOf(out), "%soutputs map each output's name to its JSON Schema", prefix)
+			d.Errorf(yamlpos.Of(out), "%soutputs map each output's name to its JSON Schema", prefix)
 		}
 		return
 	}
-	for _, p := range mappingPairs(d, out, prefix+"outputs: ") {
-		o := &SnippetOutput{Name: p.key.Value, Pos: posOf(p.key)}
+	for _, p := range yamlpos.MappingPairs(d, out, prefix+"outputs: ") {
+		o := &SnippetOutput{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
 		var raw map[string]any
-		if sv := deref(p.value); sv.Kind != yaml.MappingNode && sv.Tag != "!!null" {
+		if sv := yamlpos.Deref(p.Value); sv.Kind != yaml.MappingNode && sv.Tag != "!!null" {
 			// mcp-flowgate's check: INVALID_SNIPPET (snippet_contract.rs, V5)
 			what := "text"
 			if sv.Kind == yaml.SequenceNode {
 				what = "a list"
 			}
-			d.errorf(posOf(sv), "%soutputs: %s: its JSON Schema is a mapping ({type: string}), not %s", prefix, o.Name, what)
-		} else if decodeInto(d, sv, &raw) {
+			d.Errorf(yamlpos.Of(sv), "%soutputs: %s: its JSON Schema is a mapping ({type: string}), not %s", prefix, o.Name, what)
+		} else if yamlpos.DecodeInto(d, sv, &raw) {
 			o.Raw, _ = NormalizeYAML(raw).(map[string]any)
 		}
 		if o.Raw == nil {
@@ -131,24 +132,24 @@ func decodeSnippet(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 
 // decodeWorkflowInputs makes the short inputs the workflow's inputSchema,
 // and their values the context's first keys.
-func decodeWorkflowInputs(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeWorkflowInputs(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 	if w.InputSchema != nil {
-		d.errorf(posOf(v), "%swrite the inputs once: inputs (or a snippet's inputs) or inputSchema", prefix)
+		d.Errorf(yamlpos.Of(v), "%swrite the inputs once: inputs (or a snippet's inputs) or inputSchema", prefix)
 		return
 	}
 	w.InputSchema, w.inputOrder = decodeShortInputs(d, v, prefix+"inputs: ")
 	w.InputsInContext = true
 	// messages about the schema point at the inputs written
-	w.FieldPos["inputSchema"] = posOf(v)
+	w.FieldPos["inputSchema"] = yamlpos.Of(v)
 }
 
 // decodeBlackboard reads the blackboard: a list of slot names, or each
 // slot's JSON Schema.
-func decodeBlackboard(d *diags, w *Workflow, v *yaml.Node, prefix string) {
-	b := &Blackboard{Slots: map[string]*Slot{}, Pos: posOf(v)}
+func decodeBlackboard(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
+	b := &Blackboard{Slots: map[string]*Slot{}, Pos: yamlpos.Of(v)}
 	add := func(s *Slot) {
 		if b.Slots[s.Name] != nil {
-			d.errorf(s.Pos, "%sblackboard: slot %q is declared twice", prefix, s.Name)
+			d.Errorf(s.Pos, "%sblackboard: slot %q is declared twice", prefix, s.Name)
 			return
 		}
 		b.Slots[s.Name] = s
@@ -157,53 +158,53 @@ func decodeBlackboard(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 	switch v.Kind {
 	case yaml.SequenceNode:
 		for _, n := range v.Content {
-			n = deref(n)
+			n = yamlpos.Deref(n)
 			if n.Kind != yaml.ScalarNode || n.Value == "" {
-				d.errorf(posOf(n), "%sblackboard: a slot is named by a word", prefix)
+				d.Errorf(yamlpos.Of(n), "%sblackboard: a slot is named by a word", prefix)
 				continue
 			}
-			add(&Slot{Name: n.Value, Pos: posOf(n)})
+			add(&Slot{Name: n.Value, Pos: yamlpos.Of(n)})
 		}
 	case yaml.MappingNode:
 		for _, s := range decodeSlots(d, v, prefix+"blackboard: ") {
 			add(s)
 		}
 	default:
-		d.errorf(posOf(v), "%sblackboard is a list of slot names or maps each slot to its JSON Schema", prefix)
+		d.Errorf(yamlpos.Of(v), "%sblackboard is a list of slot names or maps each slot to its JSON Schema", prefix)
 	}
 	w.Blackboard = b
 }
 
 // decodeSlots reads a mapping of slot names to JSON Schemas (nothing for
 // an untyped slot), with scope and default beside the schema.
-func decodeSlots(d *diags, v *yaml.Node, prefix string) []*Slot {
+func decodeSlots(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Slot {
 	if v.Kind != yaml.MappingNode {
-		d.looseErrorf(posOf(v), "%sslots map each slot's name to its JSON Schema", prefix)
+		d.LooseErrorf(yamlpos.Of(v), "%sslots map each slot's name to its JSON Schema", prefix)
 		return nil
 	}
 	var out []*Slot
-	for _, p := range mappingPairs(d, v, prefix) {
-		if before, _, found := strings.Cut(p.key.Value, ":"); found {
+	for _, p := range yamlpos.MappingPairs(d, v, prefix) {
+		if before, _, found := strings.Cut(p.Key.Value, ":"); found {
 			// what mcp-flowgate's YAML reader makes of it too: a slot of
 			// that odd name, untyped
-			d.warnf(posOf(p.key), "%s%q is read as one name (YAML needs a space after the colon in %q): the slot is left untyped", prefix, p.key.Value, before+": ")
+			d.Warnf(yamlpos.Of(p.Key), "%s%q is read as one name (YAML needs a space after the colon in %q): the slot is left untyped", prefix, p.Key.Value, before+": ")
 			continue
 		}
-		s := &Slot{Name: p.key.Value, Pos: posOf(p.key)}
-		n := deref(p.value)
+		s := &Slot{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		n := yamlpos.Deref(p.Value)
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			out = append(out, s)
 			continue
 		}
 		var raw map[string]any
-		if !decodeInto(d, n, &raw) {
+		if !yamlpos.DecodeInto(d, n, &raw) {
 			continue
 		}
 		s.Raw, _ = NormalizeYAML(raw).(map[string]any)
 		if sc, ok := s.Raw["scope"]; ok {
 			s.Scope = fmt.Sprint(sc)
 			if s.Scope != "state" && s.Scope != "workflow" {
-				d.errorf(posOf(n), "%sslot %q: scope is state or workflow, not %q", prefix, s.Name, s.Scope)
+				d.Errorf(yamlpos.Of(n), "%sslot %q: scope is state or workflow, not %q", prefix, s.Name, s.Scope)
 			}
 		}
 		s.Default = s.Raw["default"]
@@ -220,24 +221,24 @@ type onEnterKeys struct {
 }
 
 // decodeOnEnter reads a state's onEnter: {executor, output, reliability}.
-func decodeOnEnter(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
+func decodeOnEnter(d *yamlpos.Diags, c *Chain, s *State, v *yaml.Node, prefix string) {
 	prefix += "onEnter: "
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%sonEnter is {executor, output, reliability}", prefix)
+		d.Errorf(yamlpos.Of(v), "%sonEnter is {executor, output, reliability}", prefix)
 		return
 	}
-	checkKeys(d, v, prefix, keysOf[onEnterKeys]())
-	on := &OnEnter{Pos: posOf(v)}
-	if e := valueOf(v, "executor"); e != nil {
-		on.Executor = decodeExecutor(d, c, deref(e), "state", s.Name, "onEnter", prefix+"executor: ")
+	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[onEnterKeys]())
+	on := &OnEnter{Pos: yamlpos.Of(v)}
+	if e := yamlpos.ValueOf(v, "executor"); e != nil {
+		on.Executor = decodeExecutor(d, c, yamlpos.Deref(e), "state", s.Name, "onEnter", prefix+"executor: ")
 	} else {
-		d.errorf(posOf(v), "%san executor is required (kind: noop when only output mappings run)", prefix)
+		d.Errorf(yamlpos.Of(v), "%san executor is required (kind: noop when only output mappings run)", prefix)
 	}
-	if o := valueOf(v, "output"); o != nil {
-		on.Output = decodeOutputMappings(d, deref(o), prefix)
+	if o := yamlpos.ValueOf(v, "output"); o != nil {
+		on.Output = decodeOutputMappings(d, yamlpos.Deref(o), prefix)
 	}
-	if r := valueOf(v, "reliability"); r != nil && on.Executor != nil {
-		decodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, deref(r), prefix)
+	if r := yamlpos.ValueOf(v, "reliability"); r != nil && on.Executor != nil {
+		decodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, yamlpos.Deref(r), prefix)
 	}
 	s.OnEnter = on
 }
@@ -246,19 +247,19 @@ func decodeOnEnter(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
 // executor beside the target, which mcp-flowgate's documentation shows
 // but its runtime never ran (it only moves the run to target), is read
 // with a warning and not run either.
-func decodeOnTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeOnTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 	prefix += "onTimeout: "
 	var o struct {
 		Target   string `yaml:"target"`
 		Executor any    `yaml:"executor"` // warned of below, never run
 	}
-	if v.Kind == yaml.MappingNode && keyNode(v, "executor") != nil {
-		d.warnf(posOf(keyNode(v, "executor")), "%sexecutor: not run: a run that runs out of time only moves to target, as mcp-flowgate's runtime does (it never ran this executor); give the target state an onEnter executor to run one", prefix)
+	if v.Kind == yaml.MappingNode && yamlpos.KeyNode(v, "executor") != nil {
+		d.Warnf(yamlpos.Of(yamlpos.KeyNode(v, "executor")), "%sexecutor: not run: a run that runs out of time only moves to target, as mcp-flowgate's runtime does (it never ran this executor); give the target state an onEnter executor to run one", prefix)
 	}
-	if decodeChecked(d, v, prefix, []string{"target", "executor"}, &o) {
+	if yamlpos.DecodeChecked(d, v, prefix, []string{"target", "executor"}, &o) {
 		w.OnTimeout = o.Target
 		if o.Target == "" {
-			d.errorf(posOf(v), "%starget is required: the state a run that ran out of time moves to", prefix)
+			d.Errorf(yamlpos.Of(v), "%starget is required: the state a run that ran out of time moves to", prefix)
 		}
 	}
 }
@@ -267,13 +268,13 @@ func decodeOnTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 const MaxWorkflowTimeoutMS = 365 * 24 * 60 * 60 * 1000
 
 // workflowTimeout reads a workflow's timeoutMs.
-func workflowTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
+func workflowTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 	var ms int64
-	if !decodeInto(d, v, &ms) {
+	if !yamlpos.DecodeInto(d, v, &ms) {
 		return
 	}
 	if ms <= 0 || ms > MaxWorkflowTimeoutMS {
-		d.errorf(posOf(v), "%smust be more than 0 and at most %d (a year)", prefix, int64(MaxWorkflowTimeoutMS))
+		d.Errorf(yamlpos.Of(v), "%smust be more than 0 and at most %d (a year)", prefix, int64(MaxWorkflowTimeoutMS))
 		return
 	}
 	w.Timeout = time.Duration(ms) * time.Millisecond
@@ -281,18 +282,18 @@ func workflowTimeout(d *diags, w *Workflow, v *yaml.Node, prefix string) {
 
 // decodeFragments reads a file's skills: library and checks each
 // fragment.
-func decodeFragments(d *diags, v *yaml.Node) map[string]*Fragment {
+func decodeFragments(d *yamlpos.Diags, v *yaml.Node) map[string]*Fragment {
 	out := map[string]*Fragment{}
 	if v.Tag == "!!null" || (v.Kind == yaml.SequenceNode && len(v.Content) == 0) {
 		return out
 	}
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "skills: map each fragment's subject to {verb, lifecycle, body}")
+		d.Errorf(yamlpos.Of(v), "skills: map each fragment's subject to {verb, lifecycle, body}")
 		return out
 	}
-	for _, p := range mappingPairs(d, v, "skills: ") {
-		f := &Fragment{Subject: p.key.Value, Pos: posOf(p.key)}
-		if !decodeChecked(d, deref(p.value), "skills: "+quote(f.Subject)+": ", keysOf[Fragment](), f) {
+	for _, p := range yamlpos.MappingPairs(d, v, "skills: ") {
+		f := &Fragment{Subject: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		if !yamlpos.DecodeChecked(d, yamlpos.Deref(p.Value), "skills: "+quote(f.Subject)+": ", yamlpos.KeysOf[Fragment](), f) {
 			continue
 		}
 		checkFragment(d, f)
@@ -303,11 +304,11 @@ func decodeFragments(d *diags, v *yaml.Node) map[string]*Fragment {
 
 // colonInName reports a name that swallowed its value: `count:{type:
 // integer}` without a space after the colon is one plain YAML key.
-func colonInName(d *diags, k *yaml.Node, prefix string) bool {
+func colonInName(d *yamlpos.Diags, k *yaml.Node, prefix string) bool {
 	before, _, found := strings.Cut(k.Value, ":")
 	if !found {
 		return false
 	}
-	d.errorf(posOf(k), "%s%q is read as one name: YAML needs a space after the colon in %q", prefix, k.Value, before+": ")
+	d.Errorf(yamlpos.Of(k), "%s%q is read as one name: YAML needs a space after the colon in %q", prefix, k.Value, before+": ")
 	return true
 }

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -46,8 +47,8 @@ func gatewayOnly(root *yaml.Node) []string {
 // it) or repos: (repositories loaded with it): an empty list merges
 // nothing, so it is accepted; chainrun reads one file, so any other is
 // refused naming the key and what to do instead.
-func otherFiles(d *diags, k, v *yaml.Node) {
-	v = deref(v)
+func otherFiles(d *yamlpos.Diags, k, v *yaml.Node) {
+	v = yamlpos.Deref(v)
 	if v.Tag == "!!null" || (v.Kind == yaml.SequenceNode && len(v.Content) == 0) {
 		return
 	}
@@ -55,5 +56,5 @@ func otherFiles(d *diags, k, v *yaml.Node) {
 	if k.Value == "repos" {
 		what = "repos: loading other repositories' workflows with this file, as mcp-flowgate does, is not supported: point --chains-dir at their workflows, or copy them beside this file (a workflow executor finds them there)"
 	}
-	d.errorf(posOf(k), "%s", what)
+	d.Errorf(yamlpos.Of(k), "%s", what)
 }

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -25,38 +26,38 @@ var olderNames = map[string]string{"debate_agents": "a debate's agents", "debate
 // fields. A step whose kind does not exist is read no further than its id
 // and kind: its fields cannot be judged without it, and the caller
 // reports the kind by name (see reportUnknownKind).
-func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
-	s := &Step{Pos: posOf(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
-	before := d.blocking()
-	pairs := mappingPairs(d, n, prefix)
+func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
+	s := &Step{Pos: yamlpos.Of(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
+	before := d.Blocking()
+	pairs := yamlpos.MappingPairs(d, n, prefix)
 	if kindNode, at := kindOfPairs(pairs); kindNode != nil {
 		if _, known := kindOf(kindNode.Value); !known {
 			s.Type, s.FieldPos["type"] = kindNode.Value, at
 			if id := idOfPairs(pairs); id != nil {
-				s.ID, s.FieldPos["id"] = id.value.Value, posOf(id.key)
+				s.ID, s.FieldPos["id"] = id.Value.Value, yamlpos.Of(id.Key)
 			}
-			return s, d.blocking() == before
+			return s, d.Blocking() == before
 		}
 	}
 	for _, p := range pairs {
-		if what, older := olderNames[p.key.Value]; older {
-			d.warnf(posOf(p.key), "%s%s is OCC's own spelling of %s: read as %s (its chain files write %s)",
-				prefix, p.key.Value, what, stepAliases[p.key.Value], stepAliases[p.key.Value])
+		if what, older := olderNames[p.Key.Value]; older {
+			d.Warnf(yamlpos.Of(p.Key), "%s%s is OCC's own spelling of %s: read as %s (its chain files write %s)",
+				prefix, p.Key.Value, what, stepAliases[p.Key.Value], stepAliases[p.Key.Value])
 		}
 	}
 	var argv []string
-	ok := walk(d, pairs, s, s.FieldPos, walkOpts{prefix: prefix, aliases: stepAliases, step: true, meant: &s.meant, peer: true}, func(k, v *yaml.Node) bool {
+	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: stepAliases, Sorted: true, Meant: &s.meant, Peer: true}, func(k, v *yaml.Node) bool {
 		// command: [program, arg…], mcp-flowgate's argv form
-		if list, isList := textList(v); k.Value == "command" && isList {
+		if list, isList := yamlpos.TextList(v); k.Value == "command" && isList {
 			if len(list) == 0 {
-				d.errorf(posOf(v), "%scommand: the list is empty: its first item is the program", prefix)
+				d.Errorf(yamlpos.Of(v), "%scommand: the list is empty: its first item is the program", prefix)
 				return true
 			}
 			s.Command, argv = list[0], list[1:]
 			return true
 		}
 		if k.Value == "timeoutMs" {
-			d.warnf(posOf(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
+			d.Warnf(yamlpos.Of(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})
@@ -65,14 +66,14 @@ func decodeStep(d *diags, n *yaml.Node, prefix string) (*Step, bool) {
 	}
 	// a value of the wrong type keeps the step: its other fields are
 	// checked in the same pass
-	return s, ok && d.blocking() == before
+	return s, ok && d.Blocking() == before
 }
 
 // decodeStepSpecial reads the step keys whose value is more than a plain
 // decode: a parallel step's branches and a pipeline's steps (steps
 // themselves), and a body written as a mapping or list (JSON,
 // mcp-flowgate's rest body).
-func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
+func decodeStepSpecial(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string) bool {
 	switch {
 	case k.Value == "pre_tools":
 		decodePreTools(d, s, v, prefix)
@@ -91,7 +92,7 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 		return true
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
-		if decodeInto(d, v, &body) {
+		if yamlpos.DecodeInto(d, v, &body) {
 			s.BodyData = NormalizeYAML(body)
 		}
 		return true
@@ -101,13 +102,13 @@ func decodeStepSpecial(d *diags, s *Step, k, v *yaml.Node, prefix string) bool {
 
 // kindOfPairs finds the text of a step's type (or kind) and where it was
 // written; nil when it is absent or not text.
-func kindOfPairs(pairs []pair) (*yaml.Node, Pos) {
+func kindOfPairs(pairs []yamlpos.Pair) (*yaml.Node, Pos) {
 	for _, p := range pairs {
-		if p.key.Value != "type" && p.key.Value != "kind" {
+		if p.Key.Value != "type" && p.Key.Value != "kind" {
 			continue
 		}
-		if v := deref(p.value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-			return v, posOf(p.key)
+		if v := yamlpos.Deref(p.Value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+			return v, yamlpos.Of(p.Key)
 		}
 		return nil, Pos{}
 	}
@@ -115,11 +116,11 @@ func kindOfPairs(pairs []pair) (*yaml.Node, Pos) {
 }
 
 // idOfPairs is a step's id pair, when it is text.
-func idOfPairs(pairs []pair) *pair {
+func idOfPairs(pairs []yamlpos.Pair) *yamlpos.Pair {
 	for _, p := range pairs {
-		if p.key.Value == "id" {
-			if v := deref(p.value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-				return &pair{p.key, v}
+		if p.Key.Value == "id" {
+			if v := yamlpos.Deref(p.Value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+				return &yamlpos.Pair{Key: p.Key, Value: v}
 			}
 		}
 	}
@@ -130,10 +131,10 @@ func idOfPairs(pairs []pair) *pair {
 // it: N more attempts after the first, one second apart and then longer
 // (OCC waits 1 s, 2 s, … between them), where a step's retry: N is N
 // attempts in all. A mapping is read as a retry: block.
-func decodeWebhookRetry(d *diags, s *Step, v *yaml.Node, prefix string) {
+func decodeWebhookRetry(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
 	var n int
 	if err := v.Load(&n); err != nil || n < 0 {
-		d.errorf(posOf(v), "%swebhook_retry: the retries after the first attempt, a number (0 or more), not %q", prefix, v.Value)
+		d.Errorf(yamlpos.Of(v), "%swebhook_retry: the retries after the first attempt, a number (0 or more), not %q", prefix, v.Value)
 		return
 	}
 	s.Retry = &Retry{Max: n + 1, DelayMS: 1000, Backoff: 2}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -76,12 +77,12 @@ type branchTransition struct {
 
 // decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
 // in the order written.
-func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
+func decodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 	var file workflowFile
 	var list, registry *yaml.Node
 	library := map[string]*Fragment{}
 	var lib fileLibrary
-	walk(d, mappingPairs(d, root, ""), &file, nil, walkOpts{extensions: true, hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
+	yamlpos.Walk(d, yamlpos.MappingPairs(d, root, ""), &file, nil, yamlpos.WalkOpts{Extensions: true, Hint: " (a workflow file holds version and workflows)"}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "workflows":
 			list = v
@@ -105,44 +106,44 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 			// read only for the executors that name one; its exposure to
 			// a gateway's clients is said to be ignored
 			registry = v
-			d.warnf(posOf(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
+			d.Warnf(yamlpos.Of(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
 			return true
 		case "include", "repos":
 			otherFiles(d, k, v)
 			return true
 		case "overrides":
-			d.warnf(posOf(k), "overrides: ignored: it names the workflows of mcp-flowgate's repos: this file shadows, and chainrun loads no repos:")
+			d.Warnf(yamlpos.Of(k), "overrides: ignored: it names the workflows of mcp-flowgate's repos: this file shadows, and chainrun loads no repos:")
 			return true
 		case "audit":
 			// a gateway's setting a runner has no use for: said, never
 			// dropped in silence
-			d.warnf(posOf(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
+			d.Warnf(yamlpos.Of(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
 		default:
 			if why, ok := gatewayKeys[k.Value]; ok {
-				d.warnf(posOf(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
+				d.Warnf(yamlpos.Of(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
 				return true
 			}
 		}
 		return false
 	})
 	if list == nil || list.Kind != yaml.MappingNode || len(list.Content) == 0 {
-		at := posOf(root)
+		at := yamlpos.Of(root)
 		if list != nil {
-			at = posOf(list)
+			at = yamlpos.Of(list)
 		}
-		if list != nil && deref(list).Kind == yaml.SequenceNode {
+		if list != nil && yamlpos.Deref(list).Kind == yaml.SequenceNode {
 			// the list form of mcp-flowgate's design notes, which its
 			// runtime never read (it reads workflows as a mapping only)
-			d.errorf(at, "workflows must map each workflow's name to its definition, not list them: write each item's definitionId as its key (mcp-flowgate too reads only that mapping, and loads no workflow from a list)")
+			d.Errorf(at, "workflows must map each workflow's name to its definition, not list them: write each item's definitionId as its key (mcp-flowgate too reads only that mapping, and loads no workflow from a list)")
 			return nil
 		}
-		if list != nil && deref(list).Kind == yaml.MappingNode {
+		if list != nil && yamlpos.Deref(list).Kind == yaml.MappingNode {
 			// a gateway's configuration skeleton (workflows: {}) holds
 			// no workflow: nothing to validate or run
-			d.errorf(at, "workflows is empty: the file holds no workflow to run; map each workflow's name to its definition")
+			d.Errorf(at, "workflows is empty: the file holds no workflow to run; map each workflow's name to its definition")
 			return nil
 		}
-		d.errorf(at, "workflows must map each workflow's name to its definition")
+		d.Errorf(at, "workflows must map each workflow's name to its definition")
 		return nil
 	}
 	resolveCapabilityRefs(d, registry, list)
@@ -150,10 +151,11 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	// key it does not know (store.rs ConfigDefinitionStore keeps each
 	// definition whole; model.rs has no deny_unknown_fields): inside one,
 	// such a key is ignored with a warning, as it ignores it
-	d.peer = "mcp-flowgate"
+	d.Peer = "mcp-flowgate"
+	d.Ignore = func(at Pos, prefix, key, meant string) { ignored(d, at, prefix, key, meant) }
 	var out []*Chain
-	for _, p := range mappingPairs(d, list, "workflows: ") {
-		c := decodeWorkflow(d, p.key, deref(p.value))
+	for _, p := range yamlpos.MappingPairs(d, list, "workflows: ") {
+		c := decodeWorkflow(d, p.Key, yamlpos.Deref(p.Value))
 		if c != nil {
 			c.Workflow.Library = library
 			if c.Version == "" {
@@ -166,43 +168,43 @@ func decodeWorkflowFile(d *diags, root *yaml.Node) []*Chain {
 	return out
 }
 
-func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
+func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node) *Chain {
 	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}}
-	c := &Chain{Name: key.Value, Pos: posOf(key), Workflow: w, flowgate: true}
+	c := &Chain{Name: key.Value, Pos: yamlpos.Of(key), Workflow: w, flowgate: true}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(posOf(n), "workflow %q must be a mapping with initialState and states", key.Value)
+		d.Errorf(yamlpos.Of(n), "workflow %q must be a mapping with initialState and states", key.Value)
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
 	refuseFlowgateFlags(d, n, prefix, "")
 	var keys workflowKeys
-	walk(d, mappingPairs(d, n, prefix), &keys, w.FieldPos, walkOpts{prefix: prefix, extensions: true, peer: true}, func(k, v *yaml.Node) bool {
+	yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &keys, w.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Extensions: true, Peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "inputSchema":
 			var schema map[string]any
-			if decodeInto(d, v, &schema) {
+			if yamlpos.DecodeInto(d, v, &schema) {
 				w.InputSchema, _ = NormalizeYAML(schema).(map[string]any)
 			}
-			if props := valueOf(v, "properties"); props != nil && deref(props).Kind == yaml.MappingNode {
-				for _, pp := range mappingPairs(d, deref(props), "") {
-					w.inputOrder = append(w.inputOrder, pp.key.Value)
+			if props := yamlpos.ValueOf(v, "properties"); props != nil && yamlpos.Deref(props).Kind == yaml.MappingNode {
+				for _, pp := range yamlpos.MappingPairs(d, yamlpos.Deref(props), "") {
+					w.inputOrder = append(w.inputOrder, pp.Key.Value)
 				}
 			}
 		case "output":
-			decodeInto(d, v, &c.Output)
-			c.OutputPos = posOf(v)
+			yamlpos.DecodeInto(d, v, &c.Output)
+			c.OutputPos = yamlpos.Of(v)
 		case "budget":
 			c.Budget = &Budget{}
-			decodeValue(d, v, c.Budget, "budget: ")
+			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "agent":
-			decodeChecked(d, v, prefix+"agent: ", keysOf[workflowAgent](), &keys.Agent)
+			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[workflowAgent](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "version":
-			decodeInto(d, v, &c.Version)
+			yamlpos.DecodeInto(d, v, &c.Version)
 		case "inputs":
 			decodeWorkflowInputs(d, w, v, prefix)
 		case "snippet":
@@ -216,13 +218,13 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 		case "onTimeout":
 			decodeOnTimeout(d, w, v, prefix)
 		case "handlers":
-			d.looseErrorf(posOf(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
+			d.LooseErrorf(yamlpos.Of(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		case "aliases":
-			d.warnf(posOf(k), "%saliases: read as a note (an earlier mcp-flowgate key): the workflow is found by its own name, %q, not by its aliases", prefix, c.Name)
+			d.Warnf(yamlpos.Of(k), "%saliases: read as a note (an earlier mcp-flowgate key): the workflow is found by its own name, %q, not by its aliases", prefix, c.Name)
 		case "examples":
-			d.warnf(posOf(k), "%sexamples: read as a note (an earlier mcp-flowgate key): sample inputs for readers; none of them is run", prefix)
+			d.Warnf(yamlpos.Of(k), "%sexamples: read as a note (an earlier mcp-flowgate key): sample inputs for readers; none of them is run", prefix)
 		case "enable_human_ask", "human_ask_cap":
-			d.warnf(posOf(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
+			d.Warnf(yamlpos.Of(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:
 			return false
 		}
@@ -238,14 +240,14 @@ func decodeWorkflow(d *diags, key, n *yaml.Node) *Chain {
 	return c
 }
 
-func decodeStates(d *diags, c *Chain, v *yaml.Node, prefix string) {
+func decodeStates(d *yamlpos.Diags, c *Chain, v *yaml.Node, prefix string) {
 	w := c.Workflow
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%sstates must map each state's name to its definition", prefix)
+		d.Errorf(yamlpos.Of(v), "%sstates must map each state's name to its definition", prefix)
 		return
 	}
-	for _, p := range mappingPairs(d, v, prefix+"states: ") {
-		s := decodeState(d, c, p.key, deref(p.value))
+	for _, p := range yamlpos.MappingPairs(d, v, prefix+"states: ") {
+		s := decodeState(d, c, p.Key, yamlpos.Deref(p.Value))
 		if s == nil {
 			continue
 		}
@@ -254,17 +256,17 @@ func decodeStates(d *diags, c *Chain, v *yaml.Node, prefix string) {
 	}
 }
 
-func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
-	s := &State{Name: key.Value, Pos: posOf(key), FieldPos: map[string]Pos{}}
+func decodeState(d *yamlpos.Diags, c *Chain, key, n *yaml.Node) *State {
+	s := &State{Name: key.Value, Pos: yamlpos.Of(key), FieldPos: map[string]Pos{}}
 	prefix := "state " + quote(s.Name) + ": "
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return s // `done:` with nothing under it: validation says what is missing
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(posOf(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
+		d.Errorf(yamlpos.Of(n), "%sa state is a mapping (goal, guidance, transitions, task, terminal)", prefix)
 		return nil
 	}
-	walk(d, mappingPairs(d, n, prefix), s, s.FieldPos, walkOpts{prefix: prefix, peer: true}, func(k, v *yaml.Node) bool {
+	yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "transitions":
 			decodeTransitions(d, c, s, v, prefix)
@@ -274,10 +276,10 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 			decodeBranches(d, s, v, prefix)
 		case "timeout":
 			var text string
-			if decodeInto(d, v, &text) {
+			if yamlpos.DecodeInto(d, v, &text) {
 				dur, err := time.ParseDuration(text)
 				if err != nil || dur <= 0 {
-					d.looseErrorf(posOf(v), "%stimeout %q: write a duration such as 30m, 2h or 90s", prefix, text)
+					d.LooseErrorf(yamlpos.Of(v), "%stimeout %q: write a duration such as 30m, 2h or 90s", prefix, text)
 					s.timeoutUnread = true
 				}
 				s.Timeout = dur
@@ -289,7 +291,7 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 		case "slots":
 			s.Slots = decodeSlots(d, v, prefix+"slots: ")
 		case "delegate":
-			d.warnf(posOf(k), "%sdelegate: %q names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's", prefix, v.Value)
+			d.Warnf(yamlpos.Of(k), "%sdelegate: %q names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's", prefix, v.Value)
 		default:
 			return false
 		}
@@ -306,21 +308,21 @@ func decodeState(d *diags, c *Chain, key, n *yaml.Node) *State {
 	return s
 }
 
-func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string) {
+func decodeTransitions(d *yamlpos.Diags, c *Chain, s *State, v *yaml.Node, prefix string) {
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%stransitions must map each transition's name to its target, actor and executor", prefix)
+		d.Errorf(yamlpos.Of(v), "%stransitions must map each transition's name to its target, actor and executor", prefix)
 		return
 	}
-	for _, p := range mappingPairs(d, v, prefix+"transitions: ") {
-		k, n := p.key, deref(p.value)
-		t := &Transition{Name: k.Value, Pos: posOf(k), FieldPos: map[string]Pos{}}
+	for _, p := range yamlpos.MappingPairs(d, v, prefix+"transitions: ") {
+		k, n := p.Key, yamlpos.Deref(p.Value)
+		t := &Transition{Name: k.Value, Pos: yamlpos.Of(k), FieldPos: map[string]Pos{}}
 		var rel *yaml.Node
 		tprefix := prefix + "transition " + quote(t.Name) + ": "
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%sa transition is a mapping with target and actor", tprefix)
+			d.Errorf(yamlpos.Of(n), "%sa transition is a mapping with target and actor", tprefix)
 			continue
 		}
-		walk(d, mappingPairs(d, n, tprefix), t, t.FieldPos, walkOpts{prefix: tprefix, peer: true}, func(k, v *yaml.Node) bool {
+		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, tprefix), t, t.FieldPos, yamlpos.WalkOpts{Prefix: tprefix, Peer: true}, func(k, v *yaml.Node) bool {
 			switch k.Value {
 			case "executor":
 				v, t.Evidence = takeEvidence(d, v, tprefix+"executor: ")
@@ -344,7 +346,7 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 			if t.Executor == nil {
 				// mcp-flowgate reads the policy only beside an executor
 				// (runtime_submit.rs): a file with one runs there
-				d.warnf(posOf(rel), "%sreliability applies to an executor: the transition has none, so it is not read (as in mcp-flowgate)", tprefix)
+				d.Warnf(yamlpos.Of(rel), "%sreliability applies to an executor: the transition has none, so it is not read (as in mcp-flowgate)", tprefix)
 			} else {
 				decodeReliability(d, executorCandidates(d, c, t.Executor), t.Executor, rel, tprefix)
 			}
@@ -361,9 +363,9 @@ func decodeTransitions(d *diags, c *Chain, s *State, v *yaml.Node, prefix string
 // decodeExecutor reads a transition's executor or a state's task: a step
 // of any kind, named after its transition or state (id); messages call
 // it "owner id role" (transition "go" executor, state "s" task).
-func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix string) *Step {
+func decodeExecutor(d *yamlpos.Diags, c *Chain, n *yaml.Node, owner, id, role, prefix string) *Step {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(posOf(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
+		d.Errorf(yamlpos.Of(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
 	}
 	s, ok := decodeStep(d, n, prefix)
@@ -375,7 +377,7 @@ func decodeExecutor(d *diags, c *Chain, n *yaml.Node, owner, id, role, prefix st
 		if c.flowgate && s.Type != "" && didYouMean(s.Type, Kinds()) == "" {
 			unregisteredKind(d, s)
 		} else {
-			d.reportUnknownKind(s.At("type"), s.subject(), "kind", s.Type, Kinds())
+			reportUnknownKind(d, s.At("type"), s.subject(), "kind", s.Type, Kinds())
 		}
 	}
 	c.Steps = append(c.Steps, s)

@@ -3,6 +3,7 @@ package chain
 import (
 	"reflect"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -25,27 +26,27 @@ func (f DotenvFile) Optional() bool { return f.Required != nil && !*f.Required }
 
 // decodeDotenv reads dotenv: a path, or a list of paths and
 // {path, required} mappings.
-func decodeDotenv(d *diags, v *yaml.Node) []DotenvFile {
-	v = deref(v)
+func decodeDotenv(d *yamlpos.Diags, v *yaml.Node) []DotenvFile {
+	v = yamlpos.Deref(v)
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		items = v.Content
 	}
 	var out []DotenvFile
 	for _, n := range items {
-		n = deref(n)
-		f := DotenvFile{Pos: posOf(n)}
+		n = yamlpos.Deref(n)
+		f := DotenvFile{Pos: yamlpos.Of(n)}
 		switch {
 		case n.Kind == yaml.ScalarNode && n.Tag != "!!null":
 			f.Path = n.Value
 		case n.Kind == yaml.MappingNode:
-			decodeChecked(d, n, "dotenv: ", keysOf[DotenvFile](), &f)
+			yamlpos.DecodeChecked(d, n, "dotenv: ", yamlpos.KeysOf[DotenvFile](), &f)
 		default:
-			d.errorf(posOf(n), "dotenv: write a file's path, or a list of paths and {path, required: false}")
+			d.Errorf(yamlpos.Of(n), "dotenv: write a file's path, or a list of paths and {path, required: false}")
 			continue
 		}
 		if f.Path == "" {
-			d.errorf(posOf(n), "dotenv: a file needs a path")
+			d.Errorf(yamlpos.Of(n), "dotenv: a file needs a path")
 			continue
 		}
 		out = append(out, f)

@@ -60,7 +60,7 @@ func (v *validator) checkAckGuards(prefix string, t *Transition) {
 		if len(known) > 0 {
 			has = "it has " + strings.Join(known, ", ")
 		}
-		v.d.errorf(g.At("subject"), "%s%s: guidance_acknowledged subject %q is not in this file's skills: library (%s)%s: the run could never show its body",
+		v.d.Errorf(g.At("subject"), "%s%s: guidance_acknowledged subject %q is not in this file's skills: library (%s)%s: the run could never show its body",
 			prefix, path, g.Subject, has, didYouMean(g.Subject, known))
 	}
 	guardexpr.WalkAcks(t.Guards, "guards", check)

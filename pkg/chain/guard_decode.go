@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -37,9 +38,9 @@ var guardExamples = map[string]string{
 }
 
 // decodeGuards reads a transition's guards: a list of guards.
-func decodeGuards(d *diags, v *yaml.Node, prefix string) []*Guard {
+func decodeGuards(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Guard {
 	if v.Kind != yaml.SequenceNode {
-		d.looseErrorf(posOf(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
+		d.LooseErrorf(yamlpos.Of(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
 		return nil
 	}
 	return decodeGuardList(d, v, prefix+"guards")
@@ -47,10 +48,10 @@ func decodeGuards(d *diags, v *yaml.Node, prefix string) []*Guard {
 
 // decodeGuardList reads the guards of a list; path names the list in
 // messages (guards, guards[2].guards).
-func decodeGuardList(d *diags, v *yaml.Node, path string) []*Guard {
+func decodeGuardList(d *yamlpos.Diags, v *yaml.Node, path string) []*Guard {
 	var out []*Guard
 	for i, n := range v.Content {
-		if g := decodeGuard(d, deref(n), fmt.Sprintf("%s[%d]", path, i+1)); g != nil {
+		if g := decodeGuard(d, yamlpos.Deref(n), fmt.Sprintf("%s[%d]", path, i+1)); g != nil {
 			out = append(out, g)
 		}
 	}
@@ -60,71 +61,71 @@ func decodeGuardList(d *diags, v *yaml.Node, path string) []*Guard {
 // decodeGuard reads one guard: its kind, then the one field that kind
 // needs, refusing fields of other kinds. A guard with an error is left
 // out (reported, it stops no other check of the file).
-func decodeGuard(d *diags, n *yaml.Node, path string) *Guard {
-	before := len(d.errs())
+func decodeGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
+	before := len(d.Errs())
 	g := readGuard(d, n, path)
-	if len(d.errs()) != before {
+	if len(d.Errs()) != before {
 		return nil
 	}
 	return g
 }
 
-func readGuard(d *diags, n *yaml.Node, path string) *Guard {
+func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
 	prefix := path + ": "
 	kinds := strings.Join(GuardKinds(), ", ")
 	if n.Kind != yaml.MappingNode {
-		d.looseErrorf(posOf(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
+		d.LooseErrorf(yamlpos.Of(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
 		return nil
 	}
-	g := &Guard{Pos: posOf(n), FieldPos: map[string]Pos{}}
-	pairs := mappingPairs(d, n, prefix)
-	kn := valueOf(n, "kind")
+	g := &Guard{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}}
+	pairs := yamlpos.MappingPairs(d, n, prefix)
+	kn := yamlpos.ValueOf(n, "kind")
 	if kn == nil {
-		d.looseErrorf(posOf(n), "%skind is required: %s", prefix, kinds)
+		d.LooseErrorf(yamlpos.Of(n), "%skind is required: %s", prefix, kinds)
 		return nil
 	}
-	kn = deref(kn)
+	kn = yamlpos.Deref(kn)
 	kind := kn.Value
 	if k, ok := guardAliases[kind]; ok {
 		if kind == "jsonpath" {
-			d.warnf(posOf(kn), "%skind jsonpath is mcp-flowgate's former name of expr; write expr", prefix)
+			d.Warnf(yamlpos.Of(kn), "%skind jsonpath is mcp-flowgate's former name of expr; write expr", prefix)
 		}
 		kind = k
 	}
 	if guardFields[kind] == "" || kn.Kind != yaml.ScalarNode {
-		d.looseErrorf(posOf(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
+		d.LooseErrorf(yamlpos.Of(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
 		return nil
 	}
 	g.Kind = kind
 	need := guardFields[kind]
 	for _, p := range pairs {
-		key, v := p.key.Value, deref(p.value)
-		g.FieldPos[key] = posOf(p.key)
+		key, v := p.Key.Value, yamlpos.Deref(p.Value)
+		g.FieldPos[key] = yamlpos.Of(p.Key)
 		switch {
 		case key == "kind":
 		case key != need:
 			why := didYouMean(key, []string{need})
-			if slices.Contains(keysOf[Guard](), key) {
+			if slices.Contains(yamlpos.KeysOf[Guard](), key) {
 				why = ""
 			}
-			d.looseErrorf(posOf(p.key), "%sunknown field %q%s: %s holds kind and %s", prefix, key, why, guardNoun(kind), need)
+			d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s: %s holds kind and %s", prefix, key, why, guardNoun(kind), need)
 		default:
 			decodeGuardField(d, g, v, path, prefix)
 		}
 	}
 	if _, ok := g.FieldPos[need]; !ok {
-		d.looseErrorf(posOf(n), "%s%s needs %s (%s)", prefix, guardNoun(kind), need, guardExamples[need])
+		d.LooseErrorf(yamlpos.Of(n), "%s%s needs %s (%s)", prefix, guardNoun(kind), need, guardExamples[need])
 	}
 	return g
 }
 
 // decodeGuardField reads the field the guard's kind needs.
-func decodeGuardField(d *diags, g *Guard, v *yaml.Node, path, prefix string) {
+func decodeGuardField(d *yamlpos.Diags, g *Guard, v *yaml.Node, path, prefix string) {
 	switch g.Kind {
 	case GuardExpr, GuardPermission, GuardRole, GuardGuidanceAck, GuardScriptAck:
 		field := guardFields[g.Kind]
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
-			d.looseErrorf(posOf(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
+			d.LooseErrorf(yamlpos.Of(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
 			return
 		}
 		switch g.Kind {
@@ -137,13 +138,13 @@ func decodeGuardField(d *diags, g *Guard, v *yaml.Node, path, prefix string) {
 		default:
 			if err := g.SetExpr(v.Value); err != nil {
 				g.Expr = v.Value
-				d.looseErrorf(posOf(v), "%sexpr %q %v", prefix, v.Value, err)
+				d.LooseErrorf(yamlpos.Of(v), "%sexpr %q %v", prefix, v.Value, err)
 				return
 			}
 		}
 	case GuardAllOf, GuardAnyOf:
 		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-			d.looseErrorf(posOf(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
+			d.LooseErrorf(yamlpos.Of(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
 			return
 		}
 		g.Guards = decodeGuardList(d, v, path+".guards")
@@ -156,38 +157,38 @@ func decodeGuardField(d *diags, g *Guard, v *yaml.Node, path, prefix string) {
 
 // decodeRequires reads an evidence guard's requires: each entry a kind,
 // or {kind, count, require_digest, distinct_principals, min_confidence}.
-func decodeRequires(d *diags, v *yaml.Node, prefix string) []*EvidenceRequirement {
+func decodeRequires(d *yamlpos.Diags, v *yaml.Node, prefix string) []*EvidenceRequirement {
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		d.looseErrorf(posOf(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
+		d.LooseErrorf(yamlpos.Of(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
 		return nil
 	}
 	var out []*EvidenceRequirement
 	for _, n := range v.Content {
-		n = deref(n)
+		n = yamlpos.Deref(n)
 		r := &EvidenceRequirement{Count: 1}
 		switch n.Kind {
 		case yaml.ScalarNode:
 			r.Kind = n.Value
 		case yaml.MappingNode:
-			if !decodeChecked(d, n, prefix, keysOf[EvidenceRequirement](), r) {
+			if !yamlpos.DecodeChecked(d, n, prefix, yamlpos.KeysOf[EvidenceRequirement](), r) {
 				continue
 			}
-			if c := valueOf(n, "count"); c != nil && r.Count < 1 {
-				d.looseErrorf(posOf(c), "%scount %d: at least 1 record is needed", prefix, r.Count)
+			if c := yamlpos.ValueOf(n, "count"); c != nil && r.Count < 1 {
+				d.LooseErrorf(yamlpos.Of(c), "%scount %d: at least 1 record is needed", prefix, r.Count)
 			}
-			if c := valueOf(n, "min_confidence"); c != nil && r.MinConfidence != nil {
+			if c := yamlpos.ValueOf(n, "min_confidence"); c != nil && r.MinConfidence != nil {
 				if *r.MinConfidence < 0 || *r.MinConfidence > 1 {
-					d.looseErrorf(posOf(c), "%smin_confidence %g: a confidence is between 0 and 1", prefix, *r.MinConfidence)
+					d.LooseErrorf(yamlpos.Of(c), "%smin_confidence %g: a confidence is between 0 and 1", prefix, *r.MinConfidence)
 				} else {
-					d.warnf(posOf(c), "%smin_confidence: the evidence chainrun records states no confidence, so this requirement is never met", prefix)
+					d.Warnf(yamlpos.Of(c), "%smin_confidence: the evidence chainrun records states no confidence, so this requirement is never met", prefix)
 				}
 			}
 		default:
-			d.looseErrorf(posOf(n), "%san entry is a kind of evidence, or {kind, count}", prefix)
+			d.LooseErrorf(yamlpos.Of(n), "%san entry is a kind of evidence, or {kind, count}", prefix)
 			continue
 		}
 		if strings.TrimSpace(r.Kind) == "" {
-			d.looseErrorf(posOf(n), "%san entry needs the kind of evidence it counts", prefix)
+			d.LooseErrorf(yamlpos.Of(n), "%san entry needs the kind of evidence it counts", prefix)
 			continue
 		}
 		out = append(out, r)
@@ -198,16 +199,16 @@ func decodeRequires(d *diags, v *yaml.Node, prefix string) []*EvidenceRequiremen
 // takeEvidence reads a transition executor's evidence: {kind, id,
 // summary} (mcp-flowgate) and returns the executor without it, for the
 // step decoder, which knows no such field.
-func takeEvidence(d *diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceDecl) {
-	ev := valueOf(n, "evidence")
+func takeEvidence(d *yamlpos.Diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceDecl) {
+	ev := yamlpos.ValueOf(n, "evidence")
 	if n.Kind != yaml.MappingNode || ev == nil {
 		return n, nil
 	}
 	decl := &EvidenceDecl{}
-	if ev = deref(ev); ev.Kind != yaml.MappingNode {
-		d.looseErrorf(posOf(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
-	} else if decodeChecked(d, ev, prefix+"evidence: ", keysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
-		d.looseErrorf(posOf(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
+	if ev = yamlpos.Deref(ev); ev.Kind != yaml.MappingNode {
+		d.LooseErrorf(yamlpos.Of(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
+	} else if yamlpos.DecodeChecked(d, ev, prefix+"evidence: ", yamlpos.KeysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
+		d.LooseErrorf(yamlpos.Of(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
 	}
 	m, _ := takeKey(n, "evidence")
 	return m, decl
@@ -216,7 +217,7 @@ func takeEvidence(d *diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceD
 // takeKey is mapping n without key, and key's value (nil when n has
 // none): a key read apart from the step it is written in.
 func takeKey(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
-	v := valueOf(n, key)
+	v := yamlpos.ValueOf(n, key)
 	if n.Kind != yaml.MappingNode || v == nil {
 		return n, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -99,21 +100,21 @@ func handlersSchema(step map[string]any) map[string]any {
 }
 
 // decodeHandlers reads handlers: each handler a step or a list of steps.
-func decodeHandlers(d *diags, v *yaml.Node) *Handlers {
-	v = deref(v)
+func decodeHandlers(d *yamlpos.Diags, v *yaml.Node) *Handlers {
+	v = yamlpos.Deref(v)
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "handlers: write a mapping of %s to a step or a list of steps", strings.Join(HandlerNames, ", "))
+		d.Errorf(yamlpos.Of(v), "handlers: write a mapping of %s to a step or a list of steps", strings.Join(HandlerNames, ", "))
 		return nil
 	}
-	h := &Handlers{Pos: posOf(v)}
-	o := walkOpts{prefix: "handlers: ", hint: "; handlers are " + strings.Join(HandlerNames, ", ")}
-	walk(d, mappingPairs(d, v, o.prefix), h, nil, o, func(k, val *yaml.Node) bool {
+	h := &Handlers{Pos: yamlpos.Of(v)}
+	o := yamlpos.WalkOpts{Prefix: "handlers: ", Hint: "; handlers are " + strings.Join(HandlerNames, ", ")}
+	yamlpos.Walk(d, yamlpos.MappingPairs(d, v, o.Prefix), h, nil, o, func(k, val *yaml.Node) bool {
 		if dst := h.list(k.Value); dst != nil {
 			*dst = decodeHandlerSteps(d, k.Value, val)
 			return true
 		}
 		if meant := handlerMeant(k.Value); meant != "" {
-			d.looseErrorf(posOf(k), "handlers: unknown field %q (did you mean %s?)", k.Value, meant)
+			d.LooseErrorf(yamlpos.Of(k), "handlers: unknown field %q (did you mean %s?)", k.Value, meant)
 			return true
 		}
 		return false
@@ -124,27 +125,27 @@ func decodeHandlers(d *diags, v *yaml.Node) *Handlers {
 // decodeHandlerSteps reads one handler's steps. A step without an id is
 // named after its handler (on_failure; on_failure-2 for the second of a
 // list).
-func decodeHandlerSteps(d *diags, name string, v *yaml.Node) []*Step {
-	v = deref(v)
+func decodeHandlerSteps(d *yamlpos.Diags, name string, v *yaml.Node) []*Step {
+	v = yamlpos.Deref(v)
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		items = v.Content
 	} else if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "handlers: %s: write a step (a mapping with its type) or a list of steps", name)
+		d.Errorf(yamlpos.Of(v), "handlers: %s: write a step (a mapping with its type) or a list of steps", name)
 		return nil
 	}
 	var out []*Step
 	for i, n := range items {
-		n = deref(n)
+		n = yamlpos.Deref(n)
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "handlers: %s: a step is a mapping with its type", name)
+			d.Errorf(yamlpos.Of(n), "handlers: %s: a step is a mapping with its type", name)
 			continue
 		}
 		id := name
 		if len(items) > 1 {
 			id = fmt.Sprintf("%s-%d", name, i+1)
 		}
-		if given := valueOf(n, "id"); given != nil && given.Kind == yaml.ScalarNode {
+		if given := yamlpos.ValueOf(n, "id"); given != nil && given.Kind == yaml.ScalarNode {
 			id = given.Value
 		}
 		label := fmt.Sprintf("%s step %q", name, id)
@@ -157,7 +158,7 @@ func decodeHandlerSteps(d *diags, name string, v *yaml.Node) []*Step {
 		}
 		s.label, s.lifecycle, s.seq = label, name, i
 		if _, known := kindOf(s.Type); !known {
-			d.reportUnknownKind(s.At("type"), label, "type", s.Type, Kinds())
+			reportUnknownKind(d, s.At("type"), label, "type", s.Type, Kinds())
 		}
 		out = append(out, s)
 	}

@@ -70,21 +70,21 @@ func (v *validator) inputRules(in *Input) {
 	if in.Pattern != "" {
 		re, err := regexp.Compile(in.Pattern)
 		if err != nil {
-			v.d.errorf(in.Pos, "input %q: pattern: %v", in.Name, err)
+			v.d.Errorf(in.Pos, "input %q: pattern: %v", in.Name, err)
 			return
 		}
 		in.pattern = re
 	}
 	switch {
 	case in.MinLength != nil && *in.MinLength < 0, in.MaxLength != nil && *in.MaxLength < 0:
-		v.d.errorf(in.Pos, "input %q: min_length and max_length cannot be negative", in.Name)
+		v.d.Errorf(in.Pos, "input %q: min_length and max_length cannot be negative", in.Name)
 	case in.MinLength != nil && in.MaxLength != nil && *in.MinLength > *in.MaxLength:
-		v.d.errorf(in.Pos, "input %q: min_length %d is more than max_length %d", in.Name, *in.MinLength, *in.MaxLength)
+		v.d.Errorf(in.Pos, "input %q: min_length %d is more than max_length %d", in.Name, *in.MinLength, *in.MaxLength)
 	case in.Min != nil && in.Max != nil && *in.Min > *in.Max:
-		v.d.errorf(in.Pos, "input %q: min %s is more than max %s", in.Name, num(*in.Min), num(*in.Max))
+		v.d.Errorf(in.Pos, "input %q: min %s is more than max %s", in.Name, num(*in.Min), num(*in.Max))
 	case in.Type == "enum" && len(in.Enum) == 0:
-		v.d.errorf(in.Pos, "input %q: type enum needs enum:, the values it may take", in.Name)
+		v.d.Errorf(in.Pos, "input %q: type enum needs enum:, the values it may take", in.Name)
 	case in.Default != nil && in.CheckRules(*in.Default) != nil:
-		v.d.errorf(in.Pos, "input %q: default: %v", in.Name, in.CheckRules(*in.Default))
+		v.d.Errorf(in.Pos, "input %q: default: %v", in.Name, in.CheckRules(*in.Default))
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // Unit is what the chain format knows of one step kind: the body of
@@ -153,7 +155,7 @@ var kindsIndex = sync.OnceValue(func() *kindIndex {
 // commonKeys are the keys every kind accepts.
 var commonKeys = sync.OnceValue(func() map[string]bool {
 	set := map[string]bool{}
-	for _, k := range fieldsOf(reflect.TypeFor[CommonFields]()).keys {
+	for _, k := range yamlpos.FieldsOf(reflect.TypeFor[CommonFields]()).Keys {
 		set[k] = true
 	}
 	return set
@@ -164,7 +166,7 @@ var commonKeys = sync.OnceValue(func() map[string]bool {
 func ownKeys(u *Unit) []string {
 	own := slices.Clone(u.Also)
 	if u.Body != nil {
-		own = append(own, fieldsOf(u.Body).keys...)
+		own = append(own, yamlpos.FieldsOf(u.Body).Keys...)
 	}
 	return own
 }
@@ -243,8 +245,8 @@ func runsModel(k Kind) bool {
 // cannot be judged without their kind, and does not keep the rest of the
 // file from being validated. who names the step, word is how the file
 // calls its kind (type or kind).
-func (d *diags) reportUnknownKind(at Pos, who, word, kind string, kinds []string) {
-	d.softErrorf(at, "%s", unknownKind(who, word, kind, kinds))
+func reportUnknownKind(d *yamlpos.Diags, at Pos, who, word, kind string, kinds []string) {
+	d.SoftErrorf(at, "%s", unknownKind(who, word, kind, kinds))
 }
 
 func unknownKind(who, word, kind string, kinds []string) string {

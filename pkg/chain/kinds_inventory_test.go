@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -113,22 +114,22 @@ func kindsInventory(t *testing.T) []byte {
 		name string
 		keys []string
 	}{
-		{"chain file", keysOf[Chain]()},
-		{"input", keysOf[Input]()},
-		{"retry", keysOf[Retry]()},
-		{"cache", keysOf[Cache]()},
-		{"guardrail", keysOf[Guardrail]()},
-		{"pre_tool", keysOf[PreTool]()},
-		{"workflow file", keysOf[workflowFile]()},
-		{"workflow", keysOf[workflowKeys]()},
-		{"workflow agent", keysOf[workflowAgent]()},
-		{"state", keysOf[State]()},
-		{"transition", keysOf[Transition]()},
-		{"branch transition", keysOf[branchTransition]()},
-		{"script", keysOf[scriptKeys]()},
-		{"connection", keysOf[connectionKeys]()},
-		{"task chain file", keysOf[taskChainFile]()},
-		{"task", keysOf[taskKeys]()},
+		{"chain file", yamlpos.KeysOf[Chain]()},
+		{"input", yamlpos.KeysOf[Input]()},
+		{"retry", yamlpos.KeysOf[Retry]()},
+		{"cache", yamlpos.KeysOf[Cache]()},
+		{"guardrail", yamlpos.KeysOf[Guardrail]()},
+		{"pre_tool", yamlpos.KeysOf[PreTool]()},
+		{"workflow file", yamlpos.KeysOf[workflowFile]()},
+		{"workflow", yamlpos.KeysOf[workflowKeys]()},
+		{"workflow agent", yamlpos.KeysOf[workflowAgent]()},
+		{"state", yamlpos.KeysOf[State]()},
+		{"transition", yamlpos.KeysOf[Transition]()},
+		{"branch transition", yamlpos.KeysOf[branchTransition]()},
+		{"script", yamlpos.KeysOf[scriptKeys]()},
+		{"connection", yamlpos.KeysOf[connectionKeys]()},
+		{"task chain file", yamlpos.KeysOf[taskChainFile]()},
+		{"task", yamlpos.KeysOf[taskKeys]()},
 	} {
 		line("  "+s.name, s.keys)
 	}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // TestUnknownKindFirst: a step of a kind that does not exist is reported
@@ -73,19 +75,19 @@ func TestKindsAreDerived(t *testing.T) {
 		t.Error("fieldAllowed does not follow the units")
 	}
 	// every key of a kind's body is a key of Step, so the decoder reads it
-	all := fieldsOf(reflect.TypeFor[Step]())
+	all := yamlpos.FieldsOf(reflect.TypeFor[Step]())
 	for _, u := range Units() {
 		for _, k := range u.Also {
-			if all.byKey[k] == nil {
+			if all.ByKey[k] == nil {
 				t.Errorf("%s accepts %s, which no body declares", u.Kind, k)
 			}
 		}
 		if u.Body == nil {
 			continue
 		}
-		for _, f := range fieldsOf(u.Body).list {
-			if all.byKey[f.key] == nil {
-				t.Errorf("%s body field %s is not embedded in Step", u.Kind, f.key)
+		for _, f := range yamlpos.FieldsOf(u.Body).List {
+			if all.ByKey[f.Key] == nil {
+				t.Errorf("%s body field %s is not embedded in Step", u.Kind, f.Key)
 			}
 		}
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // Options change how strictly a chain is validated.
@@ -43,22 +43,37 @@ func (l *Loaded) Named(name string) *Chain {
 	return nil
 }
 
-// LoadFile reads and validates one chain file.
+// LoadFile reads and validates one chain file in chainrun's own format
+// or a format still read here; pkg/load's LoadFile reads every format.
 func LoadFile(path string, opts Options) (*Loaded, error) {
+	return LoadFileAs(path, opts, nil)
+}
+
+// LoadFileAs is LoadFile with the front-ends pkg/load passes.
+func LoadFileAs(path string, opts Options, formats []Format) (*Loaded, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read chain file: " + err.Error()}}}
 	}
-	return Parse(path, data, opts)
+	return ParseAs(path, data, opts, formats)
 }
 
-// Parse decodes and validates chain text. file names it in messages.
+// Parse decodes and validates chain text in chainrun's own format or a
+// format still read here; pkg/load's Parse reads every format. file
+// names it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
-	d := &diags{file: file, src: data}
-	chains := decodeFile(d, data)
+	return ParseAs(file, data, opts, nil)
+}
+
+// ParseAs decodes and validates chain text: a document one of formats
+// claims is read by that front-end, any other as chainrun's own. Either
+// way the chains are validated here, by the same rules.
+func ParseAs(file string, data []byte, opts Options, formats []Format) (*Loaded, error) {
+	d := &yamlpos.Diags{File: file, Src: data}
+	chains := decodeFile(d, data, formats)
 	// an unknown step kind or field does not stop validation: the file's
 	// other findings are reported with it
-	if len(chains) > 0 && d.blocking() == d.soft {
+	if len(chains) > 0 && d.Blocking() == d.SoftCount() {
 		for _, c := range chains {
 			c.File = file
 			c.Source = data
@@ -71,32 +86,32 @@ func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 				validate(d, c, opts)
 			}
 		}
-		d.sort()
+		d.Sort()
 	}
-	if errs := d.errs(); len(errs) > 0 {
+	if errs := d.Errs(); len(errs) > 0 {
 		// a key ignored as the file's peer ignores it, close to one
 		// chainrun knows, is likely why a required key is missing: said
 		// after the errors, as a warning
-		return nil, &ValidationError{Diagnostics: append(errs, d.misspelt...)}
+		return nil, &ValidationError{Diagnostics: append(errs, d.Misspelled()...)}
 	}
-	return &Loaded{Chain: chains[0], Chains: chains, Warnings: d.warnings()}, nil
+	return &Loaded{Chain: chains[0], Chains: chains, Warnings: d.Warnings()}, nil
 }
 
 // decodeFile turns YAML into the file's chains: one DAG chain, or the
 // workflows of a `workflows:` file. It returns none when the document
 // cannot be a chain file.
-func decodeFile(d *diags, data []byte) []*Chain {
+func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	if len(bytes.TrimSpace(data)) == 0 {
-		d.errorf(Pos{Line: 1, Col: 1}, "the file is empty: a chain needs name and steps")
+		d.Errorf(Pos{Line: 1, Col: 1}, "the file is empty: a chain needs name and steps")
 		return nil
 	}
-	if p, what, bad := badText(data); bad {
-		d.errorf(p, "%s: a chain file is UTF-8 text", what)
+	if p, what, bad := yamlpos.BadText(data); bad {
+		d.Errorf(p, "%s: a chain file is UTF-8 text", what)
 		return nil
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		d.syntaxError(err)
+		d.SyntaxError(err)
 		return nil
 	}
 	root := &doc
@@ -104,10 +119,15 @@ func decodeFile(d *diags, data []byte) []*Chain {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		d.errorf(posOf(root), "a chain file must be a mapping with name and steps")
+		d.Errorf(yamlpos.Of(root), "a chain file must be a mapping with name and steps")
 		return nil
 	}
-	if keyNode(root, "workflows") != nil {
+	for _, f := range formats {
+		if f.Claims(root) {
+			return f.Decode(d, root)
+		}
+	}
+	if yamlpos.KeyNode(root, "workflows") != nil {
 		return decodeWorkflowFile(d, root)
 	}
 	if isTaskChain(root) {
@@ -121,59 +141,38 @@ func decodeFile(d *diags, data []byte) []*Chain {
 		if len(keys) == 1 {
 			verb = "is"
 		}
-		d.errorf(posOf(root), "an mcp-flowgate gateway configuration without workflows: its %s %s not supported: a gateway's settings configure what serves workflows, and chainrun runs a file's workflows: or steps:",
+		d.Errorf(yamlpos.Of(root), "an mcp-flowgate gateway configuration without workflows: its %s %s not supported: a gateway's settings configure what serves workflows, and chainrun runs a file's workflows: or steps:",
 			`"`+strings.Join(keys, `", "`)+`"`, verb)
 		return nil
 	}
 	return []*Chain{decodeChain(d, root)}
 }
 
-// badText finds the first NUL byte or invalid UTF-8 sequence of a file,
-// with its position (the YAML library reports these without one).
-func badText(data []byte) (Pos, string, bool) {
-	line, col := 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return Pos{Line: line, Col: col}, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[i]), true
-		case r == 0:
-			return Pos{Line: line, Col: col}, "a NUL byte", true
-		case r == '\n':
-			line, col = line+1, 1
-		default:
-			col++
-		}
-		i += size
-	}
-	return Pos{}, "", false
-}
-
 // decodeChain turns a DAG chain's mapping into a Chain, recording
 // positions and rejecting unknown fields.
-func decodeChain(d *diags, root *yaml.Node) *Chain {
-	c := &Chain{Pos: posOf(root)}
-	walk(d, mappingPairs(d, root, ""), c, nil, walkOpts{extensions: true, meant: &c.meant}, func(k, v *yaml.Node) bool {
+func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
+	c := &Chain{Pos: yamlpos.Of(root)}
+	yamlpos.Walk(d, yamlpos.MappingPairs(d, root, ""), c, nil, yamlpos.WalkOpts{Extensions: true, Meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "name":
-			if !decodeValue(d, v, &c.Name, "name: ") {
+			if !yamlpos.DecodeValue(d, v, &c.Name, "name: ") {
 				c.meant = append(c.meant, "name")
 			}
-			c.Pos = posOf(v)
+			c.Pos = yamlpos.Of(v)
 		case "output":
-			decodeValue(d, v, &c.Output, "output: ")
-			c.OutputPos = posOf(v)
+			yamlpos.DecodeValue(d, v, &c.Output, "output: ")
+			c.OutputPos = yamlpos.Of(v)
 		case "inputs":
 			c.Inputs, c.inputsUnread = decodeInputs(d, v)
 		case "budget":
 			c.Budget = &Budget{}
-			decodeValue(d, v, c.Budget, "budget: ")
+			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
 		case "chains":
 			// an OCC pipeline file: its chains are chain steps
-			if keyNode(root, "steps") != nil {
-				d.errorf(posOf(k), "a file has steps or chains (an OCC pipeline), not both")
+			if yamlpos.KeyNode(root, "steps") != nil {
+				d.Errorf(yamlpos.Of(k), "a file has steps or chains (an OCC pipeline), not both")
 				return true
 			}
 			c.Steps, c.pipeline = decodePipeline(d, v), true
@@ -201,20 +200,20 @@ func decodeChain(d *diags, root *yaml.Node) *Chain {
 // entry that is not an input, is reported without stopping the file's
 // other checks; unread then says the references to inputs cannot be
 // judged.
-func decodeInputs(d *diags, v *yaml.Node) (out []*Input, unread bool) {
-	v = deref(v)
+func decodeInputs(d *yamlpos.Diags, v *yaml.Node) (out []*Input, unread bool) {
+	v = yamlpos.Deref(v)
 	if v.Kind != yaml.SequenceNode {
 		msg := "inputs must be a list of {name, description, optional, default, secret, enum}"
 		if v.Kind == yaml.MappingNode && len(v.Content) > 0 {
 			k := v.Content[0].Value
 			msg += fmt.Sprintf(", as in inputs: [{name: %s}]", k)
 		}
-		d.softErrorf(posOf(v), "%s", msg)
+		d.SoftErrorf(yamlpos.Of(v), "%s", msg)
 		return nil, true
 	}
 	for _, n := range v.Content {
-		n = deref(n)
-		in := &Input{Pos: posOf(n)}
+		n = yamlpos.Deref(n)
+		in := &Input{Pos: yamlpos.Of(n)}
 		if n.Kind == yaml.ScalarNode {
 			// `inputs: [service, env]` is shorthand for required inputs.
 			in.Name = n.Value
@@ -222,27 +221,27 @@ func decodeInputs(d *diags, v *yaml.Node) (out []*Input, unread bool) {
 			continue
 		}
 		if n.Kind != yaml.MappingNode {
-			d.softErrorf(posOf(n), "an input must be a mapping with a name")
+			d.SoftErrorf(yamlpos.Of(n), "an input must be a mapping with a name")
 			unread = true
 			continue
 		}
-		decodeChecked(d, n, "input: ", keysOf[Input](), in)
+		yamlpos.DecodeChecked(d, n, "input: ", yamlpos.KeysOf[Input](), in)
 		out = append(out, in)
 	}
 	return out, unread
 }
 
-func decodeSteps(d *diags, v *yaml.Node) []*Step {
-	v = deref(v)
+func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
+	v = yamlpos.Deref(v)
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "steps must be a list of steps")
+		d.Errorf(yamlpos.Of(v), "steps must be a list of steps")
 		return nil
 	}
 	out := make([]*Step, 0, len(v.Content))
 	for _, n := range v.Content {
-		n = deref(n)
+		n = yamlpos.Deref(n)
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "a step must be a mapping with an id")
+			d.Errorf(yamlpos.Of(n), "a step must be a mapping with an id")
 			continue
 		}
 		s, ok := decodeStep(d, n, "step"+idSuffix(n)+": ")
@@ -250,7 +249,7 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 			continue
 		}
 		if _, known := kindOf(s.Type); !known {
-			d.reportUnknownKind(s.At("type"), stepName(s), "type", s.Type, Kinds())
+			reportUnknownKind(d, s.At("type"), stepName(s), "type", s.Type, Kinds())
 		}
 		out = append(out, s)
 	}
@@ -260,47 +259,10 @@ func decodeSteps(d *diags, v *yaml.Node) []*Step {
 // idSuffix names the step in a message about a field of it, when it has an
 // id to name.
 func idSuffix(step *yaml.Node) string {
-	if v := valueOf(step, "id"); v != nil && v.Kind == yaml.ScalarNode {
+	if v := yamlpos.ValueOf(step, "id"); v != nil && v.Kind == yaml.ScalarNode {
 		return " " + fmt.Sprintf("%q", v.Value)
 	}
 	return ""
-}
-
-// decodeInto decodes a node into dst, reporting type errors with their
-// position; they stop no other check (what was read is kept). It reports
-// whether decoding succeeded.
-func decodeInto(d *diags, n *yaml.Node, dst any) bool {
-	return decodeValue(d, n, dst, "")
-}
-
-// decodeValue decodes a node into dst as decodeInto does, but a value of
-// the wrong type stops no other check (typeError); label names the field.
-func decodeValue(d *diags, n *yaml.Node, dst any, label string) bool {
-	if err := n.Load(dst, yaml.WithKnownFields()); err != nil {
-		d.typeError(err, n, label)
-		return false
-	}
-	return true
-}
-
-func posOf(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }
-
-func keyNode(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i]
-		}
-	}
-	return nil
-}
-
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // maxChainFile bounds a chain file: text a person writes, held whole in

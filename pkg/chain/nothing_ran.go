@@ -4,9 +4,6 @@ package chain
 // anything runs: these errors say so, and the CLI maps them to exit 2.
 
 // NothingRan marks the error as one from before anything ran (exit 2).
-func (e *ValidationError) NothingRan() bool { return true }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
 func (e *NotFoundError) NothingRan() bool { return true }
 
 // NothingRan marks the error as one from before anything ran (exit 2).

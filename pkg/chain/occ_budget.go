@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -29,18 +30,18 @@ func (c *Chain) ContextBudget() int {
 	return OCCContextBudget
 }
 
-func decodeMaxContext(d *diags, c *Chain, v *yaml.Node) {
+func decodeMaxContext(d *yamlpos.Diags, c *Chain, v *yaml.Node) {
 	var n int
-	if decodeValue(d, v, &n, "max_context_chars: ") {
-		c.maxContext, c.maxContextPos = &n, posOf(v)
+	if yamlpos.DecodeValue(d, v, &n, "max_context_chars: ") {
+		c.maxContext, c.maxContextPos = &n, yamlpos.Of(v)
 	}
 }
 
 // checkMaxContext refuses max_context_chars in chainrun's own format,
 // saying where it belongs.
-func checkMaxContext(d *diags, c *Chain) {
+func checkMaxContext(d *yamlpos.Diags, c *Chain) {
 	if c.maxContext == nil || c.occ {
 		return
 	}
-	d.errorf(c.maxContextPos, "max_context_chars is OCC's context budget: a file read as OCC's (with version:) takes it; in chainrun's own format, a step that needs less of a value says so with context_strategy")
+	d.Errorf(c.maxContextPos, "max_context_chars is OCC's context budget: a file read as OCC's (with version:) takes it; in chainrun's own format, a step that needs less of a value says so with context_strategy")
 }

@@ -36,7 +36,7 @@ func (v *validator) occCondition(s *Step, field, src string, why error) *Express
 		}
 		return "", false
 	})
-	v.d.warnf(s.At(field), "%s: %s %q is read as OCC reads a condition (its {names} filled in, then == \"x\", != \"x\", contains \"x\", > N, < N compared as text, else true unless empty, false or 0); chainrun's own format would refuse it: %v",
+	v.d.Warnf(s.At(field), "%s: %s %q is read as OCC reads a condition (its {names} filled in, then == \"x\", != \"x\", contains \"x\", > N, < N compared as text, else true unless empty, false or 0); chainrun's own format would refuse it: %v",
 		s.subject(), field, src, why)
 	return interp.FallbackExpression(src, names, func(env map[string]any) (bool, error) { return occHolds(t, env) })
 }

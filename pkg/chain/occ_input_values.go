@@ -68,6 +68,6 @@ func (v *validator) occInputDefault(in *Input) {
 		return
 	}
 	if err := CheckInputValue(in.Type, *in.Default); err != nil {
-		v.d.warnf(in.Pos, "input %q: default %q is taken as OCC takes a %s, kept as written (chainrun's own format refuses it: %v)", in.Name, *in.Default, in.Type, err)
+		v.d.Warnf(in.Pos, "input %q: default %q is taken as OCC takes a %s, kept as written (chainrun's own format refuses it: %v)", in.Name, *in.Default, in.Type, err)
 	}
 }

@@ -15,14 +15,14 @@ func (v *validator) pipelineRef(s *Step, field string, r *Ref) (text string, lit
 		r.AllInputs = true
 		return "", false, true
 	case r.Name != "input" && len(r.Path) == 1 && r.Path[0] == "result" && r.Fallback == nil && v.namesNothing(s, r) != "":
-		v.d.warnf(s.At(field), "%s: %s: %s is \"\", as OCC's pipeline gives {ID.result} of an id no chain has: a likely typo, which chainrun's own format refuses",
+		v.d.Warnf(s.At(field), "%s: %s: %s is \"\", as OCC's pipeline gives {ID.result} of an id no chain has: a likely typo, which chainrun's own format refuses",
 			s.subject(), field, r.Raw)
 		return "", true, true
 	case r.Name != "input" && len(r.Path) == 1 && r.Path[0] == "result":
 		// the chain's whole result, whatever fields it holds
 		r.Path = nil
 	case r.Name != "input" && len(r.Path) > 0 && v.pipelineID(r.Name):
-		v.d.warnf(s.At(field), "%s: %s: %s is left as written, as OCC's pipeline leaves a reference to a field of a chain's result (it reads {%s} or {%s.result})",
+		v.d.Warnf(s.At(field), "%s: %s: %s is left as written, as OCC's pipeline leaves a reference to a field of a chain's result (it reads {%s} or {%s.result})",
 			s.subject(), field, r.Raw, r.Name, r.Name)
 		return r.Raw, true, true
 	}

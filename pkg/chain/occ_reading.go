@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -51,21 +52,21 @@ var chainrunOnlyStepKeys = []string{"command", "run", "args", "env", "treatNonZe
 // mixes a step type only OCC has with something only chainrun has is
 // chainrun's own, with a warning: OCC could not run it, and chainrun's
 // own format runs OCC's step types under its stricter rules.
-func readsAsOCC(d *diags, root *yaml.Node) bool {
+func readsAsOCC(d *yamlpos.Diags, root *yaml.Node) bool {
 	for _, k := range chainrunOnlyKeys {
-		if keyNode(root, k) != nil {
+		if yamlpos.KeyNode(root, k) != nil {
 			return false
 		}
 	}
 	var m occMarks
-	m.scan(valueOf(root, "steps"))
+	m.scan(yamlpos.ValueOf(root, "steps"))
 	if m.chainrun != "" {
 		if m.occ != "" {
-			d.warnf(m.occAt, "%s, but %s, which OCC's format has not: the file is read in chainrun's own format (its stricter rules apply)", m.occ, m.chainrun)
+			d.Warnf(m.occAt, "%s, but %s, which OCC's format has not: the file is read in chainrun's own format (its stricter rules apply)", m.occ, m.chainrun)
 		}
 		return false
 	}
-	return keyNode(root, "chains") != nil || keyNode(root, "version") != nil || m.occ != ""
+	return yamlpos.KeyNode(root, "chains") != nil || yamlpos.KeyNode(root, "version") != nil || m.occ != ""
 }
 
 // occMarks are the first step of a type only OCC has, and the first step
@@ -79,10 +80,10 @@ type occMarks struct {
 // inside them (a loop's step_template, a pipeline's or a parallel
 // step's own steps).
 func (m *occMarks) scan(steps *yaml.Node) {
-	if steps == nil || deref(steps).Kind != yaml.SequenceNode {
+	if steps == nil || yamlpos.Deref(steps).Kind != yaml.SequenceNode {
 		return
 	}
-	for _, s := range deref(steps).Content {
+	for _, s := range yamlpos.Deref(steps).Content {
 		m.step(s, "")
 	}
 }
@@ -90,19 +91,19 @@ func (m *occMarks) scan(steps *yaml.Node) {
 // step looks at one step and at the steps written inside it; who is how
 // messages name a step without an id of its own (a step_template).
 func (m *occMarks) step(s *yaml.Node, who string) {
-	s = deref(s)
+	s = yamlpos.Deref(s)
 	if s.Kind != yaml.MappingNode {
 		return
 	}
-	if id := valueOf(s, "id"); id != nil && deref(id).Kind == yaml.ScalarNode {
-		who = "step " + quote(deref(id).Value)
+	if id := yamlpos.ValueOf(s, "id"); id != nil && yamlpos.Deref(id).Kind == yaml.ScalarNode {
+		who = "step " + quote(yamlpos.Deref(id).Value)
 	} else if who == "" {
 		who = "a step"
 	}
-	if t := valueOf(s, "type"); t != nil {
-		switch v := deref(t).Value; {
+	if t := yamlpos.ValueOf(s, "type"); t != nil {
+		switch v := yamlpos.Deref(t).Value; {
 		case slices.Contains(occOnlyKinds, v) && m.occ == "":
-			m.occ, m.occAt = who+" has OCC's type "+v, posOf(t)
+			m.occ, m.occAt = who+" has OCC's type "+v, yamlpos.Of(t)
 		case slices.Contains(chainrunOnlyKinds, v) && m.chainrun == "":
 			m.chainrun = who + " has type " + v
 		}
@@ -112,11 +113,11 @@ func (m *occMarks) step(s *yaml.Node, who string) {
 			m.chainrun = who + " writes " + k + ":"
 		}
 	}
-	if t := valueOf(s, "step_template"); t != nil {
+	if t := yamlpos.ValueOf(s, "step_template"); t != nil {
 		m.step(t, who+" step_template")
 	}
-	m.scan(valueOf(s, "steps"))
-	m.scan(valueOf(s, "branches"))
+	m.scan(yamlpos.ValueOf(s, "steps"))
+	m.scan(yamlpos.ValueOf(s, "branches"))
 }
 
 // OCC reports whether the chain's file is read as OCC's (see
@@ -143,7 +144,7 @@ func (v *validator) occInputRef(s *Step, field string, r *Ref) {
 	if (scope{v: v, s: s}).check(r.Name) == "" {
 		return
 	}
-	v.d.warnf(s.At(field), "%s: %s: {%s} is read as {input.%s}, as OCC reads it (chainrun's own format writes {input.%s})",
+	v.d.Warnf(s.At(field), "%s: %s: {%s} is read as {input.%s}, as OCC reads it (chainrun's own format writes {input.%s})",
 		s.subject(), field, r.Dotted(), r.Name+dottedTail(r.Path), r.Name)
 	r.Path = append([]string{r.Name}, r.Path...)
 	r.Name = "input"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -138,7 +139,7 @@ func TestOCCRuleOCCFilesStayOCCs(t *testing.T) {
 		if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
 			t.Fatalf("%s: %v", f, err)
 		}
-		d := &diags{}
+		d := &yamlpos.Diags{}
 		if !readsAsOCC(d, root.Content[0]) {
 			t.Errorf("%s is not read as OCC's", f)
 		}

@@ -60,7 +60,7 @@ func (v *validator) implicitInput(s *Step, field string, r *Ref, why string) {
 	}
 	v.c.Inputs = append(v.c.Inputs, &Input{Name: name, Optional: true, implicit: true, Pos: s.At(field),
 		Description: "not declared: read by " + r.Raw})
-	v.d.warnf(s.At(field), "%s: %s: %s is read as OCC reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
+	v.d.Warnf(s.At(field), "%s: %s: %s is read as OCC reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
 		s.subject(), field, r.Raw, why, name, absent)
 }
 
@@ -71,7 +71,7 @@ func (v *validator) warnNothing(s *Step, field string, r *Ref, why string) {
 	if r.Fallback != nil {
 		how = "gives its fallback " + strconv.Quote(*r.Fallback) + ", as OCC reads it"
 	}
-	v.d.warnf(s.At(field), "%s: %s: %s %s (%s): a likely typo, which chainrun's own format refuses",
+	v.d.Warnf(s.At(field), "%s: %s: %s %s (%s): a likely typo, which chainrun's own format refuses",
 		s.subject(), field, r.Raw, how, why)
 }
 
@@ -109,6 +109,6 @@ func (v *validator) occOutputName(s *Step) {
 	if s.piped {
 		what = fmt.Sprintf("id %q", s.OutputVar)
 	}
-	v.d.warnf(s.At("output_var"), "step %q: %s is not letters, digits and '_': as in OCC, the output may name it and no {reference} can read it (chainrun's own format refuses it)",
+	v.d.Warnf(s.At("output_var"), "step %q: %s is not letters, digits and '_': as in OCC, the output may name it and no {reference} can read it (chainrun's own format refuses it)",
 		s.ID, what)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -25,24 +26,24 @@ var flowgateReads = map[string]string{
 // knows (meant) is most likely that one misspelt, which the warning says
 // loudest, as what the author meant is then not read at all, and which
 // a refused file lists after its errors.
-func (d *diags) ignored(at Pos, prefix, key, meant string) {
+func ignored(d *yamlpos.Diags, at Pos, prefix, key, meant string) {
 	if isFlowgateFlag(key) {
 		return // refused: refuseFlowgateFlags
 	}
-	x := Diagnostic{File: d.file, Pos: at, Warning: true,
-		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.peer)}
-	if does, read := flowgateReads[key]; read && d.peer == "mcp-flowgate" {
+	x := Diagnostic{File: d.File, Pos: at, Warning: true,
+		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.Peer)}
+	if does, read := flowgateReads[key]; read && d.Peer == "mcp-flowgate" {
 		x.Message = fmt.Sprintf("%s%s: ignored: mcp-flowgate %s", prefix, key, does)
 		meant = ""
 	}
 	if meant != "" {
 		x.Message += fmt.Sprintf(": did you mean %s? As written, %s is not set here", meant, meant)
 	}
-	if d.add(x) && meant != "" {
-		d.mu.Lock()
-		d.misspelt = append(d.misspelt, x)
-		d.mu.Unlock()
+	if meant == "" {
+		d.Add(x)
+		return
 	}
+	d.AddMisspelt(x)
 }
 
 // isFlowgateFlag reports whether key names one of mcp-flowgate's
@@ -56,7 +57,7 @@ func isFlowgateFlag(key string) bool {
 // (path), as mcp-flowgate refuses them: a workflow may not flip the
 // gateway's flags (config.rs check_no_flowgate_keys, SPEC §8.4). An
 // alias is not followed: what it names is checked where it is written.
-func refuseFlowgateFlags(d *diags, n *yaml.Node, prefix, path string) {
+func refuseFlowgateFlags(d *yamlpos.Diags, n *yaml.Node, prefix, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for i, c := range n.Content {
@@ -74,7 +75,7 @@ func refuseFlowgateFlags(d *diags, n *yaml.Node, prefix, path string) {
 				at = path + "." + k.Value
 			}
 			if isFlowgateFlag(k.Value) {
-				d.errorf(posOf(k), "%s%s: mcp-flowgate sets its runtime flags at the file's top level only and refuses them inside a workflow (CONFIG_FLAG_NOT_RUNTIME_MUTABLE)", prefix, at)
+				d.Errorf(yamlpos.Of(k), "%s%s: mcp-flowgate sets its runtime flags at the file's top level only and refuses them inside a workflow (CONFIG_FLAG_NOT_RUNTIME_MUTABLE)", prefix, at)
 				continue
 			}
 			refuseFlowgateFlags(d, n.Content[i+1], prefix, at)

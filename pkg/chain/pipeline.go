@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -26,13 +27,13 @@ type pipelineEntry struct {
 // Everything a chain step has then holds: the callees and their inputs
 // are checked before anything runs, dependencies order them, and the
 // pipeline's output names one of them.
-func decodePipeline(d *diags, v *yaml.Node) []*Step {
+func decodePipeline(d *yamlpos.Diags, v *yaml.Node) []*Step {
 	var out []*Step
 	eachItem(d, v, "chains must be a list of {id, chain, inputs, depends_on}", "a pipeline's chain must be a mapping with id and chain", func(_ int, n *yaml.Node) {
 		var e pipelineEntry
 		pos := map[string]Pos{}
-		walk(d, mappingPairs(d, n, "chains: "), &e, pos, walkOpts{prefix: "chains" + idSuffix(n) + ": "}, nil)
-		s := &Step{Pos: posOf(n), FieldPos: map[string]Pos{"type": posOf(n)}}
+		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, "chains: "), &e, pos, yamlpos.WalkOpts{Prefix: "chains" + idSuffix(n) + ": "}, nil)
+		s := &Step{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{"type": yamlpos.Of(n)}}
 		s.Type, s.piped = string(KindChain), true
 		s.ID, s.Label, s.DependsOn, s.Condition, s.OutputVar = e.ID, e.Label, e.DependsOn, e.Condition, e.ID
 		s.Chain, s.With = e.Chain, e.Inputs
@@ -81,7 +82,7 @@ const PipeSummaryPrompt = "Summarize concisely, preserving key technical details
 // output by.
 var PipeSummaryLocals = []string{"chain_output"}
 
-func decodePipeSummary(d *diags, v any, at Pos, id string) pipeSummary {
+func decodePipeSummary(d *yamlpos.Diags, v any, at Pos, id string) pipeSummary {
 	switch x := v.(type) {
 	case nil:
 		return pipeSummary{}
@@ -92,7 +93,7 @@ func decodePipeSummary(d *diags, v any, at Pos, id string) pipeSummary {
 			return pipeSummary{set: true, limit: x}
 		}
 	}
-	d.errorf(at, "chains: %s: summarize_output is true or a number of characters (more than 0), not %v", id, v)
+	d.Errorf(at, "chains: %s: summarize_output is true or a number of characters (more than 0), not %v", id, v)
 	return pipeSummary{}
 }
 

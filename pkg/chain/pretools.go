@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -193,19 +194,19 @@ func checkEnvVar(p *PreTool) string {
 // an unknown type is named (with the closest one) before any of its
 // fields, which cannot be judged without it; a known type's fields are
 // checked against what that type takes.
-func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
+func decodePreTools(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
 	eachItem(d, v, prefix+"pre_tools must be a list of {type, inject_as, …}", prefix+"a pre_tool must be a mapping with type and inject_as", func(_ int, n *yaml.Node) {
-		pairs := mappingPairs(d, n, prefix)
-		p := PreTool{Pos: posOf(n)}
+		pairs := yamlpos.MappingPairs(d, n, prefix)
+		p := PreTool{Pos: yamlpos.Of(n)}
 		var u *preToolUnit
 		if t, at := preToolTypeOf(pairs); t != nil {
 			p.Type, p.Pos = t.Value, at
 			if u = preToolUnitOf(t.Value); u == nil {
-				d.looseErrorf(at, "%s: unknown pre_tool type %q%s; pre_tool types are %s", stepName(s), t.Value, didYouMean(t.Value, PreToolTypes()), strings.Join(PreToolTypes(), ", "))
+				d.LooseErrorf(at, "%s: unknown pre_tool type %q%s; pre_tool types are %s", stepName(s), t.Value, didYouMean(t.Value, PreToolTypes()), strings.Join(PreToolTypes(), ", "))
 				// its inject_as is still a variable of the step: no
 				// second error about every use of it
-				if id := valueOf(n, "inject_as"); id != nil && deref(id).Kind == yaml.ScalarNode {
-					p.InjectAs = deref(id).Value
+				if id := yamlpos.ValueOf(n, "inject_as"); id != nil && yamlpos.Deref(id).Kind == yaml.ScalarNode {
+					p.InjectAs = yamlpos.Deref(id).Value
 				}
 				s.PreTools = append(s.PreTools, p)
 				return
@@ -222,28 +223,28 @@ func decodePreTools(d *diags, s *Step, v *yaml.Node, prefix string) {
 		if p.Type != "" {
 			what = "pre_tool " + p.Type + ": "
 		}
-		var own []pair
+		var own []yamlpos.Pair
 		for _, pr := range pairs {
-			switch k := pr.key.Value; {
+			switch k := pr.Key.Value; {
 			case slices.Contains(known, k):
 				own = append(own, pr)
 			case u != nil && fieldOfAnyPreTool(k):
-				d.looseErrorf(posOf(pr.key), "%s%s%s does not belong to a %s pre_tool (it takes %s)", prefix, what, k, p.Type, strings.Join(u.fields, ", "))
+				d.LooseErrorf(yamlpos.Of(pr.Key), "%s%s%s does not belong to a %s pre_tool (it takes %s)", prefix, what, k, p.Type, strings.Join(u.fields, ", "))
 			default:
-				d.looseErrorf(posOf(pr.key), "%s%sunknown field %q%s", prefix, what, k, didYouMean(k, known))
+				d.LooseErrorf(yamlpos.Of(pr.Key), "%s%sunknown field %q%s", prefix, what, k, didYouMean(k, known))
 			}
 		}
-		walk(d, own, &p, nil, walkOpts{prefix: prefix + what}, nil)
+		yamlpos.Walk(d, own, &p, nil, yamlpos.WalkOpts{Prefix: prefix + what}, nil)
 		s.PreTools = append(s.PreTools, p)
 	})
 }
 
 // preToolTypeOf finds a pre_tool's type and where it was written.
-func preToolTypeOf(pairs []pair) (*yaml.Node, Pos) {
+func preToolTypeOf(pairs []yamlpos.Pair) (*yaml.Node, Pos) {
 	for _, p := range pairs {
-		if p.key.Value == "type" {
-			if v := deref(p.value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-				return v, posOf(p.key)
+		if p.Key.Value == "type" {
+			if v := yamlpos.Deref(p.Value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+				return v, yamlpos.Of(p.Key)
 			}
 		}
 	}
@@ -269,45 +270,45 @@ func (v *validator) preTools(s *Step) {
 		}
 		if v.c.occ && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
 			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
-			v.d.warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
+			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
 			s.PreTools[i].Body, p.Body = "", ""
 		}
 		u := preToolUnitOf(p.Type)
 		switch {
 		case p.Type == "":
-			v.d.errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
+			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
 		case v.c.occ && p.Type == "env_var" && p.VarName == "":
 			// OCC's env_var without a name gives its default_value
-			v.d.warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as OCC gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as OCC gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default)
 		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
 			// OCC will not read it: its default_value is the value
-			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
 		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
 			// OCC reads it: the run does too, and never shows its value
-			v.d.warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)
 		default:
 			if msg := u.check(&p); msg != "" {
-				v.d.errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)
+				v.d.Errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)
 			}
 		}
 		switch {
 		case !IsIdentifier(p.InjectAs):
-			v.d.errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
+			v.d.Errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
 		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
-			v.d.errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
+			v.d.Errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
 		}
 		seen[p.InjectAs] = true
 		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
-			v.d.errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
+			v.d.Errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
 		}
 		for _, n := range []struct {
 			field string
 			value int
 		}{{"timeout_ms", p.TimeoutMS}, {"retry", p.Retry}, {"cache_ttl_minutes", p.CacheTTL}} {
 			if n.value < 0 {
-				v.d.errorf(at, "%s: pre_tool %s must not be negative", s.subject(), n.field)
+				v.d.Errorf(at, "%s: pre_tool %s must not be negative", s.subject(), n.field)
 			}
 		}
 		v.compilePreTool(s, p)

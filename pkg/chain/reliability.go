@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -50,19 +51,19 @@ var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "ra
 // (ReliabilityPolicy::from_value's unwrap_or_default), silently: such a
 // file runs there, its executor once, without timeout, retry or
 // fallback. chainrun runs it the same, with a warning naming the line.
-func decodeReliability(d *diags, candidate candidateDecoder, e *Step, v *yaml.Node, prefix string) {
+func decodeReliability(d *yamlpos.Diags, candidate candidateDecoder, e *Step, v *yaml.Node, prefix string) {
 	prefix += "reliability: "
-	ignoredKeys(d, v, prefix, keysOf[reliabilityKeys]())
-	if rv := valueOf(v, "retry"); rv != nil {
-		ignoredKeys(d, deref(rv), prefix+"retry: ", keysOf[retryPolicyFG]())
+	ignoredKeys(d, v, prefix, yamlpos.KeysOf[reliabilityKeys]())
+	if rv := yamlpos.ValueOf(v, "retry"); rv != nil {
+		ignoredKeys(d, yamlpos.Deref(rv), prefix+"retry: ", yamlpos.KeysOf[retryPolicyFG]())
 	}
-	fv := deref(valueOf(v, "fallback"))
+	fv := yamlpos.Deref(yamlpos.ValueOf(v, "fallback"))
 	if fv != nil {
-		ignoredKeys(d, fv, prefix+"fallback: ", keysOf[fallbackFG]())
+		ignoredKeys(d, fv, prefix+"fallback: ", yamlpos.KeysOf[fallbackFG]())
 	}
 	r, at, why := parseReliability(v)
 	if why != "" {
-		d.warnf(at, "%snot read: %s; mcp-flowgate reads a reliability block it cannot parse as none at all, and so does chainrun: the executor runs once, without timeout, retry or fallback", prefix, why)
+		d.Warnf(at, "%snot read: %s; mcp-flowgate reads a reliability block it cannot parse as none at all, and so does chainrun: the executor runs once, without timeout, retry or fallback", prefix, why)
 		return
 	}
 	retry := r.retry(d, v, prefix)
@@ -84,21 +85,21 @@ func decodeReliability(d *diags, candidate candidateDecoder, e *Step, v *yaml.No
 func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 	var r reliabilityKeys
 	if v.Kind != yaml.MappingNode {
-		return r, posOf(v), "a reliability policy is a mapping {timeoutMs, retry, fallback}"
+		return r, yamlpos.Of(v), "a reliability policy is a mapping {timeoutMs, retry, fallback}"
 	}
-	if fv := deref(valueOf(v, "fallback")); fv != nil && fv.Tag != "!!null" {
+	if fv := yamlpos.Deref(yamlpos.ValueOf(v, "fallback")); fv != nil && fv.Tag != "!!null" {
 		if fv.Kind != yaml.MappingNode {
-			return r, posOf(fv), "fallback is {strategy, executors}"
+			return r, yamlpos.Of(fv), "fallback is {strategy, executors}"
 		}
-		if s := deref(valueOf(fv, "strategy")); s != nil && s.Tag != "!!str" {
-			return r, posOf(s), "fallback: strategy is a word (first_success)"
+		if s := yamlpos.Deref(yamlpos.ValueOf(fv, "strategy")); s != nil && s.Tag != "!!str" {
+			return r, yamlpos.Of(s), "fallback: strategy is a word (first_success)"
 		}
-		if ex := deref(valueOf(fv, "executors")); ex == nil || ex.Kind != yaml.SequenceNode {
-			return r, posOf(fv), "fallback: executors is required, a list of executors"
+		if ex := yamlpos.Deref(yamlpos.ValueOf(fv, "executors")); ex == nil || ex.Kind != yaml.SequenceNode {
+			return r, yamlpos.Of(fv), "fallback: executors is required, a list of executors"
 		}
 	}
 	if err := v.Load(&r); err != nil {
-		return r, posOf(v), "a value of the wrong type (" + yamlReason(err) + ")"
+		return r, yamlpos.Of(v), "a value of the wrong type (" + yamlReason(err) + ")"
 	}
 	if r.TimeoutMs < 0 {
 		return r, posAt(v, "timeoutMs"), "timeoutMs cannot be negative"
@@ -117,22 +118,22 @@ func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 // ignoredKeys warns of n's keys mcp-flowgate's model does not name:
 // its serde reading ignores them, so a file with one runs there; here
 // too, the key named (and the nearest known one).
-func ignoredKeys(d *diags, n *yaml.Node, prefix string, known []string) {
-	eachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
-		d.warnf(posOf(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, didYouMean(k.Value, known))
+func ignoredKeys(d *yamlpos.Diags, n *yaml.Node, prefix string, known []string) {
+	yamlpos.EachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
+		d.Warnf(yamlpos.Of(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, didYouMean(k.Value, known))
 	})
 }
 
 // posAt is where the value at keys under v is written, or as near as
 // the file says (a key merged in from an anchor has no place of its own).
 func posAt(v *yaml.Node, keys ...string) Pos {
-	at := posOf(v)
+	at := yamlpos.Of(v)
 	for _, k := range keys {
-		if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
+		if v = yamlpos.Deref(v); v == nil || v.Kind != yaml.MappingNode {
 			break
 		}
-		if v = valueOf(v, k); v != nil {
-			at = posOf(deref(v))
+		if v = yamlpos.ValueOf(v, k); v != nil {
+			at = yamlpos.Of(yamlpos.Deref(v))
 		}
 	}
 	return at
@@ -148,7 +149,7 @@ func yamlReason(err error) string {
 }
 
 // retry is the policy's retry as chainrun's; nil when it has none.
-func (r reliabilityKeys) retry(d *diags, v *yaml.Node, prefix string) *Retry {
+func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *Retry {
 	p := r.Retry
 	if p == nil {
 		return nil
@@ -160,11 +161,11 @@ func (r reliabilityKeys) retry(d *diags, v *yaml.Node, prefix string) *Retry {
 			known++
 			continue
 		}
-		d.warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, didYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
+		d.Warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, didYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
 	}
 	retry := &Retry{Max: max(p.MaxAttempts, 1), DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
 	if p.RetryOn != nil && known == 0 && retry.Max > 1 {
-		d.warnf(at, "%sretryOn names no failure class, so no failure is retried (mcp-flowgate retries only the classes it names): the executor runs once", prefix)
+		d.Warnf(at, "%sretryOn names no failure class, so no failure is retried (mcp-flowgate retries only the classes it names): the executor runs once", prefix)
 		retry.Max = 1
 	}
 	switch p.Backoff {
@@ -185,7 +186,7 @@ type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
 
 // executorCandidates reads the fallbacks of a transition's or an
 // onEnter's executor e, each named after it (transition "go" fallback 1).
-func executorCandidates(d *diags, c *Chain, e *Step) candidateDecoder {
+func executorCandidates(d *yamlpos.Diags, c *Chain, e *Step) candidateDecoder {
 	return func(n *yaml.Node, i int, prefix string) *Step {
 		return decodeExecutor(d, c, n, e.owner, e.ID, fmt.Sprintf("fallback %d", i), prefix)
 	}
@@ -197,12 +198,12 @@ func executorCandidates(d *diags, c *Chain, e *Step) candidateDecoder {
 // A strategy other than first_success is run as first_success, as
 // mcp-flowgate runs it (the only strategy it implements; its runtime
 // never reads the word), with a warning.
-func decodeFallbacks(d *diags, candidate candidateDecoder, e *Step, fv *yaml.Node, prefix string) {
-	if s := deref(valueOf(fv, "strategy")); s != nil && s.Value != "first_success" {
-		d.warnf(posOf(s), "%sstrategy %q runs as first_success: the executors in order, the first that succeeds answers (the only strategy mcp-flowgate implements)", prefix, s.Value)
+func decodeFallbacks(d *yamlpos.Diags, candidate candidateDecoder, e *Step, fv *yaml.Node, prefix string) {
+	if s := yamlpos.Deref(yamlpos.ValueOf(fv, "strategy")); s != nil && s.Value != "first_success" {
+		d.Warnf(yamlpos.Of(s), "%sstrategy %q runs as first_success: the executors in order, the first that succeeds answers (the only strategy mcp-flowgate implements)", prefix, s.Value)
 	}
-	for i, n := range deref(valueOf(fv, "executors")).Content {
-		fb := candidate(deref(n), i+1, fmt.Sprintf("%sexecutors[%d]: ", prefix, i))
+	for i, n := range yamlpos.Deref(yamlpos.ValueOf(fv, "executors")).Content {
+		fb := candidate(yamlpos.Deref(n), i+1, fmt.Sprintf("%sexecutors[%d]: ", prefix, i))
 		if fb == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -93,7 +94,7 @@ func toolsSchema(executor map[string]any) map[string]any {
 		"executor":     executor,
 	})
 	def["required"] = []string{"executor"}
-	return map[string]any{"type": "object", "additionalProperties": def, "description": fieldsOf(reflect.TypeFor[Chain]()).byKey["tools"].doc()}
+	return map[string]any{"type": "object", "additionalProperties": def, "description": yamlpos.FieldsOf(reflect.TypeFor[Chain]()).ByKey["tools"].Doc()}
 }
 
 // workflowFileSchema describes a file of state workflows (references 000
@@ -183,20 +184,20 @@ func stringOrList() map[string]any {
 // schema of named fields.
 func objectSchema(t reflect.Type, special map[string]any) map[string]any {
 	props := map[string]any{}
-	for _, f := range fieldsOf(t).list {
+	for _, f := range yamlpos.FieldsOf(t).List {
 		var s map[string]any
-		switch sp, ok := special[f.key]; {
+		switch sp, ok := special[f.Key]; {
 		case ok:
 			s = copyMap(sp.(map[string]any))
-		case f.scalar:
+		case f.Scalar:
 			s = stringOrList()
 		default:
-			s = typeSchema(f.typ)
+			s = typeSchema(f.Type)
 		}
-		if doc := f.doc(); doc != "" {
+		if doc := f.Doc(); doc != "" {
 			s["description"] = doc
 		}
-		props[f.key] = s
+		props[f.Key] = s
 	}
 	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -21,9 +22,9 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 		reflect.TypeFor[workflowAgent](), reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),
 		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[DotenvFile](),
 	} {
-		for _, f := range fieldsOf(typ).list {
-			if f.doc() == "" {
-				t.Errorf("%s.%s has no doc tag", typ.Name(), f.key)
+		for _, f := range yamlpos.FieldsOf(typ).List {
+			if f.Doc() == "" {
+				t.Errorf("%s.%s has no doc tag", typ.Name(), f.Key)
 			}
 		}
 	}

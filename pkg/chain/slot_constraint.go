@@ -39,7 +39,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 		return
 	}
 	fail := func(format string, args ...any) {
-		v.d.errorf(s.Pos, "%sslot %q: constraint: %s", where, s.Name, fmt.Sprintf(format, args...))
+		v.d.Errorf(s.Pos, "%sslot %q: constraint: %s", where, s.Name, fmt.Sprintf(format, args...))
 	}
 	m, ok := NormalizeYAML(raw).(map[string]any)
 	if !ok {

@@ -58,17 +58,17 @@ func checkAgent(v Checker, s *Step) {
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.ContextStrategy {
 		if !validStrategy(strat) && v.c.occ {
-			v.d.warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
+			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
 		} else if !validStrategy(strat) {
-			v.d.errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
+			v.d.Errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
 		}
 	}
 	v.stepTools(s)
 	if s.MaxTokens < 0 || s.MaxTurns < 0 {
-		v.d.errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
+		v.d.Errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
 	}
 	if s.MaxTurns > MaxAgentTurns {
-		v.d.errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.MaxTurns, MaxAgentTurns)
+		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.MaxTurns, MaxAgentTurns)
 	}
 }
 

@@ -101,7 +101,7 @@ func (v *validator) checkShell(s *Step, field string, t *Template) *Template {
 		return nil
 	}
 	for _, p := range t.CheckShell() {
-		v.d.errorf(s.At(field), "%s: %s: %s (script line %d) is inside what %s runs as code, where a value would run too; pass it as data instead: an argument after the script (sh -c '… \"$1\" …' sh %s) or an environment variable (env: {NAME: \"%s\"}, then \"$NAME\")",
+		v.d.Errorf(s.At(field), "%s: %s: %s (script line %d) is inside what %s runs as code, where a value would run too; pass it as data instead: an argument after the script (sh -c '… \"$1\" …' sh %s) or an environment variable (env: {NAME: \"%s\"}, then \"$NAME\")",
 			s.subject(), field, p.Ref, p.Line, p.Program, p.Ref, p.Ref)
 	}
 	return t

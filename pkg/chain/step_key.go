@@ -44,7 +44,7 @@ func (v *validator) keySentNowhere(s *Step) bool {
 	if v.c.Workflow == nil || !slices.Contains(keyOnlyTaken, s.Kind) {
 		return false
 	}
-	v.d.warnf(s.At(keyField), "%s: %s is sent nowhere: a %s executor makes no request, command or tool call of its own, as in mcp-flowgate (the executors it runs take their own key)", s.subject(), keyField, s.Kind)
+	v.d.Warnf(s.At(keyField), "%s: %s is sent nowhere: a %s executor makes no request, command or tool call of its own, as in mcp-flowgate (the executors it runs take their own key)", s.subject(), keyField, s.Kind)
 	return true
 }
 
@@ -77,7 +77,7 @@ func (v *validator) checkKey(s *Step) {
 	switch k := s.IdempotencyKey.(type) {
 	case nil, bool, string:
 	default:
-		v.d.errorf(s.At(keyField), "%s: %s is true or a key, not %v", s.subject(), keyField, k)
+		v.d.Errorf(s.At(keyField), "%s: %s is true or a key, not %v", s.subject(), keyField, k)
 	}
 }
 
@@ -102,9 +102,9 @@ func (v *validator) compileKey(s *Step, c *Compiled) {
 		switch {
 		case slices.Contains(own, r.Name) && len(r.Path) == 0:
 		case r.Name == KeyCorrelationID && len(r.Path) == 0:
-			v.d.errorf(s.At(keyField), "%s: %s: %s: a step of a DAG chain is taken once per run, with no correlation id; {workflowId} is the run id and {transition} the step's id", s.subject(), keyField, r.Raw)
+			v.d.Errorf(s.At(keyField), "%s: %s: %s: a step of a DAG chain is taken once per run, with no correlation id; {workflowId} is the run id and {transition} the step's id", s.subject(), keyField, r.Raw)
 		case workflow && !v.keyReads(s, r):
-			v.d.warnf(s.At(keyField), "%s: %s: %s is sent as written: it is not %s, %s or %s, nor a value of the run", s.subject(), keyField, r.Raw,
+			v.d.Warnf(s.At(keyField), "%s: %s: %s is sent as written: it is not %s, %s or %s, nor a value of the run", s.subject(), keyField, r.Raw,
 				KeyWorkflowID, KeyTransition, KeyCorrelationID)
 			return r.Raw, true
 		default:

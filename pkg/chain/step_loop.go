@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -41,9 +42,9 @@ func init() {
 }
 
 // decodeStepTemplate reads a loop's step_template: a step.
-func decodeStepTemplate(d *diags, s *Step, v *yaml.Node, prefix string) {
+func decodeStepTemplate(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%sstep_template is a step: a mapping with its type and fields", prefix)
+		d.Errorf(yamlpos.Of(v), "%sstep_template is a step: a mapping with its type and fields", prefix)
 		return
 	}
 	s.StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -113,42 +114,42 @@ func init() {
 
 // decodeBranches reads a parallel step's branches: a list of steps, or
 // {for_each, where, do}.
-func decodeParallelBranches(d *diags, s *Step, v *yaml.Node, prefix string) {
+func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
 	prefix += "branches: "
 	switch v.Kind {
 	case yaml.SequenceNode:
 		s.Branches = []*Step{}
 		for _, n := range v.Content {
-			if b := decodeNested(d, deref(n), prefix, "a branch"); b != nil {
+			if b := decodeNested(d, yamlpos.Deref(n), prefix, "a branch"); b != nil {
 				s.Branches = append(s.Branches, b)
 			}
 		}
 	case yaml.MappingNode:
-		f := &FanOut{Pos: posOf(v)}
-		for _, p := range mappingPairs(d, v, prefix) {
-			val := deref(p.value)
-			switch p.key.Value {
+		f := &FanOut{Pos: yamlpos.Of(v)}
+		for _, p := range yamlpos.MappingPairs(d, v, prefix) {
+			val := yamlpos.Deref(p.Value)
+			switch p.Key.Value {
 			case "for_each":
-				decodeInto(d, val, &f.ForEach)
+				yamlpos.DecodeInto(d, val, &f.ForEach)
 			case "where":
-				decodeInto(d, val, &f.Where)
+				yamlpos.DecodeInto(d, val, &f.Where)
 				if strings.TrimSpace(f.Where) == "" {
 					// mcp-flowgate refuses it too (INVALID_PARALLEL_CONFIG)
-					d.errorf(posOf(val), "%sbranches.where is empty: write the expression that keeps an item ($.value, $.index), or leave where out", prefix)
+					d.Errorf(yamlpos.Of(val), "%sbranches.where is empty: write the expression that keeps an item ($.value, $.index), or leave where out", prefix)
 				}
 			case "do":
 				if val.Kind != yaml.MappingNode {
-					d.errorf(posOf(val), "%sdo is a step: a mapping with kind and its fields", prefix)
+					d.Errorf(yamlpos.Of(val), "%sdo is a step: a mapping with kind and its fields", prefix)
 					continue
 				}
 				f.Do = decodeNested(d, val, prefix+"do: ", "do")
 			default:
-				d.looseErrorf(posOf(p.key), "%sunknown field %q%s", prefix, p.key.Value, didYouMean(p.key.Value, []string{"for_each", "where", "do"}))
+				d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s", prefix, p.Key.Value, didYouMean(p.Key.Value, []string{"for_each", "where", "do"}))
 			}
 		}
 		s.FanOut = f
 	default:
-		d.errorf(posOf(v), "%sbranches is a list of steps, or {for_each, do}", prefix)
+		d.Errorf(yamlpos.Of(v), "%sbranches is a list of steps, or {for_each, do}", prefix)
 	}
 }
 

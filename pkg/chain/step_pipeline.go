@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -39,15 +40,15 @@ func init() {
 
 // decodePipelineSteps reads a pipeline step's steps: a list of steps,
 // each with its evidence: (what it records once it succeeded).
-func decodePipelineSteps(d *diags, s *Step, v *yaml.Node, prefix string) {
+func decodePipelineSteps(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
 	prefix += "steps: "
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "%ssteps is a list of steps, each a mapping with kind and its fields", prefix)
+		d.Errorf(yamlpos.Of(v), "%ssteps is a list of steps, each a mapping with kind and its fields", prefix)
 		return
 	}
 	s.Steps = []*Step{}
 	for _, n := range v.Content {
-		if b := decodeNested(d, deref(n), prefix, "a pipeline's step"); b != nil {
+		if b := decodeNested(d, yamlpos.Deref(n), prefix, "a pipeline's step"); b != nil {
 			s.Steps = append(s.Steps, b)
 		}
 	}
@@ -56,9 +57,9 @@ func decodePipelineSteps(d *diags, s *Step, v *yaml.Node, prefix string) {
 // decodeNested reads a step written inside a parallel or pipeline step,
 // with the evidence: it records once it succeeded; what names it in
 // messages ("a branch").
-func decodeNested(d *diags, n *yaml.Node, prefix, what string) *Step {
+func decodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(posOf(n), "%s%s is a step: a mapping with kind and its fields", prefix, what)
+		d.Errorf(yamlpos.Of(n), "%s%s is a step: a mapping with kind and its fields", prefix, what)
 		return nil
 	}
 	n, ev := takeEvidence(d, n, prefix)
@@ -70,7 +71,7 @@ func decodeNested(d *diags, n *yaml.Node, prefix, what string) *Step {
 		// policy (parallel.rs, pipeline.rs)
 		decodeReliability(d, func(n *yaml.Node, i int, prefix string) *Step {
 			return decodeNested(d, n, prefix, "a fallback")
-		}, b, deref(rel), prefix)
+		}, b, yamlpos.Deref(rel), prefix)
 	}
 	return b
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -48,53 +49,53 @@ type taskKeys struct {
 // IsTaskChain reports whether a decoded document is a task chain: a
 // mapping with tasks and neither steps nor workflows.
 func isTaskChain(root *yaml.Node) bool {
-	return keyNode(root, "tasks") != nil && keyNode(root, "steps") == nil && keyNode(root, "workflows") == nil
+	return yamlpos.KeyNode(root, "tasks") != nil && yamlpos.KeyNode(root, "steps") == nil && yamlpos.KeyNode(root, "workflows") == nil
 }
 
 // decodeTaskChain reads a task chain into one workflow chain.
-func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
+func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 	var file taskChainFile
-	checkKeys(d, root, "", keysOf[taskChainFile]())
+	yamlpos.CheckKeys(d, root, "", yamlpos.KeysOf[taskChainFile]())
 	for _, k := range []string{"$schema", "id", "description", "debug", "token_limit"} {
-		if v := valueOf(root, k); v != nil {
+		if v := yamlpos.ValueOf(root, k); v != nil {
 			decodeTaskField(d, root, k, &file)
 		}
 	}
 	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}, Counters: map[string]Edge{}}
-	c := &Chain{Name: file.ID, Pos: posOf(root), Description: file.Description, Workflow: w}
-	if v := valueOf(root, "id"); v != nil {
-		c.Pos = posOf(v)
+	c := &Chain{Name: file.ID, Pos: yamlpos.Of(root), Description: file.Description, Workflow: w}
+	if v := yamlpos.ValueOf(root, "id"); v != nil {
+		c.Pos = yamlpos.Of(v)
 	} else {
-		d.errorf(posOf(root), "a task chain needs an id (its name)")
+		d.Errorf(yamlpos.Of(root), "a task chain needs an id (its name)")
 	}
 	routingStrategy(d, root)
-	if v := valueOf(root, "token_limit"); v != nil {
-		d.warnf(posOf(v), "token_limit is not applied: chainrun caps a run's tokens with budget.max_tokens")
+	if v := yamlpos.ValueOf(root, "token_limit"); v != nil {
+		d.Warnf(yamlpos.Of(v), "token_limit is not applied: chainrun caps a run's tokens with budget.max_tokens")
 	}
-	list := deref(valueOf(root, "tasks"))
+	list := yamlpos.Deref(yamlpos.ValueOf(root, "tasks"))
 	if list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
-		d.errorf(posOf(list), "tasks must be a list of tasks, each {id, handler, transition}")
+		d.Errorf(yamlpos.Of(list), "tasks must be a list of tasks, each {id, handler, transition}")
 		return nil
 	}
-	w.FieldPos["states"] = posOf(list)
+	w.FieldPos["states"] = yamlpos.Of(list)
 	tc := &taskChain{d: d, c: c, ids: map[string]bool{}}
 	first := map[string]*yaml.Node{}
 	for _, n := range list.Content {
-		if id := valueOf(deref(n), "id"); id != nil {
+		if id := yamlpos.ValueOf(yamlpos.Deref(n), "id"); id != nil {
 			tc.ids[id.Value] = true
 			// contenox refuses a chain whose tasks share an id: a
 			// transition to it could mean either
 			if prev := first[id.Value]; prev != nil {
-				d.softErrorf(posOf(id), "task id %q is given twice (lines %d and %d): contenox refuses a chain with a duplicate task id; give one task another id", id.Value, prev.Line, id.Line)
+				d.SoftErrorf(yamlpos.Of(id), "task id %q is given twice (lines %d and %d): contenox refuses a chain with a duplicate task id; give one task another id", id.Value, prev.Line, id.Line)
 			} else {
 				first[id.Value] = id
 			}
 		}
 	}
 	for i, n := range list.Content {
-		n = deref(n)
+		n = yamlpos.Deref(n)
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "a task is a mapping with id, handler and transition")
+			d.Errorf(yamlpos.Of(n), "a task is a mapping with id, handler and transition")
 			continue
 		}
 		s := tc.task(n, i)
@@ -132,11 +133,11 @@ func decodeTaskChain(d *diags, root *yaml.Node) []*Chain {
 }
 
 // decodeTaskField decodes one top-level key into its field of file.
-func decodeTaskField(d *diags, root *yaml.Node, key string, file *taskChainFile) {
+func decodeTaskField(d *yamlpos.Diags, root *yaml.Node, key string, file *taskChainFile) {
 	one := &yaml.Node{Kind: yaml.MappingNode, Line: root.Line, Column: root.Column}
-	one.Content = []*yaml.Node{keyNode(root, key), valueOf(root, key)}
+	one.Content = []*yaml.Node{yamlpos.KeyNode(root, key), yamlpos.ValueOf(root, key)}
 	var got taskChainFile
-	if decodeInto(d, one, &got) {
+	if yamlpos.DecodeInto(d, one, &got) {
 		switch key {
 		case "id":
 			file.ID = got.ID
@@ -148,7 +149,7 @@ func decodeTaskField(d *diags, root *yaml.Node, key string, file *taskChainFile)
 
 // taskChain is the state of reading one task chain.
 type taskChain struct {
-	d *diags
+	d *yamlpos.Diags
 	c *Chain
 	// ids are the chain's task ids, for input_var.
 	ids map[string]bool
@@ -187,36 +188,36 @@ func taskVar(id string) string {
 func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	d := tc.d
 	var k taskKeys
-	idNode := valueOf(n, "id")
+	idNode := yamlpos.ValueOf(n, "id")
 	name := fmt.Sprintf("task %d", i+1)
 	if idNode != nil {
 		name = "task " + quote(idNode.Value)
 	}
 	prefix := name + ": "
 	tc.renameKeys(n, olderTaskKeys, prefix)
-	tc.renameKeys(deref(valueOf(n, "hook")), olderHookKeys, prefix+"hook: ")
-	checkKeys(d, n, prefix, keysOf[taskKeys]())
+	tc.renameKeys(yamlpos.Deref(yamlpos.ValueOf(n, "hook")), olderHookKeys, prefix+"hook: ")
+	yamlpos.CheckKeys(d, n, prefix, yamlpos.KeysOf[taskKeys]())
 	// unknown keys were reported above, with suggestions
 	if err := n.Load(&k); err != nil {
-		d.yamlError(err, posOf(n), nil, prefix)
+		d.YAMLError(err, yamlpos.Of(n), nil, prefix)
 		return nil
 	}
 	if k.ID == "" {
-		d.errorf(posOf(n), "%sid is required", prefix)
+		d.Errorf(yamlpos.Of(n), "%sid is required", prefix)
 		return nil
 	}
 	if k.ID == End {
-		d.errorf(posOf(idNode), "%sid %q is where a branch ends the chain: give the task another id", prefix, End)
+		d.Errorf(yamlpos.Of(idNode), "%sid %q is where a branch ends the chain: give the task another id", prefix, End)
 	}
-	s := &State{Name: k.ID, Pos: posOf(n), FieldPos: map[string]Pos{}, Goal: k.Description}
-	step := &Step{Pos: posOf(n), FieldPos: map[string]Pos{}}
+	s := &State{Name: k.ID, Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}, Goal: k.Description}
+	step := &Step{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}}
 	step.ID, step.owner, step.role = k.ID, "state", "task"
 	step.OutputVar = taskVar(k.ID)
 	at := func(key string) Pos {
-		if kn := keyNode(n, key); kn != nil {
-			return posOf(kn)
+		if kn := yamlpos.KeyNode(n, key); kn != nil {
+			return yamlpos.Of(kn)
 		}
-		return posOf(n)
+		return yamlpos.Of(n)
 	}
 	tc.first = i == 0
 	tc.renameOlder(&k, at, prefix)
@@ -227,7 +228,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.common(step, &k, at, prefix)
 	s.Task = step
 	tc.c.Steps = append(tc.c.Steps, step)
-	tc.transition(s, valueOf(n, "transition"), prefix)
+	tc.transition(s, yamlpos.ValueOf(n, "transition"), prefix)
 	tc.warnReferenceResults(s, k.Handler, prefix)
 	tc.lintTask(s, &k, at, prefix)
 	tc.olderToolsResult(s, &k, prefix)
@@ -240,7 +241,7 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 			}
 		}
 		if len(h.Routes) == 0 {
-			d.softErrorf(at("transition"), "%sa route task needs equals branches: their when values are the labels the model picks from", prefix)
+			d.SoftErrorf(at("transition"), "%sa route task needs equals branches: their when values are the labels the model picks from", prefix)
 		}
 	}
 	return s
@@ -262,7 +263,7 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		}
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
 		if asksOnce(k.Handler) && len(step.Tools) > 0 {
-			d.warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
+			d.Warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
 			step.Tools = nil
 		}
 		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
@@ -303,16 +304,16 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 	case "":
 		// the task is checked as a noop: the file's other errors are
 		// reported with it
-		tc.d.softErrorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
+		tc.d.SoftErrorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
 	default:
-		d.softErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
+		d.SoftErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
 	}
 	step.FieldPos["type"] = at("handler")
 	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
-		d.errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
+		d.Errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
 	if step.Type != string(KindAgent) && k.SystemInstruction != "" {
-		d.warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
+		d.Warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
 	}
 }
 
@@ -325,13 +326,13 @@ func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix
 	if k.Timeout != "" {
 		dur, err := parseDuration(k.Timeout)
 		if err != nil {
-			tc.d.errorf(at("timeout"), "%stimeout %q: write a duration such as 30s or 5m", prefix, k.Timeout)
+			tc.d.Errorf(at("timeout"), "%stimeout %q: write a duration such as 30s or 5m", prefix, k.Timeout)
 		}
 		step.TimeoutMS = int(dur.Milliseconds())
 		step.FieldPos["timeout_ms"] = at("timeout")
 	}
 	if k.InputMaxBytes < 0 {
-		tc.d.errorf(at("input_max_bytes"), "%sinput_max_bytes cannot be negative", prefix)
+		tc.d.Errorf(at("input_max_bytes"), "%sinput_max_bytes cannot be negative", prefix)
 	}
 }
 

@@ -26,7 +26,7 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	ec := k.ExecuteConfig
 	for _, key := range slices.Sorted(maps.Keys(ec)) {
 		if !slices.Contains(executeConfigKeys, key) {
-			d.errorf(at, "%sunknown field %q%s", prefix, key, didYouMean(key, executeConfigKeys))
+			d.Errorf(at, "%sunknown field %q%s", prefix, key, didYouMean(key, executeConfigKeys))
 		}
 	}
 	provider := varDefault(ec["provider"])
@@ -47,7 +47,7 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 	if mt := varDefault(ec["max_tokens"]); mt != "" {
 		n, err := strconv.Atoi(mt)
 		if err != nil || n < 0 {
-			d.errorf(at, "%smax_tokens %q is not a number of tokens", prefix, mt)
+			d.Errorf(at, "%smax_tokens %q is not a number of tokens", prefix, mt)
 		}
 		step.MaxTokens = n
 	}
@@ -60,13 +60,13 @@ func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix strin
 		tc.fallbackModel(step, rp, provider, at, prefix)
 	}
 	if v := varDefault(ec["think"]); v != "" && v != "false" && v != "off" {
-		d.warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
+		d.Warnf(at, "%sthink is not applied: chainrun sends the model's own defaults", prefix)
 	}
 	if b, _ := ec["shift"].(bool); b {
-		d.warnf(at, "%sshift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit; chainrun applies no token_limit and sends the conversation whole (input_max_bytes keeps its latest messages)", prefix)
+		d.Warnf(at, "%sshift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit; chainrun applies no token_limit and sends the conversation whole (input_max_bytes keeps its latest messages)", prefix)
 	}
 	if b, _ := ec["pass_clients_tools"].(bool); b {
-		d.warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
+		d.Warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
 	step.Tools = hideTools(tc.toolList(ec["tools"], at, prefix), ec["hide_tools"])
 	tc.tools, tc.hooks = step.Tools, nil
@@ -153,7 +153,7 @@ func (tc *taskChain) fallbackModel(step *Step, rp map[string]any, provider strin
 	}
 	after, _ := number(rp["fallback_after"])
 	if after < 1 || int(after) >= step.Retry.Max {
-		tc.d.warnf(at, "%sretry_policy.fallback_model_id %q is never asked: contenox turns to it after fallback_after failures in a row, and fallback_after (%v) is not between 1 and max_attempts (%d)", prefix, fb, after, step.Retry.Max)
+		tc.d.Warnf(at, "%sretry_policy.fallback_model_id %q is never asked: contenox turns to it after fallback_after failures in a row, and fallback_after (%v) is not between 1 and max_attempts (%d)", prefix, fb, after, step.Retry.Max)
 		return
 	}
 	step.Retry.Max = int(after)
@@ -259,7 +259,7 @@ func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) s
 		}
 		name, _, _ := strings.Cut(macro, ":")
 		if mode == macroSystem && isMacroName(name) {
-			tc.d.errorf(at, "%smacro {{%s}} is not supported (date, now, host, var, chain:id, tools, toolservice, edge_count)", prefix, macro)
+			tc.d.Errorf(at, "%smacro {{%s}} is not supported (date, now, host, var, chain:id, tools, toolservice, edge_count)", prefix, macro)
 		}
 		if mode == macroGo {
 			b.WriteString("{{" + macro + "}}")

@@ -132,7 +132,7 @@ func (tc *taskChain) goTemplate(at Pos, prefix, field, text string) *template.Te
 			msg += " (a task chain's templates have Go's own functions and Sprig's text, list and default ones: upper, lower, trim, replace, contains, join, list, default, toJson, trunc, …; not Sprig's env, crypto, date, regex, dict or semver functions)"
 		}
 		// msg begins with the field and the template's line: print:1:
-		tc.d.errorf(at, "%s%s", prefix, msg)
+		tc.d.Errorf(at, "%s%s", prefix, msg)
 		return nil
 	}
 	return t

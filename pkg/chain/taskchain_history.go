@@ -36,28 +36,28 @@ func (tc *taskChain) renameOlder(k *taskKeys, at func(string) Pos, prefix string
 			continue
 		}
 		if _, both := ec[newer]; both {
-			tc.d.errorf(at("execute_config"), "%sexecute_config: %s and %s are one field (%s is its older name): write only %s", prefix, old, newer, old, newer)
+			tc.d.Errorf(at("execute_config"), "%sexecute_config: %s and %s are one field (%s is its older name): write only %s", prefix, old, newer, old, newer)
 			continue
 		}
-		tc.d.warnf(at("execute_config"), "%sexecute_config: %s is the older name of %s: read as %s", prefix, old, newer, newer)
+		tc.d.Warnf(at("execute_config"), "%sexecute_config: %s is the older name of %s: read as %s", prefix, old, newer, newer)
 		ec[newer] = ec[old]
 		delete(ec, old)
 	}
 	if newer, ok := olderHandlers[k.Handler]; ok {
 		if k.Hook == nil {
-			tc.d.softErrorf(at("handler"), "%sa hook task (handler hook, the older name of %s) needs hook: {name, tool_name, args}, the hook and the tool it calls", prefix, newer)
+			tc.d.SoftErrorf(at("handler"), "%sa hook task (handler hook, the older name of %s) needs hook: {name, tool_name, args}, the hook and the tool it calls", prefix, newer)
 			k.Handler = HandlerNoop
 			return
 		}
 		if k.Tools != nil {
-			tc.d.errorf(at("tools"), "%shandler %s is the older name of %s, whose call is hook: write hook or use handler %s with tools", prefix, k.Handler, newer, newer)
+			tc.d.Errorf(at("tools"), "%shandler %s is the older name of %s, whose call is hook: write hook or use handler %s with tools", prefix, k.Handler, newer, newer)
 			return
 		}
-		tc.d.warnf(at("handler"), "%shandler %s is the older name of %s: its hook: is read as tools:", prefix, k.Handler, newer)
+		tc.d.Warnf(at("handler"), "%shandler %s is the older name of %s: its hook: is read as tools:", prefix, k.Handler, newer)
 		k.Handler, k.Tools, k.Hook = newer, k.Hook, nil
 	}
 	if k.Hook != nil {
-		tc.d.errorf(at("hook"), "%shook: is the call of a hook task (handler: hook, now tools)", prefix)
+		tc.d.Errorf(at("hook"), "%shook: is the call of a hook task (handler: hook, now tools)", prefix)
 	}
 }
 
@@ -71,7 +71,7 @@ var refusedFeatures = map[string]string{
 func (tc *taskChain) refuseFeatures(ec map[string]any, at Pos, prefix string) {
 	for _, key := range interp.SortedKeys(keySet(ec)) {
 		if why, ok := refusedFeatures[key]; ok {
-			tc.d.errorf(at, "%s%s is not supported: %s", prefix, key, why)
+			tc.d.Errorf(at, "%s%s is not supported: %s", prefix, key, why)
 			delete(ec, key)
 		}
 	}
@@ -121,7 +121,7 @@ func (tc *taskChain) renameHook(name string, at Pos, prefix string) string {
 	if !ok {
 		return name
 	}
-	tc.d.warnf(at, "%shook %s is the older name of %s: read as %s", prefix, name, newer, newer)
+	tc.d.Warnf(at, "%shook %s is the older name of %s: read as %s", prefix, name, newer, newer)
 	return newer
 }
 
@@ -137,7 +137,7 @@ func (tc *taskChain) renameMacro(at Pos, prefix, macro string) string {
 	if !ok {
 		return macro
 	}
-	tc.d.warnf(at, "%smacro {{%s}}: %s is the older name of %s: read as {{%s:%s}}", prefix, macro, name, newer, newer, rest)
+	tc.d.Warnf(at, "%smacro {{%s}}: %s is the older name of %s: read as {{%s:%s}}", prefix, macro, name, newer, newer, rest)
 	return newer + ":" + rest
 }
 
@@ -152,7 +152,7 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	case ">", "gt", "<", "lt":
 		n, err := strconv.ParseFloat(strings.TrimSpace(b.When), 64)
 		if err != nil {
-			tc.d.errorf(b.Pos, "%soperator %q (greater or less than, of an earlier contenox format): when %q is not a number", prefix, op, b.When)
+			tc.d.Errorf(b.Pos, "%soperator %q (greater or less than, of an earlier contenox format): when %q is not a number", prefix, op, b.When)
 			return
 		}
 		if op == ">" || op == "gt" {
@@ -178,7 +178,7 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 		return
 	}
 	b.Operator, b.When, b.firstNumber = OpRange, lo+","+hi, true
-	tc.d.warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
+	tc.d.Warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
 }
 
 // rangeNumber is the number a range branch compares: the result, a
@@ -229,7 +229,7 @@ func (tc *taskChain) warnReferenceResults(s *State, handler, prefix string) {
 	words := referenceResults[handler]
 	for _, b := range s.Branches {
 		if instead, ok := words[strings.TrimSpace(b.When)]; ok && b.Operator == OpEquals {
-			tc.d.warnf(b.Pos, "%swhen %q is never the result of a %s task: reference 003 names it, the engine gives %s; this branch is not taken", prefix, b.When, handler, instead)
+			tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task: reference 003 names it, the engine gives %s; this branch is not taken", prefix, b.When, handler, instead)
 		}
 	}
 }

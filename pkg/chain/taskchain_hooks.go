@@ -81,7 +81,7 @@ func hookOf(tool string) string {
 func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 	list, ok := v.([]any)
 	if v != nil && !ok {
-		tc.d.errorf(at, "%stools must be a list of hook names", prefix)
+		tc.d.Errorf(at, "%stools must be a list of hook names", prefix)
 		return nil
 	}
 	hooks := map[string]bool{}
@@ -102,7 +102,7 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 		case hookModelTools[name] != nil:
 			hooks[name] = true
 		default:
-			tc.d.errorf(at, "%stool hook %q is not supported%s: %s", prefix, name, hookWhy(name), hooksHave)
+			tc.d.Errorf(at, "%stool hook %q is not supported%s: %s", prefix, name, hookWhy(name), hooksHave)
 		}
 	}
 	if star {
@@ -144,12 +144,12 @@ func (tc *taskChain) defineHookTools(hook string, at Pos) {
 func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		tc.d.errorf(at, "%sa tools task needs tools: {name, tool_name, args}, the hook and the tool it calls", prefix)
+		tc.d.Errorf(at, "%sa tools task needs tools: {name, tool_name, args}, the hook and the tool it calls", prefix)
 		return
 	}
 	for _, k := range interp.SortedKeys(keySet(m)) {
 		if !slices.Contains([]string{"name", "tool_name", "args"}, k) {
-			tc.d.errorf(at, "%stools: unknown field %q%s", prefix, k, didYouMean(k, []string{"name", "tool_name", "args"}))
+			tc.d.Errorf(at, "%stools: unknown field %q%s", prefix, k, didYouMean(k, []string{"name", "tool_name", "args"}))
 		}
 	}
 	h.Hook, _ = m["name"].(string)
@@ -158,10 +158,10 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 	callable, known := hookCallable[h.Hook]
 	switch {
 	case h.Hook == "":
-		tc.d.errorf(at, "%stools.name is required: the hook the task calls", prefix)
+		tc.d.Errorf(at, "%stools.name is required: the hook the task calls", prefix)
 		return
 	case !known:
-		tc.d.errorf(at, "%stool hook %q is not supported%s: %s", prefix, h.Hook, hookWhy(h.Hook), hooksHave)
+		tc.d.Errorf(at, "%stool hook %q is not supported%s: %s", prefix, h.Hook, hookWhy(h.Hook), hooksHave)
 		return
 	case tool == "":
 		// a call without tool_name (contenox before it had one) calls
@@ -177,7 +177,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		tc.d.errorf(at, "%stools.tool_name %q is not a tool of %s%s; its tools are %s", prefix, tool, h.Hook, didYouMean(tool, names), strings.Join(names, ", "))
+		tc.d.Errorf(at, "%stools.tool_name %q is not a tool of %s%s; its tools are %s", prefix, tool, h.Hook, didYouMean(tool, names), strings.Join(names, ", "))
 	}
 	if args, ok := m["args"].(map[string]any); ok {
 		h.Args = map[string]string{}
@@ -191,7 +191,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 		}
 		tc.olderShellArgs(h, at, prefix)
 	} else if m["args"] != nil {
-		tc.d.errorf(at, "%stools.args must be a mapping of argument names to values", prefix)
+		tc.d.Errorf(at, "%stools.args must be a mapping of argument names to values", prefix)
 	}
 	tc.warnInputDecides(h, at, prefix)
 }
@@ -242,7 +242,7 @@ func (tc *taskChain) warnInputDecides(h *Handler, at Pos, prefix string) {
 			return
 		}
 	}
-	tc.d.warnf(at, "%stools.args sets no %s: the run's input decides %s (whoever starts the run, also over MCP); write it in args", prefix, d.arg, d.what)
+	tc.d.Warnf(at, "%stools.args sets no %s: the run's input decides %s (whoever starts the run, also over MCP); write it in args", prefix, d.arg, d.what)
 }
 
 // hookToolSpec is how a hook's tool is offered to a model.

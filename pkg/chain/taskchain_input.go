@@ -25,7 +25,7 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 	case name == "last_error":
 		return name
 	case name == execTerminal:
-		tc.d.errorf(at, "%sinput_var %q is not supported: it is a placeholder of contenox's plan compiler, which splices a summarizer chain after an executor chain and rewrites it to the executor's last task; chainrun runs a chain as it is written and compiles no plans: give the summarizing task the id of the task whose output it reads", prefix, name)
+		tc.d.Errorf(at, "%sinput_var %q is not supported: it is a placeholder of contenox's plan compiler, which splices a summarizer chain after an executor chain and rewrites it to the executor's last task; chainrun runs a chain as it is written and compiles no plans: give the summarizing task the id of the task whose output it reads", prefix, name)
 		return name
 	case strings.HasSuffix(name, "_error") && tc.ids[strings.TrimSuffix(name, "_error")]:
 		return taskVar(strings.TrimSuffix(name, "_error")) + "_error"
@@ -34,7 +34,7 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 		for id := range tc.ids {
 			ids = append(ids, id)
 		}
-		tc.d.errorf(at, "%sinput_var %q is not a task of the chain%s (nor input, previous_output, last_error or TASK_error)", prefix, name, didYouMean(name, ids))
+		tc.d.Errorf(at, "%sinput_var %q is not a task of the chain%s (nor input, previous_output, last_error or TASK_error)", prefix, name, didYouMean(name, ids))
 		return name
 	}
 }

@@ -39,7 +39,7 @@ func (tc *taskChain) lintTask(s *State, k *taskKeys, at func(string) Pos, prefix
 			}
 		}
 		if h.Name == HandlerExecute && k.PromptTemplate != "" {
-			tc.d.warnf(at("prompt_template"), "%sprompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)", prefix)
+			tc.d.Warnf(at("prompt_template"), "%sprompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)", prefix)
 		}
 	})
 }
@@ -75,7 +75,7 @@ func (tc *taskChain) lintResults(s *State, h *Handler, k *taskKeys, prefix strin
 		if b.Operator != OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults[h.Name][when] != "" {
 			continue
 		}
-		tc.d.warnf(b.Pos, "%swhen %q is never the result of a %s task (it gives %s, or failed): this branch is not taken", prefix, b.When, h.Name, strings.Join(results, ", "))
+		tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task (it gives %s, or failed): this branch is not taken", prefix, b.When, h.Name, strings.Join(results, ", "))
 	}
 }
 
@@ -93,17 +93,17 @@ func (tc *taskChain) lintMacros(at Pos, prefix, text string) {
 		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 		switch {
 		case to == End:
-			tc.d.warnf(at, "%s%s counts a move into end, which no task reads (the run has ended): it reads 0", prefix, m[0])
+			tc.d.Warnf(at, "%s%s counts a move into end, which no task reads (the run has ended): it reads 0", prefix, m[0])
 		case !tc.ids[from] || !tc.ids[to]:
 			ghost := from
 			if tc.ids[from] {
 				ghost = to
 			}
-			tc.d.warnf(at, "%s%s names %q, which is not a task of the chain: it reads 0", prefix, m[0], ghost)
+			tc.d.Warnf(at, "%s%s names %q, which is not a task of the chain: it reads 0", prefix, m[0], ghost)
 		}
 	}
 	for _, m := range emptyVar.FindAllString(text, -1) {
-		tc.d.warnf(at, "%s%s names no variable: it reads its default, or nothing", prefix, m)
+		tc.d.Warnf(at, "%s%s names no variable: it reads its default, or nothing", prefix, m)
 	}
 }
 
@@ -117,7 +117,7 @@ func (tc *taskChain) lintFields(at Pos, field string, t *template.Template) {
 			return
 		}
 		seen[name] = true
-		tc.d.warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, didYouMean(name, interp.SortedKeys(known)))
+		tc.d.Warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, didYouMean(name, interp.SortedKeys(known)))
 	})
 }
 

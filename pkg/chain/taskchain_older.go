@@ -3,6 +3,7 @@ package chain
 import (
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -26,15 +27,15 @@ func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix st
 		return
 	}
 	for old, newer := range older {
-		k := keyNode(n, old)
+		k := yamlpos.KeyNode(n, old)
 		if k == nil {
 			continue
 		}
-		if keyNode(n, newer) != nil {
-			tc.d.errorf(posOf(k), "%s%s and %s are one field (%s is its older name): write only %s", prefix, old, newer, old, newer)
+		if yamlpos.KeyNode(n, newer) != nil {
+			tc.d.Errorf(yamlpos.Of(k), "%s%s and %s are one field (%s is its older name): write only %s", prefix, old, newer, old, newer)
 			continue
 		}
-		tc.d.warnf(posOf(k), "%s%s is the older name of %s: read as %s", prefix, old, newer, newer)
+		tc.d.Warnf(yamlpos.Of(k), "%s%s is the older name of %s: read as %s", prefix, old, newer, newer)
 		k.Value = newer
 	}
 }
@@ -68,12 +69,12 @@ var olderRefused = map[string]string{
 // checked as a noop, so the file's other errors are found too).
 func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix string) {
 	if r, ok := olderRenamed[k.Handler]; ok {
-		tc.d.warnf(at("handler"), "%shandler %s is the older name of %s: read as %s (%s)", prefix, k.Handler, r.newer, r.newer, r.differs)
+		tc.d.Warnf(at("handler"), "%shandler %s is the older name of %s: read as %s (%s)", prefix, k.Handler, r.newer, r.newer, r.differs)
 		k.Handler = r.newer
 		return
 	}
 	if why, ok := olderRefused[k.Handler]; ok {
-		tc.d.softErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
+		tc.d.SoftErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
 		k.Handler = HandlerNoop
 	}
 }
@@ -84,10 +85,10 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix strin
 // with_var into the output, is refused.
 func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) Pos, prefix string) {
 	if k.ValidConditions != nil && k.Handler != HandlerPromptCondition {
-		tc.d.warnf(at("valid_conditions"), "%svalid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task", prefix)
+		tc.d.Warnf(at("valid_conditions"), "%svalid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task", prefix)
 	}
 	if k.Compose != nil {
-		tc.d.errorf(at("compose"), "%scompose on a task is an earlier contenox format's (it merged with_var into the task's output: override, merge_chat_histories, append_string_to_chat_history); chainrun has no equal: a branch's compose stores a JSONPath of the output in with_var, as reference 003 defines it", prefix)
+		tc.d.Errorf(at("compose"), "%scompose on a task is an earlier contenox format's (it merged with_var into the task's output: override, merge_chat_histories, append_string_to_chat_history); chainrun has no equal: a branch's compose stores a JSONPath of the output in with_var, as reference 003 defines it", prefix)
 	}
 }
 
@@ -103,7 +104,7 @@ func (tc *taskChain) dropAlert(n *yaml.Node, key, prefix, when string) {
 		if n.Content[i].Value != key {
 			continue
 		}
-		tc.d.warnf(posOf(n.Content[i]), "%s%s is not applied: contenox sent it to its alert service %s; chainrun has none (the run's events record it)", prefix, key, when)
+		tc.d.Warnf(yamlpos.Of(n.Content[i]), "%s%s is not applied: contenox sent it to its alert service %s; chainrun has none (the run's events record it)", prefix, key, when)
 		n.Content = append(n.Content[:i], n.Content[i+2:]...)
 		return
 	}
@@ -112,11 +113,11 @@ func (tc *taskChain) dropAlert(n *yaml.Node, key, prefix, when string) {
 // dropAlerts takes a transition's alerts out before its branches are
 // read.
 func (tc *taskChain) dropAlerts(v *yaml.Node, prefix string) {
-	v = deref(v)
+	v = yamlpos.Deref(v)
 	tc.dropAlert(v, "on_failure_alert", prefix+"transition: ", "when the task failed")
-	if bs := valueOf(v, "branches"); bs != nil {
-		for _, b := range deref(bs).Content {
-			tc.dropAlert(deref(b), "alert_on_match", prefix+"branch: ", "when the branch was taken")
+	if bs := yamlpos.ValueOf(v, "branches"); bs != nil {
+		for _, b := range yamlpos.Deref(bs).Content {
+			tc.dropAlert(yamlpos.Deref(b), "alert_on_match", prefix+"branch: ", "when the branch was taken")
 		}
 	}
 }
@@ -128,16 +129,16 @@ var routingStrategies = []string{"random", "auto", "low-latency"}
 // among the backends serving a model. chainrun calls the model named
 // first and falls back in order, so it is not applied; a value contenox
 // refused is refused.
-func routingStrategy(d *diags, root *yaml.Node) {
-	v := valueOf(root, "routing_strategy")
+func routingStrategy(d *yamlpos.Diags, root *yaml.Node) {
+	v := yamlpos.ValueOf(root, "routing_strategy")
 	if v == nil {
 		return
 	}
 	if v.Value != "" && !containsFold(routingStrategies, v.Value) {
-		d.errorf(posOf(v), "routing_strategy %q is not one contenox had (%s)", v.Value, strings.Join(routingStrategies, ", "))
+		d.Errorf(yamlpos.Of(v), "routing_strategy %q is not one contenox had (%s)", v.Value, strings.Join(routingStrategies, ", "))
 		return
 	}
-	d.warnf(posOf(v), "routing_strategy is not applied: it chose among the backends serving a model in contenox; chainrun calls the model a task names first and falls back in order")
+	d.Warnf(yamlpos.Of(v), "routing_strategy is not applied: it chose among the backends serving a model in contenox; chainrun calls the model a task names first and falls back in order")
 }
 
 // containsFold reports whether list holds s, ignoring case.
@@ -165,7 +166,7 @@ func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
 	}
 	for _, b := range s.Branches {
 		if (b.Operator == OpEquals || b.Operator == OpNotEquals) && strings.TrimSpace(b.When) == olderToolsOK {
-			tc.d.warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, ResultToolsExecuted, ResultToolsExecuted)
+			tc.d.Warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, ResultToolsExecuted, ResultToolsExecuted)
 			b.When = ResultToolsExecuted
 		}
 	}
@@ -183,7 +184,7 @@ func (tc *taskChain) warnConditionAnswers(s *State, h *Handler, prefix string) {
 		switch b.Operator {
 		case OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith:
 			if !b.Matches("true") && !b.Matches("false") {
-				tc.d.warnf(b.Pos, "%s%s %q: a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken", prefix, b.Operator, b.When)
+				tc.d.Warnf(b.Pos, "%s%s %q: a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken", prefix, b.Operator, b.When)
 			}
 		}
 	}

@@ -27,13 +27,13 @@ func (tc *taskChain) toolsPolicies(h *Handler, v any, at Pos, prefix string) {
 	}
 	hooks, ok := v.(map[string]any)
 	if !ok {
-		tc.d.errorf(at, "%stools_policies must be a mapping of hook names to their policies", prefix)
+		tc.d.Errorf(at, "%stools_policies must be a mapping of hook names to their policies", prefix)
 		return
 	}
 	for _, hook := range interp.SortedKeys(keySet(hooks)) {
 		policy, ok := hooks[hook].(map[string]any)
 		if !ok {
-			tc.d.errorf(at, "%stools_policies.%s must be a mapping of policy keys to values", prefix, hook)
+			tc.d.Errorf(at, "%stools_policies.%s must be a mapping of policy keys to values", prefix, hook)
 			continue
 		}
 		var unapplied []string
@@ -41,7 +41,7 @@ func (tc *taskChain) toolsPolicies(h *Handler, v any, at Pos, prefix string) {
 			if hook == HookLocalShell && (key == policyAllowed || key == policyDenied) {
 				names, err := commandNames(policy[key])
 				if err != nil {
-					tc.d.errorf(at, "%stools_policies.%s.%s %v", prefix, hook, key, err)
+					tc.d.Errorf(at, "%stools_policies.%s.%s %v", prefix, hook, key, err)
 				}
 				if key == policyAllowed {
 					h.AllowedCommands = names
@@ -55,7 +55,7 @@ func (tc *taskChain) toolsPolicies(h *Handler, v any, at Pos, prefix string) {
 		if len(unapplied) > 0 {
 			name := hook + " (" + strings.Join(unapplied, ", ") + ")"
 			h.UnappliedPolicies = append(h.UnappliedPolicies, name)
-			tc.d.warnf(at, "%stools_policies.%s is not applied: chainrun applies local_shell's %s and %s, and its own confinement of the file tools to the step's directory", prefix, name, policyAllowed, policyDenied)
+			tc.d.Warnf(at, "%stools_policies.%s is not applied: chainrun applies local_shell's %s and %s, and its own confinement of the file tools to the step's directory", prefix, name, policyAllowed, policyDenied)
 		}
 	}
 }

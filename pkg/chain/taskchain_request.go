@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -16,10 +17,10 @@ import (
 // taskRequestChain is the chain of a contenox request body, nil when
 // root is no such body.
 func taskRequestChain(root *yaml.Node) *yaml.Node {
-	if keyNode(root, "steps") != nil || keyNode(root, "tasks") != nil {
+	if yamlpos.KeyNode(root, "steps") != nil || yamlpos.KeyNode(root, "tasks") != nil {
 		return nil
 	}
-	c := deref(valueOf(root, "chain"))
+	c := yamlpos.Deref(yamlpos.ValueOf(root, "chain"))
 	if c == nil || c.Kind != yaml.MappingNode || !isTaskChain(c) {
 		return nil
 	}
@@ -29,30 +30,30 @@ func taskRequestChain(root *yaml.Node) *yaml.Node {
 // decodeTaskRequest reads a request body's chain and input. Its input
 // is text (inputType string, or none); another inputType (chat_history,
 // openai_chat, json, …) is refused, as chainrun gives a task chain text.
-func decodeTaskRequest(d *diags, root, c *yaml.Node) []*Chain {
-	checkKeys(d, root, "request body: ", []string{"input", "inputType", "chain"})
+func decodeTaskRequest(d *yamlpos.Diags, root, c *yaml.Node) []*Chain {
+	yamlpos.CheckKeys(d, root, "request body: ", []string{"input", "inputType", "chain"})
 	chains := decodeTaskChain(d, c)
 	if len(chains) == 0 {
 		return nil
 	}
-	at := posOf(keyNode(root, "chain"))
-	if t := valueOf(root, "inputType"); t != nil && !strings.EqualFold(t.Value, "string") {
-		d.errorf(posOf(t), "request body: inputType %q is not supported: chainrun gives a task chain its input as text (--input input=TEXT); a contenox %s input has no equal", t.Value, t.Value)
+	at := yamlpos.Of(yamlpos.KeyNode(root, "chain"))
+	if t := yamlpos.ValueOf(root, "inputType"); t != nil && !strings.EqualFold(t.Value, "string") {
+		d.Errorf(yamlpos.Of(t), "request body: inputType %q is not supported: chainrun gives a task chain its input as text (--input input=TEXT); a contenox %s input has no equal", t.Value, t.Value)
 		return chains
 	}
-	in := deref(valueOf(root, "input"))
+	in := yamlpos.Deref(yamlpos.ValueOf(root, "input"))
 	if in == nil {
-		d.warnf(at, "a contenox request body (input, inputType, chain): its chain is read; give its input with --input input=TEXT")
+		d.Warnf(at, "a contenox request body (input, inputType, chain): its chain is read; give its input with --input input=TEXT")
 		return chains
 	}
 	if in.Kind != yaml.ScalarNode {
-		d.errorf(posOf(in), "request body: input must be text (inputType string)")
+		d.Errorf(yamlpos.Of(in), "request body: input must be text (inputType string)")
 		return chains
 	}
 	props, _ := chains[0].Workflow.InputSchema["properties"].(map[string]any)
 	if input, ok := props[InputVar].(map[string]any); ok {
 		input["default"] = in.Value
 	}
-	d.warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", interp.ClipText(in.Value, 60))
+	d.Warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", interp.ClipText(in.Value, 60))
 	return chains
 }

@@ -41,12 +41,12 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 	shell := strings.EqualFold(shellSet, "true") || shellSet == "1"
 	cmd := a["command"]
 	if cmd == "" {
-		tc.d.errorf(at, "%stools.args: args, shell, cwd and timeout go with a command (contenox's local_shell reads it from the input otherwise, which chainrun does not): write command", prefix)
+		tc.d.Errorf(at, "%stools.args: args, shell, cwd and timeout go with a command (contenox's local_shell reads it from the input otherwise, which chainrun does not): write command", prefix)
 		return
 	}
 	list, err := argWords(words)
 	if err != nil {
-		tc.d.errorf(at, "%stools.args.args %q: %v", prefix, words, err)
+		tc.d.Errorf(at, "%stools.args.args %q: %v", prefix, words, err)
 		return
 	}
 	if !shell {
@@ -75,7 +75,7 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 			note = ", timeout " + quote(timeout) + " not a duration, which contenox ignores too"
 		}
 	}
-	tc.d.warnf(at, "%stools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+	tc.d.Warnf(at, "%stools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
 }
 
 // argWords reads local_shell's args: a list the chain wrote (kept as
@@ -153,7 +153,7 @@ func (tc *taskChain) refuseShellRecord(h *Handler, at Pos, prefix string) {
 	}
 	for _, f := range templateFields(h.Output.Tree.Root) {
 		if slices.Contains(shellRecordFields, f) {
-			tc.d.errorf(at, "%soutput_template reads .%s of the record contenox's local_shell answers {ExitCode, Stdout, Stderr, Success, Error, DurationSeconds, Command}; chainrun's shell answers the command's text (stdout, then stderr, then a non-zero exit code): write {{.}} for it", prefix, f)
+			tc.d.Errorf(at, "%soutput_template reads .%s of the record contenox's local_shell answers {ExitCode, Stdout, Stderr, Success, Error, DurationSeconds, Command}; chainrun's shell answers the command's text (stdout, then stderr, then a non-zero exit code): write {{.}} for it", prefix, f)
 			return
 		}
 	}
@@ -210,14 +210,14 @@ func templateFields(n parse.Node) []string {
 func (tc *taskChain) validConditions(v any, at Pos, prefix string) map[string]bool {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
-		tc.d.errorf(at, "%sa prompt_to_condition task needs valid_conditions: {ANSWER: true or false, ...}, the answers the model may give and the result of each", prefix)
+		tc.d.Errorf(at, "%sa prompt_to_condition task needs valid_conditions: {ANSWER: true or false, ...}, the answers the model may give and the result of each", prefix)
 		return nil
 	}
 	out := map[string]bool{}
 	for _, key := range interp.SortedKeys(keySet(m)) {
 		b, ok := m[key].(bool)
 		if !ok {
-			tc.d.errorf(at, "%svalid_conditions.%s must be true or false (the result that answer gives)", prefix, key)
+			tc.d.Errorf(at, "%svalid_conditions.%s must be true or false (the result that answer gives)", prefix, key)
 			continue
 		}
 		out[key] = b

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -19,15 +20,15 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 		s.FieldPos["transition"] = s.Pos
 		return
 	}
-	v = deref(v)
+	v = yamlpos.Deref(v)
 	tc.dropAlerts(v, prefix)
-	s.FieldPos["transition"] = posOf(v)
-	if v.Kind == yaml.MappingNode && valueOf(v, "branches") == nil {
+	s.FieldPos["transition"] = yamlpos.Of(v)
+	if v.Kind == yaml.MappingNode && yamlpos.ValueOf(v, "branches") == nil {
 		// a task without branches ends the chain (its on_failure still
 		// leads a failure on)
-		checkKeys(tc.d, v, prefix+"transition: ", keysOf[branchTransition]())
-		if on := valueOf(v, "on_failure"); on != nil && on.Value != "" {
-			s.OnFailure, s.FieldPos["on_failure"] = on.Value, posOf(on)
+		yamlpos.CheckKeys(tc.d, v, prefix+"transition: ", yamlpos.KeysOf[branchTransition]())
+		if on := yamlpos.ValueOf(v, "on_failure"); on != nil && on.Value != "" {
+			s.OnFailure, s.FieldPos["on_failure"] = on.Value, yamlpos.Of(on)
 		}
 		s.Branches = end
 		return
@@ -46,7 +47,7 @@ func (tc *taskChain) transition(s *State, v *yaml.Node, prefix string) {
 		if b.When == olderToolCall {
 			// reference 003 and contenox before 1.0 spell the result
 			// tool-call; the engine gives tool_call
-			tc.d.warnf(b.Pos, "%swhen %q is the older spelling of %q, the result a model task that asked for tools gives: read as %q", prefix, olderToolCall, ResultToolCall, ResultToolCall)
+			tc.d.Warnf(b.Pos, "%swhen %q is the older spelling of %q, the result a model task that asked for tools gives: read as %q", prefix, olderToolCall, ResultToolCall, ResultToolCall)
 			b.When = ResultToolCall
 		}
 		switch b.Operator {

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -22,21 +23,21 @@ type branchKeys struct {
 
 // decodeTransitionBranches reads a transition's branches: a list of
 // {when: GUARD, target: STATE}.
-func decodeTransitionBranches(d *diags, v *yaml.Node, prefix string) []*TransitionBranch {
+func decodeTransitionBranches(d *yamlpos.Diags, v *yaml.Node, prefix string) []*TransitionBranch {
 	prefix += "branches: "
 	var out []*TransitionBranch
 	eachItem(d, v, prefix+"a list of {when: {kind: expr, expr: ...}, target: STATE}", prefix+"a branch is {when, target}", func(i int, n *yaml.Node) {
-		checkKeys(d, n, prefix, keysOf[branchKeys]())
-		b := &TransitionBranch{Pos: posOf(n)}
-		if t := valueOf(n, "target"); t != nil {
-			b.Target = deref(t).Value
+		yamlpos.CheckKeys(d, n, prefix, yamlpos.KeysOf[branchKeys]())
+		b := &TransitionBranch{Pos: yamlpos.Of(n)}
+		if t := yamlpos.ValueOf(n, "target"); t != nil {
+			b.Target = yamlpos.Deref(t).Value
 		}
-		when := valueOf(n, "when")
+		when := yamlpos.ValueOf(n, "when")
 		if when == nil || b.Target == "" {
-			d.errorf(posOf(n), "%sbranch %d needs when (a guard) and target (a state)", prefix, i+1)
+			d.Errorf(yamlpos.Of(n), "%sbranch %d needs when (a guard) and target (a state)", prefix, i+1)
 			return
 		}
-		b.When = decodeGuard(d, deref(when), prefix+"when")
+		b.When = decodeGuard(d, yamlpos.Deref(when), prefix+"when")
 		if b.When != nil {
 			out = append(out, b)
 		}
@@ -49,7 +50,7 @@ func (v *validator) checkTransitionBranches(t *Transition) {
 	w := v.c.Workflow
 	for _, b := range t.Branches {
 		if w.State(b.Target) == nil {
-			v.d.errorf(b.Pos, "transition %q: branch target %q is not a state%s", t.Name, b.Target, didYouMean(b.Target, w.stateNames()))
+			v.d.Errorf(b.Pos, "transition %q: branch target %q is not a state%s", t.Name, b.Target, didYouMean(b.Target, w.stateNames()))
 		}
 	}
 }

@@ -16,7 +16,7 @@ func (v *validator) compilePrefill(t *Transition) {
 	}
 	m, err := interp.CompileMapped(t.Prefill, false)
 	if err != nil {
-		v.d.errorf(t.At("prefill"), "transition %q: prefill: %v", t.Name, err)
+		v.d.Errorf(t.At("prefill"), "transition %q: prefill: %v", t.Name, err)
 		return
 	}
 	t.prefill = m

@@ -3,6 +3,8 @@ package chain
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // unregisteredKind takes a workflows: file's executor whose kind no kind
@@ -14,9 +16,9 @@ import (
 // close to one chainrun has ("shel") is a misspelling, not another
 // gateway's executor: decodeExecutor still refuses it, naming the kind
 // meant.
-func unregisteredKind(d *diags, s *Step) {
+func unregisteredKind(d *yamlpos.Diags, s *Step) {
 	kinds := Kinds()
-	d.warnf(s.At("type"), "%s: unknown kind %q: loaded as mcp-flowgate loads it, which fails the executor when it runs; a run that could reach it is refused before anything runs; kinds are %s",
+	d.Warnf(s.At("type"), "%s: unknown kind %q: loaded as mcp-flowgate loads it, which fails the executor when it runs; a run that could reach it is refused before anything runs; kinds are %s",
 		s.subject(), s.Type, strings.Join(kinds, ", "))
 	s.unregistered = s.Type
 	s.Type = string(KindNoop)

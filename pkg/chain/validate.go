@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // validStepID: letters, digits, '-' and '_'.
@@ -45,7 +46,7 @@ var reservedVars = map[string]bool{"input": true, "item": true}
 
 // validator checks one chain and compiles its steps.
 type validator struct {
-	d       *diags
+	d       *yamlpos.Diags
 	c       *Chain
 	opts    Options
 	g       *dag.Graph[string]
@@ -60,7 +61,7 @@ type validator struct {
 
 // validate checks everything that can be known before a run and compiles
 // templates and expressions. Findings go to d.
-func validate(d *diags, c *Chain, opts Options) {
+func validate(d *yamlpos.Diags, c *Chain, opts Options) {
 	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, toolSteps: map[*Step]bool{}}
 	v.chainFields()
 	v.inputs()
@@ -81,7 +82,7 @@ func validate(d *diags, c *Chain, opts Options) {
 	}
 	v.output()
 	v.unusedOutputs()
-	d.sort()
+	d.Sort()
 }
 
 // unusedOutputs warns about output_vars that no step, expression or the
@@ -101,7 +102,7 @@ func (v *validator) unusedOutputs() {
 		if s.OutputVar == "" || s.piped || used[s.OutputVar] || used[s.OutputVar+"_status"] {
 			continue
 		}
-		v.d.lintf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
+		v.d.Lintf(s.At("output_var"), "step %q: output_var %s is never read (no step, expression or output uses it)", s.ID, s.OutputVar)
 	}
 }
 
@@ -192,19 +193,19 @@ func (v *validator) chainFields() {
 	switch {
 	case c.Name == "" && slices.Contains(c.meant, "name"):
 	case c.Name == "":
-		v.d.errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
+		v.d.Errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
 	case !validChainName(c.Name):
-		v.d.errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
+		v.d.Errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
 	}
 	switch {
 	case len(c.Steps) > 0, slices.Contains(c.meant, "steps"):
 	case c.Empty():
-		v.d.warnf(c.Pos, "steps: the chain holds no step, as OCC's canvas saves a workspace: it loads, and a run of it is refused before anything runs, as OCC's executor refuses it (chainrun's own format needs at least one step)")
+		v.d.Warnf(c.Pos, "steps: the chain holds no step, as OCC's canvas saves a workspace: it loads, and a run of it is refused before anything runs, as OCC's executor refuses it (chainrun's own format needs at least one step)")
 	default:
-		v.d.errorf(c.Pos, "steps: a chain needs at least one step")
+		v.d.Errorf(c.Pos, "steps: a chain needs at least one step")
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
-		v.d.errorf(c.Pos, "budget: max_tokens and max_llm_calls cannot be negative")
+		v.d.Errorf(c.Pos, "budget: max_tokens and max_llm_calls cannot be negative")
 	}
 }
 
@@ -213,17 +214,17 @@ func (v *validator) inputs() {
 	for _, in := range v.c.Inputs {
 		switch {
 		case in.Name == "":
-			v.d.errorf(in.Pos, "input: name is required")
+			v.d.Errorf(in.Pos, "input: name is required")
 		case !IsIdentifier(in.Name):
-			v.d.errorf(in.Pos, "input %q: a name is letters, digits and '_' so that {input.%s} can refer to it", in.Name, in.Name)
+			v.d.Errorf(in.Pos, "input %q: a name is letters, digits and '_' so that {input.%s} can refer to it", in.Name, in.Name)
 		case seen[in.Name]:
-			v.d.errorf(in.Pos, "input %q is declared twice", in.Name)
+			v.d.Errorf(in.Pos, "input %q is declared twice", in.Name)
 		case in.Default != nil && len(in.Enum) > 0 && !slices.Contains(in.Enum, *in.Default):
-			v.d.errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
+			v.d.Errorf(in.Pos, "input %q: default %q is not one of its enum values (%s)", in.Name, *in.Default, strings.Join(in.Enum, ", "))
 		case in.Type != "" && !slices.Contains(InputTypes, in.Type):
-			v.d.errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
+			v.d.Errorf(in.Pos, "input %q: type %q%s: use %s", in.Name, in.Type, didYouMean(in.Type, InputTypes), strings.Join(InputTypes, ", "))
 		case in.Default != nil && v.c.checkValue(in.Type, *in.Default) != nil:
-			v.d.errorf(in.Pos, "input %q: default: %v", in.Name, v.c.checkValue(in.Type, *in.Default))
+			v.d.Errorf(in.Pos, "input %q: default: %v", in.Name, v.c.checkValue(in.Type, *in.Default))
 		default:
 			v.occInputDefault(in)
 			v.inputRules(in)
@@ -243,14 +244,14 @@ func (v *validator) steps() bool {
 		named := true
 		switch {
 		case s.ID == "":
-			v.d.errorf(s.Pos, "step: id is required")
+			v.d.Errorf(s.Pos, "step: id is required")
 			s.label = fmt.Sprintf("the step at line %d", s.Pos.Line)
 			named = false
 		case !validStepID(s.ID):
-			v.d.errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
+			v.d.Errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
 		}
 		if prev, dup := v.c.byID[s.ID]; dup && named {
-			v.d.errorf(s.At("id"), "step id %q is already used by the step at line %d", s.ID, prev.Pos.Line)
+			v.d.Errorf(s.At("id"), "step id %q is already used by the step at line %d", s.ID, prev.Pos.Line)
 			named = false
 		} else if named {
 			v.c.byID[s.ID] = s
@@ -258,7 +259,7 @@ func (v *validator) steps() bool {
 		ok = ok && named
 		kind, known := kindOf(s.Type)
 		if !known {
-			v.d.errorf(s.At("type"), "%s", unknownKind(stepName(s), "type", s.Type, Kinds()))
+			v.d.Errorf(s.At("type"), "%s", unknownKind(stepName(s), "type", s.Type, Kinds()))
 			continue
 		}
 		s.Kind = kind
@@ -281,15 +282,15 @@ func (v *validator) outputVar(s *Step) {
 	}
 	switch {
 	case odd:
-		v.d.errorf(s.At("output_var"), "step %q: output_var %q: a variable name is letters, digits and '_'", s.ID, s.OutputVar)
+		v.d.Errorf(s.At("output_var"), "step %q: output_var %q: a variable name is letters, digits and '_'", s.ID, s.OutputVar)
 	case reservedVars[s.OutputVar]:
-		v.d.errorf(s.At("output_var"), "step %q: output_var %q is reserved", s.ID, s.OutputVar)
+		v.d.Errorf(s.At("output_var"), "step %q: output_var %q is reserved", s.ID, s.OutputVar)
 	case v.produce[s.OutputVar] != nil:
 		prev := v.produce[s.OutputVar]
-		v.d.errorf(s.At("output_var"), "step %q: output_var %q is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
+		v.d.Errorf(s.At("output_var"), "step %q: output_var %q is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
 	case s.Kind == KindHTTP && v.produce[s.OutputVar+"_status"] != nil:
 		prev := v.produce[s.OutputVar+"_status"]
-		v.d.errorf(s.At("output_var"), "step %q: an http step also sets %s_status, which is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
+		v.d.Errorf(s.At("output_var"), "step %q: an http step also sets %s_status, which is already the output of step %q (line %d)", s.ID, s.OutputVar, prev.ID, prev.Pos.Line)
 	default:
 		v.produce[s.OutputVar] = s
 		if s.Kind == KindHTTP {
@@ -310,12 +311,12 @@ func (v *validator) graph() bool {
 		for _, dep := range s.DependsOn {
 			switch {
 			case dep == s.ID:
-				v.d.errorf(s.At("depends_on"), "step %q depends on itself", s.ID)
+				v.d.Errorf(s.At("depends_on"), "step %q depends on itself", s.ID)
 				ok = false
 			case v.c.byID[dep] == nil:
 				// the rest of the graph is checked without it; what the
 				// step reads is then not held to its dependencies
-				v.d.looseErrorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
+				v.d.LooseErrorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
 				s.lostDeps = true
 			default:
 				known = append(known, dep)
@@ -333,9 +334,9 @@ func (v *validator) graph() bool {
 		var cyc *dag.CycleError[string]
 		if errors.As(err, &cyc) {
 			first := v.c.byID[cyc.Path[0]]
-			v.d.errorf(first.At("depends_on"), "%s (each step depends on the next)", cyc.Error())
+			v.d.Errorf(first.At("depends_on"), "%s (each step depends on the next)", cyc.Error())
 		} else {
-			v.d.errorf(v.c.Pos, "%v", err)
+			v.d.Errorf(v.c.Pos, "%v", err)
 		}
 		return false
 	}
@@ -366,7 +367,7 @@ func (v *validator) output() {
 		return
 	}
 	if p := v.produce[c.Output]; p != nil && p.lifecycle != "" {
-		v.d.errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
+		v.d.Errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
 	}
 	if v.produce[c.Output] == nil && !c.Empty() {
 		var vars []string
@@ -374,6 +375,6 @@ func (v *validator) output() {
 			vars = append(vars, name)
 		}
 		sort.Strings(vars)
-		v.d.errorf(c.OutputPos, "output %q names no step's output_var%s", c.Output, didYouMean(c.Output, vars))
+		v.d.Errorf(c.OutputPos, "output %q names no step's output_var%s", c.Output, didYouMean(c.Output, vars))
 	}
 }

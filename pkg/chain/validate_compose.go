@@ -21,11 +21,11 @@ func (v *validator) compose(prefix string, b *Branch) {
 	if slices.Contains(composeMergeStrategies, cp.Strategy) {
 		// with_var is then the variable merged in, not one to store: one
 		// error says so, not a second about its name
-		v.d.errorf(b.Pos, "%s: compose.strategy %q (with_var %q) is not supported: it is an earlier contenox strategy that merged the variable %s into the task's output (override: an object's fields; merge_chat_histories, append_string_to_chat_history: a conversation's messages); chainrun has no such merge, and compose now stores a JSONPath of the output in with_var, as reference 003 defines it", prefix, cp.Strategy, cp.WithVar, cp.WithVar)
+		v.d.Errorf(b.Pos, "%s: compose.strategy %q (with_var %q) is not supported: it is an earlier contenox strategy that merged the variable %s into the task's output (override: an object's fields; merge_chat_histories, append_string_to_chat_history: a conversation's messages); chainrun has no such merge, and compose now stores a JSONPath of the output in with_var, as reference 003 defines it", prefix, cp.Strategy, cp.WithVar, cp.WithVar)
 		return
 	}
 	if !IsIdentifier(cp.WithVar) || reservedVars[cp.WithVar] || cp.WithVar == "context" {
-		v.d.errorf(b.Pos, "%s: compose.with_var %q: a variable name is letters, digits and '_' (not input, item or context)", prefix, cp.WithVar)
+		v.d.Errorf(b.Pos, "%s: compose.with_var %q: a variable name is letters, digits and '_' (not input, item or context)", prefix, cp.WithVar)
 	}
 	expr, ok := strings.CutPrefix(cp.Strategy, "json_path:")
 	if !ok {
@@ -35,12 +35,12 @@ func (v *validator) compose(prefix string, b *Branch) {
 			// TestUnit_BranchComposeAutoStrategy) picked a merge by type
 			why = " (compose needs a strategy; an earlier contenox compose without one merged with_var into the task's output by its type, where reference 003's stores a JSONPath of the output in with_var, and the two cannot both hold)"
 		}
-		v.d.errorf(b.Pos, "%s: compose.strategy %q: use json_path:$.field%s", prefix, cp.Strategy, why)
+		v.d.Errorf(b.Pos, "%s: compose.strategy %q: use json_path:$.field%s", prefix, cp.Strategy, why)
 		return
 	}
 	p, err := jsonpath.Parse(strings.TrimSpace(expr))
 	if err != nil {
-		v.d.errorf(b.Pos, "%s: compose.strategy: %q is not a valid JSONPath: %v", prefix, expr, err)
+		v.d.Errorf(b.Pos, "%s: compose.strategy: %q is not a valid JSONPath: %v", prefix, expr, err)
 		return
 	}
 	cp.path = p

@@ -13,15 +13,15 @@ func (v *validator) edgeBranch(prefix string, b *Branch) {
 	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 	switch {
 	case !ok || from == "" || to == "":
-		v.d.errorf(b.Pos, "%s: edge_traversed_at_least needs edge: \"from->to\", two states", prefix)
+		v.d.Errorf(b.Pos, "%s: edge_traversed_at_least needs edge: \"from->to\", two states", prefix)
 	case w.State(from) == nil:
-		v.d.errorf(b.Pos, "%s: edge %q: %q is not a state%s", prefix, b.Edge, from, didYouMean(from, w.stateNames()))
+		v.d.Errorf(b.Pos, "%s: edge %q: %q is not a state%s", prefix, b.Edge, from, didYouMean(from, w.stateNames()))
 	case to != End && w.State(to) == nil:
-		v.d.errorf(b.Pos, "%s: edge %q: %q is not a state (or end)%s", prefix, b.Edge, to, didYouMean(to, append(w.stateNames(), End)))
+		v.d.Errorf(b.Pos, "%s: edge %q: %q is not a state (or end)%s", prefix, b.Edge, to, didYouMean(to, append(w.stateNames(), End)))
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(b.When))
 	if err != nil || n < 1 {
-		v.d.errorf(b.Pos, "%s: edge_traversed_at_least: when %q is not a count (1 or more)", prefix, b.When)
+		v.d.Errorf(b.Pos, "%s: edge_traversed_at_least: when %q is not a count (1 or more)", prefix, b.When)
 	}
 	b.edge, b.times = Edge{From: from, To: to}, n
 }
@@ -35,8 +35,8 @@ func (v *validator) onFailure(s *State) {
 	w := v.c.Workflow
 	switch {
 	case s.Task == nil:
-		v.d.errorf(s.At("on_failure"), "state %q: on_failure is where a failed task leads: the state has no task", s.Name)
+		v.d.Errorf(s.At("on_failure"), "state %q: on_failure is where a failed task leads: the state has no task", s.Name)
 	case s.OnFailure != End && w.State(s.OnFailure) == nil:
-		v.d.errorf(s.At("on_failure"), "state %q: on_failure %q is not a state (or end)%s", s.Name, s.OnFailure, didYouMean(s.OnFailure, append(w.stateNames(), End)))
+		v.d.Errorf(s.At("on_failure"), "state %q: on_failure %q is not a state (or end)%s", s.Name, s.OnFailure, didYouMean(s.OnFailure, append(w.stateNames(), End)))
 	}
 }

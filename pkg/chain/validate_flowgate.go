@@ -1,6 +1,10 @@
 package chain
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
+)
 
 // Link filters: which transitions a decision point offers.
 const (
@@ -23,19 +27,19 @@ func (v *validator) flowgateKeys() {
 	// target is only recorded, a target with no timeout never taken
 	switch {
 	case w.Timeout > 0 && w.OnTimeout == "":
-		d.warnf(w.at("timeoutMs", c.Pos), "%stimeoutMs without onTimeout: a run that runs out of time stays where it is (mcp-flowgate only records it); add onTimeout: {target: STATE} to move it", wprefix)
+		d.Warnf(w.at("timeoutMs", c.Pos), "%stimeoutMs without onTimeout: a run that runs out of time stays where it is (mcp-flowgate only records it); add onTimeout: {target: STATE} to move it", wprefix)
 	case w.Timeout <= 0 && w.OnTimeout != "":
-		d.warnf(w.at("onTimeout", c.Pos), "%sonTimeout without timeoutMs: its target is never taken; add timeoutMs (milliseconds) to set how long a run may take", wprefix)
+		d.Warnf(w.at("onTimeout", c.Pos), "%sonTimeout without timeoutMs: its target is never taken; add timeoutMs (milliseconds) to set how long a run may take", wprefix)
 	}
 	if w.OnTimeout != "" && w.State(w.OnTimeout) == nil {
-		d.errorf(w.at("onTimeout", c.Pos), "%sonTimeout target %q is not a state%s", wprefix, w.OnTimeout, didYouMean(w.OnTimeout, w.stateNames()))
+		d.Errorf(w.at("onTimeout", c.Pos), "%sonTimeout target %q is not a state%s", wprefix, w.OnTimeout, didYouMean(w.OnTimeout, w.stateNames()))
 	}
 	for _, s := range w.States {
 		sprefix := "state " + quote(s.Name) + ": "
 		if s.Actor != "" && !slices.Contains(actors, s.Actor) {
 			// its transitions that do not name their own are read as
 			// agent's where the transitions are checked
-			d.warnf(s.At("actor"), "%sactor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", sprefix, s.Actor, didYouMean(s.Actor, actors))
+			d.Warnf(s.At("actor"), "%sactor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", sprefix, s.Actor, didYouMean(s.Actor, actors))
 			s.Actor = ActorAgent
 		}
 		s.LinkFilter = readLinkFilter(d, s.At("linkFilter"), sprefix, s.LinkFilter)
@@ -53,11 +57,11 @@ var actors = []string{ActorDeterministic, ActorAgent, ActorHuman}
 // readLinkFilter is a written linkFilter as mcp-flowgate reads it
 // (runtime_links.rs: only byGuards filters): another value is read as
 // all, with a warning.
-func readLinkFilter(d *diags, at Pos, prefix, filter string) string {
+func readLinkFilter(d *yamlpos.Diags, at Pos, prefix, filter string) string {
 	if filter == "" || filter == LinkFilterByGuards || filter == LinkFilterAll {
 		return filter
 	}
-	d.warnf(at, "%slinkFilter %q is read as all: it is byGuards or all, and mcp-flowgate offers every transition unless it is byGuards%s", prefix, filter, didYouMean(filter, []string{LinkFilterByGuards, LinkFilterAll}))
+	d.Warnf(at, "%slinkFilter %q is read as all: it is byGuards or all, and mcp-flowgate offers every transition unless it is byGuards%s", prefix, filter, didYouMean(filter, []string{LinkFilterByGuards, LinkFilterAll}))
 	return LinkFilterAll
 }
 
@@ -82,7 +86,7 @@ func (v *validator) onEnterShape(s *State) {
 	}
 	v.executor(s.OnEnter.Executor)
 	if s.OnEnter.Executor.Kind == KindWorkflow {
-		v.d.errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
+		v.d.Errorf(s.OnEnter.Executor.At("type"), "state %q: onEnter cannot run a workflow executor: run it from a transition", s.Name)
 	}
 }
 
@@ -95,7 +99,7 @@ func (v *validator) fallbacks(e *Step) {
 	for _, fb := range e.Fallbacks {
 		v.executor(fb)
 		if fb.Kind == KindWorkflow || fb.Kind == KindHuman {
-			v.d.errorf(fb.At("type"), "%s: a fallback cannot be a %s executor: a decision inside it could not be resumed; take it from a transition of its own", fb.subject(), fb.Kind)
+			v.d.Errorf(fb.At("type"), "%s: a fallback cannot be a %s executor: a decision inside it could not be resumed; take it from a transition of its own", fb.subject(), fb.Kind)
 		}
 	}
 }

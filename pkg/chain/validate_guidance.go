@@ -38,7 +38,7 @@ func (v *validator) stateText(s *State, field, text string) *Template {
 	}
 	for _, m := range placeholderPattern().FindAllStringSubmatch(text, -1) {
 		if in, ok := v.undeclaredInput(m[1]); ok {
-			v.d.warnf(s.At(field), "state %q: %s: %s: %s", s.Name, field, m[0], v.undeclaredInputNote(in, "it shows as "+Unset(m[1])))
+			v.d.Warnf(s.At(field), "state %q: %s: %s: %s", s.Name, field, m[0], v.undeclaredInputNote(in, "it shows as "+Unset(m[1])))
 			continue
 		}
 		if why := v.placeholder(m[1]); why != "" {
@@ -83,10 +83,10 @@ func (v *validator) placeholder(expr string) string {
 
 func (v *validator) stateTextError(s *State, field, raw, why string) {
 	if v.opts.LenientVariables {
-		v.d.warnf(s.At(field), "state %q: %s: %s shows as unset: %s", s.Name, field, raw, why)
+		v.d.Warnf(s.At(field), "state %q: %s: %s shows as unset: %s", s.Name, field, raw, why)
 		return
 	}
-	v.d.errorf(s.At(field), "state %q: %s: %s: %s", s.Name, field, raw, why)
+	v.d.Errorf(s.At(field), "state %q: %s: %s: %s", s.Name, field, raw, why)
 }
 
 // titleText warns of a transition title that holds a reference or a
@@ -105,6 +105,6 @@ func (v *validator) titleText(t *Transition) {
 		found = append(found, m)
 	}
 	for _, raw := range found {
-		v.d.warnf(t.At("title"), "transition %q: title: %s is shown as written: a title is not filled in; put what varies in the state's goal or guidance", t.Name, raw)
+		v.d.Warnf(t.At("title"), "transition %q: title: %s is shown as written: a title is not filled in; put what varies in the state's goal or guidance", t.Name, raw)
 	}
 }

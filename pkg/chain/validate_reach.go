@@ -8,11 +8,11 @@ func (v *validator) reachability() {
 	seen, ends := w.reach()
 	for _, s := range w.States {
 		if !seen[s.Name] {
-			v.d.warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
+			v.d.Warnf(s.Pos, "state %q is unreachable: no transition from initialState %q leads to it", s.Name, w.InitialState)
 		}
 	}
 	if !ends {
-		v.d.warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
+		v.d.Warnf(w.at("initialState", v.c.Pos), "workflow %q never ends: no terminal state or goto: end is reachable from %q", v.c.Name, w.InitialState)
 	}
 }
 

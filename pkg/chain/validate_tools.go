@@ -42,29 +42,29 @@ func (v *validator) toolDefs() {
 		name := "tool " + quote(t.Name)
 		switch {
 		case !toolNamePattern().MatchString(t.Name):
-			v.d.errorf(t.Pos, "%s: a tool name is 1 to 64 letters, digits, '_' and '-'", name)
+			v.d.Errorf(t.Pos, "%s: a tool name is 1 to 64 letters, digits, '_' and '-'", name)
 		case slices.Contains(BuiltinTools, t.Name):
-			v.d.errorf(t.Pos, "%s: %s is a built-in tool; give yours another name", name, t.Name)
+			v.d.Errorf(t.Pos, "%s: %s is a built-in tool; give yours another name", name, t.Name)
 		}
 		if t.Description == "" {
-			v.d.warnf(t.Pos, "%s has no description: the model sees only its name and arguments", name)
+			v.d.Warnf(t.Pos, "%s has no description: the model sees only its name and arguments", name)
 		}
 		if t.InputSchema == nil {
 			t.InputSchema = map[string]any{"type": "object"}
 		}
 		rs, err := compileArgsSchema(t.InputSchema)
 		if err != nil {
-			v.d.errorf(t.Pos, "%s: input_schema: %v", name, err)
+			v.d.Errorf(t.Pos, "%s: input_schema: %v", name, err)
 		}
 		t.Schema = rs
 		e := t.Executor
 		if e == nil {
-			v.d.errorf(t.Pos, "%s: executor is required (a cli, http, transform or file step that does the work)", name)
+			v.d.Errorf(t.Pos, "%s: executor is required (a cli, http, transform or file step that does the work)", name)
 			continue
 		}
 		for _, f := range []string{"id", "depends_on", "early_exit_if", "for_each", "output_var"} {
 			if _, set := e.FieldPos[f]; set {
-				v.d.errorf(e.At(f), "%s executor: %s does not apply to a tool", name, f)
+				v.d.Errorf(e.At(f), "%s executor: %s does not apply to a tool", name, f)
 			}
 		}
 		kind, known := kindOf(e.Type)
@@ -72,7 +72,7 @@ func (v *validator) toolDefs() {
 			continue // reported by name when the tool was read
 		}
 		if _, set := e.FieldPos["type"]; !set || !slices.Contains(toolKinds, kind) {
-			v.d.errorf(e.At("type"), "%s executor: kind is cli, http, transform or file", name)
+			v.d.Errorf(e.At("type"), "%s executor: kind is cli, http, transform or file", name)
 			continue
 		}
 		e.Kind = kind
@@ -100,7 +100,7 @@ func (v *validator) stepTools(s *Step) {
 		for _, t := range v.c.Tools {
 			known = append(known, t.Name)
 		}
-		v.d.errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
+		v.d.Errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
 	}
 	cp := s.Completion
 	if cp == nil {
@@ -109,18 +109,18 @@ func (v *validator) stepTools(s *Step) {
 	at := s.At("completion")
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
-		v.d.errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
+		v.d.Errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
 	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Tools, cp.Tool):
-		v.d.errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
+		v.d.Errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
 	}
 	if cp.Schema == nil {
-		v.d.errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
+		v.d.Errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
 		return
 	}
 	cp.Schema, _ = NormalizeYAML(cp.Schema).(map[string]any)
 	rs, err := compileArgsSchema(cp.Schema)
 	if err != nil {
-		v.d.errorf(at, "%s: completion.schema: %v", s.subject(), err)
+		v.d.Errorf(at, "%s: completion.schema: %v", s.subject(), err)
 		return
 	}
 	cp.resolved = rs

@@ -7,34 +7,35 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // validateWorkflow checks a state workflow and compiles its executors and
 // tasks with the step validator, so that every kind behaves as it does in
 // a DAG chain.
-func validateWorkflow(d *diags, c *Chain, opts Options) {
+func validateWorkflow(d *yamlpos.Diags, c *Chain, opts Options) {
 	w := c.Workflow
 	v := &validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}, toolSteps: map[*Step]bool{}}
 	if !validChainName(c.Name) {
-		d.errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
+		d.Errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
 	}
 	v.inputSchema()
 	v.inputs()
 	if len(w.States) == 0 {
-		d.errorf(w.at("states", c.Pos), "workflow %q: states are required", c.Name)
+		d.Errorf(w.at("states", c.Pos), "workflow %q: states are required", c.Name)
 		return
 	}
 	if w.MaxChainDepth < 1 {
-		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
+		d.Errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth must be 1 or more (default %d)", c.Name, DefaultMaxChainDepth)
 	}
 	if _, written := w.FieldPos["maxChainDepth"]; written && w.MaxChainDepth > MaxChainDepthLimit {
-		d.errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth %d is more than %d, the most transitions one call may take on its own", c.Name, w.MaxChainDepth, MaxChainDepthLimit)
+		d.Errorf(w.at("maxChainDepth", c.Pos), "workflow %q: maxChainDepth %d is more than %d, the most transitions one call may take on its own", c.Name, w.MaxChainDepth, MaxChainDepthLimit)
 	}
 	for name := range w.Counters {
 		v.wfVars[name] = true
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
-		d.errorf(w.at("budget", c.Pos), "budget: max_tokens and max_llm_calls cannot be negative")
+		d.Errorf(w.at("budget", c.Pos), "budget: max_tokens and max_llm_calls cannot be negative")
 	}
 	c.byID = map[string]*Step{}
 	for _, s := range w.States {
@@ -43,9 +44,9 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	v.flowgateKeys()
 	switch {
 	case w.InitialState == "":
-		d.errorf(c.Pos, "workflow %q: initialState is required (the state a run begins in)", c.Name)
+		d.Errorf(c.Pos, "workflow %q: initialState is required (the state a run begins in)", c.Name)
 	case w.State(w.InitialState) == nil:
-		d.errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
+		d.Errorf(w.at("initialState", c.Pos), "workflow %q: initialState %q is not a state%s", c.Name, w.InitialState, didYouMean(w.InitialState, w.stateNames()))
 	}
 	// a state's error hides no reference: every executor, task and
 	// condition is compiled in the same pass
@@ -54,9 +55,9 @@ func validateWorkflow(d *diags, c *Chain, opts Options) {
 	}
 	v.toolDefs()
 	if c.Output != "" && !v.wfVars[c.Output] && c.Output != "context" {
-		d.errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, interp.SortedKeys(v.wfVars)))
+		d.Errorf(c.OutputPos, "output %q names no transition, task or compose variable%s", c.Output, didYouMean(c.Output, interp.SortedKeys(v.wfVars)))
 	}
-	if d.blocking() == 0 {
+	if d.Blocking() == 0 {
 		v.reachability()
 	}
 }
@@ -83,61 +84,61 @@ func (v *validator) stateShape(s *State) {
 	d, w := v.d, v.c.Workflow
 	switch {
 	case !validStepID(s.Name):
-		d.errorf(s.Pos, "state %q: a state name is letters, digits, '-' and '_'", s.Name)
+		d.Errorf(s.Pos, "state %q: a state name is letters, digits, '-' and '_'", s.Name)
 	case s.Name == End:
-		d.errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
+		d.Errorf(s.Pos, "a state cannot be named %q: goto: end ends the run", End)
 	}
 	hasBranches := s.Branches != nil || s.FieldPos["transition"] != (Pos{})
 	if hasBranches && len(s.Branches) == 0 && s.Task != nil && !s.branchesUnread {
-		d.errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
+		d.Errorf(s.At("transition"), "state %q: transition.branches is empty: the task's result would lead nowhere", s.Name)
 	}
 	switch {
 	case s.Terminal && len(s.Transitions) > 0 && s.Task == nil && !hasBranches:
 		// mcp-flowgate ends a run there, offering none of them: a
 		// warning, not a refusal
-		d.warnf(s.At("terminal"), "state %q is terminal: its transitions are never offered, as in mcp-flowgate (a run ends there): drop them, or drop terminal: true", s.Name)
+		d.Warnf(s.At("terminal"), "state %q is terminal: its transitions are never offered, as in mcp-flowgate (a run ends there): drop them, or drop terminal: true", s.Name)
 	case s.Terminal && (len(s.Transitions) > 0 || s.Task != nil || hasBranches):
-		d.errorf(s.At("terminal"), "state %q is terminal: it cannot also have transitions or a task", s.Name)
+		d.Errorf(s.At("terminal"), "state %q is terminal: it cannot also have transitions or a task", s.Name)
 	case len(s.Transitions) > 0 && (s.Task != nil || hasBranches):
-		d.errorf(s.At("task"), "state %q: use named transitions or a task with transition.branches, not both", s.Name)
+		d.Errorf(s.At("task"), "state %q: use named transitions or a task with transition.branches, not both", s.Name)
 	case s.Task != nil && !hasBranches:
-		d.errorf(s.At("task"), "state %q: a task needs transition.branches saying where its result leads", s.Name)
+		d.Errorf(s.At("task"), "state %q: a task needs transition.branches saying where its result leads", s.Name)
 	case s.Task == nil && hasBranches && s.FieldPos["task"] == (Pos{}):
-		d.errorf(s.At("transition"), "state %q: transition.branches need a task whose result they branch on", s.Name)
+		d.Errorf(s.At("transition"), "state %q: transition.branches need a task whose result they branch on", s.Name)
 	case !s.Terminal && len(s.Transitions) == 0 && s.Task == nil && s.FieldPos["task"] == (Pos{}):
 		// mcp-flowgate warns of such a state (validate.rs), and a run
 		// that reaches it stays there, unless its timeout moves it
-		d.warnf(s.Pos, "state %q has no way out: a run that reaches it waits there%s; add transitions (or a task with branches), or mark it terminal: true", s.Name, timeoutMovesIt(w))
+		d.Warnf(s.Pos, "state %q has no way out: a run that reaches it waits there%s; add transitions (or a task with branches), or mark it terminal: true", s.Name, timeoutMovesIt(w))
 	}
 	outcomes := []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}
 	switch {
 	case s.Outcome != "" && !slices.Contains(outcomes, s.Outcome):
-		d.errorf(s.At("outcome"), "state %q: outcome is succeeded, failed or cancelled, not %q%s", s.Name, s.Outcome, didYouMean(s.Outcome, outcomes))
+		d.Errorf(s.At("outcome"), "state %q: outcome is succeeded, failed or cancelled, not %q%s", s.Name, s.Outcome, didYouMean(s.Outcome, outcomes))
 	case s.Outcome != "" && !s.Terminal:
-		d.errorf(s.At("outcome"), "state %q: outcome applies to a terminal state (add terminal: true)", s.Name)
+		d.Errorf(s.At("outcome"), "state %q: outcome applies to a terminal state (add terminal: true)", s.Name)
 	}
 	if s.Goal == "" && s.Guidance == "" && !s.Terminal && !s.Automatic() && len(s.Transitions) > 0 {
-		d.warnf(s.Pos, "state %q is a decision point with no goal or guidance: whoever decides sees only the links", s.Name)
+		d.Warnf(s.Pos, "state %q is a decision point with no goal or guidance: whoever decides sees only the links", s.Name)
 	}
 	for _, t := range s.Transitions {
 		if !validStepID(t.Name) {
-			d.errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
+			d.Errorf(t.Pos, "transition %q: a transition name is letters, digits, '-' and '_'", t.Name)
 		}
 		if !slices.Contains(actors, t.Actor) {
 			// mcp-flowgate decides any actor but deterministic and human
 			// as an agent's: read so, with a warning (its state's
 			// actor, inherited, is warned of once, on the state)
 			if _, own := t.FieldPos["actor"]; own {
-				d.warnf(t.At("actor"), "transition %q: actor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", t.Name, t.Actor, didYouMean(t.Actor, actors))
+				d.Warnf(t.At("actor"), "transition %q: actor %q is read as agent: actor is deterministic, agent or human, and mcp-flowgate decides any other as an agent's%s", t.Name, t.Actor, didYouMean(t.Actor, actors))
 			}
 			t.Actor = ActorAgent
 		}
 		fireCapWarnings(d, t)
 		switch {
 		case t.Target == "":
-			d.errorf(t.Pos, "transition %q: target is required (the state it leads to)", t.Name)
+			d.Errorf(t.Pos, "transition %q: target is required (the state it leads to)", t.Name)
 		case w.State(t.Target) == nil:
-			d.errorf(t.At("target"), "transition %q: target %q is not a state%s", t.Name, t.Target, didYouMean(t.Target, w.stateNames()))
+			d.Errorf(t.At("target"), "transition %q: target %q is not a state%s", t.Name, t.Target, didYouMean(t.Target, w.stateNames()))
 		}
 		if t.Executor != nil {
 			v.executor(t.Executor)
@@ -158,17 +159,17 @@ func (v *validator) stateShape(s *State) {
 		switch {
 		case s.timeoutUnread:
 		case s.Timeout == 0:
-			d.errorf(s.At("on_timeout"), "state %q: on_timeout needs a timeout (a duration such as 30m)", s.Name)
+			d.Errorf(s.At("on_timeout"), "state %q: on_timeout needs a timeout (a duration such as 30m)", s.Name)
 		case s.OnTimeout == "":
-			d.errorf(s.At("timeout"), "state %q: timeout needs on_timeout, the transition taken once it has passed", s.Name)
+			d.Errorf(s.At("timeout"), "state %q: timeout needs on_timeout, the transition taken once it has passed", s.Name)
 		case s.Transition(s.OnTimeout) == nil:
 			var names []string
 			for _, t := range s.Transitions {
 				names = append(names, t.Name)
 			}
-			d.errorf(s.At("on_timeout"), "state %q: on_timeout %q is not one of its transitions%s", s.Name, s.OnTimeout, didYouMean(s.OnTimeout, names))
+			d.Errorf(s.At("on_timeout"), "state %q: on_timeout %q is not one of its transitions%s", s.Name, s.OnTimeout, didYouMean(s.OnTimeout, names))
 		case s.Automatic():
-			d.warnf(s.At("timeout"), "state %q: timeout only applies to a decision point; this state moves on by itself", s.Name)
+			d.Warnf(s.At("timeout"), "state %q: timeout only applies to a decision point; this state moves on by itself", s.Name)
 		}
 	}
 	v.deterministicChoice(s)
@@ -188,7 +189,7 @@ func (v *validator) deterministicChoice(s *State) {
 		}
 	}
 	if len(open) > 1 {
-		v.d.warnf(s.Pos, "state %q: deterministic transitions %s have no condition or guards, so more than one is viable and a run fails there; give each a condition or guards",
+		v.d.Warnf(s.Pos, "state %q: deterministic transitions %s have no condition or guards, so more than one is viable and a run fails there; give each a condition or guards",
 			s.Name, strings.Join(open, ", "))
 	}
 }
@@ -205,7 +206,7 @@ func (v *validator) executor(s *Step) {
 				"depends_on":    "states and transitions set the order",
 				"early_exit_if": "end the run with a terminal state or goto: end",
 			}[f]
-			v.d.errorf(s.At(f), "%s: %s does not apply here: %s", name, f, why)
+			v.d.Errorf(s.At(f), "%s: %s does not apply here: %s", name, f, why)
 		}
 	}
 	if !v.stepKind(s, name) {
@@ -219,10 +220,10 @@ func (v *validator) executor(s *Step) {
 			s.OutputVar = s.primary.OutputVar
 		}
 	} else if !IsIdentifier(s.OutputVar) {
-		v.d.errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
+		v.d.Errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
 	}
 	if len(s.ConditionKey) > 0 && s.Kind != KindAgent {
-		v.d.errorf(s.At("condition_key"), "%s: condition_key lists the keywords a model chooses from: it needs kind agent", name)
+		v.d.Errorf(s.At("condition_key"), "%s: condition_key lists the keywords a model chooses from: it needs kind agent", name)
 	}
 	v.wfVars[s.OutputVar] = true
 	if s.Kind == KindHTTP {
@@ -234,7 +235,7 @@ func (v *validator) executor(s *Step) {
 	if prev, dup := v.c.byID[s.ID]; !dup {
 		v.c.byID[s.ID] = s
 	} else if s.FieldPos["output_var"] == (Pos{}) && prev.FieldPos["output_var"] == (Pos{}) {
-		v.d.warnf(s.Pos, "%s and the one at line %d share the name %s: both write the variable %s and events name both alike; give one an output_var", name, prev.Pos.Line, s.ID, s.ID)
+		v.d.Warnf(s.Pos, "%s and the one at line %d share the name %s: both write the variable %s and events name both alike; give one an output_var", name, prev.Pos.Line, s.ID, s.ID)
 	}
 }
 
@@ -244,7 +245,7 @@ func (v *validator) branchShape(s *State) {
 	for i, b := range s.Branches {
 		prefix := fmt.Sprintf("state %q: branch %d", s.Name, i+1)
 		if seenDefault {
-			v.d.warnf(b.Pos, "%s comes after a default branch and is never taken", prefix)
+			v.d.Warnf(b.Pos, "%s comes after a default branch and is never taken", prefix)
 		}
 		switch b.Operator {
 		case OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith:
@@ -253,21 +254,21 @@ func (v *validator) branchShape(s *State) {
 		case OpRange:
 			lo, hi, err := ParseRange(b.When)
 			if err != nil {
-				v.d.errorf(b.Pos, "%s: %v", prefix, err)
+				v.d.Errorf(b.Pos, "%s: %v", prefix, err)
 			}
 			b.lo, b.hi = lo, hi
 		case OpDefault:
 			seenDefault = true
 		case "":
-			v.d.errorf(b.Pos, "%s: operator is required (%s)", prefix, strings.Join(Operators(), ", "))
+			v.d.Errorf(b.Pos, "%s: operator is required (%s)", prefix, strings.Join(Operators(), ", "))
 		default:
-			v.d.errorf(b.Pos, "%s: unknown operator %q%s; operators are %s", prefix, b.Operator, didYouMean(b.Operator, Operators()), strings.Join(Operators(), ", "))
+			v.d.Errorf(b.Pos, "%s: unknown operator %q%s; operators are %s", prefix, b.Operator, didYouMean(b.Operator, Operators()), strings.Join(Operators(), ", "))
 		}
 		switch {
 		case b.Goto == "":
-			v.d.errorf(b.Pos, "%s: goto is required (a state, or end)", prefix)
+			v.d.Errorf(b.Pos, "%s: goto is required (a state, or end)", prefix)
 		case b.Goto != End && w.State(b.Goto) == nil:
-			v.d.errorf(b.Pos, "%s: goto %q is not a state (or end)%s", prefix, b.Goto, didYouMean(b.Goto, append(w.stateNames(), End)))
+			v.d.Errorf(b.Pos, "%s: goto %q is not a state (or end)%s", prefix, b.Goto, didYouMean(b.Goto, append(w.stateNames(), End)))
 		}
 		if cp := b.Compose; cp != nil {
 			v.compose(prefix, b)
@@ -275,7 +276,7 @@ func (v *validator) branchShape(s *State) {
 	}
 	v.onFailure(s)
 	if len(s.Branches) > 0 && !seenDefault {
-		v.d.warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
+		v.d.Warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}
 	if s.Task != nil && len(s.Task.ConditionKey) == 0 {
 		s.Task.cutIsResult = takesCut(s.Branches)
@@ -330,17 +331,17 @@ func (v *validator) transitionCondition(t *Transition) *Expression {
 	var unk *interp.UnknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.Names {
-			v.d.errorf(t.At("condition"), "transition %q: condition %q: %s", t.Name, t.Condition, sc.check(name))
+			v.d.Errorf(t.At("condition"), "transition %q: condition %q: %s", t.Name, t.Condition, sc.check(name))
 		}
 		return nil
 	}
 	if err != nil {
-		v.d.errorf(t.At("condition"), "transition %q: condition %q %v", t.Name, t.Condition, err)
+		v.d.Errorf(t.At("condition"), "transition %q: condition %q %v", t.Name, t.Condition, err)
 		return nil
 	}
 	for _, f := range e.InputFields {
 		if !v.hasInput(f) {
-			v.d.errorf(t.At("condition"), "transition %q: condition %q: no input is named %s%s", t.Name, t.Condition, f, didYouMean(f, v.inputNames()))
+			v.d.Errorf(t.At("condition"), "transition %q: condition %q: no input is named %s%s", t.Name, t.Condition, f, didYouMean(f, v.inputNames()))
 		}
 	}
 	return e

@@ -44,7 +44,7 @@ func (v *validator) compileSlot(where string, s *Slot) {
 	v.compileConstraint(where, s)
 	_, rs, problem := resolveSchema(schemaOf(s.Raw))
 	if problem != "" {
-		v.d.errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
+		v.d.Errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
 		return
 	}
 	s.Schema = rs
@@ -70,7 +70,7 @@ func (v *validator) checkBlackboard() {
 		check := func(owner string, out []*OutputMapping) {
 			for _, m := range out {
 				if w.Blackboard.Slot(m.Key) == nil && s.slot(m.Key) == nil {
-					v.d.warnf(m.Pos, "%s: output writes %q, which the workflow's blackboard does not declare", owner, m.Key)
+					v.d.Warnf(m.Pos, "%s: output writes %q, which the workflow's blackboard does not declare", owner, m.Key)
 				}
 			}
 		}

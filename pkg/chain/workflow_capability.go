@@ -59,13 +59,13 @@ func (v *validator) checkCapability() {
 		at := w.at("verb", c.Pos)
 		switch {
 		case !slices.Contains(capabilityVerbs, w.Cap.Verb):
-			v.d.errorf(at, "workflow %q: verb %q is not one of %s", c.Name, w.Cap.Verb, strings.Join(capabilityVerbs, ", "))
+			v.d.Errorf(at, "workflow %q: verb %q is not one of %s", c.Name, w.Cap.Verb, strings.Join(capabilityVerbs, ", "))
 		case strings.HasPrefix(c.Name, "flow."):
-			v.d.errorf(at, "workflow %q: an orchestrator (flow.*) declares no verb", c.Name)
+			v.d.Errorf(at, "workflow %q: an orchestrator (flow.*) declares no verb", c.Name)
 		case strings.HasPrefix(c.Name, "cap.") && !strings.HasPrefix(c.Name, "cap."+w.Cap.Verb+"."):
 			// mcp-flowgate runs such a capability (its own end-to-end walks
 			// call cap.tests.*, an older spelling): a warning, not a refusal
-			v.d.warnf(at, "workflow %q: a capability of verb %s is named cap.%s.<name>", c.Name, w.Cap.Verb, w.Cap.Verb)
+			v.d.Warnf(at, "workflow %q: a capability of verb %s is named cap.%s.<name>", c.Name, w.Cap.Verb, w.Cap.Verb)
 		}
 	}
 	if w.Cap.Lifecycle != "" {
@@ -74,20 +74,20 @@ func (v *validator) checkCapability() {
 		case !slices.Contains(lifecycles, w.Cap.Lifecycle):
 			// mcp-flowgate checks no workflow's lifecycle (it only
 			// compares it with stable): a warning, not a refusal
-			v.d.warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(lifecycles, ", "))
+			v.d.Warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(lifecycles, ", "))
 		case w.Cap.Lifecycle == LifecycleDeprecated:
-			v.d.warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
+			v.d.Warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
 		}
 	}
 	if _, declared := w.FieldPos["snippet"]; !declared && namesCapability(c.Name) {
 		// mcp-flowgate's check refuses it (snippet_contract.rs, V3); its
 		// runtime runs it: a warning
-		v.d.warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
+		v.d.Warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
 	}
 	for _, o := range w.Cap.Outputs {
 		_, rs, problem := resolveSchema(o.Raw)
 		if problem != "" {
-			v.d.errorf(o.Pos, "workflow %q: snippet output %q: %s", c.Name, o.Name, problem)
+			v.d.Errorf(o.Pos, "workflow %q: snippet output %q: %s", c.Name, o.Name, problem)
 			continue
 		}
 		o.Schema = rs

@@ -19,7 +19,7 @@ func (v *validator) inputSchema() {
 	}
 	at := w.at("inputSchema", c.Pos)
 	if t, ok := w.InputSchema["type"]; ok && t != "object" {
-		v.d.errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
+		v.d.Errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
 		return
 	}
 	sch, rs, problem := resolveSchema(w.InputSchema)
@@ -28,7 +28,7 @@ func (v *validator) inputSchema() {
 		if w.InputsInContext {
 			name = "inputs: their schema"
 		}
-		v.d.errorf(at, "%s %s", name, problem)
+		v.d.Errorf(at, "%s %s", name, problem)
 		return
 	}
 	w.Schema = rs
@@ -68,7 +68,7 @@ func (v *validator) inputSchema() {
 	}
 	for r := range required {
 		if sch.Properties[r] == nil {
-			v.d.errorf(at, "inputSchema: required input %q has no property", r)
+			v.d.Errorf(at, "inputSchema: required input %q has no property", r)
 		}
 	}
 }
@@ -82,11 +82,11 @@ func (v *validator) argSchema(t *Transition) {
 	raw, _ := NormalizeYAML(t.InputSchema).(map[string]any)
 	if bad := unknownSchemaTypes(raw); bad != "" {
 		// reported, and the schema still read for the other checks
-		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema: %s", t.Name, bad)
+		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema: %s", t.Name, bad)
 	}
 	sch, rs, problem := resolveSchema(raw)
 	if problem != "" {
-		v.d.errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
+		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
 		return
 	}
 	t.InputSchema, t.Prefill = raw, NormalizeYAML(t.Prefill).(map[string]any)

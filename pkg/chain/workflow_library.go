@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -114,24 +115,24 @@ type fileLibrary struct {
 }
 
 // decodeScripts reads a workflow file's scripts: library.
-func decodeScripts(d *diags, v *yaml.Node) map[string]*Script {
+func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*Script {
 	out := map[string]*Script{}
 	eachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k scriptKeys
 		pos := map[string]Pos{}
-		walk(d, mappingPairs(d, n, prefix), &k, pos, walkOpts{prefix: prefix}, nil)
-		sc := &Script{Subject: key.Value, Verb: k.Verb, Body: k.Body, Pos: posOf(key)}
+		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
+		sc := &Script{Subject: key.Value, Verb: k.Verb, Body: k.Body, Pos: yamlpos.Of(key)}
 		switch {
 		case k.URI != "":
-			d.errorf(pos["uri"], "%suri %q: a script's body is read from the file only; write it inline as body:", prefix, k.URI)
+			d.Errorf(pos["uri"], "%suri %q: a script's body is read from the file only; write it inline as body:", prefix, k.URI)
 			return
 		case strings.TrimSpace(k.Body) == "":
-			d.errorf(sc.Pos, "%sbody is required (the script to run)", prefix)
+			d.Errorf(sc.Pos, "%sbody is required (the script to run)", prefix)
 			return
 		}
 		sc.Hash = scriptHash(k.Body)
 		if k.Hash != "" && k.Hash != sc.Hash {
-			d.errorf(pos["hash"], "%shash %s does not match the body, whose hash is %s", prefix, k.Hash, sc.Hash)
+			d.Errorf(pos["hash"], "%shash %s does not match the body, whose hash is %s", prefix, k.Hash, sc.Hash)
 		}
 		out[sc.Subject] = sc
 	})
@@ -141,35 +142,35 @@ func decodeScripts(d *diags, v *yaml.Node) map[string]*Script {
 // eachEntry calls fn with each entry of a file-level mapping of named
 // mappings (scripts:, connections:), named as noun "NAME" in messages;
 // what says what an entry holds.
-func eachEntry(d *diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
+func eachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%ss: map each %s's name to %s", noun, noun, what)
+		d.Errorf(yamlpos.Of(v), "%ss: map each %s's name to %s", noun, noun, what)
 		return
 	}
-	for _, p := range mappingPairs(d, v, noun+"s: ") {
-		n := deref(p.value)
-		prefix := noun + " " + quote(p.key.Value) + ": "
+	for _, p := range yamlpos.MappingPairs(d, v, noun+"s: ") {
+		n := yamlpos.Deref(p.Value)
+		prefix := noun + " " + quote(p.Key.Value) + ": "
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%sa %s is a mapping with %s", prefix, noun, what)
+			d.Errorf(yamlpos.Of(n), "%sa %s is a mapping with %s", prefix, noun, what)
 			continue
 		}
-		fn(p.key, n, prefix)
+		fn(p.Key, n, prefix)
 	}
 }
 
 // eachItem calls fn with each mapping of a list (v dereferenced), and its
 // index: a v that is no list is reported as notList, an item that is no
 // mapping as notMapping, at their places. It reports whether v is a list.
-func eachItem(d *diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
-	v = deref(v)
+func eachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
+	v = yamlpos.Deref(v)
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(posOf(v), "%s", notList)
+		d.Errorf(yamlpos.Of(v), "%s", notList)
 		return false
 	}
 	for i, n := range v.Content {
-		n = deref(n)
+		n = yamlpos.Deref(n)
 		if n.Kind != yaml.MappingNode {
-			d.errorf(posOf(n), "%s", notMapping)
+			d.Errorf(yamlpos.Of(n), "%s", notMapping)
 			continue
 		}
 		fn(i, n)
@@ -184,19 +185,19 @@ func LoadScripts(path string) (map[string]*Script, error) {
 	if err != nil {
 		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read scripts: " + err.Error()}}}
 	}
-	d := &diags{file: path, src: data}
+	d := &yamlpos.Diags{File: path, Src: data}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		d.syntaxError(err)
-		return nil, &ValidationError{Diagnostics: d.errs()}
+		d.SyntaxError(err)
+		return nil, &ValidationError{Diagnostics: d.Errs()}
 	}
 	var lib map[string]*Script
-	if root := deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		if v := valueOf(deref(root.Content[0]), "scripts"); v != nil {
-			lib = decodeScripts(d, deref(v))
+	if root := yamlpos.Deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		if v := yamlpos.ValueOf(yamlpos.Deref(root.Content[0]), "scripts"); v != nil {
+			lib = decodeScripts(d, yamlpos.Deref(v))
 		}
 	}
-	if errs := d.errs(); len(errs) > 0 {
+	if errs := d.Errs(); len(errs) > 0 {
 		return nil, &ValidationError{Diagnostics: errs}
 	}
 	return lib, nil
@@ -229,15 +230,15 @@ func scriptHash(body string) string {
 }
 
 // decodeConnections reads a workflow file's connections:.
-func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
+func decodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
 	out := map[string]*Connection{}
 	kinds := []string{ConnREST, ConnCLI, ConnMCP}
 	eachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k connectionKeys
 		pos := map[string]Pos{}
-		walk(d, mappingPairs(d, n, prefix), &k, pos, walkOpts{prefix: prefix}, nil)
+		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
 		c := &Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,
-			Args: k.Args, Env: k.Env, WorkingDirectory: k.WorkingDirectory, Pos: posOf(key)}
+			Args: k.Args, Env: k.Env, WorkingDirectory: k.WorkingDirectory, Pos: yamlpos.Of(key)}
 		switch cmd := NormalizeYAML(k.Command).(type) {
 		case string:
 			c.Command = cmd
@@ -263,17 +264,17 @@ func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 		}
 		switch {
 		case c.Kind == ConnMCP && c.Command == "" && c.URL == "":
-			d.errorf(c.Pos, "%san mcp connection needs a command (a server spoken to over stdio) or a url (streamable HTTP)", prefix)
+			d.Errorf(c.Pos, "%san mcp connection needs a command (a server spoken to over stdio) or a url (streamable HTTP)", prefix)
 		case c.Kind == ConnMCP && c.Command != "" && c.URL != "":
-			d.errorf(c.Pos, "%san mcp connection has a command or a url, not both", prefix)
+			d.Errorf(c.Pos, "%san mcp connection has a command or a url, not both", prefix)
 		case c.Kind == ConnREST && c.BaseURL == "":
-			d.errorf(c.Pos, "%sbaseUrl is required for a rest connection", prefix)
+			d.Errorf(c.Pos, "%sbaseUrl is required for a rest connection", prefix)
 		case c.Kind == ConnCLI && c.Command == "":
-			d.errorf(c.Pos, "%scommand is required for a cli connection", prefix)
+			d.Errorf(c.Pos, "%scommand is required for a cli connection", prefix)
 		case c.Kind == "":
-			d.errorf(c.Pos, "%skind is required: %s", prefix, strings.Join(kinds, ", "))
+			d.Errorf(c.Pos, "%skind is required: %s", prefix, strings.Join(kinds, ", "))
 		case !slices.Contains(kinds, c.Kind):
-			d.errorf(pos["kind"], "%sunknown kind %q%s; kinds are %s", prefix, c.Kind, didYouMean(c.Kind, kinds), strings.Join(kinds, ", "))
+			d.Errorf(pos["kind"], "%sunknown kind %q%s; kinds are %s", prefix, c.Kind, didYouMean(c.Kind, kinds), strings.Join(kinds, ", "))
 		default:
 			out[c.Name] = c
 		}
@@ -283,13 +284,13 @@ func decodeConnections(d *diags, v *yaml.Node) map[string]*Connection {
 
 // mcpTransport reads an mcp connection's transport: {kind, url} or
 // {kind: stdio, command, args}, the form of mcp-flowgate's later files.
-func mcpTransport(d *diags, c *Connection, t any, at Pos, prefix string) {
+func mcpTransport(d *yamlpos.Diags, c *Connection, t any, at Pos, prefix string) {
 	if t == nil {
 		return
 	}
 	m, ok := NormalizeYAML(t).(map[string]any)
 	if !ok {
-		d.errorf(at, "%stransport must be a mapping: {kind: streamable_http, url} or {kind: stdio, command, args}", prefix)
+		d.Errorf(at, "%stransport must be a mapping: {kind: streamable_http, url} or {kind: stdio, command, args}", prefix)
 		return
 	}
 	kind, _ := m["kind"].(string)
@@ -317,7 +318,7 @@ func mcpTransport(d *diags, c *Connection, t any, at Pos, prefix string) {
 			}
 		}
 	default:
-		d.errorf(at, "%stransport kind %q is not one of stdio, streamable_http", prefix, kind)
+		d.Errorf(at, "%stransport kind %q is not one of stdio, streamable_http", prefix, kind)
 	}
 }
 
@@ -344,11 +345,11 @@ func (v *validator) connection(s *Step, kind string) *Connection {
 	sort.Strings(names)
 	switch {
 	case c != nil:
-		v.d.errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.Connection, c.Kind, s.Kind, kind)
+		v.d.Errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.Connection, c.Kind, s.Kind, kind)
 	case len(names) == 0:
-		v.d.errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.Connection)
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.Connection)
 	default:
-		v.d.errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.Connection, didYouMean(s.Connection, names), kind, strings.Join(names, ", "))
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.Connection, didYouMean(s.Connection, names), kind, strings.Join(names, ", "))
 	}
 	return nil
 }
@@ -382,10 +383,10 @@ func ParseConnections(where string, v any) (map[string]*Connection, error) {
 	if err := yaml.Load(data, &doc); err != nil {
 		return nil, err
 	}
-	d := &diags{file: where, src: data}
+	d := &yamlpos.Diags{File: where, Src: data}
 	root := doc.Content[0]
-	out := decodeConnections(d, valueOf(root, "connections"))
-	if errs := d.errs(); len(errs) > 0 {
+	out := decodeConnections(d, yamlpos.ValueOf(root, "connections"))
+	if errs := d.Errs(); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
 			msgs[i] = e.Message

@@ -1,9 +1,11 @@
 package chain
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/theory/jsonpath"
@@ -66,43 +68,43 @@ func OutputOps() []string {
 
 // decodeOutputMappings reads a transition's `output:`: each key a context
 // key, each value a JSONPath, a literal, or {operator: [operands]}.
-func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMapping {
+func decodeOutputMappings(d *yamlpos.Diags, v *yaml.Node, prefix string) []*OutputMapping {
 	prefix += "output: "
 	if v.Kind != yaml.MappingNode {
-		d.errorf(posOf(v), "%soutput maps each context key to a JSONPath ($.output.json.x) or {add: [a, b]}", prefix)
+		d.Errorf(yamlpos.Of(v), "%soutput maps each context key to a JSONPath ($.output.json.x) or {add: [a, b]}", prefix)
 		return nil
 	}
 	var out []*OutputMapping
-	for _, p := range mappingPairs(d, v, prefix) {
-		m := &OutputMapping{Key: p.key.Value, Pos: posOf(p.key)}
-		n := deref(p.value)
-		kprefix := prefix + p.key.Value + ": "
+	for _, p := range yamlpos.MappingPairs(d, v, prefix) {
+		m := &OutputMapping{Key: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		n := yamlpos.Deref(p.Value)
+		kprefix := prefix + p.Key.Value + ": "
 		switch n.Kind {
 		case yaml.MappingNode:
 			if len(n.Content) != 2 {
-				d.errorf(posOf(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(OutputOps(), ", "))
+				d.Errorf(yamlpos.Of(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(OutputOps(), ", "))
 				continue
 			}
 			m.Op = n.Content[0].Value
 			if !slices.Contains(OutputOps(), m.Op) {
-				d.errorf(posOf(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(OutputOps(), ", "), didYouMean(m.Op, OutputOps()))
+				d.Errorf(yamlpos.Of(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(OutputOps(), ", "), didYouMean(m.Op, OutputOps()))
 				continue
 			}
-			args := deref(n.Content[1])
+			args := yamlpos.Deref(n.Content[1])
 			items := []*yaml.Node{args}
 			if args.Kind == yaml.SequenceNode {
 				items = args.Content
 			}
 			for _, it := range items {
-				if op, ok := decodeOperand(d, deref(it), kprefix); ok {
+				if op, ok := decodeOperand(d, yamlpos.Deref(it), kprefix); ok {
 					m.Operands = append(m.Operands, op)
 				}
 			}
 			if m.Op != OpSet && m.Op != OpConcat && len(items) != 2 {
-				d.errorf(posOf(args), "%s%s takes two operands, as in {%s: [\"$.context.n\", 1]}", kprefix, m.Op, m.Op)
+				d.Errorf(yamlpos.Of(args), "%s%s takes two operands, as in {%s: [\"$.context.n\", 1]}", kprefix, m.Op, m.Op)
 			}
 			if m.Op == OpSet && len(items) == 0 {
-				d.errorf(posOf(args), "%sset takes a value (a list of several sets the list)", kprefix)
+				d.Errorf(yamlpos.Of(args), "%sset takes a value (a list of several sets the list)", kprefix)
 			}
 		default:
 			op, ok := decodeOperand(d, n, kprefix)
@@ -118,7 +120,7 @@ func decodeOutputMappings(d *diags, v *yaml.Node, prefix string) []*OutputMappin
 
 // decodeOperand reads one operand: text starting with $ is a JSONPath
 // whose root must be one the transition's document has.
-func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
+func decodeOperand(d *yamlpos.Diags, n *yaml.Node, prefix string) (Operand, bool) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.HasPrefix(n.Value, "$") {
 		p, err := interp.ParsePath(n.Value)
 		if err == nil {
@@ -131,14 +133,14 @@ func decodeOperand(d *diags, n *yaml.Node, prefix string) (Operand, bool) {
 			if xerr == nil {
 				return Operand{Raw: n.Value, expr: e}, true
 			}
-			d.errorf(posOf(n), "%s%q is neither a JSONPath nor an expression: it %v", prefix, n.Value, xerr)
+			d.Errorf(yamlpos.Of(n), "%s%q is neither a JSONPath nor an expression: it %v", prefix, n.Value, xerr)
 			return Operand{}, false
 		}
-		d.errorf(posOf(n), "%s%v", prefix, err)
+		d.Errorf(yamlpos.Of(n), "%s%v", prefix, err)
 		return Operand{}, false
 	}
 	var lit any
-	if !decodeInto(d, n, &lit) {
+	if !yamlpos.DecodeInto(d, n, &lit) {
 		return Operand{}, false
 	}
 	return Operand{Literal: NormalizeYAML(lit), Raw: n.Value}, true

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // Fragment is a reusable block of guidance (mcp-flowgate's "skill"),
@@ -45,34 +47,34 @@ func FragmentHash(body string) string {
 }
 
 // checkFragment checks one fragment of the skills: library.
-func checkFragment(d *diags, f *Fragment) {
+func checkFragment(d *yamlpos.Diags, f *Fragment) {
 	prefix := "skills: " + quote(f.Subject) + ": "
 	if !subjectPattern().MatchString(f.Subject) {
-		d.errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
+		d.Errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
 	} else if root, _, _ := strings.Cut(f.Subject[strings.Index(f.Subject, "/")+1:], "."); !slices.Contains(subjectRoots, root) {
 		// mcp-flowgate refuses it unless the gateway relaxes its
 		// strict_namespacing, which chainrun does not read: a warning
-		d.warnf(f.Pos, "%sits root %s is none of %s: mcp-flowgate refuses the file (INVALID_SUBJECT_ROOT) unless flowgate.strict_namespacing is false%s",
+		d.Warnf(f.Pos, "%sits root %s is none of %s: mcp-flowgate refuses the file (INVALID_SUBJECT_ROOT) unless flowgate.strict_namespacing is false%s",
 			prefix, root, strings.Join(subjectRoots, ", "), didYouMean(root, subjectRoots))
 	}
 	switch {
 	case f.Verb == "":
-		d.errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
+		d.Errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
 	case !slices.Contains(fragmentVerbs, f.Verb):
-		d.errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "), didYouMean(strings.ToLower(f.Verb), fragmentVerbs))
+		d.Errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "), didYouMean(strings.ToLower(f.Verb), fragmentVerbs))
 	}
 	switch {
 	case f.Lifecycle == "":
-		d.errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(lifecycles, ", "))
+		d.Errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(lifecycles, ", "))
 	case !slices.Contains(lifecycles, f.Lifecycle):
-		d.errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(lifecycles, ", "))
+		d.Errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(lifecycles, ", "))
 	}
 	if strings.TrimSpace(f.Body) == "" {
-		d.errorf(f.Pos, "%sbody is required", prefix)
+		d.Errorf(f.Pos, "%sbody is required", prefix)
 	}
 	f.Digest = FragmentHash(f.Body)
 	if f.Hash != "" && f.Hash != f.Digest {
-		d.errorf(f.Pos, "%shash %s does not match the body's, %s", prefix, f.Hash, f.Digest)
+		d.Errorf(f.Pos, "%shash %s does not match the body's, %s", prefix, f.Hash, f.Digest)
 	}
 }
 
@@ -106,7 +108,7 @@ func (w *Workflow) Fragments(subjects ...[]string) []*Fragment {
 func (v *validator) checkSkillRefs(where string, refs SkillRefs) {
 	for _, s := range refs.Subjects {
 		if v.c.Workflow.Library[s] == nil {
-			v.d.warnf(refs.Pos, "%sskill %q is not in this file's skills: library: whoever decides sees its name, not its guidance", where, s)
+			v.d.Warnf(refs.Pos, "%sskill %q is not in this file's skills: library: whoever decides sees its name, not its guidance", where, s)
 		}
 	}
 }

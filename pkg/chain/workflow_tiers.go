@@ -17,18 +17,18 @@ func (v *validator) checkTiers() {
 		return
 	}
 	if stem == "flow." {
-		v.d.warnf(c.Pos, "%san orchestrator is named flow.<name>; mcp-flowgate's check refuses this name (INVALID_ID_SHAPE)", prefix)
+		v.d.Warnf(c.Pos, "%san orchestrator is named flow.<name>; mcp-flowgate's check refuses this name (INVALID_ID_SHAPE)", prefix)
 	}
 	if _, declared := w.FieldPos["snippet"]; declared && flow {
-		v.d.warnf(w.FieldPos["snippet"], "%ssnippet: an orchestrator (flow.*) declares none, as only a capability is called by its contract; mcp-flowgate's check refuses it (ORCHESTRATOR_HAS_SNIPPET), and it is read as written", prefix)
+		v.d.Warnf(w.FieldPos["snippet"], "%ssnippet: an orchestrator (flow.*) declares none, as only a capability is called by its contract; mcp-flowgate's check refuses it (ORCHESTRATOR_HAS_SNIPPET), and it is read as written", prefix)
 	}
 	c.Walk(func(s *Step) {
 		switch {
 		case s.Kind != KindWorkflow || s.DefinitionID == "":
 		case !flow:
-			v.d.warnf(s.At("definitionId"), "%s: a capability (cap.*) calls no workflow, here %s: only an orchestrator composes them; mcp-flowgate's check refuses it (CAPABILITY_NESTING), and it runs as written", s.subject(), s.DefinitionID)
+			v.d.Warnf(s.At("definitionId"), "%s: a capability (cap.*) calls no workflow, here %s: only an orchestrator composes them; mcp-flowgate's check refuses it (CAPABILITY_NESTING), and it runs as written", s.subject(), s.DefinitionID)
 		case strings.HasPrefix(s.DefinitionID[strings.LastIndex(s.DefinitionID, "/")+1:], "flow."):
-			v.d.warnf(s.At("definitionId"), "%s: an orchestrator (flow.*) calls capabilities only, here orchestrator %s; mcp-flowgate's check refuses it (ORCHESTRATOR_NESTING), and it runs as written", s.subject(), s.DefinitionID)
+			v.d.Warnf(s.At("definitionId"), "%s: an orchestrator (flow.*) calls capabilities only, here orchestrator %s; mcp-flowgate's check refuses it (ORCHESTRATOR_NESTING), and it runs as written", s.subject(), s.DefinitionID)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // Edit is how a run's chain file stands against the chain the run runs
@@ -31,7 +32,7 @@ func EditOf(c *chain.Chain) Edit {
 	if err != nil || bytes.Equal(data, c.Source) {
 		return Edit{}
 	}
-	l, err := chain.Parse(c.File, data, chain.Options{})
+	l, err := load.Parse(c.File, data, chain.Options{})
 	if err != nil {
 		return Edit{File: c.File, Invalid: true}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -21,7 +22,7 @@ const crashNote = "interrupted: the run's process ended before it finished"
 // entered, with the executor that was running there and the link that
 // runs it again. Nil when the snapshot cannot be read.
 func (sv *Saved) partialResult() *run.Result {
-	loaded, err := chain.Parse(sv.Record.ChainFile+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: true})
+	loaded, err := load.Parse(sv.Record.ChainFile+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: true})
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // ChainError is a saved run whose chain cannot be had as it was: the
@@ -29,7 +30,7 @@ func (sv *Saved) Chain(opts chain.Options, reload bool) (*chain.Chain, error) {
 	lenient := opts.LenientVariables || sv.Record.LenientVariables
 	// with reload the snapshot only lends its shape: it is read
 	// leniently, so a chain that no longer validates can be replaced
-	snapFile, err := chain.Parse(file+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: lenient || reload})
+	snapFile, err := load.Parse(file+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: lenient || reload})
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +43,7 @@ func (sv *Saved) Chain(opts chain.Options, reload bool) (*chain.Chain, error) {
 		return snap, nil
 	}
 	opts.LenientVariables = lenient
-	curFile, err := chain.LoadFile(file, opts)
+	curFile, err := load.LoadFile(file, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -72,7 +73,7 @@ func (s *Steps) chainOf(t Task) (*chain.Chain, error) {
 	if s.Parse != nil {
 		loaded, err = s.Parse(t.File, t.Source)
 	} else {
-		loaded, err = chain.Parse(t.File, t.Source, chain.Options{LenientVariables: t.Lenient})
+		loaded, err = load.Parse(t.File, t.Source, chain.Options{LenientVariables: t.Lenient})
 	}
 	if err != nil {
 		return nil, err

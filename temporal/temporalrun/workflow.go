@@ -14,6 +14,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -323,7 +324,7 @@ func setStatus(ctx workflow.Context, s run.Status) {
 
 // parse reads the chain of the run from its file's text.
 func parse(file string, src []byte, name string, opts chain.Options) (*chain.Chain, error) {
-	loaded, err := chain.Parse(file, src, opts)
+	loaded, err := load.Parse(file, src, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@
 // local engine's tests (pkg/run) and the Temporal engine's (module
 // temporal/) run it, so that a shape one engine handles and the other does
 // not fails a test instead of a run.
-// It may import, of this module: chain, run.
+// It may import, of this module: chain, load, run.
 package runtest
 
 import (
@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -81,7 +82,7 @@ func Run(t *testing.T, e Engine) {
 			if err := os.WriteFile(path, []byte(tc.Chain), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			loaded, err := chain.Parse(path, []byte(tc.Chain), chain.Options{})
+			loaded, err := load.Parse(path, []byte(tc.Chain), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,9 @@
-package chain
+package yamlpos
 
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ type ValidationError struct {
 	Diagnostics []Diagnostic
 }
 
+// Error lists the findings one per line, as file:line:col: message.
 func (e *ValidationError) Error() string {
 	lines := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {
@@ -51,19 +53,25 @@ func (e *ValidationError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// NothingRan marks the error as one from before anything ran: the CLI
+// maps it to exit 2.
+func (e *ValidationError) NothingRan() bool { return true }
+
 // IsValidation reports whether err is (or wraps) a ValidationError.
 func IsValidation(err error) bool {
 	var v *ValidationError
 	return errors.As(err, &v)
 }
 
-// diags collects findings for one file; steps may be checked concurrently.
-type diags struct {
+// Diags collects the findings about one file; its readers may check
+// steps concurrently. A reader of a peer's format sets Peer and Ignore
+// so that keys the peer ignores are warned of, not refused (WalkOpts.Peer).
+type Diags struct {
 	mu   sync.Mutex
-	file string
+	File string
 	// src is the file's text, for explaining a YAML syntax error by what
 	// its line holds.
-	src  []byte
+	Src  []byte
 	list []Diagnostic
 	// soft counts the errors found while decoding that do not keep the
 	// file from being validated (an unknown step kind).
@@ -76,15 +84,43 @@ type diags struct {
 	// (mcp-flowgate for a workflows: file): it ignores the keys it does
 	// not know in a workflow, state, transition or executor, so chainrun
 	// warns of them there instead of refusing the file (walkOpts.peer).
-	peer string
+	Peer string
 	// misspelt are the warnings about such keys close to one chainrun
 	// knows: a file refused lists them after its errors, which a key
 	// they stand for being missing may explain.
 	misspelt []Diagnostic
+	// ignore, set with peer, reports a key the peer ignores.
+	Ignore func(at Pos, prefix, key, meant string)
 }
 
-// blocking is how many errors so far may keep later checks from running.
-func (d *diags) blocking() int {
+// SoftCount is how many errors found while decoding keep validation
+// going (softErrorf).
+func (d *Diags) SoftCount() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.soft
+}
+
+// Misspelled are the warnings about ignored keys close to a known one,
+// which a refused file lists after its errors.
+func (d *Diags) Misspelled() []Diagnostic {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Diagnostic(nil), d.misspelt...)
+}
+
+// AddMisspelt adds a warning about an ignored key close to a known one:
+// a refused file lists it after its errors (misspelled).
+func (d *Diags) AddMisspelt(x Diagnostic) {
+	if d.Add(x) {
+		d.mu.Lock()
+		d.misspelt = append(d.misspelt, x)
+		d.mu.Unlock()
+	}
+}
+
+// Blocking is how many errors so far may keep later checks from running.
+func (d *Diags) Blocking() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	n := 0
@@ -96,40 +132,45 @@ func (d *diags) blocking() int {
 	return n - d.loose
 }
 
-// looseErrorf adds an error after which every check still runs.
-func (d *diags) looseErrorf(p Pos, format string, args ...any) {
-	if d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)}) {
+// LooseErrorf adds an error after which every check still runs.
+func (d *Diags) LooseErrorf(p Pos, format string, args ...any) {
+	if d.Add(Diagnostic{File: d.File, Pos: p, Message: fmt.Sprintf(format, args...)}) {
 		d.mu.Lock()
 		d.loose++
 		d.mu.Unlock()
 	}
 }
 
-func (d *diags) errorf(p Pos, format string, args ...any) {
-	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)})
+// Errorf adds an error that keeps the checks depending on what it is
+// about from running (Blocking counts it).
+func (d *Diags) Errorf(p Pos, format string, args ...any) {
+	d.Add(Diagnostic{File: d.File, Pos: p, Message: fmt.Sprintf(format, args...)})
 }
 
-// softErrorf adds an error found while decoding after which validation
+// SoftErrorf adds an error found while decoding after which validation
 // still runs. Validation finding the same again adds nothing: add drops
 // a finding made twice.
-func (d *diags) softErrorf(p Pos, format string, args ...any) {
-	if d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...)}) {
+func (d *Diags) SoftErrorf(p Pos, format string, args ...any) {
+	if d.Add(Diagnostic{File: d.File, Pos: p, Message: fmt.Sprintf(format, args...)}) {
 		d.mu.Lock()
 		d.soft++
 		d.mu.Unlock()
 	}
 }
 
-func (d *diags) warnf(p Pos, format string, args ...any) {
-	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
+// Warnf adds a warning: the file still loads and runs.
+func (d *Diags) Warnf(p Pos, format string, args ...any) {
+	d.Add(Diagnostic{File: d.File, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true})
 }
 
-// lintf adds a Lint warning: validate's to show, not every run's.
-func (d *diags) lintf(p Pos, format string, args ...any) {
-	d.add(Diagnostic{File: d.file, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true, Lint: true})
+// Lintf adds a Lint warning: validate's to show, not every run's.
+func (d *Diags) Lintf(p Pos, format string, args ...any) {
+	d.Add(Diagnostic{File: d.File, Pos: p, Message: fmt.Sprintf(format, args...), Warning: true, Lint: true})
 }
 
-func (d *diags) add(x Diagnostic) bool {
+// Add adds a finding unless the same one is already there (a finding
+// reached twice, through a YAML alias say), reporting whether it did.
+func (d *Diags) Add(x Diagnostic) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, y := range d.list {
@@ -141,16 +182,17 @@ func (d *diags) add(x Diagnostic) bool {
 	return true
 }
 
-// sort orders findings by position, so output does not depend on the
+// Sort orders findings by position, so output does not depend on the
 // order in which steps were checked.
-func (d *diags) sort() {
+func (d *Diags) Sort() {
 	sort.SliceStable(d.list, func(i, j int) bool {
 		a, b := d.list[i].Pos, d.list[j].Pos
 		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 	})
 }
 
-func (d *diags) errs() []Diagnostic {
+// Errs are the errors found, in the order found (Sort orders them).
+func (d *Diags) Errs() []Diagnostic {
 	var out []Diagnostic
 	for _, x := range d.list {
 		if !x.Warning {
@@ -160,7 +202,8 @@ func (d *diags) errs() []Diagnostic {
 	return out
 }
 
-func (d *diags) warnings() []Diagnostic {
+// Warnings are the warnings found, in the order found.
+func (d *Diags) Warnings() []Diagnostic {
 	var out []Diagnostic
 	for _, x := range d.list {
 		if x.Warning {
@@ -170,24 +213,24 @@ func (d *diags) warnings() []Diagnostic {
 	return out
 }
 
-// yamlError turns a YAML library error into positioned findings. within,
+// YAMLError turns a YAML library error into positioned findings. within,
 // when not nil, is the mapping that was being decoded: the finding then
 // names the field and prefix says whose field it is.
-func (d *diags) yamlError(err error, fallback Pos, within *yaml.Node, prefix string) {
-	yamlFindings(err, fallback, within, prefix, d.errorf)
+func (d *Diags) YAMLError(err error, fallback Pos, within *yaml.Node, prefix string) {
+	yamlFindings(err, fallback, within, prefix, d.Errorf)
 }
 
-// typeError reports a value the YAML library could not read into its
+// TypeError reports a value the YAML library could not read into its
 // field (text where a number is expected): the field stays unset and
 // every other check still runs, so one pass reports every error of a
 // file. field names whose value it is ("step \"a\": timeout_ms: ").
-func (d *diags) typeError(err error, at *yaml.Node, field string) {
-	yamlFindings(err, posOf(at), at, field, func(p Pos, format string, args ...any) {
+func (d *Diags) TypeError(err error, at *yaml.Node, field string) {
+	yamlFindings(err, Of(at), at, field, func(p Pos, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		if !strings.HasPrefix(msg, field) {
 			msg = field + msg
 		}
-		d.looseErrorf(p, "%s", msg)
+		d.LooseErrorf(p, "%s", msg)
 	})
 }
 
@@ -209,16 +252,16 @@ func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, rep
 	report(fallback, "%s", cleanYAMLMessage(err.Error()))
 }
 
-// syntaxError reports a file that is not YAML: each error at its place,
+// SyntaxError reports a file that is not YAML: each error at its place,
 // explained in plain words where the parser's are cryptic.
-func (d *diags) syntaxError(err error) {
+func (d *Diags) SyntaxError(err error) {
 	list := loadErrors(err)
 	for _, e := range list {
 		p := Pos{Line: e.Mark.Line, Col: e.Mark.Column}
-		d.errorf(p, "%s", explainYAML(cleanYAMLMessage(e.Message), lineOf(d.src, p.Line), p.Col))
+		d.Errorf(p, "%s", explainYAML(cleanYAMLMessage(e.Message), lineOf(d.Src, p.Line), p.Col))
 	}
 	if len(list) == 0 {
-		d.errorf(Pos{Line: 1, Col: 1}, "%s", cleanYAMLMessage(err.Error()))
+		d.Errorf(Pos{Line: 1, Col: 1}, "%s", cleanYAMLMessage(err.Error()))
 	}
 }
 
@@ -235,9 +278,9 @@ func loadErrors(err error) []*yaml.LoadError {
 	return nil
 }
 
-var constructPattern = lazyRegexp("^cannot construct (\\w+)(?: (.*))? into (.+)$")
+var constructPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^cannot construct (\\w+)(?: (.*))? into (.+)$") })
 
-var unknownFieldPattern = lazyRegexp(`^field (\S+) not found in type \S+$`)
+var unknownFieldPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type \S+$`) })
 
 // yamlKinds are the Go types of the model as a chain author knows them.
 var yamlKinds = map[string]string{
