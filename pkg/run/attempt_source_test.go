@@ -20,6 +20,7 @@ var attemptKinds = []string{
 	"body_transform.go", "transform_ops.go",
 	"body_http.go", "body_rest.go", "body_cli.go", "body_script.go", "body_gate.go", "body_mcp.go", "body_webhook.go",
 	"body_router.go", "body_evaluator.go",
+	"agent.go", "answer.go", "toolloop.go",
 }
 
 // insides are the engine's types a kind must not name.

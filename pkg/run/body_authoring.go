@@ -26,7 +26,7 @@ func init() {
 				return outcome{}, err
 			}
 			x.checkNames(c, "")
-			return outcome{value: dataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warnings), "definitionId": c.id, "workflows": listOf(c.workflows)})}, nil
+			return outcome{value: DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warnings), "definitionId": c.id, "workflows": listOf(c.workflows)})}, nil
 		},
 		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
 			p.Action = fmt.Sprintf("load the candidate at %s with chainrun's loader, running nothing", candidatePlaces(s))
@@ -110,7 +110,7 @@ func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
 	if err := writeNew(base, rel, c.text); err != nil {
 		return outcome{}, err
 	}
-	return outcome{value: dataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.workflows)})}, nil
+	return outcome{value: DataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.workflows)})}, nil
 }
 
 // idPlaces names where the step looks for its candidate's name.

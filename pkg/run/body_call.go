@@ -73,7 +73,7 @@ func (x *execution) call(ctx context.Context, s *chain.Step, sc scope) (outcome,
 		return used, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
 	}
 	if res.Output != nil {
-		used.value = dataValue(res.Output)
+		used.value = DataValue(res.Output)
 	}
 	return x.pipedOutput(ctx, s, sc, used), nil
 }
@@ -100,7 +100,7 @@ func (x *execution) pipedOutput(ctx context.Context, s *chain.Step, sc scope, go
 	if !summarize && !strings.HasPrefix(note, "[truncated from") {
 		x.warn(fmt.Sprintf("step %q: the chain's output of %d characters is cut to %d, as OCC's pipeline cuts one without summarize_output", s.ID, len(text), cut))
 	}
-	got.value = textValue(string(text[:cut]) + "\n" + note)
+	got.value = TextValue(string(text[:cut]) + "\n" + note)
 	return got
 }
 

@@ -115,7 +115,7 @@ func runCommand(ctx context.Context, a *Attempt, command *chain.Template, args [
 		}
 		return Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := Outcome{Value: textValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
+	out := Outcome{Value: TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}

@@ -65,7 +65,7 @@ func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outco
 	var items []Value
 	if s.ItemsStatic != nil {
 		for _, it := range s.ItemsStatic {
-			items = append(items, textValue(it))
+			items = append(items, TextValue(it))
 		}
 	} else {
 		v, err := x.listOf(s.C().ForEach, sc, "items_var")
@@ -80,7 +80,7 @@ func (x *execution) occLoop(ctx context.Context, s *chain.Step, sc scope) (outco
 	return x.fanOut(ctx, items, sc, fan{
 		each: s.StepTemplate,
 		bind: func(sc scope, item Value, i, n int) scope {
-			return sc.with("item", item).with("item_index", dataValue(float64(i))).with("loop_total", dataValue(float64(n)))
+			return sc.with("item", item).with("item_index", DataValue(float64(i))).with("loop_total", DataValue(float64(n)))
 		},
 		limit:     s.MaxParallel,
 		until:     s.C().LoopUntil,
@@ -117,13 +117,13 @@ func concatenated(vs []Value) string {
 func (x *execution) merge(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
 	switch s.MergeStrategy() {
 	case chain.MergeConcatenate:
-		return outcome{value: textValue(concatenated(mergeValues(s, sc.valueOf)))}, nil
+		return outcome{value: TextValue(concatenated(mergeValues(s, sc.valueOf)))}, nil
 	case chain.MergeJSONArray:
 		var list []any
 		for _, v := range mergeValues(s, sc.valueOf) {
-			list = append(list, v.public())
+			list = append(list, v.Public())
 		}
-		return outcome{value: dataValue(list)}, nil
+		return outcome{value: DataValue(list)}, nil
 	}
 	return x.ask(ctx, s.ModelStep(), sc)
 }
@@ -132,7 +132,7 @@ func (x *execution) merge(ctx context.Context, s *chain.Step, sc scope) (outcome
 // being the asking step's.
 func (x *execution) ask(ctx context.Context, m *chain.Step, sc scope) (outcome, error) {
 	t := &tries{}
-	out, err := x.agent(ctx, m, sc, t)
+	out, err := kinds[chain.KindAgent].run(x, ctx, m, sc, t)
 	out.usage = t.usage
 	if out.model == "" {
 		out.model = t.model
@@ -192,7 +192,7 @@ func (x *execution) debate(ctx context.Context, s *chain.Step, sc scope) (outcom
 		positions = append(positions, "## "+role(i)+"\n"+a)
 	}
 	if s.ModelStep() == nil {
-		total.value = textValue(strings.Join(positions, "\n\n"))
+		total.value = TextValue(strings.Join(positions, "\n\n"))
 		return total, nil
 	}
 	out, err := x.ask(ctx, s.ModelStep(), sc.with("debate_positions", Value{Text: strings.Join(positions, "\n\n")}))

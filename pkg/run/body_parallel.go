@@ -151,7 +151,7 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 		list := f.ForEachList().Resolve(sc.document())
 		items, isList := list.([]any)
 		if !isList && list != nil {
-			return nil, &permanentError{fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, clip(textOf(list), 40))}
+			return nil, &permanentError{fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, Clip(TextOf(list), 40))}
 		}
 		if err := checkItems("branches.for_each "+f.ForEach, len(items)); err != nil {
 			return nil, err
@@ -169,7 +169,7 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 			}
 			b := *f.Do
 			b.ID = fmt.Sprintf("%s[%d]", s.ID, len(runs))
-			bsc := sc.with("item", dataValue(item)).with("branch", dataValue(map[string]any{"value": item, "index": i}))
+			bsc := sc.with("item", DataValue(item)).with("branch", DataValue(map[string]any{"value": item, "index": i}))
 			bsc.keySuffix = branchKey(len(runs))
 			runs = append(runs, branchRun{step: &b, sc: bsc})
 		}
@@ -270,7 +270,7 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 			b["ok"], b["error"] = false, errorEntry(r.err)
 		default:
 			ok++
-			b["ok"], b["output"] = true, r.value.public()
+			b["ok"], b["output"] = true, r.value.Public()
 			if r.skipped {
 				b["skipped"] = true
 			}
@@ -313,7 +313,7 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 	if first >= 0 {
 		summary["first_failure_index"] = first
 	}
-	total.value = dataValue(map[string]any{"branches": branches, "summary": summary})
+	total.value = DataValue(map[string]any{"branches": branches, "summary": summary})
 	return total, verdict
 }
 

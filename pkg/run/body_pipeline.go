@@ -73,10 +73,10 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 			v := r.value
 			if v.Data == nil {
 				// a command's JSON output is read as its structure
-				v.Data = textValue(v.Text).Data
+				v.Data = TextValue(v.Text).Data
 			}
-			entry["ok"], entry["output"] = true, v.public()
-			final = v.public()
+			entry["ok"], entry["output"] = true, v.Public()
+			final = v.Public()
 			in = sc.with("arguments", v)
 		}
 		steps = append(steps, entry)
@@ -91,7 +91,7 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 	}
 	summary := map[string]any{"n": n, "ok_count": ok, "failed_count": failed, "first_failure_index": first,
 		"durationMs": x.l.now().Sub(start).Milliseconds(), "verdict": verdict}
-	total.value = dataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
+	total.value = DataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
 	switch {
 	case ctx.Err() != nil:
 		return total, ctx.Err()

@@ -94,7 +94,7 @@ func restPath(path string, doc map[string]any) (string, error) {
 		names := strings.Split(m[1:len(m)-1], ".")
 		for _, from := range []string{"arguments", "context", "input"} {
 			if v, ok := walk(doc[from], names); ok && v != nil {
-				return url.PathEscape(textOf(v))
+				return url.PathEscape(TextOf(v))
 			}
 		}
 		missing = append(missing, m)
@@ -119,7 +119,7 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 	q := u.Query()
 	for _, k := range sortedKeys(query) {
 		if v := query[k].Resolve(doc); v != nil {
-			q.Set(k, textOf(v))
+			q.Set(k, TextOf(v))
 		}
 	}
 	u.RawQuery = q.Encode()

@@ -28,7 +28,7 @@ func init() {
 			for i, is := range issues {
 				list[i] = map[string]any{"rule": is.Rule, "severity": is.Severity, "location": is.Location, "message": is.Message}
 			}
-			return outcome{value: dataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
+			return outcome{value: DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
 		},
 		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
 			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(chain.StructuralRules, ", "))

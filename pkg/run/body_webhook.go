@@ -55,7 +55,7 @@ func webhook(ctx context.Context, a *Attempt) (Outcome, error) {
 			for _, d := range a.Chain().Steps {
 				if d.ID == dep && d.OutputVar != "" {
 					v, _ := a.Lookup(d.OutputVar)
-					outputs[d.OutputVar] = v.public()
+					outputs[d.OutputVar] = v.Public()
 				}
 			}
 		}

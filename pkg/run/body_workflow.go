@@ -27,7 +27,7 @@ func init() {
 			out := outcome{usage: res.Usage}
 			switch res.Status {
 			case Succeeded:
-				out.value = dataValue(subOutput(s, res))
+				out.value = DataValue(subOutput(s, res))
 				return out, nil
 			case Paused:
 				return out, &permanentError{fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.DefinitionID, res.State, strings.Join(sortedLinkNames(res.Links), ", "))}
@@ -168,7 +168,7 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	text := make(map[string]string, len(given))
 	for k, v := range given {
 		if v != nil {
-			text[k] = textOf(v)
+			text[k] = TextOf(v)
 		}
 	}
 	// a value whose type is not the one the callee declares is passed on
@@ -211,7 +211,7 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 		if in := callee.Input(k); v != nil && (in == nil || in.Type == "" || mismatched[k]) {
 			typed[k] = v
 			if mismatched[k] {
-				inputs[k] = textOf(v)
+				inputs[k] = TextOf(v)
 			}
 		}
 	}

@@ -132,7 +132,7 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	x.st.mu.RLock()
 	for name, v := range x.st.vars {
 		if (name != contextVar || x.c.Workflow == nil) && !internalVar(name) {
-			res.Vars[name] = v.public()
+			res.Vars[name] = v.Public()
 		}
 	}
 	x.st.mu.RUnlock()

@@ -70,13 +70,13 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 func (f *flow) output() any {
 	if f.c.Output != "" && f.c.Output != contextVar {
 		if v, ok := f.st.get(f.c.Output); ok {
-			return v.public()
+			return v.Public()
 		}
 		return nil
 	}
 	if len(f.context) == 0 && f.c.Output == "" && f.lastOutput != "" {
 		if v, ok := f.st.get(f.lastOutput); ok {
-			return v.public()
+			return v.Public()
 		}
 	}
 	return f.context

@@ -58,9 +58,9 @@ func (x *execution) idempotencyKey(s *chain.Step, transition string, sc scope) (
 		}
 		key += sc.keyItem
 	case string:
-		names := sc.with(chain.KeyWorkflowID, textValue(x.runID)).with(chain.KeyTransition, textValue(transition))
+		names := sc.with(chain.KeyWorkflowID, TextValue(x.runID)).with(chain.KeyTransition, TextValue(transition))
 		if x.keyTake != "" {
-			names = names.with(chain.KeyCorrelationID, textValue(x.keyTake))
+			names = names.with(chain.KeyCorrelationID, TextValue(x.keyTake))
 		}
 		var err error
 		if key, err = x.render(s.C().IdempotencyKey, names); err != nil {

@@ -284,7 +284,7 @@ func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outc
 		used.add(out.usage)
 		out.usage = *used
 		if err == nil {
-			err = guard.Error(guard.Check(rulesOf(s), out.value.Text))
+			err = guard.Error(guard.Check(RulesOf(s), out.value.Text))
 		}
 		return err
 	}

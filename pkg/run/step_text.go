@@ -47,7 +47,9 @@ func (sr *StepResult) maskTexts(mask func(string) string) {
 	sr.Stderr, sr.Stdout = mask(sr.Stderr), mask(sr.Stdout)
 }
 
-func clip(s string, n int) string {
+// Clip cuts s to n bytes, marking the cut with an ellipsis, for a value
+// quoted in a message.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
