@@ -21,6 +21,7 @@ var attemptKinds = []string{
 	"body_http.go", "body_rest.go", "body_cli.go", "body_script.go", "body_gate.go", "body_mcp.go", "body_webhook.go",
 	"body_router.go", "body_evaluator.go",
 	"agent.go", "answer.go", "toolloop.go",
+	"body_occ.go", "body_structural.go",
 }
 
 // insides are the engine's types a kind must not name.

@@ -53,7 +53,7 @@ type draft struct {
 // loadCandidate finds the step's candidate and its name (fallback when
 // none is set) and loads it.
 func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
-	def, from, err := candidateOf(s, sc)
+	def, from, err := candidateOf(s, sc.document())
 	if err != nil {
 		return nil, err
 	}

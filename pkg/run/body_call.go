@@ -87,7 +87,7 @@ func (x *execution) pipedOutput(ctx context.Context, s *chain.Step, sc scope, go
 	summarize, cut, note := s.PipedOutput(len(text))
 	if summarize {
 		sum, err := x.ask(ctx, s.ModelStep(), sc.with(chain.PipeSummaryLocals[0], got.value))
-		got.usage.add(sum.usage)
+		got.usage.Add(sum.usage)
 		if err == nil {
 			got.value = sum.value
 			return got

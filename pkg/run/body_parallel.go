@@ -153,7 +153,7 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 		if !isList && list != nil {
 			return nil, &permanentError{fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, Clip(TextOf(list), 40))}
 		}
-		if err := checkItems("branches.for_each "+f.ForEach, len(items)); err != nil {
+		if err := CheckItems("branches.for_each "+f.ForEach, len(items)); err != nil {
 			return nil, err
 		}
 		var runs []branchRun
@@ -256,7 +256,7 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 	branches := make([]any, n)
 	var total outcome
 	for i, r := range runs {
-		total.usage.add(r.usage)
+		total.usage.Add(r.usage)
 		b := map[string]any{"index": i}
 		switch {
 		case r.cancelled:
@@ -335,7 +335,7 @@ func (v planView) nestedAction(b *chain.Step) string {
 	if k, ok := kinds[b.Kind]; ok && k.plan != nil {
 		k.plan(v, b, &sub)
 	}
-	line := firstLine(sub.Action)
+	line := FirstLine(sub.Action)
 	for i, fb := range b.Fallbacks {
 		// a fallback runs only when the one before failed past its retries
 		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, v.nestedAction(fb))
@@ -352,7 +352,7 @@ func failureText(s *chain.Step, runs []branchRun, verdict string, bctx context.C
 		switch {
 		case r.cancelled:
 		case r.err != nil && firstErr == "":
-			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, firstLine(r.err.Error()))
+			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, FirstLine(r.err.Error()))
 		case r.err == nil:
 			ok++
 		}
@@ -381,9 +381,4 @@ func onFailure(s *chain.Step) string {
 		return chain.OnFailureBail
 	}
 	return s.OnBranchFailure
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

@@ -56,13 +56,13 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 		}
 		r := branchRun{step: b, sc: in}
 		x.runInner(pctx, &r)
-		total.usage.add(r.usage)
+		total.usage.Add(r.usage)
 		entry := map[string]any{"index": i}
 		switch {
 		case r.err != nil:
 			failed++
 			if first == nil {
-				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, firstLine(r.err.Error()))
+				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, FirstLine(r.err.Error()))
 			}
 			entry["ok"], entry["error"] = false, errorEntry(r.err)
 		case r.skipped:

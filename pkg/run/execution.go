@@ -125,7 +125,7 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
 		for _, sr := range list {
 			if sr.Usage != nil {
-				res.Usage.add(*sr.Usage)
+				res.Usage.Add(*sr.Usage)
 			}
 		}
 	}

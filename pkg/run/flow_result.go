@@ -17,7 +17,7 @@ import (
 // 000's response: state, trace, context, guidance, links.
 func (f *flow) conclude(_ context.Context, res *Result) {
 	res.Status, res.Error, res.Steps = f.status, f.failure, f.steps
-	res.Usage.add(f.decisionUsage)
+	res.Usage.Add(f.decisionUsage)
 	wr := &WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
 		wr.Chain = []ChainEntry{}

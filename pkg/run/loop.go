@@ -141,7 +141,7 @@ items:
 	}
 	var total outcome
 	for _, u := range usages {
-		total.usage.add(u.usage)
+		total.usage.Add(u.usage)
 		if u.model != "" {
 			total.model = u.model
 		}
@@ -170,8 +170,8 @@ func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := splitItems(v, false)
-	return items, checkItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
+	items := SplitItems(v, false)
+	return items, CheckItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
 }
 
 // listOf is the value of the one variable t names.
@@ -202,10 +202,10 @@ func (sc scope) valueOf(r chain.Ref) (Value, bool) {
 	return DataValue(d), ok
 }
 
-// splitItems is a list's items: a JSON array's elements, else one item
+// SplitItems is a list's items: a JSON array's elements, else one item
 // per non-empty line of text (and with commas, a single line's
 // comma-separated parts).
-func splitItems(v Value, commas bool) []Value {
+func SplitItems(v Value, commas bool) []Value {
 	if list, ok := v.Data.([]any); ok {
 		out := make([]Value, len(list))
 		for i, e := range list {

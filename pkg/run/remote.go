@@ -253,7 +253,7 @@ func (x *execution) spent(u *Usage) {
 		return
 	}
 	x.mu.Lock()
-	x.used.add(*u)
+	x.used.Add(*u)
 	x.mu.Unlock()
 }
 

@@ -135,7 +135,7 @@ func addUsage(a, b *Usage) *Usage {
 	}
 	sum := *a
 	if b != nil {
-		sum.add(*b)
+		sum.Add(*b)
 	}
 	return &sum
 }

@@ -67,3 +67,10 @@ func commandError(err error) error {
 	}
 	return err
 }
+
+// FirstLine is the first line of s, for a message or a dry-run line that
+// shows one.
+func FirstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -73,7 +73,7 @@ func operation(a *Attempt) (Outcome, error) {
 		}
 		return Outcome{Value: DataValue(list)}, nil
 	case chain.OpMerge:
-		return text(concatenated(mergeValues(s, a.ValueOf)))
+		return text(Concatenated(MergeValues(s, a.ValueOf)))
 	case chain.OpTruncate:
 		limit := s.TruncateLimit
 		if limit == 0 {
