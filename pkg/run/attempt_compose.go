@@ -64,3 +64,33 @@ func (p PlanView) Plan(s *chain.Step, into *PlannedStep) {
 		k.plan(p.v, s, into)
 	}
 }
+
+// Inner is how a step written inside another ended: its value, its model
+// use, its error, and whether its condition skipped it (a success that
+// ran nothing).
+type Inner struct {
+	Value   Value
+	Usage   Usage
+	Err     error
+	Skipped bool
+}
+
+// RunInner runs b, a step written inside this one (a parallel's branch, a
+// pipeline's step), over this attempt's values, as a step of its own in
+// the run's events and journal (STEP[i]): kept as saved when it finished
+// before, marked begun when it is not idempotent, run with its own
+// retries and fallbacks, and saved.
+func (a *Attempt) RunInner(ctx context.Context, b *chain.Step) Inner {
+	r := branchRun{step: b, sc: a.sc}
+	a.x.runInner(ctx, &r)
+	return Inner{Value: r.value, Usage: r.usage, Err: r.err, Skipped: r.skipped}
+}
+
+// Branch is the attempt of branch i of a parallel step: the idempotency
+// key its requests send is the step's with the branch's segment, as
+// mcp-flowgate segments its branches' keys.
+func (a *Attempt) Branch(i int) *Attempt {
+	b := *a
+	b.sc.keySuffix = branchKey(i)
+	return &b
+}

@@ -22,6 +22,8 @@ var attemptKinds = []string{
 	"body_router.go", "body_evaluator.go",
 	"agent.go", "answer.go", "toolloop.go",
 	"body_occ.go", "body_structural.go",
+	"body_parallel.go", "body_pipeline.go", "body_call.go", "body_workflow.go",
+	"body_authoring.go", "authoring_names.go", "publish_file.go",
 }
 
 // insides are the engine's types a kind must not name.

@@ -239,8 +239,8 @@ func actorLink(actor string) string {
 	return actor
 }
 
-// sortedLinkNames lists link names for messages.
-func sortedLinkNames(links []Link) []string {
+// SortedLinkNames lists the transitions of links in order, for messages.
+func SortedLinkNames(links []Link) []string {
 	out := make([]string, len(links))
 	for i, l := range links {
 		out[i] = l.Transition
