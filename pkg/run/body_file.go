@@ -49,7 +49,7 @@ func readFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	if jail == "" && a.Confines(path, fromData) {
 		jail = base // a path a decision may have chosen stays under the step's directory
 	}
-	f, err := openRegular(jail, base, p)
+	f, err := OpenRegular(jail, base, p)
 	if err != nil {
 		return Outcome{}, err
 	}

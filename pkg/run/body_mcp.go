@@ -53,7 +53,7 @@ func callMCPTool(ctx context.Context, a *Attempt) (Outcome, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		args[keyArgument] = key
+		args[KeyArgument] = key
 	}
 	res, err := a.MCP().Call(ctx, srv, s.Tool, args)
 	if err != nil {

@@ -72,7 +72,7 @@ func rest(ctx context.Context, a *Attempt) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if k := a.IdempotencyKey(); k != "" {
-		req.Headers[keyHeader] = k
+		req.Headers[KeyHeader] = k
 	}
 	return send(ctx, a, req, func() string {
 		if conn != nil {
@@ -93,7 +93,7 @@ func restPath(path string, doc map[string]any) (string, error) {
 	out := pathRef().ReplaceAllStringFunc(path, func(m string) string {
 		names := strings.Split(m[1:len(m)-1], ".")
 		for _, from := range []string{"arguments", "context", "input"} {
-			if v, ok := walk(doc[from], names); ok && v != nil {
+			if v, ok := Walk(doc[from], names); ok && v != nil {
 				return url.PathEscape(TextOf(v))
 			}
 		}

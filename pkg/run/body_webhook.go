@@ -66,7 +66,7 @@ func webhook(ctx context.Context, a *Attempt) (Outcome, error) {
 		}
 	}
 	if k := a.IdempotencyKey(); k != "" {
-		req.Headers[keyHeader] = k
+		req.Headers[KeyHeader] = k
 	}
 	return send(ctx, a, req, func() string { return urlSource(s, c.URL) })
 }

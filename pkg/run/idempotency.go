@@ -17,11 +17,12 @@ import (
 // (keyTake), and a DAG step's key is <run id>.<step id>. Nothing here
 // remembers a key: de-duplicating is the receiver's work.
 
-// Where a step's body puts its key.
+// Where a step's body puts its key: the header, environment variable
+// and tool argument that carry it.
 const (
-	keyHeader   = "Idempotency-Key"
-	keyEnv      = "IDEMPOTENCY_KEY"
-	keyArgument = "_idempotencyKey"
+	KeyHeader   = "Idempotency-Key"
+	KeyEnv      = "IDEMPOTENCY_KEY"
+	KeyArgument = "_idempotencyKey"
 )
 
 // keyScope is sc with the key step s sends, worked out for transition

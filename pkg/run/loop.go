@@ -198,7 +198,7 @@ func (sc scope) valueOf(r chain.Ref) (Value, bool) {
 	if !ok || len(r.Path) == 0 {
 		return v, ok
 	}
-	d, ok := walk(v.Data, r.Path)
+	d, ok := Walk(v.Data, r.Path)
 	return DataValue(d), ok
 }
 

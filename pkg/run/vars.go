@@ -169,15 +169,15 @@ func (sc scope) resolve(r chain.Ref) (string, bool, error) {
 	if len(r.Path) == 0 {
 		return v.Text, true, nil
 	}
-	d, ok := walk(v.Data, r.Path)
+	d, ok := Walk(v.Data, r.Path)
 	if !ok {
 		return "", false, nil
 	}
 	return TextOf(d), true, nil
 }
 
-// walk follows field names and list indexes through decoded JSON.
-func walk(d any, path []string) (any, bool) {
+// Walk follows field names and list indexes through decoded JSON.
+func Walk(d any, path []string) (any, bool) {
 	for _, p := range path {
 		switch x := d.(type) {
 		case map[string]any:
