@@ -17,20 +17,21 @@ import (
 // chain out of service (`run NAME` and a workflow step would find two).
 // target is the file registry would write: the name it holds already (a
 // publish again, refused by the write itself) is no collision. A
-// candidate that does not load is not looked at further.
-func (x *execution) checkNames(c *draft, target string) {
+// candidate that does not load is not looked at further. file is the
+// workflow's file ("" none).
+func checkNames(c *draft, file, target string) {
 	if len(c.errs) > 0 {
 		return
 	}
-	for _, w := range c.workflows {
+	for _, w := range c.defines {
 		if w != c.id {
 			c.errs = append(c.errs, fmt.Sprintf("workflow %q is not named %s, the candidate's definitionId: %s.yaml holds the one workflow %s", w, c.id, c.id, c.id))
 		}
 	}
-	if len(c.errs) > 0 || x.c.File == "" {
+	if len(c.errs) > 0 || file == "" {
 		return
 	}
-	base, err := filepath.Abs(filepath.Dir(x.c.File))
+	base, err := filepath.Abs(filepath.Dir(file))
 	if err != nil {
 		return
 	}

@@ -19,58 +19,58 @@ import (
 // the workflow's file, only when the file opts in
 // (flowgate.authoring.write_enabled), never over a file already there.
 func init() {
-	register(chain.KindDryRun, kind{
-		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			c, err := loadCandidate(s, sc, "candidate")
+	Register(chain.KindDryRun, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) {
+			c, err := loadCandidate(a, "candidate")
 			if err != nil {
-				return outcome{}, err
+				return Outcome{}, err
 			}
-			x.checkNames(c, "")
-			return outcome{value: dataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warnings), "definitionId": c.id, "workflows": listOf(c.workflows)})}, nil
+			checkNames(c, a.Chain().File, "")
+			return Outcome{Value: DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warns), "definitionId": c.id, "workflows": listOf(c.defines)})}, nil
 		},
-		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = fmt.Sprintf("load the candidate at %s with chainrun's loader, running nothing", candidatePlaces(s))
 		},
 	})
-	register(chain.KindRegistry, kind{
-		run: func(x *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			return x.publish(s, sc)
-		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+	Register(chain.KindRegistry, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) { return publish(a) },
+		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(s.Dir, "DEFINITIONID.yaml")))
 		},
 	})
 }
 
 // draft is a candidate definition as a workflow file, and what
-// chainrun's loader found of it.
+// chainrun's loader found of it: the workflows it defines, its errors and
+// its warnings.
 type draft struct {
-	id                        string
-	text                      []byte
-	workflows, errs, warnings []string
+	id                   string
+	text                 []byte
+	defines, errs, warns []string
 }
 
 // loadCandidate finds the step's candidate and its name (fallback when
 // none is set) and loads it.
-func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
-	def, from, err := candidateOf(s, sc)
+func loadCandidate(a *Attempt, fallback string) (*draft, error) {
+	s := a.Step()
+	def, from, err := candidateOf(s, a.Document())
 	if err != nil {
 		return nil, err
 	}
 	c := &draft{id: fallback}
-	doc := sc.document()
+	doc := a.Document()
 	for _, m := range s.C().CandidateIDs {
 		if v := m.Resolve(doc); v != nil {
 			name, ok := v.(string)
 			if !ok || !chain.IsCandidateName(name) {
-				return nil, &permanentError{fmt.Errorf("%s: the candidate's name %v is not a name of letters, digits, '-' and '_'", placeOf(m), v)}
+				return nil, Permanent(fmt.Errorf("%s: the candidate's name %v is not a name of letters, digits, '-' and '_'", placeOf(m), v))
 			}
 			c.id = name
 			break
 		}
 	}
 	if c.id == "" {
-		return nil, &permanentError{fmt.Errorf("no name to publish the candidate under: %s selects nothing", idPlaces(s))}
+		return nil, Permanent(fmt.Errorf("no name to publish the candidate under: %s selects nothing", idPlaces(s)))
 	}
 	file, err := chain.CandidateFile(def, c.id)
 	if err != nil {
@@ -79,38 +79,39 @@ func loadCandidate(s *chain.Step, sc scope, fallback string) (*draft, error) {
 		c.errs = []string{fmt.Sprintf("%s: %v", from, err)}
 		return c, nil
 	}
-	c.text, c.workflows, c.errs, c.warnings = chain.CheckCandidate(file, c.id+".yaml")
+	c.text, c.defines, c.errs, c.warns = chain.CheckCandidate(file, c.id+".yaml")
 	return c, nil
 }
 
 // publish is a registry step: the candidate, loaded, written where the
 // step says under the workflow file's directory.
-func (x *execution) publish(s *chain.Step, sc scope) (outcome, error) {
-	if !x.c.WriteEnabled {
-		return outcome{}, &permanentError{fmt.Errorf("registry: publishing is off: %s does not set flowgate.authoring.write_enabled: true", cmp.Or(x.c.File, "the workflow's file"))}
+func publish(a *Attempt) (Outcome, error) {
+	s, file := a.Step(), a.Chain().File
+	if !a.Chain().WriteEnabled {
+		return Outcome{}, Permanent(fmt.Errorf("registry: publishing is off: %s does not set flowgate.authoring.write_enabled: true", cmp.Or(file, "the workflow's file")))
 	}
-	if x.c.File == "" {
-		return outcome{}, &permanentError{errors.New("registry: the workflow has no file, so no directory to publish into")}
+	if file == "" {
+		return Outcome{}, Permanent(errors.New("registry: the workflow has no file, so no directory to publish into"))
 	}
-	c, err := loadCandidate(s, sc, "")
+	c, err := loadCandidate(a, "")
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	if len(c.errs) > 0 {
-		return outcome{}, &permanentError{fmt.Errorf("registry: candidate %q does not load, so it is not published: %s", c.id, strings.Join(c.errs, "; "))}
+		return Outcome{}, Permanent(fmt.Errorf("registry: candidate %q does not load, so it is not published: %s", c.id, strings.Join(c.errs, "; ")))
 	}
-	base, err := filepath.Abs(filepath.Dir(x.c.File))
+	base, err := filepath.Abs(filepath.Dir(file))
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("registry: %v", err)}
+		return Outcome{}, Permanent(fmt.Errorf("registry: %v", err))
 	}
 	rel := filepath.Join(s.Dir, c.id+".yaml")
-	if x.checkNames(c, filepath.Join(base, rel)); len(c.errs) > 0 {
-		return outcome{}, &permanentError{fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; "))}
+	if checkNames(c, file, filepath.Join(base, rel)); len(c.errs) > 0 {
+		return Outcome{}, Permanent(fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; ")))
 	}
 	if err := writeNew(base, rel, c.text); err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	return outcome{value: dataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.workflows)})}, nil
+	return Outcome{Value: DataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.defines)})}, nil
 }
 
 // idPlaces names where the step looks for its candidate's name.

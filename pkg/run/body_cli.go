@@ -2,9 +2,11 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -88,7 +90,7 @@ func runCommand(ctx context.Context, a *Attempt, command *chain.Template, args [
 	}
 	if k := a.IdempotencyKey(); k != "" {
 		// after env, as mcp-flowgate's cli executor sets it
-		cmd.Env = append(cmd.Env, keyEnv+"="+k)
+		cmd.Env = append(cmd.Env, KeyEnv+"="+k)
 	}
 	// last, so that nothing in env can replace an interpolated value
 	cmd.Env = append(cmd.Env, values...)
@@ -115,9 +117,21 @@ func runCommand(ctx context.Context, a *Attempt, command *chain.Template, args [
 		}
 		return Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := Outcome{Value: textValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
+	out := Outcome{Value: TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}
 	return out, nil
+}
+
+// commandError words an executor error for a step result.
+func commandError(err error) error {
+	var se *executor.StartError
+	if errors.As(err, &se) {
+		if errors.Is(err, syscall.E2BIG) {
+			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
+		}
+		return Permanent(err)
+	}
+	return err
 }

@@ -44,7 +44,7 @@ func init() {
 		Result: func(_ func(string) (Value, bool), _ *chain.Step, sr *StepResult) (string, bool) {
 			return sr.Decision, sr.Decision != ""
 		},
-		Admit: admitModel,
+		Admit: AdmitModel,
 	})
 }
 
@@ -63,7 +63,7 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 	if s.EvalScoring {
 		m := firstNumber().FindString(first)
 		if m == "" {
-			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", clip(first, 60))
+			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", Clip(first, 60))
 		}
 		n, _ := strconv.ParseFloat(m, 64)
 		score = &n
@@ -79,5 +79,5 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 	case chain.VerdictFail:
 		return chain.VerdictFail, nil, "the answer is FAIL"
 	}
-	return chain.VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", clip(first, 60))
+	return chain.VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", Clip(first, 60))
 }

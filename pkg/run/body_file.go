@@ -49,7 +49,7 @@ func readFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	if jail == "" && a.Confines(path, fromData) {
 		jail = base // a path a decision may have chosen stays under the step's directory
 	}
-	f, err := openRegular(jail, base, p)
+	f, err := OpenRegular(jail, base, p)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -64,5 +64,5 @@ func readFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	if len(data) > executor.MaxCapture {
 		return Outcome{}, Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
 	}
-	return Outcome{Value: textValue(string(data))}, nil
+	return Outcome{Value: TextValue(string(data))}, nil
 }

@@ -36,7 +36,7 @@ func init() {
 		// an http task's result is its status code
 		Result: func(read func(string) (Value, bool), s *chain.Step, sr *StepResult) (string, bool) {
 			v, ok := read(s.OutputVar + "_status")
-			if unfinished(sr.Status) || !ok {
+			if Unfinished(sr.Status) || !ok {
 				return "", false
 			}
 			if n, isNum := v.Data.(float64); isNum {
@@ -95,9 +95,9 @@ func send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func
 		}
 		return Outcome{}, err
 	}
-	out := Outcome{Value: textValue(resp.Body), Status: resp.Status}
+	out := Outcome{Value: TextValue(resp.Body), Status: resp.Status}
 	if s.StatusFails(resp.Status) {
-		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), acceptHint(s), clip(strings.TrimSpace(resp.Body), 200))
+		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, methodOf(req.Method), redact.URL(req.URL), acceptHint(s), Clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }

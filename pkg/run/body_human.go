@@ -28,7 +28,7 @@ func init() {
 				}
 				req["prompt"] = text
 			}
-			return Outcome{Value: Value{Data: req, Text: textOf(req)}}, nil
+			return Outcome{Value: Value{Data: req, Text: TextOf(req)}}, nil
 		},
 		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = "ask a person"

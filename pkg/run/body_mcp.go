@@ -53,7 +53,7 @@ func callMCPTool(ctx context.Context, a *Attempt) (Outcome, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		args[keyArgument] = key
+		args[KeyArgument] = key
 	}
 	res, err := a.MCP().Call(ctx, srv, s.Tool, args)
 	if err != nil {
@@ -76,11 +76,11 @@ func callMCPTool(ctx context.Context, a *Attempt) (Outcome, error) {
 			return Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.Tool, s.Connection, firstLines(res.Text, 5))
 		}
 		b, _ := json.Marshal(map[string]any{"isError": true, "text": res.Text})
-		return Outcome{Value: textValue(string(b))}, nil
+		return Outcome{Value: TextValue(string(b))}, nil
 	}
 	switch v := res.Value().(type) {
 	case string:
-		return Outcome{Value: textValue(v)}, nil
+		return Outcome{Value: TextValue(v)}, nil
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {

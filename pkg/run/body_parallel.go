@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/event"
 )
 
 // A parallel step runs its branches at once inside one step (mcp-flowgate's
@@ -18,18 +17,16 @@ import (
 // the branches do. Its output is {branches, summary}; it fails when its
 // join is not met, naming the first branch that failed.
 func init() {
-	register(chain.KindParallel, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			return x.parallel(ctx, s, sc)
-		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+	Register(chain.KindParallel, Runner{
+		Run: parallel,
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			j := s.JoinRule()
 			var lines []string
 			if f := s.FanOut; f != nil {
-				lines = append(lines, fmt.Sprintf("  for each of %s: %s", f.ForEach, v.nestedAction(f.Do)))
+				lines = append(lines, fmt.Sprintf("  for each of %s: %s", f.ForEach, nestedAction(v, f.Do)))
 			}
 			for i, b := range s.Branches {
-				lines = append(lines, fmt.Sprintf("  branch %d (%s): %s", i+1, b.Kind, v.nestedAction(b)))
+				lines = append(lines, fmt.Sprintf("  branch %d (%s): %s", i+1, b.Kind, nestedAction(v, b)))
 			}
 			p.Action = fmt.Sprintf("parallel, join %s, on failure %s:\n%s", joinName(j), onFailure(s), strings.Join(lines, "\n"))
 		},
@@ -42,41 +39,38 @@ type parallelDepthKey struct{}
 // and the smallest max_recursion_depth of those around it.
 type nesting struct{ depth, limit int }
 
-// branchRun is one branch: its step, what it reads, and how it ended.
-type branchRun struct {
-	step  *chain.Step
-	sc    scope
-	value Value
-	usage Usage
-	err   error
+// branch is one branch: its step, the attempt it runs with, and how it
+// ended.
+type branch struct {
+	step *chain.Step
+	a    *Attempt
+	Inner
 	// cancelled is a branch stopped, or never started, because the
 	// others decided the join.
 	cancelled bool
-	// skipped is a step whose condition was false: it succeeded
-	// without running.
-	skipped bool
 }
 
 // parallel runs the branches, at most max_concurrency at once, and
 // decides the join as they finish: bail stops the others at the first
 // failure; a join met or out of reach stops them too.
-func (x *execution) parallel(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
+func parallel(ctx context.Context, a *Attempt) (Outcome, error) {
+	s := a.Step()
 	nest, inside := ctx.Value(parallelDepthKey{}).(nesting)
 	if !inside || s.RecursionDepth() < nest.limit {
 		nest.limit = s.RecursionDepth()
 	}
 	if nest.depth >= nest.limit {
-		return outcome{}, &permanentError{fmt.Errorf("parallel steps nest %d deep, more than max_recursion_depth %d", nest.depth+1, nest.limit)}
+		return Outcome{}, Permanent(fmt.Errorf("parallel steps nest %d deep, more than max_recursion_depth %d", nest.depth+1, nest.limit))
 	}
-	runs, err := x.branchRuns(s, sc)
+	runs, err := branches(a)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	n := len(runs)
 	if n >= chain.UngovernedBranches && s.MaxConcurrency == 0 {
-		return outcome{}, &permanentError{fmt.Errorf("%d branches without max_concurrency: from %d branches on, set max_concurrency", n, chain.UngovernedBranches)}
+		return Outcome{}, Permanent(fmt.Errorf("%d branches without max_concurrency: from %d branches on, set max_concurrency", n, chain.UngovernedBranches))
 	}
-	start := x.l.now()
+	start := a.Now()
 	bctx, cancel := context.WithCancel(context.WithValue(ctx, parallelDepthKey{}, nesting{nest.depth + 1, nest.limit}))
 	defer cancel()
 	if s.TotalTimeoutMS > 0 {
@@ -111,7 +105,7 @@ func (x *execution) parallel(ctx context.Context, s *chain.Step, sc scope) (outc
 			now := inFlight.Add(1)
 			for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
 			}
-			x.runInner(bctx, &runs[i])
+			runs[i].Inner = runs[i].a.RunInner(bctx, runs[i].step)
 			inFlight.Add(-1)
 		}()
 	}
@@ -121,7 +115,7 @@ func (x *execution) parallel(ctx context.Context, s *chain.Step, sc scope) (outc
 		r := &runs[<-finished]
 		switch {
 		case r.cancelled:
-		case r.err == nil:
+		case r.Err == nil:
 			ok++
 		case bctx.Err() != nil && ctx.Err() == nil && !errors.Is(bctx.Err(), context.DeadlineExceeded):
 			// stopped by the join, not failed on its own
@@ -134,34 +128,35 @@ func (x *execution) parallel(ctx context.Context, s *chain.Step, sc scope) (outc
 		}
 	}
 	wg.Wait()
-	out, verdict := summarize(s, runs, start, x.l.now(), most.Load())
+	out, verdict := summarize(s, runs, start, a.Now(), most.Load())
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
 	if verdict != "succeeded" {
-		return out, &permanentError{fmt.Errorf("%s", failureText(s, runs, verdict, bctx))}
+		return out, Permanent(fmt.Errorf("%s", failureText(s, runs, verdict, bctx)))
 	}
 	return out, nil
 }
 
-// branchRuns are the branches to run: the static list, or one do: per
+// branches are the branches to run: the static list, or one do: per
 // item of for_each that where keeps, reading it as {item} and $.branch.
-func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
+func branches(a *Attempt) ([]branch, error) {
+	s := a.Step()
 	if f := s.FanOut; f != nil {
-		list := f.ForEachList().Resolve(sc.document())
+		list := f.ForEachList().Resolve(a.Document())
 		items, isList := list.([]any)
 		if !isList && list != nil {
-			return nil, &permanentError{fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, clip(textOf(list), 40))}
+			return nil, Permanent(fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, Clip(TextOf(list), 40)))
 		}
-		if err := checkItems("branches.for_each "+f.ForEach, len(items)); err != nil {
+		if err := CheckItems("branches.for_each "+f.ForEach, len(items)); err != nil {
 			return nil, err
 		}
-		var runs []branchRun
+		var runs []branch
 		for i, item := range items {
 			if w := f.Filter(); w != nil {
 				keep, err := w.Truthy(map[string]any{"value": item, "index": i})
 				if err != nil {
-					return nil, &permanentError{fmt.Errorf("branches.where %q on item %d: %v", f.Where, i, err)}
+					return nil, Permanent(fmt.Errorf("branches.where %q on item %d: %v", f.Where, i, err))
 				}
 				if !keep {
 					continue
@@ -169,62 +164,16 @@ func (x *execution) branchRuns(s *chain.Step, sc scope) ([]branchRun, error) {
 			}
 			b := *f.Do
 			b.ID = fmt.Sprintf("%s[%d]", s.ID, len(runs))
-			bsc := sc.with("item", dataValue(item)).with("branch", dataValue(map[string]any{"value": item, "index": i}))
-			bsc.keySuffix = branchKey(len(runs))
-			runs = append(runs, branchRun{step: &b, sc: bsc})
+			ba := a.With("item", DataValue(item)).With("branch", DataValue(map[string]any{"value": item, "index": i})).Branch(len(runs))
+			runs = append(runs, branch{step: &b, a: ba})
 		}
 		return runs, nil
 	}
-	runs := make([]branchRun, len(s.Branches))
+	runs := make([]branch, len(s.Branches))
 	for i, b := range s.Branches {
-		bsc := sc
-		bsc.keySuffix = branchKey(i)
-		runs[i] = branchRun{step: b, sc: bsc}
+		runs[i] = branch{step: b, a: a.Branch(i)}
 	}
 	return runs, nil
-}
-
-// runBranch runs one branch's attempts under its own retry and timeout,
-// as a step of its own in the run's events, and returns how it ended as
-// its journal saves it.
-func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
-	b := r.step
-	start := x.l.now()
-	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
-	status, reason, attempts := StepSucceeded, "", 0
-	if cond := b.C().Condition; cond != nil {
-		holds, err := cond.Holds(r.sc.exprEnv(cond.Names))
-		switch {
-		case err != nil:
-			r.err = fmt.Errorf("condition: %v", err)
-		case !holds:
-			status, reason, r.skipped = StepSkipped, "condition is false: "+b.Condition, true
-		}
-	}
-	if r.err == nil && status == StepSucceeded {
-		out, n, err := x.attempts(ctx, b, r.sc)
-		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
-		for i, fb := range b.Fallbacks {
-			if r.err == nil || ctx.Err() != nil {
-				break
-			}
-			// mcp-flowgate runs a branch's and a pipeline step's own
-			// reliability.fallback as a transition's (runReliably)
-			x.emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
-			out, n, err = x.attempts(ctx, fb, r.sc)
-			r.value, r.usage, r.err, attempts = out.value, out.usage, err, attempts+n
-		}
-	}
-	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
-		DurationMS: x.l.now().Sub(start).Milliseconds()}
-	if r.err != nil {
-		e.Status, e.Error = StepFailed, r.err.Error()
-		if ctx.Err() != nil {
-			e.Status, e.Error = StepCancelled, ""
-		}
-	}
-	x.emit(e)
-	return StepResult{ID: b.ID, Status: e.Status, Error: x.mask(e.Error), Reason: x.mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
 }
 
 // decided reports whether the join's verdict is known before every
@@ -249,29 +198,29 @@ func decided(j *chain.Join, s *chain.Step, n, ok, failed int) bool {
 
 // summarize builds the step's output, mcp-flowgate's {branches, summary},
 // and the join's verdict: succeeded, failed or threshold_not_met.
-func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64) (outcome, string) {
+func summarize(s *chain.Step, runs []branch, start, end time.Time, most int64) (Outcome, string) {
 	n := len(runs)
 	var ok, failed, cancelled int
 	first := -1
 	branches := make([]any, n)
-	var total outcome
+	var total Outcome
 	for i, r := range runs {
-		total.usage.add(r.usage)
+		total.Usage.Add(r.Usage)
 		b := map[string]any{"index": i}
 		switch {
 		case r.cancelled:
 			cancelled++
 			b["ok"], b["error"] = false, map[string]any{"code": "cancelled", "message": "stopped: the join was decided"}
-		case r.err != nil:
+		case r.Err != nil:
 			failed++
 			if first < 0 {
 				first = i
 			}
-			b["ok"], b["error"] = false, errorEntry(r.err)
+			b["ok"], b["error"] = false, errorEntry(r.Err)
 		default:
 			ok++
-			b["ok"], b["output"] = true, r.value.public()
-			if r.skipped {
+			b["ok"], b["output"] = true, r.Value.Public()
+			if r.Skipped {
 				b["skipped"] = true
 			}
 		}
@@ -313,7 +262,7 @@ func summarize(s *chain.Step, runs []branchRun, start, end time.Time, most int64
 	if first >= 0 {
 		summary["first_failure_index"] = first
 	}
-	total.value = dataValue(map[string]any{"branches": branches, "summary": summary})
+	total.Value = DataValue(map[string]any{"branches": branches, "summary": summary})
 	return total, verdict
 }
 
@@ -330,30 +279,28 @@ func errorEntry(err error) map[string]any {
 
 // nestedAction is the first line a dry run shows for a step written
 // inside another (a branch, a pipeline's step).
-func (v planView) nestedAction(b *chain.Step) string {
+func nestedAction(v PlanView, b *chain.Step) string {
 	sub := PlannedStep{}
-	if k, ok := kinds[b.Kind]; ok && k.plan != nil {
-		k.plan(v, b, &sub)
-	}
-	line := firstLine(sub.Action)
+	v.Plan(b, &sub)
+	line := FirstLine(sub.Action)
 	for i, fb := range b.Fallbacks {
 		// a fallback runs only when the one before failed past its retries
-		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, v.nestedAction(fb))
+		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, nestedAction(v, fb))
 	}
 	return line
 }
 
 // failureText says why a parallel step failed: its join, the counts, and
 // the first branch that failed.
-func failureText(s *chain.Step, runs []branchRun, verdict string, bctx context.Context) string {
+func failureText(s *chain.Step, runs []branch, verdict string, bctx context.Context) string {
 	var ok int
 	firstErr := ""
 	for i, r := range runs {
 		switch {
 		case r.cancelled:
-		case r.err != nil && firstErr == "":
-			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, firstLine(r.err.Error()))
-		case r.err == nil:
+		case r.Err != nil && firstErr == "":
+			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, FirstLine(r.Err.Error()))
+		case r.Err == nil:
 			ok++
 		}
 	}
@@ -381,9 +328,4 @@ func onFailure(s *chain.Step) string {
 		return chain.OnFailureBail
 	}
 	return s.OnBranchFailure
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

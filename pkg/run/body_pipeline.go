@@ -17,70 +17,68 @@ import (
 // final_output, summary}; it fails when any step failed, naming the
 // first.
 func init() {
-	register(chain.KindPipeline, kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			return x.pipeline(ctx, s, sc)
-		},
-		plan: func(v planView, s *chain.Step, p *PlannedStep) {
+	Register(chain.KindPipeline, Runner{
+		Run: runPipeline,
+		Plan: func(v PlanView, s *chain.Step, p *PlannedStep) {
 			lines := make([]string, len(s.Steps))
 			for i, b := range s.Steps {
-				lines[i] = fmt.Sprintf("  step %d (%s): %s", i+1, b.Kind, v.nestedAction(b))
+				lines[i] = fmt.Sprintf("  step %d (%s): %s", i+1, b.Kind, nestedAction(v, b))
 			}
 			p.Action = fmt.Sprintf("pipeline, on failure %s:\n%s", onStepFailure(s), strings.Join(lines, "\n"))
 		},
 	})
 }
 
-// pipeline runs the steps in order, each as a step of its own in the
+// runPipeline runs the steps in order, each as a step of its own in the
 // run's events. bail stops at the first failure; continue runs the rest,
 // which read the output of the last step that succeeded (a failed or
 // skipped step's nothing never erases it).
-func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outcome, error) {
-	start := x.l.now()
+func runPipeline(ctx context.Context, a *Attempt) (Outcome, error) {
+	s := a.Step()
+	start := a.Now()
 	pctx := ctx
 	if s.TotalTimeoutMS > 0 {
 		var stop context.CancelFunc
 		pctx, stop = context.WithTimeout(ctx, time.Duration(s.TotalTimeoutMS)*time.Millisecond)
 		defer stop()
 	}
-	var total outcome
+	var total Outcome
 	steps := make([]any, 0, len(s.Steps))
 	var ok, failed int
 	var first any // the index of the first step that failed, null if none
 	var final any
 	firstErr := ""
-	in := sc
+	in := a
 	for i, b := range s.Steps {
 		if pctx.Err() != nil {
 			break
 		}
-		r := branchRun{step: b, sc: in}
-		x.runInner(pctx, &r)
-		total.usage.add(r.usage)
+		r := in.RunInner(pctx, b)
+		total.Usage.Add(r.Usage)
 		entry := map[string]any{"index": i}
 		switch {
-		case r.err != nil:
+		case r.Err != nil:
 			failed++
 			if first == nil {
-				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, firstLine(r.err.Error()))
+				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, FirstLine(r.Err.Error()))
 			}
-			entry["ok"], entry["error"] = false, errorEntry(r.err)
-		case r.skipped:
+			entry["ok"], entry["error"] = false, errorEntry(r.Err)
+		case r.Skipped:
 			ok++
 			entry["ok"], entry["skipped"], entry["output"] = true, true, nil
 		default:
 			ok++
-			v := r.value
+			v := r.Value
 			if v.Data == nil {
 				// a command's JSON output is read as its structure
-				v.Data = textValue(v.Text).Data
+				v.Data = TextValue(v.Text).Data
 			}
-			entry["ok"], entry["output"] = true, v.public()
-			final = v.public()
-			in = sc.with("arguments", v)
+			entry["ok"], entry["output"] = true, v.Public()
+			final = v.Public()
+			in = a.With("arguments", v)
 		}
 		steps = append(steps, entry)
-		if r.err != nil && onStepFailure(s) == chain.OnFailureBail {
+		if r.Err != nil && onStepFailure(s) == chain.OnFailureBail {
 			break
 		}
 	}
@@ -90,8 +88,8 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 		verdict = "succeeded"
 	}
 	summary := map[string]any{"n": n, "ok_count": ok, "failed_count": failed, "first_failure_index": first,
-		"durationMs": x.l.now().Sub(start).Milliseconds(), "verdict": verdict}
-	total.value = dataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
+		"durationMs": a.Now().Sub(start).Milliseconds(), "verdict": verdict}
+	total.Value = DataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
 	switch {
 	case ctx.Err() != nil:
 		return total, ctx.Err()
@@ -102,7 +100,7 @@ func (x *execution) pipeline(ctx context.Context, s *chain.Step, sc scope) (outc
 	if errors.Is(pctx.Err(), context.DeadlineExceeded) {
 		msg += fmt.Sprintf("; total_timeout_ms %d passed", s.TotalTimeoutMS)
 	}
-	return total, &permanentError{errors.New(msg)}
+	return total, Permanent(errors.New(msg))
 }
 
 // onStepFailure is the pipeline's on_step_failure: bail unless written.

@@ -72,7 +72,7 @@ func rest(ctx context.Context, a *Attempt) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if k := a.IdempotencyKey(); k != "" {
-		req.Headers[keyHeader] = k
+		req.Headers[KeyHeader] = k
 	}
 	return send(ctx, a, req, func() string {
 		if conn != nil {
@@ -93,8 +93,8 @@ func restPath(path string, doc map[string]any) (string, error) {
 	out := pathRef().ReplaceAllStringFunc(path, func(m string) string {
 		names := strings.Split(m[1:len(m)-1], ".")
 		for _, from := range []string{"arguments", "context", "input"} {
-			if v, ok := walk(doc[from], names); ok && v != nil {
-				return url.PathEscape(textOf(v))
+			if v, ok := Walk(doc[from], names); ok && v != nil {
+				return url.PathEscape(TextOf(v))
 			}
 		}
 		missing = append(missing, m)
@@ -119,7 +119,7 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 	q := u.Query()
 	for _, k := range sortedKeys(query) {
 		if v := query[k].Resolve(doc); v != nil {
-			q.Set(k, textOf(v))
+			q.Set(k, TextOf(v))
 		}
 	}
 	u.RawQuery = q.Encode()

@@ -24,7 +24,7 @@ func init() {
 			}
 			route, how, ok := s.PickRoute(out.Value.Text)
 			if !ok {
-				return out, Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(s.RouteNames(), ", ")))
+				return out, Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(s.RouteNames(), ", ")))
 			}
 			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(s.Routes[route], ", "))})
 			out.Value, out.Decision, out.Result = Value{Text: route}, route, route
@@ -38,6 +38,6 @@ func init() {
 			}
 			p.Action += "\n(routes: " + strings.Join(routes, "; ") + ")"
 		},
-		Admit: admitModel,
+		Admit: AdmitModel,
 	})
 }

@@ -14,38 +14,39 @@ import (
 // branch on: a candidate with issues is a result, not a failure. A
 // candidate that is nowhere, or is not a definition, fails the step.
 func init() {
-	register(chain.KindStructuralAnalysis, kind{
-		run: func(_ *execution, _ context.Context, s *chain.Step, sc scope, _ *tries) (outcome, error) {
-			candidate, from, err := candidateOf(s, sc)
+	Register(chain.KindStructuralAnalysis, Runner{
+		Run: func(_ context.Context, a *Attempt) (Outcome, error) {
+			s := a.Step()
+			candidate, from, err := candidateOf(s, a.Document())
 			if err != nil {
-				return outcome{}, err
+				return Outcome{}, err
 			}
 			issues, err := chain.AnalyzeStructure(candidate)
 			if err != nil {
-				return outcome{}, &permanentError{fmt.Errorf("%s: %v", from, err)}
+				return Outcome{}, Permanent(fmt.Errorf("%s: %v", from, err))
 			}
 			list := make([]any, len(issues))
 			for i, is := range issues {
 				list[i] = map[string]any{"rule": is.Rule, "severity": is.Severity, "location": is.Location, "message": is.Message}
 			}
-			return outcome{value: dataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
+			return Outcome{Value: DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
 		},
-		plan: func(_ planView, s *chain.Step, p *PlannedStep) {
+		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(chain.StructuralRules, ", "))
 		},
 	})
 }
 
 // candidateOf is the definition the step checks, the first of its
-// places that is set, and the place it was found.
-func candidateOf(s *chain.Step, sc scope) (any, string, error) {
-	doc := sc.document()
+// places that is set in doc (the step's values), and the place it was
+// found.
+func candidateOf(s *chain.Step, doc map[string]any) (any, string, error) {
 	for _, m := range s.C().Candidates {
 		if v := m.Resolve(doc); v != nil {
 			return v, placeOf(m), nil
 		}
 	}
-	return nil, "", &permanentError{fmt.Errorf("no candidate definition to analyse: %s selects nothing", candidatePlaces(s))}
+	return nil, "", Permanent(fmt.Errorf("no candidate definition to analyse: %s selects nothing", candidatePlaces(s)))
 }
 
 // candidatePlaces names where the step looks for its candidate.

@@ -19,7 +19,7 @@ func init() {
 			if err != nil {
 				return Outcome{}, Permanent(fmt.Errorf("expr: %w", err))
 			}
-			return Outcome{Value: dataValue(v)}, nil
+			return Outcome{Value: DataValue(v)}, nil
 		},
 		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
 			p.Action = s.Expr
@@ -29,7 +29,7 @@ func init() {
 		},
 		// a transform task's result is its value
 		Result: func(read func(string) (Value, bool), s *chain.Step, sr *StepResult) (string, bool) {
-			if unfinished(sr.Status) {
+			if Unfinished(sr.Status) {
 				return "", false
 			}
 			v, _ := read(s.OutputVar)

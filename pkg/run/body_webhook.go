@@ -55,7 +55,7 @@ func webhook(ctx context.Context, a *Attempt) (Outcome, error) {
 			for _, d := range a.Chain().Steps {
 				if d.ID == dep && d.OutputVar != "" {
 					v, _ := a.Lookup(d.OutputVar)
-					outputs[d.OutputVar] = v.public()
+					outputs[d.OutputVar] = v.Public()
 				}
 			}
 		}
@@ -66,7 +66,7 @@ func webhook(ctx context.Context, a *Attempt) (Outcome, error) {
 		}
 	}
 	if k := a.IdempotencyKey(); k != "" {
-		req.Headers[keyHeader] = k
+		req.Headers[KeyHeader] = k
 	}
 	return send(ctx, a, req, func() string { return urlSource(s, c.URL) })
 }

@@ -23,13 +23,13 @@ import (
 func writeNew(base, rel string, text []byte) error {
 	root, err := os.OpenRoot(base)
 	if err != nil {
-		return &permanentError{fmt.Errorf("registry: %v", err)}
+		return Permanent(fmt.Errorf("registry: %v", err))
 	}
 	defer root.Close()
 	dir := filepath.Dir(rel)
 	if dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return &permanentError{fmt.Errorf("registry: %v", err)}
+			return Permanent(fmt.Errorf("registry: %v", err))
 		}
 	}
 	removeLeftovers(root, rel)
@@ -38,7 +38,7 @@ func writeNew(base, rel string, text []byte) error {
 	}
 	tmp, err := writeTemp(root, rel, text)
 	if err != nil {
-		return &permanentError{fmt.Errorf("registry: writing %s: %v", rel, err)}
+		return Permanent(fmt.Errorf("registry: writing %s: %v", rel, err))
 	}
 	defer root.Remove(tmp)
 	err = root.Link(tmp, rel)
@@ -55,7 +55,7 @@ func writeNew(base, rel string, text []byte) error {
 		return err
 	}
 	if err != nil {
-		return &permanentError{fmt.Errorf("registry: publishing %s: %v", rel, err)}
+		return Permanent(fmt.Errorf("registry: publishing %s: %v", rel, err))
 	}
 	if d, err := root.Open(dir); err == nil {
 		_ = d.Sync() // the new name survives a power cut
@@ -78,9 +78,9 @@ func publishedBefore(root *os.Root, base, rel string, text []byte) (bool, error)
 		}
 	}
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return false, &permanentError{fmt.Errorf("registry: %v", err)}
+		return false, Permanent(fmt.Errorf("registry: %v", err))
 	}
-	return false, &permanentError{fmt.Errorf("registry: %s already exists in %s; a published definition is never overwritten (remove it, or publish under another definitionId)", rel, base)}
+	return false, Permanent(fmt.Errorf("registry: %s already exists in %s; a published definition is never overwritten (remove it, or publish under another definitionId)", rel, base))
 }
 
 // tempSuffix ends the name of a definition being written: not .yaml, so

@@ -31,7 +31,7 @@ func operation(a *Attempt) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, err
 		}
-		in = textValue(text)
+		in = TextValue(text)
 	}
 	lines := func() []string {
 		var out []string
@@ -57,7 +57,7 @@ func operation(a *Attempt) (Outcome, error) {
 		if err != nil {
 			return fail("json_path %s: %v", s.JSONPath, err)
 		}
-		return Outcome{Value: dataValue(got)}, nil
+		return Outcome{Value: DataValue(got)}, nil
 	case chain.OpRegexMatch:
 		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
 	case chain.OpTemplate:
@@ -71,9 +71,9 @@ func operation(a *Attempt) (Outcome, error) {
 		for _, l := range lines() {
 			list = append(list, l)
 		}
-		return Outcome{Value: dataValue(list)}, nil
+		return Outcome{Value: DataValue(list)}, nil
 	case chain.OpMerge:
-		return text(concatenated(mergeValues(s, a.ValueOf)))
+		return text(Concatenated(MergeValues(s, a.ValueOf)))
 	case chain.OpTruncate:
 		limit := s.TruncateLimit
 		if limit == 0 {
@@ -96,7 +96,7 @@ func operation(a *Attempt) (Outcome, error) {
 	case chain.OpMap:
 		var out []string
 		for i, l := range lines() {
-			line, err := a.With("item", textValue(l)).With("index", dataValue(float64(i))).Render(c.TemplateStr)
+			line, err := a.With("item", TextValue(l)).With("index", DataValue(float64(i))).Render(c.TemplateStr)
 			if err != nil {
 				return Outcome{}, err
 			}
@@ -114,7 +114,7 @@ func operation(a *Attempt) (Outcome, error) {
 		}
 		parts := make([]string, len(list))
 		for i, e := range list {
-			parts[i] = dataValue(e).Text
+			parts[i] = DataValue(e).Text
 		}
 		return text(strings.Join(parts, sep))
 	case chain.OpFromJSON:
@@ -125,7 +125,7 @@ func operation(a *Attempt) (Outcome, error) {
 	return fail("unknown operation")
 }
 
-func text(s string) (Outcome, error) { return Outcome{Value: textValue(s)}, nil }
+func text(s string) (Outcome, error) { return Outcome{Value: TextValue(s)}, nil }
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
@@ -203,17 +203,17 @@ func readable(v Value) string {
 	case []any:
 		lines := make([]string, len(x))
 		for i, e := range x {
-			lines[i] = dataValue(e).Text
+			lines[i] = DataValue(e).Text
 		}
 		return strings.Join(lines, "\n")
 	case map[string]any:
 		var lines []string
 		for _, k := range keysInOrder(t) {
-			lines = append(lines, k+": "+dataValue(x[k]).Text)
+			lines = append(lines, k+": "+DataValue(x[k]).Text)
 		}
 		return strings.Join(lines, "\n")
 	}
-	return dataValue(d).Text
+	return DataValue(d).Text
 }
 
 // keysInOrder are a JSON object's keys as written.
