@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -64,6 +65,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
 		run.WithDotenv(s.dotenv...),
+		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow}),
 	)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
@@ -35,7 +36,7 @@ type factory struct {
 	v      *project.Layers
 	loaded bool
 	cfgErr error
-	lib    *chain.Library
+	lib    *catalog.Library
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 	// term is the person at the terminal, shared by every prompt.
@@ -91,7 +92,7 @@ func (f *factory) chainOptions() (chain.Options, error) {
 }
 
 // library is the chains directory's chains, each loaded once.
-func (f *factory) library() (*chain.Library, error) {
+func (f *factory) library() (*catalog.Library, error) {
 	if f.lib == nil {
 		dir, err := f.chainsDir()
 		if err != nil {
@@ -101,7 +102,7 @@ func (f *factory) library() (*chain.Library, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.lib = &chain.Library{Dir: dir, Opts: opts}
+		f.lib = &catalog.Library{Dir: dir, Opts: opts}
 	}
 	return f.lib, nil
 }
@@ -117,7 +118,7 @@ func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
 }
 
 // catalog loads every chain of the chains dir (once per process).
-func (f *factory) catalog() (*chain.Catalog, error) {
+func (f *factory) catalog() (*catalog.Catalog, error) {
 	lib, err := f.library()
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
@@ -60,8 +61,8 @@ func runValidate(opts *validateOptions) error {
 			if l != nil {
 				file = l.Chain.File
 			}
-			var nf *chain.NotFoundError
-			var de *chain.DirError
+			var nf *catalog.NotFoundError
+			var de *catalog.DirError
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}

@@ -1,16 +1,7 @@
 package chain
 
-// A chain that does not load, or cannot be found, stops a command before
-// anything runs: these errors say so, and the CLI maps them to exit 2.
+// A chain that does not load stops a command before anything runs: this
+// error says so, and the CLI maps it to exit 2.
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *ValidationError) NothingRan() bool { return true }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *NotFoundError) NothingRan() bool { return true }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *DirError) NothingRan() bool { return true }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *AmbiguousError) NothingRan() bool { return true }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // checkNames adds to c's errors what its names would break once
@@ -34,8 +32,13 @@ func (x *execution) checkNames(c *draft, target string) {
 	if err != nil {
 		return
 	}
+	namesBelow := x.l.loader.NamesBelow
+	if namesBelow == nil {
+		c.errs = append(c.errs, "the names already in use cannot be checked: this engine was given no catalog of chain files (run.WithLoader)")
+		return
+	}
 	var in []string
-	for _, f := range chain.NamesBelow(base)[c.id] {
+	for _, f := range namesBelow(base)[c.id] {
 		if f != target {
 			rel, _ := filepath.Rel(base, f)
 			in = append(in, filepath.ToSlash(rel))
