@@ -23,8 +23,8 @@ import (
 //
 //	config        flags > CHAINRUN_* env > config file (project.Layers)
 //	library       the chains directory's chains, each loaded once: catalog,
-//	              resolveChain (by name or path), calledChain (chain steps),
-//	              calledWorkflow (workflow steps), calledScript (script steps)
+//	              resolveChain (by name or path), called (what chain,
+//	              workflow and script steps call: catalog.Resolver)
 //	registry      model providers (config providers, keys from the env)
 //	cacheStore    the answer cache directory
 //	stateStore    the saved runs directory
@@ -126,39 +126,13 @@ func (f *factory) catalog() (*catalog.Catalog, error) {
 	return lib.Catalog()
 }
 
-// calledChain finds the chain a chain step calls: a name in the chains
-// dir, or a chain file's path.
-func (f *factory) calledChain(name, from string) (*chain.Chain, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	l, err := lib.ResolveFrom(name, from)
-	if err != nil {
-		return nil, err
-	}
-	return l.Chain, nil
-}
+// called finds what steps call outside their own file, in the library.
+func (f *factory) called() catalog.Resolver { return catalog.Resolver{Open: f.library} }
 
-// calledWorkflow finds the workflow a workflow step names when its own
-// file holds none: in the chains dir and its subdirectories, the nearest
-// to the calling file.
-func (f *factory) calledWorkflow(name, from string) (*chain.Chain, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	return lib.FindWorkflow(name, from)
-}
-
-// calledScript finds the script a script step runs when its own file's
-// scripts: lacks it, as calledWorkflow finds a workflow.
-func (f *factory) calledScript(subject, from string) (*chain.Script, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	return lib.FindScript(subject, from)
+// calls are the resolvers of chain, workflow and script steps.
+func (f *factory) calls() run.Resolvers {
+	r := f.called()
+	return run.Resolvers{Chains: r.Chain, Workflows: r.Workflow, Scripts: r.Script}
 }
 
 // cacheStore is the LLM answer cache: CHAINRUN_CACHE_DIR > config
