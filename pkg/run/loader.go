@@ -10,8 +10,8 @@ type Loader struct {
 	// NamesBelow are the chain and workflow names of the chain files in
 	// root and the directories below it, each with the files that hold it
 	// (catalog.NamesBelow). dry_run and registry steps refuse a candidate
-	// that would take one of them. nil: no name is checked, and the
-	// candidate's result says so.
+	// that would take one of them. nil: nothing is published unchecked;
+	// the candidate is refused, saying its names cannot be checked.
 	NamesBelow func(root string) map[string][]string
 }
 
