@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // checkNames adds to c's errors what its names would break once
@@ -19,7 +17,7 @@ import (
 // publish again, refused by the write itself) is no collision. A
 // candidate that does not load is not looked at further. file is the
 // workflow's file ("" none).
-func checkNames(c *draft, file, target string) {
+func checkNames(c *draft, namesBelow func(root string) map[string][]string, file, target string) {
 	if len(c.errs) > 0 {
 		return
 	}
@@ -35,8 +33,12 @@ func checkNames(c *draft, file, target string) {
 	if err != nil {
 		return
 	}
+	if namesBelow == nil {
+		c.errs = append(c.errs, "the names already in use cannot be checked: this engine was given no catalog of chain files (run.WithLoader)")
+		return
+	}
 	var in []string
-	for _, f := range chain.NamesBelow(base)[c.id] {
+	for _, f := range namesBelow(base)[c.id] {
 		if f != target {
 			rel, _ := filepath.Rel(base, f)
 			in = append(in, filepath.ToSlash(rel))

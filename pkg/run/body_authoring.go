@@ -25,7 +25,7 @@ func init() {
 			if err != nil {
 				return Outcome{}, err
 			}
-			checkNames(c, a.Chain().File, "")
+			checkNames(c, a.NamesBelow(), a.Chain().File, "")
 			return Outcome{Value: DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warns), "definitionId": c.id, "workflows": listOf(c.defines)})}, nil
 		},
 		Plan: func(_ PlanView, s *chain.Step, p *PlannedStep) {
@@ -105,7 +105,7 @@ func publish(a *Attempt) (Outcome, error) {
 		return Outcome{}, Permanent(fmt.Errorf("registry: %v", err))
 	}
 	rel := filepath.Join(s.Dir, c.id+".yaml")
-	if checkNames(c, file, filepath.Join(base, rel)); len(c.errs) > 0 {
+	if checkNames(c, a.NamesBelow(), file, filepath.Join(base, rel)); len(c.errs) > 0 {
 		return Outcome{}, Permanent(fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; ")))
 	}
 	if err := writeNew(base, rel, c.text); err != nil {

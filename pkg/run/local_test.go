@@ -29,7 +29,7 @@ func load(t testing.TB, src string) *chain.Chain {
 
 func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option) *Result {
 	t.Helper()
-	res, err := New(append([]Option{WithDir(t.TempDir())}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
+	res, err := New(append([]Option{WithDir(t.TempDir()), withCatalog}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

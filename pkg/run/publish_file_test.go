@@ -99,7 +99,7 @@ func TestRegistryPublishesAgainAsDone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 2 {
-		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l.Chain})
+		res, err := New(WithDir(t.TempDir()), withCatalog).Run(context.Background(), Request{Chain: l.Chain})
 		if err != nil || res.Status != Succeeded || !strings.Contains(asJSON(t, res.Context), `"outcome":"published"`) {
 			t.Fatalf("run %d: %v %s %s", i+1, err, res.Status, res.Error)
 		}

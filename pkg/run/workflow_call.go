@@ -57,9 +57,10 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 	}
 	callee, err := (*Local)(nil).workflowOf(c, s, r.Workflows)
 	if err != nil {
-		var nf *chain.NotFoundError
+		var nf notFound
 		if errors.As(err, &nf) {
-			return fail("definitionId %s names no workflow of this file or of %s%s", s.DefinitionID, nf.Dir, chain.DidYouMean(s.DefinitionID, append(c.SiblingNames(), nf.Known...)))
+			dir, known := nf.LookedIn()
+			return fail("definitionId %s names no workflow of this file or of %s%s", s.DefinitionID, dir, chain.DidYouMean(s.DefinitionID, append(c.SiblingNames(), known...)))
 		}
 		return fail("definitionId %s: %v", s.DefinitionID, err)
 	}

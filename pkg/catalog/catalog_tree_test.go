@@ -1,4 +1,4 @@
-package chain
+package catalog
 
 import (
 	"errors"

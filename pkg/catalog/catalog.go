@@ -1,4 +1,4 @@
-package chain
+package catalog
 
 import (
 	"encoding/json"
@@ -10,24 +10,26 @@ import (
 	"sort"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
+	"github.com/chainrun/chainrun/pkg/spell"
 )
 
 // Catalog is every chain file of a chains directory, loaded and checked.
 type Catalog struct {
 	Dir string
 	// Files lists one entry per *.yaml / *.yml file, sorted by path.
-	Files []*CatalogFile
+	Files []*File
 }
 
-// CatalogFile is one chain file: its chain when valid, else its errors.
-type CatalogFile struct {
+// File is one chain file: its chain when valid, else its errors.
+type File struct {
 	Path string
 	// Name is the chain's name, known even for most invalid files.
 	Name     string
-	Loaded   *Loaded
+	Loaded   *chain.Loaded
 	Err      error
-	Warnings []Diagnostic
+	Warnings []chain.Diagnostic
 }
 
 // IsChainFile reports whether a path has a chain file extension.
@@ -55,7 +57,7 @@ func inCatalog(dir string, e fs.DirEntry) bool {
 	if strings.ToLower(filepath.Ext(e.Name())) != ".json" {
 		return true
 	}
-	data, err := ReadFile(filepath.Join(dir, e.Name()))
+	data, err := chain.ReadFile(filepath.Join(dir, e.Name()))
 	if err != nil {
 		return true // unreadable: listing it says why
 	}
@@ -65,9 +67,9 @@ func inCatalog(dir string, e fs.DirEntry) bool {
 	return json.Unmarshal(data, &head) != nil || head.Tasks != nil
 }
 
-// OpenCatalog loads every chain file of dir. A missing directory is an
+// Open loads every chain file of dir. A missing directory is an
 // error that says where chainrun looked and how to point it elsewhere.
-func OpenCatalog(dir string, opts Options) (*Catalog, error) {
+func Open(dir string, opts chain.Options) (*Catalog, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -81,72 +83,41 @@ func OpenCatalog(dir string, opts Options) (*Catalog, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		cat.Files = append(cat.Files, loadCatalogFile(path, opts)...)
+		cat.Files = append(cat.Files, loadFile(path, opts)...)
 	}
 	sort.SliceStable(cat.Files, func(i, j int) bool { return cat.Files[i].Path < cat.Files[j].Path })
 	cat.markDuplicates()
 	return cat, nil
 }
 
-// loadCatalogFile loads one file: one entry per chain it holds (a
+// loadFile loads one file: one entry per chain it holds (a
 // workflow file may hold several), the file's warnings on the first.
-func loadCatalogFile(path string, opts Options) []*CatalogFile {
-	l, err := LoadFile(path, opts)
+func loadFile(path string, opts chain.Options) []*File {
+	l, err := load.LoadFile(path, opts)
 	if err != nil {
-		var out []*CatalogFile
-		for _, name := range peekNames(path) {
-			out = append(out, &CatalogFile{Path: path, Name: name, Err: err})
+		var out []*File
+		for _, name := range chain.PeekNames(path) {
+			out = append(out, &File{Path: path, Name: name, Err: err})
 		}
 		if len(out) == 0 {
-			out = append(out, &CatalogFile{Path: path, Err: err})
+			out = append(out, &File{Path: path, Err: err})
 		}
 		return out
 	}
-	out := make([]*CatalogFile, len(l.Chains))
+	out := make([]*File, len(l.Chains))
 	for i, c := range l.Chains {
-		one := &Loaded{Chain: c, Chains: l.Chains}
-		out[i] = &CatalogFile{Path: path, Name: c.Name, Loaded: one}
+		one := &chain.Loaded{Chain: c, Chains: l.Chains}
+		out[i] = &File{Path: path, Name: c.Name, Loaded: one}
 	}
 	out[0].Warnings = l.Warnings
 	out[0].Loaded.Warnings = l.Warnings
 	return out
 }
 
-// peekNames reads just the chain names of a file that failed validation,
-// so `run NAME` can report that file's errors instead of "unknown chain".
-func peekNames(path string) []string {
-	data, err := ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var head struct {
-		Name      string         `yaml:"name"`
-		Workflows map[string]any `yaml:"workflows"`
-		// a task chain is named by its id
-		ID    string `yaml:"id"`
-		Tasks any    `yaml:"tasks"`
-	}
-	if yaml.Load(data, &head) != nil {
-		return nil
-	}
-	if head.Name != "" {
-		return []string{head.Name}
-	}
-	if head.ID != "" && head.Tasks != nil {
-		return []string{head.ID}
-	}
-	var names []string
-	for name := range head.Workflows {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // markDuplicates turns every file that shares its name with another into
 // an error naming both files.
 func (cat *Catalog) markDuplicates() {
-	byName := map[string][]*CatalogFile{}
+	byName := map[string][]*File{}
 	for _, f := range cat.Files {
 		if f.Name != "" {
 			byName[f.Name] = append(byName[f.Name], f)
@@ -163,11 +134,11 @@ func (cat *Catalog) markDuplicates() {
 					others = append(others, o.Path)
 				}
 			}
-			pos := Pos{Line: 1, Col: 1}
+			pos := chain.Pos{Line: 1, Col: 1}
 			if f.Loaded != nil {
 				pos = f.Loaded.Chain.Pos
 			}
-			f.Err = &ValidationError{Diagnostics: []Diagnostic{{File: f.Path, Pos: pos,
+			f.Err = &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: f.Path, Pos: pos,
 				Message: fmt.Sprintf("chain name %q is also used by %s: chain names must be unique", name, strings.Join(others, ", "))}}}
 			f.Loaded = nil
 		}
@@ -210,7 +181,7 @@ func (e *NotFoundError) Error() string {
 		what = "chain"
 	}
 	msg := fmt.Sprintf("no %s named %q in %s", what, e.Name, e.Dir)
-	if s := suggest(e.Name, e.Known); s != "" {
+	if s := spell.Closest(e.Name, e.Known); s != "" {
 		msg += " (did you mean " + s + "?)"
 	}
 	if len(e.Known) > 0 {
@@ -219,9 +190,14 @@ func (e *NotFoundError) Error() string {
 	return msg
 }
 
+// LookedIn is where the name was looked for and the names seen there,
+// for a caller that words its own message (pkg/run, which may not
+// import this package, matches it by this method).
+func (e *NotFoundError) LookedIn() (where string, known []string) { return e.Dir, e.Known }
+
 // Find returns the chain named name. A file of that name that failed
 // validation returns its errors.
-func (cat *Catalog) Find(name string) (*Loaded, error) {
+func (cat *Catalog) Find(name string) (*chain.Loaded, error) {
 	for _, f := range cat.Files {
 		if f.Name != name {
 			continue

@@ -1,4 +1,4 @@
-package chain
+package catalog
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 func writeChains(t *testing.T, files map[string]string) string {
@@ -32,22 +34,22 @@ func TestFindInAnswersAsTheCatalogDoes(t *testing.T) {
 		"wf.yaml":   "version: '1'\nworkflows:\n  flow:\n    initialState: a\n    states:\n      a: {terminal: true}\n",
 		"notes.txt": "not a chain",
 	})
-	cat, err := OpenCatalog(dir, Options{})
+	cat, err := Open(dir, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"alpha", "beta", "twin", "broken", "flow", "alpah", "gamma"} {
 		want, wantErr := cat.Find(name)
-		got, gotErr := FindIn(dir, name, Options{})
+		got, gotErr := FindIn(dir, name, chain.Options{})
 		if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Errorf("%s: got %v %v, want %v %v", name, got, gotErr, want, wantErr)
 		}
 	}
 	var nf *NotFoundError
-	if _, err := FindIn(dir, "alpah", Options{}); !errors.As(err, &nf) || !strings.Contains(err.Error(), "did you mean alpha") {
+	if _, err := FindIn(dir, "alpah", chain.Options{}); !errors.As(err, &nf) || !strings.Contains(err.Error(), "did you mean alpha") {
 		t.Errorf("a misspelt name: %v", err)
 	}
-	if _, err := FindIn(filepath.Join(dir, "missing"), "alpha", Options{}); err == nil || !strings.Contains(err.Error(), "chains directory not found") {
+	if _, err := FindIn(filepath.Join(dir, "missing"), "alpha", chain.Options{}); err == nil || !strings.Contains(err.Error(), "chains directory not found") {
 		t.Errorf("a missing directory: %v", err)
 	}
 }
@@ -59,11 +61,11 @@ func TestFindInLoadsOnlyItsFile(t *testing.T) {
 		"a.yaml":   "name: alpha\nsteps:\n  - {id: s, type: cli, command: echo}\n",
 		"bad.yaml": "name: broken\nsteps:\n  - {id: s, type: cli, command: echo, depends_on: [nowhere]}\n",
 	})
-	l, err := FindIn(dir, "alpha", Options{})
+	l, err := FindIn(dir, "alpha", chain.Options{})
 	if err != nil || l.Chain.Name != "alpha" || len(l.Warnings) != 0 {
 		t.Fatalf("%+v %v", l, err)
 	}
-	if _, err := FindIn(dir, "broken", Options{}); err == nil || !strings.Contains(err.Error(), "nowhere") {
+	if _, err := FindIn(dir, "broken", chain.Options{}); err == nil || !strings.Contains(err.Error(), "nowhere") {
 		t.Errorf("the broken file's own errors: %v", err)
 	}
 }
@@ -74,14 +76,14 @@ func BenchmarkFindOneChain(b *testing.B) {
 	dir := filepath.Join("..", "..", "chains")
 	b.Run("FindIn", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := FindIn(dir, "hello", Options{}); err != nil {
+			if _, err := FindIn(dir, "hello", chain.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("WholeCatalog", func(b *testing.B) {
 		for b.Loop() {
-			cat, err := OpenCatalog(dir, Options{})
+			cat, err := Open(dir, chain.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package chain
+package catalog
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // maxTreeDepth bounds how deep FindWorkflow looks below the chains
@@ -29,13 +32,13 @@ const (
 // one whose directory shares the longest path with from's; two equally
 // near are an error naming both. Only the file that holds it is loaded
 // and checked.
-func (l *Library) FindWorkflow(name, from string) (*Chain, error) {
+func (l *Library) FindWorkflow(name, from string) (*chain.Chain, error) {
 	path, err := l.findNear(name, from, "workflow", func(t *tree) map[string][]string { return t.names })
 	if err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
-	loaded, err := once(&l.byPath, path, func() (*Loaded, error) { return LoadFile(path, l.Opts) })
+	loaded, err := once(&l.byPath, path, func() (*chain.Loaded, error) { return load.LoadFile(path, l.Opts) })
 	l.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -51,7 +54,7 @@ func (l *Library) FindWorkflow(name, from string) (*Chain, error) {
 // scripts: of another file, found as FindWorkflow finds a workflow (a
 // file of scripts: alone, as mcp-flowgate keeps its library in
 // scripts-library/, or any workflow file's).
-func (l *Library) FindScript(subject, from string) (*Script, error) {
+func (l *Library) FindScript(subject, from string) (*chain.Script, error) {
 	path, err := l.findNear(subject, from, "script", func(t *tree) map[string][]string { return t.scripts })
 	if err != nil {
 		return nil, err
@@ -59,11 +62,11 @@ func (l *Library) FindScript(subject, from string) (*Script, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.scriptFiles == nil {
-		l.scriptFiles = map[string]map[string]*Script{}
+		l.scriptFiles = map[string]map[string]*chain.Script{}
 	}
 	lib, ok := l.scriptFiles[path]
 	if !ok {
-		if lib, err = LoadScripts(path); err != nil {
+		if lib, err = chain.LoadScripts(path); err != nil {
 			return nil, err
 		}
 		l.scriptFiles[path] = lib
@@ -150,7 +153,7 @@ func indexTree(root string, depth int) *tree {
 		if !inCatalog(filepath.Dir(path), e) {
 			return nil
 		}
-		names, subjects := peekFile(path)
+		names, subjects := chain.PeekFile(path)
 		for _, n := range names {
 			t.names[n] = append(t.names[n], path)
 		}

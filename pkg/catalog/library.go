@@ -1,9 +1,12 @@
-package chain
+package catalog
 
 import (
 	"errors"
 	"path/filepath"
 	"sync"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // Library finds chains by name in a chains directory, or by a file's
@@ -14,32 +17,32 @@ import (
 // running side by side resolve their callees through it).
 type Library struct {
 	Dir  string
-	Opts Options
+	Opts chain.Options
 
 	mu     sync.Mutex
-	byPath map[string]*Loaded
-	byName map[string]*Loaded
+	byPath map[string]*chain.Loaded
+	byName map[string]*chain.Loaded
 	cat    *Catalog
 	// trees are what directories' trees hold (FindWorkflow, FindScript),
 	// each read once; scriptFiles the scripts: of files read for them.
 	trees       map[string]*tree
-	scriptFiles map[string]map[string]*Script
+	scriptFiles map[string]map[string]*chain.Script
 }
 
 // Resolve returns the chain arg names: a chain file's path, else a
 // chain's name in the directory.
-func (l *Library) Resolve(arg string) (*Loaded, error) {
+func (l *Library) Resolve(arg string) (*chain.Loaded, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if path, ok := FilePath(arg); ok {
-		return once(&l.byPath, path, func() (*Loaded, error) { return LoadFile(path, l.Opts) })
+		return once(&l.byPath, path, func() (*chain.Loaded, error) { return load.LoadFile(path, l.Opts) })
 	}
-	var found *Loaded
+	var found *chain.Loaded
 	var err error
 	if l.cat != nil {
 		found, err = l.cat.Find(arg)
 	} else {
-		found, err = once(&l.byName, arg, func() (*Loaded, error) { return FindIn(l.Dir, arg, l.Opts) })
+		found, err = once(&l.byName, arg, func() (*chain.Loaded, error) { return FindIn(l.Dir, arg, l.Opts) })
 	}
 	var nf *NotFoundError
 	if errors.As(err, &nf) {
@@ -54,7 +57,7 @@ func (l *Library) Resolve(arg string) (*Loaded, error) {
 // chains directory lacks (or a directory that does not exist) is looked
 // for beside the calling file, then in a chains/ directory beside the
 // calling file's own (OCC keeps pipelines/ and chains/ side by side).
-func (l *Library) ResolveFrom(arg, from string) (*Loaded, error) {
+func (l *Library) ResolveFrom(arg, from string) (*chain.Loaded, error) {
 	found, err := l.Resolve(arg)
 	var nf *NotFoundError
 	var de *DirError
@@ -70,7 +73,7 @@ func (l *Library) ResolveFrom(arg, from string) (*Loaded, error) {
 			continue
 		}
 		l.mu.Lock()
-		near, nerr := once(&l.byPath, dir+"\x00"+arg, func() (*Loaded, error) { return FindIn(dir, arg, l.Opts) })
+		near, nerr := once(&l.byPath, dir+"\x00"+arg, func() (*chain.Loaded, error) { return FindIn(dir, arg, l.Opts) })
 		l.mu.Unlock()
 		if nerr == nil {
 			return near, nil
@@ -86,7 +89,7 @@ func (l *Library) ResolveFrom(arg, from string) (*Loaded, error) {
 // subdirectories (mcp-flowgate keeps orchestrators in orchestrators/):
 // the one file holding it; several are an error naming them. nil, nil
 // when none does.
-func (l *Library) findBelow(name string) (*Loaded, error) {
+func (l *Library) findBelow(name string) (*chain.Loaded, error) {
 	var paths []string
 	for _, p := range l.treeIndex(l.Dir, maxTreeDepth).names[name] {
 		if filepath.Dir(p) != filepath.Clean(l.Dir) {
@@ -100,11 +103,11 @@ func (l *Library) findBelow(name string) (*Loaded, error) {
 	default:
 		return nil, &AmbiguousError{Name: name, Files: paths, From: l.Dir}
 	}
-	loaded, err := once(&l.byPath, paths[0], func() (*Loaded, error) { return LoadFile(paths[0], l.Opts) })
+	loaded, err := once(&l.byPath, paths[0], func() (*chain.Loaded, error) { return load.LoadFile(paths[0], l.Opts) })
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{Chain: loaded.Named(name), Chains: loaded.Chains, Warnings: loaded.Warnings}, nil
+	return &chain.Loaded{Chain: loaded.Named(name), Chains: loaded.Chains, Warnings: loaded.Warnings}, nil
 }
 
 // Catalog loads every chain of the directory, once.
@@ -112,7 +115,7 @@ func (l *Library) Catalog() (*Catalog, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cat == nil {
-		cat, err := OpenCatalog(l.Dir, l.Opts)
+		cat, err := Open(l.Dir, l.Opts)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +126,7 @@ func (l *Library) Catalog() (*Catalog, error) {
 
 // once returns m[key], loading and keeping it the first time; a failed
 // load is not kept.
-func once(m *map[string]*Loaded, key string, load func() (*Loaded, error)) (*Loaded, error) {
+func once(m *map[string]*chain.Loaded, key string, load func() (*chain.Loaded, error)) (*chain.Loaded, error) {
 	if got, ok := (*m)[key]; ok {
 		return got, nil
 	}
@@ -132,7 +135,7 @@ func once(m *map[string]*Loaded, key string, load func() (*Loaded, error)) (*Loa
 		return nil, err
 	}
 	if *m == nil {
-		*m = map[string]*Loaded{}
+		*m = map[string]*chain.Loaded{}
 	}
 	(*m)[key] = got
 	return got, nil

@@ -1,4 +1,4 @@
-package chain
+package catalog
 
 // StarterFile is one file of a new project.
 type StarterFile struct{ Path, Text string }

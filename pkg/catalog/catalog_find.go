@@ -1,8 +1,10 @@
-package chain
+package catalog
 
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // FindIn returns the chain named name from the chains directory dir,
@@ -11,8 +13,8 @@ import (
 // The other files are only peeked at for their names, so that a name
 // used twice is still refused. Whenever the answer is an error (no such
 // chain, a name used twice, an unreadable directory), the whole
-// catalog is read and answers, with the same messages as OpenCatalog's.
-func FindIn(dir, name string, opts Options) (*Loaded, error) {
+// catalog is read and answers, with the same messages as Open's.
+func FindIn(dir, name string, opts chain.Options) (*chain.Loaded, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return slowFind(dir, name, opts)
@@ -23,7 +25,7 @@ func FindIn(dir, name string, opts Options) (*Loaded, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		names := peekNames(path)
+		names := chain.PeekNames(path)
 		if len(names) == 0 {
 			// unreadable or unparsable: it may hold the name, and only a
 			// full load can say what is wrong with it
@@ -42,7 +44,7 @@ func FindIn(dir, name string, opts Options) (*Loaded, error) {
 	if holder == "" {
 		return slowFind(dir, name, opts)
 	}
-	files := loadCatalogFile(holder, opts)
+	files := loadFile(holder, opts)
 	for _, f := range files {
 		if f.Name == name && f.Err == nil && f.Loaded != nil {
 			return f.Loaded, nil
@@ -51,8 +53,8 @@ func FindIn(dir, name string, opts Options) (*Loaded, error) {
 	return slowFind(dir, name, opts)
 }
 
-func slowFind(dir, name string, opts Options) (*Loaded, error) {
-	cat, err := OpenCatalog(dir, opts)
+func slowFind(dir, name string, opts chain.Options) (*chain.Loaded, error) {
+	cat, err := Open(dir, opts)
 	if err != nil {
 		return nil, err
 	}
