@@ -22,3 +22,14 @@ type Format struct {
 	// when the document cannot be read.
 	Decode func(d *yamlpos.Diags, root *yaml.Node) []*Chain
 }
+
+// linkedFormats are the front-ends pkg/load lists, set once as it is
+// initialised (UseFormats).
+var linkedFormats []Format
+
+// UseFormats sets the front-ends Parse and LoadFile try. pkg/load calls it
+// as it is initialised, so that the readers still in this package that
+// load files themselves (the catalog, the library, a dry_run step's check
+// of a drafted workflow) read every format a binary with pkg/load reads.
+// It is not safe to call once files are being read.
+func UseFormats(formats []Format) { linkedFormats = formats }

@@ -43,10 +43,11 @@ func (l *Loaded) Named(name string) *Chain {
 	return nil
 }
 
-// LoadFile reads and validates one chain file in chainrun's own format
-// or a format still read here; pkg/load's LoadFile reads every format.
+// LoadFile reads and validates one chain file in chainrun's own format,
+// a format still read here, or one of the front-ends pkg/load linked in
+// (UseFormats); pkg/load's LoadFile reads every format.
 func LoadFile(path string, opts Options) (*Loaded, error) {
-	return LoadFileAs(path, opts, nil)
+	return LoadFileAs(path, opts, linkedFormats)
 }
 
 // LoadFileAs is LoadFile with the front-ends pkg/load passes.
@@ -58,11 +59,12 @@ func LoadFileAs(path string, opts Options, formats []Format) (*Loaded, error) {
 	return ParseAs(path, data, opts, formats)
 }
 
-// Parse decodes and validates chain text in chainrun's own format or a
-// format still read here; pkg/load's Parse reads every format. file
-// names it in messages.
+// Parse decodes and validates chain text in chainrun's own format, a
+// format still read here, or one of the front-ends pkg/load linked in
+// (UseFormats); pkg/load's Parse reads every format. file names it in
+// messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
-	return ParseAs(file, data, opts, nil)
+	return ParseAs(file, data, opts, linkedFormats)
 }
 
 // ParseAs decodes and validates chain text: a document one of formats
@@ -129,12 +131,6 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	}
 	if yamlpos.KeyNode(root, "workflows") != nil {
 		return decodeWorkflowFile(d, root)
-	}
-	if isTaskChain(root) {
-		return decodeTaskChain(d, root)
-	}
-	if c := taskRequestChain(root); c != nil {
-		return decodeTaskRequest(d, root, c)
 	}
 	if keys := gatewayOnly(root); len(keys) > 0 {
 		verb := "are"

@@ -1,10 +1,12 @@
-package chain
+package contenox
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestTaskChainFiles loads every contenox task chain of the corpus: each
@@ -35,7 +37,7 @@ func TestTaskChainFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			l, err := LoadFile("testdata/contenox/"+tt.file, Options{})
+			l, err := loadFile("testdata/contenox/"+tt.file, chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,60 +63,60 @@ func TestTaskChainFiles(t *testing.T) {
 func TestTaskChainMapping(t *testing.T) {
 	now = func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }
 	defer func() { now = time.Now }()
-	l, err := LoadFile("testdata/contenox/chain-run.json", Options{})
+	l, err := loadFile("testdata/contenox/chain-run.json", chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := l.Chain.Workflow
 	run := w.State("contenox_run")
-	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(LocalTools, ",") {
+	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(chain.LocalTools, ",") {
 		t.Errorf("tools = %s, want every built-in tool", got)
 	}
-	if run.OnFailure != "recovery_run" || run.Task.Kind != KindAgent || run.Task.Handler.Name != HandlerChat || run.Task.Handler.Input != "" {
+	if run.OnFailure != "recovery_run" || run.Task.Kind != chain.KindAgent || run.Task.Handler.Name != chain.HandlerChat || run.Task.Handler.Input != "" {
 		t.Errorf("contenox_run = %+v %+v", run, run.Task.Handler)
 	}
-	if h := w.State("run_tools").Task; h.Kind != KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(LocalTools) {
+	if h := w.State("run_tools").Task; h.Kind != chain.KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(chain.LocalTools) {
 		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Tools)
 	}
-	if _, ok := w.Counters[EdgeCounterVar("contenox_run", "run_tools")]; !ok {
+	if _, ok := w.Counters[edgeCounterVar("contenox_run", "run_tools")]; !ok {
 		t.Errorf("counters = %v, want contenox_run->run_tools", w.Counters)
 	}
 	if !strings.HasPrefix(run.Task.System, "Current date: 2026-03-04.") {
 		t.Errorf("{{date}} was not expanded: %q", run.Task.System[:60])
 	}
 	b := run.Branches[0]
-	if b.Operator != OpEdgeTraversed || b.Take("", func(Edge) int { return 9 }) || !b.Take("", func(Edge) int { return 10 }) {
+	if b.Operator != chain.OpEdgeTraversed || b.Take("", func(chain.Edge) int { return 9 }) || !b.Take("", func(chain.Edge) int { return 10 }) {
 		t.Errorf("branch 1 = %+v: want edge_traversed_at_least 10", b)
 	}
-	if w.MaxChainDepth != DefaultMaxChainDepth+2*(10+10) {
+	if w.MaxChainDepth != chain.DefaultMaxChainDepth+2*(10+10) {
 		t.Errorf("maxChainDepth = %d, want 50 and two moves per budgeted round", w.MaxChainDepth)
 	}
 	if sf := w.State("summarise_failure").Task; sf.Handler.MaxInputBytes != 8192 || sf.Handler.Input != "recovery_run" {
 		t.Errorf("summarise_failure = %+v", sf.Handler)
 	}
-	l, err = LoadFile("testdata/contenox/route-demo.json", Options{})
+	l, err = loadFile("testdata/contenox/route-demo.json", chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(l.Chain.Workflow.State("classify").Task.Handler.Routes, ","); got != "code,question" {
 		t.Errorf("route labels = %s", got)
 	}
-	l, err = LoadFile("testdata/contenox/chain-oracle-default.json", Options{})
+	l, err = loadFile("testdata/contenox/chain-oracle-default.json", chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ow := l.Chain.Workflow
-	if got := ow.State("oracle_loop").Task.Tools; !slices.Equal(got, []string{ToolSubmitVerdict}) || l.Chain.Tool(ToolSubmitVerdict) == nil {
+	if got := ow.State("oracle_loop").Task.Tools; !slices.Equal(got, []string{chain.ToolSubmitVerdict}) || l.Chain.Tool(chain.ToolSubmitVerdict) == nil {
 		t.Errorf("oracle_loop tools = %v", got)
 	}
-	if h := ow.State("oracle_correct").Task.Handler; h.Hook != HookOracle || h.Tool != ToolVerdictState || h.Output == nil {
+	if h := ow.State("oracle_correct").Task.Handler; h.Hook != chain.HookOracle || h.Tool != chain.ToolVerdictState || h.Output == nil {
 		t.Errorf("oracle_correct = %+v", h)
 	}
 	// contenox takes a default branch last, wherever it is written
-	if br := ow.State("oracle_loop").Branches; br[len(br)-1].Operator != OpDefault || br[2].Operator != OpEdgeTraversed {
+	if br := ow.State("oracle_loop").Branches; br[len(br)-1].Operator != chain.OpDefault || br[2].Operator != chain.OpEdgeTraversed {
 		t.Errorf("oracle_loop branches in order %v %v %v %v", br[0].Operator, br[1].Operator, br[2].Operator, br[3].Operator)
 	}
-	l, err = LoadFile("testdata/contenox/chain-planner-default.json", Options{})
+	l, err = loadFile("testdata/contenox/chain-planner-default.json", chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +136,7 @@ func TestTaskChainMacros(t *testing.T) {
   "execute_config":{"tools":["local_shell"]},
   "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"b"},{"operator":"default","goto":"end"}]}},
  {"id":"b","handler":"execute_tool_calls","transition":{"branches":[{"operator":"default","goto":"a"}]}}]}`
-	l, err := Parse("m.json", []byte(src), Options{})
+	l, err := parseChain("m.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func TestTaskChainExecuteConfig(t *testing.T) {
 	src := `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{
   "model":"qwen2.5:7b","provider":"ollama","models":["gpt-4o-mini","{{var:m|claude-x}}"],"providers":["openai","anthropic"],
   "tools":["*","!local_shell"],"hide_tools":["local_fs.Write"],"retry_policy":{"max_attempts":3,"fallback_model_id":"llama3","fallback_after":2}}}]}`
-	l, err := Parse("x.json", []byte(src), Options{})
+	l, err := parseChain("x.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func TestTaskChainRefusals(t *testing.T) {
 		{"id: y\ntasks:\n  - {id: q, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n  - {id: r, handler: noop}\n", `task id "r" is given twice (lines 4 and 6)`},
 	}
 	for _, tt := range tests {
-		_, err := Parse("x.json", []byte(tt.src), Options{})
+		_, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
 		}
@@ -209,15 +211,15 @@ func TestTaskChainRefusals(t *testing.T) {
 func TestTaskChainTransitions(t *testing.T) {
 	src := `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure":"b"}},
   {"id":"b","handler":"noop","transition":{"branches":[{"operator":"default","when":"","goto":""}]}}]}`
-	l, err := Parse("x.json", []byte(src), Options{})
+	l, err := parseChain("x.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := l.Chain.Workflow
-	if a := w.State("a"); a.OnFailure != "b" || len(a.Branches) != 1 || a.Branches[0].Goto != End {
+	if a := w.State("a"); a.OnFailure != "b" || len(a.Branches) != 1 || a.Branches[0].Goto != chain.End {
 		t.Errorf("a = %+v", a)
 	}
-	if b := w.State("b"); b.Branches[0].Goto != End {
+	if b := w.State("b"); b.Branches[0].Goto != chain.End {
 		t.Errorf("b = %+v", b.Branches[0])
 	}
 }

@@ -1,8 +1,10 @@
-package chain
+package contenox
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestContenoxHistoryFiles: task chains of earlier versions of
@@ -44,7 +46,7 @@ func TestContenoxHistoryFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			l, err := LoadFile("testdata/contenox-history/"+tt.file, Options{})
+			l, err := loadFile("testdata/contenox-history/"+tt.file, chain.Options{})
 			switch {
 			case tt.refused == "" && err != nil:
 				t.Fatalf("does not load: %v", err)

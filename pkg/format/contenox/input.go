@@ -1,7 +1,13 @@
-package chain
+package contenox
 
 import (
+	"fmt"
 	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/spell"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // What a contenox task reads: its input_var, and the words a dry run
@@ -14,12 +20,12 @@ const execTerminal = "__exec_terminal__"
 // inputVar is the variable a task reads: "" for the output of the task
 // that ran before it (input_var unset or previous_output), InputVar, or a
 // task's output variable (or its error, TASK_error and last_error).
-func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
+func (tc *taskChain) inputVar(k *taskKeys, at yamlpos.Pos, prefix string) string {
 	switch name := k.InputVar; {
 	case name == "" || name == "previous_output":
 		return ""
-	case name == InputVar:
-		return InputVar
+	case name == chain.InputVar:
+		return chain.InputVar
 	case tc.ids[name]:
 		return taskVar(name)
 	case name == "last_error":
@@ -34,7 +40,7 @@ func (tc *taskChain) inputVar(k *taskKeys, at Pos, prefix string) string {
 		for id := range tc.ids {
 			ids = append(ids, id)
 		}
-		tc.d.Errorf(at, "%sinput_var %q is not a task of the chain%s (nor input, previous_output, last_error or TASK_error)", prefix, name, didYouMean(name, ids))
+		tc.d.Errorf(at, "%sinput_var %q is not a task of the chain%s (nor input, previous_output, last_error or TASK_error)", prefix, name, spell.DidYouMean(name, ids))
 		return name
 	}
 }
@@ -45,8 +51,17 @@ func inputWords(input string) string {
 	switch input {
 	case "":
 		return "the output of the task that ran before: its conversation, or the chain's input"
-	case InputVar:
+	case chain.InputVar:
 		return "the chain's input"
 	}
 	return "the output of " + input
+}
+
+// parseDuration reads a task's timeout: a Go duration, more than zero.
+func parseDuration(s string) (time.Duration, error) {
+	dur, err := time.ParseDuration(s)
+	if err == nil && dur <= 0 {
+		err = fmt.Errorf("not positive")
+	}
+	return dur, err
 }

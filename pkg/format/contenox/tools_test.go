@@ -1,8 +1,10 @@
-package chain
+package contenox
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // A tools task that leaves the argument deciding what its tool does to
@@ -20,7 +22,7 @@ func TestTaskChainToolsTaskInputDecidesWarning(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"id":"tt","tasks":[{"id":"call","handler":"tools","tools":` + tc.tools + `}]}`
-			l, err := Parse("tt.json", []byte(src), Options{})
+			l, err := parseChain("tt.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +47,7 @@ func TestTaskChainToolsTaskInputDecidesWarning(t *testing.T) {
 func TestTaskChainToolsPoliciesAreRead(t *testing.T) {
 	src := `{"id":"p","tasks":[{"id":"ask","handler":"chat_completion","execute_config":{"tools":["*"],
  "tools_policies":{"local_shell":{"_allowed_commands":" ls, echo ,","_denied_commands":["rm","sudo"]},"local_fs":{"_allowed_dir":"."}}}}]}`
-	l, err := Parse("p.json", []byte(src), Options{})
+	l, err := parseChain("p.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestTaskChainToolsPoliciesAreRead(t *testing.T) {
 	for _, bad := range []string{`{"local_shell":{"_denied_commands":5}}`, `{"local_shell":{"_allowed_commands":[1]}}`, `{"local_shell":"ls"}`, `["ls"]`} {
 		src := `{"id":"p","tasks":[{"id":"run","handler":"execute_tool_calls","execute_config":{"tools":["local_shell"],
  "tools_policies":` + bad + `}}]}`
-		_, err := Parse("p.json", []byte(src), Options{})
+		_, err := parseChain("p.json", []byte(src), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), "p.json:1:") || !strings.Contains(err.Error(), "tools_policies") {
 			t.Errorf("%s: %v", bad, err)
 		}

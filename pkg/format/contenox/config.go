@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"encoding/json"
@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/spell"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // executeConfigKeys are the keys of a model task's execute_config.
@@ -21,12 +25,12 @@ var executeConfigKeys = []string{"model", "provider", "models", "providers", "to
 // provider of that name in config); contenox's {{var:NAME|default}} values
 // come from its caller, so here the written default is taken, and a model
 // left empty is the run's model.
-func (tc *taskChain) executeConfig(step *Step, k *taskKeys, at Pos, prefix string) {
+func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos, prefix string) {
 	d := tc.d
 	ec := k.ExecuteConfig
 	for _, key := range slices.Sorted(maps.Keys(ec)) {
 		if !slices.Contains(executeConfigKeys, key) {
-			d.Errorf(at, "%sunknown field %q%s", prefix, key, didYouMean(key, executeConfigKeys))
+			d.Errorf(at, "%sunknown field %q%s", prefix, key, spell.DidYouMean(key, executeConfigKeys))
 		}
 	}
 	provider := varDefault(ec["provider"])
@@ -122,8 +126,8 @@ func varList(v any) []string {
 
 // retryPolicy maps contenox's retry_policy onto a step's retry:
 // max_attempts in all, initial_backoff doubling up to max_backoff.
-func retryPolicy(rp map[string]any) *Retry {
-	r := &Retry{Max: 1}
+func retryPolicy(rp map[string]any) *chain.Retry {
+	r := &chain.Retry{Max: 1}
 	if n, ok := number(rp["max_attempts"]); ok && n >= 1 {
 		r.Max = int(n)
 	}
@@ -146,7 +150,7 @@ func retryPolicy(rp map[string]any) *Retry {
 // (llmretry.Do), so the step asks its model fallback_after times, then
 // the fallback. With fallback_after 0 (or not fewer than max_attempts)
 // contenox never asks it: neither does chainrun, and a warning says so.
-func (tc *taskChain) fallbackModel(step *Step, rp map[string]any, provider string, at Pos, prefix string) {
+func (tc *taskChain) fallbackModel(step *chain.Step, rp map[string]any, provider string, at yamlpos.Pos, prefix string) {
 	fb, _ := rp["fallback_model_id"].(string)
 	if fb == "" {
 		return
@@ -228,7 +232,7 @@ const (
 // {{toolservice:hooks}} (an earlier format's) the hooks' names; {{edge_count:a->b}} is counted when the
 // task runs. In a system instruction any other {{name}} or {{name:arg}} is
 // refused; in a Go template it is the template's.
-func (tc *taskChain) expandMacros(at Pos, prefix, text string, mode macroMode) string {
+func (tc *taskChain) expandMacros(at yamlpos.Pos, prefix, text string, mode macroMode) string {
 	var b strings.Builder
 	literal := func(s string) {
 		if mode == macroSystem {
@@ -343,8 +347,8 @@ func (tc *taskChain) expandMacro(macro string, mode macroMode) (string, bool) {
 		if !ok || from == "" || to == "" {
 			return "", false
 		}
-		v := EdgeCounterVar(from, to)
-		tc.c.Workflow.Counters[v] = Edge{From: from, To: to}
+		v := edgeCounterVar(from, to)
+		tc.c.Workflow.Counters[v] = chain.Edge{From: from, To: to}
 		if mode == macroGo {
 			return `{{index . "` + v + `"}}`, true
 		}
@@ -385,16 +389,8 @@ func (tc *taskChain) hookTools(hook string) []string {
 // now is the clock macros read; tests replace it.
 var now = time.Now
 
-// EdgeCounterVar is the variable {{edge_count:from->to}} reads: how many
+// edgeCounterVar is the variable {{edge_count:from->to}} reads: how many
 // times the run has gone from state from to state to.
-func EdgeCounterVar(from, to string) string {
+func edgeCounterVar(from, to string) string {
 	return "edge_count__" + taskVar(from) + "__" + taskVar(to)
-}
-
-func parseDuration(s string) (time.Duration, error) {
-	dur, err := time.ParseDuration(s)
-	if err == nil && dur <= 0 {
-		err = fmt.Errorf("not positive")
-	}
-	return dur, err
 }

@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"encoding/json"
@@ -7,60 +7,34 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
-)
-
-// A hook is a contenox tools-provider a task chain names: in a model
-// task's execute_config.tools (its tools are offered to the model) or in a
-// tools task (one of its tools is called directly). chainrun has four:
-// local_fs and local_shell are its built-in file and shell tools; mission
-// and oracle keep their record in the run's context (the engine's
-// taskchain_hooks.go says how).
-const (
-	HookLocalFS    = "local_fs"
-	HookLocalShell = "local_shell"
-	HookMission    = "mission"
-	HookOracle     = "oracle"
-	// HookEcho and HookPrint are contenox's test hooks, which a tools
-	// task calls (no model is offered them): echo answers its input (a
-	// conversation with "Echo: " and its last user message), print its
-	// message argument (a conversation with it as a system message).
-	HookEcho  = "echo"
-	HookPrint = "print"
-)
-
-// The tools of the mission and oracle hooks.
-const (
-	ToolMissionPlan   = "mission_plan"
-	ToolMissionReport = "mission_report"
-	ToolMissionFinish = "mission_finish"
-	ToolMissionAsk    = "mission_ask_attention"
-	ToolSubmitVerdict = "submit_verdict"
-	ToolVerdictState  = "verdict_state"
+	"github.com/chainrun/chainrun/pkg/spell"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // hookNames lists the hooks for messages.
-var hookNames = []string{HookLocalFS, HookLocalShell, HookMission, HookOracle}
+var hookNames = []string{chain.HookLocalFS, chain.HookLocalShell, chain.HookMission, chain.HookOracle}
 
 // hookModelTools are the tools each hook offers a model.
 var hookModelTools = map[string][]string{
-	HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
-	HookLocalShell: {"Bash"},
-	HookMission:    {ToolMissionPlan, ToolMissionReport, ToolMissionFinish, ToolMissionAsk},
-	HookOracle:     {ToolSubmitVerdict},
+	chain.HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
+	chain.HookLocalShell: {"Bash"},
+	chain.HookMission:    {chain.ToolMissionPlan, chain.ToolMissionReport, chain.ToolMissionFinish, chain.ToolMissionAsk},
+	chain.HookOracle:     {chain.ToolSubmitVerdict},
 }
 
 // hookCallable are the tools a tools task may call on each hook, by the
 // names contenox gives them; the value is the tool that runs.
 var hookCallable = map[string]map[string]string{
-	HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
+	chain.HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
 		"Read": "Read", "Write": "Write", "Edit": "Edit", "Glob": "Glob", "Grep": "Grep"},
-	HookLocalShell: {HookLocalShell: "Bash", "Bash": "Bash"},
-	HookMission: {ToolMissionPlan: ToolMissionPlan, ToolMissionReport: ToolMissionReport,
-		ToolMissionFinish: ToolMissionFinish, ToolMissionAsk: ToolMissionAsk},
-	HookOracle: {ToolSubmitVerdict: ToolSubmitVerdict, ToolVerdictState: ToolVerdictState},
-	HookEcho:   {HookEcho: HookEcho},
-	HookPrint:  {HookPrint: HookPrint},
+	chain.HookLocalShell: {chain.HookLocalShell: "Bash", "Bash": "Bash"},
+	chain.HookMission: {chain.ToolMissionPlan: chain.ToolMissionPlan, chain.ToolMissionReport: chain.ToolMissionReport,
+		chain.ToolMissionFinish: chain.ToolMissionFinish, chain.ToolMissionAsk: chain.ToolMissionAsk},
+	chain.HookOracle: {chain.ToolSubmitVerdict: chain.ToolSubmitVerdict, chain.ToolVerdictState: chain.ToolVerdictState},
+	chain.HookEcho:   {chain.HookEcho: chain.HookEcho},
+	chain.HookPrint:  {chain.HookPrint: chain.HookPrint},
 }
 
 // hookOf is the hook a tool belongs to, "" for none.
@@ -78,7 +52,7 @@ func hookOf(tool string) string {
 // exist only for a run bound to a mission or an ask, so * never holds
 // them), "!name" taking a hook out of *. A hook chainrun does not have is
 // refused by name.
-func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
+func (tc *taskChain) toolList(v any, at yamlpos.Pos, prefix string) []string {
 	list, ok := v.([]any)
 	if v != nil && !ok {
 		tc.d.Errorf(at, "%stools must be a list of hook names", prefix)
@@ -106,7 +80,7 @@ func (tc *taskChain) toolList(v any, at Pos, prefix string) []string {
 		}
 	}
 	if star {
-		hooks[HookLocalFS], hooks[HookLocalShell] = true, true
+		hooks[chain.HookLocalFS], hooks[chain.HookLocalShell] = true, true
 	}
 	for _, h := range except {
 		delete(hooks, h)
@@ -127,21 +101,21 @@ const hooksHave = "chainrun has local_fs (Read, Write, Edit, Glob, Grep), local_
 // defineHookTools adds the mission or oracle hook's tools to the chain as
 // chain-defined tools whose executors run the hook (the built-in file and
 // shell tools need none).
-func (tc *taskChain) defineHookTools(hook string, at Pos) {
+func (tc *taskChain) defineHookTools(hook string, at yamlpos.Pos) {
 	for _, name := range hookModelTools[hook] {
 		spec, ok := hookToolSpecs[name]
 		if !ok || tc.c.Tool(name) != nil {
 			continue
 		}
-		exec := &Step{Pos: at, FieldPos: map[string]Pos{"type": at}}
-		exec.Type, exec.Expr = string(KindTransform), "args"
-		exec.Handler = &Handler{Name: HandlerHook, Hook: hook, Tool: name}
-		tc.c.Tools = append(tc.c.Tools, &ToolDef{Name: name, Description: spec.description, InputSchema: spec.schema(), Executor: exec, Pos: at})
+		exec := &chain.Step{Pos: at, FieldPos: map[string]yamlpos.Pos{"type": at}}
+		exec.Type, exec.Expr = string(chain.KindTransform), "args"
+		exec.Handler = &chain.Handler{Name: chain.HandlerHook, Hook: hook, Tool: name}
+		tc.c.Tools = append(tc.c.Tools, &chain.ToolDef{Name: name, Description: spec.description, InputSchema: spec.schema(), Executor: exec, Pos: at})
 	}
 }
 
 // hookCall reads a tools task's tools: {name, tool_name, args}.
-func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
+func (tc *taskChain) hookCall(h *chain.Handler, v any, at yamlpos.Pos, prefix string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		tc.d.Errorf(at, "%sa tools task needs tools: {name, tool_name, args}, the hook and the tool it calls", prefix)
@@ -149,7 +123,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 	}
 	for _, k := range interp.SortedKeys(keySet(m)) {
 		if !slices.Contains([]string{"name", "tool_name", "args"}, k) {
-			tc.d.Errorf(at, "%stools: unknown field %q%s", prefix, k, didYouMean(k, []string{"name", "tool_name", "args"}))
+			tc.d.Errorf(at, "%stools: unknown field %q%s", prefix, k, spell.DidYouMean(k, []string{"name", "tool_name", "args"}))
 		}
 	}
 	h.Hook, _ = m["name"].(string)
@@ -177,7 +151,7 @@ func (tc *taskChain) hookCall(h *Handler, v any, at Pos, prefix string) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		tc.d.Errorf(at, "%stools.tool_name %q is not a tool of %s%s; its tools are %s", prefix, tool, h.Hook, didYouMean(tool, names), strings.Join(names, ", "))
+		tc.d.Errorf(at, "%stools.tool_name %q is not a tool of %s%s; its tools are %s", prefix, tool, h.Hook, spell.DidYouMean(tool, names), strings.Join(names, ", "))
 	}
 	if args, ok := m["args"].(map[string]any); ok {
 		h.Args = map[string]string{}
@@ -211,16 +185,6 @@ func onlyTool(callable map[string]string) string {
 	return name
 }
 
-// HookArgName is the name a built-in tool gives a tools task's argument:
-// contenox's path is the file tools' file_path; other names are as
-// written.
-func HookArgName(tool, arg string) string {
-	if arg == "path" && (tool == "Read" || tool == "Write" || tool == "Edit") {
-		return "file_path"
-	}
-	return arg
-}
-
 // inputDecides are the arguments of a built-in tool that decide what it
 // does to the machine: a tools task that leaves one open lets whoever
 // gives the run's input choose it.
@@ -232,13 +196,13 @@ var inputDecides = map[string]struct{ arg, what string }{
 
 // warnInputDecides warns when a tools task leaves the argument that
 // decides what its tool does to the run's input.
-func (tc *taskChain) warnInputDecides(h *Handler, at Pos, prefix string) {
+func (tc *taskChain) warnInputDecides(h *chain.Handler, at yamlpos.Pos, prefix string) {
 	d, ok := inputDecides[h.Tool]
 	if !ok {
 		return
 	}
 	for k := range h.Args {
-		if HookArgName(h.Tool, k) == d.arg {
+		if chain.HookArgName(h.Tool, k) == d.arg {
 			return
 		}
 	}
@@ -266,7 +230,7 @@ func object(required []string, props map[string]any) map[string]any {
 }
 
 var hookToolSpecs = map[string]hookToolSpec{
-	ToolMissionPlan: {
+	chain.ToolMissionPlan: {
 		description: "Replace the mission's plan with this complete snapshot: entries left out are removed. Give an entry's id back to keep it; leave id out for a new one (the answer gives it its id). Completed entries keep their text. Returns the stored plan and its revision.",
 		schema: func() map[string]any {
 			entry := object([]string{"content", "status", "priority"}, map[string]any{
@@ -281,7 +245,7 @@ var hookToolSpecs = map[string]hookToolSpec{
 			})
 		},
 	},
-	ToolMissionReport: {
+	chain.ToolMissionReport: {
 		description: "File a report on the mission: progress, a finding worth attention, a blocker you must not decide alone, or the result. Returns the report's id.",
 		schema: func() map[string]any {
 			return object([]string{"summary"}, map[string]any{
@@ -298,7 +262,7 @@ var hookToolSpecs = map[string]hookToolSpec{
 			})
 		},
 	},
-	ToolMissionFinish: {
+	chain.ToolMissionFinish: {
 		description: "End the mission, once: landed (it succeeded), derailed (it failed) or stuck (it cannot go on unattended). A mission that ended does not move again.",
 		schema: func() map[string]any {
 			return object([]string{"status"}, map[string]any{
@@ -307,7 +271,7 @@ var hookToolSpecs = map[string]hookToolSpec{
 			})
 		},
 	},
-	ToolMissionAsk: {
+	chain.ToolMissionAsk: {
 		description: "Ask for a decision you may not make alone. A run has no one to answer it: it is filed as a blocker report for whoever reads the run.",
 		schema: func() map[string]any {
 			return object([]string{"summary"}, map[string]any{
@@ -316,7 +280,7 @@ var hookToolSpecs = map[string]hookToolSpec{
 			})
 		},
 	},
-	ToolSubmitVerdict: {
+	chain.ToolSubmitVerdict: {
 		description: "Give the verdict on the ask that is this run's input. A permission ask (a gated tool call) takes approve, deny or wait; an attention ask (a question) takes answer or wait. Returns {accepted, outcome, message}: accepted false means nothing was recorded and message says what to correct.",
 		schema: func() map[string]any {
 			return object([]string{"verdict", "askId"}, map[string]any{

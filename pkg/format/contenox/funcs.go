@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"encoding/json"

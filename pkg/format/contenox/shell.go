@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"encoding/json"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"text/template/parse"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // contenox's local_shell hook took arguments and answered a record that
@@ -26,9 +28,9 @@ import (
 // differs: contenox gave a text input to the command's standard input
 // and answered {exit_code, stdout, stderr, success}; Bash's standard
 // input is empty and it answers the output's text.
-func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
+func (tc *taskChain) olderShellArgs(h *chain.Handler, at yamlpos.Pos, prefix string) {
 	a := h.Args
-	if h.Hook != HookLocalShell || a == nil {
+	if h.Hook != chain.HookLocalShell || a == nil {
 		return
 	}
 	words, hasWords := a["args"]
@@ -51,16 +53,16 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 	}
 	if !shell {
 		// contenox runs command as a program and args as its words
-		quoted := []string{ShellQuote(cmd)}
+		quoted := []string{interp.ShellQuote(cmd)}
 		for _, w := range list {
-			quoted = append(quoted, ShellQuote(w))
+			quoted = append(quoted, interp.ShellQuote(w))
 		}
 		cmd = strings.Join(quoted, " ")
 	} else if len(list) > 0 {
 		cmd += " " + strings.Join(list, " ")
 	}
 	if hasCwd && cwd != "" {
-		cmd = "cd " + ShellQuote(cwd) + " && " + cmd
+		cmd = "cd " + interp.ShellQuote(cwd) + " && " + cmd
 	}
 	for _, k := range []string{"args", "shell", "timeout", "cwd"} {
 		delete(a, k)
@@ -72,10 +74,10 @@ func (tc *taskChain) olderShellArgs(h *Handler, at Pos, prefix string) {
 			a["timeout_ms"] = strconv.FormatInt(d.Milliseconds(), 10)
 			note = ", timeout_ms " + a["timeout_ms"]
 		} else {
-			note = ", timeout " + quote(timeout) + " not a duration, which contenox ignores too"
+			note = ", timeout " + chain.Quote(timeout) + " not a duration, which contenox ignores too"
 		}
 	}
-	tc.d.Warnf(at, "%stools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, quote(cmd), note)
+	tc.d.Warnf(at, "%stools.args: args, shell, cwd and timeout are contenox's local_shell arguments: read as the command %s%s; its standard input is empty (contenox gave it a text input) and its output is the command's text (contenox answered {exit_code, stdout, stderr, success})", prefix, chain.Quote(cmd), note)
 }
 
 // argWords reads local_shell's args: a list the chain wrote (kept as
@@ -147,8 +149,8 @@ var shellRecordFields = []string{"ExitCode", "Stdout", "Stderr", "Success", "Err
 // output_template reads a field of contenox's local_shell record: Bash
 // answers the command's text, so the field is not there and the task
 // would fail when it runs.
-func (tc *taskChain) refuseShellRecord(h *Handler, at Pos, prefix string) {
-	if h.Hook != HookLocalShell || h.Output == nil {
+func (tc *taskChain) refuseShellRecord(h *chain.Handler, at yamlpos.Pos, prefix string) {
+	if h.Hook != chain.HookLocalShell || h.Output == nil {
 		return
 	}
 	for _, f := range templateFields(h.Output.Tree.Root) {
@@ -207,7 +209,7 @@ func templateFields(n parse.Node) []string {
 // the answers the model may give, each mapped to the result it gives,
 // true or false. contenox requires them: an answer outside them fails the
 // task.
-func (tc *taskChain) validConditions(v any, at Pos, prefix string) map[string]bool {
+func (tc *taskChain) validConditions(v any, at yamlpos.Pos, prefix string) map[string]bool {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
 		tc.d.Errorf(at, "%sa prompt_to_condition task needs valid_conditions: {ANSWER: true or false, ...}, the answers the model may give and the result of each", prefix)

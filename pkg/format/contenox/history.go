@@ -1,14 +1,13 @@
-package chain
+package contenox
 
 import (
-	"errors"
-	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // Files written for earlier versions of contenox's task-chain format use
@@ -23,12 +22,12 @@ var olderExecuteConfig = map[string]string{"hooks": "tools", "hook_policies": "t
 
 // olderHandlers are task handlers' older names: hook is tools (its call
 // written under hook: instead of tools:).
-var olderHandlers = map[string]string{"hook": HandlerTools}
+var olderHandlers = map[string]string{"hook": chain.HandlerTools}
 
 // renameOlder reads the older names of a task's execute_config and
 // handler as the newer ones, warning at each. A task that writes both
 // names of one field is refused: which one holds would be a guess.
-func (tc *taskChain) renameOlder(k *taskKeys, at func(string) Pos, prefix string) {
+func (tc *taskChain) renameOlder(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	ec := k.ExecuteConfig
 	for _, old := range interp.SortedKeys(keySet(ec)) {
 		newer, ok := olderExecuteConfig[old]
@@ -46,7 +45,7 @@ func (tc *taskChain) renameOlder(k *taskKeys, at func(string) Pos, prefix string
 	if newer, ok := olderHandlers[k.Handler]; ok {
 		if k.Hook == nil {
 			tc.d.SoftErrorf(at("handler"), "%sa hook task (handler hook, the older name of %s) needs hook: {name, tool_name, args}, the hook and the tool it calls", prefix, newer)
-			k.Handler = HandlerNoop
+			k.Handler = chain.HandlerNoop
 			return
 		}
 		if k.Tools != nil {
@@ -68,7 +67,7 @@ var refusedFeatures = map[string]string{
 }
 
 // refuseFeatures refuses the execute_config fields of refusedFeatures.
-func (tc *taskChain) refuseFeatures(ec map[string]any, at Pos, prefix string) {
+func (tc *taskChain) refuseFeatures(ec map[string]any, at yamlpos.Pos, prefix string) {
 	for _, key := range interp.SortedKeys(keySet(ec)) {
 		if why, ok := refusedFeatures[key]; ok {
 			tc.d.Errorf(at, "%s%s is not supported: %s", prefix, key, why)
@@ -113,10 +112,10 @@ func hookWhy(name string) string {
 
 // olderHooks are hooks' older names: local_exec is local_shell (contenox
 // from 2026-02-14 until it was renamed the next day).
-var olderHooks = map[string]string{"local_exec": HookLocalShell}
+var olderHooks = map[string]string{"local_exec": chain.HookLocalShell}
 
 // renameHook reads a hook's older name as the newer, warning.
-func (tc *taskChain) renameHook(name string, at Pos, prefix string) string {
+func (tc *taskChain) renameHook(name string, at yamlpos.Pos, prefix string) string {
 	newer, ok := olderHooks[name]
 	if !ok {
 		return name
@@ -131,7 +130,7 @@ var olderMacros = map[string]string{"hookservice": "toolservice"}
 
 // renameMacro reads a macro's older name as the newer, warning once per
 // use.
-func (tc *taskChain) renameMacro(at Pos, prefix, macro string) string {
+func (tc *taskChain) renameMacro(at yamlpos.Pos, prefix, macro string) string {
 	name, rest, _ := strings.Cut(macro, ":")
 	newer, ok := olderMacros[name]
 	if !ok {
@@ -145,7 +144,7 @@ func (tc *taskChain) renameMacro(at Pos, prefix, macro string) string {
 // as a range, with a warning: > and gt (greater than the number when
 // holds), < and lt (less than it), in_range ("min-max" or "min,max",
 // both ends in). A when that is not a number is refused at the branch.
-func (tc *taskChain) olderOperator(b *Branch, prefix string) {
+func (tc *taskChain) olderOperator(b *chain.Branch, prefix string) {
 	op := b.Operator
 	var lo, hi string
 	switch op {
@@ -177,58 +176,24 @@ func (tc *taskChain) olderOperator(b *Branch, prefix string) {
 	default:
 		return
 	}
-	b.Operator, b.When, b.firstNumber = OpRange, lo+","+hi, true
+	b.Operator, b.When, b.ByFirstNumber = chain.OpRange, lo+","+hi, true
 	tc.d.Warnf(b.Pos, "%soperator %q is of an earlier contenox format: read as range %q, of the result's first number as contenox read it (a result holding none takes no such branch, where contenox failed the run)", prefix, op, b.When)
-}
-
-// rangeNumber is the number a range branch compares: the result, a
-// number alone; on a range read from an earlier contenox operator (>,
-// gt, <, lt, in_range) a result that is not one alone is read as contenox
-// read it, by its first number.
-func (b *Branch) rangeNumber(result string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(result), 64)
-	if err != nil && b.firstNumber {
-		return ContenoxNumber(result)
-	}
-	return f, err
-}
-
-// numberIn finds the first number in a text.
-var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
-
-// ContenoxNumber reads a text as a number as contenox's parseNumber does
-// (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces
-// dropped, the text itself, or else the first number it holds ("7 out
-// of 10" is 7, the range "5-7" is 5).
-func ContenoxNumber(text string) (float64, error) {
-	s := strings.NewReplacer(`"`, "", "'", "", " ", "").Replace(strings.TrimSpace(text))
-	if s == "" {
-		return 0, errors.New("the answer is empty")
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f, nil
-	}
-	m := numberIn.FindString(s)
-	if m == "" {
-		return 0, fmt.Errorf("%q holds no number", interp.ClipText(text, 80))
-	}
-	return strconv.ParseFloat(m, 64)
 }
 
 // referenceResults are the results reference 003 lists for a handler
 // that contenox's engine, and chainrun, give under other words.
 var referenceResults = map[string]map[string]string{
-	HandlerChat:    {"stop": "executed", "length": "executed"},
-	HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
+	chain.HandlerChat:    {"stop": "executed", "length": "executed"},
+	chain.HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
 }
 
 // warnReferenceResults warns at an equals branch whose when is a result
 // reference 003 names but the handler never gives: the branch is never
 // taken, and a run would silently go elsewhere.
-func (tc *taskChain) warnReferenceResults(s *State, handler, prefix string) {
+func (tc *taskChain) warnReferenceResults(s *chain.State, handler, prefix string) {
 	words := referenceResults[handler]
 	for _, b := range s.Branches {
-		if instead, ok := words[strings.TrimSpace(b.When)]; ok && b.Operator == OpEquals {
+		if instead, ok := words[strings.TrimSpace(b.When)]; ok && b.Operator == chain.OpEquals {
 			tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task: reference 003 names it, the engine gives %s; this branch is not taken", prefix, b.When, handler, instead)
 		}
 	}

@@ -1,10 +1,12 @@
-package chain
+package contenox
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -18,7 +20,7 @@ type taskChainFile struct {
 	Description string `yaml:"description" doc:"What the chain does."`
 	Debug       bool   `yaml:"debug" doc:"contenox's debug switch (no effect: chainrun's --verbose shows every step)."`
 	TokenLimit  int    `yaml:"token_limit" doc:"contenox's context window cap (not applied; a budget caps tokens)."`
-	// RoutingStrategy is an earlier format's (taskchain_older.go).
+	// RoutingStrategy is an earlier format's (older.go).
 	RoutingStrategy string `yaml:"routing_strategy" doc:"How an earlier contenox chose among the backends serving a model (not applied)."`
 	Tasks           any    `yaml:"tasks" doc:"The tasks, in order; the first is where a run begins."`
 }
@@ -41,7 +43,7 @@ type taskKeys struct {
 	OutputTemplate    string         `yaml:"output_template" doc:"A tools task's Go template over the tool's answer: its output and the result branches match."`
 	Hook              any            `yaml:"hook" doc:"The older name of tools, for handler hook (the older name of tools)."`
 	// ValidConditions and Compose are an earlier format's, refused
-	// (taskchain_older.go).
+	// (older.go).
 	ValidConditions any `yaml:"valid_conditions" doc:"An earlier format's condition_key answers (refused: chainrun has no such handler)."`
 	Compose         any `yaml:"compose" doc:"An earlier format's merge of with_var into the task's output (refused)."`
 }
@@ -53,7 +55,7 @@ func isTaskChain(root *yaml.Node) bool {
 }
 
 // decodeTaskChain reads a task chain into one workflow chain.
-func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*Chain {
+func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*chain.Chain {
 	var file taskChainFile
 	yamlpos.CheckKeys(d, root, "", yamlpos.KeysOf[taskChainFile]())
 	for _, k := range []string{"$schema", "id", "description", "debug", "token_limit"} {
@@ -61,8 +63,9 @@ func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 			decodeTaskField(d, root, k, &file)
 		}
 	}
-	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}, Counters: map[string]Edge{}}
-	c := &Chain{Name: file.ID, Pos: yamlpos.Of(root), Description: file.Description, Workflow: w}
+	w := chain.NewWorkflow()
+	w.Counters = map[string]chain.Edge{}
+	c := &chain.Chain{Name: file.ID, Pos: yamlpos.Of(root), Description: file.Description, Workflow: w}
 	if v := yamlpos.ValueOf(root, "id"); v != nil {
 		c.Pos = yamlpos.Of(v)
 	} else {
@@ -102,14 +105,9 @@ func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 		if s == nil {
 			continue
 		}
-		if _, dup := w.byName[s.Name]; dup {
-			// a goto could not tell them apart: reported above, and
-			// the repeated task still checked, so its own errors are too
-			w.States = append(w.States, s)
-			continue
-		}
-		w.States = append(w.States, s)
-		w.byName[s.Name] = s
+		// a repeated id is reported above; the repeated task is still
+		// checked, so its own errors are too
+		w.AddState(s)
 	}
 	if len(w.States) > 0 {
 		w.InitialState = w.States[0].Name
@@ -120,16 +118,16 @@ func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 	}
 	// contenox bounds a chain's loops with edge budgets, not a depth: each
 	// round of a budgeted loop is two moves
-	w.MaxChainDepth = DefaultMaxChainDepth + 2*tc.budgets
+	w.MaxChainDepth = chain.DefaultMaxChainDepth + 2*tc.budgets
 	input := map[string]any{"type": "string", "description": "The message the chain answers."}
-	w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{InputVar: input}}
+	w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{chain.InputVar: input}}
 	if tc.readsInput {
-		w.InputSchema["required"] = []any{InputVar}
+		w.InputSchema["required"] = []any{chain.InputVar}
 	} else {
 		input["default"] = ""
 	}
-	w.inputOrder = []string{InputVar}
-	return []*Chain{c}
+	w.SetInputOrder(chain.InputVar)
+	return []*chain.Chain{c}
 }
 
 // decodeTaskField decodes one top-level key into its field of file.
@@ -150,7 +148,7 @@ func decodeTaskField(d *yamlpos.Diags, root *yaml.Node, key string, file *taskCh
 // taskChain is the state of reading one task chain.
 type taskChain struct {
 	d *yamlpos.Diags
-	c *Chain
+	c *chain.Chain
 	// ids are the chain's task ids, for input_var.
 	ids map[string]bool
 	// readsInput is set when a model or raise_error task reads the
@@ -165,9 +163,9 @@ type taskChain struct {
 	budgets int
 	// unscoped are the execute_tool_calls tasks that write no tools, and
 	// hidden the tools each one's hide_tools takes out (see executeScopes).
-	unscoped map[*Step][]string
+	unscoped map[*chain.Step][]string
 	// lints are the checks of each task that need every task known
-	// (taskchain_lint.go).
+	// (lint.go).
 	lints []func()
 }
 
@@ -185,13 +183,13 @@ func taskVar(id string) string {
 
 // task reads one task into its state: the handler becomes the state's
 // task step, transition its branches.
-func (tc *taskChain) task(n *yaml.Node, i int) *State {
+func (tc *taskChain) task(n *yaml.Node, i int) *chain.State {
 	d := tc.d
 	var k taskKeys
 	idNode := yamlpos.ValueOf(n, "id")
 	name := fmt.Sprintf("task %d", i+1)
 	if idNode != nil {
-		name = "task " + quote(idNode.Value)
+		name = "task " + chain.Quote(idNode.Value)
 	}
 	prefix := name + ": "
 	tc.renameKeys(n, olderTaskKeys, prefix)
@@ -206,14 +204,15 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 		d.Errorf(yamlpos.Of(n), "%sid is required", prefix)
 		return nil
 	}
-	if k.ID == End {
-		d.Errorf(yamlpos.Of(idNode), "%sid %q is where a branch ends the chain: give the task another id", prefix, End)
+	if k.ID == chain.End {
+		d.Errorf(yamlpos.Of(idNode), "%sid %q is where a branch ends the chain: give the task another id", prefix, chain.End)
 	}
-	s := &State{Name: k.ID, Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}, Goal: k.Description}
-	step := &Step{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}}
-	step.ID, step.owner, step.role = k.ID, "state", "task"
+	s := &chain.State{Name: k.ID, Pos: yamlpos.Of(n), FieldPos: map[string]yamlpos.Pos{}, Goal: k.Description}
+	step := &chain.Step{Pos: yamlpos.Of(n), FieldPos: map[string]yamlpos.Pos{}}
+	step.ID = k.ID
+	step.Place("state", "task")
 	step.OutputVar = taskVar(k.ID)
-	at := func(key string) Pos {
+	at := func(key string) yamlpos.Pos {
 		if kn := yamlpos.KeyNode(n, key); kn != nil {
 			return yamlpos.Of(kn)
 		}
@@ -233,10 +232,10 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 	tc.lintTask(s, &k, at, prefix)
 	tc.olderToolsResult(s, &k, prefix)
 	tc.warnConditionAnswers(s, step.Handler, prefix)
-	if h := step.Handler; h != nil && h.Name == HandlerRoute {
+	if h := step.Handler; h != nil && h.Name == chain.HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
-			if b.Operator == OpEquals && strings.TrimSpace(b.When) != "" && !slices.Contains(h.Routes, b.When) {
+			if b.Operator == chain.OpEquals && strings.TrimSpace(b.When) != "" && !slices.Contains(h.Routes, b.When) {
 				h.Routes = append(h.Routes, b.When)
 			}
 		}
@@ -248,17 +247,17 @@ func (tc *taskChain) task(n *yaml.Node, i int) *State {
 }
 
 // handler fills the task step from the task's handler.
-func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefix string) {
+func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	d := tc.d
-	h := &Handler{Name: k.Handler, Input: tc.inputVar(k, at("input_var"), prefix), MaxInputBytes: k.InputMaxBytes}
+	h := &chain.Handler{Name: k.Handler, Input: tc.inputVar(k, at("input_var"), prefix), MaxInputBytes: k.InputMaxBytes}
 	step.Handler = h
 	h.Prompt = tc.goTemplate(at("prompt_template"), prefix, "prompt_template", tc.expandMacros(at("prompt_template"), prefix, k.PromptTemplate, macroGo))
 	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
-	step.Type = string(KindNoop)
+	step.Type = string(chain.KindNoop)
 	switch k.Handler {
-	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition:
-		step.Type = string(KindAgent)
-		if k.Handler == HandlerPromptCondition {
+	case chain.HandlerChat, chain.HandlerRoute, chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
+		step.Type = string(chain.KindAgent)
+		if k.Handler == chain.HandlerPromptCondition {
 			h.Conditions = tc.validConditions(k.ValidConditions, at("valid_conditions"), prefix)
 		}
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
@@ -274,31 +273,31 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 			step.Prompt = "(" + inputWords(h.Input) + ")"
 		}
 		step.FieldPos["prompt"] = at("prompt_template")
-		if h.Input == "" && tc.first || h.Input == InputVar || strings.Contains(k.PromptTemplate, ".input") {
+		if h.Input == "" && tc.first || h.Input == chain.InputVar || strings.Contains(k.PromptTemplate, ".input") {
 			tc.readsInput = true
 		}
-	case HandlerExecute:
+	case chain.HandlerExecute:
 		step.Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
 		if _, scoped := k.ExecuteConfig["tools"]; !scoped {
 			if tc.unscoped == nil {
-				tc.unscoped = map[*Step][]string{}
+				tc.unscoped = map[*chain.Step][]string{}
 			}
 			tc.unscoped[step] = varList(k.ExecuteConfig["hide_tools"])
 		}
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
-	case HandlerTools:
+	case chain.HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
 		// its own call is held to its tools_policies, as a model's is
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 		tc.refuseShellRecord(h, at("output_template"), prefix)
-	case HandlerNoop, HandlerOpenAIResponse:
-	case HandlerParseCommand, HandlerParseKeyValue:
-		if h.Input == "" && tc.first || h.Input == InputVar {
+	case chain.HandlerNoop, chain.HandlerOpenAIResponse:
+	case chain.HandlerParseCommand, chain.HandlerParseKeyValue:
+		if h.Input == "" && tc.first || h.Input == chain.InputVar {
 			tc.readsInput = true
 		}
-	case HandlerRaise:
-		if h.Input == "" && tc.first || h.Input == InputVar {
+	case chain.HandlerRaise:
+		if h.Input == "" && tc.first || h.Input == chain.InputVar {
 			tc.readsInput = true
 		}
 	case "":
@@ -306,21 +305,21 @@ func (tc *taskChain) handler(step *Step, k *taskKeys, at func(string) Pos, prefi
 		// reported with it
 		tc.d.SoftErrorf(at("id"), "%shandler is required (%s)", prefix, strings.Join(taskHandlers, ", "))
 	default:
-		d.SoftErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, didYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
+		d.SoftErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, spell.DidYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
 	}
 	step.FieldPos["type"] = at("handler")
-	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
+	if k.Handler != chain.HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
 		d.Errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
-	if step.Type != string(KindAgent) && k.SystemInstruction != "" {
+	if step.Type != string(chain.KindAgent) && k.SystemInstruction != "" {
 		d.Warnf(at("system_instruction"), "%ssystem_instruction is not applied: a %s task asks no model", prefix, k.Handler)
 	}
 }
 
 // common maps the fields every handler shares: retries and timeout.
-func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix string) {
+func (tc *taskChain) common(step *chain.Step, k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	if k.RetryOnFailure > 0 {
-		step.Retry = &Retry{Max: k.RetryOnFailure + 1}
+		step.Retry = &chain.Retry{Max: k.RetryOnFailure + 1}
 		step.FieldPos["retry"] = at("retry_on_failure")
 	}
 	if k.Timeout != "" {
@@ -344,7 +343,7 @@ func (tc *taskChain) common(step *Step, k *taskKeys, at func(string) Pos, prefix
 func (tc *taskChain) executeScopes() {
 	var all []string
 	for _, s := range tc.c.Steps {
-		if s.Kind == KindAgent || s.Type == string(KindAgent) {
+		if s.Kind == chain.KindAgent || s.Type == string(chain.KindAgent) {
 			for _, t := range s.Tools {
 				if !slices.Contains(all, t) {
 					all = append(all, t)

@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"regexp"
@@ -7,7 +7,10 @@ import (
 	"text/template"
 	"text/template/parse"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
+	"github.com/chainrun/chainrun/pkg/spell"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // The newest contenox refuses, when a chain loads, what can never work as
@@ -19,7 +22,7 @@ import (
 // what will happen: never refusing what the peer's format accepted.
 
 // lintTask keeps one task's checks for when every task is known.
-func (tc *taskChain) lintTask(s *State, k *taskKeys, at func(string) Pos, prefix string) {
+func (tc *taskChain) lintTask(s *chain.State, k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	tc.lints = append(tc.lints, func() {
 		h := s.Task.Handler
 		if h == nil {
@@ -38,7 +41,7 @@ func (tc *taskChain) lintTask(s *State, k *taskKeys, at func(string) Pos, prefix
 				tc.lintFields(at(f.field), prefix+f.field, f.t)
 			}
 		}
-		if h.Name == HandlerExecute && k.PromptTemplate != "" {
+		if h.Name == chain.HandlerExecute && k.PromptTemplate != "" {
 			tc.d.Warnf(at("prompt_template"), "%sprompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)", prefix)
 		}
 	})
@@ -46,17 +49,17 @@ func (tc *taskChain) lintTask(s *State, k *taskKeys, at func(string) Pos, prefix
 
 // closedResults are the results a handler gives, when they are a fixed
 // set; a failed task of any handler gives "failed".
-func closedResults(h *Handler, k *taskKeys) []string {
+func closedResults(h *chain.Handler, k *taskKeys) []string {
 	switch h.Name {
-	case HandlerChat:
-		return []string{ResultToolCall, ResultExecuted}
-	case HandlerExecute:
-		return []string{ResultToolsExecuted, ResultNoCallsFound, ResultNoop}
-	case HandlerNoop:
-		return []string{ResultNoop}
-	case HandlerTools:
+	case chain.HandlerChat:
+		return []string{chain.ResultToolCall, chain.ResultExecuted}
+	case chain.HandlerExecute:
+		return []string{chain.ResultToolsExecuted, chain.ResultNoCallsFound, chain.ResultNoop}
+	case chain.HandlerNoop:
+		return []string{chain.ResultNoop}
+	case chain.HandlerTools:
 		if k.OutputTemplate == "" {
-			return []string{ResultToolsExecuted}
+			return []string{chain.ResultToolsExecuted}
 		}
 	}
 	return nil
@@ -65,14 +68,14 @@ func closedResults(h *Handler, k *taskKeys) []string {
 // lintResults warns at an equals branch on a result the task's handler
 // never gives (reference 003's own words are warned of by
 // warnReferenceResults).
-func (tc *taskChain) lintResults(s *State, h *Handler, k *taskKeys, prefix string) {
+func (tc *taskChain) lintResults(s *chain.State, h *chain.Handler, k *taskKeys, prefix string) {
 	results := closedResults(h, k)
 	if results == nil {
 		return
 	}
 	for _, b := range s.Branches {
 		when := strings.TrimSpace(b.When)
-		if b.Operator != OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults[h.Name][when] != "" {
+		if b.Operator != chain.OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults[h.Name][when] != "" {
 			continue
 		}
 		tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task (it gives %s, or failed): this branch is not taken", prefix, b.When, h.Name, strings.Join(results, ", "))
@@ -87,12 +90,12 @@ var (
 // lintMacros warns of an {{edge_count:a->b}} whose a or b is no task (it
 // reads 0; a move into end is never read, as the run ends) and of a
 // {{var:}} that names no variable.
-func (tc *taskChain) lintMacros(at Pos, prefix, text string) {
+func (tc *taskChain) lintMacros(at yamlpos.Pos, prefix, text string) {
 	for _, m := range edgeMacro.FindAllStringSubmatch(text, -1) {
 		from, to, _ := strings.Cut(m[1], "->")
 		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 		switch {
-		case to == End:
+		case to == chain.End:
 			tc.d.Warnf(at, "%s%s counts a move into end, which no task reads (the run has ended): it reads 0", prefix, m[0])
 		case !tc.ids[from] || !tc.ids[to]:
 			ghost := from
@@ -109,7 +112,7 @@ func (tc *taskChain) lintMacros(at Pos, prefix, text string) {
 
 // lintFields warns of a template's {{.NAME}} that no task, compose,
 // input or engine variable sets: it renders "<no value>".
-func (tc *taskChain) lintFields(at Pos, field string, t *template.Template) {
+func (tc *taskChain) lintFields(at yamlpos.Pos, field string, t *template.Template) {
 	known := tc.templateNames()
 	seen := map[string]bool{}
 	walkFields(t.Root, func(name string) {
@@ -117,13 +120,13 @@ func (tc *taskChain) lintFields(at Pos, field string, t *template.Template) {
 			return
 		}
 		seen[name] = true
-		tc.d.Warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, didYouMean(name, interp.SortedKeys(known)))
+		tc.d.Warnf(at, "%s reads {{.%s}}, which no task, compose or the engine sets: it renders \"<no value>\"%s", field, name, spell.DidYouMean(name, interp.SortedKeys(known)))
 	})
 }
 
 // templateNames are the variables a task chain's templates can read.
 func (tc *taskChain) templateNames() map[string]bool {
-	known := map[string]bool{InputVar: true, "previous_output": true, "last_error": true}
+	known := map[string]bool{chain.InputVar: true, "previous_output": true, "last_error": true}
 	for id := range tc.ids {
 		for _, v := range []string{id, taskVar(id)} {
 			known[v], known[v+"_error"] = true, true

@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import "testing"
 
@@ -28,6 +28,6 @@ func TestATaskChainsUnknownHandlerHidesNoOtherError(t *testing.T) {
 			[]string{`c.yaml:3:8: task id "a" is given twice (lines 2 and 3)`, `a route task needs equals branches`, `goto "nowhere" is not a state`, `unknown field "colour"`}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, nil) })
+		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want) })
 	}
 }

@@ -1,8 +1,9 @@
-package chain
+package contenox
 
 import (
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -43,13 +44,13 @@ func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix st
 // olderRenamed are handlers of earlier formats that are a handler of
 // chainrun's under another name, and what differs, for the warning.
 var olderRenamed = map[string]struct{ newer, differs string }{
-	"raw_string":       {HandlerPromptString, oneMessage},
-	"parse_number":     {HandlerPromptInt, oneMessage},
-	"parse_score":      {HandlerPromptFloat, oneMessage},
-	"parse_range":      {HandlerPromptRange, oneMessage},
-	"condition_key":    {HandlerPromptCondition, oneMessage},
-	"parse_transition": {HandlerParseCommand, "the same"},
-	"model_execution":  {HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
+	"raw_string":       {chain.HandlerPromptString, oneMessage},
+	"parse_number":     {chain.HandlerPromptInt, oneMessage},
+	"parse_score":      {chain.HandlerPromptFloat, oneMessage},
+	"parse_range":      {chain.HandlerPromptRange, oneMessage},
+	"condition_key":    {chain.HandlerPromptCondition, oneMessage},
+	"parse_transition": {chain.HandlerParseCommand, "the same"},
+	"model_execution":  {chain.HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
 }
 
 // oneMessage is what differs in the handlers of August 2025 that asked
@@ -67,7 +68,7 @@ var olderRefused = map[string]string{
 // olderHandler reads a handler of an earlier format: a renamed one as
 // the newer with a warning, one chainrun lacks refused (the task is then
 // checked as a noop, so the file's other errors are found too).
-func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix string) {
+func (tc *taskChain) olderHandler(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	if r, ok := olderRenamed[k.Handler]; ok {
 		tc.d.Warnf(at("handler"), "%shandler %s is the older name of %s: read as %s (%s)", prefix, k.Handler, r.newer, r.newer, r.differs)
 		k.Handler = r.newer
@@ -75,7 +76,7 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix strin
 	}
 	if why, ok := olderRefused[k.Handler]; ok {
 		tc.d.SoftErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
-		k.Handler = HandlerNoop
+		k.Handler = chain.HandlerNoop
 	}
 }
 
@@ -83,8 +84,8 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) Pos, prefix strin
 // on a task of another handler than prompt_to_condition, which contenox
 // ignored, is said not to be applied; a task's compose, which merged
 // with_var into the output, is refused.
-func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) Pos, prefix string) {
-	if k.ValidConditions != nil && k.Handler != HandlerPromptCondition {
+func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
+	if k.ValidConditions != nil && k.Handler != chain.HandlerPromptCondition {
 		tc.d.Warnf(at("valid_conditions"), "%svalid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task", prefix)
 	}
 	if k.Compose != nil {
@@ -160,14 +161,14 @@ const olderToolsOK = "ok"
 // (handler hook or tools) without output_template as the branch on
 // tools_executed it meant, with a warning: the engine gives
 // tools_executed, and the branch would never be taken.
-func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
-	if k.Handler != HandlerTools || k.OutputTemplate != "" {
+func (tc *taskChain) olderToolsResult(s *chain.State, k *taskKeys, prefix string) {
+	if k.Handler != chain.HandlerTools || k.OutputTemplate != "" {
 		return
 	}
 	for _, b := range s.Branches {
-		if (b.Operator == OpEquals || b.Operator == OpNotEquals) && strings.TrimSpace(b.When) == olderToolsOK {
-			tc.d.Warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, ResultToolsExecuted, ResultToolsExecuted)
-			b.When = ResultToolsExecuted
+		if (b.Operator == chain.OpEquals || b.Operator == chain.OpNotEquals) && strings.TrimSpace(b.When) == olderToolsOK {
+			tc.d.Warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, chain.ResultToolsExecuted, chain.ResultToolsExecuted)
+			b.When = chain.ResultToolsExecuted
 		}
 	}
 }
@@ -176,13 +177,13 @@ func (tc *taskChain) olderToolsResult(s *State, k *taskKeys, prefix string) {
 // that compares text and matches neither true nor false, the only
 // results the task gives (an equals branch on one of valid_conditions'
 // answers, yes say): it is never taken, in contenox as in chainrun.
-func (tc *taskChain) warnConditionAnswers(s *State, h *Handler, prefix string) {
-	if h == nil || h.Name != HandlerPromptCondition {
+func (tc *taskChain) warnConditionAnswers(s *chain.State, h *chain.Handler, prefix string) {
+	if h == nil || h.Name != chain.HandlerPromptCondition {
 		return
 	}
 	for _, b := range s.Branches {
 		switch b.Operator {
-		case OpEquals, OpNotEquals, OpContains, OpNotContains, OpStartsWith, OpEndsWith:
+		case chain.OpEquals, chain.OpNotEquals, chain.OpContains, chain.OpNotContains, chain.OpStartsWith, chain.OpEndsWith:
 			if !b.Matches("true") && !b.Matches("false") {
 				tc.d.Warnf(b.Pos, "%s%s %q: a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken", prefix, b.Operator, b.When)
 			}

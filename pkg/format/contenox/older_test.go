@@ -1,8 +1,10 @@
-package chain
+package contenox
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestTaskChainEarliestNames: the handlers and keys of contenox's first
@@ -16,48 +18,48 @@ func TestTaskChainEarliestNames(t *testing.T) {
 	tests := []struct {
 		name, src string
 		warns     []string
-		check     func(*Chain) bool
+		check     func(*chain.Chain) bool
 	}{{
 		name:  "raw_string is prompt_to_string",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"raw_string","system_instruction":"be brief","prompt_template":"Q: {{.input}}"}]}`,
 		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (it put the system_instruction before the input in one message"},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			s := c.Workflow.State("a").Task
-			return s.Handler.Name == HandlerPromptString && strings.HasPrefix(s.System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
+			return s.Handler.Name == chain.HandlerPromptString && strings.HasPrefix(s.System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
 		},
 	}, {
 		name:  "parse_number is prompt_to_int, its > a range",
 		src:   "id: x\ntasks:\n  - id: a\n    handler: parse_number\n    transition:\n      branches:\n        - {operator: gt, when: '5', goto: end}\n",
 		warns: []string{"4:5: warning: task \"a\": handler parse_number is the older name of prompt_to_int", `operator "gt" is of an earlier contenox format`},
-		check: func(c *Chain) bool { return c.Workflow.State("a").Task.Handler.Name == HandlerPromptInt },
+		check: func(c *chain.Chain) bool { return c.Workflow.State("a").Task.Handler.Name == chain.HandlerPromptInt },
 	}, {
 		name:  "model_execution is chat_completion",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"model_execution","transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"}]}}]}`,
 		warns: []string{"handler model_execution is the older name of chat_completion", "model_execution failed on a text input"},
-		check: func(c *Chain) bool { return c.Workflow.State("a").Task.Handler.Name == HandlerChat },
+		check: func(c *chain.Chain) bool { return c.Workflow.State("a").Task.Handler.Name == chain.HandlerChat },
 	}, {
 		name:  "type is handler, a hook's type its name",
 		src:   `{"id":"x","tasks":[{"id":"a","type":"hook","hook":{"type":"local_fs","tool_name":"read_file","args":{"path":"a.txt"}}}]}`,
 		warns: []string{`task "a": type is the older name of handler: read as handler`, `task "a": hook: type is the older name of name: read as name`},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			h := c.Workflow.State("a").Task.Handler
-			return h.Name == HandlerTools && h.Hook == HookLocalFS && h.Tool == "Read"
+			return h.Name == chain.HandlerTools && h.Hook == chain.HookLocalFS && h.Tool == "Read"
 		},
 	}, {
 		name:  "alerts are not applied, and said",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"on_failure_alert":"down","branches":[{"operator":"default","goto":"b","alert_on_match":"went on"}]}},{"id":"b","handler":"noop"}]}`,
 		warns: []string{"transition: on_failure_alert is not applied: contenox sent it to its alert service when the task failed", "branch: alert_on_match is not applied"},
-		check: func(c *Chain) bool { return c.Workflow.State("a").Branches[0].Goto == "b" },
+		check: func(c *chain.Chain) bool { return c.Workflow.State("a").Branches[0].Goto == "b" },
 	}, {
 		name:  "routing_strategy is not applied, and said",
 		src:   `{"id":"x","routing_strategy":"low-latency","tasks":[{"id":"a","handler":"noop"}]}`,
 		warns: []string{"1:30: warning: routing_strategy is not applied: it chose among the backends serving a model in contenox"},
-		check: func(c *Chain) bool { return true },
+		check: func(c *chain.Chain) bool { return true },
 	}, {
 		name:  "local_exec is local_shell, in a model task's tools and a hook call",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_exec"]}},{"id":"b","handler":"hook","hook":{"name":"local_exec","args":{"command":"date"}}}]}`,
 		warns: []string{"execute_config: hook local_exec is the older name of local_shell: read as local_shell", `task "b": hook local_exec is the older name of local_shell`},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			h := c.Workflow.State("b").Task.Handler
 			return c.Workflow.State("a").Task.Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
@@ -73,12 +75,12 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{"handler parse_score is the older name of prompt_to_float", "handler parse_range is the older name of prompt_to_range",
 			"handler condition_key is the older name of prompt_to_condition", "handler parse_transition is the older name of parse_command",
 			`task "d": valid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task`},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			w := c.Workflow
 			cond := w.State("c").Task.Handler.Conditions
-			return w.State("a").Task.Handler.Name == HandlerPromptFloat && w.State("b").Task.Handler.Name == HandlerPromptRange &&
-				w.State("c").Task.Handler.Name == HandlerPromptCondition && cond["yes"] && !cond["no"] && len(cond) == 2 &&
-				w.State("d").Task.Handler.Name == HandlerParseCommand && w.State("d").Task.Type == string(KindNoop)
+			return w.State("a").Task.Handler.Name == chain.HandlerPromptFloat && w.State("b").Task.Handler.Name == chain.HandlerPromptRange &&
+				w.State("c").Task.Handler.Name == chain.HandlerPromptCondition && cond["yes"] && !cond["no"] && len(cond) == 2 &&
+				w.State("d").Task.Handler.Name == chain.HandlerParseCommand && w.State("d").Task.Type == string(chain.KindNoop)
 		},
 	}, {
 		// contenox/runtime@abb55f22 taskengine/taskexec.go hookengine:
@@ -87,9 +89,9 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		src: `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"date"}},"transition":{"branches":[{"operator":"equals","when":"ok","goto":"b"},{"operator":"not_equals","when":" ok ","goto":"end"}]}},
  {"id":"b","handler":"tools","tools":{"name":"local_shell","args":{"command":"date"}},"output_template":"ok","transition":{"branches":[{"operator":"equals","when":"ok","goto":"end"}]}}]}`,
 		warns: []string{`task "a": when "ok" is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now "tools_executed": read as "tools_executed"`},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			a, b := c.Workflow.State("a").Branches, c.Workflow.State("b").Branches
-			return a[0].When == ResultToolsExecuted && a[1].When == ResultToolsExecuted && b[0].When == "ok"
+			return a[0].When == chain.ResultToolsExecuted && a[1].When == chain.ResultToolsExecuted && b[0].When == "ok"
 		},
 	}, {
 		// contenox/runtime@7d0a257f runtime/taskengine/tasktype.go Shift
@@ -98,7 +100,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		name:  "shift true is said not to be applied",
 		src:   "id: x\ntoken_limit: 4096\ntasks:\n  - id: a\n    handler: chat_completion\n    execute_config: {shift: true}\n  - id: b\n    handler: chat_completion\n    execute_config: {shift: false}\n",
 		warns: []string{"6:5: warning: task \"a\": execute_config: shift is not applied: contenox dropped a conversation's oldest messages when it outgrew the chain's token_limit"},
-		check: func(c *Chain) bool { return true },
+		check: func(c *chain.Chain) bool { return true },
 	}, {
 		// contenox/runtime@e05b625d apitests/test_execute2.py: branches
 		// on the answers of a prompt_to_condition task, never its result
@@ -108,7 +110,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
   {"operator":"contains","when":"long","goto":"end"},{"operator":"not_equals","when":"short","goto":"end"},{"operator":"default","goto":"end"}]}}]}`,
 		warns: []string{`starts_with "very": a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken`,
 			`contains "long": a prompt_to_condition`},
-		check: func(c *Chain) bool { return len(c.Workflow.State("a").Task.Handler.Conditions) == 2 },
+		check: func(c *chain.Chain) bool { return len(c.Workflow.State("a").Task.Handler.Conditions) == 2 },
 	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
 		// hooks command renders the hooks' names as JSON, as
@@ -117,13 +119,13 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		name:  "{{hookservice:hooks}} and {{toolservice:tools}} are the task's hooks' names",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"you have {{hookservice:hooks}}; {{toolservice:hooks}} again; {{toolservice:tools}}; {{toolservice:tools local_fs}}","execute_config":{"hooks":["local_shell","local_fs"]}}]}`,
 		warns: []string{"macro {{hookservice:hooks}}: hookservice is the older name of toolservice: read as {{toolservice:hooks}}"},
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return strings.HasPrefix(c.Workflow.State("a").Task.System, `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again; ["local_fs","local_shell"]; ["Edit","Glob","Grep","Read","Write"]`+"\n")
 		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := Parse("x.json", []byte(tt.src), Options{})
+			l, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +158,7 @@ func TestTaskChainShellArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":` + tt.args + `}}]}`
-		l, err := Parse("x.json", []byte(src), Options{})
+		l, err := parseChain("x.json", []byte(src), chain.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.args, err)
 		}
@@ -211,7 +213,7 @@ func TestTaskChainEarliestRefused(t *testing.T) {
 			`output_template reads .ExitCode of the record`},
 	}
 	for _, tt := range tests {
-		_, err := Parse("x.json", []byte(tt.src), Options{})
+		_, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
 		}
@@ -226,7 +228,7 @@ func TestTaskChainShellOutputTemplate(t *testing.T) {
 		`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"local_shell","args":{"command":"date"}},"output_template":"today: {{.}}"}]}`,
 		`{"id":"x","tasks":[{"id":"a","handler":"tools","tools":{"name":"oracle","tool_name":"verdict_state"},"output_template":"{{if eq .state \"settled\"}}settled{{else}}{{.text}}{{end}}"}]}`,
 	} {
-		if _, err := Parse("x.json", []byte(src), Options{}); err != nil {
+		if _, err := parseChain("x.json", []byte(src), chain.Options{}); err != nil {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
@@ -240,7 +242,7 @@ func TestTaskChainShellOutputTemplate(t *testing.T) {
 func TestTaskChainOlderComposeOneReason(t *testing.T) {
 	for _, with := range []string{"input", "previous_output", "task-1"} {
 		src := `{"id":"x","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"` + with + `","strategy":"append_string_to_chat_history"}}]}}]}`
-		_, err := Parse("x.json", []byte(src), Options{})
+		_, err := parseChain("x.json", []byte(src), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), `compose.strategy "append_string_to_chat_history" (with_var "`+with+`") is not supported: it is an earlier contenox strategy that merged the variable `+with) {
 			t.Errorf("%s: err = %v", with, err)
 		}

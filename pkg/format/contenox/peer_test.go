@@ -1,9 +1,11 @@
-package chain
+package contenox
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // The contenox task engine's validation and routing tests, ported: each
@@ -16,7 +18,7 @@ func TestContenoxValidateChain(t *testing.T) {
 	end := `"transition":{"branches":[{"operator":"default","when":"","goto":"end"}]}`
 	ok := func(id string) string { return `{"id":"` + id + `","handler":"noop",` + end + `}` }
 	chainOf := func(tasks ...string) string { return `{"id":"x","tasks":[` + strings.Join(tasks, ",") + `]}` }
-	if _, err := Parse("x.json", []byte(chainOf(ok("a"))), Options{}); err != nil {
+	if _, err := parseChain("x.json", []byte(chainOf(ok("a"))), chain.Options{}); err != nil {
 		t.Fatalf("dsl_contract_test.go TestUnit_ValidateChain_Tightening: a minimal chain: %v", err)
 	}
 	edge := func(e, when string) string {
@@ -38,7 +40,7 @@ func TestContenoxValidateChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
-			_, err := Parse("x.json", []byte(tt.src), Options{})
+			_, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -67,14 +69,14 @@ func TestContenoxOlderCompose(t *testing.T) {
 	} {
 		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`
-		if _, err := Parse("x.json", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := parseChain("x.json", []byte(src), chain.Options{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v", strategy, err)
 		}
 	}
 	for _, strategy := range []string{"override", "append_string_to_chat_history", "merge_chat_histories"} {
 		src := `{"id":"x","tasks":[{"id":"task1","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end","compose":{"with_var":"task1","strategy":"` + strategy + `"}}]}}]}`
-		_, err := Parse("x.json", []byte(src), Options{})
+		_, err := parseChain("x.json", []byte(src), chain.Options{})
 		want := `"` + strategy + `" (with_var "task1") is not supported: it is an earlier contenox strategy that merged the variable task1 into the task's output`
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v", strategy, err)
@@ -91,7 +93,7 @@ func TestContenoxDeclaredRoutes(t *testing.T) {
  {"operator":"equals","when":"  ","goto":"blank"},{"operator":"default","when":"","goto":"fallback"},
  {"operator":"edge_traversed_at_least","when":"10","edge":"r->a","goto":"budget"}]}},
  {"id":"a","handler":"noop"},{"id":"b","handler":"noop"},{"id":"blank","handler":"noop"},{"id":"fallback","handler":"noop"},{"id":"budget","handler":"noop"}]}`
-	l, err := Parse("x.json", []byte(src), Options{})
+	l, err := parseChain("x.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestContenoxDeclaredRoutes(t *testing.T) {
 // TestUnit_TransitionTokens_FrozenValues: the results branches match
 // are contenox's tokens, and a failed task's transition is "failed".
 func TestContenoxTransitionTokens(t *testing.T) {
-	got := []string{ResultToolCall, ResultExecuted, ResultNoop, ResultNoCallsFound, ResultToolsExecuted}
+	got := []string{chain.ResultToolCall, chain.ResultExecuted, chain.ResultNoop, chain.ResultNoCallsFound, chain.ResultToolsExecuted}
 	if !slices.Equal(got, []string{"tool_call", "executed", "noop", "no_calls_found", "tools_executed"}) {
 		t.Errorf("tokens %v", got)
 	}

@@ -1,4 +1,4 @@
-package chain
+package contenox
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // cxLint names the newest contenox's load-time checks of a chain: the
@@ -141,7 +143,7 @@ func TestContenoxLintChain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
 			t.Logf("source: %s%s", cxLint, tt.source)
-			l, err := Parse("c.json", []byte(tt.src), Options{})
+			l, err := parseChain("c.json", []byte(tt.src), chain.Options{})
 			switch {
 			case tt.err == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -177,13 +179,13 @@ func TestContenoxHandlerVocabulary(t *testing.T) {
 	}
 	for handler, rest := range tasks {
 		src := `{"id":"v","tasks":[{"id":"t","handler":"` + handler + `",` + rest + `}]}`
-		if _, err := Parse("v.json", []byte(src), Options{}); err != nil {
+		if _, err := parseChain("v.json", []byte(src), chain.Options{}); err != nil {
 			t.Errorf("%s: %v", handler, err)
 		}
 	}
 	for _, handler := range []string{"a_handler_added_tomorrow", ""} {
 		src := `{"id":"v","tasks":[{"id":"t","handler":"` + handler + `"}]}`
-		if _, err := Parse("v.json", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), "handler") {
+		if _, err := parseChain("v.json", []byte(src), chain.Options{}); err == nil || !strings.Contains(err.Error(), "handler") {
 			t.Errorf("%q: err = %v", handler, err)
 		}
 	}
@@ -232,7 +234,7 @@ func TestContenoxSystemAdditions(t *testing.T) {
 		t.Run(tt.source, func(t *testing.T) {
 			sys, _ := json.Marshal(tt.system)
 			src := `{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","system_instruction":` + string(sys) + `,"execute_config":{"model":"test","tools":` + tt.tools + `}}]}`
-			l, err := Parse("m.json", []byte(src), Options{})
+			l, err := parseChain("m.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +257,7 @@ func TestContenoxSystemAdditions(t *testing.T) {
 		})
 	}
 	// a task without a system instruction gets nothing added
-	l, err := Parse("m.json", []byte(`{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":{"tools":["*"]}}]}`), Options{})
+	l, err := parseChain("m.json", []byte(`{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":{"tools":["*"]}}]}`), chain.Options{})
 	if err != nil || l.Chain.Workflow.State("task1").Task.System != "" {
 		t.Errorf("system %q, %v", l.Chain.Workflow.State("task1").Task.System, err)
 	}
@@ -274,17 +276,17 @@ func TestContenoxExecuteConfigVars(t *testing.T) {
 	task := func(ec string) string {
 		return `{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":` + ec + `}]}`
 	}
-	l, err := Parse("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|256}}"}`)), Options{})
+	l, err := parseChain("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|256}}"}`)), chain.Options{})
 	if err != nil || l.Chain.Workflow.State("task1").Task.MaxTokens != 256 {
 		t.Errorf("TestUnit_MacroEnv_ExecuteConfigMaxTokens_UsesFallback: %v", err)
 	}
 	for _, model := range []string{`{{var:alt_model|var:model}}`, `{{var:model|var:alt-model}}`, `{{var:model}}`} {
-		l, err := Parse("m.json", []byte(task(`{"provider":"{{var:alt_provider|var:provider}}","model":"`+model+`"}`)), Options{})
+		l, err := parseChain("m.json", []byte(task(`{"provider":"{{var:alt_provider|var:provider}}","model":"`+model+`"}`)), chain.Options{})
 		if s := l.Chain.Workflow.State("task1").Task; err != nil || s.Model != "" {
 			t.Errorf("TestUnit_MacroEnv_VarFallbackCanReferenceAnotherVar %s: model %q, %v", model, s.Model, err)
 		}
 	}
-	if _, err := Parse("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|lots}}"}`)), Options{}); err == nil || !strings.Contains(err.Error(), `max_tokens "lots" is not a number of tokens`) {
+	if _, err := parseChain("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|lots}}"}`)), chain.Options{}); err == nil || !strings.Contains(err.Error(), `max_tokens "lots" is not a number of tokens`) {
 		t.Errorf("TestUnit_MacroEnv_ExecuteConfigMaxTokens_InvalidVarErrors: %v", err)
 	}
 }

@@ -1,8 +1,10 @@
-package chain
+package contenox
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestContenoxRequestBody: a file holding a contenox request body
@@ -23,7 +25,7 @@ func TestContenoxRequestBody(t *testing.T) {
 		{src: `{"input":"x","chain":{"id":"c","tasks":[{"id":"a","handler":"raw_strin"}]}}`, refused: `task "a": handler "raw_strin" is not one chainrun can run`},
 	}
 	for _, tt := range tests {
-		l, err := Parse("body.json", []byte(tt.src), Options{})
+		l, err := parseChain("body.json", []byte(tt.src), chain.Options{})
 		if tt.refused != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.refused) {
 				t.Errorf("%s: err = %v, want %q", tt.src, err, tt.refused)
@@ -33,7 +35,7 @@ func TestContenoxRequestBody(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
-		input := l.Chain.Workflow.InputSchema["properties"].(map[string]any)[InputVar].(map[string]any)
+		input := l.Chain.Workflow.InputSchema["properties"].(map[string]any)[chain.InputVar].(map[string]any)
 		if tt.def != "" && input["default"] != tt.def || !strings.Contains(warningsOf(l), tt.warn) {
 			t.Errorf("%s: input %v, warnings %q", tt.src, input, warningsOf(l))
 		}

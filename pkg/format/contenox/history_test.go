@@ -1,13 +1,15 @@
-package chain
+package contenox
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // warningsOf joins a loaded chain's warnings, for matching.
-func warningsOf(l *Loaded) string {
+func warningsOf(l *chain.Loaded) string {
 	var out []string
 	for _, w := range l.Warnings {
 		out = append(out, w.String())
@@ -22,19 +24,19 @@ func warningsOf(l *Loaded) string {
 func TestTaskChainOlderNames(t *testing.T) {
 	tests := []struct {
 		name, src, warn string
-		check           func(*Chain) bool
+		check           func(*chain.Chain) bool
 	}{{
 		name: "hooks is tools",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_shell"]}}]}`,
 		warn: "execute_config: hooks is the older name of tools: read as tools",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return slices.Equal(c.Workflow.State("a").Task.Tools, []string{"Bash"})
 		},
 	}, {
 		name: "hooks of an execute_tool_calls task, with * and an exception",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"execute_tool_calls","execute_config":{"hooks":["*","!local_shell"]}}]}`,
 		warn: "hooks is the older name of tools",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return slices.Equal(c.Workflow.State("a").Task.Tools, []string{"Read", "Write", "Edit", "Glob", "Grep"})
 		},
 	}, {
@@ -42,7 +44,7 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src: `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_shell"],
   "hook_policies":{"local_shell":{"_allowed_commands":"git, ls","_denied_commands":"rm"}}}}]}`,
 		warn: "hook_policies is the older name of tools_policies: read as tools_policies",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			h := c.Workflow.State("a").Task.Handler
 			return slices.Equal(h.AllowedCommands, []string{"git", "ls"}) && slices.Equal(h.DeniedCommands, []string{"rm"})
 		},
@@ -50,31 +52,31 @@ func TestTaskChainOlderNames(t *testing.T) {
 		name: "hook_policies of a policy chainrun does not apply is still said",
 		src:  "id: x\ntasks:\n  - id: a\n    handler: execute_tool_calls\n    execute_config:\n      hook_policies: {local_fs: {_allowed_dir: /tmp}}\n",
 		warn: "tools_policies.local_fs (_allowed_dir) is not applied",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return slices.Equal(c.Workflow.State("a").Task.Handler.UnappliedPolicies, []string{"local_fs (_allowed_dir)"})
 		},
 	}, {
 		name: "handler hook with hook: is a tools task",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","tool_name":"local_shell","args":{"command":"date"}}}]}`,
 		warn: "handler hook is the older name of tools: its hook: is read as tools:",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			h := c.Workflow.State("a").Task.Handler
-			return h.Name == HandlerTools && h.Hook == HookLocalShell && h.Tool == "Bash" && h.Args["command"] == "date"
+			return h.Name == chain.HandlerTools && h.Hook == chain.HookLocalShell && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
 	}, {
 		name: "{{hookservice:list}} is {{toolservice:list}}",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"hooks: {{hookservice:list}}","execute_config":{"tools":["local_shell"]}}]}`,
 		warn: "macro {{hookservice:list}}: hookservice is the older name of toolservice",
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return strings.Contains(c.Workflow.State("a").Task.System, `"local_shell":["Bash"]`)
 		},
 	}, {
 		name: "when tool-call (reference 003's spelling) is tool_call",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"tool-call","goto":"end"},{"operator":"not_equals","when":"tool-call","goto":"end"}]}}]}`,
 		warn: `when "tool-call" is the older spelling of "tool_call"`,
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			b := c.Workflow.State("a").Branches
-			return b[0].When == ResultToolCall && b[1].When == ResultToolCall
+			return b[0].When == chain.ResultToolCall && b[1].When == chain.ResultToolCall
 		},
 	}, {
 		// contenox/runtime@4d29195674c3 taskengine/tasktype.go: OpGreaterThan
@@ -83,7 +85,7 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src: `{"id":"x","tasks":[{"id":"a","handler":"prompt_to_int","transition":{"branches":[{"operator":">","when":"6","goto":"end"},
  {"operator":"lt","when":"-2","goto":"end"},{"operator":"in_range","when":"3-5","goto":"end"},{"operator":"in_range","when":"-4,-1","goto":"end"}]}}]}`,
 		warn: `operator ">" is of an earlier contenox format: read as range "6.000000000000001,+Inf"`,
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			var got []string
 			for _, b := range c.Workflow.State("a").Branches {
 				got = append(got, b.Operator+" "+b.When)
@@ -100,13 +102,13 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src: `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","transition":{"branches":[{"operator":"equals","when":"stop","goto":"b"},{"operator":"default","goto":"end"}]}},
  {"id":"b","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"ok","goto":"end"}]}}]}`,
 		warn: `when "stop" is never the result of a chat_completion task: reference 003 names it, the engine gives executed; this branch is not taken`,
-		check: func(c *Chain) bool {
+		check: func(c *chain.Chain) bool {
 			return c.Workflow.State("a").Branches[0].When == "stop"
 		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := Parse("x.json", []byte(tt.src), Options{})
+			l, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +147,7 @@ func TestTaskChainOlderFeaturesRefused(t *testing.T) {
 			`hook: is the call of a hook task`},
 	}
 	for _, tt := range tests {
-		_, err := Parse("x.json", []byte(tt.src), Options{})
+		_, err := parseChain("x.json", []byte(tt.src), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.src, err, tt.want)
 		}

@@ -1,8 +1,9 @@
-package chain
+package contenox
 
 import (
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
@@ -30,7 +31,7 @@ func taskRequestChain(root *yaml.Node) *yaml.Node {
 // decodeTaskRequest reads a request body's chain and input. Its input
 // is text (inputType string, or none); another inputType (chat_history,
 // openai_chat, json, …) is refused, as chainrun gives a task chain text.
-func decodeTaskRequest(d *yamlpos.Diags, root, c *yaml.Node) []*Chain {
+func decodeTaskRequest(d *yamlpos.Diags, root, c *yaml.Node) []*chain.Chain {
 	yamlpos.CheckKeys(d, root, "request body: ", []string{"input", "inputType", "chain"})
 	chains := decodeTaskChain(d, c)
 	if len(chains) == 0 {
@@ -51,7 +52,7 @@ func decodeTaskRequest(d *yamlpos.Diags, root, c *yaml.Node) []*Chain {
 		return chains
 	}
 	props, _ := chains[0].Workflow.InputSchema["properties"].(map[string]any)
-	if input, ok := props[InputVar].(map[string]any); ok {
+	if input, ok := props[chain.InputVar].(map[string]any); ok {
 		input["default"] = in.Value
 	}
 	d.Warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", interp.ClipText(in.Value, 60))
