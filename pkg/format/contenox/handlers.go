@@ -17,14 +17,11 @@ var taskHandlers = []string{chain.HandlerChat, chain.HandlerRoute, chain.Handler
 // task's input and read its answer.
 var promptHandlers = []string{chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition}
 
-// IsPromptHandler reports whether a handler is one of the prompt_to_
-// handlers: one model call on the input, no tools, its answer read.
-func IsPromptHandler(handler string) bool { return slices.Contains(promptHandlers, handler) }
-
 // asksOnce reports whether a handler asks the model once, offering no
-// tools: route and the prompt_to_ handlers.
+// tools: route and the prompt_to_ handlers (one model call on the input,
+// its answer read).
 func asksOnce(handler string) bool {
-	return handler == chain.HandlerRoute || IsPromptHandler(handler)
+	return handler == chain.HandlerRoute || slices.Contains(promptHandlers, handler)
 }
 
 // goTemplate parses a task's Go template (prompt_template, print,
