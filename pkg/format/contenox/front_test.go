@@ -35,3 +35,12 @@ func wantFindings(t *testing.T, src string, want []string) {
 		}
 	}
 }
+
+// warningsOf joins a loaded chain's warnings, for matching.
+func warningsOf(l *chain.Loaded) string {
+	var out []string
+	for _, w := range l.Warnings {
+		out = append(out, w.String())
+	}
+	return strings.Join(out, "\n")
+}

@@ -8,15 +8,6 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
-// warningsOf joins a loaded chain's warnings, for matching.
-func warningsOf(l *chain.Loaded) string {
-	var out []string
-	for _, w := range l.Warnings {
-		out = append(out, w.String())
-	}
-	return strings.Join(out, "\n")
-}
-
 // TestTaskChainOlderNames: files written for earlier versions of
 // contenox's format (contenox/runtime@4d29195674c3 taskengine/tasktype.go:
 // ExecuteConfig.Hooks, HookPolicies, handler hook with its HookCall) load
