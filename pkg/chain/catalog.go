@@ -46,8 +46,9 @@ func IsCompanionFile(path string) bool {
 
 // inCatalog reports whether a directory entry is a chain of the chains
 // directory: a YAML file that is not a test's companion file, or a JSON
-// file that is a task chain (a chains directory may hold other JSON, a
-// schema for editors say).
+// file that is not an object (listing it says why) or that a front-end
+// takes for one of its chains (Format.JSONChain; a chains directory may
+// hold other JSON, a schema for editors say).
 func inCatalog(dir string, e fs.DirEntry) bool {
 	if e.IsDir() || !IsChainFile(e.Name()) || IsCompanionFile(e.Name()) {
 		return false
@@ -59,10 +60,15 @@ func inCatalog(dir string, e fs.DirEntry) bool {
 	if err != nil {
 		return true // unreadable: listing it says why
 	}
-	var head struct {
-		Tasks json.RawMessage `json:"tasks"`
+	if json.Unmarshal(data, &struct{}{}) != nil {
+		return true
 	}
-	return json.Unmarshal(data, &head) != nil || head.Tasks != nil
+	for _, f := range linkedFormats {
+		if f.JSONChain != nil && f.JSONChain(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // OpenCatalog loads every chain file of dir. A missing directory is an
@@ -122,9 +128,6 @@ func peekNames(path string) []string {
 	var head struct {
 		Name      string         `yaml:"name"`
 		Workflows map[string]any `yaml:"workflows"`
-		// a task chain is named by its id
-		ID    string `yaml:"id"`
-		Tasks any    `yaml:"tasks"`
 	}
 	if yaml.Load(data, &head) != nil {
 		return nil
@@ -132,8 +135,14 @@ func peekNames(path string) []string {
 	if head.Name != "" {
 		return []string{head.Name}
 	}
-	if head.ID != "" && head.Tasks != nil {
-		return []string{head.ID}
+	// a front-end's chain is named as its format names it
+	for _, f := range linkedFormats {
+		if f.Names == nil {
+			continue
+		}
+		if names := f.Names(data); len(names) > 0 {
+			return names
+		}
 	}
 	var names []string
 	for name := range head.Workflows {

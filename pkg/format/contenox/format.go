@@ -1,6 +1,8 @@
 package contenox
 
 import (
+	"encoding/json"
+
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -22,4 +24,28 @@ var Format = chain.Format{
 		}
 		return decodeTaskChain(d, root)
 	},
+	Names:     taskChainName,
+	JSONChain: isTaskChainJSON,
+}
+
+// taskChainName is a task chain's name, its id, read without validating
+// the file: none unless it holds tasks too.
+func taskChainName(data []byte) []string {
+	var head struct {
+		ID    string `yaml:"id"`
+		Tasks any    `yaml:"tasks"`
+	}
+	if yaml.Load(data, &head) != nil || head.ID == "" || head.Tasks == nil {
+		return nil
+	}
+	return []string{head.ID}
+}
+
+// isTaskChainJSON reports whether a JSON file is a task chain: an object
+// with tasks, of any value.
+func isTaskChainJSON(data []byte) bool {
+	var head struct {
+		Tasks json.RawMessage `json:"tasks"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Tasks != nil
 }
