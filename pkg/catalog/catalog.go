@@ -48,8 +48,9 @@ func IsCompanionFile(path string) bool {
 
 // inCatalog reports whether a directory entry is a chain of the chains
 // directory: a YAML file that is not a test's companion file, or a JSON
-// file that is a task chain (a chains directory may hold other JSON, a
-// schema for editors say).
+// file that is not an object (listing it says why) or that a front-end
+// takes for one of its chains (Format.JSONChain; a chains directory may
+// hold other JSON, a schema for editors say).
 func inCatalog(dir string, e fs.DirEntry) bool {
 	if e.IsDir() || !IsChainFile(e.Name()) || IsCompanionFile(e.Name()) {
 		return false
@@ -61,10 +62,15 @@ func inCatalog(dir string, e fs.DirEntry) bool {
 	if err != nil {
 		return true // unreadable: listing it says why
 	}
-	var head struct {
-		Tasks json.RawMessage `json:"tasks"`
+	if json.Unmarshal(data, &struct{}{}) != nil {
+		return true
 	}
-	return json.Unmarshal(data, &head) != nil || head.Tasks != nil
+	for _, f := range load.Formats() {
+		if f.JSONChain != nil && f.JSONChain(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // Open loads every chain file of dir. A missing directory is an
@@ -96,7 +102,7 @@ func loadFile(path string, opts chain.Options) []*File {
 	l, err := load.LoadFile(path, opts)
 	if err != nil {
 		var out []*File
-		for _, name := range chain.PeekNames(path) {
+		for _, name := range peekNames(path) {
 			out = append(out, &File{Path: path, Name: name, Err: err})
 		}
 		if len(out) == 0 {

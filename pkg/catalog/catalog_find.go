@@ -25,7 +25,7 @@ func FindIn(dir, name string, opts chain.Options) (*chain.Loaded, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		names := chain.PeekNames(path)
+		names := peekNames(path)
 		if len(names) == 0 {
 			// unreadable or unparsable: it may hold the name, and only a
 			// full load can say what is wrong with it

@@ -153,7 +153,7 @@ func indexTree(root string, depth int) *tree {
 		if !inCatalog(filepath.Dir(path), e) {
 			return nil
 		}
-		names, subjects := chain.PeekFile(path)
+		names, subjects := peekFile(path)
 		for _, n := range names {
 			t.names[n] = append(t.names[n], path)
 		}

@@ -59,8 +59,8 @@ func LoadFileAs(path string, opts Options, formats []Format) (*Loaded, error) {
 }
 
 // Parse decodes and validates chain text in chainrun's own format or a
-// format still read here; pkg/load's Parse reads every format. file
-// names it in messages.
+// format still read here; pkg/load's Parse reads every format. file names
+// it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
 	return ParseAs(file, data, opts, nil)
 }
@@ -129,12 +129,6 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	}
 	if yamlpos.KeyNode(root, "workflows") != nil {
 		return decodeWorkflowFile(d, root)
-	}
-	if isTaskChain(root) {
-		return decodeTaskChain(d, root)
-	}
-	if c := taskRequestChain(root); c != nil {
-		return decodeTaskRequest(d, root, c)
 	}
 	if keys := gatewayOnly(root); len(keys) > 0 {
 		verb := "are"

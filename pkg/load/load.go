@@ -2,15 +2,22 @@
 // (pkg/chain) and each peer's, through that peer's front-end. Every
 // command, the store and the durable engines load through it, so a peer's
 // file runs wherever a chainrun file runs. It may import, of this module:
-// chain, yamlpos.
+// chain, format/contenox, yamlpos.
 package load
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/format/contenox"
 )
 
 // formats are the front-ends, in the order their claims are tried.
-var formats []chain.Format
+var formats = []chain.Format{
+	contenox.Format,
+}
+
+// Formats are the front-ends, in the order their claims are tried: the
+// catalog asks them what a file holds without loading it.
+func Formats() []chain.Format { return formats }
 
 // Parse decodes and validates chain text of any format; file names it in
 // messages.

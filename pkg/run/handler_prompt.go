@@ -57,10 +57,10 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 }
 
 // answerInt reads a model's answer as an integer, as contenox reads it
-// (chain.ContenoxNumber): quotes and spaces dropped, the answer itself or
+// (chain.FirstNumber): quotes and spaces dropped, the answer itself or
 // else the first number it holds, which must be whole.
 func answerInt(answer string) (int64, error) {
-	f, err := chain.ContenoxNumber(answer)
+	f, err := chain.FirstNumber(answer)
 	if err != nil {
 		return 0, fmt.Errorf("the answer %q holds no number", Clip(answer, 80))
 	}

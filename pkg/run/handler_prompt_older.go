@@ -28,7 +28,7 @@ var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, str
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
 func answerFloat(_ *chain.Handler, answer string) (Value, string, error) {
-	f, err := chain.ContenoxNumber(answer)
+	f, err := chain.FirstNumber(answer)
 	if err != nil {
 		return Value{}, "", err
 	}
@@ -46,7 +46,7 @@ func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
 		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", Clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
-		if _, err := chain.ContenoxNumber(part); err != nil {
+		if _, err := chain.FirstNumber(part); err != nil {
 			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", Clip(answer, 80), err)
 		}
 	}

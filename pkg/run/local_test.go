@@ -16,11 +16,12 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 func load(t testing.TB, src string) *chain.Chain {
 	t.Helper()
-	l, err := chain.Parse("test.yaml", []byte(src), chain.Options{})
+	l, err := loader.Parse("test.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatalf("chain does not load: %v", err)
 	}
