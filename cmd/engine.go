@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	_ "github.com/chainrun/chainrun/pkg/builtin" // every step kind
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"

@@ -147,7 +147,7 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		o, e := runCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
+		o, e := RunCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
 		out, err = o.inner(), e
 		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
 			err = x.occKeepsExit(s, p, &out, err)
@@ -156,7 +156,7 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value = TextValue(out.value.Text + "\n[stderr]\n" + out.stderr)
 		}
 	case "http":
-		o, e := request(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
+		o, e := SendRequest(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, MethodOf(p.Method))
 		out, err = o.inner(), e
 		switch {
 		case err != nil || p.JSONPath == "":
@@ -167,7 +167,7 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
-		o, e := readFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
+		o, e := ReadFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
 		out, err = o.inner(), e
 		if err == nil && p.Encoding != "" {
 			out.value = TextValue(decodeFile([]byte(out.value.Text), p.Encoding))
