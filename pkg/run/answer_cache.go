@@ -19,8 +19,8 @@ import (
 // after a re-ask is stored under the question's key. A request that
 // holds a secret input is never cached (the cache is plain files on
 // disk).
-func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache, llm.CacheOptions) {
-	if s.Agent().Cache == nil || !s.Agent().Cache.Enabled || x.l.cache == nil {
+func (x *Execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache, llm.CacheOptions) {
+	if s.Agent().Cache == nil || !s.Agent().Cache.Enabled || x.Engine.cache == nil {
 		return nil, llm.CacheOptions{}
 	}
 	models := labels(targets)
@@ -46,7 +46,7 @@ func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache,
 		// is hashed as Go prints it, which must not hold an address
 		return cache.Key(k)
 	}
-	return x.l.cache, llm.CacheOptions{Key: key, TTL: cacheTTL(s), Read: x.l.cacheReads}
+	return x.Engine.cache, llm.CacheOptions{Key: key, TTL: cacheTTL(s), Read: x.Engine.cacheReads}
 }
 
 // answerKey is everything that names a cached answer.
@@ -100,12 +100,12 @@ func feedback(answer string, err *guard.ViolationError) []llm.Message {
 
 // holdsSecret reports whether a model request carries a secret input in
 // any form: such a request is never cached, nor its answer.
-func (x *execution) holdsSecret(req llm.Request) bool {
-	if x.secrets.holds(req.System) {
+func (x *Execution) holdsSecret(req llm.Request) bool {
+	if x.Secrets.holds(req.System) {
 		return true
 	}
 	for _, m := range req.Messages {
-		if x.secrets.holds(m.Content) {
+		if x.Secrets.holds(m.Content) {
 			return true
 		}
 	}

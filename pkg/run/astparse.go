@@ -36,7 +36,7 @@ var astSkipDirs = []string{"node_modules", "vendor", "dist", "build", "target", 
 // the functions, classes, types, imports and exports asked for. Go is
 // read with go/parser (signatures as gofmt prints them); TypeScript,
 // JavaScript and Python by their declaration lines.
-func (x *execution) astParse(s *chain.Step, sc scope, path *chain.Template, extract []string) (outcome, error) {
+func (x *Execution) astParse(s *chain.Step, sc Scope, path *chain.Template, extract []string) (outcome, error) {
 	p, err := x.render(path, sc)
 	if err != nil {
 		return outcome{}, err
@@ -83,9 +83,9 @@ func (x *execution) astParse(s *chain.Step, sc scope, path *chain.Template, extr
 		}
 	}
 	if b.Len() == 0 {
-		return outcome{value: Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
+		return outcome{Value: Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
 	}
-	return outcome{value: Value{Text: b.String()}}, nil
+	return outcome{Value: Value{Text: b.String()}}, nil
 }
 
 func unwrapPath(err error) error {

@@ -17,15 +17,15 @@ import (
 // reached into the execution would tie the engine's insides to every
 // kind). Its methods are the ones the kinds use, no more.
 type Attempt struct {
-	x  *execution
+	x  *Execution
 	s  *chain.Step
-	sc scope
+	sc Scope
 	t  *tries
 }
 
 // tryOf is the Attempt of step s in scope sc, its tries t (nil for a
 // body run outside a step's attempts, a pre_tool's).
-func (x *execution) tryOf(s *chain.Step, sc scope, t *tries) *Attempt {
+func (x *Execution) tryOf(s *chain.Step, sc Scope, t *tries) *Attempt {
 	return &Attempt{x: x, s: s, sc: sc, t: t}
 }
 
@@ -76,7 +76,7 @@ type Runner struct {
 // calls it once, in its init.
 func Register(k chain.Kind, r Runner) {
 	b := kind{
-		run: func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+		run: func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
 			o, err := r.Run(ctx, x.tryOf(s, sc, t))
 			return o.inner(), err
 		},
@@ -86,7 +86,7 @@ func Register(k chain.Kind, r Runner) {
 		b.plan = func(v planView, s *chain.Step, p *PlannedStep) { r.Plan(PlanView{v}, s, p) }
 	}
 	if r.Result != nil {
-		b.result = func(f *flow, s *chain.Step, sr *StepResult) (string, bool) { return r.Result(f.st.get, s, sr) }
+		b.Result = r.Result
 	}
 	register(k, b)
 }
@@ -103,18 +103,18 @@ func (p PlanView) Keep(t *chain.Template) string { return p.v.keep(t) }
 func (p PlanView) URL(t *chain.Template) string { return p.v.url(t) }
 
 // Connection is the chain's connection of that name (nil none).
-func (p PlanView) Connection(name string) *chain.Connection { return p.v.x.c.Connections[name] }
+func (p PlanView) Connection(name string) *chain.Connection { return p.v.x.Chain.Connections[name] }
 
 // inner is o as the engine keeps it.
 func (o Outcome) inner() outcome {
-	return outcome{value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode,
+	return outcome{Value: o.Value, stdout: o.Stdout, stderr: o.Stderr, status: o.Status, exitCode: o.ExitCode,
 		model: o.Model, usage: o.Usage, finish: o.Finish, cached: o.Cached, toolCalls: o.ToolCalls,
 		result: o.Result, decision: o.Decision, score: o.Score, answer: o.Answer}
 }
 
 // outer is o as a kind sees it.
 func (o outcome) outer() Outcome {
-	return Outcome{Value: o.value, Stdout: o.stdout, Stderr: o.stderr, Status: o.status, ExitCode: o.exitCode,
+	return Outcome{Value: o.Value, Stdout: o.stdout, Stderr: o.stderr, Status: o.status, ExitCode: o.exitCode,
 		Model: o.model, Usage: o.usage, Finish: o.finish, Cached: o.cached, ToolCalls: o.toolCalls,
 		Result: o.result, Decision: o.decision, Score: o.score, Answer: o.answer}
 }
@@ -135,10 +135,10 @@ func (a *Attempt) RenderURL(t *chain.Template) (string, error) { return a.x.rend
 
 // Resolver resolves a name to the step's values, for a template a kind
 // renders itself (with Lenient).
-func (a *Attempt) Resolver() chain.Resolver { return a.sc.resolve }
+func (a *Attempt) Resolver() chain.Resolver { return a.sc.Resolve }
 
 // Lenient says whether an unknown name renders empty rather than failing.
-func (a *Attempt) Lenient() bool { return a.x.l.lenient }
+func (a *Attempt) Lenient() bool { return a.x.Engine.lenient }
 
 // Select is an argument's value: its template rendered, or the value its
 // $.-path selects.
@@ -150,7 +150,7 @@ func (a *Attempt) List(t *chain.Template, field string) (Value, error) {
 }
 
 // ValueEnv is the step's values for an expression that reads names.
-func (a *Attempt) ValueEnv(names []string) map[string]any { return a.sc.valueEnv(names) }
+func (a *Attempt) ValueEnv(names []string) map[string]any { return a.sc.ValueEnv(names) }
 
 // Document is the step's values as one document, for a $.-path.
 func (a *Attempt) Document() map[string]any { return a.sc.document() }
@@ -179,25 +179,25 @@ func (a *Attempt) Confines(t *chain.Template, fromData bool) bool {
 func (a *Attempt) Getenv(name string) (string, bool) { return a.x.getenv(name) }
 
 // Connection is the chain's connection of that name (nil none).
-func (a *Attempt) Connection(name string) *chain.Connection { return a.x.c.Connections[name] }
+func (a *Attempt) Connection(name string) *chain.Connection { return a.x.Chain.Connections[name] }
 
 // IdempotencyKey is the key the step's request sends ("" none).
 func (a *Attempt) IdempotencyKey() string { return a.sc.key }
 
 // HTTPClient is the client the run's requests go through.
-func (a *Attempt) HTTPClient() *http.Client { return a.x.l.client }
+func (a *Attempt) HTTPClient() *http.Client { return a.x.Engine.client }
 
 // Warn adds a warning to the run, once.
-func (a *Attempt) Warn(msg string) { a.x.warn(msg) }
+func (a *Attempt) Warn(msg string) { a.x.Warn(msg) }
 
 // Now is the run's clock.
-func (a *Attempt) Now() time.Time { return a.x.l.now() }
+func (a *Attempt) Now() time.Time { return a.x.Engine.Now() }
 
 // ValueOf is the value reference r names in the step's values.
 func (a *Attempt) ValueOf(r chain.Ref) (Value, bool) { return a.sc.valueOf(r) }
 
 // Grace is how long a command has to end after it is asked to stop.
-func (a *Attempt) Grace() time.Duration { return a.x.l.grace }
+func (a *Attempt) Grace() time.Duration { return a.x.Engine.grace }
 
 // BinDir is the bin/ directory beside the chain's file ("" none): its
 // commands are found by name.
@@ -214,16 +214,16 @@ func (a *Attempt) Environ(extra ...string) []string { return a.x.environ(extra..
 func (a *Attempt) PathEnv() string { return a.x.pathEnv() }
 
 // RunID is the run's id.
-func (a *Attempt) RunID() string { return a.x.runID }
+func (a *Attempt) RunID() string { return a.x.RunID }
 
 // Emit sends an event to the run's stream.
-func (a *Attempt) Emit(e event.Event) { a.x.emit(e) }
+func (a *Attempt) Emit(e event.Event) { a.x.Emit(e) }
 
 // Log is where a command's output goes, line by line, as step.log events
 // (nil writers when the run does not log them); flush sends what is left
 // of a last line once the command ended.
 func (a *Attempt) Log() (stdout, stderr io.Writer, flush func()) {
-	if !a.x.l.logLines {
+	if !a.x.Engine.logLines {
 		return nil, nil, func() {}
 	}
 	stdout, stderr = a.x.lineWriter(a.s.ID, "stdout"), a.x.lineWriter(a.s.ID, "stderr")
@@ -242,31 +242,33 @@ func (a *Attempt) CutNote(size int64, path string) string { return a.x.cutNote(s
 
 // Resolver resolves a name for a dry run: inputs substituted, upstream
 // outputs left as {references}.
-func (p PlanView) Resolver() chain.Resolver { return p.v.sc.resolve }
+func (p PlanView) Resolver() chain.Resolver { return p.v.sc.Resolve }
 
 // Arg is a command's argument as a dry run shows it.
 func (p PlanView) Arg(arg chain.Arg) (string, error) { return p.v.x.arg(arg, p.v.sc) }
 
 // Script is the script the step runs (a script step's subject).
-func (a *Attempt) Script() (*chain.Script, error) { return a.x.l.Script(a.x.c, a.s) }
+func (a *Attempt) Script() (*chain.Script, error) { return a.x.Engine.Script(a.x.Chain, a.s) }
 
 // Script is the script a script step runs, for its dry-run line.
-func (p PlanView) Script(s *chain.Step) (*chain.Script, error) { return p.v.x.l.Script(p.v.x.c, s) }
+func (p PlanView) Script(s *chain.Step) (*chain.Script, error) {
+	return p.v.x.Engine.Script(p.v.x.Chain, s)
+}
 
 // Mask hides the run's secret values in text, for what is shown or saved.
-func (a *Attempt) Mask(text string) string { return a.x.mask(text) }
+func (a *Attempt) Mask(text string) string { return a.x.Mask(text) }
 
 // ExprEnv is the step's values for a condition that reads names.
-func (a *Attempt) ExprEnv(names []string) map[string]any { return a.sc.exprEnv(names) }
+func (a *Attempt) ExprEnv(names []string) map[string]any { return a.sc.ExprEnv(names) }
 
 // Waited is since when the step has waited, and whether the run resumes
 // it from a pause; since is now when the journal does not say.
 func (a *Attempt) Waited(now time.Time) (since time.Time, ok bool) {
 	since = now
-	prev, ok := a.x.req.Resume[a.s.ID]
+	prev, ok := a.x.Req.Resume[a.s.ID]
 	ok = ok && prev.Result.Status == Paused
 	if t, err := time.Parse(time.RFC3339Nano, prev.Result.WaitingSince); ok && err == nil {
-		since = a.x.notAhead(t)
+		since = a.x.NotAhead(t)
 	}
 	return since, ok
 }
@@ -277,11 +279,11 @@ func (a *Attempt) Take() string { return a.x.gateTake(a.s.ID) }
 // AskPerson asks the run's person (a terminal, a client) to approve or
 // reject the step; ok is false when there is none to ask or no answer.
 func (a *Attempt) AskPerson(ctx context.Context, question string) (transition string, ok bool, err error) {
-	if a.x.req.Human == nil {
+	if a.x.Req.Human == nil {
 		return "", false, nil
 	}
-	links := gateLinks(a.x.c, []string{a.s.ID})
-	c, ok, err := a.x.req.Human(ctx, Decision{RunID: a.x.runID, Workflow: a.x.c.Name, State: a.s.ID, Goal: question, Links: links})
+	links := gateLinks(a.x.Chain, []string{a.s.ID})
+	c, ok, err := a.x.Req.Human(ctx, Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
 	return c.Transition, ok, err
 }
 
@@ -295,7 +297,7 @@ func (a *Attempt) Pause(question string, since time.Time) error {
 	}
 	x.waiting[a.s.ID] = gateWait{question: question, since: since}
 	x.mu.Unlock()
-	x.emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
+	x.Emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
 	return &permanentError{&pausedError{since: since}}
 }
 
@@ -310,7 +312,7 @@ func (a *Attempt) WorkDir() string { return a.x.workDir() }
 func (a *Attempt) MCP() *mcpclient.Pool { return a.x.mcpPool() }
 
 // Chain is the chain the step is part of, to read (its name, its steps).
-func (a *Attempt) Chain() *chain.Chain { return a.x.c }
+func (a *Attempt) Chain() *chain.Chain { return a.x.Chain }
 
 // Lookup is the value of a name in the step's scope: a variable or output.
 func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
@@ -318,7 +320,7 @@ func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
 // Agent asks the step's model as an agent step does (its prompt, tools,
 // tries and cache), for a kind built on that answer.
 func (a *Attempt) Agent(ctx context.Context) (Outcome, error) {
-	o, err := kinds[chain.KindAgent].run(a.x, ctx, a.s, a.sc, a.t)
+	o, err := Kinds[chain.KindAgent].run(a.x, ctx, a.s, a.sc, a.t)
 	return o.outer(), err
 }
 
@@ -330,4 +332,4 @@ func (a *Attempt) WithNote(text string) *Attempt {
 }
 
 // Agent fills p as an agent step's dry-run line, for a kind built on one.
-func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { kinds[chain.KindAgent].plan(p.v, s, into) }
+func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { Kinds[chain.KindAgent].plan(p.v, s, into) }

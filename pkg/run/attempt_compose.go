@@ -21,9 +21,9 @@ func (a *Attempt) Ask(ctx context.Context, m *chain.Step) (Outcome, error) {
 }
 
 // ask asks a model step once, its model use being the asking step's.
-func (x *execution) ask(ctx context.Context, m *chain.Step, sc scope) (outcome, error) {
+func (x *Execution) ask(ctx context.Context, m *chain.Step, sc Scope) (outcome, error) {
 	t := &tries{}
-	out, err := kinds[chain.KindAgent].run(x, ctx, m, sc, t)
+	out, err := Kinds[chain.KindAgent].run(x, ctx, m, sc, t)
 	out.usage = t.usage
 	if out.model == "" {
 		out.model = t.model
@@ -48,7 +48,7 @@ type Fan struct {
 // item stops the others unless f.KeepGoing. The Outcome's value is the
 // list of the items' outputs, in item order, and its usage theirs.
 func (a *Attempt) FanOut(ctx context.Context, items []Value, f Fan) (Outcome, error) {
-	bind := func(sc scope, item Value, i, n int) scope {
+	bind := func(sc Scope, item Value, i, n int) Scope {
 		b := *a
 		b.sc = sc
 		return f.Bind(&b, item, i, n).sc
@@ -60,7 +60,7 @@ func (a *Attempt) FanOut(ctx context.Context, items []Value, f Fan) (Outcome, er
 // Plan fills into as the kind of step s does, for a step written inside
 // another (a loop's template, a branch, a pipeline's step).
 func (p PlanView) Plan(s *chain.Step, into *PlannedStep) {
-	if k, ok := kinds[s.Kind]; ok && k.plan != nil {
+	if k, ok := Kinds[s.Kind]; ok && k.plan != nil {
 		k.plan(p.v, s, into)
 	}
 }

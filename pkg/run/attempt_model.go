@@ -92,7 +92,7 @@ func (a *Attempt) RecordTool(call llm.ToolCall, status event.Status, detail stri
 
 // Model is the model a step asks first, as its dry-run line shows it (""
 // none).
-func (p PlanView) Model(s *chain.Step) string { return p.v.x.l.modelOf(s) }
+func (p PlanView) Model(s *chain.Step) string { return p.v.x.Engine.modelOf(s) }
 
 // AdmitModel refuses, before the run starts, a model step whose model (or
 // answer cache) cannot be used here: the Admit of every kind that asks a
@@ -107,18 +107,18 @@ func AdmitModel(l *Local, c *chain.Chain, s *chain.Step) error {
 
 // stepTargets resolves the step's models once per step, warning of the
 // fallbacks left out for want of a key.
-func (x *execution) stepTargets(s *chain.Step, t *tries) error {
+func (x *Execution) stepTargets(s *chain.Step, t *tries) error {
 	if t.targets != nil {
 		return nil
 	}
-	targets, skipped, err := x.l.targets(x.c, s)
+	targets, skipped, err := x.Engine.targets(x.Chain, s)
 	if err != nil {
 		return &permanentError{err}
 	}
 	for _, e := range skipped {
 		var pe *PreflightError
 		if errors.As(e, &pe) {
-			x.warn("step " + s.ID + ": " + pe.Msg)
+			x.Warn("step " + s.ID + ": " + pe.Msg)
 		}
 	}
 	t.targets = targets
@@ -128,7 +128,7 @@ func (x *execution) stepTargets(s *chain.Step, t *tries) error {
 // lazyModels is the step's models, built on the first request sent: a
 // cached answer needs none.
 type lazyModels struct {
-	x *execution
+	x *Execution
 	s *chain.Step
 	t *tries
 }

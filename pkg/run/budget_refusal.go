@@ -15,7 +15,7 @@ func budgetRefused(err error) bool {
 }
 
 // markRefused notes that the budget refused a call of step id.
-func (x *execution) markRefused(id string) {
+func (x *Execution) markRefused(id string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.refused == nil {

@@ -14,7 +14,9 @@ import (
 
 // FindChain is the chain a chain step names, found as the engine finds
 // chains (the step's file's directory, the chains directory).
-func (a *Attempt) FindChain(name string) (*chain.Chain, error) { return a.x.l.chains(name, a.x.c.File) }
+func (a *Attempt) FindChain(name string) (*chain.Chain, error) {
+	return a.x.Engine.chains(name, a.x.Chain.File)
+}
 
 // RunChain runs callee over inputs as a nested run of this step: its id
 // extends this run's (RUN/STEP), its steps are saved, and kept on resume,
@@ -25,24 +27,24 @@ func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[
 	x, s := a.x, a.s
 	// the callee's steps are saved, and kept on resume, as CALLER/STEP
 	prefix := s.ID + "/"
-	sub := Request{Journal: prefixed(x.req.Journal, prefix), Resume: scopedRecords(x.req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
-		Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
-	for id := range x.req.Started {
+	sub := Request{Journal: prefixed(x.Req.Journal, prefix), Resume: scopedRecords(x.Req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
+		Dir: x.Req.Dir, OutputDir: x.Req.OutputDir, Grants: x.Req.Grants, Ask: x.Req.Ask, Events: x.Req.Events}
+	for id := range x.Req.Started {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {
 			sub.Started[inner] = true
 		}
 	}
-	for id := range x.req.Rerun {
+	for id := range x.Req.Rerun {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {
 			sub.Rerun[inner] = true
 		}
 	}
-	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	callx := x.Engine.newExecution(callee, x.RunID+"/"+s.ID, newStore(inputs), x.Budget, sub, x.secretValues)
 	callx.chosenPaths = callx.chosenPaths || x.chosenPaths
 	if err := x.inheritEnv(callx); err != nil {
 		return nil, &permanentError{err}
 	}
-	return callx.run(ctx, &dagDriver{x: callx}), nil
+	return callx.Run(ctx, &dagDriver{x: callx}), nil
 }
 
 // preflightCall checks, before anything runs, that a chain step can call

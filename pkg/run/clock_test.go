@@ -44,14 +44,14 @@ workflows:
 			c := load(t, strings.Replace(src, "START", tc.start, 1))
 			e := New(WithDir(t.TempDir()))
 			then := now.Add(tc.ahead)
-			e.now = func() time.Time { return then }
+			e.Now = func() time.Time { return then }
 			id := NewRunID(then)
 			j := &memJournal{}
 			res, _ := e.Run(context.Background(), Request{RunID: id, Chain: c, Journal: j})
 			if res.Status != Paused {
 				t.Fatalf("%s %s", res.Status, res.Error)
 			}
-			e.now = func() time.Time { return now } // the clock set right
+			e.Now = func() time.Time { return now } // the clock set right
 			res, _ = e.Run(context.Background(), Request{RunID: id, Chain: c, History: j.transitions})
 			if res.Status != Paused || res.Deadline != "2026-03-01T10:01:00Z" {
 				t.Fatalf("%s deadline %q, want a minute from now", res.Status, res.Deadline)

@@ -56,7 +56,7 @@ func takesArguments(w *chain.Workflow) bool {
 // confined: it reads a decision's arguments, or (chosenPaths) any of the
 // run's data. fromData says the path is a $.-path, which reads the run's
 // data whatever the template.
-func (x *execution) confines(t *chain.Template, fromData bool) bool {
+func (x *Execution) confines(t *chain.Template, fromData bool) bool {
 	if fromArguments(t) {
 		return true
 	}

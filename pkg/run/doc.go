@@ -5,8 +5,9 @@
 //
 // One execution runs every chain (execution.go: inputs, variables,
 // journal, resume, result); a driver chooses what runs next: the DAG
-// driver by dependencies (drive_dag.go), the flow driver by the states and
-// transitions of a workflow (drive_flow.go, flow_*.go). A step goes
+// driver by dependencies (drive_dag.go), the driver of state workflows by
+// their states and transitions (pkg/run/flow, registered through
+// workflow_driver.go: this package never imports it). A step goes
 // through one pipeline (step.go: condition, pre_tools, retry, timeout,
 // guardrails, output); each kind's body runs through the kind API
 // (attempt*.go), registered from its package under pkg/kind, which this

@@ -82,8 +82,8 @@ func withDotenv(env, own map[string]string) map[string]string {
 // getenv reads a variable as the run's commands see it: the engine's
 // fixed variables (WithEnv), the real environment, else the run's dotenv
 // files.
-func (x *execution) getenv(name string) (string, bool) {
-	if v, ok := x.l.lookupEnv(name); ok {
+func (x *Execution) getenv(name string) (string, bool) {
+	if v, ok := x.Engine.lookupEnv(name); ok {
 		return v, true
 	}
 	v, ok := x.env[name]
@@ -93,11 +93,11 @@ func (x *execution) getenv(name string) (string, bool) {
 // environ is the environment of the run's commands: the dotenv
 // variables the real environment does not set, then the real
 // environment (with the engine's fixed variables in place), then extra.
-func (x *execution) environ(extra ...string) []string {
-	inherited := x.l.environ()
+func (x *Execution) environ(extra ...string) []string {
+	inherited := x.Engine.environ()
 	out := make([]string, 0, len(x.env)+len(inherited)+len(extra))
 	for _, k := range slices.Sorted(maps.Keys(x.env)) {
-		if _, set := x.l.lookupEnv(k); !set {
+		if _, set := x.Engine.lookupEnv(k); !set {
 			out = append(out, k+"="+x.env[k])
 		}
 	}
@@ -108,16 +108,16 @@ func (x *execution) environ(extra ...string) []string {
 // inheritEnv gives a nested run (a called chain, a workflow step's
 // workflow) the caller's dotenv values, with those of its own file's
 // dotenv over them when it comes from another file.
-func (x *execution) inheritEnv(sub *execution) error {
+func (x *Execution) inheritEnv(sub *Execution) error {
 	sub.setEnv(x.env)
-	if sub.c.File == x.c.File {
+	if sub.Chain.File == x.Chain.File {
 		return nil
 	}
-	files := chainDotenv(sub.c, x.workDir())
+	files := chainDotenv(sub.Chain, x.workDir())
 	if len(files) == 0 {
 		return nil
 	}
-	own, err := x.l.read(files)
+	own, err := x.Engine.read(files)
 	if err != nil {
 		return err
 	}

@@ -14,40 +14,43 @@ import (
 // dagDriver runs a chain's steps as their dependencies allow: each step
 // starts the moment the steps it depends on finish, at most --max-parallel
 // at once.
+// exec is the execution the DAG driver drives.
+func (d *dagDriver) Exec() *Execution { return d.x }
+
 type dagDriver struct {
-	x *execution
+	x *Execution
 	// notStarted are the steps the run ended before.
 	notStarted []string
 	// stop cancels the steps still running, saying why (a stopCause).
 	stop context.CancelCauseFunc
 }
 
-func (d *dagDriver) where() string { return "" }
+func (d *dagDriver) Where() string { return "" }
 
-func (d *dagDriver) drive(ctx context.Context) {
+func (d *dagDriver) Drive(ctx context.Context) {
 	ctx, d.stop = context.WithCancelCause(ctx)
 	defer d.stop(nil)
-	if r := d.x.l.remote; r != nil {
-		d.notStarted = d.x.c.Graph().RunOn(ctx, d.x.l.parallel, d.visit, d.waiting, r.Runner(ctx))
+	if r := d.x.Engine.Remote; r != nil {
+		d.notStarted = d.x.Chain.Graph().RunOn(ctx, d.x.Engine.parallel, d.visit, d.waiting, r.Runner(ctx))
 		return
 	}
-	d.notStarted = d.x.c.Graph().RunNotify(ctx, d.x.l.parallel, d.visit, d.waiting)
+	d.notStarted = d.x.Chain.Graph().RunNotify(ctx, d.x.Engine.parallel, d.visit, d.waiting)
 }
 
 // waiting tells that a ready step waits for one of the --max-parallel
 // slots, so that a display shows it rather than nothing.
 func (d *dagDriver) waiting(id string) {
-	if rec, ok := d.x.req.Resume[id]; ok && rec.Reusable() {
+	if rec, ok := d.x.Req.Resume[id]; ok && rec.Reusable() {
 		return // kept from the saved run: it will not run
 	}
-	d.x.emit(event.Event{Type: event.StepWaiting, Step: id,
-		Detail: fmt.Sprintf("waiting for a free slot (--max-parallel %d)", d.x.l.parallel)})
+	d.x.Emit(event.Event{Type: event.StepWaiting, Step: id,
+		Detail: fmt.Sprintf("waiting for a free slot (--max-parallel %d)", d.x.Engine.parallel)})
 }
 
 // conclude lists every step in the chain's order, those that never
 // started as skipped with the reason.
-func (d *dagDriver) conclude(ctx context.Context, res *Result) {
-	x, c := d.x, d.x.c
+func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
+	x, c := d.x, d.x.Chain
 	reason := "not run"
 	var cause *stopCause
 	calledOff := errors.As(context.Cause(ctx), &cause)
@@ -74,7 +77,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 			why = "not run: step " + f + " failed"
 		}
 		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: why}
-		x.emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: why})
+		x.Emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: why})
 	}
 	for _, s := range c.Steps {
 		res.Steps = append(res.Steps, *x.results[s.ID])
@@ -85,12 +88,12 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	case ctx.Err() != nil:
 		res.Status = Interrupted
 		res.Error = "interrupted"
-		if x.failure != "" {
-			res.Error = "interrupted: " + x.failure
+		if x.Failure != "" {
+			res.Error = "interrupted: " + x.Failure
 		}
-	case x.failure != "":
+	case x.Failure != "":
 		res.Status = Failed
-		res.Error = x.failure
+		res.Error = x.Failure
 		if n := len(x.alsoFailed); n > 0 {
 			// with keep-going: every failure is named, the first in full
 			word := "steps"
@@ -105,7 +108,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 		res.Status = Succeeded
 	}
 	if c.Output != "" && res.Status == Succeeded {
-		if v, ok := x.st.get(c.Output); ok {
+		if v, ok := x.Vars.Get(c.Output); ok {
 			res.Output = v.Public()
 		} else if c.OCC() {
 			res.Output = "" // OCC's: a variable nothing set is empty text
@@ -120,7 +123,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 func (d *dagDriver) failed(id string, sr *StepResult) dag.Outcome {
 	x := d.x
 	d.record(id, sr)
-	if x.l.keepGoing || x.c.KeepGoing {
+	if x.Engine.keepGoing || x.Chain.KeepGoing {
 		return dag.Hold
 	}
 	d.stop(&stopCause{failed: x.failedStep})
@@ -131,8 +134,8 @@ func (d *dagDriver) failed(id string, sr *StepResult) dag.Outcome {
 // after it. x.mu is held.
 func (d *dagDriver) record(id string, sr *StepResult) {
 	x := d.x
-	if x.failure == "" {
-		x.failure, x.failedStep = fmt.Sprintf("step %s failed: %s", id, sr.Error), id
+	if x.Failure == "" {
+		x.Failure, x.failedStep = fmt.Sprintf("step %s failed: %s", id, sr.Error), id
 	} else {
 		x.alsoFailed = append(x.alsoFailed, id)
 	}
@@ -142,7 +145,7 @@ func (d *dagDriver) record(id string, sr *StepResult) {
 // depends on, directly or through steps that never started; "" when
 // none failed.
 func (d *dagDriver) blockedBy(id string, notStarted map[string]bool) string {
-	for _, dep := range d.x.c.Graph().Deps(id) {
+	for _, dep := range d.x.Chain.Graph().Deps(id) {
 		if r := d.x.results[dep]; r != nil && r.Status == StepFailed {
 			return dep
 		}
@@ -158,7 +161,7 @@ func (d *dagDriver) blockedBy(id string, notStarted map[string]bool) string {
 // visit runs one step for the scheduler and says what its outcome means.
 func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	x := d.x
-	s := x.c.Step(id)
+	s := x.Chain.Step(id)
 	var sr *StepResult
 	var earlyExit bool
 	if why, out := x.routedOut(s); out {
@@ -168,16 +171,16 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 		x.mu.Unlock()
 		return dag.Continue
 	}
-	if rec, ok := x.req.Resume[id]; ok && rec.Reusable() {
+	if rec, ok := x.Req.Resume[id]; ok && rec.Reusable() {
 		sr, earlyExit = x.reuse(s, rec)
 	} else {
-		if sr := x.markStarted(s); sr != nil {
+		if sr := x.MarkStarted(s); sr != nil {
 			x.mu.Lock()
 			defer x.mu.Unlock()
 			x.results[id] = sr
 			return d.failed(id, sr)
 		}
-		sr, earlyExit = x.runStep(ctx, s)
+		sr, earlyExit = x.RunStep(ctx, s)
 		if s.Kind == chain.KindEvaluator {
 			sr, earlyExit = x.evaluateAgain(ctx, s, sr, earlyExit)
 		}

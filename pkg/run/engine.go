@@ -115,19 +115,19 @@ type Local struct {
 	// workflows and scripts find the workflow a workflow step names, the
 	// script a script step runs, outside their own file.
 	workflows WorkflowResolver
-	scripts   ScriptResolver
+	Scripts   ScriptResolver
 	// loader reads the chain files around the running one (loader.go).
 	loader Loader
-	now    func() time.Time
+	Now    func() time.Time
 
-	models       Models
+	Models       Models
 	defaultModel string
 	streaming    bool
 	cache        cache.Cache
 	cacheReads   bool
 	// principal is who runs act for, as permission and role guards see
 	// it; nil when none is configured.
-	principal *chain.Principal
+	Principal *chain.Principal
 	// search is the provider of web_search pre_tools; preCache keeps
 	// pre_tool results (cache_ttl_minutes) when no cache is configured;
 	// preToolDelay is the first wait before a pre_tool's retry.
@@ -135,10 +135,10 @@ type Local struct {
 	preCache     *cache.Mem
 	preToolDelay time.Duration
 	// remote, when set, runs steps as a durable engine's tasks (remote.go).
-	remote *Remote
+	Remote *Remote
 	// standIn, when set, may replace step bodies; env is added to every
 	// command's environment (standin.go).
-	standIn StandIn
+	StandIn StandIn
 	env     map[string]string
 	// dotenv are config's dotenv files, read when each run starts.
 	dotenv []dotenv.File
@@ -201,10 +201,10 @@ func WithWorkflows(r WorkflowResolver) Option { return func(l *Local) { l.workfl
 
 // WithScripts lets script steps run scripts of other files' libraries,
 // found by subject.
-func WithScripts(r ScriptResolver) Option { return func(l *Local) { l.scripts = r } }
+func WithScripts(r ScriptResolver) Option { return func(l *Local) { l.Scripts = r } }
 
 // WithModels lets agent steps call models, resolved by name.
-func WithModels(m Models) Option { return func(l *Local) { l.models = m } }
+func WithModels(m Models) Option { return func(l *Local) { l.Models = m } }
 
 // WithDefaultModel is the model of agent steps that name none.
 func WithDefaultModel(model string) Option { return func(l *Local) { l.defaultModel = model } }
@@ -223,7 +223,7 @@ func WithCache(c cache.Cache, read bool) Option {
 // WithPrincipal sets who runs act for: the id, roles and permissions
 // that a workflow's permission and role guards check and its evidence
 // records name (nil: none configured, and such guards do not hold).
-func WithPrincipal(p *chain.Principal) Option { return func(l *Local) { l.principal = p } }
+func WithPrincipal(p *chain.Principal) Option { return func(l *Local) { l.Principal = p } }
 
 // New builds a Local engine.
 func New(opts ...Option) *Local {
@@ -231,7 +231,7 @@ func New(opts ...Option) *Local {
 		parallel: DefaultParallel(),
 		events:   event.Discard,
 		client:   &http.Client{},
-		now:      time.Now,
+		Now:      time.Now,
 		preCache: cache.NewMem(),
 		// OCC waits a second before a pre_tool's retry, then longer
 		preToolDelay: time.Second,

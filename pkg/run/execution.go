@@ -15,17 +15,17 @@ import (
 )
 
 // execution is the state of one run in progress.
-type execution struct {
-	l       *Local
-	c       *chain.Chain
-	runID   string
-	st      *store
+type Execution struct {
+	Engine  *Local
+	Chain   *chain.Chain
+	RunID   string
+	Vars    *Values
 	mu      sync.Mutex
 	results map[string]*StepResult
 	// failure is the first failure that stopped the run; failedStep is
 	// the step that failed, earlyExit the one whose early_exit_if ended
 	// the run (they say why a running step was cancelled).
-	failure    string
+	Failure    string
 	failedStep string
 	// alsoFailed are the steps that failed after the first, in the order
 	// they failed (a keep-going run goes on after a failure).
@@ -37,7 +37,7 @@ type execution struct {
 	// waiting are the gates the run waits at (body_gate.go).
 	routed  routing
 	waiting map[string]gateWait
-	secrets *masker
+	Secrets *masker
 	// chosenPaths: a path or cwd this execution renders from the run's
 	// data may hold what a decision chose, handed on through the context,
 	// a $.-path or a called workflow's input, so it is confined as an
@@ -49,12 +49,12 @@ type execution struct {
 	// itemSlots bounds the loop items running at once across the run.
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
-	budget *llm.Budget
+	Budget *llm.Budget
 	// contextMu lets one OCC context budget pass (occ_budget.go) at a
 	// time change the variables.
 	contextMu sync.Mutex
 	// req is what the run was asked: journal, resume state.
-	req      Request
+	Req      Request
 	warnings []string
 	// bin is the chain's bin/ directory, looked up once.
 	bin     string
@@ -85,38 +85,40 @@ type execution struct {
 	taken map[string]bool
 	// keyTake is a workflow's correlation id for the executor running
 	// (takeKey), read by its idempotency key; "" in a DAG chain.
-	keyTake string
+	KeyTake string
 }
 
 // driver chooses what an execution runs next: the DAG driver by
 // dependencies, the flow driver by states and transitions. Everything
 // else (inputs, variables, steps, journal, resume, results, events) is
 // the execution's.
-type driver interface {
+type Driver interface {
 	// where is where the run stands, for its events ("" for a DAG).
-	where() string
+	Where() string
 	// drive runs steps until the run ends, pauses, fails or is
 	// cancelled.
-	drive(ctx context.Context)
+	Drive(ctx context.Context)
 	// conclude sets what the driver decided of the result: its status and
 	// error, its steps in order, its output, and for a workflow the
 	// response of reference 000.
-	conclude(ctx context.Context, res *Result)
+	Conclude(ctx context.Context, res *Result)
+	// exec is the execution driven.
+	Exec() *Execution
 }
 
 // run drives the execution and assembles its result.
-func (x *execution) run(ctx context.Context, d driver) *Result {
-	start := x.l.now()
-	x.emit(event.Event{Type: event.RunStarted, Chain: x.c.Name, State: d.where()})
+func (x *Execution) Run(ctx context.Context, d Driver) *Result {
+	start := x.Engine.Now()
+	x.Emit(event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()})
 	announced := x.announceStop(ctx)
-	d.drive(ctx)
+	d.Drive(ctx)
 	res := &Result{
-		RunID:     x.runID,
-		Name:      x.c.Name,
+		RunID:     x.RunID,
+		Name:      x.Chain.Name,
 		Vars:      map[string]any{},
 		StartedAt: start.UTC().Format(time.RFC3339Nano),
 	}
-	d.conclude(ctx, res)
+	d.Conclude(ctx, res)
 	x.runHandlers(ctx, res)
 	x.closeMCP()
 	if res.Steps == nil {
@@ -129,19 +131,19 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 			}
 		}
 	}
-	x.st.mu.RLock()
-	for name, v := range x.st.vars {
-		if (name != contextVar || x.c.Workflow == nil) && !internalVar(name) {
+	x.Vars.mu.RLock()
+	for name, v := range x.Vars.vars {
+		if (name != ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
 			res.Vars[name] = v.Public()
 		}
 	}
-	x.st.mu.RUnlock()
-	res.DurationMS = x.l.now().Sub(start).Milliseconds()
+	x.Vars.mu.RUnlock()
+	res.DurationMS = x.Engine.Now().Sub(start).Milliseconds()
 	res.Warnings = x.warnings
 	x.maskResult(res)
 	announced()
 	res.KeepBytes()
-	x.emit(event.Event{Type: event.RunFinished, Chain: x.c.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.where()})
+	x.Emit(event.Event{Type: event.RunFinished, Chain: x.Chain.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.Where()})
 	return res
 }
 
@@ -151,8 +153,8 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 // them while the steps' process groups stop. A called chain leaves it to
 // its caller. The returned func ends the watch; after it nothing more is
 // announced (run.finished comes last).
-func (x *execution) announceStop(ctx context.Context) (done func()) {
-	if strings.Contains(x.runID, "/") || x.l.remote != nil {
+func (x *Execution) announceStop(ctx context.Context) (done func()) {
+	if strings.Contains(x.RunID, "/") || x.Engine.Remote != nil {
 		return func() {}
 	}
 	quit, over := make(chan struct{}), make(chan struct{})
@@ -167,13 +169,13 @@ func (x *execution) announceStop(ctx context.Context) (done func()) {
 			// told to stop as the run ended: both were ready, and a
 			// person who pressed Ctrl-C is still told it was heard
 		}
-		x.emit(event.Event{Type: event.RunStopping, Chain: x.c.Name})
+		x.Emit(event.Event{Type: event.RunStopping, Chain: x.Chain.Name})
 		select {
 		case <-interrupt.Force(ctx):
 		case <-quit:
 			return
 		}
-		x.emit(event.Event{Type: event.RunStopping, Chain: x.c.Name, Detail: "forced"})
+		x.Emit(event.Event{Type: event.RunStopping, Chain: x.Chain.Name, Detail: "forced"})
 	}()
 	return func() {
 		close(quit)
@@ -184,11 +186,11 @@ func (x *execution) announceStop(ctx context.Context) (done func()) {
 // markStarted records, before a step that must never repeat unconfirmed
 // runs, that it began. Without the mark a crash could repeat it unasked,
 // so a failed mark is a failed step.
-func (x *execution) markStarted(s *chain.Step) *StepResult {
-	if x.req.Journal == nil || !needsConfirmation(s) {
+func (x *Execution) MarkStarted(s *chain.Step) *StepResult {
+	if x.Req.Journal == nil || !NeedsConfirmation(s) {
 		return nil
 	}
-	if err := x.req.Journal.StepStarted(s.ID); err != nil {
+	if err := x.Req.Journal.StepStarted(s.ID); err != nil {
 		return &StepResult{ID: s.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
 	}
 	x.mu.Lock()
@@ -202,19 +204,19 @@ func (x *execution) markStarted(s *chain.Step) *StepResult {
 
 // emit stamps an event with the schema version, time and run id, masks
 // secret input values in its text, and sends it.
-func (x *execution) emit(e event.Event) {
-	e.V, e.RunID = event.SchemaVersion, x.runID
-	if e.Step != "" && x.c.Handlers != nil && e.Handler == "" {
-		if s := x.c.Step(e.Step); s != nil {
+func (x *Execution) Emit(e event.Event) {
+	e.V, e.RunID = event.SchemaVersion, x.RunID
+	if e.Step != "" && x.Chain.Handlers != nil && e.Handler == "" {
+		if s := x.Chain.Step(e.Step); s != nil {
 			e.Handler = s.Lifecycle()
 		}
 	}
 	if e.Time.IsZero() {
-		e.Time = x.l.now()
+		e.Time = x.Engine.Now()
 	}
-	e.Error, e.Line, e.Detail = x.mask(e.Error), x.mask(e.Line), x.mask(e.Detail)
-	x.l.events.Emit(e)
-	if x.req.Events != nil {
-		x.req.Events.Emit(e)
+	e.Error, e.Line, e.Detail = x.Mask(e.Error), x.Mask(e.Line), x.Mask(e.Detail)
+	x.Engine.events.Emit(e)
+	if x.Req.Events != nil {
+		x.Req.Events.Emit(e)
 	}
 }

@@ -52,5 +52,5 @@ func (r *Result) CommandExitCode(c *chain.Chain) int {
 	if !ok {
 		return 0
 	}
-	return s.exitCode
+	return s.ExitCode
 }

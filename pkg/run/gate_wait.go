@@ -42,10 +42,10 @@ func held(err error) (status StepStatus, reason, since string, ok bool) {
 
 // gateTake is the decision resume --take gives gate id: approve or
 // reject, for every gate the run waits at, or GATE:approve for one.
-func (x *execution) gateTake(id string) string {
-	gate, decision, one := strings.Cut(x.req.Take, ":")
+func (x *Execution) gateTake(id string) string {
+	gate, decision, one := strings.Cut(x.Req.Take, ":")
 	if !one {
-		return x.req.Take
+		return x.Req.Take
 	}
 	if gate == id {
 		return decision

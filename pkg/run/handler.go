@@ -16,17 +16,17 @@ import (
 // The variables a task chain's tasks share besides their outputs.
 const (
 	// previousOutput is the output of the task that ran before.
-	previousOutput = "previous_output"
+	PreviousOutput = "previous_output"
 	// lastError is the error of the last task that failed.
-	lastError = "last_error"
+	LastError = "last_error"
 	// hookVar holds what the hooks of the running task recorded, until
 	// the flow merges it into the context (mergeHooks).
-	hookVar = "#hooks"
+	HookVar = "#hooks"
 )
 
 // chatVar is the variable that holds the conversation behind a task's
 // output: no template can name it, and it is saved with the task.
-func chatVar(name string) string { return name + "#chat" }
+func ChatVar(name string) string { return name + "#chat" }
 
 // internalVar reports whether a variable is the engine's own (a
 // conversation, what hooks recorded), kept out of the result's vars.
@@ -43,7 +43,7 @@ type taskIn struct {
 // its handler says (chain.Handler). A failed task leaves its input as its
 // output and its error in TASK_error and last_error, for the task its
 // on_failure leads to.
-func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+func (x *Execution) handle(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
 	h := s.Handler
 	if h.Name == chain.HandlerHook {
 		return x.hookTool(ctx, s, sc)
@@ -86,10 +86,10 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 	}
 	if err != nil {
 		left := failureInput(s.ID, in, err)
-		x.st.set(s.OutputVar, left.value)
+		x.Vars.Set(s.OutputVar, left.value)
 		x.setChat(s, left.chat)
-		x.st.set(s.OutputVar+"_error", TextValue(err.Error()))
-		x.st.set(lastError, TextValue(err.Error()))
+		x.Vars.Set(s.OutputVar+"_error", TextValue(err.Error()))
+		x.Vars.Set(LastError, TextValue(err.Error()))
 		return out, err
 	}
 	if h.Print != nil {
@@ -98,16 +98,16 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 			return out, &permanentError{fmt.Errorf("print: %w", perr)}
 		}
 		for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-			x.emit(event.Event{Type: event.StepLog, Step: s.ID, Stream: "print", Line: line})
+			x.Emit(event.Event{Type: event.StepLog, Step: s.ID, Stream: "print", Line: line})
 		}
 	}
 	return out, nil
 }
 
 // pass is a task's outcome that passes its input on (noop, route).
-func (x *execution) pass(s *chain.Step, in taskIn, result string) outcome {
+func (x *Execution) pass(s *chain.Step, in taskIn, result string) outcome {
 	x.setChat(s, in.chat)
-	return outcome{value: in.value, result: result}
+	return outcome{Value: in.value, result: result}
 }
 
 // text is what a model reads of the input: its text, or the last
@@ -122,20 +122,20 @@ func (in taskIn) text() string {
 // taskInput reads the variable the task's input_var names (the output of
 // the task before, without one); prompt_template, when set, replaces it
 // with its text; input_max_bytes caps it.
-func (x *execution) taskInput(s *chain.Step, sc scope) (taskIn, error) {
+func (x *Execution) taskInput(s *chain.Step, sc Scope) (taskIn, error) {
 	h := s.Handler
 	var in taskIn
 	name := h.Input
 	if name == "" {
-		name = previousOutput
+		name = PreviousOutput
 	}
 	if v, ok := sc.lookup(name); ok && name != chain.InputVar {
 		in.value = v
-		if c, ok := sc.lookup(chatVar(name)); ok {
+		if c, ok := sc.lookup(ChatVar(name)); ok {
 			in.chat = decodeChat(c.Data)
 		}
-	} else if name == chain.InputVar || name == previousOutput {
-		in.value = TextValue(sc.st.inputs[chain.InputVar])
+	} else if name == chain.InputVar || name == PreviousOutput {
+		in.value = TextValue(sc.Vars.inputs[chain.InputVar])
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
 	}
@@ -157,38 +157,38 @@ func (x *execution) taskInput(s *chain.Step, sc scope) (taskIn, error) {
 
 // setChat keeps the conversation behind the task's output (none: the
 // output is plain text).
-func (x *execution) setChat(s *chain.Step, chat []chatMsg) {
+func (x *Execution) setChat(s *chain.Step, chat []chatMsg) {
 	if chat == nil {
-		x.st.del(chatVar(s.OutputVar))
+		x.Vars.Del(ChatVar(s.OutputVar))
 		return
 	}
-	x.st.set(chatVar(s.OutputVar), Value{Data: encodeChat(chat)})
+	x.Vars.Set(ChatVar(s.OutputVar), Value{Data: encodeChat(chat)})
 }
 
 // templateVars are what a task chain's Go templates read: the chain's
 // input as .input, every task's output by its variable and by its id
 // (structured when it is JSON), previous_output, last_error, TASK_error
 // and the edge counters.
-func (x *execution) templateVars(sc scope) map[string]any {
+func (x *Execution) templateVars(sc Scope) map[string]any {
 	vars := map[string]any{}
-	sc.st.mu.RLock()
-	for k, v := range sc.st.vars {
-		if !internalVar(k) && k != contextVar {
+	sc.Vars.mu.RLock()
+	for k, v := range sc.Vars.vars {
+		if !internalVar(k) && k != ContextVar {
 			vars[k] = v.Public()
 		}
 	}
-	sc.st.mu.RUnlock()
+	sc.Vars.mu.RUnlock()
 	for k, v := range sc.local {
 		vars[k] = v.Public()
 	}
-	for _, s := range x.c.Steps {
+	for _, s := range x.Chain.Steps {
 		if s.Handler != nil && s.ID != s.OutputVar {
 			if v, ok := vars[s.OutputVar]; ok {
 				vars[s.ID] = v
 			}
 		}
 	}
-	vars[chain.InputVar] = sc.st.inputs[chain.InputVar]
+	vars[chain.InputVar] = sc.Vars.inputs[chain.InputVar]
 	return vars
 }
 

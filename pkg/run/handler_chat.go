@@ -179,7 +179,7 @@ func capChat(chat []chatMsg, n int) []chatMsg {
 // tools (the execute_tool_calls task runs them), else executed. Calls a
 // conversation ends with and nothing answered yet run first, with this
 // task's tools.
-func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tries, in taskIn) (outcome, error) {
+func (x *Execution) chatTurn(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
 	var out outcome
 	if err := x.stepTargets(s, t); err != nil {
 		return out, err
@@ -215,7 +215,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	if err != nil && len(req.Tools) > 0 && toolsRefused(err) {
 		// contenox asks again without tools when the model's server
 		// refuses them (taskexec_test.go ChatCompletionRetriesWithoutTools…)
-		x.warn(fmt.Sprintf("task %s: the model's server refused its tools (%v): it was asked again without them", s.ID, err))
+		x.Warn(fmt.Sprintf("task %s: the model's server refused its tools (%v): it was asked again without them", s.ID, err))
 		req.Tools, req.Messages = nil, toLLM(stripTools(chat))
 		resp, err = lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
 	}
@@ -223,7 +223,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 		return out, &permanentError{err}
 	}
 	if resp.FinishReason == llm.FinishLength {
-		x.warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
+		x.Warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
 	}
 	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text, Model: resp.Model, Usage: &resp.Usage}
 	if len(resp.ToolCalls) > 0 {
@@ -234,7 +234,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	}
 	chat = append(chat, reply)
 	x.setChat(s, chat)
-	out.value, out.finish, out.result = TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
+	out.Value, out.finish, out.result = TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
 	if len(resp.ToolCalls) > 0 {
 		out.result = chain.ResultToolCall
 	}
@@ -242,10 +242,10 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 }
 
 // stream sends the answer's text as it comes, when the run streams.
-func (x *execution) stream(s *chain.Step, req *llm.Request) {
-	if x.l.streaming {
+func (x *Execution) stream(s *chain.Step, req *llm.Request) {
+	if x.Engine.streaming {
 		req.OnDelta = func(text string) {
-			x.emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
+			x.Emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
 		}
 	}
 }
@@ -254,7 +254,7 @@ func (x *execution) stream(s *chain.Step, req *llm.Request) {
 // equals branches for its input (an exact answer, else the first label
 // the answer contains, ignoring case; else the answer, which the default
 // branch takes). The input passes on unchanged.
-func (x *execution) route(ctx context.Context, s *chain.Step, sc scope, t *tries, in taskIn) (outcome, error) {
+func (x *Execution) route(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
 	if err := x.stepTargets(s, t); err != nil {
 		return outcome{}, err
 	}
@@ -313,7 +313,7 @@ func selectRoute(answer string, routes []string) string {
 // answered yet, one after another, and answers them. Its result is
 // tools_executed, no_calls_found when there were none to run, or noop
 // for an input with no conversation.
-func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, in taskIn) (outcome, error) {
+func (x *Execution) executeCalls(ctx context.Context, s *chain.Step, sc Scope, in taskIn) (outcome, error) {
 	if len(in.chat) == 0 {
 		return x.pass(s, in, chain.ResultNoop), nil
 	}
@@ -331,7 +331,7 @@ func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, i
 	for i, r := range results {
 		texts[i] = r.Content
 	}
-	return outcome{value: TextValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
+	return outcome{Value: TextValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
 }
 
 // runCalls runs the tool calls of a turn in order as the step's (its
@@ -339,7 +339,7 @@ func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, i
 // terminal allow). A call of a tool the task that asked did not offer,
 // or a Bash command the tools_policies of that task and this step refuse,
 // is denied and not run.
-func (x *execution) runCalls(ctx context.Context, s *chain.Step, sc scope, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
+func (x *Execution) runCalls(ctx context.Context, s *chain.Step, sc Scope, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
 	env, err := x.toolEnv(ctx, s, sc)
 	if err != nil {
 		return nil, 0, err
@@ -354,7 +354,7 @@ func (x *execution) runCalls(ctx context.Context, s *chain.Step, sc scope, turn 
 		}
 		call := llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
 		if why := refuseCall(asker, env.Commands, call); why != "" {
-			x.emit(event.Event{Type: event.ToolDenied, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
+			x.Emit(event.Event{Type: event.ToolDenied, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
 			x.emitTool(s, call, event.Denied, why, 0)
 			out[i] = chatResult{CallID: c.ID, Content: "denied: " + why + "; it was not run", IsError: true}
 			continue

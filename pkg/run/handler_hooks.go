@@ -16,7 +16,7 @@ import (
 // hookTool runs the call of a hook's tool a model made (the executor of
 // a chain tool the mission or oracle hook defines): the call's arguments,
 // already checked against the tool's schema, are its arguments.
-func (x *execution) hookTool(_ context.Context, s *chain.Step, sc scope) (outcome, error) {
+func (x *Execution) hookTool(_ context.Context, s *chain.Step, sc Scope) (outcome, error) {
 	var args map[string]any
 	if v, ok := sc.lookup("args"); ok {
 		args, _ = v.Data.(map[string]any)
@@ -25,7 +25,7 @@ func (x *execution) hookTool(_ context.Context, s *chain.Step, sc scope) (outcom
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
-	return outcome{value: DataValue(res)}, nil
+	return outcome{Value: DataValue(res)}, nil
 }
 
 // toolsTask is a tools task: it calls one tool of a hook, no model
@@ -35,7 +35,7 @@ func (x *execution) hookTool(_ context.Context, s *chain.Step, sc scope) (outcom
 // or file). Its output is the tool's answer, or the output_template
 // rendered over it, which is then also the result the branches match
 // (tools_executed without one).
-func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in taskIn) (outcome, error) {
+func (x *Execution) toolsTask(ctx context.Context, s *chain.Step, sc Scope, in taskIn) (outcome, error) {
 	h := s.Handler
 	args := map[string]any{}
 	for k, v := range h.Args {
@@ -70,7 +70,7 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		return outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
 	x.setChat(s, chat)
-	out := outcome{value: DataValue(res), result: chain.ResultToolsExecuted}
+	out := outcome{Value: DataValue(res), result: chain.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
 		if text, ok := res.(string); ok && TextValue(text).Data != nil {
@@ -80,14 +80,14 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		if err != nil {
 			return outcome{}, &permanentError{fmt.Errorf("output_template: %w", err)}
 		}
-		out.value, out.result = TextValue(text), text
+		out.Value, out.result = TextValue(text), text
 	}
 	return out, nil
 }
 
 // builtinHook calls a built-in file or shell tool for a tools task, in
 // the step's directory and confined to it like a model's call.
-func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, tool string, args map[string]any) (any, error) {
+func (x *Execution) builtinHook(ctx context.Context, s *chain.Step, sc Scope, tool string, args map[string]any) (any, error) {
 	env, err := x.toolEnv(ctx, s, sc)
 	if err != nil {
 		return nil, err
@@ -95,9 +95,9 @@ func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, to
 	env.Commands = commandPolicy(s)
 	raw, _ := json.Marshal(args)
 	call := llm.ToolCall{Name: tool, Arguments: string(raw)}
-	start := x.l.now()
+	start := x.Engine.Now()
 	text, err := tools.Run(ctx, env, tool, raw)
-	d := x.l.now().Sub(start).Milliseconds()
+	d := x.Engine.Now().Sub(start).Milliseconds()
 	if err != nil {
 		x.emitTool(s, call, event.Error, err.Error(), d)
 		return nil, err
@@ -107,7 +107,7 @@ func (x *execution) builtinHook(ctx context.Context, s *chain.Step, sc scope, to
 }
 
 // callHook calls a tool of the mission or oracle hook.
-func (x *execution) callHook(hook, tool string, args map[string]any) (any, error) {
+func (x *Execution) callHook(hook, tool string, args map[string]any) (any, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch hook {
@@ -121,9 +121,9 @@ func (x *execution) callHook(hook, tool string, args map[string]any) (any, error
 
 // hookState reads what a hook has recorded: what the running task
 // changed, else the run's context, into rec.
-func (x *execution) hookState(hook string, rec any) {
-	for _, name := range []string{hookVar, contextVar} {
-		if v, ok := x.st.get(name); ok {
+func (x *Execution) hookState(hook string, rec any) {
+	for _, name := range []string{HookVar, ContextVar} {
+		if v, ok := x.Vars.Get(name); ok {
 			if m, ok := v.Data.(map[string]any); ok && m[hook] != nil {
 				b, _ := json.Marshal(m[hook])
 				_ = json.Unmarshal(b, rec)
@@ -135,9 +135,9 @@ func (x *execution) hookState(hook string, rec any) {
 
 // setHookState records what a hook keeps; the flow merges it into the
 // context after the task (mergeHooks).
-func (x *execution) setHookState(hook string, rec any) {
+func (x *Execution) setHookState(hook string, rec any) {
 	pending := map[string]any{}
-	if v, ok := x.st.get(hookVar); ok {
+	if v, ok := x.Vars.Get(HookVar); ok {
 		if m, ok := v.Data.(map[string]any); ok {
 			pending = maps.Clone(m)
 		}
@@ -146,7 +146,7 @@ func (x *execution) setHookState(hook string, rec any) {
 	var d any
 	_ = json.Unmarshal(b, &d)
 	pending[hook] = d
-	x.st.set(hookVar, Value{Data: pending})
+	x.Vars.Set(HookVar, Value{Data: pending})
 }
 
 // decodeArgs reads a call's arguments into the tool's own shape.

@@ -46,11 +46,11 @@ type missionReport struct {
 const missionRunning = "running"
 
 // mission runs a tool of the mission hook on the run's mission record.
-func (x *execution) mission(tool string, args map[string]any) (any, error) {
+func (x *Execution) mission(tool string, args map[string]any) (any, error) {
 	var m missionRecord
 	x.hookState(chain.HookMission, &m)
 	if m.ID == "" {
-		m = missionRecord{ID: x.runID, Intent: x.st.inputs[chain.InputVar], Status: missionRunning}
+		m = missionRecord{ID: x.RunID, Intent: x.Vars.inputs[chain.InputVar], Status: missionRunning}
 	}
 	var res any
 	var err error

@@ -14,7 +14,7 @@ import (
 // model call that wrote it. No model is asked: the id is the run's and
 // the task's, created the run's clock, so a run gives the same object
 // each time. An input that is no conversation fails, as in contenox.
-func (x *execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
+func (x *Execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
 	if len(in.chat) == 0 {
 		return outcome{}, &permanentError{fmt.Errorf("%s: its input is no conversation (the output of a chat_completion task)", chain.HandlerOpenAIResponse)}
 	}
@@ -40,14 +40,14 @@ func (x *execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
 		}
 	}
 	obj := map[string]any{
-		"id":      "chatcmpl-" + x.runID + "-" + s.ID,
+		"id":      "chatcmpl-" + x.RunID + "-" + s.ID,
 		"object":  "chat.completion",
-		"created": float64(x.l.now().Unix()),
+		"created": float64(x.Engine.Now().Unix()),
 		"model":   model,
 		"choices": []any{map[string]any{"index": float64(0), "message": msg, "finish_reason": finish}},
 		"usage": map[string]any{"prompt_tokens": float64(prompt), "completion_tokens": float64(completion),
 			"total_tokens": float64(prompt + completion)},
 	}
 	x.setChat(s, nil)
-	return outcome{value: DataValue(obj), result: chain.ResultConverted}, nil
+	return outcome{Value: DataValue(obj), result: chain.ResultConverted}, nil
 }

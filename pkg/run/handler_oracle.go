@@ -28,8 +28,8 @@ const (
 
 // oracle runs a tool of the oracle hook on the ask that is the run's
 // input.
-func (x *execution) oracle(tool string, args map[string]any) (any, error) {
-	input := x.st.inputs[chain.InputVar]
+func (x *Execution) oracle(tool string, args map[string]any) (any, error) {
+	input := x.Vars.inputs[chain.InputVar]
 	var ask struct {
 		AskID string `json:"askId"`
 		Kind  string `json:"kind"`

@@ -23,11 +23,11 @@ func commandPolicy(s *chain.Step) tools.CommandPolicy {
 // asker is the task whose model made a conversation turn's tool calls
 // (nil when the turn does not say, as in a conversation saved before it
 // did).
-func (x *execution) asker(turn chatMsg) *chain.Step {
-	if turn.By == "" || x.c.Workflow == nil {
+func (x *Execution) asker(turn chatMsg) *chain.Step {
+	if turn.By == "" || x.Chain.Workflow == nil {
 		return nil
 	}
-	if st := x.c.Workflow.State(turn.By); st != nil {
+	if st := x.Chain.Workflow.State(turn.By); st != nil {
 		return st.Task
 	}
 	return nil
@@ -60,8 +60,8 @@ func refuseCall(asker *chain.Step, policy tools.CommandPolicy, call llm.ToolCall
 
 // warnUnapplied puts the task's tools_policies that chainrun does not
 // apply in the run's warnings.
-func (x *execution) warnUnapplied(s *chain.Step) {
+func (x *Execution) warnUnapplied(s *chain.Step) {
 	for _, p := range s.Handler.UnappliedPolicies {
-		x.warn(fmt.Sprintf("task %s: tools_policies.%s is not applied (chainrun applies local_shell's _allowed_commands and _denied_commands)", s.ID, p))
+		x.Warn(fmt.Sprintf("task %s: tools_policies.%s is not applied (chainrun applies local_shell's _allowed_commands and _denied_commands)", s.ID, p))
 	}
 }

@@ -18,7 +18,7 @@ import (
 // reads it as an integer (its output a number), and an answer that holds
 // none fails the task, so retry_on_failure asks again and on_failure
 // catches it.
-func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *tries, in taskIn) (outcome, error) {
+func (x *Execution) promptTask(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
 	if err := x.stepTargets(s, t); err != nil {
 		return outcome{}, err
 	}
@@ -37,21 +37,21 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 		return outcome{}, &permanentError{err}
 	}
 	x.setChat(s, nil)
-	out := outcome{value: TextValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
+	out := outcome{Value: TextValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
 	if s.Handler.Name == chain.HandlerPromptInt {
 		n, err := answerInt(resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("prompt_to_int: %w", err)
 		}
 		text := strconv.FormatInt(n, 10)
-		out.value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
+		out.Value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
 	}
 	if read, ok := answerReaders[s.Handler.Name]; ok {
 		v, result, err := read(s.Handler, resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", s.Handler.Name, err)
 		}
-		out.value, out.result = v, result
+		out.Value, out.result = v, result
 	}
 	return out, nil
 }

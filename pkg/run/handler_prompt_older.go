@@ -85,7 +85,7 @@ func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
 // parseCommand is a parse_command task: no model; its result is the
 // /command its input begins with (the first word, without its /), else
 // pass ("" for an empty input); the input passes on.
-func (x *execution) parseCommand(_ context.Context, s *chain.Step, in taskIn) (outcome, error) {
+func (x *Execution) parseCommand(_ context.Context, s *chain.Step, in taskIn) (outcome, error) {
 	text := strings.TrimSpace(in.text())
 	result := ""
 	switch {
@@ -117,7 +117,7 @@ var answerWords = map[string]string{
 // around it dropped); result "parsed". An input that is an object
 // already passes on, result "already_json"; a pair without = or : fails
 // the task.
-func (x *execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
+func (x *Execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
 	if _, ok := in.value.Data.(map[string]any); ok {
 		return x.pass(s, in, "already_json"), nil
 	}
@@ -143,7 +143,7 @@ func (x *execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
 		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))
 	}
 	x.setChat(s, nil)
-	return outcome{value: DataValue(obj), result: "parsed"}, nil
+	return outcome{Value: DataValue(obj), result: "parsed"}, nil
 }
 
 // pairValue is a key=value pair's value as contenox reads it.

@@ -31,7 +31,7 @@ const (
 // sends its primary's, as mcp-flowgate's do, by running with sc.key set
 // to idempotencyKey(primary, primary.KeyTransition(), sc) and keyGiven;
 // the steps s runs inside work out their own.
-func (x *execution) keyScope(s *chain.Step, transition string, sc scope) (scope, error) {
+func (x *Execution) keyScope(s *chain.Step, transition string, sc Scope) (Scope, error) {
 	if sc.keyGiven {
 		sc.keyGiven = false
 		return sc, nil
@@ -46,22 +46,22 @@ func (x *execution) keyScope(s *chain.Step, transition string, sc scope) (scope,
 // (sc.keySuffix), as mcp-flowgate segments its branches' keys; a
 // for_each item its own to a key that is true (a text key is the
 // author's, who may write {item} in it).
-func (x *execution) idempotencyKey(s *chain.Step, transition string, sc scope) (string, error) {
+func (x *Execution) idempotencyKey(s *chain.Step, transition string, sc Scope) (string, error) {
 	var key string
 	switch k := s.Key().IdempotencyKey.(type) {
 	case bool:
 		if !k {
 			return "", nil
 		}
-		key = x.runID + "." + transition
-		if x.keyTake != "" {
-			key += "." + x.keyTake
+		key = x.RunID + "." + transition
+		if x.KeyTake != "" {
+			key += "." + x.KeyTake
 		}
 		key += sc.keyItem
 	case string:
-		names := sc.with(chain.KeyWorkflowID, TextValue(x.runID)).with(chain.KeyTransition, TextValue(transition))
-		if x.keyTake != "" {
-			names = names.with(chain.KeyCorrelationID, TextValue(x.keyTake))
+		names := sc.with(chain.KeyWorkflowID, TextValue(x.RunID)).with(chain.KeyTransition, TextValue(transition))
+		if x.KeyTake != "" {
+			names = names.with(chain.KeyCorrelationID, TextValue(x.KeyTake))
 		}
 		var err error
 		if key, err = x.render(s.C().IdempotencyKey, names); err != nil {
@@ -85,4 +85,4 @@ func itemKey(i int) string { return ":item:" + strconv.Itoa(i) }
 // or task) about to run: how many transitions the run has recorded. It
 // is the same for every attempt of that take and for a resume that takes
 // it again after a failure or a crash, and another at a later take.
-func takeKey(recorded int) string { return strconv.Itoa(recorded) }
+func TakeKey(recorded int) string { return strconv.Itoa(recorded) }

@@ -326,9 +326,9 @@ func TestKeyScopeKeepsAGivenKey(t *testing.T) {
       b: {terminal: true}
 `))
 	x := New().newExecution(c, "R1", newStore(nil), nil, Request{}, nil)
-	x.keyTake = "4"
+	x.KeyTake = "4"
 	s := c.Steps[0]
-	given := scope{st: x.st, key: "primary-key", keyGiven: true}
+	given := Scope{Vars: x.Vars, key: "primary-key", keyGiven: true}
 	sc, err := x.keyScope(s, s.KeyTransition(), given)
 	if err != nil || sc.key != "primary-key" || sc.keyGiven {
 		t.Errorf("given: %q %v %v", sc.key, sc.keyGiven, err)
@@ -337,7 +337,7 @@ func TestKeyScopeKeepsAGivenKey(t *testing.T) {
 	if err != nil || sc.key != "own-go" {
 		t.Errorf("inside: %q %v", sc.key, err)
 	}
-	sc, err = x.keyScope(s, "retry_go", scope{st: x.st, keySuffix: branchKey(2)})
+	sc, err = x.keyScope(s, "retry_go", Scope{Vars: x.Vars, keySuffix: branchKey(2)})
 	if err != nil || sc.key != "own-retry_go:branch:2" || sc.keySuffix != "" {
 		t.Errorf("as another transition: %q %q %v", sc.key, sc.keySuffix, err)
 	}

@@ -28,7 +28,7 @@ type perItemKey struct{}
 // runInner runs one branch or pipeline step r: kept as it was saved when
 // it finished before, else marked begun when it is not idempotent, run,
 // and saved.
-func (x *execution) runInner(ctx context.Context, r *branchRun) {
+func (x *Execution) runInner(ctx context.Context, r *branchRun) {
 	if ctx.Value(perItemKey{}) != nil {
 		x.runBranch(ctx, r)
 		return
@@ -37,9 +37,9 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 		x.reuseInner(r, rec)
 		return
 	}
-	if sr := x.markStarted(r.step); sr != nil {
+	if sr := x.MarkStarted(r.step); sr != nil {
 		r.err = &permanentError{errors.New(sr.Error)}
-		x.emit(event.Event{Type: event.StepFinished, Step: r.step.ID, Kind: string(r.step.Kind), Status: StepFailed, Error: sr.Error})
+		x.Emit(event.Event{Type: event.StepFinished, Step: r.step.ID, Kind: string(r.step.Kind), Status: StepFailed, Error: sr.Error})
 		return
 	}
 	sr := x.runBranch(ctx, r)
@@ -47,17 +47,17 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 	if r.err == nil && !r.skipped {
 		rec.Output = &SavedValue{Text: r.value.Text, Data: r.value.Data}
 	}
-	if needsConfirmation(r.step) && rec.Reusable() {
+	if NeedsConfirmation(r.step) && rec.Reusable() {
 		x.mu.Lock()
 		x.keepInner(r.step.ID, rec)
 		delete(x.begun, r.step.ID)
 		x.mu.Unlock()
 	}
-	if x.req.Journal == nil {
+	if x.Req.Journal == nil {
 		return
 	}
-	if err := x.req.Journal.StepFinished(x.mask2(rec)); err != nil {
-		x.warn("saving step " + r.step.ID + ": " + err.Error())
+	if err := x.Req.Journal.StepFinished(x.mask2(rec)); err != nil {
+		x.Warn("saving step " + r.step.ID + ": " + err.Error())
 	}
 }
 
@@ -65,13 +65,13 @@ func (x *execution) runInner(ctx context.Context, r *branchRun) {
 // finished in this run: saved by an earlier call (taken once: a step run
 // again in this call, as an evaluator's retry_target, runs it afresh),
 // or, b not idempotent, by an earlier attempt in this one.
-func (x *execution) keptInner(b *chain.Step) (StepRecord, bool) {
+func (x *Execution) keptInner(b *chain.Step) (StepRecord, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if rec, ok := x.inner[b.ID]; ok {
 		return rec, true
 	}
-	rec, ok := x.req.Resume[b.ID]
+	rec, ok := x.Req.Resume[b.ID]
 	if !ok || !rec.Reusable() || x.taken[b.ID] {
 		return StepRecord{}, false
 	}
@@ -79,7 +79,7 @@ func (x *execution) keptInner(b *chain.Step) (StepRecord, bool) {
 		x.taken = map[string]bool{}
 	}
 	x.taken[b.ID] = true
-	if needsConfirmation(b) {
+	if NeedsConfirmation(b) {
 		x.keepInner(b.ID, rec)
 	}
 	return rec, true
@@ -87,7 +87,7 @@ func (x *execution) keptInner(b *chain.Step) (StepRecord, bool) {
 
 // keepInner keeps a finished non-idempotent branch or pipeline step for
 // the attempts to come in this call (x.mu held).
-func (x *execution) keepInner(id string, rec StepRecord) {
+func (x *Execution) keepInner(id string, rec StepRecord) {
 	if x.inner == nil {
 		x.inner = map[string]StepRecord{}
 	}
@@ -96,35 +96,35 @@ func (x *execution) keepInner(id string, rec StepRecord) {
 
 // reuseInner takes a saved branch's or pipeline step's result as this
 // attempt's: its output, or its skip.
-func (x *execution) reuseInner(r *branchRun, rec StepRecord) {
+func (x *Execution) reuseInner(r *branchRun, rec StepRecord) {
 	b := r.step
 	r.skipped = rec.Result.Status == StepSkipped
 	if rec.Output != nil {
-		r.value = Value{Text: rec.Output.Text, Data: wholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
+		r.value = Value{Text: rec.Output.Text, Data: WholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
 	}
-	x.emit(event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: rec.Result.Status,
+	x.Emit(event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: rec.Result.Status,
 		Detail: "reused from the saved run", Attempt: rec.Result.Attempts, DurationMS: rec.Result.DurationMS})
 }
 
 // forgetInner drops the records of steps written inside others, once the
 // workflow moved on: a later visit of the same state runs them anew.
-func (x *execution) forgetInner() {
+func (x *Execution) ForgetInner() {
 	x.mu.Lock()
 	x.inner, x.begun, x.taken = nil, nil, nil
 	x.mu.Unlock()
-	kept := make(map[string]StepRecord, len(x.req.Resume))
-	for id, rec := range x.req.Resume {
+	kept := make(map[string]StepRecord, len(x.Req.Resume))
+	for id, rec := range x.Req.Resume {
 		if _, nested := ownerOf(id); !nested {
 			kept[id] = rec
 		}
 	}
-	x.req.Resume = kept
+	x.Req.Resume = kept
 }
 
 // withReruns is retry l of a workflow's executor e, confirming the steps
 // inside e that are not idempotent and began in this call without
 // finishing: the journal holds their marks, so a resume asks for them.
-func (x *execution) withReruns(l Link, e *chain.Step) Link {
+func (x *Execution) WithReruns(l Link, e *chain.Step) Link {
 	if e == nil {
 		return l
 	}
@@ -141,7 +141,7 @@ func (x *execution) withReruns(l Link, e *chain.Step) Link {
 
 // beganIn takes the steps a called workflow's execution sub marked begun
 // and left unfinished as this execution's, under step (STEP/ID).
-func (x *execution) beganIn(sub *execution, step string) {
+func (x *Execution) BeganIn(sub *Execution, step string) {
 	sub.mu.Lock()
 	ids := slices.Collect(maps.Keys(sub.begun))
 	sub.mu.Unlock()
@@ -195,7 +195,7 @@ func holdsSaved(s *chain.Step) bool {
 // step): its step, what it reads, and how it ended.
 type branchRun struct {
 	step  *chain.Step
-	sc    scope
+	sc    Scope
 	value Value
 	usage Usage
 	err   error
@@ -207,13 +207,13 @@ type branchRun struct {
 // runBranch runs one branch's attempts under its own retry and timeout,
 // as a step of its own in the run's events, and returns how it ended as
 // its journal saves it.
-func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
+func (x *Execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	b := r.step
-	start := x.l.now()
-	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
+	start := x.Engine.Now()
+	x.Emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
 	status, reason, attempts := StepSucceeded, "", 0
 	if cond := b.C().Condition; cond != nil {
-		holds, err := cond.Holds(r.sc.exprEnv(cond.Names))
+		holds, err := cond.Holds(r.sc.ExprEnv(cond.Names))
 		switch {
 		case err != nil:
 			r.err = fmt.Errorf("condition: %v", err)
@@ -223,26 +223,26 @@ func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	}
 	if r.err == nil && status == StepSucceeded {
 		out, n, err := x.attempts(ctx, b, r.sc)
-		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
+		r.value, r.usage, r.err, attempts = out.Value, out.usage, err, n
 		for i, fb := range b.Fallbacks {
 			if r.err == nil || ctx.Err() != nil {
 				break
 			}
 			// mcp-flowgate runs a branch's and a pipeline step's own
 			// reliability.fallback as a transition's (runReliably)
-			x.emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
+			x.Emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
 			out, n, err = x.attempts(ctx, fb, r.sc)
-			r.value, r.usage, r.err, attempts = out.value, out.usage, err, attempts+n
+			r.value, r.usage, r.err, attempts = out.Value, out.usage, err, attempts+n
 		}
 	}
 	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
-		DurationMS: x.l.now().Sub(start).Milliseconds()}
+		DurationMS: x.Engine.Now().Sub(start).Milliseconds()}
 	if r.err != nil {
 		e.Status, e.Error = StepFailed, r.err.Error()
 		if ctx.Err() != nil {
 			e.Status, e.Error = StepCancelled, ""
 		}
 	}
-	x.emit(e)
-	return StepResult{ID: b.ID, Status: e.Status, Error: x.mask(e.Error), Reason: x.mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
+	x.Emit(e)
+	return StepResult{ID: b.ID, Status: e.Status, Error: x.Mask(e.Error), Reason: x.Mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
 }

@@ -158,7 +158,7 @@ func standIns(c *chain.Chain, typed map[string]any, asGiven map[string]bool) map
 // value of its type.
 func standIn(in *chain.Input) any {
 	if len(in.Enum) > 0 {
-		if v, err := convertInput(in.Enum[0], in.Type); err == nil {
+		if v, err := ConvertInput(in.Enum[0], in.Type); err == nil {
 			return v
 		}
 	}

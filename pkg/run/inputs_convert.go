@@ -10,7 +10,7 @@ import (
 )
 
 // convertInput reads --input text as the JSON Schema type declared for it.
-func convertInput(text, typ string) (any, error) {
+func ConvertInput(text, typ string) (any, error) {
 	if err := chain.CheckInputValue(typ, text); err != nil {
 		return nil, err
 	}

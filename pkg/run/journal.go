@@ -42,8 +42,8 @@ type SavedValue struct {
 
 // maskedValue is v as saved: secret input values replaced by ***, and
 // marked when that changed it.
-func (x *execution) maskedValue(v SavedValue) SavedValue {
-	out := SavedValue{Text: x.mask(v.Text), Data: x.maskValue(v.Data)}
+func (x *Execution) MaskedValue(v SavedValue) SavedValue {
+	out := SavedValue{Text: x.Mask(v.Text), Data: x.MaskValue(v.Data)}
 	out.Masked = out.Text != v.Text || !reflect.DeepEqual(out.Data, v.Data)
 	return out
 }
@@ -66,13 +66,13 @@ func (r StepRecord) Reusable() bool {
 }
 
 // record builds the saved form of a finished step.
-func (x *execution) record(s *chain.Step, sr *StepResult) StepRecord {
+func (x *Execution) record(s *chain.Step, sr *StepResult) StepRecord {
 	rec := StepRecord{Result: *sr}
 	if s.OutputVar != "" {
-		if v, ok := x.st.get(s.OutputVar); ok {
+		if v, ok := x.Vars.Get(s.OutputVar); ok {
 			rec.Output = &SavedValue{Text: v.Text, Data: v.Data}
 		}
-		if v, ok := x.st.get(s.OutputVar + "_status"); ok && s.Kind == chain.KindHTTP {
+		if v, ok := x.Vars.Get(s.OutputVar + "_status"); ok && s.Kind == chain.KindHTTP {
 			if f, isNum := v.Data.(float64); isNum {
 				rec.HTTPStatus = int(f)
 			}
@@ -84,29 +84,29 @@ func (x *execution) record(s *chain.Step, sr *StepResult) StepRecord {
 // journal writes a finished step, keeping the first failure to report it
 // with the result (a run is not failed by a state directory it cannot
 // write to, but it says so).
-func (x *execution) journal(s *chain.Step, sr *StepResult) {
-	if x.req.Journal == nil {
+func (x *Execution) journal(s *chain.Step, sr *StepResult) {
+	if x.Req.Journal == nil {
 		return
 	}
-	if err := x.req.Journal.StepFinished(x.mask2(x.record(s, sr))); err != nil {
-		x.warn("saving step " + s.ID + ": " + err.Error())
+	if err := x.Req.Journal.StepFinished(x.mask2(x.record(s, sr))); err != nil {
+		x.Warn("saving step " + s.ID + ": " + err.Error())
 	}
 }
 
 // mask2 hides secret inputs in a step record before it is saved.
-func (x *execution) mask2(rec StepRecord) StepRecord {
-	if x.secrets == nil {
+func (x *Execution) mask2(rec StepRecord) StepRecord {
+	if x.Secrets == nil {
 		return rec
 	}
-	rec.Result.maskTexts(x.mask)
+	rec.Result.MaskTexts(x.Mask)
 	if rec.Output != nil {
-		out := x.maskedValue(*rec.Output)
+		out := x.MaskedValue(*rec.Output)
 		rec.Output = &out
 	}
 	return rec
 }
 
-func (x *execution) warn(msg string) {
+func (x *Execution) Warn(msg string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if slices.Contains(x.warnings, msg) {
@@ -116,17 +116,17 @@ func (x *execution) warn(msg string) {
 }
 
 // restore puts a saved step's output back into the run, for resume.
-func (x *execution) restore(s *chain.Step, rec StepRecord) {
+func (x *Execution) restore(s *chain.Step, rec StepRecord) {
 	if s.OutputVar == "" {
 		return
 	}
 	v := Value{}
 	if rec.Output != nil {
-		v = Value{Text: rec.Output.Text, Data: wholeNumbers(rec.Output.Data)}
+		v = Value{Text: rec.Output.Text, Data: WholeNumbers(rec.Output.Data)}
 	}
 	v.JSON = s.OutputSchema == "json"
 
-	x.st.set(s.OutputVar, v)
+	x.Vars.Set(s.OutputVar, v)
 	if s.Kind == chain.KindHTTP && rec.Result.Status != StepSkipped {
 		x.setStatus(s, rec.HTTPStatus)
 	}
@@ -135,7 +135,7 @@ func (x *execution) restore(s *chain.Step, rec StepRecord) {
 // wholeNumbers turns the whole numbers JSON decoding made float64 back
 // into ints, as expressions first produced them: a restored value behaves
 // like the original (n % 2 needs an int).
-func wholeNumbers(v any) any {
+func WholeNumbers(v any) any {
 	switch x := v.(type) {
 	case float64:
 		if x == float64(int64(x)) && x >= -1e15 && x <= 1e15 {
@@ -143,11 +143,11 @@ func wholeNumbers(v any) any {
 		}
 	case []any:
 		for i := range x {
-			x[i] = wholeNumbers(x[i])
+			x[i] = WholeNumbers(x[i])
 		}
 	case map[string]any:
 		for k := range x {
-			x[k] = wholeNumbers(x[k])
+			x[k] = WholeNumbers(x[k])
 		}
 	}
 	return v
@@ -159,19 +159,19 @@ func prefixed(j Journal, prefix string) Journal {
 	if j == nil {
 		return nil
 	}
-	return prefixJournal{j: j, prefix: prefix}
+	return PrefixJournal{Journal: j, Prefix: prefix}
 }
 
-type prefixJournal struct {
-	j      Journal
-	prefix string
+type PrefixJournal struct {
+	Journal Journal
+	Prefix  string
 }
 
-func (p prefixJournal) StepStarted(step string) error { return p.j.StepStarted(p.prefix + step) }
+func (p PrefixJournal) StepStarted(step string) error { return p.Journal.StepStarted(p.Prefix + step) }
 
-func (p prefixJournal) StepFinished(rec StepRecord) error {
-	rec.Result.ID = p.prefix + rec.Result.ID
-	return p.j.StepFinished(rec)
+func (p PrefixJournal) StepFinished(rec StepRecord) error {
+	rec.Result.ID = p.Prefix + rec.Result.ID
+	return p.Journal.StepFinished(rec)
 }
 
-func (p prefixJournal) Transition(rec TransitionRecord) error { return p.j.Transition(rec) }
+func (p PrefixJournal) Transition(rec TransitionRecord) error { return p.Journal.Transition(rec) }

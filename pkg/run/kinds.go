@@ -15,61 +15,61 @@ import (
 // new kind is that file here and its unit in pkg/chain.
 type kind struct {
 	// run executes the step's body once; t is what its attempts share.
-	run func(x *execution, ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error)
+	run func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error)
 	// plan fills the dry run's line for the step.
 	plan func(v planView, s *chain.Step, p *PlannedStep)
 	// result, when set, is the task result of a step of this kind
 	// (reference 003); branchable says whether a failed task still has
 	// one. Without it a task's result is "ok" or "failed".
-	result func(f *flow, s *chain.Step, sr *StepResult) (result string, branchable bool)
+	Result func(read func(name string) (Value, bool), s *chain.Step, sr *StepResult) (result string, branchable bool)
 	// admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	admit func(l *Local, c *chain.Chain, s *chain.Step) error
 }
 
 // kinds holds every step kind the engine runs, by the chain's name for it.
-var kinds = map[chain.Kind]kind{}
+var Kinds = map[chain.Kind]kind{}
 
 // register adds a step kind; each body file calls it once.
 func register(k chain.Kind, b kind) {
-	if _, dup := kinds[k]; dup {
+	if _, dup := Kinds[k]; dup {
 		panic("run: step kind " + string(k) + " registered twice")
 	}
-	kinds[k] = b
+	Kinds[k] = b
 }
 
 // execute runs the body of a step of any kind once.
-func (x *execution) execute(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
-	if x.l.standIn != nil {
-		if c, ok := x.l.standIn(ctx, s); ok {
-			return canned(s, c)
+func (x *Execution) execute(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
+	if x.Engine.StandIn != nil {
+		if c, ok := x.Engine.StandIn(ctx, s); ok {
+			return CannedOutcome(s, c)
 		}
 	}
 	if s.Handler != nil {
 		return x.handle(ctx, s, sc, t)
 	}
-	k, ok := kinds[s.Kind]
+	k, ok := Kinds[s.Kind]
 	if !ok || k.run == nil {
 		return outcome{}, &permanentError{fmt.Errorf("a %s step is not supported yet", s.Kind)}
 	}
 	return k.run(x, ctx, s, sc, t)
 }
 
-func (x *execution) render(t *chain.Template, sc scope) (string, error) {
+func (x *Execution) render(t *chain.Template, sc Scope) (string, error) {
 	return x.renderBy(t, sc, (*chain.Template).Render)
 }
 
 // renderURL renders an http url, each value percent-encoded for where it
 // stands (chain.Template.RenderURL).
-func (x *execution) renderURL(t *chain.Template, sc scope) (string, error) {
+func (x *Execution) renderURL(t *chain.Template, sc Scope) (string, error) {
 	return x.renderBy(t, sc, (*chain.Template).RenderURL)
 }
 
-func (x *execution) renderBy(t *chain.Template, sc scope, how func(*chain.Template, chain.Resolver, bool) (string, error)) (string, error) {
+func (x *Execution) renderBy(t *chain.Template, sc Scope, how func(*chain.Template, chain.Resolver, bool) (string, error)) (string, error) {
 	if t == nil {
 		return "", nil
 	}
-	out, err := how(t, sc.resolve, x.l.lenient)
+	out, err := how(t, sc.Resolve, x.Engine.lenient)
 	if err != nil {
 		return "", &permanentError{err}
 	}
@@ -78,17 +78,17 @@ func (x *execution) renderBy(t *chain.Template, sc scope, how func(*chain.Templa
 
 // workDir is the directory the run's commands run in: the run's own (a
 // resume), or the engine's.
-func (x *execution) workDir() string {
-	if x.req.Dir != "" {
-		return x.req.Dir
+func (x *Execution) workDir() string {
+	if x.Req.Dir != "" {
+		return x.Req.Dir
 	}
-	return x.l.dir
+	return x.Engine.dir
 }
 
 // dir resolves a step's cwd against the directory chainrun started in;
 // a chain-defined tool's executor stays under its step's directory, and
 // a cwd a decision's arguments make under the run's directory.
-func (x *execution) dir(cwd *chain.Template, sc scope) (string, error) {
+func (x *Execution) dir(cwd *chain.Template, sc Scope) (string, error) {
 	d, err := x.render(cwd, sc)
 	if err != nil {
 		return "", err

@@ -28,8 +28,8 @@ func handlersFor(status Status) []string {
 // res.Handlers. They change neither the run's status nor its output: a
 // handler that fails is a warning. They are never journaled, so a
 // resume runs the handlers of its own outcome, never reuses these.
-func (x *execution) runHandlers(ctx context.Context, res *Result) {
-	if x.c.Handlers == nil || x.l.remote != nil {
+func (x *Execution) runHandlers(ctx context.Context, res *Result) {
+	if x.Chain.Handlers == nil || x.Engine.Remote != nil {
 		return
 	}
 	names := handlersFor(res.Status)
@@ -41,20 +41,20 @@ func (x *execution) runHandlers(ctx context.Context, res *Result) {
 	// the steps have finished: from here nothing is journaled or kept,
 	// so a chain a handler calls saves nothing of its own either, and
 	// runs afresh in every attempt that ends
-	x.req.Journal, x.req.Resume, x.req.Started, x.req.Rerun = nil, nil, nil, nil
-	sc := scope{st: x.st, local: x.handlerLocals(res)}
+	x.Req.Journal, x.Req.Resume, x.Req.Started, x.Req.Rerun = nil, nil, nil, nil
+	sc := Scope{Vars: x.Vars, local: x.handlerLocals(res)}
 	for _, name := range names {
-		x.runHandler(ctx, name, x.c.Handlers.Steps(name), sc, res)
+		x.runHandler(ctx, name, x.Chain.Handlers.Steps(name), sc, res)
 	}
 }
 
 // runHandler runs one handler's steps in order; after a step that
 // failed (without continue_on_error) the rest are skipped.
-func (x *execution) runHandler(ctx context.Context, name string, steps []*chain.Step, sc scope, res *Result) {
+func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.Step, sc Scope, res *Result) {
 	if len(steps) == 0 {
 		return
 	}
-	x.emit(event.Event{Type: event.HandlerStarted, Chain: x.c.Name, Handler: name, Status: res.Status})
+	x.Emit(event.Event{Type: event.HandlerStarted, Chain: x.Chain.Name, Handler: name, Status: res.Status})
 	failed := ""
 	for _, s := range steps {
 		var sr *StepResult
@@ -64,14 +64,14 @@ func (x *execution) runHandler(ctx context.Context, name string, steps []*chain.
 				reason = "not run: the handlers were stopped"
 			}
 			sr = &StepResult{ID: s.ID, Status: StepSkipped, Reason: reason}
-			x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: reason})
+			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: reason})
 		} else {
 			sr, _ = x.runStepIn(ctx, s, sc)
 		}
 		sr.Handler = name
 		res.Handlers = append(res.Handlers, *sr)
 		if Unfinished(sr.Status) {
-			x.warn(name + " handler: step " + s.ID + " failed: " + sr.Error)
+			x.Warn(name + " handler: step " + s.ID + " failed: " + sr.Error)
 			if !s.ContinueOnError && failed == "" {
 				failed = s.ID
 			}
@@ -104,17 +104,17 @@ func handlerContext(ctx context.Context) (context.Context, func()) {
 // variables: {run} (its id, chain name, status, error and failed step),
 // and "" for each output of a step that never ran, so that a failure's
 // handler can name what it has.
-func (x *execution) handlerLocals(res *Result) map[string]Value {
+func (x *Execution) handlerLocals(res *Result) map[string]Value {
 	local := map[string]Value{"run": DataValue(map[string]any{
-		"id": x.runID, "name": x.c.Name, "status": string(res.Status), "error": x.mask(res.Error), "failed_step": x.failedStep,
+		"id": x.RunID, "name": x.Chain.Name, "status": string(res.Status), "error": x.Mask(res.Error), "failed_step": x.failedStep,
 	})}
-	for _, s := range x.c.Steps {
+	for _, s := range x.Chain.Steps {
 		names := []string{s.OutputVar}
 		if s.Kind == chain.KindHTTP && s.OutputVar != "" {
 			names = append(names, s.OutputVar+"_status")
 		}
 		for _, name := range names {
-			if _, set := x.st.get(name); name != "" && !set {
+			if _, set := x.Vars.Get(name); name != "" && !set {
 				local[name] = Value{}
 			}
 		}

@@ -29,4 +29,6 @@ type notFound interface {
 
 // NamesBelow is the engine's Loader.NamesBelow (nil when it was given
 // none): the names dry_run and registry steps check a candidate against.
-func (a *Attempt) NamesBelow() func(root string) map[string][]string { return a.x.l.loader.NamesBelow }
+func (a *Attempt) NamesBelow() func(root string) map[string][]string {
+	return a.x.Engine.loader.NamesBelow
+}

@@ -22,7 +22,7 @@ func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.run(ctx, d), nil
+	return x.Run(ctx, d), nil
 }
 
 // Refusal is the error Run would refuse req with before anything runs
@@ -36,7 +36,7 @@ func (l *Local) Refusal(req Request) error {
 }
 
 // prepare checks req and sets up its execution and driver; nothing runs.
-func (l *Local) prepare(req Request) (*execution, driver, error) {
+func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 	c := req.Chain
 	if c.Empty() {
 		// before its inputs, as OCC's executor judges it
@@ -51,7 +51,7 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 		return nil, nil, err
 	}
 	var env map[string]string
-	if l.remote == nil {
+	if l.Remote == nil {
 		// a durable engine's workers read them, where the steps run
 		if env, err = l.readDotenv(c, cmp.Or(req.Dir, l.dir)); err != nil {
 			return nil, nil, err
@@ -71,7 +71,11 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 		}
 		return x, &dagDriver{x: x}, nil
 	}
-	f, err := newFlow(x, req)
+	wd, err := workflowDriver()
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := wd.New(x, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,19 +86,23 @@ func (l *Local) prepare(req Request) (*execution, driver, error) {
 // any unconfirmed rerun, then names the run.
 func (l *Local) admit(req Request) (string, error) {
 	c := req.Chain
-	if l.remote != nil {
+	if l.Remote != nil {
 		// checked where the run was started; the workers hold the models.
 		// A retry over a non-idempotent step needs --rerun as here.
 		if err := l.checkRerun(c, req); err != nil {
 			return "", err
 		}
-		return cmp.Or(req.RunID, NewRunID(l.now())), nil
+		return cmp.Or(req.RunID, NewRunID(l.Now())), nil
 	}
-	if err := preflight(l, c, Resolvers{Chains: l.chains, Workflows: l.workflows, Scripts: l.scripts}, nil); err != nil {
+	if err := preflight(l, c, Resolvers{Chains: l.chains, Workflows: l.workflows, Scripts: l.Scripts}, nil); err != nil {
 		return "", err
 	}
 	if c.Workflow != nil {
-		if err := l.checkDecider(c, req); err != nil {
+		wd, err := workflowDriver()
+		if err != nil {
+			return "", err
+		}
+		if err := wd.Admit(l, c, req); err != nil {
 			return "", err
 		}
 	}
@@ -104,16 +112,16 @@ func (l *Local) admit(req Request) (string, error) {
 	if req.RunID != "" {
 		return req.RunID, nil
 	}
-	return NewRunID(l.now()), nil
+	return NewRunID(l.Now()), nil
 }
 
 // newExecution sets up one run of a checked chain (a DAG chain, a
 // workflow, or a chain a step calls) over the given variable store.
-func (l *Local) newExecution(c *chain.Chain, runID string, st *store, b *llm.Budget, req Request, inheritedSecrets []string) *execution {
+func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Budget, req Request, inheritedSecrets []string) *Execution {
 	secrets := secretValues(c, st.inputs, inheritedSecrets)
 	req.Resume, _ = keptSteps(c, req.Resume)
-	return &execution{l: l, c: c, runID: runID, st: st, results: map[string]*StepResult{},
-		secrets: newMasker(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), budget: b, req: req}
+	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*StepResult{},
+		Secrets: newMasker(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)
@@ -171,7 +179,10 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 // supported yet.
 func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 	stack = append(stack, stackKey(c))
-	first := preflightAcks(c, r)
+	var first error
+	if workflows.Preflight != nil && c.Workflow != nil {
+		first = workflows.Preflight(c, r)
+	}
 	unneeded := unreachableSteps(c)
 	outer := r
 	c.Walk(func(s *chain.Step) {
@@ -204,7 +215,7 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		if first != nil || l == nil || unneeded[s] {
 			return
 		}
-		if k, ok := kinds[s.Kind]; ok && k.admit != nil {
+		if k, ok := Kinds[s.Kind]; ok && k.admit != nil {
 			first = k.admit(l, c, s)
 		}
 	})
@@ -242,15 +253,15 @@ func stackKey(c *chain.Chain) string {
 }
 
 // reuse keeps a step's result from an earlier attempt of the run.
-func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
+func (x *Execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 	x.restore(s, rec)
 	sr := rec.Result
 	sr.Reused = true
-	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: sr.Status,
+	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: sr.Status,
 		Detail: "reused from the saved run", Attempt: sr.Attempts, DurationMS: sr.DurationMS})
 	exit := false
 	if e := s.C().EarlyExitIf; e != nil && sr.Status != StepSkipped {
-		exit, _ = e.Holds(scope{st: x.st}.exprEnv(e.Names))
+		exit, _ = e.Holds(Scope{Vars: x.Vars}.ExprEnv(e.Names))
 	}
 	return &sr, exit
 }
@@ -261,7 +272,7 @@ func (x *execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
 func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
-		if !req.Started[s.ID] || req.Rerun[s.ID] || !needsConfirmation(s) || slices.Contains(steps, s.ID) {
+		if !req.Started[s.ID] || req.Rerun[s.ID] || !NeedsConfirmation(s) || slices.Contains(steps, s.ID) {
 			continue
 		}
 		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {
@@ -272,7 +283,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	// finished ones that run again because a step they depend on does
 	_, redone := keptSteps(c, req.Resume)
 	for _, id := range redone {
-		if s := c.Step(id); s != nil && !req.Rerun[id] && needsConfirmation(s) {
+		if s := c.Step(id); s != nil && !req.Rerun[id] && NeedsConfirmation(s) {
 			steps = append(steps, id)
 		}
 	}
@@ -343,6 +354,6 @@ func decisionNamed(w *chain.Workflow, names []string) string {
 // needsConfirmation reports whether a step must not run again without a
 // person confirming it: it is marked idempotent: false. (A chain step's
 // callee saves its own steps, each confirmed on its own.)
-func needsConfirmation(s *chain.Step) bool {
+func NeedsConfirmation(s *chain.Step) bool {
 	return s.Idempotent != nil && !*s.Idempotent
 }

@@ -20,7 +20,7 @@ import (
 type fan struct {
 	each *chain.Step
 	// bind makes the scope of item i of n.
-	bind      func(sc scope, item Value, i, n int) scope
+	bind      func(sc Scope, item Value, i, n int) Scope
 	limit     int
 	until     *chain.Expression
 	keepGoing bool
@@ -29,12 +29,12 @@ type fan struct {
 // loop runs the step once per item of its for_each list, in parallel; all
 // loops of a run share one pool of --max-parallel slots for their items.
 // The output is the list of the items' outputs.
-func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+func (x *Execution) loop(ctx context.Context, s *chain.Step, sc Scope) (outcome, int, error) {
 	items, err := x.items(s, sc)
 	if err != nil {
 		return outcome{}, 0, err
 	}
-	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc scope, item Value, i, _ int) scope {
+	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc Scope, item Value, i, _ int) Scope {
 		sc = sc.with("item", item)
 		sc.keyItem = itemKey(i)
 		return sc
@@ -46,7 +46,7 @@ func (x *execution) loop(ctx context.Context, s *chain.Step, sc scope) (outcome,
 // flight were admitted within the budget, so they answer; no item starts
 // after a failure, nor after f.until holds over the outputs of the items
 // before it. The output is the list of the items' outputs, in item order.
-func (x *execution) fanOut(ctx context.Context, items []Value, sc scope, f fan) (outcome, int, error) {
+func (x *Execution) fanOut(ctx context.Context, items []Value, sc Scope, f fan) (outcome, int, error) {
 	results := make([]any, len(items))
 	attempts := make([]int, len(items))
 	usages := make([]outcome, len(items))
@@ -92,7 +92,7 @@ items:
 			attempts[i] = n
 			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil && f.keepGoing && gctx.Err() == nil {
-				out.value, err = TextValue("[ERROR: "+err.Error()+"]"), nil
+				out.Value, err = TextValue("[ERROR: "+err.Error()+"]"), nil
 			}
 			if err != nil {
 				if stopped.Load() && gctx.Err() != nil {
@@ -104,7 +104,7 @@ items:
 				}
 				return fmt.Errorf("item %d (%s): %w", i, Clip(item.Text, 40), err)
 			}
-			results[i] = out.value.Public()
+			results[i] = out.Value.Public()
 			if f.until == nil {
 				return nil
 			}
@@ -114,7 +114,7 @@ items:
 			// loop_until is judged over the outputs in item order: the
 			// first prefix of finished items that makes it hold ends it
 			for judged < stopAt && done[judged] {
-				holds, err := f.until.Holds(sc.with("loop_result", DataValue(results[:judged+1])).exprEnv(f.until.Names))
+				holds, err := f.until.Holds(sc.with("loop_result", DataValue(results[:judged+1])).ExprEnv(f.until.Names))
 				judged++
 				if err != nil {
 					untilErr = fmt.Errorf("loop_until: %v", err)
@@ -149,13 +149,13 @@ items:
 	if err != nil {
 		return total, most, err
 	}
-	total.value = DataValue(results[:min(stopAt, len(results))])
+	total.Value = DataValue(results[:min(stopAt, len(results))])
 	return total, most, nil
 }
 
 // item runs one item of a loop: its pre_tools (which see {item}), then
 // the step's attempts.
-func (x *execution) item(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+func (x *Execution) item(ctx context.Context, s *chain.Step, sc Scope) (outcome, int, error) {
 	sc, err := x.preTools(ctx, s, sc)
 	if err != nil {
 		return outcome{}, 0, err
@@ -165,7 +165,7 @@ func (x *execution) item(ctx context.Context, s *chain.Step, sc scope) (outcome,
 
 // items is the for_each list: a JSON array, or else one item per
 // non-empty line of text.
-func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
+func (x *Execution) items(s *chain.Step, sc Scope) ([]Value, error) {
 	v, err := x.listOf(s.C().ForEach, sc, "for_each")
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
 }
 
 // listOf is the value of the one variable t names.
-func (x *execution) listOf(t *chain.Template, sc scope, field string) (Value, error) {
+func (x *Execution) listOf(t *chain.Template, sc Scope, field string) (Value, error) {
 	r := t.Refs()[0]
 	v, ok := sc.valueOf(r)
 	if !ok {
@@ -186,12 +186,12 @@ func (x *execution) listOf(t *chain.Template, sc scope, field string) (Value, er
 
 // valueOf is the value a reference names: an input, a variable or a
 // field of one.
-func (sc scope) valueOf(r chain.Ref) (Value, bool) {
+func (sc Scope) valueOf(r chain.Ref) (Value, bool) {
 	if r.Name == "input" {
 		if len(r.Path) != 1 {
 			return Value{}, false
 		}
-		v, ok := sc.st.inputs[r.Path[0]]
+		v, ok := sc.Vars.inputs[r.Path[0]]
 		return TextValue(v), ok
 	}
 	v, ok := sc.lookup(r.Name)

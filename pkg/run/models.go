@@ -39,11 +39,11 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 	if model == "" {
 		return nil, nil, fail("prompt", "no model: set model: on the step, --model, CHAINRUN_MODEL or default_model in config")
 	}
-	if l.models == nil {
+	if l.Models == nil {
 		return nil, nil, fail("prompt", "no model providers are configured")
 	}
 	for i, m := range append([]string{model}, s.Agent().FallbackModels...) {
-		t, terr := l.models.Target(m)
+		t, terr := l.Models.Target(m)
 		if terr == nil {
 			out = append(out, t)
 			continue
@@ -72,14 +72,14 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 // firstModel is the model an agent step asks first, as provider/model
 // (as llm.call events name it), for the display of the running step; ""
 // for other kinds.
-func (x *execution) firstModel(s *chain.Step) string {
+func (x *Execution) firstModel(s *chain.Step) string {
 	if s.Kind.Deterministic() {
 		return ""
 	}
-	if targets, _, err := x.l.targets(x.c, s); err == nil && len(targets) > 0 {
+	if targets, _, err := x.Engine.targets(x.Chain, s); err == nil && len(targets) > 0 {
 		return targets[0].Label()
 	}
-	return x.l.modelOf(s)
+	return x.Engine.modelOf(s)
 }
 
 // CheckModels reports, for every agent step of c, every model that cannot
@@ -152,7 +152,7 @@ type tries struct {
 
 // answerModels is the step's models for its answer (its one request, or
 // a tool loop's turn), a model spent by its broken answers left out.
-func (x *execution) answerModels(s *chain.Step, t *tries) llm.Provider {
+func (x *Execution) answerModels(s *chain.Step, t *tries) llm.Provider {
 	p, rs := x.stepModels(s, t.targets, x.observer(s, t, ""))
 	t.answering = append(t.answering, rs...)
 	for _, r := range rs {
@@ -188,7 +188,7 @@ func (t *tries) rejected(s *chain.Step, label string, cause error) {
 // and for a model step that many for each of its models, as each
 // fallback gets the re-asks the model before it had once that model is
 // spent.
-func (x *execution) stepAttempts(s *chain.Step, t *tries) int {
+func (x *Execution) stepAttempts(s *chain.Step, t *tries) int {
 	n := s.Attempts()
 	if t == nil || x.stepTargets(s, t) != nil {
 		return n
@@ -199,12 +199,12 @@ func (x *execution) stepAttempts(s *chain.Step, t *tries) int {
 // stepModels is a step's targets as one provider: each target drawing on
 // the run's budget and retried under the step's policy, then its
 // fallbacks in order. observe sees every request.
-func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) (llm.Provider, []*llm.Retrying) {
+func (x *Execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) (llm.Provider, []*llm.Retrying) {
 	p := policy(s)
 	ps := make([]llm.Provider, len(targets))
 	rs := make([]*llm.Retrying, len(targets))
 	for i, t := range targets {
-		t.Provider = llm.Budgeted(t.Provider, x.budget)
+		t.Provider = llm.Budgeted(t.Provider, x.Budget)
 		rs[i] = llm.WithRetry(t, p, observe)
 		ps[i] = rs[i]
 	}
@@ -219,7 +219,7 @@ func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func
 			return
 		}
 		told[next] = true
-		x.emit(event.Event{Type: event.LLMFallback, Step: s.ID, Model: targets[next].Label(),
+		x.Emit(event.Event{Type: event.LLMFallback, Step: s.ID, Model: targets[next].Label(),
 			Detail: targets[next-1].Label(), Error: cause.Error()})
 	}, ps...), rs
 }
@@ -227,7 +227,7 @@ func (x *execution) stepModels(s *chain.Step, targets []llm.Target, observe func
 // modelsFor is the step's models for turn (a tool loop's) or side question
 // name, made once per step execution so that every attempt shares their
 // allowance.
-func (x *execution) modelsFor(s *chain.Step, t *tries, turn int, name string) llm.Provider {
+func (x *Execution) modelsFor(s *chain.Step, t *tries, turn int, name string) llm.Provider {
 	if name != "" {
 		if t.side == nil {
 			t.side = map[string]llm.Provider{}
@@ -253,7 +253,7 @@ func (x *execution) modelsFor(s *chain.Step, t *tries, turn int, name string) ll
 // observer adds each request's usage to t and reports it as an llm.call
 // event. detail, when set, marks a side request (a summary) that does not
 // name the step's model.
-func (x *execution) observer(s *chain.Step, t *tries, detail string) func(llm.Attempt) {
+func (x *Execution) observer(s *chain.Step, t *tries, detail string) func(llm.Attempt) {
 	return func(a llm.Attempt) {
 		t.usage.InputTokens += a.Usage.InputTokens
 		t.usage.OutputTokens += a.Usage.OutputTokens
@@ -271,6 +271,6 @@ func (x *execution) observer(s *chain.Step, t *tries, detail string) func(llm.At
 				e.Status, e.Detail = event.Retrying, "retry in "+a.Wait.Round(time.Millisecond).String()
 			}
 		}
-		x.emit(e)
+		x.Emit(e)
 	}
 }

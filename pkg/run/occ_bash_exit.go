@@ -15,12 +15,12 @@ import (
 // value is what the script wrote, its stderr after a [stderr] line, with
 // a warning; chainrun's own format fails the pre_tool. Any other
 // failure (a signal, a script that could not start) stays err.
-func (x *execution) occKeepsExit(s *chain.Step, p chain.PreTool, out *outcome, err error) error {
+func (x *Execution) occKeepsExit(s *chain.Step, p chain.PreTool, out *outcome, err error) error {
 	var ee *executor.ExitError
 	if !errors.As(err, &ee) || ee.Signal != "" {
 		return err
 	}
-	x.warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, ee.Code))
-	out.value = TextValue(strings.TrimSpace(out.stdout))
+	x.Warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, ee.Code))
+	out.Value = TextValue(strings.TrimSpace(out.stdout))
 	return nil
 }

@@ -33,50 +33,50 @@ const (
 )
 
 // keepContextBudget applies the chain's context budget after step s.
-func (x *execution) keepContextBudget(ctx context.Context, s *chain.Step) {
-	limit := x.c.ContextBudget()
+func (x *Execution) keepContextBudget(ctx context.Context, s *chain.Step) {
+	limit := x.Chain.ContextBudget()
 	if limit <= 0 || ctx.Err() != nil {
 		return
 	}
 	x.contextMu.Lock()
 	defer x.contextMu.Unlock()
-	before := x.st.contextChars()
+	before := x.Vars.contextChars()
 	if before <= limit {
 		return
 	}
 	var done []string
-	for _, name := range x.st.olderOutputs(occRecentKept) {
-		if x.st.contextChars() <= limit {
+	for _, name := range x.Vars.olderOutputs(occRecentKept) {
+		if x.Vars.contextChars() <= limit {
 			break
 		}
-		v, ok := x.st.read(name)
+		v, ok := x.Vars.read(name)
 		n := utf8.RuneCountInString(v.Text)
 		if !ok || n < occSmallest {
 			continue
 		}
 		if summary, err := x.budgetSummary(ctx, s, name, v.Text); err == nil {
-			x.st.squeeze(name, TextValue(summary))
+			x.Vars.squeeze(name, TextValue(summary))
 			done = append(done, fmt.Sprintf("%s summarized (%d → %d chars)", name, n, utf8.RuneCountInString(summary)))
 			continue
 		}
-		x.st.squeeze(name, Value{Text: string([]rune(v.Text)[:occCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
+		x.Vars.squeeze(name, Value{Text: string([]rune(v.Text)[:occCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
 		done = append(done, fmt.Sprintf("%s cut to %d chars (no summary)", name, occCutTo))
 	}
 	if len(done) == 0 {
 		return
 	}
-	x.warn(fmt.Sprintf("after step %q: context budget: the variables hold %d chars, more than max_context_chars %d (OCC's default %d): %s, as OCC's executor does; now %d chars",
-		s.ID, before, limit, chain.OCCContextBudget, strings.Join(done, ", "), x.st.contextChars()))
+	x.Warn(fmt.Sprintf("after step %q: context budget: the variables hold %d chars, more than max_context_chars %d (OCC's default %d): %s, as OCC's executor does; now %d chars",
+		s.ID, before, limit, chain.OCCContextBudget, strings.Join(done, ", "), x.Vars.contextChars()))
 }
 
 // budgetSummary asks the models of the step that just ran (a step that
 // calls none has no summary: its variables are cut, as OCC cuts them
 // when its summarizer does not answer) for a summary of a variable.
-func (x *execution) budgetSummary(ctx context.Context, s *chain.Step, name, text string) (string, error) {
+func (x *Execution) budgetSummary(ctx context.Context, s *chain.Step, name, text string) (string, error) {
 	if !s.Kind.Conversational() {
 		return "", fmt.Errorf("step %s calls no model", s.ID)
 	}
-	targets, _, err := x.l.targets(x.c, s)
+	targets, _, err := x.Engine.targets(x.Chain, s)
 	if err != nil || len(targets) == 0 {
 		return "", fmt.Errorf("no model for a summary of %s", name)
 	}
@@ -94,7 +94,7 @@ func (x *execution) budgetSummary(ctx context.Context, s *chain.Step, name, text
 // contextChars counts the run's variables as OCC's executor counts its
 // own: each input twice (OCC holds it as input.x and as x) and every
 // step output.
-func (s *store) contextChars() int {
+func (s *Values) contextChars() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	n := 0
@@ -109,7 +109,7 @@ func (s *store) contextChars() int {
 
 // read is the value a step reads of a variable: its summary or cut,
 // when OCC's budget made one.
-func (s *store) read(name string) (Value, bool) {
+func (s *Values) read(name string) (Value, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.vars[name]
@@ -119,7 +119,7 @@ func (s *store) read(name string) (Value, bool) {
 	return v, ok
 }
 
-func (s *store) readLocked(name string) Value {
+func (s *Values) readLocked(name string) Value {
 	if v, ok := s.squeezed[name]; ok {
 		return v
 	}
@@ -127,7 +127,7 @@ func (s *store) readLocked(name string) Value {
 }
 
 // squeeze records what a step reads of a variable from now on.
-func (s *store) squeeze(name string, v Value) {
+func (s *Values) squeeze(name string, v Value) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.squeezed == nil {
@@ -138,7 +138,7 @@ func (s *store) squeeze(name string, v Value) {
 
 // olderOutputs are the variables OCC's budget may change, largest first:
 // not an input's name, nor one of the keep latest set.
-func (s *store) olderOutputs(keep int) []string {
+func (s *Values) olderOutputs(keep int) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var names []string

@@ -15,22 +15,22 @@ func convertGiven(c *chain.Chain, text, typ string) (any, error) {
 	if c.OCC() {
 		return text, chain.CheckOCCInputValue(typ, text)
 	}
-	return convertInput(text, typ)
+	return ConvertInput(text, typ)
 }
 
 // occInputNotes warns of each input value a file read as OCC's takes
 // where chainrun's own format would refuse it.
-func (x *execution) occInputNotes(given map[string]string) {
-	if !x.c.OCC() {
+func (x *Execution) occInputNotes(given map[string]string) {
+	if !x.Chain.OCC() {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(given)) {
-		in := x.c.Input(k)
+		in := x.Chain.Input(k)
 		if in == nil || given[k] == "" {
 			continue
 		}
 		if err := chain.CheckInputValue(in.Type, given[k]); err != nil {
-			x.warn(fmt.Sprintf("input %q: %s, as OCC takes a %s, kept as given (chainrun's own format refuses it: %v)", k, x.secrets.text(fmt.Sprintf("%q is taken", given[k])), in.Type, x.secrets.text(err.Error())))
+			x.Warn(fmt.Sprintf("input %q: %s, as OCC takes a %s, kept as given (chainrun's own format refuses it: %v)", k, x.Secrets.text(fmt.Sprintf("%q is taken", given[k])), in.Type, x.Secrets.text(err.Error())))
 		}
 	}
 }

@@ -281,7 +281,7 @@ func TestGateTimeoutAndAutoApprove(t *testing.T) {
 			dir, j, c := t.TempDir(), &memJournal{}, load(t, src)
 			now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 			l := New(WithDir(dir))
-			l.now = func() time.Time { return now }
+			l.Now = func() time.Time { return now }
 			first, _ := l.Run(context.Background(), Request{Chain: c, Journal: j})
 			if first.Status != Paused || first.Deadline != "2026-01-01T12:00:00Z" {
 				t.Fatalf("first %s deadline %q", first.Status, first.Deadline)

@@ -41,7 +41,7 @@ func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
 
 // deferred hands a pending definition to whoever collects them (PendingDefinitions),
 // or returns it as the run's refusal.
-func (r Resolvers) deferred(e *PreflightError) error {
+func (r Resolvers) Deferred(e *PreflightError) error {
 	if r.pending == nil {
 		return e
 	}
@@ -53,7 +53,7 @@ func (r Resolvers) deferred(e *PreflightError) error {
 // kind chainrun does not have (a workflows: file loads with one, as
 // mcp-flowgate's does); one no run reaches is named as pending.
 func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	return r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: s.UnregisteredMessage()})
+	return r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: s.UnregisteredMessage()})
 }
 
 // preflightMCP checks an mcp step names a tool (a workflow's executor
@@ -62,7 +62,7 @@ func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
 func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	if s.Kind == chain.KindMCP && s.MCP().Tool == "" {
 		msg := `tool is not set: the mcp executor calls no tool (mcp-flowgate loads it and fails it when it runs: "mcp executor needs tool")`
-		if err := r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
+		if err := r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
 			return err
 		}
 	}
@@ -90,14 +90,14 @@ func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	if len(names) > 0 {
 		msg += fmt.Sprintf("%s; the config's %s connections: %s", chain.DidYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
 	}
-	return r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
+	return r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
 }
 
 // pendingAt is the pending definition a step names itself, if any, for a
 // dry run to show where a run would be refused.
 func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 	var msg string
-	r := Resolvers{Scripts: l.scripts, pending: func(e *PreflightError) { msg = e.Msg }}
+	r := Resolvers{Scripts: l.Scripts, pending: func(e *PreflightError) { msg = e.Msg }}
 	if s.Unregistered() != "" {
 		_ = preflightUnregistered(c, s, r)
 		return msg

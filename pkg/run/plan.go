@@ -60,11 +60,11 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &execution{l: l, c: c, st: newStore(Masked(c, inputs))}
-	x.st.typed = typed
+	x := &Execution{Engine: l, Chain: c, Vars: newStore(Masked(c, inputs))}
+	x.Vars.typed = typed
 	for _, in := range c.Inputs {
 		if _, given := typed[in.Name]; given && in.Secret {
-			x.st.typed[in.Name] = "***"
+			x.Vars.typed[in.Name] = "***"
 		}
 	}
 	place := map[*chain.Step]PlannedStep{}
@@ -88,7 +88,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			}
 		}
 	}
-	v := planView{x: x, sc: scope{st: x.st}}
+	v := planView{x: x, sc: Scope{Vars: x.Vars}}
 	wave := map[string]int{}
 	for i, w := range c.Graph().Waves() {
 		for _, id := range w {
@@ -103,7 +103,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		} else if ok {
 			p.Wave, p.State, p.Transition, p.Target, p.Fallback = 0, at.State, at.Transition, at.Target, at.Fallback
 		}
-		if k, ok := kinds[s.Kind]; ok && k.plan != nil {
+		if k, ok := Kinds[s.Kind]; ok && k.plan != nil {
 			k.plan(v, s, &p)
 		}
 		planHandler(s, &p)
@@ -120,8 +120,8 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 // planView renders a step's fields for a dry run: inputs substituted,
 // upstream outputs left as {references}.
 type planView struct {
-	x  *execution
-	sc scope
+	x  *Execution
+	sc Scope
 }
 
 // preTools shows each of the step's pre_tools as it would run.
@@ -174,6 +174,6 @@ func (v planView) keep(t *chain.Template) string {
 	if t == nil {
 		return ""
 	}
-	out, _ := t.Render(v.sc.resolve, true)
+	out, _ := t.Render(v.sc.Resolve, true)
 	return out
 }

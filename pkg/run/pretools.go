@@ -19,7 +19,7 @@ import (
 // once, each seeing what came before the run. on_error decides what a
 // failure means (chain.PreTool.ErrorMode): fail the step, inject the error
 // text, or skip the injection (the variable is then empty).
-func (x *execution) preTools(ctx context.Context, s *chain.Step, sc scope) (scope, error) {
+func (x *Execution) preTools(ctx context.Context, s *chain.Step, sc Scope) (Scope, error) {
 	pts := s.PreTools
 	for i := 0; i < len(pts); {
 		j := i + 1
@@ -51,7 +51,7 @@ func (x *execution) preTools(ctx context.Context, s *chain.Step, sc scope) (scop
 // preTool runs pre_tool i of step s: from the cache when it keeps
 // results, else in attempts (retry), each under its time limit; a failure
 // is then what its on_error says.
-func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int) (Value, error) {
+func (x *Execution) preTool(ctx context.Context, s *chain.Step, sc Scope, i int) (Value, error) {
 	p := s.PreTools[i]
 	key, store := x.preToolCache(s, sc, i)
 	var kept string
@@ -59,7 +59,7 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 		return TextValue(kept), nil
 	}
 	var out outcome
-	policy := retry.Policy{Attempts: p.Retry + 1, Delay: x.l.preToolDelay, Backoff: 2}
+	policy := retry.Policy{Attempts: p.Retry + 1, Delay: x.Engine.preToolDelay, Backoff: 2}
 	err := retry.Do(ctx, policy, retry.Hooks{Retryable: func(err error) bool {
 		var pe *permanentError
 		return !errors.As(err, &pe)
@@ -69,11 +69,11 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 		return err
 	})
 	if err == nil {
-		out.value = x.occCapped(s, p, out.value)
+		out.Value = x.occCapped(s, p, out.Value)
 		if key != "" {
-			_ = store.Put(key, out.value.Text, time.Duration(p.CacheTTL)*time.Minute)
+			_ = store.Put(key, out.Value.Text, time.Duration(p.CacheTTL)*time.Minute)
 		}
-		return out.value, nil
+		return out.Value, nil
 	}
 	if ctx.Err() != nil {
 		return Value{}, ctx.Err()
@@ -95,22 +95,22 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 // engine's life. The key is the pre_tool as resolved, so the same fetch
 // with the same values is shared by the steps that make it. No key when it
 // keeps nothing, or when its values hold a secret.
-func (x *execution) preToolCache(s *chain.Step, sc scope, i int) (string, cache.Cache) {
+func (x *Execution) preToolCache(s *chain.Step, sc Scope, i int) (string, cache.Cache) {
 	p, cp := s.PreTools[i], s.C().PreTools[i]
 	if p.CacheTTL <= 0 {
 		return "", nil
 	}
-	var store cache.Cache = x.l.preCache
-	if x.l.cache != nil {
-		if !x.l.cacheReads {
+	var store cache.Cache = x.Engine.preCache
+	if x.Engine.cache != nil {
+		if !x.Engine.cacheReads {
 			return "", nil
 		}
-		store = x.l.cache
+		store = x.Engine.cache
 	}
 	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr, p.Encoding}
 	for _, t := range []*chain.Template{cp.Command, cp.Run, cp.URL, cp.Path, cp.Body, cp.Query} {
 		v, err := x.render(t, sc)
-		if err != nil || x.secrets.holds(v) {
+		if err != nil || x.Secrets.holds(v) {
 			return "", nil
 		}
 		parts = append(parts, v)
@@ -121,7 +121,7 @@ func (x *execution) preToolCache(s *chain.Step, sc scope, i int) (string, cache.
 	}
 	for k, t := range cp.Headers {
 		v, _ := x.render(t, sc)
-		if x.secrets.holds(v) {
+		if x.Secrets.holds(v) {
 			return "", nil
 		}
 		parts = append(parts, k, v)
@@ -131,7 +131,7 @@ func (x *execution) preToolCache(s *chain.Step, sc scope, i int) (string, cache.
 
 // preToolOnce is one attempt of pre_tool i, under its timeout_ms, else
 // the step's.
-func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i int) (outcome, error) {
+func (x *Execution) preToolOnce(ctx context.Context, s *chain.Step, sc Scope, i int) (outcome, error) {
 	p, cp := s.PreTools[i], s.C().PreTools[i]
 	limit, what := time.Duration(s.Timeout())*time.Millisecond, "the step's timeout_ms"
 	if p.TimeoutMS > 0 {
@@ -153,35 +153,35 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			err = x.occKeepsExit(s, p, &out, err)
 		}
 		if p.Stderr && out.stderr != "" {
-			out.value = TextValue(out.value.Text + "\n[stderr]\n" + out.stderr)
+			out.Value = TextValue(out.Value.Text + "\n[stderr]\n" + out.stderr)
 		}
 	case "http":
 		o, e := SendRequest(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, MethodOf(p.Method))
 		out, err = o.inner(), e
 		switch {
 		case err != nil || p.JSONPath == "":
-		case s.OCC() && !json.Valid([]byte(out.value.Text)):
+		case s.OCC() && !json.Valid([]byte(out.Value.Text)):
 			// OCC's http_fetch keeps a response that is not JSON as it is
-			x.warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
+			x.Warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
 		default:
-			out.value, err = pickJSON(out.value, p.JSONPath)
+			out.Value, err = pickJSON(out.Value, p.JSONPath)
 		}
 	case "file":
 		o, e := ReadFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
 		out, err = o.inner(), e
 		if err == nil && p.Encoding != "" {
-			out.value = TextValue(decodeFile([]byte(out.value.Text), p.Encoding))
+			out.Value = TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
 		}
 	case "write_file":
 		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
 	case "current_datetime":
 		if s.OCC() {
-			out.value = Value{Text: occDatetime(x.l.now(), p.Timezone, p.Format)}
+			out.Value = Value{Text: occDatetime(x.Engine.Now(), p.Timezone, p.Format)}
 		} else {
-			out.value = Value{Text: datetime(x.l.now(), p.Timezone, p.Format)}
+			out.Value = Value{Text: datetime(x.Engine.Now(), p.Timezone, p.Format)}
 		}
 	case "env_var":
-		out.value, err = envVar(s, p, x.getenv)
+		out.Value, err = envVar(s, p, x.getenv)
 	case "web_search":
 		out, err = x.webSearch(tctx, sc, cp.Query)
 	case "ast_parse":
@@ -203,7 +203,7 @@ const occPreToolCap = 50000
 // file read as OCC's: at most occPreToolCap characters, then
 // "\n[truncated]" (a warning says so). chainrun's own format injects the
 // whole value (up to its 8 MiB read limit).
-func (x *execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
+func (x *Execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
 	if !s.OCC() || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= occPreToolCap {
 		return v
 	}
@@ -211,6 +211,6 @@ func (x *execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
 	if len(r) <= occPreToolCap {
 		return v
 	}
-	x.warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
+	x.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
 	return TextValue(string(r[:occPreToolCap]) + "\n[truncated]")
 }

@@ -81,7 +81,7 @@ func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) 
 // value is the path written, the content in the encoding named (utf-8 by
 // default). In a confined step it stays in the step's directory, as a
 // file step's read does.
-func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool, appending bool, encoding string) (outcome, error) {
+func (x *Execution) writeFile(s *chain.Step, sc Scope, cp chain.CompiledPreTool, appending bool, encoding string) (outcome, error) {
 	p, err := x.render(cp.Path, sc)
 	if err != nil {
 		return outcome{}, err
@@ -137,7 +137,7 @@ func (x *execution) writeFile(s *chain.Step, sc scope, cp chain.CompiledPreTool,
 	if err != nil {
 		return outcome{}, fmt.Errorf("writing %s: %w", p, err)
 	}
-	return outcome{value: Value{Text: p}}, nil
+	return outcome{Value: Value{Text: p}}, nil
 }
 
 // pickJSON keeps the part of a JSON response that path names, written as
@@ -178,13 +178,13 @@ func pickJSON(v Value, path string) (Value, error) {
 // adds the values of the secret-named variables its env_var pre_tools
 // read to what the run masks: OCC lets a chain read them into a prompt;
 // no output, event or saved run of chainrun shows them.
-func (x *execution) setEnv(env map[string]string) {
+func (x *Execution) setEnv(env map[string]string) {
 	x.env = env
-	if !x.c.OCC() {
+	if !x.Chain.OCC() {
 		return
 	}
 	var more []string
-	x.c.Walk(func(s *chain.Step) {
+	x.Chain.Walk(func(s *chain.Step) {
 		for _, p := range s.PreTools {
 			if p.Type == "env_var" && chain.SecretEnvName(p.VarName) {
 				if v, ok := x.getenv(p.VarName); ok && strings.TrimSpace(v) != "" {
@@ -195,6 +195,6 @@ func (x *execution) setEnv(env map[string]string) {
 	})
 	if len(more) > 0 {
 		x.secretValues = append(slices.Clone(x.secretValues), more...)
-		x.secrets = newMasker(x.secretValues)
+		x.Secrets = newMasker(x.secretValues)
 	}
 }

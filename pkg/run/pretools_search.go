@@ -38,7 +38,7 @@ const searchResults = 10
 // webSearch asks the search provider and turns its answer into text the
 // model reads: each result's title, address and snippet, numbered. An
 // answer that is not JSON is kept as it is.
-func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Template) (outcome, error) {
+func (x *Execution) webSearch(ctx context.Context, sc Scope, query *chain.Template) (outcome, error) {
 	q, err := x.render(query, sc)
 	if err != nil {
 		return outcome{}, err
@@ -47,13 +47,13 @@ func (x *execution) webSearch(ctx context.Context, sc scope, query *chain.Templa
 	if err != nil {
 		return outcome{}, err
 	}
-	return outcome{value: Value{Text: text}}, nil
+	return outcome{Value: Value{Text: text}}, nil
 }
 
 // search asks the search provider for q: a web_search pre_tool's query,
 // or an agent's WebSearch call.
-func (x *execution) search(ctx context.Context, q string) (string, error) {
-	sp := x.l.search
+func (x *Execution) search(ctx context.Context, q string) (string, error) {
+	sp := x.Engine.search
 	if sp.URL == "" {
 		return "", &permanentError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
 	}
@@ -78,7 +78,7 @@ func (x *execution) search(ctx context.Context, q string) (string, error) {
 			req.Headers["Authorization"] = "Bearer " + sp.Key
 		}
 	}
-	resp, err := executor.DoHTTP(ctx, x.l.client, req)
+	resp, err := executor.DoHTTP(ctx, x.Engine.client, req)
 	if err != nil {
 		return "", fmt.Errorf("web search at %s: %w", redact.URL(sp.URL), err)
 	}
@@ -156,8 +156,8 @@ func firstText(m map[string]any, keys ...string) string {
 
 // fetchText is an agent's WebFetch: the page at address u, as text (an
 // HTML page's tags and scripts taken out), at most 100,000 characters.
-func (x *execution) fetchText(ctx context.Context, u string) (string, error) {
-	resp, err := executor.DoHTTP(ctx, x.l.client, executor.HTTPRequest{Method: "GET", URL: u})
+func (x *Execution) fetchText(ctx context.Context, u string) (string, error) {
+	resp, err := executor.DoHTTP(ctx, x.Engine.client, executor.HTTPRequest{Method: "GET", URL: u})
 	if err != nil {
 		return "", fmt.Errorf("fetching %s: %w", redact.URL(u), err)
 	}

@@ -49,7 +49,7 @@ func TestOCCPreTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("CHAINRUN_TEST_COLOUR", "blue")
-	fixed := func(l *Local) { l.now = func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) } }
+	fixed := func(l *Local) { l.Now = func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) } }
 	cases := []struct {
 		name, pre, want string
 	}{

@@ -40,16 +40,16 @@ func exitValue(s *chain.Step, out outcome, err error) (outcome, error) {
 // run's directory; nil when the run has none, or has secret inputs (the
 // rest is dropped: a spill file is raw output, and a secret is never
 // written to disk unmasked).
-func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
-	if x.req.OutputDir == "" || x.secrets != nil {
+func (x *Execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, string, error) {
+	if x.Req.OutputDir == "" || x.Secrets != nil {
 		return nil
 	}
 	return func(stream string) (io.WriteCloser, string, error) {
-		if err := os.MkdirAll(x.req.OutputDir, 0o700); err != nil {
+		if err := os.MkdirAll(x.Req.OutputDir, 0o700); err != nil {
 			return nil, "", err
 		}
 		n := x.spills.Add(1)
-		path := filepath.Join(x.req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
+		path := filepath.Join(x.Req.OutputDir, fmt.Sprintf("%s-%d.%s", s.ID, n, stream))
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return nil, "", err
@@ -60,9 +60,9 @@ func (x *execution) spill(s *chain.Step) func(stream string) (io.WriteCloser, st
 
 // cutNote ends a value cut at the in-memory cap, saying so and where the
 // whole is.
-func (x *execution) cutNote(size int64, path string) string {
+func (x *Execution) cutNote(size int64, path string) string {
 	where := "the rest was dropped (runs that are saved keep it)"
-	if x.secrets != nil {
+	if x.Secrets != nil {
 		where = "the rest was dropped (a run with secret inputs keeps no raw output on disk)"
 	}
 	if path != "" {
@@ -73,12 +73,12 @@ func (x *execution) cutNote(size int64, path string) string {
 
 // binDir is the bin/ directory beside the chain's file, when there is
 // one: its commands are found by name, as reference 000's lint-check.
-func (x *execution) binDir() string {
+func (x *Execution) binDir() string {
 	x.binOnce.Do(func() {
-		if x.c.File == "" {
+		if x.Chain.File == "" {
 			return
 		}
-		dir := filepath.Join(filepath.Dir(x.c.File), "bin")
+		dir := filepath.Join(filepath.Dir(x.Chain.File), "bin")
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(x.workDir(), dir)
 		}
@@ -93,12 +93,12 @@ func (x *execution) binDir() string {
 // JSONPath into the run. In a workflows: file's workflow a path that
 // selects nothing is passed as written, as mcp-flowgate's cli executor
 // passes it (with a warning unless it is an input not given).
-func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
+func (x *Execution) arg(a chain.Arg, sc Scope) (string, error) {
 	v, err := x.selectArg(a, sc)
 	var none *nothingSelected
-	if errors.As(err, &none) && x.c.FlowgateInputs() {
+	if errors.As(err, &none) && x.Chain.FlowgateInputs() {
 		if !inputPath(a.Raw) {
-			x.warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
+			x.Warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
 		}
 		return a.Raw, nil
 	}
@@ -108,7 +108,7 @@ func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 // selectArg renders an argument, a path that selects nothing failing the
 // step: what a file step's path needs (never a read of a file named
 // "$.context.p").
-func (x *execution) selectArg(a chain.Arg, sc scope) (string, error) {
+func (x *Execution) selectArg(a chain.Arg, sc Scope) (string, error) {
 	if a.JSONPath == nil {
 		return x.render(a.Template, sc)
 	}
@@ -136,12 +136,12 @@ func inputPath(raw string) bool {
 }
 
 // lineWriter turns a command's output into step.log events, line by line.
-func (x *execution) lineWriter(step, stream string) io.Writer {
+func (x *Execution) lineWriter(step, stream string) io.Writer {
 	w := &lineEmitter{emit: func(line string) {
-		x.emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
+		x.Emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
 	}}
-	if x.secrets != nil {
-		w.mask, w.hold = x.mask, x.secrets.longest()-1
+	if x.Secrets != nil {
+		w.mask, w.hold = x.Mask, x.Secrets.longest()-1
 	}
 	return w
 }

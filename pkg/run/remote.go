@@ -33,10 +33,10 @@ type Remote struct {
 // through r.Step, checks that need the worker's configuration (models,
 // callees, reruns) are left to whoever starts the run, agent decision
 // points pause, and nothing is announced outside the event stream.
-func WithRemote(r *Remote) Option { return func(l *Local) { l.remote = r } }
+func WithRemote(r *Remote) Option { return func(l *Local) { l.Remote = r } }
 
 // WithClock sets the engine's clock (a workflow's deterministic time).
-func WithClock(now func() time.Time) Option { return func(l *Local) { l.now = now } }
+func WithClock(now func() time.Time) Option { return func(l *Local) { l.Now = now } }
 
 // StepTask is one step to run where its durable engine chooses: the
 // chain's step and the run's variables as they were when it was ready.
@@ -104,7 +104,7 @@ func (tv TaskValue) value() Value {
 	if tv.Parsed {
 		return Value{Text: tv.Text, Data: TextValue(tv.Text).Data, JSON: tv.JSON}
 	}
-	return Value{Text: tv.Text, Data: wholeNumbers(tv.Data), JSON: tv.JSON}
+	return Value{Text: tv.Text, Data: WholeNumbers(tv.Data), JSON: tv.JSON}
 }
 
 // StepDone is what a task did: the step's result, the variables it set
@@ -141,33 +141,33 @@ func RetriedByEngine(s *chain.Step) bool {
 
 // remoteStep hands a step to the durable engine and takes back what it
 // did, as if it had run here.
-func (x *execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
-	t := StepTask{RunID: x.runID, Chain: x.c.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}, Fallback: s.FallbackNumber()}
-	x.st.mu.RLock()
-	t.Inputs, t.Typed = x.st.inputs, x.st.typed
-	for name, v := range x.st.vars {
+func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
+	t := StepTask{RunID: x.RunID, Chain: x.Chain.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}, Fallback: s.FallbackNumber()}
+	x.Vars.mu.RLock()
+	t.Inputs, t.Typed = x.Vars.inputs, x.Vars.typed
+	for name, v := range x.Vars.vars {
 		t.Vars[name] = taskValue(v)
 	}
-	x.st.mu.RUnlock()
+	x.Vars.mu.RUnlock()
 	t.MaxTokens, t.MaxCalls = x.budgetLeft()
-	done := x.l.remote.Step(ctx, t)
+	done := x.Engine.Remote.Step(ctx, t)
 	for name, v := range done.Vars {
-		x.st.set(name, v.value())
+		x.Vars.Set(name, v.value())
 	}
 	for _, e := range done.Events {
-		x.l.events.Emit(e)
-		if x.req.Events != nil {
-			x.req.Events.Emit(e)
+		x.Engine.events.Emit(e)
+		if x.Req.Events != nil {
+			x.Req.Events.Emit(e)
 		}
 	}
 	for _, w := range done.Warnings {
-		x.warn(w)
+		x.Warn(w)
 	}
 	if done.Refused {
 		x.markRefused(s.ID)
 	}
 	sr := done.Result
-	sr.exitCode, sr.errOut, sr.result, sr.answer = done.ExitCode, done.ErrOut, done.TaskResult, done.Answer
+	sr.ExitCode, sr.ErrOut, sr.Result, sr.answer = done.ExitCode, done.ErrOut, done.TaskResult, done.Answer
 	x.spent(sr.Usage)
 	return &sr, done.EarlyExit
 }
@@ -201,7 +201,7 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDon
 	sr, exit := x.runStepNoted(ctx, s, t.Note)
 	x.closeMCP()
 	done := StepDone{Result: *sr, EarlyExit: exit, Events: events.list, Warnings: x.warnings, Refused: x.refused[s.ID],
-		ExitCode: sr.exitCode, ErrOut: sr.errOut, TaskResult: sr.result, Answer: sr.answer, Retry: x.retryLeft}
+		ExitCode: sr.ExitCode, ErrOut: sr.ErrOut, TaskResult: sr.Result, Answer: sr.answer, Retry: x.retryLeft}
 	for name, v := range st.vars {
 		if old, ok := before[name]; !ok || !sameValue(old, v) {
 			if done.Vars == nil {
@@ -234,8 +234,8 @@ func (c *collected) Emit(e event.Event) {
 
 // budgetLeft is what the run's budget has left for a task, from what
 // the finished steps used (0: no cap).
-func (x *execution) budgetLeft() (tokens, calls int) {
-	maxTokens, maxCalls := budgetCaps(x.c, x.req.MaxTokens)
+func (x *Execution) budgetLeft() (tokens, calls int) {
+	maxTokens, maxCalls := budgetCaps(x.Chain, x.Req.MaxTokens)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if maxTokens > 0 {
@@ -248,7 +248,7 @@ func (x *execution) budgetLeft() (tokens, calls int) {
 }
 
 // spent adds a task's model use to the run's.
-func (x *execution) spent(u *Usage) {
+func (x *Execution) spent(u *Usage) {
 	if u == nil {
 		return
 	}

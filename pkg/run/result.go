@@ -111,11 +111,11 @@ type StepResult struct {
 	// output, which a transition's output mapping reads as
 	// $.output.exitCode and $.output.stderr (not saved: the mapping runs
 	// before the transition is).
-	exitCode int
-	errOut   string
+	ExitCode int
+	ErrOut   string
 	// result is a task chain task's result (handler.go), which its
 	// branches match.
-	result string
+	Result string
 	// answer is an evaluator's whole answer, fed back to its retry_target.
 	answer string
 }

@@ -21,7 +21,7 @@ type routing struct {
 
 // applyRoute records the route a router chose: the steps listed only in
 // its other routes are left out.
-func (x *execution) applyRoute(s *chain.Step, route string) {
+func (x *Execution) applyRoute(s *chain.Step, route string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.routed.out == nil {
@@ -40,7 +40,7 @@ func (x *execution) applyRoute(s *chain.Step, route string) {
 // routedOut says why a step is skipped by the routers, if it is: a route
 // left it out, or every step it depends on was left out and no route
 // chose it. A step it skips leaves its dependents in the same case.
-func (x *execution) routedOut(s *chain.Step) (string, bool) {
+func (x *Execution) routedOut(s *chain.Step) (string, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.routed.out == nil {
@@ -64,10 +64,10 @@ func (x *execution) routedOut(s *chain.Step) (string, bool) {
 
 // skipRouted records a step a router left out: skipped, its output empty
 // (absent, to an OCC file's references, as OCC leaves it unset).
-func (x *execution) skipRouted(s *chain.Step, why string) *StepResult {
-	x.setOutput(s, Value{absent: s.OCC()})
+func (x *Execution) skipRouted(s *chain.Step, why string) *StepResult {
+	x.SetOutput(s, Value{absent: s.OCC()})
 	sr := &StepResult{ID: s.ID, Status: StepSkipped, Reason: why}
-	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
+	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
 	x.journal(s, sr)
 	return sr
 }
@@ -77,21 +77,21 @@ func (x *execution) skipRouted(s *chain.Step, why string) *StepResult {
 // the evaluation added to its prompt (and the steps between it and the
 // evaluator, which read its output), then judges again. The result
 // counts every evaluation and attempt.
-func (x *execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepResult, exit bool) (*StepResult, bool) {
+func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepResult, exit bool) (*StepResult, bool) {
 	if sr.Decision == "" {
 		return sr, exit
 	}
 	sr.Evaluations = 1
 	for n := 1; n <= s.Retries() && sr.Status == StepSucceeded && sr.Decision == chain.VerdictFail && ctx.Err() == nil; n++ {
-		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n + 1, Status: event.Retrying,
+		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n + 1, Status: event.Retrying,
 			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", s.Evaluator().RetryTarget, n, s.Retries())})
 		note := fmt.Sprintf("\n\n[Evaluation of your previous answer by step %s: FAIL]\n%s\nFix what it points out and answer again.", s.ID, strings.TrimSpace(sr.answer))
 		if err := x.rerun(ctx, s, note); err != nil {
 			sr.Status, sr.Error = StepFailed, err.Error()
-			x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepFailed, Error: sr.Error})
+			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepFailed, Error: sr.Error})
 			return sr, false
 		}
-		next, nextExit := x.runStep(ctx, s)
+		next, nextExit := x.RunStep(ctx, s)
 		next.Evaluations = sr.Evaluations + 1
 		next.Attempts += sr.Attempts
 		next.Usage = addUsage(sr.Usage, next.Usage)
@@ -103,14 +103,14 @@ func (x *execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepRe
 // rerun runs an evaluator's retry_target again, with note added to its
 // prompt, then every step between it and the evaluator, in dependency
 // order. Their results add up with their earlier ones.
-func (x *execution) rerun(ctx context.Context, ev *chain.Step, note string) error {
-	g := x.c.Graph()
+func (x *Execution) rerun(ctx context.Context, ev *chain.Step, note string) error {
+	g := x.Chain.Graph()
 	for _, wave := range g.Waves() {
 		for _, id := range wave {
 			if id != ev.Evaluator().RetryTarget && !(g.DependsOn(id, ev.Evaluator().RetryTarget) && g.DependsOn(ev.ID, id)) {
 				continue
 			}
-			s := x.c.Step(id)
+			s := x.Chain.Step(id)
 			sr, _ := x.runStepNoted(ctx, s, map[bool]string{true: note}[id == ev.Evaluator().RetryTarget])
 			x.mu.Lock()
 			if prev := x.results[id]; prev != nil {
@@ -143,22 +143,22 @@ func addUsage(a, b *Usage) *Usage {
 // gatePause is a DAG run's response when it pauses at gates: the first
 // gate as its state, its question as the goal, the decisions each gate
 // waits for, and the first deadline.
-func (x *execution) gatePause() *WorkflowResult {
+func (x *Execution) gatePause() *WorkflowResult {
 	ids := make([]string, 0, len(x.waiting))
 	for id := range x.waiting {
 		ids = append(ids, id)
 	}
-	order := x.c.Steps
+	order := x.Chain.Steps
 	sort.Slice(ids, func(i, j int) bool {
 		return slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[i] }) < slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[j] })
 	})
-	wr := &WorkflowResult{State: ids[0], Chain: []ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.c, ids)}
+	wr := &WorkflowResult{State: ids[0], Chain: []ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
 	if q := x.waiting[ids[0]].question; q != "" {
 		wr.Guidance = &Guidance{Goal: q}
 	}
 	var first time.Time
 	for _, id := range ids {
-		if limit := x.c.Step(id).GateTimeout(); limit > 0 {
+		if limit := x.Chain.Step(id).GateTimeout(); limit > 0 {
 			if d := x.waiting[id].since.Add(limit); first.IsZero() || d.Before(first) {
 				first = d
 			}

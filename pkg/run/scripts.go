@@ -14,16 +14,16 @@ import (
 // the engine's resolver finds in another file's scripts:. A script kind
 // asks it before the run starts (to refuse a missing interpreter).
 func (l *Local) Script(c *chain.Chain, s *chain.Step) (*chain.Script, error) {
-	return scriptIn(c, s, l.scripts)
+	return scriptIn(c, s, l.Scripts)
 }
 
 func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, error) {
-	return scriptBySubject(c, s.Script().Subject, r)
+	return ScriptBySubject(c, s.Script().Subject, r)
 }
 
 // scriptBySubject is the script of that subject: c's file's, else one r
 // finds in another file's scripts:.
-func scriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.Script, error) {
+func ScriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.Script, error) {
 	if sc := c.Scripts[subject]; sc != nil {
 		return sc, nil
 	}
@@ -38,7 +38,7 @@ func scriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.S
 // pending (pending.go) when the file has no library of its own, as
 // mcp-flowgate's capabilities leave their scripts to their repository's.
 func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	err := findScript(c, s.Script().Subject, "kind: script", r.Scripts)
+	err := FindScript(c, s.Script().Subject, "kind: script", r.Scripts)
 	if err == nil {
 		return nil
 	}
@@ -49,13 +49,13 @@ func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
 		pe.Kind = BadCall
 		return pe
 	}
-	return r.deferred(pe)
+	return r.Deferred(pe)
 }
 
 // findScript says, when no scripts: library holds the subject, which
 // were looked in; what names what refers to it.
-func findScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
-	_, err := scriptBySubject(c, subject, r)
+func FindScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
+	_, err := ScriptBySubject(c, subject, r)
 	var nf notFound
 	if errors.As(err, &nf) {
 		dir, elsewhere := nf.LookedIn()

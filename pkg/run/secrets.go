@@ -214,34 +214,34 @@ func (m *masker) value(v any) any {
 }
 
 // mask hides secret values in text shown outside the run.
-func (x *execution) mask(s string) string { return x.secrets.text(s) }
+func (x *Execution) Mask(s string) string { return x.Secrets.text(s) }
 
 // maskValue hides secret values in a value of any JSON shape.
-func (x *execution) maskValue(v any) any {
-	if x.secrets == nil {
+func (x *Execution) MaskValue(v any) any {
+	if x.Secrets == nil {
 		return v
 	}
-	return x.secrets.value(v)
+	return x.Secrets.value(v)
 }
 
 // maskResult hides secret values in the result's error, warnings and
 // variables.
-func (x *execution) maskResult(res *Result) {
-	if x.secrets == nil {
+func (x *Execution) maskResult(res *Result) {
+	if x.Secrets == nil {
 		return
 	}
-	res.Error = x.mask(res.Error)
+	res.Error = x.Mask(res.Error)
 	for i, w := range res.Warnings {
-		res.Warnings[i] = x.mask(w)
+		res.Warnings[i] = x.Mask(w)
 	}
 	for k, v := range res.Vars {
-		res.Vars[k] = x.maskValue(v)
+		res.Vars[k] = x.MaskValue(v)
 	}
-	res.Output = x.maskValue(res.Output)
+	res.Output = x.MaskValue(res.Output)
 	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
 		for i := range list {
 			sr := &list[i]
-			sr.maskTexts(x.mask)
+			sr.MaskTexts(x.Mask)
 		}
 	}
 }

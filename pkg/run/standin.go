@@ -36,7 +36,7 @@ type StandIn func(ctx context.Context, s *chain.Step) (c Canned, ok bool)
 
 // WithStandIn lets f replace step bodies (chainrun test's mocks, and its
 // refusal of unmocked network steps).
-func WithStandIn(f StandIn) Option { return func(l *Local) { l.standIn = f } }
+func WithStandIn(f StandIn) Option { return func(l *Local) { l.StandIn = f } }
 
 // WithEnv adds variables to the environment of every command the run
 // starts (cli steps, pre_tools, MCP servers): values a test fixes. They
@@ -44,10 +44,10 @@ func WithStandIn(f StandIn) Option { return func(l *Local) { l.standIn = f } }
 func WithEnv(env map[string]string) Option { return func(l *Local) { l.env = env } }
 
 // canned is the outcome a stand-in's result stands for.
-func canned(s *chain.Step, c Canned) (outcome, error) {
-	out := outcome{value: TextValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
+func CannedOutcome(s *chain.Step, c Canned) (outcome, error) {
+	out := outcome{Value: TextValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
 	if c.Data != nil {
-		out.value = DataValue(c.Data)
+		out.Value = DataValue(c.Data)
 	}
 	var err error
 	switch {
@@ -96,10 +96,10 @@ func (l *Local) lookupEnv(k string) (string, bool) {
 
 // loopOrStandIn runs a for_each step's items, unless a stand-in gives
 // the step's whole output at once (a test mocks a loop as one step).
-func (x *execution) loopOrStandIn(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
-	if x.l.standIn != nil {
-		if c, ok := x.l.standIn(ctx, s); ok {
-			out, err := canned(s, c)
+func (x *Execution) loopOrStandIn(ctx context.Context, s *chain.Step, sc Scope) (outcome, int, error) {
+	if x.Engine.StandIn != nil {
+		if c, ok := x.Engine.StandIn(ctx, s); ok {
+			out, err := CannedOutcome(s, c)
 			return out, 1, err
 		}
 	}
@@ -107,7 +107,7 @@ func (x *execution) loopOrStandIn(ctx context.Context, s *chain.Step, sc scope) 
 }
 
 // pathEnv is PATH as the run's commands see it.
-func (x *execution) pathEnv() string {
+func (x *Execution) pathEnv() string {
 	v, _ := x.getenv("PATH")
 	return v
 }

@@ -16,7 +16,7 @@ import (
 
 // outcome is what one execution of a step's body produced.
 type outcome struct {
-	value  Value
+	Value  Value
 	stderr string
 	// stdout is a command's standard output as captured, for the tail a
 	// failure keeps (value is what a success stores).
@@ -51,26 +51,26 @@ func (e *permanentError) Unwrap() error { return e.err }
 
 // runStep takes one step from its condition to its stored output. It
 // reports whether the step's early_exit_if held.
-func (x *execution) runStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
+func (x *Execution) RunStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
 	return x.runStepNoted(ctx, s, "")
 }
 
 // runStepNoted is runStep with a note added to the step's prompt (an
 // evaluation fed back to the step it runs again).
-func (x *execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
-	if x.l.remote != nil && !InWorkflow(s.Kind) {
+func (x *Execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
+	if x.Engine.Remote != nil && !InWorkflow(s.Kind) {
 		return x.remoteStep(ctx, s, note)
 	}
-	return x.runStepIn(ctx, s, scope{st: x.st, note: note})
+	return x.runStepIn(ctx, s, Scope{Vars: x.Vars, note: note})
 }
 
 // runStepIn is runStep with what the step reads besides the run's
 // variables in sc (a handler's {run}).
-func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*StepResult, bool) {
-	l := x.l
+func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*StepResult, bool) {
+	l := x.Engine
 	ctx = llm.WithCaller(ctx, callerOf(ctx, s.ID))
-	start := l.now()
-	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
+	start := l.Now()
+	x.Emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
 	sr := &StepResult{ID: s.ID}
 	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
 		if status == StepFailed && ctx.Err() != nil {
@@ -79,24 +79,24 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 			status, errText, reason = stopped(ctx)
 		}
 		sr.Status, sr.Error, sr.Reason = status, errText, reason
-		sr.maskTexts(x.mask)
-		sr.DurationMS = l.now().Sub(start).Milliseconds()
+		sr.MaskTexts(x.Mask)
+		sr.DurationMS = l.Now().Sub(start).Milliseconds()
 		e := event.Event{Type: event.StepFinished, Step: s.ID,
 			Kind: string(s.Kind), Status: status, Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
 		if sr.Usage != nil {
 			e.InputTokens, e.OutputTokens = sr.Usage.InputTokens, sr.Usage.OutputTokens
 		}
-		x.emit(e)
+		x.Emit(e)
 		return sr, false
 	}
 	if cond := s.C().Condition; cond != nil {
-		holds, err := cond.Holds(sc.exprEnv(cond.Names))
+		holds, err := cond.Holds(sc.ExprEnv(cond.Names))
 		if err != nil {
-			x.setOutput(s, Value{})
+			x.SetOutput(s, Value{})
 			return finish(StepFailed, "condition: "+err.Error(), "")
 		}
 		if !holds {
-			x.setOutput(s, Value{})
+			x.SetOutput(s, Value{})
 			return finish(StepSkipped, "", "condition is false: "+s.Condition)
 		}
 	}
@@ -107,7 +107,7 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 	}
 	if err != nil {
 		if s.ContinueOnError {
-			x.setOutput(s, Value{})
+			x.SetOutput(s, Value{})
 		}
 		return finish(StepFailed, err.Error(), "")
 	}
@@ -127,11 +127,11 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 		sr.FinishReason = d
 	}
 	sr.ToolCalls = out.toolCalls
-	sr.result = out.result
-	sr.exitCode, sr.errOut = out.exitCode, x.mask(strings.TrimSpace(out.stderr))
+	sr.Result = out.result
+	sr.ExitCode, sr.ErrOut = out.exitCode, x.Mask(strings.TrimSpace(out.stderr))
 	sr.Decision, sr.Score, sr.answer = out.decision, out.score, out.answer
 	if status, reason, since, held := held(err); held {
-		x.setOutput(s, Value{})
+		x.SetOutput(s, Value{})
 		sr.WaitingSince = since
 		return finish(status, "", reason)
 	}
@@ -139,21 +139,21 @@ func (x *execution) runStepIn(ctx context.Context, s *chain.Step, sc scope) (*St
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an
 			// http step got, 0 when none)
-			x.setOutput(s, Value{})
+			x.SetOutput(s, Value{})
 			x.setStatus(s, out.status)
 		}
 		// masked whole before the cut, so no part of a secret is left
-		sr.Stderr, sr.Stdout = failureTail(x.mask(out.stderr)), failureTail(x.mask(out.stdout))
+		sr.Stderr, sr.Stdout = failureTail(x.Mask(out.stderr)), failureTail(x.Mask(out.stdout))
 		if budgetRefused(err) && ctx.Err() == nil {
 			x.markRefused(s.ID)
 		}
 		return finish(StepFailed, err.Error(), "")
 	}
-	x.setOutput(s, out.value)
+	x.SetOutput(s, out.Value)
 	x.setStatus(s, out.status)
 	exit := false
 	if e := s.C().EarlyExitIf; e != nil {
-		holds, err := e.Holds(sc.exprEnv(e.Names))
+		holds, err := e.Holds(sc.ExprEnv(e.Names))
 		if err != nil {
 			return finish(StepFailed, "early_exit_if: "+err.Error(), "")
 		}
@@ -177,16 +177,16 @@ func callerOf(ctx context.Context, id string) string {
 }
 
 // setStatus stores an http step's status code as <output_var>_status.
-func (x *execution) setStatus(s *chain.Step, status int) {
+func (x *Execution) setStatus(s *chain.Step, status int) {
 	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
-		x.st.set(s.OutputVar+"_status", Value{Text: fmt.Sprint(status), Data: float64(status)})
+		x.Vars.Set(s.OutputVar+"_status", Value{Text: fmt.Sprint(status), Data: float64(status)})
 	}
 }
 
-func (x *execution) setOutput(s *chain.Step, v Value) {
+func (x *Execution) SetOutput(s *chain.Step, v Value) {
 	if s.OutputVar != "" {
 		v.JSON = v.JSON || s.OutputSchema == "json"
-		x.st.set(s.OutputVar, v)
+		x.Vars.Set(s.OutputVar, v)
 	}
 }
 
@@ -196,7 +196,7 @@ func (x *execution) setOutput(s *chain.Step, v Value) {
 // stores), any other step's output here. An agent step's retries share
 // one allowance with its model requests: retry max N sends one model at
 // most N requests in all.
-func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outcome, int, error) {
+func (x *Execution) attempts(ctx context.Context, s *chain.Step, sc Scope) (outcome, int, error) {
 	// a fallback executor sends the key of the executor it stands in for
 	primary := s.Primary()
 	sc, err := x.keyScope(primary, primary.KeyTransition(), sc)
@@ -221,7 +221,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		if ctx.Err() != nil {
 			return outcome{}, 0, ctx.Err()
 		}
-		x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: 1})
+		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: 1})
 		out, err := x.once(ctx, s, sc, t)
 		err = x.checkAttempt(s, t, &used, &out, err)
 		return out, 1, err
@@ -243,7 +243,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 			return ctx.Err() == nil && !errors.As(err, &perm)
 		},
 		OnRetry: func(r retry.Retry) {
-			x.emit(event.Event{Type: event.StepAttempt, Step: s.ID,
+			x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID,
 				Attempt: r.Attempt, Status: event.Retrying, Error: r.Err.Error(), Detail: "retry in " + r.Wait.String()})
 		},
 	}, func(n int) error {
@@ -254,7 +254,7 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 		if errors.Is(err, llm.ErrAllowanceSpent) && lastErr != nil {
 			// the models' requests ran out before this attempt could
 			// ask: what failed is the answer before, not the allowance
-			out.value, out.finish = prev.value, prev.finish
+			out.Value, out.finish = prev.Value, prev.finish
 			return &permanentError{lastErr}
 		}
 		var perm *permanentError
@@ -270,8 +270,8 @@ func (x *execution) attempts(ctx context.Context, s *chain.Step, sc scope) (outc
 }
 
 // attempt runs the step's body once and checks its output.
-func (x *execution) attempt(ctx context.Context, s *chain.Step, sc scope, t *tries, used *Usage, n int) (outcome, error) {
-	x.emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n})
+func (x *Execution) attempt(ctx context.Context, s *chain.Step, sc Scope, t *tries, used *Usage, n int) (outcome, error) {
+	x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n})
 	out, err := x.once(ctx, s, sc, t)
 	err = x.checkAttempt(s, t, used, &out, err)
 	return out, err
@@ -279,12 +279,12 @@ func (x *execution) attempt(ctx context.Context, s *chain.Step, sc scope, t *tri
 
 // checkAttempt checks what one attempt produced and adds up its model use
 // (used; an agent step's is kept in t).
-func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outcome, err error) error {
+func (x *Execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outcome, err error) error {
 	if t == nil {
 		used.Add(out.usage)
 		out.usage = *used
 		if err == nil {
-			err = guard.Error(guard.Check(RulesOf(s), out.value.Text))
+			err = guard.Error(guard.Check(RulesOf(s), out.Value.Text))
 		}
 		return err
 	}
@@ -296,13 +296,13 @@ func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outc
 	}
 	var ve *guard.ViolationError
 	if errors.As(err, &ve) {
-		t.history = append(t.history, feedback(out.value.Text, ve)...)
+		t.history = append(t.history, feedback(out.Value.Text, ve)...)
 	}
 	return err
 }
 
 // once runs the step's body one time under its timeout.
-func (x *execution) once(ctx context.Context, s *chain.Step, sc scope, t *tries) (outcome, error) {
+func (x *Execution) once(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
 	if s.TimeoutMS == 0 && (s.Kind == chain.KindParallel || s.Kind == chain.KindPipeline || s.Kind == chain.KindWorkflow) {
 		// the steps inside have their own limits
 		return x.execute(ctx, s, sc, t)

@@ -37,7 +37,7 @@ func failureTail(s string) string {
 
 // maskTexts hides secret inputs (mask) in what a step result says in
 // words: its error, reason and output tails.
-func (sr *StepResult) maskTexts(mask func(string) string) {
+func (sr *StepResult) MaskTexts(mask func(string) string) {
 	sr.Error, sr.Reason = mask(sr.Error), mask(sr.Reason)
 	sr.Stderr, sr.Stdout = mask(sr.Stderr), mask(sr.Stdout)
 }

@@ -16,18 +16,18 @@ import (
 // outputs of the dependencies it names: full (as is), truncate:N (cut to N
 // characters) or summarize (a model call of its own, cached, whose usage
 // counts for the step).
-func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t *tries) (string, error) {
+func (x *Execution) renderPrompt(ctx context.Context, s *chain.Step, sc Scope, t *tries) (string, error) {
 	strategies := map[string]string{}
 	for dep, strategy := range s.Agent().ContextStrategy {
 		name := dep
-		if d := x.c.Step(dep); d != nil && d.OutputVar != "" {
+		if d := x.Chain.Step(dep); d != nil && d.OutputVar != "" {
 			name = d.OutputVar
 		}
 		strategies[name] = strategy
 	}
 	var failure error
 	resolve := func(r chain.Ref) (string, bool, error) {
-		v, ok, err := sc.resolve(r)
+		v, ok, err := sc.Resolve(r)
 		strategy := strategies[r.Name]
 		switch {
 		case err != nil || !ok:
@@ -44,7 +44,7 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 			case serr != nil && s.OCC() && ctx.Err() == nil:
 				// OCC's applyContextStrategy keeps the value when its
 				// summary fails, and says so
-				x.warn(fmt.Sprintf("step %q: %v: the value is passed in full, as OCC passes it (chainrun's own format fails the step)", s.ID, serr))
+				x.Warn(fmt.Sprintf("step %q: %v: the value is passed in full, as OCC passes it (chainrun's own format fails the step)", s.ID, serr))
 			case serr != nil:
 				failure = serr
 				return "", false, serr
@@ -54,7 +54,7 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 		}
 		return v, ok, err
 	}
-	text, err := s.C().Prompt.Render(resolve, x.l.lenient)
+	text, err := s.C().Prompt.Render(resolve, x.Engine.lenient)
 	if failure != nil {
 		return "", failure
 	}
@@ -77,22 +77,22 @@ const summaryTTL = 7 * 24 * time.Hour
 // (a question of its own, with its own retry allowance). Summaries are
 // cached (when a cache is configured) whatever the step's own cache
 // setting, unless the text holds a secret input.
-func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name, text string) (string, error) {
+func (x *Execution) summarize(ctx context.Context, s *chain.Step, t *tries, name, text string) (string, error) {
 	if sum, ok := t.summaries[name+"\x00"+text]; ok {
 		// a re-ask of the step: the context is the same
 		return sum, nil
 	}
 	models := x.modelsFor(s, t, 0, "summarize "+name)
 	var store llm.Cache
-	if x.l.cache != nil {
-		store = x.l.cache
+	if x.Engine.cache != nil {
+		store = x.Engine.cache
 	}
 	key := cache.Key([]any{"summarize", labels(t.targets), s.Agent().MaxTokens, text})
-	if x.secrets.holds(text) {
+	if x.Secrets.holds(text) {
 		// a secret is never written to the cache
 		key = ""
 	}
-	ask := llm.Cached(models, store, llm.CacheOptions{Key: func(llm.Request) string { return key }, TTL: summaryTTL, Read: x.l.cacheReads})
+	ask := llm.Cached(models, store, llm.CacheOptions{Key: func(llm.Request) string { return key }, TTL: summaryTTL, Read: x.Engine.cacheReads})
 	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.Agent().MaxTokens}
 	resp, err := ask.Complete(ctx, req)
 	if err != nil {

@@ -63,7 +63,7 @@ func (v Value) Public() any {
 }
 
 // store holds a run's variables; steps write concurrently.
-type store struct {
+type Values struct {
 	mu     sync.RWMutex
 	inputs map[string]string
 	// typed holds a workflow's inputs as inputSchema types them, for
@@ -79,11 +79,11 @@ type store struct {
 	squeezed map[string]Value
 }
 
-func newStore(inputs map[string]string) *store {
-	return &store{inputs: inputs, vars: map[string]Value{}}
+func newStore(inputs map[string]string) *Values {
+	return &Values{inputs: inputs, vars: map[string]Value{}}
 }
 
-func (s *store) set(name string, v Value) {
+func (s *Values) Set(name string, v Value) {
 	s.mu.Lock()
 	if _, ok := s.vars[name]; !ok {
 		s.order = append(s.order, name)
@@ -93,7 +93,7 @@ func (s *store) set(name string, v Value) {
 	s.mu.Unlock()
 }
 
-func (s *store) del(name string) {
+func (s *Values) Del(name string) {
 	s.mu.Lock()
 	delete(s.vars, name)
 	delete(s.squeezed, name)
@@ -103,7 +103,7 @@ func (s *store) del(name string) {
 	s.mu.Unlock()
 }
 
-func (s *store) get(name string) (Value, bool) {
+func (s *Values) Get(name string) (Value, bool) {
 	s.mu.RLock()
 	v, ok := s.vars[name]
 	s.mu.RUnlock()
@@ -112,8 +112,8 @@ func (s *store) get(name string) (Value, bool) {
 
 // scope is what one step (or one loop item) reads: the run's variables
 // plus its pre_tools' data and loop item.
-type scope struct {
-	st    *store
+type Scope struct {
+	Vars  *Values
 	local map[string]Value
 	// jail, when set, is the directory a chain-defined tool's executor
 	// is confined to (its calling step's cwd): every path it names,
@@ -132,14 +132,14 @@ type scope struct {
 	keyGiven                bool
 }
 
-func (sc scope) lookup(name string) (Value, bool) {
+func (sc Scope) lookup(name string) (Value, bool) {
 	if v, ok := sc.local[name]; ok {
 		return v, true
 	}
-	return sc.st.read(name)
+	return sc.Vars.read(name)
 }
 
-func (sc scope) with(name string, v Value) scope {
+func (sc Scope) with(name string, v Value) Scope {
 	local := make(map[string]Value, len(sc.local)+1)
 	for k, x := range sc.local {
 		local[k] = x
@@ -151,15 +151,15 @@ func (sc scope) with(name string, v Value) scope {
 }
 
 // resolve implements chain.Resolver.
-func (sc scope) resolve(r chain.Ref) (string, bool, error) {
+func (sc Scope) Resolve(r chain.Ref) (string, bool, error) {
 	if r.Name == "input" {
 		if len(r.Path) == 0 && r.AllInputs {
-			return sc.st.inputsJSON(), true, nil
+			return sc.Vars.inputsJSON(), true, nil
 		}
 		if len(r.Path) != 1 {
 			return "", false, nil
 		}
-		v, ok := sc.st.inputs[r.Path[0]]
+		v, ok := sc.Vars.inputs[r.Path[0]]
 		return v, ok, nil
 	}
 	v, ok := sc.lookup(r.Name)
@@ -217,7 +217,7 @@ func TextOf(d any) string {
 // integer beyond int64 stays text, whole). Only the names it uses are
 // copied, so a step's cost does not grow with the number of variables in
 // the run.
-func (sc scope) exprEnv(names []string) map[string]any {
+func (sc Scope) ExprEnv(names []string) map[string]any {
 	return sc.env(names, true)
 }
 
@@ -225,19 +225,19 @@ func (sc scope) exprEnv(names []string) map[string]any {
 // text stays text, exactly, unless it is a JSON object or array or its
 // step declared JSON output. `"v-" + rev` works for rev 1234567, and a
 // 20-digit id passes through unchanged.
-func (sc scope) valueEnv(names []string) map[string]any {
+func (sc Scope) ValueEnv(names []string) map[string]any {
 	return sc.env(names, false)
 }
 
-func (sc scope) env(names []string, condition bool) map[string]any {
+func (sc Scope) env(names []string, condition bool) map[string]any {
 	env := make(map[string]any, len(names))
 	for _, name := range names {
 		if name == "input" {
-			in := make(map[string]any, len(sc.st.inputs))
-			for k, v := range sc.st.inputs {
+			in := make(map[string]any, len(sc.Vars.inputs))
+			for k, v := range sc.Vars.inputs {
 				in[k] = v
 			}
-			for k, v := range sc.st.typed {
+			for k, v := range sc.Vars.typed {
 				in[k] = v
 			}
 			env["input"] = in
@@ -265,17 +265,17 @@ func (v Value) exprValue(condition bool) any {
 // document is the run context as one JSON-like tree, for JSONPath
 // arguments such as $.input.service; the input is also
 // $.workflow.input, as mcp-flowgate reads it.
-func (sc scope) document() map[string]any {
-	sc.st.mu.RLock()
-	names := make([]string, 0, len(sc.st.vars)+len(sc.local)+1)
-	for k := range sc.st.vars {
+func (sc Scope) document() map[string]any {
+	sc.Vars.mu.RLock()
+	names := make([]string, 0, len(sc.Vars.vars)+len(sc.local)+1)
+	for k := range sc.Vars.vars {
 		names = append(names, k)
 	}
-	sc.st.mu.RUnlock()
+	sc.Vars.mu.RUnlock()
 	for k := range sc.local {
 		names = append(names, k)
 	}
-	doc := sc.valueEnv(append(names, "input"))
+	doc := sc.ValueEnv(append(names, "input"))
 	if _, taken := doc["workflow"]; !taken {
 		doc["workflow"] = map[string]any{"input": doc["input"]}
 	}

@@ -22,18 +22,18 @@ import (
 // one's, to its end, a pause or a failure. The error (permanent) is one
 // that kept it from starting.
 func (a *Attempt) RunWorkflow(ctx context.Context) (*Result, error) {
-	return a.x.callWorkflow(ctx, a.s, a.sc, subCall{})
+	return a.x.callWorkflow(ctx, a.s, a.sc, SubCall{})
 }
 
 // subCall is how a workflow step goes on with a workflow it runs: from
 // its saved transitions, taking the caller's decision there.
-type subCall struct {
-	history []TransitionRecord
-	take    string
-	args    map[string]any
-	acks    []string
-	journal Journal
-	human   Decider
+type SubCall struct {
+	History []TransitionRecord
+	Take    string
+	Args    map[string]any
+	Acks    []string
+	Journal Journal
+	Human   Decider
 }
 
 // workflowOf finds the workflow a workflow step names: one of its own
@@ -121,19 +121,19 @@ func declaresNoInputs(c *chain.Chain) bool {
 // callWorkflow runs the workflow a workflow step names, over the inputs
 // its use.inputs (or input:) give, as a nested run whose id extends this
 // one's, to its end, a pause or a failure.
-func (x *execution) callWorkflow(ctx context.Context, s *chain.Step, sc scope, call subCall) (*Result, error) {
-	cf, err := x.prepareWorkflow(s, sc, call)
+func (x *Execution) callWorkflow(ctx context.Context, s *chain.Step, sc Scope, call SubCall) (*Result, error) {
+	d, err := x.PrepareWorkflow(s, sc, call)
 	if err != nil {
 		return nil, err
 	}
-	return cf.execution.run(ctx, cf), nil
+	return d.Exec().Run(ctx, d), nil
 }
 
 // prepareWorkflow sets up the run of a workflow step's workflow: its
 // inputs, its replayed history and the decision taken there (a --take
 // that names none of its links is refused here, before anything runs).
-func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flow, error) {
-	callee, err := x.l.workflowOf(x.c, s, x.l.workflows)
+func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driver, error) {
+	callee, err := x.Engine.workflowOf(x.Chain, s, x.Engine.workflows)
 	if err != nil {
 		return nil, &permanentError{err}
 	}
@@ -168,7 +168,7 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 			why = fmt.Sprintf("as one of %s, but it is given %s", strings.Join(in.Enum, ", "), value)
 		}
 		if why != "" {
-			x.warn(fmt.Sprintf("%s: workflow %s declares input %q %s: passed on as given", s.Who(), callee.Name, k, why))
+			x.Warn(fmt.Sprintf("%s: workflow %s declares input %q %s: passed on as given", s.Who(), callee.Name, k, why))
 			mismatched[k] = true
 			delete(text, k)
 		}
@@ -190,19 +190,23 @@ func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flo
 	}
 	st := newStore(inputs)
 	st.typed = typed
-	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args, Acks: call.acks,
-		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
-		Started: x.req.Started, Rerun: x.req.Rerun}
-	if call.journal != nil {
+	req := Request{Journal: call.Journal, Events: x.Req.Events, History: call.History, Take: call.Take, Args: call.Args, Acks: call.Acks,
+		AgentModel: x.Req.AgentModel, Human: call.Human, Dir: x.Req.Dir, OutputDir: x.Req.OutputDir, Grants: x.Req.Grants, Ask: x.Req.Ask,
+		Started: x.Req.Started, Rerun: x.Req.Rerun}
+	if call.Journal != nil {
 		// what its executors' branches and steps saved, as it knows them
-		req.Resume = scopedRecords(x.req.Resume, s.ID+"/")
+		req.Resume = scopedRecords(x.Req.Resume, s.ID+"/")
 	}
-	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
+	sub := x.Engine.newExecution(callee, x.RunID+"/"+s.ID, st, x.Budget, req, x.secretValues)
 	sub.chosenPaths = sub.chosenPaths || x.chosenPaths
 	if err := x.inheritEnv(sub); err != nil {
 		return nil, &permanentError{err}
 	}
-	return newFlow(sub, req)
+	wd, err := workflowDriver()
+	if err != nil {
+		return nil, err
+	}
+	return wd.New(sub, req)
 }
 
 // ChangedError is a workflow whose file no longer has the state its

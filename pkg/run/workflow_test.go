@@ -486,7 +486,7 @@ workflows:
 	c := load(t, src)
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	e := New(WithDir(t.TempDir()))
-	e.now = func() time.Time { return now }
+	e.Now = func() time.Time { return now }
 	j := &memJournal{}
 	id := NewRunID(now)
 	res, _ := e.Run(context.Background(), Request{RunID: id, Chain: c, Journal: j})

@@ -1,13 +1,14 @@
-package run
+package flow
 
 import (
 	"slices"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // noteArrival keeps the transition a record took to a new state.
-func (f *flow) noteArrival(rec TransitionRecord) {
+func (f *flow) noteArrival(rec run.TransitionRecord) {
 	if rec.Hook {
 		if rec.From != rec.To {
 			f.cameBy = nil

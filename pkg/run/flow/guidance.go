@@ -1,21 +1,12 @@
-package run
+package flow
 
 import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/theory/jsonpath"
 )
-
-// SkillRef is a guidance fragment in scope at a decision point, as
-// mcp-flowgate surfaces it: its subject, verb and content hash, so a
-// reader can tell a changed body from one it has seen.
-type SkillRef struct {
-	Verb    string `json:"verb,omitempty"`
-	Subject string `json:"subject"`
-	Title   string `json:"title,omitempty"`
-	Hash    string `json:"hash,omitempty"`
-}
 
 // render fills a goal or guidance: its {input.x}, {context.x} and
 // {variable} references, as in a prompt, and its {{ $.path }}
@@ -34,21 +25,21 @@ func (f *flow) render(t *chain.Template) string {
 		}
 		if doc == nil {
 			doc = f.pathDoc(nil, nil, f.args)
-			if f.secrets != nil {
-				doc, _ = f.maskValue(doc).(map[string]any)
+			if f.Secrets != nil {
+				doc, _ = f.MaskValue(doc).(map[string]any)
 			}
 		}
 		return renderDoc(lit, doc, f.hiddenSlot)
 	}
-	sc := scope{st: f.st}
+	sc := run.Scope{Vars: f.Vars}
 	out, _ := t.RenderWith(fill,
 		func(r chain.Ref) (string, bool, error) {
-			v, ok, err := sc.resolve(r)
+			v, ok, err := sc.Resolve(r)
 			switch {
 			case err != nil:
 				return "", false, err
 			case ok:
-				return f.mask(v), true, nil
+				return f.Mask(v), true, nil
 			case r.Fallback != nil:
 				return "", false, nil
 			case f.hiddenSlot(r.Name, r.Path):
@@ -89,22 +80,22 @@ func renderDoc(text string, doc map[string]any, hidden func(name string, path []
 			return chain.Unset(expr)
 		}
 		if len(nodes) == 1 {
-			return TextOf(nodes[0])
+			return run.TextOf(nodes[0])
 		}
-		return TextOf([]any(nodes))
+		return run.TextOf([]any(nodes))
 	})
 }
 
 // guidance is the state's goal and guidance, rendered, with the
 // fragments in scope there: the workflow's, the state's and those of the
 // transitions offered.
-func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *Guidance {
+func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *run.Guidance {
 	if s == nil {
 		return nil
 	}
-	g := &Guidance{Goal: f.render(s.GoalTemplate()), Instructions: f.render(s.GuidanceTemplate())}
+	g := &run.Guidance{Goal: f.render(s.GoalTemplate()), Instructions: f.render(s.GuidanceTemplate())}
 	for _, subject := range skillSubjects(f.w, s, offered) {
-		ref := SkillRef{Subject: subject}
+		ref := run.SkillRef{Subject: subject}
 		if fr := f.w.Library[subject]; fr != nil {
 			ref.Verb, ref.Title, ref.Hash = fr.Verb, fr.Title, fr.Digest
 		}

@@ -1,15 +1,16 @@
-package run
+package flow
 
 import (
 	"sort"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // replay rebuilds state, variables and context from the transitions
 // earlier calls took.
-func (f *flow) replay(history []TransitionRecord) {
+func (f *flow) replay(history []run.TransitionRecord) {
 	lost := map[string]bool{}
 	for _, h := range history {
 		if h.Nested() {
@@ -28,21 +29,21 @@ func (f *flow) replay(history []TransitionRecord) {
 				// it held a secret input, which is never saved: leave it
 				// unset rather than pass *** on as its value
 				lost[name] = true
-				f.st.del(name)
+				f.Vars.Del(name)
 				continue
 			}
 			delete(lost, name)
-			f.st.set(name, Value{Text: v.Text, Data: wholeNumbers(v.Data)})
+			f.Vars.Set(name, run.Value{Text: v.Text, Data: run.WholeNumbers(v.Data)})
 		}
 		if h.Context != nil {
-			f.context = wholeNumbers(h.Context).(map[string]any)
+			f.context = run.WholeNumbers(h.Context).(map[string]any)
 			for _, k := range h.MaskedContext {
 				delete(f.context, k)
 				lost["context."+k] = true
 			}
 		}
 		if !h.Hook || h.From != h.To {
-			f.state, f.arrived = h.To, f.notAhead(h.Time)
+			f.state, f.arrived = h.To, f.NotAhead(h.Time)
 		}
 		f.enterPending = enterPending(f.w, h)
 		f.noteArrival(h)
@@ -56,9 +57,9 @@ func (f *flow) replay(history []TransitionRecord) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		f.warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
+		f.Warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
 	}
-	f.st.set(contextVar, Value{Data: f.context})
+	f.Vars.Set(run.ContextVar, run.Value{Data: f.context})
 }
 
 // checkTake refuses, before anything runs, a --take that names no link of
@@ -74,13 +75,13 @@ func (f *flow) checkTake() error {
 	}
 	s := f.w.State(f.state)
 	if s == nil || s.Terminal {
-		return &TakeError{Take: f.take, State: f.state}
+		return &run.TakeError{Take: f.take, State: f.state}
 	}
 	if s.Task != nil {
 		if f.take == s.Name {
 			return nil
 		}
-		return &TakeError{Take: f.take, State: f.state, Links: []Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
+		return &run.TakeError{Take: f.take, State: f.state, Links: []run.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
 	cands := f.assess(s)
 	links := append(linksOf(passing(cands)), waitingLinks(waiting(cands))...)
@@ -88,12 +89,12 @@ func (f *flow) checkTake() error {
 		switch {
 		case c.t.Name != f.take:
 		case c.err != nil: // a condition that cannot be evaluated
-			return &TakeError{Take: f.take, State: f.state, Links: links, Why: c.err.Error()}
+			return &run.TakeError{Take: f.take, State: f.state, Links: links, Why: c.err.Error()}
 		case !c.ok:
-			return &TakeError{Take: f.take, State: f.state, Links: links, Why: c.why}
+			return &run.TakeError{Take: f.take, State: f.state, Links: links, Why: c.why}
 		default:
 			return nil
 		}
 	}
-	return &TakeError{Take: f.take, State: f.state, Links: links}
+	return &run.TakeError{Take: f.take, State: f.state, Links: links}
 }

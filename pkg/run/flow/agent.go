@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // askModel offers the links to a model as a tool whose argument is an
@@ -22,11 +23,11 @@ import (
 // waiting transition it chooses before that is refused with why, and it
 // is asked again.
 func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Transition, wait []candidate, model string) (*chain.Transition, string, error) {
-	target, err := f.l.models.Target(model)
+	target, err := f.Engine.Models.Target(model)
 	if err != nil {
 		return nil, model, err
 	}
-	target.Provider = llm.Budgeted(target.Provider, f.budget)
+	target.Provider = llm.Budgeted(target.Provider, f.Budget)
 	ctx = llm.WithCaller(ctx, "decision "+s.Name)
 	all := slices.Clone(offered)
 	for _, c := range wait {
@@ -83,7 +84,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		if a.Err != nil {
 			e.Status, e.Error = event.Failed, a.Err.Error()
 		}
-		f.emit(e)
+		f.Emit(e)
 	}
 	var chosen *chain.Transition
 	var name string
@@ -215,7 +216,7 @@ func notOffered(name string, offered []*chain.Transition) string {
 	}
 	// the answer cut short: the model told its whole answer back, quoted,
 	// would echo it again, each time escaped once more
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", run.Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
 }
 
 // retryDecision tells the model what was wrong with its answer, on the
@@ -274,7 +275,7 @@ func (f *flow) describeCalls(resp *llm.Response, keys []chain.AckKey, by string)
 			Subject string `json:"subject"`
 		}
 		_ = json.Unmarshal([]byte(call.Arguments), &a)
-		var bodies []Described
+		var bodies []run.Described
 		for _, k := range keys {
 			if k.Subject != a.Subject {
 				continue

@@ -1,10 +1,11 @@
-package run
+package flow
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // task runs a state's task and follows the first branch its result
@@ -23,24 +24,24 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // taskWith runs the state's task, taken as decidedBy says, and follows
 // its branch.
 func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) bool {
-	retry := []Link{taskRetry(s)}
+	retry := []run.Link{run.TaskRetry(s)}
 	f.beforeTask(s)
-	f.entering = SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
+	f.entering = run.SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
-	retry[0] = f.withReruns(retry[0], s.Task)
-	if !ok && f.status == Paused {
+	retry[0] = f.WithReruns(retry[0], s.Task)
+	if !ok && f.status == run.Paused {
 		return false // at a decision inside the workflow the task runs
 	}
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
 		// below, so a resume does not run it again
-		f.stop(Interrupted, "interrupted", retry)
+		f.stop(run.Interrupted, "interrupted", retry)
 		return false
 	}
 	result, branchable := f.taskResult(s.Task, sr)
 	if !ok && s.OnFailure != "" {
 		// on_failure leads a failed task's run on (a task chain's form)
-		return f.moved(TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
+		return f.moved(run.TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
 	}
 	if !ok && !branchable {
 		f.fail(f.taskFailure(s, sr), retry)
@@ -62,7 +63,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		f.fail(f.taskFailure(s, sr), retry)
 		return false
 	}
-	rec := TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
+	rec := run.TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
 	if ok {
 		rec.Vars = f.outputVars(s.Task)
 		f.mergeContext(s.Task)
@@ -73,11 +74,11 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 			f.fail(fmt.Sprintf("state %s: compose %s: %v", s.Name, cp.WithVar, err), retry)
 			return false
 		}
-		f.st.set(cp.WithVar, v)
+		f.Vars.Set(cp.WithVar, v)
 		if rec.Vars == nil {
-			rec.Vars = map[string]SavedValue{}
+			rec.Vars = map[string]run.SavedValue{}
 		}
-		rec.Vars[cp.WithVar] = SavedValue{Text: v.Text, Data: v.Data}
+		rec.Vars[cp.WithVar] = run.SavedValue{Text: v.Text, Data: v.Data}
 	}
 	return f.moved(rec, retry)
 }
@@ -87,38 +88,38 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 // step's status code, a transform's value; and "failed" for a failed task
 // of any kind, which only a branch naming it takes. branchable says
 // whether the task has a result to branch on.
-func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
-	if Unfinished(sr.Status) {
+func (f *flow) taskResult(s *chain.Step, sr *run.StepResult) (result string, branchable bool) {
+	if run.Unfinished(sr.Status) {
 		return "failed", true
 	}
 	if s.Handler != nil {
-		return sr.result, true
+		return sr.Result, true
 	}
-	if k, ok := kinds[s.Kind]; ok && k.result != nil {
-		return k.result(f, s, sr)
+	if k, ok := run.Kinds[s.Kind]; ok && k.Result != nil {
+		return k.Result(f.Vars.Get, s, sr)
 	}
 	return "ok", true
 }
 
 // compose takes a value from the task's output with a JSONPath: one match
 // is the value, several a list, none an error.
-func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
-	v, _ := f.st.get(s.OutputVar)
+func (f *flow) compose(s *chain.Step, cp *chain.Compose) (run.Value, error) {
+	v, _ := f.Vars.Get(s.OutputVar)
 	doc := v.Data
 	if doc == nil {
-		doc = TextValue(v.Text).Data
+		doc = run.TextValue(v.Text).Data
 	}
 	if doc == nil {
-		return Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
+		return run.Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
 	}
 	nodes := cp.Path().Select(doc)
 	switch len(nodes) {
 	case 0:
-		return Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
+		return run.Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
 	case 1:
-		return DataValue(nodes[0]), nil
+		return run.DataValue(nodes[0]), nil
 	}
-	return DataValue([]any(nodes)), nil
+	return run.DataValue([]any(nodes)), nil
 }
 
 // taskFailure says why a run ends at a state's failed task. A task its
@@ -126,9 +127,9 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
 // said after the failure that began it, as contenox says it: "state main:
 // task failed: … (on_failure handler also failed: state explain: …)";
 // once a task succeeds, an earlier failure is no longer said.
-func (f *flow) taskFailure(s *chain.State, sr *StepResult) string {
+func (f *flow) taskFailure(s *chain.State, sr *run.StepResult) string {
 	msg := taskFailedText(s.Name, sr)
-	var root *TransitionRecord
+	var root *run.TransitionRecord
 	for i := len(f.history) - 1; i >= 0 && f.history[i].Result == "failed" && f.history[i].Step != nil; i-- {
 		root = &f.history[i]
 	}
@@ -140,7 +141,7 @@ func (f *flow) taskFailure(s *chain.State, sr *StepResult) string {
 
 // taskFailedText says why a state's task failed and, when it was tried
 // again, how often: "failed after N retries", as contenox says it.
-func taskFailedText(state string, sr *StepResult) string {
+func taskFailedText(state string, sr *run.StepResult) string {
 	if sr.Attempts > 1 {
 		return fmt.Sprintf("state %s: task failed after %d retries: %s", state, sr.Attempts-1, sr.Error)
 	}

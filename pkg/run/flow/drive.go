@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"context"
@@ -8,15 +8,12 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
-
-// contextVar is where a workflow keeps its context among the variables,
-// so that {context.x}, $.context.x and conditions read it like any other.
-const contextVar = "context"
 
 // flow is one call (a run or a resume) of a state workflow.
 type flow struct {
-	*execution
+	*run.Execution
 	w *chain.Workflow
 	// state is where the run stands; arrived when it got there (for a
 	// decision point's timeout).
@@ -25,8 +22,8 @@ type flow struct {
 	// outcome is the declared outcome of the terminal state it ended at.
 	outcome string
 	context map[string]any
-	trace   []ChainEntry
-	steps   []StepResult
+	trace   []run.ChainEntry
+	steps   []run.StepResult
 	// depth counts the transitions taken on their own in this call.
 	depth int
 	take  string
@@ -34,13 +31,13 @@ type flow struct {
 	// tool call), read as $.arguments.
 	args map[string]any
 	// callerAcks are the caller's --ack, saved once the call drives.
-	callerAcks []Described
+	callerAcks []run.Described
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
-	links  []Link
-	status Status
+	links  []run.Link
+	status run.Status
 	// decisionUsage counts the model calls of agent decisions.
-	decisionUsage Usage
+	decisionUsage run.Usage
 	// lastOutput names the variable of the last value an executor or a
 	// task produced (noteOutput).
 	lastOutput string
@@ -50,7 +47,7 @@ type flow struct {
 	cameBy *chain.Transition
 	// history is every transition the run took, earlier calls' included,
 	// as saved: what evidence guards count.
-	history []TransitionRecord
+	history []run.TransitionRecord
 	// savedContext is the context as the journal last saved it.
 	savedContext map[string]any
 	// hidden are the variables and context slots ("context.k") that held
@@ -64,26 +61,38 @@ type flow struct {
 	// begins one (flow_sub.go).
 	pending  *pendingSub
 	sub      *flow
-	entering SubEntry
+	entering run.SubEntry
 	// within, subGuidance and subDeadline say where, inside a workflow a
 	// step runs, the run paused or stopped, and that decision's guidance.
-	within      []SubState
-	subGuidance *Guidance
+	within      []run.SubState
+	subGuidance *run.Guidance
 	subDeadline string
 }
 
-// newFlow sets up the flow driver of a workflow's execution: it replays
+// newFlow sets up the flow driver of a workflow's Execution: it replays
 // the transitions earlier calls took, then refuses a --take that names no
 // link of the state the run is at, before anything runs.
-func newFlow(x *execution, req Request) (*flow, error) {
-	began := x.l.now()
-	if t, ok := RunIDTime(x.runID); ok {
+// The flow driver runs every state workflow.
+func init() {
+	run.RegisterWorkflowDriver(run.WorkflowDriver{
+		New:       func(x *run.Execution, req run.Request) (run.Driver, error) { return newFlow(x, req) },
+		Preflight: preflightAcks,
+		Admit:     checkDecider,
+	})
+}
+
+// exec is the execution the flow drives.
+func (f *flow) Exec() *run.Execution { return f.Execution }
+
+func newFlow(x *run.Execution, req run.Request) (*flow, error) {
+	began := x.Engine.Now()
+	if t, ok := run.RunIDTime(x.RunID); ok {
 		// a resume that finds the run still at its first state waits
 		// since the run began, not since this call
-		began = x.notAhead(t)
+		began = x.NotAhead(t)
 	}
-	w := x.c.Workflow
-	f := &flow{execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
+	w := x.Chain.Workflow
+	f := &flow{Execution: x, w: w, state: w.InitialState, arrived: began, context: map[string]any{}, take: req.Take}
 	if len(w.InitialContext) > 0 {
 		f.setContext(maps.Clone(w.InitialContext))
 	}
@@ -93,7 +102,7 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	f.replay(req.History)
 	f.savedContext = f.context
 	if f.state != chain.End && w.State(f.state) == nil {
-		return nil, &ChangedError{Workflow: x.c.Name, File: x.c.File, State: f.state}
+		return nil, &run.ChangedError{Workflow: x.Chain.Name, File: x.Chain.File, State: f.state}
 	}
 	routed, err := f.preparePending(req)
 	if err != nil {
@@ -117,15 +126,15 @@ func newFlow(x *execution, req Request) (*flow, error) {
 	return f, nil
 }
 
-func (f *flow) where() string { return f.state }
+func (f *flow) Where() string { return f.state }
 
 // drive moves the run from state to state until a terminal state, a
 // decision nobody here can make, the depth limit or a failure.
-func (f *flow) drive(ctx context.Context) {
+func (f *flow) Drive(ctx context.Context) {
 	f.saveAcks()
 	for {
 		if ctx.Err() != nil {
-			f.stop(Interrupted, "interrupted", nil)
+			f.stop(run.Interrupted, "interrupted", nil)
 			return
 		}
 		if moved, goOn := f.timedOut(); !goOn {
@@ -191,10 +200,10 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		if len(viable) == 0 && len(wait) == 0 {
 			// no transition is allowed: the run waits at the state, each
 			// transition listed with what blocks it (mcp-flowgate)
-			f.warn(selectionError(s, cands, nil))
-			f.status = Paused
+			f.Warn(selectionError(s, cands, nil))
+			f.status = run.Paused
 			f.links = f.blockedLinks(s, nil)
-			f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: waitingFor(f.links)})
+			f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: waitingFor(f.links)})
 			return false
 		}
 		t, decidedBy = f.decide(ctx, s, viable, wait)
@@ -208,43 +217,43 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 		}
 	}
 	if decidedBy != "" {
-		f.emit(event.Event{Type: event.Decision, State: s.Name, Step: t.Name, Target: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID()})
+		f.Emit(event.Event{Type: event.Decision, State: s.Name, Step: t.Name, Target: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID()})
 	}
 	return f.take1(ctx, s, t, decidedBy)
 }
 
 // take1 runs a transition's executor, then moves to its target.
 func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
-	rec := TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID(), Args: f.args}
+	rec := run.TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID(), Args: f.args}
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
 	before := f.context
 	if t.Executor != nil {
-		f.entering = SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
+		f.entering = run.SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
 	}
 	switch fault, err := f.effect(ctx, s, t.Executor, t.Output, f.args, &rec); fault {
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(Interrupted, "interrupted during transition "+t.Name, []Link{f.withReruns(transitionRetry(t), t.Executor)})
+		f.stop(run.Interrupted, "interrupted during transition "+t.Name, []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []Link{f.withReruns(transitionRetry(t), t.Executor)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
-		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{retryOf(t)})
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
 		return false
 	}
 	if len(t.Branches) > 0 {
 		to, label, err := f.branchTarget(s, t)
 		if err != nil {
 			f.setContext(before)
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []Link{retryOf(t)})
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
 			return false
 		}
 		rec.To, rec.Result = to, label
 	}
-	return f.moved(rec, []Link{transitionRetry(t)})
+	return f.moved(rec, []run.Link{run.TransitionRetry(t)})
 }
 
 // branchTarget is where a transition with branches leads: the target of
@@ -266,22 +275,22 @@ func (f *flow) branchTarget(s *chain.State, t *chain.Transition) (string, string
 
 // runExecutor runs a transition's executor or a state's task as a step,
 // marking it first when it must never repeat unconfirmed.
-func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, bool) {
-	f.keyTake = takeKey(len(f.history))
-	if sr := f.markStarted(e); sr != nil {
+func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*run.StepResult, bool) {
+	f.KeyTake = run.TakeKey(len(f.history))
+	if sr := f.MarkStarted(e); sr != nil {
 		f.steps = append(f.steps, *sr)
 		return sr, false
 	}
 	if e.Kind == chain.KindWorkflow {
 		sr, ok := f.runSub(ctx, e)
-		if f.status != Paused {
+		if f.status != run.Paused {
 			f.steps = append(f.steps, *sr)
 		}
 		return sr, ok
 	}
-	sr, _ := f.runStep(ctx, e)
+	sr, _ := f.RunStep(ctx, e)
 	f.steps = append(f.steps, *sr)
-	return sr, !Unfinished(sr.Status)
+	return sr, !run.Unfinished(sr.Status)
 }
 
 // deeper counts one more transition taken on its own. At maxChainDepth
@@ -296,9 +305,9 @@ func (f *flow) deeper() bool {
 		}
 		msg := fmt.Sprintf("maxChainDepth %d reached: %d transitions ran on their own in this call without reaching a decision point or a terminal state%s; resume to continue",
 			f.w.MaxChainDepth, f.depth, last)
-		f.warn(msg)
-		f.status = Paused
-		f.emit(event.Event{Type: event.Decision, State: f.state, Status: Paused, Detail: msg})
+		f.Warn(msg)
+		f.status = run.Paused
+		f.Emit(event.Event{Type: event.Decision, State: f.state, Status: run.Paused, Detail: msg})
 		return false
 	}
 	f.depth++
@@ -310,16 +319,16 @@ func (f *flow) deeper() bool {
 // resume cannot go on from past it): at the state it was leaving, with
 // its context as saved, failed, offering retry. It reports whether the
 // run moved.
-func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
-	rec.Time = f.l.now()
+func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
+	rec.Time = f.Engine.Now()
 	if !rec.Hook {
 		f.enterSlots(rec.From, rec.To)
 	}
 	rec.Context = maps.Clone(f.context)
-	f.emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Principal: rec.Principal, Detail: rec.Result})
+	f.Emit(event.Event{Type: event.Transition, State: rec.From, Step: rec.Transition, Target: rec.To, Actor: rec.Actor, DecidedBy: rec.DecidedBy, Principal: rec.Principal, Detail: rec.Result})
 	saved := f.maskRecord(rec)
-	if f.req.Journal != nil {
-		if err := f.req.Journal.Transition(saved); err != nil {
+	if f.Req.Journal != nil {
+		if err := f.Req.Journal.Transition(saved); err != nil {
 			f.setContext(f.savedContext)
 			f.fail(fmt.Sprintf("saving transition %s: %v: the run stops at state %s, where its journal leaves it", rec.Transition, err, f.state), retry)
 			return false
@@ -327,7 +336,7 @@ func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 	}
 	f.savedContext = rec.Context
 	f.history = append(f.history, saved)
-	f.trace = append(f.trace, ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
+	f.trace = append(f.trace, run.ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	if !rec.Hook || rec.From != rec.To {
 		f.state, f.arrived = rec.To, rec.Time
 	}
@@ -335,7 +344,7 @@ func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 	f.noteArrival(rec)
 	f.noteOutput(rec)
 	// the branches and steps saved inside its executor are done with
-	f.forgetInner()
+	f.ForgetInner()
 	return true
 }
 
@@ -344,9 +353,9 @@ func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 // whose context stayed empty prints the last one. A task chain's failed
 // task leaves an output too (its input, or a note of its error), which
 // the task its failure leads to reads as previous_output, as contenox's.
-func (f *flow) noteOutput(rec TransitionRecord) {
+func (f *flow) noteOutput(rec run.TransitionRecord) {
 	e, _ := f.executorOf(rec)
-	if rec.Step == nil || e == nil || Unfinished(rec.Step.Status) && e.Handler == nil {
+	if rec.Step == nil || e == nil || run.Unfinished(rec.Step.Status) && e.Handler == nil {
 		return
 	}
 	if e.OutputVar != "" {
@@ -360,27 +369,27 @@ func (f *flow) noteOutput(rec TransitionRecord) {
 // end concludes a run that reached a terminal state (nil: goto end) with
 // the outcome the state declares.
 func (f *flow) end(s *chain.State) {
-	f.status = Succeeded
+	f.status = run.Succeeded
 	if s == nil {
 		return
 	}
 	f.outcome = s.Outcome
 	switch s.Outcome {
 	case chain.OutcomeFailed:
-		f.stop(Failed, "ended at state "+s.Name+", whose outcome is failed", nil)
+		f.stop(run.Failed, "ended at state "+s.Name+", whose outcome is failed", nil)
 	case chain.OutcomeCancelled:
-		f.stop(Cancelled, "ended at state "+s.Name+", whose outcome is cancelled", nil)
+		f.stop(run.Cancelled, "ended at state "+s.Name+", whose outcome is cancelled", nil)
 	}
 }
 
-func (f *flow) fail(msg string, links []Link) {
-	f.stop(Failed, msg, links)
+func (f *flow) fail(msg string, links []run.Link) {
+	f.stop(run.Failed, msg, links)
 }
 
-func (f *flow) stop(status Status, msg string, links []Link) {
+func (f *flow) stop(status run.Status, msg string, links []run.Link) {
 	f.status = status
-	if f.failure == "" {
-		f.failure = msg
+	if f.Failure == "" {
+		f.Failure = msg
 	}
 	f.links = links
 }

@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"encoding/json"
@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // pathDoc is what a transition's JSONPaths read (mcp-flowgate): the
 // executor's output, the decision's arguments, the context and the
 // workflow's input (also as $.input).
-func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[string]any {
-	in := scope{st: f.st}.valueEnv([]string{"input"})["input"]
+func (f *flow) pathDoc(e *chain.Step, sr *run.StepResult, args map[string]any) map[string]any {
+	in := run.Scope{Vars: f.Vars}.ValueEnv([]string{"input"})["input"]
 	doc := map[string]any{
 		"arguments": args,
 		"context":   f.context,
@@ -23,16 +24,16 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 		"input":     in,
 	}
 	if e != nil && sr != nil {
-		out := map[string]any{"exitCode": sr.exitCode, "stderr": sr.errOut}
-		if v, ok := f.st.get(e.OutputVar); ok {
+		out := map[string]any{"exitCode": sr.ExitCode, "stderr": sr.ErrOut}
+		if v, ok := f.Vars.Get(e.OutputVar); ok {
 			out["text"] = v.Text
 			if v.Data != nil {
 				out["json"] = v.Data
-			} else if d := TextValue(v.Text).Data; d != nil {
+			} else if d := run.TextValue(v.Text).Data; d != nil {
 				out["json"] = d
 			}
 			if e.Kind == chain.KindHTTP {
-				if st, ok := f.st.get(e.OutputVar + "_status"); ok {
+				if st, ok := f.Vars.Get(e.OutputVar + "_status"); ok {
 					out["status"] = st.Data
 				}
 				out["body"] = out["json"]
@@ -103,7 +104,7 @@ func (f *flow) listSlot(key string) bool {
 // setContext replaces the workflow's context.
 func (f *flow) setContext(m map[string]any) {
 	f.context = m
-	f.st.set(contextVar, Value{Data: m})
+	f.Vars.Set(run.ContextVar, run.Value{Data: m})
 }
 
 // outputValue computes one mapping: a copy, a set, arithmetic (a missing
@@ -153,7 +154,7 @@ func outputValue(m *chain.OutputMapping, doc map[string]any, intoList bool) (any
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return nil, fmt.Errorf("%s: the result is not a finite number", m.Op)
 	}
-	return wholeNumbers(r), nil
+	return run.WholeNumbers(r), nil
 }
 
 // operandValue reads an operand: a literal, what its JSONPath selects
@@ -187,7 +188,7 @@ func number(v any) (float64, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("is %s, not a number", Clip(TextOf(v), 40))
+	return 0, fmt.Errorf("is %s, not a number", run.Clip(run.TextOf(v), 40))
 }
 
 // concat joins its operands: a list when asked for or when one is a list
@@ -218,7 +219,7 @@ func concat(vals []any, asList bool) any {
 			b.WriteString("null")
 			continue
 		}
-		b.WriteString(TextOf(v))
+		b.WriteString(run.TextOf(v))
 	}
 	return b.String()
 }

@@ -1,10 +1,11 @@
-package run
+package flow
 
 import (
 	"context"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // runReliably runs a transition's or an onEnter's executor, then, while
@@ -19,13 +20,13 @@ import (
 // One call is one call whichever candidate answers: whatever identifies
 // it to a downstream service (an idempotency key) is the primary's,
 // e.Primary() on each candidate.
-func (f *flow) runReliably(ctx context.Context, e *chain.Step) (*StepResult, bool, *chain.Step) {
+func (f *flow) runReliably(ctx context.Context, e *chain.Step) (*run.StepResult, bool, *chain.Step) {
 	sr, ok := f.runExecutor(ctx, e)
 	for i, fb := range e.Fallbacks {
-		if ok || f.status == Paused || ctx.Err() != nil {
+		if ok || f.status == run.Paused || ctx.Err() != nil {
 			break
 		}
-		f.emit(event.Event{Type: event.FallbackSelected, Step: e.ID, Kind: string(fb.Kind), Candidate: i + 1,
+		f.Emit(event.Event{Type: event.FallbackSelected, Step: e.ID, Kind: string(fb.Kind), Candidate: i + 1,
 			Error: sr.Error, Detail: fb.Who()})
 		sr, ok = f.runExecutor(ctx, fb)
 		sr.Fallback = i + 1

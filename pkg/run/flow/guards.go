@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // candidate is a transition of the state the run is at, and whether it
@@ -39,7 +40,7 @@ func (f *flow) viable(s *chain.State) ([]*chain.Transition, []candidate, error) 
 		case c.guardErr != nil && s.Automatic():
 			return nil, cands, fmt.Errorf("state %s: transition %s: %w", s.Name, c.t.Name, c.guardErr)
 		case c.guardErr != nil:
-			f.warn(fmt.Sprintf("state %s: transition %s is not offered: %v", s.Name, c.t.Name, c.guardErr))
+			f.Warn(fmt.Sprintf("state %s: transition %s is not offered: %v", s.Name, c.t.Name, c.guardErr))
 		}
 	}
 	return passing(cands), cands, nil
@@ -85,7 +86,7 @@ func (f *flow) assess1(t *chain.Transition, facts *chain.GuardFacts) candidate {
 		return c
 	}
 	if cond := t.Cond(); cond != nil {
-		holds, err := cond.Holds(scope{st: f.st}.exprEnv(cond.Names))
+		holds, err := cond.Holds(run.Scope{Vars: f.Vars}.ExprEnv(cond.Names))
 		switch {
 		case err != nil:
 			c.ok, c.err = false, fmt.Errorf("condition: %v", err)
@@ -120,17 +121,17 @@ func (f *flow) whyNot(s *chain.State, t *chain.Transition) string {
 // decision's arguments, the input, the run, the principal and the
 // evidence recorded so far.
 func (f *flow) guardFacts(s *chain.State) *chain.GuardFacts {
-	return &chain.GuardFacts{Context: f.context, Arguments: f.args, Input: scope{st: f.st}.valueEnv([]string{"input"})["input"],
-		RunID: f.runID, State: s.Name, Version: f.c.Version, Principal: f.l.principal, Evidence: f.evidence(), Acks: f.ackFacts()}
+	return &chain.GuardFacts{Context: f.context, Arguments: f.args, Input: run.Scope{Vars: f.Vars}.ValueEnv([]string{"input"})["input"],
+		RunID: f.RunID, State: s.Name, Version: f.Chain.Version, Principal: f.Engine.Principal, Evidence: f.evidence(), Acks: f.ackFacts()}
 }
 
 // principalID is the id of the principal the run acts for, "" when none
 // is configured.
 func (f *flow) principalID() string {
-	if f.l.principal == nil {
+	if f.Engine.Principal == nil {
 		return ""
 	}
-	return f.l.principal.ID
+	return f.Engine.Principal.ID
 }
 
 // selectionError says why no single transition can be taken at state s:

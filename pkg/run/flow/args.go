@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"errors"
@@ -9,39 +9,14 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/run"
 )
-
-// ArgError is a decision's arguments that its transition's inputSchema
-// refuses, or arguments with no decision to carry them. Nothing ran.
-type ArgError struct {
-	Transition string
-	Msg        string
-}
-
-func (e *ArgError) Error() string {
-	if e.Transition == "" {
-		return e.Msg
-	}
-	return "--take " + e.Transition + ": " + e.Msg
-}
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *ArgError) NothingRan() bool { return true }
-
-// Plain is the error in words of no command line (an MCP client's, a
-// person's at the terminal): the transition, and what is wrong.
-func (e *ArgError) Plain() string {
-	if e.Transition == "" {
-		return "arguments were given with no transition to take: name the transition they belong to"
-	}
-	return "transition " + e.Transition + ": " + e.Msg
-}
 
 // plainArgs is an error of decisionArgs in words of no command line: a
 // model, a chain test's script and a person read it, none of whom gave
 // --take.
 func plainArgs(err error) string {
-	if ae, ok := errors.AsType[*ArgError](err); ok {
+	if ae, ok := errors.AsType[*run.ArgError](err); ok {
 		return ae.Plain()
 	}
 	return err.Error()
@@ -75,7 +50,7 @@ func (f *flow) decisionArgs(t *chain.Transition, given map[string]any) (map[stri
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
+		return nil, &run.ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
 	}
 	return args, nil
 }
@@ -97,7 +72,7 @@ func argValue(t *chain.Transition, name string, v any) (any, error) {
 	if !ok || t.ArgType(name) == "" {
 		return v, nil
 	}
-	conv, err := convertInput(text, t.ArgType(name))
+	conv, err := run.ConvertInput(text, t.ArgType(name))
 	if err != nil {
 		return nil, fmt.Errorf("argument %q: %v", name, err)
 	}
@@ -125,7 +100,7 @@ func checkArg(t *chain.Transition, name string, v any) error {
 func (f *flow) takeArgs(given map[string]any) error {
 	if f.take == "" {
 		if len(given) > 0 {
-			return &ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
+			return &run.ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
 		}
 		return nil
 	}
@@ -141,9 +116,9 @@ func (f *flow) takeArgs(given map[string]any) error {
 	if err != nil {
 		// a value typed into the wrong argument may be a secret input's,
 		// and this error ends the command outside the events
-		var ae *ArgError
+		var ae *run.ArgError
 		if errors.As(err, &ae) {
-			ae.Msg = f.mask(ae.Msg)
+			ae.Msg = f.Mask(ae.Msg)
 		}
 		return err
 	}
@@ -156,8 +131,8 @@ func (f *flow) takeArgs(given map[string]any) error {
 func (f *flow) useArgs(args map[string]any) {
 	f.args = args
 	if args == nil {
-		f.st.del("arguments")
+		f.Vars.Del("arguments")
 		return
 	}
-	f.st.set("arguments", Value{Data: args})
+	f.Vars.Set("arguments", run.Value{Data: args})
 }

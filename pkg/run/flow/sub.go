@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // A workflow step that is a workflow's executor or task runs its workflow
@@ -27,14 +28,14 @@ import (
 // as the saved transitions tell.
 type pendingSub struct {
 	step  string
-	enter SubEntry
+	enter run.SubEntry
 	// records are the workflow's own, Within made relative to it.
-	records []TransitionRecord
+	records []run.TransitionRecord
 }
 
 // replayNested keeps a record of a workflow a step runs: the one that
 // began it, then the workflow's own.
-func (f *flow) replayNested(h TransitionRecord) {
+func (f *flow) replayNested(h run.TransitionRecord) {
 	step, rest, _ := strings.Cut(h.Within, "/")
 	if h.Enter != nil && rest == "" {
 		f.pending = &pendingSub{step: step, enter: *h.Enter}
@@ -73,7 +74,7 @@ func (f *flow) pendingExecutor() (*chain.Step, *chain.Transition) {
 // goes on with: the caller's --take (and --arg) are its decision's,
 // unless they name the transition that runs it, which then goes on as
 // it stands. A --take it does not offer is refused here.
-func (f *flow) preparePending(req Request) (bool, error) {
+func (f *flow) preparePending(req run.Request) (bool, error) {
 	e, _ := f.pendingExecutor()
 	if e == nil {
 		f.pending = nil
@@ -85,12 +86,12 @@ func (f *flow) preparePending(req Request) (bool, error) {
 		take, args, acks = "", nil, nil
 	}
 	f.useArgs(p.enter.Args)
-	cf, err := f.prepareWorkflow(e, scope{st: f.st}, subCall{history: p.records, take: take, args: args, acks: acks,
-		journal: nested(f.req.Journal, e.ID), human: f.req.Human})
+	d, err := f.PrepareWorkflow(e, run.Scope{Vars: f.Vars}, run.SubCall{History: p.records, Take: take, Args: args, Acks: acks,
+		Journal: nested(f.Req.Journal, e.ID), Human: f.Req.Human})
 	if err != nil {
 		return true, err
 	}
-	f.sub, f.take = cf, ""
+	f.sub, f.take = d.(*flow), ""
 	return true, nil
 }
 
@@ -118,93 +119,94 @@ func (f *flow) goOnPending(ctx context.Context, s *chain.State) (handled, moved 
 // resume, or a fresh one, whose beginning is saved first. A pause inside
 // it pauses the run (f.status); a failure or an interrupt is the step's,
 // and Within says where it happened.
-func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
-	start := f.l.now()
-	f.emit(event.Event{Time: start, Type: event.StepStarted, Step: e.ID, Kind: string(e.Kind)})
-	sr := &StepResult{ID: e.ID, Attempts: 1}
-	finish := func(status StepStatus, text string) (*StepResult, bool) {
-		sr.Status, sr.DurationMS = status, f.l.now().Sub(start).Milliseconds()
+func (f *flow) runSub(ctx context.Context, e *chain.Step) (*run.StepResult, bool) {
+	start := f.Engine.Now()
+	f.Emit(event.Event{Time: start, Type: event.StepStarted, Step: e.ID, Kind: string(e.Kind)})
+	sr := &run.StepResult{ID: e.ID, Attempts: 1}
+	finish := func(status run.StepStatus, text string) (*run.StepResult, bool) {
+		sr.Status, sr.DurationMS = status, f.Engine.Now().Sub(start).Milliseconds()
 		ev := event.Event{Type: event.StepFinished, Step: e.ID, Kind: string(e.Kind), Status: status, DurationMS: sr.DurationMS, Attempt: 1}
-		if status == Paused {
+		if status == run.Paused {
 			ev.Detail = text
 		} else {
-			sr.Error = f.mask(text)
+			sr.Error = f.Mask(text)
 			ev.Error = sr.Error
 		}
-		f.emit(ev)
-		return sr, status == StepSucceeded
+		f.Emit(ev)
+		return sr, status == run.StepSucceeded
 	}
 	cf := f.sub
 	f.sub = nil
-	if cf == nil && f.l.standIn != nil {
-		if c, ok := f.l.standIn(ctx, e); ok {
+	if cf == nil && f.Engine.StandIn != nil {
+		if c, ok := f.Engine.StandIn(ctx, e); ok {
 			// a test's mock of the step: the workflow does not run (as
 			// mcp-flowgate's tests stand in for its workflow executor)
-			out, err := canned(e, c)
+			out, err := run.CannedOutcome(e, c)
 			if err != nil {
-				return finish(StepFailed, err.Error())
+				return finish(run.StepFailed, err.Error())
 			}
-			f.setOutput(e, out.value)
-			f.useOutputs(e, cannedContext(out.value))
-			return finish(StepSucceeded, "")
+			f.SetOutput(e, out.Value)
+			f.useOutputs(e, cannedContext(out.Value))
+			return finish(run.StepSucceeded, "")
 		}
 	}
 	if cf == nil {
 		var err error
-		cf, err = f.prepareWorkflow(e, scope{st: f.st}, subCall{journal: nested(f.req.Journal, e.ID), human: f.req.Human})
+		d, err := f.PrepareWorkflow(e, run.Scope{Vars: f.Vars}, run.SubCall{Journal: nested(f.Req.Journal, e.ID), Human: f.Req.Human})
 		if err != nil {
-			return finish(StepFailed, err.Error())
+			return finish(run.StepFailed, err.Error())
 		}
-		f.entering.Workflow = cf.c.Name
+		cf = d.(*flow)
+		f.entering.Workflow = cf.Chain.Name
 		f.entering.Args = f.args
 		f.journalEnter(e, cf)
 	}
-	run := ctx
+	callCtx := ctx
 	if e.TimeoutMS > 0 {
 		var cancel context.CancelFunc
-		run, cancel = context.WithTimeout(ctx, time.Duration(e.TimeoutMS)*time.Millisecond)
+		callCtx, cancel = context.WithTimeout(ctx, time.Duration(e.TimeoutMS)*time.Millisecond)
 		defer cancel()
 	}
-	res := cf.execution.run(run, cf)
-	f.beganIn(cf.execution, e.ID)
+	res := cf.Execution.Run(callCtx, cf)
+	f.BeganIn(cf.Execution, e.ID)
 	if res.Usage.LLMCalls > 0 || res.Usage.Cached > 0 {
 		u := res.Usage
 		sr.Usage = &u
 	}
-	if wr := res.WorkflowResult; wr != nil && res.Status != Succeeded {
-		f.within = append([]SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
+	if wr := res.WorkflowResult; wr != nil && res.Status != run.Succeeded {
+		f.within = append([]run.SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
 		f.subGuidance, f.subDeadline = wr.Guidance, wr.Deadline
 	}
 	switch res.Status {
-	case Succeeded:
-		f.setOutput(e, DataValue(WorkflowOutput(e, res)))
+	case run.Succeeded:
+		f.SetOutput(e, run.DataValue(run.WorkflowOutput(e, res)))
 		var final map[string]any
 		if res.WorkflowResult != nil {
 			final = res.Context
 		}
 		f.useOutputs(e, final)
-		return finish(StepSucceeded, "")
-	case Paused:
-		f.status, f.links = Paused, res.Links
-		return finish(Paused, "waiting inside workflow "+res.Name)
+		return finish(run.StepSucceeded, "")
+	case run.Paused:
+		f.status, f.links = run.Paused, res.Links
+		return finish(run.Paused, "waiting inside workflow "+res.Name)
 	}
 	if ctx.Err() != nil {
-		return finish(StepFailed, "interrupted")
+		return finish(run.StepFailed, "interrupted")
 	}
-	if run.Err() != nil {
-		return finish(StepFailed, fmt.Sprintf("timed out after %s (timeout_ms: %d)", time.Duration(e.TimeoutMS)*time.Millisecond, e.TimeoutMS))
+	if callCtx.Err() != nil {
+		return finish(run.StepFailed, fmt.Sprintf("timed out after %s (timeout_ms: %d)", time.Duration(e.TimeoutMS)*time.Millisecond, e.TimeoutMS))
 	}
 	where := ""
 	if wr := res.WorkflowResult; wr != nil {
 		where = " at state " + wr.State
 	}
-	return finish(StepFailed, fmt.Sprintf("workflow %s %s%s: %s", res.Name, res.Status, where, res.Error))
+	return finish(run.StepFailed, fmt.Sprintf("workflow %s %s%s: %s", res.Name, res.Status, where, res.Error))
 }
 
 // cannedContext is the final context a mocked workflow step stands for:
 // its output, an object (or text holding one) keyed as the workflow's
 // context is; anything else holds no key.
-func cannedContext(v Value) map[string]any {
+func cannedContext(v run.Value) map[string]any {
 	if m, ok := v.Data.(map[string]any); ok {
 		return m
 	}
@@ -219,23 +221,23 @@ func cannedContext(v Value) map[string]any {
 // runs: a resume after a pause, a failure or a crash inside it goes on
 // with it there.
 func (f *flow) journalEnter(e *chain.Step, cf *flow) {
-	if f.req.Journal == nil {
+	if f.Req.Journal == nil {
 		return
 	}
 	enter := f.entering
 	enter.Args = f.maskArgs(enter.Args)
-	rec := TransitionRecord{Within: e.ID, Enter: &enter, To: cf.w.InitialState, Time: f.l.now()}
-	if err := f.req.Journal.Transition(rec); err != nil {
-		f.warn("saving the beginning of workflow " + cf.c.Name + ": " + err.Error())
+	rec := run.TransitionRecord{Within: e.ID, Enter: &enter, To: cf.w.InitialState, Time: f.Engine.Now()}
+	if err := f.Req.Journal.Transition(rec); err != nil {
+		f.Warn("saving the beginning of workflow " + cf.Chain.Name + ": " + err.Error())
 	}
 }
 
 // maskArgs hides secret input values in a decision's arguments.
 func (f *flow) maskArgs(args map[string]any) map[string]any {
-	if f.secrets == nil || args == nil {
+	if f.Secrets == nil || args == nil {
 		return args
 	}
-	masked, _ := f.maskValue(args).(map[string]any)
+	masked, _ := f.MaskValue(args).(map[string]any)
 	return masked
 }
 
@@ -258,26 +260,26 @@ func (f *flow) useOutputs(e *chain.Step, final map[string]any) {
 
 // nested saves a workflow step's workflow in its caller's journal: its
 // transitions marked Within the step, its steps as STEP/ID.
-func nested(j Journal, step string) Journal {
+func nested(j run.Journal, step string) run.Journal {
 	if j == nil {
 		return nil
 	}
-	return nestJournal{prefixJournal{j: j, prefix: step + "/"}}
+	return nestJournal{run.PrefixJournal{Journal: j, Prefix: step + "/"}}
 }
 
-type nestJournal struct{ prefixJournal }
+type nestJournal struct{ run.PrefixJournal }
 
-func (n nestJournal) Transition(rec TransitionRecord) error {
-	step := strings.TrimSuffix(n.prefix, "/")
+func (n nestJournal) Transition(rec run.TransitionRecord) error {
+	step := strings.TrimSuffix(n.Prefix, "/")
 	if rec.Within == "" {
 		rec.Within = step
 	} else {
-		rec.Within = n.prefix + rec.Within
+		rec.Within = n.Prefix + rec.Within
 	}
 	if rec.Step != nil {
 		sr := *rec.Step
-		sr.ID = n.prefix + sr.ID
+		sr.ID = n.Prefix + sr.ID
 		rec.Step = &sr
 	}
-	return n.j.Transition(rec)
+	return n.Journal.Transition(rec)
 }

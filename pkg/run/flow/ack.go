@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // Acknowledgments (mcp-flowgate's guidance_acknowledged and
@@ -23,34 +24,20 @@ import (
 // ackName is how records and events name an acknowledgment.
 const ackName = "acknowledge"
 
-// Described is a subject's body as the run shows it to whoever decides:
-// a skill of the file's skills: library (kind guidance) or a script.
-type Described struct {
-	Kind    string `json:"kind"`
-	Subject string `json:"subject"`
-	Verb    string `json:"verb,omitempty"`
-	Hash    string `json:"hash"`
-	Body    string `json:"body"`
-	// Acknowledged is set when the run has acknowledged this body.
-	Acknowledged bool `json:"acknowledged,omitempty"`
-}
-
-func (d Described) key() chain.AckKey { return chain.AckKey{Kind: d.Kind, Subject: d.Subject} }
-
 // describe is k's body as it is now.
-func (f *flow) describe(k chain.AckKey) (Described, error) {
+func (f *flow) describe(k chain.AckKey) (run.Described, error) {
 	if k.Kind == chain.AckGuidance {
 		fr := f.w.Library[k.Subject]
 		if fr == nil {
-			return Described{}, fmt.Errorf("guidance %s is not in the skills: library of %s", k.Subject, f.c.File)
+			return run.Described{}, fmt.Errorf("guidance %s is not in the skills: library of %s", k.Subject, f.Chain.File)
 		}
-		return Described{Kind: k.Kind, Subject: k.Subject, Verb: fr.Verb, Hash: fr.Digest, Body: fr.Body}, nil
+		return run.Described{Kind: k.Kind, Subject: k.Subject, Verb: fr.Verb, Hash: fr.Digest, Body: fr.Body}, nil
 	}
-	sc, err := scriptBySubject(f.c, k.Subject, f.l.scripts)
+	sc, err := run.ScriptBySubject(f.Chain, k.Subject, f.Engine.Scripts)
 	if err != nil {
-		return Described{}, err
+		return run.Described{}, err
 	}
-	return Described{Kind: k.Kind, Subject: k.Subject, Verb: sc.Verb, Hash: sc.Hash, Body: sc.Body}, nil
+	return run.Described{Kind: k.Kind, Subject: k.Subject, Verb: sc.Verb, Hash: sc.Hash, Body: sc.Body}, nil
 }
 
 // ackFacts are what acknowledgment guards read: the hash each subject
@@ -64,7 +51,7 @@ func (f *flow) ackFacts() *chain.AckFacts {
 		}
 	}
 	for _, d := range f.callerAcks {
-		acked[d.key()] = d.Hash
+		acked[d.Key()] = d.Hash
 	}
 	return &chain.AckFacts{Acked: acked, Current: func(k chain.AckKey) (string, error) {
 		d, err := f.describe(k)
@@ -74,14 +61,14 @@ func (f *flow) ackFacts() *chain.AckFacts {
 
 // acknowledge records that the run acknowledged d's body at the state it
 // is at, durably, as decided by by.
-func (f *flow) acknowledge(d Described, by string) {
-	rec := TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
-		Ack: &chain.Acknowledgment{AckKey: d.key(), Hash: d.Hash}, Time: f.l.now()}
-	f.emit(event.Event{Type: event.Acknowledged, State: f.state, Step: ackName, DecidedBy: by, Principal: rec.Principal,
+func (f *flow) acknowledge(d run.Described, by string) {
+	rec := run.TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
+		Ack: &chain.Acknowledgment{AckKey: d.Key(), Hash: d.Hash}, Time: f.Engine.Now()}
+	f.Emit(event.Event{Type: event.Acknowledged, State: f.state, Step: ackName, DecidedBy: by, Principal: rec.Principal,
 		Detail: fmt.Sprintf("%s %s (%s)", d.Kind, d.Subject, d.Hash)})
-	if f.req.Journal != nil {
-		if err := f.req.Journal.Transition(rec); err != nil {
-			f.warn("saving the acknowledgment of " + d.Kind + " " + d.Subject + ": " + err.Error())
+	if f.Req.Journal != nil {
+		if err := f.Req.Journal.Transition(rec); err != nil {
+			f.Warn("saving the acknowledgment of " + d.Kind + " " + d.Subject + ": " + err.Error())
 		}
 	}
 	f.history = append(f.history, rec)
@@ -100,7 +87,7 @@ func (f *flow) takeAcks(subjects []string) error {
 		for _, k := range keys {
 			d, err := f.describe(k)
 			if err != nil {
-				return &AckError{Subject: subject, Msg: err.Error()}
+				return &run.AckError{Subject: subject, Msg: err.Error()}
 			}
 			f.callerAcks = append(f.callerAcks, d)
 		}
@@ -150,23 +137,8 @@ func (f *flow) unknownAck(subject string) error {
 	if len(asked) > 0 {
 		msg += "; its acknowledgment guards ask for " + strings.Join(asked, ", ")
 	}
-	return &AckError{Subject: subject, Msg: msg + chain.DidYouMean(subject, append(asked, slices.Sorted(maps.Keys(f.c.Scripts))...))}
+	return &run.AckError{Subject: subject, Msg: msg + chain.DidYouMean(subject, append(asked, slices.Sorted(maps.Keys(f.Chain.Scripts))...))}
 }
-
-// AckError is an acknowledgment the run cannot record: its subject names
-// no script or skill it could show. Nothing ran.
-type AckError struct {
-	Subject string
-	Msg     string
-}
-
-func (e *AckError) Error() string { return fmt.Sprintf("--ack %s: %s", e.Subject, e.Msg) }
-
-// Plain is the error in words of no command line (an MCP client's).
-func (e *AckError) Plain() string { return fmt.Sprintf("acknowledge %s: %s", e.Subject, e.Msg) }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *AckError) NothingRan() bool { return true }
 
 // awaits are the subjects a transition whose guards do not hold waits
 // for: those not acknowledged, when its guards would hold were every
@@ -205,8 +177,8 @@ func waiting(cands []candidate) []candidate {
 
 // waitingLinks offers the transitions that wait for acknowledgments,
 // each naming the subjects to acknowledge first.
-func waitingLinks(cands []candidate) []Link {
-	out := make([]Link, 0, len(cands))
+func waitingLinks(cands []candidate) []run.Link {
+	out := make([]run.Link, 0, len(cands))
 	for _, c := range cands {
 		l := linksOf([]*chain.Transition{c.t})[0]
 		for _, k := range c.awaits {
@@ -219,13 +191,13 @@ func waitingLinks(cands []candidate) []Link {
 
 // described are the bodies the acknowledgment guards of the state's
 // transitions ask for, each marked when the run has acknowledged it.
-func (f *flow) described(s *chain.State) []Described {
+func (f *flow) described(s *chain.State) []run.Described {
 	keys := chain.AckSubjectsOf(s.Transitions...)
 	if len(keys) == 0 {
 		return nil
 	}
 	facts := f.ackFacts()
-	out := make([]Described, 0, len(keys))
+	out := make([]run.Described, 0, len(keys))
 	for _, k := range keys {
 		d, err := f.describe(k)
 		if err != nil {
@@ -240,7 +212,7 @@ func (f *flow) described(s *chain.State) []Described {
 // preflightAcks checks, before anything runs, that every script an
 // acknowledgment guard names is in a scripts: library, as a script
 // executor's must be (pending, as its, in a file with no library).
-func preflightAcks(c *chain.Chain, r Resolvers) error {
+func preflightAcks(c *chain.Chain, r run.Resolvers) error {
 	if c.Workflow == nil {
 		return nil
 	}
@@ -250,13 +222,13 @@ func preflightAcks(c *chain.Chain, r Resolvers) error {
 				if g.Kind != chain.GuardScriptAck {
 					continue
 				}
-				if err := findScript(c, g.Subject, "script_acknowledged", r.Scripts); err != nil {
-					pe := &PreflightError{Kind: BadCall, File: c.File, Pos: g.At("subject"), Who: fmt.Sprintf("state %q: transition %q", s.Name, t.Name), Msg: err.Error()}
+				if err := run.FindScript(c, g.Subject, "script_acknowledged", r.Scripts); err != nil {
+					pe := &run.PreflightError{Kind: run.BadCall, File: c.File, Pos: g.At("subject"), Who: fmt.Sprintf("state %q: transition %q", s.Name, t.Name), Msg: err.Error()}
 					if len(c.Scripts) > 0 {
 						return pe
 					}
-					pe.Kind = Pending
-					if err := r.deferred(pe); err != nil {
+					pe.Kind = run.Pending
+					if err := r.Deferred(pe); err != nil {
 						return err
 					}
 				}

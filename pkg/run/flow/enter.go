@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // onEnterName is how records, traces and links name a state's onEnter.
@@ -16,7 +17,7 @@ const onEnterName = "onEnter"
 
 // enterPending reports whether the state a record leads to still has its
 // onEnter to run: it has one, and the record is not that onEnter's.
-func enterPending(w *chain.Workflow, rec TransitionRecord) bool {
+func enterPending(w *chain.Workflow, rec run.TransitionRecord) bool {
 	s := w.State(rec.To)
 	if s == nil || s.OnEnter == nil {
 		return false
@@ -35,14 +36,14 @@ func (f *flow) enter(ctx context.Context) bool {
 		return true
 	}
 	on := s.OnEnter
-	rec := TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
-	retry := []Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: actorLink(chain.ActorDeterministic)}}
+	rec := run.TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
+	retry := []run.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
 	f.enterPending = true // until its record is saved
 	switch fault, err := f.effect(ctx, s, on.Executor, on.Output, nil, &rec); fault {
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(Interrupted, "interrupted while entering state "+s.Name, retry)
+		f.stop(run.Interrupted, "interrupted while entering state "+s.Name, retry)
 		return false
 	case effectFailed:
 		f.fail(fmt.Sprintf("state %s: onEnter failed: %s", s.Name, err), retry)
@@ -67,11 +68,11 @@ func (f *flow) timedOut() (moved, goOn bool) {
 	if s := w.State(f.state); s == nil || s.Terminal {
 		return false, true
 	}
-	began, ok := RunIDTime(f.runID)
-	if !ok || f.l.now().Sub(f.notAhead(began)) < w.Timeout {
+	began, ok := run.RunIDTime(f.RunID)
+	if !ok || f.Engine.Now().Sub(f.NotAhead(began)) < w.Timeout {
 		return false, true
 	}
-	moved = f.moved(TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
+	moved = f.moved(run.TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
 		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true}, nil)
 	return moved, moved
 }
@@ -82,13 +83,13 @@ func (f *flow) timedOut() (moved, goOn bool) {
 // mcp-flowgate's runtime does on its next get or submit.
 func (f *flow) waitForTimeout(s *chain.State) {
 	when := ""
-	if began, ok := RunIDTime(f.runID); ok {
-		when = " at " + f.notAhead(began).Add(f.w.Timeout).UTC().Format(time.RFC3339)
+	if began, ok := run.RunIDTime(f.RunID); ok {
+		when = " at " + f.NotAhead(began).Add(f.w.Timeout).UTC().Format(time.RFC3339)
 	}
 	msg := fmt.Sprintf("state %s has no transitions: the run waits here until the workflow's timeoutMs (%s) passes%s, then moves to %s; resume then", s.Name, f.w.Timeout, when, f.w.OnTimeout)
-	f.warn(msg)
-	f.status, f.links = Paused, nil
-	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: msg})
+	f.Warn(msg)
+	f.status, f.links = run.Paused, nil
+	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: msg})
 }
 
 // seedInputs begins the context with the inputs' values when the
@@ -98,7 +99,7 @@ func (f *flow) seedInputs() {
 	if !f.w.InputsInContext {
 		return
 	}
-	in, _ := scope{st: f.st}.valueEnv([]string{"input"})["input"].(map[string]any)
+	in, _ := run.Scope{Vars: f.Vars}.ValueEnv([]string{"input"})["input"].(map[string]any)
 	if len(in) == 0 {
 		return
 	}
@@ -119,7 +120,7 @@ func (f *flow) capabilityOutput() (map[string]any, error) {
 		}
 		if o.Schema != nil {
 			if err := o.Schema.Validate(v); err != nil {
-				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, Clip(TextOf(v), 60), err)
+				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, run.Clip(run.TextOf(v), 60), err)
 			}
 		}
 		out[o.Name] = v
@@ -140,14 +141,14 @@ const (
 // output mappings (or merges a cli executor's JSON object), then checks
 // the typed slots written at state s, filling rec's step and variables.
 // A refused value leaves the context as it was.
-func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *TransitionRecord) (int, error) {
+func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *run.TransitionRecord) (int, error) {
 	before := f.context
 	if e != nil {
 		sr, ok, answered := f.runReliably(ctx, e)
 		e = answered
 		rec.Step = sr
 		switch {
-		case !ok && f.status == Paused:
+		case !ok && f.status == run.Paused:
 			return effectPaused, nil
 		case !ok && ctx.Err() != nil:
 			return effectInterrupted, nil

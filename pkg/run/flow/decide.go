@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // decisionTool is the tool a model decides with: its one argument is an
@@ -33,9 +34,9 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	// timeout and the model wait for the next call; a person may decide
 	auto := f.depth < f.w.MaxChainDepth
 	if !auto {
-		f.warn(fmt.Sprintf("maxChainDepth %d reached in this call: decision point %s is left to the next run or resume", f.w.MaxChainDepth, s.Name))
+		f.Warn(fmt.Sprintf("maxChainDepth %d reached in this call: decision point %s is left to the next run or resume", f.w.MaxChainDepth, s.Name))
 	}
-	if auto && s.Timeout > 0 && !f.l.now().Before(f.arrived.Add(s.Timeout)) {
+	if auto && s.Timeout > 0 && !f.Engine.Now().Before(f.arrived.Add(s.Timeout)) {
 		for _, t := range viable {
 			if t.Name == s.OnTimeout {
 				return t, "timeout"
@@ -52,7 +53,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 	for _, c := range wait {
 		forAgent = forAgent || c.t.Actor == chain.ActorAgent
 	}
-	if auto && f.req.Decide != nil {
+	if auto && f.Req.Decide != nil {
 		if t, done := f.scripted(ctx, s, viable); t != nil || done {
 			return t, "script"
 		}
@@ -63,7 +64,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		wait = slices.DeleteFunc(slices.Clone(wait), func(c candidate) bool { return c.t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, wait, model)
 		if err != nil && ctx.Err() != nil {
-			f.stop(Interrupted, "interrupted", links)
+			f.stop(run.Interrupted, "interrupted", links)
 			return nil, ""
 		}
 		var u *undecided
@@ -71,7 +72,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		case errors.As(err, &u):
 			// the model could not decide: a person does, as at any
 			// decision point nobody here can decide
-			f.warn(fmt.Sprintf("state %s: %v", s.Name, u))
+			f.Warn(fmt.Sprintf("state %s: %v", s.Name, u))
 		case err != nil:
 			f.fail(fmt.Sprintf("state %s: the agent decision failed: %v", s.Name, err), links)
 			return nil, ""
@@ -79,25 +80,25 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 			return t, "model:" + label
 		}
 	}
-	if forHuman && f.req.Human != nil {
-		if t, done := f.askDecider(ctx, f.req.Human, s, viable, "human"); t != nil || done {
+	if forHuman && f.Req.Human != nil {
+		if t, done := f.askDecider(ctx, f.Req.Human, s, viable, "human"); t != nil || done {
 			return t, "human"
 		}
 	}
-	f.status = Paused
+	f.status = run.Paused
 	f.links = append(links, f.blockedLinks(s, links)...)
-	f.emit(event.Event{Type: event.Decision, State: s.Name, Status: Paused, Detail: waitingFor(f.links)})
+	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: waitingFor(f.links)})
 	return nil, ""
 }
 
 // askDecider asks decide to choose one of the viable transitions. done
 // with no transition means the run stopped or failed; neither means the
 // decider did not choose and the run pauses.
-func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
+func (f *flow) askDecider(ctx context.Context, decide run.Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
 	c, ok, err := decide(ctx, f.decision(s, viable))
 	switch {
 	case err != nil && ctx.Err() != nil:
-		f.stop(Interrupted, "interrupted", linksOf(viable))
+		f.stop(run.Interrupted, "interrupted", linksOf(viable))
 		return nil, true
 	case err != nil:
 		f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))
@@ -123,22 +124,11 @@ func (f *flow) askDecider(ctx context.Context, decide Decider, s *chain.State, v
 	return nil, true
 }
 
-// Choice is a scripted decision: the transition, and the arguments its
-// inputSchema asks for (checked as --arg values are).
-type Choice struct {
-	Transition string
-	Args       map[string]any
-}
-
-// Scripted chooses at a decision point without a person or a model (a
-// chain test); ok false leaves the point to them.
-type Scripted func(ctx context.Context, d Decision) (c Choice, ok bool)
-
 // scripted takes the script's choice, with its arguments. done with no
 // transition means the run failed (a choice that is not offered, or
 // arguments its transition refuses).
 func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Transition) (*chain.Transition, bool) {
-	c, ok := f.req.Decide(ctx, f.decision(s, viable))
+	c, ok := f.Req.Decide(ctx, f.decision(s, viable))
 	if !ok {
 		return nil, false
 	}
@@ -160,25 +150,25 @@ func (f *flow) scripted(ctx context.Context, s *chain.State, viable []*chain.Tra
 
 // agentModel is the model that decides agent decision points, if any.
 func (f *flow) agentModel() string {
-	if f.l.remote != nil {
+	if f.Engine.Remote != nil {
 		// a model's decision is work for a worker, not for the driver:
 		// the run pauses for resume --take
 		return ""
 	}
-	if f.req.AgentModel != "" {
-		return f.req.AgentModel
+	if f.Req.AgentModel != "" {
+		return f.Req.AgentModel
 	}
 	return f.w.AgentModel
 }
 
 // decision describes a decision point for whoever makes it, with the
 // checks of a choice's arguments a person can be asked again by.
-func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
+func (f *flow) decision(s *chain.State, viable []*chain.Transition) run.Decision {
 	// whoever decides (a model, a person, an MCP client) is shown what a
 	// result shows: secrets masked
 	shown := f.context
-	if f.secrets != nil {
-		shown, _ = f.maskValue(f.context).(map[string]any)
+	if f.Secrets != nil {
+		shown, _ = f.MaskValue(f.context).(map[string]any)
 	}
 	offered := func(name string) (*chain.Transition, error) {
 		for _, t := range viable {
@@ -188,9 +178,9 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 		}
 		return nil, fmt.Errorf("%q is not one of the offered transitions", name)
 	}
-	return Decision{RunID: f.runID, Workflow: f.c.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
+	return run.Decision{RunID: f.RunID, Workflow: f.Chain.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
 		Links: linksOf(viable), Context: shown, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
-		Check: func(c Choice) error {
+		Check: func(c run.Choice) error {
 			t, err := offered(c.Transition)
 			if err != nil {
 				return err
@@ -212,7 +202,7 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) Decision {
 // checkDecider resolves the agent model before anything runs, when the
 // workflow has agent decisions to make: a missing key is exit 2 then, not
 // a failure half-way.
-func (l *Local) checkDecider(c *chain.Chain, req Request) error {
+func checkDecider(l *run.Local, c *chain.Chain, req run.Request) error {
 	model := req.AgentModel
 	if model == "" {
 		model = c.Workflow.AgentModel
@@ -225,11 +215,11 @@ func (l *Local) checkDecider(c *chain.Chain, req Request) error {
 			if t.Actor != chain.ActorAgent {
 				continue
 			}
-			if l.models == nil {
-				return &PreflightError{Kind: BadModel, File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
+			if l.Models == nil {
+				return &run.PreflightError{Kind: run.BadModel, File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
 			}
-			if _, err := l.models.Target(model); err != nil {
-				return &PreflightError{Kind: BadModel, File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
+			if _, err := l.Models.Target(model); err != nil {
+				return &run.PreflightError{Kind: run.BadModel, File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
 			}
 			return nil
 		}
@@ -238,7 +228,7 @@ func (l *Local) checkDecider(c *chain.Chain, req Request) error {
 }
 
 // decisionPrompt is what a model deciding a decision point reads.
-func decisionPrompt(d Decision) string {
+func decisionPrompt(d run.Decision) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Workflow %s is at state %s.\n", d.Workflow, d.State)
 	if d.Goal != "" {

@@ -1,10 +1,11 @@
-package run
+package flow
 
 import (
 	"maps"
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // traversed counts the moves along an edge the run has made, replayed
@@ -28,16 +29,16 @@ func (f *flow) traversed(e chain.Edge) int {
 // before it, which a task without input_var reads.
 func (f *flow) beforeTask(s *chain.State) {
 	for name, e := range f.w.Counters {
-		f.st.set(name, TextValue(strconv.Itoa(f.traversed(e))))
+		f.Vars.Set(name, run.TextValue(strconv.Itoa(f.traversed(e))))
 	}
 	if s.Task.Handler == nil || f.lastOutput == "" {
 		return
 	}
-	for _, name := range []string{f.lastOutput, chatVar(f.lastOutput)} {
-		if v, ok := f.st.get(name); ok {
-			f.st.set(previousVar(name, f.lastOutput), v)
+	for _, name := range []string{f.lastOutput, run.ChatVar(f.lastOutput)} {
+		if v, ok := f.Vars.Get(name); ok {
+			f.Vars.Set(previousVar(name, f.lastOutput), v)
 		} else {
-			f.st.del(previousVar(name, f.lastOutput))
+			f.Vars.Del(previousVar(name, f.lastOutput))
 		}
 	}
 }
@@ -46,9 +47,9 @@ func (f *flow) beforeTask(s *chain.State) {
 // that ran last (its output var last).
 func previousVar(name, last string) string {
 	if name == last {
-		return previousOutput
+		return run.PreviousOutput
 	}
-	return chatVar(previousOutput)
+	return run.ChatVar(run.PreviousOutput)
 }
 
 // handlerVars are the variables a task chain's task sets besides its
@@ -58,13 +59,13 @@ func handlerVars(e *chain.Step) []string {
 	if e.Handler == nil {
 		return nil
 	}
-	return []string{chatVar(e.OutputVar), e.OutputVar + "_error", lastError}
+	return []string{run.ChatVar(e.OutputVar), e.OutputVar + "_error", run.LastError}
 }
 
 // failedVars are the variables a task chain's failed task leaves for the
 // task its on_failure leads to (its input as its output, its error), and
 // what its hooks recorded before it failed goes into the context.
-func (f *flow) failedVars(e *chain.Step) map[string]SavedValue {
+func (f *flow) failedVars(e *chain.Step) map[string]run.SavedValue {
 	if e.Handler == nil {
 		return nil
 	}
@@ -76,11 +77,11 @@ func (f *flow) failedVars(e *chain.Step) map[string]SavedValue {
 // reports, the oracle's verdict) into the context, each under its hook's
 // name: the run's result and its saved transitions carry it.
 func (f *flow) mergeHooks() {
-	v, ok := f.st.get(hookVar)
+	v, ok := f.Vars.Get(run.HookVar)
 	if !ok {
 		return
 	}
-	f.st.del(hookVar)
+	f.Vars.Del(run.HookVar)
 	pending, _ := v.Data.(map[string]any)
 	if len(pending) == 0 {
 		return

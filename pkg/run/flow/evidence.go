@@ -1,4 +1,4 @@
-package run
+package flow
 
 import (
 	"crypto/sha256"
@@ -6,24 +6,8 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
-
-// EvidenceRecord is evidence a step inside an executor recorded once it
-// succeeded: a parallel executor's branch or a pipeline's step, of the
-// kind its evidence: declares (else its kind's default), with its id and
-// summary as they read when it ran ({{ $.workflow.id }} filled in). The
-// transition's saved record keeps them, so that evidence guards count
-// them in this call and every later one.
-type EvidenceRecord struct {
-	Kind    string `json:"kind"`
-	ID      string `json:"id,omitempty"`
-	Summary string `json:"summary,omitempty"`
-	// Step is the step that recorded it (fan_out[2]).
-	Step string `json:"step"`
-	// Digest is "sha256:…" of what the step produced, unless it produced
-	// nothing or that held a secret.
-	Digest string `json:"digest,omitempty"`
-}
 
 // evidence is what evidence guards count: one record for every
 // transition the run took (earlier calls' included, read from their
@@ -47,7 +31,7 @@ func (f *flow) evidence() []chain.Evidence {
 		} else {
 			out = append(out, chain.Evidence{Kind: chain.TransitionEvidence(rec.Transition), Transition: rec.Transition, Principal: rec.Principal})
 		}
-		if e == nil || rec.Step == nil || (rec.Step.Status != StepSucceeded && rec.Step.Status != StepCached) {
+		if e == nil || rec.Step == nil || (rec.Step.Status != run.StepSucceeded && rec.Step.Status != run.StepCached) {
 			continue
 		}
 		if kind := chain.EvidenceKind(e, decl); kind != "" {
@@ -68,7 +52,7 @@ func (f *flow) evidence() []chain.Evidence {
 
 // executorOf is the executor (or task) a saved transition ran, and the
 // evidence its transition declares.
-func (f *flow) executorOf(rec TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
+func (f *flow) executorOf(rec run.TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
 	s := f.w.State(rec.From)
 	switch {
 	case s == nil:
@@ -85,14 +69,14 @@ func (f *flow) executorOf(rec TransitionRecord) (*chain.Step, *chain.EvidenceDec
 // nestedEvidence is the evidence the steps inside executor e recorded:
 // each branch or pipeline step that succeeded (its output says which),
 // and those inside them in turn.
-func (f *flow) nestedEvidence(e *chain.Step) []EvidenceRecord {
-	v, ok := f.st.get(e.OutputVar)
+func (f *flow) nestedEvidence(e *chain.Step) []run.EvidenceRecord {
+	v, ok := f.Vars.Get(e.OutputVar)
 	if !ok {
 		return nil
 	}
 	doc := f.pathDoc(nil, nil, f.args)
-	doc["workflow"] = map[string]any{"input": doc["input"], "id": f.runID, "state": f.state}
-	var out []EvidenceRecord
+	doc["workflow"] = map[string]any{"input": doc["input"], "id": f.RunID, "state": f.state}
+	var out []run.EvidenceRecord
 	var collect func(e *chain.Step, id string, value any)
 	collect = func(e *chain.Step, id string, value any) {
 		m, _ := value.(map[string]any)
@@ -109,11 +93,11 @@ func (f *flow) nestedEvidence(e *chain.Step) []EvidenceRecord {
 			}
 			bid := id + "[" + strconv.Itoa(i) + "]"
 			if kind := chain.EvidenceKind(b, b.Evidence); kind != "" {
-				r := EvidenceRecord{Kind: kind, Step: bid}
+				r := run.EvidenceRecord{Kind: kind, Step: bid}
 				if d := b.Evidence; d != nil {
-					r.ID, r.Summary = f.mask(renderDoc(d.ID, doc, nil)), f.mask(renderDoc(d.Summary, doc, nil))
+					r.ID, r.Summary = f.Mask(renderDoc(d.ID, doc, nil)), f.Mask(renderDoc(d.Summary, doc, nil))
 				}
-				if text := TextOf(entry["output"]); text != "" && f.mask(text) == text {
+				if text := run.TextOf(entry["output"]); text != "" && f.Mask(text) == text {
 					r.Digest = digestOf(text)
 				}
 				out = append(out, r)
