@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
@@ -87,7 +88,7 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	if err != nil {
 		return chain.Options{}, &project.SettingError{Msg: err.Error()}
 	}
-	return chain.Options{LenientVariables: !v.GetBool("strict_variables"), Connections: conns}, nil
+	return load.Options(chain.Options{LenientVariables: !v.GetBool("strict_variables"), Connections: conns}), nil
 }
 
 // library is the chains directory's chains, each loaded once.

@@ -21,6 +21,10 @@ type Options struct {
 	// them by name when its file declares none of that name (the file's
 	// win).
 	Connections map[string]*Connection
+	// Formats are the front-ends a file is read with before chainrun's
+	// own readers (pkg/load's list, which its Parse and LoadFile set): a
+	// catalog or library opened with these options reads every format.
+	Formats []Format
 }
 
 // Loaded is a chain file after validation: its chains and any warnings.
@@ -43,10 +47,11 @@ func (l *Loaded) Named(name string) *Chain {
 	return nil
 }
 
-// LoadFile reads and validates one chain file in chainrun's own format
-// or a format still read here; pkg/load's LoadFile reads every format.
+// LoadFile reads and validates one chain file in chainrun's own format,
+// a format still read here, or one of opts.Formats; pkg/load's LoadFile
+// reads every format.
 func LoadFile(path string, opts Options) (*Loaded, error) {
-	return LoadFileAs(path, opts, nil)
+	return LoadFileAs(path, opts, opts.Formats)
 }
 
 // LoadFileAs is LoadFile with the front-ends pkg/load passes.
@@ -58,11 +63,11 @@ func LoadFileAs(path string, opts Options, formats []Format) (*Loaded, error) {
 	return ParseAs(path, data, opts, formats)
 }
 
-// Parse decodes and validates chain text in chainrun's own format or a
-// format still read here; pkg/load's Parse reads every format. file
-// names it in messages.
+// Parse decodes and validates chain text in chainrun's own format, a
+// format still read here, or one of opts.Formats; pkg/load's Parse reads
+// every format. file names it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
-	return ParseAs(file, data, opts, nil)
+	return ParseAs(file, data, opts, opts.Formats)
 }
 
 // ParseAs decodes and validates chain text: a document one of formats
@@ -148,9 +153,25 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	return []*Chain{decodeChain(d, root)}
 }
 
-// decodeChain turns a DAG chain's mapping into a Chain, recording
-// positions and rejecting unknown fields.
-func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
+// DAGFile reports whether chainrun's own readers read a document whose
+// root is this mapping as a DAG chain (steps:, with what a front-end
+// adds), not as a workflows: file, a contenox task chain or request, or
+// an mcp-flowgate gateway configuration: a front-end that extends the
+// DAG chain claims only such a document.
+func DAGFile(root *yaml.Node) bool {
+	return yamlpos.KeyNode(root, "workflows") == nil && !isTaskChain(root) && taskRequestChain(root) == nil && len(gatewayOnly(root)) == 0
+}
+
+// decodeChain turns a DAG chain's mapping into a Chain in chainrun's own
+// format, recording positions and rejecting unknown fields.
+func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain { return DecodeChain(d, root, nil) }
+
+// DecodeChain turns a DAG chain's mapping into a Chain, recording
+// positions and rejecting unknown fields. keys, when not nil, is a
+// front-end's reader of the top-level keys its format has besides
+// chainrun's own: it reports whether it took the key (any other is
+// unknown, with the closest of chainrun's keys).
+func DecodeChain(d *yamlpos.Diags, root *yaml.Node, keys func(c *Chain, k, v *yaml.Node) bool) *Chain {
 	c := &Chain{Pos: yamlpos.Of(root)}
 	yamlpos.Walk(d, yamlpos.MappingPairs(d, root, ""), c, nil, yamlpos.WalkOpts{Extensions: true, Meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
@@ -169,15 +190,6 @@ func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
 			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
-		case "chains":
-			// an OCC pipeline file: its chains are chain steps
-			if yamlpos.KeyNode(root, "steps") != nil {
-				d.Errorf(yamlpos.Of(k), "a file has steps or chains (an OCC pipeline), not both")
-				return true
-			}
-			c.Steps, c.pipeline = decodePipeline(d, v), true
-		case "max_context_chars":
-			decodeMaxContext(d, c, v)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "connections":
@@ -187,12 +199,10 @@ func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
 		case "handlers":
 			c.Handlers = decodeHandlers(d, v)
 		default:
-			return false
+			return keys != nil && keys(c, k, v)
 		}
 		return true
 	})
-	c.occ = readsAsOCC(d, root)
-	checkMaxContext(d, c)
 	return c
 }
 
@@ -258,12 +268,7 @@ func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 
 // idSuffix names the step in a message about a field of it, when it has an
 // id to name.
-func idSuffix(step *yaml.Node) string {
-	if v := yamlpos.ValueOf(step, "id"); v != nil && v.Kind == yaml.ScalarNode {
-		return " " + fmt.Sprintf("%q", v.Value)
-	}
-	return ""
-}
+func idSuffix(step *yaml.Node) string { return yamlpos.IDSuffix(step) }
 
 // maxChainFile bounds a chain file: text a person writes, held whole in
 // memory while it loads.

@@ -55,7 +55,7 @@ func CheckOCCInputValue(typ, text string) error {
 
 // checkValue judges an input's value as the chain's file reads it.
 func (c *Chain) checkValue(typ, text string) error {
-	if c.occ {
+	if c.reading != nil {
 		return CheckOCCInputValue(typ, text)
 	}
 	return CheckInputValue(typ, text)
@@ -64,7 +64,7 @@ func (c *Chain) checkValue(typ, text string) error {
 // occInputDefault warns of a default a file read as OCC's takes where
 // chainrun's own format would refuse it.
 func (v *validator) occInputDefault(in *Input) {
-	if !v.c.occ || in.Default == nil {
+	if !(v.c.reading != nil) || in.Default == nil {
 		return
 	}
 	if err := CheckInputValue(in.Type, *in.Default); err != nil {

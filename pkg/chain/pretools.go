@@ -268,7 +268,7 @@ func (v *validator) preTools(s *Step) {
 		if at.Line == 0 {
 			at = s.At("pre_tools")
 		}
-		if v.c.occ && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
+		if (v.c.reading != nil) && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
 			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
 			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
 			s.PreTools[i].Body, p.Body = "", ""
@@ -279,13 +279,13 @@ func (v *validator) preTools(s *Step) {
 			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
-		case v.c.occ && p.Type == "env_var" && p.VarName == "":
+		case (v.c.reading != nil) && p.Type == "env_var" && p.VarName == "":
 			// OCC's env_var without a name gives its default_value
 			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as OCC gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default)
-		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
+		case (v.c.reading != nil) && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
 			// OCC will not read it: its default_value is the value
 			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
-		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
+		case (v.c.reading != nil) && p.Type == "env_var" && SecretEnvName(p.VarName):
 			// OCC reads it: the run does too, and never shows its value
 			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)
 		default:

@@ -57,7 +57,7 @@ func checkAgent(v Checker, s *Step) {
 // It runs for every kind, so that a misplaced field's value is judged too.
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.ContextStrategy {
-		if !validStrategy(strat) && v.c.occ {
+		if !validStrategy(strat) && (v.c.reading != nil) {
 			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
 		} else if !validStrategy(strat) {
 			v.d.Errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)

@@ -276,7 +276,7 @@ func (v *validator) outputVar(s *Step) {
 		return
 	}
 	odd := !IsIdentifier(s.OutputVar)
-	if odd && v.c.occ {
+	if odd && (v.c.reading != nil) {
 		v.occOutputName(s)
 		odd = false
 	}

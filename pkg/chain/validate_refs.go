@@ -114,7 +114,7 @@ func (v *validator) template(s *Step, field, text string) *Template {
 	if text == "" {
 		return nil
 	}
-	if v.c.occ {
+	if v.c.reading != nil {
 		return v.checkRefs(s, field, parseOCCTemplate(text))
 	}
 	return v.checkRefs(s, field, ParseTemplate(text))
@@ -124,7 +124,7 @@ func (v *validator) template(s *Step, field, text string) *Template {
 // read as OCC's, it reads them as OCC does (occRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
 	t.ReplaceRefs(func(r *Ref) (string, bool) {
-		if v.c.occ && field != "input_var" {
+		if (v.c.reading != nil) && field != "input_var" {
 			// input_var names a variable, it is no template: OCC's
 			// evaluator would judge "" for a name it lacks
 			if text, lit := v.occRef(s, field, r); lit {
@@ -213,7 +213,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	sc := scope{v: v, s: s, self: self}
 	e, err := compileExpression(v.occInputSource(s, field, src), sc.has, asBool)
-	if err != nil && v.c.occ && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
+	if err != nil && (v.c.reading != nil) && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
 		// OCC's condition evaluator reads any text: chainrun's own
 		// format would refuse it, an OCC file means OCC's reading
 		return v.occCondition(s, field, src, err)
@@ -231,7 +231,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	e.Source = src
 	for _, f := range e.InputFields {
-		if !v.hasInput(f) && v.c.occ {
+		if !v.hasInput(f) && (v.c.reading != nil) {
 			v.implicitInput(s, field, &Ref{Name: "input", Path: []string{f}, Raw: "{input." + f + "}"}, "no input is named "+f)
 			continue
 		}

@@ -20,7 +20,7 @@ import (
 
 func load(t testing.TB, src string) *chain.Chain {
 	t.Helper()
-	l, err := chain.Parse("test.yaml", []byte(src), chain.Options{})
+	l, err := parseChain("test.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatalf("chain does not load: %v", err)
 	}

@@ -66,7 +66,7 @@ func (x *execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 		return
 	}
 	x.warn(fmt.Sprintf("after step %q: context budget: the variables hold %d chars, more than max_context_chars %d (OCC's default %d): %s, as OCC's executor does; now %d chars",
-		s.ID, before, limit, chain.OCCContextBudget, strings.Join(done, ", "), x.st.contextChars()))
+		s.ID, before, limit, x.c.Reading().ContextBudgetDefault, strings.Join(done, ", "), x.st.contextChars()))
 }
 
 // budgetSummary asks the models of the step that just ran (a step that

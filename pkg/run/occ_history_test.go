@@ -29,7 +29,7 @@ func occHistoryChains(t *testing.T) ChainResolver {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no chain named %q", name)
 		}
-		l, err := chain.LoadFile(path, chain.Options{})
+		l, err := chain.LoadFileAs(path, chain.Options{}, testFormats)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func TestOCCHistoryFiles(t *testing.T) {
 // occHistoryLoad loads a file of occhistory and checks the chains it
 // calls, as `chainrun validate` does.
 func occHistoryLoad(t *testing.T, file string) (*chain.Chain, error) {
-	l, err := chain.LoadFile(filepath.Join(occHistoryDir, file), chain.Options{})
+	l, err := chain.LoadFileAs(filepath.Join(occHistoryDir, file), chain.Options{}, testFormats)
 	if err != nil {
 		return nil, err
 	}

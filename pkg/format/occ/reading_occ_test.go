@@ -1,6 +1,7 @@
-package chain
+package occ
 
 import (
+	"github.com/chainrun/chainrun/pkg/chain"
 	"strings"
 	"testing"
 )
@@ -50,9 +51,9 @@ func occBody(step string) string {
 
 // loadOCC loads body as an OCC file (it declares version: "1.0"); it
 // must load.
-func loadOCC(t *testing.T, body string) *Loaded {
+func loadOCC(t *testing.T, body string) *chain.Loaded {
 	t.Helper()
-	l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), Options{})
+	l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), chain.Options{})
 	if err != nil {
 		t.Fatalf("an OCC file is refused: %v", err)
 	}
@@ -74,7 +75,7 @@ func occAndOwn(t *testing.T, body, warning, refusal string) {
 	if !found {
 		t.Errorf("no warning %q in %v", warning, l.Warnings)
 	}
-	_, err := Parse("c.yaml", []byte("name: c\n"+body), Options{})
+	_, err := Parse("c.yaml", []byte("name: c\n"+body), chain.Options{})
 	if err == nil || !strings.Contains(err.Error(), refusal) {
 		t.Errorf("chainrun's own format: want %q, got %v", refusal, err)
 	}
@@ -95,7 +96,7 @@ func TestOCCFileRecognised(t *testing.T) {
 		{"name: c\nversion: '1.0'\nbudget: {max_tokens: 10}\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", false},
 	}
 	for _, tc := range cases {
-		l, err := Parse("c.yaml", []byte(tc.src), Options{})
+		l, err := Parse("c.yaml", []byte(tc.src), chain.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
@@ -135,7 +136,7 @@ func TestOCCConditionHolds(t *testing.T) {
 		"abc < 3": false,
 	}
 	for text, want := range cases {
-		if got := OCCConditionHolds(text); got != want {
+		if got := chain.OCCConditionHolds(text); got != want {
 			t.Errorf("OCCConditionHolds(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -154,7 +155,7 @@ steps:
   - {id: w, type: webhook, webhook_url: "http://127.0.0.1:9/h", webhook_method: PUT, webhook_headers: {X-Custom: v}, webhook_body: '{"data":"test"}', webhook_retry: 3, depends_on: [d]}
 output: o
 `
-	l, err := Parse("c.yaml", []byte(src), Options{})
+	l, err := Parse("c.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ output: o
 		t.Errorf("notes %q", notes)
 	}
 	both := strings.Replace(src, "debate_agents: [", "agents: [{role: z, prompt: z}], debate_agents: [", 1)
-	if _, err := Parse("c.yaml", []byte(both), Options{}); err == nil || !strings.Contains(err.Error(), "not both") {
+	if _, err := Parse("c.yaml", []byte(both), chain.Options{}); err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Errorf("both spellings: %v", err)
 	}
 }
