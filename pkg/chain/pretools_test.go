@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -99,22 +98,6 @@ func TestSecretEnvName(t *testing.T) {
 		if SecretEnvName(name) != secret {
 			t.Errorf("SecretEnvName(%s) = %v, want %v", name, !secret, secret)
 		}
-	}
-}
-
-// TestOCCFilesWithPreTools: OCC's own chains that need only its pre_tools
-// load as written.
-func TestOCCFilesWithPreTools(t *testing.T) {
-	for _, f := range []string{"full-stack-scaffold.yaml", "repo-health-check.yaml"} {
-		t.Run(f, func(t *testing.T) {
-			data, err := os.ReadFile("testdata/occ/" + f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Parse(f, data, Options{}); err != nil {
-				t.Fatal(err)
-			}
-		})
 	}
 }
 

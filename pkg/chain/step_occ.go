@@ -154,9 +154,9 @@ func init() {
 			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
 				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
 			}
-			if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.Chain().OCC() {
+			if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.Chain().Reading().BodylessGet {
 				// OCC's webhook builds no body for GET and DELETE
-				v.Warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as %s's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method, v.Chain().Reading().Source)
 				s.Body, s.BodyData = "", nil
 			}
 		},

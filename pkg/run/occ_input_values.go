@@ -12,8 +12,8 @@ import (
 // a file read as OCC's, as OCC's executor takes it (yes for a boolean,
 // 0x1F for a number), kept as given; else as its declared type.
 func convertGiven(c *chain.Chain, text, typ string) (any, error) {
-	if c.OCC() {
-		return text, chain.CheckOCCInputValue(typ, text)
+	if judge := c.Reading().InputValue; judge != nil {
+		return text, judge(typ, text)
 	}
 	return convertInput(text, typ)
 }

@@ -1,7 +1,6 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -38,9 +37,9 @@ func (f *file) decodeMaxContext(d *yamlpos.Diags, v *yaml.Node) {
 }
 
 // checkMaxContext refuses max_context_chars in a file read in chainrun's
-// own format, saying where it belongs.
-func (f *file) checkMaxContext(d *yamlpos.Diags, c *chain.Chain) {
-	if f.maxContext == nil || c.Reading() != nil {
+// own format (not OCC's), saying where it belongs.
+func (f *file) checkMaxContext(d *yamlpos.Diags, occ bool) {
+	if f.maxContext == nil || occ {
 		return
 	}
 	d.Errorf(f.maxContextPos, "max_context_chars is OCC's context budget: a file read as OCC's (with version:) takes it; in chainrun's own format, a step that needs less of a value says so with context_strategy")

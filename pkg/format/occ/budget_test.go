@@ -1,9 +1,10 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC 13d9853 mcp-server/src/loader.ts takes max_context_chars on the

@@ -57,19 +57,36 @@ func decode(d *yamlpos.Diags, root *yaml.Node) []*chain.Chain {
 		}
 		return true
 	})
-	if readsAsOCC(d, root) {
+	occ := readsAsOCC(d, root)
+	if occ {
 		c.SetReading(f.reading())
 	}
-	f.checkMaxContext(d, c)
+	f.checkMaxContext(d, occ)
 	return []*chain.Chain{c}
 }
 
-// reading is how a file read as OCC's reads.
+// reading is how a file read as OCC's reads: what OCC's loader, resolver
+// and executor take where chainrun's own format refuses (each with a
+// warning), and OCC's own judgements (docs/chain-format.md, Coming from
+// OCC).
 func (f *file) reading() *chain.Reading {
 	return &chain.Reading{
 		Source:               "OCC",
 		EmptyLoads:           !f.pipeline,
 		ContextBudget:        f.budget(),
 		ContextBudgetDefault: ContextBudget,
+		LooseReferences:      true,
+		BareInputRefs:        true,
+		LooseOutputNames:     true,
+		LooseStrategies:      true,
+		LooseMergeInputs:     true,
+		LooseTransforms:      true,
+		BodylessGet:          true,
+		SecretsReadable:      true,
+		OneRequest:           true,
+		EnvVarWithheld:       EnvVarWithheld,
+		InputValue:           CheckInputValue,
+		ConditionHolds:       ConditionHolds,
+		ConditionRule:        conditionRule,
 	}
 }

@@ -1,9 +1,10 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"slices"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestOCCPipelineLoads: an OCC pipeline file's chains are chain steps:

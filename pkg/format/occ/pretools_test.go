@@ -1,9 +1,10 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC 1d2380b mcp-server/tests/pretools.test.ts ("http_fetch advanced

@@ -1,9 +1,10 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // An OCC file (version: "1.0", a pipeline, or an OCC-only step type)
@@ -136,8 +137,8 @@ func TestOCCConditionHolds(t *testing.T) {
 		"abc < 3": false,
 	}
 	for text, want := range cases {
-		if got := chain.OCCConditionHolds(text); got != want {
-			t.Errorf("OCCConditionHolds(%q) = %v, want %v", text, got, want)
+		if got := ConditionHolds(text); got != want {
+			t.Errorf("ConditionHolds(%q) = %v, want %v", text, got, want)
 		}
 	}
 }

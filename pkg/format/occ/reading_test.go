@@ -1,12 +1,12 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )

@@ -1,9 +1,10 @@
 package occ
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // A {reference} that names nothing, in a file read as OCC's, is left as
