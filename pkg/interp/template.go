@@ -20,7 +20,7 @@ type Ref struct {
 	// kept), and a reference that resolves to nothing stays as written.
 	OCC bool
 	// AllInputs marks {input} in an OCC pipeline's chain inputs: the
-	// pipeline's inputs as one JSON object (pkg/chain/occ_pipeline_refs.go).
+	// pipeline's inputs as one JSON object (pkg/chain/reading_pipeline_refs.go).
 	AllInputs bool
 	// Raw is the reference exactly as written, kept when strict variables
 	// are off and the name resolves to nothing.
