@@ -17,12 +17,12 @@ import (
 // that reading judges it, with a warning naming why chainrun's format
 // would have refused it.
 func (v *validator) readingCondition(s *Step, field, src string, why error) *Expression {
-	t := interp.ParseSyntax(src, interp.Syntax{OCC: true})
+	t := interp.ParseSyntax(src, interp.Syntax{Loose: true})
 	sc := scope{v: v, s: s, self: field == "early_exit_if"}
 	seen := map[string]bool{}
 	var names []string
 	t.ReplaceRefs(func(r *Ref) (string, bool) {
-		r.OCC = true
+		r.Loose = true
 		if why := v.namesNothing(s, r); why != "" && r.Name == "input" && len(r.Path) == 1 {
 			v.implicitInput(s, field, r, why)
 		} else if why != "" {

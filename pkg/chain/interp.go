@@ -62,5 +62,5 @@ type unknownNamesError = interp.UnknownNamesError
 // loose references (OCC's), whose fallbacks may also be written
 // unquoted, as OCC's resolver reads them: {x|none}, {x|two words}.
 func parseLooseTemplate(text string) *Template {
-	return interp.ParseSyntax(text, interp.Syntax{Double: true, OCC: true})
+	return interp.ParseSyntax(text, interp.Syntax{Double: true, Loose: true})
 }

@@ -17,7 +17,7 @@ import (
 // when it names nothing (a likely typo, which chainrun's own format
 // refuses): its fallback, else the reference as written.
 func (v *validator) looseRef(s *Step, field string, r *Ref) (text string, lit bool) {
-	r.OCC = true
+	r.Loose = true
 	if s.piped {
 		if text, lit, done := v.pipelineRef(s, field, r); done {
 			return text, lit
