@@ -63,6 +63,14 @@ type Reading struct {
 	// OneRequest: a model step without retry: sends one request per
 	// model, rather than retrying a transient failure.
 	OneRequest bool
+	// GivenInputsOnly: only the inputs a run gives are set: an optional
+	// input not given is absent ({input.x} gives its fallback, else
+	// stays as written), and one given as "" counts as not given (its
+	// default applies, a required one is missing).
+	GivenInputsOnly bool
+	// UnsetOutputEmpty: a chain output naming a variable nothing set is
+	// empty text, not missing.
+	UnsetOutputEmpty bool
 
 	// EnvVarWithheld, when set, reports the names an env_var pre_tool
 	// will not read ("" among them): its default_value is the value, with
@@ -105,21 +113,18 @@ func (c *Chain) reads() *Reading {
 // so with context_strategy).
 func (c *Chain) ContextBudget() int { return c.reads().ContextBudget }
 
-// OCC reports whether a front-end read the chain's file (OCC's is the
-// one that sets a Reading; see docs/chain-format.md, Coming from OCC):
-// what pkg/run does of its pre_tools, inputs, context strategies and
-// routes then is that peer's executor's, until those behaviours move
-// out with the kinds and pre_tools as hooks of the Reading.
-func (c *Chain) OCC() bool { return c.reading != nil }
-
 // OneRequest reports whether the step sends one request per model when
 // it has no retry: block (Reading.OneRequest: OCC's default, reference
 // 004's "default: 1 = no retry"), rather than chainrun's retries of a
 // transient failure.
 func (s *Step) OneRequest() bool { return s.reading != nil && s.reading.OneRequest && s.Retry == nil }
 
-// OCC reports whether the step belongs to a file a front-end read (see
-// Chain.OCC).
+// OCC reports whether the step belongs to a file a front-end read (OCC's
+// is the one that sets a Reading; see docs/chain-format.md, Coming from
+// OCC): what pkg/run does of its pre_tools, a context_strategy's
+// truncation and summary and a json_extract is then that peer's
+// executor's, until those behaviours move out with the pre_tools and
+// the kinds as hooks of the Reading.
 func (s *Step) OCC() bool { return s.reading != nil }
 
 // Reading is how the step's file reads (its chain's).

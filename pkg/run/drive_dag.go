@@ -107,7 +107,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	if c.Output != "" && res.Status == Succeeded {
 		if v, ok := x.st.get(c.Output); ok {
 			res.Output = v.public()
-		} else if c.OCC() {
+		} else if c.Reading().UnsetOutputEmpty {
 			res.Output = "" // OCC's: a variable nothing set is empty text
 		}
 	}

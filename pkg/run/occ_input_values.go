@@ -21,7 +21,7 @@ func convertGiven(c *chain.Chain, text, typ string) (any, error) {
 // occInputNotes warns of each input value a file read as OCC's takes
 // where chainrun's own format would refuse it.
 func (x *execution) occInputNotes(given map[string]string) {
-	if !x.c.OCC() {
+	if x.c.Reading().InputValue == nil {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(given)) {

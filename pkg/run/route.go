@@ -65,7 +65,7 @@ func (x *execution) routedOut(s *chain.Step) (string, bool) {
 // skipRouted records a step a router left out: skipped, its output empty
 // (absent, to an OCC file's references, as OCC leaves it unset).
 func (x *execution) skipRouted(s *chain.Step, why string) *StepResult {
-	x.setOutput(s, Value{absent: s.OCC()})
+	x.setOutput(s, Value{absent: s.Reading().LooseReferences})
 	sr := &StepResult{ID: s.ID, Status: StepSkipped, Reason: why}
 	x.emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
 	x.journal(s, sr)

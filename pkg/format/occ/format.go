@@ -84,6 +84,8 @@ func (f *file) reading() *chain.Reading {
 		BodylessGet:          true,
 		SecretsReadable:      true,
 		OneRequest:           true,
+		GivenInputsOnly:      true,
+		UnsetOutputEmpty:     true,
 		EnvVarWithheld:       EnvVarWithheld,
 		InputValue:           CheckInputValue,
 		ConditionHolds:       ConditionHolds,

@@ -37,3 +37,7 @@ func findings(t *testing.T, src string) []string {
 	}
 	return got
 }
+
+// readAsOCC reports whether the chain's file was read as OCC's: this
+// front-end set its Reading.
+func readAsOCC(c *chain.Chain) bool { return c.Reading().Source == "OCC" }

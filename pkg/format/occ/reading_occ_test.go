@@ -66,7 +66,7 @@ func loadOCC(t *testing.T, body string) *chain.Loaded {
 func occAndOwn(t *testing.T, body, warning, refusal string) {
 	t.Helper()
 	l := loadOCC(t, body)
-	if !l.Chain.OCC() {
+	if !readAsOCC(l.Chain) {
 		t.Fatal("not read as OCC's")
 	}
 	found := false
@@ -101,7 +101,7 @@ func TestOCCFileRecognised(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
-		if l.Chain.OCC() != tc.occ {
+		if readAsOCC(l.Chain) != tc.occ {
 			t.Errorf("%s: OCC() = %v, want %v", tc.src, !tc.occ, tc.occ)
 		}
 	}

@@ -36,7 +36,7 @@ func TestOCCRuleChainrunOwnDespiteVersion(t *testing.T) {
 			if err != nil {
 				t.Fatalf("without the typo the file loads: %v", err)
 			}
-			if l.Chain.OCC() {
+			if readAsOCC(l.Chain) {
 				t.Fatal("read as OCC's: it is chainrun's own")
 			}
 			_, err = Parse("c.yaml", []byte(head+typo), chain.Options{})
@@ -50,7 +50,7 @@ func TestOCCRuleChainrunOwnDespiteVersion(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the agent-only file is OCC's and loads: %v", err)
 	}
-	if !l.Chain.OCC() {
+	if !readAsOCC(l.Chain) {
 		t.Fatal("the agent-only file with version: is not read as OCC's")
 	}
 	found := false
@@ -76,7 +76,7 @@ func TestOCCRuleRepositoryChainsAreOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Chain.OCC() {
+	if readAsOCC(l.Chain) {
 		t.Fatal("chains/release.yaml is read as OCC's")
 	}
 	bad := strings.Replace(string(data), "{input.service}", "{input.servcie}", 1)
@@ -107,7 +107,7 @@ func TestOCCRuleMixedFileIsOwnWithWarning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l.Chain.OCC() {
+			if readAsOCC(l.Chain) {
 				t.Fatal("read as OCC's")
 			}
 			found := false
