@@ -8,8 +8,9 @@
 // knobs that say what an OCC file means where chainrun's own format is
 // stricter, and OCC's own judgements as hooks (a condition's truth, an
 // input's value, the variables its env_var will not read). The model
-// validates what it reads by the same rules as chainrun's own chains and
-// never names OCC; OCC's spellings of a debate's and a webhook's keys
+// validates what it reads by the same rules as chainrun's own chains, its
+// checks reading the Reading's knobs rather than a peer's name; OCC's
+// spellings of a debate's and a webhook's keys
 // stay data of those kinds' units, since any step may write them.
 //
 // It may import, of this module: chain, interp, yamlpos. Never run, a
