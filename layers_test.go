@@ -46,14 +46,22 @@ var layers = map[string][]string{
 	"pkg/interp":            {"pkg/spell"},
 	"pkg/chain/guardexpr":   {"pkg/interp", "pkg/yamlpos"},
 	"pkg/chain":             {"pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/load":              {"pkg/chain", "pkg/format/occ", "pkg/yamlpos"},
+	"pkg/format/contenox":   {"pkg/chain", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
+	"pkg/load":              {"pkg/chain", "pkg/format/contenox", "pkg/format/occ", "pkg/yamlpos"},
+	"pkg/catalog":           {"pkg/chain", "pkg/load", "pkg/spell"},
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
+	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/run"},
+	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/mcpclient", "pkg/redact", "pkg/run"},
+	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/run"},
+	"pkg/kind/compose":      {"pkg/chain", "pkg/run"},
+	"pkg/kind/authoring":    {"pkg/chain", "pkg/run"},
+	"pkg/builtin":           {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/model", "pkg/kind/remote"},
 	"pkg/run/runtest":       {"pkg/chain", "pkg/load", "pkg/run"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run"},
-	"pkg/mcpserver":         {"pkg/chain", "pkg/event", "pkg/run"},
+	"pkg/mcpserver":         {"pkg/catalog", "pkg/chain", "pkg/event", "pkg/run"},
 	"pkg/cassette":          {"pkg/fsutil", "pkg/llm", "pkg/redact"},
 	"pkg/chaintest":         {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/event", "pkg/fsutil", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run"},
 }
@@ -162,21 +170,17 @@ func packageDoc(t *testing.T, p listed) string {
 }
 
 // No source file outgrows one job: 400 lines at most; and cmd stays
-// wiring: 3,060 lines at most (2,000 for the first wave's commands, and
-// room for the flags and output of approvals, mcp, test, and the durable
-// engine's worker, cancel and --engine on run, resume and runs; 75 for
-// --jq and --template on every JSON command, whose filtering lives in
-// pkg/render/jsonfilter; 60 for runs prune, whose rules live in
-// pkg/store; 31 for --pass-exit-code and $GITHUB_OUTPUT, which
-// pkg/run and pkg/render/github compute; 85 for --all and the runs of a
-// project, which pkg/project and pkg/store decide, the durable engine
-// hidden from a build without one, and --jq's stop and exit codes, which
-// pkg/interrupt and pkg/render/jsonfilter carry).
+// wiring: 3,048 lines at most. That is cmd's 2,998 non-test lines once
+// the logic a test wants without cobra went below it (which calls a
+// file's chains make, catalog.CheckCalls; what chain, workflow and script
+// steps call, catalog.Resolver), and 50 of headroom. Those lines are the
+// commands' flags, help and wiring; a change that needs more room moves
+// logic into a package first, or says here what it added.
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
 	defer func() {
-		if cmdLines > 3060 {
-			t.Errorf("cmd has %d non-test lines; it is wiring only (3,060 at most): move logic below it", cmdLines)
+		if cmdLines > 3048 {
+			t.Errorf("cmd has %d non-test lines; it is wiring only (3,048 at most): move logic below it", cmdLines)
 		}
 	}()
 	for _, p := range goList(t) {

@@ -5,7 +5,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	_ "github.com/chainrun/chainrun/pkg/builtin" // every step kind
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -64,6 +66,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
 		run.WithDotenv(s.dotenv...),
+		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow}),
 	)
 }
 
@@ -107,8 +110,9 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
+	called := f.called()
 	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
-		chains: f.calledChain, workflows: f.calledWorkflow, scripts: f.calledScript, models: models, defaultModel: f.defaultModel(),
+		chains: called.Chain, workflows: called.Workflow, scripts: called.Script, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
 		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})
 	return engine, view, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
@@ -37,7 +38,7 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 		{"a new class of refusal", someNewRefusal{}, true, exitUsage},
 		{"wrapped", fmt.Errorf("context: %w", someNewRefusal{}), true, exitUsage},
 		{"a validation error", &chain.ValidationError{}, true, exitUsage},
-		{"a chain not found", &chain.NotFoundError{}, true, exitUsage},
+		{"a chain not found", &catalog.NotFoundError{}, true, exitUsage},
 		{"bad inputs", &run.InputError{}, true, exitUsage},
 		{"a step that cannot run", &run.PreflightError{Kind: run.BadModel}, true, exitUsage},
 		{"a rerun to confirm", &run.RerunError{Steps: []string{"s"}}, true, exitUsage},

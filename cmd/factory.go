@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
-	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
@@ -23,8 +23,8 @@ import (
 //
 //	config        flags > CHAINRUN_* env > config file (project.Layers)
 //	library       the chains directory's chains, each loaded once: catalog,
-//	              resolveChain (by name or path), calledChain (chain steps),
-//	              calledWorkflow (workflow steps), calledScript (script steps)
+//	              resolveChain (by name or path), called (what chain,
+//	              workflow and script steps call: catalog.Resolver)
 //	registry      model providers (config providers, keys from the env)
 //	cacheStore    the answer cache directory
 //	stateStore    the saved runs directory
@@ -36,7 +36,7 @@ type factory struct {
 	v      *project.Layers
 	loaded bool
 	cfgErr error
-	lib    *chain.Library
+	lib    *catalog.Library
 	// getwd is the directory chainrun was started in.
 	getwd func() (string, error)
 	// term is the person at the terminal, shared by every prompt.
@@ -88,11 +88,11 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	if err != nil {
 		return chain.Options{}, &project.SettingError{Msg: err.Error()}
 	}
-	return load.Options(chain.Options{LenientVariables: !v.GetBool("strict_variables"), Connections: conns}), nil
+	return chain.Options{LenientVariables: !v.GetBool("strict_variables"), Connections: conns}, nil
 }
 
 // library is the chains directory's chains, each loaded once.
-func (f *factory) library() (*chain.Library, error) {
+func (f *factory) library() (*catalog.Library, error) {
 	if f.lib == nil {
 		dir, err := f.chainsDir()
 		if err != nil {
@@ -102,7 +102,7 @@ func (f *factory) library() (*chain.Library, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.lib = &chain.Library{Dir: dir, Opts: opts}
+		f.lib = &catalog.Library{Dir: dir, Opts: opts}
 	}
 	return f.lib, nil
 }
@@ -118,7 +118,7 @@ func (f *factory) resolveChain(arg string) (*chain.Loaded, error) {
 }
 
 // catalog loads every chain of the chains dir (once per process).
-func (f *factory) catalog() (*chain.Catalog, error) {
+func (f *factory) catalog() (*catalog.Catalog, error) {
 	lib, err := f.library()
 	if err != nil {
 		return nil, err
@@ -126,39 +126,13 @@ func (f *factory) catalog() (*chain.Catalog, error) {
 	return lib.Catalog()
 }
 
-// calledChain finds the chain a chain step calls: a name in the chains
-// dir, or a chain file's path.
-func (f *factory) calledChain(name, from string) (*chain.Chain, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	l, err := lib.ResolveFrom(name, from)
-	if err != nil {
-		return nil, err
-	}
-	return l.Chain, nil
-}
+// called finds what steps call outside their own file, in the library.
+func (f *factory) called() catalog.Resolver { return catalog.Resolver{Open: f.library} }
 
-// calledWorkflow finds the workflow a workflow step names when its own
-// file holds none: in the chains dir and its subdirectories, the nearest
-// to the calling file.
-func (f *factory) calledWorkflow(name, from string) (*chain.Chain, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	return lib.FindWorkflow(name, from)
-}
-
-// calledScript finds the script a script step runs when its own file's
-// scripts: lacks it, as calledWorkflow finds a workflow.
-func (f *factory) calledScript(subject, from string) (*chain.Script, error) {
-	lib, err := f.library()
-	if err != nil {
-		return nil, err
-	}
-	return lib.FindScript(subject, from)
+// calls are the resolvers of chain, workflow and script steps.
+func (f *factory) calls() run.Resolvers {
+	r := f.called()
+	return run.Resolvers{Chains: r.Chain, Workflows: r.Workflow, Scripts: r.Script}
 }
 
 // cacheStore is the LLM answer cache: CHAINRUN_CACHE_DIR > config

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/render/text"
 )
@@ -49,7 +49,7 @@ machine. Existing files are never overwritten unless --force is given.`,
 func runInit(opts *initOptions) error {
 	f := opts.f
 	if !opts.force {
-		for _, sf := range chain.StarterFiles {
+		for _, sf := range catalog.StarterFiles {
 			p := filepath.Join(opts.dir, sf.Path)
 			if _, err := os.Stat(p); err == nil {
 				return usagef("%s already exists (use --force to overwrite)", p)
@@ -58,7 +58,7 @@ func runInit(opts *initOptions) error {
 			}
 		}
 	}
-	for _, sf := range chain.StarterFiles {
+	for _, sf := range catalog.StarterFiles {
 		p := filepath.Join(opts.dir, sf.Path)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpserver"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -102,7 +102,7 @@ type mcpRuns struct {
 
 var _ mcpserver.Backend = (*mcpRuns)(nil)
 
-func (m *mcpRuns) Catalog() (*chain.Catalog, error) {
+func (m *mcpRuns) Catalog() (*catalog.Catalog, error) {
 	dir, err := m.f.chainsDir()
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (m *mcpRuns) Catalog() (*chain.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return chain.OpenCatalog(dir, opts)
+	return catalog.Open(dir, opts)
 }
 
 func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {

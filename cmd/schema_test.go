@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 )
@@ -29,7 +30,7 @@ func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "chains/") || !chain.IsChainFile(f.Name) || strings.HasSuffix(f.Name, ".json") {
+			if !strings.HasPrefix(f.Name, "chains/") || !catalog.IsChainFile(f.Name) || strings.HasSuffix(f.Name, ".json") {
 				continue // a JSON chain is contenox's task chain format, not the schema's
 			}
 			l, err := load.Parse(f.Name, f.Data, chain.Options{LenientVariables: true})

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chaintest"
 	"github.com/chainrun/chainrun/pkg/project"
@@ -158,7 +159,9 @@ func (f *factory) testEngine() ([]run.Option, error) {
 	if err != nil {
 		return nil, err
 	}
+	called := f.called()
 	return []run.Option{run.WithDir(dir), run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
-		run.WithChains(f.calledChain), run.WithWorkflows(f.calledWorkflow), run.WithScripts(f.calledScript),
-		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal)), run.WithDotenv(project.Dotenv(v)...)}, nil
+		run.WithChains(called.Chain), run.WithWorkflows(called.Workflow), run.WithScripts(called.Script),
+		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal)), run.WithDotenv(project.Dotenv(v)...),
+		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow})}, nil
 }

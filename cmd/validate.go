@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -61,8 +59,8 @@ func runValidate(opts *validateOptions) error {
 			if l != nil {
 				file = l.Chain.File
 			}
-			var nf *chain.NotFoundError
-			var de *chain.DirError
+			var nf *catalog.NotFoundError
+			var de *catalog.DirError
 			if errors.As(err, &nf) || errors.As(err, &de) {
 				return err
 			}
@@ -107,49 +105,13 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 			c = named
 		}
 		r.Warnings = append(r.Warnings, run.Warnings(c, engine.CheckModels(c))...)
-		r.Warnings = append(r.Warnings, run.PendingDefinitions(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript})...)
+		r.Warnings = append(r.Warnings, run.PendingDefinitions(c, f.calls())...)
 	}
 }
 
-// checkCalls adds, to a file that loaded, the errors of its chains' chain
-// and workflow steps (a missing callee, wrong inputs, a call cycle) as
-// positioned findings. A file whose only errors are references to names
-// nothing produces gets its calls checked too, so one validate says all
-// that is wrong with it.
+// checkCalls adds, to a file's load result, the errors of its chains'
+// calls as positioned findings (catalog.CheckCalls).
 func (f *factory) checkCalls(file string, l *chain.Loaded, err error) error {
-	if err != nil {
-		return f.callsDespiteRefs(file, err)
-	}
-	if l == nil {
-		return nil
-	}
-	for _, c := range l.Chains {
-		if err := run.CheckCalls(c, run.Resolvers{Chains: f.calledChain, Workflows: f.calledWorkflow, Scripts: f.calledScript}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// callsDespiteRefs adds to err, a file's validation errors, the errors of
-// its calls, when the file loads once its unknown references are taken
-// as text (they are then its only errors).
-func (f *factory) callsDespiteRefs(file string, err error) error {
-	var ve *chain.ValidationError
-	if !errors.As(err, &ve) || file == "" {
-		return err
-	}
-	lenient, lerr := load.LoadFile(file, chain.Options{LenientVariables: true})
-	if lerr != nil {
-		return err
-	}
-	var calls *chain.ValidationError
-	if !errors.As(f.checkCalls("", lenient, nil), &calls) {
-		return err
-	}
-	all := append(slices.Clone(ve.Diagnostics), calls.Diagnostics...)
-	slices.SortStableFunc(all, func(a, b chain.Diagnostic) int {
-		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
-	return &chain.ValidationError{Diagnostics: all}
+	calls := f.calls()
+	return catalog.CheckCalls(file, l, err, func(c *chain.Chain) error { return run.CheckCalls(c, calls) })
 }

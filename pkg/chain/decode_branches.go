@@ -5,17 +5,27 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// decodeBranches reads a task state's transition: {on_failure, branches},
+// BranchTransition holds the keys of a state's transition: {branches}.
+// It is exported for the front-ends whose states move by branches, which
+// check a transition's keys against it and describe it in their schema.
+type BranchTransition struct {
+	Branches  []*Branch `yaml:"branches"`
+	OnFailure string    `yaml:"on_failure"`
+}
+
+// DecodeBranches reads a task state's transition: {on_failure, branches},
 // reporting a value of the wrong shape without stopping the file's other
-// checks.
-func decodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
+// checks. It is exported because each front-end whose states move by
+// branches (a workflows: file's, a contenox task chain's) reads them the
+// same way, into the same model, with the same messages.
+func DecodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
 	prefix += "transition: "
 	if v.Kind != yaml.MappingNode {
 		d.LooseErrorf(yamlpos.Of(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
 		s.branchesUnread = true
 		return
 	}
-	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[branchTransition]())
+	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[BranchTransition]())
 	if on := yamlpos.ValueOf(v, "on_failure"); on != nil && on.Value != "" {
 		s.OnFailure = on.Value
 		s.FieldPos["on_failure"] = yamlpos.Of(on)
@@ -40,4 +50,16 @@ func decodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
 		}
 		s.Branches = append(s.Branches, b)
 	})
+}
+
+// Quote is s in double quotes, as messages name a value. It is exported
+// for the front-ends, whose messages name values as the model's do.
+func Quote(s string) string { return `"` + s + `"` }
+
+// quote is Quote, for this package's messages.
+func quote(s string) string { return Quote(s) }
+
+// decodeBranches is DecodeBranches, for this package's readers.
+func decodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
+	DecodeBranches(d, s, v, prefix)
 }

@@ -69,12 +69,6 @@ type workflowAgent struct {
 	Model string `yaml:"model" doc:"The model that decides (provider/model)."`
 }
 
-// branchTransition holds the keys of a state's transition: {branches}.
-type branchTransition struct {
-	Branches  []*Branch `yaml:"branches"`
-	OnFailure string    `yaml:"on_failure"`
-}
-
 // decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
 // in the order written.
 func decodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node) []*Chain {
@@ -383,5 +377,3 @@ func decodeExecutor(d *yamlpos.Diags, c *Chain, n *yaml.Node, owner, id, role, p
 	c.Steps = append(c.Steps, s)
 	return s
 }
-
-func quote(s string) string { return `"` + s + `"` }

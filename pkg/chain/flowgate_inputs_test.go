@@ -89,9 +89,9 @@ func TestChainrunInputsStayStrict(t *testing.T) {
 // runtime.rs start, commit 443aa7a, checks input only against a schema),
 // and so does one whose schema leaves its properties open; an
 // additionalProperties: false closes it, as JSON Schema does in
-// mcp-flowgate's validate_schema. A DAG chain declares all it takes; a
-// contenox task chain's schema is open, as before; neither is read as
-// mcp-flowgate's.
+// mcp-flowgate's validate_schema. A DAG chain declares all it takes, and
+// is not read as mcp-flowgate's (a contenox task chain's case is in
+// pkg/format/contenox).
 func TestInputsOpen(t *testing.T) {
 	wf := func(schema string) string {
 		return "version: '1'\nworkflows:\n  w:\n" + schema + "    initialState: a\n    states:\n      a: {terminal: true}\n"
@@ -105,9 +105,6 @@ func TestInputsOpen(t *testing.T) {
 		{"additionalProperties true", "c.yaml", wf("    inputSchema: {type: object, additionalProperties: true}\n"), true, true},
 		{"additionalProperties false", "c.yaml", wf("    inputSchema: {type: object, properties: {a: {type: string}}, additionalProperties: false}\n"), false, true},
 		{"a DAG chain", "c.yaml", "name: d\ninputs: [a]\nsteps:\n  - {id: s, type: cli, command: echo, args: ['{input.a}']}\n", false, false},
-		// a task chain's schema declares its input and leaves other
-		// properties open, as it did before
-		{"a contenox task chain", "x.json", "id: y\ntasks:\n  - {id: s, handler: noop}\n", true, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,4 +23,14 @@ type Format struct {
 	// Decode reads the document's chains, d collecting its findings; none
 	// when the document cannot be read.
 	Decode func(d *yamlpos.Diags, root *yaml.Node) []*Chain
+	// Names are the names of the chains a file of the format holds, read
+	// without validating it, so that the catalog finds a file that fails
+	// validation by name and reports its errors; none when data holds no
+	// such chain. Nil: the format's chains are not found that way.
+	Names func(data []byte) []string
+	// JSONChain reports whether a JSON file of a chains directory is one
+	// of the format's chains: a chains directory may hold other JSON (a
+	// schema for editors, say), which the catalog leaves out. Nil: the
+	// format has no JSON files.
+	JSONChain func(data []byte) bool
 }

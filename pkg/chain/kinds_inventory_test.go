@@ -125,11 +125,9 @@ func kindsInventory(t *testing.T) []byte {
 		{"workflow agent", yamlpos.KeysOf[workflowAgent]()},
 		{"state", yamlpos.KeysOf[State]()},
 		{"transition", yamlpos.KeysOf[Transition]()},
-		{"branch transition", yamlpos.KeysOf[branchTransition]()},
+		{"branch transition", yamlpos.KeysOf[BranchTransition]()},
 		{"script", yamlpos.KeysOf[scriptKeys]()},
 		{"connection", yamlpos.KeysOf[connectionKeys]()},
-		{"task chain file", yamlpos.KeysOf[taskChainFile]()},
-		{"task", yamlpos.KeysOf[taskKeys]()},
 	} {
 		line("  "+s.name, s.keys)
 	}

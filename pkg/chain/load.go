@@ -21,10 +21,6 @@ type Options struct {
 	// them by name when its file declares none of that name (the file's
 	// win).
 	Connections map[string]*Connection
-	// Formats are the front-ends a file is read with before chainrun's
-	// own readers (pkg/load's list, which its Parse and LoadFile set): a
-	// catalog or library opened with these options reads every format.
-	Formats []Format
 }
 
 // Loaded is a chain file after validation: its chains and any warnings.
@@ -47,11 +43,10 @@ func (l *Loaded) Named(name string) *Chain {
 	return nil
 }
 
-// LoadFile reads and validates one chain file in chainrun's own format,
-// a format still read here, or one of opts.Formats; pkg/load's LoadFile
-// reads every format.
+// LoadFile reads and validates one chain file in chainrun's own format
+// or a format still read here; pkg/load's LoadFile reads every format.
 func LoadFile(path string, opts Options) (*Loaded, error) {
-	return LoadFileAs(path, opts, opts.Formats)
+	return LoadFileAs(path, opts, nil)
 }
 
 // LoadFileAs is LoadFile with the front-ends pkg/load passes.
@@ -63,11 +58,11 @@ func LoadFileAs(path string, opts Options, formats []Format) (*Loaded, error) {
 	return ParseAs(path, data, opts, formats)
 }
 
-// Parse decodes and validates chain text in chainrun's own format, a
-// format still read here, or one of opts.Formats; pkg/load's Parse reads
-// every format. file names it in messages.
+// Parse decodes and validates chain text in chainrun's own format or a
+// format still read here; pkg/load's Parse reads every format. file names
+// it in messages.
 func Parse(file string, data []byte, opts Options) (*Loaded, error) {
-	return ParseAs(file, data, opts, opts.Formats)
+	return ParseAs(file, data, opts, nil)
 }
 
 // ParseAs decodes and validates chain text: a document one of formats
@@ -135,12 +130,6 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	if yamlpos.KeyNode(root, "workflows") != nil {
 		return decodeWorkflowFile(d, root)
 	}
-	if isTaskChain(root) {
-		return decodeTaskChain(d, root)
-	}
-	if c := taskRequestChain(root); c != nil {
-		return decodeTaskRequest(d, root, c)
-	}
 	if keys := gatewayOnly(root); len(keys) > 0 {
 		verb := "are"
 		if len(keys) == 1 {
@@ -155,11 +144,11 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 
 // DAGFile reports whether chainrun's own readers read a document whose
 // root is this mapping as a DAG chain (steps:, with what a front-end
-// adds), not as a workflows: file, a contenox task chain or request, or
-// an mcp-flowgate gateway configuration: a front-end that extends the
-// DAG chain claims only such a document.
+// adds), not as a workflows: file or an mcp-flowgate gateway
+// configuration: a front-end that extends the DAG chain claims only such
+// a document (the front-ends listed before it claim theirs first).
 func DAGFile(root *yaml.Node) bool {
-	return yamlpos.KeyNode(root, "workflows") == nil && !isTaskChain(root) && taskRequestChain(root) == nil && len(gatewayOnly(root)) == 0
+	return yamlpos.KeyNode(root, "workflows") == nil && len(gatewayOnly(root)) == 0
 }
 
 // decodeChain turns a DAG chain's mapping into a Chain in chainrun's own

@@ -121,7 +121,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	state := objectSchema(reflect.TypeFor[State](), map[string]any{
 		"transitions": map[string]any{"type": "object", "additionalProperties": transition},
 		"task":        executor,
-		"transition":  objectSchema(reflect.TypeFor[branchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
+		"transition":  objectSchema(reflect.TypeFor[BranchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
 		"timeout":     map[string]any{"type": "string"},
 		"outcome":     map[string]any{"enum": []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}},
 		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},

@@ -1,10 +1,6 @@
 package chain
 
-import (
-	"slices"
-	"strings"
-	"text/template"
-)
+import "text/template"
 
 // Handler is how a task of a contenox task chain runs: the engine runs it
 // in place of its step kind's body, so that a chat turn, a tool-call
@@ -89,24 +85,6 @@ const (
 // InputVar is the variable that holds a task chain's input.
 const InputVar = "input"
 
-// taskHandlers are the handlers a task may name, for messages.
-var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt,
-	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue, HandlerOpenAIResponse}
-
-// promptHandlers are the handlers that ask the model once about the
-// task's input and read its answer.
-var promptHandlers = []string{HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition}
-
-// IsPromptHandler reports whether a handler is one of the prompt_to_
-// handlers: one model call on the input, no tools, its answer read.
-func IsPromptHandler(handler string) bool { return slices.Contains(promptHandlers, handler) }
-
-// asksOnce reports whether a handler asks the model once, offering no
-// tools: route and the prompt_to_ handlers.
-func asksOnce(handler string) bool {
-	return handler == HandlerRoute || IsPromptHandler(handler)
-}
-
 // The results a task chain's branches match besides a route's label and
 // a tools task's rendered output_template (contenox's control tokens).
 const (
@@ -118,22 +96,42 @@ const (
 	ResultConverted     = "converted"
 )
 
-// goTemplate parses a task's Go template (prompt_template, print,
-// output_template); "" is none. A template that does not parse, or calls
-// a function chainrun does not have, is an error at the field.
-func (tc *taskChain) goTemplate(at Pos, prefix, field, text string) *template.Template {
-	if text == "" {
-		return nil
+// A hook is a contenox tools-provider a task chain names: in a model
+// task's execute_config.tools (its tools are offered to the model) or in a
+// tools task (one of its tools is called directly). chainrun has four:
+// local_fs and local_shell are its built-in file and shell tools; mission
+// and oracle keep their record in the run's context (pkg/run's
+// handler_hooks.go says how). The engine reads these names; the front-end
+// (pkg/format/contenox) writes them.
+const (
+	HookLocalFS    = "local_fs"
+	HookLocalShell = "local_shell"
+	HookMission    = "mission"
+	HookOracle     = "oracle"
+	// HookEcho and HookPrint are contenox's test hooks, which a tools
+	// task calls (no model is offered them): echo answers its input (a
+	// conversation with "Echo: " and its last user message), print its
+	// message argument (a conversation with it as a system message).
+	HookEcho  = "echo"
+	HookPrint = "print"
+)
+
+// The tools of the mission and oracle hooks.
+const (
+	ToolMissionPlan   = "mission_plan"
+	ToolMissionReport = "mission_report"
+	ToolMissionFinish = "mission_finish"
+	ToolMissionAsk    = "mission_ask_attention"
+	ToolSubmitVerdict = "submit_verdict"
+	ToolVerdictState  = "verdict_state"
+)
+
+// HookArgName is the name a built-in tool gives a tools task's argument:
+// contenox's path is the file tools' file_path; other names are as
+// written.
+func HookArgName(tool, arg string) string {
+	if arg == "path" && (tool == "Read" || tool == "Write" || tool == "Edit") {
+		return "file_path"
 	}
-	t, err := template.New(field).Funcs(templateFuncs).Parse(text)
-	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "template: ")
-		if strings.Contains(msg, "not defined") {
-			msg += " (a task chain's templates have Go's own functions and Sprig's text, list and default ones: upper, lower, trim, replace, contains, join, list, default, toJson, trunc, …; not Sprig's env, crypto, date, regex, dict or semver functions)"
-		}
-		// msg begins with the field and the template's line: print:1:
-		tc.d.Errorf(at, "%s%s", prefix, msg)
-		return nil
-	}
-	return t
+	return arg
 }

@@ -16,6 +16,15 @@ func mustParse(t *testing.T, src string) *Loaded {
 	return l
 }
 
+// warningsOf is a loaded file's warnings, one a line.
+func warningsOf(l *Loaded) string {
+	var out []string
+	for _, w := range l.Warnings {
+		out = append(out, w.String())
+	}
+	return strings.Join(out, "\n")
+}
+
 func TestParseValidChain(t *testing.T) {
 	l := mustParse(t, `
 name: demo

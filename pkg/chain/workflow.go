@@ -321,12 +321,12 @@ type Branch struct {
 	Compose  *Compose `yaml:"compose" json:"compose,omitempty" doc:"Stores a value from the task's output in a variable when this branch is taken."`
 	Edge     string   `yaml:"edge" json:"edge,omitempty" doc:"For edge_traversed_at_least: the move \"from->to\" counted; when is the count."`
 	Pos      Pos      `yaml:"-" json:"-"`
+	// ByFirstNumber: a range reads a result by its first number (FirstNumber).
+	ByFirstNumber bool `yaml:"-" json:"-"`
 
 	lo, hi float64
 	edge   Edge
 	times  int
-	// firstNumber: an earlier contenox operator's range (rangeNumber)
-	firstNumber bool
 }
 
 // Take reports whether the branch takes a task's result, given how many

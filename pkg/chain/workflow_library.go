@@ -190,25 +190,6 @@ func LoadScripts(path string) (map[string]*Script, error) {
 	return lib, nil
 }
 
-// peekFile reads a file's chain names and script subjects alone.
-func peekFile(path string) (names, subjects []string) {
-	names = peekNames(path)
-	data, err := ReadFile(path)
-	if err != nil {
-		return names, nil
-	}
-	var head struct {
-		Scripts map[string]any `yaml:"scripts"`
-	}
-	if yaml.Load(data, &head) != nil {
-		return names, nil
-	}
-	for sub := range head.Scripts {
-		subjects = append(subjects, sub)
-	}
-	return names, subjects
-}
-
 // scriptHash is mcp-flowgate's script hash: sha256 of the body with its
 // whitespace kept and its trailing newlines made exactly one.
 func scriptHash(body string) string {

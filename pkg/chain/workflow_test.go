@@ -2,7 +2,6 @@ package chain
 
 import (
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,20 +156,6 @@ func TestSeveralWorkflowsInOneFile(t *testing.T) {
 	}
 	if len(l.Chains) != 2 || l.Named("two") == nil || l.Named("two").Workflow.InitialState != "b" || l.Chain.Name != "one" {
 		t.Fatalf("chains %+v", l.Chains)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(dir+"/w.yaml", []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := OpenCatalog(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(cat.Names(), ","); got != "one,two" {
-		t.Errorf("catalog names %s", got)
-	}
-	if found, err := cat.Find("two"); err != nil || found.Chain.Name != "two" {
-		t.Errorf("find two: %v %v", found, err)
 	}
 }
 

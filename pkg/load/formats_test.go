@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 )
@@ -28,8 +29,8 @@ func TestFrontEndsReachEveryLoader(t *testing.T) {
 		}
 		return l.Chain.Reading().Source
 	}
-	lib := &chain.Library{Dir: dir, Opts: load.Options(chain.Options{})}
-	cat, err := chain.OpenCatalog(dir, load.Options(chain.Options{}))
+	lib := &catalog.Library{Dir: dir}
+	cat, err := catalog.Open(dir, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +38,9 @@ func TestFrontEndsReachEveryLoader(t *testing.T) {
 		"Parse":           source(load.Parse("occfile.yaml", []byte(src), chain.Options{})),
 		"LoadFile":        source(load.LoadFile(path, chain.Options{})),
 		"Library by path": source(lib.Resolve(path)),
-		"Library by name": source((&chain.Library{Dir: dir, Opts: load.Options(chain.Options{})}).Resolve("occfile")),
+		"Library by name": source((&catalog.Library{Dir: dir}).Resolve("occfile")),
 		"catalog":         source(cat.Find("occfile")),
-		"no front-ends":   source((&chain.Library{Dir: dir}).Resolve(path)),
+		"no front-ends":   source(chain.LoadFile(path, chain.Options{})),
 	}
 	want := map[string]string{"Parse": "OCC", "LoadFile": "OCC", "Library by path": "OCC", "Library by name": "OCC", "catalog": "OCC", "no front-ends": ""}
 	for k, w := range want {

@@ -2,36 +2,34 @@
 // (pkg/chain) and each peer's, through that peer's front-end. Every
 // command, the store and the durable engines load through it, so a peer's
 // file runs wherever a chainrun file runs. It may import, of this module:
-// chain, format/occ, yamlpos.
+// chain, format/contenox, format/occ, yamlpos.
 package load
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/format/occ"
 )
 
 // formats are the front-ends, in the order their claims are tried.
 var formats = []chain.Format{
+	contenox.Format,
 	occ.Format,
 }
+
+// Formats are the front-ends, in the order their claims are tried: the
+// catalog asks them what a file holds without loading it.
+func Formats() []chain.Format { return formats }
 
 // Parse decodes and validates chain text of any format; file names it in
 // messages.
 func Parse(file string, data []byte, opts chain.Options) (*chain.Loaded, error) {
-	return chain.ParseAs(file, data, Options(opts), formats)
+	return chain.ParseAs(file, data, opts, formats)
 }
 
 // LoadFile reads and validates one chain file of any format.
 func LoadFile(path string, opts chain.Options) (*chain.Loaded, error) {
-	return chain.LoadFileAs(path, Options(opts), formats)
-}
-
-// Options returns opts with every front-end: a chain.Library or catalog
-// opened with them, and the chains a loaded chain calls, read every
-// format.
-func Options(opts chain.Options) chain.Options {
-	opts.Formats = formats
-	return opts
+	return chain.LoadFileAs(path, opts, formats)
 }
 
 // JSONSchema is the JSON Schema of every file format chainrun reads, for

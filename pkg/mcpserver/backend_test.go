@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -57,8 +58,8 @@ func (m *memRun) Transition(rec run.TransitionRecord) error {
 	return nil
 }
 
-func (b *memBackend) Catalog() (*chain.Catalog, error) {
-	return chain.OpenCatalog(b.dir, chain.Options{})
+func (b *memBackend) Catalog() (*catalog.Catalog, error) {
+	return catalog.Open(b.dir, chain.Options{})
 }
 
 func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -251,7 +252,7 @@ func (s *Server) Reload() {
 // chainTool is the tool of one chain: its input schema, or for a chain
 // that does not load (or whose schema is no object) any object, the call
 // answering why it cannot run.
-func chainTool(f *chain.CatalogFile) *mcp.Tool {
+func chainTool(f *catalog.File) *mcp.Tool {
 	t := &mcp.Tool{Name: toolName(f.Name), Title: "Run " + f.Name, InputSchema: map[string]any{"type": "object"}}
 	if f.Err != nil {
 		t.Description = "Chain " + f.Name + " does not load, so it cannot run now: " + f.Err.Error()

@@ -11,16 +11,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 func TestAChainWhoseSchemaIsNoObjectGetsAnObjectTool(t *testing.T) {
 	c := &chain.Chain{Name: "odd", Workflow: &chain.Workflow{InputSchema: map[string]any{"type": "array"}}}
-	tool := chainTool(&chain.CatalogFile{Name: "odd", Loaded: &chain.Loaded{Chain: c}})
+	tool := chainTool(&catalog.File{Name: "odd", Loaded: &chain.Loaded{Chain: c}})
 	if mustJSON(tool.InputSchema) != `{"type":"object"}` || !strings.Contains(tool.Description, "not of type object") {
 		t.Errorf("tool %+v", tool)
 	}
-	broken := chainTool(&chain.CatalogFile{Name: "gone", Err: errors.New("gone.yaml:3: bad")})
+	broken := chainTool(&catalog.File{Name: "gone", Err: errors.New("gone.yaml:3: bad")})
 	if mustJSON(broken.InputSchema) != `{"type":"object"}` || !strings.Contains(broken.Description, "gone.yaml:3: bad") {
 		t.Errorf("tool %+v", broken)
 	}

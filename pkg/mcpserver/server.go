@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -17,7 +18,7 @@ import (
 type Backend interface {
 	// Catalog loads the chains directory afresh: every chain, or the
 	// error that keeps one from loading.
-	Catalog() (*chain.Catalog, error)
+	Catalog() (*catalog.Catalog, error)
 	// Start runs a chain of the catalog as a new saved run, its events
 	// (the first carries the run's id) also sent to events. The error is
 	// for a run that could not start: then nothing ran.
@@ -96,7 +97,7 @@ type Server struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	active map[string]*active
-	cat    *chain.Catalog
+	cat    *catalog.Catalog
 	catErr error
 	// tools are the per-chain tools registered, by name, with what they
 	// were registered as (so that a reload replaces only those changed).

@@ -318,7 +318,7 @@ func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
 // Agent asks the step's model as an agent step does (its prompt, tools,
 // tries and cache), for a kind built on that answer.
 func (a *Attempt) Agent(ctx context.Context) (Outcome, error) {
-	o, err := a.x.agent(ctx, a.s, a.sc, a.t)
+	o, err := kinds[chain.KindAgent].run(a.x, ctx, a.s, a.sc, a.t)
 	return o.outer(), err
 }
 
@@ -330,4 +330,4 @@ func (a *Attempt) WithNote(text string) *Attempt {
 }
 
 // Agent fills p as an agent step's dry-run line, for a kind built on one.
-func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { planAgent(p.v, s, into) }
+func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { kinds[chain.KindAgent].plan(p.v, s, into) }

@@ -121,7 +121,7 @@ func runAuthorFile(t *testing.T, path string, status Status, want string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l.Chain})
+	res, err := New(WithDir(t.TempDir()), withCatalog).Run(context.Background(), Request{Chain: l.Chain})
 	if err != nil {
 		t.Fatal(err)
 	}

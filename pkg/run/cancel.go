@@ -48,8 +48,8 @@ func stopText(ctx context.Context) string {
 	return errText
 }
 
-// unfinished reports whether a step's status means it did not do its
+// Unfinished reports whether a step's status means it did not do its
 // work: it failed, or was cancelled because another step failed.
-func unfinished(s StepStatus) bool {
+func Unfinished(s StepStatus) bool {
 	return s == StepFailed || s == StepCancelled
 }

@@ -134,12 +134,12 @@ func confinedDir(jail, d string) (string, error) {
 	return filepath.Join(jail, rel), nil
 }
 
-// openRegular opens p for reading (inside jail through an os.Root when
+// OpenRegular opens p for reading (inside jail through an os.Root when
 // jail is set) and refuses what is not a regular file: a FIFO, a device
 // or a directory could block or never end, and no timeout or interrupt
 // could stop the read. The open itself does not block (fsutil), so a
 // FIFO nobody writes is refused at once.
-func openRegular(jail, base, p string) (*os.File, error) {
+func OpenRegular(jail, base, p string) (*os.File, error) {
 	var f *os.File
 	var err error
 	shown := p

@@ -273,7 +273,7 @@ func TestChosenInputsStayInTheRunsDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.inputs, err)
 		}
-		got := strings.TrimSpace(textOf(res.Output))
+		got := strings.TrimSpace(TextOf(res.Output))
 		switch {
 		case tc.want == "" && (res.Status != Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE")):
 			t.Errorf("%v chosen: %s %q %q, want a refusal saying the path is outside", tc.inputs, res.Status, got, res.Error)

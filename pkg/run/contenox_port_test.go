@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // The cases below translate contenox's task-engine tests that
@@ -37,7 +38,7 @@ type portCase struct {
 func runPort(t *testing.T, tt portCase) {
 	t.Helper()
 	t.Logf("source: %s", tt.source)
-	l, err := chain.Parse("c.json", []byte(tt.src), chain.Options{})
+	l, err := loader.Parse("c.json", []byte(tt.src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ const cxOldCore = "c8da426eda8f"
 // TestUnit_SimpleEnv_ExecEnv_UsesParentCancellation: a run whose caller
 // has cancelled runs no task and says it was cancelled.
 func TestContenoxCancelledRun(t *testing.T) {
-	l, err := chain.Parse("c.json", []byte(`{"id":"c","tasks":[{"id":"task1","handler":"noop","prompt_template":"What is {{.input}}?","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`), chain.Options{})
+	l, err := loader.Parse("c.json", []byte(`{"id":"c","tasks":[{"id":"task1","handler":"noop","prompt_template":"What is {{.input}}?","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func toolScope(t *testing.T, execConfig, tool, args string) (*Result, bool, stri
   "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"exec"},{"operator":"default","goto":"end"}]}},
  {"id":"exec","handler":"execute_tool_calls","input_var":"chat",` + ec + `
   "transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`
-	l, err := chain.Parse("scope.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("scope.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func TestContenoxRetryPolicy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
 			src := `{"id":"r","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"provider":"openai","model":"m","retry_policy":` + tt.policy + `}}]}`
-			l, err := chain.Parse("c.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("c.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -449,7 +450,7 @@ func TestContenoxToolsAllowlist(t *testing.T) {
 			if tt.list != "" {
 				ec = `"execute_config":{"` + tt.field + `":` + tt.list + `}`
 			}
-			l, err := chain.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion",`+ec+`}]}`), chain.Options{})
+			l, err := loader.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion",`+ec+`}]}`), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -488,7 +489,7 @@ func TestContenoxSprigFunctions(t *testing.T) {
 		runPort(t, portCase{source: "contenox/runtime@cb2531a232c6 " + tt.source, src: one(tt.tmpl), status: Succeeded, path: "a→b→end", output: tt.want})
 	}
 	for _, fn := range []string{`env "HOME"`, `expandenv "$HOME"`, `genPrivateKey "rsa"`} {
-		_, err := chain.Parse("s.json", []byte(one("{{ "+fn+" }}")), chain.Options{})
+		_, err := loader.Parse("s.json", []byte(one("{{ "+fn+" }}")), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), "not defined") || !strings.Contains(err.Error(), "not Sprig's env") {
 			t.Errorf("%s: err = %v", fn, err)
 		}
@@ -522,7 +523,7 @@ func TestContenoxFailureContext(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
-			l, err := chain.Parse("f.json", []byte(chainOf(tt.first)), chain.Options{})
+			l, err := loader.Parse("f.json", []byte(chainOf(tt.first)), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -603,7 +604,7 @@ func TestContenoxToolProtocol(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
-			l, err := chain.Parse("g.json", []byte(tt.src), chain.Options{})
+			l, err := loader.Parse("g.json", []byte(tt.src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -653,7 +654,7 @@ func lastAsked(t *testing.T, s *llmtest.Server, has, hasNot []string) {
 // failure), and the run's warnings say it was cut.
 func TestContenoxTruncatedAnswer(t *testing.T) {
 	for _, model := range []string{"openai/m", "anthropic/m"} {
-		l, err := chain.Parse("c.json", []byte(`{"id":"chain.truncated","tasks":[{"id":"task1","handler":"chat_completion","prompt_template":"Answer at length: {{.input}}",
+		l, err := loader.Parse("c.json", []byte(`{"id":"chain.truncated","tasks":[{"id":"task1","handler":"chat_completion","prompt_template":"Answer at length: {{.input}}",
  "transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"}]}}]}`), chain.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -710,7 +711,7 @@ func TestContenoxTaskEvents(t *testing.T) {
 		{"TestTaskEvents_PrintTaskEmitsEventNotStdout", `{"id":"chain.print","tasks":[{"id":"t1","handler":"noop","print":"chain says hi","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
 			[]string{"run.started ", "step.started t1 ", "print t1 chain says hi", "step.finished t1 succeeded", "run.finished succeeded"}},
 	} {
-		l, err := chain.Parse("e.json", []byte(tt.src), chain.Options{})
+		l, err := loader.Parse("e.json", []byte(tt.src), chain.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -746,7 +747,7 @@ func TestContenoxToolsRefusedByTheModel(t *testing.T) {
 		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenToolSchemaRejected", refusal("JSON schema conversion failed: unrecognized schema"), Succeeded},
 		{"(another 400 is the task's failure)", refusal("invalid model parameter"), Failed},
 	} {
-		l, err := chain.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},
+		l, err := loader.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},
  "transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"},{"operator":"equals","when":"failed","goto":"end"}]}}]}`), chain.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -841,7 +842,7 @@ func TestContenoxLocalShellArgs(t *testing.T) {
 			ec = `"execute_config":{"tools_policies":` + tt.policies + `},`
 		}
 		src := `{"id":"ls","tasks":[{"id":"say","handler":"tools",` + ec + `"tools":{"name":"local_shell","tool_name":"local_shell","args":` + tt.args + `},"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
-		l, err := chain.Parse("ls.json", []byte(src), chain.Options{})
+		l, err := loader.Parse("ls.json", []byte(src), chain.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.source, err)
 		}
@@ -874,7 +875,7 @@ func TestContenoxLocalShellArgs(t *testing.T) {
 func TestContenoxLocalShellInputStaysOut(t *testing.T) {
 	src := `{"id":"ls","tasks":[{"id":"mk","handler":"noop","prompt_template":"{\"args\":\"-p ../escaped\",\"cwd\":\"/\",\"timeout\":\"1ns\"}","transition":{"branches":[{"operator":"default","goto":"say"}]}},
  {"id":"say","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"pwd"}},"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
-	l, err := chain.Parse("ls.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("ls.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

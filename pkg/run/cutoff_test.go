@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestAnAnswerCutAtMaxTokensFailsTheStep: an answer cut at max_tokens, in
@@ -119,7 +120,7 @@ func TestACutAnswerIsAResultOnlyForABranchThatTakesIt(t *testing.T) {
 func TestAContenoxChatCutAtMaxTokensIsItsAnswer(t *testing.T) {
 	src := `{"id":"r","tasks":[
  {"id":"chat","handler":"chat_completion","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
-	l, err := chain.Parse("r.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("r.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

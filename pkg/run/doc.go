@@ -8,8 +8,10 @@
 // driver by dependencies (drive_dag.go), the flow driver by the states and
 // transitions of a workflow (drive_flow.go, flow_*.go). A step goes
 // through one pipeline (step.go: condition, pre_tools, retry, timeout,
-// guardrails, output); agent steps ask their models through llm's
-// decorators (models.go, agent.go, answer.go).
+// guardrails, output); each kind's body runs through the kind API
+// (attempt*.go), registered from its package under pkg/kind, which this
+// package never imports. Model steps ask through llm's decorators
+// (models.go, attempt_model.go).
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,

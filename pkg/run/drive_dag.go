@@ -106,7 +106,7 @@ func (d *dagDriver) conclude(ctx context.Context, res *Result) {
 	}
 	if c.Output != "" && res.Status == Succeeded {
 		if v, ok := x.st.get(c.Output); ok {
-			res.Output = v.public()
+			res.Output = v.Public()
 		} else if c.Reading().UnsetOutputEmpty {
 			res.Output = "" // OCC's: a variable nothing set is empty text
 		}
@@ -183,7 +183,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 		}
 		x.journal(s, sr)
 	}
-	if s.Kind == chain.KindRouter && sr.Decision != "" && !unfinished(sr.Status) {
+	if s.Kind == chain.KindRouter && sr.Decision != "" && !Unfinished(sr.Status) {
 		x.applyRoute(s, sr.Decision)
 	}
 	if sr.Status == StepSucceeded || sr.Status == StepSkipped {

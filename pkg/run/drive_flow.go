@@ -281,7 +281,7 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*StepResult, boo
 	}
 	sr, _ := f.runStep(ctx, e)
 	f.steps = append(f.steps, *sr)
-	return sr, !unfinished(sr.Status)
+	return sr, !Unfinished(sr.Status)
 }
 
 // deeper counts one more transition taken on its own. At maxChainDepth
@@ -346,7 +346,7 @@ func (f *flow) moved(rec TransitionRecord, retry []Link) bool {
 // the task its failure leads to reads as previous_output, as contenox's.
 func (f *flow) noteOutput(rec TransitionRecord) {
 	e, _ := f.executorOf(rec)
-	if rec.Step == nil || e == nil || unfinished(rec.Step.Status) && e.Handler == nil {
+	if rec.Step == nil || e == nil || Unfinished(rec.Step.Status) && e.Handler == nil {
 		return
 	}
 	if e.OutputVar != "" {

@@ -116,7 +116,9 @@ type Local struct {
 	// script a script step runs, outside their own file.
 	workflows WorkflowResolver
 	scripts   ScriptResolver
-	now       func() time.Time
+	// loader reads the chain files around the running one (loader.go).
+	loader Loader
+	now    func() time.Time
 
 	models       Models
 	defaultModel string

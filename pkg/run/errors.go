@@ -152,12 +152,12 @@ func (e *TakeError) say(subject, flag string) string {
 		return fmt.Sprintf("%s: the run waits at no gate; %s decides a gate a paused run waits at (or a workflow's transition)", subject, flag)
 	}
 	if e.Gate {
-		return fmt.Sprintf("%s: the run waits at gate %q, which takes %s", subject, e.State, strings.Join(sortedLinkNames(e.Links), ", "))
+		return fmt.Sprintf("%s: the run waits at gate %q, which takes %s", subject, e.State, strings.Join(SortedLinkNames(e.Links), ", "))
 	}
 	if e.Why != "" {
 		offers := "it offers no transition now"
 		if len(e.Links) > 0 {
-			offers = "it offers " + strings.Join(sortedLinkNames(e.Links), ", ")
+			offers = "it offers " + strings.Join(SortedLinkNames(e.Links), ", ")
 		}
 		return fmt.Sprintf("%s: not viable at state %q: %s (%s)", subject, e.State, e.Why, offers)
 	}

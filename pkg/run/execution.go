@@ -125,14 +125,14 @@ func (x *execution) run(ctx context.Context, d driver) *Result {
 	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
 		for _, sr := range list {
 			if sr.Usage != nil {
-				res.Usage.add(*sr.Usage)
+				res.Usage.Add(*sr.Usage)
 			}
 		}
 	}
 	x.st.mu.RLock()
 	for name, v := range x.st.vars {
 		if (name != contextVar || x.c.Workflow == nil) && !internalVar(name) {
-			res.Vars[name] = v.public()
+			res.Vars[name] = v.Public()
 		}
 	}
 	x.st.mu.RUnlock()

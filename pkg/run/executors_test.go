@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -24,7 +25,7 @@ func flowOf(top, states string) string {
 func runFlow(t *testing.T, src string, req Request, opts ...Option) *Result {
 	t.Helper()
 	req.Chain = load(t, src)
-	res, err := New(append([]Option{WithDir(t.TempDir())}, opts...)...).Run(context.Background(), req)
+	res, err := New(append([]Option{WithDir(t.TempDir()), withCatalog}, opts...)...).Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -491,7 +492,7 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lib := &chain.Library{Dir: filepath.Join(root, "chains")}
+	lib := &catalog.Library{Dir: filepath.Join(root, "chains")}
 	r := Resolvers{Scripts: lib.FindScript}
 	good, err := chain.LoadFile(filepath.Join(root, "capabilities/cap.yaml"), chain.Options{})
 	if err != nil {

@@ -215,7 +215,7 @@ func notOffered(name string, offered []*chain.Transition) string {
 	}
 	// the answer cut short: the model told its whole answer back, quoted,
 	// would echo it again, each time escaped once more
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
 }
 
 // retryDecision tells the model what was wrong with its answer, on the

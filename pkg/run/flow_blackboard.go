@@ -52,7 +52,7 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 	}
 	if slot.Schema != nil {
 		if err := slot.Schema.Validate(v); err != nil {
-			return fmt.Errorf("%s does not fit its schema: %v", clip(textOf(v), 60), err)
+			return fmt.Errorf("%s does not fit its schema: %v", Clip(TextOf(v), 60), err)
 		}
 	}
 	c := slot.Constraint
@@ -62,12 +62,12 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 	items, isList := v.([]any)
 	if c.Allowlist {
 		if !isList {
-			return fmt.Errorf("path_allowlist: %s is not an array of paths", clip(textOf(v), 60))
+			return fmt.Errorf("path_allowlist: %s is not an array of paths", Clip(TextOf(v), 60))
 		}
 		for _, p := range items {
 			text, ok := p.(string)
 			if !ok {
-				return fmt.Errorf("path_allowlist: %s is not a path", clip(textOf(p), 60))
+				return fmt.Errorf("path_allowlist: %s is not a path", Clip(TextOf(p), 60))
 			}
 			if matchAny(c.Deny, text) {
 				return fmt.Errorf("path_allowlist: %s is not allowed (it matches a glob of deny:)", text)
@@ -83,11 +83,11 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 			return fmt.Errorf("subset_of: %s is unset or not an array (a constraint fails fast on what it cannot read)", c.SubsetOfRaw)
 		}
 		if !isList {
-			return fmt.Errorf("subset_of: %s is not an array", clip(textOf(v), 60))
+			return fmt.Errorf("subset_of: %s is not an array", Clip(TextOf(v), 60))
 		}
 		for _, e := range items {
 			if !slices.ContainsFunc(ref, func(r any) bool { return reflect.DeepEqual(r, e) }) {
-				return fmt.Errorf("subset_of: %s is not present in the reference array %s", clip(textOf(e), 60), c.SubsetOfRaw)
+				return fmt.Errorf("subset_of: %s is not present in the reference array %s", Clip(TextOf(e), 60), c.SubsetOfRaw)
 			}
 		}
 	}

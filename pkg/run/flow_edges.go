@@ -28,7 +28,7 @@ func (f *flow) traversed(e chain.Edge) int {
 // before it, which a task without input_var reads.
 func (f *flow) beforeTask(s *chain.State) {
 	for name, e := range f.w.Counters {
-		f.st.set(name, textValue(strconv.Itoa(f.traversed(e))))
+		f.st.set(name, TextValue(strconv.Itoa(f.traversed(e))))
 	}
 	if s.Task.Handler == nil || f.lastOutput == "" {
 		return

@@ -119,7 +119,7 @@ func (f *flow) capabilityOutput() (map[string]any, error) {
 		}
 		if o.Schema != nil {
 			if err := o.Schema.Validate(v); err != nil {
-				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, clip(textOf(v), 60), err)
+				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, Clip(TextOf(v), 60), err)
 			}
 		}
 		out[o.Name] = v

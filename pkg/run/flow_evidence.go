@@ -113,7 +113,7 @@ func (f *flow) nestedEvidence(e *chain.Step) []EvidenceRecord {
 				if d := b.Evidence; d != nil {
 					r.ID, r.Summary = f.mask(renderDoc(d.ID, doc, nil)), f.mask(renderDoc(d.Summary, doc, nil))
 				}
-				if text := textOf(entry["output"]); text != "" && f.mask(text) == text {
+				if text := TextOf(entry["output"]); text != "" && f.mask(text) == text {
 					r.Digest = digestOf(text)
 				}
 				out = append(out, r)

@@ -78,7 +78,7 @@ func TestUnsetSlotAtADecisionPoint(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 	want := `state a: transition work is not offered: guard 1 (expr "$.context.result == 'ok'") reads $.context.result, which is not set`
-	if strings.Join(sortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+	if strings.Join(SortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
 		t.Fatalf("links %v warnings %q", res.Links, res.Warnings)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "work"})
@@ -156,7 +156,7 @@ func TestHumanDeciderSeesOnlyViableLinks(t *testing.T) {
 	if err != nil || res.Status != Paused {
 		t.Fatal(err, res)
 	}
-	if got := sortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
+	if got := SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
 		t.Errorf("offered %v", got)
 	}
 }
@@ -216,7 +216,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	if res, err = call("bob", "approve"); err != nil || res.Status != Paused {
 		t.Fatalf("bob: %v %+v", err, res)
 	}
-	if got := sortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
+	if got := SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
 		t.Errorf("links once the quorum is met: %v", got)
 	}
 	if res, err = call("bob", "complete"); err != nil || res.Status != Succeeded {

@@ -89,9 +89,9 @@ func renderDoc(text string, doc map[string]any, hidden func(name string, path []
 			return chain.Unset(expr)
 		}
 		if len(nodes) == 1 {
-			return textOf(nodes[0])
+			return TextOf(nodes[0])
 		}
-		return textOf([]any(nodes))
+		return TextOf([]any(nodes))
 	})
 }
 

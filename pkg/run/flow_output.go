@@ -28,7 +28,7 @@ func (f *flow) pathDoc(e *chain.Step, sr *StepResult, args map[string]any) map[s
 			out["text"] = v.Text
 			if v.Data != nil {
 				out["json"] = v.Data
-			} else if d := textValue(v.Text).Data; d != nil {
+			} else if d := TextValue(v.Text).Data; d != nil {
 				out["json"] = d
 			}
 			if e.Kind == chain.KindHTTP {
@@ -187,7 +187,7 @@ func number(v any) (float64, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("is %s, not a number", clip(textOf(v), 40))
+	return 0, fmt.Errorf("is %s, not a number", Clip(TextOf(v), 40))
 }
 
 // concat joins its operands: a list when asked for or when one is a list
@@ -218,7 +218,7 @@ func concat(vals []any, asList bool) any {
 			b.WriteString("null")
 			continue
 		}
-		b.WriteString(textOf(v))
+		b.WriteString(TextOf(v))
 	}
 	return b.String()
 }

@@ -17,7 +17,7 @@ import (
 // 000's response: state, trace, context, guidance, links.
 func (f *flow) conclude(_ context.Context, res *Result) {
 	res.Status, res.Error, res.Steps = f.status, f.failure, f.steps
-	res.Usage.add(f.decisionUsage)
+	res.Usage.Add(f.decisionUsage)
 	wr := &WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
 		wr.Chain = []ChainEntry{}
@@ -70,13 +70,13 @@ func (f *flow) conclude(_ context.Context, res *Result) {
 func (f *flow) output() any {
 	if f.c.Output != "" && f.c.Output != contextVar {
 		if v, ok := f.st.get(f.c.Output); ok {
-			return v.public()
+			return v.Public()
 		}
 		return nil
 	}
 	if len(f.context) == 0 && f.c.Output == "" && f.lastOutput != "" {
 		if v, ok := f.st.get(f.lastOutput); ok {
-			return v.public()
+			return v.Public()
 		}
 	}
 	return f.context
@@ -239,8 +239,8 @@ func actorLink(actor string) string {
 	return actor
 }
 
-// sortedLinkNames lists link names for messages.
-func sortedLinkNames(links []Link) []string {
+// SortedLinkNames lists the transitions of links in order, for messages.
+func SortedLinkNames(links []Link) []string {
 	out := make([]string, len(links))
 	for i, l := range links {
 		out[i] = l.Transition

@@ -177,7 +177,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*StepResult, bool) {
 	}
 	switch res.Status {
 	case Succeeded:
-		f.setOutput(e, dataValue(subOutput(e, res)))
+		f.setOutput(e, DataValue(WorkflowOutput(e, res)))
 		var final map[string]any
 		if res.WorkflowResult != nil {
 			final = res.Context

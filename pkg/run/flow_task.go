@@ -88,7 +88,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 // of any kind, which only a branch naming it takes. branchable says
 // whether the task has a result to branch on.
 func (f *flow) taskResult(s *chain.Step, sr *StepResult) (result string, branchable bool) {
-	if unfinished(sr.Status) {
+	if Unfinished(sr.Status) {
 		return "failed", true
 	}
 	if s.Handler != nil {
@@ -106,7 +106,7 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
 	v, _ := f.st.get(s.OutputVar)
 	doc := v.Data
 	if doc == nil {
-		doc = textValue(v.Text).Data
+		doc = TextValue(v.Text).Data
 	}
 	if doc == nil {
 		return Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
@@ -116,9 +116,9 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (Value, error) {
 	case 0:
 		return Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
 	case 1:
-		return dataValue(nodes[0]), nil
+		return DataValue(nodes[0]), nil
 	}
-	return dataValue([]any(nodes)), nil
+	return DataValue([]any(nodes)), nil
 }
 
 // taskFailure says why a run ends at a state's failed task. A task its

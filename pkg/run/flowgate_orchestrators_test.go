@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -23,7 +24,7 @@ var cognitiveArchitectures = filepath.Join("..", "..", "cmd", "testdata", "flowg
 // its snippet, a value its schema allows — the first of its enum, else
 // one of its type ("fixture-value", 0, true, [], {}). The orchestrator's
 // use.outputs then set its context from them.
-func capShortCircuit(t *testing.T, lib *chain.Library, called *[]string) StandIn {
+func capShortCircuit(t *testing.T, lib *catalog.Library, called *[]string) StandIn {
 	return func(_ context.Context, s *chain.Step) (Canned, bool) {
 		if s.Kind != chain.KindWorkflow {
 			return Canned{}, false
@@ -125,7 +126,7 @@ func TestFlowgateOrchestratorsWalkToDone(t *testing.T) {
 			opts := chain.Options{Connections: map[string]*chain.Connection{
 				"github_mcp": {Name: "github_mcp", Kind: chain.ConnMCP, Command: "github-mcp-server"},
 			}}
-			lib := &chain.Library{Dir: cognitiveArchitectures, Opts: opts}
+			lib := &catalog.Library{Dir: cognitiveArchitectures, Opts: opts}
 			c, err := lib.FindWorkflow(tc.name, filepath.Join(cognitiveArchitectures, "flowgate.repo.yaml"))
 			if err != nil {
 				t.Fatal(err)

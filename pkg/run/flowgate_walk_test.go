@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -26,7 +27,7 @@ func noopStandIn(context.Context, *chain.Step) (Canned, bool) {
 // the end, or maxSteps. It returns the state and the steps taken.
 func walkExample(t *testing.T, file, workflow string, maxSteps int) (string, int) {
 	t.Helper()
-	lib := &chain.Library{Dir: filepath.Join(flowgateExamples, filepath.Dir(file))}
+	lib := &catalog.Library{Dir: filepath.Join(flowgateExamples, filepath.Dir(file))}
 	loaded, err := chain.LoadFile(filepath.Join(flowgateExamples, file), chain.Options{})
 	if err != nil {
 		t.Fatal(err)

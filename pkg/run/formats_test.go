@@ -2,17 +2,11 @@ package run
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/format/occ"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
-// testFormats are the front-ends the tests read peers' files with, as
-// pkg/load reads them (this package's tests cannot import pkg/load,
-// which will import the kinds that import this package).
-var testFormats = []chain.Format{
-	occ.Format,
-}
-
-// parseChain reads chain text of any format the tests use.
+// parseChain reads chain text of any format the tests use, as pkg/load
+// reads it (pkg/load imports no kind, so this package's tests may).
 func parseChain(file string, data []byte, opts chain.Options) (*chain.Loaded, error) {
-	return chain.ParseAs(file, data, opts, testFormats)
+	return loader.Parse(file, data, opts)
 }

@@ -5,9 +5,9 @@ import (
 	"github.com/chainrun/chainrun/pkg/guard"
 )
 
-// rulesOf is a step's guardrails as guard rules: its guardrails list, then
+// RulesOf is a step's guardrails as guard rules: its guardrails list, then
 // the legacy output_* fields, in the order messages report them.
-func rulesOf(s *chain.Step) []guard.Rule {
+func RulesOf(s *chain.Step) []guard.Rule {
 	var rules []guard.Rule
 	c := s.C()
 	for i, g := range s.Guardrails {

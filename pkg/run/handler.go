@@ -88,8 +88,8 @@ func (x *execution) handle(ctx context.Context, s *chain.Step, sc scope, t *trie
 		left := failureInput(s.ID, in, err)
 		x.st.set(s.OutputVar, left.value)
 		x.setChat(s, left.chat)
-		x.st.set(s.OutputVar+"_error", textValue(err.Error()))
-		x.st.set(lastError, textValue(err.Error()))
+		x.st.set(s.OutputVar+"_error", TextValue(err.Error()))
+		x.st.set(lastError, TextValue(err.Error()))
 		return out, err
 	}
 	if h.Print != nil {
@@ -135,7 +135,7 @@ func (x *execution) taskInput(s *chain.Step, sc scope) (taskIn, error) {
 			in.chat = decodeChat(c.Data)
 		}
 	} else if name == chain.InputVar || name == previousOutput {
-		in.value = textValue(sc.st.inputs[chain.InputVar])
+		in.value = TextValue(sc.st.inputs[chain.InputVar])
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
 	}
@@ -144,7 +144,7 @@ func (x *execution) taskInput(s *chain.Step, sc scope) (taskIn, error) {
 		if err != nil {
 			return in, fmt.Errorf("prompt_template: %w", err)
 		}
-		in = taskIn{value: textValue(text)}
+		in = taskIn{value: TextValue(text)}
 	}
 	if n := h.MaxInputBytes; n > 0 {
 		if len(in.value.Text) > n {
@@ -174,12 +174,12 @@ func (x *execution) templateVars(sc scope) map[string]any {
 	sc.st.mu.RLock()
 	for k, v := range sc.st.vars {
 		if !internalVar(k) && k != contextVar {
-			vars[k] = v.public()
+			vars[k] = v.Public()
 		}
 	}
 	sc.st.mu.RUnlock()
 	for k, v := range sc.local {
-		vars[k] = v.public()
+		vars[k] = v.Public()
 	}
 	for _, s := range x.c.Steps {
 		if s.Handler != nil && s.ID != s.OutputVar {

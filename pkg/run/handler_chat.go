@@ -234,7 +234,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	}
 	chat = append(chat, reply)
 	x.setChat(s, chat)
-	out.value, out.finish, out.result = textValue(resp.Text), resp.FinishReason, chain.ResultExecuted
+	out.value, out.finish, out.result = TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
 	if len(resp.ToolCalls) > 0 {
 		out.result = chain.ResultToolCall
 	}
@@ -331,7 +331,7 @@ func (x *execution) executeCalls(ctx context.Context, s *chain.Step, sc scope, i
 	for i, r := range results {
 		texts[i] = r.Content
 	}
-	return outcome{value: textValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
+	return outcome{value: TextValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
 }
 
 // runCalls runs the tool calls of a turn in order as the step's (its

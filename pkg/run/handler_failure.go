@@ -26,5 +26,5 @@ func failureInput(task string, in taskIn, err error) taskIn {
 	if d, text := in.value.Data.(string); in.value.Data != nil && (!text || strings.TrimSpace(d) != "") || strings.TrimSpace(in.value.Text) != "" {
 		return in
 	}
-	return taskIn{value: textValue(note)}
+	return taskIn{value: TextValue(note)}
 }

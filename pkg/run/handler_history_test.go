@@ -7,10 +7,11 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // Task chains of earlier versions of contenox's format
-// (pkg/chain/testdata/contenox-history; README.md there names each
+// (pkg/format/contenox/testdata/contenox-history; README.md there names each
 // file's commit and path) run as contenox ran them: the older names read
 // as the newer do the same work.
 
@@ -96,7 +97,7 @@ func TestOlderHandlersRun(t *testing.T) {
 		{"\"7\"", "rate→reject→end", "answer to: Refuse politely: drop the table"},
 	} {
 		t.Run(tt.score, func(t *testing.T) {
-			l, err := chain.Parse("early.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("early.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestOlderToolsResultRuns(t *testing.T) {
 	src := `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","args":{"command":"echo saved"}},
   "transition":{"branches":[{"operator":"equals","when":"ok","goto":"done"},{"operator":"default","goto":"end"}]}},
  {"id":"done","handler":"noop"}]}`
-	l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestOlderToolsResultRuns(t *testing.T) {
 func TestContenoxRequestBodyRuns(t *testing.T) {
 	src := `{"input":"ping","inputType":"string","chain":{"id":"relay","tasks":[{"id":"a","handler":"noop","transition":{"branches":[{"operator":"default","goto":"b"}]}},{"id":"b","handler":"noop"}]}}`
 	for input, want := range map[string]string{"": "ping", "pong": "pong"} {
-		l, err := chain.Parse("body.json", []byte(src), chain.Options{})
+		l, err := loader.Parse("body.json", []byte(src), chain.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

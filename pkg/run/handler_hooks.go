@@ -25,7 +25,7 @@ func (x *execution) hookTool(_ context.Context, s *chain.Step, sc scope) (outcom
 	if err != nil {
 		return outcome{}, &permanentError{err}
 	}
-	return outcome{value: dataValue(res)}, nil
+	return outcome{value: DataValue(res)}, nil
 }
 
 // toolsTask is a tools task: it calls one tool of a hook, no model
@@ -70,17 +70,17 @@ func (x *execution) toolsTask(ctx context.Context, s *chain.Step, sc scope, in t
 		return outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
 	x.setChat(s, chat)
-	out := outcome{value: dataValue(res), result: chain.ResultToolsExecuted}
+	out := outcome{value: DataValue(res), result: chain.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
-		if text, ok := res.(string); ok && textValue(text).Data != nil {
-			data = textValue(text).Data
+		if text, ok := res.(string); ok && TextValue(text).Data != nil {
+			data = TextValue(text).Data
 		}
 		text, err := renderGo(h.Output, data)
 		if err != nil {
 			return outcome{}, &permanentError{fmt.Errorf("output_template: %w", err)}
 		}
-		out.value, out.result = textValue(text), text
+		out.value, out.result = TextValue(text), text
 	}
 	return out, nil
 }

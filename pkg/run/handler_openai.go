@@ -49,5 +49,5 @@ func (x *execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
 			"total_tokens": float64(prompt + completion)},
 	}
 	x.setChat(s, nil)
-	return outcome{value: dataValue(obj), result: chain.ResultConverted}, nil
+	return outcome{value: DataValue(obj), result: chain.ResultConverted}, nil
 }

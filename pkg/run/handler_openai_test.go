@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestContenoxOpenAIResponseRuns: contenox's convert_to_openai_chat_response
@@ -37,7 +38,7 @@ func TestContenoxOpenAIResponseRuns(t *testing.T) {
 			src := `{"id":"x","tasks":[{"id":"chat",` + tt.first + `,"transition":{"branches":[{"operator":"default","goto":"fmt"}]}},
  {"id":"fmt","handler":"convert_to_openai_chat_response","transition":{"on_failure":"caught","branches":[{"operator":"equals","when":"converted","goto":"done"},{"operator":"default","goto":"end"}]}},
  {"id":"done","handler":"noop"},{"id":"caught","handler":"noop","input_var":"fmt_error"}]}`
-			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

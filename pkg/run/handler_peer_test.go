@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // contenoxSrc names the contenox tests the cases below translate: the
@@ -84,7 +85,7 @@ func TestContenoxTaskEnvBehaviour(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
 			t.Logf("source: %s%s", contenoxSrc, tt.source)
-			l, err := chain.Parse("c.json", []byte(tt.src), chain.Options{})
+			l, err := loader.Parse("c.json", []byte(tt.src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestTaskChainOlderNamesHoldModelCalls(t *testing.T) {
 		command, said string
 		ran           bool
 	}{{"mkdir made", `"mkdir" is denied`, false}, {"touch made", `"touch" is not among the allowed commands`, false}, {"printf x > made", "", true}} {
-		l, err := chain.Parse("sh.json", []byte(src), chain.Options{})
+		l, err := loader.Parse("sh.json", []byte(src), chain.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestTaskChainOlderNamesHoldModelCalls(t *testing.T) {
 func TestTaskChainOlderHookHandlerRuns(t *testing.T) {
 	src := `{"id":"h","tasks":[{"id":"say","handler":"hook","hook":{"name":"local_shell","tool_name":"local_shell","args":{"command":"printf hello"}},
   "transition":{"branches":[{"operator":"equals","when":"tools_executed","goto":"end"}]}}]}`
-	l, err := chain.Parse("h.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("h.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestContenoxEdgeBudgets(t *testing.T) {
    {"operator":"equals","when":"noop","goto":"run_tools"}]}},
  {"id":"run_tools","handler":"noop","transition":{"branches":[{"operator":"default","goto":"chat"}]}},
  {"id":"summariser","handler":"noop","transition":{"branches":[]}}]}`
-	l, err := chain.Parse("loop.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("loop.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestContenoxEdgeBudgets(t *testing.T) {
 func TestContenoxCapsFailureInput(t *testing.T) {
 	src := `{"id":"c","tasks":[{"id":"main","handler":"raise_error","input_var":"input","transition":{"on_failure":"summarise_failure"}},
  {"id":"summarise_failure","handler":"noop","input_max_bytes":64,"transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`
-	l, err := chain.Parse("c.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("c.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestContenoxEdgeCountMacro(t *testing.T) {
    {"operator":"edge_traversed_at_least","edge":"chat->run_tools","when":"2","goto":"end"},
    {"operator":"equals","when":"noop","goto":"run_tools"}]}},
  {"id":"run_tools","handler":"noop","transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`
-	l, err := chain.Parse("m.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("m.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

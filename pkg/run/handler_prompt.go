@@ -37,7 +37,7 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 		return outcome{}, &permanentError{err}
 	}
 	x.setChat(s, nil)
-	out := outcome{value: textValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
+	out := outcome{value: TextValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
 	if s.Handler.Name == chain.HandlerPromptInt {
 		n, err := answerInt(resp.Text)
 		if err != nil {
@@ -57,15 +57,15 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 }
 
 // answerInt reads a model's answer as an integer, as contenox reads it
-// (chain.ContenoxNumber): quotes and spaces dropped, the answer itself or
+// (chain.FirstNumber): quotes and spaces dropped, the answer itself or
 // else the first number it holds, which must be whole.
 func answerInt(answer string) (int64, error) {
-	f, err := chain.ContenoxNumber(answer)
+	f, err := chain.FirstNumber(answer)
 	if err != nil {
-		return 0, fmt.Errorf("the answer %q holds no number", clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q holds no number", Clip(answer, 80))
 	}
 	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("the answer %q is not an integer", clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q is not an integer", Clip(answer, 80))
 	}
 	return int64(f), nil
 }

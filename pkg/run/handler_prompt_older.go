@@ -28,7 +28,7 @@ var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, str
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
 func answerFloat(_ *chain.Handler, answer string) (Value, string, error) {
-	f, err := chain.ContenoxNumber(answer)
+	f, err := chain.FirstNumber(answer)
 	if err != nil {
 		return Value{}, "", err
 	}
@@ -43,11 +43,11 @@ func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
 	if !isRange {
 		hi = lo
 	} else if strings.Contains(hi, "-") {
-		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", clip(answer, 80))
+		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", Clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
-		if _, err := chain.ContenoxNumber(part); err != nil {
-			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", clip(answer, 80), err)
+		if _, err := chain.FirstNumber(part); err != nil {
+			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", Clip(answer, 80), err)
 		}
 	}
 	r := lo + "-" + hi
@@ -76,7 +76,7 @@ func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
 		}
 	}
 	if !ok {
-		return Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", clip(answer, 80))
+		return Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", Clip(answer, 80))
 	}
 	r := strconv.FormatBool(hit)
 	return Value{Text: r, Data: hit, JSON: true}, r, nil
@@ -137,13 +137,13 @@ func (x *execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
 		k, v, ok := strings.Cut(pair, "=")
 		if !ok {
 			if k, v, ok = strings.Cut(pair, ":"); !ok {
-				return outcome{}, &permanentError{fmt.Errorf("parse_key_value: %q is no key=value pair", clip(pair, 80))}
+				return outcome{}, &permanentError{fmt.Errorf("parse_key_value: %q is no key=value pair", Clip(pair, 80))}
 			}
 		}
 		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))
 	}
 	x.setChat(s, nil)
-	return outcome{value: dataValue(obj), result: "parsed"}, nil
+	return outcome{value: DataValue(obj), result: "parsed"}, nil
 }
 
 // pairValue is a key=value pair's value as contenox reads it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestOlderAnswerHandlersRun: contenox's prompt_to_float,
@@ -41,7 +42,7 @@ func TestOlderAnswerHandlersRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := `{"id":"x","tasks":[{"id":"a",` + tt.task + `,"input_var":"input","transition":{"on_failure":"caught","branches":[` + tt.branches + `,{"operator":"default","goto":"end"}]}},
  {"id":"high","handler":"noop"},{"id":"caught","handler":"noop","input_var":"input"}]}`
-			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestParseKeyValueRuns(t *testing.T) {
  {"id":"parsed","handler":"noop"},{"id":"already","handler":"noop"},{"id":"caught","handler":"noop","input_var":"input"}]}`
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
-			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +112,7 @@ func TestConditionChainOfAPITests(t *testing.T) {
  {"id":"correct_response","handler":"noop","prompt_template":"That's correct!","transition":{"branches":[{"operator":"default","goto":"end"}]}},
  {"id":"incorrect_response","handler":"noop","prompt_template":"That's incorrect!","transition":{"branches":[{"operator":"default","goto":"end"}]}}],
  "token_limit":4096}`
-	l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestOlderOperatorsReadFirstNumber(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.handler+" "+tt.answer, func(t *testing.T) {
 			src := `{"id":"x","tasks":[{"id":"a","handler":"` + tt.handler + `","transition":{"branches":[` + tt.branch + `,{"operator":"default","goto":"end"}]}},{"id":"hit","handler":"noop"}]}`
-			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestPromptHandlers: prompt_to_string and prompt_to_int, handlers of an
@@ -35,7 +36,7 @@ func TestPromptHandlers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := `{"id":"p","tasks":[{"id":"rate",` + tt.task + `,"system_instruction":"Answer with a number.","prompt_template":"rate {{.input}}",` + branches + `}` + tail
-			l, err := chain.Parse("p.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("p.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,14 +15,15 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
-// The contenox task chains of pkg/chain/testdata/contenox run here as
+// The contenox task chains of pkg/format/contenox/testdata/contenox run here as
 // they are, against a fake model server: each to its end.
 
 func contenoxChain(t *testing.T, name string) *chain.Chain {
 	t.Helper()
-	l, err := chain.LoadFile("../chain/testdata/contenox/"+name, chain.Options{})
+	l, err := loader.LoadFile("../format/contenox/testdata/contenox/"+name, chain.Options{})
 	if err != nil {
 		t.Fatalf("%s does not load: %v", name, err)
 	}
@@ -390,7 +391,7 @@ func TestTaskChainConversationSurvivesResume(t *testing.T) {
  {"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_fs"]},
   "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"tools"},{"operator":"default","goto":"end"}]}},
  {"id":"tools","handler":"execute_tool_calls","input_var":"chat","transition":{"branches":[{"operator":"default","goto":"chat"}]}}]}`
-	l, err := chain.Parse("r.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("r.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +435,7 @@ func TestTaskChainToolsTaskRaiseAndOnFailure(t *testing.T) {
  {"id":"report","handler":"tools","input_var":"fail_error","tools":{"name":"local_fs","tool_name":"write_file","args":{"path":"out.txt","content":"failure recorded"}},
   "print":"{{.last_error}}",
   "transition":{"branches":[{"operator":"ends_with","when":"_executed","goto":"end"}]}}]}`
-	l, err := chain.Parse("e.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("e.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func TestTaskChainToolsTaskRaiseAndOnFailure(t *testing.T) {
 func TestTaskChainRetryOnFailureAndTimeout(t *testing.T) {
 	src := `{"id":"r","tasks":[
  {"id":"read","handler":"tools","retry_on_failure":2,"timeout":"5s","tools":{"name":"local_fs","tool_name":"read_file","args":{"path":"missing.txt"}}}]}`
-	l, err := chain.Parse("r.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("r.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

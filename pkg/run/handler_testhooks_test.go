@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestContenoxTestHooksRun: contenox's echo and print hooks
@@ -37,7 +38,7 @@ func TestContenoxTestHooksRun(t *testing.T) {
  {"id":"hook","handler":"hook","hook":` + tt.hook + `,"transition":{"on_failure":"caught","branches":[{"operator":"default","goto":"` + next + `"}]}},
  {"id":"fmt","handler":"convert_to_openai_chat_response","input_var":"hook"},
  {"id":"caught","handler":"noop","input_var":"input"}]}`
-			l, err := chain.Parse("x.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("x.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // A tools task's written args are the chain author's: the run's input
@@ -40,7 +41,7 @@ func TestTaskChainToolsTaskWrittenArgsWin(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"id":"tt","tasks":[{"id":"call","handler":"tools","tools":` + tc.tools + `}]}`
-			l, err := chain.Parse("tt.json", []byte(src), chain.Options{})
+			l, err := loader.Parse("tt.json", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +74,7 @@ func shellChain(t *testing.T, askTools, askPolicy, execTools, execPolicy string)
   "transition":{"branches":[{"operator":"equals","when":"tool_call","goto":"run"},{"operator":"default","goto":"end"}]}},
  {"id":"run","handler":"execute_tool_calls","input_var":"ask","execute_config":{"tools":` + execTools + `,"tools_policies":` + execPolicy + `},
   "transition":{"branches":[{"operator":"default","goto":"ask"}]}}]}`
-	l, err := chain.Parse("sh.json", []byte(src), chain.Options{})
+	l, err := loader.Parse("sh.json", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,12 @@ import (
 // (keyTake), and a DAG step's key is <run id>.<step id>. Nothing here
 // remembers a key: de-duplicating is the receiver's work.
 
-// Where a step's body puts its key.
+// Where a step's body puts its key: the header, environment variable
+// and tool argument that carry it.
 const (
-	keyHeader   = "Idempotency-Key"
-	keyEnv      = "IDEMPOTENCY_KEY"
-	keyArgument = "_idempotencyKey"
+	KeyHeader   = "Idempotency-Key"
+	KeyEnv      = "IDEMPOTENCY_KEY"
+	KeyArgument = "_idempotencyKey"
 )
 
 // keyScope is sc with the key step s sends, worked out for transition
@@ -58,9 +59,9 @@ func (x *execution) idempotencyKey(s *chain.Step, transition string, sc scope) (
 		}
 		key += sc.keyItem
 	case string:
-		names := sc.with(chain.KeyWorkflowID, textValue(x.runID)).with(chain.KeyTransition, textValue(transition))
+		names := sc.with(chain.KeyWorkflowID, TextValue(x.runID)).with(chain.KeyTransition, TextValue(transition))
 		if x.keyTake != "" {
-			names = names.with(chain.KeyCorrelationID, textValue(x.keyTake))
+			names = names.with(chain.KeyCorrelationID, TextValue(x.keyTake))
 		}
 		var err error
 		if key, err = x.render(s.C().IdempotencyKey, names); err != nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -188,4 +189,60 @@ func holdsSaved(s *chain.Step) bool {
 		return true
 	}
 	return false
+}
+
+// branchRun is one step written inside another (a branch, a pipeline's
+// step): its step, what it reads, and how it ended.
+type branchRun struct {
+	step  *chain.Step
+	sc    scope
+	value Value
+	usage Usage
+	err   error
+	// skipped is a step whose condition was false: it succeeded
+	// without running.
+	skipped bool
+}
+
+// runBranch runs one branch's attempts under its own retry and timeout,
+// as a step of its own in the run's events, and returns how it ended as
+// its journal saves it.
+func (x *execution) runBranch(ctx context.Context, r *branchRun) StepResult {
+	b := r.step
+	start := x.l.now()
+	x.emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
+	status, reason, attempts := StepSucceeded, "", 0
+	if cond := b.C().Condition; cond != nil {
+		holds, err := cond.Holds(r.sc.exprEnv(cond.Names))
+		switch {
+		case err != nil:
+			r.err = fmt.Errorf("condition: %v", err)
+		case !holds:
+			status, reason, r.skipped = StepSkipped, "condition is false: "+b.Condition, true
+		}
+	}
+	if r.err == nil && status == StepSucceeded {
+		out, n, err := x.attempts(ctx, b, r.sc)
+		r.value, r.usage, r.err, attempts = out.value, out.usage, err, n
+		for i, fb := range b.Fallbacks {
+			if r.err == nil || ctx.Err() != nil {
+				break
+			}
+			// mcp-flowgate runs a branch's and a pipeline step's own
+			// reliability.fallback as a transition's (runReliably)
+			x.emit(event.Event{Type: event.FallbackSelected, Step: b.ID, Kind: string(fb.Kind), Candidate: i + 1, Error: r.err.Error(), Detail: fb.Who()})
+			out, n, err = x.attempts(ctx, fb, r.sc)
+			r.value, r.usage, r.err, attempts = out.value, out.usage, err, attempts+n
+		}
+	}
+	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
+		DurationMS: x.l.now().Sub(start).Milliseconds()}
+	if r.err != nil {
+		e.Status, e.Error = StepFailed, r.err.Error()
+		if ctx.Err() != nil {
+			e.Status, e.Error = StepCancelled, ""
+		}
+	}
+	x.emit(e)
+	return StepResult{ID: b.ID, Status: e.Status, Error: x.mask(e.Error), Reason: x.mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
 }

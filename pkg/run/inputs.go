@@ -124,7 +124,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 		if err := schema.ApplyDefaults(&typed); err != nil {
 			problems = append(problems, "inputSchema defaults: "+err.Error())
 		} else if err := schema.Validate(standIns(c, typed, asGiven)); err != nil {
-			problems = append(problems, "does not satisfy inputSchema: "+schemaMessage(err))
+			problems = append(problems, "does not satisfy inputSchema: "+SchemaMessage(err))
 		}
 	}
 	if len(problems) > 0 {
@@ -134,7 +134,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 	}
 	text := make(map[string]string, len(typed))
 	for k, v := range typed {
-		text[k] = textOf(v)
+		text[k] = TextOf(v)
 	}
 	return text, typed, nil
 }

@@ -33,8 +33,8 @@ func convertInput(text, typ string) (any, error) {
 	return text, nil
 }
 
-// schemaMessage shortens a validation error to its first line, without
+// SchemaMessage shortens a validation error to its first line, without
 // the library's prefixes.
-func schemaMessage(err error) string {
+func SchemaMessage(err error) string {
 	return strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "input ")
 }

@@ -10,8 +10,8 @@ import "fmt"
 // once, before any item runs.
 const MaxItems = 100000
 
-// checkItems refuses a list of n items, given to field, past MaxItems.
-func checkItems(field string, n int) error {
+// CheckItems refuses a list of n items, given to field, past MaxItems.
+func CheckItems(field string, n int) error {
 	if n <= MaxItems {
 		return nil
 	}

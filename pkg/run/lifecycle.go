@@ -70,7 +70,7 @@ func (x *execution) runHandler(ctx context.Context, name string, steps []*chain.
 		}
 		sr.Handler = name
 		res.Handlers = append(res.Handlers, *sr)
-		if unfinished(sr.Status) {
+		if Unfinished(sr.Status) {
 			x.warn(name + " handler: step " + s.ID + " failed: " + sr.Error)
 			if !s.ContinueOnError && failed == "" {
 				failed = s.ID
@@ -105,7 +105,7 @@ func handlerContext(ctx context.Context) (context.Context, func()) {
 // and "" for each output of a step that never ran, so that a failure's
 // handler can name what it has.
 func (x *execution) handlerLocals(res *Result) map[string]Value {
-	local := map[string]Value{"run": dataValue(map[string]any{
+	local := map[string]Value{"run": DataValue(map[string]any{
 		"id": x.runID, "name": x.c.Name, "status": string(res.Status), "error": x.mask(res.Error), "failed_step": x.failedStep,
 	})}
 	for _, s := range x.c.Steps {

@@ -16,11 +16,12 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 func load(t testing.TB, src string) *chain.Chain {
 	t.Helper()
-	l, err := parseChain("test.yaml", []byte(src), chain.Options{})
+	l, err := loader.Parse("test.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatalf("chain does not load: %v", err)
 	}
@@ -29,7 +30,7 @@ func load(t testing.TB, src string) *chain.Chain {
 
 func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option) *Result {
 	t.Helper()
-	res, err := New(append([]Option{WithDir(t.TempDir())}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
+	res, err := New(append([]Option{WithDir(t.TempDir()), withCatalog}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

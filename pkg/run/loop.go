@@ -92,7 +92,7 @@ items:
 			attempts[i] = n
 			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil && f.keepGoing && gctx.Err() == nil {
-				out.value, err = textValue("[ERROR: "+err.Error()+"]"), nil
+				out.value, err = TextValue("[ERROR: "+err.Error()+"]"), nil
 			}
 			if err != nil {
 				if stopped.Load() && gctx.Err() != nil {
@@ -102,9 +102,9 @@ items:
 				if !budgetRefused(err) {
 					cancel()
 				}
-				return fmt.Errorf("item %d (%s): %w", i, clip(item.Text, 40), err)
+				return fmt.Errorf("item %d (%s): %w", i, Clip(item.Text, 40), err)
 			}
-			results[i] = out.value.public()
+			results[i] = out.value.Public()
 			if f.until == nil {
 				return nil
 			}
@@ -114,7 +114,7 @@ items:
 			// loop_until is judged over the outputs in item order: the
 			// first prefix of finished items that makes it hold ends it
 			for judged < stopAt && done[judged] {
-				holds, err := f.until.Holds(sc.with("loop_result", dataValue(results[:judged+1])).exprEnv(f.until.Names))
+				holds, err := f.until.Holds(sc.with("loop_result", DataValue(results[:judged+1])).exprEnv(f.until.Names))
 				judged++
 				if err != nil {
 					untilErr = fmt.Errorf("loop_until: %v", err)
@@ -141,7 +141,7 @@ items:
 	}
 	var total outcome
 	for _, u := range usages {
-		total.usage.add(u.usage)
+		total.usage.Add(u.usage)
 		if u.model != "" {
 			total.model = u.model
 		}
@@ -149,7 +149,7 @@ items:
 	if err != nil {
 		return total, most, err
 	}
-	total.value = dataValue(results[:min(stopAt, len(results))])
+	total.value = DataValue(results[:min(stopAt, len(results))])
 	return total, most, nil
 }
 
@@ -170,8 +170,8 @@ func (x *execution) items(s *chain.Step, sc scope) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := splitItems(v, false)
-	return items, checkItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
+	items := SplitItems(v, false)
+	return items, CheckItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
 }
 
 // listOf is the value of the one variable t names.
@@ -192,24 +192,24 @@ func (sc scope) valueOf(r chain.Ref) (Value, bool) {
 			return Value{}, false
 		}
 		v, ok := sc.st.inputs[r.Path[0]]
-		return textValue(v), ok
+		return TextValue(v), ok
 	}
 	v, ok := sc.lookup(r.Name)
 	if !ok || len(r.Path) == 0 {
 		return v, ok
 	}
-	d, ok := walk(v.Data, r.Path)
-	return dataValue(d), ok
+	d, ok := Walk(v.Data, r.Path)
+	return DataValue(d), ok
 }
 
-// splitItems is a list's items: a JSON array's elements, else one item
+// SplitItems is a list's items: a JSON array's elements, else one item
 // per non-empty line of text (and with commas, a single line's
 // comma-separated parts).
-func splitItems(v Value, commas bool) []Value {
+func SplitItems(v Value, commas bool) []Value {
 	if list, ok := v.Data.([]any); ok {
 		out := make([]Value, len(list))
 		for i, e := range list {
-			out[i] = dataValue(e)
+			out[i] = DataValue(e)
 		}
 		return out
 	}
@@ -226,7 +226,7 @@ func splitItems(v Value, commas bool) []Value {
 	var out []Value
 	for _, line := range strings.Split(v.Text, sep) {
 		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, textValue(line))
+			out = append(out, TextValue(line))
 		}
 	}
 	return out
@@ -248,7 +248,7 @@ func jsonItems(text string) ([]Value, bool) {
 		if _, isList := scalar.([]any); isList {
 			return nil, false
 		}
-		return []Value{dataValue(scalar)}, true
+		return []Value{DataValue(scalar)}, true
 	}
 	dec := json.NewDecoder(strings.NewReader(t))
 	dec.UseNumber()
@@ -268,7 +268,7 @@ func jsonItems(text string) ([]Value, bool) {
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil, false
 		}
-		out = append(out, dataValue(e))
+		out = append(out, DataValue(e))
 	}
 	if _, err := dec.Token(); err != nil || dec.More() {
 		return nil, false

@@ -21,6 +21,6 @@ func (x *execution) occKeepsExit(s *chain.Step, p chain.PreTool, out *outcome, e
 		return err
 	}
 	x.warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, ee.Code))
-	out.value = textValue(strings.TrimSpace(out.stdout))
+	out.value = TextValue(strings.TrimSpace(out.stdout))
 	return nil
 }

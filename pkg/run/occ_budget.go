@@ -55,7 +55,7 @@ func (x *execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 			continue
 		}
 		if summary, err := x.budgetSummary(ctx, s, name, v.Text); err == nil {
-			x.st.squeeze(name, textValue(summary))
+			x.st.squeeze(name, TextValue(summary))
 			done = append(done, fmt.Sprintf("%s summarized (%d → %d chars)", name, n, utf8.RuneCountInString(summary)))
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -35,7 +36,7 @@ func TestUndeclaredConnectionIsPending(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lib := &chain.Library{Dir: root}
+	lib := &catalog.Library{Dir: root}
 	r := Resolvers{Workflows: lib.FindWorkflow}
 	for _, tc := range []struct{ file, at, reached string }{
 		{"cap.yaml", "cap.yaml:7:71", ""},

@@ -132,7 +132,7 @@ func (v planView) preTools(s *chain.Step) []string {
 		what := ""
 		switch p.Base() {
 		case "http":
-			what = methodOf(p.Method) + " " + v.url(cp.URL)
+			what = MethodOf(p.Method) + " " + v.url(cp.URL)
 		case "file", "ast_parse":
 			what = v.keep(cp.Path)
 		case "write_file":

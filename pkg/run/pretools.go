@@ -56,7 +56,7 @@ func (x *execution) preTool(ctx context.Context, s *chain.Step, sc scope, i int)
 	key, store := x.preToolCache(s, sc, i)
 	var kept string
 	if key != "" && store.Get(key, &kept) {
-		return textValue(kept), nil
+		return TextValue(kept), nil
 	}
 	var out outcome
 	policy := retry.Policy{Attempts: p.Retry + 1, Delay: x.l.preToolDelay, Backoff: 2}
@@ -147,16 +147,16 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		o, e := runCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
+		o, e := RunCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
 		out, err = o.inner(), e
 		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
 			err = x.occKeepsExit(s, p, &out, err)
 		}
 		if p.Stderr && out.stderr != "" {
-			out.value = textValue(out.value.Text + "\n[stderr]\n" + out.stderr)
+			out.value = TextValue(out.value.Text + "\n[stderr]\n" + out.stderr)
 		}
 	case "http":
-		o, e := request(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, methodOf(p.Method))
+		o, e := SendRequest(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, MethodOf(p.Method))
 		out, err = o.inner(), e
 		switch {
 		case err != nil || p.JSONPath == "":
@@ -167,10 +167,10 @@ func (x *execution) preToolOnce(ctx context.Context, s *chain.Step, sc scope, i 
 			out.value, err = pickJSON(out.value, p.JSONPath)
 		}
 	case "file":
-		o, e := readFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
+		o, e := ReadFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
 		out, err = o.inner(), e
 		if err == nil && p.Encoding != "" {
-			out.value = textValue(decodeFile([]byte(out.value.Text), p.Encoding))
+			out.value = TextValue(decodeFile([]byte(out.value.Text), p.Encoding))
 		}
 	case "write_file":
 		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
@@ -212,5 +212,5 @@ func (x *execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
 		return v
 	}
 	x.warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
-	return textValue(string(r[:occPreToolCap]) + "\n[truncated]")
+	return TextValue(string(r[:occPreToolCap]) + "\n[truncated]")
 }

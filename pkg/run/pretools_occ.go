@@ -171,7 +171,7 @@ func pickJSON(v Value, path string) (Value, error) {
 			return Value{}, &permanentError{fmt.Errorf("json_path %s: %q is past the end of the data", path, part)}
 		}
 	}
-	return dataValue(d), nil
+	return DataValue(d), nil
 }
 
 // setEnv gives the run its dotenv variables and, in a file read as OCC's,

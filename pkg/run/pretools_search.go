@@ -84,7 +84,7 @@ func (x *execution) search(ctx context.Context, q string) (string, error) {
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		msg := fmt.Sprintf("web search at %s: HTTP %d", redact.URL(sp.URL), resp.Status)
-		if body := clip(strings.TrimSpace(resp.Body), 200); body != "" {
+		if body := Clip(strings.TrimSpace(resp.Body), 200); body != "" {
 			msg += ": " + body
 		}
 		return "", errors.New(msg)
@@ -165,10 +165,10 @@ func (x *execution) fetchText(ctx context.Context, u string) (string, error) {
 		return "", fmt.Errorf("fetching %s: HTTP %d", redact.URL(u), resp.Status)
 	}
 	text := resp.Body
-	if strings.Contains(strings.ToLower(clip(text, 512)), "<html") || strings.Contains(strings.ToLower(clip(text, 512)), "<!doctype html") {
+	if strings.Contains(strings.ToLower(Clip(text, 512)), "<html") || strings.Contains(strings.ToLower(Clip(text, 512)), "<!doctype html") {
 		text = htmlText(text)
 	}
-	return clip(text, 100_000), nil
+	return Clip(text, 100_000), nil
 }
 
 // htmlTags and htmlHidden are what htmlText takes out of a page.

@@ -117,9 +117,9 @@ func (x *execution) selectArg(a chain.Arg, sc scope) (string, error) {
 		return "", &permanentError{&nothingSelected{a.Raw}}
 	}
 	if len(nodes) == 1 {
-		return textOf(nodes[0]), nil
+		return TextOf(nodes[0]), nil
 	}
-	return textOf([]any(nodes)), nil
+	return TextOf([]any(nodes)), nil
 }
 
 // nothingSelected is an argument's JSONPath that selects nothing.

@@ -95,14 +95,14 @@ type TaskValue struct {
 // taskValue is v as it travels.
 func taskValue(v Value) TaskValue {
 	tv := TaskValue{Text: v.Text, Data: v.Data, JSON: v.JSON}
-	tv.Parsed = v.Data != nil && reflect.DeepEqual(textValue(v.Text).Data, v.Data)
+	tv.Parsed = v.Data != nil && reflect.DeepEqual(TextValue(v.Text).Data, v.Data)
 	return tv
 }
 
 // value is a travelled value as the run had it.
 func (tv TaskValue) value() Value {
 	if tv.Parsed {
-		return Value{Text: tv.Text, Data: textValue(tv.Text).Data, JSON: tv.JSON}
+		return Value{Text: tv.Text, Data: TextValue(tv.Text).Data, JSON: tv.JSON}
 	}
 	return Value{Text: tv.Text, Data: wholeNumbers(tv.Data), JSON: tv.JSON}
 }
@@ -253,7 +253,7 @@ func (x *execution) spent(u *Usage) {
 		return
 	}
 	x.mu.Lock()
-	x.used.add(*u)
+	x.used.Add(*u)
 	x.mu.Unlock()
 }
 

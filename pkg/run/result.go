@@ -128,7 +128,9 @@ type Usage struct {
 	Cached       int `json:"cached"`
 }
 
-func (u *Usage) add(o Usage) {
+// Add adds o to u: the model use of a step that asked more than once, or
+// of the steps it ran inside it.
+func (u *Usage) Add(o Usage) {
 	u.LLMCalls += o.LLMCalls
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens

@@ -120,7 +120,7 @@ func (x *execution) rerun(ctx context.Context, ev *chain.Step, note string) erro
 			x.results[id] = sr
 			x.mu.Unlock()
 			x.journal(s, sr)
-			if unfinished(sr.Status) {
+			if Unfinished(sr.Status) {
 				return fmt.Errorf("step %s, run again for the evaluation, failed: %s", id, sr.Error)
 			}
 		}
@@ -135,7 +135,7 @@ func addUsage(a, b *Usage) *Usage {
 	}
 	sum := *a
 	if b != nil {
-		sum.add(*b)
+		sum.Add(*b)
 	}
 	return &sum
 }

@@ -56,11 +56,12 @@ func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
 // were looked in; what names what refers to it.
 func findScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
 	_, err := scriptBySubject(c, subject, r)
-	var nf *chain.NotFoundError
+	var nf notFound
 	if errors.As(err, &nf) {
+		dir, elsewhere := nf.LookedIn()
 		known := slices.Sorted(maps.Keys(c.Scripts))
-		err = fmt.Errorf("script %q (%s) is in no scripts: library: not its own file's%s, nor one of %s%s", subject, what, ownScripts(known), nf.Dir,
-			chain.DidYouMean(subject, append(known, nf.Known...)))
+		err = fmt.Errorf("script %q (%s) is in no scripts: library: not its own file's%s, nor one of %s%s", subject, what, ownScripts(known), dir,
+			chain.DidYouMean(subject, append(known, elsewhere...)))
 	}
 	return err
 }

@@ -45,9 +45,9 @@ func WithEnv(env map[string]string) Option { return func(l *Local) { l.env = env
 
 // canned is the outcome a stand-in's result stands for.
 func canned(s *chain.Step, c Canned) (outcome, error) {
-	out := outcome{value: textValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
+	out := outcome{value: TextValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
 	if c.Data != nil {
-		out.value = dataValue(c.Data)
+		out.value = DataValue(c.Data)
 	}
 	var err error
 	switch {

@@ -281,10 +281,10 @@ func (x *execution) attempt(ctx context.Context, s *chain.Step, sc scope, t *tri
 // (used; an agent step's is kept in t).
 func (x *execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outcome, err error) error {
 	if t == nil {
-		used.add(out.usage)
+		used.Add(out.usage)
 		out.usage = *used
 		if err == nil {
-			err = guard.Error(guard.Check(rulesOf(s), out.value.Text))
+			err = guard.Error(guard.Check(RulesOf(s), out.value.Text))
 		}
 		return err
 	}

@@ -1,13 +1,8 @@
 package run
 
 import (
-	"errors"
-	"fmt"
 	"strings"
-	"syscall"
 	"unicode/utf8"
-
-	"github.com/chainrun/chainrun/pkg/executor"
 )
 
 // A failed command's tails are bounded in lines and in bytes: the end of
@@ -47,21 +42,18 @@ func (sr *StepResult) maskTexts(mask func(string) string) {
 	sr.Stderr, sr.Stdout = mask(sr.Stderr), mask(sr.Stdout)
 }
 
-func clip(s string, n int) string {
+// Clip cuts s to n bytes, marking the cut with an ellipsis, for a value
+// quoted in a message.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
 }
 
-// commandError words an executor error for a step result.
-func commandError(err error) error {
-	var se *executor.StartError
-	if errors.As(err, &se) {
-		if errors.Is(err, syscall.E2BIG) {
-			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
-		}
-		return &permanentError{err}
-	}
-	return err
+// FirstLine is the first line of s, for a message or a dry-run line that
+// shows one.
+func FirstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -34,7 +34,7 @@ func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t
 		case strings.HasPrefix(strategy, "truncate:"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(strategy, "truncate:"))
 			if s.OCC() {
-				v = occTruncated(v, n)
+				v = OccTruncated(v, n)
 			} else if len([]rune(v)) > n {
 				v = string([]rune(v)[:n]) + "…"
 			}

@@ -27,9 +27,9 @@ type Value struct {
 	absent bool
 }
 
-// textValue makes a Value of text, exposing fields when the text is a JSON
+// TextValue makes a Value of text, exposing fields when the text is a JSON
 // object or array.
-func textValue(text string) Value {
+func TextValue(text string) Value {
 	v := Value{Text: text}
 	t := strings.TrimSpace(text)
 	if t != "" && (t[0] == '{' || t[0] == '[') {
@@ -41,8 +41,8 @@ func textValue(text string) Value {
 	return v
 }
 
-// dataValue makes a Value of structured data; its text is the JSON.
-func dataValue(d any) Value {
+// DataValue makes a Value of structured data; its text is the JSON.
+func DataValue(d any) Value {
 	if s, ok := d.(string); ok {
 		return Value{Text: s}
 	}
@@ -53,8 +53,9 @@ func dataValue(d any) Value {
 	return Value{Text: string(b), Data: d}
 }
 
-// public is how the value appears in the JSON result.
-func (v Value) public() any {
+// Public is how the value appears in the JSON result and in a step's
+// structured output: its data, else its text.
+func (v Value) Public() any {
 	if v.Data != nil {
 		return v.Data
 	}
@@ -168,15 +169,15 @@ func (sc scope) resolve(r chain.Ref) (string, bool, error) {
 	if len(r.Path) == 0 {
 		return v.Text, true, nil
 	}
-	d, ok := walk(v.Data, r.Path)
+	d, ok := Walk(v.Data, r.Path)
 	if !ok {
 		return "", false, nil
 	}
-	return textOf(d), true, nil
+	return TextOf(d), true, nil
 }
 
-// walk follows field names and list indexes through decoded JSON.
-func walk(d any, path []string) (any, bool) {
+// Walk follows field names and list indexes through decoded JSON.
+func Walk(d any, path []string) (any, bool) {
 	for _, p := range path {
 		switch x := d.(type) {
 		case map[string]any:
@@ -198,9 +199,9 @@ func walk(d any, path []string) (any, bool) {
 	return d, true
 }
 
-// textOf renders a JSON value as interpolation text: strings as they are,
+// TextOf renders a JSON value as interpolation text: strings as they are,
 // everything else as JSON.
-func textOf(d any) string {
+func TextOf(d any) string {
 	switch x := d.(type) {
 	case string:
 		return x

@@ -24,7 +24,9 @@ func claims(root *yaml.Node) bool {
 		return true
 	}
 	m, mine := marksOf(root)
-	return mine && (m.occ != "" || (m.chainrun == "" && yamlpos.KeyNode(root, "version") != nil))
+	// version: alone says nothing of a file without steps (a contenox
+	// task chain declares one too)
+	return mine && (m.occ != "" || (m.chainrun == "" && yamlpos.KeyNode(root, "version") != nil && yamlpos.KeyNode(root, "steps") != nil))
 }
 
 // file is what OCC's top-level keys say of a file as it is read.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -35,7 +36,7 @@ type ListedChain struct {
 
 // ListedChains are the catalog's chains as list shows them, a file that
 // does not load with its first error.
-func ListedChains(cat *chain.Catalog) []ListedChain {
+func ListedChains(cat *catalog.Catalog) []ListedChain {
 	out := make([]ListedChain, 0, len(cat.Files))
 	for _, cf := range cat.Files {
 		lc := ListedChain{Name: cf.Name, File: cf.Path, Inputs: []ListedInput{}}

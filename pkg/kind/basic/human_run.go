@@ -1,0 +1,50 @@
+package basic
+
+import (
+	"context"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// A human step asks a person. As a workflow executor it records the
+// request, its queue and when it was made, and succeeds: the person
+// answers at the decision point the transition leads to, where the run
+// waits (chainrun approvals lists it). In a DAG chain it cannot run (a
+// chain has no decision points): refused before the run starts; a dry
+// run shows its prompt.
+func init() {
+	run.Register(chain.KindHuman, run.Runner{
+		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
+			s := a.Step()
+			req := map[string]any{"requested": a.Now().UTC().Format(time.RFC3339)}
+			if s.Queue != "" {
+				req["queue"] = s.Queue
+			}
+			if p := s.C().Prompt; p != nil {
+				text, err := p.Render(a.Resolver(), a.Lenient())
+				if err != nil {
+					return run.Outcome{}, err
+				}
+				req["prompt"] = text
+			}
+			return run.Outcome{Value: run.Value{Data: req, Text: run.TextOf(req)}}, nil
+		},
+		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+			p.Action = "ask a person"
+			if s.Queue != "" {
+				p.Action += " (queue " + s.Queue + ")"
+			}
+			if s.C().Prompt != nil {
+				p.Action += ": " + v.Keep(s.C().Prompt)
+			}
+		},
+		Admit: func(_ *run.Local, c *chain.Chain, s *chain.Step) error {
+			if c.Workflow != nil {
+				return nil
+			}
+			return &run.PreflightError{Kind: run.Unsupported, File: c.File, Pos: s.At("type"), Step: s.ID, Msg: "a human step (a decision point)"}
+		},
+	})
+}

@@ -1,0 +1,239 @@
+package basic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// operation runs one of OCC's transform operations over the text of the
+// step's input_var (else its rendered prompt).
+func operation(a *run.Attempt) (run.Outcome, error) {
+	s := a.Step()
+	c := s.C()
+	fail := func(format string, args ...any) (run.Outcome, error) {
+		return run.Outcome{}, run.Permanent(fmt.Errorf(s.Operation+": "+format, args...))
+	}
+	var in run.Value
+	switch {
+	case c.InputVar != nil:
+		v, err := a.List(c.InputVar, "input_var")
+		if err != nil {
+			return run.Outcome{}, err
+		}
+		in = v
+	case c.Prompt != nil:
+		text, err := a.Render(c.Prompt)
+		if err != nil {
+			return run.Outcome{}, err
+		}
+		in = run.TextValue(text)
+	}
+	lines := func() []string {
+		var out []string
+		for _, l := range strings.Split(in.Text, "\n") {
+			if l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	switch s.Operation {
+	case chain.OpJSONExtract:
+		d, err := jsonOf(in)
+		if err != nil && s.OCC() {
+			// OCC's executor writes the error into the output and goes on
+			a.Warn(fmt.Sprintf("step %q: json_extract: %s is not JSON: the output is OCC's error text (chainrun's own format fails the step)", s.ID, inputName(s)))
+			return text(fmt.Sprintf("[JSON parse error: %v]", err))
+		}
+		if err != nil {
+			return fail("%s is not JSON: %v", inputName(s), err)
+		}
+		got, err := extract(d, s.JSONPath)
+		if err != nil {
+			return fail("json_path %s: %v", s.JSONPath, err)
+		}
+		return run.Outcome{Value: run.DataValue(got)}, nil
+	case chain.OpRegexMatch:
+		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
+	case chain.OpTemplate:
+		out, err := a.Render(c.TemplateStr)
+		if err != nil {
+			return run.Outcome{}, err
+		}
+		return text(out)
+	case chain.OpSplit, chain.OpToJSON:
+		list := []any{}
+		for _, l := range lines() {
+			list = append(list, l)
+		}
+		return run.Outcome{Value: run.DataValue(list)}, nil
+	case chain.OpMerge:
+		return text(run.Concatenated(run.MergeValues(s, a.ValueOf)))
+	case chain.OpTruncate:
+		limit := s.TruncateLimit
+		if limit == 0 {
+			limit = 5000
+		}
+		return text(run.OccTruncated(in.Text, limit))
+	case chain.OpReplace:
+		if s.Regex == "" {
+			return text(in.Text) // OCC's: no pattern, nothing replaced
+		}
+		return text(s.Pattern().ReplaceAllString(in.Text, s.TemplateStr))
+	case chain.OpFilter:
+		var keep []string
+		for _, l := range strings.Split(in.Text, "\n") {
+			if s.Pattern().MatchString(l) {
+				keep = append(keep, l)
+			}
+		}
+		return text(strings.Join(keep, "\n"))
+	case chain.OpMap:
+		var out []string
+		for i, l := range lines() {
+			line, err := a.With("item", run.TextValue(l)).With("index", run.DataValue(float64(i))).Render(c.TemplateStr)
+			if err != nil {
+				return run.Outcome{}, err
+			}
+			out = append(out, line)
+		}
+		return text(strings.Join(out, "\n"))
+	case chain.OpJoin:
+		sep := s.TemplateStr
+		if _, set := s.FieldPos["template_str"]; !set {
+			sep = "\n"
+		}
+		list, ok := in.Data.([]any)
+		if !ok {
+			return text(in.Text)
+		}
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = run.DataValue(e).Text
+		}
+		return text(strings.Join(parts, sep))
+	case chain.OpFromJSON:
+		return text(readable(in))
+	case chain.OpPassThrough:
+		return run.Outcome{Value: in}, nil
+	}
+	return fail("unknown operation")
+}
+
+func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextValue(s)}, nil }
+
+// inputName says what a transform operation read, for messages.
+func inputName(s *chain.Step) string {
+	if s.InputVar != "" {
+		return "input_var " + s.InputVar
+	}
+	return "the prompt"
+}
+
+// jsonOf is a value's JSON: its data, else its text, without the ```
+// fence a model often writes around it.
+func jsonOf(v run.Value) (any, error) {
+	if v.Data != nil {
+		return v.Data, nil
+	}
+	t := strings.TrimSpace(v.Text)
+	if strings.HasPrefix(t, "```") {
+		t = strings.TrimPrefix(t[3:], "json")
+		t = strings.TrimSuffix(strings.TrimSpace(t), "```")
+	}
+	var d any
+	err := json.Unmarshal([]byte(t), &d)
+	return d, err
+}
+
+// extract reads a dotted path (OCC's json_path: a.b.0.c, with an optional
+// leading $.; * applies the rest of the path to each item of a list).
+func extract(d any, path string) (any, error) {
+	path = strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
+	if path == "" {
+		return d, nil
+	}
+	parts := strings.Split(path, ".")
+	for i, p := range parts {
+		switch cur := d.(type) {
+		case map[string]any:
+			v, ok := cur[p]
+			if !ok {
+				return nil, fmt.Errorf("no field %q", p)
+			}
+			d = v
+		case []any:
+			if p == "*" {
+				out := make([]any, len(cur))
+				for j, e := range cur {
+					v, err := extract(e, strings.Join(parts[i+1:], "."))
+					if err != nil {
+						return nil, fmt.Errorf("item %d: %v", j, err)
+					}
+					out[j] = v
+				}
+				return out, nil
+			}
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 || n >= len(cur) {
+				return nil, fmt.Errorf("%q is not an index of a list of %d", p, len(cur))
+			}
+			d = cur[n]
+		default:
+			return nil, fmt.Errorf("%q: %s is not an object or a list", p, strings.Join(parts[:i], "."))
+		}
+	}
+	return d, nil
+}
+
+// readable is OCC's from_json: a list one item per line, an object one
+// "key: value" line per field in the order written, else the text.
+func readable(v run.Value) string {
+	t := strings.TrimSpace(v.Text)
+	d, err := jsonOf(run.Value{Text: t})
+	if err != nil {
+		return v.Text
+	}
+	switch x := d.(type) {
+	case []any:
+		lines := make([]string, len(x))
+		for i, e := range x {
+			lines[i] = run.DataValue(e).Text
+		}
+		return strings.Join(lines, "\n")
+	case map[string]any:
+		var lines []string
+		for _, k := range keysInOrder(t) {
+			lines = append(lines, k+": "+run.DataValue(x[k]).Text)
+		}
+		return strings.Join(lines, "\n")
+	}
+	return run.DataValue(d).Text
+}
+
+// keysInOrder are a JSON object's keys as written.
+func keysInOrder(text string) []string {
+	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		keys = append(keys, fmt.Sprint(k))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
+}

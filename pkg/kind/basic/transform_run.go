@@ -1,0 +1,40 @@
+package basic
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+func init() {
+	run.Register(chain.KindTransform, run.Runner{
+		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
+			s := a.Step()
+			if s.Operation != "" {
+				return operation(a)
+			}
+			c := s.C()
+			v, err := c.Transform.Eval(a.ValueEnv(c.Transform.Names))
+			if err != nil {
+				return run.Outcome{}, run.Permanent(fmt.Errorf("expr: %w", err))
+			}
+			return run.Outcome{Value: run.DataValue(v)}, nil
+		},
+		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+			p.Action = s.Expr
+			if s.Operation != "" {
+				p.Action = "operation " + s.Operation
+			}
+		},
+		// a transform task's result is its value
+		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *run.StepResult) (string, bool) {
+			if run.Unfinished(sr.Status) {
+				return "", false
+			}
+			v, _ := read(s.OutputVar)
+			return v.Text, true
+		},
+	})
+}

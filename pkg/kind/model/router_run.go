@@ -1,0 +1,44 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// A router step asks its model as an agent step does, with the routes it
+// may answer appended to its prompt, and picks the route the answer
+// names (chain.Step.PickRoute). Its output is the route's name; the DAG
+// driver skips the steps the route leaves out (route.go). An answer that
+// names no route, without default_route, fails the step.
+func init() {
+	run.Register(chain.KindRouter, run.Runner{
+		Run: func(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
+			s := a.Step()
+			out, err := a.WithNote("\n\nAnswer with one of: " + strings.Join(s.RouteNames(), ", ") + ".").Agent(ctx)
+			if err != nil {
+				return out, err
+			}
+			route, how, ok := s.PickRoute(out.Value.Text)
+			if !ok {
+				return out, run.Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", run.Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(s.RouteNames(), ", ")))
+			}
+			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(s.Routes[route], ", "))})
+			out.Value, out.Decision, out.Result = run.Value{Text: route}, route, route
+			return out, nil
+		},
+		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+			v.Agent(s, p)
+			routes := make([]string, 0, len(s.Routes))
+			for _, name := range s.RouteNames() {
+				routes = append(routes, name+" → "+strings.Join(s.Routes[name], ", "))
+			}
+			p.Action += "\n(routes: " + strings.Join(routes, "; ") + ")"
+		},
+		Admit: run.AdmitModel,
+	})
+}

@@ -1,0 +1,44 @@
+package remote
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+func init() {
+	run.Register(chain.KindHTTP, run.Runner{
+		Run: func(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
+			s := a.Step()
+			c := s.C()
+			if isREST(s) {
+				return rest(ctx, a)
+			}
+			return run.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.Method)
+		},
+		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+			cs := s.C()
+			if isREST(s) {
+				p.Action = restPlan(v, s)
+				return
+			}
+			p.Action = run.MethodOf(s.Method) + " " + v.URL(cs.URL)
+			if b := v.Keep(cs.Body); b != "" {
+				p.Action += "\n" + b
+			}
+		},
+		// an http task's result is its status code
+		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *run.StepResult) (string, bool) {
+			v, ok := read(s.OutputVar + "_status")
+			if run.Unfinished(sr.Status) || !ok {
+				return "", false
+			}
+			if n, isNum := v.Data.(float64); isNum {
+				return strconv.Itoa(int(n)), true
+			}
+			return v.Text, true
+		},
+	})
+}

@@ -1,0 +1,83 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// A chain step's call of another chain, as the engine runs it (the kind
+// is body_call.go): the nested run, and the check before anything runs.
+
+// FindChain is the chain a chain step names, found as the engine finds
+// chains (the step's file's directory, the chains directory).
+func (a *Attempt) FindChain(name string) (*chain.Chain, error) { return a.x.l.chains(name, a.x.c.File) }
+
+// RunChain runs callee over inputs as a nested run of this step: its id
+// extends this run's (RUN/STEP), its steps are saved, and kept on resume,
+// as STEP/ID, and it shares this run's budget, secrets, grants and
+// events. The error (permanent) is one that kept it from starting; how
+// it ended is its Result.
+func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[string]string) (*Result, error) {
+	x, s := a.x, a.s
+	// the callee's steps are saved, and kept on resume, as CALLER/STEP
+	prefix := s.ID + "/"
+	sub := Request{Journal: prefixed(x.req.Journal, prefix), Resume: scopedRecords(x.req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
+		Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask, Events: x.req.Events}
+	for id := range x.req.Started {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Started[inner] = true
+		}
+	}
+	for id := range x.req.Rerun {
+		if inner, ok := strings.CutPrefix(id, prefix); ok {
+			sub.Rerun[inner] = true
+		}
+	}
+	callx := x.l.newExecution(callee, x.runID+"/"+s.ID, newStore(inputs), x.budget, sub, x.secretValues)
+	callx.chosenPaths = callx.chosenPaths || x.chosenPaths
+	if err := x.inheritEnv(callx); err != nil {
+		return nil, &permanentError{err}
+	}
+	return callx.run(ctx, &dagDriver{x: callx}), nil
+}
+
+// preflightCall checks, before anything runs, that a chain step can call
+// its chain: it exists, takes the inputs given, is not a workflow, and
+// does not call back into a chain on the stack.
+func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
+	resolve := r.Chains
+	fail := func(format string, args ...any) error {
+		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	if resolve == nil {
+		return fail("calling chain %q needs a chain catalog", s.Chain)
+	}
+	for _, name := range stack {
+		if name == s.Chain {
+			return fail("chain %q calls itself: %s → %s", s.Chain, strings.Join(stack, " → "), s.Chain)
+		}
+	}
+	callee, err := resolve(s.Chain, c.File)
+	if err != nil {
+		return fail("cannot call chain %q: %v", s.Chain, err)
+	}
+	if callee.Workflow != nil {
+		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", s.Chain)
+	}
+	given := map[string]string{}
+	for k := range s.With {
+		given[k] = "set"
+	}
+	if _, err := ResolveInputs(callee, given); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return fail("%s: %s", s.WithField(), ie.Msg)
+		}
+		return fail("%s: %v", s.WithField(), err)
+	}
+	return preflight(l, callee, r, stack)
+}

@@ -1,0 +1,43 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+)
+
+// readFile reads a file, up to the in-memory cap; pre_tools use it too.
+// fromData says path was a $.-path, rendered from the run's data.
+func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, error) {
+	p, err := a.Render(path)
+	if err != nil {
+		return Outcome{}, err
+	}
+	base, err := a.Dir(cwd)
+	if err != nil {
+		return Outcome{}, err
+	}
+	jail := a.Jail()
+	if jail == "" && a.Confines(path, fromData) {
+		jail = base // a path a decision may have chosen stays under the step's directory
+	}
+	f, err := OpenRegular(jail, base, p)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer f.Close()
+	if jail == "" && !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
+	if err != nil {
+		return Outcome{}, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if len(data) > executor.MaxCapture {
+		return Outcome{}, Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
+	}
+	return Outcome{Value: TextValue(string(data))}, nil
+}

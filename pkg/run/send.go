@@ -1,0 +1,94 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/redact"
+)
+
+// methodOf is the method a request is sent with: GET when none is set.
+func MethodOf(method string) string {
+	if method == "" {
+		return "GET"
+	}
+	return method
+}
+
+// request sends one request of the attempt's step; pre_tools use it too.
+func SendRequest(ctx context.Context, a *Attempt, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (Outcome, error) {
+	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
+	var err error
+	if req.URL, err = a.RenderURL(url); err != nil {
+		return Outcome{}, err
+	}
+	if req.Body, err = a.Render(body); err != nil {
+		return Outcome{}, err
+	}
+	if err = RenderHeaders(a, req.Headers, headers); err != nil {
+		return Outcome{}, err
+	}
+	return Send(ctx, a, req, func() string { return URLSource(a.Step(), url) })
+}
+
+// renderHeaders renders header templates into h.
+func RenderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Template) error {
+	for k, t := range headers {
+		v, err := a.Render(t)
+		if err != nil {
+			return err
+		}
+		h[k] = v
+	}
+	return nil
+}
+
+// send sends a request built for the attempt's step; source says what set its URL,
+// for an error that must name the endpoint.
+func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func() string) (Outcome, error) {
+	s := a.Step()
+	resp, err := executor.DoHTTP(ctx, a.HTTPClient(), req)
+	if err != nil {
+		if hp := llm.HostPort(req.URL); hp != "" && ctx.Err() == nil {
+			// name the endpoint and what chose it, to know what to fix
+			err = fmt.Errorf("%w (%s, set by %s)", err, hp, source())
+		}
+		return Outcome{}, err
+	}
+	out := Outcome{Value: TextValue(resp.Body), Status: resp.Status}
+	if s.StatusFails(resp.Status) {
+		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, MethodOf(req.Method), redact.URL(req.URL), acceptHint(s), Clip(strings.TrimSpace(resp.Body), 200))
+	}
+	return out, nil
+}
+
+// urlSource says what set a step's URL: the references it is made of, or
+// the step's url field itself.
+func URLSource(s *chain.Step, url *chain.Template) string {
+	var names []string
+	if url != nil {
+		for _, r := range url.Refs() {
+			names = append(names, r.Raw)
+		}
+	}
+	at := "the url of step " + s.ID
+	if p := s.At("url"); p.Line > 0 {
+		at += fmt.Sprintf(" (line %d)", p.Line)
+	}
+	if len(names) > 0 {
+		return strings.Join(names, ", ") + " in " + at
+	}
+	return at
+}
+
+// acceptHint says how a step would accept a status it failed on.
+func acceptHint(s *chain.Step) string {
+	if len(s.SuccessStatus) > 0 {
+		return fmt.Sprintf("success_status lists %v", s.SuccessStatus)
+	}
+	return "set fail_on_status: false to accept it"
+}

@@ -1,0 +1,177 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interrupt"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/tools"
+)
+
+// ToolCallRequest is a tool call outside a step's tools, as a person is
+// asked to allow it: exactly that call, named by its arguments' digest.
+type ToolCallRequest struct {
+	RunID     string
+	Step      string
+	Tool      string
+	Arguments string
+	Digest    string
+}
+
+// ToolAsker asks whether one tool call outside a step's tools may run. It
+// is called concurrently when a turn's calls run together: the asker
+// owns the terminal and puts its questions in turn.
+type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
+
+// toolSpecs are the tools offered to the model: the step's tools, then
+// its completion tool.
+func (x *execution) toolSpecs(s *chain.Step) []llm.Tool {
+	var out []llm.Tool
+	for _, name := range s.Tools {
+		if spec, ok := tools.Lookup(name); ok {
+			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
+		} else if def := x.c.Tool(name); def != nil {
+			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
+		}
+	}
+	if cp := s.Completion; cp != nil {
+		desc := cp.Description
+		if desc == "" {
+			desc = "Call this once with your final answer; its arguments are the result of the task."
+		}
+		out = append(out, llm.Tool{Name: cp.Tool, Description: desc, Schema: cp.Schema})
+	}
+	return out
+}
+
+// toolEnv is where a step's tool calls act: its directory, and the
+// run's process settings.
+func (x *execution) toolEnv(ctx context.Context, s *chain.Step, sc scope) (tools.Env, error) {
+	dir, err := x.dir(s.C().Cwd, sc)
+	if err != nil {
+		return tools.Env{}, err
+	}
+	return tools.Env{Dir: dir, Grace: x.l.grace, Force: interrupt.Force(ctx),
+		Environ: x.environ("CHAINRUN_RUN_ID="+x.runID, "CHAINRUN_STEP_ID="+s.ID),
+		Fetch:   x.fetchText, Search: x.search}, nil
+}
+
+// callTool runs one tool call and returns the result the model reads. A
+// call outside the step's tools runs only when granted (--grant) or
+// allowed at the terminal; otherwise the model is told it was denied.
+func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, call llm.ToolCall, calls *atomic.Int64) (string, bool) {
+	_, builtin := tools.Lookup(call.Name)
+	def := x.c.Tool(call.Name)
+	if !builtin && def == nil {
+		x.emitTool(s, call, event.Unknown, "", 0)
+		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
+	}
+	if !slices.Contains(s.Tools, call.Name) {
+		if why, ok := x.allow(ctx, s, call); !ok {
+			x.emitTool(s, call, event.Denied, why, 0)
+			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Tools, ", "), why), true
+		}
+	}
+	calls.Add(1)
+	start := x.l.now()
+	var text string
+	var err error
+	if builtin {
+		text, err = tools.Run(ctx, env, call.Name, json.RawMessage(call.Arguments))
+	} else {
+		text, err = x.runToolDef(ctx, def, env.Dir, call.Arguments)
+	}
+	d := x.l.now().Sub(start).Milliseconds()
+	if err != nil && ctx.Err() != nil {
+		err = errors.New(stopText(ctx)) // the run stopped it, whichever tool it was
+	}
+	if err != nil {
+		x.emitTool(s, call, event.Error, err.Error(), d)
+		return "error: " + x.mask(err.Error()), true
+	}
+	x.emitTool(s, call, event.OK, "", d)
+	return x.mask(text), false
+}
+
+// offered lists the tool names the step offers, for messages.
+func (x *execution) offered(s *chain.Step) []string {
+	names := append([]string(nil), s.Tools...)
+	if s.Completion != nil {
+		names = append(names, s.Completion.Tool)
+	}
+	return names
+}
+
+// allow decides a call outside the step's tools: a --grant for the tool,
+// else the person at the terminal for exactly this call, else denied.
+// Every grant and denial is an audit event.
+func (x *execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall) (string, bool) {
+	digest := argsDigest(call.Arguments)
+	audit := func(t event.Type, by string) {
+		x.emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.mask(callSubject(call.Arguments)), DecidedBy: by})
+	}
+	if x.req.Grants[call.Name] {
+		audit(event.ToolGranted, "grant")
+		return "", true
+	}
+	if x.req.Ask == nil {
+		audit(event.ToolDenied, "headless")
+		return "no one is at a terminal to allow it (grant it with --grant " + call.Name + ")", false
+	}
+	ok, err := x.req.Ask(ctx, ToolCallRequest{RunID: x.runID, Step: s.ID, Tool: call.Name, Arguments: x.mask(call.Arguments), Digest: digest})
+	if err != nil || !ok {
+		audit(event.ToolDenied, "human")
+		return "the person at the terminal refused it", false
+	}
+	audit(event.ToolGranted, "human")
+	return "", true
+}
+
+// runToolDef runs a chain-defined tool: its arguments are checked against
+// its schema, then its executor runs with them as {args}, confined to the
+// calling step's directory like the built-in tools (confine.go).
+func (x *execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, args string) (string, error) {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return "", fmt.Errorf("the arguments are not JSON: %v", err)
+	}
+	if def.Schema != nil {
+		if err := def.Schema.Validate(v); err != nil {
+			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, SchemaMessage(err))
+		}
+	}
+	out, _, err := x.attempts(ctx, def.Executor, scope{st: x.st, jail: dir}.with("args", DataValue(v)))
+	if err != nil {
+		return out.value.Text, err
+	}
+	return out.value.Text, nil
+}
+
+// emitTool records one tool call in the audit trail.
+func (x *execution) emitTool(s *chain.Step, call llm.ToolCall, status event.Status, detail string, ms int64) {
+	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments),
+		Subject: x.mask(callSubject(call.Arguments)), Status: status, DurationMS: ms}
+	if status == event.Error {
+		e.Error = detail
+	} else {
+		e.Detail = detail
+	}
+	x.emit(e)
+}
+
+// argsDigest names a call's arguments without showing them: the first 12
+// hex digits of their SHA-256.
+func argsDigest(args string) string {
+	sum := sha256.Sum256([]byte(args))
+	return hex.EncodeToString(sum[:6])
+}

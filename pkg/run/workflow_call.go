@@ -1,0 +1,256 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
+
+// The run of the workflow a workflow step names (the kind is
+// body_workflow.go; as a workflow's executor or task, the flow driver
+// runs it through prepareWorkflow, flow_sub.go), and the check before
+// anything runs.
+
+// RunWorkflow runs the workflow the step names, over the inputs its
+// use.inputs (or input:) give, as a nested run whose id extends this
+// one's, to its end, a pause or a failure. The error (permanent) is one
+// that kept it from starting.
+func (a *Attempt) RunWorkflow(ctx context.Context) (*Result, error) {
+	return a.x.callWorkflow(ctx, a.s, a.sc, subCall{})
+}
+
+// subCall is how a workflow step goes on with a workflow it runs: from
+// its saved transitions, taking the caller's decision there.
+type subCall struct {
+	history []TransitionRecord
+	take    string
+	args    map[string]any
+	acks    []string
+	journal Journal
+	human   Decider
+}
+
+// workflowOf finds the workflow a workflow step names: one of its own
+// file, else through the engine's resolver (the chains directory).
+func (l *Local) workflowOf(c *chain.Chain, s *chain.Step, r WorkflowResolver) (*chain.Chain, error) {
+	if w := c.Sibling(s.DefinitionID); w != nil {
+		return w, nil
+	}
+	if r == nil {
+		return nil, fmt.Errorf("no workflow of %s is named %s, and no chains directory is open to find it in", c.File, s.DefinitionID)
+	}
+	return r(s.DefinitionID, c.File)
+}
+
+// preflightWorkflow checks, before anything runs, that a workflow step's
+// workflow exists, is a state workflow, takes the inputs given, and does
+// not call back into a workflow on the stack (a cycle, named).
+func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
+	fail := func(format string, args ...any) error {
+		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("definitionId"), Step: s.ID, Who: s.Who(), Msg: fmt.Sprintf(format, args...)}
+	}
+	callee, err := (*Local)(nil).workflowOf(c, s, r.Workflows)
+	if err != nil {
+		var nf notFound
+		if errors.As(err, &nf) {
+			dir, known := nf.LookedIn()
+			return fail("definitionId %s names no workflow of this file or of %s%s", s.DefinitionID, dir, chain.DidYouMean(s.DefinitionID, append(c.SiblingNames(), known...)))
+		}
+		return fail("definitionId %s: %v", s.DefinitionID, err)
+	}
+	if callee.Workflow == nil {
+		return fail("definitionId %s is a DAG chain, not a state workflow (run it with kind: chain)", s.DefinitionID)
+	}
+	key := stackKey(callee)
+	if i := slices.Index(stack, key); i >= 0 {
+		var names []string
+		for _, k := range append(slices.Clone(stack[i:]), key) {
+			if _, name, ok := strings.Cut(k, "#"); ok {
+				k = name
+			}
+			names = append(names, k)
+		}
+		return fail("workflows call each other in a cycle: %s", strings.Join(names, " → "))
+	}
+	given := map[string]string{}
+	if in := s.C().Inputs; in != nil {
+		for k := range in.Map {
+			given[k] = ""
+		}
+	}
+	if unknown := unknownInputs(callee, given); len(unknown) > 0 {
+		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), declaredInputs(callee))
+	}
+	err = preflight(l, callee, r, stack)
+	var pe *PreflightError
+	if errors.As(err, &pe) && pe.File != c.File {
+		// the fault is in another file: say which call reached it
+		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.DefinitionID)
+	}
+	return err
+}
+
+// unknownInputs are the given names a workflow declares no input of,
+// when it refuses unknown ones.
+func unknownInputs(c *chain.Chain, given map[string]string) []string {
+	if declaresNoInputs(c) || c.InputsOpen() {
+		return nil // it takes inputs it does not declare
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		if c.Input(k) == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// declaresNoInputs reports whether a workflow says nothing of its inputs:
+// a workflow step then gives it whatever use.inputs names, unchecked, as
+// mcp-flowgate starts a sub-workflow with its input map.
+func declaresNoInputs(c *chain.Chain) bool {
+	return len(c.Inputs) == 0 && c.Workflow.Schema == nil
+}
+
+// callWorkflow runs the workflow a workflow step names, over the inputs
+// its use.inputs (or input:) give, as a nested run whose id extends this
+// one's, to its end, a pause or a failure.
+func (x *execution) callWorkflow(ctx context.Context, s *chain.Step, sc scope, call subCall) (*Result, error) {
+	cf, err := x.prepareWorkflow(s, sc, call)
+	if err != nil {
+		return nil, err
+	}
+	return cf.execution.run(ctx, cf), nil
+}
+
+// prepareWorkflow sets up the run of a workflow step's workflow: its
+// inputs, its replayed history and the decision taken there (a --take
+// that names none of its links is refused here, before anything runs).
+func (x *execution) prepareWorkflow(s *chain.Step, sc scope, call subCall) (*flow, error) {
+	callee, err := x.l.workflowOf(x.c, s, x.l.workflows)
+	if err != nil {
+		return nil, &permanentError{err}
+	}
+	given, _ := s.C().Inputs.Resolve(sc.document()).(map[string]any)
+	text := make(map[string]string, len(given))
+	for k, v := range given {
+		if v != nil {
+			text[k] = TextOf(v)
+		}
+	}
+	// a value whose type is not the one the callee declares is passed on
+	// as it is, with a warning: mcp-flowgate hands a called workflow its
+	// inputs as given (its orchestrators pass an object where the callee
+	// declares an array with a default)
+	// declares an array with a default), and so is one its enum does
+	// not list (its authoring orchestrators pass the goal's text as the
+	// kind of definition to emit: meta_orchestrators_e2e.rs, 6af3b47)
+	mismatched := map[string]bool{}
+	for k, v := range given {
+		in := callee.Input(k)
+		if v == nil || in == nil {
+			continue
+		}
+		why := ""
+		if in.Type != "" && chain.CheckInputValue(in.Type, text[k]) != nil {
+			why = fmt.Sprintf("of type %s, but it is given %s", in.Type, jsonKind(v))
+		} else if len(in.Enum) > 0 && !slices.Contains(in.Enum, text[k]) {
+			value := strconv.Quote(text[k])
+			if in.Secret {
+				value = "another value"
+			}
+			why = fmt.Sprintf("as one of %s, but it is given %s", strings.Join(in.Enum, ", "), value)
+		}
+		if why != "" {
+			x.warn(fmt.Sprintf("%s: workflow %s declares input %q %s: passed on as given", s.Who(), callee.Name, k, why))
+			mismatched[k] = true
+			delete(text, k)
+		}
+	}
+	inputs, typed := text, map[string]any{}
+	if !declaresNoInputs(callee) {
+		if inputs, typed, err = resolveInputsBeside(callee, text, mismatched); err != nil {
+			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
+		}
+	}
+	for k, v := range given {
+		// a value of no declared type keeps its shape (an object stays one)
+		if in := callee.Input(k); v != nil && (in == nil || in.Type == "" || mismatched[k]) {
+			typed[k] = v
+			if mismatched[k] {
+				inputs[k] = TextOf(v)
+			}
+		}
+	}
+	st := newStore(inputs)
+	st.typed = typed
+	req := Request{Journal: call.journal, Events: x.req.Events, History: call.history, Take: call.take, Args: call.args, Acks: call.acks,
+		AgentModel: x.req.AgentModel, Human: call.human, Dir: x.req.Dir, OutputDir: x.req.OutputDir, Grants: x.req.Grants, Ask: x.req.Ask,
+		Started: x.req.Started, Rerun: x.req.Rerun}
+	if call.journal != nil {
+		// what its executors' branches and steps saved, as it knows them
+		req.Resume = scopedRecords(x.req.Resume, s.ID+"/")
+	}
+	sub := x.l.newExecution(callee, x.runID+"/"+s.ID, st, x.budget, req, x.secretValues)
+	sub.chosenPaths = sub.chosenPaths || x.chosenPaths
+	if err := x.inheritEnv(sub); err != nil {
+		return nil, &permanentError{err}
+	}
+	return newFlow(sub, req)
+}
+
+// ChangedError is a workflow whose file no longer has the state its
+// saved transitions left the run at (a workflow of another file that a
+// workflow step went into, edited since): nothing ran.
+type ChangedError struct{ Workflow, File, State string }
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("workflow %s (%s) no longer has state %s, where the run stands inside it: restore the file, or start a new run", e.Workflow, e.File, e.State)
+}
+
+// NothingRan marks the error as one from before anything ran (exit 2).
+func (e *ChangedError) NothingRan() bool { return true }
+
+// WorkflowOutput is a workflow step's output: with use, the called workflow's
+// final context keys use.outputs read, by their names there; without,
+// its whole final context.
+func WorkflowOutput(s *chain.Step, res *Result) any {
+	var final map[string]any
+	if res.WorkflowResult != nil {
+		final = res.Context
+	}
+	if s.Use == nil {
+		if final == nil {
+			return map[string]any{}
+		}
+		return final
+	}
+	out := map[string]any{}
+	for _, b := range s.Outputs() {
+		out[b.From] = final[b.From]
+	}
+	return out
+}
+
+// jsonKind names the JSON type of a value, as a warning says it.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int, int64:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}
