@@ -10,7 +10,8 @@ import (
 // TestPickRoute: the whole answer names a route, else the route named
 // earliest in it, else default_route.
 func TestPickRoute(t *testing.T) {
-	s := &Step{RouterFields: RouterFields{Routes: map[string][]string{"frontend": nil, "backend": nil, "fullstack": nil, "end": nil}}}
+	s := &Step{}
+	Own[RouterFields](s).Routes = map[string][]string{"frontend": nil, "backend": nil, "fullstack": nil, "end": nil}
 	for _, tc := range []struct{ answer, route, how string }{
 		{"backend", "backend", "exact"},
 		{"  **Backend**.\n", "backend", "exact"},
@@ -24,14 +25,14 @@ func TestPickRoute(t *testing.T) {
 			t.Errorf("PickRoute(%q) = %q, %q, %v; want %q, %q", tc.answer, route, how, ok, tc.route, tc.how)
 		}
 	}
-	s.DefaultRoute = "fullstack"
+	Own[RouterFields](s).DefaultRoute = "fullstack"
 	if route, how, _ := s.PickRoute("dunno"); route != "fullstack" || how != "default_route" {
 		t.Errorf("default: %q %q", route, how)
 	}
 	if got := s.Unselected("backend"); len(got) != 0 {
 		t.Errorf("Unselected = %v", got)
 	}
-	s.Routes = map[string][]string{"a": {"x", "y"}, "b": {"y", "z"}}
+	Own[RouterFields](s).Routes = map[string][]string{"a": {"x", "y"}, "b": {"y", "z"}}
 	if got := s.Unselected("a"); !slices.Equal(got, []string{"z"}) {
 		t.Errorf("Unselected(a) = %v", got)
 	}

@@ -35,7 +35,7 @@ func decodePipeline(d *yamlpos.Diags, v *yaml.Node) []*chain.Step {
 		s := &chain.Step{Pos: yamlpos.Of(n), FieldPos: map[string]chain.Pos{"type": yamlpos.Of(n)}}
 		s.Type = string(chain.KindChain)
 		s.ID, s.Label, s.DependsOn, s.Condition, s.OutputVar = e.ID, e.Label, e.DependsOn, e.Condition, e.ID
-		s.Chain, s.With = e.Chain, e.Inputs
+		chain.Own[chain.CallFields](s).Chain, chain.Own[chain.CallFields](s).With = e.Chain, e.Inputs
 		s.Pipe(decodePipeSummary(d, e.SummarizeOutput, pos["summarize_output"], s.ID))
 		for k, p := range pos {
 			switch k {
