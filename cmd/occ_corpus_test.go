@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // occDefects are OCC's files that carry a defect of their own, and the
@@ -180,7 +181,7 @@ func jsonShown(prompt string) string {
 // occInputs gives a value of its type to every input a file requires.
 func occInputs(t *testing.T, file, pageURL string) []string {
 	t.Helper()
-	l, err := chain.LoadFile(file, chain.Options{})
+	l, err := load.LoadFile(file, chain.Options{})
 	if err != nil {
 		return nil
 	}

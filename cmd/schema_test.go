@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestSchemaAcceptsEveryFixtureChain proves `chainrun schema` against the
@@ -32,7 +33,7 @@ func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
 			if !strings.HasPrefix(f.Name, "chains/") || !catalog.IsChainFile(f.Name) || strings.HasSuffix(f.Name, ".json") {
 				continue // a JSON chain is contenox's task chain format, not the schema's
 			}
-			l, err := chain.Parse(f.Name, f.Data, chain.Options{LenientVariables: true})
+			l, err := load.Parse(f.Name, f.Data, chain.Options{LenientVariables: true})
 			if err != nil {
 				continue // a fixture that is broken on purpose
 			}

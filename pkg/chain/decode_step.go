@@ -1,26 +1,37 @@
 package chain
 
 import (
+	"sync"
+
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// stepAliases: reference 000 writes an executor's type as kind; OCC's own
-// engine spells a debate's and a webhook's fields with their type before
-// them (debate_agents, webhook_url: its tests do, its chain files write
-// agents and url); timeoutMs is mcp-flowgate's earlier spelling of an
-// executor's time limit, read as timeout_ms with a note.
-var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms",
-	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
-	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry",
-	"webhook_success_status": "success_status", "webhook_timeout_ms": "timeout_ms"}
+// stepAliases: reference 000 writes an executor's type as kind;
+// timeoutMs is mcp-flowgate's earlier spelling of an executor's time
+// limit, read as timeout_ms with a note; and every kind's KeyAliases
+// (OCC's debate_agents, webhook_url: its engine's spellings of a
+// debate's and a webhook's fields), each read with its note.
+var stepAliases = sync.OnceValue(func() map[string]string {
+	out := map[string]string{"kind": "type", "timeoutMs": "timeout_ms"}
+	for _, u := range units() {
+		for from, a := range u.KeyAliases {
+			out[from] = a.To
+		}
+	}
+	return out
+})
 
-// olderNames are the aliases read with a note: OCC's own spellings of a
-// field, said so where they are written.
-var olderNames = map[string]string{"debate_agents": "a debate's agents", "debate_rounds": "a debate's rounds",
-	"debate_decision": "a debate's strategy", "webhook_url": "a webhook's url", "webhook_method": "a webhook's method",
-	"webhook_headers": "a webhook's headers", "webhook_body": "a webhook's body", "webhook_retry": "a webhook's retry",
-	"webhook_success_status": "a webhook's success_status", "webhook_timeout_ms": "a webhook's timeout_ms"}
+// keyAliasNote is the note of a kind's other spelling of a key, "" for
+// a key that is none.
+func keyAliasNote(key string) string {
+	for _, u := range units() {
+		if a, ok := u.KeyAliases[key]; ok {
+			return a.Note
+		}
+	}
+	return ""
+}
 
 // decodeStep fills a step from its mapping, by the tags of Step's
 // fields. A step whose kind does not exist is read no further than its id
@@ -39,14 +50,16 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 			return s, d.Blocking() == before
 		}
 	}
+	aliases := stepAliases()
 	for _, p := range pairs {
-		if what, older := olderNames[p.Key.Value]; older {
-			d.Warnf(yamlpos.Of(p.Key), "%s%s is OCC's own spelling of %s: read as %s (its chain files write %s)",
-				prefix, p.Key.Value, what, stepAliases[p.Key.Value], stepAliases[p.Key.Value])
+		if _, alias := aliases[p.Key.Value]; alias {
+			if note := keyAliasNote(p.Key.Value); note != "" {
+				d.Warnf(yamlpos.Of(p.Key), "%s%s %s", prefix, p.Key.Value, note)
+			}
 		}
 	}
 	var argv []string
-	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: stepAliases, Sorted: true, Meant: &s.meant, Peer: true,
+	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: aliases, Sorted: true, Meant: &s.meant, Peer: true,
 		Keys: stepKeySet(), Into: s.fieldOf}, func(k, v *yaml.Node) bool {
 		// command: [program, arg…], mcp-flowgate's argv form
 		if list, isList := yamlpos.TextList(v); k.Value == "command" && isList {

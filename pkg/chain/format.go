@@ -11,7 +11,9 @@ import (
 // returns is validated by the same rules as chainrun's own chains, so a
 // peer's file means the same thing wherever it runs. pkg/load holds the
 // list; the model does not know which front-end a chain came from except
-// for what the front-end records for messages.
+// for the Reading the front-end sets (reading.go): knobs that say what
+// the peer's file means where chainrun's own format is stricter, hooks
+// for the peer's own judgements, and its name for messages.
 type Format struct {
 	// Name is the format's name in messages and docs.
 	Name string

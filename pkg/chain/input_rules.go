@@ -28,10 +28,11 @@ type InputRules struct {
 	pattern *regexp.Regexp
 }
 
-// occInputTypes are OCC's input types beyond JSON Schema's: enum (text,
+// formInputTypes are the input types of an input form beyond JSON
+// Schema's, as OCC's typed inputs declare them: enum (text,
 // one of enum:), text (any text), json (any JSON), file and image (a
 // path).
-var occInputTypes = []string{"enum", "text", "json", "file", "image"}
+var formInputTypes = []string{"enum", "text", "json", "file", "image"}
 
 // CheckRules reports why text breaks one of the input's rules (pattern,
 // min_length, max_length, min, max), nil when it keeps them all. The

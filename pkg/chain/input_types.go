@@ -11,7 +11,7 @@ import (
 // InputTypes are the types a chain's input may declare (OCC writes
 // inputs[].type): a value given for it that is not of its type is refused
 // before anything runs, naming the input. string and path take any text.
-var InputTypes = append([]string{"string", "number", "integer", "boolean", "url", "path", "array", "object"}, occInputTypes...)
+var InputTypes = append([]string{"string", "number", "integer", "boolean", "url", "path", "array", "object"}, formInputTypes...)
 
 // CheckInputValue reports why text is not a value of input type typ, nil
 // when it is (or typ is empty or takes any text).

@@ -58,9 +58,9 @@ var (
 
 type unknownNamesError = interp.UnknownNamesError
 
-// parseOCCTemplate is ParseTemplate for a file read as OCC's, whose
-// fallbacks may also be written unquoted, as OCC's resolver reads them:
-// {x|none}, {x|two words}.
-func parseOCCTemplate(text string) *Template {
-	return interp.ParseSyntax(text, interp.Syntax{Double: true, OCC: true})
+// parseLooseTemplate is ParseTemplate for a file whose reading takes
+// loose references (OCC's), whose fallbacks may also be written
+// unquoted, as OCC's resolver reads them: {x|none}, {x|two words}.
+func parseLooseTemplate(text string) *Template {
+	return interp.ParseSyntax(text, interp.Syntax{Double: true, Loose: true})
 }

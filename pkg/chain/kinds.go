@@ -42,10 +42,22 @@ type Unit struct {
 	// Ignored are fields of other kinds that OCC's files write on steps
 	// of this kind, where they do nothing: accepted with a warning.
 	Ignored []string
+	// KeyAliases are other spellings of the kind's keys (OCC's engine
+	// writes debate_agents for a debate's agents): each is read, on any
+	// step, as the key it stands for, with a warning saying so.
+	KeyAliases map[string]KeyAlias
 	// Check reports what the kind requires or forbids of its fields.
 	Check func(v Checker, s *Step)
 	// Compile parses the kind's templates and expressions.
 	Compile func(v Checker, s *Step, c *Compiled)
+}
+
+// KeyAlias is what another spelling of a kind's key stands for: To, the
+// key, and Note, the rest of the warning that follows the spelling
+// where it is written ("is OCC's own spelling of …").
+type KeyAlias struct {
+	To   string
+	Note string
 }
 
 // unitSet holds registered units in Order. It is read once, the first

@@ -62,7 +62,7 @@ func kindsInventory(t *testing.T) []byte {
 	line("kinds", Kinds())
 	line("common keys", slices.Sorted(maps.Keys(commonKeys())))
 	var aliases []string
-	for from, to := range stepAliases {
+	for from, to := range stepAliases() {
 		aliases = append(aliases, from+"="+to)
 	}
 	sort.Strings(aliases)
@@ -151,7 +151,7 @@ func didYouMeanOf(t *testing.T, k Kind) string {
 	for key := range keyOwners() {
 		keys[key] = true
 	}
-	for key := range stepAliases {
+	for key := range stepAliases() {
 		keys[key] = true
 	}
 	misspelt := map[string]string{}

@@ -142,9 +142,25 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 	return []*Chain{decodeChain(d, root)}
 }
 
-// decodeChain turns a DAG chain's mapping into a Chain, recording
-// positions and rejecting unknown fields.
-func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
+// DAGFile reports whether chainrun's own readers read a document whose
+// root is this mapping as a DAG chain (steps:, with what a front-end
+// adds), not as a workflows: file or an mcp-flowgate gateway
+// configuration: a front-end that extends the DAG chain claims only such
+// a document (the front-ends listed before it claim theirs first).
+func DAGFile(root *yaml.Node) bool {
+	return yamlpos.KeyNode(root, "workflows") == nil && len(gatewayOnly(root)) == 0
+}
+
+// decodeChain turns a DAG chain's mapping into a Chain in chainrun's own
+// format, recording positions and rejecting unknown fields.
+func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain { return DecodeChain(d, root, nil) }
+
+// DecodeChain turns a DAG chain's mapping into a Chain, recording
+// positions and rejecting unknown fields. keys, when not nil, is a
+// front-end's reader of the top-level keys its format has besides
+// chainrun's own: it reports whether it took the key (any other is
+// unknown, with the closest of chainrun's keys).
+func DecodeChain(d *yamlpos.Diags, root *yaml.Node, keys func(c *Chain, k, v *yaml.Node) bool) *Chain {
 	c := &Chain{Pos: yamlpos.Of(root)}
 	yamlpos.Walk(d, yamlpos.MappingPairs(d, root, ""), c, nil, yamlpos.WalkOpts{Extensions: true, Meant: &c.meant}, func(k, v *yaml.Node) bool {
 		switch k.Value {
@@ -163,15 +179,6 @@ func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
 			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
-		case "chains":
-			// an OCC pipeline file: its chains are chain steps
-			if yamlpos.KeyNode(root, "steps") != nil {
-				d.Errorf(yamlpos.Of(k), "a file has steps or chains (an OCC pipeline), not both")
-				return true
-			}
-			c.Steps, c.pipeline = decodePipeline(d, v), true
-		case "max_context_chars":
-			decodeMaxContext(d, c, v)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "connections":
@@ -181,12 +188,10 @@ func decodeChain(d *yamlpos.Diags, root *yaml.Node) *Chain {
 		case "handlers":
 			c.Handlers = decodeHandlers(d, v)
 		default:
-			return false
+			return keys != nil && keys(c, k, v)
 		}
 		return true
 	})
-	c.occ = readsAsOCC(d, root)
-	checkMaxContext(d, c)
 	return c
 }
 
@@ -252,12 +257,7 @@ func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 
 // idSuffix names the step in a message about a field of it, when it has an
 // id to name.
-func idSuffix(step *yaml.Node) string {
-	if v := yamlpos.ValueOf(step, "id"); v != nil && v.Kind == yaml.ScalarNode {
-		return " " + fmt.Sprintf("%q", v.Value)
-	}
-	return ""
-}
+func idSuffix(step *yaml.Node) string { return yamlpos.IDSuffix(step) }
 
 // maxChainFile bounds a chain file: text a person writes, held whole in
 // memory while it loads.

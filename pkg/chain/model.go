@@ -56,16 +56,12 @@ type Chain struct {
 	OutputPos Pos
 
 	byID map[string]*Step
-	// occ says the file is read as OCC's (occ_reading.go).
-	occ bool
+	// reading is how a front-end reads the chain's file (reading.go);
+	// nil for chainrun's own format.
+	reading *Reading
 	// flowgate says the chain is a workflow of a workflows: file, whose
 	// inputs mean what mcp-flowgate's mean (flowgate_inputs.go).
 	flowgate bool
-	// maxContext is OCC's max_context_chars as written (nil when not),
-	// and pipeline says the file is an OCC pipeline (occ_budget.go).
-	maxContext    *int
-	maxContextPos Pos
-	pipeline      bool
 	// declaresConnections says the file itself has a connections: block.
 	// A file without one leaves its connections to the config (as
 	// mcp-flowgate's capability files leave them to the gateway's

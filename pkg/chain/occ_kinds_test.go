@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -122,22 +121,6 @@ func TestOCCKindErrors(t *testing.T) {
 				t.Errorf("error does not contain %q:\n%s", tt.want, err)
 			}
 		})
-	}
-}
-
-// TestOCCFileLoads: OCC's multi-lang-translator (a merge with a model it
-// does not use) loads as written.
-func TestOCCFileLoads(t *testing.T) {
-	src, err := os.ReadFile("testdata/occ/multi-lang-translator.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Parse("multi-lang-translator.yaml", src, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := c.Chain.Steps[len(c.Chain.Steps)-1]; m.Kind != KindMerge || len(m.MergeInputs()) != 5 {
-		t.Errorf("merge step %+v", *m.Merge())
 	}
 }
 

@@ -2,51 +2,10 @@ package chain
 
 import (
 	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// TestOCCFlowKindsLoad: OCC's router, evaluator and gate steps load as
-// written, OCC's code-review chain among them.
-func TestOCCFlowKindsLoad(t *testing.T) {
-	src, err := os.ReadFile("testdata/occ/code-review.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := Parse("code-review.yaml", src, Options{})
-	if err != nil {
-		t.Fatalf("OCC's code-review: %v", err)
-	}
-	c := l.Chains[0]
-	r := c.Step("classify")
-	if r.Kind != KindRouter || r.Router().DefaultRoute != "fullstack" || len(r.Router().Routes) != 5 || r.Kind.Deterministic() {
-		t.Errorf("classify = %s, default %q, %d routes", r.Kind, r.Router().DefaultRoute, len(r.Router().Routes))
-	}
-	e := c.Step("evaluate_quality")
-	if e.Kind != KindEvaluator || !e.Evaluator().EvalScoring || e.Threshold() != 4 || e.Evaluator().OnFail != OnFailSkip || e.Retries() != 0 {
-		t.Errorf("evaluate_quality = %+v", *e.Evaluator())
-	}
-	if !strings.Contains(e.C().Prompt.Refs()[0].Raw, "{security_review}") {
-		t.Errorf("the evaluation prompt reads %v", e.C().Prompt.Refs())
-	}
-	g := mustParse(t, `
-name: g
-steps:
-  - {id: build, type: transform, operation: template, template_str: "no", output_var: built}
-  - id: ok
-    type: gate
-    prompt: "Ship {built}?"
-    depends_on: [build]
-    timeout_hours: 1.5
-    on_timeout: approve
-    gate_auto_approve_if: '{built} == "yes"'
-`).Chains[0].Step("ok")
-	if g.Kind != KindGate || g.GateTimeout().Minutes() != 90 || g.TimeoutDecision() != GateApprove || g.C().AutoApprove == nil {
-		t.Errorf("gate = %+v", *g.Gate())
-	}
-}
 
 // TestPickRoute: the whole answer names a route, else the route named
 // earliest in it, else default_route.

@@ -16,13 +16,13 @@ import (
 
 // preToolUnit is what the format knows of one pre_tool type: the fields
 // it takes beyond the ones every pre_tool takes, what it requires, and
-// whether it is one of OCC's types, whose failures are injected as text
-// unless on_error says otherwise (OCC's default).
+// whether its failures are injected as text unless on_error says
+// otherwise (injects: OCC's types, OCC's default).
 type preToolUnit struct {
-	name   string
-	alias  string // the type it is another name for (cli is shell)
-	fields []string
-	occ    bool
+	name    string
+	alias   string // the type it is another name for (cli is shell)
+	fields  []string
+	injects bool
 	// check reports what the pre_tool lacks or gets wrong, "" when it is
 	// complete.
 	check func(p *PreTool) string
@@ -40,25 +40,25 @@ var preToolUnits = []*preToolUnit{
 	}},
 	{name: "http", fields: httpPreToolFields, check: needsURL},
 	{name: "file", fields: []string{"path"}, check: needsPath},
-	{name: "current_datetime", occ: true, fields: []string{"timezone", "format"}, check: checkDatetime},
-	{name: "http_fetch", alias: "http", occ: true, fields: httpPreToolFields, check: needsURL},
-	{name: "bash", occ: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
+	{name: "current_datetime", injects: true, fields: []string{"timezone", "format"}, check: checkDatetime},
+	{name: "http_fetch", alias: "http", injects: true, fields: httpPreToolFields, check: needsURL},
+	{name: "bash", injects: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
 		return needs(p.Command == "", "command (the script sh runs)")
 	}},
-	{name: "read_file", alias: "file", occ: true, fields: []string{"path", "encoding"}, check: func(p *PreTool) string {
+	{name: "read_file", alias: "file", injects: true, fields: []string{"path", "encoding"}, check: func(p *PreTool) string {
 		return cmp.Or(checkEncoding(p), needsPath(p))
 	}},
-	{name: "write_file", occ: true, fields: []string{"path", "content", "append", "encoding"}, check: func(p *PreTool) string {
+	{name: "write_file", injects: true, fields: []string{"path", "content", "append", "encoding"}, check: func(p *PreTool) string {
 		if p.CacheTTL > 0 {
 			return "cache_ttl_minutes does not apply: a write_file pre_tool writes every time"
 		}
 		return cmp.Or(checkEncoding(p), needsPath(p))
 	}},
-	{name: "env_var", occ: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
-	{name: "web_search", occ: true, fields: []string{"query"}, check: func(p *PreTool) string {
+	{name: "env_var", injects: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
+	{name: "web_search", injects: true, fields: []string{"query"}, check: func(p *PreTool) string {
 		return needs(p.Query == "", "query")
 	}},
-	{name: "ast_parse", occ: true, fields: []string{"path", "extract"}, check: checkASTParse},
+	{name: "ast_parse", injects: true, fields: []string{"path", "extract"}, check: checkASTParse},
 }
 
 var httpPreToolFields = []string{"url", "method", "headers", "body", "json_path"}
@@ -107,7 +107,7 @@ func (p PreTool) ErrorMode() string {
 	if p.OnError != "" {
 		return p.OnError
 	}
-	if u := preToolUnitOf(p.Type); u != nil && u.occ {
+	if u := preToolUnitOf(p.Type); u != nil && u.injects {
 		return "inject"
 	}
 	return "fail"
@@ -157,19 +157,6 @@ func checkDatetime(p *PreTool) string {
 var secretEnvName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)|^(AWS|GCP|AZURE|GITHUB|GH|NPM|DOCKER|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|MONGO.*)$`)
 })
-
-// occBlockedEnvName matches the names OCC's env_var pre_tool will not
-// read (OCC c591dab…a9f962a mcp-server/src/pretool-executor.ts,
-// ENV_VAR_BLOCKED_PATTERNS): it gives their default_value instead.
-var occBlockedEnvName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|^(AWS|GCP|AZURE|GITHUB|NPM|DOCKER|CI|SSH|GPG)_|^(DATABASE_URL|REDIS_URL|LD_PRELOAD|NODE_OPTIONS|PATH)$|^MONGO`)
-})
-
-// OCCBlockedEnvName reports whether OCC's env_var pre_tool refuses to
-// read the variable (a secret's name, or PATH, LD_PRELOAD, NODE_OPTIONS,
-// CI_…): in a file read as OCC's its value is the pre_tool's
-// default_value, as OCC gives it.
-func OCCBlockedEnvName(name string) bool { return occBlockedEnvName().MatchString(name) }
 
 // SecretEnvName reports whether an environment variable's name says it
 // holds a secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD, AWS_…), which an
@@ -268,9 +255,10 @@ func (v *validator) preTools(s *Step) {
 		if at.Line == 0 {
 			at = s.At("pre_tools")
 		}
-		if v.c.occ && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
+		rd := v.c.reads()
+		if rd.BodylessGet && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
 			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
-			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as OCC sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"))
+			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as %s sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"), rd.Source)
 			s.PreTools[i].Body, p.Body = "", ""
 		}
 		u := preToolUnitOf(p.Type)
@@ -279,15 +267,15 @@ func (v *validator) preTools(s *Step) {
 			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
-		case v.c.occ && p.Type == "env_var" && p.VarName == "":
+		case rd.EnvVarWithheld != nil && p.Type == "env_var" && p.VarName == "":
 			// OCC's env_var without a name gives its default_value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as OCC gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default)
-		case v.c.occ && p.Type == "env_var" && OCCBlockedEnvName(p.VarName):
-			// OCC will not read it: its default_value is the value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one OCC will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as OCC gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, p.Default)
-		case v.c.occ && p.Type == "env_var" && SecretEnvName(p.VarName):
-			// OCC reads it: the run does too, and never shows its value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: OCC reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as %s gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default, rd.Source)
+		case rd.EnvVarWithheld != nil && p.Type == "env_var" && rd.EnvVarWithheld(p.VarName):
+			// the peer will not read it: its default_value is the value
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one %s will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as %s gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source, p.Default, rd.Source)
+		case rd.SecretsReadable && p.Type == "env_var" && SecretEnvName(p.VarName):
+			// the peer reads it: the run does too, and never shows its value
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: %s reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source)
 		default:
 			if msg := u.check(&p); msg != "" {
 				v.d.Errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)

@@ -136,9 +136,9 @@ type Step struct {
 	piped bool
 	// pipeSummary is an OCC pipeline entry's summarize_output (see
 	// PipedOutput).
-	pipeSummary pipeSummary
-	// occ marks a step of a file read as OCC's (occ_reading.go).
-	occ bool
+	pipeSummary PipeSummary
+	// reading is its chain's (reading.go).
+	reading *Reading
 	// lifecycle is the handler a step of handlers: belongs to
 	// (on_failure, …), seq its place in that handler's list.
 	lifecycle string

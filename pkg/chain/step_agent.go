@@ -57,8 +57,8 @@ func checkAgent(v Checker, s *Step) {
 // It runs for every kind, so that a misplaced field's value is judged too.
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.Agent().ContextStrategy {
-		if !validStrategy(strat) && v.c.occ {
-			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
+		if !validStrategy(strat) && v.c.reads().LooseStrategies {
+			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as %s passes it", s.subject(), dep, strat, v.c.reads().Source)
 		} else if !validStrategy(strat) {
 			v.d.Errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
 		}
@@ -79,8 +79,8 @@ func compileAgent(v Checker, s *Step, c *Compiled) {
 	for dep := range s.Agent().ContextStrategy {
 		switch {
 		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
-		case v.Chain().OCC():
-			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as OCC accepts it (it applies if the prompt reads that name)", s.subject(), dep)
+		case v.Chain().Reading().LooseStrategies:
+			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as %s accepts it (it applies if the prompt reads that name)", s.subject(), dep, v.Chain().Reading().Source)
 		default:
 			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
 		}

@@ -39,7 +39,7 @@ func checkCall(v Checker, s *Step) {
 	if s.Call().Chain == "" {
 		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
 	}
-	if s.pipeSummary.summarize {
+	if s.pipeSummary.Summarize {
 		Own[MergeFields](s).modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
 		Own[MergeFields](s).modelStep.locals = PipeSummaryLocals
 	}

@@ -196,7 +196,7 @@ func (v *validator) compile(s *Step) {
 		s.compiled = &Compiled{}
 	}
 	c := s.compiled
-	s.occ = v.c.occ
+	s.reading = v.c.reading
 	v.preTools(s)
 	if s.ForEach != "" {
 		v.forEach(s)

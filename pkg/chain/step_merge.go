@@ -141,10 +141,10 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
 	for _, name := range s.Merge().inputNames {
 		r, _ := ParseRef(name)
-		if why := v.NamesNothing(s, &r); v.Chain().OCC() && why != "" {
+		if why := v.NamesNothing(s, &r); v.Chain().Reading().LooseMergeInputs && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
-			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as OCC's merge reads it (%s): a likely typo, which chainrun's own format refuses",
-				s.subject(), name, why)
+			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as %s's merge reads it (%s): a likely typo, which chainrun's own format refuses",
+				s.subject(), name, v.Chain().Reading().Source, why)
 			continue
 		}
 		v.Ref(s, "inputs", r)

@@ -58,10 +58,17 @@ func (s *Step) DebateRounds() int { return max(s.Debate().Rounds, 1) }
 
 func init() {
 	Register(Unit{
-		Kind:   KindDebate,
-		Order:  190,
-		Body:   reflect.TypeFor[DebateFields](),
-		Also:   append([]string{"strategy"}, modelKeys...),
+		Kind:  KindDebate,
+		Order: 190,
+		Body:  reflect.TypeFor[DebateFields](),
+		Also:  append([]string{"strategy"}, modelKeys...),
+		// OCC's engine spells a debate's fields with its type before them
+		// (its tests do; its chain files write agents, rounds, strategy)
+		KeyAliases: map[string]KeyAlias{
+			"debate_agents":   {To: "agents", Note: "is OCC's own spelling of a debate's agents: read as agents (its chain files write agents)"},
+			"debate_rounds":   {To: "rounds", Note: "is OCC's own spelling of a debate's rounds: read as rounds (its chain files write rounds)"},
+			"debate_decision": {To: "strategy", Note: "is OCC's own spelling of a debate's strategy: read as strategy (its chain files write strategy)"},
+		},
 		Models: true,
 		Check:  checkDebate,
 		Compile: func(v Checker, s *Step, c *Compiled) {
@@ -138,10 +145,20 @@ func (s *Step) StatusFails(status int) bool {
 
 func init() {
 	Register(Unit{
-		Kind:    KindWebhook,
-		Order:   200,
-		Body:    reflect.TypeFor[WebhookFields](),
-		Also:    []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		Kind:  KindWebhook,
+		Order: 200,
+		Body:  reflect.TypeFor[WebhookFields](),
+		Also:  []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		// OCC's engine spells a webhook's fields with its type before them
+		KeyAliases: map[string]KeyAlias{
+			"webhook_url":            {To: "url", Note: "is OCC's own spelling of a webhook's url: read as url (its chain files write url)"},
+			"webhook_method":         {To: "method", Note: "is OCC's own spelling of a webhook's method: read as method (its chain files write method)"},
+			"webhook_headers":        {To: "headers", Note: "is OCC's own spelling of a webhook's headers: read as headers (its chain files write headers)"},
+			"webhook_body":           {To: "body", Note: "is OCC's own spelling of a webhook's body: read as body (its chain files write body)"},
+			"webhook_retry":          {To: "retry", Note: "is OCC's own spelling of a webhook's retry: read as retry (its chain files write retry)"},
+			"webhook_success_status": {To: "success_status", Note: "is OCC's own spelling of a webhook's success_status: read as success_status (its chain files write success_status)"},
+			"webhook_timeout_ms":     {To: "timeout_ms", Note: "is OCC's own spelling of a webhook's timeout_ms: read as timeout_ms (its chain files write timeout_ms)"},
+		},
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
 			if s.HTTP().URL == "" {
@@ -154,9 +171,9 @@ func init() {
 			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.HTTP().Method) {
 				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.HTTP().Method)
 			}
-			if (s.HTTP().Method == "GET" || s.HTTP().Method == "DELETE") && (s.HTTP().Body != "" || s.HTTP().BodyData != nil) && v.Chain().OCC() {
+			if (s.HTTP().Method == "GET" || s.HTTP().Method == "DELETE") && (s.HTTP().Body != "" || s.HTTP().BodyData != nil) && v.Chain().Reading().BodylessGet {
 				// OCC's webhook builds no body for GET and DELETE
-				v.Warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.HTTP().Method)
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as %s's webhook sends none (chainrun's own format sends it)", s.subject(), s.HTTP().Method, v.Chain().Reading().Source)
 				Own[HTTPFields](s).Body, Own[HTTPFields](s).BodyData = "", nil
 			}
 		},

@@ -73,7 +73,7 @@ func init() {
 }
 
 func checkTransform(v Checker, s *Step) {
-	occPassThrough(v, s)
+	loosePassThrough(v, s)
 	op := s.Transform().Operation
 	switch {
 	case s.Transform().Expr == "" && op == "":
@@ -123,19 +123,21 @@ func checkTransform(v Checker, s *Step) {
 	}
 }
 
-// occPassThrough reads, in an OCC file, a transform without expr or
-// operation, or with an operation OCC does not have, as OCC's executor
-// runs it: its input (input_var, else the prompt) is its output, with a
-// warning; chainrun's own format refuses both.
-func occPassThrough(v Checker, s *Step) {
-	if !v.Chain().OCC() || s.Transform().Expr != "" || (s.Transform().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, s.Transform().Operation) {
+// loosePassThrough reads, where the reading takes it
+// (Reading.LooseTransforms: OCC's executor), a transform without expr or
+// operation, or with an operation chainrun has not, as the peer runs it:
+// its input (input_var, else the prompt) is its output, with a warning;
+// chainrun's own format refuses both.
+func loosePassThrough(v Checker, s *Step) {
+	rd := v.Chain().Reading()
+	if !rd.LooseTransforms || s.Transform().Expr != "" || (s.Transform().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, s.Transform().Operation) {
 		return
 	}
 	if s.Transform().Operation == "" {
-		v.Warnf(s.Pos, "%s: no operation: the input is the output, as OCC runs it (chainrun's own format asks for expr or operation)", s.subject())
+		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.subject(), rd.Source)
 	} else {
-		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as OCC runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), s.Transform().Operation, didYouMean(s.Transform().Operation, TransformOperations), strings.Join(TransformOperations, ", "))
+		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as %s runs it (chainrun's own format refuses it; operations are %s)",
+			s.subject(), s.Transform().Operation, didYouMean(s.Transform().Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
 	}
 	Own[TransformFields](s).Operation = OpPassThrough
 }
@@ -145,11 +147,11 @@ func occPassThrough(v Checker, s *Step) {
 // every line; regex_match finds the empty matches), with a warning; in
 // chainrun's own format it is a mistake, refused.
 func emptyRegex(v Checker, s *Step) {
-	if !v.Chain().OCC() {
+	if !v.Chain().Reading().LooseTransforms {
 		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Transform().Operation)
 		return
 	}
-	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as OCC runs it (chainrun's own format refuses it)", s.subject())
+	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.subject(), v.Chain().Reading().Source)
 }
 
 func compileOperation(v Checker, s *Step, c *Compiled) {

@@ -226,7 +226,7 @@ func (v *validator) inputs() {
 		case in.Default != nil && v.c.checkValue(in.Type, *in.Default) != nil:
 			v.d.Errorf(in.Pos, "input %q: default: %v", in.Name, v.c.checkValue(in.Type, *in.Default))
 		default:
-			v.occInputDefault(in)
+			v.readingInputDefault(in)
 			v.inputRules(in)
 		}
 		seen[in.Name] = true
@@ -276,8 +276,8 @@ func (v *validator) outputVar(s *Step) {
 		return
 	}
 	odd := !IsIdentifier(s.OutputVar)
-	if odd && v.c.occ {
-		v.occOutputName(s)
+	if odd && v.c.reads().LooseOutputNames {
+		v.looseOutputName(s)
 		odd = false
 	}
 	switch {

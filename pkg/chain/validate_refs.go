@@ -114,24 +114,25 @@ func (v *validator) template(s *Step, field, text string) *Template {
 	if text == "" {
 		return nil
 	}
-	if v.c.occ {
-		return v.checkRefs(s, field, parseOCCTemplate(text))
+	if v.c.reads().LooseReferences {
+		return v.checkRefs(s, field, parseLooseTemplate(text))
 	}
 	return v.checkRefs(s, field, ParseTemplate(text))
 }
 
-// checkRefs reports the references of t that name nothing; in a file
-// read as OCC's, it reads them as OCC does (occRef).
+// checkRefs reports the references of t that name nothing; where the
+// reading takes them (Reading.LooseReferences), it reads them as the
+// peer's resolver does (looseRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
 	t.ReplaceRefs(func(r *Ref) (string, bool) {
-		if v.c.occ && field != "input_var" {
+		if v.c.reads().LooseReferences && field != "input_var" {
 			// input_var names a variable, it is no template: OCC's
 			// evaluator would judge "" for a name it lacks
-			if text, lit := v.occRef(s, field, r); lit {
+			if text, lit := v.looseRef(s, field, r); lit {
 				return text, true
 			}
 		}
-		v.occInputRef(s, field, r)
+		v.bareInputRef(s, field, r)
 		return "", false
 	})
 	for _, r := range t.Refs() {
@@ -212,11 +213,12 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 		return nil
 	}
 	sc := scope{v: v, s: s, self: self}
-	e, err := compileExpression(v.occInputSource(s, field, src), sc.has, asBool)
-	if err != nil && v.c.occ && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
-		// OCC's condition evaluator reads any text: chainrun's own
-		// format would refuse it, an OCC file means OCC's reading
-		return v.occCondition(s, field, src, err)
+	e, err := compileExpression(v.bareInputSource(s, field, src), sc.has, asBool)
+	if err != nil && v.c.reads().ConditionHolds != nil && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
+		// the peer's condition evaluator reads any text (OCC's does):
+		// chainrun's own format would refuse it, the peer's file means
+		// the peer's reading
+		return v.readingCondition(s, field, src, err)
 	}
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
@@ -231,7 +233,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	e.Source = src
 	for _, f := range e.InputFields {
-		if !v.hasInput(f) && v.c.occ {
+		if !v.hasInput(f) && v.c.reads().LooseReferences {
 			v.implicitInput(s, field, &Ref{Name: "input", Path: []string{f}, Raw: "{input." + f + "}"}, "no input is named "+f)
 			continue
 		}

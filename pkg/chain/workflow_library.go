@@ -162,20 +162,7 @@ func eachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n
 // index: a v that is no list is reported as notList, an item that is no
 // mapping as notMapping, at their places. It reports whether v is a list.
 func eachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
-	v = yamlpos.Deref(v)
-	if v.Kind != yaml.SequenceNode {
-		d.Errorf(yamlpos.Of(v), "%s", notList)
-		return false
-	}
-	for i, n := range v.Content {
-		n = yamlpos.Deref(n)
-		if n.Kind != yaml.MappingNode {
-			d.Errorf(yamlpos.Of(n), "%s", notMapping)
-			continue
-		}
-		fn(i, n)
-	}
-	return true
+	return yamlpos.EachItem(d, v, notList, notMapping, fn)
 }
 
 // LoadScripts reads the scripts: library of a file (one of scripts:

@@ -19,14 +19,14 @@ func TestReplaceRefsTurnsChosenReferencesIntoText(t *testing.T) {
 		{"{x|fallback} {x}", "x", "{x|fallback} {x}", nil},
 		{`{{.a}} \{b} {c.d}`, "c", "A {b} {c.d}", []string{"a"}},
 	} {
-		tm := ParseSyntax(tc.text, Syntax{Double: true, OCC: true})
+		tm := ParseSyntax(tc.text, Syntax{Double: true, Loose: true})
 		tm.ReplaceRefs(func(r *Ref) (string, bool) {
-			r.OCC = true
+			r.Loose = true
 			return r.Raw, r.Name == tc.asText
 		})
 		var names []string
 		for _, r := range tm.Refs() {
-			if !r.OCC {
+			if !r.Loose {
 				t.Errorf("%q: %s lost its mark", tc.text, r.Raw)
 			}
 			names = append(names, r.Name)
@@ -42,15 +42,15 @@ func TestReplaceRefsTurnsChosenReferencesIntoText(t *testing.T) {
 }
 
 // TestSyntaxOCCReadsUnquotedFallbacks: only a template read with
-// Syntax.OCC takes {x|two words} as a reference with a fallback.
+// Syntax.Loose takes {x|two words} as a reference with a fallback.
 func TestSyntaxOCCReadsUnquotedFallbacks(t *testing.T) {
-	for _, syn := range []Syntax{{}, {Double: true}, {OCC: true}, {Double: true, OCC: true}} {
+	for _, syn := range []Syntax{{}, {Double: true}, {Loose: true}, {Double: true, Loose: true}} {
 		refs := ParseSyntax("{x|two words} {{.y}}", syn).Refs()
 		var names []string
 		for _, r := range refs {
 			names = append(names, r.Name)
 		}
-		want := map[Syntax]string{{}: "", {Double: true}: "y", {OCC: true}: "x", {Double: true, OCC: true}: "x,y"}[syn]
+		want := map[Syntax]string{{}: "", {Double: true}: "y", {Loose: true}: "x", {Double: true, Loose: true}: "x,y"}[syn]
 		if got := strings.Join(names, ","); got != want {
 			t.Errorf("%+v: refs %q, want %q", syn, got, want)
 		}

@@ -14,13 +14,14 @@ type Ref struct {
 	// Fallback is used when the variable is missing or empty (in a file
 	// read as OCC's, when it is missing: see OCC).
 	Fallback *string
-	// OCC marks a reference of a file read as OCC's, resolved as OCC's
-	// resolver does (OCC mcp-server/src/utils.ts, resolveVariables): its
-	// fallback only when the variable is absent (an empty value is
-	// kept), and a reference that resolves to nothing stays as written.
-	OCC bool
+	// Loose marks a reference of a file whose reading takes loose
+	// references (OCC's), resolved as that peer's resolver does (OCC
+	// mcp-server/src/utils.ts, resolveVariables): its fallback only when
+	// the variable is absent (an empty value is kept), and a reference
+	// that resolves to nothing stays as written.
+	Loose bool
 	// AllInputs marks {input} in an OCC pipeline's chain inputs: the
-	// pipeline's inputs as one JSON object (pkg/chain/occ_pipeline_refs.go).
+	// pipeline's inputs as one JSON object (pkg/chain/reading_pipeline_refs.go).
 	AllInputs bool
 	// Raw is the reference exactly as written, kept when strict variables
 	// are off and the name resolves to nothing.
@@ -89,13 +90,15 @@ type Syntax struct {
 	// Double: reference 003's {{.name}} is a reference too; without it
 	// {{…}} is the text's own (docker's --format '{{.Names}}').
 	Double bool
-	// OCC: fallbacks may also be written unquoted, as OCC's resolver
+	// Loose: fallbacks may also be written unquoted, as OCC's resolver
 	// reads them ({x|none}, {x|two words}).
-	OCC bool
+	Loose bool
 }
 
 // ParseSyntax is ParseTemplate for text written in syn.
-func ParseSyntax(text string, syn Syntax) *Template { return parseTemplate(text, syn.Double, syn.OCC) }
+func ParseSyntax(text string, syn Syntax) *Template {
+	return parseTemplate(text, syn.Double, syn.Loose)
+}
 
 // ReplaceRefs hands each reference of t, in order, to fn, which may
 // change it (mark it OCC's) or, answering literal, turn it into the text
@@ -313,8 +316,8 @@ func (r *Ref) resolved(resolve Resolver, keep bool) (v string, asWritten bool, e
 	if err != nil {
 		return "", false, err
 	}
-	if r.OCC {
-		return r.occValue(resolve, v, ok)
+	if r.Loose {
+		return r.looseValue(resolve, v, ok)
 	}
 	if (!ok || v == "") && r.Fallback != nil {
 		return *r.Fallback, false, nil
@@ -328,13 +331,13 @@ func (r *Ref) resolved(resolve Resolver, keep bool) (v string, asWritten bool, e
 	return v, false, nil
 }
 
-// occValue finishes resolving a reference of a file read as OCC's as
+// looseValue finishes resolving a loose reference (a file read as OCC's) as
 // OCC's resolver does: {key.field} whose field is absent is the whole of
 // key (OCC's {key.sub} falls back to key), an absent variable gives the
 // fallback, and a reference still without value stays as written. A
 // field that is there is read as chainrun reads it, so a chainrun file
 // that declares version: (read as OCC's) keeps its fields.
-func (r *Ref) occValue(resolve Resolver, v string, ok bool) (string, bool, error) {
+func (r *Ref) looseValue(resolve Resolver, v string, ok bool) (string, bool, error) {
 	if !ok && len(r.Path) == 1 && r.Name != "input" {
 		whole := *r
 		whole.Path = nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
+	"go.yaml.in/yaml/v4"
 )
 
 // TestParseEveryFormat: a file of each format chainrun reads loads through
@@ -55,5 +56,30 @@ func TestJSONSchemaNamesTheFormats(t *testing.T) {
 	s := load.JSONSchema()
 	if s["$schema"] == nil || s["properties"] == nil && s["oneOf"] == nil && s["anyOf"] == nil {
 		t.Fatalf("not a JSON Schema: %v", s)
+	}
+}
+
+// TestFrontEndOrder: a contenox task chain or request that declares
+// version: (which OCC's front-end alone would claim as an OCC file) is
+// claimed by contenox's front-end, which pkg/load tries first.
+func TestFrontEndOrder(t *testing.T) {
+	for name, src := range map[string]string{
+		"a task chain with version": "id: t\nversion: 1\ntasks: [{id: a, handler: noop}]\n",
+		"a task request":            "input: hi\nversion: 1\nchain: {id: t, tasks: [{id: a, handler: noop}]}\n",
+	} {
+		var doc yaml.Node
+		if err := yaml.Load([]byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		first := ""
+		for _, f := range load.Formats() {
+			if f.Claims(doc.Content[0]) {
+				first = f.Name
+				break
+			}
+		}
+		if first != "contenox task chain" {
+			t.Errorf("%s: first claimed by %q, want contenox", name, first)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
 	if c.Output != "" && res.Status == Succeeded {
 		if v, ok := x.Vars.Get(c.Output); ok {
 			res.Output = v.Public()
-		} else if c.OCC() {
+		} else if c.Reading().UnsetOutputEmpty {
 			res.Output = "" // OCC's: a variable nothing set is empty text
 		}
 	}

@@ -104,7 +104,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 		switch {
 		case in.Default != nil && schema == nil:
 			typed[in.Name] = *in.Default
-		case in.Implicit(), c.OCC() && in.Optional && schema == nil:
+		case in.Implicit(), c.Reading().GivenInputsOnly && in.Optional && schema == nil:
 			// a file read as OCC's: nothing stands for an input not
 			// given (OCC's executor sets only the inputs a run gives),
 			// so {input.x} is absent: its fallback, else as written
@@ -212,7 +212,7 @@ func Masked(c *chain.Chain, inputs map[string]string) map[string]string {
 // default applies and a required one is missing. chainrun's own format
 // keeps "" as the value given.
 func occEmptyIsMissing(c *chain.Chain, given map[string]string) map[string]string {
-	if !c.OCC() {
+	if !c.Reading().GivenInputsOnly {
 		return given
 	}
 	out := make(map[string]string, len(given))

@@ -66,7 +66,7 @@ func (x *Execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 		return
 	}
 	x.Warn(fmt.Sprintf("after step %q: context budget: the variables hold %d chars, more than max_context_chars %d (OCC's default %d): %s, as OCC's executor does; now %d chars",
-		s.ID, before, limit, chain.OCCContextBudget, strings.Join(done, ", "), x.Vars.contextChars()))
+		s.ID, before, limit, x.Chain.Reading().ContextBudgetDefault, strings.Join(done, ", "), x.Vars.contextChars()))
 }
 
 // budgetSummary asks the models of the step that just ran (a step that

@@ -23,7 +23,7 @@ func TestOCCChainWithoutSteps(t *testing.T) {
 		occHead,
 		occHead + "inputs: [{name: topic}]\nsteps: []\n",
 	} {
-		l, err := chain.Parse("canvas.yaml", []byte(src), chain.Options{})
+		l, err := parseChain("canvas.yaml", []byte(src), chain.Options{})
 		if err != nil {
 			t.Fatalf("%q: does not load: %v", src, err)
 		}
@@ -40,7 +40,7 @@ func TestOCCChainWithoutSteps(t *testing.T) {
 		}
 	}
 	for _, src := range []string{"name: t\nsteps: []\n", "name: t\nsteps: []\noutput: x\n"} {
-		if _, err := chain.Parse("own.yaml", []byte(src), chain.Options{}); err == nil || !strings.Contains(err.Error(), "a chain needs at least one step") {
+		if _, err := parseChain("own.yaml", []byte(src), chain.Options{}); err == nil || !strings.Contains(err.Error(), "a chain needs at least one step") {
 			t.Fatalf("own format %q: %v", src, err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // occHistoryDir holds OCC's chain files of other commits than the peer
@@ -29,7 +30,7 @@ func occHistoryChains(t *testing.T) ChainResolver {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no chain named %q", name)
 		}
-		l, err := chain.LoadFile(path, chain.Options{})
+		l, err := loader.LoadFile(path, chain.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +117,7 @@ func TestOCCHistoryFiles(t *testing.T) {
 // occHistoryLoad loads a file of occhistory and checks the chains it
 // calls, as `chainrun validate` does.
 func occHistoryLoad(t *testing.T, file string) (*chain.Chain, error) {
-	l, err := chain.LoadFile(filepath.Join(occHistoryDir, file), chain.Options{})
+	l, err := loader.LoadFile(filepath.Join(occHistoryDir, file), chain.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,8 @@ import (
 // a file read as OCC's, as OCC's executor takes it (yes for a boolean,
 // 0x1F for a number), kept as given; else as its declared type.
 func convertGiven(c *chain.Chain, text, typ string) (any, error) {
-	if c.OCC() {
-		return text, chain.CheckOCCInputValue(typ, text)
+	if judge := c.Reading().InputValue; judge != nil {
+		return text, judge(typ, text)
 	}
 	return ConvertInput(text, typ)
 }
@@ -21,7 +21,7 @@ func convertGiven(c *chain.Chain, text, typ string) (any, error) {
 // occInputNotes warns of each input value a file read as OCC's takes
 // where chainrun's own format would refuse it.
 func (x *Execution) occInputNotes(given map[string]string) {
-	if !x.Chain.OCC() {
+	if x.Chain.Reading().InputValue == nil {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(given)) {

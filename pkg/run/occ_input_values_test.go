@@ -72,14 +72,14 @@ func TestOCCInputValuesAsOCCTakesThem(t *testing.T) {
 // `default: "no"` for a boolean.
 func TestOCCInputDefaultsAsOCCTakesThem(t *testing.T) {
 	const body = "inputs: [{name: v, type: boolean, default: \"yes\"}]\nsteps:\n  - {id: s1, type: transform, operation: template, template_str: '{input.v}', output_var: result}\noutput: result\n"
-	l, err := chain.Parse("t.yaml", []byte(occHead+body), chain.Options{})
+	l, err := parseChain("t.yaml", []byte(occHead+body), chain.Options{})
 	if err != nil || len(l.Warnings) == 0 || !strings.Contains(l.Warnings[0].Message, `default "yes" is taken as OCC takes a boolean`) {
 		t.Fatalf("OCC file: err %v warnings %v", err, l)
 	}
 	if res := runChain(t, occHead+body, nil); outputText(res) != "yes" {
 		t.Fatalf("output %q", outputText(res))
 	}
-	if _, err := chain.Parse("t.yaml", []byte("name: t\n"+body), chain.Options{}); err == nil || !strings.Contains(err.Error(), `"yes" is not true or false`) {
+	if _, err := parseChain("t.yaml", []byte("name: t\n"+body), chain.Options{}); err == nil || !strings.Contains(err.Error(), `"yes" is not true or false`) {
 		t.Fatalf("own format: %v", err)
 	}
 }

@@ -96,7 +96,7 @@ func TestOCCPipelineSummarizeOutput(t *testing.T) {
 // refused when the pipeline loads, naming the entry.
 func TestOCCPipelineSummarizeOutputRefused(t *testing.T) {
 	for _, v := range []string{"0", "-5", "short", "[1]"} {
-		_, err := chain.Parse("p.yaml", []byte("name: p\nchains:\n  - {id: c1, chain: producer, summarize_output: "+v+"}\noutput: c1\n"), chain.Options{})
+		_, err := parseChain("p.yaml", []byte("name: p\nchains:\n  - {id: c1, chain: producer, summarize_output: "+v+"}\noutput: c1\n"), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), "c1: summarize_output is true or a number") {
 			t.Errorf("summarize_output: %s: err %v", v, err)
 		}

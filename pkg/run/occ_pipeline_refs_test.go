@@ -43,7 +43,7 @@ func TestOCCPipelineTemplates(t *testing.T) {
 			src := "name: pipe\ninputs: [{name: topic}, {name: lang, optional: true}]\nchains:\n" +
 				"  - {id: first, chain: " + tc.first + ", inputs: {text: \"{input.topic}\"}}\n" +
 				"  - {id: second, chain: echo, depends_on: [first], inputs: {text: '" + tc.text + "'}}\noutput: second\n"
-			l, err := chain.Parse("pipe.yaml", []byte(src), chain.Options{})
+			l, err := parseChain("pipe.yaml", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

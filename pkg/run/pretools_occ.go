@@ -64,10 +64,10 @@ func occDatetime(now time.Time, zone, format string) string {
 // gives its default_value, as OCC's does; another secret-named one is
 // read, its value masked (see setEnv).
 func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (Value, error) {
-	if chain.SecretEnvName(p.VarName) && !s.OCC() {
+	if chain.SecretEnvName(p.VarName) && !s.Reading().SecretsReadable {
 		return Value{}, &permanentError{fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName)}
 	}
-	if s.OCC() && (p.VarName == "" || chain.OCCBlockedEnvName(p.VarName)) {
+	if withheld := s.Reading().EnvVarWithheld; withheld != nil && withheld(p.VarName) {
 		return Value{Text: p.Default}, nil
 	}
 	if v, ok := getenv(p.VarName); ok {
@@ -180,7 +180,7 @@ func pickJSON(v Value, path string) (Value, error) {
 // no output, event or saved run of chainrun shows them.
 func (x *Execution) setEnv(env map[string]string) {
 	x.env = env
-	if !x.Chain.OCC() {
+	if !x.Chain.Reading().SecretsReadable {
 		return
 	}
 	var more []string

@@ -65,7 +65,7 @@ func (x *Execution) routedOut(s *chain.Step) (string, bool) {
 // skipRouted records a step a router left out: skipped, its output empty
 // (absent, to an OCC file's references, as OCC leaves it unset).
 func (x *Execution) skipRouted(s *chain.Step, why string) *StepResult {
-	x.SetOutput(s, Value{absent: s.OCC()})
+	x.SetOutput(s, Value{absent: s.Reading().LooseReferences})
 	sr := &StepResult{ID: s.ID, Status: StepSkipped, Reason: why}
 	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
 	x.journal(s, sr)

@@ -163,7 +163,7 @@ func (sc Scope) Resolve(r chain.Ref) (string, bool, error) {
 		return v, ok, nil
 	}
 	v, ok := sc.lookup(r.Name)
-	if !ok || v.absent && r.OCC {
+	if !ok || v.absent && r.Loose {
 		return "", false, nil
 	}
 	if len(r.Path) == 0 {

@@ -67,3 +67,32 @@ func ValueOf(m *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// EachItem calls fn with each mapping of a list (v dereferenced), and its
+// index: a v that is no list is reported as notList, an item that is no
+// mapping as notMapping, at their places. It reports whether v is a list.
+func EachItem(d *Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
+	v = Deref(v)
+	if v.Kind != yaml.SequenceNode {
+		d.Errorf(Of(v), "%s", notList)
+		return false
+	}
+	for i, n := range v.Content {
+		n = Deref(n)
+		if n.Kind != yaml.MappingNode {
+			d.Errorf(Of(n), "%s", notMapping)
+			continue
+		}
+		fn(i, n)
+	}
+	return true
+}
+
+// IDSuffix names an item of a list (a step, a pipeline's chain) in a
+// message about a field of it, when it has an id to name: ` "id"`.
+func IDSuffix(item *yaml.Node) string {
+	if v := ValueOf(item, "id"); v != nil && v.Kind == yaml.ScalarNode {
+		return " " + fmt.Sprintf("%q", v.Value)
+	}
+	return ""
+}

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -36,7 +37,7 @@ func startOf(t *testing.T, path string, inputs map[string]string) Start {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := chain.Parse(path, src, chain.Options{})
+	loaded, err := load.Parse(path, src, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package chain
+package occ
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -31,25 +32,25 @@ func TestOCCRuleChainrunOwnDespiteVersion(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			head := "name: c\nversion: '1.0'\ninputs: [items]\nsteps:\n  - " + tc.step + "\n"
-			l, err := Parse("c.yaml", []byte(head), Options{})
+			l, err := Parse("c.yaml", []byte(head), chain.Options{})
 			if err != nil {
 				t.Fatalf("without the typo the file loads: %v", err)
 			}
-			if l.Chain.OCC() {
+			if readAsOCC(l.Chain) {
 				t.Fatal("read as OCC's: it is chainrun's own")
 			}
-			_, err = Parse("c.yaml", []byte(head+typo), Options{})
+			_, err = Parse("c.yaml", []byte(head+typo), chain.Options{})
 			if err == nil || !strings.Contains(err.Error(), `c.yaml:6:`) || !strings.Contains(err.Error(), "reslut") {
 				t.Fatalf("a misspelt reference in chainrun's own file: want refused at c.yaml:6 naming reslut, got %v", err)
 			}
 		})
 	}
 	occ := "name: c\nversion: '1.0'\ninputs: [items]\nsteps:\n  - {id: a, model: openai/m, prompt: x, output_var: result}\n" + typo
-	l, err := Parse("c.yaml", []byte(occ), Options{})
+	l, err := Parse("c.yaml", []byte(occ), chain.Options{})
 	if err != nil {
 		t.Fatalf("the agent-only file is OCC's and loads: %v", err)
 	}
-	if !l.Chain.OCC() {
+	if !readAsOCC(l.Chain) {
 		t.Fatal("the agent-only file with version: is not read as OCC's")
 	}
 	found := false
@@ -64,22 +65,22 @@ func TestOCCRuleChainrunOwnDespiteVersion(t *testing.T) {
 // The repository's own chains declare version: and use cli steps: they
 // are chainrun's own, and a {reference} misspelt in one is refused.
 func TestOCCRuleRepositoryChainsAreOwn(t *testing.T) {
-	data, err := os.ReadFile("../../chains/release.yaml")
+	data, err := os.ReadFile("../../../chains/release.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(data), "\nversion:") || !strings.Contains(string(data), "{input.service}") {
 		t.Fatal("chains/release.yaml no longer declares version: or reads {input.service}")
 	}
-	l, err := Parse("release.yaml", data, Options{})
+	l, err := Parse("release.yaml", data, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Chain.OCC() {
+	if readAsOCC(l.Chain) {
 		t.Fatal("chains/release.yaml is read as OCC's")
 	}
 	bad := strings.Replace(string(data), "{input.service}", "{input.servcie}", 1)
-	if _, err := Parse("release.yaml", []byte(bad), Options{}); err == nil || !strings.Contains(err.Error(), "servcie") {
+	if _, err := Parse("release.yaml", []byte(bad), chain.Options{}); err == nil || !strings.Contains(err.Error(), "servcie") {
 		t.Fatalf("a misspelt input in chains/release.yaml: want refused naming servcie, got %v", err)
 	}
 }
@@ -102,11 +103,11 @@ func TestOCCRuleMixedFileIsOwnWithWarning(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := Parse("c.yaml", []byte("name: c\ninputs: [items]\nsteps:\n"+tc.steps), Options{})
+			l, err := Parse("c.yaml", []byte("name: c\ninputs: [items]\nsteps:\n"+tc.steps), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l.Chain.OCC() {
+			if readAsOCC(l.Chain) {
 				t.Fatal("read as OCC's")
 			}
 			found := false
@@ -124,7 +125,7 @@ func TestOCCRuleMixedFileIsOwnWithWarning(t *testing.T) {
 // TestOCCHistoryFiles) that declare version: or are pipelines are read
 // as OCC's: nothing in them is chainrun's alone.
 func TestOCCRuleOCCFilesStayOCCs(t *testing.T) {
-	files, _ := filepath.Glob("../run/testdata/occhistory/*/*.yaml")
+	files, _ := filepath.Glob("../../run/testdata/occhistory/*/*.yaml")
 	n := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -145,6 +146,6 @@ func TestOCCRuleOCCFilesStayOCCs(t *testing.T) {
 		}
 	}
 	if n < 5 {
-		t.Fatalf("only %d OCC files found under ../run/testdata/occhistory", n)
+		t.Fatalf("only %d OCC files found under ../../run/testdata/occhistory", n)
 	}
 }

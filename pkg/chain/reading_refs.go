@@ -6,17 +6,18 @@ import (
 	"strings"
 )
 
-// This file reads a template of a file read as OCC's as OCC's resolver
-// does (OCC mcp-server/src/utils.ts, resolveVariables): a reference
-// that names nothing stays as written, with a warning where chainrun's
-// own format would refuse it. How its value is found is Ref.resolved's.
+// This file reads a template of a file whose reading takes loose
+// references (Reading.LooseReferences) as that peer's resolver does
+// (OCC mcp-server/src/utils.ts, resolveVariables): a reference that
+// names nothing stays as written, with a warning where chainrun's own
+// format would refuse it. How its value is found is Ref.resolved's.
 
-// occRef reads one reference of an OCC file's template. It marks r as
-// OCC's and returns the text that stands for it, with lit true, when it
-// names nothing (a likely typo, which chainrun's own format refuses):
-// its fallback, else the reference as written.
-func (v *validator) occRef(s *Step, field string, r *Ref) (text string, lit bool) {
-	r.OCC = true
+// looseRef reads one reference of such a file's template. It marks r as
+// the peer's and returns the text that stands for it, with lit true,
+// when it names nothing (a likely typo, which chainrun's own format
+// refuses): its fallback, else the reference as written.
+func (v *validator) looseRef(s *Step, field string, r *Ref) (text string, lit bool) {
+	r.Loose = true
 	if s.piped {
 		if text, lit, done := v.pipelineRef(s, field, r); done {
 			return text, lit
@@ -60,16 +61,16 @@ func (v *validator) implicitInput(s *Step, field string, r *Ref, why string) {
 	}
 	v.c.Inputs = append(v.c.Inputs, &Input{Name: name, Optional: true, implicit: true, Pos: s.At(field),
 		Description: "not declared: read by " + r.Raw})
-	v.d.Warnf(s.At(field), "%s: %s: %s is read as OCC reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
-		s.subject(), field, r.Raw, why, name, absent)
+	v.d.Warnf(s.At(field), "%s: %s: %s is read as %s reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
+		s.subject(), field, r.Raw, v.c.reads().Source, why, name, absent)
 }
 
-// warnNothing says that a reference naming nothing is read as OCC reads
-// it: its fallback, else its own text.
+// warnNothing says that a reference naming nothing is read as the
+// peer's resolver reads it: its fallback, else its own text.
 func (v *validator) warnNothing(s *Step, field string, r *Ref, why string) {
-	how := "is left as written, as OCC leaves it"
+	how := "is left as written, as " + v.c.reads().Source + " leaves it"
 	if r.Fallback != nil {
-		how = "gives its fallback " + strconv.Quote(*r.Fallback) + ", as OCC reads it"
+		how = "gives its fallback " + strconv.Quote(*r.Fallback) + ", as " + v.c.reads().Source + " reads it"
 	}
 	v.d.Warnf(s.At(field), "%s: %s: %s %s (%s): a likely typo, which chainrun's own format refuses",
 		s.subject(), field, r.Raw, how, why)
@@ -100,15 +101,16 @@ func (v *validator) namesNothing(s *Step, r *Ref) string {
 	return why
 }
 
-// occOutputName accepts, in a file read as OCC's, an output_var (or a
-// pipeline chain's id) that is not letters, digits and '_' (OCC's
-// "static-analysis"), as OCC does: the chain's output may name it, and no
-// {reference} can read it, in OCC as here, so a warning says so.
-func (v *validator) occOutputName(s *Step) {
+// looseOutputName accepts, where the reading takes it
+// (Reading.LooseOutputNames), an output_var (or a pipeline chain's id)
+// that is not letters, digits and '_' (OCC's "static-analysis"), as the
+// peer does: the chain's output may name it, and no {reference} can read
+// it, in the peer as here, so a warning says so.
+func (v *validator) looseOutputName(s *Step) {
 	what := fmt.Sprintf("output_var %q", s.OutputVar)
 	if s.piped {
 		what = fmt.Sprintf("id %q", s.OutputVar)
 	}
-	v.d.Warnf(s.At("output_var"), "step %q: %s is not letters, digits and '_': as in OCC, the output may name it and no {reference} can read it (chainrun's own format refuses it)",
-		s.ID, what)
+	v.d.Warnf(s.At("output_var"), "step %q: %s is not letters, digits and '_': as in %s, the output may name it and no {reference} can read it (chainrun's own format refuses it)",
+		s.ID, what, v.c.reads().Source)
 }

@@ -1,8 +1,10 @@
-package chain
+package occ
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC 1d2380b mcp-server/tests/pretools.test.ts ("http_fetch advanced
@@ -36,7 +38,7 @@ func TestOCCPreToolChainsLoad(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "name: c\nversion: \"1.0\"\ninputs: [{name: query, optional: true}]\nsteps:\n  - id: s1\n    model: openai/m\n    pre_tools:\n      - " + tc.tools + "\n    prompt: \"{api_data}\"\n    output_var: result\noutput: result\n"
-			l, err := Parse("c.yaml", []byte(src), Options{})
+			l, err := Parse("c.yaml", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
@@ -72,7 +74,7 @@ steps:
     output_var: response
 output: response
 `
-	l, err := Parse("wh.yaml", []byte(full), Options{})
+	l, err := Parse("wh.yaml", []byte(full), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ output: response
 		t.Errorf("%d notes of OCC's spellings, want 7: %v", notes, l.Warnings)
 	}
 	for _, m := range []string{"POST", "PUT", "PATCH", "GET", "DELETE"} {
-		if _, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, webhook_url: 'https://example.com', webhook_method: "+m+", prompt: X, output_var: r}\noutput: r\n"), Options{}); err != nil {
+		if _, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, webhook_url: 'https://example.com', webhook_method: "+m+", prompt: X, output_var: r}\noutput: r\n"), chain.Options{}); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
@@ -99,7 +101,7 @@ output: response
 		{"webhook_url: 'https://example.com', webhook_retry: -1", "webhook_retry: the retries after the first attempt"},
 		{"prompt: X", `step "s1": url is required for a webhook step`},
 	} {
-		_, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, "+tc.fields+", output_var: r}\noutput: r\n"), Options{})
+		_, err := Parse("wh.yaml", []byte("name: w\nsteps:\n  - {id: s1, type: webhook, "+tc.fields+", output_var: r}\noutput: r\n"), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.fields, err, tc.want)
 		}

@@ -1,9 +1,11 @@
-package chain
+package occ
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC 29f33c0 mcp-server/tests/loader.test.ts, "buildDependencyGraph":
@@ -27,7 +29,7 @@ func TestOCCWaves(t *testing.T) {
 				id, deps, _ := strings.Cut(line, ": ")
 				src += "  - {id: " + id + ", model: openai/m, prompt: x, output_var: " + id + "_out, depends_on: " + deps + "}\n"
 			}
-			l, err := Parse("g.yaml", []byte(src), Options{})
+			l, err := Parse("g.yaml", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +43,7 @@ func TestOCCWaves(t *testing.T) {
 		{"unknown dependency", "  - {id: A, model: openai/m, prompt: x, output_var: a_out, depends_on: [nonexistent]}\noutput: a_out\n", `"nonexistent"`},
 		{"output no step produces", "  - {id: A, model: openai/m, prompt: x, output_var: a_out}\noutput: missing_var\n", "missing_var"},
 	} {
-		_, err := Parse("g.yaml", []byte("name: g\nversion: \"1.0\"\nsteps:\n"+tc.steps), Options{})
+		_, err := Parse("g.yaml", []byte("name: g\nversion: \"1.0\"\nsteps:\n"+tc.steps), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
 		}

@@ -1,10 +1,12 @@
-package chain
+package occ
 
 import (
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // This file reads an input's value as OCC's executor judges it (OCC
@@ -24,12 +26,12 @@ var occPrefixed = regexp.MustCompile(`^0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$
 // occURL is OCC's test of a url input.
 var occURL = regexp.MustCompile(`^https?://.+`)
 
-// CheckOCCInputValue reports why text is not a value of input type typ
+// CheckInputValue reports why text is not a value of input type typ
 // as OCC's executor judges it: a boolean is true, false, 1, 0, yes or
 // no in any case; a number is what JavaScript's Number() reads (spaces
 // around it, 0x1F, 1e3, Infinity); a url starts with http:// or
-// https://. Other types are judged as CheckInputValue judges them.
-func CheckOCCInputValue(typ, text string) error {
+// https://. Other types are judged as chain.CheckInputValue judges them.
+func CheckInputValue(typ, text string) error {
 	switch typ {
 	case "boolean":
 		if !slices.Contains(occBooleans, strings.ToLower(text)) {
@@ -48,26 +50,7 @@ func CheckOCCInputValue(typ, text string) error {
 			return fmt.Errorf("%q is not an http or https URL (as https://example.com/page)", text)
 		}
 	default:
-		return CheckInputValue(typ, text)
+		return chain.CheckInputValue(typ, text)
 	}
 	return nil
-}
-
-// checkValue judges an input's value as the chain's file reads it.
-func (c *Chain) checkValue(typ, text string) error {
-	if c.occ {
-		return CheckOCCInputValue(typ, text)
-	}
-	return CheckInputValue(typ, text)
-}
-
-// occInputDefault warns of a default a file read as OCC's takes where
-// chainrun's own format would refuse it.
-func (v *validator) occInputDefault(in *Input) {
-	if !v.c.occ || in.Default == nil {
-		return
-	}
-	if err := CheckInputValue(in.Type, *in.Default); err != nil {
-		v.d.Warnf(in.Pos, "input %q: default %q is taken as OCC takes a %s, kept as written (chainrun's own format refuses it: %v)", in.Name, *in.Default, in.Type, err)
-	}
 }

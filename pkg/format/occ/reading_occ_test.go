@@ -1,8 +1,10 @@
-package chain
+package occ
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // An OCC file (version: "1.0", a pipeline, or an OCC-only step type)
@@ -50,9 +52,9 @@ func occBody(step string) string {
 
 // loadOCC loads body as an OCC file (it declares version: "1.0"); it
 // must load.
-func loadOCC(t *testing.T, body string) *Loaded {
+func loadOCC(t *testing.T, body string) *chain.Loaded {
 	t.Helper()
-	l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), Options{})
+	l, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\n"+body), chain.Options{})
 	if err != nil {
 		t.Fatalf("an OCC file is refused: %v", err)
 	}
@@ -64,7 +66,7 @@ func loadOCC(t *testing.T, body string) *Loaded {
 func occAndOwn(t *testing.T, body, warning, refusal string) {
 	t.Helper()
 	l := loadOCC(t, body)
-	if !l.Chain.OCC() {
+	if !readAsOCC(l.Chain) {
 		t.Fatal("not read as OCC's")
 	}
 	found := false
@@ -74,7 +76,7 @@ func occAndOwn(t *testing.T, body, warning, refusal string) {
 	if !found {
 		t.Errorf("no warning %q in %v", warning, l.Warnings)
 	}
-	_, err := Parse("c.yaml", []byte("name: c\n"+body), Options{})
+	_, err := Parse("c.yaml", []byte("name: c\n"+body), chain.Options{})
 	if err == nil || !strings.Contains(err.Error(), refusal) {
 		t.Errorf("chainrun's own format: want %q, got %v", refusal, err)
 	}
@@ -95,11 +97,11 @@ func TestOCCFileRecognised(t *testing.T) {
 		{"name: c\nversion: '1.0'\nbudget: {max_tokens: 10}\nsteps:\n  - {id: a, model: openai/m, prompt: x}\n", false},
 	}
 	for _, tc := range cases {
-		l, err := Parse("c.yaml", []byte(tc.src), Options{})
+		l, err := Parse("c.yaml", []byte(tc.src), chain.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
-		if l.Chain.OCC() != tc.occ {
+		if readAsOCC(l.Chain) != tc.occ {
 			t.Errorf("%s: OCC() = %v, want %v", tc.src, !tc.occ, tc.occ)
 		}
 	}
@@ -135,8 +137,8 @@ func TestOCCConditionHolds(t *testing.T) {
 		"abc < 3": false,
 	}
 	for text, want := range cases {
-		if got := OCCConditionHolds(text); got != want {
-			t.Errorf("OCCConditionHolds(%q) = %v, want %v", text, got, want)
+		if got := ConditionHolds(text); got != want {
+			t.Errorf("ConditionHolds(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
@@ -154,7 +156,7 @@ steps:
   - {id: w, type: webhook, webhook_url: "http://127.0.0.1:9/h", webhook_method: PUT, webhook_headers: {X-Custom: v}, webhook_body: '{"data":"test"}', webhook_retry: 3, depends_on: [d]}
 output: o
 `
-	l, err := Parse("c.yaml", []byte(src), Options{})
+	l, err := Parse("c.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +175,7 @@ output: o
 		t.Errorf("notes %q", notes)
 	}
 	both := strings.Replace(src, "debate_agents: [", "agents: [{role: z, prompt: z}], debate_agents: [", 1)
-	if _, err := Parse("c.yaml", []byte(both), Options{}); err == nil || !strings.Contains(err.Error(), "not both") {
+	if _, err := Parse("c.yaml", []byte(both), chain.Options{}); err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Errorf("both spellings: %v", err)
 	}
 }

@@ -1,8 +1,10 @@
-package chain
+package occ
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC e3cf5fe mcp-server/tests/typed-inputs.test.ts, "Loader — typed
@@ -30,7 +32,7 @@ steps:
 output: result
 `
 	for _, head := range []string{"", "version: \"1.0\"\n"} {
-		l, err := Parse("c.yaml", []byte(head+full), Options{})
+		l, err := Parse("c.yaml", []byte(head+full), chain.Options{})
 		if err != nil {
 			t.Fatalf("%q: %v", head, err)
 		}
@@ -46,7 +48,7 @@ output: result
 		{"{name: age, type: number, min: 18, default: '5'}", `input "age": default: 5 must be >= 18`},
 		{"{name: kind, type: enumm}", `input "kind": type "enumm" (did you mean enum?)`},
 	} {
-		_, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\ninputs: ["+tc.input+"]\nsteps:\n  - {id: s, model: openai/m, prompt: x}\n"), Options{})
+		_, err := Parse("c.yaml", []byte("name: c\nversion: \"1.0\"\ninputs: ["+tc.input+"]\nsteps:\n  - {id: s, model: openai/m, prompt: x}\n"), chain.Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.input, err, tc.want)
 		}

@@ -1,4 +1,4 @@
-package chain
+package occ
 
 import "testing"
 
@@ -38,8 +38,8 @@ func TestOCCConditionUtils(t *testing.T) {
 		{`{name: "test"} contains "name"`, true}, // braces in the value
 	}
 	for _, tc := range cases {
-		if got := OCCConditionHolds(tc.text); got != tc.want {
-			t.Errorf("OCCConditionHolds(%q) = %v, want %v", tc.text, got, tc.want)
+		if got := ConditionHolds(tc.text); got != tc.want {
+			t.Errorf("ConditionHolds(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }

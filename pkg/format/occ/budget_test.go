@@ -1,8 +1,10 @@
-package chain
+package occ
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // OCC 13d9853 mcp-server/src/loader.ts takes max_context_chars on the
@@ -17,7 +19,7 @@ func TestOCCMaxContextChars(t *testing.T) {
 		budget             int
 	}{
 		{"written", "name: t\nversion: \"1.0\"\nmax_context_chars: 12000\n" + steps, "", 12000},
-		{"not written: OCC's default", "name: t\nversion: \"1.0\"\n" + steps, "", OCCContextBudget},
+		{"not written: OCC's default", "name: t\nversion: \"1.0\"\n" + steps, "", ContextBudget},
 		{"zero is off", "name: t\nversion: 2\nmax_context_chars: 0\n" + steps, "", 0},
 		{"negative is off", "name: t\nversion: 2\nmax_context_chars: -5\n" + steps, "", 0},
 		{"chainrun's own format has none", "name: t\n" + steps, "", 0},
@@ -27,7 +29,7 @@ func TestOCCMaxContextChars(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := Parse("t.yaml", []byte(tc.src), Options{})
+			l, err := Parse("t.yaml", []byte(tc.src), chain.Options{})
 			if tc.refusal != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.refusal) {
 					t.Fatalf("want a refusal naming %q, got %v", tc.refusal, err)

@@ -1,8 +1,10 @@
-package chain
+package occ
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // A {reference} that names nothing, in a file read as OCC's, is left as
@@ -43,8 +45,8 @@ func TestOCCUnknownReferenceLeftLiteral(t *testing.T) {
 			if strings.Contains(tc.step, "type: loop") || strings.Contains(tc.step, "type: debate") || strings.Contains(tc.step, "type: merge") {
 				return // types only OCC has: no file of chainrun's own format holds them
 			}
-			_, err := Parse("c.yaml", []byte("name: c\n"+body), Options{})
-			if err == nil || !IsValidation(err) || !strings.Contains(err.Error(), tc.ref) {
+			_, err := Parse("c.yaml", []byte("name: c\n"+body), chain.Options{})
+			if err == nil || !chain.IsValidation(err) || !strings.Contains(err.Error(), tc.ref) {
 				t.Errorf("chainrun's own format: want %s refused, got %v", tc.ref, err)
 			}
 		})
@@ -90,11 +92,11 @@ func TestOCCTemplateResolvesAsOCC(t *testing.T) {
 				"  - {id: data, model: openai/m, prompt: x, output_var: data}\n" +
 				"  - {id: absent, model: openai/m, prompt: x, output_var: absent}\n" +
 				"  - id: a\n    model: openai/m\n    depends_on: [full, empty, data, absent]\n    prompt: '" + strings.ReplaceAll(tc.prompt, "'", "''") + "'\n"
-			l, err := Parse("c.yaml", []byte(src), Options{})
+			l, err := Parse("c.yaml", []byte(src), chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := l.Chain.Step("a").C().Prompt.Render(func(r Ref) (string, bool, error) {
+			got, err := l.Chain.Step("a").C().Prompt.Render(func(r chain.Ref) (string, bool, error) {
 				if r.Name == "input" {
 					if len(r.Path) == 1 && r.Path[0] == "topic" {
 						return "ai", true, nil
@@ -123,8 +125,8 @@ func TestOCCTemplateResolvesAsOCC(t *testing.T) {
 // chainrun's own format keeps its reading of the same forms: a fallback
 // for a missing or empty variable, quoted only; a field of JSON.
 func TestOwnFormatTemplateKeepsItsReading(t *testing.T) {
-	tpl := ParseTemplate(`{empty|"fb"} {x|none} {data.b}`)
-	got, err := tpl.Render(func(r Ref) (string, bool, error) {
+	tpl := chain.ParseTemplate(`{empty|"fb"} {x|none} {data.b}`)
+	got, err := tpl.Render(func(r chain.Ref) (string, bool, error) {
 		switch {
 		case r.Name == "empty":
 			return "", true, nil
@@ -156,7 +158,7 @@ func TestOCCOutputNameAsWritten(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no warning in %v", name, l.Warnings)
 		}
-		if _, err := Parse("c.yaml", []byte("name: c\n"+body), Options{}); err == nil || !strings.Contains(err.Error(), `output_var "`+name+`": a variable name is letters`) {
+		if _, err := Parse("c.yaml", []byte("name: c\n"+body), chain.Options{}); err == nil || !strings.Contains(err.Error(), `output_var "`+name+`": a variable name is letters`) {
 			t.Errorf("%s: chainrun's own format: got %v", name, err)
 		}
 	}

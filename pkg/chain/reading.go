@@ -1,0 +1,193 @@
+package chain
+
+import (
+	"strings"
+
+	"github.com/chainrun/chainrun/pkg/interp"
+)
+
+// Reading is what a front-end decided about how its file reads: where
+// the peer's format means something chainrun's own does not, or accepts
+// what chainrun's own refuses (with a warning), the chain reads as the
+// peer runs it. Its knobs say what, never who; the front-end sets them
+// (SetReading) and supplies the hooks of the peer's own behaviour. A
+// chain of chainrun's own format has none (nil), and keeps its stricter
+// rules. A saved run is re-parsed on resume, so the reading comes back
+// without being saved.
+type Reading struct {
+	// Source names the format in messages ("…, as OCC accepts it").
+	Source string
+	// EmptyLoads: a file that holds no step loads (its output naming
+	// nothing yet) and no run can run it, as a peer's editor saves a
+	// workspace.
+	EmptyLoads bool
+	// ContextBudget is the characters a run's variables may hold before
+	// older outputs are summarized or cut (see Chain.ContextBudget); 0
+	// for none.
+	ContextBudget int
+	// ContextBudgetDefault is the budget when the file writes none, for
+	// messages.
+	ContextBudgetDefault int
+
+	// LooseReferences: a {reference} that names nothing is left as
+	// written (or gives its fallback), an {input.x} the file does not
+	// declare is an input a run may give, and a template's fallback may
+	// be written unquoted ({x|two words}), each with a warning; a
+	// pipeline's chain inputs read {input} and {id.result} as its
+	// pipeline gives them.
+	LooseReferences bool
+	// BareInputRefs: a bare {name} that names an input and nothing else
+	// reads {input.name}, with a warning.
+	BareInputRefs bool
+	// LooseOutputNames: an output_var that is not letters, digits and
+	// '_' is accepted (the output may name it, no reference can read
+	// it), with a warning.
+	LooseOutputNames bool
+	// LooseStrategies: a context_strategy value that is none of full,
+	// summarize, truncate:N passes the value in full, and one naming no
+	// step the step depends on is accepted, each with a warning.
+	LooseStrategies bool
+	// LooseMergeInputs: a merge input naming nothing reads "", with a
+	// warning.
+	LooseMergeInputs bool
+	// LooseTransforms: a transform without expr or operation, or with an
+	// operation chainrun has not, passes its input on; an empty regex
+	// matches everywhere; each with a warning.
+	LooseTransforms bool
+	// BodylessGet: a GET or DELETE request (a webhook step, an http_fetch
+	// pre_tool) sends no body: a body written is ignored, with a warning.
+	BodylessGet bool
+	// SecretsReadable: an env_var pre_tool may read a secret's name, its
+	// value masked in every output, with a warning.
+	SecretsReadable bool
+	// OneRequest: a model step without retry: sends one request per
+	// model, rather than retrying a transient failure.
+	OneRequest bool
+	// GivenInputsOnly: only the inputs a run gives are set: an optional
+	// input not given is absent ({input.x} gives its fallback, else
+	// stays as written), and one given as "" counts as not given (its
+	// default applies, a required one is missing).
+	GivenInputsOnly bool
+	// UnsetOutputEmpty: a chain output naming a variable nothing set is
+	// empty text, not missing.
+	UnsetOutputEmpty bool
+
+	// EnvVarWithheld, when set, reports the names an env_var pre_tool
+	// will not read ("" among them): its default_value is the value, with
+	// a warning.
+	EnvVarWithheld func(name string) bool
+	// InputValue, when set, judges an input's value (given or default)
+	// in place of chainrun's own rules, keeping it as given; a default
+	// chainrun's own rules would refuse is warned of.
+	InputValue func(typ, text string) error
+	// ConditionHolds, when set, judges a condition (or early_exit_if)
+	// chainrun's expressions cannot read, once its {names} are filled in:
+	// the step keeps it, with a warning naming ConditionRule.
+	ConditionHolds func(text string) bool
+	// ConditionRule says, in that warning, how ConditionHolds reads.
+	ConditionRule string
+}
+
+// ownReading is chainrun's own format's: no knob set.
+var ownReading Reading
+
+// SetReading records how a front-end reads the chain's file; nil is
+// chainrun's own format.
+func (c *Chain) SetReading(r *Reading) { c.reading = r }
+
+// Reading is how the chain's file reads: the zero Reading for
+// chainrun's own format.
+func (c *Chain) Reading() Reading { return *c.reads() }
+
+// reads is the chain's reading, never nil.
+func (c *Chain) reads() *Reading {
+	if c.reading == nil {
+		return &ownReading
+	}
+	return c.reading
+}
+
+// ContextBudget is the characters a run of the chain's variables may
+// hold before older outputs are summarized or cut; 0 when there is no
+// budget (chainrun's own format has none: a step that needs less says
+// so with context_strategy).
+func (c *Chain) ContextBudget() int { return c.reads().ContextBudget }
+
+// OneRequest reports whether the step sends one request per model when
+// it has no retry: block (Reading.OneRequest: OCC's default, reference
+// 004's "default: 1 = no retry"), rather than chainrun's retries of a
+// transient failure.
+func (s *Step) OneRequest() bool { return s.reading != nil && s.reading.OneRequest && s.Retry == nil }
+
+// OCC reports whether the step belongs to a file a front-end read (OCC's
+// is the one that sets a Reading; see docs/chain-format.md, Coming from
+// OCC): what pkg/run does of its pre_tools, a context_strategy's
+// truncation and summary and a json_extract is then that peer's
+// executor's, until those behaviours move out with the pre_tools and
+// the kinds as hooks of the Reading.
+func (s *Step) OCC() bool { return s.reading != nil }
+
+// Reading is how the step's file reads (its chain's).
+func (s *Step) Reading() Reading {
+	if s.reading == nil {
+		return ownReading
+	}
+	return *s.reading
+}
+
+// bareInputRef rewrites, where the reading takes bare input references
+// (Reading.BareInputRefs), a bare {name} that names an input and nothing
+// else to {input.name}, with a warning; chainrun's own format asks for
+// {input.name}.
+func (v *validator) bareInputRef(s *Step, field string, r *Ref) {
+	if !v.c.reads().BareInputRefs || r.Name == "input" || v.c.Input(r.Name) == nil {
+		return
+	}
+	if (scope{v: v, s: s}).check(r.Name) == "" {
+		return
+	}
+	v.d.Warnf(s.At(field), "%s: %s: {%s} is read as {input.%s}, as %s reads it (chainrun's own format writes {input.%s})",
+		s.subject(), field, r.Dotted(), r.Name+dottedTail(r.Path), v.c.reads().Source, r.Name)
+	r.Path = append([]string{r.Name}, r.Path...)
+	r.Name = "input"
+}
+
+func dottedTail(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	return "." + strings.Join(path, ".")
+}
+
+// bareInputSource rewrites the bare input references of an expression's
+// source as bareInputRef does a template's.
+func (v *validator) bareInputSource(s *Step, field, src string) string {
+	if !v.c.reads().BareInputRefs {
+		return src
+	}
+	re := interp.RefForm()
+	return re.ReplaceAllStringFunc(src, func(m string) string {
+		g := re.FindStringSubmatch(m)
+		name := g[2]
+		head, rest, _ := strings.Cut(name, ".")
+		r := &Ref{Name: head}
+		if rest != "" {
+			r.Path = strings.Split(rest, ".")
+		}
+		if head == "input" {
+			return m // already {input.x}
+		}
+		v.bareInputRef(s, field, r)
+		if r.Name != "input" {
+			return m
+		}
+		return strings.Replace(m, "{"+name, "{input."+name, 1)
+	})
+}
+
+// Empty reports whether the chain holds no step in a reading that loads
+// such a file (Reading.EmptyLoads): a workspace a peer's editor saves,
+// which loads (its output naming nothing yet) and which no run can run.
+func (c *Chain) Empty() bool {
+	return c.reading != nil && c.reading.EmptyLoads && c.Workflow == nil && len(c.Steps) == 0
+}
