@@ -3,7 +3,6 @@ package chain
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 
@@ -128,16 +127,7 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 		}
 	}
 	if yamlpos.KeyNode(root, "workflows") != nil {
-		return decodeWorkflowFile(d, root)
-	}
-	if keys := gatewayOnly(root); len(keys) > 0 {
-		verb := "are"
-		if len(keys) == 1 {
-			verb = "is"
-		}
-		d.Errorf(yamlpos.Of(root), "an mcp-flowgate gateway configuration without workflows: its %s %s not supported: a gateway's settings configure what serves workflows, and chainrun runs a file's workflows: or steps:",
-			`"`+strings.Join(keys, `", "`)+`"`, verb)
-		return nil
+		return DecodeWorkflowFile(d, root, WorkflowDialect{})
 	}
 	return []*Chain{decodeChain(d, root)}
 }

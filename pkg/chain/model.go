@@ -58,9 +58,11 @@ type Chain struct {
 	byID map[string]*Step
 	// occ says the file is read as OCC's (occ_reading.go).
 	occ bool
-	// flowgate says the chain is a workflow of a workflows: file, whose
-	// inputs mean what mcp-flowgate's mean (flowgate_inputs.go).
-	flowgate bool
+	// lenientInputs says the chain is a workflow whose inputs mean what
+	// its front-end's peer means by them (inputs_lenient.go), and
+	// unregisteredKinds that its executors may name a kind no kind has
+	// (unregistered_kind.go): WorkflowDialect.
+	lenientInputs, unregisteredKinds bool
 	// maxContext is OCC's max_context_chars as written (nil when not),
 	// and pipeline says the file is an OCC pipeline (occ_budget.go).
 	maxContext    *int

@@ -96,7 +96,7 @@ func (x *execution) binDir() string {
 func (x *execution) arg(a chain.Arg, sc scope) (string, error) {
 	v, err := x.selectArg(a, sc)
 	var none *nothingSelected
-	if errors.As(err, &none) && x.c.FlowgateInputs() {
+	if errors.As(err, &none) && x.c.LenientInputs() {
 		if !inputPath(a.Raw) {
 			x.warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
 		}
