@@ -14,7 +14,7 @@ type workflowFile struct {
 	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
 	// Audit is mcp-flowgate's audit sink: accepted so its files load,
 	// while every run keeps its own event log.
-	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
+	Audit any `yaml:"audit" dialect:"peer" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 	// Skills is the file's library of guidance fragments.
 	Skills map[string]*Fragment `yaml:"skills" doc:"Guidance fragments by subject (review.style.house-voice): {verb, lifecycle, body, title, source, hash}; workflows, states and transitions name them in their skills: lists, and decisions show them."`
 	// Scripts and Connections serve every workflow of the file.
@@ -27,9 +27,9 @@ type workflowFile struct {
 	Metadata    any    `yaml:"metadata" doc:"Anything about the file, for readers and tools; not read."`
 	// Include, Repos and Overrides are mcp-flowgate's ways of merging
 	// other files and repositories into a gateway's configuration.
-	Include   any `yaml:"include" doc:"mcp-flowgate's files merged into this one: only an empty list is accepted (chainrun reads one file; a workflow executor finds other workflows in the chains directory and beside the calling file)."`
-	Repos     any `yaml:"repos" doc:"mcp-flowgate's repositories loaded with this file: only an empty list is accepted (point --chains-dir at a repository's workflows instead)."`
-	Overrides any `yaml:"overrides" doc:"Accepted with a warning and ignored: which workflows of repos: this file shadows."`
+	Include   any `yaml:"include" dialect:"peer" doc:"mcp-flowgate's files merged into this one: only an empty list is accepted (chainrun reads one file; a workflow executor finds other workflows in the chains directory and beside the calling file)."`
+	Repos     any `yaml:"repos" dialect:"peer" doc:"mcp-flowgate's repositories loaded with this file: only an empty list is accepted (point --chains-dir at a repository's workflows instead)."`
+	Overrides any `yaml:"overrides" dialect:"peer" doc:"Accepted with a warning and ignored: which workflows of repos: this file shadows."`
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
@@ -58,10 +58,10 @@ type workflowKeys struct {
 	LinkFilter     string         `yaml:"linkFilter" doc:"The default of the states' linkFilter (byGuards or all)."`
 	TimeoutMs      int64          `yaml:"timeoutMs" doc:"How long a run may take in all, in milliseconds; a run or resume that finds it passed moves to onTimeout's target."`
 	OnTimeout      any            `yaml:"onTimeout" doc:"{target: STATE}: where a run goes once timeoutMs has passed."`
-	EnableHumanAsk bool           `yaml:"enable_human_ask" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
-	HumanAskCap    int            `yaml:"human_ask_cap" doc:"Accepted with enable_human_ask."`
-	Aliases        any            `yaml:"aliases" doc:"Accepted with a note (an earlier mcp-flowgate key): other names the gateway listed the workflow under; chainrun finds it by its own name."`
-	Examples       any            `yaml:"examples" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
+	EnableHumanAsk bool           `yaml:"enable_human_ask" dialect:"peer" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
+	HumanAskCap    int            `yaml:"human_ask_cap" dialect:"peer" doc:"Accepted with enable_human_ask."`
+	Aliases        any            `yaml:"aliases" dialect:"peer" doc:"Accepted with a note (an earlier mcp-flowgate key): other names the gateway listed the workflow under; chainrun finds it by its own name."`
+	Examples       any            `yaml:"examples" dialect:"peer" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
@@ -102,7 +102,7 @@ func DecodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node, dialect WorkflowDiale
 			d.Warnf(yamlpos.Of(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
 			return true
 		default:
-			return dialect.FileKey != nil && dialect.FileKey(d, k, v)
+			return dialectKey(d, &file, k, "", " (a workflow file holds version and workflows)", dialect.FileKey != nil, func() bool { return dialect.FileKey(d, k, v) })
 		}
 	})
 	if list == nil || list.Kind != yaml.MappingNode || len(list.Content) == 0 {
@@ -195,7 +195,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect WorkflowDialect
 		case "handlers":
 			d.LooseErrorf(yamlpos.Of(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
 		default:
-			return dialect.WorkflowKey != nil && dialect.WorkflowKey(d, c, k, v, prefix)
+			return dialectKey(d, &keys, k, prefix, "", dialect.WorkflowKey != nil, func() bool { return dialect.WorkflowKey(d, c, k, v, prefix) })
 		}
 		return true
 	})
@@ -260,7 +260,7 @@ func decodeState(d *yamlpos.Diags, c *Chain, key, n *yaml.Node, dialect Workflow
 		case "slots":
 			s.Slots = decodeSlots(d, v, prefix+"slots: ")
 		default:
-			return dialect.StateKey != nil && dialect.StateKey(d, s, k, v, prefix)
+			return dialectKey(d, s, k, prefix, "", dialect.StateKey != nil, func() bool { return dialect.StateKey(d, s, k, v, prefix) })
 		}
 		return true
 	})
