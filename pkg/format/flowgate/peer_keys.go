@@ -32,7 +32,7 @@ func ignored(d *yamlpos.Diags, at yamlpos.Pos, prefix, key, meant string) {
 	}
 	x := yamlpos.Diagnostic{File: d.File, Pos: at, Warning: true,
 		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.Peer)}
-	if does, read := flowgateReads[key]; read && d.Peer == "mcp-flowgate" {
+	if does, read := flowgateReads[key]; read && d.Peer == peer {
 		x.Message = fmt.Sprintf("%s%s: ignored: mcp-flowgate %s", prefix, key, does)
 		meant = ""
 	}
