@@ -8,9 +8,8 @@ import (
 // stepAliases: reference 000 writes an executor's type as kind; OCC's own
 // engine spells a debate's and a webhook's fields with their type before
 // them (debate_agents, webhook_url: its tests do, its chain files write
-// agents and url); timeoutMs is mcp-flowgate's earlier spelling of an
-// executor's time limit, read as timeout_ms with a note.
-var stepAliases = map[string]string{"kind": "type", "timeoutMs": "timeout_ms",
+// agents and url); a front-end adds its peer's (RegisterStepAlias).
+var stepAliases = map[string]string{"kind": "type",
 	"debate_agents": "agents", "debate_rounds": "rounds", "debate_decision": "strategy",
 	"webhook_url": "url", "webhook_method": "method", "webhook_headers": "headers", "webhook_body": "body", "webhook_retry": "retry",
 	"webhook_success_status": "success_status", "webhook_timeout_ms": "timeout_ms"}
@@ -56,8 +55,8 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 			s.Command, argv = list[0], list[1:]
 			return true
 		}
-		if k.Value == "timeoutMs" {
-			d.Warnf(yamlpos.Of(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
+		if note, registered := aliasNotes[k.Value]; registered {
+			d.Warnf(yamlpos.Of(k), "%s%s: %s", prefix, k.Value, note)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})

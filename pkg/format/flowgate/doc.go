@@ -13,7 +13,8 @@
 // repos:, overrides:, audit:, and a gateway configuration without
 // workflows); its flowgate: settings block (settings.go); the earlier
 // keys read as notes (aliases, examples, the ask_human self-loop,
-// delegate); the inputs a workflow takes as mcp-flowgate takes them; and
+// delegate, and timeoutMs on every step, a chain.RegisterStepAlias of
+// aliases.go); the inputs a workflow takes as mcp-flowgate takes them; and
 // the messages that speak mcp-flowgate's words ("as mcp-flowgate ignores
 // it").
 //
