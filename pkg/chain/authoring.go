@@ -67,13 +67,13 @@ func init() {
 // candidate and its name, as structural_analysis finds the candidate.
 func compileAuthoring(v Checker, s *Step, c *Compiled) {
 	compileStructural(v, s, c)
-	if s.DefinitionID != "" {
-		if IsCandidateName(s.DefinitionID) || strings.HasPrefix(s.DefinitionID, "$.") {
-			if m := v.Mapped(s, "definitionId", s.DefinitionID); m != nil {
+	if s.Workflow().DefinitionID != "" {
+		if IsCandidateName(s.Workflow().DefinitionID) || strings.HasPrefix(s.Workflow().DefinitionID, "$.") {
+			if m := v.Mapped(s, "definitionId", s.Workflow().DefinitionID); m != nil {
 				c.CandidateIDs = []*Mapped{m}
 			}
 		} else {
-			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.DefinitionID)
+			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.Workflow().DefinitionID)
 		}
 		return
 	}
@@ -84,8 +84,8 @@ func compileAuthoring(v Checker, s *Step, c *Compiled) {
 }
 
 func checkRegistry(v Checker, s *Step) {
-	if s.Dir != "" && !filepath.IsLocal(s.Dir) {
-		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Dir)
+	if s.Registry().Dir != "" && !filepath.IsLocal(s.Registry().Dir) {
+		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Registry().Dir)
 	}
 }
 

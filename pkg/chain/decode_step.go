@@ -45,14 +45,15 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 		}
 	}
 	var argv []string
-	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: stepAliases, Sorted: true, Meant: &s.meant, Peer: true}, func(k, v *yaml.Node) bool {
+	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: stepAliases, Sorted: true, Meant: &s.meant, Peer: true,
+		Keys: stepKeySet(), Into: s.fieldOf}, func(k, v *yaml.Node) bool {
 		// command: [program, arg…], mcp-flowgate's argv form
 		if list, isList := yamlpos.TextList(v); k.Value == "command" && isList {
 			if len(list) == 0 {
 				d.Errorf(yamlpos.Of(v), "%scommand: the list is empty: its first item is the program", prefix)
 				return true
 			}
-			s.Command, argv = list[0], list[1:]
+			Own[CLIFields](s).Command, argv = list[0], list[1:]
 			return true
 		}
 		if note, registered := aliasNotes[k.Value]; registered {
@@ -61,7 +62,7 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})
 	if len(argv) > 0 {
-		s.Args = append(argv, s.Args...)
+		Own[CLIFields](s).Args = append(argv, s.CLI().Args...)
 	}
 	// a value of the wrong type keeps the step: its other fields are
 	// checked in the same pass
@@ -92,7 +93,7 @@ func decodeStepSpecial(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
 		if yamlpos.DecodeInto(d, v, &body) {
-			s.BodyData = NormalizeYAML(body)
+			Own[HTTPFields](s).BodyData = NormalizeYAML(body)
 		}
 		return true
 	}

@@ -47,17 +47,17 @@ output: resp
 	}
 	c := l.Chain
 	lp, m, d, w := c.Steps[1], c.Steps[2], c.Steps[3], c.Steps[5]
-	if tm := lp.StepTemplate; tm.Kind != KindAgent || tm.Prompt != "Each of {a}" || tm.Model != "anthropic/claude-haiku-4-5" || lp.C().ForEach == nil || lp.C().LoopUntil == nil {
+	if tm := lp.Loop().StepTemplate; tm.Kind != KindAgent || tm.Agent().Prompt != "Each of {a}" || tm.Agent().Model != "anthropic/claude-haiku-4-5" || lp.C().ForEach == nil || lp.C().LoopUntil == nil {
 		t.Errorf("loop template %+v", tm)
 	}
-	if ms := m.ModelStep(); ms == nil || ms.Prompt != "Join {a}\n\n## each\n{each}" || ms.Model != "anthropic/claude-haiku-4-5" {
+	if ms := m.ModelStep(); ms == nil || ms.Agent().Prompt != "Join {a}\n\n## each\n{each}" || ms.Agent().Model != "anthropic/claude-haiku-4-5" {
 		t.Errorf("merge model step %+v", ms)
 	}
-	if len(d.Debaters()) != 2 || d.Debaters()[1].Model != "anthropic/claude-sonnet-4-6" || d.ModelStep() == nil || d.DebateRounds() != 2 {
-		t.Errorf("debate %+v", d.DebateFields)
+	if len(d.Debaters()) != 2 || d.Debaters()[1].Agent().Model != "anthropic/claude-sonnet-4-6" || d.ModelStep() == nil || d.DebateRounds() != 2 {
+		t.Errorf("debate %+v", *d.Debate())
 	}
-	if w.Method != "POST" {
-		t.Errorf("webhook method %q", w.Method)
+	if w.HTTP().Method != "POST" {
+		t.Errorf("webhook method %q", w.HTTP().Method)
 	}
 	var warned []string
 	for _, wd := range l.Warnings {
@@ -76,8 +76,8 @@ func TestSubchainIsAChainStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := c.Chain.Steps[0]
-	if s.Kind != KindChain || s.Chain != "other" || s.With["topic"] != "{input.t}" || s.With["n"] != "3" || s.WithField() != "inputs" || s.C().With["topic"] == nil {
-		t.Errorf("subchain %+v", s.CallFields)
+	if s.Kind != KindChain || s.Call().Chain != "other" || s.Call().With["topic"] != "{input.t}" || s.Call().With["n"] != "3" || s.WithField() != "inputs" || s.C().With["topic"] == nil {
+		t.Errorf("subchain %+v", *s.Call())
 	}
 }
 
@@ -137,7 +137,7 @@ func TestOCCFileLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := c.Chain.Steps[len(c.Chain.Steps)-1]; m.Kind != KindMerge || len(m.MergeInputs()) != 5 {
-		t.Errorf("merge step %+v", m.MergeFields)
+		t.Errorf("merge step %+v", *m.Merge())
 	}
 }
 

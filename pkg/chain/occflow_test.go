@@ -21,12 +21,12 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	}
 	c := l.Chains[0]
 	r := c.Step("classify")
-	if r.Kind != KindRouter || r.DefaultRoute != "fullstack" || len(r.Routes) != 5 || r.Kind.Deterministic() {
-		t.Errorf("classify = %s, default %q, %d routes", r.Kind, r.DefaultRoute, len(r.Routes))
+	if r.Kind != KindRouter || r.Router().DefaultRoute != "fullstack" || len(r.Router().Routes) != 5 || r.Kind.Deterministic() {
+		t.Errorf("classify = %s, default %q, %d routes", r.Kind, r.Router().DefaultRoute, len(r.Router().Routes))
 	}
 	e := c.Step("evaluate_quality")
-	if e.Kind != KindEvaluator || !e.EvalScoring || e.Threshold() != 4 || e.OnFail != OnFailSkip || e.Retries() != 0 {
-		t.Errorf("evaluate_quality = %+v", e.EvaluatorFields)
+	if e.Kind != KindEvaluator || !e.Evaluator().EvalScoring || e.Threshold() != 4 || e.Evaluator().OnFail != OnFailSkip || e.Retries() != 0 {
+		t.Errorf("evaluate_quality = %+v", *e.Evaluator())
 	}
 	if !strings.Contains(e.C().Prompt.Refs()[0].Raw, "{security_review}") {
 		t.Errorf("the evaluation prompt reads %v", e.C().Prompt.Refs())
@@ -44,14 +44,15 @@ steps:
     gate_auto_approve_if: '{built} == "yes"'
 `).Chains[0].Step("ok")
 	if g.Kind != KindGate || g.GateTimeout().Minutes() != 90 || g.TimeoutDecision() != GateApprove || g.C().AutoApprove == nil {
-		t.Errorf("gate = %+v", g.GateFields)
+		t.Errorf("gate = %+v", *g.Gate())
 	}
 }
 
 // TestPickRoute: the whole answer names a route, else the route named
 // earliest in it, else default_route.
 func TestPickRoute(t *testing.T) {
-	s := &Step{RouterFields: RouterFields{Routes: map[string][]string{"frontend": nil, "backend": nil, "fullstack": nil, "end": nil}}}
+	s := &Step{}
+	Own[RouterFields](s).Routes = map[string][]string{"frontend": nil, "backend": nil, "fullstack": nil, "end": nil}
 	for _, tc := range []struct{ answer, route, how string }{
 		{"backend", "backend", "exact"},
 		{"  **Backend**.\n", "backend", "exact"},
@@ -65,14 +66,14 @@ func TestPickRoute(t *testing.T) {
 			t.Errorf("PickRoute(%q) = %q, %q, %v; want %q, %q", tc.answer, route, how, ok, tc.route, tc.how)
 		}
 	}
-	s.DefaultRoute = "fullstack"
+	Own[RouterFields](s).DefaultRoute = "fullstack"
 	if route, how, _ := s.PickRoute("dunno"); route != "fullstack" || how != "default_route" {
 		t.Errorf("default: %q %q", route, how)
 	}
 	if got := s.Unselected("backend"); len(got) != 0 {
 		t.Errorf("Unselected = %v", got)
 	}
-	s.Routes = map[string][]string{"a": {"x", "y"}, "b": {"y", "z"}}
+	Own[RouterFields](s).Routes = map[string][]string{"a": {"x", "y"}, "b": {"y", "z"}}
 	if got := s.Unselected("a"); !slices.Equal(got, []string{"z"}) {
 		t.Errorf("Unselected(a) = %v", got)
 	}

@@ -36,7 +36,7 @@ func decodePipeline(d *yamlpos.Diags, v *yaml.Node) []*Step {
 		s := &Step{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{"type": yamlpos.Of(n)}}
 		s.Type, s.piped = string(KindChain), true
 		s.ID, s.Label, s.DependsOn, s.Condition, s.OutputVar = e.ID, e.Label, e.DependsOn, e.Condition, e.ID
-		s.Chain, s.With = e.Chain, e.Inputs
+		Own[CallFields](s).Chain, Own[CallFields](s).With = e.Chain, e.Inputs
 		s.pipeSummary = decodePipeSummary(d, e.SummarizeOutput, pos["summarize_output"], s.ID)
 		for k, p := range pos {
 			switch k {

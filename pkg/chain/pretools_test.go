@@ -140,7 +140,7 @@ func TestInputTypes(t *testing.T) {
 func TestOCCPipelineLoads(t *testing.T) {
 	l := mustParse(t, "name: p\ninputs: [topic]\nchains:\n  - id: research\n    chain: deep-researcher\n    inputs: {topic: '{input.topic}'}\n  - {id: write, chain: content-engine, depends_on: [research], inputs: {notes: '{research}'}}\noutput: write\n")
 	s := l.Chain.Steps[1]
-	if s.Kind != KindChain || s.Chain != "content-engine" || s.With["notes"] != "{research}" || s.OutputVar != "write" || !slices.Equal(s.DependsOn, []string{"research"}) {
+	if s.Kind != KindChain || s.Call().Chain != "content-engine" || s.Call().With["notes"] != "{research}" || s.OutputVar != "write" || !slices.Equal(s.DependsOn, []string{"research"}) {
 		t.Errorf("step %+v", s)
 	}
 	if len(l.Warnings) != 0 {

@@ -16,7 +16,7 @@ const kindDoc = "The executor's step kind (type is accepted too): cli, http (res
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
-	step := objectSchema(reflect.TypeOf(Step{}), map[string]any{
+	step := objectSchema(reflect.TypeFor[stepKeys](), map[string]any{
 		"type":              map[string]any{"enum": Kinds()},
 		"tools":             map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
 		"completion":        objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),

@@ -17,7 +17,7 @@ import (
 // the Go types: a new field without a description fails here.
 func TestEveryFieldIsDocumented(t *testing.T) {
 	for _, typ := range []reflect.Type{
-		reflect.TypeFor[Chain](), reflect.TypeFor[Step](), reflect.TypeFor[Input](), reflect.TypeFor[Retry](),
+		reflect.TypeFor[Chain](), reflect.TypeFor[stepKeys](), reflect.TypeFor[Input](), reflect.TypeFor[Retry](),
 		reflect.TypeFor[Cache](), reflect.TypeFor[Guardrail](), reflect.TypeFor[PreTool](), reflect.TypeFor[Budget](),
 		reflect.TypeFor[Completion](), reflect.TypeFor[ToolDef](), reflect.TypeFor[workflowFile](), reflect.TypeFor[workflowKeys](),
 		reflect.TypeFor[workflowAgent](), reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),

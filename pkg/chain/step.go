@@ -57,35 +57,20 @@ const (
 // unit does not ask one (agent, router, evaluator, merge, debate do).
 func (k Kind) Deterministic() bool { return !runsModel(k) }
 
-// Step is one node of a chain: the fields every kind shares, then one body
-// per kind. Only the body of the step's own kind may be set (validation
-// rejects a field of another kind, naming the kinds it belongs to); the
-// bodies are embedded so that s.Prompt or s.Command read as one flat step.
+// Step is one node of a chain: the fields every kind shares, then the
+// parts of its kind's body it was written with. A step holds only the
+// parts it has (a cli step its CLIFields, a router its RouterFields and
+// the AgentFields it borrows), so a chain's steps cost what they hold;
+// validation rejects a field of another kind, naming the kinds it
+// belongs to. Each part is read through its accessor (s.CLI().Command),
+// which answers the part's zero value for a step without one, and
+// written through Own (step_parts.go).
 type Step struct {
 	CommonFields
-	AgentFields
-	CLIFields
-	HTTPFields
-	KeyFields
-	TransformFields
-	FileFields
-	CallFields
-	HumanFields
-	ScriptFields
-	ParallelFields
-	PipelineFields
-	StructuralFields
-	RegistryFields
-	WorkflowFields
-	RouterFields
-	EvaluatorFields
-	GateFields
-	MCPFields
-	LoopFields
-	MergeFields
-	DebateFields
-	WebhookFields
-	BrowserFields
+
+	// parts are the step's body parts (*AgentFields, *CLIFields, …),
+	// each at most once, added as the step's keys are read or set.
+	parts []any
 
 	// Kind is Type normalised (shell → cli, empty → agent).
 	Kind Kind `yaml:"-"`

@@ -43,10 +43,10 @@ func init() {
 }
 
 func checkAgent(v Checker, s *Step) {
-	if s.Prompt == "" {
+	if s.Agent().Prompt == "" {
 		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
 	}
-	if len(s.Tools) > 0 && s.Cache != nil && s.Cache.Enabled {
+	if len(s.Agent().Tools) > 0 && s.Agent().Cache != nil && s.Agent().Cache.Enabled {
 		// a cached answer would skip the tool calls: stale reads, and
 		// writes that never happen
 		v.Errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.subject())
@@ -56,7 +56,7 @@ func checkAgent(v Checker, s *Step) {
 // modelFields checks the values of the fields that configure a model call.
 // It runs for every kind, so that a misplaced field's value is judged too.
 func (v *validator) modelFields(s *Step) {
-	for dep, strat := range s.ContextStrategy {
+	for dep, strat := range s.Agent().ContextStrategy {
 		if !validStrategy(strat) && v.c.occ {
 			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as OCC passes it", s.subject(), dep, strat)
 		} else if !validStrategy(strat) {
@@ -64,19 +64,19 @@ func (v *validator) modelFields(s *Step) {
 		}
 	}
 	v.stepTools(s)
-	if s.MaxTokens < 0 || s.MaxTurns < 0 {
+	if s.Agent().MaxTokens < 0 || s.Agent().MaxTurns < 0 {
 		v.d.Errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
 	}
-	if s.MaxTurns > MaxAgentTurns {
-		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.MaxTurns, MaxAgentTurns)
+	if s.Agent().MaxTurns > MaxAgentTurns {
+		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.Agent().MaxTurns, MaxAgentTurns)
 	}
 }
 
 func compileAgent(v Checker, s *Step, c *Compiled) {
-	c.Prompt = v.Template(s, "prompt", s.Prompt)
-	c.System = v.Template(s, "system", s.System)
-	c.Cwd = v.Template(s, "cwd", s.Cwd)
-	for dep := range s.ContextStrategy {
+	c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
+	c.System = v.Template(s, "system", s.Agent().System)
+	c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
+	for dep := range s.Agent().ContextStrategy {
 		switch {
 		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
 		case v.Chain().OCC():

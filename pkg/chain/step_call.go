@@ -16,10 +16,10 @@ type CallFields struct {
 // WithField is the field a chain step's inputs were written in, for
 // messages: with, or inputs on OCC's subchain.
 func (s *Step) WithField() string {
-	if s.withKey == "" {
+	if s.Call().withKey == "" {
 		return "with"
 	}
-	return s.withKey
+	return s.Call().withKey
 }
 
 func init() {
@@ -36,18 +36,18 @@ func init() {
 // true asks a model (the run's) for the summary it passes on: its model
 // step is made and compiled with the step.
 func checkCall(v Checker, s *Step) {
-	if s.Chain == "" {
+	if s.Call().Chain == "" {
 		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
 	}
 	if s.pipeSummary.summarize {
-		s.modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
-		s.modelStep.locals = PipeSummaryLocals
+		Own[MergeFields](s).modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
+		Own[MergeFields](s).modelStep.locals = PipeSummaryLocals
 	}
 }
 
 func compileCall(v Checker, s *Step, c *Compiled) {
-	c.With = v.Templates(s, "with", s.With)
-	if s.modelStep != nil {
-		v.Compile(s.modelStep)
+	c.With = v.Templates(s, "with", s.Call().With)
+	if s.Merge().modelStep != nil {
+		v.Compile(s.Merge().modelStep)
 	}
 }

@@ -33,21 +33,21 @@ func init() {
 }
 
 func checkCLI(v Checker, s *Step) {
-	if s.Connection != "" {
+	if s.HTTP().Connection != "" {
 		useConnection(v, s)
-		if s.Command == "" && s.Run == "" {
+		if s.CLI().Command == "" && s.CLI().Run == "" {
 			return // the connection is missing, as reported: it gives the command
 		}
 	}
 	switch {
-	case s.Command == "" && s.Run == "":
+	case s.CLI().Command == "" && s.CLI().Run == "":
 		v.Errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
-	case s.Command != "" && s.Run != "":
+	case s.CLI().Command != "" && s.CLI().Run != "":
 		v.Errorf(s.At("run"), "%s: set command or run, not both", s.subject())
-	case s.Run != "" && len(s.Args) > 0:
+	case s.CLI().Run != "" && len(s.CLI().Args) > 0:
 		v.Errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
-	case s.Command != "" && len(s.Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.Command), " \t"):
-		v.Errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.Command)
+	case s.CLI().Command != "" && len(s.CLI().Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.CLI().Command), " \t"):
+		v.Errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.CLI().Command)
 	}
 }
 
@@ -60,27 +60,27 @@ func useConnection(v Checker, s *Step) {
 	if c == nil {
 		return
 	}
-	if s.Command != "" || s.Run != "" {
-		v.Errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.Connection)
+	if s.CLI().Command != "" || s.CLI().Run != "" {
+		v.Errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.HTTP().Connection)
 		return
 	}
-	s.Command = c.Command
-	s.Args = append(slices.Clone(c.Args), s.Args...)
+	Own[CLIFields](s).Command = c.Command
+	Own[CLIFields](s).Args = append(slices.Clone(c.Args), s.CLI().Args...)
 	if len(c.Env) > 0 {
 		env := maps.Clone(c.Env)
-		maps.Copy(env, s.Env)
-		s.Env = env
+		maps.Copy(env, s.CLI().Env)
+		Own[CLIFields](s).Env = env
 	}
-	if s.Cwd == "" {
-		s.Cwd = c.WorkingDirectory
+	if s.CLI().Cwd == "" {
+		Own[CLIFields](s).Cwd = c.WorkingDirectory
 	}
 }
 
 func compileCLI(v Checker, s *Step, c *Compiled) {
-	c.Command = v.Template(s, "command", s.Command)
-	c.Run = v.ShellScript(s, "run", s.Run)
-	c.Cwd = v.Template(s, "cwd", s.Cwd)
-	for _, a := range s.Args {
+	c.Command = v.Template(s, "command", s.CLI().Command)
+	c.Run = v.ShellScript(s, "run", s.CLI().Run)
+	c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
+	for _, a := range s.CLI().Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
 	c.Env = v.EnvArgs(s)

@@ -55,53 +55,53 @@ func init() {
 		Conversational: true,
 		Check: func(v Checker, s *Step) {
 			who := s.subject()
-			if s.InputVar == "" {
+			if s.Transform().InputVar == "" {
 				v.Errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
 			}
-			if strings.TrimSpace(s.Criteria) == "" && strings.TrimSpace(s.Prompt) == "" {
+			if strings.TrimSpace(s.Evaluator().Criteria) == "" && strings.TrimSpace(s.Agent().Prompt) == "" {
 				v.Errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
 			}
-			if s.OnFail != "" && !slices.Contains(onFailValues, s.OnFail) {
-				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.OnFail, orList(onFailValues))
+			if s.Evaluator().OnFail != "" && !slices.Contains(onFailValues, s.Evaluator().OnFail) {
+				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.Evaluator().OnFail, orList(onFailValues))
 			}
-			if t := s.EvalThreshold; t != nil && !s.EvalScoring {
+			if t := s.Evaluator().EvalThreshold; t != nil && !s.Evaluator().EvalScoring {
 				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
 			} else if t != nil && (*t < 0 || *t > 10) {
 				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold %v is not a score from 0 to 10", who, *t)
 			}
-			if s.MaxRetries != nil && (*s.MaxRetries < 0 || *s.MaxRetries > MaxRetryAttempts) {
+			if s.Evaluator().MaxRetries != nil && (*s.Evaluator().MaxRetries < 0 || *s.Evaluator().MaxRetries > MaxRetryAttempts) {
 				v.Errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, MaxRetryAttempts)
 			}
 			switch {
-			case s.OnFail == OnFailRetry && s.RetryTarget == "":
+			case s.Evaluator().OnFail == OnFailRetry && s.Evaluator().RetryTarget == "":
 				v.Errorf(s.At("on_fail"), "%s: on_fail: retry needs retry_target: the step to run again with the evaluation", who)
-			case s.RetryTarget != "" && s.OnFail != OnFailRetry:
-				v.Errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.OnFail)
+			case s.Evaluator().RetryTarget != "" && s.Evaluator().OnFail != OnFailRetry:
+				v.Errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.Evaluator().OnFail)
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			v.Template(s, "prompt", s.Prompt)
-			v.Template(s, "criteria", s.Criteria)
-			c.System = v.Template(s, "system", s.System)
-			c.Cwd = v.Template(s, "cwd", s.Cwd)
-			if s.InputVar != "" {
-				if !IsIdentifier(s.InputVar) {
-					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar)
+			v.Template(s, "prompt", s.Agent().Prompt)
+			v.Template(s, "criteria", s.Evaluator().Criteria)
+			c.System = v.Template(s, "system", s.Agent().System)
+			c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
+			if s.Transform().InputVar != "" {
+				if !IsIdentifier(s.Transform().InputVar) {
+					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.Transform().InputVar)
 					return
 				}
-				v.Template(s, "input_var", "{"+s.InputVar+"}")
+				v.Template(s, "input_var", "{"+s.Transform().InputVar+"}")
 			}
 			c.Prompt = ParseTemplate(EvaluationPrompt(s))
-			if s.RetryTarget == "" {
+			if s.Evaluator().RetryTarget == "" {
 				return
 			}
 			switch {
 			case v.Graph() == nil || s.owner != "":
 				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
-			case v.Chain().Step(s.RetryTarget) == nil:
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.RetryTarget, didYouMean(s.RetryTarget, v.Chain().stepIDs()))
-			case !v.Graph().DependsOn(s.ID, s.RetryTarget):
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.RetryTarget)
+			case v.Chain().Step(s.Evaluator().RetryTarget) == nil:
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.Evaluator().RetryTarget, didYouMean(s.Evaluator().RetryTarget, v.Chain().stepIDs()))
+			case !v.Graph().DependsOn(s.ID, s.Evaluator().RetryTarget):
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.Evaluator().RetryTarget)
 			}
 		},
 	})
@@ -111,25 +111,25 @@ func init() {
 // template: its prompt, how to answer, its criteria and the value judged.
 func EvaluationPrompt(s *Step) string {
 	var b strings.Builder
-	if p := strings.TrimSpace(s.Prompt); p != "" {
+	if p := strings.TrimSpace(s.Agent().Prompt); p != "" {
 		b.WriteString(p + "\n\n")
 	}
-	if s.EvalScoring {
+	if s.Evaluator().EvalScoring {
 		b.WriteString("Score the output below from 1 to 10 against the criteria. Answer with the score alone on the first line, then a short explanation.")
 	} else {
 		b.WriteString("Judge the output below against the criteria. Answer PASS or FAIL alone on the first line, then a short explanation.")
 	}
-	if c := strings.TrimSpace(s.Criteria); c != "" {
+	if c := strings.TrimSpace(s.Evaluator().Criteria); c != "" {
 		b.WriteString("\n\nCriteria:\n" + c)
 	}
-	b.WriteString("\n\nOutput to evaluate:\n{" + s.InputVar + "}")
+	b.WriteString("\n\nOutput to evaluate:\n{" + s.Transform().InputVar + "}")
 	return b.String()
 }
 
 // Threshold is the lowest passing score of a scoring evaluator.
 func (s *Step) Threshold() float64 {
-	if s.EvalThreshold != nil {
-		return *s.EvalThreshold
+	if s.Evaluator().EvalThreshold != nil {
+		return *s.Evaluator().EvalThreshold
 	}
 	return DefaultEvalThreshold
 }
@@ -137,10 +137,10 @@ func (s *Step) Threshold() float64 {
 // Retries is how many times a failed verdict runs retry_target again.
 func (s *Step) Retries() int {
 	switch {
-	case s.OnFail != OnFailRetry:
+	case s.Evaluator().OnFail != OnFailRetry:
 		return 0
-	case s.MaxRetries != nil:
-		return *s.MaxRetries
+	case s.Evaluator().MaxRetries != nil:
+		return *s.Evaluator().MaxRetries
 	}
 	return DefaultEvalRetries
 }

@@ -14,19 +14,19 @@ func init() {
 		Body:  reflect.TypeFor[FileFields](),
 		Also:  []string{"cwd"},
 		Check: func(v Checker, s *Step) {
-			if s.Path == "" {
+			if s.File().Path == "" {
 				v.Errorf(s.Pos, "%s: path is required for a file step", s.subject())
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			// a path written as $.context.p (mcp-flowgate's form) is resolved
 			// as an argument is, never read as a file of that name
-			if a := v.Arg(s, "path", s.Path); a.JSONPath != nil {
+			if a := v.Arg(s, "path", s.File().Path); a.JSONPath != nil {
 				c.PathJSON = &a
 			} else {
 				c.Path = a.Template
 			}
-			c.Cwd = v.Template(s, "cwd", s.Cwd)
+			c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
 		},
 	})
 }

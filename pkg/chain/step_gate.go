@@ -36,13 +36,13 @@ func init() {
 		Body:  reflect.TypeFor[GateFields](),
 		Also:  []string{"prompt"},
 		Check: func(v Checker, s *Step) {
-			if s.OnTimeout != "" && !slices.Contains(onTimeoutValues, s.OnTimeout) {
-				v.Errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.OnTimeout, orList(onTimeoutValues))
+			if s.Gate().OnTimeout != "" && !slices.Contains(onTimeoutValues, s.Gate().OnTimeout) {
+				v.Errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.Gate().OnTimeout, orList(onTimeoutValues))
 			}
-			if s.TimeoutHours < 0 || s.TimeoutHours > math.MaxInt64/float64(time.Hour) {
+			if s.Gate().TimeoutHours < 0 || s.Gate().TimeoutHours > math.MaxInt64/float64(time.Hour) {
 				v.Errorf(s.At("timeout_hours"), "%s: timeout_hours must be a positive number of hours", s.subject())
 			}
-			if s.OnTimeout != "" && s.TimeoutHours == 0 {
+			if s.Gate().OnTimeout != "" && s.Gate().TimeoutHours == 0 {
 				v.Errorf(s.At("on_timeout"), "%s: on_timeout needs timeout_hours: how long the gate waits before it applies", s.subject())
 			}
 		},
@@ -50,8 +50,8 @@ func init() {
 			if v.Graph() == nil || s.owner != "" {
 				v.Errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
 			}
-			c.Prompt = v.Template(s, "prompt", s.Prompt)
-			c.AutoApprove = v.Expression(s, "gate_auto_approve_if", s.AutoApproveIf, false, true)
+			c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
+			c.AutoApprove = v.Expression(s, "gate_auto_approve_if", s.Gate().AutoApproveIf, false, true)
 		},
 	})
 }
@@ -59,16 +59,16 @@ func init() {
 // GateTimeout is how long a gate waits before on_timeout applies; 0 when
 // it waits as long as it takes.
 func (s *Step) GateTimeout() time.Duration {
-	return time.Duration(s.TimeoutHours * float64(time.Hour))
+	return time.Duration(s.Gate().TimeoutHours * float64(time.Hour))
 }
 
 // TimeoutDecision is what a gate's passed timeout decides: approve,
 // reject or skip.
 func (s *Step) TimeoutDecision() string {
-	if s.OnTimeout == "" || s.OnTimeout == gateError {
+	if s.Gate().OnTimeout == "" || s.Gate().OnTimeout == gateError {
 		return GateReject
 	}
-	return s.OnTimeout
+	return s.Gate().OnTimeout
 }
 
 // HasGate reports whether a DAG chain has a gate step: only then does

@@ -39,35 +39,35 @@ func init() {
 
 func checkHTTP(v Checker, s *Step) {
 	switch {
-	case s.Connection != "":
-		if s.URL != "" {
+	case s.HTTP().Connection != "":
+		if s.HTTP().URL != "" {
 			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
 		}
 		v.Connection(s, ConnREST)
-	case s.URL == "" && s.Path != "":
+	case s.HTTP().URL == "" && s.File().Path != "":
 		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
-	case s.URL == "":
+	case s.HTTP().URL == "":
 		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
 	}
-	if s.Method != "" {
-		m := strings.ToUpper(s.Method)
+	if s.HTTP().Method != "" {
+		m := strings.ToUpper(s.HTTP().Method)
 		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
-			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.Method)
+			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.HTTP().Method)
 		}
-		s.Method = m
+		Own[HTTPFields](s).Method = m
 	}
 }
 
 func compileHTTP(v Checker, s *Step, c *Compiled) {
-	c.URL = v.Template(s, "url", s.URL)
-	c.Body = v.Template(s, "body", s.Body)
-	c.Headers = v.Templates(s, "headers", s.Headers)
-	if s.BodyData != nil {
-		c.BodyJSON = v.Mapped(s, "body", s.BodyData)
+	c.URL = v.Template(s, "url", s.HTTP().URL)
+	c.Body = v.Template(s, "body", s.HTTP().Body)
+	c.Headers = v.Templates(s, "headers", s.HTTP().Headers)
+	if s.HTTP().BodyData != nil {
+		c.BodyJSON = v.Mapped(s, "body", s.HTTP().BodyData)
 	}
-	if len(s.Query) > 0 {
+	if len(s.HTTP().Query) > 0 {
 		c.Query = map[string]*Mapped{}
-		for k, q := range s.Query {
+		for k, q := range s.HTTP().Query {
 			c.Query[k] = v.Mapped(s, "query", q)
 		}
 	}

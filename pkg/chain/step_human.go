@@ -22,7 +22,7 @@ func init() {
 		Body:  reflect.TypeFor[HumanFields](),
 		Also:  []string{"prompt"},
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			c.Prompt = v.Template(s, "prompt", s.Prompt)
+			c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 		},
 	})
 }

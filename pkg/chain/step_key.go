@@ -54,8 +54,8 @@ func (v *validator) keySentNowhere(s *Step) bool {
 // send the same, and a receiver that de-duplicates drops the second.
 func (v Checker) pipelineKeys(s *Step) {
 	first := map[any]int{}
-	for i, b := range s.Steps {
-		k := b.IdempotencyKey
+	for i, b := range s.Pipeline().Steps {
+		k := b.Key().IdempotencyKey
 		switch k.(type) {
 		case string, bool:
 		default:
@@ -74,7 +74,7 @@ func (v Checker) pipelineKeys(s *Step) {
 
 // checkKey reports a key that is neither true/false nor text.
 func (v *validator) checkKey(s *Step) {
-	switch k := s.IdempotencyKey.(type) {
+	switch k := s.Key().IdempotencyKey.(type) {
 	case nil, bool, string:
 	default:
 		v.d.Errorf(s.At(keyField), "%s: %s is true or a key, not %v", s.subject(), keyField, k)
@@ -88,7 +88,7 @@ func (v *validator) checkKey(s *Step) {
 // as written, with a warning, as mcp-flowgate leaves what it does not
 // replace.
 func (v *validator) compileKey(s *Step, c *Compiled) {
-	text, ok := s.IdempotencyKey.(string)
+	text, ok := s.Key().IdempotencyKey.(string)
 	if !ok || text == "" {
 		return
 	}

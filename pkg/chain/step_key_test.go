@@ -91,9 +91,9 @@ func TestKeyTransition(t *testing.T) {
 	var got []string
 	for _, s := range l.Chain.Steps {
 		got = append(got, s.KeyTransition())
-		for _, b := range s.Branches {
+		for _, b := range s.Parallel().Branches {
 			got = append(got, b.KeyTransition())
-			for _, p := range b.Steps {
+			for _, p := range b.Pipeline().Steps {
 				got = append(got, p.KeyTransition())
 			}
 		}

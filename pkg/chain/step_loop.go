@@ -47,30 +47,30 @@ func decodeStepTemplate(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) 
 		d.Errorf(yamlpos.Of(v), "%sstep_template is a step: a mapping with its type and fields", prefix)
 		return
 	}
-	s.StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")
+	Own[LoopFields](s).StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")
 }
 
 func checkLoop(v Checker, s *Step) {
 	switch {
-	case s.ItemsVar == "" && s.ItemsStatic == nil:
+	case s.Loop().ItemsVar == "" && s.Loop().ItemsStatic == nil:
 		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
-	case s.ItemsStatic != nil && s.ItemsVar != "":
+	case s.Loop().ItemsStatic != nil && s.Loop().ItemsVar != "":
 		v.Warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
 	}
-	if _, set := s.FieldPos["max_parallel"]; set && s.MaxParallel < 1 {
+	if _, set := s.FieldPos["max_parallel"]; set && s.Loop().MaxParallel < 1 {
 		v.Errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
 	}
-	if s.LoopOnError != "" && s.LoopOnError != "abort" && s.LoopOnError != LoopOnContinue {
-		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.LoopOnError)
+	if s.Loop().LoopOnError != "" && s.Loop().LoopOnError != "abort" && s.Loop().LoopOnError != LoopOnContinue {
+		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.Loop().LoopOnError)
 	}
 	if s.ForEach != "" {
 		v.Errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
 	}
-	t := s.StepTemplate
-	if t == nil && s.Prompt != "" {
+	t := s.Loop().StepTemplate
+	if t == nil && s.Agent().Prompt != "" {
 		// OCC runs a loop without step_template as its own prompt per item
 		t = &Step{Pos: s.Pos, FieldPos: map[string]Pos{}}
-		s.StepTemplate = t
+		Own[LoopFields](s).StepTemplate = t
 	}
 	if t == nil {
 		v.Errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.subject())
@@ -81,22 +81,22 @@ func checkLoop(v Checker, s *Step) {
 		t.Type, t.FieldPos["type"] = string(KindAgent), t.Pos
 	}
 	// OCC's loop lends the template its prompt, model and tools
-	if t.Prompt == "" && s.Prompt != "" {
-		t.Prompt = s.Prompt
+	if t.Agent().Prompt == "" && s.Agent().Prompt != "" {
+		Own[AgentFields](t).Prompt = s.Agent().Prompt
 	}
-	if t.Model == "" {
-		t.Model = s.Model
+	if t.Agent().Model == "" {
+		Own[AgentFields](t).Model = s.Agent().Model
 	}
-	if _, set := t.FieldPos["tools"]; !set && t.Tools == nil {
-		t.Tools = s.Tools
+	if _, set := t.FieldPos["tools"]; !set && t.Agent().Tools == nil {
+		Own[AgentFields](t).Tools = s.Agent().Tools
 	}
 	t.locals = LoopLocals
 	v.nested(s, t, s.subject()+" step_template", s.ID+"[*]")
 }
 
 func compileLoop(v Checker, s *Step, c *Compiled) {
-	if s.ItemsStatic == nil && s.ItemsVar != "" {
-		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(s.ItemsVar), "{}"))
+	if s.Loop().ItemsStatic == nil && s.Loop().ItemsVar != "" {
+		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(s.Loop().ItemsVar), "{}"))
 		r, ok := ParseRef(name)
 		if !ok {
 			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
@@ -105,12 +105,12 @@ func compileLoop(v Checker, s *Step, c *Compiled) {
 			c.ForEach = ParseTemplate(r.Raw)
 		}
 	}
-	if s.LoopUntil != "" {
+	if s.Loop().LoopUntil != "" {
 		s.locals = []string{"loop_result"}
-		c.LoopUntil = v.Expression(s, "loop_until", s.LoopUntil, false, true)
+		c.LoopUntil = v.Expression(s, "loop_until", s.Loop().LoopUntil, false, true)
 		s.locals = nil
 	}
-	if t := s.StepTemplate; t != nil && t.Kind != "" {
+	if t := s.Loop().StepTemplate; t != nil && t.Kind != "" {
 		v.Compile(t)
 	}
 }

@@ -48,33 +48,33 @@ func init() {
 }
 
 func checkMCP(v Checker, s *Step) {
-	if s.Tool == "" && s.owner == "" {
+	if s.MCP().Tool == "" && s.owner == "" {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)
 		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
 	}
-	if s.Connection == "" {
+	if s.HTTP().Connection == "" {
 		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
 	} else {
 		v.Connection(s, ConnMCP)
 	}
-	switch s.OnToolError {
+	switch s.MCP().OnToolError {
 	case "", ToolErrorFail, ToolErrorOutput:
 	default:
-		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.OnToolError)
+		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.MCP().OnToolError)
 	}
-	if s.Map != nil {
-		if s.Arguments != nil {
+	if s.MCP().Map != nil {
+		if s.MCP().Arguments != nil {
 			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
 		}
-		s.Arguments = s.Map
+		Own[MCPFields](s).Arguments = s.MCP().Map
 		if s.FieldPos == nil {
 			s.FieldPos = map[string]Pos{}
 		}
 		s.FieldPos["arguments"] = s.At("map")
 	}
-	switch NormalizeYAML(s.Arguments).(type) {
+	switch NormalizeYAML(s.MCP().Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
 		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
@@ -84,7 +84,7 @@ func checkMCP(v Checker, s *Step) {
 }
 
 func compileMCP(v Checker, s *Step, c *Compiled) {
-	args, ok := NormalizeYAML(s.Arguments).(map[string]any)
+	args, ok := NormalizeYAML(s.MCP().Arguments).(map[string]any)
 	if !ok {
 		return
 	}

@@ -39,18 +39,18 @@ var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummari
 
 // MergeInputs are the variables a merge step (or a transform's merge
 // operation) combines, in order.
-func (s *Step) MergeInputs() []string { return s.inputNames }
+func (s *Step) MergeInputs() []string { return s.Merge().inputNames }
 
 // ModelStep is the agent step a merge (llm_summarize, pick_best) or a
 // debate (its synthesis) asks a model through; nil when it asks none.
-func (s *Step) ModelStep() *Step { return s.modelStep }
+func (s *Step) ModelStep() *Step { return s.Merge().modelStep }
 
 // MergeStrategy is the step's strategy, concatenate when none is set.
 func (s *Step) MergeStrategy() string {
-	if s.Strategy == "" {
+	if s.Merge().Strategy == "" {
 		return MergeConcatenate
 	}
-	return s.Strategy
+	return s.Merge().Strategy
 }
 
 func init() {
@@ -67,9 +67,9 @@ func init() {
 }
 
 func checkMerge(v Checker, s *Step) {
-	s.inputNames = v.inputList(s, "a merge step")
-	if s.Strategy != "" && !slices.Contains(mergeStrategies, s.Strategy) {
-		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Strategy, didYouMean(s.Strategy, mergeStrategies))
+	Own[MergeFields](s).inputNames = v.inputList(s, "a merge step")
+	if s.Merge().Strategy != "" && !slices.Contains(mergeStrategies, s.Merge().Strategy) {
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Merge().Strategy, didYouMean(s.Merge().Strategy, mergeStrategies))
 	}
 	st := s.MergeStrategy()
 	if st != MergeLLMSummarize && st != MergePickBest {
@@ -77,7 +77,7 @@ func checkMerge(v Checker, s *Step) {
 	}
 	// the model's question: the step's prompt followed by the inputs it
 	// does not read itself, or OCC's own question when it has none
-	prompt := s.Prompt
+	prompt := s.Agent().Prompt
 	if prompt == "" {
 		prompt = map[string]string{
 			MergeLLMSummarize: "Synthesize and summarize the following sections into a coherent document:",
@@ -85,7 +85,7 @@ func checkMerge(v Checker, s *Step) {
 		}[st]
 	}
 	var sections []string
-	for _, name := range s.inputNames {
+	for _, name := range s.Merge().inputNames {
 		if !strings.Contains(prompt, "{"+name) {
 			label := name
 			if st == MergePickBest {
@@ -97,16 +97,18 @@ func checkMerge(v Checker, s *Step) {
 	if len(sections) > 0 {
 		prompt += "\n\n" + strings.Join(sections, "\n\n")
 	}
-	s.modelStep = v.modelStep(s, prompt)
+	Own[MergeFields](s).modelStep = v.modelStep(s, prompt)
 }
 
 // modelStep makes the agent step that asks a merge's or a debate's
 // question: the step's own agent fields, with prompt as its prompt.
 func (v Checker) modelStep(s *Step, prompt string) *Step {
-	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS}, AgentFields: s.AgentFields,
+	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS},
 		Pos: s.Pos, FieldPos: map[string]Pos{"type": s.Pos}}
-	m.Prompt = prompt
-	m.Tools, m.Completion, m.ConditionKey = nil, nil, nil
+	a := Own[AgentFields](m)
+	*a = *s.Agent()
+	a.Prompt = prompt
+	a.Tools, a.Completion, a.ConditionKey = nil, nil, nil
 	for f, p := range s.FieldPos {
 		if slices.Contains(modelKeys, f) {
 			m.FieldPos[f] = p
@@ -118,7 +120,7 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 
 // inputList reads a step's inputs as a non-empty list of variable names.
 func (v Checker) inputList(s *Step, what string) []string {
-	list, ok := s.Inputs.([]any)
+	list, ok := s.Merge().Inputs.([]any)
 	if !ok || len(list) == 0 {
 		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
 		return nil
@@ -137,7 +139,7 @@ func (v Checker) inputList(s *Step, what string) []string {
 
 func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
-	for _, name := range s.inputNames {
+	for _, name := range s.Merge().inputNames {
 		r, _ := ParseRef(name)
 		if why := v.NamesNothing(s, &r); v.Chain().OCC() && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
@@ -147,7 +149,7 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 		}
 		v.Ref(s, "inputs", r)
 	}
-	if s.modelStep != nil && s.modelStep.Kind != "" {
-		v.Compile(s.modelStep)
+	if s.Merge().modelStep != nil && s.Merge().modelStep.Kind != "" {
+		v.Compile(s.Merge().modelStep)
 	}
 }

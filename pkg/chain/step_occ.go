@@ -41,20 +41,20 @@ var debateStrategies = []string{DebateConsensus, DebateVote, "voting", DebateLas
 var DebateLocals = []string{"debate_others", "debate_positions"}
 
 // Debaters are the model steps of a debate's agents, in order.
-func (s *Step) Debaters() []*Step { return s.debaters }
+func (s *Step) Debaters() []*Step { return s.Debate().debaters }
 
 // DebateStrategy is the step's strategy: consensus, vote or last_round
 // (voting is vote; OCC's default is vote).
 func (s *Step) DebateStrategy() string {
-	switch s.Strategy {
+	switch s.Merge().Strategy {
 	case "", "voting":
 		return DebateVote
 	}
-	return s.Strategy
+	return s.Merge().Strategy
 }
 
 // DebateRounds is the step's rounds, 1 when unset.
-func (s *Step) DebateRounds() int { return max(s.Rounds, 1) }
+func (s *Step) DebateRounds() int { return max(s.Debate().Rounds, 1) }
 
 func init() {
 	Register(Unit{
@@ -65,7 +65,7 @@ func init() {
 		Models: true,
 		Check:  checkDebate,
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			for _, d := range append(slices.Clone(s.debaters), s.modelStep) {
+			for _, d := range append(slices.Clone(s.Debate().debaters), s.Merge().modelStep) {
 				if d != nil && d.Kind != "" {
 					v.Compile(d)
 				}
@@ -75,47 +75,47 @@ func init() {
 }
 
 func checkDebate(v Checker, s *Step) {
-	if len(s.Agents) < 2 {
+	if len(s.Debate().Agents) < 2 {
 		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
 	}
-	if _, set := s.FieldPos["rounds"]; set && s.Rounds < 1 {
+	if _, set := s.FieldPos["rounds"]; set && s.Debate().Rounds < 1 {
 		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
 	}
-	if s.Rounds > MaxDebateRounds {
-		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Rounds, MaxDebateRounds)
+	if s.Debate().Rounds > MaxDebateRounds {
+		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Debate().Rounds, MaxDebateRounds)
 	}
-	if s.Strategy != "" && !slices.Contains(debateStrategies, s.Strategy) {
-		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Strategy, didYouMean(s.Strategy, debateStrategies))
+	if s.Merge().Strategy != "" && !slices.Contains(debateStrategies, s.Merge().Strategy) {
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Merge().Strategy, didYouMean(s.Merge().Strategy, debateStrategies))
 	}
-	s.debaters = nil
-	for i, a := range s.Agents {
+	Own[DebateFields](s).debaters = nil
+	for i, a := range s.Debate().Agents {
 		if strings.TrimSpace(a.Prompt) == "" {
 			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
 			continue
 		}
 		m := v.modelStep(s, a.Prompt+"{debate_others}")
 		if a.Model != "" {
-			m.Model = a.Model
+			Own[AgentFields](m).Model = a.Model
 		}
 		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
 		m.locals = DebateLocals[:1]
-		s.debaters = append(s.debaters, m)
+		Own[DebateFields](s).debaters = append(s.Debate().debaters, m)
 	}
-	s.modelStep = nil
+	Own[MergeFields](s).modelStep = nil
 	if s.DebateStrategy() == DebateLastRound {
 		return
 	}
 	label := map[string]string{DebateConsensus: "consensus", DebateVote: "majority position"}[s.DebateStrategy()]
 	topic := ""
-	if s.Prompt != "" {
-		topic = "Topic: " + s.Prompt + "\n\n"
+	if s.Agent().Prompt != "" {
+		topic = "Topic: " + s.Agent().Prompt + "\n\n"
 	}
 	rounds := ""
 	if s.DebateRounds() > 1 {
 		rounds = fmt.Sprintf(" over %d rounds of debate", s.DebateRounds())
 	}
-	s.modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
-	s.modelStep.locals = DebateLocals[1:]
+	Own[MergeFields](s).modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
+	Own[MergeFields](s).modelStep.locals = DebateLocals[1:]
 }
 
 // WebhookFields configure what a webhook step adds to an http step (its
@@ -130,10 +130,10 @@ type WebhookFields struct {
 // webhook step: one outside success_status when the step lists them,
 // else one outside 2xx unless fail_on_status is false.
 func (s *Step) StatusFails(status int) bool {
-	if len(s.SuccessStatus) > 0 {
-		return !slices.Contains(s.SuccessStatus, status)
+	if len(s.Webhook().SuccessStatus) > 0 {
+		return !slices.Contains(s.Webhook().SuccessStatus, status)
 	}
-	return (status < 200 || status > 299) && (s.FailOnStatus == nil || *s.FailOnStatus)
+	return (status < 200 || status > 299) && (s.HTTP().FailOnStatus == nil || *s.HTTP().FailOnStatus)
 }
 
 func init() {
@@ -144,20 +144,20 @@ func init() {
 		Also:    []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
-			if s.URL == "" {
+			if s.HTTP().URL == "" {
 				v.Errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
 			}
-			s.Method = strings.ToUpper(s.Method)
-			if s.Method == "" {
-				s.Method = "POST"
+			Own[HTTPFields](s).Method = strings.ToUpper(s.HTTP().Method)
+			if s.HTTP().Method == "" {
+				Own[HTTPFields](s).Method = "POST"
 			}
-			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.Method) {
-				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.Method)
+			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.HTTP().Method) {
+				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.HTTP().Method)
 			}
-			if (s.Method == "GET" || s.Method == "DELETE") && (s.Body != "" || s.BodyData != nil) && v.Chain().OCC() {
+			if (s.HTTP().Method == "GET" || s.HTTP().Method == "DELETE") && (s.HTTP().Body != "" || s.HTTP().BodyData != nil) && v.Chain().OCC() {
 				// OCC's webhook builds no body for GET and DELETE
-				v.Warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.Method)
-				s.Body, s.BodyData = "", nil
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as OCC's webhook sends none (chainrun's own format sends it)", s.subject(), s.HTTP().Method)
+				Own[HTTPFields](s).Body, Own[HTTPFields](s).BodyData = "", nil
 			}
 		},
 		Compile: compileHTTP,
@@ -193,19 +193,19 @@ func init() {
 		Also:    []string{"chain", "with", "inputs", "prompt"},
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
-			if s.Inputs != nil {
-				m, ok := s.Inputs.(map[string]any)
+			if s.Merge().Inputs != nil {
+				m, ok := s.Merge().Inputs.(map[string]any)
 				if !ok {
 					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
 				}
-				if s.With != nil {
+				if s.Call().With != nil {
 					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
 				}
-				s.With = map[string]string{}
+				Own[CallFields](s).With = map[string]string{}
 				for k, x := range m {
-					s.With[k] = textOfYAML(x)
+					Own[CallFields](s).With[k] = textOfYAML(x)
 				}
-				s.withKey = "inputs"
+				Own[CallFields](s).withKey = "inputs"
 			}
 			s.Kind = KindChain
 			checkCall(v, s)

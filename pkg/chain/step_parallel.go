@@ -88,16 +88,16 @@ const DefaultMaxRecursionDepth = 3
 
 // JoinRule is the step's compiled join (all when none was written).
 func (s *Step) JoinRule() *Join {
-	if s.join == nil {
+	if s.Parallel().join == nil {
 		return &Join{Mode: JoinAll}
 	}
-	return s.join
+	return s.Parallel().join
 }
 
 // RecursionDepth is the step's max_recursion_depth, or the default.
 func (s *Step) RecursionDepth() int {
-	if s.MaxRecursionDepth > 0 {
-		return s.MaxRecursionDepth
+	if s.Parallel().MaxRecursionDepth > 0 {
+		return s.Parallel().MaxRecursionDepth
 	}
 	return DefaultMaxRecursionDepth
 }
@@ -118,10 +118,10 @@ func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix stri
 	prefix += "branches: "
 	switch v.Kind {
 	case yaml.SequenceNode:
-		s.Branches = []*Step{}
+		Own[ParallelFields](s).Branches = []*Step{}
 		for _, n := range v.Content {
 			if b := decodeNested(d, yamlpos.Deref(n), prefix, "a branch"); b != nil {
-				s.Branches = append(s.Branches, b)
+				Own[ParallelFields](s).Branches = append(s.Parallel().Branches, b)
 			}
 		}
 	case yaml.MappingNode:
@@ -147,7 +147,7 @@ func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix stri
 				d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s", prefix, p.Key.Value, didYouMean(p.Key.Value, []string{"for_each", "where", "do"}))
 			}
 		}
-		s.FanOut = f
+		Own[ParallelFields](s).FanOut = f
 	default:
 		d.Errorf(yamlpos.Of(v), "%sbranches is a list of steps, or {for_each, do}", prefix)
 	}
@@ -155,33 +155,33 @@ func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix stri
 
 func checkParallel(v Checker, s *Step) {
 	switch {
-	case s.FanOut != nil:
-		f := s.FanOut
+	case s.Parallel().FanOut != nil:
+		f := s.Parallel().FanOut
 		if f.ForEach == "" || f.Do == nil {
 			v.Errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
 		}
-	case s.Branches == nil:
+	case s.Parallel().Branches == nil:
 		v.Errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
-	case len(s.Branches) == 0:
+	case len(s.Parallel().Branches) == 0:
 		v.Errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
-	case len(s.Branches) >= UngovernedBranches && s.MaxConcurrency == 0:
-		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Branches), UngovernedBranches)
+	case len(s.Parallel().Branches) >= UngovernedBranches && s.Parallel().MaxConcurrency == 0:
+		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Parallel().Branches), UngovernedBranches)
 	}
-	if s.OnBranchFailure != "" && s.OnBranchFailure != OnFailureBail && s.OnBranchFailure != OnFailureContinue {
-		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.OnBranchFailure)
+	if s.Parallel().OnBranchFailure != "" && s.Parallel().OnBranchFailure != OnFailureBail && s.Parallel().OnBranchFailure != OnFailureContinue {
+		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.Parallel().OnBranchFailure)
 	}
 	for _, f := range []string{"max_concurrency", "max_recursion_depth"} {
-		n := map[string]int{"max_concurrency": s.MaxConcurrency, "max_recursion_depth": s.MaxRecursionDepth}[f]
+		n := map[string]int{"max_concurrency": s.Parallel().MaxConcurrency, "max_recursion_depth": s.Parallel().MaxRecursionDepth}[f]
 		if _, set := s.FieldPos[f]; set && n < 1 {
 			v.Errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
 		}
 	}
 	v.totalTimeout(s)
-	s.join = v.join(s)
-	for i, b := range s.Branches {
+	Own[ParallelFields](s).join = v.join(s)
+	for i, b := range s.Parallel().Branches {
 		v.branch(s, b, fmt.Sprintf("%s branch %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
-	if f := s.FanOut; f != nil && f.Do != nil {
+	if f := s.Parallel().FanOut; f != nil && f.Do != nil {
 		f.Do.fanned = true
 		v.branch(s, f.Do, s.subject()+" do", s.ID+"[*]")
 	}
@@ -206,17 +206,17 @@ func (v Checker) branch(parent, b *Step, label, id string) {
 // branches or its do: step, a pipeline's steps, a loop's step_template,
 // the model steps of a merge or a debate.
 func (s *Step) Nested() []*Step {
-	out := s.Branches
-	if len(s.Steps) > 0 {
-		out = append(slices.Clone(out), s.Steps...)
+	out := s.Parallel().Branches
+	if len(s.Pipeline().Steps) > 0 {
+		out = append(slices.Clone(out), s.Pipeline().Steps...)
 	}
-	for _, n := range append([]*Step{s.StepTemplate, s.modelStep}, s.debaters...) {
+	for _, n := range append([]*Step{s.Loop().StepTemplate, s.Merge().modelStep}, s.Debate().debaters...) {
 		if n != nil {
 			out = append(slices.Clone(out), n)
 		}
 	}
-	if s.FanOut != nil && s.FanOut.Do != nil {
-		out = append(slices.Clone(out), s.FanOut.Do)
+	if s.Parallel().FanOut != nil && s.Parallel().FanOut.Do != nil {
+		out = append(slices.Clone(out), s.Parallel().FanOut.Do)
 	}
 	return out
 }
@@ -247,12 +247,12 @@ func (c *Chain) Walk(fn func(*Step)) {
 }
 
 func compileParallel(v Checker, s *Step, c *Compiled) {
-	for _, b := range s.Branches {
+	for _, b := range s.Parallel().Branches {
 		if b.Kind != "" {
 			v.Compile(b)
 		}
 	}
-	f := s.FanOut
+	f := s.Parallel().FanOut
 	if f == nil {
 		return
 	}
@@ -281,7 +281,7 @@ func (v Checker) join(s *Step) *Join {
 		v.Errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
 		return nil
 	}
-	switch j := NormalizeYAML(s.Join).(type) {
+	switch j := NormalizeYAML(s.Parallel().Join).(type) {
 	case nil:
 		return &Join{Mode: JoinAll}
 	case string:

@@ -46,10 +46,10 @@ func decodePipelineSteps(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string)
 		d.Errorf(yamlpos.Of(v), "%ssteps is a list of steps, each a mapping with kind and its fields", prefix)
 		return
 	}
-	s.Steps = []*Step{}
+	Own[PipelineFields](s).Steps = []*Step{}
 	for _, n := range v.Content {
 		if b := decodeNested(d, yamlpos.Deref(n), prefix, "a pipeline's step"); b != nil {
-			s.Steps = append(s.Steps, b)
+			Own[PipelineFields](s).Steps = append(s.Pipeline().Steps, b)
 		}
 	}
 }
@@ -78,17 +78,17 @@ func decodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
 
 func checkPipeline(v Checker, s *Step) {
 	switch {
-	case s.Steps == nil:
+	case s.Pipeline().Steps == nil:
 		v.Errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
-	case len(s.Steps) == 0:
+	case len(s.Pipeline().Steps) == 0:
 		v.Errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
 	}
-	if s.OnStepFailure != "" && s.OnStepFailure != OnFailureBail && s.OnStepFailure != OnFailureContinue {
-		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.OnStepFailure)
+	if s.Pipeline().OnStepFailure != "" && s.Pipeline().OnStepFailure != OnFailureBail && s.Pipeline().OnStepFailure != OnFailureContinue {
+		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.Pipeline().OnStepFailure)
 	}
 	v.totalTimeout(s)
 	s.locals = PipelineLocals
-	for i, b := range s.Steps {
+	for i, b := range s.Pipeline().Steps {
 		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
 	v.pipelineKeys(s)
@@ -97,16 +97,16 @@ func checkPipeline(v Checker, s *Step) {
 // totalTimeout checks the time limit of a whole parallel or pipeline
 // step.
 func (v Checker) totalTimeout(s *Step) {
-	if _, set := s.FieldPos["total_timeout_ms"]; set && s.TotalTimeoutMS < 1 {
+	if _, set := s.FieldPos["total_timeout_ms"]; set && s.Parallel().TotalTimeoutMS < 1 {
 		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
 	}
-	if s.TotalTimeoutMS > MaxTimeoutMS {
-		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.TotalTimeoutMS, MaxTimeoutMS)
+	if s.Parallel().TotalTimeoutMS > MaxTimeoutMS {
+		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.Parallel().TotalTimeoutMS, MaxTimeoutMS)
 	}
 }
 
 func compilePipeline(v Checker, s *Step, _ *Compiled) {
-	for _, b := range s.Steps {
+	for _, b := range s.Pipeline().Steps {
 		if b.Kind != "" {
 			v.Compile(b)
 		}

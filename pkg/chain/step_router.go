@@ -30,21 +30,21 @@ func init() {
 		Borrows:        KindAgent,
 		Conversational: true,
 		Check: func(v Checker, s *Step) {
-			if s.Prompt == "" {
+			if s.Agent().Prompt == "" {
 				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
 			} else {
 				checkAgent(v, s)
 			}
-			if len(s.Routes) == 0 {
+			if len(s.Router().Routes) == 0 {
 				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
 			}
-			for name := range s.Routes {
+			for name := range s.Router().Routes {
 				if strings.TrimSpace(name) == "" {
 					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
 				}
 			}
-			if s.DefaultRoute != "" && s.Routes[s.DefaultRoute] == nil {
-				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.DefaultRoute, strings.Join(s.RouteNames(), ", "))
+			if s.Router().DefaultRoute != "" && s.Router().Routes[s.Router().DefaultRoute] == nil {
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.Router().DefaultRoute, strings.Join(s.RouteNames(), ", "))
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
@@ -54,7 +54,7 @@ func init() {
 				return
 			}
 			for _, name := range s.RouteNames() {
-				for _, id := range s.Routes[name] {
+				for _, id := range s.Router().Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
 						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
@@ -69,8 +69,8 @@ func init() {
 
 // RouteNames are the router's routes, sorted.
 func (s *Step) RouteNames() []string {
-	names := make([]string, 0, len(s.Routes))
-	for name := range s.Routes {
+	names := make([]string, 0, len(s.Router().Routes))
+	for name := range s.Router().Routes {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -100,8 +100,8 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 	if at >= 0 {
 		return best, "named in the answer", true
 	}
-	if s.DefaultRoute != "" {
-		return s.DefaultRoute, "default_route", true
+	if s.Router().DefaultRoute != "" {
+		return s.Router().DefaultRoute, "default_route", true
 	}
 	return "", "", false
 }
@@ -109,10 +109,10 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 // Unselected are the steps a router's route leaves out: those listed in
 // its other routes and not in route.
 func (s *Step) Unselected(route string) []string {
-	chosen := s.Routes[route]
+	chosen := s.Router().Routes[route]
 	var out []string
 	for _, name := range s.RouteNames() {
-		for _, id := range s.Routes[name] {
+		for _, id := range s.Router().Routes[name] {
 			if !slices.Contains(chosen, id) && !slices.Contains(out, id) {
 				out = append(out, id)
 			}

@@ -23,11 +23,11 @@ func init() {
 }
 
 func checkScript(v Checker, s *Step) {
-	if s.Subject == "" {
+	if s.Script().Subject == "" {
 		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
 		return
 	}
-	if s.WorkingDirectory != "" && s.Cwd != "" {
+	if s.Script().WorkingDirectory != "" && s.CLI().Cwd != "" {
 		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
@@ -35,12 +35,12 @@ func checkScript(v Checker, s *Step) {
 }
 
 func compileScript(v Checker, s *Step, c *Compiled) {
-	dir, field := s.Cwd, "cwd"
-	if s.WorkingDirectory != "" {
-		dir, field = s.WorkingDirectory, "workingDirectory"
+	dir, field := s.CLI().Cwd, "cwd"
+	if s.Script().WorkingDirectory != "" {
+		dir, field = s.Script().WorkingDirectory, "workingDirectory"
 	}
 	c.Cwd = v.Template(s, field, dir)
-	for _, a := range s.Args {
+	for _, a := range s.CLI().Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
 	c.Env = v.EnvArgs(s)

@@ -31,8 +31,8 @@ func init() {
 // compileStructural compiles where a structural_analysis step finds its
 // candidate.
 func compileStructural(v Checker, s *Step, c *Compiled) {
-	if s.Definition != nil {
-		if m := v.Mapped(s, "definition", s.Definition); m != nil {
+	if s.Structural().Definition != nil {
+		if m := v.Mapped(s, "definition", s.Structural().Definition); m != nil {
 			c.Candidates = []*Mapped{m}
 		}
 		return

@@ -48,7 +48,7 @@ const OpPassThrough = "(pass through)"
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
 // Pattern is a transform operation's compiled regex.
-func (s *Step) Pattern() *regexp.Regexp { return s.pattern }
+func (s *Step) Pattern() *regexp.Regexp { return s.Transform().pattern }
 
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
@@ -63,8 +63,8 @@ func init() {
 		Also:  []string{"prompt", "inputs"},
 		Check: checkTransform,
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			if s.Operation == "" {
-				c.Transform = v.Expression(s, "expr", s.Expr, false, false)
+			if s.Transform().Operation == "" {
+				c.Transform = v.Expression(s, "expr", s.Transform().Expr, false, false)
 				return
 			}
 			compileOperation(v, s, c)
@@ -74,15 +74,15 @@ func init() {
 
 func checkTransform(v Checker, s *Step) {
 	occPassThrough(v, s)
-	op := s.Operation
+	op := s.Transform().Operation
 	switch {
-	case s.Expr == "" && op == "":
+	case s.Transform().Expr == "" && op == "":
 		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
 		return
-	case s.Expr != "" && op != "":
+	case s.Transform().Expr != "" && op != "":
 		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
 		return
-	case s.Expr != "":
+	case s.Transform().Expr != "":
 		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
 			if _, set := s.FieldPos[f]; set {
 				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
@@ -99,25 +99,25 @@ func checkTransform(v Checker, s *Step) {
 			v.Errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
 		}
 	}
-	if _, set := s.FieldPos["regex"]; set && s.Regex == "" {
+	if _, set := s.FieldPos["regex"]; set && s.Transform().Regex == "" {
 		emptyRegex(v, s)
 	}
-	if _, set := s.FieldPos["regex"]; set || s.Regex != "" {
-		re, err := regexp.Compile(s.Regex)
+	if _, set := s.FieldPos["regex"]; set || s.Transform().Regex != "" {
+		re, err := regexp.Compile(s.Transform().Regex)
 		if err != nil {
 			v.Errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
 		}
-		s.pattern = re
+		Own[TransformFields](s).pattern = re
 	}
-	if s.TruncateLimit < 0 {
+	if s.Transform().TruncateLimit < 0 {
 		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
 	}
 	switch op {
 	case OpMerge:
-		s.inputNames = v.inputList(s, "a merge operation")
+		Own[MergeFields](s).inputNames = v.inputList(s, "a merge operation")
 	case OpTemplate:
 	default:
-		if s.InputVar == "" && s.Prompt == "" {
+		if s.Transform().InputVar == "" && s.Agent().Prompt == "" {
 			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
 		}
 	}
@@ -128,16 +128,16 @@ func checkTransform(v Checker, s *Step) {
 // runs it: its input (input_var, else the prompt) is its output, with a
 // warning; chainrun's own format refuses both.
 func occPassThrough(v Checker, s *Step) {
-	if !v.Chain().OCC() || s.Expr != "" || (s.InputVar == "" && s.Prompt == "") || slices.Contains(TransformOperations, s.Operation) {
+	if !v.Chain().OCC() || s.Transform().Expr != "" || (s.Transform().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, s.Transform().Operation) {
 		return
 	}
-	if s.Operation == "" {
+	if s.Transform().Operation == "" {
 		v.Warnf(s.Pos, "%s: no operation: the input is the output, as OCC runs it (chainrun's own format asks for expr or operation)", s.subject())
 	} else {
 		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as OCC runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), s.Operation, didYouMean(s.Operation, TransformOperations), strings.Join(TransformOperations, ", "))
+			s.subject(), s.Transform().Operation, didYouMean(s.Transform().Operation, TransformOperations), strings.Join(TransformOperations, ", "))
 	}
-	s.Operation = OpPassThrough
+	Own[TransformFields](s).Operation = OpPassThrough
 }
 
 // emptyRegex judges a regex: ” — in an OCC file it means what OCC's
@@ -146,33 +146,33 @@ func occPassThrough(v Checker, s *Step) {
 // chainrun's own format it is a mistake, refused.
 func emptyRegex(v Checker, s *Step) {
 	if !v.Chain().OCC() {
-		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Operation)
+		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Transform().Operation)
 		return
 	}
 	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as OCC runs it (chainrun's own format refuses it)", s.subject())
 }
 
 func compileOperation(v Checker, s *Step, c *Compiled) {
-	if s.InputVar != "" {
-		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.InputVar), "{}"))
+	if s.Transform().InputVar != "" {
+		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.Transform().InputVar), "{}"))
 		if !ok {
 			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
 		} else {
 			v.Ref(s, "input_var", r)
 			c.InputVar = ParseTemplate(r.Raw)
 		}
-	} else if s.Operation != OpTemplate && s.Operation != OpMerge {
-		c.Prompt = v.Template(s, "prompt", s.Prompt)
+	} else if s.Transform().Operation != OpTemplate && s.Transform().Operation != OpMerge {
+		c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	}
-	for _, name := range s.inputNames {
+	for _, name := range s.Merge().inputNames {
 		r, _ := ParseRef(name)
 		v.Ref(s, "inputs", r)
 	}
-	switch s.Operation {
+	switch s.Transform().Operation {
 	case OpTemplate:
-		c.TemplateStr = v.Template(s, "template_str", s.TemplateStr)
+		c.TemplateStr = v.Template(s, "template_str", s.Transform().TemplateStr)
 	case OpMap:
-		text := s.TemplateStr
+		text := s.Transform().TemplateStr
 		if text == "" {
 			text = "{item}"
 		}

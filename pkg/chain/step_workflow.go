@@ -46,22 +46,22 @@ func init() {
 }
 
 func checkWorkflowStep(v Checker, s *Step) {
-	if s.DefinitionID == "" {
+	if s.Workflow().DefinitionID == "" {
 		v.Errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.subject())
 	}
-	if s.Use != nil && s.Input != nil {
+	if s.Workflow().Use != nil && s.Workflow().Input != nil {
 		v.Errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
 	}
-	if s.Use == nil {
-		if namesCapability(s.DefinitionID) {
+	if s.Workflow().Use == nil {
+		if namesCapability(s.Workflow().DefinitionID) {
 			// mcp-flowgate's validate refuses it (V12, MISSING_USE); its
 			// runtime, and its own multi-repo fixture, run it: a warning
-			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.DefinitionID)
+			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.Workflow().DefinitionID)
 		}
 		return
 	}
-	keys := make([]string, 0, len(s.Use.Outputs))
-	for k := range s.Use.Outputs {
+	keys := make([]string, 0, len(s.Workflow().Use.Outputs))
+	for k := range s.Workflow().Use.Outputs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -71,7 +71,7 @@ func checkWorkflowStep(v Checker, s *Step) {
 			v.Errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.subject(), k)
 			continue
 		}
-		if s.Use.Outputs[k] == "" {
+		if s.Workflow().Use.Outputs[k] == "" {
 			v.Errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
 		}
 	}
@@ -87,9 +87,9 @@ func namesCapability(id string) bool {
 }
 
 func compileWorkflowStep(v Checker, s *Step, c *Compiled) {
-	in := s.Input
-	if s.Use != nil {
-		in = s.Use.Inputs
+	in := s.Workflow().Input
+	if s.Workflow().Use != nil {
+		in = s.Workflow().Use.Inputs
 	}
 	if in == nil {
 		in = map[string]any{}
@@ -103,11 +103,11 @@ func compileWorkflowStep(v Checker, s *Step, c *Compiled) {
 // Outputs are the step's use.outputs, sorted by the key they set; nil
 // without use (the whole final context is then the step's output).
 func (s *Step) Outputs() []Binding {
-	if s.Use == nil {
+	if s.Workflow().Use == nil {
 		return nil
 	}
-	out := make([]Binding, 0, len(s.Use.Outputs))
-	for k, from := range s.Use.Outputs {
+	out := make([]Binding, 0, len(s.Workflow().Use.Outputs))
+	for k, from := range s.Workflow().Use.Outputs {
 		key, _ := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
 		out = append(out, Binding{Key: key, From: from})
 	}

@@ -48,12 +48,12 @@ const DefaultMaxTurns = 20
 
 // Turns is the most model calls the step's tool loop may make.
 func (s *Step) Turns() int {
-	if s.MaxTurns > 0 {
-		return s.MaxTurns
+	if s.Agent().MaxTurns > 0 {
+		return s.Agent().MaxTurns
 	}
 	return DefaultMaxTurns
 }
 
 // UsesTools reports whether the step runs a tool loop: it lists tools or
 // has a completion tool.
-func (s *Step) UsesTools() bool { return len(s.Tools) > 0 || s.Completion != nil }
+func (s *Step) UsesTools() bool { return len(s.Agent().Tools) > 0 || s.Agent().Completion != nil }

@@ -59,7 +59,7 @@ steps:
 		t.Fatalf("tool %+v steps %d", def, len(c.Steps))
 	}
 	s := c.Steps[0]
-	if !s.UsesTools() || s.Turns() != 5 || s.Completion.Resolved() == nil {
+	if !s.UsesTools() || s.Turns() != 5 || s.Agent().Completion.Resolved() == nil {
 		t.Errorf("step %+v", s)
 	}
 }

@@ -27,15 +27,15 @@ func init() {
 		Aliases: []chain.Kind{"pong"},
 		Also:    []string{"url", "prompt"},
 		Check: func(v chain.Checker, s *chain.Step) {
-			if s.URL == "" {
+			if s.HTTP().URL == "" {
 				v.Errorf(s.Pos, "%s: url is required for a ping step", v.Subject(s))
 			}
-			if s.Prompt != "" {
+			if s.Agent().Prompt != "" {
 				v.Warnf(s.At("prompt"), "%s: a ping step sends no prompt", v.Subject(s))
 			}
 		},
 		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
-			c.URL = v.Template(s, "url", s.URL)
+			c.URL = v.Template(s, "url", s.HTTP().URL)
 		},
 	})
 }

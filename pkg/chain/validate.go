@@ -94,7 +94,7 @@ func (v *validator) unusedOutputs() {
 		for name := range s.readNames() {
 			used[name] = true
 		}
-		for _, name := range s.inputNames {
+		for _, name := range s.Merge().inputNames {
 			used[strings.SplitN(name, ".", 2)[0]] = true
 		}
 	})

@@ -92,7 +92,7 @@ func (v *validator) toolCheck(name string) string {
 
 // stepTools checks the tools an agent step lists and its completion tool.
 func (v *validator) stepTools(s *Step) {
-	for _, tool := range s.Tools {
+	for _, tool := range s.Agent().Tools {
 		if slices.Contains(BuiltinTools, tool) || v.c.Tool(tool) != nil {
 			continue
 		}
@@ -102,7 +102,7 @@ func (v *validator) stepTools(s *Step) {
 		}
 		v.d.Errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
 	}
-	cp := s.Completion
+	cp := s.Agent().Completion
 	if cp == nil {
 		return
 	}
@@ -110,7 +110,7 @@ func (v *validator) stepTools(s *Step) {
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
 		v.d.Errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
-	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Tools, cp.Tool):
+	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Agent().Tools, cp.Tool):
 		v.d.Errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
 	}
 	if cp.Schema == nil {

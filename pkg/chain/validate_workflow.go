@@ -148,10 +148,10 @@ func (v *validator) stateShape(s *State) {
 	v.onEnterShape(s)
 	if s.Task != nil {
 		v.executor(s.Task)
-		if s.Task.Kind == KindHTTP && s.Task.FailOnStatus == nil {
+		if s.Task.Kind == KindHTTP && s.Task.HTTP().FailOnStatus == nil {
 			// the status is what the branches decide on, not a failure
 			no := false
-			s.Task.FailOnStatus = &no
+			Own[HTTPFields](s.Task).FailOnStatus = &no
 		}
 	}
 	v.branchShape(s)
@@ -222,7 +222,7 @@ func (v *validator) executor(s *Step) {
 	} else if !IsIdentifier(s.OutputVar) {
 		v.d.Errorf(s.At("output_var"), "%s: output_var %q: a variable name is letters, digits and '_'", name, s.OutputVar)
 	}
-	if len(s.ConditionKey) > 0 && s.Kind != KindAgent {
+	if len(s.Agent().ConditionKey) > 0 && s.Kind != KindAgent {
 		v.d.Errorf(s.At("condition_key"), "%s: condition_key lists the keywords a model chooses from: it needs kind agent", name)
 	}
 	v.wfVars[s.OutputVar] = true
@@ -278,7 +278,7 @@ func (v *validator) branchShape(s *State) {
 	if len(s.Branches) > 0 && !seenDefault {
 		v.d.Warnf(s.At("transition"), "state %q: no default branch: when no branch matches the task's result, the run fails", s.Name)
 	}
-	if s.Task != nil && len(s.Task.ConditionKey) == 0 {
+	if s.Task != nil && len(s.Task.Agent().ConditionKey) == 0 {
 		s.Task.cutIsResult = takesCut(s.Branches)
 	}
 	if seenDefault && s.Task != nil {

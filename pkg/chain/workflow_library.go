@@ -307,7 +307,7 @@ func mcpTransport(d *yamlpos.Diags, c *Connection, t any, at Pos, prefix string)
 // before anything runs (run.Pending): such a file is written to be wired
 // where it runs.
 func (v *validator) connection(s *Step, kind string) *Connection {
-	c := v.c.Connections[s.Connection]
+	c := v.c.Connections[s.HTTP().Connection]
 	if c != nil && c.Kind == kind {
 		return c
 	}
@@ -323,11 +323,11 @@ func (v *validator) connection(s *Step, kind string) *Connection {
 	sort.Strings(names)
 	switch {
 	case c != nil:
-		v.d.Errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.Connection, c.Kind, s.Kind, kind)
+		v.d.Errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.HTTP().Connection, c.Kind, s.Kind, kind)
 	case len(names) == 0:
-		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.Connection)
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.HTTP().Connection)
 	default:
-		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.Connection, didYouMean(s.Connection, names), kind, strings.Join(names, ", "))
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.HTTP().Connection, didYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ import (
 // holds a secret input is never cached (the cache is plain files on
 // disk).
 func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache, llm.CacheOptions) {
-	if s.Cache == nil || !s.Cache.Enabled || x.l.cache == nil {
+	if s.Agent().Cache == nil || !s.Agent().Cache.Enabled || x.l.cache == nil {
 		return nil, llm.CacheOptions{}
 	}
 	models := labels(targets)
@@ -31,14 +31,14 @@ func (x *execution) answerCache(s *chain.Step, targets []llm.Target) (llm.Cache,
 		k := answerKey{Step: s.ID, System: req.System, Prompt: req.Messages[0].Content, Models: models,
 			MaxTokens: req.MaxTokens, OutputSchema: s.OutputSchema,
 			Guardrails: s.Guardrails, MustContain: s.OutputMustContain, MustNotContain: s.OutputMustNotContain,
-			MaxLength: s.OutputMaxLength, ConditionKey: s.ConditionKey}
+			MaxLength: s.OutputMaxLength, ConditionKey: s.Agent().ConditionKey}
 		if req.Temperature != nil {
 			k.Temperature, k.HasTemperature = *req.Temperature, true
 		}
 		if len(req.Tools) > 0 {
 			// the tools offered (and the completion schema) shape the answer
 			k.Tools = req.Tools
-			if c := s.Completion; c != nil {
+			if c := s.Agent().Completion; c != nil {
 				k.Completion = []any{c.Tool, c.Description, c.Schema}
 			}
 		}
@@ -81,8 +81,8 @@ func labels(targets []llm.Target) []string {
 
 // cacheTTL is the step's ttl_minutes, a day when it sets none.
 func cacheTTL(s *chain.Step) time.Duration {
-	if s.Cache != nil && s.Cache.TTLMinutes > 0 {
-		return time.Duration(s.Cache.TTLMinutes) * time.Minute
+	if s.Agent().Cache != nil && s.Agent().Cache.TTLMinutes > 0 {
+		return time.Duration(s.Agent().Cache.TTLMinutes) * time.Minute
 	}
 	return 24 * time.Hour
 }

@@ -98,7 +98,7 @@ func (p PlanView) Model(s *chain.Step) string { return p.v.x.l.modelOf(s) }
 // answer cache) cannot be used here: the Admit of every kind that asks a
 // model.
 func AdmitModel(l *Local, c *chain.Chain, s *chain.Step) error {
-	if s.Cache != nil && s.Cache.Enabled && l.cache == nil {
+	if s.Agent().Cache != nil && s.Agent().Cache.Enabled && l.cache == nil {
 		return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
 	}
 	_, _, err := l.targets(c, s)

@@ -129,14 +129,14 @@ func (f *flow) nestedEvidence(e *chain.Step) []EvidenceRecord {
 // every item of a fan-out) or a pipeline's step; nil when there is none.
 func nestedStep(e *chain.Step, i int) *chain.Step {
 	switch {
-	case e.Kind == chain.KindPipeline && i >= 0 && i < len(e.Steps):
-		return e.Steps[i]
+	case e.Kind == chain.KindPipeline && i >= 0 && i < len(e.Pipeline().Steps):
+		return e.Pipeline().Steps[i]
 	case e.Kind != chain.KindParallel:
 		return nil
-	case e.FanOut != nil:
-		return e.FanOut.Do
-	case i >= 0 && i < len(e.Branches):
-		return e.Branches[i]
+	case e.Parallel().FanOut != nil:
+		return e.Parallel().FanOut.Do
+	case i >= 0 && i < len(e.Parallel().Branches):
+		return e.Parallel().Branches[i]
 	}
 	return nil
 }

@@ -24,8 +24,8 @@ func (f *flow) noteArrival(rec TransitionRecord) {
 func (f *flow) queues() []string {
 	var out []string
 	add := func(t *chain.Transition) {
-		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && t.Executor.Queue != "" && !slices.Contains(out, t.Executor.Queue) {
-			out = append(out, t.Executor.Queue)
+		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && t.Executor.Human().Queue != "" && !slices.Contains(out, t.Executor.Human().Queue) {
+			out = append(out, t.Executor.Human().Queue)
 		}
 	}
 	add(f.cameBy)

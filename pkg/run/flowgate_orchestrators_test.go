@@ -29,12 +29,12 @@ func capShortCircuit(t *testing.T, lib *catalog.Library, called *[]string) Stand
 		if s.Kind != chain.KindWorkflow {
 			return Canned{}, false
 		}
-		c, err := lib.FindWorkflow(s.DefinitionID, filepath.Join(lib.Dir, "flowgate.repo.yaml"))
+		c, err := lib.FindWorkflow(s.Workflow().DefinitionID, filepath.Join(lib.Dir, "flowgate.repo.yaml"))
 		if err != nil || c.Workflow == nil {
-			t.Errorf("%s: %v", s.DefinitionID, err)
+			t.Errorf("%s: %v", s.Workflow().DefinitionID, err)
 			return Canned{Err: "no capability"}, true
 		}
-		*called = append(*called, s.DefinitionID)
+		*called = append(*called, s.Workflow().DefinitionID)
 		out := map[string]any{}
 		for _, o := range c.Workflow.Cap.Outputs {
 			out[o.Name] = exampleOf(o.Raw)

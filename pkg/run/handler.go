@@ -237,7 +237,7 @@ func planHandler(s *chain.Step, p *PlannedStep) {
 	case chain.HandlerRoute:
 		p.Action = "the model picks " + strings.Join(h.Routes, ", ") + " for " + from + "; it passes on unchanged"
 	case chain.HandlerExecute:
-		p.Action, p.Tools = "run the tool calls of "+from, slices.Clone(s.Tools)
+		p.Action, p.Tools = "run the tool calls of "+from, slices.Clone(s.Agent().Tools)
 	case chain.HandlerTools:
 		p.Action = "call " + h.Hook + " " + h.Tool
 	case chain.HandlerNoop:

@@ -191,7 +191,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 		}
 		chat = []chatMsg{{Role: string(llm.User), Content: in.value.Text}}
 	}
-	if len(s.Tools) > 0 {
+	if len(s.Agent().Tools) > 0 {
 		if at, pending := pendingCalls(chat); len(pending) > 0 {
 			results, n, err := x.runCalls(ctx, s, sc, chat[at], pending)
 			if err != nil {
@@ -209,7 +209,7 @@ func (x *execution) chatTurn(ctx context.Context, s *chain.Step, sc scope, t *tr
 	}
 	// contenox keeps an answer cut at max_tokens as the task's answer,
 	// carrying its finish reason (finishreason_test.go); the run warns
-	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Temperature, MaxTokens: s.MaxTokens, Tools: x.toolSpecs(s), CutIsAnswer: true}
+	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Agent().Temperature, MaxTokens: s.Agent().MaxTokens, Tools: x.toolSpecs(s), CutIsAnswer: true}
 	x.stream(s, &req)
 	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
 	if err != nil && len(req.Tools) > 0 && toolsRefused(err) {
@@ -275,12 +275,12 @@ func (x *execution) route(ctx context.Context, s *chain.Step, sc scope, t *tries
 		}
 		prompt = strings.Join(lines, "\n")
 	}
-	temp := s.Temperature
+	temp := s.Agent().Temperature
 	if temp == nil {
 		zero := 0.0
 		temp = &zero
 	}
-	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: temp, MaxTokens: s.MaxTokens}
+	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: temp, MaxTokens: s.Agent().MaxTokens}
 	x.stream(s, &req)
 	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
 	if err != nil {

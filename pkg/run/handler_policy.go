@@ -36,8 +36,8 @@ func (x *execution) asker(turn chatMsg) *chain.Step {
 // refuseCall says why a model's call may not run, or "": a tool the task
 // that asked was not offering, or a Bash command the policy refuses.
 func refuseCall(asker *chain.Step, policy tools.CommandPolicy, call llm.ToolCall) string {
-	if asker != nil && !slices.Contains(asker.Tools, call.Name) {
-		offered := strings.Join(asker.Tools, ", ")
+	if asker != nil && !slices.Contains(asker.Agent().Tools, call.Name) {
+		offered := strings.Join(asker.Agent().Tools, ", ")
 		if offered == "" {
 			offered = "none"
 		}

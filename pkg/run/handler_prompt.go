@@ -30,7 +30,7 @@ func (x *execution) promptTask(ctx context.Context, s *chain.Step, sc scope, t *
 	if err != nil {
 		return outcome{}, err
 	}
-	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: s.Temperature, MaxTokens: s.MaxTokens}
+	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: s.Agent().Temperature, MaxTokens: s.Agent().MaxTokens}
 	x.stream(s, &req)
 	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
 	if err != nil {

@@ -48,7 +48,7 @@ func (x *execution) keyScope(s *chain.Step, transition string, sc scope) (scope,
 // author's, who may write {item} in it).
 func (x *execution) idempotencyKey(s *chain.Step, transition string, sc scope) (string, error) {
 	var key string
-	switch k := s.IdempotencyKey.(type) {
+	switch k := s.Key().IdempotencyKey.(type) {
 	case bool:
 		if !k {
 			return "", nil

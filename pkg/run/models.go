@@ -22,8 +22,8 @@ type Models interface {
 // (--model, CHAINRUN_MODEL, config default_model, in that order, resolved
 // by the caller).
 func (l *Local) modelOf(s *chain.Step) string {
-	if s.Model != "" {
-		return s.Model
+	if s.Agent().Model != "" {
+		return s.Agent().Model
 	}
 	return l.defaultModel
 }
@@ -42,7 +42,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 	if l.models == nil {
 		return nil, nil, fail("prompt", "no model providers are configured")
 	}
-	for i, m := range append([]string{model}, s.FallbackModels...) {
+	for i, m := range append([]string{model}, s.Agent().FallbackModels...) {
 		t, terr := l.models.Target(m)
 		if terr == nil {
 			out = append(out, t)
@@ -51,7 +51,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 		field := "model"
 		if i > 0 {
 			field = "fallback_models"
-		} else if s.Model == "" {
+		} else if s.Agent().Model == "" {
 			field = "prompt"
 		}
 		var ce *llm.ConfigError

@@ -84,7 +84,7 @@ func (x *execution) budgetSummary(ctx context.Context, s *chain.Step, name, text
 	models, _ := x.stepModels(s, targets, x.observer(s, t, "context budget: summarize "+name))
 	ctx, cancel := context.WithTimeout(ctx, occSummaryWait)
 	defer cancel()
-	resp, err := models.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.MaxTokens})
+	resp, err := models.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.Agent().MaxTokens})
 	if err != nil {
 		return "", err
 	}

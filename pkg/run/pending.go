@@ -60,7 +60,7 @@ func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
 // may not: mcp-flowgate loads it and fails it when it runs), then its
 // connection.
 func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	if s.Kind == chain.KindMCP && s.Tool == "" {
+	if s.Kind == chain.KindMCP && s.MCP().Tool == "" {
 		msg := `tool is not set: the mcp executor calls no tool (mcp-flowgate loads it and fails it when it runs: "mcp executor needs tool")`
 		if err := r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
 			return err
@@ -73,7 +73,7 @@ func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
 // is declared: by its file, or by the config for a file that declares
 // none (the chain's validation refuses the rest).
 func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	if s.Connection == "" || c.Connections[s.Connection] != nil {
+	if s.HTTP().Connection == "" || c.Connections[s.HTTP().Connection] != nil {
 		return nil
 	}
 	kind := chain.ConnREST
@@ -86,9 +86,9 @@ func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
 			names = append(names, name)
 		}
 	}
-	msg := fmt.Sprintf("no %s connection is named %q: declare it under connections: in the config file (or the chain file)", kind, s.Connection)
+	msg := fmt.Sprintf("no %s connection is named %q: declare it under connections: in the config file (or the chain file)", kind, s.HTTP().Connection)
 	if len(names) > 0 {
-		msg += fmt.Sprintf("%s; the config's %s connections: %s", chain.DidYouMean(s.Connection, names), kind, strings.Join(names, ", "))
+		msg += fmt.Sprintf("%s; the config's %s connections: %s", chain.DidYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
 	}
 	return r.deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
 }

@@ -21,7 +21,7 @@ func ExitCode(s *chain.Step, out Outcome, err error) (Outcome, error) {
 	var ee *executor.ExitError
 	if errors.As(err, &ee) && ee.Signal == "" {
 		out.ExitCode = ee.Code
-		if s.TreatNonZeroAsFailure != nil && !*s.TreatNonZeroAsFailure {
+		if s.CLI().TreatNonZeroAsFailure != nil && !*s.CLI().TreatNonZeroAsFailure {
 			// a value to map or branch on, not a failure
 			err = nil
 		}

@@ -18,7 +18,7 @@ import (
 // counts for the step).
 func (x *execution) renderPrompt(ctx context.Context, s *chain.Step, sc scope, t *tries) (string, error) {
 	strategies := map[string]string{}
-	for dep, strategy := range s.ContextStrategy {
+	for dep, strategy := range s.Agent().ContextStrategy {
 		name := dep
 		if d := x.c.Step(dep); d != nil && d.OutputVar != "" {
 			name = d.OutputVar
@@ -87,13 +87,13 @@ func (x *execution) summarize(ctx context.Context, s *chain.Step, t *tries, name
 	if x.l.cache != nil {
 		store = x.l.cache
 	}
-	key := cache.Key([]any{"summarize", labels(t.targets), s.MaxTokens, text})
+	key := cache.Key([]any{"summarize", labels(t.targets), s.Agent().MaxTokens, text})
 	if x.secrets.holds(text) {
 		// a secret is never written to the cache
 		key = ""
 	}
 	ask := llm.Cached(models, store, llm.CacheOptions{Key: func(llm.Request) string { return key }, TTL: summaryTTL, Read: x.l.cacheReads})
-	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.MaxTokens}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.Agent().MaxTokens}
 	resp, err := ask.Complete(ctx, req)
 	if err != nil {
 		return "", &permanentError{fmt.Errorf("context_strategy summarize of %s: %w", name, err)}

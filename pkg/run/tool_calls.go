@@ -37,14 +37,14 @@ type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
 // its completion tool.
 func (x *execution) toolSpecs(s *chain.Step) []llm.Tool {
 	var out []llm.Tool
-	for _, name := range s.Tools {
+	for _, name := range s.Agent().Tools {
 		if spec, ok := tools.Lookup(name); ok {
 			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
 		} else if def := x.c.Tool(name); def != nil {
 			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
 		}
 	}
-	if cp := s.Completion; cp != nil {
+	if cp := s.Agent().Completion; cp != nil {
 		desc := cp.Description
 		if desc == "" {
 			desc = "Call this once with your final answer; its arguments are the result of the task."
@@ -76,10 +76,10 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 		x.emitTool(s, call, event.Unknown, "", 0)
 		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
 	}
-	if !slices.Contains(s.Tools, call.Name) {
+	if !slices.Contains(s.Agent().Tools, call.Name) {
 		if why, ok := x.allow(ctx, s, call); !ok {
 			x.emitTool(s, call, event.Denied, why, 0)
-			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Tools, ", "), why), true
+			return fmt.Sprintf("denied: %s is not among this step's tools (%s) and %s; it was not run", call.Name, strings.Join(s.Agent().Tools, ", "), why), true
 		}
 	}
 	calls.Add(1)
@@ -105,9 +105,9 @@ func (x *execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 
 // offered lists the tool names the step offers, for messages.
 func (x *execution) offered(s *chain.Step) []string {
-	names := append([]string(nil), s.Tools...)
-	if s.Completion != nil {
-		names = append(names, s.Completion.Tool)
+	names := append([]string(nil), s.Agent().Tools...)
+	if s.Agent().Completion != nil {
+		names = append(names, s.Agent().Completion.Tool)
 	}
 	return names
 }

@@ -39,13 +39,13 @@ type subCall struct {
 // workflowOf finds the workflow a workflow step names: one of its own
 // file, else through the engine's resolver (the chains directory).
 func (l *Local) workflowOf(c *chain.Chain, s *chain.Step, r WorkflowResolver) (*chain.Chain, error) {
-	if w := c.Sibling(s.DefinitionID); w != nil {
+	if w := c.Sibling(s.Workflow().DefinitionID); w != nil {
 		return w, nil
 	}
 	if r == nil {
-		return nil, fmt.Errorf("no workflow of %s is named %s, and no chains directory is open to find it in", c.File, s.DefinitionID)
+		return nil, fmt.Errorf("no workflow of %s is named %s, and no chains directory is open to find it in", c.File, s.Workflow().DefinitionID)
 	}
-	return r(s.DefinitionID, c.File)
+	return r(s.Workflow().DefinitionID, c.File)
 }
 
 // preflightWorkflow checks, before anything runs, that a workflow step's
@@ -60,12 +60,12 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 		var nf notFound
 		if errors.As(err, &nf) {
 			dir, known := nf.LookedIn()
-			return fail("definitionId %s names no workflow of this file or of %s%s", s.DefinitionID, dir, chain.DidYouMean(s.DefinitionID, append(c.SiblingNames(), known...)))
+			return fail("definitionId %s names no workflow of this file or of %s%s", s.Workflow().DefinitionID, dir, chain.DidYouMean(s.Workflow().DefinitionID, append(c.SiblingNames(), known...)))
 		}
-		return fail("definitionId %s: %v", s.DefinitionID, err)
+		return fail("definitionId %s: %v", s.Workflow().DefinitionID, err)
 	}
 	if callee.Workflow == nil {
-		return fail("definitionId %s is a DAG chain, not a state workflow (run it with kind: chain)", s.DefinitionID)
+		return fail("definitionId %s is a DAG chain, not a state workflow (run it with kind: chain)", s.Workflow().DefinitionID)
 	}
 	key := stackKey(callee)
 	if i := slices.Index(stack, key); i >= 0 {
@@ -91,7 +91,7 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 	var pe *PreflightError
 	if errors.As(err, &pe) && pe.File != c.File {
 		// the fault is in another file: say which call reached it
-		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.DefinitionID)
+		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.Workflow().DefinitionID)
 	}
 	return err
 }
@@ -225,7 +225,7 @@ func WorkflowOutput(s *chain.Step, res *Result) any {
 	if res.WorkflowResult != nil {
 		final = res.Context
 	}
-	if s.Use == nil {
+	if s.Workflow().Use == nil {
 		if final == nil {
 			return map[string]any{}
 		}

@@ -80,22 +80,28 @@ func collectFields(fs *FieldSet, t reflect.Type, at []int) {
 // WalkOpts say how walk reads and reports on one kind of mapping.
 type WalkOpts struct {
 	Prefix string // names the mapping's owner in messages
-	// extensions: x-… keys are allowed (they hold YAML anchors for reuse,
+	// Extensions: x-… keys are allowed (they hold YAML anchors for reuse,
 	// as in compose files).
 	Extensions bool
 	Hint       string // added to the message about an unknown key
-	// aliases maps a key to the one it stands for (kind → type); writing
+	// Aliases maps a key to the one it stands for (kind → type); writing
 	// both is an error.
 	Aliases map[string]string
-	// step: a step's unknown keys are suggested from its keys in
-	// alphabetical order (a step has many, of many kinds).
+	// Sorted: unknown keys are suggested from the keys in alphabetical
+	// order (a step has many, of many kinds).
 	Sorted bool
-	// meant, when set, collects the keys of dst that unknown keys are
+	// Meant, when set, collects the keys of dst that unknown keys are
 	// close to: what the mapping lacks then is likely one of them.
 	Meant *[]string
-	// peer: an unknown key is ignored with a warning when the file is a
-	// peer's (diags.peer), as the peer ignores it; else it is an error.
+	// Peer: an unknown key is ignored with a warning when the file is a
+	// peer's (Diags.Ignore is set), as the peer ignores it; else it is an
+	// error.
 	Peer bool
+	// Keys, when set, are the keys read instead of dst's own, and Into
+	// finds the field a key of them is read into: for a value held in
+	// parts (a step's body), whose keys are those of a flat view of it.
+	Keys *FieldSet
+	Into func(f *Field) reflect.Value
 }
 
 // Walk reads the pairs of a mapping (mappingPairs: merge keys expanded,
@@ -110,7 +116,10 @@ type WalkOpts struct {
 // check. walk reports false when a key and its alias are both written.
 func Walk(d *Diags, pairs []Pair, dst any, pos map[string]Pos, o WalkOpts, special func(k, v *yaml.Node) bool) bool {
 	rv := reflect.ValueOf(dst).Elem()
-	fs := FieldsOf(rv.Type())
+	fs, into := FieldsOf(rv.Type()), func(f *Field) reflect.Value { return rv.FieldByIndex(f.Index) }
+	if o.Keys != nil {
+		fs, into = o.Keys, o.Into
+	}
 	suggestions := fs.Declared
 	if o.Sorted {
 		suggestions = fs.Keys
@@ -140,7 +149,7 @@ func Walk(d *Diags, pairs []Pair, dst any, pos map[string]Pos, o WalkOpts, speci
 			// a value of the wrong type leaves its field unset and stops
 			// no other check; the kind's own checks, which would find the
 			// field missing, are skipped as for a misspelt key
-			if !decodeField(d, v, rv.FieldByIndex(f.Index), f, o.Prefix+key+": ") {
+			if !decodeField(d, v, into(f), f, o.Prefix+key+": ") {
 				// the field counts as not written: no check of what it
 				// holds (zero) reports it a second time
 				delete(pos, key)

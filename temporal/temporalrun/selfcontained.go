@@ -45,9 +45,9 @@ func outsideFile(c *chain.Chain) error {
 					// a replay of the workflow's code does not repeat
 					return &RunError{fmt.Sprintf("%s:%s: %s: timeout_ms of a workflow that a transition or task runs is not kept on Temporal yet: give its steps timeouts of their own, or run with --engine local", c.File, e.At("timeout_ms"), e.Who())}
 				}
-				callee := c.Sibling(e.DefinitionID)
+				callee := c.Sibling(e.Workflow().DefinitionID)
 				if callee == nil {
-					return &RunError{fmt.Sprintf("%s:%s: %s: definitionId %s is not a workflow of this file: on Temporal, a workflow that a transition or task runs must be one of the run's own file (move it there, or run with --engine local)", c.File, e.At("definitionId"), e.Who(), e.DefinitionID)}
+					return &RunError{fmt.Sprintf("%s:%s: %s: definitionId %s is not a workflow of this file: on Temporal, a workflow that a transition or task runs must be one of the run's own file (move it there, or run with --engine local)", c.File, e.At("definitionId"), e.Who(), e.Workflow().DefinitionID)}
 				}
 				if err := visit(callee); err != nil {
 					return err

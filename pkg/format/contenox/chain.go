@@ -261,23 +261,23 @@ func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yaml
 			h.Conditions = tc.validConditions(k.ValidConditions, at("valid_conditions"), prefix)
 		}
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
-		if asksOnce(k.Handler) && len(step.Tools) > 0 {
+		if asksOnce(k.Handler) && len(step.Agent().Tools) > 0 {
 			d.Warnf(at("execute_config"), "%sa %s task offers its model no tools: execute_config.tools is not applied", prefix, k.Handler)
-			step.Tools = nil
+			chain.Own[chain.AgentFields](step).Tools = nil
 		}
-		step.System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
-		step.System += escapeBraces(tc.systemAdditions(step.System))
+		chain.Own[chain.AgentFields](step).System = tc.expandMacros(at("system_instruction"), prefix, k.SystemInstruction, macroSystem)
+		chain.Own[chain.AgentFields](step).System += escapeBraces(tc.systemAdditions(step.Agent().System))
 		step.FieldPos["system"] = at("system_instruction")
-		step.Prompt = escapeBraces(k.PromptTemplate)
-		if step.Prompt == "" {
-			step.Prompt = "(" + inputWords(h.Input) + ")"
+		chain.Own[chain.AgentFields](step).Prompt = escapeBraces(k.PromptTemplate)
+		if step.Agent().Prompt == "" {
+			chain.Own[chain.AgentFields](step).Prompt = "(" + inputWords(h.Input) + ")"
 		}
 		step.FieldPos["prompt"] = at("prompt_template")
 		if h.Input == "" && tc.first || h.Input == chain.InputVar || strings.Contains(k.PromptTemplate, ".input") {
 			tc.readsInput = true
 		}
 	case chain.HandlerExecute:
-		step.Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
+		chain.Own[chain.AgentFields](step).Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
 		if _, scoped := k.ExecuteConfig["tools"]; !scoped {
 			if tc.unscoped == nil {
 				tc.unscoped = map[*chain.Step][]string{}
@@ -344,7 +344,7 @@ func (tc *taskChain) executeScopes() {
 	var all []string
 	for _, s := range tc.c.Steps {
 		if s.Kind == chain.KindAgent || s.Type == string(chain.KindAgent) {
-			for _, t := range s.Tools {
+			for _, t := range s.Agent().Tools {
 				if !slices.Contains(all, t) {
 					all = append(all, t)
 				}
@@ -352,6 +352,6 @@ func (tc *taskChain) executeScopes() {
 		}
 	}
 	for s, hidden := range tc.unscoped {
-		s.Tools = hideTools(slices.Clone(all), hidden)
+		chain.Own[chain.AgentFields](s).Tools = hideTools(slices.Clone(all), hidden)
 	}
 }

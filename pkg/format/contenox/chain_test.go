@@ -69,20 +69,20 @@ func TestTaskChainMapping(t *testing.T) {
 	}
 	w := l.Chain.Workflow
 	run := w.State("contenox_run")
-	if got := strings.Join(run.Task.Tools, ","); got != strings.Join(chain.LocalTools, ",") {
+	if got := strings.Join(run.Task.Agent().Tools, ","); got != strings.Join(chain.LocalTools, ",") {
 		t.Errorf("tools = %s, want every built-in tool", got)
 	}
 	if run.OnFailure != "recovery_run" || run.Task.Kind != chain.KindAgent || run.Task.Handler.Name != chain.HandlerChat || run.Task.Handler.Input != "" {
 		t.Errorf("contenox_run = %+v %+v", run, run.Task.Handler)
 	}
-	if h := w.State("run_tools").Task; h.Kind != chain.KindNoop || h.Handler.Input != "contenox_run" || len(h.Tools) != len(chain.LocalTools) {
-		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Tools)
+	if h := w.State("run_tools").Task; h.Kind != chain.KindNoop || h.Handler.Input != "contenox_run" || len(h.Agent().Tools) != len(chain.LocalTools) {
+		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Agent().Tools)
 	}
 	if _, ok := w.Counters[edgeCounterVar("contenox_run", "run_tools")]; !ok {
 		t.Errorf("counters = %v, want contenox_run->run_tools", w.Counters)
 	}
-	if !strings.HasPrefix(run.Task.System, "Current date: 2026-03-04.") {
-		t.Errorf("{{date}} was not expanded: %q", run.Task.System[:60])
+	if !strings.HasPrefix(run.Task.Agent().System, "Current date: 2026-03-04.") {
+		t.Errorf("{{date}} was not expanded: %q", run.Task.Agent().System[:60])
 	}
 	b := run.Branches[0]
 	if b.Operator != chain.OpEdgeTraversed || b.Take("", func(chain.Edge) int { return 9 }) || !b.Take("", func(chain.Edge) int { return 10 }) {
@@ -106,7 +106,7 @@ func TestTaskChainMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	ow := l.Chain.Workflow
-	if got := ow.State("oracle_loop").Task.Tools; !slices.Equal(got, []string{chain.ToolSubmitVerdict}) || l.Chain.Tool(chain.ToolSubmitVerdict) == nil {
+	if got := ow.State("oracle_loop").Task.Agent().Tools; !slices.Equal(got, []string{chain.ToolSubmitVerdict}) || l.Chain.Tool(chain.ToolSubmitVerdict) == nil {
 		t.Errorf("oracle_loop tools = %v", got)
 	}
 	if h := ow.State("oracle_correct").Task.Handler; h.Hook != chain.HookOracle || h.Tool != chain.ToolVerdictState || h.Output == nil {
@@ -120,7 +120,7 @@ func TestTaskChainMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys := l.Chain.Workflow.State("plan_loop").Task.System
+	sys := l.Chain.Workflow.State("plan_loop").Task.Agent().System
 	if !strings.Contains(sys, `\{"mission":["mission_ask_attention","mission_finish","mission_plan","mission_report"]}`) {
 		t.Errorf("{{tools}} = %q", sys[strings.Index(sys, "Available tools"):])
 	}
@@ -142,14 +142,14 @@ func TestTaskChainMacros(t *testing.T) {
 	}
 	a := l.Chain.Workflow.State("a").Task
 	// what contenox adds after the instruction is TestContenoxSystemAdditions'
-	if want := `2026-03-04 04/03 2026-03-04 05:06 m anon \{x} {{.edge_count__a__b}}`; !strings.HasPrefix(a.System, want+"\n\n") {
-		t.Errorf("system = %q, want %q", a.System, want)
+	if want := `2026-03-04 04/03 2026-03-04 05:06 m anon \{x} {{.edge_count__a__b}}`; !strings.HasPrefix(a.Agent().System, want+"\n\n") {
+		t.Errorf("system = %q, want %q", a.Agent().System, want)
 	}
 	var b strings.Builder
 	if err := a.Handler.Prompt.Execute(&b, map[string]any{"input": "hi", "edge_count__a__b": "3"}); err != nil || b.String() != "2026-03-04T05:06:07Z hi 3 yes" {
 		t.Errorf("prompt = %q %v", b.String(), err)
 	}
-	if got := l.Chain.Workflow.State("b").Task.Tools; !slices.Equal(got, []string{"Bash"}) {
+	if got := l.Chain.Workflow.State("b").Task.Agent().Tools; !slices.Equal(got, []string{"Bash"}) {
 		t.Errorf("an execute_tool_calls task without tools gets the chain's: %v", got)
 	}
 }
@@ -165,12 +165,12 @@ func TestTaskChainExecuteConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := l.Chain.Workflow.State("a").Task
-	if a.Model != "ollama/qwen2.5:7b" || !slices.Equal(a.FallbackModels, []string{"openai/gpt-4o-mini", "anthropic/claude-x", "ollama/llama3"}) {
-		t.Errorf("model %s, fallbacks %v", a.Model, a.FallbackModels)
+	if a.Agent().Model != "ollama/qwen2.5:7b" || !slices.Equal(a.Agent().FallbackModels, []string{"openai/gpt-4o-mini", "anthropic/claude-x", "ollama/llama3"}) {
+		t.Errorf("model %s, fallbacks %v", a.Agent().Model, a.Agent().FallbackModels)
 	}
 	// the model is asked fallback_after times before the fallback
-	if !slices.Equal(a.Tools, []string{"Read", "Edit", "Glob", "Grep"}) || a.Retry.Max != 2 {
-		t.Errorf("tools %v, retry %+v", a.Tools, a.Retry)
+	if !slices.Equal(a.Agent().Tools, []string{"Read", "Edit", "Glob", "Grep"}) || a.Retry.Max != 2 {
+		t.Errorf("tools %v, retry %+v", a.Agent().Tools, a.Retry)
 	}
 }
 

@@ -34,8 +34,8 @@ func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos
 		}
 	}
 	provider := varDefault(ec["provider"])
-	step.Model = modelName(provider, varDefault(ec["model"]))
-	if step.Model != "" {
+	chain.Own[chain.AgentFields](step).Model = modelName(provider, varDefault(ec["model"]))
+	if step.Agent().Model != "" {
 		step.FieldPos["model"] = at
 	}
 	providers := varList(ec["providers"])
@@ -44,8 +44,8 @@ func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos
 		if i < len(providers) && providers[i] != "" {
 			p = providers[i]
 		}
-		if m = modelName(p, m); m != "" && m != step.Model && !slices.Contains(step.FallbackModels, m) {
-			step.FallbackModels = append(step.FallbackModels, m)
+		if m = modelName(p, m); m != "" && m != step.Agent().Model && !slices.Contains(step.Agent().FallbackModels, m) {
+			chain.Own[chain.AgentFields](step).FallbackModels = append(step.Agent().FallbackModels, m)
 		}
 	}
 	if mt := varDefault(ec["max_tokens"]); mt != "" {
@@ -53,10 +53,10 @@ func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos
 		if err != nil || n < 0 {
 			d.Errorf(at, "%smax_tokens %q is not a number of tokens", prefix, mt)
 		}
-		step.MaxTokens = n
+		chain.Own[chain.AgentFields](step).MaxTokens = n
 	}
 	if t, ok := number(ec["temperature"]); ok {
-		step.Temperature = &t
+		chain.Own[chain.AgentFields](step).Temperature = &t
 	}
 	if rp, ok := ec["retry_policy"].(map[string]any); ok {
 		step.Retry = retryPolicy(rp)
@@ -72,14 +72,14 @@ func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos
 	if b, _ := ec["pass_clients_tools"].(bool); b {
 		d.Warnf(at, "%spass_clients_tools is not applied: a run has no client tools", prefix)
 	}
-	step.Tools = hideTools(tc.toolList(ec["tools"], at, prefix), ec["hide_tools"])
-	tc.tools, tc.hooks = step.Tools, nil
-	for _, t := range step.Tools {
+	chain.Own[chain.AgentFields](step).Tools = hideTools(tc.toolList(ec["tools"], at, prefix), ec["hide_tools"])
+	tc.tools, tc.hooks = step.Agent().Tools, nil
+	for _, t := range step.Agent().Tools {
 		if h := hookOf(t); h != "" && !slices.Contains(tc.hooks, h) {
 			tc.hooks = append(tc.hooks, h)
 		}
 	}
-	if len(step.Tools) > 0 {
+	if len(step.Agent().Tools) > 0 {
 		step.FieldPos["tools"] = at
 	}
 	tc.toolsPolicies(step.Handler, ec["tools_policies"], at, prefix)
@@ -161,8 +161,8 @@ func (tc *taskChain) fallbackModel(step *chain.Step, rp map[string]any, provider
 		return
 	}
 	step.Retry.Max = int(after)
-	if m := modelName(provider, fb); !slices.Contains(step.FallbackModels, m) {
-		step.FallbackModels = append(step.FallbackModels, m)
+	if m := modelName(provider, fb); !slices.Contains(step.Agent().FallbackModels, m) {
+		chain.Own[chain.AgentFields](step).FallbackModels = append(step.Agent().FallbackModels, m)
 	}
 }
 

@@ -21,14 +21,14 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_shell"]}}]}`,
 		warn: "execute_config: hooks is the older name of tools: read as tools",
 		check: func(c *chain.Chain) bool {
-			return slices.Equal(c.Workflow.State("a").Task.Tools, []string{"Bash"})
+			return slices.Equal(c.Workflow.State("a").Task.Agent().Tools, []string{"Bash"})
 		},
 	}, {
 		name: "hooks of an execute_tool_calls task, with * and an exception",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"execute_tool_calls","execute_config":{"hooks":["*","!local_shell"]}}]}`,
 		warn: "hooks is the older name of tools",
 		check: func(c *chain.Chain) bool {
-			return slices.Equal(c.Workflow.State("a").Task.Tools, []string{"Read", "Write", "Edit", "Glob", "Grep"})
+			return slices.Equal(c.Workflow.State("a").Task.Agent().Tools, []string{"Read", "Write", "Edit", "Glob", "Grep"})
 		},
 	}, {
 		name: "hook_policies is tools_policies, and its command lists hold Bash",
@@ -59,7 +59,7 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"hooks: {{hookservice:list}}","execute_config":{"tools":["local_shell"]}}]}`,
 		warn: "macro {{hookservice:list}}: hookservice is the older name of toolservice",
 		check: func(c *chain.Chain) bool {
-			return strings.Contains(c.Workflow.State("a").Task.System, `"local_shell":["Bash"]`)
+			return strings.Contains(c.Workflow.State("a").Task.Agent().System, `"local_shell":["Bash"]`)
 		},
 	}, {
 		name: "when tool-call (reference 003's spelling) is tool_call",

@@ -238,7 +238,7 @@ func TestContenoxSystemAdditions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := l.Chain.Workflow.State("task1").Task.System
+			got := l.Chain.Workflow.State("task1").Task.Agent().System
 			for _, w := range tt.has {
 				if !strings.Contains(got, w) {
 					t.Errorf("system lacks %q: %q", w, got)
@@ -258,8 +258,8 @@ func TestContenoxSystemAdditions(t *testing.T) {
 	}
 	// a task without a system instruction gets nothing added
 	l, err := parseChain("m.json", []byte(`{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":{"tools":["*"]}}]}`), chain.Options{})
-	if err != nil || l.Chain.Workflow.State("task1").Task.System != "" {
-		t.Errorf("system %q, %v", l.Chain.Workflow.State("task1").Task.System, err)
+	if err != nil || l.Chain.Workflow.State("task1").Task.Agent().System != "" {
+		t.Errorf("system %q, %v", l.Chain.Workflow.State("task1").Task.Agent().System, err)
 	}
 }
 
@@ -277,13 +277,13 @@ func TestContenoxExecuteConfigVars(t *testing.T) {
 		return `{"id":"m","tasks":[{"id":"task1","handler":"chat_completion","execute_config":` + ec + `}]}`
 	}
 	l, err := parseChain("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|256}}"}`)), chain.Options{})
-	if err != nil || l.Chain.Workflow.State("task1").Task.MaxTokens != 256 {
+	if err != nil || l.Chain.Workflow.State("task1").Task.Agent().MaxTokens != 256 {
 		t.Errorf("TestUnit_MacroEnv_ExecuteConfigMaxTokens_UsesFallback: %v", err)
 	}
 	for _, model := range []string{`{{var:alt_model|var:model}}`, `{{var:model|var:alt-model}}`, `{{var:model}}`} {
 		l, err := parseChain("m.json", []byte(task(`{"provider":"{{var:alt_provider|var:provider}}","model":"`+model+`"}`)), chain.Options{})
-		if s := l.Chain.Workflow.State("task1").Task; err != nil || s.Model != "" {
-			t.Errorf("TestUnit_MacroEnv_VarFallbackCanReferenceAnotherVar %s: model %q, %v", model, s.Model, err)
+		if s := l.Chain.Workflow.State("task1").Task; err != nil || s.Agent().Model != "" {
+			t.Errorf("TestUnit_MacroEnv_VarFallbackCanReferenceAnotherVar %s: model %q, %v", model, s.Agent().Model, err)
 		}
 	}
 	if _, err := parseChain("m.json", []byte(task(`{"model":"test","max_tokens":"{{var:max_tokens|lots}}"}`)), chain.Options{}); err == nil || !strings.Contains(err.Error(), `max_tokens "lots" is not a number of tokens`) {

@@ -25,7 +25,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (it put the system_instruction before the input in one message"},
 		check: func(c *chain.Chain) bool {
 			s := c.Workflow.State("a").Task
-			return s.Handler.Name == chain.HandlerPromptString && strings.HasPrefix(s.System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
+			return s.Handler.Name == chain.HandlerPromptString && strings.HasPrefix(s.Agent().System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
 		},
 	}, {
 		name:  "parse_number is prompt_to_int, its > a range",
@@ -61,7 +61,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{"execute_config: hook local_exec is the older name of local_shell: read as local_shell", `task "b": hook local_exec is the older name of local_shell`},
 		check: func(c *chain.Chain) bool {
 			h := c.Workflow.State("b").Task.Handler
-			return c.Workflow.State("a").Task.Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
+			return c.Workflow.State("a").Task.Agent().Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
 	}, {
 		// contenox/runtime@7bdaaf86b3: HandleParseScore, HandleParseRange,
@@ -120,7 +120,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","system_instruction":"you have {{hookservice:hooks}}; {{toolservice:hooks}} again; {{toolservice:tools}}; {{toolservice:tools local_fs}}","execute_config":{"hooks":["local_shell","local_fs"]}}]}`,
 		warns: []string{"macro {{hookservice:hooks}}: hookservice is the older name of toolservice: read as {{toolservice:hooks}}"},
 		check: func(c *chain.Chain) bool {
-			return strings.HasPrefix(c.Workflow.State("a").Task.System, `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again; ["local_fs","local_shell"]; ["Edit","Glob","Grep","Read","Write"]`+"\n")
+			return strings.HasPrefix(c.Workflow.State("a").Task.Agent().System, `you have ["local_fs","local_shell"]; ["local_fs","local_shell"] again; ["local_fs","local_shell"]; ["Edit","Glob","Grep","Read","Write"]`+"\n")
 		},
 	}}
 	for _, tt := range tests {

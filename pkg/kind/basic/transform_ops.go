@@ -17,7 +17,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	c := s.C()
 	fail := func(format string, args ...any) (run.Outcome, error) {
-		return run.Outcome{}, run.Permanent(fmt.Errorf(s.Operation+": "+format, args...))
+		return run.Outcome{}, run.Permanent(fmt.Errorf(s.Transform().Operation+": "+format, args...))
 	}
 	var in run.Value
 	switch {
@@ -43,7 +43,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return out
 	}
-	switch s.Operation {
+	switch s.Transform().Operation {
 	case chain.OpJSONExtract:
 		d, err := jsonOf(in)
 		if err != nil && s.OCC() {
@@ -54,9 +54,9 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return fail("%s is not JSON: %v", inputName(s), err)
 		}
-		got, err := extract(d, s.JSONPath)
+		got, err := extract(d, s.Transform().JSONPath)
 		if err != nil {
-			return fail("json_path %s: %v", s.JSONPath, err)
+			return fail("json_path %s: %v", s.Transform().JSONPath, err)
 		}
 		return run.Outcome{Value: run.DataValue(got)}, nil
 	case chain.OpRegexMatch:
@@ -76,16 +76,16 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	case chain.OpMerge:
 		return text(run.Concatenated(run.MergeValues(s, a.ValueOf)))
 	case chain.OpTruncate:
-		limit := s.TruncateLimit
+		limit := s.Transform().TruncateLimit
 		if limit == 0 {
 			limit = 5000
 		}
 		return text(run.OccTruncated(in.Text, limit))
 	case chain.OpReplace:
-		if s.Regex == "" {
+		if s.Transform().Regex == "" {
 			return text(in.Text) // OCC's: no pattern, nothing replaced
 		}
-		return text(s.Pattern().ReplaceAllString(in.Text, s.TemplateStr))
+		return text(s.Pattern().ReplaceAllString(in.Text, s.Transform().TemplateStr))
 	case chain.OpFilter:
 		var keep []string
 		for _, l := range strings.Split(in.Text, "\n") {
@@ -105,7 +105,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return text(strings.Join(out, "\n"))
 	case chain.OpJoin:
-		sep := s.TemplateStr
+		sep := s.Transform().TemplateStr
 		if _, set := s.FieldPos["template_str"]; !set {
 			sep = "\n"
 		}
@@ -130,8 +130,8 @@ func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextVal
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
-	if s.InputVar != "" {
-		return "input_var " + s.InputVar
+	if s.Transform().InputVar != "" {
+		return "input_var " + s.Transform().InputVar
 	}
 	return "the prompt"
 }

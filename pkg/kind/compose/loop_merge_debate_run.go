@@ -21,12 +21,12 @@ func init() {
 	run.Register(chain.KindLoop, run.Runner{
 		Run: occLoop,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			items := strings.Join(s.ItemsStatic, ", ")
-			if s.ItemsStatic == nil {
-				items = s.ItemsVar
+			items := strings.Join(s.Loop().ItemsStatic, ", ")
+			if s.Loop().ItemsStatic == nil {
+				items = s.Loop().ItemsVar
 			}
 			sub := run.PlannedStep{}
-			v.Plan(s.StepTemplate, &sub)
+			v.Plan(s.Loop().StepTemplate, &sub)
 			p.Action = fmt.Sprintf("loop over %s: %s", items, run.FirstLine(sub.Action))
 		},
 	})
@@ -55,8 +55,8 @@ func init() {
 func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	var items []run.Value
-	if s.ItemsStatic != nil {
-		for _, it := range s.ItemsStatic {
+	if s.Loop().ItemsStatic != nil {
+		for _, it := range s.Loop().ItemsStatic {
 			items = append(items, run.TextValue(it))
 		}
 	} else {
@@ -70,13 +70,13 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		return run.Outcome{}, err
 	}
 	return a.FanOut(ctx, items, run.Fan{
-		Each: s.StepTemplate,
+		Each: s.Loop().StepTemplate,
 		Bind: func(a *run.Attempt, item run.Value, i, n int) *run.Attempt {
 			return a.With("item", item).With("item_index", run.DataValue(float64(i))).With("loop_total", run.DataValue(float64(n)))
 		},
-		Limit:     s.MaxParallel,
+		Limit:     s.Loop().MaxParallel,
 		Until:     s.C().LoopUntil,
-		KeepGoing: s.LoopOnError == chain.LoopOnContinue,
+		KeepGoing: s.Loop().LoopOnError == chain.LoopOnContinue,
 	})
 }
 
@@ -107,7 +107,7 @@ func debate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	var total run.Outcome
 	var mu sync.Mutex
 	role := func(i int) string {
-		if r := strings.TrimSpace(s.Agents[i].Role); r != "" {
+		if r := strings.TrimSpace(s.Debate().Agents[i].Role); r != "" {
 			return r
 		}
 		return "Agent " + strconv.Itoa(i+1)

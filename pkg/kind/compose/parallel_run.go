@@ -23,10 +23,10 @@ func init() {
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			j := s.JoinRule()
 			var lines []string
-			if f := s.FanOut; f != nil {
+			if f := s.Parallel().FanOut; f != nil {
 				lines = append(lines, fmt.Sprintf("  for each of %s: %s", f.ForEach, nestedAction(v, f.Do)))
 			}
-			for i, b := range s.Branches {
+			for i, b := range s.Parallel().Branches {
 				lines = append(lines, fmt.Sprintf("  branch %d (%s): %s", i+1, b.Kind, nestedAction(v, b)))
 			}
 			p.Action = fmt.Sprintf("parallel, join %s, on failure %s:\n%s", joinName(j), onFailure(s), strings.Join(lines, "\n"))
@@ -68,18 +68,18 @@ func parallel(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		return run.Outcome{}, err
 	}
 	n := len(runs)
-	if n >= chain.UngovernedBranches && s.MaxConcurrency == 0 {
+	if n >= chain.UngovernedBranches && s.Parallel().MaxConcurrency == 0 {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("%d branches without max_concurrency: from %d branches on, set max_concurrency", n, chain.UngovernedBranches))
 	}
 	start := a.Now()
 	bctx, cancel := context.WithCancel(context.WithValue(ctx, parallelDepthKey{}, nesting{nest.depth + 1, nest.limit}))
 	defer cancel()
-	if s.TotalTimeoutMS > 0 {
+	if s.Parallel().TotalTimeoutMS > 0 {
 		var stop context.CancelFunc
-		bctx, stop = context.WithTimeout(bctx, time.Duration(s.TotalTimeoutMS)*time.Millisecond)
+		bctx, stop = context.WithTimeout(bctx, time.Duration(s.Parallel().TotalTimeoutMS)*time.Millisecond)
 		defer stop()
 	}
-	limit := s.MaxConcurrency
+	limit := s.Parallel().MaxConcurrency
 	if limit <= 0 || limit > n {
 		limit = max(n, 1)
 	}
@@ -143,7 +143,7 @@ func parallel(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 // item of for_each that where keeps, reading it as {item} and $.branch.
 func branches(a *run.Attempt) ([]branch, error) {
 	s := a.Step()
-	if f := s.FanOut; f != nil {
+	if f := s.Parallel().FanOut; f != nil {
 		list := f.ForEachList().Resolve(a.Document())
 		items, isList := list.([]any)
 		if !isList && list != nil {
@@ -170,8 +170,8 @@ func branches(a *run.Attempt) ([]branch, error) {
 		}
 		return runs, nil
 	}
-	runs := make([]branch, len(s.Branches))
-	for i, b := range s.Branches {
+	runs := make([]branch, len(s.Parallel().Branches))
+	for i, b := range s.Parallel().Branches {
 		runs[i] = branch{step: b, a: a.Branch(i)}
 	}
 	return runs, nil
@@ -307,7 +307,7 @@ func failureText(s *chain.Step, runs []branch, verdict string, bctx context.Cont
 	}
 	msg := fmt.Sprintf("join %s not met (%s): %d of %d branches succeeded%s", joinName(s.JoinRule()), verdict, ok, len(runs), firstErr)
 	if errors.Is(bctx.Err(), context.DeadlineExceeded) {
-		msg += fmt.Sprintf("; total_timeout_ms %d passed", s.TotalTimeoutMS)
+		msg += fmt.Sprintf("; total_timeout_ms %d passed", s.Parallel().TotalTimeoutMS)
 	}
 	return msg
 }
@@ -325,8 +325,8 @@ func joinName(j *chain.Join) string {
 }
 
 func onFailure(s *chain.Step) string {
-	if s.OnBranchFailure == "" {
+	if s.Parallel().OnBranchFailure == "" {
 		return chain.OnFailureBail
 	}
-	return s.OnBranchFailure
+	return s.Parallel().OnBranchFailure
 }

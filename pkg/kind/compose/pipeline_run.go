@@ -21,8 +21,8 @@ func init() {
 	run.Register(chain.KindPipeline, run.Runner{
 		Run: runPipeline,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			lines := make([]string, len(s.Steps))
-			for i, b := range s.Steps {
+			lines := make([]string, len(s.Pipeline().Steps))
+			for i, b := range s.Pipeline().Steps {
 				lines[i] = fmt.Sprintf("  step %d (%s): %s", i+1, b.Kind, nestedAction(v, b))
 			}
 			p.Action = fmt.Sprintf("pipeline, on failure %s:\n%s", onStepFailure(s), strings.Join(lines, "\n"))
@@ -38,19 +38,19 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	start := a.Now()
 	pctx := ctx
-	if s.TotalTimeoutMS > 0 {
+	if s.Parallel().TotalTimeoutMS > 0 {
 		var stop context.CancelFunc
-		pctx, stop = context.WithTimeout(ctx, time.Duration(s.TotalTimeoutMS)*time.Millisecond)
+		pctx, stop = context.WithTimeout(ctx, time.Duration(s.Parallel().TotalTimeoutMS)*time.Millisecond)
 		defer stop()
 	}
 	var total run.Outcome
-	steps := make([]any, 0, len(s.Steps))
+	steps := make([]any, 0, len(s.Pipeline().Steps))
 	var ok, failed int
 	var first any // the index of the first step that failed, null if none
 	var final any
 	firstErr := ""
 	in := a
-	for i, b := range s.Steps {
+	for i, b := range s.Pipeline().Steps {
 		if pctx.Err() != nil {
 			break
 		}
@@ -83,7 +83,7 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			break
 		}
 	}
-	n := len(s.Steps)
+	n := len(s.Pipeline().Steps)
 	verdict := "failed"
 	if failed == 0 && ok == n {
 		verdict = "succeeded"
@@ -99,15 +99,15 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	msg := fmt.Sprintf("pipeline failed: %d of %d steps succeeded%s", ok, n, firstErr)
 	if errors.Is(pctx.Err(), context.DeadlineExceeded) {
-		msg += fmt.Sprintf("; total_timeout_ms %d passed", s.TotalTimeoutMS)
+		msg += fmt.Sprintf("; total_timeout_ms %d passed", s.Parallel().TotalTimeoutMS)
 	}
 	return total, run.Permanent(errors.New(msg))
 }
 
 // onStepFailure is the pipeline's on_step_failure: bail unless written.
 func onStepFailure(s *chain.Step) string {
-	if s.OnStepFailure == "" {
+	if s.Pipeline().OnStepFailure == "" {
 		return chain.OnFailureBail
 	}
-	return s.OnStepFailure
+	return s.Pipeline().OnStepFailure
 }

@@ -31,15 +31,15 @@ func init() {
 				out.Value = run.DataValue(run.WorkflowOutput(s, res))
 				return out, nil
 			case run.Paused:
-				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.DefinitionID, res.State, strings.Join(run.SortedLinkNames(res.Links), ", ")))
+				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(run.SortedLinkNames(res.Links), ", ")))
 			}
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
-			return out, fmt.Errorf("workflow %s %s: %s", s.DefinitionID, res.Status, res.Error)
+			return out, fmt.Errorf("workflow %s %s: %s", s.Workflow().DefinitionID, res.Status, res.Error)
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = "workflow " + s.DefinitionID
+			p.Action = "workflow " + s.Workflow().DefinitionID
 			if in := s.C().Inputs; in != nil && len(in.Map) > 0 {
 				p.Action += " with " + strings.Join(slices.Sorted(maps.Keys(in.Map)), ", ")
 			}

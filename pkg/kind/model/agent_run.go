@@ -28,7 +28,7 @@ func init() {
 			if run.Unfinished(sr.Status) {
 				return "", false
 			}
-			if len(s.ConditionKey) > 0 {
+			if len(s.Agent().ConditionKey) > 0 {
 				v, _ := read(s.OutputVar)
 				return v.Text, true
 			}
@@ -45,10 +45,10 @@ func planAgent(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 	if p.Model == "" {
 		p.Model = "(no model: set model:, --model, CHAINRUN_MODEL or default_model)"
 	}
-	p.FallbackModels = s.FallbackModels
+	p.FallbackModels = s.Agent().FallbackModels
 	if s.UsesTools() {
-		p.Tools, p.MaxTurns = s.Tools, s.Turns()
-		if cp := s.Completion; cp != nil {
+		p.Tools, p.MaxTurns = s.Agent().Tools, s.Turns()
+		if cp := s.Agent().Completion; cp != nil {
 			p.Completion = cp.Tool + "(" + strings.Join(slices.Sorted(maps.Keys(propertiesOf(cp.Schema))), ", ") + ")"
 		}
 	}
@@ -77,8 +77,8 @@ func agent(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	if len(s.ConditionKey) > 0 {
-		prompt += "\n\nAnswer with exactly one of these words and nothing else: " + strings.Join(s.ConditionKey, ", ") + "."
+	if len(s.Agent().ConditionKey) > 0 {
+		prompt += "\n\nAnswer with exactly one of these words and nothing else: " + strings.Join(s.Agent().ConditionKey, ", ") + "."
 	}
 	system, err := a.Render(s.C().System)
 	if err != nil {
@@ -87,8 +87,8 @@ func agent(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	req := llm.Request{
 		System:      system,
 		Messages:    append([]llm.Message{{Role: llm.User, Content: prompt}}, a.Feedback()...),
-		Temperature: s.Temperature,
-		MaxTokens:   s.MaxTokens,
+		Temperature: s.Agent().Temperature,
+		MaxTokens:   s.Agent().MaxTokens,
 		CutIsAnswer: s.CutIsResult(),
 	}
 	a.Stream(&req)

@@ -18,7 +18,7 @@ import (
 func answerValue(s *chain.Step, text string) (run.Value, error) {
 	v := run.TextValue(text)
 	switch {
-	case s.Completion != nil:
+	case s.Agent().Completion != nil:
 		var d any
 		if json.Unmarshal([]byte(text), &d) == nil {
 			v = run.DataValue(d)
@@ -46,18 +46,18 @@ func acceptAnswer(s *chain.Step, r *llm.Response) error {
 // chose (reference 003). An answer that holds none is a failed attempt,
 // retried like a guardrail violation.
 func keyword(s *chain.Step, v run.Value) (run.Value, error) {
-	if len(s.ConditionKey) == 0 {
+	if len(s.Agent().ConditionKey) == 0 {
 		return v, nil
 	}
 	answer := strings.Trim(strings.TrimSpace(v.Text), ".!\"'`*")
-	for _, k := range s.ConditionKey {
+	for _, k := range s.Agent().ConditionKey {
 		if strings.EqualFold(answer, k) {
 			return run.TextValue(k), nil
 		}
 	}
 	// a model that explains itself: take the one keyword it names
 	var named []string
-	for _, k := range s.ConditionKey {
+	for _, k := range s.Agent().ConditionKey {
 		if containsWord(answer, k) {
 			named = append(named, k)
 		}
@@ -70,7 +70,7 @@ func keyword(s *chain.Step, v run.Value) (run.Value, error) {
 		// is the result, and the default branch takes it
 		return run.TextValue(strings.TrimSpace(v.Text)), nil
 	}
-	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", run.Clip(v.Text, 60), strings.Join(s.ConditionKey, ", "))
+	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", run.Clip(v.Text, 60), strings.Join(s.Agent().ConditionKey, ", "))
 }
 
 // containsWord reports whether w occurs in text as a whole word, ignoring

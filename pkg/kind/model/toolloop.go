@@ -59,14 +59,14 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 			return nil, run.Permanent(err)
 		}
 		if len(resp.ToolCalls) == 0 {
-			if s.Completion == nil {
+			if s.Agent().Completion == nil {
 				return &llm.Response{Text: resp.Text, FinishReason: resp.FinishReason, Via: resp.Via, Usage: resp.Usage}, nil
 			}
 			// the answer must come through the completion tool
-			lastProblem = "the model answered without calling " + s.Completion.Tool
+			lastProblem = "the model answered without calling " + s.Agent().Completion.Tool
 			req.Messages = append(req.Messages,
 				llm.Message{Role: llm.Assistant, Content: resp.Text},
-				llm.Message{Role: llm.User, Content: fmt.Sprintf("Call %s with your final answer; a plain answer is not accepted.", s.Completion.Tool)})
+				llm.Message{Role: llm.User, Content: fmt.Sprintf("Call %s with your final answer; a plain answer is not accepted.", s.Agent().Completion.Tool)})
 			continue
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
@@ -74,11 +74,11 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 		var pending []int
 		for i, call := range resp.ToolCalls {
 			results[i].CallID = call.ID
-			if s.Completion == nil || call.Name != s.Completion.Tool {
+			if s.Agent().Completion == nil || call.Name != s.Agent().Completion.Tool {
 				pending = append(pending, i)
 				continue
 			}
-			if problem := completionProblem(s.Completion, call.Arguments); problem != "" {
+			if problem := completionProblem(s.Agent().Completion, call.Arguments); problem != "" {
 				lastProblem = problem
 				a.RecordTool(call, event.Error, problem, 0)
 				results[i].Content, results[i].IsError = problem, true

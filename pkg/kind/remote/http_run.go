@@ -16,7 +16,7 @@ func init() {
 			if isREST(s) {
 				return rest(ctx, a)
 			}
-			return run.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.Method)
+			return run.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.HTTP().Method)
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			cs := s.C()
@@ -24,7 +24,7 @@ func init() {
 				p.Action = restPlan(v, s)
 				return
 			}
-			p.Action = run.MethodOf(s.Method) + " " + v.URL(cs.URL)
+			p.Action = run.MethodOf(s.HTTP().Method) + " " + v.URL(cs.URL)
 			if b := v.Keep(cs.Body); b != "" {
 				p.Action += "\n" + b
 			}

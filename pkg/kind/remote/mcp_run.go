@@ -26,8 +26,8 @@ func init() {
 	run.Register(chain.KindMCP, run.Runner{
 		Run: callMCPTool,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = "call tool " + s.Tool + " of MCP server " + s.Connection
-			if conn := v.Connection(s.Connection); conn != nil {
+			p.Action = "call tool " + s.MCP().Tool + " of MCP server " + s.HTTP().Connection
+			if conn := v.Connection(s.HTTP().Connection); conn != nil {
 				p.Action += " (" + serverOf(conn) + ")"
 			}
 		},
@@ -36,9 +36,9 @@ func init() {
 
 func callMCPTool(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	conn := a.Connection(s.Connection)
+	conn := a.Connection(s.HTTP().Connection)
 	if conn == nil {
-		return run.Outcome{}, run.Permanent(fmt.Errorf("connection %s is not declared", s.Connection))
+		return run.Outcome{}, run.Permanent(fmt.Errorf("connection %s is not declared", s.HTTP().Connection))
 	}
 	srv, err := mcpServer(a, conn)
 	if err != nil {
@@ -56,25 +56,25 @@ func callMCPTool(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		}
 		args[run.KeyArgument] = key
 	}
-	res, err := a.MCP().Call(ctx, srv, s.Tool, args)
+	res, err := a.MCP().Call(ctx, srv, s.MCP().Tool, args)
 	if err != nil {
 		var ce *mcpclient.ConnectError
 		if errors.As(err, &ce) && errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return run.Outcome{}, run.Permanent(err)
 		}
 		if ce == nil && ctx.Err() == nil {
-			if unknown := unknownTool(ctx, a, srv, s.Tool); unknown != nil {
+			if unknown := unknownTool(ctx, a, srv, s.MCP().Tool); unknown != nil {
 				return run.Outcome{}, unknown
 			}
 		}
 		return run.Outcome{}, err
 	}
 	if res.IsError {
-		if unknown := unknownTool(ctx, a, srv, s.Tool); unknown != nil {
+		if unknown := unknownTool(ctx, a, srv, s.MCP().Tool); unknown != nil {
 			return run.Outcome{}, unknown
 		}
-		if s.OnToolError != chain.ToolErrorOutput {
-			return run.Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.Tool, s.Connection, firstLines(res.Text, 5))
+		if s.MCP().OnToolError != chain.ToolErrorOutput {
+			return run.Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.MCP().Tool, s.HTTP().Connection, firstLines(res.Text, 5))
 		}
 		b, _ := json.Marshal(map[string]any{"isError": true, "text": res.Text})
 		return run.Outcome{Value: run.TextValue(string(b))}, nil

@@ -22,7 +22,7 @@ import (
 // text.
 func isREST(s *chain.Step) bool {
 	c := s.C()
-	return s.Connection != "" || c.BodyJSON != nil || c.Query != nil || s.IdempotencyKey != nil
+	return s.HTTP().Connection != "" || c.BodyJSON != nil || c.Query != nil || s.Key().IdempotencyKey != nil
 }
 
 // rest sends an http step written as mcp-flowgate's rest executor: the
@@ -32,16 +32,16 @@ func isREST(s *chain.Step) bool {
 func rest(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	c := s.C()
-	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
+	req := executor.HTTPRequest{Method: s.HTTP().Method, Headers: map[string]string{}}
 	doc := a.Document()
 	var err error
-	conn := a.Connection(s.Connection)
+	conn := a.Connection(s.HTTP().Connection)
 	if conn != nil {
 		base, err := expandEnv(a.Getenv, conn.BaseURL, "connection "+conn.Name+" baseUrl")
 		if err != nil {
 			return run.Outcome{}, err
 		}
-		path, err := restPath(s.Path, doc)
+		path, err := restPath(s.File().Path, doc)
 		if err != nil {
 			return run.Outcome{}, err
 		}
@@ -185,10 +185,10 @@ func sortedKeys[V any](m map[string]V) []string {
 func restPlan(v run.PlanView, s *chain.Step) string {
 	c := s.C()
 	where := v.URL(c.URL)
-	if conn := v.Connection(s.Connection); conn != nil {
-		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path, "/"))
+	if conn := v.Connection(s.HTTP().Connection); conn != nil {
+		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.File().Path, "/"))
 	}
-	line := run.MethodOf(s.Method) + " " + where
+	line := run.MethodOf(s.HTTP().Method) + " " + where
 	if len(c.Query) > 0 {
 		line += " ?" + strings.Join(sortedKeys(c.Query), "&")
 	}

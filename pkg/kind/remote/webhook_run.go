@@ -16,7 +16,7 @@ func init() {
 	run.Register(chain.KindWebhook, run.Runner{
 		Run: webhook,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = s.Method + " " + v.URL(s.C().URL)
+			p.Action = s.HTTP().Method + " " + v.URL(s.C().URL)
 			if b := v.Keep(s.C().Body); b != "" {
 				p.Action += "\n" + b
 			}
@@ -39,7 +39,7 @@ func init() {
 func webhook(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	c := s.C()
-	req := executor.HTTPRequest{Method: s.Method, Headers: map[string]string{}}
+	req := executor.HTTPRequest{Method: s.HTTP().Method, Headers: map[string]string{}}
 	var err error
 	if req.URL, err = a.RenderURL(c.URL); err != nil {
 		return run.Outcome{}, err
@@ -50,7 +50,7 @@ func webhook(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if req.Body, err = a.Render(c.Body); err != nil {
 		return run.Outcome{}, err
 	}
-	if c.Body == nil && s.Method != "GET" && s.Method != "DELETE" {
+	if c.Body == nil && s.HTTP().Method != "GET" && s.HTTP().Method != "DELETE" {
 		outputs := map[string]any{}
 		for _, dep := range s.DependsOn {
 			for _, d := range a.Chain().Steps {
