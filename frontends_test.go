@@ -48,7 +48,7 @@ func TestFrontEndsDirection(t *testing.T) {
 // as a camel-case word (isTaskChain, ContenoxNumber): what is a peer's is
 // in its front-end. A peer joins the list when its reader has left
 // pkg/chain; messages and comments may still name it.
-var peerWords = []string{"contenox", "taskchain"}
+var peerWords = []string{"contenox", "taskchain", "flowgate"}
 
 // coreDirs are the packages peerWords hold for, with their sub-packages.
 var coreDirs = []string{"pkg/chain", "pkg/run"}
@@ -139,6 +139,11 @@ func TestPeerWord(t *testing.T) {
 		{"taskChainer", ""},
 		{"FirstNumber", ""},
 		{"HandlerChat", ""},
+		{"decodeFlowgateSettings", "flowgate"},
+		{"FlowgateInputs", "flowgate"},
+		{"isFlowgateFlag", "flowgate"},
+		{"flowgate", "flowgate"},
+		{"flowGraph", ""},
 	} {
 		if got := peerWord(tt.ident); got != tt.want {
 			t.Errorf("peerWord(%q) = %q, want %q (words %q)", tt.ident, got, tt.want, camelWords(tt.ident))

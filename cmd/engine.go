@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -66,7 +67,7 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
 		run.WithDotenv(s.dotenv...),
-		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow}),
+		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow, Parse: load.Parse}),
 	)
 }
 

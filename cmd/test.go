@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chaintest"
+	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -163,5 +164,5 @@ func (f *factory) testEngine() ([]run.Option, error) {
 	return []run.Option{run.WithDir(dir), run.WithLenientVariables(!v.GetBool(keyStrictVariables)),
 		run.WithChains(called.Chain), run.WithWorkflows(called.Workflow), run.WithScripts(called.Script),
 		run.WithDefaultModel(f.defaultModel()), run.WithPrincipal((*chain.Principal)(principal)), run.WithDotenv(project.Dotenv(v)...),
-		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow})}, nil
+		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow, Parse: load.Parse})}, nil
 }

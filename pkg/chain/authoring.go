@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
-	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -90,38 +89,6 @@ func checkRegistry(v Checker, s *Step) {
 	}
 }
 
-// decodeFlowgateSettings reads a workflow file's flowgate: block for the
-// one setting a runner honours, authoring.write_enabled (whether registry
-// steps may publish); the gateway's other settings are ignored, said so.
-func decodeFlowgateSettings(d *yamlpos.Diags, k, v *yaml.Node) bool {
-	ignored := func(at *yaml.Node, key string) {
-		d.Warnf(yamlpos.Of(at), "%s: the gateway's own setting is ignored: it configures an mcp-flowgate gateway, not a run", key)
-	}
-	if v.Kind != yaml.MappingNode {
-		ignored(k, "flowgate")
-		return false
-	}
-	enabled := false
-	for _, p := range yamlpos.MappingPairs(d, v, "flowgate: ") {
-		a := yamlpos.Deref(p.Value)
-		if p.Key.Value != "authoring" || a.Kind != yaml.MappingNode {
-			ignored(p.Key, "flowgate."+p.Key.Value)
-			continue
-		}
-		for _, q := range yamlpos.MappingPairs(d, a, "flowgate.authoring: ") {
-			if q.Key.Value != "write_enabled" {
-				ignored(q.Key, "flowgate.authoring."+q.Key.Value)
-				continue
-			}
-			w := yamlpos.Deref(q.Value)
-			if err := w.Decode(&enabled); err != nil || w.Tag != "!!bool" {
-				d.Errorf(yamlpos.Of(w), "flowgate.authoring.write_enabled is true or false, not %q", w.Value)
-			}
-		}
-	}
-	return enabled
-}
-
 // CandidateFile is a candidate definition as the workflow file it would
 // be: a file ({workflows, ...}) as it is, one bare workflow
 // ({initialState, states}) under workflows.ID; its YAML or JSON text is
@@ -142,13 +109,14 @@ func CandidateFile(candidate any, id string) (map[string]any, error) {
 // CheckCandidate loads a candidate file as chainrun loads a chains
 // directory's file, named name, and returns its YAML text, the names of
 // its workflows and what the loader found: errors (the candidate would
-// not load) and warnings, each file:line:col in that text.
-func CheckCandidate(file map[string]any, name string) (text []byte, workflows, errs, warnings []string) {
+// not load) and warnings, each file:line:col in that text. parse is the
+// loader (load.Parse, which reads every format).
+func CheckCandidate(file map[string]any, name string, parse func(file string, data []byte, opts Options) (*Loaded, error)) (text []byte, workflows, errs, warnings []string) {
 	text, err := yaml.Marshal(file)
 	if err != nil {
 		return nil, nil, []string{fmt.Sprintf("%s: %v", name, err)}, nil
 	}
-	l, err := Parse(name, text, Options{})
+	l, err := parse(name, text, Options{})
 	if err != nil {
 		if ve, ok := err.(*ValidationError); ok {
 			for _, dg := range ve.Diagnostics {

@@ -9,51 +9,22 @@ import (
 // TestAuthoringKinds: dry_run and registry load with their defaults and
 // with their own places; bad fields are named at their line.
 func TestAuthoringKinds(t *testing.T) {
-	const gate = "flowgate:\n  authoring:\n    write_enabled: true\n"
+	// the file's gate, flowgate.authoring.write_enabled, is mcp-flowgate's
+	// (format/flowgate's TestWriteEnabled); a registry step loads without
+	// it
 	cases := []struct{ name, top, executor, want string }{
 		{"dry_run with defaults", "", "kind: dry_run\n", ""},
 		{"dry_run with its places", "", "kind: dry_run\ndefinition: \"$.context.draft\"\ndefinitionId: \"$.context.name\"\n", ""},
-		{"registry with a literal name and a dir", gate, "kind: registry\ndefinitionId: published-one\ndir: published/flows\n", ""},
+		{"registry with a literal name and a dir", "", "kind: registry\ndefinitionId: published-one\ndir: published/flows\n", ""},
 		{"registry without the gate loads", "", "kind: registry\n", ""},
-		{"registry dir outside", gate, "kind: registry\ndir: ../elsewhere\n", `c.yaml:15:15: transition "go" executor: dir "../elsewhere" must stay inside`},
-		{"registry dir absolute", gate, "kind: registry\ndir: /etc\n", `dir "/etc" must stay inside`},
+		{"registry dir outside", "", "kind: registry\ndir: ../elsewhere\n", `c.yaml:12:15: transition "go" executor: dir "../elsewhere" must stay inside`},
+		{"registry dir absolute", "", "kind: registry\ndir: /etc\n", `dir "/etc" must stay inside`},
 		{"a name that is a path", "", "kind: dry_run\ndefinitionId: ../x\n", `definitionId "../x" is a $.-path or a name`},
 		{"a bad path", "", "kind: dry_run\ndefinition: \"$.context[\"\n", `definition:`},
 		{"a field of another kind", "", "kind: dry_run\ndir: x\n", `dir does not belong to a dry_run step`},
-		{"write_enabled not a bool", "flowgate:\n  authoring:\n    write_enabled: yes please\n", "kind: registry\n", `c.yaml:3:20: flowgate.authoring.write_enabled is true or false, not "yes please"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { expectLoad(t, executorFile(tc.top, tc.executor), tc.want) })
-	}
-}
-
-// TestWriteEnabled: the file's flowgate.authoring.write_enabled reaches
-// each of its workflows; the gateway's other settings are warned of.
-func TestWriteEnabled(t *testing.T) {
-	for _, tc := range []struct {
-		top  string
-		want bool
-		warn string
-	}{
-		{"", false, ""},
-		{"flowgate:\n  authoring:\n    write_enabled: true\n", true, ""},
-		{"flowgate:\n  authoring:\n    write_enabled: false\n    ingest: on\n", false, "flowgate.authoring.ingest: the gateway's own setting is ignored"},
-		{"flowgate:\n  telemetry: {}\n", false, "flowgate.telemetry: the gateway's own setting is ignored"},
-	} {
-		l, err := Parse("c.yaml", []byte(executorFile(tc.top, "kind: registry\n")), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.Chain.WriteEnabled != tc.want {
-			t.Errorf("%q: WriteEnabled = %v", tc.top, l.Chain.WriteEnabled)
-		}
-		var warns []string
-		for _, w := range l.Warnings {
-			warns = append(warns, w.String())
-		}
-		if tc.warn != "" && !strings.Contains(strings.Join(warns, "\n"), tc.warn) {
-			t.Errorf("%q: warnings %q hold no %q", tc.top, warns, tc.warn)
-		}
 	}
 }
 
@@ -88,7 +59,7 @@ func TestCandidateFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, workflows, errs, _ := CheckCandidate(file, "cand.yaml")
+			text, workflows, errs, _ := CheckCandidate(file, "cand.yaml", Parse)
 			if len(text) == 0 || !slices.Equal(workflows, tc.workflows) {
 				t.Errorf("workflows %v, want %v", workflows, tc.workflows)
 			}

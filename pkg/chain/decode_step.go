@@ -7,17 +7,20 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// stepAliases: reference 000 writes an executor's type as kind;
-// timeoutMs is mcp-flowgate's earlier spelling of an executor's time
-// limit, read as timeout_ms with a note; and every kind's KeyAliases
-// (OCC's debate_agents, webhook_url: its engine's spellings of a
-// debate's and a webhook's fields), each read with its note.
+// stepAliases: reference 000 writes an executor's type as kind; every
+// kind's KeyAliases (OCC's debate_agents, webhook_url: its engine's
+// spellings of a debate's and a webhook's fields), each read with its
+// note; and what a front-end adds for its peer (RegisterStepAlias:
+// mcp-flowgate's timeoutMs).
 var stepAliases = sync.OnceValue(func() map[string]string {
-	out := map[string]string{"kind": "type", "timeoutMs": "timeout_ms"}
+	out := map[string]string{"kind": "type"}
 	for _, u := range units() {
 		for from, a := range u.KeyAliases {
 			out[from] = a.To
 		}
+	}
+	for from, to := range registeredAliases {
+		out[from] = to
 	}
 	return out
 })
@@ -70,8 +73,8 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 			Own[CLIFields](s).Command, argv = list[0], list[1:]
 			return true
 		}
-		if k.Value == "timeoutMs" {
-			d.Warnf(yamlpos.Of(k), "%stimeoutMs: read as timeout_ms (an earlier mcp-flowgate spelling of the executor's time limit)", prefix)
+		if note, registered := aliasNotes[k.Value]; registered {
+			d.Warnf(yamlpos.Of(k), "%s%s: %s", prefix, k.Value, note)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})

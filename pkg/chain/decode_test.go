@@ -27,8 +27,8 @@ func TestWalk(t *testing.T) {
 		{"unknown chain key", "name: c\nstep: []\n",
 			[]string{`c.yaml:2:1: unknown field "step" (did you mean steps?)`}},
 		{"misspelt state key", wf + "        terminal: true\n        gaol: x\n        outcome: gone\n",
-			[]string{`c.yaml:9:9: state "a": outcome is succeeded, failed or cancelled, not "gone"`,
-				`c.yaml:8:9: warning: state "a": unknown field "gaol" ignored, as mcp-flowgate ignores it: did you mean goal? As written, goal is not set here`}},
+			[]string{`c.yaml:8:9: state "a": unknown field "gaol" (did you mean goal?)`,
+				`c.yaml:9:9: state "a": outcome is succeeded, failed or cancelled, not "gone"`}},
 		// a mapping of any values is "a mapping", never Go's type name
 		{"context not a mapping", "workflows:\n  w:\n    initialState: a\n    initialContext: x\n    states: {a: {terminal: true}}\n",
 			[]string{"c.yaml:4:21: workflow \"w\": initialContext: `x` is text here; a mapping is expected"}},

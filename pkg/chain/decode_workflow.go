@@ -14,7 +14,7 @@ type workflowFile struct {
 	Workflows any    `yaml:"workflows" doc:"Each workflow's name and its state machine."`
 	// Audit is mcp-flowgate's audit sink: accepted so its files load,
 	// while every run keeps its own event log.
-	Audit any `yaml:"audit" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
+	Audit any `yaml:"audit" dialect:"peer" doc:"Accepted with a warning and ignored (mcp-flowgate's audit sink): every run keeps its own event log, events.jsonl."`
 	// Skills is the file's library of guidance fragments.
 	Skills map[string]*Fragment `yaml:"skills" doc:"Guidance fragments by subject (review.style.house-voice): {verb, lifecycle, body, title, source, hash}; workflows, states and transitions name them in their skills: lists, and decisions show them."`
 	// Scripts and Connections serve every workflow of the file.
@@ -27,9 +27,9 @@ type workflowFile struct {
 	Metadata    any    `yaml:"metadata" doc:"Anything about the file, for readers and tools; not read."`
 	// Include, Repos and Overrides are mcp-flowgate's ways of merging
 	// other files and repositories into a gateway's configuration.
-	Include   any `yaml:"include" doc:"mcp-flowgate's files merged into this one: only an empty list is accepted (chainrun reads one file; a workflow executor finds other workflows in the chains directory and beside the calling file)."`
-	Repos     any `yaml:"repos" doc:"mcp-flowgate's repositories loaded with this file: only an empty list is accepted (point --chains-dir at a repository's workflows instead)."`
-	Overrides any `yaml:"overrides" doc:"Accepted with a warning and ignored: which workflows of repos: this file shadows."`
+	Include   any `yaml:"include" dialect:"peer" doc:"mcp-flowgate's files merged into this one: only an empty list is accepted (chainrun reads one file; a workflow executor finds other workflows in the chains directory and beside the calling file)."`
+	Repos     any `yaml:"repos" dialect:"peer" doc:"mcp-flowgate's repositories loaded with this file: only an empty list is accepted (point --chains-dir at a repository's workflows instead)."`
+	Overrides any `yaml:"overrides" dialect:"peer" doc:"Accepted with a warning and ignored: which workflows of repos: this file shadows."`
 }
 
 // workflowKeys are the keys of one workflow, as references 000 and 003
@@ -58,10 +58,10 @@ type workflowKeys struct {
 	LinkFilter     string         `yaml:"linkFilter" doc:"The default of the states' linkFilter (byGuards or all)."`
 	TimeoutMs      int64          `yaml:"timeoutMs" doc:"How long a run may take in all, in milliseconds; a run or resume that finds it passed moves to onTimeout's target."`
 	OnTimeout      any            `yaml:"onTimeout" doc:"{target: STATE}: where a run goes once timeoutMs has passed."`
-	EnableHumanAsk bool           `yaml:"enable_human_ask" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
-	HumanAskCap    int            `yaml:"human_ask_cap" doc:"Accepted with enable_human_ask."`
-	Aliases        any            `yaml:"aliases" doc:"Accepted with a note (an earlier mcp-flowgate key): other names the gateway listed the workflow under; chainrun finds it by its own name."`
-	Examples       any            `yaml:"examples" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
+	EnableHumanAsk bool           `yaml:"enable_human_ask" dialect:"peer" doc:"Accepted with a warning: mcp-flowgate's ask_human self-loop; chainrun pauses at every decision point, where a person can answer."`
+	HumanAskCap    int            `yaml:"human_ask_cap" dialect:"peer" doc:"Accepted with enable_human_ask."`
+	Aliases        any            `yaml:"aliases" dialect:"peer" doc:"Accepted with a note (an earlier mcp-flowgate key): other names the gateway listed the workflow under; chainrun finds it by its own name."`
+	Examples       any            `yaml:"examples" dialect:"peer" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
 }
 
 // workflowAgent holds the keys of a workflow's agent: {model}.
@@ -69,9 +69,11 @@ type workflowAgent struct {
 	Model string `yaml:"model" doc:"The model that decides (provider/model)."`
 }
 
-// decodeWorkflowFile reads a `workflows:` file: one Chain per workflow,
-// in the order written.
-func decodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node) []*Chain {
+// DecodeWorkflowFile reads a `workflows:` file, chainrun's state
+// workflows (references 000 and 003), as dialect reads it: one Chain per
+// workflow, in the order written. The zero dialect is chainrun's own
+// reading; a front-end passes its peer's.
+func DecodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node, dialect WorkflowDialect) []*Chain {
 	var file workflowFile
 	var list, registry *yaml.Node
 	library := map[string]*Fragment{}
@@ -93,32 +95,15 @@ func decodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 		case "dotenv":
 			lib.dotenv = decodeDotenv(d, v)
 			return true
-		case "flowgate":
-			lib.writeEnabled = decodeFlowgateSettings(d, k, v)
-			return true
 		case "capabilities":
 			// read only for the executors that name one; its exposure to
 			// a gateway's clients is said to be ignored
 			registry = v
 			d.Warnf(yamlpos.Of(k), "capabilities: the gateway's capability registry is read only for executors that name one ({capability: NAME}); exposing them to a gateway's clients is ignored")
 			return true
-		case "include", "repos":
-			otherFiles(d, k, v)
-			return true
-		case "overrides":
-			d.Warnf(yamlpos.Of(k), "overrides: ignored: it names the workflows of mcp-flowgate's repos: this file shadows, and chainrun loads no repos:")
-			return true
-		case "audit":
-			// a gateway's setting a runner has no use for: said, never
-			// dropped in silence
-			d.Warnf(yamlpos.Of(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
 		default:
-			if why, ok := gatewayKeys[k.Value]; ok {
-				d.Warnf(yamlpos.Of(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
-				return true
-			}
+			return dialectKey(d, &file, k, "", " (a workflow file holds version and workflows)", dialect.FileKey != nil, func() bool { return dialect.FileKey(d, k, v) })
 		}
-		return false
 	})
 	if list == nil || list.Kind != yaml.MappingNode || len(list.Content) == 0 {
 		at := yamlpos.Of(root)
@@ -141,36 +126,32 @@ func decodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node) []*Chain {
 		return nil
 	}
 	resolveCapabilityRefs(d, registry, list)
-	// mcp-flowgate reads a workflow definition as JSON and never denies a
-	// key it does not know (store.rs ConfigDefinitionStore keeps each
-	// definition whole; model.rs has no deny_unknown_fields): inside one,
-	// such a key is ignored with a warning, as it ignores it
-	d.Peer = "mcp-flowgate"
-	d.Ignore = func(at Pos, prefix, key, meant string) { ignored(d, at, prefix, key, meant) }
 	var out []*Chain
 	for _, p := range yamlpos.MappingPairs(d, list, "workflows: ") {
-		c := decodeWorkflow(d, p.Key, yamlpos.Deref(p.Value))
+		c := decodeWorkflow(d, p.Key, yamlpos.Deref(p.Value), dialect)
 		if c != nil {
 			c.Workflow.Library = library
 			if c.Version == "" {
 				c.Version = file.Version
 			}
-			c.Scripts, c.Connections, c.Dotenv, c.WriteEnabled = lib.scripts, lib.connections, lib.dotenv, lib.writeEnabled
+			c.Scripts, c.Connections, c.Dotenv = lib.scripts, lib.connections, lib.dotenv
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node) *Chain {
+func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect WorkflowDialect) *Chain {
 	w := &Workflow{byName: map[string]*State{}, FieldPos: map[string]Pos{}}
-	c := &Chain{Name: key.Value, Pos: yamlpos.Of(key), Workflow: w, flowgate: true}
+	c := &Chain{Name: key.Value, Pos: yamlpos.Of(key), Workflow: w, lenientInputs: dialect.LenientInputs, unregisteredKinds: dialect.UnregisteredKinds}
 	if n.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(n), "workflow %q must be a mapping with initialState and states", key.Value)
 		return nil
 	}
 	prefix := "workflow " + quote(key.Value) + ": "
-	refuseFlowgateFlags(d, n, prefix, "")
+	if dialect.CheckWorkflow != nil {
+		dialect.CheckWorkflow(d, n, prefix)
+	}
 	var keys workflowKeys
 	yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &keys, w.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Extensions: true, Peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
@@ -194,7 +175,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node) *Chain {
 			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[workflowAgent](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
 		case "states":
-			decodeStates(d, c, v, prefix)
+			decodeStates(d, c, v, prefix, dialect)
 		case "tools":
 			c.Tools = decodeTools(d, v)
 		case "version":
@@ -213,14 +194,8 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node) *Chain {
 			decodeOnTimeout(d, w, v, prefix)
 		case "handlers":
 			d.LooseErrorf(yamlpos.Of(k), "%shandlers: lifecycle handlers belong to DAG chains; a workflow ends in its terminal states: give them an onEnter executor (a state with outcome: failed for a failure)", prefix)
-		case "aliases":
-			d.Warnf(yamlpos.Of(k), "%saliases: read as a note (an earlier mcp-flowgate key): the workflow is found by its own name, %q, not by its aliases", prefix, c.Name)
-		case "examples":
-			d.Warnf(yamlpos.Of(k), "%sexamples: read as a note (an earlier mcp-flowgate key): sample inputs for readers; none of them is run", prefix)
-		case "enable_human_ask", "human_ask_cap":
-			d.Warnf(yamlpos.Of(k), "%s%s: mcp-flowgate's ask_human self-loop is not added: chainrun pauses at every decision point, where a person can answer", prefix, k.Value)
 		default:
-			return false
+			return dialectKey(d, &keys, k, prefix, "", dialect.WorkflowKey != nil, func() bool { return dialect.WorkflowKey(d, c, k, v, prefix) })
 		}
 		return true
 	})
@@ -234,14 +209,14 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node) *Chain {
 	return c
 }
 
-func decodeStates(d *yamlpos.Diags, c *Chain, v *yaml.Node, prefix string) {
+func decodeStates(d *yamlpos.Diags, c *Chain, v *yaml.Node, prefix string, dialect WorkflowDialect) {
 	w := c.Workflow
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%sstates must map each state's name to its definition", prefix)
 		return
 	}
 	for _, p := range yamlpos.MappingPairs(d, v, prefix+"states: ") {
-		s := decodeState(d, c, p.Key, yamlpos.Deref(p.Value))
+		s := decodeState(d, c, p.Key, yamlpos.Deref(p.Value), dialect)
 		if s == nil {
 			continue
 		}
@@ -250,7 +225,7 @@ func decodeStates(d *yamlpos.Diags, c *Chain, v *yaml.Node, prefix string) {
 	}
 }
 
-func decodeState(d *yamlpos.Diags, c *Chain, key, n *yaml.Node) *State {
+func decodeState(d *yamlpos.Diags, c *Chain, key, n *yaml.Node, dialect WorkflowDialect) *State {
 	s := &State{Name: key.Value, Pos: yamlpos.Of(key), FieldPos: map[string]Pos{}}
 	prefix := "state " + quote(s.Name) + ": "
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -284,10 +259,8 @@ func decodeState(d *yamlpos.Diags, c *Chain, key, n *yaml.Node) *State {
 			decodeOnEnter(d, c, s, v, prefix)
 		case "slots":
 			s.Slots = decodeSlots(d, v, prefix+"slots: ")
-		case "delegate":
-			d.Warnf(yamlpos.Of(k), "%sdelegate: %q names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's", prefix, v.Value)
 		default:
-			return false
+			return dialectKey(d, s, k, prefix, "", dialect.StateKey != nil, func() bool { return dialect.StateKey(d, s, k, v, prefix) })
 		}
 		return true
 	})
@@ -368,7 +341,7 @@ func decodeExecutor(d *yamlpos.Diags, c *Chain, n *yaml.Node, owner, id, role, p
 	}
 	s.ID, s.owner, s.role = id, owner, role
 	if _, known := kindOf(s.Type); !known {
-		if c.flowgate && s.Type != "" && didYouMean(s.Type, Kinds()) == "" {
+		if c.unregisteredKinds && s.Type != "" && didYouMean(s.Type, Kinds()) == "" {
 			unregisteredKind(d, s)
 		} else {
 			reportUnknownKind(d, s.At("type"), s.subject(), "kind", s.Type, Kinds())

@@ -36,9 +36,10 @@ func TestExecutorKinds(t *testing.T) {
 		want                string // "" loads; else a message the errors hold
 	}{
 		{"script", lib, "kind: script\nsubject: verify.green\nargs: [\"$.context.x\"]\nworkingDirectory: sub\n", ""},
-		// an input the workflow does not declare: accepted with a warning,
-		// as mcp-flowgate accepts it (TestFlowgateUndeclaredInputsWarn)
-		{"args of the workflow's input", "", "kind: cli\ncommand: echo\nargs: [\"$.workflow.input.nope\"]\n", ""},
+		// an input the workflow does not declare: refused in chainrun's
+		// own reading (as mcp-flowgate's, accepted with a warning:
+		// format/flowgate's TestFlowgateUndeclaredInputsWarn)
+		{"args of the workflow's input", "", "kind: cli\ncommand: echo\nargs: [\"$.workflow.input.nope\"]\n", `c.yaml:13:15: transition "go" executor: args: $.workflow.input.nope: no input is named nope`},
 		{"script of another file's library", "", "kind: script\nsubject: verify.green\n", ""},
 		{"script without subject", lib, "kind: script\n", "subject is required for a script step"},
 		{"script body from a uri", "scripts:\n  x: {verb: run, uri: 'file://x.sh', hash: 'sha256:00'}\n", "kind: noop\n", `script "x": uri "file://x.sh": a script's body is read from the file only`},

@@ -3,7 +3,6 @@ package chain
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 
@@ -128,27 +127,18 @@ func decodeFile(d *yamlpos.Diags, data []byte, formats []Format) []*Chain {
 		}
 	}
 	if yamlpos.KeyNode(root, "workflows") != nil {
-		return decodeWorkflowFile(d, root)
-	}
-	if keys := gatewayOnly(root); len(keys) > 0 {
-		verb := "are"
-		if len(keys) == 1 {
-			verb = "is"
-		}
-		d.Errorf(yamlpos.Of(root), "an mcp-flowgate gateway configuration without workflows: its %s %s not supported: a gateway's settings configure what serves workflows, and chainrun runs a file's workflows: or steps:",
-			`"`+strings.Join(keys, `", "`)+`"`, verb)
-		return nil
+		return DecodeWorkflowFile(d, root, WorkflowDialect{})
 	}
 	return []*Chain{decodeChain(d, root)}
 }
 
 // DAGFile reports whether chainrun's own readers read a document whose
 // root is this mapping as a DAG chain (steps:, with what a front-end
-// adds), not as a workflows: file or an mcp-flowgate gateway
-// configuration: a front-end that extends the DAG chain claims only such
-// a document (the front-ends listed before it claim theirs first).
+// adds), not as a workflows: file: a front-end that extends the DAG chain
+// claims only such a document (the front-ends listed before it, in
+// pkg/load, claim theirs first: a task chain, a gateway configuration).
 func DAGFile(root *yaml.Node) bool {
-	return yamlpos.KeyNode(root, "workflows") == nil && len(gatewayOnly(root)) == 0
+	return yamlpos.KeyNode(root, "workflows") == nil
 }
 
 // decodeChain turns a DAG chain's mapping into a Chain in chainrun's own

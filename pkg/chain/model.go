@@ -59,9 +59,11 @@ type Chain struct {
 	// reading is how a front-end reads the chain's file (reading.go);
 	// nil for chainrun's own format.
 	reading *Reading
-	// flowgate says the chain is a workflow of a workflows: file, whose
-	// inputs mean what mcp-flowgate's mean (flowgate_inputs.go).
-	flowgate bool
+	// lenientInputs says the chain is a workflow whose inputs mean what
+	// its front-end's peer means by them (inputs_lenient.go), and
+	// unregisteredKinds that its executors may name a kind no kind has
+	// (unregistered_kind.go): WorkflowDialect.
+	lenientInputs, unregisteredKinds bool
 	// declaresConnections says the file itself has a connections: block.
 	// A file without one leaves its connections to the config (as
 	// mcp-flowgate's capability files leave them to the gateway's

@@ -39,7 +39,7 @@ func TestOnePassReportsEveryError(t *testing.T) {
 		{"a key given twice", "name: c\nsteps:\n  - id: a\n    type: cli\n    run: echo\n    run: echo again\n    depends_on: [ghost]\n",
 			[]string{`c.yaml:6:5: step "a": run is given twice (first at line 5)`, `depends_on names "ghost"`}, nil},
 		{"workflow fields", wfHead + "      a:\n        goals: x\n        transitions:\n          go: {target: b, actr: agent}\n          two: {target: nowhere, actor: agent}\n      b: {terminal: true}\n",
-			[]string{`warning: state "a": unknown field "goals" ignored, as mcp-flowgate ignores it: did you mean goal?`, `unknown field "actr" ignored, as mcp-flowgate ignores it: did you mean actor?`, `target "nowhere" is not a state`}, nil},
+			[]string{`state "a": unknown field "goals" (did you mean goal?)`, `state "a": transition "go": unknown field "actr" (did you mean actor?)`, `target "nowhere" is not a state`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFindings(t, c.src, c.want, c.not) })

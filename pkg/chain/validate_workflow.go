@@ -41,7 +41,7 @@ func validateWorkflow(d *yamlpos.Diags, c *Chain, opts Options) {
 	for _, s := range w.States {
 		v.stateShape(s)
 	}
-	v.flowgateKeys()
+	v.checkWorkflowParts()
 	switch {
 	case w.InitialState == "":
 		d.Errorf(c.Pos, "workflow %q: initialState is required (the state a run begins in)", c.Name)

@@ -118,7 +118,7 @@ type State struct {
 	Skills SkillRefs `yaml:"skills" doc:"Guidance fragments (subjects of the skills: library) shown with the state's decision."`
 	// Delegate names the agent of an mcp-flowgate gateway that decides
 	// here; a runner has none, so it is accepted with a warning.
-	Delegate string `yaml:"delegate" doc:"Accepted with a warning: it names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's."`
+	Delegate string `yaml:"delegate" dialect:"peer" doc:"Accepted with a warning: it names an agent of an mcp-flowgate gateway; chainrun's decisions are the caller's, a model's (agent.model) or a person's."`
 	// OnEnter runs each time the run enters the state.
 	OnEnter *OnEnter `yaml:"onEnter" doc:"{executor, output, reliability}: run each time the run enters the state, before anything else happens there."`
 	// Slots are the state's own context slots.

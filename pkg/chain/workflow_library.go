@@ -109,9 +109,6 @@ type fileLibrary struct {
 	scripts     map[string]*Script
 	connections map[string]*Connection
 	dotenv      []DotenvFile
-	// writeEnabled is flowgate.authoring.write_enabled: registry steps
-	// may publish.
-	writeEnabled bool
 }
 
 // decodeScripts reads a workflow file's scripts: library.

@@ -106,9 +106,10 @@ func TestWorkflowFileErrors(t *testing.T) {
 		{"schema not object", "workflows:\n  w:\n    initialState: a\n    inputSchema: {type: string}\n    states: {a: {terminal: true}}\n", "type must be object"},
 		{"schema invalid", "workflows:\n  w:\n    initialState: a\n    inputSchema: {type: object, properties: {n: {type: 7}}}\n    states: {a: {terminal: true}}\n", "inputSchema is not a valid JSON Schema"},
 		{"unknown input ref", "workflows:\n  w:\n    initialState: a\n    inputSchema: {type: object, properties: {service: {type: string}}}\n    states:\n      a:\n        transitions:\n          go: {target: b, executor: {kind: cli, command: echo, args: ['{input.servce}']}}\n      b: {terminal: true}\n", "no input is named servce (did you mean service?)"},
-		// an unknown workflow key is ignored with a warning, as
-		// mcp-flowgate ignores it: TestFlowgateUnknownKeysWarn
-		{"misspelt workflow key", "workflows:\n  w:\n    intialState: a\n    states: {a: {terminal: true}}\n", `c.yaml:3:5: warning: workflow "w": unknown field "intialState" ignored, as mcp-flowgate ignores it: did you mean initialState?`},
+		// an unknown workflow key is refused in chainrun's own reading
+		// (as mcp-flowgate's, ignored with a warning: format/flowgate's
+		// TestFlowgateUnknownKeysWarn)
+		{"misspelt workflow key", "workflows:\n  w:\n    intialState: a\n    states: {a: {terminal: true}}\n", `c.yaml:3:5: workflow "w": unknown field "intialState" (did you mean initialState?)`},
 		{"output unknown", "workflows:\n  w:\n    initialState: a\n    output: nothing\n    states: {a: {terminal: true}}\n", `output "nothing" names no transition`},
 	}
 	for _, tc := range cases {

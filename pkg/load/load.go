@@ -2,18 +2,20 @@
 // (pkg/chain) and each peer's, through that peer's front-end. Every
 // command, the store and the durable engines load through it, so a peer's
 // file runs wherever a chainrun file runs. It may import, of this module:
-// chain, format/contenox, format/occ, yamlpos.
+// chain, format/contenox, format/flowgate, format/occ, yamlpos.
 package load
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/format/contenox"
+	"github.com/chainrun/chainrun/pkg/format/flowgate"
 	"github.com/chainrun/chainrun/pkg/format/occ"
 )
 
 // formats are the front-ends, in the order their claims are tried.
 var formats = []chain.Format{
 	contenox.Format,
+	flowgate.Format,
 	occ.Format,
 }
 

@@ -59,14 +59,17 @@ func TestJSONSchemaNamesTheFormats(t *testing.T) {
 	}
 }
 
-// TestFrontEndOrder: a contenox task chain or request that declares
-// version: (which OCC's front-end alone would claim as an OCC file) is
-// claimed by contenox's front-end, which pkg/load tries first.
+// TestFrontEndOrder: a contenox task chain or request and an
+// mcp-flowgate gateway configuration that declare version: (which OCC's
+// front-end alone would claim as an OCC file) are claimed by their own
+// front-ends, which pkg/load tries first.
 func TestFrontEndOrder(t *testing.T) {
-	for name, src := range map[string]string{
-		"a task chain with version": "id: t\nversion: 1\ntasks: [{id: a, handler: noop}]\n",
-		"a task request":            "input: hi\nversion: 1\nchain: {id: t, tasks: [{id: a, handler: noop}]}\n",
+	for name, tc := range map[string]struct{ src, want string }{
+		"a task chain with version": {"id: t\nversion: 1\ntasks: [{id: a, handler: noop}]\n", "contenox task chain"},
+		"a task request":            {"input: hi\nversion: 1\nchain: {id: t, tasks: [{id: a, handler: noop}]}\n", "contenox task chain"},
+		"a gateway configuration":   {"version: 1\nproxy: {enabled: true}\n", "mcp-flowgate workflow file"},
 	} {
+		src := tc.src
 		var doc yaml.Node
 		if err := yaml.Load([]byte(src), &doc); err != nil {
 			t.Fatal(err)
@@ -78,8 +81,8 @@ func TestFrontEndOrder(t *testing.T) {
 				break
 			}
 		}
-		if first != "contenox task chain" {
-			t.Errorf("%s: first claimed by %q, want contenox", name, first)
+		if first != tc.want {
+			t.Errorf("%s: first claimed by %q, want %q", name, first, tc.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 const (
@@ -117,7 +118,7 @@ func TestAuthoringRefusesNamesInUse(t *testing.T) {
 // status and hold want in its error or context.
 func runAuthorFile(t *testing.T, path string, status Status, want string) {
 	t.Helper()
-	l, err := chain.LoadFile(path, chain.Options{})
+	l, err := loader.LoadFile(path, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestRegistryExecutor(t *testing.T) {
 			if tc.written == "" {
 				return
 			}
-			if _, err := chain.LoadFile(filepath.Join(dir, tc.written), chain.Options{}); err != nil {
+			if _, err := loader.LoadFile(filepath.Join(dir, tc.written), chain.Options{}); err != nil {
 				t.Errorf("the published file does not load: %v", err)
 			}
 		})

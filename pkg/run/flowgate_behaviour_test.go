@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // The cases below translate mcp-flowgate's own behaviour tests
@@ -368,7 +369,7 @@ workflows:
           slow: {target: b, actor: deterministic, executor: {kind: cli, command: sleep, args: ["5"], timeoutMs: 200}}
       b: {terminal: true}
 `
-	l, err := chain.Parse("old.yaml", []byte(src), chain.Options{})
+	l, err := loader.Parse("old.yaml", []byte(src), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // flowgateExamples are mcp-flowgate's examples/ as commit 443aa7a (and
@@ -28,7 +29,7 @@ func noopStandIn(context.Context, *chain.Step) (Canned, bool) {
 func walkExample(t *testing.T, file, workflow string, maxSteps int) (string, int) {
 	t.Helper()
 	lib := &catalog.Library{Dir: filepath.Join(flowgateExamples, filepath.Dir(file))}
-	loaded, err := chain.LoadFile(filepath.Join(flowgateExamples, file), chain.Options{})
+	loaded, err := loader.LoadFile(filepath.Join(flowgateExamples, file), chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // withCatalog gives an engine what cmd gives it of the chain files
 // around the running one (pkg/catalog).
-var withCatalog = WithLoader(Loader{NamesBelow: catalog.NamesBelow})
+var withCatalog = WithLoader(Loader{NamesBelow: catalog.NamesBelow, Parse: loader.Parse})
 
 // TestLoaderIsWhatNamesAreCheckedAgainst: the names a candidate may not
 // take come from the engine's Loader, whatever it is; an engine given
@@ -49,7 +50,7 @@ func TestLoaderIsWhatNamesAreCheckedAgainst(t *testing.T) {
 			if err := os.WriteFile(file, []byte(writeOn+src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			l, err := chain.LoadFile(file, chain.Options{})
+			l, err := loader.LoadFile(file, chain.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -96,7 +96,7 @@ func (x *Execution) binDir() string {
 func (x *Execution) arg(a chain.Arg, sc Scope) (string, error) {
 	v, err := x.selectArg(a, sc)
 	var none *nothingSelected
-	if errors.As(err, &none) && x.Chain.FlowgateInputs() {
+	if errors.As(err, &none) && x.Chain.LenientInputs() {
 		if !inputPath(a.Raw) {
 			x.Warn(fmt.Sprintf("%s matches nothing in the run context: passed as written, as mcp-flowgate passes it", a.Raw))
 		}

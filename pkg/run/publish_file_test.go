@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
 // TestRegistryPublishesAgainAsDone: a workflow that publishes a
@@ -20,7 +21,7 @@ func TestRegistryPublishesAgainAsDone(t *testing.T) {
 	if err := os.WriteFile(file, []byte(writeOn+src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := chain.LoadFile(file, chain.Options{})
+	l, err := loader.LoadFile(file, chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ func TestTaskChainInputsOpen(t *testing.T) {
 	if !l.Chain.InputsOpen() {
 		t.Error("InputsOpen false, want true")
 	}
-	if l.Chain.FlowgateInputs() {
-		t.Error("FlowgateInputs true, want false")
+	if l.Chain.LenientInputs() {
+		t.Error("LenientInputs true, want false")
 	}
 }
 

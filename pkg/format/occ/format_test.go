@@ -9,10 +9,10 @@ import (
 // TestClaims: the front-end claims a DAG chain file whose reading is
 // OCC's to decide (OCC's keys, OCC's file, or one mixing OCC's step types
 // with chainrun's own), and leaves chainrun's own files and every other
-// format's (workflows:, a gateway configuration) to their readers,
-// whatever version: they declare. A contenox task chain or request is
-// claimed by contenox's front-end, which pkg/load tries first
-// (TestFrontEndOrder).
+// format's (workflows:) to their readers, whatever version: they declare.
+// A contenox task chain or request and an mcp-flowgate gateway
+// configuration are claimed by their front-ends, which pkg/load tries
+// first (TestFrontEndOrder).
 func TestClaims(t *testing.T) {
 	cases := []struct {
 		name, src string
@@ -28,7 +28,6 @@ func TestClaims(t *testing.T) {
 		{"chainrun's own with version", "name: a\nversion: 2\nsteps: [{id: c, type: cli, command: echo}]\n", false},
 		{"chainrun's own key with an OCC type", "name: a\nbudget: {max_tokens: 9}\nsteps: [{id: r, type: gate, prompt: ok?}]\n", false},
 		{"workflows with version", "version: \"1\"\nworkflows:\n  wf:\n    initialState: s\n    states: {s: {terminal: true}}\n", false},
-		{"a gateway configuration", "version: 1\nproxy: {enabled: true}\n", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

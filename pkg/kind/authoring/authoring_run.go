@@ -80,7 +80,7 @@ func loadCandidate(a *run.Attempt, fallback string) (*draft, error) {
 		c.errs = []string{fmt.Sprintf("%s: %v", from, err)}
 		return c, nil
 	}
-	c.text, c.defines, c.errs, c.warns = chain.CheckCandidate(file, c.id+".yaml")
+	c.text, c.defines, c.errs, c.warns = chain.CheckCandidate(file, c.id+".yaml", a.Parse())
 	return c, nil
 }
 

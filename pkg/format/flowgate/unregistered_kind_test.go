@@ -1,8 +1,10 @@
-package chain
+package flowgate
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TestFlowgateUnregisteredKindLoads: a workflows: file's executor (or
@@ -27,8 +29,8 @@ func TestFlowgateUnregisteredKindLoads(t *testing.T) {
 			if said := warningsOf(l); !strings.Contains(said, tc.warn) {
 				t.Errorf("warnings %s\nwant %s", said, tc.warn)
 			}
-			var found *Step
-			l.Chain.Walk(func(s *Step) {
+			var found *chain.Step
+			l.Chain.Walk(func(s *chain.Step) {
 				if s.Unregistered() != "" {
 					found = s
 				}

@@ -1,4 +1,4 @@
-package chain
+package flowgate
 
 import (
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -57,4 +57,29 @@ func otherFiles(d *yamlpos.Diags, k, v *yaml.Node) {
 		what = "repos: loading other repositories' workflows with this file, as mcp-flowgate does, is not supported: point --chains-dir at their workflows, or copy them beside this file (a workflow executor finds them there)"
 	}
 	d.Errorf(yamlpos.Of(k), "%s", what)
+}
+
+// fileKey reads a top-level key of mcp-flowgate's that configures its
+// gateway or merges other files (the file's flowgate: block aside):
+// include: and repos:, overrides:, audit: and the gateway keys; false
+// for any other key, which chainrun reads as its own.
+func fileKey(d *yamlpos.Diags, k, v *yaml.Node) bool {
+	switch k.Value {
+	case "include", "repos":
+		otherFiles(d, k, v)
+		return true
+	case "overrides":
+		d.Warnf(yamlpos.Of(k), "overrides: ignored: it names the workflows of mcp-flowgate's repos: this file shadows, and chainrun loads no repos:")
+		return true
+	case "audit":
+		// a gateway's setting a runner has no use for: said, never
+		// dropped in silence
+		d.Warnf(yamlpos.Of(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
+		return false
+	}
+	if why, ok := gatewayKeys[k.Value]; ok {
+		d.Warnf(yamlpos.Of(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
+		return true
+	}
+	return false
 }

@@ -12,10 +12,10 @@ const (
 	LinkFilterAll      = "all"
 )
 
-// flowgateKeys checks the keys mcp-flowgate's v0.6 added: a capability's
+// checkWorkflowParts checks the keys mcp-flowgate's v0.6 added: a capability's
 // verb, lifecycle and outputs, the blackboard, skills, state actors and
 // link filters, and the workflow's timeout.
-func (v *validator) flowgateKeys() {
+func (v *validator) checkWorkflowParts() {
 	c, w, d := v.c, v.c.Workflow, v.d
 	v.checkCapability()
 	v.checkTiers()

@@ -5,16 +5,17 @@ import (
 	"strings"
 )
 
-// FlowgateInputs reports whether the chain is a workflow of a workflows:
-// file, whose inputs mean what mcp-flowgate's mean: a workflow without
-// inputSchema takes any input, a reference to an input it does not
-// declare is accepted with a warning, and an input not given resolves as
+// LenientInputs reports whether the chain is a workflow read as
+// mcp-flowgate's (WorkflowDialect.LenientInputs), whose inputs mean what
+// mcp-flowgate's mean: a workflow without inputSchema takes any input, a
+// reference to an input it does not declare is accepted with a warning,
+// and an input not given resolves as
 // mcp-flowgate resolves it in each place (a cli argument as written, a
 // mapping's value null, a guard's operand null, a goal's placeholder
 // "(x: unset)", an mcp map's key left out). chainrun's own DAG chains and
 // contenox task chains keep their own rules.
-func (c *Chain) FlowgateInputs() bool {
-	return c.Workflow != nil && c.flowgate
+func (c *Chain) LenientInputs() bool {
+	return c.Workflow != nil && c.lenientInputs
 }
 
 // InputsOpen reports whether the chain takes inputs it does not declare:
@@ -26,7 +27,7 @@ func (c *Chain) InputsOpen() bool {
 		return false
 	}
 	if c.Workflow.Schema == nil {
-		return c.flowgate && c.Workflow.InputSchema == nil
+		return c.lenientInputs && c.Workflow.InputSchema == nil
 	}
 	ap, ok := c.Workflow.InputSchema["additionalProperties"].(bool)
 	return !ok || ap
@@ -37,7 +38,7 @@ func (c *Chain) InputsOpen() bool {
 // not declare it: mcp-flowgate accepts such a reference, so it is warned
 // of, not refused.
 func (v *validator) undeclaredInput(raw string) (string, bool) {
-	if !v.c.FlowgateInputs() {
+	if !v.c.LenientInputs() {
 		return "", false
 	}
 	name, ok := InputRead(raw)

@@ -1,4 +1,4 @@
-package chain
+package flowgate
 
 import (
 	"strings"
@@ -115,8 +115,8 @@ func TestInputsOpen(t *testing.T) {
 			if got := l.Chain.InputsOpen(); got != tc.open {
 				t.Errorf("InputsOpen %v, want %v", got, tc.open)
 			}
-			if got := l.Chain.FlowgateInputs(); got != tc.flowgate {
-				t.Errorf("FlowgateInputs %v, want %v", got, tc.flowgate)
+			if got := l.Chain.LenientInputs(); got != tc.flowgate {
+				t.Errorf("LenientInputs %v, want %v", got, tc.flowgate)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package chain
+package flowgate
 
 import (
 	"fmt"
@@ -26,13 +26,13 @@ var flowgateReads = map[string]string{
 // knows (meant) is most likely that one misspelt, which the warning says
 // loudest, as what the author meant is then not read at all, and which
 // a refused file lists after its errors.
-func ignored(d *yamlpos.Diags, at Pos, prefix, key, meant string) {
-	if isFlowgateFlag(key) {
-		return // refused: refuseFlowgateFlags
+func ignored(d *yamlpos.Diags, at yamlpos.Pos, prefix, key, meant string) {
+	if isRuntimeFlag(key) {
+		return // refused: refuseRuntimeFlags
 	}
-	x := Diagnostic{File: d.File, Pos: at, Warning: true,
+	x := yamlpos.Diagnostic{File: d.File, Pos: at, Warning: true,
 		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.Peer)}
-	if does, read := flowgateReads[key]; read && d.Peer == "mcp-flowgate" {
+	if does, read := flowgateReads[key]; read && d.Peer == peer {
 		x.Message = fmt.Sprintf("%s%s: ignored: mcp-flowgate %s", prefix, key, does)
 		meant = ""
 	}
@@ -46,18 +46,18 @@ func ignored(d *yamlpos.Diags, at Pos, prefix, key, meant string) {
 	d.AddMisspelt(x)
 }
 
-// isFlowgateFlag reports whether key names one of mcp-flowgate's
+// isRuntimeFlag reports whether key names one of mcp-flowgate's
 // runtime flags: flowgate, or flowgate.<path>.
-func isFlowgateFlag(key string) bool {
+func isRuntimeFlag(key string) bool {
 	return key == "flowgate" || strings.HasPrefix(key, "flowgate.")
 }
 
-// refuseFlowgateFlags refuses every key naming a runtime flag inside a
+// refuseRuntimeFlags refuses every key naming a runtime flag inside a
 // workflow's definition n, at any depth, each at its line with its place
 // (path), as mcp-flowgate refuses them: a workflow may not flip the
 // gateway's flags (config.rs check_no_flowgate_keys, SPEC §8.4). An
 // alias is not followed: what it names is checked where it is written.
-func refuseFlowgateFlags(d *yamlpos.Diags, n *yaml.Node, prefix, path string) {
+func refuseRuntimeFlags(d *yamlpos.Diags, n *yaml.Node, prefix, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for i, c := range n.Content {
@@ -65,7 +65,7 @@ func refuseFlowgateFlags(d *yamlpos.Diags, n *yaml.Node, prefix, path string) {
 			if n.Kind == yaml.SequenceNode {
 				at = fmt.Sprintf("%s[%d]", path, i)
 			}
-			refuseFlowgateFlags(d, c, prefix, at)
+			refuseRuntimeFlags(d, c, prefix, at)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -74,11 +74,11 @@ func refuseFlowgateFlags(d *yamlpos.Diags, n *yaml.Node, prefix, path string) {
 			if path != "" {
 				at = path + "." + k.Value
 			}
-			if isFlowgateFlag(k.Value) {
+			if isRuntimeFlag(k.Value) {
 				d.Errorf(yamlpos.Of(k), "%s%s: mcp-flowgate sets its runtime flags at the file's top level only and refuses them inside a workflow (CONFIG_FLAG_NOT_RUNTIME_MUTABLE)", prefix, at)
 				continue
 			}
-			refuseFlowgateFlags(d, n.Content[i+1], prefix, at)
+			refuseRuntimeFlags(d, n.Content[i+1], prefix, at)
 		}
 	}
 }
