@@ -100,8 +100,8 @@ const (
 // task's execute_config.tools (its tools are offered to the model) or in a
 // tools task (one of its tools is called directly). chainrun has four:
 // local_fs and local_shell are its built-in file and shell tools; mission
-// and oracle keep their record in the run's context (pkg/run's
-// handler_hooks.go says how). The engine reads these names; the front-end
+// and oracle keep their record in the run's context (pkg/kind/contenox's
+// hooks.go says how). The engine reads these names; the front-end
 // (pkg/format/contenox) writes them.
 const (
 	HookLocalFS    = "local_fs"

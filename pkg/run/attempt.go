@@ -74,7 +74,10 @@ type Runner struct {
 
 // Register adds a step kind written against Attempt; each kind's file
 // calls it once, in its init.
-func Register(k chain.Kind, r Runner) {
+func Register(k chain.Kind, r Runner) { register(k, kindOf(r)) }
+
+// kindOf is r as the engine keeps a kind.
+func kindOf(r Runner) kind {
 	b := kind{
 		run: func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
 			o, err := r.Run(ctx, x.tryOf(s, sc, t))
@@ -88,7 +91,7 @@ func Register(k chain.Kind, r Runner) {
 	if r.Result != nil {
 		b.Result = r.Result
 	}
-	register(k, b)
+	return b
 }
 
 // PlanView renders a step's fields for a dry run: inputs substituted,

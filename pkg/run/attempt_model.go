@@ -141,3 +141,21 @@ func (m lazyModels) Complete(ctx context.Context, req llm.Request) (*llm.Respons
 	}
 	return m.t.models.Complete(ctx, req)
 }
+
+// stream sends the answer's text as it comes, when the run streams.
+func (x *Execution) stream(s *chain.Step, req *llm.Request) {
+	if x.Engine.streaming {
+		req.OnDelta = func(text string) {
+			x.Emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
+		}
+	}
+}
+
+// Deny records a call of the step's model that the kind refused to run
+// (a task chain's tools_policies) for why: a tool.denied the chain
+// decided, then the call in the audit trail, as CallTool records the
+// calls it runs.
+func (a *Attempt) Deny(call llm.ToolCall, why string) {
+	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
+	a.x.emitTool(a.s, call, event.Denied, why, 0)
+}

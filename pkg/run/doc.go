@@ -11,8 +11,10 @@
 // through one pipeline (step.go: condition, pre_tools, retry, timeout,
 // guardrails, output); each kind's body runs through the kind API
 // (attempt*.go), registered from its package under pkg/kind, which this
-// package never imports. Model steps ask through llm's decorators
-// (models.go, attempt_model.go).
+// package never imports; a step with a handler (a contenox task chain's
+// task) runs through the one runner pkg/kind/contenox registers
+// (attempt_task.go), whatever its kind. Model steps ask through llm's
+// decorators (models.go, attempt_model.go).
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,

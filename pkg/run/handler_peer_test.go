@@ -160,25 +160,6 @@ func TestTaskChainOlderHookHandlerRuns(t *testing.T) {
 	}
 }
 
-// TestContenoxSelectRoute: contenox/runtime@7d0a257f42ac
-// runtime/taskengine/route_test.go TestUnit_selectRoute: the label an
-// answer is (ignoring case and spaces), else the first it contains, else
-// the answer.
-func TestContenoxSelectRoute(t *testing.T) {
-	routes := []string{"code_task", "question", "unsafe"}
-	for _, c := range []struct{ answer, want string }{
-		{"question", "question"},
-		{"  CODE_TASK ", "code_task"},
-		{"The label is: unsafe", "unsafe"},
-		{"i think this is a question really", "question"},
-		{"none of these", "none of these"},
-	} {
-		if got := selectRoute(c.answer, routes); got != c.want {
-			t.Errorf("selectRoute(%q) = %q, want %q", c.answer, got, c.want)
-		}
-	}
-}
-
 // TestContenoxEdgeBudgets: contenox/runtime@7d0a257f42ac
 // runtime/taskengine/edge_count_test.go
 // TestUnit_EdgeTraversedAtLeast_BoundsCyclicWorkflow: a loop bounded by

@@ -46,7 +46,7 @@ func (x *Execution) execute(ctx context.Context, s *chain.Step, sc Scope, t *tri
 		}
 	}
 	if s.Handler != nil {
-		return x.handle(ctx, s, sc, t)
+		return x.execHandler(ctx, s, sc, t)
 	}
 	k, ok := Kinds[s.Kind]
 	if !ok || k.run == nil {

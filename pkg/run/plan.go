@@ -106,7 +106,9 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		if k, ok := Kinds[s.Kind]; ok && k.plan != nil {
 			k.plan(v, s, &p)
 		}
-		planHandler(s, &p)
+		if s.Handler != nil && handlerKind.plan != nil {
+			handlerKind.plan(v, s, &p)
+		}
 		p.Stops = l.pendingAt(c, s)
 		p.PreTools = v.preTools(s)
 		if s.ForEach != "" {

@@ -1,7 +1,8 @@
-package run
+package contenox
 
 import (
 	"fmt"
+	"github.com/chainrun/chainrun/pkg/run"
 	"strings"
 )
 
@@ -26,5 +27,5 @@ func failureInput(task string, in taskIn, err error) taskIn {
 	if d, text := in.value.Data.(string); in.value.Data != nil && (!text || strings.TrimSpace(d) != "") || strings.TrimSpace(in.value.Text) != "" {
 		return in
 	}
-	return taskIn{value: TextValue(note)}
+	return taskIn{value: run.TextValue(note)}
 }

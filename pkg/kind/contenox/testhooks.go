@@ -1,7 +1,8 @@
-package run
+package contenox
 
 import (
 	"errors"
+	"github.com/chainrun/chainrun/pkg/run"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
@@ -35,7 +36,7 @@ func testHook(h *chain.Handler, in taskIn) (any, []chatMsg, error) {
 	default:
 		msg, ok := h.Args["message"]
 		if !ok {
-			return nil, nil, &permanentError{errors.New("the print hook needs a message argument (hook: {name: print, args: {message: TEXT}})")}
+			return nil, nil, run.Permanent(errors.New("the print hook needs a message argument (hook: {name: print, args: {message: TEXT}})"))
 		}
 		if in.chat == nil {
 			return msg, nil, nil

@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"strings"
@@ -73,5 +73,24 @@ func TestInputMaxBytes(t *testing.T) {
 	got = capChat(chat, 17)
 	if len(got) != 2 || got[0].Content != "[earlier messages cut to input_max_bytes]" {
 		t.Errorf("capChat = %s", asJSON(t, got))
+	}
+}
+
+// TestContenoxSelectRoute: contenox/runtime@7d0a257f42ac
+// runtime/taskengine/route_test.go TestUnit_selectRoute: the label an
+// answer is (ignoring case and spaces), else the first it contains, else
+// the answer.
+func TestContenoxSelectRoute(t *testing.T) {
+	routes := []string{"code_task", "question", "unsafe"}
+	for _, c := range []struct{ answer, want string }{
+		{"question", "question"},
+		{"  CODE_TASK ", "code_task"},
+		{"The label is: unsafe", "unsafe"},
+		{"i think this is a question really", "question"},
+		{"none of these", "none of these"},
+	} {
+		if got := selectRoute(c.answer, routes); got != c.want {
+			t.Errorf("selectRoute(%q) = %q, want %q", c.answer, got, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // promptTask is a prompt_to_string or prompt_to_int task of an earlier
@@ -18,40 +19,42 @@ import (
 // reads it as an integer (its output a number), and an answer that holds
 // none fails the task, so retry_on_failure asks again and on_failure
 // catches it.
-func (x *Execution) promptTask(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
-	if err := x.stepTargets(s, t); err != nil {
-		return outcome{}, err
+func promptTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
+	s := a.Step()
+	models, err := a.Models()
+	if err != nil {
+		return run.Outcome{}, err
 	}
 	prompt := in.text()
 	if strings.TrimSpace(prompt) == "" {
-		return outcome{}, &permanentError{fmt.Errorf("its input is empty: nothing to ask the model (give the chain its input, --input input=TEXT)")}
+		return run.Outcome{}, run.Permanent(fmt.Errorf("its input is empty: nothing to ask the model (give the chain its input, --input input=TEXT)"))
 	}
-	system, err := x.render(s.C().System, sc)
+	system, err := a.Render(s.C().System)
 	if err != nil {
-		return outcome{}, err
+		return run.Outcome{}, err
 	}
 	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: s.Agent().Temperature, MaxTokens: s.Agent().MaxTokens}
-	x.stream(s, &req)
-	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	a.Stream(&req)
+	resp, err := models.Complete(ctx, req)
 	if err != nil {
-		return outcome{}, &permanentError{err}
+		return run.Outcome{}, run.Permanent(err)
 	}
-	x.setChat(s, nil)
-	out := outcome{Value: TextValue(resp.Text), result: resp.Text, finish: resp.FinishReason}
+	setChat(a, nil)
+	out := run.Outcome{Value: run.TextValue(resp.Text), Result: resp.Text, Finish: resp.FinishReason}
 	if s.Handler.Name == chain.HandlerPromptInt {
 		n, err := answerInt(resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("prompt_to_int: %w", err)
 		}
 		text := strconv.FormatInt(n, 10)
-		out.Value, out.result = Value{Text: text, Data: float64(n), JSON: true}, text
+		out.Value, out.Result = run.Value{Text: text, Data: float64(n), JSON: true}, text
 	}
 	if read, ok := answerReaders[s.Handler.Name]; ok {
 		v, result, err := read(s.Handler, resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", s.Handler.Name, err)
 		}
-		out.Value, out.result = v, result
+		out.Value, out.Result = v, result
 	}
 	return out, nil
 }
@@ -62,10 +65,10 @@ func (x *Execution) promptTask(ctx context.Context, s *chain.Step, sc Scope, t *
 func answerInt(answer string) (int64, error) {
 	f, err := chain.FirstNumber(answer)
 	if err != nil {
-		return 0, fmt.Errorf("the answer %q holds no number", Clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q holds no number", run.Clip(answer, 80))
 	}
 	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("the answer %q is not an integer", Clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q is not an integer", run.Clip(answer, 80))
 	}
 	return int64(f), nil
 }

@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -20,14 +21,14 @@ func commandPolicy(s *chain.Step) tools.CommandPolicy {
 	return tools.CommandPolicy{Allowed: s.Handler.AllowedCommands, Denied: s.Handler.DeniedCommands}
 }
 
-// asker is the task whose model made a conversation turn's tool calls
+// askerOf is the task whose model made a conversation turn's tool calls
 // (nil when the turn does not say, as in a conversation saved before it
 // did).
-func (x *Execution) asker(turn chatMsg) *chain.Step {
-	if turn.By == "" || x.Chain.Workflow == nil {
+func askerOf(c *chain.Chain, turn chatMsg) *chain.Step {
+	if turn.By == "" || c.Workflow == nil {
 		return nil
 	}
-	if st := x.Chain.Workflow.State(turn.By); st != nil {
+	if st := c.Workflow.State(turn.By); st != nil {
 		return st.Task
 	}
 	return nil
@@ -60,8 +61,9 @@ func refuseCall(asker *chain.Step, policy tools.CommandPolicy, call llm.ToolCall
 
 // warnUnapplied puts the task's tools_policies that chainrun does not
 // apply in the run's warnings.
-func (x *Execution) warnUnapplied(s *chain.Step) {
+func warnUnapplied(a *run.Attempt) {
+	s := a.Step()
 	for _, p := range s.Handler.UnappliedPolicies {
-		x.Warn(fmt.Sprintf("task %s: tools_policies.%s is not applied (chainrun applies local_shell's _allowed_commands and _denied_commands)", s.ID, p))
+		a.Warn(fmt.Sprintf("task %s: tools_policies.%s is not applied (chainrun applies local_shell's _allowed_commands and _denied_commands)", s.ID, p))
 	}
 }

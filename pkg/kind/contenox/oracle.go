@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // oracleRecord is what the oracle hook keeps in the context as "oracle":
@@ -28,8 +29,8 @@ const (
 
 // oracle runs a tool of the oracle hook on the ask that is the run's
 // input.
-func (x *Execution) oracle(tool string, args map[string]any) (any, error) {
-	input := x.Vars.inputs[chain.InputVar]
+func oracle(a *run.Attempt, tool string, args map[string]any) (any, error) {
+	input := a.Input(chain.InputVar)
 	var ask struct {
 		AskID string `json:"askId"`
 		Kind  string `json:"kind"`
@@ -41,7 +42,7 @@ func (x *Execution) oracle(tool string, args map[string]any) (any, error) {
 		ask.Kind = askPermission
 	}
 	r := oracleRecord{AskID: ask.AskID, Kind: ask.Kind}
-	x.hookState(chain.HookOracle, &r)
+	hookState(a, chain.HookOracle, &r)
 	switch tool {
 	case chain.ToolVerdictState:
 		if r.Outcome != "" {
@@ -50,7 +51,7 @@ func (x *Execution) oracle(tool string, args map[string]any) (any, error) {
 		return map[string]any{"state": "open", "text": "output rejected: give the verdict with submit_verdict; a chat answer is not a verdict.\n\nINPUT:\n" + input}, nil
 	case chain.ToolSubmitVerdict:
 		res := r.submit(args)
-		x.setHookState(chain.HookOracle, r)
+		setHookState(a, chain.HookOracle, r)
 		return res, nil
 	}
 	return nil, fmt.Errorf("the oracle hook has no tool %q", tool)

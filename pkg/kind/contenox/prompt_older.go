@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // The handlers of contenox's format from 2025 to April 2026 that read a
@@ -19,7 +20,7 @@ import (
 // answerReaders read a prompt_to_ task's answer into its output and the
 // result its branches match, or fail the task (retry_on_failure asks
 // again, on_failure catches it).
-var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, string, error){
+var answerReaders = map[string]func(h *chain.Handler, answer string) (run.Value, string, error){
 	chain.HandlerPromptFloat:     answerFloat,
 	chain.HandlerPromptRange:     answerRange,
 	chain.HandlerPromptCondition: answerCondition,
@@ -27,31 +28,31 @@ var answerReaders = map[string]func(h *chain.Handler, answer string) (Value, str
 
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
-func answerFloat(_ *chain.Handler, answer string) (Value, string, error) {
+func answerFloat(_ *chain.Handler, answer string) (run.Value, string, error) {
 	f, err := chain.FirstNumber(answer)
 	if err != nil {
-		return Value{}, "", err
+		return run.Value{}, "", err
 	}
-	return Value{Text: strconv.FormatFloat(f, 'g', -1, 64), Data: f, JSON: true}, strconv.FormatFloat(f, 'f', 2, 64), nil
+	return run.Value{Text: strconv.FormatFloat(f, 'g', -1, 64), Data: f, JSON: true}, strconv.FormatFloat(f, 'f', 2, 64), nil
 }
 
 // answerRange: "min-max" of two numbers (quotes and spaces dropped), or
 // one number n as "n-n"; output and result alike.
-func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
+func answerRange(_ *chain.Handler, answer string) (run.Value, string, error) {
 	clean := strings.NewReplacer(" ", "", `"`, "", "'", "").Replace(strings.TrimSpace(answer))
 	lo, hi, isRange := strings.Cut(clean, "-")
 	if !isRange {
 		hi = lo
 	} else if strings.Contains(hi, "-") {
-		return Value{}, "", fmt.Errorf("the answer %q is no range min-max", Clip(answer, 80))
+		return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max", run.Clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
 		if _, err := chain.FirstNumber(part); err != nil {
-			return Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", Clip(answer, 80), err)
+			return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", run.Clip(answer, 80), err)
 		}
 	}
 	r := lo + "-" + hi
-	return Value{Text: r}, r, nil
+	return run.Value{Text: r}, r, nil
 }
 
 // answerCondition: the answer (trimmed) must be one of valid_conditions'
@@ -59,7 +60,7 @@ func answerRange(_ *chain.Handler, answer string) (Value, string, error) {
 // answer written the same way first, then the first in sorted order);
 // the result is that answer's value, "true" or "false", and the output
 // that boolean.
-func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
+func answerCondition(h *chain.Handler, answer string) (run.Value, string, error) {
 	a := strings.TrimSpace(answer)
 	hit, ok := h.Conditions[a]
 	if !ok {
@@ -76,16 +77,16 @@ func answerCondition(h *chain.Handler, answer string) (Value, string, error) {
 		}
 	}
 	if !ok {
-		return Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", Clip(answer, 80))
+		return run.Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", run.Clip(answer, 80))
 	}
 	r := strconv.FormatBool(hit)
-	return Value{Text: r, Data: hit, JSON: true}, r, nil
+	return run.Value{Text: r, Data: hit, JSON: true}, r, nil
 }
 
 // parseCommand is a parse_command task: no model; its result is the
 // /command its input begins with (the first word, without its /), else
 // pass ("" for an empty input); the input passes on.
-func (x *Execution) parseCommand(_ context.Context, s *chain.Step, in taskIn) (outcome, error) {
+func parseCommand(_ context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
 	text := strings.TrimSpace(in.text())
 	result := ""
 	switch {
@@ -95,10 +96,10 @@ func (x *Execution) parseCommand(_ context.Context, s *chain.Step, in taskIn) (o
 	default:
 		word, _, _ := strings.Cut(text, " ")
 		if result = strings.TrimPrefix(word, "/"); result == "" {
-			return outcome{}, &permanentError{errors.New("parse_command: the input's / names no command")}
+			return run.Outcome{}, run.Permanent(errors.New("parse_command: the input's / names no command"))
 		}
 	}
-	return x.pass(s, in, result), nil
+	return pass(a, in, result), nil
 }
 
 // answerWords say how a prompt_to_ task reads its answer, for the dry
@@ -117,9 +118,9 @@ var answerWords = map[string]string{
 // around it dropped); result "parsed". An input that is an object
 // already passes on, result "already_json"; a pair without = or : fails
 // the task.
-func (x *Execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
+func parseKeyValue(a *run.Attempt, in taskIn) (run.Outcome, error) {
 	if _, ok := in.value.Data.(map[string]any); ok {
-		return x.pass(s, in, "already_json"), nil
+		return pass(a, in, "already_json"), nil
 	}
 	text := in.text()
 	sep := ","
@@ -137,13 +138,13 @@ func (x *Execution) parseKeyValue(s *chain.Step, in taskIn) (outcome, error) {
 		k, v, ok := strings.Cut(pair, "=")
 		if !ok {
 			if k, v, ok = strings.Cut(pair, ":"); !ok {
-				return outcome{}, &permanentError{fmt.Errorf("parse_key_value: %q is no key=value pair", Clip(pair, 80))}
+				return run.Outcome{}, run.Permanent(fmt.Errorf("parse_key_value: %q is no key=value pair", run.Clip(pair, 80)))
 			}
 		}
 		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))
 	}
-	x.setChat(s, nil)
-	return outcome{Value: DataValue(obj), result: "parsed"}, nil
+	setChat(a, nil)
+	return run.Outcome{Value: run.DataValue(obj), Result: "parsed"}, nil
 }
 
 // pairValue is a key=value pair's value as contenox reads it.

@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"context"
@@ -10,22 +10,24 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
 // hookTool runs the call of a hook's tool a model made (the executor of
 // a chain tool the mission or oracle hook defines): the call's arguments,
 // already checked against the tool's schema, are its arguments.
-func (x *Execution) hookTool(_ context.Context, s *chain.Step, sc Scope) (outcome, error) {
+func hookTool(_ context.Context, a *run.Attempt) (run.Outcome, error) {
+	s := a.Step()
 	var args map[string]any
-	if v, ok := sc.lookup("args"); ok {
+	if v, ok := a.Lookup("args"); ok {
 		args, _ = v.Data.(map[string]any)
 	}
-	res, err := x.callHook(s.Handler.Hook, s.Handler.Tool, args)
+	res, err := callHook(a, s.Handler.Hook, s.Handler.Tool, args)
 	if err != nil {
-		return outcome{}, &permanentError{err}
+		return run.Outcome{}, run.Permanent(err)
 	}
-	return outcome{Value: DataValue(res)}, nil
+	return run.Outcome{Value: run.DataValue(res)}, nil
 }
 
 // toolsTask is a tools task: it calls one tool of a hook, no model
@@ -35,8 +37,8 @@ func (x *Execution) hookTool(_ context.Context, s *chain.Step, sc Scope) (outcom
 // or file). Its output is the tool's answer, or the output_template
 // rendered over it, which is then also the result the branches match
 // (tools_executed without one).
-func (x *Execution) toolsTask(ctx context.Context, s *chain.Step, sc Scope, in taskIn) (outcome, error) {
-	h := s.Handler
+func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
+	h := a.Step().Handler
 	args := map[string]any{}
 	for k, v := range h.Args {
 		args[chain.HookArgName(h.Tool, k)] = v
@@ -61,69 +63,71 @@ func (x *Execution) toolsTask(ctx context.Context, s *chain.Step, sc Scope, in t
 	case chain.HookEcho, chain.HookPrint:
 		res, chat, err = testHook(h, in)
 	case chain.HookLocalFS, chain.HookLocalShell:
-		res, err = x.builtinHook(ctx, s, sc, h.Tool, args)
+		res, err = builtinHook(ctx, a, h.Tool, args)
 	default:
-		res, err = x.callHook(h.Hook, h.Tool, args)
+		res, err = callHook(a, h.Hook, h.Tool, args)
 	}
 	if err != nil {
 		// a tool may fail for the moment: retry_on_failure tries again
-		return outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
+		return run.Outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
-	x.setChat(s, chat)
-	out := outcome{Value: DataValue(res), result: chain.ResultToolsExecuted}
+	setChat(a, chat)
+	out := run.Outcome{Value: run.DataValue(res), Result: chain.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
-		if text, ok := res.(string); ok && TextValue(text).Data != nil {
-			data = TextValue(text).Data
+		if text, ok := res.(string); ok && run.TextValue(text).Data != nil {
+			data = run.TextValue(text).Data
 		}
 		text, err := renderGo(h.Output, data)
 		if err != nil {
-			return outcome{}, &permanentError{fmt.Errorf("output_template: %w", err)}
+			return run.Outcome{}, run.Permanent(fmt.Errorf("output_template: %w", err))
 		}
-		out.Value, out.result = TextValue(text), text
+		out.Value, out.Result = run.TextValue(text), text
 	}
 	return out, nil
 }
 
 // builtinHook calls a built-in file or shell tool for a tools task, in
 // the step's directory and confined to it like a model's call.
-func (x *Execution) builtinHook(ctx context.Context, s *chain.Step, sc Scope, tool string, args map[string]any) (any, error) {
-	env, err := x.toolEnv(ctx, s, sc)
+func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[string]any) (any, error) {
+	env, err := a.ToolEnv(ctx)
 	if err != nil {
 		return nil, err
 	}
-	env.Commands = commandPolicy(s)
+	env.Commands = commandPolicy(a.Step())
 	raw, _ := json.Marshal(args)
 	call := llm.ToolCall{Name: tool, Arguments: string(raw)}
-	start := x.Engine.Now()
+	start := a.Now()
 	text, err := tools.Run(ctx, env, tool, raw)
-	d := x.Engine.Now().Sub(start).Milliseconds()
+	d := a.Now().Sub(start).Milliseconds()
 	if err != nil {
-		x.emitTool(s, call, event.Error, err.Error(), d)
+		a.RecordTool(call, event.Error, err.Error(), d)
 		return nil, err
 	}
-	x.emitTool(s, call, event.OK, "", d)
+	a.RecordTool(call, event.OK, "", d)
 	return text, nil
 }
 
 // callHook calls a tool of the mission or oracle hook.
-func (x *Execution) callHook(hook, tool string, args map[string]any) (any, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	switch hook {
-	case chain.HookMission:
-		return x.mission(tool, args)
-	case chain.HookOracle:
-		return x.oracle(tool, args)
-	}
-	return nil, fmt.Errorf("hook %q has no tools here", hook)
+func callHook(a *run.Attempt, hook, tool string, args map[string]any) (res any, err error) {
+	a.Exclusive(func() {
+		switch hook {
+		case chain.HookMission:
+			res, err = mission(a, tool, args)
+		case chain.HookOracle:
+			res, err = oracle(a, tool, args)
+		default:
+			err = fmt.Errorf("hook %q has no tools here", hook)
+		}
+	})
+	return res, err
 }
 
 // hookState reads what a hook has recorded: what the running task
 // changed, else the run's context, into rec.
-func (x *Execution) hookState(hook string, rec any) {
-	for _, name := range []string{HookVar, ContextVar} {
-		if v, ok := x.Vars.Get(name); ok {
+func hookState(a *run.Attempt, hook string, rec any) {
+	for _, name := range []string{run.HookVar, run.ContextVar} {
+		if v, ok := a.Vars().Get(name); ok {
 			if m, ok := v.Data.(map[string]any); ok && m[hook] != nil {
 				b, _ := json.Marshal(m[hook])
 				_ = json.Unmarshal(b, rec)
@@ -134,10 +138,10 @@ func (x *Execution) hookState(hook string, rec any) {
 }
 
 // setHookState records what a hook keeps; the flow merges it into the
-// context after the task (mergeHooks).
-func (x *Execution) setHookState(hook string, rec any) {
+// context after the task (pkg/run/flow's mergeHooks).
+func setHookState(a *run.Attempt, hook string, rec any) {
 	pending := map[string]any{}
-	if v, ok := x.Vars.Get(HookVar); ok {
+	if v, ok := a.Vars().Get(run.HookVar); ok {
 		if m, ok := v.Data.(map[string]any); ok {
 			pending = maps.Clone(m)
 		}
@@ -146,7 +150,7 @@ func (x *Execution) setHookState(hook string, rec any) {
 	var d any
 	_ = json.Unmarshal(b, &d)
 	pending[hook] = d
-	x.Vars.Set(HookVar, Value{Data: pending})
+	a.Vars().Set(run.HookVar, run.Value{Data: pending})
 }
 
 // decodeArgs reads a call's arguments into the tool's own shape.

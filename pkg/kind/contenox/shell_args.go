@@ -1,4 +1,4 @@
-package run
+package contenox
 
 // shellOnlyArgs are local_shell's arguments that only the chain writes:
 // an input's fields never add a fixed command's arguments or move it to

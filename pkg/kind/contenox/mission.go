@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // missionRecord is what the mission hook keeps in the context as
@@ -46,11 +47,11 @@ type missionReport struct {
 const missionRunning = "running"
 
 // mission runs a tool of the mission hook on the run's mission record.
-func (x *Execution) mission(tool string, args map[string]any) (any, error) {
+func mission(a *run.Attempt, tool string, args map[string]any) (any, error) {
 	var m missionRecord
-	x.hookState(chain.HookMission, &m)
+	hookState(a, chain.HookMission, &m)
 	if m.ID == "" {
-		m = missionRecord{ID: x.RunID, Intent: x.Vars.inputs[chain.InputVar], Status: missionRunning}
+		m = missionRecord{ID: a.RunID(), Intent: a.Input(chain.InputVar), Status: missionRunning}
 	}
 	var res any
 	var err error
@@ -58,7 +59,7 @@ func (x *Execution) mission(tool string, args map[string]any) (any, error) {
 	case chain.ToolMissionPlan:
 		res, err = m.plan(args)
 	case chain.ToolMissionReport:
-		res, err = m.report(args, x.workDir())
+		res, err = m.report(args, a.WorkDir())
 	case chain.ToolMissionFinish:
 		res, err = m.finish(args)
 	case chain.ToolMissionAsk:
@@ -77,7 +78,7 @@ func (x *Execution) mission(tool string, args map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.setHookState(chain.HookMission, m)
+	setHookState(a, chain.HookMission, m)
 	return res, nil
 }
 

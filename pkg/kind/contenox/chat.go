@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // chatMsg is one message of a task chain's conversation as it is kept
@@ -179,51 +179,53 @@ func capChat(chat []chatMsg, n int) []chatMsg {
 // tools (the execute_tool_calls task runs them), else executed. Calls a
 // conversation ends with and nothing answered yet run first, with this
 // task's tools.
-func (x *Execution) chatTurn(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
-	var out outcome
-	if err := x.stepTargets(s, t); err != nil {
+func chatTurn(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
+	s := a.Step()
+	var out run.Outcome
+	models, err := a.Models()
+	if err != nil {
 		return out, err
 	}
 	chat := append([]chatMsg(nil), in.chat...)
 	if len(chat) == 0 {
 		if strings.TrimSpace(in.value.Text) == "" {
-			return out, &permanentError{fmt.Errorf("its input is empty: nothing to ask the model (give the chain its input, --input input=TEXT)")}
+			return out, run.Permanent(fmt.Errorf("its input is empty: nothing to ask the model (give the chain its input, --input input=TEXT)"))
 		}
 		chat = []chatMsg{{Role: string(llm.User), Content: in.value.Text}}
 	}
 	if len(s.Agent().Tools) > 0 {
 		if at, pending := pendingCalls(chat); len(pending) > 0 {
-			results, n, err := x.runCalls(ctx, s, sc, chat[at], pending)
+			results, n, err := runCalls(ctx, a, chat[at], pending)
 			if err != nil {
 				return out, err
 			}
-			out.toolCalls += n
+			out.ToolCalls += n
 			chat = answer(chat, at, results)
 		}
 	} else {
 		chat = stripTools(chat)
 	}
-	system, err := x.render(s.C().System, sc)
+	system, err := a.Render(s.C().System)
 	if err != nil {
 		return out, err
 	}
 	// contenox keeps an answer cut at max_tokens as the task's answer,
 	// carrying its finish reason (finishreason_test.go); the run warns
-	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Agent().Temperature, MaxTokens: s.Agent().MaxTokens, Tools: x.toolSpecs(s), CutIsAnswer: true}
-	x.stream(s, &req)
-	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	req := llm.Request{System: system, Messages: toLLM(chat), Temperature: s.Agent().Temperature, MaxTokens: s.Agent().MaxTokens, Tools: a.ToolSpecs(), CutIsAnswer: true}
+	a.Stream(&req)
+	resp, err := models.Complete(ctx, req)
 	if err != nil && len(req.Tools) > 0 && toolsRefused(err) {
 		// contenox asks again without tools when the model's server
 		// refuses them (taskexec_test.go ChatCompletionRetriesWithoutTools…)
-		x.Warn(fmt.Sprintf("task %s: the model's server refused its tools (%v): it was asked again without them", s.ID, err))
+		a.Warn(fmt.Sprintf("task %s: the model's server refused its tools (%v): it was asked again without them", s.ID, err))
 		req.Tools, req.Messages = nil, toLLM(stripTools(chat))
-		resp, err = lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+		resp, err = models.Complete(ctx, req)
 	}
 	if err != nil {
-		return out, &permanentError{err}
+		return out, run.Permanent(err)
 	}
 	if resp.FinishReason == llm.FinishLength {
-		x.Warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
+		a.Warn(fmt.Sprintf("task %s: the model's answer was cut off at its max_tokens (finish reason length); the part it gave is the task's output, as contenox takes it", s.ID))
 	}
 	reply := chatMsg{Role: string(llm.Assistant), Content: resp.Text, Model: resp.Model, Usage: &resp.Usage}
 	if len(resp.ToolCalls) > 0 {
@@ -233,34 +235,27 @@ func (x *Execution) chatTurn(ctx context.Context, s *chain.Step, sc Scope, t *tr
 		reply.ToolCalls = append(reply.ToolCalls, chatCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	chat = append(chat, reply)
-	x.setChat(s, chat)
-	out.Value, out.finish, out.result = TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
+	setChat(a, chat)
+	out.Value, out.Finish, out.Result = run.TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
 	if len(resp.ToolCalls) > 0 {
-		out.result = chain.ResultToolCall
+		out.Result = chain.ResultToolCall
 	}
 	return out, nil
-}
-
-// stream sends the answer's text as it comes, when the run streams.
-func (x *Execution) stream(s *chain.Step, req *llm.Request) {
-	if x.Engine.streaming {
-		req.OnDelta = func(text string) {
-			x.Emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
-		}
-	}
 }
 
 // route is a route task: the model picks one of the labels of the task's
 // equals branches for its input (an exact answer, else the first label
 // the answer contains, ignoring case; else the answer, which the default
 // branch takes). The input passes on unchanged.
-func (x *Execution) route(ctx context.Context, s *chain.Step, sc Scope, t *tries, in taskIn) (outcome, error) {
-	if err := x.stepTargets(s, t); err != nil {
-		return outcome{}, err
-	}
-	system, err := x.render(s.C().System, sc)
+func route(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
+	s := a.Step()
+	models, err := a.Models()
 	if err != nil {
-		return outcome{}, err
+		return run.Outcome{}, err
+	}
+	system, err := a.Render(s.C().System)
+	if err != nil {
+		return run.Outcome{}, err
 	}
 	if system != "" {
 		system += "\n\n"
@@ -281,13 +276,13 @@ func (x *Execution) route(ctx context.Context, s *chain.Step, sc Scope, t *tries
 		temp = &zero
 	}
 	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.User, Content: prompt}}, Temperature: temp, MaxTokens: s.Agent().MaxTokens}
-	x.stream(s, &req)
-	resp, err := lazyModels{x: x, s: s, t: t}.Complete(ctx, req)
+	a.Stream(&req)
+	resp, err := models.Complete(ctx, req)
 	if err != nil {
-		return outcome{}, &permanentError{err}
+		return run.Outcome{}, run.Permanent(err)
 	}
-	out := x.pass(s, in, selectRoute(resp.Text, routes))
-	out.finish = resp.FinishReason
+	out := pass(a, in, selectRoute(resp.Text, routes))
+	out.Finish = resp.FinishReason
 	return out, nil
 }
 
@@ -313,25 +308,25 @@ func selectRoute(answer string, routes []string) string {
 // answered yet, one after another, and answers them. Its result is
 // tools_executed, no_calls_found when there were none to run, or noop
 // for an input with no conversation.
-func (x *Execution) executeCalls(ctx context.Context, s *chain.Step, sc Scope, in taskIn) (outcome, error) {
+func executeCalls(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
 	if len(in.chat) == 0 {
-		return x.pass(s, in, chain.ResultNoop), nil
+		return pass(a, in, chain.ResultNoop), nil
 	}
 	at, pending := pendingCalls(in.chat)
 	if len(pending) == 0 {
-		return x.pass(s, in, chain.ResultNoCallsFound), nil
+		return pass(a, in, chain.ResultNoCallsFound), nil
 	}
-	results, n, err := x.runCalls(ctx, s, sc, in.chat[at], pending)
+	results, n, err := runCalls(ctx, a, in.chat[at], pending)
 	if err != nil {
-		return outcome{}, err
+		return run.Outcome{}, err
 	}
 	chat := answer(append([]chatMsg(nil), in.chat...), at, results)
-	x.setChat(s, chat)
+	setChat(a, chat)
 	texts := make([]string, len(results))
 	for i, r := range results {
 		texts[i] = r.Content
 	}
-	return outcome{Value: TextValue(strings.Join(texts, "\n")), toolCalls: n, result: chain.ResultToolsExecuted}, nil
+	return run.Outcome{Value: run.TextValue(strings.Join(texts, "\n")), ToolCalls: n, Result: chain.ResultToolsExecuted}, nil
 }
 
 // runCalls runs the tool calls of a turn in order as the step's (its
@@ -339,12 +334,13 @@ func (x *Execution) executeCalls(ctx context.Context, s *chain.Step, sc Scope, i
 // terminal allow). A call of a tool the task that asked did not offer,
 // or a Bash command the tools_policies of that task and this step refuse,
 // is denied and not run.
-func (x *Execution) runCalls(ctx context.Context, s *chain.Step, sc Scope, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
-	env, err := x.toolEnv(ctx, s, sc)
+func runCalls(ctx context.Context, a *run.Attempt, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
+	s := a.Step()
+	env, err := a.ToolEnv(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	asker := x.asker(turn)
+	asker := askerOf(a.Chain(), turn)
 	env.Commands = commandPolicy(s).Join(commandPolicy(asker))
 	var n atomic.Int64
 	out := make([]chatResult, len(calls))
@@ -354,12 +350,11 @@ func (x *Execution) runCalls(ctx context.Context, s *chain.Step, sc Scope, turn 
 		}
 		call := llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
 		if why := refuseCall(asker, env.Commands, call); why != "" {
-			x.Emit(event.Event{Type: event.ToolDenied, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
-			x.emitTool(s, call, event.Denied, why, 0)
+			a.Deny(call, why)
 			out[i] = chatResult{CallID: c.ID, Content: "denied: " + why + "; it was not run", IsError: true}
 			continue
 		}
-		text, isErr := x.callTool(ctx, s, env, call, &n)
+		text, isErr := a.CallTool(ctx, env, call, &n)
 		out[i] = chatResult{CallID: c.ID, Content: text, IsError: isErr}
 	}
 	return out, int(n.Load()), nil

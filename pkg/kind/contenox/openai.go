@@ -1,9 +1,10 @@
-package run
+package contenox
 
 import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // openAIResponse makes a task's input conversation an OpenAI
@@ -14,9 +15,10 @@ import (
 // model call that wrote it. No model is asked: the id is the run's and
 // the task's, created the run's clock, so a run gives the same object
 // each time. An input that is no conversation fails, as in contenox.
-func (x *Execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
+func openAIResponse(a *run.Attempt, in taskIn) (run.Outcome, error) {
+	s := a.Step()
 	if len(in.chat) == 0 {
-		return outcome{}, &permanentError{fmt.Errorf("%s: its input is no conversation (the output of a chat_completion task)", chain.HandlerOpenAIResponse)}
+		return run.Outcome{}, run.Permanent(fmt.Errorf("%s: its input is no conversation (the output of a chat_completion task)", chain.HandlerOpenAIResponse))
 	}
 	last := in.chat[len(in.chat)-1]
 	msg := map[string]any{"role": last.Role}
@@ -40,14 +42,14 @@ func (x *Execution) openAIResponse(s *chain.Step, in taskIn) (outcome, error) {
 		}
 	}
 	obj := map[string]any{
-		"id":      "chatcmpl-" + x.RunID + "-" + s.ID,
+		"id":      "chatcmpl-" + a.RunID() + "-" + s.ID,
 		"object":  "chat.completion",
-		"created": float64(x.Engine.Now().Unix()),
+		"created": float64(a.Now().Unix()),
 		"model":   model,
 		"choices": []any{map[string]any{"index": float64(0), "message": msg, "finish_reason": finish}},
 		"usage": map[string]any{"prompt_tokens": float64(prompt), "completion_tokens": float64(completion),
 			"total_tokens": float64(prompt + completion)},
 	}
-	x.setChat(s, nil)
-	return outcome{Value: DataValue(obj), result: chain.ResultConverted}, nil
+	setChat(a, nil)
+	return run.Outcome{Value: run.DataValue(obj), Result: chain.ResultConverted}, nil
 }

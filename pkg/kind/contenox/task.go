@@ -1,4 +1,4 @@
-package run
+package contenox
 
 import (
 	"bytes"
@@ -11,31 +11,20 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// The variables a task chain's tasks share besides their outputs.
-const (
-	// previousOutput is the output of the task that ran before.
-	PreviousOutput = "previous_output"
-	// lastError is the error of the last task that failed.
-	LastError = "last_error"
-	// hookVar holds what the hooks of the running task recorded, until
-	// the flow merges it into the context (mergeHooks).
-	HookVar = "#hooks"
-)
-
-// chatVar is the variable that holds the conversation behind a task's
-// output: no template can name it, and it is saved with the task.
-func ChatVar(name string) string { return name + "#chat" }
-
-// internalVar reports whether a variable is the engine's own (a
-// conversation, what hooks recorded), kept out of the result's vars.
-func internalVar(name string) bool { return strings.Contains(name, "#") }
+// Every step with a handler (a task of a contenox task chain, a hook
+// tool's call) runs here, whatever its kind, and its dry-run line says
+// what its handler does after its kind's line.
+func init() {
+	run.RegisterHandlerRunner(run.Runner{Run: handle, Plan: planHandler})
+}
 
 // taskIn is what a task chain's task reads: a value and, when the value
 // came from a model task, the conversation behind it.
 type taskIn struct {
-	value Value
+	value run.Value
 	chat  []chatMsg
 }
 
@@ -43,36 +32,37 @@ type taskIn struct {
 // its handler says (chain.Handler). A failed task leaves its input as its
 // output and its error in TASK_error and last_error, for the task its
 // on_failure leads to.
-func (x *Execution) handle(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
+func handle(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
+	s := a.Step()
 	h := s.Handler
 	if h.Name == chain.HandlerHook {
-		return x.hookTool(ctx, s, sc)
+		return hookTool(ctx, a)
 	}
-	x.warnUnapplied(s)
-	in, err := x.taskInput(s, sc)
+	warnUnapplied(a)
+	in, err := taskInput(a)
 	if err != nil {
-		return outcome{}, &permanentError{err}
+		return run.Outcome{}, run.Permanent(err)
 	}
-	var out outcome
+	var out run.Outcome
 	switch h.Name {
 	case chain.HandlerChat:
-		out, err = x.chatTurn(ctx, s, sc, t, in)
+		out, err = chatTurn(ctx, a, in)
 	case chain.HandlerRoute:
-		out, err = x.route(ctx, s, sc, t, in)
+		out, err = route(ctx, a, in)
 	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
-		out, err = x.promptTask(ctx, s, sc, t, in)
+		out, err = promptTask(ctx, a, in)
 	case chain.HandlerParseCommand:
-		out, err = x.parseCommand(ctx, s, in)
+		out, err = parseCommand(ctx, a, in)
 	case chain.HandlerParseKeyValue:
-		out, err = x.parseKeyValue(s, in)
+		out, err = parseKeyValue(a, in)
 	case chain.HandlerOpenAIResponse:
-		out, err = x.openAIResponse(s, in)
+		out, err = openAIResponse(a, in)
 	case chain.HandlerExecute:
-		out, err = x.executeCalls(ctx, s, sc, in)
+		out, err = executeCalls(ctx, a, in)
 	case chain.HandlerTools:
-		out, err = x.toolsTask(ctx, s, sc, in)
+		out, err = toolsTask(ctx, a, in)
 	case chain.HandlerNoop:
-		out = x.pass(s, in, chain.ResultNoop)
+		out = pass(a, in, chain.ResultNoop)
 	case chain.HandlerRaise:
 		msg := strings.TrimSpace(in.text())
 		if msg == "" {
@@ -82,32 +72,32 @@ func (x *Execution) handle(ctx context.Context, s *chain.Step, sc Scope, t *trie
 		// its retry_on_failure
 		err = errors.New(msg)
 	default:
-		err = &permanentError{fmt.Errorf("handler %q is not one chainrun can run", h.Name)}
+		err = run.Permanent(fmt.Errorf("handler %q is not one chainrun can run", h.Name))
 	}
 	if err != nil {
 		left := failureInput(s.ID, in, err)
-		x.Vars.Set(s.OutputVar, left.value)
-		x.setChat(s, left.chat)
-		x.Vars.Set(s.OutputVar+"_error", TextValue(err.Error()))
-		x.Vars.Set(LastError, TextValue(err.Error()))
+		a.Vars().Set(s.OutputVar, left.value)
+		setChat(a, left.chat)
+		a.Vars().Set(s.OutputVar+"_error", run.TextValue(err.Error()))
+		a.Vars().Set(run.LastError, run.TextValue(err.Error()))
 		return out, err
 	}
 	if h.Print != nil {
-		text, perr := renderGo(h.Print, x.templateVars(sc))
+		text, perr := renderGo(h.Print, templateVars(a))
 		if perr != nil {
-			return out, &permanentError{fmt.Errorf("print: %w", perr)}
+			return out, run.Permanent(fmt.Errorf("print: %w", perr))
 		}
 		for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-			x.Emit(event.Event{Type: event.StepLog, Step: s.ID, Stream: "print", Line: line})
+			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Stream: "print", Line: line})
 		}
 	}
 	return out, nil
 }
 
 // pass is a task's outcome that passes its input on (noop, route).
-func (x *Execution) pass(s *chain.Step, in taskIn, result string) outcome {
-	x.setChat(s, in.chat)
-	return outcome{Value: in.value, result: result}
+func pass(a *run.Attempt, in taskIn, result string) run.Outcome {
+	setChat(a, in.chat)
+	return run.Outcome{Value: in.value, Result: result}
 }
 
 // text is what a model reads of the input: its text, or the last
@@ -122,33 +112,33 @@ func (in taskIn) text() string {
 // taskInput reads the variable the task's input_var names (the output of
 // the task before, without one); prompt_template, when set, replaces it
 // with its text; input_max_bytes caps it.
-func (x *Execution) taskInput(s *chain.Step, sc Scope) (taskIn, error) {
-	h := s.Handler
+func taskInput(a *run.Attempt) (taskIn, error) {
+	h := a.Step().Handler
 	var in taskIn
 	name := h.Input
 	if name == "" {
-		name = PreviousOutput
+		name = run.PreviousOutput
 	}
-	if v, ok := sc.lookup(name); ok && name != chain.InputVar {
+	if v, ok := a.Lookup(name); ok && name != chain.InputVar {
 		in.value = v
-		if c, ok := sc.lookup(ChatVar(name)); ok {
+		if c, ok := a.Lookup(run.ChatVar(name)); ok {
 			in.chat = decodeChat(c.Data)
 		}
-	} else if name == chain.InputVar || name == PreviousOutput {
-		in.value = TextValue(sc.Vars.inputs[chain.InputVar])
+	} else if name == chain.InputVar || name == run.PreviousOutput {
+		in.value = run.TextValue(a.Input(chain.InputVar))
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
 	}
 	if h.Prompt != nil {
-		text, err := renderGo(h.Prompt, x.templateVars(sc))
+		text, err := renderGo(h.Prompt, templateVars(a))
 		if err != nil {
 			return in, fmt.Errorf("prompt_template: %w", err)
 		}
-		in = taskIn{value: TextValue(text)}
+		in = taskIn{value: run.TextValue(text)}
 	}
 	if n := h.MaxInputBytes; n > 0 {
 		if len(in.value.Text) > n {
-			in.value = Value{Text: capText(in.value.Text, n)}
+			in.value = run.Value{Text: capText(in.value.Text, n)}
 		}
 		in.chat = capChat(in.chat, n)
 	}
@@ -157,38 +147,32 @@ func (x *Execution) taskInput(s *chain.Step, sc Scope) (taskIn, error) {
 
 // setChat keeps the conversation behind the task's output (none: the
 // output is plain text).
-func (x *Execution) setChat(s *chain.Step, chat []chatMsg) {
+func setChat(a *run.Attempt, chat []chatMsg) {
+	s := a.Step()
 	if chat == nil {
-		x.Vars.Del(ChatVar(s.OutputVar))
+		a.Vars().Del(run.ChatVar(s.OutputVar))
 		return
 	}
-	x.Vars.Set(ChatVar(s.OutputVar), Value{Data: encodeChat(chat)})
+	a.Vars().Set(run.ChatVar(s.OutputVar), run.Value{Data: encodeChat(chat)})
 }
 
 // templateVars are what a task chain's Go templates read: the chain's
 // input as .input, every task's output by its variable and by its id
 // (structured when it is JSON), previous_output, last_error, TASK_error
 // and the edge counters.
-func (x *Execution) templateVars(sc Scope) map[string]any {
+func templateVars(a *run.Attempt) map[string]any {
 	vars := map[string]any{}
-	sc.Vars.mu.RLock()
-	for k, v := range sc.Vars.vars {
-		if !internalVar(k) && k != ContextVar {
-			vars[k] = v.Public()
-		}
-	}
-	sc.Vars.mu.RUnlock()
-	for k, v := range sc.local {
+	for k, v := range a.Values() {
 		vars[k] = v.Public()
 	}
-	for _, s := range x.Chain.Steps {
+	for _, s := range a.Chain().Steps {
 		if s.Handler != nil && s.ID != s.OutputVar {
 			if v, ok := vars[s.OutputVar]; ok {
 				vars[s.ID] = v
 			}
 		}
 	}
-	vars[chain.InputVar] = sc.Vars.inputs[chain.InputVar]
+	vars[chain.InputVar] = a.Input(chain.InputVar)
 	return vars
 }
 
@@ -202,7 +186,7 @@ func renderGo(t *template.Template, data any) (string, error) {
 }
 
 // planHandler is a task chain task's dry-run line: what its handler does.
-func planHandler(s *chain.Step, p *PlannedStep) {
+func planHandler(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
 	h := s.Handler
 	if h == nil {
 		return
