@@ -9,7 +9,8 @@
 // their states and transitions (pkg/run/flow, registered through
 // workflow_driver.go: this package never imports it). A step goes
 // through one pipeline (step.go: condition, pre_tools, retry, timeout,
-// guardrails, output); each kind's body runs through the kind API
+// guardrails, output); its pre_tools run through the runner pkg/run/pretool
+// registers (pretool_hook.go), and each kind's body through the kind API
 // (attempt*.go), registered from its package under pkg/kind, which this
 // package never imports; a step with a handler (a contenox task chain's
 // task) runs through the one runner pkg/kind/contenox registers

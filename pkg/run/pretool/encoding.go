@@ -1,4 +1,4 @@
-package run
+package pretool
 
 import (
 	"encoding/base64"

@@ -1,4 +1,4 @@
-package run
+package pretool
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // astLimits bound what an ast_parse pre_tool reads and gives: so many
@@ -36,22 +37,22 @@ var astSkipDirs = []string{"node_modules", "vendor", "dist", "build", "target", 
 // the functions, classes, types, imports and exports asked for. Go is
 // read with go/parser (signatures as gofmt prints them); TypeScript,
 // JavaScript and Python by their declaration lines.
-func (x *Execution) astParse(s *chain.Step, sc Scope, path *chain.Template, extract []string) (outcome, error) {
-	p, err := x.render(path, sc)
+func astParse(a *run.Attempt, path *chain.Template, extract []string) (run.Outcome, error) {
+	p, err := a.Render(path)
 	if err != nil {
-		return outcome{}, err
+		return run.Outcome{}, err
 	}
-	base, err := x.dir(s.C().Cwd, sc)
+	base, err := a.Dir(a.Step().C().Cwd)
 	if err != nil {
-		return outcome{}, err
+		return run.Outcome{}, err
 	}
 	root := p
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(base, p)
 	}
-	if sc.jail != "" {
-		if _, err := jailRel(sc.jail, base, p); err != nil {
-			return outcome{}, err
+	if jail := a.Jail(); jail != "" {
+		if _, err := run.JailRel(jail, base, p); err != nil {
+			return run.Outcome{}, err
 		}
 	}
 	if len(extract) == 0 {
@@ -59,7 +60,7 @@ func (x *Execution) astParse(s *chain.Step, sc Scope, path *chain.Template, extr
 	}
 	fi, err := os.Stat(root)
 	if err != nil {
-		return outcome{}, &permanentError{fmt.Errorf("ast_parse: cannot read %s: %w", p, unwrapPath(err))}
+		return run.Outcome{}, run.Permanent(fmt.Errorf("ast_parse: cannot read %s: %w", p, unwrapPath(err)))
 	}
 	files := []string{root}
 	if fi.IsDir() {
@@ -83,9 +84,9 @@ func (x *Execution) astParse(s *chain.Step, sc Scope, path *chain.Template, extr
 		}
 	}
 	if b.Len() == 0 {
-		return outcome{Value: Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
+		return run.Outcome{Value: run.Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
 	}
-	return outcome{Value: Value{Text: b.String()}}, nil
+	return run.Outcome{Value: run.Value{Text: b.String()}}, nil
 }
 
 func unwrapPath(err error) error {

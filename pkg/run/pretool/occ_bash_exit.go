@@ -1,4 +1,4 @@
-package run
+package pretool
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // occKeepsExit reads a bash pre_tool with stderr: true whose script
@@ -15,12 +16,12 @@ import (
 // value is what the script wrote, its stderr after a [stderr] line, with
 // a warning; chainrun's own format fails the pre_tool. Any other
 // failure (a signal, a script that could not start) stays err.
-func (x *Execution) occKeepsExit(s *chain.Step, p chain.PreTool, out *outcome, err error) error {
+func occKeepsExit(a *run.Attempt, p chain.PreTool, out *run.Outcome, err error) error {
 	var ee *executor.ExitError
 	if !errors.As(err, &ee) || ee.Signal != "" {
 		return err
 	}
-	x.Warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, ee.Code))
-	out.Value = TextValue(strings.TrimSpace(out.stdout))
+	a.Warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", a.Step().ID, p.InjectAs, ee.Code))
+	out.Value = run.TextValue(strings.TrimSpace(out.Stdout))
 	return nil
 }

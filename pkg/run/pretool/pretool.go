@@ -1,4 +1,4 @@
-package run
+package pretool
 
 import (
 	"context"
@@ -11,83 +11,88 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/retry"
+	"github.com/chainrun/chainrun/pkg/run"
 )
+
+// The step pipeline runs a step's pre_tools through this package.
+func init() { run.RegisterPreTools(preTools) }
 
 // preTools runs a step's pre_tools and adds their data to the step's
 // scope under each inject_as (reference 004, OCC). They run in order, each
 // seeing the ones before it; a run of neighbours marked parallel runs at
 // once, each seeing what came before the run. on_error decides what a
 // failure means (chain.PreTool.ErrorMode): fail the step, inject the error
-// text, or skip the injection (the variable is then empty).
-func (x *Execution) preTools(ctx context.Context, s *chain.Step, sc Scope) (Scope, error) {
-	pts := s.PreTools
+// text, or skip the injection (the variable is then empty). The attempt it
+// returns holds what they injected.
+func preTools(ctx context.Context, a *run.Attempt) (*run.Attempt, error) {
+	pts := a.Step().PreTools
 	for i := 0; i < len(pts); {
 		j := i + 1
 		for pts[i].Parallel && j < len(pts) && pts[j].Parallel {
 			j++
 		}
-		vals := make([]Value, j-i)
+		vals := make([]run.Value, j-i)
 		errs := make([]error, j-i)
 		if j-i == 1 {
-			vals[0], errs[0] = x.preTool(ctx, s, sc, i)
+			vals[0], errs[0] = preTool(ctx, a, i)
 		} else {
 			var wg sync.WaitGroup
 			for k := i; k < j; k++ {
-				wg.Go(func() { vals[k-i], errs[k-i] = x.preTool(ctx, s, sc, k) })
+				wg.Go(func() { vals[k-i], errs[k-i] = preTool(ctx, a, k) })
 			}
 			wg.Wait()
 		}
 		for k := i; k < j; k++ {
 			if err := errs[k-i]; err != nil {
-				return sc, err
+				return a, err
 			}
-			sc = sc.with(pts[k].InjectAs, vals[k-i])
+			a = a.With(pts[k].InjectAs, vals[k-i])
 		}
 		i = j
 	}
-	return sc, nil
+	return a, nil
 }
 
 // preTool runs pre_tool i of step s: from the cache when it keeps
 // results, else in attempts (retry), each under its time limit; a failure
 // is then what its on_error says.
-func (x *Execution) preTool(ctx context.Context, s *chain.Step, sc Scope, i int) (Value, error) {
+func preTool(ctx context.Context, a *run.Attempt, i int) (run.Value, error) {
+	s := a.Step()
 	p := s.PreTools[i]
-	key, store := x.preToolCache(s, sc, i)
+	key, store := preToolCache(a, i)
 	var kept string
 	if key != "" && store.Get(key, &kept) {
-		return TextValue(kept), nil
+		return run.TextValue(kept), nil
 	}
-	var out outcome
-	policy := retry.Policy{Attempts: p.Retry + 1, Delay: x.Engine.preToolDelay, Backoff: 2}
+	var out run.Outcome
+	policy := retry.Policy{Attempts: p.Retry + 1, Delay: a.PreToolDelay(), Backoff: 2}
 	err := retry.Do(ctx, policy, retry.Hooks{Retryable: func(err error) bool {
-		var pe *permanentError
-		return !errors.As(err, &pe)
+		return !run.IsPermanent(err)
 	}}, func(int) error {
 		var err error
-		out, err = x.preToolOnce(ctx, s, sc, i)
+		out, err = preToolOnce(ctx, a, i)
 		return err
 	})
 	if err == nil {
-		out.Value = x.occCapped(s, p, out.Value)
+		out.Value = occCapped(a, p, out.Value)
 		if key != "" {
 			_ = store.Put(key, out.Value.Text, time.Duration(p.CacheTTL)*time.Minute)
 		}
 		return out.Value, nil
 	}
 	if ctx.Err() != nil {
-		return Value{}, ctx.Err()
+		return run.Value{}, ctx.Err()
 	}
 	switch p.ErrorMode() {
 	case "inject":
 		if s.OCC() {
-			return Value{Text: "[PRE-TOOL ERROR: " + err.Error() + "]"}, nil // OCC's own text
+			return run.Value{Text: "[PRE-TOOL ERROR: " + err.Error() + "]"}, nil // OCC's own text
 		}
-		return Value{Text: "error: " + err.Error()}, nil
+		return run.Value{Text: "error: " + err.Error()}, nil
 	case "skip":
-		return Value{}, nil
+		return run.Value{}, nil
 	}
-	return Value{}, fmt.Errorf("pre_tool %s (%s): %w", p.InjectAs, p.Type, err)
+	return run.Value{}, fmt.Errorf("pre_tool %s (%s): %w", p.InjectAs, p.Type, err)
 }
 
 // preToolCache is where pre_tool i keeps its result and under which key:
@@ -95,33 +100,31 @@ func (x *Execution) preTool(ctx context.Context, s *chain.Step, sc Scope, i int)
 // engine's life. The key is the pre_tool as resolved, so the same fetch
 // with the same values is shared by the steps that make it. No key when it
 // keeps nothing, or when its values hold a secret.
-func (x *Execution) preToolCache(s *chain.Step, sc Scope, i int) (string, cache.Cache) {
+func preToolCache(a *run.Attempt, i int) (string, cache.Cache) {
+	s := a.Step()
 	p, cp := s.PreTools[i], s.C().PreTools[i]
 	if p.CacheTTL <= 0 {
 		return "", nil
 	}
-	var store cache.Cache = x.Engine.preCache
-	if x.Engine.cache != nil {
-		if !x.Engine.cacheReads {
-			return "", nil
-		}
-		store = x.Engine.cache
+	store := a.PreToolCache()
+	if store == nil {
+		return "", nil
 	}
 	parts := []any{"pre_tool", p.Base(), p.Method, p.JSONPath, p.Format, p.Timezone, p.VarName, p.Extract, p.Stderr, p.Encoding}
 	for _, t := range []*chain.Template{cp.Command, cp.Run, cp.URL, cp.Path, cp.Body, cp.Query} {
-		v, err := x.render(t, sc)
-		if err != nil || x.Secrets.holds(v) {
+		v, err := a.Render(t)
+		if err != nil || a.HoldsSecret(v) {
 			return "", nil
 		}
 		parts = append(parts, v)
 	}
 	for _, t := range cp.Args {
-		v, _ := x.render(t, sc)
+		v, _ := a.Render(t)
 		parts = append(parts, v)
 	}
 	for k, t := range cp.Headers {
-		v, _ := x.render(t, sc)
-		if x.Secrets.holds(v) {
+		v, _ := a.Render(t)
+		if a.HoldsSecret(v) {
 			return "", nil
 		}
 		parts = append(parts, k, v)
@@ -131,7 +134,8 @@ func (x *Execution) preToolCache(s *chain.Step, sc Scope, i int) (string, cache.
 
 // preToolOnce is one attempt of pre_tool i, under its timeout_ms, else
 // the step's.
-func (x *Execution) preToolOnce(ctx context.Context, s *chain.Step, sc Scope, i int) (outcome, error) {
+func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error) {
+	s := a.Step()
 	p, cp := s.PreTools[i], s.C().PreTools[i]
 	limit, what := time.Duration(s.Timeout())*time.Millisecond, "the step's timeout_ms"
 	if p.TimeoutMS > 0 {
@@ -139,7 +143,7 @@ func (x *Execution) preToolOnce(ctx context.Context, s *chain.Step, sc Scope, i 
 	}
 	tctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	var out outcome
+	var out run.Outcome
 	var err error
 	switch p.Base() {
 	case "shell", "bash":
@@ -147,47 +151,44 @@ func (x *Execution) preToolOnce(ctx context.Context, s *chain.Step, sc Scope, i 
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		o, e := RunCommand(tctx, x.tryOf(s, sc, nil), cp.Command, args, cp.Run, nil, s.C().Cwd)
-		out, err = o.inner(), e
+		out, err = run.RunCommand(tctx, a, cp.Command, args, cp.Run, nil, s.C().Cwd)
 		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
-			err = x.occKeepsExit(s, p, &out, err)
+			err = occKeepsExit(a, p, &out, err)
 		}
-		if p.Stderr && out.stderr != "" {
-			out.Value = TextValue(out.Value.Text + "\n[stderr]\n" + out.stderr)
+		if p.Stderr && out.Stderr != "" {
+			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
 		}
 	case "http":
-		o, e := SendRequest(tctx, x.tryOf(s, sc, nil), cp.URL, cp.Headers, cp.Body, MethodOf(p.Method))
-		out, err = o.inner(), e
+		out, err = run.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
 		switch {
 		case err != nil || p.JSONPath == "":
 		case s.OCC() && !json.Valid([]byte(out.Value.Text)):
 			// OCC's http_fetch keeps a response that is not JSON as it is
-			x.Warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
+			a.Warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
 		default:
 			out.Value, err = pickJSON(out.Value, p.JSONPath)
 		}
 	case "file":
-		o, e := ReadFile(x.tryOf(s, sc, nil), cp.Path, s.C().Cwd, false)
-		out, err = o.inner(), e
+		out, err = run.ReadFile(a, cp.Path, s.C().Cwd, false)
 		if err == nil && p.Encoding != "" {
-			out.Value = TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
+			out.Value = run.TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
 		}
 	case "write_file":
-		out, err = x.writeFile(s, sc, cp, p.Append, p.Encoding)
+		out, err = writeFile(a, cp, p.Append, p.Encoding)
 	case "current_datetime":
 		if s.OCC() {
-			out.Value = Value{Text: occDatetime(x.Engine.Now(), p.Timezone, p.Format)}
+			out.Value = run.Value{Text: occDatetime(a.Now(), p.Timezone, p.Format)}
 		} else {
-			out.Value = Value{Text: datetime(x.Engine.Now(), p.Timezone, p.Format)}
+			out.Value = run.Value{Text: datetime(a.Now(), p.Timezone, p.Format)}
 		}
 	case "env_var":
-		out.Value, err = envVar(s, p, x.getenv)
+		out.Value, err = envVar(s, p, a.Getenv)
 	case "web_search":
-		out, err = x.webSearch(tctx, sc, cp.Query)
+		out, err = webSearch(tctx, a, cp.Query)
 	case "ast_parse":
-		out, err = x.astParse(s, sc, cp.Path, p.Extract)
+		out, err = astParse(a, cp.Path, p.Extract)
 	default:
-		err = &permanentError{fmt.Errorf("pre_tool type %q cannot run", p.Type)}
+		err = run.Permanent(fmt.Errorf("pre_tool type %q cannot run", p.Type))
 	}
 	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("timed out after %s (%s)", limit, what)
@@ -203,7 +204,8 @@ const occPreToolCap = 50000
 // file read as OCC's: at most occPreToolCap characters, then
 // "\n[truncated]" (a warning says so). chainrun's own format injects the
 // whole value (up to its 8 MiB read limit).
-func (x *Execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
+func occCapped(a *run.Attempt, p chain.PreTool, v run.Value) run.Value {
+	s := a.Step()
 	if !s.OCC() || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= occPreToolCap {
 		return v
 	}
@@ -211,6 +213,22 @@ func (x *Execution) occCapped(s *chain.Step, p chain.PreTool, v Value) Value {
 	if len(r) <= occPreToolCap {
 		return v
 	}
-	x.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
-	return TextValue(string(r[:occPreToolCap]) + "\n[truncated]")
+	a.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
+	return run.TextValue(string(r[:occPreToolCap]) + "\n[truncated]")
+}
+
+// webSearch asks the run's search provider (run.Attempt.Search) for the
+// query rendered and gives its results as text the model reads: each
+// result's title, address and snippet, numbered. An answer that is not
+// JSON is kept as it is.
+func webSearch(ctx context.Context, a *run.Attempt, query *chain.Template) (run.Outcome, error) {
+	q, err := a.Render(query)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	text, err := a.Search(ctx, q)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	return run.Outcome{Value: run.Value{Text: text}}, nil
 }

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/redact"
 )
 
-// Search is the web search provider web_search pre_tools ask: any HTTP
+// Search is the web search provider web_search pre_tools and an agent's
+// WebSearch ask: any HTTP
 // endpoint that answers a GET with results (SearXNG's format=json, Brave,
 // Tavily, Google's custom search, a company proxy).
 type Search struct {
@@ -34,21 +34,6 @@ func WithSearch(s Search) Option { return func(l *Local) { l.search = s } }
 
 // searchResults is how many results a web_search pre_tool keeps.
 const searchResults = 10
-
-// webSearch asks the search provider and turns its answer into text the
-// model reads: each result's title, address and snippet, numbered. An
-// answer that is not JSON is kept as it is.
-func (x *Execution) webSearch(ctx context.Context, sc Scope, query *chain.Template) (outcome, error) {
-	q, err := x.render(query, sc)
-	if err != nil {
-		return outcome{}, err
-	}
-	text, err := x.search(ctx, q)
-	if err != nil {
-		return outcome{}, err
-	}
-	return outcome{Value: Value{Text: text}}, nil
-}
 
 // search asks the search provider for q: a web_search pre_tool's query,
 // or an agent's WebSearch call.

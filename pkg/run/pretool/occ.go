@@ -1,0 +1,137 @@
+package pretool
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run"
+)
+
+// datetime is a current_datetime pre_tool's value: now in the time zone
+// (UTC by default), as iso (RFC 3339, the default), unix (seconds),
+// locale ("Monday, January 2, 2006 at 15:04:05 MST") or date
+// (2006-01-02).
+func datetime(now time.Time, zone, format string) string {
+	if zone == "" {
+		zone = "UTC"
+	}
+	if loc, err := time.LoadLocation(zone); err == nil {
+		now = now.In(loc)
+	}
+	switch format {
+	case "unix":
+		return strconv.FormatInt(now.Unix(), 10)
+	case "locale":
+		return now.Format("Monday, January 2, 2006 at 15:04:05 MST")
+	case "date":
+		return now.Format(time.DateOnly)
+	}
+	return now.Format(time.RFC3339)
+}
+
+// occDatetime is a current_datetime pre_tool's value in a file read as
+// OCC's, as OCC's Node code writes it: iso is toISOString (UTC, with
+// milliseconds and Z, whatever the time zone), locale is en-US's full
+// date and medium time in the zone ("Wednesday, March 4, 2026 at 5:06:07
+// AM"); unix and date as chainrun writes them.
+func occDatetime(now time.Time, zone, format string) string {
+	switch format {
+	case "", "iso":
+		return now.UTC().Format("2006-01-02T15:04:05.000Z")
+	case "locale":
+		if zone == "" {
+			zone = "UTC"
+		}
+		if loc, err := time.LoadLocation(zone); err == nil {
+			now = now.In(loc)
+		}
+		return now.Format("Monday, January 2, 2006 at 3:04:05 PM")
+	}
+	return datetime(now, zone, format)
+}
+
+// envVar is an env_var pre_tool's value: the variable, else its
+// default_value. A name that says it holds a secret was refused when the
+// chain loaded, unless the file is OCC's; it is refused again here,
+// should a chain bypass that. In an OCC file a name OCC will not read
+// gives its default_value, as OCC's does; another secret-named one is
+// read, its value masked (see run's setEnv).
+func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (run.Value, error) {
+	if chain.SecretEnvName(p.VarName) && !s.Reading().SecretsReadable {
+		return run.Value{}, run.Permanent(fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName))
+	}
+	if withheld := s.Reading().EnvVarWithheld; withheld != nil && withheld(p.VarName) {
+		return run.Value{Text: p.Default}, nil
+	}
+	if v, ok := getenv(p.VarName); ok {
+		return run.Value{Text: v}, nil
+	}
+	return run.Value{Text: p.Default}, nil
+}
+
+// writeFile is a write_file pre_tool: content written (or appended) to
+// path, relative to the step's cwd, its directories made as needed; the
+// value is the path written, the content in the encoding named (utf-8 by
+// default). In a confined step it stays in the step's directory, as a
+// file step's read does.
+func writeFile(a *run.Attempt, cp chain.CompiledPreTool, appending bool, encoding string) (run.Outcome, error) {
+	p, err := a.Render(cp.Path)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	text, err := a.Render(cp.Content)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	content, err := encodeFile(text, encoding)
+	if err != nil {
+		return run.Outcome{}, run.Permanent(fmt.Errorf("write_file %s: %w", p, err))
+	}
+	base, err := a.Dir(a.Step().C().Cwd)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	written, err := run.WriteFile(a.Jail(), base, p, content, appending)
+	if err != nil {
+		return run.Outcome{}, err
+	}
+	return run.Outcome{Value: run.Value{Text: written}}, nil
+}
+
+// pickJSON keeps the part of a JSON response that path names, written as
+// OCC writes it: data.items[0].name (a leading $. is allowed). A text is
+// kept as it is, anything else as JSON.
+func pickJSON(v run.Value, path string) (run.Value, error) {
+	var d any
+	if err := json.Unmarshal([]byte(v.Text), &d); err != nil {
+		return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: the response is not JSON", path))
+	}
+	p := strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
+	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
+	for _, part := range strings.Split(p, ".") {
+		if part == "" {
+			continue
+		}
+		switch cur := d.(type) {
+		case map[string]any:
+			next, ok := cur[part]
+			if !ok {
+				return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: no field %q", path, part))
+			}
+			d = next
+		case []any:
+			n, err := strconv.Atoi(part)
+			if err != nil || n < 0 || n >= len(cur) {
+				return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: no item %s in a list of %d", path, part, len(cur)))
+			}
+			d = cur[n]
+		default:
+			return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: %q is past the end of the data", path, part))
+		}
+	}
+	return run.DataValue(d), nil
+}
