@@ -154,21 +154,19 @@ func runRunsList(opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
-	recs, err := st.List()
-	if err != nil {
+	if format == "json" {
+		out := []text.ListedRun{}
+		err := st.Runs(filter, func(r store.Record) bool { out = append(out, text.ListedRunOf(r)); return true })
+		return errors.Join(err, render.PrintJSON(f.io.Out, out))
+	}
+	table := text.NewRunsTable(f.io.Out) // it streams: the newest runs go out first
+	if err := st.Runs(filter, table.Add); err != nil {
 		return err
 	}
-	out := make([]text.ListedRun, 0, len(recs))
-	for _, r := range filter.Apply(recs) {
-		out = append(out, text.ListedRunOf(r))
+	if n, _ := st.Count(); table.Len() == 0 && filter.Under != "" && n > 0 {
+		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, run.Command())
 	}
-	if format == "json" {
-		return render.PrintJSON(f.io.Out, out)
-	}
-	if len(out) == 0 && filter.Under != "" && len(recs) > 0 {
-		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, len(recs), run.Command())
-	}
-	return text.Runs(f.io.Out, out)
+	return table.Close()
 }
 
 func runRunsShow(opts *runsOptions, ref string) error {

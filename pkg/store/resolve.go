@@ -53,22 +53,23 @@ func (s *Store) ResolveUnder(ref, under string) (string, error) {
 	if ref != Last && validID(ref) && s.exists(ref) {
 		return ref, nil // the common case reads no other run
 	}
-	recs, err := s.List()
-	if err != nil {
-		return "", err
-	}
 	if ref == Last {
-		recs = Filter{Under: under, Limit: 1}.Apply(recs)
-		if len(recs) == 0 {
+		var newest []Record
+		err := s.Runs(Filter{Under: under, Limit: 1}, func(r Record) bool {
+			newest = append(newest, r)
+			return false
+		})
+		if err != nil {
+			return "", err
+		}
+		if len(newest) == 0 {
 			return "", &NotFoundError{RunID: ref, Dir: s.dir, Under: under}
 		}
-		return recs[0].RunID, nil
+		return newest[0].RunID, nil
 	}
-	var matches []Record
-	for _, r := range recs {
-		if ref != "" && (strings.HasPrefix(r.RunID, ref) || strings.HasSuffix(r.RunID, ref)) {
-			matches = append(matches, r)
-		}
+	matches, err := s.matching(ref)
+	if err != nil {
+		return "", err
 	}
 	switch len(matches) {
 	case 0:
@@ -77,6 +78,48 @@ func (s *Store) ResolveUnder(ref, under string) (string, error) {
 		return matches[0].RunID, nil
 	}
 	return "", &AmbiguousError{Ref: ref, Matches: matches}
+}
+
+// matching are the saved runs whose id begins or ends with ref, newest
+// first. Only the index's ids are read, and the records of the runs they
+// match; without an index to trust, every run's.
+func (s *Store) matching(ref string) ([]Record, error) {
+	match := func(id string) bool {
+		return ref != "" && (strings.HasPrefix(id, ref) || strings.HasSuffix(id, ref))
+	}
+	var ids []string
+	if !s.trusted() || s.indexIDs(func(id string) {
+		if match(id) {
+			ids = append(ids, id)
+		}
+	}) != nil {
+		recs, err := s.List()
+		var out []Record
+		for _, r := range recs {
+			if match(r.RunID) {
+				out = append(out, r)
+			}
+		}
+		return out, err
+	}
+	var out []Record
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if rec, ok := s.record(id); ok && !seen[id] {
+			seen[id] = true
+			out = append(out, rec)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Record) int {
+		if newer(dated{rec: a}, dated{rec: b}) {
+			return -1
+		}
+		if newer(dated{rec: b}, dated{rec: a}) {
+			return 1
+		}
+		return 0
+	})
+	return out, nil
 }
 
 // exists reports whether a run of that id is saved.
@@ -102,6 +145,27 @@ type Filter struct {
 	Statuses []event.Status
 	Limit    int
 	Under    string
+	// Prefix is how the ids picked begin (what completion was given).
+	Prefix string
+}
+
+// maxChoices is how many runs completion offers: the newest that match
+// what was typed, so that completing costs the same at any number of
+// saved runs.
+const maxChoices = 50
+
+// ChoiceFilter picks the runs completion offers for typed: the newest
+// runs of the directory under, resumable ones only when asked, whose id
+// begins with typed (any id while typed may still become "last").
+func ChoiceFilter(under, typed string, resumable bool) Filter {
+	f := Filter{Under: under, Limit: maxChoices}
+	if !strings.HasPrefix(Last, typed) {
+		f.Prefix = typed
+	}
+	if resumable {
+		f.Statuses = []event.Status{run.Paused, run.Failed, run.Interrupted}
+	}
+	return f
 }
 
 // NewFilter checks a listing's choices: a status must be one a run can
@@ -128,7 +192,7 @@ func (f Filter) Apply(recs []Record) []Record {
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
-		if (f.Chain == "" || r.Name == f.Chain) && (len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)) && within(r.Dir, f.Under) {
+		if f.picks(r) {
 			out = append(out, r)
 		}
 	}

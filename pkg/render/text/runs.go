@@ -42,12 +42,17 @@ func ListedRunOf(r store.Record) ListedRun {
 // each started, the home directory written ~.
 func Runs(w io.Writer, runs []ListedRun) error {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION\tDIR")
+	fmt.Fprintln(tw, strings.Join(runHeader, "\t"))
 	home, _ := os.UserHomeDir()
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS), homeShort(r.Dir, home))
+		fmt.Fprintln(tw, strings.Join(runCells(r, home), "\t"))
 	}
 	return tw.Flush()
+}
+
+// runCells are a run's cells in the table of runs.
+func runCells(r ListedRun, home string) []string {
+	return []string{r.RunID, r.Name, string(r.Status), r.StartedAt, render.Millis(r.DurationMS), homeShort(r.Dir, home)}
 }
 
 // homeShort writes a directory below home as ~/…, "" as -.
