@@ -48,7 +48,7 @@ func (s *Store) reserve(rec Record) (*Run, error) {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	r.rec, r.home, r.st = rec, dir, s
+	r.rec, r.home = rec, dir
 	return r, nil
 }
 

@@ -32,6 +32,9 @@ type PruneRule struct {
 	DryRun bool
 	// Now is the time ages are measured from.
 	Now time.Time
+	// spare is a run kept whatever the rule says (the run just finished,
+	// when retention prunes).
+	spare string
 }
 
 // NewPruneRule checks the choices of `runs prune`: olderThan an age
@@ -90,7 +93,7 @@ func (s *Store) Prune(p PruneRule) (Pruned, error) {
 			out.Ahead = append(out.Ahead, r)
 			changed = p.Now
 		}
-		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(changed) < p.OlderThan {
+		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(changed) < p.OlderThan || p.spared(r.RunID) {
 			continue
 		}
 		if r.Status == event.Running || p.DryRun && s.locked(r.RunID) {

@@ -26,7 +26,7 @@ type Run struct {
 	// home is where a new run's directory goes when it is published;
 	// until then dir is a hidden one beside it.
 	home       string
-	st         *Store // the store it is saved in (set for a new run)
+	st         *Store // the store it is saved in
 	lock       *flock.Flock
 	durability Durability
 	rec        Record
@@ -327,7 +327,7 @@ func (r *Run) writeFile(path string, data []byte) error {
 // any step ran) and releases its lock.
 func (r *Run) Discard() error {
 	r.Close()
-	if r.st == nil || !r.published() {
+	if !r.published() {
 		return os.RemoveAll(r.dir)
 	}
 	return r.st.removeDir(r.dir)

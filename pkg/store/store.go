@@ -20,6 +20,7 @@ import (
 type Store struct {
 	dir        string
 	durability Durability
+	retention  *Retention
 }
 
 // Open returns the store in dir (created on first use).
@@ -138,7 +139,7 @@ func (s *Store) lockDir(dir, id string) (*Run, error) {
 	if !ok {
 		return nil, &LockedError{RunID: id}
 	}
-	return &Run{dir: dir, lock: l, durability: s.durability}, nil
+	return &Run{dir: dir, lock: l, durability: s.durability, st: s}, nil
 }
 
 // lockRetry takes a run's lock, trying again briefly: a `runs` listing
