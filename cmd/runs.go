@@ -155,16 +155,17 @@ func runRunsList(opts *runsOptions) error {
 		return err
 	}
 	if format == "json" {
-		out := []text.ListedRun{}
-		err := st.Runs(filter, func(r store.Record) bool { out = append(out, text.ListedRunOf(r)); return true })
-		return errors.Join(err, render.PrintJSON(f.io.Out, out))
+		recs, err := st.Newest(filter)
+		return errors.Join(err, render.PrintJSON(f.io.Out, text.ListedRuns(recs)))
 	}
 	table := text.NewRunsTable(f.io.Out) // it streams: the newest runs go out first
 	if err := st.Runs(filter, table.Add); err != nil {
 		return err
 	}
-	if n, _ := st.Count(); table.Len() == 0 && filter.Under != "" && n > 0 {
-		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, run.Command())
+	if table.Len() == 0 && filter.Under != "" {
+		if n, _ := st.Count(); n > 0 {
+			fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, run.Command())
+		}
 	}
 	return table.Close()
 }

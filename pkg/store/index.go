@@ -206,25 +206,25 @@ func (s *Store) readIndex() ([]entry, error) {
 
 // indexIDs calls match with the id of every line of the index, newest
 // first, without decoding the rest of the line: a partial id reads the
-// index, not the runs.
-func (s *Store) indexIDs(match func(id string)) error {
-	data, err := os.ReadFile(s.indexPath())
+// index, one block at a time, not the runs.
+func (s *Store) indexIDs(match func(id []byte)) error {
+	b, err := openBackward(s.indexPath())
 	if err != nil {
 		return err
 	}
-	rest, ok := bytes.CutPrefix(data, []byte(indexHeader+"\n"))
-	if !ok || (len(rest) > 0 && rest[len(rest)-1] != '\n') {
-		return errBadIndex
-	}
-	for len(rest) > 0 {
-		rest = rest[:len(rest)-1]
-		line := rest[bytes.LastIndexByte(rest, '\n')+1:]
-		rest = rest[:len(rest)-len(line)]
+	defer b.close()
+	for {
+		line, err := b.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 		id, _, ok := bytes.Cut(line, []byte(" "))
-		if !ok || !validID(string(id)) {
+		if !ok || len(id) == 0 || bytes.ContainsAny(id, `/\`) {
 			return errBadIndex
 		}
-		match(string(id))
+		match(id)
 	}
-	return nil
 }

@@ -257,3 +257,34 @@ func TestPruneKeepsTheIndexTrusted(t *testing.T) {
 		t.Errorf("a removed run is still found: %v", err)
 	}
 }
+
+// TestChoicesReadTheNewestRuns: completion offers what the newest runs
+// hold, reading at most maxChoiceReads records at any number of runs.
+func TestChoicesReadTheNewestRuns(t *testing.T) {
+	s := Open(t.TempDir())
+	failed := func(id string) {
+		r, err := s.Create(Record{RunID: id, Name: "c", Dir: "/p", StartedAt: runStart(id)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Finish(&run.Result{RunID: id, Status: run.Failed})
+		r.Close()
+	}
+	failed(testID(1))
+	for i := 2; i < maxChoiceReads+2; i++ {
+		saveIndexed(t, s, testID(i), "c", "/p")
+	}
+	if got, _ := s.Newest(ChoiceFilter("/p", "", true)); len(got) != 0 {
+		t.Errorf("offered %v from beyond the newest %d runs", ids(got), maxChoiceReads)
+	}
+	failed(testID(5000))
+	if got, _ := s.Newest(ChoiceFilter("/p", "", true)); !slices.Equal(ids(got), []string{testID(5000)}) {
+		t.Errorf("offered %v", ids(got))
+	}
+	if got, _ := s.Newest(ChoiceFilter("/p", "la", false)); len(got) != maxChoices || got[0].RunID != testID(5000) {
+		t.Errorf("typing la (of last) offered %d runs", len(got))
+	}
+	if got, _ := s.Newest(ChoiceFilter("/p", testID(1)[:19], false)); !slices.Equal(ids(got), []string{testID(1)}) {
+		t.Errorf("a typed prefix offered %v", ids(got))
+	}
+}

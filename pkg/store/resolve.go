@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,13 +85,15 @@ func (s *Store) ResolveUnder(ref, under string) (string, error) {
 // first. Only the index's ids are read, and the records of the runs they
 // match; without an index to trust, every run's.
 func (s *Store) matching(ref string) ([]Record, error) {
-	match := func(id string) bool {
-		return ref != "" && (strings.HasPrefix(id, ref) || strings.HasSuffix(id, ref))
+	match := func(id string) bool { return strings.HasPrefix(id, ref) || strings.HasSuffix(id, ref) }
+	if ref == "" {
+		return nil, nil
 	}
 	var ids []string
-	if !s.trusted() || s.indexIDs(func(id string) {
-		if match(id) {
-			ids = append(ids, id)
+	b := []byte(ref)
+	if !s.trusted() || s.indexIDs(func(id []byte) {
+		if bytes.HasPrefix(id, b) || bytes.HasSuffix(id, b) { // match, without a string a line
+			ids = append(ids, string(id))
 		}
 	}) != nil {
 		recs, err := s.List()
@@ -147,18 +150,24 @@ type Filter struct {
 	Under    string
 	// Prefix is how the ids picked begin (what completion was given).
 	Prefix string
+	// reads bounds how many runs' records are read (0: no bound):
+	// completion offers what the newest runs hold, at any number of runs.
+	reads int
 }
 
 // maxChoices is how many runs completion offers: the newest that match
-// what was typed, so that completing costs the same at any number of
-// saved runs.
-const maxChoices = 50
+// what was typed, among the newest maxChoiceReads it reads, so that
+// completing costs the same at any number of saved runs.
+const (
+	maxChoices     = 50
+	maxChoiceReads = 100
+)
 
 // ChoiceFilter picks the runs completion offers for typed: the newest
 // runs of the directory under, resumable ones only when asked, whose id
 // begins with typed (any id while typed may still become "last").
 func ChoiceFilter(under, typed string, resumable bool) Filter {
-	f := Filter{Under: under, Limit: maxChoices}
+	f := Filter{Under: under, Limit: maxChoices, reads: maxChoiceReads}
 	if !strings.HasPrefix(Last, typed) {
 		f.Prefix = typed
 	}

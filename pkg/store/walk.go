@@ -34,7 +34,7 @@ func (s *Store) Runs(f Filter, yield func(Record) bool) error {
 		return w.scanRest()
 	}
 	defer b.close()
-	for !w.stop {
+	for !w.stop && !w.full {
 		line, err := b.next()
 		if err == io.EOF {
 			break
@@ -60,6 +60,10 @@ type walk struct {
 	given   map[string]bool
 	pending []dated
 	stop    bool
+	// reads counts the records read; full is set once the filter's
+	// bound on them is reached: no older line is read.
+	reads int
+	full  bool
 }
 
 // dated is a run read, with the start time it is ordered by (ok false
@@ -83,6 +87,10 @@ func (w *walk) line(e entry) {
 		return // its chain or directory never changes
 	}
 	rec, ok := w.s.record(e.id)
+	w.reads++
+	if w.f.reads > 0 && w.reads >= w.f.reads {
+		w.full = true
+	}
 	if !ok || !w.f.picks(rec) {
 		return
 	}

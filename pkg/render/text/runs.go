@@ -38,6 +38,15 @@ func ListedRunOf(r store.Record) ListedRun {
 	return ListedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: started, DurationMS: r.DurationMS, Dir: r.Dir}
 }
 
+// ListedRuns are the entries of saved runs (an empty list for none).
+func ListedRuns(recs []store.Record) []ListedRun {
+	out := make([]ListedRun, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, ListedRunOf(r))
+	}
+	return out
+}
+
 // Runs writes the saved runs as a table, in the order given; DIR is where
 // each started, the home directory written ~.
 func Runs(w io.Writer, runs []ListedRun) error {

@@ -1,0 +1,169 @@
+//go:build unix
+
+// Package savedruns times the commands that look saved runs up (runs -n
+// 10, runs show last, resume last, a partial id, completion, and the
+// first line of a whole listing) against state directories of 10, 4,000
+// and 50,000 saved runs, as a user types them: each is the chainrun
+// binary, started once per iteration. Only `go test -bench` runs it (the
+// 50,000 runs take a minute to make); docs/performance.md keeps the
+// figures.
+//
+//	go test ./bench/savedruns -run '^$' -bench . -benchtime 20x
+package savedruns
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sizes are the numbers of saved runs each command is timed at; the
+// first is the baseline the others are held to (1.5× at most).
+var sizes = []int{10, 4000, 50000}
+
+func BenchmarkSavedRuns(b *testing.B) {
+	root := b.TempDir()
+	bin := filepath.Join(root, "chainrun")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "github.com/chainrun/chainrun")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building chainrun: %v\n%s", err, out)
+	}
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(filepath.Join(work, "chains"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, "chains", "one.yaml"), []byte("name: one\nsteps:\n  - {id: s, type: cli, command: echo, args: [hi], output_var: o}\noutput: o\n"), 0o644)
+	template := filepath.Join(root, "template")
+	if out, err := command(bin, work, template, "run", "one", "-q").CombinedOutput(); err != nil {
+		b.Fatalf("the template run: %v\n%s", err, out)
+	}
+	tmplRuns, _ := os.ReadDir(filepath.Join(template, "runs"))
+	var tmpl string
+	for _, e := range tmplRuns {
+		if !strings.HasPrefix(e.Name(), ".") {
+			tmpl = filepath.Join(template, "runs", e.Name())
+		}
+	}
+	for _, n := range sizes {
+		state := filepath.Join(root, fmt.Sprintf("state%d", n))
+		ids := clone(b, tmpl, state, n)
+		middle := ids[len(ids)/2]
+		// the first command finds no index (the runs were copied in, as
+		// an older chainrun leaves them) and makes it: not timed
+		if out, err := command(bin, work, state, "runs", "-n", "1").CombinedOutput(); err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+		for _, op := range []struct {
+			name string
+			args []string
+		}{
+			{"runs-n10", []string{"runs", "-n", "10"}},
+			{"show-last", []string{"runs", "show", "last"}},
+			{"resume-last", []string{"resume", "last", "-q"}},
+			{"partial-id", []string{"runs", "show", middle[len(middle)-6:]}},
+			{"complete", []string{"__complete", "resume", ""}},
+			{"runs-first-line", []string{"runs"}},
+			{"runs-all", []string{"runs"}},
+		} {
+			b.Run(fmt.Sprintf("runs=%d/%s", n, op.name), func(b *testing.B) {
+				var rss int64
+				for b.Loop() {
+					cmd := command(bin, work, state, op.args...)
+					if op.name == "runs-first-line" {
+						rss = max(rss, firstLine(b, cmd))
+						continue
+					}
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("%v: %v\n%s", op.args, err, out)
+					}
+					rss = max(rss, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+				}
+				b.ReportMetric(float64(rss)/1024, "MiB-peak")
+			})
+		}
+	}
+}
+
+// command is chainrun ARGS in dir on the state directory state.
+func command(bin, dir, state string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"CHAINRUN_STATE_DIR=" + state, "HOME=" + dir, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + dir}
+	return cmd
+}
+
+// firstLine starts cmd, waits for its first line of output, then stops
+// it: the time a listing takes to start showing.
+func firstLine(b *testing.B, cmd *exec.Cmd) int64 {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		b.Fatal(err)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+}
+
+// clone fills state with n copies of the saved run tmpl, each with its
+// own id written into its files, one second older each, and returns the
+// ids.
+func clone(b *testing.B, tmpl, state string, n int) []string {
+	old := filepath.Base(tmpl)
+	entries, err := os.ReadDir(tmpl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			data, _ := os.ReadFile(filepath.Join(tmpl, e.Name()))
+			files[e.Name()] = string(data)
+		}
+	}
+	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	ids := make([]string, 0, n)
+	for i := range n {
+		t := base.Add(-time.Duration(i) * time.Second)
+		id := fmt.Sprintf("%s-%03d-%06x", t.Format("20060102-150405"), i%1000, (i*2654435761)&0xffffff)
+		dir := filepath.Join(state, "runs", id)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			b.Fatal(err)
+		}
+		started := t.Format("2006-01-02T15:04:05.000Z07:00")
+		for name, text := range files {
+			text = strings.ReplaceAll(text, old, id)
+			if name == "run.json" {
+				text = replaceField(text, "started_at", started)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// replaceField sets a string field of a JSON text to v.
+func replaceField(text, field, v string) string {
+	key := `"` + field + `": "`
+	i := strings.Index(text, key)
+	if i < 0 {
+		return text
+	}
+	j := strings.IndexByte(text[i+len(key):], '"')
+	return text[:i+len(key)] + v + text[i+len(key)+j:]
+}
