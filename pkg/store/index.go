@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -204,27 +205,48 @@ func (s *Store) readIndex() ([]entry, error) {
 	return out, nil
 }
 
-// indexIDs calls match with the id of every line of the index, newest
-// first, without decoding the rest of the line: a partial id reads the
-// index, one block at a time, not the runs.
+// indexIDs calls match with the id of every line of the index, without
+// decoding the rest of the line: a partial id reads the index (forward,
+// one block at a time into one buffer), not the runs. A line with no id
+// is errBadIndex.
 func (s *Store) indexIDs(match func(id []byte)) error {
-	b, err := openBackward(s.indexPath())
+	f, err := os.Open(s.indexPath())
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer f.Close()
+	buf := make([]byte, 0, 256<<10)
+	header := true
 	for {
-		line, err := b.next()
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		end := bytes.LastIndexByte(buf, '\n') + 1 // whole lines
+		if err == io.EOF && end != len(buf) || err != nil && err != io.EOF {
+			return cmp.Or(err, error(errBadIndex)) // a last line cut short
+		}
+		lines := buf[:end]
+		if header && end > 0 {
+			first, rest, _ := bytes.Cut(lines, []byte("\n"))
+			if string(first) != indexHeader {
+				return errBadIndex
+			}
+			lines, header = rest, false
+		}
+		for len(lines) > 0 {
+			nl := bytes.IndexByte(lines, '\n')
+			sp := bytes.IndexByte(lines[:nl], ' ')
+			if sp <= 0 {
+				return errBadIndex
+			}
+			match(lines[:sp])
+			lines = lines[nl+1:]
+		}
 		if err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return err
+		buf = buf[:copy(buf, buf[end:])]
+		if len(buf) == cap(buf) {
+			return errBadIndex // a line longer than the buffer: not ours
 		}
-		id, _, ok := bytes.Cut(line, []byte(" "))
-		if !ok || len(id) == 0 || bytes.ContainsAny(id, `/\`) {
-			return errBadIndex
-		}
-		match(id)
 	}
 }

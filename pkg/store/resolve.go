@@ -92,7 +92,7 @@ func (s *Store) matching(ref string) ([]Record, error) {
 	var ids []string
 	b := []byte(ref)
 	if !s.trusted() || s.indexIDs(func(id []byte) {
-		if bytes.HasPrefix(id, b) || bytes.HasSuffix(id, b) { // match, without a string a line
+		if (bytes.HasPrefix(id, b) || bytes.HasSuffix(id, b)) && validID(string(id)) { // no string a line
 			ids = append(ids, string(id))
 		}
 	}) != nil {
@@ -160,7 +160,7 @@ type Filter struct {
 // completing costs the same at any number of saved runs.
 const (
 	maxChoices     = 50
-	maxChoiceReads = 100
+	maxChoiceReads = 50
 )
 
 // ChoiceFilter picks the runs completion offers for typed: the newest
