@@ -8,7 +8,11 @@
 // 50,000 runs take a minute to make); docs/performance.md keeps the
 // figures.
 //
-//	go test ./bench/savedruns -run '^$' -bench . -benchtime 20x
+// Each round times the command at N runs and at 10 in turn; it reports
+// the median time at N (ns/op), at 10 (ms-at-10), the median of the
+// rounds' ratios (x-of-10) and the peak RSS at N.
+//
+//	go test ./bench/savedruns -run '^$' -bench . -benchtime 21x
 package savedruns
 
 import (
@@ -17,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -51,44 +56,95 @@ func BenchmarkSavedRuns(b *testing.B) {
 			tmpl = filepath.Join(template, "runs", e.Name())
 		}
 	}
+	states := map[int]string{}
+	middles := map[int]string{}
 	for _, n := range sizes {
 		state := filepath.Join(root, fmt.Sprintf("state%d", n))
 		ids := clone(b, tmpl, state, n)
-		middle := ids[len(ids)/2]
+		states[n], middles[n] = state, ids[len(ids)/2]
 		// the first command finds no index (the runs were copied in, as
 		// an older chainrun leaves them) and makes it: not timed
 		if out, err := command(bin, work, state, "runs", "-n", "1").CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
 		}
-		for _, op := range []struct {
-			name string
-			args []string
-		}{
-			{"runs-n10", []string{"runs", "-n", "10"}},
-			{"show-last", []string{"runs", "show", "last"}},
-			{"resume-last", []string{"resume", "last", "-q"}},
-			{"partial-id", []string{"runs", "show", middle[len(middle)-6:]}},
-			{"complete", []string{"__complete", "resume", ""}},
-			{"runs-first-line", []string{"runs"}},
-			{"runs-all", []string{"runs"}},
-		} {
+	}
+	ops := []struct {
+		name string
+		args func(n int) []string
+	}{
+		{"runs-n10", fixed("runs", "-n", "10")},
+		{"show-last", fixed("runs", "show", "last")},
+		{"resume-last", fixed("resume", "last", "-q")},
+		{"partial-id", func(n int) []string { return []string{"runs", "show", middles[n][len(middles[n])-6:]} }},
+		{"complete", fixed("__complete", "resume", "")},
+		{"runs-first-line", fixed("runs")},
+		{"runs-all", fixed("runs")},
+	}
+	for _, n := range sizes {
+		for _, op := range ops {
+			// each round times the command at n runs and at the first
+			// size, in turn: a busy spell of the machine hits both
 			b.Run(fmt.Sprintf("runs=%d/%s", n, op.name), func(b *testing.B) {
+				var at, base, ratio []float64
 				var rss int64
-				for b.Loop() {
-					cmd := command(bin, work, state, op.args...)
-					if op.name == "runs-first-line" {
-						rss = max(rss, firstLine(b, cmd))
-						continue
+				for i := 0; b.Loop(); i++ {
+					pair := [2]float64{}
+					for k := range 2 {
+						side := (i + k) % 2 // 0: n runs, 1: the baseline
+						size := n
+						if side == 1 {
+							size = sizes[0]
+						}
+						cmd := command(bin, work, states[size], op.args(size)...)
+						ms, peak := timed(b, cmd, op.name == "runs-first-line")
+						pair[side] = ms
+						if side == 0 {
+							rss = max(rss, peak)
+						}
 					}
-					if out, err := cmd.CombinedOutput(); err != nil {
-						b.Fatalf("%v: %v\n%s", op.args, err, out)
-					}
-					rss = max(rss, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+					at, base, ratio = append(at, pair[0]), append(base, pair[1]), append(ratio, pair[0]/pair[1])
 				}
+				b.ReportMetric(median(at)*1e6, "ns/op")
+				b.ReportMetric(median(base), "ms-at-10")
+				b.ReportMetric(median(ratio), "x-of-10")
 				b.ReportMetric(float64(rss)/1024, "MiB-peak")
 			})
 		}
 	}
+}
+
+func fixed(args ...string) func(int) []string { return func(int) []string { return args } }
+
+// timed runs cmd to its end (or, firstLine, until its first line of
+// output) and returns its wall time in ms and its peak RSS in KiB.
+func timed(b *testing.B, cmd *exec.Cmd, firstLine bool) (float64, int64) {
+	start := time.Now()
+	if firstLine {
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+			b.Fatal(err)
+		}
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return ms, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+	}
+	return float64(time.Since(start).Microseconds()) / 1000, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // command is chainrun ARGS in dir on the state directory state.
@@ -97,24 +153,6 @@ func command(bin, dir, state string, args ...string) *exec.Cmd {
 	cmd.Dir = dir
 	cmd.Env = []string{"CHAINRUN_STATE_DIR=" + state, "HOME=" + dir, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + dir}
 	return cmd
-}
-
-// firstLine starts cmd, waits for its first line of output, then stops
-// it: the time a listing takes to start showing.
-func firstLine(b *testing.B, cmd *exec.Cmd) int64 {
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		b.Fatal(err)
-	}
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 }
 
 // clone fills state with n copies of the saved run tmpl, each with its
