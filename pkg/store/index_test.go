@@ -237,8 +237,8 @@ func TestRunsStreams(t *testing.T) {
 	}
 }
 
-// TestPruneKeepsTheIndexTrusted: runs removed by chainrun leave lines
-// without runs, skipped, and a trusted index.
+// TestPruneKeepsTheIndexTrusted: runs removed by chainrun leave the
+// index trusted, and their lines are dropped from it.
 func TestPruneKeepsTheIndexTrusted(t *testing.T) {
 	s := Open(t.TempDir())
 	for i := 1; i <= 6; i++ {
@@ -249,6 +249,9 @@ func TestPruneKeepsTheIndexTrusted(t *testing.T) {
 	}
 	if !s.fresh() {
 		t.Error("the index is not trusted after a prune")
+	}
+	if entries, err := s.readIndex(); err != nil || len(entries) != 2 {
+		t.Errorf("the index keeps %d lines after the prune (%v), want the 2 runs left", len(entries), err)
 	}
 	if got, _ := s.List(); !slices.Equal(ids(got), []string{testID(6), testID(5)}) {
 		t.Errorf("listed %v", ids(got))

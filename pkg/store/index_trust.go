@@ -160,6 +160,44 @@ func (s *Store) repair() error {
 	return nil
 }
 
+// compact drops the index's lines of runs a prune removed, so that the
+// index grows with the runs kept, not with every run ever made. It
+// leaves the index untrusted when it cannot rewrite it.
+func (s *Store) compact(removed []Record) {
+	unlock, locked := s.lockIndex()
+	defer unlock()
+	whole := locked && s.fresh()
+	entries, err := s.readIndex()
+	if !locked || err != nil {
+		s.dropStamp()
+		return
+	}
+	gone := make(map[string]bool, len(removed))
+	for _, r := range removed {
+		gone[r.RunID] = true
+	}
+	var buf bytes.Buffer
+	buf.WriteString(indexHeader + "\n")
+	for _, e := range entries {
+		if !gone[e.id] {
+			buf.Write(e.format())
+		}
+	}
+	if fsutil.WriteFile(s.indexPath(), buf.Bytes(), s.durability == Strict) != nil || !whole {
+		s.dropStamp()
+	}
+}
+
+// indexLines is how many lines the index holds: at least as many as
+// the runs saved, when it is trusted.
+func (s *Store) indexLines() (int, error) {
+	data, err := os.ReadFile(s.indexPath())
+	if err != nil {
+		return 0, err
+	}
+	return bytes.Count(data, []byte("\n")) - 1, nil
+}
+
 // runNames are the names of the runs' directories (not the hidden ones
 // of runs being made or removed), in no order.
 func runNames(runs string) ([]string, error) {

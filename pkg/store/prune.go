@@ -112,6 +112,9 @@ func (s *Store) Prune(p PruneRule) (Pruned, error) {
 		}
 		out.Removed = append(out.Removed, r)
 	}
+	if !p.DryRun && len(out.Removed) > 0 {
+		s.compact(out.Removed)
+	}
 	return out, nil
 }
 

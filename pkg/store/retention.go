@@ -89,6 +89,11 @@ func (s *Store) retain(just string) error {
 	if s.retention == nil {
 		return nil
 	}
+	if keep := s.retention.Keep; keep >= 0 && s.trusted() {
+		if n, err := s.indexLines(); err == nil && n <= keep {
+			return nil // no more runs than it keeps: nothing read
+		}
+	}
 	_, err := s.Prune(PruneRule{Keep: s.retention.Keep, OlderThan: s.retention.OlderThan, Now: time.Now(), spare: just})
 	return err
 }
