@@ -186,23 +186,35 @@ func (b *backward) close() { b.f.Close() }
 
 // readIndex reads every line of the index, oldest first.
 func (s *Store) readIndex() ([]entry, error) {
+	var out []entry
+	err := s.eachEntry(func(e entry) bool {
+		out = append(out, e)
+		return true
+	})
+	return out, err
+}
+
+// eachEntry calls fn with the lines of the index, oldest first, each
+// decoded only when it is reached, until fn returns false.
+func (s *Store) eachEntry(fn func(entry) bool) error {
 	data, err := os.ReadFile(s.indexPath())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rest, ok := bytes.CutPrefix(data, []byte(indexHeader+"\n"))
 	if !ok || (len(rest) > 0 && rest[len(rest)-1] != '\n') {
-		return nil, errBadIndex
+		return errBadIndex
 	}
-	out := make([]entry, 0, bytes.Count(rest, []byte("\n")))
 	for line := range bytes.Lines(rest) {
 		e, err := parseEntry(line[:len(line)-1])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, e)
+		if !fn(e) {
+			return nil
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // indexIDs calls match with the id of every line of the index, without

@@ -1,10 +1,15 @@
 package store
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/event"
 )
 
 // Retention is config `retention: {keep: N, older_than: 30d}`: after
@@ -84,18 +89,69 @@ func wholeNumber(v any) (int, bool) {
 func (s *Store) SetRetention(r *Retention) { s.retention = r }
 
 // retain prunes as the store's retention says, sparing the run just
-// finished.
+// finished. With the index trusted it reads only what it must: the
+// records of the newest Keep runs, and the index from its oldest line
+// on, up to the first written after the age limit (a run whose line came
+// later than its start by more than that goes on a later pass), reading
+// the records of the runs it may remove. Otherwise it prunes as `runs
+// prune` does.
 func (s *Store) retain(just string) error {
-	if s.retention == nil {
+	r := s.retention
+	if r == nil {
 		return nil
 	}
-	if keep := s.retention.Keep; keep >= 0 && s.trusted() {
-		if n, err := s.indexLines(); err == nil && n <= keep {
-			return nil // no more runs than it keeps: nothing read
+	now := time.Now()
+	everyRun := func() error { // as runs prune does
+		_, err := s.Prune(PruneRule{Keep: r.Keep, OlderThan: r.OlderThan, Now: now, spare: just})
+		return err
+	}
+	if !s.trusted() {
+		return everyRun()
+	}
+	if n, err := s.indexLines(); err == nil && r.Keep >= 0 && n <= r.Keep {
+		return nil // no more runs than it keeps
+	}
+	kept := map[string]bool{just: true}
+	if r.Keep > 0 {
+		err := s.Runs(Filter{Limit: r.Keep}, func(rec Record) bool {
+			kept[rec.RunID] = true
+			return true
+		})
+		if err != nil {
+			return err
 		}
 	}
-	_, err := s.Prune(PruneRule{Keep: s.retention.Keep, OlderThan: s.retention.OlderThan, Now: time.Now(), spare: just})
-	return err
+	var removed []Record
+	var failed error
+	err := s.eachEntry(func(e entry) bool {
+		if r.OlderThan > 0 && now.Sub(time.UnixMilli(e.at)) < r.OlderThan {
+			return false // every later line was written later
+		}
+		rec, ok := s.record(e.id)
+		if kept[e.id] || !ok || rec.Status == event.Running {
+			return true
+		}
+		if changed := s.lastChange(rec); r.OlderThan > 0 && (changed.After(now) || now.Sub(changed) < r.OlderThan) {
+			return true
+		}
+		err := s.remove(rec.RunID)
+		if errors.As(err, new(*LockedError)) || errors.Is(err, fs.ErrNotExist) {
+			return true // a process took it, or another prune removed it
+		}
+		if failed = err; err != nil {
+			return false
+		}
+		removed = append(removed, rec)
+		kept[e.id] = true // a line twice: removed once
+		return true
+	})
+	if err != nil && len(removed) == 0 {
+		return everyRun() // the index is damaged since it was checked
+	}
+	if len(removed) > 0 {
+		s.compact(removed)
+	}
+	return cmp.Or(failed, err)
 }
 
 // spared reports whether a prune must keep the run of id.

@@ -118,3 +118,35 @@ func TestReadRetention(t *testing.T) {
 		}
 	}
 }
+
+// TestRetentionStopsAtTheAgeLimit: retention reads the index from its
+// oldest line up to the first written within the age limit, no further:
+// a run whose line was written after that (long after its start) is
+// left to a later pass, while runs prune, reading every run, removes it.
+func TestRetentionStopsAtTheAgeLimit(t *testing.T) {
+	s := Open(t.TempDir())
+	month := 30 * 24 * time.Hour
+	var old []string
+	for i := range 3 {
+		old = append(old, run.NewRunID(time.Now().Add(-2*month+time.Duration(i)*time.Minute)))
+		copyIn(t, s, old[i], "c", "/p")
+	}
+	recent := run.NewRunID(time.Now().Add(-time.Hour))
+	copyIn(t, s, recent, "c", "/p")
+	s.List() // the index is made: one line a run, at its start
+	late := run.NewRunID(time.Now().Add(-2 * month))
+	s.appendEntry(entry{id: late, at: time.Now().UnixMilli(), name: "c", dir: "/p"})
+	copyIn(t, s, late, "c", "/p")
+	s.List() // runs/ changed: the index is rebuilt, keeping the late line
+	s.SetRetention(&Retention{Keep: -1, OlderThan: month})
+	just := drive(t, s)
+	if got, _ := s.List(); !slices.Equal(ids(got), []string{just, recent, late}) {
+		t.Errorf("left %v, want %v", ids(got), []string{just, recent, late})
+	}
+	if _, err := s.Prune(PruneRule{Keep: -1, OlderThan: month, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.List(); !slices.Equal(ids(got), []string{just, recent}) {
+		t.Errorf("after runs prune: %v", ids(got))
+	}
+}
