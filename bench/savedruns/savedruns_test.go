@@ -1,10 +1,10 @@
 //go:build unix
 
 // Package savedruns times the commands that look saved runs up (runs -n
-// 10, runs show last, resume last, a partial id, completion, and the
-// first line of a whole listing) against state directories of 10, 4,000
-// and 50,000 saved runs, as a user types them: each is the chainrun
-// binary, started once per iteration. Only `go test -bench` runs it (the
+// 10, runs show last, resume last, a partial id, completion, the first
+// line of a whole listing) and a run that prunes with retention, against
+// state directories of 10, 4,000 and 50,000 saved runs, as a user types
+// them: each is the chainrun binary, started once per iteration. Only `go test -bench` runs it (the
 // 50,000 runs take a minute to make); docs/performance.md keeps the
 // figures.
 //
@@ -44,6 +44,7 @@ func BenchmarkSavedRuns(b *testing.B) {
 	if err := os.MkdirAll(filepath.Join(work, "chains"), 0o755); err != nil {
 		b.Fatal(err)
 	}
+	os.WriteFile(filepath.Join(work, "retention.yaml"), []byte("retention: {older_than: 3650d}\n"), 0o644)
 	os.WriteFile(filepath.Join(work, "chains", "one.yaml"), []byte("name: one\nsteps:\n  - {id: s, type: cli, command: echo, args: [hi], output_var: o}\noutput: o\n"), 0o644)
 	template := filepath.Join(root, "template")
 	if out, err := command(bin, work, template, "run", "one", "-q").CombinedOutput(); err != nil {
@@ -79,6 +80,9 @@ func BenchmarkSavedRuns(b *testing.B) {
 		{"complete", fixed("__complete", "resume", "")},
 		{"runs-first-line", fixed("runs")},
 		{"runs-all", fixed("runs")},
+		// a one-step run whose end prunes with retention (older_than
+		// ten years: the index's oldest line ends it, nothing goes)
+		{"run-retention", fixed("--config", "retention.yaml", "run", "one", "-q")},
 	}
 	for _, n := range sizes {
 		for _, op := range ops {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
@@ -195,18 +196,32 @@ func (s *Store) readIndex() ([]entry, error) {
 }
 
 // eachEntry calls fn with the lines of the index, oldest first, each
-// decoded only when it is reached, until fn returns false.
+// read and decoded only when it is reached, until fn returns false.
 func (s *Store) eachEntry(fn func(entry) bool) error {
-	data, err := os.ReadFile(s.indexPath())
+	f, err := os.Open(s.indexPath())
 	if err != nil {
 		return err
 	}
-	rest, ok := bytes.CutPrefix(data, []byte(indexHeader+"\n"))
-	if !ok || (len(rest) > 0 && rest[len(rest)-1] != '\n') {
-		return errBadIndex
-	}
-	for line := range bytes.Lines(rest) {
-		e, err := parseEntry(line[:len(line)-1])
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	header := true
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == io.EOF && len(line) == 0 && !header {
+			return nil
+		}
+		if err != nil {
+			return cmp.Or(error(errBadIndex), err) // cut short, or a line no index holds
+		}
+		line = line[:len(line)-1]
+		if header {
+			if string(line) != indexHeader {
+				return errBadIndex
+			}
+			header = false
+			continue
+		}
+		e, err := parseEntry(line)
 		if err != nil {
 			return err
 		}
@@ -214,7 +229,6 @@ func (s *Store) eachEntry(fn func(entry) bool) error {
 			return nil
 		}
 	}
-	return nil
 }
 
 // indexIDs calls match with the id of every line of the index, without

@@ -291,3 +291,21 @@ func TestChoicesReadTheNewestRuns(t *testing.T) {
 		t.Errorf("a typed prefix offered %v", ids(got))
 	}
 }
+
+// TestFewerLines: retention's first look, whether the index holds no
+// more runs than it keeps, answers by the file's size when it can and
+// never says fewer when there are more.
+func TestFewerLines(t *testing.T) {
+	s := Open(t.TempDir())
+	if s.fewerLines(5) {
+		t.Error("no index reads as fewer lines")
+	}
+	for i := range 40 {
+		saveIndexed(t, s, testID(i), "c", "/a/long/enough/directory/of/a/project")
+	}
+	for n, want := range map[int]bool{0: false, 39: false, 40: true, 41: true, 4000: true} {
+		if got := s.fewerLines(n); got != want {
+			t.Errorf("at most %d lines: %v, want %v", n, got, want)
+		}
+	}
+}

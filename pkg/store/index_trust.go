@@ -188,15 +188,25 @@ func (s *Store) compact(removed []Record) {
 	}
 }
 
-// indexLines is how many lines the index holds: at least as many as
-// the runs saved, when it is trusted.
-func (s *Store) indexLines() (int, error) {
-	data, err := os.ReadFile(s.indexPath())
+// fewerLines reports whether the index holds at most n lines of runs
+// (at least as many as the runs saved, when it is trusted): its size
+// answers without reading it when it is small enough, else its newlines
+// are counted.
+func (s *Store) fewerLines(n int) bool {
+	fi, err := os.Stat(s.indexPath())
 	if err != nil {
-		return 0, err
+		return false
 	}
-	return bytes.Count(data, []byte("\n")) - 1, nil
+	if fi.Size() <= int64(n)*int64(minLine)+int64(len(indexHeader)+1) {
+		return true
+	}
+	data, err := os.ReadFile(s.indexPath())
+	return err == nil && bytes.Count(data, []byte("\n"))-1 <= n
 }
+
+// minLine is the shortest line of a run the index holds: an id of one
+// character, a time of one digit and two empty names.
+const minLine = len(`a 0 "" ""`) + 1
 
 // runNames are the names of the runs' directories (not the hidden ones
 // of runs being made or removed), in no order.
