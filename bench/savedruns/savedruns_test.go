@@ -82,6 +82,7 @@ func BenchmarkSavedRuns(b *testing.B) {
 		{"runs-all", fixed("runs")},
 		// a one-step run whose end prunes with retention (older_than
 		// ten years: the index's oldest line ends it, nothing goes)
+		{"run", fixed("run", "one", "-q")},
 		{"run-retention", fixed("--config", "retention.yaml", "run", "one", "-q")},
 	}
 	for _, n := range sizes {
@@ -174,6 +175,11 @@ func clone(b *testing.B, tmpl, state string, n int) []string {
 			data, _ := os.ReadFile(filepath.Join(tmpl, e.Name()))
 			files[e.Name()] = string(data)
 		}
+	}
+	// runs/.new as chainrun leaves it: its first run does not change
+	// runs/ behind the index
+	if err := os.MkdirAll(filepath.Join(state, "runs", ".new"), 0o700); err != nil {
+		b.Fatal(err)
 	}
 	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	ids := make([]string, 0, n)
