@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/fsutil"
 )
 
 // The index (<state>/runs.index) lists the saved runs in the order they
@@ -91,7 +93,7 @@ func entryOf(rec Record, at time.Time) entry {
 // appendEntry adds a run's line at the end of the index (made with its
 // header when missing). The caller holds the index's lock.
 func (s *Store) appendEntry(e entry) error {
-	f, err := os.OpenFile(s.indexPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsutil.OpenFileRegular(s.indexPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -121,7 +123,7 @@ type backward struct {
 const indexBlock = 32 << 10
 
 func openBackward(path string) (*backward, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path) // a FIFO put in its place is refused at once
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +200,7 @@ func (s *Store) readIndex() ([]entry, error) {
 // eachEntry calls fn with the lines of the index, oldest first, each
 // read and decoded only when it is reached, until fn returns false.
 func (s *Store) eachEntry(fn func(entry) bool) error {
-	f, err := os.Open(s.indexPath())
+	f, err := fsutil.OpenRegular(s.indexPath())
 	if err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func (s *Store) eachEntry(fn func(entry) bool) error {
 // one block at a time into one buffer), not the runs. A line with no id
 // is errBadIndex.
 func (s *Store) indexIDs(match func(id []byte)) error {
-	f, err := os.Open(s.indexPath())
+	f, err := fsutil.OpenRegular(s.indexPath())
 	if err != nil {
 		return err
 	}

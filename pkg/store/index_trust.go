@@ -51,7 +51,7 @@ func (s *Store) lockIndex() (unlock func(), ok bool) {
 // fresh reports whether runs/ is as the stamp says: the index lists
 // every run there.
 func (s *Store) fresh() bool {
-	want, err := os.ReadFile(filepath.Join(s.dir, stampFile))
+	want, err := fsutil.ReadRegular(filepath.Join(s.dir, stampFile), 1<<10)
 	if err != nil || len(want) == 0 {
 		return false
 	}
@@ -70,8 +70,17 @@ func (s *Store) writeStamp() {
 	s.putStamp(st)
 }
 
+// putStamp writes the stamp in place: the file is also the lock, which
+// a file renamed over it would no longer be.
 func (s *Store) putStamp(st string) {
-	if os.WriteFile(filepath.Join(s.dir, stampFile), []byte(st), 0o600) != nil {
+	f, err := fsutil.OpenFileRegular(filepath.Join(s.dir, stampFile), os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o600)
+	if err == nil {
+		_, err = f.WriteString(st)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		s.dropStamp()
 	}
 }
@@ -200,7 +209,7 @@ func (s *Store) fewerLines(n int) bool {
 	if fi.Size() <= int64(n)*int64(minLine)+int64(len(indexHeader)+1) {
 		return true
 	}
-	data, err := os.ReadFile(s.indexPath())
+	data, err := fsutil.ReadRegular(s.indexPath(), maxStateFile)
 	return err == nil && bytes.Count(data, []byte("\n"))-1 <= n
 }
 

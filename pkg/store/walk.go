@@ -31,6 +31,7 @@ func (s *Store) Runs(f Filter, yield func(Record) bool) error {
 	}
 	b, err := openBackward(s.indexPath())
 	if err != nil {
+		s.dropStamp() // gone or not a file since it was checked: rebuilt next
 		return w.scanRest()
 	}
 	defer b.close()
