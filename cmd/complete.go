@@ -72,13 +72,12 @@ func (f *factory) argChain(args []string) *chain.Chain {
 // completeRunIDs offers the saved runs, newest first, each described by
 // its chain and status; with resumable only those resume can continue.
 func completeRunIDs(f *factory, resumable bool) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		st, err := f.stateStore()
 		if err != nil {
 			return nil, noFiles
 		}
-		recs, _ := st.List()
-		recs = store.Filter{Under: f.runsUnder()}.Apply(recs)
+		recs, _ := st.Newest(store.ChoiceFilter(f.runsUnder(), typed, resumable))
 		return text.RunChoices(recs, resumable), noFiles | cobra.ShellCompDirectiveKeepOrder
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/project"
+	"github.com/chainrun/chainrun/pkg/store"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -46,7 +47,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv, keyPassExitCode,
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv, keyPassExitCode, "retention",
 	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
@@ -97,6 +98,9 @@ func loadConfig(v *project.Layers) error {
 		}
 	}
 	if err := project.CheckFileSettings(path, top); err != nil {
+		return err
+	}
+	if _, err := store.ReadRetention("config file "+path+": ", top["retention"]); err != nil {
 		return err
 	}
 	v.SetFile(path, top)

@@ -156,6 +156,8 @@ func (f *factory) stateStore() (*store.Store, error) {
 	if err != nil {
 		return nil, usagef("%v (from --durability, CHAINRUN_DURABILITY or durability in config)", err)
 	}
+	r, _ := store.ReadRetention("", f.v.Get("retention")) // checked when config was read
+	s.SetRetention(r)
 	return s, nil
 }
 

@@ -154,21 +154,20 @@ func runRunsList(opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
-	recs, err := st.List()
-	if err != nil {
+	if format == "json" {
+		recs, err := st.Newest(filter)
+		return errors.Join(err, render.PrintJSON(f.io.Out, text.ListedRuns(recs)))
+	}
+	table := text.NewRunsTable(f.io.Out) // it streams: the newest runs go out first
+	if err := st.Runs(filter, table.Add); err != nil {
 		return err
 	}
-	out := make([]text.ListedRun, 0, len(recs))
-	for _, r := range filter.Apply(recs) {
-		out = append(out, text.ListedRunOf(r))
+	if table.Len() == 0 && filter.Under != "" {
+		if n, _ := st.Count(); n > 0 {
+			fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, run.Command())
+		}
 	}
-	if format == "json" {
-		return render.PrintJSON(f.io.Out, out)
-	}
-	if len(out) == 0 && filter.Under != "" && len(recs) > 0 {
-		fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, len(recs), run.Command())
-	}
-	return text.Runs(f.io.Out, out)
+	return table.Close()
 }
 
 func runRunsShow(opts *runsOptions, ref string) error {

@@ -154,6 +154,9 @@ func TestScripts(t *testing.T) {
 			// crashloop ROUNDS CHAIN MAXMS kills runs at random points and
 			// resumes them (see crashLoop).
 			"crashloop": crashLoop,
+			// runscrash ROUNDS CHAIN MAXUS kills runs being created at
+			// random points and finds every run left (see runsCrash).
+			"runscrash": runsCrash,
 			// crashonce ROUNDS WORKFLOW MAXMS kills a workflow's runs at
 			// random points and resumes them, counting the effects of its
 			// non-idempotent steps (see crashOnce).

@@ -11,6 +11,7 @@ var StarterFiles = []StarterFile{
 chains_dir: chains
 # default_model: anthropic/claude-sonnet-4-6   # for LLM steps that name no model
 # max_parallel: 8
+# retention: {keep: 200, older_than: 30d}   # after each run, prune saved runs beyond the newest 200 unchanged for 30 days
 `},
 	{"chains/hello.yaml", `name: hello
 description: Greet someone from the shell, then shout it

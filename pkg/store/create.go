@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
@@ -38,7 +39,7 @@ func (s *Store) reserve(rec Record) (*Run, error) {
 		}
 		return nil, fmt.Errorf("run %s already exists", rec.RunID)
 	}
-	tmp := filepath.Join(filepath.Dir(dir), ".new-"+rec.RunID)
+	tmp := filepath.Join(s.dir, "runs", newDir, rec.RunID)
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
 	}
@@ -50,6 +51,11 @@ func (s *Store) reserve(rec Record) (*Run, error) {
 	r.rec, r.home = rec, dir
 	return r, nil
 }
+
+// newDir holds, under runs/, the runs being made: a run's directory there
+// changes nothing the index's stamp watches until it is renamed into
+// runs/ itself, with its line in the index written first.
+const newDir = ".new"
 
 // publish writes a reserved run's snapshot and record, and renames its
 // directory into place. The files are written plainly: the directory is
@@ -72,8 +78,14 @@ func (r *Run) publish(snapshot []byte) error {
 	if err := r.writeNew("run.json", data); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(r.dir, r.home); err != nil {
-		return fail(fmt.Errorf("creating run %s: %w", r.rec.RunID, err))
+	var err2 error
+	r.st.changeRuns(func() bool {
+		indexed := r.st.appendEntry(entryOf(r.rec, time.Now())) == nil
+		err2 = os.Rename(r.dir, r.home)
+		return indexed && err2 == nil
+	})
+	if err2 != nil {
+		return fail(fmt.Errorf("creating run %s: %w", r.rec.RunID, err2))
 	}
 	r.dir = r.home
 	if r.durability == Strict {

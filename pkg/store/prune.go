@@ -32,6 +32,9 @@ type PruneRule struct {
 	DryRun bool
 	// Now is the time ages are measured from.
 	Now time.Time
+	// spare is a run kept whatever the rule says (the run just finished,
+	// when retention prunes).
+	spare string
 }
 
 // NewPruneRule checks the choices of `runs prune`: olderThan an age
@@ -90,7 +93,7 @@ func (s *Store) Prune(p PruneRule) (Pruned, error) {
 			out.Ahead = append(out.Ahead, r)
 			changed = p.Now
 		}
-		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(changed) < p.OlderThan {
+		if p.Keep >= 0 && i < p.Keep || p.OlderThan > 0 && p.Now.Sub(changed) < p.OlderThan || p.spared(r.RunID) {
 			continue
 		}
 		if r.Status == event.Running || p.DryRun && s.locked(r.RunID) {
@@ -109,14 +112,17 @@ func (s *Store) Prune(p PruneRule) (Pruned, error) {
 		}
 		out.Removed = append(out.Removed, r)
 	}
+	if !p.DryRun && len(out.Removed) > 0 {
+		s.compact(out.Removed)
+	}
 	return out, nil
 }
 
-// prunePrefix marks a run directory being removed: List skips it and no
-// run id names it.
-const prunePrefix = ".prune-"
+// prunePrefix is where, under runs/, a run directory being removed goes
+// first: List skips it and no run id names it.
+const prunePrefix = ".prune/"
 
-// remove deletes a saved run holding its lock: its directory is renamed
+// remove deletes a saved run holding its lock: its directory is moved
 // out of sight, the lock released, then the directory removed.
 func (s *Store) remove(id string) error {
 	if !validID(id) {
@@ -126,8 +132,7 @@ func (s *Store) remove(id string) error {
 	if err != nil {
 		return err
 	}
-	gone := filepath.Join(s.dir, "runs", prunePrefix+id)
-	err = os.Rename(s.runDir(id), gone)
+	gone, err := s.hide(s.runDir(id))
 	r.Close()
 	if err != nil {
 		return fmt.Errorf("removing run %s: %w", id, err)
@@ -138,12 +143,39 @@ func (s *Store) remove(id string) error {
 	return nil
 }
 
+// removeDir removes a run's directory from runs/ (a run discarded once
+// it was published).
+func (s *Store) removeDir(dir string) error {
+	gone, err := s.hide(dir)
+	if err != nil {
+		return err
+	}
+	return os.RemoveAll(gone)
+}
+
+// hide moves a run's directory out of runs/ into its prunePrefix
+// directory, under the index's lock (the index's line of it is then one
+// without a run, which readers skip), and returns where it went.
+func (s *Store) hide(dir string) (string, error) {
+	gone := filepath.Join(s.dir, "runs", prunePrefix+filepath.Base(dir))
+	var err error
+	s.changeRuns(func() bool {
+		_ = os.MkdirAll(filepath.Dir(gone), 0o700)
+		err = os.Rename(dir, gone)
+		return err == nil
+	})
+	return gone, err
+}
+
 // removeLeftovers finishes the removals an earlier prune began and did
-// not end (it was killed while deleting).
+// not end (it was killed while deleting; an older chainrun left them
+// beside the runs as .prune-ID).
 func (s *Store) removeLeftovers() {
-	leftovers, _ := filepath.Glob(filepath.Join(s.dir, "runs", prunePrefix+"*"))
-	for _, dir := range leftovers {
-		_ = os.RemoveAll(dir)
+	for _, pattern := range []string{prunePrefix + "*", ".prune-*"} {
+		leftovers, _ := filepath.Glob(filepath.Join(s.dir, "runs", pattern))
+		for _, dir := range leftovers {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 

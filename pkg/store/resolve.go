@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,22 +54,23 @@ func (s *Store) ResolveUnder(ref, under string) (string, error) {
 	if ref != Last && validID(ref) && s.exists(ref) {
 		return ref, nil // the common case reads no other run
 	}
-	recs, err := s.List()
-	if err != nil {
-		return "", err
-	}
 	if ref == Last {
-		recs = Filter{Under: under, Limit: 1}.Apply(recs)
-		if len(recs) == 0 {
+		var newest []Record
+		err := s.Runs(Filter{Under: under, Limit: 1}, func(r Record) bool {
+			newest = append(newest, r)
+			return false
+		})
+		if err != nil {
+			return "", err
+		}
+		if len(newest) == 0 {
 			return "", &NotFoundError{RunID: ref, Dir: s.dir, Under: under}
 		}
-		return recs[0].RunID, nil
+		return newest[0].RunID, nil
 	}
-	var matches []Record
-	for _, r := range recs {
-		if ref != "" && (strings.HasPrefix(r.RunID, ref) || strings.HasSuffix(r.RunID, ref)) {
-			matches = append(matches, r)
-		}
+	matches, err := s.matching(ref)
+	if err != nil {
+		return "", err
 	}
 	switch len(matches) {
 	case 0:
@@ -77,6 +79,50 @@ func (s *Store) ResolveUnder(ref, under string) (string, error) {
 		return matches[0].RunID, nil
 	}
 	return "", &AmbiguousError{Ref: ref, Matches: matches}
+}
+
+// matching are the saved runs whose id begins or ends with ref, newest
+// first. Only the index's ids are read, and the records of the runs they
+// match; without an index to trust, every run's.
+func (s *Store) matching(ref string) ([]Record, error) {
+	match := func(id string) bool { return strings.HasPrefix(id, ref) || strings.HasSuffix(id, ref) }
+	if ref == "" {
+		return nil, nil
+	}
+	var ids []string
+	b := []byte(ref)
+	if !s.trusted() || s.indexIDs(func(id []byte) {
+		if (bytes.HasPrefix(id, b) || bytes.HasSuffix(id, b)) && validID(string(id)) { // no string a line
+			ids = append(ids, string(id))
+		}
+	}) != nil {
+		recs, err := s.List()
+		var out []Record
+		for _, r := range recs {
+			if match(r.RunID) {
+				out = append(out, r)
+			}
+		}
+		return out, err
+	}
+	var out []Record
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if rec, ok := s.record(id); ok && !seen[id] {
+			seen[id] = true
+			out = append(out, rec)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Record) int {
+		if newer(dated{rec: a}, dated{rec: b}) {
+			return -1
+		}
+		if newer(dated{rec: b}, dated{rec: a}) {
+			return 1
+		}
+		return 0
+	})
+	return out, nil
 }
 
 // exists reports whether a run of that id is saved.
@@ -102,6 +148,33 @@ type Filter struct {
 	Statuses []event.Status
 	Limit    int
 	Under    string
+	// Prefix is how the ids picked begin (what completion was given).
+	Prefix string
+	// reads bounds how many runs' records are read (0: no bound):
+	// completion offers what the newest runs hold, at any number of runs.
+	reads int
+}
+
+// maxChoices is how many runs completion offers: the newest that match
+// what was typed, among the newest maxChoiceReads it reads, so that
+// completing costs the same at any number of saved runs.
+const (
+	maxChoices     = 50
+	maxChoiceReads = 50
+)
+
+// ChoiceFilter picks the runs completion offers for typed: the newest
+// runs of the directory under, resumable ones only when asked, whose id
+// begins with typed (any id while typed may still become "last").
+func ChoiceFilter(under, typed string, resumable bool) Filter {
+	f := Filter{Under: under, Limit: maxChoices, reads: maxChoiceReads}
+	if !strings.HasPrefix(Last, typed) {
+		f.Prefix = typed
+	}
+	if resumable {
+		f.Statuses = []event.Status{run.Paused, run.Failed, run.Interrupted}
+	}
+	return f
 }
 
 // NewFilter checks a listing's choices: a status must be one a run can
@@ -128,7 +201,7 @@ func (f Filter) Apply(recs []Record) []Record {
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
-		if (f.Chain == "" || r.Name == f.Chain) && (len(f.Statuses) == 0 || slices.Contains(f.Statuses, r.Status)) && within(r.Dir, f.Under) {
+		if f.picks(r) {
 			out = append(out, r)
 		}
 	}

@@ -26,6 +26,7 @@ type Run struct {
 	// home is where a new run's directory goes when it is published;
 	// until then dir is a hidden one beside it.
 	home       string
+	st         *Store // the store it is saved in
 	lock       *flock.Flock
 	durability Durability
 	rec        Record
@@ -326,7 +327,10 @@ func (r *Run) writeFile(path string, data []byte) error {
 // any step ran) and releases its lock.
 func (r *Run) Discard() error {
 	r.Close()
-	return os.RemoveAll(r.dir)
+	if !r.published() {
+		return os.RemoveAll(r.dir)
+	}
+	return r.st.removeDir(r.dir)
 }
 
 // ID is the run's id.

@@ -133,6 +133,10 @@ func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request
 	if eerr := r.Err(); eerr != nil {
 		res.Warnings = append(res.Warnings, "writing the event log: "+eerr.Error())
 	}
+	ss.Close() // released, then old runs pruned: never this one
+	if perr := r.st.retain(r.ID()); perr != nil {
+		res.Warnings = append(res.Warnings, "pruning old runs (retention): "+perr.Error())
+	}
 	return res, nil
 }
 

@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -23,6 +20,7 @@ import (
 type Store struct {
 	dir        string
 	durability Durability
+	retention  *Retention
 }
 
 // Open returns the store in dir (created on first use).
@@ -141,7 +139,7 @@ func (s *Store) lockDir(dir, id string) (*Run, error) {
 	if !ok {
 		return nil, &LockedError{RunID: id}
 	}
-	return &Run{dir: dir, lock: l, durability: s.durability}, nil
+	return &Run{dir: dir, lock: l, durability: s.durability, st: s}, nil
 }
 
 // lockRetry takes a run's lock, trying again briefly: a `runs` listing
@@ -180,38 +178,6 @@ func (s *Store) locked(id string) bool {
 
 // List returns every saved run's record, newest first. Runs that cannot be
 // read are listed with status "corrupt".
-func (s *Store) List() ([]Record, error) {
-	entries, err := os.ReadDir(filepath.Join(s.dir, "runs"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("state directory %s: %w", s.dir, err)
-	}
-	var out []Record
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue // a run being created, or the leftover of a crash then
-		}
-		data, err := readStateFile(filepath.Join(s.runDir(e.Name()), "run.json"))
-		var rec Record
-		if err != nil || json.Unmarshal(data, &rec) != nil {
-			out = append(out, Record{RunID: e.Name(), Status: event.Corrupt})
-			continue
-		}
-		if rec.Status == event.Running && !s.locked(rec.RunID) {
-			rec.Status = run.Interrupted
-		}
-		rec.StartedAt = readStarted(rec.StartedAt)
-		out = append(out, rec)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].StartedAt != out[j].StartedAt {
-			return out[i].StartedAt > out[j].StartedAt
-		}
-		return out[i].RunID > out[j].RunID
-	})
-	return out, nil
-}
+func (s *Store) List() ([]Record, error) { return s.Newest(Filter{}) }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

@@ -38,16 +38,30 @@ func ListedRunOf(r store.Record) ListedRun {
 	return ListedRun{RunID: r.RunID, Name: r.Name, Status: r.Status, StartedAt: started, DurationMS: r.DurationMS, Dir: r.Dir}
 }
 
+// ListedRuns are the entries of saved runs (an empty list for none).
+func ListedRuns(recs []store.Record) []ListedRun {
+	out := make([]ListedRun, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, ListedRunOf(r))
+	}
+	return out
+}
+
 // Runs writes the saved runs as a table, in the order given; DIR is where
 // each started, the home directory written ~.
 func Runs(w io.Writer, runs []ListedRun) error {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "RUN ID\tCHAIN\tSTATUS\tSTARTED\tDURATION\tDIR")
+	fmt.Fprintln(tw, strings.Join(runHeader, "\t"))
 	home, _ := os.UserHomeDir()
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Name, r.Status, r.StartedAt, render.Millis(r.DurationMS), homeShort(r.Dir, home))
+		fmt.Fprintln(tw, strings.Join(runCells(r, home), "\t"))
 	}
 	return tw.Flush()
+}
+
+// runCells are a run's cells in the table of runs.
+func runCells(r ListedRun, home string) []string {
+	return []string{r.RunID, r.Name, string(r.Status), r.StartedAt, render.Millis(r.DurationMS), homeShort(r.Dir, home)}
 }
 
 // homeShort writes a directory below home as ~/…, "" as -.
