@@ -48,7 +48,7 @@ func TestFrontEndsDirection(t *testing.T) {
 // as a camel-case word (isTaskChain, ContenoxNumber): what is a peer's is
 // in its front-end. A peer joins the list when its reader has left
 // pkg/chain; messages and comments may still name it.
-var peerWords = []string{"contenox", "taskchain", "flowgate"}
+var peerWords = []string{"contenox", "taskchain", "flowgate", "occ"}
 
 // coreDirs are the packages peerWords hold for, with their sub-packages.
 var coreDirs = []string{"pkg/chain", "pkg/run"}

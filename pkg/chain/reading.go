@@ -2,6 +2,7 @@ package chain
 
 import (
 	"strings"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/interp"
 )
@@ -71,11 +72,42 @@ type Reading struct {
 	// UnsetOutputEmpty: a chain output naming a variable nothing set is
 	// empty text, not missing.
 	UnsetOutputEmpty bool
+	// ExitKeptWithStderr: a bash pre_tool with stderr: true whose script
+	// exits non-zero gives what the script wrote, with a warning, rather
+	// than failing.
+	ExitKeptWithStderr bool
+	// NonJSONKeptWhole: an http_fetch pre_tool's json_path over a
+	// response that is not JSON injects the response whole, with a
+	// warning, rather than failing.
+	NonJSONKeptWhole bool
+	// FetchCap, when not 0, is the most characters a read_file or
+	// http_fetch pre_tool injects: the rest is cut, with "[truncated]" on
+	// a line of its own, and a warning.
+	FetchCap int
+	// CutsMarked: a context_strategy truncate:N marks its cut with the
+	// length cut from ("[truncated from N chars]" on a line of its own)
+	// rather than with "…".
+	CutsMarked bool
+	// SummaryFailurePassesValue: a context_strategy summarize whose
+	// summary fails passes the value in full, with a warning, rather than
+	// failing the step.
+	SummaryFailurePassesValue bool
+	// JSONErrorIsOutput: a json_extract transform whose input is not JSON
+	// outputs the parse error's text, with a warning, rather than failing.
+	JSONErrorIsOutput bool
 
 	// EnvVarWithheld, when set, reports the names an env_var pre_tool
 	// will not read ("" among them): its default_value is the value, with
 	// a warning.
 	EnvVarWithheld func(name string) bool
+	// PreToolErrorText, when set, is the text an on_error: inject
+	// pre_tool injects for its failure's message, in place of chainrun's
+	// "error: " and the message.
+	PreToolErrorText func(msg string) string
+	// Datetime, when set, writes a current_datetime pre_tool's value for
+	// its time zone and format; ok false leaves the format to chainrun's
+	// own writing.
+	Datetime func(now time.Time, zone, format string) (text string, ok bool)
 	// InputValue, when set, judges an input's value (given or default)
 	// in place of chainrun's own rules, keeping it as given; a default
 	// chainrun's own rules would refuse is warned of.
@@ -118,14 +150,6 @@ func (c *Chain) ContextBudget() int { return c.reads().ContextBudget }
 // 004's "default: 1 = no retry"), rather than chainrun's retries of a
 // transient failure.
 func (s *Step) OneRequest() bool { return s.reading != nil && s.reading.OneRequest && s.Retry == nil }
-
-// OCC reports whether the step belongs to a file a front-end read (OCC's
-// is the one that sets a Reading; see docs/chain-format.md, Coming from
-// OCC): what pkg/run does of its pre_tools, a context_strategy's
-// truncation and summary and a json_extract is then that peer's
-// executor's, until those behaviours move out with the pre_tools and
-// the kinds as hooks of the Reading.
-func (s *Step) OCC() bool { return s.reading != nil }
 
 // Reading is how the step's file reads (its chain's).
 func (s *Step) Reading() Reading {

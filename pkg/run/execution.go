@@ -50,7 +50,7 @@ type Execution struct {
 	itemSlots chan struct{}
 	// budget, when set, caps the run's model use.
 	Budget *llm.Budget
-	// contextMu lets one OCC context budget pass (occ_budget.go) at a
+	// contextMu lets one OCC context budget pass (context_budget.go) at a
 	// time change the variables.
 	contextMu sync.Mutex
 	// req is what the run was asked: journal, resume state.

@@ -57,7 +57,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 	closed := !c.InputsOpen()
 	var problems []string
 	typed := map[string]any{}
-	given = occEmptyIsMissing(c, given)
+	given = givenNotEmpty(c, given)
 	for _, k := range slices.Sorted(maps.Keys(given)) {
 		in := c.Input(k)
 		if in == nil {
@@ -207,11 +207,12 @@ func Masked(c *chain.Chain, inputs map[string]string) map[string]string {
 	return out
 }
 
-// occEmptyIsMissing drops, in a file read as OCC's, the declared inputs
-// given as "": OCC's executor takes an empty value as not given, so its
-// default applies and a required one is missing. chainrun's own format
-// keeps "" as the value given.
-func occEmptyIsMissing(c *chain.Chain, given map[string]string) map[string]string {
+// givenNotEmpty drops, where the chain's reading takes only the inputs
+// given (chain.Reading.GivenInputsOnly: OCC's executor takes an empty
+// value as not given), the declared inputs given as "", so their default
+// applies and a required one is missing. chainrun's own format keeps ""
+// as the value given.
+func givenNotEmpty(c *chain.Chain, given map[string]string) map[string]string {
 	if !c.Reading().GivenInputsOnly {
 		return given
 	}

@@ -61,7 +61,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 	st.typed = typed
 	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
 	x.setEnv(env)
-	x.occInputNotes(req.Inputs)
+	x.inputValueNotes(req.Inputs)
 	if c.Workflow == nil {
 		if err := checkGateTake(c, req); err != nil {
 			return nil, nil, err

@@ -33,15 +33,15 @@ func (x *Execution) renderPrompt(ctx context.Context, s *chain.Step, sc Scope, t
 		case err != nil || !ok:
 		case strings.HasPrefix(strategy, "truncate:"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(strategy, "truncate:"))
-			if s.OCC() {
-				v = OccTruncated(v, n)
+			if s.Reading().CutsMarked {
+				v = CutMarked(v, n)
 			} else if len([]rune(v)) > n {
 				v = string([]rune(v)[:n]) + "…"
 			}
 		case strategy == "summarize" && v != "":
 			summary, serr := x.summarize(ctx, s, t, r.Name, v)
 			switch {
-			case serr != nil && s.OCC() && ctx.Err() == nil:
+			case serr != nil && s.Reading().SummaryFailurePassesValue && ctx.Err() == nil:
 				// OCC's applyContextStrategy keeps the value when its
 				// summary fails, and says so
 				x.Warn(fmt.Sprintf("step %q: %v: the value is passed in full, as OCC passes it (chainrun's own format fails the step)", s.ID, serr))

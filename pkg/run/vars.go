@@ -71,7 +71,7 @@ type Values struct {
 	typed map[string]any
 	vars  map[string]Value
 	// order is the variables' names in the order first set: OCC's
-	// context budget keeps the latest ones (occ_budget.go).
+	// context budget keeps the latest ones (context_budget.go).
 	order []string
 	// squeezed are the values OCC's context budget summarized or cut:
 	// what later steps read in their place (the variables themselves,

@@ -46,7 +46,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	switch s.Transform().Operation {
 	case chain.OpJSONExtract:
 		d, err := jsonOf(in)
-		if err != nil && s.OCC() {
+		if err != nil && s.Reading().JSONErrorIsOutput {
 			// OCC's executor writes the error into the output and goes on
 			a.Warn(fmt.Sprintf("step %q: json_extract: %s is not JSON: the output is OCC's error text (chainrun's own format fails the step)", s.ID, inputName(s)))
 			return text(fmt.Sprintf("[JSON parse error: %v]", err))
@@ -80,7 +80,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if limit == 0 {
 			limit = 5000
 		}
-		return text(run.OccTruncated(in.Text, limit))
+		return text(run.CutMarked(in.Text, limit))
 	case chain.OpReplace:
 		if s.Transform().Regex == "" {
 			return text(in.Text) // OCC's: no pattern, nothing replaced

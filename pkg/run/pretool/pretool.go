@@ -74,7 +74,7 @@ func preTool(ctx context.Context, a *run.Attempt, i int) (run.Value, error) {
 		return err
 	})
 	if err == nil {
-		out.Value = occCapped(a, p, out.Value)
+		out.Value = fetchCapped(a, p, out.Value)
 		if key != "" {
 			_ = store.Put(key, out.Value.Text, time.Duration(p.CacheTTL)*time.Minute)
 		}
@@ -85,8 +85,8 @@ func preTool(ctx context.Context, a *run.Attempt, i int) (run.Value, error) {
 	}
 	switch p.ErrorMode() {
 	case "inject":
-		if s.OCC() {
-			return run.Value{Text: "[PRE-TOOL ERROR: " + err.Error() + "]"}, nil // OCC's own text
+		if text := s.Reading().PreToolErrorText; text != nil {
+			return run.Value{Text: text(err.Error())}, nil
 		}
 		return run.Value{Text: "error: " + err.Error()}, nil
 	case "skip":
@@ -152,8 +152,8 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			args[j] = chain.Arg{Template: t}
 		}
 		out, err = run.RunCommand(tctx, a, cp.Command, args, cp.Run, nil, s.C().Cwd)
-		if err != nil && s.OCC() && p.Stderr && tctx.Err() == nil {
-			err = occKeepsExit(a, p, &out, err)
+		if err != nil && s.Reading().ExitKeptWithStderr && p.Stderr && tctx.Err() == nil {
+			err = keepsExit(a, p, &out, err)
 		}
 		if p.Stderr && out.Stderr != "" {
 			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
@@ -162,7 +162,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 		out, err = run.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
 		switch {
 		case err != nil || p.JSONPath == "":
-		case s.OCC() && !json.Valid([]byte(out.Value.Text)):
+		case s.Reading().NonJSONKeptWhole && !json.Valid([]byte(out.Value.Text)):
 			// OCC's http_fetch keeps a response that is not JSON as it is
 			a.Warn(fmt.Sprintf("step %q: pre_tool %s: json_path %s: the response is not JSON: it is injected whole, as OCC does (chainrun's own format fails the pre_tool)", s.ID, p.InjectAs, p.JSONPath))
 		default:
@@ -176,10 +176,11 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 	case "write_file":
 		out, err = writeFile(a, cp, p.Append, p.Encoding)
 	case "current_datetime":
-		if s.OCC() {
-			out.Value = run.Value{Text: occDatetime(a.Now(), p.Timezone, p.Format)}
-		} else {
-			out.Value = run.Value{Text: datetime(a.Now(), p.Timezone, p.Format)}
+		out.Value = run.Value{Text: datetime(a.Now(), p.Timezone, p.Format)}
+		if write := s.Reading().Datetime; write != nil {
+			if text, ok := write(a.Now(), p.Timezone, p.Format); ok {
+				out.Value = run.Value{Text: text}
+			}
 		}
 	case "env_var":
 		out.Value, err = envVar(s, p, a.Getenv)
@@ -196,25 +197,23 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 	return out, err
 }
 
-// occPreToolCap is the most characters OCC's read_file and http_fetch
-// inject: the rest is cut, with "[truncated]" on a line of its own.
-const occPreToolCap = 50000
-
-// occCapped is what OCC injects of a read_file or http_fetch value in a
-// file read as OCC's: at most occPreToolCap characters, then
-// "\n[truncated]" (a warning says so). chainrun's own format injects the
-// whole value (up to its 8 MiB read limit).
-func occCapped(a *run.Attempt, p chain.PreTool, v run.Value) run.Value {
+// fetchCapped is what a read_file or http_fetch pre_tool injects of its
+// value where the chain's reading caps it (chain.Reading.FetchCap: OCC's
+// 50000): at most that many characters, then "\n[truncated]" (a warning
+// says so). chainrun's own format injects the whole value (up to its 8
+// MiB read limit).
+func fetchCapped(a *run.Attempt, p chain.PreTool, v run.Value) run.Value {
 	s := a.Step()
-	if !s.OCC() || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= occPreToolCap {
+	limit := s.Reading().FetchCap
+	if limit <= 0 || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= limit {
 		return v
 	}
 	r := []rune(v.Text)
-	if len(r) <= occPreToolCap {
+	if len(r) <= limit {
 		return v
 	}
-	a.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), occPreToolCap))
-	return run.TextValue(string(r[:occPreToolCap]) + "\n[truncated]")
+	a.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), limit))
+	return run.TextValue(string(r[:limit]) + "\n[truncated]")
 }
 
 // webSearch asks the run's search provider (run.Attempt.Search) for the

@@ -10,13 +10,14 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// occKeepsExit reads a bash pre_tool with stderr: true whose script
-// exited non-zero as OCC's does (OCC 13d9853 mcp-server/src/
-// pretool-executor.ts: spawnSync, whose exit status is not read): its
+// keepsExit reads, where the chain's reading keeps a bash pre_tool's
+// exit (chain.Reading.ExitKeptWithStderr: OCC's, whose spawnSync's exit
+// status is not read, OCC 13d9853 mcp-server/src/pretool-executor.ts), a
+// bash pre_tool with stderr: true whose script exited non-zero: its
 // value is what the script wrote, its stderr after a [stderr] line, with
 // a warning; chainrun's own format fails the pre_tool. Any other
 // failure (a signal, a script that could not start) stays err.
-func occKeepsExit(a *run.Attempt, p chain.PreTool, out *run.Outcome, err error) error {
+func keepsExit(a *run.Attempt, p chain.PreTool, out *run.Outcome, err error) error {
 	var ee *executor.ExitError
 	if !errors.As(err, &ee) || ee.Signal != "" {
 		return err

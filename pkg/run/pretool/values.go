@@ -33,27 +33,6 @@ func datetime(now time.Time, zone, format string) string {
 	return now.Format(time.RFC3339)
 }
 
-// occDatetime is a current_datetime pre_tool's value in a file read as
-// OCC's, as OCC's Node code writes it: iso is toISOString (UTC, with
-// milliseconds and Z, whatever the time zone), locale is en-US's full
-// date and medium time in the zone ("Wednesday, March 4, 2026 at 5:06:07
-// AM"); unix and date as chainrun writes them.
-func occDatetime(now time.Time, zone, format string) string {
-	switch format {
-	case "", "iso":
-		return now.UTC().Format("2006-01-02T15:04:05.000Z")
-	case "locale":
-		if zone == "" {
-			zone = "UTC"
-		}
-		if loc, err := time.LoadLocation(zone); err == nil {
-			now = now.In(loc)
-		}
-		return now.Format("Monday, January 2, 2006 at 3:04:05 PM")
-	}
-	return datetime(now, zone, format)
-}
-
 // envVar is an env_var pre_tool's value: the variable, else its
 // default_value. A name that says it holds a secret was refused when the
 // chain loaded, unless the file is OCC's; it is refused again here,

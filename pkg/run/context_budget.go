@@ -22,14 +22,16 @@ import (
 // only what later steps read changes.
 
 const (
-	// occRecentKept is how many of the latest variables OCC never
-	// touches; occSmallest the size below which a variable is left
-	// whole; occCutTo what a variable is cut to when no summary comes.
-	occRecentKept = 3
-	occSmallest   = 500
-	occCutTo      = 1000
-	// occSummaryWait is how long OCC waits for a summary before cutting.
-	occSummaryWait = 15 * time.Second
+	// budgetRecentKept is how many of the latest variables the budget
+	// never touches (OCC's 3); budgetSmallest the size below which a
+	// variable is left whole; budgetCutTo what a variable is cut to when
+	// no summary comes.
+	budgetRecentKept = 3
+	budgetSmallest   = 500
+	budgetCutTo      = 1000
+	// budgetSummaryWait is how long a summary is waited for before
+	// cutting (OCC's wait).
+	budgetSummaryWait = 15 * time.Second
 )
 
 // keepContextBudget applies the chain's context budget after step s.
@@ -45,13 +47,13 @@ func (x *Execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 		return
 	}
 	var done []string
-	for _, name := range x.Vars.olderOutputs(occRecentKept) {
+	for _, name := range x.Vars.olderOutputs(budgetRecentKept) {
 		if x.Vars.contextChars() <= limit {
 			break
 		}
 		v, ok := x.Vars.read(name)
 		n := utf8.RuneCountInString(v.Text)
-		if !ok || n < occSmallest {
+		if !ok || n < budgetSmallest {
 			continue
 		}
 		if summary, err := x.budgetSummary(ctx, s, name, v.Text); err == nil {
@@ -59,8 +61,8 @@ func (x *Execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 			done = append(done, fmt.Sprintf("%s summarized (%d → %d chars)", name, n, utf8.RuneCountInString(summary)))
 			continue
 		}
-		x.Vars.squeeze(name, Value{Text: string([]rune(v.Text)[:occCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
-		done = append(done, fmt.Sprintf("%s cut to %d chars (no summary)", name, occCutTo))
+		x.Vars.squeeze(name, Value{Text: string([]rune(v.Text)[:budgetCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
+		done = append(done, fmt.Sprintf("%s cut to %d chars (no summary)", name, budgetCutTo))
 	}
 	if len(done) == 0 {
 		return
@@ -82,7 +84,7 @@ func (x *Execution) budgetSummary(ctx context.Context, s *chain.Step, name, text
 	}
 	t := &tries{targets: targets}
 	models, _ := x.stepModels(s, targets, x.observer(s, t, "context budget: summarize "+name))
-	ctx, cancel := context.WithTimeout(ctx, occSummaryWait)
+	ctx, cancel := context.WithTimeout(ctx, budgetSummaryWait)
 	defer cancel()
 	resp, err := models.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: summaryPrompt + text}}, MaxTokens: s.Agent().MaxTokens})
 	if err != nil {

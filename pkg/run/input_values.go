@@ -18,9 +18,10 @@ func convertGiven(c *chain.Chain, text, typ string) (any, error) {
 	return ConvertInput(text, typ)
 }
 
-// occInputNotes warns of each input value a file read as OCC's takes
-// where chainrun's own format would refuse it.
-func (x *Execution) occInputNotes(given map[string]string) {
+// inputValueNotes warns, where the chain's reading judges input values
+// (chain.Reading.InputValue: OCC's), of each value it takes where
+// chainrun's own format would refuse it.
+func (x *Execution) inputValueNotes(given map[string]string) {
 	if x.Chain.Reading().InputValue == nil {
 		return
 	}

@@ -1,0 +1,126 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// DebateFields configure a debate step (OCC's `type: debate`): its agents
+// answer, each round after the first seeing the others' last answers,
+// and a synthesis (strategy consensus or vote) or the last answers
+// themselves (last_round) are the output.
+type DebateFields struct {
+	Agents []DebateAgent `yaml:"agents" doc:"A debate's agents: {role, prompt, model}; each prompt is a template, model defaults to the step's."`
+	Rounds int           `yaml:"rounds" doc:"How many rounds a debate runs (default 1, at most 100); from the second on, each agent sees the others' last answers."`
+
+	// debaters are the agents' model steps.
+	debaters []*Step
+}
+
+// DebateAgent is one voice of a debate.
+type DebateAgent struct {
+	Role   string `yaml:"role" doc:"The agent's name in the others' view and in the synthesis."`
+	Prompt string `yaml:"prompt" doc:"What the agent argues; {variables} are filled in."`
+	Model  string `yaml:"model" doc:"The agent's model (default: the step's)."`
+}
+
+// Debate strategies.
+const (
+	DebateConsensus = "consensus"
+	DebateVote      = "vote"
+	DebateLastRound = "last_round"
+)
+
+var debateStrategies = []string{DebateConsensus, DebateVote, "voting", DebateLastRound}
+
+// DebateLocals are the names a debate's model steps read: the other
+// agents' last answers (empty in the first round), and for the
+// synthesis the agents' final answers.
+var DebateLocals = []string{"debate_others", "debate_positions"}
+
+// Debaters are the model steps of a debate's agents, in order.
+func (s *Step) Debaters() []*Step { return s.Debate().debaters }
+
+// DebateStrategy is the step's strategy: consensus, vote or last_round
+// (voting is vote; OCC's default is vote).
+func (s *Step) DebateStrategy() string {
+	switch s.Merge().Strategy {
+	case "", "voting":
+		return DebateVote
+	}
+	return s.Merge().Strategy
+}
+
+// DebateRounds is the step's rounds, 1 when unset.
+func (s *Step) DebateRounds() int { return max(s.Debate().Rounds, 1) }
+
+func init() {
+	Register(Unit{
+		Kind:  KindDebate,
+		Order: 190,
+		Body:  reflect.TypeFor[DebateFields](),
+		Also:  append([]string{"strategy"}, modelKeys...),
+		// OCC's engine spells a debate's fields with its type before them
+		// (its tests do; its chain files write agents, rounds, strategy)
+		KeyAliases: map[string]KeyAlias{
+			"debate_agents":   {To: "agents", Note: "is OCC's own spelling of a debate's agents: read as agents (its chain files write agents)"},
+			"debate_rounds":   {To: "rounds", Note: "is OCC's own spelling of a debate's rounds: read as rounds (its chain files write rounds)"},
+			"debate_decision": {To: "strategy", Note: "is OCC's own spelling of a debate's strategy: read as strategy (its chain files write strategy)"},
+		},
+		Models: true,
+		Check:  checkDebate,
+		Compile: func(v Checker, s *Step, c *Compiled) {
+			for _, d := range append(slices.Clone(s.Debate().debaters), s.Merge().modelStep) {
+				if d != nil && d.Kind != "" {
+					v.Compile(d)
+				}
+			}
+		},
+	})
+}
+
+func checkDebate(v Checker, s *Step) {
+	if len(s.Debate().Agents) < 2 {
+		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
+	}
+	if _, set := s.FieldPos["rounds"]; set && s.Debate().Rounds < 1 {
+		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
+	}
+	if s.Debate().Rounds > MaxDebateRounds {
+		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Debate().Rounds, MaxDebateRounds)
+	}
+	if s.Merge().Strategy != "" && !slices.Contains(debateStrategies, s.Merge().Strategy) {
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Merge().Strategy, didYouMean(s.Merge().Strategy, debateStrategies))
+	}
+	Own[DebateFields](s).debaters = nil
+	for i, a := range s.Debate().Agents {
+		if strings.TrimSpace(a.Prompt) == "" {
+			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
+			continue
+		}
+		m := v.modelStep(s, a.Prompt+"{debate_others}")
+		if a.Model != "" {
+			Own[AgentFields](m).Model = a.Model
+		}
+		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
+		m.locals = DebateLocals[:1]
+		Own[DebateFields](s).debaters = append(s.Debate().debaters, m)
+	}
+	Own[MergeFields](s).modelStep = nil
+	if s.DebateStrategy() == DebateLastRound {
+		return
+	}
+	label := map[string]string{DebateConsensus: "consensus", DebateVote: "majority position"}[s.DebateStrategy()]
+	topic := ""
+	if s.Agent().Prompt != "" {
+		topic = "Topic: " + s.Agent().Prompt + "\n\n"
+	}
+	rounds := ""
+	if s.DebateRounds() > 1 {
+		rounds = fmt.Sprintf(" over %d rounds of debate", s.DebateRounds())
+	}
+	Own[MergeFields](s).modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
+	Own[MergeFields](s).modelStep.locals = DebateLocals[1:]
+}

@@ -1,0 +1,63 @@
+package chain
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// WebhookFields configure what a webhook step adds to an http step (its
+// url, method, headers, body and security rules), which POSTs by default
+// and whose default body is a JSON payload of the run: OCC's list of the
+// statuses that mean success.
+type WebhookFields struct {
+	SuccessStatus []int `yaml:"success_status" doc:"webhook: the HTTP statuses that mean success (OCC's webhook_success_status; default any 2xx): any other fails the step."`
+}
+
+// StatusFails reports whether a response's status fails an http or
+// webhook step: one outside success_status when the step lists them,
+// else one outside 2xx unless fail_on_status is false.
+func (s *Step) StatusFails(status int) bool {
+	if len(s.Webhook().SuccessStatus) > 0 {
+		return !slices.Contains(s.Webhook().SuccessStatus, status)
+	}
+	return (status < 200 || status > 299) && (s.HTTP().FailOnStatus == nil || *s.HTTP().FailOnStatus)
+}
+
+func init() {
+	Register(Unit{
+		Kind:  KindWebhook,
+		Order: 200,
+		Body:  reflect.TypeFor[WebhookFields](),
+		Also:  []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		// OCC's engine spells a webhook's fields with its type before them
+		KeyAliases: map[string]KeyAlias{
+			"webhook_url":            {To: "url", Note: "is OCC's own spelling of a webhook's url: read as url (its chain files write url)"},
+			"webhook_method":         {To: "method", Note: "is OCC's own spelling of a webhook's method: read as method (its chain files write method)"},
+			"webhook_headers":        {To: "headers", Note: "is OCC's own spelling of a webhook's headers: read as headers (its chain files write headers)"},
+			"webhook_body":           {To: "body", Note: "is OCC's own spelling of a webhook's body: read as body (its chain files write body)"},
+			"webhook_retry":          {To: "retry", Note: "is OCC's own spelling of a webhook's retry: read as retry (its chain files write retry)"},
+			"webhook_success_status": {To: "success_status", Note: "is OCC's own spelling of a webhook's success_status: read as success_status (its chain files write success_status)"},
+			"webhook_timeout_ms":     {To: "timeout_ms", Note: "is OCC's own spelling of a webhook's timeout_ms: read as timeout_ms (its chain files write timeout_ms)"},
+		},
+		Ignored: []string{"model"},
+		Check: func(v Checker, s *Step) {
+			if s.HTTP().URL == "" {
+				v.Errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
+			}
+			Own[HTTPFields](s).Method = strings.ToUpper(s.HTTP().Method)
+			if s.HTTP().Method == "" {
+				Own[HTTPFields](s).Method = "POST"
+			}
+			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.HTTP().Method) {
+				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.HTTP().Method)
+			}
+			if (s.HTTP().Method == "GET" || s.HTTP().Method == "DELETE") && (s.HTTP().Body != "" || s.HTTP().BodyData != nil) && v.Chain().Reading().BodylessGet {
+				// OCC's webhook builds no body for GET and DELETE
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as %s's webhook sends none (chainrun's own format sends it)", s.subject(), s.HTTP().Method, v.Chain().Reading().Source)
+				Own[HTTPFields](s).Body, Own[HTTPFields](s).BodyData = "", nil
+			}
+		},
+		Compile: compileHTTP,
+	})
+}
