@@ -17,7 +17,9 @@ import (
 
 // runsCrash (testscript: runscrash ROUNDS CHAIN MAXUS) starts CHAIN twice
 // at once, ROUNDS times, killing each process with SIGKILL after a random
-// 0..MAXUS µs (unless it ended before): kills land before the run exists,
+// 0..MAXUS µs, or up to 1.5 times a whole run of CHAIN timed first when
+// this machine is slower than that (unless it ended before): kills land
+// before the run exists,
 // between its line in the runs index and its directory, after both, and
 // mid-run. Then every run directory left must be listed by `runs --all`,
 // be `runs show last` when it is the newest, be found by the end of its
@@ -30,6 +32,14 @@ func runsCrash(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	maxUS, err := strconv.Atoi(args[2])
 	ts.Check(err)
+	// one run to its end first: how long a whole start takes on this
+	// machine (a race-detector build starts several times slower), so
+	// the kill points span all of it however slow the machine is
+	began := time.Now()
+	ts.Check(chainrunCommand(ts, "run", args[1], "-q").Run())
+	if whole := int(time.Since(began).Microseconds()) * 3 / 2; whole > maxUS {
+		maxUS = whole
+	}
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 2))
 	killed := 0
