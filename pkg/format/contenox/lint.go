@@ -76,7 +76,7 @@ func (tc *taskChain) lintResults(s *chain.State, h *chain.Handler, k *taskKeys, 
 	}
 	for _, b := range s.Branches {
 		when := strings.TrimSpace(b.When)
-		if b.Operator != chain.OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults[h.Name][when] != "" {
+		if b.Operator != chain.OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults()[h.Name][when] != "" {
 			continue
 		}
 		tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task (it gives %s, or failed): this branch is not taken", prefix, b.When, h.Name, strings.Join(results, ", "))
