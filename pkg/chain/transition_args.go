@@ -201,7 +201,7 @@ func argPropSchemas(raw map[string]any) map[string]*jsonschema.Resolved {
 				one[k] = d
 			}
 		}
-		if _, rs, problem := resolveSchema(one); problem == "" {
+		if _, rs, problem := ResolveSchema(one); problem == "" {
 			out[name] = rs
 		}
 	}

@@ -44,13 +44,3 @@ func decodeTransitionBranches(d *yamlpos.Diags, v *yaml.Node, prefix string) []*
 	})
 	return out
 }
-
-// checkTransitionBranches checks that each branch leads to a state.
-func (v *validator) checkTransitionBranches(t *Transition) {
-	w := v.c.Workflow
-	for _, b := range t.Branches {
-		if w.State(b.Target) == nil {
-			v.d.Errorf(b.Pos, "transition %q: branch target %q is not a state%s", t.Name, b.Target, didYouMean(b.Target, w.stateNames()))
-		}
-	}
-}

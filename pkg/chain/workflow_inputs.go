@@ -22,7 +22,7 @@ func (v *validator) inputSchema() {
 		v.d.Errorf(at, "inputSchema: the inputs are an object: type must be object, not %v", t)
 		return
 	}
-	sch, rs, problem := resolveSchema(w.InputSchema)
+	sch, rs, problem := ResolveSchema(w.InputSchema)
 	if problem != "" {
 		name := "inputSchema"
 		if w.InputsInContext {
@@ -84,7 +84,7 @@ func (v *validator) argSchema(t *Transition) {
 		// reported, and the schema still read for the other checks
 		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema: %s", t.Name, bad)
 	}
-	sch, rs, problem := resolveSchema(raw)
+	sch, rs, problem := ResolveSchema(raw)
 	if problem != "" {
 		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
 		return
@@ -98,9 +98,9 @@ func (v *validator) argSchema(t *Transition) {
 	t.argProps = argPropSchemas(raw)
 }
 
-// resolveSchema compiles a JSON Schema written in a file; problem says
+// ResolveSchema compiles a JSON Schema written in a file; problem says
 // why it is not one.
-func resolveSchema(raw map[string]any) (sch *jsonschema.Schema, rs *jsonschema.Resolved, problem string) {
+func ResolveSchema(raw map[string]any) (sch *jsonschema.Schema, rs *jsonschema.Resolved, problem string) {
 	text, err := json.Marshal(raw)
 	if err != nil {
 		return nil, nil, err.Error()

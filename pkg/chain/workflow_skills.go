@@ -101,14 +101,3 @@ func (w *Workflow) Fragments(subjects ...[]string) []*Fragment {
 	}
 	return out
 }
-
-// checkSkillRefs warns of subjects the file's library does not hold:
-// their guidance lives in another file (a shared library), so only their
-// names can be shown.
-func (v *validator) checkSkillRefs(where string, refs SkillRefs) {
-	for _, s := range refs.Subjects {
-		if v.c.Workflow.Library[s] == nil {
-			v.d.Warnf(refs.Pos, "%sskill %q is not in this file's skills: library: whoever decides sees its name, not its guidance", where, s)
-		}
-	}
-}
