@@ -104,15 +104,8 @@ type connectionKeys struct {
 	Description      string            `yaml:"description" doc:"What the connection reaches, for readers."`
 }
 
-// fileLibrary is what a workflow file declares for all its workflows.
-type fileLibrary struct {
-	scripts     map[string]*Script
-	connections map[string]*Connection
-	dotenv      []DotenvFile
-}
-
-// decodeScripts reads a workflow file's scripts: library.
-func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*Script {
+// DecodeScripts reads a workflow file's scripts: library.
+func DecodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*Script {
 	out := map[string]*Script{}
 	eachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k scriptKeys
@@ -155,10 +148,10 @@ func eachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n
 	}
 }
 
-// eachItem calls fn with each mapping of a list (v dereferenced), and its
+// EachItem calls fn with each mapping of a list (v dereferenced), and its
 // index: a v that is no list is reported as notList, an item that is no
 // mapping as notMapping, at their places. It reports whether v is a list.
-func eachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
+func EachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
 	return yamlpos.EachItem(d, v, notList, notMapping, fn)
 }
 
@@ -178,7 +171,7 @@ func LoadScripts(path string) (map[string]*Script, error) {
 	var lib map[string]*Script
 	if root := yamlpos.Deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		if v := yamlpos.ValueOf(yamlpos.Deref(root.Content[0]), "scripts"); v != nil {
-			lib = decodeScripts(d, yamlpos.Deref(v))
+			lib = DecodeScripts(d, yamlpos.Deref(v))
 		}
 	}
 	if errs := d.Errs(); len(errs) > 0 {
@@ -194,8 +187,8 @@ func scriptHash(body string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// decodeConnections reads a workflow file's connections:.
-func decodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
+// DecodeConnections reads a workflow file's connections:.
+func DecodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
 	out := map[string]*Connection{}
 	kinds := []string{ConnREST, ConnCLI, ConnMCP}
 	eachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
@@ -350,7 +343,7 @@ func ParseConnections(where string, v any) (map[string]*Connection, error) {
 	}
 	d := &yamlpos.Diags{File: where, Src: data}
 	root := doc.Content[0]
-	out := decodeConnections(d, yamlpos.ValueOf(root, "connections"))
+	out := DecodeConnections(d, yamlpos.ValueOf(root, "connections"))
 	if errs := d.Errs(); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {

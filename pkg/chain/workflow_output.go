@@ -66,9 +66,9 @@ func OutputOps() []string {
 	return []string{OpAdd, OpSubtract, OpMultiply, OpDivide, OpSet, OpConcat}
 }
 
-// decodeOutputMappings reads a transition's `output:`: each key a context
+// DecodeOutputMappings reads a transition's `output:`: each key a context
 // key, each value a JSONPath, a literal, or {operator: [operands]}.
-func decodeOutputMappings(d *yamlpos.Diags, v *yaml.Node, prefix string) []*OutputMapping {
+func DecodeOutputMappings(d *yamlpos.Diags, v *yaml.Node, prefix string) []*OutputMapping {
 	prefix += "output: "
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%soutput maps each context key to a JSONPath ($.output.json.x) or {add: [a, b]}", prefix)

@@ -46,8 +46,8 @@ func FragmentHash(body string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// checkFragment checks one fragment of the skills: library.
-func checkFragment(d *yamlpos.Diags, f *Fragment) {
+// CheckFragment checks one fragment of the skills: library.
+func CheckFragment(d *yamlpos.Diags, f *Fragment) {
 	prefix := "skills: " + quote(f.Subject) + ": "
 	if !subjectPattern().MatchString(f.Subject) {
 		d.Errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)

@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
@@ -28,7 +27,7 @@ func (v *checker) compileConstraint(where string, s *chain.Slot) {
 	}
 	m, ok := chain.NormalizeYAML(raw).(map[string]any)
 	if !ok {
-		fail("a constraint is a mapping of kinds (%s)", orList(constraintKinds))
+		fail("a constraint is a mapping of kinds (%s)", chain.OrList(constraintKinds))
 		return
 	}
 	c := &chain.SlotConstraint{}
@@ -57,7 +56,7 @@ func (v *checker) compileConstraint(where string, s *chain.Slot) {
 			}
 			c.SubsetOf, c.SubsetOfRaw = p, text
 		default:
-			fail("unknown constraint kind %q (%s)", kind, orList(constraintKinds))
+			fail("unknown constraint kind %q (%s)", kind, chain.OrList(constraintKinds))
 			return
 		}
 	}
@@ -169,12 +168,4 @@ func (v *checker) checkBlackboard() {
 			check("state "+chain.Quote(s.Name)+" onEnter", s.OnEnter.Output)
 		}
 	}
-}
-
-// orList is "a, b or c".
-func orList(vals []string) string {
-	if len(vals) < 2 {
-		return strings.Join(vals, "")
-	}
-	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
 }

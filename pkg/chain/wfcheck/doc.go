@@ -15,7 +15,7 @@
 // rules that are a workflow's alone, so that neither room holds both.
 // pkg/load links it, so every program that loads a file checks its
 // workflows; a package whose tests read workflows without pkg/load links
-// it through one external test file (wfcheck_link_test.go).
+// it through one external test file (workflows_link_test.go).
 //
 // It reads no file and runs nothing. It may import, of this module:
 // chain, chain/guardexpr, interp, spell, yamlpos.
