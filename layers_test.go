@@ -47,7 +47,7 @@ var layers = map[string][]string{
 	"pkg/chain/guardexpr":   {"pkg/interp", "pkg/yamlpos"},
 	"pkg/chain":             {"pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/yamlpos"},
+	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":   {"pkg/chain", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
@@ -192,7 +192,7 @@ const packageCap = 6000
 // it may hold until its next split lowers it: pkg/chain still holds the
 // model units of every kind and the workflow checks, pkg/run the
 // execution's helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 10370, "pkg/run": 9100}
+var oversizedPackages = map[string]int{"pkg/chain": 10295, "pkg/run": 9100}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

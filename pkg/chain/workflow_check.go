@@ -10,12 +10,18 @@ import (
 // their runs, so that the rules of states, transitions, branches and
 // their links live in a package of their own and this one holds the
 // model and the step validator they use.
-var workflowCheck func(c Checker)
+var workflowCheck func(c WorkflowChecker)
+
+// WorkflowChecker is what the checker of state workflows sees of the
+// validation of one workflow: a Checker, as a kind's Check sees it, and
+// the workflow's own parts of the validator (its variables, inputs,
+// tools, transitions' conditions and arguments, the ids of its executors).
+type WorkflowChecker struct{ Checker }
 
 // RegisterWorkflowCheck sets the checker of state workflows every
 // validation of a workflow calls with the Checker of that workflow. Only
 // pkg/chain/wfcheck calls it; a second registration panics.
-func RegisterWorkflowCheck(check func(c Checker)) {
+func RegisterWorkflowCheck(check func(c WorkflowChecker)) {
 	if workflowCheck != nil {
 		panic("chain: a checker of state workflows is registered twice")
 	}
@@ -31,71 +37,71 @@ func validateWorkflow(d *yamlpos.Diags, c *Chain, opts Options) {
 		return
 	}
 	c.byID = map[string]*Step{}
-	workflowCheck(Checker{&validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}, toolSteps: map[*Step]bool{}}})
+	workflowCheck(WorkflowChecker{Checker{&validator{d: d, c: c, opts: opts, produce: map[string]*Step{}, wfVars: map[string]bool{}, toolSteps: map[*Step]bool{}}}})
 }
 
-// Diags is where the findings of the chain being checked go.
-func (c Checker) Diags() *yamlpos.Diags { return c.v.d }
+// Diags is where the findings of the workflow being checked go.
+func (c WorkflowChecker) Diags() *yamlpos.Diags { return c.v.d }
 
-// Options are the options the chain is validated with.
-func (c Checker) Options() Options { return c.v.opts }
+// Options are the options the workflow is validated with.
+func (c WorkflowChecker) Options() Options { return c.v.opts }
 
 // SetVar records name as a variable the workflow produces (a transition's
 // or task's output, a compose's with_var, a counter): any step, condition
 // or text of the workflow may read it.
-func (c Checker) SetVar(name string) { c.v.wfVars[name] = true }
+func (c WorkflowChecker) SetVar(name string) { c.v.wfVars[name] = true }
 
 // HasVar reports whether the workflow produces the variable name.
-func (c Checker) HasVar(name string) bool { return c.v.wfVars[name] }
+func (c WorkflowChecker) HasVar(name string) bool { return c.v.wfVars[name] }
 
 // Vars are the variables the workflow produces, sorted (for did-you-mean).
-func (c Checker) Vars() []string { return interp.SortedKeys(c.v.wfVars) }
+func (c WorkflowChecker) Vars() []string { return interp.SortedKeys(c.v.wfVars) }
 
 // InputSchema compiles the workflow's inputSchema and derives the chain's
 // inputs from its properties.
-func (c Checker) InputSchema() { c.v.inputSchema() }
+func (c WorkflowChecker) InputSchema() { c.v.inputSchema() }
 
 // Inputs checks the chain's inputs, as a DAG chain's are.
-func (c Checker) Inputs() { c.v.inputs() }
+func (c WorkflowChecker) Inputs() { c.v.inputs() }
 
 // ToolDefs checks the tools the chain defines for its agent steps.
-func (c Checker) ToolDefs() { c.v.toolDefs() }
+func (c WorkflowChecker) ToolDefs() { c.v.toolDefs() }
 
 // ArgSchema compiles a transition's inputSchema, the JSON Schema of the
 // arguments a decision taking it gives.
-func (c Checker) ArgSchema(t *Transition) { c.v.argSchema(t) }
+func (c WorkflowChecker) ArgSchema(t *Transition) { c.v.argSchema(t) }
 
 // HasInput reports whether the chain declares an input of that name.
-func (c Checker) HasInput(name string) bool { return c.v.hasInput(name) }
+func (c WorkflowChecker) HasInput(name string) bool { return c.v.hasInput(name) }
 
 // InputNames are the names of the chain's inputs (for did-you-mean).
-func (c Checker) InputNames() []string { return c.v.inputNames() }
+func (c WorkflowChecker) InputNames() []string { return c.v.inputNames() }
 
 // UndeclaredInput reports the input a JSONPath raw reads when the chain
 // takes inputs it does not declare (a peer's lenient reading).
-func (c Checker) UndeclaredInput(raw string) (string, bool) { return c.v.undeclaredInput(raw) }
+func (c WorkflowChecker) UndeclaredInput(raw string) (string, bool) { return c.v.undeclaredInput(raw) }
 
 // UndeclaredInputNote says what a read of an undeclared input does,
 // unset being what it shows as.
-func (c Checker) UndeclaredInputNote(name, unset string) string {
+func (c WorkflowChecker) UndeclaredInputNote(name, unset string) string {
 	return c.v.undeclaredInputNote(name, unset)
 }
 
 // NameCheck says why the workflow's texts and conditions cannot read the
 // variable name, or "" when they can.
-func (c Checker) NameCheck(name string) string { return c.v.workflowCheck(nil, name) }
+func (c WorkflowChecker) NameCheck(name string) string { return c.v.workflowCheck(nil, name) }
 
 // Condition compiles a transition's condition: an expression reading the
 // workflow's inputs, context and variables. An unknown name is an
 // *interp.UnknownNamesError (NameCheck says why).
-func (c Checker) Condition(src string) (*Expression, error) {
+func (c WorkflowChecker) Condition(src string) (*Expression, error) {
 	return interp.CompileExpression(src, scope{v: c.v}.has, true)
 }
 
 // Claim records s as the step of its id (an executor or task is named
 // after its transition or state), returning the step that already held
 // that id, or nil.
-func (c Checker) Claim(s *Step) *Step {
+func (c WorkflowChecker) Claim(s *Step) *Step {
 	if prev, dup := c.v.c.byID[s.ID]; dup {
 		return prev
 	}

@@ -14,11 +14,11 @@ import (
 
 func init() { chain.RegisterWorkflowCheck(check) }
 
-// checker is the validation of one workflow: the step validator's
-// Checker (steps, templates, inputs, the workflow's variables), with the
-// findings' Diags and the chain at hand.
+// checker is the validation of one workflow: what the step validator
+// lets it see (chain.WorkflowChecker: steps, templates, inputs, the
+// workflow's variables), with the findings' Diags and the chain at hand.
 type checker struct {
-	chain.Checker
+	chain.WorkflowChecker
 	d *yamlpos.Diags
 	c *chain.Chain
 }
@@ -26,10 +26,10 @@ type checker struct {
 // check checks a state workflow and compiles its executors and tasks with
 // the step validator, so that every kind behaves as it does in a DAG
 // chain.
-func check(cc chain.Checker) {
+func check(cc chain.WorkflowChecker) {
 	d, c := cc.Diags(), cc.Chain()
 	w := c.Workflow
-	v := &checker{Checker: cc, d: d, c: c}
+	v := &checker{WorkflowChecker: cc, d: d, c: c}
 	if !chain.ValidChainName(c.Name) {
 		d.Errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
 	}

@@ -11,7 +11,7 @@
 // It registers with pkg/chain (chain.RegisterWorkflowCheck) in its init,
 // as pkg/run/flow registers the driver of the runs: pkg/chain keeps the
 // model and the step validator, which every workflow's executors and
-// tasks are compiled with (through chain.Checker), and this package the
+// tasks are compiled with (through chain.WorkflowChecker), and this package the
 // rules that are a workflow's alone, so that neither room holds both.
 // pkg/load links it, so every program that loads a file checks its
 // workflows; a package whose tests read workflows without pkg/load links

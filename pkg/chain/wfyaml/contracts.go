@@ -239,7 +239,7 @@ func decodeOnEnter(d *yamlpos.Diags, c *chain.Chain, s *chain.State, v *yaml.Nod
 		d.Errorf(yamlpos.Of(v), "%san executor is required (kind: noop when only output mappings run)", prefix)
 	}
 	if o := yamlpos.ValueOf(v, "output"); o != nil {
-		on.Output = chain.DecodeOutputMappings(d, yamlpos.Deref(o), prefix)
+		on.Output = decodeOutputMappings(d, yamlpos.Deref(o), prefix)
 	}
 	if r := yamlpos.ValueOf(v, "reliability"); r != nil && on.Executor != nil {
 		chain.DecodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, yamlpos.Deref(r), prefix)

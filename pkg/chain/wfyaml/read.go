@@ -242,7 +242,7 @@ func decodeTransitions(d *yamlpos.Diags, c *chain.Chain, s *chain.State, v *yaml
 			case "branches":
 				t.Branches = decodeTransitionBranches(d, v, tprefix)
 			case "output":
-				t.Output = chain.DecodeOutputMappings(d, v, tprefix)
+				t.Output = decodeOutputMappings(d, v, tprefix)
 			case "skills":
 				t.Skills = decodeSkillRefs(d, v, tprefix+"skills: ")
 			case "reliability":
