@@ -190,9 +190,10 @@ const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
-// model units of every kind and the workflow checks, pkg/run the
-// execution's helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 10295, "pkg/run": 9100}
+// model units of every kind (the workflow's reader and rules are
+// pkg/chain/wfyaml and pkg/chain/wfcheck), pkg/run the execution's
+// helpers the kinds share.
+var oversizedPackages = map[string]int{"pkg/chain": 10226, "pkg/run": 9100}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -14,7 +14,7 @@ import (
 // Unregistered, which a run that could reach it refuses before anything
 // runs (a run of another path goes ahead), so nothing is half-run. A kind
 // close to one chainrun has ("shel") is a misspelling, not another
-// gateway's executor: decodeExecutor still refuses it, naming the kind
+// gateway's executor: the workflow reader still refuses it, naming the kind
 // meant.
 func UnregisteredKind(d *yamlpos.Diags, s *Step) {
 	kinds := Kinds()

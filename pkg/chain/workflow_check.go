@@ -57,10 +57,6 @@ func (c WorkflowChecker) HasVar(name string) bool { return c.v.wfVars[name] }
 // Vars are the variables the workflow produces, sorted (for did-you-mean).
 func (c WorkflowChecker) Vars() []string { return interp.SortedKeys(c.v.wfVars) }
 
-// InputSchema compiles the workflow's inputSchema and derives the chain's
-// inputs from its properties.
-func (c WorkflowChecker) InputSchema() { c.v.inputSchema() }
-
 // Inputs checks the chain's inputs, as a DAG chain's are.
 func (c WorkflowChecker) Inputs() { c.v.inputs() }
 

@@ -33,7 +33,7 @@ func check(cc chain.WorkflowChecker) {
 	if !chain.ValidChainName(c.Name) {
 		d.Errorf(c.Pos, "workflow name %q: use letters, digits, '-', '_' and '.'", c.Name)
 	}
-	v.InputSchema()
+	v.inputSchema()
 	v.Inputs()
 	if len(w.States) == 0 {
 		d.Errorf(at(w, "states", c.Pos), "workflow %q: states are required", c.Name)
