@@ -52,7 +52,7 @@ var layers = map[string][]string{
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
 	"pkg/load":              {"pkg/chain", "pkg/chain/wfcheck", "pkg/chain/wfyaml", "pkg/format/contenox", "pkg/format/flowgate", "pkg/format/occ", "pkg/yamlpos"},
-	"pkg/catalog":           {"pkg/chain", "pkg/load", "pkg/spell"},
+	"pkg/catalog":           {"pkg/chain", "pkg/chain/wfyaml", "pkg/load", "pkg/spell"},
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
@@ -193,7 +193,7 @@ const packageCap = 6000
 // model units of every kind (the workflow's reader and rules are
 // pkg/chain/wfyaml and pkg/chain/wfcheck), pkg/run the execution's
 // helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 10226, "pkg/run": 9100}
+var oversizedPackages = map[string]int{"pkg/chain": 10115, "pkg/run": 9100}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

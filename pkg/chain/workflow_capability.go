@@ -59,3 +59,7 @@ func Lifecycles() []string { return slices.Clone(lifecycles) }
 // NamesCapability reports whether a workflow's name or a definitionId
 // names a capability (cap.*), whose contract a snippet declares.
 func NamesCapability(id string) bool { return namesCapability(id) }
+
+// FragmentVerbs is the closed vocabulary of a guidance fragment's verb,
+// in order (a copy).
+func FragmentVerbs() []string { return slices.Clone(fragmentVerbs) }

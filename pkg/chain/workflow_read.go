@@ -39,6 +39,10 @@ func DecodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node, dialect WorkflowDiale
 	return workflowReader(d, root, dialect)
 }
 
+// ScriptKeys are the keys of one scripts: entry, which the workflow
+// reader walks and the JSON Schema lists.
+type ScriptKeys = scriptKeys
+
 // These aliases keep the JSON Schema's and its tests' names.
 type (
 	workflowFile  = WorkflowFileKeys

@@ -300,7 +300,7 @@ func decodeFragments(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Fragment 
 		if !yamlpos.DecodeChecked(d, yamlpos.Deref(p.Value), "skills: "+chain.Quote(f.Subject)+": ", yamlpos.KeysOf[chain.Fragment](), f) {
 			continue
 		}
-		chain.CheckFragment(d, f)
+		checkFragment(d, f)
 		out[f.Subject] = f
 	}
 	return out

@@ -28,7 +28,7 @@ func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) 
 			library = decodeFragments(d, v)
 			return true
 		case "scripts":
-			lib.scripts = chain.DecodeScripts(d, v)
+			lib.scripts = decodeScripts(d, v)
 			return true
 		case "connections":
 			lib.connections = chain.DecodeConnections(d, v)
