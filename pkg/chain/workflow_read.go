@@ -195,10 +195,6 @@ func takeKey(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
 	return &m, v
 }
 
-// Owner is what a step the user wrote inside something else belongs to
-// (transition, state, tool: see Place), "" for a step of a DAG chain.
-func (s *Step) Owner() string { return s.owner }
-
 // InputOrder is the order the workflow's inputs are listed in, as its
 // file wrote them (SetInputOrder).
 func (w *Workflow) InputOrder() []string { return w.inputOrder }

@@ -242,7 +242,7 @@ func decodeOnEnter(d *yamlpos.Diags, c *chain.Chain, s *chain.State, v *yaml.Nod
 		on.Output = decodeOutputMappings(d, yamlpos.Deref(o), prefix)
 	}
 	if r := yamlpos.ValueOf(v, "reliability"); r != nil && on.Executor != nil {
-		chain.DecodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, yamlpos.Deref(r), prefix)
+		chain.DecodeReliability(d, executorCandidates(d, c, "state", on.Executor), on.Executor, yamlpos.Deref(r), prefix)
 	}
 	s.OnEnter = on
 }

@@ -59,9 +59,10 @@ func decodeTransitionBranches(d *yamlpos.Diags, v *yaml.Node, prefix string) []*
 }
 
 // executorCandidates reads the fallbacks of a transition's or an
-// onEnter's executor e, each named after it (transition "go" fallback 1).
-func executorCandidates(d *yamlpos.Diags, c *chain.Chain, e *chain.Step) func(n *yaml.Node, i int, prefix string) *chain.Step {
+// onEnter's executor e, each named after it as its owner (transition,
+// state) names it (transition "go" fallback 1).
+func executorCandidates(d *yamlpos.Diags, c *chain.Chain, owner string, e *chain.Step) func(n *yaml.Node, i int, prefix string) *chain.Step {
 	return func(n *yaml.Node, i int, prefix string) *chain.Step {
-		return decodeExecutor(d, c, n, e.Owner(), e.ID, fmt.Sprintf("fallback %d", i), prefix)
+		return decodeExecutor(d, c, n, owner, e.ID, fmt.Sprintf("fallback %d", i), prefix)
 	}
 }

@@ -258,7 +258,7 @@ func decodeTransitions(d *yamlpos.Diags, c *chain.Chain, s *chain.State, v *yaml
 				// (runtime_submit.rs): a file with one runs there
 				d.Warnf(yamlpos.Of(rel), "%sreliability applies to an executor: the transition has none, so it is not read (as in mcp-flowgate)", tprefix)
 			} else {
-				chain.DecodeReliability(d, executorCandidates(d, c, t.Executor), t.Executor, rel, tprefix)
+				chain.DecodeReliability(d, executorCandidates(d, c, "transition", t.Executor), t.Executor, rel, tprefix)
 			}
 		}
 		if t.Actor == "" {
