@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/chainrun/chainrun/pkg/builtin" // every kind, as a program that loads files links them
 	"github.com/chainrun/chainrun/pkg/chain"
 	_ "github.com/chainrun/chainrun/pkg/chain/wfyaml" // the reader of workflows: files
 )

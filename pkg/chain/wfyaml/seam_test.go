@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	_ "github.com/chainrun/chainrun/pkg/builtin" // every kind, as a program that loads files links them
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
