@@ -18,9 +18,9 @@ var workflowCheck func(c WorkflowChecker)
 // tools, transitions' conditions and arguments, the ids of its executors).
 type WorkflowChecker struct{ Checker }
 
-// RegisterWorkflowCheck sets the checker of state workflows every
-// validation of a workflow calls with the Checker of that workflow. Only
-// pkg/chain/wfcheck calls it; a second registration panics.
+// RegisterWorkflowCheck sets the checker of state workflows, which every
+// validation of a workflow calls with that workflow's WorkflowChecker.
+// Only pkg/chain/wfcheck calls it; a second registration panics.
 func RegisterWorkflowCheck(check func(c WorkflowChecker)) {
 	if workflowCheck != nil {
 		panic("chain: a checker of state workflows is registered twice")
