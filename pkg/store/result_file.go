@@ -12,8 +12,9 @@ import (
 // readResult reads result.json a member at a time, so that memory holds
 // the values it keeps and one more, never the file's whole text: with
 // values, its output, vars (one by one) and context are kept; without,
-// they are read past one by one, and nothing of them is kept. The other
-// members are small and decode as a Result does.
+// they are read past one by one, and nothing of them is kept. The steps
+// are decoded as they are read; the other members are small and decode
+// as a Result does.
 func readResult(path string, values bool) (*run.Result, error) {
 	f, err := fsutil.OpenRegular(path)
 	if err != nil {
@@ -24,6 +25,7 @@ func readResult(path string, values bool) (*run.Result, error) {
 	rest := map[string]json.RawMessage{}
 	var output any
 	var vars, context map[string]any
+	var steps []run.StepResult
 	err = jsonstream.Members(dec, func(key string) error {
 		switch {
 		case key == "output" && values:
@@ -39,6 +41,11 @@ func readResult(path string, values bool) (*run.Result, error) {
 		case key == "vars", key == "context":
 			// one member at a time, never the whole object's text
 			return jsonstream.Members(dec, func(string) error { return dec.Decode(&ignored{}) })
+		case key == "steps":
+			// decoded where it is, not copied, compacted and decoded
+			// again with the small members: 10,000 steps are most of
+			// what runs show reads
+			return dec.Decode(&steps)
 		}
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -56,7 +63,7 @@ func readResult(path string, values bool) (*run.Result, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, err
 	}
-	res.Output, res.Vars = output, vars
+	res.Output, res.Vars, res.Steps = output, vars, steps
 	if res.WorkflowResult != nil {
 		res.Context = context
 	}
