@@ -3,6 +3,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,19 +87,32 @@ func (p *Printer) logLines(e *event.Event) {
 	}
 	if e.Lines == "" {
 		p.add(prefix, e.Line)
-	}
-	for rest := e.Lines; rest != ""; { // each line of the batch, inline: a million cost milliseconds
-		i := strings.IndexByte(rest, '\n')
-		if i < 0 { // a batch not ended by a newline: its last line
-			p.add(prefix, rest)
-			break
-		}
-		p.add(prefix, rest[:i])
-		rest = rest[i+1:]
+	} else {
+		p.addBatch(prefix, e.Lines)
 	}
 	if len(p.out) > 0 && !p.armed {
 		p.armed = true
 		time.AfterFunc(flushEvery, p.Flush)
+	}
+}
+
+// addBatch buffers a batch's lines, each after prefix, the buffer grown
+// once for all of them (p.mu is held): a million lines cost a few
+// milliseconds.
+func (p *Printer) addBatch(prefix, lines string) {
+	p.out = slices.Grow(p.out, len(lines)+(strings.Count(lines, "\n")+1)*len(prefix)+1)
+	for lines != "" {
+		i := strings.IndexByte(lines, '\n')
+		if i < 0 { // a batch not ended by a newline: its last line
+			i = len(lines)
+			lines += "\n"
+		}
+		p.out = append(p.out, prefix...)
+		p.out = append(p.out, lines[:i+1]...)
+		lines = lines[i+1:]
+	}
+	if len(p.out) >= bufferSize {
+		p.flushLocked()
 	}
 }
 
