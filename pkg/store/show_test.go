@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,5 +133,37 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 	}
 	if shown.Record.Status != run.Interrupted || !reflect.DeepEqual(roundTrip(t, shown.Result), roundTrip(t, summary.Result)) {
 		t.Errorf("a dead run shows %s %+v, Summary %+v", shown.Record.Status, shown.Result, summary.Result)
+	}
+}
+
+// A result's steps decode one at a time into the same steps a Result
+// decodes: none (null), an empty list, one, and more than a block holds;
+// a steps member that is no list is an error.
+func TestDecodeSteps(t *testing.T) {
+	many := make([]run.StepResult, 1000)
+	for i := range many {
+		many[i] = run.StepResult{ID: "s" + strings.Repeat("x", i%7), Status: run.StepSucceeded, Attempts: i % 3, Stdout: "tail"}
+	}
+	for _, steps := range [][]run.StepResult{nil, {}, {{ID: "one", Status: run.StepFailed, Error: "boom"}}, many} {
+		data, err := json.Marshal(map[string]any{"steps": steps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want struct {
+			Steps []run.StepResult `json:"steps"`
+		}
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data[len(`{"steps":`) : len(data)-1]))
+		got, err := decodeSteps(dec)
+		if err != nil || !reflect.DeepEqual(got, want.Steps) {
+			t.Errorf("%d steps: decoded %d (%v), want %d", len(steps), len(got), err, len(want.Steps))
+		}
+	}
+	for _, bad := range []string{`{"id":"x"}`, `"steps"`, `[{"id":"x"},`, `[{"attempts":"two"}]`} {
+		if _, err := decodeSteps(json.NewDecoder(strings.NewReader(bad))); err == nil {
+			t.Errorf("%s decoded", bad)
+		}
 	}
 }

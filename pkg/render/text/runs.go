@@ -95,7 +95,7 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
 	var total costSum
 	if saved.Result != nil {
-		for _, s := range slices.Concat(saved.Result.Steps, saved.Result.Handlers) {
+		for _, s := range withHandlers(saved.Result) {
 			name := s.ID
 			if s.Handler != "" {
 				name += " (" + s.Handler + ")"
@@ -110,8 +110,17 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if err := total.write(w, saved.Result); err != nil || saved.Result == nil {
 		return err
 	}
-	_, err := io.WriteString(w, OutputTails(slices.Concat(saved.Result.Steps, saved.Result.Handlers)))
+	_, err := io.WriteString(w, OutputTails(withHandlers(saved.Result)))
 	return err
+}
+
+// withHandlers is a result's steps, then its handlers' steps: the steps
+// themselves when there are none (not a copy of 10,000 steps).
+func withHandlers(res *run.Result) []run.StepResult {
+	if len(res.Handlers) == 0 {
+		return res.Steps
+	}
+	return slices.Concat(res.Steps, res.Handlers)
 }
 
 // transitions shows a workflow run: where it stands, every transition of
