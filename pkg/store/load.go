@@ -120,6 +120,17 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	crashed := sv.Record.Status == event.Running && !s.locked(id)
 	sv.values = want&journalValues != 0 || crashed && want&resultValues != 0
 	sv.onlyTransitions = want&shown != 0 && !crashed
+	resultPath := filepath.Join(dir, "result.json")
+	var early chan resultRead
+	if sv.onlyTransitions {
+		// the result does not hang on the journal: on a second core it
+		// is read while the journal is passed over
+		early = make(chan resultRead, 1)
+		go func() {
+			res, err := readResult(resultPath, want&resultValues != 0)
+			early <- resultRead{res, err}
+		}()
+	}
 	lines, err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv)
 	if err != nil {
 		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
@@ -137,7 +148,12 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	}
 	if sv.Result == nil {
 		// none yet is no result; one cut short or garbled is damage
-		sv.Result, err = readResult(filepath.Join(dir, "result.json"), want&resultValues != 0)
+		if early != nil {
+			r := <-early
+			sv.Result, err = r.res, r.err
+		} else {
+			sv.Result, err = readResult(resultPath, want&resultValues != 0)
+		}
 		switch {
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, &CorruptError{RunID: id, File: "result.json", Err: fmt.Errorf("it is cut short (%v)", err)}
@@ -146,6 +162,12 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		}
 	}
 	return sv, nil
+}
+
+// resultRead is result.json as read: the result or why not.
+type resultRead struct {
+	res *run.Result
+	err error
 }
 
 // lostJournal is the error of a run whose event log is empty or missing
