@@ -137,12 +137,13 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 }
 
 // A result's steps decode one at a time into the same steps a Result
-// decodes: none (null), an empty list, one, and more than a block holds;
-// a steps member that is no list is an error.
+// decodes: none (null), an empty list, one, and more than a block holds
+// (their texts holding brackets, quotes and commas); a steps member that
+// is no list is an error.
 func TestDecodeSteps(t *testing.T) {
-	many := make([]run.StepResult, 1000)
+	many := make([]run.StepResult, 6000) // many blocks
 	for i := range many {
-		many[i] = run.StepResult{ID: "s" + strings.Repeat("x", i%7), Status: run.StepSucceeded, Attempts: i % 3, Stdout: "tail"}
+		many[i] = run.StepResult{ID: "s" + strings.Repeat("x", i%7), Status: run.StepSucceeded, Attempts: i % 3, Stdout: `tail, "quoted" ] }, {`}
 	}
 	for _, steps := range [][]run.StepResult{nil, {}, {{ID: "one", Status: run.StepFailed, Error: "boom"}}, many} {
 		data, err := json.Marshal(map[string]any{"steps": steps})
