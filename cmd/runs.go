@@ -181,12 +181,9 @@ func runRunsShow(opts *runsOptions, ref string) error {
 		return err
 	}
 	// only -o json prints the values the run produced: they are read
-	// for it alone
-	load := st.Summary
-	if format == "json" && opts.gantt == "" {
-		load = st.Load
-	}
-	saved, err := load(id)
+	// for it alone; and only what is shown is read (the steps' records
+	// in the journal are not)
+	saved, err := st.Show(id, format == "json" && opts.gantt == "")
 	if err != nil {
 		return err
 	}

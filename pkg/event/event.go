@@ -2,6 +2,7 @@ package event
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 )
@@ -27,9 +28,19 @@ const (
 	StepWaiting Type = "step.waiting"
 	// StepStarted is a step that starts; an agent step's carries the
 	// model it asks first (Model).
-	StepStarted  Type = "step.started"
-	StepAttempt  Type = "step.attempt"
-	StepLog      Type = "step.log"
+	StepStarted Type = "step.started"
+	StepAttempt Type = "step.attempt"
+	// StepLog is output of a step: one line (Line), or with --verbose a
+	// batch of a command's lines in the order printed (Lines: what one
+	// read of its output completed), so a chatty step costs an event per
+	// read, not per line.
+	StepLog Type = "step.log"
+	// StepStreamed is what --verbose streamed of one stream of a
+	// command's output, sent once the command ended: LineCount lines,
+	// Bytes bytes. The event log keeps it in place of the lines, whose
+	// text is the step's output (kept as its value or in outputs/ when
+	// a step keeps it).
+	StepStreamed Type = "step.streamed"
 	StepFinished Type = "step.finished"
 	// LLMCall is one request sent to a model (retries included).
 	LLMCall Type = "llm.call"
@@ -138,6 +149,40 @@ type Event struct {
 	// Handler is the lifecycle handler (on_success, on_failure,
 	// on_cancel, on_exit) whose step an event is about.
 	Handler string `json:"handler,omitempty"`
+	// Lines is a step.log event's batch of lines, each ending in a
+	// newline (Line is empty then): the text as the command printed it,
+	// CRs before newlines dropped, a line over 64 KiB cut in pieces.
+	Lines string `json:"lines,omitempty"`
+	// LineCount and Bytes count what a step.streamed event stands for.
+	LineCount int   `json:"line_count,omitempty"`
+	Bytes     int64 `json:"bytes,omitempty"`
+}
+
+// LogLines are the lines a step.log event carries, without their
+// newlines: its batch, or its one Line.
+func (e *Event) LogLines() []string {
+	if e.Lines == "" {
+		return []string{e.Line}
+	}
+	return strings.Split(strings.TrimSuffix(e.Lines, "\n"), "\n")
+}
+
+// EachLogLine calls fn with each line a step.log event carries, without
+// its newline, in order, allocating nothing.
+func (e *Event) EachLogLine(fn func(string)) {
+	if e.Lines == "" {
+		fn(e.Line)
+		return
+	}
+	for rest := e.Lines; rest != ""; {
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 {
+			fn(rest) // a batch not ended by a newline: its last line
+			return
+		}
+		fn(rest[:i])
+		rest = rest[i+1:]
+	}
 }
 
 // Sink receives events. Emit must be safe for concurrent use and must not

@@ -2,6 +2,8 @@ package run
 
 import (
 	"encoding/json"
+	"github.com/chainrun/chainrun/pkg/event"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -10,7 +12,7 @@ import (
 // longer than maxLogLine in pieces that add up to it.
 func TestLineEmitter(t *testing.T) {
 	var got []string
-	w := &lineEmitter{emit: func(l string) { got = append(got, l) }}
+	w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }}
 	long := strings.Repeat("x", 3*maxLogLine+5)
 	input := "one\r\ntwo\n" + long + "\nthree"
 	for i := 0; i < len(input); i += 4093 { // writes that split lines anywhere
@@ -66,7 +68,7 @@ func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	} {
 		for _, size := range []int{1 << 20, 4093, 7} {
 			var got []string
-			w := &lineEmitter{emit: func(l string) { got = append(got, m.text(l)) }, mask: m.text, hold: m.longest() - 1}
+			w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }, mask: m.text, hold: m.longest() - 1}
 			input := tc.line + "\n"
 			for i := 0; i < len(input); i += size {
 				_, _ = w.Write([]byte(input[i:min(i+size, len(input))]))
@@ -83,4 +85,44 @@ func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// seqOutput is what seq 1000000 prints (6.9 MB), cut as a pipe's reads
+// of 64 KiB cut it.
+func seqOutput() [][]byte {
+	var all []byte
+	for i := 1; i <= 1000000; i++ {
+		all = strconv.AppendInt(all, int64(i), 10)
+		all = append(all, '\n')
+	}
+	var reads [][]byte
+	for len(all) > 0 {
+		n := min(64<<10, len(all))
+		reads, all = append(reads, all[:n]), all[n:]
+	}
+	return reads
+}
+
+// BenchmarkShortLinesVerbose: a million short lines through --verbose's
+// line splitter, each read one batch; reports the events sent per read.
+func BenchmarkShortLinesVerbose(b *testing.B) {
+	reads := seqOutput()
+	var events, lines int
+	for b.Loop() {
+		w := &lineEmitter{emit: func(ls string) { events++; lines += strings.Count(ls, "\n") }}
+		for _, r := range reads {
+			_, _ = w.Write(r)
+		}
+		w.flush()
+	}
+	if lines != 1000000*b.N {
+		b.Fatalf("%d lines", lines)
+	}
+	b.ReportMetric(float64(events)/float64(b.N)/float64(len(reads)), "events/read")
+}
+
+// batchLines are the lines of a batch, as a step.log event gives them.
+func batchLines(batch string) []string {
+	e := event.Event{Lines: batch}
+	return e.LogLines()
 }

@@ -443,7 +443,9 @@ steps:
 	var lines []string
 	for _, e := range rec.Events() {
 		if e.Type == event.StepLog {
-			lines = append(lines, e.Stream+":"+e.Line)
+			for _, l := range e.LogLines() {
+				lines = append(lines, e.Stream+":"+l)
+			}
 		}
 	}
 	got := strings.Join(lines, ",")

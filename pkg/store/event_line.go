@@ -51,6 +51,9 @@ func appendEvent(b []byte, e *event.Event) ([]byte, bool) {
 	b = num(b, `,"turn":`, int64(e.Turn))
 	b = num(b, `,"candidate":`, int64(e.Candidate))
 	b = str(b, `,"handler":`, e.Handler)
+	b = str(b, `,"lines":`, e.Lines)
+	b = num(b, `,"line_count":`, int64(e.LineCount))
+	b = num(b, `,"bytes":`, e.Bytes)
 	return append(b, '}'), true
 }
 

@@ -89,8 +89,54 @@ func readJournal(path, runID string, sv *Saved) (int, error) {
 	return n, err
 }
 
+// lineType is the type of an event line of this schema version, read
+// from its first members without decoding it (they are written in one
+// order: v, time, run_id, type); ok is false for a line of another
+// shape, which is decoded.
+func lineType(line []byte) (t []byte, ok bool) {
+	const version, member = `{"v":1,"time":"`, `,"type":"`
+	if !bytes.HasPrefix(line, []byte(version)) {
+		return nil, false
+	}
+	head := line[len(version):min(len(line), 256)]
+	// the time and the run id hold no unescaped quote: the first
+	// ,"type":" is the member
+	i := bytes.Index(head, []byte(member))
+	if i < 0 {
+		return nil, false
+	}
+	head = head[i+len(member):]
+	j := bytes.IndexByte(head, '"')
+	if j < 0 || bytes.IndexByte(head[:j], '\\') >= 0 {
+		return nil, false
+	}
+	return head[:j], true
+}
+
+// streamedLine reports whether line is a step.log event of this schema
+// version, which nothing that reads a run needs: an older chainrun wrote
+// one for every line --verbose showed (a million for seq 1000000), and
+// decoding each made runs show of such a run take seconds.
+func streamedLine(line []byte) bool {
+	t, ok := lineType(line)
+	return ok && string(t) == string(event.StepLog)
+}
+
+// unread reports whether replay passes line over: a step.log line, and
+// when only the transitions are read (Show), every line but theirs.
+func (sv *Saved) unread(line []byte) bool {
+	if !sv.onlyTransitions {
+		return streamedLine(line)
+	}
+	t, ok := lineType(line)
+	return ok && string(t) != string(event.TransitionSaved)
+}
+
 // replay applies one line of the log.
 func (sv *Saved) replay(line []byte, runID string) error {
+	if sv.unread(line) {
+		return nil
+	}
 	var e lineHead
 	if err := json.Unmarshal(line, &e); err != nil {
 		return err

@@ -39,6 +39,9 @@ type Saved struct {
 	lastCall int
 	// values says the journal's values were read (outputs, vars, context).
 	values bool
+	// onlyTransitions says the journal's other lines were passed over
+	// (Show).
+	onlyTransitions bool
 }
 
 // parts are what a load reads of the values a run produced. A run holds
@@ -58,6 +61,10 @@ const (
 	// asResumed: journalValues, or resultValues for a run that already
 	// succeeded (a resume only prints its result).
 	asResumed
+	// shown: only what runs show prints, the record, the result and a
+	// workflow's transitions; the steps' records are not read (but for a
+	// run whose process died, whose result they make).
+	shown
 )
 
 // Load reads a saved run without locking it: its record, snapshot, the
@@ -70,6 +77,19 @@ func (s *Store) Load(id string) (*Saved, error) { return s.load(id, resultValues
 // context): what lists and shows a run, in memory that does not grow
 // with its outputs.
 func (s *Store) Summary(id string) (*Saved, error) { return s.load(id, 0) }
+
+// Show reads what runs show prints of a run: its record, its last result
+// (with the values it produced when values is set: -o json) and a
+// workflow's transitions. Its Steps and Started are left empty: the
+// journal's lines are passed over without being decoded, but for the
+// transitions, so a run of 10,000 steps shows as fast as its result
+// reads. A run whose process died is read as Summary or Load reads it.
+func (s *Store) Show(id string, values bool) (*Saved, error) {
+	if values {
+		return s.load(id, resultValues|shown)
+	}
+	return s.load(id, shown)
+}
 
 func (s *Store) load(id string, want parts) (*Saved, error) {
 	if !validID(id) {
@@ -99,6 +119,18 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	}
 	crashed := sv.Record.Status == event.Running && !s.locked(id)
 	sv.values = want&journalValues != 0 || crashed && want&resultValues != 0
+	sv.onlyTransitions = want&shown != 0 && !crashed
+	resultPath := filepath.Join(dir, "result.json")
+	var early chan resultRead
+	if sv.onlyTransitions {
+		// the result does not hang on the journal: on a second core it
+		// is read while the journal is passed over
+		early = make(chan resultRead, 1)
+		go func() {
+			res, err := readResult(resultPath, want&resultValues != 0)
+			early <- resultRead{res, err}
+		}()
+	}
 	lines, err := readJournal(filepath.Join(dir, "events.jsonl"), id, sv)
 	if err != nil {
 		return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
@@ -116,7 +148,12 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	}
 	if sv.Result == nil {
 		// none yet is no result; one cut short or garbled is damage
-		sv.Result, err = readResult(filepath.Join(dir, "result.json"), want&resultValues != 0)
+		if early != nil {
+			r := <-early
+			sv.Result, err = r.res, r.err
+		} else {
+			sv.Result, err = readResult(resultPath, want&resultValues != 0)
+		}
 		switch {
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, &CorruptError{RunID: id, File: "result.json", Err: fmt.Errorf("it is cut short (%v)", err)}
@@ -125,6 +162,12 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		}
 	}
 	return sv, nil
+}
+
+// resultRead is result.json as read: the result or why not.
+type resultRead struct {
+	res *run.Result
+	err error
 }
 
 // lostJournal is the error of a run whose event log is empty or missing

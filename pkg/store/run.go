@@ -211,8 +211,8 @@ func trimTornTail(path string) error {
 // Emit implements event.Sink: one JSON line per event, appended. Write
 // errors are kept for Err and do not stop the run.
 func (r *Run) Emit(e event.Event) {
-	if e.Type == event.LLMDelta {
-		return // the answer is in the step's output; deltas would only bloat the log
+	if !logged(&e) {
+		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -237,6 +237,16 @@ func (r *Run) Emit(e event.Event) {
 	if _, err := r.events.Write(r.withPending(nil)); err != nil && r.evErr == nil {
 		r.evErr = err
 	}
+}
+
+// logged reports whether the log keeps e. It does not keep streamed
+// text: an answer's deltas (the answer is the step's output) and the
+// batches of lines --verbose streams of a command's output, for which it
+// keeps the step.streamed count sent when the command ended. One line
+// per line printed made a journal twenty times the output (150 MB for
+// seq 1000000), which every later look at the run read again.
+func logged(e *event.Event) bool {
+	return e.Type != event.LLMDelta && (e.Type != event.StepLog || e.Lines == "")
 }
 
 // deferred are the events a step emits just before another that is

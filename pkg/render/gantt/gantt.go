@@ -1,6 +1,7 @@
 package gantt
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,6 +31,17 @@ type Timeline struct {
 	Spans []Span
 }
 
+// logType is the member of a step.log line, which a line names before
+// any text it carries (its members go in one order: v, time, run_id,
+// type); a JSON string never holds it unescaped.
+var logType = []byte(`,"type":"step.log"`)
+
+// logLine reports whether line is a step.log event, looking at its first
+// bytes only.
+func logLine(line []byte) bool {
+	return bytes.Contains(line[:min(len(line), 256)], logType)
+}
+
 // Read collects step start and end times of the last attempt of a run
 // from its events.jsonl (an attempt begins at run.started), a line at a
 // time: a line's record (a step's whole output) is read past, not kept.
@@ -43,6 +55,9 @@ func Read(path string) (Timeline, error) {
 	byStep := map[string]*Span{}
 	var order []string
 	err = jsonstream.Lines(f, func(line []byte) error {
+		if logLine(line) {
+			return nil // a line of output an older chainrun logged: a million of them for seq 1000000 -v
+		}
 		var e struct {
 			Type   event.Type   `json:"type"`
 			RunID  string       `json:"run_id"`

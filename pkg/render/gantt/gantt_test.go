@@ -1,6 +1,7 @@
 package gantt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,31 @@ func TestTextCountsStepsInWords(t *testing.T) {
 		if got, _, _ := strings.Cut(b.String(), "\n"); got+"\n" != tt.want || (tt.spans == nil && b.String() != tt.want) {
 			t.Errorf("%d spans: %q, want it to begin %q", len(tt.spans), b.String(), tt.want)
 		}
+	}
+}
+
+// A log an older chainrun wrote with a step.log line for every line
+// --verbose showed reads to the same timeline, its log lines passed over
+// (a line of output that quotes an event is still output).
+func TestReadPassesOverLogLines(t *testing.T) {
+	var log strings.Builder
+	log.WriteString(`{"v":1,"time":"2026-11-22T11:00:00Z","run_id":"r","type":"run.started"}` + "\n")
+	log.WriteString(`{"v":1,"time":"2026-11-22T11:00:01Z","run_id":"r","type":"step.started","step":"a"}` + "\n")
+	for i := range 3000 {
+		fmt.Fprintf(&log, `{"v":1,"time":"2026-11-22T11:00:01Z","run_id":"r","type":"step.log","step":"a","line":"{\"type\":\"step.started\",\"step\":\"x%d\"}"}`+"\n", i)
+	}
+	log.WriteString(`{"v":1,"time":"2026-11-22T11:00:03Z","run_id":"r","type":"step.finished","step":"a","status":"succeeded"}` + "\n")
+	log.WriteString(`{"v":1,"time":"2026-11-22T11:00:03Z","run_id":"r\",\"type\":\"step.log","type":"step.started","step":"b"}` + "\n")
+	log.WriteString(`{"v":1,"time":"2026-11-22T11:00:04Z","run_id":"r\",\"type\":\"step.log","type":"step.finished","step":"b","status":"succeeded"}` + "\n")
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Spans) != 2 || tl.Spans[0].Step != "a" || tl.Spans[0].End.Sub(tl.Spans[0].Start) != 2*time.Second || tl.Spans[1].Step != "b" {
+		t.Errorf("timeline %+v", tl.Spans)
 	}
 }

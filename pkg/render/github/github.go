@@ -101,12 +101,16 @@ func (g *Renderer) Emit(e event.Event) {
 			g.logs[k] = l
 			g.order = append(g.order, k)
 		}
-		l.lines = append(l.lines, e.Line)
-		if len(l.lines) >= 2*maxGroupLines {
-			n := len(l.lines) - maxGroupLines
-			l.lines = append(l.lines[:0:0], l.lines[n:]...)
-			l.dropped += n
-		}
+		e.EachLogLine(func(line string) {
+			// a copy: a batch's lines share the text of the read they
+			// came in, which a kept line would hold whole
+			l.lines = append(l.lines, strings.Clone(line))
+			if len(l.lines) >= 2*maxGroupLines {
+				n := len(l.lines) - maxGroupLines
+				l.lines = append(l.lines[:0:0], l.lines[n:]...)
+				l.dropped += n
+			}
+		})
 	case event.StepFinished:
 		g.mu.Lock()
 		defer g.mu.Unlock()

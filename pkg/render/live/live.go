@@ -94,7 +94,7 @@ func New(w io.Writer, color bool, opts ...mpb.ContainerOption) *Display {
 // is left running.
 func (l *Display) Emit(e event.Event) {
 	switch e.Type {
-	case event.StepLog, event.StepSaved, event.StepBegun, event.StepProcess, event.TransitionSaved:
+	case event.StepLog, event.StepStreamed, event.StepSaved, event.StepBegun, event.StepProcess, event.TransitionSaved:
 		return // never shown live; skip the lock
 	}
 	l.mu.Lock()

@@ -3,14 +3,22 @@ package progress
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render"
 )
 
 // Printer writes run events as plain lines, one per event, with no
-// escape codes: readable in a terminal and in a CI log alike.
+// escape codes: readable in a terminal and in a CI log alike. The lines
+// of a step's output (--verbose) are buffered, and written when the
+// buffer fills, when any other event's line is (a step's end among
+// them), and at most flushEvery after the first of them: a chatty step
+// costs a write per buffer, not one per line, and a quiet one's lines
+// still show at once.
 type Printer struct {
 	// W receives the lines (stderr: stdout keeps only the result).
 	W io.Writer
@@ -26,21 +34,38 @@ type Printer struct {
 	// wait in pending.
 	held    int
 	pending []string
+	// out holds log lines not written yet; armed says a flush of them is
+	// due (a timer runs).
+	out   []byte
+	armed bool
 }
+
+// flushEvery is the longest a log line waits in the buffer.
+const flushEvery = 50 * time.Millisecond
+
+// bufferSize is what the buffer holds before it is written at once.
+const bufferSize = 64 << 10
 
 var _ event.Sink = (*Printer)(nil)
 
 // Emit implements event.Sink: it writes e's line, if e has one.
 func (p *Printer) Emit(e event.Event) {
+	if e.Type == event.StepLog {
+		if p.Verbose {
+			p.logLines(&e)
+		}
+		return
+	}
 	line := p.Line(e)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked() // what the step printed comes before what it did
 	if line == "" {
 		return
 	}
 	if p.Stamp {
 		line = e.Time.Format("15:04:05.000") + " " + line
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.held > 0 {
 		p.pending = append(p.pending, line)
 		return
@@ -48,11 +73,84 @@ func (p *Printer) Emit(e event.Event) {
 	fmt.Fprintln(p.W, line)
 }
 
+// logLines buffers a step.log event's lines.
+func (p *Printer) logLines(e *event.Event) {
+	prefix := "[" + e.Step + "] "
+	if p.Stamp {
+		prefix = e.Time.Format("15:04:05.000") + " " + prefix
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held > 0 {
+		e.EachLogLine(func(l string) { p.pending = append(p.pending, prefix+l) })
+		return
+	}
+	if e.Lines == "" {
+		p.add(prefix, e.Line)
+	} else {
+		p.addBatch(prefix, e.Lines)
+	}
+	if len(p.out) > 0 && !p.armed {
+		p.armed = true
+		time.AfterFunc(flushEvery, p.Flush)
+	}
+}
+
+// addBatch buffers a batch's lines, each after prefix, the buffer grown
+// once for all of them (p.mu is held): a million lines cost a few
+// milliseconds.
+func (p *Printer) addBatch(prefix, lines string) {
+	p.out = slices.Grow(p.out, len(lines)+(strings.Count(lines, "\n")+1)*len(prefix)+1)
+	for lines != "" {
+		i := strings.IndexByte(lines, '\n')
+		if i < 0 { // a batch not ended by a newline: its last line
+			i = len(lines)
+			lines += "\n"
+		}
+		p.out = append(p.out, prefix...)
+		p.out = append(p.out, lines[:i+1]...)
+		lines = lines[i+1:]
+	}
+	if len(p.out) >= bufferSize {
+		p.flushLocked()
+	}
+}
+
+// add buffers a line (p.mu is held).
+func (p *Printer) add(prefix, line string) {
+	p.out = append(append(append(p.out, prefix...), line...), '\n')
+	if len(p.out) >= bufferSize {
+		p.flushLocked()
+	}
+}
+
+// Flush writes the buffered log lines now.
+func (p *Printer) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked()
+	p.armed = false
+}
+
+// flushLocked writes the buffered log lines (p.mu is held).
+func (p *Printer) flushLocked() {
+	if len(p.out) == 0 {
+		return
+	}
+	_, _ = p.W.Write(p.out)
+	if cap(p.out) > 4*bufferSize {
+		p.out = nil // one huge line: its buffer is not kept
+		return
+	}
+	p.out = p.out[:0]
+}
+
 // Hold keeps lines back while fn runs — a question on the terminal, whose
 // line nothing may write into (a Ctrl-C there prints its "stopping" line
 // after the prompt's newline) — then prints them.
 func (p *Printer) Hold(fn func()) {
 	p.mu.Lock()
+	p.flushLocked()
 	p.held++
 	p.mu.Unlock()
 	defer func() {
@@ -73,7 +171,7 @@ func (p *Printer) Hold(fn func()) {
 func (p *Printer) Line(e event.Event) string {
 	if e.Type == event.StepLog {
 		if p.Verbose {
-			return "[" + e.Step + "] " + e.Line
+			return "[" + e.Step + "] " + strings.Join(e.LogLines(), "\n["+e.Step+"] ")
 		}
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -95,13 +96,14 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	fmt.Fprintln(tw, "STEP\tSTATUS\tATTEMPTS\tDURATION\tMODEL\tTOKENS\tCOST")
 	var total costSum
 	if saved.Result != nil {
-		for _, s := range slices.Concat(saved.Result.Steps, saved.Result.Handlers) {
+		for _, s := range withHandlers(saved.Result) {
 			name := s.ID
 			if s.Handler != "" {
 				name += " (" + s.Handler + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", name, s.Status, s.Attempts, render.Millis(s.DurationMS),
-				s.Model, tokensOf(s.Usage), total.add(prices, s.Model, s.Usage))
+			// joined, not formatted: a row of each of 10,000 steps
+			_, _ = io.WriteString(tw, name+"\t"+string(s.Status)+"\t"+strconv.Itoa(s.Attempts)+"\t"+render.Millis(s.DurationMS)+"\t"+
+				s.Model+"\t"+tokensOf(s.Usage)+"\t"+total.add(prices, s.Model, s.Usage)+"\n")
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -110,8 +112,17 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 	if err := total.write(w, saved.Result); err != nil || saved.Result == nil {
 		return err
 	}
-	_, err := io.WriteString(w, OutputTails(slices.Concat(saved.Result.Steps, saved.Result.Handlers)))
+	_, err := io.WriteString(w, OutputTails(withHandlers(saved.Result)))
 	return err
+}
+
+// withHandlers is a result's steps, then its handlers' steps: the steps
+// themselves when there are none (not a copy of 10,000 steps).
+func withHandlers(res *run.Result) []run.StepResult {
+	if len(res.Handlers) == 0 {
+		return res.Steps
+	}
+	return slices.Concat(res.Steps, res.Handlers)
 }
 
 // transitions shows a workflow run: where it stands, every transition of
