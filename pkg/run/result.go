@@ -107,15 +107,15 @@ type StepResult struct {
 	// executor (1 for the first): which candidate this result is.
 	Fallback int `json:"fallback,omitempty"`
 
-	// exitCode and errOut are a command's exit status and whole error
+	// ExitCode and ErrOut are a command's exit status and whole error
 	// output, which a transition's output mapping reads as
-	// $.output.exitCode and $.output.stderr (not saved: the mapping runs
-	// before the transition is).
-	ExitCode int
-	ErrOut   string
-	// result is a task chain task's result (handler.go), which its
-	// branches match.
-	Result string
+	// $.output.exitCode and $.output.stderr (not saved, nor in the JSON
+	// result: the mapping runs before the transition is).
+	ExitCode int    `json:"-"`
+	ErrOut   string `json:"-"`
+	// Result is a task chain task's result (handler.go), which its
+	// branches match; not saved, as it is read before the run goes on.
+	Result string `json:"-"`
 	// answer is an evaluator's whole answer, fed back to its retry_target.
 	answer string
 }
