@@ -16,7 +16,7 @@ const kindDoc = "The executor's step kind (type is accepted too): cli, http (res
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
-	step := objectSchema(reflect.TypeFor[stepKeys](), map[string]any{
+	step := fieldsSchema(stepKeySet(), map[string]any{
 		"type":              map[string]any{"enum": Kinds()},
 		"tools":             map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
 		"completion":        objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
@@ -183,8 +183,13 @@ func stringOrList() map[string]any {
 // flattened, a field's doc tag its description); special overrides the
 // schema of named fields.
 func objectSchema(t reflect.Type, special map[string]any) map[string]any {
+	return fieldsSchema(yamlpos.FieldsOf(t), special)
+}
+
+// fieldsSchema is objectSchema for a set of keys (a step's, held in parts).
+func fieldsSchema(fs *yamlpos.FieldSet, special map[string]any) map[string]any {
 	props := map[string]any{}
-	for _, f := range yamlpos.FieldsOf(t).List {
+	for _, f := range fs.List {
 		var s map[string]any
 		switch sp, ok := special[f.Key]; {
 		case ok:

@@ -2,6 +2,8 @@ package chain
 
 import (
 	"reflect"
+	"slices"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
@@ -14,14 +16,8 @@ import (
 // through Own, which adds it; the zero values are never written (the
 // package's tests check it).
 
-// Part is one part of a step's body: the fields a kind (or a part kinds
-// share, KeyFields) adds to CommonFields.
-type Part interface {
-	AgentFields | CLIFields | HTTPFields | KeyFields | TransformFields | FileFields | CallFields | HumanFields | ScriptFields | ParallelFields | PipelineFields | StructuralFields | RegistryFields | WorkflowFields | RouterFields | EvaluatorFields | GateFields | MCPFields | LoopFields | MergeFields | DebateFields | WebhookFields | BrowserFields
-}
-
 // partOf is the step's part of type T, or nil.
-func partOf[T Part](s *Step) *T {
+func partOf[T any](s *Step) *T {
 	for _, p := range s.parts {
 		if t, ok := p.(*T); ok {
 			return t
@@ -30,18 +26,27 @@ func partOf[T Part](s *Step) *T {
 	return nil
 }
 
-// readPart is the step's part of type T, or zero when it has none.
-func readPart[T Part](s *Step, zero *T) *T {
+// Part is the step's part of type T, a kind's body or a part kinds share,
+// or a zero T when the step has none: what a kind's accessor answers
+// (basic.CLI(s) is Part[basic.CLIFields](s)). The zero is shared and must
+// never be written; write through Own. T must be a registered unit's Body
+// or a part of the core (KeyFields): any other T is a fault of the
+// program, and panics.
+func Part[T any](s *Step) *T {
 	if p := partOf[T](s); p != nil {
 		return p
 	}
-	return zero
+	z, ok := zeroParts()[reflect.TypeFor[T]()]
+	if !ok {
+		panic("chain.Part: " + reflect.TypeFor[T]().String() + " is no registered kind's body")
+	}
+	return z.(*T)
 }
 
 // Own is the step's part of type T, added (zero) when it has none: the
 // one way a part is written, by a reader of a file or code that builds a
 // step (Own[AgentFields](s).Prompt = …).
-func Own[T Part](s *Step) *T {
+func Own[T any](s *Step) *T {
 	if p := partOf[T](s); p != nil {
 		return p
 	}
@@ -63,176 +68,121 @@ func ownPart(s *Step, t reflect.Type) reflect.Value {
 	return v.Elem()
 }
 
-// stepKeys is a flat step, every part embedded in the order messages and
-// the schema name their keys: the YAML walker's, the schema's and the
-// did-you-mean lists' view of a step's keys. No step is ever one.
-type stepKeys struct {
-	CommonFields
-	AgentFields
-	CLIFields
-	HTTPFields
-	KeyFields
-	TransformFields
-	FileFields
-	CallFields
-	HumanFields
-	ScriptFields
-	ParallelFields
-	PipelineFields
-	StructuralFields
-	RegistryFields
-	WorkflowFields
-	RouterFields
-	EvaluatorFields
-	GateFields
-	MCPFields
-	LoopFields
-	MergeFields
-	DebateFields
-	WebhookFields
-	BrowserFields
-}
+// stepParts are the structs a step's keys are declared in, in the order
+// messages and the schema name them: CommonFields (part 0), the parts
+// kinds share, then each registered kind's body in unit order. A step
+// holds CommonFields and the parts its keys were written in; the YAML
+// walker, the schema and the did-you-mean lists read this list as one
+// flat set of keys.
+var stepParts = sync.OnceValue(func() []reflect.Type {
+	parts := []reflect.Type{reflect.TypeFor[CommonFields](), reflect.TypeFor[KeyFields]()}
+	for _, u := range units() {
+		if u.Body != nil && !slices.Contains(parts, u.Body) {
+			parts = append(parts, u.Body)
+		}
+	}
+	return parts
+})
 
 // stepKeySet is the keys of a step, of every kind.
-func stepKeySet() *yamlpos.FieldSet { return yamlpos.FieldsOf(reflect.TypeFor[stepKeys]()) }
+var stepKeySet = sync.OnceValue(func() *yamlpos.FieldSet { return yamlpos.FieldsOfParts(stepParts()) })
 
-// fieldOf is where the YAML walker reads a key of stepKeys into: a field
-// of the step's CommonFields, or of the part that declares the key,
-// added when the step has none.
+// zeroParts are the parts Part answers for a step without them, one
+// zero value per part type, never written.
+var zeroParts = sync.OnceValue(func() map[reflect.Type]any {
+	zeros := map[reflect.Type]any{}
+	for _, t := range stepParts()[1:] {
+		zeros[t] = reflect.New(t).Interface()
+	}
+	return zeros
+})
+
+// fieldOf is where the YAML walker reads a key of stepKeySet into: a
+// field of the step's CommonFields, or of the part that declares the
+// key, added when the step has none.
 func (s *Step) fieldOf(f *yamlpos.Field) reflect.Value {
 	if f.Index[0] == 0 {
 		return reflect.ValueOf(&s.CommonFields).Elem().FieldByIndex(f.Index[1:])
 	}
-	return ownPart(s, reflect.TypeFor[stepKeys]().Field(f.Index[0]).Type).FieldByIndex(f.Index[1:])
+	return ownPart(s, stepParts()[f.Index[0]]).FieldByIndex(f.Index[1:])
 }
 
-// zeroParts are the parts read for a step without them; never written.
-var (
-	zeroAgent      AgentFields
-	zeroCLI        CLIFields
-	zeroHTTP       HTTPFields
-	zeroKey        KeyFields
-	zeroTransform  TransformFields
-	zeroFile       FileFields
-	zeroCall       CallFields
-	zeroHuman      HumanFields
-	zeroScript     ScriptFields
-	zeroParallel   ParallelFields
-	zeroPipeline   PipelineFields
-	zeroStructural StructuralFields
-	zeroRegistry   RegistryFields
-	zeroWorkflow   WorkflowFields
-	zeroRouter     RouterFields
-	zeroEvaluator  EvaluatorFields
-	zeroGate       GateFields
-	zeroMCP        MCPFields
-	zeroLoop       LoopFields
-	zeroMerge      MergeFields
-	zeroDebate     DebateFields
-	zeroWebhook    WebhookFields
-	zeroBrowser    BrowserFields
-)
-
 // Agent is the step's AgentFields, zero when it has none.
-func (s *Step) Agent() *AgentFields { return readPart(s, &zeroAgent) }
+func (s *Step) Agent() *AgentFields { return Part[AgentFields](s) }
 
 // CLI is the step's CLIFields, zero when it has none.
-func (s *Step) CLI() *CLIFields { return readPart(s, &zeroCLI) }
+func (s *Step) CLI() *CLIFields { return Part[CLIFields](s) }
 
 // HTTP is the step's HTTPFields, zero when it has none.
-func (s *Step) HTTP() *HTTPFields { return readPart(s, &zeroHTTP) }
+func (s *Step) HTTP() *HTTPFields { return Part[HTTPFields](s) }
 
 // Key is the step's KeyFields, zero when it has none.
-func (s *Step) Key() *KeyFields { return readPart(s, &zeroKey) }
+func (s *Step) Key() *KeyFields { return Part[KeyFields](s) }
 
 // Transform is the step's TransformFields, zero when it has none.
-func (s *Step) Transform() *TransformFields { return readPart(s, &zeroTransform) }
+func (s *Step) Transform() *TransformFields { return Part[TransformFields](s) }
 
 // File is the step's FileFields, zero when it has none.
-func (s *Step) File() *FileFields { return readPart(s, &zeroFile) }
+func (s *Step) File() *FileFields { return Part[FileFields](s) }
 
 // Call is the step's CallFields, zero when it has none.
-func (s *Step) Call() *CallFields { return readPart(s, &zeroCall) }
+func (s *Step) Call() *CallFields { return Part[CallFields](s) }
 
 // Human is the step's HumanFields, zero when it has none.
-func (s *Step) Human() *HumanFields { return readPart(s, &zeroHuman) }
+func (s *Step) Human() *HumanFields { return Part[HumanFields](s) }
 
 // Script is the step's ScriptFields, zero when it has none.
-func (s *Step) Script() *ScriptFields { return readPart(s, &zeroScript) }
+func (s *Step) Script() *ScriptFields { return Part[ScriptFields](s) }
 
 // Parallel is the step's ParallelFields, zero when it has none.
-func (s *Step) Parallel() *ParallelFields { return readPart(s, &zeroParallel) }
+func (s *Step) Parallel() *ParallelFields { return Part[ParallelFields](s) }
 
 // Pipeline is the step's PipelineFields, zero when it has none.
-func (s *Step) Pipeline() *PipelineFields { return readPart(s, &zeroPipeline) }
+func (s *Step) Pipeline() *PipelineFields { return Part[PipelineFields](s) }
 
 // Structural is the step's StructuralFields, zero when it has none.
-func (s *Step) Structural() *StructuralFields { return readPart(s, &zeroStructural) }
+func (s *Step) Structural() *StructuralFields { return Part[StructuralFields](s) }
 
 // Registry is the step's RegistryFields, zero when it has none.
-func (s *Step) Registry() *RegistryFields { return readPart(s, &zeroRegistry) }
+func (s *Step) Registry() *RegistryFields { return Part[RegistryFields](s) }
 
 // Workflow is the step's WorkflowFields, zero when it has none.
-func (s *Step) Workflow() *WorkflowFields { return readPart(s, &zeroWorkflow) }
+func (s *Step) Workflow() *WorkflowFields { return Part[WorkflowFields](s) }
 
 // Router is the step's RouterFields, zero when it has none.
-func (s *Step) Router() *RouterFields { return readPart(s, &zeroRouter) }
+func (s *Step) Router() *RouterFields { return Part[RouterFields](s) }
 
 // Evaluator is the step's EvaluatorFields, zero when it has none.
-func (s *Step) Evaluator() *EvaluatorFields { return readPart(s, &zeroEvaluator) }
+func (s *Step) Evaluator() *EvaluatorFields { return Part[EvaluatorFields](s) }
 
 // Gate is the step's GateFields, zero when it has none.
-func (s *Step) Gate() *GateFields { return readPart(s, &zeroGate) }
+func (s *Step) Gate() *GateFields { return Part[GateFields](s) }
 
 // MCP is the step's MCPFields, zero when it has none.
-func (s *Step) MCP() *MCPFields { return readPart(s, &zeroMCP) }
+func (s *Step) MCP() *MCPFields { return Part[MCPFields](s) }
 
 // Loop is the step's LoopFields, zero when it has none.
-func (s *Step) Loop() *LoopFields { return readPart(s, &zeroLoop) }
+func (s *Step) Loop() *LoopFields { return Part[LoopFields](s) }
 
 // Merge is the step's MergeFields, zero when it has none.
-func (s *Step) Merge() *MergeFields { return readPart(s, &zeroMerge) }
+func (s *Step) Merge() *MergeFields { return Part[MergeFields](s) }
 
 // Debate is the step's DebateFields, zero when it has none.
-func (s *Step) Debate() *DebateFields { return readPart(s, &zeroDebate) }
+func (s *Step) Debate() *DebateFields { return Part[DebateFields](s) }
 
 // Webhook is the step's WebhookFields, zero when it has none.
-func (s *Step) Webhook() *WebhookFields { return readPart(s, &zeroWebhook) }
+func (s *Step) Webhook() *WebhookFields { return Part[WebhookFields](s) }
 
 // Browser is the step's BrowserFields, zero when it has none.
-func (s *Step) Browser() *BrowserFields { return readPart(s, &zeroBrowser) }
+func (s *Step) Browser() *BrowserFields { return Part[BrowserFields](s) }
 
 // zeroPartsWritten names the zero parts something wrote, for the
 // package's tests.
 func zeroPartsWritten() []string {
 	var out []string
-	for name, p := range map[string]any{
-		"AgentFields":      &zeroAgent,
-		"CLIFields":        &zeroCLI,
-		"HTTPFields":       &zeroHTTP,
-		"KeyFields":        &zeroKey,
-		"TransformFields":  &zeroTransform,
-		"FileFields":       &zeroFile,
-		"CallFields":       &zeroCall,
-		"HumanFields":      &zeroHuman,
-		"ScriptFields":     &zeroScript,
-		"ParallelFields":   &zeroParallel,
-		"PipelineFields":   &zeroPipeline,
-		"StructuralFields": &zeroStructural,
-		"RegistryFields":   &zeroRegistry,
-		"WorkflowFields":   &zeroWorkflow,
-		"RouterFields":     &zeroRouter,
-		"EvaluatorFields":  &zeroEvaluator,
-		"GateFields":       &zeroGate,
-		"MCPFields":        &zeroMCP,
-		"LoopFields":       &zeroLoop,
-		"MergeFields":      &zeroMerge,
-		"DebateFields":     &zeroDebate,
-		"WebhookFields":    &zeroWebhook,
-		"BrowserFields":    &zeroBrowser,
-	} {
+	for t, p := range zeroParts() {
 		if !reflect.ValueOf(p).Elem().IsZero() {
-			out = append(out, name)
+			out = append(out, t.Name())
 		}
 	}
 	return out
