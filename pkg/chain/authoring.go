@@ -84,8 +84,8 @@ func compileAuthoring(v Checker, s *Step, c *Compiled) {
 }
 
 func checkRegistry(v Checker, s *Step) {
-	if s.Registry().Dir != "" && !filepath.IsLocal(s.Registry().Dir) {
-		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Registry().Dir)
+	if Registry(s).Dir != "" && !filepath.IsLocal(Registry(s).Dir) {
+		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), Registry(s).Dir)
 	}
 }
 
@@ -135,3 +135,7 @@ func CheckCandidate(file map[string]any, name string, parse func(file string, da
 	}
 	return text, workflows, nil, warnings
 }
+
+// Registry is the step's RegistryFields, a shared zero value when it has none (read
+// only; write through Own).
+func Registry(s *Step) *RegistryFields { return Part[RegistryFields](s) }

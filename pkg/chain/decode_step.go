@@ -79,7 +79,7 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})
 	if len(argv) > 0 {
-		Own[CLIFields](s).Args = append(argv, s.CLI().Args...)
+		Own[CLIFields](s).Args = append(argv, CLI(s).Args...)
 	}
 	// a value of the wrong type keeps the step: its other fields are
 	// checked in the same pass

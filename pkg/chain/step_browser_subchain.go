@@ -34,12 +34,12 @@ func init() {
 		Also:    []string{"chain", "with", "inputs", "prompt"},
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
-			if s.Merge().Inputs != nil {
-				m, ok := s.Merge().Inputs.(map[string]any)
+			if Merge(s).Inputs != nil {
+				m, ok := Merge(s).Inputs.(map[string]any)
 				if !ok {
 					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
 				}
-				if s.Call().With != nil {
+				if Call(s).With != nil {
 					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
 				}
 				Own[CallFields](s).With = map[string]string{}
@@ -64,3 +64,7 @@ func textOfYAML(x any) string {
 	}
 	return fmt.Sprint(x)
 }
+
+// Browser is the step's BrowserFields, a shared zero value when it has none (read
+// only; write through Own).
+func Browser(s *Step) *BrowserFields { return Part[BrowserFields](s) }

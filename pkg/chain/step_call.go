@@ -16,10 +16,10 @@ type CallFields struct {
 // WithField is the field a chain step's inputs were written in, for
 // messages: with, or inputs on OCC's subchain.
 func (s *Step) WithField() string {
-	if s.Call().withKey == "" {
+	if Call(s).withKey == "" {
 		return "with"
 	}
-	return s.Call().withKey
+	return Call(s).withKey
 }
 
 func init() {
@@ -36,7 +36,7 @@ func init() {
 // true asks a model (the run's) for the summary it passes on: its model
 // step is made and compiled with the step.
 func checkCall(v Checker, s *Step) {
-	if s.Call().Chain == "" {
+	if Call(s).Chain == "" {
 		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
 	}
 	if s.pipeSummary.Summarize {
@@ -46,8 +46,12 @@ func checkCall(v Checker, s *Step) {
 }
 
 func compileCall(v Checker, s *Step, c *Compiled) {
-	c.With = v.Templates(s, "with", s.Call().With)
-	if s.Merge().modelStep != nil {
-		v.Compile(s.Merge().modelStep)
+	c.With = v.Templates(s, "with", Call(s).With)
+	if Merge(s).modelStep != nil {
+		v.Compile(Merge(s).modelStep)
 	}
 }
+
+// Call is the step's CallFields, a shared zero value when it has none (read
+// only; write through Own).
+func Call(s *Step) *CallFields { return Part[CallFields](s) }

@@ -35,19 +35,19 @@ func init() {
 func checkCLI(v Checker, s *Step) {
 	if s.HTTP().Connection != "" {
 		useConnection(v, s)
-		if s.CLI().Command == "" && s.CLI().Run == "" {
+		if CLI(s).Command == "" && CLI(s).Run == "" {
 			return // the connection is missing, as reported: it gives the command
 		}
 	}
 	switch {
-	case s.CLI().Command == "" && s.CLI().Run == "":
+	case CLI(s).Command == "" && CLI(s).Run == "":
 		v.Errorf(s.Pos, "%s: a %s step needs command (with args) or run (a script)", s.subject(), s.Type)
-	case s.CLI().Command != "" && s.CLI().Run != "":
+	case CLI(s).Command != "" && CLI(s).Run != "":
 		v.Errorf(s.At("run"), "%s: set command or run, not both", s.subject())
-	case s.CLI().Run != "" && len(s.CLI().Args) > 0:
+	case CLI(s).Run != "" && len(CLI(s).Args) > 0:
 		v.Errorf(s.At("args"), "%s: args go with command; a run script takes its values by interpolation", s.subject())
-	case s.CLI().Command != "" && len(s.CLI().Args) == 0 && strings.ContainsAny(strings.TrimSpace(s.CLI().Command), " \t"):
-		v.Errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), s.CLI().Command)
+	case CLI(s).Command != "" && len(CLI(s).Args) == 0 && strings.ContainsAny(strings.TrimSpace(CLI(s).Command), " \t"):
+		v.Errorf(s.At("command"), "%s: command %q holds spaces: command is one program (no shell), so put its arguments in args, or use run for a shell script", s.subject(), CLI(s).Command)
 	}
 }
 
@@ -60,27 +60,27 @@ func useConnection(v Checker, s *Step) {
 	if c == nil {
 		return
 	}
-	if s.CLI().Command != "" || s.CLI().Run != "" {
+	if CLI(s).Command != "" || CLI(s).Run != "" {
 		v.Errorf(s.At("connection"), "%s: connection %q gives the command: set connection or command/run, not both", s.subject(), s.HTTP().Connection)
 		return
 	}
 	Own[CLIFields](s).Command = c.Command
-	Own[CLIFields](s).Args = append(slices.Clone(c.Args), s.CLI().Args...)
+	Own[CLIFields](s).Args = append(slices.Clone(c.Args), CLI(s).Args...)
 	if len(c.Env) > 0 {
 		env := maps.Clone(c.Env)
-		maps.Copy(env, s.CLI().Env)
+		maps.Copy(env, CLI(s).Env)
 		Own[CLIFields](s).Env = env
 	}
-	if s.CLI().Cwd == "" {
+	if CLI(s).Cwd == "" {
 		Own[CLIFields](s).Cwd = c.WorkingDirectory
 	}
 }
 
 func compileCLI(v Checker, s *Step, c *Compiled) {
-	c.Command = v.Template(s, "command", s.CLI().Command)
-	c.Run = v.ShellScript(s, "run", s.CLI().Run)
-	c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
-	for _, a := range s.CLI().Args {
+	c.Command = v.Template(s, "command", CLI(s).Command)
+	c.Run = v.ShellScript(s, "run", CLI(s).Run)
+	c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
+	for _, a := range CLI(s).Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
 	c.Env = v.EnvArgs(s)
@@ -106,3 +106,7 @@ func (v *validator) checkShell(s *Step, field string, t *Template) *Template {
 	}
 	return t
 }
+
+// CLI is the step's CLIFields, a shared zero value when it has none (read
+// only; write through Own).
+func CLI(s *Step) *CLIFields { return Part[CLIFields](s) }

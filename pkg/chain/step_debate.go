@@ -41,20 +41,20 @@ var debateStrategies = []string{DebateConsensus, DebateVote, "voting", DebateLas
 var DebateLocals = []string{"debate_others", "debate_positions"}
 
 // Debaters are the model steps of a debate's agents, in order.
-func (s *Step) Debaters() []*Step { return s.Debate().debaters }
+func (s *Step) Debaters() []*Step { return Debate(s).debaters }
 
 // DebateStrategy is the step's strategy: consensus, vote or last_round
 // (voting is vote; OCC's default is vote).
 func (s *Step) DebateStrategy() string {
-	switch s.Merge().Strategy {
+	switch Merge(s).Strategy {
 	case "", "voting":
 		return DebateVote
 	}
-	return s.Merge().Strategy
+	return Merge(s).Strategy
 }
 
 // DebateRounds is the step's rounds, 1 when unset.
-func (s *Step) DebateRounds() int { return max(s.Debate().Rounds, 1) }
+func (s *Step) DebateRounds() int { return max(Debate(s).Rounds, 1) }
 
 func init() {
 	Register(Unit{
@@ -72,7 +72,7 @@ func init() {
 		Models: true,
 		Check:  checkDebate,
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			for _, d := range append(slices.Clone(s.Debate().debaters), s.Merge().modelStep) {
+			for _, d := range append(slices.Clone(Debate(s).debaters), Merge(s).modelStep) {
 				if d != nil && d.Kind != "" {
 					v.Compile(d)
 				}
@@ -82,20 +82,20 @@ func init() {
 }
 
 func checkDebate(v Checker, s *Step) {
-	if len(s.Debate().Agents) < 2 {
+	if len(Debate(s).Agents) < 2 {
 		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
 	}
-	if _, set := s.FieldPos["rounds"]; set && s.Debate().Rounds < 1 {
+	if _, set := s.FieldPos["rounds"]; set && Debate(s).Rounds < 1 {
 		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
 	}
-	if s.Debate().Rounds > MaxDebateRounds {
-		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), s.Debate().Rounds, MaxDebateRounds)
+	if Debate(s).Rounds > MaxDebateRounds {
+		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), Debate(s).Rounds, MaxDebateRounds)
 	}
-	if s.Merge().Strategy != "" && !slices.Contains(debateStrategies, s.Merge().Strategy) {
-		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), s.Merge().Strategy, didYouMean(s.Merge().Strategy, debateStrategies))
+	if Merge(s).Strategy != "" && !slices.Contains(debateStrategies, Merge(s).Strategy) {
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), Merge(s).Strategy, didYouMean(Merge(s).Strategy, debateStrategies))
 	}
 	Own[DebateFields](s).debaters = nil
-	for i, a := range s.Debate().Agents {
+	for i, a := range Debate(s).Agents {
 		if strings.TrimSpace(a.Prompt) == "" {
 			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
 			continue
@@ -106,7 +106,7 @@ func checkDebate(v Checker, s *Step) {
 		}
 		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
 		m.locals = DebateLocals[:1]
-		Own[DebateFields](s).debaters = append(s.Debate().debaters, m)
+		Own[DebateFields](s).debaters = append(Debate(s).debaters, m)
 	}
 	Own[MergeFields](s).modelStep = nil
 	if s.DebateStrategy() == DebateLastRound {
@@ -124,3 +124,7 @@ func checkDebate(v Checker, s *Step) {
 	Own[MergeFields](s).modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
 	Own[MergeFields](s).modelStep.locals = DebateLocals[1:]
 }
+
+// Debate is the step's DebateFields, a shared zero value when it has none (read
+// only; write through Own).
+func Debate(s *Step) *DebateFields { return Part[DebateFields](s) }

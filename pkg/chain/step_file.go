@@ -14,19 +14,23 @@ func init() {
 		Body:  reflect.TypeFor[FileFields](),
 		Also:  []string{"cwd"},
 		Check: func(v Checker, s *Step) {
-			if s.File().Path == "" {
+			if File(s).Path == "" {
 				v.Errorf(s.Pos, "%s: path is required for a file step", s.subject())
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			// a path written as $.context.p (mcp-flowgate's form) is resolved
 			// as an argument is, never read as a file of that name
-			if a := v.Arg(s, "path", s.File().Path); a.JSONPath != nil {
+			if a := v.Arg(s, "path", File(s).Path); a.JSONPath != nil {
 				c.PathJSON = &a
 			} else {
 				c.Path = a.Template
 			}
-			c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
+			c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
 		},
 	})
 }
+
+// File is the step's FileFields, a shared zero value when it has none (read
+// only; write through Own).
+func File(s *Step) *FileFields { return Part[FileFields](s) }

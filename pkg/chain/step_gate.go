@@ -36,13 +36,13 @@ func init() {
 		Body:  reflect.TypeFor[GateFields](),
 		Also:  []string{"prompt"},
 		Check: func(v Checker, s *Step) {
-			if s.Gate().OnTimeout != "" && !slices.Contains(onTimeoutValues, s.Gate().OnTimeout) {
-				v.Errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), s.Gate().OnTimeout, orList(onTimeoutValues))
+			if Gate(s).OnTimeout != "" && !slices.Contains(onTimeoutValues, Gate(s).OnTimeout) {
+				v.Errorf(s.At("on_timeout"), "%s: on_timeout %q is not %s", s.subject(), Gate(s).OnTimeout, orList(onTimeoutValues))
 			}
-			if s.Gate().TimeoutHours < 0 || s.Gate().TimeoutHours > math.MaxInt64/float64(time.Hour) {
+			if Gate(s).TimeoutHours < 0 || Gate(s).TimeoutHours > math.MaxInt64/float64(time.Hour) {
 				v.Errorf(s.At("timeout_hours"), "%s: timeout_hours must be a positive number of hours", s.subject())
 			}
-			if s.Gate().OnTimeout != "" && s.Gate().TimeoutHours == 0 {
+			if Gate(s).OnTimeout != "" && Gate(s).TimeoutHours == 0 {
 				v.Errorf(s.At("on_timeout"), "%s: on_timeout needs timeout_hours: how long the gate waits before it applies", s.subject())
 			}
 		},
@@ -51,7 +51,7 @@ func init() {
 				v.Errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
 			}
 			c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
-			c.AutoApprove = v.Expression(s, "gate_auto_approve_if", s.Gate().AutoApproveIf, false, true)
+			c.AutoApprove = v.Expression(s, "gate_auto_approve_if", Gate(s).AutoApproveIf, false, true)
 		},
 	})
 }
@@ -59,16 +59,16 @@ func init() {
 // GateTimeout is how long a gate waits before on_timeout applies; 0 when
 // it waits as long as it takes.
 func (s *Step) GateTimeout() time.Duration {
-	return time.Duration(s.Gate().TimeoutHours * float64(time.Hour))
+	return time.Duration(Gate(s).TimeoutHours * float64(time.Hour))
 }
 
 // TimeoutDecision is what a gate's passed timeout decides: approve,
 // reject or skip.
 func (s *Step) TimeoutDecision() string {
-	if s.Gate().OnTimeout == "" || s.Gate().OnTimeout == gateError {
+	if Gate(s).OnTimeout == "" || Gate(s).OnTimeout == gateError {
 		return GateReject
 	}
-	return s.Gate().OnTimeout
+	return Gate(s).OnTimeout
 }
 
 // HasGate reports whether a DAG chain has a gate step: only then does
@@ -76,3 +76,7 @@ func (s *Step) TimeoutDecision() string {
 func (c *Chain) HasGate() bool {
 	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Kind == KindGate })
 }
+
+// Gate is the step's GateFields, a shared zero value when it has none (read
+// only; write through Own).
+func Gate(s *Step) *GateFields { return Part[GateFields](s) }

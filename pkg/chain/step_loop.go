@@ -52,21 +52,21 @@ func decodeStepTemplate(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) 
 
 func checkLoop(v Checker, s *Step) {
 	switch {
-	case s.Loop().ItemsVar == "" && s.Loop().ItemsStatic == nil:
+	case Loop(s).ItemsVar == "" && Loop(s).ItemsStatic == nil:
 		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
-	case s.Loop().ItemsStatic != nil && s.Loop().ItemsVar != "":
+	case Loop(s).ItemsStatic != nil && Loop(s).ItemsVar != "":
 		v.Warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
 	}
-	if _, set := s.FieldPos["max_parallel"]; set && s.Loop().MaxParallel < 1 {
+	if _, set := s.FieldPos["max_parallel"]; set && Loop(s).MaxParallel < 1 {
 		v.Errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
 	}
-	if s.Loop().LoopOnError != "" && s.Loop().LoopOnError != "abort" && s.Loop().LoopOnError != LoopOnContinue {
-		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), s.Loop().LoopOnError)
+	if Loop(s).LoopOnError != "" && Loop(s).LoopOnError != "abort" && Loop(s).LoopOnError != LoopOnContinue {
+		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), Loop(s).LoopOnError)
 	}
 	if s.ForEach != "" {
 		v.Errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
 	}
-	t := s.Loop().StepTemplate
+	t := Loop(s).StepTemplate
 	if t == nil && s.Agent().Prompt != "" {
 		// OCC runs a loop without step_template as its own prompt per item
 		t = &Step{Pos: s.Pos, FieldPos: map[string]Pos{}}
@@ -95,8 +95,8 @@ func checkLoop(v Checker, s *Step) {
 }
 
 func compileLoop(v Checker, s *Step, c *Compiled) {
-	if s.Loop().ItemsStatic == nil && s.Loop().ItemsVar != "" {
-		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(s.Loop().ItemsVar), "{}"))
+	if Loop(s).ItemsStatic == nil && Loop(s).ItemsVar != "" {
+		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(Loop(s).ItemsVar), "{}"))
 		r, ok := ParseRef(name)
 		if !ok {
 			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
@@ -105,12 +105,12 @@ func compileLoop(v Checker, s *Step, c *Compiled) {
 			c.ForEach = ParseTemplate(r.Raw)
 		}
 	}
-	if s.Loop().LoopUntil != "" {
+	if Loop(s).LoopUntil != "" {
 		s.locals = []string{"loop_result"}
-		c.LoopUntil = v.Expression(s, "loop_until", s.Loop().LoopUntil, false, true)
+		c.LoopUntil = v.Expression(s, "loop_until", Loop(s).LoopUntil, false, true)
 		s.locals = nil
 	}
-	if t := s.Loop().StepTemplate; t != nil && t.Kind != "" {
+	if t := Loop(s).StepTemplate; t != nil && t.Kind != "" {
 		v.Compile(t)
 	}
 }
@@ -140,3 +140,7 @@ func (v Checker) nested(parent, n *Step, label, id string) {
 		v.nested(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
 	}
 }
+
+// Loop is the step's LoopFields, a shared zero value when it has none (read
+// only; write through Own).
+func Loop(s *Step) *LoopFields { return Part[LoopFields](s) }

@@ -48,7 +48,7 @@ func init() {
 }
 
 func checkMCP(v Checker, s *Step) {
-	if s.MCP().Tool == "" && s.owner == "" {
+	if MCP(s).Tool == "" && s.owner == "" {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)
@@ -59,22 +59,22 @@ func checkMCP(v Checker, s *Step) {
 	} else {
 		v.Connection(s, ConnMCP)
 	}
-	switch s.MCP().OnToolError {
+	switch MCP(s).OnToolError {
 	case "", ToolErrorFail, ToolErrorOutput:
 	default:
-		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.MCP().OnToolError)
+		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, MCP(s).OnToolError)
 	}
-	if s.MCP().Map != nil {
-		if s.MCP().Arguments != nil {
+	if MCP(s).Map != nil {
+		if MCP(s).Arguments != nil {
 			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
 		}
-		Own[MCPFields](s).Arguments = s.MCP().Map
+		Own[MCPFields](s).Arguments = MCP(s).Map
 		if s.FieldPos == nil {
 			s.FieldPos = map[string]Pos{}
 		}
 		s.FieldPos["arguments"] = s.At("map")
 	}
-	switch NormalizeYAML(s.MCP().Arguments).(type) {
+	switch NormalizeYAML(MCP(s).Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
 		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
@@ -84,7 +84,7 @@ func checkMCP(v Checker, s *Step) {
 }
 
 func compileMCP(v Checker, s *Step, c *Compiled) {
-	args, ok := NormalizeYAML(s.MCP().Arguments).(map[string]any)
+	args, ok := NormalizeYAML(MCP(s).Arguments).(map[string]any)
 	if !ok {
 		return
 	}
@@ -103,3 +103,7 @@ func compileMCP(v Checker, s *Step, c *Compiled) {
 		c.ToolArgs[k] = MCPArg{Mapped: v.Mapped(s, field, args[k])}
 	}
 }
+
+// MCP is the step's MCPFields, a shared zero value when it has none (read
+// only; write through Own).
+func MCP(s *Step) *MCPFields { return Part[MCPFields](s) }

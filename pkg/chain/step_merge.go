@@ -39,18 +39,18 @@ var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummari
 
 // MergeInputs are the variables a merge step (or a transform's merge
 // operation) combines, in order.
-func (s *Step) MergeInputs() []string { return s.Merge().inputNames }
+func (s *Step) MergeInputs() []string { return Merge(s).inputNames }
 
 // ModelStep is the agent step a merge (llm_summarize, pick_best) or a
 // debate (its synthesis) asks a model through; nil when it asks none.
-func (s *Step) ModelStep() *Step { return s.Merge().modelStep }
+func (s *Step) ModelStep() *Step { return Merge(s).modelStep }
 
 // MergeStrategy is the step's strategy, concatenate when none is set.
 func (s *Step) MergeStrategy() string {
-	if s.Merge().Strategy == "" {
+	if Merge(s).Strategy == "" {
 		return MergeConcatenate
 	}
-	return s.Merge().Strategy
+	return Merge(s).Strategy
 }
 
 func init() {
@@ -68,8 +68,8 @@ func init() {
 
 func checkMerge(v Checker, s *Step) {
 	Own[MergeFields](s).inputNames = v.inputList(s, "a merge step")
-	if s.Merge().Strategy != "" && !slices.Contains(mergeStrategies, s.Merge().Strategy) {
-		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), s.Merge().Strategy, didYouMean(s.Merge().Strategy, mergeStrategies))
+	if Merge(s).Strategy != "" && !slices.Contains(mergeStrategies, Merge(s).Strategy) {
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, didYouMean(Merge(s).Strategy, mergeStrategies))
 	}
 	st := s.MergeStrategy()
 	if st != MergeLLMSummarize && st != MergePickBest {
@@ -85,7 +85,7 @@ func checkMerge(v Checker, s *Step) {
 		}[st]
 	}
 	var sections []string
-	for _, name := range s.Merge().inputNames {
+	for _, name := range Merge(s).inputNames {
 		if !strings.Contains(prompt, "{"+name) {
 			label := name
 			if st == MergePickBest {
@@ -120,7 +120,7 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 
 // inputList reads a step's inputs as a non-empty list of variable names.
 func (v Checker) inputList(s *Step, what string) []string {
-	list, ok := s.Merge().Inputs.([]any)
+	list, ok := Merge(s).Inputs.([]any)
 	if !ok || len(list) == 0 {
 		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
 		return nil
@@ -139,7 +139,7 @@ func (v Checker) inputList(s *Step, what string) []string {
 
 func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
-	for _, name := range s.Merge().inputNames {
+	for _, name := range Merge(s).inputNames {
 		r, _ := ParseRef(name)
 		if why := v.NamesNothing(s, &r); v.Chain().Reading().LooseMergeInputs && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
@@ -149,7 +149,11 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 		}
 		v.Ref(s, "inputs", r)
 	}
-	if s.Merge().modelStep != nil && s.Merge().modelStep.Kind != "" {
-		v.Compile(s.Merge().modelStep)
+	if Merge(s).modelStep != nil && Merge(s).modelStep.Kind != "" {
+		v.Compile(Merge(s).modelStep)
 	}
 }
+
+// Merge is the step's MergeFields, a shared zero value when it has none (read
+// only; write through Own).
+func Merge(s *Step) *MergeFields { return Part[MergeFields](s) }

@@ -210,7 +210,7 @@ func (s *Step) Nested() []*Step {
 	if len(s.Pipeline().Steps) > 0 {
 		out = append(slices.Clone(out), s.Pipeline().Steps...)
 	}
-	for _, n := range append([]*Step{s.Loop().StepTemplate, s.Merge().modelStep}, s.Debate().debaters...) {
+	for _, n := range append([]*Step{Loop(s).StepTemplate, Merge(s).modelStep}, Debate(s).debaters...) {
 		if n != nil {
 			out = append(slices.Clone(out), n)
 		}

@@ -110,29 +110,11 @@ func (s *Step) fieldOf(f *yamlpos.Field) reflect.Value {
 // Agent is the step's AgentFields, zero when it has none.
 func (s *Step) Agent() *AgentFields { return Part[AgentFields](s) }
 
-// CLI is the step's CLIFields, zero when it has none.
-func (s *Step) CLI() *CLIFields { return Part[CLIFields](s) }
-
 // HTTP is the step's HTTPFields, zero when it has none.
 func (s *Step) HTTP() *HTTPFields { return Part[HTTPFields](s) }
 
 // Key is the step's KeyFields, zero when it has none.
 func (s *Step) Key() *KeyFields { return Part[KeyFields](s) }
-
-// Transform is the step's TransformFields, zero when it has none.
-func (s *Step) Transform() *TransformFields { return Part[TransformFields](s) }
-
-// File is the step's FileFields, zero when it has none.
-func (s *Step) File() *FileFields { return Part[FileFields](s) }
-
-// Call is the step's CallFields, zero when it has none.
-func (s *Step) Call() *CallFields { return Part[CallFields](s) }
-
-// Human is the step's HumanFields, zero when it has none.
-func (s *Step) Human() *HumanFields { return Part[HumanFields](s) }
-
-// Script is the step's ScriptFields, zero when it has none.
-func (s *Step) Script() *ScriptFields { return Part[ScriptFields](s) }
 
 // Parallel is the step's ParallelFields, zero when it has none.
 func (s *Step) Parallel() *ParallelFields { return Part[ParallelFields](s) }
@@ -140,41 +122,8 @@ func (s *Step) Parallel() *ParallelFields { return Part[ParallelFields](s) }
 // Pipeline is the step's PipelineFields, zero when it has none.
 func (s *Step) Pipeline() *PipelineFields { return Part[PipelineFields](s) }
 
-// Structural is the step's StructuralFields, zero when it has none.
-func (s *Step) Structural() *StructuralFields { return Part[StructuralFields](s) }
-
-// Registry is the step's RegistryFields, zero when it has none.
-func (s *Step) Registry() *RegistryFields { return Part[RegistryFields](s) }
-
 // Workflow is the step's WorkflowFields, zero when it has none.
 func (s *Step) Workflow() *WorkflowFields { return Part[WorkflowFields](s) }
-
-// Router is the step's RouterFields, zero when it has none.
-func (s *Step) Router() *RouterFields { return Part[RouterFields](s) }
-
-// Evaluator is the step's EvaluatorFields, zero when it has none.
-func (s *Step) Evaluator() *EvaluatorFields { return Part[EvaluatorFields](s) }
-
-// Gate is the step's GateFields, zero when it has none.
-func (s *Step) Gate() *GateFields { return Part[GateFields](s) }
-
-// MCP is the step's MCPFields, zero when it has none.
-func (s *Step) MCP() *MCPFields { return Part[MCPFields](s) }
-
-// Loop is the step's LoopFields, zero when it has none.
-func (s *Step) Loop() *LoopFields { return Part[LoopFields](s) }
-
-// Merge is the step's MergeFields, zero when it has none.
-func (s *Step) Merge() *MergeFields { return Part[MergeFields](s) }
-
-// Debate is the step's DebateFields, zero when it has none.
-func (s *Step) Debate() *DebateFields { return Part[DebateFields](s) }
-
-// Webhook is the step's WebhookFields, zero when it has none.
-func (s *Step) Webhook() *WebhookFields { return Part[WebhookFields](s) }
-
-// Browser is the step's BrowserFields, zero when it has none.
-func (s *Step) Browser() *BrowserFields { return Part[BrowserFields](s) }
 
 // zeroPartsWritten names the zero parts something wrote, for the
 // package's tests.

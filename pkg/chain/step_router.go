@@ -35,16 +35,16 @@ func init() {
 			} else {
 				checkAgent(v, s)
 			}
-			if len(s.Router().Routes) == 0 {
+			if len(Router(s).Routes) == 0 {
 				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
 			}
-			for name := range s.Router().Routes {
+			for name := range Router(s).Routes {
 				if strings.TrimSpace(name) == "" {
 					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
 				}
 			}
-			if s.Router().DefaultRoute != "" && s.Router().Routes[s.Router().DefaultRoute] == nil {
-				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.Router().DefaultRoute, strings.Join(s.RouteNames(), ", "))
+			if Router(s).DefaultRoute != "" && Router(s).Routes[Router(s).DefaultRoute] == nil {
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), Router(s).DefaultRoute, strings.Join(s.RouteNames(), ", "))
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
@@ -54,7 +54,7 @@ func init() {
 				return
 			}
 			for _, name := range s.RouteNames() {
-				for _, id := range s.Router().Routes[name] {
+				for _, id := range Router(s).Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
 						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
@@ -69,8 +69,8 @@ func init() {
 
 // RouteNames are the router's routes, sorted.
 func (s *Step) RouteNames() []string {
-	names := make([]string, 0, len(s.Router().Routes))
-	for name := range s.Router().Routes {
+	names := make([]string, 0, len(Router(s).Routes))
+	for name := range Router(s).Routes {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -100,8 +100,8 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 	if at >= 0 {
 		return best, "named in the answer", true
 	}
-	if s.Router().DefaultRoute != "" {
-		return s.Router().DefaultRoute, "default_route", true
+	if Router(s).DefaultRoute != "" {
+		return Router(s).DefaultRoute, "default_route", true
 	}
 	return "", "", false
 }
@@ -109,10 +109,10 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 // Unselected are the steps a router's route leaves out: those listed in
 // its other routes and not in route.
 func (s *Step) Unselected(route string) []string {
-	chosen := s.Router().Routes[route]
+	chosen := Router(s).Routes[route]
 	var out []string
 	for _, name := range s.RouteNames() {
-		for _, id := range s.Router().Routes[name] {
+		for _, id := range Router(s).Routes[name] {
 			if !slices.Contains(chosen, id) && !slices.Contains(out, id) {
 				out = append(out, id)
 			}
@@ -120,3 +120,7 @@ func (s *Step) Unselected(route string) []string {
 	}
 	return out
 }
+
+// Router is the step's RouterFields, a shared zero value when it has none (read
+// only; write through Own).
+func Router(s *Step) *RouterFields { return Part[RouterFields](s) }

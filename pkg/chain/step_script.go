@@ -23,11 +23,11 @@ func init() {
 }
 
 func checkScript(v Checker, s *Step) {
-	if s.Script().Subject == "" {
+	if ScriptOf(s).Subject == "" {
 		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
 		return
 	}
-	if s.Script().WorkingDirectory != "" && s.CLI().Cwd != "" {
+	if ScriptOf(s).WorkingDirectory != "" && CLI(s).Cwd != "" {
 		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
@@ -35,13 +35,17 @@ func checkScript(v Checker, s *Step) {
 }
 
 func compileScript(v Checker, s *Step, c *Compiled) {
-	dir, field := s.CLI().Cwd, "cwd"
-	if s.Script().WorkingDirectory != "" {
-		dir, field = s.Script().WorkingDirectory, "workingDirectory"
+	dir, field := CLI(s).Cwd, "cwd"
+	if ScriptOf(s).WorkingDirectory != "" {
+		dir, field = ScriptOf(s).WorkingDirectory, "workingDirectory"
 	}
 	c.Cwd = v.Template(s, field, dir)
-	for _, a := range s.CLI().Args {
+	for _, a := range CLI(s).Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
 	c.Env = v.EnvArgs(s)
 }
+
+// ScriptOf is the step's ScriptFields, a shared zero value when it has none (read
+// only; write through Own).
+func ScriptOf(s *Step) *ScriptFields { return Part[ScriptFields](s) }

@@ -31,8 +31,8 @@ func init() {
 // compileStructural compiles where a structural_analysis step finds its
 // candidate.
 func compileStructural(v Checker, s *Step, c *Compiled) {
-	if s.Structural().Definition != nil {
-		if m := v.Mapped(s, "definition", s.Structural().Definition); m != nil {
+	if Structural(s).Definition != nil {
+		if m := v.Mapped(s, "definition", Structural(s).Definition); m != nil {
 			c.Candidates = []*Mapped{m}
 		}
 		return
@@ -46,3 +46,7 @@ func compileStructural(v Checker, s *Step, c *Compiled) {
 // DefaultCandidates are where a structural_analysis step without
 // definition: finds its candidate, the first that is set.
 var DefaultCandidates = []string{"$.arguments.definition", "$.context.candidate_definition"}
+
+// Structural is the step's StructuralFields, a shared zero value when it has none (read
+// only; write through Own).
+func Structural(s *Step) *StructuralFields { return Part[StructuralFields](s) }

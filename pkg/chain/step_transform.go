@@ -48,7 +48,7 @@ const OpPassThrough = "(pass through)"
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
 // Pattern is a transform operation's compiled regex.
-func (s *Step) Pattern() *regexp.Regexp { return s.Transform().pattern }
+func (s *Step) Pattern() *regexp.Regexp { return Transform(s).pattern }
 
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
@@ -63,8 +63,8 @@ func init() {
 		Also:  []string{"prompt", "inputs"},
 		Check: checkTransform,
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			if s.Transform().Operation == "" {
-				c.Transform = v.Expression(s, "expr", s.Transform().Expr, false, false)
+			if Transform(s).Operation == "" {
+				c.Transform = v.Expression(s, "expr", Transform(s).Expr, false, false)
 				return
 			}
 			compileOperation(v, s, c)
@@ -74,15 +74,15 @@ func init() {
 
 func checkTransform(v Checker, s *Step) {
 	loosePassThrough(v, s)
-	op := s.Transform().Operation
+	op := Transform(s).Operation
 	switch {
-	case s.Transform().Expr == "" && op == "":
+	case Transform(s).Expr == "" && op == "":
 		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
 		return
-	case s.Transform().Expr != "" && op != "":
+	case Transform(s).Expr != "" && op != "":
 		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
 		return
-	case s.Transform().Expr != "":
+	case Transform(s).Expr != "":
 		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
 			if _, set := s.FieldPos[f]; set {
 				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
@@ -99,17 +99,17 @@ func checkTransform(v Checker, s *Step) {
 			v.Errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
 		}
 	}
-	if _, set := s.FieldPos["regex"]; set && s.Transform().Regex == "" {
+	if _, set := s.FieldPos["regex"]; set && Transform(s).Regex == "" {
 		emptyRegex(v, s)
 	}
-	if _, set := s.FieldPos["regex"]; set || s.Transform().Regex != "" {
-		re, err := regexp.Compile(s.Transform().Regex)
+	if _, set := s.FieldPos["regex"]; set || Transform(s).Regex != "" {
+		re, err := regexp.Compile(Transform(s).Regex)
 		if err != nil {
 			v.Errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
 		}
 		Own[TransformFields](s).pattern = re
 	}
-	if s.Transform().TruncateLimit < 0 {
+	if Transform(s).TruncateLimit < 0 {
 		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
 	}
 	switch op {
@@ -117,7 +117,7 @@ func checkTransform(v Checker, s *Step) {
 		Own[MergeFields](s).inputNames = v.inputList(s, "a merge operation")
 	case OpTemplate:
 	default:
-		if s.Transform().InputVar == "" && s.Agent().Prompt == "" {
+		if Transform(s).InputVar == "" && s.Agent().Prompt == "" {
 			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
 		}
 	}
@@ -130,14 +130,14 @@ func checkTransform(v Checker, s *Step) {
 // chainrun's own format refuses both.
 func loosePassThrough(v Checker, s *Step) {
 	rd := v.Chain().Reading()
-	if !rd.LooseTransforms || s.Transform().Expr != "" || (s.Transform().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, s.Transform().Operation) {
+	if !rd.LooseTransforms || Transform(s).Expr != "" || (Transform(s).InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, Transform(s).Operation) {
 		return
 	}
-	if s.Transform().Operation == "" {
+	if Transform(s).Operation == "" {
 		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.subject(), rd.Source)
 	} else {
 		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as %s runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), s.Transform().Operation, didYouMean(s.Transform().Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
+			s.subject(), Transform(s).Operation, didYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
 	}
 	Own[TransformFields](s).Operation = OpPassThrough
 }
@@ -148,33 +148,33 @@ func loosePassThrough(v Checker, s *Step) {
 // chainrun's own format it is a mistake, refused.
 func emptyRegex(v Checker, s *Step) {
 	if !v.Chain().Reading().LooseTransforms {
-		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Transform().Operation)
+		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), Transform(s).Operation)
 		return
 	}
 	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.subject(), v.Chain().Reading().Source)
 }
 
 func compileOperation(v Checker, s *Step, c *Compiled) {
-	if s.Transform().InputVar != "" {
-		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.Transform().InputVar), "{}"))
+	if Transform(s).InputVar != "" {
+		r, ok := ParseRef(strings.Trim(strings.TrimSpace(Transform(s).InputVar), "{}"))
 		if !ok {
 			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
 		} else {
 			v.Ref(s, "input_var", r)
 			c.InputVar = ParseTemplate(r.Raw)
 		}
-	} else if s.Transform().Operation != OpTemplate && s.Transform().Operation != OpMerge {
+	} else if Transform(s).Operation != OpTemplate && Transform(s).Operation != OpMerge {
 		c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	}
-	for _, name := range s.Merge().inputNames {
+	for _, name := range Merge(s).inputNames {
 		r, _ := ParseRef(name)
 		v.Ref(s, "inputs", r)
 	}
-	switch s.Transform().Operation {
+	switch Transform(s).Operation {
 	case OpTemplate:
-		c.TemplateStr = v.Template(s, "template_str", s.Transform().TemplateStr)
+		c.TemplateStr = v.Template(s, "template_str", Transform(s).TemplateStr)
 	case OpMap:
-		text := s.Transform().TemplateStr
+		text := Transform(s).TemplateStr
 		if text == "" {
 			text = "{item}"
 		}
@@ -183,3 +183,7 @@ func compileOperation(v Checker, s *Step, c *Compiled) {
 		s.locals = nil
 	}
 }
+
+// Transform is the step's TransformFields, a shared zero value when it has none (read
+// only; write through Own).
+func Transform(s *Step) *TransformFields { return Part[TransformFields](s) }

@@ -18,8 +18,8 @@ type WebhookFields struct {
 // webhook step: one outside success_status when the step lists them,
 // else one outside 2xx unless fail_on_status is false.
 func (s *Step) StatusFails(status int) bool {
-	if len(s.Webhook().SuccessStatus) > 0 {
-		return !slices.Contains(s.Webhook().SuccessStatus, status)
+	if len(Webhook(s).SuccessStatus) > 0 {
+		return !slices.Contains(Webhook(s).SuccessStatus, status)
 	}
 	return (status < 200 || status > 299) && (s.HTTP().FailOnStatus == nil || *s.HTTP().FailOnStatus)
 }
@@ -61,3 +61,7 @@ func init() {
 		Compile: compileHTTP,
 	})
 }
+
+// Webhook is the step's WebhookFields, a shared zero value when it has none (read
+// only; write through Own).
+func Webhook(s *Step) *WebhookFields { return Part[WebhookFields](s) }

@@ -21,7 +21,7 @@ func ExitCode(s *chain.Step, out Outcome, err error) (Outcome, error) {
 	var ee *executor.ExitError
 	if errors.As(err, &ee) && ee.Signal == "" {
 		out.ExitCode = ee.Code
-		if s.CLI().TreatNonZeroAsFailure != nil && !*s.CLI().TreatNonZeroAsFailure {
+		if chain.CLI(s).TreatNonZeroAsFailure != nil && !*chain.CLI(s).TreatNonZeroAsFailure {
 			// a value to map or branch on, not a failure
 			err = nil
 		}

@@ -27,7 +27,7 @@ func (x *Execution) applyRoute(s *chain.Step, route string) {
 	if x.routed.out == nil {
 		x.routed.out, x.routed.chosen = map[string]string{}, map[string]bool{}
 	}
-	for _, id := range s.Router().Routes[route] {
+	for _, id := range chain.Router(s).Routes[route] {
 		x.routed.chosen[id] = true
 	}
 	for _, id := range s.Unselected(route) {
@@ -84,7 +84,7 @@ func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepRe
 	sr.Evaluations = 1
 	for n := 1; n <= s.Retries() && sr.Status == StepSucceeded && sr.Decision == chain.VerdictFail && ctx.Err() == nil; n++ {
 		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n + 1, Status: event.Retrying,
-			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", s.Evaluator().RetryTarget, n, s.Retries())})
+			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", chain.Evaluator(s).RetryTarget, n, s.Retries())})
 		note := fmt.Sprintf("\n\n[Evaluation of your previous answer by step %s: FAIL]\n%s\nFix what it points out and answer again.", s.ID, strings.TrimSpace(sr.answer))
 		if err := x.rerun(ctx, s, note); err != nil {
 			sr.Status, sr.Error = StepFailed, err.Error()
@@ -107,11 +107,11 @@ func (x *Execution) rerun(ctx context.Context, ev *chain.Step, note string) erro
 	g := x.Chain.Graph()
 	for _, wave := range g.Waves() {
 		for _, id := range wave {
-			if id != ev.Evaluator().RetryTarget && !(g.DependsOn(id, ev.Evaluator().RetryTarget) && g.DependsOn(ev.ID, id)) {
+			if id != chain.Evaluator(ev).RetryTarget && !(g.DependsOn(id, chain.Evaluator(ev).RetryTarget) && g.DependsOn(ev.ID, id)) {
 				continue
 			}
 			s := x.Chain.Step(id)
-			sr, _ := x.runStepNoted(ctx, s, map[bool]string{true: note}[id == ev.Evaluator().RetryTarget])
+			sr, _ := x.runStepNoted(ctx, s, map[bool]string{true: note}[id == chain.Evaluator(ev).RetryTarget])
 			x.mu.Lock()
 			if prev := x.results[id]; prev != nil {
 				sr.Attempts += prev.Attempts

@@ -87,8 +87,8 @@ func URLSource(s *chain.Step, url *chain.Template) string {
 
 // acceptHint says how a step would accept a status it failed on.
 func acceptHint(s *chain.Step) string {
-	if len(s.Webhook().SuccessStatus) > 0 {
-		return fmt.Sprintf("success_status lists %v", s.Webhook().SuccessStatus)
+	if len(chain.Webhook(s).SuccessStatus) > 0 {
+		return fmt.Sprintf("success_status lists %v", chain.Webhook(s).SuccessStatus)
 	}
 	return "set fail_on_status: false to accept it"
 }

@@ -20,7 +20,7 @@ func TestOCCFileLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := c.Chain.Steps[len(c.Chain.Steps)-1]; m.Kind != chain.KindMerge || len(m.MergeInputs()) != 5 {
-		t.Errorf("merge step %+v", *m.Merge())
+		t.Errorf("merge step %+v", *chain.Merge(m))
 	}
 }
 
@@ -37,12 +37,12 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	}
 	c := l.Chains[0]
 	r := c.Step("classify")
-	if r.Kind != chain.KindRouter || r.Router().DefaultRoute != "fullstack" || len(r.Router().Routes) != 5 || r.Kind.Deterministic() {
-		t.Errorf("classify = %s, default %q, %d routes", r.Kind, r.Router().DefaultRoute, len(r.Router().Routes))
+	if r.Kind != chain.KindRouter || chain.Router(r).DefaultRoute != "fullstack" || len(chain.Router(r).Routes) != 5 || r.Kind.Deterministic() {
+		t.Errorf("classify = %s, default %q, %d routes", r.Kind, chain.Router(r).DefaultRoute, len(chain.Router(r).Routes))
 	}
 	e := c.Step("evaluate_quality")
-	if e.Kind != chain.KindEvaluator || !e.Evaluator().EvalScoring || e.Threshold() != 4 || e.Evaluator().OnFail != chain.OnFailSkip || e.Retries() != 0 {
-		t.Errorf("evaluate_quality = %+v", *e.Evaluator())
+	if e.Kind != chain.KindEvaluator || !chain.Evaluator(e).EvalScoring || e.Threshold() != 4 || chain.Evaluator(e).OnFail != chain.OnFailSkip || e.Retries() != 0 {
+		t.Errorf("evaluate_quality = %+v", *chain.Evaluator(e))
 	}
 	if !strings.Contains(e.C().Prompt.Refs()[0].Raw, "{security_review}") {
 		t.Errorf("the evaluation prompt reads %v", e.C().Prompt.Refs())
@@ -60,7 +60,7 @@ steps:
     gate_auto_approve_if: '{built} == "yes"'
 `).Chains[0].Step("ok")
 	if g.Kind != chain.KindGate || g.GateTimeout().Minutes() != 90 || g.TimeoutDecision() != chain.GateApprove || g.C().AutoApprove == nil {
-		t.Errorf("gate = %+v", *g.Gate())
+		t.Errorf("gate = %+v", *chain.Gate(g))
 	}
 }
 

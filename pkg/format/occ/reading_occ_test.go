@@ -161,9 +161,9 @@ output: o
 		t.Fatal(err)
 	}
 	d, w := l.Chain.Step("d"), l.Chain.Step("w")
-	if len(d.Debate().Agents) != 2 || d.Debate().Rounds != 2 || d.Merge().Strategy != "consensus" || w.HTTP().URL != "http://127.0.0.1:9/h" || w.HTTP().Method != "PUT" ||
+	if len(chain.Debate(d).Agents) != 2 || chain.Debate(d).Rounds != 2 || chain.Merge(d).Strategy != "consensus" || w.HTTP().URL != "http://127.0.0.1:9/h" || w.HTTP().Method != "PUT" ||
 		w.HTTP().Headers["X-Custom"] != "v" || w.HTTP().Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 4 { // webhook_retry: 3 is three retries after the first (OCC 13d9853 executor.ts)
-		t.Fatalf("debate %+v webhook %+v", *d.Debate(), w)
+		t.Fatalf("debate %+v webhook %+v", *chain.Debate(d), w)
 	}
 	var notes []string
 	for _, w := range l.Warnings {

@@ -36,7 +36,7 @@ func init() {
 	run.Register(chain.KindRegistry, run.Runner{
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) { return publish(a) },
 		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(s.Registry().Dir, "DEFINITIONID.yaml")))
+			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(chain.Registry(s).Dir, "DEFINITIONID.yaml")))
 		},
 	})
 }
@@ -105,7 +105,7 @@ func publish(a *run.Attempt) (run.Outcome, error) {
 	if err != nil {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("registry: %v", err))
 	}
-	rel := filepath.Join(s.Registry().Dir, c.id+".yaml")
+	rel := filepath.Join(chain.Registry(s).Dir, c.id+".yaml")
 	if checkNames(c, a.NamesBelow(), file, filepath.Join(base, rel)); len(c.errs) > 0 {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; ")))
 	}

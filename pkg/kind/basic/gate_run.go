@@ -25,8 +25,8 @@ func init() {
 			if q := v.Keep(s.C().Prompt); q != "" {
 				p.Action += ": " + q
 			}
-			if s.Gate().AutoApproveIf != "" {
-				p.Action += "; approved at once when " + s.Gate().AutoApproveIf
+			if chain.Gate(s).AutoApproveIf != "" {
+				p.Action += "; approved at once when " + chain.Gate(s).AutoApproveIf
 			}
 		},
 	})
@@ -80,6 +80,6 @@ func gateDecided(a *run.Attempt, decision, by string) (run.Outcome, error) {
 	case chain.GateSkip:
 		return out, run.Skip(fmt.Sprintf("gate timed out after %s: on_timeout skip", s.GateTimeout()))
 	}
-	why := map[string]string{"caller": "resume --take reject", "human": "by the person asked", "timeout": fmt.Sprintf("timed out after %s: on_timeout %s", s.GateTimeout(), s.Gate().OnTimeout)}[by]
+	why := map[string]string{"caller": "resume --take reject", "human": "by the person asked", "timeout": fmt.Sprintf("timed out after %s: on_timeout %s", s.GateTimeout(), chain.Gate(s).OnTimeout)}[by]
 	return out, run.Permanent(fmt.Errorf("rejected (%s)", why))
 }

@@ -17,7 +17,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	c := s.C()
 	fail := func(format string, args ...any) (run.Outcome, error) {
-		return run.Outcome{}, run.Permanent(fmt.Errorf(s.Transform().Operation+": "+format, args...))
+		return run.Outcome{}, run.Permanent(fmt.Errorf(chain.Transform(s).Operation+": "+format, args...))
 	}
 	var in run.Value
 	switch {
@@ -43,7 +43,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return out
 	}
-	switch s.Transform().Operation {
+	switch chain.Transform(s).Operation {
 	case chain.OpJSONExtract:
 		d, err := jsonOf(in)
 		if err != nil && s.Reading().JSONErrorIsOutput {
@@ -54,9 +54,9 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return fail("%s is not JSON: %v", inputName(s), err)
 		}
-		got, err := extract(d, s.Transform().JSONPath)
+		got, err := extract(d, chain.Transform(s).JSONPath)
 		if err != nil {
-			return fail("json_path %s: %v", s.Transform().JSONPath, err)
+			return fail("json_path %s: %v", chain.Transform(s).JSONPath, err)
 		}
 		return run.Outcome{Value: run.DataValue(got)}, nil
 	case chain.OpRegexMatch:
@@ -76,16 +76,16 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	case chain.OpMerge:
 		return text(run.Concatenated(run.MergeValues(s, a.ValueOf)))
 	case chain.OpTruncate:
-		limit := s.Transform().TruncateLimit
+		limit := chain.Transform(s).TruncateLimit
 		if limit == 0 {
 			limit = 5000
 		}
 		return text(run.CutMarked(in.Text, limit))
 	case chain.OpReplace:
-		if s.Transform().Regex == "" {
+		if chain.Transform(s).Regex == "" {
 			return text(in.Text) // OCC's: no pattern, nothing replaced
 		}
-		return text(s.Pattern().ReplaceAllString(in.Text, s.Transform().TemplateStr))
+		return text(s.Pattern().ReplaceAllString(in.Text, chain.Transform(s).TemplateStr))
 	case chain.OpFilter:
 		var keep []string
 		for _, l := range strings.Split(in.Text, "\n") {
@@ -105,7 +105,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return text(strings.Join(out, "\n"))
 	case chain.OpJoin:
-		sep := s.Transform().TemplateStr
+		sep := chain.Transform(s).TemplateStr
 		if _, set := s.FieldPos["template_str"]; !set {
 			sep = "\n"
 		}
@@ -130,8 +130,8 @@ func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextVal
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
-	if s.Transform().InputVar != "" {
-		return "input_var " + s.Transform().InputVar
+	if chain.Transform(s).InputVar != "" {
+		return "input_var " + chain.Transform(s).InputVar
 	}
 	return "the prompt"
 }

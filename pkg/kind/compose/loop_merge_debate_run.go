@@ -21,12 +21,12 @@ func init() {
 	run.Register(chain.KindLoop, run.Runner{
 		Run: occLoop,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			items := strings.Join(s.Loop().ItemsStatic, ", ")
-			if s.Loop().ItemsStatic == nil {
-				items = s.Loop().ItemsVar
+			items := strings.Join(chain.Loop(s).ItemsStatic, ", ")
+			if chain.Loop(s).ItemsStatic == nil {
+				items = chain.Loop(s).ItemsVar
 			}
 			sub := run.PlannedStep{}
-			v.Plan(s.Loop().StepTemplate, &sub)
+			v.Plan(chain.Loop(s).StepTemplate, &sub)
 			p.Action = fmt.Sprintf("loop over %s: %s", items, run.FirstLine(sub.Action))
 		},
 	})
@@ -55,8 +55,8 @@ func init() {
 func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	var items []run.Value
-	if s.Loop().ItemsStatic != nil {
-		for _, it := range s.Loop().ItemsStatic {
+	if chain.Loop(s).ItemsStatic != nil {
+		for _, it := range chain.Loop(s).ItemsStatic {
 			items = append(items, run.TextValue(it))
 		}
 	} else {
@@ -70,13 +70,13 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		return run.Outcome{}, err
 	}
 	return a.FanOut(ctx, items, run.Fan{
-		Each: s.Loop().StepTemplate,
+		Each: chain.Loop(s).StepTemplate,
 		Bind: func(a *run.Attempt, item run.Value, i, n int) *run.Attempt {
 			return a.With("item", item).With("item_index", run.DataValue(float64(i))).With("loop_total", run.DataValue(float64(n)))
 		},
-		Limit:     s.Loop().MaxParallel,
+		Limit:     chain.Loop(s).MaxParallel,
 		Until:     s.C().LoopUntil,
-		KeepGoing: s.Loop().LoopOnError == chain.LoopOnContinue,
+		KeepGoing: chain.Loop(s).LoopOnError == chain.LoopOnContinue,
 	})
 }
 
@@ -107,7 +107,7 @@ func debate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	var total run.Outcome
 	var mu sync.Mutex
 	role := func(i int) string {
-		if r := strings.TrimSpace(s.Debate().Agents[i].Role); r != "" {
+		if r := strings.TrimSpace(chain.Debate(s).Agents[i].Role); r != "" {
 			return r
 		}
 		return "Agent " + strconv.Itoa(i+1)

@@ -30,15 +30,15 @@ func init() {
 			answer := out.Value.Text
 			verdict, score, why := judge(s, answer)
 			out.Value, out.Decision, out.Score, out.Answer, out.Result = run.Value{Text: verdict}, verdict, score, answer, verdict
-			if verdict == chain.VerdictFail && s.Evaluator().OnFail == chain.OnFailError {
+			if verdict == chain.VerdictFail && chain.Evaluator(s).OnFail == chain.OnFailError {
 				return out, run.Permanent(fmt.Errorf("the evaluation failed (%s; on_fail: error)", why))
 			}
 			return out, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			v.Agent(s, p)
-			if s.Evaluator().RetryTarget != "" {
-				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", s.Evaluator().RetryTarget, s.Retries())
+			if chain.Evaluator(s).RetryTarget != "" {
+				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", chain.Evaluator(s).RetryTarget, s.Retries())
 			}
 		},
 		// a workflow task branches on the verdict
@@ -61,7 +61,7 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 			break
 		}
 	}
-	if s.Evaluator().EvalScoring {
+	if chain.Evaluator(s).EvalScoring {
 		m := firstNumber().FindString(first)
 		if m == "" {
 			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", run.Clip(first, 60))

@@ -27,15 +27,15 @@ func init() {
 			if !ok {
 				return out, run.Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", run.Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(s.RouteNames(), ", ")))
 			}
-			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(s.Router().Routes[route], ", "))})
+			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(chain.Router(s).Routes[route], ", "))})
 			out.Value, out.Decision, out.Result = run.Value{Text: route}, route, route
 			return out, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			v.Agent(s, p)
-			routes := make([]string, 0, len(s.Router().Routes))
+			routes := make([]string, 0, len(chain.Router(s).Routes))
 			for _, name := range s.RouteNames() {
-				routes = append(routes, name+" → "+strings.Join(s.Router().Routes[name], ", "))
+				routes = append(routes, name+" → "+strings.Join(chain.Router(s).Routes[name], ", "))
 			}
 			p.Action += "\n(routes: " + strings.Join(routes, "; ") + ")"
 		},
