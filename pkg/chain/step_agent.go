@@ -75,7 +75,7 @@ func (v *validator) modelFields(s *Step) {
 func compileAgent(v Checker, s *Step, c *Compiled) {
 	c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	c.System = v.Template(s, "system", s.Agent().System)
-	c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
+	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
 	for dep := range s.Agent().ContextStrategy {
 		switch {
 		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):

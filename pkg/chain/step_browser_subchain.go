@@ -34,8 +34,8 @@ func init() {
 		Also:    []string{"chain", "with", "inputs", "prompt"},
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
-			if Merge(s).Inputs != nil {
-				m, ok := Merge(s).Inputs.(map[string]any)
+			if s.Inputs().Inputs != nil {
+				m, ok := s.Inputs().Inputs.(map[string]any)
 				if !ok {
 					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
 				}

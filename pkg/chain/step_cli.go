@@ -14,7 +14,6 @@ type CLIFields struct {
 	Args    []string          `yaml:"args" doc:"Arguments of command, passed as they are; $.input.x is a JSONPath into the run context."`
 	Run     string            `yaml:"run" doc:"A script for sh -c; interpolated values never run as code."`
 	Env     map[string]string `yaml:"env" doc:"Environment variables added for the command."`
-	Cwd     string            `yaml:"cwd" doc:"Directory to run in, relative to where chainrun was started."`
 	// TreatNonZeroAsFailure false makes a nonzero exit a value (a
 	// transition's output mapping reads it as $.output.exitCode).
 	TreatNonZeroAsFailure *bool `yaml:"treatNonZeroAsFailure" doc:"false: a nonzero exit is a value, not a failure (a transition's output reads it as $.output.exitCode). Default true."`
@@ -26,7 +25,7 @@ func init() {
 		Order:   20,
 		Aliases: []Kind{KindShell},
 		Body:    reflect.TypeFor[CLIFields](),
-		Also:    []string{"connection", keyField},
+		Also:    []string{"cwd", "connection", keyField},
 		Check:   checkCLI,
 		Compile: compileCLI,
 	})
@@ -71,15 +70,15 @@ func useConnection(v Checker, s *Step) {
 		maps.Copy(env, CLI(s).Env)
 		Own[CLIFields](s).Env = env
 	}
-	if CLI(s).Cwd == "" {
-		Own[CLIFields](s).Cwd = c.WorkingDirectory
+	if s.Workdir().Cwd == "" {
+		Own[WorkdirFields](s).Cwd = c.WorkingDirectory
 	}
 }
 
 func compileCLI(v Checker, s *Step, c *Compiled) {
 	c.Command = v.Template(s, "command", CLI(s).Command)
 	c.Run = v.ShellScript(s, "run", CLI(s).Run)
-	c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
+	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
 	for _, a := range CLI(s).Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}

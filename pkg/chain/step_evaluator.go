@@ -55,7 +55,7 @@ func init() {
 		Conversational: true,
 		Check: func(v Checker, s *Step) {
 			who := s.subject()
-			if Transform(s).InputVar == "" {
+			if s.InputVar().InputVar == "" {
 				v.Errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
 			}
 			if strings.TrimSpace(Evaluator(s).Criteria) == "" && strings.TrimSpace(s.Agent().Prompt) == "" {
@@ -83,13 +83,13 @@ func init() {
 			v.Template(s, "prompt", s.Agent().Prompt)
 			v.Template(s, "criteria", Evaluator(s).Criteria)
 			c.System = v.Template(s, "system", s.Agent().System)
-			c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
-			if Transform(s).InputVar != "" {
-				if !IsIdentifier(Transform(s).InputVar) {
-					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), Transform(s).InputVar)
+			c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
+			if s.InputVar().InputVar != "" {
+				if !IsIdentifier(s.InputVar().InputVar) {
+					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar().InputVar)
 					return
 				}
-				v.Template(s, "input_var", "{"+Transform(s).InputVar+"}")
+				v.Template(s, "input_var", "{"+s.InputVar().InputVar+"}")
 			}
 			c.Prompt = ParseTemplate(EvaluationPrompt(s))
 			if Evaluator(s).RetryTarget == "" {
@@ -122,7 +122,7 @@ func EvaluationPrompt(s *Step) string {
 	if c := strings.TrimSpace(Evaluator(s).Criteria); c != "" {
 		b.WriteString("\n\nCriteria:\n" + c)
 	}
-	b.WriteString("\n\nOutput to evaluate:\n{" + Transform(s).InputVar + "}")
+	b.WriteString("\n\nOutput to evaluate:\n{" + s.InputVar().InputVar + "}")
 	return b.String()
 }
 

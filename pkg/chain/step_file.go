@@ -4,7 +4,6 @@ import "reflect"
 
 // FileFields configure a file step: the file read becomes the output.
 type FileFields struct {
-	Path string `yaml:"path" doc:"File a file step reads."`
 }
 
 func init() {
@@ -12,21 +11,21 @@ func init() {
 		Kind:  KindFile,
 		Order: 50,
 		Body:  reflect.TypeFor[FileFields](),
-		Also:  []string{"cwd"},
+		Also:  []string{"path", "cwd"},
 		Check: func(v Checker, s *Step) {
-			if File(s).Path == "" {
+			if s.Path().Path == "" {
 				v.Errorf(s.Pos, "%s: path is required for a file step", s.subject())
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			// a path written as $.context.p (mcp-flowgate's form) is resolved
 			// as an argument is, never read as a file of that name
-			if a := v.Arg(s, "path", File(s).Path); a.JSONPath != nil {
+			if a := v.Arg(s, "path", s.Path().Path); a.JSONPath != nil {
 				c.PathJSON = &a
 			} else {
 				c.Path = a.Template
 			}
-			c.Cwd = v.Template(s, "cwd", CLI(s).Cwd)
+			c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
 		},
 	})
 }

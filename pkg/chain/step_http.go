@@ -44,7 +44,7 @@ func checkHTTP(v Checker, s *Step) {
 			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
 		}
 		v.Connection(s, ConnREST)
-	case s.HTTP().URL == "" && File(s).Path != "":
+	case s.HTTP().URL == "" && s.Path().Path != "":
 		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
 	case s.HTTP().URL == "":
 		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())

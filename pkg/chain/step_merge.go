@@ -13,7 +13,6 @@ import (
 type MergeFields struct {
 	// Inputs is a list of variable names on a merge step (and a
 	// transform's merge operation), a mapping of inputs on a subchain.
-	Inputs   any    `yaml:"inputs" doc:"merge (and a transform's merge operation): the variables combined, a list of names; subchain: the called chain's inputs, a mapping as with."`
 	Strategy string `yaml:"strategy" doc:"merge: concatenate (default), json_array, llm_summarize or pick_best; debate: consensus, vote (or voting) or last_round."`
 
 	// inputNames are Inputs read as a list of variable names.
@@ -59,7 +58,7 @@ func init() {
 		Order: 170,
 		Body:  reflect.TypeFor[MergeFields](),
 		// the agent fields configure the model of llm_summarize and pick_best
-		Also:    modelKeys,
+		Also:    append([]string{"inputs"}, modelKeys...),
 		Models:  true,
 		Check:   checkMerge,
 		Compile: compileMerge,
@@ -120,7 +119,7 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 
 // inputList reads a step's inputs as a non-empty list of variable names.
 func (v Checker) inputList(s *Step, what string) []string {
-	list, ok := Merge(s).Inputs.([]any)
+	list, ok := s.Inputs().Inputs.([]any)
 	if !ok || len(list) == 0 {
 		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
 		return nil

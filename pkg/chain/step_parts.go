@@ -75,7 +75,10 @@ func ownPart(s *Step, t reflect.Type) reflect.Value {
 // walker, the schema and the did-you-mean lists read this list as one
 // flat set of keys.
 var stepParts = sync.OnceValue(func() []reflect.Type {
-	parts := []reflect.Type{reflect.TypeFor[CommonFields](), reflect.TypeFor[KeyFields]()}
+	parts := []reflect.Type{reflect.TypeFor[CommonFields]()}
+	for _, p := range sharedParts {
+		parts = append(parts, reflect.TypeOf(p))
+	}
 	for _, u := range units() {
 		if u.Body != nil && !slices.Contains(parts, u.Body) {
 			parts = append(parts, u.Body)

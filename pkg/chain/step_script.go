@@ -27,7 +27,7 @@ func checkScript(v Checker, s *Step) {
 		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
 		return
 	}
-	if ScriptOf(s).WorkingDirectory != "" && CLI(s).Cwd != "" {
+	if ScriptOf(s).WorkingDirectory != "" && s.Workdir().Cwd != "" {
 		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
@@ -35,7 +35,7 @@ func checkScript(v Checker, s *Step) {
 }
 
 func compileScript(v Checker, s *Step, c *Compiled) {
-	dir, field := CLI(s).Cwd, "cwd"
+	dir, field := s.Workdir().Cwd, "cwd"
 	if ScriptOf(s).WorkingDirectory != "" {
 		dir, field = ScriptOf(s).WorkingDirectory, "workingDirectory"
 	}

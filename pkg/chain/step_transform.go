@@ -14,7 +14,6 @@ type TransformFields struct {
 	Expr string `yaml:"expr" doc:"expr-lang expression of a transform step."`
 	// Operation is OCC's transform: a named operation instead of expr.
 	Operation     string `yaml:"operation" doc:"Instead of expr, OCC's operation over input_var (else the rendered prompt): json_extract, regex_match, template, split, merge, truncate, replace, filter, map, join, to_json or from_json."`
-	InputVar      string `yaml:"input_var" doc:"The variable a transform operation reads (input.x, a step's output_var, or a field of one); the variable an evaluator step judges (the output_var of a step it depends on)."`
 	JSONPath      string `yaml:"json_path" doc:"json_extract: the dotted path read (results.0.name; * maps the rest over a list)."`
 	Regex         string `yaml:"regex" doc:"regex_match, filter and replace: the regular expression (Go syntax)."`
 	TemplateStr   string `yaml:"template_str" doc:"template and map: the template ({item} and {index} in map); join: the separator (default a newline); replace: the replacement ($1 for a group)."`
@@ -60,7 +59,7 @@ func init() {
 		Body:  reflect.TypeFor[TransformFields](),
 		// OCC writes a prompt on every step; a transform operation reads it
 		// when it has no input_var
-		Also:  []string{"prompt", "inputs"},
+		Also:  []string{"input_var", "prompt", "inputs"},
 		Check: checkTransform,
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			if Transform(s).Operation == "" {
@@ -117,7 +116,7 @@ func checkTransform(v Checker, s *Step) {
 		Own[MergeFields](s).inputNames = v.inputList(s, "a merge operation")
 	case OpTemplate:
 	default:
-		if Transform(s).InputVar == "" && s.Agent().Prompt == "" {
+		if s.InputVar().InputVar == "" && s.Agent().Prompt == "" {
 			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
 		}
 	}
@@ -130,7 +129,7 @@ func checkTransform(v Checker, s *Step) {
 // chainrun's own format refuses both.
 func loosePassThrough(v Checker, s *Step) {
 	rd := v.Chain().Reading()
-	if !rd.LooseTransforms || Transform(s).Expr != "" || (Transform(s).InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, Transform(s).Operation) {
+	if !rd.LooseTransforms || Transform(s).Expr != "" || (s.InputVar().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, Transform(s).Operation) {
 		return
 	}
 	if Transform(s).Operation == "" {
@@ -155,8 +154,8 @@ func emptyRegex(v Checker, s *Step) {
 }
 
 func compileOperation(v Checker, s *Step, c *Compiled) {
-	if Transform(s).InputVar != "" {
-		r, ok := ParseRef(strings.Trim(strings.TrimSpace(Transform(s).InputVar), "{}"))
+	if s.InputVar().InputVar != "" {
+		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.InputVar().InputVar), "{}"))
 		if !ok {
 			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
 		} else {

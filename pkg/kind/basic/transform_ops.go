@@ -130,8 +130,8 @@ func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextVal
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
-	if chain.Transform(s).InputVar != "" {
-		return "input_var " + chain.Transform(s).InputVar
+	if s.InputVar().InputVar != "" {
+		return "input_var " + s.InputVar().InputVar
 	}
 	return "the prompt"
 }

@@ -1,0 +1,45 @@
+package chain
+
+// Parts several kinds of different families share: each key is declared
+// once (its one Go type and doc), in the core, so a kind's own body can
+// live with its kind while other kinds still read the key.
+
+// WorkdirFields hold the directory a step runs in: a cli or script
+// step's command, a file step's path, an agent's tools.
+type WorkdirFields struct {
+	Cwd string `yaml:"cwd" doc:"Directory to run in, relative to where chainrun was started."`
+}
+
+// InputVarFields name the variable a step reads: a transform operation's
+// input, the value an evaluator judges.
+type InputVarFields struct {
+	InputVar string `yaml:"input_var" doc:"The variable a transform operation reads (input.x, a step's output_var, or a field of one); the variable an evaluator step judges (the output_var of a step it depends on)."`
+}
+
+// PathFields hold the file a file step reads, or the path an http step
+// adds to its connection's baseUrl.
+type PathFields struct {
+	Path string `yaml:"path" doc:"File a file step reads."`
+}
+
+// InputsFields hold the variables a step combines (merge, a transform's
+// merge operation) or gives the chain it calls (subchain).
+type InputsFields struct {
+	Inputs any `yaml:"inputs" doc:"merge (and a transform's merge operation): the variables combined, a list of names; subchain: the called chain's inputs, a mapping as with."`
+}
+
+// sharedParts are the parts no one kind owns, in the order the schema
+// and messages list their keys.
+var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}}
+
+// Workdir is the step's WorkdirFields, zero when it has none.
+func (s *Step) Workdir() *WorkdirFields { return Part[WorkdirFields](s) }
+
+// InputVar is the step's InputVarFields, zero when it has none.
+func (s *Step) InputVar() *InputVarFields { return Part[InputVarFields](s) }
+
+// Path is the step's PathFields, zero when it has none.
+func (s *Step) Path() *PathFields { return Part[PathFields](s) }
+
+// Inputs is the step's InputsFields, zero when it has none.
+func (s *Step) Inputs() *InputsFields { return Part[InputsFields](s) }
