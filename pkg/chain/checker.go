@@ -59,8 +59,8 @@ func (c Checker) Expression(s *Step, field, src string, self, asBool bool) *Expr
 // value when the step runs.
 func (c Checker) Arg(s *Step, field, raw string) Arg { return c.v.arg(s, field, raw) }
 
-// EnvArgs compiles the step's env values as arguments.
-func (c Checker) EnvArgs(s *Step) map[string]Arg { return c.v.envArgs(s) }
+// EnvArgs compiles a step's env values (field env) as arguments.
+func (c Checker) EnvArgs(s *Step, env map[string]string) map[string]Arg { return c.v.envArgs(s, env) }
 
 // Mapped compiles a value whose $.-texts are read when the step runs,
 // reporting a bad path at the field.

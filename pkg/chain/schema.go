@@ -2,8 +2,8 @@ package chain
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -16,7 +16,8 @@ const kindDoc = "The executor's step kind (type is accepted too): cli, http (res
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
-	step := fieldsSchema(stepKeySet(), map[string]any{
+	special := unitSchemas()
+	maps.Copy(special, map[string]any{
 		"type":              map[string]any{"enum": Kinds()},
 		"tools":             map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
 		"completion":        objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
@@ -36,13 +37,9 @@ func JSONSchema() map[string]any {
 		"input":             map[string]any{"type": "object"},
 		"query":             map[string]any{"type": "object"},
 		"idempotencyKey":    map[string]any{"type": []string{"boolean", "string"}},
-		"command":           stringOrList(),
 		"inputs":            map[string]any{"type": []string{"array", "object"}},
-		"step_template":     map[string]any{"type": "object"},
-		"strategy":          map[string]any{"enum": append(slices.Clone(mergeStrategies), debateStrategies...)},
-		"operation":         map[string]any{"enum": TransformOperations},
-		"loop_on_error":     map[string]any{"enum": []string{"abort", LoopOnContinue}},
 	})
+	step := fieldsSchema(stepKeySet(), special)
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))
 	executorProps["kind"] = map[string]any{"enum": Kinds(), "description": kindDoc}

@@ -259,3 +259,18 @@ func (s *Step) Attempts() int {
 	}
 	return 1
 }
+
+// HasGate reports whether a DAG chain has a gate step: only then does
+// resume --take decide something of it.
+func (c *Chain) HasGate() bool {
+	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Kind == KindGate })
+}
+
+// SetLocals says which names the step reads besides the run's variables
+// (a loop item's {item}): set by the kind that gives them, when its step
+// is checked.
+func (s *Step) SetLocals(names []string) { s.locals = names }
+
+// Owner is the step holding this one (a parallel's branch, a loop's
+// step_template), "" for a step of the chain itself.
+func (s *Step) Owner() string { return s.owner }

@@ -41,7 +41,7 @@ func checkCall(v Checker, s *Step) {
 	}
 	if s.pipeSummary.Summarize {
 		Own[MergeFields](s).modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
-		Own[MergeFields](s).modelStep.locals = PipeSummaryLocals
+		Own[MergeFields](s).modelStep.SetLocals(PipeSummaryLocals)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // CLIFields configure a cli (or shell) step: one program with its
@@ -16,6 +19,8 @@ type CLIFields struct {
 	Env     map[string]string `yaml:"env" doc:"Environment variables added for the command."`
 	// TreatNonZeroAsFailure false makes a nonzero exit a value (a
 	// transition's output mapping reads it as $.output.exitCode).
+	// argv are the arguments of a command written as a list, before args.
+	argv                  []string
 	TreatNonZeroAsFailure *bool `yaml:"treatNonZeroAsFailure" doc:"false: a nonzero exit is a value, not a failure (a transition's output reads it as $.output.exitCode). Default true."`
 }
 
@@ -26,12 +31,34 @@ func init() {
 		Aliases: []Kind{KindShell},
 		Body:    reflect.TypeFor[CLIFields](),
 		Also:    []string{"cwd", "connection", keyField},
+		Decode:  map[string]KeyDecoder{"command": decodeArgv},
+		Schema:  map[string]any{"command": stringOrList()},
 		Check:   checkCLI,
 		Compile: compileCLI,
 	})
 }
 
+// decodeArgv reads command: [program, arg…], mcp-flowgate's argv form:
+// the program, and arguments that go before the step's args (added when
+// the step is checked, as args may be written after command).
+func decodeArgv(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) bool {
+	list, isList := yamlpos.TextList(v)
+	if !isList {
+		return false
+	}
+	if len(list) == 0 {
+		d.Errorf(yamlpos.Of(v), "%scommand: the list is empty: its first item is the program", prefix)
+		return true
+	}
+	f := Own[CLIFields](s)
+	f.Command, f.argv = list[0], list[1:]
+	return true
+}
+
 func checkCLI(v Checker, s *Step) {
+	if f := CLI(s); len(f.argv) > 0 {
+		f.Args, f.argv = append(f.argv, f.Args...), nil
+	}
 	if s.HTTP().Connection != "" {
 		useConnection(v, s)
 		if CLI(s).Command == "" && CLI(s).Run == "" {
@@ -82,28 +109,7 @@ func compileCLI(v Checker, s *Step, c *Compiled) {
 	for _, a := range CLI(s).Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.EnvArgs(s)
-}
-
-// shellScript compiles a run: script and refuses every reference that a
-// program inside it would run as code (sh -c '…', eval, ssh host '…',
-// awk '…', a pipe or heredoc into a shell): no quoting by the outer shell
-// protects a value parsed a second time.
-func (v *validator) shellScript(s *Step, field, text string) *Template {
-	return v.checkShell(s, field, v.template(s, field, text))
-}
-
-// checkShell reports the references of a script that stand where a shell
-// would run them as code.
-func (v *validator) checkShell(s *Step, field string, t *Template) *Template {
-	if t == nil {
-		return nil
-	}
-	for _, p := range t.CheckShell() {
-		v.d.Errorf(s.At(field), "%s: %s: %s (script line %d) is inside what %s runs as code, where a value would run too; pass it as data instead: an argument after the script (sh -c '… \"$1\" …' sh %s) or an environment variable (env: {NAME: \"%s\"}, then \"$NAME\")",
-			s.subject(), field, p.Ref, p.Line, p.Program, p.Ref, p.Ref)
-	}
-	return t
+	c.Env = v.EnvArgs(s, CLI(s).Env)
 }
 
 // CLI is the step's CLIFields, a shared zero value when it has none (read

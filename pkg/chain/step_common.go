@@ -183,7 +183,7 @@ func (v *validator) guardrails(s *Step) {
 			}
 			s.compiled.Schemas[i] = sch
 		default:
-			v.d.Errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
+			v.d.Errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, DidYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
 		}
 	}
 }

@@ -92,7 +92,7 @@ func checkDebate(v Checker, s *Step) {
 		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), Debate(s).Rounds, MaxDebateRounds)
 	}
 	if Merge(s).Strategy != "" && !slices.Contains(debateStrategies, Merge(s).Strategy) {
-		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), Merge(s).Strategy, didYouMean(Merge(s).Strategy, debateStrategies))
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, debateStrategies))
 	}
 	Own[DebateFields](s).debaters = nil
 	for i, a := range Debate(s).Agents {
@@ -105,7 +105,7 @@ func checkDebate(v Checker, s *Step) {
 			Own[AgentFields](m).Model = a.Model
 		}
 		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
-		m.locals = DebateLocals[:1]
+		m.SetLocals(DebateLocals[:1])
 		Own[DebateFields](s).debaters = append(Debate(s).debaters, m)
 	}
 	Own[MergeFields](s).modelStep = nil
@@ -122,7 +122,7 @@ func checkDebate(v Checker, s *Step) {
 		rounds = fmt.Sprintf(" over %d rounds of debate", s.DebateRounds())
 	}
 	Own[MergeFields](s).modelStep = v.modelStep(s, topic+"Multiple experts have analyzed this topic"+rounds+". Synthesize their final positions into a single coherent answer reflecting the "+label+".\n\n{debate_positions}\n\nFinal synthesized answer:")
-	Own[MergeFields](s).modelStep.locals = DebateLocals[1:]
+	Own[MergeFields](s).modelStep.SetLocals(DebateLocals[1:])
 }
 
 // Debate is the step's DebateFields, a shared zero value when it has none (read

@@ -96,10 +96,10 @@ func init() {
 				return
 			}
 			switch {
-			case v.Graph() == nil || s.owner != "":
+			case v.Graph() == nil || s.Owner() != "":
 				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
 			case v.Chain().Step(Evaluator(s).RetryTarget) == nil:
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), Evaluator(s).RetryTarget, didYouMean(Evaluator(s).RetryTarget, v.Chain().stepIDs()))
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), Evaluator(s).RetryTarget, DidYouMean(Evaluator(s).RetryTarget, v.Chain().stepIDs()))
 			case !v.Graph().DependsOn(s.ID, Evaluator(s).RetryTarget):
 				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), Evaluator(s).RetryTarget)
 			}

@@ -47,7 +47,7 @@ func init() {
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
-			if v.Graph() == nil || s.owner != "" {
+			if v.Graph() == nil || s.Owner() != "" {
 				v.Errorf(s.At("type"), "%s: a gate step pauses a DAG chain; in a workflow, a transition with actor: human is the decision point", s.subject())
 			}
 			c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
@@ -58,23 +58,17 @@ func init() {
 
 // GateTimeout is how long a gate waits before on_timeout applies; 0 when
 // it waits as long as it takes.
-func (s *Step) GateTimeout() time.Duration {
+func GateTimeout(s *Step) time.Duration {
 	return time.Duration(Gate(s).TimeoutHours * float64(time.Hour))
 }
 
 // TimeoutDecision is what a gate's passed timeout decides: approve,
 // reject or skip.
-func (s *Step) TimeoutDecision() string {
+func TimeoutDecision(s *Step) string {
 	if Gate(s).OnTimeout == "" || Gate(s).OnTimeout == gateError {
 		return GateReject
 	}
 	return Gate(s).OnTimeout
-}
-
-// HasGate reports whether a DAG chain has a gate step: only then does
-// resume --take decide something of it.
-func (c *Chain) HasGate() bool {
-	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Kind == KindGate })
 }
 
 // Gate is the step's GateFields, a shared zero value when it has none (read

@@ -31,7 +31,12 @@ const LoopOnContinue = "continue"
 
 func init() {
 	Register(Unit{
-		Kind:    KindLoop,
+		Kind: KindLoop,
+		Decode: map[string]KeyDecoder{"step_template": func(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) bool {
+			decodeStepTemplate(d, s, v, prefix)
+			return true
+		}},
+		Schema:  map[string]any{"step_template": map[string]any{"type": "object"}, "loop_on_error": map[string]any{"enum": []string{"abort", LoopOnContinue}}},
 		Order:   160,
 		Body:    reflect.TypeFor[LoopFields](),
 		Also:    []string{"prompt", "model", "tools"},
@@ -90,7 +95,7 @@ func checkLoop(v Checker, s *Step) {
 	if _, set := t.FieldPos["tools"]; !set && t.Agent().Tools == nil {
 		Own[AgentFields](t).Tools = s.Agent().Tools
 	}
-	t.locals = LoopLocals
+	t.SetLocals(LoopLocals)
 	v.nested(s, t, s.subject()+" step_template", s.ID+"[*]")
 }
 
@@ -106,9 +111,9 @@ func compileLoop(v Checker, s *Step, c *Compiled) {
 		}
 	}
 	if Loop(s).LoopUntil != "" {
-		s.locals = []string{"loop_result"}
+		s.SetLocals([]string{"loop_result"})
 		c.LoopUntil = v.Expression(s, "loop_until", Loop(s).LoopUntil, false, true)
-		s.locals = nil
+		s.SetLocals(nil)
 	}
 	if t := Loop(s).StepTemplate; t != nil && t.Kind != "" {
 		v.Compile(t)

@@ -48,7 +48,7 @@ func init() {
 }
 
 func checkMCP(v Checker, s *Step) {
-	if MCP(s).Tool == "" && s.owner == "" {
+	if MCP(s).Tool == "" && s.Owner() == "" {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)

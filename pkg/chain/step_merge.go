@@ -15,8 +15,6 @@ type MergeFields struct {
 	// transform's merge operation), a mapping of inputs on a subchain.
 	Strategy string `yaml:"strategy" doc:"merge: concatenate (default), json_array, llm_summarize or pick_best; debate: consensus, vote (or voting) or last_round."`
 
-	// inputNames are Inputs read as a list of variable names.
-	inputNames []string
 	// modelStep is the agent step asking a merge's or a debate's
 	// synthesis of a model.
 	modelStep *Step
@@ -36,9 +34,6 @@ var modelKeys = []string{"prompt", "model", "system", "temperature", "max_tokens
 
 var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummarize, MergePickBest}
 
-// MergeInputs are the variables a merge step (or a transform's merge
-// operation) combines, in order.
-func (s *Step) MergeInputs() []string { return Merge(s).inputNames }
 
 // ModelStep is the agent step a merge (llm_summarize, pick_best) or a
 // debate (its synthesis) asks a model through; nil when it asks none.
@@ -54,9 +49,10 @@ func (s *Step) MergeStrategy() string {
 
 func init() {
 	Register(Unit{
-		Kind:  KindMerge,
-		Order: 170,
-		Body:  reflect.TypeFor[MergeFields](),
+		Kind:   KindMerge,
+		Schema: map[string]any{"strategy": map[string]any{"enum": append(slices.Clone(mergeStrategies), debateStrategies...)}},
+		Order:  170,
+		Body:   reflect.TypeFor[MergeFields](),
 		// the agent fields configure the model of llm_summarize and pick_best
 		Also:    append([]string{"inputs"}, modelKeys...),
 		Models:  true,
@@ -66,9 +62,9 @@ func init() {
 }
 
 func checkMerge(v Checker, s *Step) {
-	Own[MergeFields](s).inputNames = v.inputList(s, "a merge step")
+	v.InputList(s, "a merge step")
 	if Merge(s).Strategy != "" && !slices.Contains(mergeStrategies, Merge(s).Strategy) {
-		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, didYouMean(Merge(s).Strategy, mergeStrategies))
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, mergeStrategies))
 	}
 	st := s.MergeStrategy()
 	if st != MergeLLMSummarize && st != MergePickBest {
@@ -84,7 +80,7 @@ func checkMerge(v Checker, s *Step) {
 		}[st]
 	}
 	var sections []string
-	for _, name := range Merge(s).inputNames {
+	for _, name := range s.MergeInputs() {
 		if !strings.Contains(prompt, "{"+name) {
 			label := name
 			if st == MergePickBest {
@@ -117,28 +113,10 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 	return m
 }
 
-// inputList reads a step's inputs as a non-empty list of variable names.
-func (v Checker) inputList(s *Step, what string) []string {
-	list, ok := s.Inputs().Inputs.([]any)
-	if !ok || len(list) == 0 {
-		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
-		return nil
-	}
-	var names []string
-	for _, e := range list {
-		name, isText := e.(string)
-		if _, ok := ParseRef(name); !isText || !ok {
-			v.Errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
-			continue
-		}
-		names = append(names, name)
-	}
-	return names
-}
 
 func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
-	for _, name := range Merge(s).inputNames {
+	for _, name := range s.MergeInputs() {
 		r, _ := ParseRef(name)
 		if why := v.NamesNothing(s, &r); v.Chain().Reading().LooseMergeInputs && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")

@@ -144,7 +144,7 @@ func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix stri
 				}
 				f.Do = decodeNested(d, val, prefix+"do: ", "do")
 			default:
-				d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s", prefix, p.Key.Value, didYouMean(p.Key.Value, []string{"for_each", "where", "do"}))
+				d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s", prefix, p.Key.Value, DidYouMean(p.Key.Value, []string{"for_each", "where", "do"}))
 			}
 		}
 		Own[ParallelFields](s).FanOut = f

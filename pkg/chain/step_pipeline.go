@@ -87,7 +87,7 @@ func checkPipeline(v Checker, s *Step) {
 		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.Pipeline().OnStepFailure)
 	}
 	v.totalTimeout(s)
-	s.locals = PipelineLocals
+	s.SetLocals(PipelineLocals)
 	for i, b := range s.Pipeline().Steps {
 		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}

@@ -49,7 +49,7 @@ func init() {
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			compileAgent(v, s, c)
-			if v.Graph() == nil || s.owner != "" {
+			if v.Graph() == nil || s.Owner() != "" {
 				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
 				return
 			}
@@ -57,7 +57,7 @@ func init() {
 				for _, id := range Router(s).Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
-						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
+						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, DidYouMean(id, v.Chain().stepIDs()))
 					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
 						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
 					}

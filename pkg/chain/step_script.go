@@ -43,7 +43,7 @@ func compileScript(v Checker, s *Step, c *Compiled) {
 	for _, a := range CLI(s).Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.EnvArgs(s)
+	c.Env = v.EnvArgs(s, CLI(s).Env)
 }
 
 // ScriptOf is the step's ScriptFields, a shared zero value when it has none (read

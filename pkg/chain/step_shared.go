@@ -26,6 +26,8 @@ type PathFields struct {
 // merge operation) or gives the chain it calls (subchain).
 type InputsFields struct {
 	Inputs any `yaml:"inputs" doc:"merge (and a transform's merge operation): the variables combined, a list of names; subchain: the called chain's inputs, a mapping as with."`
+	// names are Inputs read as a list of variable names (InputList).
+	names []string
 }
 
 // sharedParts are the parts no one kind owns, in the order the schema
@@ -43,3 +45,28 @@ func (s *Step) Path() *PathFields { return Part[PathFields](s) }
 
 // Inputs is the step's InputsFields, zero when it has none.
 func (s *Step) Inputs() *InputsFields { return Part[InputsFields](s) }
+
+// MergeInputs are the variables a merge step (or a transform's merge
+// operation) combines, in order.
+func (s *Step) MergeInputs() []string { return s.Inputs().names }
+
+// InputList reads a step's inputs as a non-empty list of variable names
+// (a merge step, a transform's merge operation), kept for MergeInputs.
+func (v Checker) InputList(s *Step, what string) []string {
+	list, ok := s.Inputs().Inputs.([]any)
+	if !ok || len(list) == 0 {
+		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
+		return nil
+	}
+	var names []string
+	for _, e := range list {
+		name, isText := e.(string)
+		if _, ok := ParseRef(name); !isText || !ok {
+			v.Errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
+			continue
+		}
+		names = append(names, name)
+	}
+	Own[InputsFields](s).names = names
+	return names
+}

@@ -47,16 +47,17 @@ const OpPassThrough = "(pass through)"
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
 // Pattern is a transform operation's compiled regex.
-func (s *Step) Pattern() *regexp.Regexp { return Transform(s).pattern }
+func Pattern(s *Step) *regexp.Regexp { return Transform(s).pattern }
 
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
 
 func init() {
 	Register(Unit{
-		Kind:  KindTransform,
-		Order: 40,
-		Body:  reflect.TypeFor[TransformFields](),
+		Kind:   KindTransform,
+		Schema: map[string]any{"operation": map[string]any{"enum": TransformOperations}},
+		Order:  40,
+		Body:   reflect.TypeFor[TransformFields](),
 		// OCC writes a prompt on every step; a transform operation reads it
 		// when it has no input_var
 		Also:  []string{"input_var", "prompt", "inputs"},
@@ -89,7 +90,7 @@ func checkTransform(v Checker, s *Step) {
 		}
 		return
 	case !slices.Contains(TransformOperations, op) && op != OpPassThrough:
-		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
+		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, DidYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
 		return
 	}
 	need := map[string]string{OpJSONExtract: "json_path", OpRegexMatch: "regex", OpReplace: "regex", OpFilter: "regex", OpTemplate: "template_str"}[op]
@@ -113,7 +114,7 @@ func checkTransform(v Checker, s *Step) {
 	}
 	switch op {
 	case OpMerge:
-		Own[MergeFields](s).inputNames = v.inputList(s, "a merge operation")
+		v.InputList(s, "a merge operation")
 	case OpTemplate:
 	default:
 		if s.InputVar().InputVar == "" && s.Agent().Prompt == "" {
@@ -136,7 +137,7 @@ func loosePassThrough(v Checker, s *Step) {
 		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.subject(), rd.Source)
 	} else {
 		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as %s runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), Transform(s).Operation, didYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
+			s.subject(), Transform(s).Operation, DidYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
 	}
 	Own[TransformFields](s).Operation = OpPassThrough
 }
@@ -165,7 +166,7 @@ func compileOperation(v Checker, s *Step, c *Compiled) {
 	} else if Transform(s).Operation != OpTemplate && Transform(s).Operation != OpMerge {
 		c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	}
-	for _, name := range Merge(s).inputNames {
+	for _, name := range s.MergeInputs() {
 		r, _ := ParseRef(name)
 		v.Ref(s, "inputs", r)
 	}
@@ -177,9 +178,9 @@ func compileOperation(v Checker, s *Step, c *Compiled) {
 		if text == "" {
 			text = "{item}"
 		}
-		s.locals = MapLocals
+		s.SetLocals(MapLocals)
 		c.TemplateStr = v.Template(s, "template_str", text)
-		s.locals = nil
+		s.SetLocals(nil)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/yamlpos"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // WebhookFields configure what a webhook step adds to an http step (its
@@ -26,10 +29,11 @@ func (s *Step) StatusFails(status int) bool {
 
 func init() {
 	Register(Unit{
-		Kind:  KindWebhook,
-		Order: 200,
-		Body:  reflect.TypeFor[WebhookFields](),
-		Also:  []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		Kind:   KindWebhook,
+		Decode: map[string]KeyDecoder{"webhook_retry": decodeWebhookRetry},
+		Order:  200,
+		Body:   reflect.TypeFor[WebhookFields](),
+		Also:   []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
 		// OCC's engine spells a webhook's fields with its type before them
 		KeyAliases: map[string]KeyAlias{
 			"webhook_url":            {To: "url", Note: "is OCC's own spelling of a webhook's url: read as url (its chain files write url)"},
@@ -65,3 +69,20 @@ func init() {
 // Webhook is the step's WebhookFields, a shared zero value when it has none (read
 // only; write through Own).
 func Webhook(s *Step) *WebhookFields { return Part[WebhookFields](s) }
+
+// decodeWebhookRetry reads OCC's webhook_retry: N as OCC's webhook runs
+// it: N more attempts after the first, one second apart and then longer
+// (OCC waits 1 s, 2 s, … between them), where a step's retry: N is N
+// attempts in all. A mapping is read as a retry: block.
+func decodeWebhookRetry(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) bool {
+	if v.Kind != yaml.ScalarNode {
+		return false
+	}
+	var n int
+	if err := v.Load(&n); err != nil || n < 0 {
+		d.Errorf(yamlpos.Of(v), "%swebhook_retry: the retries after the first attempt, a number (0 or more), not %q", prefix, v.Value)
+		return true
+	}
+	s.Retry = &Retry{Max: n + 1, DelayMS: 1000, Backoff: 2}
+	return true
+}

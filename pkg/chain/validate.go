@@ -94,7 +94,7 @@ func (v *validator) unusedOutputs() {
 		for name := range s.readNames() {
 			used[name] = true
 		}
-		for _, name := range Merge(s).inputNames {
+		for _, name := range s.MergeInputs() {
 			used[strings.SplitN(name, ".", 2)[0]] = true
 		}
 	})

@@ -157,12 +157,12 @@ func (v *validator) templates(s *Step, field string, m map[string]string) map[st
 
 // envArgs compiles a step's env, each value read as an argument is: a
 // template, or a JSONPath ($.context.x, as mcp-flowgate writes it).
-func (v *validator) envArgs(s *Step) map[string]Arg {
-	if len(CLI(s).Env) == 0 {
+func (v *validator) envArgs(s *Step, env map[string]string) map[string]Arg {
+	if len(env) == 0 {
 		return nil
 	}
-	out := make(map[string]Arg, len(CLI(s).Env))
-	for k, text := range CLI(s).Env {
+	out := make(map[string]Arg, len(env))
+	for k, text := range env {
 		a := v.arg(s, "env", text)
 		if a.JSONPath == nil && a.Template == nil {
 			a.Template = ParseTemplate("")

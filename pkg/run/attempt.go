@@ -290,15 +290,17 @@ func (a *Attempt) AskPerson(ctx context.Context, question string) (transition st
 	return c.Transition, ok, err
 }
 
-// Pause makes the step wait for a decision since then, asking question:
-// the run pauses there (exit 3). The step returns the error it gives.
-func (a *Attempt) Pause(question string, since time.Time) error {
+// Pause makes the step wait for a decision since then, asking question,
+// for at most limit (0: as long as it takes): the run pauses there (exit
+// 3), its result giving the first deadline. The step returns the error
+// it gives.
+func (a *Attempt) Pause(question string, since time.Time, limit time.Duration) error {
 	x := a.x
 	x.mu.Lock()
 	if x.waiting == nil {
 		x.waiting = map[string]gateWait{}
 	}
-	x.waiting[a.s.ID] = gateWait{question: question, since: since}
+	x.waiting[a.s.ID] = gateWait{question: question, since: since, limit: limit}
 	x.mu.Unlock()
 	x.Emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
 	return &permanentError{&pausedError{since: since}}

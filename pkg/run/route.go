@@ -158,7 +158,7 @@ func (x *Execution) gatePause() *WorkflowResult {
 	}
 	var first time.Time
 	for _, id := range ids {
-		if limit := x.Chain.Step(id).GateTimeout(); limit > 0 {
+		if limit := x.waiting[id].limit; limit > 0 {
 			if d := x.waiting[id].since.Add(limit); first.IsZero() || d.Before(first) {
 				first = d
 			}

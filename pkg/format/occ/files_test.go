@@ -59,7 +59,7 @@ steps:
     on_timeout: approve
     gate_auto_approve_if: '{built} == "yes"'
 `).Chains[0].Step("ok")
-	if g.Kind != chain.KindGate || g.GateTimeout().Minutes() != 90 || g.TimeoutDecision() != chain.GateApprove || g.C().AutoApprove == nil {
+	if g.Kind != chain.KindGate || chain.GateTimeout(g).Minutes() != 90 || chain.TimeoutDecision(g) != chain.GateApprove || g.C().AutoApprove == nil {
 		t.Errorf("gate = %+v", *chain.Gate(g))
 	}
 }

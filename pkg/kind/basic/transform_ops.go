@@ -60,7 +60,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return run.Outcome{Value: run.DataValue(got)}, nil
 	case chain.OpRegexMatch:
-		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
+		return text(strings.Join(chain.Pattern(s).FindAllString(in.Text, -1), "\n"))
 	case chain.OpTemplate:
 		out, err := a.Render(c.TemplateStr)
 		if err != nil {
@@ -85,11 +85,11 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if chain.Transform(s).Regex == "" {
 			return text(in.Text) // OCC's: no pattern, nothing replaced
 		}
-		return text(s.Pattern().ReplaceAllString(in.Text, chain.Transform(s).TemplateStr))
+		return text(chain.Pattern(s).ReplaceAllString(in.Text, chain.Transform(s).TemplateStr))
 	case chain.OpFilter:
 		var keep []string
 		for _, l := range strings.Split(in.Text, "\n") {
-			if s.Pattern().MatchString(l) {
+			if chain.Pattern(s).MatchString(l) {
 				keep = append(keep, l)
 			}
 		}
