@@ -73,7 +73,7 @@ func compileAuthoring(v Checker, s *Step, c *Compiled) {
 				c.CandidateIDs = []*Mapped{m}
 			}
 		} else {
-			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.Workflow().DefinitionID)
+			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.Subject(), s.Workflow().DefinitionID)
 		}
 		return
 	}
@@ -85,7 +85,7 @@ func compileAuthoring(v Checker, s *Step, c *Compiled) {
 
 func checkRegistry(v Checker, s *Step) {
 	if Registry(s).Dir != "" && !filepath.IsLocal(Registry(s).Dir) {
-		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), Registry(s).Dir)
+		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.Subject(), Registry(s).Dir)
 	}
 }
 

@@ -18,7 +18,7 @@ func (c Checker) Warnf(at Pos, format string, args ...any) { c.v.d.Warnf(at, for
 
 // Subject is how messages name step s: step "id" in a DAG chain, or its
 // place (a branch of a parallel step, a workflow state's executor).
-func (c Checker) Subject(s *Step) string { return s.subject() }
+func (c Checker) Subject(s *Step) string { return s.Subject() }
 
 // Chain is the chain being checked.
 func (c Checker) Chain() *Chain { return c.v.c }
@@ -67,7 +67,7 @@ func (c Checker) EnvArgs(s *Step, env map[string]string) map[string]Arg { return
 func (c Checker) Mapped(s *Step, field string, value any) *Mapped {
 	m, err := compileMapped(value, s.fanned)
 	if err != nil {
-		c.Errorf(s.At(field), "%s: %s: %v", s.subject(), field, err)
+		c.Errorf(s.At(field), "%s: %s: %v", s.Subject(), field, err)
 		return nil
 	}
 	return m

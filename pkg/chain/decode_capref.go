@@ -101,7 +101,7 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 	at := yamlpos.Of(nameNode)
 	prefix := where + "executor: capability " + quote(nameNode.Value)
 	if other := otherKeys(ex, "capability"); len(other) > 0 {
-		r.d.Warnf(yamlpos.Of(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, orList(other))
+		r.d.Warnf(yamlpos.Of(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, OrList(other))
 	}
 	c := r.flatten(nameNode.Value, at, prefix)
 	if c == nil {

@@ -37,7 +37,7 @@ func decodeTools(d *yamlpos.Diags, v *yaml.Node) []*ToolDef {
 					s.ID, s.owner, s.role = t.Name, "tool", "executor"
 					t.Executor = s
 					if _, known := kindOf(s.Type); !known {
-						reportUnknownKind(d, s.At("type"), s.subject(), "kind", s.Type, toolKindNames())
+						reportUnknownKind(d, s.At("type"), s.Subject(), "kind", s.Type, toolKindNames())
 					}
 				}
 			default:

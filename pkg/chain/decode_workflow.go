@@ -344,7 +344,7 @@ func decodeExecutor(d *yamlpos.Diags, c *Chain, n *yaml.Node, owner, id, role, p
 		if c.unregisteredKinds && s.Type != "" && didYouMean(s.Type, Kinds()) == "" {
 			unregisteredKind(d, s)
 		} else {
-			reportUnknownKind(d, s.At("type"), s.subject(), "kind", s.Type, Kinds())
+			reportUnknownKind(d, s.At("type"), s.Subject(), "kind", s.Type, Kinds())
 		}
 	}
 	c.Steps = append(c.Steps, s)

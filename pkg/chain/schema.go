@@ -103,7 +103,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"compose":  objectSchema(reflect.TypeFor[Compose](), nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
-	skills := stringOrList()
+	skills := StringOrList()
 	reliability := map[string]any{"type": "object"}
 	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
 		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
@@ -172,7 +172,7 @@ func outputMappingSchema() map[string]any {
 		map[string]any{"type": []string{"string", "number", "boolean", "null", "array"}}, operation}}}
 }
 
-func stringOrList() map[string]any {
+func StringOrList() map[string]any {
 	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
 }
 
@@ -192,7 +192,7 @@ func fieldsSchema(fs *yamlpos.FieldSet, special map[string]any) map[string]any {
 		case ok:
 			s = copyMap(sp.(map[string]any))
 		case f.Scalar:
-			s = stringOrList()
+			s = StringOrList()
 		default:
 			s = typeSchema(f.Type)
 		}

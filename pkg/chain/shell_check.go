@@ -16,7 +16,7 @@ func (v *validator) checkShell(s *Step, field string, t *Template) *Template {
 	}
 	for _, p := range t.CheckShell() {
 		v.d.Errorf(s.At(field), "%s: %s: %s (script line %d) is inside what %s runs as code, where a value would run too; pass it as data instead: an argument after the script (sh -c '… \"$1\" …' sh %s) or an environment variable (env: {NAME: \"%s\"}, then \"$NAME\")",
-			s.subject(), field, p.Ref, p.Line, p.Program, p.Ref, p.Ref)
+			s.Subject(), field, p.Ref, p.Line, p.Program, p.Ref, p.Ref)
 	}
 	return t
 }

@@ -43,7 +43,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 	}
 	m, ok := NormalizeYAML(raw).(map[string]any)
 	if !ok {
-		fail("a constraint is a mapping of kinds (%s)", orList(constraintKinds))
+		fail("a constraint is a mapping of kinds (%s)", OrList(constraintKinds))
 		return
 	}
 	c := &SlotConstraint{}
@@ -72,7 +72,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 			}
 			c.SubsetOf, c.SubsetOfRaw = p, text
 		default:
-			fail("unknown constraint kind %q (%s)", kind, orList(constraintKinds))
+			fail("unknown constraint kind %q (%s)", kind, OrList(constraintKinds))
 			return
 		}
 	}

@@ -179,12 +179,12 @@ func (s *Step) FallbackNumber() int {
 
 // Who is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task).
-func (s *Step) Who() string { return s.subject() }
+func (s *Step) Who() string { return s.Subject() }
 
 // subject is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task, tool "t"
 // executor).
-func (s *Step) subject() string {
+func (s *Step) Subject() string {
 	if s.label != "" {
 		return s.label
 	}
@@ -274,3 +274,10 @@ func (s *Step) SetLocals(names []string) { s.locals = names }
 // Owner is the step holding this one (a parallel's branch, a loop's
 // step_template), "" for a step of the chain itself.
 func (s *Step) Owner() string { return s.owner }
+
+// The decisions that release a waiting gate: resume --take approve|reject,
+// and a gate's on_timeout.
+const (
+	GateApprove = "approve"
+	GateReject  = "reject"
+)

@@ -37,10 +37,10 @@ func init() {
 			if s.Inputs().Inputs != nil {
 				m, ok := s.Inputs().Inputs.(map[string]any)
 				if !ok {
-					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.subject())
+					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.Subject())
 				}
 				if Call(s).With != nil {
-					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.subject())
+					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.Subject())
 				}
 				Own[CallFields](s).With = map[string]string{}
 				for k, x := range m {

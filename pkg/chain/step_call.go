@@ -37,7 +37,7 @@ func init() {
 // step is made and compiled with the step.
 func checkCall(v Checker, s *Step) {
 	if Call(s).Chain == "" {
-		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.subject())
+		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.Subject())
 	}
 	if s.pipeSummary.Summarize {
 		Own[MergeFields](s).modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")

@@ -83,28 +83,28 @@ func init() {
 
 func checkDebate(v Checker, s *Step) {
 	if len(Debate(s).Agents) < 2 {
-		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.subject())
+		v.Errorf(s.At("agents"), "%s: a debate needs at least two agents: agents: [{role, prompt}, …]", s.Subject())
 	}
 	if _, set := s.FieldPos["rounds"]; set && Debate(s).Rounds < 1 {
-		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.subject())
+		v.Errorf(s.At("rounds"), "%s: rounds must be 1 or more", s.Subject())
 	}
 	if Debate(s).Rounds > MaxDebateRounds {
-		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.subject(), Debate(s).Rounds, MaxDebateRounds)
+		v.Errorf(s.At("rounds"), "%s: rounds %d is more than %d, the most rounds a debate may run (each asks every agent)", s.Subject(), Debate(s).Rounds, MaxDebateRounds)
 	}
 	if Merge(s).Strategy != "" && !slices.Contains(debateStrategies, Merge(s).Strategy) {
-		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.subject(), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, debateStrategies))
+		v.Errorf(s.At("strategy"), "%s: a debate's strategy is consensus, vote or last_round, not %q%s", s.Subject(), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, debateStrategies))
 	}
 	Own[DebateFields](s).debaters = nil
 	for i, a := range Debate(s).Agents {
 		if strings.TrimSpace(a.Prompt) == "" {
-			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.subject(), i+1)
+			v.Errorf(s.At("agents"), "%s: agent %d has no prompt", s.Subject(), i+1)
 			continue
 		}
 		m := v.modelStep(s, a.Prompt+"{debate_others}")
 		if a.Model != "" {
 			Own[AgentFields](m).Model = a.Model
 		}
-		m.label = fmt.Sprintf("%s agent %d", s.subject(), i+1)
+		m.label = fmt.Sprintf("%s agent %d", s.Subject(), i+1)
 		m.SetLocals(DebateLocals[:1])
 		Own[DebateFields](s).debaters = append(Debate(s).debaters, m)
 	}

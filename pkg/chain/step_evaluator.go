@@ -54,7 +54,7 @@ func init() {
 		Borrows:        KindAgent,
 		Conversational: true,
 		Check: func(v Checker, s *Step) {
-			who := s.subject()
+			who := s.Subject()
 			if s.InputVar().InputVar == "" {
 				v.Errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
 			}
@@ -62,7 +62,7 @@ func init() {
 				v.Errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
 			}
 			if Evaluator(s).OnFail != "" && !slices.Contains(onFailValues, Evaluator(s).OnFail) {
-				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, Evaluator(s).OnFail, orList(onFailValues))
+				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, Evaluator(s).OnFail, OrList(onFailValues))
 			}
 			if t := Evaluator(s).EvalThreshold; t != nil && !Evaluator(s).EvalScoring {
 				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
@@ -86,7 +86,7 @@ func init() {
 			c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
 			if s.InputVar().InputVar != "" {
 				if !IsIdentifier(s.InputVar().InputVar) {
-					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.InputVar().InputVar)
+					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.Subject(), s.InputVar().InputVar)
 					return
 				}
 				v.Template(s, "input_var", "{"+s.InputVar().InputVar+"}")
@@ -97,11 +97,11 @@ func init() {
 			}
 			switch {
 			case v.Graph() == nil || s.Owner() != "":
-				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
+				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.Subject())
 			case v.Chain().Step(Evaluator(s).RetryTarget) == nil:
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), Evaluator(s).RetryTarget, DidYouMean(Evaluator(s).RetryTarget, v.Chain().stepIDs()))
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.Subject(), Evaluator(s).RetryTarget, DidYouMean(Evaluator(s).RetryTarget, v.Chain().stepIDs()))
 			case !v.Graph().DependsOn(s.ID, Evaluator(s).RetryTarget):
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), Evaluator(s).RetryTarget)
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.Subject(), Evaluator(s).RetryTarget)
 			}
 		},
 	})
@@ -146,7 +146,7 @@ func (s *Step) Retries() int {
 }
 
 // orList is "a, b or c".
-func orList(vals []string) string {
+func OrList(vals []string) string {
 	if len(vals) < 2 {
 		return strings.Join(vals, "")
 	}

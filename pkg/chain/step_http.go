@@ -31,7 +31,7 @@ func init() {
 		Order:   30,
 		Aliases: []Kind{KindREST},
 		Body:    reflect.TypeFor[HTTPFields](),
-		Also:    []string{"path", keyField},
+		Also:    []string{"path", KeyField},
 		Check:   checkHTTP,
 		Compile: compileHTTP,
 	})
@@ -41,18 +41,18 @@ func checkHTTP(v Checker, s *Step) {
 	switch {
 	case s.HTTP().Connection != "":
 		if s.HTTP().URL != "" {
-			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
+			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.Subject())
 		}
 		v.Connection(s, ConnREST)
 	case s.HTTP().URL == "" && s.Path().Path != "":
-		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
+		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.Subject())
 	case s.HTTP().URL == "":
-		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
+		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.Subject())
 	}
 	if s.HTTP().Method != "" {
 		m := strings.ToUpper(s.HTTP().Method)
 		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
-			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.HTTP().Method)
+			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.Subject(), s.HTTP().Method)
 		}
 		Own[HTTPFields](s).Method = m
 	}

@@ -58,18 +58,18 @@ func decodeStepTemplate(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) 
 func checkLoop(v Checker, s *Step) {
 	switch {
 	case Loop(s).ItemsVar == "" && Loop(s).ItemsStatic == nil:
-		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.subject())
+		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.Subject())
 	case Loop(s).ItemsStatic != nil && Loop(s).ItemsVar != "":
-		v.Warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.subject())
+		v.Warnf(s.At("items_var"), "%s: items_var is not read: items_static gives the items", s.Subject())
 	}
 	if _, set := s.FieldPos["max_parallel"]; set && Loop(s).MaxParallel < 1 {
-		v.Errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.subject())
+		v.Errorf(s.At("max_parallel"), "%s: max_parallel must be 1 or more", s.Subject())
 	}
 	if Loop(s).LoopOnError != "" && Loop(s).LoopOnError != "abort" && Loop(s).LoopOnError != LoopOnContinue {
-		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.subject(), Loop(s).LoopOnError)
+		v.Errorf(s.At("loop_on_error"), "%s: loop_on_error is abort or continue, not %q", s.Subject(), Loop(s).LoopOnError)
 	}
 	if s.ForEach != "" {
-		v.Errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.subject())
+		v.Errorf(s.At("for_each"), "%s: a loop step gives its items with items_var or items_static, not for_each", s.Subject())
 	}
 	t := Loop(s).StepTemplate
 	if t == nil && s.Agent().Prompt != "" {
@@ -78,7 +78,7 @@ func checkLoop(v Checker, s *Step) {
 		Own[LoopFields](s).StepTemplate = t
 	}
 	if t == nil {
-		v.Errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.subject())
+		v.Errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.Subject())
 		return
 	}
 	if t.Type == "" {
@@ -96,7 +96,7 @@ func checkLoop(v Checker, s *Step) {
 		Own[AgentFields](t).Tools = s.Agent().Tools
 	}
 	t.SetLocals(LoopLocals)
-	v.nested(s, t, s.subject()+" step_template", s.ID+"[*]")
+	v.nested(s, t, s.Subject()+" step_template", s.ID+"[*]")
 }
 
 func compileLoop(v Checker, s *Step, c *Compiled) {
@@ -104,7 +104,7 @@ func compileLoop(v Checker, s *Step, c *Compiled) {
 		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(Loop(s).ItemsVar), "{}"))
 		r, ok := ParseRef(name)
 		if !ok {
-			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.subject())
+			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.Subject())
 		} else {
 			v.Ref(s, "items_var", r)
 			c.ForEach = ParseTemplate(r.Raw)
@@ -137,7 +137,7 @@ func (v Checker) nested(parent, n *Step, label, id string) {
 	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
 	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
 		if _, set := n.FieldPos[f]; set {
-			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.subject())
+			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.Subject())
 		}
 	}
 	v.StepKind(n, label)

@@ -41,7 +41,7 @@ func init() {
 		Kind:    KindMCP,
 		Order:   220,
 		Body:    reflect.TypeFor[MCPFields](),
-		Also:    []string{"connection", keyField},
+		Also:    []string{"connection", KeyField},
 		Check:   checkMCP,
 		Compile: compileMCP,
 	})
@@ -52,21 +52,21 @@ func checkMCP(v Checker, s *Step) {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)
-		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
+		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.Subject())
 	}
 	if s.HTTP().Connection == "" {
-		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
+		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.Subject())
 	} else {
 		v.Connection(s, ConnMCP)
 	}
 	switch MCP(s).OnToolError {
 	case "", ToolErrorFail, ToolErrorOutput:
 	default:
-		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, MCP(s).OnToolError)
+		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.Subject(), ToolErrorFail, ToolErrorOutput, MCP(s).OnToolError)
 	}
 	if MCP(s).Map != nil {
 		if MCP(s).Arguments != nil {
-			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
+			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.Subject())
 		}
 		Own[MCPFields](s).Arguments = MCP(s).Map
 		if s.FieldPos == nil {
@@ -77,9 +77,9 @@ func checkMCP(v Checker, s *Step) {
 	switch NormalizeYAML(MCP(s).Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
-		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.Subject())
 	default:
-		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.Subject())
 	}
 }
 

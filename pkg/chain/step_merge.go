@@ -64,7 +64,7 @@ func init() {
 func checkMerge(v Checker, s *Step) {
 	v.InputList(s, "a merge step")
 	if Merge(s).Strategy != "" && !slices.Contains(mergeStrategies, Merge(s).Strategy) {
-		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, mergeStrategies))
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.Subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, mergeStrategies))
 	}
 	st := s.MergeStrategy()
 	if st != MergeLLMSummarize && st != MergePickBest {
@@ -109,7 +109,7 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 			m.FieldPos[f] = p
 		}
 	}
-	v.nested(s, m, s.subject(), s.ID)
+	v.nested(s, m, s.Subject(), s.ID)
 	return m
 }
 
@@ -121,7 +121,7 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 		if why := v.NamesNothing(s, &r); v.Chain().Reading().LooseMergeInputs && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
 			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as %s's merge reads it (%s): a likely typo, which chainrun's own format refuses",
-				s.subject(), name, v.Chain().Reading().Source, why)
+				s.Subject(), name, v.Chain().Reading().Source, why)
 			continue
 		}
 		v.Ref(s, "inputs", r)

@@ -158,32 +158,32 @@ func checkParallel(v Checker, s *Step) {
 	case s.Parallel().FanOut != nil:
 		f := s.Parallel().FanOut
 		if f.ForEach == "" || f.Do == nil {
-			v.Errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
+			v.Errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.Subject())
 		}
 	case s.Parallel().Branches == nil:
-		v.Errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
+		v.Errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.Subject())
 	case len(s.Parallel().Branches) == 0:
-		v.Errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
+		v.Errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.Subject())
 	case len(s.Parallel().Branches) >= UngovernedBranches && s.Parallel().MaxConcurrency == 0:
-		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Parallel().Branches), UngovernedBranches)
+		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.Subject(), len(s.Parallel().Branches), UngovernedBranches)
 	}
 	if s.Parallel().OnBranchFailure != "" && s.Parallel().OnBranchFailure != OnFailureBail && s.Parallel().OnBranchFailure != OnFailureContinue {
-		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.Parallel().OnBranchFailure)
+		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.Subject(), s.Parallel().OnBranchFailure)
 	}
 	for _, f := range []string{"max_concurrency", "max_recursion_depth"} {
 		n := map[string]int{"max_concurrency": s.Parallel().MaxConcurrency, "max_recursion_depth": s.Parallel().MaxRecursionDepth}[f]
 		if _, set := s.FieldPos[f]; set && n < 1 {
-			v.Errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
+			v.Errorf(s.At(f), "%s: %s must be 1 or more", s.Subject(), f)
 		}
 	}
 	v.totalTimeout(s)
 	Own[ParallelFields](s).join = v.join(s)
 	for i, b := range s.Parallel().Branches {
-		v.branch(s, b, fmt.Sprintf("%s branch %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
+		v.branch(s, b, fmt.Sprintf("%s branch %d", s.Subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
 	if f := s.Parallel().FanOut; f != nil && f.Do != nil {
 		f.Do.fanned = true
-		v.branch(s, f.Do, s.subject()+" do", s.ID+"[*]")
+		v.branch(s, f.Do, s.Subject()+" do", s.ID+"[*]")
 	}
 }
 
@@ -260,9 +260,9 @@ func compileParallel(v Checker, s *Step, c *Compiled) {
 		m, err := interp.CompileMapped(f.ForEach, false)
 		switch {
 		case err != nil:
-			v.Errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
+			v.Errorf(f.Pos, "%s: branches.for_each: %v", s.Subject(), err)
 		case m.Path == nil:
-			v.Errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.subject(), f.ForEach)
+			v.Errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.Subject(), f.ForEach)
 		default:
 			f.forEach = m
 		}
@@ -278,7 +278,7 @@ func compileParallel(v Checker, s *Step, c *Compiled) {
 // join compiles a parallel step's join.
 func (v Checker) join(s *Step) *Join {
 	bad := func() *Join {
-		v.Errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
+		v.Errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.Subject())
 		return nil
 	}
 	switch j := NormalizeYAML(s.Parallel().Join).(type) {
@@ -299,7 +299,7 @@ func (v Checker) join(s *Step) *Join {
 				n, ok := interp.IntValue(val)
 				// percent 0 never fails by quorum (mcp-flowgate's escape hatch)
 				if !ok || n < 1 && k == JoinAtLeast || n < 0 || k == JoinPercent && n > 100 {
-					v.Errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
+					v.Errorf(s.At("join"), "%s: join.%s is a whole number %s", s.Subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
 					return nil
 				}
 				if k == JoinAtLeast {
@@ -312,7 +312,7 @@ func (v Checker) join(s *Step) *Join {
 			case "aggregator":
 				agg, _ := val.(map[string]any)
 				if kind, _ := agg["kind"].(string); kind != JoinExpression {
-					v.Errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.subject(), agg["kind"])
+					v.Errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.Subject(), agg["kind"])
 					return nil
 				}
 				src, _ := agg["expr"].(string)
@@ -325,7 +325,7 @@ func (v Checker) join(s *Step) *Join {
 
 func (v Checker) joinExpression(s *Step, src string) *Join {
 	if src == "" {
-		v.Errorf(s.At("join"), "%s: join expression is empty", s.subject())
+		v.Errorf(s.At("join"), "%s: join expression is empty", s.Subject())
 		return nil
 	}
 	e := v.dollarExpression(s, "join", "join", src, []string{"n", "ok_count", "failed_count", "cancelled_count", "branches"})
@@ -345,7 +345,7 @@ var dollarPath = lazyRegexp(`\$\.`)
 func (v Checker) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
 	e, err := interp.CompileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
 	if err != nil {
-		v.Errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
+		v.Errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.Subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
 		return nil
 	}
 	e.Source = src

@@ -139,3 +139,15 @@ func zeroPartsWritten() []string {
 	}
 	return out
 }
+
+// SetKey sets a step's key as a file would have written it, into the
+// part that declares it: how a front-end builds a step of a kind it does
+// not import (a contenox hook's transform). A key no kind declares, or a
+// value of another type, is a fault of the program: it panics.
+func SetKey(s *Step, key string, value any) {
+	f := stepKeySet().ByKey[key]
+	if f == nil {
+		panic("chain.SetKey: no kind declares key " + key)
+	}
+	s.fieldOf(f).Set(reflect.ValueOf(value))
+}

@@ -79,17 +79,17 @@ func decodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
 func checkPipeline(v Checker, s *Step) {
 	switch {
 	case s.Pipeline().Steps == nil:
-		v.Errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
+		v.Errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.Subject())
 	case len(s.Pipeline().Steps) == 0:
-		v.Errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
+		v.Errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.Subject())
 	}
 	if s.Pipeline().OnStepFailure != "" && s.Pipeline().OnStepFailure != OnFailureBail && s.Pipeline().OnStepFailure != OnFailureContinue {
-		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.Pipeline().OnStepFailure)
+		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.Subject(), s.Pipeline().OnStepFailure)
 	}
 	v.totalTimeout(s)
 	s.SetLocals(PipelineLocals)
 	for i, b := range s.Pipeline().Steps {
-		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
+		v.nested(s, b, fmt.Sprintf("%s step %d", s.Subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
 	v.pipelineKeys(s)
 }
@@ -98,10 +98,10 @@ func checkPipeline(v Checker, s *Step) {
 // step.
 func (v Checker) totalTimeout(s *Step) {
 	if _, set := s.FieldPos["total_timeout_ms"]; set && s.Parallel().TotalTimeoutMS < 1 {
-		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
+		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.Subject())
 	}
 	if s.Parallel().TotalTimeoutMS > MaxTimeoutMS {
-		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.Parallel().TotalTimeoutMS, MaxTimeoutMS)
+		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.Subject(), s.Parallel().TotalTimeoutMS, MaxTimeoutMS)
 	}
 }
 

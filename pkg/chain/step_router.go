@@ -31,35 +31,35 @@ func init() {
 		Conversational: true,
 		Check: func(v Checker, s *Step) {
 			if s.Agent().Prompt == "" {
-				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
+				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.Subject())
 			} else {
 				checkAgent(v, s)
 			}
 			if len(Router(s).Routes) == 0 {
-				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
+				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.Subject())
 			}
 			for name := range Router(s).Routes {
 				if strings.TrimSpace(name) == "" {
-					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
+					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.Subject())
 				}
 			}
 			if Router(s).DefaultRoute != "" && Router(s).Routes[Router(s).DefaultRoute] == nil {
-				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), Router(s).DefaultRoute, strings.Join(s.RouteNames(), ", "))
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.Subject(), Router(s).DefaultRoute, strings.Join(s.RouteNames(), ", "))
 			}
 		},
 		Compile: func(v Checker, s *Step, c *Compiled) {
 			compileAgent(v, s, c)
 			if v.Graph() == nil || s.Owner() != "" {
-				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
+				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.Subject())
 				return
 			}
 			for _, name := range s.RouteNames() {
 				for _, id := range Router(s).Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
-						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, DidYouMean(id, v.Chain().stepIDs()))
+						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.Subject(), name, id, DidYouMean(id, v.Chain().stepIDs()))
 					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
-						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
+						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.Subject(), name, id, s.ID)
 					}
 				}
 			}

@@ -16,7 +16,7 @@ func init() {
 		Kind:    KindScript,
 		Order:   90,
 		Body:    reflect.TypeFor[ScriptFields](),
-		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", keyField},
+		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", KeyField},
 		Check:   checkScript,
 		Compile: compileScript,
 	})
@@ -24,11 +24,11 @@ func init() {
 
 func checkScript(v Checker, s *Step) {
 	if ScriptOf(s).Subject == "" {
-		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
+		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.Subject())
 		return
 	}
 	if ScriptOf(s).WorkingDirectory != "" && s.Workdir().Cwd != "" {
-		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
+		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.Subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
 	// files' when the chain runs or is validated (run.CheckCalls)
@@ -40,10 +40,10 @@ func compileScript(v Checker, s *Step, c *Compiled) {
 		dir, field = ScriptOf(s).WorkingDirectory, "workingDirectory"
 	}
 	c.Cwd = v.Template(s, field, dir)
-	for _, a := range CLI(s).Args {
+	for _, a := range s.Process().Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.EnvArgs(s, CLI(s).Env)
+	c.Env = v.EnvArgs(s, s.Process().Env)
 }
 
 // ScriptOf is the step's ScriptFields, a shared zero value when it has none (read

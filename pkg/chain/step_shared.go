@@ -32,7 +32,7 @@ type InputsFields struct {
 
 // sharedParts are the parts no one kind owns, in the order the schema
 // and messages list their keys.
-var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}}
+var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}, ExitFields{}, ProcessFields{}}
 
 // Workdir is the step's WorkdirFields, zero when it has none.
 func (s *Step) Workdir() *WorkdirFields { return Part[WorkdirFields](s) }
@@ -55,14 +55,14 @@ func (s *Step) MergeInputs() []string { return s.Inputs().names }
 func (v Checker) InputList(s *Step, what string) []string {
 	list, ok := s.Inputs().Inputs.([]any)
 	if !ok || len(list) == 0 {
-		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.subject(), what)
+		v.Errorf(s.At("inputs"), "%s: inputs is required for %s: a list of the variables to combine, as in inputs: [draft, review]", s.Subject(), what)
 		return nil
 	}
 	var names []string
 	for _, e := range list {
 		name, isText := e.(string)
 		if _, ok := ParseRef(name); !isText || !ok {
-			v.Errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.subject(), e)
+			v.Errorf(s.At("inputs"), "%s: inputs: %v is not a variable name", s.Subject(), e)
 			continue
 		}
 		names = append(names, name)
@@ -70,3 +70,24 @@ func (v Checker) InputList(s *Step, what string) []string {
 	Own[InputsFields](s).names = names
 	return names
 }
+
+// ExitFields say what a command's exit code means, for the kinds that run
+// one (cli, script) and the engine that reads their exit.
+type ExitFields struct {
+	// TreatNonZeroAsFailure false makes a nonzero exit a value (a
+	// transition's output mapping reads it as $.output.exitCode).
+	TreatNonZeroAsFailure *bool `yaml:"treatNonZeroAsFailure" doc:"false: a nonzero exit is a value, not a failure (a transition's output reads it as $.output.exitCode). Default true."`
+}
+
+// Exit is the step's ExitFields, zero when it has none.
+func (s *Step) Exit() *ExitFields { return Part[ExitFields](s) }
+
+// ProcessFields hold what a program a step starts is given besides its
+// name: a cli step's command, a script step's interpreter.
+type ProcessFields struct {
+	Args []string          `yaml:"args" doc:"Arguments of command, passed as they are; $.input.x is a JSONPath into the run context."`
+	Env  map[string]string `yaml:"env" doc:"Environment variables added for the command."`
+}
+
+// Process is the step's ProcessFields, zero when it has none.
+func (s *Step) Process() *ProcessFields { return Part[ProcessFields](s) }

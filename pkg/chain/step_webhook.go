@@ -33,7 +33,7 @@ func init() {
 		Decode: map[string]KeyDecoder{"webhook_retry": decodeWebhookRetry},
 		Order:  200,
 		Body:   reflect.TypeFor[WebhookFields](),
-		Also:   []string{"url", "method", "headers", "body", "fail_on_status", keyField, "prompt"},
+		Also:   []string{"url", "method", "headers", "body", "fail_on_status", KeyField, "prompt"},
 		// OCC's engine spells a webhook's fields with its type before them
 		KeyAliases: map[string]KeyAlias{
 			"webhook_url":            {To: "url", Note: "is OCC's own spelling of a webhook's url: read as url (its chain files write url)"},
@@ -47,18 +47,18 @@ func init() {
 		Ignored: []string{"model"},
 		Check: func(v Checker, s *Step) {
 			if s.HTTP().URL == "" {
-				v.Errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.subject())
+				v.Errorf(s.Pos, "%s: url is required for a webhook step (where its payload is sent)", s.Subject())
 			}
 			Own[HTTPFields](s).Method = strings.ToUpper(s.HTTP().Method)
 			if s.HTTP().Method == "" {
 				Own[HTTPFields](s).Method = "POST"
 			}
 			if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, s.HTTP().Method) {
-				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.subject(), s.HTTP().Method)
+				v.Errorf(s.At("method"), "%s: a webhook's method is POST, PUT, PATCH, GET or DELETE, not %q", s.Subject(), s.HTTP().Method)
 			}
 			if (s.HTTP().Method == "GET" || s.HTTP().Method == "DELETE") && (s.HTTP().Body != "" || s.HTTP().BodyData != nil) && v.Chain().Reading().BodylessGet {
 				// OCC's webhook builds no body for GET and DELETE
-				v.Warnf(s.At("body"), "%s: body ignored with %s, as %s's webhook sends none (chainrun's own format sends it)", s.subject(), s.HTTP().Method, v.Chain().Reading().Source)
+				v.Warnf(s.At("body"), "%s: body ignored with %s, as %s's webhook sends none (chainrun's own format sends it)", s.Subject(), s.HTTP().Method, v.Chain().Reading().Source)
 				Own[HTTPFields](s).Body, Own[HTTPFields](s).BodyData = "", nil
 			}
 		},

@@ -367,7 +367,7 @@ func (v *validator) output() {
 		return
 	}
 	if p := v.produce[c.Output]; p != nil && p.lifecycle != "" {
-		v.d.Errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
+		v.d.Errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.Subject())
 	}
 	if v.produce[c.Output] == nil && !c.Empty() {
 		var vars []string

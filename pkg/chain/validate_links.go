@@ -99,7 +99,7 @@ func (v *validator) fallbacks(e *Step) {
 	for _, fb := range e.Fallbacks {
 		v.executor(fb)
 		if fb.Kind == KindWorkflow || fb.Kind == KindHuman {
-			v.d.Errorf(fb.At("type"), "%s: a fallback cannot be a %s executor: a decision inside it could not be resumed; take it from a transition of its own", fb.subject(), fb.Kind)
+			v.d.Errorf(fb.At("type"), "%s: a fallback cannot be a %s executor: a decision inside it could not be resumed; take it from a transition of its own", fb.Subject(), fb.Kind)
 		}
 	}
 }

@@ -78,7 +78,7 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 			return
 		}
 		if len(r.Path) == 0 {
-			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, firstInput(v.c))
+			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.Subject(), field, firstInput(v.c))
 			return
 		}
 		if !v.hasInput(r.Path[0]) {
@@ -104,10 +104,10 @@ func firstInput(c *Chain) string {
 
 func (v *validator) unknown(s *Step, field string, r Ref, why string) {
 	if v.opts.LenientVariables && v.produce[r.Name] == nil && !v.wfVars[r.Name] && r.Name != "input" {
-		v.d.Warnf(s.At(field), "%s: %s: %s stays literal: %s", s.subject(), field, r.Raw, why)
+		v.d.Warnf(s.At(field), "%s: %s: %s stays literal: %s", s.Subject(), field, r.Raw, why)
 		return
 	}
-	v.d.Errorf(s.At(field), "%s: %s: %s: %s", s.subject(), field, r.Raw, why)
+	v.d.Errorf(s.At(field), "%s: %s: %s: %s", s.Subject(), field, r.Raw, why)
 }
 
 func (v *validator) template(s *Step, field, text string) *Template {
@@ -176,11 +176,11 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 	if strings.HasPrefix(raw, "$.") || strings.HasPrefix(raw, "$[") {
 		p, err := jsonpath.Parse(raw)
 		if err != nil {
-			v.d.Errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
+			v.d.Errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.Subject(), field, raw, err)
 			return Arg{Raw: raw}
 		}
 		if in, ok := v.undeclaredInput(raw); ok {
-			v.d.Warnf(s.At(field), "%s: %s: %s: %s", s.subject(), field, raw, v.undeclaredInputNote(in, "it is passed as written, "+raw))
+			v.d.Warnf(s.At(field), "%s: %s: %s: %s", s.Subject(), field, raw, v.undeclaredInputNote(in, "it is passed as written, "+raw))
 			return Arg{JSONPath: p, Raw: raw}
 		}
 		// $.workflow.input.x is mcp-flowgate's $.input.x
@@ -223,12 +223,12 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.Names {
-			v.d.Errorf(s.At(field), "%s: %s %q: %s", s.subject(), field, src, sc.check(name))
+			v.d.Errorf(s.At(field), "%s: %s %q: %s", s.Subject(), field, src, sc.check(name))
 		}
 		return nil
 	}
 	if err != nil {
-		v.d.Errorf(s.At(field), "%s: %s %q %v", s.subject(), field, src, err)
+		v.d.Errorf(s.At(field), "%s: %s %q %v", s.Subject(), field, src, err)
 		return nil
 	}
 	e.Source = src
@@ -238,7 +238,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 			continue
 		}
 		if !v.hasInput(f) {
-			v.d.Errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
+			v.d.Errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.Subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}
 	}
 	return e

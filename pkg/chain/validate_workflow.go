@@ -198,7 +198,7 @@ func (v *validator) deterministicChoice(s *State) {
 // with messages that name it as the user wrote it.
 func (v *validator) executor(s *Step) {
 	defer v.fallbacks(s)
-	name := s.subject()
+	name := s.Subject()
 	for _, f := range []string{"id", "depends_on", "early_exit_if"} {
 		if _, set := s.FieldPos[f]; set {
 			why := map[string]string{

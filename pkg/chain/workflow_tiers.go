@@ -26,9 +26,9 @@ func (v *validator) checkTiers() {
 		switch {
 		case s.Kind != KindWorkflow || s.Workflow().DefinitionID == "":
 		case !flow:
-			v.d.Warnf(s.At("definitionId"), "%s: a capability (cap.*) calls no workflow, here %s: only an orchestrator composes them; mcp-flowgate's check refuses it (CAPABILITY_NESTING), and it runs as written", s.subject(), s.Workflow().DefinitionID)
+			v.d.Warnf(s.At("definitionId"), "%s: a capability (cap.*) calls no workflow, here %s: only an orchestrator composes them; mcp-flowgate's check refuses it (CAPABILITY_NESTING), and it runs as written", s.Subject(), s.Workflow().DefinitionID)
 		case strings.HasPrefix(s.Workflow().DefinitionID[strings.LastIndex(s.Workflow().DefinitionID, "/")+1:], "flow."):
-			v.d.Warnf(s.At("definitionId"), "%s: an orchestrator (flow.*) calls capabilities only, here orchestrator %s; mcp-flowgate's check refuses it (ORCHESTRATOR_NESTING), and it runs as written", s.subject(), s.Workflow().DefinitionID)
+			v.d.Warnf(s.At("definitionId"), "%s: an orchestrator (flow.*) calls capabilities only, here orchestrator %s; mcp-flowgate's check refuses it (ORCHESTRATOR_NESTING), and it runs as written", s.Subject(), s.Workflow().DefinitionID)
 		}
 	})
 }

@@ -1,5 +1,7 @@
 package occ
 
+import "github.com/chainrun/chainrun/pkg/kind/basic"
+
 import (
 	"os"
 	"strings"
@@ -59,8 +61,8 @@ steps:
     on_timeout: approve
     gate_auto_approve_if: '{built} == "yes"'
 `).Chains[0].Step("ok")
-	if g.Kind != chain.KindGate || chain.GateTimeout(g).Minutes() != 90 || chain.TimeoutDecision(g) != chain.GateApprove || g.C().AutoApprove == nil {
-		t.Errorf("gate = %+v", *chain.Gate(g))
+	if g.Kind != chain.KindGate || basic.GateTimeout(g).Minutes() != 90 || basic.TimeoutDecision(g) != chain.GateApprove || g.C().AutoApprove == nil {
+		t.Errorf("gate = %+v", *basic.Gate(g))
 	}
 }
 

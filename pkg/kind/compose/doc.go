@@ -3,6 +3,5 @@
 // OCC's loop, merge and debate. They run their inner steps, chains and
 // workflows through run.Attempt (RunInner, FanOut, Ask, RunChain,
 // RunWorkflow), so the engine keeps their attempts and journal lines as
-// a step's. Their model units are in pkg/chain. It may import, of this
-// module: chain, run.
+// a step's. Their model units are in pkg/chain. It may import, of this module: chain, interp, run, yamlpos.
 package compose

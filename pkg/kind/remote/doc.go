@@ -2,6 +2,5 @@
 // system: http (and mcp-flowgate's rest), mcp and OCC's webhook. Each
 // registers with run.Register in its init and sees the run only through
 // run.Attempt; the request itself is the engine's (run.SendRequest), which
-// pre_tools share. Their model units are in pkg/chain. It may import, of
-// this module: chain, executor, mcpclient, redact, run.
+// pre_tools share. Their model units are in pkg/chain. It may import, of this module: chain, executor, interp, mcpclient, redact, run, yamlpos.
 package remote

@@ -1,10 +1,12 @@
-package chain
+package basic
 
 import (
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TransformFields configure a transform step: one expression over the
@@ -47,14 +49,14 @@ const OpPassThrough = "(pass through)"
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
 // Pattern is a transform operation's compiled regex.
-func Pattern(s *Step) *regexp.Regexp { return Transform(s).pattern }
+func Pattern(s *chain.Step) *regexp.Regexp { return Transform(s).pattern }
 
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
 
 func init() {
-	Register(Unit{
-		Kind:   KindTransform,
+	chain.Register(chain.Unit{
+		Kind:   chain.KindTransform,
 		Schema: map[string]any{"operation": map[string]any{"enum": TransformOperations}},
 		Order:  40,
 		Body:   reflect.TypeFor[TransformFields](),
@@ -62,7 +64,7 @@ func init() {
 		// when it has no input_var
 		Also:  []string{"input_var", "prompt", "inputs"},
 		Check: checkTransform,
-		Compile: func(v Checker, s *Step, c *Compiled) {
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 			if Transform(s).Operation == "" {
 				c.Transform = v.Expression(s, "expr", Transform(s).Expr, false, false)
 				return
@@ -72,31 +74,31 @@ func init() {
 	})
 }
 
-func checkTransform(v Checker, s *Step) {
+func checkTransform(v chain.Checker, s *chain.Step) {
 	loosePassThrough(v, s)
 	op := Transform(s).Operation
 	switch {
 	case Transform(s).Expr == "" && op == "":
-		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
+		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.Subject())
 		return
 	case Transform(s).Expr != "" && op != "":
-		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
+		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.Subject())
 		return
 	case Transform(s).Expr != "":
 		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
 			if _, set := s.FieldPos[f]; set {
-				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
+				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.Subject(), f)
 			}
 		}
 		return
 	case !slices.Contains(TransformOperations, op) && op != OpPassThrough:
-		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, DidYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
+		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.Subject(), op, chain.DidYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
 		return
 	}
 	need := map[string]string{OpJSONExtract: "json_path", OpRegexMatch: "regex", OpReplace: "regex", OpFilter: "regex", OpTemplate: "template_str"}[op]
 	if f := need; f != "" {
 		if _, set := s.FieldPos[f]; !set {
-			v.Errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
+			v.Errorf(s.Pos, "%s: operation %s needs %s", s.Subject(), op, f)
 		}
 	}
 	if _, set := s.FieldPos["regex"]; set && Transform(s).Regex == "" {
@@ -105,12 +107,12 @@ func checkTransform(v Checker, s *Step) {
 	if _, set := s.FieldPos["regex"]; set || Transform(s).Regex != "" {
 		re, err := regexp.Compile(Transform(s).Regex)
 		if err != nil {
-			v.Errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
+			v.Errorf(s.At("regex"), "%s: regex: %v", s.Subject(), err)
 		}
-		Own[TransformFields](s).pattern = re
+		chain.Own[TransformFields](s).pattern = re
 	}
 	if Transform(s).TruncateLimit < 0 {
-		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
+		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.Subject())
 	}
 	switch op {
 	case OpMerge:
@@ -118,7 +120,7 @@ func checkTransform(v Checker, s *Step) {
 	case OpTemplate:
 	default:
 		if s.InputVar().InputVar == "" && s.Agent().Prompt == "" {
-			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
+			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.Subject(), op)
 		}
 	}
 }
@@ -128,46 +130,46 @@ func checkTransform(v Checker, s *Step) {
 // operation, or with an operation chainrun has not, as the peer runs it:
 // its input (input_var, else the prompt) is its output, with a warning;
 // chainrun's own format refuses both.
-func loosePassThrough(v Checker, s *Step) {
+func loosePassThrough(v chain.Checker, s *chain.Step) {
 	rd := v.Chain().Reading()
 	if !rd.LooseTransforms || Transform(s).Expr != "" || (s.InputVar().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, Transform(s).Operation) {
 		return
 	}
 	if Transform(s).Operation == "" {
-		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.subject(), rd.Source)
+		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.Subject(), rd.Source)
 	} else {
 		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as %s runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), Transform(s).Operation, DidYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
+			s.Subject(), Transform(s).Operation, chain.DidYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
 	}
-	Own[TransformFields](s).Operation = OpPassThrough
+	chain.Own[TransformFields](s).Operation = OpPassThrough
 }
 
 // emptyRegex judges a regex: ” — in an OCC file it means what OCC's
 // executor makes of it (replace leaves the text unchanged; filter keeps
 // every line; regex_match finds the empty matches), with a warning; in
 // chainrun's own format it is a mistake, refused.
-func emptyRegex(v Checker, s *Step) {
+func emptyRegex(v chain.Checker, s *chain.Step) {
 	if !v.Chain().Reading().LooseTransforms {
-		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), Transform(s).Operation)
+		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.Subject(), Transform(s).Operation)
 		return
 	}
-	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.subject(), v.Chain().Reading().Source)
+	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.Subject(), v.Chain().Reading().Source)
 }
 
-func compileOperation(v Checker, s *Step, c *Compiled) {
+func compileOperation(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	if s.InputVar().InputVar != "" {
-		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.InputVar().InputVar), "{}"))
+		r, ok := chain.ParseRef(strings.Trim(strings.TrimSpace(s.InputVar().InputVar), "{}"))
 		if !ok {
-			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
+			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.Subject())
 		} else {
 			v.Ref(s, "input_var", r)
-			c.InputVar = ParseTemplate(r.Raw)
+			c.InputVar = chain.ParseTemplate(r.Raw)
 		}
 	} else if Transform(s).Operation != OpTemplate && Transform(s).Operation != OpMerge {
 		c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	}
 	for _, name := range s.MergeInputs() {
-		r, _ := ParseRef(name)
+		r, _ := chain.ParseRef(name)
 		v.Ref(s, "inputs", r)
 	}
 	switch Transform(s).Operation {
@@ -186,4 +188,4 @@ func compileOperation(v Checker, s *Step, c *Compiled) {
 
 // Transform is the step's TransformFields, a shared zero value when it has none (read
 // only; write through Own).
-func Transform(s *Step) *TransformFields { return Part[TransformFields](s) }
+func Transform(s *chain.Step) *TransformFields { return chain.Part[TransformFields](s) }

@@ -1,23 +1,27 @@
-package chain
+package basic
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+)
 
 // FileFields configure a file step: the file read becomes the output.
 type FileFields struct {
 }
 
 func init() {
-	Register(Unit{
-		Kind:  KindFile,
+	chain.Register(chain.Unit{
+		Kind:  chain.KindFile,
 		Order: 50,
 		Body:  reflect.TypeFor[FileFields](),
 		Also:  []string{"path", "cwd"},
-		Check: func(v Checker, s *Step) {
+		Check: func(v chain.Checker, s *chain.Step) {
 			if s.Path().Path == "" {
-				v.Errorf(s.Pos, "%s: path is required for a file step", s.subject())
+				v.Errorf(s.Pos, "%s: path is required for a file step", s.Subject())
 			}
 		},
-		Compile: func(v Checker, s *Step, c *Compiled) {
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 			// a path written as $.context.p (mcp-flowgate's form) is resolved
 			// as an argument is, never read as a file of that name
 			if a := v.Arg(s, "path", s.Path().Path); a.JSONPath != nil {
@@ -32,4 +36,4 @@ func init() {
 
 // File is the step's FileFields, a shared zero value when it has none (read
 // only; write through Own).
-func File(s *Step) *FileFields { return Part[FileFields](s) }
+func File(s *chain.Step) *FileFields { return chain.Part[FileFields](s) }
