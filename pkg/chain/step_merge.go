@@ -34,7 +34,6 @@ var modelKeys = []string{"prompt", "model", "system", "temperature", "max_tokens
 
 var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummarize, MergePickBest}
 
-
 // ModelStep is the agent step a merge (llm_summarize, pick_best) or a
 // debate (its synthesis) asks a model through; nil when it asks none.
 func (s *Step) ModelStep() *Step { return Merge(s).modelStep }
@@ -112,7 +111,6 @@ func (v Checker) modelStep(s *Step, prompt string) *Step {
 	v.nested(s, m, s.Subject(), s.ID)
 	return m
 }
-
 
 func compileMerge(v Checker, s *Step, c *Compiled) {
 	c.Inputs = nil
