@@ -1,6 +1,10 @@
 package chain
 
-import "github.com/chainrun/chainrun/pkg/dag"
+import (
+	"strconv"
+
+	"github.com/chainrun/chainrun/pkg/dag"
+)
 
 // Checker is what a kind's Check and Compile see of the validation of a
 // chain: where they report what is wrong, how they compile a field's
@@ -89,3 +93,19 @@ func (c Checker) Compile(s *Step) { c.v.compile(s) }
 // NamesNothing says why r names no input, output, pre_tool or item of the
 // file at all ("" when it names one).
 func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(s, r) }
+
+// Nest checks a step written inside another (a loop's step_template, a
+// merge's or a debate's model calls), named label in messages and id in
+// events.
+func (v Checker) Nest(parent, n *Step, label, id string) {
+	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
+		if _, set := n.FieldPos[f]; set {
+			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.Subject())
+		}
+	}
+	v.StepKind(n, label)
+	for i, fb := range n.Fallbacks {
+		v.Nest(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
+}

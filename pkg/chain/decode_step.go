@@ -40,7 +40,7 @@ func keyAliasNote(key string) string {
 // fields. A step whose kind does not exist is read no further than its id
 // and kind: its fields cannot be judged without it, and the caller
 // reports the kind by name (see reportUnknownKind).
-func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
+func DecodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 	s := &Step{Pos: yamlpos.Of(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
 	before := d.Blocking()
 	pairs := yamlpos.MappingPairs(d, n, prefix)

@@ -33,7 +33,7 @@ func decodeTools(d *yamlpos.Diags, v *yaml.Node) []*ToolDef {
 					d.Errorf(yamlpos.Of(v), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
 					return true
 				}
-				if s, ok := decodeStep(d, v, prefix+"executor: "); ok {
+				if s, ok := DecodeStep(d, v, prefix+"executor: "); ok {
 					s.ID, s.owner, s.role = t.Name, "tool", "executor"
 					t.Executor = s
 					if _, known := kindOf(s.Type); !known {

@@ -335,7 +335,7 @@ func decodeExecutor(d *yamlpos.Diags, c *Chain, n *yaml.Node, owner, id, role, p
 		d.Errorf(yamlpos.Of(n), "%sa step definition is a mapping with kind (cli, http, transform, agent…) and its fields", prefix)
 		return nil
 	}
-	s, ok := decodeStep(d, n, prefix)
+	s, ok := DecodeStep(d, n, prefix)
 	if !ok {
 		return nil
 	}

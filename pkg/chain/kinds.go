@@ -56,6 +56,9 @@ type Unit struct {
 	// each reader reports whether it took the value, else the key is
 	// decoded by its tag.
 	Decode map[string]KeyDecoder
+	// Nested are the steps written inside a step of the kind, besides
+	// a parallel's and a pipeline's (a loop's step_template).
+	Nested func(s *Step) []*Step
 	// Schema gives the JSON Schema of the kind's keys that their Go type
 	// does not say (an enum, a value of several types).
 	Schema map[string]any

@@ -281,3 +281,7 @@ const (
 	GateApprove = "approve"
 	GateReject  = "reject"
 )
+
+// SetSubject names a step built inside another in messages ("debate
+// \"d\" agent 2"), where Subject would name it by an id it lacks.
+func (s *Step) SetSubject(label string) { s.label = label }

@@ -37,12 +37,12 @@ func init() {
 		Body:           reflect.TypeFor[AgentFields](),
 		Also:           []string{"cwd"},
 		Models:         true,
-		Check:          checkAgent,
-		Compile:        compileAgent,
+		Check:          CheckAgent,
+		Compile:        CompileAgent,
 	})
 }
 
-func checkAgent(v Checker, s *Step) {
+func CheckAgent(v Checker, s *Step) {
 	if s.Agent().Prompt == "" {
 		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.Subject())
 	}
@@ -72,7 +72,7 @@ func (v *validator) modelFields(s *Step) {
 	}
 }
 
-func compileAgent(v Checker, s *Step, c *Compiled) {
+func CompileAgent(v Checker, s *Step, c *Compiled) {
 	c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	c.System = v.Template(s, "system", s.Agent().System)
 	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)

@@ -19,7 +19,7 @@ func init() {
 		Kind:   KindBrowser,
 		Order:  210,
 		Body:   reflect.TypeFor[BrowserFields](),
-		Also:   append([]string{"url", "tools"}, modelKeys...),
+		Also:   append([]string{"url", "tools"}, ModelKeys...),
 		Models: true,
 	})
 }

@@ -40,15 +40,15 @@ func checkCall(v Checker, s *Step) {
 		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.Subject())
 	}
 	if s.pipeSummary.Summarize {
-		Own[MergeFields](s).modelStep = v.modelStep(s, PipeSummaryPrompt+"{chain_output}")
-		Own[MergeFields](s).modelStep.SetLocals(PipeSummaryLocals)
+		SetModelStep(s, v.NewModelStep(s, PipeSummaryPrompt+"{chain_output}"))
+		s.ModelStep().SetLocals(PipeSummaryLocals)
 	}
 }
 
 func compileCall(v Checker, s *Step, c *Compiled) {
 	c.With = v.Templates(s, "with", Call(s).With)
-	if Merge(s).modelStep != nil {
-		v.Compile(Merge(s).modelStep)
+	if s.ModelStep() != nil {
+		v.Compile(s.ModelStep())
 	}
 }
 

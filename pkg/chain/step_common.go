@@ -233,3 +233,11 @@ func (v *validator) forEach(s *Step) {
 	}
 	v.d.Errorf(s.At("for_each"), "%s: for_each names one list variable, as in for_each: \"{files}\"", s.Subject())
 }
+
+// OrList is "a, b or c", for messages naming the values a key takes.
+func OrList(vals []string) string {
+	if len(vals) < 2 {
+		return strings.Join(vals, "")
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
+}

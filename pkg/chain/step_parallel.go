@@ -203,14 +203,19 @@ func (v Checker) branch(parent, b *Step, label, id string) {
 }
 
 // Nested are the steps written inside the step: a parallel step's
-// branches or its do: step, a pipeline's steps, a loop's step_template,
-// the model steps of a merge or a debate.
+// branches or its do: step, a pipeline's steps, those its kind's unit
+// names (a loop's step_template, a debate's debaters), and the model step
+// of a merge or a debate.
 func (s *Step) Nested() []*Step {
 	out := s.Parallel().Branches
 	if len(s.Pipeline().Steps) > 0 {
 		out = append(slices.Clone(out), s.Pipeline().Steps...)
 	}
-	for _, n := range append([]*Step{Loop(s).StepTemplate, Merge(s).modelStep}, Debate(s).debaters...) {
+	var more []*Step
+	if u := unitOf(s.Kind); u != nil && u.Nested != nil {
+		more = u.Nested(s)
+	}
+	for _, n := range append(more, s.ModelStep()) {
 		if n != nil {
 			out = append(slices.Clone(out), n)
 		}

@@ -64,7 +64,7 @@ func decodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
 	}
 	n, ev := takeEvidence(d, n, prefix)
 	n, rel := takeKey(n, "reliability")
-	b, _ := decodeStep(d, n, prefix)
+	b, _ := DecodeStep(d, n, prefix)
 	b.Evidence = ev
 	if rel != nil {
 		// mcp-flowgate runs each branch and pipeline step under its own
@@ -89,7 +89,7 @@ func checkPipeline(v Checker, s *Step) {
 	v.totalTimeout(s)
 	s.SetLocals(PipelineLocals)
 	for i, b := range s.Pipeline().Steps {
-		v.nested(s, b, fmt.Sprintf("%s step %d", s.Subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
+		v.Nest(s, b, fmt.Sprintf("%s step %d", s.Subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
 	}
 	v.pipelineKeys(s)
 }

@@ -1,5 +1,7 @@
 package chain
 
+import "slices"
+
 // Parts several kinds of different families share: each key is declared
 // once (its one Go type and doc), in the core, so a kind's own body can
 // live with its kind while other kinds still read the key.
@@ -32,7 +34,7 @@ type InputsFields struct {
 
 // sharedParts are the parts no one kind owns, in the order the schema
 // and messages list their keys.
-var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}, ExitFields{}, ProcessFields{}}
+var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}, ExitFields{}, ProcessFields{}, modelStepPart{}}
 
 // Workdir is the step's WorkdirFields, zero when it has none.
 func (s *Step) Workdir() *WorkdirFields { return Part[WorkdirFields](s) }
@@ -91,3 +93,39 @@ type ProcessFields struct {
 
 // Process is the step's ProcessFields, zero when it has none.
 func (s *Step) Process() *ProcessFields { return Part[ProcessFields](s) }
+
+// ModelKeys are the agent fields of a kind that asks a model one
+// question, with no tools: a merge's, a debate's, an OCC pipeline's
+// summary.
+var ModelKeys = []string{"prompt", "model", "system", "temperature", "max_tokens", "fallback_models", "cache", "context_strategy"}
+
+// modelStepPart holds the agent step a step asks a model through
+// (NewModelStep): a part with no keys of its own.
+type modelStepPart struct{ step *Step }
+
+// ModelStep is the agent step a merge (llm_summarize, pick_best), a
+// debate (its synthesis) or a summarised pipeline asks a model through;
+// nil when it asks none.
+func (s *Step) ModelStep() *Step { return Part[modelStepPart](s).step }
+
+// SetModelStep keeps m as the step's model step (nil: it asks none).
+func SetModelStep(s, m *Step) { Own[modelStepPart](s).step = m }
+
+// NewModelStep makes the agent step that asks a merge's, a debate's or an
+// OCC pipeline's question: the step's own agent fields (ModelKeys), with
+// prompt as its prompt. SetModelStep keeps it.
+func (v Checker) NewModelStep(s *Step, prompt string) *Step {
+	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS},
+		Pos: s.Pos, FieldPos: map[string]Pos{"type": s.Pos}}
+	a := Own[AgentFields](m)
+	*a = *s.Agent()
+	a.Prompt = prompt
+	a.Tools, a.Completion, a.ConditionKey = nil, nil, nil
+	for f, p := range s.FieldPos {
+		if slices.Contains(ModelKeys, f) {
+			m.FieldPos[f] = p
+		}
+	}
+	v.Nest(s, m, s.Subject(), s.ID)
+	return m
+}

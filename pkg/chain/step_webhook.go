@@ -20,7 +20,7 @@ type WebhookFields struct {
 // StatusFails reports whether a response's status fails an http or
 // webhook step: one outside success_status when the step lists them,
 // else one outside 2xx unless fail_on_status is false.
-func (s *Step) StatusFails(status int) bool {
+func StatusFails(s *Step, status int) bool {
 	if len(Webhook(s).SuccessStatus) > 0 {
 		return !slices.Contains(Webhook(s).SuccessStatus, status)
 	}

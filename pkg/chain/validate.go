@@ -346,14 +346,14 @@ func (v *validator) graph() bool {
 
 // Graph returns the dependency graph of a validated chain.
 func (c *Chain) Graph() *dag.Graph[string] {
-	g, err := dag.New(c.stepIDs(), func(id string) []string { return c.byID[id].DependsOn })
+	g, err := dag.New(c.StepIDs(), func(id string) []string { return c.byID[id].DependsOn })
 	if err != nil {
 		panic("chain.Graph on an unvalidated chain: " + err.Error())
 	}
 	return g
 }
 
-func (c *Chain) stepIDs() []string {
+func (c *Chain) StepIDs() []string {
 	ids := make([]string, len(c.Steps))
 	for i, s := range c.Steps {
 		ids[i] = s.ID

@@ -258,3 +258,13 @@ func (v *validator) inputNames() []string {
 	}
 	return names
 }
+
+// ParseRef reads a variable reference written without braces (input.x,
+// results, results.list).
+func ParseRef(name string) (Ref, bool) {
+	refs := ParseTemplate("{" + name + "}").Refs()
+	if len(refs) != 1 || refs[0].Raw != "{"+name+"}" {
+		return Ref{}, false
+	}
+	return refs[0], true
+}

@@ -60,7 +60,7 @@ func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func
 		return Outcome{}, err
 	}
 	out := Outcome{Value: TextValue(resp.Body), Status: resp.Status}
-	if s.StatusFails(resp.Status) {
+	if chain.StatusFails(s, resp.Status) {
 		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, MethodOf(req.Method), redact.URL(req.URL), acceptHint(s), Clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil

@@ -1,5 +1,9 @@
 package occ
 
+import "github.com/chainrun/chainrun/pkg/kind/compose"
+
+import "github.com/chainrun/chainrun/pkg/kind/model"
+
 import "github.com/chainrun/chainrun/pkg/kind/basic"
 
 import (
@@ -22,7 +26,7 @@ func TestOCCFileLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := c.Chain.Steps[len(c.Chain.Steps)-1]; m.Kind != chain.KindMerge || len(m.MergeInputs()) != 5 {
-		t.Errorf("merge step %+v", *chain.Merge(m))
+		t.Errorf("merge step %+v", *compose.Merge(m))
 	}
 }
 
@@ -39,12 +43,12 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	}
 	c := l.Chains[0]
 	r := c.Step("classify")
-	if r.Kind != chain.KindRouter || chain.Router(r).DefaultRoute != "fullstack" || len(chain.Router(r).Routes) != 5 || r.Kind.Deterministic() {
-		t.Errorf("classify = %s, default %q, %d routes", r.Kind, chain.Router(r).DefaultRoute, len(chain.Router(r).Routes))
+	if r.Kind != chain.KindRouter || model.Router(r).DefaultRoute != "fullstack" || len(model.Router(r).Routes) != 5 || r.Kind.Deterministic() {
+		t.Errorf("classify = %s, default %q, %d routes", r.Kind, model.Router(r).DefaultRoute, len(model.Router(r).Routes))
 	}
 	e := c.Step("evaluate_quality")
-	if e.Kind != chain.KindEvaluator || !chain.Evaluator(e).EvalScoring || e.Threshold() != 4 || chain.Evaluator(e).OnFail != chain.OnFailSkip || e.Retries() != 0 {
-		t.Errorf("evaluate_quality = %+v", *chain.Evaluator(e))
+	if e.Kind != chain.KindEvaluator || !model.Evaluator(e).EvalScoring || model.Threshold(e) != 4 || model.Evaluator(e).OnFail != model.OnFailSkip || model.Retries(e) != 0 {
+		t.Errorf("evaluate_quality = %+v", *model.Evaluator(e))
 	}
 	if !strings.Contains(e.C().Prompt.Refs()[0].Raw, "{security_review}") {
 		t.Errorf("the evaluation prompt reads %v", e.C().Prompt.Refs())

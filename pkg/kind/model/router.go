@@ -1,4 +1,6 @@
-package chain
+package model
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -23,17 +25,17 @@ type RouterFields struct {
 // the one named earliest in it, else default_route. Every step a route
 // lists must depend on the router, so that none starts before the choice.
 func init() {
-	Register(Unit{
-		Kind:           KindRouter,
+	chain.Register(chain.Unit{
+		Kind:           chain.KindRouter,
 		Order:          130,
 		Body:           reflect.TypeFor[RouterFields](),
-		Borrows:        KindAgent,
+		Borrows:        chain.KindAgent,
 		Conversational: true,
-		Check: func(v Checker, s *Step) {
+		Check: func(v chain.Checker, s *chain.Step) {
 			if s.Agent().Prompt == "" {
 				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.Subject())
 			} else {
-				checkAgent(v, s)
+				chain.CheckAgent(v, s)
 			}
 			if len(Router(s).Routes) == 0 {
 				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.Subject())
@@ -44,20 +46,20 @@ func init() {
 				}
 			}
 			if Router(s).DefaultRoute != "" && Router(s).Routes[Router(s).DefaultRoute] == nil {
-				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.Subject(), Router(s).DefaultRoute, strings.Join(s.RouteNames(), ", "))
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.Subject(), Router(s).DefaultRoute, strings.Join(RouteNames(s), ", "))
 			}
 		},
-		Compile: func(v Checker, s *Step, c *Compiled) {
-			compileAgent(v, s, c)
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+			chain.CompileAgent(v, s, c)
 			if v.Graph() == nil || s.Owner() != "" {
 				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.Subject())
 				return
 			}
-			for _, name := range s.RouteNames() {
+			for _, name := range RouteNames(s) {
 				for _, id := range Router(s).Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
-						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.Subject(), name, id, DidYouMean(id, v.Chain().stepIDs()))
+						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.Subject(), name, id, chain.DidYouMean(id, v.Chain().StepIDs()))
 					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
 						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.Subject(), name, id, s.ID)
 					}
@@ -68,7 +70,7 @@ func init() {
 }
 
 // RouteNames are the router's routes, sorted.
-func (s *Step) RouteNames() []string {
+func RouteNames(s *chain.Step) []string {
 	names := make([]string, 0, len(Router(s).Routes))
 	for name := range Router(s).Routes {
 		names = append(names, name)
@@ -82,9 +84,9 @@ func (s *Step) RouteNames() []string {
 // aside), else the one whose name comes earliest in the answer (the
 // longest of those at the same place), else default_route. ok is false
 // when none applies.
-func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
+func PickRoute(s *chain.Step, answer string) (route string, how string, ok bool) {
 	a := strings.ToLower(strings.Trim(strings.TrimSpace(answer), "`*_\"'.:!;, \n\t"))
-	names := s.RouteNames()
+	names := RouteNames(s)
 	for _, name := range names {
 		if strings.ToLower(name) == a {
 			return name, "exact", true
@@ -108,10 +110,10 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 
 // Unselected are the steps a router's route leaves out: those listed in
 // its other routes and not in route.
-func (s *Step) Unselected(route string) []string {
+func Unselected(s *chain.Step, route string) []string {
 	chosen := Router(s).Routes[route]
 	var out []string
-	for _, name := range s.RouteNames() {
+	for _, name := range RouteNames(s) {
 		for _, id := range Router(s).Routes[name] {
 			if !slices.Contains(chosen, id) && !slices.Contains(out, id) {
 				out = append(out, id)
@@ -123,4 +125,4 @@ func (s *Step) Unselected(route string) []string {
 
 // Router is the step's RouterFields, a shared zero value when it has none (read
 // only; write through Own).
-func Router(s *Step) *RouterFields { return Part[RouterFields](s) }
+func Router(s *chain.Step) *RouterFields { return chain.Part[RouterFields](s) }

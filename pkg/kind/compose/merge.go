@@ -1,4 +1,6 @@
-package chain
+package compose
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -14,10 +16,6 @@ type MergeFields struct {
 	// Inputs is a list of variable names on a merge step (and a
 	// transform's merge operation), a mapping of inputs on a subchain.
 	Strategy string `yaml:"strategy" doc:"merge: concatenate (default), json_array, llm_summarize or pick_best; debate: consensus, vote (or voting) or last_round."`
-
-	// modelStep is the agent step asking a merge's or a debate's
-	// synthesis of a model.
-	modelStep *Step
 }
 
 // Merge strategies.
@@ -28,18 +26,10 @@ const (
 	MergePickBest     = "pick_best"
 )
 
-// modelKeys are the agent fields of a kind that asks a model one
-// question, with no tools: a merge's and a debate's.
-var modelKeys = []string{"prompt", "model", "system", "temperature", "max_tokens", "fallback_models", "cache", "context_strategy"}
-
 var mergeStrategies = []string{MergeConcatenate, MergeJSONArray, MergeLLMSummarize, MergePickBest}
 
-// ModelStep is the agent step a merge (llm_summarize, pick_best) or a
-// debate (its synthesis) asks a model through; nil when it asks none.
-func (s *Step) ModelStep() *Step { return Merge(s).modelStep }
-
 // MergeStrategy is the step's strategy, concatenate when none is set.
-func (s *Step) MergeStrategy() string {
+func MergeStrategy(s *chain.Step) string {
 	if Merge(s).Strategy == "" {
 		return MergeConcatenate
 	}
@@ -47,25 +37,25 @@ func (s *Step) MergeStrategy() string {
 }
 
 func init() {
-	Register(Unit{
-		Kind:   KindMerge,
+	chain.Register(chain.Unit{
+		Kind:   chain.KindMerge,
 		Schema: map[string]any{"strategy": map[string]any{"enum": append(slices.Clone(mergeStrategies), debateStrategies...)}},
 		Order:  170,
 		Body:   reflect.TypeFor[MergeFields](),
 		// the agent fields configure the model of llm_summarize and pick_best
-		Also:    append([]string{"inputs"}, modelKeys...),
+		Also:    append([]string{"inputs"}, chain.ModelKeys...),
 		Models:  true,
 		Check:   checkMerge,
 		Compile: compileMerge,
 	})
 }
 
-func checkMerge(v Checker, s *Step) {
+func checkMerge(v chain.Checker, s *chain.Step) {
 	v.InputList(s, "a merge step")
 	if Merge(s).Strategy != "" && !slices.Contains(mergeStrategies, Merge(s).Strategy) {
-		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.Subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, DidYouMean(Merge(s).Strategy, mergeStrategies))
+		v.Errorf(s.At("strategy"), "%s: strategy is %s, not %q%s", s.Subject(), strings.Join(mergeStrategies, ", "), Merge(s).Strategy, chain.DidYouMean(Merge(s).Strategy, mergeStrategies))
 	}
-	st := s.MergeStrategy()
+	st := MergeStrategy(s)
 	if st != MergeLLMSummarize && st != MergePickBest {
 		return
 	}
@@ -91,31 +81,13 @@ func checkMerge(v Checker, s *Step) {
 	if len(sections) > 0 {
 		prompt += "\n\n" + strings.Join(sections, "\n\n")
 	}
-	Own[MergeFields](s).modelStep = v.modelStep(s, prompt)
+	chain.SetModelStep(s, v.NewModelStep(s, prompt))
 }
 
-// modelStep makes the agent step that asks a merge's or a debate's
-// question: the step's own agent fields, with prompt as its prompt.
-func (v Checker) modelStep(s *Step, prompt string) *Step {
-	m := &Step{CommonFields: CommonFields{Type: string(KindAgent), Retry: s.Retry, TimeoutMS: s.TimeoutMS},
-		Pos: s.Pos, FieldPos: map[string]Pos{"type": s.Pos}}
-	a := Own[AgentFields](m)
-	*a = *s.Agent()
-	a.Prompt = prompt
-	a.Tools, a.Completion, a.ConditionKey = nil, nil, nil
-	for f, p := range s.FieldPos {
-		if slices.Contains(modelKeys, f) {
-			m.FieldPos[f] = p
-		}
-	}
-	v.nested(s, m, s.Subject(), s.ID)
-	return m
-}
-
-func compileMerge(v Checker, s *Step, c *Compiled) {
+func compileMerge(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	c.Inputs = nil
 	for _, name := range s.MergeInputs() {
-		r, _ := ParseRef(name)
+		r, _ := chain.ParseRef(name)
 		if why := v.NamesNothing(s, &r); v.Chain().Reading().LooseMergeInputs && why != "" {
 			// OCC's merge reads a name it lacks as "" (vars[v] ?? "")
 			v.Warnf(s.At("inputs"), "%s: inputs: %s is read as \"\", as %s's merge reads it (%s): a likely typo, which chainrun's own format refuses",
@@ -124,11 +96,11 @@ func compileMerge(v Checker, s *Step, c *Compiled) {
 		}
 		v.Ref(s, "inputs", r)
 	}
-	if Merge(s).modelStep != nil && Merge(s).modelStep.Kind != "" {
-		v.Compile(Merge(s).modelStep)
+	if s.ModelStep() != nil && s.ModelStep().Kind != "" {
+		v.Compile(s.ModelStep())
 	}
 }
 
 // Merge is the step's MergeFields, a shared zero value when it has none (read
 // only; write through Own).
-func Merge(s *Step) *MergeFields { return Part[MergeFields](s) }
+func Merge(s *chain.Step) *MergeFields { return chain.Part[MergeFields](s) }

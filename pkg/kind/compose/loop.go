@@ -1,8 +1,9 @@
-package chain
+package compose
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -13,12 +14,12 @@ import (
 // step_template runs once per item, as a for_each step does, and the
 // output is the list of the items' outputs, in item order.
 type LoopFields struct {
-	ItemsVar     string   `yaml:"items_var" doc:"The variable holding a loop's items (input.x or a step's output_var): a JSON array, else one item per line, else one per comma."`
-	ItemsStatic  []string `yaml:"items_static" doc:"A loop's items written in the file; items_var is then not read."`
-	StepTemplate *Step    `yaml:"step_template" doc:"The step a loop runs per item (any kind, agent by default; no id, output_var or depends_on); it reads {item}, {item_index} and {loop_total}, and its pre_tools run per item."`
-	MaxParallel  int      `yaml:"max_parallel" doc:"Most items of a loop running at once (default: all, within --max-parallel)."`
-	LoopUntil    string   `yaml:"loop_until" doc:"Expression over {loop_result} (the outputs so far, in item order): once it holds, no further item starts."`
-	LoopOnError  string   `yaml:"loop_on_error" doc:"abort (default): a failed item fails the loop; continue: its output is \"[ERROR: ...]\" and the loop goes on."`
+	ItemsVar     string      `yaml:"items_var" doc:"The variable holding a loop's items (input.x or a step's output_var): a JSON array, else one item per line, else one per comma."`
+	ItemsStatic  []string    `yaml:"items_static" doc:"A loop's items written in the file; items_var is then not read."`
+	StepTemplate *chain.Step `yaml:"step_template" doc:"The step a loop runs per item (any kind, agent by default; no id, output_var or depends_on); it reads {item}, {item_index} and {loop_total}, and its pre_tools run per item."`
+	MaxParallel  int         `yaml:"max_parallel" doc:"Most items of a loop running at once (default: all, within --max-parallel)."`
+	LoopUntil    string      `yaml:"loop_until" doc:"Expression over {loop_result} (the outputs so far, in item order): once it holds, no further item starts."`
+	LoopOnError  string      `yaml:"loop_on_error" doc:"abort (default): a failed item fails the loop; continue: its output is \"[ERROR: ...]\" and the loop goes on."`
 }
 
 // LoopLocals are the names a loop's step_template reads besides the run's
@@ -30,9 +31,10 @@ var LoopLocals = []string{"item", "item_index", "loop_total"}
 const LoopOnContinue = "continue"
 
 func init() {
-	Register(Unit{
-		Kind: KindLoop,
-		Decode: map[string]KeyDecoder{"step_template": func(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) bool {
+	chain.Register(chain.Unit{
+		Kind:   chain.KindLoop,
+		Nested: func(s *chain.Step) []*chain.Step { return []*chain.Step{Loop(s).StepTemplate} },
+		Decode: map[string]chain.KeyDecoder{"step_template": func(d *yamlpos.Diags, s *chain.Step, v *yaml.Node, prefix string) bool {
 			decodeStepTemplate(d, s, v, prefix)
 			return true
 		}},
@@ -47,15 +49,15 @@ func init() {
 }
 
 // decodeStepTemplate reads a loop's step_template: a step.
-func decodeStepTemplate(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
+func decodeStepTemplate(d *yamlpos.Diags, s *chain.Step, v *yaml.Node, prefix string) {
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%sstep_template is a step: a mapping with its type and fields", prefix)
 		return
 	}
-	Own[LoopFields](s).StepTemplate, _ = decodeStep(d, v, prefix+"step_template: ")
+	chain.Own[LoopFields](s).StepTemplate, _ = chain.DecodeStep(d, v, prefix+"step_template: ")
 }
 
-func checkLoop(v Checker, s *Step) {
+func checkLoop(v chain.Checker, s *chain.Step) {
 	switch {
 	case Loop(s).ItemsVar == "" && Loop(s).ItemsStatic == nil:
 		v.Errorf(s.Pos, "%s: a loop step needs its items: items_var (a variable holding them) or items_static (a list)", s.Subject())
@@ -74,8 +76,8 @@ func checkLoop(v Checker, s *Step) {
 	t := Loop(s).StepTemplate
 	if t == nil && s.Agent().Prompt != "" {
 		// OCC runs a loop without step_template as its own prompt per item
-		t = &Step{Pos: s.Pos, FieldPos: map[string]Pos{}}
-		Own[LoopFields](s).StepTemplate = t
+		t = &chain.Step{Pos: s.Pos, FieldPos: map[string]chain.Pos{}}
+		chain.Own[LoopFields](s).StepTemplate = t
 	}
 	if t == nil {
 		v.Errorf(s.Pos, "%s: step_template is required for a loop step (the step run per item), or a prompt, run per item as an agent", s.Subject())
@@ -83,31 +85,31 @@ func checkLoop(v Checker, s *Step) {
 	}
 	if t.Type == "" {
 		// OCC's default kind
-		t.Type, t.FieldPos["type"] = string(KindAgent), t.Pos
+		t.Type, t.FieldPos["type"] = string(chain.KindAgent), t.Pos
 	}
 	// OCC's loop lends the template its prompt, model and tools
 	if t.Agent().Prompt == "" && s.Agent().Prompt != "" {
-		Own[AgentFields](t).Prompt = s.Agent().Prompt
+		chain.Own[chain.AgentFields](t).Prompt = s.Agent().Prompt
 	}
 	if t.Agent().Model == "" {
-		Own[AgentFields](t).Model = s.Agent().Model
+		chain.Own[chain.AgentFields](t).Model = s.Agent().Model
 	}
 	if _, set := t.FieldPos["tools"]; !set && t.Agent().Tools == nil {
-		Own[AgentFields](t).Tools = s.Agent().Tools
+		chain.Own[chain.AgentFields](t).Tools = s.Agent().Tools
 	}
 	t.SetLocals(LoopLocals)
-	v.nested(s, t, s.Subject()+" step_template", s.ID+"[*]")
+	v.Nest(s, t, s.Subject()+" step_template", s.ID+"[*]")
 }
 
-func compileLoop(v Checker, s *Step, c *Compiled) {
+func compileLoop(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	if Loop(s).ItemsStatic == nil && Loop(s).ItemsVar != "" {
 		name := strings.TrimSpace(strings.Trim(strings.TrimSpace(Loop(s).ItemsVar), "{}"))
-		r, ok := ParseRef(name)
+		r, ok := chain.ParseRef(name)
 		if !ok {
 			v.Errorf(s.At("items_var"), "%s: items_var names one variable, as in items_var: input.list or items_var: results", s.Subject())
 		} else {
 			v.Ref(s, "items_var", r)
-			c.ForEach = ParseTemplate(r.Raw)
+			c.ForEach = chain.ParseTemplate(r.Raw)
 		}
 	}
 	if Loop(s).LoopUntil != "" {
@@ -120,32 +122,6 @@ func compileLoop(v Checker, s *Step, c *Compiled) {
 	}
 }
 
-// ParseRef reads a variable reference written without braces (input.x,
-// results, results.list).
-func ParseRef(name string) (Ref, bool) {
-	refs := ParseTemplate("{" + name + "}").Refs()
-	if len(refs) != 1 || refs[0].Raw != "{"+name+"}" {
-		return Ref{}, false
-	}
-	return refs[0], true
-}
-
-// nested checks a step written inside another (a loop's step_template, a
-// merge's or a debate's model calls), named label in messages and id in
-// events.
-func (v Checker) nested(parent, n *Step, label, id string) {
-	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
-	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
-		if _, set := n.FieldPos[f]; set {
-			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.Subject())
-		}
-	}
-	v.StepKind(n, label)
-	for i, fb := range n.Fallbacks {
-		v.nested(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
-	}
-}
-
 // Loop is the step's LoopFields, a shared zero value when it has none (read
 // only; write through Own).
-func Loop(s *Step) *LoopFields { return Part[LoopFields](s) }
+func Loop(s *chain.Step) *LoopFields { return chain.Part[LoopFields](s) }
