@@ -46,11 +46,13 @@ var layers = map[string][]string{
 	"pkg/interp":            {"pkg/spell"},
 	"pkg/chain/guardexpr":   {"pkg/interp", "pkg/yamlpos"},
 	"pkg/chain":             {"pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":   {"pkg/chain", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
-	"pkg/load":              {"pkg/chain", "pkg/format/contenox", "pkg/format/flowgate", "pkg/format/occ", "pkg/yamlpos"},
-	"pkg/catalog":           {"pkg/chain", "pkg/load", "pkg/spell"},
+	"pkg/load":              {"pkg/chain", "pkg/chain/wfcheck", "pkg/chain/wfyaml", "pkg/format/contenox", "pkg/format/flowgate", "pkg/format/occ", "pkg/yamlpos"},
+	"pkg/catalog":           {"pkg/chain", "pkg/chain/wfyaml", "pkg/load", "pkg/spell"},
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
@@ -188,9 +190,10 @@ const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
-// model units of every kind and the workflow checks, pkg/run the
-// execution's helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 12300, "pkg/run": 9100}
+// model units of every kind (the workflow's reader and rules are
+// pkg/chain/wfyaml and pkg/chain/wfcheck), pkg/run the execution's
+// helpers the kinds share.
+var oversizedPackages = map[string]int{"pkg/chain": 10111, "pkg/run": 9100}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -6,8 +6,9 @@
 //
 // Usage: go run ./bench/gen -out DIR [-branches N]
 //
-// Workloads: wide, chain, layered, skew (see their builders below) and one,
-// a single step that shows each runner's fixed start-up cost.
+// Workloads: wide, chain, layered, skew, foreach (see their builders
+// below) and one, a single step that shows each runner's fixed start-up
+// cost.
 //
 // It prints "skew-critical-path-ms N" on stdout so bench/run.sh can compare
 // chainrun's skew time with the best any runner could do.
@@ -32,15 +33,18 @@ type node struct {
 }
 
 // workload is a named DAG; nodes are listed in an order where every
-// dependency comes before its dependents.
+// dependency comes before its dependents. A loop's nodes are written for
+// chainrun as the items of one for_each step (their last word is the item).
 type workload struct {
 	name  string
 	nodes []node
+	loop  bool
 }
 
 func main() {
 	out := flag.String("out", "", "directory to write the workloads into")
 	branches := flag.Int("branches", 2, "skew branches (keep it <= the parallelism, or the critical path is unreachable)")
+	items := flag.Int("items", 1000, "items of the foreach workload")
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("gen: -out is required")
@@ -55,7 +59,7 @@ func main() {
 	// one is a single step: its time is each runner's fixed start-up cost.
 	one := wide(1)
 	one.name = "one"
-	for _, w := range []workload{wide(500), chain(200), layered(20, 25), skew, one} {
+	for _, w := range []workload{wide(500), chain(200), layered(20, 25), skew, foreach(*items), one} {
 		if err := writeAll(*out, w, truePath); err != nil {
 			log.Fatal(err)
 		}
@@ -69,6 +73,19 @@ func wide(n int) workload {
 	w := workload{name: "wide"}
 	for i := 1; i <= n; i++ {
 		w.nodes = append(w.nodes, node{id: fmt.Sprintf("s%d", i), argv: []string{"true"}})
+	}
+	return w
+}
+
+// foreach is n independent `true ITEM` commands, which chainrun runs as
+// the items of one for_each step and the others as n steps: it measures
+// what an item costs. Every runner passes the item, since `true` with an
+// argument does more than without (coreutils' sets its locale up to look
+// for --help), so a floor of bare `true` would not be the same work.
+func foreach(n int) workload {
+	w := workload{name: "foreach", loop: true}
+	for i := 1; i <= n; i++ {
+		w.nodes = append(w.nodes, node{id: fmt.Sprintf("i%d", i), argv: []string{"true", strconv.Itoa(i)}})
 	}
 	return w
 }
@@ -151,6 +168,9 @@ func writeAll(dir string, w workload, truePath string) error {
 // chainrunYAML renders cli steps with command + args, so chainrun execs
 // the argv directly, as the other runners do.
 func chainrunYAML(w workload) string {
+	if w.loop {
+		return chainrunLoop(w)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\nsteps:\n", w.name)
 	for _, n := range w.nodes {
@@ -162,6 +182,23 @@ func chainrunYAML(w workload) string {
 			fmt.Fprintf(&b, "    depends_on: [%s]\n", strings.Join(n.deps, ", "))
 		}
 	}
+	return b.String()
+}
+
+// chainrunLoop renders a loop workload as one for_each step over an
+// input whose default holds the items, one a line: no step or process
+// makes the list, so the run is the items alone. Every node runs the same
+// command; its last word is the item.
+func chainrunLoop(w workload) string {
+	items := make([]string, len(w.nodes))
+	for i, n := range w.nodes {
+		items[i] = n.argv[len(n.argv)-1]
+	}
+	argv := w.nodes[0].argv
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: %s\ninputs:\n  - name: items\n    default: %q\n", w.name, strings.Join(items, "\n"))
+	fmt.Fprintf(&b, "steps:\n  - id: each\n    type: cli\n    for_each: \"{input.items}\"\n    command: %q\n", argv[0])
+	fmt.Fprintf(&b, "    args: [%s]\n", quoteAll(append(argv[1:len(argv)-1:len(argv)-1], "{item}")))
 	return b.String()
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -66,7 +67,7 @@ func (l *Library) FindScript(subject, from string) (*chain.Script, error) {
 	}
 	lib, ok := l.scriptFiles[path]
 	if !ok {
-		if lib, err = chain.LoadScripts(path); err != nil {
+		if lib, err = wfyaml.LoadScripts(path); err != nil {
 			return nil, err
 		}
 		l.scriptFiles[path] = lib

@@ -9,10 +9,11 @@
 // which stops a command before anything runs, and the files `chainrun
 // init` writes (StarterFiles).
 //
-// It reads files through the chain format's loader (pkg/chain) and knows
+// It reads files through the chain format's loader (pkg/load; a scripts
+// library through the workflow reader's, wfyaml.LoadScripts) and knows
 // nothing of running: pkg/run, and the step kinds, are given what they
 // need of it as functions (run.Loader, run.Resolvers), so that the kinds
 // never import the readers that import them.
 //
-// It may import, of this module: chain, load, spell.
+// It may import, of this module: chain, chain/wfyaml, load, spell.
 package catalog

@@ -36,7 +36,7 @@ func DecodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
 		s.branchesUnread = true
 		return
 	}
-	eachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
+	EachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
 		yamlpos.CheckKeys(d, n, prefix+"branch: ", yamlpos.KeysOf[Branch]())
 		if cn := yamlpos.ValueOf(n, "compose"); cn != nil {
 			yamlpos.CheckKeys(d, yamlpos.Deref(cn), prefix+"compose: ", yamlpos.KeysOf[Compose]())
@@ -58,8 +58,3 @@ func Quote(s string) string { return `"` + s + `"` }
 
 // quote is Quote, for this package's messages.
 func quote(s string) string { return Quote(s) }
-
-// decodeBranches is DecodeBranches, for this package's readers.
-func decodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
-	DecodeBranches(d, s, v, prefix)
-}

@@ -36,10 +36,9 @@ func keyAliasNote(key string) string {
 	return ""
 }
 
-// decodeStep fills a step from its mapping, by the tags of Step's
-// fields. A step whose kind does not exist is read no further than its id
-// and kind: its fields cannot be judged without it, and the caller
-// reports the kind by name (see reportUnknownKind).
+// DecodeStep reads one step's mapping n, of any kind, into a Step: the
+// reader of a DAG chain's steps, shared with the workflow reader's
+// executors and tasks; false when n cannot be a step.
 func DecodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 	s := &Step{Pos: yamlpos.Of(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
 	before := d.Blocking()

@@ -5,9 +5,9 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// decodeTools reads a chain's `tools:` map: each tool's description, the
+// DecodeTools reads a chain's `tools:` map: each tool's description, the
 // JSON Schema of its arguments and the step that runs it.
-func decodeTools(d *yamlpos.Diags, v *yaml.Node) []*ToolDef {
+func DecodeTools(d *yamlpos.Diags, v *yaml.Node) []*ToolDef {
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "tools must map each tool's name to {description, input_schema, executor}")
 		return nil

@@ -24,9 +24,9 @@ type DotenvFile struct {
 // Optional reports whether the file may be missing.
 func (f DotenvFile) Optional() bool { return f.Required != nil && !*f.Required }
 
-// decodeDotenv reads dotenv: a path, or a list of paths and
+// DecodeDotenv reads dotenv: a path, or a list of paths and
 // {path, required} mappings.
-func decodeDotenv(d *yamlpos.Diags, v *yaml.Node) []DotenvFile {
+func DecodeDotenv(d *yamlpos.Diags, v *yaml.Node) []DotenvFile {
 	v = yamlpos.Deref(v)
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {

@@ -170,11 +170,11 @@ func DecodeChain(d *yamlpos.Diags, root *yaml.Node, keys func(c *Chain, k, v *ya
 		case "steps":
 			c.Steps = append(c.Steps, decodeSteps(d, v)...)
 		case "tools":
-			c.Tools = decodeTools(d, v)
+			c.Tools = DecodeTools(d, v)
 		case "connections":
-			c.Connections = decodeConnections(d, v)
+			c.Connections = DecodeConnections(d, v)
 		case "dotenv":
-			c.Dotenv = decodeDotenv(d, v)
+			c.Dotenv = DecodeDotenv(d, v)
 		case "handlers":
 			c.Handlers = decodeHandlers(d, v)
 		default:

@@ -3,7 +3,6 @@ package chain
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,8 +20,9 @@ func (b *Branch) rangeNumber(result string) (float64, error) {
 	return f, err
 }
 
-// numberIn finds the first number in a text.
-var numberIn = regexp.MustCompile(`[-+]?\d*\.?\d+`)
+// numberIn finds the first number in a text; compiled on first use,
+// as only a contenox chain reads numbers out of text.
+var numberIn = lazyRegexp(`[-+]?\d*\.?\d+`)
 
 // FirstNumber reads a text as a number as contenox's parseNumber does
 // (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces
@@ -38,7 +38,7 @@ func FirstNumber(text string) (float64, error) {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return f, nil
 	}
-	m := numberIn.FindString(s)
+	m := numberIn().FindString(s)
 	if m == "" {
 		return 0, fmt.Errorf("%q holds no number", interp.ClipText(text, 80))
 	}

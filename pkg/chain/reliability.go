@@ -184,14 +184,6 @@ func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *R
 // nested step.
 type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
 
-// executorCandidates reads the fallbacks of a transition's or an
-// onEnter's executor e, each named after it (transition "go" fallback 1).
-func executorCandidates(d *yamlpos.Diags, c *Chain, e *Step) candidateDecoder {
-	return func(n *yaml.Node, i int, prefix string) *Step {
-		return decodeExecutor(d, c, n, e.owner, e.ID, fmt.Sprintf("fallback %d", i), prefix)
-	}
-}
-
 // decodeFallbacks reads fallback.executors: each an executor read as
 // the primary e is (any kind, a {capability: NAME} resolved before), so
 // a candidate is checked the same way and its messages name its line.

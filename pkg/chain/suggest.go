@@ -16,3 +16,4 @@ var (
 	didYouMean = spell.DidYouMean
 	suggest    = spell.Closest
 )
+

@@ -58,7 +58,7 @@ func placeholderOf(typ string, enum []any) string {
 	if len(enum) > 0 {
 		words := make([]string, len(enum))
 		for i, e := range enum {
-			words[i] = textOfJSON(e)
+			words[i] = InputText(e)
 		}
 		return "<" + strings.Join(words, "|") + ">"
 	}
@@ -109,7 +109,7 @@ func leftIn(shape map[string]any, v any) bool {
 // shapeOf is the Shape of an object schema p that requires properties
 // (nil otherwise), down to depth levels of nested objects.
 func shapeOf(root, p *jsonschema.Schema, depth int) map[string]any {
-	if depth == 0 || typeOf(p) != "object" || len(p.Required) == 0 {
+	if depth == 0 || InputType(p) != "object" || len(p.Required) == 0 {
 		return nil
 	}
 	out := map[string]any{}
@@ -119,11 +119,11 @@ func shapeOf(root, p *jsonschema.Schema, depth int) map[string]any {
 			out[name] = "<value>"
 			continue
 		}
-		q = localRef(root, q)
+		q = LocalRef(root, q)
 		if nested := shapeOf(root, q, depth-1); nested != nil {
 			out[name] = nested
 		} else {
-			out[name] = placeholderOf(typeOf(q), q.Enum)
+			out[name] = placeholderOf(InputType(q), q.Enum)
 		}
 	}
 	return out
@@ -137,7 +137,7 @@ func (a NeededArg) Describe() string {
 	case len(a.Enum) > 0:
 		words := make([]string, len(a.Enum))
 		for i, e := range a.Enum {
-			words[i] = textOfJSON(e)
+			words[i] = InputText(e)
 		}
 		fmt.Fprintf(&b, "one of %s", strings.Join(words, ", "))
 	case a.Shape != nil:
@@ -167,11 +167,11 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 		}
 		a := NeededArg{Name: name}
 		if p := sch.Properties[name]; p != nil {
-			p = localRef(sch, p)
+			p = LocalRef(sch, p)
 			if p.Default != nil || HasDefaults(p) {
 				continue // its defaults are filled in before required is checked
 			}
-			a.Type, a.Enum, a.Description = typeOf(p), p.Enum, interp.FirstLine(p.Description)
+			a.Type, a.Enum, a.Description = InputType(p), p.Enum, interp.FirstLine(p.Description)
 			a.Shape = shapeOf(sch, p, 4)
 			if a.Description == "" {
 				a.Description = interp.FirstLine(p.Title)
@@ -201,7 +201,7 @@ func argPropSchemas(raw map[string]any) map[string]*jsonschema.Resolved {
 				one[k] = d
 			}
 		}
-		if _, rs, problem := resolveSchema(one); problem == "" {
+		if _, rs, problem := ResolveSchema(one); problem == "" {
 			out[name] = rs
 		}
 	}

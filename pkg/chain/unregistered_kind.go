@@ -14,9 +14,9 @@ import (
 // Unregistered, which a run that could reach it refuses before anything
 // runs (a run of another path goes ahead), so nothing is half-run. A kind
 // close to one chainrun has ("shel") is a misspelling, not another
-// gateway's executor: decodeExecutor still refuses it, naming the kind
+// gateway's executor: the workflow reader still refuses it, naming the kind
 // meant.
-func unregisteredKind(d *yamlpos.Diags, s *Step) {
+func UnregisteredKind(d *yamlpos.Diags, s *Step) {
 	kinds := Kinds()
 	d.Warnf(s.At("type"), "%s: unknown kind %q: loaded as mcp-flowgate loads it, which fails the executor when it runs; a run that could reach it is refused before anything runs; kinds are %s",
 		s.Subject(), s.Type, strings.Join(kinds, ", "))

@@ -14,8 +14,9 @@ import (
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
-// validStepID: letters, digits, '-' and '_'.
-func validStepID(id string) bool {
+// ValidStepID reports whether id can name a step, a state or a
+// transition: letters, digits, '-' and '_'.
+func ValidStepID(id string) bool {
 	if id == "" {
 		return false
 	}
@@ -27,12 +28,13 @@ func validStepID(id string) bool {
 	return true
 }
 
-// validChainName: like a step id, and '.' after the first character.
-func validChainName(name string) bool {
+// ValidChainName reports whether name can name a chain or a workflow:
+// like a step id, and '.' after the first character.
+func ValidChainName(name string) bool {
 	if name == "" || name[0] == '-' || name[0] == '_' || name[0] == '.' {
 		return false
 	}
-	return validStepID(strings.ReplaceAll(name, ".", "_"))
+	return ValidStepID(strings.ReplaceAll(name, ".", "_"))
 }
 
 // lazyRegexp compiles a pattern on first use, keeping start-up fast for
@@ -194,7 +196,7 @@ func (v *validator) chainFields() {
 	case c.Name == "" && slices.Contains(c.meant, "name"):
 	case c.Name == "":
 		v.d.Errorf(c.Pos, "name is required: the name `chainrun run` finds the chain by")
-	case !validChainName(c.Name):
+	case !ValidChainName(c.Name):
 		v.d.Errorf(c.Pos, "name %q: use letters, digits, '-', '_' and '.' (kebab-case is usual)", c.Name)
 	}
 	switch {
@@ -247,7 +249,7 @@ func (v *validator) steps() bool {
 			v.d.Errorf(s.Pos, "step: id is required")
 			s.label = fmt.Sprintf("the step at line %d", s.Pos.Line)
 			named = false
-		case !validStepID(s.ID):
+		case !ValidStepID(s.ID):
 			v.d.Errorf(s.At("id"), "step id %q: use letters, digits, '-' and '_'", s.ID)
 		}
 		if prev, dup := v.c.byID[s.ID]; dup && named {

@@ -21,7 +21,7 @@ func (v *validator) handlers() []*Step {
 	}
 	var sound []*Step
 	for _, s := range steps {
-		if !validStepID(s.ID) {
+		if !ValidStepID(s.ID) {
 			v.d.Errorf(s.At("id"), "%s: id %q: use letters, digits, '-' and '_'", s.Subject(), s.ID)
 		}
 		if prev, dup := v.c.byID[s.ID]; dup {

@@ -78,7 +78,7 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 			return
 		}
 		if len(r.Path) == 0 {
-			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.Subject(), field, firstInput(v.c))
+			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.Subject(), field, FirstInput(v.c))
 			return
 		}
 		if !v.hasInput(r.Path[0]) {
@@ -95,7 +95,9 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 	}
 }
 
-func firstInput(c *Chain) string {
+// FirstInput is the name of the chain's first input, for examples in
+// messages ("name" when it has none).
+func FirstInput(c *Chain) string {
 	if len(c.Inputs) > 0 {
 		return c.Inputs[0].Name
 	}

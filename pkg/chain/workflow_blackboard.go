@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
 )
 
 // Slot is a declared key of a workflow's context (mcp-flowgate's
@@ -36,53 +37,6 @@ func (b *Blackboard) Slot(name string) *Slot {
 	return b.Slots[name]
 }
 
-// compileSlot resolves a typed slot's schema and its constraint.
-func (v *validator) compileSlot(where string, s *Slot) {
-	if s.Raw == nil {
-		return
-	}
-	v.compileConstraint(where, s)
-	_, rs, problem := resolveSchema(schemaOf(s.Raw))
-	if problem != "" {
-		v.d.Errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
-		return
-	}
-	s.Schema = rs
-}
-
-// checkBlackboard compiles the workflow's typed slots and warns of output
-// mappings that write a slot the blackboard does not declare.
-func (v *validator) checkBlackboard() {
-	w := v.c.Workflow
-	prefix := "workflow " + quote(v.c.Name) + ": blackboard: "
-	if b := w.Blackboard; b != nil {
-		for _, name := range b.Order {
-			v.compileSlot(prefix, b.Slots[name])
-		}
-	}
-	for _, s := range w.States {
-		for _, slot := range s.Slots {
-			v.compileSlot("state "+quote(s.Name)+": slots: ", slot)
-		}
-		if w.Blackboard == nil {
-			continue
-		}
-		check := func(owner string, out []*OutputMapping) {
-			for _, m := range out {
-				if w.Blackboard.Slot(m.Key) == nil && s.slot(m.Key) == nil {
-					v.d.Warnf(m.Pos, "%s: output writes %q, which the workflow's blackboard does not declare", owner, m.Key)
-				}
-			}
-		}
-		for _, t := range s.Transitions {
-			check("transition "+quote(t.Name), t.Output)
-		}
-		if s.OnEnter != nil {
-			check("state "+quote(s.Name)+" onEnter", s.OnEnter.Output)
-		}
-	}
-}
-
 // slot returns the state's local slot of that name, or nil.
 func (s *State) slot(name string) *Slot {
 	for _, x := range s.Slots {
@@ -103,4 +57,20 @@ func (w *Workflow) SlotFor(s *State, key string) *Slot {
 		}
 	}
 	return w.Blackboard.Slot(key)
+}
+
+// SlotConstraint is what a blackboard slot's constraint: declares
+// (mcp-flowgate's SPEC §28), checked whenever a transition writes the
+// slot: path_allowlist, an array of paths each matching an allow glob
+// and no deny glob; subset_of, an array every element of which is in the
+// array a JSONPath reads. Several kinds must all hold.
+type SlotConstraint struct {
+	// Allowlist is set when path_allowlist is declared; Allow and Deny
+	// are its globs (** spans directories).
+	Allowlist   bool
+	Allow, Deny []string
+	// SubsetOf reads the reference array; SubsetOfRaw is the path as
+	// written.
+	SubsetOf    *jsonpath.Path
+	SubsetOfRaw string
 }

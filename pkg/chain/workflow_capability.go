@@ -2,7 +2,6 @@ package chain
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -50,46 +49,17 @@ type SnippetOutput struct {
 	Pos    Pos
 }
 
-// checkCapability checks the workflow's verb and lifecycle against the
-// closed vocabularies, and a cap.* name against its verb (a name that
-// does not match is warned of).
-func (v *validator) checkCapability() {
-	c, w := v.c, v.c.Workflow
-	if w.Cap.Verb != "" {
-		at := w.at("verb", c.Pos)
-		switch {
-		case !slices.Contains(capabilityVerbs, w.Cap.Verb):
-			v.d.Errorf(at, "workflow %q: verb %q is not one of %s", c.Name, w.Cap.Verb, strings.Join(capabilityVerbs, ", "))
-		case strings.HasPrefix(c.Name, "flow."):
-			v.d.Errorf(at, "workflow %q: an orchestrator (flow.*) declares no verb", c.Name)
-		case strings.HasPrefix(c.Name, "cap.") && !strings.HasPrefix(c.Name, "cap."+w.Cap.Verb+"."):
-			// mcp-flowgate runs such a capability (its own end-to-end walks
-			// call cap.tests.*, an older spelling): a warning, not a refusal
-			v.d.Warnf(at, "workflow %q: a capability of verb %s is named cap.%s.<name>", c.Name, w.Cap.Verb, w.Cap.Verb)
-		}
-	}
-	if w.Cap.Lifecycle != "" {
-		at := w.at("lifecycle", c.Pos)
-		switch {
-		case !slices.Contains(lifecycles, w.Cap.Lifecycle):
-			// mcp-flowgate checks no workflow's lifecycle (it only
-			// compares it with stable): a warning, not a refusal
-			v.d.Warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(lifecycles, ", "))
-		case w.Cap.Lifecycle == LifecycleDeprecated:
-			v.d.Warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
-		}
-	}
-	if _, declared := w.FieldPos["snippet"]; !declared && namesCapability(c.Name) {
-		// mcp-flowgate's check refuses it (snippet_contract.rs, V3); its
-		// runtime runs it: a warning
-		v.d.Warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
-	}
-	for _, o := range w.Cap.Outputs {
-		_, rs, problem := resolveSchema(o.Raw)
-		if problem != "" {
-			v.d.Errorf(o.Pos, "workflow %q: snippet output %q: %s", c.Name, o.Name, problem)
-			continue
-		}
-		o.Schema = rs
-	}
-}
+// CapabilityVerbs is mcp-flowgate's closed vocabulary of a capability's
+// verb, in its order (a copy: validation and messages read it).
+func CapabilityVerbs() []string { return slices.Clone(capabilityVerbs) }
+
+// Lifecycles are a capability's or a fragment's lifecycles, in order.
+func Lifecycles() []string { return slices.Clone(lifecycles) }
+
+// NamesCapability reports whether a workflow's name or a definitionId
+// names a capability (cap.*), whose contract a snippet declares.
+func NamesCapability(id string) bool { return namesCapability(id) }
+
+// FragmentVerbs is the closed vocabulary of a guidance fragment's verb,
+// in order (a copy).
+func FragmentVerbs() []string { return slices.Clone(fragmentVerbs) }

@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"reflect"
-
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -37,22 +35,4 @@ type WorkflowDialect struct {
 	// they took it; prefix names the owner in messages.
 	WorkflowKey func(d *yamlpos.Diags, c *Chain, k, v *yaml.Node, prefix string) bool
 	StateKey    func(d *yamlpos.Diags, s *State, k, v *yaml.Node, prefix string) bool
-}
-
-// dialectKey hands a key chainrun's own reader does not handle to the
-// dialect's reader (take, when the dialect has one), reporting whether
-// it took the key. Without one, a key of dst that only a dialect reads
-// (its field tagged dialect:"peer", declared for the schema and for
-// did-you-mean) is refused as unknown, as chainrun's own reading does not
-// know it; hint ends the message as the walker's does.
-func dialectKey(d *yamlpos.Diags, dst any, k *yaml.Node, prefix, hint string, has bool, take func() bool) bool {
-	if has {
-		return take()
-	}
-	f := yamlpos.FieldsOf(reflect.TypeOf(dst).Elem()).ByKey[k.Value]
-	if f == nil || f.Tag.Get("dialect") != "peer" {
-		return false
-	}
-	d.LooseErrorf(yamlpos.Of(k), "%sunknown field %q%s", prefix, k.Value, hint)
-	return true
 }

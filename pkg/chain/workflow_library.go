@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -104,42 +102,10 @@ type connectionKeys struct {
 	Description      string            `yaml:"description" doc:"What the connection reaches, for readers."`
 }
 
-// fileLibrary is what a workflow file declares for all its workflows.
-type fileLibrary struct {
-	scripts     map[string]*Script
-	connections map[string]*Connection
-	dotenv      []DotenvFile
-}
-
-// decodeScripts reads a workflow file's scripts: library.
-func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*Script {
-	out := map[string]*Script{}
-	eachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
-		var k scriptKeys
-		pos := map[string]Pos{}
-		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
-		sc := &Script{Subject: key.Value, Verb: k.Verb, Body: k.Body, Pos: yamlpos.Of(key)}
-		switch {
-		case k.URI != "":
-			d.Errorf(pos["uri"], "%suri %q: a script's body is read from the file only; write it inline as body:", prefix, k.URI)
-			return
-		case strings.TrimSpace(k.Body) == "":
-			d.Errorf(sc.Pos, "%sbody is required (the script to run)", prefix)
-			return
-		}
-		sc.Hash = scriptHash(k.Body)
-		if k.Hash != "" && k.Hash != sc.Hash {
-			d.Errorf(pos["hash"], "%shash %s does not match the body, whose hash is %s", prefix, k.Hash, sc.Hash)
-		}
-		out[sc.Subject] = sc
-	})
-	return out
-}
-
-// eachEntry calls fn with each entry of a file-level mapping of named
+// EachEntry calls fn with each entry of a file-level mapping of named
 // mappings (scripts:, connections:), named as noun "NAME" in messages;
 // what says what an entry holds.
-func eachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
+func EachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%ss: map each %s's name to %s", noun, noun, what)
 		return
@@ -155,50 +121,18 @@ func eachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n
 	}
 }
 
-// eachItem calls fn with each mapping of a list (v dereferenced), and its
+// EachItem calls fn with each mapping of a list (v dereferenced), and its
 // index: a v that is no list is reported as notList, an item that is no
 // mapping as notMapping, at their places. It reports whether v is a list.
-func eachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
+func EachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn func(i int, n *yaml.Node)) bool {
 	return yamlpos.EachItem(d, v, notList, notMapping, fn)
 }
 
-// LoadScripts reads the scripts: library of a file (one of scripts:
-// alone, or a workflow file's), for script steps of other files.
-func LoadScripts(path string) (map[string]*Script, error) {
-	data, err := ReadFile(path)
-	if err != nil {
-		return nil, &ValidationError{Diagnostics: []Diagnostic{{File: path, Message: "cannot read scripts: " + err.Error()}}}
-	}
-	d := &yamlpos.Diags{File: path, Src: data}
-	var doc yaml.Node
-	if err := yaml.Load(data, &doc); err != nil {
-		d.SyntaxError(err)
-		return nil, &ValidationError{Diagnostics: d.Errs()}
-	}
-	var lib map[string]*Script
-	if root := yamlpos.Deref(&doc); root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		if v := yamlpos.ValueOf(yamlpos.Deref(root.Content[0]), "scripts"); v != nil {
-			lib = decodeScripts(d, yamlpos.Deref(v))
-		}
-	}
-	if errs := d.Errs(); len(errs) > 0 {
-		return nil, &ValidationError{Diagnostics: errs}
-	}
-	return lib, nil
-}
-
-// scriptHash is mcp-flowgate's script hash: sha256 of the body with its
-// whitespace kept and its trailing newlines made exactly one.
-func scriptHash(body string) string {
-	sum := sha256.Sum256([]byte(strings.TrimRight(body, "\n") + "\n"))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// decodeConnections reads a workflow file's connections:.
-func decodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
+// DecodeConnections reads a workflow file's connections:.
+func DecodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
 	out := map[string]*Connection{}
 	kinds := []string{ConnREST, ConnCLI, ConnMCP}
-	eachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
+	EachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k connectionKeys
 		pos := map[string]Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
@@ -350,7 +284,7 @@ func ParseConnections(where string, v any) (map[string]*Connection, error) {
 	}
 	d := &yamlpos.Diags{File: where, Src: data}
 	root := doc.Content[0]
-	out := decodeConnections(d, yamlpos.ValueOf(root, "connections"))
+	out := DecodeConnections(d, yamlpos.ValueOf(root, "connections"))
 	if errs := d.Errs(); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {

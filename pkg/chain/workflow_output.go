@@ -1,15 +1,9 @@
 package chain
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
-	"github.com/chainrun/chainrun/pkg/yamlpos"
 
-	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/theory/jsonpath"
-	yaml "go.yaml.in/yaml/v4"
 )
 
 // OutputMapping is one key of a transition's `output:` (mcp-flowgate):
@@ -66,82 +60,7 @@ func OutputOps() []string {
 	return []string{OpAdd, OpSubtract, OpMultiply, OpDivide, OpSet, OpConcat}
 }
 
-// decodeOutputMappings reads a transition's `output:`: each key a context
-// key, each value a JSONPath, a literal, or {operator: [operands]}.
-func decodeOutputMappings(d *yamlpos.Diags, v *yaml.Node, prefix string) []*OutputMapping {
-	prefix += "output: "
-	if v.Kind != yaml.MappingNode {
-		d.Errorf(yamlpos.Of(v), "%soutput maps each context key to a JSONPath ($.output.json.x) or {add: [a, b]}", prefix)
-		return nil
-	}
-	var out []*OutputMapping
-	for _, p := range yamlpos.MappingPairs(d, v, prefix) {
-		m := &OutputMapping{Key: p.Key.Value, Pos: yamlpos.Of(p.Key)}
-		n := yamlpos.Deref(p.Value)
-		kprefix := prefix + p.Key.Value + ": "
-		switch n.Kind {
-		case yaml.MappingNode:
-			if len(n.Content) != 2 {
-				d.Errorf(yamlpos.Of(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(OutputOps(), ", "))
-				continue
-			}
-			m.Op = n.Content[0].Value
-			if !slices.Contains(OutputOps(), m.Op) {
-				d.Errorf(yamlpos.Of(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(OutputOps(), ", "), didYouMean(m.Op, OutputOps()))
-				continue
-			}
-			args := yamlpos.Deref(n.Content[1])
-			items := []*yaml.Node{args}
-			if args.Kind == yaml.SequenceNode {
-				items = args.Content
-			}
-			for _, it := range items {
-				if op, ok := decodeOperand(d, yamlpos.Deref(it), kprefix); ok {
-					m.Operands = append(m.Operands, op)
-				}
-			}
-			if m.Op != OpSet && m.Op != OpConcat && len(items) != 2 {
-				d.Errorf(yamlpos.Of(args), "%s%s takes two operands, as in {%s: [\"$.context.n\", 1]}", kprefix, m.Op, m.Op)
-			}
-			if m.Op == OpSet && len(items) == 0 {
-				d.Errorf(yamlpos.Of(args), "%sset takes a value (a list of several sets the list)", kprefix)
-			}
-		default:
-			op, ok := decodeOperand(d, n, kprefix)
-			if !ok {
-				continue
-			}
-			m.Operands = []Operand{op}
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// decodeOperand reads one operand: text starting with $ is a JSONPath
-// whose root must be one the transition's document has.
-func decodeOperand(d *yamlpos.Diags, n *yaml.Node, prefix string) (Operand, bool) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.HasPrefix(n.Value, "$") {
-		p, err := interp.ParsePath(n.Value)
-		if err == nil {
-			return Operand{Path: p, Raw: n.Value}, true
-		}
-		if strings.ContainsAny(n.Value, "=<>!&|+-*/ ") {
-			// not a path: an expression over paths, as mcp-flowgate's
-			// files write computed values
-			e, xerr := guardexpr.CompileOutput(n.Value)
-			if xerr == nil {
-				return Operand{Raw: n.Value, expr: e}, true
-			}
-			d.Errorf(yamlpos.Of(n), "%s%q is neither a JSONPath nor an expression: it %v", prefix, n.Value, xerr)
-			return Operand{}, false
-		}
-		d.Errorf(yamlpos.Of(n), "%s%v", prefix, err)
-		return Operand{}, false
-	}
-	var lit any
-	if !yamlpos.DecodeInto(d, n, &lit) {
-		return Operand{}, false
-	}
-	return Operand{Literal: NormalizeYAML(lit), Raw: n.Value}, true
-}
+// ExprOperand is the operand of an expression over the transition's
+// document, raw as written: the workflow reader compiles it
+// (guardexpr.CompileOutput) and Eval computes it.
+func ExprOperand(raw string, e *guardexpr.Expr) Operand { return Operand{Raw: raw, expr: e} }

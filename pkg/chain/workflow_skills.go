@@ -1,14 +1,5 @@
 package chain
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"slices"
-	"strings"
-
-	"github.com/chainrun/chainrun/pkg/yamlpos"
-)
-
 // Fragment is a reusable block of guidance (mcp-flowgate's "skill"),
 // declared once in a file's top-level skills: library and referenced by
 // subject from workflows, states and transitions: its body is shown to
@@ -25,57 +16,6 @@ type Fragment struct {
 	Hash   string `yaml:"hash" doc:"sha256:<hex> of the whitespace-normalised body; checked when written."`
 	Digest string `yaml:"-"`
 	Pos    Pos    `yaml:"-"`
-}
-
-// subjectPattern is the shape of a fragment's subject: lowercase dotted
-// words (kebab tokens of one character or more), at least two, after an
-// optional namespace/ (mcp-flowgate's is_subject_pattern).
-var subjectPattern = lazyRegexp(`^([a-z][a-z0-9-]*/)?[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
-
-// subjectRoots are mcp-flowgate's blessed first words of a fragment's
-// subject (discovery.rs BLESSED_SUBJECT_ROOTS): five of a topic, then
-// the fragment verbs.
-var subjectRoots = append([]string{"authoring", "debug", "deploy", "import", "lifecycle"}, fragmentVerbs...)
-
-// FragmentHash is a fragment body's content address: sha256 of the body
-// with every run of whitespace made one space and the ends trimmed, so a
-// reflowed paragraph keeps its hash and an edit changes it.
-func FragmentHash(body string) string {
-	norm := strings.Join(strings.Fields(body), " ")
-	sum := sha256.Sum256([]byte(norm))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// checkFragment checks one fragment of the skills: library.
-func checkFragment(d *yamlpos.Diags, f *Fragment) {
-	prefix := "skills: " + quote(f.Subject) + ": "
-	if !subjectPattern().MatchString(f.Subject) {
-		d.Errorf(f.Pos, "%sa subject is lowercase dotted words, at least two (review.style.house-voice)", prefix)
-	} else if root, _, _ := strings.Cut(f.Subject[strings.Index(f.Subject, "/")+1:], "."); !slices.Contains(subjectRoots, root) {
-		// mcp-flowgate refuses it unless the gateway relaxes its
-		// strict_namespacing, which chainrun does not read: a warning
-		d.Warnf(f.Pos, "%sits root %s is none of %s: mcp-flowgate refuses the file (INVALID_SUBJECT_ROOT) unless flowgate.strict_namespacing is false%s",
-			prefix, root, strings.Join(subjectRoots, ", "), didYouMean(root, subjectRoots))
-	}
-	switch {
-	case f.Verb == "":
-		d.Errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(fragmentVerbs, ", "))
-	case !slices.Contains(fragmentVerbs, f.Verb):
-		d.Errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(fragmentVerbs, ", "), didYouMean(strings.ToLower(f.Verb), fragmentVerbs))
-	}
-	switch {
-	case f.Lifecycle == "":
-		d.Errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(lifecycles, ", "))
-	case !slices.Contains(lifecycles, f.Lifecycle):
-		d.Errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(lifecycles, ", "))
-	}
-	if strings.TrimSpace(f.Body) == "" {
-		d.Errorf(f.Pos, "%sbody is required", prefix)
-	}
-	f.Digest = FragmentHash(f.Body)
-	if f.Hash != "" && f.Hash != f.Digest {
-		d.Errorf(f.Pos, "%shash %s does not match the body's, %s", prefix, f.Hash, f.Digest)
-	}
 }
 
 // SkillRefs are the subjects of guidance fragments in scope at one
@@ -100,15 +40,4 @@ func (w *Workflow) Fragments(subjects ...[]string) []*Fragment {
 		}
 	}
 	return out
-}
-
-// checkSkillRefs warns of subjects the file's library does not hold:
-// their guidance lives in another file (a shared library), so only their
-// names can be shown.
-func (v *validator) checkSkillRefs(where string, refs SkillRefs) {
-	for _, s := range refs.Subjects {
-		if v.c.Workflow.Library[s] == nil {
-			v.d.Warnf(refs.Pos, "%sskill %q is not in this file's skills: library: whoever decides sees its name, not its guidance", where, s)
-		}
-	}
 }

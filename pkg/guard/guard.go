@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -122,15 +123,18 @@ func SchemaProblem(err error) string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	return boundNumbers.ReplaceAllStringFunc(msg, func(m string) string {
-		p := boundNumbers.FindStringSubmatch(m)
+	return boundNumbers().ReplaceAllStringFunc(msg, func(m string) string {
+		p := boundNumbers().FindStringSubmatch(m)
 		return p[1] + ": " + plainNumber(p[2]) + " " + p[3] + " " + plainNumber(p[4])
 	})
 }
 
 // boundNumbers is a bound's message as the schema validator words it:
-// the value as a fraction, the bound with six decimals.
-var boundNumbers = regexp.MustCompile(`(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): (-?\d+(?:/\d+)?) (is (?:less than|greater than|not a multiple of)(?: or equal to)?) (-?\d+(?:\.\d+)?)`)
+// the value as a fraction, the bound with six decimals. It is compiled
+// on first use: only a refused value's message needs it.
+var boundNumbers = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): (-?\d+(?:/\d+)?) (is (?:less than|greater than|not a multiple of)(?: or equal to)?) (-?\d+(?:\.\d+)?)`)
+})
 
 // plainNumber writes a number of a bound's message (12/1, 3/4,
 // 10.000000) as a person would (12, 0.75, 10).

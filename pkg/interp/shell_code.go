@@ -4,36 +4,48 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Programs that run a string they are given as code. A value inside such
 // a string would be parsed a second time, where no quoting by the outer
 // shell protects it, so a reference there is an error: the value must
 // reach the program as an environment variable or an argument.
-var (
-	// shells run the word after -c (sh -c 'script' arg0 args...: the
-	// arguments after the script are data, the safe way to pass values).
-	shells = names("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "fish", "busybox", "csh", "tcsh")
-	// scriptFlags are the options of interpreters whose next word is a
-	// program.
-	scriptFlags = map[string][]string{
-		"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
-		"perl": {"-e", "-E"}, "ruby": {"-e"}, "node": {"-e", "-p", "--eval", "--print"}, "nodejs": {"-e", "-p", "--eval", "--print"},
-		"deno": {"eval"}, "php": {"-r"}, "lua": {"-e"}, "luajit": {"-e"}, "Rscript": {"-e"}, "R": {"-e"},
-		"osascript": {"-e"}, "pwsh": {"-c", "-Command"}, "powershell": {"-c", "-Command"}, "su": {"-c"},
-		"tclsh": {}, "jshell": {},
+//
+// shellWords are those programs and their options, which the scan of
+// shell code judges commands by. They are built the first time shell code
+// is scanned: a command that reads no chain never needs them.
+type shellWords struct {
+	shells, programs, everyWord, remote, sshValued, arithOps map[string]bool
+	scriptFlags                                              map[string][]string
+}
+
+var shellTables = sync.OnceValue(func() *shellWords {
+	return &shellWords{
+		// shells run the word after -c (sh -c 'script' arg0 args...: the
+		// arguments after the script are data, the safe way to pass values).
+		shells: names("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "fish", "busybox", "csh", "tcsh"),
+		// scriptFlags are the options of interpreters whose next word is a
+		// program.
+		scriptFlags: map[string][]string{
+			"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
+			"perl": {"-e", "-E"}, "ruby": {"-e"}, "node": {"-e", "-p", "--eval", "--print"}, "nodejs": {"-e", "-p", "--eval", "--print"},
+			"deno": {"eval"}, "php": {"-r"}, "lua": {"-e"}, "luajit": {"-e"}, "Rscript": {"-e"}, "R": {"-e"},
+			"osascript": {"-e"}, "pwsh": {"-c", "-Command"}, "powershell": {"-c", "-Command"}, "su": {"-c"},
+			"tclsh": {}, "jshell": {},
+		},
+		// programs take their first operand as a program (awk '{print}').
+		programs: names("awk", "gawk", "mawk", "nawk"),
+		// everyWord runs all its operands as one script.
+		everyWord: names("eval", "watch"),
+		// remote runs everything after its host as a remote shell's script.
+		remote: names("ssh"),
+		// sshValued are ssh's options that take a value.
+		sshValued: names("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"),
+		// arithOps make bash's [[ ]] evaluate both sides as arithmetic.
+		arithOps: names("-eq", "-ne", "-lt", "-le", "-gt", "-ge"),
 	}
-	// programs take their first operand as a program (awk '{print}').
-	programs = names("awk", "gawk", "mawk", "nawk")
-	// everyWord runs all its operands as one script.
-	everyWord = names("eval", "watch")
-	// remote runs everything after its host as a remote shell's script.
-	remote = names("ssh")
-	// sshValued are ssh's options that take a value.
-	sshValued = names("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B")
-	// arithOps make bash's [[ ]] evaluate both sides as arithmetic.
-	arithOps = names("-eq", "-ne", "-lt", "-le", "-gt", "-ge")
-)
+})
 
 func names(ns ...string) map[string]bool {
 	m := make(map[string]bool, len(ns))
@@ -51,6 +63,7 @@ func (sc *shellScanner) judge(cmd *shellCmd) {
 	if len(words) == 0 {
 		return
 	}
+	tables := shellTables()
 	first := words[0].text.String()
 	switch first {
 	case "let", "declare", "typeset", "local":
@@ -61,7 +74,7 @@ func (sc *shellScanner) judge(cmd *shellCmd) {
 		}
 	case "[[":
 		for i, w := range words {
-			if arithOps[w.text.String()] {
+			if tables.arithOps[w.text.String()] {
 				sc.mark(words[i-1].refs, "", true)
 				if i+1 < len(words) {
 					sc.mark(words[i+1].refs, "", true)
@@ -74,27 +87,27 @@ func (sc *shellScanner) judge(cmd *shellCmd) {
 	for i, w := range words {
 		name := path.Base(w.text.String())
 		switch {
-		case shells[name]:
+		case tables.shells[name]:
 			if j := scriptWord(words, i, func(f string) bool {
 				return len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c")
 			}); j > 0 {
 				sc.mark(words[j].refs, name+" -c", false)
 			}
-		case scriptFlags[name] != nil:
-			flags := scriptFlags[name]
+		case tables.scriptFlags[name] != nil:
+			flags := tables.scriptFlags[name]
 			if j := scriptWord(words, i, func(f string) bool { return slices.Contains(flags, f) }); j > 0 {
 				sc.mark(words[j].refs, name+" "+words[j-1].text.String(), false)
 			}
-		case programs[name]:
+		case tables.programs[name]:
 			if j := operand(words, i, names("-F", "-v", "-f")); j > 0 && !hasFlag(words[i:j], "-f") {
 				sc.mark(words[j].refs, name, false)
 			}
-		case everyWord[name]:
+		case tables.everyWord[name]:
 			for _, w := range words[i+1:] {
 				sc.mark(w.refs, name, false)
 			}
-		case remote[name]:
-			if j := operand(words, i, sshValued); j > 0 {
+		case tables.remote[name]:
+			if j := operand(words, i, tables.sshValued); j > 0 {
 				for _, w := range words[j+1:] {
 					sc.mark(w.refs, name, false)
 				}
@@ -124,13 +137,14 @@ func (sc *shellScanner) judgePipeline(pipeline []*shellCmd) {
 // stdinEvaluator names a command that runs its standard input as code: a
 // shell or an interpreter given no script, or ssh given no command.
 func stdinEvaluator(words []*shellWord) string {
+	tables := shellTables()
 	for i, w := range words {
 		name := path.Base(w.text.String())
 		switch {
-		case shells[name], scriptFlags[name] != nil && name != "su":
+		case tables.shells[name], tables.scriptFlags[name] != nil && name != "su":
 			rest := words[i+1:]
 			if scriptWord(words, i, func(f string) bool {
-				return f == "-c" || slices.Contains(scriptFlags[name], f) || shells[name] && len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c")
+				return f == "-c" || slices.Contains(tables.scriptFlags[name], f) || tables.shells[name] && len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c")
 			}) > 0 {
 				return ""
 			}
@@ -143,8 +157,8 @@ func stdinEvaluator(words []*shellWord) string {
 				}
 			}
 			return name
-		case remote[name]:
-			if j := operand(words, i, sshValued); j > 0 && j == len(words)-1 {
+		case tables.remote[name]:
+			if j := operand(words, i, tables.sshValued); j > 0 && j == len(words)-1 {
 				return name
 			}
 			return ""

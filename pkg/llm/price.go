@@ -3,6 +3,7 @@ package llm
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Price is what a model costs, in US dollars per million tokens, so that
@@ -20,21 +21,23 @@ func (p Price) Cost(u Usage) float64 {
 // listPrices are list prices of widely used models, matched by the
 // longest prefix of the model name (after its provider). Config `prices`
 // adds to and overrides them; a model matching none has no known cost.
-var listPrices = map[string]Price{
-	"claude-opus-4":     {Input: 15, Output: 75},
-	"claude-sonnet-4":   {Input: 3, Output: 15},
-	"claude-3-7-sonnet": {Input: 3, Output: 15},
-	"claude-3-5-sonnet": {Input: 3, Output: 15},
-	"claude-haiku-4":    {Input: 1, Output: 5},
-	"claude-3-5-haiku":  {Input: 0.8, Output: 4},
-	"gpt-4o-mini":       {Input: 0.15, Output: 0.6},
-	"gpt-4o":            {Input: 2.5, Output: 10},
-	"gpt-4.1-nano":      {Input: 0.1, Output: 0.4},
-	"gpt-4.1-mini":      {Input: 0.4, Output: 1.6},
-	"gpt-4.1":           {Input: 2, Output: 8},
-	"o4-mini":           {Input: 1.1, Output: 4.4},
-	"o3-mini":           {Input: 1.1, Output: 4.4},
-}
+var listPrices = sync.OnceValue(func() map[string]Price {
+	return map[string]Price{
+		"claude-opus-4":     {Input: 15, Output: 75},
+		"claude-sonnet-4":   {Input: 3, Output: 15},
+		"claude-3-7-sonnet": {Input: 3, Output: 15},
+		"claude-3-5-sonnet": {Input: 3, Output: 15},
+		"claude-haiku-4":    {Input: 1, Output: 5},
+		"claude-3-5-haiku":  {Input: 0.8, Output: 4},
+		"gpt-4o-mini":       {Input: 0.15, Output: 0.6},
+		"gpt-4o":            {Input: 2.5, Output: 10},
+		"gpt-4.1-nano":      {Input: 0.1, Output: 0.4},
+		"gpt-4.1-mini":      {Input: 0.4, Output: 1.6},
+		"gpt-4.1":           {Input: 2, Output: 8},
+		"o4-mini":           {Input: 1.1, Output: 4.4},
+		"o3-mini":           {Input: 1.1, Output: 4.4},
+	}
+})
 
 // Prices looks up what models cost: config entries (by provider/model or
 // model, exact or as a prefix) before the built-in list prices; models of
@@ -61,7 +64,7 @@ func (p *Prices) Of(model string) (Price, bool) {
 	if provider == "ollama" {
 		return Price{}, true
 	}
-	return longestPrefix(listPrices, name)
+	return longestPrefix(listPrices(), name)
 }
 
 func longestPrefix(table map[string]Price, name string) (Price, bool) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/redact"
 )
@@ -215,14 +216,16 @@ func streamError(provider string, data []byte) *Error {
 	if msg == "" {
 		msg = "the server sent an error inside the stream"
 	}
-	return &Error{Provider: provider, Transient: !permanentTypes[kind], Message: msg}
+	return &Error{Provider: provider, Transient: !permanentTypes()[kind], Message: msg}
 }
 
 // permanentTypes are error types that no retry mends.
-var permanentTypes = map[string]bool{
-	"invalid_request_error": true, "authentication_error": true, "permission_error": true,
-	"not_found_error": true, "request_too_large": true, "billing_error": true,
-}
+var permanentTypes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"invalid_request_error": true, "authentication_error": true, "permission_error": true,
+		"not_found_error": true, "request_too_large": true, "billing_error": true,
+	}
+})
 
 // errorFrom turns what went wrong while a stream was read into *Error:
 // a failure of its own kind as it is, anything else from the transport.

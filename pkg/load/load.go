@@ -2,11 +2,14 @@
 // (pkg/chain) and each peer's, through that peer's front-end. Every
 // command, the store and the durable engines load through it, so a peer's
 // file runs wherever a chainrun file runs. It may import, of this module:
-// chain, format/contenox, format/flowgate, format/occ, yamlpos.
+// chain, chain/wfcheck, chain/wfyaml, format/contenox, format/flowgate,
+// format/occ, yamlpos.
 package load
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
+	_ "github.com/chainrun/chainrun/pkg/chain/wfcheck" // the rules of state workflows, registered with chain
+	_ "github.com/chainrun/chainrun/pkg/chain/wfyaml"  // the reader of workflows: files, registered with chain
 	"github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/format/flowgate"
 	"github.com/chainrun/chainrun/pkg/format/occ"

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
@@ -53,7 +51,9 @@ func (x *Execution) fanOut(ctx context.Context, items []Value, sc Scope, f fan) 
 	done := make([]bool, len(items))
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var g errgroup.Group
+	workers := newItemWorkers(cap(x.itemSlots))
+	var firstErr error
+	var firstOnce sync.Once
 	var failed, stopped atomic.Bool
 	var mu sync.Mutex
 	stopAt, judged := len(items), 0
@@ -81,7 +81,7 @@ items:
 		if !acquired {
 			break
 		}
-		g.Go(func() error {
+		runItem := func() error {
 			defer func() {
 				<-x.itemSlots
 				if f.limit > 0 {
@@ -126,9 +126,15 @@ items:
 				}
 			}
 			return nil
+		}
+		workers.do(func() {
+			if err := runItem(); err != nil {
+				firstOnce.Do(func() { firstErr = err })
+			}
 		})
 	}
-	err := g.Wait()
+	workers.wait()
+	err := firstErr
 	if err == nil {
 		err = untilErr
 	}

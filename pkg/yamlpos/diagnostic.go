@@ -283,10 +283,12 @@ var constructPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.Must
 var unknownFieldPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type \S+$`) })
 
 // yamlKinds are the Go types of the model as a chain author knows them.
-var yamlKinds = map[string]string{
-	"int": "a whole number", "float64": "a number", "*float64": "a number", "bool": "true or false",
-	"string": "text", "[]string": "a list", "map[string]string": "a mapping",
-}
+var yamlKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"int": "a whole number", "float64": "a number", "*float64": "a number", "bool": "true or false",
+		"string": "text", "[]string": "a list", "map[string]string": "a mapping",
+	}
+})
 
 func cleanYAMLMessage(m string) string {
 	m = strings.TrimPrefix(m, "yaml: ")
@@ -295,7 +297,7 @@ func cleanYAMLMessage(m string) string {
 		return fmt.Sprintf("unknown field %q", g[1])
 	}
 	if g := constructPattern().FindStringSubmatch(m); g != nil {
-		want := yamlKinds[g[3]]
+		want := yamlKinds()[g[3]]
 		if want == "" {
 			want = "a " + strings.TrimPrefix(strings.TrimPrefix(g[3], "[]"), "*")
 			if strings.HasPrefix(g[3], "[]") {

@@ -192,8 +192,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *chain.State {
 		name = "task " + chain.Quote(idNode.Value)
 	}
 	prefix := name + ": "
-	tc.renameKeys(n, olderTaskKeys, prefix)
-	tc.renameKeys(yamlpos.Deref(yamlpos.ValueOf(n, "hook")), olderHookKeys, prefix+"hook: ")
+	tc.renameKeys(n, olderTaskKeys(), prefix)
+	tc.renameKeys(yamlpos.Deref(yamlpos.ValueOf(n, "hook")), olderHookKeys(), prefix+"hook: ")
 	yamlpos.CheckKeys(d, n, prefix, yamlpos.KeysOf[taskKeys]())
 	// unknown keys were reported above, with suggestions
 	if err := n.Load(&k); err != nil {

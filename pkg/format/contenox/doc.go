@@ -18,4 +18,8 @@
 // A front-end reads files into the model and nothing else: it runs
 // nothing, so it imports neither pkg/run nor any kind, and only pkg/load
 // imports it. It may import, of this module: chain, interp, spell, yamlpos.
+//
+// Its tables (older keys, hooks, template functions) and patterns are
+// built on first use (sync.OnceValue): every chainrun links this package,
+// and a command that reads no contenox file pays nothing for them at start.
 package contenox

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 )
@@ -19,45 +20,47 @@ import (
 // and the crypto, date, regex, dict and semver families are not what a
 // task's prompt is made of; a template that calls one is refused when
 // the chain loads, naming the function.
-var templateFuncs = template.FuncMap{
-	"toJson":       func(v any) string { return jsonText(v, "") },
-	"toPrettyJson": func(v any) string { return jsonText(v, "  ") },
-	"toString":     strval,
-	"trunc":        trunc,
-	"upper":        strings.ToUpper,
-	"lower":        strings.ToLower,
-	"title":        title,
-	"trim":         strings.TrimSpace,
-	"trimAll":      func(cut, s string) string { return strings.Trim(s, cut) },
-	"trimPrefix":   func(p, s string) string { return strings.TrimPrefix(s, p) },
-	"trimSuffix":   func(p, s string) string { return strings.TrimSuffix(s, p) },
-	"replace":      func(old, new, s string) string { return strings.ReplaceAll(s, old, new) },
-	"contains":     func(sub, s string) bool { return strings.Contains(s, sub) },
-	"hasPrefix":    func(p, s string) bool { return strings.HasPrefix(s, p) },
-	"hasSuffix":    func(p, s string) bool { return strings.HasSuffix(s, p) },
-	"repeat":       func(n int, s string) string { return strings.Repeat(s, max(n, 0)) },
-	"substr":       substr,
-	"nospace":      func(s string) string { return strings.Join(strings.Fields(s), "") },
-	"quote":        func(v ...any) string { return quoteAll(v, `"%s"`) },
-	"squote":       func(v ...any) string { return quoteAll(v, `'%s'`) },
-	"cat":          func(v ...any) string { return quoteAll(v, "%s") },
-	"indent":       indentText,
-	"nindent":      func(n int, s string) string { return "\n" + indentText(n, s) },
-	"splitList":    func(sep, s string) []string { return strings.Split(s, sep) },
-	"join":         join,
-	"list":         func(v ...any) []any { return v },
-	"first":        func(v any) any { return nth(v, 0) },
-	"last":         func(v any) any { return nth(v, -1) },
-	"default":      dflt,
-	"empty":        empty,
-	"coalesce":     coalesce,
-	"ternary": func(yes, no any, cond bool) any {
-		if cond {
-			return yes
-		}
-		return no
-	},
-}
+var templateFuncs = sync.OnceValue(func() template.FuncMap {
+	return template.FuncMap{
+		"toJson":       func(v any) string { return jsonText(v, "") },
+		"toPrettyJson": func(v any) string { return jsonText(v, "  ") },
+		"toString":     strval,
+		"trunc":        trunc,
+		"upper":        strings.ToUpper,
+		"lower":        strings.ToLower,
+		"title":        title,
+		"trim":         strings.TrimSpace,
+		"trimAll":      func(cut, s string) string { return strings.Trim(s, cut) },
+		"trimPrefix":   func(p, s string) string { return strings.TrimPrefix(s, p) },
+		"trimSuffix":   func(p, s string) string { return strings.TrimSuffix(s, p) },
+		"replace":      func(old, new, s string) string { return strings.ReplaceAll(s, old, new) },
+		"contains":     func(sub, s string) bool { return strings.Contains(s, sub) },
+		"hasPrefix":    func(p, s string) bool { return strings.HasPrefix(s, p) },
+		"hasSuffix":    func(p, s string) bool { return strings.HasSuffix(s, p) },
+		"repeat":       func(n int, s string) string { return strings.Repeat(s, max(n, 0)) },
+		"substr":       substr,
+		"nospace":      func(s string) string { return strings.Join(strings.Fields(s), "") },
+		"quote":        func(v ...any) string { return quoteAll(v, `"%s"`) },
+		"squote":       func(v ...any) string { return quoteAll(v, `'%s'`) },
+		"cat":          func(v ...any) string { return quoteAll(v, "%s") },
+		"indent":       indentText,
+		"nindent":      func(n int, s string) string { return "\n" + indentText(n, s) },
+		"splitList":    func(sep, s string) []string { return strings.Split(s, sep) },
+		"join":         join,
+		"list":         func(v ...any) []any { return v },
+		"first":        func(v any) any { return nth(v, 0) },
+		"last":         func(v any) any { return nth(v, -1) },
+		"default":      dflt,
+		"empty":        empty,
+		"coalesce":     coalesce,
+		"ternary": func(yes, no any, cond bool) any {
+			if cond {
+				return yes
+			}
+			return no
+		},
+	}
+})
 
 // jsonText is v as JSON, indented by indent when it is not ""; "" when v
 // has no JSON form.

@@ -31,7 +31,7 @@ func (tc *taskChain) goTemplate(at yamlpos.Pos, prefix, field, text string) *tem
 	if text == "" {
 		return nil
 	}
-	t, err := template.New(field).Funcs(templateFuncs).Parse(text)
+	t, err := template.New(field).Funcs(templateFuncs()).Parse(text)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "template: ")
 		if strings.Contains(msg, "not defined") {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
@@ -18,11 +19,15 @@ import (
 
 // olderExecuteConfig are execute_config's older names and the names they
 // became: hooks is tools, hook_policies is tools_policies (same values).
-var olderExecuteConfig = map[string]string{"hooks": "tools", "hook_policies": "tools_policies"}
+var olderExecuteConfig = sync.OnceValue(func() map[string]string {
+	return map[string]string{"hooks": "tools", "hook_policies": "tools_policies"}
+})
 
 // olderHandlers are task handlers' older names: hook is tools (its call
 // written under hook: instead of tools:).
-var olderHandlers = map[string]string{"hook": chain.HandlerTools}
+var olderHandlers = sync.OnceValue(func() map[string]string {
+	return map[string]string{"hook": chain.HandlerTools}
+})
 
 // renameOlder reads the older names of a task's execute_config and
 // handler as the newer ones, warning at each. A task that writes both
@@ -30,7 +35,7 @@ var olderHandlers = map[string]string{"hook": chain.HandlerTools}
 func (tc *taskChain) renameOlder(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	ec := k.ExecuteConfig
 	for _, old := range interp.SortedKeys(keySet(ec)) {
-		newer, ok := olderExecuteConfig[old]
+		newer, ok := olderExecuteConfig()[old]
 		if !ok {
 			continue
 		}
@@ -42,7 +47,7 @@ func (tc *taskChain) renameOlder(k *taskKeys, at func(string) yamlpos.Pos, prefi
 		ec[newer] = ec[old]
 		delete(ec, old)
 	}
-	if newer, ok := olderHandlers[k.Handler]; ok {
+	if newer, ok := olderHandlers()[k.Handler]; ok {
 		if k.Hook == nil {
 			tc.d.SoftErrorf(at("handler"), "%sa hook task (handler hook, the older name of %s) needs hook: {name, tool_name, args}, the hook and the tool it calls", prefix, newer)
 			k.Handler = chain.HandlerNoop
@@ -62,14 +67,16 @@ func (tc *taskChain) renameOlder(k *taskKeys, at func(string) yamlpos.Pos, prefi
 
 // refusedFeatures are fields of earlier contenox versions chainrun has
 // no equal of, each with what is missing and why.
-var refusedFeatures = map[string]string{
-	"compact_policy": "chainrun does not compact a model task's conversation as it nears the model's context window (it sends the conversation whole and does not know the window's size, so trigger_fraction has nothing to measure); cap the task's input with input_max_bytes (a conversation keeps its latest messages) or summarize it in a chat_completion task before",
-}
+var refusedFeatures = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"compact_policy": "chainrun does not compact a model task's conversation as it nears the model's context window (it sends the conversation whole and does not know the window's size, so trigger_fraction has nothing to measure); cap the task's input with input_max_bytes (a conversation keeps its latest messages) or summarize it in a chat_completion task before",
+	}
+})
 
 // refuseFeatures refuses the execute_config fields of refusedFeatures.
 func (tc *taskChain) refuseFeatures(ec map[string]any, at yamlpos.Pos, prefix string) {
 	for _, key := range interp.SortedKeys(keySet(ec)) {
-		if why, ok := refusedFeatures[key]; ok {
+		if why, ok := refusedFeatures()[key]; ok {
 			tc.d.Errorf(at, "%s%s is not supported: %s", prefix, key, why)
 			delete(ec, key)
 		}
@@ -79,31 +86,33 @@ func (tc *taskChain) refuseFeatures(ec map[string]any, at yamlpos.Pos, prefix st
 // missingHooks say why a hook of contenox's is not one of chainrun's,
 // and what does its work instead: the hooks its versions built in
 // (localhooks/, and the services' hooks).
-var missingHooks = map[string]string{
-	"nws":                   "the US National Weather Service API",
-	"webtools":              "fetching and searching the web",
-	"ntfy":                  "push notifications through ntfy.sh",
-	"plan_summary":          "contenox's plan service",
-	"plan_manager":          "contenox's plan service",
-	"js_execution":          "running JavaScript in contenox's sandbox",
-	"webhook":               "an HTTP call to a URL its args name",
-	"ssh":                   "running commands on a remote host over SSH",
-	"vector_search":         "a search of contenox's vector store",
-	"search_knowledge":      "a search of contenox's vector store",
-	"rag":                   "a search of contenox's vector store",
-	"resolve_search_result": "reading a document of contenox's vector store",
-	"command_router":        "contenox's dispatch of a /command to a hook",
-	"echo":                  "contenox's test hook that answers its input, which a tools task calls but no model is offered",
-	"print":                 "contenox's hook that answers its message argument, which a tools task calls but no model is offered",
-	"mock":                  "contenox's test hook",
-}
+var missingHooks = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"nws":                   "the US National Weather Service API",
+		"webtools":              "fetching and searching the web",
+		"ntfy":                  "push notifications through ntfy.sh",
+		"plan_summary":          "contenox's plan service",
+		"plan_manager":          "contenox's plan service",
+		"js_execution":          "running JavaScript in contenox's sandbox",
+		"webhook":               "an HTTP call to a URL its args name",
+		"ssh":                   "running commands on a remote host over SSH",
+		"vector_search":         "a search of contenox's vector store",
+		"search_knowledge":      "a search of contenox's vector store",
+		"rag":                   "a search of contenox's vector store",
+		"resolve_search_result": "reading a document of contenox's vector store",
+		"command_router":        "contenox's dispatch of a /command to a hook",
+		"echo":                  "contenox's test hook that answers its input, which a tools task calls but no model is offered",
+		"print":                 "contenox's hook that answers its message argument, which a tools task calls but no model is offered",
+		"mock":                  "contenox's test hook",
+	}
+})
 
 // hookWhy is the reason a named hook is refused: what a hook contenox
 // built in did, else that the name is a hook registered with a contenox
 // server (a remote hook or an MCP server), which a chain file cannot
 // configure for chainrun.
 func hookWhy(name string) string {
-	what, ok := missingHooks[name]
+	what, ok := missingHooks()[name]
 	if !ok {
 		return " (" + name + " is no hook contenox built in: a remote hook or MCP server registered with a contenox server, which chainrun cannot reach from a task chain; a chain step of type http or mcp calls such a service)"
 	}
@@ -112,11 +121,13 @@ func hookWhy(name string) string {
 
 // olderHooks are hooks' older names: local_exec is local_shell (contenox
 // from 2026-02-14 until it was renamed the next day).
-var olderHooks = map[string]string{"local_exec": chain.HookLocalShell}
+var olderHooks = sync.OnceValue(func() map[string]string {
+	return map[string]string{"local_exec": chain.HookLocalShell}
+})
 
 // renameHook reads a hook's older name as the newer, warning.
 func (tc *taskChain) renameHook(name string, at yamlpos.Pos, prefix string) string {
-	newer, ok := olderHooks[name]
+	newer, ok := olderHooks()[name]
 	if !ok {
 		return name
 	}
@@ -126,13 +137,15 @@ func (tc *taskChain) renameHook(name string, at yamlpos.Pos, prefix string) stri
 
 // olderMacros are macros' older names: {{hookservice:…}} is
 // {{toolservice:…}}.
-var olderMacros = map[string]string{"hookservice": "toolservice"}
+var olderMacros = sync.OnceValue(func() map[string]string {
+	return map[string]string{"hookservice": "toolservice"}
+})
 
 // renameMacro reads a macro's older name as the newer, warning once per
 // use.
 func (tc *taskChain) renameMacro(at yamlpos.Pos, prefix, macro string) string {
 	name, rest, _ := strings.Cut(macro, ":")
-	newer, ok := olderMacros[name]
+	newer, ok := olderMacros()[name]
 	if !ok {
 		return macro
 	}
@@ -182,16 +195,18 @@ func (tc *taskChain) olderOperator(b *chain.Branch, prefix string) {
 
 // referenceResults are the results reference 003 lists for a handler
 // that contenox's engine, and chainrun, give under other words.
-var referenceResults = map[string]map[string]string{
-	chain.HandlerChat:    {"stop": "executed", "length": "executed"},
-	chain.HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
-}
+var referenceResults = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		chain.HandlerChat:    {"stop": "executed", "length": "executed"},
+		chain.HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
+	}
+})
 
 // warnReferenceResults warns at an equals branch whose when is a result
 // reference 003 names but the handler never gives: the branch is never
 // taken, and a run would silently go elsewhere.
 func (tc *taskChain) warnReferenceResults(s *chain.State, handler, prefix string) {
-	words := referenceResults[handler]
+	words := referenceResults()[handler]
 	for _, b := range s.Branches {
 		if instead, ok := words[strings.TrimSpace(b.When)]; ok && b.Operator == chain.OpEquals {
 			tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task: reference 003 names it, the engine gives %s; this branch is not taken", prefix, b.When, handler, instead)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
@@ -17,30 +18,34 @@ import (
 var hookNames = []string{chain.HookLocalFS, chain.HookLocalShell, chain.HookMission, chain.HookOracle}
 
 // hookModelTools are the tools each hook offers a model.
-var hookModelTools = map[string][]string{
-	chain.HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
-	chain.HookLocalShell: {"Bash"},
-	chain.HookMission:    {chain.ToolMissionPlan, chain.ToolMissionReport, chain.ToolMissionFinish, chain.ToolMissionAsk},
-	chain.HookOracle:     {chain.ToolSubmitVerdict},
-}
+var hookModelTools = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		chain.HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
+		chain.HookLocalShell: {"Bash"},
+		chain.HookMission:    {chain.ToolMissionPlan, chain.ToolMissionReport, chain.ToolMissionFinish, chain.ToolMissionAsk},
+		chain.HookOracle:     {chain.ToolSubmitVerdict},
+	}
+})
 
 // hookCallable are the tools a tools task may call on each hook, by the
 // names contenox gives them; the value is the tool that runs.
-var hookCallable = map[string]map[string]string{
-	chain.HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
-		"Read": "Read", "Write": "Write", "Edit": "Edit", "Glob": "Glob", "Grep": "Grep"},
-	chain.HookLocalShell: {chain.HookLocalShell: "Bash", "Bash": "Bash"},
-	chain.HookMission: {chain.ToolMissionPlan: chain.ToolMissionPlan, chain.ToolMissionReport: chain.ToolMissionReport,
-		chain.ToolMissionFinish: chain.ToolMissionFinish, chain.ToolMissionAsk: chain.ToolMissionAsk},
-	chain.HookOracle: {chain.ToolSubmitVerdict: chain.ToolSubmitVerdict, chain.ToolVerdictState: chain.ToolVerdictState},
-	chain.HookEcho:   {chain.HookEcho: chain.HookEcho},
-	chain.HookPrint:  {chain.HookPrint: chain.HookPrint},
-}
+var hookCallable = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		chain.HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
+			"Read": "Read", "Write": "Write", "Edit": "Edit", "Glob": "Glob", "Grep": "Grep"},
+		chain.HookLocalShell: {chain.HookLocalShell: "Bash", "Bash": "Bash"},
+		chain.HookMission: {chain.ToolMissionPlan: chain.ToolMissionPlan, chain.ToolMissionReport: chain.ToolMissionReport,
+			chain.ToolMissionFinish: chain.ToolMissionFinish, chain.ToolMissionAsk: chain.ToolMissionAsk},
+		chain.HookOracle: {chain.ToolSubmitVerdict: chain.ToolSubmitVerdict, chain.ToolVerdictState: chain.ToolVerdictState},
+		chain.HookEcho:   {chain.HookEcho: chain.HookEcho},
+		chain.HookPrint:  {chain.HookPrint: chain.HookPrint},
+	}
+})
 
 // hookOf is the hook a tool belongs to, "" for none.
 func hookOf(tool string) string {
 	for _, h := range hookNames {
-		if slices.Contains(hookModelTools[h], tool) {
+		if slices.Contains(hookModelTools()[h], tool) {
 			return h
 		}
 	}
@@ -73,7 +78,7 @@ func (tc *taskChain) toolList(v any, at yamlpos.Pos, prefix string) []string {
 			star = true
 		case strings.HasPrefix(name, "!"):
 			except = append(except, strings.TrimPrefix(name, "!"))
-		case hookModelTools[name] != nil:
+		case hookModelTools()[name] != nil:
 			hooks[name] = true
 		default:
 			tc.d.Errorf(at, "%stool hook %q is not supported%s: %s", prefix, name, hookWhy(name), hooksHave)
@@ -88,7 +93,7 @@ func (tc *taskChain) toolList(v any, at yamlpos.Pos, prefix string) []string {
 	var out []string
 	for _, h := range hookNames {
 		if hooks[h] {
-			out = append(out, hookModelTools[h]...)
+			out = append(out, hookModelTools()[h]...)
 			tc.defineHookTools(h, at)
 		}
 	}
@@ -102,8 +107,8 @@ const hooksHave = "chainrun has local_fs (Read, Write, Edit, Glob, Grep), local_
 // chain-defined tools whose executors run the hook (the built-in file and
 // shell tools need none).
 func (tc *taskChain) defineHookTools(hook string, at yamlpos.Pos) {
-	for _, name := range hookModelTools[hook] {
-		spec, ok := hookToolSpecs[name]
+	for _, name := range hookModelTools()[hook] {
+		spec, ok := hookToolSpecs()[name]
 		if !ok || tc.c.Tool(name) != nil {
 			continue
 		}
@@ -130,7 +135,7 @@ func (tc *taskChain) hookCall(h *chain.Handler, v any, at yamlpos.Pos, prefix st
 	h.Hook, _ = m["name"].(string)
 	h.Hook = tc.renameHook(h.Hook, at, prefix)
 	tool, _ := m["tool_name"].(string)
-	callable, known := hookCallable[h.Hook]
+	callable, known := hookCallable()[h.Hook]
 	switch {
 	case h.Hook == "":
 		tc.d.Errorf(at, "%stools.name is required: the hook the task calls", prefix)
@@ -189,16 +194,18 @@ func onlyTool(callable map[string]string) string {
 // inputDecides are the arguments of a built-in tool that decide what it
 // does to the machine: a tools task that leaves one open lets whoever
 // gives the run's input choose it.
-var inputDecides = map[string]struct{ arg, what string }{
-	"Bash":  {"command", "the shell command it runs"},
-	"Write": {"file_path", "the file it writes"},
-	"Edit":  {"file_path", "the file it edits"},
-}
+var inputDecides = sync.OnceValue(func() map[string]struct{ arg, what string } {
+	return map[string]struct{ arg, what string }{
+		"Bash":  {"command", "the shell command it runs"},
+		"Write": {"file_path", "the file it writes"},
+		"Edit":  {"file_path", "the file it edits"},
+	}
+})
 
 // warnInputDecides warns when a tools task leaves the argument that
 // decides what its tool does to the run's input.
 func (tc *taskChain) warnInputDecides(h *chain.Handler, at yamlpos.Pos, prefix string) {
-	d, ok := inputDecides[h.Tool]
+	d, ok := inputDecides()[h.Tool]
 	if !ok {
 		return
 	}
@@ -230,66 +237,68 @@ func object(required []string, props map[string]any) map[string]any {
 	return out
 }
 
-var hookToolSpecs = map[string]hookToolSpec{
-	chain.ToolMissionPlan: {
-		description: "Replace the mission's plan with this complete snapshot: entries left out are removed. Give an entry's id back to keep it; leave id out for a new one (the answer gives it its id). Completed entries keep their text. Returns the stored plan and its revision.",
-		schema: func() map[string]any {
-			entry := object([]string{"content", "status", "priority"}, map[string]any{
-				"id":       str("The entry's id from an earlier revision; none for a new entry."),
-				"content":  str("The step, in a few words."),
-				"status":   enum("Where the step stands.", "pending", "in_progress", "completed"),
-				"priority": enum("How much it matters.", "high", "medium", "low"),
-			})
-			return object([]string{"entries"}, map[string]any{
-				"entries":     map[string]any{"type": "array", "description": "Every entry of the plan, in order.", "items": entry},
-				"explanation": str("One line: what changed in this revision and why."),
-			})
+var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
+	return map[string]hookToolSpec{
+		chain.ToolMissionPlan: {
+			description: "Replace the mission's plan with this complete snapshot: entries left out are removed. Give an entry's id back to keep it; leave id out for a new one (the answer gives it its id). Completed entries keep their text. Returns the stored plan and its revision.",
+			schema: func() map[string]any {
+				entry := object([]string{"content", "status", "priority"}, map[string]any{
+					"id":       str("The entry's id from an earlier revision; none for a new entry."),
+					"content":  str("The step, in a few words."),
+					"status":   enum("Where the step stands.", "pending", "in_progress", "completed"),
+					"priority": enum("How much it matters.", "high", "medium", "low"),
+				})
+				return object([]string{"entries"}, map[string]any{
+					"entries":     map[string]any{"type": "array", "description": "Every entry of the plan, in order.", "items": entry},
+					"explanation": str("One line: what changed in this revision and why."),
+				})
+			},
 		},
-	},
-	chain.ToolMissionReport: {
-		description: "File a report on the mission: progress, a finding worth attention, a blocker you must not decide alone, or the result. Returns the report's id.",
-		schema: func() map[string]any {
-			return object([]string{"summary"}, map[string]any{
-				"kind":    enum("What the report is (default progress).", "progress", "finding", "blocker", "result"),
-				"summary": str("One line."),
-				"detail":  str("More, when one line is not enough."),
-				"refs":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Files or URLs the report points at."},
-				"handover": object(nil, map[string]any{
-					"outcome":         str("What the mission achieved, in one line."),
-					"artifacts":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Files or URLs a follow-up mission uses."},
-					"handoverForNext": str("What a follow-up mission should pick up."),
-					"caveats":         str("What a follow-up mission must not take for granted."),
-				}),
-			})
+		chain.ToolMissionReport: {
+			description: "File a report on the mission: progress, a finding worth attention, a blocker you must not decide alone, or the result. Returns the report's id.",
+			schema: func() map[string]any {
+				return object([]string{"summary"}, map[string]any{
+					"kind":    enum("What the report is (default progress).", "progress", "finding", "blocker", "result"),
+					"summary": str("One line."),
+					"detail":  str("More, when one line is not enough."),
+					"refs":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Files or URLs the report points at."},
+					"handover": object(nil, map[string]any{
+						"outcome":         str("What the mission achieved, in one line."),
+						"artifacts":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Files or URLs a follow-up mission uses."},
+						"handoverForNext": str("What a follow-up mission should pick up."),
+						"caveats":         str("What a follow-up mission must not take for granted."),
+					}),
+				})
+			},
 		},
-	},
-	chain.ToolMissionFinish: {
-		description: "End the mission, once: landed (it succeeded), derailed (it failed) or stuck (it cannot go on unattended). A mission that ended does not move again.",
-		schema: func() map[string]any {
-			return object([]string{"status"}, map[string]any{
-				"status": enum("How the mission ended.", "landed", "derailed", "stuck", "abandoned"),
-				"reason": str("One line: why, for anything but landed."),
-			})
+		chain.ToolMissionFinish: {
+			description: "End the mission, once: landed (it succeeded), derailed (it failed) or stuck (it cannot go on unattended). A mission that ended does not move again.",
+			schema: func() map[string]any {
+				return object([]string{"status"}, map[string]any{
+					"status": enum("How the mission ended.", "landed", "derailed", "stuck", "abandoned"),
+					"reason": str("One line: why, for anything but landed."),
+				})
+			},
 		},
-	},
-	chain.ToolMissionAsk: {
-		description: "Ask for a decision you may not make alone. A run has no one to answer it: it is filed as a blocker report for whoever reads the run.",
-		schema: func() map[string]any {
-			return object([]string{"summary"}, map[string]any{
-				"summary": str("The decision you need, in one line."),
-				"detail":  str("What you tried and what the options are."),
-			})
+		chain.ToolMissionAsk: {
+			description: "Ask for a decision you may not make alone. A run has no one to answer it: it is filed as a blocker report for whoever reads the run.",
+			schema: func() map[string]any {
+				return object([]string{"summary"}, map[string]any{
+					"summary": str("The decision you need, in one line."),
+					"detail":  str("What you tried and what the options are."),
+				})
+			},
 		},
-	},
-	chain.ToolSubmitVerdict: {
-		description: "Give the verdict on the ask that is this run's input. A permission ask (a gated tool call) takes approve, deny or wait; an attention ask (a question) takes answer or wait. Returns {accepted, outcome, message}: accepted false means nothing was recorded and message says what to correct.",
-		schema: func() map[string]any {
-			return object([]string{"verdict", "askId"}, map[string]any{
-				"verdict":  enum("approve, deny or wait on a permission ask; answer or wait on an attention ask.", "approve", "deny", "answer", "wait"),
-				"answer":   str("With answer: one short sentence the asker can act on."),
-				"guidance": str("With deny: one short sentence saying what to do instead."),
-				"askId":    str("The askId of the input, exactly."),
-			})
+		chain.ToolSubmitVerdict: {
+			description: "Give the verdict on the ask that is this run's input. A permission ask (a gated tool call) takes approve, deny or wait; an attention ask (a question) takes answer or wait. Returns {accepted, outcome, message}: accepted false means nothing was recorded and message says what to correct.",
+			schema: func() map[string]any {
+				return object([]string{"verdict", "askId"}, map[string]any{
+					"verdict":  enum("approve, deny or wait on a permission ask; answer or wait on an attention ask.", "approve", "deny", "answer", "wait"),
+					"answer":   str("With answer: one short sentence the asker can act on."),
+					"guidance": str("With deny: one short sentence saying what to do instead."),
+					"askId":    str("The askId of the input, exactly."),
+				})
+			},
 		},
-	},
-}
+	}
+})

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 
@@ -75,23 +76,25 @@ func (tc *taskChain) lintResults(s *chain.State, h *chain.Handler, k *taskKeys, 
 	}
 	for _, b := range s.Branches {
 		when := strings.TrimSpace(b.When)
-		if b.Operator != chain.OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults[h.Name][when] != "" {
+		if b.Operator != chain.OpEquals || slices.Contains(results, when) || when == "failed" || referenceResults()[h.Name][when] != "" {
 			continue
 		}
 		tc.d.Warnf(b.Pos, "%swhen %q is never the result of a %s task (it gives %s, or failed): this branch is not taken", prefix, b.When, h.Name, strings.Join(results, ", "))
 	}
 }
 
+// edgeMacro and emptyVar are the macros lintMacros looks for, compiled
+// on first use: only a contenox file is linted.
 var (
-	edgeMacro = regexp.MustCompile(`\{\{\s*edge_count:([^}]*)\}\}`)
-	emptyVar  = regexp.MustCompile(`\{\{\s*var:\s*(\|[^}]*)?\}\}`)
+	edgeMacro = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*edge_count:([^}]*)\}\}`) })
+	emptyVar  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*var:\s*(\|[^}]*)?\}\}`) })
 )
 
 // lintMacros warns of an {{edge_count:a->b}} whose a or b is no task (it
 // reads 0; a move into end is never read, as the run ends) and of a
 // {{var:}} that names no variable.
 func (tc *taskChain) lintMacros(at yamlpos.Pos, prefix, text string) {
-	for _, m := range edgeMacro.FindAllStringSubmatch(text, -1) {
+	for _, m := range edgeMacro().FindAllStringSubmatch(text, -1) {
 		from, to, _ := strings.Cut(m[1], "->")
 		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 		switch {
@@ -105,7 +108,7 @@ func (tc *taskChain) lintMacros(at yamlpos.Pos, prefix, text string) {
 			tc.d.Warnf(at, "%s%s names %q, which is not a task of the chain: it reads 0", prefix, m[0], ghost)
 		}
 	}
-	for _, m := range emptyVar.FindAllString(text, -1) {
+	for _, m := range emptyVar().FindAllString(text, -1) {
 		tc.d.Warnf(at, "%s%s names no variable: it reads its default, or nothing", prefix, m)
 	}
 }

@@ -2,6 +2,7 @@ package contenox
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -16,10 +17,14 @@ import (
 
 // olderTaskKeys are task keys' older names: type is handler (before
 // 2025-08-03).
-var olderTaskKeys = map[string]string{"type": "handler"}
+var olderTaskKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{"type": "handler"}
+})
 
 // olderHookKeys are a hook call's older keys: type is name.
-var olderHookKeys = map[string]string{"type": "name"}
+var olderHookKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{"type": "name"}
+})
 
 // renameKeys renames a mapping's older keys to the newer, warning at
 // each; a mapping that writes both names of one key is refused.
@@ -43,15 +48,17 @@ func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix st
 
 // olderRenamed are handlers of earlier formats that are a handler of
 // chainrun's under another name, and what differs, for the warning.
-var olderRenamed = map[string]struct{ newer, differs string }{
-	"raw_string":       {chain.HandlerPromptString, oneMessage},
-	"parse_number":     {chain.HandlerPromptInt, oneMessage},
-	"parse_score":      {chain.HandlerPromptFloat, oneMessage},
-	"parse_range":      {chain.HandlerPromptRange, oneMessage},
-	"condition_key":    {chain.HandlerPromptCondition, oneMessage},
-	"parse_transition": {chain.HandlerParseCommand, "the same"},
-	"model_execution":  {chain.HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
-}
+var olderRenamed = sync.OnceValue(func() map[string]struct{ newer, differs string } {
+	return map[string]struct{ newer, differs string }{
+		"raw_string":       {chain.HandlerPromptString, oneMessage},
+		"parse_number":     {chain.HandlerPromptInt, oneMessage},
+		"parse_score":      {chain.HandlerPromptFloat, oneMessage},
+		"parse_range":      {chain.HandlerPromptRange, oneMessage},
+		"condition_key":    {chain.HandlerPromptCondition, oneMessage},
+		"parse_transition": {chain.HandlerParseCommand, "the same"},
+		"model_execution":  {chain.HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
+	}
+})
 
 // oneMessage is what differs in the handlers of August 2025 that asked
 // the model once.
@@ -59,22 +66,24 @@ const oneMessage = "it put the system_instruction before the input in one messag
 
 // olderRefused are handlers of earlier formats chainrun has no equal of:
 // what each did, and why it cannot run.
-var olderRefused = map[string]string{
-	"embedding":         "it turned the input into an embedding vector; chainrun calls no embedding model",
-	"text_to_embedding": "it turned the input into an embedding vector; chainrun calls no embedding model",
-	"prompt_to_js":      "it asked the model for JavaScript to run in contenox's JavaScript sandbox; chainrun has no JavaScript runtime",
-}
+var olderRefused = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"embedding":         "it turned the input into an embedding vector; chainrun calls no embedding model",
+		"text_to_embedding": "it turned the input into an embedding vector; chainrun calls no embedding model",
+		"prompt_to_js":      "it asked the model for JavaScript to run in contenox's JavaScript sandbox; chainrun has no JavaScript runtime",
+	}
+})
 
 // olderHandler reads a handler of an earlier format: a renamed one as
 // the newer with a warning, one chainrun lacks refused (the task is then
 // checked as a noop, so the file's other errors are found too).
 func (tc *taskChain) olderHandler(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
-	if r, ok := olderRenamed[k.Handler]; ok {
+	if r, ok := olderRenamed()[k.Handler]; ok {
 		tc.d.Warnf(at("handler"), "%shandler %s is the older name of %s: read as %s (%s)", prefix, k.Handler, r.newer, r.newer, r.differs)
 		k.Handler = r.newer
 		return
 	}
-	if why, ok := olderRefused[k.Handler]; ok {
+	if why, ok := olderRefused()[k.Handler]; ok {
 		tc.d.SoftErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
 		k.Handler = chain.HandlerNoop
 	}

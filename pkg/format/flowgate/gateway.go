@@ -3,6 +3,7 @@ package flowgate
 import (
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
+	"sync"
 )
 
 // mcp-flowgate's gateway configuration keys, and its include: and
@@ -13,17 +14,19 @@ import (
 // proxying, skills, lexicon, snippets, shared blackboard, capability
 // registry, store, discovery): a runner has no use for them, so they are
 // accepted with a warning that names each.
-var gatewayKeys = map[string]string{
-	"lexicon":      "the gateway's lexicon",
-	"snippet":      "the gateway's snippets",
-	"snippets":     "the gateway's snippets",
-	"blackboard":   "the gateway's shared blackboard",
-	"proxy":        "the gateway's tool proxying",
-	"capabilities": "the gateway's capability registry",
-	"store":        "the gateway's state store",
-	"discovery":    "the gateway's discovery settings",
-	"flowgate":     "the gateway's own settings",
-}
+var gatewayKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"lexicon":      "the gateway's lexicon",
+		"snippet":      "the gateway's snippets",
+		"snippets":     "the gateway's snippets",
+		"blackboard":   "the gateway's shared blackboard",
+		"proxy":        "the gateway's tool proxying",
+		"capabilities": "the gateway's capability registry",
+		"store":        "the gateway's state store",
+		"discovery":    "the gateway's discovery settings",
+		"flowgate":     "the gateway's own settings",
+	}
+})
 
 // gatewayOnly is the gateway keys (and connections, audit) of a file
 // that holds no chain at all (no name, steps, chains or workflows): an
@@ -36,7 +39,7 @@ func gatewayOnly(root *yaml.Node) []string {
 		switch {
 		case k == "name" || k == "steps" || k == "chains":
 			return nil
-		case gatewayKeys[k] != "" || k == "connections" || k == "audit":
+		case gatewayKeys()[k] != "" || k == "connections" || k == "audit":
 			keys = append(keys, k)
 		}
 	}
@@ -77,7 +80,7 @@ func fileKey(d *yamlpos.Diags, k, v *yaml.Node) bool {
 		d.Warnf(yamlpos.Of(k), "audit: mcp-flowgate's audit sink is ignored; every run keeps its own event log (events.jsonl)")
 		return false
 	}
-	if why, ok := gatewayKeys[k.Value]; ok {
+	if why, ok := gatewayKeys()[k.Value]; ok {
 		d.Warnf(yamlpos.Of(k), "%s: %s is ignored: %s", k.Value, why, "it configures an mcp-flowgate gateway, not a run")
 		return true
 	}

@@ -3,6 +3,7 @@ package flowgate
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
@@ -13,12 +14,14 @@ import (
 // apply, each with what mcp-flowgate does with it and what chainrun does
 // instead: they are ignored like unknown keys, but said for what they
 // are, never as keys mcp-flowgate ignores.
-var flowgateReads = map[string]string{
-	"lightweight":           "audits such a transition as an interaction and lets a state holding it chain on by its deterministic transitions (runtime.rs, runtime_chain.rs); chainrun offers it as any other decision",
-	"purpose":               "tags the transition's audit record with it (runtime.rs); chainrun's event log records the transition without it",
-	"description":           "shows it with the transition's link (runtime_links.rs); chainrun's links show the title",
-	"expects_contract_hash": "pins the contract hash of the capability the executor calls, checked by its validate (validate.rs); chainrun checks no contract hash",
-}
+var flowgateReads = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"lightweight":           "audits such a transition as an interaction and lets a state holding it chain on by its deterministic transitions (runtime.rs, runtime_chain.rs); chainrun offers it as any other decision",
+		"purpose":               "tags the transition's audit record with it (runtime.rs); chainrun's event log records the transition without it",
+		"description":           "shows it with the transition's link (runtime_links.rs); chainrun's links show the title",
+		"expects_contract_hash": "pins the contract hash of the capability the executor calls, checked by its validate (validate.rs); chainrun checks no contract hash",
+	}
+})
 
 // ignored warns that key, which chainrun does not know, is ignored as
 // the file's peer ignores it (or, for a key the peer reads, what the peer
@@ -32,7 +35,7 @@ func ignored(d *yamlpos.Diags, at yamlpos.Pos, prefix, key, meant string) {
 	}
 	x := yamlpos.Diagnostic{File: d.File, Pos: at, Warning: true,
 		Message: fmt.Sprintf("%sunknown field %q ignored, as %s ignores it", prefix, key, d.Peer)}
-	if does, read := flowgateReads[key]; read && d.Peer == peer {
+	if does, read := flowgateReads()[key]; read && d.Peer == peer {
 		x.Message = fmt.Sprintf("%s%s: ignored: mcp-flowgate %s", prefix, key, does)
 		meant = ""
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 )
@@ -18,13 +19,14 @@ import (
 var occBooleans = []string{"true", "false", "1", "0", "yes", "no"}
 
 // occDecimal is a decimal number as JavaScript's Number() reads one.
-var occDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+// These patterns compile on first use: only an OCC file's inputs need them.
+var occDecimal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`) })
 
 // occPrefixed are the hexadecimal, octal and binary numbers Number() reads.
-var occPrefixed = regexp.MustCompile(`^0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$`)
+var occPrefixed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$`) })
 
 // occURL is OCC's test of a url input.
-var occURL = regexp.MustCompile(`^https?://.+`)
+var occURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^https?://.+`) })
 
 // CheckInputValue reports why text is not a value of input type typ
 // as OCC's executor judges it: a boolean is true, false, 1, 0, yes or
@@ -42,11 +44,11 @@ func CheckInputValue(typ, text string) error {
 		if t == "" || strings.TrimLeft(t, "+-") == "Infinity" && len(t) <= len("Infinity")+1 {
 			return nil
 		}
-		if !occDecimal.MatchString(t) && !occPrefixed.MatchString(t) {
+		if !occDecimal().MatchString(t) && !occPrefixed().MatchString(t) {
 			return fmt.Errorf("%q is not a number", text)
 		}
 	case "url":
-		if !occURL.MatchString(text) {
+		if !occURL().MatchString(text) {
 			return fmt.Errorf("%q is not an http or https URL (as https://example.com/page)", text)
 		}
 	default:

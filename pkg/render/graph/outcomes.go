@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -16,15 +17,17 @@ import (
 type Outcomes map[string]string
 
 // outcomeStyles are the colours of each outcome, shared by both formats.
-var outcomeStyles = map[string]struct{ fill, stroke string }{
-	"succeeded":      {"#bbf7d0", "#15803d"},
-	"failed":         {"#fecaca", "#b91c1c"},
-	"skipped":        {"#e5e7eb", "#6b7280"},
-	"cancelled":      {"#fed7aa", "#c2410c"},
-	"cached":         {"#bfdbfe", "#1d4ed8"},
-	"current":        {"#fde68a", "#b45309"},
-	"current-failed": {"#fecaca", "#b91c1c"},
-}
+var outcomeStyles = sync.OnceValue(func() map[string]struct{ fill, stroke string } {
+	return map[string]struct{ fill, stroke string }{
+		"succeeded":      {"#bbf7d0", "#15803d"},
+		"failed":         {"#fecaca", "#b91c1c"},
+		"skipped":        {"#e5e7eb", "#6b7280"},
+		"cancelled":      {"#fed7aa", "#c2410c"},
+		"cached":         {"#bfdbfe", "#1d4ed8"},
+		"current":        {"#fde68a", "#b45309"},
+		"current-failed": {"#fecaca", "#b91c1c"},
+	}
+})
 
 // FromRun is what happened to each step (or state) of c in a saved run
 // of it: c is the chain of the run's snapshot.
@@ -78,7 +81,7 @@ func (o Outcomes) mermaidClasses(b *strings.Builder) {
 	}
 	sort.Strings(classes)
 	for _, c := range classes {
-		st, ok := outcomeStyles[c]
+		st, ok := outcomeStyles()[c]
 		if !ok {
 			continue
 		}
@@ -96,7 +99,7 @@ func (o Outcomes) mermaidClasses(b *strings.Builder) {
 
 // dotAttrs are the DOT attributes that colour a node by its outcome.
 func (o Outcomes) dotAttrs(id string) string {
-	st, ok := outcomeStyles[o[id]]
+	st, ok := outcomeStyles()[o[id]]
 	if !ok {
 		return ""
 	}

@@ -4,20 +4,23 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 )
 
 // outcomeMarks are the marks a run's outcomes give nodes in the text
 // form, the progress lines' glyphs.
-var outcomeMarks = map[string]string{
-	"succeeded":      "✓",
-	"failed":         "✗",
-	"cancelled":      "○",
-	"skipped":        "⊘",
-	"cached":         "↺",
-	"current":        "▶",
-	"current-failed": "✗",
-}
+var outcomeMarks = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"succeeded":      "✓",
+		"failed":         "✗",
+		"cancelled":      "○",
+		"skipped":        "⊘",
+		"cached":         "↺",
+		"current":        "▶",
+		"current-failed": "✗",
+	}
+})
 
 // Text prints g for a terminal: a chain wave by wave, each step with its
 // kind and the steps it waits for; a workflow state by state, each with
@@ -111,7 +114,7 @@ func (g *Graph) mark(id string) string {
 	if len(g.Outcomes) == 0 {
 		return ""
 	}
-	if m, ok := outcomeMarks[g.Outcomes[id]]; ok {
+	if m, ok := outcomeMarks()[g.Outcomes[id]]; ok {
 		return m + " "
 	}
 	return "  "

@@ -1,11 +1,13 @@
-package chain
+package wfyaml
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
+
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -15,8 +17,8 @@ import (
 // blackboard, onEnter, state slots, reliability and workflow timeouts.
 
 // decodeSkillRefs reads a skills: list of fragment subjects.
-func decodeSkillRefs(d *yamlpos.Diags, v *yaml.Node, prefix string) SkillRefs {
-	refs := SkillRefs{Pos: yamlpos.Of(v)}
+func decodeSkillRefs(d *yamlpos.Diags, v *yaml.Node, prefix string) chain.SkillRefs {
+	refs := chain.SkillRefs{Pos: yamlpos.Of(v)}
 	switch v.Kind {
 	case yaml.ScalarNode:
 		if v.Value != "" && v.Tag != "!!null" {
@@ -63,7 +65,7 @@ func decodeShortInputs(d *yamlpos.Diags, v *yaml.Node, prefix string) (map[strin
 		if !yamlpos.DecodeInto(d, n, &spec) {
 			continue
 		}
-		spec, _ = NormalizeYAML(spec).(map[string]any)
+		spec, _ = chain.NormalizeYAML(spec).(map[string]any)
 		if spec == nil {
 			spec = map[string]any{}
 		}
@@ -86,7 +88,7 @@ func decodeShortInputs(d *yamlpos.Diags, v *yaml.Node, prefix string) (map[strin
 
 // decodeSnippet reads a capability's contract: {inputs, outputs}, both
 // required (an empty {} declares none).
-func decodeSnippet(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeSnippet(d *yamlpos.Diags, w *chain.Workflow, v *yaml.Node, prefix string) {
 	prefix += "snippet: "
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%sa snippet is {inputs, outputs}", prefix)
@@ -111,7 +113,7 @@ func decodeSnippet(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 		return
 	}
 	for _, p := range yamlpos.MappingPairs(d, out, prefix+"outputs: ") {
-		o := &SnippetOutput{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		o := &chain.SnippetOutput{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
 		var raw map[string]any
 		if sv := yamlpos.Deref(p.Value); sv.Kind != yaml.MappingNode && sv.Tag != "!!null" {
 			// mcp-flowgate's check: INVALID_SNIPPET (snippet_contract.rs, V5)
@@ -121,7 +123,7 @@ func decodeSnippet(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 			}
 			d.Errorf(yamlpos.Of(sv), "%soutputs: %s: its JSON Schema is a mapping ({type: string}), not %s", prefix, o.Name, what)
 		} else if yamlpos.DecodeInto(d, sv, &raw) {
-			o.Raw, _ = NormalizeYAML(raw).(map[string]any)
+			o.Raw, _ = chain.NormalizeYAML(raw).(map[string]any)
 		}
 		if o.Raw == nil {
 			o.Raw = map[string]any{}
@@ -132,12 +134,14 @@ func decodeSnippet(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
 
 // decodeWorkflowInputs makes the short inputs the workflow's inputSchema,
 // and their values the context's first keys.
-func decodeWorkflowInputs(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeWorkflowInputs(d *yamlpos.Diags, w *chain.Workflow, v *yaml.Node, prefix string) {
 	if w.InputSchema != nil {
 		d.Errorf(yamlpos.Of(v), "%swrite the inputs once: inputs (or a snippet's inputs) or inputSchema", prefix)
 		return
 	}
-	w.InputSchema, w.inputOrder = decodeShortInputs(d, v, prefix+"inputs: ")
+	schema, order := decodeShortInputs(d, v, prefix+"inputs: ")
+	w.InputSchema = schema
+	w.SetInputOrder(order...)
 	w.InputsInContext = true
 	// messages about the schema point at the inputs written
 	w.FieldPos["inputSchema"] = yamlpos.Of(v)
@@ -145,9 +149,9 @@ func decodeWorkflowInputs(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix st
 
 // decodeBlackboard reads the blackboard: a list of slot names, or each
 // slot's JSON Schema.
-func decodeBlackboard(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
-	b := &Blackboard{Slots: map[string]*Slot{}, Pos: yamlpos.Of(v)}
-	add := func(s *Slot) {
+func decodeBlackboard(d *yamlpos.Diags, w *chain.Workflow, v *yaml.Node, prefix string) {
+	b := &chain.Blackboard{Slots: map[string]*chain.Slot{}, Pos: yamlpos.Of(v)}
+	add := func(s *chain.Slot) {
 		if b.Slots[s.Name] != nil {
 			d.Errorf(s.Pos, "%sblackboard: slot %q is declared twice", prefix, s.Name)
 			return
@@ -163,7 +167,7 @@ func decodeBlackboard(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string
 				d.Errorf(yamlpos.Of(n), "%sblackboard: a slot is named by a word", prefix)
 				continue
 			}
-			add(&Slot{Name: n.Value, Pos: yamlpos.Of(n)})
+			add(&chain.Slot{Name: n.Value, Pos: yamlpos.Of(n)})
 		}
 	case yaml.MappingNode:
 		for _, s := range decodeSlots(d, v, prefix+"blackboard: ") {
@@ -177,12 +181,12 @@ func decodeBlackboard(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string
 
 // decodeSlots reads a mapping of slot names to JSON Schemas (nothing for
 // an untyped slot), with scope and default beside the schema.
-func decodeSlots(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Slot {
+func decodeSlots(d *yamlpos.Diags, v *yaml.Node, prefix string) []*chain.Slot {
 	if v.Kind != yaml.MappingNode {
 		d.LooseErrorf(yamlpos.Of(v), "%sslots map each slot's name to its JSON Schema", prefix)
 		return nil
 	}
-	var out []*Slot
+	var out []*chain.Slot
 	for _, p := range yamlpos.MappingPairs(d, v, prefix) {
 		if before, _, found := strings.Cut(p.Key.Value, ":"); found {
 			// what mcp-flowgate's YAML reader makes of it too: a slot of
@@ -190,7 +194,7 @@ func decodeSlots(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Slot {
 			d.Warnf(yamlpos.Of(p.Key), "%s%q is read as one name (YAML needs a space after the colon in %q): the slot is left untyped", prefix, p.Key.Value, before+": ")
 			continue
 		}
-		s := &Slot{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		s := &chain.Slot{Name: p.Key.Value, Pos: yamlpos.Of(p.Key)}
 		n := yamlpos.Deref(p.Value)
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			out = append(out, s)
@@ -200,7 +204,7 @@ func decodeSlots(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Slot {
 		if !yamlpos.DecodeInto(d, n, &raw) {
 			continue
 		}
-		s.Raw, _ = NormalizeYAML(raw).(map[string]any)
+		s.Raw, _ = chain.NormalizeYAML(raw).(map[string]any)
 		if sc, ok := s.Raw["scope"]; ok {
 			s.Scope = fmt.Sprint(sc)
 			if s.Scope != "state" && s.Scope != "workflow" {
@@ -221,14 +225,14 @@ type onEnterKeys struct {
 }
 
 // decodeOnEnter reads a state's onEnter: {executor, output, reliability}.
-func decodeOnEnter(d *yamlpos.Diags, c *Chain, s *State, v *yaml.Node, prefix string) {
+func decodeOnEnter(d *yamlpos.Diags, c *chain.Chain, s *chain.State, v *yaml.Node, prefix string) {
 	prefix += "onEnter: "
 	if v.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(v), "%sonEnter is {executor, output, reliability}", prefix)
 		return
 	}
 	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[onEnterKeys]())
-	on := &OnEnter{Pos: yamlpos.Of(v)}
+	on := &chain.OnEnter{Pos: yamlpos.Of(v)}
 	if e := yamlpos.ValueOf(v, "executor"); e != nil {
 		on.Executor = decodeExecutor(d, c, yamlpos.Deref(e), "state", s.Name, "onEnter", prefix+"executor: ")
 	} else {
@@ -238,7 +242,7 @@ func decodeOnEnter(d *yamlpos.Diags, c *Chain, s *State, v *yaml.Node, prefix st
 		on.Output = decodeOutputMappings(d, yamlpos.Deref(o), prefix)
 	}
 	if r := yamlpos.ValueOf(v, "reliability"); r != nil && on.Executor != nil {
-		decodeReliability(d, executorCandidates(d, c, on.Executor), on.Executor, yamlpos.Deref(r), prefix)
+		chain.DecodeReliability(d, executorCandidates(d, c, "state", on.Executor), on.Executor, yamlpos.Deref(r), prefix)
 	}
 	s.OnEnter = on
 }
@@ -247,7 +251,7 @@ func decodeOnEnter(d *yamlpos.Diags, c *Chain, s *State, v *yaml.Node, prefix st
 // executor beside the target, which mcp-flowgate's documentation shows
 // but its runtime never ran (it only moves the run to target), is read
 // with a warning and not run either.
-func decodeOnTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
+func decodeOnTimeout(d *yamlpos.Diags, w *chain.Workflow, v *yaml.Node, prefix string) {
 	prefix += "onTimeout: "
 	var o struct {
 		Target   string `yaml:"target"`
@@ -268,7 +272,7 @@ func decodeOnTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string)
 const MaxWorkflowTimeoutMS = 365 * 24 * 60 * 60 * 1000
 
 // workflowTimeout reads a workflow's timeoutMs.
-func workflowTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string) {
+func workflowTimeout(d *yamlpos.Diags, w *chain.Workflow, v *yaml.Node, prefix string) {
 	var ms int64
 	if !yamlpos.DecodeInto(d, v, &ms) {
 		return
@@ -282,8 +286,8 @@ func workflowTimeout(d *yamlpos.Diags, w *Workflow, v *yaml.Node, prefix string)
 
 // decodeFragments reads a file's skills: library and checks each
 // fragment.
-func decodeFragments(d *yamlpos.Diags, v *yaml.Node) map[string]*Fragment {
-	out := map[string]*Fragment{}
+func decodeFragments(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Fragment {
+	out := map[string]*chain.Fragment{}
 	if v.Tag == "!!null" || (v.Kind == yaml.SequenceNode && len(v.Content) == 0) {
 		return out
 	}
@@ -292,8 +296,8 @@ func decodeFragments(d *yamlpos.Diags, v *yaml.Node) map[string]*Fragment {
 		return out
 	}
 	for _, p := range yamlpos.MappingPairs(d, v, "skills: ") {
-		f := &Fragment{Subject: p.Key.Value, Pos: yamlpos.Of(p.Key)}
-		if !yamlpos.DecodeChecked(d, yamlpos.Deref(p.Value), "skills: "+quote(f.Subject)+": ", yamlpos.KeysOf[Fragment](), f) {
+		f := &chain.Fragment{Subject: p.Key.Value, Pos: yamlpos.Of(p.Key)}
+		if !yamlpos.DecodeChecked(d, yamlpos.Deref(p.Value), "skills: "+chain.Quote(f.Subject)+": ", yamlpos.KeysOf[chain.Fragment](), f) {
 			continue
 		}
 		checkFragment(d, f)

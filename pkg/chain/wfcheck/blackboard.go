@@ -1,4 +1,4 @@
-package chain
+package wfcheck
 
 import (
 	"fmt"
@@ -6,25 +6,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
-	"github.com/theory/jsonpath"
 )
-
-// SlotConstraint is what a blackboard slot's constraint: declares
-// (mcp-flowgate's SPEC §28), checked whenever a transition writes the
-// slot: path_allowlist, an array of paths each matching an allow glob
-// and no deny glob; subset_of, an array every element of which is in the
-// array a JSONPath reads. Several kinds must all hold.
-type SlotConstraint struct {
-	// Allowlist is set when path_allowlist is declared; Allow and Deny
-	// are its globs (** spans directories).
-	Allowlist   bool
-	Allow, Deny []string
-	// SubsetOf reads the reference array; SubsetOfRaw is the path as
-	// written.
-	SubsetOf    *jsonpath.Path
-	SubsetOfRaw string
-}
 
 // constraintKinds are the kinds a slot's constraint: may declare.
 var constraintKinds = []string{"path_allowlist", "subset_of"}
@@ -33,7 +17,7 @@ var constraintKinds = []string{"path_allowlist", "subset_of"}
 // mcp-flowgate refuses when it loads the file
 // (INVALID_CONSTRAINT_DECLARATION): an unknown kind, an empty allow:, a
 // malformed glob, a subset_of that is no JSONPath.
-func (v *validator) compileConstraint(where string, s *Slot) {
+func (v *checker) compileConstraint(where string, s *chain.Slot) {
 	raw, declared := s.Raw["constraint"]
 	if !declared {
 		return
@@ -41,12 +25,12 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 	fail := func(format string, args ...any) {
 		v.d.Errorf(s.Pos, "%sslot %q: constraint: %s", where, s.Name, fmt.Sprintf(format, args...))
 	}
-	m, ok := NormalizeYAML(raw).(map[string]any)
+	m, ok := chain.NormalizeYAML(raw).(map[string]any)
 	if !ok {
-		fail("a constraint is a mapping of kinds (%s)", OrList(constraintKinds))
+		fail("a constraint is a mapping of kinds (%s)", chain.OrList(constraintKinds))
 		return
 	}
-	c := &SlotConstraint{}
+	c := &chain.SlotConstraint{}
 	kinds := make([]string, 0, len(m))
 	for k := range m {
 		kinds = append(kinds, k)
@@ -72,7 +56,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 			}
 			c.SubsetOf, c.SubsetOfRaw = p, text
 		default:
-			fail("unknown constraint kind %q (%s)", kind, OrList(constraintKinds))
+			fail("unknown constraint kind %q (%s)", kind, chain.OrList(constraintKinds))
 			return
 		}
 	}
@@ -81,7 +65,7 @@ func (v *validator) compileConstraint(where string, s *Slot) {
 
 // globs reads path_allowlist's {allow, deny} into c; false when fail was
 // called.
-func (v *validator) globs(body any, c *SlotConstraint, fail func(string, ...any)) bool {
+func (v *checker) globs(body any, c *chain.SlotConstraint, fail func(string, ...any)) bool {
 	pl, ok := body.(map[string]any)
 	if !ok {
 		fail("path_allowlist is {allow: [GLOB...], deny: [GLOB...]}")
@@ -137,4 +121,51 @@ func schemaOf(raw map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// compileSlot resolves a typed slot's schema and its constraint.
+func (v *checker) compileSlot(where string, s *chain.Slot) {
+	if s.Raw == nil {
+		return
+	}
+	v.compileConstraint(where, s)
+	_, rs, problem := chain.ResolveSchema(schemaOf(s.Raw))
+	if problem != "" {
+		v.d.Errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
+		return
+	}
+	s.Schema = rs
+}
+
+// checkBlackboard compiles the workflow's typed slots and warns of output
+// mappings that write a slot the blackboard does not declare.
+func (v *checker) checkBlackboard() {
+	w := v.c.Workflow
+	prefix := "workflow " + chain.Quote(v.c.Name) + ": blackboard: "
+	if b := w.Blackboard; b != nil {
+		for _, name := range b.Order {
+			v.compileSlot(prefix, b.Slots[name])
+		}
+	}
+	for _, s := range w.States {
+		for _, slot := range s.Slots {
+			v.compileSlot("state "+chain.Quote(s.Name)+": slots: ", slot)
+		}
+		if w.Blackboard == nil {
+			continue
+		}
+		check := func(owner string, out []*chain.OutputMapping) {
+			for _, m := range out {
+				if w.SlotFor(s, m.Key) == nil {
+					v.d.Warnf(m.Pos, "%s: output writes %q, which the workflow's blackboard does not declare", owner, m.Key)
+				}
+			}
+		}
+		for _, t := range s.Transitions {
+			check("transition "+chain.Quote(t.Name), t.Output)
+		}
+		if s.OnEnter != nil {
+			check("state "+chain.Quote(s.Name)+" onEnter", s.OnEnter.Output)
+		}
+	}
 }

@@ -1,30 +1,32 @@
-package chain
+package wfyaml
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
+
 	yaml "go.yaml.in/yaml/v4"
 )
 
 // guardFields are the keys each guard kind needs besides kind.
 var guardFields = map[string]string{
-	GuardExpr:        "expr",
-	GuardPermission:  "permission",
-	GuardRole:        "role",
-	GuardEvidence:    "requires",
-	GuardAllOf:       "guards",
-	GuardAnyOf:       "guards",
-	GuardNot:         "guard",
-	GuardGuidanceAck: "subject",
-	GuardScriptAck:   "subject",
+	chain.GuardExpr:        "expr",
+	chain.GuardPermission:  "permission",
+	chain.GuardRole:        "role",
+	chain.GuardEvidence:    "requires",
+	chain.GuardAllOf:       "guards",
+	chain.GuardAnyOf:       "guards",
+	chain.GuardNot:         "guard",
+	chain.GuardGuidanceAck: "subject",
+	chain.GuardScriptAck:   "subject",
 }
 
 // guardAliases are other spellings of guard kinds: camelCase, and
 // mcp-flowgate's former name of expr.
-var guardAliases = map[string]string{"allOf": GuardAllOf, "anyOf": GuardAnyOf, "jsonpath": GuardExpr}
+var guardAliases = map[string]string{"allOf": chain.GuardAllOf, "anyOf": chain.GuardAnyOf, "jsonpath": chain.GuardExpr}
 
 // guardExamples show each field written out, for messages.
 var guardExamples = map[string]string{
@@ -38,7 +40,7 @@ var guardExamples = map[string]string{
 }
 
 // decodeGuards reads a transition's guards: a list of guards.
-func decodeGuards(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Guard {
+func decodeGuards(d *yamlpos.Diags, v *yaml.Node, prefix string) []*chain.Guard {
 	if v.Kind != yaml.SequenceNode {
 		d.LooseErrorf(yamlpos.Of(v), "%sguards is a list of guards, as in [{kind: expr, %s}]", prefix, guardExamples["expr"])
 		return nil
@@ -48,8 +50,8 @@ func decodeGuards(d *yamlpos.Diags, v *yaml.Node, prefix string) []*Guard {
 
 // decodeGuardList reads the guards of a list; path names the list in
 // messages (guards, guards[2].guards).
-func decodeGuardList(d *yamlpos.Diags, v *yaml.Node, path string) []*Guard {
-	var out []*Guard
+func decodeGuardList(d *yamlpos.Diags, v *yaml.Node, path string) []*chain.Guard {
+	var out []*chain.Guard
 	for i, n := range v.Content {
 		if g := decodeGuard(d, yamlpos.Deref(n), fmt.Sprintf("%s[%d]", path, i+1)); g != nil {
 			out = append(out, g)
@@ -61,7 +63,7 @@ func decodeGuardList(d *yamlpos.Diags, v *yaml.Node, path string) []*Guard {
 // decodeGuard reads one guard: its kind, then the one field that kind
 // needs, refusing fields of other kinds. A guard with an error is left
 // out (reported, it stops no other check of the file).
-func decodeGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
+func decodeGuard(d *yamlpos.Diags, n *yaml.Node, path string) *chain.Guard {
 	before := len(d.Errs())
 	g := readGuard(d, n, path)
 	if len(d.Errs()) != before {
@@ -70,14 +72,14 @@ func decodeGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
 	return g
 }
 
-func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
+func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *chain.Guard {
 	prefix := path + ": "
-	kinds := strings.Join(GuardKinds(), ", ")
+	kinds := strings.Join(chain.GuardKinds(), ", ")
 	if n.Kind != yaml.MappingNode {
 		d.LooseErrorf(yamlpos.Of(n), "%sa guard is a mapping with kind (%s) and its field", prefix, kinds)
 		return nil
 	}
-	g := &Guard{Pos: yamlpos.Of(n), FieldPos: map[string]Pos{}}
+	g := &chain.Guard{Pos: yamlpos.Of(n), FieldPos: map[string]chain.Pos{}}
 	pairs := yamlpos.MappingPairs(d, n, prefix)
 	kn := yamlpos.ValueOf(n, "kind")
 	if kn == nil {
@@ -93,7 +95,7 @@ func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
 		kind = k
 	}
 	if guardFields[kind] == "" || kn.Kind != yaml.ScalarNode {
-		d.LooseErrorf(yamlpos.Of(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, didYouMean(kind, GuardKinds()), kinds)
+		d.LooseErrorf(yamlpos.Of(kn), "%sunknown guard kind %q%s: use %s", prefix, kind, chain.DidYouMean(kind, chain.GuardKinds()), kinds)
 		return nil
 	}
 	g.Kind = kind
@@ -104,8 +106,8 @@ func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
 		switch {
 		case key == "kind":
 		case key != need:
-			why := didYouMean(key, []string{need})
-			if slices.Contains(yamlpos.KeysOf[Guard](), key) {
+			why := chain.DidYouMean(key, []string{need})
+			if slices.Contains(yamlpos.KeysOf[chain.Guard](), key) {
 				why = ""
 			}
 			d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s: %s holds kind and %s", prefix, key, why, guardNoun(kind), need)
@@ -120,20 +122,20 @@ func readGuard(d *yamlpos.Diags, n *yaml.Node, path string) *Guard {
 }
 
 // decodeGuardField reads the field the guard's kind needs.
-func decodeGuardField(d *yamlpos.Diags, g *Guard, v *yaml.Node, path, prefix string) {
+func decodeGuardField(d *yamlpos.Diags, g *chain.Guard, v *yaml.Node, path, prefix string) {
 	switch g.Kind {
-	case GuardExpr, GuardPermission, GuardRole, GuardGuidanceAck, GuardScriptAck:
+	case chain.GuardExpr, chain.GuardPermission, chain.GuardRole, chain.GuardGuidanceAck, chain.GuardScriptAck:
 		field := guardFields[g.Kind]
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
 			d.LooseErrorf(yamlpos.Of(v), "%s%s is a text (%s)", prefix, field, guardExamples[field])
 			return
 		}
 		switch g.Kind {
-		case GuardPermission:
+		case chain.GuardPermission:
 			g.Permission = v.Value
-		case GuardRole:
+		case chain.GuardRole:
 			g.Role = v.Value
-		case GuardGuidanceAck, GuardScriptAck:
+		case chain.GuardGuidanceAck, chain.GuardScriptAck:
 			g.Subject = v.Value
 		default:
 			if err := g.SetExpr(v.Value); err != nil {
@@ -142,35 +144,35 @@ func decodeGuardField(d *yamlpos.Diags, g *Guard, v *yaml.Node, path, prefix str
 				return
 			}
 		}
-	case GuardAllOf, GuardAnyOf:
+	case chain.GuardAllOf, chain.GuardAnyOf:
 		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 			d.LooseErrorf(yamlpos.Of(v), "%sguards is a list of one guard or more (%s)", prefix, guardExamples["guards"])
 			return
 		}
 		g.Guards = decodeGuardList(d, v, path+".guards")
-	case GuardNot:
+	case chain.GuardNot:
 		g.Inner = decodeGuard(d, v, path+".guard")
-	case GuardEvidence:
+	case chain.GuardEvidence:
 		g.Requires = decodeRequires(d, v, prefix+"requires: ")
 	}
 }
 
 // decodeRequires reads an evidence guard's requires: each entry a kind,
 // or {kind, count, require_digest, distinct_principals, min_confidence}.
-func decodeRequires(d *yamlpos.Diags, v *yaml.Node, prefix string) []*EvidenceRequirement {
+func decodeRequires(d *yamlpos.Diags, v *yaml.Node, prefix string) []*chain.EvidenceRequirement {
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 		d.LooseErrorf(yamlpos.Of(v), "%sa list of the evidence needed, as in [tests_passed] or [{kind: approval, count: 2}]", prefix)
 		return nil
 	}
-	var out []*EvidenceRequirement
+	var out []*chain.EvidenceRequirement
 	for _, n := range v.Content {
 		n = yamlpos.Deref(n)
-		r := &EvidenceRequirement{Count: 1}
+		r := &chain.EvidenceRequirement{Count: 1}
 		switch n.Kind {
 		case yaml.ScalarNode:
 			r.Kind = n.Value
 		case yaml.MappingNode:
-			if !yamlpos.DecodeChecked(d, n, prefix, yamlpos.KeysOf[EvidenceRequirement](), r) {
+			if !yamlpos.DecodeChecked(d, n, prefix, yamlpos.KeysOf[chain.EvidenceRequirement](), r) {
 				continue
 			}
 			if c := yamlpos.ValueOf(n, "count"); c != nil && r.Count < 1 {
@@ -194,41 +196,6 @@ func decodeRequires(d *yamlpos.Diags, v *yaml.Node, prefix string) []*EvidenceRe
 		out = append(out, r)
 	}
 	return out
-}
-
-// takeEvidence reads a transition executor's evidence: {kind, id,
-// summary} (mcp-flowgate) and returns the executor without it, for the
-// step decoder, which knows no such field.
-func takeEvidence(d *yamlpos.Diags, n *yaml.Node, prefix string) (*yaml.Node, *EvidenceDecl) {
-	ev := yamlpos.ValueOf(n, "evidence")
-	if n.Kind != yaml.MappingNode || ev == nil {
-		return n, nil
-	}
-	decl := &EvidenceDecl{}
-	if ev = yamlpos.Deref(ev); ev.Kind != yaml.MappingNode {
-		d.LooseErrorf(yamlpos.Of(ev), "%sevidence is a mapping: {kind: tests_passed}", prefix)
-	} else if yamlpos.DecodeChecked(d, ev, prefix+"evidence: ", yamlpos.KeysOf[EvidenceDecl](), decl) && strings.TrimSpace(decl.Kind) == "" {
-		d.LooseErrorf(yamlpos.Of(ev), "%sevidence needs the kind it records: {kind: tests_passed}", prefix)
-	}
-	m, _ := takeKey(n, "evidence")
-	return m, decl
-}
-
-// takeKey is mapping n without key, and key's value (nil when n has
-// none): a key read apart from the step it is written in.
-func takeKey(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
-	v := yamlpos.ValueOf(n, key)
-	if n.Kind != yaml.MappingNode || v == nil {
-		return n, nil
-	}
-	m := *n
-	m.Content = nil
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != key {
-			m.Content = append(m.Content, n.Content[i], n.Content[i+1])
-		}
-	}
-	return &m, v
 }
 
 // guardNoun is "an expr guard", "a role guard".

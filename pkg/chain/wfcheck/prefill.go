@@ -1,8 +1,7 @@
-package chain
+package wfcheck
 
 import (
-	"maps"
-
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 )
 
@@ -10,7 +9,7 @@ import (
 // JSONPath ($.context.x, $.workflow.input.x, $.input.x) is read when a
 // decision takes the transition, as mcp-flowgate reads its prefill
 // against the run when it offers the link; the rest is literal.
-func (v *validator) compilePrefill(t *Transition) {
+func (v *checker) compilePrefill(t *chain.Transition) {
 	if len(t.Prefill) == 0 {
 		return
 	}
@@ -19,15 +18,5 @@ func (v *validator) compilePrefill(t *Transition) {
 		v.d.Errorf(t.At("prefill"), "transition %q: prefill: %v", t.Name, err)
 		return
 	}
-	t.prefill = m
-}
-
-// PrefillIn is the transition's prefill with its JSONPaths read in doc
-// (a path that selects nothing gives null).
-func (t *Transition) PrefillIn(doc map[string]any) map[string]any {
-	if t.prefill == nil {
-		return maps.Clone(t.Prefill)
-	}
-	out, _ := t.prefill.Resolve(doc).(map[string]any)
-	return out
+	t.SetPrefill(m)
 }

@@ -1,10 +1,12 @@
-package chain
+package wfyaml
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
+
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -65,11 +67,11 @@ func (r *capabilityRefs) rewrite(n *yaml.Node, under, prefix string) {
 			p := prefix
 			switch under {
 			case "workflows":
-				p = "workflow " + quote(k) + ": "
+				p = "workflow " + chain.Quote(k) + ": "
 			case "states":
-				p = "state " + quote(k) + ": "
+				p = "state " + chain.Quote(k) + ": "
 			case "transitions":
-				p += "transition " + quote(k) + ": "
+				p += "transition " + chain.Quote(k) + ": "
 			default:
 				if k == "onEnter" {
 					p += "onEnter: "
@@ -99,9 +101,9 @@ func (r *capabilityRefs) replaceExecutor(m *yaml.Node, asTransition bool, where 
 		return
 	}
 	at := yamlpos.Of(nameNode)
-	prefix := where + "executor: capability " + quote(nameNode.Value)
+	prefix := where + "executor: capability " + chain.Quote(nameNode.Value)
 	if other := otherKeys(ex, "capability"); len(other) > 0 {
-		r.d.Warnf(yamlpos.Of(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, OrList(other))
+		r.d.Warnf(yamlpos.Of(ex), "%s replaces this executor whole, as mcp-flowgate does: its %s are not read", prefix, chain.OrList(other))
 	}
 	c := r.flatten(nameNode.Value, at, prefix)
 	if c == nil {
@@ -166,7 +168,7 @@ func (r *capabilityRefs) replaceCandidates(list *yaml.Node, where string) {
 // flatten is the capability name, its wraps: chain resolved; nil (and
 // an error naming what is missing) when it is not in the registry, has
 // neither executor nor wraps, or wraps itself round.
-func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capabilityRef {
+func (r *capabilityRefs) flatten(name string, at chain.Pos, prefix string) *capabilityRef {
 	if c, ok := r.flattened[name]; ok {
 		return c
 	}
@@ -181,7 +183,7 @@ func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capability
 				names = append(names, r.registry.Content[i].Value)
 			}
 		}
-		r.d.Errorf(at, "%s is not in this file's capabilities: mcp-flowgate runs {capability: NAME} as the executor of capabilities.NAME, declared in the same file%s", prefix, didYouMean(name, names))
+		r.d.Errorf(at, "%s is not in this file's capabilities: mcp-flowgate runs {capability: NAME} as the executor of capabilities.NAME, declared in the same file%s", prefix, chain.DidYouMean(name, names))
 		return nil
 	}
 	if def.Kind != yaml.MappingNode {
@@ -199,7 +201,7 @@ func (r *capabilityRefs) flatten(name string, at Pos, prefix string) *capability
 		c.guards = g.Content
 	}
 	if w := yamlpos.ValueOf(def, "wraps"); w != nil {
-		parent := r.flatten(w.Value, yamlpos.Of(w), "capabilities: "+quote(name)+": wraps "+quote(w.Value)+", which")
+		parent := r.flatten(w.Value, yamlpos.Of(w), "capabilities: "+chain.Quote(name)+": wraps "+chain.Quote(w.Value)+", which")
 		if parent == nil {
 			return nil
 		}

@@ -1,9 +1,10 @@
-package chain
+package wfcheck
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/theory/jsonpath"
 )
 
@@ -16,7 +17,7 @@ var composeMergeStrategies = []string{"override", "merge_chat_histories", "appen
 
 // compose checks a branch's compose and compiles its JSONPath; the
 // variable it stores is then one the workflow produces.
-func (v *validator) compose(prefix string, b *Branch) {
+func (v *checker) compose(prefix string, b *chain.Branch) {
 	cp := b.Compose
 	if slices.Contains(composeMergeStrategies, cp.Strategy) {
 		// with_var is then the variable merged in, not one to store: one
@@ -24,7 +25,7 @@ func (v *validator) compose(prefix string, b *Branch) {
 		v.d.Errorf(b.Pos, "%s: compose.strategy %q (with_var %q) is not supported: it is an earlier contenox strategy that merged the variable %s into the task's output (override: an object's fields; merge_chat_histories, append_string_to_chat_history: a conversation's messages); chainrun has no such merge, and compose now stores a JSONPath of the output in with_var, as reference 003 defines it", prefix, cp.Strategy, cp.WithVar, cp.WithVar)
 		return
 	}
-	if !IsIdentifier(cp.WithVar) || reservedVars[cp.WithVar] || cp.WithVar == "context" {
+	if !chain.IsIdentifier(cp.WithVar) || cp.WithVar == "input" || cp.WithVar == "item" || cp.WithVar == "context" {
 		v.d.Errorf(b.Pos, "%s: compose.with_var %q: a variable name is letters, digits and '_' (not input, item or context)", prefix, cp.WithVar)
 	}
 	expr, ok := strings.CutPrefix(cp.Strategy, "json_path:")
@@ -43,6 +44,6 @@ func (v *validator) compose(prefix string, b *Branch) {
 		v.d.Errorf(b.Pos, "%s: compose.strategy: %q is not a valid JSONPath: %v", prefix, expr, err)
 		return
 	}
-	cp.path = p
-	v.wfVars[cp.WithVar] = true
+	cp.SetPath(p)
+	v.SetVar(cp.WithVar)
 }

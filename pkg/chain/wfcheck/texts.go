@@ -1,44 +1,36 @@
-package chain
+package wfcheck
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/theory/jsonpath"
 )
-
-// placeholderPattern is a {{ $.path }} in a goal or guidance.
-var placeholderPattern = lazyRegexp(`\{\{\s*(\$[^{}]*?)\s*\}\}`)
-
-// Placeholders finds the {{ $.path }} placeholders of a goal's or
-// guidance's text, the path in the first group: validation checks them
-// and the run fills them with the same pattern.
-func Placeholders() *regexp.Regexp { return placeholderPattern() }
 
 // stateTexts parses a state's goal and guidance as templates, so that
 // {input.x}, {context.x} and {variable} mean there what they mean in a
 // prompt, and checks every reference and {{ $.path }} placeholder they
 // hold. A goal a task chain's description became (not written as goal:)
 // stays text.
-func (v *validator) stateTexts(s *State) {
-	s.goal = v.stateText(s, "goal", s.Goal)
-	s.guidance = v.stateText(s, "guidance", s.Guidance)
+func (v *checker) stateTexts(s *chain.State) {
+	s.SetTexts(v.stateText(s, "goal", s.Goal), v.stateText(s, "guidance", s.Guidance))
 }
 
-func (v *validator) stateText(s *State, field, text string) *Template {
+func (v *checker) stateText(s *chain.State, field, text string) *chain.Template {
 	if _, written := s.FieldPos[field]; !written || text == "" {
 		return nil
 	}
-	t := ParseTemplate(text)
+	t := chain.ParseTemplate(text)
 	for _, r := range t.Refs() {
 		if why := v.guidanceRead(r.Name, r.Path); why != "" {
 			v.stateTextError(s, field, r.Raw, why)
 		}
 	}
-	for _, m := range placeholderPattern().FindAllStringSubmatch(text, -1) {
-		if in, ok := v.undeclaredInput(m[1]); ok {
-			v.d.Warnf(s.At(field), "state %q: %s: %s: %s", s.Name, field, m[0], v.undeclaredInputNote(in, "it shows as "+Unset(m[1])))
+	for _, m := range chain.Placeholders().FindAllStringSubmatch(text, -1) {
+		if in, ok := v.UndeclaredInput(m[1]); ok {
+			v.d.Warnf(s.At(field), "state %q: %s: %s: %s", s.Name, field, m[0], v.UndeclaredInputNote(in, "it shows as "+chain.Unset(m[1])))
 			continue
 		}
 		if why := v.placeholder(m[1]); why != "" {
@@ -49,26 +41,26 @@ func (v *validator) stateText(s *State, field, text string) *Template {
 }
 
 // guidanceRead says why a goal or guidance cannot read name.path, or "".
-func (v *validator) guidanceRead(name string, path []string) string {
+func (v *checker) guidanceRead(name string, path []string) string {
 	if name != "input" {
-		return v.workflowCheck(nil, name)
+		return v.NameCheck(name)
 	}
 	if len(path) == 0 {
-		return fmt.Sprintf("{input} needs an input name, as in {input.%s}", firstInput(v.c))
+		return fmt.Sprintf("{input} needs an input name, as in {input.%s}", chain.FirstInput(v.c))
 	}
-	if !v.hasInput(path[0]) {
-		return fmt.Sprintf("no input is named %s%s", path[0], didYouMean(path[0], v.inputNames()))
+	if !v.HasInput(path[0]) {
+		return fmt.Sprintf("no input is named %s%s", path[0], spell.DidYouMean(path[0], v.InputNames()))
 	}
 	return ""
 }
 
 // placeholder says why a {{ $.path }} of a goal or guidance selects
 // nothing whatever the run holds, or "".
-func (v *validator) placeholder(expr string) string {
+func (v *checker) placeholder(expr string) string {
 	if _, err := jsonpath.Parse(expr); err != nil {
 		return fmt.Sprintf("%q is not a valid JSONPath: %v", expr, err)
 	}
-	name, path := JSONPathHead(strings.Replace(expr, "$.workflow.input", "$.input", 1))
+	name, path := chain.JSONPathHead(strings.Replace(expr, "$.workflow.input", "$.input", 1))
 	switch name {
 	case "", "context", "arguments", "workflow":
 		return ""
@@ -81,8 +73,8 @@ func (v *validator) placeholder(expr string) string {
 	return fmt.Sprintf("$.%s selects nothing here: a goal or guidance reads $.input (or $.workflow.input), $.context and $.arguments; a variable is {%s}", name, name)
 }
 
-func (v *validator) stateTextError(s *State, field, raw, why string) {
-	if v.opts.LenientVariables {
+func (v *checker) stateTextError(s *chain.State, field, raw, why string) {
+	if v.Options().LenientVariables {
 		v.d.Warnf(s.At(field), "state %q: %s: %s shows as unset: %s", s.Name, field, raw, why)
 		return
 	}
@@ -93,15 +85,15 @@ func (v *validator) stateTextError(s *State, field, raw, why string) {
 // {{ $.path }} placeholder: a title is shown as written wherever a link
 // is (hints, retry lines, MCP, the deciding model's list), never filled
 // in, so what varies belongs in the state's goal or guidance.
-func (v *validator) titleText(t *Transition) {
+func (v *checker) titleText(t *chain.Transition) {
 	if t.Title == "" {
 		return
 	}
 	var found []string
-	for _, r := range ParseTemplate(t.Title).Refs() {
+	for _, r := range chain.ParseTemplate(t.Title).Refs() {
 		found = append(found, r.Raw)
 	}
-	for _, m := range placeholderPattern().FindAllString(t.Title, -1) {
+	for _, m := range chain.Placeholders().FindAllString(t.Title, -1) {
 		found = append(found, m)
 	}
 	for _, raw := range found {

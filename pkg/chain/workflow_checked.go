@@ -1,0 +1,175 @@
+package chain
+
+import (
+	"maps"
+	"regexp"
+
+	"github.com/theory/jsonpath"
+)
+
+// What validation of a workflow (pkg/chain/wfcheck) compiles into the
+// model, and the model's reading of it at run time.
+
+// FinishCut is the finish reason of an answer cut at max_tokens, the
+// result of an agent task that a branch may take (reference 003).
+const FinishCut = "length"
+
+// placeholderPattern is a {{ $.path }} in a goal or guidance.
+var placeholderPattern = lazyRegexp(`\{\{\s*(\$[^{}]*?)\s*\}\}`)
+
+// Placeholders finds the {{ $.path }} placeholders of a goal's or
+// guidance's text, the path in the first group: validation checks them
+// and the run fills them with the same pattern.
+func Placeholders() *regexp.Regexp { return placeholderPattern() }
+
+// Link filters: which transitions a decision point offers.
+const (
+	LinkFilterByGuards = "byGuards"
+	LinkFilterAll      = "all"
+)
+
+// Filter is the state's link filter: its own, else the workflow's, else
+// byGuards.
+func (w *Workflow) Filter(s *State) string {
+	switch {
+	case s != nil && s.LinkFilter != "":
+		return s.LinkFilter
+	case w.LinkFilter != "":
+		return w.LinkFilter
+	}
+	return LinkFilterByGuards
+}
+
+// SetTexts sets the state's goal and guidance as validation parsed them
+// (GoalTemplate, GuidanceTemplate).
+func (s *State) SetTexts(goal, guidance *Template) { s.goal, s.guidance = goal, guidance }
+
+// BranchesUnread reports whether the state's transition.branches could
+// not be read (reported): whether they are empty is then not judged.
+func (s *State) BranchesUnread() bool { return s.branchesUnread }
+
+// TimeoutUnread reports whether the state's timeout could not be read
+// (reported): what it needs is then not judged.
+func (s *State) TimeoutUnread() bool { return s.timeoutUnread }
+
+// SetCond sets the transition's condition as validation compiled it (Cond).
+func (t *Transition) SetCond(e *Expression) { t.cond = e }
+
+// SetPrefill sets the transition's prefill as validation compiled it: its
+// JSONPaths are read when a decision takes the transition (PrefillIn).
+func (t *Transition) SetPrefill(m *Mapped) { t.prefill = m }
+
+// PrefillIn is the transition's prefill with its JSONPaths read in doc
+// (a path that selects nothing gives null).
+func (t *Transition) PrefillIn(doc map[string]any) map[string]any {
+	if t.prefill == nil {
+		return maps.Clone(t.Prefill)
+	}
+	out, _ := t.prefill.Resolve(doc).(map[string]any)
+	return out
+}
+
+// SetRange sets a range branch's bounds as validation read them (ParseRange).
+func (b *Branch) SetRange(lo, hi float64) { b.lo, b.hi = lo, hi }
+
+// SetEdge sets an edge_traversed_at_least branch's edge and count as
+// validation read them.
+func (b *Branch) SetEdge(e Edge, times int) { b.edge, b.times = e, times }
+
+// SetPath sets a json_path compose's JSONPath as validation compiled it (Path).
+func (c *Compose) SetPath(p *jsonpath.Path) { c.path = p }
+
+// SetCutIsResult says whether an answer cut at max_tokens is the
+// workflow task's result, length (CutIsResult): its state has a branch
+// other than the default one that takes length.
+func (s *Step) SetCutIsResult(cut bool) { s.cutIsResult = cut }
+
+// SetKeywordFallsThrough says that a condition_key answer naming none of
+// the keywords is the workflow task's result (KeywordFallsThrough): its
+// state has a default branch to take it.
+func (s *Step) SetKeywordFallsThrough() { s.keywordDefault = true }
+
+// Unreachable lists the steps (executors, tasks, onEnter) of the states
+// no path from initialState reaches, and the executors of a terminal
+// state's transitions (never taken): a run never needs what they name,
+// so a connection or script only they name does not refuse it.
+func (w *Workflow) Unreachable() []*Step {
+	seen, _ := w.Reach()
+	var out []*Step
+	for _, s := range w.States {
+		if seen[s.Name] {
+			if s.Terminal {
+				out = append(out, executors(s.Transitions)...) // never taken
+			}
+			continue
+		}
+		if s.Task != nil {
+			out = append(out, s.Task)
+		}
+		if s.OnEnter != nil && s.OnEnter.Executor != nil {
+			out = append(out, s.OnEnter.Executor)
+			out = append(out, s.OnEnter.Executor.Fallbacks...)
+		}
+		out = append(out, executors(s.Transitions)...)
+	}
+	return out
+}
+
+// executors is the executors of the transitions.
+func executors(ts []*Transition) []*Step {
+	var out []*Step
+	for _, t := range ts {
+		if t.Executor != nil {
+			out = append(out, t.Executor)
+			out = append(out, t.Executor.Fallbacks...)
+		}
+	}
+	return out
+}
+
+// Reach is the set of states a path from initialState reaches (a
+// transition, a branch or a task's on_failure), and whether the run can
+// end.
+func (w *Workflow) Reach() (map[string]bool, bool) {
+	seen := map[string]bool{w.InitialState: true}
+	queue := []string{w.InitialState}
+	ends := false
+	for len(queue) > 0 {
+		s := w.State(queue[0])
+		queue = queue[1:]
+		var next []string
+		if s.Terminal {
+			// a run ends there: transitions it lists are never taken
+			ends = true
+			continue
+		}
+		for _, t := range s.Transitions {
+			next = append(next, t.Target)
+			for _, b := range t.Branches {
+				next = append(next, b.Target)
+			}
+		}
+		gotos := make([]string, 0, len(s.Branches)+1)
+		for _, b := range s.Branches {
+			gotos = append(gotos, b.Goto)
+		}
+		if s.OnFailure != "" {
+			// a failed task leads there: as much an edge as a branch
+			gotos = append(gotos, s.OnFailure)
+		}
+		for _, g := range gotos {
+			if g == End {
+				ends = true
+				continue
+			}
+			next = append(next, g)
+		}
+		for _, n := range next {
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	return seen, ends
+}
