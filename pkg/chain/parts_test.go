@@ -62,19 +62,6 @@ steps:
 	}
 }
 
-// keyValue is the value of a step's key, read from the part that holds it
-// (the zero value when the step has none): how this package's tests read
-// the keys of kinds declared in other packages.
-func keyValue(s *Step, key string) any {
-	f := stepKeySet().ByKey[key]
-	if f.Index[0] == 0 {
-		return reflect.ValueOf(&s.CommonFields).Elem().FieldByIndex(f.Index[1:]).Interface()
-	}
-	t := stepParts()[f.Index[0]]
-	for _, p := range s.parts {
-		if v := reflect.ValueOf(p).Elem(); v.Type() == t {
-			return v.FieldByIndex(f.Index[1:]).Interface()
-		}
-	}
-	return reflect.Zero(f.Type).Interface()
-}
+// keyValue is KeyValue, as this package's tests read the keys of kinds
+// declared in other packages.
+func keyValue(s *Step, key string) any { return KeyValue(s, key) }

@@ -51,6 +51,12 @@ const (
 	// KindStructuralAnalysis checks a candidate workflow definition
 	// against mcp-flowgate's structural rules.
 	KindStructuralAnalysis Kind = "structural_analysis"
+	// KindDryRun loads a candidate workflow definition with chainrun's own
+	// loader and reports what it finds, running nothing.
+	KindDryRun Kind = "dry_run"
+	// KindRegistry publishes a candidate workflow definition as a workflow
+	// file of the chains directory.
+	KindRegistry Kind = "registry"
 )
 
 // Deterministic reports whether the kind runs without any model: its

@@ -22,7 +22,7 @@ type HTTPFields struct {
 	Connection string         `yaml:"connection" doc:"One of the file's connections: a rest connection (its baseUrl and headers) for an http/rest step, a cli connection (its command) for a cli step."`
 	Query      map[string]any `yaml:"query" doc:"URL query parameters of an http step; $.-values are read when it runs."`
 	// BodyData is a body written as a mapping or list: sent as JSON.
-	BodyData any `yaml:"-"`
+	BodyData      any   `yaml:"-"`
 }
 
 func init() {
@@ -33,7 +33,7 @@ func init() {
 		Body:    reflect.TypeFor[HTTPFields](),
 		Also:    []string{"path", KeyField},
 		Check:   checkHTTP,
-		Compile: compileHTTP,
+		Compile: CompileHTTP,
 	})
 }
 
@@ -58,7 +58,7 @@ func checkHTTP(v Checker, s *Step) {
 	}
 }
 
-func compileHTTP(v Checker, s *Step, c *Compiled) {
+func CompileHTTP(v Checker, s *Step, c *Compiled) {
 	c.URL = v.Template(s, "url", s.HTTP().URL)
 	c.Body = v.Template(s, "body", s.HTTP().Body)
 	c.Headers = v.Templates(s, "headers", s.HTTP().Headers)
@@ -71,4 +71,14 @@ func compileHTTP(v Checker, s *Step, c *Compiled) {
 			c.Query[k] = v.Mapped(s, "query", q)
 		}
 	}
+}
+
+// StatusFails reports whether a response's status fails an http or
+// webhook step: one outside success_status when the step lists them,
+// else one outside 2xx unless fail_on_status is false.
+func StatusFails(s *Step, status int) bool {
+	if len(s.Success().SuccessStatus) > 0 {
+		return !slices.Contains(s.Success().SuccessStatus, status)
+	}
+	return (status < 200 || status > 299) && (s.HTTP().FailOnStatus == nil || *s.HTTP().FailOnStatus)
 }

@@ -341,7 +341,7 @@ func (v Checker) joinExpression(s *Step, src string) *Join {
 }
 
 // dollarPath is mcp-flowgate's $.name in an expression.
-var dollarPath = lazyRegexp(`\$\.`)
+var dollarPath = LazyRegexp(`\$\.`)
 
 // dollarExpression compiles an mcp-flowgate expression ($.ok_count >= 2,
 // $.value != ”) over the given names: $.name reads name. Its value counts

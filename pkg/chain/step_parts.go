@@ -151,3 +151,24 @@ func SetKey(s *Step, key string, value any) {
 	}
 	s.fieldOf(f).Set(reflect.ValueOf(value))
 }
+
+// KeyValue is the value of a step's key, read from the part that declares
+// it (the key's zero value when the step has none): how the engine reads
+// a key of a kind it does not import (an mcp step's tool, before a run).
+// A key no kind declares is a fault of the program: it panics.
+func KeyValue(s *Step, key string) any {
+	f := stepKeySet().ByKey[key]
+	if f == nil {
+		panic("chain.KeyValue: no kind declares key " + key)
+	}
+	if f.Index[0] == 0 {
+		return reflect.ValueOf(&s.CommonFields).Elem().FieldByIndex(f.Index[1:]).Interface()
+	}
+	t := stepParts()[f.Index[0]]
+	for _, p := range s.parts {
+		if v := reflect.ValueOf(p).Elem(); v.Type() == t {
+			return v.FieldByIndex(f.Index[1:]).Interface()
+		}
+	}
+	return reflect.Zero(f.Type).Interface()
+}

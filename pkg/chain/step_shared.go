@@ -34,7 +34,7 @@ type InputsFields struct {
 
 // sharedParts are the parts no one kind owns, in the order the schema
 // and messages list their keys.
-var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}, ExitFields{}, ProcessFields{}, modelStepPart{}}
+var sharedParts = []any{KeyFields{}, WorkdirFields{}, InputVarFields{}, PathFields{}, InputsFields{}, ExitFields{}, ProcessFields{}, SuccessFields{}, modelStepPart{}}
 
 // Workdir is the step's WorkdirFields, zero when it has none.
 func (s *Step) Workdir() *WorkdirFields { return Part[WorkdirFields](s) }
@@ -129,3 +129,13 @@ func (v Checker) NewModelStep(s *Step, prompt string) *Step {
 	v.Nest(s, m, s.Subject(), s.ID)
 	return m
 }
+
+// SuccessFields list the HTTP statuses a webhook step takes for success:
+// a core part, as the request every http-like kind sends (SendRequest)
+// reads it.
+type SuccessFields struct {
+	SuccessStatus []int `yaml:"success_status" doc:"webhook: the HTTP statuses that mean success (OCC's webhook_success_status; default any 2xx): any other fails the step."`
+}
+
+// Success is the step's SuccessFields, zero when it has none.
+func (s *Step) Success() *SuccessFields { return Part[SuccessFields](s) }

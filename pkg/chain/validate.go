@@ -39,7 +39,7 @@ func ValidChainName(name string) bool {
 
 // lazyRegexp compiles a pattern on first use, keeping start-up fast for
 // commands that never need it.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
+func LazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 

@@ -195,7 +195,7 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 }
 
 // headPattern is the first one or two plain names of $.a.b...
-var headPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+var headPattern = LazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
 
 // JSONPathHead returns the first name of a path $.a.b… and the one below
 // it, if any: what the path reads, for checks and for masking.

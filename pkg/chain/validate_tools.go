@@ -9,7 +9,7 @@ import (
 )
 
 // toolNamePattern is what both model APIs accept as a tool name.
-var toolNamePattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
+var toolNamePattern = LazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
 // BuiltinTools are the tools an agent step may list, named and shaped as
 // coding agents know them. WebFetch and WebSearch reach the network, so

@@ -87,8 +87,8 @@ func URLSource(s *chain.Step, url *chain.Template) string {
 
 // acceptHint says how a step would accept a status it failed on.
 func acceptHint(s *chain.Step) string {
-	if len(chain.Webhook(s).SuccessStatus) > 0 {
-		return fmt.Sprintf("success_status lists %v", chain.Webhook(s).SuccessStatus)
+	if ok := s.Success().SuccessStatus; len(ok) > 0 {
+		return fmt.Sprintf("success_status lists %v", ok)
 	}
 	return "set fail_on_status: false to accept it"
 }

@@ -1,4 +1,6 @@
-package chain
+package authoring
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -20,8 +22,8 @@ type StructuralFields struct {
 }
 
 func init() {
-	Register(Unit{
-		Kind:    KindStructuralAnalysis,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindStructuralAnalysis,
 		Order:   230,
 		Body:    reflect.TypeFor[StructuralFields](),
 		Compile: compileStructural,
@@ -30,10 +32,10 @@ func init() {
 
 // compileStructural compiles where a structural_analysis step finds its
 // candidate.
-func compileStructural(v Checker, s *Step, c *Compiled) {
+func compileStructural(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	if Structural(s).Definition != nil {
 		if m := v.Mapped(s, "definition", Structural(s).Definition); m != nil {
-			c.Candidates = []*Mapped{m}
+			c.Candidates = []*chain.Mapped{m}
 		}
 		return
 	}
@@ -49,4 +51,4 @@ var DefaultCandidates = []string{"$.arguments.definition", "$.context.candidate_
 
 // Structural is the step's StructuralFields, a shared zero value when it has none (read
 // only; write through Own).
-func Structural(s *Step) *StructuralFields { return Part[StructuralFields](s) }
+func Structural(s *chain.Step) *StructuralFields { return chain.Part[StructuralFields](s) }
