@@ -75,8 +75,9 @@ func TestSubchainIsAChainStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := c.Chain.Steps[0]
-	if s.Kind != KindChain || Call(s).Chain != "other" || Call(s).With["topic"] != "{input.t}" || Call(s).With["n"] != "3" || s.WithField() != "inputs" || s.C().With["topic"] == nil {
-		t.Errorf("subchain %+v", *Call(s))
+	with, _ := keyValue(s, "with").(map[string]string)
+	if s.Kind != KindChain || keyValue(s, "chain") != "other" || with["topic"] != "{input.t}" || with["n"] != "3" || WithField(s) != "inputs" || s.C().With["topic"] == nil {
+		t.Errorf("subchain %+v", s)
 	}
 }
 

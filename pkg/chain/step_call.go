@@ -1,6 +1,9 @@
 package chain
 
-import "reflect"
+import (
+	"fmt"
+	"reflect"
+)
 
 // CallFields configure a chain step: it runs another chain with inputs
 // and its output is that chain's result.
@@ -15,7 +18,7 @@ type CallFields struct {
 
 // WithField is the field a chain step's inputs were written in, for
 // messages: with, or inputs on OCC's subchain.
-func (s *Step) WithField() string {
+func WithField(s *Step) string {
 	if Call(s).withKey == "" {
 		return "with"
 	}
@@ -55,3 +58,44 @@ func compileCall(v Checker, s *Step, c *Compiled) {
 // Call is the step's CallFields, a shared zero value when it has none (read
 // only; write through Own).
 func Call(s *Step) *CallFields { return Part[CallFields](s) }
+
+// subchainKind is OCC's `type: subchain`, a chain step under another
+// name: chain names the chain, inputs (a mapping) are its with. It is
+// checked as written and then becomes a chain step.
+func init() {
+	Register(Unit{
+		Kind:    KindSubchain,
+		Order:   180,
+		Also:    []string{"chain", "with", "inputs", "prompt"},
+		Ignored: []string{"model"},
+		Check: func(v Checker, s *Step) {
+			if s.Inputs().Inputs != nil {
+				m, ok := s.Inputs().Inputs.(map[string]any)
+				if !ok {
+					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.Subject())
+				}
+				if Call(s).With != nil {
+					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.Subject())
+				}
+				Own[CallFields](s).With = map[string]string{}
+				for k, x := range m {
+					Own[CallFields](s).With[k] = textOfYAML(x)
+				}
+				Own[CallFields](s).withKey = "inputs"
+			}
+			s.Kind = KindChain
+			checkCall(v, s)
+		},
+	})
+}
+
+// textOfYAML is a YAML scalar as the text an input takes.
+func textOfYAML(x any) string {
+	if str, ok := x.(string); ok {
+		return str
+	}
+	if x == nil {
+		return ""
+	}
+	return fmt.Sprint(x)
+}

@@ -77,9 +77,9 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 	if _, err := ResolveInputs(callee, given); err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return fail("%s: %s", s.WithField(), ie.Msg)
+			return fail("%s: %s", chain.WithField(s), ie.Msg)
 		}
-		return fail("%s: %v", s.WithField(), err)
+		return fail("%s: %v", chain.WithField(s), err)
 	}
 	return preflight(l, callee, r, stack)
 }
