@@ -109,3 +109,18 @@ func (v Checker) Nest(parent, n *Step, label, id string) {
 		v.Nest(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
 	}
 }
+
+// Branch checks a step written inside a parallel step, named label in
+// messages and id in events.
+func (v Checker) Branch(parent, b *Step, label, id string) {
+	b.label, b.ID, b.owner, b.role, b.parent = label, id, parent.owner, parent.role, parent
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
+		if _, set := b.FieldPos[f]; set {
+			v.Errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
+		}
+	}
+	v.StepKind(b, label)
+	for i, fb := range b.Fallbacks {
+		v.Branch(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
+}

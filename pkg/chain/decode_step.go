@@ -84,12 +84,6 @@ func decodeStepSpecial(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string
 	case k.Value == "pre_tools":
 		decodePreTools(d, s, v, prefix)
 		return true
-	case k.Value == "branches":
-		decodeParallelBranches(d, s, v, prefix)
-		return true
-	case k.Value == "steps":
-		decodePipelineSteps(d, s, v, prefix)
-		return true
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
 		if yamlpos.DecodeInto(d, v, &body) {

@@ -22,7 +22,7 @@ type HTTPFields struct {
 	Connection string         `yaml:"connection" doc:"One of the file's connections: a rest connection (its baseUrl and headers) for an http/rest step, a cli connection (its command) for a cli step."`
 	Query      map[string]any `yaml:"query" doc:"URL query parameters of an http step; $.-values are read when it runs."`
 	// BodyData is a body written as a mapping or list: sent as JSON.
-	BodyData      any   `yaml:"-"`
+	BodyData any `yaml:"-"`
 }
 
 func init() {

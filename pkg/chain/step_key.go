@@ -48,11 +48,11 @@ func (v *validator) keySentNowhere(s *Step) bool {
 	return true
 }
 
-// pipelineKeys warns of a pipeline whose steps would send one key: each
+// PipelineKeys warns of a pipeline whose steps would send one key: each
 // works out its own from the same run, transition and count, as
 // mcp-flowgate's pipeline does, so two with true (or the same text)
 // send the same, and a receiver that de-duplicates drops the second.
-func (v Checker) pipelineKeys(s *Step) {
+func (v Checker) PipelineKeys(s *Step) {
 	first := map[any]int{}
 	for i, b := range s.Pipeline().Steps {
 		k := b.Key().IdempotencyKey

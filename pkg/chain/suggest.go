@@ -16,4 +16,3 @@ var (
 	didYouMean = spell.DidYouMean
 	suggest    = spell.Closest
 )
-

@@ -128,7 +128,6 @@ func (s *State) SetTimeoutUnread() { s.timeoutUnread = true }
 // (BranchesUnread).
 func (s *State) SetBranchesUnread() { s.branchesUnread = true }
 
-
 // KnownKind reports whether name is a kind, or an alias of one.
 func KnownKind(name string) bool {
 	_, ok := kindOf(name)
