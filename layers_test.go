@@ -56,11 +56,11 @@ var layers = map[string][]string{
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
-	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/run"},
-	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/mcpclient", "pkg/redact", "pkg/run"},
-	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/run"},
-	"pkg/kind/compose":      {"pkg/chain", "pkg/run"},
-	"pkg/kind/authoring":    {"pkg/chain", "pkg/run"},
+	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/yamlpos"},
+	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/yamlpos"},
+	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/yamlpos"},
+	"pkg/kind/compose":      {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
+	"pkg/kind/authoring":    {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
 	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/tools"},
 	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/retry", "pkg/run"},
@@ -291,4 +291,49 @@ func TestArchitectureDoc(t *testing.T) {
 			t.Errorf("docs/architecture.md cites %s, which package %s does not declare", strings.Trim(m[0], "`"), m[1])
 		}
 	}
+}
+
+// TestKindModelHalves keeps a kind's model unit (pkg/kind/F/KIND.go)
+// readable and movable alone: it imports, of this module, only the chain
+// format and its readers (chain, interp, yamlpos); what runs the kind is
+// in KIND_run.go.
+func TestKindModelHalves(t *testing.T) {
+	files, err := filepath.Glob("pkg/kind/*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{module + "/pkg/chain", module + "/pkg/interp", module + "/pkg/yamlpos"}
+	checked := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_run.go") || name == "doc.go" {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !registersUnit(t, path) {
+			continue
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if strings.HasPrefix(p, module) && !slices.Contains(allowed, p) {
+				t.Errorf("%s is a kind's model unit and imports %s: move what needs it to the kind's _run.go", path, p)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no model unit found under pkg/kind")
+	}
+}
+
+// registersUnit reports whether a file calls chain.Register: a model unit.
+func registersUnit(t *testing.T, path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(data, []byte("chain.Register(chain.Unit{"))
 }

@@ -53,7 +53,7 @@ func TestExecutorNamingACapability(t *testing.T) {
 	}
 	w := l.Chain.Workflow
 	build := w.State("a").Transition("build")
-	if build.Executor == nil || build.Executor.CLI().Command != "echo" || strings.Join(build.Executor.CLI().Args, " ") != "base" {
+	if build.Executor == nil || keyValue(build.Executor, "command") != "echo" || strings.Join(keyValue(build.Executor, "args").([]string), " ") != "base" {
 		t.Fatalf("build's executor is not the wrapped capability's: %+v", build.Executor)
 	}
 	var kinds []string
@@ -73,7 +73,7 @@ func TestExecutorNamingACapability(t *testing.T) {
 	if again.Executor == nil || again.Executor.TimeoutMS != 900 {
 		t.Errorf("the transition's own reliability does not win: %+v", again.Executor)
 	}
-	if on := w.State("a").OnEnter; on == nil || on.Executor == nil || strings.Join(on.Executor.CLI().Args, " ") != "notified" {
+	if on := w.State("a").OnEnter; on == nil || on.Executor == nil || strings.Join(keyValue(on.Executor, "args").([]string), " ") != "notified" {
 		t.Errorf("onEnter's {capability: notify} was not resolved: %+v", on)
 	}
 	said := warningsOf(l)
@@ -119,7 +119,7 @@ func TestExecutorNamingACapabilityWithOtherKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := l.Chain.Workflow.State("a").Transition("go").Executor; e.CLI().Command != "echo" {
+	if e := l.Chain.Workflow.State("a").Transition("go").Executor; keyValue(e, "command") != "echo" {
 		t.Errorf("the capability does not replace the executor: %+v", e)
 	}
 	if said := warningsOf(l); !strings.Contains(said, `executor: capability "c" replaces this executor whole, as mcp-flowgate does: its kind or command are not read`) {

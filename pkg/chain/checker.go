@@ -1,6 +1,10 @@
 package chain
 
-import "github.com/chainrun/chainrun/pkg/dag"
+import (
+	"strconv"
+
+	"github.com/chainrun/chainrun/pkg/dag"
+)
 
 // Checker is what a kind's Check and Compile see of the validation of a
 // chain: where they report what is wrong, how they compile a field's
@@ -18,7 +22,7 @@ func (c Checker) Warnf(at Pos, format string, args ...any) { c.v.d.Warnf(at, for
 
 // Subject is how messages name step s: step "id" in a DAG chain, or its
 // place (a branch of a parallel step, a workflow state's executor).
-func (c Checker) Subject(s *Step) string { return s.subject() }
+func (c Checker) Subject(s *Step) string { return s.Subject() }
 
 // Chain is the chain being checked.
 func (c Checker) Chain() *Chain { return c.v.c }
@@ -59,15 +63,15 @@ func (c Checker) Expression(s *Step, field, src string, self, asBool bool) *Expr
 // value when the step runs.
 func (c Checker) Arg(s *Step, field, raw string) Arg { return c.v.arg(s, field, raw) }
 
-// EnvArgs compiles the step's env values as arguments.
-func (c Checker) EnvArgs(s *Step) map[string]Arg { return c.v.envArgs(s) }
+// EnvArgs compiles a step's env values (field env) as arguments.
+func (c Checker) EnvArgs(s *Step, env map[string]string) map[string]Arg { return c.v.envArgs(s, env) }
 
 // Mapped compiles a value whose $.-texts are read when the step runs,
 // reporting a bad path at the field.
 func (c Checker) Mapped(s *Step, field string, value any) *Mapped {
 	m, err := compileMapped(value, s.fanned)
 	if err != nil {
-		c.Errorf(s.At(field), "%s: %s: %v", s.subject(), field, err)
+		c.Errorf(s.At(field), "%s: %s: %v", s.Subject(), field, err)
 		return nil
 	}
 	return m
@@ -89,3 +93,34 @@ func (c Checker) Compile(s *Step) { c.v.compile(s) }
 // NamesNothing says why r names no input, output, pre_tool or item of the
 // file at all ("" when it names one).
 func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(s, r) }
+
+// Nest checks a step written inside another (a loop's step_template, a
+// merge's or a debate's model calls), named label in messages and id in
+// events.
+func (v Checker) Nest(parent, n *Step, label, id string) {
+	n.label, n.ID, n.owner, n.role, n.parent = label, id, parent.owner, parent.role, parent
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var", "for_each"} {
+		if _, set := n.FieldPos[f]; set {
+			v.Errorf(n.At(f), "%s: %s does not apply here (the step runs inside %s)", label, f, parent.Subject())
+		}
+	}
+	v.StepKind(n, label)
+	for i, fb := range n.Fallbacks {
+		v.Nest(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
+}
+
+// Branch checks a step written inside a parallel step, named label in
+// messages and id in events.
+func (v Checker) Branch(parent, b *Step, label, id string) {
+	b.label, b.ID, b.owner, b.role, b.parent = label, id, parent.owner, parent.role, parent
+	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
+		if _, set := b.FieldPos[f]; set {
+			v.Errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
+		}
+	}
+	v.StepKind(b, label)
+	for i, fb := range b.Fallbacks {
+		v.Branch(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
+	}
+}

@@ -109,3 +109,10 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	}
 	return rs, nil
 }
+
+// MCPArg is one argument of an mcp step: a template, or a value whose
+// $.-paths are read when it runs.
+type MCPArg struct {
+	Template *Template
+	Mapped   *Mapped
+}

@@ -38,7 +38,7 @@ func (v *validator) readingCondition(s *Step, field, src string, why error) *Exp
 	})
 	rd := v.c.reads()
 	v.d.Warnf(s.At(field), "%s: %s %q is read as %s reads a condition (%s); chainrun's own format would refuse it: %v",
-		s.subject(), field, src, rd.Source, rd.ConditionRule, why)
+		s.Subject(), field, src, rd.Source, rd.ConditionRule, why)
 	return interp.FallbackExpression(src, names, func(env map[string]any) (bool, error) { return conditionHolds(t, env, rd.ConditionHolds) })
 }
 

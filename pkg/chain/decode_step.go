@@ -36,11 +36,10 @@ func keyAliasNote(key string) string {
 	return ""
 }
 
-// decodeStep fills a step from its mapping, by the tags of Step's
-// fields. A step whose kind does not exist is read no further than its id
-// and kind: its fields cannot be judged without it, and the caller
-// reports the kind by name (see reportUnknownKind).
-func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
+// DecodeStep reads one step's mapping n, of any kind, into a Step: the
+// reader of a DAG chain's steps, shared with the workflow reader's
+// executors and tasks; false when n cannot be a step.
+func DecodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 	s := &Step{Pos: yamlpos.Of(n), FieldPos: make(map[string]Pos, len(n.Content)/2)}
 	before := d.Blocking()
 	pairs := yamlpos.MappingPairs(d, n, prefix)
@@ -61,26 +60,13 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 			}
 		}
 	}
-	var argv []string
 	ok := yamlpos.Walk(d, pairs, s, s.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Aliases: aliases, Sorted: true, Meant: &s.meant, Peer: true,
 		Keys: stepKeySet(), Into: s.fieldOf}, func(k, v *yaml.Node) bool {
-		// command: [program, arg…], mcp-flowgate's argv form
-		if list, isList := yamlpos.TextList(v); k.Value == "command" && isList {
-			if len(list) == 0 {
-				d.Errorf(yamlpos.Of(v), "%scommand: the list is empty: its first item is the program", prefix)
-				return true
-			}
-			Own[CLIFields](s).Command, argv = list[0], list[1:]
-			return true
-		}
 		if note, registered := aliasNotes[k.Value]; registered {
 			d.Warnf(yamlpos.Of(k), "%s%s: %s", prefix, k.Value, note)
 		}
 		return decodeStepSpecial(d, s, k, v, prefix)
 	})
-	if len(argv) > 0 {
-		Own[CLIFields](s).Args = append(argv, s.CLI().Args...)
-	}
 	// a value of the wrong type keeps the step: its other fields are
 	// checked in the same pass
 	return s, ok && d.Blocking() == before
@@ -91,21 +77,12 @@ func decodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
 // themselves), and a body written as a mapping or list (JSON,
 // mcp-flowgate's rest body).
 func decodeStepSpecial(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string) bool {
+	if dec := keyDecoders()[k.Value]; dec != nil && dec(d, s, v, prefix) {
+		return true
+	}
 	switch {
 	case k.Value == "pre_tools":
 		decodePreTools(d, s, v, prefix)
-		return true
-	case k.Value == "branches":
-		decodeParallelBranches(d, s, v, prefix)
-		return true
-	case k.Value == "steps":
-		decodePipelineSteps(d, s, v, prefix)
-		return true
-	case k.Value == "webhook_retry" && v.Kind == yaml.ScalarNode:
-		decodeWebhookRetry(d, s, v, prefix)
-		return true
-	case k.Value == "step_template":
-		decodeStepTemplate(d, s, v, prefix)
 		return true
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any
@@ -142,17 +119,4 @@ func idOfPairs(pairs []yamlpos.Pair) *yamlpos.Pair {
 		}
 	}
 	return nil
-}
-
-// decodeWebhookRetry reads OCC's webhook_retry: N as OCC's webhook runs
-// it: N more attempts after the first, one second apart and then longer
-// (OCC waits 1 s, 2 s, … between them), where a step's retry: N is N
-// attempts in all. A mapping is read as a retry: block.
-func decodeWebhookRetry(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
-	var n int
-	if err := v.Load(&n); err != nil || n < 0 {
-		d.Errorf(yamlpos.Of(v), "%swebhook_retry: the retries after the first attempt, a number (0 or more), not %q", prefix, v.Value)
-		return
-	}
-	s.Retry = &Retry{Max: n + 1, DelayMS: 1000, Backoff: 2}
 }

@@ -33,11 +33,11 @@ func DecodeTools(d *yamlpos.Diags, v *yaml.Node) []*ToolDef {
 					d.Errorf(yamlpos.Of(v), "%sexecutor is a step definition (kind cli, http or transform, and its fields)", prefix)
 					return true
 				}
-				if s, ok := decodeStep(d, v, prefix+"executor: "); ok {
+				if s, ok := DecodeStep(d, v, prefix+"executor: "); ok {
 					s.ID, s.owner, s.role = t.Name, "tool", "executor"
 					t.Executor = s
 					if _, known := kindOf(s.Type); !known {
-						reportUnknownKind(d, s.At("type"), s.subject(), "kind", s.Type, toolKindNames())
+						reportUnknownKind(d, s.At("type"), s.Subject(), "kind", s.Type, toolKindNames())
 					}
 				}
 			default:

@@ -149,7 +149,7 @@ func decodeHandlerSteps(d *yamlpos.Diags, name string, v *yaml.Node) []*Step {
 			id = given.Value
 		}
 		label := fmt.Sprintf("%s step %q", name, id)
-		s, ok := decodeStep(d, n, label+": ")
+		s, ok := DecodeStep(d, n, label+": ")
 		if !ok {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Unit is what the chain format knows of one step kind: the body of
@@ -50,6 +51,47 @@ type Unit struct {
 	Check func(v Checker, s *Step)
 	// Compile parses the kind's templates and expressions.
 	Compile func(v Checker, s *Step, c *Compiled)
+	// Decode reads the keys of the kind's body whose YAML is more than
+	// its Go type (a command written as a list, a step inside a step):
+	// each reader reports whether it took the value, else the key is
+	// decoded by its tag.
+	Decode map[string]KeyDecoder
+	// Nested are the steps written inside a step of the kind, besides
+	// a parallel's and a pipeline's (a loop's step_template).
+	Nested func(s *Step) []*Step
+	// Schema gives the JSON Schema of the kind's keys that their Go type
+	// does not say (an enum, a value of several types).
+	Schema map[string]any
+}
+
+// KeyDecoder reads one key of a step (k, its value v) into the step,
+// reporting into d with prefix naming the step; false leaves the value
+// to the key's tag.
+type KeyDecoder func(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) bool
+
+// keyDecoders are the units' Decode readers by key.
+var keyDecoders = sync.OnceValue(func() map[string]KeyDecoder {
+	all := map[string]KeyDecoder{}
+	for _, u := range units() {
+		for k, dec := range u.Decode {
+			if all[k] != nil {
+				panic("chain: two kinds decode key " + k)
+			}
+			all[k] = dec
+		}
+	}
+	return all
+})
+
+// unitSchemas are the units' Schema entries by key.
+func unitSchemas() map[string]any {
+	all := map[string]any{}
+	for _, u := range units() {
+		for k, s := range u.Schema {
+			all[k] = s
+		}
+	}
+	return all
 }
 
 // KeyAlias is what another spelling of a kind's key stands for: To, the

@@ -233,7 +233,7 @@ func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 			d.Errorf(yamlpos.Of(n), "a step must be a mapping with an id")
 			continue
 		}
-		s, ok := decodeStep(d, n, "step"+idSuffix(n)+": ")
+		s, ok := DecodeStep(d, n, "step"+idSuffix(n)+": ")
 		if !ok {
 			continue
 		}

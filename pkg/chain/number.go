@@ -22,7 +22,7 @@ func (b *Branch) rangeNumber(result string) (float64, error) {
 
 // numberIn finds the first number in a text; compiled on first use,
 // as only a contenox chain reads numbers out of text.
-var numberIn = lazyRegexp(`[-+]?\d*\.?\d+`)
+var numberIn = LazyRegexp(`[-+]?\d*\.?\d+`)
 
 // FirstNumber reads a text as a number as contenox's parseNumber does
 // (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces

@@ -46,14 +46,14 @@ output: resp
 	}
 	c := l.Chain
 	lp, m, d, w := c.Steps[1], c.Steps[2], c.Steps[3], c.Steps[5]
-	if tm := lp.Loop().StepTemplate; tm.Kind != KindAgent || tm.Agent().Prompt != "Each of {a}" || tm.Agent().Model != "anthropic/claude-haiku-4-5" || lp.C().ForEach == nil || lp.C().LoopUntil == nil {
+	if tm := keyValue(lp, "step_template").(*Step); tm.Kind != KindAgent || tm.Agent().Prompt != "Each of {a}" || tm.Agent().Model != "anthropic/claude-haiku-4-5" || lp.C().ForEach == nil || lp.C().LoopUntil == nil {
 		t.Errorf("loop template %+v", tm)
 	}
 	if ms := m.ModelStep(); ms == nil || ms.Agent().Prompt != "Join {a}\n\n## each\n{each}" || ms.Agent().Model != "anthropic/claude-haiku-4-5" {
 		t.Errorf("merge model step %+v", ms)
 	}
-	if len(d.Debaters()) != 2 || d.Debaters()[1].Agent().Model != "anthropic/claude-sonnet-4-6" || d.ModelStep() == nil || d.DebateRounds() != 2 {
-		t.Errorf("debate %+v", *d.Debate())
+	if ds := d.Nested(); len(ds) != 3 || ds[1].Agent().Model != "anthropic/claude-sonnet-4-6" || d.ModelStep() == nil || keyValue(d, "rounds") != 2 {
+		t.Errorf("debate %+v", d)
 	}
 	if w.HTTP().Method != "POST" {
 		t.Errorf("webhook method %q", w.HTTP().Method)
@@ -75,8 +75,9 @@ func TestSubchainIsAChainStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := c.Chain.Steps[0]
-	if s.Kind != KindChain || s.Call().Chain != "other" || s.Call().With["topic"] != "{input.t}" || s.Call().With["n"] != "3" || s.WithField() != "inputs" || s.C().With["topic"] == nil {
-		t.Errorf("subchain %+v", *s.Call())
+	with, _ := keyValue(s, "with").(map[string]string)
+	if s.Kind != KindChain || keyValue(s, "chain") != "other" || with["topic"] != "{input.t}" || with["n"] != "3" || WithField(s) != "inputs" || s.C().With["topic"] == nil {
+		t.Errorf("subchain %+v", s)
 	}
 }
 

@@ -7,37 +7,6 @@ import (
 	"testing"
 )
 
-// TestPickRoute: the whole answer names a route, else the route named
-// earliest in it, else default_route.
-func TestPickRoute(t *testing.T) {
-	s := &Step{}
-	Own[RouterFields](s).Routes = map[string][]string{"frontend": nil, "backend": nil, "fullstack": nil, "end": nil}
-	for _, tc := range []struct{ answer, route, how string }{
-		{"backend", "backend", "exact"},
-		{"  **Backend**.\n", "backend", "exact"},
-		{"It is a fullstack app, not just backend", "fullstack", "named in the answer"},
-		{"frontend", "frontend", "exact"},
-		{"the backend", "backend", "named in the answer"},
-		{"none of these", "", ""},
-	} {
-		route, how, ok := s.PickRoute(tc.answer)
-		if route != tc.route || how != tc.how || ok != (tc.route != "") {
-			t.Errorf("PickRoute(%q) = %q, %q, %v; want %q, %q", tc.answer, route, how, ok, tc.route, tc.how)
-		}
-	}
-	Own[RouterFields](s).DefaultRoute = "fullstack"
-	if route, how, _ := s.PickRoute("dunno"); route != "fullstack" || how != "default_route" {
-		t.Errorf("default: %q %q", route, how)
-	}
-	if got := s.Unselected("backend"); len(got) != 0 {
-		t.Errorf("Unselected = %v", got)
-	}
-	Own[RouterFields](s).Routes = map[string][]string{"a": {"x", "y"}, "b": {"y", "z"}}
-	if got := s.Unselected("a"); !slices.Equal(got, []string{"z"}) {
-		t.Errorf("Unselected(a) = %v", got)
-	}
-}
-
 // TestOCCFlowKindsBadInput: every bad router, evaluator and gate field is
 // a validation error naming the step, the field and its line.
 func TestOCCFlowKindsBadInput(t *testing.T) {

@@ -61,3 +61,7 @@ steps:
 		}
 	}
 }
+
+// keyValue is KeyValue, as this package's tests read the keys of kinds
+// declared in other packages.
+func keyValue(s *Step, key string) any { return KeyValue(s, key) }

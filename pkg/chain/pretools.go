@@ -258,45 +258,45 @@ func (v *validator) preTools(s *Step) {
 		rd := v.c.reads()
 		if rd.BodylessGet && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
 			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
-			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as %s sends none (chainrun's own format sends it)", s.subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"), rd.Source)
+			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as %s sends none (chainrun's own format sends it)", s.Subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"), rd.Source)
 			s.PreTools[i].Body, p.Body = "", ""
 		}
 		u := preToolUnitOf(p.Type)
 		switch {
 		case p.Type == "":
-			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.subject(), strings.Join(PreToolTypes(), ", "))
+			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.Subject(), strings.Join(PreToolTypes(), ", "))
 		case u == nil:
 			// named when the file was read
 		case rd.EnvVarWithheld != nil && p.Type == "env_var" && p.VarName == "":
 			// OCC's env_var without a name gives its default_value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as %s gives it (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.Default, rd.Source)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as %s gives it (chainrun's own format refuses it)", s.Subject(), orUnnamed(p.InjectAs), p.Default, rd.Source)
 		case rd.EnvVarWithheld != nil && p.Type == "env_var" && rd.EnvVarWithheld(p.VarName):
 			// the peer will not read it: its default_value is the value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one %s will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as %s gives it (chainrun's own format refuses a secret's name)", s.subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source, p.Default, rd.Source)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one %s will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as %s gives it (chainrun's own format refuses a secret's name)", s.Subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source, p.Default, rd.Source)
 		case rd.SecretsReadable && p.Type == "env_var" && SecretEnvName(p.VarName):
 			// the peer reads it: the run does too, and never shows its value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: %s reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source)
+			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: %s reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.Subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source)
 		default:
 			if msg := u.check(&p); msg != "" {
-				v.d.Errorf(at, "%s: pre_tool %s (%s) %s", s.subject(), p.Type, orUnnamed(p.InjectAs), msg)
+				v.d.Errorf(at, "%s: pre_tool %s (%s) %s", s.Subject(), p.Type, orUnnamed(p.InjectAs), msg)
 			}
 		}
 		switch {
 		case !IsIdentifier(p.InjectAs):
-			v.d.Errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.subject())
+			v.d.Errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.Subject())
 		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
-			v.d.Errorf(at, "%s: pre_tool inject_as %q is already a variable", s.subject(), p.InjectAs)
+			v.d.Errorf(at, "%s: pre_tool inject_as %q is already a variable", s.Subject(), p.InjectAs)
 		}
 		seen[p.InjectAs] = true
 		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
-			v.d.Errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.subject(), p.OnError)
+			v.d.Errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.Subject(), p.OnError)
 		}
 		for _, n := range []struct {
 			field string
 			value int
 		}{{"timeout_ms", p.TimeoutMS}, {"retry", p.Retry}, {"cache_ttl_minutes", p.CacheTTL}} {
 			if n.value < 0 {
-				v.d.Errorf(at, "%s: pre_tool %s must not be negative", s.subject(), n.field)
+				v.d.Errorf(at, "%s: pre_tool %s must not be negative", s.Subject(), n.field)
 			}
 		}
 		v.compilePreTool(s, p)

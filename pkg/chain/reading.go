@@ -171,7 +171,7 @@ func (v *validator) bareInputRef(s *Step, field string, r *Ref) {
 		return
 	}
 	v.d.Warnf(s.At(field), "%s: %s: {%s} is read as {input.%s}, as %s reads it (chainrun's own format writes {input.%s})",
-		s.subject(), field, r.Dotted(), r.Name+dottedTail(r.Path), v.c.reads().Source, r.Name)
+		s.Subject(), field, r.Dotted(), r.Name+dottedTail(r.Path), v.c.reads().Source, r.Name)
 	r.Path = append([]string{r.Name}, r.Path...)
 	r.Name = "input"
 }

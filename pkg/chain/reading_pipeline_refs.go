@@ -17,14 +17,14 @@ func (v *validator) pipelineRef(s *Step, field string, r *Ref) (text string, lit
 		return "", false, true
 	case r.Name != "input" && len(r.Path) == 1 && r.Path[0] == "result" && r.Fallback == nil && v.namesNothing(s, r) != "":
 		v.d.Warnf(s.At(field), "%s: %s: %s is \"\", as %s's pipeline gives {ID.result} of an id no chain has: a likely typo, which chainrun's own format refuses",
-			s.subject(), field, r.Raw, v.c.reads().Source)
+			s.Subject(), field, r.Raw, v.c.reads().Source)
 		return "", true, true
 	case r.Name != "input" && len(r.Path) == 1 && r.Path[0] == "result":
 		// the chain's whole result, whatever fields it holds
 		r.Path = nil
 	case r.Name != "input" && len(r.Path) > 0 && v.pipelineID(r.Name):
 		v.d.Warnf(s.At(field), "%s: %s: %s is left as written, as %s's pipeline leaves a reference to a field of a chain's result (it reads {%s} or {%s.result})",
-			s.subject(), field, r.Raw, v.c.reads().Source, r.Name, r.Name)
+			s.Subject(), field, r.Raw, v.c.reads().Source, r.Name, r.Name)
 		return r.Raw, true, true
 	}
 	return "", false, false

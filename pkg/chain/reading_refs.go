@@ -62,7 +62,7 @@ func (v *validator) implicitInput(s *Step, field string, r *Ref, why string) {
 	v.c.Inputs = append(v.c.Inputs, &Input{Name: name, Optional: true, implicit: true, Pos: s.At(field),
 		Description: "not declared: read by " + r.Raw})
 	v.d.Warnf(s.At(field), "%s: %s: %s is read as %s reads it (%s): an input a run may give (--input %s=…), without which %s; a likely typo, which chainrun's own format refuses",
-		s.subject(), field, r.Raw, v.c.reads().Source, why, name, absent)
+		s.Subject(), field, r.Raw, v.c.reads().Source, why, name, absent)
 }
 
 // warnNothing says that a reference naming nothing is read as the
@@ -73,7 +73,7 @@ func (v *validator) warnNothing(s *Step, field string, r *Ref, why string) {
 		how = "gives its fallback " + strconv.Quote(*r.Fallback) + ", as " + v.c.reads().Source + " reads it"
 	}
 	v.d.Warnf(s.At(field), "%s: %s: %s %s (%s): a likely typo, which chainrun's own format refuses",
-		s.subject(), field, r.Raw, how, why)
+		s.Subject(), field, r.Raw, how, why)
 }
 
 // namesNothing says why r names no input, output, pre_tool or item of

@@ -56,7 +56,7 @@ func TestReliabilityFallbackIsRead(t *testing.T) {
 	e := l.Chain.Workflow.State("a").Transition("go").Executor
 	var got []string
 	for _, fb := range e.Fallbacks {
-		got = append(got, string(fb.Kind)+":"+strings.Join(fb.CLI().Args, " "))
+		got = append(got, string(fb.Kind)+":"+strings.Join(keyValue(fb, "args").([]string), " "))
 		if fb.TimeoutMS != 2500 || fb.Retry == nil || fb.Retry.Max != 3 || fb.Retry.Backoff != 2 {
 			t.Errorf("%s does not run under the policy: timeout %d retry %+v", fb.Who(), fb.TimeoutMS, fb.Retry)
 		}
@@ -71,7 +71,7 @@ func TestReliabilityFallbackIsRead(t *testing.T) {
 		t.Errorf("a candidate is named %q", e.Fallbacks[0].Who())
 	}
 	on := l.Chain.Workflow.State("b").OnEnter.Executor
-	if len(on.Fallbacks) != 1 || strings.Join(on.Fallbacks[0].CLI().Args, " ") != "entered" {
+	if len(on.Fallbacks) != 1 || strings.Join(keyValue(on.Fallbacks[0], "args").([]string), " ") != "entered" {
 		t.Errorf("onEnter's fallback was not read: %+v", on.Fallbacks)
 	}
 	if said := warningsOf(l); !strings.Contains(said, `executors[1]: capability "mirror" runs that capability's executor`) {

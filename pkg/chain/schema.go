@@ -2,8 +2,8 @@ package chain
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -16,33 +16,25 @@ const kindDoc = "The executor's step kind (type is accepted too): cli, http (res
 // every definition inlined (the form yaml-language-server reads), built
 // from the Go types so it cannot drift from what chainrun accepts.
 func JSONSchema() map[string]any {
-	step := objectSchema(reflect.TypeFor[stepKeys](), map[string]any{
-		"type":              map[string]any{"enum": Kinds()},
-		"tools":             map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
-		"completion":        objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
-		"retry":             map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
-		"cache":             map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
-		"guardrails":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
-		"pre_tools":         map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"type": map[string]any{"enum": PreToolTypes()}, "on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}, "extract": map[string]any{"type": "array", "items": map[string]any{"enum": ASTExtracts}}, "format": map[string]any{"enum": DatetimeFormats}})},
-		"output_schema":     map[string]any{"enum": []string{"json", "markdown", "text"}},
-		"context_strategy":  map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
-		"body":              map[string]any{"type": []string{"string", "object", "array"}},
-		"branches":          map[string]any{"type": []string{"array", "object"}},
-		"join":              map[string]any{"oneOf": []any{map[string]any{"enum": []string{JoinAll, JoinAny}}, map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1}}},
-		"on_branch_failure": map[string]any{"enum": []string{OnFailureBail, OnFailureContinue}},
-		"steps":             map[string]any{"type": "array", "minItems": 1, "items": map[string]any{"type": "object"}},
-		"on_step_failure":   map[string]any{"enum": []string{OnFailureBail, OnFailureContinue}},
-		"use":               objectSchema(reflect.TypeFor[WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
-		"input":             map[string]any{"type": "object"},
-		"query":             map[string]any{"type": "object"},
-		"idempotencyKey":    map[string]any{"type": []string{"boolean", "string"}},
-		"command":           stringOrList(),
-		"inputs":            map[string]any{"type": []string{"array", "object"}},
-		"step_template":     map[string]any{"type": "object"},
-		"strategy":          map[string]any{"enum": append(slices.Clone(mergeStrategies), debateStrategies...)},
-		"operation":         map[string]any{"enum": TransformOperations},
-		"loop_on_error":     map[string]any{"enum": []string{"abort", LoopOnContinue}},
+	special := unitSchemas()
+	maps.Copy(special, map[string]any{
+		"type":             map[string]any{"enum": Kinds()},
+		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
+		"completion":       objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
+		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
+		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
+		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
+		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"type": map[string]any{"enum": PreToolTypes()}, "on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}, "extract": map[string]any{"type": "array", "items": map[string]any{"enum": ASTExtracts}}, "format": map[string]any{"enum": DatetimeFormats}})},
+		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
+		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
+		"body":             map[string]any{"type": []string{"string", "object", "array"}},
+		"use":              objectSchema(reflect.TypeFor[WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
+		"input":            map[string]any{"type": "object"},
+		"query":            map[string]any{"type": "object"},
+		"idempotencyKey":   map[string]any{"type": []string{"boolean", "string"}},
+		"inputs":           map[string]any{"type": []string{"array", "object"}},
 	})
+	step := fieldsSchema(stepKeySet(), special)
 	executor := copyMap(step)
 	executorProps := copyMap(step["properties"].(map[string]any))
 	executorProps["kind"] = map[string]any{"enum": Kinds(), "description": kindDoc}
@@ -106,7 +98,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"compose":  objectSchema(reflect.TypeFor[Compose](), nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
-	skills := stringOrList()
+	skills := StringOrList()
 	reliability := map[string]any{"type": "object"}
 	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
 		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
@@ -175,7 +167,7 @@ func outputMappingSchema() map[string]any {
 		map[string]any{"type": []string{"string", "number", "boolean", "null", "array"}}, operation}}}
 }
 
-func stringOrList() map[string]any {
+func StringOrList() map[string]any {
 	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
 }
 
@@ -183,14 +175,19 @@ func stringOrList() map[string]any {
 // flattened, a field's doc tag its description); special overrides the
 // schema of named fields.
 func objectSchema(t reflect.Type, special map[string]any) map[string]any {
+	return fieldsSchema(yamlpos.FieldsOf(t), special)
+}
+
+// fieldsSchema is objectSchema for a set of keys (a step's, held in parts).
+func fieldsSchema(fs *yamlpos.FieldSet, special map[string]any) map[string]any {
 	props := map[string]any{}
-	for _, f := range yamlpos.FieldsOf(t).List {
+	for _, f := range fs.List {
 		var s map[string]any
 		switch sp, ok := special[f.Key]; {
 		case ok:
 			s = copyMap(sp.(map[string]any))
 		case f.Scalar:
-			s = stringOrList()
+			s = StringOrList()
 		default:
 			s = typeSchema(f.Type)
 		}

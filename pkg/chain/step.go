@@ -51,6 +51,12 @@ const (
 	// KindStructuralAnalysis checks a candidate workflow definition
 	// against mcp-flowgate's structural rules.
 	KindStructuralAnalysis Kind = "structural_analysis"
+	// KindDryRun loads a candidate workflow definition with chainrun's own
+	// loader and reports what it finds, running nothing.
+	KindDryRun Kind = "dry_run"
+	// KindRegistry publishes a candidate workflow definition as a workflow
+	// file of the chains directory.
+	KindRegistry Kind = "registry"
 )
 
 // Deterministic reports whether the kind runs without any model: its
@@ -179,12 +185,12 @@ func (s *Step) FallbackNumber() int {
 
 // Who is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task).
-func (s *Step) Who() string { return s.subject() }
+func (s *Step) Who() string { return s.Subject() }
 
 // subject is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task, tool "t"
 // executor).
-func (s *Step) subject() string {
+func (s *Step) Subject() string {
 	if s.label != "" {
 		return s.label
 	}
@@ -259,3 +265,29 @@ func (s *Step) Attempts() int {
 	}
 	return 1
 }
+
+// HasGate reports whether a DAG chain has a gate step: only then does
+// resume --take decide something of it.
+func (c *Chain) HasGate() bool {
+	return slices.ContainsFunc(c.Steps, func(s *Step) bool { return s.Kind == KindGate })
+}
+
+// SetLocals says which names the step reads besides the run's variables
+// (a loop item's {item}): set by the kind that gives them, when its step
+// is checked.
+func (s *Step) SetLocals(names []string) { s.locals = names }
+
+// Owner is the step holding this one (a parallel's branch, a loop's
+// step_template), "" for a step of the chain itself.
+func (s *Step) Owner() string { return s.owner }
+
+// The decisions that release a waiting gate: resume --take approve|reject,
+// and a gate's on_timeout.
+const (
+	GateApprove = "approve"
+	GateReject  = "reject"
+)
+
+// SetSubject names a step built inside another in messages ("debate
+// \"d\" agent 2"), where Subject would name it by an id it lacks.
+func (s *Step) SetSubject(label string) { s.label = label }

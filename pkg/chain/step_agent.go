@@ -37,19 +37,19 @@ func init() {
 		Body:           reflect.TypeFor[AgentFields](),
 		Also:           []string{"cwd"},
 		Models:         true,
-		Check:          checkAgent,
-		Compile:        compileAgent,
+		Check:          CheckAgent,
+		Compile:        CompileAgent,
 	})
 }
 
-func checkAgent(v Checker, s *Step) {
+func CheckAgent(v Checker, s *Step) {
 	if s.Agent().Prompt == "" {
-		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.subject())
+		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.Subject())
 	}
 	if len(s.Agent().Tools) > 0 && s.Agent().Cache != nil && s.Agent().Cache.Enabled {
 		// a cached answer would skip the tool calls: stale reads, and
 		// writes that never happen
-		v.Errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.subject())
+		v.Errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.Subject())
 	}
 }
 
@@ -58,31 +58,31 @@ func checkAgent(v Checker, s *Step) {
 func (v *validator) modelFields(s *Step) {
 	for dep, strat := range s.Agent().ContextStrategy {
 		if !validStrategy(strat) && v.c.reads().LooseStrategies {
-			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as %s passes it", s.subject(), dep, strat, v.c.reads().Source)
+			v.d.Warnf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N: the value is passed in full, as %s passes it", s.Subject(), dep, strat, v.c.reads().Source)
 		} else if !validStrategy(strat) {
-			v.d.Errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.subject(), dep, strat)
+			v.d.Errorf(s.At("context_strategy"), "%s: context_strategy %s: %q is not full, summarize or truncate:N", s.Subject(), dep, strat)
 		}
 	}
 	v.stepTools(s)
 	if s.Agent().MaxTokens < 0 || s.Agent().MaxTurns < 0 {
-		v.d.Errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.subject())
+		v.d.Errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.Subject())
 	}
 	if s.Agent().MaxTurns > MaxAgentTurns {
-		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.subject(), s.Agent().MaxTurns, MaxAgentTurns)
+		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.Subject(), s.Agent().MaxTurns, MaxAgentTurns)
 	}
 }
 
-func compileAgent(v Checker, s *Step, c *Compiled) {
+func CompileAgent(v Checker, s *Step, c *Compiled) {
 	c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	c.System = v.Template(s, "system", s.Agent().System)
-	c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
+	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
 	for dep := range s.Agent().ContextStrategy {
 		switch {
 		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
 		case v.Chain().Reading().LooseStrategies:
-			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as %s accepts it (it applies if the prompt reads that name)", s.subject(), dep, v.Chain().Reading().Source)
+			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as %s accepts it (it applies if the prompt reads that name)", s.Subject(), dep, v.Chain().Reading().Source)
 		default:
-			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.subject(), dep)
+			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.Subject(), dep)
 		}
 	}
 }

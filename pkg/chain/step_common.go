@@ -23,23 +23,23 @@ func (v *validator) kindFields(s *Step) {
 	}
 	sort.Slice(fields, func(i, j int) bool { return s.FieldPos[fields[i]].Line < s.FieldPos[fields[j]].Line })
 	for _, f := range fields {
-		if f == keyField && v.keySentNowhere(s) {
+		if f == KeyField && v.keySentNowhere(s) {
 			continue
 		}
 		if u := unitOf(s.Kind); u != nil && slices.Contains(u.Ignored, f) {
-			v.d.Warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.subject(), f, s.Kind)
+			v.d.Warnf(s.At(f), "%s: %s is ignored: a %s step calls no model", s.Subject(), f, s.Kind)
 			continue
 		}
 		if !runsModel(s.Kind) && modelOnly(f) {
-			v.d.Errorf(s.At(f), "%s: %s configures a model call; a %s step runs no model", s.subject(), f, s.Kind)
+			v.d.Errorf(s.At(f), "%s: %s configures a model call; a %s step runs no model", s.Subject(), f, s.Kind)
 			continue
 		}
-		v.d.Errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
+		v.d.Errorf(s.At(f), "%s: %s does not belong to a %s step (it is a field of %s steps)", s.Subject(), f, s.Kind, strings.Join(fieldOwners(f), ", "))
 	}
 	if u := unitOf(s.Kind); u != nil && u.Check != nil && len(s.meant) == 0 {
 		u.Check(Checker{v}, s)
 	}
-	if fieldAllowed(s.Kind, keyField) {
+	if fieldAllowed(s.Kind, KeyField) {
 		v.checkKey(s)
 	}
 	v.commonFields(s)
@@ -97,39 +97,39 @@ const (
 
 func (v *validator) commonFields(s *Step) {
 	if s.TimeoutMS < 0 {
-		v.d.Errorf(s.At("timeout_ms"), "%s: timeout_ms must be positive", s.subject())
+		v.d.Errorf(s.At("timeout_ms"), "%s: timeout_ms must be positive", s.Subject())
 	}
 	if s.TimeoutMS > MaxTimeoutMS {
-		v.d.Errorf(s.At("timeout_ms"), "%s: timeout_ms %d is more than %d (7 days), the longest a step may take", s.subject(), s.TimeoutMS, MaxTimeoutMS)
+		v.d.Errorf(s.At("timeout_ms"), "%s: timeout_ms %d is more than %d (7 days), the longest a step may take", s.Subject(), s.TimeoutMS, MaxTimeoutMS)
 	}
 	if r := s.Retry; r != nil {
 		if r.Max < 1 {
-			v.d.Errorf(s.At("retry"), "%s: retry.max is the number of attempts in all, so 1 or more", s.subject())
+			v.d.Errorf(s.At("retry"), "%s: retry.max is the number of attempts in all, so 1 or more", s.Subject())
 		}
 		if r.Max > MaxRetryAttempts {
-			v.d.Errorf(s.At("retry"), "%s: retry.max %d is more than %d, the most attempts a step may make", s.subject(), r.Max, MaxRetryAttempts)
+			v.d.Errorf(s.At("retry"), "%s: retry.max %d is more than %d, the most attempts a step may make", s.Subject(), r.Max, MaxRetryAttempts)
 		}
 		if r.DelayMS < 0 || r.Backoff < 0 || r.MaxDelayMS < 0 {
-			v.d.Errorf(s.At("retry"), "%s: retry.delay_ms, retry.backoff and retry.max_delay_ms cannot be negative", s.subject())
+			v.d.Errorf(s.At("retry"), "%s: retry.delay_ms, retry.backoff and retry.max_delay_ms cannot be negative", s.Subject())
 		}
 		if r.MaxDelayMS > MaxRetryDelayMS {
-			v.d.Errorf(s.At("retry"), "%s: retry.max_delay_ms %d is more than %d (one hour)", s.subject(), r.MaxDelayMS, MaxRetryDelayMS)
+			v.d.Errorf(s.At("retry"), "%s: retry.max_delay_ms %d is more than %d (one hour)", s.Subject(), r.MaxDelayMS, MaxRetryDelayMS)
 		}
 		if r.DelayMS > MaxRetryDelayMS {
-			v.d.Errorf(s.At("retry"), "%s: retry.delay_ms %d is more than %d (one hour), the longest wait between attempts", s.subject(), r.DelayMS, MaxRetryDelayMS)
+			v.d.Errorf(s.At("retry"), "%s: retry.delay_ms %d is more than %d (one hour), the longest wait between attempts", s.Subject(), r.DelayMS, MaxRetryDelayMS)
 		}
 		if r.Backoff > MaxRetryBackoff || math.IsNaN(r.Backoff) {
-			v.d.Errorf(s.At("retry"), "%s: retry.backoff %g is more than %g; each wait is also capped at one hour", s.subject(), r.Backoff, float64(MaxRetryBackoff))
+			v.d.Errorf(s.At("retry"), "%s: retry.backoff %g is more than %g; each wait is also capped at one hour", s.Subject(), r.Backoff, float64(MaxRetryBackoff))
 		}
 	}
 	if s.Idempotent != nil && !*s.Idempotent && s.Attempts() > 1 {
-		v.d.Errorf(s.At("retry"), "%s: idempotent: false means it never runs again on its own: remove retry", s.subject())
+		v.d.Errorf(s.At("retry"), "%s: idempotent: false means it never runs again on its own: remove retry", s.Subject())
 	}
 	if s.OutputMaxLength < 0 {
-		v.d.Errorf(s.At("output_max_length"), "%s: output_max_length cannot be negative", s.subject())
+		v.d.Errorf(s.At("output_max_length"), "%s: output_max_length cannot be negative", s.Subject())
 	}
 	if s.OutputSchema != "" && !slices.Contains([]string{"json", "markdown", "text"}, s.OutputSchema) {
-		v.d.Errorf(s.At("output_schema"), "%s: output_schema is json, markdown or text, not %q", s.subject(), s.OutputSchema)
+		v.d.Errorf(s.At("output_schema"), "%s: output_schema is json, markdown or text, not %q", s.Subject(), s.OutputSchema)
 	}
 	v.modelFields(s)
 	v.guardrails(s)
@@ -144,21 +144,21 @@ func (v *validator) guardrails(s *Step) {
 		switch g.Type {
 		case "min_length", "max_length":
 			if n, ok := interp.IntValue(g.Value); !ok || n < 0 {
-				v.d.Errorf(at, "%s: guardrail %s needs a whole number value", s.subject(), g.Type)
+				v.d.Errorf(at, "%s: guardrail %s needs a whole number value", s.Subject(), g.Type)
 			}
 		case "must_contain", "must_not_contain":
 			if str, ok := g.Value.(string); !ok || str == "" {
-				v.d.Errorf(at, "%s: guardrail %s needs a text value", s.subject(), g.Type)
+				v.d.Errorf(at, "%s: guardrail %s needs a text value", s.Subject(), g.Type)
 			}
 		case "regex_match":
 			str, ok := g.Value.(string)
 			if !ok {
-				v.d.Errorf(at, "%s: guardrail regex_match needs a regular expression", s.subject())
+				v.d.Errorf(at, "%s: guardrail regex_match needs a regular expression", s.Subject())
 				continue
 			}
 			re, err := regexp.Compile(str)
 			if err != nil {
-				v.d.Errorf(at, "%s: guardrail regex_match: %v", s.subject(), err)
+				v.d.Errorf(at, "%s: guardrail regex_match: %v", s.Subject(), err)
 				continue
 			}
 			if s.compiled == nil {
@@ -172,7 +172,7 @@ func (v *validator) guardrails(s *Step) {
 		case "json_schema":
 			sch, err := compileSchema(g.Value)
 			if err != nil {
-				v.d.Errorf(at, "%s: guardrail json_schema: %v", s.subject(), err)
+				v.d.Errorf(at, "%s: guardrail json_schema: %v", s.Subject(), err)
 				continue
 			}
 			if s.compiled == nil {
@@ -183,7 +183,7 @@ func (v *validator) guardrails(s *Step) {
 			}
 			s.compiled.Schemas[i] = sch
 		default:
-			v.d.Errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.subject(), g.Type, didYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
+			v.d.Errorf(at, "%s: unknown guardrail type %q%s; types are %s", s.Subject(), g.Type, DidYouMean(g.Type, guardrailTypes), strings.Join(guardrailTypes, ", "))
 		}
 	}
 }
@@ -204,7 +204,7 @@ func (v *validator) compile(s *Step) {
 	if u := unitOf(s.Kind); u != nil && u.Compile != nil {
 		u.Compile(Checker{v}, s, c)
 	}
-	if fieldAllowed(s.Kind, keyField) {
+	if fieldAllowed(s.Kind, KeyField) {
 		v.compileKey(s, c)
 	}
 	c.Condition = v.expression(s, "condition", s.Condition, false, true)
@@ -231,5 +231,13 @@ func (v *validator) forEach(s *Step) {
 		s.compiled.ForEach = ParseTemplate("{" + name + "}")
 		return
 	}
-	v.d.Errorf(s.At("for_each"), "%s: for_each names one list variable, as in for_each: \"{files}\"", s.subject())
+	v.d.Errorf(s.At("for_each"), "%s: for_each names one list variable, as in for_each: \"{files}\"", s.Subject())
+}
+
+// OrList is "a, b or c", for messages naming the values a key takes.
+func OrList(vals []string) string {
+	if len(vals) < 2 {
+		return strings.Join(vals, "")
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
 }

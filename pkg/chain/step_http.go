@@ -31,9 +31,9 @@ func init() {
 		Order:   30,
 		Aliases: []Kind{KindREST},
 		Body:    reflect.TypeFor[HTTPFields](),
-		Also:    []string{"path", keyField},
+		Also:    []string{"path", KeyField},
 		Check:   checkHTTP,
-		Compile: compileHTTP,
+		Compile: CompileHTTP,
 	})
 }
 
@@ -41,24 +41,24 @@ func checkHTTP(v Checker, s *Step) {
 	switch {
 	case s.HTTP().Connection != "":
 		if s.HTTP().URL != "" {
-			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.subject())
+			v.Errorf(s.At("url"), "%s: url and connection: set one (a connection's baseUrl with path)", s.Subject())
 		}
 		v.Connection(s, ConnREST)
-	case s.HTTP().URL == "" && s.File().Path != "":
-		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.subject())
+	case s.HTTP().URL == "" && s.Path().Path != "":
+		v.Errorf(s.At("path"), "%s: path is added to a connection's baseUrl: set connection, or url", s.Subject())
 	case s.HTTP().URL == "":
-		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.subject())
+		v.Errorf(s.Pos, "%s: url is required for an http step (or connection and path)", s.Subject())
 	}
 	if s.HTTP().Method != "" {
 		m := strings.ToUpper(s.HTTP().Method)
 		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, m) {
-			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.subject(), s.HTTP().Method)
+			v.Errorf(s.At("method"), "%s: method %q is not an HTTP method", s.Subject(), s.HTTP().Method)
 		}
 		Own[HTTPFields](s).Method = m
 	}
 }
 
-func compileHTTP(v Checker, s *Step, c *Compiled) {
+func CompileHTTP(v Checker, s *Step, c *Compiled) {
 	c.URL = v.Template(s, "url", s.HTTP().URL)
 	c.Body = v.Template(s, "body", s.HTTP().Body)
 	c.Headers = v.Templates(s, "headers", s.HTTP().Headers)
@@ -71,4 +71,14 @@ func compileHTTP(v Checker, s *Step, c *Compiled) {
 			c.Query[k] = v.Mapped(s, "query", q)
 		}
 	}
+}
+
+// StatusFails reports whether a response's status fails an http or
+// webhook step: one outside success_status when the step lists them,
+// else one outside 2xx unless fail_on_status is false.
+func StatusFails(s *Step, status int) bool {
+	if len(s.Success().SuccessStatus) > 0 {
+		return !slices.Contains(s.Success().SuccessStatus, status)
+	}
+	return (status < 200 || status > 299) && (s.HTTP().FailOnStatus == nil || *s.HTTP().FailOnStatus)
 }

@@ -26,3 +26,7 @@ func init() {
 		},
 	})
 }
+
+// Human is the step's HumanFields, a shared zero value when it has none (read
+// only; write through Own).
+func Human(s *Step) *HumanFields { return Part[HumanFields](s) }

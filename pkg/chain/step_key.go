@@ -16,7 +16,7 @@ type KeyFields struct {
 }
 
 // keyField is the key of KeyFields.
-const keyField = "idempotencyKey"
+const KeyField = "idempotencyKey"
 
 // The names a key written as text reads besides the run's values, as
 // mcp-flowgate's compute_idempotency_key fills them.
@@ -44,15 +44,15 @@ func (v *validator) keySentNowhere(s *Step) bool {
 	if v.c.Workflow == nil || !slices.Contains(keyOnlyTaken, s.Kind) {
 		return false
 	}
-	v.d.Warnf(s.At(keyField), "%s: %s is sent nowhere: a %s executor makes no request, command or tool call of its own, as in mcp-flowgate (the executors it runs take their own key)", s.subject(), keyField, s.Kind)
+	v.d.Warnf(s.At(KeyField), "%s: %s is sent nowhere: a %s executor makes no request, command or tool call of its own, as in mcp-flowgate (the executors it runs take their own key)", s.Subject(), KeyField, s.Kind)
 	return true
 }
 
-// pipelineKeys warns of a pipeline whose steps would send one key: each
+// PipelineKeys warns of a pipeline whose steps would send one key: each
 // works out its own from the same run, transition and count, as
 // mcp-flowgate's pipeline does, so two with true (or the same text)
 // send the same, and a receiver that de-duplicates drops the second.
-func (v Checker) pipelineKeys(s *Step) {
+func (v Checker) PipelineKeys(s *Step) {
 	first := map[any]int{}
 	for i, b := range s.Pipeline().Steps {
 		k := b.Key().IdempotencyKey
@@ -65,7 +65,7 @@ func (v Checker) pipelineKeys(s *Step) {
 			continue
 		}
 		if j, seen := first[k]; seen {
-			v.Warnf(b.At(keyField), "%s: steps %d and %d send the same idempotencyKey, as in mcp-flowgate: a receiver that de-duplicates takes the second for a repeat of the first; give each a text of its own", s.subject(), j+1, i+1)
+			v.Warnf(b.At(KeyField), "%s: steps %d and %d send the same idempotencyKey, as in mcp-flowgate: a receiver that de-duplicates takes the second for a repeat of the first; give each a text of its own", s.Subject(), j+1, i+1)
 			continue
 		}
 		first[k] = i
@@ -77,7 +77,7 @@ func (v *validator) checkKey(s *Step) {
 	switch k := s.Key().IdempotencyKey.(type) {
 	case nil, bool, string:
 	default:
-		v.d.Errorf(s.At(keyField), "%s: %s is true or a key, not %v", s.subject(), keyField, k)
+		v.d.Errorf(s.At(KeyField), "%s: %s is true or a key, not %v", s.Subject(), KeyField, k)
 	}
 }
 
@@ -102,13 +102,13 @@ func (v *validator) compileKey(s *Step, c *Compiled) {
 		switch {
 		case slices.Contains(own, r.Name) && len(r.Path) == 0:
 		case r.Name == KeyCorrelationID && len(r.Path) == 0:
-			v.d.Errorf(s.At(keyField), "%s: %s: %s: a step of a DAG chain is taken once per run, with no correlation id; {workflowId} is the run id and {transition} the step's id", s.subject(), keyField, r.Raw)
+			v.d.Errorf(s.At(KeyField), "%s: %s: %s: a step of a DAG chain is taken once per run, with no correlation id; {workflowId} is the run id and {transition} the step's id", s.Subject(), KeyField, r.Raw)
 		case workflow && !v.keyReads(s, r):
-			v.d.Warnf(s.At(keyField), "%s: %s: %s is sent as written: it is not %s, %s or %s, nor a value of the run", s.subject(), keyField, r.Raw,
+			v.d.Warnf(s.At(KeyField), "%s: %s: %s is sent as written: it is not %s, %s or %s, nor a value of the run", s.Subject(), KeyField, r.Raw,
 				KeyWorkflowID, KeyTransition, KeyCorrelationID)
 			return r.Raw, true
 		default:
-			v.ref(s, keyField, *r)
+			v.ref(s, KeyField, *r)
 		}
 		return "", false
 	})

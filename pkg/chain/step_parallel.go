@@ -1,15 +1,7 @@
 package chain
 
 import (
-	"fmt"
-	"reflect"
 	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/chainrun/chainrun/pkg/interp"
-	"github.com/chainrun/chainrun/pkg/yamlpos"
-	yaml "go.yaml.in/yaml/v4"
 )
 
 // ParallelFields configure a parallel step (mcp-flowgate's `kind:
@@ -102,121 +94,20 @@ func (s *Step) RecursionDepth() int {
 	return DefaultMaxRecursionDepth
 }
 
-func init() {
-	Register(Unit{
-		Kind:    KindParallel,
-		Order:   100,
-		Body:    reflect.TypeFor[ParallelFields](),
-		Check:   checkParallel,
-		Compile: compileParallel,
-	})
-}
-
-// decodeBranches reads a parallel step's branches: a list of steps, or
-// {for_each, where, do}.
-func decodeParallelBranches(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
-	prefix += "branches: "
-	switch v.Kind {
-	case yaml.SequenceNode:
-		Own[ParallelFields](s).Branches = []*Step{}
-		for _, n := range v.Content {
-			if b := decodeNested(d, yamlpos.Deref(n), prefix, "a branch"); b != nil {
-				Own[ParallelFields](s).Branches = append(s.Parallel().Branches, b)
-			}
-		}
-	case yaml.MappingNode:
-		f := &FanOut{Pos: yamlpos.Of(v)}
-		for _, p := range yamlpos.MappingPairs(d, v, prefix) {
-			val := yamlpos.Deref(p.Value)
-			switch p.Key.Value {
-			case "for_each":
-				yamlpos.DecodeInto(d, val, &f.ForEach)
-			case "where":
-				yamlpos.DecodeInto(d, val, &f.Where)
-				if strings.TrimSpace(f.Where) == "" {
-					// mcp-flowgate refuses it too (INVALID_PARALLEL_CONFIG)
-					d.Errorf(yamlpos.Of(val), "%sbranches.where is empty: write the expression that keeps an item ($.value, $.index), or leave where out", prefix)
-				}
-			case "do":
-				if val.Kind != yaml.MappingNode {
-					d.Errorf(yamlpos.Of(val), "%sdo is a step: a mapping with kind and its fields", prefix)
-					continue
-				}
-				f.Do = decodeNested(d, val, prefix+"do: ", "do")
-			default:
-				d.LooseErrorf(yamlpos.Of(p.Key), "%sunknown field %q%s", prefix, p.Key.Value, didYouMean(p.Key.Value, []string{"for_each", "where", "do"}))
-			}
-		}
-		Own[ParallelFields](s).FanOut = f
-	default:
-		d.Errorf(yamlpos.Of(v), "%sbranches is a list of steps, or {for_each, do}", prefix)
-	}
-}
-
-func checkParallel(v Checker, s *Step) {
-	switch {
-	case s.Parallel().FanOut != nil:
-		f := s.Parallel().FanOut
-		if f.ForEach == "" || f.Do == nil {
-			v.Errorf(f.Pos, "%s: branches: for_each (a JSONPath to a list) and do (the step run per item) are both required", s.subject())
-		}
-	case s.Parallel().Branches == nil:
-		v.Errorf(s.Pos, "%s: branches are required for a parallel step (a list of steps, or {for_each, do})", s.subject())
-	case len(s.Parallel().Branches) == 0:
-		v.Errorf(s.At("branches"), "%s: branches is empty: a parallel step needs at least one", s.subject())
-	case len(s.Parallel().Branches) >= UngovernedBranches && s.Parallel().MaxConcurrency == 0:
-		v.Errorf(s.At("branches"), "%s: %d branches without max_concurrency: from %d branches on, set max_concurrency to bound how many run at once", s.subject(), len(s.Parallel().Branches), UngovernedBranches)
-	}
-	if s.Parallel().OnBranchFailure != "" && s.Parallel().OnBranchFailure != OnFailureBail && s.Parallel().OnBranchFailure != OnFailureContinue {
-		v.Errorf(s.At("on_branch_failure"), "%s: on_branch_failure is bail or continue, not %q", s.subject(), s.Parallel().OnBranchFailure)
-	}
-	for _, f := range []string{"max_concurrency", "max_recursion_depth"} {
-		n := map[string]int{"max_concurrency": s.Parallel().MaxConcurrency, "max_recursion_depth": s.Parallel().MaxRecursionDepth}[f]
-		if _, set := s.FieldPos[f]; set && n < 1 {
-			v.Errorf(s.At(f), "%s: %s must be 1 or more", s.subject(), f)
-		}
-	}
-	v.totalTimeout(s)
-	Own[ParallelFields](s).join = v.join(s)
-	for i, b := range s.Parallel().Branches {
-		v.branch(s, b, fmt.Sprintf("%s branch %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
-	}
-	if f := s.Parallel().FanOut; f != nil && f.Do != nil {
-		f.Do.fanned = true
-		v.branch(s, f.Do, s.subject()+" do", s.ID+"[*]")
-	}
-}
-
-// branch checks a step written inside a parallel step, named label in
-// messages and id in events.
-func (v Checker) branch(parent, b *Step, label, id string) {
-	b.label, b.ID, b.owner, b.role, b.parent = label, id, parent.owner, parent.role, parent
-	for _, f := range []string{"id", "depends_on", "early_exit_if", "output_var"} {
-		if _, set := b.FieldPos[f]; set {
-			v.Errorf(b.At(f), "%s: %s does not apply to a branch (its result is one of the parallel step's branches)", label, f)
-		}
-	}
-	v.StepKind(b, label)
-	for i, fb := range b.Fallbacks {
-		v.branch(parent, fb, label+" fallback "+strconv.Itoa(i+1), id)
-	}
-}
-
-// Nested are the steps written inside the step: a parallel step's
-// branches or its do: step, a pipeline's steps, a loop's step_template,
-// the model steps of a merge or a debate.
+// Nested are the steps written inside the step: those its kind's unit
+// names (a parallel step's branches or its do: step, a pipeline's steps,
+// a loop's step_template, a debate's debaters), and the model step of a
+// merge or a debate.
 func (s *Step) Nested() []*Step {
-	out := s.Parallel().Branches
-	if len(s.Pipeline().Steps) > 0 {
-		out = append(slices.Clone(out), s.Pipeline().Steps...)
+	var held []*Step
+	if u := unitOf(s.Kind); u != nil && u.Nested != nil {
+		held = u.Nested(s)
 	}
-	for _, n := range append([]*Step{s.Loop().StepTemplate, s.Merge().modelStep}, s.Debate().debaters...) {
+	var out []*Step
+	for _, n := range append(slices.Clone(held), s.ModelStep()) {
 		if n != nil {
-			out = append(slices.Clone(out), n)
+			out = append(out, n)
 		}
-	}
-	if s.Parallel().FanOut != nil && s.Parallel().FanOut.Do != nil {
-		out = append(slices.Clone(out), s.Parallel().FanOut.Do)
 	}
 	return out
 }
@@ -246,108 +137,14 @@ func (c *Chain) Walk(fn func(*Step)) {
 	}
 }
 
-func compileParallel(v Checker, s *Step, c *Compiled) {
-	for _, b := range s.Parallel().Branches {
-		if b.Kind != "" {
-			v.Compile(b)
-		}
-	}
-	f := s.Parallel().FanOut
-	if f == nil {
-		return
-	}
-	if f.ForEach != "" {
-		m, err := interp.CompileMapped(f.ForEach, false)
-		switch {
-		case err != nil:
-			v.Errorf(f.Pos, "%s: branches.for_each: %v", s.subject(), err)
-		case m.Path == nil:
-			v.Errorf(f.Pos, "%s: branches.for_each %q: write the list as a JSONPath, as in \"$.context.items\"", s.subject(), f.ForEach)
-		default:
-			f.forEach = m
-		}
-	}
-	if f.Where != "" {
-		f.where = v.dollarExpression(s, "branches", "branches.where", f.Where, []string{"value", "index"})
-	}
-	if f.Do != nil && f.Do.Kind != "" {
-		v.Compile(f.Do)
-	}
-}
+// SetJoin keeps the join rule a parallel step's check worked out.
+func (p *ParallelFields) SetJoin(j *Join) { p.join = j }
 
-// join compiles a parallel step's join.
-func (v Checker) join(s *Step) *Join {
-	bad := func() *Join {
-		v.Errorf(s.At("join"), "%s: join is all, any, {at_least: K}, {percent: P} or {expression: \"...\"}", s.subject())
-		return nil
-	}
-	switch j := NormalizeYAML(s.Parallel().Join).(type) {
-	case nil:
-		return &Join{Mode: JoinAll}
-	case string:
-		if j != JoinAll && j != JoinAny {
-			return bad()
-		}
-		return &Join{Mode: j}
-	case map[string]any:
-		if len(j) != 1 {
-			return bad()
-		}
-		for k, val := range j {
-			switch k {
-			case JoinAtLeast, JoinPercent:
-				n, ok := interp.IntValue(val)
-				// percent 0 never fails by quorum (mcp-flowgate's escape hatch)
-				if !ok || n < 1 && k == JoinAtLeast || n < 0 || k == JoinPercent && n > 100 {
-					v.Errorf(s.At("join"), "%s: join.%s is a whole number %s", s.subject(), k, map[bool]string{true: "from 0 to 100", false: "from 1"}[k == JoinPercent])
-					return nil
-				}
-				if k == JoinAtLeast {
-					return &Join{Mode: k, AtLeast: n}
-				}
-				return &Join{Mode: k, Percent: n}
-			case JoinExpression:
-				src, _ := val.(string)
-				return v.joinExpression(s, src)
-			case "aggregator":
-				agg, _ := val.(map[string]any)
-				if kind, _ := agg["kind"].(string); kind != JoinExpression {
-					v.Errorf(s.At("join"), "%s: join.aggregator: only kind: expression is supported (an aggregator of kind %q would run a step to judge the branches)", s.subject(), agg["kind"])
-					return nil
-				}
-				src, _ := agg["expr"].(string)
-				return v.joinExpression(s, src)
-			}
-		}
-	}
-	return bad()
-}
+// SetForEach keeps a fan-out's compiled for_each.
+func (f *FanOut) SetForEach(m *Mapped) { f.forEach = m }
 
-func (v Checker) joinExpression(s *Step, src string) *Join {
-	if src == "" {
-		v.Errorf(s.At("join"), "%s: join expression is empty", s.subject())
-		return nil
-	}
-	e := v.dollarExpression(s, "join", "join", src, []string{"n", "ok_count", "failed_count", "cancelled_count", "branches"})
-	if e == nil {
-		return nil
-	}
-	return &Join{Mode: JoinExpression, Expr: e}
-}
+// SetWhere keeps a fan-out's compiled where.
+func (f *FanOut) SetWhere(e *Expression) { f.where = e }
 
-// dollarPath is mcp-flowgate's $.name in an expression.
-var dollarPath = lazyRegexp(`\$\.`)
-
-// dollarExpression compiles an mcp-flowgate expression ($.ok_count >= 2,
-// $.value != ”) over the given names: $.name reads name. Its value counts
-// as a bare guard's (Expression.Truthy): a bare $.ok_count or $.value
-// holds when it is not zero or empty.
-func (v Checker) dollarExpression(s *Step, field, what, src string, names []string) *Expression {
-	e, err := interp.CompileExpression(dollarPath().ReplaceAllString(src, ""), func(n string) bool { return slices.Contains(names, n) }, false)
-	if err != nil {
-		v.Errorf(s.At(field), "%s: %s %q: %s (it reads %s)", s.subject(), what, src, strings.TrimPrefix(err.Error(), "names "), "$."+strings.Join(names, ", $."))
-		return nil
-	}
-	e.Source = src
-	return e
-}
+// MarkFanned marks the do: step of a fan-out, run once per item.
+func (s *Step) MarkFanned() { s.fanned = true }

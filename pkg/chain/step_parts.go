@@ -2,6 +2,8 @@ package chain
 
 import (
 	"reflect"
+	"slices"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
@@ -14,14 +16,8 @@ import (
 // through Own, which adds it; the zero values are never written (the
 // package's tests check it).
 
-// Part is one part of a step's body: the fields a kind (or a part kinds
-// share, KeyFields) adds to CommonFields.
-type Part interface {
-	AgentFields | CLIFields | HTTPFields | KeyFields | TransformFields | FileFields | CallFields | HumanFields | ScriptFields | ParallelFields | PipelineFields | StructuralFields | RegistryFields | WorkflowFields | RouterFields | EvaluatorFields | GateFields | MCPFields | LoopFields | MergeFields | DebateFields | WebhookFields | BrowserFields
-}
-
 // partOf is the step's part of type T, or nil.
-func partOf[T Part](s *Step) *T {
+func partOf[T any](s *Step) *T {
 	for _, p := range s.parts {
 		if t, ok := p.(*T); ok {
 			return t
@@ -30,18 +26,27 @@ func partOf[T Part](s *Step) *T {
 	return nil
 }
 
-// readPart is the step's part of type T, or zero when it has none.
-func readPart[T Part](s *Step, zero *T) *T {
+// Part is the step's part of type T, a kind's body or a part kinds share,
+// or a zero T when the step has none: what a kind's accessor answers
+// (basic.CLI(s) is Part[basic.CLIFields](s)). The zero is shared and must
+// never be written; write through Own. T must be a registered unit's Body
+// or a part of the core (KeyFields): any other T is a fault of the
+// program, and panics.
+func Part[T any](s *Step) *T {
 	if p := partOf[T](s); p != nil {
 		return p
 	}
-	return zero
+	z, ok := zeroParts()[reflect.TypeFor[T]()]
+	if !ok {
+		panic("chain.Part: " + reflect.TypeFor[T]().String() + " is no registered kind's body")
+	}
+	return z.(*T)
 }
 
 // Own is the step's part of type T, added (zero) when it has none: the
 // one way a part is written, by a reader of a file or code that builds a
 // step (Own[AgentFields](s).Prompt = …).
-func Own[T Part](s *Step) *T {
+func Own[T any](s *Step) *T {
 	if p := partOf[T](s); p != nil {
 		return p
 	}
@@ -63,177 +68,107 @@ func ownPart(s *Step, t reflect.Type) reflect.Value {
 	return v.Elem()
 }
 
-// stepKeys is a flat step, every part embedded in the order messages and
-// the schema name their keys: the YAML walker's, the schema's and the
-// did-you-mean lists' view of a step's keys. No step is ever one.
-type stepKeys struct {
-	CommonFields
-	AgentFields
-	CLIFields
-	HTTPFields
-	KeyFields
-	TransformFields
-	FileFields
-	CallFields
-	HumanFields
-	ScriptFields
-	ParallelFields
-	PipelineFields
-	StructuralFields
-	RegistryFields
-	WorkflowFields
-	RouterFields
-	EvaluatorFields
-	GateFields
-	MCPFields
-	LoopFields
-	MergeFields
-	DebateFields
-	WebhookFields
-	BrowserFields
-}
+// stepParts are the structs a step's keys are declared in, in the order
+// messages and the schema name them: CommonFields (part 0), the parts
+// kinds share, then each registered kind's body in unit order. A step
+// holds CommonFields and the parts its keys were written in; the YAML
+// walker, the schema and the did-you-mean lists read this list as one
+// flat set of keys.
+var stepParts = sync.OnceValue(func() []reflect.Type {
+	parts := []reflect.Type{reflect.TypeFor[CommonFields]()}
+	for _, p := range sharedParts {
+		parts = append(parts, reflect.TypeOf(p))
+	}
+	for _, u := range units() {
+		if u.Body != nil && !slices.Contains(parts, u.Body) {
+			parts = append(parts, u.Body)
+		}
+	}
+	return parts
+})
 
 // stepKeySet is the keys of a step, of every kind.
-func stepKeySet() *yamlpos.FieldSet { return yamlpos.FieldsOf(reflect.TypeFor[stepKeys]()) }
+var stepKeySet = sync.OnceValue(func() *yamlpos.FieldSet { return yamlpos.FieldsOfParts(stepParts()) })
 
-// fieldOf is where the YAML walker reads a key of stepKeys into: a field
-// of the step's CommonFields, or of the part that declares the key,
-// added when the step has none.
+// zeroParts are the parts Part answers for a step without them, one
+// zero value per part type, never written.
+var zeroParts = sync.OnceValue(func() map[reflect.Type]any {
+	zeros := map[reflect.Type]any{}
+	for _, t := range stepParts()[1:] {
+		zeros[t] = reflect.New(t).Interface()
+	}
+	return zeros
+})
+
+// fieldOf is where the YAML walker reads a key of stepKeySet into: a
+// field of the step's CommonFields, or of the part that declares the
+// key, added when the step has none.
 func (s *Step) fieldOf(f *yamlpos.Field) reflect.Value {
 	if f.Index[0] == 0 {
 		return reflect.ValueOf(&s.CommonFields).Elem().FieldByIndex(f.Index[1:])
 	}
-	return ownPart(s, reflect.TypeFor[stepKeys]().Field(f.Index[0]).Type).FieldByIndex(f.Index[1:])
+	return ownPart(s, stepParts()[f.Index[0]]).FieldByIndex(f.Index[1:])
 }
 
-// zeroParts are the parts read for a step without them; never written.
-var (
-	zeroAgent      AgentFields
-	zeroCLI        CLIFields
-	zeroHTTP       HTTPFields
-	zeroKey        KeyFields
-	zeroTransform  TransformFields
-	zeroFile       FileFields
-	zeroCall       CallFields
-	zeroHuman      HumanFields
-	zeroScript     ScriptFields
-	zeroParallel   ParallelFields
-	zeroPipeline   PipelineFields
-	zeroStructural StructuralFields
-	zeroRegistry   RegistryFields
-	zeroWorkflow   WorkflowFields
-	zeroRouter     RouterFields
-	zeroEvaluator  EvaluatorFields
-	zeroGate       GateFields
-	zeroMCP        MCPFields
-	zeroLoop       LoopFields
-	zeroMerge      MergeFields
-	zeroDebate     DebateFields
-	zeroWebhook    WebhookFields
-	zeroBrowser    BrowserFields
-)
-
 // Agent is the step's AgentFields, zero when it has none.
-func (s *Step) Agent() *AgentFields { return readPart(s, &zeroAgent) }
-
-// CLI is the step's CLIFields, zero when it has none.
-func (s *Step) CLI() *CLIFields { return readPart(s, &zeroCLI) }
+func (s *Step) Agent() *AgentFields { return Part[AgentFields](s) }
 
 // HTTP is the step's HTTPFields, zero when it has none.
-func (s *Step) HTTP() *HTTPFields { return readPart(s, &zeroHTTP) }
+func (s *Step) HTTP() *HTTPFields { return Part[HTTPFields](s) }
 
 // Key is the step's KeyFields, zero when it has none.
-func (s *Step) Key() *KeyFields { return readPart(s, &zeroKey) }
-
-// Transform is the step's TransformFields, zero when it has none.
-func (s *Step) Transform() *TransformFields { return readPart(s, &zeroTransform) }
-
-// File is the step's FileFields, zero when it has none.
-func (s *Step) File() *FileFields { return readPart(s, &zeroFile) }
-
-// Call is the step's CallFields, zero when it has none.
-func (s *Step) Call() *CallFields { return readPart(s, &zeroCall) }
-
-// Human is the step's HumanFields, zero when it has none.
-func (s *Step) Human() *HumanFields { return readPart(s, &zeroHuman) }
-
-// Script is the step's ScriptFields, zero when it has none.
-func (s *Step) Script() *ScriptFields { return readPart(s, &zeroScript) }
+func (s *Step) Key() *KeyFields { return Part[KeyFields](s) }
 
 // Parallel is the step's ParallelFields, zero when it has none.
-func (s *Step) Parallel() *ParallelFields { return readPart(s, &zeroParallel) }
+func (s *Step) Parallel() *ParallelFields { return Part[ParallelFields](s) }
 
 // Pipeline is the step's PipelineFields, zero when it has none.
-func (s *Step) Pipeline() *PipelineFields { return readPart(s, &zeroPipeline) }
-
-// Structural is the step's StructuralFields, zero when it has none.
-func (s *Step) Structural() *StructuralFields { return readPart(s, &zeroStructural) }
-
-// Registry is the step's RegistryFields, zero when it has none.
-func (s *Step) Registry() *RegistryFields { return readPart(s, &zeroRegistry) }
+func (s *Step) Pipeline() *PipelineFields { return Part[PipelineFields](s) }
 
 // Workflow is the step's WorkflowFields, zero when it has none.
-func (s *Step) Workflow() *WorkflowFields { return readPart(s, &zeroWorkflow) }
-
-// Router is the step's RouterFields, zero when it has none.
-func (s *Step) Router() *RouterFields { return readPart(s, &zeroRouter) }
-
-// Evaluator is the step's EvaluatorFields, zero when it has none.
-func (s *Step) Evaluator() *EvaluatorFields { return readPart(s, &zeroEvaluator) }
-
-// Gate is the step's GateFields, zero when it has none.
-func (s *Step) Gate() *GateFields { return readPart(s, &zeroGate) }
-
-// MCP is the step's MCPFields, zero when it has none.
-func (s *Step) MCP() *MCPFields { return readPart(s, &zeroMCP) }
-
-// Loop is the step's LoopFields, zero when it has none.
-func (s *Step) Loop() *LoopFields { return readPart(s, &zeroLoop) }
-
-// Merge is the step's MergeFields, zero when it has none.
-func (s *Step) Merge() *MergeFields { return readPart(s, &zeroMerge) }
-
-// Debate is the step's DebateFields, zero when it has none.
-func (s *Step) Debate() *DebateFields { return readPart(s, &zeroDebate) }
-
-// Webhook is the step's WebhookFields, zero when it has none.
-func (s *Step) Webhook() *WebhookFields { return readPart(s, &zeroWebhook) }
-
-// Browser is the step's BrowserFields, zero when it has none.
-func (s *Step) Browser() *BrowserFields { return readPart(s, &zeroBrowser) }
+func (s *Step) Workflow() *WorkflowFields { return Part[WorkflowFields](s) }
 
 // zeroPartsWritten names the zero parts something wrote, for the
 // package's tests.
 func zeroPartsWritten() []string {
 	var out []string
-	for name, p := range map[string]any{
-		"AgentFields":      &zeroAgent,
-		"CLIFields":        &zeroCLI,
-		"HTTPFields":       &zeroHTTP,
-		"KeyFields":        &zeroKey,
-		"TransformFields":  &zeroTransform,
-		"FileFields":       &zeroFile,
-		"CallFields":       &zeroCall,
-		"HumanFields":      &zeroHuman,
-		"ScriptFields":     &zeroScript,
-		"ParallelFields":   &zeroParallel,
-		"PipelineFields":   &zeroPipeline,
-		"StructuralFields": &zeroStructural,
-		"RegistryFields":   &zeroRegistry,
-		"WorkflowFields":   &zeroWorkflow,
-		"RouterFields":     &zeroRouter,
-		"EvaluatorFields":  &zeroEvaluator,
-		"GateFields":       &zeroGate,
-		"MCPFields":        &zeroMCP,
-		"LoopFields":       &zeroLoop,
-		"MergeFields":      &zeroMerge,
-		"DebateFields":     &zeroDebate,
-		"WebhookFields":    &zeroWebhook,
-		"BrowserFields":    &zeroBrowser,
-	} {
+	for t, p := range zeroParts() {
 		if !reflect.ValueOf(p).Elem().IsZero() {
-			out = append(out, name)
+			out = append(out, t.Name())
 		}
 	}
 	return out
+}
+
+// SetKey sets a step's key as a file would have written it, into the
+// part that declares it: how a front-end builds a step of a kind it does
+// not import (a contenox hook's transform). A key no kind declares, or a
+// value of another type, is a fault of the program: it panics.
+func SetKey(s *Step, key string, value any) {
+	f := stepKeySet().ByKey[key]
+	if f == nil {
+		panic("chain.SetKey: no kind declares key " + key)
+	}
+	s.fieldOf(f).Set(reflect.ValueOf(value))
+}
+
+// KeyValue is the value of a step's key, read from the part that declares
+// it (the key's zero value when the step has none): how the engine reads
+// a key of a kind it does not import (an mcp step's tool, before a run).
+// A key no kind declares is a fault of the program: it panics.
+func KeyValue(s *Step, key string) any {
+	f := stepKeySet().ByKey[key]
+	if f == nil {
+		panic("chain.KeyValue: no kind declares key " + key)
+	}
+	if f.Index[0] == 0 {
+		return reflect.ValueOf(&s.CommonFields).Elem().FieldByIndex(f.Index[1:]).Interface()
+	}
+	t := stepParts()[f.Index[0]]
+	for _, p := range s.parts {
+		if v := reflect.ValueOf(p).Elem(); v.Type() == t {
+			return v.FieldByIndex(f.Index[1:]).Interface()
+		}
+	}
+	return reflect.Zero(f.Type).Interface()
 }

@@ -1,10 +1,6 @@
 package chain
 
 import (
-	"fmt"
-	"reflect"
-	"strconv"
-
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -27,88 +23,24 @@ type PipelineFields struct {
 // run's: arguments, the output of the step before.
 var PipelineLocals = []string{"arguments"}
 
-func init() {
-	Register(Unit{
-		Kind:    KindPipeline,
-		Order:   110,
-		Body:    reflect.TypeFor[PipelineFields](),
-		Also:    []string{"total_timeout_ms"},
-		Check:   checkPipeline,
-		Compile: compilePipeline,
-	})
-}
-
-// decodePipelineSteps reads a pipeline step's steps: a list of steps,
-// each with its evidence: (what it records once it succeeded).
-func decodePipelineSteps(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
-	prefix += "steps: "
-	if v.Kind != yaml.SequenceNode {
-		d.Errorf(yamlpos.Of(v), "%ssteps is a list of steps, each a mapping with kind and its fields", prefix)
-		return
-	}
-	Own[PipelineFields](s).Steps = []*Step{}
-	for _, n := range v.Content {
-		if b := decodeNested(d, yamlpos.Deref(n), prefix, "a pipeline's step"); b != nil {
-			Own[PipelineFields](s).Steps = append(s.Pipeline().Steps, b)
-		}
-	}
-}
-
 // decodeNested reads a step written inside a parallel or pipeline step,
 // with the evidence: it records once it succeeded; what names it in
 // messages ("a branch").
-func decodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
+func DecodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {
 	if n.Kind != yaml.MappingNode {
 		d.Errorf(yamlpos.Of(n), "%s%s is a step: a mapping with kind and its fields", prefix, what)
 		return nil
 	}
 	n, ev := takeEvidence(d, n, prefix)
 	n, rel := takeKey(n, "reliability")
-	b, _ := decodeStep(d, n, prefix)
+	b, _ := DecodeStep(d, n, prefix)
 	b.Evidence = ev
 	if rel != nil {
 		// mcp-flowgate runs each branch and pipeline step under its own
 		// policy (parallel.rs, pipeline.rs)
 		decodeReliability(d, func(n *yaml.Node, i int, prefix string) *Step {
-			return decodeNested(d, n, prefix, "a fallback")
+			return DecodeNested(d, n, prefix, "a fallback")
 		}, b, yamlpos.Deref(rel), prefix)
 	}
 	return b
-}
-
-func checkPipeline(v Checker, s *Step) {
-	switch {
-	case s.Pipeline().Steps == nil:
-		v.Errorf(s.Pos, "%s: steps are required for a pipeline step (a list of steps run one after another)", s.subject())
-	case len(s.Pipeline().Steps) == 0:
-		v.Errorf(s.At("steps"), "%s: steps is empty: a pipeline step needs at least one", s.subject())
-	}
-	if s.Pipeline().OnStepFailure != "" && s.Pipeline().OnStepFailure != OnFailureBail && s.Pipeline().OnStepFailure != OnFailureContinue {
-		v.Errorf(s.At("on_step_failure"), "%s: on_step_failure is bail or continue, not %q", s.subject(), s.Pipeline().OnStepFailure)
-	}
-	v.totalTimeout(s)
-	s.locals = PipelineLocals
-	for i, b := range s.Pipeline().Steps {
-		v.nested(s, b, fmt.Sprintf("%s step %d", s.subject(), i+1), s.ID+"["+strconv.Itoa(i)+"]")
-	}
-	v.pipelineKeys(s)
-}
-
-// totalTimeout checks the time limit of a whole parallel or pipeline
-// step.
-func (v Checker) totalTimeout(s *Step) {
-	if _, set := s.FieldPos["total_timeout_ms"]; set && s.Parallel().TotalTimeoutMS < 1 {
-		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms must be 1 or more", s.subject())
-	}
-	if s.Parallel().TotalTimeoutMS > MaxTimeoutMS {
-		v.Errorf(s.At("total_timeout_ms"), "%s: total_timeout_ms %d is more than %d (7 days)", s.subject(), s.Parallel().TotalTimeoutMS, MaxTimeoutMS)
-	}
-}
-
-func compilePipeline(v Checker, s *Step, _ *Compiled) {
-	for _, b := range s.Pipeline().Steps {
-		if b.Kind != "" {
-			v.Compile(b)
-		}
-	}
 }

@@ -16,32 +16,36 @@ func init() {
 		Kind:    KindScript,
 		Order:   90,
 		Body:    reflect.TypeFor[ScriptFields](),
-		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", keyField},
+		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", KeyField},
 		Check:   checkScript,
 		Compile: compileScript,
 	})
 }
 
 func checkScript(v Checker, s *Step) {
-	if s.Script().Subject == "" {
-		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.subject())
+	if ScriptOf(s).Subject == "" {
+		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.Subject())
 		return
 	}
-	if s.Script().WorkingDirectory != "" && s.CLI().Cwd != "" {
-		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.subject())
+	if ScriptOf(s).WorkingDirectory != "" && s.Workdir().Cwd != "" {
+		v.Errorf(s.At("workingDirectory"), "%s: set workingDirectory or cwd, not both", s.Subject())
 	}
 	// a subject the file's own scripts: lacks is looked for in other
 	// files' when the chain runs or is validated (run.CheckCalls)
 }
 
 func compileScript(v Checker, s *Step, c *Compiled) {
-	dir, field := s.CLI().Cwd, "cwd"
-	if s.Script().WorkingDirectory != "" {
-		dir, field = s.Script().WorkingDirectory, "workingDirectory"
+	dir, field := s.Workdir().Cwd, "cwd"
+	if ScriptOf(s).WorkingDirectory != "" {
+		dir, field = ScriptOf(s).WorkingDirectory, "workingDirectory"
 	}
 	c.Cwd = v.Template(s, field, dir)
-	for _, a := range s.CLI().Args {
+	for _, a := range s.Process().Args {
 		c.Args = append(c.Args, v.Arg(s, "args", a))
 	}
-	c.Env = v.EnvArgs(s)
+	c.Env = v.EnvArgs(s, s.Process().Env)
 }
+
+// ScriptOf is the step's ScriptFields, a shared zero value when it has none (read
+// only; write through Own).
+func ScriptOf(s *Step) *ScriptFields { return Part[ScriptFields](s) }

@@ -47,16 +47,16 @@ func init() {
 
 func checkWorkflowStep(v Checker, s *Step) {
 	if s.Workflow().DefinitionID == "" {
-		v.Errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.subject())
+		v.Errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.Subject())
 	}
 	if s.Workflow().Use != nil && s.Workflow().Input != nil {
-		v.Errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.subject())
+		v.Errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.Subject())
 	}
 	if s.Workflow().Use == nil {
 		if namesCapability(s.Workflow().DefinitionID) {
 			// mcp-flowgate's validate refuses it (V12, MISSING_USE); its
 			// runtime, and its own multi-repo fixture, run it: a warning
-			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.subject(), s.Workflow().DefinitionID)
+			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.Subject(), s.Workflow().DefinitionID)
 		}
 		return
 	}
@@ -68,11 +68,11 @@ func checkWorkflowStep(v Checker, s *Step) {
 	for _, k := range keys {
 		key, ok := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
 		if !ok || !IsIdentifier(key) {
-			v.Errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.subject(), k)
+			v.Errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.Subject(), k)
 			continue
 		}
 		if s.Workflow().Use.Outputs[k] == "" {
-			v.Errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.subject(), k)
+			v.Errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.Subject(), k)
 		}
 	}
 }

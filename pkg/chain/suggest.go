@@ -16,6 +16,3 @@ var (
 	didYouMean = spell.DidYouMean
 	suggest    = spell.Closest
 )
-
-// OrList is "a, b or c": the choices a message offers.
-func OrList(vals []string) string { return orList(vals) }

@@ -19,7 +19,7 @@ import (
 func UnregisteredKind(d *yamlpos.Diags, s *Step) {
 	kinds := Kinds()
 	d.Warnf(s.At("type"), "%s: unknown kind %q: loaded as mcp-flowgate loads it, which fails the executor when it runs; a run that could reach it is refused before anything runs; kinds are %s",
-		s.subject(), s.Type, strings.Join(kinds, ", "))
+		s.Subject(), s.Type, strings.Join(kinds, ", "))
 	s.unregistered = s.Type
 	s.Type = string(KindNoop)
 }

@@ -39,7 +39,7 @@ func ValidChainName(name string) bool {
 
 // lazyRegexp compiles a pattern on first use, keeping start-up fast for
 // commands that never need it.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
+func LazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
@@ -96,7 +96,7 @@ func (v *validator) unusedOutputs() {
 		for name := range s.readNames() {
 			used[name] = true
 		}
-		for _, name := range s.Merge().inputNames {
+		for _, name := range s.MergeInputs() {
 			used[strings.SplitN(name, ".", 2)[0]] = true
 		}
 	})
@@ -348,14 +348,14 @@ func (v *validator) graph() bool {
 
 // Graph returns the dependency graph of a validated chain.
 func (c *Chain) Graph() *dag.Graph[string] {
-	g, err := dag.New(c.stepIDs(), func(id string) []string { return c.byID[id].DependsOn })
+	g, err := dag.New(c.StepIDs(), func(id string) []string { return c.byID[id].DependsOn })
 	if err != nil {
 		panic("chain.Graph on an unvalidated chain: " + err.Error())
 	}
 	return g
 }
 
-func (c *Chain) stepIDs() []string {
+func (c *Chain) StepIDs() []string {
 	ids := make([]string, len(c.Steps))
 	for i, s := range c.Steps {
 		ids[i] = s.ID
@@ -369,7 +369,7 @@ func (v *validator) output() {
 		return
 	}
 	if p := v.produce[c.Output]; p != nil && p.lifecycle != "" {
-		v.d.Errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.subject())
+		v.d.Errorf(c.OutputPos, "output %q is the output_var of %s: the output is the chain's, decided before its handlers run", c.Output, p.Subject())
 	}
 	if v.produce[c.Output] == nil && !c.Empty() {
 		var vars []string

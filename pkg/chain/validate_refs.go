@@ -78,7 +78,7 @@ func (v *validator) ref(s *Step, field string, r Ref) {
 			return
 		}
 		if len(r.Path) == 0 {
-			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.subject(), field, FirstInput(v.c))
+			v.d.Errorf(s.At(field), "%s: %s: {input} needs an input name, as in {input.%s}", s.Subject(), field, FirstInput(v.c))
 			return
 		}
 		if !v.hasInput(r.Path[0]) {
@@ -106,10 +106,10 @@ func FirstInput(c *Chain) string {
 
 func (v *validator) unknown(s *Step, field string, r Ref, why string) {
 	if v.opts.LenientVariables && v.produce[r.Name] == nil && !v.wfVars[r.Name] && r.Name != "input" {
-		v.d.Warnf(s.At(field), "%s: %s: %s stays literal: %s", s.subject(), field, r.Raw, why)
+		v.d.Warnf(s.At(field), "%s: %s: %s stays literal: %s", s.Subject(), field, r.Raw, why)
 		return
 	}
-	v.d.Errorf(s.At(field), "%s: %s: %s: %s", s.subject(), field, r.Raw, why)
+	v.d.Errorf(s.At(field), "%s: %s: %s: %s", s.Subject(), field, r.Raw, why)
 }
 
 func (v *validator) template(s *Step, field, text string) *Template {
@@ -159,12 +159,12 @@ func (v *validator) templates(s *Step, field string, m map[string]string) map[st
 
 // envArgs compiles a step's env, each value read as an argument is: a
 // template, or a JSONPath ($.context.x, as mcp-flowgate writes it).
-func (v *validator) envArgs(s *Step) map[string]Arg {
-	if len(s.CLI().Env) == 0 {
+func (v *validator) envArgs(s *Step, env map[string]string) map[string]Arg {
+	if len(env) == 0 {
 		return nil
 	}
-	out := make(map[string]Arg, len(s.CLI().Env))
-	for k, text := range s.CLI().Env {
+	out := make(map[string]Arg, len(env))
+	for k, text := range env {
 		a := v.arg(s, "env", text)
 		if a.JSONPath == nil && a.Template == nil {
 			a.Template = ParseTemplate("")
@@ -178,11 +178,11 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 	if strings.HasPrefix(raw, "$.") || strings.HasPrefix(raw, "$[") {
 		p, err := jsonpath.Parse(raw)
 		if err != nil {
-			v.d.Errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.subject(), field, raw, err)
+			v.d.Errorf(s.At(field), "%s: %s: %q is not a valid JSONPath: %v", s.Subject(), field, raw, err)
 			return Arg{Raw: raw}
 		}
 		if in, ok := v.undeclaredInput(raw); ok {
-			v.d.Warnf(s.At(field), "%s: %s: %s: %s", s.subject(), field, raw, v.undeclaredInputNote(in, "it is passed as written, "+raw))
+			v.d.Warnf(s.At(field), "%s: %s: %s: %s", s.Subject(), field, raw, v.undeclaredInputNote(in, "it is passed as written, "+raw))
 			return Arg{JSONPath: p, Raw: raw}
 		}
 		// $.workflow.input.x is mcp-flowgate's $.input.x
@@ -195,7 +195,7 @@ func (v *validator) arg(s *Step, field, raw string) Arg {
 }
 
 // headPattern is the first one or two plain names of $.a.b...
-var headPattern = lazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
+var headPattern = LazyRegexp(`^\$\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?`)
 
 // JSONPathHead returns the first name of a path $.a.b… and the one below
 // it, if any: what the path reads, for checks and for masking.
@@ -225,12 +225,12 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {
 		for _, name := range unk.Names {
-			v.d.Errorf(s.At(field), "%s: %s %q: %s", s.subject(), field, src, sc.check(name))
+			v.d.Errorf(s.At(field), "%s: %s %q: %s", s.Subject(), field, src, sc.check(name))
 		}
 		return nil
 	}
 	if err != nil {
-		v.d.Errorf(s.At(field), "%s: %s %q %v", s.subject(), field, src, err)
+		v.d.Errorf(s.At(field), "%s: %s %q %v", s.Subject(), field, src, err)
 		return nil
 	}
 	e.Source = src
@@ -240,7 +240,7 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 			continue
 		}
 		if !v.hasInput(f) {
-			v.d.Errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.subject(), field, src, f, didYouMean(f, v.inputNames()))
+			v.d.Errorf(s.At(field), "%s: %s %q: no input is named %s%s", s.Subject(), field, src, f, didYouMean(f, v.inputNames()))
 		}
 	}
 	return e
@@ -259,4 +259,14 @@ func (v *validator) inputNames() []string {
 		names = append(names, in.Name)
 	}
 	return names
+}
+
+// ParseRef reads a variable reference written without braces (input.x,
+// results, results.list).
+func ParseRef(name string) (Ref, bool) {
+	refs := ParseTemplate("{" + name + "}").Refs()
+	if len(refs) != 1 || refs[0].Raw != "{"+name+"}" {
+		return Ref{}, false
+	}
+	return refs[0], true
 }

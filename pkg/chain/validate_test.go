@@ -205,7 +205,7 @@ steps:
     depends_on: a
 `)
 	b := l.Chain.Step("b")
-	if b == nil || b.CLI().Command != "echo" || b.CLI().Args[0] != "two" || b.Retry.Max != 2 || b.TimeoutMS != 1000 || b.DependsOn[0] != "a" {
+	if b == nil || keyValue(b, "command") != "echo" || keyValue(b, "args").([]string)[0] != "two" || b.Retry.Max != 2 || b.TimeoutMS != 1000 || b.DependsOn[0] != "a" {
 		t.Fatalf("merged step = %+v", b)
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // toolNamePattern is what both model APIs accept as a tool name.
-var toolNamePattern = lazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
+var toolNamePattern = LazyRegexp(`^[A-Za-z0-9_-]{1,64}$`)
 
 // BuiltinTools are the tools an agent step may list, named and shaped as
 // coding agents know them. WebFetch and WebSearch reach the network, so
@@ -100,7 +100,7 @@ func (v *validator) stepTools(s *Step) {
 		for _, t := range v.c.Tools {
 			known = append(known, t.Name)
 		}
-		v.d.Errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
+		v.d.Errorf(s.At("tools"), "%s: unknown tool %q%s; tools are %s", s.Subject(), tool, didYouMean(tool, known), strings.Join(known, ", "))
 	}
 	cp := s.Agent().Completion
 	if cp == nil {
@@ -109,18 +109,18 @@ func (v *validator) stepTools(s *Step) {
 	at := s.At("completion")
 	switch {
 	case !toolNamePattern().MatchString(cp.Tool):
-		v.d.Errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.subject(), cp.Tool)
+		v.d.Errorf(at, "%s: completion.tool %q: a tool name is 1 to 64 letters, digits, '_' and '-'", s.Subject(), cp.Tool)
 	case slices.Contains(BuiltinTools, cp.Tool) || v.c.Tool(cp.Tool) != nil || slices.Contains(s.Agent().Tools, cp.Tool):
-		v.d.Errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.subject(), cp.Tool)
+		v.d.Errorf(at, "%s: completion.tool %q is already a tool; the completion tool needs a name of its own (submit_plan, say)", s.Subject(), cp.Tool)
 	}
 	if cp.Schema == nil {
-		v.d.Errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.subject())
+		v.d.Errorf(at, "%s: completion.schema is required: the JSON Schema the model's final arguments must satisfy", s.Subject())
 		return
 	}
 	cp.Schema, _ = NormalizeYAML(cp.Schema).(map[string]any)
 	rs, err := compileArgsSchema(cp.Schema)
 	if err != nil {
-		v.d.Errorf(at, "%s: completion.schema: %v", s.subject(), err)
+		v.d.Errorf(at, "%s: completion.schema: %v", s.Subject(), err)
 		return
 	}
 	cp.resolved = rs

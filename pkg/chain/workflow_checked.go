@@ -15,7 +15,7 @@ import (
 const FinishCut = "length"
 
 // placeholderPattern is a {{ $.path }} in a goal or guidance.
-var placeholderPattern = lazyRegexp(`\{\{\s*(\$[^{}]*?)\s*\}\}`)
+var placeholderPattern = LazyRegexp(`\{\{\s*(\$[^{}]*?)\s*\}\}`)
 
 // Placeholders finds the {{ $.path }} placeholders of a goal's or
 // guidance's text, the path in the first group: validation checks them

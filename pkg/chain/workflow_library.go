@@ -244,11 +244,11 @@ func (v *validator) connection(s *Step, kind string) *Connection {
 	sort.Strings(names)
 	switch {
 	case c != nil:
-		v.d.Errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.subject(), s.HTTP().Connection, c.Kind, s.Kind, kind)
+		v.d.Errorf(s.At("connection"), "%s: connection %q is a %s connection; a %s step needs a %s one", s.Subject(), s.HTTP().Connection, c.Kind, s.Kind, kind)
 	case len(names) == 0:
-		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.subject(), kind, s.HTTP().Connection)
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q: the file's connections: declares none", s.Subject(), kind, s.HTTP().Connection)
 	default:
-		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.subject(), kind, s.HTTP().Connection, didYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
+		v.d.Errorf(s.At("connection"), "%s: no %s connection is named %q%s; %s connections: %s", s.Subject(), kind, s.HTTP().Connection, didYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
 	}
 	return nil
 }

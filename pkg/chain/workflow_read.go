@@ -128,13 +128,6 @@ func (s *State) SetTimeoutUnread() { s.timeoutUnread = true }
 // (BranchesUnread).
 func (s *State) SetBranchesUnread() { s.branchesUnread = true }
 
-// DecodeStep reads one step's mapping n, of any kind, into a Step: the
-// reader of a DAG chain's steps, shared with the workflow reader's
-// executors and tasks; false when n cannot be a step.
-func DecodeStep(d *yamlpos.Diags, n *yaml.Node, prefix string) (*Step, bool) {
-	return decodeStep(d, n, prefix)
-}
-
 // KnownKind reports whether name is a kind, or an alias of one.
 func KnownKind(name string) bool {
 	_, ok := kindOf(name)

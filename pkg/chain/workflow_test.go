@@ -29,7 +29,7 @@ func TestReferenceDeployPipeline(t *testing.T) {
 	}
 	build := w.State("build").Transition("build_artifact")
 	if build.Actor != ActorDeterministic || build.Target != "ready_to_deploy" || build.Executor.Kind != KindCLI ||
-		build.Executor.CLI().Command != "build-artifact" || build.Executor.C().Args[1].JSONPath == nil {
+		keyValue(build.Executor, "command") != "build-artifact" || build.Executor.C().Args[1].JSONPath == nil {
 		t.Errorf("build_artifact %+v", build)
 	}
 	if !w.State("lint").Automatic() || w.State("ready_to_deploy").Automatic() || w.State("deployed").Automatic() {

@@ -70,6 +70,15 @@ type Runner struct {
 	// Admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	Admit func(l *Local, c *chain.Chain, s *chain.Step) error
+	// Route, when set, makes a step of the kind a router of a DAG chain:
+	// for the route it decided, the steps that route chose and those it
+	// leaves out.
+	Route func(s *chain.Step, route string) (chosen, left []string)
+	// Again, when set, makes a step of the kind a judge of a DAG chain:
+	// for the verdict it gave, the step to run again with its judgement
+	// (with the steps between) and how many times at most; "" when the
+	// verdict asks for nothing.
+	Again func(s *chain.Step, verdict string) (target string, retries int)
 }
 
 // Register adds a step kind written against Attempt; each kind's file
@@ -84,6 +93,8 @@ func kindOf(r Runner) kind {
 			return o.inner(), err
 		},
 		admit: r.Admit,
+		route: r.Route,
+		again: r.Again,
 	}
 	if r.Plan != nil {
 		b.plan = func(v planView, s *chain.Step, p *PlannedStep) { r.Plan(PlanView{v}, s, p) }
@@ -290,15 +301,17 @@ func (a *Attempt) AskPerson(ctx context.Context, question string) (transition st
 	return c.Transition, ok, err
 }
 
-// Pause makes the step wait for a decision since then, asking question:
-// the run pauses there (exit 3). The step returns the error it gives.
-func (a *Attempt) Pause(question string, since time.Time) error {
+// Pause makes the step wait for a decision since then, asking question,
+// for at most limit (0: as long as it takes): the run pauses there (exit
+// 3), its result giving the first deadline. The step returns the error
+// it gives.
+func (a *Attempt) Pause(question string, since time.Time, limit time.Duration) error {
 	x := a.x
 	x.mu.Lock()
 	if x.waiting == nil {
 		x.waiting = map[string]gateWait{}
 	}
-	x.waiting[a.s.ID] = gateWait{question: question, since: since}
+	x.waiting[a.s.ID] = gateWait{question: question, since: since, limit: limit}
 	x.mu.Unlock()
 	x.Emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
 	return &permanentError{&pausedError{since: since}}

@@ -56,30 +56,30 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	if resolve == nil {
-		return fail("calling chain %q needs a chain catalog", s.Call().Chain)
+		return fail("calling chain %q needs a chain catalog", chain.Call(s).Chain)
 	}
 	for _, name := range stack {
-		if name == s.Call().Chain {
-			return fail("chain %q calls itself: %s → %s", s.Call().Chain, strings.Join(stack, " → "), s.Call().Chain)
+		if name == chain.Call(s).Chain {
+			return fail("chain %q calls itself: %s → %s", chain.Call(s).Chain, strings.Join(stack, " → "), chain.Call(s).Chain)
 		}
 	}
-	callee, err := resolve(s.Call().Chain, c.File)
+	callee, err := resolve(chain.Call(s).Chain, c.File)
 	if err != nil {
-		return fail("cannot call chain %q: %v", s.Call().Chain, err)
+		return fail("cannot call chain %q: %v", chain.Call(s).Chain, err)
 	}
 	if callee.Workflow != nil {
-		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", s.Call().Chain)
+		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", chain.Call(s).Chain)
 	}
 	given := map[string]string{}
-	for k := range s.Call().With {
+	for k := range chain.Call(s).With {
 		given[k] = "set"
 	}
 	if _, err := ResolveInputs(callee, given); err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return fail("%s: %s", s.WithField(), ie.Msg)
+			return fail("%s: %s", chain.WithField(s), ie.Msg)
 		}
-		return fail("%s: %v", s.WithField(), err)
+		return fail("%s: %v", chain.WithField(s), err)
 	}
 	return preflight(l, callee, r, stack)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
 )
@@ -181,13 +180,14 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			return d.failed(id, sr)
 		}
 		sr, earlyExit = x.RunStep(ctx, s)
-		if s.Kind == chain.KindEvaluator {
-			sr, earlyExit = x.evaluateAgain(ctx, s, sr, earlyExit)
+		if k := Kinds[s.Kind]; k.again != nil {
+			sr, earlyExit = x.evaluateAgain(ctx, s, k.again, sr, earlyExit)
 		}
 		x.journal(s, sr)
 	}
-	if s.Kind == chain.KindRouter && sr.Decision != "" && !Unfinished(sr.Status) {
-		x.applyRoute(s, sr.Decision)
+	if k := Kinds[s.Kind]; k.route != nil && sr.Decision != "" && !Unfinished(sr.Status) {
+		chosen, left := k.route(s, sr.Decision)
+		x.applyRoute(s, sr.Decision, chosen, left)
 	}
 	if sr.Status == StepSucceeded || sr.Status == StepSkipped {
 		x.keepContextBudget(ctx, s)

@@ -13,6 +13,7 @@ import (
 type gateWait struct {
 	question string
 	since    time.Time
+	limit    time.Duration // 0: no deadline
 }
 
 // pausedError is a gate that waits for a decision; skippedError a step

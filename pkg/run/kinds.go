@@ -25,6 +25,9 @@ type kind struct {
 	// admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	admit func(l *Local, c *chain.Chain, s *chain.Step) error
+	// route and again are Runner.Route and Runner.Again.
+	route func(s *chain.Step, route string) (chosen, left []string)
+	again func(s *chain.Step, verdict string) (target string, retries int)
 }
 
 // kinds holds every step kind the engine runs, by the chain's name for it.

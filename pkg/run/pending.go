@@ -60,7 +60,7 @@ func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
 // may not: mcp-flowgate loads it and fails it when it runs), then its
 // connection.
 func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	if s.Kind == chain.KindMCP && s.MCP().Tool == "" {
+	if s.Kind == chain.KindMCP && chain.KeyValue(s, "tool") == "" {
 		msg := `tool is not set: the mcp executor calls no tool (mcp-flowgate loads it and fails it when it runs: "mcp executor needs tool")`
 		if err := r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
 			return err

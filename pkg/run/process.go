@@ -21,7 +21,7 @@ func ExitCode(s *chain.Step, out Outcome, err error) (Outcome, error) {
 	var ee *executor.ExitError
 	if errors.As(err, &ee) && ee.Signal == "" {
 		out.ExitCode = ee.Code
-		if s.CLI().TreatNonZeroAsFailure != nil && !*s.CLI().TreatNonZeroAsFailure {
+		if s.Exit().TreatNonZeroAsFailure != nil && !*s.Exit().TreatNonZeroAsFailure {
 			// a value to map or branch on, not a failure
 			err = nil
 		}

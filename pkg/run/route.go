@@ -19,18 +19,18 @@ type routing struct {
 	chosen map[string]bool
 }
 
-// applyRoute records the route a router chose: the steps listed only in
-// its other routes are left out.
-func (x *Execution) applyRoute(s *chain.Step, route string) {
+// applyRoute records the route a router chose: the steps it chose, and
+// those listed only in its other routes, left out.
+func (x *Execution) applyRoute(s *chain.Step, route string, chosen, left []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.routed.out == nil {
 		x.routed.out, x.routed.chosen = map[string]string{}, map[string]bool{}
 	}
-	for _, id := range s.Router().Routes[route] {
+	for _, id := range chosen {
 		x.routed.chosen[id] = true
 	}
-	for _, id := range s.Unselected(route) {
+	for _, id := range left {
 		if _, already := x.routed.out[id]; !already {
 			x.routed.out[id] = fmt.Sprintf("not on route %s of router %s", route, s.ID)
 		}
@@ -77,16 +77,20 @@ func (x *Execution) skipRouted(s *chain.Step, why string) *StepResult {
 // the evaluation added to its prompt (and the steps between it and the
 // evaluator, which read its output), then judges again. The result
 // counts every evaluation and attempt.
-func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepResult, exit bool) (*StepResult, bool) {
+func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, again func(*chain.Step, string) (string, int), sr *StepResult, exit bool) (*StepResult, bool) {
 	if sr.Decision == "" {
 		return sr, exit
 	}
 	sr.Evaluations = 1
-	for n := 1; n <= s.Retries() && sr.Status == StepSucceeded && sr.Decision == chain.VerdictFail && ctx.Err() == nil; n++ {
+	for n := 1; sr.Status == StepSucceeded && ctx.Err() == nil; n++ {
+		target, retries := again(s, sr.Decision)
+		if target == "" || n > retries {
+			break
+		}
 		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n + 1, Status: event.Retrying,
-			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", s.Evaluator().RetryTarget, n, s.Retries())})
+			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", target, n, retries)})
 		note := fmt.Sprintf("\n\n[Evaluation of your previous answer by step %s: FAIL]\n%s\nFix what it points out and answer again.", s.ID, strings.TrimSpace(sr.answer))
-		if err := x.rerun(ctx, s, note); err != nil {
+		if err := x.rerun(ctx, s, target, note); err != nil {
 			sr.Status, sr.Error = StepFailed, err.Error()
 			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepFailed, Error: sr.Error})
 			return sr, false
@@ -103,15 +107,15 @@ func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, sr *StepRe
 // rerun runs an evaluator's retry_target again, with note added to its
 // prompt, then every step between it and the evaluator, in dependency
 // order. Their results add up with their earlier ones.
-func (x *Execution) rerun(ctx context.Context, ev *chain.Step, note string) error {
+func (x *Execution) rerun(ctx context.Context, ev *chain.Step, target, note string) error {
 	g := x.Chain.Graph()
 	for _, wave := range g.Waves() {
 		for _, id := range wave {
-			if id != ev.Evaluator().RetryTarget && !(g.DependsOn(id, ev.Evaluator().RetryTarget) && g.DependsOn(ev.ID, id)) {
+			if id != target && !(g.DependsOn(id, target) && g.DependsOn(ev.ID, id)) {
 				continue
 			}
 			s := x.Chain.Step(id)
-			sr, _ := x.runStepNoted(ctx, s, map[bool]string{true: note}[id == ev.Evaluator().RetryTarget])
+			sr, _ := x.runStepNoted(ctx, s, map[bool]string{true: note}[id == target])
 			x.mu.Lock()
 			if prev := x.results[id]; prev != nil {
 				sr.Attempts += prev.Attempts
@@ -158,7 +162,7 @@ func (x *Execution) gatePause() *WorkflowResult {
 	}
 	var first time.Time
 	for _, id := range ids {
-		if limit := x.Chain.Step(id).GateTimeout(); limit > 0 {
+		if limit := x.waiting[id].limit; limit > 0 {
 			if d := x.waiting[id].since.Add(limit); first.IsZero() || d.Before(first) {
 				first = d
 			}

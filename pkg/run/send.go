@@ -60,7 +60,7 @@ func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func
 		return Outcome{}, err
 	}
 	out := Outcome{Value: TextValue(resp.Body), Status: resp.Status}
-	if s.StatusFails(resp.Status) {
+	if chain.StatusFails(s, resp.Status) {
 		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, MethodOf(req.Method), redact.URL(req.URL), acceptHint(s), Clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
@@ -87,8 +87,8 @@ func URLSource(s *chain.Step, url *chain.Template) string {
 
 // acceptHint says how a step would accept a status it failed on.
 func acceptHint(s *chain.Step) string {
-	if len(s.Webhook().SuccessStatus) > 0 {
-		return fmt.Sprintf("success_status lists %v", s.Webhook().SuccessStatus)
+	if ok := s.Success().SuccessStatus; len(ok) > 0 {
+		return fmt.Sprintf("success_status lists %v", ok)
 	}
 	return "set fail_on_status: false to accept it"
 }

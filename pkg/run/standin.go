@@ -59,7 +59,7 @@ func CannedOutcome(s *chain.Step, c Canned) (outcome, error) {
 	if s.Kind == chain.KindCLI {
 		return exitValue(s, out, err)
 	}
-	if err == nil && c.Status != 0 && s.StatusFails(c.Status) {
+	if err == nil && c.Status != 0 && chain.StatusFails(s, c.Status) {
 		// as a real response with that status would
 		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, acceptHint(s), strings.TrimSpace(c.Output))
 	}

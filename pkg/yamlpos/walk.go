@@ -49,13 +49,38 @@ func FieldsOf(t reflect.Type) *FieldSet {
 	}
 	fs := &FieldSet{ByKey: map[string]*Field{}}
 	collectFields(fs, t, nil)
+	fs.index()
+	got, _ := fieldSets.LoadOrStore(t, fs)
+	return got.(*FieldSet)
+}
+
+// FieldsOfParts returns the keys of structs read as one: a value held in
+// parts (a chain step: its common fields and the parts of its kind), where
+// a field's Index starts with the number of the part that declares it. A
+// key declared by two parts is a fault of the program: it panics.
+func FieldsOfParts(parts []reflect.Type) *FieldSet {
+	fs := &FieldSet{ByKey: map[string]*Field{}}
+	for i, t := range parts {
+		collectFields(fs, t, []int{i})
+	}
+	seen := map[string]bool{}
+	for _, f := range fs.List {
+		if seen[f.Key] {
+			panic("yamlpos.FieldsOfParts: key " + f.Key + " is declared by two parts")
+		}
+		seen[f.Key] = true
+	}
+	fs.index()
+	return fs
+}
+
+// index fills the declared and sorted key lists from List.
+func (fs *FieldSet) index() {
 	for _, f := range fs.List {
 		fs.Declared = append(fs.Declared, f.Key)
 	}
 	fs.Keys = append([]string(nil), fs.Declared...)
 	sort.Strings(fs.Keys)
-	got, _ := fieldSets.LoadOrStore(t, fs)
-	return got.(*FieldSet)
 }
 
 func collectFields(fs *FieldSet, t reflect.Type, at []int) {

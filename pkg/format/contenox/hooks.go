@@ -113,7 +113,8 @@ func (tc *taskChain) defineHookTools(hook string, at yamlpos.Pos) {
 			continue
 		}
 		exec := &chain.Step{Pos: at, FieldPos: map[string]yamlpos.Pos{"type": at}}
-		exec.Type, chain.Own[chain.TransformFields](exec).Expr = string(chain.KindTransform), "args"
+		exec.Type = string(chain.KindTransform)
+		chain.SetKey(exec, "expr", "args")
 		exec.Handler = &chain.Handler{Name: chain.HandlerHook, Hook: hook, Tool: name}
 		tc.c.Tools = append(tc.c.Tools, &chain.ToolDef{Name: name, Description: spec.description, InputSchema: spec.schema(), Executor: exec, Pos: at})
 	}

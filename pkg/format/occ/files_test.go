@@ -1,5 +1,11 @@
 package occ
 
+import "github.com/chainrun/chainrun/pkg/kind/compose"
+
+import "github.com/chainrun/chainrun/pkg/kind/model"
+
+import "github.com/chainrun/chainrun/pkg/kind/basic"
+
 import (
 	"os"
 	"strings"
@@ -20,7 +26,7 @@ func TestOCCFileLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := c.Chain.Steps[len(c.Chain.Steps)-1]; m.Kind != chain.KindMerge || len(m.MergeInputs()) != 5 {
-		t.Errorf("merge step %+v", *m.Merge())
+		t.Errorf("merge step %+v", *compose.Merge(m))
 	}
 }
 
@@ -37,12 +43,12 @@ func TestOCCFlowKindsLoad(t *testing.T) {
 	}
 	c := l.Chains[0]
 	r := c.Step("classify")
-	if r.Kind != chain.KindRouter || r.Router().DefaultRoute != "fullstack" || len(r.Router().Routes) != 5 || r.Kind.Deterministic() {
-		t.Errorf("classify = %s, default %q, %d routes", r.Kind, r.Router().DefaultRoute, len(r.Router().Routes))
+	if r.Kind != chain.KindRouter || model.Router(r).DefaultRoute != "fullstack" || len(model.Router(r).Routes) != 5 || r.Kind.Deterministic() {
+		t.Errorf("classify = %s, default %q, %d routes", r.Kind, model.Router(r).DefaultRoute, len(model.Router(r).Routes))
 	}
 	e := c.Step("evaluate_quality")
-	if e.Kind != chain.KindEvaluator || !e.Evaluator().EvalScoring || e.Threshold() != 4 || e.Evaluator().OnFail != chain.OnFailSkip || e.Retries() != 0 {
-		t.Errorf("evaluate_quality = %+v", *e.Evaluator())
+	if e.Kind != chain.KindEvaluator || !model.Evaluator(e).EvalScoring || model.Threshold(e) != 4 || model.Evaluator(e).OnFail != model.OnFailSkip || model.Retries(e) != 0 {
+		t.Errorf("evaluate_quality = %+v", *model.Evaluator(e))
 	}
 	if !strings.Contains(e.C().Prompt.Refs()[0].Raw, "{security_review}") {
 		t.Errorf("the evaluation prompt reads %v", e.C().Prompt.Refs())
@@ -59,8 +65,8 @@ steps:
     on_timeout: approve
     gate_auto_approve_if: '{built} == "yes"'
 `).Chains[0].Step("ok")
-	if g.Kind != chain.KindGate || g.GateTimeout().Minutes() != 90 || g.TimeoutDecision() != chain.GateApprove || g.C().AutoApprove == nil {
-		t.Errorf("gate = %+v", *g.Gate())
+	if g.Kind != chain.KindGate || basic.GateTimeout(g).Minutes() != 90 || basic.TimeoutDecision(g) != chain.GateApprove || g.C().AutoApprove == nil {
+		t.Errorf("gate = %+v", *basic.Gate(g))
 	}
 }
 

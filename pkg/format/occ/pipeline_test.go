@@ -13,7 +13,7 @@ import (
 func TestOCCPipelineLoads(t *testing.T) {
 	l := mustParse(t, "name: p\ninputs: [topic]\nchains:\n  - id: research\n    chain: deep-researcher\n    inputs: {topic: '{input.topic}'}\n  - {id: write, chain: content-engine, depends_on: [research], inputs: {notes: '{research}'}}\noutput: write\n")
 	s := l.Chain.Steps[1]
-	if s.Kind != chain.KindChain || s.Call().Chain != "content-engine" || s.Call().With["notes"] != "{research}" || s.OutputVar != "write" || !slices.Equal(s.DependsOn, []string{"research"}) {
+	if s.Kind != chain.KindChain || chain.Call(s).Chain != "content-engine" || chain.Call(s).With["notes"] != "{research}" || s.OutputVar != "write" || !slices.Equal(s.DependsOn, []string{"research"}) {
 		t.Errorf("step %+v", s)
 	}
 	if len(l.Warnings) != 0 {

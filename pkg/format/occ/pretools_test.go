@@ -79,8 +79,8 @@ output: response
 		t.Fatal(err)
 	}
 	s := l.Chain.Steps[0]
-	if s.HTTP().Method != "PUT" || s.TimeoutMS != 5000 || s.Retry == nil || s.Retry.Max != 4 || len(s.Webhook().SuccessStatus) != 3 || s.HTTP().Headers["X-Custom"] != "value" {
-		t.Fatalf("method %s timeout %d retry %+v success %v headers %v", s.HTTP().Method, s.TimeoutMS, s.Retry, s.Webhook().SuccessStatus, s.HTTP().Headers)
+	if s.HTTP().Method != "PUT" || s.TimeoutMS != 5000 || s.Retry == nil || s.Retry.Max != 4 || len(s.Success().SuccessStatus) != 3 || s.HTTP().Headers["X-Custom"] != "value" {
+		t.Fatalf("method %s timeout %d retry %+v success %v headers %v", s.HTTP().Method, s.TimeoutMS, s.Retry, s.Success().SuccessStatus, s.HTTP().Headers)
 	}
 	notes := 0
 	for _, w := range l.Warnings {

@@ -1,5 +1,7 @@
 package occ
 
+import "github.com/chainrun/chainrun/pkg/kind/compose"
+
 import (
 	"strings"
 	"testing"
@@ -161,9 +163,9 @@ output: o
 		t.Fatal(err)
 	}
 	d, w := l.Chain.Step("d"), l.Chain.Step("w")
-	if len(d.Debate().Agents) != 2 || d.Debate().Rounds != 2 || d.Merge().Strategy != "consensus" || w.HTTP().URL != "http://127.0.0.1:9/h" || w.HTTP().Method != "PUT" ||
+	if len(compose.Debate(d).Agents) != 2 || compose.Debate(d).Rounds != 2 || compose.Merge(d).Strategy != "consensus" || w.HTTP().URL != "http://127.0.0.1:9/h" || w.HTTP().Method != "PUT" ||
 		w.HTTP().Headers["X-Custom"] != "v" || w.HTTP().Body != `{"data":"test"}` || w.Retry == nil || w.Retry.Max != 4 { // webhook_retry: 3 is three retries after the first (OCC 13d9853 executor.ts)
-		t.Fatalf("debate %+v webhook %+v", *d.Debate(), w)
+		t.Fatalf("debate %+v webhook %+v", *compose.Debate(d), w)
 	}
 	var notes []string
 	for _, w := range l.Warnings {

@@ -36,7 +36,7 @@ func init() {
 	run.Register(chain.KindRegistry, run.Runner{
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) { return publish(a) },
 		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(s.Registry().Dir, "DEFINITIONID.yaml")))
+			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(Registry(s).Dir, "DEFINITIONID.yaml")))
 		},
 	})
 }
@@ -63,7 +63,7 @@ func loadCandidate(a *run.Attempt, fallback string) (*draft, error) {
 	for _, m := range s.C().CandidateIDs {
 		if v := m.Resolve(doc); v != nil {
 			name, ok := v.(string)
-			if !ok || !chain.IsCandidateName(name) {
+			if !ok || !IsCandidateName(name) {
 				return nil, run.Permanent(fmt.Errorf("%s: the candidate's name %v is not a name of letters, digits, '-' and '_'", placeOf(m), v))
 			}
 			c.id = name
@@ -73,14 +73,14 @@ func loadCandidate(a *run.Attempt, fallback string) (*draft, error) {
 	if c.id == "" {
 		return nil, run.Permanent(fmt.Errorf("no name to publish the candidate under: %s selects nothing", idPlaces(s)))
 	}
-	file, err := chain.CandidateFile(def, c.id)
+	file, err := CandidateFile(def, c.id)
 	if err != nil {
 		// text that is no YAML, or no workflow: a candidate that does
 		// not load, which dry_run reports and registry refuses
 		c.errs = []string{fmt.Sprintf("%s: %v", from, err)}
 		return c, nil
 	}
-	c.text, c.defines, c.errs, c.warns = chain.CheckCandidate(file, c.id+".yaml", a.Parse())
+	c.text, c.defines, c.errs, c.warns = CheckCandidate(file, c.id+".yaml", a.Parse())
 	return c, nil
 }
 
@@ -105,7 +105,7 @@ func publish(a *run.Attempt) (run.Outcome, error) {
 	if err != nil {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("registry: %v", err))
 	}
-	rel := filepath.Join(s.Registry().Dir, c.id+".yaml")
+	rel := filepath.Join(Registry(s).Dir, c.id+".yaml")
 	if checkNames(c, a.NamesBelow(), file, filepath.Join(base, rel)); len(c.errs) > 0 {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("registry: candidate %q is not published: %s", c.id, strings.Join(c.errs, "; ")))
 	}

@@ -22,7 +22,7 @@ func init() {
 			if err != nil {
 				return run.Outcome{}, err
 			}
-			issues, err := chain.AnalyzeStructure(candidate)
+			issues, err := AnalyzeStructure(candidate)
 			if err != nil {
 				return run.Outcome{}, run.Permanent(fmt.Errorf("%s: %v", from, err))
 			}
@@ -33,7 +33,7 @@ func init() {
 			return run.Outcome{Value: run.DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(chain.StructuralRules, ", "))
+			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(StructuralRules, ", "))
 		},
 	})
 }

@@ -1,7 +1,11 @@
-// Package basic holds the run units of the step kinds that need no model
-// and no network: cli (and shell), script, file, transform, noop, human
-// and gate. Each registers with run.Register in its init, written against
-// run.Attempt only, so the engine knows no kind by name. Their model units
-// are in pkg/chain. It may import, of this module: chain, event,
-// executor, run.
+// Package basic holds the step kinds that need no model and no network:
+// cli (and shell), file, transform, noop and gate, each as its model unit
+// (KIND.go: its body, what it requires, what it compiles, registered with
+// chain.Register) and its run unit (KIND_run.go, registered with
+// run.Register and written against run.Attempt only), so neither the
+// chain format nor the engine knows them by name. The run units of script
+// and human are here too; their bodies stay in pkg/chain, as the scripts
+// library and a workflow's queues are the core's. A model unit imports
+// only chain, interp and yamlpos. It may import, of this module: chain,
+// event, executor, interp, run, yamlpos.
 package basic

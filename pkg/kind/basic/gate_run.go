@@ -25,8 +25,8 @@ func init() {
 			if q := v.Keep(s.C().Prompt); q != "" {
 				p.Action += ": " + q
 			}
-			if s.Gate().AutoApproveIf != "" {
-				p.Action += "; approved at once when " + s.Gate().AutoApproveIf
+			if Gate(s).AutoApproveIf != "" {
+				p.Action += "; approved at once when " + Gate(s).AutoApproveIf
 			}
 		},
 	})
@@ -55,8 +55,8 @@ func gate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if take := a.Take(); waited && take != "" {
 		return gateDecided(a, take, "caller")
 	}
-	if limit := s.GateTimeout(); limit > 0 && !now.Before(since.Add(limit)) {
-		return gateDecided(a, s.TimeoutDecision(), "timeout")
+	if limit := GateTimeout(s); limit > 0 && !now.Before(since.Add(limit)) {
+		return gateDecided(a, TimeoutDecision(s), "timeout")
 	}
 	c, ok, err := a.AskPerson(ctx, question)
 	if err != nil {
@@ -65,7 +65,7 @@ func gate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if ok && (c == chain.GateApprove || c == chain.GateReject) {
 		return gateDecided(a, c, "human")
 	}
-	return run.Outcome{}, a.Pause(question, since)
+	return run.Outcome{}, a.Pause(question, since, GateTimeout(s))
 }
 
 // gateDecided carries out a gate's decision; by says who took it.
@@ -77,9 +77,9 @@ func gateDecided(a *run.Attempt, decision, by string) (run.Outcome, error) {
 	case chain.GateApprove:
 		out.Value = run.Value{Text: "approved"}
 		return out, nil
-	case chain.GateSkip:
-		return out, run.Skip(fmt.Sprintf("gate timed out after %s: on_timeout skip", s.GateTimeout()))
+	case GateSkip:
+		return out, run.Skip(fmt.Sprintf("gate timed out after %s: on_timeout skip", GateTimeout(s)))
 	}
-	why := map[string]string{"caller": "resume --take reject", "human": "by the person asked", "timeout": fmt.Sprintf("timed out after %s: on_timeout %s", s.GateTimeout(), s.Gate().OnTimeout)}[by]
+	why := map[string]string{"caller": "resume --take reject", "human": "by the person asked", "timeout": fmt.Sprintf("timed out after %s: on_timeout %s", GateTimeout(s), Gate(s).OnTimeout)}[by]
 	return out, run.Permanent(fmt.Errorf("rejected (%s)", why))
 }

@@ -17,7 +17,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	c := s.C()
 	fail := func(format string, args ...any) (run.Outcome, error) {
-		return run.Outcome{}, run.Permanent(fmt.Errorf(s.Transform().Operation+": "+format, args...))
+		return run.Outcome{}, run.Permanent(fmt.Errorf(Transform(s).Operation+": "+format, args...))
 	}
 	var in run.Value
 	switch {
@@ -43,8 +43,8 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		return out
 	}
-	switch s.Transform().Operation {
-	case chain.OpJSONExtract:
+	switch Transform(s).Operation {
+	case OpJSONExtract:
 		d, err := jsonOf(in)
 		if err != nil && s.Reading().JSONErrorIsOutput {
 			// OCC's executor writes the error into the output and goes on
@@ -54,47 +54,47 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return fail("%s is not JSON: %v", inputName(s), err)
 		}
-		got, err := extract(d, s.Transform().JSONPath)
+		got, err := extract(d, Transform(s).JSONPath)
 		if err != nil {
-			return fail("json_path %s: %v", s.Transform().JSONPath, err)
+			return fail("json_path %s: %v", Transform(s).JSONPath, err)
 		}
 		return run.Outcome{Value: run.DataValue(got)}, nil
-	case chain.OpRegexMatch:
-		return text(strings.Join(s.Pattern().FindAllString(in.Text, -1), "\n"))
-	case chain.OpTemplate:
+	case OpRegexMatch:
+		return text(strings.Join(Pattern(s).FindAllString(in.Text, -1), "\n"))
+	case OpTemplate:
 		out, err := a.Render(c.TemplateStr)
 		if err != nil {
 			return run.Outcome{}, err
 		}
 		return text(out)
-	case chain.OpSplit, chain.OpToJSON:
+	case OpSplit, OpToJSON:
 		list := []any{}
 		for _, l := range lines() {
 			list = append(list, l)
 		}
 		return run.Outcome{Value: run.DataValue(list)}, nil
-	case chain.OpMerge:
+	case OpMerge:
 		return text(run.Concatenated(run.MergeValues(s, a.ValueOf)))
-	case chain.OpTruncate:
-		limit := s.Transform().TruncateLimit
+	case OpTruncate:
+		limit := Transform(s).TruncateLimit
 		if limit == 0 {
 			limit = 5000
 		}
 		return text(run.CutMarked(in.Text, limit))
-	case chain.OpReplace:
-		if s.Transform().Regex == "" {
+	case OpReplace:
+		if Transform(s).Regex == "" {
 			return text(in.Text) // OCC's: no pattern, nothing replaced
 		}
-		return text(s.Pattern().ReplaceAllString(in.Text, s.Transform().TemplateStr))
-	case chain.OpFilter:
+		return text(Pattern(s).ReplaceAllString(in.Text, Transform(s).TemplateStr))
+	case OpFilter:
 		var keep []string
 		for _, l := range strings.Split(in.Text, "\n") {
-			if s.Pattern().MatchString(l) {
+			if Pattern(s).MatchString(l) {
 				keep = append(keep, l)
 			}
 		}
 		return text(strings.Join(keep, "\n"))
-	case chain.OpMap:
+	case OpMap:
 		var out []string
 		for i, l := range lines() {
 			line, err := a.With("item", run.TextValue(l)).With("index", run.DataValue(float64(i))).Render(c.TemplateStr)
@@ -104,8 +104,8 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 			out = append(out, line)
 		}
 		return text(strings.Join(out, "\n"))
-	case chain.OpJoin:
-		sep := s.Transform().TemplateStr
+	case OpJoin:
+		sep := Transform(s).TemplateStr
 		if _, set := s.FieldPos["template_str"]; !set {
 			sep = "\n"
 		}
@@ -118,9 +118,9 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 			parts[i] = run.DataValue(e).Text
 		}
 		return text(strings.Join(parts, sep))
-	case chain.OpFromJSON:
+	case OpFromJSON:
 		return text(readable(in))
-	case chain.OpPassThrough:
+	case OpPassThrough:
 		return run.Outcome{Value: in}, nil
 	}
 	return fail("unknown operation")
@@ -130,8 +130,8 @@ func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextVal
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
-	if s.Transform().InputVar != "" {
-		return "input_var " + s.Transform().InputVar
+	if s.InputVar().InputVar != "" {
+		return "input_var " + s.InputVar().InputVar
 	}
 	return "the prompt"
 }

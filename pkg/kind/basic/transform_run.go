@@ -12,7 +12,7 @@ func init() {
 	run.Register(chain.KindTransform, run.Runner{
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 			s := a.Step()
-			if s.Transform().Operation != "" {
+			if Transform(s).Operation != "" {
 				return operation(a)
 			}
 			c := s.C()
@@ -23,9 +23,9 @@ func init() {
 			return run.Outcome{Value: run.DataValue(v)}, nil
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = s.Transform().Expr
-			if s.Transform().Operation != "" {
-				p.Action = "operation " + s.Transform().Operation
+			p.Action = Transform(s).Expr
+			if Transform(s).Operation != "" {
+				p.Action = "operation " + Transform(s).Operation
 			}
 		},
 		// a transform task's result is its value

@@ -19,7 +19,7 @@ func init() {
 				with = append(with, k+"="+v.Keep(t))
 			}
 			sort.Strings(with)
-			p.Action = fmt.Sprintf("chain %s %s", s.Call().Chain, strings.Join(with, " "))
+			p.Action = fmt.Sprintf("chain %s %s", chain.Call(s).Chain, strings.Join(with, " "))
 		},
 	})
 }
@@ -29,11 +29,11 @@ func init() {
 // callee's output.
 func callChain(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	callee, err := a.FindChain(s.Call().Chain)
+	callee, err := a.FindChain(chain.Call(s).Chain)
 	if err != nil {
 		return run.Outcome{}, run.Permanent(err)
 	}
-	given := make(map[string]string, len(s.Call().With))
+	given := make(map[string]string, len(chain.Call(s).With))
 	for k, t := range s.C().With {
 		if given[k], err = a.Render(t); err != nil {
 			return run.Outcome{}, err

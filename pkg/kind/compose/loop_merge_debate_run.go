@@ -21,19 +21,19 @@ func init() {
 	run.Register(chain.KindLoop, run.Runner{
 		Run: occLoop,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			items := strings.Join(s.Loop().ItemsStatic, ", ")
-			if s.Loop().ItemsStatic == nil {
-				items = s.Loop().ItemsVar
+			items := strings.Join(Loop(s).ItemsStatic, ", ")
+			if Loop(s).ItemsStatic == nil {
+				items = Loop(s).ItemsVar
 			}
 			sub := run.PlannedStep{}
-			v.Plan(s.Loop().StepTemplate, &sub)
+			v.Plan(Loop(s).StepTemplate, &sub)
 			p.Action = fmt.Sprintf("loop over %s: %s", items, run.FirstLine(sub.Action))
 		},
 	})
 	run.Register(chain.KindMerge, run.Runner{
 		Run: merge,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = fmt.Sprintf("merge (%s) %s", s.MergeStrategy(), strings.Join(s.MergeInputs(), ", "))
+			p.Action = fmt.Sprintf("merge (%s) %s", MergeStrategy(s), strings.Join(s.MergeInputs(), ", "))
 			if m := s.ModelStep(); m != nil {
 				p.Model = v.Model(m)
 			}
@@ -42,9 +42,9 @@ func init() {
 	run.Register(chain.KindDebate, run.Runner{
 		Run: debate,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = fmt.Sprintf("debate of %d agents, %d round(s), %s", len(s.Debaters()), s.DebateRounds(), s.DebateStrategy())
-			if len(s.Debaters()) > 0 {
-				p.Model = v.Model(s.Debaters()[0])
+			p.Action = fmt.Sprintf("debate of %d agents, %d round(s), %s", len(Debaters(s)), DebateRounds(s), DebateStrategy(s))
+			if len(Debaters(s)) > 0 {
+				p.Model = v.Model(Debaters(s)[0])
 			}
 		},
 	})
@@ -55,8 +55,8 @@ func init() {
 func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	var items []run.Value
-	if s.Loop().ItemsStatic != nil {
-		for _, it := range s.Loop().ItemsStatic {
+	if Loop(s).ItemsStatic != nil {
+		for _, it := range Loop(s).ItemsStatic {
 			items = append(items, run.TextValue(it))
 		}
 	} else {
@@ -70,13 +70,13 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		return run.Outcome{}, err
 	}
 	return a.FanOut(ctx, items, run.Fan{
-		Each: s.Loop().StepTemplate,
+		Each: Loop(s).StepTemplate,
 		Bind: func(a *run.Attempt, item run.Value, i, n int) *run.Attempt {
 			return a.With("item", item).With("item_index", run.DataValue(float64(i))).With("loop_total", run.DataValue(float64(n)))
 		},
-		Limit:     s.Loop().MaxParallel,
+		Limit:     Loop(s).MaxParallel,
 		Until:     s.C().LoopUntil,
-		KeepGoing: s.Loop().LoopOnError == chain.LoopOnContinue,
+		KeepGoing: Loop(s).LoopOnError == LoopOnContinue,
 	})
 }
 
@@ -84,10 +84,10 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 // by its model step (llm_summarize, pick_best).
 func merge(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	switch s.MergeStrategy() {
-	case chain.MergeConcatenate:
+	switch MergeStrategy(s) {
+	case MergeConcatenate:
 		return run.Outcome{Value: run.TextValue(run.Concatenated(run.MergeValues(s, a.ValueOf)))}, nil
-	case chain.MergeJSONArray:
+	case MergeJSONArray:
 		var list []any
 		for _, v := range run.MergeValues(s, a.ValueOf) {
 			list = append(list, v.Public())
@@ -102,17 +102,17 @@ func merge(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 // answers, unless the strategy is last_round.
 func debate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	ds := s.Debaters()
+	ds := Debaters(s)
 	answers := make([]string, len(ds))
 	var total run.Outcome
 	var mu sync.Mutex
 	role := func(i int) string {
-		if r := strings.TrimSpace(s.Debate().Agents[i].Role); r != "" {
+		if r := strings.TrimSpace(Debate(s).Agents[i].Role); r != "" {
 			return r
 		}
 		return "Agent " + strconv.Itoa(i+1)
 	}
-	for round := range s.DebateRounds() {
+	for round := range DebateRounds(s) {
 		prev := append([]string(nil), answers...)
 		g, gctx := errgroup.WithContext(ctx)
 		for i, d := range ds {

@@ -1,7 +1,11 @@
-// Package model holds the run units of the step kinds that ask a model:
-// agent (its answer, tool loop and guardrails), and OCC's router and
-// evaluator, which ask through the agent kind. Each registers with
-// run.Register in its init and reaches models, prompts, the answer cache
-// and tools only through run.Attempt. Their model units are in pkg/chain.
-// It may import, of this module: chain, event, guard, llm, run.
+// Package model holds the step kinds that ask a model: OCC's router and
+// evaluator as model unit (KIND.go: body, checks, compile, registered with
+// chain.Register) and run unit (KIND_run.go, registered with run.Register),
+// and the agent kind's run unit (its answer, tool loop and guardrails),
+// whose body stays in pkg/chain as the model call other kinds share. A
+// router tells the DAG driver what its route leaves out (Runner.Route), an
+// evaluator what to run again (Runner.Again), so the engine names neither.
+// They reach models, prompts, the answer cache and tools only through
+// run.Attempt. A model unit imports only chain, interp and yamlpos. It may
+// import, of this module: chain, event, guard, interp, llm, run, yamlpos.
 package model

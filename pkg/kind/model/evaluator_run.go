@@ -21,6 +21,13 @@ import (
 // retry_target again and asks again (evaluate.go).
 func init() {
 	run.Register(chain.KindEvaluator, run.Runner{
+		// on_fail: retry runs retry_target again while the verdict is FAIL
+		Again: func(s *chain.Step, verdict string) (string, int) {
+			if verdict != VerdictFail {
+				return "", 0
+			}
+			return Evaluator(s).RetryTarget, Retries(s)
+		},
 		Run: func(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			s := a.Step()
 			out, err := a.Agent(ctx)
@@ -30,15 +37,15 @@ func init() {
 			answer := out.Value.Text
 			verdict, score, why := judge(s, answer)
 			out.Value, out.Decision, out.Score, out.Answer, out.Result = run.Value{Text: verdict}, verdict, score, answer, verdict
-			if verdict == chain.VerdictFail && s.Evaluator().OnFail == chain.OnFailError {
+			if verdict == VerdictFail && Evaluator(s).OnFail == OnFailError {
 				return out, run.Permanent(fmt.Errorf("the evaluation failed (%s; on_fail: error)", why))
 			}
 			return out, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			v.Agent(s, p)
-			if s.Evaluator().RetryTarget != "" {
-				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", s.Evaluator().RetryTarget, s.Retries())
+			if Evaluator(s).RetryTarget != "" {
+				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", Evaluator(s).RetryTarget, Retries(s))
 			}
 		},
 		// a workflow task branches on the verdict
@@ -61,24 +68,24 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 			break
 		}
 	}
-	if s.Evaluator().EvalScoring {
+	if Evaluator(s).EvalScoring {
 		m := firstNumber().FindString(first)
 		if m == "" {
-			return chain.VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", run.Clip(first, 60))
+			return VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", run.Clip(first, 60))
 		}
 		n, _ := strconv.ParseFloat(m, 64)
 		score = &n
-		if n >= s.Threshold() {
-			return chain.VerdictPass, score, fmt.Sprintf("score %s, threshold %s", m, strconv.FormatFloat(s.Threshold(), 'f', -1, 64))
+		if n >= Threshold(s) {
+			return VerdictPass, score, fmt.Sprintf("score %s, threshold %s", m, strconv.FormatFloat(Threshold(s), 'f', -1, 64))
 		}
-		return chain.VerdictFail, score, fmt.Sprintf("score %s is below the threshold %s", m, strconv.FormatFloat(s.Threshold(), 'f', -1, 64))
+		return VerdictFail, score, fmt.Sprintf("score %s is below the threshold %s", m, strconv.FormatFloat(Threshold(s), 'f', -1, 64))
 	}
 	word := strings.ToUpper(strings.Trim(strings.SplitN(strings.TrimLeft(first, "*#`_ "), " ", 2)[0], "*`_:.,!\"'"))
 	switch word {
-	case chain.VerdictPass:
-		return chain.VerdictPass, nil, "PASS"
-	case chain.VerdictFail:
-		return chain.VerdictFail, nil, "the answer is FAIL"
+	case VerdictPass:
+		return VerdictPass, nil, "PASS"
+	case VerdictFail:
+		return VerdictFail, nil, "the answer is FAIL"
 	}
-	return chain.VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", run.Clip(first, 60))
+	return VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", run.Clip(first, 60))
 }

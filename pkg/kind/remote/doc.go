@@ -1,7 +1,10 @@
-// Package remote holds the run units of the step kinds that reach another
-// system: http (and mcp-flowgate's rest), mcp and OCC's webhook. Each
-// registers with run.Register in its init and sees the run only through
-// run.Attempt; the request itself is the engine's (run.SendRequest), which
-// pre_tools share. Their model units are in pkg/chain. It may import, of
-// this module: chain, executor, mcpclient, redact, run.
+// Package remote holds the step kinds that reach another system: OCC's
+// webhook and mcp as model unit (KIND.go: body, checks, compile,
+// registered with chain.Register) and run unit (KIND_run.go, registered
+// with run.Register), and the run units of http (and mcp-flowgate's rest),
+// whose request body stays in pkg/chain as the part http, webhook and
+// browser share. Each sees the run only through run.Attempt; the request
+// itself is the engine's (run.SendRequest), which pre_tools share. A model
+// unit imports only chain, interp and yamlpos. It may import, of this
+// module: chain, executor, interp, mcpclient, redact, run, yamlpos.
 package remote

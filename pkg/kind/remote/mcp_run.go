@@ -26,7 +26,7 @@ func init() {
 	run.Register(chain.KindMCP, run.Runner{
 		Run: callMCPTool,
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
-			p.Action = "call tool " + s.MCP().Tool + " of MCP server " + s.HTTP().Connection
+			p.Action = "call tool " + MCP(s).Tool + " of MCP server " + s.HTTP().Connection
 			if conn := v.Connection(s.HTTP().Connection); conn != nil {
 				p.Action += " (" + serverOf(conn) + ")"
 			}
@@ -56,25 +56,25 @@ func callMCPTool(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		}
 		args[run.KeyArgument] = key
 	}
-	res, err := a.MCP().Call(ctx, srv, s.MCP().Tool, args)
+	res, err := a.MCP().Call(ctx, srv, MCP(s).Tool, args)
 	if err != nil {
 		var ce *mcpclient.ConnectError
 		if errors.As(err, &ce) && errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return run.Outcome{}, run.Permanent(err)
 		}
 		if ce == nil && ctx.Err() == nil {
-			if unknown := unknownTool(ctx, a, srv, s.MCP().Tool); unknown != nil {
+			if unknown := unknownTool(ctx, a, srv, MCP(s).Tool); unknown != nil {
 				return run.Outcome{}, unknown
 			}
 		}
 		return run.Outcome{}, err
 	}
 	if res.IsError {
-		if unknown := unknownTool(ctx, a, srv, s.MCP().Tool); unknown != nil {
+		if unknown := unknownTool(ctx, a, srv, MCP(s).Tool); unknown != nil {
 			return run.Outcome{}, unknown
 		}
-		if s.MCP().OnToolError != chain.ToolErrorOutput {
-			return run.Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", s.MCP().Tool, s.HTTP().Connection, firstLines(res.Text, 5))
+		if MCP(s).OnToolError != ToolErrorOutput {
+			return run.Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", MCP(s).Tool, s.HTTP().Connection, firstLines(res.Text, 5))
 		}
 		b, _ := json.Marshal(map[string]any{"isError": true, "text": res.Text})
 		return run.Outcome{Value: run.TextValue(string(b))}, nil

@@ -41,7 +41,7 @@ func rest(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return run.Outcome{}, err
 		}
-		path, err := restPath(s.File().Path, doc)
+		path, err := restPath(s.Path().Path, doc)
 		if err != nil {
 			return run.Outcome{}, err
 		}
@@ -186,7 +186,7 @@ func restPlan(v run.PlanView, s *chain.Step) string {
 	c := s.C()
 	where := v.URL(c.URL)
 	if conn := v.Connection(s.HTTP().Connection); conn != nil {
-		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.File().Path, "/"))
+		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path().Path, "/"))
 	}
 	line := run.MethodOf(s.HTTP().Method) + " " + where
 	if len(c.Query) > 0 {

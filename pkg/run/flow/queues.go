@@ -25,8 +25,8 @@ func (f *flow) noteArrival(rec run.TransitionRecord) {
 func (f *flow) queues() []string {
 	var out []string
 	add := func(t *chain.Transition) {
-		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && t.Executor.Human().Queue != "" && !slices.Contains(out, t.Executor.Human().Queue) {
-			out = append(out, t.Executor.Human().Queue)
+		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && chain.Human(t.Executor).Queue != "" && !slices.Contains(out, chain.Human(t.Executor).Queue) {
+			out = append(out, chain.Human(t.Executor).Queue)
 		}
 	}
 	add(f.cameBy)

@@ -1,4 +1,6 @@
-package chain
+package model
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -23,43 +25,43 @@ type RouterFields struct {
 // the one named earliest in it, else default_route. Every step a route
 // lists must depend on the router, so that none starts before the choice.
 func init() {
-	Register(Unit{
-		Kind:           KindRouter,
+	chain.Register(chain.Unit{
+		Kind:           chain.KindRouter,
 		Order:          130,
 		Body:           reflect.TypeFor[RouterFields](),
-		Borrows:        KindAgent,
+		Borrows:        chain.KindAgent,
 		Conversational: true,
-		Check: func(v Checker, s *Step) {
+		Check: func(v chain.Checker, s *chain.Step) {
 			if s.Agent().Prompt == "" {
-				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.subject())
+				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.Subject())
 			} else {
-				checkAgent(v, s)
+				chain.CheckAgent(v, s)
 			}
-			if len(s.Router().Routes) == 0 {
-				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.subject())
+			if len(Router(s).Routes) == 0 {
+				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.Subject())
 			}
-			for name := range s.Router().Routes {
+			for name := range Router(s).Routes {
 				if strings.TrimSpace(name) == "" {
-					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.subject())
+					v.Errorf(s.At("routes"), "%s: routes: a route needs a name", s.Subject())
 				}
 			}
-			if s.Router().DefaultRoute != "" && s.Router().Routes[s.Router().DefaultRoute] == nil {
-				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.subject(), s.Router().DefaultRoute, strings.Join(s.RouteNames(), ", "))
+			if Router(s).DefaultRoute != "" && Router(s).Routes[Router(s).DefaultRoute] == nil {
+				v.Errorf(s.At("default_route"), "%s: default_route %q is not one of its routes (%s)", s.Subject(), Router(s).DefaultRoute, strings.Join(RouteNames(s), ", "))
 			}
 		},
-		Compile: func(v Checker, s *Step, c *Compiled) {
-			compileAgent(v, s, c)
-			if v.Graph() == nil || s.owner != "" {
-				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.subject())
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+			chain.CompileAgent(v, s, c)
+			if v.Graph() == nil || s.Owner() != "" {
+				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.Subject())
 				return
 			}
-			for _, name := range s.RouteNames() {
-				for _, id := range s.Router().Routes[name] {
+			for _, name := range RouteNames(s) {
+				for _, id := range Router(s).Routes[name] {
 					switch {
 					case v.Chain().Step(id) == nil:
-						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.subject(), name, id, didYouMean(id, v.Chain().stepIDs()))
+						v.Errorf(s.At("routes"), "%s: route %s names %q, which is not a step%s", s.Subject(), name, id, chain.DidYouMean(id, v.Chain().StepIDs()))
 					case id == s.ID || !v.Graph().DependsOn(id, s.ID):
-						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.subject(), name, id, s.ID)
+						v.Errorf(s.At("routes"), "%s: route %s names step %q, which does not depend on the router: add depends_on: [%s] to it, so that it starts only once the route is chosen", s.Subject(), name, id, s.ID)
 					}
 				}
 			}
@@ -68,9 +70,9 @@ func init() {
 }
 
 // RouteNames are the router's routes, sorted.
-func (s *Step) RouteNames() []string {
-	names := make([]string, 0, len(s.Router().Routes))
-	for name := range s.Router().Routes {
+func RouteNames(s *chain.Step) []string {
+	names := make([]string, 0, len(Router(s).Routes))
+	for name := range Router(s).Routes {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -82,9 +84,9 @@ func (s *Step) RouteNames() []string {
 // aside), else the one whose name comes earliest in the answer (the
 // longest of those at the same place), else default_route. ok is false
 // when none applies.
-func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
+func PickRoute(s *chain.Step, answer string) (route string, how string, ok bool) {
 	a := strings.ToLower(strings.Trim(strings.TrimSpace(answer), "`*_\"'.:!;, \n\t"))
-	names := s.RouteNames()
+	names := RouteNames(s)
 	for _, name := range names {
 		if strings.ToLower(name) == a {
 			return name, "exact", true
@@ -100,19 +102,19 @@ func (s *Step) PickRoute(answer string) (route string, how string, ok bool) {
 	if at >= 0 {
 		return best, "named in the answer", true
 	}
-	if s.Router().DefaultRoute != "" {
-		return s.Router().DefaultRoute, "default_route", true
+	if Router(s).DefaultRoute != "" {
+		return Router(s).DefaultRoute, "default_route", true
 	}
 	return "", "", false
 }
 
 // Unselected are the steps a router's route leaves out: those listed in
 // its other routes and not in route.
-func (s *Step) Unselected(route string) []string {
-	chosen := s.Router().Routes[route]
+func Unselected(s *chain.Step, route string) []string {
+	chosen := Router(s).Routes[route]
 	var out []string
-	for _, name := range s.RouteNames() {
-		for _, id := range s.Router().Routes[name] {
+	for _, name := range RouteNames(s) {
+		for _, id := range Router(s).Routes[name] {
 			if !slices.Contains(chosen, id) && !slices.Contains(out, id) {
 				out = append(out, id)
 			}
@@ -120,3 +122,7 @@ func (s *Step) Unselected(route string) []string {
 	}
 	return out
 }
+
+// Router is the step's RouterFields, a shared zero value when it has none (read
+// only; write through Own).
+func Router(s *chain.Step) *RouterFields { return chain.Part[RouterFields](s) }

@@ -1,10 +1,12 @@
-package chain
+package basic
 
 import (
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // TransformFields configure a transform step: one expression over the
@@ -14,7 +16,6 @@ type TransformFields struct {
 	Expr string `yaml:"expr" doc:"expr-lang expression of a transform step."`
 	// Operation is OCC's transform: a named operation instead of expr.
 	Operation     string `yaml:"operation" doc:"Instead of expr, OCC's operation over input_var (else the rendered prompt): json_extract, regex_match, template, split, merge, truncate, replace, filter, map, join, to_json or from_json."`
-	InputVar      string `yaml:"input_var" doc:"The variable a transform operation reads (input.x, a step's output_var, or a field of one); the variable an evaluator step judges (the output_var of a step it depends on)."`
 	JSONPath      string `yaml:"json_path" doc:"json_extract: the dotted path read (results.0.name; * maps the rest over a list)."`
 	Regex         string `yaml:"regex" doc:"regex_match, filter and replace: the regular expression (Go syntax)."`
 	TemplateStr   string `yaml:"template_str" doc:"template and map: the template ({item} and {index} in map); join: the separator (default a newline); replace: the replacement ($1 for a group)."`
@@ -48,23 +49,24 @@ const OpPassThrough = "(pass through)"
 var TransformOperations = []string{OpJSONExtract, OpRegexMatch, OpTemplate, OpSplit, OpMerge, OpTruncate, OpReplace, OpFilter, OpMap, OpJoin, OpToJSON, OpFromJSON}
 
 // Pattern is a transform operation's compiled regex.
-func (s *Step) Pattern() *regexp.Regexp { return s.Transform().pattern }
+func Pattern(s *chain.Step) *regexp.Regexp { return Transform(s).pattern }
 
 // MapLocals are the names a map operation's template_str reads.
 var MapLocals = []string{"item", "index"}
 
 func init() {
-	Register(Unit{
-		Kind:  KindTransform,
-		Order: 40,
-		Body:  reflect.TypeFor[TransformFields](),
+	chain.Register(chain.Unit{
+		Kind:   chain.KindTransform,
+		Schema: map[string]any{"operation": map[string]any{"enum": TransformOperations}},
+		Order:  40,
+		Body:   reflect.TypeFor[TransformFields](),
 		// OCC writes a prompt on every step; a transform operation reads it
 		// when it has no input_var
-		Also:  []string{"prompt", "inputs"},
+		Also:  []string{"input_var", "prompt", "inputs"},
 		Check: checkTransform,
-		Compile: func(v Checker, s *Step, c *Compiled) {
-			if s.Transform().Operation == "" {
-				c.Transform = v.Expression(s, "expr", s.Transform().Expr, false, false)
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+			if Transform(s).Operation == "" {
+				c.Transform = v.Expression(s, "expr", Transform(s).Expr, false, false)
 				return
 			}
 			compileOperation(v, s, c)
@@ -72,53 +74,53 @@ func init() {
 	})
 }
 
-func checkTransform(v Checker, s *Step) {
+func checkTransform(v chain.Checker, s *chain.Step) {
 	loosePassThrough(v, s)
-	op := s.Transform().Operation
+	op := Transform(s).Operation
 	switch {
-	case s.Transform().Expr == "" && op == "":
-		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.subject())
+	case Transform(s).Expr == "" && op == "":
+		v.Errorf(s.Pos, "%s: expr is required for a transform step (or OCC's operation)", s.Subject())
 		return
-	case s.Transform().Expr != "" && op != "":
-		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.subject())
+	case Transform(s).Expr != "" && op != "":
+		v.Errorf(s.At("operation"), "%s: set expr or operation, not both", s.Subject())
 		return
-	case s.Transform().Expr != "":
+	case Transform(s).Expr != "":
 		for _, f := range []string{"input_var", "json_path", "regex", "template_str", "truncate_limit", "inputs"} {
 			if _, set := s.FieldPos[f]; set {
-				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.subject(), f)
+				v.Errorf(s.At(f), "%s: %s belongs to a transform operation; an expr reads variables by name", s.Subject(), f)
 			}
 		}
 		return
 	case !slices.Contains(TransformOperations, op) && op != OpPassThrough:
-		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.subject(), op, didYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
+		v.Errorf(s.At("operation"), "%s: unknown operation %q%s; operations are %s", s.Subject(), op, chain.DidYouMean(op, TransformOperations), strings.Join(TransformOperations, ", "))
 		return
 	}
 	need := map[string]string{OpJSONExtract: "json_path", OpRegexMatch: "regex", OpReplace: "regex", OpFilter: "regex", OpTemplate: "template_str"}[op]
 	if f := need; f != "" {
 		if _, set := s.FieldPos[f]; !set {
-			v.Errorf(s.Pos, "%s: operation %s needs %s", s.subject(), op, f)
+			v.Errorf(s.Pos, "%s: operation %s needs %s", s.Subject(), op, f)
 		}
 	}
-	if _, set := s.FieldPos["regex"]; set && s.Transform().Regex == "" {
+	if _, set := s.FieldPos["regex"]; set && Transform(s).Regex == "" {
 		emptyRegex(v, s)
 	}
-	if _, set := s.FieldPos["regex"]; set || s.Transform().Regex != "" {
-		re, err := regexp.Compile(s.Transform().Regex)
+	if _, set := s.FieldPos["regex"]; set || Transform(s).Regex != "" {
+		re, err := regexp.Compile(Transform(s).Regex)
 		if err != nil {
-			v.Errorf(s.At("regex"), "%s: regex: %v", s.subject(), err)
+			v.Errorf(s.At("regex"), "%s: regex: %v", s.Subject(), err)
 		}
-		Own[TransformFields](s).pattern = re
+		chain.Own[TransformFields](s).pattern = re
 	}
-	if s.Transform().TruncateLimit < 0 {
-		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.subject())
+	if Transform(s).TruncateLimit < 0 {
+		v.Errorf(s.At("truncate_limit"), "%s: truncate_limit cannot be negative", s.Subject())
 	}
 	switch op {
 	case OpMerge:
-		Own[MergeFields](s).inputNames = v.inputList(s, "a merge operation")
+		v.InputList(s, "a merge operation")
 	case OpTemplate:
 	default:
-		if s.Transform().InputVar == "" && s.Agent().Prompt == "" {
-			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.subject(), op)
+		if s.InputVar().InputVar == "" && s.Agent().Prompt == "" {
+			v.Errorf(s.Pos, "%s: operation %s reads input_var (a variable), or else the prompt: set input_var", s.Subject(), op)
 		}
 	}
 }
@@ -128,58 +130,62 @@ func checkTransform(v Checker, s *Step) {
 // operation, or with an operation chainrun has not, as the peer runs it:
 // its input (input_var, else the prompt) is its output, with a warning;
 // chainrun's own format refuses both.
-func loosePassThrough(v Checker, s *Step) {
+func loosePassThrough(v chain.Checker, s *chain.Step) {
 	rd := v.Chain().Reading()
-	if !rd.LooseTransforms || s.Transform().Expr != "" || (s.Transform().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, s.Transform().Operation) {
+	if !rd.LooseTransforms || Transform(s).Expr != "" || (s.InputVar().InputVar == "" && s.Agent().Prompt == "") || slices.Contains(TransformOperations, Transform(s).Operation) {
 		return
 	}
-	if s.Transform().Operation == "" {
-		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.subject(), rd.Source)
+	if Transform(s).Operation == "" {
+		v.Warnf(s.Pos, "%s: no operation: the input is the output, as %s runs it (chainrun's own format asks for expr or operation)", s.Subject(), rd.Source)
 	} else {
 		v.Warnf(s.At("operation"), "%s: unknown operation %q%s: the input is the output, as %s runs it (chainrun's own format refuses it; operations are %s)",
-			s.subject(), s.Transform().Operation, didYouMean(s.Transform().Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
+			s.Subject(), Transform(s).Operation, chain.DidYouMean(Transform(s).Operation, TransformOperations), rd.Source, strings.Join(TransformOperations, ", "))
 	}
-	Own[TransformFields](s).Operation = OpPassThrough
+	chain.Own[TransformFields](s).Operation = OpPassThrough
 }
 
 // emptyRegex judges a regex: ” — in an OCC file it means what OCC's
 // executor makes of it (replace leaves the text unchanged; filter keeps
 // every line; regex_match finds the empty matches), with a warning; in
 // chainrun's own format it is a mistake, refused.
-func emptyRegex(v Checker, s *Step) {
+func emptyRegex(v chain.Checker, s *chain.Step) {
 	if !v.Chain().Reading().LooseTransforms {
-		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.subject(), s.Transform().Operation)
+		v.Errorf(s.At("regex"), "%s: regex is empty: operation %s needs a pattern", s.Subject(), Transform(s).Operation)
 		return
 	}
-	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.subject(), v.Chain().Reading().Source)
+	v.Warnf(s.At("regex"), "%s: regex is empty: it matches everywhere and a replace leaves the text unchanged, as %s runs it (chainrun's own format refuses it)", s.Subject(), v.Chain().Reading().Source)
 }
 
-func compileOperation(v Checker, s *Step, c *Compiled) {
-	if s.Transform().InputVar != "" {
-		r, ok := ParseRef(strings.Trim(strings.TrimSpace(s.Transform().InputVar), "{}"))
+func compileOperation(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+	if s.InputVar().InputVar != "" {
+		r, ok := chain.ParseRef(strings.Trim(strings.TrimSpace(s.InputVar().InputVar), "{}"))
 		if !ok {
-			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.subject())
+			v.Errorf(s.At("input_var"), "%s: input_var names one variable, as in input_var: draft", s.Subject())
 		} else {
 			v.Ref(s, "input_var", r)
-			c.InputVar = ParseTemplate(r.Raw)
+			c.InputVar = chain.ParseTemplate(r.Raw)
 		}
-	} else if s.Transform().Operation != OpTemplate && s.Transform().Operation != OpMerge {
+	} else if Transform(s).Operation != OpTemplate && Transform(s).Operation != OpMerge {
 		c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 	}
-	for _, name := range s.Merge().inputNames {
-		r, _ := ParseRef(name)
+	for _, name := range s.MergeInputs() {
+		r, _ := chain.ParseRef(name)
 		v.Ref(s, "inputs", r)
 	}
-	switch s.Transform().Operation {
+	switch Transform(s).Operation {
 	case OpTemplate:
-		c.TemplateStr = v.Template(s, "template_str", s.Transform().TemplateStr)
+		c.TemplateStr = v.Template(s, "template_str", Transform(s).TemplateStr)
 	case OpMap:
-		text := s.Transform().TemplateStr
+		text := Transform(s).TemplateStr
 		if text == "" {
 			text = "{item}"
 		}
-		s.locals = MapLocals
+		s.SetLocals(MapLocals)
 		c.TemplateStr = v.Template(s, "template_str", text)
-		s.locals = nil
+		s.SetLocals(nil)
 	}
 }
+
+// Transform is the step's TransformFields, a shared zero value when it has none (read
+// only; write through Own).
+func Transform(s *chain.Step) *TransformFields { return chain.Part[TransformFields](s) }

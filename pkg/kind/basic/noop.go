@@ -1,4 +1,6 @@
-package chain
+package basic
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 // noopKind does nothing and succeeds: mcp-flowgate's `kind: noop`
 // executor, a transition that only moves the run (and maps its output:,
@@ -6,9 +8,9 @@ package chain
 // empty; it has no fields of its own. It takes an idempotencyKey, as
 // mcp-flowgate's executors all do, and sends it nowhere.
 func init() {
-	Register(Unit{
-		Kind:  KindNoop,
+	chain.Register(chain.Unit{
+		Kind:  chain.KindNoop,
 		Order: 80,
-		Also:  []string{keyField},
+		Also:  []string{chain.KeyField},
 	})
 }

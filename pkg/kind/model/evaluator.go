@@ -1,4 +1,6 @@
-package chain
+package model
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -46,62 +48,62 @@ var onFailValues = []string{OnFailContinue, OnFailSkip, OnFailError, OnFailRetry
 // evaluatorKind asks a model (it takes every field of an agent step) to
 // judge input_var against criteria; its output is PASS or FAIL.
 func init() {
-	Register(Unit{
-		Kind:           KindEvaluator,
+	chain.Register(chain.Unit{
+		Kind:           chain.KindEvaluator,
 		Order:          140,
 		Body:           reflect.TypeFor[EvaluatorFields](),
 		Also:           []string{"input_var"},
-		Borrows:        KindAgent,
+		Borrows:        chain.KindAgent,
 		Conversational: true,
-		Check: func(v Checker, s *Step) {
-			who := s.subject()
-			if s.Transform().InputVar == "" {
+		Check: func(v chain.Checker, s *chain.Step) {
+			who := s.Subject()
+			if s.InputVar().InputVar == "" {
 				v.Errorf(s.Pos, "%s: input_var is required for an evaluator step: the variable it judges", who)
 			}
-			if strings.TrimSpace(s.Evaluator().Criteria) == "" && strings.TrimSpace(s.Agent().Prompt) == "" {
+			if strings.TrimSpace(Evaluator(s).Criteria) == "" && strings.TrimSpace(s.Agent().Prompt) == "" {
 				v.Errorf(s.Pos, "%s: criteria is required for an evaluator step: what it judges by", who)
 			}
-			if s.Evaluator().OnFail != "" && !slices.Contains(onFailValues, s.Evaluator().OnFail) {
-				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, s.Evaluator().OnFail, orList(onFailValues))
+			if Evaluator(s).OnFail != "" && !slices.Contains(onFailValues, Evaluator(s).OnFail) {
+				v.Errorf(s.At("on_fail"), "%s: on_fail %q is not %s", who, Evaluator(s).OnFail, chain.OrList(onFailValues))
 			}
-			if t := s.Evaluator().EvalThreshold; t != nil && !s.Evaluator().EvalScoring {
+			if t := Evaluator(s).EvalThreshold; t != nil && !Evaluator(s).EvalScoring {
 				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold applies to a score: set eval_scoring: true, or remove it for a PASS/FAIL verdict", who)
 			} else if t != nil && (*t < 0 || *t > 10) {
 				v.Errorf(s.At("eval_threshold"), "%s: eval_threshold %v is not a score from 0 to 10", who, *t)
 			}
-			if s.Evaluator().MaxRetries != nil && (*s.Evaluator().MaxRetries < 0 || *s.Evaluator().MaxRetries > MaxRetryAttempts) {
-				v.Errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, MaxRetryAttempts)
+			if Evaluator(s).MaxRetries != nil && (*Evaluator(s).MaxRetries < 0 || *Evaluator(s).MaxRetries > chain.MaxRetryAttempts) {
+				v.Errorf(s.At("max_retries"), "%s: max_retries must be from 0 to %d", who, chain.MaxRetryAttempts)
 			}
 			switch {
-			case s.Evaluator().OnFail == OnFailRetry && s.Evaluator().RetryTarget == "":
+			case Evaluator(s).OnFail == OnFailRetry && Evaluator(s).RetryTarget == "":
 				v.Errorf(s.At("on_fail"), "%s: on_fail: retry needs retry_target: the step to run again with the evaluation", who)
-			case s.Evaluator().RetryTarget != "" && s.Evaluator().OnFail != OnFailRetry:
-				v.Errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, s.Evaluator().OnFail)
+			case Evaluator(s).RetryTarget != "" && Evaluator(s).OnFail != OnFailRetry:
+				v.Errorf(s.At("retry_target"), "%s: retry_target is used by on_fail: retry only (on_fail is %q)", who, Evaluator(s).OnFail)
 			}
 		},
-		Compile: func(v Checker, s *Step, c *Compiled) {
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 			v.Template(s, "prompt", s.Agent().Prompt)
-			v.Template(s, "criteria", s.Evaluator().Criteria)
+			v.Template(s, "criteria", Evaluator(s).Criteria)
 			c.System = v.Template(s, "system", s.Agent().System)
-			c.Cwd = v.Template(s, "cwd", s.CLI().Cwd)
-			if s.Transform().InputVar != "" {
-				if !IsIdentifier(s.Transform().InputVar) {
-					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.subject(), s.Transform().InputVar)
+			c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
+			if s.InputVar().InputVar != "" {
+				if !chain.IsIdentifier(s.InputVar().InputVar) {
+					v.Errorf(s.At("input_var"), "%s: input_var %q: a variable name is letters, digits and '_'", s.Subject(), s.InputVar().InputVar)
 					return
 				}
-				v.Template(s, "input_var", "{"+s.Transform().InputVar+"}")
+				v.Template(s, "input_var", "{"+s.InputVar().InputVar+"}")
 			}
-			c.Prompt = ParseTemplate(EvaluationPrompt(s))
-			if s.Evaluator().RetryTarget == "" {
+			c.Prompt = chain.ParseTemplate(EvaluationPrompt(s))
+			if Evaluator(s).RetryTarget == "" {
 				return
 			}
 			switch {
-			case v.Graph() == nil || s.owner != "":
-				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.subject())
-			case v.Chain().Step(s.Evaluator().RetryTarget) == nil:
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.subject(), s.Evaluator().RetryTarget, didYouMean(s.Evaluator().RetryTarget, v.Chain().stepIDs()))
-			case !v.Graph().DependsOn(s.ID, s.Evaluator().RetryTarget):
-				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.subject(), s.Evaluator().RetryTarget)
+			case v.Graph() == nil || s.Owner() != "":
+				v.Errorf(s.At("retry_target"), "%s: retry_target names a step of a DAG chain; a workflow's evaluator cannot run one again", s.Subject())
+			case v.Chain().Step(Evaluator(s).RetryTarget) == nil:
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step%s", s.Subject(), Evaluator(s).RetryTarget, chain.DidYouMean(Evaluator(s).RetryTarget, v.Chain().StepIDs()))
+			case !v.Graph().DependsOn(s.ID, Evaluator(s).RetryTarget):
+				v.Errorf(s.At("retry_target"), "%s: retry_target %q is not a step it depends on: only a step whose output reaches the evaluator can be run again for it", s.Subject(), Evaluator(s).RetryTarget)
 			}
 		},
 	})
@@ -109,46 +111,42 @@ func init() {
 
 // EvaluationPrompt is the text an evaluator step sends its model, as a
 // template: its prompt, how to answer, its criteria and the value judged.
-func EvaluationPrompt(s *Step) string {
+func EvaluationPrompt(s *chain.Step) string {
 	var b strings.Builder
 	if p := strings.TrimSpace(s.Agent().Prompt); p != "" {
 		b.WriteString(p + "\n\n")
 	}
-	if s.Evaluator().EvalScoring {
+	if Evaluator(s).EvalScoring {
 		b.WriteString("Score the output below from 1 to 10 against the criteria. Answer with the score alone on the first line, then a short explanation.")
 	} else {
 		b.WriteString("Judge the output below against the criteria. Answer PASS or FAIL alone on the first line, then a short explanation.")
 	}
-	if c := strings.TrimSpace(s.Evaluator().Criteria); c != "" {
+	if c := strings.TrimSpace(Evaluator(s).Criteria); c != "" {
 		b.WriteString("\n\nCriteria:\n" + c)
 	}
-	b.WriteString("\n\nOutput to evaluate:\n{" + s.Transform().InputVar + "}")
+	b.WriteString("\n\nOutput to evaluate:\n{" + s.InputVar().InputVar + "}")
 	return b.String()
 }
 
 // Threshold is the lowest passing score of a scoring evaluator.
-func (s *Step) Threshold() float64 {
-	if s.Evaluator().EvalThreshold != nil {
-		return *s.Evaluator().EvalThreshold
+func Threshold(s *chain.Step) float64 {
+	if Evaluator(s).EvalThreshold != nil {
+		return *Evaluator(s).EvalThreshold
 	}
 	return DefaultEvalThreshold
 }
 
 // Retries is how many times a failed verdict runs retry_target again.
-func (s *Step) Retries() int {
+func Retries(s *chain.Step) int {
 	switch {
-	case s.Evaluator().OnFail != OnFailRetry:
+	case Evaluator(s).OnFail != OnFailRetry:
 		return 0
-	case s.Evaluator().MaxRetries != nil:
-		return *s.Evaluator().MaxRetries
+	case Evaluator(s).MaxRetries != nil:
+		return *Evaluator(s).MaxRetries
 	}
 	return DefaultEvalRetries
 }
 
-// orList is "a, b or c".
-func orList(vals []string) string {
-	if len(vals) < 2 {
-		return strings.Join(vals, "")
-	}
-	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
-}
+// Evaluator is the step's EvaluatorFields, a shared zero value when it has none (read
+// only; write through Own).
+func Evaluator(s *chain.Step) *EvaluatorFields { return chain.Part[EvaluatorFields](s) }

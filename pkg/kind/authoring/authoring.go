@@ -1,4 +1,6 @@
-package chain
+package authoring
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"fmt"
@@ -15,15 +17,6 @@ import (
 // chainrun would, registry publishes it into the chains directory, and
 // the file's gate (flowgate.authoring.write_enabled) that lets it.
 
-const (
-	// KindDryRun loads a candidate workflow definition with chainrun's own
-	// loader and reports what it finds, running nothing.
-	KindDryRun Kind = "dry_run"
-	// KindRegistry publishes a candidate workflow definition as a workflow
-	// file of the chains directory.
-	KindRegistry Kind = "registry"
-)
-
 // RegistryFields configure a registry step (mcp-flowgate's executor of
 // that kind): where, under the directory of the workflow's own file, the
 // candidate is published as DEFINITIONID.yaml. Publishing is a write a
@@ -38,14 +31,14 @@ var DefaultCandidateIDs = []string{"$.arguments.definitionId", "$.arguments.defi
 
 // CandidateName is what a published definition may be called: its file's
 // name, so nothing that leaves the directory or hides in it.
-var candidateName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var candidateName = chain.LazyRegexp(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // IsCandidateName reports whether name may name a published definition.
 func IsCandidateName(name string) bool { return candidateName().MatchString(name) }
 
 func init() {
-	Register(Unit{
-		Kind:    KindDryRun,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindDryRun,
 		Order:   240,
 		Also:    []string{"definition", "definitionId"},
 		Compile: compileAuthoring,
@@ -53,8 +46,8 @@ func init() {
 }
 
 func init() {
-	Register(Unit{
-		Kind:    KindRegistry,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindRegistry,
 		Order:   250,
 		Body:    reflect.TypeFor[RegistryFields](),
 		Also:    []string{"definition", "definitionId"},
@@ -65,15 +58,15 @@ func init() {
 
 // compileAuthoring compiles where a dry_run or registry step finds its
 // candidate and its name, as structural_analysis finds the candidate.
-func compileAuthoring(v Checker, s *Step, c *Compiled) {
+func compileAuthoring(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	compileStructural(v, s, c)
 	if s.Workflow().DefinitionID != "" {
 		if IsCandidateName(s.Workflow().DefinitionID) || strings.HasPrefix(s.Workflow().DefinitionID, "$.") {
 			if m := v.Mapped(s, "definitionId", s.Workflow().DefinitionID); m != nil {
-				c.CandidateIDs = []*Mapped{m}
+				c.CandidateIDs = []*chain.Mapped{m}
 			}
 		} else {
-			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.subject(), s.Workflow().DefinitionID)
+			v.Errorf(s.At("definitionId"), "%s: definitionId %q is a $.-path or a name of letters, digits, '-' and '_'", s.Subject(), s.Workflow().DefinitionID)
 		}
 		return
 	}
@@ -83,9 +76,9 @@ func compileAuthoring(v Checker, s *Step, c *Compiled) {
 	}
 }
 
-func checkRegistry(v Checker, s *Step) {
-	if s.Registry().Dir != "" && !filepath.IsLocal(s.Registry().Dir) {
-		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.subject(), s.Registry().Dir)
+func checkRegistry(v chain.Checker, s *chain.Step) {
+	if Registry(s).Dir != "" && !filepath.IsLocal(Registry(s).Dir) {
+		v.Errorf(s.At("dir"), "%s: dir %q must stay inside the workflow file's directory (relative, no ..)", s.Subject(), Registry(s).Dir)
 	}
 }
 
@@ -111,14 +104,14 @@ func CandidateFile(candidate any, id string) (map[string]any, error) {
 // its workflows and what the loader found: errors (the candidate would
 // not load) and warnings, each file:line:col in that text. parse is the
 // loader (load.Parse, which reads every format).
-func CheckCandidate(file map[string]any, name string, parse func(file string, data []byte, opts Options) (*Loaded, error)) (text []byte, workflows, errs, warnings []string) {
+func CheckCandidate(file map[string]any, name string, parse func(file string, data []byte, opts chain.Options) (*chain.Loaded, error)) (text []byte, workflows, errs, warnings []string) {
 	text, err := yaml.Marshal(file)
 	if err != nil {
 		return nil, nil, []string{fmt.Sprintf("%s: %v", name, err)}, nil
 	}
-	l, err := parse(name, text, Options{})
+	l, err := parse(name, text, chain.Options{})
 	if err != nil {
-		if ve, ok := err.(*ValidationError); ok {
+		if ve, ok := err.(*chain.ValidationError); ok {
 			for _, dg := range ve.Diagnostics {
 				errs = append(errs, dg.String())
 			}
@@ -135,3 +128,7 @@ func CheckCandidate(file map[string]any, name string, parse func(file string, da
 	}
 	return text, workflows, nil, warnings
 }
+
+// Registry is the step's RegistryFields, a shared zero value when it has none (read
+// only; write through Own).
+func Registry(s *chain.Step) *RegistryFields { return chain.Part[RegistryFields](s) }

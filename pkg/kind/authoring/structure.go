@@ -1,4 +1,6 @@
-package chain
+package authoring
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"fmt"
@@ -76,9 +78,9 @@ func readCandidate(candidate any) (map[string]any, error) {
 		}
 		candidate = v
 	}
-	def, ok := NormalizeYAML(candidate).(map[string]any)
+	def, ok := chain.NormalizeYAML(candidate).(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("the definition is %s, not a workflow file or workflow (a mapping)", describeJSON(NormalizeYAML(candidate)))
+		return nil, fmt.Errorf("the definition is %s, not a workflow file or workflow (a mapping)", describeJSON(chain.NormalizeYAML(candidate)))
 	}
 	return def, nil
 }

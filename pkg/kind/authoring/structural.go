@@ -1,4 +1,6 @@
-package chain
+package authoring
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -20,8 +22,8 @@ type StructuralFields struct {
 }
 
 func init() {
-	Register(Unit{
-		Kind:    KindStructuralAnalysis,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindStructuralAnalysis,
 		Order:   230,
 		Body:    reflect.TypeFor[StructuralFields](),
 		Compile: compileStructural,
@@ -30,10 +32,10 @@ func init() {
 
 // compileStructural compiles where a structural_analysis step finds its
 // candidate.
-func compileStructural(v Checker, s *Step, c *Compiled) {
-	if s.Structural().Definition != nil {
-		if m := v.Mapped(s, "definition", s.Structural().Definition); m != nil {
-			c.Candidates = []*Mapped{m}
+func compileStructural(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+	if Structural(s).Definition != nil {
+		if m := v.Mapped(s, "definition", Structural(s).Definition); m != nil {
+			c.Candidates = []*chain.Mapped{m}
 		}
 		return
 	}
@@ -46,3 +48,7 @@ func compileStructural(v Checker, s *Step, c *Compiled) {
 // DefaultCandidates are where a structural_analysis step without
 // definition: finds its candidate, the first that is set.
 var DefaultCandidates = []string{"$.arguments.definition", "$.context.candidate_definition"}
+
+// Structural is the step's StructuralFields, a shared zero value when it has none (read
+// only; write through Own).
+func Structural(s *chain.Step) *StructuralFields { return chain.Part[StructuralFields](s) }

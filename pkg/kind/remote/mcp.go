@@ -1,4 +1,6 @@
-package chain
+package remote
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import (
 	"reflect"
@@ -29,66 +31,59 @@ const (
 	ToolErrorOutput = "output"
 )
 
-// MCPArg is one argument of an mcp step: a template, or a value whose
-// $.-paths are read when it runs.
-type MCPArg struct {
-	Template *Template
-	Mapped   *Mapped
-}
-
 func init() {
-	Register(Unit{
-		Kind:    KindMCP,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindMCP,
 		Order:   220,
 		Body:    reflect.TypeFor[MCPFields](),
-		Also:    []string{"connection", keyField},
+		Also:    []string{"connection", chain.KeyField},
 		Check:   checkMCP,
 		Compile: compileMCP,
 	})
 }
 
-func checkMCP(v Checker, s *Step) {
-	if s.MCP().Tool == "" && s.owner == "" {
+func checkMCP(v chain.Checker, s *chain.Step) {
+	if MCP(s).Tool == "" && s.Owner() == "" {
 		// a workflow's executor without one loads, as mcp-flowgate loads
 		// it (it fails it when it runs): a pending definition, which a
 		// run refuses before anything runs (run.PendingDefinitions)
-		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.subject())
+		v.Errorf(s.Pos, "%s: tool is required for an mcp step (the name of the tool its server offers)", s.Subject())
 	}
 	if s.HTTP().Connection == "" {
-		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.subject())
+		v.Errorf(s.Pos, "%s: connection is required for an mcp step (one of the file's connections of kind mcp)", s.Subject())
 	} else {
-		v.Connection(s, ConnMCP)
+		v.Connection(s, chain.ConnMCP)
 	}
-	switch s.MCP().OnToolError {
+	switch MCP(s).OnToolError {
 	case "", ToolErrorFail, ToolErrorOutput:
 	default:
-		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.subject(), ToolErrorFail, ToolErrorOutput, s.MCP().OnToolError)
+		v.Errorf(s.At("on_tool_error"), "%s: on_tool_error is %s or %s, not %q", s.Subject(), ToolErrorFail, ToolErrorOutput, MCP(s).OnToolError)
 	}
-	if s.MCP().Map != nil {
-		if s.MCP().Arguments != nil {
-			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.subject())
+	if MCP(s).Map != nil {
+		if MCP(s).Arguments != nil {
+			v.Errorf(s.At("map"), "%s: map and arguments are one thing: set one", s.Subject())
 		}
-		Own[MCPFields](s).Arguments = s.MCP().Map
+		chain.Own[MCPFields](s).Arguments = MCP(s).Map
 		if s.FieldPos == nil {
-			s.FieldPos = map[string]Pos{}
+			s.FieldPos = map[string]chain.Pos{}
 		}
 		s.FieldPos["arguments"] = s.At("map")
 	}
-	switch NormalizeYAML(s.MCP().Arguments).(type) {
+	switch chain.NormalizeYAML(MCP(s).Arguments).(type) {
 	case nil, map[string]any:
 	case []any:
-		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a list", s.Subject())
 	default:
-		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.subject())
+		v.Errorf(s.At("arguments"), "%s: arguments must be a mapping of the tool's argument names to values, not a single value", s.Subject())
 	}
 }
 
-func compileMCP(v Checker, s *Step, c *Compiled) {
-	args, ok := NormalizeYAML(s.MCP().Arguments).(map[string]any)
+func compileMCP(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+	args, ok := chain.NormalizeYAML(MCP(s).Arguments).(map[string]any)
 	if !ok {
 		return
 	}
-	c.ToolArgs = make(map[string]MCPArg, len(args))
+	c.ToolArgs = make(map[string]chain.MCPArg, len(args))
 	names := make([]string, 0, len(args))
 	for k := range args {
 		names = append(names, k)
@@ -97,9 +92,13 @@ func compileMCP(v Checker, s *Step, c *Compiled) {
 	for _, k := range names {
 		field := "arguments." + k
 		if text, ok := args[k].(string); ok && !strings.HasPrefix(text, "$.") && !strings.HasPrefix(text, "$[") {
-			c.ToolArgs[k] = MCPArg{Template: v.Template(s, "arguments", text)}
+			c.ToolArgs[k] = chain.MCPArg{Template: v.Template(s, "arguments", text)}
 			continue
 		}
-		c.ToolArgs[k] = MCPArg{Mapped: v.Mapped(s, field, args[k])}
+		c.ToolArgs[k] = chain.MCPArg{Mapped: v.Mapped(s, field, args[k])}
 	}
 }
+
+// MCP is the step's MCPFields, a shared zero value when it has none (read
+// only; write through Own).
+func MCP(s *chain.Step) *MCPFields { return chain.Part[MCPFields](s) }
