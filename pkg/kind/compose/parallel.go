@@ -115,7 +115,6 @@ func checkParallel(v chain.Checker, s *chain.Step) {
 	}
 }
 
-
 func compileParallel(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	for _, b := range s.Parallel().Branches {
 		if b.Kind != "" {
