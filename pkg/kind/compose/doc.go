@@ -1,9 +1,9 @@
 // Package compose holds the step kinds made of other steps: parallel,
-// pipeline, and OCC's loop, merge and debate as model unit (KIND.go: its
+// pipeline, and OCC's loop, merge, debate and subchain (a chain step under
+// another name) as model unit (KIND.go: its
 // checks, compile and the keys it decodes itself, registered with
 // chain.Register) and run unit (KIND_run.go, registered with
-// run.Register), and the run units of chain and OCC's subchain and of
-// workflow, whose bodies stay in pkg/chain as the engine's preflight
+// run.Register), and the run units of chain and of workflow, whose bodies stay in pkg/chain as the engine's preflight
 // resolves what they call. A parallel's and a pipeline's fields stay in
 // pkg/chain too: the core walks the steps they hold. They run their inner
 // steps, chains and workflows through run.Attempt (RunInner, FanOut, Ask,
