@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"fmt"
 	"reflect"
 )
 
@@ -30,15 +29,15 @@ func init() {
 		Kind:    KindChain,
 		Order:   70,
 		Body:    reflect.TypeFor[CallFields](),
-		Check:   checkCall,
+		Check:   CheckCall,
 		Compile: compileCall,
 	})
 }
 
-// checkCall checks a chain step. A pipeline entry's summarize_output:
+// CheckCall checks a chain step. A pipeline entry's summarize_output:
 // true asks a model (the run's) for the summary it passes on: its model
 // step is made and compiled with the step.
-func checkCall(v Checker, s *Step) {
+func CheckCall(v Checker, s *Step) {
 	if Call(s).Chain == "" {
 		v.Errorf(s.Pos, "%s: chain is required for a chain step (the name of the chain to call)", s.Subject())
 	}
@@ -59,43 +58,6 @@ func compileCall(v Checker, s *Step, c *Compiled) {
 // only; write through Own).
 func Call(s *Step) *CallFields { return Part[CallFields](s) }
 
-// subchainKind is OCC's `type: subchain`, a chain step under another
-// name: chain names the chain, inputs (a mapping) are its with. It is
-// checked as written and then becomes a chain step.
-func init() {
-	Register(Unit{
-		Kind:    KindSubchain,
-		Order:   180,
-		Also:    []string{"chain", "with", "inputs", "prompt"},
-		Ignored: []string{"model"},
-		Check: func(v Checker, s *Step) {
-			if s.Inputs().Inputs != nil {
-				m, ok := s.Inputs().Inputs.(map[string]any)
-				if !ok {
-					v.Errorf(s.At("inputs"), "%s: a subchain's inputs are a mapping: the called chain's input names and their values", s.Subject())
-				}
-				if Call(s).With != nil {
-					v.Errorf(s.At("inputs"), "%s: set inputs or with, not both", s.Subject())
-				}
-				Own[CallFields](s).With = map[string]string{}
-				for k, x := range m {
-					Own[CallFields](s).With[k] = textOfYAML(x)
-				}
-				Own[CallFields](s).withKey = "inputs"
-			}
-			s.Kind = KindChain
-			checkCall(v, s)
-		},
-	})
-}
-
-// textOfYAML is a YAML scalar as the text an input takes.
-func textOfYAML(x any) string {
-	if str, ok := x.(string); ok {
-		return str
-	}
-	if x == nil {
-		return ""
-	}
-	return fmt.Sprint(x)
-}
+// SetWithKey says which field a chain step's inputs were written in, for
+// messages (OCC's subchain writes them as inputs).
+func (c *CallFields) SetWithKey(key string) { c.withKey = key }
