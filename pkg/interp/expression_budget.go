@@ -3,7 +3,9 @@ package interp
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -92,14 +94,18 @@ var sizedFns = []sizedFn{
 
 // BudgetOptions are the compile options that size what an expression
 // builds: each sized builtin call and each + becomes a call of a
-// function given the evaluation's budget.
-func BudgetOptions() []expr.Option {
+// function given the evaluation's budget. They are built once (their
+// signatures come from reflection) and shared by every compile: the
+// slice is clipped, so a caller's append copies it.
+func BudgetOptions() []expr.Option { return budgetOptions() }
+
+var budgetOptions = sync.OnceValue(func() []expr.Option {
 	opts := []expr.Option{expr.Patch(budgetPatch{}), expr.Function(sizedName("+"), sizedAdd)}
 	for _, f := range sizedFns {
 		opts = append(opts, expr.Function(sizedName(f.name), sizedCall(f), withBudgetParam(f.name)...))
 	}
-	return opts
-}
+	return slices.Clip(opts)
+})
 
 // withBudgetParam are the signatures of builtin name with the budget as
 // a first parameter, so that a call's arguments are still checked when

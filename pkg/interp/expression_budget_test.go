@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/expr-lang/expr"
 )
 
 // TestExpressionsBuildNoMoreThanTheBudget: whatever an expression's inputs
@@ -83,5 +85,19 @@ func TestSizedExpressionsAreStillTypeChecked(t *testing.T) {
 		if _, err := CompileExpression(src, func(string) bool { return false }, false); err == nil || !strings.Contains(err.Error(), "does not compile") {
 			t.Errorf("%s: %v", src, err)
 		}
+	}
+}
+
+// TestBudgetOptionsAreSharedSafely: the options are built once and every
+// compile appends its own to them; one caller's append never shows in
+// another's slice.
+func TestBudgetOptionsAreSharedSafely(t *testing.T) {
+	a := append(BudgetOptions(), expr.AllowUndefinedVariables())
+	b := append(BudgetOptions(), expr.AsBool())
+	if len(a) != len(b) || &a[len(a)-1] == &b[len(b)-1] {
+		t.Fatal("two callers' appends share a backing array")
+	}
+	if len(BudgetOptions()) != len(a)-1 {
+		t.Fatalf("an append changed the shared options: %d", len(BudgetOptions()))
 	}
 }
