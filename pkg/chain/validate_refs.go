@@ -18,7 +18,16 @@ type scope struct {
 }
 
 // check returns "" when name is readable from the step, else why not.
-func (sc scope) check(name string) string {
+func (sc scope) check(name string) string { return sc.why(name, true) }
+
+// denied is what why answers, without its words, for a name the step may
+// not read.
+const denied = "-"
+
+// why is check; with explain false it answers denied instead of the
+// reason, as has needs no words (a large chain asks has for every name
+// its references may mean).
+func (sc scope) why(name string, explain bool) string {
 	if sc.s != nil && sc.v.toolSteps[sc.s] {
 		return sc.v.toolCheck(name)
 	}
@@ -48,15 +57,24 @@ func (sc scope) check(name string) string {
 	p := sc.v.produce[name]
 	switch {
 	case p == nil:
+		if !explain {
+			return denied
+		}
 		return fmt.Sprintf("no input, step output_var or pre_tools inject_as is named %s", name)
 	case p == s:
 		if sc.self {
 			return ""
 		}
+		if !explain {
+			return denied
+		}
 		return fmt.Sprintf("%s is this step's own output", name)
 	case s.lifecycle != "" || p.lifecycle != "":
 		return handlerRead(s, p, name)
 	case sc.v.g != nil && !sc.v.g.DependsOn(s.ID, p.ID) && !s.lostDeps:
+		if !explain {
+			return denied
+		}
 		return fmt.Sprintf("%s is the output of step %q, which %q does not depend on (add it to depends_on)", name, p.ID, s.ID)
 	}
 	return ""
@@ -67,7 +85,7 @@ func (sc scope) has(name string) bool {
 	if sc.v.c.Workflow != nil && (sc.s == nil || !sc.v.toolSteps[sc.s]) {
 		return sc.v.workflowHas(sc.s, name)
 	}
-	return sc.check(name) == ""
+	return sc.why(name, false) == ""
 }
 
 // ref validates one reference of a template.
