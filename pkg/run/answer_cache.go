@@ -101,11 +101,11 @@ func feedback(answer string, err *guard.ViolationError) []llm.Message {
 // holdsSecret reports whether a model request carries a secret input in
 // any form: such a request is never cached, nor its answer.
 func (x *Execution) holdsSecret(req llm.Request) bool {
-	if x.Secrets.holds(req.System) {
+	if x.Secrets.Holds(req.System) {
 		return true
 	}
 	for _, m := range req.Messages {
-		if x.Secrets.holds(m.Content) {
+		if x.Secrets.Holds(m.Content) {
 			return true
 		}
 	}

@@ -36,7 +36,7 @@ func (a *Attempt) PreToolDelay() time.Duration { return a.x.Engine.preToolDelay 
 // HoldsSecret says whether text holds any of the run's secrets, however
 // short: a value that does is never kept in a cache. Mask hides only
 // secrets long enough to mask, so it cannot tell.
-func (a *Attempt) HoldsSecret(text string) bool { return a.x.Secrets.holds(text) }
+func (a *Attempt) HoldsSecret(text string) bool { return a.x.Secrets.Holds(text) }
 
 // Search asks the run's search provider for q (web.go), as an agent's
 // WebSearch does: a web_search pre_tool's query.

@@ -31,7 +31,7 @@ func (x *Execution) inputValueNotes(given map[string]string) {
 			continue
 		}
 		if err := chain.CheckInputValue(in.Type, given[k]); err != nil {
-			x.Warn(fmt.Sprintf("input %q: %s, as OCC takes a %s, kept as given (chainrun's own format refuses it: %v)", k, x.Secrets.text(fmt.Sprintf("%q is taken", given[k])), in.Type, x.Secrets.text(err.Error())))
+			x.Warn(fmt.Sprintf("input %q: %s, as OCC takes a %s, kept as given (chainrun's own format refuses it: %v)", k, x.Secrets.Text(fmt.Sprintf("%q is taken", given[k])), in.Type, x.Secrets.Text(err.Error())))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // InputError is a missing, unknown or malformed input. Nothing ran.
@@ -129,7 +130,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 	}
 	if len(problems) > 0 {
 		// a message may quote a value: never a secret one
-		msg := newMasker(secretValues(c, given, nil)).text(strings.Join(problems, "; "))
+		msg := mask.New(mask.Secrets(c, given, nil)).Text(strings.Join(problems, "; "))
 		return nil, nil, &InputError{Chain: c.Name, Msg: msg}
 	}
 	text := make(map[string]string, len(typed))

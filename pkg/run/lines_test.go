@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // --verbose lines: every complete line once, CR stripped, and a line
@@ -51,7 +53,7 @@ func BenchmarkLongLineVerbose(b *testing.B) {
 // add up to the line masked.
 func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	const secret = `Zq9-SeCrEt-"77xy"`
-	m := newMasker([]string{secret})
+	m := mask.New([]string{secret})
 	b, _ := json.Marshal(secret)
 	escaped := string(b[1 : len(b)-1])
 	for _, tc := range []struct {
@@ -66,7 +68,7 @@ func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	} {
 		for _, size := range []int{1 << 20, 4093, 7} {
 			var got []string
-			w := &lineEmitter{emit: func(l string) { got = append(got, m.text(l)) }, mask: m.text, hold: m.longest() - 1}
+			w := &lineEmitter{emit: func(l string) { got = append(got, m.Text(l)) }, mask: m.Text, hold: m.Longest() - 1}
 			input := tc.line + "\n"
 			for i := 0; i < len(input); i += size {
 				_, _ = w.Write([]byte(input[i:min(i+size, len(input))]))

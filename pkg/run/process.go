@@ -141,7 +141,7 @@ func (x *Execution) lineWriter(step, stream string) io.Writer {
 		x.Emit(event.Event{Type: event.StepLog, Step: step, Stream: stream, Line: line})
 	}}
 	if x.Secrets != nil {
-		w.mask, w.hold = x.Mask, x.Secrets.longest()-1
+		w.mask, w.hold = x.Mask, x.Secrets.Longest()-1
 	}
 	return w
 }

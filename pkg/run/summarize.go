@@ -88,7 +88,7 @@ func (x *Execution) summarize(ctx context.Context, s *chain.Step, t *tries, name
 		store = x.Engine.cache
 	}
 	key := cache.Key([]any{"summarize", labels(t.targets), s.Agent().MaxTokens, text})
-	if x.Secrets.holds(text) {
+	if x.Secrets.Holds(text) {
 		// a secret is never written to the cache
 		key = ""
 	}

@@ -1,4 +1,4 @@
-package run
+package mask
 
 import (
 	"encoding/json"
@@ -9,9 +9,10 @@ import (
 	"github.com/chainrun/chainrun/pkg/redact"
 )
 
-// secretValues are the values of inputs declared secret: true, with those
-// a calling chain already hides (a secret passed down stays secret).
-func secretValues(c *chain.Chain, inputs map[string]string, inherited []string) []string {
+// Secrets are the values of inputs declared secret: true, with those a
+// calling chain already hides (a secret passed down stays secret): what a
+// run of c masks, whoever starts it.
+func Secrets(c *chain.Chain, inputs map[string]string, inherited []string) []string {
 	values := append([]string(nil), inherited...)
 	for _, in := range c.Inputs {
 		if v := inputs[in.Name]; in.Secret && v != "" {
@@ -27,12 +28,12 @@ func secretValues(c *chain.Chain, inputs map[string]string, inherited []string) 
 // the run's output unreadable and tell the secret anyway.
 const minMaskedLength = 4
 
-// masker hides secret input values in every form a run can show them:
+// Masker hides secret input values in every form a run can show them:
 // the value as given, trimmed of surrounding whitespace (a secret read
 // from a file keeps its newline, a script prints it without), each line
 // of a multi-line secret, and as percent-encoded in a URL or escaped in
 // a JSON string.
-type masker struct {
+type Masker struct {
 	// inText masks the forms long enough to find inside any text.
 	inText *strings.Replacer
 	// whole holds every form, masked where it is a whole value.
@@ -42,9 +43,10 @@ type masker struct {
 	long []string
 }
 
-// newMasker is nil when no secret has a value.
-func newMasker(values []string) *masker {
-	m := &masker{whole: map[string]bool{}}
+// New is the masker of values, nil when no secret has a value: a nil
+// Masker masks nothing, so a run without secrets pays nothing for them.
+func New(values []string) *Masker {
+	m := &Masker{whole: map[string]bool{}}
 	for _, v := range values {
 		for _, f := range redact.SecretForms(v) {
 			m.whole[f] = true
@@ -77,8 +79,9 @@ func newMasker(values []string) *masker {
 	return m
 }
 
-// text masks one text.
-func (m *masker) text(s string) string {
+// Text masks one text: every event, error and saved value a run shows
+// goes through it, since any of them may quote a secret.
+func (m *Masker) Text(s string) string {
 	if m == nil || s == "" {
 		return s
 	}
@@ -102,7 +105,7 @@ const minCutPart = 2
 // before it was masked (an error quoting the first bytes of a body, a
 // tail): a form's beginning right before a cut mark, its end right after
 // one.
-func (m *masker) cutShort(s string) string {
+func (m *Masker) cutShort(s string) string {
 	for _, mark := range cutMarks {
 		if !strings.Contains(s, mark) {
 			continue
@@ -123,7 +126,7 @@ func (m *masker) cutShort(s string) string {
 
 // partBefore is the length of the longest end of text that begins a
 // secret's form (0 for none).
-func (m *masker) partBefore(text string) int {
+func (m *Masker) partBefore(text string) int {
 	best := 0
 	for _, f := range m.long {
 		for k := min(len(f)-1, len(text)); k >= max(minCutPart, best+1); k-- {
@@ -138,7 +141,7 @@ func (m *masker) partBefore(text string) int {
 
 // partAfter is the length of the longest beginning of text that ends a
 // secret's form (0 for none).
-func (m *masker) partAfter(text string) int {
+func (m *Masker) partAfter(text string) int {
 	best := 0
 	for _, f := range m.long {
 		for k := min(len(f)-1, len(text)); k >= max(minCutPart, best+1); k-- {
@@ -151,9 +154,9 @@ func (m *masker) partAfter(text string) int {
 	return best
 }
 
-// longest is the length of the longest form masked in a text (0 for
+// Longest is the length of the longest form masked in a text (0 for
 // none): a text cut in pieces must not cut one of them.
-func (m *masker) longest() int {
+func (m *Masker) Longest() int {
 	if m == nil {
 		return 0
 	}
@@ -166,10 +169,10 @@ func (m *masker) longest() int {
 	return n
 }
 
-// holds reports whether s contains any form of a secret, however short:
+// Holds reports whether s contains any form of a secret, however short:
 // what holds one is never stored (a short secret makes this err on the
 // side of keeping nothing).
-func (m *masker) holds(s string) bool {
+func (m *Masker) Holds(s string) bool {
 	if m == nil {
 		return false
 	}
@@ -181,25 +184,25 @@ func (m *masker) holds(s string) bool {
 	return false
 }
 
-// value masks a value of any JSON shape: strings, map keys, and numbers
+// Value masks a value of any JSON shape: strings, map keys, and numbers
 // or booleans whose text is or holds a secret (which become the masked
 // text).
-func (m *masker) value(v any) any {
+func (m *Masker) Value(v any) any {
 	switch t := v.(type) {
 	case nil:
 		return nil
 	case string:
-		return m.text(t)
+		return m.Text(t)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = m.value(e)
+			out[i] = m.Value(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[m.text(k)] = m.value(e)
+			out[m.Text(k)] = m.Value(e)
 		}
 		return out
 	}
@@ -207,41 +210,8 @@ func (m *masker) value(v any) any {
 	if err != nil {
 		return v
 	}
-	if s := string(b); m.text(s) != s {
-		return m.text(s)
+	if s := string(b); m.Text(s) != s {
+		return m.Text(s)
 	}
 	return v
-}
-
-// mask hides secret values in text shown outside the run.
-func (x *Execution) Mask(s string) string { return x.Secrets.text(s) }
-
-// maskValue hides secret values in a value of any JSON shape.
-func (x *Execution) MaskValue(v any) any {
-	if x.Secrets == nil {
-		return v
-	}
-	return x.Secrets.value(v)
-}
-
-// maskResult hides secret values in the result's error, warnings and
-// variables.
-func (x *Execution) maskResult(res *Result) {
-	if x.Secrets == nil {
-		return
-	}
-	res.Error = x.Mask(res.Error)
-	for i, w := range res.Warnings {
-		res.Warnings[i] = x.Mask(w)
-	}
-	for k, v := range res.Vars {
-		res.Vars[k] = x.MaskValue(v)
-	}
-	res.Output = x.MaskValue(res.Output)
-	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
-		for i := range list {
-			sr := &list[i]
-			sr.MaskTexts(x.Mask)
-		}
-	}
 }
