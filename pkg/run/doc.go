@@ -19,5 +19,6 @@
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,
-// fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/mask, tools.
+// fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/given,
+// run/mask, tools.
 package run

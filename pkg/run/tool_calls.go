@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -147,7 +148,7 @@ func (x *Execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, arg
 	}
 	if def.Schema != nil {
 		if err := def.Schema.Validate(v); err != nil {
-			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, SchemaMessage(err))
+			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, given.SchemaMessage(err))
 		}
 	}
 	out, _, err := x.attempts(ctx, def.Executor, Scope{Vars: x.Vars, jail: dir}.with("args", DataValue(v)))

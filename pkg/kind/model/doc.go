@@ -3,5 +3,6 @@
 // evaluator, which ask through the agent kind. Each registers with
 // run.Register in its init and reaches models, prompts, the answer cache
 // and tools only through run.Attempt. Their model units are in pkg/chain.
-// It may import, of this module: chain, event, guard, llm, run.
+// It may import, of this module: chain, event, guard, llm, run,
+// run/given.
 package model

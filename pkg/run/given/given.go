@@ -1,4 +1,4 @@
-package run
+package given
 
 import (
 	"fmt"
@@ -9,48 +9,25 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
-// InputError is a missing, unknown or malformed input. Nothing ran.
-type InputError struct {
-	Chain string
-	Msg   string
-}
-
-func (e *InputError) Error() string { return e.Chain + ": " + e.Msg }
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *InputError) NothingRan() bool { return true }
-
-// ResolveInputs checks the given values against the chain's declared
-// inputs and applies defaults, returning them as text. Every problem is
-// reported at once.
-func ResolveInputs(c *chain.Chain, given map[string]string) (map[string]string, error) {
-	text, _, err := resolveInputs(c, given)
-	return text, err
-}
-
-// resolveInputs is the one input resolver of every chain. A chain
-// declares its inputs as a list (a DAG chain's inputs:, or a workflow's
-// inputSchema, which loads as the same list plus the schema). --input
-// text becomes the type declared for it; unknown names are refused unless
-// the chain takes them (chain.InputsOpen: a schema that leaves its
-// properties open, a workflows: file's workflow without a schema);
-// required ones must be given; defaults apply; then the whole must satisfy the schema, if any. It
-// returns the inputs as text (for templates) and as typed values (for
-// expressions and JSONPath). Every problem is reported at once, naming
-// the input.
-func resolveInputs(c *chain.Chain, given map[string]string) (map[string]string, map[string]any, error) {
-	return resolveInputsBeside(c, given, nil)
-}
-
-// resolveInputsBeside resolves given as resolveInputs does, beside the
-// inputs a workflow step passes on as given (asGiven: values not of the
-// type the callee declares, warned of by the caller): those count as
-// given, and while the rest is checked against the schema a value of the
-// declared type stands in for each, so a required one is not "missing".
-func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[string]bool) (map[string]string, map[string]any, error) {
+// Resolve is the one input resolver of every chain. A chain declares its
+// inputs as a list (a DAG chain's inputs:, or a workflow's inputSchema,
+// which loads as the same list plus the schema). --input text becomes the
+// type declared for it; unknown names are refused unless the chain takes
+// them (chain.InputsOpen: a schema that leaves its properties open, a
+// workflows: file's workflow without a schema); required ones must be
+// given; defaults apply; then the whole must satisfy the schema, if any.
+// It returns the inputs as typed values (for expressions and JSONPath),
+// or every problem at once, each naming its input (the caller masks them
+// and says which chain).
+//
+// asGiven are the inputs a workflow step passes on as given (values not
+// of the type the callee declares, warned of by the caller): those count
+// as given, and while the rest is checked against the schema a value of
+// the declared type stands in for each, so a required one is not
+// "missing".
+func Resolve(c *chain.Chain, given map[string]string, asGiven map[string]bool) (map[string]any, []string) {
 	schema := inputSchema(c)
 	// a workflow of a workflows: file without inputSchema takes any
 	// input, as mcp-flowgate's does; a DAG chain, and a schema with
@@ -63,7 +40,7 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 		in := c.Input(k)
 		if in == nil {
 			if closed {
-				problems = append(problems, fmt.Sprintf("unknown input %q (%s)", k, declaredInputs(c)))
+				problems = append(problems, fmt.Sprintf("unknown input %q (%s)", k, Declared(c)))
 			} else {
 				typed[k] = given[k]
 			}
@@ -129,15 +106,9 @@ func resolveInputsBeside(c *chain.Chain, given map[string]string, asGiven map[st
 		}
 	}
 	if len(problems) > 0 {
-		// a message may quote a value: never a secret one
-		msg := mask.New(mask.Secrets(c, given, nil)).Text(strings.Join(problems, "; "))
-		return nil, nil, &InputError{Chain: c.Name, Msg: msg}
+		return nil, problems
 	}
-	text := make(map[string]string, len(typed))
-	for k, v := range typed {
-		text[k] = TextOf(v)
-	}
-	return text, typed, nil
+	return typed, nil
 }
 
 // standIns is typed with, for each input passed on as given, a value its
@@ -159,7 +130,7 @@ func standIns(c *chain.Chain, typed map[string]any, asGiven map[string]bool) map
 // value of its type.
 func standIn(in *chain.Input) any {
 	if len(in.Enum) > 0 {
-		if v, err := ConvertInput(in.Enum[0], in.Type); err == nil {
+		if v, err := Convert(in.Enum[0], in.Type); err == nil {
 			return v
 		}
 	}
@@ -185,7 +156,9 @@ func inputSchema(c *chain.Chain) *jsonschema.Resolved {
 	return c.Workflow.Schema
 }
 
-func declaredInputs(c *chain.Chain) string {
+// Declared says which inputs c declares, for a message about one it
+// does not.
+func Declared(c *chain.Chain) string {
 	if len(c.Inputs) == 0 {
 		return "it declares no inputs"
 	}
@@ -196,7 +169,8 @@ func declaredInputs(c *chain.Chain) string {
 	return "its inputs are " + strings.Join(names, ", ")
 }
 
-// Masked returns the inputs with every secret value replaced by ***.
+// Masked returns the inputs with every secret value replaced by ***: what
+// a dry run shows of them.
 func Masked(c *chain.Chain, inputs map[string]string) map[string]string {
 	out := make(map[string]string, len(inputs))
 	for k, v := range inputs {
