@@ -38,7 +38,7 @@ func (a *Attempt) PreToolDelay() time.Duration { return a.x.Engine.preToolDelay 
 // secrets long enough to mask, so it cannot tell.
 func (a *Attempt) HoldsSecret(text string) bool { return a.x.Secrets.Holds(text) }
 
-// Search asks the run's search provider for q (web.go), as an agent's
+// Search asks the run's search provider for q (search.go), as an agent's
 // WebSearch does: a web_search pre_tool's query.
 func (a *Attempt) Search(ctx context.Context, q string) (string, error) { return a.x.search(ctx, q) }
 
