@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
 // This file is what a step's pre_tools (pkg/run/pretool) see of the run
@@ -52,5 +53,8 @@ func IsPermanent(err error) bool {
 
 // JailRel is path p (absolute, or relative to base, under jail) relative
 // to jail, or the error of a path that leaves it by its shape: the
-// confinement of confine.go, for a pre_tool that reads a path itself.
-func JailRel(jail, base, p string) (string, error) { return jailRel(jail, base, p) }
+// confinement of pkg/run/confine, for a pre_tool that reads a path itself.
+func JailRel(jail, base, p string) (string, error) {
+	rel, err := confine.Rel(jail, base, p)
+	return rel, refused(err)
+}

@@ -19,6 +19,6 @@
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,
-// fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/given,
-// run/mask, run/web, tools.
+// fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/confine,
+// run/given, run/mask, run/web, tools.
 package run
