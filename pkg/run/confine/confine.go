@@ -54,16 +54,26 @@ func rootError(err error, p, jail string) error {
 	return &Refusal{fmt.Errorf("cannot read %s: %w", p, err)}
 }
 
-// Dir is a cwd d chosen by a model or a decision's arguments, which must
-// be a directory under jail (through no link that leaves it).
-func Dir(jail, d string) (string, error) {
-	rel, err := Rel(jail, jail, d)
+// under opens jail as an os.Root and makes p (relative to base) relative
+// to it: where every confined stat, open and write starts.
+func under(jail, base, p string) (*os.Root, string, error) {
+	rel, err := Rel(jail, base, p)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	root, err := os.OpenRoot(jail)
 	if err != nil {
-		return "", &Refusal{fmt.Errorf("the step's directory is unusable: %w", err)}
+		return nil, "", &Refusal{fmt.Errorf("the step's directory is unusable: %w", err)}
+	}
+	return root, rel, nil
+}
+
+// Dir is a cwd d chosen by a model or a decision's arguments, which must
+// be a directory under jail (through no link that leaves it).
+func Dir(jail, d string) (string, error) {
+	root, rel, err := under(jail, jail, d)
+	if err != nil {
+		return "", err
 	}
 	defer root.Close()
 	fi, err := root.Stat(rel)
@@ -93,13 +103,9 @@ func OpenRegular(jail, base, p string) (*os.File, error) {
 		f, err = fsutil.OpenRegular(full)
 		shown = full
 	} else {
-		rel, jerr := Rel(jail, base, p)
+		root, rel, jerr := under(jail, base, p)
 		if jerr != nil {
 			return nil, jerr
-		}
-		root, rerr := os.OpenRoot(jail)
-		if rerr != nil {
-			return nil, &Refusal{fmt.Errorf("the step's directory is unusable: %w", rerr)}
 		}
 		defer root.Close()
 		f, err = fsutil.OpenRegularIn(root, rel)

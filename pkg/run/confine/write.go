@@ -22,13 +22,9 @@ func WriteFile(jail, base, p string, content []byte, appending bool) (string, er
 	}
 	var f *os.File
 	if jail != "" {
-		rel, err := Rel(jail, base, p)
+		root, rel, err := under(jail, base, p)
 		if err != nil {
 			return "", err
-		}
-		root, err := os.OpenRoot(jail)
-		if err != nil {
-			return "", &Refusal{fmt.Errorf("the step's directory is unusable: %w", err)}
 		}
 		defer root.Close()
 		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
