@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -156,6 +157,6 @@ func (x *Execution) stream(s *chain.Step, req *llm.Request) {
 // decided, then the call in the audit trail, as CallTool records the
 // calls it runs.
 func (a *Attempt) Deny(call llm.ToolCall, why string) {
-	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
+	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: ask.ArgsDigest(call.Arguments), DecidedBy: "chain"})
 	a.x.emitTool(a.s, call, event.Denied, why, 0)
 }

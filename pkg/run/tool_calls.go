@@ -2,8 +2,6 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -117,9 +116,9 @@ func (x *Execution) offered(s *chain.Step) []string {
 // else the person at the terminal for exactly this call, else denied.
 // Every grant and denial is an audit event.
 func (x *Execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall) (string, bool) {
-	digest := argsDigest(call.Arguments)
+	digest := ask.ArgsDigest(call.Arguments)
 	audit := func(t event.Type, by string) {
-		x.Emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.Mask(callSubject(call.Arguments)), DecidedBy: by})
+		x.Emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.Mask(ask.CallSubject(call.Arguments)), DecidedBy: by})
 	}
 	if x.Req.Grants[call.Name] {
 		audit(event.ToolGranted, "grant")
@@ -160,19 +159,12 @@ func (x *Execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, arg
 
 // emitTool records one tool call in the audit trail.
 func (x *Execution) emitTool(s *chain.Step, call llm.ToolCall, status event.Status, detail string, ms int64) {
-	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments),
-		Subject: x.Mask(callSubject(call.Arguments)), Status: status, DurationMS: ms}
+	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: ask.ArgsDigest(call.Arguments),
+		Subject: x.Mask(ask.CallSubject(call.Arguments)), Status: status, DurationMS: ms}
 	if status == event.Error {
 		e.Error = detail
 	} else {
 		e.Detail = detail
 	}
 	x.Emit(e)
-}
-
-// argsDigest names a call's arguments without showing them: the first 12
-// hex digits of their SHA-256.
-func argsDigest(args string) string {
-	sum := sha256.Sum256([]byte(args))
-	return hex.EncodeToString(sum[:6])
 }

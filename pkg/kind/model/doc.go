@@ -4,5 +4,5 @@
 // run.Register in its init and reaches models, prompts, the answer cache
 // and tools only through run.Attempt. Their model units are in pkg/chain.
 // It may import, of this module: chain, event, guard, llm, run,
-// run/given.
+// run/ask, run/given.
 package model

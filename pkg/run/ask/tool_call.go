@@ -1,6 +1,8 @@
-package run
+package ask
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -15,13 +17,13 @@ var subjectKeys = []string{"file_path", "pattern", "path", "command", "url", "qu
 // maxSubject bounds a call's subject, in characters.
 const maxSubject = 60
 
-// callSubject is what a tool call touches, for the progress lines and
+// CallSubject is what a tool call touches, for the progress lines and
 // the audit trail (beside its digest): the first of subjectKeys its JSON
 // arguments hold as a string, its first line, at most maxSubject
 // characters, every control character shown as ?, so a model's argument
 // can neither move the terminal's cursor nor run over lines; "" when the
 // arguments name none. The caller masks secrets in it.
-func callSubject(args string) string {
+func CallSubject(args string) string {
 	var v map[string]any
 	if json.Unmarshal([]byte(args), &v) != nil {
 		return ""
@@ -51,4 +53,11 @@ func callSubject(args string) string {
 		return s
 	}
 	return ""
+}
+
+// ArgsDigest names a call's arguments without showing them: the first 12
+// hex digits of their SHA-256.
+func ArgsDigest(args string) string {
+	sum := sha256.Sum256([]byte(args))
+	return hex.EncodeToString(sum[:6])
 }
