@@ -194,8 +194,9 @@ const packageCap = 6000
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
 // model units of every kind and the workflow checks, pkg/run the
-// execution's helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 12300, "pkg/run": 9100}
+// execution's helpers the kinds share (its leaves mask, given, web,
+// confine and ask are out).
+var oversizedPackages = map[string]int{"pkg/chain": 12300, "pkg/run": 8200}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
