@@ -57,7 +57,7 @@ var layers = map[string][]string{
 	"pkg/run/given":         {"pkg/chain", "pkg/guard"},
 	"pkg/run/web":           {"pkg/executor", "pkg/redact"},
 	"pkg/run/confine":       {"pkg/fsutil", "pkg/tools"},
-	"pkg/run/ask":           {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm"},
+	"pkg/run/ask":           {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/tools"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/web", "pkg/tools"},
 	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/run"},
 	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/mcpclient", "pkg/redact", "pkg/run"},

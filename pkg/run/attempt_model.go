@@ -71,7 +71,7 @@ func (a *Attempt) CountCached() { a.t.usage.Cached++ }
 
 // ToolSpecs are the tools offered to the step's model: its tools (built-in
 // or the chain's), then its completion tool.
-func (a *Attempt) ToolSpecs() []llm.Tool { return a.x.toolSpecs(a.s) }
+func (a *Attempt) ToolSpecs() []llm.Tool { return ask.Tools(a.x.Chain, a.s) }
 
 // ToolEnv is where the step's tool calls act: its directory and the run's
 // process settings.

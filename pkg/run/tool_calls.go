@@ -33,27 +33,6 @@ type ToolCallRequest struct {
 // owns the terminal and puts its questions in turn.
 type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
 
-// toolSpecs are the tools offered to the model: the step's tools, then
-// its completion tool.
-func (x *Execution) toolSpecs(s *chain.Step) []llm.Tool {
-	var out []llm.Tool
-	for _, name := range s.Agent().Tools {
-		if spec, ok := tools.Lookup(name); ok {
-			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
-		} else if def := x.Chain.Tool(name); def != nil {
-			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
-		}
-	}
-	if cp := s.Agent().Completion; cp != nil {
-		desc := cp.Description
-		if desc == "" {
-			desc = "Call this once with your final answer; its arguments are the result of the task."
-		}
-		out = append(out, llm.Tool{Name: cp.Tool, Description: desc, Schema: cp.Schema})
-	}
-	return out
-}
-
 // toolEnv is where a step's tool calls act: its directory, and the
 // run's process settings.
 func (x *Execution) toolEnv(ctx context.Context, s *chain.Step, sc Scope) (tools.Env, error) {
@@ -74,7 +53,7 @@ func (x *Execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	def := x.Chain.Tool(call.Name)
 	if !builtin && def == nil {
 		x.emitTool(s, call, event.Unknown, "", 0)
-		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
+		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(ask.Offered(s), ", ")), true
 	}
 	if !slices.Contains(s.Agent().Tools, call.Name) {
 		if why, ok := x.allow(ctx, s, call); !ok {
@@ -101,15 +80,6 @@ func (x *Execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	}
 	x.emitTool(s, call, event.OK, "", d)
 	return x.Mask(text), false
-}
-
-// offered lists the tool names the step offers, for messages.
-func (x *Execution) offered(s *chain.Step) []string {
-	names := append([]string(nil), s.Agent().Tools...)
-	if s.Agent().Completion != nil {
-		names = append(names, s.Agent().Completion.Tool)
-	}
-	return names
 }
 
 // allow decides a call outside the step's tools: a --grant for the tool,

@@ -7,6 +7,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/tools"
 )
 
 // subjectKeys are the arguments that say what a tool call touches, in
@@ -60,4 +64,35 @@ func CallSubject(args string) string {
 func ArgsDigest(args string) string {
 	sum := sha256.Sum256([]byte(args))
 	return hex.EncodeToString(sum[:6])
+}
+
+// Tools are the tools step s of chain c offers the model: its tools (the
+// built-in ones by their specs, the chain's own by their definitions),
+// then its completion tool.
+func Tools(c *chain.Chain, s *chain.Step) []llm.Tool {
+	var out []llm.Tool
+	for _, name := range s.Agent().Tools {
+		if spec, ok := tools.Lookup(name); ok {
+			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
+		} else if def := c.Tool(name); def != nil {
+			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
+		}
+	}
+	if cp := s.Agent().Completion; cp != nil {
+		desc := cp.Description
+		if desc == "" {
+			desc = "Call this once with your final answer; its arguments are the result of the task."
+		}
+		out = append(out, llm.Tool{Name: cp.Tool, Description: desc, Schema: cp.Schema})
+	}
+	return out
+}
+
+// Offered lists the tool names the step offers, for messages.
+func Offered(s *chain.Step) []string {
+	names := append([]string(nil), s.Agent().Tools...)
+	if s.Agent().Completion != nil {
+		names = append(names, s.Agent().Completion.Tool)
+	}
+	return names
 }
