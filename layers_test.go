@@ -55,14 +55,19 @@ var layers = map[string][]string{
 	"pkg/catalog":           {"pkg/chain", "pkg/chain/wfyaml", "pkg/load", "pkg/spell"},
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
-	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/tools"},
+	"pkg/run/mask":          {"pkg/chain", "pkg/redact"},
+	"pkg/run/given":         {"pkg/chain", "pkg/guard"},
+	"pkg/run/web":           {"pkg/executor", "pkg/redact"},
+	"pkg/run/confine":       {"pkg/fsutil", "pkg/tools"},
+	"pkg/run/ask":           {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/tools"},
+	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/web", "pkg/tools"},
 	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/yamlpos"},
-	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/yamlpos"},
+	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/yamlpos"},
 	"pkg/kind/compose":      {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/authoring":    {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
-	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/tools"},
+	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
 	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/retry", "pkg/run"},
 	"pkg/builtin":           {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
 	"pkg/run/runtest":       {"pkg/chain", "pkg/load", "pkg/run"},
@@ -190,10 +195,11 @@ const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
-// model units of every kind (the workflow's reader and rules are
-// pkg/chain/wfyaml and pkg/chain/wfcheck), pkg/run the execution's
-// helpers the kinds share.
-var oversizedPackages = map[string]int{"pkg/chain": 8300, "pkg/run": 9200}
+// model units of the kinds the core walks and calls through and the
+// workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
+// pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
+// (its leaves mask, given, web, confine and ask are out).
+var oversizedPackages = map[string]int{"pkg/chain": 8300, "pkg/run": 8400}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

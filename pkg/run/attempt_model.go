@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -70,7 +71,7 @@ func (a *Attempt) CountCached() { a.t.usage.Cached++ }
 
 // ToolSpecs are the tools offered to the step's model: its tools (built-in
 // or the chain's), then its completion tool.
-func (a *Attempt) ToolSpecs() []llm.Tool { return a.x.toolSpecs(a.s) }
+func (a *Attempt) ToolSpecs() []llm.Tool { return ask.Tools(a.x.Chain, a.s) }
 
 // ToolEnv is where the step's tool calls act: its directory and the run's
 // process settings.
@@ -156,6 +157,6 @@ func (x *Execution) stream(s *chain.Step, req *llm.Request) {
 // decided, then the call in the audit trail, as CallTool records the
 // calls it runs.
 func (a *Attempt) Deny(call llm.ToolCall, why string) {
-	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments), DecidedBy: "chain"})
+	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: ask.ArgsDigest(call.Arguments), DecidedBy: "chain"})
 	a.x.emitTool(a.s, call, event.Denied, why, 0)
 }

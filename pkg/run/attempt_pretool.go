@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
 // This file is what a step's pre_tools (pkg/run/pretool) see of the run
@@ -36,9 +37,9 @@ func (a *Attempt) PreToolDelay() time.Duration { return a.x.Engine.preToolDelay 
 // HoldsSecret says whether text holds any of the run's secrets, however
 // short: a value that does is never kept in a cache. Mask hides only
 // secrets long enough to mask, so it cannot tell.
-func (a *Attempt) HoldsSecret(text string) bool { return a.x.Secrets.holds(text) }
+func (a *Attempt) HoldsSecret(text string) bool { return a.x.Secrets.Holds(text) }
 
-// Search asks the run's search provider for q (web.go), as an agent's
+// Search asks the run's search provider for q (search.go), as an agent's
 // WebSearch does: a web_search pre_tool's query.
 func (a *Attempt) Search(ctx context.Context, q string) (string, error) { return a.x.search(ctx, q) }
 
@@ -52,5 +53,8 @@ func IsPermanent(err error) bool {
 
 // JailRel is path p (absolute, or relative to base, under jail) relative
 // to jail, or the error of a path that leaves it by its shape: the
-// confinement of confine.go, for a pre_tool that reads a path itself.
-func JailRel(jail, base, p string) (string, error) { return jailRel(jail, base, p) }
+// confinement of pkg/run/confine, for a pre_tool that reads a path itself.
+func JailRel(jail, base, p string) (string, error) {
+	rel, err := confine.Rel(jail, base, p)
+	return rel, refused(err)
+}

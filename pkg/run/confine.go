@@ -2,15 +2,9 @@ package run
 
 import (
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/fsutil"
-	"github.com/chainrun/chainrun/pkg/tools"
+	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
 // A chain-defined tool runs with arguments a model chose, so every path
@@ -77,113 +71,27 @@ func fromArguments(t *chain.Template) bool {
 	return false
 }
 
-// jailRel turns p (absolute, or relative to base, itself under jail) into
-// a clean path relative to jail, refusing one that leaves it by its shape.
-// An absolute path may name jail as written or with its links resolved.
-func jailRel(jail, base, p string) (string, error) {
-	if strings.IndexByte(p, 0) >= 0 {
-		return "", &permanentError{fmt.Errorf("path %q contains a NUL byte", p)}
+// refused is err of pkg/run/confine as a step reads it: a refusal (a path
+// that leaves its directory, what is not a regular file) fails the step
+// for good; any other error stays what it is.
+func refused(err error) error {
+	var r *confine.Refusal
+	if errors.As(err, &r) {
+		return &permanentError{err}
 	}
-	full := p
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(base, p)
-	}
-	full = filepath.Clean(full)
-	dirs := []string{filepath.Clean(jail)}
-	if real, err := filepath.EvalSymlinks(jail); err == nil {
-		dirs = append(dirs, real)
-	}
-	if rel, ok := tools.RelUnder(full, dirs...); ok {
-		return rel, nil
-	}
-	return "", &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
+	return err
 }
 
-// rootError words an error of an os.Root call for the model: an escape
-// (by a symbolic link that points out) is a tools.OutsideError, the built-in tools' own refusal.
-func rootError(err error, p, jail string) error {
-	if tools.Escapes(err) {
-		return &permanentError{&tools.OutsideError{Path: p, Dir: jail}}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &permanentError{fmt.Errorf("cannot read %s: %w", p, err)}
-}
-
-// confinedDir is a chain-defined tool's cwd d, which must be a directory
-// under jail (through no link that leaves it).
+// confinedDir is a cwd d under jail (confine.Dir).
 func confinedDir(jail, d string) (string, error) {
-	rel, err := jailRel(jail, jail, d)
-	if err != nil {
-		return "", err
-	}
-	root, err := os.OpenRoot(jail)
-	if err != nil {
-		return "", &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
-	}
-	defer root.Close()
-	fi, err := root.Stat(rel)
-	if err != nil {
-		return "", rootError(err, d, jail)
-	}
-	if !fi.IsDir() {
-		return "", &permanentError{fmt.Errorf("cwd %s is not a directory", d)}
-	}
-	return filepath.Join(jail, rel), nil
+	dir, err := confine.Dir(jail, d)
+	return dir, refused(err)
 }
 
-// OpenRegular opens p for reading (inside jail through an os.Root when
-// jail is set) and refuses what is not a regular file: a FIFO, a device
-// or a directory could block or never end, and no timeout or interrupt
-// could stop the read. The open itself does not block (fsutil), so a
-// FIFO nobody writes is refused at once.
-func OpenRegular(jail, base, p string) (*os.File, error) {
-	var f *os.File
-	var err error
-	shown := p
-	if jail == "" {
-		full := p
-		if !filepath.IsAbs(full) {
-			full = filepath.Join(base, p)
-		}
-		f, err = fsutil.OpenRegular(full)
-		shown = full
-	} else {
-		rel, jerr := jailRel(jail, base, p)
-		if jerr != nil {
-			return nil, jerr
-		}
-		root, rerr := os.OpenRoot(jail)
-		if rerr != nil {
-			return nil, &permanentError{fmt.Errorf("the step's directory is unusable: %w", rerr)}
-		}
-		defer root.Close()
-		f, err = fsutil.OpenRegularIn(root, rel)
-	}
-	var nr *fsutil.NotRegularError
-	switch {
-	case errors.As(err, &nr):
-		return nil, &permanentError{fmt.Errorf("%s is %s, not a regular file: a file step reads regular files only", p, fsutil.Kind(nr.Mode))}
-	case err != nil && jail != "":
-		return nil, rootError(err, p, jail)
-	case err != nil:
-		return nil, &permanentError{fmt.Errorf("cannot read %s: %w", shown, errors.Unwrap(err))}
-	}
-	return f, nil
-}
-
-// writeError words an error of opening p to write (inside jail when it
-// is set): what is not a regular file (a FIFO would wait for a reader),
-// an escape, or the error itself.
-func writeError(err error, p, jail string) error {
-	var nr *fsutil.NotRegularError
-	switch {
-	case errors.As(err, &nr):
-		return &permanentError{fmt.Errorf("%s is %s, not a regular file: a write_file pre_tool writes regular files only", p, fsutil.Kind(nr.Mode))}
-	case jail != "":
-		return rootError(err, p, jail)
-	}
-	return &permanentError{fmt.Errorf("cannot write %s: %w", p, errors.Unwrap(err))}
+// WriteFile writes content to p (absolute, or relative to base), under
+// jail when it is set: a write_file pre_tool's write (confine.WriteFile),
+// its refusals failing the step for good.
+func WriteFile(jail, base, p string, content []byte, appending bool) (string, error) {
+	written, err := confine.WriteFile(jail, base, p, content, appending)
+	return written, refused(err)
 }

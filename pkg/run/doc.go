@@ -15,9 +15,11 @@
 // package never imports; a step with a handler (a contenox task chain's
 // task) runs through the one runner pkg/kind/contenox registers
 // (attempt_task.go), whatever its kind. Model steps ask through llm's
-// decorators (models.go, attempt_model.go).
+// decorators (models.go, attempt_model.go), under the rules pkg/run/ask
+// holds (retry policy, answer cache key, guardrails).
 //
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,
-// fsutil, guard, interrupt, llm, mcpclient, redact, retry, tools.
+// fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/ask,
+// run/confine, run/given, run/mask, run/web, tools.
 package run

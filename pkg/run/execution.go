@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // execution is the state of one run in progress.
@@ -37,7 +38,7 @@ type Execution struct {
 	// waiting are the gates the run waits at (body_gate.go).
 	routed  routing
 	waiting map[string]gateWait
-	Secrets *masker
+	Secrets *mask.Masker
 	// chosenPaths: a path or cwd this execution renders from the run's
 	// data may hold what a decision chose, handed on through the context,
 	// a $.-path or a called workflow's input, so it is confined as an

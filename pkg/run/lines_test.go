@@ -2,10 +2,13 @@ package run
 
 import (
 	"encoding/json"
-	"github.com/chainrun/chainrun/pkg/event"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/event"
+
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // --verbose lines: every complete line once, CR stripped, and a line
@@ -53,7 +56,7 @@ func BenchmarkLongLineVerbose(b *testing.B) {
 // add up to the line masked.
 func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	const secret = `Zq9-SeCrEt-"77xy"`
-	m := newMasker([]string{secret})
+	m := mask.New([]string{secret})
 	b, _ := json.Marshal(secret)
 	escaped := string(b[1 : len(b)-1])
 	for _, tc := range []struct {
@@ -68,7 +71,7 @@ func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	} {
 		for _, size := range []int{1 << 20, 4093, 7} {
 			var got []string
-			w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }, mask: m.text, hold: m.longest() - 1}
+			w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }, mask: m.Text, hold: m.Longest() - 1}
 			input := tc.line + "\n"
 			for i := 0; i < len(input); i += size {
 				_, _ = w.Write([]byte(input[i:min(i+size, len(input))]))

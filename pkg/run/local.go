@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // Run executes the chain and returns its result. See Engine. A DAG chain
@@ -118,10 +119,10 @@ func (l *Local) admit(req Request) (string, error) {
 // newExecution sets up one run of a checked chain (a DAG chain, a
 // workflow, or a chain a step calls) over the given variable store.
 func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Budget, req Request, inheritedSecrets []string) *Execution {
-	secrets := secretValues(c, st.inputs, inheritedSecrets)
+	secrets := mask.Secrets(c, st.inputs, inheritedSecrets)
 	req.Resume, _ = keptSteps(c, req.Resume)
 	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*StepResult{},
-		Secrets: newMasker(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
+		Secrets: mask.New(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
 }
 
 // CheckCalls reports the first chain step of c (or of a chain it calls)

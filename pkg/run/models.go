@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
 // Models turns a model name into a ready provider target; *llm.Registry
@@ -99,28 +100,6 @@ func (l *Local) CheckModels(c *chain.Chain) []error {
 	return out
 }
 
-// policy is the step's retry: its retry block, else two more attempts
-// after a transient failure. Its Attempts is the most requests the step
-// sends one model.
-func policy(s *chain.Step) llm.Policy {
-	if s.OneRequest() {
-		// OCC's default (reference 004: "default: 1 = no retry")
-		p := llm.DefaultPolicy
-		p.Attempts = 1
-		return p
-	}
-	if s.Retry == nil {
-		return llm.DefaultPolicy
-	}
-	p := llm.DefaultPolicy
-	p.Attempts = max(s.Retry.Max, 1)
-	p.Backoff = s.Retry.Backoff
-	if s.Retry.DelayMS > 0 {
-		p.Delay = time.Duration(s.Retry.DelayMS) * time.Millisecond
-	}
-	return p
-}
-
 // tries is what the attempts of one step share: the guardrail feedback
 // the model is told on a retry, the step's models (whose retry allowance
 // spans every attempt), and the model use they add up.
@@ -200,7 +179,7 @@ func (x *Execution) stepAttempts(s *chain.Step, t *tries) int {
 // the run's budget and retried under the step's policy, then its
 // fallbacks in order. observe sees every request.
 func (x *Execution) stepModels(s *chain.Step, targets []llm.Target, observe func(llm.Attempt)) (llm.Provider, []*llm.Retrying) {
-	p := policy(s)
+	p := ask.Policy(s)
 	ps := make([]llm.Provider, len(targets))
 	rs := make([]*llm.Retrying, len(targets))
 	for i, t := range targets {

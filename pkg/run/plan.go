@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/redact"
+	"github.com/chainrun/chainrun/pkg/run/given"
 )
 
 // PlannedStep is a step as --dry-run shows it: what would run, with
@@ -60,7 +61,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Execution{Engine: l, Chain: c, Vars: newStore(Masked(c, inputs))}
+	x := &Execution{Engine: l, Chain: c, Vars: newStore(given.Masked(c, inputs))}
 	x.Vars.typed = typed
 	for _, in := range c.Inputs {
 		if _, given := typed[in.Name]; given && in.Secret {

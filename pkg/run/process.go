@@ -150,7 +150,7 @@ func (x *Execution) lineWriter(step, stream string) io.Writer {
 		},
 	}
 	if x.Secrets != nil {
-		w.mask, w.hold = x.Mask, x.Secrets.longest()-1
+		w.mask, w.hold = x.Mask, x.Secrets.Longest()-1
 	}
 	return w
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
 // readFile reads a file, up to the in-memory cap; pre_tools use it too.
@@ -24,9 +25,9 @@ func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	if jail == "" && a.Confines(path, fromData) {
 		jail = base // a path a decision may have chosen stays under the step's directory
 	}
-	f, err := OpenRegular(jail, base, p)
+	f, err := confine.OpenRegular(jail, base, p)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, refused(err)
 	}
 	defer f.Close()
 	if jail == "" && !filepath.IsAbs(p) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // setEnv gives the run its dotenv variables and, in a file read as OCC's,
@@ -30,6 +31,6 @@ func (x *Execution) setEnv(env map[string]string) {
 	})
 	if len(more) > 0 {
 		x.secretValues = append(slices.Clone(x.secretValues), more...)
-		x.Secrets = newMasker(x.secretValues)
+		x.Secrets = mask.New(x.secretValues)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
 // outcome is what one execution of a step's body produced.
@@ -284,7 +285,7 @@ func (x *Execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outc
 		used.Add(out.usage)
 		out.usage = *used
 		if err == nil {
-			err = guard.Error(guard.Check(RulesOf(s), out.Value.Text))
+			err = guard.Error(guard.Check(ask.Rules(s), out.Value.Text))
 		}
 		return err
 	}
@@ -296,7 +297,7 @@ func (x *Execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outc
 	}
 	var ve *guard.ViolationError
 	if errors.As(err, &ve) {
-		t.history = append(t.history, feedback(out.Value.Text, ve)...)
+		t.history = append(t.history, ask.Feedback(out.Value.Text, ve)...)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
 // renderPrompt renders the prompt with context_strategy applied to the
@@ -87,8 +88,8 @@ func (x *Execution) summarize(ctx context.Context, s *chain.Step, t *tries, name
 	if x.Engine.cache != nil {
 		store = x.Engine.cache
 	}
-	key := cache.Key([]any{"summarize", labels(t.targets), s.Agent().MaxTokens, text})
-	if x.Secrets.holds(text) {
+	key := cache.Key([]any{"summarize", ask.Labels(t.targets), s.Agent().MaxTokens, text})
+	if x.Secrets.Holds(text) {
 		// a secret is never written to the cache
 		key = ""
 	}

@@ -2,8 +2,6 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -32,27 +32,6 @@ type ToolCallRequest struct {
 // is called concurrently when a turn's calls run together: the asker
 // owns the terminal and puts its questions in turn.
 type ToolAsker func(ctx context.Context, r ToolCallRequest) (bool, error)
-
-// toolSpecs are the tools offered to the model: the step's tools, then
-// its completion tool.
-func (x *Execution) toolSpecs(s *chain.Step) []llm.Tool {
-	var out []llm.Tool
-	for _, name := range s.Agent().Tools {
-		if spec, ok := tools.Lookup(name); ok {
-			out = append(out, llm.Tool{Name: spec.Name, Description: spec.Description, Schema: spec.Schema})
-		} else if def := x.Chain.Tool(name); def != nil {
-			out = append(out, llm.Tool{Name: def.Name, Description: def.Description, Schema: def.InputSchema})
-		}
-	}
-	if cp := s.Agent().Completion; cp != nil {
-		desc := cp.Description
-		if desc == "" {
-			desc = "Call this once with your final answer; its arguments are the result of the task."
-		}
-		out = append(out, llm.Tool{Name: cp.Tool, Description: desc, Schema: cp.Schema})
-	}
-	return out
-}
 
 // toolEnv is where a step's tool calls act: its directory, and the
 // run's process settings.
@@ -74,7 +53,7 @@ func (x *Execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	def := x.Chain.Tool(call.Name)
 	if !builtin && def == nil {
 		x.emitTool(s, call, event.Unknown, "", 0)
-		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(x.offered(s), ", ")), true
+		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", call.Name, strings.Join(ask.Offered(s), ", ")), true
 	}
 	if !slices.Contains(s.Agent().Tools, call.Name) {
 		if why, ok := x.allow(ctx, s, call); !ok {
@@ -103,22 +82,13 @@ func (x *Execution) callTool(ctx context.Context, s *chain.Step, env tools.Env, 
 	return x.Mask(text), false
 }
 
-// offered lists the tool names the step offers, for messages.
-func (x *Execution) offered(s *chain.Step) []string {
-	names := append([]string(nil), s.Agent().Tools...)
-	if s.Agent().Completion != nil {
-		names = append(names, s.Agent().Completion.Tool)
-	}
-	return names
-}
-
 // allow decides a call outside the step's tools: a --grant for the tool,
 // else the person at the terminal for exactly this call, else denied.
 // Every grant and denial is an audit event.
 func (x *Execution) allow(ctx context.Context, s *chain.Step, call llm.ToolCall) (string, bool) {
-	digest := argsDigest(call.Arguments)
+	digest := ask.ArgsDigest(call.Arguments)
 	audit := func(t event.Type, by string) {
-		x.Emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.Mask(callSubject(call.Arguments)), DecidedBy: by})
+		x.Emit(event.Event{Type: t, Step: s.ID, Tool: call.Name, Digest: digest, Subject: x.Mask(ask.CallSubject(call.Arguments)), DecidedBy: by})
 	}
 	if x.Req.Grants[call.Name] {
 		audit(event.ToolGranted, "grant")
@@ -147,7 +117,7 @@ func (x *Execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, arg
 	}
 	if def.Schema != nil {
 		if err := def.Schema.Validate(v); err != nil {
-			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, SchemaMessage(err))
+			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, given.SchemaMessage(err))
 		}
 	}
 	out, _, err := x.attempts(ctx, def.Executor, Scope{Vars: x.Vars, jail: dir}.with("args", DataValue(v)))
@@ -159,19 +129,12 @@ func (x *Execution) runToolDef(ctx context.Context, def *chain.ToolDef, dir, arg
 
 // emitTool records one tool call in the audit trail.
 func (x *Execution) emitTool(s *chain.Step, call llm.ToolCall, status event.Status, detail string, ms int64) {
-	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: argsDigest(call.Arguments),
-		Subject: x.Mask(callSubject(call.Arguments)), Status: status, DurationMS: ms}
+	e := event.Event{Type: event.ToolCall, Step: s.ID, Tool: call.Name, Digest: ask.ArgsDigest(call.Arguments),
+		Subject: x.Mask(ask.CallSubject(call.Arguments)), Status: status, DurationMS: ms}
 	if status == event.Error {
 		e.Error = detail
 	} else {
 		e.Detail = detail
 	}
 	x.Emit(e)
-}
-
-// argsDigest names a call's arguments without showing them: the first 12
-// hex digits of their SHA-256.
-func argsDigest(args string) string {
-	sum := sha256.Sum256([]byte(args))
-	return hex.EncodeToString(sum[:6])
 }

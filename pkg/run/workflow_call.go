@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/given"
 )
 
 // The run of the workflow a workflow step names (the kind is
@@ -78,14 +79,14 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 		}
 		return fail("workflows call each other in a cycle: %s", strings.Join(names, " → "))
 	}
-	given := map[string]string{}
+	passed := map[string]string{}
 	if in := s.C().Inputs; in != nil {
 		for k := range in.Map {
-			given[k] = ""
+			passed[k] = ""
 		}
 	}
-	if unknown := unknownInputs(callee, given); len(unknown) > 0 {
-		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), declaredInputs(callee))
+	if unknown := unknownInputs(callee, passed); len(unknown) > 0 {
+		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), given.Declared(callee))
 	}
 	err = preflight(l, callee, r, stack)
 	var pe *PreflightError

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
 // answerValue is the value an agent step stores from its model's answer:
@@ -39,7 +40,7 @@ func acceptAnswer(s *chain.Step, r *llm.Response) error {
 	if err != nil {
 		return err
 	}
-	return guard.Error(guard.Check(run.RulesOf(s), v.Text))
+	return guard.Error(guard.Check(ask.Rules(s), v.Text))
 }
 
 // keyword makes the output of a condition_key step the keyword the model

@@ -6,6 +6,8 @@
 // router tells the DAG driver what its route leaves out (Runner.Route), an
 // evaluator what to run again (Runner.Again), so the engine names neither.
 // They reach models, prompts, the answer cache and tools only through
-// run.Attempt. A model unit imports only chain, interp and yamlpos. It may
-// import, of this module: chain, event, guard, interp, llm, run, yamlpos.
+// run.Attempt and the rules a model step asks with (pkg/run/ask). A model
+// unit imports only chain, interp and yamlpos. It may import, of this
+// module: chain, event, guard, interp, llm, run, run/ask, run/given,
+// yamlpos.
 package model

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -123,7 +124,7 @@ func completionProblem(cp *chain.Completion, args string) string {
 		return fmt.Sprintf("the arguments of %s are not JSON: %v", cp.Tool, err)
 	}
 	if err := cp.Resolved().Validate(v); err != nil {
-		return fmt.Sprintf("the arguments of %s do not satisfy its schema: %s; call it again with arguments that do", cp.Tool, run.SchemaMessage(err))
+		return fmt.Sprintf("the arguments of %s do not satisfy its schema: %s; call it again with arguments that do", cp.Tool, given.SchemaMessage(err))
 	}
 	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 )
 
 // plainArgs is an error of decisionArgs in words of no command line: a
@@ -72,7 +73,7 @@ func argValue(t *chain.Transition, name string, v any) (any, error) {
 	if !ok || t.ArgType(name) == "" {
 		return v, nil
 	}
-	conv, err := run.ConvertInput(text, t.ArgType(name))
+	conv, err := given.Convert(text, t.ArgType(name))
 	if err != nil {
 		return nil, fmt.Errorf("argument %q: %v", name, err)
 	}

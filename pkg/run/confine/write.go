@@ -1,4 +1,4 @@
-package run
+package confine
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 // no path or link takes it out; what is not a regular file (a FIFO would
 // wait for a reader) is refused. It is a write_file pre_tool's write,
 // kept here beside the confinement and read it mirrors (confine.go).
+// A failure of the write itself, once the file is open, is no Refusal.
 func WriteFile(jail, base, p string, content []byte, appending bool) (string, error) {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appending {
@@ -21,13 +22,9 @@ func WriteFile(jail, base, p string, content []byte, appending bool) (string, er
 	}
 	var f *os.File
 	if jail != "" {
-		rel, err := jailRel(jail, base, p)
+		root, rel, err := under(jail, base, p)
 		if err != nil {
 			return "", err
-		}
-		root, err := os.OpenRoot(jail)
-		if err != nil {
-			return "", &permanentError{fmt.Errorf("the step's directory is unusable: %w", err)}
 		}
 		defer root.Close()
 		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
@@ -41,7 +38,7 @@ func WriteFile(jail, base, p string, content []byte, appending bool) (string, er
 			p = filepath.Join(base, p)
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", &permanentError{fmt.Errorf("cannot write %s: %w", p, err)}
+			return "", &Refusal{fmt.Errorf("cannot write %s: %w", p, err)}
 		}
 		var err error
 		if f, err = fsutil.OpenFileRegular(p, flags, 0o644); err != nil {

@@ -1,13 +1,14 @@
-package run
+package ask
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/guard"
 )
 
-// RulesOf is a step's guardrails as guard rules: its guardrails list, then
-// the legacy output_* fields, in the order messages report them.
-func RulesOf(s *chain.Step) []guard.Rule {
+// Rules is a step's guardrails as guard rules: its guardrails list, then
+// the legacy output_* fields, in the order messages report them. A model
+// step's answer and any step's output are checked against the same list.
+func Rules(s *chain.Step) []guard.Rule {
 	var rules []guard.Rule
 	c := s.C()
 	for i, g := range s.Guardrails {

@@ -1,4 +1,4 @@
-package run
+package given
 
 import (
 	"encoding/json"
@@ -9,8 +9,10 @@ import (
 	"github.com/chainrun/chainrun/pkg/guard"
 )
 
-// convertInput reads --input text as the JSON Schema type declared for it.
-func ConvertInput(text, typ string) (any, error) {
+// Convert reads --input text (or a decision's --arg) as the JSON Schema
+// type declared for it, so expressions and schemas see a number as a
+// number.
+func Convert(text, typ string) (any, error) {
 	if err := chain.CheckInputValue(typ, text); err != nil {
 		return nil, err
 	}
@@ -33,8 +35,19 @@ func ConvertInput(text, typ string) (any, error) {
 	return text, nil
 }
 
+// convertGiven reads an input's value as its chain's file means it: in
+// a file read as OCC's, as OCC's executor takes it (yes for a boolean,
+// 0x1F for a number), kept as given; else as its declared type.
+func convertGiven(c *chain.Chain, text, typ string) (any, error) {
+	if judge := c.Reading().InputValue; judge != nil {
+		return text, judge(typ, text)
+	}
+	return Convert(text, typ)
+}
+
 // SchemaMessage shortens a validation error to its first line, without
-// the library's prefixes.
+// the library's prefixes: the one wording of a schema's refusal, for
+// inputs, arguments and a tool call's arguments alike.
 func SchemaMessage(err error) string {
 	return strings.ReplaceAll(guard.SchemaProblem(err), "validating /properties/", "input ")
 }

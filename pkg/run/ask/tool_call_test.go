@@ -1,4 +1,4 @@
-package run
+package ask
 
 import (
 	"strings"
@@ -23,8 +23,8 @@ func TestCallSubject(t *testing.T) {
 		{`not json`, ""},
 		{``, ""},
 	} {
-		if got := callSubject(tt.args); got != tt.want {
-			t.Errorf("callSubject(%.40q) = %q, want %q", tt.args, got, tt.want)
+		if got := CallSubject(tt.args); got != tt.want {
+			t.Errorf("CallSubject(%.40q) = %q, want %q", tt.args, got, tt.want)
 		}
 	}
 }

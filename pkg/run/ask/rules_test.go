@@ -1,4 +1,4 @@
-package run
+package ask
 
 import (
 	"strings"
@@ -40,7 +40,7 @@ func TestGuardrailRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, v := range guard.Check(RulesOf(s), tt.out) {
+		for _, v := range guard.Check(Rules(s), tt.out) {
 			got = append(got, v.Rule)
 		}
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -50,7 +50,7 @@ func TestGuardrailRules(t *testing.T) {
 	if guard.Error(nil) != nil {
 		t.Error("no violations must be no error")
 	}
-	err := guard.Error(guard.Check(RulesOf(s), "ab"))
+	err := guard.Error(guard.Check(Rules(s), "ab"))
 	if err == nil || !strings.HasPrefix(err.Error(), "guardrail failed: min_length: output is 2 characters, fewer than 5; must_contain") {
 		t.Errorf("error = %v", err)
 	}
@@ -58,7 +58,7 @@ func TestGuardrailRules(t *testing.T) {
 
 func TestGuardrailsCountCharactersNotBytes(t *testing.T) {
 	s := guardedStep(t, "    guardrails: [{type: max_length, value: 3}]\n")
-	if vs := guard.Check(RulesOf(s), "héé"); len(vs) != 0 {
+	if vs := guard.Check(Rules(s), "héé"); len(vs) != 0 {
 		t.Errorf("3 characters judged too long: %v", vs)
 	}
 }
@@ -81,7 +81,7 @@ func TestGuardrailJSONSchema(t *testing.T) {
 		`{"verdict": "ok", "score": 11}`: "/score",
 		`not json`:                       "not valid JSON",
 	} {
-		vs := guard.Check(RulesOf(s), out)
+		vs := guard.Check(Rules(s), out)
 		got := ""
 		for _, v := range vs {
 			got += v.Message

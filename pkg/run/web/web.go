@@ -1,4 +1,4 @@
-package run
+package web
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -15,40 +16,32 @@ import (
 	"github.com/chainrun/chainrun/pkg/redact"
 )
 
-// Search is the web search provider web_search pre_tools and an agent's
-// WebSearch ask: any HTTP
-// endpoint that answers a GET with results (SearXNG's format=json, Brave,
-// Tavily, Google's custom search, a company proxy).
-type Search struct {
-	// URL is the endpoint. {query} in it is replaced by the query,
-	// percent-encoded; without it the query is sent as the q parameter.
-	URL string
-	// Key, when set, is sent as Authorization: Bearer KEY, or bare in
-	// KeyHeader when that is set (X-Subscription-Token for Brave).
-	Key, KeyHeader string
-}
-
-// WithSearch sets the web search provider of web_search pre_tools (none:
-// such a pre_tool fails, saying what to set).
-func WithSearch(s Search) Option { return func(l *Local) { l.search = s } }
-
 // searchResults is how many results a web_search pre_tool keeps.
 const searchResults = 10
 
-// search asks the search provider for q: a web_search pre_tool's query,
-// or an agent's WebSearch call.
-func (x *Execution) search(ctx context.Context, q string) (string, error) {
-	sp := x.Engine.search
-	if sp.URL == "" {
-		return "", &permanentError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
+// SetupError is a search that cannot be made as the engine is set up (no
+// provider, an endpoint that is no URL): asking again cannot mend it.
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// Search asks the search provider at endpoint for q (a web_search
+// pre_tool's query, or an agent's WebSearch call) and lists its results.
+// {query} in endpoint is replaced by q, percent-encoded; without it q is
+// sent as the q parameter. key, when set, is sent as Authorization:
+// Bearer KEY, or bare in keyHeader when that is set.
+func Search(ctx context.Context, client *http.Client, endpoint, key, keyHeader, q string) (string, error) {
+	if endpoint == "" {
+		return "", &SetupError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
 	}
-	target := sp.URL
+	target := endpoint
 	if strings.Contains(target, "{query}") {
 		target = strings.ReplaceAll(target, "{query}", url.QueryEscape(q))
 	} else {
 		u, err := url.Parse(target)
 		if err != nil {
-			return "", &permanentError{fmt.Errorf("search_url %s: %v", redact.URL(target), err)}
+			return "", &SetupError{fmt.Errorf("search_url %s: %v", redact.URL(target), err)}
 		}
 		v := u.Query()
 		v.Set("q", q)
@@ -56,20 +49,20 @@ func (x *Execution) search(ctx context.Context, q string) (string, error) {
 		target = u.String()
 	}
 	req := executor.HTTPRequest{Method: "GET", URL: target, Headers: map[string]string{"Accept": "application/json"}}
-	if sp.Key != "" {
-		if sp.KeyHeader != "" {
-			req.Headers[sp.KeyHeader] = sp.Key
+	if key != "" {
+		if keyHeader != "" {
+			req.Headers[keyHeader] = key
 		} else {
-			req.Headers["Authorization"] = "Bearer " + sp.Key
+			req.Headers["Authorization"] = "Bearer " + key
 		}
 	}
-	resp, err := executor.DoHTTP(ctx, x.Engine.client, req)
+	resp, err := executor.DoHTTP(ctx, client, req)
 	if err != nil {
-		return "", fmt.Errorf("web search at %s: %w", redact.URL(sp.URL), err)
+		return "", fmt.Errorf("web search at %s: %w", redact.URL(endpoint), err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
-		msg := fmt.Sprintf("web search at %s: HTTP %d", redact.URL(sp.URL), resp.Status)
-		if body := Clip(strings.TrimSpace(resp.Body), 200); body != "" {
+		msg := fmt.Sprintf("web search at %s: HTTP %d", redact.URL(endpoint), resp.Status)
+		if body := clip(strings.TrimSpace(resp.Body), 200); body != "" {
 			msg += ": " + body
 		}
 		return "", errors.New(msg)
@@ -139,10 +132,10 @@ func firstText(m map[string]any, keys ...string) string {
 	return ""
 }
 
-// fetchText is an agent's WebFetch: the page at address u, as text (an
-// HTML page's tags and scripts taken out), at most 100,000 characters.
-func (x *Execution) fetchText(ctx context.Context, u string) (string, error) {
-	resp, err := executor.DoHTTP(ctx, x.Engine.client, executor.HTTPRequest{Method: "GET", URL: u})
+// Fetch is an agent's WebFetch: the page at address u, as text (an HTML
+// page's tags and scripts taken out), at most 100,000 characters.
+func Fetch(ctx context.Context, client *http.Client, u string) (string, error) {
+	resp, err := executor.DoHTTP(ctx, client, executor.HTTPRequest{Method: "GET", URL: u})
 	if err != nil {
 		return "", fmt.Errorf("fetching %s: %w", redact.URL(u), err)
 	}
@@ -150,10 +143,10 @@ func (x *Execution) fetchText(ctx context.Context, u string) (string, error) {
 		return "", fmt.Errorf("fetching %s: HTTP %d", redact.URL(u), resp.Status)
 	}
 	text := resp.Body
-	if strings.Contains(strings.ToLower(Clip(text, 512)), "<html") || strings.Contains(strings.ToLower(Clip(text, 512)), "<!doctype html") {
+	if strings.Contains(strings.ToLower(clip(text, 512)), "<html") || strings.Contains(strings.ToLower(clip(text, 512)), "<!doctype html") {
 		text = htmlText(text)
 	}
-	return Clip(text, 100_000), nil
+	return clip(text, 100_000), nil
 }
 
 // htmlTags and htmlHidden are what htmlText takes out of a page.
@@ -176,4 +169,12 @@ func htmlText(page string) string {
 		lines = append(lines, strings.TrimSpace(l))
 	}
 	return strings.TrimSpace(blankRun().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// clip cuts s to n bytes, marking the cut with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
