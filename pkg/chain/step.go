@@ -65,16 +65,17 @@ func (k Kind) Deterministic() bool { return !runsModel(k) }
 
 // Step is one node of a chain: the fields every kind shares, then the
 // parts of its kind's body it was written with. A step holds only the
-// parts it has (a cli step its CLIFields, a router its RouterFields and
-// the AgentFields it borrows), so a chain's steps cost what they hold;
-// validation rejects a field of another kind, naming the kinds it
-// belongs to. Each part is read through its accessor (s.CLI().Command),
-// which answers the part's zero value for a step without one, and
-// written through Own (step_parts.go).
+// parts it has (a cli step its basic.CLIFields and the ProcessFields of
+// its args, a router its RouterFields and the AgentFields it borrows), so
+// a chain's steps cost what they hold; validation rejects a field of
+// another kind, naming the kinds it belongs to. Each part is read through
+// its accessor (basic.CLI(s).Command, s.Agent().Prompt: Part), which
+// answers the part's zero value for a step without one, and written
+// through Own (step_parts.go).
 type Step struct {
 	CommonFields
 
-	// parts are the step's body parts (*AgentFields, *CLIFields, …),
+	// parts are the step's body parts (*AgentFields, *basic.CLIFields, …),
 	// each at most once, added as the step's keys are read or set.
 	parts []any
 
