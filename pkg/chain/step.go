@@ -188,7 +188,7 @@ func (s *Step) FallbackNumber() int {
 // wrote it as (transition "go" executor, state "s" task).
 func (s *Step) Who() string { return s.Subject() }
 
-// subject is how messages name the step: step "id", or what the user
+// Subject is how messages name the step: step "id", or what the user
 // wrote it as (transition "go" executor, state "s" task, tool "t"
 // executor).
 func (s *Step) Subject() string {

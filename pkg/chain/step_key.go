@@ -15,7 +15,7 @@ type KeyFields struct {
 	IdempotencyKey any `yaml:"idempotencyKey" doc:"true: a key made of the run id, the transition (a DAG chain's step) and, in a workflow, how many transitions the run had taken, the same on every retry; text: that key ({workflowId}, {transition}, {correlationId} and the run's values are read). Sent as the Idempotency-Key header of an http/rest step, IDEMPOTENCY_KEY in a cli or script step's environment, the _idempotencyKey argument of an mcp step's tool; a noop step has nothing to send it to."`
 }
 
-// keyField is the key of KeyFields.
+// KeyField is the key of KeyFields.
 const KeyField = "idempotencyKey"
 
 // The names a key written as text reads besides the run's values, as

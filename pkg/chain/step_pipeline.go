@@ -23,7 +23,7 @@ type PipelineFields struct {
 // run's: arguments, the output of the step before.
 var PipelineLocals = []string{"arguments"}
 
-// decodeNested reads a step written inside a parallel or pipeline step,
+// DecodeNested reads a step written inside a parallel or pipeline step,
 // with the evidence: it records once it succeeded; what names it in
 // messages ("a branch").
 func DecodeNested(d *yamlpos.Diags, n *yaml.Node, prefix, what string) *Step {

@@ -7,7 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
-// unregisteredKind takes a workflows: file's executor whose kind no kind
+// UnregisteredKind takes a workflows: file's executor whose kind no kind
 // has, as mcp-flowgate takes it: its file loads, and its executor fails
 // when it runs ("executor kind … is not registered"). chainrun warns at
 // its line and keeps it as an executor that does nothing but is

@@ -37,7 +37,7 @@ func ValidChainName(name string) bool {
 	return ValidStepID(strings.ReplaceAll(name, ".", "_"))
 }
 
-// lazyRegexp compiles a pattern on first use, keeping start-up fast for
+// LazyRegexp compiles a pattern on first use, keeping start-up fast for
 // commands that never need it.
 func LazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })

@@ -2,7 +2,7 @@ package run
 
 import "time"
 
-// notAhead is a time a run saved (a transition's, a gate's wait, the
+// NotAhead is a time a run saved (a transition's, a gate's wait, the
 // start its id encodes), or now when it is after now: the clock was
 // ahead when it was saved and has been set right since. Trusted, it
 // would stretch a decision's deadline or a workflow's timeout by as much;

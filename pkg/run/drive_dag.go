@@ -46,7 +46,7 @@ func (d *dagDriver) waiting(id string) {
 		Detail: fmt.Sprintf("waiting for a free slot (--max-parallel %d)", d.x.Engine.parallel)})
 }
 
-// conclude lists every step in the chain's order, those that never
+// Conclude lists every step in the chain's order, those that never
 // started as skipped with the reason.
 func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
 	x, c := d.x, d.x.Chain

@@ -125,7 +125,7 @@ type Local struct {
 	streaming    bool
 	cache        cache.Cache
 	cacheReads   bool
-	// principal is who runs act for, as permission and role guards see
+	// Principal is who runs act for, as permission and role guards see
 	// it; nil when none is configured.
 	Principal *chain.Principal
 	// search is the provider of web_search pre_tools; preCache keeps
@@ -134,9 +134,9 @@ type Local struct {
 	search       Search
 	preCache     *cache.Mem
 	preToolDelay time.Duration
-	// remote, when set, runs steps as a durable engine's tasks (remote.go).
+	// Remote, when set, runs steps as a durable engine's tasks (remote.go).
 	Remote *Remote
-	// standIn, when set, may replace step bodies; env is added to every
+	// StandIn, when set, may replace step bodies; env is added to every
 	// command's environment (standin.go).
 	StandIn StandIn
 	env     map[string]string

@@ -15,7 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
-// execution is the state of one run in progress.
+// Execution is the state of one run in progress.
 type Execution struct {
 	Engine  *Local
 	Chain   *chain.Chain
@@ -23,7 +23,7 @@ type Execution struct {
 	Vars    *Values
 	mu      sync.Mutex
 	results map[string]*StepResult
-	// failure is the first failure that stopped the run; failedStep is
+	// Failure is the first failure that stopped the run; failedStep is
 	// the step that failed, earlyExit the one whose early_exit_if ended
 	// the run (they say why a running step was cancelled).
 	Failure    string
@@ -49,12 +49,12 @@ type Execution struct {
 	secretValues []string
 	// itemSlots bounds the loop items running at once across the run.
 	itemSlots chan struct{}
-	// budget, when set, caps the run's model use.
+	// Budget, when set, caps the run's model use.
 	Budget *llm.Budget
 	// contextMu lets one OCC context budget pass (context_budget.go) at a
 	// time change the variables.
 	contextMu sync.Mutex
-	// req is what the run was asked: journal, resume state.
+	// Req is what the run was asked: journal, resume state.
 	Req      Request
 	warnings []string
 	// bin is the chain's bin/ directory, looked up once.
@@ -84,12 +84,12 @@ type Execution struct {
 	// taken are the saved branches and pipeline steps a step of this
 	// call reused: once.
 	taken map[string]bool
-	// keyTake is a workflow's correlation id for the executor running
+	// KeyTake is a workflow's correlation id for the executor running
 	// (takeKey), read by its idempotency key; "" in a DAG chain.
 	KeyTake string
 }
 
-// driver chooses what an execution runs next: the DAG driver by
+// Driver chooses what an execution runs next: the DAG driver by
 // dependencies, the flow driver by states and transitions. Everything
 // else (inputs, variables, steps, journal, resume, results, events) is
 // the execution's.
@@ -107,7 +107,7 @@ type Driver interface {
 	Exec() *Execution
 }
 
-// run drives the execution and assembles its result.
+// Run drives the execution and assembles its result.
 func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	start := x.Engine.Now()
 	x.Emit(event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()})
@@ -184,7 +184,7 @@ func (x *Execution) announceStop(ctx context.Context) (done func()) {
 	}
 }
 
-// markStarted records, before a step that must never repeat unconfirmed
+// MarkStarted records, before a step that must never repeat unconfirmed
 // runs, that it began. Without the mark a crash could repeat it unasked,
 // so a failed mark is a failed step.
 func (x *Execution) MarkStarted(s *chain.Step) *StepResult {
@@ -203,7 +203,7 @@ func (x *Execution) MarkStarted(s *chain.Step) *StepResult {
 	return nil
 }
 
-// emit stamps an event with the schema version, time and run id, masks
+// Emit stamps an event with the schema version, time and run id, masks
 // secret input values in its text, and sends it.
 func (x *Execution) Emit(e event.Event) {
 	e.V, e.RunID = event.SchemaVersion, x.RunID

@@ -81,7 +81,7 @@ func branchKey(i int) string { return ":branch:" + strconv.Itoa(i) }
 // an effect of its own.
 func itemKey(i int) string { return ":item:" + strconv.Itoa(i) }
 
-// takeKey is a workflow's correlation id for the transition (or onEnter,
+// TakeKey is a workflow's correlation id for the transition (or onEnter,
 // or task) about to run: how many transitions the run has recorded. It
 // is the same for every attempt of that take and for a resume that takes
 // it again after a failure or a crash, and another at a later take.

@@ -106,7 +106,7 @@ func (x *Execution) reuseInner(r *branchRun, rec StepRecord) {
 		Detail: "reused from the saved run", Attempt: rec.Result.Attempts, DurationMS: rec.Result.DurationMS})
 }
 
-// forgetInner drops the records of steps written inside others, once the
+// ForgetInner drops the records of steps written inside others, once the
 // workflow moved on: a later visit of the same state runs them anew.
 func (x *Execution) ForgetInner() {
 	x.mu.Lock()
@@ -121,7 +121,7 @@ func (x *Execution) ForgetInner() {
 	x.Req.Resume = kept
 }
 
-// withReruns is retry l of a workflow's executor e, confirming the steps
+// WithReruns is retry l of a workflow's executor e, confirming the steps
 // inside e that are not idempotent and began in this call without
 // finishing: the journal holds their marks, so a resume asks for them.
 func (x *Execution) WithReruns(l Link, e *chain.Step) Link {
@@ -139,7 +139,7 @@ func (x *Execution) WithReruns(l Link, e *chain.Step) Link {
 	return l
 }
 
-// beganIn takes the steps a called workflow's execution sub marked begun
+// BeganIn takes the steps a called workflow's execution sub marked begun
 // and left unfinished as this execution's, under step (STEP/ID).
 func (x *Execution) BeganIn(sub *Execution, step string) {
 	sub.mu.Lock()

@@ -40,7 +40,7 @@ type SavedValue struct {
 	Masked bool `json:"masked,omitempty"`
 }
 
-// maskedValue is v as saved: secret input values replaced by ***, and
+// MaskedValue is v as saved: secret input values replaced by ***, and
 // marked when that changed it.
 func (x *Execution) MaskedValue(v SavedValue) SavedValue {
 	out := SavedValue{Text: x.Mask(v.Text), Data: x.MaskValue(v.Data)}
@@ -132,7 +132,7 @@ func (x *Execution) restore(s *chain.Step, rec StepRecord) {
 	}
 }
 
-// wholeNumbers turns the whole numbers JSON decoding made float64 back
+// WholeNumbers turns the whole numbers JSON decoding made float64 back
 // into ints, as expressions first produced them: a restored value behaves
 // like the original (n % 2 needs an int).
 func WholeNumbers(v any) any {

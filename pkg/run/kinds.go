@@ -18,7 +18,7 @@ type kind struct {
 	run func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error)
 	// plan fills the dry run's line for the step.
 	plan func(v planView, s *chain.Step, p *PlannedStep)
-	// result, when set, is the task result of a step of this kind
+	// Result, when set, is the task result of a step of this kind
 	// (reference 003); branchable says whether a failed task still has
 	// one. Without it a task's result is "ok" or "failed".
 	Result func(read func(name string) (Value, bool), s *chain.Step, sr *StepResult) (result string, branchable bool)
@@ -30,7 +30,7 @@ type kind struct {
 	again func(s *chain.Step, verdict string) (target string, retries int)
 }
 
-// kinds holds every step kind the engine runs, by the chain's name for it.
+// Kinds holds every step kind the engine runs, by the chain's name for it.
 var Kinds = map[chain.Kind]kind{}
 
 // register adds a step kind; each body file calls it once.

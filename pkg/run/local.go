@@ -352,7 +352,7 @@ func decisionNamed(w *chain.Workflow, names []string) string {
 	return ""
 }
 
-// needsConfirmation reports whether a step must not run again without a
+// NeedsConfirmation reports whether a step must not run again without a
 // person confirming it: it is marked idempotent: false. (A chain step's
 // callee saves its own steps, each confirmed on its own.)
 func NeedsConfirmation(s *chain.Step) bool {

@@ -39,7 +39,7 @@ func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
 	return out
 }
 
-// deferred hands a pending definition to whoever collects them (PendingDefinitions),
+// Deferred hands a pending definition to whoever collects them (PendingDefinitions),
 // or returns it as the run's refusal.
 func (r Resolvers) Deferred(e *PreflightError) error {
 	if r.pending == nil {

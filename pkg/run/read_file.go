@@ -10,7 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
-// readFile reads a file, up to the in-memory cap; pre_tools use it too.
+// ReadFile reads a file, up to the in-memory cap; pre_tools use it too.
 // fromData says path was a $.-path, rendered from the run's data.
 func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, error) {
 	p, err := a.Render(path)

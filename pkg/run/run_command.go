@@ -14,7 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/interrupt"
 )
 
-// runCommand runs a process: argv with no shell, or a script whose
+// RunCommand runs a process: argv with no shell, or a script whose
 // interpolated values reach it only as environment variables. pre_tools
 // use it too.
 func RunCommand(ctx context.Context, a *Attempt, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (Outcome, error) {

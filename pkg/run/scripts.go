@@ -21,7 +21,7 @@ func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, e
 	return ScriptBySubject(c, chain.ScriptOf(s).Subject, r)
 }
 
-// scriptBySubject is the script of that subject: c's file's, else one r
+// ScriptBySubject is the script of that subject: c's file's, else one r
 // finds in another file's scripts:.
 func ScriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.Script, error) {
 	if sc := c.Scripts[subject]; sc != nil {
@@ -52,7 +52,7 @@ func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	return r.Deferred(pe)
 }
 
-// findScript says, when no scripts: library holds the subject, which
+// FindScript says, when no scripts: library holds the subject, which
 // were looked in; what names what refers to it.
 func FindScript(c *chain.Chain, subject, what string, r ScriptResolver) error {
 	_, err := ScriptBySubject(c, subject, r)

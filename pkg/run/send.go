@@ -11,7 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/redact"
 )
 
-// methodOf is the method a request is sent with: GET when none is set.
+// MethodOf is the method a request is sent with: GET when none is set.
 func MethodOf(method string) string {
 	if method == "" {
 		return "GET"
@@ -35,7 +35,7 @@ func SendRequest(ctx context.Context, a *Attempt, url *chain.Template, headers m
 	return Send(ctx, a, req, func() string { return URLSource(a.Step(), url) })
 }
 
-// renderHeaders renders header templates into h.
+// RenderHeaders renders header templates into h.
 func RenderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Template) error {
 	for k, t := range headers {
 		v, err := a.Render(t)
@@ -47,7 +47,7 @@ func RenderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Te
 	return nil
 }
 
-// send sends a request built for the attempt's step; source says what set its URL,
+// Send sends a request built for the attempt's step; source says what set its URL,
 // for an error that must name the endpoint.
 func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func() string) (Outcome, error) {
 	s := a.Step()
@@ -66,7 +66,7 @@ func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func
 	return out, nil
 }
 
-// urlSource says what set a step's URL: the references it is made of, or
+// URLSource says what set a step's URL: the references it is made of, or
 // the step's url field itself.
 func URLSource(s *chain.Step, url *chain.Template) string {
 	var names []string

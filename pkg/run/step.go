@@ -50,7 +50,7 @@ type permanentError struct{ err error }
 func (e *permanentError) Error() string { return e.err.Error() }
 func (e *permanentError) Unwrap() error { return e.err }
 
-// runStep takes one step from its condition to its stored output. It
+// RunStep takes one step from its condition to its stored output. It
 // reports whether the step's early_exit_if held.
 func (x *Execution) RunStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
 	return x.runStepNoted(ctx, s, "")

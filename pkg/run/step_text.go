@@ -35,7 +35,7 @@ func failureTail(s string) string {
 	return s
 }
 
-// maskTexts hides secret inputs (mask) in what a step result says in
+// MaskTexts hides secret inputs (mask) in what a step result says in
 // words: its error, reason and output tails.
 func (sr *StepResult) MaskTexts(mask func(string) string) {
 	sr.Error, sr.Reason = mask(sr.Error), mask(sr.Reason)

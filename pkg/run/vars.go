@@ -110,7 +110,7 @@ func (s *Values) Get(name string) (Value, bool) {
 	return v, ok
 }
 
-// scope is what one step (or one loop item) reads: the run's variables
+// Scope is what one step (or one loop item) reads: the run's variables
 // plus its pre_tools' data and loop item.
 type Scope struct {
 	Vars  *Values
@@ -150,7 +150,7 @@ func (sc Scope) with(name string, v Value) Scope {
 	return out
 }
 
-// resolve implements chain.Resolver.
+// Resolve implements chain.Resolver.
 func (sc Scope) Resolve(r chain.Ref) (string, bool, error) {
 	if r.Name == "input" {
 		if len(r.Path) == 0 && r.AllInputs {
@@ -212,7 +212,7 @@ func TextOf(d any) string {
 	return string(b)
 }
 
-// exprEnv is the variables a condition reads, as expr-lang sees them:
+// ExprEnv is the variables a condition reads, as expr-lang sees them:
 // text that is a JSON number or boolean is one (so `count > 3` works; an
 // integer beyond int64 stays text, whole). Only the names it uses are
 // copied, so a step's cost does not grow with the number of variables in
@@ -221,7 +221,7 @@ func (sc Scope) ExprEnv(names []string) map[string]any {
 	return sc.env(names, true)
 }
 
-// valueEnv is the variables a transform (or a JSONPath argument) reads:
+// ValueEnv is the variables a transform (or a JSONPath argument) reads:
 // text stays text, exactly, unless it is a JSON object or array or its
 // step declared JSON output. `"v-" + rev` works for rev 1234567, and a
 // 20-digit id passes through unchanged.

@@ -26,7 +26,7 @@ func (a *Attempt) RunWorkflow(ctx context.Context) (*Result, error) {
 	return a.x.callWorkflow(ctx, a.s, a.sc, SubCall{})
 }
 
-// subCall is how a workflow step goes on with a workflow it runs: from
+// SubCall is how a workflow step goes on with a workflow it runs: from
 // its saved transitions, taking the caller's decision there.
 type SubCall struct {
 	History []TransitionRecord
@@ -130,7 +130,7 @@ func (x *Execution) callWorkflow(ctx context.Context, s *chain.Step, sc Scope, c
 	return d.Exec().Run(ctx, d), nil
 }
 
-// prepareWorkflow sets up the run of a workflow step's workflow: its
+// PrepareWorkflow sets up the run of a workflow step's workflow: its
 // inputs, its replayed history and the decision taken there (a --take
 // that names none of its links is refused here, before anything runs).
 func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driver, error) {

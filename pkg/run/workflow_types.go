@@ -8,7 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 )
 
-// contextVar is where a workflow keeps its context among the variables,
+// ContextVar is where a workflow keeps its context among the variables,
 // so that {context.x}, $.context.x and conditions read it like any other.
 const ContextVar = "context"
 

@@ -69,7 +69,7 @@ func IsValidation(err error) bool {
 type Diags struct {
 	mu   sync.Mutex
 	File string
-	// src is the file's text, for explaining a YAML syntax error by what
+	// Src is the file's text, for explaining a YAML syntax error by what
 	// its line holds.
 	Src  []byte
 	list []Diagnostic
@@ -80,7 +80,7 @@ type Diags struct {
 	// unknown field: the rest of its mapping is read all the same), so
 	// one pass reports every error of a file.
 	loose int
-	// peer names the runtime whose format the file is written in
+	// Peer names the runtime whose format the file is written in
 	// (mcp-flowgate for a workflows: file): it ignores the keys it does
 	// not know in a workflow, state, transition or executor, so chainrun
 	// warns of them there instead of refusing the file (walkOpts.peer).
@@ -89,7 +89,7 @@ type Diags struct {
 	// knows: a file refused lists them after its errors, which a key
 	// they stand for being missing may explain.
 	misspelt []Diagnostic
-	// ignore, set with peer, reports a key the peer ignores.
+	// Ignore, set with peer, reports a key the peer ignores.
 	Ignore func(at Pos, prefix, key, meant string)
 }
 

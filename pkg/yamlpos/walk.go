@@ -20,9 +20,9 @@ type Field struct {
 	// the nodes (nearly all of a chain); the others go through the YAML
 	// library, which reports type errors with positions.
 	Text, List bool
-	// scalar: a single text is read as a one-item list (tag scalar:"ok").
+	// Scalar: a single text is read as a one-item list (tag scalar:"ok").
 	Scalar bool
-	// tag holds the field's doc:"..." (what it means, for editors), read
+	// Tag holds the field's doc:"..." (what it means, for editors), read
 	// only when the schema is written.
 	Tag reflect.StructTag
 }
@@ -35,7 +35,7 @@ type FieldSet struct {
 	ByKey map[string]*Field
 	List  []*Field // as declared
 	Keys  []string // sorted, for suggestions
-	// declared are the keys as declared: did-you-mean tries them in this
+	// Declared are the keys as declared: did-you-mean tries them in this
 	// order, so a struct puts its likeliest keys first.
 	Declared []string
 }

@@ -81,7 +81,7 @@ func init() {
 	})
 }
 
-// exec is the execution the flow drives.
+// Exec is the execution the flow drives.
 func (f *flow) Exec() *run.Execution { return f.Execution }
 
 func newFlow(x *run.Execution, req run.Request) (*flow, error) {
@@ -128,7 +128,7 @@ func newFlow(x *run.Execution, req run.Request) (*flow, error) {
 
 func (f *flow) Where() string { return f.state }
 
-// drive moves the run from state to state until a terminal state, a
+// Drive moves the run from state to state until a terminal state, a
 // decision nobody here can make, the depth limit or a failure.
 func (f *flow) Drive(ctx context.Context) {
 	f.saveAcks()

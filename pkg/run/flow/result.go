@@ -13,7 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// conclude sets the result's status, the steps in the order they ran,
+// Conclude sets the result's status, the steps in the order they ran,
 // the output (the context, or the variable output names) and reference
 // 000's response: state, trace, context, guidance, links.
 func (f *flow) Conclude(_ context.Context, res *run.Result) {
