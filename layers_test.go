@@ -68,7 +68,7 @@ var layers = map[string][]string{
 	"pkg/kind/authoring":    {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
 	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
-	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/retry", "pkg/run"},
+	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/yamlpos"},
 	"pkg/builtin":           {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
 	"pkg/run/runtest":       {"pkg/chain", "pkg/load", "pkg/run"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run"},

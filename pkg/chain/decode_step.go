@@ -82,7 +82,7 @@ func decodeStepSpecial(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string
 	}
 	switch {
 	case k.Value == "pre_tools":
-		decodePreTools(d, s, v, prefix)
+		decodePreTools(d, s, k, v, prefix)
 		return true
 	case k.Value == "body" && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 		var body any

@@ -1,91 +1,45 @@
 package chain
 
 import (
-	"cmp"
-	"fmt"
 	"regexp"
-	"slices"
-	"strings"
 	"sync"
-	"time"
 
-	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// preToolUnit is what the format knows of one pre_tool type: the fields
-// it takes beyond the ones every pre_tool takes, what it requires, and
-// whether its failures are injected as text unless on_error says
-// otherwise (injects: OCC's types, OCC's default).
-type preToolUnit struct {
+// preToolType is what the core knows of one pre_tool type: the type it
+// runs as (cli runs as shell) and whether its failures are injected as
+// text unless on_error says otherwise (OCC's types, OCC's default). What
+// each type takes and requires is the pre_tools reader's
+// (RegisterPreToolReader: pkg/run/pretool).
+type preToolType struct {
 	name    string
-	alias   string // the type it is another name for (cli is shell)
-	fields  []string
+	alias   string
 	injects bool
-	// check reports what the pre_tool lacks or gets wrong, "" when it is
-	// complete.
-	check func(p *PreTool) string
 }
 
-// preToolCommon are the keys every pre_tool takes.
-var preToolCommon = []string{"type", "inject_as", "on_error", "timeout_ms", "retry", "cache_ttl_minutes", "parallel", "label"}
-
-var preToolUnits = []*preToolUnit{
-	{name: "shell", fields: []string{"command", "args", "run"}, check: func(p *PreTool) string {
-		return needs(p.Command == "" && p.Run == "", "command or run")
-	}},
-	{name: "cli", alias: "shell", fields: []string{"command", "args", "run"}, check: func(p *PreTool) string {
-		return needs(p.Command == "" && p.Run == "", "command or run")
-	}},
-	{name: "http", fields: httpPreToolFields, check: needsURL},
-	{name: "file", fields: []string{"path"}, check: needsPath},
-	{name: "current_datetime", injects: true, fields: []string{"timezone", "format"}, check: checkDatetime},
-	{name: "http_fetch", alias: "http", injects: true, fields: httpPreToolFields, check: needsURL},
-	{name: "bash", injects: true, fields: []string{"command", "stderr"}, check: func(p *PreTool) string {
-		return needs(p.Command == "", "command (the script sh runs)")
-	}},
-	{name: "read_file", alias: "file", injects: true, fields: []string{"path", "encoding"}, check: func(p *PreTool) string {
-		return cmp.Or(checkEncoding(p), needsPath(p))
-	}},
-	{name: "write_file", injects: true, fields: []string{"path", "content", "append", "encoding"}, check: func(p *PreTool) string {
-		if p.CacheTTL > 0 {
-			return "cache_ttl_minutes does not apply: a write_file pre_tool writes every time"
-		}
-		return cmp.Or(checkEncoding(p), needsPath(p))
-	}},
-	{name: "env_var", injects: true, fields: []string{"var_name", "default_value"}, check: checkEnvVar},
-	{name: "web_search", injects: true, fields: []string{"query"}, check: func(p *PreTool) string {
-		return needs(p.Query == "", "query")
-	}},
-	{name: "ast_parse", injects: true, fields: []string{"path", "extract"}, check: checkASTParse},
+var preToolTypes = []preToolType{
+	{name: "shell"}, {name: "cli", alias: "shell"}, {name: "http"}, {name: "file"},
+	{name: "current_datetime", injects: true}, {name: "http_fetch", alias: "http", injects: true},
+	{name: "bash", injects: true}, {name: "read_file", alias: "file", injects: true},
+	{name: "write_file", injects: true}, {name: "env_var", injects: true},
+	{name: "web_search", injects: true}, {name: "ast_parse", injects: true},
 }
-
-var httpPreToolFields = []string{"url", "method", "headers", "body", "json_path"}
-
-func needs(missing bool, what string) string {
-	if missing {
-		return "needs " + what
-	}
-	return ""
-}
-
-func needsURL(p *PreTool) string  { return needs(p.URL == "", "url") }
-func needsPath(p *PreTool) string { return needs(p.Path == "", "path") }
 
 // PreToolTypes lists the pre_tool types, for messages and the schema.
 func PreToolTypes() []string {
-	out := make([]string, len(preToolUnits))
-	for i, u := range preToolUnits {
+	out := make([]string, len(preToolTypes))
+	for i, u := range preToolTypes {
 		out[i] = u.name
 	}
 	return out
 }
 
-func preToolUnitOf(name string) *preToolUnit {
-	for _, u := range preToolUnits {
-		if u.name == name {
-			return u
+func preToolTypeNamed(name string) *preToolType {
+	for i := range preToolTypes {
+		if preToolTypes[i].name == name {
+			return &preToolTypes[i]
 		}
 	}
 	return nil
@@ -94,7 +48,7 @@ func preToolUnitOf(name string) *preToolUnit {
 // Base is the type a pre_tool runs as: OCC's http_fetch runs as http,
 // read_file as file, cli as shell; the others are themselves.
 func (p PreTool) Base() string {
-	if u := preToolUnitOf(p.Type); u != nil && u.alias != "" {
+	if u := preToolTypeNamed(p.Type); u != nil && u.alias != "" {
 		return u.alias
 	}
 	return p.Type
@@ -107,49 +61,10 @@ func (p PreTool) ErrorMode() string {
 	if p.OnError != "" {
 		return p.OnError
 	}
-	if u := preToolUnitOf(p.Type); u != nil && u.injects {
+	if u := preToolTypeNamed(p.Type); u != nil && u.injects {
 		return "inject"
 	}
 	return "fail"
-}
-
-// FileEncodings are the encodings read_file and write_file take (OCC's,
-// as Node names them; utf8 and binary are other names of utf-8 and
-// latin1).
-var FileEncodings = []string{"utf-8", "utf8", "latin1", "binary", "ascii", "base64", "hex"}
-
-func checkEncoding(p *PreTool) string {
-	if p.Encoding != "" && !slices.Contains(FileEncodings, strings.ToLower(p.Encoding)) {
-		return fmt.Sprintf("encoding %q: use %s", p.Encoding, strings.Join(FileEncodings, ", "))
-	}
-	return ""
-}
-
-// ASTExtracts are what an ast_parse pre_tool can list.
-var ASTExtracts = []string{"functions", "classes", "types", "imports", "exports"}
-
-func checkASTParse(p *PreTool) string {
-	for _, e := range p.Extract {
-		if !slices.Contains(ASTExtracts, e) {
-			return fmt.Sprintf("extract %q: use %s", e, strings.Join(ASTExtracts, ", "))
-		}
-	}
-	return needsPath(p)
-}
-
-// DatetimeFormats are current_datetime's formats.
-var DatetimeFormats = []string{"iso", "unix", "locale", "date"}
-
-func checkDatetime(p *PreTool) string {
-	if p.Format != "" && !slices.Contains(DatetimeFormats, p.Format) {
-		return fmt.Sprintf("format %q: use %s", p.Format, strings.Join(DatetimeFormats, ", "))
-	}
-	if p.Timezone != "" {
-		if _, err := time.LoadLocation(p.Timezone); err != nil {
-			return fmt.Sprintf("timezone %q is not an IANA time zone (as Europe/Paris)", p.Timezone)
-		}
-	}
-	return ""
 }
 
 // secretEnvName matches the names of environment variables that hold
@@ -163,176 +78,66 @@ var secretEnvName = sync.OnceValue(func() *regexp.Regexp {
 // env_var pre_tool refuses to read.
 func SecretEnvName(name string) bool { return secretEnvName().MatchString(name) }
 
-var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+// PreToolReader is how a step's pre_tools are read and checked: the
+// package that runs them registers it (pkg/run/pretool), so the format
+// knows a pre_tool's fields (PreTool) but not what each type requires.
+type PreToolReader struct {
+	// Decode reads a step's pre_tools: list.
+	Decode func(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string)
+	// Check checks each of a step's pre_tools and compiles it
+	// (Checker.KeepPreTool).
+	Check func(v Checker, s *Step)
+	// Schema is the JSON Schema of a pre_tool's keys that their Go type
+	// does not say (the type's enum, …).
+	Schema map[string]any
+}
 
-func checkEnvVar(p *PreTool) string {
-	switch {
-	case p.VarName == "":
-		return "needs var_name, the environment variable to read"
-	case !envName().MatchString(p.VarName):
-		return fmt.Sprintf("var_name %q is not an environment variable's name", p.VarName)
-	case SecretEnvName(p.VarName):
-		return fmt.Sprintf("var_name %q names a secret (its name has KEY, TOKEN, SECRET, PASSWORD, AUTH, … in it): an env_var pre_tool never puts a secret into a prompt", p.VarName)
+// preToolReader is the registered reader of pre_tools, nil in a program
+// that links none.
+var preToolReader *PreToolReader
+
+// RegisterPreToolReader sets the reader of pre_tools; pkg/run/pretool
+// calls it in its init. A second call replaces the first.
+func RegisterPreToolReader(r PreToolReader) { preToolReader = &r }
+
+// decodePreTools reads a step's pre_tools through the registered reader;
+// a program without one says so, at the key.
+func decodePreTools(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string) {
+	if preToolReader == nil {
+		d.Errorf(yamlpos.Of(k), "%spre_tools: this program reads no pre_tools: it links no pre_tools reader (pkg/builtin)", prefix)
+		return
 	}
-	return ""
+	preToolReader.Decode(d, s, v, prefix)
 }
 
-// decodePreTools reads a step's pre_tools. Each one's type is read first:
-// an unknown type is named (with the closest one) before any of its
-// fields, which cannot be judged without it; a known type's fields are
-// checked against what that type takes.
-func decodePreTools(d *yamlpos.Diags, s *Step, v *yaml.Node, prefix string) {
-	EachItem(d, v, prefix+"pre_tools must be a list of {type, inject_as, …}", prefix+"a pre_tool must be a mapping with type and inject_as", func(_ int, n *yaml.Node) {
-		pairs := yamlpos.MappingPairs(d, n, prefix)
-		p := PreTool{Pos: yamlpos.Of(n)}
-		var u *preToolUnit
-		if t, at := preToolTypeOf(pairs); t != nil {
-			p.Type, p.Pos = t.Value, at
-			if u = preToolUnitOf(t.Value); u == nil {
-				d.LooseErrorf(at, "%s: unknown pre_tool type %q%s; pre_tool types are %s", stepName(s), t.Value, didYouMean(t.Value, PreToolTypes()), strings.Join(PreToolTypes(), ", "))
-				// its inject_as is still a variable of the step: no
-				// second error about every use of it
-				if id := yamlpos.ValueOf(n, "inject_as"); id != nil && yamlpos.Deref(id).Kind == yaml.ScalarNode {
-					p.InjectAs = yamlpos.Deref(id).Value
-				}
-				s.PreTools = append(s.PreTools, p)
-				return
-			}
-		}
-		known := append([]string{}, preToolCommon...)
-		for _, o := range preToolUnits {
-			// without a type, any pre_tool's field may be meant
-			if o == u || u == nil {
-				known = append(known, o.fields...)
-			}
-		}
-		what := "pre_tool: "
-		if p.Type != "" {
-			what = "pre_tool " + p.Type + ": "
-		}
-		var own []yamlpos.Pair
-		for _, pr := range pairs {
-			switch k := pr.Key.Value; {
-			case slices.Contains(known, k):
-				own = append(own, pr)
-			case u != nil && fieldOfAnyPreTool(k):
-				d.LooseErrorf(yamlpos.Of(pr.Key), "%s%s%s does not belong to a %s pre_tool (it takes %s)", prefix, what, k, p.Type, strings.Join(u.fields, ", "))
-			default:
-				d.LooseErrorf(yamlpos.Of(pr.Key), "%s%sunknown field %q%s", prefix, what, k, didYouMean(k, known))
-			}
-		}
-		yamlpos.Walk(d, own, &p, nil, yamlpos.WalkOpts{Prefix: prefix + what}, nil)
-		s.PreTools = append(s.PreTools, p)
-	})
-}
-
-// preToolTypeOf finds a pre_tool's type and where it was written.
-func preToolTypeOf(pairs []yamlpos.Pair) (*yaml.Node, Pos) {
-	for _, p := range pairs {
-		if p.Key.Value == "type" {
-			if v := yamlpos.Deref(p.Value); v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-				return v, yamlpos.Of(p.Key)
-			}
-		}
+// preToolSchema is the registered reader's schema of a pre_tool's keys.
+func preToolSchema() map[string]any {
+	if preToolReader == nil {
+		return nil
 	}
-	return nil, Pos{}
+	return preToolReader.Schema
 }
 
-func fieldOfAnyPreTool(k string) bool {
-	for _, u := range preToolUnits {
-		if slices.Contains(u.fields, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// preTools checks a step's pre_tools and compiles their templates.
-func (v *validator) preTools(s *Step) {
-	seen := map[string]bool{}
-	for i, p := range s.PreTools {
-		at := p.Pos
-		if at.Line == 0 {
-			at = s.At("pre_tools")
-		}
-		rd := v.c.reads()
-		if rd.BodylessGet && p.Type == "http_fetch" && p.Body != "" && (p.Method == "" || strings.EqualFold(p.Method, "GET") || strings.EqualFold(p.Method, "DELETE")) {
-			// OCC's http_fetch sends no body with GET or DELETE (its linter says "body ignored")
-			v.d.Warnf(at, "%s: pre_tool http_fetch (%s): body ignored with %s, as %s sends none (chainrun's own format sends it)", s.Subject(), orUnnamed(p.InjectAs), cmp.Or(strings.ToUpper(p.Method), "GET"), rd.Source)
-			s.PreTools[i].Body, p.Body = "", ""
-		}
-		u := preToolUnitOf(p.Type)
-		switch {
-		case p.Type == "":
-			v.d.Errorf(at, "%s: a pre_tool needs type: %s", s.Subject(), strings.Join(PreToolTypes(), ", "))
-		case u == nil:
-			// named when the file was read
-		case rd.EnvVarWithheld != nil && p.Type == "env_var" && p.VarName == "":
-			// OCC's env_var without a name gives its default_value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) has no var_name: its value is default_value %q, as %s gives it (chainrun's own format refuses it)", s.Subject(), orUnnamed(p.InjectAs), p.Default, rd.Source)
-		case rd.EnvVarWithheld != nil && p.Type == "env_var" && rd.EnvVarWithheld(p.VarName):
-			// the peer will not read it: its default_value is the value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q is one %s will not read (a secret's name, or PATH, CI_…): its value is default_value %q, as %s gives it (chainrun's own format refuses a secret's name)", s.Subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source, p.Default, rd.Source)
-		case rd.SecretsReadable && p.Type == "env_var" && SecretEnvName(p.VarName):
-			// the peer reads it: the run does too, and never shows its value
-			v.d.Warnf(at, "%s: pre_tool env_var (%s) var_name %q names a secret: %s reads it into the prompt, and so does this run; its value is shown as *** in every output, event and saved run (chainrun's own format refuses it)", s.Subject(), orUnnamed(p.InjectAs), p.VarName, rd.Source)
-		default:
-			if msg := u.check(&p); msg != "" {
-				v.d.Errorf(at, "%s: pre_tool %s (%s) %s", s.Subject(), p.Type, orUnnamed(p.InjectAs), msg)
-			}
-		}
-		switch {
-		case !IsIdentifier(p.InjectAs):
-			v.d.Errorf(at, "%s: a pre_tool needs inject_as, the variable name its data is known by", s.Subject())
-		case seen[p.InjectAs] || v.produce[p.InjectAs] != nil || reservedVars[p.InjectAs]:
-			v.d.Errorf(at, "%s: pre_tool inject_as %q is already a variable", s.Subject(), p.InjectAs)
-		}
-		seen[p.InjectAs] = true
-		if p.OnError != "" && !slices.Contains([]string{"inject", "skip", "fail"}, p.OnError) {
-			v.d.Errorf(at, "%s: pre_tool on_error is inject, skip or fail, not %q", s.Subject(), p.OnError)
-		}
-		for _, n := range []struct {
-			field string
-			value int
-		}{{"timeout_ms", p.TimeoutMS}, {"retry", p.Retry}, {"cache_ttl_minutes", p.CacheTTL}} {
-			if n.value < 0 {
-				v.d.Errorf(at, "%s: pre_tool %s must not be negative", s.Subject(), n.field)
-			}
-		}
-		v.compilePreTool(s, p)
+// checkPreTools checks a step's pre_tools through the registered reader.
+func (v *validator) checkPreTools(s *Step) {
+	if len(s.PreTools) > 0 && preToolReader != nil {
+		preToolReader.Check(Checker{v}, s)
 	}
 }
 
-func orUnnamed(name string) string {
-	if name == "" {
-		return "without inject_as"
-	}
-	return name
+// Taken reports whether name is already a variable a step's pre_tool
+// may not take for its inject_as: a step's output_var, input or item.
+func (c Checker) Taken(name string) bool { return c.v.produce[name] != nil || reservedVars[name] }
+
+// ShellRefs checks a script's references, parsed, as ShellScript does a
+// script's text: each must name what the step can see, and none may
+// stand where the shell runs it as code.
+func (c Checker) ShellRefs(s *Step, field string, t *Template) *Template {
+	return c.v.checkShell(s, field, c.v.checkRefs(s, field, t))
 }
 
-func (v *validator) compilePreTool(s *Step, p PreTool) {
-	cp := CompiledPreTool{
-		URL:     v.template(s, "pre_tools", p.URL),
-		Path:    v.template(s, "pre_tools", p.Path),
-		Headers: v.templates(s, "pre_tools", p.Headers),
-		Body:    v.template(s, "pre_tools", p.Body),
-		Content: v.template(s, "pre_tools", p.Content),
-		Query:   v.template(s, "pre_tools", p.Query),
-	}
-	if p.Type == "bash" {
-		// OCC's bash command is a script for sh -c: its values reach it
-		// as data, as a run: script's do. Only {name} is a reference in
-		// it, as in OCC: {{.Names}} is docker's, left as written.
-		if p.Command != "" {
-			cp.Run = v.checkShell(s, "pre_tools", v.checkRefs(s, "pre_tools", interp.ParseSingleBraces(p.Command)))
-		}
-	} else {
-		cp.Command = v.template(s, "pre_tools", p.Command)
-		cp.Run = v.shellScript(s, "pre_tools", p.Run)
-	}
-	for _, a := range p.Args {
-		cp.Args = append(cp.Args, v.template(s, "pre_tools", a))
-	}
+// KeepPreTool keeps a step's pre_tool, compiled, in the order checked.
+func (c Checker) KeepPreTool(s *Step, cp CompiledPreTool) {
 	if s.compiled == nil {
 		s.compiled = &Compiled{}
 	}

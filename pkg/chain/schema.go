@@ -24,7 +24,7 @@ func JSONSchema() map[string]any {
 		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
 		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
 		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
-		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), map[string]any{"type": map[string]any{"enum": PreToolTypes()}, "on_error": map[string]any{"enum": []string{"inject", "skip", "fail"}}, "extract": map[string]any{"type": "array", "items": map[string]any{"enum": ASTExtracts}}, "format": map[string]any{"enum": DatetimeFormats}})},
+		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), preToolSchema())},
 		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
 		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
 		"body":             map[string]any{"type": []string{"string", "object", "array"}},

@@ -197,7 +197,7 @@ func (v *validator) compile(s *Step) {
 	}
 	c := s.compiled
 	s.reading = v.c.reading
-	v.preTools(s)
+	v.checkPreTools(s)
 	if s.ForEach != "" {
 		v.forEach(s)
 	}
