@@ -3,5 +3,5 @@
 // and gate. Each registers with run.Register in its init, written against
 // run.Attempt only, so the engine knows no kind by name. Their model units
 // are in pkg/chain. It may import, of this module: chain, event,
-// executor, run.
+// executor, run, run/proc.
 package basic
