@@ -60,14 +60,14 @@ var layers = map[string][]string{
 	"pkg/run/ask":           {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/tools"},
 	"pkg/run":               {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/web", "pkg/tools"},
 	"pkg/kind/basic":        {"pkg/chain", "pkg/event", "pkg/executor", "pkg/run", "pkg/run/proc"},
-	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/mcpclient", "pkg/redact", "pkg/run"},
+	"pkg/kind/remote":       {"pkg/chain", "pkg/executor", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc"},
 	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given"},
 	"pkg/kind/compose":      {"pkg/chain", "pkg/run"},
 	"pkg/kind/authoring":    {"pkg/chain", "pkg/run"},
 	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
 	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
 	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/retry", "pkg/run", "pkg/run/proc"},
-	"pkg/run/proc":          {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/run", "pkg/run/confine"},
+	"pkg/run/proc":          {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine"},
 	"pkg/builtin":           {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
 	"pkg/run/runtest":       {"pkg/chain", "pkg/load", "pkg/run"},
 	"pkg/store":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run"},
@@ -197,7 +197,7 @@ const packageCap = 6000
 // model units of every kind and the workflow checks, pkg/run the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine and ask are out).
-var oversizedPackages = map[string]int{"pkg/chain": 12300, "pkg/run": 7850}
+var oversizedPackages = map[string]int{"pkg/chain": 12300, "pkg/run": 7800}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

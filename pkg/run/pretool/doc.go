@@ -8,7 +8,7 @@
 // init (run.RegisterPreTools), so the step pipeline knows pre_tools only
 // as something run before a step; it sees the run only through
 // run.Attempt and the primitives kinds share (proc.RunCommand,
-// run.SendRequest, proc.ReadFile, run.WriteFile). pkg/builtin links it.
+// proc.SendRequest, proc.ReadFile, run.WriteFile). pkg/builtin links it.
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
 // cmd/. It may import, of this module: cache, chain, executor, fsutil,

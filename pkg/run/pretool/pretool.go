@@ -160,7 +160,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
 		}
 	case "http":
-		out, err = run.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
+		out, err = proc.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
 		switch {
 		case err != nil || p.JSONPath == "":
 		case s.Reading().NonJSONKeptWhole && !json.Valid([]byte(out.Value.Text)):
