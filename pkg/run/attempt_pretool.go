@@ -56,5 +56,13 @@ func IsPermanent(err error) bool {
 // confinement of pkg/run/confine, for a pre_tool that reads a path itself.
 func JailRel(jail, base, p string) (string, error) {
 	rel, err := confine.Rel(jail, base, p)
-	return rel, refused(err)
+	return rel, Refused(err)
+}
+
+// FeedScript is a run: script with its big interpolated values moved
+// from its environment onto pipes (feeds), as the system caps one
+// environment entry: the script, the values left in the environment and
+// the feeds.
+func (a *Attempt) FeedScript(script string, values []string) (string, []string, []string, error) {
+	return feedBigValues(script, values)
 }

@@ -71,10 +71,10 @@ func fromArguments(t *chain.Template) bool {
 	return false
 }
 
-// refused is err of pkg/run/confine as a step reads it: a refusal (a path
+// Refused is err of pkg/run/confine as a step reads it: a refusal (a path
 // that leaves its directory, what is not a regular file) fails the step
 // for good; any other error stays what it is.
-func refused(err error) error {
+func Refused(err error) error {
 	var r *confine.Refusal
 	if errors.As(err, &r) {
 		return &permanentError{err}
@@ -85,7 +85,7 @@ func refused(err error) error {
 // confinedDir is a cwd d under jail (confine.Dir).
 func confinedDir(jail, d string) (string, error) {
 	dir, err := confine.Dir(jail, d)
-	return dir, refused(err)
+	return dir, Refused(err)
 }
 
 // WriteFile writes content to p (absolute, or relative to base), under
@@ -93,5 +93,5 @@ func confinedDir(jail, d string) (string, error) {
 // its refusals failing the step for good.
 func WriteFile(jail, base, p string, content []byte, appending bool) (string, error) {
 	written, err := confine.WriteFile(jail, base, p, content, appending)
-	return written, refused(err)
+	return written, Refused(err)
 }

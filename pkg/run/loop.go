@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -176,7 +175,7 @@ func (x *Execution) items(s *chain.Step, sc Scope) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := SplitItems(v, false)
+	items := SplitItems(v, "\n")
 	return items, CheckItems("for_each "+s.C().ForEach.Refs()[0].Raw, len(items))
 }
 
@@ -208,10 +207,11 @@ func (sc Scope) valueOf(r chain.Ref) (Value, bool) {
 	return DataValue(d), ok
 }
 
-// SplitItems is a list's items: a JSON array's elements, else one item
-// per non-empty line of text (and with commas, a single line's
-// comma-separated parts).
-func SplitItems(v Value, commas bool) []Value {
+// SplitItems is a list's items: a JSON array's elements, else the
+// non-empty parts of its text between seps (a for_each splits at "\n").
+// A family that reads lists otherwise (OCC's loop) decides sep and what
+// comes before it.
+func SplitItems(v Value, sep string) []Value {
 	if list, ok := v.Data.([]any); ok {
 		out := make([]Value, len(list))
 		for i, e := range list {
@@ -219,65 +219,11 @@ func SplitItems(v Value, commas bool) []Value {
 		}
 		return out
 	}
-	if commas {
-		// OCC's loop: a JSON object gives its values, a JSON scalar itself
-		if vals, ok := jsonItems(v.Text); ok {
-			return vals
-		}
-	}
-	sep := "\n"
-	if commas && !strings.Contains(strings.TrimSpace(v.Text), "\n") {
-		sep = ","
-	}
 	var out []Value
-	for _, line := range strings.Split(v.Text, sep) {
-		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, TextValue(line))
+	for _, part := range strings.Split(v.Text, sep) {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, TextValue(part))
 		}
 	}
 	return out
-}
-
-// jsonItems are the items of text that is a JSON object (its values, in
-// the order written) or a JSON string, number or boolean (the one
-// value), as OCC's loop reads them.
-func jsonItems(text string) ([]Value, bool) {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return nil, false
-	}
-	if t[0] != '{' {
-		var scalar any
-		if err := json.Unmarshal([]byte(t), &scalar); err != nil || scalar == nil {
-			return nil, false
-		}
-		if _, isList := scalar.([]any); isList {
-			return nil, false
-		}
-		return []Value{DataValue(scalar)}, true
-	}
-	dec := json.NewDecoder(strings.NewReader(t))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	var out []Value
-	for dec.More() {
-		if _, err := dec.Token(); err != nil {
-			return nil, false
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, false
-		}
-		var e any
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, false
-		}
-		out = append(out, DataValue(e))
-	}
-	if _, err := dec.Token(); err != nil || dec.More() {
-		return nil, false
-	}
-	return out, true
 }

@@ -61,7 +61,7 @@ func CannedOutcome(s *chain.Step, c Canned) (outcome, error) {
 	}
 	if err == nil && c.Status != 0 && chain.StatusFails(s, c.Status) {
 		// as a real response with that status would
-		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, acceptHint(s), strings.TrimSpace(c.Output))
+		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, AcceptHint(s), strings.TrimSpace(c.Output))
 	}
 	return out, err
 }

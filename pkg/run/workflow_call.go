@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -85,7 +83,7 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 			passed[k] = ""
 		}
 	}
-	if unknown := unknownInputs(callee, passed); len(unknown) > 0 {
+	if unknown := given.Unknown(callee, passed); len(unknown) > 0 {
 		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), given.Declared(callee))
 	}
 	err = preflight(l, callee, r, stack)
@@ -95,28 +93,6 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.Workflow().DefinitionID)
 	}
 	return err
-}
-
-// unknownInputs are the given names a workflow declares no input of,
-// when it refuses unknown ones.
-func unknownInputs(c *chain.Chain, given map[string]string) []string {
-	if declaresNoInputs(c) || c.InputsOpen() {
-		return nil // it takes inputs it does not declare
-	}
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(given)) {
-		if c.Input(k) == nil {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// declaresNoInputs reports whether a workflow says nothing of its inputs:
-// a workflow step then gives it whatever use.inputs names, unchecked, as
-// mcp-flowgate starts a sub-workflow with its input map.
-func declaresNoInputs(c *chain.Chain) bool {
-	return len(c.Inputs) == 0 && c.Workflow.Schema == nil
 }
 
 // callWorkflow runs the workflow a workflow step names, over the inputs
@@ -138,9 +114,9 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	if err != nil {
 		return nil, &permanentError{err}
 	}
-	given, _ := s.C().Inputs.Resolve(sc.document()).(map[string]any)
-	text := make(map[string]string, len(given))
-	for k, v := range given {
+	args, _ := s.C().Inputs.Resolve(sc.document()).(map[string]any)
+	text := make(map[string]string, len(args))
+	for k, v := range args {
 		if v != nil {
 			text[k] = TextOf(v)
 		}
@@ -148,39 +124,28 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	// a value whose type is not the one the callee declares is passed on
 	// as it is, with a warning: mcp-flowgate hands a called workflow its
 	// inputs as given (its orchestrators pass an object where the callee
-	// declares an array with a default)
 	// declares an array with a default), and so is one its enum does
 	// not list (its authoring orchestrators pass the goal's text as the
 	// kind of definition to emit: meta_orchestrators_e2e.rs, 6af3b47)
 	mismatched := map[string]bool{}
-	for k, v := range given {
+	for k, v := range args {
 		in := callee.Input(k)
 		if v == nil || in == nil {
 			continue
 		}
-		why := ""
-		if in.Type != "" && chain.CheckInputValue(in.Type, text[k]) != nil {
-			why = fmt.Sprintf("of type %s, but it is given %s", in.Type, jsonKind(v))
-		} else if len(in.Enum) > 0 && !slices.Contains(in.Enum, text[k]) {
-			value := strconv.Quote(text[k])
-			if in.Secret {
-				value = "another value"
-			}
-			why = fmt.Sprintf("as one of %s, but it is given %s", strings.Join(in.Enum, ", "), value)
-		}
-		if why != "" {
+		if why := given.Mismatch(in, v, text[k]); why != "" {
 			x.Warn(fmt.Sprintf("%s: workflow %s declares input %q %s: passed on as given", s.Who(), callee.Name, k, why))
 			mismatched[k] = true
 			delete(text, k)
 		}
 	}
 	inputs, typed := text, map[string]any{}
-	if !declaresNoInputs(callee) {
+	if !given.Undeclared(callee) {
 		if inputs, typed, err = resolveInputsBeside(callee, text, mismatched); err != nil {
 			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
 		}
 	}
-	for k, v := range given {
+	for k, v := range args {
 		// a value of no declared type keeps its shape (an object stays one)
 		if in := callee.Input(k); v != nil && (in == nil || in.Type == "" || mismatched[k]) {
 			typed[k] = v
@@ -241,21 +206,4 @@ func WorkflowOutput(s *chain.Step, res *Result) any {
 		out[b.From] = final[b.From]
 	}
 	return out
-}
-
-// jsonKind names the JSON type of a value, as a warning says it.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case float64, int, int64:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
 }

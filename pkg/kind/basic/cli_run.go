@@ -6,13 +6,14 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 func init() {
 	run.Register(chain.KindCLI, run.Runner{
 		Run: func(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			c := a.Step().C()
-			out, err := run.RunCommand(ctx, a, c.Command, c.Args, c.Run, c.Env, c.Cwd)
+			out, err := proc.RunCommand(ctx, a, c.Command, c.Args, c.Run, c.Env, c.Cwd)
 			return run.ExitCode(a.Step(), out, err)
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 func init() {
@@ -19,7 +20,7 @@ func init() {
 				}
 				path = chain.Literal(p)
 			}
-			return run.ReadFile(a, path, s.C().Cwd, s.C().PathJSON != nil)
+			return proc.ReadFile(a, path, s.C().Cwd, s.C().PathJSON != nil)
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			if a := s.C().PathJSON; a != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 // A script step runs a script of the file's scripts: library (mcp-flowgate's
@@ -98,7 +99,7 @@ func runScript(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	env["FLOWGATE_SCRIPT_SUBJECT"] = chain.Arg{Template: chain.Literal(lib.Subject), Raw: lib.Subject}
 	env["FLOWGATE_SCRIPT_HASH"] = chain.Arg{Template: chain.Literal(lib.Hash), Raw: lib.Hash}
-	return run.RunCommand(ctx, a, command, args, nil, env, s.C().Cwd)
+	return proc.RunCommand(ctx, a, command, args, nil, env, s.C().Cwd)
 }
 
 // interpreterArgv is the command line of a script's #! (bash when it

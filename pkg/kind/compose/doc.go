@@ -9,6 +9,9 @@
 // inner steps, chains and workflows through run.Attempt (RunInner, FanOut,
 // Ask, RunChain, RunWorkflow), so the engine keeps their attempts and
 // journal lines as a step's; a kind names the steps it holds with
-// Unit.Nested. A model unit imports only chain, interp and yamlpos. It may
-// import, of this module: chain, interp, run, yamlpos.
+// Unit.Nested. How OCC's loop reads its list (a JSON object's values, a
+// scalar, a line's commas) is this package's: the engine's SplitItems
+// knows only arrays and a separator. A model unit imports only chain,
+// interp and yamlpos. It may import, of this module: chain, interp, run,
+// yamlpos.
 package compose

@@ -64,7 +64,7 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return run.Outcome{}, err
 		}
-		items = run.SplitItems(v, true)
+		items = occItems(v)
 	}
 	if err := run.CheckItems("items", len(items)); err != nil {
 		return run.Outcome{}, err

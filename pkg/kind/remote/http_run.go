@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 func init() {
@@ -16,7 +17,7 @@ func init() {
 			if isREST(s) {
 				return rest(ctx, a)
 			}
-			return run.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.HTTP().Method)
+			return proc.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.HTTP().Method)
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			cs := s.C()

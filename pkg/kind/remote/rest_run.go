@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 // isREST reports whether an http step is mcp-flowgate's rest executor:
@@ -57,7 +58,7 @@ func rest(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if req.URL, err = withQuery(req.URL, c.Query, doc); err != nil {
 		return run.Outcome{}, err
 	}
-	if err = run.RenderHeaders(a, req.Headers, c.Headers); err != nil {
+	if err = proc.RenderHeaders(a, req.Headers, c.Headers); err != nil {
 		return run.Outcome{}, err
 	}
 	if c.BodyJSON != nil {
@@ -75,11 +76,11 @@ func rest(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if k := a.IdempotencyKey(); k != "" {
 		req.Headers[run.KeyHeader] = k
 	}
-	return run.Send(ctx, a, req, func() string {
+	return proc.Send(ctx, a, req, func() string {
 		if conn != nil {
 			return fmt.Sprintf("connection %s of step %s", conn.Name, s.ID)
 		}
-		return run.URLSource(s, c.URL)
+		return proc.URLSource(s, c.URL)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 // OCC's remote kinds: a webhook is an http request that POSTs a payload;
@@ -44,7 +45,7 @@ func webhook(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if req.URL, err = a.RenderURL(c.URL); err != nil {
 		return run.Outcome{}, err
 	}
-	if err = run.RenderHeaders(a, req.Headers, c.Headers); err != nil {
+	if err = proc.RenderHeaders(a, req.Headers, c.Headers); err != nil {
 		return run.Outcome{}, err
 	}
 	if req.Body, err = a.Render(c.Body); err != nil {
@@ -69,5 +70,5 @@ func webhook(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if k := a.IdempotencyKey(); k != "" {
 		req.Headers[run.KeyHeader] = k
 	}
-	return run.Send(ctx, a, req, func() string { return run.URLSource(s, c.URL) })
+	return proc.Send(ctx, a, req, func() string { return proc.URLSource(s, c.URL) })
 }

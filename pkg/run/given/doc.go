@@ -3,7 +3,9 @@
 // executor takes it, for a file read as OCC's), unknown and missing names,
 // defaults, enums and a workflow's inputSchema, every problem at once. It
 // also reads a decision's argument text as its declared type, and words a
-// schema's refusal the one way every message uses.
+// schema's refusal the one way every message uses, and holds what a
+// workflow step passes the workflow it calls against that workflow's
+// declaration (Unknown, Undeclared, Mismatch).
 //
 // It is a leaf under pkg/run, which calls it and turns its problems into
 // an InputError with the secrets masked: the rules of inputs read apart

@@ -9,10 +9,10 @@
 // way a kind's model unit is). It registers with pkg/run in its
 // init (run.RegisterPreTools), so the step pipeline knows pre_tools only
 // as something run before a step; it sees the run only through
-// run.Attempt and the primitives kinds share (run.RunCommand,
-// run.SendRequest, run.ReadFile, run.WriteFile). pkg/builtin links it.
+// run.Attempt and the primitives kinds share (proc.RunCommand,
+// proc.SendRequest, proc.ReadFile, run.WriteFile). pkg/builtin links it.
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
 // cmd/. It may import, of this module: cache, chain, executor, fsutil,
-// interp, retry, run, yamlpos.
+// interp, retry, run, run/proc, yamlpos.
 package pretool

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/proc"
 )
 
 // The step pipeline runs a step's pre_tools through this package.
@@ -151,7 +152,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 		for j, t := range cp.Args {
 			args[j] = chain.Arg{Template: t}
 		}
-		out, err = run.RunCommand(tctx, a, cp.Command, args, cp.Run, nil, s.C().Cwd)
+		out, err = proc.RunCommand(tctx, a, cp.Command, args, cp.Run, nil, s.C().Cwd)
 		if err != nil && s.Reading().ExitKeptWithStderr && p.Stderr && tctx.Err() == nil {
 			err = keepsExit(a, p, &out, err)
 		}
@@ -159,7 +160,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
 		}
 	case "http":
-		out, err = run.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
+		out, err = proc.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
 		switch {
 		case err != nil || p.JSONPath == "":
 		case s.Reading().NonJSONKeptWhole && !json.Valid([]byte(out.Value.Text)):
@@ -169,7 +170,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			out.Value, err = pickJSON(out.Value, p.JSONPath)
 		}
 	case "file":
-		out, err = run.ReadFile(a, cp.Path, s.C().Cwd, false)
+		out, err = proc.ReadFile(a, cp.Path, s.C().Cwd, false)
 		if err == nil && p.Encoding != "" {
 			out.Value = run.TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
 		}

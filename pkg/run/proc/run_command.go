@@ -1,4 +1,4 @@
-package run
+package proc
 
 import (
 	"context"
@@ -12,36 +12,37 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/interrupt"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // RunCommand runs a process: argv with no shell, or a script whose
-// interpolated values reach it only as environment variables. pre_tools
-// use it too.
-func RunCommand(ctx context.Context, a *Attempt, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (Outcome, error) {
+// interpolated values reach it only as environment variables (big ones
+// on pipes). cli and script steps run it, and so do pre_tools.
+func RunCommand(ctx context.Context, a *run.Attempt, command *chain.Template, args []chain.Arg, script *chain.Template, env map[string]chain.Arg, cwd *chain.Template) (run.Outcome, error) {
 	s := a.Step()
 	cmd := executor.Command{Grace: a.Grace(), Force: interrupt.Force(ctx), Bin: a.BinDir()}
 	var err error
 	if cmd.Dir, err = a.Dir(cwd); err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	var values []string
 	if script != nil {
 		if cmd.Script, values, err = script.RenderShell(a.Resolver(), a.Lenient()); err != nil {
-			return Outcome{}, Permanent(err)
+			return run.Outcome{}, run.Permanent(err)
 		}
-		if cmd.Script, values, cmd.Feeds, err = feedBigValues(cmd.Script, values); err != nil {
-			return Outcome{}, Permanent(err)
+		if cmd.Script, values, cmd.Feeds, err = a.FeedScript(cmd.Script, values); err != nil {
+			return run.Outcome{}, run.Permanent(err)
 		}
 	} else {
 		name, err := a.Render(command)
 		if err != nil {
-			return Outcome{}, err
+			return run.Outcome{}, err
 		}
 		cmd.Argv = []string{name}
 		for _, arg := range args {
 			v, err := a.Arg(arg)
 			if err != nil {
-				return Outcome{}, err
+				return run.Outcome{}, err
 			}
 			cmd.Argv = append(cmd.Argv, v)
 		}
@@ -54,13 +55,13 @@ func RunCommand(ctx context.Context, a *Attempt, command *chain.Template, args [
 	for k, arg := range env {
 		v, err := a.Arg(arg)
 		if err != nil {
-			return Outcome{}, err
+			return run.Outcome{}, err
 		}
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	if k := a.IdempotencyKey(); k != "" {
 		// after env, as mcp-flowgate's cli executor sets it
-		cmd.Env = append(cmd.Env, KeyEnv+"="+k)
+		cmd.Env = append(cmd.Env, run.KeyEnv+"="+k)
 	}
 	// last, so that nothing in env can replace an interpolated value
 	cmd.Env = append(cmd.Env, values...)
@@ -85,9 +86,9 @@ func RunCommand(ctx context.Context, a *Attempt, command *chain.Template, args [
 				_ = os.Remove(f)
 			}
 		}
-		return Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
+		return run.Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := Outcome{Value: TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
+	out := run.Outcome{Value: run.TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}
@@ -101,7 +102,7 @@ func commandError(err error) error {
 		if errors.Is(err, syscall.E2BIG) {
 			err = fmt.Errorf("%w: an argument or env: value is over the 128 KiB the system allows one (a run: script gets big values on a pipe; pass a big value that way, or in a file)", err)
 		}
-		return Permanent(err)
+		return run.Permanent(err)
 	}
 	return err
 }

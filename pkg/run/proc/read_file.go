@@ -1,4 +1,4 @@
-package run
+package proc
 
 import (
 	"fmt"
@@ -7,19 +7,21 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/confine"
 )
 
-// ReadFile reads a file, up to the in-memory cap; pre_tools use it too.
+// ReadFile reads a file, up to the in-memory cap: a file step's read,
+// and a pre_tool's.
 // fromData says path was a $.-path, rendered from the run's data.
-func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, error) {
+func ReadFile(a *run.Attempt, path, cwd *chain.Template, fromData bool) (run.Outcome, error) {
 	p, err := a.Render(path)
 	if err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	base, err := a.Dir(cwd)
 	if err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	jail := a.Jail()
 	if jail == "" && a.Confines(path, fromData) {
@@ -27,7 +29,7 @@ func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	}
 	f, err := confine.OpenRegular(jail, base, p)
 	if err != nil {
-		return Outcome{}, refused(err)
+		return run.Outcome{}, run.Refused(err)
 	}
 	defer f.Close()
 	if jail == "" && !filepath.IsAbs(p) {
@@ -35,10 +37,10 @@ func ReadFile(a *Attempt, path, cwd *chain.Template, fromData bool) (Outcome, er
 	}
 	data, err := io.ReadAll(io.LimitReader(f, executor.MaxCapture+1))
 	if err != nil {
-		return Outcome{}, fmt.Errorf("reading %s: %w", p, err)
+		return run.Outcome{}, fmt.Errorf("reading %s: %w", p, err)
 	}
 	if len(data) > executor.MaxCapture {
-		return Outcome{}, Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
+		return run.Outcome{}, run.Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
 	}
-	return Outcome{Value: TextValue(string(data))}, nil
+	return run.Outcome{Value: run.TextValue(string(data))}, nil
 }

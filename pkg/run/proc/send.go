@@ -1,4 +1,4 @@
-package run
+package proc
 
 import (
 	"context"
@@ -9,34 +9,28 @@ import (
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/redact"
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
-// MethodOf is the method a request is sent with: GET when none is set.
-func MethodOf(method string) string {
-	if method == "" {
-		return "GET"
-	}
-	return method
-}
-
-// request sends one request of the attempt's step; pre_tools use it too.
-func SendRequest(ctx context.Context, a *Attempt, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (Outcome, error) {
+// SendRequest sends one request of the attempt's step: an http step's,
+// and a pre_tool's.
+func SendRequest(ctx context.Context, a *run.Attempt, url *chain.Template, headers map[string]*chain.Template, body *chain.Template, method string) (run.Outcome, error) {
 	req := executor.HTTPRequest{Method: method, Headers: map[string]string{}}
 	var err error
 	if req.URL, err = a.RenderURL(url); err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	if req.Body, err = a.Render(body); err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	if err = RenderHeaders(a, req.Headers, headers); err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	return Send(ctx, a, req, func() string { return URLSource(a.Step(), url) })
 }
 
 // RenderHeaders renders header templates into h.
-func RenderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Template) error {
+func RenderHeaders(a *run.Attempt, h map[string]string, headers map[string]*chain.Template) error {
 	for k, t := range headers {
 		v, err := a.Render(t)
 		if err != nil {
@@ -47,9 +41,10 @@ func RenderHeaders(a *Attempt, h map[string]string, headers map[string]*chain.Te
 	return nil
 }
 
-// Send sends a request built for the attempt's step; source says what set its URL,
-// for an error that must name the endpoint.
-func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func() string) (Outcome, error) {
+// Send sends a request built for the attempt's step (an http, rest or
+// webhook step's); source says what set its URL, for an error that must
+// name the endpoint.
+func Send(ctx context.Context, a *run.Attempt, req executor.HTTPRequest, source func() string) (run.Outcome, error) {
 	s := a.Step()
 	resp, err := executor.DoHTTP(ctx, a.HTTPClient(), req)
 	if err != nil {
@@ -57,11 +52,11 @@ func Send(ctx context.Context, a *Attempt, req executor.HTTPRequest, source func
 			// name the endpoint and what chose it, to know what to fix
 			err = fmt.Errorf("%w (%s, set by %s)", err, hp, source())
 		}
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
-	out := Outcome{Value: TextValue(resp.Body), Status: resp.Status}
+	out := run.Outcome{Value: run.TextValue(resp.Body), Status: resp.Status}
 	if chain.StatusFails(s, resp.Status) {
-		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, MethodOf(req.Method), redact.URL(req.URL), acceptHint(s), Clip(strings.TrimSpace(resp.Body), 200))
+		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, run.MethodOf(req.Method), redact.URL(req.URL), run.AcceptHint(s), run.Clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }
@@ -83,12 +78,4 @@ func URLSource(s *chain.Step, url *chain.Template) string {
 		return strings.Join(names, ", ") + " in " + at
 	}
 	return at
-}
-
-// acceptHint says how a step would accept a status it failed on.
-func acceptHint(s *chain.Step) string {
-	if ok := s.Success().SuccessStatus; len(ok) > 0 {
-		return fmt.Sprintf("success_status lists %v", ok)
-	}
-	return "set fail_on_status: false to accept it"
 }
