@@ -25,6 +25,9 @@ type engineOptions struct {
 	// flags are the command's flags, to tell a flag given from one left
 	// at its default (nil: none given).
 	flags *pflag.FlagSet
+	// earlierTraces are the traceparents of the run's earlier attempts
+	// (a resume), which its trace links to.
+	earlierTraces []string
 }
 
 // engineSetup is what config and flags decide about an engine.
@@ -111,6 +114,12 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
+	if view.trace, err = f.traceRun(o.flags, o.earlierTraces); err != nil {
+		return nil, nil, err
+	}
+	if view.trace != nil {
+		view.sinks = append(view.sinks, view.trace)
+	}
 	called := f.called()
 	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: called.Chain, workflows: called.Workflow, scripts: called.Script, models: models, defaultModel: f.defaultModel(),

@@ -62,6 +62,7 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.BoolVar(&opts.detach, "detach", false, "start the run on the durable engine, print its id and return (--engine temporal)")
 	hideDurable(fl, "detach")
 	defineEngine(f, fl)
+	defineOtel(fl)
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
@@ -109,7 +110,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
-		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
+		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
 	if opts.dryRun {
 		// a dry run refuses what validate refuses: a called chain that is
 		// missing, an input it lacks, a call cycle

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -97,6 +98,12 @@ type Request struct {
 	// Ask, when set, asks a person whether one tool call outside a step's
 	// tools may run (a terminal); without it such calls are denied.
 	Ask ToolAsker
+
+	// Trace, when valid, is the run's place in an exported trace: the
+	// trace id and the run's span. Commands get TRACEPARENT and requests
+	// traceparent of their step attempt's span (pkg/tracectx derives its
+	// id, as pkg/telemetry does for the span it exports).
+	Trace tracectx.Context
 }
 
 // Local runs chains in this process.

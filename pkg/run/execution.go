@@ -110,7 +110,11 @@ type Driver interface {
 // Run drives the execution and assembles its result.
 func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	start := x.Engine.Now()
-	x.Emit(event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()})
+	started := event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()}
+	if x.Req.Trace.IsValid() {
+		started.Trace = x.Req.Trace.Traceparent()
+	}
+	x.Emit(started)
 	announced := x.announceStop(ctx)
 	d.Drive(ctx)
 	res := &Result{
