@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -49,6 +50,8 @@ type engineSetup struct {
 	principal    *chain.Principal
 	search       run.Search
 	dotenv       []dotenv.File
+	prices       *llm.Prices
+	capture      bool
 }
 
 // localEngine is the engine of this process.
@@ -70,6 +73,8 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
 		run.WithDotenv(s.dotenv...),
+		run.WithPrices(s.prices),
+		run.WithCaptureContent(s.capture),
 		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow, Parse: load.Parse}),
 	)
 }
@@ -102,6 +107,10 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	prices, err := f.prices()
+	if err != nil {
+		return nil, nil, err
+	}
 	principal, err := project.ReadPrincipal("", v.Get(keyPrincipal), os.Getenv)
 	if err != nil {
 		return nil, nil, err
@@ -124,7 +133,8 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: called.Chain, workflows: called.Workflow, scripts: called.Script, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
-		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})
+		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v),
+		prices: prices, capture: view.trace.CaptureContent()})
 	return engine, view, nil
 }
 

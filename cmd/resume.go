@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -149,6 +150,9 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
+	if !(opts.maxCost >= 0 && opts.maxCost < math.Inf(1)) {
+		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
+	}
 	session.SetFlags(givenShaping(cmd.Flags()))
 	rerun, err := run.RerunSet(c, opts.rerun)
 	if err != nil {
@@ -168,7 +172,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, Args: args, Acks: opts.acks, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
+		History: saved.Transitions, Take: opts.take, Args: args, Acks: opts.acks, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, MaxCostUSD: opts.maxCost, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
 	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err

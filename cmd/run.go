@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -104,12 +105,15 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
+	if !(opts.maxCost >= 0 && opts.maxCost < math.Inf(1)) {
+		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
+	}
 	granted, err := run.Grants(loaded.Chain, opts.grants)
 	if err != nil {
 		return err
 	}
 	human, ask := f.prompts(view)
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens, MaxCostUSD: opts.maxCost,
 		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
 	if opts.dryRun {
 		// a dry run refuses what validate refuses: a called chain that is

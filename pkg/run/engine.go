@@ -3,12 +3,14 @@ package run
 import (
 	"context"
 	"fmt"
-	"github.com/chainrun/chainrun/pkg/tracectx"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"runtime"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -45,6 +47,9 @@ type Request struct {
 	// MaxTokens caps the run's model tokens (--max-tokens), with the
 	// chain's budget: the smaller wins. 0: no cap.
 	MaxTokens int
+	// MaxCostUSD caps what the run's model requests cost (--max-cost),
+	// with the chain's budget.max_cost_usd: the smaller wins. 0: no cap.
+	MaxCostUSD float64
 	// Journal, when set, saves each finished step durably.
 	Journal Journal
 	// Events, when set, receives this run's events besides the engine's
@@ -125,7 +130,11 @@ type Local struct {
 	Scripts   ScriptResolver
 	// loader reads the chain files around the running one (loader.go).
 	loader Loader
-	Now    func() time.Time
+	// prices and captureContent are what llm.call events say of a
+	// request (request_event.go).
+	prices         *llm.Prices
+	captureContent bool
+	Now            func() time.Time
 
 	Models       Models
 	defaultModel string

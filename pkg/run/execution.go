@@ -148,7 +148,9 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	x.maskResult(res)
 	announced()
 	res.KeepBytes()
-	x.Emit(event.Event{Type: event.RunFinished, Chain: x.Chain.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.Where()})
+	finished := event.Event{Type: event.RunFinished, Chain: x.Chain.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.Where()}
+	res.Usage.Describe(&finished)
+	x.Emit(finished)
 	return res
 }
 

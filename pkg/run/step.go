@@ -84,9 +84,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 		sr.DurationMS = l.Now().Sub(start).Milliseconds()
 		e := event.Event{Type: event.StepFinished, Step: s.ID,
 			Kind: string(s.Kind), Status: status, Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
-		if sr.Usage != nil {
-			e.InputTokens, e.OutputTokens = sr.Usage.InputTokens, sr.Usage.OutputTokens
-		}
+		sr.Usage.Describe(&e)
 		x.Emit(e)
 		return sr, false
 	}

@@ -78,6 +78,10 @@ func (x *Exporter) NewRun(parent tracectx.Context, earlier []string) *Run {
 	return r
 }
 
+// CaptureContent says the run's model spans carry prompts and answers
+// (otel.capture_content), which the engine then puts on its events.
+func (r *Run) CaptureContent() bool { return r != nil && r.capture }
+
 // Context is the run's place in its trace: its trace id and the id of
 // its run span, which the engine derives its steps' spans from.
 func (r *Run) Context() tracectx.Context {
