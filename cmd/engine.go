@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 // engineOptions are what run and resume choose about an engine.
@@ -29,6 +30,10 @@ type engineOptions struct {
 	// earlierTraces are the traceparents of the run's earlier attempts
 	// (a resume), which its trace links to.
 	earlierTraces []string
+	// served is a run chainrun mcp serves: its trace continues the client's
+	// request (parentTrace) instead of TRACEPARENT, ending with the run.
+	served      bool
+	parentTrace tracectx.Context
 }
 
 // engineSetup is what config and flags decide about an engine.
@@ -123,7 +128,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
-	if view.trace, err = f.traceRun(o.flags, o.earlierTraces); err != nil {
+	if view.trace, err = f.traceRun(o); err != nil {
 		return nil, nil, err
 	}
 	if view.trace != nil {

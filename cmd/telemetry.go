@@ -19,10 +19,8 @@ func defineOtel(fl *pflag.FlagSet) {
 }
 
 // traceRun begins the trace of one run, nil when nothing asks for export.
-// earlier are the traceparents of the run's earlier attempts (a resume
-// links to them). The process's exporter is opened by the first run and
-// closed by execute once the exit code is known.
-func (f *factory) traceRun(fl *pflag.FlagSet, earlier []string) (*telemetry.Run, error) {
+// The process's exporter is opened by the first run and closed by execute.
+func (f *factory) traceRun(o engineOptions) (*telemetry.Run, error) {
 	v, err := f.config()
 	if err != nil {
 		return nil, err
@@ -33,12 +31,15 @@ func (f *factory) traceRun(fl *pflag.FlagSet, earlier []string) (*telemetry.Run,
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		if fl != nil && fl.Lookup("otel") != nil && fl.Changed("otel") {
-			choice.Flag = fl.Lookup("otel").Value.String()
+		if o.flags != nil && o.flags.Changed("otel") {
+			choice.Flag = o.flags.Lookup("otel").Value.String()
 		}
 		if f.traces, err = telemetry.Open(choice, os.Getenv, buildinfo.Read(version, commit, date).Version, f.io.ErrOut); err != nil {
 			return nil, usagef("%v", err)
 		}
 	}
-	return f.traces.NewRun(telemetry.ParentFromEnv(os.Getenv), earlier), nil
+	if o.served { // chainrun mcp: the client's trace, a span that ends with the run
+		return f.traces.NewServedRun(o.parentTrace, o.earlierTraces), nil
+	}
+	return f.traces.NewRun(telemetry.ParentFromEnv(os.Getenv), o.earlierTraces), nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -68,6 +69,13 @@ func start(ctx context.Context, exp sdktrace.SpanExporter, s Settings, version s
 		sdktrace.WithIDGenerator(presetIDs{}))
 	x.tracer = x.tp.Tracer("github.com/chainrun/chainrun", trace.WithInstrumentationVersion(version))
 	return x, nil
+}
+
+// forget drops an ended run from those Close ends.
+func (x *Exporter) forget(r *Run) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.runs = slices.DeleteFunc(x.runs, func(o *Run) bool { return o == r })
 }
 
 func (x *Exporter) record(err error) {

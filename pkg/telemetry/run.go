@@ -31,6 +31,9 @@ type Run struct {
 	kinds     map[string]string
 	open      map[string]*attemptSpan
 	ended     bool
+	// endsWithRun ends the run's span at run.finished, for a process
+	// that serves many runs (EndWithRun).
+	endsWithRun bool
 }
 
 // attemptSpan is the open span of a step's attempt.
@@ -112,6 +115,9 @@ func (r *Run) Emit(e event.Event) {
 		r.runEnd, r.runStatus = e.Time, string(e.Status)
 		for step := range r.open {
 			r.endAttempt(step, e.Time, "", "")
+		}
+		if r.endsWithRun {
+			r.end(-1)
 		}
 	case event.StepStarted:
 		r.kinds[e.Step] = e.Kind
@@ -237,86 +243,16 @@ func (r *Run) finished(e event.Event) {
 	r.endAttempt(e.Step, e.Time, string(e.Status), e.Error)
 }
 
-// modelRequest is one request to a model: a GenAI inference span
-// ("chat MODEL"), under the attempt of the step that asked (the run for
-// a workflow's decision).
-func (r *Run) modelRequest(e event.Event) {
-	start := e.Time.Add(-time.Duration(e.DurationMS) * time.Millisecond)
-	model := modelName(e.Model)
-	attrs := []attribute.KeyValue{keyOperation.String("chat"), keyProvider.String(providerName(e.Model)), keyRequestModel.String(model),
-		keyInputTokens.Int(e.InputTokens), keyOutputTokens.Int(e.OutputTokens), keyRequestTry.Int(e.Attempt)}
-	if e.ResponseModel != "" {
-		attrs = append(attrs, keyResponseModel.String(e.ResponseModel))
+// NewServedRun is NewRun for a run chainrun mcp serves, which serves
+// many for as long as its client stays: the run's span ends with the run
+// (run.finished), not with the process, and has no exit code. parent is
+// the trace of the client's request, zero when it sent none.
+func (x *Exporter) NewServedRun(parent tracectx.Context, earlier []string) *Run {
+	r := x.NewRun(parent, earlier)
+	if r != nil {
+		r.endsWithRun = true
 	}
-	if e.FinishReason != "" {
-		attrs = append(attrs, keyFinishReasons.StringSlice([]string{e.FinishReason}))
-	}
-	if e.Turn > 0 {
-		attrs = append(attrs, keyTurn.Int(e.Turn))
-	}
-	if e.CostUSD != nil {
-		attrs = append(attrs, keyCost.Float64(*e.CostUSD))
-	}
-	if e.Detail != "" {
-		attrs = append(attrs, keyDetail.String(e.Detail))
-	}
-	if e.State != "" {
-		attrs = append(attrs, keyState.String(e.State))
-	}
-	if r.capture {
-		if e.Prompt != "" {
-			attrs = append(attrs, keyInputMessages.String(e.Prompt))
-		}
-		if e.Answer != "" {
-			attrs = append(attrs, keyOutputMessages.String(e.Answer))
-		}
-	}
-	_, span := r.x.tracer.Start(r.parentOf(e.Step), "chat "+model, trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	if e.Status == event.Failed || e.Status == event.Retrying {
-		span.SetStatus(codes.Error, e.Error)
-		span.SetAttributes(keyErrorType.String(errorType(e.Error)))
-	}
-	span.End(trace.WithTimestamp(e.Time))
-}
-
-// toolCall is one tool call of an agent step: an execute_tool span.
-func (r *Run) toolCall(e event.Event) {
-	start := e.Time.Add(-time.Duration(e.DurationMS) * time.Millisecond)
-	_, span := r.x.tracer.Start(r.parentOf(e.Step), "execute_tool "+e.Tool, trace.WithTimestamp(start), trace.WithAttributes(
-		keyOperation.String("execute_tool"), keyToolName.String(e.Tool), keyToolType.String("function"),
-		keyToolStatus.String(string(e.Status)), keyToolDigest.String(e.Digest)))
-	if e.Status != event.OK && e.Status != "" {
-		span.SetStatus(codes.Error, firstNonEmpty(e.Error, string(e.Status)))
-		span.SetAttributes(keyErrorType.String(string(e.Status)))
-	}
-	span.End(trace.WithTimestamp(e.Time))
-}
-
-// transition is a workflow transition taken, from State to Target.
-func (r *Run) transition(e event.Event) {
-	start := e.Time.Add(-time.Duration(e.DurationMS) * time.Millisecond)
-	attrs := []attribute.KeyValue{keyTransition.String(e.Step), keyState.String(e.State), keyTarget.String(e.Target)}
-	attrs = appendIf(attrs, keyActor, e.Actor)
-	attrs = appendIf(attrs, keyDecidedBy, e.DecidedBy)
-	attrs = appendIf(attrs, keyPrincipal, e.Principal)
-	_, span := r.x.tracer.Start(r.parentOf(""), "transition "+e.Step, trace.WithTimestamp(start), trace.WithAttributes(attrs...))
-	if e.Status == event.Failed {
-		span.SetStatus(codes.Error, e.Error)
-	}
-	span.End(trace.WithTimestamp(e.Time))
-}
-
-// decision is a choice made at a decision point, or a pause for one.
-func (r *Run) decision(e event.Event) {
-	attrs := []attribute.KeyValue{keyState.String(e.State), keyDecisionStat.String(string(e.Status))}
-	attrs = appendIf(attrs, keyTransition, e.Step)
-	attrs = appendIf(attrs, keyTarget, e.Target)
-	attrs = appendIf(attrs, keyActor, e.Actor)
-	attrs = appendIf(attrs, keyDecidedBy, e.DecidedBy)
-	attrs = appendIf(attrs, keyPrincipal, e.Principal)
-	attrs = appendIf(attrs, keyDetail, e.Detail)
-	_, span := r.x.tracer.Start(r.parentOf(""), "decision "+e.State, trace.WithTimestamp(e.Time), trace.WithAttributes(attrs...))
-	span.End(trace.WithTimestamp(e.Time))
+	return r
 }
 
 // End ends the run's span with the command's exit code. The spans are
@@ -327,10 +263,16 @@ func (r *Run) End(exitCode int) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.end(exitCode)
+}
+
+// end is End with r.mu held; an exitCode below 0 is none.
+func (r *Run) end(exitCode int) {
 	if r.ended {
 		return
 	}
 	r.ended = true
+	r.x.forget(r)
 	if r.run == nil {
 		return
 	}
@@ -341,8 +283,14 @@ func (r *Run) End(exitCode int) {
 	for step := range r.open {
 		r.endAttempt(step, end, "", "")
 	}
-	r.run.SetAttributes(keyRunStatus.String(r.runStatus), keyExitCode.Int(exitCode))
-	if r.runStatus == string(event.Failed) || exitCode != 0 && r.runStatus != "paused" {
+	r.run.SetAttributes(keyRunStatus.String(r.runStatus))
+	if exitCode >= 0 {
+		r.run.SetAttributes(keyExitCode.Int(exitCode))
+	}
+	switch {
+	case r.runStatus == string(event.Failed):
+		r.run.SetStatus(codes.Error, "the run failed")
+	case exitCode > 0 && r.runStatus != "paused":
 		r.run.SetStatus(codes.Error, "exit code "+strconv.Itoa(exitCode))
 	}
 	r.run.End(trace.WithTimestamp(end))

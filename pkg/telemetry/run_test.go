@@ -241,3 +241,32 @@ func TestEventsAfterTheEndAreIgnored(t *testing.T) {
 		t.Error("no run, no trace")
 	}
 }
+
+// TestARunServedEndsWithItself: a run chainrun mcp serves ends its span at
+// run.finished, without an exit code, and leaves the exporter's list.
+func TestARunServedEndsWithItself(t *testing.T) {
+	mem := tracetest.NewInMemoryExporter()
+	x, err := start(context.Background(), mem, Settings{}, "v", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, _ := tracectx.Parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "")
+	r := x.NewServedRun(parent, nil)
+	r.Emit(event.Event{Type: event.RunStarted, Chain: "c"})
+	r.Emit(event.Event{Type: event.RunFinished, Status: event.Failed})
+	if err := x.tp.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	spans := mem.GetSpans()
+	if len(spans) != 1 || spans[0].Parent.SpanID() != trace.SpanID(parent.Span) || spans[0].Status.Code != codes.Error {
+		t.Fatalf("spans %+v", spans)
+	}
+	for _, kv := range spans[0].Attributes {
+		if kv.Key == keyExitCode {
+			t.Error("a served run has no exit code")
+		}
+	}
+	if len(x.runs) != 0 {
+		t.Error("an ended run stays in the exporter")
+	}
+}

@@ -1,6 +1,7 @@
 package tracectx
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -162,4 +163,21 @@ func (c Context) Inject(h map[string]string) {
 	if c.State != "" {
 		h["tracestate"] = c.State
 	}
+}
+
+type contextKey struct{}
+
+// NewContext carries c in ctx: the trace a piece of work continues (an MCP
+// client's request) or runs in (a step's attempt calling an MCP tool).
+func NewContext(ctx context.Context, c Context) context.Context {
+	if !c.IsValid() {
+		return ctx
+	}
+	return context.WithValue(ctx, contextKey{}, c)
+}
+
+// FromContext is the trace ctx carries (NewContext), zero when none.
+func FromContext(ctx context.Context) Context {
+	c, _ := ctx.Value(contextKey{}).(Context)
+	return c
 }
