@@ -33,7 +33,8 @@ var layers = map[string][]string{
 	"pkg/iostreams":          nil,
 	"pkg/retry":              nil,
 	"pkg/tracectx":           nil,
-	"pkg/telemetry":          {"pkg/event", "pkg/tracectx"},
+	"pkg/tracefeed":          {"pkg/event", "pkg/tracectx"},
+	"pkg/telemetry":          {"pkg/event", "pkg/tracectx", "pkg/tracefeed"},
 	"pkg/telemetry/otlptest": nil,
 	"pkg/project":            {"pkg/dotenv", "pkg/fsutil"},
 	"pkg/dotenv":             {"pkg/fsutil"},
@@ -189,7 +190,7 @@ func packageDoc(t *testing.T, p listed) string {
 // the logic a test wants without cobra went below it (which calls a
 // file's chains make, catalog.CheckCalls; what chain, workflow and script
 // steps call, catalog.Resolver), the --otel flag and config wiring (its
-// logic is pkg/telemetry's), and some headroom. Those lines are the
+// logic is pkg/tracefeed's), and some headroom. Those lines are the
 // commands' flags, help and wiring; a change that needs more room moves
 // logic into a package first, or says here what it added.
 // packageCap is the most non-test lines a package holds: a room a person
@@ -347,4 +348,19 @@ func registersUnit(t *testing.T, path string) bool {
 		t.Fatal(err)
 	}
 	return bytes.Contains(data, []byte("chain.Register(chain.Unit{"))
+}
+
+// TestTheRunnerLinksNoTraceSDK: chainrun itself links nothing of
+// OpenTelemetry or protobuf; trace export is chainrun-otel's (a run that
+// exports nothing pays nothing for it at start, docs/performance.md).
+func TestTheRunnerLinksNoTraceSDK(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "go.opentelemetry.io/") || strings.HasPrefix(dep, "google.golang.org/protobuf") || strings.HasPrefix(dep, "google.golang.org/grpc") {
+			t.Errorf("chainrun links %s", dep)
+		}
+	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/store"
-	"github.com/chainrun/chainrun/pkg/telemetry"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -104,7 +104,7 @@ func loadConfig(v *project.Layers) error {
 	if _, err := store.ReadRetention("config file "+path+": ", top["retention"]); err != nil {
 		return err
 	}
-	if _, err := telemetry.ReadConfig("config file "+path+": ", top[keyOtel]); err != nil {
+	if _, err := tracefeed.ReadConfig("config file "+path+": ", top[keyOtel]); err != nil {
 		return usagef("%v", err)
 	}
 	v.SetFile(path, top)

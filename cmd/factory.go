@@ -16,7 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
-	"github.com/chainrun/chainrun/pkg/telemetry"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // factory carries what commands share, and is the one place their
@@ -52,7 +52,7 @@ type factory struct {
 	allRuns bool
 	// traces is the process's trace export (nil: off), opened by the
 	// first run (cmd/telemetry.go).
-	traces      *telemetry.Exporter
+	traces      *tracefeed.Feed
 	traceOpened bool
 }
 

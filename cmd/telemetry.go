@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/chainrun/chainrun/pkg/buildinfo"
-	"github.com/chainrun/chainrun/pkg/telemetry"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // keyOtel is config's otel: block (docs/observability.md).
@@ -20,26 +20,26 @@ func defineOtel(fl *pflag.FlagSet) {
 
 // traceRun begins the trace of one run, nil when nothing asks for export.
 // The process's exporter is opened by the first run and closed by execute.
-func (f *factory) traceRun(o engineOptions) (*telemetry.Run, error) {
+func (f *factory) traceRun(o engineOptions) (*tracefeed.Run, error) {
 	v, err := f.config()
 	if err != nil {
 		return nil, err
 	}
 	if !f.traceOpened {
 		f.traceOpened = true
-		choice, err := telemetry.ReadConfig("config otel: ", v.Get(keyOtel))
+		choice, err := tracefeed.ReadConfig("config otel: ", v.Get(keyOtel))
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
 		if o.flags != nil && o.flags.Changed("otel") {
 			choice.Flag = o.flags.Lookup("otel").Value.String()
 		}
-		if f.traces, err = telemetry.Open(choice, os.Getenv, buildinfo.Read(version, commit, date).Version, f.io.ErrOut); err != nil {
+		if f.traces, err = tracefeed.Open(choice, os.Getenv, buildinfo.Read(version, commit, date).Version, f.io.ErrOut); err != nil {
 			return nil, usagef("%v", err)
 		}
 	}
 	if o.served { // chainrun mcp: the client's trace, a span that ends with the run
-		return f.traces.NewServedRun(o.parentTrace, o.earlierTraces), nil
+		return f.traces.NewRun(o.parentTrace, o.earlierTraces, true), nil
 	}
-	return f.traces.NewRun(telemetry.ParentFromEnv(os.Getenv), o.earlierTraces), nil
+	return f.traces.NewRun(tracefeed.ParentFromEnv(os.Getenv), o.earlierTraces, false), nil
 }

@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,11 +16,36 @@ import (
 	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
+// companionOnce builds chainrun-otel once for the tests that export.
+var companionOnce = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "chainrun-otel-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "chainrun-otel")
+	out, err := exec.CommandContext(context.Background(), "go", "build", "-o", bin, "github.com/chainrun/chainrun/cmd/chainrun-otel").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build chainrun-otel: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// withCompanion points chainrun at a built chainrun-otel.
+func withCompanion(t *testing.T) {
+	t.Helper()
+	bin, err := companionOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CHAINRUN_OTEL_BIN", bin)
+}
+
 // TestARunIsExportedAsATrace runs a chain with OTEL_EXPORTER_OTLP_ENDPOINT
 // set and a TRACEPARENT from "CI": the receiver gets the run as a child of
 // that trace, a span per step attempt (a retried step has two), and the
 // command and the request of a step were handed their attempt's span.
 func TestARunIsExportedAsATrace(t *testing.T) {
+	withCompanion(t)
 	rc := otlptest.Start()
 	defer rc.Close()
 	var mu sync.Mutex
@@ -132,5 +160,24 @@ func TestBadOtelSettingsAreRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "state")); err == nil {
 		t.Error("a refused command saved a run")
+	}
+}
+
+// TestNoCompanionNoTrace: export asked for without chainrun-otel at hand
+// is said once, and the run goes on untraced, its exit code its own.
+func TestNoCompanionNoTrace(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("CHAINRUN_STATE_DIR", filepath.Join(dir, "state"))
+	t.Setenv("CHAINRUN_OTEL_BIN", "")
+	t.Setenv("PATH", "/usr/bin:/bin")
+	t.Setenv("TRACEPARENT", "")
+	os.WriteFile("c.yaml", []byte("name: c\nsteps:\n  - id: a\n    type: cli\n    command: sh\n    args: [\"-c\", \"echo [$TRACEPARENT] > tp.txt\"]\n"), 0o644)
+	code, _, stderr := chainrunIn(t, "run", "c.yaml", "-q", "--otel=http://127.0.0.1:9")
+	if code != 0 || strings.Count(stderr, "chainrun-otel was found neither") != 1 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if printed, _ := os.ReadFile("tp.txt"); strings.TrimSpace(string(printed)) != "[]" {
+		t.Errorf("an untraced run handed its command %s", printed)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/progress"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
-	"github.com/chainrun/chainrun/pkg/telemetry"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // runView is how a run is shown while it goes and once it ends: its
@@ -25,7 +25,7 @@ type runView struct {
 	github *github.Renderer
 	// trace makes the run's spans when it is exported (nil otherwise);
 	// its Context goes into the run's request.
-	trace *telemetry.Run
+	trace *tracefeed.Run
 }
 
 // newView shows progress drawn live on a terminal that can redraw, else

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -61,7 +62,7 @@ func newHTTPClient(s Settings, getenv func(string) string) (*httpClient, error) 
 	default:
 		c.url = "http://localhost:4318/v1/traces"
 	}
-	if err := checkEndpoint(c.url); err != nil {
+	if err := tracefeed.CheckEndpoint(c.url); err != nil {
 		return nil, err
 	}
 	for _, name := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"} {

@@ -25,7 +25,7 @@ func exportOne(t *testing.T, getenv func(string) string, s Settings, warn io.Wri
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := x.NewRun(tracectx.Context{}, nil)
+	r := x.NewRun(tracectx.Context{}, tracectx.Context{}, nil)
 	r.Emit(event.Event{Type: event.RunStarted, RunID: "r", Chain: "c"})
 	r.Emit(event.Event{Type: event.StepAttempt, Step: "a", Attempt: 1})
 	r.Emit(event.Event{Type: event.StepFinished, Step: "a", Status: event.OK})

@@ -1,5 +1,3 @@
-//go:build otlpgrpc
-
 package telemetry
 
 import (
@@ -11,10 +9,9 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 )
 
-// grpcBuilt says this build can export over gRPC (-tags otlpgrpc: gRPC
-// adds about 4 MB to the binary, so the default build leaves it out).
-const grpcBuilt = true
-
+// newGRPCExporter is the SDK's OTLP/gRPC exporter (otel.protocol: grpc,
+// OTEL_EXPORTER_OTLP_PROTOCOL=grpc). chainrun-otel links gRPC, chainrun does
+// not.
 func newGRPCExporter(ctx context.Context, s Settings, getenv func(string) string) (*otlptrace.Exporter, error) {
 	opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
 		Enabled: true, InitialInterval: 250 * time.Millisecond, MaxInterval: time.Second, MaxElapsedTime: retryTotal,

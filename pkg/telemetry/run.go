@@ -45,12 +45,14 @@ type attemptSpan struct {
 	failed string
 }
 
-// NewRun begins the trace of one run. parent is the trace it continues
-// (TRACEPARENT in chainrun's environment, an MCP client's request), zero
-// for none; earlier are the traceparents of the earlier attempts of the
-// same run (a resume), which its span links to. Nothing is exported until
-// the run's events come.
-func (x *Exporter) NewRun(parent tracectx.Context, earlier []string) *Run {
+// NewRun begins the trace of one run. own is the run's place chainrun
+// chose (its trace id and span id, which its commands were handed), zero
+// to choose here; parent is the trace it continues (TRACEPARENT in
+// chainrun's environment, an MCP client's request), zero for none;
+// earlier are the traceparents of the earlier attempts of the same run (a
+// resume), which its span links to. Nothing is exported until the run's
+// events come.
+func (x *Exporter) NewRun(own, parent tracectx.Context, earlier []string) *Run {
 	if x == nil {
 		return nil
 	}
@@ -68,6 +70,9 @@ func (x *Exporter) NewRun(parent tracectx.Context, earlier []string) *Run {
 		r.tc = tracectx.NewTrace()
 	}
 	r.tc.Span = tracectx.RunSpan(r.tc.Trace)
+	if own.IsValid() {
+		r.tc = own
+	}
 	for _, tp := range earlier {
 		if c, err := tracectx.Parse(tp, ""); err == nil {
 			r.links = append(r.links, trace.Link{SpanContext: trace.NewSpanContext(trace.SpanContextConfig{
@@ -80,10 +85,6 @@ func (x *Exporter) NewRun(parent tracectx.Context, earlier []string) *Run {
 	x.mu.Unlock()
 	return r
 }
-
-// CaptureContent says the run's model spans carry prompts and answers
-// (otel.capture_content), which the engine then puts on its events.
-func (r *Run) CaptureContent() bool { return r != nil && r.capture }
 
 // Context is the run's place in its trace: its trace id and the id of
 // its run span, which the engine derives its steps' spans from.
@@ -247,8 +248,8 @@ func (r *Run) finished(e event.Event) {
 // many for as long as its client stays: the run's span ends with the run
 // (run.finished), not with the process, and has no exit code. parent is
 // the trace of the client's request, zero when it sent none.
-func (x *Exporter) NewServedRun(parent tracectx.Context, earlier []string) *Run {
-	r := x.NewRun(parent, earlier)
+func (x *Exporter) NewServedRun(own, parent tracectx.Context, earlier []string) *Run {
+	r := x.NewRun(own, parent, earlier)
 	if r != nil {
 		r.endsWithRun = true
 	}

@@ -24,7 +24,7 @@ func spansOf(t *testing.T, s Settings, parent tracectx.Context, earlier []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := x.NewRun(parent, earlier)
+	r := x.NewRun(tracectx.Context{}, parent, earlier)
 	for _, e := range events {
 		r.Emit(e)
 	}
@@ -224,7 +224,7 @@ func TestEventsAfterTheEndAreIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := x.NewRun(tracectx.Context{}, nil)
+	r := x.NewRun(tracectx.Context{}, tracectx.Context{}, nil)
 	r.Emit(event.Event{Type: event.StepAttempt, Step: "a", Attempt: 1}) // before run.started: a run span is made
 	r.End(130)
 	r.Emit(event.Event{Type: event.StepAttempt, Step: "b", Attempt: 1})
@@ -251,7 +251,7 @@ func TestARunServedEndsWithItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, _ := tracectx.Parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "")
-	r := x.NewServedRun(parent, nil)
+	r := x.NewServedRun(tracectx.Context{}, parent, nil)
 	r.Emit(event.Event{Type: event.RunStarted, Chain: "c"})
 	r.Emit(event.Event{Type: event.RunFinished, Status: event.Failed})
 	if err := x.tp.ForceFlush(context.Background()); err != nil {

@@ -1,4 +1,4 @@
-package telemetry
+package tracefeed
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func ReadConfig(where string, v any) (Choice, error) {
 				return c, fmt.Errorf("%sotel.%s: want text, got %v", where, k, val)
 			}
 			if k == "endpoint" {
-				if err := checkEndpoint(s); err != nil {
+				if err := CheckEndpoint(s); err != nil {
 					return c, fmt.Errorf("%sotel.endpoint: %w", where, err)
 				}
 				c.Endpoint = s

@@ -1,9 +1,11 @@
-package telemetry
+package tracefeed
 
 import (
 	"strings"
 	"testing"
 )
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
@@ -52,16 +54,6 @@ func TestResolve(t *testing.T) {
 				t.Fatalf("settings %+v, want endpoint %q protocol %q", s, tc.endpoint, tc.protocol)
 			}
 		})
-	}
-}
-
-func TestGRPCNeedsItsBuild(t *testing.T) {
-	_, on, warn, err := Resolve(Choice{Flag: "on", Protocol: GRPC}, envOf(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if grpcBuilt != on || grpcBuilt != (warn == "") {
-		t.Errorf("grpc built %v: on %v warn %q", grpcBuilt, on, warn)
 	}
 }
 
