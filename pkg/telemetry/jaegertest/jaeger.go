@@ -25,6 +25,10 @@ const EnvBinary = "CHAINRUN_JAEGER"
 // is given far more).
 const readyWithin = 60 * time.Second
 
+// readyLine is what the OpenTelemetry Collector (and so Jaeger v2) logs
+// once every extension, receiver and exporter has started.
+const readyLine = "Everything is ready."
+
 // stopWithin bounds how long cleanup waits for Jaeger to end after
 // SIGTERM before it is killed.
 const stopWithin = 5 * time.Second
@@ -73,7 +77,11 @@ func Start(t testing.TB) *Jaeger {
 	// chosen and the moment Jaeger binds it: a start that fails that way is
 	// tried again on other ports.
 	for attempt := 1; attempt <= 3; attempt++ {
-		j, err := start(t, bin, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)))
+		ports, err := freePorts(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := start(t, bin, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)), ports)
 		if err == nil {
 			return j
 		}
@@ -89,13 +97,10 @@ func Start(t testing.TB) *Jaeger {
 // errPortTaken says a start failed because a port was no longer free.
 var errPortTaken = errors.New("a port was taken before Jaeger bound it")
 
-// start runs one attempt of Start in dir.
-func start(t testing.TB, bin, dir string) (*Jaeger, error) {
+// start runs one attempt of Start in dir, on ports: OTLP over HTTP, OTLP
+// over gRPC, the query API's HTTP and its gRPC server.
+func start(t testing.TB, bin, dir string, ports []string) (*Jaeger, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	ports, err := freePorts(4)
-	if err != nil {
 		return nil, err
 	}
 	j := &Jaeger{
@@ -176,8 +181,14 @@ func (j *Jaeger) waitReady(exited <-chan struct{}) error {
 	}
 }
 
-// ready says whether the query API answers and both receivers listen.
+// ready says whether Jaeger said it started every component, the query
+// API answers and both receivers listen. The log line comes first: a
+// receiver's port held by another process would accept connections while
+// this Jaeger fails to bind it and exits.
 func (j *Jaeger) ready(ctx context.Context) bool {
+	if log, err := os.ReadFile(j.logPath); err != nil || !strings.Contains(string(log), readyLine) {
+		return false
+	}
 	for _, addr := range []string{j.otlpHTTP, j.otlpGRPC} {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err != nil {

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,4 +172,34 @@ func spanDiff(got, want Span) []string {
 		}
 	}
 	return diffs
+}
+
+// A port taken between the moment Start chose it and the moment Jaeger
+// binds it, whichever of the three it is, fails the attempt as
+// errPortTaken, so Start tries again on other ports; the taken port
+// accepts connections all the while, as another program's would.
+func TestTakenPortIsTriedAgain(t *testing.T) {
+	bin := os.Getenv(EnvBinary)
+	if bin == "" {
+		t.Skipf("%s is not set", EnvBinary)
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	ports, err := freePorts(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"OTLP/HTTP", "OTLP/gRPC", "query HTTP"} {
+		t.Run(name, func(t *testing.T) {
+			p := slices.Clone(ports)
+			p = slices.Insert(p, i, taken.Addr().String())
+			_, err := start(t, bin, t.TempDir(), p)
+			if !errors.Is(err, errPortTaken) {
+				t.Fatalf("got %v, want errPortTaken", err)
+			}
+		})
+	}
 }
