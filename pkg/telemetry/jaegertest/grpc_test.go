@@ -26,11 +26,14 @@ func TestGRPCReceiverTakesSpans(t *testing.T) {
 	frame := binary.BigEndian.AppendUint32([]byte{0}, uint32(len(msg))) // uncompressed, length-prefixed
 	frame = append(frame, msg...)
 
+	if got := envValue(j.GRPCEnv(), "OTEL_EXPORTER_OTLP_PROTOCOL"); got != "grpc" {
+		t.Errorf("GRPCEnv's protocol: %q", got)
+	}
 	protocols := new(http.Protocols)
 	protocols.SetUnencryptedHTTP2(true)
 	client := &http.Client{Transport: &http.Transport{Protocols: protocols}, Timeout: 10 * time.Second}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-		"http://"+j.OTLPGRPCEndpoint()+"/opentelemetry.proto.collector.trace.v1.TraceService/Export", bytes.NewReader(frame))
+		envValue(j.GRPCEnv(), "OTEL_EXPORTER_OTLP_ENDPOINT")+"/opentelemetry.proto.collector.trace.v1.TraceService/Export", bytes.NewReader(frame))
 	if err != nil {
 		t.Fatal(err)
 	}

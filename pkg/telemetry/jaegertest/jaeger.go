@@ -51,6 +51,19 @@ func (j *Jaeger) OTLPHTTPEndpoint() string { return "http://" + j.otlpHTTP }
 // (127.0.0.1:PORT, no scheme; it serves without TLS).
 func (j *Jaeger) OTLPGRPCEndpoint() string { return j.otlpGRPC }
 
+// HTTPEnv is the environment that makes a program with the OpenTelemetry
+// SDK export its traces to this Jaeger over OTLP/HTTP (protobuf), as the
+// SDK's environment spec names it; a test appends it to a command's Env.
+func (j *Jaeger) HTTPEnv() []string {
+	return []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + j.OTLPHTTPEndpoint(), "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}
+}
+
+// GRPCEnv is HTTPEnv for OTLP over gRPC: the http scheme says the
+// connection is not encrypted.
+func (j *Jaeger) GRPCEnv() []string {
+	return []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + j.OTLPGRPCEndpoint(), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"}
+}
+
 // QueryURL is the base URL of Jaeger's query API (its /api/v3 paths), for
 // a test that wants to look further than Traces and Trace do.
 func (j *Jaeger) QueryURL() string { return "http://" + j.queryHTTP }

@@ -62,7 +62,12 @@ func TestSpansComeBackAsSent(t *testing.T) {
 		start.UnixNano(), start.Add(1500*time.Millisecond).UnixNano(),
 		start.Add(time.Second).UnixNano(),
 		start.Add(200*time.Millisecond).UnixNano(), start.Add(450*time.Millisecond).UnixNano())
-	postJSON(t, j.OTLPHTTPEndpoint()+"/v1/traces", payload)
+	// sent where an exporter configured by HTTPEnv sends: the endpoint's
+	// /v1/traces, as the SDK's environment spec says
+	if got := envValue(j.HTTPEnv(), "OTEL_EXPORTER_OTLP_PROTOCOL"); got != "http/protobuf" {
+		t.Errorf("HTTPEnv's protocol: %q", got)
+	}
+	postJSON(t, envValue(j.HTTPEnv(), "OTEL_EXPORTER_OTLP_ENDPOINT")+"/v1/traces", payload)
 
 	resource := map[string]any{"service.name": "jaegertest-roundtrip", "service.version": "1.2.3"}
 	parent := Span{
@@ -202,4 +207,14 @@ func TestTakenPortIsTriedAgain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// envValue is the value of name in env, "" when absent.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v
+		}
+	}
+	return ""
 }
