@@ -80,6 +80,9 @@ var layers = map[string][]string{
 	"pkg/mcpserver":          {"pkg/catalog", "pkg/chain", "pkg/event", "pkg/run", "pkg/tracectx"},
 	"pkg/cassette":           {"pkg/fsutil", "pkg/llm", "pkg/redact"},
 	"pkg/chaintest":          {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/event", "pkg/fsutil", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run"},
+
+	// a real trace backend for the telemetry tests: the standard library alone
+	"pkg/telemetry/jaegertest": nil,
 }
 
 // configLibraries are read by cmd alone: nothing below it sees flags or
