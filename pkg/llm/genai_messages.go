@@ -51,7 +51,7 @@ func OutputMessages(resp *Response) string {
 	if resp == nil {
 		return ""
 	}
-	gm := genaiMessage{Role: "assistant", Parts: []genaiPart{}, FinishReason: resp.FinishReason}
+	gm := genaiMessage{Role: "assistant", Parts: []genaiPart{}, FinishReason: genaiFinish(resp.FinishReason)}
 	if resp.Text != "" {
 		gm.Parts = append(gm.Parts, genaiPart{Type: "text", Content: resp.Text})
 	}
@@ -72,4 +72,16 @@ func callParts(calls []ToolCall) []genaiPart {
 		parts = append(parts, p)
 	}
 	return parts
+}
+
+// genaiFinish is a finish reason in the GenAI conventions' words (stop,
+// length, content_filter, tool_call, error); one they lack is kept.
+func genaiFinish(r string) string {
+	switch r {
+	case FinishToolCall:
+		return "tool_call"
+	case FinishContentFilter:
+		return "content_filter"
+	}
+	return r
 }

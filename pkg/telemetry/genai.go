@@ -67,6 +67,19 @@ func providerName(model string) string {
 	return p
 }
 
+// finishReason is a chainrun finish reason in the GenAI conventions'
+// words (their output message's finish_reason: stop, length,
+// content_filter, tool_call, error); one they have no word for is kept.
+func finishReason(r string) string {
+	switch r {
+	case "tool-call":
+		return "tool_call"
+	case "content-filter":
+		return "content_filter"
+	}
+	return r
+}
+
 // modelName is the model of a provider/model label.
 func modelName(model string) string {
 	for i := 0; i < len(model); i++ {

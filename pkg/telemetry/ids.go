@@ -25,6 +25,12 @@ func withIDs(ctx context.Context, t tracectx.TraceID, s tracectx.SpanID) context
 	return context.WithValue(context.WithValue(ctx, spanIDKey{}, trace.SpanID(s)), traceIDKey{}, trace.TraceID(t))
 }
 
+// consumed is the context a span started with a preset id hands to its
+// children: the preset is spent, so each child gets an id of its own.
+func consumed(ctx context.Context) context.Context {
+	return context.WithValue(ctx, spanIDKey{}, trace.SpanID{})
+}
+
 // NewIDs gives the preset trace (the run's own), else a random one.
 func (g presetIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	t, ok := ctx.Value(traceIDKey{}).(trace.TraceID)

@@ -152,7 +152,7 @@ func (r *Run) startRun(e event.Event) {
 	}
 	ctx, r.run = r.x.tracer.Start(ctx, name, trace.WithTimestamp(e.Time), trace.WithLinks(r.links...),
 		trace.WithAttributes(keyRunID.String(e.RunID), keyChain.String(e.Chain)))
-	r.runCtx = ctx
+	r.runCtx = consumed(ctx)
 }
 
 // parentOf is the context a step's spans start under: its open attempt,
@@ -199,7 +199,7 @@ func (r *Run) attempt(e event.Event) {
 	}
 	ctx := withIDs(r.parentOf(""), r.tc.Trace, tracectx.AttemptSpan(r.tc.Trace, e.Step, n))
 	ctx, span := r.x.tracer.Start(ctx, "step "+e.Step, trace.WithTimestamp(e.Time), trace.WithSpanKind(spanKind), trace.WithAttributes(attrs...))
-	r.open[e.Step] = &attemptSpan{span: span, ctx: ctx, n: n, items: 1}
+	r.open[e.Step] = &attemptSpan{span: span, ctx: consumed(ctx), n: n, items: 1}
 }
 
 // endAttempt ends step's open attempt span at end with status (a step

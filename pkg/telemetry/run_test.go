@@ -33,8 +33,13 @@ func spansOf(t *testing.T, s Settings, parent tracectx.Context, earlier []string
 		t.Fatal(err)
 	}
 	byName := map[string][]sdktrace.ReadOnlySpan{}
+	ids := map[trace.SpanID]string{}
 	for _, s := range mem.GetSpans().Snapshots() {
 		byName[s.Name()] = append(byName[s.Name()], s)
+		if other, dup := ids[s.SpanContext().SpanID()]; dup {
+			t.Errorf("spans %q and %q share the id %s", other, s.Name(), s.SpanContext().SpanID())
+		}
+		ids[s.SpanContext().SpanID()] = s.Name()
 	}
 	return r, byName
 }
@@ -73,7 +78,7 @@ func TestSpansOfARun(t *testing.T) {
 		{Time: at(31), Type: event.StepStarted, Step: "ask", Kind: "agent"},
 		{Time: at(31), Type: event.StepAttempt, Step: "ask", Attempt: 1},
 		{Time: at(140), Type: event.LLMCall, Step: "ask", Attempt: 1, Model: "openai/gpt-5-mini", DurationMS: 100, InputTokens: 120, OutputTokens: 30,
-			ResponseModel: "gpt-5-mini-2025-08-07", FinishReason: "tool_calls", Turn: 1, Prompt: "[secret prompt]", Answer: "[answer]"},
+			ResponseModel: "gpt-5-mini-2025-08-07", FinishReason: "tool-call", Turn: 1, Prompt: "[secret prompt]", Answer: "[answer]"},
 		{Time: at(150), Type: event.ToolCall, Step: "ask", Tool: "Read", DurationMS: 5, Status: event.OK, Digest: "abc"},
 		{Time: at(200), Type: event.LLMCall, Step: "ask", Attempt: 1, Model: "anthropic/claude-sonnet-4-5", DurationMS: 40, Status: event.Failed, Error: "anthropic: HTTP 429: overloaded"},
 		{Time: at(210), Type: event.StepFinished, Step: "ask", Kind: "agent", Status: event.Failed, Error: "no answer"},
@@ -135,7 +140,7 @@ func TestSpansOfARun(t *testing.T) {
 			t.Errorf("chat %s = %v, want %v", k, a[k].AsInterface(), v)
 		}
 	}
-	if got := a[keyFinishReasons].AsStringSlice(); len(got) != 1 || got[0] != "tool_calls" {
+	if got := a[keyFinishReasons].AsStringSlice(); len(got) != 1 || got[0] != "tool_call" {
 		t.Errorf("finish reasons %v", got)
 	}
 	if _, ok := a[keyInputMessages]; ok {

@@ -22,7 +22,7 @@ func (r *Run) modelRequest(e event.Event) {
 		attrs = append(attrs, keyResponseModel.String(e.ResponseModel))
 	}
 	if e.FinishReason != "" {
-		attrs = append(attrs, keyFinishReasons.StringSlice([]string{e.FinishReason}))
+		attrs = append(attrs, keyFinishReasons.StringSlice([]string{finishReason(e.FinishReason)}))
 	}
 	if e.Turn > 0 {
 		attrs = append(attrs, keyTurn.Int(e.Turn))
