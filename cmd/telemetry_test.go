@@ -11,9 +11,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chainrun/chainrun/pkg/telemetry/otlptest"
 	"github.com/chainrun/chainrun/pkg/tracectx"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // companionOnce builds chainrun-otel once for the tests that export.
@@ -179,5 +181,27 @@ func TestNoCompanionNoTrace(t *testing.T) {
 	}
 	if printed, _ := os.ReadFile("tp.txt"); strings.TrimSpace(string(printed)) != "[]" {
 		t.Errorf("an untraced run handed its command %s", printed)
+	}
+}
+
+// TestADeadEndpointIsSaidOnce: a run exported to an endpoint nobody
+// listens on succeeds as it would, its exit held at most the bounded
+// flush, the failure said in one line.
+func TestADeadEndpointIsSaidOnce(t *testing.T) {
+	withCompanion(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("CHAINRUN_STATE_DIR", filepath.Join(dir, "state"))
+	os.WriteFile("c.yaml", []byte("name: c\nsteps:\n  - {id: a, type: cli, command: \"true\"}\n"), 0o644)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close()
+	start := time.Now()
+	code, _, stderr := chainrunIn(t, "run", "c.yaml", "-q", "--otel="+url)
+	if took := time.Since(start); took > tracefeed.FlushTimeout+3*time.Second {
+		t.Errorf("a dead endpoint held the run's exit %v", took)
+	}
+	if code != 0 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "traces were not exported to "+url) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
