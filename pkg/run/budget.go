@@ -9,11 +9,16 @@ import (
 // (the smaller wins), requests priced at prices. nil when there is no cap.
 func newBudget(c *chain.Chain, req Request, prices *llm.Prices) *llm.Budget {
 	tokens, calls := budgetCaps(c, req.MaxTokens)
-	maxCost := req.MaxCostUSD
+	return llm.NewCostBudget(tokens, calls, costCap(c, req.MaxCostUSD), prices)
+}
+
+// costCap is the run's cap in dollars (0: none): the chain's
+// budget.max_cost_usd and --max-cost, the smaller winning.
+func costCap(c *chain.Chain, maxCost float64) float64 {
 	if c.Budget != nil && c.Budget.MaxCostUSD > 0 && (maxCost <= 0 || c.Budget.MaxCostUSD < maxCost) {
 		maxCost = c.Budget.MaxCostUSD
 	}
-	return llm.NewCostBudget(tokens, calls, maxCost, prices)
+	return maxCost
 }
 
 // budgetCaps are the run's caps of tokens and model calls (0: none): the
