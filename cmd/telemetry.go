@@ -19,15 +19,12 @@ func defineOtel(fl *pflag.FlagSet) {
 }
 
 // traceRun begins the trace of one run, nil when nothing asks for export.
-// The process's exporter is opened by the first run and closed by execute.
+// The process's feed is opened by the first run and closed by execute;
+// config is loaded (newEngine loads it first).
 func (f *factory) traceRun(o engineOptions) (*tracefeed.Run, error) {
-	v, err := f.config()
-	if err != nil {
-		return nil, err
-	}
 	if !f.traceOpened {
 		f.traceOpened = true
-		choice, err := tracefeed.ReadConfig("config otel: ", v.Get(keyOtel))
+		choice, err := tracefeed.ReadConfig("config otel: ", f.v.Get(keyOtel))
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
