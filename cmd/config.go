@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/store"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // Config keys. Every key is also read from CHAINRUN_<KEY>.
@@ -47,7 +48,7 @@ const (
 // configKeys are the keys a config file may hold (later features add
 // theirs here).
 var configKeys = []string{keyChainsDir, keyStateDir, keyMaxParallel, keyStrictVariables, keyOutput,
-	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv, keyPassExitCode, "retention",
+	keyDefaultModel, keyDefaultProvider, "providers", keyCacheDir, keyMaxParallelLLM, "prices", keyModelAliases, keyDurability, keyPrincipal, keySearchURL, keySearchKeyHeader, keyConnections, keyDotenv, keyPassExitCode, "retention", keyOtel,
 	keyEngine, keyTemporalAddress, keyTemporalNamespace, keyTemporalQueue, keyLocalActivities, keyTemporalHeartbeat}
 
 // bindFlag ties a flag to a config key so that flag > env > file holds.
@@ -102,6 +103,9 @@ func loadConfig(v *project.Layers) error {
 	}
 	if _, err := store.ReadRetention("config file "+path+": ", top["retention"]); err != nil {
 		return err
+	}
+	if _, err := tracefeed.ReadConfig("config file "+path+": ", top[keyOtel]); err != nil {
+		return usagef("%v", err)
 	}
 	v.SetFile(path, top)
 	anchorPaths(v, path, top, inProject)

@@ -131,6 +131,9 @@ func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request,
 		_, err = fmt.Fprintln(f.io.Out, id)
 		return err
 	}
+	if view.trace != nil && req.Events == nil {
+		req.Events = view.trace // the run's events as the client follows them
+	}
 	res, err := d.Run(ctx, req)
 	if err != nil {
 		return err

@@ -11,9 +11,11 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 // engineOptions are what run and resume choose about an engine.
@@ -25,6 +27,13 @@ type engineOptions struct {
 	// flags are the command's flags, to tell a flag given from one left
 	// at its default (nil: none given).
 	flags *pflag.FlagSet
+	// earlierTraces are the traceparents of the run's earlier attempts
+	// (a resume), which its trace links to.
+	earlierTraces []string
+	// served is a run chainrun mcp serves: its trace continues the client's
+	// request (parentTrace) instead of TRACEPARENT, ending with the run.
+	served      bool
+	parentTrace tracectx.Context
 }
 
 // engineSetup is what config and flags decide about an engine.
@@ -46,6 +55,8 @@ type engineSetup struct {
 	principal    *chain.Principal
 	search       run.Search
 	dotenv       []dotenv.File
+	prices       *llm.Prices
+	capture      bool
 }
 
 // localEngine is the engine of this process.
@@ -67,6 +78,8 @@ func localEngine(s engineSetup) run.Engine {
 		run.WithPrincipal(s.principal),
 		run.WithSearch(s.search),
 		run.WithDotenv(s.dotenv...),
+		run.WithPrices(s.prices),
+		run.WithCaptureContent(s.capture),
 		run.WithLoader(run.Loader{NamesBelow: catalog.NamesBelow, Parse: load.Parse}),
 	)
 }
@@ -99,6 +112,10 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	prices, err := f.prices()
+	if err != nil {
+		return nil, nil, err
+	}
 	principal, err := project.ReadPrincipal("", v.Get(keyPrincipal), os.Getenv)
 	if err != nil {
 		return nil, nil, err
@@ -111,11 +128,18 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 		lenient = *o.lenient
 	}
 	view := f.newView(dir, o)
+	if view.trace, err = f.traceRun(o); err != nil {
+		return nil, nil, err
+	}
+	if view.trace != nil {
+		view.sinks = append(view.sinks, view.trace)
+	}
 	called := f.called()
 	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: called.Chain, workflows: called.Workflow, scripts: called.Script, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
-		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v)})
+		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v),
+		prices: prices, capture: view.trace.CaptureContent()})
 	return engine, view, nil
 }
 

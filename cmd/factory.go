@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/store"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // factory carries what commands share, and is the one place their
@@ -49,6 +50,10 @@ type factory struct {
 	// allRuns is --all: "last" and run listings span every project
 	// (cmd/runs_scope.go).
 	allRuns bool
+	// traces is the process's trace export (nil: off), opened by the
+	// first run (cmd/telemetry.go).
+	traces      *tracefeed.Feed
+	traceOpened bool
 }
 
 func newFactory(io *iostreams.IOStreams) *factory {

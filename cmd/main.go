@@ -52,7 +52,9 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
 	code := reportError(io, err, *commandRan, err != nil && (f.held != nil || wantsJSON(f, args)))
-	return finishFilter(ctx, f, code)
+	code = finishFilter(ctx, f, code)
+	f.traces.Close(code)
+	return code
 }
 
 // markRuns wraps every command's RunE so that an error can be told apart

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpserver"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 type mcpOptions struct {
@@ -124,12 +125,12 @@ func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]stri
 		return nil, err
 	}
 	m.mu.Lock()
-	engine, _, err := m.f.newEngine(engineOptions{quiet: true})
+	engine, view, err := m.f.newEngine(engineOptions{quiet: true, served: true, parentTrace: tracectx.FromContext(ctx)})
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs, Events: events, ChosenInputs: true}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, Events: events, ChosenInputs: true, Trace: view.trace.Context()}
 	return runSaved(ctx, m.f, engine, req, inputs, nil)
 }
 
@@ -167,13 +168,13 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	}
 	inputs := saved.Inputs(d.Secrets, func(string) {})
 	m.mu.Lock()
-	engine, _, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient})
+	engine, view, err := m.f.newEngine(engineOptions{quiet: true, lenient: &lenient, earlierTraces: saved.Traces, served: true, parentTrace: tracectx.FromContext(ctx)})
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
 	return session.Drive(ctx, engine, run.Request{RunID: id, Chain: c, Inputs: inputs, ChosenInputs: true, Resume: saved.Steps, Started: saved.Started,
-		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Rerun: rerun, Events: events})
+		History: saved.Transitions, Take: d.Take, Args: d.Args, Acks: d.Acks, Rerun: rerun, Events: events, Trace: view.trace.Context()})
 }
 
 func (m *mcpRuns) Get(ref string) (*mcpserver.Saved, error) {

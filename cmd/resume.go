@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -76,6 +77,7 @@ The run-shaping flags the run was started with (--model, --max-tokens,
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress")
 	defineAllRuns(f, fl)
 	defineEngine(f, fl)
+	defineOtel(fl)
 	return cmd
 }
 
@@ -148,12 +150,15 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
+	if !(opts.maxCost >= 0 && opts.maxCost < math.Inf(1)) {
+		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
+	}
 	session.SetFlags(givenShaping(cmd.Flags()))
 	rerun, err := run.RerunSet(c, opts.rerun)
 	if err != nil {
 		return err
 	}
-	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, keepGoing: opts.keepGoing, lenient: &lenient, flags: cmd.Flags()})
+	engine, view, err := f.newEngine(engineOptions{verbose: verbose(cmd), quiet: opts.quiet, noCache: opts.noCache, keepGoing: opts.keepGoing, lenient: &lenient, flags: cmd.Flags(), earlierTraces: saved.Traces})
 	if err != nil {
 		return err
 	}
@@ -167,7 +172,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	human, ask := f.prompts(view)
 	req := run.Request{RunID: opts.runID, Chain: c, Inputs: inputs, Resume: saved.Steps, Started: saved.Started, Rerun: rerun,
-		History: saved.Transitions, Take: opts.take, Args: args, Acks: opts.acks, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, Human: human, Grants: granted, Ask: ask}
+		History: saved.Transitions, Take: opts.take, Args: args, Acks: opts.acks, AgentModel: opts.agentModel, MaxTokens: opts.maxTokens, MaxCostUSD: opts.maxCost, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
 	res, err := session.Drive(cmd.Context(), engine, req)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,6 +63,7 @@ with chainrun resume RUN_ID --take TRANSITION, or let a model decide with
 	fl.BoolVar(&opts.detach, "detach", false, "start the run on the durable engine, print its id and return (--engine temporal)")
 	hideDurable(fl, "detach")
 	defineEngine(f, fl)
+	defineOtel(fl)
 	fl.BoolVarP(&opts.quiet, "quiet", "q", false, "print no progress, only the result and errors")
 	opts.define(fl)
 	_ = cmd.RegisterFlagCompletionFunc("input", completeInputKeys(f))
@@ -103,13 +105,16 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if opts.maxTokens < 0 {
 		return usagef("--max-tokens must be 0 (no cap) or more")
 	}
+	if !(opts.maxCost >= 0 && opts.maxCost < math.Inf(1)) {
+		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
+	}
 	granted, err := run.Grants(loaded.Chain, opts.grants)
 	if err != nil {
 		return err
 	}
 	human, ask := f.prompts(view)
-	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens,
-		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask}
+	req := run.Request{Chain: loaded.Chain, Inputs: inputs, MaxTokens: opts.maxTokens, MaxCostUSD: opts.maxCost,
+		AgentModel: opts.agentModel, Human: human, Grants: granted, Ask: ask, Trace: view.trace.Context()}
 	if opts.dryRun {
 		// a dry run refuses what validate refuses: a called chain that is
 		// missing, an input it lacks, a call cycle

@@ -17,12 +17,13 @@ type shaping struct {
 	noCache    bool
 	keepGoing  bool
 	maxTokens  int
+	maxCost    float64
 	agentModel string
 	grants     []string
 }
 
 // shapingFlags are the names of those flags, in the order they are shown.
-var shapingFlags = []string{"model", "max-tokens", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant", "durability", "keep-going"}
+var shapingFlags = []string{"model", "max-tokens", "max-cost", "agent-model", "max-parallel", "max-parallel-llm", "no-cache", "grant", "durability", "keep-going"}
 
 // define adds the run-shaping flags to fl.
 func (s *shaping) define(fl *pflag.FlagSet) {
@@ -32,6 +33,7 @@ func (s *shaping) define(fl *pflag.FlagSet) {
 	fl.BoolVar(&s.keepGoing, "keep-going", false, "after a step fails, let the steps that do not depend on it finish (the run still fails)")
 	fl.String("model", "", "model for LLM steps that name none (provider/model)")
 	fl.IntVar(&s.maxTokens, "max-tokens", 0, "stop the run before a model call once this many tokens are used")
+	fl.Float64Var(&s.maxCost, "max-cost", 0, "stop the run before a model call that would take its cost past this many US dollars")
 	fl.StringVar(&s.agentModel, "agent-model", "", "let this model decide a workflow's agent decision points instead of pausing")
 	fl.StringArrayVar(&s.grants, "grant", nil, "allow agent steps to call this tool although they do not list it (repeatable)")
 	fl.String("durability", "", "strict: flush each saved step to disk, so it survives a power cut (default normal: survives a crash of chainrun)")

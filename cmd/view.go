@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/progress"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
 
 // runView is how a run is shown while it goes and once it ends: its
@@ -22,6 +23,9 @@ type runView struct {
 	said   bool
 	live   *live.Display
 	github *github.Renderer
+	// trace makes the run's spans when it is exported (nil otherwise);
+	// its Context goes into the run's request.
+	trace *tracefeed.Run
 }
 
 // newView shows progress drawn live on a terminal that can redraw, else

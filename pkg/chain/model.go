@@ -153,11 +153,13 @@ func (in *Input) Implicit() bool { return in.implicit }
 // Required reports whether a run must supply the input.
 func (in *Input) Required() bool { return !in.Optional && in.Default == nil }
 
-// Budget caps a run's model use: tokens (input and output) and requests.
-// Zero means no cap.
+// Budget caps a run's model use: tokens (input and output), requests and
+// dollars. Zero means no cap.
 type Budget struct {
 	MaxTokens   int `yaml:"max_tokens" json:"max_tokens" doc:"Most tokens (input and output) the run may use."`
 	MaxLLMCalls int `yaml:"max_llm_calls" json:"max_llm_calls" doc:"Most model requests the run may send."`
+	// MaxCostUSD stops the run before a request that would pass it.
+	MaxCostUSD float64 `yaml:"max_cost_usd" json:"max_cost_usd,omitempty" doc:"Most US dollars the run's model requests may cost, at config prices: (else the list prices); a request that would pass it is not sent, and a model with no known price is refused."`
 }
 
 // Retry is reference 004's retry block; it applies to every step kind.

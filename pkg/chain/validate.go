@@ -3,6 +3,7 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"runtime"
 	"slices"
@@ -208,6 +209,9 @@ func (v *validator) chainFields() {
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
 		v.d.Errorf(c.Pos, "budget: max_tokens and max_llm_calls cannot be negative")
+	}
+	if b := c.Budget; b != nil && !(b.MaxCostUSD >= 0 && b.MaxCostUSD < math.Inf(1)) {
+		v.d.Errorf(c.Pos, "budget: max_cost_usd %v: want 0 (no cap) or more US dollars", b.MaxCostUSD)
 	}
 }
 

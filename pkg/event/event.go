@@ -156,6 +156,25 @@ type Event struct {
 	// LineCount and Bytes count what a step.streamed event stands for.
 	LineCount int   `json:"line_count,omitempty"`
 	Bytes     int64 `json:"bytes,omitempty"`
+	// ResponseModel is the model that answered, as the provider named it,
+	// and FinishReason why it stopped (stop, length, tool_calls…), on
+	// llm.call events.
+	ResponseModel string `json:"response_model,omitempty"`
+	FinishReason  string `json:"finish_reason,omitempty"`
+	// CostUSD is what a request (llm.call), a step (step.finished) or the
+	// run (run.finished) cost at the models' prices; Unpriced names the
+	// models used that have no known price, whose tokens CostUSD leaves
+	// out.
+	CostUSD  *float64 `json:"cost_usd,omitempty"`
+	Unpriced []string `json:"unpriced,omitempty"`
+	// Prompt and Answer are a request's messages and its answer (JSON, in
+	// the GenAI conventions' message shape), masked, on llm.call events
+	// only when the user asked for them (otel.capture_content).
+	Prompt string `json:"prompt,omitempty"`
+	Answer string `json:"answer,omitempty"`
+	// Trace is the W3C traceparent of the run's span on run.started, when
+	// the run is exported as a trace: a resume links its trace to it.
+	Trace string `json:"trace,omitempty"`
 }
 
 // LogLines are the lines a step.log event carries, without their

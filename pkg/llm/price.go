@@ -22,20 +22,35 @@ func (p Price) Cost(u Usage) float64 {
 // longest prefix of the model name (after its provider). Config `prices`
 // adds to and overrides them; a model matching none has no known cost.
 var listPrices = sync.OnceValue(func() map[string]Price {
+	// list prices per million tokens (input, output), as the providers
+	// publish them for standard requests; cached and batch prices differ
 	return map[string]Price{
-		"claude-opus-4":     {Input: 15, Output: 75},
-		"claude-sonnet-4":   {Input: 3, Output: 15},
-		"claude-3-7-sonnet": {Input: 3, Output: 15},
-		"claude-3-5-sonnet": {Input: 3, Output: 15},
-		"claude-haiku-4":    {Input: 1, Output: 5},
-		"claude-3-5-haiku":  {Input: 0.8, Output: 4},
-		"gpt-4o-mini":       {Input: 0.15, Output: 0.6},
-		"gpt-4o":            {Input: 2.5, Output: 10},
-		"gpt-4.1-nano":      {Input: 0.1, Output: 0.4},
-		"gpt-4.1-mini":      {Input: 0.4, Output: 1.6},
-		"gpt-4.1":           {Input: 2, Output: 8},
-		"o4-mini":           {Input: 1.1, Output: 4.4},
-		"o3-mini":           {Input: 1.1, Output: 4.4},
+		"claude-opus-4-5":       {Input: 5, Output: 25},
+		"claude-opus-4-1":       {Input: 15, Output: 75},
+		"claude-opus-4":         {Input: 15, Output: 75},
+		"claude-sonnet-4":       {Input: 3, Output: 15},
+		"claude-3-7-sonnet":     {Input: 3, Output: 15},
+		"claude-3-5-sonnet":     {Input: 3, Output: 15},
+		"claude-haiku-4":        {Input: 1, Output: 5},
+		"claude-3-5-haiku":      {Input: 0.8, Output: 4},
+		"gpt-5-pro":             {Input: 15, Output: 120},
+		"gpt-5":                 {Input: 1.25, Output: 10},
+		"gpt-5-mini":            {Input: 0.25, Output: 2},
+		"gpt-5-nano":            {Input: 0.05, Output: 0.4},
+		"gpt-5.1":               {Input: 1.25, Output: 10},
+		"gpt-4o-mini":           {Input: 0.15, Output: 0.6},
+		"gpt-4o":                {Input: 2.5, Output: 10},
+		"gpt-4.1-nano":          {Input: 0.1, Output: 0.4},
+		"gpt-4.1-mini":          {Input: 0.4, Output: 1.6},
+		"gpt-4.1":               {Input: 2, Output: 8},
+		"o3":                    {Input: 2, Output: 8},
+		"o4-mini":               {Input: 1.1, Output: 4.4},
+		"o3-mini":               {Input: 1.1, Output: 4.4},
+		"gemini-3-pro":          {Input: 2, Output: 12},
+		"gemini-2.5-pro":        {Input: 1.25, Output: 10},
+		"gemini-2.5-flash":      {Input: 0.3, Output: 2.5},
+		"gemini-2.5-flash-lite": {Input: 0.1, Output: 0.4},
+		"gemini-2.0-flash":      {Input: 0.1, Output: 0.4},
 	}
 })
 

@@ -21,6 +21,16 @@ func TestPrices(t *testing.T) {
 		{"local/my-model-7b", true, 10},
 		{"ollama/llama3.2", true, 0},
 		{"mystery/thing", false, 0},
+		// the models the docs use, each family's longest name winning
+		{"openai/gpt-5", true, 11.25},
+		{"openai/gpt-5-mini", true, 2.25},
+		{"openai/gpt-5-nano-2025-08-07", true, 0.45},
+		{"openai/gpt-5-pro", true, 135},
+		{"anthropic/claude-opus-4-5-20251101", true, 30},
+		{"anthropic/claude-opus-4-1", true, 90},
+		{"gemini/gemini-2.5-flash", true, 2.8},
+		{"gemini/gemini-2.5-flash-lite", true, 0.5},
+		{"gemini/gemini-2.5-pro", true, 11.25},
 	}
 	for _, tc := range cases {
 		pr, ok := p.Of(tc.model)

@@ -35,6 +35,11 @@ type Attempt struct {
 	Wait     time.Duration // before the next attempt, when retrying
 	Duration time.Duration
 	Usage    Usage
+	// Request is what was asked, and Response what came back (nil when
+	// nothing did): traces name the model that answered and why it
+	// stopped, and show the messages when the user asks for them.
+	Request  *Request
+	Response *Response
 }
 
 // Sent reports whether the attempt's request left this process (a spent
@@ -123,7 +128,7 @@ func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error)
 		if err == nil && resp.FinishReason == FinishLength && !req.CutIsAnswer {
 			err = cutOff(r.Name(), req.MaxTokens)
 		}
-		attempt = Attempt{Target: r.target, Number: r.count(err), Err: err, Duration: time.Since(start)}
+		attempt = Attempt{Target: r.target, Number: r.count(err), Err: err, Duration: time.Since(start), Request: &req, Response: resp}
 		if resp != nil {
 			attempt.Usage = resp.Usage
 			if resp.Via == "" {

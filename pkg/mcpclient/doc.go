@@ -6,5 +6,5 @@
 // started once a run, not once a step, in a process group of its own that
 // is stopped when its session closes, as a step's command's is.
 //
-// It may import, of this module: executor, redact.
+// It may import, of this module: executor, redact, tracectx.
 package mcpclient

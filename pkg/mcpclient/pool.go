@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/chainrun/chainrun/pkg/redact"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 // Server is how to reach one MCP server: Command (with Args, Env and Dir)
@@ -125,6 +126,14 @@ func (p *Pool) Call(ctx context.Context, srv Server, tool string, args map[strin
 	params := &mcp.CallToolParams{Name: tool}
 	if args != nil {
 		params.Arguments = args
+	}
+	if tc := tracectx.FromContext(ctx); tc.IsValid() {
+		// the step's span, for a server that traces (over HTTP the
+		// request's traceparent header says it too)
+		params.Meta = mcp.Meta{"traceparent": tc.Traceparent()}
+		if tc.State != "" {
+			params.Meta["tracestate"] = tc.State
+		}
 	}
 	res, err := cs.CallTool(ctx, params)
 	if err != nil {
@@ -272,10 +281,18 @@ type headerTransport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
+	tc := tracectx.FromContext(r.Context())
+	if len(h.headers) > 0 || tc.IsValid() {
 		r = r.Clone(r.Context())
 		for k, v := range h.headers {
 			r.Header.Set(k, v)
+		}
+		if tc.IsValid() && r.Header.Get("traceparent") == "" {
+			// the calling step's span (tracectx.NewContext)
+			r.Header.Set("traceparent", tc.Traceparent())
+			if tc.State != "" {
+				r.Header.Set("tracestate", tc.State)
+			}
 		}
 	}
 	return h.next.RoundTrip(r)

@@ -94,7 +94,7 @@ func TestOneSessionPerServer(t *testing.T) {
 	for _, tool := range first {
 		names = append(names, tool.Name)
 	}
-	if got := strings.Join(names, ","); got != "echo,env,fail,json,record,sleep,sum" {
+	if got := strings.Join(names, ","); got != "echo,env,fail,json,record,sleep,sum,trace" {
 		t.Errorf("tools %s", got)
 	}
 	for range 3 {

@@ -47,6 +47,9 @@ type Response struct {
 	Output   any      `json:"output,omitempty"`
 	Error    string   `json:"error,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Usage is the run's model use and its cost (cost_usd, and the
+	// models with no known price), when it asked any model.
+	Usage *run.Usage `json:"usage,omitempty"`
 }
 
 // Link is one thing the model may do next: a transition to take (or a
@@ -73,6 +76,9 @@ func fromResult(res *run.Result, v int) Response {
 		Warnings: res.Warnings, Chain: []run.ChainEntry{}, Links: []Link{}}
 	if res.Status == run.Succeeded {
 		r.Output = res.Output
+	}
+	if u := res.Usage; u.LLMCalls > 0 || u.Cached > 0 || len(u.Unpriced) > 0 {
+		r.Usage = &u
 	}
 	if wr := res.WorkflowResult; wr != nil {
 		r.State, r.Outcome, r.Context, r.Guidance = wr.State, wr.Outcome, wr.Context, wr.Guidance

@@ -22,6 +22,8 @@ type Backend interface {
 	// Start runs a chain of the catalog as a new saved run, its events
 	// (the first carries the run's id) also sent to events. The error is
 	// for a run that could not start: then nothing ran.
+	// ctx carries the trace of the client's request, when it sent one
+	// (tracectx.FromContext): the run continues it.
 	Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error)
 	// Resume continues saved run id as the decision d says, as chainrun
 	// resume --take does.

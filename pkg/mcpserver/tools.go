@@ -155,7 +155,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, name strin
 	inputs := inputText(in)
 	secret := s.secretInputs(name, inputs)
 	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
-		res, err := s.b.Start(ctx, name, inputs, sink)
+		res, err := s.b.Start(withClientTrace(ctx, req), name, inputs, sink)
 		if res != nil && len(secret) > 0 {
 			s.mu.Lock()
 			s.secrets[res.RunID] = secret
@@ -256,7 +256,7 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 	d.Secrets = s.secrets[sv.RunID]
 	s.mu.Unlock()
 	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
-		return s.b.Resume(ctx, sv.RunID, d, sink)
+		return s.b.Resume(withClientTrace(ctx, req), sv.RunID, d, sink)
 	})
 	return s.await(ctx, req, a, func(err error) Response {
 		r := fromSaved(sv)

@@ -5,10 +5,20 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
-// newBudget combines the chain's budget with --max-tokens (the smaller
-// wins). nil when there is no cap.
-func newBudget(c *chain.Chain, maxTokens int) *llm.Budget {
-	return llm.NewBudget(budgetCaps(c, maxTokens))
+// newBudget combines the chain's budget with --max-tokens and --max-cost
+// (the smaller wins), requests priced at prices. nil when there is no cap.
+func newBudget(c *chain.Chain, req Request, prices *llm.Prices) *llm.Budget {
+	tokens, calls := budgetCaps(c, req.MaxTokens)
+	return llm.NewCostBudget(tokens, calls, costCap(c, req.MaxCostUSD), prices)
+}
+
+// costCap is the run's cap in dollars (0: none): the chain's
+// budget.max_cost_usd and --max-cost, the smaller winning.
+func costCap(c *chain.Chain, maxCost float64) float64 {
+	if c.Budget != nil && c.Budget.MaxCostUSD > 0 && (maxCost <= 0 || c.Budget.MaxCostUSD < maxCost) {
+		maxCost = c.Budget.MaxCostUSD
+	}
+	return maxCost
 }
 
 // budgetCaps are the run's caps of tokens and model calls (0: none): the

@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/tracectx"
+
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
@@ -44,6 +47,9 @@ type Request struct {
 	// MaxTokens caps the run's model tokens (--max-tokens), with the
 	// chain's budget: the smaller wins. 0: no cap.
 	MaxTokens int
+	// MaxCostUSD caps what the run's model requests cost (--max-cost),
+	// with the chain's budget.max_cost_usd: the smaller wins. 0: no cap.
+	MaxCostUSD float64
 	// Journal, when set, saves each finished step durably.
 	Journal Journal
 	// Events, when set, receives this run's events besides the engine's
@@ -97,6 +103,12 @@ type Request struct {
 	// Ask, when set, asks a person whether one tool call outside a step's
 	// tools may run (a terminal); without it such calls are denied.
 	Ask ToolAsker
+
+	// Trace, when valid, is the run's place in an exported trace: the
+	// trace id and the run's span. Commands get TRACEPARENT and requests
+	// traceparent of their step attempt's span (pkg/tracectx derives its
+	// id, as pkg/telemetry does for the span it exports).
+	Trace tracectx.Context
 }
 
 // Local runs chains in this process.
@@ -118,7 +130,11 @@ type Local struct {
 	Scripts   ScriptResolver
 	// loader reads the chain files around the running one (loader.go).
 	loader Loader
-	Now    func() time.Time
+	// prices and captureContent are what llm.call events say of a
+	// request (request_event.go).
+	prices         *llm.Prices
+	captureContent bool
+	Now            func() time.Time
 
 	Models       Models
 	defaultModel string

@@ -110,7 +110,11 @@ type Driver interface {
 // Run drives the execution and assembles its result.
 func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	start := x.Engine.Now()
-	x.Emit(event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()})
+	started := event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()}
+	if x.Req.Trace.IsValid() {
+		started.Trace = x.Req.Trace.Traceparent()
+	}
+	x.Emit(started)
 	announced := x.announceStop(ctx)
 	d.Drive(ctx)
 	res := &Result{
@@ -144,7 +148,9 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	x.maskResult(res)
 	announced()
 	res.KeepBytes()
-	x.Emit(event.Event{Type: event.RunFinished, Chain: x.Chain.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.Where()})
+	finished := event.Event{Type: event.RunFinished, Chain: x.Chain.Name, Status: res.Status, Error: res.Error, DurationMS: res.DurationMS, State: d.Where()}
+	res.Usage.Describe(&finished)
+	x.Emit(finished)
 	return res
 }
 

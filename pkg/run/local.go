@@ -60,7 +60,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 	}
 	st := newStore(inputs)
 	st.typed = typed
-	x := l.newExecution(c, runID, st, newBudget(c, req.MaxTokens), req, nil)
+	x := l.newExecution(c, runID, st, newBudget(c, req, l.prices), req, nil)
 	x.setEnv(env)
 	x.inputValueNotes(req.Inputs)
 	if c.Workflow == nil {

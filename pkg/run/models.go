@@ -244,6 +244,7 @@ func (x *Execution) observer(s *chain.Step, t *tries, detail string) func(llm.At
 		if detail == "" {
 			t.model, e.Turn = a.Target.Label(), t.turn
 		}
+		x.DescribeRequest(&e, a, &t.usage)
 		if a.Err != nil {
 			e.Status, e.Error = event.Failed, a.Err.Error()
 			if a.Wait > 0 {

@@ -56,10 +56,11 @@ type StepTask struct {
 	// Typed are a workflow's inputs as its inputSchema types them.
 	Typed map[string]any       `json:"typed,omitempty"`
 	Vars  map[string]TaskValue `json:"vars,omitempty"`
-	// MaxTokens and MaxCalls are what the run's budget has left when the
-	// step starts (0: no cap).
-	MaxTokens int `json:"max_tokens,omitempty"`
-	MaxCalls  int `json:"max_calls,omitempty"`
+	// MaxTokens, MaxCalls and MaxCostUSD are what the run's budget has
+	// left when the step starts (0: no cap).
+	MaxTokens  int     `json:"max_tokens,omitempty"`
+	MaxCalls   int     `json:"max_calls,omitempty"`
+	MaxCostUSD float64 `json:"max_cost_usd,omitempty"`
 	// Attempt, when set, runs that one attempt of a step whose retries
 	// the durable engine makes (Retries).
 	Attempt int `json:"attempt,omitempty"`
@@ -149,7 +150,7 @@ func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) 
 		t.Vars[name] = taskValue(v)
 	}
 	x.Vars.mu.RUnlock()
-	t.MaxTokens, t.MaxCalls = x.budgetLeft()
+	t.MaxTokens, t.MaxCalls, t.MaxCostUSD = x.budgetLeft()
 	done := x.Engine.Remote.Step(ctx, t)
 	for name, v := range done.Vars {
 		x.Vars.Set(name, v.value())
@@ -191,7 +192,7 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDon
 	}
 	before := maps.Clone(st.vars)
 	events := &collected{}
-	x := l.newExecution(c, t.RunID, st, llm.NewBudget(t.MaxTokens, t.MaxCalls), Request{Events: events}, nil)
+	x := l.newExecution(c, t.RunID, st, llm.NewCostBudget(t.MaxTokens, t.MaxCalls, t.MaxCostUSD, l.prices), Request{Events: events}, nil)
 	x.attemptOnly = t.Attempt
 	env, err := l.readDotenv(c, l.dir)
 	if err != nil {
@@ -234,17 +235,21 @@ func (c *collected) Emit(e event.Event) {
 
 // budgetLeft is what the run's budget has left for a task, from what
 // the finished steps used (0: no cap).
-func (x *Execution) budgetLeft() (tokens, calls int) {
+func (x *Execution) budgetLeft() (tokens, calls int, cost float64) {
 	maxTokens, maxCalls := budgetCaps(x.Chain, x.Req.MaxTokens)
+	maxCost := costCap(x.Chain, x.Req.MaxCostUSD)
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if maxCost > 0 {
+		cost = max(maxCost-x.used.CostUSD, 1e-9) // spent: the next request is refused
+	}
 	if maxTokens > 0 {
 		tokens = max(maxTokens-x.used.InputTokens-x.used.OutputTokens, 1)
 	}
 	if maxCalls > 0 {
 		calls = max(maxCalls-x.used.LLMCalls, 1)
 	}
-	return tokens, calls
+	return tokens, calls, cost
 }
 
 // spent adds a task's model use to the run's.

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
@@ -120,12 +121,18 @@ type StepResult struct {
 	answer string
 }
 
-// Usage counts LLM work: requests sent (retries included) and tokens.
+// Usage counts LLM work: requests sent (retries included), tokens, and
+// what they cost.
 type Usage struct {
 	LLMCalls     int `json:"llm_calls"`
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
 	Cached       int `json:"cached"`
+	// CostUSD is what the requests cost at their models' prices (config
+	// prices:, else the built-in list); Unpriced names the models used
+	// that have no known price, whose tokens CostUSD leaves out.
+	CostUSD  float64  `json:"cost_usd"`
+	Unpriced []string `json:"unpriced_models,omitempty"`
 }
 
 // Add adds o to u: the model use of a step that asked more than once, or
@@ -135,6 +142,31 @@ func (u *Usage) Add(o Usage) {
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens
 	u.Cached += o.Cached
+	u.CostUSD += o.CostUSD
+	for _, m := range o.Unpriced {
+		u.addUnpriced(m)
+	}
+}
+
+// Describe puts u's tokens and cost on a step.finished or run.finished
+// event, when any model was asked (a nil u, or one with no request sent,
+// says nothing).
+func (u *Usage) Describe(e *event.Event) {
+	if u == nil {
+		return
+	}
+	e.InputTokens, e.OutputTokens = u.InputTokens, u.OutputTokens
+	if u.LLMCalls > 0 || len(u.Unpriced) > 0 {
+		cost := u.CostUSD
+		e.CostUSD, e.Unpriced = &cost, u.Unpriced
+	}
+}
+
+// addUnpriced records a model without a known price, once, in order.
+func (u *Usage) addUnpriced(model string) {
+	if !slices.Contains(u.Unpriced, model) {
+		u.Unpriced = append(u.Unpriced, model)
+	}
 }
 
 // OutputTail is one stream's tail of a failed step, as views show it.

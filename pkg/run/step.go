@@ -84,9 +84,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 		sr.DurationMS = l.Now().Sub(start).Milliseconds()
 		e := event.Event{Type: event.StepFinished, Step: s.ID,
 			Kind: string(s.Kind), Status: status, Error: errText, Detail: reason, Attempt: sr.Attempts, DurationMS: sr.DurationMS, Model: sr.Model}
-		if sr.Usage != nil {
-			e.InputTokens, e.OutputTokens = sr.Usage.InputTokens, sr.Usage.OutputTokens
-		}
+		sr.Usage.Describe(&e)
 		x.Emit(e)
 		return sr, false
 	}
@@ -223,7 +221,7 @@ func (x *Execution) attempts(ctx context.Context, s *chain.Step, sc Scope) (outc
 			return outcome{}, 0, ctx.Err()
 		}
 		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: 1})
-		out, err := x.once(ctx, s, sc, t)
+		out, err := x.once(x.withAttempt(ctx, s.ID, 1), s, sc, t)
 		err = x.checkAttempt(s, t, &used, &out, err)
 		return out, 1, err
 	}
@@ -273,7 +271,7 @@ func (x *Execution) attempts(ctx context.Context, s *chain.Step, sc Scope) (outc
 // attempt runs the step's body once and checks its output.
 func (x *Execution) attempt(ctx context.Context, s *chain.Step, sc Scope, t *tries, used *Usage, n int) (outcome, error) {
 	x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n})
-	out, err := x.once(ctx, s, sc, t)
+	out, err := x.once(x.withAttempt(ctx, s.ID, n), s, sc, t)
 	err = x.checkAttempt(s, t, used, &out, err)
 	return out, err
 }

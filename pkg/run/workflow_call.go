@@ -156,7 +156,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	}
 	st := newStore(inputs)
 	st.typed = typed
-	req := Request{Journal: call.Journal, Events: x.Req.Events, History: call.History, Take: call.Take, Args: call.Args, Acks: call.Acks,
+	req := Request{Trace: x.Req.Trace, Journal: call.Journal, Events: x.Req.Events, History: call.History, Take: call.Take, Args: call.Args, Acks: call.Acks,
 		AgentModel: x.Req.AgentModel, Human: call.Human, Dir: x.Req.Dir, OutputDir: x.Req.OutputDir, Grants: x.Req.Grants, Ask: x.Req.Ask,
 		Started: x.Req.Started, Rerun: x.Req.Rerun}
 	if call.Journal != nil {

@@ -31,7 +31,7 @@ func TestEventLineIsJSONMarshal(t *testing.T) {
 				f.SetInt(int64(n + i))
 			case reflect.Struct: // the time
 				f.Set(reflect.ValueOf(time.Date(2026, 11, 24, 12, 0, 0, n, time.FixedZone("x", 3600))))
-			case reflect.Slice: // the record, left to json.Marshal
+			case reflect.Slice, reflect.Pointer: // the record, the cost and the unpriced, left to json.Marshal
 			default:
 				t.Fatalf("field %s of kind %s: teach appendEvent and this test", v.Type().Field(i).Name, f.Kind())
 			}
@@ -64,6 +64,12 @@ func TestEventLineIsJSONMarshal(t *testing.T) {
 	withRecord := event.Event{Record: json.RawMessage(`{ "a" : 1 }`)}
 	if _, ok := appendEvent(nil, &withRecord); ok {
 		t.Error("a record is left to json.Marshal, which compacts it")
+	}
+	cost := 0.000125
+	for _, e := range []event.Event{{CostUSD: &cost}, {Unpriced: []string{"x/y"}}} {
+		if _, ok := appendEvent(nil, &e); ok {
+			t.Errorf("%+v: a cost is left to json.Marshal, which writes floats its own way", e)
+		}
 	}
 }
 

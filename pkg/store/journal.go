@@ -39,6 +39,7 @@ type lineHead struct {
 	Attempt int        `json:"attempt"`
 	PID     int        `json:"pid"`
 	Record  inLine     `json:"record"`
+	Trace   string     `json:"trace"`
 }
 
 // inLine is JSON text left undecoded where it is: json.Unmarshal hands
@@ -149,6 +150,9 @@ func (sv *Saved) replay(line []byte, runID string) error {
 	case event.RunStarted:
 		if own {
 			sv.running, sv.lastCall = nil, len(sv.Transitions)
+			if e.Trace != "" {
+				sv.Traces = append(sv.Traces, e.Trace)
+			}
 		}
 	case event.StepStarted:
 		if own {

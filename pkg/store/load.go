@@ -29,6 +29,9 @@ type Saved struct {
 	// Transitions are a workflow run's transitions, in the order taken;
 	// their vars and context are read as the steps' outputs are.
 	Transitions []run.TransitionRecord
+	// Traces are the traceparents of the run spans of the attempts that
+	// were exported as traces, oldest first: a resume links to them.
+	Traces []string
 	// processes are the process groups of steps that started and never
 	// finished, by run id and step.
 	processes map[string][]int

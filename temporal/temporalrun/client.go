@@ -62,7 +62,7 @@ func (e *Engine) start(req run.Request) (Start, error) {
 	if id == "" {
 		id = run.NewRunID(time.Now())
 	}
-	in := Start{RunID: id, File: c.File, Source: c.Source, Name: c.Name, Inputs: req.Inputs, MaxTokens: req.MaxTokens,
+	in := Start{RunID: id, File: c.File, Source: c.Source, Name: c.Name, Inputs: req.Inputs, MaxTokens: req.MaxTokens, MaxCost: req.MaxCostUSD,
 		Parallel: e.Parallel, Lenient: e.Lenient, LocalActivities: e.LocalActivities, Heartbeat: e.Heartbeat}
 	size := len(in.Source)
 	for k, v := range in.Inputs {

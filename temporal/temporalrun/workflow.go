@@ -44,9 +44,10 @@ type Start struct {
 	Name   string            `json:"name"`
 	Inputs map[string]string `json:"inputs,omitempty"`
 
-	MaxTokens int  `json:"max_tokens,omitempty"`
-	Parallel  int  `json:"parallel,omitempty"`
-	Lenient   bool `json:"lenient,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
+	MaxCost   float64 `json:"max_cost_usd,omitempty"`
+	Parallel  int     `json:"parallel,omitempty"`
+	Lenient   bool    `json:"lenient,omitempty"`
 	// LocalActivities: cheap (the default), none or all.
 	LocalActivities string `json:"local_activities,omitempty"`
 	// Heartbeat is how long a step's worker may stay silent before the
@@ -232,7 +233,7 @@ func (w *chainRun) engine(ctx workflow.Context, opts ...run.Option) *run.Local {
 
 // request is the run's next round, from what it saved, with t's decision.
 func (w *chainRun) request(t Take) run.Request {
-	return run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens,
+	return run.Request{RunID: w.in.RunID, Chain: w.c, Inputs: w.in.Inputs, MaxTokens: w.in.MaxTokens, MaxCostUSD: w.in.MaxCost,
 		Journal: w, Resume: maps.Clone(w.records), History: slices.Clone(w.history), Take: t.Take, Args: t.Args, Acks: t.Acks,
 		Started: maps.Clone(w.started), Rerun: setOf(t.Rerun)}
 }

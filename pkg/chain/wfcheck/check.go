@@ -3,6 +3,7 @@ package wfcheck
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -50,6 +51,9 @@ func check(cc chain.WorkflowChecker) {
 	}
 	if b := c.Budget; b != nil && (b.MaxTokens < 0 || b.MaxLLMCalls < 0) {
 		d.Errorf(at(w, "budget", c.Pos), "budget: max_tokens and max_llm_calls cannot be negative")
+	}
+	if b := c.Budget; b != nil && !(b.MaxCostUSD >= 0 && b.MaxCostUSD < math.Inf(1)) {
+		d.Errorf(at(w, "budget", c.Pos), "budget: max_cost_usd %v: want 0 (no cap) or more US dollars", b.MaxCostUSD)
 	}
 	for _, s := range w.States {
 		v.stateShape(s)

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 // An mcp step calls one tool of the MCP server its connection names; its
@@ -55,6 +56,9 @@ func callMCPTool(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			args = map[string]any{}
 		}
 		args[run.KeyArgument] = key
+	}
+	if tc, ok := a.Trace(ctx); ok {
+		ctx = tracectx.NewContext(ctx, tc) // the server is told the step's span
 	}
 	res, err := a.MCP().Call(ctx, srv, MCP(s).Tool, args)
 	if err != nil {

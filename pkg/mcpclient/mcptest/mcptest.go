@@ -61,7 +61,8 @@ type failIn struct {
 // {a, b} answers {"sum": a+b} as structured content; fail {reason} is a
 // tool error (isError) saying the reason; env answers the value of the
 // environment variable named by {name}; json answers its arguments as
-// JSON text; sleep {ms} answers "slept" after ms milliseconds, or the
+// JSON text; trace answers the traceparent of the call's _meta and of
+// its HTTP header; sleep {ms} answers "slept" after ms milliseconds, or the
 // call's end (a call in progress, for tests of interruptions); record
 // keeps its arguments (Recorded) and is a tool error while it has been
 // called no more than its argument fail times, "recorded" after.
@@ -103,6 +104,15 @@ func New() *Server {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed: call " + strconv.Itoa(n)}}}, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "recorded"}}}, nil
+	})
+	s.Server.AddTool(&mcp.Tool{Name: "trace", Description: "Says the trace context the call carried.", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.Calls.Add(1)
+		meta, _ := req.Params.Meta["traceparent"].(string)
+		header := ""
+		if req.Extra != nil && req.Extra.Header != nil {
+			header = req.Extra.Header.Get("traceparent")
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "meta=" + meta + " header=" + header}}}, nil
 	})
 	mcp.AddTool(s.Server, &mcp.Tool{Name: "sleep", Description: "Answers after a while."}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
 		MS int `json:"ms"`

@@ -386,3 +386,16 @@ func TestCancelledStepSaysWhy(t *testing.T) {
 		t.Errorf("a cancelled step has no mark of its own:\n%s", md)
 	}
 }
+
+func TestSummaryShowsCost(t *testing.T) {
+	res := &run.Result{Name: "c", Status: run.Succeeded, Steps: []run.StepResult{
+		{ID: "ask", Status: run.StepSucceeded, Attempts: 1, Model: "openai/gpt-5-mini", Usage: &run.Usage{LLMCalls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0012}},
+		{ID: "local", Status: run.StepSucceeded, Attempts: 1, Model: "house/m", Usage: &run.Usage{LLMCalls: 1, InputTokens: 10, OutputTokens: 5, Unpriced: []string{"house/m"}}},
+	}, Usage: run.Usage{LLMCalls: 2, InputTokens: 1010, OutputTokens: 205, CostUSD: 0.0012, Unpriced: []string{"house/m"}}}
+	md := summaryMarkdown(res, "c.yaml")
+	for _, want := range []string{"| 1000 / 200 | $0.0012 |", "| 10 / 5 | $0.0000 +? |", "· $0.0012 +? (no price known for house/m: set prices: in config)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -48,28 +48,33 @@ func summaryMarkdown(res *run.Result, file string) string {
 
 	if len(res.Steps) > 0 {
 		b.WriteString("### Steps\n\n")
-		b.WriteString("| | step | status | attempts | duration | model | tokens (in / out) |\n")
-		b.WriteString("|---|---|---|---:|---:|---|---:|\n")
+		b.WriteString("| | step | status | attempts | duration | model | tokens (in / out) | cost |\n")
+		b.WriteString("|---|---|---|---:|---:|---|---:|---:|\n")
 		for _, s := range res.Steps {
 			status := string(s.Status)
 			if s.Reused {
 				status += " (kept)"
 			}
-			model, tokens := "–", "–"
+			model, tokens, cost := "–", "–", "–"
 			if s.Model != "" {
 				model = mdCode(s.Model)
 			}
 			if s.Usage != nil && (s.Usage.InputTokens > 0 || s.Usage.OutputTokens > 0) {
 				tokens = fmt.Sprintf("%d / %d", s.Usage.InputTokens, s.Usage.OutputTokens)
+				cost = costText(*s.Usage)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s |\n", statusEmoji(s.Status), mdCode(s.ID), status,
-				s.Attempts, render.Millis(s.DurationMS), model, tokens)
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", statusEmoji(s.Status), mdCode(s.ID), status,
+				s.Attempts, render.Millis(s.DurationMS), model, tokens, cost)
 		}
 		b.WriteString("\n")
 	}
 
 	u := res.Usage
-	fmt.Fprintf(&b, "**Usage:** %d LLM calls · %d input tokens · %d output tokens · %d cached\n\n", u.LLMCalls, u.InputTokens, u.OutputTokens, u.Cached)
+	fmt.Fprintf(&b, "**Usage:** %d LLM calls · %d input tokens · %d output tokens · %d cached · %s", u.LLMCalls, u.InputTokens, u.OutputTokens, u.Cached, costText(u))
+	if len(u.Unpriced) > 0 {
+		fmt.Fprintf(&b, " (no price known for %s: set prices: in config)", strings.Join(u.Unpriced, ", "))
+	}
+	b.WriteString("\n\n")
 
 	if res.Output != nil {
 		lang, text := "text", ""
@@ -197,4 +202,14 @@ func truncateUTF8(s string, n int) (string, int) {
 		cut--
 	}
 	return s[:cut], len(s) - cut
+}
+
+// costText is what model use cost, in dollars to the cent's hundredth,
+// with "+?" when a model of it has no known price.
+func costText(u run.Usage) string {
+	t := fmt.Sprintf("$%.4f", u.CostUSD)
+	if len(u.Unpriced) > 0 {
+		t += " +?"
+	}
+	return t
 }

@@ -84,6 +84,7 @@ func (f *flow) askModel(ctx context.Context, s *chain.State, offered []*chain.Tr
 		if a.Err != nil {
 			e.Status, e.Error = event.Failed, a.Err.Error()
 		}
+		f.DescribeRequest(&e, a, &f.decisionUsage)
 		f.Emit(e)
 	}
 	var chosen *chain.Transition

@@ -48,6 +48,9 @@ func RunCommand(ctx context.Context, a *run.Attempt, command *chain.Template, ar
 		}
 	}
 	cmd.Env = a.Environ("CHAINRUN_RUN_ID="+a.RunID(), "CHAINRUN_STEP_ID="+s.ID)
+	if tc, ok := a.Trace(ctx); ok {
+		cmd.Env = append(cmd.Env, tc.Env()...)
+	}
 	if cmd.Bin != "" {
 		// scripts find the chain's own commands too
 		cmd.Env = append(cmd.Env, "PATH="+cmd.Bin+string(os.PathListSeparator)+a.PathEnv())

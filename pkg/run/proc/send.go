@@ -46,6 +46,12 @@ func RenderHeaders(a *run.Attempt, h map[string]string, headers map[string]*chai
 // name the endpoint.
 func Send(ctx context.Context, a *run.Attempt, req executor.HTTPRequest, source func() string) (run.Outcome, error) {
 	s := a.Step()
+	if req.Headers == nil {
+		req.Headers = map[string]string{}
+	}
+	if tc, ok := a.Trace(ctx); ok {
+		tc.Inject(req.Headers)
+	}
 	resp, err := executor.DoHTTP(ctx, a.HTTPClient(), req)
 	if err != nil {
 		if hp := llm.HostPort(req.URL); hp != "" && ctx.Err() == nil {
