@@ -116,9 +116,19 @@ type anthropicBlock struct {
 	Input json.RawMessage `json:"input"`
 }
 
+// anthropicUsage is the Messages API's usage: input_tokens leaves out
+// what was written to or read from the prompt cache.
 type anthropicUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// usage is u in chainrun's terms: every input token counted once.
+func (u anthropicUsage) usage() Usage {
+	return Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
 }
 
 // Complete implements Provider.
@@ -171,7 +181,7 @@ func (a *Anthropic) response(msg *anthropicResponse) (*Response, error) {
 			calls = append(calls, call)
 		}
 	}
-	usage := Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}
+	usage := msg.Usage.usage()
 	if msg.StopReason == "refusal" {
 		return refused(a.name, anthropicRefusal(text.String(), msg.StopDetails), usage)
 	}

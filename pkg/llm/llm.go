@@ -86,10 +86,15 @@ type Response struct {
 	Cached bool
 }
 
-// Usage counts tokens of one call.
+// Usage counts tokens of one call. InputTokens are all the input tokens,
+// those read from and written to the provider's prompt cache included
+// (CacheReadTokens, CacheWriteTokens), so that budgets and totals mean the
+// same for every provider; the cost prices each part at its own price.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Provider is a model endpoint.

@@ -152,9 +152,14 @@ type openaiAnswer struct {
 	Refusal *string `json:"refusal"`
 }
 
+// openaiUsage is Chat Completions' usage: prompt_tokens counts the
+// cached ones too (prompt_tokens_details.cached_tokens).
 type openaiUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
 }
 
 // Complete implements Provider.
@@ -226,6 +231,9 @@ func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
 	}
 	if answer.Usage != nil {
 		r.Usage = Usage{InputTokens: answer.Usage.PromptTokens, OutputTokens: answer.Usage.CompletionTokens}
+		if d := answer.Usage.PromptTokensDetails; d != nil {
+			r.Usage.CacheReadTokens = d.CachedTokens
+		}
 	}
 	switch {
 	case c.Message.Refusal != nil && *c.Message.Refusal != "":
