@@ -53,6 +53,17 @@ type Request struct {
 	// such an answer is a failure (see cutOff): a part of an answer taken
 	// for the whole would be passed on as if complete.
 	CutIsAnswer bool
+	// Params are the request's other parameters (params:).
+	Params Params
+	// Format, when set, asks for a JSON answer (structured outputs).
+	Format *ResponseFormat
+	// PromptCache marks what stays the same from one request to the next
+	// for the provider's prompt cache: Anthropic's cache_control
+	// breakpoints on the system prompt, the tools and the transcript.
+	// PromptCacheKey is OpenAI's prompt_cache_key, which routes requests
+	// that share a prefix to the same cache.
+	PromptCache    bool
+	PromptCacheKey string
 }
 
 // DefaultMaxTokens is the answer cap when a step sets none (the Messages

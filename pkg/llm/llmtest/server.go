@@ -68,7 +68,13 @@ type Request struct {
 	Path   string
 	Header http.Header
 	Body   map[string]any
+	// bytes is the body as it came.
+	bytes []byte
 }
+
+// Raw is the request's body as it came, for a test that counts what a
+// decoded body cannot show (a key written twice, the order of keys).
+func (r Request) Raw() string { return string(r.bytes) }
 
 // Server is a scripted fake model server.
 type Server struct {
@@ -154,7 +160,7 @@ func (r Request) LastUserMessage() string {
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	data, _ := io.ReadAll(r.Body)
-	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: map[string]any{}}
+	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: map[string]any{}, bytes: data}
 	_ = json.Unmarshal(data, &req.Body)
 	reply := s.next(req)
 	if reply.Delay > 0 {
