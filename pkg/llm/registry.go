@@ -155,9 +155,9 @@ func (r *Registry) Target(model string) (Target, error) {
 	case "anthropic":
 		p = NewAnthropic(pname, base, key, r.client, headers)
 	case "openai", "ollama":
-		p = NewOpenAI(pname, base, key, r.client, headers)
+		p = NewOpenAI(pname, base, key, r.client, headers).WithTokenParam(c.TokenParam)
 	case "azure":
-		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers)
+		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers).WithTokenParam(c.TokenParam)
 	default:
 		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not %s", pname, c.Type, typeList)}
 	}
