@@ -25,6 +25,12 @@ type Params struct {
 	Extra map[string]any `json:"extra,omitempty"`
 }
 
+// IsZero reports whether p sets nothing.
+func (p Params) IsZero() bool {
+	return p.Seed == nil && p.TopP == nil && len(p.Stop) == 0 && p.PresencePenalty == nil && p.FrequencyPenalty == nil &&
+		p.ReasoningEffort == "" && len(p.Extra) == 0
+}
+
 // The kinds of provider API, as Unsupported takes them.
 const (
 	KindOpenAI    = "openai"
