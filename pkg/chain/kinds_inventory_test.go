@@ -120,14 +120,14 @@ func kindsInventory(t *testing.T) []byte {
 		{"cache", yamlpos.KeysOf[Cache]()},
 		{"guardrail", yamlpos.KeysOf[Guardrail]()},
 		{"pre_tool", yamlpos.KeysOf[PreTool]()},
-		{"workflow file", yamlpos.KeysOf[workflowFile]()},
-		{"workflow", yamlpos.KeysOf[workflowKeys]()},
-		{"workflow agent", yamlpos.KeysOf[workflowAgent]()},
+		{"workflow file", yamlpos.KeysOf[WorkflowFileKeys]()},
+		{"workflow", yamlpos.KeysOf[WorkflowKeys]()},
+		{"workflow agent", yamlpos.KeysOf[WorkflowAgentKeys]()},
 		{"state", yamlpos.KeysOf[State]()},
 		{"transition", yamlpos.KeysOf[Transition]()},
 		{"branch transition", yamlpos.KeysOf[BranchTransition]()},
-		{"script", yamlpos.KeysOf[scriptKeys]()},
-		{"connection", yamlpos.KeysOf[connectionKeys]()},
+		{"script", yamlpos.KeysOf[ScriptKeys]()},
+		{"connection", yamlpos.KeysOf[ConnectionKeys]()},
 	} {
 		line("  "+s.name, s.keys)
 	}

@@ -86,8 +86,8 @@ const (
 	ConnMCP  = "mcp"
 )
 
-// connectionKeys are the keys of one connections: entry.
-type connectionKeys struct {
+// ConnectionKeys are the keys of one connections: entry.
+type ConnectionKeys struct {
 	Kind             string            `yaml:"kind" doc:"rest (baseUrl, headers), cli (command, args, env, workingDirectory) or mcp (a server: command, args, env, or url and headers)."`
 	BaseURL          string            `yaml:"baseUrl" doc:"A rest connection's URL, which an executor's path is added to."`
 	Headers          map[string]string `yaml:"headers" doc:"Headers of every request through a rest connection; ${NAME} reads an environment variable."`
@@ -133,7 +133,7 @@ func DecodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
 	out := map[string]*Connection{}
 	kinds := []string{ConnREST, ConnCLI, ConnMCP}
 	EachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
-		var k connectionKeys
+		var k ConnectionKeys
 		pos := map[string]Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
 		c := &Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,

@@ -43,13 +43,6 @@ func DecodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node, dialect WorkflowDiale
 // reader walks and the JSON Schema lists.
 type ScriptKeys = scriptKeys
 
-// These aliases keep the JSON Schema's and its tests' names.
-type (
-	workflowFile  = WorkflowFileKeys
-	workflowKeys  = WorkflowKeys
-	workflowAgent = WorkflowAgentKeys
-)
-
 // WorkflowFileKeys are the keys of a workflow file, which its reader
 // (pkg/chain/wfyaml) walks and the JSON Schema lists.
 type WorkflowFileKeys struct {
