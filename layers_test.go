@@ -45,9 +45,10 @@ var layers = map[string][]string{
 	"pkg/yamlpos":           {"pkg/spell"},
 	"pkg/interp":            {"pkg/spell"},
 	"pkg/chain/guardexpr":   {"pkg/interp", "pkg/yamlpos"},
-	"pkg/chain":             {"pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/fileschema":  {"pkg/interp", "pkg/spell"},
+	"pkg/chain":             {"pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/schema":      {"pkg/chain", "pkg/yamlpos"},
-	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":   {"pkg/chain", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
@@ -57,7 +58,7 @@ var layers = map[string][]string{
 	"pkg/inputs":            {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":             {"pkg/executor", "pkg/fsutil"},
 	"pkg/run/mask":          {"pkg/chain", "pkg/redact"},
-	"pkg/run/given":         {"pkg/chain", "pkg/guard"},
+	"pkg/run/given":         {"pkg/chain", "pkg/chain/fileschema", "pkg/guard"},
 	"pkg/run/web":           {"pkg/executor", "pkg/redact"},
 	"pkg/run/confine":       {"pkg/fsutil", "pkg/tools"},
 	"pkg/run/ask":           {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/tools"},
@@ -68,7 +69,7 @@ var layers = map[string][]string{
 	"pkg/kind/compose":      {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/authoring":    {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
-	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
+	"pkg/run/flow":          {"pkg/chain", "pkg/chain/fileschema", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
 	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/yamlpos"},
 	"pkg/run/proc":          {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine"},
 	"pkg/builtin":           {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
@@ -201,7 +202,7 @@ const packageCap = 6000
 // workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
 // pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 7850, "pkg/run": 7950}
+var oversizedPackages = map[string]int{"pkg/chain": 7450, "pkg/run": 7950}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

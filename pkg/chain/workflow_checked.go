@@ -4,6 +4,8 @@ import (
 	"maps"
 	"regexp"
 
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
 
@@ -54,6 +56,28 @@ func (s *State) TimeoutUnread() bool { return s.timeoutUnread }
 
 // SetCond sets the transition's condition as validation compiled it (Cond).
 func (t *Transition) SetCond(e *Expression) { t.cond = e }
+
+// NeededArg is an argument a transition cannot be taken without
+// (pkg/chain/fileschema reads them from its inputSchema).
+type NeededArg = fileschema.NeededArg
+
+// NeededArgs are the arguments the transition cannot be taken without,
+// in the order its inputSchema requires them; nil when it needs none.
+func (t *Transition) NeededArgs() []NeededArg { return t.needs }
+
+// ArgSchemaOf is the compiled schema one argument alone must satisfy (its
+// property of the inputSchema, with the schema's definitions), so that a
+// value can be checked as it is given, before the others; nil when the
+// transition declares no such property.
+func (t *Transition) ArgSchemaOf(name string) *jsonschema.Resolved { return t.argProps[name] }
+
+// SetArgs sets the transition's arguments as validation compiled its
+// inputSchema: the schema, each argument's type, those it cannot be taken
+// without, each one's own schema (ArgSchema, ArgType, NeededArgs,
+// ArgSchemaOf).
+func (t *Transition) SetArgs(rs *jsonschema.Resolved, types map[string]string, needs []NeededArg, props map[string]*jsonschema.Resolved) {
+	t.args, t.argTypes, t.needs, t.argProps = rs, types, needs, props
+}
 
 // SetPrefill sets the transition's prefill as validation compiled it: its
 // JSONPaths are read when a decision takes the transition (PrefillIn).

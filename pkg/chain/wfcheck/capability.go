@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 )
 
 // checkTiers warns of what mcp-flowgate's check refuses in its two tiers
@@ -73,7 +74,7 @@ func (v *checker) checkCapability() {
 		v.d.Warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
 	}
 	for _, o := range w.Cap.Outputs {
-		_, rs, problem := chain.ResolveSchema(o.Raw)
+		_, rs, problem := fileschema.ResolveSchema(o.Raw)
 		if problem != "" {
 			v.d.Errorf(o.Pos, "workflow %q: snippet output %q: %s", c.Name, o.Name, problem)
 			continue

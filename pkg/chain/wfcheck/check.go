@@ -321,7 +321,7 @@ func (v *checker) stateRefs(s *chain.State) {
 		if t.Condition != "" {
 			t.SetCond(v.transitionCondition(t))
 		}
-		v.ArgSchema(t)
+		v.argSchema(t)
 		v.compilePrefill(t)
 		v.titleText(t)
 	}
