@@ -50,7 +50,7 @@ var layers = map[string][]string{
 	"pkg/chain/schema":      {"pkg/chain", "pkg/yamlpos"},
 	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/format/contenox":   {"pkg/chain", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/format/contenox":   {"pkg/chain", "pkg/chain/wfyaml", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
 	"pkg/load":              {"pkg/chain", "pkg/chain/schema", "pkg/chain/wfcheck", "pkg/chain/wfyaml", "pkg/format/contenox", "pkg/format/flowgate", "pkg/format/occ", "pkg/yamlpos"},
@@ -202,7 +202,7 @@ const packageCap = 6000
 // workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
 // pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 7450, "pkg/run": 7950}
+var oversizedPackages = map[string]int{"pkg/chain": 7300, "pkg/run": 7950}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

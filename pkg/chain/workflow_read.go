@@ -100,6 +100,14 @@ type WorkflowKeys struct {
 	Examples       any               `yaml:"examples" dialect:"peer" doc:"Accepted with a note (an earlier mcp-flowgate key): sample inputs for readers; chainrun runs none of them."`
 }
 
+// BranchTransition holds the keys of a state's transition: {branches}.
+// It is exported for the front-ends whose states move by branches, which
+// check a transition's keys against it and describe it in their schema.
+type BranchTransition struct {
+	Branches  []*Branch `yaml:"branches"`
+	OnFailure string    `yaml:"on_failure"`
+}
+
 // WorkflowAgentKeys are the keys of a workflow's agent: {model}.
 type WorkflowAgentKeys struct {
 	Model string `yaml:"model" doc:"The model that decides (provider/model)."`

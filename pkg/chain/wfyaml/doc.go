@@ -14,7 +14,11 @@
 // pkg/chain/wfcheck registers the workflow's rules: pkg/chain keeps the
 // model, the keys this package walks (which the JSON Schema lists too)
 // and the readers a DAG chain shares (chain.DecodeStep, tools, scripts,
-// connections, reliability, evidence). pkg/load links it; a package whose
+// reliability, evidence). The reader of connections: (a DAG chain's too,
+// and the config's: ParseConnections) is this package's, registered the
+// same way (chain.RegisterConnectionsReader); a task state's branches
+// (DecodeBranches) are read here for every front-end whose states move by
+// them. pkg/load links it; a package whose
 // tests read workflows without pkg/load links it through one external
 // test file (workflows_link_test.go).
 //

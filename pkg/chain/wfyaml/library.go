@@ -72,7 +72,7 @@ func checkFragment(d *yamlpos.Diags, f *chain.Fragment) {
 // decodeScripts reads a workflow file's scripts: library.
 func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Script {
 	out := map[string]*chain.Script{}
-	chain.EachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
+	EachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k chain.ScriptKeys
 		pos := map[string]chain.Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)

@@ -9,7 +9,10 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-func init() { chain.RegisterWorkflowReader(readFile) }
+func init() {
+	chain.RegisterWorkflowReader(readFile)
+	chain.RegisterConnectionsReader(DecodeConnections)
+}
 
 // readFile reads a workflows: file as dialect reads it (the reader
 // chain.DecodeWorkflowFile calls): one Chain per workflow, in the order
@@ -31,7 +34,7 @@ func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) 
 			lib.scripts = decodeScripts(d, v)
 			return true
 		case "connections":
-			lib.connections = chain.DecodeConnections(d, v)
+			lib.connections = DecodeConnections(d, v)
 			return true
 		case "dotenv":
 			lib.dotenv = chain.DecodeDotenv(d, v)
@@ -185,7 +188,7 @@ func decodeState(d *yamlpos.Diags, c *chain.Chain, key, n *yaml.Node, dialect ch
 		case "task":
 			s.Task = decodeExecutor(d, c, v, "state", s.Name, "task", prefix+"task: ")
 		case "transition":
-			chain.DecodeBranches(d, s, v, prefix)
+			DecodeBranches(d, s, v, prefix)
 		case "timeout":
 			var text string
 			if yamlpos.DecodeInto(d, v, &text) {
