@@ -46,10 +46,11 @@ var layers = map[string][]string{
 	"pkg/interp":            {"pkg/spell"},
 	"pkg/chain/guardexpr":   {"pkg/interp", "pkg/yamlpos"},
 	"pkg/chain/fileschema":  {"pkg/interp", "pkg/spell"},
-	"pkg/chain":             {"pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/chain/schema":      {"pkg/chain", "pkg/yamlpos"},
-	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfpart":      {"pkg/chain/guardexpr", "pkg/interp", "pkg/yamlpos"},
+	"pkg/chain":             {"pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/schema":      {"pkg/chain", "pkg/chain/wfpart", "pkg/yamlpos"},
+	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":   {"pkg/chain", "pkg/chain/wfyaml", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":   {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":        {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
@@ -202,7 +203,7 @@ const packageCap = 6000
 // workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
 // pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 7300, "pkg/run": 7950}
+var oversizedPackages = map[string]int{"pkg/chain": 6950, "pkg/run": 7950}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -6,7 +6,6 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/theory/jsonpath"
 )
 
 // What validation of a workflow (pkg/chain/wfcheck) compiles into the
@@ -92,16 +91,6 @@ func (t *Transition) PrefillIn(doc map[string]any) map[string]any {
 	out, _ := t.prefill.Resolve(doc).(map[string]any)
 	return out
 }
-
-// SetRange sets a range branch's bounds as validation read them (ParseRange).
-func (b *Branch) SetRange(lo, hi float64) { b.lo, b.hi = lo, hi }
-
-// SetEdge sets an edge_traversed_at_least branch's edge and count as
-// validation read them.
-func (b *Branch) SetEdge(e Edge, times int) { b.edge, b.times = e, times }
-
-// SetPath sets a json_path compose's JSONPath as validation compiled it (Path).
-func (c *Compose) SetPath(p *jsonpath.Path) { c.path = p }
 
 // SetCutIsResult says whether an answer cut at max_tokens is the
 // workflow task's result, length (CutIsResult): its state has a branch

@@ -8,5 +8,6 @@
 // hold it.
 //
 // It reads no file and runs nothing; pkg/load serves it
-// (load.JSONSchema). It may import, of this module: chain, yamlpos.
+// (load.JSONSchema). It may import, of this module: chain, chain/wfpart,
+// yamlpos.
 package schema

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -94,7 +95,7 @@ func toolsSchema(executor map[string]any) map[string]any {
 // and 003).
 func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	branch := chain.ObjectSchema(reflect.TypeFor[chain.Branch](), map[string]any{
-		"operator": map[string]any{"enum": chain.Operators()},
+		"operator": map[string]any{"enum": wfpart.Operators()},
 		"when":     map[string]any{"type": []string{"string", "number"}},
 		"compose":  chain.ObjectSchema(reflect.TypeFor[chain.Compose](), nil),
 	})
@@ -133,8 +134,8 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"tools":         tools,
 		"version":       map[string]any{"type": []string{"string", "number"}},
 		"inputs":        map[string]any{"type": "object"},
-		"verb":          map[string]any{"enum": chain.CapabilityVerbs()},
-		"lifecycle":     map[string]any{"enum": chain.Lifecycles()},
+		"verb":          map[string]any{"enum": wfpart.CapabilityVerbs()},
+		"lifecycle":     map[string]any{"enum": wfpart.Lifecycles()},
 		"snippet":       map[string]any{"type": "object", "required": []string{"inputs", "outputs"}, "properties": map[string]any{"inputs": map[string]any{"type": "object"}, "outputs": map[string]any{"type": "object"}}, "additionalProperties": false},
 		"skills":        skills,
 		"blackboard":    map[string]any{"type": []string{"object", "array"}},
@@ -148,7 +149,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"workflows":   map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
 		"scripts":     map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ScriptKeys](), nil)},
 		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ConnectionKeys](), nil)},
-		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.Fragment](), map[string]any{"verb": map[string]any{"enum": chain.FragmentVerbs()}, "lifecycle": map[string]any{"enum": chain.Lifecycles()}})},
+		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.Fragment](), map[string]any{"verb": map[string]any{"enum": wfpart.FragmentVerbs()}, "lifecycle": map[string]any{"enum": wfpart.Lifecycles()}})},
 		"dotenv":      dotenvSchema(),
 	})
 	file["required"] = []string{"workflows"}
@@ -160,7 +161,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 // JSONPath or literal, or one operator with its operands.
 func outputMappingSchema() map[string]any {
 	ops := map[string]any{}
-	for _, op := range chain.OutputOps() {
+	for _, op := range wfpart.OutputOps() {
 		ops[op] = map[string]any{}
 	}
 	operation := map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false, "properties": ops}

@@ -18,5 +18,6 @@
 // it through one external test file (workflows_link_test.go).
 //
 // It reads no file and runs nothing. It may import, of this module:
-// chain, chain/fileschema, chain/guardexpr, interp, spell, yamlpos.
+// chain, chain/fileschema, chain/guardexpr, chain/wfpart, interp, spell,
+// yamlpos.
 package wfcheck

@@ -23,5 +23,6 @@
 // test file (workflows_link_test.go).
 //
 // It checks none of a workflow's rules and runs nothing. It may import,
-// of this module: chain, chain/guardexpr, interp, spell, yamlpos.
+// of this module: chain, chain/guardexpr, chain/wfpart, interp, spell,
+// yamlpos.
 package wfyaml
