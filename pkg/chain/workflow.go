@@ -58,8 +58,9 @@ type Workflow struct {
 	// chain's macro): each the number of times the run went a → b.
 	Counters map[string]Edge
 
-	byName     map[string]*State
-	inputOrder []string
+	byName      map[string]*State
+	inputOrder  []string
+	unreachable []*Step
 }
 
 // DefaultMaxChainDepth is reference 000's default depth limit.

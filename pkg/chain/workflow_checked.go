@@ -104,85 +104,11 @@ func (s *Step) SetKeywordFallsThrough() { s.keywordDefault = true }
 
 // Unreachable lists the steps (executors, tasks, onEnter) of the states
 // no path from initialState reaches, and the executors of a terminal
-// state's transitions (never taken): a run never needs what they name,
-// so a connection or script only they name does not refuse it.
-func (w *Workflow) Unreachable() []*Step {
-	seen, _ := w.Reach()
-	var out []*Step
-	for _, s := range w.States {
-		if seen[s.Name] {
-			if s.Terminal {
-				out = append(out, executors(s.Transitions)...) // never taken
-			}
-			continue
-		}
-		if s.Task != nil {
-			out = append(out, s.Task)
-		}
-		if s.OnEnter != nil && s.OnEnter.Executor != nil {
-			out = append(out, s.OnEnter.Executor)
-			out = append(out, s.OnEnter.Executor.Fallbacks...)
-		}
-		out = append(out, executors(s.Transitions)...)
-	}
-	return out
-}
+// state's transitions (never taken), as validation found them
+// (SetUnreachable): a run never needs what they name, so a connection or
+// script only they name does not refuse it.
+func (w *Workflow) Unreachable() []*Step { return w.unreachable }
 
-// executors is the executors of the transitions.
-func executors(ts []*Transition) []*Step {
-	var out []*Step
-	for _, t := range ts {
-		if t.Executor != nil {
-			out = append(out, t.Executor)
-			out = append(out, t.Executor.Fallbacks...)
-		}
-	}
-	return out
-}
-
-// Reach is the set of states a path from initialState reaches (a
-// transition, a branch or a task's on_failure), and whether the run can
-// end.
-func (w *Workflow) Reach() (map[string]bool, bool) {
-	seen := map[string]bool{w.InitialState: true}
-	queue := []string{w.InitialState}
-	ends := false
-	for len(queue) > 0 {
-		s := w.State(queue[0])
-		queue = queue[1:]
-		var next []string
-		if s.Terminal {
-			// a run ends there: transitions it lists are never taken
-			ends = true
-			continue
-		}
-		for _, t := range s.Transitions {
-			next = append(next, t.Target)
-			for _, b := range t.Branches {
-				next = append(next, b.Target)
-			}
-		}
-		gotos := make([]string, 0, len(s.Branches)+1)
-		for _, b := range s.Branches {
-			gotos = append(gotos, b.Goto)
-		}
-		if s.OnFailure != "" {
-			// a failed task leads there: as much an edge as a branch
-			gotos = append(gotos, s.OnFailure)
-		}
-		for _, g := range gotos {
-			if g == End {
-				ends = true
-				continue
-			}
-			next = append(next, g)
-		}
-		for _, n := range next {
-			if !seen[n] {
-				seen[n] = true
-				queue = append(queue, n)
-			}
-		}
-	}
-	return seen, ends
-}
+// SetUnreachable records the steps validation found no run reaches
+// (Unreachable).
+func (w *Workflow) SetUnreachable(steps []*Step) { w.unreachable = steps }
