@@ -200,8 +200,9 @@ const packageCap = 6000
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
 // model units of the kinds the core walks and calls through and the
-// workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
-// pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
+// workflow model's states and transitions (the workflow's reader, rules,
+// stepless parts, file schemas and the JSON Schema writer are
+// pkg/chain/wfyaml, wfcheck, wfpart, fileschema and schema), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
 var oversizedPackages = map[string]int{"pkg/chain": 6900, "pkg/run": 7950}
 
