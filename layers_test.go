@@ -48,7 +48,7 @@ var layers = map[string][]string{
 	"pkg/chain/fileschema":  {"pkg/interp", "pkg/spell"},
 	"pkg/chain/wfpart":      {"pkg/chain/guardexpr", "pkg/interp", "pkg/yamlpos"},
 	"pkg/chain":             {"pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/chain/schema":      {"pkg/chain", "pkg/chain/wfpart", "pkg/yamlpos"},
+	"pkg/chain/schema":      {"pkg/chain", "pkg/chain/wfpart", "pkg/chain/wfyaml", "pkg/yamlpos"},
 	"pkg/chain/wfcheck":     {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/wfyaml":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":   {"pkg/chain", "pkg/chain/wfyaml", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
@@ -204,7 +204,7 @@ const packageCap = 6000
 // stepless parts, file schemas and the JSON Schema writer are
 // pkg/chain/wfyaml, wfcheck, wfpart, fileschema and schema), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 6900, "pkg/run": 7950}
+var oversizedPackages = map[string]int{"pkg/chain": 6850, "pkg/run": 7950}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

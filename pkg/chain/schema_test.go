@@ -13,8 +13,8 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 	for _, typ := range append(stepParts(),
 		reflect.TypeFor[Chain](), reflect.TypeFor[Input](), reflect.TypeFor[Retry](),
 		reflect.TypeFor[Cache](), reflect.TypeFor[Guardrail](), reflect.TypeFor[PreTool](), reflect.TypeFor[Budget](),
-		reflect.TypeFor[Completion](), reflect.TypeFor[ToolDef](), reflect.TypeFor[WorkflowFileKeys](), reflect.TypeFor[WorkflowKeys](),
-		reflect.TypeFor[WorkflowAgentKeys](), reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),
+		reflect.TypeFor[Completion](), reflect.TypeFor[ToolDef](),
+		reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),
 		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[DotenvFile](),
 	) {
 		for _, f := range yamlpos.FieldsOf(typ).List {

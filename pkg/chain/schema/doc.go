@@ -9,5 +9,5 @@
 //
 // It reads no file and runs nothing; pkg/load serves it
 // (load.JSONSchema). It may import, of this module: chain, chain/wfpart,
-// yamlpos.
+// chain/wfyaml, yamlpos.
 package schema

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chain/wfpart"
+	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -125,11 +126,11 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"linkFilter":  map[string]any{"enum": []string{chain.LinkFilterByGuards, chain.LinkFilterAll}},
 	})
 	state["type"] = []string{"object", "null"}
-	workflow := chain.ObjectSchema(reflect.TypeFor[chain.WorkflowKeys](), map[string]any{
+	workflow := chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowKeys](), map[string]any{
 		"inputSchema":   map[string]any{"type": "object"},
 		"maxChainDepth": map[string]any{"type": "integer", "minimum": 1},
 		"states":        map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state},
-		"agent":         chain.ObjectSchema(reflect.TypeFor[chain.WorkflowAgentKeys](), nil),
+		"agent":         chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowAgentKeys](), nil),
 		"budget":        chain.ObjectSchema(reflect.TypeFor[chain.Budget](), nil),
 		"tools":         tools,
 		"version":       map[string]any{"type": []string{"string", "number"}},
@@ -144,7 +145,7 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	})
 	workflow["required"] = []string{"initialState", "states"}
 	workflow["patternProperties"] = extensions()
-	file := chain.ObjectSchema(reflect.TypeFor[chain.WorkflowFileKeys](), map[string]any{
+	file := chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowFileKeys](), map[string]any{
 		"version":     map[string]any{"type": []string{"string", "number"}},
 		"workflows":   map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
 		"scripts":     map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ScriptKeys](), nil)},

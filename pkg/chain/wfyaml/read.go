@@ -18,7 +18,7 @@ func init() {
 // chain.DecodeWorkflowFile calls): one Chain per workflow, in the order
 // written.
 func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) []*chain.Chain {
-	var file chain.WorkflowFileKeys
+	var file WorkflowFileKeys
 	var list, registry *yaml.Node
 	library := map[string]*chain.Fragment{}
 	var lib fileLibrary
@@ -97,7 +97,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect chain.WorkflowD
 	if dialect.CheckWorkflow != nil {
 		dialect.CheckWorkflow(d, n, prefix)
 	}
-	var keys chain.WorkflowKeys
+	var keys WorkflowKeys
 	yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &keys, w.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Extensions: true, Peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "inputSchema":
@@ -119,7 +119,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect chain.WorkflowD
 			c.Budget = &chain.Budget{}
 			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "agent":
-			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[chain.WorkflowAgentKeys](), &keys.Agent)
+			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[WorkflowAgentKeys](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix, dialect)
