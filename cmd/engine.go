@@ -30,8 +30,7 @@ type engineOptions struct {
 	// earlierTraces are the traceparents of the run's earlier attempts
 	// (a resume), which its trace links to.
 	earlierTraces []string
-	// served is a run chainrun mcp serves: its trace continues the client's
-	// request (parentTrace) instead of TRACEPARENT, ending with the run.
+	// served: a chainrun mcp run, traced under the client's parentTrace.
 	served      bool
 	parentTrace tracectx.Context
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/project"
@@ -89,7 +90,7 @@ func (f *factory) chainOptions() (chain.Options, error) {
 	if err != nil {
 		return chain.Options{}, err
 	}
-	conns, err := chain.ParseConnections(cmp.Or(v.File(), "config")+": connections", v.Get(keyConnections))
+	conns, err := wfyaml.ParseConnections(cmp.Or(v.File(), "config")+": connections", v.Get(keyConnections))
 	if err != nil {
 		return chain.Options{}, &project.SettingError{Msg: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/schema"
 	"github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -18,7 +19,7 @@ import (
 // chain files of the CLI tests: every one chainrun accepts, the schema
 // accepts too.
 func TestSchemaAcceptsEveryFixtureChain(t *testing.T) {
-	rs, err := chain.ResolvedSchema()
+	rs, err := schema.ResolvedSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
@@ -99,7 +100,7 @@ func compileSchema(value any) (*jsonschema.Resolved, error) {
 	}
 	var doc any
 	if json.Unmarshal(text, &doc) == nil {
-		if bad := unknownSchemaTypes(doc); bad != "" {
+		if bad := fileschema.UnknownTypes(doc); bad != "" {
 			return nil, fmt.Errorf("%s", bad)
 		}
 	}

@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"reflect"
-
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -52,12 +50,4 @@ func DecodeDotenv(d *yamlpos.Diags, v *yaml.Node) []DotenvFile {
 		out = append(out, f)
 	}
 	return out
-}
-
-// dotenvSchema is the JSON Schema of dotenv:.
-func dotenvSchema() map[string]any {
-	file := objectSchema(reflect.TypeFor[DotenvFile](), nil)
-	file["required"] = []string{"path"}
-	item := map[string]any{"oneOf": []any{map[string]any{"type": "string"}, file}}
-	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": item}}}
 }

@@ -86,24 +86,3 @@ func TestHandlersOnlyInDAGChains(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
-
-// TestHandlersSchema: editors are told what handlers take: a step or a
-// list of steps under the four names, and nothing else.
-func TestHandlersSchema(t *testing.T) {
-	rs := resolvedSchema(t)
-	base := "name: c\nsteps: [{id: a, type: noop}]\ndotenv: [.env, {path: .env.local, required: false}]\nhandlers:\n"
-	for src, valid := range map[string]bool{
-		"  on_exit: {type: cli, run: 'echo {run.status}'}\n":                        true,
-		"  on_failure: [{type: noop}, {id: b, type: cli, command: x}]\n":            true,
-		"  on_exit: {type: cli, run: x, colour: red}\n":                             false,
-		"  on_exit: {type: noop, depends_on: [a]}\n":                                false,
-		"  on_exitt: {type: noop}\n":                                                false,
-		"  on_exit: []\n":                                                           false,
-		"  on_success: {type: noop}\n  on_cancel: [{type: transform, expr: '1'}]\n": true,
-	} {
-		err := rs.Validate(yamlDoc(t, []byte(base+src)))
-		if (err == nil) != valid {
-			t.Errorf("%s: valid %v, schema says %v", src, valid, err)
-		}
-	}
-}

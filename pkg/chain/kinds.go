@@ -83,17 +83,6 @@ var keyDecoders = sync.OnceValue(func() map[string]KeyDecoder {
 	return all
 })
 
-// unitSchemas are the units' Schema entries by key.
-func unitSchemas() map[string]any {
-	all := map[string]any{}
-	for _, u := range units() {
-		for k, s := range u.Schema {
-			all[k] = s
-		}
-	}
-	return all
-}
-
 // KeyAlias is what another spelling of a kind's key stands for: To, the
 // key, and Note, the rest of the warning that follows the spelling
 // where it is written ("is OCC's own spelling of …").

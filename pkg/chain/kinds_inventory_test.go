@@ -110,6 +110,7 @@ func kindsInventory(t *testing.T) []byte {
 	}
 
 	b.WriteString("\nkeys of the file shapes (as declared: did-you-mean tries them in this order)\n")
+	wfKeys := WorkflowKeyLists()
 	for _, s := range []struct {
 		name string
 		keys []string
@@ -120,19 +121,24 @@ func kindsInventory(t *testing.T) []byte {
 		{"cache", yamlpos.KeysOf[Cache]()},
 		{"guardrail", yamlpos.KeysOf[Guardrail]()},
 		{"pre_tool", yamlpos.KeysOf[PreTool]()},
-		{"workflow file", yamlpos.KeysOf[workflowFile]()},
-		{"workflow", yamlpos.KeysOf[workflowKeys]()},
-		{"workflow agent", yamlpos.KeysOf[workflowAgent]()},
+		{"workflow file", wfKeys[0]},
+		{"workflow", wfKeys[1]},
+		{"workflow agent", wfKeys[2]},
 		{"state", yamlpos.KeysOf[State]()},
 		{"transition", yamlpos.KeysOf[Transition]()},
 		{"branch transition", yamlpos.KeysOf[BranchTransition]()},
-		{"script", yamlpos.KeysOf[scriptKeys]()},
-		{"connection", yamlpos.KeysOf[connectionKeys]()},
+		{"script", yamlpos.KeysOf[ScriptKeys]()},
+		{"connection", yamlpos.KeysOf[ConnectionKeys]()},
 	} {
 		line("  "+s.name, s.keys)
 	}
 	return []byte(b.String())
 }
+
+// WorkflowKeyLists are the keys of a workflows: file, of a workflow and
+// of its agent:, which pkg/chain/wfyaml declares and walks:
+// workflows_link_test.go, an external test file, sets it.
+var WorkflowKeyLists func() [3][]string
 
 // unknownField is how a step reports a key it does not know.
 var unknownField = regexp.MustCompile(`unknown field "([^"]+)"(?: \(did you mean ([^?]+)\?\))?`)

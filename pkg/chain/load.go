@@ -172,7 +172,7 @@ func DecodeChain(d *yamlpos.Diags, root *yaml.Node, keys func(c *Chain, k, v *ya
 		case "tools":
 			c.Tools = DecodeTools(d, v)
 		case "connections":
-			c.Connections = DecodeConnections(d, v)
+			c.Connections = decodeConnections(d, v)
 		case "dotenv":
 			c.Dotenv = DecodeDotenv(d, v)
 		case "handlers":

@@ -110,8 +110,8 @@ func decodePreTools(d *yamlpos.Diags, s *Step, k, v *yaml.Node, prefix string) {
 	preToolReader.Decode(d, s, v, prefix)
 }
 
-// preToolSchema is the registered reader's schema of a pre_tool's keys.
-func preToolSchema() map[string]any {
+// PreToolSchema is the registered reader's schema of a pre_tool's keys.
+func PreToolSchema() map[string]any {
 	if preToolReader == nil {
 		return nil
 	}

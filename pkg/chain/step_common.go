@@ -138,6 +138,9 @@ func (v *validator) commonFields(s *Step) {
 // Guardrail types (reference 004, plus json_schema).
 var guardrailTypes = []string{"min_length", "max_length", "must_contain", "must_not_contain", "regex_match", "json_valid", "json_schema"}
 
+// GuardrailTypes are the types a guardrail may have.
+func GuardrailTypes() []string { return slices.Clone(guardrailTypes) }
+
 func (v *validator) guardrails(s *Step) {
 	for i, g := range s.Guardrails {
 		at := s.At("guardrails")

@@ -63,10 +63,6 @@ func (c WorkflowChecker) Inputs() { c.v.inputs() }
 // ToolDefs checks the tools the chain defines for its agent steps.
 func (c WorkflowChecker) ToolDefs() { c.v.toolDefs() }
 
-// ArgSchema compiles a transition's inputSchema, the JSON Schema of the
-// arguments a decision taking it gives.
-func (c WorkflowChecker) ArgSchema(t *Transition) { c.v.argSchema(t) }
-
 // HasInput reports whether the chain declares an input of that name.
 func (c WorkflowChecker) HasInput(name string) bool { return c.v.hasInput(name) }
 

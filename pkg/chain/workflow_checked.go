@@ -4,7 +4,8 @@ import (
 	"maps"
 	"regexp"
 
-	"github.com/theory/jsonpath"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // What validation of a workflow (pkg/chain/wfcheck) compiles into the
@@ -55,6 +56,28 @@ func (s *State) TimeoutUnread() bool { return s.timeoutUnread }
 // SetCond sets the transition's condition as validation compiled it (Cond).
 func (t *Transition) SetCond(e *Expression) { t.cond = e }
 
+// NeededArg is an argument a transition cannot be taken without
+// (pkg/chain/fileschema reads them from its inputSchema).
+type NeededArg = fileschema.NeededArg
+
+// NeededArgs are the arguments the transition cannot be taken without,
+// in the order its inputSchema requires them; nil when it needs none.
+func (t *Transition) NeededArgs() []NeededArg { return t.needs }
+
+// ArgSchemaOf is the compiled schema one argument alone must satisfy (its
+// property of the inputSchema, with the schema's definitions), so that a
+// value can be checked as it is given, before the others; nil when the
+// transition declares no such property.
+func (t *Transition) ArgSchemaOf(name string) *jsonschema.Resolved { return t.argProps[name] }
+
+// SetArgs sets the transition's arguments as validation compiled its
+// inputSchema: the schema, each argument's type, those it cannot be taken
+// without, each one's own schema (ArgSchema, ArgType, NeededArgs,
+// ArgSchemaOf).
+func (t *Transition) SetArgs(rs *jsonschema.Resolved, types map[string]string, needs []NeededArg, props map[string]*jsonschema.Resolved) {
+	t.args, t.argTypes, t.needs, t.argProps = rs, types, needs, props
+}
+
 // SetPrefill sets the transition's prefill as validation compiled it: its
 // JSONPaths are read when a decision takes the transition (PrefillIn).
 func (t *Transition) SetPrefill(m *Mapped) { t.prefill = m }
@@ -69,16 +92,6 @@ func (t *Transition) PrefillIn(doc map[string]any) map[string]any {
 	return out
 }
 
-// SetRange sets a range branch's bounds as validation read them (ParseRange).
-func (b *Branch) SetRange(lo, hi float64) { b.lo, b.hi = lo, hi }
-
-// SetEdge sets an edge_traversed_at_least branch's edge and count as
-// validation read them.
-func (b *Branch) SetEdge(e Edge, times int) { b.edge, b.times = e, times }
-
-// SetPath sets a json_path compose's JSONPath as validation compiled it (Path).
-func (c *Compose) SetPath(p *jsonpath.Path) { c.path = p }
-
 // SetCutIsResult says whether an answer cut at max_tokens is the
 // workflow task's result, length (CutIsResult): its state has a branch
 // other than the default one that takes length.
@@ -91,85 +104,11 @@ func (s *Step) SetKeywordFallsThrough() { s.keywordDefault = true }
 
 // Unreachable lists the steps (executors, tasks, onEnter) of the states
 // no path from initialState reaches, and the executors of a terminal
-// state's transitions (never taken): a run never needs what they name,
-// so a connection or script only they name does not refuse it.
-func (w *Workflow) Unreachable() []*Step {
-	seen, _ := w.Reach()
-	var out []*Step
-	for _, s := range w.States {
-		if seen[s.Name] {
-			if s.Terminal {
-				out = append(out, executors(s.Transitions)...) // never taken
-			}
-			continue
-		}
-		if s.Task != nil {
-			out = append(out, s.Task)
-		}
-		if s.OnEnter != nil && s.OnEnter.Executor != nil {
-			out = append(out, s.OnEnter.Executor)
-			out = append(out, s.OnEnter.Executor.Fallbacks...)
-		}
-		out = append(out, executors(s.Transitions)...)
-	}
-	return out
-}
+// state's transitions (never taken), as validation found them
+// (SetUnreachable): a run never needs what they name, so a connection or
+// script only they name does not refuse it.
+func (w *Workflow) Unreachable() []*Step { return w.unreachable }
 
-// executors is the executors of the transitions.
-func executors(ts []*Transition) []*Step {
-	var out []*Step
-	for _, t := range ts {
-		if t.Executor != nil {
-			out = append(out, t.Executor)
-			out = append(out, t.Executor.Fallbacks...)
-		}
-	}
-	return out
-}
-
-// Reach is the set of states a path from initialState reaches (a
-// transition, a branch or a task's on_failure), and whether the run can
-// end.
-func (w *Workflow) Reach() (map[string]bool, bool) {
-	seen := map[string]bool{w.InitialState: true}
-	queue := []string{w.InitialState}
-	ends := false
-	for len(queue) > 0 {
-		s := w.State(queue[0])
-		queue = queue[1:]
-		var next []string
-		if s.Terminal {
-			// a run ends there: transitions it lists are never taken
-			ends = true
-			continue
-		}
-		for _, t := range s.Transitions {
-			next = append(next, t.Target)
-			for _, b := range t.Branches {
-				next = append(next, b.Target)
-			}
-		}
-		gotos := make([]string, 0, len(s.Branches)+1)
-		for _, b := range s.Branches {
-			gotos = append(gotos, b.Goto)
-		}
-		if s.OnFailure != "" {
-			// a failed task leads there: as much an edge as a branch
-			gotos = append(gotos, s.OnFailure)
-		}
-		for _, g := range gotos {
-			if g == End {
-				ends = true
-				continue
-			}
-			next = append(next, g)
-		}
-		for _, n := range next {
-			if !seen[n] {
-				seen[n] = true
-				queue = append(queue, n)
-			}
-		}
-	}
-	return seen, ends
-}
+// SetUnreachable records the steps validation found no run reaches
+// (Unreachable).
+func (w *Workflow) SetUnreachable(steps []*Step) { w.unreachable = steps }

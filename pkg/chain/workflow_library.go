@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -86,8 +84,8 @@ const (
 	ConnMCP  = "mcp"
 )
 
-// connectionKeys are the keys of one connections: entry.
-type connectionKeys struct {
+// ConnectionKeys are the keys of one connections: entry.
+type ConnectionKeys struct {
 	Kind             string            `yaml:"kind" doc:"rest (baseUrl, headers), cli (command, args, env, workingDirectory) or mcp (a server: command, args, env, or url and headers)."`
 	BaseURL          string            `yaml:"baseUrl" doc:"A rest connection's URL, which an executor's path is added to."`
 	Headers          map[string]string `yaml:"headers" doc:"Headers of every request through a rest connection; ${NAME} reads an environment variable."`
@@ -102,25 +100,6 @@ type connectionKeys struct {
 	Description      string            `yaml:"description" doc:"What the connection reaches, for readers."`
 }
 
-// EachEntry calls fn with each entry of a file-level mapping of named
-// mappings (scripts:, connections:), named as noun "NAME" in messages;
-// what says what an entry holds.
-func EachEntry(d *yamlpos.Diags, v *yaml.Node, noun, what string, fn func(key, n *yaml.Node, prefix string)) {
-	if v.Kind != yaml.MappingNode {
-		d.Errorf(yamlpos.Of(v), "%ss: map each %s's name to %s", noun, noun, what)
-		return
-	}
-	for _, p := range yamlpos.MappingPairs(d, v, noun+"s: ") {
-		n := yamlpos.Deref(p.Value)
-		prefix := noun + " " + quote(p.Key.Value) + ": "
-		if n.Kind != yaml.MappingNode {
-			d.Errorf(yamlpos.Of(n), "%sa %s is a mapping with %s", prefix, noun, what)
-			continue
-		}
-		fn(p.Key, n, prefix)
-	}
-}
-
 // EachItem calls fn with each mapping of a list (v dereferenced), and its
 // index: a v that is no list is reported as notList, an item that is no
 // mapping as notMapping, at their places. It reports whether v is a list.
@@ -128,97 +107,27 @@ func EachItem(d *yamlpos.Diags, v *yaml.Node, notList, notMapping string, fn fun
 	return yamlpos.EachItem(d, v, notList, notMapping, fn)
 }
 
-// DecodeConnections reads a workflow file's connections:.
-func DecodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
-	out := map[string]*Connection{}
-	kinds := []string{ConnREST, ConnCLI, ConnMCP}
-	EachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
-		var k connectionKeys
-		pos := map[string]Pos{}
-		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
-		c := &Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,
-			Args: k.Args, Env: k.Env, WorkingDirectory: k.WorkingDirectory, Pos: yamlpos.Of(key)}
-		switch cmd := NormalizeYAML(k.Command).(type) {
-		case string:
-			c.Command = cmd
-		case []any:
-			// [program, its first arguments...]
-			var words []string
-			for _, w := range cmd {
-				words = append(words, fmt.Sprint(w))
-			}
-			if len(words) > 0 {
-				c.Command, c.Args = words[0], append(words[1:], k.Args...)
-			}
-		}
-		if c.Kind == "" {
-			c.Kind = k.Type
-		}
-		if c.Kind == "" && (k.Transport != nil || k.URL != "") {
-			c.Kind = ConnMCP
-		}
-		if c.Kind == ConnMCP {
-			c.URL = k.URL
-			mcpTransport(d, c, k.Transport, pos["transport"], prefix)
-		}
-		switch {
-		case c.Kind == ConnMCP && c.Command == "" && c.URL == "":
-			d.Errorf(c.Pos, "%san mcp connection needs a command (a server spoken to over stdio) or a url (streamable HTTP)", prefix)
-		case c.Kind == ConnMCP && c.Command != "" && c.URL != "":
-			d.Errorf(c.Pos, "%san mcp connection has a command or a url, not both", prefix)
-		case c.Kind == ConnREST && c.BaseURL == "":
-			d.Errorf(c.Pos, "%sbaseUrl is required for a rest connection", prefix)
-		case c.Kind == ConnCLI && c.Command == "":
-			d.Errorf(c.Pos, "%scommand is required for a cli connection", prefix)
-		case c.Kind == "":
-			d.Errorf(c.Pos, "%skind is required: %s", prefix, strings.Join(kinds, ", "))
-		case !slices.Contains(kinds, c.Kind):
-			d.Errorf(pos["kind"], "%sunknown kind %q%s; kinds are %s", prefix, c.Kind, didYouMean(c.Kind, kinds), strings.Join(kinds, ", "))
-		default:
-			out[c.Name] = c
-		}
-	})
-	return out
+// connectionsReader reads a file's connections: pkg/chain/wfyaml
+// registers it, as it registers the reader of workflows: files.
+var connectionsReader func(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection
+
+// RegisterConnectionsReader sets the reader of a file's connections:,
+// a DAG chain's and a workflows: file's. Only pkg/chain/wfyaml calls it;
+// a second registration panics.
+func RegisterConnectionsReader(read func(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection) {
+	if connectionsReader != nil {
+		panic("chain: a reader of connections: is registered twice")
+	}
+	connectionsReader = read
 }
 
-// mcpTransport reads an mcp connection's transport: {kind, url} or
-// {kind: stdio, command, args}, the form of mcp-flowgate's later files.
-func mcpTransport(d *yamlpos.Diags, c *Connection, t any, at Pos, prefix string) {
-	if t == nil {
-		return
+// decodeConnections reads a chain's connections: through the registered reader.
+func decodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*Connection {
+	if connectionsReader == nil {
+		d.Errorf(yamlpos.Of(v), "this program links no reader of connections: (pkg/chain/wfyaml)")
+		return nil
 	}
-	m, ok := NormalizeYAML(t).(map[string]any)
-	if !ok {
-		d.Errorf(at, "%stransport must be a mapping: {kind: streamable_http, url} or {kind: stdio, command, args}", prefix)
-		return
-	}
-	kind, _ := m["kind"].(string)
-	switch kind {
-	case "streamable_http", "http", "sse", "":
-		if u, ok := m["url"].(string); ok && c.URL == "" {
-			c.URL = u
-		}
-	case "stdio":
-		switch cmd := m["command"].(type) {
-		case string:
-			c.Command = cmd
-		case []any:
-			for i, w := range cmd {
-				if i == 0 {
-					c.Command = fmt.Sprint(w)
-				} else {
-					c.Args = append(c.Args, fmt.Sprint(w))
-				}
-			}
-		}
-		if args, ok := m["args"].([]any); ok {
-			for _, a := range args {
-				c.Args = append(c.Args, fmt.Sprint(a))
-			}
-		}
-	default:
-		d.Errorf(at, "%stransport kind %q is not one of stdio, streamable_http", prefix, kind)
-	}
+	return connectionsReader(d, v)
 }
 
 // connection finds the connection a step names, of the kind it needs,
@@ -266,31 +175,4 @@ func withConfigured(file, config map[string]*Connection) map[string]*Connection 
 		out[name] = c
 	}
 	return out
-}
-
-// ParseConnections reads the connections: of a config file (where names
-// the file in messages): the same kinds and keys as a chain file's.
-func ParseConnections(where string, v any) (map[string]*Connection, error) {
-	if v == nil {
-		return nil, nil
-	}
-	data, err := yaml.Marshal(map[string]any{"connections": v})
-	if err != nil {
-		return nil, err
-	}
-	var doc yaml.Node
-	if err := yaml.Load(data, &doc); err != nil {
-		return nil, err
-	}
-	d := &yamlpos.Diags{File: where, Src: data}
-	root := doc.Content[0]
-	out := DecodeConnections(d, yamlpos.ValueOf(root, "connections"))
-	if errs := d.Errs(); len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.Message
-		}
-		return nil, fmt.Errorf("%s: %s", where, strings.Join(msgs, "; "))
-	}
-	return out, nil
 }

@@ -2,12 +2,13 @@
 // (pkg/chain) and each peer's, through that peer's front-end. Every
 // command, the store and the durable engines load through it, so a peer's
 // file runs wherever a chainrun file runs. It may import, of this module:
-// chain, chain/wfcheck, chain/wfyaml, format/contenox, format/flowgate,
-// format/occ, yamlpos.
+// chain, chain/schema, chain/wfcheck, chain/wfyaml, format/contenox,
+// format/flowgate, format/occ, yamlpos.
 package load
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/schema"
 	_ "github.com/chainrun/chainrun/pkg/chain/wfcheck" // the rules of state workflows, registered with chain
 	_ "github.com/chainrun/chainrun/pkg/chain/wfyaml"  // the reader of workflows: files, registered with chain
 	"github.com/chainrun/chainrun/pkg/format/contenox"
@@ -39,4 +40,4 @@ func LoadFile(path string, opts chain.Options) (*chain.Loaded, error) {
 
 // JSONSchema is the JSON Schema of every file format chainrun reads, for
 // editors (`chainrun schema`).
-func JSONSchema() map[string]any { return chain.JSONSchema() }
+func JSONSchema() map[string]any { return schema.JSONSchema() }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 	"github.com/chainrun/chainrun/pkg/interp"
 )
 
@@ -129,7 +130,7 @@ func (v *checker) compileSlot(where string, s *chain.Slot) {
 		return
 	}
 	v.compileConstraint(where, s)
-	_, rs, problem := chain.ResolveSchema(schemaOf(s.Raw))
+	_, rs, problem := fileschema.ResolveSchema(schemaOf(s.Raw))
 	if problem != "" {
 		v.d.Errorf(s.Pos, "%sslot %q: %s", where, s.Name, problem)
 		return

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 )
 
 // checkTiers warns of what mcp-flowgate's check refuses in its two tiers
@@ -46,8 +48,8 @@ func (v *checker) checkCapability() {
 	if w.Cap.Verb != "" {
 		at := at(w, "verb", c.Pos)
 		switch {
-		case !slices.Contains(chain.CapabilityVerbs(), w.Cap.Verb):
-			v.d.Errorf(at, "workflow %q: verb %q is not one of %s", c.Name, w.Cap.Verb, strings.Join(chain.CapabilityVerbs(), ", "))
+		case !slices.Contains(wfpart.CapabilityVerbs(), w.Cap.Verb):
+			v.d.Errorf(at, "workflow %q: verb %q is not one of %s", c.Name, w.Cap.Verb, strings.Join(wfpart.CapabilityVerbs(), ", "))
 		case strings.HasPrefix(c.Name, "flow."):
 			v.d.Errorf(at, "workflow %q: an orchestrator (flow.*) declares no verb", c.Name)
 		case strings.HasPrefix(c.Name, "cap.") && !strings.HasPrefix(c.Name, "cap."+w.Cap.Verb+"."):
@@ -59,11 +61,11 @@ func (v *checker) checkCapability() {
 	if w.Cap.Lifecycle != "" {
 		at := at(w, "lifecycle", c.Pos)
 		switch {
-		case !slices.Contains(chain.Lifecycles(), w.Cap.Lifecycle):
+		case !slices.Contains(wfpart.Lifecycles(), w.Cap.Lifecycle):
 			// mcp-flowgate checks no workflow's lifecycle (it only
 			// compares it with stable): a warning, not a refusal
-			v.d.Warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(chain.Lifecycles(), ", "))
-		case w.Cap.Lifecycle == chain.LifecycleDeprecated:
+			v.d.Warnf(at, "workflow %q: lifecycle %q is not one of %s: read as written, which only stable and deprecated give a meaning", c.Name, w.Cap.Lifecycle, strings.Join(wfpart.Lifecycles(), ", "))
+		case w.Cap.Lifecycle == wfpart.LifecycleDeprecated:
 			v.d.Warnf(at, "workflow %q is deprecated (lifecycle: deprecated)", c.Name)
 		}
 	}
@@ -73,7 +75,7 @@ func (v *checker) checkCapability() {
 		v.d.Warnf(c.Pos, "workflow %q: a capability declares its contract in snippet: {inputs, outputs}, which mcp-flowgate's check requires (MISSING_SNIPPET): without it, what the run returns is not checked", c.Name)
 	}
 	for _, o := range w.Cap.Outputs {
-		_, rs, problem := chain.ResolveSchema(o.Raw)
+		_, rs, problem := fileschema.ResolveSchema(o.Raw)
 		if problem != "" {
 			v.d.Errorf(o.Pos, "workflow %q: snippet output %q: %s", c.Name, o.Name, problem)
 			continue

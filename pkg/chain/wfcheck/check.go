@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -268,7 +269,7 @@ func (v *checker) branchShape(s *chain.State) {
 		case chain.OpEdgeTraversed:
 			v.edgeBranch(prefix, b)
 		case chain.OpRange:
-			lo, hi, err := chain.ParseRange(b.When)
+			lo, hi, err := wfpart.ParseRange(b.When)
 			if err != nil {
 				v.d.Errorf(b.Pos, "%s: %v", prefix, err)
 			}
@@ -276,9 +277,9 @@ func (v *checker) branchShape(s *chain.State) {
 		case chain.OpDefault:
 			seenDefault = true
 		case "":
-			v.d.Errorf(b.Pos, "%s: operator is required (%s)", prefix, strings.Join(chain.Operators(), ", "))
+			v.d.Errorf(b.Pos, "%s: operator is required (%s)", prefix, strings.Join(wfpart.Operators(), ", "))
 		default:
-			v.d.Errorf(b.Pos, "%s: unknown operator %q%s; operators are %s", prefix, b.Operator, spell.DidYouMean(b.Operator, chain.Operators()), strings.Join(chain.Operators(), ", "))
+			v.d.Errorf(b.Pos, "%s: unknown operator %q%s; operators are %s", prefix, b.Operator, spell.DidYouMean(b.Operator, wfpart.Operators()), strings.Join(wfpart.Operators(), ", "))
 		}
 		switch {
 		case b.Goto == "":
@@ -325,7 +326,7 @@ func (v *checker) stateRefs(s *chain.State) {
 		if t.Condition != "" {
 			t.SetCond(v.transitionCondition(t))
 		}
-		v.ArgSchema(t)
+		v.argSchema(t)
 		v.compilePrefill(t)
 		v.titleText(t)
 	}

@@ -6,7 +6,8 @@
 // branch's operator, goto, edge and compose, onEnter and reliability
 // fallbacks, the blackboard's slots and their constraints, capabilities'
 // verbs, lifecycles and tiers, guidance fragments and acknowledgments,
-// and which states a run can reach and whether it can end.
+// and which states a run can reach (the steps of those it cannot are
+// recorded: chain.Workflow.SetUnreachable) and whether it can end.
 //
 // It registers with pkg/chain (chain.RegisterWorkflowCheck) in its init,
 // as pkg/run/flow registers the driver of the runs: pkg/chain keeps the
@@ -18,5 +19,6 @@
 // it through one external test file (workflows_link_test.go).
 //
 // It reads no file and runs nothing. It may import, of this module:
-// chain, chain/guardexpr, interp, spell, yamlpos.
+// chain, chain/fileschema, chain/guardexpr, chain/wfpart, interp, spell,
+// yamlpos.
 package wfcheck

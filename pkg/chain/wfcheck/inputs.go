@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 )
 
 // inputSchema compiles the workflow's inputSchema and derives the chain's
@@ -20,7 +21,7 @@ func (v *checker) inputSchema() {
 		v.d.Errorf(pos, "inputSchema: the inputs are an object: type must be object, not %v", t)
 		return
 	}
-	sch, rs, problem := chain.ResolveSchema(w.InputSchema)
+	sch, rs, problem := fileschema.ResolveSchema(w.InputSchema)
 	if problem != "" {
 		name := "inputSchema"
 		if w.InputsInContext {
@@ -47,12 +48,12 @@ func (v *checker) inputSchema() {
 		if p == nil {
 			continue
 		}
-		p = chain.LocalRef(sch, p)
-		in := &chain.Input{Name: name, Description: p.Description, Optional: !required[name], Pos: pos, Type: chain.InputType(p)}
+		p = fileschema.LocalRef(sch, p)
+		in := &chain.Input{Name: name, Description: p.Description, Optional: !required[name], Pos: pos, Type: fileschema.InputType(p)}
 		if p.Default != nil {
 			var d any
 			if json.Unmarshal(p.Default, &d) == nil {
-				text := chain.InputText(d)
+				text := fileschema.InputText(d)
 				in.Default = &text
 			}
 		}
@@ -60,7 +61,7 @@ func (v *checker) inputSchema() {
 			in.Secret = true
 		}
 		for _, e := range p.Enum {
-			in.Enum = append(in.Enum, chain.InputText(e))
+			in.Enum = append(in.Enum, fileschema.InputText(e))
 		}
 		c.Inputs = append(c.Inputs, in)
 	}

@@ -12,12 +12,19 @@
 // so that chain.DecodeWorkflowFile, which a front-end calls, and
 // chainrun's own reading of such a file both read through it, as
 // pkg/chain/wfcheck registers the workflow's rules: pkg/chain keeps the
-// model, the keys this package walks (which the JSON Schema lists too)
-// and the readers a DAG chain shares (chain.DecodeStep, tools, scripts,
-// connections, reliability, evidence). pkg/load links it; a package whose
-// tests read workflows without pkg/load links it through one external
-// test file (workflows_link_test.go).
+// model and the readers a DAG chain shares (chain.DecodeStep, tools,
+// scripts, reliability, evidence). The reader of connections: (a DAG
+// chain's too, and the config's: ParseConnections) is this package's,
+// registered the same way (chain.RegisterConnectionsReader); a task
+// state's branches (DecodeBranches) are read here for every front-end
+// whose states move by them. pkg/load links it; a package whose tests
+// read workflows without pkg/load links it through one external test
+// file (workflows_link_test.go).
+//
+// The keys of the file, of a workflow and of its agent: are declared here
+// (keys.go), which the JSON Schema lists (pkg/chain/schema).
 //
 // It checks none of a workflow's rules and runs nothing. It may import,
-// of this module: chain, chain/guardexpr, interp, spell, yamlpos.
+// of this module: chain, chain/guardexpr, chain/wfpart, interp, spell,
+// yamlpos.
 package wfyaml

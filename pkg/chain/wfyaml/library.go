@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -26,7 +27,7 @@ var subjectPattern = sync.OnceValue(func() *regexp.Regexp {
 // subjectRoots are mcp-flowgate's blessed first words of a fragment's
 // subject (discovery.rs BLESSED_SUBJECT_ROOTS): five of a topic, then
 // the fragment verbs.
-var subjectRoots = append([]string{"authoring", "debug", "deploy", "import", "lifecycle"}, chain.FragmentVerbs()...)
+var subjectRoots = append([]string{"authoring", "debug", "deploy", "import", "lifecycle"}, wfpart.FragmentVerbs()...)
 
 // fragmentHash is a fragment body's content address: sha256 of the body
 // with every run of whitespace made one space and the ends trimmed, so a
@@ -50,15 +51,15 @@ func checkFragment(d *yamlpos.Diags, f *chain.Fragment) {
 	}
 	switch {
 	case f.Verb == "":
-		d.Errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(chain.FragmentVerbs(), ", "))
-	case !slices.Contains(chain.FragmentVerbs(), f.Verb):
-		d.Errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(chain.FragmentVerbs(), ", "), chain.DidYouMean(strings.ToLower(f.Verb), chain.FragmentVerbs()))
+		d.Errorf(f.Pos, "%sverb is required (one of %s)", prefix, strings.Join(wfpart.FragmentVerbs(), ", "))
+	case !slices.Contains(wfpart.FragmentVerbs(), f.Verb):
+		d.Errorf(f.Pos, "%sverb %q is not one of %s%s", prefix, f.Verb, strings.Join(wfpart.FragmentVerbs(), ", "), chain.DidYouMean(strings.ToLower(f.Verb), wfpart.FragmentVerbs()))
 	}
 	switch {
 	case f.Lifecycle == "":
-		d.Errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(chain.Lifecycles(), ", "))
-	case !slices.Contains(chain.Lifecycles(), f.Lifecycle):
-		d.Errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(chain.Lifecycles(), ", "))
+		d.Errorf(f.Pos, "%slifecycle is required (one of %s)", prefix, strings.Join(wfpart.Lifecycles(), ", "))
+	case !slices.Contains(wfpart.Lifecycles(), f.Lifecycle):
+		d.Errorf(f.Pos, "%slifecycle %q is not one of %s", prefix, f.Lifecycle, strings.Join(wfpart.Lifecycles(), ", "))
 	}
 	if strings.TrimSpace(f.Body) == "" {
 		d.Errorf(f.Pos, "%sbody is required", prefix)
@@ -72,7 +73,7 @@ func checkFragment(d *yamlpos.Diags, f *chain.Fragment) {
 // decodeScripts reads a workflow file's scripts: library.
 func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Script {
 	out := map[string]*chain.Script{}
-	chain.EachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
+	EachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
 		var k chain.ScriptKeys
 		pos := map[string]chain.Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -28,12 +29,12 @@ func decodeOutputMappings(d *yamlpos.Diags, v *yaml.Node, prefix string) []*chai
 		switch n.Kind {
 		case yaml.MappingNode:
 			if len(n.Content) != 2 {
-				d.Errorf(yamlpos.Of(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(chain.OutputOps(), ", "))
+				d.Errorf(yamlpos.Of(n), "%san operation is one of %s with its operands, as in {add: [\"$.context.n\", 1]}", kprefix, strings.Join(wfpart.OutputOps(), ", "))
 				continue
 			}
 			m.Op = n.Content[0].Value
-			if !slices.Contains(chain.OutputOps(), m.Op) {
-				d.Errorf(yamlpos.Of(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(chain.OutputOps(), ", "), spell.DidYouMean(m.Op, chain.OutputOps()))
+			if !slices.Contains(wfpart.OutputOps(), m.Op) {
+				d.Errorf(yamlpos.Of(n.Content[0]), "%sunknown operator %q: use %s%s", kprefix, m.Op, strings.Join(wfpart.OutputOps(), ", "), spell.DidYouMean(m.Op, wfpart.OutputOps()))
 				continue
 			}
 			args := yamlpos.Deref(n.Content[1])
@@ -77,7 +78,7 @@ func decodeOperand(d *yamlpos.Diags, n *yaml.Node, prefix string) (chain.Operand
 			// files write computed values
 			e, xerr := guardexpr.CompileOutput(n.Value)
 			if xerr == nil {
-				return chain.ExprOperand(n.Value, e), true
+				return wfpart.ExprOperand(n.Value, e), true
 			}
 			d.Errorf(yamlpos.Of(n), "%s%q is neither a JSONPath nor an expression: it %v", prefix, n.Value, xerr)
 			return chain.Operand{}, false

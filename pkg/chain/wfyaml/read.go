@@ -9,13 +9,16 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-func init() { chain.RegisterWorkflowReader(readFile) }
+func init() {
+	chain.RegisterWorkflowReader(readFile)
+	chain.RegisterConnectionsReader(DecodeConnections)
+}
 
 // readFile reads a workflows: file as dialect reads it (the reader
 // chain.DecodeWorkflowFile calls): one Chain per workflow, in the order
 // written.
 func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) []*chain.Chain {
-	var file chain.WorkflowFileKeys
+	var file WorkflowFileKeys
 	var list, registry *yaml.Node
 	library := map[string]*chain.Fragment{}
 	var lib fileLibrary
@@ -31,7 +34,7 @@ func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) 
 			lib.scripts = decodeScripts(d, v)
 			return true
 		case "connections":
-			lib.connections = chain.DecodeConnections(d, v)
+			lib.connections = DecodeConnections(d, v)
 			return true
 		case "dotenv":
 			lib.dotenv = chain.DecodeDotenv(d, v)
@@ -94,7 +97,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect chain.WorkflowD
 	if dialect.CheckWorkflow != nil {
 		dialect.CheckWorkflow(d, n, prefix)
 	}
-	var keys chain.WorkflowKeys
+	var keys WorkflowKeys
 	yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &keys, w.FieldPos, yamlpos.WalkOpts{Prefix: prefix, Extensions: true, Peer: true}, func(k, v *yaml.Node) bool {
 		switch k.Value {
 		case "inputSchema":
@@ -116,7 +119,7 @@ func decodeWorkflow(d *yamlpos.Diags, key, n *yaml.Node, dialect chain.WorkflowD
 			c.Budget = &chain.Budget{}
 			yamlpos.DecodeValue(d, v, c.Budget, "budget: ")
 		case "agent":
-			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[chain.WorkflowAgentKeys](), &keys.Agent)
+			yamlpos.DecodeChecked(d, v, prefix+"agent: ", yamlpos.KeysOf[WorkflowAgentKeys](), &keys.Agent)
 			w.AgentModel = keys.Agent.Model
 		case "states":
 			decodeStates(d, c, v, prefix, dialect)
@@ -185,7 +188,7 @@ func decodeState(d *yamlpos.Diags, c *chain.Chain, key, n *yaml.Node, dialect ch
 		case "task":
 			s.Task = decodeExecutor(d, c, v, "state", s.Name, "task", prefix+"task: ")
 		case "transition":
-			chain.DecodeBranches(d, s, v, prefix)
+			DecodeBranches(d, s, v, prefix)
 		case "timeout":
 			var text string
 			if yamlpos.DecodeInto(d, v, &text) {

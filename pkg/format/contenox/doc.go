@@ -12,12 +12,13 @@
 // older.go) with the warnings that name them, and the messages that speak
 // contenox's words. pkg/chain knows none of that vocabulary: it gets a
 // workflow built through its constructors (chain.NewWorkflow,
-// Workflow.AddState, Step.Place, chain.DecodeBranches) and a
+// Workflow.AddState, Step.Place; wfyaml.DecodeBranches) and a
 // chain.Handler on each task's step, which the engine runs.
 //
 // A front-end reads files into the model and nothing else: it runs
 // nothing, so it imports neither pkg/run nor any kind, and only pkg/load
-// imports it. It may import, of this module: chain, interp, spell, yamlpos.
+// imports it. It may import, of this module: chain, chain/wfyaml, interp,
+// spell, yamlpos.
 //
 // Its tables (older keys, hooks, template functions) and patterns are
 // built on first use (sync.OnceValue): every chainrun links this package,

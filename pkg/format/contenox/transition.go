@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -34,7 +35,7 @@ func (tc *taskChain) transition(s *chain.State, v *yaml.Node, prefix string) {
 		s.Branches = end
 		return
 	}
-	chain.DecodeBranches(tc.d, s, v, prefix)
+	wfyaml.DecodeBranches(tc.d, s, v, prefix)
 	if len(s.Branches) == 0 {
 		s.Branches = end
 	}

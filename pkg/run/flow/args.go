@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
@@ -42,7 +43,7 @@ func (f *flow) decisionArgs(t *chain.Transition, given map[string]any) (map[stri
 		args[k] = v
 	}
 	if rs := t.ArgSchema(); rs != nil && len(problems) == 0 {
-		chain.FillDefaults(rs.Schema(), args)
+		fileschema.FillDefaults(rs.Schema(), args)
 		if err := rs.ApplyDefaults(&args); err != nil {
 			problems = append(problems, "inputSchema defaults: "+err.Error())
 		} else if err := rs.Validate(args); err != nil {

@@ -9,6 +9,6 @@
 // workflow only as something a driver drives; pkg/builtin links it.
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
-// cmd/. It may import, of this module: chain, event, guard, llm, retry,
-// run, run/given, tools.
+// cmd/. It may import, of this module: chain, chain/fileschema, event,
+// guard, llm, retry, run, run/given, tools.
 package flow

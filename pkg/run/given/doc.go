@@ -10,5 +10,5 @@
 // It is a leaf under pkg/run, which calls it and turns its problems into
 // an InputError with the secrets masked: the rules of inputs read apart
 // from the engine. It must not import pkg/run or anything that does. It
-// may import, of this module: chain, guard.
+// may import, of this module: chain, chain/fileschema, guard.
 package given

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 )
 
 // Resolve is the one input resolver of every chain. A chain declares its
@@ -68,7 +69,7 @@ func Resolve(c *chain.Chain, given map[string]string, asGiven map[string]bool) (
 	if schema != nil {
 		// a workflow's schema defaults come first, required properties
 		// and nested objects included (as mcp-flowgate fills them)
-		chain.FillDefaults(schema.Schema(), typed)
+		fileschema.FillDefaults(schema.Schema(), typed)
 	}
 	for _, in := range c.Inputs {
 		if _, ok := given[in.Name]; ok || asGiven[in.Name] {

@@ -1,31 +1,24 @@
-package chain
+package wfyaml
 
 import (
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
-
-// BranchTransition holds the keys of a state's transition: {branches}.
-// It is exported for the front-ends whose states move by branches, which
-// check a transition's keys against it and describe it in their schema.
-type BranchTransition struct {
-	Branches  []*Branch `yaml:"branches"`
-	OnFailure string    `yaml:"on_failure"`
-}
 
 // DecodeBranches reads a task state's transition: {on_failure, branches},
 // reporting a value of the wrong shape without stopping the file's other
 // checks. It is exported because each front-end whose states move by
 // branches (a workflows: file's, a contenox task chain's) reads them the
 // same way, into the same model, with the same messages.
-func DecodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
+func DecodeBranches(d *yamlpos.Diags, s *chain.State, v *yaml.Node, prefix string) {
 	prefix += "transition: "
 	if v.Kind != yaml.MappingNode {
 		d.LooseErrorf(yamlpos.Of(v), "%stransition holds branches: a list of {operator, when, goto}", prefix)
-		s.branchesUnread = true
+		s.SetBranchesUnread()
 		return
 	}
-	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[BranchTransition]())
+	yamlpos.CheckKeys(d, v, prefix, yamlpos.KeysOf[chain.BranchTransition]())
 	if on := yamlpos.ValueOf(v, "on_failure"); on != nil && on.Value != "" {
 		s.OnFailure = on.Value
 		s.FieldPos["on_failure"] = yamlpos.Of(on)
@@ -33,15 +26,15 @@ func DecodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
 	list := yamlpos.ValueOf(v, "branches")
 	if list == nil {
 		d.LooseErrorf(yamlpos.Of(v), "%sbranches are required", prefix)
-		s.branchesUnread = true
+		s.SetBranchesUnread()
 		return
 	}
-	EachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
-		yamlpos.CheckKeys(d, n, prefix+"branch: ", yamlpos.KeysOf[Branch]())
+	yamlpos.EachItem(d, list, prefix+"branches must be a list of {operator, when, goto}", prefix+"a branch is a mapping with operator, when and goto", func(_ int, n *yaml.Node) {
+		yamlpos.CheckKeys(d, n, prefix+"branch: ", yamlpos.KeysOf[chain.Branch]())
 		if cn := yamlpos.ValueOf(n, "compose"); cn != nil {
-			yamlpos.CheckKeys(d, yamlpos.Deref(cn), prefix+"compose: ", yamlpos.KeysOf[Compose]())
+			yamlpos.CheckKeys(d, yamlpos.Deref(cn), prefix+"compose: ", yamlpos.KeysOf[chain.Compose]())
 		}
-		b := &Branch{Pos: yamlpos.Of(n)}
+		b := &chain.Branch{Pos: yamlpos.Of(n)}
 		// unknown keys were reported above, with suggestions
 		if err := n.Load(b); err != nil {
 			// the branch is kept as far as it was read: the state's
@@ -51,10 +44,3 @@ func DecodeBranches(d *yamlpos.Diags, s *State, v *yaml.Node, prefix string) {
 		s.Branches = append(s.Branches, b)
 	})
 }
-
-// Quote is s in double quotes, as messages name a value. It is exported
-// for the front-ends, whose messages name values as the model's do.
-func Quote(s string) string { return `"` + s + `"` }
-
-// quote is Quote, for this package's messages.
-func quote(s string) string { return Quote(s) }

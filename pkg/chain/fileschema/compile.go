@@ -1,4 +1,4 @@
-package chain
+package fileschema
 
 import (
 	"encoding/json"
@@ -7,31 +7,6 @@ import (
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
-
-// argSchema compiles a transition's inputSchema, the JSON Schema of the
-// arguments a decision taking it gives.
-func (v *validator) argSchema(t *Transition) {
-	if t.InputSchema == nil {
-		return
-	}
-	raw, _ := NormalizeYAML(t.InputSchema).(map[string]any)
-	if bad := unknownSchemaTypes(raw); bad != "" {
-		// reported, and the schema still read for the other checks
-		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema: %s", t.Name, bad)
-	}
-	sch, rs, problem := ResolveSchema(raw)
-	if problem != "" {
-		v.d.Errorf(t.At("inputSchema"), "transition %q: inputSchema %s", t.Name, problem)
-		return
-	}
-	t.InputSchema, t.Prefill = raw, NormalizeYAML(t.Prefill).(map[string]any)
-	t.args, t.argTypes = rs, map[string]string{}
-	for name, p := range sch.Properties {
-		t.argTypes[name] = InputType(LocalRef(sch, p))
-	}
-	t.needs = neededArgs(sch, t.Prefill)
-	t.argProps = argPropSchemas(raw)
-}
 
 // ResolveSchema compiles a JSON Schema written in a file; problem says
 // why it is not one.

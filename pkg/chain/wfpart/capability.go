@@ -1,8 +1,9 @@
-package chain
+package wfpart
 
 import (
 	"slices"
 
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -46,7 +47,7 @@ type SnippetOutput struct {
 	Name   string
 	Raw    map[string]any
 	Schema *jsonschema.Resolved
-	Pos    Pos
+	Pos    yamlpos.Pos
 }
 
 // CapabilityVerbs is mcp-flowgate's closed vocabulary of a capability's
@@ -55,10 +56,6 @@ func CapabilityVerbs() []string { return slices.Clone(capabilityVerbs) }
 
 // Lifecycles are a capability's or a fragment's lifecycles, in order.
 func Lifecycles() []string { return slices.Clone(lifecycles) }
-
-// NamesCapability reports whether a workflow's name or a definitionId
-// names a capability (cap.*), whose contract a snippet declares.
-func NamesCapability(id string) bool { return namesCapability(id) }
 
 // FragmentVerbs is the closed vocabulary of a guidance fragment's verb,
 // in order (a copy).

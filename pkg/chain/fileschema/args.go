@@ -1,4 +1,4 @@
-package chain
+package fileschema
 
 import (
 	"encoding/json"
@@ -153,13 +153,9 @@ func (a NeededArg) Describe() string {
 	return b.String()
 }
 
-// NeededArgs are the arguments the transition cannot be taken without,
-// in the order its inputSchema requires them; nil when it needs none.
-func (t *Transition) NeededArgs() []NeededArg { return t.needs }
-
-// neededArgs reads sch (a transition's compiled inputSchema) for the
+// NeededArgs reads sch (a transition's compiled inputSchema) for the
 // arguments it requires that neither prefill nor a default gives.
-func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
+func NeededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 	var out []NeededArg
 	for _, name := range sch.Required {
 		if _, given := prefill[name]; given || slices.ContainsFunc(out, func(a NeededArg) bool { return a.Name == name }) {
@@ -182,16 +178,10 @@ func neededArgs(sch *jsonschema.Schema, prefill map[string]any) []NeededArg {
 	return out
 }
 
-// ArgSchemaOf is the compiled schema one argument alone must satisfy (its
-// property of the inputSchema, with the schema's definitions), so that a
-// value can be checked as it is given, before the others; nil when the
-// transition declares no such property.
-func (t *Transition) ArgSchemaOf(name string) *jsonschema.Resolved { return t.argProps[name] }
-
-// argPropSchemas compiles each property of raw (a transition's
+// PropSchemas compiles each property of raw (a transition's
 // inputSchema) on its own, with raw's definitions; a property that does
 // not compile alone is left out (the whole schema still checks it).
-func argPropSchemas(raw map[string]any) map[string]*jsonschema.Resolved {
+func PropSchemas(raw map[string]any) map[string]*jsonschema.Resolved {
 	props, _ := raw["properties"].(map[string]any)
 	out := map[string]*jsonschema.Resolved{}
 	for name, p := range props {

@@ -1,4 +1,6 @@
-package chain
+package wfpart
+
+import "github.com/chainrun/chainrun/pkg/yamlpos"
 
 // Fragment is a reusable block of guidance (mcp-flowgate's "skill"),
 // declared once in a file's top-level skills: library and referenced by
@@ -13,31 +15,14 @@ type Fragment struct {
 	Source    string `yaml:"source" doc:"Where the fragment came from."`
 	// Hash, when written, must match the body's (sha256: of its
 	// whitespace-normalised text); Digest is the computed one.
-	Hash   string `yaml:"hash" doc:"sha256:<hex> of the whitespace-normalised body; checked when written."`
-	Digest string `yaml:"-"`
-	Pos    Pos    `yaml:"-"`
+	Hash   string      `yaml:"hash" doc:"sha256:<hex> of the whitespace-normalised body; checked when written."`
+	Digest string      `yaml:"-"`
+	Pos    yamlpos.Pos `yaml:"-"`
 }
 
 // SkillRefs are the subjects of guidance fragments in scope at one
 // place (a workflow, a state, a transition), as written.
 type SkillRefs struct {
 	Subjects []string
-	Pos      Pos
-}
-
-// Fragments returns the fragments of the library the subjects name, in
-// order and once each; subjects the library lacks are left out (load
-// warned of them).
-func (w *Workflow) Fragments(subjects ...[]string) []*Fragment {
-	var out []*Fragment
-	seen := map[string]bool{}
-	for _, list := range subjects {
-		for _, s := range list {
-			if f := w.Library[s]; f != nil && !seen[s] {
-				seen[s] = true
-				out = append(out, f)
-			}
-		}
-	}
-	return out
+	Pos      yamlpos.Pos
 }

@@ -1,10 +1,12 @@
-package chain
+package wfpart
 
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/interp"
 )
@@ -22,7 +24,7 @@ func (b *Branch) rangeNumber(result string) (float64, error) {
 
 // numberIn finds the first number in a text; compiled on first use,
 // as only a contenox chain reads numbers out of text.
-var numberIn = LazyRegexp(`[-+]?\d*\.?\d+`)
+var numberIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-+]?\d*\.?\d+`) })
 
 // FirstNumber reads a text as a number as contenox's parseNumber does
 // (contenox/runtime@7bdaaf86b3 taskengine/taskenv.go): quotes and spaces

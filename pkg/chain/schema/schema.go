@@ -1,10 +1,13 @@
-package chain
+package schema
 
 import (
 	"encoding/json"
 	"maps"
 	"reflect"
 
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
+	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -18,32 +21,32 @@ const kindDoc = "The executor's step kind (type is accepted too): cli, http (res
 func JSONSchema() map[string]any {
 	special := unitSchemas()
 	maps.Copy(special, map[string]any{
-		"type":             map[string]any{"enum": Kinds()},
-		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": BuiltinTools}}}},
-		"completion":       objectSchema(reflect.TypeOf(Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
-		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": MaxRetryAttempts}, objectSchema(reflect.TypeOf(Retry{}), nil)}},
-		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, objectSchema(reflect.TypeOf(Cache{}), nil)}},
-		"guardrails":       map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(Guardrail{}), map[string]any{"type": map[string]any{"enum": guardrailTypes}, "value": map[string]any{}})},
-		"pre_tools":        map[string]any{"type": "array", "items": objectSchema(reflect.TypeOf(PreTool{}), preToolSchema())},
+		"type":             map[string]any{"enum": chain.Kinds()},
+		"tools":            map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string", "examples": chain.BuiltinTools}}}},
+		"completion":       chain.ObjectSchema(reflect.TypeOf(chain.Completion{}), map[string]any{"schema": map[string]any{"type": "object"}}),
+		"retry":            map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 1, "maximum": chain.MaxRetryAttempts}, chain.ObjectSchema(reflect.TypeOf(chain.Retry{}), nil)}},
+		"cache":            map[string]any{"oneOf": []any{map[string]any{"type": "boolean"}, chain.ObjectSchema(reflect.TypeOf(chain.Cache{}), nil)}},
+		"guardrails":       map[string]any{"type": "array", "items": chain.ObjectSchema(reflect.TypeOf(chain.Guardrail{}), map[string]any{"type": map[string]any{"enum": chain.GuardrailTypes()}, "value": map[string]any{}})},
+		"pre_tools":        map[string]any{"type": "array", "items": chain.ObjectSchema(reflect.TypeOf(chain.PreTool{}), chain.PreToolSchema())},
 		"output_schema":    map[string]any{"enum": []string{"json", "markdown", "text"}},
 		"context_strategy": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": "^(full|summarize|truncate:[0-9]+)$"}},
 		"body":             map[string]any{"type": []string{"string", "object", "array"}},
-		"use":              objectSchema(reflect.TypeFor[WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
+		"use":              chain.ObjectSchema(reflect.TypeFor[chain.WorkflowUse](), map[string]any{"inputs": map[string]any{"type": "object"}}),
 		"input":            map[string]any{"type": "object"},
 		"query":            map[string]any{"type": "object"},
 		"idempotencyKey":   map[string]any{"type": []string{"boolean", "string"}},
 		"inputs":           map[string]any{"type": []string{"array", "object"}},
 	})
-	step := fieldsSchema(stepKeySet(), special)
-	executor := copyMap(step)
-	executorProps := copyMap(step["properties"].(map[string]any))
-	executorProps["kind"] = map[string]any{"enum": Kinds(), "description": kindDoc}
+	step := chain.FieldsSchema(chain.StepKeys(), special)
+	executor := chain.CopyMap(step)
+	executorProps := chain.CopyMap(step["properties"].(map[string]any))
+	executorProps["kind"] = map[string]any{"enum": chain.Kinds(), "description": kindDoc}
 	delete(executorProps, "id")
 	delete(executorProps, "depends_on")
 	delete(executorProps, "early_exit_if")
 	executor["properties"] = executorProps
 	step["required"] = []string{"id"}
-	input := objectSchema(reflect.TypeOf(Input{}), map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
+	input := chain.ObjectSchema(reflect.TypeOf(chain.Input{}), map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
 	input["required"] = []string{"name"}
 	tools := toolsSchema(executor)
 	return map[string]any{
@@ -56,15 +59,15 @@ func JSONSchema() map[string]any {
 
 // dagSchema describes a DAG chain file (reference 004).
 func dagSchema(step, input, tools map[string]any) map[string]any {
-	dag := objectSchema(reflect.TypeFor[Chain](), map[string]any{
+	dag := chain.ObjectSchema(reflect.TypeFor[chain.Chain](), map[string]any{
 		"version":     map[string]any{"type": []string{"string", "number"}},
 		"inputs":      map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{map[string]any{"type": "string"}, input}}},
 		"steps":       map[string]any{"type": "array", "minItems": 1, "items": step},
-		"budget":      objectSchema(reflect.TypeFor[Budget](), nil),
+		"budget":      chain.ObjectSchema(reflect.TypeFor[chain.Budget](), nil),
 		"tools":       tools,
-		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
+		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ConnectionKeys](), nil)},
 		"dotenv":      dotenvSchema(),
-		"handlers":    handlersSchema(step),
+		"handlers":    chain.HandlersSchema(step),
 	})
 	if props, ok := dag["properties"].(map[string]any); ok {
 		props["max_context_chars"] = map[string]any{"type": "integer",
@@ -81,27 +84,27 @@ func extensions() map[string]any { return map[string]any{"^x-": map[string]any{}
 
 // toolsSchema describes a chain's tools: map.
 func toolsSchema(executor map[string]any) map[string]any {
-	def := objectSchema(reflect.TypeFor[ToolDef](), map[string]any{
+	def := chain.ObjectSchema(reflect.TypeFor[chain.ToolDef](), map[string]any{
 		"input_schema": map[string]any{"type": "object"},
 		"executor":     executor,
 	})
 	def["required"] = []string{"executor"}
-	return map[string]any{"type": "object", "additionalProperties": def, "description": yamlpos.FieldsOf(reflect.TypeFor[Chain]()).ByKey["tools"].Doc()}
+	return map[string]any{"type": "object", "additionalProperties": def, "description": yamlpos.FieldsOf(reflect.TypeFor[chain.Chain]()).ByKey["tools"].Doc()}
 }
 
 // workflowFileSchema describes a file of state workflows (references 000
 // and 003).
 func workflowFileSchema(executor, tools map[string]any) map[string]any {
-	branch := objectSchema(reflect.TypeFor[Branch](), map[string]any{
-		"operator": map[string]any{"enum": Operators()},
+	branch := chain.ObjectSchema(reflect.TypeFor[chain.Branch](), map[string]any{
+		"operator": map[string]any{"enum": wfpart.Operators()},
 		"when":     map[string]any{"type": []string{"string", "number"}},
-		"compose":  objectSchema(reflect.TypeFor[Compose](), nil),
+		"compose":  chain.ObjectSchema(reflect.TypeFor[chain.Compose](), nil),
 	})
 	branch["required"] = []string{"operator", "goto"}
-	skills := StringOrList()
+	skills := chain.StringOrList()
 	reliability := map[string]any{"type": "object"}
-	transition := objectSchema(reflect.TypeFor[Transition](), map[string]any{
-		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+	transition := chain.ObjectSchema(reflect.TypeFor[chain.Transition](), map[string]any{
+		"actor":       map[string]any{"enum": []string{chain.ActorDeterministic, chain.ActorAgent, chain.ActorHuman}},
 		"executor":    withEvidence(executor),
 		"output":      outputMappingSchema(),
 		"guards":      map[string]any{"type": "array", "items": guardSchema()},
@@ -110,44 +113,44 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 		"branches":    map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []string{"when", "target"}, "additionalProperties": false, "properties": map[string]any{"when": map[string]any{"type": "object"}, "target": map[string]any{"type": "string"}}}},
 	})
 	transition["required"] = []string{"target"}
-	state := objectSchema(reflect.TypeFor[State](), map[string]any{
+	state := chain.ObjectSchema(reflect.TypeFor[chain.State](), map[string]any{
 		"transitions": map[string]any{"type": "object", "additionalProperties": transition},
 		"task":        executor,
-		"transition":  objectSchema(reflect.TypeFor[BranchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
+		"transition":  chain.ObjectSchema(reflect.TypeFor[chain.BranchTransition](), map[string]any{"branches": map[string]any{"type": "array", "items": branch}}),
 		"timeout":     map[string]any{"type": "string"},
-		"outcome":     map[string]any{"enum": []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}},
-		"actor":       map[string]any{"enum": []string{ActorDeterministic, ActorAgent, ActorHuman}},
+		"outcome":     map[string]any{"enum": []string{chain.OutcomeSucceeded, chain.OutcomeFailed, chain.OutcomeCancelled}},
+		"actor":       map[string]any{"enum": []string{chain.ActorDeterministic, chain.ActorAgent, chain.ActorHuman}},
 		"skills":      skills,
 		"onEnter":     map[string]any{"type": "object", "properties": map[string]any{"executor": executor, "output": outputMappingSchema(), "reliability": reliability}, "additionalProperties": false},
 		"slots":       map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"object", "null"}}},
-		"linkFilter":  map[string]any{"enum": []string{LinkFilterByGuards, LinkFilterAll}},
+		"linkFilter":  map[string]any{"enum": []string{chain.LinkFilterByGuards, chain.LinkFilterAll}},
 	})
 	state["type"] = []string{"object", "null"}
-	workflow := objectSchema(reflect.TypeFor[workflowKeys](), map[string]any{
+	workflow := chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowKeys](), map[string]any{
 		"inputSchema":   map[string]any{"type": "object"},
 		"maxChainDepth": map[string]any{"type": "integer", "minimum": 1},
 		"states":        map[string]any{"type": "object", "minProperties": 1, "additionalProperties": state},
-		"agent":         objectSchema(reflect.TypeFor[workflowAgent](), nil),
-		"budget":        objectSchema(reflect.TypeFor[Budget](), nil),
+		"agent":         chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowAgentKeys](), nil),
+		"budget":        chain.ObjectSchema(reflect.TypeFor[chain.Budget](), nil),
 		"tools":         tools,
 		"version":       map[string]any{"type": []string{"string", "number"}},
 		"inputs":        map[string]any{"type": "object"},
-		"verb":          map[string]any{"enum": capabilityVerbs},
-		"lifecycle":     map[string]any{"enum": lifecycles},
+		"verb":          map[string]any{"enum": wfpart.CapabilityVerbs()},
+		"lifecycle":     map[string]any{"enum": wfpart.Lifecycles()},
 		"snippet":       map[string]any{"type": "object", "required": []string{"inputs", "outputs"}, "properties": map[string]any{"inputs": map[string]any{"type": "object"}, "outputs": map[string]any{"type": "object"}}, "additionalProperties": false},
 		"skills":        skills,
 		"blackboard":    map[string]any{"type": []string{"object", "array"}},
-		"linkFilter":    map[string]any{"enum": []string{LinkFilterByGuards, LinkFilterAll}},
+		"linkFilter":    map[string]any{"enum": []string{chain.LinkFilterByGuards, chain.LinkFilterAll}},
 		"onTimeout":     map[string]any{"type": "object", "required": []string{"target"}, "properties": map[string]any{"target": map[string]any{"type": "string"}, "executor": map[string]any{"type": "object", "description": "Accepted with a warning and not run (mcp-flowgate's runtime never ran it)."}}, "additionalProperties": false},
 	})
 	workflow["required"] = []string{"initialState", "states"}
 	workflow["patternProperties"] = extensions()
-	file := objectSchema(reflect.TypeFor[workflowFile](), map[string]any{
+	file := chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowFileKeys](), map[string]any{
 		"version":     map[string]any{"type": []string{"string", "number"}},
 		"workflows":   map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
-		"scripts":     map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[scriptKeys](), nil)},
-		"connections": map[string]any{"type": "object", "additionalProperties": objectSchema(reflect.TypeFor[connectionKeys](), nil)},
-		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": objectSchema(reflect.TypeFor[Fragment](), map[string]any{"verb": map[string]any{"enum": fragmentVerbs}, "lifecycle": map[string]any{"enum": lifecycles}})},
+		"scripts":     map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ScriptKeys](), nil)},
+		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ConnectionKeys](), nil)},
+		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.Fragment](), map[string]any{"verb": map[string]any{"enum": wfpart.FragmentVerbs()}, "lifecycle": map[string]any{"enum": wfpart.Lifecycles()}})},
 		"dotenv":      dotenvSchema(),
 	})
 	file["required"] = []string{"workflows"}
@@ -159,73 +162,12 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 // JSONPath or literal, or one operator with its operands.
 func outputMappingSchema() map[string]any {
 	ops := map[string]any{}
-	for _, op := range OutputOps() {
+	for _, op := range wfpart.OutputOps() {
 		ops[op] = map[string]any{}
 	}
 	operation := map[string]any{"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false, "properties": ops}
 	return map[string]any{"type": "object", "additionalProperties": map[string]any{"anyOf": []any{
 		map[string]any{"type": []string{"string", "number", "boolean", "null", "array"}}, operation}}}
-}
-
-func StringOrList() map[string]any {
-	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
-}
-
-// objectSchema describes a struct by its yaml tags (embedded structs
-// flattened, a field's doc tag its description); special overrides the
-// schema of named fields.
-func objectSchema(t reflect.Type, special map[string]any) map[string]any {
-	return fieldsSchema(yamlpos.FieldsOf(t), special)
-}
-
-// fieldsSchema is objectSchema for a set of keys (a step's, held in parts).
-func fieldsSchema(fs *yamlpos.FieldSet, special map[string]any) map[string]any {
-	props := map[string]any{}
-	for _, f := range fs.List {
-		var s map[string]any
-		switch sp, ok := special[f.Key]; {
-		case ok:
-			s = copyMap(sp.(map[string]any))
-		case f.Scalar:
-			s = StringOrList()
-		default:
-			s = typeSchema(f.Type)
-		}
-		if doc := f.Doc(); doc != "" {
-			s["description"] = doc
-		}
-		props[f.Key] = s
-	}
-	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
-}
-
-func copyMap(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func typeSchema(t reflect.Type) map[string]any {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return map[string]any{"type": "string"}
-	case reflect.Bool:
-		return map[string]any{"type": "boolean"}
-	case reflect.Int, reflect.Int64:
-		return map[string]any{"type": "integer"}
-	case reflect.Float64:
-		return map[string]any{"type": "number"}
-	case reflect.Slice:
-		return map[string]any{"type": "array", "items": typeSchema(t.Elem())}
-	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": typeSchema(t.Elem())}
-	}
-	return map[string]any{}
 }
 
 // ResolvedSchema is JSONSchema ready to validate documents (decoded JSON),
@@ -240,4 +182,23 @@ func ResolvedSchema() (*jsonschema.Resolved, error) {
 		return nil, err
 	}
 	return s.Resolve(nil)
+}
+
+// unitSchemas are the units' Schema entries by key.
+func unitSchemas() map[string]any {
+	all := map[string]any{}
+	for _, u := range chain.Units() {
+		for k, s := range u.Schema {
+			all[k] = s
+		}
+	}
+	return all
+}
+
+// dotenvSchema is the JSON Schema of dotenv:.
+func dotenvSchema() map[string]any {
+	file := chain.ObjectSchema(reflect.TypeFor[chain.DotenvFile](), nil)
+	file["required"] = []string{"path"}
+	item := map[string]any{"oneOf": []any{map[string]any{"type": "string"}, file}}
+	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": item}}}
 }

@@ -1,6 +1,7 @@
-package chain
+package wfpart
 
 import (
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/theory/jsonpath"
 )
@@ -18,7 +19,7 @@ type Slot struct {
 	Default any
 	// Constraint is what its constraint: declares, nil when none.
 	Constraint *SlotConstraint
-	Pos        Pos
+	Pos        yamlpos.Pos
 }
 
 // Blackboard is the workflow's declared context slots, nil when it
@@ -26,7 +27,7 @@ type Slot struct {
 type Blackboard struct {
 	Slots map[string]*Slot
 	Order []string
-	Pos   Pos
+	Pos   yamlpos.Pos
 }
 
 // Slot returns the declared slot of that name, or nil.
@@ -35,28 +36,6 @@ func (b *Blackboard) Slot(name string) *Slot {
 		return nil
 	}
 	return b.Slots[name]
-}
-
-// slot returns the state's local slot of that name, or nil.
-func (s *State) slot(name string) *Slot {
-	for _, x := range s.Slots {
-		if x.Name == name {
-			return x
-		}
-	}
-	return nil
-}
-
-// SlotFor returns the schema-carrying slot a write of key at state s
-// goes to: the state's own slot first, then the workflow's; nil when
-// neither declares it.
-func (w *Workflow) SlotFor(s *State, key string) *Slot {
-	if s != nil {
-		if x := s.slot(key); x != nil {
-			return x
-		}
-	}
-	return w.Blackboard.Slot(key)
 }
 
 // SlotConstraint is what a blackboard slot's constraint: declares

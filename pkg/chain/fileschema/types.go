@@ -1,23 +1,25 @@
-package chain
+package fileschema
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/spell"
 )
 
 // schemaTypes are JSON Schema's type names.
 var schemaTypes = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
 
-// unknownSchemaTypes says which type names of a schema written in a file
+// UnknownTypes says which type names of a schema written in a file
 // (decoded JSON: maps, lists, strings) are none of JSON Schema's, with
 // the nearest name, nested schemas included: the library that compiles
 // schemas takes any name, and a typo would refuse (or let through) every
 // value only when the run checks one. Values that are data, not schemas
 // (enum, const, default, examples), and a property named type are not
 // read as types. It returns "" when every type is known.
-func unknownSchemaTypes(raw any) string {
+func UnknownTypes(raw any) string {
 	var bad []string
 	var walk func(v any, schema bool)
 	walk = func(v any, schema bool) {
@@ -67,7 +69,7 @@ func badTypeNames(v any) []string {
 	var out []string
 	for _, n := range names {
 		if !slices.Contains(schemaTypes, n) {
-			out = append(out, fmt.Sprintf("type %q%s is not a JSON Schema type (%s)", n, didYouMean(n, schemaTypes), strings.Join(schemaTypes, ", ")))
+			out = append(out, fmt.Sprintf("type %q%s is not a JSON Schema type (%s)", n, spell.DidYouMean(n, schemaTypes), strings.Join(schemaTypes, ", ")))
 		}
 	}
 	return out

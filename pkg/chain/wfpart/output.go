@@ -1,7 +1,8 @@
-package chain
+package wfpart
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain/guardexpr"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 
 	"github.com/theory/jsonpath"
 )
@@ -17,7 +18,7 @@ type OutputMapping struct {
 	// add, subtract, multiply, divide, set or concat.
 	Op       string
 	Operands []Operand
-	Pos      Pos
+	Pos      yamlpos.Pos
 }
 
 // Operand is a value an output mapping reads: a JSONPath into the
@@ -41,7 +42,7 @@ func (o Operand) IsExpr() bool { return o.expr != nil }
 func (o Operand) Eval(doc map[string]any) (any, error) {
 	ctx, _ := doc["context"].(map[string]any)
 	args, _ := doc["arguments"].(map[string]any)
-	return o.expr.Eval(&GuardFacts{Context: ctx, Arguments: args, Input: doc["input"]}, doc["output"])
+	return o.expr.Eval(&guardexpr.GuardFacts{Context: ctx, Arguments: args, Input: doc["input"]}, doc["output"])
 }
 
 // Output mapping operators (mcp-flowgate).

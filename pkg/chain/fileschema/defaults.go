@@ -1,4 +1,4 @@
-package chain
+package fileschema
 
 import (
 	"encoding/json"
