@@ -27,6 +27,13 @@ type AgentFields struct {
 	// Completion ends the tool loop when the model calls it with valid
 	// arguments, which become the output.
 	Completion *Completion `yaml:"completion" doc:"completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output."`
+	// Params are the request's other parameters, checked here for type
+	// and range and at run for the provider that takes them.
+	Params *RequestParams `yaml:"params" doc:"Request parameters: seed, top_p, stop, presence_penalty, frequency_penalty, reasoning_effort, max_output_tokens, and extra (merged into the request body last); a parameter the step's provider does not take is refused."`
+	// PromptCache marks the stable prefix for the provider's prompt
+	// cache; nil: on for a tool loop from its third turn.
+	PromptCache    *bool  `yaml:"prompt_cache" doc:"Mark the system prompt, tools and transcript for the provider's prompt cache (Anthropic's cache_control); default: on for a tool loop from its third model call."`
+	PromptCacheKey string `yaml:"prompt_cache_key" doc:"OpenAI's prompt_cache_key: requests that share a prefix and this key reach the same cache."`
 }
 
 func init() {
@@ -69,6 +76,14 @@ func (v *validator) modelFields(s *Step) {
 	}
 	if s.Agent().MaxTurns > MaxAgentTurns {
 		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.Subject(), s.Agent().MaxTurns, MaxAgentTurns)
+	}
+	if p := s.Agent().Params; p != nil {
+		for _, problem := range p.Problems() {
+			v.d.Errorf(s.At("params"), "%s: params: %s", s.Subject(), problem)
+		}
+		if p.MaxOutputTokens != nil && s.Agent().MaxTokens != 0 {
+			v.d.Errorf(s.At("params"), "%s: set max_tokens or params.max_output_tokens, not both", s.Subject())
+		}
 	}
 }
 

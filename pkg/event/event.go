@@ -161,6 +161,11 @@ type Event struct {
 	// llm.call events.
 	ResponseModel string `json:"response_model,omitempty"`
 	FinishReason  string `json:"finish_reason,omitempty"`
+	// CacheReadTokens and CacheWriteTokens are the input tokens a request
+	// (or a step, or the run) read from and wrote to the provider's prompt
+	// cache, counted in InputTokens too.
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	// CostUSD is what a request (llm.call), a step (step.finished) or the
 	// run (run.finished) cost at the models' prices; Unpriced names the
 	// models used that have no known price, whose tokens CostUSD leaves

@@ -48,15 +48,23 @@ func (a *Anthropic) Name() string { return a.name }
 
 // The request body of the Messages API.
 type anthropicRequest struct {
-	Model       string               `json:"model"`
-	MaxTokens   int                  `json:"max_tokens"`
-	System      string               `json:"system,omitempty"`
-	Messages    []anthropicMessage   `json:"messages"`
-	Temperature *float64             `json:"temperature,omitempty"`
-	Tools       []anthropicTool      `json:"tools,omitempty"`
-	ToolChoice  *anthropicToolChoice `json:"tool_choice,omitempty"`
-	Stream      bool                 `json:"stream,omitempty"`
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	// System is the system prompt as text, or as text blocks when it
+	// carries a cache breakpoint.
+	System        any                  `json:"system,omitempty"`
+	Messages      []anthropicMessage   `json:"messages"`
+	Temperature   *float64             `json:"temperature,omitempty"`
+	TopP          *float64             `json:"top_p,omitempty"`
+	StopSequences []string             `json:"stop_sequences,omitempty"`
+	Tools         []anthropicTool      `json:"tools,omitempty"`
+	ToolChoice    *anthropicToolChoice `json:"tool_choice,omitempty"`
+	Stream        bool                 `json:"stream,omitempty"`
 }
+
+// ephemeral is a prompt-cache breakpoint (cache_control): the prefix up to
+// the block that carries it is cached for five minutes.
+var ephemeral = map[string]string{"type": "ephemeral"}
 
 type anthropicMessage struct {
 	Role    Role  `json:"role"`
@@ -83,9 +91,10 @@ type anthropicToolResult struct {
 }
 
 type anthropicTool struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description,omitempty"`
-	InputSchema map[string]any `json:"input_schema"`
+	Name         string            `json:"name"`
+	Description  string            `json:"description,omitempty"`
+	InputSchema  map[string]any    `json:"input_schema"`
+	CacheControl map[string]string `json:"cache_control,omitempty"`
 }
 
 type anthropicToolChoice struct {
@@ -116,9 +125,19 @@ type anthropicBlock struct {
 	Input json.RawMessage `json:"input"`
 }
 
+// anthropicUsage is the Messages API's usage: input_tokens leaves out
+// what was written to or read from the prompt cache.
 type anthropicUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// usage is u in chainrun's terms: every input token counted once.
+func (u anthropicUsage) usage() Usage {
+	return Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
 }
 
 // Complete implements Provider.
@@ -126,19 +145,42 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 	if err := checkTools(a.name, req); err != nil {
 		return nil, err
 	}
+	if err := notTaken(a.name, KindAnthropic, req.Params); err != nil {
+		return nil, err
+	}
 	body := anthropicRequest{
-		Model:       req.Model,
-		MaxTokens:   maxTokens(req.MaxTokens),
-		System:      req.System,
-		Messages:    anthropicMessages(req.Messages),
-		Temperature: req.Temperature,
-		Stream:      req.OnDelta != nil,
+		Model:         req.Model,
+		MaxTokens:     maxTokens(req.MaxTokens),
+		Messages:      anthropicMessages(req.Messages),
+		Temperature:   req.Temperature,
+		TopP:          req.Params.TopP,
+		StopSequences: req.Params.Stop,
+		Stream:        req.OnDelta != nil,
+	}
+	if req.System != "" {
+		body.System = req.System
 	}
 	if len(req.Tools) > 0 {
 		body.Tools = anthropicTools(req.Tools)
 		body.ToolChoice = anthropicChoice(req.ToolChoice)
 	}
-	resp, err := a.ep.post(ctx, "/v1/messages", body)
+	formatTool := ""
+	if f := req.Format; f != nil && f.Schema != nil && len(req.Tools) == 0 {
+		// structured output as the Messages API offers it to every
+		// model: one tool whose input is the answer, and that must be
+		// called
+		formatTool = schemaName(f.Name)
+		body.Tools = anthropicTools([]Tool{{Name: formatTool, Description: "Give the answer: its input is the whole answer.", Schema: f.Schema}})
+		body.ToolChoice = &anthropicToolChoice{Type: "tool", Name: formatTool}
+	}
+	if req.PromptCache {
+		markCache(&body)
+	}
+	sent, err := withExtra(body, req.Params.Extra)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := a.ep.post(ctx, "/v1/messages", sent)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +193,11 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 	if err != nil {
 		return nil, err
 	}
-	return a.response(&msg)
+	r, err := a.response(&msg)
+	if err == nil && formatTool != "" {
+		asAnswer(r, formatTool)
+	}
+	return r, err
 }
 
 // response reads an answer, whole or gathered from a stream.
@@ -171,7 +217,7 @@ func (a *Anthropic) response(msg *anthropicResponse) (*Response, error) {
 			calls = append(calls, call)
 		}
 	}
-	usage := Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}
+	usage := msg.Usage.usage()
 	if msg.StopReason == "refusal" {
 		return refused(a.name, anthropicRefusal(text.String(), msg.StopDetails), usage)
 	}

@@ -68,6 +68,9 @@ func (a *Anthropic) stream(resp *http.Response, msg *anthropicResponse, onDelta 
 		case "message_delta":
 			msg.StopReason, msg.StopDetails = e.Delta.StopReason, e.Delta.StopDetails
 			msg.Usage.OutputTokens = e.Usage.OutputTokens
+			if e.Usage.CacheCreationInputTokens > 0 || e.Usage.CacheReadInputTokens > 0 {
+				msg.Usage.CacheCreationInputTokens, msg.Usage.CacheReadInputTokens = e.Usage.CacheCreationInputTokens, e.Usage.CacheReadInputTokens
+			}
 			if e.Usage.InputTokens > 0 {
 				msg.Usage.InputTokens = e.Usage.InputTokens
 			}

@@ -76,6 +76,9 @@ func TestConformanceSuccess(t *testing.T) {
 		if got, _ := req.Body["stream"].(bool); got != stream {
 			t.Errorf("stream = %v, want %v", got, stream)
 		}
+		if strings.HasSuffix(req.Path, "/chat/completions") {
+			checkOpenAIBody(t, req.Body)
+		}
 		auth := req.Header.Get("Authorization") + req.Header.Get("X-Api-Key")
 		if !strings.Contains(auth, "test-key-123") {
 			t.Errorf("the key was not sent: %v", req.Header)

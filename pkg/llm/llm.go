@@ -53,6 +53,17 @@ type Request struct {
 	// such an answer is a failure (see cutOff): a part of an answer taken
 	// for the whole would be passed on as if complete.
 	CutIsAnswer bool
+	// Params are the request's other parameters (params:).
+	Params Params
+	// Format, when set, asks for a JSON answer (structured outputs).
+	Format *ResponseFormat
+	// PromptCache marks what stays the same from one request to the next
+	// for the provider's prompt cache: Anthropic's cache_control
+	// breakpoints on the system prompt, the tools and the transcript.
+	// PromptCacheKey is OpenAI's prompt_cache_key, which routes requests
+	// that share a prefix to the same cache.
+	PromptCache    bool
+	PromptCacheKey string
 }
 
 // DefaultMaxTokens is the answer cap when a step sets none (the Messages
@@ -86,10 +97,15 @@ type Response struct {
 	Cached bool
 }
 
-// Usage counts tokens of one call.
+// Usage counts tokens of one call. InputTokens are all the input tokens,
+// those read from and written to the provider's prompt cache included
+// (CacheReadTokens, CacheWriteTokens), so that budgets and totals mean the
+// same for every provider; the cost prices each part at its own price.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Provider is a model endpoint.

@@ -24,6 +24,9 @@ type OpenAI struct {
 	// provider and api.openai.com. Other compatible servers know
 	// max_tokens.
 	completionTokens bool
+	// tokenParam, when set (config token_param), is the name every
+	// request's answer cap goes under, whatever the model.
+	tokenParam string
 }
 
 // DefaultOpenAIBaseURL is where the openai provider goes when no base URL
@@ -88,6 +91,27 @@ type openaiRequest struct {
 	ToolChoice          any             `json:"tool_choice,omitempty"`
 	Stream              bool            `json:"stream,omitempty"`
 	StreamOptions       *openaiStreamOf `json:"stream_options,omitempty"`
+	Seed                *int64          `json:"seed,omitempty"`
+	TopP                *float64        `json:"top_p,omitempty"`
+	Stop                []string        `json:"stop,omitempty"`
+	PresencePenalty     *float64        `json:"presence_penalty,omitempty"`
+	FrequencyPenalty    *float64        `json:"frequency_penalty,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	ResponseFormat      *openaiFormat   `json:"response_format,omitempty"`
+	PromptCacheKey      string          `json:"prompt_cache_key,omitempty"`
+}
+
+// openaiFormat is response_format: json_schema, or json_object (JSON
+// mode).
+type openaiFormat struct {
+	Type       string            `json:"type"`
+	JSONSchema *openaiJSONSchema `json:"json_schema,omitempty"`
+}
+
+type openaiJSONSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+	Strict bool           `json:"strict,omitempty"`
 }
 
 type openaiStreamOf struct {
@@ -152,9 +176,14 @@ type openaiAnswer struct {
 	Refusal *string `json:"refusal"`
 }
 
+// openaiUsage is Chat Completions' usage: prompt_tokens counts the
+// cached ones too (prompt_tokens_details.cached_tokens).
 type openaiUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
 }
 
 // Complete implements Provider.
@@ -162,12 +191,24 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 	if err := checkTools(o.name, req); err != nil {
 		return nil, err
 	}
-	body := openaiRequest{Model: req.Model, Temperature: req.Temperature, Stream: req.OnDelta != nil}
+	if err := notTaken(o.name, KindOpenAI, req.Params); err != nil {
+		return nil, err
+	}
+	pr := req.Params
+	body := openaiRequest{Model: req.Model, Temperature: req.Temperature, Stream: req.OnDelta != nil,
+		Seed: pr.Seed, TopP: pr.TopP, Stop: pr.Stop, PresencePenalty: pr.PresencePenalty, FrequencyPenalty: pr.FrequencyPenalty,
+		ReasoningEffort: pr.ReasoningEffort, PromptCacheKey: req.PromptCacheKey}
+	if f := req.Format; f != nil {
+		body.ResponseFormat = &openaiFormat{Type: "json_object"}
+		if f.Schema != nil {
+			body.ResponseFormat = &openaiFormat{Type: "json_schema", JSONSchema: &openaiJSONSchema{Name: schemaName(f.Name), Schema: f.Schema, Strict: f.Strict}}
+		}
+	}
 	if req.System != "" {
 		body.Messages = append(body.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
 	body.Messages = append(body.Messages, openaiMessages(req.Messages)...)
-	if o.completionTokens {
+	if o.TokenParam(req.Model) == TokenParamMaxCompletionTokens {
 		body.MaxCompletionTokens = maxTokens(req.MaxTokens)
 	} else {
 		body.MaxTokens = maxTokens(req.MaxTokens)
@@ -183,7 +224,11 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 	if o.azure {
 		path = "/openai/deployments/" + url.PathEscape(req.Model) + path
 	}
-	resp, err := o.ep.post(ctx, path, body)
+	sent, err := withExtra(body, pr.Extra)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := o.ep.post(ctx, path, sent)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +271,9 @@ func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
 	}
 	if answer.Usage != nil {
 		r.Usage = Usage{InputTokens: answer.Usage.PromptTokens, OutputTokens: answer.Usage.CompletionTokens}
+		if d := answer.Usage.PromptTokensDetails; d != nil {
+			r.Usage.CacheReadTokens = d.CachedTokens
+		}
 	}
 	switch {
 	case c.Message.Refusal != nil && *c.Message.Refusal != "":

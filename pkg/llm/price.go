@@ -11,46 +11,66 @@ import (
 type Price struct {
 	Input  float64 `mapstructure:"input" json:"input"`
 	Output float64 `mapstructure:"output" json:"output"`
+	// CacheRead and CacheWrite price input tokens read from and written
+	// to the provider's prompt cache; 0 prices them as Input.
+	CacheRead  float64 `mapstructure:"cache_read" json:"cache_read,omitempty"`
+	CacheWrite float64 `mapstructure:"cache_write" json:"cache_write,omitempty"`
 }
 
 // Cost is the price of a call's tokens, in US dollars.
 func (p Price) Cost(u Usage) float64 {
-	return (float64(u.InputTokens)*p.Input + float64(u.OutputTokens)*p.Output) / 1e6
+	read, write := p.CacheRead, p.CacheWrite
+	if read == 0 {
+		read = p.Input
+	}
+	if write == 0 {
+		write = p.Input
+	}
+	plain := u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens
+	return (float64(plain)*p.Input + float64(u.CacheReadTokens)*read + float64(u.CacheWriteTokens)*write + float64(u.OutputTokens)*p.Output) / 1e6
 }
 
 // listPrices are list prices of widely used models, matched by the
 // longest prefix of the model name (after its provider). Config `prices`
 // adds to and overrides them; a model matching none has no known cost.
 var listPrices = sync.OnceValue(func() map[string]Price {
-	// list prices per million tokens (input, output), as the providers
-	// publish them for standard requests; cached and batch prices differ
+	// list prices per million tokens, as the providers publish them for
+	// standard requests: Anthropic's prompt cache costs 1.25 times the
+	// input price to write (five-minute entries) and a tenth to read;
+	// OpenAI's and Gemini's reads are discounted by family, writes free
+	claude := func(in, out float64) Price {
+		return Price{Input: in, Output: out, CacheRead: in / 10, CacheWrite: in * 1.25}
+	}
+	openai := func(in, out, read float64) Price {
+		return Price{Input: in, Output: out, CacheRead: read, CacheWrite: in}
+	}
 	return map[string]Price{
-		"claude-opus-4-5":       {Input: 5, Output: 25},
-		"claude-opus-4-1":       {Input: 15, Output: 75},
-		"claude-opus-4":         {Input: 15, Output: 75},
-		"claude-sonnet-4":       {Input: 3, Output: 15},
-		"claude-3-7-sonnet":     {Input: 3, Output: 15},
-		"claude-3-5-sonnet":     {Input: 3, Output: 15},
-		"claude-haiku-4":        {Input: 1, Output: 5},
-		"claude-3-5-haiku":      {Input: 0.8, Output: 4},
-		"gpt-5-pro":             {Input: 15, Output: 120},
-		"gpt-5":                 {Input: 1.25, Output: 10},
-		"gpt-5-mini":            {Input: 0.25, Output: 2},
-		"gpt-5-nano":            {Input: 0.05, Output: 0.4},
-		"gpt-5.1":               {Input: 1.25, Output: 10},
-		"gpt-4o-mini":           {Input: 0.15, Output: 0.6},
-		"gpt-4o":                {Input: 2.5, Output: 10},
-		"gpt-4.1-nano":          {Input: 0.1, Output: 0.4},
-		"gpt-4.1-mini":          {Input: 0.4, Output: 1.6},
-		"gpt-4.1":               {Input: 2, Output: 8},
-		"o3":                    {Input: 2, Output: 8},
-		"o4-mini":               {Input: 1.1, Output: 4.4},
-		"o3-mini":               {Input: 1.1, Output: 4.4},
-		"gemini-3-pro":          {Input: 2, Output: 12},
-		"gemini-2.5-pro":        {Input: 1.25, Output: 10},
-		"gemini-2.5-flash":      {Input: 0.3, Output: 2.5},
-		"gemini-2.5-flash-lite": {Input: 0.1, Output: 0.4},
-		"gemini-2.0-flash":      {Input: 0.1, Output: 0.4},
+		"claude-opus-4-5":       claude(5, 25),
+		"claude-opus-4-1":       claude(15, 75),
+		"claude-opus-4":         claude(15, 75),
+		"claude-sonnet-4":       claude(3, 15),
+		"claude-3-7-sonnet":     claude(3, 15),
+		"claude-3-5-sonnet":     claude(3, 15),
+		"claude-haiku-4":        claude(1, 5),
+		"claude-3-5-haiku":      claude(0.8, 4),
+		"gpt-5-pro":             openai(15, 120, 15),
+		"gpt-5":                 openai(1.25, 10, 0.125),
+		"gpt-5-mini":            openai(0.25, 2, 0.025),
+		"gpt-5-nano":            openai(0.05, 0.4, 0.005),
+		"gpt-5.1":               openai(1.25, 10, 0.125),
+		"gpt-4o-mini":           openai(0.15, 0.6, 0.075),
+		"gpt-4o":                openai(2.5, 10, 1.25),
+		"gpt-4.1-nano":          openai(0.1, 0.4, 0.025),
+		"gpt-4.1-mini":          openai(0.4, 1.6, 0.1),
+		"gpt-4.1":               openai(2, 8, 0.5),
+		"o3":                    openai(2, 8, 0.5),
+		"o4-mini":               openai(1.1, 4.4, 0.275),
+		"o3-mini":               openai(1.1, 4.4, 0.55),
+		"gemini-3-pro":          openai(2, 12, 0.2),
+		"gemini-2.5-pro":        openai(1.25, 10, 0.125),
+		"gemini-2.5-flash":      openai(0.3, 2.5, 0.03),
+		"gemini-2.5-flash-lite": openai(0.1, 0.4, 0.01),
+		"gemini-2.0-flash":      openai(0.1, 0.4, 0.025),
 	}
 })
 

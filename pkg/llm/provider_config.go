@@ -39,6 +39,10 @@ type ProviderConfig struct {
 	// APIVersion is Azure OpenAI's api-version (DefaultAzureAPIVersion
 	// when empty).
 	APIVersion string `json:"api_version" mapstructure:"api_version"`
+	// TokenParam is the name an OpenAI-type endpoint takes the answer's
+	// cap under: max_tokens or max_completion_tokens; empty chooses by
+	// provider and model family (OpenAITokenParam).
+	TokenParam string `json:"token_param" mapstructure:"token_param"`
 	// BaseURLEnv, for built-ins, names the variable that overrides
 	// BaseURL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL).
 	BaseURLEnv string `json:"-" mapstructure:"-"`
@@ -216,6 +220,13 @@ func CheckProviders(configured map[string]ProviderConfig) error {
 		if p.APIVersion != "" && p.Type != "azure" {
 			return fmt.Errorf("config providers.%s: api_version applies to type azure only", name)
 		}
+		switch {
+		case p.TokenParam == "":
+		case p.Type == "anthropic" || p.Type == "" && name == "anthropic":
+			return fmt.Errorf("config providers.%s: token_param applies to OpenAI-type providers (the Messages API takes max_tokens)", name)
+		case p.TokenParam != TokenParamMaxTokens && p.TokenParam != TokenParamMaxCompletionTokens:
+			return fmt.Errorf("config providers.%s: token_param %q is not %s or %s", name, p.TokenParam, TokenParamMaxTokens, TokenParamMaxCompletionTokens)
+		}
 		for k, v := range p.Headers {
 			if err := CheckHeader(k, v); err != nil {
 				return fmt.Errorf("config providers.%s.headers: %v", name, err)
@@ -227,7 +238,7 @@ func CheckProviders(configured map[string]ProviderConfig) error {
 
 // ProviderFields are the fields a config provider may set, as written in
 // config.
-var ProviderFields = []string{"type", "base_url", "api_key_env", "api_key_file", "api_key_cmd", "headers", "api_version", "requests_per_minute"}
+var ProviderFields = []string{"type", "base_url", "api_key_env", "api_key_file", "api_key_cmd", "headers", "api_version", "requests_per_minute", "token_param"}
 
 // CheckProviderFields reports the first field of config's providers
 // section (as read, before decoding) that is not a provider field: a

@@ -132,10 +132,10 @@ func (r *Registry) Target(model string) (Target, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if p, ok := r.ready[pname]; ok {
-		return Target{Provider: p, Model: name}, nil
-	}
 	c := r.providers[pname]
+	if p, ok := r.ready[pname]; ok {
+		return Target{Provider: p, Model: name, Kind: kindOf(c.Type)}, nil
+	}
 	key, kerr := c.apiKey(r.getenv)
 	if kerr != nil {
 		kerr.Msg = fmt.Sprintf("model %s/%s %s", pname, name, kerr.Msg)
@@ -155,16 +155,16 @@ func (r *Registry) Target(model string) (Target, error) {
 	case "anthropic":
 		p = NewAnthropic(pname, base, key, r.client, headers)
 	case "openai", "ollama":
-		p = NewOpenAI(pname, base, key, r.client, headers)
+		p = NewOpenAI(pname, base, key, r.client, headers).WithTokenParam(c.TokenParam)
 	case "azure":
-		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers)
+		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers).WithTokenParam(c.TokenParam)
 	default:
 		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not %s", pname, c.Type, typeList)}
 	}
 	p = endpointNamed(p, endpointOf(c.Type, base), from)
 	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
 	r.ready[pname] = p
-	return Target{Provider: p, Model: name}, nil
+	return Target{Provider: p, Model: name, Kind: kindOf(c.Type)}, nil
 }
 
 func (r *Registry) names() []string {
@@ -190,4 +190,12 @@ func ollamaTagged(model string) bool {
 		}
 	}
 	return true
+}
+
+// kindOf is the API a provider type speaks.
+func kindOf(providerType string) string {
+	if providerType == "anthropic" {
+		return KindAnthropic
+	}
+	return KindOpenAI
 }

@@ -22,6 +22,9 @@ var DefaultPolicy = Policy{Attempts: 3, Delay: 500 * time.Millisecond, Backoff: 
 type Target struct {
 	Provider Provider
 	Model    string
+	// Kind is the API the provider speaks (KindOpenAI, KindAnthropic),
+	// for what its requests may carry; empty when not known.
+	Kind string
 }
 
 // Label is provider/model, as results report it.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +47,11 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 	for i, m := range append([]string{model}, s.Agent().FallbackModels...) {
 		t, terr := l.Models.Target(m)
 		if terr == nil {
+			if p := s.Agent().Params; p != nil && t.Kind != "" {
+				if bad := ask.ParamsOf(p).Unsupported(t.Kind); len(bad) > 0 && err == nil {
+					err = fail("params", "params: %s does not take %s (the step's model %s); remove them, or pass them under extra: as that API names them", t.Provider.Name(), strings.Join(bad, ", "), t.Label())
+				}
+			}
 			out = append(out, t)
 			continue
 		}

@@ -22,6 +22,9 @@ func (x *Execution) DescribeRequest(e *event.Event, a llm.Attempt, u *Usage) {
 	if a.Response != nil {
 		e.ResponseModel, e.FinishReason = a.Response.Model, a.Response.FinishReason
 	}
+	e.CacheReadTokens, e.CacheWriteTokens = a.Usage.CacheReadTokens, a.Usage.CacheWriteTokens
+	u.CacheReadTokens += a.Usage.CacheReadTokens
+	u.CacheWriteTokens += a.Usage.CacheWriteTokens
 	if a.Usage.InputTokens+a.Usage.OutputTokens > 0 {
 		label := a.Target.Label()
 		prices := x.Engine.prices

@@ -128,6 +128,11 @@ type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
 	Cached       int `json:"cached"`
+	// CacheReadTokens and CacheWriteTokens are the input tokens read from
+	// and written to the providers' prompt caches (counted in
+	// InputTokens too).
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	// CostUSD is what the requests cost at their models' prices (config
 	// prices:, else the built-in list); Unpriced names the models used
 	// that have no known price, whose tokens CostUSD leaves out.
@@ -142,6 +147,8 @@ func (u *Usage) Add(o Usage) {
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens
 	u.Cached += o.Cached
+	u.CacheReadTokens += o.CacheReadTokens
+	u.CacheWriteTokens += o.CacheWriteTokens
 	u.CostUSD += o.CostUSD
 	for _, m := range o.Unpriced {
 		u.addUnpriced(m)
@@ -156,6 +163,7 @@ func (u *Usage) Describe(e *event.Event) {
 		return
 	}
 	e.InputTokens, e.OutputTokens = u.InputTokens, u.OutputTokens
+	e.CacheReadTokens, e.CacheWriteTokens = u.CacheReadTokens, u.CacheWriteTokens
 	if u.LLMCalls > 0 || len(u.Unpriced) > 0 {
 		cost := u.CostUSD
 		e.CostUSD, e.Unpriced = &cost, u.Unpriced

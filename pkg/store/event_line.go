@@ -57,6 +57,8 @@ func appendEvent(b []byte, e *event.Event) ([]byte, bool) {
 	b = num(b, `,"bytes":`, e.Bytes)
 	b = str(b, `,"response_model":`, e.ResponseModel)
 	b = str(b, `,"finish_reason":`, e.FinishReason)
+	b = num(b, `,"cache_read_tokens":`, int64(e.CacheReadTokens))
+	b = num(b, `,"cache_write_tokens":`, int64(e.CacheWriteTokens))
 	b = str(b, `,"prompt":`, e.Prompt)
 	b = str(b, `,"answer":`, e.Answer)
 	b = str(b, `,"trace":`, e.Trace)

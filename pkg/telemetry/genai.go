@@ -15,6 +15,8 @@ const (
 	keyResponseModel  = attribute.Key("gen_ai.response.model")
 	keyInputTokens    = attribute.Key("gen_ai.usage.input_tokens")
 	keyOutputTokens   = attribute.Key("gen_ai.usage.output_tokens")
+	keyCacheRead      = attribute.Key("gen_ai.usage.cache_read.input_tokens")
+	keyCacheWrite     = attribute.Key("gen_ai.usage.cache_creation.input_tokens")
 	keyFinishReasons  = attribute.Key("gen_ai.response.finish_reasons")
 	keyToolName       = attribute.Key("gen_ai.tool.name")
 	keyToolType       = attribute.Key("gen_ai.tool.type")

@@ -77,7 +77,7 @@ func TestSpansOfARun(t *testing.T) {
 		{Time: at(30), Type: event.StepFinished, Step: "build", Kind: "cli", Status: event.OK},
 		{Time: at(31), Type: event.StepStarted, Step: "ask", Kind: "agent"},
 		{Time: at(31), Type: event.StepAttempt, Step: "ask", Attempt: 1},
-		{Time: at(140), Type: event.LLMCall, Step: "ask", Attempt: 1, Model: "openai/gpt-5-mini", DurationMS: 100, InputTokens: 120, OutputTokens: 30,
+		{Time: at(140), Type: event.LLMCall, Step: "ask", Attempt: 1, Model: "openai/gpt-5-mini", DurationMS: 100, InputTokens: 120, OutputTokens: 30, CacheReadTokens: 80, CacheWriteTokens: 20,
 			ResponseModel: "gpt-5-mini-2025-08-07", FinishReason: "tool-call", Turn: 1, Prompt: "[secret prompt]", Answer: "[answer]"},
 		{Time: at(150), Type: event.ToolCall, Step: "ask", Tool: "Read", DurationMS: 5, Status: event.OK, Digest: "abc"},
 		{Time: at(200), Type: event.LLMCall, Step: "ask", Attempt: 1, Model: "anthropic/claude-sonnet-4-5", DurationMS: 40, Status: event.Failed, Error: "anthropic: HTTP 429: overloaded"},
@@ -134,7 +134,8 @@ func TestSpansOfARun(t *testing.T) {
 	}
 	a := attrs(chat)
 	want := map[attribute.Key]any{keyOperation: "chat", keyProvider: "openai", keyRequestModel: "gpt-5-mini",
-		keyResponseModel: "gpt-5-mini-2025-08-07", keyInputTokens: int64(120), keyOutputTokens: int64(30)}
+		keyResponseModel: "gpt-5-mini-2025-08-07", keyInputTokens: int64(120), keyOutputTokens: int64(30),
+		keyCacheRead: int64(80), keyCacheWrite: int64(20)}
 	for k, v := range want {
 		if a[k].AsInterface() != v {
 			t.Errorf("chat %s = %v, want %v", k, a[k].AsInterface(), v)

@@ -18,6 +18,9 @@ func (r *Run) modelRequest(e event.Event) {
 	model := modelName(e.Model)
 	attrs := []attribute.KeyValue{keyOperation.String("chat"), keyProvider.String(providerName(e.Model)), keyRequestModel.String(model),
 		keyInputTokens.Int(e.InputTokens), keyOutputTokens.Int(e.OutputTokens), keyRequestTry.Int(e.Attempt)}
+	if e.CacheReadTokens > 0 || e.CacheWriteTokens > 0 {
+		attrs = append(attrs, keyCacheRead.Int(e.CacheReadTokens), keyCacheWrite.Int(e.CacheWriteTokens))
+	}
 	if e.ResponseModel != "" {
 		attrs = append(attrs, keyResponseModel.String(e.ResponseModel))
 	}

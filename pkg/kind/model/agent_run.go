@@ -91,6 +91,7 @@ func agent(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		MaxTokens:   s.Agent().MaxTokens,
 		CutIsAnswer: s.CutIsResult(),
 	}
+	withParams(s, &req)
 	a.Stream(&req)
 	if s.UsesTools() {
 		req.Tools = a.ToolSpecs()

@@ -55,6 +55,7 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 			}
 			return nil, run.Permanent(errors.New(msg))
 		}
+		req.PromptCache = cacheTurn(a.Step(), turn)
 		resp, err := a.TurnModels(turn).Complete(ctx, req)
 		if err != nil {
 			return nil, run.Permanent(err)

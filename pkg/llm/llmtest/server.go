@@ -44,11 +44,29 @@ type Reply struct {
 	// empty). A stream sends each call's arguments in pieces; CutStream
 	// and StreamError then strike inside the first call.
 	ToolCalls []ToolCall
+	// Cache, when set, is the prompt-cache use the answer reports, as
+	// the provider would have measured it (a test's model of the cache).
+	Cache *CacheUse
 	// Refusal, when set, makes the model refuse: OpenAI's message.refusal
 	// (delta.refusal pieces in a stream) with a null content, Anthropic's
 	// stop_reason "refusal" with this as stop_details.explanation, after
 	// Text if any.
 	Refusal string
+}
+
+// CacheUse is a request's input in tokens and what of it was read from
+// and written to the prompt cache: Anthropic's usage reports the rest as
+// input_tokens beside cache_read_input_tokens and
+// cache_creation_input_tokens, OpenAI's counts all of it in
+// prompt_tokens with the read ones in prompt_tokens_details.
+type CacheUse struct{ Input, Read, Write int }
+
+// anthropicUsage is the usage members of an Anthropic answer.
+func anthropicUsage(reply Reply, req Request, output int) string {
+	if c := reply.Cache; c != nil {
+		return fmt.Sprintf(`"input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation_input_tokens":%d,"output_tokens":%d`, c.Input-c.Read-c.Write, c.Read, c.Write, output)
+	}
+	return fmt.Sprintf(`"input_tokens":%d,"output_tokens":%d`, inputTokens(req), output)
 }
 
 // ToolCall is one scripted tool call.
@@ -68,7 +86,13 @@ type Request struct {
 	Path   string
 	Header http.Header
 	Body   map[string]any
+	// bytes is the body as it came.
+	bytes []byte
 }
+
+// Raw is the request's body as it came, for a test that counts what a
+// decoded body cannot show (a key written twice, the order of keys).
+func (r Request) Raw() string { return string(r.bytes) }
 
 // Server is a scripted fake model server.
 type Server struct {
@@ -154,7 +178,7 @@ func (r Request) LastUserMessage() string {
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	data, _ := io.ReadAll(r.Body)
-	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: map[string]any{}}
+	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: map[string]any{}, bytes: data}
 	_ = json.Unmarshal(data, &req.Body)
 	reply := s.next(req)
 	if reply.Delay > 0 {
@@ -193,8 +217,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		anthropicStream(w, model, reply, req)
 	case anthropic:
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q%s,"usage":{"input_tokens":%d,"output_tokens":%d}}`,
-			model, anthropicContent(reply), anthropicStop(reply), anthropicDetails(reply), inputTokens(req), outputTokens(reply))
+		fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%q%s,"usage":{%s}}`,
+			model, anthropicContent(reply), anthropicStop(reply), anthropicDetails(reply), anthropicUsage(reply, req, outputTokens(reply)))
 	case stream:
 		openaiStream(w, model, reply, req)
 	default:
@@ -203,8 +227,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			finish = or(reply.Finish, "tool_calls")
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
-			model, openaiMessage(reply), finish, inputTokens(req), outputTokens(reply), inputTokens(req)+outputTokens(reply))
+		in, cached := inputTokens(req), 0
+		if c := reply.Cache; c != nil {
+			in, cached = c.Input, c.Read
+		}
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d,"prompt_tokens_details":{"cached_tokens":%d}}}`,
+			model, openaiMessage(reply), finish, in, outputTokens(reply), in+outputTokens(reply), cached)
 	}
 }
 

@@ -25,7 +25,7 @@ func anthropicStream(w http.ResponseWriter, model string, reply Reply, req Reque
 		}
 	}
 	fail := func() { ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`) }
-	ev("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[],"stop_reason":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, model, inputTokens(req)))
+	ev("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":%q,"content":[],"stop_reason":null,"usage":{%s}}}`, model, anthropicUsage(reply, req, 1)))
 	index := 0
 	if reply.Text != "" || len(reply.ToolCalls) == 0 {
 		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)

@@ -27,6 +27,11 @@ func CacheKey(s *chain.Step, req llm.Request, models []string) string {
 	if req.Temperature != nil {
 		k.Temperature, k.HasTemperature = *req.Temperature, true
 	}
+	// every parameter and the format asked for change the answer
+	k.Format, k.CacheKey = req.Format, req.PromptCacheKey
+	if !req.Params.IsZero() {
+		k.Params = &req.Params // a step without params keeps the keys it had
+	}
 	if len(req.Tools) > 0 {
 		// the tools offered (and the completion schema) shape the answer
 		k.Tools = req.Tools
@@ -58,6 +63,11 @@ type answerKey struct {
 	// the tools offered and the completion schema shape the answer
 	Tools      []llm.Tool `json:"u,omitempty"`
 	Completion []any      `json:"d,omitempty"`
+	// the request's parameters and format (JSON, whose pointers are
+	// written as their values)
+	Params   *llm.Params         `json:"r,omitempty"`
+	Format   *llm.ResponseFormat `json:"f,omitempty"`
+	CacheKey string              `json:"q,omitempty"`
 }
 
 // Labels names targets as the llm.call events do, provider/model.
