@@ -157,7 +157,7 @@ type Resolvers struct {
 // whose model cannot be used on this machine (modelErrs, from
 // Engine.CheckModels).
 func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
-	var out []chain.Diagnostic
+	out := formatWarnings(c)
 	for _, st := range c.Steps {
 		if st.Kind == chain.KindHuman && c.Workflow == nil {
 			out = append(out, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
