@@ -66,7 +66,7 @@ var layers = map[string][]string{
 	"pkg/kind/model":        {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/yamlpos"},
 	"pkg/kind/compose":      {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/authoring":    {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
-	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
+	"pkg/kind/contenox":     {"pkg/chain", "pkg/event", "pkg/format/contenox", "pkg/llm", "pkg/run", "pkg/tools"},
 	"pkg/run/flow":          {"pkg/chain", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
 	"pkg/run/pretool":       {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/yamlpos"},
 	"pkg/run/proc":          {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine"},
