@@ -1,10 +1,8 @@
 package chain
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/interp"
@@ -39,7 +37,7 @@ func (v *validator) readingCondition(s *Step, field, src string, why error) *Exp
 	rd := v.c.reads()
 	v.d.Warnf(s.At(field), "%s: %s %q is read as %s reads a condition (%s); chainrun's own format would refuse it: %v",
 		s.Subject(), field, src, rd.Source, rd.ConditionRule, why)
-	return interp.FallbackExpression(src, names, func(env map[string]any) (bool, error) { return conditionHolds(t, env, rd.ConditionHolds) })
+	return interp.FallbackExpression(src, names, func(env map[string]any) (bool, error) { return rd.ConditionHolds(t, env) })
 }
 
 // bracedUnreadable reports whether err names a {reference} of src that
@@ -59,45 +57,4 @@ func (v *validator) bracedUnreadable(s *Step, err error, src string) bool {
 		}
 	}
 	return false
-}
-
-// conditionHolds fills in the references of a condition's text t from
-// env (a name env lacks stays as written, as OCC leaves it) and judges
-// the text with holds.
-func conditionHolds(t *Template, env map[string]any, holds func(string) bool) (bool, error) {
-	text, err := t.Render(func(r Ref) (string, bool, error) {
-		v, ok := env[r.Name]
-		for _, f := range r.Path {
-			m, isMap := v.(map[string]any)
-			if !ok || !isMap {
-				return "", false, nil
-			}
-			v, ok = m[f]
-		}
-		if !ok {
-			return "", false, nil
-		}
-		return conditionText(v), true, nil
-	}, true)
-	if err != nil {
-		return false, err
-	}
-	return holds(text), nil
-}
-
-// conditionText is a variable's value as the text OCC compares.
-func conditionText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	case nil:
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }

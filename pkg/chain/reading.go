@@ -113,9 +113,10 @@ type Reading struct {
 	// chainrun's own rules would refuse is warned of.
 	InputValue func(typ, text string) error
 	// ConditionHolds, when set, judges a condition (or early_exit_if)
-	// chainrun's expressions cannot read, once its {names} are filled in:
-	// the step keeps it, with a warning naming ConditionRule.
-	ConditionHolds func(text string) bool
+	// chainrun's expressions cannot read, t, over the run's variables
+	// env (filling in its {names} as the front-end's peer does): the step
+	// keeps it, with a warning naming ConditionRule.
+	ConditionHolds func(t *Template, env map[string]any) (bool, error)
 	// ConditionRule says, in that warning, how ConditionHolds reads.
 	ConditionRule string
 }

@@ -38,7 +38,7 @@ func TestReadingKnobs(t *testing.T) {
 		{"references", "  - {id: a, model: openai/m, prompt: 'about {tpoic}'}\n",
 			"{tpoic} is left as written, as Peer leaves it", "{tpoic}", Reading{LooseReferences: true}},
 		{"conditions", "  - {id: a, model: openai/m, prompt: hi, condition: 'something'}\n",
-			`condition "something" is read as Peer reads a condition (words only)`, "something", Reading{ConditionHolds: func(string) bool { return true }, ConditionRule: "words only"}},
+			`condition "something" is read as Peer reads a condition (words only)`, "something", Reading{ConditionHolds: func(*Template, map[string]any) (bool, error) { return true, nil }, ConditionRule: "words only"}},
 		{"input defaults", "  - {id: a, model: openai/m, prompt: '{input.n}'}\ninputs: [{name: n, type: number, default: lots}]\n",
 			`default "lots" is taken as Peer takes a number`, `default: "lots" is not a number`, Reading{InputValue: func(string, string) error { return nil }}},
 	}

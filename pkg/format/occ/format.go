@@ -96,7 +96,7 @@ func (f *file) reading() *chain.Reading {
 		Datetime:                  Datetime,
 		EnvVarWithheld:            EnvVarWithheld,
 		InputValue:                CheckInputValue,
-		ConditionHolds:            ConditionHolds,
+		ConditionHolds:            conditionOver,
 		ConditionRule:             conditionRule,
 	}
 }
