@@ -94,6 +94,19 @@ func (c Checker) Compile(s *Step) { c.v.compile(s) }
 // file at all ("" when it names one).
 func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(s, r) }
 
+// ImplicitInput reads {input.x} of an input the file does not declare
+// as a reading of loose references does (Reading.LooseRef): x becomes an
+// input a run may give, with a warning (why: what it names not).
+func (c Checker) ImplicitInput(s *Step, field string, r *Ref, why string) {
+	c.v.implicitInput(s, field, r, why)
+}
+
+// WarnNothing warns that r, which names nothing (why), is read as the
+// peer's resolver reads it: its fallback, else its own text.
+func (c Checker) WarnNothing(s *Step, field string, r *Ref, why string) {
+	c.v.warnNothing(s, field, r, why)
+}
+
 // Nest checks a step written inside another (a loop's step_template, a
 // merge's or a debate's model calls), named label in messages and id in
 // events.

@@ -112,6 +112,11 @@ type Reading struct {
 	// in place of chainrun's own rules, keeping it as given; a default
 	// chainrun's own rules would refuse is warned of.
 	InputValue func(typ, text string) error
+	// LooseRef, with LooseReferences, reads one reference r of a
+	// template's field as the peer's resolver does (it may rewrite r):
+	// text stands for it when lit (a reference that names nothing, its
+	// fallback or its own text), else it is read as chainrun reads it.
+	LooseRef func(v Checker, s *Step, field string, r *Ref) (text string, lit bool)
 	// ConditionHolds, when set, judges a condition (or early_exit_if)
 	// chainrun's expressions cannot read, t, over the run's variables
 	// env (filling in its {names} as the front-end's peer does): the step

@@ -36,7 +36,7 @@ func TestReadingKnobs(t *testing.T) {
 		{"context strategies", "  - {id: a, model: openai/m, prompt: hi, context_strategy: {b: sometimes}}\n",
 			`"sometimes" is not full, summarize or truncate:N: the value is passed in full, as Peer passes it`, `"sometimes" is not full`, Reading{LooseStrategies: true}},
 		{"references", "  - {id: a, model: openai/m, prompt: 'about {tpoic}'}\n",
-			"{tpoic} is left as written, as Peer leaves it", "{tpoic}", Reading{LooseReferences: true}},
+			"{tpoic} is left as written, as Peer leaves it", "{tpoic}", Reading{LooseReferences: true, LooseRef: leaveAsWritten}},
 		{"conditions", "  - {id: a, model: openai/m, prompt: hi, condition: 'something'}\n",
 			`condition "something" is read as Peer reads a condition (words only)`, "something", Reading{ConditionHolds: func(*Template, map[string]any) (bool, error) { return true, nil }, ConditionRule: "words only"}},
 		{"input defaults", "  - {id: a, model: openai/m, prompt: '{input.n}'}\ninputs: [{name: n, type: number, default: lots}]\n",
@@ -63,4 +63,14 @@ func TestReadingKnobs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leaveAsWritten is a front-end's Reading.LooseRef that leaves a
+// reference naming nothing as written, with the validator's warning.
+func leaveAsWritten(v Checker, s *Step, field string, r *Ref) (string, bool) {
+	if why := v.NamesNothing(s, r); why != "" {
+		v.WarnNothing(s, field, r, why)
+		return r.Raw, true
+	}
+	return "", false
 }

@@ -142,13 +142,13 @@ func (v *validator) template(s *Step, field, text string) *Template {
 
 // checkRefs reports the references of t that name nothing; where the
 // reading takes them (Reading.LooseReferences), it reads them as the
-// peer's resolver does (looseRef).
+// peer's resolver does (Reading.LooseRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
 	t.ReplaceRefs(func(r *Ref) (string, bool) {
-		if v.c.reads().LooseReferences && field != "input_var" {
+		if rd := v.c.reads(); rd.LooseReferences && rd.LooseRef != nil && field != "input_var" {
 			// input_var names a variable, it is no template: OCC's
 			// evaluator would judge "" for a name it lacks
-			if text, lit := v.looseRef(s, field, r); lit {
+			if text, lit := rd.LooseRef(Checker{v}, s, field, r); lit {
 				return text, true
 			}
 		}

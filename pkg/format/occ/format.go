@@ -76,6 +76,7 @@ func (f *file) reading() *chain.Reading {
 		ContextBudget:             f.budget(),
 		ContextBudgetDefault:      ContextBudget,
 		LooseReferences:           true,
+		LooseRef:                  looseRef,
 		BareInputRefs:             true,
 		LooseOutputNames:          true,
 		LooseStrategies:           true,
