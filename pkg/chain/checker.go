@@ -94,6 +94,9 @@ func (c Checker) Compile(s *Step) { c.v.compile(s) }
 // file at all ("" when it names one).
 func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(s, r) }
 
+// Unreadable says why step s cannot read name ("" when it can).
+func (c Checker) Unreadable(s *Step, name string) string { return scope{v: c.v, s: s}.check(name) }
+
 // ImplicitInput reads {input.x} of an input the file does not declare
 // as a reading of loose references does (Reading.LooseRef): x becomes an
 // input a run may give, with a warning (why: what it names not).
