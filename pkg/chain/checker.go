@@ -97,6 +97,12 @@ func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(
 // Unreadable says why step s cannot read name ("" when it can).
 func (c Checker) Unreadable(s *Step, name string) string { return scope{v: c.v, s: s}.check(name) }
 
+// CanRead reports whether step s can read name (self: its own output
+// too, as its early_exit_if does).
+func (c Checker) CanRead(s *Step, name string, self bool) bool {
+	return scope{v: c.v, s: s, self: self}.has(name)
+}
+
 // ImplicitInput reads {input.x} of an input the file does not declare
 // as a reading of loose references does (Reading.LooseRef): x becomes an
 // input a run may give, with a warning (why: what it names not).

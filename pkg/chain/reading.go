@@ -116,13 +116,11 @@ type Reading struct {
 	// text stands for it when lit (a reference that names nothing, its
 	// fallback or its own text), else it is read as chainrun reads it.
 	LooseRef func(v Checker, s *Step, field string, r *Ref) (text string, lit bool)
-	// ConditionHolds, when set, judges a condition (or early_exit_if)
-	// chainrun's expressions cannot read, t, over the run's variables
-	// env (filling in its {names} as the front-end's peer does): the step
-	// keeps it, with a warning naming ConditionRule.
-	ConditionHolds func(t *Template, env map[string]any) (bool, error)
-	// ConditionRule says, in that warning, how ConditionHolds reads.
-	ConditionRule string
+	// ReadCondition, when set, reads a condition (or early_exit_if) src
+	// that chainrun's expressions refuse (why) as the peer's evaluator
+	// does: the step keeps the expression it gives, which it warns of;
+	// ok false leaves the refusal.
+	ReadCondition func(v Checker, s *Step, field, src string, why error) (e *Expression, ok bool)
 }
 
 // ownReading is chainrun's own format's: no knob set.

@@ -234,11 +234,13 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	sc := scope{v: v, s: s, self: self}
 	e, err := compileExpression(v.bareInputSource(s, field, src), sc.has, asBool)
-	if err != nil && v.c.reads().ConditionHolds != nil && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
+	if read := v.c.reads().ReadCondition; err != nil && read != nil && (field == "condition" || field == "early_exit_if") {
 		// the peer's condition evaluator reads any text (OCC's does):
 		// chainrun's own format would refuse it, the peer's file means
 		// the peer's reading
-		return v.readingCondition(s, field, src, err)
+		if e, ok := read(Checker{v}, s, field, src, err); ok {
+			return e
+		}
 	}
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {

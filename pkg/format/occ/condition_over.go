@@ -9,8 +9,8 @@ import (
 
 // conditionOver fills in the references of a condition's text t from
 // env (a name env lacks stays as written, as OCC leaves it) and judges
-// the text as OCC's evaluator does (ConditionHolds): the OCC reading's
-// chain.Reading.ConditionHolds.
+// the text as OCC's evaluator does (ConditionHolds), for the expression
+// readCondition keeps.
 func conditionOver(t *interp.Template, env map[string]any) (bool, error) {
 	text, err := t.Render(func(r interp.Ref) (string, bool, error) {
 		v, ok := env[r.Name]

@@ -98,7 +98,6 @@ func (f *file) reading() *chain.Reading {
 		Datetime:                  Datetime,
 		EnvVarWithheld:            EnvVarWithheld,
 		InputValue:                CheckInputValue,
-		ConditionHolds:            conditionOver,
-		ConditionRule:             conditionRule,
+		ReadCondition:             readCondition,
 	}
 }
