@@ -196,11 +196,12 @@ const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
-// model units of the kinds the core walks and calls through and the
+// parts several families and the core read (agent, http, chain, workflow
+// fields), the kinds the core walks (parallel, pipeline) and the
 // workflow model (the workflow's reader and rules are pkg/chain/wfyaml and
 // pkg/chain/wfcheck), pkg/run the execution's helpers the kinds share
 // (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 8100, "pkg/run": 7950}
+var oversizedPackages = map[string]int{"pkg/chain": 7550, "pkg/run": 7950}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
