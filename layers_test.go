@@ -70,7 +70,7 @@ var layers = map[string][]string{
 	"pkg/kind/model":           {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/yamlpos"},
 	"pkg/kind/compose":         {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/authoring":       {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
-	"pkg/kind/contenox":        {"pkg/chain", "pkg/event", "pkg/llm", "pkg/run", "pkg/tools"},
+	"pkg/kind/contenox":        {"pkg/chain", "pkg/event", "pkg/format/contenox", "pkg/llm", "pkg/run", "pkg/tools"},
 	"pkg/run/flow":             {"pkg/chain", "pkg/chain/fileschema", "pkg/event", "pkg/guard", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/tools"},
 	"pkg/run/pretool":          {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/yamlpos"},
 	"pkg/run/proc":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine"},
@@ -205,12 +205,14 @@ const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
 // it may hold until its next split lowers it: pkg/chain still holds the
-// model units of the kinds the core walks and calls through and the
+// parts several families and the core read (agent, http, chain, workflow
+// fields), the kinds the core walks (parallel, pipeline) and the
 // workflow model's states and transitions (the workflow's reader, rules,
 // stepless parts, file schemas and the JSON Schema writer are
-// pkg/chain/wfyaml, wfcheck, wfpart, fileschema and schema), pkg/run the execution's helpers the kinds share
-// (its leaves mask, given, web, confine, ask and proc are out).
-var oversizedPackages = map[string]int{"pkg/chain": 6885, "pkg/run": 8090}
+// pkg/chain/wfyaml, wfcheck, wfpart, fileschema and schema), pkg/run the
+// execution's helpers the kinds share (its leaves mask, given, web,
+// confine, ask and proc are out).
+var oversizedPackages = map[string]int{"pkg/chain": 6348, "pkg/run": 8122}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

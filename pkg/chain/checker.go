@@ -94,6 +94,28 @@ func (c Checker) Compile(s *Step) { c.v.compile(s) }
 // file at all ("" when it names one).
 func (c Checker) NamesNothing(s *Step, r *Ref) string { return c.v.namesNothing(s, r) }
 
+// Unreadable says why step s cannot read name ("" when it can).
+func (c Checker) Unreadable(s *Step, name string) string { return scope{v: c.v, s: s}.check(name) }
+
+// CanRead reports whether step s can read name (self: its own output
+// too, as its early_exit_if does).
+func (c Checker) CanRead(s *Step, name string, self bool) bool {
+	return scope{v: c.v, s: s, self: self}.has(name)
+}
+
+// ImplicitInput reads {input.x} of an input the file does not declare
+// as a reading of loose references does (Reading.LooseRef): x becomes an
+// input a run may give, with a warning (why: what it names not).
+func (c Checker) ImplicitInput(s *Step, field string, r *Ref, why string) {
+	c.v.implicitInput(s, field, r, why)
+}
+
+// WarnNothing warns that r, which names nothing (why), is read as the
+// peer's resolver reads it: its fallback, else its own text.
+func (c Checker) WarnNothing(s *Step, field string, r *Ref, why string) {
+	c.v.warnNothing(s, field, r, why)
+}
+
 // Nest checks a step written inside another (a loop's step_template, a
 // merge's or a debate's model calls), named label in messages and id in
 // events.

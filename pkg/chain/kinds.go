@@ -62,6 +62,12 @@ type Unit struct {
 	// Schema gives the JSON Schema of the kind's keys that their Go type
 	// does not say (an enum, a value of several types).
 	Schema map[string]any
+	// Queue, on a kind that asks people, is the queue a step of it asks
+	// (chainrun approvals --queue lists the runs waiting on it).
+	Queue func(s *Step) string
+	// Script, on a kind that runs a script of a scripts: library, is the
+	// subject of the script a step of it runs.
+	Script func(s *Step) string
 }
 
 // KeyDecoder reads one key of a step (k, its value v) into the step,

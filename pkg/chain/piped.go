@@ -38,6 +38,13 @@ var PipeSummaryLocals = []string{"chain_output"}
 // on (PipedOutput).
 func (s *Step) Pipe(p PipeSummary) { s.piped, s.pipeSummary = true, p }
 
+// Piped reports whether the step is a pipeline's chain entry (Pipe).
+func (s *Step) Piped() bool { return s.piped }
+
+// Summarized reports whether an OCC pipeline entry asks a model for the
+// summary of its chain's output it passes on (summarize_output: true).
+func (s *Step) Summarized() bool { return s.pipeSummary.Summarize }
+
 // PipedOutput says what an OCC pipeline entry passes on of its chain's
 // output of n characters (OCC's pipeline executor): a model's summary
 // (summarize), the first cut characters and note (a line saying so), or,

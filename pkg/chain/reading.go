@@ -1,10 +1,7 @@
 package chain
 
 import (
-	"strings"
 	"time"
-
-	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // Reading is what a front-end decided about how its file reads: where
@@ -37,9 +34,6 @@ type Reading struct {
 	// pipeline's chain inputs read {input} and {id.result} as its
 	// pipeline gives them.
 	LooseReferences bool
-	// BareInputRefs: a bare {name} that names an input and nothing else
-	// reads {input.name}, with a warning.
-	BareInputRefs bool
 	// LooseOutputNames: an output_var that is not letters, digits and
 	// '_' is accepted (the output may name it, no reference can read
 	// it), with a warning.
@@ -112,12 +106,21 @@ type Reading struct {
 	// in place of chainrun's own rules, keeping it as given; a default
 	// chainrun's own rules would refuse is warned of.
 	InputValue func(typ, text string) error
-	// ConditionHolds, when set, judges a condition (or early_exit_if)
-	// chainrun's expressions cannot read, once its {names} are filled in:
-	// the step keeps it, with a warning naming ConditionRule.
-	ConditionHolds func(text string) bool
-	// ConditionRule says, in that warning, how ConditionHolds reads.
-	ConditionRule string
+	// BareInputRef, when set, reads a bare {name} of a template's field
+	// (r) that names an input and nothing else as {input.name}, with a
+	// warning; BareInputSource rewrites an expression's source so.
+	BareInputRef    func(v Checker, s *Step, field string, r *Ref)
+	BareInputSource func(v Checker, s *Step, field, src string) string
+	// LooseRef, with LooseReferences, reads one reference r of a
+	// template's field as the peer's resolver does (it may rewrite r):
+	// text stands for it when lit (a reference that names nothing, its
+	// fallback or its own text), else it is read as chainrun reads it.
+	LooseRef func(v Checker, s *Step, field string, r *Ref) (text string, lit bool)
+	// ReadCondition, when set, reads a condition (or early_exit_if) src
+	// that chainrun's expressions refuse (why) as the peer's evaluator
+	// does: the step keeps the expression it gives, which it warns of;
+	// ok false leaves the refusal.
+	ReadCondition func(v Checker, s *Step, field, src string, why error) (e *Expression, ok bool)
 }
 
 // ownReading is chainrun's own format's: no knob set.
@@ -159,54 +162,22 @@ func (s *Step) Reading() Reading {
 	return *s.reading
 }
 
-// bareInputRef rewrites, where the reading takes bare input references
-// (Reading.BareInputRefs), a bare {name} that names an input and nothing
-// else to {input.name}, with a warning; chainrun's own format asks for
-// {input.name}.
+// bareInputRef reads a bare {name} of a template as the file's reading
+// does (Reading.BareInputRef); chainrun's own format leaves it.
 func (v *validator) bareInputRef(s *Step, field string, r *Ref) {
-	if !v.c.reads().BareInputRefs || r.Name == "input" || v.c.Input(r.Name) == nil {
-		return
+	if read := v.c.reads().BareInputRef; read != nil {
+		read(Checker{v}, s, field, r)
 	}
-	if (scope{v: v, s: s}).check(r.Name) == "" {
-		return
-	}
-	v.d.Warnf(s.At(field), "%s: %s: {%s} is read as {input.%s}, as %s reads it (chainrun's own format writes {input.%s})",
-		s.Subject(), field, r.Dotted(), r.Name+dottedTail(r.Path), v.c.reads().Source, r.Name)
-	r.Path = append([]string{r.Name}, r.Path...)
-	r.Name = "input"
 }
 
-func dottedTail(path []string) string {
-	if len(path) == 0 {
-		return ""
-	}
-	return "." + strings.Join(path, ".")
-}
-
-// bareInputSource rewrites the bare input references of an expression's
-// source as bareInputRef does a template's.
+// bareInputSource is an expression's source with its bare input
+// references read as the file's reading reads them
+// (Reading.BareInputSource); src as written in chainrun's own format.
 func (v *validator) bareInputSource(s *Step, field, src string) string {
-	if !v.c.reads().BareInputRefs {
-		return src
+	if read := v.c.reads().BareInputSource; read != nil {
+		return read(Checker{v}, s, field, src)
 	}
-	re := interp.RefForm()
-	return re.ReplaceAllStringFunc(src, func(m string) string {
-		g := re.FindStringSubmatch(m)
-		name := g[2]
-		head, rest, _ := strings.Cut(name, ".")
-		r := &Ref{Name: head}
-		if rest != "" {
-			r.Path = strings.Split(rest, ".")
-		}
-		if head == "input" {
-			return m // already {input.x}
-		}
-		v.bareInputRef(s, field, r)
-		if r.Name != "input" {
-			return m
-		}
-		return strings.Replace(m, "{"+name, "{input."+name, 1)
-	})
+	return src
 }
 
 // Empty reports whether the chain holds no step in a reading that loads

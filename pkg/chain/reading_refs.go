@@ -6,42 +6,12 @@ import (
 	"strings"
 )
 
-// This file reads a template of a file whose reading takes loose
-// references (Reading.LooseReferences) as that peer's resolver does
-// (OCC mcp-server/src/utils.ts, resolveVariables): a reference that
-// names nothing stays as written, with a warning where chainrun's own
-// format would refuse it. How its value is found is Ref.resolved's.
-
-// looseRef reads one reference of such a file's template. It marks r as
-// the peer's and returns the text that stands for it, with lit true,
-// when it names nothing (a likely typo, which chainrun's own format
-// refuses): its fallback, else the reference as written.
-func (v *validator) looseRef(s *Step, field string, r *Ref) (text string, lit bool) {
-	r.Loose = true
-	if s.piped {
-		if text, lit, done := v.pipelineRef(s, field, r); done {
-			return text, lit
-		}
-	}
-	if r.Name == "input" && len(r.Path) == 1 {
-		if in := v.c.Input(r.Path[0]); in != nil && in.implicit {
-			v.implicitInput(s, field, r, "")
-			return "", false
-		}
-	}
-	if why := v.namesNothing(s, r); why != "" {
-		if r.Name == "input" && len(r.Path) == 1 {
-			v.implicitInput(s, field, r, why)
-			return "", false
-		}
-		v.warnNothing(s, field, r, why)
-		if r.Fallback != nil {
-			return *r.Fallback, true
-		}
-		return r.Raw, true
-	}
-	return "", false
-}
+// This file holds what the front-end's reading of loose references
+// (Reading.LooseReferences, Reading.LooseRef: OCC mcp-server/src/utils.ts,
+// resolveVariables) asks of the validator through Checker: whether a
+// reference names anything, an input the file does not declare, and the
+// warning for a reference left as written. How its value is found is
+// Ref.resolved's.
 
 // implicitInput reads {input.x} of an input the file does not declare
 // as OCC does: x is an input a run may give (OCC passes every input it

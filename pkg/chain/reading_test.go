@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -36,9 +37,9 @@ func TestReadingKnobs(t *testing.T) {
 		{"context strategies", "  - {id: a, model: openai/m, prompt: hi, context_strategy: {b: sometimes}}\n",
 			`"sometimes" is not full, summarize or truncate:N: the value is passed in full, as Peer passes it`, `"sometimes" is not full`, Reading{LooseStrategies: true}},
 		{"references", "  - {id: a, model: openai/m, prompt: 'about {tpoic}'}\n",
-			"{tpoic} is left as written, as Peer leaves it", "{tpoic}", Reading{LooseReferences: true}},
+			"{tpoic} is left as written, as Peer leaves it", "{tpoic}", Reading{LooseReferences: true, LooseRef: leaveAsWritten}},
 		{"conditions", "  - {id: a, model: openai/m, prompt: hi, condition: 'something'}\n",
-			`condition "something" is read as Peer reads a condition (words only)`, "something", Reading{ConditionHolds: func(string) bool { return true }, ConditionRule: "words only"}},
+			`condition "something" is read as Peer reads a condition (words only)`, "something", Reading{ReadCondition: wordsOnly}},
 		{"input defaults", "  - {id: a, model: openai/m, prompt: '{input.n}'}\ninputs: [{name: n, type: number, default: lots}]\n",
 			`default "lots" is taken as Peer takes a number`, `default: "lots" is not a number`, Reading{InputValue: func(string, string) error { return nil }}},
 	}
@@ -63,4 +64,22 @@ func TestReadingKnobs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leaveAsWritten is a front-end's Reading.LooseRef that leaves a
+// reference naming nothing as written, with the validator's warning.
+func leaveAsWritten(v Checker, s *Step, field string, r *Ref) (string, bool) {
+	if why := v.NamesNothing(s, r); why != "" {
+		v.WarnNothing(s, field, r, why)
+		return r.Raw, true
+	}
+	return "", false
+}
+
+// wordsOnly is a front-end's Reading.ReadCondition that keeps a condition
+// chainrun's expressions refuse, true whatever the run's variables, with
+// a warning.
+func wordsOnly(v Checker, s *Step, field, src string, why error) (*Expression, bool) {
+	v.Warnf(s.At(field), "%s: %s %q is read as %s reads a condition (words only); chainrun's own format would refuse it: %v", s.Subject(), field, src, v.Chain().Reading().Source, why)
+	return interp.FallbackExpression(src, nil, func(map[string]any) (bool, error) { return true, nil }), true
 }

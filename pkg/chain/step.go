@@ -92,8 +92,8 @@ type Step struct {
 
 	// Handler, set on a task of a contenox task chain (and on the
 	// executor of a hook's tool), is how the step runs in place of its
-	// kind's body (taskchain_handler.go).
-	Handler *Handler `yaml:"-"`
+	// kind's body (taskchain_handler.go); nil for every other step.
+	Handler Handler `yaml:"-"`
 
 	// Fallbacks are the executors an mcp-flowgate reliability.fallback
 	// tries in order once this executor failed past its retries, each

@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,30 +34,6 @@ type AgentFields struct {
 	PromptCacheKey string `yaml:"prompt_cache_key" doc:"OpenAI's prompt_cache_key: requests that share a prefix and this key reach the same cache."`
 }
 
-func init() {
-	Register(Unit{
-		Kind:           KindAgent,
-		Order:          10,
-		Conversational: true,
-		Body:           reflect.TypeFor[AgentFields](),
-		Also:           []string{"cwd"},
-		Models:         true,
-		Check:          CheckAgent,
-		Compile:        CompileAgent,
-	})
-}
-
-func CheckAgent(v Checker, s *Step) {
-	if s.Agent().Prompt == "" {
-		v.Errorf(s.Pos, "%s: prompt is required for an agent step (set type: cli, http, transform or file for a step that needs no model)", s.Subject())
-	}
-	if len(s.Agent().Tools) > 0 && s.Agent().Cache != nil && s.Agent().Cache.Enabled {
-		// a cached answer would skip the tool calls: stale reads, and
-		// writes that never happen
-		v.Errorf(s.At("cache"), "%s: cache cannot be used with tools: a cached answer would skip the tool calls (what they read may have changed, what they write would not be written); remove cache, or move the tools to a step of their own", s.Subject())
-	}
-}
-
 // modelFields checks the values of the fields that configure a model call.
 // It runs for every kind, so that a misplaced field's value is judged too.
 func (v *validator) modelFields(s *Step) {
@@ -83,21 +57,6 @@ func (v *validator) modelFields(s *Step) {
 		}
 		if p.MaxOutputTokens != nil && s.Agent().MaxTokens != 0 {
 			v.d.Errorf(s.At("params"), "%s: set max_tokens or params.max_output_tokens, not both", s.Subject())
-		}
-	}
-}
-
-func CompileAgent(v Checker, s *Step, c *Compiled) {
-	c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
-	c.System = v.Template(s, "system", s.Agent().System)
-	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
-	for dep := range s.Agent().ContextStrategy {
-		switch {
-		case slices.Contains(s.DependsOn, dep) || v.Produced(dep) != nil && slices.Contains(s.DependsOn, v.Produced(dep).ID):
-		case v.Chain().Reading().LooseStrategies:
-			v.Warnf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one: accepted, as %s accepts it (it applies if the prompt reads that name)", s.Subject(), dep, v.Chain().Reading().Source)
-		default:
-			v.Errorf(s.At("context_strategy"), "%s: context_strategy names %q, which is neither a step it depends on nor the output_var of one", s.Subject(), dep)
 		}
 	}
 }

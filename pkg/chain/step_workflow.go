@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"reflect"
 	"sort"
 	"strings"
 )
@@ -35,48 +34,6 @@ type Binding struct {
 	Key, From string
 }
 
-func init() {
-	Register(Unit{
-		Kind:    KindWorkflow,
-		Order:   120,
-		Body:    reflect.TypeFor[WorkflowFields](),
-		Check:   checkWorkflowStep,
-		Compile: compileWorkflowStep,
-	})
-}
-
-func checkWorkflowStep(v Checker, s *Step) {
-	if s.Workflow().DefinitionID == "" {
-		v.Errorf(s.Pos, "%s: definitionId is required for a workflow step (the workflow it runs)", s.Subject())
-	}
-	if s.Workflow().Use != nil && s.Workflow().Input != nil {
-		v.Errorf(s.At("input"), "%s: set use (inputs and outputs) or input, not both", s.Subject())
-	}
-	if s.Workflow().Use == nil {
-		if namesCapability(s.Workflow().DefinitionID) {
-			// mcp-flowgate's validate refuses it (V12, MISSING_USE); its
-			// runtime, and its own multi-repo fixture, run it: a warning
-			v.Warnf(s.At("definitionId"), "%s: definitionId %s is a capability (cap.*): a kind: workflow step invokes one through use: {inputs, outputs}, the binding of its snippet (mcp-flowgate's validate refuses it without: MISSING_USE); without use, the capability's whole final context is the step's output", s.Subject(), s.Workflow().DefinitionID)
-		}
-		return
-	}
-	keys := make([]string, 0, len(s.Workflow().Use.Outputs))
-	for k := range s.Workflow().Use.Outputs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		key, ok := strings.CutPrefix(strings.TrimSpace(k), "$.context.")
-		if !ok || !IsIdentifier(key) {
-			v.Errorf(s.At("use"), "%s: use.outputs %q: write the context key it sets as \"$.context.KEY\"", s.Subject(), k)
-			continue
-		}
-		if s.Workflow().Use.Outputs[k] == "" {
-			v.Errorf(s.At("use"), "%s: use.outputs %q: name the called workflow's context key it reads", s.Subject(), k)
-		}
-	}
-}
-
 // namesCapability reports whether a definitionId names a capability
 // workflow (cap.*, also under a repository's namespace: ns/cap.*).
 func namesCapability(id string) bool {
@@ -84,20 +41,6 @@ func namesCapability(id string) bool {
 		id = id[i+1:]
 	}
 	return strings.HasPrefix(id, "cap.")
-}
-
-func compileWorkflowStep(v Checker, s *Step, c *Compiled) {
-	in := s.Workflow().Input
-	if s.Workflow().Use != nil {
-		in = s.Workflow().Use.Inputs
-	}
-	if in == nil {
-		in = map[string]any{}
-	}
-	c.Inputs = v.Mapped(s, "use", in)
-	if c.Inputs == nil {
-		c.Inputs = &Mapped{Map: map[string]*Mapped{}}
-	}
 }
 
 // Outputs are the step's use.outputs, sorted by the key they set; nil

@@ -142,13 +142,13 @@ func (v *validator) template(s *Step, field, text string) *Template {
 
 // checkRefs reports the references of t that name nothing; where the
 // reading takes them (Reading.LooseReferences), it reads them as the
-// peer's resolver does (looseRef).
+// peer's resolver does (Reading.LooseRef).
 func (v *validator) checkRefs(s *Step, field string, t *Template) *Template {
 	t.ReplaceRefs(func(r *Ref) (string, bool) {
-		if v.c.reads().LooseReferences && field != "input_var" {
+		if rd := v.c.reads(); rd.LooseReferences && rd.LooseRef != nil && field != "input_var" {
 			// input_var names a variable, it is no template: OCC's
 			// evaluator would judge "" for a name it lacks
-			if text, lit := v.looseRef(s, field, r); lit {
+			if text, lit := rd.LooseRef(Checker{v}, s, field, r); lit {
 				return text, true
 			}
 		}
@@ -234,11 +234,13 @@ func (v *validator) expression(s *Step, field, src string, self, asBool bool) *E
 	}
 	sc := scope{v: v, s: s, self: self}
 	e, err := compileExpression(v.bareInputSource(s, field, src), sc.has, asBool)
-	if err != nil && v.c.reads().ConditionHolds != nil && (field == "condition" || field == "early_exit_if") && !v.bracedUnreadable(s, err, src) {
+	if read := v.c.reads().ReadCondition; err != nil && read != nil && (field == "condition" || field == "early_exit_if") {
 		// the peer's condition evaluator reads any text (OCC's does):
 		// chainrun's own format would refuse it, the peer's file means
 		// the peer's reading
-		return v.readingCondition(s, field, src, err)
+		if e, ok := read(Checker{v}, s, field, src, err); ok {
+			return e
+		}
 	}
 	var unk *unknownNamesError
 	if errors.As(err, &unk) {

@@ -30,7 +30,7 @@ var handlerKind kind
 // execHandler runs a step with a handler once.
 func (x *Execution) execHandler(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
 	if handlerKind.run == nil {
-		return outcome{}, &permanentError{fmt.Errorf("handler %q is not one chainrun can run", s.Handler.Name)}
+		return outcome{}, &permanentError{fmt.Errorf("handler %q is not one chainrun can run", s.Handler.HandlerName())}
 	}
 	return handlerKind.run(x, ctx, s, sc, t)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 	loader "github.com/chainrun/chainrun/pkg/load"
@@ -238,7 +239,7 @@ func oneToolRound(t *testing.T, file, want, model string) {
 	for _, e := range res.Chain {
 		results[e.FromState] = e.Result
 	}
-	if results["run_tools"] != chain.ResultToolsExecuted {
+	if results["run_tools"] != contenox.ResultToolsExecuted {
 		t.Errorf("results %v", results)
 	}
 }
@@ -446,7 +447,7 @@ func TestTaskChainToolsTaskRaiseAndOnFailure(t *testing.T) {
 	if res.Status != Succeeded || path(res) != "check→fail→report→end" || s.Count() != 0 {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
-	if res.Chain[0].Result != "bad" || res.Chain[1].Result != "failed" || res.Chain[2].Result != chain.ResultToolsExecuted {
+	if res.Chain[0].Result != "bad" || res.Chain[1].Result != "failed" || res.Chain[2].Result != contenox.ResultToolsExecuted {
 		t.Errorf("results %+v", res.Chain)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "out.txt")); err != nil || string(b) != "failure recorded" {

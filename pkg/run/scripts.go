@@ -18,7 +18,7 @@ func (l *Local) Script(c *chain.Chain, s *chain.Step) (*chain.Script, error) {
 }
 
 func scriptIn(c *chain.Chain, s *chain.Step, r ScriptResolver) (*chain.Script, error) {
-	return ScriptBySubject(c, chain.ScriptOf(s).Subject, r)
+	return ScriptBySubject(c, chain.ScriptSubject(s), r)
 }
 
 // ScriptBySubject is the script of that subject: c's file's, else one r
@@ -38,7 +38,7 @@ func ScriptBySubject(c *chain.Chain, subject string, r ScriptResolver) (*chain.S
 // pending (pending.go) when the file has no library of its own, as
 // mcp-flowgate's capabilities leave their scripts to their repository's.
 func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	err := FindScript(c, chain.ScriptOf(s).Subject, "kind: script", r.Scripts)
+	err := FindScript(c, chain.ScriptSubject(s), "kind: script", r.Scripts)
 	if err == nil {
 		return nil
 	}

@@ -120,13 +120,13 @@ func decodeTaskChain(d *yamlpos.Diags, root *yaml.Node) []*chain.Chain {
 	// round of a budgeted loop is two moves
 	w.MaxChainDepth = chain.DefaultMaxChainDepth + 2*tc.budgets
 	input := map[string]any{"type": "string", "description": "The message the chain answers."}
-	w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{chain.InputVar: input}}
+	w.InputSchema = map[string]any{"type": "object", "properties": map[string]any{InputVar: input}}
 	if tc.readsInput {
-		w.InputSchema["required"] = []any{chain.InputVar}
+		w.InputSchema["required"] = []any{InputVar}
 	} else {
 		input["default"] = ""
 	}
-	w.SetInputOrder(chain.InputVar)
+	w.SetInputOrder(InputVar)
 	return []*chain.Chain{c}
 }
 
@@ -231,8 +231,8 @@ func (tc *taskChain) task(n *yaml.Node, i int) *chain.State {
 	tc.warnReferenceResults(s, k.Handler, prefix)
 	tc.lintTask(s, &k, at, prefix)
 	tc.olderToolsResult(s, &k, prefix)
-	tc.warnConditionAnswers(s, step.Handler, prefix)
-	if h := step.Handler; h != nil && h.Name == chain.HandlerRoute {
+	tc.warnConditionAnswers(s, HandlerOf(step), prefix)
+	if h := HandlerOf(step); h != nil && h.Name == HandlerRoute {
 		// the model picks one of the labels of the equals branches
 		for _, b := range s.Branches {
 			if b.Operator == chain.OpEquals && strings.TrimSpace(b.When) != "" && !slices.Contains(h.Routes, b.When) {
@@ -249,15 +249,15 @@ func (tc *taskChain) task(n *yaml.Node, i int) *chain.State {
 // handler fills the task step from the task's handler.
 func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	d := tc.d
-	h := &chain.Handler{Name: k.Handler, Input: tc.inputVar(k, at("input_var"), prefix), MaxInputBytes: k.InputMaxBytes}
+	h := &Handler{Name: k.Handler, Input: tc.inputVar(k, at("input_var"), prefix), MaxInputBytes: k.InputMaxBytes}
 	step.Handler = h
 	h.Prompt = tc.goTemplate(at("prompt_template"), prefix, "prompt_template", tc.expandMacros(at("prompt_template"), prefix, k.PromptTemplate, macroGo))
 	h.Print = tc.goTemplate(at("print"), prefix, "print", tc.expandMacros(at("print"), prefix, k.Print, macroGo))
 	step.Type = string(chain.KindNoop)
 	switch k.Handler {
-	case chain.HandlerChat, chain.HandlerRoute, chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
+	case HandlerChat, HandlerRoute, HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition:
 		step.Type = string(chain.KindAgent)
-		if k.Handler == chain.HandlerPromptCondition {
+		if k.Handler == HandlerPromptCondition {
 			h.Conditions = tc.validConditions(k.ValidConditions, at("valid_conditions"), prefix)
 		}
 		tc.executeConfig(step, k, at("execute_config"), prefix+"execute_config: ")
@@ -273,10 +273,10 @@ func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yaml
 			chain.Own[chain.AgentFields](step).Prompt = "(" + inputWords(h.Input) + ")"
 		}
 		step.FieldPos["prompt"] = at("prompt_template")
-		if h.Input == "" && tc.first || h.Input == chain.InputVar || strings.Contains(k.PromptTemplate, ".input") {
+		if h.Input == "" && tc.first || h.Input == InputVar || strings.Contains(k.PromptTemplate, ".input") {
 			tc.readsInput = true
 		}
-	case chain.HandlerExecute:
+	case HandlerExecute:
 		chain.Own[chain.AgentFields](step).Tools = hideTools(tc.toolList(k.ExecuteConfig["tools"], at("execute_config"), prefix+"execute_config: "), k.ExecuteConfig["hide_tools"])
 		if _, scoped := k.ExecuteConfig["tools"]; !scoped {
 			if tc.unscoped == nil {
@@ -285,19 +285,19 @@ func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yaml
 			tc.unscoped[step] = varList(k.ExecuteConfig["hide_tools"])
 		}
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
-	case chain.HandlerTools:
+	case HandlerTools:
 		tc.hookCall(h, k.Tools, at("tools"), prefix)
 		// its own call is held to its tools_policies, as a model's is
 		tc.toolsPolicies(h, k.ExecuteConfig["tools_policies"], at("execute_config"), prefix+"execute_config: ")
 		h.Output = tc.goTemplate(at("output_template"), prefix, "output_template", tc.expandMacros(at("output_template"), prefix, k.OutputTemplate, macroGo))
 		tc.refuseShellRecord(h, at("output_template"), prefix)
-	case chain.HandlerNoop, chain.HandlerOpenAIResponse:
-	case chain.HandlerParseCommand, chain.HandlerParseKeyValue:
-		if h.Input == "" && tc.first || h.Input == chain.InputVar {
+	case HandlerNoop, HandlerOpenAIResponse:
+	case HandlerParseCommand, HandlerParseKeyValue:
+		if h.Input == "" && tc.first || h.Input == InputVar {
 			tc.readsInput = true
 		}
-	case chain.HandlerRaise:
-		if h.Input == "" && tc.first || h.Input == chain.InputVar {
+	case HandlerRaise:
+		if h.Input == "" && tc.first || h.Input == InputVar {
 			tc.readsInput = true
 		}
 	case "":
@@ -308,7 +308,7 @@ func (tc *taskChain) handler(step *chain.Step, k *taskKeys, at func(string) yaml
 		d.SoftErrorf(at("handler"), "%shandler %q is not one chainrun can run%s; handlers are %s", prefix, k.Handler, spell.DidYouMean(k.Handler, taskHandlers), strings.Join(taskHandlers, ", "))
 	}
 	step.FieldPos["type"] = at("handler")
-	if k.Handler != chain.HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
+	if k.Handler != HandlerTools && (k.Tools != nil || k.OutputTemplate != "") {
 		d.Errorf(at("tools"), "%stools and output_template belong to a tools task (handler: tools)", prefix)
 	}
 	if step.Type != string(chain.KindAgent) && k.SystemInstruction != "" {

@@ -50,7 +50,7 @@ func TestTaskChainFiles(t *testing.T) {
 				t.Errorf("inputs = %+v, want input required %v", c.Inputs, tt.inputRequired)
 			}
 			for _, s := range w.States {
-				if s.Task.Handler == nil {
+				if HandlerOf(s.Task) == nil {
 					t.Errorf("state %s: task without handler", s.Name)
 				}
 			}
@@ -72,11 +72,11 @@ func TestTaskChainMapping(t *testing.T) {
 	if got := strings.Join(run.Task.Agent().Tools, ","); got != strings.Join(chain.LocalTools, ",") {
 		t.Errorf("tools = %s, want every built-in tool", got)
 	}
-	if run.OnFailure != "recovery_run" || run.Task.Kind != chain.KindAgent || run.Task.Handler.Name != chain.HandlerChat || run.Task.Handler.Input != "" {
-		t.Errorf("contenox_run = %+v %+v", run, run.Task.Handler)
+	if run.OnFailure != "recovery_run" || run.Task.Kind != chain.KindAgent || HandlerOf(run.Task).Name != HandlerChat || HandlerOf(run.Task).Input != "" {
+		t.Errorf("contenox_run = %+v %+v", run, HandlerOf(run.Task))
 	}
-	if h := w.State("run_tools").Task; h.Kind != chain.KindNoop || h.Handler.Input != "contenox_run" || len(h.Agent().Tools) != len(chain.LocalTools) {
-		t.Errorf("run_tools = %s %+v %v", h.Kind, h.Handler, h.Agent().Tools)
+	if h := w.State("run_tools").Task; h.Kind != chain.KindNoop || HandlerOf(h).Input != "contenox_run" || len(h.Agent().Tools) != len(chain.LocalTools) {
+		t.Errorf("run_tools = %s %+v %v", h.Kind, HandlerOf(h), h.Agent().Tools)
 	}
 	if _, ok := w.Counters[edgeCounterVar("contenox_run", "run_tools")]; !ok {
 		t.Errorf("counters = %v, want contenox_run->run_tools", w.Counters)
@@ -91,14 +91,14 @@ func TestTaskChainMapping(t *testing.T) {
 	if w.MaxChainDepth != chain.DefaultMaxChainDepth+2*(10+10) {
 		t.Errorf("maxChainDepth = %d, want 50 and two moves per budgeted round", w.MaxChainDepth)
 	}
-	if sf := w.State("summarise_failure").Task; sf.Handler.MaxInputBytes != 8192 || sf.Handler.Input != "recovery_run" {
-		t.Errorf("summarise_failure = %+v", sf.Handler)
+	if sf := w.State("summarise_failure").Task; HandlerOf(sf).MaxInputBytes != 8192 || HandlerOf(sf).Input != "recovery_run" {
+		t.Errorf("summarise_failure = %+v", HandlerOf(sf))
 	}
 	l, err = loadFile("testdata/contenox/route-demo.json", chain.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(l.Chain.Workflow.State("classify").Task.Handler.Routes, ","); got != "code,question" {
+	if got := strings.Join(HandlerOf(l.Chain.Workflow.State("classify").Task).Routes, ","); got != "code,question" {
 		t.Errorf("route labels = %s", got)
 	}
 	l, err = loadFile("testdata/contenox/chain-oracle-default.json", chain.Options{})
@@ -106,10 +106,10 @@ func TestTaskChainMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	ow := l.Chain.Workflow
-	if got := ow.State("oracle_loop").Task.Agent().Tools; !slices.Equal(got, []string{chain.ToolSubmitVerdict}) || l.Chain.Tool(chain.ToolSubmitVerdict) == nil {
+	if got := ow.State("oracle_loop").Task.Agent().Tools; !slices.Equal(got, []string{ToolSubmitVerdict}) || l.Chain.Tool(ToolSubmitVerdict) == nil {
 		t.Errorf("oracle_loop tools = %v", got)
 	}
-	if h := ow.State("oracle_correct").Task.Handler; h.Hook != chain.HookOracle || h.Tool != chain.ToolVerdictState || h.Output == nil {
+	if h := HandlerOf(ow.State("oracle_correct").Task); h.Hook != HookOracle || h.Tool != ToolVerdictState || h.Output == nil {
 		t.Errorf("oracle_correct = %+v", h)
 	}
 	// contenox takes a default branch last, wherever it is written
@@ -146,7 +146,7 @@ func TestTaskChainMacros(t *testing.T) {
 		t.Errorf("system = %q, want %q", a.Agent().System, want)
 	}
 	var b strings.Builder
-	if err := a.Handler.Prompt.Execute(&b, map[string]any{"input": "hi", "edge_count__a__b": "3"}); err != nil || b.String() != "2026-03-04T05:06:07Z hi 3 yes" {
+	if err := HandlerOf(a).Prompt.Execute(&b, map[string]any{"input": "hi", "edge_count__a__b": "3"}); err != nil || b.String() != "2026-03-04T05:06:07Z hi 3 yes" {
 		t.Errorf("prompt = %q %v", b.String(), err)
 	}
 	if got := l.Chain.Workflow.State("b").Task.Agent().Tools; !slices.Equal(got, []string{"Bash"}) {

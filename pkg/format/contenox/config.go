@@ -82,7 +82,7 @@ func (tc *taskChain) executeConfig(step *chain.Step, k *taskKeys, at yamlpos.Pos
 	if len(step.Agent().Tools) > 0 {
 		step.FieldPos["tools"] = at
 	}
-	tc.toolsPolicies(step.Handler, ec["tools_policies"], at, prefix)
+	tc.toolsPolicies(HandlerOf(step), ec["tools_policies"], at, prefix)
 }
 
 // hideTools takes out of tools those hide_tools names (a list of the

@@ -13,11 +13,13 @@
 // contenox's words. pkg/chain knows none of that vocabulary: it gets a
 // workflow built through its constructors (chain.NewWorkflow,
 // Workflow.AddState, Step.Place; wfyaml.DecodeBranches) and a
-// chain.Handler on each task's step, which the engine runs.
+// chain.Handler on each task's step, this package's Handler (task.go, with
+// the names of contenox's handlers, hooks and results), which the engine
+// runs through pkg/kind/contenox.
 //
 // A front-end reads files into the model and nothing else: it runs
-// nothing, so it imports neither pkg/run nor any kind, and only pkg/load
-// imports it. It may import, of this module: chain, chain/wfyaml, interp,
+// nothing, so it imports neither pkg/run nor any kind; pkg/load imports
+// it, and pkg/kind/contenox for the Handler it runs. It may import, of this module: chain, chain/wfyaml, interp,
 // spell, yamlpos.
 //
 // Its tables (older keys, hooks, template functions) and patterns are

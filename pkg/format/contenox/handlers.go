@@ -5,23 +5,22 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
 // taskHandlers are the handlers a task may name, for messages.
-var taskHandlers = []string{chain.HandlerChat, chain.HandlerRoute, chain.HandlerExecute, chain.HandlerTools, chain.HandlerNoop, chain.HandlerRaise, chain.HandlerPromptString, chain.HandlerPromptInt,
-	chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition, chain.HandlerParseCommand, chain.HandlerParseKeyValue, chain.HandlerOpenAIResponse}
+var taskHandlers = []string{HandlerChat, HandlerRoute, HandlerExecute, HandlerTools, HandlerNoop, HandlerRaise, HandlerPromptString, HandlerPromptInt,
+	HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition, HandlerParseCommand, HandlerParseKeyValue, HandlerOpenAIResponse}
 
 // promptHandlers are the handlers that ask the model once about the
 // task's input and read its answer.
-var promptHandlers = []string{chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition}
+var promptHandlers = []string{HandlerPromptString, HandlerPromptInt, HandlerPromptFloat, HandlerPromptRange, HandlerPromptCondition}
 
 // asksOnce reports whether a handler asks the model once, offering no
 // tools: route and the prompt_to_ handlers (one model call on the input,
 // its answer read).
 func asksOnce(handler string) bool {
-	return handler == chain.HandlerRoute || slices.Contains(promptHandlers, handler)
+	return handler == HandlerRoute || slices.Contains(promptHandlers, handler)
 }
 
 // goTemplate parses a task's Go template (prompt_template, print,

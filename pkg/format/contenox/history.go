@@ -26,7 +26,7 @@ var olderExecuteConfig = sync.OnceValue(func() map[string]string {
 // olderHandlers are task handlers' older names: hook is tools (its call
 // written under hook: instead of tools:).
 var olderHandlers = sync.OnceValue(func() map[string]string {
-	return map[string]string{"hook": chain.HandlerTools}
+	return map[string]string{"hook": HandlerTools}
 })
 
 // renameOlder reads the older names of a task's execute_config and
@@ -50,7 +50,7 @@ func (tc *taskChain) renameOlder(k *taskKeys, at func(string) yamlpos.Pos, prefi
 	if newer, ok := olderHandlers()[k.Handler]; ok {
 		if k.Hook == nil {
 			tc.d.SoftErrorf(at("handler"), "%sa hook task (handler hook, the older name of %s) needs hook: {name, tool_name, args}, the hook and the tool it calls", prefix, newer)
-			k.Handler = chain.HandlerNoop
+			k.Handler = HandlerNoop
 			return
 		}
 		if k.Tools != nil {
@@ -122,7 +122,7 @@ func hookWhy(name string) string {
 // olderHooks are hooks' older names: local_exec is local_shell (contenox
 // from 2026-02-14 until it was renamed the next day).
 var olderHooks = sync.OnceValue(func() map[string]string {
-	return map[string]string{"local_exec": chain.HookLocalShell}
+	return map[string]string{"local_exec": HookLocalShell}
 })
 
 // renameHook reads a hook's older name as the newer, warning.
@@ -197,8 +197,8 @@ func (tc *taskChain) olderOperator(b *chain.Branch, prefix string) {
 // that contenox's engine, and chainrun, give under other words.
 var referenceResults = sync.OnceValue(func() map[string]map[string]string {
 	return map[string]map[string]string{
-		chain.HandlerChat:    {"stop": "executed", "length": "executed"},
-		chain.HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
+		HandlerChat:    {"stop": "executed", "length": "executed"},
+		HandlerExecute: {"ok": "tools_executed", "error": "a failure, which on_failure catches"},
 	}
 })
 

@@ -36,7 +36,7 @@ func TestTaskChainOlderNames(t *testing.T) {
   "hook_policies":{"local_shell":{"_allowed_commands":"git, ls","_denied_commands":"rm"}}}}]}`,
 		warn: "hook_policies is the older name of tools_policies: read as tools_policies",
 		check: func(c *chain.Chain) bool {
-			h := c.Workflow.State("a").Task.Handler
+			h := HandlerOf(c.Workflow.State("a").Task)
 			return slices.Equal(h.AllowedCommands, []string{"git", "ls"}) && slices.Equal(h.DeniedCommands, []string{"rm"})
 		},
 	}, {
@@ -44,15 +44,15 @@ func TestTaskChainOlderNames(t *testing.T) {
 		src:  "id: x\ntasks:\n  - id: a\n    handler: execute_tool_calls\n    execute_config:\n      hook_policies: {local_fs: {_allowed_dir: /tmp}}\n",
 		warn: "tools_policies.local_fs (_allowed_dir) is not applied",
 		check: func(c *chain.Chain) bool {
-			return slices.Equal(c.Workflow.State("a").Task.Handler.UnappliedPolicies, []string{"local_fs (_allowed_dir)"})
+			return slices.Equal(HandlerOf(c.Workflow.State("a").Task).UnappliedPolicies, []string{"local_fs (_allowed_dir)"})
 		},
 	}, {
 		name: "handler hook with hook: is a tools task",
 		src:  `{"id":"x","tasks":[{"id":"a","handler":"hook","hook":{"name":"local_shell","tool_name":"local_shell","args":{"command":"date"}}}]}`,
 		warn: "handler hook is the older name of tools: its hook: is read as tools:",
 		check: func(c *chain.Chain) bool {
-			h := c.Workflow.State("a").Task.Handler
-			return h.Name == chain.HandlerTools && h.Hook == chain.HookLocalShell && h.Tool == "Bash" && h.Args["command"] == "date"
+			h := HandlerOf(c.Workflow.State("a").Task)
+			return h.Name == HandlerTools && h.Hook == HookLocalShell && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
 	}, {
 		name: "{{hookservice:list}} is {{toolservice:list}}",
@@ -67,7 +67,7 @@ func TestTaskChainOlderNames(t *testing.T) {
 		warn: `when "tool-call" is the older spelling of "tool_call"`,
 		check: func(c *chain.Chain) bool {
 			b := c.Workflow.State("a").Branches
-			return b[0].When == chain.ResultToolCall && b[1].When == chain.ResultToolCall
+			return b[0].When == ResultToolCall && b[1].When == ResultToolCall
 		},
 	}, {
 		// contenox/runtime@4d29195674c3 taskengine/tasktype.go: OpGreaterThan

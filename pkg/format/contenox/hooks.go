@@ -15,15 +15,15 @@ import (
 )
 
 // hookNames lists the hooks for messages.
-var hookNames = []string{chain.HookLocalFS, chain.HookLocalShell, chain.HookMission, chain.HookOracle}
+var hookNames = []string{HookLocalFS, HookLocalShell, HookMission, HookOracle}
 
 // hookModelTools are the tools each hook offers a model.
 var hookModelTools = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		chain.HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
-		chain.HookLocalShell: {"Bash"},
-		chain.HookMission:    {chain.ToolMissionPlan, chain.ToolMissionReport, chain.ToolMissionFinish, chain.ToolMissionAsk},
-		chain.HookOracle:     {chain.ToolSubmitVerdict},
+		HookLocalFS:    {"Read", "Write", "Edit", "Glob", "Grep"},
+		HookLocalShell: {"Bash"},
+		HookMission:    {ToolMissionPlan, ToolMissionReport, ToolMissionFinish, ToolMissionAsk},
+		HookOracle:     {ToolSubmitVerdict},
 	}
 })
 
@@ -31,14 +31,14 @@ var hookModelTools = sync.OnceValue(func() map[string][]string {
 // names contenox gives them; the value is the tool that runs.
 var hookCallable = sync.OnceValue(func() map[string]map[string]string {
 	return map[string]map[string]string{
-		chain.HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
+		HookLocalFS: {"read_file": "Read", "write_file": "Write", "edit_file": "Edit",
 			"Read": "Read", "Write": "Write", "Edit": "Edit", "Glob": "Glob", "Grep": "Grep"},
-		chain.HookLocalShell: {chain.HookLocalShell: "Bash", "Bash": "Bash"},
-		chain.HookMission: {chain.ToolMissionPlan: chain.ToolMissionPlan, chain.ToolMissionReport: chain.ToolMissionReport,
-			chain.ToolMissionFinish: chain.ToolMissionFinish, chain.ToolMissionAsk: chain.ToolMissionAsk},
-		chain.HookOracle: {chain.ToolSubmitVerdict: chain.ToolSubmitVerdict, chain.ToolVerdictState: chain.ToolVerdictState},
-		chain.HookEcho:   {chain.HookEcho: chain.HookEcho},
-		chain.HookPrint:  {chain.HookPrint: chain.HookPrint},
+		HookLocalShell: {HookLocalShell: "Bash", "Bash": "Bash"},
+		HookMission: {ToolMissionPlan: ToolMissionPlan, ToolMissionReport: ToolMissionReport,
+			ToolMissionFinish: ToolMissionFinish, ToolMissionAsk: ToolMissionAsk},
+		HookOracle: {ToolSubmitVerdict: ToolSubmitVerdict, ToolVerdictState: ToolVerdictState},
+		HookEcho:   {HookEcho: HookEcho},
+		HookPrint:  {HookPrint: HookPrint},
 	}
 })
 
@@ -85,7 +85,7 @@ func (tc *taskChain) toolList(v any, at yamlpos.Pos, prefix string) []string {
 		}
 	}
 	if star {
-		hooks[chain.HookLocalFS], hooks[chain.HookLocalShell] = true, true
+		hooks[HookLocalFS], hooks[HookLocalShell] = true, true
 	}
 	for _, h := range except {
 		delete(hooks, h)
@@ -115,13 +115,13 @@ func (tc *taskChain) defineHookTools(hook string, at yamlpos.Pos) {
 		exec := &chain.Step{Pos: at, FieldPos: map[string]yamlpos.Pos{"type": at}}
 		exec.Type = string(chain.KindTransform)
 		chain.SetKey(exec, "expr", "args")
-		exec.Handler = &chain.Handler{Name: chain.HandlerHook, Hook: hook, Tool: name}
+		exec.Handler = &Handler{Name: HandlerHook, Hook: hook, Tool: name}
 		tc.c.Tools = append(tc.c.Tools, &chain.ToolDef{Name: name, Description: spec.description, InputSchema: spec.schema(), Executor: exec, Pos: at})
 	}
 }
 
 // hookCall reads a tools task's tools: {name, tool_name, args}.
-func (tc *taskChain) hookCall(h *chain.Handler, v any, at yamlpos.Pos, prefix string) {
+func (tc *taskChain) hookCall(h *Handler, v any, at yamlpos.Pos, prefix string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		tc.d.Errorf(at, "%sa tools task needs tools: {name, tool_name, args}, the hook and the tool it calls", prefix)
@@ -204,13 +204,13 @@ var inputDecides = sync.OnceValue(func() map[string]struct{ arg, what string } {
 
 // warnInputDecides warns when a tools task leaves the argument that
 // decides what its tool does to the run's input.
-func (tc *taskChain) warnInputDecides(h *chain.Handler, at yamlpos.Pos, prefix string) {
+func (tc *taskChain) warnInputDecides(h *Handler, at yamlpos.Pos, prefix string) {
 	d, ok := inputDecides()[h.Tool]
 	if !ok {
 		return
 	}
 	for k := range h.Args {
-		if chain.HookArgName(h.Tool, k) == d.arg {
+		if HookArgName(h.Tool, k) == d.arg {
 			return
 		}
 	}
@@ -239,7 +239,7 @@ func object(required []string, props map[string]any) map[string]any {
 
 var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
 	return map[string]hookToolSpec{
-		chain.ToolMissionPlan: {
+		ToolMissionPlan: {
 			description: "Replace the mission's plan with this complete snapshot: entries left out are removed. Give an entry's id back to keep it; leave id out for a new one (the answer gives it its id). Completed entries keep their text. Returns the stored plan and its revision.",
 			schema: func() map[string]any {
 				entry := object([]string{"content", "status", "priority"}, map[string]any{
@@ -254,7 +254,7 @@ var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
 				})
 			},
 		},
-		chain.ToolMissionReport: {
+		ToolMissionReport: {
 			description: "File a report on the mission: progress, a finding worth attention, a blocker you must not decide alone, or the result. Returns the report's id.",
 			schema: func() map[string]any {
 				return object([]string{"summary"}, map[string]any{
@@ -271,7 +271,7 @@ var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
 				})
 			},
 		},
-		chain.ToolMissionFinish: {
+		ToolMissionFinish: {
 			description: "End the mission, once: landed (it succeeded), derailed (it failed) or stuck (it cannot go on unattended). A mission that ended does not move again.",
 			schema: func() map[string]any {
 				return object([]string{"status"}, map[string]any{
@@ -280,7 +280,7 @@ var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
 				})
 			},
 		},
-		chain.ToolMissionAsk: {
+		ToolMissionAsk: {
 			description: "Ask for a decision you may not make alone. A run has no one to answer it: it is filed as a blocker report for whoever reads the run.",
 			schema: func() map[string]any {
 				return object([]string{"summary"}, map[string]any{
@@ -289,7 +289,7 @@ var hookToolSpecs = sync.OnceValue(func() map[string]hookToolSpec {
 				})
 			},
 		},
-		chain.ToolSubmitVerdict: {
+		ToolSubmitVerdict: {
 			description: "Give the verdict on the ask that is this run's input. A permission ask (a gated tool call) takes approve, deny or wait; an attention ask (a question) takes answer or wait. Returns {accepted, outcome, message}: accepted false means nothing was recorded and message says what to correct.",
 			schema: func() map[string]any {
 				return object([]string{"verdict", "askId"}, map[string]any{

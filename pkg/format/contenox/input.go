@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
@@ -24,8 +23,8 @@ func (tc *taskChain) inputVar(k *taskKeys, at yamlpos.Pos, prefix string) string
 	switch name := k.InputVar; {
 	case name == "" || name == "previous_output":
 		return ""
-	case name == chain.InputVar:
-		return chain.InputVar
+	case name == InputVar:
+		return InputVar
 	case tc.ids[name]:
 		return taskVar(name)
 	case name == "last_error":
@@ -51,7 +50,7 @@ func inputWords(input string) string {
 	switch input {
 	case "":
 		return "the output of the task that ran before: its conversation, or the chain's input"
-	case chain.InputVar:
+	case InputVar:
 		return "the chain's input"
 	}
 	return "the output of " + input

@@ -25,7 +25,7 @@ import (
 // lintTask keeps one task's checks for when every task is known.
 func (tc *taskChain) lintTask(s *chain.State, k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
 	tc.lints = append(tc.lints, func() {
-		h := s.Task.Handler
+		h := HandlerOf(s.Task)
 		if h == nil {
 			return
 		}
@@ -42,7 +42,7 @@ func (tc *taskChain) lintTask(s *chain.State, k *taskKeys, at func(string) yamlp
 				tc.lintFields(at(f.field), prefix+f.field, f.t)
 			}
 		}
-		if h.Name == chain.HandlerExecute && k.PromptTemplate != "" {
+		if h.Name == HandlerExecute && k.PromptTemplate != "" {
 			tc.d.Warnf(at("prompt_template"), "%sprompt_template makes an execute_tool_calls task's input text, which holds no tool calls: the task runs none (its result is noop)", prefix)
 		}
 	})
@@ -50,17 +50,17 @@ func (tc *taskChain) lintTask(s *chain.State, k *taskKeys, at func(string) yamlp
 
 // closedResults are the results a handler gives, when they are a fixed
 // set; a failed task of any handler gives "failed".
-func closedResults(h *chain.Handler, k *taskKeys) []string {
+func closedResults(h *Handler, k *taskKeys) []string {
 	switch h.Name {
-	case chain.HandlerChat:
-		return []string{chain.ResultToolCall, chain.ResultExecuted}
-	case chain.HandlerExecute:
-		return []string{chain.ResultToolsExecuted, chain.ResultNoCallsFound, chain.ResultNoop}
-	case chain.HandlerNoop:
-		return []string{chain.ResultNoop}
-	case chain.HandlerTools:
+	case HandlerChat:
+		return []string{ResultToolCall, ResultExecuted}
+	case HandlerExecute:
+		return []string{ResultToolsExecuted, ResultNoCallsFound, ResultNoop}
+	case HandlerNoop:
+		return []string{ResultNoop}
+	case HandlerTools:
 		if k.OutputTemplate == "" {
-			return []string{chain.ResultToolsExecuted}
+			return []string{ResultToolsExecuted}
 		}
 	}
 	return nil
@@ -69,7 +69,7 @@ func closedResults(h *chain.Handler, k *taskKeys) []string {
 // lintResults warns at an equals branch on a result the task's handler
 // never gives (reference 003's own words are warned of by
 // warnReferenceResults).
-func (tc *taskChain) lintResults(s *chain.State, h *chain.Handler, k *taskKeys, prefix string) {
+func (tc *taskChain) lintResults(s *chain.State, h *Handler, k *taskKeys, prefix string) {
 	results := closedResults(h, k)
 	if results == nil {
 		return
@@ -129,7 +129,7 @@ func (tc *taskChain) lintFields(at yamlpos.Pos, field string, t *template.Templa
 
 // templateNames are the variables a task chain's templates can read.
 func (tc *taskChain) templateNames() map[string]bool {
-	known := map[string]bool{chain.InputVar: true, "previous_output": true, "last_error": true}
+	known := map[string]bool{InputVar: true, "previous_output": true, "last_error": true}
 	for id := range tc.ids {
 		for _, v := range []string{id, taskVar(id)} {
 			known[v], known[v+"_error"] = true, true

@@ -50,13 +50,13 @@ func (tc *taskChain) renameKeys(n *yaml.Node, older map[string]string, prefix st
 // chainrun's under another name, and what differs, for the warning.
 var olderRenamed = sync.OnceValue(func() map[string]struct{ newer, differs string } {
 	return map[string]struct{ newer, differs string }{
-		"raw_string":       {chain.HandlerPromptString, oneMessage},
-		"parse_number":     {chain.HandlerPromptInt, oneMessage},
-		"parse_score":      {chain.HandlerPromptFloat, oneMessage},
-		"parse_range":      {chain.HandlerPromptRange, oneMessage},
-		"condition_key":    {chain.HandlerPromptCondition, oneMessage},
-		"parse_transition": {chain.HandlerParseCommand, "the same"},
-		"model_execution":  {chain.HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
+		"raw_string":       {HandlerPromptString, oneMessage},
+		"parse_number":     {HandlerPromptInt, oneMessage},
+		"parse_score":      {HandlerPromptFloat, oneMessage},
+		"parse_range":      {HandlerPromptRange, oneMessage},
+		"condition_key":    {HandlerPromptCondition, oneMessage},
+		"parse_transition": {HandlerParseCommand, "the same"},
+		"model_execution":  {HandlerChat, "model_execution failed on a text input and offered no tools; a text input starts a conversation"},
 	}
 })
 
@@ -85,7 +85,7 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) yamlpos.Pos, pref
 	}
 	if why, ok := olderRefused()[k.Handler]; ok {
 		tc.d.SoftErrorf(at("handler"), "%shandler %q (of an earlier contenox format) is not supported: %s", prefix, k.Handler, why)
-		k.Handler = chain.HandlerNoop
+		k.Handler = HandlerNoop
 	}
 }
 
@@ -94,7 +94,7 @@ func (tc *taskChain) olderHandler(k *taskKeys, at func(string) yamlpos.Pos, pref
 // ignored, is said not to be applied; a task's compose, which merged
 // with_var into the output, is refused.
 func (tc *taskChain) olderTaskFields(k *taskKeys, at func(string) yamlpos.Pos, prefix string) {
-	if k.ValidConditions != nil && k.Handler != chain.HandlerPromptCondition {
+	if k.ValidConditions != nil && k.Handler != HandlerPromptCondition {
 		tc.d.Warnf(at("valid_conditions"), "%svalid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task", prefix)
 	}
 	if k.Compose != nil {
@@ -171,13 +171,13 @@ const olderToolsOK = "ok"
 // tools_executed it meant, with a warning: the engine gives
 // tools_executed, and the branch would never be taken.
 func (tc *taskChain) olderToolsResult(s *chain.State, k *taskKeys, prefix string) {
-	if k.Handler != chain.HandlerTools || k.OutputTemplate != "" {
+	if k.Handler != HandlerTools || k.OutputTemplate != "" {
 		return
 	}
 	for _, b := range s.Branches {
 		if (b.Operator == chain.OpEquals || b.Operator == chain.OpNotEquals) && strings.TrimSpace(b.When) == olderToolsOK {
-			tc.d.Warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, chain.ResultToolsExecuted, chain.ResultToolsExecuted)
-			b.When = chain.ResultToolsExecuted
+			tc.d.Warnf(b.Pos, "%swhen %q is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now %q: read as %q", prefix, b.When, ResultToolsExecuted, ResultToolsExecuted)
+			b.When = ResultToolsExecuted
 		}
 	}
 }
@@ -186,8 +186,8 @@ func (tc *taskChain) olderToolsResult(s *chain.State, k *taskKeys, prefix string
 // that compares text and matches neither true nor false, the only
 // results the task gives (an equals branch on one of valid_conditions'
 // answers, yes say): it is never taken, in contenox as in chainrun.
-func (tc *taskChain) warnConditionAnswers(s *chain.State, h *chain.Handler, prefix string) {
-	if h == nil || h.Name != chain.HandlerPromptCondition {
+func (tc *taskChain) warnConditionAnswers(s *chain.State, h *Handler, prefix string) {
+	if h == nil || h.Name != HandlerPromptCondition {
 		return
 	}
 	for _, b := range s.Branches {

@@ -25,25 +25,25 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{"handler raw_string is the older name of prompt_to_string: read as prompt_to_string (it put the system_instruction before the input in one message"},
 		check: func(c *chain.Chain) bool {
 			s := c.Workflow.State("a").Task
-			return s.Handler.Name == chain.HandlerPromptString && strings.HasPrefix(s.Agent().System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
+			return HandlerOf(s).Name == HandlerPromptString && strings.HasPrefix(s.Agent().System, "be brief\n") // then what contenox adds (TestContenoxSystemAdditions)
 		},
 	}, {
 		name:  "parse_number is prompt_to_int, its > a range",
 		src:   "id: x\ntasks:\n  - id: a\n    handler: parse_number\n    transition:\n      branches:\n        - {operator: gt, when: '5', goto: end}\n",
 		warns: []string{"4:5: warning: task \"a\": handler parse_number is the older name of prompt_to_int", `operator "gt" is of an earlier contenox format`},
-		check: func(c *chain.Chain) bool { return c.Workflow.State("a").Task.Handler.Name == chain.HandlerPromptInt },
+		check: func(c *chain.Chain) bool { return HandlerOf(c.Workflow.State("a").Task).Name == HandlerPromptInt },
 	}, {
 		name:  "model_execution is chat_completion",
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"model_execution","transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"}]}}]}`,
 		warns: []string{"handler model_execution is the older name of chat_completion", "model_execution failed on a text input"},
-		check: func(c *chain.Chain) bool { return c.Workflow.State("a").Task.Handler.Name == chain.HandlerChat },
+		check: func(c *chain.Chain) bool { return HandlerOf(c.Workflow.State("a").Task).Name == HandlerChat },
 	}, {
 		name:  "type is handler, a hook's type its name",
 		src:   `{"id":"x","tasks":[{"id":"a","type":"hook","hook":{"type":"local_fs","tool_name":"read_file","args":{"path":"a.txt"}}}]}`,
 		warns: []string{`task "a": type is the older name of handler: read as handler`, `task "a": hook: type is the older name of name: read as name`},
 		check: func(c *chain.Chain) bool {
-			h := c.Workflow.State("a").Task.Handler
-			return h.Name == chain.HandlerTools && h.Hook == chain.HookLocalFS && h.Tool == "Read"
+			h := HandlerOf(c.Workflow.State("a").Task)
+			return h.Name == HandlerTools && h.Hook == HookLocalFS && h.Tool == "Read"
 		},
 	}, {
 		name:  "alerts are not applied, and said",
@@ -60,7 +60,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		src:   `{"id":"x","tasks":[{"id":"a","handler":"chat_completion","execute_config":{"hooks":["local_exec"]}},{"id":"b","handler":"hook","hook":{"name":"local_exec","args":{"command":"date"}}}]}`,
 		warns: []string{"execute_config: hook local_exec is the older name of local_shell: read as local_shell", `task "b": hook local_exec is the older name of local_shell`},
 		check: func(c *chain.Chain) bool {
-			h := c.Workflow.State("b").Task.Handler
+			h := HandlerOf(c.Workflow.State("b").Task)
 			return c.Workflow.State("a").Task.Agent().Tools[0] == "Bash" && h.Tool == "Bash" && h.Args["command"] == "date"
 		},
 	}, {
@@ -77,10 +77,10 @@ func TestTaskChainEarliestNames(t *testing.T) {
 			`task "d": valid_conditions is not applied: it is read only by a prompt_to_condition (condition_key) task`},
 		check: func(c *chain.Chain) bool {
 			w := c.Workflow
-			cond := w.State("c").Task.Handler.Conditions
-			return w.State("a").Task.Handler.Name == chain.HandlerPromptFloat && w.State("b").Task.Handler.Name == chain.HandlerPromptRange &&
-				w.State("c").Task.Handler.Name == chain.HandlerPromptCondition && cond["yes"] && !cond["no"] && len(cond) == 2 &&
-				w.State("d").Task.Handler.Name == chain.HandlerParseCommand && w.State("d").Task.Type == string(chain.KindNoop)
+			cond := HandlerOf(w.State("c").Task).Conditions
+			return HandlerOf(w.State("a").Task).Name == HandlerPromptFloat && HandlerOf(w.State("b").Task).Name == HandlerPromptRange &&
+				HandlerOf(w.State("c").Task).Name == HandlerPromptCondition && cond["yes"] && !cond["no"] && len(cond) == 2 &&
+				HandlerOf(w.State("d").Task).Name == HandlerParseCommand && w.State("d").Task.Type == string(chain.KindNoop)
 		},
 	}, {
 		// contenox/runtime@abb55f22 taskengine/taskexec.go hookengine:
@@ -91,7 +91,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
 		warns: []string{`task "a": when "ok" is the result contenox gave a hook or tools task that succeeded until 2026-06-01 (c5f4c096); the result is now "tools_executed": read as "tools_executed"`},
 		check: func(c *chain.Chain) bool {
 			a, b := c.Workflow.State("a").Branches, c.Workflow.State("b").Branches
-			return a[0].When == chain.ResultToolsExecuted && a[1].When == chain.ResultToolsExecuted && b[0].When == "ok"
+			return a[0].When == ResultToolsExecuted && a[1].When == ResultToolsExecuted && b[0].When == "ok"
 		},
 	}, {
 		// contenox/runtime@7d0a257f runtime/taskengine/tasktype.go Shift
@@ -110,7 +110,7 @@ func TestTaskChainEarliestNames(t *testing.T) {
   {"operator":"contains","when":"long","goto":"end"},{"operator":"not_equals","when":"short","goto":"end"},{"operator":"default","goto":"end"}]}}]}`,
 		warns: []string{`starts_with "very": a prompt_to_condition task's result is the value of the answer valid_conditions maps it to, true or false: this branch is not taken`,
 			`contains "long": a prompt_to_condition`},
-		check: func(c *chain.Chain) bool { return len(c.Workflow.State("a").Task.Handler.Conditions) == 2 },
+		check: func(c *chain.Chain) bool { return len(HandlerOf(c.Workflow.State("a").Task).Conditions) == 2 },
 	}, {
 		// contenox/runtime@ee902c72 taskengine/marcoenv.go: hookservice's
 		// hooks command renders the hooks' names as JSON, as
@@ -162,7 +162,7 @@ func TestTaskChainShellArgs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.args, err)
 		}
-		h := l.Chain.Workflow.State("a").Task.Handler
+		h := HandlerOf(l.Chain.Workflow.State("a").Task)
 		if h.Args["command"] != tt.command || h.Args["timeout_ms"] != tt.timeout || h.Args["args"] != "" || h.Args["shell"] != "" {
 			t.Errorf("%s: args %q, want command %q timeout_ms %q", tt.args, h.Args, tt.command, tt.timeout)
 		}

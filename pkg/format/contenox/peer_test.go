@@ -97,7 +97,7 @@ func TestContenoxDeclaredRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.Chain.Workflow.State("r").Task.Handler.Routes; !slices.Equal(got, []string{"code_task", "question"}) {
+	if got := HandlerOf(l.Chain.Workflow.State("r").Task).Routes; !slices.Equal(got, []string{"code_task", "question"}) {
 		t.Errorf("routes %v", got)
 	}
 }
@@ -106,7 +106,7 @@ func TestContenoxDeclaredRoutes(t *testing.T) {
 // TestUnit_TransitionTokens_FrozenValues: the results branches match
 // are contenox's tokens, and a failed task's transition is "failed".
 func TestContenoxTransitionTokens(t *testing.T) {
-	got := []string{chain.ResultToolCall, chain.ResultExecuted, chain.ResultNoop, chain.ResultNoCallsFound, chain.ResultToolsExecuted}
+	got := []string{ResultToolCall, ResultExecuted, ResultNoop, ResultNoCallsFound, ResultToolsExecuted}
 	if !slices.Equal(got, []string{"tool_call", "executed", "noop", "no_calls_found", "tools_executed"}) {
 		t.Errorf("tokens %v", got)
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
@@ -23,7 +22,7 @@ const (
 // Bash call of the task to (and of the calls its model asks for). A
 // policy chainrun does not apply is a warning naming it, and the run says
 // so in its warnings when the task runs.
-func (tc *taskChain) toolsPolicies(h *chain.Handler, v any, at yamlpos.Pos, prefix string) {
+func (tc *taskChain) toolsPolicies(h *Handler, v any, at yamlpos.Pos, prefix string) {
 	if v == nil {
 		return
 	}
@@ -40,7 +39,7 @@ func (tc *taskChain) toolsPolicies(h *chain.Handler, v any, at yamlpos.Pos, pref
 		}
 		var unapplied []string
 		for _, key := range interp.SortedKeys(keySet(policy)) {
-			if hook == chain.HookLocalShell && (key == policyAllowed || key == policyDenied) {
+			if hook == HookLocalShell && (key == policyAllowed || key == policyDenied) {
 				names, err := commandNames(policy[key])
 				if err != nil {
 					tc.d.Errorf(at, "%stools_policies.%s.%s %v", prefix, hook, key, err)

@@ -52,7 +52,7 @@ func decodeTaskRequest(d *yamlpos.Diags, root, c *yaml.Node) []*chain.Chain {
 		return chains
 	}
 	props, _ := chains[0].Workflow.InputSchema["properties"].(map[string]any)
-	if input, ok := props[chain.InputVar].(map[string]any); ok {
+	if input, ok := props[InputVar].(map[string]any); ok {
 		input["default"] = in.Value
 	}
 	d.Warnf(at, "a contenox request body (input, inputType, chain): its chain is read, and its input %q is the default of input (--input input=TEXT gives another)", interp.ClipText(in.Value, 60))

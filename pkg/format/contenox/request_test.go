@@ -35,7 +35,7 @@ func TestContenoxRequestBody(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
-		input := l.Chain.Workflow.InputSchema["properties"].(map[string]any)[chain.InputVar].(map[string]any)
+		input := l.Chain.Workflow.InputSchema["properties"].(map[string]any)[InputVar].(map[string]any)
 		if tt.def != "" && input["default"] != tt.def || !strings.Contains(warningsOf(l), tt.warn) {
 			t.Errorf("%s: input %v, warnings %q", tt.src, input, warningsOf(l))
 		}

@@ -28,9 +28,9 @@ import (
 // differs: contenox gave a text input to the command's standard input
 // and answered {exit_code, stdout, stderr, success}; Bash's standard
 // input is empty and it answers the output's text.
-func (tc *taskChain) olderShellArgs(h *chain.Handler, at yamlpos.Pos, prefix string) {
+func (tc *taskChain) olderShellArgs(h *Handler, at yamlpos.Pos, prefix string) {
 	a := h.Args
-	if h.Hook != chain.HookLocalShell || a == nil {
+	if h.Hook != HookLocalShell || a == nil {
 		return
 	}
 	words, hasWords := a["args"]
@@ -149,8 +149,8 @@ var shellRecordFields = []string{"ExitCode", "Stdout", "Stderr", "Success", "Err
 // output_template reads a field of contenox's local_shell record: Bash
 // answers the command's text, so the field is not there and the task
 // would fail when it runs.
-func (tc *taskChain) refuseShellRecord(h *chain.Handler, at yamlpos.Pos, prefix string) {
-	if h.Hook != chain.HookLocalShell || h.Output == nil {
+func (tc *taskChain) refuseShellRecord(h *Handler, at yamlpos.Pos, prefix string) {
+	if h.Hook != HookLocalShell || h.Output == nil {
 		return
 	}
 	for _, f := range templateFields(h.Output.Tree.Root) {

@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-
-	"github.com/chainrun/chainrun/pkg/chain"
 )
 
 // systemAdditions is what contenox adds to a task's system instruction
@@ -25,7 +23,7 @@ func (tc *taskChain) systemAdditions(system string) string {
 	if len(tc.hooks) > 0 && !strings.Contains(system, "Available tools") && !strings.Contains(system, "tool") {
 		b.WriteString("\n\nAvailable tools (tools -> function names):\n" + tc.toolsJSON())
 	}
-	if slices.Contains(tc.hooks, chain.HookLocalFS) && slices.Contains(tc.hooks, chain.HookLocalShell) {
+	if slices.Contains(tc.hooks, HookLocalFS) && slices.Contains(tc.hooks, HookLocalShell) {
 		b.WriteString("\n\nTOOL PREFERENCE: to read, search or change the project's files, use the local_fs tools (Read, Write, Edit, Glob, Grep) rather than their local_shell equivalents (cat, head, tail, grep or sed through Bash): local_fs keeps to the working directory, caps what it returns and has a file read before it is written. Use local_shell for what only a shell does: running tests and builds, git, looking at the environment.")
 	}
 	if !strings.Contains(system, "Host: os=") {

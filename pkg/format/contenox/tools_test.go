@@ -51,7 +51,7 @@ func TestTaskChainToolsPoliciesAreRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := l.Chain.Workflow.State("ask").Task.Handler
+	h := HandlerOf(l.Chain.Workflow.State("ask").Task)
 	if strings.Join(h.AllowedCommands, ",") != "echo,ls" || strings.Join(h.DeniedCommands, ",") != "rm,sudo" {
 		t.Errorf("allowed %q, denied %q", h.AllowedCommands, h.DeniedCommands)
 	}

@@ -49,8 +49,8 @@ func (tc *taskChain) transition(s *chain.State, v *yaml.Node, prefix string) {
 		if b.When == olderToolCall {
 			// reference 003 and contenox before 1.0 spell the result
 			// tool-call; the engine gives tool_call
-			tc.d.Warnf(b.Pos, "%swhen %q is the older spelling of %q, the result a model task that asked for tools gives: read as %q", prefix, olderToolCall, chain.ResultToolCall, chain.ResultToolCall)
-			b.When = chain.ResultToolCall
+			tc.d.Warnf(b.Pos, "%swhen %q is the older spelling of %q, the result a model task that asked for tools gives: read as %q", prefix, olderToolCall, ResultToolCall, ResultToolCall)
+			b.When = ResultToolCall
 		}
 		switch b.Operator {
 		case chain.OpDefault:

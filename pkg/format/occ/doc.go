@@ -6,8 +6,10 @@
 // and their messages, OCC's history as its tests pin it (each names the
 // OCC commit, file and test it ports), and the chain.Reading it sets: the
 // knobs that say what an OCC file means where chainrun's own format is
-// stricter, and OCC's own judgements as hooks (a condition's truth, an
-// input's value, the variables its env_var will not read). The model
+// stricter, and OCC's own judgements as hooks (a condition's truth over
+// the run's variables, a reference that names nothing and a pipeline's
+// {input} and {id.result}, an input's value, the variables its env_var
+// will not read). The model
 // validates what it reads by the same rules as chainrun's own chains, its
 // checks reading the Reading's knobs rather than a peer's name; OCC's
 // spellings of a debate's and a webhook's keys

@@ -76,7 +76,9 @@ func (f *file) reading() *chain.Reading {
 		ContextBudget:             f.budget(),
 		ContextBudgetDefault:      ContextBudget,
 		LooseReferences:           true,
-		BareInputRefs:             true,
+		LooseRef:                  looseRef,
+		BareInputRef:              bareInputRef,
+		BareInputSource:           bareInputSource,
 		LooseOutputNames:          true,
 		LooseStrategies:           true,
 		LooseMergeInputs:          true,
@@ -96,7 +98,6 @@ func (f *file) reading() *chain.Reading {
 		Datetime:                  Datetime,
 		EnvVarWithheld:            EnvVarWithheld,
 		InputValue:                CheckInputValue,
-		ConditionHolds:            ConditionHolds,
-		ConditionRule:             conditionRule,
+		ReadCondition:             readCondition,
 	}
 }

@@ -48,7 +48,7 @@ func TestClaims(t *testing.T) {
 // warning or refusal that says so.
 func TestReadingOnlyForOCCFiles(t *testing.T) {
 	l := mustParse(t, "name: a\nversion: \"1.0\"\nsteps: [{id: s, model: openai/m, prompt: hi}]\n")
-	if r := l.Chain.Reading(); r.Source != "OCC" || !r.LooseReferences || r.ContextBudget != ContextBudget || r.ConditionHolds == nil {
+	if r := l.Chain.Reading(); r.Source != "OCC" || !r.LooseReferences || r.ContextBudget != ContextBudget || r.ReadCondition == nil {
 		t.Fatalf("OCC's file reads %+v", r)
 	}
 	l = mustParse(t, "name: a\ninputs: [x]\nsteps: [{id: r, type: gate, prompt: ok?}, {id: c, type: cli, command: echo, depends_on: [r]}]\n")

@@ -19,8 +19,8 @@ func init() {
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 			s := a.Step()
 			req := map[string]any{"requested": a.Now().UTC().Format(time.RFC3339)}
-			if chain.Human(s).Queue != "" {
-				req["queue"] = chain.Human(s).Queue
+			if Human(s).Queue != "" {
+				req["queue"] = Human(s).Queue
 			}
 			if p := s.C().Prompt; p != nil {
 				text, err := p.Render(a.Resolver(), a.Lenient())
@@ -33,8 +33,8 @@ func init() {
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			p.Action = "ask a person"
-			if chain.Human(s).Queue != "" {
-				p.Action += " (queue " + chain.Human(s).Queue + ")"
+			if Human(s).Queue != "" {
+				p.Action += " (queue " + Human(s).Queue + ")"
 			}
 			if s.C().Prompt != nil {
 				p.Action += ": " + v.Keep(s.C().Prompt)

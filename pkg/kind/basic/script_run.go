@@ -28,13 +28,13 @@ func init() {
 			out, err := runScript(ctx, a)
 			var ee *executor.ExitError
 			if errors.As(err, &ee) {
-				ee.Name = "script " + chain.ScriptOf(s).Subject // not its interpreter
+				ee.Name = "script " + ScriptOf(s).Subject // not its interpreter
 			}
 			return run.ExitCode(s, out, err)
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			sc, _ := v.Script(s)
-			words := []string{"script", chain.ScriptOf(s).Subject}
+			words := []string{"script", ScriptOf(s).Subject}
 			if sc != nil {
 				words = append(words, "("+sc.Interpreter()+")")
 			}
@@ -56,7 +56,7 @@ func init() {
 			}
 			if _, err := exec.LookPath(sc.Interpreter()); err != nil {
 				return &run.PreflightError{Kind: run.BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID,
-					Msg: fmt.Sprintf("script %s runs with %s, which is not found on this machine (PATH)", chain.ScriptOf(s).Subject, sc.Interpreter())}
+					Msg: fmt.Sprintf("script %s runs with %s, which is not found on this machine (PATH)", ScriptOf(s).Subject, sc.Interpreter())}
 			}
 			return nil
 		},
@@ -73,7 +73,7 @@ func runScript(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	f, err := os.CreateTemp("", "chainrun-script-*")
 	if err != nil {
-		return run.Outcome{}, run.Permanent(fmt.Errorf("writing script %s: %v", chain.ScriptOf(s).Subject, err))
+		return run.Outcome{}, run.Permanent(fmt.Errorf("writing script %s: %v", ScriptOf(s).Subject, err))
 	}
 	path := f.Name()
 	defer os.Remove(path)
@@ -82,7 +82,7 @@ func runScript(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		err = cerr
 	}
 	if err != nil {
-		return run.Outcome{}, run.Permanent(fmt.Errorf("writing script %s: %v", chain.ScriptOf(s).Subject, err))
+		return run.Outcome{}, run.Permanent(fmt.Errorf("writing script %s: %v", ScriptOf(s).Subject, err))
 	}
 	// the interpreter reads the file, which is never executed itself: no
 	// exec of a file just written (ETXTBSY), no execute bit needed

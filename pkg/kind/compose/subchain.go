@@ -29,7 +29,7 @@ func init() {
 				chain.Own[chain.CallFields](s).SetWithKey("inputs")
 			}
 			s.Kind = chain.KindChain
-			chain.CheckCall(v, s)
+			checkCall(v, s)
 		},
 	})
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -236,9 +236,9 @@ func chatTurn(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, erro
 	}
 	chat = append(chat, reply)
 	setChat(a, chat)
-	out.Value, out.Finish, out.Result = run.TextValue(resp.Text), resp.FinishReason, chain.ResultExecuted
+	out.Value, out.Finish, out.Result = run.TextValue(resp.Text), resp.FinishReason, cx.ResultExecuted
 	if len(resp.ToolCalls) > 0 {
-		out.Result = chain.ResultToolCall
+		out.Result = cx.ResultToolCall
 	}
 	return out, nil
 }
@@ -260,7 +260,7 @@ func route(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) 
 	if system != "" {
 		system += "\n\n"
 	}
-	routes := s.Handler.Routes
+	routes := cx.HandlerOf(s).Routes
 	system += "Respond with exactly one of the following labels and nothing else: " + strings.Join(routes, ", ")
 	prompt := in.value.Text
 	if len(in.chat) > 0 {
@@ -310,11 +310,11 @@ func selectRoute(answer string, routes []string) string {
 // for an input with no conversation.
 func executeCalls(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
 	if len(in.chat) == 0 {
-		return pass(a, in, chain.ResultNoop), nil
+		return pass(a, in, cx.ResultNoop), nil
 	}
 	at, pending := pendingCalls(in.chat)
 	if len(pending) == 0 {
-		return pass(a, in, chain.ResultNoCallsFound), nil
+		return pass(a, in, cx.ResultNoCallsFound), nil
 	}
 	results, n, err := runCalls(ctx, a, in.chat[at], pending)
 	if err != nil {
@@ -326,7 +326,7 @@ func executeCalls(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, 
 	for i, r := range results {
 		texts[i] = r.Content
 	}
-	return run.Outcome{Value: run.TextValue(strings.Join(texts, "\n")), ToolCalls: n, Result: chain.ResultToolsExecuted}, nil
+	return run.Outcome{Value: run.TextValue(strings.Join(texts, "\n")), ToolCalls: n, Result: cx.ResultToolsExecuted}, nil
 }
 
 // runCalls runs the tool calls of a turn in order as the step's (its

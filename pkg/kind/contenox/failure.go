@@ -2,8 +2,9 @@ package contenox
 
 import (
 	"fmt"
-	"github.com/chainrun/chainrun/pkg/run"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // failureInput is what a failed task leaves as its output for the task

@@ -7,8 +7,8 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/tools"
@@ -23,7 +23,7 @@ func hookTool(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 	if v, ok := a.Lookup("args"); ok {
 		args, _ = v.Data.(map[string]any)
 	}
-	res, err := callHook(a, s.Handler.Hook, s.Handler.Tool, args)
+	res, err := callHook(a, cx.HandlerOf(s).Hook, cx.HandlerOf(s).Tool, args)
 	if err != nil {
 		return run.Outcome{}, run.Permanent(err)
 	}
@@ -38,10 +38,10 @@ func hookTool(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 // rendered over it, which is then also the result the branches match
 // (tools_executed without one).
 func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, error) {
-	h := a.Step().Handler
+	h := cx.HandlerOf(a.Step())
 	args := map[string]any{}
 	for k, v := range h.Args {
-		args[chain.HookArgName(h.Tool, k)] = v
+		args[cx.HookArgName(h.Tool, k)] = v
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil && h.Tool == "Bash" && k == "timeout_ms" {
 			args[k] = n // a local_shell timeout the chain read as timeout_ms
 		}
@@ -51,7 +51,7 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 			if h.Tool == "Bash" && shellOnlyArgs[k] {
 				continue // where and with what a command runs is the chain's
 			}
-			if k = chain.HookArgName(h.Tool, k); args[k] == nil {
+			if k = cx.HookArgName(h.Tool, k); args[k] == nil {
 				args[k] = v
 			}
 		}
@@ -60,9 +60,9 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 	var chat []chatMsg
 	var err error
 	switch h.Hook {
-	case chain.HookEcho, chain.HookPrint:
+	case cx.HookEcho, cx.HookPrint:
 		res, chat, err = testHook(h, in)
-	case chain.HookLocalFS, chain.HookLocalShell:
+	case cx.HookLocalFS, cx.HookLocalShell:
 		res, err = builtinHook(ctx, a, h.Tool, args)
 	default:
 		res, err = callHook(a, h.Hook, h.Tool, args)
@@ -72,7 +72,7 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 		return run.Outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
 	setChat(a, chat)
-	out := run.Outcome{Value: run.DataValue(res), Result: chain.ResultToolsExecuted}
+	out := run.Outcome{Value: run.DataValue(res), Result: cx.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
 		if text, ok := res.(string); ok && run.TextValue(text).Data != nil {
@@ -112,9 +112,9 @@ func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[stri
 func callHook(a *run.Attempt, hook, tool string, args map[string]any) (res any, err error) {
 	a.Exclusive(func() {
 		switch hook {
-		case chain.HookMission:
+		case cx.HookMission:
 			res, err = mission(a, tool, args)
-		case chain.HookOracle:
+		case cx.HookOracle:
 			res, err = oracle(a, tool, args)
 		default:
 			err = fmt.Errorf("hook %q has no tools here", hook)

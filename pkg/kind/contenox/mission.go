@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -49,20 +49,20 @@ const missionRunning = "running"
 // mission runs a tool of the mission hook on the run's mission record.
 func mission(a *run.Attempt, tool string, args map[string]any) (any, error) {
 	var m missionRecord
-	hookState(a, chain.HookMission, &m)
+	hookState(a, cx.HookMission, &m)
 	if m.ID == "" {
-		m = missionRecord{ID: a.RunID(), Intent: a.Input(chain.InputVar), Status: missionRunning}
+		m = missionRecord{ID: a.RunID(), Intent: a.Input(cx.InputVar), Status: missionRunning}
 	}
 	var res any
 	var err error
 	switch tool {
-	case chain.ToolMissionPlan:
+	case cx.ToolMissionPlan:
 		res, err = m.plan(args)
-	case chain.ToolMissionReport:
+	case cx.ToolMissionReport:
 		res, err = m.report(args, a.WorkDir())
-	case chain.ToolMissionFinish:
+	case cx.ToolMissionFinish:
 		res, err = m.finish(args)
-	case chain.ToolMissionAsk:
+	case cx.ToolMissionAsk:
 		var a struct{ Summary, Detail string }
 		if err = decodeArgs(args, &a); err == nil && strings.TrimSpace(a.Summary) == "" {
 			err = errors.New("mission_ask_attention needs a summary")
@@ -78,7 +78,7 @@ func mission(a *run.Attempt, tool string, args map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	setHookState(a, chain.HookMission, m)
+	setHookState(a, cx.HookMission, m)
 	return res, nil
 }
 

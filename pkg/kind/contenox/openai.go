@@ -3,7 +3,7 @@ package contenox
 import (
 	"fmt"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -18,7 +18,7 @@ import (
 func openAIResponse(a *run.Attempt, in taskIn) (run.Outcome, error) {
 	s := a.Step()
 	if len(in.chat) == 0 {
-		return run.Outcome{}, run.Permanent(fmt.Errorf("%s: its input is no conversation (the output of a chat_completion task)", chain.HandlerOpenAIResponse))
+		return run.Outcome{}, run.Permanent(fmt.Errorf("%s: its input is no conversation (the output of a chat_completion task)", cx.HandlerOpenAIResponse))
 	}
 	last := in.chat[len(in.chat)-1]
 	msg := map[string]any{"role": last.Role}
@@ -51,5 +51,5 @@ func openAIResponse(a *run.Attempt, in taskIn) (run.Outcome, error) {
 			"total_tokens": float64(prompt + completion)},
 	}
 	setChat(a, nil)
-	return run.Outcome{Value: run.DataValue(obj), Result: chain.ResultConverted}, nil
+	return run.Outcome{Value: run.DataValue(obj), Result: cx.ResultConverted}, nil
 }

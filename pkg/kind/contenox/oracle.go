@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -30,7 +30,7 @@ const (
 // oracle runs a tool of the oracle hook on the ask that is the run's
 // input.
 func oracle(a *run.Attempt, tool string, args map[string]any) (any, error) {
-	input := a.Input(chain.InputVar)
+	input := a.Input(cx.InputVar)
 	var ask struct {
 		AskID string `json:"askId"`
 		Kind  string `json:"kind"`
@@ -42,16 +42,16 @@ func oracle(a *run.Attempt, tool string, args map[string]any) (any, error) {
 		ask.Kind = askPermission
 	}
 	r := oracleRecord{AskID: ask.AskID, Kind: ask.Kind}
-	hookState(a, chain.HookOracle, &r)
+	hookState(a, cx.HookOracle, &r)
 	switch tool {
-	case chain.ToolVerdictState:
+	case cx.ToolVerdictState:
 		if r.Outcome != "" {
 			return map[string]any{"state": "settled", "text": ""}, nil
 		}
 		return map[string]any{"state": "open", "text": "output rejected: give the verdict with submit_verdict; a chat answer is not a verdict.\n\nINPUT:\n" + input}, nil
-	case chain.ToolSubmitVerdict:
+	case cx.ToolSubmitVerdict:
 		res := r.submit(args)
-		setHookState(a, chain.HookOracle, r)
+		setHookState(a, cx.HookOracle, r)
 		return res, nil
 	}
 	return nil, fmt.Errorf("the oracle hook has no tool %q", tool)

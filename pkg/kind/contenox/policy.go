@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/tools"
@@ -15,10 +16,10 @@ import (
 // commandPolicy is the policy a task's Bash calls are held to: its
 // tools_policies of local_shell (none for a step that is no task).
 func commandPolicy(s *chain.Step) tools.CommandPolicy {
-	if s == nil || s.Handler == nil {
+	if s == nil || cx.HandlerOf(s) == nil {
 		return tools.CommandPolicy{}
 	}
-	return tools.CommandPolicy{Allowed: s.Handler.AllowedCommands, Denied: s.Handler.DeniedCommands}
+	return tools.CommandPolicy{Allowed: cx.HandlerOf(s).AllowedCommands, Denied: cx.HandlerOf(s).DeniedCommands}
 }
 
 // askerOf is the task whose model made a conversation turn's tool calls
@@ -63,7 +64,7 @@ func refuseCall(asker *chain.Step, policy tools.CommandPolicy, call llm.ToolCall
 // apply in the run's warnings.
 func warnUnapplied(a *run.Attempt) {
 	s := a.Step()
-	for _, p := range s.Handler.UnappliedPolicies {
+	for _, p := range cx.HandlerOf(s).UnappliedPolicies {
 		a.Warn(fmt.Sprintf("task %s: tools_policies.%s is not applied (chainrun applies local_shell's _allowed_commands and _denied_commands)", s.ID, p))
 	}
 }

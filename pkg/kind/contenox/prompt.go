@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -41,7 +42,7 @@ func promptTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, er
 	}
 	setChat(a, nil)
 	out := run.Outcome{Value: run.TextValue(resp.Text), Result: resp.Text, Finish: resp.FinishReason}
-	if s.Handler.Name == chain.HandlerPromptInt {
+	if cx.HandlerOf(s).Name == cx.HandlerPromptInt {
 		n, err := answerInt(resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("prompt_to_int: %w", err)
@@ -49,10 +50,10 @@ func promptTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, er
 		text := strconv.FormatInt(n, 10)
 		out.Value, out.Result = run.Value{Text: text, Data: float64(n), JSON: true}, text
 	}
-	if read, ok := answerReaders[s.Handler.Name]; ok {
-		v, result, err := read(s.Handler, resp.Text)
+	if read, ok := answerReaders[cx.HandlerOf(s).Name]; ok {
+		v, result, err := read(cx.HandlerOf(s), resp.Text)
 		if err != nil {
-			return out, fmt.Errorf("%s: %w", s.Handler.Name, err)
+			return out, fmt.Errorf("%s: %w", cx.HandlerOf(s).Name, err)
 		}
 		out.Value, out.Result = v, result
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -20,15 +21,15 @@ import (
 // answerReaders read a prompt_to_ task's answer into its output and the
 // result its branches match, or fail the task (retry_on_failure asks
 // again, on_failure catches it).
-var answerReaders = map[string]func(h *chain.Handler, answer string) (run.Value, string, error){
-	chain.HandlerPromptFloat:     answerFloat,
-	chain.HandlerPromptRange:     answerRange,
-	chain.HandlerPromptCondition: answerCondition,
+var answerReaders = map[string]func(h *cx.Handler, answer string) (run.Value, string, error){
+	cx.HandlerPromptFloat:     answerFloat,
+	cx.HandlerPromptRange:     answerRange,
+	cx.HandlerPromptCondition: answerCondition,
 }
 
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
-func answerFloat(_ *chain.Handler, answer string) (run.Value, string, error) {
+func answerFloat(_ *cx.Handler, answer string) (run.Value, string, error) {
 	f, err := chain.FirstNumber(answer)
 	if err != nil {
 		return run.Value{}, "", err
@@ -38,7 +39,7 @@ func answerFloat(_ *chain.Handler, answer string) (run.Value, string, error) {
 
 // answerRange: "min-max" of two numbers (quotes and spaces dropped), or
 // one number n as "n-n"; output and result alike.
-func answerRange(_ *chain.Handler, answer string) (run.Value, string, error) {
+func answerRange(_ *cx.Handler, answer string) (run.Value, string, error) {
 	clean := strings.NewReplacer(" ", "", `"`, "", "'", "").Replace(strings.TrimSpace(answer))
 	lo, hi, isRange := strings.Cut(clean, "-")
 	if !isRange {
@@ -60,7 +61,7 @@ func answerRange(_ *chain.Handler, answer string) (run.Value, string, error) {
 // answer written the same way first, then the first in sorted order);
 // the result is that answer's value, "true" or "false", and the output
 // that boolean.
-func answerCondition(h *chain.Handler, answer string) (run.Value, string, error) {
+func answerCondition(h *cx.Handler, answer string) (run.Value, string, error) {
 	a := strings.TrimSpace(answer)
 	hit, ok := h.Conditions[a]
 	if !ok {
@@ -105,10 +106,10 @@ func parseCommand(_ context.Context, a *run.Attempt, in taskIn) (run.Outcome, er
 // answerWords say how a prompt_to_ task reads its answer, for the dry
 // run.
 var answerWords = map[string]string{
-	chain.HandlerPromptInt:       " read as an integer",
-	chain.HandlerPromptFloat:     " read as a number",
-	chain.HandlerPromptRange:     " read as a range min-max",
-	chain.HandlerPromptCondition: " read as one of valid_conditions, its value the result",
+	cx.HandlerPromptInt:       " read as an integer",
+	cx.HandlerPromptFloat:     " read as a number",
+	cx.HandlerPromptRange:     " read as a range min-max",
+	cx.HandlerPromptCondition: " read as one of valid_conditions, its value the result",
 }
 
 // parseKeyValue is a parse_key_value task (contenox/runtime@e05b625d

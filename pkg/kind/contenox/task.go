@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -29,13 +30,13 @@ type taskIn struct {
 }
 
 // handle runs a task of a contenox task chain (or a hook tool's call) as
-// its handler says (chain.Handler). A failed task leaves its input as its
+// its handler says (cx.Handler). A failed task leaves its input as its
 // output and its error in TASK_error and last_error, for the task its
 // on_failure leads to.
 func handle(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	h := s.Handler
-	if h.Name == chain.HandlerHook {
+	h := cx.HandlerOf(s)
+	if h.Name == cx.HandlerHook {
 		return hookTool(ctx, a)
 	}
 	warnUnapplied(a)
@@ -45,25 +46,25 @@ func handle(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	var out run.Outcome
 	switch h.Name {
-	case chain.HandlerChat:
+	case cx.HandlerChat:
 		out, err = chatTurn(ctx, a, in)
-	case chain.HandlerRoute:
+	case cx.HandlerRoute:
 		out, err = route(ctx, a, in)
-	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
+	case cx.HandlerPromptString, cx.HandlerPromptInt, cx.HandlerPromptFloat, cx.HandlerPromptRange, cx.HandlerPromptCondition:
 		out, err = promptTask(ctx, a, in)
-	case chain.HandlerParseCommand:
+	case cx.HandlerParseCommand:
 		out, err = parseCommand(ctx, a, in)
-	case chain.HandlerParseKeyValue:
+	case cx.HandlerParseKeyValue:
 		out, err = parseKeyValue(a, in)
-	case chain.HandlerOpenAIResponse:
+	case cx.HandlerOpenAIResponse:
 		out, err = openAIResponse(a, in)
-	case chain.HandlerExecute:
+	case cx.HandlerExecute:
 		out, err = executeCalls(ctx, a, in)
-	case chain.HandlerTools:
+	case cx.HandlerTools:
 		out, err = toolsTask(ctx, a, in)
-	case chain.HandlerNoop:
-		out = pass(a, in, chain.ResultNoop)
-	case chain.HandlerRaise:
+	case cx.HandlerNoop:
+		out = pass(a, in, cx.ResultNoop)
+	case cx.HandlerRaise:
 		msg := strings.TrimSpace(in.text())
 		if msg == "" {
 			msg = "raise_error: task " + s.ID
@@ -113,19 +114,19 @@ func (in taskIn) text() string {
 // the task before, without one); prompt_template, when set, replaces it
 // with its text; input_max_bytes caps it.
 func taskInput(a *run.Attempt) (taskIn, error) {
-	h := a.Step().Handler
+	h := cx.HandlerOf(a.Step())
 	var in taskIn
 	name := h.Input
 	if name == "" {
 		name = run.PreviousOutput
 	}
-	if v, ok := a.Lookup(name); ok && name != chain.InputVar {
+	if v, ok := a.Lookup(name); ok && name != cx.InputVar {
 		in.value = v
 		if c, ok := a.Lookup(run.ChatVar(name)); ok {
 			in.chat = decodeChat(c.Data)
 		}
-	} else if name == chain.InputVar || name == run.PreviousOutput {
-		in.value = run.TextValue(a.Input(chain.InputVar))
+	} else if name == cx.InputVar || name == run.PreviousOutput {
+		in.value = run.TextValue(a.Input(cx.InputVar))
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
 	}
@@ -166,13 +167,13 @@ func templateVars(a *run.Attempt) map[string]any {
 		vars[k] = v.Public()
 	}
 	for _, s := range a.Chain().Steps {
-		if s.Handler != nil && s.ID != s.OutputVar {
+		if cx.HandlerOf(s) != nil && s.ID != s.OutputVar {
 			if v, ok := vars[s.OutputVar]; ok {
 				vars[s.ID] = v
 			}
 		}
 	}
-	vars[chain.InputVar] = a.Input(chain.InputVar)
+	vars[cx.InputVar] = a.Input(cx.InputVar)
 	return vars
 }
 
@@ -187,46 +188,46 @@ func renderGo(t *template.Template, data any) (string, error) {
 
 // planHandler is a task chain task's dry-run line: what its handler does.
 func planHandler(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
-	h := s.Handler
+	h := cx.HandlerOf(s)
 	if h == nil {
 		return
 	}
 	from := "the output of the task before"
 	switch h.Input {
 	case "":
-	case chain.InputVar:
+	case cx.InputVar:
 		from = "the chain's input"
 	default:
 		from = h.Input
 	}
 	switch h.Name {
-	case chain.HandlerChat:
+	case cx.HandlerChat:
 		if h.Prompt == nil {
 			p.Action = from
 		}
 		p.Action, p.MaxTurns = "one model turn on "+p.Action, 0
-	case chain.HandlerParseCommand:
+	case cx.HandlerParseCommand:
 		p.Action = "the /command " + from + " begins with is the result; it passes on"
-	case chain.HandlerParseKeyValue:
+	case cx.HandlerParseKeyValue:
 		p.Action = "the key=value pairs of " + from + " become an object"
-	case chain.HandlerPromptString, chain.HandlerPromptInt, chain.HandlerPromptFloat, chain.HandlerPromptRange, chain.HandlerPromptCondition:
+	case cx.HandlerPromptString, cx.HandlerPromptInt, cx.HandlerPromptFloat, cx.HandlerPromptRange, cx.HandlerPromptCondition:
 		on := from
 		if h.Prompt != nil {
 			on = "its prompt_template"
 		}
 		p.Action, p.MaxTurns = "one model call on "+on+", its answer the output", 0
 		p.Action += answerWords[h.Name]
-	case chain.HandlerOpenAIResponse:
+	case cx.HandlerOpenAIResponse:
 		p.Action = "the conversation of " + from + " becomes an OpenAI chat-completion object"
-	case chain.HandlerRoute:
+	case cx.HandlerRoute:
 		p.Action = "the model picks " + strings.Join(h.Routes, ", ") + " for " + from + "; it passes on unchanged"
-	case chain.HandlerExecute:
+	case cx.HandlerExecute:
 		p.Action, p.Tools = "run the tool calls of "+from, slices.Clone(s.Agent().Tools)
-	case chain.HandlerTools:
+	case cx.HandlerTools:
 		p.Action = "call " + h.Hook + " " + h.Tool
-	case chain.HandlerNoop:
+	case cx.HandlerNoop:
 		p.Action = "pass " + from + " on"
-	case chain.HandlerRaise:
+	case cx.HandlerRaise:
 		p.Action = "fail with " + from + " as the error"
 	}
 }

@@ -2,9 +2,10 @@ package contenox
 
 import (
 	"errors"
+
 	"github.com/chainrun/chainrun/pkg/run"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
@@ -16,10 +17,10 @@ import (
 // message; without the argument the task fails, as in contenox. The
 // answer is the output, the conversation (when the input had one)
 // behind it.
-func testHook(h *chain.Handler, in taskIn) (any, []chatMsg, error) {
+func testHook(h *cx.Handler, in taskIn) (any, []chatMsg, error) {
 	var reply chatMsg
 	switch h.Hook {
-	case chain.HookEcho:
+	case cx.HookEcho:
 		if in.chat == nil {
 			return in.value.Text, nil, nil
 		}

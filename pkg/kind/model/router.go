@@ -35,7 +35,7 @@ func init() {
 			if s.Agent().Prompt == "" {
 				v.Errorf(s.Pos, "%s: prompt is required for a router step: the question whose answer picks the route", s.Subject())
 			} else {
-				chain.CheckAgent(v, s)
+				checkAgent(v, s)
 			}
 			if len(Router(s).Routes) == 0 {
 				v.Errorf(s.Pos, "%s: routes is required for a router step: the answers it expects, each with the steps it runs", s.Subject())
@@ -50,7 +50,7 @@ func init() {
 			}
 		},
 		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
-			chain.CompileAgent(v, s, c)
+			compileAgent(v, s, c)
 			if v.Graph() == nil || s.Owner() != "" {
 				v.Errorf(s.At("type"), "%s: a router step belongs in a DAG chain's steps: its routes name the steps it selects", s.Subject())
 				return

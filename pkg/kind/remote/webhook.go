@@ -53,7 +53,7 @@ func init() {
 				chain.Own[chain.HTTPFields](s).Body, chain.Own[chain.HTTPFields](s).BodyData = "", nil
 			}
 		},
-		Compile: chain.CompileHTTP,
+		Compile: compileHTTP,
 	})
 }
 

@@ -25,8 +25,8 @@ func (f *flow) noteArrival(rec run.TransitionRecord) {
 func (f *flow) queues() []string {
 	var out []string
 	add := func(t *chain.Transition) {
-		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && chain.Human(t.Executor).Queue != "" && !slices.Contains(out, chain.Human(t.Executor).Queue) {
-			out = append(out, chain.Human(t.Executor).Queue)
+		if t != nil && t.Executor != nil && t.Executor.Kind == chain.KindHuman && chain.Queue(t.Executor) != "" && !slices.Contains(out, chain.Queue(t.Executor)) {
+			out = append(out, chain.Queue(t.Executor))
 		}
 	}
 	add(f.cameBy)

@@ -1,4 +1,6 @@
-package chain
+package basic
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import "reflect"
 
@@ -12,17 +14,18 @@ type ScriptFields struct {
 }
 
 func init() {
-	Register(Unit{
-		Kind:    KindScript,
+	chain.Register(chain.Unit{
+		Kind:    chain.KindScript,
 		Order:   90,
 		Body:    reflect.TypeFor[ScriptFields](),
-		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", KeyField},
+		Also:    []string{"args", "env", "cwd", "treatNonZeroAsFailure", chain.KeyField},
 		Check:   checkScript,
 		Compile: compileScript,
+		Script:  func(s *chain.Step) string { return ScriptOf(s).Subject },
 	})
 }
 
-func checkScript(v Checker, s *Step) {
+func checkScript(v chain.Checker, s *chain.Step) {
 	if ScriptOf(s).Subject == "" {
 		v.Errorf(s.Pos, "%s: subject is required for a script step (the script of the file's scripts: library it runs)", s.Subject())
 		return
@@ -34,7 +37,7 @@ func checkScript(v Checker, s *Step) {
 	// files' when the chain runs or is validated (run.CheckCalls)
 }
 
-func compileScript(v Checker, s *Step, c *Compiled) {
+func compileScript(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 	dir, field := s.Workdir().Cwd, "cwd"
 	if ScriptOf(s).WorkingDirectory != "" {
 		dir, field = ScriptOf(s).WorkingDirectory, "workingDirectory"
@@ -48,4 +51,4 @@ func compileScript(v Checker, s *Step, c *Compiled) {
 
 // ScriptOf is the step's ScriptFields, a shared zero value when it has none (read
 // only; write through Own).
-func ScriptOf(s *Step) *ScriptFields { return Part[ScriptFields](s) }
+func ScriptOf(s *chain.Step) *ScriptFields { return chain.Part[ScriptFields](s) }

@@ -1,4 +1,6 @@
-package chain
+package basic
+
+import "github.com/chainrun/chainrun/pkg/chain"
 
 import "reflect"
 
@@ -16,12 +18,13 @@ type HumanFields struct {
 // those runs). The DAG engine cannot run it, which `chainrun validate`
 // warns about; its prompt is the question.
 func init() {
-	Register(Unit{
-		Kind:  KindHuman,
+	chain.Register(chain.Unit{
+		Kind:  chain.KindHuman,
 		Order: 60,
 		Body:  reflect.TypeFor[HumanFields](),
 		Also:  []string{"prompt"},
-		Compile: func(v Checker, s *Step, c *Compiled) {
+		Queue: func(s *chain.Step) string { return Human(s).Queue },
+		Compile: func(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 			c.Prompt = v.Template(s, "prompt", s.Agent().Prompt)
 		},
 	})
@@ -29,4 +32,4 @@ func init() {
 
 // Human is the step's HumanFields, a shared zero value when it has none (read
 // only; write through Own).
-func Human(s *Step) *HumanFields { return Part[HumanFields](s) }
+func Human(s *chain.Step) *HumanFields { return chain.Part[HumanFields](s) }
