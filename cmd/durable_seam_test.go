@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // durableSeam is a durable engine with one run, whose result after a
@@ -63,10 +64,10 @@ func durableCLI(t *testing.T, d *durableSeam, args ...string) (int, string, stri
 // need when flags chose the engine.
 func TestDurableResume(t *testing.T) {
 	failed := &run.Result{RunID: "r1", Name: "w", Status: run.Failed, Error: "transition go failed",
-		WorkflowResult: &run.WorkflowResult{State: "a", Links: []run.Link{{Transition: "go", Title: "Retry: Go"}}}}
+		WorkflowResult: &response.WorkflowResult{State: "a", Links: []response.Link{{Transition: "go", Title: "Retry: Go"}}}}
 	done := &run.Result{RunID: "r1", Name: "w", Status: run.Succeeded, Output: "ok"}
 	paused := &run.Result{RunID: "r1", Name: "w", Status: run.Paused,
-		WorkflowResult: &run.WorkflowResult{State: "s", Links: []run.Link{{Transition: "go", Title: "Go"}}}}
+		WorkflowResult: &response.WorkflowResult{State: "s", Links: []response.Link{{Transition: "go", Title: "Go"}}}}
 	for _, tc := range []struct {
 		name   string
 		seam   durableSeam

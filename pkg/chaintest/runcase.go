@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // networkKinds are the step kinds that reach other machines: a hermetic
@@ -137,19 +138,19 @@ func (r *Runner) env(tc *Case, tmp string) map[string]string {
 // decider takes the case's scripted decisions: at each visit of a state,
 // the next one listed for it; once they are used up the run pauses there,
 // as it would with no one to decide.
-func decider(decisions map[string]Decisions) run.Scripted {
+func decider(decisions map[string]Decisions) response.Scripted {
 	if len(decisions) == 0 {
 		return nil
 	}
 	var mu sync.Mutex
 	next := map[string]int{}
-	return func(_ context.Context, d run.Decision) (run.Choice, bool) {
+	return func(_ context.Context, d response.Decision) (response.Choice, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		list := decisions[d.State]
 		n := next[d.State]
 		if n >= len(list) {
-			return run.Choice{}, false
+			return response.Choice{}, false
 		}
 		next[d.State]++
 		return list[n], true

@@ -12,5 +12,5 @@
 // versions, elicitation of human decisions, and tools that follow the
 // chains directory as it changes.
 //
-// It may import, of this module: catalog, chain, event, run.
+// It may import, of this module: catalog, chain, event, run, run/response.
 package mcpserver

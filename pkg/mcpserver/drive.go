@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // active is a run this server is driving: it runs under the server's
@@ -29,7 +29,7 @@ type active struct {
 	mu    sync.Mutex
 	id    string
 	state string
-	trace []run.ChainEntry
+	trace []response.ChainEntry
 	n     int
 	// notes, while a call waits with a progress token, receives a line
 	// per step and transition.
@@ -64,7 +64,7 @@ func (a *active) Emit(e event.Event) {
 	defer a.mu.Unlock()
 	if e.Type == event.Transition {
 		a.state = e.Target
-		a.trace = append(a.trace, run.ChainEntry{FromState: e.State, Transition: e.Step, ToState: e.Target, DecidedBy: e.DecidedBy})
+		a.trace = append(a.trace, response.ChainEntry{FromState: e.State, Transition: e.Step, ToState: e.Target, DecidedBy: e.DecidedBy})
 	}
 	a.n++
 	if a.notes != nil {
@@ -207,7 +207,7 @@ func (s *Server) version(id string) int {
 // call saw it take, and the links to look again or stop it.
 func (s *Server) progress(a *active) Response {
 	a.mu.Lock()
-	id, state, trace := a.id, a.state, append([]run.ChainEntry{}, a.trace...)
+	id, state, trace := a.id, a.state, append([]response.ChainEntry{}, a.trace...)
 	a.mu.Unlock()
 	r := Response{RunID: id, Status: Running, Name: a.name, State: state, Chain: trace,
 		Links: []Link{getLink(id), {Title: "Stop the run", Tool: toolCancel, Arguments: map[string]any{"run_id": id}}}}

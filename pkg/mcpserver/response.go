@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Refused is the status of a call that changed nothing because it could
@@ -38,9 +38,9 @@ type Response struct {
 	// cancelled), when it declares one.
 	Outcome string `json:"outcome,omitempty"`
 	// Chain traces the transitions this call took on its own.
-	Chain    []run.ChainEntry `json:"chain"`
-	Context  map[string]any   `json:"context,omitempty"`
-	Guidance *run.Guidance    `json:"guidance,omitempty"`
+	Chain    []response.ChainEntry `json:"chain"`
+	Context  map[string]any        `json:"context,omitempty"`
+	Guidance *response.Guidance    `json:"guidance,omitempty"`
 	// Links are what may be done next, each a tool call ready to make.
 	Links []Link `json:"links"`
 	// Output is a succeeded run's output.
@@ -70,7 +70,7 @@ type Link struct {
 // fromResult is the response of a run's result at version v.
 func fromResult(res *run.Result, v int) Response {
 	r := Response{RunID: res.RunID, Version: v, Status: string(res.Status), Name: res.Name, Error: res.Error,
-		Warnings: res.Warnings, Chain: []run.ChainEntry{}, Links: []Link{}}
+		Warnings: res.Warnings, Chain: []response.ChainEntry{}, Links: []Link{}}
 	if res.Status == run.Succeeded {
 		r.Output = res.Output
 	}
@@ -91,7 +91,7 @@ func fromResult(res *run.Result, v int) Response {
 }
 
 // takeLink is the take_transition call that takes l.
-func takeLink(id string, v int, l run.Link) Link {
+func takeLink(id string, v int, l response.Link) Link {
 	link := Link{Transition: l.Transition, Title: l.Title, Actor: l.Actor, Blocked: l.Blocked, Tool: toolTake,
 		Arguments: map[string]any{"run_id": id, "transition": l.Transition, "expected_version": v}}
 	if len(l.Acknowledge) > 0 {
@@ -125,7 +125,7 @@ func listLink() Link {
 
 // refused is the response of a call that could not start.
 func refused(msg string, links ...Link) Response {
-	return Response{Status: Refused, Error: msg, Chain: []run.ChainEntry{}, Links: links}
+	return Response{Status: Refused, Error: msg, Chain: []response.ChainEntry{}, Links: links}
 }
 
 // toolResult turns a response into the tool's result: structured

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // object is a JSON Schema of an object with these properties.
@@ -203,7 +203,7 @@ func (s *Server) get(ref string) Response {
 func fromSaved(sv *Saved) Response {
 	if sv.Result == nil {
 		return Response{RunID: sv.RunID, Version: sv.Version, Status: string(sv.Status), Name: sv.Name,
-			Chain: []run.ChainEntry{}, Links: []Link{getLink(sv.RunID)}}
+			Chain: []response.ChainEntry{}, Links: []Link{getLink(sv.RunID)}}
 	}
 	r := fromResult(sv.Result, sv.Version)
 	r.RunID, r.Status = sv.RunID, string(sv.Status) // a crashed run is interrupted, whatever its last result said

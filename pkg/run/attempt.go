@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Attempt is one try of one step, as a step kind's run code sees it: the
@@ -297,7 +298,7 @@ func (a *Attempt) AskPerson(ctx context.Context, question string) (transition st
 		return "", false, nil
 	}
 	links := gateLinks(a.x.Chain, []string{a.s.ID})
-	c, ok, err := a.x.Req.Human(ctx, Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
+	c, ok, err := a.x.Req.Human(ctx, response.Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
 	return c.Transition, ok, err
 }
 

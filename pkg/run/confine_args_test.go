@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // argPaths is a workflow whose transitions take paths from a decision's
@@ -104,8 +105,8 @@ func TestDecisionArgumentsStayInTheRunsDirectory(t *testing.T) {
 		{"list", map[string]any{"d": "sub"}, "sub listing"},
 		{"pipe", map[string]any{"p": "sub/a.txt"}, "sub listing"},
 	} {
-		decide := func(context.Context, Decision) (Choice, bool) {
-			return Choice{Transition: tc.take, Args: tc.args}, true
+		decide := func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: tc.take, Args: tc.args}, true
 		}
 		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
 		if err != nil {
@@ -224,8 +225,8 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 		{"by_jsonpath", map[string]any{"p": filepath.Join(dir, "inside.txt")}, "inside text"},
 		{"via_sub", map[string]any{"p": "sub/a.txt"}, "sub listing"},
 	} {
-		decide := func(context.Context, Decision) (Choice, bool) {
-			return Choice{Transition: tc.take, Args: tc.args}, true
+		decide := func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: tc.take, Args: tc.args}, true
 		}
 		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Engine runs a validated chain. A distributed engine can run the same
@@ -75,11 +76,11 @@ type Request struct {
 	AgentModel string
 	// Human, when set, asks a person at human decision points (a
 	// terminal); without it the run pauses there.
-	Human Decider
+	Human response.Decider
 	// Decide, when set, is asked first at every decision point, agent
 	// or human: a chain test's scripted decisions. When it does not
 	// choose, the point is decided as without it.
-	Decide Scripted
+	Decide response.Scripted
 
 	// Dir, when set, is the directory this run's commands run in and its
 	// relative paths resolve against, instead of the engine's: a resumed

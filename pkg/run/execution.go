@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/run/mask"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Execution is the state of one run in progress.
@@ -134,7 +135,7 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	}
 	x.Vars.mu.RLock()
 	for name, v := range x.Vars.vars {
-		if (name != ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
+		if (name != response.ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
 			res.Vars[name] = v.Public()
 		}
 	}

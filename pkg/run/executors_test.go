@@ -14,6 +14,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // flowOf is a workflow file of one workflow w whose states are given,
@@ -289,7 +290,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	for take, args := range map[string]map[string]any{"vet": nil, "nope": nil, "submit": {"verdict": "maybe"}} {
 		_, err = l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"brief": "b"}, History: j.transitions, Take: take, Args: args, Journal: j})
 		var te *TakeError
-		var ae *ArgError
+		var ae *response.ArgError
 		if take != "vet" && !errors.As(err, &te) && !errors.As(err, &ae) {
 			t.Errorf("--take %s %v: %v", take, args, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // ackWorkflow waits, at review, for the acknowledgment of the script the
@@ -82,7 +83,7 @@ func TestAcknowledgedByTheCaller(t *testing.T) {
 		t.Fatalf("take without ack: %v", err)
 	}
 	_, err = ackRun(t, ackWorkflow, j, Request{Acks: []string{"deploy.production.rollot"}})
-	var ae *AckError
+	var ae *response.AckError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "--ack deploy.production.rollot: no script or skill of the run has that subject; its acknowledgment guards ask for deploy.production.rollout (did you mean deploy.production.rollout?)") {
 		t.Fatalf("unknown subject: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestDeterministicGuards holds that a deterministic state takes the one
@@ -78,7 +79,7 @@ func TestUnsetSlotAtADecisionPoint(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 	want := `state a: transition work is not offered: guard 1 (expr "$.context.result == 'ok'") reads $.context.result, which is not set`
-	if strings.Join(SortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+	if strings.Join(response.SortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
 		t.Fatalf("links %v warnings %q", res.Links, res.Warnings)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "work"})
@@ -146,17 +147,17 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 // TestHumanDeciderSeesOnlyViableLinks: the person at the terminal is
 // offered what the principal may take.
 func TestHumanDeciderSeesOnlyViableLinks(t *testing.T) {
-	var asked Decision
-	human := func(_ context.Context, d Decision) (Choice, bool, error) {
+	var asked response.Decision
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 		asked = d
-		return Choice{}, false, nil
+		return response.Choice{}, false, nil
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err := New(WithDir(t.TempDir()), WithPrincipal(lead)).Run(context.Background(), Request{Chain: load(t, guardedDecision), Human: human})
 	if err != nil || res.Status != Paused {
 		t.Fatal(err, res)
 	}
-	if got := SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
+	if got := response.SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
 		t.Errorf("offered %v", got)
 	}
 }
@@ -216,7 +217,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	if res, err = call("bob", "approve"); err != nil || res.Status != Paused {
 		t.Fatalf("bob: %v %+v", err, res)
 	}
-	if got := SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
+	if got := response.SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
 		t.Errorf("links once the quorum is met: %v", got)
 	}
 	if res, err = call("bob", "complete"); err != nil || res.Status != Succeeded {

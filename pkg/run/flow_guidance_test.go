@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestGuidanceShowsSecretsMasked: a secret input read by a state's goal
@@ -114,8 +116,11 @@ steps:
   - {id: ok, type: gate, prompt: "Deploy with {input.key}?"}
 `
 	var asked string
-	human := func(_ context.Context, d Decision) (Choice, bool, error) { asked = d.Goal; return Choice{}, false, nil }
-	for _, h := range []Decider{nil, human} {
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
+		asked = d.Goal
+		return response.Choice{}, false, nil
+	}
+	for _, h := range []response.Decider{nil, human} {
 		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"key": "Gate-Secret-4242"}, Human: h})
 		if err != nil || res.Status != Paused {
 			t.Fatalf("%v %s %s", err, res.Status, res.Error)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // actorGateWorkflow is human_only_config of mcp-flowgate's
@@ -72,10 +73,10 @@ func TestFlowgateActorGate(t *testing.T) {
 			}
 		})
 		t.Run(tc.name+": actor_gate_admits_human_on_human_only_transition", func(t *testing.T) {
-			var asked Decision
-			human := func(_ context.Context, d Decision) (Choice, bool, error) {
+			var asked response.Decision
+			human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 				asked = d
-				return Choice{Transition: "approve"}, true, nil
+				return response.Choice{Transition: "approve"}, true, nil
 			}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, actorGateWorkflow(tc.extra)), Human: human})
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // demoWorkflow is a file of one workflow, demo, as mcp-flowgate's tests
@@ -103,7 +104,7 @@ func TestFlowgateStressLifecycle(t *testing.T) {
             output: {sent: "$.arguments"}
       review: {terminal: true}
 `), map[string]string{"repo": "owner/repo"})
-		var link *Link
+		var link *response.Link
 		for i := range w.res.Links {
 			if w.res.Links[i].Transition == "create_pr" {
 				link = &w.res.Links[i]

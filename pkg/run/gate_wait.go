@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // gateWait is a gate the run waits at: its question and since when.
@@ -56,8 +57,8 @@ func (x *Execution) gateTake(id string) string {
 
 // gateLinks are the decisions the gates ids wait for: approve and
 // reject, each GATE:approve when several gates wait.
-func gateLinks(c *chain.Chain, ids []string) []Link {
-	var links []Link
+func gateLinks(c *chain.Chain, ids []string) []response.Link {
+	var links []response.Link
 	for _, id := range ids {
 		prefix, name := "", id
 		if len(ids) > 1 {
@@ -67,8 +68,8 @@ func gateLinks(c *chain.Chain, ids []string) []Link {
 			name = s.Name()
 		}
 		links = append(links,
-			Link{Transition: prefix + chain.GateApprove, Title: "Approve: " + name, Actor: chain.ActorHuman},
-			Link{Transition: prefix + chain.GateReject, Title: "Reject: " + name, Actor: chain.ActorHuman})
+			response.Link{Transition: prefix + chain.GateApprove, Title: "Approve: " + name, Actor: chain.ActorHuman},
+			response.Link{Transition: prefix + chain.GateReject, Title: "Reject: " + name, Actor: chain.ActorHuman})
 	}
 	return links
 }

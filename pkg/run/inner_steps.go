@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The steps written inside a parallel or a pipeline step (its branches, a
@@ -124,7 +125,7 @@ func (x *Execution) ForgetInner() {
 // WithReruns is retry l of a workflow's executor e, confirming the steps
 // inside e that are not idempotent and began in this call without
 // finishing: the journal holds their marks, so a resume asks for them.
-func (x *Execution) WithReruns(l Link, e *chain.Step) Link {
+func (x *Execution) WithReruns(l response.Link, e *chain.Step) response.Link {
 	if e == nil {
 		return l
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/mask"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Run executes the chain and returns its result. See Engine. A DAG chain
@@ -68,7 +69,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 			return nil, nil, err
 		}
 		if len(req.Acks) > 0 {
-			return nil, nil, &AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
+			return nil, nil, &response.AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
 		}
 		return x, &dagDriver{x: x}, nil
 	}

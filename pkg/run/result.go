@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Status is the outcome of a run.
@@ -61,7 +62,7 @@ type Result struct {
 	Handlers []StepResult `json:"handlers,omitempty"`
 	// WorkflowResult holds state, chain, context, guidance and links for a
 	// state workflow (nil for a DAG chain).
-	*WorkflowResult
+	*response.WorkflowResult
 }
 
 // StepResult is one step's outcome.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // FuzzResultRoundTrip: any result — DAG or workflow, with any text in its
@@ -24,8 +26,8 @@ func FuzzResultRoundTrip(f *testing.F) {
 				Usage: &Usage{LLMCalls: int(n % 7), InputTokens: int(n % 1000)}, ToolCalls: int(n % 5)}},
 			Error: errText, DurationMS: n}
 		if workflow {
-			res.WorkflowResult = &WorkflowResult{State: state, Chain: []ChainEntry{{FromState: state, Transition: transition, ToState: state, Result: output}},
-				Context: map[string]any{key: v}, Guidance: &Guidance{Goal: errText}, Links: []Link{{Transition: transition, Title: output}}}
+			res.WorkflowResult = &response.WorkflowResult{State: state, Chain: []response.ChainEntry{{FromState: state, Transition: transition, ToState: state, Result: output}},
+				Context: map[string]any{key: v}, Guidance: &response.Guidance{Goal: errText}, Links: []response.Link{{Transition: transition, Title: output}}}
 		}
 		first, err := json.Marshal(res)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // routing is what the routers of a DAG run decided: the steps their
@@ -147,7 +148,7 @@ func addUsage(a, b *Usage) *Usage {
 // gatePause is a DAG run's response when it pauses at gates: the first
 // gate as its state, its question as the goal, the decisions each gate
 // waits for, and the first deadline.
-func (x *Execution) gatePause() *WorkflowResult {
+func (x *Execution) gatePause() *response.WorkflowResult {
 	ids := make([]string, 0, len(x.waiting))
 	for id := range x.waiting {
 		ids = append(ids, id)
@@ -156,9 +157,9 @@ func (x *Execution) gatePause() *WorkflowResult {
 	sort.Slice(ids, func(i, j int) bool {
 		return slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[i] }) < slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[j] })
 	})
-	wr := &WorkflowResult{State: ids[0], Chain: []ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
+	wr := &response.WorkflowResult{State: ids[0], Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
 	if q := x.waiting[ids[0]].question; q != "" {
-		wr.Guidance = &Guidance{Goal: q}
+		wr.Guidance = &response.Guidance{Goal: q}
 	}
 	var first time.Time
 	for _, id := range ids {

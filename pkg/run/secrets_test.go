@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // dirHolds reports the files under dir whose bytes contain s.
@@ -274,7 +275,7 @@ workflows:
 	}
 	for _, args := range []map[string]any{{"n": tok, "e": "x"}, {"n": 1, "e": tok}, {"n": "x" + tok + "x", "e": "x"}} {
 		_, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, History: j.transitions, Take: "fin", Args: args, Journal: j})
-		var ae *ArgError
+		var ae *response.ArgError
 		if !errors.As(err, &ae) {
 			t.Fatalf("%v: %v, want an ArgError", args, err)
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // brokenJournal saves steps, and transitions until the disk fills: from
@@ -143,7 +145,7 @@ func toFloat(v any) float64 {
 }
 
 // printed is the resume command a link is shown with (as render prints it).
-func printed(l Link) string {
+func printed(l response.Link) string {
 	if l.Rerun {
 		return ResumeCommand("RUN", l.Transition, l.Transition)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The run of the workflow a workflow step names (the kind is
@@ -32,7 +33,7 @@ type SubCall struct {
 	Args    map[string]any
 	Acks    []string
 	Journal Journal
-	Human   Decider
+	Human   response.Decider
 }
 
 // workflowOf finds the workflow a workflow step names: one of its own

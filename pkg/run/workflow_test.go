@@ -15,6 +15,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // pipeline copies reference 000's deploy_pipeline beside a bin/ of fake
@@ -449,10 +450,10 @@ func TestAgentDecisionNeedsAUsableModelBeforeAnythingRuns(t *testing.T) {
 }
 
 func TestHumanDecisionAndPause(t *testing.T) {
-	var asked Decision
-	human := func(_ context.Context, d Decision) (Choice, bool, error) {
+	var asked response.Decision
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 		asked = d
-		return Choice{Transition: "escalate"}, true, nil
+		return response.Choice{Transition: "escalate"}, true, nil
 	}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: human})
 	if err != nil {
@@ -461,7 +462,9 @@ func TestHumanDecisionAndPause(t *testing.T) {
 	if res.Status != Succeeded || res.Chain[0].DecidedBy != "human" || len(asked.Links) != 3 || asked.Goal != "Ship or not" {
 		t.Fatalf("%s %+v asked %+v", res.Status, res.Chain, asked)
 	}
-	decline := func(context.Context, Decision) (Choice, bool, error) { return Choice{}, false, nil }
+	decline := func(context.Context, response.Decision) (response.Choice, bool, error) {
+		return response.Choice{}, false, nil
+	}
 	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: decline})
 	if res.Status != Paused || len(res.Links) != 3 {
 		t.Fatalf("declined: %s %v", res.Status, res.Links)

@@ -4,17 +4,18 @@ import (
 	"slices"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Approval is a paused workflow run that waits on a person: a decision
 // point with a human link, or a human request's queue.
 type Approval struct {
-	RunID  string     `json:"run_id"`
-	Name   string     `json:"name"`
-	State  string     `json:"state"`
-	Goal   string     `json:"goal,omitempty"`
-	Queues []string   `json:"queues"`
-	Links  []run.Link `json:"links"`
+	RunID  string          `json:"run_id"`
+	Name   string          `json:"name"`
+	State  string          `json:"state"`
+	Goal   string          `json:"goal,omitempty"`
+	Queues []string        `json:"queues"`
+	Links  []response.Link `json:"links"`
 	// Since is when the run paused (its last update).
 	Since string `json:"since"`
 }

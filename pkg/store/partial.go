@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // crashNote is the error of a run whose process ended before it did.
@@ -79,7 +80,7 @@ func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 // executor it was running, failed as an interrupt leaves it, with the
 // link that retries it.
 func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
-	wr := &run.WorkflowResult{State: w.InitialState, Chain: []run.ChainEntry{}, Context: map[string]any{}, Links: []run.Link{}}
+	wr := &response.WorkflowResult{State: w.InitialState, Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: []response.Link{}}
 	for i, h := range sv.Transitions {
 		if h.Nested() || h.Ack != nil {
 			continue // a transition of a workflow a step runs (its state is not the run's), or an acknowledgment
@@ -98,7 +99,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 		if i < sv.lastCall {
 			continue // an earlier attempt's: the result traces the last
 		}
-		wr.Chain = append(wr.Chain, run.ChainEntry{FromState: h.From, Transition: h.Transition, ToState: h.To, DecidedBy: h.DecidedBy, Result: h.Result})
+		wr.Chain = append(wr.Chain, response.ChainEntry{FromState: h.From, Transition: h.Transition, ToState: h.To, DecidedBy: h.DecidedBy, Result: h.Result})
 		if h.Step != nil {
 			res.Steps = append(res.Steps, *h.Step)
 		}
@@ -113,7 +114,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 		}
 	}
 	if s := w.State(wr.State); s != nil && (s.Goal != "" || s.Guidance != "") {
-		wr.Guidance = &run.Guidance{Goal: s.Goal, Instructions: s.Guidance}
+		wr.Guidance = &response.Guidance{Goal: s.Goal, Instructions: s.Guidance}
 	}
 	res.WorkflowResult = wr
 }

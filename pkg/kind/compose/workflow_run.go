@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A workflow step runs another state workflow (mcp-flowgate's workflow
@@ -31,7 +32,7 @@ func init() {
 				out.Value = run.DataValue(run.WorkflowOutput(s, res))
 				return out, nil
 			case run.Paused:
-				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(run.SortedLinkNames(res.Links), ", ")))
+				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(response.SortedLinkNames(res.Links), ", ")))
 			}
 			if ctx.Err() != nil {
 				return out, ctx.Err()

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -126,7 +127,7 @@ func callHook(a *run.Attempt, hook, tool string, args map[string]any) (res any, 
 // hookState reads what a hook has recorded: what the running task
 // changed, else the run's context, into rec.
 func hookState(a *run.Attempt, hook string, rec any) {
-	for _, name := range []string{run.HookVar, run.ContextVar} {
+	for _, name := range []string{run.HookVar, response.ContextVar} {
 		if v, ok := a.Vars().Get(name); ok {
 			if m, ok := v.Data.(map[string]any); ok && m[hook] != nil {
 				b, _ := json.Marshal(m[hook])

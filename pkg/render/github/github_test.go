@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 func TestGitHubEscaping(t *testing.T) {
@@ -365,7 +366,7 @@ workflows:
 		t.Fatal(err)
 	}
 	res := &run.Result{RunID: "r1", Name: "w", Status: run.Failed, Error: "state a: no deterministic transition is viable",
-		WorkflowResult: &run.WorkflowResult{State: "a"}}
+		WorkflowResult: &response.WorkflowResult{State: "a"}}
 	got := annotations(l.Chain, res, "w.yaml")
 	want := "::error file=w.yaml,line=6,col=7,title=w failed at state a::state a: no deterministic transition is viable%0Aresume it with: chainrun resume r1"
 	if len(got) != 1 || got[0] != want {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -88,7 +89,7 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 
 // acknowledge shows the bodies a decision's acknowledgment guards ask to
 // be read: what the person acknowledges with --ack SUBJECT.
-func acknowledge(b *strings.Builder, shown []run.Described) {
+func acknowledge(b *strings.Builder, shown []response.Described) {
 	if len(shown) == 0 {
 		return
 	}

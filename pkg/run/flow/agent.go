@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // askModel offers the links to a model as a tool whose argument is an
@@ -275,7 +276,7 @@ func (f *flow) describeCalls(resp *llm.Response, keys []chain.AckKey, by string)
 			Subject string `json:"subject"`
 		}
 		_ = json.Unmarshal([]byte(call.Arguments), &a)
-		var bodies []run.Described
+		var bodies []response.Described
 		for _, k := range keys {
 			if k.Subject != a.Subject {
 				continue

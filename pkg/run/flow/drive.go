@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // flow is one call (a run or a resume) of a state workflow.
@@ -22,7 +23,7 @@ type flow struct {
 	// outcome is the declared outcome of the terminal state it ended at.
 	outcome string
 	context map[string]any
-	trace   []run.ChainEntry
+	trace   []response.ChainEntry
 	steps   []run.StepResult
 	// depth counts the transitions taken on their own in this call.
 	depth int
@@ -31,10 +32,10 @@ type flow struct {
 	// tool call), read as $.arguments.
 	args map[string]any
 	// callerAcks are the caller's --ack, saved once the call drives.
-	callerAcks []run.Described
+	callerAcks []response.Described
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
-	links  []run.Link
+	links  []response.Link
 	status run.Status
 	// decisionUsage counts the model calls of agent decisions.
 	decisionUsage run.Usage
@@ -64,8 +65,8 @@ type flow struct {
 	entering run.SubEntry
 	// within, subGuidance and subDeadline say where, inside a workflow a
 	// step runs, the run paused or stopped, and that decision's guidance.
-	within      []run.SubState
-	subGuidance *run.Guidance
+	within      []response.SubState
+	subGuidance *response.Guidance
 	subDeadline string
 }
 
@@ -235,25 +236,25 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(run.Interrupted, "interrupted during transition "+t.Name, []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.stop(run.Interrupted, "interrupted during transition "+t.Name, []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
-		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
 		return false
 	}
 	if len(t.Branches) > 0 {
 		to, label, err := f.branchTarget(s, t)
 		if err != nil {
 			f.setContext(before)
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
 			return false
 		}
 		rec.To, rec.Result = to, label
 	}
-	return f.moved(rec, []run.Link{run.TransitionRetry(t)})
+	return f.moved(rec, []response.Link{run.TransitionRetry(t)})
 }
 
 // branchTarget is where a transition with branches leads: the target of
@@ -319,7 +320,7 @@ func (f *flow) deeper() bool {
 // resume cannot go on from past it): at the state it was leaving, with
 // its context as saved, failed, offering retry. It reports whether the
 // run moved.
-func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
+func (f *flow) moved(rec run.TransitionRecord, retry []response.Link) bool {
 	rec.Time = f.Engine.Now()
 	if !rec.Hook {
 		f.enterSlots(rec.From, rec.To)
@@ -336,7 +337,7 @@ func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
 	}
 	f.savedContext = rec.Context
 	f.history = append(f.history, saved)
-	f.trace = append(f.trace, run.ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
+	f.trace = append(f.trace, response.ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	if !rec.Hook || rec.From != rec.To {
 		f.state, f.arrived = rec.To, rec.Time
 	}
@@ -382,11 +383,11 @@ func (f *flow) end(s *chain.State) {
 	}
 }
 
-func (f *flow) fail(msg string, links []run.Link) {
+func (f *flow) fail(msg string, links []response.Link) {
 	f.stop(run.Failed, msg, links)
 }
 
-func (f *flow) stop(status run.Status, msg string, links []run.Link) {
+func (f *flow) stop(status run.Status, msg string, links []response.Link) {
 	f.status = status
 	if f.Failure == "" {
 		f.Failure = msg

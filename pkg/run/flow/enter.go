@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // onEnterName is how records, traces and links name a state's onEnter.
@@ -37,7 +38,7 @@ func (f *flow) enter(ctx context.Context) bool {
 	}
 	on := s.OnEnter
 	rec := run.TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
-	retry := []run.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
+	retry := []response.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
 	f.enterPending = true // until its record is saved
 	switch fault, err := f.effect(ctx, s, on.Executor, on.Output, nil, &rec); fault {
 	case effectPaused:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // pathDoc is what a transition's JSONPaths read (mcp-flowgate): the
@@ -104,7 +105,7 @@ func (f *flow) listSlot(key string) bool {
 // setContext replaces the workflow's context.
 func (f *flow) setContext(m map[string]any) {
 	f.context = m
-	f.Vars.Set(run.ContextVar, run.Value{Data: m})
+	f.Vars.Set(response.ContextVar, run.Value{Data: m})
 }
 
 // outputValue computes one mapping: a copy, a set, arithmetic (a missing

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // replay rebuilds state, variables and context from the transitions
@@ -59,7 +60,7 @@ func (f *flow) replay(history []run.TransitionRecord) {
 		sort.Strings(names)
 		f.Warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
 	}
-	f.Vars.Set(run.ContextVar, run.Value{Data: f.context})
+	f.Vars.Set(response.ContextVar, run.Value{Data: f.context})
 }
 
 // checkTake refuses, before anything runs, a --take that names no link of
@@ -81,7 +82,7 @@ func (f *flow) checkTake() error {
 		if f.take == s.Name {
 			return nil
 		}
-		return &run.TakeError{Take: f.take, State: f.state, Links: []run.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
+		return &run.TakeError{Take: f.take, State: f.state, Links: []response.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
 	cands := f.assess(s)
 	links := append(linksOf(passing(cands)), waitingLinks(waiting(cands))...)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Conclude sets the result's status, the steps in the order they ran,
@@ -19,15 +20,15 @@ import (
 func (f *flow) Conclude(_ context.Context, res *run.Result) {
 	res.Status, res.Error, res.Steps = f.status, f.Failure, f.steps
 	res.Usage.Add(f.decisionUsage)
-	wr := &run.WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
+	wr := &response.WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
-		wr.Chain = []run.ChainEntry{}
+		wr.Chain = []response.ChainEntry{}
 	}
 	for i := range wr.Chain {
 		wr.Chain[i].Result = f.Mask(wr.Chain[i].Result)
 	}
 	if wr.Links == nil {
-		wr.Links = []run.Link{}
+		wr.Links = []response.Link{}
 	}
 	if s := f.w.State(f.state); s != nil {
 		wr.Guidance = f.guidance(s, f.offered(s))
@@ -69,7 +70,7 @@ func (f *flow) Conclude(_ context.Context, res *run.Result) {
 // the value the last executor or task produced (a workflow whose tasks
 // only set variables prints its last result, not {}).
 func (f *flow) output() any {
-	if f.Chain.Output != "" && f.Chain.Output != run.ContextVar {
+	if f.Chain.Output != "" && f.Chain.Output != response.ContextVar {
 		if v, ok := f.Vars.Get(f.Chain.Output); ok {
 			return v.Public()
 		}
@@ -160,13 +161,13 @@ func (f *flow) offered(s *chain.State) []*chain.Transition {
 
 // blockedLinks are, under linkFilter: all, the state's transitions that
 // cannot be taken now and are not among the links offered, each with why.
-func (f *flow) blockedLinks(s *chain.State, offered []run.Link) []run.Link {
+func (f *flow) blockedLinks(s *chain.State, offered []response.Link) []response.Link {
 	if f.w.Filter(s) != chain.LinkFilterAll {
 		return nil
 	}
-	var out []run.Link
+	var out []response.Link
 	for _, t := range s.Transitions {
-		if slices.ContainsFunc(offered, func(l run.Link) bool { return l.Transition == t.Name }) || t.Actor == chain.ActorDeterministic {
+		if slices.ContainsFunc(offered, func(l response.Link) bool { return l.Transition == t.Name }) || t.Actor == chain.ActorDeterministic {
 			continue
 		}
 		why := f.whyNot(s, t)
@@ -180,8 +181,8 @@ func (f *flow) blockedLinks(s *chain.State, offered []run.Link) []run.Link {
 	return out
 }
 
-func linksOf(ts []*chain.Transition) []run.Link {
-	out := make([]run.Link, len(ts))
+func linksOf(ts []*chain.Transition) []response.Link {
+	out := make([]response.Link, len(ts))
 	for i, t := range ts {
 		out[i] = run.LinkOf(t)
 	}
@@ -190,9 +191,9 @@ func linksOf(ts []*chain.Transition) []run.Link {
 
 // waitingFor is what a pause's progress line lists: the links' names,
 // each with the arguments it needs ("file (ticket, level)").
-func waitingFor(links []run.Link) string {
+func waitingFor(links []response.Link) string {
 	sorted := slices.Clone(links)
-	slices.SortFunc(sorted, func(a, b run.Link) int { return strings.Compare(a.Transition, b.Transition) })
+	slices.SortFunc(sorted, func(a, b response.Link) int { return strings.Compare(a.Transition, b.Transition) })
 	out := make([]string, len(sorted))
 	for i, l := range sorted {
 		out[i] = l.Transition

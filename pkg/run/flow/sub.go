@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A workflow step that is a workflow's executor or task runs its workflow
@@ -174,7 +175,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*run.StepResult, bool
 		sr.Usage = &u
 	}
 	if wr := res.WorkflowResult; wr != nil && res.Status != run.Succeeded {
-		f.within = append([]run.SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
+		f.within = append([]response.SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
 		f.subGuidance, f.subDeadline = wr.Guidance, wr.Deadline
 	}
 	switch res.Status {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // task runs a state's task and follows the first branch its result
@@ -24,7 +25,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // taskWith runs the state's task, taken as decidedBy says, and follows
 // its branch.
 func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) bool {
-	retry := []run.Link{run.TaskRetry(s)}
+	retry := []response.Link{run.TaskRetry(s)}
 	f.beforeTask(s)
 	f.entering = run.SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
