@@ -38,9 +38,9 @@ func stopped(ctx context.Context) (status StepStatus, errText, reason string) {
 	return StepCancelled, c.Error(), ""
 }
 
-// stopText is why ctx ended, in the words of a step's result: for what a
+// StopText is why ctx ended, in the words of a step's result: for what a
 // stopped step reports of its parts (a tool call, a decision).
-func stopText(ctx context.Context) string {
+func StopText(ctx context.Context) string {
 	status, errText, reason := stopped(ctx)
 	if status == StepSkipped {
 		return reason

@@ -8,5 +8,5 @@
 // run.RegisterHandlerRunner in its init and reaches the run only through
 // run.Attempt, so the engine names no handler; the reading of the format
 // is pkg/format/contenox's, which this package does not import.
-// It may import, of this module: chain, event, llm, run, run/response, tools.
+// It may import, of this module: chain, event, llm, run, run/response, run/toolcall, tools.
 package contenox

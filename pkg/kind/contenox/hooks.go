@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/toolcall"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -91,7 +92,7 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 // builtinHook calls a built-in file or shell tool for a tools task, in
 // the step's directory and confined to it like a model's call.
 func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[string]any) (any, error) {
-	env, err := a.ToolEnv(ctx)
+	env, err := toolcall.Env(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +103,10 @@ func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[stri
 	text, err := tools.Run(ctx, env, tool, raw)
 	d := a.Now().Sub(start).Milliseconds()
 	if err != nil {
-		a.RecordTool(call, event.Error, err.Error(), d)
+		toolcall.Record(a, call, event.Error, err.Error(), d)
 		return nil, err
 	}
-	a.RecordTool(call, event.OK, "", d)
+	toolcall.Record(a, call, event.OK, "", d)
 	return text, nil
 }
 
