@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -33,7 +34,7 @@ const noProxy = "http://127.0.0.1:9"
 // runCase runs one case of a file on c and returns what it did.
 func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp string) *outcome {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
-		return &outcome{res: &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
+		return &outcome{res: &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
 	}
 	inputs := map[string]string{}
 	for k, v := range tc.Inputs {
@@ -87,7 +88,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 	res, err := engine.Run(ctx, req)
 	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets()}
 	if err != nil {
-		o.res, o.exit = &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
+		o.res, o.exit = &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
 	} else {
 		o.exit = exitCode(res.Status)
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,7 +22,7 @@ type active struct {
 	stop   context.CancelFunc
 	known  chan struct{} // closed once the id is known
 	done   chan struct{} // closed once the run returned
-	res    *run.Result
+	res    *record.Result
 	err    error
 	idOnce sync.Once
 
@@ -83,7 +83,7 @@ func progressText(e event.Event) string {
 	case event.Transition:
 		return fmt.Sprintf("%s → %s (%s)", e.State, e.Target, e.Step)
 	case event.Decision:
-		if e.Status == run.Paused {
+		if e.Status == record.Paused {
 			return "paused at " + e.State
 		}
 	}
@@ -104,7 +104,7 @@ func (a *active) listen(ch chan note) {
 }
 
 // launch starts fn as a run of chain name under the server's context.
-func (s *Server) launch(name string, fn func(context.Context, event.Sink) (*run.Result, error)) *active {
+func (s *Server) launch(name string, fn func(context.Context, event.Sink) (*record.Result, error)) *active {
 	ctx, stop := context.WithCancel(s.base)
 	a := &active{s: s, name: name, stop: stop, known: make(chan struct{}), done: make(chan struct{})}
 	s.wg.Add(1)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -68,10 +68,10 @@ type Link struct {
 }
 
 // fromResult is the response of a run's result at version v.
-func fromResult(res *run.Result, v int) Response {
+func fromResult(res *record.Result, v int) Response {
 	r := Response{RunID: res.RunID, Version: v, Status: string(res.Status), Name: res.Name, Error: res.Error,
 		Warnings: res.Warnings, Chain: []response.ChainEntry{}, Links: []Link{}}
-	if res.Status == run.Succeeded {
+	if res.Status == record.Succeeded {
 		r.Output = res.Output
 	}
 	if wr := res.WorkflowResult; wr != nil {
@@ -83,7 +83,7 @@ func fromResult(res *run.Result, v int) Response {
 			r.Links = append(r.Links, takeLink(res.RunID, v, l))
 		}
 	}
-	if len(r.Links) == 0 && (res.Status == run.Failed || res.Status == run.Interrupted) {
+	if len(r.Links) == 0 && (res.Status == record.Failed || res.Status == record.Interrupted) {
 		r.Links = append(r.Links, Link{Title: "Resume the run where it stopped", Tool: toolTake,
 			Arguments: map[string]any{"run_id": res.RunID, "expected_version": v}})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -154,7 +155,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, name strin
 	}
 	inputs := inputText(in)
 	secret := s.secretInputs(name, inputs)
-	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
+	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*record.Result, error) {
 		res, err := s.b.Start(ctx, name, inputs, sink)
 		if res != nil && len(secret) > 0 {
 			s.mu.Lock()
@@ -255,7 +256,7 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 	s.mu.Lock()
 	d.Secrets = s.secrets[sv.RunID]
 	s.mu.Unlock()
-	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
+	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*record.Result, error) {
 		return s.b.Resume(ctx, sv.RunID, d, sink)
 	})
 	return s.await(ctx, req, a, func(err error) Response {

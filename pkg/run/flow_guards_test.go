@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -32,16 +33,16 @@ func TestDeterministicGuards(t *testing.T) {
 `)
 	}
 	res := runChain(t, gate(1), nil)
-	if res.Status != Succeeded || len(res.Chain) != 1 || res.Chain[0].Transition != "retry" {
+	if res.Status != record.Succeeded || len(res.Chain) != 1 || res.Chain[0].Transition != "retry" {
 		t.Fatalf("one viable: %s %s %+v", res.Status, res.Error, res.Chain)
 	}
 	res = runChain(t, gate(4), nil)
 	want := `selection_error: state a: 2 deterministic transitions are viable (retry, escalate): exactly one must be; make their conditions or guards exclusive (not viable: work: guard 1 (expr "$.context.result == 'ok'"): false)`
-	if res.Status != Failed || res.Error != want {
+	if res.Status != record.Failed || res.Error != want {
 		t.Fatalf("two viable: %s\n got %s\nwant %s", res.Status, res.Error, want)
 	}
 	res = runChain(t, strings.Replace(gate(6), "escalate: {target: human, actor: deterministic, guards: [{kind: expr, expr: \"$.context.retries >= 3\"}]}", "", 1), nil)
-	if res.Status != Failed || !strings.Contains(res.Error, `selection_error: state a: no deterministic transition is viable (work: guard 1 (expr "$.context.result == 'ok'"): false; retry: guard 2 (expr "$.context.retries < 5"): false)`) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, `selection_error: state a: no deterministic transition is viable (work: guard 1 (expr "$.context.result == 'ok'"): false; retry: guard 2 (expr "$.context.retries < 5"): false)`) {
 		t.Fatalf("none viable: %s %s", res.Status, res.Error)
 	}
 }
@@ -56,7 +57,7 @@ func TestGuardOnUnsetSlotFailsTheRun(t *testing.T) {
       b: {terminal: true}
 `), nil)
 	want := `state a: transition go: guard 1 (expr "$.context.approved == true") reads $.context.approved, which is not set`
-	if res.Status != Failed || !strings.Contains(res.Error, want) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, want) {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 }
@@ -75,7 +76,7 @@ func TestUnsetSlotAtADecisionPoint(t *testing.T) {
 	dir := t.TempDir()
 	j := &memJournal{}
 	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %+v", err, res)
 	}
 	want := `state a: transition work is not offered: guard 1 (expr "$.context.result == 'ok'") reads $.context.result, which is not set`
@@ -116,7 +117,7 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || asJSON(t, res.Links) != `[{"transition":"reject","title":"Reject","actor":"human"}]` {
+	if res.Status != record.Paused || asJSON(t, res.Links) != `[{"transition":"reject","title":"Reject","actor":"human"}]` {
 		t.Fatalf("%s links %s", res.Status, asJSON(t, res.Links))
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "approve"})
@@ -136,7 +137,7 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err = New(WithDir(dir), WithPrincipal(lead)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "approve", Journal: j})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("approved: %v %+v", err, res)
 	}
 	if last := j.transitions[len(j.transitions)-1]; last.Principal != "lee" || last.DecidedBy != "caller" {
@@ -154,7 +155,7 @@ func TestHumanDeciderSeesOnlyViableLinks(t *testing.T) {
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err := New(WithDir(t.TempDir()), WithPrincipal(lead)).Run(context.Background(), Request{Chain: load(t, guardedDecision), Human: human})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatal(err, res)
 	}
 	if got := response.SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
@@ -189,7 +190,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	c := load(t, quorum)
 	dir := t.TempDir()
 	j := &memJournal{}
-	call := func(who, take string) (*Result, error) {
+	call := func(who, take string) (*record.Result, error) {
 		opts := []Option{WithDir(dir)}
 		if who != "" {
 			opts = append(opts, WithPrincipal(&chain.Principal{ID: who}))
@@ -197,7 +198,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 		return New(opts...).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: take, Journal: j})
 	}
 	res, err := call("", "")
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("start: %v %+v", err, res)
 	}
 	_, err = call("ann", "complete")
@@ -206,7 +207,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 		t.Fatalf("complete too early: %v", err)
 	}
 	for i, who := range []string{"ann", "ann"} {
-		if res, err = call(who, "approve"); err != nil || res.Status != Paused {
+		if res, err = call(who, "approve"); err != nil || res.Status != record.Paused {
 			t.Fatalf("approval %d: %v %+v", i, err, res)
 		}
 	}
@@ -214,13 +215,13 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `needs 2 "approval" principals, has 1`) {
 		t.Fatalf("one principal twice: %v", err)
 	}
-	if res, err = call("bob", "approve"); err != nil || res.Status != Paused {
+	if res, err = call("bob", "approve"); err != nil || res.Status != record.Paused {
 		t.Fatalf("bob: %v %+v", err, res)
 	}
 	if got := response.SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
 		t.Errorf("links once the quorum is met: %v", got)
 	}
-	if res, err = call("bob", "complete"); err != nil || res.Status != Succeeded {
+	if res, err = call("bob", "complete"); err != nil || res.Status != record.Succeeded {
 		t.Fatalf("complete: %v %+v", err, res)
 	}
 }
@@ -241,7 +242,7 @@ func TestEvidenceDefaultsAndDigests(t *testing.T) {
             guards: [{kind: evidence, requires: [{kind: cli_output, require_digest: true}, "transition:build"]}]
       done: {terminal: true}
 `), nil)
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 }

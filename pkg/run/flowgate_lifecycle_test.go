@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -63,7 +64,7 @@ func TestFlowgateStressLifecycle(t *testing.T) {
       done: {terminal: true}
 `), nil)
 		w.submit("approve", nil)
-		if w.err != nil || w.res.Status != Paused || w.res.State != "pending" {
+		if w.err != nil || w.res.Status != record.Paused || w.res.State != "pending" {
 			t.Fatalf("approve: %v %s at %s", w.err, w.res.Status, w.res.State)
 		}
 		w.submit("finalize", nil)
@@ -141,12 +142,12 @@ workflows:
 		j := &memJournal{}
 		c := load(t, src)
 		res, err := New(WithDir(t.TempDir()), WithClock(clock)).Run(context.Background(), Request{Chain: c, Journal: j})
-		if err != nil || res.Status != Paused || res.State != "open" {
+		if err != nil || res.Status != record.Paused || res.State != "open" {
 			t.Fatalf("start: %v %+v", err, res)
 		}
 		now = now.Add(20 * time.Millisecond)
 		res, err = New(WithDir(t.TempDir()), WithClock(clock)).Run(context.Background(), Request{Chain: c, RunID: res.RunID, History: j.transitions, Journal: j, Take: "approve"})
-		if err != nil || res.Status != Succeeded || res.State != "timed_out_state" || res.Context["approved"] != nil {
+		if err != nil || res.Status != record.Succeeded || res.State != "timed_out_state" || res.Context["approved"] != nil {
 			t.Fatalf("submit after the timeout: %v %s at %s, context %v", err, res.Status, res.State, res.Context)
 		}
 		if traceOf(res) != "open-timeout*->timed_out_state" {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -30,14 +31,14 @@ func (e *skippedError) Error() string { return e.reason }
 // held reports a step that did not run to an end of its own: a gate that
 // waits (paused) or skipped itself, with the reason and, for a gate that
 // waits, since when (RFC 3339).
-func held(err error) (status StepStatus, reason, since string, ok bool) {
+func held(err error) (status record.StepStatus, reason, since string, ok bool) {
 	var pe *pausedError
 	var se *skippedError
 	switch {
 	case errors.As(err, &pe):
-		return Paused, "waiting for approval (resume --take approve or reject)", pe.since.UTC().Format(time.RFC3339Nano), true
+		return record.Paused, "waiting for approval (resume --take approve or reject)", pe.since.UTC().Format(time.RFC3339Nano), true
 	case errors.As(err, &se):
-		return StepSkipped, se.reason, "", true
+		return record.StepSkipped, se.reason, "", true
 	}
 	return "", "", "", false
 }
@@ -75,10 +76,10 @@ func gateLinks(c *chain.Chain, ids []string) []response.Link {
 }
 
 // waitingGates are the gates a saved run waits at, in the chain's order.
-func waitingGates(c *chain.Chain, saved map[string]StepRecord) []string {
+func waitingGates(c *chain.Chain, saved map[string]record.StepRecord) []string {
 	var ids []string
 	for _, s := range c.Steps {
-		if rec, ok := saved[s.ID]; ok && s.Kind == chain.KindGate && rec.Result.Status == Paused {
+		if rec, ok := saved[s.ID]; ok && s.Kind == chain.KindGate && rec.Result.Status == record.Paused {
 			ids = append(ids, s.ID)
 		}
 	}

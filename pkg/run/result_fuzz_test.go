@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -21,9 +22,9 @@ func FuzzResultRoundTrip(f *testing.F) {
 		if json.Unmarshal([]byte(data), &decoded) == nil {
 			v = decoded
 		}
-		res := &Result{RunID: id, Name: id, Status: Status(status), Output: v, Vars: map[string]any{key: v},
-			Steps: []StepResult{{ID: key, Status: StepStatus(status), Attempts: int(n % 100), DurationMS: n, Error: errText,
-				Usage: &Usage{LLMCalls: int(n % 7), InputTokens: int(n % 1000)}, ToolCalls: int(n % 5)}},
+		res := &record.Result{RunID: id, Name: id, Status: record.Status(status), Output: v, Vars: map[string]any{key: v},
+			Steps: []record.StepResult{{ID: key, Status: record.StepStatus(status), Attempts: int(n % 100), DurationMS: n, Error: errText,
+				Usage: &record.Usage{LLMCalls: int(n % 7), InputTokens: int(n % 1000)}, ToolCalls: int(n % 5)}},
 			Error: errText, DurationMS: n}
 		if workflow {
 			res.WorkflowResult = &response.WorkflowResult{State: state, Chain: []response.ChainEntry{{FromState: state, Transition: transition, ToState: state, Result: output}},
@@ -33,7 +34,7 @@ func FuzzResultRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back Result
+		var back record.Result
 		if err := json.Unmarshal(first, &back); err != nil {
 			t.Fatalf("%s does not decode: %v", first, err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -54,7 +55,7 @@ steps:
 	for _, key := range []string{"Zq9-secret-value", "7"} {
 		for range 2 {
 			res := runChain(t, src, map[string]string{"key": key}, WithModels(registryFor(s, nil)), WithCache(cache.Open(dir), true))
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("status %s: %s", res.Status, res.Error)
 			}
 			if res.Usage.Cached != 0 {
@@ -116,7 +117,7 @@ steps:
   - {id: big, type: cli, run: 'printf %s {input.tok}; head -c 9000000 /dev/zero | tr "\0" x; printf %s {input.tok}', output_var: b}
 `
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"tok": "tok-Zq9-spill"}, OutputDir: out, Journal: &memJournal{}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if files := dirHolds(t, filepath.Dir(out), "tok-Zq9-spill"); len(files) > 0 {

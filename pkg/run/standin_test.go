@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -56,7 +57,7 @@ output: out
 		return Canned{}, false
 	}
 	res := runChain(t, src, nil, WithStandIn(stand), WithEnv(map[string]string{"FIXED": "pinned"}))
-	if res.Status != Succeeded || res.Output != "home/3/pinned" {
+	if res.Status != record.Succeeded || res.Output != "home/3/pinned" {
 		t.Fatalf("status %s, output %v, error %s", res.Status, res.Output, res.Error)
 	}
 	if got := step(t, res, "fetch"); got.Attempts != 2 {
@@ -72,7 +73,7 @@ func TestStandInFailureIsAStepFailure(t *testing.T) {
 	res := runChain(t, src, nil, WithStandIn(func(context.Context, *chain.Step) (Canned, bool) {
 		return Canned{Err: "not mocked"}, true
 	}))
-	if res.Status != Failed || !strings.Contains(res.Error, "not mocked") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "not mocked") {
 		t.Errorf("status %s, error %q", res.Status, res.Error)
 	}
 }

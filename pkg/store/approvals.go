@@ -3,7 +3,7 @@ package store
 import (
 	"slices"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -30,7 +30,7 @@ func (s *Store) Approvals(queue string) ([]Approval, error) {
 	}
 	out := []Approval{}
 	for _, r := range recs {
-		if r.Status != run.Paused {
+		if r.Status != record.Paused {
 			continue
 		}
 		saved, err := s.Summary(r.RunID)

@@ -24,5 +24,5 @@
 //
 // It keeps run's records; run does not import it. It may import, of this
 // module: chain, event, executor, fsutil, jsonstream, load, retry, run,
-// run/response.
+// run/record, run/response.
 package store

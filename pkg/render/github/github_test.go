@@ -14,7 +14,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -223,7 +223,7 @@ func TestSummaryMarkdownPieces(t *testing.T) {
 }
 
 func TestSummaryTruncatesLongOutput(t *testing.T) {
-	res := &run.Result{RunID: "r1", Name: "big", Status: run.Succeeded, Output: strings.Repeat("x", maxSummaryOutput+100)}
+	res := &record.Result{RunID: "r1", Name: "big", Status: record.Succeeded, Output: strings.Repeat("x", maxSummaryOutput+100)}
 	md := summaryMarkdown(res, "chains/big.yaml")
 	if strings.Count(md, "x") < maxSummaryOutput || strings.Count(md, "x") > maxSummaryOutput+5 {
 		t.Errorf("the summary shows %d x, want about %d", strings.Count(md, "x"), maxSummaryOutput)
@@ -231,7 +231,7 @@ func TestSummaryTruncatesLongOutput(t *testing.T) {
 	if !strings.Contains(md, "_100 more bytes not shown: `chainrun runs show r1 -o json` has the whole output._") {
 		t.Errorf("no truncation note in:\n%s", md[len(md)-200:])
 	}
-	obj := summaryMarkdown(&run.Result{RunID: "r2", Name: "obj", Status: run.Succeeded, Output: map[string]any{"a": 1}}, "")
+	obj := summaryMarkdown(&record.Result{RunID: "r2", Name: "obj", Status: record.Succeeded, Output: map[string]any{"a": 1}}, "")
 	if !strings.Contains(obj, "```json\n{\n  \"a\": 1\n}\n```") {
 		t.Errorf("a JSON output is not shown as JSON:\n%s", obj)
 	}
@@ -323,11 +323,11 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &run.Result{RunID: "r1", Name: "ci", Status: run.Failed, Error: "step bad failed: exited with code 1",
-		Steps: []run.StepResult{
-			{ID: "slow", Status: run.StepFailed, Error: "cancelled"}, // stopped because bad failed
-			{ID: "bad", Status: run.StepFailed, Error: "exited with code 1"},
-			{ID: "lint", Status: run.StepFailed, Error: "exited with code 1"},
+	res := &record.Result{RunID: "r1", Name: "ci", Status: record.Failed, Error: "step bad failed: exited with code 1",
+		Steps: []record.StepResult{
+			{ID: "slow", Status: record.StepFailed, Error: "cancelled"}, // stopped because bad failed
+			{ID: "bad", Status: record.StepFailed, Error: "exited with code 1"},
+			{ID: "lint", Status: record.StepFailed, Error: "exited with code 1"},
 		}}
 	got := annotations(l.Chain, res, "chains/ci.yaml")
 	want := []string{
@@ -338,13 +338,13 @@ steps:
 		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	res.Status, res.Error = run.Interrupted, "interrupted"
+	res.Status, res.Error = record.Interrupted, "interrupted"
 	res.Steps = nil
 	got = annotations(l.Chain, res, "chains/ci.yaml")
 	if len(got) != 1 || got[0] != "::warning file=chains/ci.yaml,title=ci interrupted::ci interrupted (run r1); resume it with: chainrun resume r1" {
 		t.Errorf("interrupted: %q", got)
 	}
-	res.Status, res.Error = run.Succeeded, ""
+	res.Status, res.Error = record.Succeeded, ""
 	if got := annotations(l.Chain, res, "chains/ci.yaml"); len(got) != 0 {
 		t.Errorf("a success is annotated: %q", got)
 	}
@@ -365,7 +365,7 @@ workflows:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &run.Result{RunID: "r1", Name: "w", Status: run.Failed, Error: "state a: no deterministic transition is viable",
+	res := &record.Result{RunID: "r1", Name: "w", Status: record.Failed, Error: "state a: no deterministic transition is viable",
 		WorkflowResult: &response.WorkflowResult{State: "a"}}
 	got := annotations(l.Chain, res, "w.yaml")
 	want := "::error file=w.yaml,line=6,col=7,title=w failed at state a::state a: no deterministic transition is viable%0Aresume it with: chainrun resume r1"
@@ -377,12 +377,12 @@ workflows:
 func TestCancelledStepSaysWhy(t *testing.T) {
 	var out bytes.Buffer
 	g := &Renderer{w: &out, verbose: true, logs: map[logKey]*stepLog{}}
-	g.Emit(event.Event{Type: event.StepFinished, RunID: "r", Step: "slow", Status: run.StepCancelled, DurationMS: 40, Attempt: 1, Error: "cancelled: step bad failed"})
+	g.Emit(event.Event{Type: event.StepFinished, RunID: "r", Step: "slow", Status: record.StepCancelled, DurationMS: 40, Attempt: 1, Error: "cancelled: step bad failed"})
 	if want := "::group::slow (cancelled, 40ms)\nerror: cancelled: step bad failed\n::endgroup::\n"; out.String() != want {
 		t.Errorf("group = %q, want %q", out.String(), want)
 	}
-	md := summaryMarkdown(&run.Result{RunID: "r", Name: "t", Status: run.Failed, Error: "step bad failed: boom",
-		Steps: []run.StepResult{{ID: "slow", Status: run.StepCancelled, Error: "cancelled: step bad failed"}}}, "")
+	md := summaryMarkdown(&record.Result{RunID: "r", Name: "t", Status: record.Failed, Error: "step bad failed: boom",
+		Steps: []record.StepResult{{ID: "slow", Status: record.StepCancelled, Error: "cancelled: step bad failed"}}}, "")
 	if !strings.Contains(md, "🚫") {
 		t.Errorf("a cancelled step has no mark of its own:\n%s", md)
 	}

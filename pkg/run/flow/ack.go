@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -63,7 +64,7 @@ func (f *flow) ackFacts() *chain.AckFacts {
 // acknowledge records that the run acknowledged d's body at the state it
 // is at, durably, as decided by by.
 func (f *flow) acknowledge(d response.Described, by string) {
-	rec := run.TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
+	rec := record.TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
 		Ack: &chain.Acknowledgment{AckKey: d.Key(), Hash: d.Hash}, Time: f.Engine.Now()}
 	f.Emit(event.Event{Type: event.Acknowledged, State: f.state, Step: ackName, DecidedBy: by, Principal: rec.Principal,
 		Detail: fmt.Sprintf("%s %s (%s)", d.Kind, d.Subject, d.Hash)})

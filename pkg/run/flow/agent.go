@@ -12,7 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -217,7 +217,7 @@ func notOffered(name string, offered []*chain.Transition) string {
 	}
 	// the answer cut short: the model told its whole answer back, quoted,
 	// would echo it again, each time escaped once more
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", run.Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", record.Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
 }
 
 // retryDecision tells the model what was wrong with its answer, on the

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -65,7 +66,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		wait = slices.DeleteFunc(slices.Clone(wait), func(c candidate) bool { return c.t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, wait, model)
 		if err != nil && ctx.Err() != nil {
-			f.stop(run.Interrupted, "interrupted", links)
+			f.stop(record.Interrupted, "interrupted", links)
 			return nil, ""
 		}
 		var u *undecided
@@ -86,9 +87,9 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 			return t, "human"
 		}
 	}
-	f.status = run.Paused
+	f.status = record.Paused
 	f.links = append(links, f.blockedLinks(s, links)...)
-	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: waitingFor(f.links)})
+	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: record.Paused, Detail: waitingFor(f.links)})
 	return nil, ""
 }
 
@@ -99,7 +100,7 @@ func (f *flow) askDecider(ctx context.Context, decide response.Decider, s *chain
 	c, ok, err := decide(ctx, f.decision(s, viable))
 	switch {
 	case err != nil && ctx.Err() != nil:
-		f.stop(run.Interrupted, "interrupted", linksOf(viable))
+		f.stop(record.Interrupted, "interrupted", linksOf(viable))
 		return nil, true
 	case err != nil:
 		f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -32,7 +33,7 @@ func (f *flow) evidence() []chain.Evidence {
 		} else {
 			out = append(out, chain.Evidence{Kind: chain.TransitionEvidence(rec.Transition), Transition: rec.Transition, Principal: rec.Principal})
 		}
-		if e == nil || rec.Step == nil || (rec.Step.Status != run.StepSucceeded && rec.Step.Status != run.StepCached) {
+		if e == nil || rec.Step == nil || (rec.Step.Status != record.StepSucceeded && rec.Step.Status != record.StepCached) {
 			continue
 		}
 		if kind := chain.EvidenceKind(e, decl); kind != "" {
@@ -53,7 +54,7 @@ func (f *flow) evidence() []chain.Evidence {
 
 // executorOf is the executor (or task) a saved transition ran, and the
 // evidence its transition declares.
-func (f *flow) executorOf(rec run.TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
+func (f *flow) executorOf(rec record.TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
 	s := f.w.State(rec.From)
 	switch {
 	case s == nil:

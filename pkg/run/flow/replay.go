@@ -6,12 +6,13 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // replay rebuilds state, variables and context from the transitions
 // earlier calls took.
-func (f *flow) replay(history []run.TransitionRecord) {
+func (f *flow) replay(history []record.TransitionRecord) {
 	lost := map[string]bool{}
 	for _, h := range history {
 		if h.Nested() {
@@ -34,10 +35,10 @@ func (f *flow) replay(history []run.TransitionRecord) {
 				continue
 			}
 			delete(lost, name)
-			f.Vars.Set(name, run.Value{Text: v.Text, Data: run.WholeNumbers(v.Data)})
+			f.Vars.Set(name, run.Value{Text: v.Text, Data: record.WholeNumbers(v.Data)})
 		}
 		if h.Context != nil {
-			f.context = run.WholeNumbers(h.Context).(map[string]any)
+			f.context = record.WholeNumbers(h.Context).(map[string]any)
 			for _, k := range h.MaskedContext {
 				delete(f.context, k)
 				lost["context."+k] = true

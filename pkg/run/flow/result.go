@@ -11,13 +11,14 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Conclude sets the result's status, the steps in the order they ran,
 // the output (the context, or the variable output names) and reference
 // 000's response: state, trace, context, guidance, links.
-func (f *flow) Conclude(_ context.Context, res *run.Result) {
+func (f *flow) Conclude(_ context.Context, res *record.Result) {
 	res.Status, res.Error, res.Steps = f.status, f.Failure, f.steps
 	res.Usage.Add(f.decisionUsage)
 	wr := &response.WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
@@ -33,16 +34,16 @@ func (f *flow) Conclude(_ context.Context, res *run.Result) {
 	if s := f.w.State(f.state); s != nil {
 		wr.Guidance = f.guidance(s, f.offered(s))
 	}
-	if f.status == run.Paused {
+	if f.status == record.Paused {
 		wr.Queues = f.queues()
 	}
-	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == run.Paused && !d.IsZero() {
+	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == record.Paused && !d.IsZero() {
 		wr.Deadline = d.UTC().Format(time.RFC3339)
 	}
-	if f.within != nil && f.status != run.Succeeded {
+	if f.within != nil && f.status != record.Succeeded {
 		// the decision (or failure) is inside a workflow a step runs
 		wr.Within, wr.Deadline = f.within, f.subDeadline
-		if f.status == run.Paused {
+		if f.status == record.Paused {
 			wr.Guidance = f.subGuidance
 		}
 	}
@@ -50,17 +51,17 @@ func (f *flow) Conclude(_ context.Context, res *run.Result) {
 		wr.Context, _ = f.MaskValue(wr.Context).(map[string]any)
 	}
 	res.WorkflowResult = wr
-	if res.Status == run.Succeeded && len(f.w.Cap.Outputs) > 0 && f.Chain.Output == "" {
+	if res.Status == record.Succeeded && len(f.w.Cap.Outputs) > 0 && f.Chain.Output == "" {
 		out, err := f.capabilityOutput()
 		if err != nil {
-			res.Status, res.Error = run.Failed, err.Error()
-			f.status = run.Failed
+			res.Status, res.Error = record.Failed, err.Error()
+			f.status = record.Failed
 			return
 		}
 		res.Output = out
 		return
 	}
-	if res.Status == run.Succeeded {
+	if res.Status == record.Succeeded {
 		res.Output = f.output()
 	}
 }
@@ -85,11 +86,11 @@ func (f *flow) output() any {
 }
 
 // maskRecord hides secret input values in a saved transition.
-func (f *flow) maskRecord(rec run.TransitionRecord) run.TransitionRecord {
+func (f *flow) maskRecord(rec record.TransitionRecord) record.TransitionRecord {
 	if f.Secrets == nil {
 		return rec
 	}
-	vars := make(map[string]run.SavedValue, len(rec.Vars))
+	vars := make(map[string]record.SavedValue, len(rec.Vars))
 	for k, v := range rec.Vars {
 		vars[k] = f.MaskedValue(v)
 	}
@@ -114,11 +115,11 @@ func (f *flow) maskRecord(rec run.TransitionRecord) run.TransitionRecord {
 }
 
 // outputVars are the variables an executor set, for the saved record.
-func (f *flow) outputVars(e *chain.Step) map[string]run.SavedValue {
-	out := map[string]run.SavedValue{}
+func (f *flow) outputVars(e *chain.Step) map[string]record.SavedValue {
+	out := map[string]record.SavedValue{}
 	for _, name := range append([]string{e.OutputVar, e.OutputVar + "_status"}, handlerVars(e)...) {
 		if v, ok := f.Vars.Get(name); ok {
-			out[name] = run.SavedValue{Text: v.Text, Data: v.Data}
+			out[name] = record.SavedValue{Text: v.Text, Data: v.Data}
 		}
 	}
 	return out

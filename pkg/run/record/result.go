@@ -1,4 +1,4 @@
-package run
+package record
 
 import (
 	"strings"
@@ -78,7 +78,7 @@ type StepResult struct {
 	// Reason says why a step was skipped.
 	Reason string `json:"reason,omitempty"`
 	// Stderr and Stdout are the tails of a failed command's streams (the
-	// last lines, bounded: failureTail), masked: what explains a failure
+	// last lines, bounded: FailureTail), masked: what explains a failure
 	// without a rerun with --verbose, whichever stream the command wrote it
 	// to (go test writes its failures to stdout).
 	Stderr string `json:"stderr,omitempty"`
@@ -117,8 +117,9 @@ type StepResult struct {
 	// Result is a task chain task's result (handler.go), which its
 	// branches match; not saved, as it is read before the run goes on.
 	Result string `json:"-"`
-	// answer is an evaluator's whole answer, fed back to its retry_target.
-	answer string
+	// Answer is an evaluator's whole answer, fed back to its retry_target;
+	// the engine reads it and never saves it.
+	Answer string `json:"-"`
 }
 
 // Usage counts LLM work: requests sent (retries included) and tokens.
