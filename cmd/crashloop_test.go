@@ -12,10 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // crashLoop (testscript: crashloop ROUNDS CHAIN MAXMS) runs CHAIN once
@@ -89,9 +88,9 @@ func finalOutput(ts *testscript.TestScript, cmd *exec.Cmd) string {
 	if err != nil {
 		ts.Fatalf("%v: %v\n%s", cmd.Args, err, out)
 	}
-	var res run.Result
+	var res record.Result
 	ts.Check(json.Unmarshal(out, &res))
-	if res.Status != run.Succeeded {
+	if res.Status != record.Succeeded {
 		ts.Fatalf("%v: %s: %s", cmd.Args, res.Status, res.Error)
 	}
 	return fmt.Sprint(res.Output)

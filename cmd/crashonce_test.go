@@ -13,9 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // effectsLog is where the steps of a crashonce workflow that are not
@@ -128,9 +127,9 @@ func finalContext(ts *testscript.TestScript, cmd *exec.Cmd) string {
 }
 
 func contextOf(ts *testscript.TestScript, out []byte) string {
-	var res run.Result
+	var res record.Result
 	ts.Check(json.Unmarshal(out, &res))
-	if res.Status != run.Succeeded || res.WorkflowResult == nil {
+	if res.Status != record.Succeeded || res.WorkflowResult == nil {
 		ts.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	b, err := json.Marshal(res.Context)

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const (
@@ -143,7 +143,7 @@ func runDurable(ctx context.Context, f *factory, d run.Durable, req run.Request,
 
 // printDurable prints a durable run's result, and the engine flags of
 // this command line that its resume commands need (text.EngineNote).
-func (f *factory) printDurable(format string, res *run.Result, said bool, c *chain.Chain, flags *pflag.FlagSet) error {
+func (f *factory) printDurable(format string, res *record.Result, said bool, c *chain.Chain, flags *pflag.FlagSet) error {
 	given := map[string]string{}
 	flags.Visit(func(fl *pflag.Flag) { given[fl.Name] = fl.Value.String() })
 	if note := text.EngineNote(res, given); format == "text" && note != "" {

@@ -10,6 +10,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // durableSeam is a durable engine with one run, whose result after a
@@ -17,7 +19,7 @@ import (
 // when set).
 type durableSeam struct {
 	seamEngine
-	after  *run.Result
+	after  *record.Result
 	refuse error
 	takes  []run.TakeRequest
 }
@@ -25,7 +27,7 @@ type durableSeam struct {
 var _ run.Durable = (*durableSeam)(nil)
 
 func (d *durableSeam) Start(context.Context, run.Request) (string, error) { return "r1", nil }
-func (d *durableSeam) Wait(context.Context, string, event.Sink) (*run.Result, error) {
+func (d *durableSeam) Wait(context.Context, string, event.Sink) (*record.Result, error) {
 	return d.after, nil
 }
 
@@ -34,7 +36,7 @@ func (d *durableSeam) Take(_ context.Context, _ string, t run.TakeRequest) error
 	return d.refuse
 }
 
-func (d *durableSeam) Show(context.Context, string) (*run.Result, error) {
+func (d *durableSeam) Show(context.Context, string) (*record.Result, error) {
 	return d.after, nil
 }
 func (d *durableSeam) Runs(context.Context, int) ([]run.RunInfo, error) { return nil, nil }
@@ -62,11 +64,11 @@ func durableCLI(t *testing.T, d *durableSeam, args ...string) (int, string, stri
 // commands of a pause or a failure are followed by the engine flags they
 // need when flags chose the engine.
 func TestDurableResume(t *testing.T) {
-	failed := &run.Result{RunID: "r1", Name: "w", Status: run.Failed, Error: "transition go failed",
-		WorkflowResult: &run.WorkflowResult{State: "a", Links: []run.Link{{Transition: "go", Title: "Retry: Go"}}}}
-	done := &run.Result{RunID: "r1", Name: "w", Status: run.Succeeded, Output: "ok"}
-	paused := &run.Result{RunID: "r1", Name: "w", Status: run.Paused,
-		WorkflowResult: &run.WorkflowResult{State: "s", Links: []run.Link{{Transition: "go", Title: "Go"}}}}
+	failed := &record.Result{RunID: "r1", Name: "w", Status: record.Failed, Error: "transition go failed",
+		WorkflowResult: &response.WorkflowResult{State: "a", Links: []response.Link{{Transition: "go", Title: "Retry: Go"}}}}
+	done := &record.Result{RunID: "r1", Name: "w", Status: record.Succeeded, Output: "ok"}
+	paused := &record.Result{RunID: "r1", Name: "w", Status: record.Paused,
+		WorkflowResult: &response.WorkflowResult{State: "s", Links: []response.Link{{Transition: "go", Title: "Go"}}}}
 	for _, tc := range []struct {
 		name   string
 		seam   durableSeam

@@ -16,33 +16,34 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // seamEngine runs nothing: cmd driven through it shows that the Engine
 // interface is all cmd needs of an engine (a second engine, on Temporal,
 // changes nothing here).
 type seamEngine struct {
-	status   run.Status
+	status   record.Status
 	refuse   error
 	requests []run.Request
 }
 
 var _ run.Engine = (*seamEngine)(nil)
 
-func (e *seamEngine) Run(_ context.Context, req run.Request) (*run.Result, error) {
+func (e *seamEngine) Run(_ context.Context, req run.Request) (*record.Result, error) {
 	e.requests = append(e.requests, req)
 	if e.refuse != nil {
 		return nil, e.refuse
 	}
 	if req.Journal != nil {
-		rec := run.StepRecord{Result: run.StepResult{ID: "s", Status: run.StepSucceeded, Attempts: 1}, Output: &run.SavedValue{Text: "done"}}
+		rec := record.StepRecord{Result: record.StepResult{ID: "s", Status: record.StepSucceeded, Attempts: 1}, Output: &record.SavedValue{Text: "done"}}
 		if err := req.Journal.StepFinished(rec); err != nil {
 			return nil, err
 		}
 	}
-	res := &run.Result{RunID: req.RunID, Name: req.Chain.Name, Status: e.status, Output: "from the seam",
-		Steps: []run.StepResult{{ID: "s", Status: run.StepSucceeded, Attempts: 1}}, Vars: map[string]any{}}
-	if e.status != run.Succeeded {
+	res := &record.Result{RunID: req.RunID, Name: req.Chain.Name, Status: e.status, Output: "from the seam",
+		Steps: []record.StepResult{{ID: "s", Status: record.StepSucceeded, Attempts: 1}}, Vars: map[string]any{}}
+	if e.status != record.Succeeded {
 		res.Error = "as scripted"
 	}
 	return res, nil
@@ -78,15 +79,15 @@ func TestCommandsNeedOnlyTheEngineInterface(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		status run.Status
+		status record.Status
 		code   int
-	}{{run.Succeeded, exitOK}, {run.Failed, exitFailed}, {run.Paused, exitPaused}, {run.Interrupted, exitInterrupted}} {
+	}{{record.Succeeded, exitOK}, {record.Failed, exitFailed}, {record.Paused, exitPaused}, {record.Interrupted, exitInterrupted}} {
 		e := &seamEngine{status: tt.status}
 		code, out, errOut := seamCLI(t, e, dir, "run", file, "--input", "who=me", "-o", "json", "-q")
 		if code != tt.code {
 			t.Errorf("%s: exit %d, want %d (%s)", tt.status, code, tt.code, errOut)
 		}
-		var res run.Result
+		var res record.Result
 		if err := json.Unmarshal([]byte(out), &res); err != nil || res.Status != tt.status || res.Output != "from the seam" {
 			t.Fatalf("%s: printed %q (%v)", tt.status, out, err)
 		}
@@ -98,15 +99,15 @@ func TestCommandsNeedOnlyTheEngineInterface(t *testing.T) {
 
 	// the run was saved through the seam: resume drives it again, with
 	// what was saved
-	e := &seamEngine{status: run.Succeeded}
+	e := &seamEngine{status: record.Succeeded}
 	_, out, _ := seamCLI(t, e, dir, "run", file, "--input", "who=me", "-o", "json", "-q")
-	var first run.Result
+	var first record.Result
 	_ = json.Unmarshal([]byte(out), &first)
-	failing := &seamEngine{status: run.Failed}
+	failing := &seamEngine{status: record.Failed}
 	_, out, _ = seamCLI(t, failing, dir, "run", file, "--input", "who=you", "-o", "json", "-q")
-	var failed run.Result
+	var failed record.Result
 	_ = json.Unmarshal([]byte(out), &failed)
-	e = &seamEngine{status: run.Succeeded}
+	e = &seamEngine{status: record.Succeeded}
 	if code, _, errOut := seamCLI(t, e, dir, "resume", failed.RunID, "-q"); code != exitOK {
 		t.Fatalf("resume: exit %d: %s", code, errOut)
 	}
@@ -145,7 +146,7 @@ type seamTasks struct {
 
 func (e *seamTasks) RunTask(_ context.Context, _ *chain.Chain, t run.StepTask) run.StepDone {
 	e.tasks = append(e.tasks, t.Step)
-	return run.StepDone{Result: run.StepResult{ID: t.Step, Status: run.StepSucceeded}}
+	return run.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepSucceeded}}
 }
 
 // TestWorkerNeedsOnlyTheTaskRunner: chainrun worker hands the worker

@@ -10,7 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -47,13 +47,13 @@ func (e *exitStatus) Error() string { return e.msg }
 // a decision point, 130 interrupted, 1 failed (with the message for
 // stderr, whose resume hint says --reload when c's file changed since),
 // or with pass (--pass-exit-code) the failed command's (failedExit).
-func resultExit(res *run.Result, format string, c *chain.Chain, pass bool) error {
+func resultExit(res *record.Result, format string, c *chain.Chain, pass bool) error {
 	switch res.Status {
-	case run.Succeeded:
+	case record.Succeeded:
 		return nil
-	case run.Interrupted:
+	case record.Interrupted:
 		return &exitStatus{code: exitInterrupted, msg: text.Interrupted(res, store.EditOf(c))}
-	case run.Paused:
+	case record.Paused:
 		return &exitStatus{code: exitPaused}
 	}
 	return &exitStatus{code: failedExit(res, c, pass), msg: text.Failure(res, format == "text", store.EditOf(c))}
@@ -64,7 +64,7 @@ func resultExit(res *run.Result, format string, c *chain.Chain, pass bool) error
 // --exit-code passes it on. 2, 3 and 130 stay 1: they are chainrun's own
 // words (nothing ran, paused, interrupted), and a pipeline would act on a
 // lie.
-func failedExit(res *run.Result, c *chain.Chain, pass bool) int {
+func failedExit(res *record.Result, c *chain.Chain, pass bool) int {
 	switch n := res.CommandExitCode(c); {
 	case !pass, n <= 0, n > 255, n == exitUsage, n == exitPaused, n == exitInterrupted:
 		return exitFailed

@@ -6,14 +6,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/chainrun/chainrun/pkg/buildinfo"
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpserver"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tracectx"
+	"github.com/spf13/cobra"
 )
 
 type mcpOptions struct {
@@ -115,7 +115,7 @@ func (m *mcpRuns) Catalog() (*catalog.Catalog, error) {
 	return catalog.Open(dir, opts)
 }
 
-func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {
+func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*record.Result, error) {
 	cat, err := m.Catalog()
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func (m *mcpRuns) Start(ctx context.Context, name string, inputs map[string]stri
 	return runSaved(ctx, m.f, engine, req, inputs, nil)
 }
 
-func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, events event.Sink) (*run.Result, error) {
+func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, events event.Sink) (*record.Result, error) {
 	st, err := m.f.stateStore()
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 		return nil, err
 	}
 	defer session.Close() // when it is not driven
-	if saved.Record.Status == run.Succeeded && saved.Result != nil {
+	if saved.Record.Status == record.Succeeded && saved.Result != nil {
 		return nil, usagef("run %s already succeeded; there is no decision to make", id)
 	}
 	if err := saved.CheckDir(); err != nil {

@@ -5,12 +5,12 @@ import (
 	"math"
 	"os"
 
-	"github.com/spf13/cobra"
-
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/render/github"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/spf13/cobra"
 )
 
 type resumeOptions struct {
@@ -117,10 +117,10 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	}
 	opts.runID = id
 
-	if saved.Record.Status == run.Succeeded && saved.Result != nil && opts.take != "" {
+	if saved.Record.Status == record.Succeeded && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
 	}
-	if saved.Record.Status == run.Succeeded && saved.Result != nil {
+	if saved.Record.Status == record.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
 		github.New(os.Getenv, "", f.io.ErrOut, github.Options{}).Outputs(saved.Result, exitOK) // a job run again reads them too
 		return f.printResult(format, saved.Result, false, nil)

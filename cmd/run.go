@@ -6,15 +6,15 @@ import (
 	"math"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
+	"github.com/spf13/cobra"
 )
 
 type runOptions struct {
@@ -150,7 +150,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 // so the run can be resumed. A state directory that cannot be written is
 // a warning of the result (stderr in text, "warnings" in JSON): the run
 // goes on unsaved, and its result is still printed.
-func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string, flags map[string][]string) (*run.Result, error) {
+func runSaved(ctx context.Context, f *factory, engine run.Engine, req run.Request, inputs map[string]string, flags map[string][]string) (*record.Result, error) {
 	st, err := f.stateStore()
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func verbose(cmd *cobra.Command) bool {
 // printResult writes the result (said: the progress shown said how the
 // run ended); its status decides the exit code (and pass_exit_code), and
 // the hint after a failure reads c's file (nil: none).
-func (f *factory) printResult(format string, res *run.Result, said bool, c *chain.Chain) error {
+func (f *factory) printResult(format string, res *record.Result, said bool, c *chain.Chain) error {
 	var err error
 	if format == "json" {
 		err = render.PrintJSON(f.io.Out, res)
@@ -201,7 +201,7 @@ func (f *factory) printResult(format string, res *run.Result, said bool, c *chai
 // reportRun shows how a run this process drove ended: in GitHub Actions
 // its report and its step outputs (with the exit code printResult
 // returns), then its result.
-func (f *factory) reportRun(view *runView, format string, res *run.Result, c *chain.Chain) error {
+func (f *factory) reportRun(view *runView, format string, res *record.Result, c *chain.Chain) error {
 	view.github.Report(c, res)
 	view.github.Outputs(res, exitCode(resultExit(res, format, c, f.v.GetBool(keyPassExitCode)), true))
 	return f.printResult(format, res, view.said, c)

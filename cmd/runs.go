@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/gantt"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
+	"github.com/spf13/cobra"
 )
 
 type runsOptions struct {
@@ -200,8 +200,8 @@ func runRunsShow(opts *runsOptions, ref string) error {
 	}
 	if format == "json" {
 		if saved.Result != nil {
-			if saved.Record.Status == run.Interrupted {
-				saved.Result.Status = run.Interrupted // its process died mid-run: the record says so, the last result cannot
+			if saved.Record.Status == record.Interrupted {
+				saved.Result.Status = record.Interrupted // its process died mid-run: the record says so, the last result cannot
 			}
 			return render.PrintJSON(f.io.Out, saved.Result)
 		}

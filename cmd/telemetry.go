@@ -18,9 +18,8 @@ func defineOtel(fl *pflag.FlagSet) {
 	fl.Lookup("otel").NoOptDefVal = "on"
 }
 
-// traceRun begins the trace of one run, nil when nothing asks for export.
-// The process's feed is opened by the first run and closed by execute;
-// config is loaded (newEngine loads it first).
+// traceRun begins the trace of one run, nil when nothing asks for export;
+// the process's feed opens at the first run (config loaded) and closes in execute.
 func (f *factory) traceRun(o engineOptions) (*tracefeed.Run, error) {
 	if !f.traceOpened {
 		f.traceOpened = true

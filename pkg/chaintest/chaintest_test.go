@@ -9,12 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v4"
-
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"go.yaml.in/yaml/v4"
 )
 
 func TestLoadNamesFileAndLine(t *testing.T) {
@@ -110,7 +109,7 @@ func TestDeciderTakesEachVisitsChoiceThenPauses(t *testing.T) {
 	decide := decider(map[string]Decisions{"review": d})
 	var got []string
 	for range 3 {
-		c, ok := decide(context.Background(), run.Decision{State: "review"})
+		c, ok := decide(context.Background(), response.Decision{State: "review"})
 		got = append(got, map[bool]string{true: c.Transition, false: "(pause)"}[ok])
 		if c.Transition == "approve" && (c.Args["note"] != "fine" || c.Args["n"] != float64(2)) {
 			t.Errorf("args %v", c.Args)
@@ -119,7 +118,7 @@ func TestDeciderTakesEachVisitsChoiceThenPauses(t *testing.T) {
 	if strings.Join(got, ",") != "revise,approve,(pause)" {
 		t.Errorf("got %v", got)
 	}
-	if _, ok := decide(context.Background(), run.Decision{State: "other"}); ok {
+	if _, ok := decide(context.Background(), response.Decision{State: "other"}); ok {
 		t.Error("a state with no decision was decided")
 	}
 	if decider(nil) != nil {

@@ -11,5 +11,6 @@
 // and gives the same verdict on every machine, which is what makes it a
 // CI check.
 //
-// It may import, of this module: cache, cassette, chain, event, fsutil, llm, redact, render, retry, run.
+// It may import, of this module: cache, cassette, chain, event, fsutil,
+// llm, redact, render, retry, run, run/record, run/response.
 package chaintest

@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Expect is what a case's run must show. Only what is written is
@@ -59,13 +60,13 @@ type StepExpect struct {
 }
 
 // exitCode is the code chainrun run exits with for a run's status.
-func exitCode(status run.Status) int {
+func exitCode(status record.Status) int {
 	switch status {
-	case run.Succeeded:
+	case record.Succeeded:
 		return 0
-	case run.Paused:
+	case record.Paused:
 		return 3
-	case run.Interrupted:
+	case record.Interrupted:
 		return 130
 	}
 	return 1
@@ -212,7 +213,7 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 
 // errorNote is the run's error, for a status that was not the one
 // expected.
-func (k *checker) errorNote(res *run.Result) string {
+func (k *checker) errorNote(res *record.Result) string {
 	if res.Error == "" || k.explained {
 		return ""
 	}
@@ -221,8 +222,8 @@ func (k *checker) errorNote(res *run.Result) string {
 
 // step checks one step's expectations.
 func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
-	var sr *run.StepResult
-	for _, list := range [][]run.StepResult{o.res.Steps, o.res.Handlers} {
+	var sr *record.StepResult
+	for _, list := range [][]record.StepResult{o.res.Steps, o.res.Handlers} {
 		for i := range list {
 			if list[i].ID == id {
 				sr = &list[i]

@@ -12,10 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"go.yaml.in/yaml/v4"
-
 	"github.com/chainrun/chainrun/pkg/fsutil"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"go.yaml.in/yaml/v4"
 )
 
 // File is one *.test.yaml file: the chain it tests and its cases.
@@ -99,7 +98,7 @@ func (s *scalar) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // Decisions are the transitions taken at one state, visit by visit.
-type Decisions []run.Choice
+type Decisions []response.Choice
 
 // UnmarshalYAML takes one decision or a list; a decision is a transition
 // name, or {take: T, args: {…}} for a transition with an inputSchema.
@@ -111,7 +110,7 @@ func (d *Decisions) UnmarshalYAML(n *yaml.Node) error {
 	for _, it := range items {
 		switch it.Kind {
 		case yaml.ScalarNode:
-			*d = append(*d, run.Choice{Transition: it.Value})
+			*d = append(*d, response.Choice{Transition: it.Value})
 			continue
 		case yaml.MappingNode:
 			if err := knownKeys(it, "a decision", []string{"take", "args"}); err != nil {
@@ -128,7 +127,7 @@ func (d *Decisions) UnmarshalYAML(n *yaml.Node) error {
 				return fmt.Errorf("line %d: a decision needs take: TRANSITION", it.Line)
 			}
 			args, _ := jsonish(raw.Args).(map[string]any)
-			*d = append(*d, run.Choice{Transition: raw.Take, Args: args})
+			*d = append(*d, response.Choice{Transition: raw.Take, Args: args})
 			continue
 		}
 		return fmt.Errorf("line %d: a decision is a transition name, {take: T, args: {…}}, or a list of them", it.Line)

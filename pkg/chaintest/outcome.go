@@ -7,16 +7,16 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/redact"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // refused is the status a case reports when its run could not start
 // (chainrun run would exit 2): bad inputs, a step that cannot run.
-const refused run.Status = "refused"
+const refused record.Status = "refused"
 
 // outcome is what one case's run did.
 type outcome struct {
-	res  *run.Result
+	res  *record.Result
 	exit int
 	// events are the run's events in the order emitted.
 	events []event.Event

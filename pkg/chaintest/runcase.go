@@ -18,6 +18,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // networkKinds are the step kinds that reach other machines: a hermetic
@@ -32,7 +34,7 @@ const noProxy = "http://127.0.0.1:9"
 // runCase runs one case of a file on c and returns what it did.
 func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp string) *outcome {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
-		return &outcome{res: &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
+		return &outcome{res: &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
 	}
 	inputs := map[string]string{}
 	for k, v := range tc.Inputs {
@@ -86,7 +88,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 	res, err := engine.Run(ctx, req)
 	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets()}
 	if err != nil {
-		o.res, o.exit = &run.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
+		o.res, o.exit = &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
 	} else {
 		o.exit = exitCode(res.Status)
 	}
@@ -137,19 +139,19 @@ func (r *Runner) env(tc *Case, tmp string) map[string]string {
 // decider takes the case's scripted decisions: at each visit of a state,
 // the next one listed for it; once they are used up the run pauses there,
 // as it would with no one to decide.
-func decider(decisions map[string]Decisions) run.Scripted {
+func decider(decisions map[string]Decisions) response.Scripted {
 	if len(decisions) == 0 {
 		return nil
 	}
 	var mu sync.Mutex
 	next := map[string]int{}
-	return func(_ context.Context, d run.Decision) (run.Choice, bool) {
+	return func(_ context.Context, d response.Decision) (response.Choice, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		list := decisions[d.State]
 		n := next[d.State]
 		if n >= len(list) {
-			return run.Choice{}, false
+			return response.Choice{}, false
 		}
 		next[d.State]++
 		return list[n], true

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"golang.org/x/sync/errgroup"
 )
 
 // Runner runs test files. Its functions come from the command that
@@ -184,7 +184,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 				k.explained = true
 			}
 			k.check(&tc.Expect, j.c, o)
-			if len(k.failures) > 0 && !k.explained && o.res.Status != run.Succeeded && tc.Expect.Status == "" && tc.Expect.ExitCode == nil {
+			if len(k.failures) > 0 && !k.explained && o.res.Status != record.Succeeded && tc.Expect.Status == "" && tc.Expect.ExitCode == nil {
 				// the expectations that failed may not say why
 				k.failf("(the run %s: %s)", o.res.Status, o.res.Error)
 			}
@@ -197,7 +197,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			j.rep.Failures, j.rep.Updated = k.failures, k.updated
 			j.rep.DurationMS = time.Since(caseStart).Milliseconds()
 			j.rep.Result = Passed
-			if ctx.Err() != nil && o.res.Status == run.Interrupted {
+			if ctx.Err() != nil && o.res.Status == record.Interrupted {
 				k.failf("interrupted: the case did not finish")
 			}
 			if len(k.failures) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // memBackend runs chains on the real engine and keeps runs in memory,
@@ -35,23 +36,23 @@ type memRun struct {
 	mu     sync.Mutex
 	c      *chain.Chain
 	inputs map[string]string
-	steps  map[string]run.StepRecord
-	trans  []run.TransitionRecord
-	res    *run.Result
+	steps  map[string]record.StepRecord
+	trans  []record.TransitionRecord
+	res    *record.Result
 	// args are the arguments of each take, in order.
 	args []map[string]any
 }
 
 func (m *memRun) StepStarted(string) error { return nil }
 
-func (m *memRun) StepFinished(rec run.StepRecord) error {
+func (m *memRun) StepFinished(rec record.StepRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.steps[rec.Result.ID] = rec
 	return nil
 }
 
-func (m *memRun) Transition(rec run.TransitionRecord) error {
+func (m *memRun) Transition(rec record.TransitionRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.trans = append(m.trans, rec)
@@ -62,7 +63,7 @@ func (b *memBackend) Catalog() (*catalog.Catalog, error) {
 	return catalog.Open(b.dir, chain.Options{})
 }
 
-func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {
+func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*record.Result, error) {
 	cat, err := b.Catalog()
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]s
 			kept[k] = v
 		}
 	}
-	r := &memRun{c: l.Chain, inputs: kept, steps: map[string]run.StepRecord{}}
+	r := &memRun{c: l.Chain, inputs: kept, steps: map[string]record.StepRecord{}}
 	b.mu.Lock()
 	b.runs[id] = r
 	b.mu.Unlock()
@@ -96,7 +97,7 @@ func (b *memBackend) Start(ctx context.Context, name string, inputs map[string]s
 	return res, nil
 }
 
-func (b *memBackend) Resume(ctx context.Context, id string, d Decision, events event.Sink) (*run.Result, error) {
+func (b *memBackend) Resume(ctx context.Context, id string, d Decision, events event.Sink) (*record.Result, error) {
 	r := b.run(id)
 	if r == nil {
 		return nil, fmt.Errorf("no run %q", id)
@@ -110,7 +111,7 @@ func (b *memBackend) Resume(ctx context.Context, id string, d Decision, events e
 			return nil, &secretsGone{name: in.Name}
 		}
 	}
-	req := run.Request{RunID: id, Chain: r.c, Inputs: inputs, Resume: r.steps, History: append([]run.TransitionRecord{}, r.trans...),
+	req := run.Request{RunID: id, Chain: r.c, Inputs: inputs, Resume: r.steps, History: append([]record.TransitionRecord{}, r.trans...),
 		Take: d.Take, Args: d.Args, Acks: d.Acks, Journal: r, Events: events}
 	r.args = append(r.args, d.Args)
 	r.mu.Unlock()

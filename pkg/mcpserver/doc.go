@@ -12,5 +12,6 @@
 // versions, elicitation of human decisions, and tools that follow the
 // chains directory as it changes.
 //
-// It may import, of this module: catalog, chain, event, run, tracectx.
+// It may import, of this module: catalog, chain, event, run, run/record,
+// run/response, tracectx.
 package mcpserver

@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // active is a run this server is driving: it runs under the server's
@@ -22,14 +22,14 @@ type active struct {
 	stop   context.CancelFunc
 	known  chan struct{} // closed once the id is known
 	done   chan struct{} // closed once the run returned
-	res    *run.Result
+	res    *record.Result
 	err    error
 	idOnce sync.Once
 
 	mu    sync.Mutex
 	id    string
 	state string
-	trace []run.ChainEntry
+	trace []response.ChainEntry
 	n     int
 	// notes, while a call waits with a progress token, receives a line
 	// per step and transition.
@@ -64,7 +64,7 @@ func (a *active) Emit(e event.Event) {
 	defer a.mu.Unlock()
 	if e.Type == event.Transition {
 		a.state = e.Target
-		a.trace = append(a.trace, run.ChainEntry{FromState: e.State, Transition: e.Step, ToState: e.Target, DecidedBy: e.DecidedBy})
+		a.trace = append(a.trace, response.ChainEntry{FromState: e.State, Transition: e.Step, ToState: e.Target, DecidedBy: e.DecidedBy})
 	}
 	a.n++
 	if a.notes != nil {
@@ -83,7 +83,7 @@ func progressText(e event.Event) string {
 	case event.Transition:
 		return fmt.Sprintf("%s → %s (%s)", e.State, e.Target, e.Step)
 	case event.Decision:
-		if e.Status == run.Paused {
+		if e.Status == record.Paused {
 			return "paused at " + e.State
 		}
 	}
@@ -104,7 +104,7 @@ func (a *active) listen(ch chan note) {
 }
 
 // launch starts fn as a run of chain name under the server's context.
-func (s *Server) launch(name string, fn func(context.Context, event.Sink) (*run.Result, error)) *active {
+func (s *Server) launch(name string, fn func(context.Context, event.Sink) (*record.Result, error)) *active {
 	ctx, stop := context.WithCancel(s.base)
 	a := &active{s: s, name: name, stop: stop, known: make(chan struct{}), done: make(chan struct{})}
 	s.wg.Add(1)
@@ -207,7 +207,7 @@ func (s *Server) version(id string) int {
 // call saw it take, and the links to look again or stop it.
 func (s *Server) progress(a *active) Response {
 	a.mu.Lock()
-	id, state, trace := a.id, a.state, append([]run.ChainEntry{}, a.trace...)
+	id, state, trace := a.id, a.state, append([]response.ChainEntry{}, a.trace...)
 	a.mu.Unlock()
 	r := Response{RunID: id, Status: Running, Name: a.name, State: state, Chain: trace,
 		Links: []Link{getLink(id), {Title: "Stop the run", Tool: toolCancel, Arguments: map[string]any{"run_id": id}}}}

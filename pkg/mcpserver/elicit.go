@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // decisionKey names the one input request of a human decision.
@@ -31,7 +30,7 @@ type asked struct {
 // when there is nothing to ask or nobody to ask: then r's links are the
 // answer.
 func (s *Server) question(req *mcp.CallToolRequest, r Response) (*mcp.ElicitParams, *Saved) {
-	if r.Status != string(run.Paused) || !canElicit(req) {
+	if r.Status != string(record.Paused) || !canElicit(req) {
 		return nil, nil
 	}
 	sv, err := s.b.Get(r.RunID)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
 )
 
 // Refused is the status of a call that changed nothing because it could
@@ -38,9 +38,9 @@ type Response struct {
 	// cancelled), when it declares one.
 	Outcome string `json:"outcome,omitempty"`
 	// Chain traces the transitions this call took on its own.
-	Chain    []run.ChainEntry `json:"chain"`
-	Context  map[string]any   `json:"context,omitempty"`
-	Guidance *run.Guidance    `json:"guidance,omitempty"`
+	Chain    []response.ChainEntry `json:"chain"`
+	Context  map[string]any        `json:"context,omitempty"`
+	Guidance *response.Guidance    `json:"guidance,omitempty"`
 	// Links are what may be done next, each a tool call ready to make.
 	Links []Link `json:"links"`
 	// Output is a succeeded run's output.
@@ -49,7 +49,7 @@ type Response struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Usage is the run's model use and its cost (cost_usd, and the
 	// models with no known price), when it asked any model.
-	Usage *run.Usage `json:"usage,omitempty"`
+	Usage *record.Usage `json:"usage,omitempty"`
 }
 
 // Link is one thing the model may do next: a transition to take (or a
@@ -71,10 +71,10 @@ type Link struct {
 }
 
 // fromResult is the response of a run's result at version v.
-func fromResult(res *run.Result, v int) Response {
+func fromResult(res *record.Result, v int) Response {
 	r := Response{RunID: res.RunID, Version: v, Status: string(res.Status), Name: res.Name, Error: res.Error,
-		Warnings: res.Warnings, Chain: []run.ChainEntry{}, Links: []Link{}}
-	if res.Status == run.Succeeded {
+		Warnings: res.Warnings, Chain: []response.ChainEntry{}, Links: []Link{}}
+	if res.Status == record.Succeeded {
 		r.Output = res.Output
 	}
 	if u := res.Usage; u.LLMCalls > 0 || u.Cached > 0 || len(u.Unpriced) > 0 {
@@ -89,7 +89,7 @@ func fromResult(res *run.Result, v int) Response {
 			r.Links = append(r.Links, takeLink(res.RunID, v, l))
 		}
 	}
-	if len(r.Links) == 0 && (res.Status == run.Failed || res.Status == run.Interrupted) {
+	if len(r.Links) == 0 && (res.Status == record.Failed || res.Status == record.Interrupted) {
 		r.Links = append(r.Links, Link{Title: "Resume the run where it stopped", Tool: toolTake,
 			Arguments: map[string]any{"run_id": res.RunID, "expected_version": v}})
 	}
@@ -97,7 +97,7 @@ func fromResult(res *run.Result, v int) Response {
 }
 
 // takeLink is the take_transition call that takes l.
-func takeLink(id string, v int, l run.Link) Link {
+func takeLink(id string, v int, l response.Link) Link {
 	link := Link{Transition: l.Transition, Title: l.Title, Actor: l.Actor, Blocked: l.Blocked, Tool: toolTake,
 		Arguments: map[string]any{"run_id": id, "transition": l.Transition, "expected_version": v}}
 	if len(l.Acknowledge) > 0 {
@@ -131,7 +131,7 @@ func listLink() Link {
 
 // refused is the response of a call that could not start.
 func refused(msg string, links ...Link) Response {
-	return Response{Status: Refused, Error: msg, Chain: []run.ChainEntry{}, Links: links}
+	return Response{Status: Refused, Error: msg, Chain: []response.ChainEntry{}, Links: links}
 }
 
 // toolResult turns a response into the tool's result: structured

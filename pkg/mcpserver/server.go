@@ -5,12 +5,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Backend is how the server reaches runs: cmd's starts and resumes them
@@ -24,10 +23,10 @@ type Backend interface {
 	// for a run that could not start: then nothing ran.
 	// ctx carries the trace of the client's request, when it sent one
 	// (tracectx.FromContext): the run continues it.
-	Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error)
+	Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*record.Result, error)
 	// Resume continues saved run id as the decision d says, as chainrun
 	// resume --take does.
-	Resume(ctx context.Context, id string, d Decision, events event.Sink) (*run.Result, error)
+	Resume(ctx context.Context, id string, d Decision, events event.Sink) (*record.Result, error)
 	// Get reads saved run ref (an id, or a part of one only one run's
 	// id begins or ends with).
 	Get(ref string) (*Saved, error)
@@ -58,7 +57,7 @@ type Saved struct {
 	// grows whenever the run moves.
 	Version int
 	// Result is the last call's result (nil while a first call runs).
-	Result *run.Result
+	Result *record.Result
 	// Chain is the chain the run runs (its snapshot), for the arguments
 	// of its decisions; nil when it cannot be read.
 	Chain *chain.Chain

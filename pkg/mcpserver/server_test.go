@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // chainsDir is a copy of testdata/chains a test may change.
@@ -328,7 +327,7 @@ type startedBackend struct {
 	once    sync.Once
 }
 
-func (b *startedBackend) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*run.Result, error) {
+func (b *startedBackend) Start(ctx context.Context, name string, inputs map[string]string, events event.Sink) (*record.Result, error) {
 	return b.memBackend.Start(ctx, name, inputs, event.Func(func(e event.Event) {
 		events.Emit(e)
 		b.once.Do(func() { close(b.started) })

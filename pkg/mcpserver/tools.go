@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // object is a JSON Schema of an object with these properties.
@@ -154,7 +155,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, name strin
 	}
 	inputs := inputText(in)
 	secret := s.secretInputs(name, inputs)
-	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
+	a := s.launch(name, func(ctx context.Context, sink event.Sink) (*record.Result, error) {
 		res, err := s.b.Start(withClientTrace(ctx, req), name, inputs, sink)
 		if res != nil && len(secret) > 0 {
 			s.mu.Lock()
@@ -203,7 +204,7 @@ func (s *Server) get(ref string) Response {
 func fromSaved(sv *Saved) Response {
 	if sv.Result == nil {
 		return Response{RunID: sv.RunID, Version: sv.Version, Status: string(sv.Status), Name: sv.Name,
-			Chain: []run.ChainEntry{}, Links: []Link{getLink(sv.RunID)}}
+			Chain: []response.ChainEntry{}, Links: []Link{getLink(sv.RunID)}}
 	}
 	r := fromResult(sv.Result, sv.Version)
 	r.RunID, r.Status = sv.RunID, string(sv.Status) // a crashed run is interrupted, whatever its last result said
@@ -255,7 +256,7 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 	s.mu.Lock()
 	d.Secrets = s.secrets[sv.RunID]
 	s.mu.Unlock()
-	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*run.Result, error) {
+	a := s.launch(sv.Name, func(ctx context.Context, sink event.Sink) (*record.Result, error) {
 		return s.b.Resume(withClientTrace(ctx, req), sv.RunID, d, sink)
 	})
 	return s.await(ctx, req, a, func(err error) Response {

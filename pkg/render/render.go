@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/jsonstream"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Count is n with its noun, in the singular for one: "1 step",
@@ -81,12 +82,12 @@ func FirstLine(s string) string {
 // its acknowledgment guards wait for, with --arg NAME=<type> for each
 // argument it cannot be taken without. Every view that offers a
 // next step prints it the same way.
-func ResumeCommand(runID string, l run.Link) string {
+func ResumeCommand(runID string, l response.Link) string {
 	return takeCommand(runID, l) + run.ArgFlags(l.Args)
 }
 
 // takeCommand is ResumeCommand without the link's arguments.
-func takeCommand(runID string, l run.Link) string {
+func takeCommand(runID string, l response.Link) string {
 	reruns := l.Reruns
 	if l.Rerun {
 		reruns = append([]string{l.Transition}, reruns...)

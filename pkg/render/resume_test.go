@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestResumeCommandConfirmsWhatTheLinkNeeds: a link's command confirms
@@ -12,14 +12,14 @@ import (
 // its guards wait for.
 func TestResumeCommandConfirmsWhatTheLinkNeeds(t *testing.T) {
 	for _, tc := range []struct {
-		l    run.Link
+		l    response.Link
 		want string
 	}{
-		{run.Link{Transition: "go"}, "chainrun resume R --take go"},
-		{run.Link{Transition: "go", Rerun: true}, "chainrun resume R --take go --rerun go"},
-		{run.Link{Transition: "go", Reruns: []string{"go[0]", "go[2]"}}, "chainrun resume R --take go --rerun 'go[0]' --rerun 'go[2]'"},
-		{run.Link{Transition: "ship", Rerun: true, Reruns: []string{"ship/sx[1]"}}, "chainrun resume R --take ship --rerun ship --rerun 'ship/sx[1]'"},
-		{run.Link{Transition: "ack", Acknowledge: []string{"deploy.rollout"}}, "chainrun resume R --ack deploy.rollout --take ack"},
+		{response.Link{Transition: "go"}, "chainrun resume R --take go"},
+		{response.Link{Transition: "go", Rerun: true}, "chainrun resume R --take go --rerun go"},
+		{response.Link{Transition: "go", Reruns: []string{"go[0]", "go[2]"}}, "chainrun resume R --take go --rerun 'go[0]' --rerun 'go[2]'"},
+		{response.Link{Transition: "ship", Rerun: true, Reruns: []string{"ship/sx[1]"}}, "chainrun resume R --take ship --rerun ship --rerun 'ship/sx[1]'"},
+		{response.Link{Transition: "ack", Acknowledge: []string{"deploy.rollout"}}, "chainrun resume R --ack deploy.rollout --take ack"},
 	} {
 		if got := ResumeCommand("R", tc.l); got != tc.want {
 			t.Errorf("%+v: %s, want %s", tc.l, got, tc.want)
@@ -33,17 +33,17 @@ func TestResumeCommandConfirmsWhatTheLinkNeeds(t *testing.T) {
 // once the placeholders are filled in.
 func TestResumeCommandNamesTheArgumentsALinkNeeds(t *testing.T) {
 	for _, tc := range []struct {
-		link run.Link
+		link response.Link
 		want string
 	}{
-		{run.Link{Transition: "go"}, "chainrun resume R1 --take go"},
-		{run.Link{Transition: "file", Args: []chain.NeededArg{{Name: "ticket", Type: "string"}, {Name: "n", Type: "integer"}}},
+		{response.Link{Transition: "go"}, "chainrun resume R1 --take go"},
+		{response.Link{Transition: "file", Args: []chain.NeededArg{{Name: "ticket", Type: "string"}, {Name: "n", Type: "integer"}}},
 			"chainrun resume R1 --take file --arg 'ticket=<string>' --arg 'n=<integer>'"},
-		{run.Link{Transition: "ship", Rerun: true, Args: []chain.NeededArg{{Name: "env", Enum: []any{"prod", "stage"}}}},
+		{response.Link{Transition: "ship", Rerun: true, Args: []chain.NeededArg{{Name: "env", Enum: []any{"prod", "stage"}}}},
 			"chainrun resume R1 --take ship --rerun ship --arg 'env=<prod|stage>'"},
-		{run.Link{Transition: "ok", Acknowledge: []string{"runbook"}, Args: []chain.NeededArg{{Name: "who's"}}},
+		{response.Link{Transition: "ok", Acknowledge: []string{"runbook"}, Args: []chain.NeededArg{{Name: "who's"}}},
 			"chainrun resume R1 --ack runbook --take ok --arg 'who'\\''s=<value>'"},
-		{run.Link{Transition: "go", Reruns: []string{"go[1]"}, Args: []chain.NeededArg{{Name: "t", Type: "string"}}},
+		{response.Link{Transition: "go", Reruns: []string{"go[1]"}, Args: []chain.NeededArg{{Name: "t", Type: "string"}}},
 			"chainrun resume R1 --take go --rerun 'go[1]' --arg 't=<string>'"},
 	} {
 		if got := ResumeCommand("R1", tc.link); got != tc.want {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func llmChain(n int, deps bool, cached bool) string {
@@ -37,7 +38,7 @@ func BenchmarkParallelLLM16(b *testing.B) {
 	e := New(WithParallel(16), WithModels(registryFor(s, nil)))
 	for b.Loop() {
 		res, err := e.Run(context.Background(), Request{Chain: c})
-		if err != nil || res.Status != Succeeded {
+		if err != nil || res.Status != record.Succeeded {
 			b.Fatal(err, res.Error)
 		}
 	}
@@ -50,13 +51,13 @@ func BenchmarkCachedRerun20(b *testing.B) {
 	defer s.Close()
 	c := load(b, llmChain(20, true, true))
 	e := New(WithModels(registryFor(s, nil)), WithCache(cache.Open(b.TempDir()), true))
-	if res, _ := e.Run(context.Background(), Request{Chain: c}); res.Status != Succeeded {
+	if res, _ := e.Run(context.Background(), Request{Chain: c}); res.Status != record.Succeeded {
 		b.Fatal(res.Error)
 	}
 	before := s.Count()
 	for b.Loop() {
 		res, err := e.Run(context.Background(), Request{Chain: c})
-		if err != nil || res.Status != Succeeded || res.Usage.Cached != 20 {
+		if err != nil || res.Status != record.Succeeded || res.Usage.Cached != 20 {
 			b.Fatal(err, res.Error, res.Usage)
 		}
 	}

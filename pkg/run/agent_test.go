@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // registryFor points the anthropic and openai providers at one fake
@@ -49,7 +50,7 @@ steps:
   - {id: shout, type: transform, depends_on: [think], expr: upper(summary), output_var: out}
 output: out
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "SUMMARY OF: SUMMARISE THE FACTS" {
+	if res.Status != record.Succeeded || res.Output != "SUMMARY OF: SUMMARISE THE FACTS" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	think := step(t, res, "think")
@@ -80,7 +81,7 @@ steps:
   - {id: ask, prompt: hi, fallback_models: [openai/small], retry: {max: 2, delay_ms: 1}, output_var: a}
 output: a
 `, nil, WithModels(registryFor(s, nil)), WithDefaultModel("anthropic/big"), WithEvents(rec))
-	if res.Status != Succeeded || res.Output != "from small" {
+	if res.Status != record.Succeeded || res.Output != "from small" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	ask := step(t, res, "ask")
@@ -111,7 +112,7 @@ steps:
   - {id: ask, model: openai/gpt-4o-mini, prompt: hi, fallback_models: [anthropic/claude-haiku-4-5], retry: 3}
 `, nil, WithModels(registryFor(s, nil)))
 	ask := step(t, res, "ask")
-	if res.Status != Failed || s.Count() != 1 || !strings.Contains(ask.Error, "HTTP 401") {
+	if res.Status != record.Failed || s.Count() != 1 || !strings.Contains(ask.Error, "HTTP 401") {
 		t.Fatalf("status %s requests %d step %+v", res.Status, s.Count(), ask)
 	}
 	if strings.Contains(ask.Error, "ok-test") {
@@ -128,7 +129,7 @@ steps:
   - {id: ask, model: openai/gpt-4o-mini, prompt: hi, output_var: a}
 output: a
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "third time" || step(t, res, "ask").Usage.LLMCalls != 3 {
+	if res.Status != record.Succeeded || res.Output != "third time" || step(t, res, "ask").Usage.LLMCalls != 3 {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 }
@@ -152,7 +153,7 @@ steps:
     output_var: doc
 output: doc
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "## Summary\nall good" {
+	if res.Status != record.Succeeded || res.Output != "## Summary\nall good" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	reqs := s.Requests()
@@ -173,7 +174,7 @@ name: t
 steps:
   - {id: write, model: openai/gpt-4o-mini, prompt: w, guardrails: [{type: min_length, value: 50}]}
 `, nil, WithModels(registryFor(s2, nil)))
-	if w := step(t, res, "write"); res.Status != Failed || !strings.Contains(w.Error, "min_length") || s2.Count() != 1 {
+	if w := step(t, res, "write"); res.Status != record.Failed || !strings.Contains(w.Error, "min_length") || s2.Count() != 1 {
 		t.Fatalf("step = %+v", w)
 	}
 }
@@ -188,7 +189,7 @@ steps:
   - {id: use, type: transform, depends_on: [judge], expr: 'res.verdict + " " + string(res.score)', output_var: out}
 output: out
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "ok 9" {
+	if res.Status != record.Succeeded || res.Output != "ok 9" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 }
@@ -279,7 +280,7 @@ output: a
 	if s.Count() != 1 {
 		t.Fatalf("the second run sent a request (%d in all)", s.Count())
 	}
-	if second.Output != first.Output || step(t, second, "ask").Status != StepCached || second.Usage.Cached != 1 || second.Usage.LLMCalls != 0 {
+	if second.Output != first.Output || step(t, second, "ask").Status != record.StepCached || second.Usage.Cached != 1 || second.Usage.LLMCalls != 0 {
 		t.Fatalf("second run = %+v", second)
 	}
 	if step(t, second, "ask").Model != "openai/m" {
@@ -315,13 +316,13 @@ steps:
   - {id: b, model: openai/m, prompt: two, depends_on: [a], output_var: b}
   - {id: c, model: openai/m, prompt: three, depends_on: [b], output_var: c}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Failed || s.Count() != 2 || !strings.Contains(res.Error, "step c failed") || !strings.Contains(res.Error, "budget is spent: max_llm_calls 2 reached") {
+	if res.Status != record.Failed || s.Count() != 2 || !strings.Contains(res.Error, "step c failed") || !strings.Contains(res.Error, "budget is spent: max_llm_calls 2 reached") {
 		t.Fatalf("status %s requests %d error %s", res.Status, s.Count(), res.Error)
 	}
 	if res.Usage.LLMCalls != 2 {
 		t.Errorf("a refused request counted as a call: llm_calls = %d", res.Usage.LLMCalls)
 	}
-	if step(t, res, "a").Status != StepSucceeded || res.Vars["b"] != "an answer" {
+	if step(t, res, "a").Status != record.StepSucceeded || res.Vars["b"] != "an answer" {
 		t.Errorf("finished work was not kept: %+v", res)
 	}
 	// --max-tokens: the first call spends it all; the answer was capped.
@@ -336,7 +337,7 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res2.Status != Failed || s2.Count() != 1 || !strings.Contains(res2.Error, "max_tokens 5 reached") {
+	if res2.Status != record.Failed || s2.Count() != 1 || !strings.Contains(res2.Error, "max_tokens 5 reached") {
 		t.Fatalf("status %s requests %d error %s", res2.Status, s2.Count(), res2.Error)
 	}
 	if got := s2.Requests()[0].Body["max_completion_tokens"]; got != 5.0 {
@@ -382,7 +383,7 @@ steps:
 	if time.Since(start) > 3*time.Second {
 		t.Fatalf("timeout_ms did not stop the call (%s)", time.Since(start))
 	}
-	if a := step(t, res, "ask"); res.Status != Failed || !strings.Contains(a.Error, "timed out after 300ms") {
+	if a := step(t, res, "ask"); res.Status != record.Failed || !strings.Contains(a.Error, "timed out after 300ms") {
 		t.Fatalf("step = %+v", a)
 	}
 }
@@ -452,7 +453,7 @@ func TestCacheSkipsTruncatedAndStaleAnswers(t *testing.T) {
 	defer long.Close()
 	tightened := "name: t\nsteps:\n  - {id: a, model: openai/m, prompt: p, cache: true, guardrails: [{type: min_length, value: 10}], output_var: a}\noutput: a\n"
 	res := runChain(t, tightened, nil, WithModels(registryFor(long, nil)), WithCache(store, true))
-	if res.Status != Succeeded || long.Count() != 1 || res.Output != "a much longer answer than before" {
+	if res.Status != record.Succeeded || long.Count() != 1 || res.Output != "a much longer answer than before" {
 		t.Fatalf("status %s requests %d output %#v", res.Status, long.Count(), res.Output)
 	}
 }

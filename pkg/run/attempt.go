@@ -9,6 +9,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Attempt is one try of one step, as a step kind's run code sees it: the
@@ -43,7 +45,7 @@ type Outcome struct {
 	// Model, Usage and Finish describe a model step's calls; Cached is
 	// an answer served from the cache; ToolCalls counts a tool loop's calls.
 	Model     string
-	Usage     Usage
+	Usage     record.Usage
 	Finish    string
 	Cached    bool
 	ToolCalls int
@@ -66,7 +68,7 @@ type Runner struct {
 	// Result, when set, is the task result of a workflow task of this kind
 	// (reference 003), read from the workflow's values; branchable says
 	// whether a failed task still has one.
-	Result func(read func(name string) (Value, bool), s *chain.Step, sr *StepResult) (result string, branchable bool)
+	Result func(read func(name string) (Value, bool), s *chain.Step, sr *record.StepResult) (result string, branchable bool)
 	// Admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	Admit func(l *Local, c *chain.Chain, s *chain.Step) error
@@ -280,7 +282,7 @@ func (a *Attempt) ExprEnv(names []string) map[string]any { return a.sc.ExprEnv(n
 func (a *Attempt) Waited(now time.Time) (since time.Time, ok bool) {
 	since = now
 	prev, ok := a.x.Req.Resume[a.s.ID]
-	ok = ok && prev.Result.Status == Paused
+	ok = ok && prev.Result.Status == record.Paused
 	if t, err := time.Parse(time.RFC3339Nano, prev.Result.WaitingSince); ok && err == nil {
 		since = a.x.NotAhead(t)
 	}
@@ -297,7 +299,7 @@ func (a *Attempt) AskPerson(ctx context.Context, question string) (transition st
 		return "", false, nil
 	}
 	links := gateLinks(a.x.Chain, []string{a.s.ID})
-	c, ok, err := a.x.Req.Human(ctx, Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
+	c, ok, err := a.x.Req.Human(ctx, response.Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
 	return c.Transition, ok, err
 }
 
@@ -313,7 +315,7 @@ func (a *Attempt) Pause(question string, since time.Time, limit time.Duration) e
 	}
 	x.waiting[a.s.ID] = gateWait{question: question, since: since, limit: limit}
 	x.mu.Unlock()
-	x.Emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: Paused, Detail: "waiting for: approve, reject"})
+	x.Emit(event.Event{Type: event.Decision, State: a.s.ID, Step: a.s.ID, Status: record.Paused, Detail: "waiting for: approve, reject"})
 	return &permanentError{&pausedError{since: since}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The services of Attempt for the kinds that run other steps inside their
@@ -70,7 +71,7 @@ func (p PlanView) Plan(s *chain.Step, into *PlannedStep) {
 // ran nothing).
 type Inner struct {
 	Value   Value
-	Usage   Usage
+	Usage   record.Usage
 	Err     error
 	Skipped bool
 }

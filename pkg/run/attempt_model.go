@@ -3,13 +3,11 @@ package run
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
-	"github.com/chainrun/chainrun/pkg/tools"
 )
 
 // The model services of Attempt: what a kind that asks a model (agent.go,
@@ -73,22 +71,25 @@ func (a *Attempt) CountCached() { a.t.usage.Cached++ }
 // or the chain's), then its completion tool.
 func (a *Attempt) ToolSpecs() []llm.Tool { return ask.Tools(a.x.Chain, a.s) }
 
-// ToolEnv is where the step's tool calls act: its directory and the run's
-// process settings.
-func (a *Attempt) ToolEnv(ctx context.Context) (tools.Env, error) { return a.x.toolEnv(ctx, a.s, a.sc) }
-
-// CallTool runs one tool call of the step's model in env and returns what
-// the model reads (isErr for an error). A call outside the step's tools
-// runs only when granted or allowed at the terminal; every call is an
-// audit event, and calls counts those that ran.
-func (a *Attempt) CallTool(ctx context.Context, env tools.Env, call llm.ToolCall, calls *atomic.Int64) (text string, isErr bool) {
-	return a.x.callTool(ctx, a.s, env, call, calls)
+// Fetch is a page as text, fetched as the run's WebFetch tool fetches it.
+func (a *Attempt) Fetch(ctx context.Context, url string) (string, error) {
+	return a.x.fetchText(ctx, url)
 }
 
-// RecordTool records a call the kind answered itself (its completion
-// tool) in the audit trail, as CallTool records the calls it runs.
-func (a *Attempt) RecordTool(call llm.ToolCall, status event.Status, detail string, ms int64) {
-	a.x.emitTool(a.s, call, status, detail, ms)
+// Granted reports whether a tool outside the step's tools was granted
+// for the run (--grant): its calls run without asking.
+func (a *Attempt) Granted(tool string) bool { return a.x.Req.Grants[tool] }
+
+// ToolAsker is whoever is asked to allow a tool call outside the step's
+// tools (nil: no one is at a terminal).
+func (a *Attempt) ToolAsker() ToolAsker { return a.x.Req.Ask }
+
+// RunTool runs a chain-defined tool's executor with args as {args},
+// confined to dir (its caller's directory), under the executor's retry
+// policy, and returns its output's text.
+func (a *Attempt) RunTool(ctx context.Context, executor *chain.Step, dir string, args Value) (string, error) {
+	out, _, err := a.x.attempts(ctx, executor, Scope{Vars: a.x.Vars, jail: dir}.with("args", args))
+	return out.Value.Text, err
 }
 
 // Model is the model a step asks first, as its dry-run line shows it (""
@@ -150,13 +151,4 @@ func (x *Execution) stream(s *chain.Step, req *llm.Request) {
 			x.Emit(event.Event{Type: event.LLMDelta, Step: s.ID, Line: text})
 		}
 	}
-}
-
-// Deny records a call of the step's model that the kind refused to run
-// (a task chain's tools_policies) for why: a tool.denied the chain
-// decided, then the call in the audit trail, as CallTool records the
-// calls it runs.
-func (a *Attempt) Deny(call llm.ToolCall, why string) {
-	a.x.Emit(event.Event{Type: event.ToolDenied, Step: a.s.ID, Tool: call.Name, Digest: ask.ArgsDigest(call.Arguments), DecidedBy: "chain"})
-	a.x.emitTool(a.s, call, event.Denied, why, 0)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The services of Attempt for the tasks of a contenox task chain (steps
@@ -52,7 +53,7 @@ func (a *Attempt) Values() map[string]Value {
 	vars := map[string]Value{}
 	a.sc.Vars.mu.RLock()
 	for k, v := range a.sc.Vars.vars {
-		if !internalVar(k) && k != ContextVar {
+		if !internalVar(k) && k != response.ContextVar {
 			vars[k] = v
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // BenchmarkForEach10k measures what a for_each item costs against a
@@ -50,7 +52,7 @@ func benchLoopAgainstSteps(b *testing.B, n int, each string, step func(i int) st
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := e.Run(context.Background(), Request{Chain: ch, Inputs: c.inputs})
-				if err != nil || res.Status != Succeeded {
+				if err != nil || res.Status != record.Succeeded {
 					b.Fatalf("%v %+v", err, res)
 				}
 			}

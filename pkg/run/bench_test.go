@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // BenchmarkLocal10k runs a 10,000-step chain of in-process no-op steps
@@ -26,7 +28,7 @@ func BenchmarkLocal10k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		res, err := e.Run(context.Background(), Request{Chain: c})
-		if err != nil || res.Status != Succeeded {
+		if err != nil || res.Status != record.Succeeded {
 			b.Fatalf("%v %v", err, res.Error)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestHTTPValuesAreEncodedWhereTheyGo: a value with "&", "#", "?", "/" or
@@ -33,7 +35,7 @@ steps:
   - {id: raw, type: http, url: '{input.base}'}
   - {id: pre, type: cli, command: echo, args: ['{d}'], pre_tools: [{type: http, url: 'http://{input.host}/pre?q={input.v}', inject_as: d}]}
 `, map[string]string{"host": strings.TrimPrefix(srv.URL, "http://"), "base": srv.URL + "/root?k=1&j=2", "v": v})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 	if u := got["items"]; u == nil || u.Path != "/items/"+v || len(u.Query()) != 2 || u.Query().Get("q") != v || u.Query().Get("n") != "1" {

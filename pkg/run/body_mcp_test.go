@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/mcpclient/mcptest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestMCPExecutorCallsTheConnectionsTool: an mcp executor calls a tool of
@@ -62,7 +63,7 @@ func TestMCPExecutorCallsTheConnectionsTool(t *testing.T) {
 	if got := asJSON(t, res.Context); got != `{"said":"total 6.5","soft":true,"total":6.5}` {
 		t.Errorf("context %s", got)
 	}
-	if res.Status != Failed || !strings.Contains(res.Error, "tool fail of MCP server calc reported an error: failed: disk full") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "tool fail of MCP server calc reported an error: failed: disk full") {
 		t.Errorf("status %s error %q", res.Status, res.Error)
 	}
 	if auth := srv.Authorization.Load(); auth != "Bearer t0k" {
@@ -100,7 +101,7 @@ func TestMCPUnknownToolNamesTheServersTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Failed || !strings.Contains(res.Error, c.want) {
+			if res.Status != record.Failed || !strings.Contains(res.Error, c.want) {
 				t.Fatalf("%s %q\nwant %q", res.Status, res.Error, c.want)
 			}
 			if n := len(res.Steps); n != 1 || res.Steps[0].Attempts != 1 {

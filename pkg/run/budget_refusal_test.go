@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A step the budget refuses fails the run, but the calls in flight were
@@ -19,12 +20,12 @@ func TestBudgetRefusalKeepsTheCallsInFlight(t *testing.T) {
 		steps.WriteString("  - {id: " + id + ", model: openai/m, prompt: " + id + ", output_var: " + id + "}\n")
 	}
 	res := runChain(t, "name: t\nbudget: {max_llm_calls: 2}\nsteps:\n"+steps.String(), nil, WithModels(registryFor(s, nil)), WithParallel(6))
-	if res.Status != Failed || !strings.Contains(res.Error, "budget is spent") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "budget is spent") {
 		t.Fatalf("status %s error %s", res.Status, res.Error)
 	}
 	answered := 0
 	for _, sr := range res.Steps {
-		if sr.Status == StepSucceeded {
+		if sr.Status == record.StepSucceeded {
 			answered++
 		} else if strings.Contains(sr.Error, "cancelled") {
 			t.Errorf("step %s: %s", sr.ID, sr.Error)
@@ -50,7 +51,7 @@ output: out
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || s.Count() != 4 {
+	if res.Status != record.Succeeded || s.Count() != 4 {
 		t.Fatalf("status %s, %d requests, error %s", res.Status, s.Count(), res.Error)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAnAnswerThatPassedAfterAReAskIsCached: the answer a re-ask brings,
@@ -31,12 +32,12 @@ func TestAnAnswerThatPassedAfterAReAskIsCached(t *testing.T) {
 			store := cache.Open(t.TempDir())
 			src := "name: t\nsteps:\n  - {id: ask, model: anthropic/m, prompt: 'answer me', retry: 3, cache: true, " + tt.step + ", output_var: a}\noutput: a\n"
 			first := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
-			if first.Status != Succeeded || s.Count() != 2 {
+			if first.Status != record.Succeeded || s.Count() != 2 {
 				t.Fatalf("first run: %s after %d requests: %s", first.Status, s.Count(), first.Error)
 			}
 			second := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
 			sr := step(t, second, "ask")
-			if sr.Status != StepCached || s.Count() != 2 || !strings.Contains(asJSON(t, second.Output), tt.want) {
+			if sr.Status != record.StepCached || s.Count() != 2 || !strings.Contains(asJSON(t, second.Output), tt.want) {
 				t.Fatalf("second run: %s, %d requests in all, output %v", sr.Status, s.Count(), second.Output)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A chain step's call of another chain, as the engine runs it (the kind
@@ -23,7 +24,7 @@ func (a *Attempt) FindChain(name string) (*chain.Chain, error) {
 // as STEP/ID, and it shares this run's budget, secrets, grants and
 // events. The error (permanent) is one that kept it from starting; how
 // it ended is its Result.
-func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[string]string) (*Result, error) {
+func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[string]string) (*record.Result, error) {
 	x, s := a.x, a.s
 	// the callee's steps are saved, and kept on resume, as CALLER/STEP
 	prefix := s.ID + "/"

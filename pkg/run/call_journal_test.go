@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // callerAndCallee is a chain whose step `sub` calls chain `inner`: inner's
@@ -36,8 +37,8 @@ output: r
 	}
 }
 
-func recordsOf(j *memJournal) map[string]StepRecord {
-	out := map[string]StepRecord{}
+func recordsOf(j *memJournal) map[string]record.StepRecord {
+	out := map[string]record.StepRecord{}
 	for _, r := range j.done {
 		out[r.Result.ID] = r
 	}
@@ -52,7 +53,7 @@ func TestCalledChainStepsAreKeptOneByOne(t *testing.T) {
 	e := New(WithDir(dir), WithChains(resolve))
 	j := &memJournal{}
 	res, err := e.Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Failed {
+	if err != nil || res.Status != record.Failed {
 		t.Fatalf("%v %s", err, res.Status)
 	}
 	saved := recordsOf(j)
@@ -61,7 +62,7 @@ func TestCalledChainStepsAreKeptOneByOne(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644)
 	res, err = e.Run(context.Background(), Request{Chain: c, Journal: j, Resume: saved})
-	if err != nil || res.Status != Succeeded || res.Output != "shipped" {
+	if err != nil || res.Status != record.Succeeded || res.Output != "shipped" {
 		t.Fatalf("resume: %v %s %s", err, res.Status, res.Error)
 	}
 	if runs, _ := os.ReadFile(filepath.Join(dir, "runs.txt")); strings.Count(string(runs), "x") != 1 {
@@ -84,7 +85,7 @@ func TestCalledChainsNonIdempotentStepNeedsRerun(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	res, err := e.Run(context.Background(), Request{Chain: c, Started: started, Rerun: map[string]bool{"sub/ship": true}, Journal: &memJournal{}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %s", err, res.Status)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A called chain's model use is counted in the caller's result: on its
@@ -32,7 +33,7 @@ steps:
   - {id: ask, model: openai/m, prompt: hi}
   - {id: call, type: chain, chain: child, depends_on: [ask]}
 `, nil, WithChains(resolve), WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s error %s", res.Status, res.Error)
 	}
 	if call := step(t, res, "call"); call.Usage == nil || call.Usage.LLMCalls != 2 {

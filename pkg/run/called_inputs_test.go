@@ -3,6 +3,8 @@ package run
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestCalledCapabilityTakesWhatItsContractRefuses follows mcp-flowgate's
@@ -41,7 +43,7 @@ func TestCalledCapabilityTakesWhatItsContractRefuses(t *testing.T) {
 			got := asJSON(t, res.Context["got"])
 			said := strings.Join(res.Warnings, "\n")
 			switch {
-			case res.Status != Succeeded || res.State != "done":
+			case res.Status != record.Succeeded || res.State != "done":
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			case got != tc.want:
 				t.Errorf("the callee got %s, not %s as given", got, tc.want)

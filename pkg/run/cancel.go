@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"errors"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // stopCause is why a run cancelled its own running steps: a step failed,
@@ -27,22 +29,22 @@ func (c *stopCause) Error() string {
 // skipped after an early exit, cancelled after another step's failure,
 // failed with "interrupted" after an interrupt. Go's own words for a
 // cancelled context never reach a user.
-func stopped(ctx context.Context) (status StepStatus, errText, reason string) {
+func stopped(ctx context.Context) (status record.StepStatus, errText, reason string) {
 	var c *stopCause
 	switch {
 	case !errors.As(context.Cause(ctx), &c):
-		return StepFailed, "interrupted", ""
+		return record.StepFailed, "interrupted", ""
 	case c.earlyExit != "":
-		return StepSkipped, "", c.Error()
+		return record.StepSkipped, "", c.Error()
 	}
-	return StepCancelled, c.Error(), ""
+	return record.StepCancelled, c.Error(), ""
 }
 
-// stopText is why ctx ended, in the words of a step's result: for what a
+// StopText is why ctx ended, in the words of a step's result: for what a
 // stopped step reports of its parts (a tool call, a decision).
-func stopText(ctx context.Context) string {
+func StopText(ctx context.Context) string {
 	status, errText, reason := stopped(ctx)
-	if status == StepSkipped {
+	if status == record.StepSkipped {
 		return reason
 	}
 	return errText
@@ -50,6 +52,6 @@ func stopText(ctx context.Context) string {
 
 // Unfinished reports whether a step's status means it did not do its
 // work: it failed, or was cancelled because another step failed.
-func Unfinished(s StepStatus) bool {
-	return s == StepFailed || s == StepCancelled
+func Unfinished(s record.StepStatus) bool {
+	return s == record.StepFailed || s == record.StepCancelled
 }

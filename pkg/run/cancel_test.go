@@ -17,6 +17,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // busySteps are steps caught in every kind of work when the run stops
@@ -58,7 +59,7 @@ func busySteps(t *testing.T, dir string) (map[string]string, []Option) {
 
 // leaksGo fails the test when Go's own words for a cancelled context, or
 // any of wrong, reach anything a user reads: the result or an event.
-func leaksGo(t *testing.T, res *Result, evs []event.Event, wrong ...string) {
+func leaksGo(t *testing.T, res *record.Result, evs []event.Event, wrong ...string) {
 	t.Helper()
 	shown, _ := json.Marshal(res)
 	texts := []string{string(shown)}
@@ -103,14 +104,14 @@ func TestSiblingFailureCancelsEveryKindOfWorkAlike(t *testing.T) {
 			res := runChain(t, chainOf(withList(busy)+`
   - {id: bad, type: cli, run: 'while [ ! -e started ]; do sleep 0.01; done; exit 1'}
 `), nil, append(opts, WithDir(dir), WithEvents(rec))...)
-			if res.Status != Failed || !strings.HasPrefix(res.Error, "step bad failed") {
+			if res.Status != record.Failed || !strings.HasPrefix(res.Error, "step bad failed") {
 				t.Fatalf("run %s: %s", res.Status, res.Error)
 			}
-			if s := step(t, res, "busy"); s.Status != StepCancelled || s.Error != "cancelled: step bad failed" {
+			if s := step(t, res, "busy"); s.Status != record.StepCancelled || s.Error != "cancelled: step bad failed" {
 				t.Errorf("busy = %+v", s)
 			}
 			for _, e := range rec.Events() {
-				if e.Type == event.StepFinished && e.Step == "busy" && e.RunID == res.RunID && e.Status != StepCancelled {
+				if e.Type == event.StepFinished && e.Step == "busy" && e.RunID == res.RunID && e.Status != record.StepCancelled {
 					t.Errorf("step.finished says %s", e.Status)
 				}
 			}
@@ -154,7 +155,7 @@ func TestInterruptSaysInterruptedWhateverTheStepDid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Interrupted {
+			if res.Status != record.Interrupted {
 				t.Fatalf("run %s: %s", res.Status, res.Error)
 			}
 			if s := step(t, res, "busy"); s.Error != "interrupted" {
@@ -174,7 +175,7 @@ func TestInterruptDuringAnAgentDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Interrupted || res.Error != "interrupted" {
+	if res.Status != record.Interrupted || res.Error != "interrupted" {
 		t.Errorf("run %s: %s", res.Status, res.Error)
 	}
 	leaksGo(t, res, rec.Events())
@@ -212,7 +213,7 @@ steps: [{id: stubborn, type: cli, run: "trap '' TERM; touch started; while :; do
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Interrupted {
+	if res.Status != record.Interrupted {
 		t.Fatalf("run %s: %s", res.Status, res.Error)
 	}
 	var told []string

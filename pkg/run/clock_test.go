@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestSavedTimesAheadAreReadAsNow: a run saved while the clock was ahead
@@ -48,12 +50,12 @@ workflows:
 			id := NewRunID(then)
 			j := &memJournal{}
 			res, _ := e.Run(context.Background(), Request{RunID: id, Chain: c, Journal: j})
-			if res.Status != Paused {
+			if res.Status != record.Paused {
 				t.Fatalf("%s %s", res.Status, res.Error)
 			}
 			e.Now = func() time.Time { return now } // the clock set right
 			res, _ = e.Run(context.Background(), Request{RunID: id, Chain: c, History: j.transitions})
-			if res.Status != Paused || res.Deadline != "2026-03-01T10:01:00Z" {
+			if res.Status != record.Paused || res.Deadline != "2026-03-01T10:01:00Z" {
 				t.Fatalf("%s deadline %q, want a minute from now", res.Status, res.Deadline)
 			}
 			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "is after now (2026-03-01T10:00:00Z): the clock was ahead when it was saved; read as now") {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // argPaths is a workflow whose transitions take paths from a decision's
@@ -104,8 +106,8 @@ func TestDecisionArgumentsStayInTheRunsDirectory(t *testing.T) {
 		{"list", map[string]any{"d": "sub"}, "sub listing"},
 		{"pipe", map[string]any{"p": "sub/a.txt"}, "sub listing"},
 	} {
-		decide := func(context.Context, Decision) (Choice, bool) {
-			return Choice{Transition: tc.take, Args: tc.args}, true
+		decide := func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: tc.take, Args: tc.args}, true
 		}
 		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
 		if err != nil {
@@ -116,12 +118,12 @@ func TestDecisionArgumentsStayInTheRunsDirectory(t *testing.T) {
 			t.Fatalf("%s %v read outside the run's directory: %q", tc.take, tc.args, got)
 		}
 		if tc.want == "" {
-			if res.Status != Failed || !strings.Contains(res.Error, "outside") {
+			if res.Status != record.Failed || !strings.Contains(res.Error, "outside") {
 				t.Errorf("%s %v: %s %q, want a refusal saying the path is outside", tc.take, tc.args, res.Status, res.Error)
 			}
 			continue
 		}
-		if res.Status != Succeeded || strings.TrimSpace(got) != tc.want {
+		if res.Status != record.Succeeded || strings.TrimSpace(got) != tc.want {
 			t.Errorf("%s %v: %s %q %s, want %q", tc.take, tc.args, res.Status, got, res.Error, tc.want)
 		}
 	}
@@ -224,8 +226,8 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 		{"by_jsonpath", map[string]any{"p": filepath.Join(dir, "inside.txt")}, "inside text"},
 		{"via_sub", map[string]any{"p": "sub/a.txt"}, "sub listing"},
 	} {
-		decide := func(context.Context, Decision) (Choice, bool) {
-			return Choice{Transition: tc.take, Args: tc.args}, true
+		decide := func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: tc.take, Args: tc.args}, true
 		}
 		res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Decide: decide})
 		if err != nil {
@@ -237,12 +239,12 @@ func TestDecisionArgumentsStayInTheRunsDirectoryHandedOn(t *testing.T) {
 			continue
 		}
 		if tc.want == "" {
-			if res.Status != Failed || !strings.Contains(res.Error, "outside") {
+			if res.Status != record.Failed || !strings.Contains(res.Error, "outside") {
 				t.Errorf("%s %v: %s %q, want a refusal saying the path is outside", tc.take, tc.args, res.Status, res.Error)
 			}
 			continue
 		}
-		if res.Status != Succeeded || !strings.Contains(got, tc.want) {
+		if res.Status != record.Succeeded || !strings.Contains(got, tc.want) {
 			t.Errorf("%s %v: %s %q %s, want %q", tc.take, tc.args, res.Status, got, res.Error, tc.want)
 		}
 	}
@@ -275,7 +277,7 @@ func TestChosenInputsStayInTheRunsDirectory(t *testing.T) {
 		}
 		got := strings.TrimSpace(TextOf(res.Output))
 		switch {
-		case tc.want == "" && (res.Status != Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE")):
+		case tc.want == "" && (res.Status != record.Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE")):
 			t.Errorf("%v chosen: %s %q %q, want a refusal saying the path is outside", tc.inputs, res.Status, got, res.Error)
 		case tc.want != "" && got != tc.want:
 			t.Errorf("%v chosen=%v: %s %q %s, want %q", tc.inputs, tc.chosen, res.Status, got, res.Error, tc.want)
@@ -312,10 +314,10 @@ workflows:
 			t.Fatal(err)
 		}
 		got, _ := res.Context["text"].(string)
-		if !chosen && (res.Status != Succeeded || !strings.Contains(got, "OUTSIDE-SECRET")) {
+		if !chosen && (res.Status != record.Succeeded || !strings.Contains(got, "OUTSIDE-SECRET")) {
 			t.Errorf("from the command line: %s %q %s, want the file read", res.Status, got, res.Error)
 		}
-		if chosen && (res.Status != Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE-SECRET")) {
+		if chosen && (res.Status != record.Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE-SECRET")) {
 			t.Errorf("chosen over MCP: %s %q %s, want a refusal", res.Status, got, res.Error)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // confinedTools offers a model tools whose executors take paths built
@@ -68,7 +69,7 @@ func TestChainDefinedToolsStayInTheStepsDirectory(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			res, s, _ := toolRun(t, p, confinedTools, dir, Request{},
 				llmtest.Reply{ToolCalls: refused}, llmtest.Reply{ToolCalls: allowed}, llmtest.Reply{Text: "done"})
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatal(res.Error)
 			}
 			first := requestText(t, s, 1)
@@ -117,7 +118,7 @@ steps:
 		if time.Since(start) > 10*time.Second {
 			t.Fatalf("the read blocked")
 		}
-		if res.Status != Failed || !strings.Contains(res.Error, "not a regular file") {
+		if res.Status != record.Failed || !strings.Contains(res.Error, "not a regular file") {
 			t.Errorf("%s: %s", res.Status, res.Error)
 		}
 	}

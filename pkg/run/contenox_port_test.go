@@ -13,6 +13,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -28,7 +30,7 @@ import (
 type portCase struct {
 	source, src, input string
 	replies            []llmtest.Reply
-	status             Status
+	status             record.Status
 	path, output       string
 	errHas, errHasNot  []string
 	printed            []string
@@ -110,36 +112,36 @@ func TestContenoxTransitionPorts(t *testing.T) {
 		source:  "contenox/runtime@1ce113c29b92 runtime/taskengine/edge_count_test.go TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold",
 		src:     loop("10"),
 		replies: label("tool_call", "tool_call", "done"),
-		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→end", output: "go",
+		input:   "go", status: record.Succeeded, path: "chat→run_tools→chat→run_tools→chat→end", output: "go",
 	}, {
 		// the same class: one below the budget does not fire, the budget
 		// itself does
 		source:  "TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold (budget 3, two rounds)",
 		src:     loop("3"),
 		replies: label("tool_call", "TOOL_CALL", "finished"),
-		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→end",
+		input:   "go", status: record.Succeeded, path: "chat→run_tools→chat→run_tools→chat→end",
 	}, {
 		source:  "TestUnit_EdgeTraversedAtLeast_DoesNotFireBelowThreshold (budget 2 reached)",
 		src:     loop("2"),
 		replies: label("tool_call", "tool_call", "tool_call"),
-		input:   "go", status: Succeeded, path: "chat→run_tools→chat→run_tools→chat→summariser→end", output: "summarised",
+		input:   "go", status: record.Succeeded, path: "chat→run_tools→chat→run_tools→chat→summariser→end", output: "summarised",
 	}, {
 		source: "contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_PrintTemplate",
 		src:    `{"id":"p","tasks":[{"id":"task1","handler":"noop","prompt_template":"hi {{.input}}","print":"Output: {{.task1}}","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
 		// contenox renders print before it stores the task's output
 		// (taskenv.go's renderTemplate: "a task's Print that references
 		// its own id ... renders <no value>"); the test pins the result
-		input: "user", status: Succeeded, path: "task1→end", output: "hi user", printed: []string{"Output: <no value>"},
+		input: "user", status: record.Succeeded, path: "task1→end", output: "hi user", printed: []string{"Output: <no value>"},
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_PrintTemplate (print of an earlier task and the input, in a later one)",
 		src: `{"id":"p","tasks":[{"id":"a","handler":"noop","prompt_template":"A({{.input}})","print":"a: {{.a}}","transition":{"branches":[{"operator":"default","goto":"b"}]}},
  {"id":"b","handler":"noop","prompt_template":"B","print":"b saw {{.a}} ({{.previous_output}}) from {{.input}}, made {{.b}}"}]}`,
-		input: "x", status: Succeeded, path: "a→b→end", output: "B", printed: []string{"a: <no value>", "b saw A(x) (A(x)) from x, made <no value>"},
+		input: "x", status: record.Succeeded, path: "a→b→end", output: "B", printed: []string{"a: <no value>", "b saw A(x) (A(x)) from x, made <no value>"},
 	}, {
 		source: "contenox/runtime@12f9dda1ab07 runtime/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_DefaultBehavior",
 		src: `{"id":"d","tasks":[{"id":"task1","handler":"noop","prompt_template":"First: {{.input}}","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","prompt_template":"Second: {{.task1}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input: "input", status: Succeeded, path: "task1→task2→end", output: "Second: First: input",
+		input: "input", status: record.Succeeded, path: "task1→task2→end", output: "Second: First: input",
 	}, {
 		// without a prompt_template, the task's input is what the task
 		// before it gave
@@ -147,35 +149,35 @@ func TestContenoxTransitionPorts(t *testing.T) {
 		src: `{"id":"d","tasks":[{"id":"task1","handler":"noop","prompt_template":"first {{.input}}","transition":{"branches":[{"operator":"default","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"default","goto":"task3"}]}},
  {"id":"task3","handler":"noop"}]}`,
-		input: "in", status: Succeeded, path: "task1→task2→task3→end", output: "first in",
+		input: "in", status: record.Succeeded, path: "task1→task2→task3→end", output: "first in",
 	}, {
 		source:  "contenox/runtime@" + cxOldCore + " taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_InputVar_WithModeration",
 		src:     moderate(">"),
 		replies: label("8"),
-		input:   "safe message", status: Succeeded, path: "moderate→store→end", output: "safe message",
+		input:   "safe message", status: record.Succeeded, path: "moderate→store→end", output: "safe message",
 	}, {
 		source:  "TestUnit_SimpleEnv_ExecEnv_InputVar_WithModeration (rated unsafe)",
 		src:     moderate("gt"),
 		replies: label("\"5\""),
-		input:   "rude message", status: Succeeded, path: "moderate→reject→end", output: "Rejected: rude message",
+		input:   "rude message", status: record.Succeeded, path: "moderate→reject→end", output: "Rejected: rude message",
 	}, {
 		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_FailureHandlerFailureLeadsWithRootError",
 		src: `{"id":"f","tasks":[{"id":"main","handler":"raise_error","prompt_template":"stream failed: 404","transition":{"on_failure":"summarise_failure"}},
  {"id":"summarise_failure","handler":"raise_error","prompt_template":"summariser also down","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input: "input", status: Failed,
+		input: "input", status: record.Failed,
 		errHas: []string{"main", "stream failed: 404", "on_failure", "summarise_failure", "summariser also down"},
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_FailureHandlerFailureLeadsWithRootError (after retries)",
 		src: `{"id":"f","tasks":[{"id":"fetch","handler":"raise_error","prompt_template":"no route to {{.input}}","retry_on_failure":1,"transition":{"on_failure":"explain"}},
  {"id":"explain","handler":"raise_error","prompt_template":"explainer broke on {{.last_error}}"}]}`,
-		input: "host", status: Failed,
+		input: "host", status: record.Failed,
 		errHas: []string{"fetch", "failed after 1 retries: no route to host", "explain", "explainer broke on no route to host"},
 	}, {
 		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/taskenv_test.go TestUnit_SimpleEnv_ExecEnv_RecoveredFailureDoesNotTaintLaterFailure",
 		src: `{"id":"r","tasks":[{"id":"main","handler":"raise_error","prompt_template":"recovered failure","transition":{"on_failure":"recover"}},
  {"id":"recover","handler":"noop","prompt_template":"recovered","transition":{"branches":[{"operator":"default","goto":"later"}]}},
  {"id":"later","handler":"raise_error","prompt_template":"later failure"}]}`,
-		input: "input", status: Failed, path: "main→recover→later",
+		input: "input", status: record.Failed, path: "main→recover→later",
 		errHas: []string{"later", "later failure"}, errHasNot: []string{"recovered failure", "main", "on_failure"},
 	}, {
 		// contenox refuses this chain when it loads; chainrun decides it
@@ -183,12 +185,12 @@ func TestContenoxTransitionPorts(t *testing.T) {
 		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/chainlint_test.go TestUnit_LintChain_ImpossibleEdgeIsLoadError",
 		src: `{"id":"i","tasks":[{"id":"extract","handler":"noop","transition":{"branches":[{"operator":"equals","when":"noop","goto":"summarize"}]}},
  {"id":"summarize","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"},{"operator":"default","goto":"extract"}]}}]}`,
-		input: "plain text", status: Succeeded, path: "extract→summarize→end", output: "plain text",
+		input: "plain text", status: record.Succeeded, path: "extract→summarize→end", output: "plain text",
 	}, {
 		source: "contenox/contenox@2f653670f782 internal/kernel/taskengine/chainlint_test.go TestUnit_LintChain_OutputTemplateNarrowsToolsToString",
 		src: `{"id":"o","tasks":[{"id":"fetch","handler":"tools","tools":{"name":"local_shell","tool_name":"local_shell","args":{"command":"printf up"}},"output_template":"status: {{.}}","transition":{"branches":[{"operator":"default","goto":"digest"}]}},
  {"id":"digest","handler":"execute_tool_calls","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"},{"operator":"default","goto":"fetch"}]}}]}`,
-		status: Succeeded, path: "fetch→digest→end",
+		status: record.Succeeded, path: "fetch→digest→end",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) { runPort(t, tt) })
@@ -216,11 +218,11 @@ func TestContenoxCancelledRun(t *testing.T) {
 	}
 	// contenox's error wraps context.Canceled; chainrun's run is
 	// interrupted, and task1 never ran
-	if res.Status != Interrupted || res.Output == "What is 6 * 7?" || len(res.Chain) != 0 {
+	if res.Status != record.Interrupted || res.Output == "What is 6 * 7?" || len(res.Chain) != 0 {
 		t.Fatalf("%s %v %s: %s", res.Status, res.Output, path(res), res.Error)
 	}
 	for _, sr := range res.Steps {
-		if sr.Status == StepSucceeded {
+		if sr.Status == record.StepSucceeded {
 			t.Errorf("%s ran", sr.ID)
 		}
 	}
@@ -230,7 +232,7 @@ func TestContenoxCancelledRun(t *testing.T) {
 // chat task offering local_fs and local_shell asks for one call; an
 // execute_tool_calls task with the execute_config given runs it. It
 // returns the run, whether the call ran, and what the model was told.
-func toolScope(t *testing.T, execConfig, tool, args string) (*Result, bool, string) {
+func toolScope(t *testing.T, execConfig, tool, args string) (*record.Result, bool, string) {
 	t.Helper()
 	ec := ""
 	if execConfig != "" {
@@ -303,7 +305,7 @@ func TestContenoxExecuteToolScope(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
 			res, ran, told := toolScope(t, tt.config, tt.tool, tt.args)
-			if res.Status != Succeeded || path(res) != "chat→exec→chat→end" {
+			if res.Status != record.Succeeded || path(res) != "chat→exec→chat→end" {
 				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 			}
 			if ran != tt.ran || !strings.Contains(told, tt.told) || !strings.Contains(told, "call-1") {
@@ -328,7 +330,7 @@ func TestContenoxToolErrorStaysSoft(t *testing.T) {
 		{"Edit", `{"file_path":"nowhere.txt","old_string":"a","new_string":"b"}`, "nowhere.txt"},
 	} {
 		res, _, told := toolScope(t, `{"tools":["*"]}`, call.tool, call.args)
-		if res.Status != Succeeded || path(res) != "chat→exec→chat→end" || fmt.Sprint(res.Output) != "done" {
+		if res.Status != record.Succeeded || path(res) != "chat→exec→chat→end" || fmt.Sprint(res.Output) != "done" {
 			t.Fatalf("%s: %s %s: %s", call.tool, res.Status, path(res), res.Error)
 		}
 		var req map[string]any
@@ -350,25 +352,25 @@ func TestContenoxRetryPolicy(t *testing.T) {
 	tests := []struct {
 		source, policy string
 		replies        []llmtest.Reply
-		status         Status
+		status         record.Status
 		models         []string
 	}{
 		{"TestUnit_Do_RetriesOnRateLimitThenSucceeds", `{"max_attempts":3,"initial_backoff":"1ms"}`,
-			[]llmtest.Reply{{Status: 429}, {Text: "ok"}}, Succeeded, []string{"m", "m"}},
+			[]llmtest.Reply{{Status: 429}, {Text: "ok"}}, record.Succeeded, []string{"m", "m"}},
 		{"TestUnit_Do_RetriesOnRateLimitThenSucceeds (server errors)", `{"max_attempts":3,"initial_backoff":"1ms","max_backoff":"2ms"}`,
-			[]llmtest.Reply{{Status: 503}, {Status: 500}, {Text: "ok"}}, Succeeded, []string{"m", "m", "m"}},
+			[]llmtest.Reply{{Status: 503}, {Status: 500}, {Text: "ok"}}, record.Succeeded, []string{"m", "m", "m"}},
 		{"TestUnit_Do_ExhaustsAttempts", `{"max_attempts":2,"initial_backoff":"1ms"}`,
-			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "never asked"}}, Failed, []string{"m", "m"}},
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "never asked"}}, record.Failed, []string{"m", "m"}},
 		{"TestUnit_Do_NoRetryOnAuth", `{"max_attempts":5,"initial_backoff":"1ms"}`,
-			[]llmtest.Reply{{Status: 401}, {Text: "never asked"}}, Failed, []string{"m"}},
+			[]llmtest.Reply{{Status: 401}, {Text: "never asked"}}, record.Failed, []string{"m"}},
 		{"TestUnit_Do_NoRetryOnAuth (403)", `{"max_attempts":5,"initial_backoff":"1ms","fallback_model_id":"fb","fallback_after":1}`,
-			[]llmtest.Reply{{Status: 403}, {Text: "never asked"}}, Failed, []string{"m"}},
+			[]llmtest.Reply{{Status: 403}, {Text: "never asked"}}, record.Failed, []string{"m"}},
 		{"TestUnit_Do_FallbackAfterThreshold", `{"max_attempts":5,"initial_backoff":"1ms","fallback_model_id":"fb","fallback_after":2}`,
-			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "ok"}}, Succeeded, []string{"m", "m", "fb"}},
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Text: "ok"}}, record.Succeeded, []string{"m", "m", "fb"}},
 		{"TestUnit_Do_FallbackAfterThreshold (fallback_after 0: never)", `{"max_attempts":3,"initial_backoff":"1ms","fallback_model_id":"fb"}`,
-			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Status: 503}, {Text: "never asked"}}, Failed, []string{"m", "m", "m"}},
+			[]llmtest.Reply{{Status: 503}, {Status: 503}, {Status: 503}, {Text: "never asked"}}, record.Failed, []string{"m", "m", "m"}},
 		{"TestUnit_Do_ZeroPolicyMakesOneAttempt", `{}`,
-			[]llmtest.Reply{{Status: 503}, {Text: "never asked"}}, Failed, []string{"m"}},
+			[]llmtest.Reply{{Status: 503}, {Text: "never asked"}}, record.Failed, []string{"m"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
@@ -401,7 +403,7 @@ func TestContenoxJSONTemplateAccess(t *testing.T) {
 		source: "TestUnit_SimpleEnv_ExecEnv_JSONTemplateAccess",
 		src: `{"id":"j","tasks":[{"id":"get_data","handler":"noop","prompt_template":"` + data + `","transition":{"branches":[{"operator":"default","goto":"process_data"}]}},
  {"id":"process_data","handler":"noop","prompt_template":"User name: {{.get_data.user.name}}\nUser age: {{.get_data.user.age}}\nCity: {{.get_data.user.address.city}}\nFirst repo name: {{(index .get_data.repos 0).name}}\nFirst repo owner: {{(index (index .get_data.repos 0).owner).login}}\nSecond repo name: {{(index .get_data.repos 1).name}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		status: Succeeded, path: "get_data→process_data→end",
+		status: record.Succeeded, path: "get_data→process_data→end",
 		output: "User name: John Doe\nUser age: 30\nCity: New York\nFirst repo name: repo1\nFirst repo owner: org\nSecond repo name: repo2",
 	})
 	// the same class: a JSON list, a task id that is no Go identifier
@@ -410,7 +412,7 @@ func TestContenoxJSONTemplateAccess(t *testing.T) {
 		source: "TestUnit_SimpleEnv_ExecEnv_JSONTemplateAccess (a list, a dashed id)",
 		src: `{"id":"j","tasks":[{"id":"get-data","handler":"noop","prompt_template":"[{\"n\":[3,4]},{\"n\":[5]}]","transition":{"branches":[{"operator":"default","goto":"sum"}]}},
  {"id":"sum","handler":"noop","prompt_template":"{{index (index (index . \"get-data\") 0).n 1}} {{(index .get_data 1).n}} {{len .previous_output}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		status: Succeeded, path: "get-data→sum→end", output: "4 [5] 2",
+		status: record.Succeeded, path: "get-data→sum→end", output: "4 [5] 2",
 	})
 }
 
@@ -457,7 +459,7 @@ func TestContenoxToolsAllowlist(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Text: "done"})
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, "go", s, "")
-			if res.Status != Succeeded || s.Count() != 1 {
+			if res.Status != record.Succeeded || s.Count() != 1 {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			if got := offeredTools(s.Requests()[0]); !slices.Equal(got, tt.want) {
@@ -486,7 +488,7 @@ func TestContenoxSprigFunctions(t *testing.T) {
 		{"TestUnit_RenderTemplate_SprigFuncsWired (text)", `{{ "  a b " | trim | title }}|{{ replace "o" "0" "foo" }}|{{ "x" | quote }} {{ squote "y" }}|{{ substr 1 3 "abcdef" }}|{{ trunc -2 "abcdef" }}|{{ "a b" | nospace }}|{{ repeat 2 "ab" }}|{{ trimPrefix "v" "v1.2" }}`, `A B|f00|"x" 'y'|bc|ef|ab|abab|1.2`},
 		{"TestUnit_RenderTemplate_SprigFuncsWired (lists, defaults)", `{{ (first .a).Content }} {{ (last .a).Role }} {{ splitList "," "p,q" | join "+" }} {{ .missing | default "none" }} {{ coalesce "" .b_error "c" }} {{ ternary "yes" "no" (contains "ell" "hello") }} {{ empty (list) }}{{ "L" | nindent 2 }}`, "hi assistant p+q none c yes true\n  L"},
 	} {
-		runPort(t, portCase{source: "contenox/runtime@cb2531a232c6 " + tt.source, src: one(tt.tmpl), status: Succeeded, path: "a→b→end", output: tt.want})
+		runPort(t, portCase{source: "contenox/runtime@cb2531a232c6 " + tt.source, src: one(tt.tmpl), status: record.Succeeded, path: "a→b→end", output: tt.want})
 	}
 	for _, fn := range []string{`env "HOME"`, `expandenv "$HOME"`, `genPrivateKey "rsa"`} {
 		_, err := loader.Parse("s.json", []byte(one("{{ "+fn+" }}")), chain.Options{})
@@ -537,7 +539,7 @@ func TestContenoxFailureContext(t *testing.T) {
 			s := llmtest.New(replies...)
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, tt.input, s, "")
-			if res.Status != Succeeded || fmt.Sprint(res.Output) != "reported" {
+			if res.Status != record.Succeeded || fmt.Sprint(res.Output) != "reported" {
 				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 			}
 			lastAsked(t, s, tt.has, tt.hasNot)
@@ -611,7 +613,7 @@ func TestContenoxToolProtocol(t *testing.T) {
 			s := llmtest.New(tt.replies...)
 			defer s.Close()
 			res, events := taskRun(t, l.Chain, "do it", s, "")
-			if res.Status != Succeeded || path(res) != tt.path {
+			if res.Status != record.Succeeded || path(res) != tt.path {
 				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 			}
 			ran := 0
@@ -663,7 +665,7 @@ func TestContenoxTruncatedAnswer(t *testing.T) {
 		s := llmtest.New(llmtest.Reply{Text: "partial ans", Finish: finish})
 		res, _ := taskRun(t, l.Chain, "everything", s, "", model)
 		s.Close()
-		if res.Status != Succeeded || path(res) != "task1→end" || !strings.Contains(fmt.Sprint(res.Output), "partial ans") {
+		if res.Status != record.Succeeded || path(res) != "task1→end" || !strings.Contains(fmt.Sprint(res.Output), "partial ans") {
 			t.Fatalf("%s: %s %s %v: %s", model, res.Status, path(res), res.Output, res.Error)
 		}
 		if got := res.Steps[0].FinishReason; got != "length" {
@@ -740,12 +742,12 @@ func TestContenoxToolsRefusedByTheModel(t *testing.T) {
 	for _, tt := range []struct {
 		source string
 		first  llmtest.Reply
-		status Status
+		status record.Status
 	}{
-		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls", refusal("registry.ollama.ai/library/gemma:2b does not support tools"), Succeeded},
-		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls (llama.cpp)", refusal("unsupported feature: tool calls (model declares no tool_calls.protocol)"), Succeeded},
-		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenToolSchemaRejected", refusal("JSON schema conversion failed: unrecognized schema"), Succeeded},
-		{"(another 400 is the task's failure)", refusal("invalid model parameter"), Failed},
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls", refusal("registry.ollama.ai/library/gemma:2b does not support tools"), record.Succeeded},
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenProviderRejectsToolCalls (llama.cpp)", refusal("unsupported feature: tool calls (model declares no tool_calls.protocol)"), record.Succeeded},
+		{"TestUnit_TaskExec_ChatCompletionRetriesWithoutToolsWhenToolSchemaRejected", refusal("JSON schema conversion failed: unrecognized schema"), record.Succeeded},
+		{"(another 400 is the task's failure)", refusal("invalid model parameter"), record.Failed},
 	} {
 		l, err := loader.Parse("c.json", []byte(`{"id":"t","tasks":[{"id":"chat","handler":"chat_completion","execute_config":{"tools":["local_shell"]},
  "transition":{"branches":[{"operator":"equals","when":"executed","goto":"end"},{"operator":"equals","when":"failed","goto":"end"}]}}]}`), chain.Options{})
@@ -756,13 +758,13 @@ func TestContenoxToolsRefusedByTheModel(t *testing.T) {
 		res, _ := taskRun(t, l.Chain, "say hi", s, "")
 		reqs := s.Requests()
 		s.Close()
-		if tt.status == Failed {
-			if res.Steps[0].Status != StepFailed || len(reqs) != 1 {
+		if tt.status == record.Failed {
+			if res.Steps[0].Status != record.StepFailed || len(reqs) != 1 {
 				t.Errorf("%s: %s after %d requests", tt.source, res.Steps[0].Status, len(reqs))
 			}
 			continue
 		}
-		if res.Status != Succeeded || fmt.Sprint(res.Output) != "hello" || len(reqs) != 2 {
+		if res.Status != record.Succeeded || fmt.Sprint(res.Output) != "hello" || len(reqs) != 2 {
 			t.Fatalf("%s: %s %v after %d requests: %s", tt.source, res.Status, res.Output, len(reqs), res.Error)
 		}
 		if first, second := offeredTools(reqs[0]), offeredTools(reqs[1]); !slices.Equal(first, []string{"Bash"}) || len(second) != 0 {
@@ -806,9 +808,9 @@ func TestContenoxOperators(t *testing.T) {
 		t.Run(tt.source, func(t *testing.T) {
 			src := `{"id":"o","tasks":[{"id":"ask","handler":"prompt_to_string","transition":{"branches":[` + tt.branches + `]}},
  {"id":"a","handler":"noop"},{"id":"b","handler":"noop"}]}`
-			status := Succeeded
+			status := record.Succeeded
 			if tt.errHas != "" {
-				status = Failed
+				status = record.Failed
 			}
 			runPort(t, portCase{source: tt.source, src: src, input: "q", replies: []llmtest.Reply{{Text: tt.answer}}, status: status, path: tt.path, errHas: []string{tt.errHas}})
 		})
@@ -854,12 +856,12 @@ func TestContenoxLocalShellArgs(t *testing.T) {
 		res, _ := taskRun(t, l.Chain, "", s, dir)
 		s.Close()
 		if tt.errHas != "" {
-			if res.Status != Failed || !strings.Contains(res.Error, tt.errHas) {
+			if res.Status != record.Failed || !strings.Contains(res.Error, tt.errHas) {
 				t.Errorf("%s: %s: %s", tt.source, res.Status, res.Error)
 			}
 			continue
 		}
-		if res.Status != Succeeded || fmt.Sprint(res.Output) != tt.output {
+		if res.Status != record.Succeeded || fmt.Sprint(res.Output) != tt.output {
 			t.Errorf("%s: %s %q: %s", tt.source, res.Status, res.Output, res.Error)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
@@ -883,7 +885,7 @@ func TestContenoxLocalShellInputStaysOut(t *testing.T) {
 	s := llmtest.New()
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "", s, dir)
-	if res.Status != Succeeded || !strings.HasPrefix(fmt.Sprint(res.Output), dir) {
+	if res.Status != record.Succeeded || !strings.HasPrefix(fmt.Sprint(res.Output), dir) {
 		t.Fatalf("%s %q: %s", res.Status, res.Output, res.Error)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -37,11 +39,11 @@ func TestAnAnswerCutAtMaxTokensFailsTheStep(t *testing.T) {
 			for run := 1; run <= 2; run++ {
 				res := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
 				sr := step(t, res, "ask")
-				if res.Status != Failed || sr.Status != StepFailed || sr.FinishReason != "length" ||
+				if res.Status != record.Failed || sr.Status != record.StepFailed || sr.FinishReason != "length" ||
 					!strings.Contains(sr.Error, tt.want) || !strings.Contains(sr.Error, "raise max_tokens") {
 					t.Fatalf("run %d: %s %s finish %q error %q", run, res.Status, sr.Status, sr.FinishReason, sr.Error)
 				}
-				if a := step(t, res, "after"); a.Status == StepSucceeded {
+				if a := step(t, res, "after"); a.Status == record.StepSucceeded {
 					t.Fatalf("run %d: the step after a cut answer ran", run)
 				}
 			}
@@ -68,7 +70,7 @@ func TestACutAnswerGoesToTheFallbackModel(t *testing.T) {
 	defer s.Close()
 	res := runChain(t, "name: t\nsteps:\n  - {id: q, model: openai/wordy, fallback_models: [anthropic/terse], retry: 3, max_tokens: 20, prompt: 'answer', output_var: q}\noutput: q\n",
 		nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "42" || counts["wordy"] != 1 || counts["terse"] != 1 {
+	if res.Status != record.Succeeded || res.Output != "42" || counts["wordy"] != 1 || counts["terse"] != 1 {
 		t.Fatalf("%s %v requests %v: %s", res.Status, res.Output, counts, res.Error)
 	}
 }
@@ -81,13 +83,13 @@ func TestACutAnswerGoesToTheFallbackModel(t *testing.T) {
 func TestACutAnswerIsAResultOnlyForABranchThatTakesIt(t *testing.T) {
 	tests := []struct {
 		name, branches  string
-		status          Status
+		status          record.Status
 		state, errorHas string
 	}{
-		{"not_equals takes it", "- {operator: not_equals, when: stop, goto: shorter}\n            - {operator: default, goto: done}", Succeeded, "shorter", ""},
-		{"starts_with takes it", "- {operator: starts_with, when: len, goto: shorter}\n            - {operator: default, goto: done}", Succeeded, "shorter", ""},
-		{"only default would", "- {operator: equals, when: stop, goto: done}\n            - {operator: default, goto: shorter}", Failed, "", "cut off at max_tokens 64"},
-		{"a branch naming failed", "- {operator: equals, when: failed, goto: shorter}\n            - {operator: default, goto: done}", Succeeded, "shorter", ""},
+		{"not_equals takes it", "- {operator: not_equals, when: stop, goto: shorter}\n            - {operator: default, goto: done}", record.Succeeded, "shorter", ""},
+		{"starts_with takes it", "- {operator: starts_with, when: len, goto: shorter}\n            - {operator: default, goto: done}", record.Succeeded, "shorter", ""},
+		{"only default would", "- {operator: equals, when: stop, goto: done}\n            - {operator: default, goto: shorter}", record.Failed, "", "cut off at max_tokens 64"},
+		{"a branch naming failed", "- {operator: equals, when: failed, goto: shorter}\n            - {operator: default, goto: done}", record.Succeeded, "shorter", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +130,7 @@ func TestAContenoxChatCutAtMaxTokensIsItsAnswer(t *testing.T) {
 	defer s.Close()
 	res, err := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil)), WithDefaultModel("openai/m")).Run(context.Background(),
 		Request{Chain: l.Chain, Inputs: map[string]string{"input": "tell me everything"}})
-	if err != nil || res.Status != Succeeded || res.Output != "the first" || res.Steps[0].FinishReason != "length" || len(res.Warnings) == 0 {
+	if err != nil || res.Status != record.Succeeded || res.Output != "the first" || res.Steps[0].FinishReason != "length" || len(res.Warnings) == 0 {
 		t.Fatalf("%v %s %v %v: %s", err, res.Status, res.Output, res.Warnings, res.Error)
 	}
 }
@@ -166,7 +168,7 @@ func TestACutAnswerFailsEveryModelCallNothingBranchesOn(t *testing.T) {
 			defer s.Close()
 			res, err := New(WithDir(t.TempDir()), WithModels(registryFor(s, nil))).Run(context.Background(),
 				Request{Chain: load(t, tt.src), AgentModel: tt.agentModel})
-			if err != nil || res.Status == Succeeded || !strings.Contains(res.Error, "cut off at max_tokens") {
+			if err != nil || res.Status == record.Succeeded || !strings.Contains(res.Error, "cut off at max_tokens") {
 				t.Fatalf("%v %s %s: %s", err, res.Status, res.State, res.Error)
 			}
 		})

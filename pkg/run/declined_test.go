@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestADeclinedAnswerFailsTheStepAndIsNotCached: a refusal or a content
@@ -32,7 +33,7 @@ func TestADeclinedAnswerFailsTheStepAndIsNotCached(t *testing.T) {
 			for run := 1; run <= 2; run++ {
 				res := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
 				sr := step(t, res, "ask")
-				if res.Status != Failed || sr.Status != StepFailed || sr.FinishReason != tt.finish || !strings.Contains(sr.Error, tt.want) {
+				if res.Status != record.Failed || sr.Status != record.StepFailed || sr.FinishReason != tt.finish || !strings.Contains(sr.Error, tt.want) {
 					t.Fatalf("run %d: %s %s finish %q error %q", run, res.Status, sr.Status, sr.FinishReason, sr.Error)
 				}
 				if sr.Usage == nil || sr.Usage.LLMCalls != 1 {
@@ -59,11 +60,11 @@ func TestADeclinedAnswerGoesToTheFallbackModel(t *testing.T) {
 	store := cache.Open(t.TempDir())
 	src := "name: t\nsteps:\n  - {id: ask, model: openai/gpt-x, fallback_models: [anthropic/claude-x], retry: 3, prompt: 'tell me', cache: true, output_var: a}\noutput: a\n"
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
-	if res.Status != Succeeded || res.Output != "the answer" || s.Count() != 2 || step(t, res, "ask").Model != "anthropic/claude-x" {
+	if res.Status != record.Succeeded || res.Output != "the answer" || s.Count() != 2 || step(t, res, "ask").Model != "anthropic/claude-x" {
 		t.Fatalf("%s %v requests %d model %s: %s", res.Status, res.Output, s.Count(), step(t, res, "ask").Model, res.Error)
 	}
 	res = runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true))
-	if step(t, res, "ask").Status != StepCached || s.Count() != 2 {
+	if step(t, res, "ask").Status != record.StepCached || s.Count() != 2 {
 		t.Errorf("the fallback's answer was not cached: %s, %d requests", step(t, res, "ask").Status, s.Count())
 	}
 }
@@ -88,7 +89,7 @@ func TestAModelThatDeclinedIsNotAskedAgainOnAReAsk(t *testing.T) {
 		res := runChain(t, "name: t\nsteps:\n  - {id: b, model: openai/first, fallback_models: [anthropic/second], retry: {max: 2, delay_ms: 1}, guardrails: [{type: min_length, value: 20}], prompt: p, output_var: b}\noutput: b\n",
 			nil, WithModels(registryFor(s, nil)))
 		s.Close()
-		if res.Status != Succeeded || counts["first"] != 1 || counts["second"] != 2 {
+		if res.Status != record.Succeeded || counts["first"] != 1 || counts["second"] != 2 {
 			t.Errorf("%+v: %s, requests %v: %s", primary, res.Status, counts, res.Error)
 		}
 	}

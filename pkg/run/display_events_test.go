@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestEventsTellWhatTheDisplayShows holds the events a live display needs
@@ -23,7 +24,7 @@ steps:
   - {id: b, type: cli, command: "true"}
   - {id: ask, prompt: hello, fallback_models: [anthropic/other]}
 `, nil, WithParallel(1), WithEvents(rec), WithModels(registryFor(s, nil)), WithDefaultModel("openai/first"))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	var seen []string

@@ -21,5 +21,5 @@
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,
 // fsutil, guard, interrupt, llm, mcpclient, redact, retry, run/ask,
-// run/confine, run/given, run/mask, run/web, tools, tracectx.
+// run/confine, run/given, run/mask, run/record, run/response, run/web, tracectx.
 package run

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // dotenvChain writes a chain file and its files into a new directory and
@@ -72,7 +73,7 @@ output: shown
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 	if res.Output != "file second real step config chain" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // dagDriver runs a chain's steps as their dependencies allow: each step
@@ -48,7 +49,7 @@ func (d *dagDriver) waiting(id string) {
 
 // Conclude lists every step in the chain's order, those that never
 // started as skipped with the reason.
-func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
+func (d *dagDriver) Conclude(ctx context.Context, res *record.Result) {
 	x, c := d.x, d.x.Chain
 	reason := "not run"
 	var cause *stopCause
@@ -75,23 +76,23 @@ func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
 		if f := d.blockedBy(id, notStarted); f != "" && !calledOff && ctx.Err() == nil {
 			why = "not run: step " + f + " failed"
 		}
-		x.results[id] = &StepResult{ID: id, Status: StepSkipped, Reason: why}
-		x.Emit(event.Event{Type: event.StepFinished, Step: id, Status: StepSkipped, Detail: why})
+		x.results[id] = &record.StepResult{ID: id, Status: record.StepSkipped, Reason: why}
+		x.Emit(event.Event{Type: event.StepFinished, Step: id, Status: record.StepSkipped, Detail: why})
 	}
 	for _, s := range c.Steps {
 		res.Steps = append(res.Steps, *x.results[s.ID])
 	}
 	switch {
 	case calledOff && cause.failed != "":
-		res.Status, res.Error = Cancelled, cause.Error()
+		res.Status, res.Error = record.Cancelled, cause.Error()
 	case ctx.Err() != nil:
-		res.Status = Interrupted
+		res.Status = record.Interrupted
 		res.Error = "interrupted"
 		if x.Failure != "" {
 			res.Error = "interrupted: " + x.Failure
 		}
 	case x.Failure != "":
-		res.Status = Failed
+		res.Status = record.Failed
 		res.Error = x.Failure
 		if n := len(x.alsoFailed); n > 0 {
 			// with keep-going: every failure is named, the first in full
@@ -102,11 +103,11 @@ func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
 			res.Error += fmt.Sprintf(" (and %d more failed %s: %s)", n, word, strings.Join(x.alsoFailed, ", "))
 		}
 	case len(x.waiting) > 0 && x.earlyExit == "":
-		res.Status, res.WorkflowResult = Paused, x.gatePause()
+		res.Status, res.WorkflowResult = record.Paused, x.gatePause()
 	default:
-		res.Status = Succeeded
+		res.Status = record.Succeeded
 	}
-	if c.Output != "" && res.Status == Succeeded {
+	if c.Output != "" && res.Status == record.Succeeded {
 		if v, ok := x.Vars.Get(c.Output); ok {
 			res.Output = v.Public()
 		} else if c.Reading().UnsetOutputEmpty {
@@ -119,7 +120,7 @@ func (d *dagDriver) Conclude(ctx context.Context, res *Result) {
 // rest: with keep-going its dependents are held, never started, and the
 // other steps go on; else the steps running are cancelled and no more
 // start. x.mu is held.
-func (d *dagDriver) failed(id string, sr *StepResult) dag.Outcome {
+func (d *dagDriver) failed(id string, sr *record.StepResult) dag.Outcome {
 	x := d.x
 	d.record(id, sr)
 	if x.Engine.keepGoing || x.Chain.KeepGoing {
@@ -131,7 +132,7 @@ func (d *dagDriver) failed(id string, sr *StepResult) dag.Outcome {
 
 // record notes a failure: the first is the run's, the others are named
 // after it. x.mu is held.
-func (d *dagDriver) record(id string, sr *StepResult) {
+func (d *dagDriver) record(id string, sr *record.StepResult) {
 	x := d.x
 	if x.Failure == "" {
 		x.Failure, x.failedStep = fmt.Sprintf("step %s failed: %s", id, sr.Error), id
@@ -145,7 +146,7 @@ func (d *dagDriver) record(id string, sr *StepResult) {
 // none failed.
 func (d *dagDriver) blockedBy(id string, notStarted map[string]bool) string {
 	for _, dep := range d.x.Chain.Graph().Deps(id) {
-		if r := d.x.results[dep]; r != nil && r.Status == StepFailed {
+		if r := d.x.results[dep]; r != nil && r.Status == record.StepFailed {
 			return dep
 		}
 		if notStarted[dep] {
@@ -161,7 +162,7 @@ func (d *dagDriver) blockedBy(id string, notStarted map[string]bool) string {
 func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 	x := d.x
 	s := x.Chain.Step(id)
-	var sr *StepResult
+	var sr *record.StepResult
 	var earlyExit bool
 	if why, out := x.routedOut(s); out {
 		sr = x.skipRouted(s, why)
@@ -189,28 +190,28 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 		chosen, left := k.route(s, sr.Decision)
 		x.applyRoute(s, sr.Decision, chosen, left)
 	}
-	if sr.Status == StepSucceeded || sr.Status == StepSkipped {
+	if sr.Status == record.StepSucceeded || sr.Status == record.StepSkipped {
 		x.keepContextBudget(ctx, s)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.results[id] = sr
 	switch {
-	case sr.Status == Paused:
+	case sr.Status == record.Paused:
 		// a gate waits: its dependents wait with it, the rest goes on
 		return dag.Hold
-	case sr.Status == StepCancelled, sr.Status == StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
+	case sr.Status == record.StepCancelled, sr.Status == record.StepFailed && (ctx.Err() != nil || x.earlyExit != ""):
 		// stopped by the run's cancellation or after an early exit: not a
 		// failure of the run
 		return dag.Stop
-	case sr.Status == StepFailed && s.ContinueOnError:
+	case sr.Status == record.StepFailed && s.ContinueOnError:
 		return dag.Continue
-	case sr.Status == StepFailed && x.refused[id]:
+	case sr.Status == record.StepFailed && x.refused[id]:
 		d.record(id, sr)
 		// the calls in flight were admitted within the budget (and are
 		// paid for): let them answer, start nothing more
 		return dag.Drain
-	case sr.Status == StepFailed:
+	case sr.Status == record.StepFailed:
 		return d.failed(id, sr)
 	case earlyExit:
 		if x.earlyExit == "" {

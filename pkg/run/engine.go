@@ -16,6 +16,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Engine runs a validated chain. A distributed engine can run the same
@@ -24,7 +26,7 @@ type Engine interface {
 	// Run executes the chain. The error is for a run that could not start
 	// (bad inputs, an unsupported step): then nothing ran. A run that
 	// started always returns a Result, whatever its status.
-	Run(ctx context.Context, req Request) (*Result, error)
+	Run(ctx context.Context, req Request) (*record.Result, error)
 	// Plan is what Run would do, without running anything (--dry-run):
 	// the same checks, then each step with its resolved command.
 	Plan(req Request) ([]PlannedStep, error)
@@ -51,20 +53,20 @@ type Request struct {
 	// with the chain's budget.max_cost_usd: the smaller wins. 0: no cap.
 	MaxCostUSD float64
 	// Journal, when set, saves each finished step durably.
-	Journal Journal
+	Journal record.Journal
 	// Events, when set, receives this run's events besides the engine's
 	// own sink (a saved run's event log).
 	Events event.Sink
 	// Resume holds the steps of an earlier attempt of this run: reusable
 	// ones are not run again.
-	Resume map[string]StepRecord
+	Resume map[string]record.StepRecord
 	// Started names steps an earlier attempt started (or may have) without
 	// finishing; Rerun names those the caller confirms may run again.
 	Started, Rerun map[string]bool
 
 	// History holds the transitions earlier calls of a workflow run took:
 	// a resume replays them to find its state, variables and context.
-	History []TransitionRecord
+	History []record.TransitionRecord
 	// Take is the transition the caller chose at the decision point the
 	// run paused at (resume --take), or the failed transition to retry.
 	Take string
@@ -81,11 +83,11 @@ type Request struct {
 	AgentModel string
 	// Human, when set, asks a person at human decision points (a
 	// terminal); without it the run pauses there.
-	Human Decider
+	Human response.Decider
 	// Decide, when set, is asked first at every decision point, agent
 	// or human: a chain test's scripted decisions. When it does not
 	// choose, the point is decided as without it.
-	Decide Scripted
+	Decide response.Scripted
 
 	// Dir, when set, is the directory this run's commands run in and its
 	// relative paths resolve against, instead of the engine's: a resumed
@@ -297,14 +299,14 @@ type Durable interface {
 	Start(ctx context.Context, req Request) (string, error)
 	// Wait follows a run until it ends or pauses, sending its events to
 	// events (nil: none).
-	Wait(ctx context.Context, runID string, events event.Sink) (*Result, error)
+	Wait(ctx context.Context, runID string, events event.Sink) (*record.Result, error)
 	// Take answers the decision the run waits at (resume --take). With t
 	// empty (a plain resume) it retries a failed run and leaves any other
 	// as it is. A choice the run cannot take is refused before it is
 	// recorded, and the run waits on.
 	Take(ctx context.Context, runID string, t TakeRequest) error
 	// Show is the run's result as it stands.
-	Show(ctx context.Context, runID string) (*Result, error)
+	Show(ctx context.Context, runID string) (*record.Result, error)
 	// Runs lists the latest runs, newest first (at most limit).
 	Runs(ctx context.Context, limit int) ([]RunInfo, error)
 	// Cancel asks the run to stop: its running steps are cancelled.

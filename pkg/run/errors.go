@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Errors returned by Engine.Run mean the run did not start: each says so
@@ -129,7 +130,7 @@ func (e *RerunError) NothingRan() bool { return true }
 type TakeError struct {
 	Take  string
 	State string
-	Links []Link
+	Links []response.Link
 	// Why, when set, is why the transition taken is not viable now: the
 	// condition or guard that does not hold.
 	Why string
@@ -152,12 +153,12 @@ func (e *TakeError) say(subject, flag string) string {
 		return fmt.Sprintf("%s: the run waits at no gate; %s decides a gate a paused run waits at (or a workflow's transition)", subject, flag)
 	}
 	if e.Gate {
-		return fmt.Sprintf("%s: the run waits at gate %q, which takes %s", subject, e.State, strings.Join(SortedLinkNames(e.Links), ", "))
+		return fmt.Sprintf("%s: the run waits at gate %q, which takes %s", subject, e.State, strings.Join(response.SortedLinkNames(e.Links), ", "))
 	}
 	if e.Why != "" {
 		offers := "it offers no transition now"
 		if len(e.Links) > 0 {
-			offers = "it offers " + strings.Join(SortedLinkNames(e.Links), ", ")
+			offers = "it offers " + strings.Join(response.SortedLinkNames(e.Links), ", ")
 		}
 		return fmt.Sprintf("%s: not viable at state %q: %s (%s)", subject, e.State, e.Why, offers)
 	}

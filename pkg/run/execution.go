@@ -13,6 +13,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/run/mask"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Execution is the state of one run in progress.
@@ -22,7 +24,7 @@ type Execution struct {
 	RunID   string
 	Vars    *Values
 	mu      sync.Mutex
-	results map[string]*StepResult
+	results map[string]*record.StepResult
 	// Failure is the first failure that stopped the run; failedStep is
 	// the step that failed, earlyExit the one whose early_exit_if ended
 	// the run (they say why a running step was cancelled).
@@ -66,7 +68,7 @@ type Execution struct {
 	mcp *mcpclient.Pool
 	// used is the model use of steps run as tasks (remote.go), which
 	// the budget of a durable engine's run counts.
-	used Usage
+	used record.Usage
 	// attemptOnly runs that one attempt of a step whose retries a
 	// durable engine makes; retryLeft then says another may follow.
 	attemptOnly int
@@ -77,7 +79,7 @@ type Execution struct {
 	// inner are the non-idempotent branches and pipeline steps that
 	// finished in this call (inner_steps.go): another attempt of their
 	// step keeps them.
-	inner map[string]StepRecord
+	inner map[string]record.StepRecord
 	// begun are the non-idempotent steps marked begun in this call that
 	// have not finished reusably since: a retry confirms them (--rerun).
 	begun map[string]bool
@@ -102,13 +104,13 @@ type Driver interface {
 	// conclude sets what the driver decided of the result: its status and
 	// error, its steps in order, its output, and for a workflow the
 	// response of reference 000.
-	Conclude(ctx context.Context, res *Result)
+	Conclude(ctx context.Context, res *record.Result)
 	// exec is the execution driven.
 	Exec() *Execution
 }
 
 // Run drives the execution and assembles its result.
-func (x *Execution) Run(ctx context.Context, d Driver) *Result {
+func (x *Execution) Run(ctx context.Context, d Driver) *record.Result {
 	start := x.Engine.Now()
 	started := event.Event{Type: event.RunStarted, Chain: x.Chain.Name, State: d.Where()}
 	if x.Req.Trace.IsValid() {
@@ -117,7 +119,7 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	x.Emit(started)
 	announced := x.announceStop(ctx)
 	d.Drive(ctx)
-	res := &Result{
+	res := &record.Result{
 		RunID:     x.RunID,
 		Name:      x.Chain.Name,
 		Vars:      map[string]any{},
@@ -127,9 +129,9 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	x.runHandlers(ctx, res)
 	x.closeMCP()
 	if res.Steps == nil {
-		res.Steps = []StepResult{}
+		res.Steps = []record.StepResult{}
 	}
-	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
+	for _, list := range [][]record.StepResult{res.Steps, res.Handlers} {
 		for _, sr := range list {
 			if sr.Usage != nil {
 				res.Usage.Add(*sr.Usage)
@@ -138,7 +140,7 @@ func (x *Execution) Run(ctx context.Context, d Driver) *Result {
 	}
 	x.Vars.mu.RLock()
 	for name, v := range x.Vars.vars {
-		if (name != ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
+		if (name != response.ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
 			res.Vars[name] = v.Public()
 		}
 	}
@@ -193,12 +195,12 @@ func (x *Execution) announceStop(ctx context.Context) (done func()) {
 // MarkStarted records, before a step that must never repeat unconfirmed
 // runs, that it began. Without the mark a crash could repeat it unasked,
 // so a failed mark is a failed step.
-func (x *Execution) MarkStarted(s *chain.Step) *StepResult {
+func (x *Execution) MarkStarted(s *chain.Step) *record.StepResult {
 	if x.Req.Journal == nil || !NeedsConfirmation(s) {
 		return nil
 	}
 	if err := x.Req.Journal.StepStarted(s.ID); err != nil {
-		return &StepResult{ID: s.ID, Status: StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
+		return &record.StepResult{ID: s.ID, Status: record.StepFailed, Error: "cannot record that this non-idempotent step began: " + err.Error()}
 	}
 	x.mu.Lock()
 	if x.begun == nil {

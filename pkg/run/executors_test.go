@@ -14,6 +14,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // flowOf is a workflow file of one workflow w whose states are given,
@@ -22,7 +24,7 @@ func flowOf(top, states string) string {
 	return top + "workflows:\n  w:\n    initialState: a\n    states:\n" + states
 }
 
-func runFlow(t *testing.T, src string, req Request, opts ...Option) *Result {
+func runFlow(t *testing.T, src string, req Request, opts ...Option) *record.Result {
 	t.Helper()
 	req.Chain = load(t, src)
 	res, err := New(append([]Option{WithDir(t.TempDir()), withCatalog}, opts...)...).Run(context.Background(), req)
@@ -80,7 +82,7 @@ func TestScriptExecutorRunsTheLibrarysScript(t *testing.T) {
 	if got := asJSON(t, res.Context); got != `{"code":3,"plan":{"arg":"ann","dir":"sub","hashed":"sha256:","subject":"emit.plan"}}` {
 		t.Errorf("context %s", got)
 	}
-	if res.Status != Failed || !strings.Contains(res.Error, "transition fail failed: script fail.three exited with code 3: broken") || !strings.Contains(step(t, res, "fail").Stderr, "broken") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "transition fail failed: script fail.three exited with code 3: broken") || !strings.Contains(step(t, res, "fail").Stderr, "broken") {
 		t.Errorf("status %s error %q steps %+v", res.Status, res.Error, res.Steps)
 	}
 }
@@ -122,7 +124,7 @@ func TestRESTExecutorGoesThroughItsConnection(t *testing.T) {
 `)
 	src = strings.Replace(src, "    initialState: a\n", "    inputSchema: {type: object, properties: {topic: {type: string}}}\n    initialContext: {folder: 'a b', owner: ann, text: hello}\n    initialState: a\n", 1)
 	res := runFlow(t, src, Request{Inputs: map[string]string{"topic": "Go"}})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	if got.method != "POST" || got.path != "/v1/folders/a b/documents" || got.query != "draft=true&owner=ann" || got.auth != "Bearer s3cret" ||
@@ -143,7 +145,7 @@ func TestRESTExecutorGoesThroughItsConnection(t *testing.T) {
 	t.Setenv("DOCS_TOKEN", "")
 	os.Unsetenv("DOCS_TOKEN")
 	res = runFlow(t, src, Request{Inputs: map[string]string{"topic": "Go"}})
-	if res.Status != Failed || !strings.Contains(res.Error, "connection docs header Authorization reads the environment variable DOCS_TOKEN, which is not set") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "connection docs header Authorization reads the environment variable DOCS_TOKEN, which is not set") {
 		t.Errorf("%s: %s", res.Status, res.Error)
 	}
 }
@@ -166,22 +168,22 @@ func TestParallelExecutorJoins(t *testing.T) {
 	ok, bad, slow := "{kind: cli, run: 'echo ok'}", "{kind: cli, run: 'echo no >&2; exit 1'}", "{kind: cli, run: 'sleep 30'}"
 	cases := []struct {
 		name, fields string
-		status       Status
+		status       record.Status
 		want         string // in the error, or in the summary
 	}{
-		{"all succeed", "branches: [" + ok + ", {kind: noop}, {kind: transform, expr: '1 + 1'}]", Succeeded, `"ok_count":3`},
-		{"all, a branch fails", "branches: [" + ok + ", " + bad + "]\non_branch_failure: continue", Failed,
+		{"all succeed", "branches: [" + ok + ", {kind: noop}, {kind: transform, expr: '1 + 1'}]", record.Succeeded, `"ok_count":3`},
+		{"all, a branch fails", "branches: [" + ok + ", " + bad + "]\non_branch_failure: continue", record.Failed,
 			"join all not met (failed): 1 of 2 branches succeeded; branch 2 (cli) failed: exited with code 1: no"},
-		{"bail stops the others", "branches: [" + bad + ", " + slow + ", " + slow + "]", Failed, "0 of 3 branches succeeded; branch 1 (cli) failed"},
-		{"any", "join: any\non_branch_failure: continue\nbranches: [" + bad + ", " + ok + "]", Succeeded, `"ok_count":1`},
-		{"at_least met", "join: {at_least: 2}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + ", " + ok + "]", Succeeded, `"ok_count":2`},
-		{"at_least out of reach", "join: {at_least: 2}\non_branch_failure: continue\nbranches: [" + bad + ", " + bad + ", " + ok + "]", Failed, "join at_least 2 not met (threshold_not_met)"},
-		{"percent", "join: {percent: 50}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + "]", Succeeded, `"verdict":"succeeded"`},
-		{"expression", "join: {expression: \"$.failed_count <= 1\"}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + "]", Succeeded, `"join":"expression"`},
-		{"fan-out", "max_concurrency: 2\nbranches:\n  for_each: \"$.context.items\"\n  where: \"$.value != 'skip'\"\n  do: {kind: cli, command: echo, args: [\"{item}\", \"$.branch.index\"]}", Succeeded, `["x 0","y 2"]`},
-		{"fan-out over nothing", "branches: {for_each: \"$.context.none\", do: {kind: noop}}", Succeeded, `"n":0`},
-		{"nested too deep", "max_recursion_depth: 1\nbranches:\n  - kind: parallel\n    branches: [{kind: noop}]", Failed, "parallel steps nest 2 deep, more than max_recursion_depth 1"},
-		{"total timeout", "total_timeout_ms: 200\nbranches: [" + slow + "]", Failed, "total_timeout_ms 200 passed"},
+		{"bail stops the others", "branches: [" + bad + ", " + slow + ", " + slow + "]", record.Failed, "0 of 3 branches succeeded; branch 1 (cli) failed"},
+		{"any", "join: any\non_branch_failure: continue\nbranches: [" + bad + ", " + ok + "]", record.Succeeded, `"ok_count":1`},
+		{"at_least met", "join: {at_least: 2}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + ", " + ok + "]", record.Succeeded, `"ok_count":2`},
+		{"at_least out of reach", "join: {at_least: 2}\non_branch_failure: continue\nbranches: [" + bad + ", " + bad + ", " + ok + "]", record.Failed, "join at_least 2 not met (threshold_not_met)"},
+		{"percent", "join: {percent: 50}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + "]", record.Succeeded, `"verdict":"succeeded"`},
+		{"expression", "join: {expression: \"$.failed_count <= 1\"}\non_branch_failure: continue\nbranches: [" + ok + ", " + bad + "]", record.Succeeded, `"join":"expression"`},
+		{"fan-out", "max_concurrency: 2\nbranches:\n  for_each: \"$.context.items\"\n  where: \"$.value != 'skip'\"\n  do: {kind: cli, command: echo, args: [\"{item}\", \"$.branch.index\"]}", record.Succeeded, `["x 0","y 2"]`},
+		{"fan-out over nothing", "branches: {for_each: \"$.context.none\", do: {kind: noop}}", record.Succeeded, `"n":0`},
+		{"nested too deep", "max_recursion_depth: 1\nbranches:\n  - kind: parallel\n    branches: [{kind: noop}]", record.Failed, "parallel steps nest 2 deep, more than max_recursion_depth 1"},
+		{"total timeout", "total_timeout_ms: 200\nbranches: [" + slow + "]", record.Failed, "total_timeout_ms 200 passed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -272,7 +274,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || res.State != "vetting" || asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"ready"}]` {
+	if res.Status != record.Paused || res.State != "vetting" || asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"ready"}]` {
 		t.Fatalf("%s at %s within %s: %s", res.Status, res.State, asJSON(t, res.Within), res.Error)
 	}
 	if asJSON(t, res.Links) != `[{"transition":"submit","title":"Submit","actor":"agent","requiredArguments":[{"name":"verdict","type":"string","enum":["pass","fail"]}]}]` || res.Guidance == nil || res.Guidance.Goal != "Vet the plan" {
@@ -289,7 +291,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	for take, args := range map[string]map[string]any{"vet": nil, "nope": nil, "submit": {"verdict": "maybe"}} {
 		_, err = l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"brief": "b"}, History: j.transitions, Take: take, Args: args, Journal: j})
 		var te *TakeError
-		var ae *ArgError
+		var ae *response.ArgError
 		if take != "vet" && !errors.As(err, &te) && !errors.As(err, &ae) {
 			t.Errorf("--take %s %v: %v", take, args, err)
 		}
@@ -300,7 +302,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.State != "done" || res.Within != nil {
+	if res.Status != record.Succeeded || res.State != "done" || res.Within != nil {
 		t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 	}
 	if got := asJSON(t, res.Context); got != `{"draft":{"steps":3},"seen":3,"verdict":"pass"}` {
@@ -324,7 +326,7 @@ func TestWorkflowExecutorFailureIsRetriedWhereItStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || asJSON(t, res.Links) != `[{"transition":"vet","title":"Retry: Vet"}]` ||
+	if res.Status != record.Failed || asJSON(t, res.Links) != `[{"transition":"vet","title":"Retry: Vet"}]` ||
 		!strings.Contains(res.Error, "transition vet failed: workflow cap.vet failed at state checking: transition check failed") ||
 		asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"checking"}]` {
 		t.Fatalf("%s links %s within %s: %s", res.Status, asJSON(t, res.Links), asJSON(t, res.Within), res.Error)
@@ -334,7 +336,7 @@ func TestWorkflowExecutorFailureIsRetriedWhereItStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"ready"}]` {
+	if res.Status != record.Paused || asJSON(t, res.Within) != `[{"step":"vet","workflow":"cap.vet","state":"ready"}]` {
 		t.Fatalf("%s within %s: %s", res.Status, asJSON(t, res.Within), res.Error)
 	}
 	// the workflow went on where it was: one beginning in the journal
@@ -410,7 +412,7 @@ func TestWorkflowStepOutsideAWorkflowCannotWait(t *testing.T) {
       d: {terminal: true}
 `
 	res := runFlow(t, src, Request{})
-	if res.Status != Failed || !strings.Contains(res.Error, "workflow asks waits for a decision at state q (yes): a workflow step waits for one only as a workflow's executor or task") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "workflow asks waits for a decision at state q (yes): a workflow step waits for one only as a workflow's executor or task") {
 		t.Errorf("%s: %s", res.Status, res.Error)
 	}
 }
@@ -464,7 +466,7 @@ func TestWorkflowOfNoDeclaredInputsTakesWhatItIsGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := runFlow(t, src, Request{})
-	if res.Status != Succeeded || res.Context["got"] != "hi-2" {
+	if res.Status != record.Succeeded || res.Context["got"] != "hi-2" {
 		t.Errorf("%s %v: %s", res.Status, res.Context, res.Error)
 	}
 }
@@ -502,7 +504,7 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := New(WithDir(root), WithScripts(lib.FindScript)).Run(context.Background(), Request{Chain: good.Chain})
-	if err != nil || res.Status != Succeeded || asJSON(t, res.Context) != `{"said":"hi say.hi"}` {
+	if err != nil || res.Status != record.Succeeded || asJSON(t, res.Context) != `{"said":"hi say.hi"}` {
 		t.Fatalf("%v %+v", err, res)
 	}
 	bad, err := chain.LoadFile(filepath.Join(root, "capabilities/typo.yaml"), chain.Options{})
@@ -534,7 +536,7 @@ func TestWorkflowEditedUnderARunIsRefused(t *testing.T) {
 	c := load(t, subflows)
 	j := &memJournal{}
 	l := New(WithDir(t.TempDir()))
-	if res, err := l.Run(context.Background(), Request{Chain: c, Journal: j}); err != nil || res.Status != Paused {
+	if res, err := l.Run(context.Background(), Request{Chain: c, Journal: j}); err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %+v", err, res)
 	}
 	edited := load(t, strings.ReplaceAll(subflows, "ready", "waiting"))

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFailedCommandKeepsTheTailOfItsOutput: a failed command's result
@@ -47,7 +49,7 @@ steps:
       `+tt.run+`
 `, map[string]string{"token": "s3cr3t-Tail"})
 			s := step(t, res, "c")
-			if s.Status != StepFailed || s.Error != tt.wantError {
+			if s.Status != record.StepFailed || s.Error != tt.wantError {
 				t.Errorf("status %s, error %q; want failed, %q", s.Status, s.Error, tt.wantError)
 			}
 			for _, want := range tt.stdout {

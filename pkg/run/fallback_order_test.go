@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFallbacksAreAskedWhenAnswersKeepBreakingTheChecks: reference 004's
@@ -50,7 +51,7 @@ func TestFallbacksAreAskedWhenAnswersKeepBreakingTheChecks(t *testing.T) {
 			res := runChain(t, "name: t\nsteps:\n  - {id: b, model: openai/short, prompt: 'write a summary', "+tt.step+", output_var: b}\noutput: b\n",
 				nil, WithModels(registryFor(s, nil)), WithEvents(rec))
 			sr := step(t, res, "b")
-			if res.Status != Succeeded || res.Output != tt.output || sr.Model != tt.answering {
+			if res.Status != record.Succeeded || res.Output != tt.output || sr.Model != tt.answering {
 				t.Fatalf("%s output %#v model %s: %s", res.Status, res.Output, sr.Model, res.Error)
 			}
 			if !maps.Equal(counts, tt.want) {
@@ -92,7 +93,7 @@ func TestATimedOutModelGivesWayToTheFallback(t *testing.T) {
 		res := runChain(t, "name: t\nsteps:\n  - {id: b, model: openai/slow, fallback_models: [anthropic/quick], "+tt.retry+"timeout_ms: 300, prompt: p, output_var: b}\noutput: b\n",
 			nil, WithModels(registryFor(s, nil)))
 		s.Close()
-		if res.Status != Succeeded || res.Output != "in time" || counts["slow"] != tt.slow || counts["quick"] != 1 {
+		if res.Status != record.Succeeded || res.Output != "in time" || counts["slow"] != tt.slow || counts["quick"] != 1 {
 			t.Errorf("%q: %s %v requests %v: %s", tt.retry, res.Status, res.Output, counts, res.Error)
 		}
 	}

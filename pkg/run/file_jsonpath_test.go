@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFilePathAsJSONPath: a file step's or file executor's path written
@@ -51,12 +53,12 @@ func TestFilePathAsJSONPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.fails != "" {
-				if res.Status != Failed || !strings.Contains(res.Error, c.fails) {
+				if res.Status != record.Failed || !strings.Contains(res.Error, c.fails) {
 					t.Fatalf("%s %q", res.Status, res.Error)
 				}
 				return
 			}
-			if res.Status != Succeeded || res.Output != c.want {
+			if res.Status != record.Succeeded || res.Output != c.want {
 				t.Fatalf("%s %q %v", res.Status, res.Error, res.Output)
 			}
 		})

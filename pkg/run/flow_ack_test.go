@@ -8,6 +8,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // ackWorkflow waits, at review, for the acknowledgment of the script the
@@ -41,9 +43,9 @@ workflows:
 `
 
 // ackRun runs (or resumes, with history) the workflow src.
-func ackRun(t *testing.T, src string, j *memJournal, req Request, opts ...Option) (*Result, error) {
+func ackRun(t *testing.T, src string, j *memJournal, req Request, opts ...Option) (*record.Result, error) {
 	t.Helper()
-	req.Chain, req.Journal, req.History = load(t, src), j, append([]TransitionRecord(nil), j.transitions...)
+	req.Chain, req.Journal, req.History = load(t, src), j, append([]record.TransitionRecord(nil), j.transitions...)
 	return New(append([]Option{WithDir(t.TempDir())}, opts...)...).Run(context.Background(), req)
 }
 
@@ -68,7 +70,7 @@ func TestAcknowledgedByTheCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || len(res.Links) != 2 || res.Links[1].Transition != "acknowledge" || strings.Join(res.Links[1].Acknowledge, ",") != "deploy.production.rollout" {
+	if res.Status != record.Paused || len(res.Links) != 2 || res.Links[1].Transition != "acknowledge" || strings.Join(res.Links[1].Acknowledge, ",") != "deploy.production.rollout" {
 		t.Fatalf("%s %s %+v", res.Status, res.Error, res.Links)
 	}
 	shown := res.Guidance.Acknowledge
@@ -82,7 +84,7 @@ func TestAcknowledgedByTheCaller(t *testing.T) {
 		t.Fatalf("take without ack: %v", err)
 	}
 	_, err = ackRun(t, ackWorkflow, j, Request{Acks: []string{"deploy.production.rollot"}})
-	var ae *AckError
+	var ae *response.AckError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "--ack deploy.production.rollot: no script or skill of the run has that subject; its acknowledgment guards ask for deploy.production.rollout (did you mean deploy.production.rollout?)") {
 		t.Fatalf("unknown subject: %v", err)
 	}
@@ -95,14 +97,14 @@ func TestAcknowledgedByTheCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || len(res.Links) != 2 || res.Links[0].Transition != "acknowledge" || res.Links[0].Acknowledge != nil || !res.Guidance.Acknowledge[0].Acknowledged {
+	if res.Status != record.Paused || len(res.Links) != 2 || res.Links[0].Transition != "acknowledge" || res.Links[0].Acknowledge != nil || !res.Guidance.Acknowledge[0].Acknowledged {
 		t.Fatalf("%s %+v %+v", res.Status, res.Links, res.Guidance)
 	}
 	if got := strings.Join(acks(j), "; "); got != "script deploy.production.rollout by caller" {
 		t.Fatalf("acks %q", got)
 	}
 	res, err = ackRun(t, ackWorkflow, j, Request{Take: "acknowledge"})
-	if err != nil || res.Status != Succeeded || res.State != "done" {
+	if err != nil || res.Status != record.Succeeded || res.State != "done" {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
@@ -115,7 +117,7 @@ func TestAckAndTakeInOneCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := ackRun(t, ackWorkflow, j, Request{Take: "acknowledge", Acks: []string{"deploy.production.rollout"}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if len(j.transitions) != 3 || j.transitions[0].Ack == nil || j.transitions[0].From != "review" || j.transitions[0].To != "review" || !j.transitions[0].Hook {
@@ -138,7 +140,7 @@ func TestAckGuardHashFlip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || len(res.Links) != 2 || len(res.Links[1].Acknowledge) != 1 || res.Guidance.Acknowledge[0].Acknowledged {
+	if res.Status != record.Paused || len(res.Links) != 2 || len(res.Links[1].Acknowledge) != 1 || res.Guidance.Acknowledge[0].Acknowledged {
 		t.Fatalf("%s %+v", res.Status, res.Links)
 	}
 	_, err = ackRun(t, edited, j, Request{Take: "acknowledge"})
@@ -159,11 +161,11 @@ func TestAckGuardAtADeterministicState(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `selection_error: state review: no deterministic transition is viable (acknowledge: guard 1 (script_acknowledged "deploy.production.rollout"): script deploy.production.rollout has not been acknowledged in this run`
-	if res.Status != Failed || !strings.Contains(res.Error, want) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, want) {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 	res, err = ackRun(t, src, j, Request{Acks: []string{"deploy.production.rollout"}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
@@ -184,7 +186,7 @@ func TestAgentDescribesThenTakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.Chain[0].DecidedBy != "model:anthropic/m1" || res.Usage.LLMCalls != 3 {
+	if res.Status != record.Succeeded || res.Chain[0].DecidedBy != "model:anthropic/m1" || res.Usage.LLMCalls != 3 {
 		t.Fatalf("%s %s %+v %+v", res.Status, res.Error, res.Chain, res.Usage)
 	}
 	if got := strings.Join(acks(j), "; "); got != "script deploy.production.rollout by model:anthropic/m1" {
@@ -212,7 +214,7 @@ func TestAckKinds(t *testing.T) {
 	src := strings.Replace(ackWorkflow, "kind: script_acknowledged, subject: deploy.production.rollout", "kind: guidance_acknowledged, subject: review.security.checklist", 1)
 	j := &memJournal{}
 	res, err := ackRun(t, src, j, Request{Acks: []string{"review.security.checklist"}, Take: "acknowledge"})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if got := strings.Join(acks(j), "; "); got != "guidance review.security.checklist by caller" {
@@ -255,7 +257,7 @@ func TestAgentThatNeverDescribes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `state review: openai/m1 named no transition that can be taken in 3 answers, so a person decides; its last answer: "acknowledge": acknowledge cannot be taken yet: guard 1 (script_acknowledged "deploy.production.rollout"): script deploy.production.rollout has not been acknowledged in this run: read its body first (the describe tool of a deciding model, or resume --ack deploy.production.rollout) (offered: acknowledge)`
-	if res.Status != Paused || len(res.Warnings) != 1 || res.Warnings[0] != want {
+	if res.Status != record.Paused || len(res.Warnings) != 1 || res.Warnings[0] != want {
 		t.Fatalf("%s %s %q", res.Status, res.Error, res.Warnings)
 	}
 }

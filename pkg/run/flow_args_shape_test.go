@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAnObjectArgumentsHintShowsItsShape: a transition that needs an
@@ -41,7 +43,7 @@ func TestAnObjectArgumentsHintShowsItsShape(t *testing.T) {
 	c := load(t, src)
 	l := New(WithDir(t.TempDir()))
 	res, err := l.Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %s", err, res.Status)
 	}
 	var flags string
@@ -66,7 +68,7 @@ func TestAnObjectArgumentsHintShowsItsShape(t *testing.T) {
 	}
 	res, err = l.Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j, Take: "ship",
 		Args: map[string]any{"owner": `{"name":"ann","site":{"rack":7}}`, "tier": "gold"}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestDeterministicGuards holds that a deterministic state takes the one
@@ -31,16 +33,16 @@ func TestDeterministicGuards(t *testing.T) {
 `)
 	}
 	res := runChain(t, gate(1), nil)
-	if res.Status != Succeeded || len(res.Chain) != 1 || res.Chain[0].Transition != "retry" {
+	if res.Status != record.Succeeded || len(res.Chain) != 1 || res.Chain[0].Transition != "retry" {
 		t.Fatalf("one viable: %s %s %+v", res.Status, res.Error, res.Chain)
 	}
 	res = runChain(t, gate(4), nil)
 	want := `selection_error: state a: 2 deterministic transitions are viable (retry, escalate): exactly one must be; make their conditions or guards exclusive (not viable: work: guard 1 (expr "$.context.result == 'ok'"): false)`
-	if res.Status != Failed || res.Error != want {
+	if res.Status != record.Failed || res.Error != want {
 		t.Fatalf("two viable: %s\n got %s\nwant %s", res.Status, res.Error, want)
 	}
 	res = runChain(t, strings.Replace(gate(6), "escalate: {target: human, actor: deterministic, guards: [{kind: expr, expr: \"$.context.retries >= 3\"}]}", "", 1), nil)
-	if res.Status != Failed || !strings.Contains(res.Error, `selection_error: state a: no deterministic transition is viable (work: guard 1 (expr "$.context.result == 'ok'"): false; retry: guard 2 (expr "$.context.retries < 5"): false)`) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, `selection_error: state a: no deterministic transition is viable (work: guard 1 (expr "$.context.result == 'ok'"): false; retry: guard 2 (expr "$.context.retries < 5"): false)`) {
 		t.Fatalf("none viable: %s %s", res.Status, res.Error)
 	}
 }
@@ -55,7 +57,7 @@ func TestGuardOnUnsetSlotFailsTheRun(t *testing.T) {
       b: {terminal: true}
 `), nil)
 	want := `state a: transition go: guard 1 (expr "$.context.approved == true") reads $.context.approved, which is not set`
-	if res.Status != Failed || !strings.Contains(res.Error, want) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, want) {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 }
@@ -74,11 +76,11 @@ func TestUnsetSlotAtADecisionPoint(t *testing.T) {
 	dir := t.TempDir()
 	j := &memJournal{}
 	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %+v", err, res)
 	}
 	want := `state a: transition work is not offered: guard 1 (expr "$.context.result == 'ok'") reads $.context.result, which is not set`
-	if strings.Join(SortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+	if strings.Join(response.SortedLinkNames(res.Links), ",") != "give_up" || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
 		t.Fatalf("links %v warnings %q", res.Links, res.Warnings)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "work"})
@@ -115,7 +117,7 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || asJSON(t, res.Links) != `[{"transition":"reject","title":"Reject","actor":"human"}]` {
+	if res.Status != record.Paused || asJSON(t, res.Links) != `[{"transition":"reject","title":"Reject","actor":"human"}]` {
 		t.Fatalf("%s links %s", res.Status, asJSON(t, res.Links))
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "approve"})
@@ -135,7 +137,7 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err = New(WithDir(dir), WithPrincipal(lead)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "approve", Journal: j})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("approved: %v %+v", err, res)
 	}
 	if last := j.transitions[len(j.transitions)-1]; last.Principal != "lee" || last.DecidedBy != "caller" {
@@ -146,17 +148,17 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 // TestHumanDeciderSeesOnlyViableLinks: the person at the terminal is
 // offered what the principal may take.
 func TestHumanDeciderSeesOnlyViableLinks(t *testing.T) {
-	var asked Decision
-	human := func(_ context.Context, d Decision) (Choice, bool, error) {
+	var asked response.Decision
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 		asked = d
-		return Choice{}, false, nil
+		return response.Choice{}, false, nil
 	}
 	lead := &chain.Principal{ID: "lee", Permissions: []string{"change.approve"}}
 	res, err := New(WithDir(t.TempDir()), WithPrincipal(lead)).Run(context.Background(), Request{Chain: load(t, guardedDecision), Human: human})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatal(err, res)
 	}
-	if got := SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
+	if got := response.SortedLinkNames(asked.Links); strings.Join(got, ",") != "approve,reject" {
 		t.Errorf("offered %v", got)
 	}
 }
@@ -188,7 +190,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	c := load(t, quorum)
 	dir := t.TempDir()
 	j := &memJournal{}
-	call := func(who, take string) (*Result, error) {
+	call := func(who, take string) (*record.Result, error) {
 		opts := []Option{WithDir(dir)}
 		if who != "" {
 			opts = append(opts, WithPrincipal(&chain.Principal{ID: who}))
@@ -196,7 +198,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 		return New(opts...).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: take, Journal: j})
 	}
 	res, err := call("", "")
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("start: %v %+v", err, res)
 	}
 	_, err = call("ann", "complete")
@@ -205,7 +207,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 		t.Fatalf("complete too early: %v", err)
 	}
 	for i, who := range []string{"ann", "ann"} {
-		if res, err = call(who, "approve"); err != nil || res.Status != Paused {
+		if res, err = call(who, "approve"); err != nil || res.Status != record.Paused {
 			t.Fatalf("approval %d: %v %+v", i, err, res)
 		}
 	}
@@ -213,13 +215,13 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `needs 2 "approval" principals, has 1`) {
 		t.Fatalf("one principal twice: %v", err)
 	}
-	if res, err = call("bob", "approve"); err != nil || res.Status != Paused {
+	if res, err = call("bob", "approve"); err != nil || res.Status != record.Paused {
 		t.Fatalf("bob: %v %+v", err, res)
 	}
-	if got := SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
+	if got := response.SortedLinkNames(res.Links); strings.Join(got, ",") != "approve,complete" {
 		t.Errorf("links once the quorum is met: %v", got)
 	}
-	if res, err = call("bob", "complete"); err != nil || res.Status != Succeeded {
+	if res, err = call("bob", "complete"); err != nil || res.Status != record.Succeeded {
 		t.Fatalf("complete: %v %+v", err, res)
 	}
 }
@@ -240,7 +242,7 @@ func TestEvidenceDefaultsAndDigests(t *testing.T) {
             guards: [{kind: evidence, requires: [{kind: cli_output, require_digest: true}, "transition:build"]}]
       done: {terminal: true}
 `), nil)
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestGuidanceShowsSecretsMasked: a secret input read by a state's goal
@@ -42,7 +45,7 @@ func TestGuidanceShowsSecretsMasked(t *testing.T) {
 			j := &memJournal{}
 			in := map[string]string{"apikey": "k3y-Zebra-991", "pin": "42", "user": "ann"}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: in, Journal: j})
-			if err != nil || res.Status != Paused {
+			if err != nil || res.Status != record.Paused {
 				t.Fatalf("%v %s %s", err, res.Status, res.Error)
 			}
 			g := res.WorkflowResult.Guidance
@@ -88,7 +91,7 @@ func TestGuidanceShowsAMaskedSlotAsMasked(t *testing.T) {
 	j := &memJournal{}
 	in := map[string]string{"token": "T0ken-Value-77"}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	want := "echoed *** / *** / *** / never (never: unset)"
@@ -96,7 +99,7 @@ func TestGuidanceShowsAMaskedSlotAsMasked(t *testing.T) {
 		t.Fatalf("first call: %+v, want %q", g, want)
 	}
 	res, err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, History: j.transitions, Take: "fin", Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	if g := res.WorkflowResult.Guidance; g == nil || g.Goal != "still ***" {
@@ -114,10 +117,13 @@ steps:
   - {id: ok, type: gate, prompt: "Deploy with {input.key}?"}
 `
 	var asked string
-	human := func(_ context.Context, d Decision) (Choice, bool, error) { asked = d.Goal; return Choice{}, false, nil }
-	for _, h := range []Decider{nil, human} {
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
+		asked = d.Goal
+		return response.Choice{}, false, nil
+	}
+	for _, h := range []response.Decider{nil, human} {
 		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"key": "Gate-Secret-4242"}, Human: h})
-		if err != nil || res.Status != Paused {
+		if err != nil || res.Status != record.Paused {
 			t.Fatalf("%v %s %s", err, res.Status, res.Error)
 		}
 		if g := res.WorkflowResult.Guidance; g == nil || g.Goal != "Deploy with ***?" || strings.Contains(asJSON(t, res), "Gate-Secret-4242") {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestTransitionOutputMappings holds mcp-flowgate's output mappings: keys
@@ -59,7 +60,7 @@ func TestTransitionOutputMappings(t *testing.T) {
 		"doubled": 14, "fromNothing": 1, "text": "hello", "sum": 10, "diff": 2, "half": 3.5, "tag": "v-7",
 		"list": []any{1, 5}, "same": "api",
 	}
-	if res.Status != Succeeded || asJSON(t, res.Context) != asJSON(t, want) {
+	if res.Status != record.Succeeded || asJSON(t, res.Context) != asJSON(t, want) {
 		t.Fatalf("%s (%s)\n got %#v\nwant %#v", res.Status, res.Error, res.Context, want)
 	}
 }
@@ -86,7 +87,7 @@ func TestTransitionOutputMappingFailures(t *testing.T) {
             `+tt.transition+`
       done: {terminal: true}
 `), nil)
-		if res.Status != Failed || !strings.Contains(res.Error, tt.want) {
+		if res.Status != record.Failed || !strings.Contains(res.Error, tt.want) {
 			t.Errorf("%s: %s %q, want %q", tt.name, res.Status, res.Error, tt.want)
 		}
 	}
@@ -119,7 +120,7 @@ func TestAgentDecisionArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || asJSON(t, res.Context) != `{"score":4}` {
+	if res.Status != record.Succeeded || asJSON(t, res.Context) != `{"score":4}` {
 		t.Fatalf("%s %v %s", res.Status, res.Context, res.Error)
 	}
 	reqs := s.Requests()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestWorkflowOutputWithoutOutputKey holds what a workflow with no
@@ -43,7 +45,7 @@ func TestWorkflowOutputWithoutOutputKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res := runChain(t, "version: \"1\"\nworkflows:\n  w:"+tt.head+tail, nil)
-		if res.Status != Succeeded || !reflect.DeepEqual(res.Output, tt.want) {
+		if res.Status != record.Succeeded || !reflect.DeepEqual(res.Output, tt.want) {
 			t.Errorf("%s: %s %#v, want %#v (%s)", tt.name, res.Status, res.Output, tt.want, res.Error)
 		}
 	}
@@ -70,11 +72,11 @@ workflows:
 	j := &memJournal{}
 	e := New(WithDir(t.TempDir()))
 	res, err := e.Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %s", err, res.Status)
 	}
 	res, err = e.Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "ship", RunID: res.RunID})
-	if err != nil || res.Status != Succeeded || res.Output != "assigned to u-42" {
+	if err != nil || res.Status != record.Succeeded || res.Output != "assigned to u-42" {
 		t.Fatalf("%v %s %#v", err, res.Status, res.Output)
 	}
 }

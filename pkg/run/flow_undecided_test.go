@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestUndecidedAgentPausesForAPerson: a model whose answers name no
@@ -36,7 +37,7 @@ func TestUndecidedAgentPausesForAPerson(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Paused || res.State != "review" || len(res.Links) != 3 || res.Error != "" {
+			if res.Status != record.Paused || res.State != "review" || len(res.Links) != 3 || res.Error != "" {
 				t.Fatalf("%s at %s, links %v, error %q", res.Status, res.State, res.Links, res.Error)
 			}
 			if len(res.Warnings) != 1 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateAcknowledgedGuards ports guidance_acknowledged.rs and
@@ -42,7 +43,7 @@ func TestFlowgateAcknowledgedGuards(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := ackRun(t, src, j, Request{Take: "acknowledge"})
-			if err != nil || res.Status != Succeeded || res.State != "done" {
+			if err != nil || res.Status != record.Succeeded || res.State != "done" {
 				t.Fatalf("%v %+v", err, res)
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // actorGateWorkflow is human_only_config of mcp-flowgate's
@@ -58,7 +60,7 @@ func TestFlowgateActorGate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Paused || res.State != "pending" || len(res.Chain) != 0 || res.Context["approved_by"] != nil || s.Count() != tc.asks {
+			if res.Status != record.Paused || res.State != "pending" || len(res.Chain) != 0 || res.Context["approved_by"] != nil || s.Count() != tc.asks {
 				t.Fatalf("%s at %s, chain %v, context %v, %d model calls: %s", res.Status, res.State, res.Chain, res.Context, s.Count(), res.Error)
 			}
 			for _, r := range s.Requests() {
@@ -72,23 +74,23 @@ func TestFlowgateActorGate(t *testing.T) {
 			}
 		})
 		t.Run(tc.name+": actor_gate_admits_human_on_human_only_transition", func(t *testing.T) {
-			var asked Decision
-			human := func(_ context.Context, d Decision) (Choice, bool, error) {
+			var asked response.Decision
+			human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 				asked = d
-				return Choice{Transition: "approve"}, true, nil
+				return response.Choice{Transition: "approve"}, true, nil
 			}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, actorGateWorkflow(tc.extra)), Human: human})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Succeeded || res.State != "done" || len(res.Chain) != 1 || res.Chain[0].DecidedBy != "human" || asJSON(t, res.Context["approved_by"]) != `"approved"` {
+			if res.Status != record.Succeeded || res.State != "done" || len(res.Chain) != 1 || res.Chain[0].DecidedBy != "human" || asJSON(t, res.Context["approved_by"]) != `"approved"` {
 				t.Fatalf("%s at %s, chain %+v, context %v: %s", res.Status, res.State, res.Chain, res.Context, res.Error)
 			}
 			if len(asked.Links) == 0 {
 				t.Error("the person was not asked")
 			}
 			take, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, actorGateWorkflow(tc.extra)), Take: "approve"})
-			if err != nil || take.Status != Succeeded || take.State != "done" || len(take.Chain) != 1 {
+			if err != nil || take.Status != record.Succeeded || take.State != "done" || len(take.Chain) != 1 {
 				t.Fatalf("--take approve: %v %+v", err, take)
 			}
 		})

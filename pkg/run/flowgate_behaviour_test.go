@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -17,7 +19,7 @@ import (
 // reference 000 disagree, the reference wins and the case says so.
 
 // linkNames are the transitions a result offers.
-func linkNames(res *Result) []string {
+func linkNames(res *record.Result) []string {
 	var out []string
 	for _, l := range res.Links {
 		if l.Blocked == "" {
@@ -61,7 +63,7 @@ func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := runChain(t, src, nil)
-			if res.Status != Paused || res.State != "a" || len(res.Chain) != 0 {
+			if res.Status != record.Paused || res.State != "a" || len(res.Chain) != 0 {
 				t.Fatalf("%s at %s chain %v: %s", res.Status, res.State, res.Chain, res.Error)
 			}
 			for _, n := range linkNames(res) {
@@ -83,7 +85,7 @@ func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
 				}
 			}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: "manual_override"})
-			if err != nil || res.Status != Succeeded || res.State != "c" {
+			if err != nil || res.Status != record.Succeeded || res.State != "c" {
 				t.Fatalf("--take manual_override: %v %+v", err, res)
 			}
 		})
@@ -112,13 +114,13 @@ func TestDepthLimitIsAStop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != Paused || res.Error != "" || len(res.Chain) != depth || res.State != string(states[depth]) || len(res.Warnings) == 0 {
+		if res.Status != record.Paused || res.Error != "" || len(res.Chain) != depth || res.State != string(states[depth]) || len(res.Warnings) == 0 {
 			t.Fatalf("depth %d: %s %q chain %d state %s warnings %v", depth, res.Status, res.Error, len(res.Chain), res.State, res.Warnings)
 		}
-		for i := 0; i < 5 && res.Status == Paused; i++ {
+		for i := 0; i < 5 && res.Status == record.Paused; i++ {
 			res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j})
 		}
-		if res.Status != Succeeded || res.State != "e" || len(j.transitions) != 4 {
+		if res.Status != record.Succeeded || res.State != "e" || len(j.transitions) != 4 {
 			t.Fatalf("depth %d resumed: %s at %s, %d transitions: %s", depth, res.Status, res.State, len(j.transitions), res.Error)
 		}
 	}
@@ -156,7 +158,7 @@ func TestStateWithNoAllowedTransitionWaits(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := runChain(t, src, nil)
-			if res.Status != Paused || res.State != "a" || res.Error != "" {
+			if res.Status != record.Paused || res.State != "a" || res.Error != "" {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 			_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: "ship"})
@@ -216,11 +218,11 @@ func TestSchemaDefaultsFillBeforeRequired(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := runChain(t, src, tc.inputs)
-			if res.Status != Paused || len(res.Links) != 1 || len(res.Links[0].Args) != 0 {
+			if res.Status != record.Paused || len(res.Links) != 1 || len(res.Links[0].Args) != 0 {
 				t.Fatalf("%s %s links %+v", res.Status, res.Error, res.Links)
 			}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: tc.inputs, Take: "go"})
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("--take go: %v %+v", err, res)
 			}
 			if got := asJSON(t, res.Context); got != tc.want {
@@ -253,7 +255,7 @@ func TestUnreachableStepsNeedNothing(t *testing.T) {
 				t.Errorf("PendingDefinitions: %v", warned)
 			}
 			res := runChain(t, src, nil)
-			if res.Status != Succeeded || res.State != "b" {
+			if res.Status != record.Succeeded || res.State != "b" {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 		})
@@ -314,7 +316,7 @@ workflows:
       e: {terminal: true}
 `
 			res := runFlow(t, src, Request{})
-			if res.Status != Succeeded || res.State != "done" {
+			if res.Status != record.Succeeded || res.State != "done" {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 			if got := asJSON(t, res.Context["got"]); got != tc.want {
@@ -346,7 +348,7 @@ func TestConcatWritesAMissingOperandAsNull(t *testing.T) {
       b: {terminal: true}
 `)
 		res := runChain(t, src, nil)
-		if res.Status != Succeeded || res.Context["got"] != want {
+		if res.Status != record.Succeeded || res.Context["got"] != want {
 			t.Errorf("%s: %s %v %s", operands, res.Status, res.Context["got"], res.Error)
 		}
 	}
@@ -384,7 +386,7 @@ workflows:
 	}
 	began := time.Now()
 	res := runChain(t, src, nil)
-	if res.Status != Failed || time.Since(began) > 4*time.Second {
+	if res.Status != record.Failed || time.Since(began) > 4*time.Second {
 		t.Fatalf("the executor's timeoutMs did not hold: %s after %s: %s", res.Status, time.Since(began), res.Error)
 	}
 }

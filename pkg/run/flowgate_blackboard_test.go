@@ -3,6 +3,8 @@ package run
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateTypedBlackboardSlots ports blackboard_typing.rs
@@ -48,7 +50,7 @@ func TestFlowgateTypedBlackboardSlots(t *testing.T) {
 				}
 				return
 			}
-			if w.err != nil || w.res.Status != Failed || w.res.State != "lint" || !strings.Contains(w.res.Error, "testCount") {
+			if w.err != nil || w.res.Status != record.Failed || w.res.State != "lint" || !strings.Contains(w.res.Error, "testCount") {
 				t.Fatalf("%v %s at %s: %s", w.err, w.res.Status, w.res.State, w.res.Error)
 			}
 			if _, written := w.res.Context["testCount"]; written {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below port mcp-flowgate's deterministic chaining tests
@@ -31,7 +33,7 @@ func counted(t *testing.T, states string) (src string, runs func() int) {
 
 // traceOf is a result's chain as from→transition→to, the transitions a
 // caller decided marked with a *.
-func traceOf(res *Result) string {
+func traceOf(res *record.Result) string {
 	var out []string
 	for _, c := range res.Chain {
 		mark := ""
@@ -70,22 +72,22 @@ func TestFlowgateDeterministicChaining(t *testing.T) {
 `
 	for _, tc := range []struct {
 		name, states string
-		status       Status
+		status       record.Status
 		state, chain string
 		links        string
 		runs         int
 	}{
-		{"chain_auto_executes_deterministic_and_stops_at_agent", linear, Paused, "b", "a-validate->b", "deploy", 1},
-		{"fully_deterministic_chain_reaches_terminal", strings.Replace(three, "STEP2", "COUNT", 1), Succeeded, "d", "a-step1->b b-step2->c c-step3->d", "", 3},
-		{"no_chain_when_already_terminal", "      a: {terminal: true}\n", Succeeded, "a", "", "", 0},
+		{"chain_auto_executes_deterministic_and_stops_at_agent", linear, record.Paused, "b", "a-validate->b", "deploy", 1},
+		{"fully_deterministic_chain_reaches_terminal", strings.Replace(three, "STEP2", "COUNT", 1), record.Succeeded, "d", "a-step1->b b-step2->c c-step3->d", "", 3},
+		{"no_chain_when_already_terminal", "      a: {terminal: true}\n", record.Succeeded, "a", "", "", 0},
 		{"chain_works_without_executor", `      a: {transitions: {route: {target: b, actor: deterministic}}}
       b: {transitions: {next: {target: c, actor: agent, executor: COUNT}}}
       c: {terminal: true}
-`, Paused, "b", "a-route->b", "next", 0},
+`, record.Paused, "b", "a-route->b", "next", 0},
 		// the first step succeeds, the second fails: the run stays at b
 		// with the step that succeeded, and the failed transition is a
 		// link, its retry
-		{"chain_failure_returns_partial_and_recovery_link", strings.Replace(three, "STEP2", "COUNT_FAIL", 1), Failed, "b", "a-step1->b", "step2", 2},
+		{"chain_failure_returns_partial_and_recovery_link", strings.Replace(three, "STEP2", "COUNT_FAIL", 1), record.Failed, "b", "a-step1->b", "step2", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src, runs := counted(t, tc.states)
@@ -117,7 +119,7 @@ func TestFlowgateDeterministicChaining(t *testing.T) {
       c: {terminal: true}
 `)
 		w := startFgWalk(t, src, nil)
-		if w.res.Status != Paused || w.res.State != "a" || runs() != 0 {
+		if w.res.Status != record.Paused || w.res.State != "a" || runs() != 0 {
 			t.Fatalf("start: %s at %s, %d runs", w.res.Status, w.res.State, runs())
 		}
 		w.submit("begin", nil)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateSlotConstraints ports slot_constraints.rs
@@ -48,12 +49,12 @@ func TestFlowgateSlotConstraints(t *testing.T) {
       done: {terminal: true}
 `), nil)
 			if tc.refused == "" {
-				if res.Status != Succeeded {
+				if res.Status != record.Succeeded {
 					t.Fatalf("%s: %s", res.Status, res.Error)
 				}
 				return
 			}
-			if res.Status != Failed || res.State != "s" || !strings.Contains(res.Error, "changed_files") || !strings.Contains(res.Error, tc.refused) {
+			if res.Status != record.Failed || res.State != "s" || !strings.Contains(res.Error, "changed_files") || !strings.Contains(res.Error, tc.refused) {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 			if _, written := res.Context["changed_files"]; written {

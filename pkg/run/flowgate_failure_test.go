@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below port mcp-flowgate's failure paths
@@ -45,7 +46,7 @@ workflows:
 			if err != nil {
 				t.Fatalf("start propagated an error: %v", err)
 			}
-			if res.Status != Failed || res.State != "ready" || res.Error == "" {
+			if res.Status != record.Failed || res.State != "ready" || res.Error == "" {
 				t.Fatalf("%s at %s: %q", res.Status, res.State, res.Error)
 			}
 			if len(res.Links) != 1 || res.Links[0].Transition != "go" || !strings.HasPrefix(res.Links[0].Title, "Retry") {
@@ -115,7 +116,7 @@ func TestFlowgateGuardFailureOnSubmitBlocksAdvance(t *testing.T) {
 				}
 				got = append(got, l.Transition)
 			}
-			if w.res.Status != Paused || strings.Join(got, ", ") != tc.links {
+			if w.res.Status != record.Paused || strings.Join(got, ", ") != tc.links {
 				t.Fatalf("start: %s at %s, links %v", w.res.Status, start, got)
 			}
 			before := len(w.j.transitions)
@@ -128,7 +129,7 @@ func TestFlowgateGuardFailureOnSubmitBlocksAdvance(t *testing.T) {
 			}
 			// the run is where it was, and goes on from there
 			w.submit("", nil)
-			if w.err != nil || w.res.Status != Paused || w.res.State != start {
+			if w.err != nil || w.res.Status != record.Paused || w.res.State != start {
 				t.Errorf("after the rejection: %v %s at %s", w.err, w.res.Status, w.res.State)
 			}
 		})
@@ -166,10 +167,10 @@ workflows:
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Paused || res.State != "working" || len(res.Links) != 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "waits here until the workflow's timeoutMs (50ms) passes") {
+			if res.Status != record.Paused || res.State != "working" || len(res.Links) != 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "waits here until the workflow's timeoutMs (50ms) passes") {
 				t.Fatalf("start: %s at %s, links %v, warnings %v: %s", res.Status, res.State, res.Links, res.Warnings, res.Error)
 			}
-			again := func() *Result {
+			again := func() *record.Result {
 				res, err := New(WithDir(t.TempDir()), WithClock(clock)).Run(context.Background(), Request{Chain: c, RunID: res.RunID, History: j.transitions, Journal: j})
 				if err != nil {
 					t.Fatal(err)
@@ -177,12 +178,12 @@ workflows:
 				return res
 			}
 			now = now.Add(20 * time.Millisecond)
-			if res := again(); res.Status != Paused || res.State != "working" {
+			if res := again(); res.Status != record.Paused || res.State != "working" {
 				t.Fatalf("before the timeout: %s at %s", res.Status, res.State)
 			}
 			now = now.Add(150 * time.Millisecond)
 			res = again()
-			if res.Status != Succeeded || res.State != "timed_out" || len(res.Chain) != 1 || res.Chain[0].DecidedBy != "timeout" {
+			if res.Status != record.Succeeded || res.State != "timed_out" || len(res.Chain) != 1 || res.Chain[0].DecidedBy != "timeout" {
 				t.Fatalf("after the timeout: %s at %s, chain %+v: %s", res.Status, res.State, res.Chain, res.Error)
 			}
 		})
@@ -210,7 +211,7 @@ func TestAStateWithNoWayOutWaits(t *testing.T) {
 			t.Errorf("%q: no warning naming the state: %v", states, l.Warnings)
 		}
 		res := runFlow(t, src, Request{})
-		if res.Status != Paused || res.State != "a" || len(res.Chain) != 0 {
+		if res.Status != record.Paused || res.State != "a" || len(res.Chain) != 0 {
 			t.Errorf("%q: %s at %s, chain %+v: %s", states, res.Status, res.State, res.Chain, res.Error)
 		}
 	}
@@ -258,7 +259,7 @@ func TestFlowgateRetriesExhaustedFailWithoutAdvancing(t *testing.T) {
 			switch {
 			case tc.ok:
 				w.completed("done")
-			case w.err != nil || w.res.Status != Failed || w.res.State != "a":
+			case w.err != nil || w.res.Status != record.Failed || w.res.State != "a":
 				t.Fatalf("want failed at a: %v %s at %s", w.err, w.res.Status, w.res.State)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // fallbackFlow is a workflow whose deterministic transition go runs
@@ -70,7 +71,7 @@ func TestFlowgateFallbackSelectedWhenPrimaryExhausts(t *testing.T) {
 	src := fallbackFlow(tally, "{maxAttempts: 1}", "exit 1", `echo '{\"answered\": \"backup\"}'`)
 	rec := &event.Recorder{}
 	res := runFlow(t, src, Request{Events: rec})
-	if res.Status != Succeeded || res.State != "done" {
+	if res.Status != record.Succeeded || res.State != "done" {
 		t.Fatalf("want completed at done: %s at %s: %s", res.Status, res.State, res.Error)
 	}
 	if got := selections(rec); strings.Join(got, ",") != "1:cli" {
@@ -129,9 +130,9 @@ func TestFlowgateFallbackOrder(t *testing.T) {
 				t.Errorf("fallback.selected %q, want %q", got, tc.selected)
 			}
 			switch {
-			case tc.ok && (res.Status != Succeeded || res.State != "done"):
+			case tc.ok && (res.Status != record.Succeeded || res.State != "done"):
 				t.Errorf("want completed at done: %s at %s: %s", res.Status, res.State, res.Error)
-			case !tc.ok && (res.Status != Failed || res.State != "a" || !strings.Contains(res.Error, tc.err)):
+			case !tc.ok && (res.Status != record.Failed || res.State != "a" || !strings.Contains(res.Error, tc.err)):
 				t.Errorf("want failed at a with %q: %s at %s: %s", tc.err, res.Status, res.State, res.Error)
 			}
 		})
@@ -168,7 +169,7 @@ workflows:
 `
 	rec := &event.Recorder{}
 	res := runFlow(t, src, Request{Events: rec})
-	if res.Status != Succeeded || res.State != "done" {
+	if res.Status != record.Succeeded || res.State != "done" {
 		t.Fatalf("want completed at done: %s at %s: %s", res.Status, res.State, res.Error)
 	}
 	if got := asJSON(t, res.Context["origin"]); got != `"cache"` {
@@ -193,7 +194,7 @@ func TestFlowgateFallbackUnderADurableEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || asJSON(t, res.Context["answered"]) != `"second"` {
+	if res.Status != record.Succeeded || asJSON(t, res.Context["answered"]) != `"second"` {
 		t.Fatalf("want succeeded with the second fallback's answer: %s %v: %s", res.Status, res.Context, res.Error)
 	}
 	data, _ := os.ReadFile(tally)
@@ -217,7 +218,7 @@ func TestFlowgateFallbackThatMustNotRepeat(t *testing.T) {
 		tally := filepath.Join(t.TempDir(), "tally")
 		src := strings.Replace(fallbackFlow(tally, "", "exit 3", "exit 4"), `{kind: cli, command: sh, args: ["-c", "echo f1`, `{kind: cli, idempotent: `+tc.idempotent+`, command: sh, args: ["-c", "echo f1`, 1)
 		res := runFlow(t, src, Request{})
-		if res.Status != Failed || len(res.Links) != 1 || res.Links[0].Rerun != tc.rerun {
+		if res.Status != record.Failed || len(res.Links) != 1 || res.Links[0].Rerun != tc.rerun {
 			t.Errorf("idempotent %s: %s, links %+v: want one retry, rerun %v", tc.idempotent, res.Status, res.Links, tc.rerun)
 		}
 	}
@@ -272,7 +273,7 @@ func TestFlowgateFallbackInsideParallelAndPipeline(t *testing.T) {
 			if got := strings.Join(selections(rec), ","); got != "1:cli" {
 				t.Errorf("fallback.selected %q, want 1:cli", got)
 			}
-			if ok := res.Status == Succeeded && res.State == "done"; ok != tc.ok {
+			if ok := res.Status == record.Succeeded && res.State == "done"; ok != tc.ok {
 				t.Errorf("%s at %s: %s; want ok %v", res.Status, res.State, res.Error, tc.ok)
 			}
 		})

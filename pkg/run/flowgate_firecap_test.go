@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateFireCap ports fire_cap.rs (github.com/matt-cochran/mcp-flowgate,
@@ -94,7 +96,7 @@ func TestFlowgateFireCap(t *testing.T) {
         transitions:
           tick: {target: a, actor: deterministic, max_fires_per_visit: 4, output: {n: {add: ["$.context.n", 1]}}}
 `), nil)
-		if asJSON(t, res.Context["n"]) != "4" || res.Status == Succeeded || !strings.Contains(res.Error, "max_fires_per_visit of 4 is reached") {
+		if asJSON(t, res.Context["n"]) != "4" || res.Status == record.Succeeded || !strings.Contains(res.Error, "max_fires_per_visit of 4 is reached") {
 			t.Errorf("the loop ran %v times: %s %s", res.Context["n"], res.Status, res.Error)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/mcpclient/mcptest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below pin how mcp-flowgate (github.com/matt-cochran/mcp-flowgate,
@@ -56,7 +57,7 @@ func TestFlowgateWorkflowTakesAnyInput(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("%v %+v", err, res)
 			}
 			if got := asJSON(t, res.Context); got != tc.want {
@@ -154,7 +155,7 @@ func TestFlowgateUnsetInputLeavesAnMCPArgumentOut(t *testing.T) {
 			inputs[given] = "v"
 		}
 		res := runFlow(t, src, Request{Inputs: inputs})
-		if res.Status != Succeeded || res.Context["sent"] != want {
+		if res.Status != record.Succeeded || res.Context["sent"] != want {
 			t.Errorf("%q given: %s %v %s", given, res.Status, res.Context["sent"], res.Error)
 		}
 	}
@@ -176,7 +177,7 @@ func TestUnresolvedPlaceholderRendersStub(t *testing.T) {
       done: {terminal: true}
 `)
 		res := runChain(t, src, nil)
-		if res.Status != Paused || res.State != "a" || res.Guidance == nil {
+		if res.Status != record.Paused || res.State != "a" || res.Guidance == nil {
 			t.Fatalf("%s: %s at %s: %s", path, res.Status, res.State, res.Error)
 		}
 		if got := res.Guidance.Instructions; got != "Count is (missingKey: unset) items" {

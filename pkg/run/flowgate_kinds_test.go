@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // executorFlow is a workflow whose state a runs the executor given (its
@@ -32,25 +33,25 @@ func TestPipelineExecutor(t *testing.T) {
 	ok := "{kind: cli, command: echo, args: ['{\"n\": 2, \"tag\": \"v1\"}']}"
 	cases := []struct {
 		name, executor string
-		status         Status
+		status         record.Status
 		want           []string // in the error and the context, as JSON
 		ran, notRan    []string // files the steps leave in the run's directory
 	}{
 		{"each step reads the one before", "kind: pipeline\nsteps:\n  - " + ok + "\n  - {kind: cli, command: sh, args: [-c, 'echo $1 > second; printf ''{\"doubled\": %d}'' $(( $1 * 2 ))', sh, \"$.arguments.n\"]}\n  - {kind: transform, expr: 'arguments.doubled + 1'}\n",
-			Succeeded, []string{`"final":5`, `"ok_count":3`, `"verdict":"succeeded"`, `"first_failure_index":null`, `"n":3`, `"first":{"n":2,"tag":"v1"}`}, []string{"second"}, nil},
-		{"templates read the one before too", "kind: pipeline\nsteps:\n  - " + ok + "\n  - {kind: cli, run: 'echo {arguments.tag} > tagged'}\n", Succeeded, nil, []string{"tagged"}, nil},
+			record.Succeeded, []string{`"final":5`, `"ok_count":3`, `"verdict":"succeeded"`, `"first_failure_index":null`, `"n":3`, `"first":{"n":2,"tag":"v1"}`}, []string{"second"}, nil},
+		{"templates read the one before too", "kind: pipeline\nsteps:\n  - " + ok + "\n  - {kind: cli, run: 'echo {arguments.tag} > tagged'}\n", record.Succeeded, nil, []string{"tagged"}, nil},
 		{"bail stops at the first failure", "kind: pipeline\nsteps:\n  - " + ok + "\n  - {kind: cli, run: 'echo broke >&2; exit 3'}\n  - {kind: cli, run: 'touch third'}\n",
-			Failed, []string{"transition go failed: pipeline failed: 1 of 3 steps succeeded; step 2 (cli) failed: exited with code 3: broke"}, nil, []string{"third"}},
+			record.Failed, []string{"transition go failed: pipeline failed: 1 of 3 steps succeeded; step 2 (cli) failed: exited with code 3: broke"}, nil, []string{"third"}},
 		{"continue runs the rest on the last output", "kind: pipeline\non_step_failure: continue\nsteps:\n  - " + ok + "\n  - {kind: cli, run: 'exit 3'}\n  - {kind: cli, run: 'echo {arguments.tag} > third'}\n",
-			Failed, []string{"pipeline failed: 2 of 3 steps succeeded; step 2 (cli) failed"}, []string{"third"}, nil},
+			record.Failed, []string{"pipeline failed: 2 of 3 steps succeeded; step 2 (cli) failed"}, []string{"third"}, nil},
 		{"a skipped step erases nothing", "kind: pipeline\nsteps:\n  - " + ok + "\n  - {kind: cli, run: 'echo {\"n\": 9}', condition: 'false'}\n  - {kind: transform, expr: 'arguments.n'}\n",
-			Succeeded, []string{`"final":2`, `"skipped":true`}, nil, nil},
+			record.Succeeded, []string{`"final":2`, `"skipped":true`}, nil, nil},
 		{"a step's own retry", "kind: pipeline\nsteps:\n  - {kind: cli, run: 'test -f once || { touch once; exit 1; }; echo again', retry: {max: 2, delay_ms: 1}}\n",
-			Succeeded, []string{`"final":"again"`}, []string{"once"}, nil},
+			record.Succeeded, []string{`"final":"again"`}, []string{"once"}, nil},
 		{"total timeout", "kind: pipeline\ntotal_timeout_ms: 300\nsteps:\n  - {kind: cli, run: 'sleep 20'}\n  - {kind: cli, run: 'touch second'}\n",
-			Failed, []string{"pipeline failed: 0 of 2 steps succeeded", "total_timeout_ms 300 passed"}, nil, []string{"second"}},
+			record.Failed, []string{"pipeline failed: 0 of 2 steps succeeded", "total_timeout_ms 300 passed"}, nil, []string{"second"}},
 		{"a pipeline in a parallel in a pipeline", "kind: pipeline\nsteps:\n  - kind: parallel\n    branches:\n      - kind: pipeline\n        steps: [" + ok + ", {kind: transform, expr: 'arguments.n * 10'}]\n      - {kind: noop}\n  - {kind: transform, expr: 'arguments.summary.ok_count'}\n",
-			Succeeded, []string{`"final":2`}, nil, nil},
+			record.Succeeded, []string{`"final":2`}, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,11 +104,11 @@ func TestPipelineFirstStepReadsTheDecisionsArguments(t *testing.T) {
 `)
 	c, dir, j, rec := load(t, src), t.TempDir(), &memJournal{}, &event.Recorder{}
 	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %+v", err, res)
 	}
 	res, err = New(WithDir(dir), WithEvents(rec)).Run(context.Background(), Request{Chain: c, Journal: j, History: j.transitions, Take: "go", Args: map[string]any{"n": 4}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if got := asJSON(t, res.Context["result"]); got != "10" {
@@ -128,24 +129,24 @@ func TestStructuralAnalysisExecutor(t *testing.T) {
 	const cycle = "{initialState: a, states: {a: {transitions: {loop: {target: a}, out: {target: b}}}, b: {terminal: true}}}"
 	cases := []struct {
 		name, context, executor string
-		status                  Status
+		status                  record.Status
 		want                    string // in the error, or in the context as JSON
 	}{
 		{"clean candidate from the context", "{candidate_definition: {initialState: a, states: {a: {transitions: {go: {target: b}}}, b: {terminal: true}}}}", "kind: structural_analysis",
-			Succeeded, `"issues":[]`},
+			record.Succeeded, `"issues":[]`},
 		{"issues are a result", "{draft: " + cycle + "}", "kind: structural_analysis\ndefinition: \"$.context.draft\"",
-			Succeeded, `"issues":[{"location":"/workflows/candidate/states/a","message":"unguarded cycle in workflow 'candidate': a → a","rule":"CYCLE_DETECTED","severity":"error"}]`},
+			record.Succeeded, `"issues":[{"location":"/workflows/candidate/states/a","message":"unguarded cycle in workflow 'candidate': a → a","rule":"CYCLE_DETECTED","severity":"error"}]`},
 		{"a candidate written as YAML text", "{candidate_definition: \"initialState: a\\nstates:\\n  a: {transitions: {go: {target: nowhere}}}\\n\"}", "kind: structural_analysis",
-			Succeeded, `"rule":"UNDEFINED_TARGET"`},
+			record.Succeeded, `"rule":"UNDEFINED_TARGET"`},
 		{"a candidate written in the file", "", "kind: structural_analysis\ndefinition: " + cycle,
-			Succeeded, `"count":1`},
-		{"no candidate anywhere", "", "kind: structural_analysis", Failed,
+			record.Succeeded, `"count":1`},
+		{"no candidate anywhere", "", "kind: structural_analysis", record.Failed,
 			"transition go failed: no candidate definition to analyse: $.arguments.definition, else $.context.candidate_definition selects nothing"},
-		{"the named place is empty", "{candidate_definition: {}}", "kind: structural_analysis\ndefinition: \"$.context.draft\"", Failed,
+		{"the named place is empty", "{candidate_definition: {}}", "kind: structural_analysis\ndefinition: \"$.context.draft\"", record.Failed,
 			"no candidate definition to analyse: $.context.draft selects nothing"},
-		{"a candidate that is no definition", "{candidate_definition: 42}", "kind: structural_analysis", Failed,
+		{"a candidate that is no definition", "{candidate_definition: 42}", "kind: structural_analysis", record.Failed,
 			"transition go failed: $.context.candidate_definition: the definition is a number, not a workflow file or workflow (a mapping)"},
-		{"text that is no YAML", "{candidate_definition: 'states: [a'}", "kind: structural_analysis", Failed,
+		{"text that is no YAML", "{candidate_definition: 'states: [a'}", "kind: structural_analysis", record.Failed,
 			"$.context.candidate_definition: the definition is text that is not YAML or JSON"},
 	}
 	for _, tc := range cases {
@@ -234,7 +235,7 @@ func TestNestedEvidenceIsCounted(t *testing.T) {
 	}
 	j := &memJournal{}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src(2)), Journal: j})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	got := asJSON(t, j.transitions[0].Evidence)
@@ -247,7 +248,7 @@ func TestNestedEvidenceIsCounted(t *testing.T) {
 		t.Errorf("a failed or skipped branch recorded evidence: %s", got)
 	}
 	res = runFlow(t, src(3), Request{})
-	if res.Status != Failed || !strings.Contains(res.Error, `needs 3 "review" records, has 2`) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, `needs 3 "review" records, has 2`) {
 		t.Errorf("three reviews: %s %s", res.Status, res.Error)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // demoWorkflow is a file of one workflow, demo, as mcp-flowgate's tests
@@ -62,7 +64,7 @@ func TestFlowgateStressLifecycle(t *testing.T) {
       done: {terminal: true}
 `), nil)
 		w.submit("approve", nil)
-		if w.err != nil || w.res.Status != Paused || w.res.State != "pending" {
+		if w.err != nil || w.res.Status != record.Paused || w.res.State != "pending" {
 			t.Fatalf("approve: %v %s at %s", w.err, w.res.Status, w.res.State)
 		}
 		w.submit("finalize", nil)
@@ -103,7 +105,7 @@ func TestFlowgateStressLifecycle(t *testing.T) {
             output: {sent: "$.arguments"}
       review: {terminal: true}
 `), map[string]string{"repo": "owner/repo"})
-		var link *Link
+		var link *response.Link
 		for i := range w.res.Links {
 			if w.res.Links[i].Transition == "create_pr" {
 				link = &w.res.Links[i]
@@ -140,12 +142,12 @@ workflows:
 		j := &memJournal{}
 		c := load(t, src)
 		res, err := New(WithDir(t.TempDir()), WithClock(clock)).Run(context.Background(), Request{Chain: c, Journal: j})
-		if err != nil || res.Status != Paused || res.State != "open" {
+		if err != nil || res.Status != record.Paused || res.State != "open" {
 			t.Fatalf("start: %v %+v", err, res)
 		}
 		now = now.Add(20 * time.Millisecond)
 		res, err = New(WithDir(t.TempDir()), WithClock(clock)).Run(context.Background(), Request{Chain: c, RunID: res.RunID, History: j.transitions, Journal: j, Take: "approve"})
-		if err != nil || res.Status != Succeeded || res.State != "timed_out_state" || res.Context["approved"] != nil {
+		if err != nil || res.Status != record.Succeeded || res.State != "timed_out_state" || res.Context["approved"] != nil {
 			t.Fatalf("submit after the timeout: %v %s at %s, context %v", err, res.Status, res.State, res.Context)
 		}
 		if traceOf(res) != "open-timeout*->timed_out_state" {

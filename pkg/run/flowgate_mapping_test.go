@@ -1,6 +1,10 @@
 package run
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
+)
 
 // TestFlowgateWildcardMappings ports mapping_array_expansion.rs
 // (github.com/matt-cochran/mcp-flowgate, commit 443aa7a,
@@ -46,7 +50,7 @@ func TestFlowgateWildcardMappings(t *testing.T) {
             output: {got: "`+tc.path+`"}
       b: {terminal: true}
 `), nil)
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			if got := asJSON(t, res.Context["got"]); got != tc.want {

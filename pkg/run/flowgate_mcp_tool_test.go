@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestMCPExecutorWithoutToolIsPending: mcp-flowgate loads a workflow
@@ -48,7 +49,7 @@ func TestMCPExecutorWithoutToolIsPending(t *testing.T) {
 			switch {
 			case tc.runs && (res != nil || !errors.As(err, &pe) || pe.Kind != Pending || !strings.Contains(err.Error(), want)):
 				t.Errorf("run: %v", err)
-			case !tc.runs && (err != nil || res.Status != Succeeded):
+			case !tc.runs && (err != nil || res.Status != record.Succeeded):
 				t.Errorf("run: %v %+v", err, res)
 			}
 			if entries, _ := os.ReadDir(dir); tc.runs && len(entries) > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // cognitiveArchitectures is mcp-flowgate's fixture repository of
@@ -85,7 +86,7 @@ func TestFlowgateOrchestratorsWalkToDone(t *testing.T) {
 		inputs map[string]string
 		calls  []string
 		path   string
-		check  func(t *testing.T, res *Result)
+		check  func(t *testing.T, res *record.Result)
 	}{
 		{
 			name:   "flow.add-feature",
@@ -93,7 +94,7 @@ func TestFlowgateOrchestratorsWalkToDone(t *testing.T) {
 			calls: []string{"cap.plan.draft", "cap.plan.vet", "cap.gate.human-signoff", "cap.implement.tdd-loop",
 				"cap.plan.track-gaps", "cap.verify.workspace-green", "cap.review.adversarial", "cap.coordinate.pr-open"},
 			path: "drafting_plan vetting_plan vetted_plan awaiting_signoff signoff_received implementing tracking_gaps verifying verified reviewing reviewed opening_pr done",
-			check: func(t *testing.T, res *Result) {
+			check: func(t *testing.T, res *record.Result) {
 				if url, _ := res.Context["pr_url"].(string); url == "" {
 					t.Errorf("pr_url not projected: %v", res.Context)
 				}
@@ -138,7 +139,7 @@ func TestFlowgateOrchestratorsWalkToDone(t *testing.T) {
 			if err != nil {
 				t.Fatalf("start(%s): %v", tc.name, err)
 			}
-			if res.Status != Succeeded || res.State != "done" {
+			if res.Status != record.Succeeded || res.State != "done" {
 				t.Fatalf("%s should walk to terminal 'done'; got state %s status %s: %s (called %v)", tc.name, res.State, res.Status, res.Error, called)
 			}
 			states := []string{c.Workflow.InitialState}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateParallelExecutor ports parallel_executor.rs
@@ -51,12 +52,12 @@ func TestFlowgateParallelExecutor(t *testing.T) {
       b: {terminal: true}
 `), nil)
 			if !tc.ok {
-				if res.Status != Failed || res.State != "a" {
+				if res.Status != record.Failed || res.State != "a" {
 					t.Fatalf("want the transition failed: %s at %s: %s", res.Status, res.State, res.Error)
 				}
 				return
 			}
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			summary, _ := res.Context["summary"].(map[string]any)
@@ -96,7 +97,7 @@ func TestFlowgateParallelExecutor(t *testing.T) {
 `), nil)
 			n := tc.n
 			summary, _ := res.Context["summary"].(map[string]any)
-			if res.Status != Succeeded || asJSON(t, summary["n"]) != asJSON(t, n) || asJSON(t, summary["ok_count"]) != asJSON(t, n) || summary["verdict"] != "succeeded" {
+			if res.Status != record.Succeeded || asJSON(t, summary["n"]) != asJSON(t, n) || asJSON(t, summary["ok_count"]) != asJSON(t, n) || summary["verdict"] != "succeeded" {
 				t.Fatalf("%s %v: %s", res.Status, summary, res.Error)
 			}
 		})

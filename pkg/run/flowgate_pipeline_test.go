@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgatePipelineExecutor ports pipeline_executor.rs
@@ -60,12 +61,12 @@ func TestFlowgatePipelineExecutor(t *testing.T) {
 				t.Errorf("steps started: %q, want %q", got, tc.ran)
 			}
 			if !tc.ok {
-				if res.Status != Failed || res.State != "a" {
+				if res.Status != record.Failed || res.State != "a" {
 					t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 				}
 				return
 			}
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			if summary, _ := res.Context["summary"].(map[string]any); tc.want != "" {

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestFlowgateTransitionRecords ports transition_records_basic.rs and
@@ -35,7 +37,7 @@ func TestFlowgateTransitionRecords(t *testing.T) {
       d: {terminal: true}
 `))})
 	recs := j.transitions
-	if err != nil || res.Status != Succeeded || len(recs) != 3 || len(res.Chain) != 3 {
+	if err != nil || res.Status != record.Succeeded || len(recs) != 3 || len(res.Chain) != 3 {
 		t.Fatalf("%v %s, %d records: %s", err, res.Status, len(recs), res.Error)
 	}
 	for i, want := range [][3]string{{"a", "s1", "b"}, {"b", "s2", "c"}, {"c", "s3", "d"}} {

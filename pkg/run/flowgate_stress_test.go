@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // stressSource names where the cases below come from:
@@ -21,7 +23,7 @@ type fgWalk struct {
 	src string
 	in  map[string]string
 	j   *memJournal
-	res *Result
+	res *record.Result
 	err error
 }
 
@@ -58,7 +60,7 @@ func (w *fgWalk) guardRejected(take string) {
 
 func (w *fgWalk) completed(state string) {
 	w.t.Helper()
-	if w.err != nil || w.res.Status != Succeeded || w.res.State != state {
+	if w.err != nil || w.res.Status != record.Succeeded || w.res.State != state {
 		w.t.Fatalf("want completed at %s: %v %s at %s: %s", state, w.err, w.res.Status, w.res.State, w.res.Error)
 	}
 }
@@ -296,7 +298,7 @@ func TestFlowgateStressGuardsAndMapping(t *testing.T) {
 			// before the arguments the guard reads are given, the run
 			// waits at a, its warning naming the guard (chainrun's
 			// default linkFilter, byGuards, lists no blocked link)
-			if w.res.Status != Paused || w.res.State != "a" || !strings.Contains(strings.Join(w.res.Warnings, "\n"), "ship: guard 1") {
+			if w.res.Status != record.Paused || w.res.State != "a" || !strings.Contains(strings.Join(w.res.Warnings, "\n"), "ship: guard 1") {
 				t.Fatalf("%s at %s, warnings %v", w.res.Status, w.res.State, w.res.Warnings)
 			}
 			w.submit("ship", tc.arg)

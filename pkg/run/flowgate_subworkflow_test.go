@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // subWorkflows are the called workflows of workflow_executor.rs's
@@ -59,13 +60,13 @@ workflows:
 // definitionId that names no workflow is a permanent error there; here
 // the run is refused before anything runs, naming it.
 func TestFlowgateWorkflowExecutor(t *testing.T) {
-	run := func(t *testing.T, called string) (*Result, error) {
+	run := func(t *testing.T, called string) (*record.Result, error) {
 		src := strings.Replace(subWorkflows, "CALLED", called, 1)
 		return New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src)})
 	}
 	t.Run("sub_workflow_completes_and_returns_context", func(t *testing.T) {
 		res, err := run(t, "auto_complete")
-		if err != nil || res.Status != Succeeded || res.State != "after" {
+		if err != nil || res.Status != record.Succeeded || res.State != "after" {
 			t.Fatalf("%v %+v", err, res)
 		}
 		if _, ok := res.Context["sub"].(map[string]any); !ok {
@@ -74,7 +75,7 @@ func TestFlowgateWorkflowExecutor(t *testing.T) {
 	})
 	t.Run("sub_workflow_times_out (a decision inside pauses the run)", func(t *testing.T) {
 		res, err := run(t, "never_ends")
-		if err != nil || res.Status != Paused || res.State != "running" || len(res.Within) != 1 ||
+		if err != nil || res.Status != record.Paused || res.State != "running" || len(res.Within) != 1 ||
 			res.Within[0].Workflow != "never_ends" || res.Within[0].State != "waiting" || len(res.Links) != 1 || res.Links[0].Transition != "loop" {
 			t.Fatalf("%v %+v", err, res)
 		}
@@ -84,11 +85,11 @@ func TestFlowgateWorkflowExecutor(t *testing.T) {
 		j := &memJournal{}
 		c := load(t, src)
 		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Journal: j})
-		if err != nil || res.Status != Paused || len(res.Within) != 1 || res.Within[0].State != "first" {
+		if err != nil || res.Status != record.Paused || len(res.Within) != 1 || res.Within[0].State != "first" {
 			t.Fatalf("start: %v %+v", err, res)
 		}
 		res, err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j, Take: "go"})
-		if err != nil || res.Status != Succeeded || res.State != "after" {
+		if err != nil || res.Status != record.Succeeded || res.State != "after" {
 			t.Fatalf("--take go: %v %+v", err, res)
 		}
 	})
@@ -166,7 +167,7 @@ workflows:
 			l := loaded.Named("flow.add-feature")
 			w := &fgWalk{t: t, src: src, j: &memJournal{}}
 			w.res, w.err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l, Journal: w.j})
-			if w.err != nil || w.res.Status != Paused {
+			if w.err != nil || w.res.Status != record.Paused {
 				t.Fatalf("start: %v %+v", w.err, w.res)
 			}
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l, History: w.j.transitions, Journal: w.j, Take: "plan_drafted"})
@@ -177,12 +178,12 @@ workflows:
 				t.Errorf("the capability's own context reached the caller: %v", res.Context)
 			}
 			if tc.ok {
-				if res.Status != Succeeded || res.State != "done" || res.Context["vet_verdict"] != "pass" {
+				if res.Status != record.Succeeded || res.State != "done" || res.Context["vet_verdict"] != "pass" {
 					t.Fatalf("%s at %s, context %v: %s", res.Status, res.State, res.Context, res.Error)
 				}
 				return
 			}
-			if res.Status != Failed || res.State != "planning" || !strings.Contains(res.Error, tc.says) {
+			if res.Status != record.Failed || res.State != "planning" || !strings.Contains(res.Error, tc.says) {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 			if _, written := res.Context["vet_verdict"]; written {

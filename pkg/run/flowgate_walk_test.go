@@ -8,6 +8,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -45,11 +47,11 @@ func walkExample(t *testing.T, file, workflow string, maxSteps int) (string, int
 	if err != nil {
 		t.Fatalf("start(%s): %v", workflow, err)
 	}
-	if res.Status == Failed {
+	if res.Status == record.Failed {
 		t.Fatalf("walk(%s): start failed: %s", workflow, res.Error)
 	}
 	steps := 0
-	for ; steps < maxSteps && res.Status == Paused; steps++ {
+	for ; steps < maxSteps && res.Status == record.Paused; steps++ {
 		var offered []string
 		for _, l := range res.Links {
 			if l.Blocked == "" {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // gateWait is a gate the run waits at: its question and since when.
@@ -29,14 +31,14 @@ func (e *skippedError) Error() string { return e.reason }
 // held reports a step that did not run to an end of its own: a gate that
 // waits (paused) or skipped itself, with the reason and, for a gate that
 // waits, since when (RFC 3339).
-func held(err error) (status StepStatus, reason, since string, ok bool) {
+func held(err error) (status record.StepStatus, reason, since string, ok bool) {
 	var pe *pausedError
 	var se *skippedError
 	switch {
 	case errors.As(err, &pe):
-		return Paused, "waiting for approval (resume --take approve or reject)", pe.since.UTC().Format(time.RFC3339Nano), true
+		return record.Paused, "waiting for approval (resume --take approve or reject)", pe.since.UTC().Format(time.RFC3339Nano), true
 	case errors.As(err, &se):
-		return StepSkipped, se.reason, "", true
+		return record.StepSkipped, se.reason, "", true
 	}
 	return "", "", "", false
 }
@@ -56,8 +58,8 @@ func (x *Execution) gateTake(id string) string {
 
 // gateLinks are the decisions the gates ids wait for: approve and
 // reject, each GATE:approve when several gates wait.
-func gateLinks(c *chain.Chain, ids []string) []Link {
-	var links []Link
+func gateLinks(c *chain.Chain, ids []string) []response.Link {
+	var links []response.Link
 	for _, id := range ids {
 		prefix, name := "", id
 		if len(ids) > 1 {
@@ -67,17 +69,17 @@ func gateLinks(c *chain.Chain, ids []string) []Link {
 			name = s.Name()
 		}
 		links = append(links,
-			Link{Transition: prefix + chain.GateApprove, Title: "Approve: " + name, Actor: chain.ActorHuman},
-			Link{Transition: prefix + chain.GateReject, Title: "Reject: " + name, Actor: chain.ActorHuman})
+			response.Link{Transition: prefix + chain.GateApprove, Title: "Approve: " + name, Actor: chain.ActorHuman},
+			response.Link{Transition: prefix + chain.GateReject, Title: "Reject: " + name, Actor: chain.ActorHuman})
 	}
 	return links
 }
 
 // waitingGates are the gates a saved run waits at, in the chain's order.
-func waitingGates(c *chain.Chain, saved map[string]StepRecord) []string {
+func waitingGates(c *chain.Chain, saved map[string]record.StepRecord) []string {
 	var ids []string
 	for _, s := range c.Steps {
-		if rec, ok := saved[s.ID]; ok && s.Kind == chain.KindGate && rec.Result.Status == Paused {
+		if rec, ok := saved[s.ID]; ok && s.Kind == chain.KindGate && rec.Result.Status == record.Paused {
 			ids = append(ids, s.ID)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -35,7 +37,7 @@ func TestContenoxHistoryRuns(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Status: 500})
 			defer s.Close()
 			res, _ := taskRun(t, historyChain(t, file), "", s, "")
-			if res.Status != Succeeded || path(res) != "run_echo→end" || strings.TrimSpace(res.Output.(string)) != want {
+			if res.Status != record.Succeeded || path(res) != "run_echo→end" || strings.TrimSpace(res.Output.(string)) != want {
 				t.Fatalf("%s %s %q: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			if n := len(s.Requests()); n != 0 {
@@ -47,7 +49,7 @@ func TestContenoxHistoryRuns(t *testing.T) {
 		s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "answer to: " + r.LastUserMessage()} })
 		defer s.Close()
 		res, _ := taskRun(t, historyChain(t, "qa-ollama-2026-02-14.json"), "2+2?", s, "")
-		if res.Status != Succeeded || res.Output != "answer to: 2+2?" {
+		if res.Status != record.Succeeded || res.Output != "answer to: 2+2?" {
 			t.Fatalf("%s %v: %s", res.Status, res.Output, res.Error)
 		}
 	})
@@ -64,7 +66,7 @@ func TestContenoxHistoryRuns(t *testing.T) {
 		})
 		defer s.Close()
 		res, _ := taskRun(t, historyChain(t, "chain-vibes-2026-02-14.json"), "say vibes", s, "")
-		if res.Status != Succeeded || path(res) != "vibe_chat→run_tools→vibe_chat→end" {
+		if res.Status != record.Succeeded || path(res) != "vibe_chat→run_tools→vibe_chat→end" {
 			t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 		}
 		reqs := s.Requests()
@@ -109,7 +111,7 @@ func TestOlderHandlersRun(t *testing.T) {
 			})
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, "drop the table", s, "")
-			if res.Status != Succeeded || path(res) != tt.path || res.Output != tt.output {
+			if res.Status != record.Succeeded || path(res) != tt.path || res.Output != tt.output {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 		})
@@ -131,7 +133,7 @@ func TestOlderToolsResultRuns(t *testing.T) {
 	s := llmtest.New(llmtest.Reply{Status: 500})
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "", s, "")
-	if res.Status != Succeeded || path(res) != "a→done→end" || strings.TrimSpace(res.Output.(string)) != "saved" {
+	if res.Status != record.Succeeded || path(res) != "a→done→end" || strings.TrimSpace(res.Output.(string)) != "saved" {
 		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
@@ -148,7 +150,7 @@ func TestContenoxRequestBodyRuns(t *testing.T) {
 		s := llmtest.New(llmtest.Reply{Status: 500})
 		res, _ := taskRun(t, l.Chain, input, s, "")
 		s.Close()
-		if res.Status != Succeeded || path(res) != "a→b→end" || res.Output != want {
+		if res.Status != record.Succeeded || path(res) != "a→b→end" || res.Output != want {
 			t.Errorf("input %q: %s %s %v: %s", input, res.Status, path(res), res.Output, res.Error)
 		}
 	}

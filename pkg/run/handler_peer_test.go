@@ -12,6 +12,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -29,58 +31,58 @@ const contenoxSrc = "contenox/runtime@7d0a257f42ac runtime/taskengine/taskenv_te
 func TestContenoxTaskEnvBehaviour(t *testing.T) {
 	tests := []struct {
 		source, src, input string
-		status             Status
+		status             record.Status
 		path, output, err  string
 		attempts           int
 	}{{
 		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries",
 		src:    `{"id":"r","tasks":[{"id":"task1","handler":"raise_error","prompt_template":"Broken task","retry_on_failure":1,"transition":{}}]}`,
-		input:  "x", status: Failed, err: "failed after 1 retries: Broken task", attempts: 2,
+		input:  "x", status: record.Failed, err: "failed after 1 retries: Broken task", attempts: 2,
 	}, {
 		// the same class: any retry count, and the retries end in
 		// on_failure when the task has one
 		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries (retry_on_failure 3)",
 		src:    `{"id":"r","tasks":[{"id":"t","handler":"raise_error","prompt_template":"no {{.input}}","retry_on_failure":3}]}`,
-		input:  "luck", status: Failed, err: "failed after 3 retries: no luck", attempts: 4,
+		input:  "luck", status: record.Failed, err: "failed after 3 retries: no luck", attempts: 4,
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_FailsAfterRetries (then on_failure)",
 		src: `{"id":"r","tasks":[{"id":"t","handler":"raise_error","prompt_template":"bad","retry_on_failure":2,"transition":{"on_failure":"fix"}},
  {"id":"fix","handler":"noop","prompt_template":"fixed after {{.t_error}}"}]}`,
-		input: "x", status: Succeeded, path: "t→fix→end", output: "fixed after bad", attempts: 3,
+		input: "x", status: record.Succeeded, path: "t→fix→end", output: "fixed after bad", attempts: 3,
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_SingleTask",
 		src:    `{"id":"s","tasks":[{"id":"task1","handler":"noop","prompt_template":"42","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
-		input:  "6 * 7", status: Succeeded, path: "task1→end", output: "42", attempts: 1,
+		input:  "6 * 7", status: record.Succeeded, path: "task1→end", output: "42", attempts: 1,
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_ErrorTransition",
 		src: `{"id":"e","tasks":[{"id":"task1","handler":"raise_error","prompt_template":"fail","transition":{"on_failure":"task2"}},
  {"id":"task2","handler":"noop","prompt_template":"recovered","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
-		input: "oops", status: Succeeded, path: "task1→task2→end", output: "recovered",
+		input: "oops", status: record.Succeeded, path: "task1→task2→end", output: "recovered",
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_ErrorTransitionPreservesTaskInputForNextTask",
 		src: `{"id":"p","tasks":[{"id":"classify_request","handler":"raise_error","input_var":"input","transition":{"on_failure":"acp_chat"}},
  {"id":"acp_chat","handler":"noop","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input: "diagnostic", status: Succeeded, path: "classify_request→acp_chat→end", output: "diagnostic",
+		input: "diagnostic", status: record.Succeeded, path: "classify_request→acp_chat→end", output: "diagnostic",
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_TransitionsToNextTask",
 		src: `{"id":"n","tasks":[{"id":"task1","handler":"noop","prompt_template":"continue","transition":{"branches":[{"operator":"equals","when":"noop","goto":"task2"}]}},
  {"id":"task2","handler":"noop","transition":{"branches":[{"operator":"equals","when":"noop","goto":"end"}]}}]}`,
-		input: "test", status: Succeeded, path: "task1→task2→end", output: "continue",
+		input: "test", status: record.Succeeded, path: "task1→task2→end", output: "continue",
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_OriginalInput",
 		src:    `{"id":"o","tasks":[{"id":"task1","handler":"noop","input_var":"input","prompt_template":"processed: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input:  "hello", status: Succeeded, path: "task1→end", output: "processed: hello",
+		input:  "hello", status: record.Succeeded, path: "task1→end", output: "processed: hello",
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_PreviousTaskOutput",
 		src: `{"id":"v","tasks":[{"id":"transform","handler":"noop","prompt_template":"42","transition":{"branches":[{"operator":"default","goto":"process"}]}},
  {"id":"process","handler":"noop","input_var":"transform","prompt_template":"processed: {{.transform}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input: "forty-two", status: Succeeded, path: "transform→process→end", output: "processed: 42",
+		input: "forty-two", status: record.Succeeded, path: "transform→process→end", output: "processed: 42",
 	}, {
 		source: "TestUnit_SimpleEnv_ExecEnv_InputVar_BranchRouting",
 		src: `{"id":"b","tasks":[{"id":"moderate","handler":"noop","prompt_template":"store","transition":{"branches":[{"operator":"equals","when":"noop","goto":"store"},{"operator":"default","goto":"reject"}]}},
  {"id":"store","handler":"noop","input_var":"input","transition":{"branches":[{"operator":"default","goto":"end"}]}},
  {"id":"reject","handler":"noop","prompt_template":"Rejected: {{.input}}","transition":{"branches":[{"operator":"default","goto":"end"}]}}]}`,
-		input: "safe message", status: Succeeded, path: "moderate→store→end", output: "safe message",
+		input: "safe message", status: record.Succeeded, path: "moderate→store→end", output: "safe message",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
@@ -130,7 +132,7 @@ func TestTaskChainOlderNamesHoldModelCalls(t *testing.T) {
 		dir := t.TempDir()
 		res, _ := taskRun(t, l.Chain, "go", s, dir)
 		s.Close()
-		if res.Status != Succeeded {
+		if res.Status != record.Succeeded {
 			t.Fatalf("%s: %s", res.Status, res.Error)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "made")); (err == nil) != tc.ran {
@@ -155,7 +157,7 @@ func TestTaskChainOlderHookHandlerRuns(t *testing.T) {
 	s := llmtest.New()
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "", s, "")
-	if res.Status != Succeeded || path(res) != "say→end" || !strings.Contains(fmt.Sprint(res.Output), "hello") {
+	if res.Status != record.Succeeded || path(res) != "say→end" || !strings.Contains(fmt.Sprint(res.Output), "hello") {
 		t.Fatalf("%s %s %q: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
@@ -184,7 +186,7 @@ func TestContenoxEdgeBudgets(t *testing.T) {
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "go", s, "")
 	want := "chat→run_tools→chat→run_tools→chat→run_tools→chat→summariser→end"
-	if res.Status != Succeeded || path(res) != want {
+	if res.Status != record.Succeeded || path(res) != want {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
 }
@@ -207,7 +209,7 @@ func TestContenoxCapsFailureInput(t *testing.T) {
 	long := strings.Repeat("oversized ", 200)
 	res, _ := taskRun(t, l.Chain, long, s, "")
 	out := fmt.Sprint(res.Output)
-	if res.Status != Succeeded || path(res) != "main→summarise_failure→end" {
+	if res.Status != record.Succeeded || path(res) != "main→summarise_failure→end" {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
 	if len(out) > 64 || !strings.HasPrefix(out, "oversized") || !strings.Contains(out, "cut to input_max_bytes") {
@@ -235,7 +237,7 @@ func TestContenoxEdgeCountMacro(t *testing.T) {
 	s := llmtest.New()
 	defer s.Close()
 	res, events := taskRun(t, l.Chain, "go", s, "")
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	var printed []string

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -49,7 +51,7 @@ func TestOlderAnswerHandlersRun(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Text: tt.answer})
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, tt.input, s, "")
-			if res.Status != Succeeded || path(res) != tt.path {
+			if res.Status != record.Succeeded || path(res) != tt.path {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			if fmt.Sprint(res.Output) != fmt.Sprint(tt.output) {
@@ -91,7 +93,7 @@ func TestParseKeyValueRuns(t *testing.T) {
 			if b, err := json.Marshal(res.Output); err == nil && !strings.HasPrefix(tt.output, "just") {
 				out = string(b)
 			}
-			if res.Status != Succeeded || path(res) != tt.path || out != tt.output || len(s.Requests()) != 0 {
+			if res.Status != record.Succeeded || path(res) != tt.path || out != tt.output || len(s.Requests()) != 0 {
 				t.Fatalf("%s %s %s: %s", res.Status, path(res), out, res.Error)
 			}
 		})
@@ -126,7 +128,7 @@ func TestConditionChainOfAPITests(t *testing.T) {
 	s := llmtest.New(llmtest.Reply{Text: "yes"})
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "Start", s, "")
-	if res.Status != Succeeded || path(res) != "check_france→incorrect_response→end" || res.Output != "That's incorrect!" {
+	if res.Status != record.Succeeded || path(res) != "check_france→incorrect_response→end" || res.Output != "That's incorrect!" {
 		t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 	}
 }
@@ -154,7 +156,7 @@ func TestOlderOperatorsReadFirstNumber(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Text: tt.answer})
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, "q", s, "")
-			if res.Status != Succeeded || path(res) != tt.path {
+			if res.Status != record.Succeeded || path(res) != tt.path {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 		})

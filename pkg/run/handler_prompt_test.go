@@ -7,6 +7,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -47,7 +49,7 @@ func TestPromptHandlers(t *testing.T) {
 			s := llmtest.New(replies...)
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, "the plan", s, "")
-			if res.Status != Succeeded || path(res) != tt.path || fmt.Sprint(res.Output) != tt.output {
+			if res.Status != record.Succeeded || path(res) != tt.path || fmt.Sprint(res.Output) != tt.output {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			if s.Count() != tt.requests {

@@ -16,6 +16,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -35,7 +37,7 @@ func contenoxChain(t *testing.T, name string) *chain.Chain {
 // server behind the built-in providers and a gemini provider of config,
 // and the run's model (openai/m unless given). It returns the result and
 // the events.
-func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir string, model ...string) (*Result, []event.Event) {
+func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir string, model ...string) (*record.Result, []event.Event) {
 	t.Helper()
 	env := map[string]string{"OPENAI_API_KEY": "ok-test", "OPENAI_BASE_URL": s.OpenAIURL(), "OLLAMA_HOST": s.URL,
 		"ANTHROPIC_API_KEY": "ak-test", "ANTHROPIC_BASE_URL": s.AnthropicURL()}
@@ -60,7 +62,7 @@ func taskRun(t *testing.T, c *chain.Chain, input string, s *llmtest.Server, dir 
 }
 
 // path is the states a run went through, joined by →.
-func path(res *Result) string {
+func path(res *record.Result) string {
 	if len(res.Chain) == 0 {
 		return ""
 	}
@@ -109,7 +111,7 @@ func TestTaskChainsWithoutToolsRunToTheirEnd(t *testing.T) {
 			s := llmtest.NewFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "answer to: " + r.LastUserMessage()} })
 			defer s.Close()
 			res, _ := taskRun(t, contenoxChain(t, tt.file), tt.input, s, "")
-			if res.Status != Succeeded || path(res) != tt.path || res.Output != tt.output {
+			if res.Status != record.Succeeded || path(res) != tt.path || res.Output != tt.output {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			r := s.Requests()[0]
@@ -129,7 +131,7 @@ func TestTaskChainModelsResolveByProvider(t *testing.T) {
 	env := map[string]string{"OLLAMA_HOST": s.URL}
 	models := llm.NewRegistry(nil, "", func(k string) string { return env[k] }, nil)
 	res, err := New(WithDir(t.TempDir()), WithModels(models), WithDefaultModel("ollama/qwen2.5:7b")).Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"input": "2+2?"}})
-	if err != nil || res.Status != Succeeded || res.Output != "4" {
+	if err != nil || res.Status != record.Succeeded || res.Output != "4" {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if r := s.Requests()[0]; r.Path != "/v1/chat/completions" || r.Body["model"] != "qwen2.5:7b" {
@@ -160,7 +162,7 @@ func TestTaskChainRoutes(t *testing.T) {
 			})
 			defer s.Close()
 			res, _ := taskRun(t, contenoxChain(t, tt.file), tt.input, s, "")
-			if res.Status != Succeeded || path(res) != tt.path || res.Output != "reply to: "+tt.input {
+			if res.Status != record.Succeeded || path(res) != tt.path || res.Output != "reply to: "+tt.input {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			reqs := s.Requests()
@@ -217,7 +219,7 @@ func oneToolRound(t *testing.T, file, want, model string) {
 	s := toolsThenText(1)
 	defer s.Close()
 	res, events := taskRun(t, contenoxChain(t, file), "list the notes", s, dir, model)
-	if res.Status != Succeeded || path(res) != want {
+	if res.Status != record.Succeeded || path(res) != want {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
 	last := s.Requests()[len(s.Requests())-1]
@@ -258,7 +260,7 @@ func budgets(t *testing.T, model string) {
 	s := toolsThenText(1000)
 	defer s.Close()
 	res, _ := taskRun(t, contenoxChain(t, "chain-run.json"), "keep going", s, "", model)
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	p := path(res)
@@ -303,7 +305,7 @@ func TestTaskChainMissionHook(t *testing.T) {
 			s := llmtest.New(script...)
 			defer s.Close()
 			res, _ := taskRun(t, contenoxChain(t, file), "plan the release", s, dir)
-			if res.Status != Succeeded || path(res) != "plan_loop→plan_tools→plan_loop→plan_tools→plan_loop→plan_tools→plan_loop→end" {
+			if res.Status != record.Succeeded || path(res) != "plan_loop→plan_tools→plan_loop→plan_tools→plan_loop→plan_tools→plan_loop→end" {
 				t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 			}
 			got := asJSON(t, res.Output)
@@ -331,7 +333,7 @@ func TestTaskChainOracleHook(t *testing.T) {
 			llmtest.Reply{Text: "DONE"})
 		defer s.Close()
 		res, _ := taskRun(t, c, ask, s, "")
-		if res.Status != Succeeded || path(res) != "oracle_loop→oracle_tools→oracle_loop→oracle_correct→end" {
+		if res.Status != record.Succeeded || path(res) != "oracle_loop→oracle_tools→oracle_loop→oracle_correct→end" {
 			t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 		}
 		if got := asJSON(t, res.Output); !strings.Contains(got, `"outcome":"approved"`) || !strings.Contains(got, `"askId":"a1"`) {
@@ -347,7 +349,7 @@ func TestTaskChainOracleHook(t *testing.T) {
 		defer s.Close()
 		res, _ := taskRun(t, c, ask, s, "")
 		want := "oracle_loop→oracle_correct→oracle_loop→oracle_tools→oracle_loop→oracle_tools→oracle_loop→oracle_correct→end"
-		if res.Status != Succeeded || path(res) != want {
+		if res.Status != record.Succeeded || path(res) != want {
 			t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 		}
 		reqs := s.Requests()
@@ -365,7 +367,7 @@ func TestTaskChainOracleHook(t *testing.T) {
 		s := llmtest.New(llmtest.Reply{Text: "hello"})
 		defer s.Close()
 		res, _ := taskRun(t, c, "hello", s, "")
-		if res.Status != Failed || !strings.Contains(res.Error, "oracle: the run's input is not an ask") {
+		if res.Status != record.Failed || !strings.Contains(res.Error, "oracle: the run's input is not an ask") {
 			t.Fatalf("%s: %s", res.Status, res.Error)
 		}
 	})
@@ -375,7 +377,7 @@ func TestTaskChainNoopPassesItsInputAndPrints(t *testing.T) {
 	s := llmtest.New()
 	defer s.Close()
 	res, events := taskRun(t, contenoxChain(t, "agent-apitest-noop.json"), "ping", s, "")
-	if res.Status != Succeeded || res.Output != "ping" || s.Count() != 0 {
+	if res.Status != record.Succeeded || res.Output != "ping" || s.Count() != 0 {
 		t.Fatalf("%s %v %s", res.Status, res.Output, res.Error)
 	}
 	printed := false
@@ -406,11 +408,11 @@ func TestTaskChainConversationSurvivesResume(t *testing.T) {
 	id := NewRunID(time.Now())
 	res, err := New(WithDir(dir), WithModels(registryFor(first, nil)), WithDefaultModel("openai/m")).Run(context.Background(),
 		Request{RunID: id, Chain: l.Chain, Journal: j, Inputs: map[string]string{"input": "find the notes"}})
-	if err != nil || res.Status != Failed || path(res) != "chat→tools→chat" {
+	if err != nil || res.Status != record.Failed || path(res) != "chat→tools→chat" {
 		t.Fatalf("%v %s %s: %s", err, res.Status, path(res), res.Error)
 	}
 	// the saved transitions, as the store gives them back
-	var history []TransitionRecord
+	var history []record.TransitionRecord
 	b, _ := json.Marshal(j.transitions)
 	if err := json.Unmarshal(b, &history); err != nil {
 		t.Fatal(err)
@@ -419,7 +421,7 @@ func TestTaskChainConversationSurvivesResume(t *testing.T) {
 	defer second.Close()
 	res, err = New(WithDir(dir), WithModels(registryFor(second, nil)), WithDefaultModel("openai/m")).Run(context.Background(),
 		Request{RunID: id, Chain: l.Chain, History: history, Take: "chat", Inputs: map[string]string{"input": "find the notes"}})
-	if err != nil || res.Status != Succeeded || res.Output != "found them" {
+	if err != nil || res.Status != record.Succeeded || res.Output != "found them" {
 		t.Fatalf("%v %s %v: %s", err, res.Status, res.Output, res.Error)
 	}
 	if body := asJSON(t, second.Requests()[0].Body); !strings.Contains(body, "find the notes") || !strings.Contains(body, "found-me.txt") || !strings.Contains(body, `"tool_calls"`) {
@@ -444,7 +446,7 @@ func TestTaskChainToolsTaskRaiseAndOnFailure(t *testing.T) {
 	defer s.Close()
 	dir := t.TempDir()
 	res, events := taskRun(t, l.Chain, "", s, dir)
-	if res.Status != Succeeded || path(res) != "check→fail→report→end" || s.Count() != 0 {
+	if res.Status != record.Succeeded || path(res) != "check→fail→report→end" || s.Count() != 0 {
 		t.Fatalf("%s %s: %s", res.Status, path(res), res.Error)
 	}
 	if res.Chain[0].Result != "bad" || res.Chain[1].Result != "failed" || res.Chain[2].Result != contenox.ResultToolsExecuted {
@@ -477,7 +479,7 @@ func TestTaskChainRetryOnFailureAndTimeout(t *testing.T) {
 	s := llmtest.New()
 	defer s.Close()
 	res, _ := taskRun(t, l.Chain, "", s, "")
-	if res.Status != Failed || res.Steps[0].Attempts != 3 || !strings.Contains(res.Error, "local_fs Read") {
+	if res.Status != record.Failed || res.Steps[0].Attempts != 3 || !strings.Contains(res.Error, "local_fs Read") {
 		t.Fatalf("%s attempts %d: %s", res.Status, res.Steps[0].Attempts, res.Error)
 	}
 }

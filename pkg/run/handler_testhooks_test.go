@@ -5,6 +5,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -45,7 +47,7 @@ func TestContenoxTestHooksRun(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Text: "the model's answer"})
 			defer s.Close()
 			res, _ := taskRun(t, l.Chain, tt.input, s, "")
-			if res.Status != Succeeded || path(res) != tt.path {
+			if res.Status != record.Succeeded || path(res) != tt.path {
 				t.Fatalf("%s %s %v: %s", res.Status, path(res), res.Output, res.Error)
 			}
 			if tt.last == "" {

@@ -10,6 +10,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -49,7 +51,7 @@ func TestTaskChainToolsTaskWrittenArgsWin(t *testing.T) {
 			defer s.Close()
 			dir := t.TempDir()
 			res, _ := taskRun(t, l.Chain, tc.input, s, dir)
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			for file, want := range tc.want {
@@ -115,7 +117,7 @@ func TestTaskChainToolsPoliciesHoldModelCalls(t *testing.T) {
 			defer s.Close()
 			dir := t.TempDir()
 			res, events := taskRun(t, c, "go", s, dir)
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("%s: %s", res.Status, res.Error)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "made")); (err == nil) != tc.ran {
@@ -147,7 +149,7 @@ func TestTaskChainUnappliedPoliciesAreRunWarnings(t *testing.T) {
 	s := llmtest.New(llmtest.Reply{Text: "nothing to do"})
 	defer s.Close()
 	res, _ := taskRun(t, c, "go", s, "")
-	if res.Status != Succeeded || !strings.Contains(strings.Join(res.Warnings, "\n"), "tools_policies.local_fs (_allowed_dir, _max_read_bytes) is not applied") {
+	if res.Status != record.Succeeded || !strings.Contains(strings.Join(res.Warnings, "\n"), "tools_policies.local_fs (_allowed_dir, _max_read_bytes) is not applied") {
 		t.Fatalf("%s %q: %s", res.Status, res.Warnings, res.Error)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/mcpclient/mcptest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // keyLog is a file a cli executor appends its IDEMPOTENCY_KEY to, one
@@ -64,7 +65,7 @@ func TestIdempotencyKeyOfACLIExecutor(t *testing.T) {
 `)
 	src = strings.Replace(src, "    initialState: a\n", "    initialContext: {order: 'A-17'}\n    initialState: a\n", 1)
 	res := runFlow(t, src, Request{})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	id := res.RunID
@@ -105,11 +106,11 @@ func TestIdempotencyKeyIsKeptAcrossAResume(t *testing.T) {
 	j := &memJournal{}
 	dir := t.TempDir()
 	first, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || first.Status != Failed {
+	if err != nil || first.Status != record.Failed {
 		t.Fatalf("first call: %v %s", err, first.Status)
 	}
 	again, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, RunID: first.RunID, Journal: j, History: j.transitions, Take: "charge"})
-	if err != nil || again.Status != Succeeded {
+	if err != nil || again.Status != record.Succeeded {
 		t.Fatalf("resume: %v %s %s", err, again.Status, again.Error)
 	}
 	key := first.RunID + ":charge:0"
@@ -145,11 +146,11 @@ func TestIdempotencyKeyOfAnMCPExecutor(t *testing.T) {
 	c := load(t, src)
 	j := &memJournal{}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Paused {
+	if err != nil || res.Status != record.Paused {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	res, err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, RunID: res.RunID, Journal: j, History: j.transitions, Take: "confirm", Args: map[string]any{"by": "ann"}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	key := `"_idempotencyKey":"` + res.RunID + `.book.0"`
@@ -207,7 +208,7 @@ func TestIdempotencyKeyOfANoopOrAParallel(t *testing.T) {
       c: {terminal: true}
 `)
 	res := runFlow(t, src, Request{})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	got := log.lines(t)
@@ -253,7 +254,7 @@ steps:
     idempotencyKey: 'order-{input.order}/{transition}/{workflowId}'
 `
 	res := runChain(t, src, map[string]string{"order": "77"})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	id := res.RunID
@@ -303,7 +304,7 @@ steps:
     idempotencyKey: 'n-{input.order}-{transition}'
 `
 	res := runChain(t, src, map[string]string{"order": "9"})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	want := "/charge " + res.RunID + ".charge|/charge " + res.RunID + ".charge|/notify n-9-notify"
@@ -365,7 +366,7 @@ func TestIdempotencyKeyOfAFallbackIsThePrimarys(t *testing.T) {
       b: {terminal: true}
 `)
 	res := runFlow(t, src, Request{})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s: %s", res.Status, res.Error)
 	}
 	key := res.RunID + ".pay.0"

@@ -10,6 +10,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The steps written inside a parallel or a pipeline step (its branches, a
@@ -39,13 +41,13 @@ func (x *Execution) runInner(ctx context.Context, r *branchRun) {
 	}
 	if sr := x.MarkStarted(r.step); sr != nil {
 		r.err = &permanentError{errors.New(sr.Error)}
-		x.Emit(event.Event{Type: event.StepFinished, Step: r.step.ID, Kind: string(r.step.Kind), Status: StepFailed, Error: sr.Error})
+		x.Emit(event.Event{Type: event.StepFinished, Step: r.step.ID, Kind: string(r.step.Kind), Status: record.StepFailed, Error: sr.Error})
 		return
 	}
 	sr := x.runBranch(ctx, r)
-	rec := StepRecord{Result: sr}
+	rec := record.StepRecord{Result: sr}
 	if r.err == nil && !r.skipped {
-		rec.Output = &SavedValue{Text: r.value.Text, Data: r.value.Data}
+		rec.Output = &record.SavedValue{Text: r.value.Text, Data: r.value.Data}
 	}
 	if NeedsConfirmation(r.step) && rec.Reusable() {
 		x.mu.Lock()
@@ -65,7 +67,7 @@ func (x *Execution) runInner(ctx context.Context, r *branchRun) {
 // finished in this run: saved by an earlier call (taken once: a step run
 // again in this call, as an evaluator's retry_target, runs it afresh),
 // or, b not idempotent, by an earlier attempt in this one.
-func (x *Execution) keptInner(b *chain.Step) (StepRecord, bool) {
+func (x *Execution) keptInner(b *chain.Step) (record.StepRecord, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if rec, ok := x.inner[b.ID]; ok {
@@ -73,7 +75,7 @@ func (x *Execution) keptInner(b *chain.Step) (StepRecord, bool) {
 	}
 	rec, ok := x.Req.Resume[b.ID]
 	if !ok || !rec.Reusable() || x.taken[b.ID] {
-		return StepRecord{}, false
+		return record.StepRecord{}, false
 	}
 	if x.taken == nil {
 		x.taken = map[string]bool{}
@@ -87,20 +89,20 @@ func (x *Execution) keptInner(b *chain.Step) (StepRecord, bool) {
 
 // keepInner keeps a finished non-idempotent branch or pipeline step for
 // the attempts to come in this call (x.mu held).
-func (x *Execution) keepInner(id string, rec StepRecord) {
+func (x *Execution) keepInner(id string, rec record.StepRecord) {
 	if x.inner == nil {
-		x.inner = map[string]StepRecord{}
+		x.inner = map[string]record.StepRecord{}
 	}
 	x.inner[id] = rec
 }
 
 // reuseInner takes a saved branch's or pipeline step's result as this
 // attempt's: its output, or its skip.
-func (x *Execution) reuseInner(r *branchRun, rec StepRecord) {
+func (x *Execution) reuseInner(r *branchRun, rec record.StepRecord) {
 	b := r.step
-	r.skipped = rec.Result.Status == StepSkipped
+	r.skipped = rec.Result.Status == record.StepSkipped
 	if rec.Output != nil {
-		r.value = Value{Text: rec.Output.Text, Data: WholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
+		r.value = Value{Text: rec.Output.Text, Data: record.WholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
 	}
 	x.Emit(event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: rec.Result.Status,
 		Detail: "reused from the saved run", Attempt: rec.Result.Attempts, DurationMS: rec.Result.DurationMS})
@@ -112,7 +114,7 @@ func (x *Execution) ForgetInner() {
 	x.mu.Lock()
 	x.inner, x.begun, x.taken = nil, nil, nil
 	x.mu.Unlock()
-	kept := make(map[string]StepRecord, len(x.Req.Resume))
+	kept := make(map[string]record.StepRecord, len(x.Req.Resume))
 	for id, rec := range x.Req.Resume {
 		if _, nested := ownerOf(id); !nested {
 			kept[id] = rec
@@ -124,7 +126,7 @@ func (x *Execution) ForgetInner() {
 // WithReruns is retry l of a workflow's executor e, confirming the steps
 // inside e that are not idempotent and began in this call without
 // finishing: the journal holds their marks, so a resume asks for them.
-func (x *Execution) WithReruns(l Link, e *chain.Step) Link {
+func (x *Execution) WithReruns(l response.Link, e *chain.Step) response.Link {
 	if e == nil {
 		return l
 	}
@@ -169,8 +171,8 @@ func ownerOf(id string) (owner string, nested bool) {
 
 // scopedRecords are the saved steps under prefix (CALLER/), named as the
 // callee knows them.
-func scopedRecords(saved map[string]StepRecord, prefix string) map[string]StepRecord {
-	out := map[string]StepRecord{}
+func scopedRecords(saved map[string]record.StepRecord, prefix string) map[string]record.StepRecord {
+	out := map[string]record.StepRecord{}
 	for id, rec := range saved {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {
 			rec.Result.ID = inner
@@ -197,7 +199,7 @@ type branchRun struct {
 	step  *chain.Step
 	sc    Scope
 	value Value
-	usage Usage
+	usage record.Usage
 	err   error
 	// skipped is a step whose condition was false: it succeeded
 	// without running.
@@ -207,21 +209,21 @@ type branchRun struct {
 // runBranch runs one branch's attempts under its own retry and timeout,
 // as a step of its own in the run's events, and returns how it ended as
 // its journal saves it.
-func (x *Execution) runBranch(ctx context.Context, r *branchRun) StepResult {
+func (x *Execution) runBranch(ctx context.Context, r *branchRun) record.StepResult {
 	b := r.step
 	start := x.Engine.Now()
 	x.Emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
-	status, reason, attempts := StepSucceeded, "", 0
+	status, reason, attempts := record.StepSucceeded, "", 0
 	if cond := b.C().Condition; cond != nil {
 		holds, err := cond.Holds(r.sc.ExprEnv(cond.Names))
 		switch {
 		case err != nil:
 			r.err = fmt.Errorf("condition: %v", err)
 		case !holds:
-			status, reason, r.skipped = StepSkipped, "condition is false: "+b.Condition, true
+			status, reason, r.skipped = record.StepSkipped, "condition is false: "+b.Condition, true
 		}
 	}
-	if r.err == nil && status == StepSucceeded {
+	if r.err == nil && status == record.StepSucceeded {
 		out, n, err := x.attempts(ctx, b, r.sc)
 		r.value, r.usage, r.err, attempts = out.Value, out.usage, err, n
 		for i, fb := range b.Fallbacks {
@@ -238,11 +240,11 @@ func (x *Execution) runBranch(ctx context.Context, r *branchRun) StepResult {
 	e := event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: status, Detail: reason,
 		DurationMS: x.Engine.Now().Sub(start).Milliseconds()}
 	if r.err != nil {
-		e.Status, e.Error = StepFailed, r.err.Error()
+		e.Status, e.Error = record.StepFailed, r.err.Error()
 		if ctx.Err() != nil {
-			e.Status, e.Error = StepCancelled, ""
+			e.Status, e.Error = record.StepCancelled, ""
 		}
 	}
 	x.Emit(e)
-	return StepResult{ID: b.ID, Status: e.Status, Error: x.Mask(e.Error), Reason: x.Mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
+	return record.StepResult{ID: b.ID, Status: e.Status, Error: x.Mask(e.Error), Reason: x.Mask(reason), Attempts: attempts, DurationMS: e.DurationMS}
 }

@@ -10,18 +10,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // savedAs is what a store gives a resume of the run j journaled: the
 // last record of each step (through JSON, as saved), and the steps marked
 // begun that never finished reusably.
-func savedAs(j *memJournal) (map[string]StepRecord, map[string]bool) {
+func savedAs(j *memJournal) (map[string]record.StepRecord, map[string]bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	recs := map[string]StepRecord{}
+	recs := map[string]record.StepRecord{}
 	for _, r := range j.done {
 		b, _ := json.Marshal(r)
-		var back StepRecord
+		var back record.StepRecord
 		json.Unmarshal(b, &back)
 		recs[r.Result.ID] = back
 	}
@@ -124,13 +126,13 @@ output: o
 			e := New(WithDir(dir))
 			j := &memJournal{}
 			res, err := e.Run(context.Background(), Request{Chain: c, Journal: j})
-			if err != nil || res.Status != Failed {
+			if err != nil || res.Status != record.Failed {
 				t.Fatalf("first call: %v %v", err, res.Status)
 			}
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
 			recs, started := savedAs(j)
 			res, err = e.Run(context.Background(), Request{Chain: c, Journal: j, Resume: recs, Started: started, History: j.transitions})
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("resume: %v %+v", err, res)
 			}
 			if n := lines(t, dir, "effects.log"); n != 1 {
@@ -173,9 +175,9 @@ workflows:
 	c := load(t, src)
 	e := New(WithDir(dir))
 	// as a store reads a run killed after go[1] finished, while go[0] ran
-	done := StepRecord{Result: StepResult{ID: "go[1]", Status: StepSucceeded}, Output: &SavedValue{Text: ""}}
+	done := record.StepRecord{Result: record.StepResult{ID: "go[1]", Status: record.StepSucceeded}, Output: &record.SavedValue{Text: ""}}
 	req := Request{Chain: c, RunID: "20260101-000000-abcd", Take: "go", Journal: &memJournal{},
-		Resume: map[string]StepRecord{"go[1]": done}, Started: map[string]bool{"go[0]": true}}
+		Resume: map[string]record.StepRecord{"go[1]": done}, Started: map[string]bool{"go[0]": true}}
 	_, err := e.Run(context.Background(), req)
 	var re *RerunError
 	if !errors.As(err, &re) || !slices.Equal(re.Steps, []string{"go[0]"}) || !strings.Contains(re.Command, "--take go --rerun 'go[0]'") {
@@ -190,7 +192,7 @@ workflows:
 	}
 	req.Rerun = rerun
 	res, err := e.Run(context.Background(), req)
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("confirmed: %v %+v", err, res)
 	}
 	if lines(t, dir, "charge.log") != 1 || lines(t, dir, "mail.log") != 0 {
@@ -230,7 +232,7 @@ workflows:
 `
 	dir := t.TempDir()
 	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), Journal: &memJournal{}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if n := lines(t, dir, "effects.log"); n != 2 {
@@ -284,7 +286,7 @@ workflows:
 			e := New(WithDir(dir))
 			j := &memJournal{}
 			res, err := e.Run(context.Background(), Request{Chain: c, RunID: "RUN", Take: "go", Journal: j})
-			if err != nil || res.Status != Failed || len(res.Links) != 1 {
+			if err != nil || res.Status != record.Failed || len(res.Links) != 1 {
 				t.Fatalf("%v %+v", err, res)
 			}
 			l := res.Links[0]
@@ -299,7 +301,7 @@ workflows:
 				t.Fatal(err)
 			}
 			res, err = e.Run(context.Background(), Request{Chain: c, RunID: "RUN", Take: l.Transition, Rerun: rerun, Journal: j, Resume: recs, Started: started, History: j.transitions})
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("the printed retry: %v %+v", err, res)
 			}
 		})
@@ -312,17 +314,17 @@ workflows:
 // saved records once: the second attempt runs the idempotent ones afresh
 // and keeps the non-idempotent ones.
 func TestInnerStepsAcrossAttempts(t *testing.T) {
-	done := func(id, out string) StepRecord {
-		return StepRecord{Result: StepResult{ID: id, Status: StepSucceeded, Attempts: 1}, Output: &SavedValue{Text: out}}
+	done := func(id, out string) record.StepRecord {
+		return record.StepRecord{Result: record.StepResult{ID: id, Status: record.StepSucceeded, Attempts: 1}, Output: &record.SavedValue{Text: out}}
 	}
 	for _, tc := range []struct {
 		name             string
 		attempts         int
-		saved            map[string]StepRecord
+		saved            map[string]record.StepRecord
 		charged, fetched int
 	}{
 		{"a fresh run, three attempts", 3, nil, 1, 3},
-		{"resumed, two attempts", 2, map[string]StepRecord{"rel[0]": done("rel[0]", "charged"), "rel[1]": done("rel[1]", "fetched")}, 0, 1},
+		{"resumed, two attempts", 2, map[string]record.StepRecord{"rel[0]": done("rel[0]", "charged"), "rel[1]": done("rel[1]", "fetched")}, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := fmt.Sprintf(`
@@ -340,7 +342,7 @@ steps:
 			dir := t.TempDir()
 			j := &memJournal{}
 			res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), Journal: j, Resume: tc.saved})
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("%v %+v", err, res)
 			}
 			if lines(t, dir, "charged.log") != tc.charged || lines(t, dir, "fetched.log") != tc.fetched {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAFanOutPastTheCapFailsItsStep: a list of more than MaxItems items —
@@ -53,7 +55,7 @@ func TestAWorkflowFanOutPastTheCapFailsItsTransition(t *testing.T) {
 	src = strings.Replace(src, "    initialState: a\n", "    initialContext: {items: ["+strings.Join(nums, ",")+"]}\n    initialState: a\n", 1)
 	res := runFlow(t, src, Request{})
 	want := fmt.Sprintf("branches.for_each $.context.items has %d items, more than the %d", MaxItems+1, MaxItems)
-	if res.Status != Failed || !strings.Contains(res.Error, want) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, want) {
 		t.Errorf("%s %q, want failed saying %q", res.Status, res.Error, want)
 	}
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // keptSteps is what a resume of a DAG chain may keep of its saved steps:
@@ -13,7 +14,7 @@ import (
 // reusable steps that run again for that reason. So do a parallel's
 // branches and a pipeline's steps (STEP[i]). A workflow keeps its
 // saved steps as they are (it replays transitions, not steps).
-func keptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]StepRecord, redone []string) {
+func keptSteps(c *chain.Chain, saved map[string]record.StepRecord) (kept map[string]record.StepRecord, redone []string) {
 	if c.Workflow != nil || len(saved) == 0 {
 		return saved, nil
 	}
@@ -36,7 +37,7 @@ func keptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]Ste
 		memo[id] = k
 		return k
 	}
-	kept = make(map[string]StepRecord, len(saved))
+	kept = make(map[string]record.StepRecord, len(saved))
 	for _, s := range c.Steps {
 		rec, ok := saved[s.ID]
 		if !ok {

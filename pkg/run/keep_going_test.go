@@ -3,6 +3,8 @@ package run
 import (
 	"fmt"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // keepGoingChain has two failures, each with a dependent, and steps
@@ -34,11 +36,11 @@ func TestKeepGoingFinishesIndependentSteps(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := runChain(t, fmt.Sprintf(keepGoingChain, tt.top), nil, tt.opts...)
-			if res.Status != Failed || res.Error != "step lint failed: exited with code 1 (and 1 more failed step: vet)" {
+			if res.Status != record.Failed || res.Error != "step lint failed: exited with code 1 (and 1 more failed step: vet)" {
 				t.Errorf("status %s, error %q", res.Status, res.Error)
 			}
-			want := map[string]StepStatus{"lint": StepFailed, "unit": StepSucceeded, "vet": StepFailed, "build": StepSucceeded,
-				"pkg": StepSucceeded, "fmtfix": StepSkipped, "report": StepSkipped}
+			want := map[string]record.StepStatus{"lint": record.StepFailed, "unit": record.StepSucceeded, "vet": record.StepFailed, "build": record.StepSucceeded,
+				"pkg": record.StepSucceeded, "fmtfix": record.StepSkipped, "report": record.StepSkipped}
 			for id, st := range want {
 				if s := step(t, res, id); s.Status != st {
 					t.Errorf("%s: %s (%s%s), want %s", id, s.Status, s.Error, s.Reason, st)
@@ -58,15 +60,15 @@ func TestKeepGoingFinishesIndependentSteps(t *testing.T) {
 // steps running are cancelled (not failed), the rest never start.
 func TestWithoutKeepGoingAFailureCancelsTheRest(t *testing.T) {
 	res := runChain(t, fmt.Sprintf(keepGoingChain, "keep_going: false"), nil)
-	if res.Status != Failed || res.Error != "step lint failed: exited with code 1" {
+	if res.Status != record.Failed || res.Error != "step lint failed: exited with code 1" {
 		t.Errorf("status %s, error %q", res.Status, res.Error)
 	}
 	for _, id := range []string{"unit", "vet", "build"} {
-		if s := step(t, res, id); s.Status != StepCancelled {
+		if s := step(t, res, id); s.Status != record.StepCancelled {
 			t.Errorf("%s: %s, want cancelled", id, s.Status)
 		}
 	}
-	if s := step(t, res, "pkg"); s.Status != StepSkipped {
+	if s := step(t, res, "pkg"); s.Status != record.StepSkipped {
 		t.Errorf("pkg: %s, want skipped", s.Status)
 	}
 }

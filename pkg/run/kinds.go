@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // kind is what the engine knows of one step kind: how its body runs once,
@@ -21,7 +22,7 @@ type kind struct {
 	// Result, when set, is the task result of a step of this kind
 	// (reference 003); branchable says whether a failed task still has
 	// one. Without it a task's result is "ok" or "failed".
-	Result func(read func(name string) (Value, bool), s *chain.Step, sr *StepResult) (result string, branchable bool)
+	Result func(read func(name string) (Value, bool), s *chain.Step, sr *record.StepResult) (result string, branchable bool)
 	// admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	admit func(l *Local, c *chain.Chain, s *chain.Step) error

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestHugeOutputIsKeptInTheRunDirectory: a step printing far more than the
@@ -28,7 +29,7 @@ output: out
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: load(t, src), OutputDir: filepath.Join(dir, "outputs")})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %s", err, res.Error)
 	}
 	var after runtime.MemStats
@@ -73,7 +74,7 @@ func TestTenThousandStepsInBoundedMemory(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c})
-	if err != nil || res.Status != Succeeded || len(res.Steps) != 10000 {
+	if err != nil || res.Status != record.Succeeded || len(res.Steps) != 10000 {
 		t.Fatalf("%v %s", err, res.Error)
 	}
 	runtime.ReadMemStats(&after)
@@ -103,7 +104,7 @@ func TestThousandStateWorkflowInBoundedMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	j := &memJournal{}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || res.Status != Succeeded || len(res.Chain) != 1000 || len(j.transitions) != 1000 {
+	if err != nil || res.Status != record.Succeeded || len(res.Chain) != 1000 || len(j.transitions) != 1000 {
 		t.Fatalf("%v %s %s", err, res.Status, res.Error)
 	}
 	runtime.ReadMemStats(&after)
@@ -138,7 +139,7 @@ output: n
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || !strings.Contains(res.Error, "could not be kept whole") || !strings.Contains(res.Error, "no space left") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "could not be kept whole") || !strings.Contains(res.Error, "no space left") {
 		t.Fatalf("status %s, error %q", res.Status, res.Error)
 	}
 }

@@ -6,18 +6,19 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // handlersFor are the lifecycle handlers a run that ended with status
 // runs, in order: the one of its outcome, then on_exit. A paused run has
 // not ended: it runs none (its resume will).
-func handlersFor(status Status) []string {
+func handlersFor(status record.Status) []string {
 	switch status {
-	case Succeeded:
+	case record.Succeeded:
 		return []string{chain.OnSuccess, chain.OnExit}
-	case Failed:
+	case record.Failed:
 		return []string{chain.OnFailure, chain.OnExit}
-	case Interrupted, Cancelled:
+	case record.Interrupted, record.Cancelled:
 		return []string{chain.OnCancel, chain.OnExit}
 	}
 	return nil
@@ -28,7 +29,7 @@ func handlersFor(status Status) []string {
 // res.Handlers. They change neither the run's status nor its output: a
 // handler that fails is a warning. They are never journaled, so a
 // resume runs the handlers of its own outcome, never reuses these.
-func (x *Execution) runHandlers(ctx context.Context, res *Result) {
+func (x *Execution) runHandlers(ctx context.Context, res *record.Result) {
 	if x.Chain.Handlers == nil || x.Engine.Remote != nil {
 		return
 	}
@@ -50,21 +51,21 @@ func (x *Execution) runHandlers(ctx context.Context, res *Result) {
 
 // runHandler runs one handler's steps in order; after a step that
 // failed (without continue_on_error) the rest are skipped.
-func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.Step, sc Scope, res *Result) {
+func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.Step, sc Scope, res *record.Result) {
 	if len(steps) == 0 {
 		return
 	}
 	x.Emit(event.Event{Type: event.HandlerStarted, Chain: x.Chain.Name, Handler: name, Status: res.Status})
 	failed := ""
 	for _, s := range steps {
-		var sr *StepResult
+		var sr *record.StepResult
 		if failed != "" || ctx.Err() != nil {
 			reason := "not run: " + name + " step " + failed + " failed"
 			if failed == "" {
 				reason = "not run: the handlers were stopped"
 			}
-			sr = &StepResult{ID: s.ID, Status: StepSkipped, Reason: reason}
-			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: reason})
+			sr = &record.StepResult{ID: s.ID, Status: record.StepSkipped, Reason: reason}
+			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: record.StepSkipped, Detail: reason})
 		} else {
 			sr, _ = x.runStepIn(ctx, s, sc)
 		}
@@ -104,7 +105,7 @@ func handlerContext(ctx context.Context) (context.Context, func()) {
 // variables: {run} (its id, chain name, status, error and failed step),
 // and "" for each output of a step that never ran, so that a failure's
 // handler can name what it has.
-func (x *Execution) handlerLocals(res *Result) map[string]Value {
+func (x *Execution) handlerLocals(res *record.Result) map[string]Value {
 	local := map[string]Value{"run": DataValue(map[string]any{
 		"id": x.RunID, "name": x.Chain.Name, "status": string(res.Status), "error": x.Mask(res.Error), "failed_step": x.failedStep,
 	})}

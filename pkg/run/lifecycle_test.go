@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/interrupt"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // handlerChain has a step that fails unless the file ok exists in the
@@ -39,7 +40,7 @@ handlers:
 `
 
 // handlerIDs lists the result's handler steps as handler/id status.
-func handlerIDs(res *Result) []string {
+func handlerIDs(res *record.Result) []string {
 	var out []string
 	for _, h := range res.Handlers {
 		out = append(out, h.Handler+"/"+h.ID+" "+string(h.Status))
@@ -52,7 +53,7 @@ func TestHandlersOnSuccess(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o600)
 	rec := &event.Recorder{}
 	res, err := New(WithDir(dir), WithEvents(rec)).Run(context.Background(), Request{Chain: load(t, handlerChain), RunID: "r1"})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("run: %v %s %s", err, res.Status, res.Error)
 	}
 	if got, want := handlerIDs(res), []string{"on_success/on_success succeeded", "on_exit/always succeeded", "on_exit/last succeeded"}; !slices.Equal(got, want) {
@@ -91,7 +92,7 @@ func TestHandlersOnFailureThenResume(t *testing.T) {
 	c := load(t, handlerChain)
 	j := &memJournal{}
 	first, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || first.Status != Failed {
+	if err != nil || first.Status != record.Failed {
 		t.Fatalf("first: %v %s", err, first.Status)
 	}
 	if got, want := handlerIDs(first), []string{"on_failure/report succeeded", "on_exit/always succeeded", "on_exit/last succeeded"}; !slices.Equal(got, want) {
@@ -107,7 +108,7 @@ func TestHandlersOnFailureThenResume(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o600)
 	second, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j)})
-	if err != nil || second.Status != Succeeded {
+	if err != nil || second.Status != record.Succeeded {
 		t.Fatalf("resume: %v %s %s", err, second.Status, second.Error)
 	}
 	if !step(t, second, "build").Reused {
@@ -135,7 +136,7 @@ handlers:
     - {id: after, type: cli, run: 'echo never'}
   on_exit: {id: bye, type: cli, run: 'echo bye'}
 `, nil)
-	if res.Status != Succeeded || res.Output != "done" || res.Error != "" {
+	if res.Status != record.Succeeded || res.Output != "done" || res.Error != "" {
 		t.Fatalf("status %s output %v error %q", res.Status, res.Output, res.Error)
 	}
 	if got, want := handlerIDs(res), []string{"on_success/tolerated failed", "on_success/notify failed", "on_success/after skipped", "on_exit/bye succeeded"}; !slices.Equal(got, want) {
@@ -164,7 +165,7 @@ handlers:
 	ctx, stop, force := interrupt.WithStop(context.Background())
 	time.AfterFunc(300*time.Millisecond, stop)
 	res, err := New(WithDir(t.TempDir())).Run(ctx, Request{Chain: load(t, src)})
-	if err != nil || res.Status != Interrupted {
+	if err != nil || res.Status != record.Interrupted {
 		t.Fatalf("run: %v %s", err, res.Status)
 	}
 	if got, want := handlerIDs(res), []string{"on_cancel/clean succeeded", "on_exit/bye succeeded"}; !slices.Equal(got, want) {
@@ -179,7 +180,7 @@ handlers:
 	time.AfterFunc(500*time.Millisecond, force)
 	began := time.Now()
 	res, _ = New(WithDir(t.TempDir()), WithGrace(100*time.Millisecond)).Run(ctx, Request{Chain: load(t, strings.Replace(src, "sleep 0.2", "sleep 5", 1))})
-	if res.Status != Interrupted || time.Since(began) > 3*time.Second {
+	if res.Status != record.Interrupted || time.Since(began) > 3*time.Second {
 		t.Fatalf("forced: %s after %s", res.Status, time.Since(began))
 	}
 	if got, want := handlerIDs(res), []string{"on_cancel/clean failed", "on_exit/bye skipped"}; !slices.Equal(got, want) {
@@ -198,7 +199,7 @@ steps:
 handlers:
   on_exit: {type: cli, run: 'echo bye'}
 `, nil)
-	if res.Status != Paused || len(res.Handlers) != 0 {
+	if res.Status != record.Paused || len(res.Handlers) != 0 {
 		t.Fatalf("status %s, handlers %v", res.Status, res.Handlers)
 	}
 }
@@ -219,7 +220,7 @@ handlers:
 	j := &memJournal{}
 	e := New(WithDir(dir), WithChains(func(string, string) (*chain.Chain, error) { return callee, nil }))
 	first, err := e.Run(context.Background(), Request{Chain: c, Journal: j})
-	if err != nil || first.Status != Failed || len(first.Handlers) != 1 || first.Handlers[0].Status != StepSucceeded {
+	if err != nil || first.Status != record.Failed || len(first.Handlers) != 1 || first.Handlers[0].Status != record.StepSucceeded {
 		t.Fatalf("first: %v %s %+v", err, first.Status, first.Handlers)
 	}
 	if len(j.started) != 0 || len(savedSteps(j)) != 1 {
@@ -227,7 +228,7 @@ handlers:
 	}
 	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o600)
 	second, err := e.Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j), Started: map[string]bool{}})
-	if err != nil || second.Status != Succeeded || second.Handlers[0].Status != StepSucceeded {
+	if err != nil || second.Status != record.Succeeded || second.Handlers[0].Status != record.StepSucceeded {
 		t.Fatalf("resume: %v %s %+v", err, second.Status, second.Handlers)
 	}
 	if sent, _ := os.ReadFile(filepath.Join(dir, "sent.txt")); string(sent) != "sent\nsent\n" {

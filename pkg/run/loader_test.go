@@ -9,6 +9,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -28,18 +30,18 @@ func TestLoaderIsWhatNamesAreCheckedAgainst(t *testing.T) {
 	cases := []struct {
 		name, executor string
 		loader         []Option
-		status         Status
+		status         record.Status
 		want, written  string
 	}{
-		{"no loader: registry writes nothing", "kind: registry\ndefinitionId: greet", nil, Failed,
+		{"no loader: registry writes nothing", "kind: registry\ndefinitionId: greet", nil, record.Failed,
 			"the names already in use cannot be checked: this engine was given no catalog of chain files (run.WithLoader)", ""},
-		{"no loader: dry_run says so", "kind: dry_run\ndefinitionId: greet", nil, Succeeded,
+		{"no loader: dry_run says so", "kind: dry_run\ndefinitionId: greet", nil, record.Succeeded,
 			`"errors":["the names already in use cannot be checked`, ""},
-		{"a name the loader knows", "kind: registry\ndefinitionId: greet", []Option{elsewhere("greet", "far/away.yaml")}, Failed,
+		{"a name the loader knows", "kind: registry\ndefinitionId: greet", []Option{elsewhere("greet", "far/away.yaml")}, record.Failed,
 			"a chain or workflow named greet is already in far/away.yaml", ""},
-		{"a name the loader does not know", "kind: registry\ndefinitionId: greet", []Option{elsewhere("other", "far/away.yaml")}, Succeeded,
+		{"a name the loader does not know", "kind: registry\ndefinitionId: greet", []Option{elsewhere("other", "far/away.yaml")}, record.Succeeded,
 			`"path":"greet.yaml"`, "greet.yaml"},
-		{"the catalog's names", "kind: registry\ndefinitionId: greet", []Option{withCatalog}, Succeeded,
+		{"the catalog's names", "kind: registry\ndefinitionId: greet", []Option{withCatalog}, record.Succeeded,
 			`"path":"greet.yaml"`, "greet.yaml"},
 	}
 	for _, tc := range cases {

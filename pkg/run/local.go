@@ -12,13 +12,15 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/mask"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Run executes the chain and returns its result. See Engine. A DAG chain
 // and a state workflow share one execution (inputs, variables, journal,
 // resume, result); their drivers differ only in how they choose what runs
 // next.
-func (l *Local) Run(ctx context.Context, req Request) (*Result, error) {
+func (l *Local) Run(ctx context.Context, req Request) (*record.Result, error) {
 	x, d, err := l.prepare(req)
 	if err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 			return nil, nil, err
 		}
 		if len(req.Acks) > 0 {
-			return nil, nil, &AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
+			return nil, nil, &response.AckError{Subject: req.Acks[0], Msg: "the run is a DAG chain: acknowledgments are read by a workflow's guards"}
 		}
 		return x, &dagDriver{x: x}, nil
 	}
@@ -121,7 +123,7 @@ func (l *Local) admit(req Request) (string, error) {
 func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Budget, req Request, inheritedSecrets []string) *Execution {
 	secrets := mask.Secrets(c, st.inputs, inheritedSecrets)
 	req.Resume, _ = keptSteps(c, req.Resume)
-	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*StepResult{},
+	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*record.StepResult{},
 		Secrets: mask.New(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
 }
 
@@ -254,14 +256,14 @@ func stackKey(c *chain.Chain) string {
 }
 
 // reuse keeps a step's result from an earlier attempt of the run.
-func (x *Execution) reuse(s *chain.Step, rec StepRecord) (*StepResult, bool) {
+func (x *Execution) reuse(s *chain.Step, rec record.StepRecord) (*record.StepResult, bool) {
 	x.restore(s, rec)
 	sr := rec.Result
 	sr.Reused = true
 	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: sr.Status,
 		Detail: "reused from the saved run", Attempt: sr.Attempts, DurationMS: sr.DurationMS})
 	exit := false
-	if e := s.C().EarlyExitIf; e != nil && sr.Status != StepSkipped {
+	if e := s.C().EarlyExitIf; e != nil && sr.Status != record.StepSkipped {
 		exit, _ = e.Holds(Scope{Vars: x.Vars}.ExprEnv(e.Names))
 	}
 	return &sr, exit

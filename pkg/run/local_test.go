@@ -16,6 +16,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -28,7 +30,7 @@ func load(t testing.TB, src string) *chain.Chain {
 	return l.Chain
 }
 
-func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option) *Result {
+func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option) *record.Result {
 	t.Helper()
 	res, err := New(append([]Option{WithDir(t.TempDir()), withCatalog}, opts...)...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
 	if err != nil {
@@ -37,7 +39,7 @@ func runChain(t *testing.T, src string, inputs map[string]string, opts ...Option
 	return res
 }
 
-func step(t *testing.T, res *Result, id string) StepResult {
+func step(t *testing.T, res *record.Result, id string) record.StepResult {
 	t.Helper()
 	for _, s := range res.Steps {
 		if s.ID == id {
@@ -45,7 +47,7 @@ func step(t *testing.T, res *Result, id string) StepResult {
 		}
 	}
 	t.Fatalf("no step %s in result", id)
-	return StepResult{}
+	return record.StepResult{}
 }
 
 func TestRunSucceedsWithJSONFields(t *testing.T) {
@@ -70,7 +72,7 @@ steps:
     output_var: shouted
 output: shouted
 `, map[string]string{"who": "ada"})
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 	if res.Output != "HI ADA (EN) TAG Y N=3" {
@@ -80,7 +82,7 @@ output: shouted
 	if !ok || info["name"] != "ada" {
 		t.Errorf("vars.info = %#v", res.Vars["info"])
 	}
-	if s := step(t, res, "info"); s.Status != StepSucceeded || s.Attempts != 1 {
+	if s := step(t, res, "info"); s.Status != record.StepSucceeded || s.Attempts != 1 {
 		t.Errorf("info step = %+v", s)
 	}
 	if res.RunID == "" || res.Name != "t" {
@@ -97,11 +99,11 @@ steps:
   - {id: after, type: transform, depends_on: [fe], expr: 'fe == "" ? "skipped" : fe', output_var: after}
 output: after
 `, nil)
-	if res.Status != Succeeded || res.Output != "skipped" {
+	if res.Status != record.Succeeded || res.Output != "skipped" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	fe := step(t, res, "fe")
-	if fe.Status != StepSkipped || !strings.Contains(fe.Reason, "condition is false") {
+	if fe.Status != record.StepSkipped || !strings.Contains(fe.Reason, "condition is false") {
 		t.Errorf("fe = %+v", fe)
 	}
 }
@@ -118,19 +120,19 @@ steps:
 	if time.Since(start) > 10*time.Second {
 		t.Fatal("the slow sibling was not stopped")
 	}
-	if res.Status != Failed {
+	if res.Status != record.Failed {
 		t.Fatalf("status = %s", res.Status)
 	}
 	if !strings.Contains(res.Error, "step bad failed: exited with code 3: boom detail") {
 		t.Errorf("error = %q", res.Error)
 	}
-	if s := step(t, res, "after"); s.Status != StepSkipped || s.Reason != "not run: step bad failed" {
+	if s := step(t, res, "after"); s.Status != record.StepSkipped || s.Reason != "not run: step bad failed" {
 		t.Errorf("after = %+v", s)
 	}
 	if s := step(t, res, "bad"); s.Stderr != "boom detail" {
 		t.Errorf("stderr kept = %q", s.Stderr)
 	}
-	if s := step(t, res, "slow"); s.Status != StepCancelled || s.Error != "cancelled: step bad failed" {
+	if s := step(t, res, "slow"); s.Status != record.StepCancelled || s.Error != "cancelled: step bad failed" {
 		t.Errorf("slow = %+v", s)
 	}
 }
@@ -143,10 +145,10 @@ steps:
   - {id: after, type: transform, depends_on: [flaky], expr: '"after:" + f', output_var: a}
 output: a
 `, nil)
-	if res.Status != Succeeded || res.Output != "after:" {
+	if res.Status != record.Succeeded || res.Output != "after:" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
-	if s := step(t, res, "flaky"); s.Status != StepFailed {
+	if s := step(t, res, "flaky"); s.Status != record.StepFailed {
 		t.Errorf("flaky = %+v", s)
 	}
 }
@@ -163,7 +165,7 @@ steps:
     output_var: out
 output: out
 `, dir), nil)
-	if res.Status != Succeeded || res.Output != "ok" {
+	if res.Status != record.Succeeded || res.Output != "ok" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	if s := step(t, res, "flaky"); s.Attempts != 3 {
@@ -177,7 +179,7 @@ name: t
 steps:
   - {id: never, type: cli, run: 'exit 2', retry: {max: 2}}
 `, nil)
-	if s := step(t, res, "never"); res.Status != Failed || s.Attempts != 2 {
+	if s := step(t, res, "never"); res.Status != record.Failed || s.Attempts != 2 {
 		t.Fatalf("status %s step %+v", res.Status, s)
 	}
 }
@@ -196,7 +198,7 @@ steps:
       - {type: must_contain, value: "##"}
 `, nil)
 	s := step(t, res, "short")
-	if res.Status != Failed || s.Attempts != 2 {
+	if res.Status != record.Failed || s.Attempts != 2 {
 		t.Fatalf("status %s step %+v", res.Status, s)
 	}
 	for _, want := range []string{"min_length: output is 2 characters, fewer than 10", `must_contain: output does not contain "##"`} {
@@ -222,7 +224,7 @@ steps:
 		t.Fatal("timeout did not stop the step")
 	}
 	s := step(t, res, "hang")
-	if s.Status != StepFailed || !strings.Contains(s.Error, "timed out after 300ms") {
+	if s.Status != record.StepFailed || !strings.Contains(s.Error, "timed out after 300ms") {
 		t.Fatalf("step = %+v", s)
 	}
 	data, err := os.ReadFile(pidFile)
@@ -248,10 +250,10 @@ steps:
   - {id: expensive, type: cli, command: echo, args: [x], depends_on: [check]}
 output: found
 `, nil)
-	if res.Status != Succeeded || res.Output != "true" {
+	if res.Status != record.Succeeded || res.Output != "true" {
 		t.Fatalf("status %s output %#v", res.Status, res.Output)
 	}
-	if s := step(t, res, "expensive"); s.Status != StepSkipped || !strings.Contains(s.Reason, "early exit after step check") {
+	if s := step(t, res, "expensive"); s.Status != record.StepSkipped || !strings.Contains(s.Reason, "early exit after step check") {
 		t.Errorf("expensive = %+v", s)
 	}
 }
@@ -282,7 +284,7 @@ steps:
   - {id: use, type: transform, depends_on: [call, gone], expr: 'resp.verdict + " " + string(resp_status) + " " + string(gone_status)', output_var: out}
 output: out
 `), map[string]string{"base": srv.URL})
-	if res.Status != Succeeded || res.Output != "ok 200 404" {
+	if res.Status != record.Succeeded || res.Output != "ok 200 404" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	res = runChain(t, `
@@ -292,7 +294,7 @@ steps:
   - {id: broken, type: http, url: '{input.base}/boom?token=secret'}
 `, map[string]string{"base": srv.URL})
 	s := step(t, res, "broken")
-	if res.Status != Failed || !strings.Contains(s.Error, "HTTP 500") || strings.Contains(s.Error, "secret") {
+	if res.Status != record.Failed || !strings.Contains(s.Error, "HTTP 500") || strings.Contains(s.Error, "secret") {
 		t.Fatalf("step = %+v", s)
 	}
 }
@@ -316,7 +318,7 @@ steps:
   - {id: join, type: transform, depends_on: [each], expr: 'join(each, ",")', output_var: out}
 output: out
 `, nil, WithDir(dir))
-	if res.Status != Succeeded || res.Output != "item-a-C,item-b-C,item-c-C" {
+	if res.Status != record.Succeeded || res.Output != "item-a-C,item-b-C,item-c-C" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	res = runChain(t, `
@@ -328,7 +330,7 @@ steps:
     args: ["{d}"]
     pre_tools: [{type: file, path: nope.txt, inject_as: d}]
 `, nil)
-	if s := step(t, res, "s"); res.Status != Failed || !strings.Contains(s.Error, "pre_tool d (file)") {
+	if s := step(t, res, "s"); res.Status != record.Failed || !strings.Contains(s.Error, "pre_tool d (file)") {
 		t.Fatalf("step = %+v", s)
 	}
 }
@@ -342,7 +344,7 @@ steps:
   - {id: say, type: cli, run: 'echo {input.msg}; echo "{input.msg}"', output_var: out}
 output: out
 `, map[string]string{"msg": "x; touch pwned; $(touch pwned2)"}, WithDir(dir))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatal(res.Error)
 	}
 	for _, f := range []string{"pwned", "pwned2"} {
@@ -376,10 +378,10 @@ steps:
 	if time.Since(start) > 5*time.Second {
 		t.Fatal("interrupt did not stop the step")
 	}
-	if res.Status != Interrupted {
+	if res.Status != record.Interrupted {
 		t.Fatalf("status = %s", res.Status)
 	}
-	if s := step(t, res, "next"); s.Status != StepSkipped {
+	if s := step(t, res, "next"); s.Status != record.StepSkipped {
 		t.Errorf("next = %+v", s)
 	}
 	evs := rec.Events()
@@ -514,11 +516,11 @@ steps:
   - {id: call, type: chain, chain: shout, with: {text: "{w}"}, depends_on: [word], output_var: loud}
 output: loud
 `, nil, WithChains(resolve))
-	if res.Status != Succeeded || res.Output != "HEY!" {
+	if res.Status != record.Succeeded || res.Output != "HEY!" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	res = runChain(t, "name: c\nsteps: [{id: call, type: chain, chain: fails}]\n", nil, WithChains(resolve))
-	if s := step(t, res, "call"); res.Status != Failed || !strings.Contains(s.Error, "chain fails failed: step no failed: exited with code 1: nope") {
+	if s := step(t, res, "call"); res.Status != record.Failed || !strings.Contains(s.Error, "chain fails failed: step no failed: exited with code 1: nope") {
 		t.Fatalf("step = %+v", s)
 	}
 	for src, want := range map[string]string{
@@ -546,10 +548,10 @@ steps:
 	if time.Since(start) > 10*time.Second {
 		t.Fatal("the running sibling was not cancelled")
 	}
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("an early exit ended as %s: %s", res.Status, res.Error)
 	}
-	if s := step(t, res, "slow"); s.Status != StepSkipped || s.Reason != "cancelled: early exit after step quick" {
+	if s := step(t, res, "slow"); s.Status != record.StepSkipped || s.Reason != "cancelled: early exit after step quick" {
 		t.Errorf("slow = %+v", s)
 	}
 }
@@ -565,7 +567,7 @@ steps:
   - {id: after, type: transform, depends_on: [call], expr: 'resp_status == 503 ? "down" : "up"', output_var: out}
 output: out
 `, map[string]string{"url": srv.URL})
-	if res.Status != Succeeded || res.Output != "down" {
+	if res.Status != record.Succeeded || res.Output != "down" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 }
@@ -581,7 +583,7 @@ steps:
   - {id: echo, type: cli, run: 'echo "tok={input.token}"; echo "err {input.token}" >&2', output_var: e}
   - {id: call, type: http, url: 'http://user:{input.token}@{input.url}/x?t={input.token}', depends_on: [echo]}
 `, map[string]string{"token": "s3cr3t-value", "url": strings.TrimPrefix(srv.URL, "http://")}, WithEvents(rec), WithLogLines(true))
-	if res.Status != Failed {
+	if res.Status != record.Failed {
 		t.Fatalf("status %s", res.Status)
 	}
 	blob, _ := json.Marshal(res)
@@ -611,7 +613,7 @@ steps:
 	if time.Since(start) > 10*time.Second {
 		t.Fatal("pre_tool ignored the step's timeout")
 	}
-	if s := step(t, res, "s"); res.Status != Failed || !strings.Contains(s.Error, "timed out") {
+	if s := step(t, res, "s"); res.Status != record.Failed || !strings.Contains(s.Error, "timed out") {
 		t.Fatalf("step = %+v", s)
 	}
 }
@@ -633,7 +635,7 @@ steps:
     for_each: "{l}"
     run: 'mkdir running.$$ && n=$(ls -d running.* | wc -l) && echo $n >> peaks; sleep 0.05; rmdir running.$$'
 `, nil, WithDir(dir), WithParallel(2))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatal(res.Error)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "peaks"))
@@ -665,11 +667,11 @@ steps:
 type memJournal struct {
 	mu          sync.Mutex
 	started     []string
-	done        []StepRecord
-	transitions []TransitionRecord
+	done        []record.StepRecord
+	transitions []record.TransitionRecord
 }
 
-func (m *memJournal) Transition(rec TransitionRecord) error {
+func (m *memJournal) Transition(rec record.TransitionRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.transitions = append(m.transitions, rec)
@@ -683,7 +685,7 @@ func (m *memJournal) StepStarted(step string) error {
 	return nil
 }
 
-func (m *memJournal) StepFinished(rec StepRecord) error {
+func (m *memJournal) StepFinished(rec record.StepRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.done = append(m.done, rec)
@@ -703,19 +705,19 @@ output: r
 	j := &memJournal{}
 	c := load(t, src)
 	first, _ := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j})
-	if first.Status != Failed {
+	if first.Status != record.Failed {
 		t.Fatalf("first attempt %s", first.Status)
 	}
-	saved := map[string]StepRecord{}
+	saved := map[string]record.StepRecord{}
 	for _, r := range j.done {
 		b, _ := json.Marshal(r) // as the store keeps it
-		var back StepRecord
+		var back record.StepRecord
 		json.Unmarshal(b, &back)
 		saved[r.Result.ID] = back
 	}
 	os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644)
 	second, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: saved, Journal: &memJournal{}})
-	if err != nil || second.Status != Succeeded || fmt.Sprint(second.Output) != "1" {
+	if err != nil || second.Status != record.Succeeded || fmt.Sprint(second.Output) != "1" {
 		t.Fatalf("resume: %v %s %v %s", err, second.Status, second.Output, second.Error)
 	}
 	if !step(t, second, "a").Reused || step(t, second, "b").Reused {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // fan is how a loop runs its items: the step run per item and the
@@ -101,7 +102,7 @@ items:
 				if !budgetRefused(err) {
 					cancel()
 				}
-				return fmt.Errorf("item %d (%s): %w", i, Clip(item.Text, 40), err)
+				return fmt.Errorf("item %d (%s): %w", i, record.Clip(item.Text, 40), err)
 			}
 			results[i] = out.Value.Public()
 			if f.until == nil {

@@ -1,6 +1,10 @@
 package run
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
+)
 
 // A loop's pre_tools run once per item and see {item}.
 func TestLoopPreToolsRunPerItem(t *testing.T) {
@@ -18,7 +22,7 @@ steps:
     output_var: out
 output: out
 `, nil)
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s error %s", res.Status, res.Error)
 	}
 	if got := asJSON(t, res.Output); got != `["a pre-a","b pre-b"]` {

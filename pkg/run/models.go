@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Models turns a model name into a ready provider target; *llm.Registry
@@ -122,7 +123,7 @@ type tries struct {
 	summaries map[string]string
 	// usage and model are kept by the models' observer; turn is the tool
 	// loop's current model call.
-	usage Usage
+	usage record.Usage
 	model string
 	turn  int
 	// broken counts the failed attempts of each model (by label): answers

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A fallback model whose provider has no key is skipped with a warning:
@@ -18,7 +19,7 @@ steps:
   - {id: ask, model: anthropic/claude-x, fallback_models: [openai/gpt-y, ollama/z], prompt: hi, output_var: a}
 output: a
 `, nil, WithModels(registryFor(s, map[string]string{"OPENAI_API_KEY": ""})))
-	if res.Status != Succeeded || res.Output != "fine" {
+	if res.Status != record.Succeeded || res.Output != "fine" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "OPENAI_API_KEY") || !strings.Contains(res.Warnings[0], "skipped") {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC's context budget, as OCC 162f041 mcp-server/tests/context-budget.test.ts
@@ -86,7 +87,7 @@ func TestOCCContextBudget(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runChain(t, budgetChain(tc.limit, tc.values, tc.reads), tc.inputs)
-			if res.Status != Succeeded || outputText(res) != tc.want {
+			if res.Status != record.Succeeded || outputText(res) != tc.want {
 				t.Fatalf("status %s err %s\noutput %.200q… (%d chars)\nwant   %.200q… (%d chars)", res.Status, res.Error, outputText(res), len(outputText(res)), tc.want, len(tc.want))
 			}
 			warned := strings.Contains(strings.Join(res.Warnings, "\n"), "context budget")
@@ -127,7 +128,7 @@ steps:
 output: last
 `
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || outputText(res) != "[compressed summary]" {
+	if res.Status != record.Succeeded || outputText(res) != "[compressed summary]" {
 		t.Fatalf("status %s err %s output %.100q", res.Status, res.Error, outputText(res))
 	}
 	summaries := 0

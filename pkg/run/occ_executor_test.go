@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below port what OCC's executor tests (lacausecrypto/OCC,
@@ -34,7 +35,7 @@ func answering(words string, yes, no llmtest.Reply) *llmtest.Server {
 }
 
 // outputText is a run's output as text: a string as is, data as JSON.
-func outputText(res *Result) string {
+func outputText(res *record.Result) string {
 	if s, ok := res.Output.(string); ok {
 		return s
 	}
@@ -93,7 +94,7 @@ func TestOCCExecutorOutputs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := occHead + "inputs: [{name: topic, optional: true}]\nsteps:\n" + tc.steps + "output: result\n"
 			res := runChain(t, src, tc.inputs)
-			if res.Status != Succeeded || outputText(res) != tc.want {
+			if res.Status != record.Succeeded || outputText(res) != tc.want {
 				t.Fatalf("status %s, output %q, want %q (err %s)", res.Status, outputText(res), tc.want, res.Error)
 			}
 		})
@@ -124,7 +125,7 @@ func TestOCCEarlyExitSkipsLaterWaves(t *testing.T) {
   - {id: s2, type: transform, operation: template, template_str: should not run, output_var: result, depends_on: [s1]}
 output: result
 `, nil)
-	if res.Status != Succeeded || outputText(res) != "" || step(t, res, "s1").Status != StepSucceeded || step(t, res, "s2").Status != StepSkipped {
+	if res.Status != record.Succeeded || outputText(res) != "" || step(t, res, "s1").Status != record.StepSucceeded || step(t, res, "s2").Status != record.StepSkipped {
 		t.Fatalf("status %s output %q s1 %s s2 %s", res.Status, outputText(res), step(t, res, "s1").Status, step(t, res, "s2").Status)
 	}
 }
@@ -146,7 +147,7 @@ func TestOCCMergeByModel(t *testing.T) {
 output: result
 `, nil, WithModels(registryFor(s, nil)))
 			out := outputText(res)
-			if res.Status != Succeeded || s.Count() != 1 || !strings.Contains(out, "Section A content") || !strings.Contains(out, "Section B content") {
+			if res.Status != record.Succeeded || s.Count() != 1 || !strings.Contains(out, "Section A content") || !strings.Contains(out, "Section B content") {
 				t.Fatalf("status %s after %d requests, output %q (err %s)", res.Status, s.Count(), out, res.Error)
 			}
 		})
@@ -188,12 +189,12 @@ steps:
 output: route
 `, map[string]string{"priority": "urgent"}, WithModels(registryFor(s, nil)))
 			if !tc.ok {
-				if res.Status != Failed || step(t, res, "router").Status != StepFailed {
+				if res.Status != record.Failed || step(t, res, "router").Status != record.StepFailed {
 					t.Fatalf("status %s, router %s: an empty answer without default_route must fail", res.Status, step(t, res, "router").Status)
 				}
 				return
 			}
-			if res.Status != Succeeded || outputText(res) != tc.route || step(t, res, tc.ran).Status != StepSucceeded || step(t, res, tc.skipped).Status != StepSkipped {
+			if res.Status != record.Succeeded || outputText(res) != tc.route || step(t, res, tc.ran).Status != record.StepSucceeded || step(t, res, tc.skipped).Status != record.StepSkipped {
 				t.Fatalf("status %s route %q, %s %s, %s %s (err %s)", res.Status, outputText(res), tc.ran, step(t, res, tc.ran).Status, tc.skipped, step(t, res, tc.skipped).Status, res.Error)
 			}
 		})
@@ -233,7 +234,7 @@ func TestOCCEvaluatorVerdicts(t *testing.T) {
   - {id: eval, type: evaluator, model: openai/m, input_var: draft, criteria: Quality, `+tc.fields+`, output_var: result, depends_on: [writer]}
 output: result
 `, nil, WithModels(registryFor(s, nil)))
-			if res.Status != Succeeded || outputText(res) != tc.want || int(evals.Load()) != tc.evaluations {
+			if res.Status != record.Succeeded || outputText(res) != tc.want || int(evals.Load()) != tc.evaluations {
 				t.Fatalf("status %s output %q after %d evaluations, want %q after %d (err %s)", res.Status, outputText(res), evals.Load(), tc.want, tc.evaluations, res.Error)
 			}
 		})
@@ -252,7 +253,7 @@ func TestOCCGateAutoApproveOrWait(t *testing.T) {
   - {id: final, type: transform, operation: template, template_str: "approved: {approval}", output_var: result, depends_on: [gate1]}
 output: result
 `, nil)
-	if res.Status != Succeeded || outputText(res) != "approved: approved" {
+	if res.Status != record.Succeeded || outputText(res) != "approved: approved" {
 		t.Fatalf("status %s output %q (err %s)", res.Status, outputText(res), res.Error)
 	}
 	res = runChain(t, occHead+`steps:
@@ -260,7 +261,7 @@ output: result
   - {id: final, type: transform, operation: template, template_str: done, output_var: result, depends_on: [gate1]}
 output: result
 `, nil)
-	if res.Status != Paused || step(t, res, "final").Status == StepSucceeded {
+	if res.Status != record.Paused || step(t, res, "final").Status == record.StepSucceeded {
 		t.Fatalf("status %s, final %s: a gate without approval must wait", res.Status, step(t, res, "final").Status)
 	}
 }
@@ -284,27 +285,27 @@ func TestOCCLoopAbortUntilAndParallel(t *testing.T) {
 		return llmtest.Reply{Text: "ok " + string(rune('0'+n))}
 	})
 	defer s.Close()
-	loop := func(items, fields string) *Result {
+	loop := func(items, fields string) *record.Result {
 		return runChain(t, occHead+`steps:
   - {id: setup, type: transform, operation: template, template_str: '`+items+`', output_var: items}
   - {id: loop1, type: loop, items_var: items, model: openai/m, prompt: "Process: {item}", output_var: result, depends_on: [setup]`+fields+`}
 output: result
 `, nil, WithModels(registryFor(s, nil)))
 	}
-	if res := loop(`["a","boom","c"]`, ""); res.Status != Failed || !strings.Contains(step(t, res, "loop1").Error, "boom") && !strings.Contains(step(t, res, "loop1").Error, "item") {
+	if res := loop(`["a","boom","c"]`, ""); res.Status != record.Failed || !strings.Contains(step(t, res, "loop1").Error, "boom") && !strings.Contains(step(t, res, "loop1").Error, "item") {
 		t.Fatalf("abort: status %s, loop error %q", res.Status, step(t, res, "loop1").Error)
 	}
 	res := loop(`["a","b","c","d","e"]`, ", max_parallel: 1, loop_until: 'true'")
 	var items []string
 	_ = json.Unmarshal([]byte(outputText(res)), &items)
-	if res.Status != Succeeded || len(items) != 1 {
+	if res.Status != record.Succeeded || len(items) != 1 {
 		t.Fatalf("loop_until: status %s output %q (err %s)", res.Status, outputText(res), res.Error)
 	}
 	most.Store(0)
 	res = loop(`["a","b","c","d"]`, ", max_parallel: 2")
 	items = nil
 	_ = json.Unmarshal([]byte(outputText(res)), &items)
-	if res.Status != Succeeded || len(items) != 4 || most.Load() > 2 {
+	if res.Status != record.Succeeded || len(items) != 4 || most.Load() > 2 {
 		t.Fatalf("max_parallel 2: status %s, %d items, %d at once", res.Status, len(items), most.Load())
 	}
 }
@@ -321,7 +322,7 @@ func TestOCCFailureSkipsTheRest(t *testing.T) {
   - {id: s2, type: transform, operation: template, template_str: "{out1}", output_var: result, depends_on: [s1]}
 output: result
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Failed || step(t, res, "s1").Status != StepFailed || step(t, res, "s2").Status != StepSkipped {
+	if res.Status != record.Failed || step(t, res, "s1").Status != record.StepFailed || step(t, res, "s2").Status != record.StepSkipped {
 		t.Fatalf("status %s s1 %s s2 %s", res.Status, step(t, res, "s1").Status, step(t, res, "s2").Status)
 	}
 	res = runChain(t, occHead+`steps:
@@ -330,7 +331,7 @@ output: result
   - {id: c, type: transform, operation: template, template_str: done, output_var: result, depends_on: [a, b]}
 output: result
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Failed || step(t, res, "b").Status != StepFailed || step(t, res, "c").Status == StepSucceeded {
+	if res.Status != record.Failed || step(t, res, "b").Status != record.StepFailed || step(t, res, "c").Status == record.StepSucceeded {
 		t.Fatalf("status %s b %s c %s", res.Status, step(t, res, "b").Status, step(t, res, "c").Status)
 	}
 }
@@ -345,7 +346,7 @@ func TestOCCDebateVoting(t *testing.T) {
   - {id: debate1, type: debate, model: openai/m, prompt: Debate topic, debate_agents: [{prompt: Argue for A}, {prompt: Argue for B}], debate_rounds: 1, debate_decision: voting, output_var: result}
 output: result
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || outputText(res) != "Synthesized consensus" || s.Count() != 3 {
+	if res.Status != record.Succeeded || outputText(res) != "Synthesized consensus" || s.Count() != 3 {
 		t.Fatalf("status %s output %q after %d requests (err %s)", res.Status, outputText(res), s.Count(), res.Error)
 	}
 }
@@ -367,7 +368,7 @@ func TestOCCWebhookSteps(t *testing.T) {
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
-	hook := func(fields string) *Result {
+	hook := func(fields string) *record.Result {
 		got = nil
 		return runChain(t, occHead+`inputs: [{name: endpoint, default: hook}]
 steps:
@@ -376,26 +377,26 @@ output: result
 `, nil)
 	}
 	res := hook(`webhook_url: "` + srv.URL + `/{input.endpoint}"`)
-	if res.Status != Succeeded || outputText(res) != `{"ok":true}` || len(got) != 1 || got[0].method != "POST" || got[0].path != "/hook" {
+	if res.Status != record.Succeeded || outputText(res) != `{"ok":true}` || len(got) != 1 || got[0].method != "POST" || got[0].path != "/hook" {
 		t.Fatalf("default POST: status %s output %q requests %+v (err %s)", res.Status, outputText(res), got, res.Error)
 	}
 	res = hook(`webhook_url: "` + srv.URL + `/get", webhook_method: GET`)
-	if res.Status != Succeeded || len(got) != 1 || got[0].method != "GET" || got[0].body != "" {
+	if res.Status != record.Succeeded || len(got) != 1 || got[0].method != "GET" || got[0].body != "" {
 		t.Fatalf("GET: status %s requests %+v", res.Status, got)
 	}
 	status = http.StatusInternalServerError
 	res = hook(`webhook_url: "` + srv.URL + `/fail", webhook_retry: {max: 2, delay_ms: 1}`)
-	if res.Status != Failed || len(got) != 2 {
+	if res.Status != record.Failed || len(got) != 2 {
 		t.Fatalf("retries exhausted: status %s after %d requests", res.Status, len(got))
 	}
 	status = http.StatusAccepted
 	res = hook(`webhook_url: "` + srv.URL + `/custom", webhook_success_status: [200, 202, 204]`)
-	if res.Status != Succeeded || outputText(res) != `{"ok":true}` {
+	if res.Status != record.Succeeded || outputText(res) != `{"ok":true}` {
 		t.Fatalf("202 listed as success: status %s (err %s)", res.Status, res.Error)
 	}
 	status = http.StatusCreated
 	res = hook(`webhook_url: "` + srv.URL + `/custom", webhook_success_status: [200]`)
-	if res.Status != Failed || !strings.Contains(step(t, res, "webhook1").Error, "201") {
+	if res.Status != record.Failed || !strings.Contains(step(t, res, "webhook1").Error, "201") {
 		t.Fatalf("201 not listed: status %s err %q", res.Status, step(t, res, "webhook1").Error)
 	}
 }
@@ -455,7 +456,7 @@ func TestOCCTransformEdgeCases(t *testing.T) {
 			}
 			res := runChain(t, src+"  - "+tc.step+"\noutput: result\n", nil)
 			out := outputText(res)
-			if res.Status != Succeeded || !strings.HasPrefix(out, tc.want) || (!strings.HasSuffix(tc.want, ": ") && out != tc.want) {
+			if res.Status != record.Succeeded || !strings.HasPrefix(out, tc.want) || (!strings.HasSuffix(tc.want, ": ") && out != tc.want) {
 				t.Fatalf("status %s output %q, want %q (err %s)", res.Status, out, tc.want, res.Error)
 			}
 			if tc.warned && !strings.Contains(strings.Join(res.Warnings, "\n"), "json_extract") {
@@ -466,7 +467,7 @@ func TestOCCTransformEdgeCases(t *testing.T) {
 	// chainrun's own format: json_extract of text that is no JSON fails
 	res := runChain(t, "name: t\nsteps:\n  - {id: setup, type: transform, operation: template, template_str: 'not json', output_var: v}\n"+
 		"  - {id: x, type: transform, operation: json_extract, input_var: v, json_path: key, output_var: result, depends_on: [setup]}\noutput: result\n", nil)
-	if res.Status != Failed || !strings.Contains(step(t, res, "x").Error, "not JSON") {
+	if res.Status != record.Failed || !strings.Contains(step(t, res, "x").Error, "not JSON") {
 		t.Fatalf("own format: status %s, x's error %q", res.Status, step(t, res, "x").Error)
 	}
 }
@@ -498,20 +499,20 @@ func TestOCCWebhookRetryAndTimeout(t *testing.T) {
 		_, _ = w.Write([]byte("success"))
 	}))
 	defer srv.Close()
-	hook := func(fields string) *Result {
+	hook := func(fields string) *record.Result {
 		calls.Store(0)
 		return runChain(t, occHead+"steps:\n  - {id: hook, type: webhook, prompt: webhook, output_var: result, webhook_url: '"+srv.URL+"/x', "+fields+"}\noutput: result\n", nil)
 	}
-	if res := hook("webhook_retry: 3"); res.Status != Succeeded || outputText(res) != "success" || calls.Load() != 3 {
+	if res := hook("webhook_retry: 3"); res.Status != record.Succeeded || outputText(res) != "success" || calls.Load() != 3 {
 		t.Fatalf("webhook_retry 3: status %s output %q after %d calls (err %s)", res.Status, outputText(res), calls.Load(), res.Error)
 	}
-	if res := hook("webhook_retry: 1"); res.Status != Failed || calls.Load() != 2 {
+	if res := hook("webhook_retry: 1"); res.Status != record.Failed || calls.Load() != 2 {
 		t.Fatalf("webhook_retry 1: status %s after %d calls, want failed after 2", res.Status, calls.Load())
 	}
 	failFirst = 0
 	calls.Store(0)
 	res := runChain(t, occHead+"steps:\n  - {id: hook, type: webhook, prompt: webhook, output_var: result, webhook_url: '"+srv.URL+"/slow', webhook_timeout_ms: 200}\noutput: result\n", nil)
-	if res.Status != Failed || !strings.Contains(step(t, res, "hook").Error, "timed out") {
+	if res.Status != record.Failed || !strings.Contains(step(t, res, "hook").Error, "timed out") {
 		t.Fatalf("webhook_timeout_ms 200 against a 2 s answer: status %s, error %q", res.Status, step(t, res, "hook").Error)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -97,7 +99,7 @@ func TestOCCHistoryFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Succeeded || res.Output != "answer" {
+			if res.Status != record.Succeeded || res.Output != "answer" {
 				t.Fatalf("status %s output %#v: %s", res.Status, res.Output, res.Error)
 			}
 			if int(n.Load()) != tc.calls {

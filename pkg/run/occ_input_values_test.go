@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC 29f33c0 mcp-server/src/executor.ts (executeChain, "Type
@@ -56,7 +57,7 @@ func TestOCCInputValuesAsOCCTakesThem(t *testing.T) {
 				}
 				continue
 			}
-			if err != nil || res.Status != Succeeded || outputText(res) != "<"+tc.value+">" {
+			if err != nil || res.Status != record.Succeeded || outputText(res) != "<"+tc.value+">" {
 				t.Errorf("occ %v: %s %q: err %v, output %q: want it kept as given", occ, tc.typ, tc.value, err, res.Output)
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestTransformOperations: each of OCC's transform operations, over
@@ -38,7 +39,7 @@ func TestTransformOperations(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runChain(t, head+"    "+tc.fields+"\noutput: out\n", map[string]string{"x": tc.input})
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("status %s: %s", res.Status, res.Error)
 			}
 			got, ok := res.Output.(string)
@@ -61,7 +62,7 @@ func TestJSONExtractFailsClearly(t *testing.T) {
 		{`{"a":1}`, `json_extract: json_path b: no field "b"`},
 	} {
 		res := runChain(t, "name: t\ninputs: [x]\nsteps:\n  - {id: op, type: transform, operation: json_extract, input_var: input.x, json_path: b, output_var: out}\noutput: out\n", map[string]string{"x": tc.input})
-		if res.Status != Failed || !strings.Contains(res.Error, tc.want) {
+		if res.Status != record.Failed || !strings.Contains(res.Error, tc.want) {
 			t.Errorf("%q: status %s error %q, want %q", tc.input, res.Status, res.Error, tc.want)
 		}
 	}
@@ -99,13 +100,13 @@ func TestOCCLoop(t *testing.T) {
 			src := "name: t\ninputs: [{name: x, optional: true}]\nsteps:\n  - id: l\n    type: loop\n    prompt: described\n" + tc.fields + tmpl + "    output_var: out\noutput: out\n"
 			res := runChain(t, src, tc.inputs, WithModels(registryFor(s, nil)))
 			if tc.fail != "" {
-				if res.Status != Failed || !strings.Contains(res.Error, tc.fail) {
+				if res.Status != record.Failed || !strings.Contains(res.Error, tc.fail) {
 					t.Fatalf("status %s error %q, want %q", res.Status, res.Error, tc.fail)
 				}
 				return
 			}
 			b, _ := json.Marshal(res.Output)
-			if res.Status != Succeeded || string(b) != tc.want {
+			if res.Status != record.Succeeded || string(b) != tc.want {
 				t.Fatalf("status %s output %s (error %q), want %s", res.Status, b, res.Error, tc.want)
 			}
 		})
@@ -130,7 +131,7 @@ func TestMergeStrategies(t *testing.T) {
 			b, _ := json.Marshal(res.Output)
 			got = string(b)
 		}
-		if res.Status != Succeeded || got != tc.want {
+		if res.Status != record.Succeeded || got != tc.want {
 			t.Errorf("%sstatus %s output %q (error %q), want %q", tc.fields, res.Status, got, res.Error, tc.want)
 		}
 	}
@@ -170,7 +171,7 @@ steps:
     output_var: out
 output: out
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "SYNTH" {
+	if res.Status != record.Succeeded || res.Output != "SYNTH" {
 		t.Fatalf("status %s output %v error %s", res.Status, res.Output, res.Error)
 	}
 	if d := step(t, res, "d"); d.Usage == nil || d.Usage.LLMCalls != 5 {
@@ -202,7 +203,7 @@ steps:
   - {id: w, type: webhook, depends_on: [a], url: "`+srv.URL+`/hook", model: claude-sonnet-4-6, prompt: notify, output_var: resp}
 output: resp
 `, map[string]string{"key": "s3cret"})
-	if res.Status != Succeeded || res.Output != "ok" {
+	if res.Status != record.Succeeded || res.Output != "ok" {
 		t.Fatalf("status %s output %v error %s", res.Status, res.Output, res.Error)
 	}
 	if !strings.HasPrefix(got, "POST application/json {") || !strings.Contains(got, `"outputs":{"report":"report ***"}`) || !strings.Contains(got, `"step":"w"`) || strings.Contains(got, "s3cret") {
@@ -215,7 +216,7 @@ output: resp
 func TestBrowserStepFailsClearly(t *testing.T) {
 	res := runChain(t, "name: t\nsteps:\n  - {id: shot, type: browser, url: 'http://x', action: screenshot, prompt: look, continue_on_error: true, output_var: s}\n  - {id: after, type: transform, depends_on: [shot], expr: '\"went on\"', output_var: out}\noutput: out\n", nil)
 	shot := step(t, res, "shot")
-	if res.Status != Succeeded || !strings.Contains(shot.Error, `step "shot": browser steps are not supported`) {
+	if res.Status != record.Succeeded || !strings.Contains(shot.Error, `step "shot": browser steps are not supported`) {
 		t.Errorf("status %s, shot error %q", res.Status, shot.Error)
 	}
 }

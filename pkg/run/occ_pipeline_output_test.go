@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // producing is a chain resolver whose chain "producer" outputs n copies
@@ -82,7 +83,7 @@ func TestOCCPipelineSummarizeOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := outputText(res)
-			if res.Status != Succeeded || !tc.want(out) || s.Count() != tc.requests {
+			if res.Status != record.Succeeded || !tc.want(out) || s.Count() != tc.requests {
 				t.Fatalf("status %s, %d characters (%q…), %d requests (err %s)", res.Status, len(out), out[:min(40, len(out))], s.Count(), res.Error)
 			}
 			if tc.requests > 0 && !strings.HasPrefix(prompt, "Summarize concisely, preserving key technical details, decisions, and data:\n\n"+tc.letter) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC 162f041 mcp-server/src/pipeline-executor.ts, resolveInputMapping:
@@ -48,7 +49,7 @@ func TestOCCPipelineTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := New(WithDir(t.TempDir()), WithChains(chains)).Run(context.Background(), Request{Chain: l.Chain, Inputs: tc.inputs})
-			if err != nil || res.Status != Succeeded || outputText(res) != tc.want {
+			if err != nil || res.Status != record.Succeeded || outputText(res) != tc.want {
 				t.Fatalf("err %v status %v output %q, want %q (%s)", err, res.Status, outputText(res), tc.want, res.Error)
 			}
 			if strings.Contains(tc.text, "nothing.result") && !strings.Contains(fmt.Sprint(l.Warnings), `{nothing.result} is ""`) {

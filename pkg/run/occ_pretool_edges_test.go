@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC 59941a8 mcp-server/tests/pretool-coverage-boost.test.ts ("returns
@@ -29,7 +30,7 @@ output: out
 `
 	res := runChain(t, occHead+steps, nil)
 	want := "[] [fallback text] [first\n[stderr]\nsecond\n]"
-	if res.Status != Succeeded || outputText(res) != want {
+	if res.Status != record.Succeeded || outputText(res) != want {
 		t.Fatalf("status %s output %q, want %q (%s)", res.Status, outputText(res), want, res.Error)
 	}
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "exited with code 3: with stderr: true what it wrote is the value") {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below port OCC's pre_tool tests (lacausecrypto/OCC,
@@ -25,7 +26,7 @@ import (
 
 // injected runs an OCC file whose one step injects its pre_tools and
 // outputs the template out, and returns the run.
-func injected(t *testing.T, preTools, out string, opts ...Option) *Result {
+func injected(t *testing.T, preTools, out string, opts ...Option) *record.Result {
 	t.Helper()
 	return runChain(t, occHead+`steps:
   - id: s
@@ -66,7 +67,7 @@ func TestOCCPreToolInjects(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := injected(t, tc.tools, tc.out, WithEnv(env))
-			if out := outputText(res); res.Status != Succeeded || !tc.want.MatchString(out) {
+			if out := outputText(res); res.Status != record.Succeeded || !tc.want.MatchString(out) {
 				t.Fatalf("status %s output %q, want %s (err %s)", res.Status, out, tc.want, res.Error)
 			}
 		})
@@ -132,12 +133,12 @@ func TestOCCPreToolFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := injected(t, "      - "+tc.tool+"\n", "{v}")
 			if tc.fails {
-				if res.Status != Failed || !strings.Contains(step(t, res, "s").Error, "pre_tool v (read_file)") {
+				if res.Status != record.Failed || !strings.Contains(step(t, res, "s").Error, "pre_tool v (read_file)") {
 					t.Fatalf("status %s, error %q: on_error: fail must fail the step naming the pre_tool", res.Status, step(t, res, "s").Error)
 				}
 				return
 			}
-			if out := outputText(res); res.Status != Succeeded || !tc.want.MatchString(out) {
+			if out := outputText(res); res.Status != record.Succeeded || !tc.want.MatchString(out) {
 				t.Fatalf("status %s output %q, want %s (err %s)", res.Status, out, tc.want, res.Error)
 			}
 		})
@@ -173,12 +174,12 @@ func TestOCCPreToolHTTPFetch(t *testing.T) {
 	defer srv.Close()
 	env := map[string]string{"BEARER_VALUE": "abc123"}
 	res := injected(t, "      - {type: env_var, var_name: BEARER_VALUE, inject_as: token}\n      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"/post', method: POST, headers: {Authorization: 'Bearer {token}'}, body: '{\"q\": \"test\"}'}\n", "{v}", WithEnv(env))
-	if res.Status != Succeeded || method != "POST" || auth != "Bearer abc123" || body != `{"q": "test"}` {
+	if res.Status != record.Succeeded || method != "POST" || auth != "Bearer abc123" || body != `{"q": "test"}` {
 		t.Fatalf("POST: status %s, sent %s %q %q (err %s)", res.Status, method, auth, body, res.Error)
 	}
 	for _, m := range []string{"GET", "DELETE"} {
 		res = injected(t, "      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"/x', method: "+m+", body: '{\"ignored\": true}'}\n", "{v}")
-		if res.Status != Succeeded || method != m || body != "" {
+		if res.Status != record.Succeeded || method != m || body != "" {
 			t.Fatalf("%s: status %s, sent %s with body %q (err %s)", m, res.Status, method, body, res.Error)
 		}
 	}
@@ -260,13 +261,13 @@ func TestOCCNoBodyWithGetOrDelete(t *testing.T) {
   - {id: s, depends_on: [hook], type: transform, operation: template, template_str: '{v}', pre_tools: [{type: http_fetch, inject_as: v, url: '`+srv.URL+`', method: `+m+`, body: 'y'}], output_var: result}
 output: result
 `, nil)
-		if res.Status != Succeeded || len(bodies) != 2 || bodies[0] != m+":" || bodies[1] != m+":" {
+		if res.Status != record.Succeeded || len(bodies) != 2 || bodies[0] != m+":" || bodies[1] != m+":" {
 			t.Fatalf("%s: status %s, received %q (err %s)", m, res.Status, bodies, res.Error)
 		}
 	}
 	bodies = nil
 	res := runChain(t, "name: t\nsteps:\n  - {id: s, type: transform, operation: template, template_str: '{v}', pre_tools: [{type: http_fetch, inject_as: v, url: '"+srv.URL+"', body: 'y'}], output_var: result}\noutput: result\n", nil)
-	if res.Status != Succeeded || len(bodies) != 1 || bodies[0] != "GET:y" {
+	if res.Status != record.Succeeded || len(bodies) != 1 || bodies[0] != "GET:y" {
 		t.Fatalf("own format: status %s, received %q", res.Status, bodies)
 	}
 }
@@ -278,7 +279,7 @@ func TestOCCPreToolASTParse(t *testing.T) {
 	ts := filepath.Join(t.TempDir(), "test.ts")
 	_ = os.WriteFile(ts, []byte("export function hello() {}\nfunction world() {}"), 0o644)
 	res := injected(t, "      - {type: ast_parse, inject_as: ast, path: '"+ts+"', extract: [functions]}\n", "{ast}")
-	if out := outputText(res); res.Status != Succeeded || !strings.Contains(out, "hello") || !strings.Contains(out, "world") {
+	if out := outputText(res); res.Status != record.Succeeded || !strings.Contains(out, "hello") || !strings.Contains(out, "world") {
 		t.Fatalf("status %s output %q (err %s)", res.Status, out, res.Error)
 	}
 }
@@ -309,7 +310,7 @@ func TestOCCPreToolFileEncoding(t *testing.T) {
 		out := filepath.Join(dir, "out-"+tc.encoding)
 		res := injected(t, "      - {type: write_file, inject_as: v, path: '"+out+"', content: '"+tc.content+"', encoding: "+tc.encoding+"}\n", "{v}")
 		got, _ := os.ReadFile(out)
-		if res.Status != Succeeded || string(got) != "caf\xe9" {
+		if res.Status != record.Succeeded || string(got) != "caf\xe9" {
 			t.Errorf("written as %s: %q (err %s)", tc.encoding, got, res.Error)
 		}
 	}
@@ -331,7 +332,7 @@ func TestOCCEnvVarOCCWillNotRead(t *testing.T) {
 		"      - {type: env_var, var_name: CI_JOB_TOKEN, inject_as: b}\n"+
 		"      - {type: env_var, var_name: PATH, default_value: '/bin', inject_as: c}\n"+
 		"      - {type: env_var, var_name: MY_APP_NAME, inject_as: d}\n", "{a}|{b}|{c}|{d}", WithEnv(env))
-	if res.Status != Succeeded || outputText(res) != "none||/bin|app" {
+	if res.Status != record.Succeeded || outputText(res) != "none||/bin|app" {
 		t.Fatalf("status %s output %q (err %s)", res.Status, outputText(res), res.Error)
 	}
 }
@@ -373,11 +374,11 @@ func TestOCCHTTPFetchJSONPathOfText(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("not json")) }))
 	defer srv.Close()
 	res := injected(t, "      - {type: http_fetch, inject_as: v, url: '"+srv.URL+"', json_path: data.field}\n", "{v}")
-	if res.Status != Succeeded || outputText(res) != "not json" || !strings.Contains(strings.Join(res.Warnings, " "), "json_path data.field") {
+	if res.Status != record.Succeeded || outputText(res) != "not json" || !strings.Contains(strings.Join(res.Warnings, " "), "json_path data.field") {
 		t.Fatalf("status %s output %q warnings %q (err %s)", res.Status, outputText(res), res.Warnings, res.Error)
 	}
 	own := runChain(t, "name: t\nsteps:\n  - {id: s, type: transform, operation: template, template_str: '{v}', pre_tools: [{type: http, inject_as: v, url: '"+srv.URL+"', json_path: data.field}], output_var: r}\noutput: r\n", nil)
-	if own.Status != Failed || !strings.Contains(step(t, own, "s").Error, "not JSON") {
+	if own.Status != record.Failed || !strings.Contains(step(t, own, "s").Error, "not JSON") {
 		t.Fatalf("own format: status %s error %q", own.Status, step(t, own, "s").Error)
 	}
 }

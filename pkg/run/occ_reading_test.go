@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The cases below are OCC's behaviour (lacausecrypto/OCC, mcp-server)
@@ -67,7 +68,7 @@ steps:
 output: a
 `, map[string]string{"mode": "very fast"}, WithModels(registryFor(s, nil)))
 			got := step(t, res, "ask").Status
-			if want := map[bool]StepStatus{true: StepSucceeded, false: StepSkipped}[tc.runs]; got != want {
+			if want := map[bool]record.StepStatus{true: record.StepSucceeded, false: record.StepSkipped}[tc.runs]; got != want {
 				t.Fatalf("condition %s: step %s, want %s (err %s)", tc.condition, got, want, res.Error)
 			}
 		})
@@ -87,7 +88,7 @@ func TestOCCEarlyExitAfterTheStepAsReference004Says(t *testing.T) {
   - {id: second, model: openai/m, depends_on: [first], prompt: "more {answer}", output_var: b}
 output: answer
 `, nil, WithModels(registryFor(s, nil)))
-	if step(t, res, "first").Status != StepSucceeded || step(t, res, "second").Status != StepSkipped || res.Output != "found" {
+	if step(t, res, "first").Status != record.StepSucceeded || step(t, res, "second").Status != record.StepSkipped || res.Output != "found" {
 		t.Fatalf("first %s second %s output %#v", step(t, res, "first").Status, step(t, res, "second").Status, res.Output)
 	}
 }
@@ -152,7 +153,7 @@ func TestOCCNoRetryMeansOneRequest(t *testing.T) {
   - {id: ask, model: openai/m, prompt: hi, output_var: a`+tc.retry+`}
 output: a
 `, nil, WithModels(registryFor(s, nil)))
-		if res.Status != Failed || s.Count() != tc.requests {
+		if res.Status != record.Failed || s.Count() != tc.requests {
 			t.Errorf("retry %q: status %s after %d requests, want failed after %d", tc.retry, res.Status, s.Count(), tc.requests)
 		}
 		s.Close()
@@ -202,7 +203,7 @@ func TestOCCEnvVarSecretIsReadAndMasked(t *testing.T) {
     output_var: a
 output: a
 `, nil, WithModels(registryFor(s, nil)), WithEnv(map[string]string{"SESSION_COOKIE": secret}), WithEvents(rec))
-	if res.Status != Succeeded || s.Requests()[0].LastUserMessage() != "key "+secret {
+	if res.Status != record.Succeeded || s.Requests()[0].LastUserMessage() != "key "+secret {
 		t.Fatalf("status %s err %s; the model was sent %q", res.Status, res.Error, s.Requests()[0].LastUserMessage())
 	}
 	shown, _ := json.Marshal(res)
@@ -309,7 +310,7 @@ func TestOCCCacheKey(t *testing.T) {
 		{"ask", "openai/n", "one", 4},
 	} {
 		res := runChain(t, chain(tc.id, tc.model), map[string]string{"q": tc.q}, WithModels(registryFor(s, nil)), WithCache(store, true))
-		if res.Status != Succeeded || s.Count() != tc.requests {
+		if res.Status != record.Succeeded || s.Count() != tc.requests {
 			t.Fatalf("run %d (step %s, model %s, q %s): %s after %d requests, want %d", i+1, tc.id, tc.model, tc.q, res.Status, s.Count(), tc.requests)
 		}
 	}
@@ -345,7 +346,7 @@ func TestOCCGuardrails(t *testing.T) {
 			s := llmtest.New(replies...)
 			defer s.Close()
 			res := runChain(t, occHead+"steps:\n  - {id: g, model: openai/m, prompt: p, output_var: r, "+tc.fields+"}\noutput: r\n", nil, WithModels(registryFor(s, nil)))
-			if (res.Status == Succeeded) != tc.ok || s.Count() != tc.requests {
+			if (res.Status == record.Succeeded) != tc.ok || s.Count() != tc.requests {
 				t.Fatalf("status %s after %d requests, want ok=%v after %d (err %s)", res.Status, s.Count(), tc.ok, tc.requests, res.Error)
 			}
 		})

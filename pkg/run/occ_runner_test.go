@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC c591dab mcp-server/tests/claude-runner-core.test.ts,
@@ -29,7 +30,7 @@ func TestOCCModelRetries(t *testing.T) {
 		s := llmtest.New(llmtest.Reply{Status: 503}, llmtest.Reply{Status: 503}, llmtest.Reply{Status: 503})
 		defer s.Close()
 		res := runChain(t, occHead+"steps:\n  - {id: a, model: openai/m, prompt: p, retry: {max: 2, delay_ms: 10, backoff: 1}, output_var: r}\noutput: r\n", nil, WithModels(registryFor(s, nil)))
-		if res.Status != Failed || s.Count() != 2 {
+		if res.Status != record.Failed || s.Count() != 2 {
 			t.Fatalf("status %s after %d requests", res.Status, s.Count())
 		}
 	})
@@ -55,7 +56,7 @@ func TestOCCModelRetries(t *testing.T) {
 			})
 			defer s.Close()
 			res := runChain(t, occHead+"steps:\n  - {id: a, model: openai/model-a, fallback_models: "+tc.fallbacks+", retry: {max: 1, delay_ms: 10, backoff: 1}, prompt: p, output_var: r}\noutput: r\n", nil, WithModels(registryFor(s, nil)))
-			if (res.Status == Succeeded) != tc.succeeds || (tc.succeeds && outputText(res) != "success with fallback") {
+			if (res.Status == record.Succeeded) != tc.succeeds || (tc.succeeds && outputText(res) != "success with fallback") {
 				t.Fatalf("status %s output %q, models asked %v (err %s)", res.Status, outputText(res), asked, res.Error)
 			}
 			if !tc.succeeds && !strings.Contains(res.Error, "503") {
@@ -77,7 +78,7 @@ func TestOCCModelRetries(t *testing.T) {
 		})
 		defer s.Close()
 		res := runChain(t, occHead+"steps:\n  - {id: a, model: openai/m, prompt: p, retry: {max: 3, delay_ms: 50, backoff: 2}, output_var: r}\noutput: r\n", nil, WithModels(registryFor(s, nil)))
-		if res.Status != Succeeded || len(at) != 3 {
+		if res.Status != record.Succeeded || len(at) != 3 {
 			t.Fatalf("status %s after %d requests", res.Status, len(at))
 		}
 		// OCC's test wants the second wait longer than 0.8 of the first;
@@ -115,7 +116,7 @@ func TestOCCContextStrategies(t *testing.T) {
 output: a
 `, nil, WithModels(registryFor(s, nil)))
 	parts := strings.Split(outputText(res), "|")
-	if res.Status != Succeeded || len(parts) != 4 || parts[0] != "[]" || parts[1] != "original content" || parts[3] != "short" ||
+	if res.Status != record.Succeeded || len(parts) != 4 || parts[0] != "[]" || parts[1] != "original content" || parts[3] != "short" ||
 		parts[2] != strings.Repeat("x", 1000)+"\n[truncated from 5000 chars]" {
 		t.Fatalf("status %s, parts %q (err %s)", res.Status, parts, res.Error)
 	}
@@ -125,10 +126,10 @@ output: a
 output: a
 `
 	res = runChain(t, occHead+summarized, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || outputText(res) != "A very long document, kept as it is." || !strings.Contains(strings.Join(res.Warnings, " "), "summar") {
+	if res.Status != record.Succeeded || outputText(res) != "A very long document, kept as it is." || !strings.Contains(strings.Join(res.Warnings, " "), "summar") {
 		t.Fatalf("a failed summary: status %s output %q warnings %q (err %s)", res.Status, outputText(res), res.Warnings, res.Error)
 	}
-	if own := runChain(t, "name: t\n"+summarized, nil, WithModels(registryFor(s, nil))); own.Status != Failed || !strings.Contains(own.Error, "summarize") {
+	if own := runChain(t, "name: t\n"+summarized, nil, WithModels(registryFor(s, nil))); own.Status != record.Failed || !strings.Contains(own.Error, "summarize") {
 		t.Fatalf("own format: a failed summary must fail the step: status %s err %s", own.Status, own.Error)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A file read as OCC's fills its templates as OCC's resolver does (OCC
@@ -38,7 +39,7 @@ output: out
 	s := llmtest.New(llmtest.Reply{Text: "web"})
 	defer s.Close()
 	res := runChain(t, src, map[string]string{"topic": "ai"}, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 	if want := "ui;N/A — not on this route;;{tpoic};ai;dflt;web"; res.Output != want {
@@ -63,7 +64,7 @@ output: out
 		{"name: occ\nversion: '1.0'\n", "()"},
 	} {
 		res := runChain(t, tc.head+steps, map[string]string{"topic": "ai"})
-		if res.Status != Succeeded || res.Output != tc.want {
+		if res.Status != record.Succeeded || res.Output != tc.want {
 			t.Errorf("%s: status %s output %#v, want %q (%s)", tc.head, res.Status, res.Output, tc.want, res.Error)
 		}
 	}
@@ -82,7 +83,7 @@ steps:
   - {id: m, type: merge, inputs: [a_out, c_out, b_out], strategy: concatenate, depends_on: [a, b], output_var: merged}
 output: merged
 `, nil)
-	if want := "one\n\n---\n\ntwo"; res.Status != Succeeded || res.Output != want {
+	if want := "one\n\n---\n\ntwo"; res.Status != record.Succeeded || res.Output != want {
 		t.Errorf("status %s output %q, want %q (%s)", res.Status, res.Output, want, res.Error)
 	}
 }
@@ -110,7 +111,7 @@ output: o
 		{nil, "about {input.topic} []"},
 	} {
 		res := runChain(t, src, tc.inputs)
-		if res.Status != Succeeded || res.Output != tc.want {
+		if res.Status != record.Succeeded || res.Output != tc.want {
 			t.Errorf("%v: status %s output %q, want %q (%s)", tc.inputs, res.Status, res.Output, tc.want, res.Error)
 		}
 	}
@@ -136,7 +137,7 @@ output: o
 		{"name: own\n", nil, "Context:  / none"},
 	} {
 		res := runChain(t, tc.head+steps, tc.inputs)
-		if res.Status != Succeeded || res.Output != tc.want {
+		if res.Status != record.Succeeded || res.Output != tc.want {
 			t.Errorf("%s%v: status %s output %q, want %q (%s)", tc.head, tc.inputs, res.Status, res.Output, tc.want, res.Error)
 		}
 	}

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // savedSteps is a journal's last record of each step, as a resume gets it.
-func savedSteps(j *memJournal) map[string]StepRecord {
-	out := map[string]StepRecord{}
+func savedSteps(j *memJournal) map[string]record.StepRecord {
+	out := map[string]record.StepRecord{}
 	for _, rec := range j.done {
 		out[rec.Result.ID] = rec
 	}
@@ -54,7 +55,7 @@ func TestRouterSkipsUnselectedSteps(t *testing.T) {
 			s := llmtest.New(llmtest.Reply{Text: tc.answer})
 			defer s.Close()
 			res := runChain(t, routerChain, nil, WithModels(registryFor(s, nil)))
-			if res.Status != Succeeded || res.Output != tc.out {
+			if res.Status != record.Succeeded || res.Output != tc.out {
 				t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 			}
 			if got := step(t, res, "classify").Decision; got != tc.route {
@@ -69,7 +70,7 @@ func TestRouterSkipsUnselectedSteps(t *testing.T) {
 				if id == "ui_polish" {
 					onRoute = tc.route == "web"
 				}
-				if onRoute == (sr.Status == StepSkipped) {
+				if onRoute == (sr.Status == record.StepSkipped) {
 					t.Errorf("%s: %s %q", id, sr.Status, sr.Reason)
 				}
 			}
@@ -83,7 +84,7 @@ func TestRouterWithoutRouteFails(t *testing.T) {
 	s := llmtest.New(llmtest.Reply{Text: "banana"})
 	defer s.Close()
 	res := runChain(t, strings.Replace(routerChain, "    default_route: lib\n", "", 1), nil, WithModels(registryFor(s, nil)))
-	if res.Status != Failed || !strings.Contains(res.Error, `step classify failed: the answer "banana" names none of the routes (lib, web) and there is no default_route`) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, `step classify failed: the answer "banana" names none of the routes (lib, web) and there is no default_route`) {
 		t.Fatalf("status %s err %s", res.Status, res.Error)
 	}
 }
@@ -97,17 +98,17 @@ func TestRouterChoiceIsSaved(t *testing.T) {
 		"output: out", "  - {id: boom, type: transform, operation: template, template_str: '{f}', pre_tools: [{type: read_file, path: ok, on_error: fail, inject_as: f}], depends_on: [classify]}\noutput: out").Replace(routerChain)
 	dir, j, c := t.TempDir(), &memJournal{}, load(t, src)
 	first, _ := New(WithDir(dir), WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: c, Journal: j})
-	if first.Status != Failed {
+	if first.Status != record.Failed {
 		t.Fatalf("first %s %s", first.Status, first.Error)
 	}
 	if err := os.WriteFile(dir+"/ok", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err := New(WithDir(dir), WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j)})
-	if err != nil || res.Status != Succeeded || res.Output != "web:uiapi" || s.Count() != 1 {
+	if err != nil || res.Status != record.Succeeded || res.Output != "web:uiapi" || s.Count() != 1 {
 		t.Fatalf("resume %v: %s %#v, %d model calls", err, res.Status, res.Output, s.Count())
 	}
-	if docs := step(t, res, "docs"); docs.Status != StepSkipped || docs.Reason != "not on route web of router classify" {
+	if docs := step(t, res, "docs"); docs.Status != record.StepSkipped || docs.Reason != "not on route web of router classify" {
 		t.Errorf("docs %+v", docs)
 	}
 }
@@ -155,7 +156,7 @@ func TestEvaluatorRetriesTarget(t *testing.T) {
 	})
 	defer s.Close()
 	res := runChain(t, evaluatorChain, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.Output != "PASS cats!" {
+	if res.Status != record.Succeeded || res.Output != "PASS cats!" {
 		t.Fatalf("status %s output %#v err %s", res.Status, res.Output, res.Error)
 	}
 	judge, draft, polish := step(t, res, "judge"), step(t, res, "draft"), step(t, res, "polish")
@@ -229,14 +230,14 @@ output: shipped
 func TestGatePausesAndResumes(t *testing.T) {
 	dir, j, c := t.TempDir(), &memJournal{}, load(t, gateChain)
 	first, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j, RunID: "r1"})
-	if err != nil || first.Status != Paused {
+	if err != nil || first.Status != record.Paused {
 		t.Fatalf("first: %v %s %s", err, first.Status, first.Error)
 	}
 	if first.WorkflowResult == nil || first.State != "ship_ok" || first.Guidance.Goal != "Ship v1?" || len(first.Links) != 2 || first.Links[0].Transition != "approve" {
 		t.Fatalf("pause %+v", first.WorkflowResult)
 	}
 	gate := step(t, first, "ship_ok")
-	if gate.Status != Paused || gate.WaitingSince == "" || step(t, first, "notes").Status != StepSucceeded || step(t, first, "ship").Status != StepSkipped {
+	if gate.Status != record.Paused || gate.WaitingSince == "" || step(t, first, "notes").Status != record.StepSucceeded || step(t, first, "ship").Status != record.StepSkipped {
 		t.Errorf("steps %+v", first.Steps)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: savedSteps(j), Take: "maybe"})
@@ -249,16 +250,16 @@ func TestGatePausesAndResumes(t *testing.T) {
 		t.Fatalf("take on a fresh run: %v", err)
 	}
 	again, _ := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j)})
-	if again.Status != Paused || step(t, again, "ship_ok").WaitingSince != gate.WaitingSince {
+	if again.Status != record.Paused || step(t, again, "ship_ok").WaitingSince != gate.WaitingSince {
 		t.Fatalf("resume without --take: %s, %+v", again.Status, step(t, again, "ship_ok"))
 	}
 	saved := savedSteps(j)
 	rejected, _ := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: saved, Take: "reject"})
-	if rejected.Status != Failed || rejected.Error != "step ship_ok failed: rejected (resume --take reject)" {
+	if rejected.Status != record.Failed || rejected.Error != "step ship_ok failed: rejected (resume --take reject)" {
 		t.Fatalf("reject: %s %s", rejected.Status, rejected.Error)
 	}
 	approved, _ := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: saved, Take: "ship_ok:approve"})
-	if approved.Status != Succeeded || approved.Output != "shipped v1 approved" || step(t, approved, "ship_ok").Decision != "approve" {
+	if approved.Status != record.Succeeded || approved.Output != "shipped v1 approved" || step(t, approved, "ship_ok").Decision != "approve" {
 		t.Fatalf("approve: %s %#v %s", approved.Status, approved.Output, approved.Error)
 	}
 }
@@ -267,7 +268,7 @@ func TestGatePausesAndResumes(t *testing.T) {
 // a passed timeout_hours takes on_timeout at the next resume.
 func TestGateTimeoutAndAutoApprove(t *testing.T) {
 	auto := runChain(t, strings.Replace(gateChain, "    output_var: approval\n", "    output_var: approval\n    gate_auto_approve_if: '{version} == \"v1\"'\n", 1), nil)
-	if auto.Status != Succeeded || auto.Output != "shipped v1 approved" {
+	if auto.Status != record.Succeeded || auto.Output != "shipped v1 approved" {
 		t.Fatalf("auto: %s %#v %s", auto.Status, auto.Output, auto.Error)
 	}
 	for _, tc := range []struct{ onTimeout, status, out string }{
@@ -283,11 +284,11 @@ func TestGateTimeoutAndAutoApprove(t *testing.T) {
 			l := New(WithDir(dir))
 			l.Now = func() time.Time { return now }
 			first, _ := l.Run(context.Background(), Request{Chain: c, Journal: j})
-			if first.Status != Paused || first.Deadline != "2026-01-01T12:00:00Z" {
+			if first.Status != record.Paused || first.Deadline != "2026-01-01T12:00:00Z" {
 				t.Fatalf("first %s deadline %q", first.Status, first.Deadline)
 			}
 			now = now.Add(90 * time.Minute)
-			if early, _ := l.Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j)}); early.Status != Paused {
+			if early, _ := l.Run(context.Background(), Request{Chain: c, Journal: j, Resume: savedSteps(j)}); early.Status != record.Paused {
 				t.Fatalf("before the deadline: %s", early.Status)
 			}
 			now = now.Add(time.Hour)

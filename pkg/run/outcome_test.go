@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A terminal state may declare that ending there is not a success: the
@@ -25,7 +27,7 @@ workflows:
       aborted: {terminal: true, outcome: cancelled}
       broken: {terminal: true, outcome: failed}
 `
-	for take, want := range map[string]Status{"go": Succeeded, "stop": Cancelled, "broke": Failed} {
+	for take, want := range map[string]record.Status{"go": record.Succeeded, "stop": record.Cancelled, "broke": record.Failed} {
 		res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: take})
 		if err != nil {
 			t.Fatal(err)

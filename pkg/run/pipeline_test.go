@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // occChains are the chains an OCC pipeline of these tests calls.
@@ -50,7 +51,7 @@ func TestOCCPipelineRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.Output != "article on go from facts on go" {
+	if res.Status != record.Succeeded || res.Output != "article on go from facts on go" {
 		t.Errorf("status %s output %q error %s", res.Status, res.Output, res.Error)
 	}
 }
@@ -92,7 +93,7 @@ output: final-report
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.Output != "article on [] from {static-analysis}" {
+	if res.Status != record.Succeeded || res.Output != "article on [] from {static-analysis}" {
 		t.Errorf("status %s output %q error %s", res.Status, res.Output, res.Error)
 	}
 }

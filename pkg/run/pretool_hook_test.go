@@ -3,6 +3,8 @@ package run
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestPreToolsNeedARunner: a program that links no runner of pre_tools
@@ -24,12 +26,12 @@ func TestPreToolsNeedARunner(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runIn(t, t.TempDir(), tc.src, nil)
 			if !tc.fails {
-				if res.Status != Succeeded || res.Output != "ok" {
+				if res.Status != record.Succeeded || res.Output != "ok" {
 					t.Fatalf("status %s output %q error %s", res.Status, res.Output, res.Error)
 				}
 				return
 			}
-			if res.Status != Failed || !strings.Contains(res.Error, errNoPreTools.Error()) {
+			if res.Status != record.Failed || !strings.Contains(res.Error, errNoPreTools.Error()) {
 				t.Fatalf("status %s error %q, want failed with %q", res.Status, res.Error, errNoPreTools)
 			}
 		})

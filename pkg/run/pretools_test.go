@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // preToolStep is a chain whose one step prints what its pre_tools
@@ -22,7 +24,7 @@ func preToolStep(pre string) string {
 	return "name: t\ninputs: [{name: q, optional: true}]\nsteps:\n  - id: s\n    type: shell\n    pre_tools:\n" + pre + "    run: 'printf %s \"{x}\"'\n    output_var: out\noutput: out\n"
 }
 
-func runIn(t *testing.T, dir, src string, inputs map[string]string, opts ...Option) *Result {
+func runIn(t *testing.T, dir, src string, inputs map[string]string, opts ...Option) *record.Result {
 	t.Helper()
 	opts = append([]Option{WithDir(dir), func(l *Local) { l.preToolDelay = 0 }}, opts...)
 	res, err := New(opts...).Run(context.Background(), Request{Chain: load(t, src), Inputs: inputs})
@@ -73,7 +75,7 @@ func TestOCCPreTools(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runIn(t, dir, preToolStep(tc.pre), map[string]string{"q": "v"}, fixed)
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("status %s: %s", res.Status, res.Error)
 			}
 			if res.Output != tc.want {
@@ -96,7 +98,7 @@ func TestPreToolFailModes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runIn(t, t.TempDir(), preToolStep(tc.pre), nil)
-			if res.Status != Failed || !strings.Contains(res.Error, tc.want) {
+			if res.Status != record.Failed || !strings.Contains(res.Error, tc.want) {
 				t.Errorf("status %s error %q, want failed with %q", res.Status, res.Error, tc.want)
 			}
 		})
@@ -111,7 +113,7 @@ func TestWriteFile(t *testing.T) {
 		"      - {type: write_file, path: 'out/{input.q}.txt', content: ' two', append: true, inject_as: x}\n")
 	res := runIn(t, dir, src, map[string]string{"q": "v"})
 	want := filepath.Join(dir, "out", "v.txt")
-	if res.Status != Succeeded || res.Output != want {
+	if res.Status != record.Succeeded || res.Output != want {
 		t.Fatalf("status %s output %q error %s", res.Status, res.Output, res.Error)
 	}
 	if b, _ := os.ReadFile(want); string(b) != "one-v two" {
@@ -136,7 +138,7 @@ func TestWriteFileRefusesAFIFOAtOnce(t *testing.T) {
 		"sub":       "is a directory",
 	} {
 		for _, appending := range []string{"false", "true"} {
-			done := make(chan *Result, 1)
+			done := make(chan *record.Result, 1)
 			go func() {
 				done <- runIn(t, dir, preToolStep("      - {type: write_file, path: '"+path+"', content: 'x', append: "+appending+", inject_as: x}\n"), nil)
 			}()
@@ -193,7 +195,7 @@ func TestWebSearch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runIn(t, t.TempDir(), preToolStep("      - {type: web_search, query: 'AI news {input.q}', inject_as: x}\n"), map[string]string{"q": "v"}, WithSearch(tc.search))
-			if res.Status != Succeeded || res.Output != tc.want {
+			if res.Status != record.Succeeded || res.Output != tc.want {
 				t.Fatalf("status %s output %q error %s; want %q", res.Status, res.Output, res.Error, tc.want)
 			}
 			got.Lock()
@@ -221,7 +223,7 @@ func TestPreToolRetryAndCache(t *testing.T) {
 	t.Run("retry", func(t *testing.T) {
 		calls.Store(0)
 		res := runIn(t, t.TempDir(), preToolStep("      - {type: http_fetch, url: '"+srv.URL+"/flaky', retry: 1, on_error: fail, inject_as: x}\n"), nil)
-		if res.Status != Succeeded || res.Output != "page /flaky" || calls.Load() != 2 {
+		if res.Status != record.Succeeded || res.Output != "page /flaky" || calls.Load() != 2 {
 			t.Errorf("status %s output %q calls %d", res.Status, res.Output, calls.Load())
 		}
 	})
@@ -243,7 +245,7 @@ steps:
 output: out
 `
 		res := runIn(t, t.TempDir(), src, nil)
-		if res.Status != Succeeded || res.Output != "page /p" || calls.Load() != 1 {
+		if res.Status != record.Succeeded || res.Output != "page /p" || calls.Load() != 1 {
 			t.Errorf("status %s output %q calls %d", res.Status, res.Output, calls.Load())
 		}
 	})
@@ -267,7 +269,7 @@ func TestParallelPreTools(t *testing.T) {
 		"      - {type: bash, command: 'echo {a}{b}', inject_as: c}\n" +
 		"    run: 'printf %s \"{c}\"'\n    output_var: out\noutput: out\n"
 	res := runIn(t, t.TempDir(), src, nil)
-	if res.Status != Succeeded || res.Output != "/a/b" {
+	if res.Status != record.Succeeded || res.Output != "/a/b" {
 		t.Errorf("status %s output %q error %s", res.Status, res.Output, res.Error)
 	}
 }
@@ -306,7 +308,7 @@ func TestASTParse(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runIn(t, dir, preToolStep(tc.pre), map[string]string{"q": "src"})
-			if res.Status != Succeeded || res.Output != tc.want {
+			if res.Status != record.Succeeded || res.Output != tc.want {
 				t.Errorf("status %s error %s output\n%s\nwant\n%s", res.Status, res.Error, res.Output, tc.want)
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // cacheModel is a fake Anthropic prompt cache: a request's units (the
@@ -116,7 +117,7 @@ func BenchmarkToolLoopPromptCache(b *testing.B) {
 		defer s.Close()
 		src := "name: t\nsteps:\n  - {id: loop, model: anthropic/claude-sonnet-4-6, system: read it all, prompt: read big.txt again and again, tools: [Read], max_turns: 10" + cache + "}\n"
 		res, err := New(WithDir(dir), withCatalog, WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: load(b, src)})
-		if err != nil || res.Status != Succeeded {
+		if err != nil || res.Status != record.Succeeded {
 			b.Fatal(err, res.Error)
 		}
 		for _, u := range uses[2:] {
@@ -164,7 +165,7 @@ steps:
 	valid := 0
 	for b.Loop() {
 		res, err := e.Run(context.Background(), Request{Chain: c})
-		if err == nil && res.Status == Succeeded {
+		if err == nil && res.Status == record.Succeeded {
 			valid++
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
 
@@ -27,7 +29,7 @@ func TestRegistryPublishesAgainAsDone(t *testing.T) {
 	}
 	for i := range 2 {
 		res, err := New(WithDir(t.TempDir()), withCatalog).Run(context.Background(), Request{Chain: l.Chain})
-		if err != nil || res.Status != Succeeded || !strings.Contains(asJSON(t, res.Context), `"outcome":"published"`) {
+		if err != nil || res.Status != record.Succeeded || !strings.Contains(asJSON(t, res.Context), `"outcome":"published"`) {
 			t.Fatalf("run %d: %v %s %s", i+1, err, res.Status, res.Error)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // An answer in a ```json fence passes output_schema: json, is cached, and
@@ -31,7 +32,7 @@ steps:
     guardrails: [{type: json_valid}, {type: regex_match, value: '^\{'}]
 output: review
 `
-		var results []*Result
+		var results []*record.Result
 		for range 2 {
 			results = append(results, runChain(t, src, nil, WithModels(registryFor(s, nil)), WithCache(store, true)))
 		}
@@ -40,11 +41,11 @@ output: review
 			t.Errorf("%q: %d model calls over two runs, want 1", answer, s.Count())
 		}
 		second := step(t, results[1], "review")
-		if second.Status != StepCached {
+		if second.Status != record.StepCached {
 			t.Errorf("%q: second run %s, want cached", answer, second.Status)
 		}
 		for i, r := range results {
-			if r.Status != Succeeded || r.Output.(map[string]any)["verdict"] != "ok" {
+			if r.Status != record.Succeeded || r.Output.(map[string]any)["verdict"] != "ok" {
 				t.Errorf("%q: run %d: %s %#v %s", answer, i+1, r.Status, r.Output, r.Error)
 			}
 		}
@@ -59,12 +60,12 @@ func TestRetryMaxBoundsRequestsPerModel(t *testing.T) {
 		name    string
 		replies func(model string, n int) llmtest.Reply
 		want    map[string]int
-		status  Status
+		status  record.Status
 	}{
 		{name: "always overloaded", replies: func(string, int) llmtest.Reply { return llmtest.Reply{Status: 503} },
-			want: map[string]int{"big": 3, "small": 3}, status: Failed},
+			want: map[string]int{"big": 3, "small": 3}, status: record.Failed},
 		{name: "always breaks its guardrail", replies: func(string, int) llmtest.Reply { return llmtest.Reply{Text: "short"} },
-			want: map[string]int{"big": 3, "small": 3}, status: Failed},
+			want: map[string]int{"big": 3, "small": 3}, status: record.Failed},
 		{name: "overloaded, then a broken guardrail, on both models",
 			replies: func(model string, n int) llmtest.Reply {
 				if n%2 == 1 {
@@ -72,13 +73,13 @@ func TestRetryMaxBoundsRequestsPerModel(t *testing.T) {
 				}
 				return llmtest.Reply{Text: "short"}
 			},
-			want: map[string]int{"big": 3, "small": 3}, status: Failed},
+			want: map[string]int{"big": 3, "small": 3}, status: record.Failed},
 		{name: "a good answer on the third request", replies: func(_ string, n int) llmtest.Reply {
 			if n < 3 {
 				return llmtest.Reply{Status: 500}
 			}
 			return llmtest.Reply{Text: strings.Repeat("long enough ", 3)}
-		}, want: map[string]int{"big": 3}, status: Succeeded},
+		}, want: map[string]int{"big": 3}, status: record.Succeeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,7 +172,7 @@ steps:
 			if asked[false] > 3 || asked[true] > 3 {
 				t.Errorf("requests %v to the one model: a question asked more than retry max 3 times", asked)
 			}
-			if res.Status != Failed || !strings.Contains(res.Error, "guardrail failed") && !strings.Contains(res.Error, "503") {
+			if res.Status != record.Failed || !strings.Contains(res.Error, "guardrail failed") && !strings.Contains(res.Error, "503") {
 				t.Errorf("status %s, error %q", res.Status, res.Error)
 			}
 		})
@@ -187,7 +188,7 @@ name: t
 steps:
   - {id: ask, model: openai/big, prompt: p, retry: {max: 3, delay_ms: 1}, guardrails: [{type: min_length, value: 20}]}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Failed || !strings.Contains(res.Error, "guardrail failed: min_length") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "guardrail failed: min_length") {
 		t.Fatalf("status %s, error %q: want the guardrail named", res.Status, res.Error)
 	}
 	if s.Count() != 3 {

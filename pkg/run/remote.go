@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Remote lets a durable engine (Temporal) drive a run with this engine's
@@ -105,13 +106,13 @@ func (tv TaskValue) value() Value {
 	if tv.Parsed {
 		return Value{Text: tv.Text, Data: TextValue(tv.Text).Data, JSON: tv.JSON}
 	}
-	return Value{Text: tv.Text, Data: WholeNumbers(tv.Data), JSON: tv.JSON}
+	return Value{Text: tv.Text, Data: record.WholeNumbers(tv.Data), JSON: tv.JSON}
 }
 
 // StepDone is what a task did: the step's result, the variables it set
 // and the events it emitted, in order.
 type StepDone struct {
-	Result    StepResult           `json:"result"`
+	Result    record.StepResult    `json:"result"`
 	EarlyExit bool                 `json:"early_exit,omitempty"`
 	Vars      map[string]TaskValue `json:"vars,omitempty"`
 	Events    []event.Event        `json:"events,omitempty"`
@@ -142,7 +143,7 @@ func RetriedByEngine(s *chain.Step) bool {
 
 // remoteStep hands a step to the durable engine and takes back what it
 // did, as if it had run here.
-func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
+func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) (*record.StepResult, bool) {
 	t := StepTask{RunID: x.RunID, Chain: x.Chain.Name, Step: s.ID, Note: note, Vars: map[string]TaskValue{}, Fallback: s.FallbackNumber()}
 	x.Vars.mu.RLock()
 	t.Inputs, t.Typed = x.Vars.inputs, x.Vars.typed
@@ -168,7 +169,7 @@ func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) 
 		x.markRefused(s.ID)
 	}
 	sr := done.Result
-	sr.ExitCode, sr.ErrOut, sr.Result, sr.answer = done.ExitCode, done.ErrOut, done.TaskResult, done.Answer
+	sr.ExitCode, sr.ErrOut, sr.Result, sr.Answer = done.ExitCode, done.ErrOut, done.TaskResult, done.Answer
 	x.spent(sr.Usage)
 	return &sr, done.EarlyExit
 }
@@ -180,7 +181,7 @@ func (x *Execution) remoteStep(ctx context.Context, s *chain.Step, note string) 
 func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDone {
 	s := TaskStep(c, t)
 	if s == nil {
-		return StepDone{Result: StepResult{ID: t.Step, Status: StepFailed, Error: "the chain has no step " + t.Step}}
+		return StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepFailed, Error: "the chain has no step " + t.Step}}
 	}
 	st := newStore(t.Inputs)
 	if st.inputs == nil {
@@ -196,13 +197,13 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDon
 	x.attemptOnly = t.Attempt
 	env, err := l.readDotenv(c, l.dir)
 	if err != nil {
-		return StepDone{Result: StepResult{ID: t.Step, Status: StepFailed, Error: err.Error()}}
+		return StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepFailed, Error: err.Error()}}
 	}
 	x.setEnv(env)
 	sr, exit := x.runStepNoted(ctx, s, t.Note)
 	x.closeMCP()
 	done := StepDone{Result: *sr, EarlyExit: exit, Events: events.list, Warnings: x.warnings, Refused: x.refused[s.ID],
-		ExitCode: sr.ExitCode, ErrOut: sr.ErrOut, TaskResult: sr.Result, Answer: sr.answer, Retry: x.retryLeft}
+		ExitCode: sr.ExitCode, ErrOut: sr.ErrOut, TaskResult: sr.Result, Answer: sr.Answer, Retry: x.retryLeft}
 	for name, v := range st.vars {
 		if old, ok := before[name]; !ok || !sameValue(old, v) {
 			if done.Vars == nil {
@@ -253,7 +254,7 @@ func (x *Execution) budgetLeft() (tokens, calls int, cost float64) {
 }
 
 // spent adds a task's model use to the run's.
-func (x *Execution) spent(u *Usage) {
+func (x *Execution) spent(u *record.Usage) {
 	if u == nil {
 		return
 	}

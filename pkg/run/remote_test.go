@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // taskRunner is a dag.Runner on goroutines, as a durable engine's
@@ -57,7 +58,7 @@ func remoteEngine(c *chain.Chain, worker *Local, calls *[]string, opts ...Option
 }
 
 // comparable is what must be the same of a run, wherever its steps ran.
-func comparable(res *Result) map[string]any {
+func comparable(res *record.Result) map[string]any {
 	steps := map[string]string{}
 	for _, s := range res.Steps {
 		steps[s.ID] = string(s.Status) + "|" + s.Reason + "|" + s.Error
@@ -161,7 +162,7 @@ workflows:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.Status != Paused {
+	if first.Status != record.Paused {
 		t.Fatalf("status %s (%s), want paused", first.Status, first.Error)
 	}
 	second, err := eng.Run(context.Background(), Request{Chain: c, RunID: first.RunID, Inputs: map[string]string{"service": "api"},
@@ -169,7 +170,7 @@ workflows:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.Status != Succeeded {
+	if second.Status != record.Succeeded {
 		t.Fatalf("status %s (%s), want succeeded", second.Status, second.Error)
 	}
 	if !reflect.DeepEqual(calls, []string{"run_build", "deploy"}) {
@@ -178,8 +179,8 @@ workflows:
 }
 
 // saved is a journal's steps by id, as a resume reads them.
-func saved(j *memJournal) map[string]StepRecord {
-	out := map[string]StepRecord{}
+func saved(j *memJournal) map[string]record.StepRecord {
+	out := map[string]record.StepRecord{}
 	for _, rec := range j.done {
 		out[rec.Result.ID] = rec
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // WithPrices prices the run's model requests (config prices: over the
@@ -18,7 +19,7 @@ func WithCaptureContent(on bool) Option { return func(l *Local) { l.captureConte
 // model that answered and why it stopped, what the request cost (added to
 // u, with the model named when it has no known price), and its messages
 // when the engine captures them.
-func (x *Execution) DescribeRequest(e *event.Event, a llm.Attempt, u *Usage) {
+func (x *Execution) DescribeRequest(e *event.Event, a llm.Attempt, u *record.Usage) {
 	if a.Response != nil {
 		e.ResponseModel, e.FinishReason = a.Response.Model, a.Response.FinishReason
 	}
@@ -37,7 +38,7 @@ func (x *Execution) DescribeRequest(e *event.Event, a llm.Attempt, u *Usage) {
 			u.CostUSD += cost
 		} else {
 			e.Unpriced = []string{label}
-			u.addUnpriced(label)
+			u.AddUnpriced(label)
 		}
 	}
 	if x.Engine.captureContent {

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestCostPerRequestStepAndRun: every request's cost is on its llm.call
@@ -26,10 +27,10 @@ steps:
   - {id: c, model: anthropic/claude-sonnet-4-6, prompt: "three", depends_on: [b]}
 `, nil, WithModels(registryFor(s, nil)), WithEvents(rec),
 		WithPrices(llm.NewPrices(map[string]llm.Price{"anthropic/claude-sonnet-4-6": {Input: 1000, Output: 2000}})))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatal(res.Error)
 	}
-	costOf := func(u *Usage, p llm.Price) float64 {
+	costOf := func(u *record.Usage, p llm.Price) float64 {
 		return p.Cost(llm.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
 	}
 	a, b, c := step(t, res, "a"), step(t, res, "b"), step(t, res, "c")
@@ -84,7 +85,7 @@ inputs:
 steps:
   - {id: a, model: openai/gpt-5-mini, system: be brief, prompt: "use {input.token}"}
 `, map[string]string{"token": "hunter2-very-secret"}, WithModels(registryFor(s, nil)), WithEvents(rec), WithCaptureContent(true))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatal(res.Error)
 	}
 	for _, e := range rec.Events() {
@@ -125,7 +126,7 @@ steps:
 		t.Fatal(err)
 	}
 	d := step(t, res, "d")
-	if res.Status != Failed || d.Status != StepFailed || !strings.Contains(d.Error, "max_cost_usd $2.5 reached") {
+	if res.Status != record.Failed || d.Status != record.StepFailed || !strings.Contains(d.Error, "max_cost_usd $2.5 reached") {
 		t.Fatalf("status %s, d: %+v", res.Status, d)
 	}
 	if s.Count() != 3 {

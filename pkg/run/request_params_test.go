@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAStepsParamsReachItsRequest: params go into the request as the
@@ -24,7 +25,7 @@ steps:
     prompt_cache_key: reviews
     params: {seed: 42, top_p: 0.5, stop: [END], presence_penalty: 0.1, frequency_penalty: 0.2, max_output_tokens: 300, extra: {user: ci}}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatal(res.Error)
 	}
 	b := s.Requests()[0].Body
@@ -81,7 +82,7 @@ steps:
       - type: json_schema
         value: {type: object, properties: {verdict: {type: string, enum: [ship, hold]}}, required: [verdict], additionalProperties: false}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || s.Count() != 1 {
+	if res.Status != record.Succeeded || s.Count() != 1 {
 		t.Fatalf("%s after %d requests: %s", res.Status, s.Count(), res.Error)
 	}
 	js := s.Requests()[0].Body["response_format"].(map[string]any)["json_schema"].(map[string]any)
@@ -106,7 +107,7 @@ name: t
 steps:
   - {id: look, model: anthropic/claude-sonnet-4-6, system: be brief, prompt: look around, tools: [Glob]}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || s.Count() != 4 {
+	if res.Status != record.Succeeded || s.Count() != 4 {
 		t.Fatalf("%s after %d: %s", res.Status, s.Count(), res.Error)
 	}
 	for i, r := range s.Requests() {

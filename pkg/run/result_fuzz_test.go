@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // FuzzResultRoundTrip: any result — DAG or workflow, with any text in its
@@ -19,19 +22,19 @@ func FuzzResultRoundTrip(f *testing.F) {
 		if json.Unmarshal([]byte(data), &decoded) == nil {
 			v = decoded
 		}
-		res := &Result{RunID: id, Name: id, Status: Status(status), Output: v, Vars: map[string]any{key: v},
-			Steps: []StepResult{{ID: key, Status: StepStatus(status), Attempts: int(n % 100), DurationMS: n, Error: errText,
-				Usage: &Usage{LLMCalls: int(n % 7), InputTokens: int(n % 1000)}, ToolCalls: int(n % 5)}},
+		res := &record.Result{RunID: id, Name: id, Status: record.Status(status), Output: v, Vars: map[string]any{key: v},
+			Steps: []record.StepResult{{ID: key, Status: record.StepStatus(status), Attempts: int(n % 100), DurationMS: n, Error: errText,
+				Usage: &record.Usage{LLMCalls: int(n % 7), InputTokens: int(n % 1000)}, ToolCalls: int(n % 5)}},
 			Error: errText, DurationMS: n}
 		if workflow {
-			res.WorkflowResult = &WorkflowResult{State: state, Chain: []ChainEntry{{FromState: state, Transition: transition, ToState: state, Result: output}},
-				Context: map[string]any{key: v}, Guidance: &Guidance{Goal: errText}, Links: []Link{{Transition: transition, Title: output}}}
+			res.WorkflowResult = &response.WorkflowResult{State: state, Chain: []response.ChainEntry{{FromState: state, Transition: transition, ToState: state, Result: output}},
+				Context: map[string]any{key: v}, Guidance: &response.Guidance{Goal: errText}, Links: []response.Link{{Transition: transition, Title: output}}}
 		}
 		first, err := json.Marshal(res)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back Result
+		var back record.Result
 		if err := json.Unmarshal(first, &back); err != nil {
 			t.Fatalf("%s does not decode: %v", first, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestStepResultKeepsItsWorkingValuesOut: a command's exit code and whole
@@ -11,9 +13,9 @@ import (
 // JSON result (-o json, result.json) carries none of them, so a step's
 // stderr is never written there whole.
 func TestStepResultKeepsItsWorkingValuesOut(t *testing.T) {
-	for _, sr := range []StepResult{
-		{ID: "a", Status: StepFailed, ExitCode: 3, ErrOut: "secret-ish stderr", Result: "retry"},
-		{ID: "b", Status: StepSucceeded, ErrOut: strings.Repeat("x", 1<<16)},
+	for _, sr := range []record.StepResult{
+		{ID: "a", Status: record.StepFailed, ExitCode: 3, ErrOut: "secret-ish stderr", Result: "retry"},
+		{ID: "b", Status: record.StepSucceeded, ErrOut: strings.Repeat("x", 1<<16)},
 	} {
 		data, err := json.Marshal(sr)
 		if err != nil {

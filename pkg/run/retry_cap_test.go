@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestRetryMaxDelayCapsTheWaits: backoff grows each wait until
@@ -19,7 +20,7 @@ steps:
     command: "false"
     retry: {max: 4, delay_ms: 2, backoff: 10, max_delay_ms: 5}
 `, nil, WithEvents(rec))
-	if res.Status != Failed {
+	if res.Status != record.Failed {
 		t.Fatalf("status = %s, want failed", res.Status)
 	}
 	var waits []string

@@ -10,6 +10,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // routing is what the routers of a DAG run decided: the steps their
@@ -64,10 +66,10 @@ func (x *Execution) routedOut(s *chain.Step) (string, bool) {
 
 // skipRouted records a step a router left out: skipped, its output empty
 // (absent, to an OCC file's references, as OCC leaves it unset).
-func (x *Execution) skipRouted(s *chain.Step, why string) *StepResult {
+func (x *Execution) skipRouted(s *chain.Step, why string) *record.StepResult {
 	x.SetOutput(s, Value{absent: s.Reading().LooseReferences})
-	sr := &StepResult{ID: s.ID, Status: StepSkipped, Reason: why}
-	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepSkipped, Detail: why})
+	sr := &record.StepResult{ID: s.ID, Status: record.StepSkipped, Reason: why}
+	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: record.StepSkipped, Detail: why})
 	x.journal(s, sr)
 	return sr
 }
@@ -77,22 +79,22 @@ func (x *Execution) skipRouted(s *chain.Step, why string) *StepResult {
 // the evaluation added to its prompt (and the steps between it and the
 // evaluator, which read its output), then judges again. The result
 // counts every evaluation and attempt.
-func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, again func(*chain.Step, string) (string, int), sr *StepResult, exit bool) (*StepResult, bool) {
+func (x *Execution) evaluateAgain(ctx context.Context, s *chain.Step, again func(*chain.Step, string) (string, int), sr *record.StepResult, exit bool) (*record.StepResult, bool) {
 	if sr.Decision == "" {
 		return sr, exit
 	}
 	sr.Evaluations = 1
-	for n := 1; sr.Status == StepSucceeded && ctx.Err() == nil; n++ {
+	for n := 1; sr.Status == record.StepSucceeded && ctx.Err() == nil; n++ {
 		target, retries := again(s, sr.Decision)
 		if target == "" || n > retries {
 			break
 		}
 		x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n + 1, Status: event.Retrying,
 			Detail: fmt.Sprintf("evaluation FAIL: running %s again with it (retry %d of %d)", target, n, retries)})
-		note := fmt.Sprintf("\n\n[Evaluation of your previous answer by step %s: FAIL]\n%s\nFix what it points out and answer again.", s.ID, strings.TrimSpace(sr.answer))
+		note := fmt.Sprintf("\n\n[Evaluation of your previous answer by step %s: FAIL]\n%s\nFix what it points out and answer again.", s.ID, strings.TrimSpace(sr.Answer))
 		if err := x.rerun(ctx, s, target, note); err != nil {
-			sr.Status, sr.Error = StepFailed, err.Error()
-			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: StepFailed, Error: sr.Error})
+			sr.Status, sr.Error = record.StepFailed, err.Error()
+			x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: record.StepFailed, Error: sr.Error})
 			return sr, false
 		}
 		next, nextExit := x.RunStep(ctx, s)
@@ -133,7 +135,7 @@ func (x *Execution) rerun(ctx context.Context, ev *chain.Step, target, note stri
 }
 
 // addUsage is the sum of two steps' model use (nil when neither has any).
-func addUsage(a, b *Usage) *Usage {
+func addUsage(a, b *record.Usage) *record.Usage {
 	if a == nil {
 		return b
 	}
@@ -147,7 +149,7 @@ func addUsage(a, b *Usage) *Usage {
 // gatePause is a DAG run's response when it pauses at gates: the first
 // gate as its state, its question as the goal, the decisions each gate
 // waits for, and the first deadline.
-func (x *Execution) gatePause() *WorkflowResult {
+func (x *Execution) gatePause() *response.WorkflowResult {
 	ids := make([]string, 0, len(x.waiting))
 	for id := range x.waiting {
 		ids = append(ids, id)
@@ -156,9 +158,9 @@ func (x *Execution) gatePause() *WorkflowResult {
 	sort.Slice(ids, func(i, j int) bool {
 		return slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[i] }) < slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[j] })
 	})
-	wr := &WorkflowResult{State: ids[0], Chain: []ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
+	wr := &response.WorkflowResult{State: ids[0], Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
 	if q := x.waiting[ids[0]].question; q != "" {
-		wr.Guidance = &Guidance{Goal: q}
+		wr.Guidance = &response.Guidance{Goal: q}
 	}
 	var first time.Time
 	for _, id := range ids {

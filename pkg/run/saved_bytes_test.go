@@ -3,15 +3,17 @@ package run
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func TestSavedValueKeepsBytesThatAreNotUTF8(t *testing.T) {
 	for _, text := range []string{"caf\xe9", "\xff\xfe\x00bin\x80", "plain é", "", "a\x00b"} {
-		data, err := json.Marshal(StepRecord{Output: &SavedValue{Text: text, Data: map[string]any{"k": "v"}}})
+		data, err := json.Marshal(record.StepRecord{Output: &record.SavedValue{Text: text, Data: map[string]any{"k": "v"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back StepRecord
+		var back record.StepRecord
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatal(err)
 		}
@@ -20,7 +22,7 @@ func TestSavedValueKeepsBytesThatAreNotUTF8(t *testing.T) {
 		}
 	}
 	// a record saved before bytes were kept still loads
-	var old SavedValue
+	var old record.SavedValue
 	if err := json.Unmarshal([]byte(`{"text":"café","masked":true}`), &old); err != nil || old.Text != "café" || !old.Masked {
 		t.Errorf("old record: %+v, %v", old, err)
 	}

@@ -1,5 +1,7 @@
 package run
 
+import "github.com/chainrun/chainrun/pkg/run/record"
+
 // Mask hides secret values in text shown outside the run.
 func (x *Execution) Mask(s string) string { return x.Secrets.Text(s) }
 
@@ -13,7 +15,7 @@ func (x *Execution) MaskValue(v any) any {
 
 // maskResult hides secret values in the result's error, warnings and
 // variables.
-func (x *Execution) maskResult(res *Result) {
+func (x *Execution) maskResult(res *record.Result) {
 	if x.Secrets == nil {
 		return
 	}
@@ -25,7 +27,7 @@ func (x *Execution) maskResult(res *Result) {
 		res.Vars[k] = x.MaskValue(v)
 	}
 	res.Output = x.MaskValue(res.Output)
-	for _, list := range [][]StepResult{res.Steps, res.Handlers} {
+	for _, list := range [][]record.StepResult{res.Steps, res.Handlers} {
 		for i := range list {
 			sr := &list[i]
 			sr.MaskTexts(x.Mask)

@@ -15,6 +15,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // dirHolds reports the files under dir whose bytes contain s.
@@ -53,7 +55,7 @@ steps:
 	for _, key := range []string{"Zq9-secret-value", "7"} {
 		for range 2 {
 			res := runChain(t, src, map[string]string{"key": key}, WithModels(registryFor(s, nil)), WithCache(cache.Open(dir), true))
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatalf("status %s: %s", res.Status, res.Error)
 			}
 			if res.Usage.Cached != 0 {
@@ -115,7 +117,7 @@ steps:
   - {id: big, type: cli, run: 'printf %s {input.tok}; head -c 9000000 /dev/zero | tr "\0" x; printf %s {input.tok}', output_var: b}
 `
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"tok": "tok-Zq9-spill"}, OutputDir: out, Journal: &memJournal{}})
-	if err != nil || res.Status != Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if files := dirHolds(t, filepath.Dir(out), "tok-Zq9-spill"); len(files) > 0 {
@@ -274,7 +276,7 @@ workflows:
 	}
 	for _, args := range []map[string]any{{"n": tok, "e": "x"}, {"n": 1, "e": tok}, {"n": "x" + tok + "x", "e": "x"}} {
 		_, err := l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"tok": tok}, History: j.transitions, Take: "fin", Args: args, Journal: j})
-		var ae *ArgError
+		var ae *response.ArgError
 		if !errors.As(err, &ae) {
 			t.Fatalf("%v: %v, want an ArgError", args, err)
 		}

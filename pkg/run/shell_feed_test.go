@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Values far over Linux's 128 KiB cap on one environment string, and a
@@ -50,7 +51,7 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || !strings.Contains(res.Error, "a run: script gets big values on a pipe") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "a run: script gets big values on a pipe") {
 		t.Errorf("%s: %s", res.Status, res.Error)
 	}
 }

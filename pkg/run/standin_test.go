@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 func TestStandInReplacesBodies(t *testing.T) {
@@ -55,7 +57,7 @@ output: out
 		return Canned{}, false
 	}
 	res := runChain(t, src, nil, WithStandIn(stand), WithEnv(map[string]string{"FIXED": "pinned"}))
-	if res.Status != Succeeded || res.Output != "home/3/pinned" {
+	if res.Status != record.Succeeded || res.Output != "home/3/pinned" {
 		t.Fatalf("status %s, output %v, error %s", res.Status, res.Output, res.Error)
 	}
 	if got := step(t, res, "fetch"); got.Attempts != 2 {
@@ -71,7 +73,7 @@ func TestStandInFailureIsAStepFailure(t *testing.T) {
 	res := runChain(t, src, nil, WithStandIn(func(context.Context, *chain.Step) (Canned, bool) {
 		return Canned{Err: "not mocked"}, true
 	}))
-	if res.Status != Failed || !strings.Contains(res.Error, "not mocked") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "not mocked") {
 		t.Errorf("status %s, error %q", res.Status, res.Error)
 	}
 }
@@ -90,14 +92,20 @@ workflows:
       stopped: {terminal: true}
 `
 	c := load(t, src)
-	human := func(context.Context, Decision) (Choice, bool, error) { return Choice{Transition: "stop"}, true, nil }
+	human := func(context.Context, response.Decision) (response.Choice, bool, error) {
+		return response.Choice{Transition: "stop"}, true, nil
+	}
 	for name, tc := range map[string]struct {
-		decide Scripted
+		decide response.Scripted
 		want   string
 	}{
-		"scripted":      {func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "go"}, true }, "done"},
-		"passes":        {func(context.Context, Decision) (Choice, bool) { return Choice{}, false }, "stopped"},
-		"names no link": {func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "fly"}, true }, "a"},
+		"scripted": {func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: "go"}, true
+		}, "done"},
+		"passes": {func(context.Context, response.Decision) (response.Choice, bool) { return response.Choice{}, false }, "stopped"},
+		"names no link": {func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: "fly"}, true
+		}, "a"},
 	} {
 		res, err := New().Run(context.Background(), Request{Chain: c, Decide: tc.decide, Human: human})
 		if err != nil {
@@ -131,7 +139,9 @@ workflows:
 		"given":   {map[string]any{"reason": "tests pass"}, "done", ""},
 		"missing": {nil, "a", "reason"},
 	} {
-		decide := func(context.Context, Decision) (Choice, bool) { return Choice{Transition: "go", Args: tc.args}, true }
+		decide := func(context.Context, response.Decision) (response.Choice, bool) {
+			return response.Choice{Transition: "go", Args: tc.args}, true
+		}
 		res, err := New().Run(context.Background(), Request{Chain: c, Decide: decide})
 		if err != nil {
 			t.Fatal(err)

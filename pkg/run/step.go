@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // outcome is what one execution of a step's body produced.
@@ -26,7 +27,7 @@ type outcome struct {
 	status int
 	// model, usage and finish describe an agent step's model calls.
 	model  string
-	usage  Usage
+	usage  record.Usage
 	finish string
 	// cached is an answer served from the cache.
 	cached bool
@@ -52,13 +53,13 @@ func (e *permanentError) Unwrap() error { return e.err }
 
 // RunStep takes one step from its condition to its stored output. It
 // reports whether the step's early_exit_if held.
-func (x *Execution) RunStep(ctx context.Context, s *chain.Step) (*StepResult, bool) {
+func (x *Execution) RunStep(ctx context.Context, s *chain.Step) (*record.StepResult, bool) {
 	return x.runStepNoted(ctx, s, "")
 }
 
 // runStepNoted is runStep with a note added to the step's prompt (an
 // evaluation fed back to the step it runs again).
-func (x *Execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*StepResult, bool) {
+func (x *Execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*record.StepResult, bool) {
 	if x.Engine.Remote != nil && !InWorkflow(s.Kind) {
 		return x.remoteStep(ctx, s, note)
 	}
@@ -67,14 +68,14 @@ func (x *Execution) runStepNoted(ctx context.Context, s *chain.Step, note string
 
 // runStepIn is runStep with what the step reads besides the run's
 // variables in sc (a handler's {run}).
-func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*StepResult, bool) {
+func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*record.StepResult, bool) {
 	l := x.Engine
 	ctx = llm.WithCaller(ctx, callerOf(ctx, s.ID))
 	start := l.Now()
 	x.Emit(event.Event{Time: start, Type: event.StepStarted, Step: s.ID, Kind: string(s.Kind), Model: x.firstModel(s)})
-	sr := &StepResult{ID: s.ID}
-	finish := func(status StepStatus, errText, reason string) (*StepResult, bool) {
-		if status == StepFailed && ctx.Err() != nil {
+	sr := &record.StepResult{ID: s.ID}
+	finish := func(status record.StepStatus, errText, reason string) (*record.StepResult, bool) {
+		if status == record.StepFailed && ctx.Err() != nil {
 			// stopped by the run, whatever it was doing (a pre_tool, a
 			// request, a called chain): said the same way every time
 			status, errText, reason = stopped(ctx)
@@ -92,11 +93,11 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 		holds, err := cond.Holds(sc.ExprEnv(cond.Names))
 		if err != nil {
 			x.SetOutput(s, Value{})
-			return finish(StepFailed, "condition: "+err.Error(), "")
+			return finish(record.StepFailed, "condition: "+err.Error(), "")
 		}
 		if !holds {
 			x.SetOutput(s, Value{})
-			return finish(StepSkipped, "", "condition is false: "+s.Condition)
+			return finish(record.StepSkipped, "", "condition is false: "+s.Condition)
 		}
 	}
 	var err error
@@ -108,7 +109,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 		if s.ContinueOnError {
 			x.SetOutput(s, Value{})
 		}
-		return finish(StepFailed, err.Error(), "")
+		return finish(record.StepFailed, err.Error(), "")
 	}
 	var out outcome
 	if s.ForEach != "" {
@@ -128,7 +129,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 	sr.ToolCalls = out.toolCalls
 	sr.Result = out.result
 	sr.ExitCode, sr.ErrOut = out.exitCode, x.Mask(strings.TrimSpace(out.stderr))
-	sr.Decision, sr.Score, sr.answer = out.decision, out.score, out.answer
+	sr.Decision, sr.Score, sr.Answer = out.decision, out.score, out.answer
 	if status, reason, since, held := held(err); held {
 		x.SetOutput(s, Value{})
 		sr.WaitingSince = since
@@ -142,11 +143,11 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 			x.setStatus(s, out.status)
 		}
 		// masked whole before the cut, so no part of a secret is left
-		sr.Stderr, sr.Stdout = failureTail(x.Mask(out.stderr)), failureTail(x.Mask(out.stdout))
+		sr.Stderr, sr.Stdout = record.FailureTail(x.Mask(out.stderr)), record.FailureTail(x.Mask(out.stdout))
 		if budgetRefused(err) && ctx.Err() == nil {
 			x.markRefused(s.ID)
 		}
-		return finish(StepFailed, err.Error(), "")
+		return finish(record.StepFailed, err.Error(), "")
 	}
 	x.SetOutput(s, out.Value)
 	x.setStatus(s, out.status)
@@ -154,13 +155,13 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*St
 	if e := s.C().EarlyExitIf; e != nil {
 		holds, err := e.Holds(sc.ExprEnv(e.Names))
 		if err != nil {
-			return finish(StepFailed, "early_exit_if: "+err.Error(), "")
+			return finish(record.StepFailed, "early_exit_if: "+err.Error(), "")
 		}
 		exit = holds
 	}
-	status := StepSucceeded
+	status := record.StepSucceeded
 	if out.cached {
-		status = StepCached
+		status = record.StepCached
 	}
 	res, _ := finish(status, "", "")
 	return res, exit
@@ -206,7 +207,7 @@ func (x *Execution) attempts(ctx context.Context, s *chain.Step, sc Scope) (outc
 	if s.Kind.Conversational() {
 		t = &tries{}
 	}
-	var used Usage
+	var used record.Usage
 	if n := x.attemptOnly; n > 0 {
 		// a durable engine makes this step's retries: one attempt here
 		out, err := x.attempt(ctx, s, sc, t, &used, n)
@@ -269,7 +270,7 @@ func (x *Execution) attempts(ctx context.Context, s *chain.Step, sc Scope) (outc
 }
 
 // attempt runs the step's body once and checks its output.
-func (x *Execution) attempt(ctx context.Context, s *chain.Step, sc Scope, t *tries, used *Usage, n int) (outcome, error) {
+func (x *Execution) attempt(ctx context.Context, s *chain.Step, sc Scope, t *tries, used *record.Usage, n int) (outcome, error) {
 	x.Emit(event.Event{Type: event.StepAttempt, Step: s.ID, Attempt: n})
 	out, err := x.once(x.withAttempt(ctx, s.ID, n), s, sc, t)
 	err = x.checkAttempt(s, t, used, &out, err)
@@ -278,7 +279,7 @@ func (x *Execution) attempt(ctx context.Context, s *chain.Step, sc Scope, t *tri
 
 // checkAttempt checks what one attempt produced and adds up its model use
 // (used; an agent step's is kept in t).
-func (x *Execution) checkAttempt(s *chain.Step, t *tries, used *Usage, out *outcome, err error) error {
+func (x *Execution) checkAttempt(s *chain.Step, t *tries, used *record.Usage, out *outcome, err error) error {
 	if t == nil {
 		used.Add(out.usage)
 		out.usage = *used

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A failed task of any kind is branched on by a branch that names the
@@ -33,7 +34,7 @@ workflows:
       fine: {terminal: true}
 `
 		res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
-		if res.Status != Succeeded || res.State != "broken" {
+		if res.Status != record.Succeeded || res.State != "broken" {
 			t.Errorf("%s: status %s state %s error %s", kind, res.Status, res.State, res.Error)
 		}
 	}
@@ -61,7 +62,7 @@ workflows:
       tech: {terminal: true}
       general: {terminal: true}
 `, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.State != "general" || s.Count() != 1 {
+	if res.Status != record.Succeeded || res.State != "general" || s.Count() != 1 {
 		t.Fatalf("status %s state %s requests %d error %s", res.Status, res.State, s.Count(), res.Error)
 	}
 }

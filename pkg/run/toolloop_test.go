@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -18,7 +19,7 @@ var providers = []string{"openai", "anthropic"}
 
 // toolRun runs src (a chain whose agent step uses model PROVIDER/m) in dir
 // against a server scripted with replies.
-func toolRun(t *testing.T, provider, src, dir string, req Request, replies ...llmtest.Reply) (*Result, *llmtest.Server, *event.Recorder) {
+func toolRun(t *testing.T, provider, src, dir string, req Request, replies ...llmtest.Reply) (*record.Result, *llmtest.Server, *event.Recorder) {
 	t.Helper()
 	s := llmtest.New(replies...)
 	t.Cleanup(s.Close)
@@ -63,7 +64,7 @@ func TestToolLoopReadsAFileAndAnswers(t *testing.T) {
 			res, s, rec := toolRun(t, p, readChain, dir, Request{},
 				call("Read", `{"file_path": "notes.txt"}`),
 				llmtest.Reply{Text: "They say hello."})
-			if res.Status != Succeeded || res.Output != "They say hello." || res.Steps[0].ToolCalls != 1 || res.Usage.LLMCalls != 2 {
+			if res.Status != record.Succeeded || res.Output != "They say hello." || res.Steps[0].ToolCalls != 1 || res.Usage.LLMCalls != 2 {
 				t.Fatalf("%s %v calls %d usage %+v %s", res.Status, res.Output, res.Steps[0].ToolCalls, res.Usage, res.Error)
 			}
 			if first := requestText(t, s, 0); !strings.Contains(first, `"file_path"`) || !strings.Contains(first, `"Read"`) {
@@ -106,7 +107,7 @@ output: a
 					{Name: "Bash", Arguments: `{"command": "touch made; echo made it"}`},
 				}},
 				llmtest.Reply{Text: "done"})
-			if res.Status != Succeeded || res.Steps[0].ToolCalls != 2 {
+			if res.Status != record.Succeeded || res.Steps[0].ToolCalls != 2 {
 				t.Fatalf("%s %s", res.Status, res.Error)
 			}
 			second := requestText(t, s, 1)
@@ -125,7 +126,7 @@ func TestToolCallOutsideTheStepsTools(t *testing.T) {
 
 			dir := t.TempDir()
 			res, s, rec := toolRun(t, p, readChain, dir, Request{}, outside, answer)
-			if res.Status != Succeeded || fileThere(dir, "ran") || res.Steps[0].ToolCalls != 0 {
+			if res.Status != record.Succeeded || fileThere(dir, "ran") || res.Steps[0].ToolCalls != 0 {
 				t.Fatalf("headless: %s ran=%v", res.Status, fileThere(dir, "ran"))
 			}
 			if second := requestText(t, s, 1); !strings.Contains(second, "denied: Bash is not among this step's tools") {
@@ -137,7 +138,7 @@ func TestToolCallOutsideTheStepsTools(t *testing.T) {
 
 			dir = t.TempDir()
 			res, _, rec = toolRun(t, p, readChain, dir, Request{Grants: map[string]bool{"Bash": true}}, outside, answer)
-			if res.Status != Succeeded || !fileThere(dir, "ran") || !hasEvent(rec, event.ToolGranted, "grant") {
+			if res.Status != record.Succeeded || !fileThere(dir, "ran") || !hasEvent(rec, event.ToolGranted, "grant") {
 				t.Fatalf("--grant: %s ran=%v", res.Status, fileThere(dir, "ran"))
 			}
 
@@ -150,7 +151,7 @@ func TestToolCallOutsideTheStepsTools(t *testing.T) {
 				if yes {
 					want = event.ToolGranted
 				}
-				if res.Status != Succeeded || fileThere(dir, "ran") != yes || !hasEvent(rec, want, "human") || asked.Tool != "Bash" || asked.Digest == "" {
+				if res.Status != record.Succeeded || fileThere(dir, "ran") != yes || !hasEvent(rec, want, "human") || asked.Tool != "Bash" || asked.Digest == "" {
 					t.Fatalf("asked (%v): %s ran=%v %+v", yes, res.Status, fileThere(dir, "ran"), asked)
 				}
 			}
@@ -167,7 +168,7 @@ steps:
 	for _, p := range providers {
 		t.Run(p, func(t *testing.T) {
 			res, s, _ := toolRun(t, p, src, t.TempDir(), Request{}, call("Glob", `{"pattern": "*"}`))
-			if res.Status != Failed || !strings.Contains(res.Error, "max_turns 3 reached") || s.Count() != 3 {
+			if res.Status != record.Failed || !strings.Contains(res.Error, "max_turns 3 reached") || s.Count() != 3 {
 				t.Fatalf("%s %q after %d requests", res.Status, res.Error, s.Count())
 			}
 		})
@@ -196,7 +197,7 @@ output: plan
 			res, s, _ := toolRun(t, p, src, t.TempDir(), Request{},
 				call("submit_plan", `{"steps": "all at once"}`),
 				call("submit_plan", `{"steps": ["design", "build"]}`))
-			if res.Status != Succeeded || asJSON(t, res.Output) != `{"steps":["design","build"]}` {
+			if res.Status != record.Succeeded || asJSON(t, res.Output) != `{"steps":["design","build"]}` {
 				t.Fatalf("%s %v %s", res.Status, res.Output, res.Error)
 			}
 			if second := requestText(t, s, 1); !strings.Contains(second, "do not satisfy its schema") {
@@ -227,7 +228,7 @@ steps:
 					{Name: "Write", Arguments: `{"file_path": "inside.txt", "content": "fine"}`},
 				}},
 				llmtest.Reply{Text: "done"})
-			if res.Status != Succeeded {
+			if res.Status != record.Succeeded {
 				t.Fatal(res.Error)
 			}
 			second := requestText(t, s, 1)
@@ -262,7 +263,7 @@ output: n
 				call("word_count", `{"text": "one two; $(echo three)"}`),
 				call("word_count", `{"words": 3}`),
 				llmtest.Reply{Text: "4 words"})
-			if res.Status != Succeeded || res.Output != "4 words" {
+			if res.Status != record.Succeeded || res.Output != "4 words" {
 				t.Fatalf("%s %v %s", res.Status, res.Output, res.Error)
 			}
 			// the argument reached the script as a value, never as code
@@ -278,7 +279,7 @@ output: n
 
 func TestUnknownToolIsAnErrorResult(t *testing.T) {
 	res, s, rec := toolRun(t, "openai", readChain, t.TempDir(), Request{}, call("Teleport", `{}`), llmtest.Reply{Text: "ok"})
-	if res.Status != Succeeded || !strings.Contains(requestText(t, s, 1), `there is no tool named \"Teleport\"`) || !hasEvent(rec, event.ToolCall, "") {
+	if res.Status != record.Succeeded || !strings.Contains(requestText(t, s, 1), `there is no tool named \"Teleport\"`) || !hasEvent(rec, event.ToolCall, "") {
 		t.Fatalf("%s %s", res.Status, requestText(t, s, 1))
 	}
 }
@@ -317,7 +318,7 @@ func TestToolLoopStreaming(t *testing.T) {
 			defer s.Close()
 			res, err := New(WithDir(dir), WithModels(registryFor(s, nil)), WithStreaming(true)).Run(context.Background(),
 				Request{Chain: load(t, strings.ReplaceAll(readChain, "PROVIDER", p))})
-			if err != nil || res.Status != Succeeded || res.Output != "They say streamed notes." || res.Steps[0].ToolCalls != 1 {
+			if err != nil || res.Status != record.Succeeded || res.Output != "They say streamed notes." || res.Steps[0].ToolCalls != 1 {
 				t.Fatalf("%v %s %v", err, res.Status, res.Output)
 			}
 			if !strings.Contains(requestText(t, s, 0), `"stream":true`) {
@@ -348,16 +349,16 @@ steps:
   - {id: join, type: transform, expr: '"joined"', depends_on: [broken, slow]}
 `
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
-	byID := map[string]StepResult{}
+	byID := map[string]record.StepResult{}
 	for _, sr := range res.Steps {
 		byID[sr.ID] = sr
 	}
-	if res.Status != Failed || !strings.Contains(byID["slow"].Error, "cancelled: step broken failed") || byID["join"].Status != StepSkipped {
+	if res.Status != record.Failed || !strings.Contains(byID["slow"].Error, "cancelled: step broken failed") || byID["join"].Status != record.StepSkipped {
 		t.Fatalf("strict: %s %+v", res.Status, byID)
 	}
 	tolerant := strings.Replace(strings.Replace(src, "prompt: BROKEN}", "prompt: BROKEN, continue_on_error: true}", 1), "SLOW", "QUICK", 1)
 	res = runChain(t, tolerant, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("continue_on_error: %s %s", res.Status, res.Error)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // brokenJournal saves steps, and transitions until the disk fills: from
@@ -16,7 +19,7 @@ type brokenJournal struct {
 	saves int
 }
 
-func (b *brokenJournal) Transition(rec TransitionRecord) error {
+func (b *brokenJournal) Transition(rec record.TransitionRecord) error {
 	b.mu.Lock()
 	n := len(b.transitions)
 	b.mu.Unlock()
@@ -106,7 +109,7 @@ workflows:
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Failed || res.State != tc.state || !strings.Contains(res.Error, "no space left on device: the run stops at state "+tc.state) {
+			if res.Status != record.Failed || res.State != tc.state || !strings.Contains(res.Error, "no space left on device: the run stops at state "+tc.state) {
 				t.Fatalf("%s at %s: %s", res.Status, res.State, res.Error)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "after.log")); err == nil {
@@ -125,7 +128,7 @@ workflows:
 				req.Started, req.Rerun = map[string]bool{l.Transition: true}, map[string]bool{l.Transition: true}
 			}
 			res, err = New(WithDir(dir)).Run(context.Background(), req)
-			if err != nil || res.Status != Succeeded {
+			if err != nil || res.Status != record.Succeeded {
 				t.Fatalf("the printed retry: %v %+v", err, res)
 			}
 		})
@@ -143,7 +146,7 @@ func toFloat(v any) float64 {
 }
 
 // printed is the resume command a link is shown with (as render prints it).
-func printed(l Link) string {
+func printed(l response.Link) string {
 	if l.Rerun {
 		return ResumeCommand("RUN", l.Transition, l.Transition)
 	}

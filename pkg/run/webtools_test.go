@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestWebToolsInAToolLoop: an agent step that lists WebSearch and
@@ -30,7 +31,7 @@ func TestWebToolsInAToolLoop(t *testing.T) {
 	defer s.Close()
 	src := "name: t\nsteps:\n  - id: a\n    model: anthropic/claude-haiku-4-5\n    tools: [WebSearch, WebFetch]\n    prompt: What are Go modules?\n    output_var: a\noutput: a\n"
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)), WithSearch(Search{URL: web.URL + "/search"}))
-	if res.Status != Succeeded || res.Output != "Modules are units of versioning." {
+	if res.Status != record.Succeeded || res.Output != "Modules are units of versioning." {
 		t.Fatalf("status %s output %v error %q", res.Status, res.Output, res.Error)
 	}
 	reqs := s.Requests()

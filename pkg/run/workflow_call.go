@@ -9,6 +9,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The run of the workflow a workflow step names (the kind is
@@ -20,19 +22,19 @@ import (
 // use.inputs (or input:) give, as a nested run whose id extends this
 // one's, to its end, a pause or a failure. The error (permanent) is one
 // that kept it from starting.
-func (a *Attempt) RunWorkflow(ctx context.Context) (*Result, error) {
+func (a *Attempt) RunWorkflow(ctx context.Context) (*record.Result, error) {
 	return a.x.callWorkflow(ctx, a.s, a.sc, SubCall{})
 }
 
 // SubCall is how a workflow step goes on with a workflow it runs: from
 // its saved transitions, taking the caller's decision there.
 type SubCall struct {
-	History []TransitionRecord
+	History []record.TransitionRecord
 	Take    string
 	Args    map[string]any
 	Acks    []string
-	Journal Journal
-	Human   Decider
+	Journal record.Journal
+	Human   response.Decider
 }
 
 // workflowOf finds the workflow a workflow step names: one of its own
@@ -98,7 +100,7 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 // callWorkflow runs the workflow a workflow step names, over the inputs
 // its use.inputs (or input:) give, as a nested run whose id extends this
 // one's, to its end, a pause or a failure.
-func (x *Execution) callWorkflow(ctx context.Context, s *chain.Step, sc Scope, call SubCall) (*Result, error) {
+func (x *Execution) callWorkflow(ctx context.Context, s *chain.Step, sc Scope, call SubCall) (*record.Result, error) {
 	d, err := x.PrepareWorkflow(s, sc, call)
 	if err != nil {
 		return nil, err
@@ -190,7 +192,7 @@ func (e *ChangedError) NothingRan() bool { return true }
 // WorkflowOutput is a workflow step's output: with use, the called workflow's
 // final context keys use.outputs read, by their names there; without,
 // its whole final context.
-func WorkflowOutput(s *chain.Step, res *Result) any {
+func WorkflowOutput(s *chain.Step, res *record.Result) any {
 	var final map[string]any
 	if res.WorkflowResult != nil {
 		final = res.Context

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAWorkflowNeedsADriver: a program that links no workflow driver
@@ -19,7 +21,7 @@ func TestAWorkflowNeedsADriver(t *testing.T) {
 		t.Fatalf("a workflow without a driver: %v, want errNoWorkflowDriver", err)
 	}
 	res := runChain(t, "name: d\nsteps:\n  - id: a\n    type: noop\n", nil)
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("a DAG chain without a workflow driver: %s %s", res.Status, res.Error)
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // pipeline copies reference 000's deploy_pipeline beside a bin/ of fake
@@ -72,7 +74,7 @@ func TestPipelinePausesAtTheDecisionWithReference000Response(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || res.State != "ready_to_deploy" {
+	if res.Status != record.Paused || res.State != "ready_to_deploy" {
 		t.Fatalf("status %s state %s error %s", res.Status, res.State, res.Error)
 	}
 	wantChain := `[{"fromState":"lint","transition":"run_lint","toState":"test"},{"fromState":"test","transition":"run_tests","toState":"build"},{"fromState":"build","transition":"build_artifact","toState":"ready_to_deploy"}]`
@@ -101,7 +103,7 @@ func TestPipelinePausesAtTheDecisionWithReference000Response(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.State != "deployed" {
+	if res.Status != record.Succeeded || res.State != "deployed" {
 		t.Fatalf("after take: %s %s %s", res.Status, res.State, res.Error)
 	}
 	if got := asJSON(t, res.Chain); got != `[{"fromState":"ready_to_deploy","transition":"deploy","toState":"deployed","decidedBy":"caller"}]` {
@@ -121,7 +123,7 @@ func TestPipelineFailureKeepsProgressAndOffersRetry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || res.State != "build" {
+	if res.Status != record.Failed || res.State != "build" {
 		t.Fatalf("status %s state %s", res.Status, res.State)
 	}
 	if got := asJSON(t, res.Chain); got != `[{"fromState":"lint","transition":"run_lint","toState":"test"},{"fromState":"test","transition":"run_tests","toState":"build"}]` {
@@ -143,7 +145,7 @@ func TestPipelineFailureKeepsProgressAndOffersRetry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || res.State != "ready_to_deploy" {
+	if res.Status != record.Paused || res.State != "ready_to_deploy" {
 		t.Fatalf("resumed: %s %s %s", res.Status, res.State, res.Error)
 	}
 	if got := strings.Join(calls(t, dir), " "); strings.Count(got, "lint-check") != 1 || strings.Count(got, "test-runner") != 1 || strings.Count(got, "build-artifact") != 2 {
@@ -214,7 +216,7 @@ func TestWorkflowTypedInputsAndConditions(t *testing.T) {
 			inputs["count"] = in
 		}
 		res := runChain(t, src, inputs)
-		if res.Status != Succeeded || res.State != want {
+		if res.Status != record.Succeeded || res.State != want {
 			t.Errorf("count %q: %s %s %s", in, res.Status, res.State, res.Error)
 		}
 	}
@@ -232,7 +234,7 @@ func TestWorkflowViability(t *testing.T) {
       b: {terminal: true}
 `)
 	res := runChain(t, none, nil)
-	if res.Status != Failed || !strings.Contains(res.Error, "no deterministic transition is viable") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "no deterministic transition is viable") {
 		t.Errorf("none: %s %s", res.Status, res.Error)
 	}
 	several := wf(`    states:
@@ -243,7 +245,7 @@ func TestWorkflowViability(t *testing.T) {
       b: {terminal: true}
 `)
 	res = runChain(t, several, nil)
-	if res.Status != Failed || !strings.Contains(res.Error, "2 deterministic transitions are viable (x, y)") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "2 deterministic transitions are viable (x, y)") {
 		t.Errorf("several: %s %s", res.Status, res.Error)
 	}
 }
@@ -265,11 +267,11 @@ func TestWorkflowDepthLimitOnADeterministicCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	// reference 000: the depth limit is a stop (paused, resumable), not a failure
-	if res.Status != Paused || !strings.Contains(strings.Join(res.Warnings, "\n"), "maxChainDepth 5 reached") || len(res.Chain) != 5 || res.State != "b" {
+	if res.Status != record.Paused || !strings.Contains(strings.Join(res.Warnings, "\n"), "maxChainDepth 5 reached") || len(res.Chain) != 5 || res.State != "b" {
 		t.Fatalf("%s %q chain %d state %s", res.Status, res.Error, len(res.Chain), res.State)
 	}
 	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j})
-	if res.Status != Paused || len(res.Chain) != 5 || len(j.transitions) != 10 || res.Chain[0].FromState != "b" {
+	if res.Status != record.Paused || len(res.Chain) != 5 || len(j.transitions) != 10 || res.Chain[0].FromState != "b" {
 		t.Fatalf("resumed: %s chain %v journal %d", res.Status, res.Chain, len(j.transitions))
 	}
 }
@@ -316,7 +318,7 @@ func TestBranchingEveryOperatorAndCompose(t *testing.T) {
       bad: {terminal: true}
 `)
 	res := runChain(t, src, nil)
-	if res.Status != Succeeded || res.State != "end" {
+	if res.Status != record.Succeeded || res.State != "end" {
 		t.Fatalf("%s %s %s", res.Status, res.State, res.Error)
 	}
 	var path []string
@@ -341,7 +343,7 @@ func TestBranchFailureIsNotSwallowedByDefault(t *testing.T) {
             - {operator: default, goto: end}
 `)
 	res := runChain(t, src, nil)
-	if res.Status != Failed || !strings.Contains(res.Error, "state a: task failed") || asJSON(t, res.Links) != `[{"transition":"a","title":"Retry: A"}]` {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "state a: task failed") || asJSON(t, res.Links) != `[{"transition":"a","title":"Retry: A"}]` {
 		t.Errorf("%s %q %v", res.Status, res.Error, res.Links)
 	}
 	nomatch := wf(`    states:
@@ -352,7 +354,7 @@ func TestBranchFailureIsNotSwallowedByDefault(t *testing.T) {
             - {operator: equals, when: "yes", goto: end}
 `)
 	res = runChain(t, nomatch, nil)
-	if res.Status != Failed || !strings.Contains(res.Error, `no branch matches the task's result "maybe"`) {
+	if res.Status != record.Failed || !strings.Contains(res.Error, `no branch matches the task's result "maybe"`) {
 		t.Errorf("%s %q", res.Status, res.Error)
 	}
 }
@@ -378,11 +380,11 @@ func TestHTTPTaskBranchesOnStatus(t *testing.T) {
       missing: {terminal: true}
 `)
 	res := runChain(t, src, map[string]string{"path": "missing"})
-	if res.Status != Succeeded || res.State != "missing" || res.Chain[0].Result != "404" {
+	if res.Status != record.Succeeded || res.State != "missing" || res.Chain[0].Result != "404" {
 		t.Errorf("404: %s %s %v %s", res.Status, res.State, res.Chain, res.Error)
 	}
 	res = runChain(t, src, map[string]string{"path": "u"})
-	if res.Status != Succeeded || res.State != "found" || res.Vars["uid"] != "u-7" {
+	if res.Status != record.Succeeded || res.State != "found" || res.Vars["uid"] != "u-7" {
 		t.Errorf("200: %s %s %v", res.Status, res.State, res.Vars)
 	}
 }
@@ -417,7 +419,7 @@ func TestAgentDecisionThroughAModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != Succeeded || res.State != "held" || res.Chain[0].DecidedBy != "model:"+model || res.Usage.LLMCalls != 2 {
+			if res.Status != record.Succeeded || res.State != "held" || res.Chain[0].DecidedBy != "model:"+model || res.Usage.LLMCalls != 2 {
 				t.Fatalf("%s %s %+v usage %+v %s", res.Status, res.State, res.Chain, res.Usage, res.Error)
 			}
 			reqs := s.Requests()
@@ -449,21 +451,23 @@ func TestAgentDecisionNeedsAUsableModelBeforeAnythingRuns(t *testing.T) {
 }
 
 func TestHumanDecisionAndPause(t *testing.T) {
-	var asked Decision
-	human := func(_ context.Context, d Decision) (Choice, bool, error) {
+	var asked response.Decision
+	human := func(_ context.Context, d response.Decision) (response.Choice, bool, error) {
 		asked = d
-		return Choice{Transition: "escalate"}, true, nil
+		return response.Choice{Transition: "escalate"}, true, nil
 	}
 	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: human})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded || res.Chain[0].DecidedBy != "human" || len(asked.Links) != 3 || asked.Goal != "Ship or not" {
+	if res.Status != record.Succeeded || res.Chain[0].DecidedBy != "human" || len(asked.Links) != 3 || asked.Goal != "Ship or not" {
 		t.Fatalf("%s %+v asked %+v", res.Status, res.Chain, asked)
 	}
-	decline := func(context.Context, Decision) (Choice, bool, error) { return Choice{}, false, nil }
+	decline := func(context.Context, response.Decision) (response.Choice, bool, error) {
+		return response.Choice{}, false, nil
+	}
 	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, decisionWorkflow), Human: decline})
-	if res.Status != Paused || len(res.Links) != 3 {
+	if res.Status != record.Paused || len(res.Links) != 3 {
 		t.Fatalf("declined: %s %v", res.Status, res.Links)
 	}
 }
@@ -490,17 +494,17 @@ workflows:
 	j := &memJournal{}
 	id := NewRunID(now)
 	res, _ := e.Run(context.Background(), Request{RunID: id, Chain: c, Journal: j})
-	if res.Status != Paused || res.Deadline != "2026-01-01T11:00:00Z" {
+	if res.Status != record.Paused || res.Deadline != "2026-01-01T11:00:00Z" {
 		t.Fatalf("%s deadline %q", res.Status, res.Deadline)
 	}
 	now = now.Add(30 * time.Minute)
 	res, _ = e.Run(context.Background(), Request{RunID: id, Chain: c, History: j.transitions})
-	if res.Status != Paused {
+	if res.Status != record.Paused {
 		t.Fatalf("before the deadline: %s", res.Status)
 	}
 	now = now.Add(31 * time.Minute)
 	res, _ = e.Run(context.Background(), Request{RunID: id, Chain: c, History: j.transitions})
-	if res.Status != Succeeded || res.Chain[0].Transition != "reject" || res.Chain[0].DecidedBy != "timeout" {
+	if res.Status != record.Succeeded || res.Chain[0].Transition != "reject" || res.Chain[0].DecidedBy != "timeout" {
 		t.Fatalf("after the deadline: %s %+v", res.Status, res.Chain)
 	}
 }
@@ -519,7 +523,7 @@ func TestConditionKeyTask(t *testing.T) {
       no: {terminal: true}
 `)
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.State != "no" || res.Vars["a"] != "invalid" {
+	if res.Status != record.Succeeded || res.State != "no" || res.Vars["a"] != "invalid" {
 		t.Fatalf("%s %s %v %s", res.Status, res.State, res.Vars, res.Error)
 	}
 	if !strings.Contains(s.Requests()[0].LastUserMessage(), "exactly one of these words and nothing else: valid, invalid") {
@@ -541,7 +545,7 @@ func TestAgentTaskBranchesOnFinishReason(t *testing.T) {
       truncated: {terminal: true}
 `)
 	res := runChain(t, src, nil, WithModels(registryFor(s, nil)))
-	if res.Status != Succeeded || res.State != "truncated" {
+	if res.Status != record.Succeeded || res.State != "truncated" {
 		t.Fatalf("%s %s %s", res.Status, res.State, res.Error)
 	}
 }
@@ -555,7 +559,7 @@ func TestWorkflowResultShape(t *testing.T) {
 			t.Errorf("result lacks %s: %v", k, m)
 		}
 	}
-	var back Result
+	var back record.Result
 	if err := json.Unmarshal([]byte(asJSON(t, res)), &back); err != nil || back.WorkflowResult == nil || back.State != "a" {
 		t.Errorf("round trip: %v %+v", err, back)
 	}
@@ -583,7 +587,7 @@ func TestWorkflowSecretInputsAreMaskedInRecordsAndResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded {
+	if res.Status != record.Succeeded {
 		t.Fatalf("%s %s", res.Status, res.Error)
 	}
 	for what, v := range map[string]any{"result": res, "journal": j.transitions} {
@@ -619,11 +623,11 @@ workflows:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Paused || res.State != "d" || s.Count() != 0 || len(res.Warnings) == 0 {
+	if res.Status != record.Paused || res.State != "d" || s.Count() != 0 || len(res.Warnings) == 0 {
 		t.Fatalf("%s at %s, %d model calls, warnings %v", res.Status, res.State, s.Count(), res.Warnings)
 	}
 	res, _ = e.Run(context.Background(), Request{Chain: load(t, src), AgentModel: "openai/m", History: j.transitions})
-	if res.Status != Succeeded || s.Count() != 1 || res.Chain[0].DecidedBy != "model:openai/m" {
+	if res.Status != record.Succeeded || s.Count() != 1 || res.Chain[0].DecidedBy != "model:openai/m" {
 		t.Fatalf("resumed: %s, %d model calls, %+v", res.Status, s.Count(), res.Chain)
 	}
 }
@@ -645,7 +649,7 @@ func TestInputTypesFromUnionsAndRefs(t *testing.T) {
       c: {terminal: true}
 `)
 	res := runChain(t, src, map[string]string{"n": "5", "m": "2"})
-	if res.Status != Succeeded || res.State != "b" {
+	if res.Status != record.Succeeded || res.State != "b" {
 		t.Fatalf("%s %s %s", res.Status, res.State, res.Error)
 	}
 	_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Inputs: map[string]string{"n": "1", "m": "0"}})
@@ -665,7 +669,7 @@ func TestFailedNonIdempotentExecutorOffersRetryWithRerun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || len(res.Links) != 1 || !res.Links[0].Rerun {
+	if res.Status != record.Failed || len(res.Links) != 1 || !res.Links[0].Rerun {
 		t.Fatalf("%s %+v", res.Status, res.Links)
 	}
 }
@@ -694,11 +698,11 @@ func TestResumeNeverPassesMaskedSecretsOn(t *testing.T) {
 	j := &memJournal{}
 	in := map[string]string{"token": "s3cret"}
 	res, _ := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, Journal: j})
-	if res.Status != Paused || !j.transitions[0].Vars["a"].Masked || strings.Contains(asJSON(t, j.transitions), "s3cret") {
+	if res.Status != record.Paused || !j.transitions[0].Vars["a"].Masked || strings.Contains(asJSON(t, j.transitions), "s3cret") {
 		t.Fatalf("%s %+v", res.Status, j.transitions)
 	}
 	res, _ = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: in, History: j.transitions, Take: "go"})
-	if res.Status != Failed || !strings.Contains(res.Error, "{a}") || len(res.Warnings) == 0 || strings.Contains(asJSON(t, res), "Bearer ***") {
+	if res.Status != record.Failed || !strings.Contains(res.Error, "{a}") || len(res.Warnings) == 0 || strings.Contains(asJSON(t, res), "Bearer ***") {
 		t.Fatalf("%s %q %v", res.Status, res.Error, res.Warnings)
 	}
 }

@@ -3,18 +3,19 @@ package store
 import (
 	"slices"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Approval is a paused workflow run that waits on a person: a decision
 // point with a human link, or a human request's queue.
 type Approval struct {
-	RunID  string     `json:"run_id"`
-	Name   string     `json:"name"`
-	State  string     `json:"state"`
-	Goal   string     `json:"goal,omitempty"`
-	Queues []string   `json:"queues"`
-	Links  []run.Link `json:"links"`
+	RunID  string          `json:"run_id"`
+	Name   string          `json:"name"`
+	State  string          `json:"state"`
+	Goal   string          `json:"goal,omitempty"`
+	Queues []string        `json:"queues"`
+	Links  []response.Link `json:"links"`
 	// Since is when the run paused (its last update).
 	Since string `json:"since"`
 }
@@ -29,7 +30,7 @@ func (s *Store) Approvals(queue string) ([]Approval, error) {
 	}
 	out := []Approval{}
 	for _, r := range recs {
-		if r.Status != run.Paused {
+		if r.Status != record.Paused {
 			continue
 		}
 		saved, err := s.Summary(r.RunID)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // bigOutputs is a chain of n steps that each print size bytes (kept in
@@ -55,7 +56,7 @@ func BenchmarkBigOutputs(b *testing.B) {
 			b.Fatal(err)
 		}
 		res, err := ss.Drive(context.Background(), run.New(run.WithDir(b.TempDir())), run.Request{Chain: c})
-		if err != nil || res.Status != run.Failed || len(res.Vars) != n {
+		if err != nil || res.Status != record.Failed || len(res.Vars) != n {
 			b.Fatalf("%v %+v", err, res)
 		}
 		return res.RunID

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render/progress"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // chatty is a chain of one step printing n short lines (seq n).
@@ -61,7 +62,7 @@ func BenchmarkChattyStep(b *testing.B) {
 					b.Fatal(err)
 				}
 				res, err := ss.Drive(context.Background(), engine, run.Request{Chain: c})
-				if err != nil || res.Status != run.Succeeded {
+				if err != nil || res.Status != record.Succeeded {
 					b.Fatalf("%v %+v", err, res)
 				}
 				size = dirSize(b, st.runDir(res.RunID))

@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render/progress"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // syncBuffer is a writer shared by the printer's timer and the test.
@@ -117,7 +118,7 @@ func TestVerboseLinesAreCountedNotJournaled(t *testing.T) {
 				}
 			}
 			sv, err := st.Summary(id)
-			if err != nil || sv.Steps["out"].Result.Status != run.StepSucceeded {
+			if err != nil || sv.Steps["out"].Result.Status != record.StepSucceeded {
 				t.Fatalf("runs show: %v %+v", err, sv)
 			}
 			r, _, err := st.Resume(id)

@@ -23,5 +23,6 @@
 // owns one attempt of a run, from creation to its recorded result.
 //
 // It keeps run's records; run does not import it. It may import, of this
-// module: chain, event, executor, fsutil, jsonstream, load, retry, run.
+// module: chain, event, executor, fsutil, jsonstream, load, retry, run,
+// run/record, run/response.
 package store

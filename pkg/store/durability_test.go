@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestDurabilityDecidesTheFlushes: a Normal run writes each record and
@@ -27,7 +27,7 @@ func TestDurabilityDecidesTheFlushes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, step := range []string{"a", "b", "c"} {
-			if err := r.StepFinished(run.StepRecord{Result: run.StepResult{ID: step, Status: run.StepSucceeded, Attempts: 1}}); err != nil {
+			if err := r.StepFinished(record.StepRecord{Result: record.StepResult{ID: step, Status: record.StepSucceeded, Attempts: 1}}); err != nil {
 				t.Fatal(err)
 			}
 		}

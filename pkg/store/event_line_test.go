@@ -10,7 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestEventLineIsJSONMarshal holds the hand-written event encoder to
@@ -80,10 +80,10 @@ func TestJournalLineIsUnchanged(t *testing.T) {
 	score := 0.5
 	recs := []any{
 		nil,
-		run.StepRecord{Result: run.StepResult{ID: "s<1>", Status: run.StepSucceeded, Attempts: 2, DurationMS: 7, Usage: &run.Usage{InputTokens: 3}, Score: &score, Stderr: "bad \xff"},
-			Output: &run.SavedValue{Text: "out & \u2028", Data: map[string]any{"b": []any{1.5, "x"}, "a": nil}, Masked: true}, HTTPStatus: 201},
-		run.TransitionRecord{From: "a", Transition: "go", To: "b", Vars: map[string]run.SavedValue{"v": {Text: "t"}}, Context: map[string]any{"k": "v"}},
-		(*run.StepRecord)(nil),
+		record.StepRecord{Result: record.StepResult{ID: "s<1>", Status: record.StepSucceeded, Attempts: 2, DurationMS: 7, Usage: &record.Usage{InputTokens: 3}, Score: &score, Stderr: "bad \xff"},
+			Output: &record.SavedValue{Text: "out & \u2028", Data: map[string]any{"b": []any{1.5, "x"}, "a": nil}, Masked: true}, HTTPStatus: 201},
+		record.TransitionRecord{From: "a", Transition: "go", To: "b", Vars: map[string]record.SavedValue{"v": {Text: "t"}}, Context: map[string]any{"k": "v"}},
+		(*record.StepRecord)(nil),
 	}
 	for i, rec := range recs {
 		e := event.Event{V: event.SchemaVersion, Time: time.Date(2026, 11, 24, 1, 2, 3, 4, time.UTC), RunID: "r", Type: event.StepSaved, Step: "s<1>", State: "a"}

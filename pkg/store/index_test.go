@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/gofrs/flock"
 )
 
 // saveIndexed creates a finished run of id, started in dir.
@@ -23,7 +23,7 @@ func saveIndexed(t testing.TB, s *Store, id, name, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Finish(&run.Result{RunID: id, Status: run.Succeeded}); err != nil {
+	if err := r.Finish(&record.Result{RunID: id, Status: record.Succeeded}); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
@@ -34,7 +34,7 @@ func saveIndexed(t testing.TB, s *Store, id, name, dir string) {
 func copyIn(t testing.TB, s *Store, id, name, dir string) {
 	t.Helper()
 	d := s.runDir(id)
-	data, _ := json.Marshal(Record{RunID: id, Name: name, Dir: dir, Status: run.Succeeded, StartedAt: runStart(id)})
+	data, _ := json.Marshal(Record{RunID: id, Name: name, Dir: dir, Status: record.Succeeded, StartedAt: runStart(id)})
 	if err := os.MkdirAll(d, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestChoicesReadTheNewestRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Finish(&run.Result{RunID: id, Status: run.Failed})
+		r.Finish(&record.Result{RunID: id, Status: record.Failed})
 		r.Close()
 	}
 	failed(testID(1))

@@ -12,11 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/gofrs/flock"
 )
 
 // The index is trusted only while runs/ is as it was when the index was
@@ -250,7 +249,7 @@ func (s *Store) record(id string) (Record, bool) {
 		return Record{RunID: id, Status: event.Corrupt}, true
 	}
 	if rec.Status == event.Running && !s.locked(rec.RunID) {
-		rec.Status = run.Interrupted
+		rec.Status = record.Interrupted
 	}
 	rec.StartedAt = readStarted(rec.StartedAt)
 	return rec, true

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestInnerStepsLastUntilTheWorkflowMoves: the branches and pipeline
@@ -14,11 +14,11 @@ import (
 // workflow moves on; a move inside a called workflow drops only that
 // workflow's, and an acknowledgment, which moves nothing, drops none.
 func TestInnerStepsLastUntilTheWorkflowMoves(t *testing.T) {
-	done := func(id string) run.StepRecord {
-		return run.StepRecord{Result: run.StepResult{ID: id, Status: run.StepSucceeded}, Output: &run.SavedValue{Text: "ok"}}
+	done := func(id string) record.StepRecord {
+		return record.StepRecord{Result: record.StepResult{ID: id, Status: record.StepSucceeded}, Output: &record.SavedValue{Text: "ok"}}
 	}
-	failed := func(id string) run.StepRecord {
-		return run.StepRecord{Result: run.StepResult{ID: id, Status: run.StepFailed, Error: "boom"}}
+	failed := func(id string) record.StepRecord {
+		return record.StepRecord{Result: record.StepResult{ID: id, Status: record.StepFailed, Error: "boom"}}
 	}
 	for _, tc := range []struct {
 		name        string
@@ -34,25 +34,25 @@ func TestInnerStepsLastUntilTheWorkflowMoves(t *testing.T) {
 			r.StepStarted("pay[0]")
 			r.StepFinished(failed("pay[0]"))
 			r.StepFinished(done("pay[1][0]"))
-			r.Transition(run.TransitionRecord{From: "s", Transition: "pay", To: "t", Step: &run.StepResult{ID: "pay", Status: run.StepSucceeded}})
+			r.Transition(record.TransitionRecord{From: "s", Transition: "pay", To: "t", Step: &record.StepResult{ID: "pay", Status: record.StepSucceeded}})
 		}, nil, nil},
 		{"an acknowledgment drops none", func(r *Run) {
 			r.StepStarted("pay[0]")
 			r.StepFinished(done("pay[1]"))
-			r.Transition(run.TransitionRecord{From: "s", To: "s", Hook: true, Ack: &chain.Acknowledgment{Hash: "h"}})
+			r.Transition(record.TransitionRecord{From: "s", To: "s", Hook: true, Ack: &chain.Acknowledgment{Hash: "h"}})
 		}, []string{"pay[1]"}, []string{"pay[0]"}},
 		{"a called workflow's move drops its own only", func(r *Run) {
-			r.Transition(run.TransitionRecord{Within: "call", Enter: &run.SubEntry{State: "s", Transition: "call"}, To: "a"})
+			r.Transition(record.TransitionRecord{Within: "call", Enter: &record.SubEntry{State: "s", Transition: "call"}, To: "a"})
 			r.StepStarted("call/x[0]")
 			r.StepFinished(done("call/x[1]"))
 			r.StepStarted("pay[0]")
-			r.Transition(run.TransitionRecord{Within: "call", From: "a", Transition: "x", To: "b", Step: &run.StepResult{ID: "call/x"}})
+			r.Transition(record.TransitionRecord{Within: "call", From: "a", Transition: "x", To: "b", Step: &record.StepResult{ID: "call/x"}})
 			r.StepStarted("call/y[0]")
 		}, nil, []string{"call/y[0]", "pay[0]"}},
 		{"a called workflow begun anew drops its old ones", func(r *Run) {
 			r.StepFinished(done("call/x[1]"))
 			r.StepStarted("call/z")
-			r.Transition(run.TransitionRecord{Within: "call", Enter: &run.SubEntry{State: "s", Transition: "call"}, To: "a"})
+			r.Transition(record.TransitionRecord{Within: "call", Enter: &record.SubEntry{State: "s", Transition: "call"}, To: "a"})
 		}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/chainrun/chainrun/pkg/fsutil"
 	"io/fs"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // runningStep is a step of a run's last attempt that began and never
@@ -207,37 +207,37 @@ func (e *newerError) Error() string {
 
 // stepRecord decodes a saved step; without values, its output is only
 // whether it was masked (what makes it reusable or not).
-func (sv *Saved) stepRecord(data []byte) (run.StepRecord, error) {
+func (sv *Saved) stepRecord(data []byte) (record.StepRecord, error) {
 	if sv.values {
-		var rec run.StepRecord
+		var rec record.StepRecord
 		err := json.Unmarshal(data, &rec)
 		return rec, err
 	}
 	var head struct {
-		run.StepRecord
+		record.StepRecord
 		Output *struct {
 			Masked bool `json:"masked"`
 		} `json:"output"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return run.StepRecord{}, err
+		return record.StepRecord{}, err
 	}
 	if head.Output != nil {
-		head.StepRecord.Output = &run.SavedValue{Masked: head.Output.Masked}
+		head.StepRecord.Output = &record.SavedValue{Masked: head.Output.Masked}
 	}
 	return head.StepRecord, nil
 }
 
 // transitionRecord decodes a saved transition; without values, its vars
 // and context are left out.
-func (sv *Saved) transitionRecord(data []byte) (run.TransitionRecord, error) {
+func (sv *Saved) transitionRecord(data []byte) (record.TransitionRecord, error) {
 	if sv.values {
-		var rec run.TransitionRecord
+		var rec record.TransitionRecord
 		err := json.Unmarshal(data, &rec)
 		return rec, err
 	}
 	var head struct {
-		run.TransitionRecord
+		record.TransitionRecord
 		Vars    ignored `json:"vars"`
 		Context ignored `json:"context"`
 	}
@@ -251,7 +251,7 @@ func (sv *Saved) transitionRecord(data []byte) (run.TransitionRecord, error) {
 // chain's steps) and their marks: a later visit of that state runs them
 // anew, and a resume asks no --rerun of them. At a move of a workflow a
 // step runs (Within), only that workflow's are dropped.
-func (sv *Saved) forgetInner(rec run.TransitionRecord) {
+func (sv *Saved) forgetInner(rec record.TransitionRecord) {
 	prefix := ""
 	if rec.Within != "" {
 		prefix = rec.Within + "/"
@@ -264,6 +264,6 @@ func (sv *Saved) forgetInner(rec run.TransitionRecord) {
 		// a new workflow: all of it; a move: what its executors saved
 		return rec.Enter != nil || strings.ContainsAny(rest, "/[")
 	}
-	maps.DeleteFunc(sv.Steps, func(id string, _ run.StepRecord) bool { return done(id) })
+	maps.DeleteFunc(sv.Steps, func(id string, _ record.StepRecord) bool { return done(id) })
 	maps.DeleteFunc(sv.Started, func(id string, _ bool) bool { return done(id) })
 }

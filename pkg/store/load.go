@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Saved is a run read back from disk.
@@ -20,15 +20,15 @@ type Saved struct {
 	// Steps are the saved steps by id, the last record of each. Their
 	// outputs are read only by a resume (Store.Resume), which restores
 	// them: otherwise each Output holds only whether it was masked.
-	Steps   map[string]run.StepRecord
+	Steps   map[string]record.StepRecord
 	Started map[string]bool
 	// Result is the last attempt's result, or for a run whose process
 	// died the one its journal gives. Its output, vars and context are
 	// read by Load (what -o json prints), not by Summary.
-	Result *run.Result
+	Result *record.Result
 	// Transitions are a workflow run's transitions, in the order taken;
 	// their vars and context are read as the steps' outputs are.
-	Transitions []run.TransitionRecord
+	Transitions []record.TransitionRecord
 	// Traces are the traceparents of the run spans of the attempts that
 	// were exported as traces, oldest first: a resume links to them.
 	Traces []string
@@ -106,7 +106,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	if err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
-	sv := &Saved{Steps: map[string]run.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
+	sv := &Saved{Steps: map[string]record.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
 	if err := json.Unmarshal(data, &sv.Record); err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
@@ -144,7 +144,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		}
 	}
 	if crashed {
-		sv.Record.Status = run.Interrupted
+		sv.Record.Status = record.Interrupted
 		// its process died before writing a result (a result.json there
 		// is an earlier attempt's): the journal says how far it got
 		sv.Result = sv.partialResult()
@@ -169,7 +169,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 
 // resultRead is result.json as read: the result or why not.
 type resultRead struct {
-	res *run.Result
+	res *record.Result
 	err error
 }
 

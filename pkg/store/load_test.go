@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // savedRun creates a finished run whose two steps printed out1 and out2,
 // and whose result holds them as vars.
-func savedRun(t *testing.T, s *Store, id, out1, out2 string) *run.Result {
+func savedRun(t *testing.T, s *Store, id, out1, out2 string) *record.Result {
 	t.Helper()
 	r, err := s.Create(Record{RunID: id, Name: "c"}, []byte("name: c\n"))
 	if err != nil {
@@ -24,14 +24,14 @@ func savedRun(t *testing.T, s *Store, id, out1, out2 string) *run.Result {
 	}
 	for i, out := range []string{out1, out2} {
 		id := []string{"one", "two"}[i]
-		rec := run.StepRecord{Result: run.StepResult{ID: id, Status: run.StepSucceeded, Attempts: 1}, Output: &run.SavedValue{Text: out}}
+		rec := record.StepRecord{Result: record.StepResult{ID: id, Status: record.StepSucceeded, Attempts: 1}, Output: &record.SavedValue{Text: out}}
 		if err := r.StepFinished(rec); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res := &run.Result{RunID: id, Name: "c", Status: run.Failed, Output: nil, Error: "boom",
+	res := &record.Result{RunID: id, Name: "c", Status: record.Failed, Output: nil, Error: "boom",
 		Vars:  map[string]any{"a": out1, "b": out2, "n": map[string]any{"k": []any{1.0, "x"}}},
-		Steps: []run.StepResult{{ID: "one", Status: run.StepSucceeded, Attempts: 1}, {ID: "two", Status: run.StepSucceeded, Attempts: 1}}}
+		Steps: []record.StepResult{{ID: "one", Status: record.StepSucceeded, Attempts: 1}, {ID: "two", Status: record.StepSucceeded, Attempts: 1}}}
 	res.KeepBytes()
 	if err := r.Finish(res); err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestLoadReadsTheValuesItsReaderNeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loaded.Steps["one"].Output.Text != "" || loaded.Steps["one"].Result.Status != run.StepSucceeded {
+	if loaded.Steps["one"].Output.Text != "" || loaded.Steps["one"].Result.Status != record.StepSucceeded {
 		t.Errorf("Load read the journal's outputs: %+v", loaded.Steps["one"].Result)
 	}
 	if !reflect.DeepEqual(roundTrip(t, loaded.Result), roundTrip(t, want)) {
@@ -107,8 +107,8 @@ func TestResumeOfASucceededRunReadsItsResult(t *testing.T) {
 	s := Open(t.TempDir())
 	const id = "20260101-000000-000-a1a1a1"
 	r, _ := s.Create(Record{RunID: id}, nil)
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}, Output: &run.SavedValue{Text: "out"}})
-	r.Finish(&run.Result{RunID: id, Status: run.Succeeded, Output: "out", Vars: map[string]any{"a": "out"}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "a", Status: record.StepSucceeded}, Output: &record.SavedValue{Text: "out"}})
+	r.Finish(&record.Result{RunID: id, Status: record.Succeeded, Output: "out", Vars: map[string]any{"a": "out"}})
 	r.Close()
 	r, sv, err := s.Resume(id)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestCorruptLineInTheMiddleOfTheLog(t *testing.T) {
 	s := Open(t.TempDir())
 	const id = "20260101-000000-000-b2b2b2"
 	r, _ := s.Create(Record{RunID: id}, nil)
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "a", Status: record.StepSucceeded}})
 	r.Close()
 	log := filepath.Join(s.Dir(), "runs", id, "events.jsonl")
 	data, _ := os.ReadFile(log)
@@ -148,10 +148,10 @@ func TestReadingASavedRunAllocatesWhatItKeeps(t *testing.T) {
 	for i := range n {
 		out := strings.Repeat(fmt.Sprint(i%10), size)
 		name := fmt.Sprint("s", i)
-		r.StepFinished(run.StepRecord{Result: run.StepResult{ID: name, Status: run.StepSucceeded}, Output: &run.SavedValue{Text: out}})
+		r.StepFinished(record.StepRecord{Result: record.StepResult{ID: name, Status: record.StepSucceeded}, Output: &record.SavedValue{Text: out}})
 		vars[name] = out
 	}
-	r.Finish(&run.Result{RunID: id, Status: run.Failed, Vars: vars})
+	r.Finish(&record.Result{RunID: id, Status: record.Failed, Vars: vars})
 	r.Close()
 	total := uint64(n * size)
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestRunFilesArePrivate: every file of a saved run is 0600 and every
@@ -19,7 +20,7 @@ func TestRunFilesArePrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ss.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c}); err != nil {
+	if _, err := ss.Drive(context.Background(), &scriptedEngine{status: record.Succeeded}, run.Request{Chain: c}); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}

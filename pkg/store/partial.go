@@ -8,6 +8,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // crashNote is the error of a run whose process ended before it did.
@@ -21,7 +23,7 @@ const crashNote = "interrupted: the run's process ended before it finished"
 // run). A workflow run stands at the state its last saved transition
 // entered, with the executor that was running there and the link that
 // runs it again. Nil when the snapshot cannot be read.
-func (sv *Saved) partialResult() *run.Result {
+func (sv *Saved) partialResult() *record.Result {
 	loaded, err := load.Parse(sv.Record.ChainFile+" (snapshot)", sv.Snapshot, chain.Options{LenientVariables: true})
 	if err != nil {
 		return nil
@@ -33,8 +35,8 @@ func (sv *Saved) partialResult() *run.Result {
 	if c == nil {
 		return nil
 	}
-	res := &run.Result{RunID: sv.Record.RunID, Name: sv.Record.Name, Status: run.Interrupted,
-		Error: crashNote, Vars: map[string]any{}, Steps: []run.StepResult{}, DurationMS: sv.Record.DurationMS}
+	res := &record.Result{RunID: sv.Record.RunID, Name: sv.Record.Name, Status: record.Interrupted,
+		Error: crashNote, Vars: map[string]any{}, Steps: []record.StepResult{}, DurationMS: sv.Record.DurationMS}
 	if t, ok := run.RunIDTime(sv.Record.RunID); ok {
 		res.StartedAt = t.Format(time.RFC3339Nano)
 	}
@@ -56,14 +58,14 @@ func (sv *Saved) partialResult() *run.Result {
 
 // partialDAG lists a DAG run's steps in the chain's order; the outputs of
 // saved steps are its vars, when they were read.
-func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
+func (sv *Saved) partialDAG(c *chain.Chain, res *record.Result) {
 	for _, s := range c.Steps {
 		rec, ok := sv.Steps[s.ID]
 		if !ok {
 			if sr, running := sv.interrupted(s.ID); running {
 				res.Steps = append(res.Steps, sr)
 			} else {
-				res.Steps = append(res.Steps, run.StepResult{ID: s.ID, Status: run.StepSkipped, Reason: "not run: the run was interrupted"})
+				res.Steps = append(res.Steps, record.StepResult{ID: s.ID, Status: record.StepSkipped, Reason: "not run: the run was interrupted"})
 			}
 			continue
 		}
@@ -78,8 +80,8 @@ func (sv *Saved) partialDAG(c *chain.Chain, res *run.Result) {
 // vars and context; the last attempt's transitions and steps; and the
 // executor it was running, failed as an interrupt leaves it, with the
 // link that retries it.
-func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
-	wr := &run.WorkflowResult{State: w.InitialState, Chain: []run.ChainEntry{}, Context: map[string]any{}, Links: []run.Link{}}
+func (sv *Saved) partialFlow(w *chain.Workflow, res *record.Result) {
+	wr := &response.WorkflowResult{State: w.InitialState, Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: []response.Link{}}
 	for i, h := range sv.Transitions {
 		if h.Nested() || h.Ack != nil {
 			continue // a transition of a workflow a step runs (its state is not the run's), or an acknowledgment
@@ -98,7 +100,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 		if i < sv.lastCall {
 			continue // an earlier attempt's: the result traces the last
 		}
-		wr.Chain = append(wr.Chain, run.ChainEntry{FromState: h.From, Transition: h.Transition, ToState: h.To, DecidedBy: h.DecidedBy, Result: h.Result})
+		wr.Chain = append(wr.Chain, response.ChainEntry{FromState: h.From, Transition: h.Transition, ToState: h.To, DecidedBy: h.DecidedBy, Result: h.Result})
 		if h.Step != nil {
 			res.Steps = append(res.Steps, *h.Step)
 		}
@@ -113,7 +115,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 		}
 	}
 	if s := w.State(wr.State); s != nil && (s.Goal != "" || s.Guidance != "") {
-		wr.Guidance = &run.Guidance{Goal: s.Goal, Instructions: s.Guidance}
+		wr.Guidance = &response.Guidance{Goal: s.Goal, Instructions: s.Guidance}
 	}
 	res.WorkflowResult = wr
 }
@@ -121,17 +123,17 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *run.Result) {
 // interrupted is the result of a step that was running when the run's
 // process died, as an interrupt reports one; ok is false when the step
 // was not running.
-func (sv *Saved) interrupted(id string) (sr run.StepResult, ok bool) {
+func (sv *Saved) interrupted(id string) (sr record.StepResult, ok bool) {
 	i := sv.runningIndex(id)
 	if i < 0 {
-		return run.StepResult{}, false
+		return record.StepResult{}, false
 	}
-	return run.StepResult{ID: id, Status: run.StepFailed, Attempts: sv.running[i].attempts,
+	return record.StepResult{ID: id, Status: record.StepFailed, Attempts: sv.running[i].attempts,
 		Error: "interrupted: the run's process ended while it ran"}, true
 }
 
 // savedPublic is how a saved value appears among a result's vars.
-func savedPublic(v run.SavedValue) any {
+func savedPublic(v record.SavedValue) any {
 	if v.Data != nil {
 		return v.Data
 	}

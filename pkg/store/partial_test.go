@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 const crashedFlow = `version: "1"
@@ -35,29 +35,29 @@ func TestCrashedWorkflowShowsTheRunningExecutor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := func(id string) *run.StepResult {
-		return &run.StepResult{ID: id, Status: run.StepSucceeded, Attempts: 1, DurationMS: 3}
+	step := func(id string) *record.StepResult {
+		return &record.StepResult{ID: id, Status: record.StepSucceeded, Attempts: 1, DurationMS: 3}
 	}
 	// the first attempt took build, then failed at test
 	r.Emit(event.Event{Type: event.RunStarted, RunID: id})
-	r.Transition(run.TransitionRecord{From: "start", Transition: "build", To: "testing", Step: step("build"),
-		Vars: map[string]run.SavedValue{"build": {Text: "built"}}, Context: map[string]any{"n": 1.0}})
-	r.Finish(&run.Result{RunID: id, Status: run.Failed, Error: "transition test failed"})
+	r.Transition(record.TransitionRecord{From: "start", Transition: "build", To: "testing", Step: step("build"),
+		Vars: map[string]record.SavedValue{"build": {Text: "built"}}, Context: map[string]any{"n": 1.0}})
+	r.Finish(&record.Result{RunID: id, Status: record.Failed, Error: "transition test failed"})
 	// the resume took test and was killed while deploy ran, on its 2nd attempt
 	r.Begin()
 	r.Emit(event.Event{Type: event.RunStarted, RunID: id})
 	r.StepStarted("test[0]") // a branch of test's, done with once test moved on
-	r.Transition(run.TransitionRecord{From: "testing", Transition: "test", To: "deploying", Step: step("test"),
-		Vars: map[string]run.SavedValue{"test": {Text: "ok"}}, Context: map[string]any{"n": 2.0}})
+	r.Transition(record.TransitionRecord{From: "testing", Transition: "test", To: "deploying", Step: step("test"),
+		Vars: map[string]record.SavedValue{"test": {Text: "ok"}}, Context: map[string]any{"n": 2.0}})
 	r.Emit(event.Event{Type: event.StepStarted, RunID: id, Step: "deploy"})
 	r.Emit(event.Event{Type: event.StepAttempt, RunID: id, Step: "deploy", Attempt: 2})
 	// two of its branches began, one finished
 	r.StepStarted("deploy[0]")
 	r.StepStarted("deploy[1]")
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "deploy[0]", Status: run.StepSucceeded}, Output: &run.SavedValue{Text: "x"}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "deploy[0]", Status: record.StepSucceeded}, Output: &record.SavedValue{Text: "x"}})
 	// a workflow a workflow step runs: its transitions are not the run's
-	r.Transition(run.TransitionRecord{Within: "sub", Enter: &run.SubEntry{State: "deploying", Transition: "sub"}, To: "inner"})
-	r.Transition(run.TransitionRecord{Within: "sub", From: "inner", Transition: "go", To: "innermost", Context: map[string]any{"n": 9.0}})
+	r.Transition(record.TransitionRecord{Within: "sub", Enter: &record.SubEntry{State: "deploying", Transition: "sub"}, To: "inner"})
+	r.Transition(record.TransitionRecord{Within: "sub", From: "inner", Transition: "go", To: "innermost", Context: map[string]any{"n": 9.0}})
 	r.Emit(event.Event{Type: event.StepStarted, RunID: id + "/call", Step: "inner"}) // a called chain's
 	r.lock.Unlock()                                                                  // the process died
 
@@ -69,14 +69,14 @@ func TestCrashedWorkflowShowsTheRunningExecutor(t *testing.T) {
 	if res == nil || res.WorkflowResult == nil {
 		t.Fatalf("no workflow result: %+v", res)
 	}
-	if res.Status != run.Interrupted || res.State != "deploying" || res.Error == "" {
+	if res.Status != record.Interrupted || res.State != "deploying" || res.Error == "" {
 		t.Errorf("status %s, state %s, error %q", res.Status, res.State, res.Error)
 	}
 	if len(res.Chain) != 1 || res.Chain[0].Transition != "test" {
 		t.Errorf("chain %+v: want the last attempt's transitions, test alone", res.Chain)
 	}
 	if len(res.Steps) != 2 || res.Steps[0].ID != "test" || res.Steps[1].ID != "deploy" ||
-		res.Steps[1].Status != run.StepFailed || res.Steps[1].Attempts != 2 {
+		res.Steps[1].Status != record.StepFailed || res.Steps[1].Attempts != 2 {
 		t.Errorf("steps %+v: want test, then deploy failed on its 2nd attempt", res.Steps)
 	}
 	if len(res.Links) != 1 || res.Links[0].Transition != "deploy" || res.Links[0].Title != "Retry: Deploy" ||

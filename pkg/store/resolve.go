@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Last is the run reference that names the newest run of the store.
@@ -137,7 +138,7 @@ var RunStatuses = []event.Status{event.Running, event.Succeeded, event.Failed, e
 // Resumable reports whether resume has something to do for a run of that
 // status: it paused, failed or was interrupted.
 func Resumable(st event.Status) bool {
-	return st == run.Paused || st == run.Failed || st == run.Interrupted
+	return st == record.Paused || st == record.Failed || st == record.Interrupted
 }
 
 // Filter picks saved runs for a listing: of one chain, of some statuses,
@@ -172,7 +173,7 @@ func ChoiceFilter(under, typed string, resumable bool) Filter {
 		f.Prefix = typed
 	}
 	if resumable {
-		f.Statuses = []event.Status{run.Paused, run.Failed, run.Interrupted}
+		f.Statuses = []event.Status{record.Paused, record.Failed, record.Interrupted}
 	}
 	return f
 }

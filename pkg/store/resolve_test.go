@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // saveRuns makes one finished run per id, of the chain and status given.
@@ -24,7 +24,7 @@ func saveRun(t *testing.T, s *Store, r Record, status event.Status) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rec.Finish(&run.Result{RunID: r.RunID, Status: status}); err != nil {
+	if err := rec.Finish(&record.Result{RunID: r.RunID, Status: status}); err != nil {
 		t.Fatal(err)
 	}
 	rec.Close()

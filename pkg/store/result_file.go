@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/chainrun/chainrun/pkg/fsutil"
 
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // readResult reads result.json a member at a time, so that memory holds
@@ -16,7 +16,7 @@ import (
 // they are read past one by one, and nothing of them is kept. The steps
 // are decoded as they are read; the other members are small and decode
 // as a Result does.
-func readResult(path string, values bool) (*run.Result, error) {
+func readResult(path string, values bool) (*record.Result, error) {
 	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -26,7 +26,7 @@ func readResult(path string, values bool) (*run.Result, error) {
 	rest := map[string]json.RawMessage{}
 	var output any
 	var vars, context map[string]any
-	var steps []run.StepResult
+	var steps []record.StepResult
 	err = jsonstream.Members(dec, func(key string) error {
 		switch {
 		case key == "output" && values:
@@ -61,7 +61,7 @@ func readResult(path string, values bool) (*run.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var res run.Result
+	var res record.Result
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func readResult(path string, values bool) (*run.Result, error) {
 // into blocks that grow without copying what they hold, joined once at
 // the end: 10,000 steps are copied once, not a dozen times over as a
 // slice doubling under json.Decode would copy them.
-func decodeSteps(dec *json.Decoder) ([]run.StepResult, error) {
+func decodeSteps(dec *json.Decoder) ([]record.StepResult, error) {
 	t, err := dec.Token()
 	if err != nil || t == nil {
 		return nil, err
@@ -84,13 +84,13 @@ func decodeSteps(dec *json.Decoder) ([]run.StepResult, error) {
 	if d, ok := t.(json.Delim); !ok || d != '[' {
 		return nil, fmt.Errorf("steps: want a JSON array, found %v", t)
 	}
-	var blocks [][]run.StepResult
-	block := make([]run.StepResult, 0, 64)
+	var blocks [][]record.StepResult
+	block := make([]record.StepResult, 0, 64)
 	n := 0
 	for dec.More() {
 		if len(block) == cap(block) {
 			blocks = append(blocks, block)
-			block = make([]run.StepResult, 0, 2*cap(block))
+			block = make([]record.StepResult, 0, 2*cap(block))
 		}
 		block = block[:len(block)+1]
 		if err := dec.Decode(&block[len(block)-1]); err != nil {
@@ -104,7 +104,7 @@ func decodeSteps(dec *json.Decoder) ([]run.StepResult, error) {
 	if len(blocks) == 0 {
 		return block, nil
 	}
-	steps := make([]run.StepResult, 0, n)
+	steps := make([]record.StepResult, 0, n)
 	for _, b := range append(blocks, block) {
 		steps = append(steps, b...)
 	}

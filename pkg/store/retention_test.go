@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // drive runs one session of c to its end on s, as `chainrun run` does.
@@ -19,7 +20,7 @@ func drive(t *testing.T, s *Store) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ss.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c, Dir: "/p"})
+	res, err := ss.Drive(context.Background(), &scriptedEngine{status: record.Succeeded}, run.Request{Chain: c, Dir: "/p"})
 	if err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("%v %v", err, res.Warnings)
 	}

@@ -11,12 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/jsonstream"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/gofrs/flock"
 )
 
 // Run is a run directory held by this process: the engine's journal and
@@ -45,8 +44,8 @@ type Run struct {
 }
 
 var (
-	_ run.Journal = (*Run)(nil)
-	_ event.Sink  = (*Run)(nil)
+	_ record.Journal = (*Run)(nil)
+	_ event.Sink     = (*Run)(nil)
 )
 
 // StepStarted implements run.Journal.
@@ -57,13 +56,13 @@ func (r *Run) StepStarted(step string) error {
 // StepFinished implements run.Journal: the step's record is appended to
 // the event log before it returns (and flushed to disk with Strict
 // durability). The audit log is the journal: one file, one write a step.
-func (r *Run) StepFinished(rec run.StepRecord) error {
+func (r *Run) StepFinished(rec record.StepRecord) error {
 	return r.save(event.Event{Type: event.StepSaved, Step: rec.Result.ID}, rec)
 }
 
 // Transition implements run.Journal: like a finished step's, the record
 // is written (and, with Strict durability, on disk) when it returns.
-func (r *Run) Transition(rec run.TransitionRecord) error {
+func (r *Run) Transition(rec record.TransitionRecord) error {
 	return r.save(event.Event{Type: event.TransitionSaved, Step: rec.Transition, State: rec.From, Target: rec.To}, rec)
 }
 
@@ -288,7 +287,7 @@ func (r *Run) Err() error {
 }
 
 // Finish records the result of this attempt.
-func (r *Run) Finish(res *run.Result) error {
+func (r *Run) Finish(res *record.Result) error {
 	// written a piece at a time: the result holds every output
 	err := fsutil.WriteFileFrom(filepath.Join(r.dir, "result.json"), func(w io.Writer) error {
 		return jsonstream.Write(w, res, "  ")

@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Session is one attempt of a saved run. It owns the run's directory from
@@ -91,7 +92,7 @@ func (ss *Session) SetInputs(c *chain.Chain, inputs map[string]string) {
 // new run discarded and a resumed one as it was. Either way the session
 // is closed when Drive returns. Failures to record the result or the log
 // are warnings on the result: the run itself happened.
-func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request) (*run.Result, error) {
+func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request) (*record.Result, error) {
 	defer ss.Close()
 	r := ss.run
 	if req.Dir == "" {

@@ -11,31 +11,32 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // scriptedEngine is an Engine that runs nothing: it saves one step, emits
 // one event and returns what it was told to.
 type scriptedEngine struct {
 	refuse error
-	status run.Status
+	status record.Status
 	seen   run.Request
 }
 
 var _ run.Engine = (*scriptedEngine)(nil)
 
-func (e *scriptedEngine) Run(_ context.Context, req run.Request) (*run.Result, error) {
+func (e *scriptedEngine) Run(_ context.Context, req run.Request) (*record.Result, error) {
 	e.seen = req
 	if e.refuse != nil {
 		return nil, e.refuse
 	}
 	if req.Journal == nil { // an unsaved run
-		return &run.Result{Status: e.status}, nil
+		return &record.Result{Status: e.status}, nil
 	}
 	req.Events.Emit(event.Event{Type: event.RunStarted, RunID: req.RunID})
-	if err := req.Journal.StepFinished(run.StepRecord{Result: run.StepResult{ID: "s", Status: run.StepSucceeded, Attempts: 1}}); err != nil {
+	if err := req.Journal.StepFinished(record.StepRecord{Result: record.StepResult{ID: "s", Status: record.StepSucceeded, Attempts: 1}}); err != nil {
 		return nil, err
 	}
-	return &run.Result{RunID: req.RunID, Status: e.status}, nil
+	return &record.Result{RunID: req.RunID, Status: e.status}, nil
 }
 
 func (e *scriptedEngine) Plan(run.Request) ([]run.PlannedStep, error) { return nil, nil }
@@ -57,10 +58,10 @@ func TestSessionDrivesASavedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &scriptedEngine{status: run.Succeeded}
+	e := &scriptedEngine{status: record.Succeeded}
 	var seen event.Recorder
 	res, err := ss.Drive(context.Background(), e, run.Request{Chain: c, Events: &seen})
-	if err != nil || res.Status != run.Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if e.seen.RunID != ss.ID() || e.seen.Journal == nil || !strings.HasPrefix(e.seen.OutputDir, s.Dir()) {
@@ -73,7 +74,7 @@ func TestSessionDrivesASavedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sv.Record.Status != "succeeded" || sv.Result == nil || sv.Steps["s"].Result.Status != run.StepSucceeded {
+	if sv.Record.Status != "succeeded" || sv.Result == nil || sv.Steps["s"].Result.Status != record.StepSucceeded {
 		t.Fatalf("saved %+v", sv)
 	}
 	if sv.Record.Inputs["who"] != "me" || sv.Record.Inputs["token"] != "" || len(sv.Record.Secrets) != 1 || !sv.Record.LenientVariables {
@@ -109,7 +110,7 @@ func TestSessionRefusedBeforeAnythingRan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := first.Drive(context.Background(), &scriptedEngine{status: run.Failed}, run.Request{Chain: c}); err != nil {
+	if _, err := first.Drive(context.Background(), &scriptedEngine{status: record.Failed}, run.Request{Chain: c}); err != nil {
 		t.Fatal(err)
 	}
 	again, _, err := s.Continue(first.ID())
@@ -147,7 +148,7 @@ func TestANewRunAppearsWhenDriven(t *testing.T) {
 	if runs, _ := s.List(); len(runs) != 0 {
 		t.Fatalf("a run not yet driven is listed: %+v", runs)
 	}
-	if _, err := ss.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c, Dir: "/work/dir"}); err != nil {
+	if _, err := ss.Drive(context.Background(), &scriptedEngine{status: record.Succeeded}, run.Request{Chain: c, Dir: "/work/dir"}); err != nil {
 		t.Fatal(err)
 	}
 	sv, err := s.Load(ss.ID())
@@ -170,7 +171,7 @@ func TestANewRunAppearsWhenDriven(t *testing.T) {
 	}
 	// a file in the way of the snapshot: the run cannot be written
 	os.WriteFile(filepath.Join(blocked.run.dir, "chain.yaml"), nil, 0o600)
-	res, err := blocked.Drive(context.Background(), &scriptedEngine{status: run.Succeeded}, run.Request{Chain: c})
+	res, err := blocked.Drive(context.Background(), &scriptedEngine{status: record.Succeeded}, run.Request{Chain: c})
 	if err != nil || res == nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not saved") {
 		t.Fatalf("%v %+v", err, res)
 	}

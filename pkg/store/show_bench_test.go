@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -30,7 +31,7 @@ func manySteps(b *testing.B, st *store.Store, n int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res := &run.Result{RunID: id, Status: run.Succeeded}
+	res := &record.Result{RunID: id, Status: record.Succeeded}
 	now := time.Now()
 	r.Emit(event.Event{V: 1, Time: now, RunID: id, Type: event.RunStarted, Chain: "many"})
 	for i := range n {
@@ -42,8 +43,8 @@ func manySteps(b *testing.B, st *store.Store, n int) string {
 			e.V, e.Time, e.RunID, e.Step = 1, now, id, step
 			r.Emit(e)
 		}
-		sr := run.StepResult{ID: step, Status: run.StepSucceeded, Attempts: 1, DurationMS: 1}
-		if err := r.StepFinished(run.StepRecord{Result: sr}); err != nil {
+		sr := record.StepResult{ID: step, Status: record.StepSucceeded, Attempts: 1, DurationMS: 1}
+		if err := r.StepFinished(record.StepRecord{Result: sr}); err != nil {
 			b.Fatal(err)
 		}
 		res.Steps = append(res.Steps, sr)
@@ -68,7 +69,7 @@ func chattyRun(b *testing.B, st *store.Store, n int) string {
 	}
 	engine := run.New(run.WithDir(b.TempDir()), run.WithLogLines(true), run.WithEvents(event.Discard))
 	res, err := ss.Drive(context.Background(), engine, run.Request{Chain: l.Chain})
-	if err != nil || res.Status != run.Succeeded {
+	if err != nil || res.Status != record.Succeeded {
 		b.Fatalf("%v %+v", err, res)
 	}
 	return res.RunID

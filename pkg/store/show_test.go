@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // An event log an older chainrun wrote holds a step.log line for every
@@ -43,12 +43,12 @@ func TestStreamedLinesOfAnOlderLog(t *testing.T) {
 	for i := range 20000 {
 		r.Emit(event.Event{V: 1, Time: time.Now(), RunID: id, Type: event.StepLog, Step: "a", Stream: "stdout", Line: strings.Repeat("7", i%9)})
 		if i%5000 == 0 {
-			if err := r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "s" + string(rune('a'+i/5000)), Status: run.StepSucceeded, Attempts: 1}}); err != nil {
+			if err := r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "s" + string(rune('a'+i/5000)), Status: record.StepSucceeded, Attempts: 1}}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := r.Finish(&run.Result{RunID: id, Status: run.Succeeded}); err != nil {
+	if err := r.Finish(&record.Result{RunID: id, Status: record.Succeeded}); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
@@ -56,7 +56,7 @@ func TestStreamedLinesOfAnOlderLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sv.Steps) != 4 || sv.Steps["sd"].Result.Status != run.StepSucceeded {
+	if len(sv.Steps) != 4 || sv.Steps["sd"].Result.Status != record.StepSucceeded {
 		t.Errorf("read back %d steps: %+v", len(sv.Steps), sv.Steps)
 	}
 	if _, err := st.Load(id); err != nil {
@@ -76,12 +76,12 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range []run.TransitionRecord{{From: "a", Transition: "go", To: "b"}, {From: "b", Transition: "end", To: "c"}} {
+	for _, tr := range []record.TransitionRecord{{From: "a", Transition: "go", To: "b"}, {From: "b", Transition: "end", To: "c"}} {
 		if err := r.Transition(tr); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := r.Finish(&run.Result{RunID: "20260101-000000-000-fedcba", Status: run.Succeeded}); err != nil {
+	if err := r.Finish(&record.Result{RunID: "20260101-000000-000-fedcba", Status: record.Succeeded}); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
@@ -119,7 +119,7 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "one", Status: run.StepSucceeded, Attempts: 1}}); err != nil {
+	if err := r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "one", Status: record.StepSucceeded, Attempts: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	r.Close() // never finished: its lock is free, its record says running
@@ -131,7 +131,7 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shown.Record.Status != run.Interrupted || !reflect.DeepEqual(roundTrip(t, shown.Result), roundTrip(t, summary.Result)) {
+	if shown.Record.Status != record.Interrupted || !reflect.DeepEqual(roundTrip(t, shown.Result), roundTrip(t, summary.Result)) {
 		t.Errorf("a dead run shows %s %+v, Summary %+v", shown.Record.Status, shown.Result, summary.Result)
 	}
 }
@@ -141,17 +141,17 @@ func TestShowReadsWhatIsShown(t *testing.T) {
 // (their texts holding brackets, quotes and commas); a steps member that
 // is no list is an error.
 func TestDecodeSteps(t *testing.T) {
-	many := make([]run.StepResult, 6000) // many blocks
+	many := make([]record.StepResult, 6000) // many blocks
 	for i := range many {
-		many[i] = run.StepResult{ID: "s" + strings.Repeat("x", i%7), Status: run.StepSucceeded, Attempts: i % 3, Stdout: `tail, "quoted" ] }, {`}
+		many[i] = record.StepResult{ID: "s" + strings.Repeat("x", i%7), Status: record.StepSucceeded, Attempts: i % 3, Stdout: `tail, "quoted" ] }, {`}
 	}
-	for _, steps := range [][]run.StepResult{nil, {}, {{ID: "one", Status: run.StepFailed, Error: "boom"}}, many} {
+	for _, steps := range [][]record.StepResult{nil, {}, {{ID: "one", Status: record.StepFailed, Error: "boom"}}, many} {
 		data, err := json.Marshal(map[string]any{"steps": steps})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var want struct {
-			Steps []run.StepResult `json:"steps"`
+			Steps []record.StepResult `json:"steps"`
 		}
 		if err := json.Unmarshal(data, &want); err != nil {
 			t.Fatal(err)

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/gofrs/flock"
 )
 
 // Store is a state directory.
@@ -118,7 +118,7 @@ func (s *Store) Resume(id string) (*Run, *Saved, error) {
 	}
 	if saved.Record.Status == event.Running {
 		// its driver is gone (we hold the lock): it was interrupted
-		saved.Record.Status = run.Interrupted
+		saved.Record.Status = record.Interrupted
 	}
 	r.rec = saved.Record
 	return r, saved, nil

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func TestCreateSaveLoad(t *testing.T) {
@@ -21,13 +21,13 @@ func TestCreateSaveLoad(t *testing.T) {
 	if _, err := s.Create(Record{RunID: "20260101-000000-000-aaaaaa"}, nil); !errors.As(err, new(*LockedError)) {
 		t.Fatalf("a second driver of the run was allowed: %v", err)
 	}
-	rec := run.StepRecord{Result: run.StepResult{ID: "s1", Status: run.StepSucceeded, Attempts: 1}, Output: &run.SavedValue{Text: "out"}}
+	rec := record.StepRecord{Result: record.StepResult{ID: "s1", Status: record.StepSucceeded, Attempts: 1}, Output: &record.SavedValue{Text: "out"}}
 	if err := r.StepFinished(rec); err != nil {
 		t.Fatal(err)
 	}
 	r.Emit(event.Event{Type: event.RunStarted, RunID: "x"})
 	r.Emit(event.Event{Type: event.LLMDelta, Line: "not logged"})
-	if err := r.Finish(&run.Result{RunID: "20260101-000000-000-aaaaaa", Status: run.Failed, Error: "boom", DurationMS: 5}); err != nil {
+	if err := r.Finish(&record.Result{RunID: "20260101-000000-000-aaaaaa", Status: record.Failed, Error: "boom", DurationMS: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Close(); err != nil {
@@ -70,7 +70,7 @@ func TestListNewestFirstAndCorrupt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Finish(&run.Result{Status: run.Succeeded})
+		r.Finish(&record.Result{Status: record.Succeeded})
 		r.Close()
 	}
 	os.WriteFile(filepath.Join(s.Dir(), "runs", "20260101-000000-001-aaaaaa", "run.json"), []byte("{oops"), 0o644)
@@ -121,10 +121,10 @@ func TestJournalReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.StepStarted("ship")
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "build", Status: run.StepFailed}})
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "build", Status: run.StepSucceeded}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "build", Status: record.StepFailed}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "build", Status: record.StepSucceeded}})
 	r.StepStarted("deploy")
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "deploy", Status: run.StepSucceeded}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "deploy", Status: record.StepSucceeded}})
 	r.Close()
 	f, _ := os.OpenFile(filepath.Join(s.Dir(), "runs", id, "events.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte(`{"v":1,"type":"step.saved","record":{"result":{"id":"x","sta`)) // a crash mid-write
@@ -133,7 +133,7 @@ func TestJournalReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sv.Steps["build"].Result.Status != run.StepSucceeded || !sv.Started["ship"] || sv.Started["deploy"] {
+	if sv.Steps["build"].Result.Status != record.StepSucceeded || !sv.Started["ship"] || sv.Started["deploy"] {
 		t.Fatalf("replayed %+v started %v", sv.Steps, sv.Started)
 	}
 	if _, torn := sv.Steps["x"]; torn {
@@ -145,7 +145,7 @@ func TestTornTailIsTrimmedBeforeAppending(t *testing.T) {
 	s := Open(t.TempDir())
 	id := "20260101-000000-000-eeeeee"
 	r, _ := s.Create(Record{RunID: id}, nil)
-	r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}})
+	r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "a", Status: record.StepSucceeded}})
 	r.Close()
 	log := filepath.Join(s.Dir(), "runs", id, "events.jsonl")
 	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
@@ -155,7 +155,7 @@ func TestTornTailIsTrimmedBeforeAppending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2.StepFinished(run.StepRecord{Result: run.StepResult{ID: "b", Status: run.StepSucceeded}})
+	r2.StepFinished(record.StepRecord{Result: record.StepResult{ID: "b", Status: record.StepSucceeded}})
 	r2.Close()
 	sv, err := s.Load(id)
 	if err != nil {
@@ -175,13 +175,13 @@ func TestFailedWriteIsSticky(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rec := run.StepRecord{Result: run.StepResult{ID: "s1", Status: run.StepSucceeded}}
+	rec := record.StepRecord{Result: record.StepResult{ID: "s1", Status: record.StepSucceeded}}
 	if err := r.StepFinished(rec); err != nil {
 		t.Fatal(err)
 	}
 	r.events.Close() // the disk goes away under the log
 	first := r.StepFinished(rec)
-	second := r.Transition(run.TransitionRecord{From: "a", Transition: "t", To: "b"})
+	second := r.Transition(record.TransitionRecord{From: "a", Transition: "t", To: "b"})
 	if first == nil || second == nil || r.Err() == nil {
 		t.Fatalf("errors: %v, %v, %v", first, second, r.Err())
 	}
@@ -218,7 +218,7 @@ func TestDeferredEventsGoWithTheNext(t *testing.T) {
 		t.Fatalf("after the process: %q", got)
 	}
 	r.Emit(event.Event{Type: event.StepFinished, Step: "a"})
-	if err := r.StepFinished(run.StepRecord{Result: run.StepResult{ID: "a", Status: run.StepSucceeded}}); err != nil {
+	if err := r.StepFinished(record.StepRecord{Result: record.StepResult{ID: "a", Status: record.StepSucceeded}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := types(); got != "step.started step.attempt step.process step.finished step.saved" {

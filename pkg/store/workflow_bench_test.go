@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // chainOf1000States is a deterministic workflow of n states in a line,
@@ -56,7 +57,7 @@ func BenchmarkWorkflow1000States(b *testing.B) {
 					defer r.Close()
 				}
 				res, err := run.New(run.WithEvents(sink)).Run(context.Background(), req)
-				if err != nil || res.Status != run.Succeeded || len(res.Chain) != n {
+				if err != nil || res.Status != record.Succeeded || len(res.Chain) != n {
 					b.Fatalf("%v %s %s", err, res.Status, res.Error)
 				}
 			}

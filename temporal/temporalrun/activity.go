@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // payloadLimit is Temporal's limit of one payload (2 MB), less room for
@@ -51,7 +52,7 @@ func (s *Steps) Run(ctx context.Context, t Task) (run.StepDone, error) {
 	done := s.Engine.RunTask(ctx, c, t.Step)
 	stop()
 	if b, err := json.Marshal(done); err == nil && len(b) > payloadLimit {
-		done = run.StepDone{Result: run.StepResult{ID: t.Step.Step, Status: run.StepFailed, Attempts: done.Result.Attempts,
+		done = run.StepDone{Result: record.StepResult{ID: t.Step.Step, Status: record.StepFailed, Attempts: done.Result.Attempts,
 			Error: fmt.Sprintf("its result is %d bytes, more than a Temporal payload holds (2 MB): write big outputs to files", len(b))}}
 	}
 	if done.Retry {

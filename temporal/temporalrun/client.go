@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Engine runs chains on Temporal for the CLI: it starts the chain
@@ -117,7 +118,7 @@ func (e *Engine) Start(ctx context.Context, req run.Request) (string, error) {
 
 // Run starts the run and follows it to its end or pause. A stop signal
 // (ctx ending) cancels the run, as it stops a local one.
-func (e *Engine) Run(ctx context.Context, req run.Request) (*run.Result, error) {
+func (e *Engine) Run(ctx context.Context, req run.Request) (*record.Result, error) {
 	id, err := e.Start(ctx, req)
 	if err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func (e *Engine) Run(ctx context.Context, req run.Request) (*run.Result, error) 
 
 // Wait follows the run: its events as they come, then its result when
 // it ends, pauses or fails (a failed run waits for its retry).
-func (e *Engine) Wait(ctx context.Context, id string, sink event.Sink) (*run.Result, error) {
+func (e *Engine) Wait(ctx context.Context, id string, sink event.Sink) (*record.Result, error) {
 	seen := e.from[id]
 	poll := e.Poll
 	if poll <= 0 {
@@ -142,7 +143,7 @@ func (e *Engine) Wait(ctx context.Context, id string, sink event.Sink) (*run.Res
 	}
 	wr := e.Client.GetWorkflow(ctx, id, "")
 	ended := make(chan error, 1)
-	var res run.Result
+	var res record.Result
 	go func() { ended <- wr.Get(ctx, &res) }()
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -209,7 +210,7 @@ func (e *Engine) Take(ctx context.Context, id string, t run.TakeRequest) error {
 		}
 		e.from[id] = st.Events
 	}
-	if t.Empty() && st.Status != run.Failed {
+	if t.Empty() && st.Status != record.Failed {
 		return nil // a plain resume follows a run that has not failed
 	}
 	h, err := e.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
@@ -241,13 +242,13 @@ func refused(err error) error {
 
 // Show is the run's result as it stands: its result when it ended, its
 // latest round's (or none yet) while it runs.
-func (e *Engine) Show(ctx context.Context, id string) (*run.Result, error) {
+func (e *Engine) Show(ctx context.Context, id string) (*record.Result, error) {
 	d, err := e.Client.DescribeWorkflowExecution(ctx, id, "")
 	if err != nil {
 		return nil, e.refusal(id, err)
 	}
 	if d.WorkflowExecutionInfo.GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		var res run.Result
+		var res record.Result
 		if err := e.Client.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
 			return nil, e.refusal(id, err)
 		}
@@ -262,7 +263,7 @@ func (e *Engine) Show(ctx context.Context, id string) (*run.Result, error) {
 		return nil, err
 	}
 	if st.Result == nil {
-		return &run.Result{RunID: id, Status: event.Running, Steps: []run.StepResult{}}, nil
+		return &record.Result{RunID: id, Status: event.Running, Steps: []record.StepResult{}}, nil
 	}
 	if st.Status == event.Running {
 		st.Result.Status = event.Running
@@ -297,9 +298,9 @@ func (e *Engine) Runs(ctx context.Context, limit int) ([]run.RunInfo, error) {
 		case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
 			info.Status = s
 		case enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED, enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED:
-			info.Status = string(run.Interrupted)
+			info.Status = string(record.Interrupted)
 		default:
-			info.Status = string(run.Failed)
+			info.Status = string(record.Failed)
 		}
 		if len(out) < limit {
 			out = append(out, info)

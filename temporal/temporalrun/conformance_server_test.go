@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/runtest"
 )
 
@@ -48,13 +49,13 @@ func TestWorkflowShapesOnARealServer(t *testing.T) {
 		id := res.RunID
 		for _, turn := range turns[1:] {
 			err := e.Take(ctx, id, Take{Take: turn.Take, Args: turn.Args, Acks: turn.Acks, Rerun: turn.Rerun})
-			var res *run.Result
+			var res *record.Result
 			if err == nil {
 				res, err = e.Wait(ctx, id, nil)
 			}
 			seen = append(seen, runtest.Seen{Result: res, Err: err})
 		}
-		if res, err := e.Show(ctx, id); err == nil && res.Status != run.Succeeded {
+		if res, err := e.Show(ctx, id); err == nil && res.Status != record.Succeeded {
 			_ = e.Cancel(ctx, id)
 		}
 		return seen

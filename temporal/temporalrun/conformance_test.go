@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/runtest"
 )
 
@@ -58,7 +58,7 @@ func temporalTurns(t *testing.T, c *chain.Chain, dir string, inputs map[string]s
 	env.ExecuteWorkflow(WorkflowName, in)
 	if fired < len(turns) {
 		// the run ended after turn fired-1's take: its result is the turn's
-		var res run.Result
+		var res record.Result
 		if err := env.GetWorkflowResult(&res); err != nil {
 			seen[fired].Err = err
 		} else {

@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/chainrun/chainrun/pkg/dag"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // TestAPanicOfWorkflowCodeFailsTheRun: a panic of the workflow's code,
@@ -47,10 +47,10 @@ func TestAPanicOfWorkflowCodeFailsTheRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()
-			env.RegisterWorkflowWithOptions(func(ctx workflow.Context) (res *run.Result, err error) {
+			env.RegisterWorkflowWithOptions(func(ctx workflow.Context) (res *record.Result, err error) {
 				defer failOnFault(&res, &err)
 				tc.fault(&chainRun{}, ctx)
-				return &run.Result{Status: run.Succeeded}, nil
+				return &record.Result{Status: record.Succeeded}, nil
 			}, workflow.RegisterOptions{Name: "faulty"})
 			env.ExecuteWorkflow("faulty")
 			if !env.IsWorkflowCompleted() {

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // workflowKey carries a coroutine's workflow.Context inside the
@@ -105,7 +106,7 @@ func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 	c := w.chainOf(t.Chain)
 	s := run.TaskStep(c, t)
 	if s == nil {
-		return run.StepDone{Result: run.StepResult{ID: t.Step, Status: run.StepFailed, Attempts: 1,
+		return run.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepFailed, Attempts: 1,
 			Error: fmt.Sprintf("%s: chain %s has no step %s", w.in.File, c.Name, t.Step)}}
 	}
 	id := t.Step
@@ -142,11 +143,11 @@ func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 		done.Retry = false
 		return done
 	}
-	sr := run.StepResult{ID: t.Step, Status: run.StepFailed, Attempts: 1}
+	sr := record.StepResult{ID: t.Step, Status: record.StepFailed, Attempts: 1}
 	var canceled *temporal.CanceledError
 	switch {
 	case errors.As(err, &canceled) || wc.Err() != nil:
-		sr.Status, sr.Error = run.StepCancelled, "cancelled"
+		sr.Status, sr.Error = record.StepCancelled, "cancelled"
 	default:
 		sr.Error = "the step's activity did not finish: " + rootCause(err)
 	}

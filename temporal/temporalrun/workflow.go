@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Names of the workflow, its activity, its update and its queries: what
@@ -54,12 +55,12 @@ type Start struct {
 	// step is given to another worker (default 20s).
 	Heartbeat time.Duration `json:"heartbeat,omitempty"`
 
-	Steps   []run.StepRecord       `json:"steps,omitempty"`
-	History []run.TransitionRecord `json:"history,omitempty"`
-	Take    string                 `json:"take,omitempty"`
-	Args    map[string]any         `json:"args,omitempty"`
-	Acks    []string               `json:"acks,omitempty"`
-	Rerun   []string               `json:"rerun,omitempty"`
+	Steps   []record.StepRecord       `json:"steps,omitempty"`
+	History []record.TransitionRecord `json:"history,omitempty"`
+	Take    string                    `json:"take,omitempty"`
+	Args    map[string]any            `json:"args,omitempty"`
+	Acks    []string                  `json:"acks,omitempty"`
+	Rerun   []string                  `json:"rerun,omitempty"`
 	// Started are the non-idempotent steps that began (a retry over one
 	// that did not finish needs --rerun, as a local run's does).
 	Started []string `json:"started,omitempty"`
@@ -70,9 +71,9 @@ type Start struct {
 // State is what the state query answers: the run's latest result (of its
 // last round, or nil while the first runs) and whether it waits.
 type State struct {
-	Status run.Status  `json:"status"`
-	Result *run.Result `json:"result,omitempty"`
-	Events int         `json:"events"`
+	Status record.Status  `json:"status"`
+	Result *record.Result `json:"result,omitempty"`
+	Events int            `json:"events"`
 }
 
 // Take is the take update's argument: resume's --take, --arg, --ack and
@@ -86,13 +87,13 @@ type Take = run.TakeRequest
 // for its retry; a run ends with its result, or, cancelled while it
 // waits, as it stands. A panic of the workflow's code fails the run
 // (instead of failing every workflow task for good).
-func ChainWorkflow(ctx workflow.Context, in Start) (res *run.Result, err error) {
+func ChainWorkflow(ctx workflow.Context, in Start) (res *record.Result, err error) {
 	defer failOnFault(&res, &err)
 	c, err := parse(in.File, in.Source, in.Name, chain.Options{LenientVariables: in.Lenient})
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "ChainError", nil)
 	}
-	w := &chainRun{in: in, c: c, runs: in.Runs, records: map[string]run.StepRecord{}, started: map[string]bool{}}
+	w := &chainRun{in: in, c: c, runs: in.Runs, records: map[string]record.StepRecord{}, started: map[string]bool{}}
 	if w.runs == nil {
 		w.runs = map[string]int{}
 	}
@@ -129,8 +130,8 @@ func ChainWorkflow(ctx workflow.Context, in Start) (res *run.Result, err error) 
 		w.pending = nil
 		if err := workflow.Await(ctx, func() bool { return w.pending != nil }); err != nil {
 			// cancelled while it waited: it ends as it stands
-			if res.Status == run.Paused {
-				res.Status, res.Error = run.Interrupted, "cancelled while waiting for a decision"
+			if res.Status == record.Paused {
+				res.Status, res.Error = record.Interrupted, "cancelled while waiting for a decision"
 			}
 			return res, nil
 		}
@@ -151,13 +152,13 @@ func nothingRan(err error) bool {
 
 // waits reports whether a run that stopped with status s stays open for
 // the take update: at a decision, or failed (its retry).
-func waits(s run.Status) bool { return s == run.Paused || s == run.Failed }
+func waits(s record.Status) bool { return s == record.Paused || s == record.Failed }
 
 // failOnFault, deferred, makes a panic of the workflow's code (or a
 // coroutine's fault, raised again) the run's failure: Temporal would
 // otherwise fail the workflow task, again at every retry, and the run
 // would hang.
-func failOnFault(res **run.Result, err *error) {
+func failOnFault(res **record.Result, err *error) {
 	if p := recover(); p != nil {
 		*res = nil
 		*err = temporal.NewNonRetryableApplicationError(fmt.Sprintf("a fault in the chain workflow's code: %v", p), "WorkflowFault", nil)
@@ -176,9 +177,9 @@ func (w *chainRun) raiseFault() {
 type chainRun struct {
 	in      Start
 	c       *chain.Chain
-	records map[string]run.StepRecord
+	records map[string]record.StepRecord
 	started map[string]bool
-	history []run.TransitionRecord
+	history []record.TransitionRecord
 	runs    map[string]int
 	events  []event.Event
 	state   State
@@ -196,19 +197,19 @@ func (w *chainRun) StepStarted(id string) error {
 	return nil
 }
 
-func (w *chainRun) StepFinished(rec run.StepRecord) error {
+func (w *chainRun) StepFinished(rec record.StepRecord) error {
 	w.records[rec.Result.ID] = rec
 	return nil
 }
 
-func (w *chainRun) Transition(rec run.TransitionRecord) error {
+func (w *chainRun) Transition(rec record.TransitionRecord) error {
 	w.history = append(w.history, rec)
 	return nil
 }
 
 // round runs the chain's drivers from where the run stands, with the
 // decision taken, to its end or next pause.
-func (w *chainRun) round(ctx workflow.Context, t Take) (*run.Result, error) {
+func (w *chainRun) round(ctx workflow.Context, t Take) (*record.Result, error) {
 	native, cancel := context.WithCancel(withWorkflow(context.Background(), ctx))
 	defer cancel()
 	// the run's cancellation reaches the drivers as their context's
@@ -273,7 +274,7 @@ func (w *chainRun) carried(t Take) Start {
 			next.Steps = append(next.Steps, rec)
 		}
 	}
-	slices.SortStableFunc(next.Steps, func(a, b run.StepRecord) int { return strings.Compare(a.Result.ID, b.Result.ID) })
+	slices.SortStableFunc(next.Steps, func(a, b record.StepRecord) int { return strings.Compare(a.Result.ID, b.Result.ID) })
 	next.History, next.Take, next.Args, next.Acks, next.Rerun, next.Runs = w.history, t.Take, t.Args, t.Acks, t.Rerun, w.runs
 	next.Started = slices.Sorted(maps.Keys(w.started))
 	return next
@@ -319,7 +320,7 @@ func (w *chainRun) validTake(ctx workflow.Context, t Take) error {
 }
 
 // setStatus keeps the run's status in its memo, for runs lists.
-func setStatus(ctx workflow.Context, s run.Status) {
+func setStatus(ctx workflow.Context, s record.Status) {
 	_ = workflow.UpsertMemo(ctx, map[string]any{"status": string(s)})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // newEnv is a test workflow environment with the chain workflow and a
@@ -76,7 +77,7 @@ output: d
 		ids = append(ids, info.ActivityID)
 	})
 	env.ExecuteWorkflow(WorkflowName, in)
-	var res run.Result
+	var res record.Result
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +131,11 @@ output: a
 		attempts[info.ActivityID] = int(info.Attempt)
 	})
 	env.ExecuteWorkflow(WorkflowName, startOf(t, path, nil))
-	var res run.Result
+	var res record.Result
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != run.Succeeded || res.Output != "ok" {
+	if res.Status != record.Succeeded || res.Output != "ok" {
 		t.Fatalf("status %s output %v (%s)", res.Status, res.Output, res.Error)
 	}
 	if attempts["a"] != 3 {
@@ -158,7 +159,7 @@ func TestDeployPausesForTheTakeUpdate(t *testing.T) {
 		}
 		var st State
 		_ = v.Get(&st)
-		if st.Status != run.Paused {
+		if st.Status != record.Paused {
 			t.Errorf("state %s, want paused at the decision", st.Status)
 		}
 		env.UpdateWorkflow(UpdateTake, "u1", &testsuite.TestUpdateCallback{
@@ -173,14 +174,14 @@ func TestDeployPausesForTheTakeUpdate(t *testing.T) {
 		}, Take{Take: "deploy"})
 	}, time.Hour)
 	env.ExecuteWorkflow(WorkflowName, in)
-	var res run.Result
+	var res record.Result
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(rejected, "--take launch") || !strings.Contains(rejected, "deploy") {
 		t.Errorf("rejection %q, want it to name launch and the choices", rejected)
 	}
-	if !accepted || res.Status != run.Succeeded {
+	if !accepted || res.Status != record.Succeeded {
 		t.Fatalf("accepted %v, status %s (%s), want deploy taken and the run succeeded", accepted, res.Status, res.Error)
 	}
 }
@@ -196,11 +197,11 @@ steps:
 	env.RegisterDelayedCallback(env.CancelWorkflow, time.Second)
 	start := time.Now()
 	env.ExecuteWorkflow(WorkflowName, startOf(t, path, nil))
-	var res run.Result
+	var res record.Result
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != run.Interrupted {
+	if res.Status != record.Interrupted {
 		t.Errorf("status %s, want interrupted", res.Status)
 	}
 	if time.Since(start) > 20*time.Second {

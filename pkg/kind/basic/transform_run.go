@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func init() {
@@ -29,7 +30,7 @@ func init() {
 			}
 		},
 		// a transform task's result is its value
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *run.StepResult) (string, bool) {
+		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			if run.Unfinished(sr.Status) {
 				return "", false
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func init() {
@@ -49,7 +50,7 @@ func callChain(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	// the callee's model use is the step's: the caller's result counts it
 	used := run.Outcome{Usage: res.Usage}
-	if res.Status != run.Succeeded {
+	if res.Status != record.Succeeded {
 		if ctx.Err() != nil {
 			return used, ctx.Err()
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -27,7 +28,7 @@ func init() {
 			}
 			sub := run.PlannedStep{}
 			v.Plan(Loop(s).StepTemplate, &sub)
-			p.Action = fmt.Sprintf("loop over %s: %s", items, run.FirstLine(sub.Action))
+			p.Action = fmt.Sprintf("loop over %s: %s", items, record.FirstLine(sub.Action))
 		},
 	})
 	run.Register(chain.KindMerge, run.Runner{

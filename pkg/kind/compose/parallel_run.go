@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A parallel step runs its branches at once inside one step (mcp-flowgate's
@@ -147,7 +148,7 @@ func branches(a *run.Attempt) ([]branch, error) {
 		list := f.ForEachList().Resolve(a.Document())
 		items, isList := list.([]any)
 		if !isList && list != nil {
-			return nil, run.Permanent(fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, run.Clip(run.TextOf(list), 40)))
+			return nil, run.Permanent(fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, record.Clip(run.TextOf(list), 40)))
 		}
 		if err := run.CheckItems("branches.for_each "+f.ForEach, len(items)); err != nil {
 			return nil, err
@@ -283,7 +284,7 @@ func errorEntry(err error) map[string]any {
 func nestedAction(v run.PlanView, b *chain.Step) string {
 	sub := run.PlannedStep{}
 	v.Plan(b, &sub)
-	line := run.FirstLine(sub.Action)
+	line := record.FirstLine(sub.Action)
 	for i, fb := range b.Fallbacks {
 		// a fallback runs only when the one before failed past its retries
 		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, nestedAction(v, fb))
@@ -300,7 +301,7 @@ func failureText(s *chain.Step, runs []branch, verdict string, bctx context.Cont
 		switch {
 		case r.cancelled:
 		case r.Err != nil && firstErr == "":
-			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, run.FirstLine(r.Err.Error()))
+			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, record.FirstLine(r.Err.Error()))
 		case r.Err == nil:
 			ok++
 		}

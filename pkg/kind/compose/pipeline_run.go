@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A pipeline step runs its steps one after another inside one step
@@ -61,7 +62,7 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		case r.Err != nil:
 			failed++
 			if first == nil {
-				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, run.FirstLine(r.Err.Error()))
+				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, record.FirstLine(r.Err.Error()))
 			}
 			entry["ok"], entry["error"] = false, errorEntry(r.Err)
 		case r.Skipped:

@@ -9,6 +9,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A workflow step runs another state workflow (mcp-flowgate's workflow
@@ -27,11 +29,11 @@ func init() {
 			}
 			out := run.Outcome{Usage: res.Usage}
 			switch res.Status {
-			case run.Succeeded:
+			case record.Succeeded:
 				out.Value = run.DataValue(run.WorkflowOutput(s, res))
 				return out, nil
-			case run.Paused:
-				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(run.SortedLinkNames(res.Links), ", ")))
+			case record.Paused:
+				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(response.SortedLinkNames(res.Links), ", ")))
 			}
 			if ctx.Err() != nil {
 				return out, ctx.Err()

@@ -10,6 +10,7 @@ import (
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/toolcall"
 )
 
 // chatMsg is one message of a task chain's conversation as it is kept
@@ -336,7 +337,7 @@ func executeCalls(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, 
 // is denied and not run.
 func runCalls(ctx context.Context, a *run.Attempt, turn chatMsg, calls []chatCall) ([]chatResult, int, error) {
 	s := a.Step()
-	env, err := a.ToolEnv(ctx)
+	env, err := toolcall.Env(ctx, a)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -350,11 +351,11 @@ func runCalls(ctx context.Context, a *run.Attempt, turn chatMsg, calls []chatCal
 		}
 		call := llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
 		if why := refuseCall(asker, env.Commands, call); why != "" {
-			a.Deny(call, why)
+			toolcall.Deny(a, call, why)
 			out[i] = chatResult{CallID: c.ID, Content: "denied: " + why + "; it was not run", IsError: true}
 			continue
 		}
-		text, isErr := a.CallTool(ctx, env, call, &n)
+		text, isErr := toolcall.Call(ctx, a, env, call, &n)
 		out[i] = chatResult{CallID: c.ID, Content: text, IsError: isErr}
 	}
 	return out, int(n.Load()), nil

@@ -9,5 +9,5 @@
 // run.Attempt, so the engine names no handler; the reading of the format
 // is pkg/format/contenox's, whose Handler and names this package reads.
 // It may import, of this module: chain, event, format/contenox, llm, run,
-// tools.
+// run/record, run/response, run/toolcall, tools.
 package contenox

@@ -11,6 +11,8 @@ import (
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/toolcall"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -90,7 +92,7 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 // builtinHook calls a built-in file or shell tool for a tools task, in
 // the step's directory and confined to it like a model's call.
 func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[string]any) (any, error) {
-	env, err := a.ToolEnv(ctx)
+	env, err := toolcall.Env(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +103,10 @@ func builtinHook(ctx context.Context, a *run.Attempt, tool string, args map[stri
 	text, err := tools.Run(ctx, env, tool, raw)
 	d := a.Now().Sub(start).Milliseconds()
 	if err != nil {
-		a.RecordTool(call, event.Error, err.Error(), d)
+		toolcall.Record(a, call, event.Error, err.Error(), d)
 		return nil, err
 	}
-	a.RecordTool(call, event.OK, "", d)
+	toolcall.Record(a, call, event.OK, "", d)
 	return text, nil
 }
 
@@ -126,7 +128,7 @@ func callHook(a *run.Attempt, hook, tool string, args map[string]any) (res any, 
 // hookState reads what a hook has recorded: what the running task
 // changed, else the run's context, into rec.
 func hookState(a *run.Attempt, hook string, rec any) {
-	for _, name := range []string{run.HookVar, run.ContextVar} {
+	for _, name := range []string{run.HookVar, response.ContextVar} {
 		if v, ok := a.Vars().Get(name); ok {
 			if m, ok := v.Data.(map[string]any); ok && m[hook] != nil {
 				b, _ := json.Marshal(m[hook])

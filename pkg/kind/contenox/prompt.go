@@ -11,6 +11,7 @@ import (
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // promptTask is a prompt_to_string or prompt_to_int task of an earlier
@@ -66,10 +67,10 @@ func promptTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, er
 func answerInt(answer string) (int64, error) {
 	f, err := chain.FirstNumber(answer)
 	if err != nil {
-		return 0, fmt.Errorf("the answer %q holds no number", run.Clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q holds no number", record.Clip(answer, 80))
 	}
 	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("the answer %q is not an integer", run.Clip(answer, 80))
+		return 0, fmt.Errorf("the answer %q is not an integer", record.Clip(answer, 80))
 	}
 	return int64(f), nil
 }

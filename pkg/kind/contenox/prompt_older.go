@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // The handlers of contenox's format from 2025 to April 2026 that read a
@@ -45,11 +46,11 @@ func answerRange(_ *cx.Handler, answer string) (run.Value, string, error) {
 	if !isRange {
 		hi = lo
 	} else if strings.Contains(hi, "-") {
-		return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max", run.Clip(answer, 80))
+		return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max", record.Clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
 		if _, err := chain.FirstNumber(part); err != nil {
-			return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", run.Clip(answer, 80), err)
+			return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", record.Clip(answer, 80), err)
 		}
 	}
 	r := lo + "-" + hi
@@ -78,7 +79,7 @@ func answerCondition(h *cx.Handler, answer string) (run.Value, string, error) {
 		}
 	}
 	if !ok {
-		return run.Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", run.Clip(answer, 80))
+		return run.Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", record.Clip(answer, 80))
 	}
 	r := strconv.FormatBool(hit)
 	return run.Value{Text: r, Data: hit, JSON: true}, r, nil
@@ -139,7 +140,7 @@ func parseKeyValue(a *run.Attempt, in taskIn) (run.Outcome, error) {
 		k, v, ok := strings.Cut(pair, "=")
 		if !ok {
 			if k, v, ok = strings.Cut(pair, ":"); !ok {
-				return run.Outcome{}, run.Permanent(fmt.Errorf("parse_key_value: %q is no key=value pair", run.Clip(pair, 80)))
+				return run.Outcome{}, run.Permanent(fmt.Errorf("parse_key_value: %q is no key=value pair", record.Clip(pair, 80)))
 			}
 		}
 		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // An agent step asks its model: the prompt through the answer cache, the
@@ -24,7 +25,7 @@ func init() {
 		Plan: planAgent,
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *run.StepResult) (string, bool) {
+		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			if run.Unfinished(sr.Status) {
 				return "", false
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // answerValue is the value an agent step stores from its model's answer:
@@ -71,7 +72,7 @@ func keyword(s *chain.Step, v run.Value) (run.Value, error) {
 		// is the result, and the default branch takes it
 		return run.TextValue(strings.TrimSpace(v.Text)), nil
 	}
-	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", run.Clip(v.Text, 60), strings.Join(s.Agent().ConditionKey, ", "))
+	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", record.Clip(v.Text, 60), strings.Join(s.Agent().ConditionKey, ", "))
 }
 
 // containsWord reports whether w occurs in text as a whole word, ignoring

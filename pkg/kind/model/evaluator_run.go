@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // An evaluator step asks its model as an agent step does, with the prompt
@@ -49,7 +50,7 @@ func init() {
 			}
 		},
 		// a workflow task branches on the verdict
-		Result: func(_ func(string) (run.Value, bool), _ *chain.Step, sr *run.StepResult) (string, bool) {
+		Result: func(_ func(string) (run.Value, bool), _ *chain.Step, sr *record.StepResult) (string, bool) {
 			return sr.Decision, sr.Decision != ""
 		},
 		Admit: run.AdmitModel,
@@ -71,7 +72,7 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 	if Evaluator(s).EvalScoring {
 		m := firstNumber().FindString(first)
 		if m == "" {
-			return VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", run.Clip(first, 60))
+			return VerdictFail, nil, fmt.Sprintf("the answer gives no score: %q", record.Clip(first, 60))
 		}
 		n, _ := strconv.ParseFloat(m, 64)
 		score = &n
@@ -87,5 +88,5 @@ func judge(s *chain.Step, answer string) (verdict string, score *float64, why st
 	case VerdictFail:
 		return VerdictFail, nil, "the answer is FAIL"
 	}
-	return VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", run.Clip(first, 60))
+	return VerdictFail, nil, fmt.Sprintf("the answer begins with neither PASS nor FAIL: %q", record.Clip(first, 60))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A router step asks its model as an agent step does, with the routes it
@@ -28,7 +29,7 @@ func init() {
 			}
 			route, how, ok := PickRoute(s, out.Value.Text)
 			if !ok {
-				return out, run.Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", run.Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(RouteNames(s), ", ")))
+				return out, run.Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", record.Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(RouteNames(s), ", ")))
 			}
 			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(Router(s).Routes[route], ", "))})
 			out.Value, out.Decision, out.Result = run.Value{Text: route}, route, route

@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/toolcall"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -39,7 +40,7 @@ func (l *toolLoop) Name() string { return "tool loop" }
 func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	a, out := l.a, l.out
 	s := a.Step()
-	env, err := a.ToolEnv(ctx)
+	env, err := toolcall.Env(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +83,11 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 			}
 			if problem := completionProblem(s.Agent().Completion, call.Arguments); problem != "" {
 				lastProblem = problem
-				a.RecordTool(call, event.Error, problem, 0)
+				toolcall.Record(a, call, event.Error, problem, 0)
 				results[i].Content, results[i].IsError = problem, true
 				continue
 			}
-			a.RecordTool(call, event.OK, "completion", 0)
+			toolcall.Record(a, call, event.OK, "completion", 0)
 			return &llm.Response{Text: call.Arguments, FinishReason: llm.FinishStop, Via: resp.Via, Usage: resp.Usage}, nil
 		}
 		if turn == limit && len(pending) > 0 {
@@ -97,7 +98,7 @@ func (l *toolLoop) Complete(ctx context.Context, req llm.Request) (*llm.Response
 		g.SetLimit(maxToolsAtOnce)
 		for _, i := range pending {
 			g.Go(func() error {
-				results[i].Content, results[i].IsError = a.CallTool(gctx, env, resp.ToolCalls[i], &calls)
+				results[i].Content, results[i].IsError = toolcall.Call(gctx, a, env, resp.ToolCalls[i], &calls)
 				return nil
 			})
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func init() {
@@ -31,7 +32,7 @@ func init() {
 			}
 		},
 		// an http task's result is its status code
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *run.StepResult) (string, bool) {
+		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			v, ok := read(s.OutputVar + "_status")
 			if run.Unfinished(sr.Status) || !ok {
 				return "", false

@@ -8,7 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // annotations are the workflow commands that put a run's outcome on the
@@ -16,11 +16,11 @@ import (
 // ::warning for a step that failed under continue_on_error or an
 // interrupted run, a ::notice at the state a workflow paused at. file is
 // the chain file as GitHub should link it.
-func annotations(c *chain.Chain, res *run.Result, file string) []string {
+func annotations(c *chain.Chain, res *record.Result, file string) []string {
 	var out []string
 	primary := ""
 	switch res.Status {
-	case run.Failed:
+	case record.Failed:
 		if s, ok := res.FailedStep(c); ok {
 			primary = s.ID
 		}
@@ -44,10 +44,10 @@ func annotations(c *chain.Chain, res *run.Result, file string) []string {
 			}
 		}
 		out = append(out, ghCommand("error", located(file, pos, title), res.Error+"\n"+text.ResumeHint(res)))
-	case run.Interrupted:
+	case record.Interrupted:
 		out = append(out, ghCommand("warning", located(file, chain.Pos{}, res.Name+" interrupted"),
 			text.Interrupted(res)))
-	case run.Paused:
+	case record.Paused:
 		var pos chain.Pos
 		if c.Workflow != nil {
 			if s := c.Workflow.State(res.State); s != nil {
@@ -58,7 +58,7 @@ func annotations(c *chain.Chain, res *run.Result, file string) []string {
 	}
 	for _, s := range res.Steps {
 		st := c.Step(s.ID)
-		if s.Status != run.StepFailed || s.ID == primary || st == nil || !st.ContinueOnError {
+		if s.Status != record.StepFailed || s.ID == primary || st == nil || !st.ContinueOnError {
 			continue
 		}
 		out = append(out, ghCommand("warning", located(file, st.Pos, fmt.Sprintf("step %s failed (continue_on_error)", s.ID)),
@@ -91,7 +91,7 @@ func located(file string, pos chain.Pos, title string) []ghProp {
 
 // pauseMessage names the state, its goal and the commands that take each
 // link of a paused workflow.
-func pauseMessage(res *run.Result) string {
+func pauseMessage(res *record.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s paused at %s (run %s)", res.Name, res.State, res.RunID)
 	if g := res.Guidance; g != nil && g.Goal != "" {

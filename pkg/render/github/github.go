@@ -12,7 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Renderer renders a run for a GitHub Actions log when the job runs
@@ -121,7 +121,7 @@ func (g *Renderer) Emit(e event.Event) {
 		if l != nil {
 			body = l.tail()
 		}
-		if (e.Status == run.StepFailed || e.Status == run.StepCancelled) && e.Error != "" {
+		if (e.Status == record.StepFailed || e.Status == record.StepCancelled) && e.Error != "" {
 			body = append(body, "error: "+e.Error)
 		}
 		title := stepTitle(e.Step, e.Status, e.DurationMS, e.Attempt, e.Detail == "reused from the saved run")
@@ -159,7 +159,7 @@ func stepTitle(id string, status event.Status, durationMS int64, attempts int, r
 	switch {
 	case reused:
 		return fmt.Sprintf("%s (%s, kept from the saved run)", id, status)
-	case status == run.StepSkipped || status == run.StepCached:
+	case status == record.StepSkipped || status == record.StepCached:
 		return fmt.Sprintf("%s (%s)", id, status)
 	}
 	t := fmt.Sprintf("%s (%s, %s", id, status, render.Millis(durationMS))
@@ -174,7 +174,7 @@ func stepTitle(id string, status event.Status, durationMS int64, attempts int, r
 // that cannot be written is a warning of the result, never a failure of
 // the run. A nil Renderer (the job does not run in GitHub Actions) does
 // nothing.
-func (g *Renderer) Report(c *chain.Chain, res *run.Result) {
+func (g *Renderer) Report(c *chain.Chain, res *record.Result) {
 	if g == nil {
 		return
 	}
@@ -216,9 +216,9 @@ func (g *Renderer) flushUnfinished() {
 
 // stepDetails is the body of a step's group without --verbose: how it
 // ended, from the result, and on failure the tail of its stderr.
-func stepDetails(s run.StepResult) []string {
+func stepDetails(s record.StepResult) []string {
 	lines := []string{"status: " + string(s.Status)}
-	if s.Status != run.StepSkipped {
+	if s.Status != record.StepSkipped {
 		lines = append(lines, fmt.Sprintf("attempts: %d", s.Attempts),
 			"duration: "+render.Millis(s.DurationMS))
 	}

@@ -14,7 +14,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 func TestGitHubEscaping(t *testing.T) {
@@ -222,7 +223,7 @@ func TestSummaryMarkdownPieces(t *testing.T) {
 }
 
 func TestSummaryTruncatesLongOutput(t *testing.T) {
-	res := &run.Result{RunID: "r1", Name: "big", Status: run.Succeeded, Output: strings.Repeat("x", maxSummaryOutput+100)}
+	res := &record.Result{RunID: "r1", Name: "big", Status: record.Succeeded, Output: strings.Repeat("x", maxSummaryOutput+100)}
 	md := summaryMarkdown(res, "chains/big.yaml")
 	if strings.Count(md, "x") < maxSummaryOutput || strings.Count(md, "x") > maxSummaryOutput+5 {
 		t.Errorf("the summary shows %d x, want about %d", strings.Count(md, "x"), maxSummaryOutput)
@@ -230,7 +231,7 @@ func TestSummaryTruncatesLongOutput(t *testing.T) {
 	if !strings.Contains(md, "_100 more bytes not shown: `chainrun runs show r1 -o json` has the whole output._") {
 		t.Errorf("no truncation note in:\n%s", md[len(md)-200:])
 	}
-	obj := summaryMarkdown(&run.Result{RunID: "r2", Name: "obj", Status: run.Succeeded, Output: map[string]any{"a": 1}}, "")
+	obj := summaryMarkdown(&record.Result{RunID: "r2", Name: "obj", Status: record.Succeeded, Output: map[string]any{"a": 1}}, "")
 	if !strings.Contains(obj, "```json\n{\n  \"a\": 1\n}\n```") {
 		t.Errorf("a JSON output is not shown as JSON:\n%s", obj)
 	}
@@ -322,11 +323,11 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &run.Result{RunID: "r1", Name: "ci", Status: run.Failed, Error: "step bad failed: exited with code 1",
-		Steps: []run.StepResult{
-			{ID: "slow", Status: run.StepFailed, Error: "cancelled"}, // stopped because bad failed
-			{ID: "bad", Status: run.StepFailed, Error: "exited with code 1"},
-			{ID: "lint", Status: run.StepFailed, Error: "exited with code 1"},
+	res := &record.Result{RunID: "r1", Name: "ci", Status: record.Failed, Error: "step bad failed: exited with code 1",
+		Steps: []record.StepResult{
+			{ID: "slow", Status: record.StepFailed, Error: "cancelled"}, // stopped because bad failed
+			{ID: "bad", Status: record.StepFailed, Error: "exited with code 1"},
+			{ID: "lint", Status: record.StepFailed, Error: "exited with code 1"},
 		}}
 	got := annotations(l.Chain, res, "chains/ci.yaml")
 	want := []string{
@@ -337,13 +338,13 @@ steps:
 		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	res.Status, res.Error = run.Interrupted, "interrupted"
+	res.Status, res.Error = record.Interrupted, "interrupted"
 	res.Steps = nil
 	got = annotations(l.Chain, res, "chains/ci.yaml")
 	if len(got) != 1 || got[0] != "::warning file=chains/ci.yaml,title=ci interrupted::ci interrupted (run r1); resume it with: chainrun resume r1" {
 		t.Errorf("interrupted: %q", got)
 	}
-	res.Status, res.Error = run.Succeeded, ""
+	res.Status, res.Error = record.Succeeded, ""
 	if got := annotations(l.Chain, res, "chains/ci.yaml"); len(got) != 0 {
 		t.Errorf("a success is annotated: %q", got)
 	}
@@ -364,8 +365,8 @@ workflows:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &run.Result{RunID: "r1", Name: "w", Status: run.Failed, Error: "state a: no deterministic transition is viable",
-		WorkflowResult: &run.WorkflowResult{State: "a"}}
+	res := &record.Result{RunID: "r1", Name: "w", Status: record.Failed, Error: "state a: no deterministic transition is viable",
+		WorkflowResult: &response.WorkflowResult{State: "a"}}
 	got := annotations(l.Chain, res, "w.yaml")
 	want := "::error file=w.yaml,line=6,col=7,title=w failed at state a::state a: no deterministic transition is viable%0Aresume it with: chainrun resume r1"
 	if len(got) != 1 || got[0] != want {
@@ -376,22 +377,22 @@ workflows:
 func TestCancelledStepSaysWhy(t *testing.T) {
 	var out bytes.Buffer
 	g := &Renderer{w: &out, verbose: true, logs: map[logKey]*stepLog{}}
-	g.Emit(event.Event{Type: event.StepFinished, RunID: "r", Step: "slow", Status: run.StepCancelled, DurationMS: 40, Attempt: 1, Error: "cancelled: step bad failed"})
+	g.Emit(event.Event{Type: event.StepFinished, RunID: "r", Step: "slow", Status: record.StepCancelled, DurationMS: 40, Attempt: 1, Error: "cancelled: step bad failed"})
 	if want := "::group::slow (cancelled, 40ms)\nerror: cancelled: step bad failed\n::endgroup::\n"; out.String() != want {
 		t.Errorf("group = %q, want %q", out.String(), want)
 	}
-	md := summaryMarkdown(&run.Result{RunID: "r", Name: "t", Status: run.Failed, Error: "step bad failed: boom",
-		Steps: []run.StepResult{{ID: "slow", Status: run.StepCancelled, Error: "cancelled: step bad failed"}}}, "")
+	md := summaryMarkdown(&record.Result{RunID: "r", Name: "t", Status: record.Failed, Error: "step bad failed: boom",
+		Steps: []record.StepResult{{ID: "slow", Status: record.StepCancelled, Error: "cancelled: step bad failed"}}}, "")
 	if !strings.Contains(md, "🚫") {
 		t.Errorf("a cancelled step has no mark of its own:\n%s", md)
 	}
 }
 
 func TestSummaryShowsCost(t *testing.T) {
-	res := &run.Result{Name: "c", Status: run.Succeeded, Steps: []run.StepResult{
-		{ID: "ask", Status: run.StepSucceeded, Attempts: 1, Model: "openai/gpt-5-mini", Usage: &run.Usage{LLMCalls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0012}},
-		{ID: "local", Status: run.StepSucceeded, Attempts: 1, Model: "house/m", Usage: &run.Usage{LLMCalls: 1, InputTokens: 10, OutputTokens: 5, Unpriced: []string{"house/m"}}},
-	}, Usage: run.Usage{LLMCalls: 2, InputTokens: 1010, OutputTokens: 205, CostUSD: 0.0012, Unpriced: []string{"house/m"}}}
+	res := &record.Result{Name: "c", Status: record.Succeeded, Steps: []record.StepResult{
+		{ID: "ask", Status: record.StepSucceeded, Attempts: 1, Model: "openai/gpt-5-mini", Usage: &record.Usage{LLMCalls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0012}},
+		{ID: "local", Status: record.StepSucceeded, Attempts: 1, Model: "house/m", Usage: &record.Usage{LLMCalls: 1, InputTokens: 10, OutputTokens: 5, Unpriced: []string{"house/m"}}},
+	}, Usage: record.Usage{LLMCalls: 2, InputTokens: 1010, OutputTokens: 205, CostUSD: 0.0012, Unpriced: []string{"house/m"}}}
 	md := summaryMarkdown(res, "c.yaml")
 	for _, want := range []string{"| 1000 / 200 | $0.0012 |", "| 10 / 5 | $0.0000 +? |", "· $0.0012 +? (no price known for house/m: set prices: in config)"} {
 		if !strings.Contains(md, want) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Outputs appends the run's step outputs to the file $GITHUB_OUTPUT
@@ -22,7 +22,7 @@ import (
 // A file that cannot be written is a warning of the result; the run's
 // result and exit code do not change. A nil Renderer, or no
 // $GITHUB_OUTPUT, does nothing.
-func (g *Renderer) Outputs(res *run.Result, exitCode int) {
+func (g *Renderer) Outputs(res *record.Result, exitCode int) {
 	if g == nil || g.output == "" {
 		return
 	}

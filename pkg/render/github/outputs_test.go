@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // outputsRenderer is a renderer in GitHub Actions whose $GITHUB_OUTPUT is
@@ -42,7 +42,7 @@ output={"n":2,"url":"https://x"}
 		t.Run(tc.name, func(t *testing.T) {
 			delimiters(t, "D1")
 			g, file := outputsRenderer(t)
-			res := &run.Result{RunID: "r1", Status: run.Succeeded, Output: tc.output}
+			res := &record.Result{RunID: "r1", Status: record.Succeeded, Output: tc.output}
 			g.Outputs(res, tc.code)
 			got, err := os.ReadFile(file)
 			if err != nil {
@@ -77,7 +77,7 @@ func TestOutputsDelimiterNotInValue(t *testing.T) {
 	delimiters(t, "ghadelimiter_1", "ghadelimiter_2")
 	g, file := outputsRenderer(t)
 	value := "line\nghadelimiter_1\nstatus=succeeded"
-	g.Outputs(&run.Result{RunID: "r1", Status: run.Failed, Output: value}, 1)
+	g.Outputs(&record.Result{RunID: "r1", Status: record.Failed, Output: value}, 1)
 	got, _ := os.ReadFile(file)
 	want := "output<<ghadelimiter_2\n" + value + "\nghadelimiter_2\n"
 	if !strings.HasSuffix(string(got), want) {
@@ -110,10 +110,10 @@ steps:
 	}
 	g, file := outputsRenderer(t)
 	g.MaskSecrets(l.Chain, map[string]string{"token": "s3cr3t-value\nsecond-line\n", "pin": "42", "who": "ann"})
-	res := &run.Result{RunID: "r1", Status: run.Succeeded,
+	res := &record.Result{RunID: "r1", Status: record.Succeeded,
 		Output: "token s3cr3t-value, then second-line; pin 42 stays inside text; ann"}
 	g.Outputs(res, 0)
-	g.Outputs(&run.Result{RunID: "r2", Status: run.Succeeded, Output: "42"}, 0)
+	g.Outputs(&record.Result{RunID: "r2", Status: record.Succeeded, Output: "42"}, 0)
 	got, _ := os.ReadFile(file)
 	for _, secret := range []string{"s3cr3t-value", "second-line", "output=42"} {
 		if strings.Contains(string(got), secret) {
@@ -132,7 +132,7 @@ func TestOutputsUnwritable(t *testing.T) {
 	g := New(func(k string) string {
 		return map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(t.TempDir(), "no", "such", "dir")}[k]
 	}, t.TempDir(), &bytes.Buffer{}, Options{})
-	res := &run.Result{RunID: "r1", Status: run.Succeeded}
+	res := &record.Result{RunID: "r1", Status: record.Succeeded}
 	g.Outputs(res, 0)
 	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "writing the step outputs ($GITHUB_OUTPUT): ") {
 		t.Errorf("warnings %v", res.Warnings)

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // maxSummaryOutput caps the bytes of a run's output shown in the job
@@ -21,7 +22,7 @@ const maxSummaryOutput = 8 << 10
 // its state, the transitions taken and what may happen next. It starts
 // with a blank line so it stays a block of its own when appended after
 // another tool's text.
-func summaryMarkdown(res *run.Result, file string) string {
+func summaryMarkdown(res *record.Result, file string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n## %s chainrun: %s %s\n\n", statusEmoji(res.Status), mdText(res.Name), res.Status)
 	b.WriteString("| chain | status | run id | duration |\n|---|---|---|---|\n")
@@ -95,9 +96,9 @@ func summaryMarkdown(res *run.Result, file string) string {
 
 // writeWorkflowSummary adds a workflow's state, the transitions this call
 // took and the links it offers, each with the command that takes it.
-func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
+func writeWorkflowSummary(b *strings.Builder, res *record.Result) {
 	fmt.Fprintf(b, "**State:** %s\n\n", mdCode(res.State))
-	if g := res.Guidance; g != nil && res.Status == run.Paused {
+	if g := res.Guidance; g != nil && res.Status == record.Paused {
 		if g.Goal != "" {
 			fmt.Fprintf(b, "**Goal:** %s\n\n", mdText(g.Goal))
 		}
@@ -128,19 +129,19 @@ func writeWorkflowSummary(b *strings.Builder, res *run.Result) {
 // statusEmoji marks a run or step status at a glance.
 func statusEmoji(status event.Status) string {
 	switch status {
-	case run.Succeeded:
+	case record.Succeeded:
 		return "✅"
-	case run.Failed:
+	case record.Failed:
 		return "❌"
-	case run.Paused:
+	case record.Paused:
 		return "⏸️"
-	case run.Interrupted:
+	case record.Interrupted:
 		return "🛑"
-	case run.Cancelled: // a workflow's abort, or a step another's failure stopped
+	case record.Cancelled: // a workflow's abort, or a step another's failure stopped
 		return "🚫"
-	case run.StepSkipped:
+	case record.StepSkipped:
 		return "⏭️"
-	case run.StepCached:
+	case record.StepCached:
 		return "♻️"
 	}
 	return "•"
@@ -206,7 +207,7 @@ func truncateUTF8(s string, n int) (string, int) {
 
 // costText is what model use cost, in dollars to the cent's hundredth,
 // with "+?" when a model of it has no known price.
-func costText(u run.Usage) string {
+func costText(u record.Usage) string {
 	t := fmt.Sprintf("$%.4f", u.CostUSD)
 	if len(u.Unpriced) > 0 {
 		t += " +?"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -107,9 +107,9 @@ func TestFromRunLeavesNestedTransitionsOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := &store.Saved{Transitions: []run.TransitionRecord{
+	saved := &store.Saved{Transitions: []record.TransitionRecord{
 		{From: "check", Transition: "check", To: "decide"},
-		{Within: "fix", Enter: &run.SubEntry{State: "decide", Transition: "fix"}, To: "check"},
+		{Within: "fix", Enter: &record.SubEntry{State: "decide", Transition: "fix"}, To: "check"},
 		{Within: "fix", From: "check", Transition: "go", To: "shipped"},
 	}}
 	got := FromRun(l.Chain, saved)

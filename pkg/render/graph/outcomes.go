@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -48,7 +48,7 @@ func FromRun(c *chain.Chain, saved *store.Saved) Outcomes {
 		}
 		if s := c.Workflow.State(state); s == nil || !s.Terminal {
 			out[state] = "current"
-			if res := saved.Result; res != nil && res.Status == run.Failed {
+			if res := saved.Result; res != nil && res.Status == record.Failed {
 				out[state] = "current-failed"
 			}
 		}

@@ -9,13 +9,14 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Decider asks the person to choose a link of a human decision point,
 // and the arguments it needs, with held (nil for none) kept from drawing
 // meanwhile.
-func (t *Terminal) Decider(held Holder) run.Decider {
-	return func(ctx context.Context, d run.Decision) (c run.Choice, ok bool, err error) {
+func (t *Terminal) Decider(held Holder) response.Decider {
+	return func(ctx context.Context, d response.Decision) (c response.Choice, ok bool, err error) {
 		t.ask(held, func() { c, ok, err = t.decide(ctx, d) })
 		return c, ok, err
 	}
@@ -24,7 +25,7 @@ func (t *Terminal) Decider(held Holder) run.Decider {
 // decide lists the links and reads a choice by number or name, then the
 // arguments the chosen link needs. An empty answer (or end of input)
 // declines: the run pauses, resumable.
-func (t *Terminal) decide(ctx context.Context, d run.Decision) (run.Choice, bool, error) {
+func (t *Terminal) decide(ctx context.Context, d response.Decision) (response.Choice, bool, error) {
 	out := t.out
 	fmt.Fprintf(out, "\nDecision at %s", d.State)
 	if d.Goal != "" {
@@ -49,14 +50,14 @@ func (t *Terminal) decide(ctx context.Context, d run.Decision) (run.Choice, bool
 		fmt.Fprintf(out, "Choose 1-%d or a name (Enter to pause): ", len(d.Links))
 		answer, ok, err := t.answer(ctx)
 		if !ok {
-			return run.Choice{}, false, err
+			return response.Choice{}, false, err
 		}
 		if l, found := chosen(d.Links, answer); found {
 			return t.arguments(ctx, d, l)
 		}
 		fmt.Fprintf(out, "%q is not one of the choices.\n", answer)
 	}
-	return run.Choice{}, false, nil
+	return response.Choice{}, false, nil
 }
 
 // answer reads one answer; ok is false when the person declined (an
@@ -74,7 +75,7 @@ func (t *Terminal) answer(ctx context.Context) (string, bool, error) {
 }
 
 // chosen is the link an answer names, by number or by name.
-func chosen(links []run.Link, answer string) (run.Link, bool) {
+func chosen(links []response.Link, answer string) (response.Link, bool) {
 	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(links) {
 		return links[n-1], true
 	}
@@ -83,15 +84,15 @@ func chosen(links []run.Link, answer string) (run.Link, bool) {
 			return l, true
 		}
 	}
-	return run.Link{}, false
+	return response.Link{}, false
 }
 
 // arguments asks for each argument link l needs, with its type, choices
 // and description, and has the decision check them as --arg values are
 // checked; what the transition refuses is said and asked again (three
 // times, then the run pauses). Enter at any of them pauses.
-func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (run.Choice, bool, error) {
-	c := run.Choice{Transition: l.Transition}
+func (t *Terminal) arguments(ctx context.Context, d response.Decision, l response.Link) (response.Choice, bool, error) {
+	c := response.Choice{Transition: l.Transition}
 	if len(l.Args) == 0 {
 		return c, true, nil
 	}
@@ -102,7 +103,7 @@ func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (r
 		for _, a := range l.Args {
 			answer, ok, err := t.argument(ctx, d, l.Transition, a)
 			if !ok {
-				return run.Choice{}, false, err
+				return response.Choice{}, false, err
 			}
 			c.Args[a.Name] = answer
 		}
@@ -116,12 +117,12 @@ func (t *Terminal) arguments(ctx context.Context, d run.Decision, l run.Link) (r
 		fmt.Fprintf(out, "Refused: %s\n", visible(err.Error()))
 	}
 	fmt.Fprintln(out, "No arguments the transition accepts: the run pauses.")
-	return run.Choice{}, false, nil
+	return response.Choice{}, false, nil
 }
 
 // argument asks for one argument, again at once while the decision
 // refuses its value (three times, then the run pauses).
-func (t *Terminal) argument(ctx context.Context, d run.Decision, transition string, a chain.NeededArg) (string, bool, error) {
+func (t *Terminal) argument(ctx context.Context, d response.Decision, transition string, a chain.NeededArg) (string, bool, error) {
 	for tries := 0; tries < 3; tries++ {
 		fmt.Fprintf(t.out, "  %s (%s) (Enter to pause): ", visible(a.Name), visible(a.Describe()))
 		answer, ok, err := t.answer(ctx)

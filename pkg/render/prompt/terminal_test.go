@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestCtrlCEndsThePromptLine holds that a prompt given up on (Ctrl-C: its
@@ -21,7 +21,7 @@ func TestCtrlCEndsThePromptLine(t *testing.T) {
 	held := &holder{}
 	decide := New(typing, &out).Decider(held)
 	cancel()
-	_, ok, err := decide(ctx, run.Decision{State: "gate", Links: []run.Link{{Transition: "go", Title: "Go"}}})
+	_, ok, err := decide(ctx, response.Decision{State: "gate", Links: []response.Link{{Transition: "go", Title: "Go"}}})
 	if ok || !errors.Is(err, context.Canceled) {
 		t.Fatalf("ok %v, err %v", ok, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // DurableRuns writes a durable engine's runs as `runs --engine temporal`
@@ -27,14 +28,14 @@ var engineFlags = []string{"engine", "temporal-address", "namespace", "task-queu
 // flags (given: the flags set on it, by name): the printed commands need
 // them too, which config or CHAINRUN_ENGINE spare. "" when none is
 // needed.
-func EngineNote(res *run.Result, given map[string]string) string {
+func EngineNote(res *record.Result, given map[string]string) string {
 	var flags string
 	for _, name := range engineFlags {
 		if v, ok := given[name]; ok {
 			flags += " --" + name + " " + run.ShellWord(v)
 		}
 	}
-	if flags == "" || res.Status == run.Succeeded {
+	if flags == "" || res.Status == record.Succeeded {
 		return ""
 	}
 	return "chainrun: a run on Temporal: its resume commands need the same flags:" + flags + " (or engine: temporal in the config, or CHAINRUN_ENGINE=temporal)"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -13,7 +13,7 @@ import (
 // file would be taken, and told why not otherwise; an unedited one is
 // resumed as it is.
 func TestResumeHintFollowsTheChainFile(t *testing.T) {
-	res := &run.Result{RunID: "20261122-190352-417-739eaf", Name: "deploy", Status: run.Interrupted, Error: "interrupted"}
+	res := &record.Result{RunID: "20261122-190352-417-739eaf", Name: "deploy", Status: record.Interrupted, Error: "interrupted"}
 	cases := []struct {
 		edit store.Edit
 		want string

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -17,14 +19,14 @@ import (
 // $(chainrun run x) holds the output alone. said tells that the progress
 // lines on the terminal w shows already said how the run ended ("deploy
 // paused at gate"): it is not said twice.
-func Result(w, errOut io.Writer, res *run.Result, said bool) error {
+func Result(w, errOut io.Writer, res *record.Result, said bool) error {
 	for _, warning := range res.Warnings {
 		fmt.Fprintln(errOut, "chainrun: warning: "+warning)
 	}
-	if res.Status == run.Paused {
+	if res.Status == record.Paused {
 		return pause(w, res, !said)
 	}
-	if res.Status != run.Succeeded || res.Output == nil {
+	if res.Status != record.Succeeded || res.Output == nil {
 		return nil
 	}
 	text, ok := res.Output.(string)
@@ -44,11 +46,11 @@ func Result(w, errOut io.Writer, res *run.Result, said bool) error {
 
 // Pause shows a run paused at a decision point: what is to be decided,
 // the choices and the command that takes each.
-func Pause(w io.Writer, res *run.Result) error { return pause(w, res, true) }
+func Pause(w io.Writer, res *record.Result) error { return pause(w, res, true) }
 
 // pause is Pause, with or without its headline ("deploy paused at gate
 // (run ID)"), which the progress lines may have said already.
-func pause(w io.Writer, res *run.Result, headline bool) error {
+func pause(w io.Writer, res *record.Result, headline bool) error {
 	var b strings.Builder
 	if headline {
 		fmt.Fprintf(&b, "%s paused at %s (run %s)\n\n", res.Name, res.State, res.RunID)
@@ -88,7 +90,7 @@ func pause(w io.Writer, res *run.Result, headline bool) error {
 
 // acknowledge shows the bodies a decision's acknowledgment guards ask to
 // be read: what the person acknowledges with --ack SUBJECT.
-func acknowledge(b *strings.Builder, shown []run.Described) {
+func acknowledge(b *strings.Builder, shown []response.Described) {
 	if len(shown) == 0 {
 		return
 	}
@@ -108,7 +110,7 @@ func acknowledge(b *strings.Builder, shown []run.Described) {
 // Interrupted is the message of a run stopped by a signal: what stopped
 // and how to go on (with --reload when its chain file was edited since;
 // see ResumeHint).
-func Interrupted(res *run.Result, edit ...store.Edit) string {
+func Interrupted(res *record.Result, edit ...store.Edit) string {
 	e := editOf(edit)
 	return fmt.Sprintf("%s %s (run %s); resume it with: %s%s", res.Name, res.Error, res.RunID, run.ResumeCommand(res.RunID, "")+e.flag(), e.note())
 }
@@ -116,7 +118,7 @@ func Interrupted(res *run.Result, edit ...store.Edit) string {
 // Failure is the message of a failed run: where it failed, why, and what
 // to run next; with tails, the last lines each failed step's command
 // wrote on stdout and stderr.
-func Failure(res *run.Result, tails bool, edit ...store.Edit) string {
+func Failure(res *record.Result, tails bool, edit ...store.Edit) string {
 	msg := fmt.Sprintf("%s failed (run %s): %s", res.Name, res.RunID, res.Error)
 	switch {
 	case res.WorkflowResult != nil && res.Outcome != "":
@@ -135,7 +137,7 @@ func Failure(res *run.Result, tails bool, edit ...store.Edit) string {
 // OutputTails shows what each failed step's command printed last, each
 // stream under a line that names it, its lines indented; "" when none
 // printed anything.
-func OutputTails(steps []run.StepResult) string {
+func OutputTails(steps []record.StepResult) string {
 	var b strings.Builder
 	for _, s := range steps {
 		for _, t := range s.Tails() {
@@ -150,7 +152,7 @@ func OutputTails(steps []run.StepResult) string {
 // since the run read it (an Edit with a File), a resume would run the old
 // chain again: the commands take --reload when it would run the file as
 // it is now, and a note says what changed.
-func ResumeHint(res *run.Result, edit ...store.Edit) string {
+func ResumeHint(res *record.Result, edit ...store.Edit) string {
 	e := editOf(edit)
 	if res.WorkflowResult == nil || len(res.Links) == 0 {
 		return "resume it with: " + run.ResumeCommand(res.RunID, "") + e.flag() + e.note()

@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -118,7 +119,7 @@ func Run(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 
 // withHandlers is a result's steps, then its handlers' steps: the steps
 // themselves when there are none (not a copy of 10,000 steps).
-func withHandlers(res *run.Result) []run.StepResult {
+func withHandlers(res *record.Result) []record.StepResult {
 	if len(res.Handlers) == 0 {
 		return res.Steps
 	}
@@ -194,17 +195,17 @@ func transitions(w io.Writer, saved *store.Saved, prices *llm.Prices) error {
 // stopped is the executor a workflow run failed in or was running when it
 // was interrupted (its transition was never taken, so no saved transition
 // shows it): the last step, when the link that retries it names it.
-func stopped(res *run.Result) (run.StepResult, bool) {
-	if res == nil || res.WorkflowResult == nil || res.Status != run.Failed && res.Status != run.Interrupted ||
+func stopped(res *record.Result) (record.StepResult, bool) {
+	if res == nil || res.WorkflowResult == nil || res.Status != record.Failed && res.Status != record.Interrupted ||
 		len(res.Steps) == 0 || len(res.Links) == 0 {
-		return run.StepResult{}, false
+		return record.StepResult{}, false
 	}
 	last := res.Steps[len(res.Steps)-1]
-	return last, last.Status == run.StepFailed && last.ID == res.Links[0].Transition
+	return last, last.Status == record.StepFailed && last.ID == res.Links[0].Transition
 }
 
 // tokensOf shows a step's tokens as input→output.
-func tokensOf(u *run.Usage) string {
+func tokensOf(u *record.Usage) string {
 	if u == nil {
 		return ""
 	}
@@ -220,7 +221,7 @@ type costSum struct {
 }
 
 // add counts one step's cost and returns it for its row.
-func (c *costSum) add(prices *llm.Prices, model string, u *run.Usage) string {
+func (c *costSum) add(prices *llm.Prices, model string, u *record.Usage) string {
 	if u == nil || model == "" || u.InputTokens+u.OutputTokens == 0 {
 		return ""
 	}
@@ -238,7 +239,7 @@ func (c *costSum) add(prices *llm.Prices, model string, u *run.Usage) string {
 }
 
 // write prints the run's usage and cost under its table.
-func (c *costSum) write(w io.Writer, res *run.Result) error {
+func (c *costSum) write(w io.Writer, res *record.Result) error {
 	if res == nil || res.Usage.LLMCalls == 0 && res.Usage.Cached == 0 {
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -26,14 +26,14 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // of a failed step follow it.
 func TestRunsShowWritesItsTableInBlocks(t *testing.T) {
 	for _, n := range []int{1, 3000, 10000} {
-		res := &run.Result{RunID: "r1", Name: "big", Status: run.Failed}
+		res := &record.Result{RunID: "r1", Name: "big", Status: record.Failed}
 		for i := range n {
-			res.Steps = append(res.Steps, run.StepResult{ID: fmt.Sprintf("step-%d", i), Status: run.StepSucceeded, Attempts: 1, DurationMS: int64(i)})
+			res.Steps = append(res.Steps, record.StepResult{ID: fmt.Sprintf("step-%d", i), Status: record.StepSucceeded, Attempts: 1, DurationMS: int64(i)})
 		}
-		res.Steps[n-1].Status, res.Steps[n-1].Stderr = run.StepFailed, "boom"
-		res.Handlers = []run.StepResult{{ID: "notify", Handler: "on_failure", Status: run.StepSucceeded, Attempts: 1}}
+		res.Steps[n-1].Status, res.Steps[n-1].Stderr = record.StepFailed, "boom"
+		res.Handlers = []record.StepResult{{ID: "notify", Handler: "on_failure", Status: record.StepSucceeded, Attempts: 1}}
 		var out countingWriter
-		if err := Run(&out, &store.Saved{Record: store.Record{RunID: "r1", Name: "big", Status: run.Failed}, Result: res}, nil); err != nil {
+		if err := Run(&out, &store.Saved{Record: store.Record{RunID: "r1", Name: "big", Status: record.Failed}, Result: res}, nil); err != nil {
 			t.Fatal(err)
 		}
 		text := out.String()

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // newTable is the tabwriter of the text views' tables: columns two spaces
@@ -74,14 +74,14 @@ func (t *rowTrimmer) flush() error {
 
 // resumeLines writes one resume command a line for each link, with its
 // title as a comment, the comments aligned.
-func resumeLines(w io.Writer, indent, runID string, links []run.Link) {
+func resumeLines(w io.Writer, indent, runID string, links []response.Link) {
 	width := 0
 	for _, l := range links {
 		if l.Blocked == "" {
 			width = max(width, len(render.ResumeCommand(runID, l)))
 		}
 	}
-	var blocked []run.Link
+	var blocked []response.Link
 	for _, l := range links {
 		if l.Blocked != "" {
 			blocked = append(blocked, l)

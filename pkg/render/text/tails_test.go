@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -13,12 +13,12 @@ import (
 // line; a cancelled or skipped step shows none, and JSON mode (tails
 // false) leaves them to the result.
 func TestFailureShowsEachFailedStepsTails(t *testing.T) {
-	res := &run.Result{RunID: "r9", Name: "ci", Status: run.Failed, Error: "step unit failed: exited with code 1",
-		Steps: []run.StepResult{
-			{ID: "unit", Status: run.StepFailed, Stdout: "--- FAIL: TestX\nFAIL\n"},
-			{ID: "slow", Status: run.StepCancelled, Stdout: "half done", Stderr: "stopping"},
-			{ID: "lint", Status: run.StepFailed, Stdout: "checked", Stderr: "vet: bad"},
-			{ID: "pkg", Status: run.StepSkipped},
+	res := &record.Result{RunID: "r9", Name: "ci", Status: record.Failed, Error: "step unit failed: exited with code 1",
+		Steps: []record.StepResult{
+			{ID: "unit", Status: record.StepFailed, Stdout: "--- FAIL: TestX\nFAIL\n"},
+			{ID: "slow", Status: record.StepCancelled, Stdout: "half done", Stderr: "stopping"},
+			{ID: "lint", Status: record.StepFailed, Stdout: "checked", Stderr: "vet: bad"},
+			{ID: "pkg", Status: record.StepSkipped},
 		}}
 	want := "ci failed (run r9): step unit failed: exited with code 1\nresume it with: chainrun resume r9\n" +
 		"--- stdout of unit (last lines) ---\n  --- FAIL: TestX\n  FAIL\n" +
@@ -29,7 +29,7 @@ func TestFailureShowsEachFailedStepsTails(t *testing.T) {
 	if got := Failure(res, false); strings.Contains(got, "last lines") {
 		t.Errorf("without tails: %q", got)
 	}
-	if got := OutputTails([]run.StepResult{{ID: "ok", Status: run.StepSucceeded, Stdout: "x"}}); got != "" {
+	if got := OutputTails([]record.StepResult{{ID: "ok", Status: record.StepSucceeded, Stdout: "x"}}); got != "" {
 		t.Errorf("a succeeded step's tail: %q", got)
 	}
 }

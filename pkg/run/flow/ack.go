@@ -9,6 +9,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Acknowledgments (mcp-flowgate's guidance_acknowledged and
@@ -25,19 +27,19 @@ import (
 const ackName = "acknowledge"
 
 // describe is k's body as it is now.
-func (f *flow) describe(k chain.AckKey) (run.Described, error) {
+func (f *flow) describe(k chain.AckKey) (response.Described, error) {
 	if k.Kind == chain.AckGuidance {
 		fr := f.w.Library[k.Subject]
 		if fr == nil {
-			return run.Described{}, fmt.Errorf("guidance %s is not in the skills: library of %s", k.Subject, f.Chain.File)
+			return response.Described{}, fmt.Errorf("guidance %s is not in the skills: library of %s", k.Subject, f.Chain.File)
 		}
-		return run.Described{Kind: k.Kind, Subject: k.Subject, Verb: fr.Verb, Hash: fr.Digest, Body: fr.Body}, nil
+		return response.Described{Kind: k.Kind, Subject: k.Subject, Verb: fr.Verb, Hash: fr.Digest, Body: fr.Body}, nil
 	}
 	sc, err := run.ScriptBySubject(f.Chain, k.Subject, f.Engine.Scripts)
 	if err != nil {
-		return run.Described{}, err
+		return response.Described{}, err
 	}
-	return run.Described{Kind: k.Kind, Subject: k.Subject, Verb: sc.Verb, Hash: sc.Hash, Body: sc.Body}, nil
+	return response.Described{Kind: k.Kind, Subject: k.Subject, Verb: sc.Verb, Hash: sc.Hash, Body: sc.Body}, nil
 }
 
 // ackFacts are what acknowledgment guards read: the hash each subject
@@ -61,8 +63,8 @@ func (f *flow) ackFacts() *chain.AckFacts {
 
 // acknowledge records that the run acknowledged d's body at the state it
 // is at, durably, as decided by by.
-func (f *flow) acknowledge(d run.Described, by string) {
-	rec := run.TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
+func (f *flow) acknowledge(d response.Described, by string) {
+	rec := record.TransitionRecord{From: f.state, Transition: ackName, To: f.state, DecidedBy: by, Principal: f.principalID(), Hook: true,
 		Ack: &chain.Acknowledgment{AckKey: d.Key(), Hash: d.Hash}, Time: f.Engine.Now()}
 	f.Emit(event.Event{Type: event.Acknowledged, State: f.state, Step: ackName, DecidedBy: by, Principal: rec.Principal,
 		Detail: fmt.Sprintf("%s %s (%s)", d.Kind, d.Subject, d.Hash)})
@@ -87,7 +89,7 @@ func (f *flow) takeAcks(subjects []string) error {
 		for _, k := range keys {
 			d, err := f.describe(k)
 			if err != nil {
-				return &run.AckError{Subject: subject, Msg: err.Error()}
+				return &response.AckError{Subject: subject, Msg: err.Error()}
 			}
 			f.callerAcks = append(f.callerAcks, d)
 		}
@@ -137,7 +139,7 @@ func (f *flow) unknownAck(subject string) error {
 	if len(asked) > 0 {
 		msg += "; its acknowledgment guards ask for " + strings.Join(asked, ", ")
 	}
-	return &run.AckError{Subject: subject, Msg: msg + chain.DidYouMean(subject, append(asked, slices.Sorted(maps.Keys(f.Chain.Scripts))...))}
+	return &response.AckError{Subject: subject, Msg: msg + chain.DidYouMean(subject, append(asked, slices.Sorted(maps.Keys(f.Chain.Scripts))...))}
 }
 
 // awaits are the subjects a transition whose guards do not hold waits
@@ -177,8 +179,8 @@ func waiting(cands []candidate) []candidate {
 
 // waitingLinks offers the transitions that wait for acknowledgments,
 // each naming the subjects to acknowledge first.
-func waitingLinks(cands []candidate) []run.Link {
-	out := make([]run.Link, 0, len(cands))
+func waitingLinks(cands []candidate) []response.Link {
+	out := make([]response.Link, 0, len(cands))
 	for _, c := range cands {
 		l := linksOf([]*chain.Transition{c.t})[0]
 		for _, k := range c.awaits {
@@ -191,13 +193,13 @@ func waitingLinks(cands []candidate) []run.Link {
 
 // described are the bodies the acknowledgment guards of the state's
 // transitions ask for, each marked when the run has acknowledged it.
-func (f *flow) described(s *chain.State) []run.Described {
+func (f *flow) described(s *chain.State) []response.Described {
 	keys := chain.AckSubjectsOf(s.Transitions...)
 	if len(keys) == 0 {
 		return nil
 	}
 	facts := f.ackFacts()
-	out := make([]run.Described, 0, len(keys))
+	out := make([]response.Described, 0, len(keys))
 	for _, k := range keys {
 		d, err := f.describe(k)
 		if err != nil {

@@ -12,7 +12,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // askModel offers the links to a model as a tool whose argument is an
@@ -217,7 +218,7 @@ func notOffered(name string, offered []*chain.Transition) string {
 	}
 	// the answer cut short: the model told its whole answer back, quoted,
 	// would echo it again, each time escaped once more
-	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", run.Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
+	return fmt.Sprintf("%q is not one of the offered transitions. Call %s with one of: %s.", record.Clip(name, maxQuotedAnswer), decisionTool, strings.Join(names, ", "))
 }
 
 // retryDecision tells the model what was wrong with its answer, on the
@@ -276,7 +277,7 @@ func (f *flow) describeCalls(resp *llm.Response, keys []chain.AckKey, by string)
 			Subject string `json:"subject"`
 		}
 		_ = json.Unmarshal([]byte(call.Arguments), &a)
-		var bodies []run.Described
+		var bodies []response.Described
 		for _, k := range keys {
 			if k.Subject != a.Subject {
 				continue

@@ -12,13 +12,14 @@ import (
 	"github.com/chainrun/chainrun/pkg/guard"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // plainArgs is an error of decisionArgs in words of no command line: a
 // model, a chain test's script and a person read it, none of whom gave
 // --take.
 func plainArgs(err error) string {
-	if ae, ok := errors.AsType[*run.ArgError](err); ok {
+	if ae, ok := errors.AsType[*response.ArgError](err); ok {
 		return ae.Plain()
 	}
 	return err.Error()
@@ -52,7 +53,7 @@ func (f *flow) decisionArgs(t *chain.Transition, given map[string]any) (map[stri
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &run.ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
+		return nil, &response.ArgError{Transition: t.Name, Msg: strings.Join(problems, "; ")}
 	}
 	return args, nil
 }
@@ -102,7 +103,7 @@ func checkArg(t *chain.Transition, name string, v any) error {
 func (f *flow) takeArgs(given map[string]any) error {
 	if f.take == "" {
 		if len(given) > 0 {
-			return &run.ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
+			return &response.ArgError{Msg: "--arg and --args-file give the arguments of a decision: name it with --take"}
 		}
 		return nil
 	}
@@ -118,7 +119,7 @@ func (f *flow) takeArgs(given map[string]any) error {
 	if err != nil {
 		// a value typed into the wrong argument may be a secret input's,
 		// and this error ends the command outside the events
-		var ae *run.ArgError
+		var ae *response.ArgError
 		if errors.As(err, &ae) {
 			ae.Msg = f.Mask(ae.Msg)
 		}

@@ -13,6 +13,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // decisionTool is the tool a model decides with: its one argument is an
@@ -64,7 +66,7 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 		wait = slices.DeleteFunc(slices.Clone(wait), func(c candidate) bool { return c.t.Actor == chain.ActorHuman })
 		t, label, err := f.askModel(ctx, s, offered, wait, model)
 		if err != nil && ctx.Err() != nil {
-			f.stop(run.Interrupted, "interrupted", links)
+			f.stop(record.Interrupted, "interrupted", links)
 			return nil, ""
 		}
 		var u *undecided
@@ -85,20 +87,20 @@ func (f *flow) decide(ctx context.Context, s *chain.State, viable []*chain.Trans
 			return t, "human"
 		}
 	}
-	f.status = run.Paused
+	f.status = record.Paused
 	f.links = append(links, f.blockedLinks(s, links)...)
-	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: waitingFor(f.links)})
+	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: record.Paused, Detail: waitingFor(f.links)})
 	return nil, ""
 }
 
 // askDecider asks decide to choose one of the viable transitions. done
 // with no transition means the run stopped or failed; neither means the
 // decider did not choose and the run pauses.
-func (f *flow) askDecider(ctx context.Context, decide run.Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
+func (f *flow) askDecider(ctx context.Context, decide response.Decider, s *chain.State, viable []*chain.Transition, who string) (t *chain.Transition, done bool) {
 	c, ok, err := decide(ctx, f.decision(s, viable))
 	switch {
 	case err != nil && ctx.Err() != nil:
-		f.stop(run.Interrupted, "interrupted", linksOf(viable))
+		f.stop(record.Interrupted, "interrupted", linksOf(viable))
 		return nil, true
 	case err != nil:
 		f.fail(fmt.Sprintf("state %s: asking for a decision: %v", s.Name, err), linksOf(viable))
@@ -163,7 +165,7 @@ func (f *flow) agentModel() string {
 
 // decision describes a decision point for whoever makes it, with the
 // checks of a choice's arguments a person can be asked again by.
-func (f *flow) decision(s *chain.State, viable []*chain.Transition) run.Decision {
+func (f *flow) decision(s *chain.State, viable []*chain.Transition) response.Decision {
 	// whoever decides (a model, a person, an MCP client) is shown what a
 	// result shows: secrets masked
 	shown := f.context
@@ -178,9 +180,9 @@ func (f *flow) decision(s *chain.State, viable []*chain.Transition) run.Decision
 		}
 		return nil, fmt.Errorf("%q is not one of the offered transitions", name)
 	}
-	return run.Decision{RunID: f.RunID, Workflow: f.Chain.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
+	return response.Decision{RunID: f.RunID, Workflow: f.Chain.Name, State: s.Name, Goal: f.render(s.GoalTemplate()), Guidance: f.render(s.GuidanceTemplate()),
 		Links: linksOf(viable), Context: shown, Skills: f.w.Fragments(skillSubjects(f.w, s, viable)),
-		Check: func(c run.Choice) error {
+		Check: func(c response.Choice) error {
 			t, err := offered(c.Transition)
 			if err != nil {
 				return err
@@ -228,7 +230,7 @@ func checkDecider(l *run.Local, c *chain.Chain, req run.Request) error {
 }
 
 // decisionPrompt is what a model deciding a decision point reads.
-func decisionPrompt(d run.Decision) string {
+func decisionPrompt(d response.Decision) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Workflow %s is at state %s.\n", d.Workflow, d.State)
 	if d.Goal != "" {

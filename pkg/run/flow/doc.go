@@ -10,5 +10,5 @@
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
 // cmd/. It may import, of this module: chain, chain/fileschema, event,
-// guard, llm, retry, run, run/given, tools.
+// guard, llm, retry, run, run/given, run/record, run/response, tools.
 package flow

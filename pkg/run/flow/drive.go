@@ -9,6 +9,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // flow is one call (a run or a resume) of a state workflow.
@@ -22,8 +24,8 @@ type flow struct {
 	// outcome is the declared outcome of the terminal state it ended at.
 	outcome string
 	context map[string]any
-	trace   []run.ChainEntry
-	steps   []run.StepResult
+	trace   []response.ChainEntry
+	steps   []record.StepResult
 	// depth counts the transitions taken on their own in this call.
 	depth int
 	take  string
@@ -31,13 +33,13 @@ type flow struct {
 	// tool call), read as $.arguments.
 	args map[string]any
 	// callerAcks are the caller's --ack, saved once the call drives.
-	callerAcks []run.Described
+	callerAcks []response.Described
 	// links are offered when the call stops: a decision's choices, or the
 	// retry of what failed.
-	links  []run.Link
-	status run.Status
+	links  []response.Link
+	status record.Status
 	// decisionUsage counts the model calls of agent decisions.
-	decisionUsage run.Usage
+	decisionUsage record.Usage
 	// lastOutput names the variable of the last value an executor or a
 	// task produced (noteOutput).
 	lastOutput string
@@ -47,7 +49,7 @@ type flow struct {
 	cameBy *chain.Transition
 	// history is every transition the run took, earlier calls' included,
 	// as saved: what evidence guards count.
-	history []run.TransitionRecord
+	history []record.TransitionRecord
 	// savedContext is the context as the journal last saved it.
 	savedContext map[string]any
 	// hidden are the variables and context slots ("context.k") that held
@@ -61,11 +63,11 @@ type flow struct {
 	// begins one (flow_sub.go).
 	pending  *pendingSub
 	sub      *flow
-	entering run.SubEntry
+	entering record.SubEntry
 	// within, subGuidance and subDeadline say where, inside a workflow a
 	// step runs, the run paused or stopped, and that decision's guidance.
-	within      []run.SubState
-	subGuidance *run.Guidance
+	within      []response.SubState
+	subGuidance *response.Guidance
 	subDeadline string
 }
 
@@ -134,7 +136,7 @@ func (f *flow) Drive(ctx context.Context) {
 	f.saveAcks()
 	for {
 		if ctx.Err() != nil {
-			f.stop(run.Interrupted, "interrupted", nil)
+			f.stop(record.Interrupted, "interrupted", nil)
 			return
 		}
 		if moved, goOn := f.timedOut(); !goOn {
@@ -201,9 +203,9 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 			// no transition is allowed: the run waits at the state, each
 			// transition listed with what blocks it (mcp-flowgate)
 			f.Warn(selectionError(s, cands, nil))
-			f.status = run.Paused
+			f.status = record.Paused
 			f.links = f.blockedLinks(s, nil)
-			f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: waitingFor(f.links)})
+			f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: record.Paused, Detail: waitingFor(f.links)})
 			return false
 		}
 		t, decidedBy = f.decide(ctx, s, viable, wait)
@@ -224,36 +226,36 @@ func (f *flow) transitions(ctx context.Context, s *chain.State) bool {
 
 // take1 runs a transition's executor, then moves to its target.
 func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, decidedBy string) bool {
-	rec := run.TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID(), Args: f.args}
+	rec := record.TransitionRecord{From: s.Name, Transition: t.Name, To: t.Target, Actor: t.Actor, DecidedBy: decidedBy, Principal: f.principalID(), Args: f.args}
 	// the arguments are this decision's alone
 	defer f.useArgs(nil)
 	before := f.context
 	if t.Executor != nil {
-		f.entering = run.SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
+		f.entering = record.SubEntry{State: s.Name, Transition: t.Name, DecidedBy: decidedBy, Actor: t.Actor}
 	}
 	switch fault, err := f.effect(ctx, s, t.Executor, t.Output, f.args, &rec); fault {
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(run.Interrupted, "interrupted during transition "+t.Name, []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.stop(record.Interrupted, "interrupted during transition "+t.Name, []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []run.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
-		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
 		return false
 	}
 	if len(t.Branches) > 0 {
 		to, label, err := f.branchTarget(s, t)
 		if err != nil {
 			f.setContext(before)
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []run.Link{run.RetryOf(t)})
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
 			return false
 		}
 		rec.To, rec.Result = to, label
 	}
-	return f.moved(rec, []run.Link{run.TransitionRetry(t)})
+	return f.moved(rec, []response.Link{run.TransitionRetry(t)})
 }
 
 // branchTarget is where a transition with branches leads: the target of
@@ -275,7 +277,7 @@ func (f *flow) branchTarget(s *chain.State, t *chain.Transition) (string, string
 
 // runExecutor runs a transition's executor or a state's task as a step,
 // marking it first when it must never repeat unconfirmed.
-func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*run.StepResult, bool) {
+func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*record.StepResult, bool) {
 	f.KeyTake = run.TakeKey(len(f.history))
 	if sr := f.MarkStarted(e); sr != nil {
 		f.steps = append(f.steps, *sr)
@@ -283,7 +285,7 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*run.StepResult,
 	}
 	if e.Kind == chain.KindWorkflow {
 		sr, ok := f.runSub(ctx, e)
-		if f.status != run.Paused {
+		if f.status != record.Paused {
 			f.steps = append(f.steps, *sr)
 		}
 		return sr, ok
@@ -306,8 +308,8 @@ func (f *flow) deeper() bool {
 		msg := fmt.Sprintf("maxChainDepth %d reached: %d transitions ran on their own in this call without reaching a decision point or a terminal state%s; resume to continue",
 			f.w.MaxChainDepth, f.depth, last)
 		f.Warn(msg)
-		f.status = run.Paused
-		f.Emit(event.Event{Type: event.Decision, State: f.state, Status: run.Paused, Detail: msg})
+		f.status = record.Paused
+		f.Emit(event.Event{Type: event.Decision, State: f.state, Status: record.Paused, Detail: msg})
 		return false
 	}
 	f.depth++
@@ -319,7 +321,7 @@ func (f *flow) deeper() bool {
 // resume cannot go on from past it): at the state it was leaving, with
 // its context as saved, failed, offering retry. It reports whether the
 // run moved.
-func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
+func (f *flow) moved(rec record.TransitionRecord, retry []response.Link) bool {
 	rec.Time = f.Engine.Now()
 	if !rec.Hook {
 		f.enterSlots(rec.From, rec.To)
@@ -336,7 +338,7 @@ func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
 	}
 	f.savedContext = rec.Context
 	f.history = append(f.history, saved)
-	f.trace = append(f.trace, run.ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
+	f.trace = append(f.trace, response.ChainEntry{FromState: rec.From, Transition: rec.Transition, ToState: rec.To, DecidedBy: rec.DecidedBy, Result: rec.Result})
 	if !rec.Hook || rec.From != rec.To {
 		f.state, f.arrived = rec.To, rec.Time
 	}
@@ -353,7 +355,7 @@ func (f *flow) moved(rec run.TransitionRecord, retry []run.Link) bool {
 // whose context stayed empty prints the last one. A task chain's failed
 // task leaves an output too (its input, or a note of its error), which
 // the task its failure leads to reads as previous_output, as contenox's.
-func (f *flow) noteOutput(rec run.TransitionRecord) {
+func (f *flow) noteOutput(rec record.TransitionRecord) {
 	e, _ := f.executorOf(rec)
 	if rec.Step == nil || e == nil || run.Unfinished(rec.Step.Status) && e.Handler == nil {
 		return
@@ -369,24 +371,24 @@ func (f *flow) noteOutput(rec run.TransitionRecord) {
 // end concludes a run that reached a terminal state (nil: goto end) with
 // the outcome the state declares.
 func (f *flow) end(s *chain.State) {
-	f.status = run.Succeeded
+	f.status = record.Succeeded
 	if s == nil {
 		return
 	}
 	f.outcome = s.Outcome
 	switch s.Outcome {
 	case chain.OutcomeFailed:
-		f.stop(run.Failed, "ended at state "+s.Name+", whose outcome is failed", nil)
+		f.stop(record.Failed, "ended at state "+s.Name+", whose outcome is failed", nil)
 	case chain.OutcomeCancelled:
-		f.stop(run.Cancelled, "ended at state "+s.Name+", whose outcome is cancelled", nil)
+		f.stop(record.Cancelled, "ended at state "+s.Name+", whose outcome is cancelled", nil)
 	}
 }
 
-func (f *flow) fail(msg string, links []run.Link) {
-	f.stop(run.Failed, msg, links)
+func (f *flow) fail(msg string, links []response.Link) {
+	f.stop(record.Failed, msg, links)
 }
 
-func (f *flow) stop(status run.Status, msg string, links []run.Link) {
+func (f *flow) stop(status record.Status, msg string, links []response.Link) {
 	f.status = status
 	if f.Failure == "" {
 		f.Failure = msg

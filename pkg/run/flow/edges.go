@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // traversed counts the moves along an edge the run has made, replayed
@@ -65,7 +66,7 @@ func handlerVars(e *chain.Step) []string {
 // failedVars are the variables a task chain's failed task leaves for the
 // task its on_failure leads to (its input as its output, its error), and
 // what its hooks recorded before it failed goes into the context.
-func (f *flow) failedVars(e *chain.Step) map[string]run.SavedValue {
+func (f *flow) failedVars(e *chain.Step) map[string]record.SavedValue {
 	if e.Handler == nil {
 		return nil
 	}

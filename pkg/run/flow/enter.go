@@ -10,6 +10,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // onEnterName is how records, traces and links name a state's onEnter.
@@ -17,7 +19,7 @@ const onEnterName = "onEnter"
 
 // enterPending reports whether the state a record leads to still has its
 // onEnter to run: it has one, and the record is not that onEnter's.
-func enterPending(w *chain.Workflow, rec run.TransitionRecord) bool {
+func enterPending(w *chain.Workflow, rec record.TransitionRecord) bool {
 	s := w.State(rec.To)
 	if s == nil || s.OnEnter == nil {
 		return false
@@ -36,14 +38,14 @@ func (f *flow) enter(ctx context.Context) bool {
 		return true
 	}
 	on := s.OnEnter
-	rec := run.TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
-	retry := []run.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
+	rec := record.TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
+	retry := []response.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
 	f.enterPending = true // until its record is saved
 	switch fault, err := f.effect(ctx, s, on.Executor, on.Output, nil, &rec); fault {
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(run.Interrupted, "interrupted while entering state "+s.Name, retry)
+		f.stop(record.Interrupted, "interrupted while entering state "+s.Name, retry)
 		return false
 	case effectFailed:
 		f.fail(fmt.Sprintf("state %s: onEnter failed: %s", s.Name, err), retry)
@@ -72,7 +74,7 @@ func (f *flow) timedOut() (moved, goOn bool) {
 	if !ok || f.Engine.Now().Sub(f.NotAhead(began)) < w.Timeout {
 		return false, true
 	}
-	moved = f.moved(run.TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
+	moved = f.moved(record.TransitionRecord{From: f.state, Transition: "timeout", To: w.OnTimeout, Actor: chain.ActorDeterministic, DecidedBy: "timeout",
 		Result: fmt.Sprintf("the workflow's timeoutMs (%s) passed", w.Timeout), Hook: true}, nil)
 	return moved, moved
 }
@@ -88,8 +90,8 @@ func (f *flow) waitForTimeout(s *chain.State) {
 	}
 	msg := fmt.Sprintf("state %s has no transitions: the run waits here until the workflow's timeoutMs (%s) passes%s, then moves to %s; resume then", s.Name, f.w.Timeout, when, f.w.OnTimeout)
 	f.Warn(msg)
-	f.status, f.links = run.Paused, nil
-	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: run.Paused, Detail: msg})
+	f.status, f.links = record.Paused, nil
+	f.Emit(event.Event{Type: event.Decision, State: s.Name, Status: record.Paused, Detail: msg})
 }
 
 // seedInputs begins the context with the inputs' values when the
@@ -120,7 +122,7 @@ func (f *flow) capabilityOutput() (map[string]any, error) {
 		}
 		if o.Schema != nil {
 			if err := o.Schema.Validate(v); err != nil {
-				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, run.Clip(run.TextOf(v), 60), err)
+				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, record.Clip(run.TextOf(v), 60), err)
 			}
 		}
 		out[o.Name] = v
@@ -141,14 +143,14 @@ const (
 // output mappings (or merges a cli executor's JSON object), then checks
 // the typed slots written at state s, filling rec's step and variables.
 // A refused value leaves the context as it was.
-func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *run.TransitionRecord) (int, error) {
+func (f *flow) effect(ctx context.Context, s *chain.State, e *chain.Step, out []*chain.OutputMapping, args map[string]any, rec *record.TransitionRecord) (int, error) {
 	before := f.context
 	if e != nil {
 		sr, ok, answered := f.runReliably(ctx, e)
 		e = answered
 		rec.Step = sr
 		switch {
-		case !ok && f.status == run.Paused:
+		case !ok && f.status == record.Paused:
 			return effectPaused, nil
 		case !ok && ctx.Err() != nil:
 			return effectInterrupted, nil

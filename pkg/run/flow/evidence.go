@@ -7,6 +7,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // evidence is what evidence guards count: one record for every
@@ -31,7 +33,7 @@ func (f *flow) evidence() []chain.Evidence {
 		} else {
 			out = append(out, chain.Evidence{Kind: chain.TransitionEvidence(rec.Transition), Transition: rec.Transition, Principal: rec.Principal})
 		}
-		if e == nil || rec.Step == nil || (rec.Step.Status != run.StepSucceeded && rec.Step.Status != run.StepCached) {
+		if e == nil || rec.Step == nil || (rec.Step.Status != record.StepSucceeded && rec.Step.Status != record.StepCached) {
 			continue
 		}
 		if kind := chain.EvidenceKind(e, decl); kind != "" {
@@ -52,7 +54,7 @@ func (f *flow) evidence() []chain.Evidence {
 
 // executorOf is the executor (or task) a saved transition ran, and the
 // evidence its transition declares.
-func (f *flow) executorOf(rec run.TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
+func (f *flow) executorOf(rec record.TransitionRecord) (*chain.Step, *chain.EvidenceDecl) {
 	s := f.w.State(rec.From)
 	switch {
 	case s == nil:
@@ -69,14 +71,14 @@ func (f *flow) executorOf(rec run.TransitionRecord) (*chain.Step, *chain.Evidenc
 // nestedEvidence is the evidence the steps inside executor e recorded:
 // each branch or pipeline step that succeeded (its output says which),
 // and those inside them in turn.
-func (f *flow) nestedEvidence(e *chain.Step) []run.EvidenceRecord {
+func (f *flow) nestedEvidence(e *chain.Step) []response.EvidenceRecord {
 	v, ok := f.Vars.Get(e.OutputVar)
 	if !ok {
 		return nil
 	}
 	doc := f.pathDoc(nil, nil, f.args)
 	doc["workflow"] = map[string]any{"input": doc["input"], "id": f.RunID, "state": f.state}
-	var out []run.EvidenceRecord
+	var out []response.EvidenceRecord
 	var collect func(e *chain.Step, id string, value any)
 	collect = func(e *chain.Step, id string, value any) {
 		m, _ := value.(map[string]any)
@@ -93,7 +95,7 @@ func (f *flow) nestedEvidence(e *chain.Step) []run.EvidenceRecord {
 			}
 			bid := id + "[" + strconv.Itoa(i) + "]"
 			if kind := chain.EvidenceKind(b, b.Evidence); kind != "" {
-				r := run.EvidenceRecord{Kind: kind, Step: bid}
+				r := response.EvidenceRecord{Kind: kind, Step: bid}
 				if d := b.Evidence; d != nil {
 					r.ID, r.Summary = f.Mask(renderDoc(d.ID, doc, nil)), f.Mask(renderDoc(d.Summary, doc, nil))
 				}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // runReliably runs a transition's or an onEnter's executor, then, while
@@ -20,10 +20,10 @@ import (
 // One call is one call whichever candidate answers: whatever identifies
 // it to a downstream service (an idempotency key) is the primary's,
 // e.Primary() on each candidate.
-func (f *flow) runReliably(ctx context.Context, e *chain.Step) (*run.StepResult, bool, *chain.Step) {
+func (f *flow) runReliably(ctx context.Context, e *chain.Step) (*record.StepResult, bool, *chain.Step) {
 	sr, ok := f.runExecutor(ctx, e)
 	for i, fb := range e.Fallbacks {
-		if ok || f.status == run.Paused || ctx.Err() != nil {
+		if ok || f.status == record.Paused || ctx.Err() != nil {
 			break
 		}
 		f.Emit(event.Event{Type: event.FallbackSelected, Step: e.ID, Kind: string(fb.Kind), Candidate: i + 1,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/theory/jsonpath"
 )
 
@@ -89,13 +90,13 @@ func renderDoc(text string, doc map[string]any, hidden func(name string, path []
 // guidance is the state's goal and guidance, rendered, with the
 // fragments in scope there: the workflow's, the state's and those of the
 // transitions offered.
-func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *run.Guidance {
+func (f *flow) guidance(s *chain.State, offered []*chain.Transition) *response.Guidance {
 	if s == nil {
 		return nil
 	}
-	g := &run.Guidance{Goal: f.render(s.GoalTemplate()), Instructions: f.render(s.GuidanceTemplate())}
+	g := &response.Guidance{Goal: f.render(s.GoalTemplate()), Instructions: f.render(s.GuidanceTemplate())}
 	for _, subject := range skillSubjects(f.w, s, offered) {
-		ref := run.SkillRef{Subject: subject}
+		ref := response.SkillRef{Subject: subject}
 		if fr := f.w.Library[subject]; fr != nil {
 			ref.Verb, ref.Title, ref.Hash = fr.Verb, fr.Title, fr.Digest
 		}

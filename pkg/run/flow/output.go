@@ -10,12 +10,14 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // pathDoc is what a transition's JSONPaths read (mcp-flowgate): the
 // executor's output, the decision's arguments, the context and the
 // workflow's input (also as $.input).
-func (f *flow) pathDoc(e *chain.Step, sr *run.StepResult, args map[string]any) map[string]any {
+func (f *flow) pathDoc(e *chain.Step, sr *record.StepResult, args map[string]any) map[string]any {
 	in := run.Scope{Vars: f.Vars}.ValueEnv([]string{"input"})["input"]
 	doc := map[string]any{
 		"arguments": args,
@@ -104,7 +106,7 @@ func (f *flow) listSlot(key string) bool {
 // setContext replaces the workflow's context.
 func (f *flow) setContext(m map[string]any) {
 	f.context = m
-	f.Vars.Set(run.ContextVar, run.Value{Data: m})
+	f.Vars.Set(response.ContextVar, run.Value{Data: m})
 }
 
 // outputValue computes one mapping: a copy, a set, arithmetic (a missing
@@ -154,7 +156,7 @@ func outputValue(m *chain.OutputMapping, doc map[string]any, intoList bool) (any
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return nil, fmt.Errorf("%s: the result is not a finite number", m.Op)
 	}
-	return run.WholeNumbers(r), nil
+	return record.WholeNumbers(r), nil
 }
 
 // operandValue reads an operand: a literal, what its JSONPath selects
@@ -188,7 +190,7 @@ func number(v any) (float64, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("is %s, not a number", run.Clip(run.TextOf(v), 40))
+	return 0, fmt.Errorf("is %s, not a number", record.Clip(run.TextOf(v), 40))
 }
 
 // concat joins its operands: a list when asked for or when one is a list

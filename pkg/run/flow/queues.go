@@ -4,11 +4,11 @@ import (
 	"slices"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // noteArrival keeps the transition a record took to a new state.
-func (f *flow) noteArrival(rec run.TransitionRecord) {
+func (f *flow) noteArrival(rec record.TransitionRecord) {
 	if rec.Hook {
 		if rec.From != rec.To {
 			f.cameBy = nil

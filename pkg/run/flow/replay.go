@@ -6,11 +6,13 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // replay rebuilds state, variables and context from the transitions
 // earlier calls took.
-func (f *flow) replay(history []run.TransitionRecord) {
+func (f *flow) replay(history []record.TransitionRecord) {
 	lost := map[string]bool{}
 	for _, h := range history {
 		if h.Nested() {
@@ -33,10 +35,10 @@ func (f *flow) replay(history []run.TransitionRecord) {
 				continue
 			}
 			delete(lost, name)
-			f.Vars.Set(name, run.Value{Text: v.Text, Data: run.WholeNumbers(v.Data)})
+			f.Vars.Set(name, run.Value{Text: v.Text, Data: record.WholeNumbers(v.Data)})
 		}
 		if h.Context != nil {
-			f.context = run.WholeNumbers(h.Context).(map[string]any)
+			f.context = record.WholeNumbers(h.Context).(map[string]any)
 			for _, k := range h.MaskedContext {
 				delete(f.context, k)
 				lost["context."+k] = true
@@ -59,7 +61,7 @@ func (f *flow) replay(history []run.TransitionRecord) {
 		sort.Strings(names)
 		f.Warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
 	}
-	f.Vars.Set(run.ContextVar, run.Value{Data: f.context})
+	f.Vars.Set(response.ContextVar, run.Value{Data: f.context})
 }
 
 // checkTake refuses, before anything runs, a --take that names no link of
@@ -81,7 +83,7 @@ func (f *flow) checkTake() error {
 		if f.take == s.Name {
 			return nil
 		}
-		return &run.TakeError{Take: f.take, State: f.state, Links: []run.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
+		return &run.TakeError{Take: f.take, State: f.state, Links: []response.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
 	cands := f.assess(s)
 	links := append(linksOf(passing(cands)), waitingLinks(waiting(cands))...)

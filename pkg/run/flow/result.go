@@ -11,37 +11,39 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Conclude sets the result's status, the steps in the order they ran,
 // the output (the context, or the variable output names) and reference
 // 000's response: state, trace, context, guidance, links.
-func (f *flow) Conclude(_ context.Context, res *run.Result) {
+func (f *flow) Conclude(_ context.Context, res *record.Result) {
 	res.Status, res.Error, res.Steps = f.status, f.Failure, f.steps
 	res.Usage.Add(f.decisionUsage)
-	wr := &run.WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
+	wr := &response.WorkflowResult{State: f.state, Outcome: f.outcome, Chain: f.trace, Context: f.context, Links: f.links}
 	if wr.Chain == nil {
-		wr.Chain = []run.ChainEntry{}
+		wr.Chain = []response.ChainEntry{}
 	}
 	for i := range wr.Chain {
 		wr.Chain[i].Result = f.Mask(wr.Chain[i].Result)
 	}
 	if wr.Links == nil {
-		wr.Links = []run.Link{}
+		wr.Links = []response.Link{}
 	}
 	if s := f.w.State(f.state); s != nil {
 		wr.Guidance = f.guidance(s, f.offered(s))
 	}
-	if f.status == run.Paused {
+	if f.status == record.Paused {
 		wr.Queues = f.queues()
 	}
-	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == run.Paused && !d.IsZero() {
+	if d := decisionDeadline(f.w.State(f.state), f.arrived); f.status == record.Paused && !d.IsZero() {
 		wr.Deadline = d.UTC().Format(time.RFC3339)
 	}
-	if f.within != nil && f.status != run.Succeeded {
+	if f.within != nil && f.status != record.Succeeded {
 		// the decision (or failure) is inside a workflow a step runs
 		wr.Within, wr.Deadline = f.within, f.subDeadline
-		if f.status == run.Paused {
+		if f.status == record.Paused {
 			wr.Guidance = f.subGuidance
 		}
 	}
@@ -49,17 +51,17 @@ func (f *flow) Conclude(_ context.Context, res *run.Result) {
 		wr.Context, _ = f.MaskValue(wr.Context).(map[string]any)
 	}
 	res.WorkflowResult = wr
-	if res.Status == run.Succeeded && len(f.w.Cap.Outputs) > 0 && f.Chain.Output == "" {
+	if res.Status == record.Succeeded && len(f.w.Cap.Outputs) > 0 && f.Chain.Output == "" {
 		out, err := f.capabilityOutput()
 		if err != nil {
-			res.Status, res.Error = run.Failed, err.Error()
-			f.status = run.Failed
+			res.Status, res.Error = record.Failed, err.Error()
+			f.status = record.Failed
 			return
 		}
 		res.Output = out
 		return
 	}
-	if res.Status == run.Succeeded {
+	if res.Status == record.Succeeded {
 		res.Output = f.output()
 	}
 }
@@ -69,7 +71,7 @@ func (f *flow) Conclude(_ context.Context, res *run.Result) {
 // the value the last executor or task produced (a workflow whose tasks
 // only set variables prints its last result, not {}).
 func (f *flow) output() any {
-	if f.Chain.Output != "" && f.Chain.Output != run.ContextVar {
+	if f.Chain.Output != "" && f.Chain.Output != response.ContextVar {
 		if v, ok := f.Vars.Get(f.Chain.Output); ok {
 			return v.Public()
 		}
@@ -84,11 +86,11 @@ func (f *flow) output() any {
 }
 
 // maskRecord hides secret input values in a saved transition.
-func (f *flow) maskRecord(rec run.TransitionRecord) run.TransitionRecord {
+func (f *flow) maskRecord(rec record.TransitionRecord) record.TransitionRecord {
 	if f.Secrets == nil {
 		return rec
 	}
-	vars := make(map[string]run.SavedValue, len(rec.Vars))
+	vars := make(map[string]record.SavedValue, len(rec.Vars))
 	for k, v := range rec.Vars {
 		vars[k] = f.MaskedValue(v)
 	}
@@ -113,11 +115,11 @@ func (f *flow) maskRecord(rec run.TransitionRecord) run.TransitionRecord {
 }
 
 // outputVars are the variables an executor set, for the saved record.
-func (f *flow) outputVars(e *chain.Step) map[string]run.SavedValue {
-	out := map[string]run.SavedValue{}
+func (f *flow) outputVars(e *chain.Step) map[string]record.SavedValue {
+	out := map[string]record.SavedValue{}
 	for _, name := range append([]string{e.OutputVar, e.OutputVar + "_status"}, handlerVars(e)...) {
 		if v, ok := f.Vars.Get(name); ok {
-			out[name] = run.SavedValue{Text: v.Text, Data: v.Data}
+			out[name] = record.SavedValue{Text: v.Text, Data: v.Data}
 		}
 	}
 	return out
@@ -160,13 +162,13 @@ func (f *flow) offered(s *chain.State) []*chain.Transition {
 
 // blockedLinks are, under linkFilter: all, the state's transitions that
 // cannot be taken now and are not among the links offered, each with why.
-func (f *flow) blockedLinks(s *chain.State, offered []run.Link) []run.Link {
+func (f *flow) blockedLinks(s *chain.State, offered []response.Link) []response.Link {
 	if f.w.Filter(s) != chain.LinkFilterAll {
 		return nil
 	}
-	var out []run.Link
+	var out []response.Link
 	for _, t := range s.Transitions {
-		if slices.ContainsFunc(offered, func(l run.Link) bool { return l.Transition == t.Name }) || t.Actor == chain.ActorDeterministic {
+		if slices.ContainsFunc(offered, func(l response.Link) bool { return l.Transition == t.Name }) || t.Actor == chain.ActorDeterministic {
 			continue
 		}
 		why := f.whyNot(s, t)
@@ -180,8 +182,8 @@ func (f *flow) blockedLinks(s *chain.State, offered []run.Link) []run.Link {
 	return out
 }
 
-func linksOf(ts []*chain.Transition) []run.Link {
-	out := make([]run.Link, len(ts))
+func linksOf(ts []*chain.Transition) []response.Link {
+	out := make([]response.Link, len(ts))
 	for i, t := range ts {
 		out[i] = run.LinkOf(t)
 	}
@@ -190,9 +192,9 @@ func linksOf(ts []*chain.Transition) []run.Link {
 
 // waitingFor is what a pause's progress line lists: the links' names,
 // each with the arguments it needs ("file (ticket, level)").
-func waitingFor(links []run.Link) string {
+func waitingFor(links []response.Link) string {
 	sorted := slices.Clone(links)
-	slices.SortFunc(sorted, func(a, b run.Link) int { return strings.Compare(a.Transition, b.Transition) })
+	slices.SortFunc(sorted, func(a, b response.Link) int { return strings.Compare(a.Transition, b.Transition) })
 	out := make([]string, len(sorted))
 	for i, l := range sorted {
 		out[i] = l.Transition

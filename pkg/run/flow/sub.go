@@ -11,6 +11,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A workflow step that is a workflow's executor or task runs its workflow
@@ -28,14 +30,14 @@ import (
 // as the saved transitions tell.
 type pendingSub struct {
 	step  string
-	enter run.SubEntry
+	enter record.SubEntry
 	// records are the workflow's own, Within made relative to it.
-	records []run.TransitionRecord
+	records []record.TransitionRecord
 }
 
 // replayNested keeps a record of a workflow a step runs: the one that
 // began it, then the workflow's own.
-func (f *flow) replayNested(h run.TransitionRecord) {
+func (f *flow) replayNested(h record.TransitionRecord) {
 	step, rest, _ := strings.Cut(h.Within, "/")
 	if h.Enter != nil && rest == "" {
 		f.pending = &pendingSub{step: step, enter: *h.Enter}
@@ -119,21 +121,21 @@ func (f *flow) goOnPending(ctx context.Context, s *chain.State) (handled, moved 
 // resume, or a fresh one, whose beginning is saved first. A pause inside
 // it pauses the run (f.status); a failure or an interrupt is the step's,
 // and Within says where it happened.
-func (f *flow) runSub(ctx context.Context, e *chain.Step) (*run.StepResult, bool) {
+func (f *flow) runSub(ctx context.Context, e *chain.Step) (*record.StepResult, bool) {
 	start := f.Engine.Now()
 	f.Emit(event.Event{Time: start, Type: event.StepStarted, Step: e.ID, Kind: string(e.Kind)})
-	sr := &run.StepResult{ID: e.ID, Attempts: 1}
-	finish := func(status run.StepStatus, text string) (*run.StepResult, bool) {
+	sr := &record.StepResult{ID: e.ID, Attempts: 1}
+	finish := func(status record.StepStatus, text string) (*record.StepResult, bool) {
 		sr.Status, sr.DurationMS = status, f.Engine.Now().Sub(start).Milliseconds()
 		ev := event.Event{Type: event.StepFinished, Step: e.ID, Kind: string(e.Kind), Status: status, DurationMS: sr.DurationMS, Attempt: 1}
-		if status == run.Paused {
+		if status == record.Paused {
 			ev.Detail = text
 		} else {
 			sr.Error = f.Mask(text)
 			ev.Error = sr.Error
 		}
 		f.Emit(ev)
-		return sr, status == run.StepSucceeded
+		return sr, status == record.StepSucceeded
 	}
 	cf := f.sub
 	f.sub = nil
@@ -143,18 +145,18 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*run.StepResult, bool
 			// mcp-flowgate's tests stand in for its workflow executor)
 			out, err := run.CannedOutcome(e, c)
 			if err != nil {
-				return finish(run.StepFailed, err.Error())
+				return finish(record.StepFailed, err.Error())
 			}
 			f.SetOutput(e, out.Value)
 			f.useOutputs(e, cannedContext(out.Value))
-			return finish(run.StepSucceeded, "")
+			return finish(record.StepSucceeded, "")
 		}
 	}
 	if cf == nil {
 		var err error
 		d, err := f.PrepareWorkflow(e, run.Scope{Vars: f.Vars}, run.SubCall{Journal: nested(f.Req.Journal, e.ID), Human: f.Req.Human})
 		if err != nil {
-			return finish(run.StepFailed, err.Error())
+			return finish(record.StepFailed, err.Error())
 		}
 		cf = d.(*flow)
 		f.entering.Workflow = cf.Chain.Name
@@ -173,34 +175,34 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*run.StepResult, bool
 		u := res.Usage
 		sr.Usage = &u
 	}
-	if wr := res.WorkflowResult; wr != nil && res.Status != run.Succeeded {
-		f.within = append([]run.SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
+	if wr := res.WorkflowResult; wr != nil && res.Status != record.Succeeded {
+		f.within = append([]response.SubState{{Step: e.ID, Workflow: res.Name, State: wr.State}}, wr.Within...)
 		f.subGuidance, f.subDeadline = wr.Guidance, wr.Deadline
 	}
 	switch res.Status {
-	case run.Succeeded:
+	case record.Succeeded:
 		f.SetOutput(e, run.DataValue(run.WorkflowOutput(e, res)))
 		var final map[string]any
 		if res.WorkflowResult != nil {
 			final = res.Context
 		}
 		f.useOutputs(e, final)
-		return finish(run.StepSucceeded, "")
-	case run.Paused:
-		f.status, f.links = run.Paused, res.Links
-		return finish(run.Paused, "waiting inside workflow "+res.Name)
+		return finish(record.StepSucceeded, "")
+	case record.Paused:
+		f.status, f.links = record.Paused, res.Links
+		return finish(record.Paused, "waiting inside workflow "+res.Name)
 	}
 	if ctx.Err() != nil {
-		return finish(run.StepFailed, "interrupted")
+		return finish(record.StepFailed, "interrupted")
 	}
 	if callCtx.Err() != nil {
-		return finish(run.StepFailed, fmt.Sprintf("timed out after %s (timeout_ms: %d)", time.Duration(e.TimeoutMS)*time.Millisecond, e.TimeoutMS))
+		return finish(record.StepFailed, fmt.Sprintf("timed out after %s (timeout_ms: %d)", time.Duration(e.TimeoutMS)*time.Millisecond, e.TimeoutMS))
 	}
 	where := ""
 	if wr := res.WorkflowResult; wr != nil {
 		where = " at state " + wr.State
 	}
-	return finish(run.StepFailed, fmt.Sprintf("workflow %s %s%s: %s", res.Name, res.Status, where, res.Error))
+	return finish(record.StepFailed, fmt.Sprintf("workflow %s %s%s: %s", res.Name, res.Status, where, res.Error))
 }
 
 // cannedContext is the final context a mocked workflow step stands for:
@@ -226,7 +228,7 @@ func (f *flow) journalEnter(e *chain.Step, cf *flow) {
 	}
 	enter := f.entering
 	enter.Args = f.maskArgs(enter.Args)
-	rec := run.TransitionRecord{Within: e.ID, Enter: &enter, To: cf.w.InitialState, Time: f.Engine.Now()}
+	rec := record.TransitionRecord{Within: e.ID, Enter: &enter, To: cf.w.InitialState, Time: f.Engine.Now()}
 	if err := f.Req.Journal.Transition(rec); err != nil {
 		f.Warn("saving the beginning of workflow " + cf.Chain.Name + ": " + err.Error())
 	}
@@ -260,16 +262,16 @@ func (f *flow) useOutputs(e *chain.Step, final map[string]any) {
 
 // nested saves a workflow step's workflow in its caller's journal: its
 // transitions marked Within the step, its steps as STEP/ID.
-func nested(j run.Journal, step string) run.Journal {
+func nested(j record.Journal, step string) record.Journal {
 	if j == nil {
 		return nil
 	}
-	return nestJournal{run.PrefixJournal{Journal: j, Prefix: step + "/"}}
+	return nestJournal{record.PrefixJournal{Journal: j, Prefix: step + "/"}}
 }
 
-type nestJournal struct{ run.PrefixJournal }
+type nestJournal struct{ record.PrefixJournal }
 
-func (n nestJournal) Transition(rec run.TransitionRecord) error {
+func (n nestJournal) Transition(rec record.TransitionRecord) error {
 	step := strings.TrimSuffix(n.Prefix, "/")
 	if rec.Within == "" {
 		rec.Within = step

@@ -6,6 +6,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // task runs a state's task and follows the first branch its result
@@ -24,24 +26,24 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // taskWith runs the state's task, taken as decidedBy says, and follows
 // its branch.
 func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) bool {
-	retry := []run.Link{run.TaskRetry(s)}
+	retry := []response.Link{run.TaskRetry(s)}
 	f.beforeTask(s)
-	f.entering = run.SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
+	f.entering = record.SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)
 	retry[0] = f.WithReruns(retry[0], s.Task)
-	if !ok && f.status == run.Paused {
+	if !ok && f.status == record.Paused {
 		return false // at a decision inside the workflow the task runs
 	}
 	if !ok && ctx.Err() != nil {
 		// a task that finished before the interrupt is still recorded
 		// below, so a resume does not run it again
-		f.stop(run.Interrupted, "interrupted", retry)
+		f.stop(record.Interrupted, "interrupted", retry)
 		return false
 	}
 	result, branchable := f.taskResult(s.Task, sr)
 	if !ok && s.OnFailure != "" {
 		// on_failure leads a failed task's run on (a task chain's form)
-		return f.moved(run.TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
+		return f.moved(record.TransitionRecord{From: s.Name, Transition: s.Name, To: s.OnFailure, Result: "failed", Step: sr, DecidedBy: decidedBy, Vars: f.failedVars(s.Task)}, retry)
 	}
 	if !ok && !branchable {
 		f.fail(f.taskFailure(s, sr), retry)
@@ -63,7 +65,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		f.fail(f.taskFailure(s, sr), retry)
 		return false
 	}
-	rec := run.TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
+	rec := record.TransitionRecord{From: s.Name, Transition: s.Name, To: b.Goto, Result: result, Step: sr, DecidedBy: decidedBy}
 	if ok {
 		rec.Vars = f.outputVars(s.Task)
 		f.mergeContext(s.Task)
@@ -76,9 +78,9 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 		}
 		f.Vars.Set(cp.WithVar, v)
 		if rec.Vars == nil {
-			rec.Vars = map[string]run.SavedValue{}
+			rec.Vars = map[string]record.SavedValue{}
 		}
-		rec.Vars[cp.WithVar] = run.SavedValue{Text: v.Text, Data: v.Data}
+		rec.Vars[cp.WithVar] = record.SavedValue{Text: v.Text, Data: v.Data}
 	}
 	return f.moved(rec, retry)
 }
@@ -88,7 +90,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 // step's status code, a transform's value; and "failed" for a failed task
 // of any kind, which only a branch naming it takes. branchable says
 // whether the task has a result to branch on.
-func (f *flow) taskResult(s *chain.Step, sr *run.StepResult) (result string, branchable bool) {
+func (f *flow) taskResult(s *chain.Step, sr *record.StepResult) (result string, branchable bool) {
 	if run.Unfinished(sr.Status) {
 		return "failed", true
 	}
@@ -127,9 +129,9 @@ func (f *flow) compose(s *chain.Step, cp *chain.Compose) (run.Value, error) {
 // said after the failure that began it, as contenox says it: "state main:
 // task failed: … (on_failure handler also failed: state explain: …)";
 // once a task succeeds, an earlier failure is no longer said.
-func (f *flow) taskFailure(s *chain.State, sr *run.StepResult) string {
+func (f *flow) taskFailure(s *chain.State, sr *record.StepResult) string {
 	msg := taskFailedText(s.Name, sr)
-	var root *run.TransitionRecord
+	var root *record.TransitionRecord
 	for i := len(f.history) - 1; i >= 0 && f.history[i].Result == "failed" && f.history[i].Step != nil; i-- {
 		root = &f.history[i]
 	}
@@ -141,7 +143,7 @@ func (f *flow) taskFailure(s *chain.State, sr *run.StepResult) string {
 
 // taskFailedText says why a state's task failed and, when it was tried
 // again, how often: "failed after N retries", as contenox says it.
-func taskFailedText(state string, sr *run.StepResult) string {
+func taskFailedText(state string, sr *record.StepResult) string {
 	if sr.Attempts > 1 {
 		return fmt.Sprintf("state %s: task failed after %d retries: %s", state, sr.Attempts-1, sr.Error)
 	}

@@ -1,6 +1,6 @@
 package runtest
 
-import "github.com/chainrun/chainrun/pkg/run"
+import "github.com/chainrun/chainrun/pkg/run/record"
 
 // review is a workflow that builds, then waits for a decision whose
 // transition takes typed, required arguments and whose guard reads them.
@@ -177,7 +177,7 @@ output: shipped
 // Cases are the shapes every engine runs alike.
 func Cases() []Case {
 	paused := func(state string, links ...string) Turn {
-		return Turn{Status: run.Paused, State: state, Links: links}
+		return Turn{Status: record.Paused, State: state, Links: links}
 	}
 	return []Case{
 		{Name: "decision arguments and guards are checked before the take", Chain: review, Run: "review", Turns: []Turn{
@@ -188,64 +188,64 @@ func Cases() []Case {
 			{Take: "approve", Args: map[string]any{"score": "5"}, Refused: "who"},
 			{Take: "approve", Args: map[string]any{"score": "5", "who": "nobody"}, Refused: "--take approve"},
 			{Take: "launch", Refused: "--take launch"},
-			{Take: "approve", Args: map[string]any{"score": "9", "who": "ana"}, Status: run.Succeeded, State: "done",
+			{Take: "approve", Args: map[string]any{"score": "9", "who": "ana"}, Status: record.Succeeded, State: "done",
 				Context: map[string]string{"art": "a7", "score": "9", "who": "ana"}},
 		}},
 		{Name: "a decision taken without arguments", Chain: review, Run: "review", Turns: []Turn{
 			paused("vote", "approve", "reject"),
 			{Take: "approve", Refused: "score"},
 			{Take: "approve", Args: map[string]any{"score": "0", "who": "bo"}, Refused: "inputSchema"},
-			{Take: "reject", Status: run.Succeeded, State: "done", Context: map[string]string{"art": "a7"}},
+			{Take: "reject", Status: record.Succeeded, State: "done", Context: map[string]string{"art": "a7"}},
 		}},
 		{Name: "sub-workflows run, and a decision inside one pauses the run", Chain: nested, Run: "outer", Turns: []Turn{
-			{Status: run.Paused, State: "approve", Links: []string{"signed"}, Context: map[string]string{"v": "41"}},
+			{Status: record.Paused, State: "approve", Links: []string{"signed"}, Context: map[string]string{"v": "41"}},
 			{Take: "signed", Args: map[string]any{"by": "x"}, Refused: "by"},
 			{Take: "nope", Refused: "--take nope"},
-			{Take: "signed", Args: map[string]any{"by": "lee"}, Status: run.Succeeded, State: "done",
+			{Take: "signed", Args: map[string]any{"by": "lee"}, Status: record.Succeeded, State: "done",
 				Context: map[string]string{"v": "41", "signer": "lee"}},
 		}},
 		{Name: "a sub-workflow that ends on its own", Chain: nested, Run: "compute", Turns: []Turn{
-			{Status: run.Succeeded, State: "b", Context: map[string]string{"v": "41"}},
+			{Status: record.Succeeded, State: "b", Context: map[string]string{"v": "41"}},
 		}},
 		{Name: "a failed transition is retried by taking it again, then by a plain resume", Chain: flaky, Run: "flaky", Turns: []Turn{
-			{Status: run.Failed, State: "a", Links: []string{"go"}},
+			{Status: record.Failed, State: "a", Links: []string{"go"}},
 			{Take: "again", Refused: "--take again"},
-			{Take: "go", Status: run.Failed, State: "b", Links: []string{"again"}, Context: map[string]string{"n": "1"}},
-			{Status: run.Succeeded, State: "done", Context: map[string]string{"n": "1", "m": "2"}},
+			{Take: "go", Status: record.Failed, State: "b", Links: []string{"again"}, Context: map[string]string{"n": "1"}},
+			{Status: record.Succeeded, State: "done", Context: map[string]string{"n": "1", "m": "2"}},
 		}},
 		{Name: "a failed non-idempotent transition is retried only with --rerun", Chain: flaky, Run: "charge", Turns: []Turn{
-			{Status: run.Failed, State: "a", Links: []string{"pay"}},
+			{Status: record.Failed, State: "a", Links: []string{"pay"}},
 			{Take: "pay", Refused: "--rerun pay"},
 			{Refused: "--rerun pay"},
-			{Take: "pay", Rerun: []string{"pay"}, Status: run.Succeeded, State: "done"},
+			{Take: "pay", Rerun: []string{"pay"}, Status: record.Succeeded, State: "done"},
 		}},
 		{Name: "an executor's retries", Chain: flaky, Run: "retried", Turns: []Turn{
-			{Status: run.Succeeded, State: "done", Context: map[string]string{"tries": "3"}},
+			{Status: record.Succeeded, State: "done", Context: map[string]string{"tries": "3"}},
 		}},
 		{Name: "an acknowledgment guard waits for --ack", Chain: acked, Run: "acked", Turns: []Turn{
 			paused("s", "go"),
 			{Take: "go", Refused: "deploy.prod"},
 			{Take: "go", Acks: []string{"deploy.staging"}, Refused: "--ack deploy.staging"},
-			{Take: "go", Acks: []string{"deploy.prod"}, Status: run.Succeeded, State: "done"},
+			{Take: "go", Acks: []string{"deploy.prod"}, Status: record.Succeeded, State: "done"},
 		}},
 		{Name: "a skill's and a script's acknowledgment in one take, then the script runs", Chain: acked, Run: "guided", Turns: []Turn{
 			paused("s", "ship"),
 			{Take: "ship", Acks: []string{"review.rules"}, Refused: "deploy.prod"},
-			{Take: "ship", Acks: []string{"review.rules", "deploy.prod"}, Status: run.Succeeded, State: "done"},
+			{Take: "ship", Acks: []string{"review.rules", "deploy.prod"}, Status: record.Succeeded, State: "done"},
 		}},
 		{Name: "a failure two workflows deep is retried by a plain resume", Chain: deep, Run: "top", Turns: []Turn{
-			{Status: run.Failed},
-			{Status: run.Succeeded},
+			{Status: record.Failed},
+			{Status: record.Succeeded},
 		}},
 		{Name: "a failed step of a DAG chain is retried by a plain resume", Chain: flakyDAG, Run: "flakydag", Turns: []Turn{
-			{Status: run.Failed},
+			{Status: record.Failed},
 			{Take: "second", Refused: "--take second"},
-			{Status: run.Succeeded, Output: "one-two"},
+			{Status: record.Succeeded, Output: "one-two"},
 		}},
 		{Name: "a gate of a DAG chain", Chain: gated, Run: "gated", Turns: []Turn{
-			{Status: run.Paused},
+			{Status: record.Paused},
 			{Take: "maybe", Refused: "--take maybe"},
-			{Take: "approve", Status: run.Succeeded, Output: "shipped built"},
+			{Take: "approve", Status: record.Succeeded, Output: "shipped built"},
 		}},
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Journal keeps a run's saved steps and transitions in memory, as a state
@@ -13,9 +13,9 @@ import (
 // between turns.
 type Journal struct {
 	mu          sync.Mutex
-	steps       map[string]run.StepRecord
+	steps       map[string]record.StepRecord
 	started     map[string]bool
-	transitions []run.TransitionRecord
+	transitions []record.TransitionRecord
 }
 
 // StepStarted keeps that a non-idempotent step began.
@@ -37,18 +37,18 @@ func (j *Journal) Started() map[string]bool {
 }
 
 // StepFinished keeps the step's latest record.
-func (j *Journal) StepFinished(rec run.StepRecord) error {
+func (j *Journal) StepFinished(rec record.StepRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.steps == nil {
-		j.steps = map[string]run.StepRecord{}
+		j.steps = map[string]record.StepRecord{}
 	}
 	j.steps[rec.Result.ID] = rec
 	return nil
 }
 
 // Transition keeps a transition taken.
-func (j *Journal) Transition(rec run.TransitionRecord) error {
+func (j *Journal) Transition(rec record.TransitionRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.transitions = append(j.transitions, rec)
@@ -56,7 +56,7 @@ func (j *Journal) Transition(rec run.TransitionRecord) error {
 }
 
 // Resume is what a resume reads: the saved steps and transitions.
-func (j *Journal) Resume() (map[string]run.StepRecord, []run.TransitionRecord) {
+func (j *Journal) Resume() (map[string]record.StepRecord, []record.TransitionRecord) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return maps.Clone(j.steps), slices.Clone(j.transitions)

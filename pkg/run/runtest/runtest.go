@@ -1,11 +1,11 @@
 // Package runtest is the one table of workflow behaviour every engine
 // shows the same way: chain shapes (decisions and their arguments, guards,
-// sub-workflows, failures and their retry, retries, acknowledgments, gates),
-// each run turn by turn with the outcome every turn must come to. The
-// local engine's tests (pkg/run) and the Temporal engine's (module
+// sub-workflows, failures and their retry, retries, acknowledgments,
+// gates), each run turn by turn with the outcome every turn must come to.
+// The local engine's tests (pkg/run) and the Temporal engine's (module
 // temporal/) run it, so that a shape one engine handles and the other does
-// not fails a test instead of a run.
-// It may import, of this module: chain, load, run.
+// not fails a test instead of a run. It may import, of this module: chain,
+// load, run/record.
 package runtest
 
 import (
@@ -20,7 +20,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/load"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Turn is one call of a case: the run itself (the first turn), then one
@@ -43,7 +43,7 @@ type Turn struct {
 	// checked); Context the values (as fmt prints them) of context keys
 	// of a workflow's result; Output the run's output, as fmt prints it
 	// (empty: not checked).
-	Status  run.Status
+	Status  record.Status
 	State   string
 	Links   []string
 	Context map[string]string
@@ -63,7 +63,7 @@ type Case struct {
 // Seen is what an engine did with one turn: the run's result after it,
 // or the error that refused it.
 type Seen struct {
-	Result *run.Result
+	Result *record.Result
 	Err    error
 }
 
@@ -162,14 +162,14 @@ func check(want Turn, got Seen) string {
 	return strings.Join(problems, "; ")
 }
 
-func statusOf(res *run.Result) string {
+func statusOf(res *record.Result) string {
 	if res == nil {
 		return "with no result"
 	}
 	return string(res.Status)
 }
 
-func stateOf(res *run.Result) string {
+func stateOf(res *record.Result) string {
 	if res.WorkflowResult == nil {
 		return ""
 	}

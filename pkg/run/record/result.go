@@ -1,10 +1,11 @@
-package run
+package record
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Status is the outcome of a run.
@@ -62,7 +63,7 @@ type Result struct {
 	Handlers []StepResult `json:"handlers,omitempty"`
 	// WorkflowResult holds state, chain, context, guidance and links for a
 	// state workflow (nil for a DAG chain).
-	*WorkflowResult
+	*response.WorkflowResult
 }
 
 // StepResult is one step's outcome.
@@ -78,7 +79,7 @@ type StepResult struct {
 	// Reason says why a step was skipped.
 	Reason string `json:"reason,omitempty"`
 	// Stderr and Stdout are the tails of a failed command's streams (the
-	// last lines, bounded: failureTail), masked: what explains a failure
+	// last lines, bounded: FailureTail), masked: what explains a failure
 	// without a rerun with --verbose, whichever stream the command wrote it
 	// to (go test writes its failures to stdout).
 	Stderr string `json:"stderr,omitempty"`
@@ -117,8 +118,9 @@ type StepResult struct {
 	// Result is a task chain task's result (handler.go), which its
 	// branches match; not saved, as it is read before the run goes on.
 	Result string `json:"-"`
-	// answer is an evaluator's whole answer, fed back to its retry_target.
-	answer string
+	// Answer is an evaluator's whole answer, fed back to its retry_target;
+	// the engine reads it and never saves it.
+	Answer string `json:"-"`
 }
 
 // Usage counts LLM work: requests sent (retries included), tokens, and
@@ -151,7 +153,7 @@ func (u *Usage) Add(o Usage) {
 	u.CacheWriteTokens += o.CacheWriteTokens
 	u.CostUSD += o.CostUSD
 	for _, m := range o.Unpriced {
-		u.addUnpriced(m)
+		u.AddUnpriced(m)
 	}
 }
 
@@ -170,8 +172,8 @@ func (u *Usage) Describe(e *event.Event) {
 	}
 }
 
-// addUnpriced records a model without a known price, once, in order.
-func (u *Usage) addUnpriced(model string) {
+// AddUnpriced records a model without a known price, once, in order.
+func (u *Usage) AddUnpriced(model string) {
 	if !slices.Contains(u.Unpriced, model) {
 		u.Unpriced = append(u.Unpriced, model)
 	}

@@ -1,4 +1,4 @@
-package run
+package record
 
 import (
 	"strings"
@@ -13,11 +13,11 @@ const (
 	tailBytes = 4 << 10
 )
 
-// failureTail is the end of a failed command's stream: its last
+// FailureTail is the end of a failed command's stream: its last
 // tailLines lines, at most tailBytes of them (a longer text is cut at its
 // start, on a character's first byte, and marked with …), without the
 // trailing line breaks.
-func failureTail(s string) string {
+func FailureTail(s string) string {
 	s = strings.TrimRight(s, "\r\n")
 	if i := len(s); strings.Count(s, "\n") >= tailLines {
 		for n := 0; n < tailLines; n++ {
