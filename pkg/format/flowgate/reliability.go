@@ -1,7 +1,8 @@
-package chain
+package flowgate
 
 import (
 	"fmt"
+	"github.com/chainrun/chainrun/pkg/chain"
 	"maps"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ var retryClasses = map[string]bool{"timeout": true, "transient_error": true, "ra
 // (ReliabilityPolicy::from_value's unwrap_or_default), silently: such a
 // file runs there, its executor once, without timeout, retry or
 // fallback. chainrun runs it the same, with a warning naming the line.
-func decodeReliability(d *yamlpos.Diags, candidate candidateDecoder, e *Step, v *yaml.Node, prefix string) {
+func readReliability(d *yamlpos.Diags, candidate candidateDecoder, e *chain.Step, v *yaml.Node, prefix string) {
 	prefix += "reliability: "
 	ignoredKeys(d, v, prefix, yamlpos.KeysOf[reliabilityKeys]())
 	if rv := yamlpos.ValueOf(v, "retry"); rv != nil {
@@ -70,7 +71,7 @@ func decodeReliability(d *yamlpos.Diags, candidate candidateDecoder, e *Step, v 
 	if r.Fallback != nil && fv != nil {
 		decodeFallbacks(d, candidate, e, fv, prefix+"fallback: ")
 	}
-	for _, s := range append([]*Step{e}, e.Fallbacks...) {
+	for _, s := range append([]*chain.Step{e}, e.Fallbacks...) {
 		if r.TimeoutMs > 0 && s.TimeoutMS == 0 {
 			s.TimeoutMS = r.TimeoutMs
 		}
@@ -82,7 +83,7 @@ func decodeReliability(d *yamlpos.Diags, candidate candidateDecoder, e *Step, v 
 
 // parseReliability reads v as mcp-flowgate's serde model does: on what
 // it would not parse it returns where and why (why is empty otherwise).
-func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
+func parseReliability(v *yaml.Node) (reliabilityKeys, chain.Pos, string) {
 	var r reliabilityKeys
 	if v.Kind != yaml.MappingNode {
 		return r, yamlpos.Of(v), "a reliability policy is a mapping {timeoutMs, retry, fallback}"
@@ -112,7 +113,7 @@ func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 			return r, posAt(v, "retry", "backoff"), fmt.Sprintf("retry: backoff is none, fixed or exponential, not %q", p.Backoff)
 		}
 	}
-	return r, Pos{}, ""
+	return r, chain.Pos{}, ""
 }
 
 // ignoredKeys warns of n's keys mcp-flowgate's model does not name:
@@ -120,13 +121,13 @@ func parseReliability(v *yaml.Node) (reliabilityKeys, Pos, string) {
 // too, the key named (and the nearest known one).
 func ignoredKeys(d *yamlpos.Diags, n *yaml.Node, prefix string, known []string) {
 	yamlpos.EachUnknownKey(d, n, prefix, known, func(k *yaml.Node) {
-		d.Warnf(yamlpos.Of(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, didYouMean(k.Value, known))
+		d.Warnf(yamlpos.Of(k), "%sunknown field %q is not read, as mcp-flowgate reads none%s", prefix, k.Value, chain.DidYouMean(k.Value, known))
 	})
 }
 
 // posAt is where the value at keys under v is written, or as near as
 // the file says (a key merged in from an anchor has no place of its own).
-func posAt(v *yaml.Node, keys ...string) Pos {
+func posAt(v *yaml.Node, keys ...string) chain.Pos {
 	at := yamlpos.Of(v)
 	for _, k := range keys {
 		if v = yamlpos.Deref(v); v == nil || v.Kind != yaml.MappingNode {
@@ -149,7 +150,7 @@ func yamlReason(err error) string {
 }
 
 // retry is the policy's retry as chainrun's; nil when it has none.
-func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *Retry {
+func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *chain.Retry {
 	p := r.Retry
 	if p == nil {
 		return nil
@@ -161,9 +162,9 @@ func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *R
 			known++
 			continue
 		}
-		d.Warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, didYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
+		d.Warnf(at, "%sretryOn: %q is not one of timeout, transient_error, rate_limited, connection_error: it matches no failure, as in mcp-flowgate%s", prefix, class, chain.DidYouMean(class, slices.Sorted(maps.Keys(retryClasses))))
 	}
-	retry := &Retry{Max: max(p.MaxAttempts, 1), DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
+	retry := &chain.Retry{Max: max(p.MaxAttempts, 1), DelayMS: p.InitialDelayMs, MaxDelayMS: p.MaxDelayMs}
 	if p.RetryOn != nil && known == 0 && retry.Max > 1 {
 		d.Warnf(at, "%sretryOn names no failure class, so no failure is retried (mcp-flowgate retries only the classes it names): the executor runs once", prefix)
 		retry.Max = 1
@@ -182,7 +183,7 @@ func (r reliabilityKeys) retry(d *yamlpos.Diags, v *yaml.Node, prefix string) *R
 // candidateDecoder reads fallback number i's executor as the primary's
 // place reads one: a transition's as an executor, a branch's as a
 // nested step.
-type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
+type candidateDecoder func(n *yaml.Node, i int, prefix string) *chain.Step
 
 // decodeFallbacks reads fallback.executors: each an executor read as
 // the primary e is (any kind, a {capability: NAME} resolved before), so
@@ -190,7 +191,7 @@ type candidateDecoder func(n *yaml.Node, i int, prefix string) *Step
 // A strategy other than first_success is run as first_success, as
 // mcp-flowgate runs it (the only strategy it implements; its runtime
 // never reads the word), with a warning.
-func decodeFallbacks(d *yamlpos.Diags, candidate candidateDecoder, e *Step, fv *yaml.Node, prefix string) {
+func decodeFallbacks(d *yamlpos.Diags, candidate candidateDecoder, e *chain.Step, fv *yaml.Node, prefix string) {
 	if s := yamlpos.Deref(yamlpos.ValueOf(fv, "strategy")); s != nil && s.Value != "first_success" {
 		d.Warnf(yamlpos.Of(s), "%sstrategy %q runs as first_success: the executors in order, the first that succeeds answers (the only strategy mcp-flowgate implements)", prefix, s.Value)
 	}
@@ -199,7 +200,12 @@ func decodeFallbacks(d *yamlpos.Diags, candidate candidateDecoder, e *Step, fv *
 		if fb == nil {
 			continue
 		}
-		fb.primary = e
-		e.Fallbacks = append(e.Fallbacks, fb)
+		chain.AddFallback(e, fb)
 	}
+}
+
+func init() {
+	chain.RegisterReliabilityReader(func(d *yamlpos.Diags, candidate func(n *yaml.Node, i int, prefix string) *chain.Step, e *chain.Step, v *yaml.Node, prefix string) {
+		readReliability(d, candidate, e, v, prefix)
+	})
 }
