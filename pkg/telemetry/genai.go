@@ -1,6 +1,10 @@
 package telemetry
 
-import "go.opentelemetry.io/otel/attribute"
+import (
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+)
 
 // The attribute keys spans carry. The gen_ai.* names are the OpenTelemetry
 // GenAI semantic conventions (gen-ai-spans.md: inference and execute_tool
@@ -55,13 +59,7 @@ const (
 // them, else the provider's name as configured (an OpenAI-type gateway
 // keeps its own name).
 func providerName(model string) string {
-	p := model
-	for i := 0; i < len(model); i++ {
-		if model[i] == '/' {
-			p = model[:i]
-			break
-		}
-	}
+	p, _, _ := strings.Cut(model, "/")
 	switch p {
 	case "gemini", "google":
 		return "gcp.gemini"
@@ -84,10 +82,8 @@ func finishReason(r string) string {
 
 // modelName is the model of a provider/model label.
 func modelName(model string) string {
-	for i := 0; i < len(model); i++ {
-		if model[i] == '/' {
-			return model[i+1:]
-		}
+	if _, name, ok := strings.Cut(model, "/"); ok {
+		return name
 	}
 	return model
 }
