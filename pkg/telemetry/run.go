@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -311,24 +312,14 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-// errorType is error.type of a failed model request: the HTTP status
-// when the error names one, else a generic class.
+// errorType is error.type of a failed model request: the HTTP status the
+// provider answered with, as chainrun's model errors write it
+// ("openai: HTTP 429: …"), else the conventions' _OTHER.
 func errorType(msg string) string {
-	for _, code := range []string{"400", "401", "403", "404", "408", "409", "413", "422", "429", "500", "502", "503", "504", "529"} {
-		if containsWord(msg, code) {
+	if _, rest, ok := strings.Cut(msg, ": HTTP "); ok {
+		if code, _, ok := strings.Cut(rest, ":"); ok && len(code) == 3 && strings.Trim(code, "0123456789") == "" {
 			return code
 		}
 	}
 	return "_OTHER"
 }
-
-func containsWord(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		if s[i:i+len(w)] == w && (i == 0 || !isDigit(s[i-1])) && (i+len(w) == len(s) || !isDigit(s[i+len(w)])) {
-			return true
-		}
-	}
-	return false
-}
-
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }

@@ -276,3 +276,17 @@ func TestARunServedEndsWithItself(t *testing.T) {
 		t.Error("an ended run stays in the exporter")
 	}
 }
+
+func TestErrorTypeIsTheAnsweredStatus(t *testing.T) {
+	for msg, want := range map[string]string{
+		"anthropic: HTTP 429: overloaded":                     "429",
+		"gateway: HTTP 503: busy":                             "503",
+		"openai: the answer was cut at max_tokens 500":        "_OTHER",
+		"openai: dial tcp 127.0.0.1:4318: connection refused": "_OTHER",
+		"x: HTTP abc: nonsense":                               "_OTHER",
+	} {
+		if got := errorType(msg); got != want {
+			t.Errorf("errorType(%q) = %s, want %s", msg, got, want)
+		}
+	}
+}
