@@ -193,11 +193,14 @@ func packageDoc(t *testing.T, p listed) string {
 }
 
 // No source file outgrows one job: 400 lines at most; and cmd stays
-// wiring: 3,100 lines at most. That is cmd's 2,998 non-test lines once
+// wiring: 3,200 lines at most (the most the house allows it). That is
+// cmd's 2,998 non-test lines once
 // the logic a test wants without cobra went below it (which calls a
 // file's chains make, catalog.CheckCalls; what chain, workflow and script
 // steps call, catalog.Resolver), the --otel flag and config wiring (its
-// logic is pkg/tracefeed's), and some headroom. Those lines are the
+// logic is pkg/tracefeed's), then the flags of chain tests' repeats,
+// matrices, baselines and HTML report and of man pages and the pager
+// (their logic is pkg/chaintest's and pkg/iostreams'). Those lines are the
 // commands' flags, help and wiring; a change that needs more room moves
 // logic into a package first, or says here what it added.
 // packageCap is the most non-test lines a package holds: a room a person
@@ -220,8 +223,8 @@ var oversizedPackages = map[string]int{"pkg/chain": 6178, "pkg/run": 7263}
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0
 	defer func() {
-		if cmdLines > 3100 {
-			t.Errorf("cmd has %d non-test lines; it is wiring only (3,100 at most): move logic below it", cmdLines)
+		if cmdLines > 3200 {
+			t.Errorf("cmd has %d non-test lines; it is wiring only (3,200 at most): move logic below it", cmdLines)
 		}
 	}()
 	pkgLines := map[string]int{}
