@@ -63,7 +63,7 @@ var layers = map[string][]string{
 	"pkg/run/given":            {"pkg/chain", "pkg/chain/fileschema", "pkg/guard"},
 	"pkg/run/web":              {"pkg/executor", "pkg/redact"},
 	"pkg/run/confine":          {"pkg/fsutil", "pkg/tools"},
-	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/tools"},
+	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/spell", "pkg/tools"},
 	"pkg/run":                  {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/record", "pkg/run/response", "pkg/run/web", "pkg/tracectx"},
 	"pkg/kind/basic":           {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/yamlpos"},
 	"pkg/kind/remote":          {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/tracectx", "pkg/yamlpos"},

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/jsonfilter"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/store"
 	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
@@ -216,7 +217,7 @@ func (f *factory) registry() (*llm.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases),
+	r, err := llm.RegistryFrom(llm.Settings{Providers: v.Get("providers"), Aliases: v.Get(keyModelAliases), DecodeParams: ask.DecodeParams,
 		DefaultProvider: v.GetString(keyDefaultProvider), Concurrency: v.GetInt(keyMaxParallelLLM), File: v.File()}, getenv)
 	if err != nil {
 		return nil, usagef("%v", err)

@@ -92,7 +92,11 @@ func (s *Session) Target(model string) (llm.Target, error) {
 	if err != nil {
 		return llm.Target{}, err
 	}
-	return llm.Target{Provider: &player{s: s, provider: pname, model: model}, Model: name}, nil
+	t := llm.Target{Provider: &player{s: s, provider: pname, model: model}, Model: name}
+	if a, ok := s.models.(interface{ AliasParams(string) llm.Params }); ok {
+		t.Params = a.AliasParams(model) // recorded with the request, as sent
+	}
+	return t, nil
 }
 
 // player is one provider as a session plays it.

@@ -23,12 +23,49 @@ type Params struct {
 	// Extra is merged into the request body last: a provider's own
 	// parameters, as its API names them.
 	Extra map[string]any `json:"extra,omitempty"`
+	// MaxOutputTokens is a model alias's cap on the answer, for requests
+	// that set none of their own (a step's max_output_tokens is its
+	// request's MaxTokens).
+	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
 }
 
 // IsZero reports whether p sets nothing.
 func (p Params) IsZero() bool {
 	return p.Seed == nil && p.TopP == nil && len(p.Stop) == 0 && p.PresencePenalty == nil && p.FrequencyPenalty == nil &&
-		p.ReasoningEffort == "" && len(p.Extra) == 0
+		p.ReasoningEffort == "" && len(p.Extra) == 0 && p.MaxOutputTokens == 0
+}
+
+// Over is p with what it leaves unset taken from base: a step's params
+// over its model alias's, an alias's over the alias it names. Extra is
+// merged key by key, p's keys winning.
+func (p Params) Over(base Params) Params {
+	out := p
+	if out.Seed == nil {
+		out.Seed = base.Seed
+	}
+	if out.TopP == nil {
+		out.TopP = base.TopP
+	}
+	if len(out.Stop) == 0 {
+		out.Stop = base.Stop
+	}
+	if out.PresencePenalty == nil {
+		out.PresencePenalty = base.PresencePenalty
+	}
+	if out.FrequencyPenalty == nil {
+		out.FrequencyPenalty = base.FrequencyPenalty
+	}
+	if out.ReasoningEffort == "" {
+		out.ReasoningEffort = base.ReasoningEffort
+	}
+	if out.MaxOutputTokens == 0 {
+		out.MaxOutputTokens = base.MaxOutputTokens
+	}
+	if len(base.Extra) > 0 {
+		out.Extra = maps.Clone(base.Extra)
+		maps.Copy(out.Extra, p.Extra)
+	}
+	return out
 }
 
 // The kinds of provider API, as Unsupported takes them.

@@ -294,19 +294,56 @@ func ProvidersFromConfig(raw any) (map[string]ProviderConfig, error) {
 	return out, CheckProviders(out)
 }
 
-// AliasesFromConfig reads config's model_aliases: {alias: provider/model}.
-func AliasesFromConfig(raw any) (map[string]string, error) {
-	out := map[string]string{}
+// AliasesFromConfig reads config's model_aliases: {alias: provider/model}
+// or {alias: {model: provider/model, params: {...}}}, the params read by
+// decode (nil refuses them: who reads params knows their rules).
+func AliasesFromConfig(raw any, decode func(any) (Params, error)) (map[string]Alias, error) {
+	out := map[string]Alias{}
 	section, ok := raw.(map[string]any)
 	if !ok && raw != nil {
 		return nil, fmt.Errorf("config model_aliases: want a mapping of alias: provider/model")
 	}
 	for alias, v := range section {
-		model, ok := v.(string)
-		if !ok || model == "" {
-			return nil, fmt.Errorf("config model_aliases.%s: want a model name (provider/model), not %v", alias, v)
+		switch v := v.(type) {
+		case string:
+			if v != "" {
+				out[alias] = Alias{Model: v}
+				continue
+			}
+		case map[string]any:
+			a, err := aliasOf(alias, v, decode)
+			if err != nil {
+				return nil, err
+			}
+			out[alias] = a
+			continue
 		}
-		out[alias] = model
+		return nil, fmt.Errorf("config model_aliases.%s: want a model name (provider/model) or {model, params}, not %v", alias, v)
 	}
 	return out, nil
+}
+
+// aliasOf reads an alias written as a mapping: {model, params}.
+func aliasOf(alias string, m map[string]any, decode func(any) (Params, error)) (Alias, error) {
+	for k := range m {
+		if k != "model" && k != "params" {
+			return Alias{}, fmt.Errorf("config model_aliases.%s: unknown key %q (an alias has model and params)", alias, k)
+		}
+	}
+	model, _ := m["model"].(string)
+	if model == "" {
+		return Alias{}, fmt.Errorf("config model_aliases.%s.model: want a model name (provider/model), not %v", alias, m["model"])
+	}
+	a := Alias{Model: model}
+	if raw, ok := m["params"]; ok {
+		if decode == nil {
+			return Alias{}, fmt.Errorf("config model_aliases.%s.params: not read here", alias)
+		}
+		p, err := decode(raw)
+		if err != nil {
+			return Alias{}, fmt.Errorf("config model_aliases.%s.params: %v", alias, err)
+		}
+		a.Params = p
+	}
+	return a, nil
 }

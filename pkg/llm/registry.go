@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -21,33 +22,44 @@ type Registry struct {
 	// concurrent caps the requests in flight per provider.
 	concurrent int
 	// aliases are config's model_aliases: a short name for a model.
-	aliases map[string]string
+	aliases map[string]Alias
+}
+
+// Alias is a short name for a model (config model_aliases), with the
+// request params every request to it carries unless the request sets its
+// own.
+type Alias struct {
+	// Model is provider/model, or another alias.
+	Model  string
+	Params Params
 }
 
 // SetAliases names models (config model_aliases: {fast:
 // anthropic/claude-haiku-4-5}): a step's model, fallback or --model may
 // then be the alias. An alias may name another alias.
-func (r *Registry) SetAliases(aliases map[string]string) { r.aliases = aliases }
+func (r *Registry) SetAliases(aliases map[string]Alias) { r.aliases = aliases }
 
 // resolveAlias follows aliases from model, up to a depth that only a
-// cycle reaches.
-func (r *Registry) resolveAlias(model string) (string, error) {
+// cycle reaches, and gathers their params: an alias's own over those of
+// the alias it names.
+func (r *Registry) resolveAlias(model string) (string, Params, error) {
 	seen := []string{model}
+	var params Params
 	for range 16 {
 		next, ok := r.aliases[model]
 		if !ok {
 			next, ok = r.aliases[strings.ToLower(model)]
 		}
 		if !ok {
-			return model, nil
+			return model, params, nil
 		}
-		model = next
+		model, params = next.Model, params.Over(next.Params)
 		if slices.Contains(seen, model) {
 			break
 		}
 		seen = append(seen, model)
 	}
-	return "", &ConfigError{Msg: fmt.Sprintf("model_aliases: %s is a cycle", strings.Join(append(seen, model), " → "))}
+	return "", Params{}, &ConfigError{Msg: fmt.Sprintf("model_aliases: %s is a cycle", strings.Join(append(seen, model), " → "))}
 }
 
 // SetConcurrency caps the requests in flight to each provider
@@ -94,7 +106,7 @@ func (e *ConfigError) Error() string { return e.Msg }
 // by its form: name:tag (llama3.2:1b, as OCC's chains and Ollama write
 // them) is ollama's.
 func (r *Registry) Split(model string) (provider, name string, err error) {
-	if model, err = r.resolveAlias(model); err != nil {
+	if model, _, err = r.resolveAlias(model); err != nil {
 		return "", "", err
 	}
 	if p, m, ok := strings.Cut(model, "/"); ok {
@@ -130,11 +142,12 @@ func (r *Registry) Target(model string) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
+	params := r.AliasParams(model)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.providers[pname]
 	if p, ok := r.ready[pname]; ok {
-		return Target{Provider: p, Model: name, Kind: kindOf(c.Type)}, nil
+		return Target{Provider: p, Model: name, Kind: kindOf(c.Type), Params: params}, nil
 	}
 	key, kerr := c.apiKey(r.getenv)
 	if kerr != nil {
@@ -164,7 +177,34 @@ func (r *Registry) Target(model string) (Target, error) {
 	p = endpointNamed(p, endpointOf(c.Type, base), from)
 	p = Limited(p, Limits{Concurrent: r.concurrent, RequestsPerMinute: c.RequestsPerMinute})
 	r.ready[pname] = p
-	return Target{Provider: p, Model: name, Kind: kindOf(c.Type)}, nil
+	return Target{Provider: p, Model: name, Kind: kindOf(c.Type), Params: params}, nil
+}
+
+// AliasParams are the params of model's aliases (none for a model that
+// is no alias, or an alias in a cycle, which Split reports).
+func (r *Registry) AliasParams(model string) Params {
+	_, params, _ := r.resolveAlias(model)
+	return params
+}
+
+// checkAliasParams refuses an alias's params that its provider's API
+// does not take, naming the alias: they would be refused at every
+// request.
+func (r *Registry) checkAliasParams() error {
+	for _, name := range slices.Sorted(maps.Keys(r.aliases)) {
+		if r.aliases[name].Params.IsZero() {
+			continue
+		}
+		pname, _, err := r.Split(name)
+		if err != nil {
+			return fmt.Errorf("config model_aliases.%s: %v", name, err)
+		}
+		kind := kindOf(r.providers[pname].Type)
+		if bad := r.AliasParams(name).Unsupported(kind); len(bad) > 0 {
+			return fmt.Errorf("config model_aliases.%s.params: %s does not take %s; remove them, or pass them under extra: as that API names them", name, pname, strings.Join(bad, ", "))
+		}
+	}
+	return nil
 }
 
 func (r *Registry) names() []string {

@@ -25,6 +25,9 @@ type Target struct {
 	// Kind is the API the provider speaks (KindOpenAI, KindAnthropic),
 	// for what its requests may carry; empty when not known.
 	Kind string
+	// Params are the model alias's params (config model_aliases), under
+	// the request's own.
+	Params Params
 }
 
 // Label is provider/model, as results report it.
@@ -101,6 +104,12 @@ func (r *Retrying) Spend(cause error) {
 // so that a fallback model is tried next.
 func (r *Retrying) Complete(ctx context.Context, req Request) (*Response, error) {
 	req.Model = r.target.Model
+	if !r.target.Params.IsZero() {
+		req.Params = req.Params.Over(r.target.Params)
+		if req.MaxTokens == 0 {
+			req.MaxTokens = req.Params.MaxOutputTokens
+		}
+	}
 	r.mu.Lock()
 	left := max(r.policy.Attempts, 1) - r.sent
 	last, done := r.last, r.done

@@ -11,8 +11,12 @@ import (
 type Settings struct {
 	// Providers is the providers section: {name: {type, base_url, ...}}.
 	Providers any
-	// Aliases is model_aliases: {alias: provider/model}.
+	// Aliases is model_aliases: {alias: provider/model}, or {alias:
+	// {model, params}}.
 	Aliases any
+	// DecodeParams reads an alias's params, by the rules a step's params
+	// follow (nil: aliases may not set params).
+	DecodeParams func(any) (Params, error)
 	// DefaultProvider serves bare model names.
 	DefaultProvider string
 	// Concurrency is max_parallel_llm: the requests in flight to each
@@ -36,7 +40,7 @@ func RegistryFrom(s Settings, getenv func(string) string) (*Registry, error) {
 	if err != nil {
 		return nil, inFile(err)
 	}
-	aliases, err := AliasesFromConfig(s.Aliases)
+	aliases, err := AliasesFromConfig(s.Aliases, s.DecodeParams)
 	if err != nil {
 		return nil, inFile(err)
 	}
@@ -46,6 +50,9 @@ func RegistryFrom(s Settings, getenv func(string) string) (*Registry, error) {
 	r := NewRegistry(configured, s.DefaultProvider, getenv, nil)
 	r.SetAliases(aliases)
 	r.SetConcurrency(s.Concurrency)
+	if err := r.checkAliasParams(); err != nil {
+		return nil, inFile(err)
+	}
 	return r, nil
 }
 

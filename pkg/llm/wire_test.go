@@ -147,7 +147,7 @@ func TestProviderSettingsFromConfig(t *testing.T) {
 		"vault": {Type: "anthropic", BaseURL: s.URL, APIKeyCmd: "printf 'cmd-key-88\\n'"},
 		"az":    {Type: "azure", BaseURL: s.URL, APIKeyEnv: "GW_TOKEN", APIVersion: "2025-01-01-preview"},
 	}, "", getenv, nil)
-	r.SetAliases(map[string]string{"fast": "gw/small", "best": "fast", "deploy": "az/gpt4o-prod"})
+	r.SetAliases(map[string]llm.Alias{"fast": {Model: "gw/small"}, "best": {Model: "fast"}, "deploy": {Model: "az/gpt4o-prod"}})
 	for _, model := range []string{"best", "vault/claude", "deploy"} {
 		tg, err := r.Target(model)
 		if err != nil {
@@ -168,7 +168,7 @@ func TestProviderSettingsFromConfig(t *testing.T) {
 	if az.Path != "/openai/deployments/gpt4o-prod/chat/completions" || az.Header.Get("Api-Key") != "gw-secret" || az.Header.Get("Authorization") != "" || az.Body["max_completion_tokens"] == nil {
 		t.Errorf("azure: %s %v %v", az.Path, az.Header, az.Body)
 	}
-	r.SetAliases(map[string]string{"a": "b", "b": "a"})
+	r.SetAliases(map[string]llm.Alias{"a": {Model: "b"}, "b": {Model: "a"}})
 	if _, err := r.Target("a"); err == nil || !strings.Contains(err.Error(), "a → b → a") {
 		t.Errorf("an alias cycle: %v", err)
 	}
@@ -225,10 +225,10 @@ func TestProvidersAndAliasesFromConfig(t *testing.T) {
 			t.Errorf("%s: %v", raw, err)
 		}
 	}
-	if a, err := llm.AliasesFromConfig(map[string]any{"fast": "anthropic/claude-haiku-4-5"}); err != nil || a["fast"] != "anthropic/claude-haiku-4-5" {
+	if a, err := llm.AliasesFromConfig(map[string]any{"fast": "anthropic/claude-haiku-4-5"}, nil); err != nil || a["fast"].Model != "anthropic/claude-haiku-4-5" {
 		t.Errorf("%v %v", a, err)
 	}
-	if _, err := llm.AliasesFromConfig(map[string]any{"fast": []any{"a"}}); err == nil || !strings.Contains(err.Error(), "model_aliases.fast") {
+	if _, err := llm.AliasesFromConfig(map[string]any{"fast": []any{"a"}}, nil); err == nil || !strings.Contains(err.Error(), "model_aliases.fast") {
 		t.Errorf("a list as an alias: %v", err)
 	}
 	if got, err := llm.ProvidersFromConfig(nil); err != nil || len(got) != 0 {

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -70,11 +71,18 @@ type answerKey struct {
 	CacheKey string              `json:"q,omitempty"`
 }
 
-// Labels names targets as the llm.call events do, provider/model.
+// Labels names targets for an answer cache's key: provider/model, as the
+// llm.call events name them, and a model alias's params when it sets any.
 func Labels(targets []llm.Target) []string {
 	out := make([]string, len(targets))
 	for i, t := range targets {
 		out[i] = t.Label()
+		if !t.Params.IsZero() {
+			// a model alias's params change its answers as a step's do
+			if data, err := json.Marshal(t.Params); err == nil {
+				out[i] += " " + string(data)
+			}
+		}
 	}
 	return out
 }
