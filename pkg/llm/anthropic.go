@@ -60,6 +60,9 @@ type anthropicRequest struct {
 	Tools         []anthropicTool      `json:"tools,omitempty"`
 	ToolChoice    *anthropicToolChoice `json:"tool_choice,omitempty"`
 	Stream        bool                 `json:"stream,omitempty"`
+	// OutputConfig constrains the answer to a JSON Schema, for models
+	// that take it (nativeJSON).
+	OutputConfig *anthropicOutputConfig `json:"output_config,omitempty"`
 }
 
 // ephemeral is a prompt-cache breakpoint (cache_control): the prefix up to
@@ -165,7 +168,10 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 		body.ToolChoice = anthropicChoice(req.ToolChoice)
 	}
 	formatTool := ""
-	if f := req.Format; f != nil && f.Schema != nil && len(req.Tools) == 0 {
+	if f := req.Format; f != nil && f.Schema != nil && nativeJSON(req.Model) && constrainable(f.Schema) {
+		// the model's own structured output: its text is the answer
+		body.OutputConfig = &anthropicOutputConfig{Format: anthropicJSONFormat{Type: "json_schema", Schema: f.Schema}}
+	} else if f != nil && f.Schema != nil && len(req.Tools) == 0 {
 		// structured output as the Messages API offers it to every
 		// model: one tool whose input is the answer, and that must be
 		// called

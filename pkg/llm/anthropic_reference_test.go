@@ -127,6 +127,8 @@ func messagesAPIRequest() shape {
 		"stop_sequences": list(str(), 0), "stream": boolean, "temperature": number(0, 1, false), "top_p": number(0, 1, false),
 		"top_k": number(0, 1<<31, true), "tools": list(tool, 0), "tool_choice": toolChoice, "thinking": anyJSON,
 		"service_tier": str("auto", "standard_only"), "container": str(), "mcp_servers": anyJSON,
+		"output_config": object(nil, map[string]shape{"effort": str("low", "medium", "high", "max"),
+			"format": object([]string{"type", "schema"}, map[string]shape{"type": str("json_schema"), "schema": object([]string{"type"}, nil).orAny()})}),
 	})
 }
 
@@ -168,16 +170,20 @@ func TestAnthropicBodiesHoldToTheMessagesAPI(t *testing.T) {
 		{Name: "grep", Schema: map[string]any{"type": "object"}}}
 	schema := map[string]any{"type": "object", "properties": map[string]any{"verdict": map[string]any{"type": "string"}}, "required": []any{"verdict"}, "additionalProperties": false}
 	for name, req := range map[string]llm.Request{
-		"plain":     {Messages: []llm.Message{{Role: llm.User, Content: "hi"}}},
-		"params":    {System: "be brief", Temperature: &temp, MaxTokens: 300, Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Params: llm.Params{TopP: &topP, Stop: []string{"END", "STOP"}, Extra: map[string]any{"top_k": 5, "metadata": map[string]any{"user_id": "ci"}}}},
-		"schema":    {Messages: []llm.Message{{Role: llm.User, Content: "judge"}}, Format: &llm.ResponseFormat{Name: "verdict", Schema: schema, Strict: true}},
-		"tool loop": {System: "use tools", Tools: tools, Messages: transcript},
-		"required":  {Tools: tools, ToolChoice: llm.ToolChoiceRequired, Messages: transcript},
-		"named":     {Tools: tools, ToolChoice: "read", Messages: transcript},
-		"cached":    {System: "stable prefix", Tools: tools, PromptCache: true, Messages: transcript},
-		"streamed":  {Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, OnDelta: func(string) {}},
+		"plain":         {Messages: []llm.Message{{Role: llm.User, Content: "hi"}}},
+		"params":        {System: "be brief", Temperature: &temp, MaxTokens: 300, Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Params: llm.Params{TopP: &topP, Stop: []string{"END", "STOP"}, Extra: map[string]any{"top_k": 5, "metadata": map[string]any{"user_id": "ci"}}}},
+		"schema":        {Messages: []llm.Message{{Role: llm.User, Content: "judge"}}, Format: &llm.ResponseFormat{Name: "verdict", Schema: schema, Strict: true}},
+		"tool loop":     {System: "use tools", Tools: tools, Messages: transcript},
+		"required":      {Tools: tools, ToolChoice: llm.ToolChoiceRequired, Messages: transcript},
+		"named":         {Tools: tools, ToolChoice: "read", Messages: transcript},
+		"cached":        {System: "stable prefix", Tools: tools, PromptCache: true, Messages: transcript},
+		"streamed":      {Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, OnDelta: func(string) {}},
+		"native":        {Model: "claude-sonnet-4-5", Messages: []llm.Message{{Role: llm.User, Content: "judge"}}, Format: &llm.ResponseFormat{Name: "verdict", Schema: schema, Strict: true}},
+		"native, tools": {Model: "claude-opus-4-6", Tools: tools, Messages: transcript, Format: &llm.ResponseFormat{Name: "verdict", Schema: schema, Strict: true}},
 	} {
-		req.Model = "claude-x"
+		if req.Model == "" {
+			req.Model = "claude-x"
+		}
 		if _, err := llm.NewAnthropic("anthropic", s.AnthropicURL(), "k", nil).Complete(context.Background(), req); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -188,6 +194,10 @@ func TestAnthropicBodiesHoldToTheMessagesAPI(t *testing.T) {
 		}
 		for _, problem := range messagesAPIRequest()("body", got.Body) {
 			t.Errorf("%s: %s", name, problem)
+		}
+		_, native := got.Body["output_config"]
+		if forced := strings.Contains(got.Raw(), `"name":"verdict"`); strings.HasPrefix(name, "native") != native || native && forced {
+			t.Errorf("%s: output_config %v, the answer tool %v: %s", name, native, forced, got.Raw())
 		}
 		if n := strings.Count(got.Raw(), `"cache_control"`); n > 4 {
 			t.Errorf("%s: %d cache_control breakpoints, the API takes 4", name, n)
