@@ -67,7 +67,9 @@ func runValidate(opts *validateOptions) error {
 			results = append(results, text.VerdictsOf(file, name, l, f.checkCalls(file, l, err))...)
 		}
 	}
-	f.modelWarnings(results)
+	if err := f.modelWarnings(results); err != nil {
+		return err
+	}
 	bad, files := text.InvalidFiles(results)
 	if format == "json" {
 		if err := render.PrintJSON(f.io.Out, map[string]any{"valid": bad == 0, "chains": results}); err != nil {
@@ -84,11 +86,13 @@ func runValidate(opts *validateOptions) error {
 
 // modelWarnings adds a warning for every agent step whose model cannot be
 // used on this machine: a chain is valid without keys, but a run would
-// stop before starting.
-func (f *factory) modelWarnings(results []text.Verdict) {
+// stop before starting; and an error for every one whose requests its
+// model's API refuses (a parameter it does not take). A config whose
+// models cannot be read is the error.
+func (f *factory) modelWarnings(results []text.Verdict) error {
 	models, err := f.registry()
 	if err != nil {
-		return
+		return err
 	}
 	engine := f.engine(engineSetup{models: models, defaultModel: f.defaultModel()})
 	for i := range results {
@@ -104,9 +108,13 @@ func (f *factory) modelWarnings(results []text.Verdict) {
 		if named := l.Named(r.Name); named != nil {
 			c = named
 		}
-		r.Warnings = append(r.Warnings, run.Warnings(c, engine.CheckModels(c))...)
+		modelErrs := engine.CheckModels(c)
+		r.Errors = append(r.Errors, run.ModelErrors(modelErrs)...)
+		r.Valid = len(r.Errors) == 0
+		r.Warnings = append(r.Warnings, run.Warnings(c, modelErrs)...)
 		r.Warnings = append(r.Warnings, run.PendingDefinitions(c, f.calls())...)
 	}
+	return nil
 }
 
 // checkCalls adds, to a file's load result, the errors of its chains'

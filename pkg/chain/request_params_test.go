@@ -22,6 +22,11 @@ func TestParamsAreCheckedAtLoad(t *testing.T) {
 		{"params: {extra: {messages: []}}", "extra.messages would replace what chainrun sends"},
 		{"max_tokens: 100\n    params: {max_output_tokens: 10}", "set max_tokens or params.max_output_tokens, not both"},
 		{"prompt_cache: sometimes", "prompt_cache"},
+		{"temperature: 2", ""},
+		{"temperature: 0", ""},
+		{"temperature: 2.5", `c.yaml:6:5: step "a": temperature 2.5 is not between 0 and 2`},
+		{"temperature: -0.1", "temperature -0.1 is not between 0 and 2"},
+		{"temperature: .nan", "temperature NaN is not between 0 and 2"},
 	} {
 		t.Run(tc.params, func(t *testing.T) { expectLoad(t, step(tc.params), tc.want) })
 	}

@@ -48,6 +48,9 @@ func (v *validator) modelFields(s *Step) {
 	if s.Agent().MaxTokens < 0 || s.Agent().MaxTurns < 0 {
 		v.d.Errorf(s.Pos, "%s: max_tokens and max_turns cannot be negative", s.Subject())
 	}
+	if t := s.Agent().Temperature; t != nil && !(*t >= 0 && *t <= 2) {
+		v.d.Errorf(s.At("temperature"), "%s: temperature %v is not between 0 and 2", s.Subject(), *t)
+	}
 	if s.Agent().MaxTurns > MaxAgentTurns {
 		v.d.Errorf(s.At("max_turns"), "%s: max_turns %d is more than %d, the most model calls one agent step may make", s.Subject(), s.Agent().MaxTurns, MaxAgentTurns)
 	}

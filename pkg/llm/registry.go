@@ -180,6 +180,17 @@ func (r *Registry) Target(model string) (Target, error) {
 	return Target{Provider: p, Model: name, Kind: kindOf(c.Type), Params: params}, nil
 }
 
+// Describe is the target of model as far as it is known without its key
+// (no Provider): which API it speaks and the alias's params, so that what
+// the API refuses is found on a machine without keys too.
+func (r *Registry) Describe(model string) (provider string, t Target, err error) {
+	pname, name, err := r.Split(model)
+	if err != nil {
+		return "", Target{}, err
+	}
+	return pname, Target{Model: name, Kind: kindOf(r.providers[pname].Type), Params: r.AliasParams(model)}, nil
+}
+
 // AliasParams are the params of model's aliases (none for a model that
 // is no alias, or an alias in a cycle, which Split reports).
 func (r *Registry) AliasParams(model string) Params {

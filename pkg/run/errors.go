@@ -26,6 +26,10 @@ const (
 	// BadModel is an agent step whose model cannot be used on this
 	// machine: none named anywhere, an unknown provider, a missing key.
 	BadModel
+	// BadParams is an agent step whose requests its model's API refuses
+	// on any machine: a parameter it does not take, a temperature out of
+	// its range. Unlike BadModel, validation reports it as an error.
+	BadParams
 	// Pending is a definition the file leaves to where it runs and that
 	// is not there: a script in no library, an undeclared connection
 	// (pending.go).

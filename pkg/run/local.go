@@ -176,6 +176,19 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 	return out
 }
 
+// ModelErrors are the findings of modelErrs (CheckModels) that make a
+// chain invalid wherever it runs: requests its models' APIs refuse.
+func ModelErrors(modelErrs []error) []chain.Diagnostic {
+	var out []chain.Diagnostic
+	for _, err := range modelErrs {
+		var me *PreflightError
+		if errors.As(err, &me) && me.Kind == BadParams {
+			out = append(out, chain.Diagnostic{File: me.File, Pos: me.Pos, Message: fmt.Sprintf("step %q: %s", me.Step, me.Msg)})
+		}
+	}
+	return out
+}
+
 // preflight finds, before any step runs, every step that cannot run: chain
 // steps that cannot call their chain and, when l is set (a run, not a
 // validation), agent steps without a usable model and features not

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -48,13 +47,19 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 	for i, m := range append([]string{model}, s.Agent().FallbackModels...) {
 		t, terr := l.Models.Target(m)
 		if terr == nil {
-			if p := s.Agent().Params; p != nil && t.Kind != "" {
-				if bad := ask.ParamsOf(p).Unsupported(t.Kind); len(bad) > 0 && err == nil {
-					err = fail("params", "params: %s does not take %s (the step's model %s); remove them, or pass them under extra: as that API names them", t.Provider.Name(), strings.Join(bad, ", "), t.Label())
-				}
+			if problem, field := ask.Refused(s, t.Provider.Name(), t); problem != "" && err == nil {
+				err = &PreflightError{Kind: BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem}
 			}
 			out = append(out, t)
 			continue
+		}
+		if d, ok := l.Models.(describer); ok {
+			// what the API refuses is found without its key too
+			if pname, t, derr := d.Describe(m); derr == nil {
+				if problem, field := ask.Refused(s, pname, t); problem != "" {
+					skipped = append(skipped, &PreflightError{Kind: BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem})
+				}
+			}
 		}
 		field := "model"
 		if i > 0 {
@@ -260,4 +265,9 @@ func (x *Execution) observer(s *chain.Step, t *tries, detail string) func(llm.At
 		}
 		x.Emit(e)
 	}
+}
+
+// describer tells a model's API without its key (llm.Registry.Describe).
+type describer interface {
+	Describe(model string) (provider string, t llm.Target, err error)
 }

@@ -2,11 +2,13 @@ package run
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/cache"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -58,6 +60,47 @@ steps:
 	}
 	if s.Count() != 0 {
 		t.Error("a request was sent")
+	}
+}
+
+// TestWhatAnAPIRefusesIsFoundWithoutKeys: a parameter the model's API
+// does not take, or a temperature above Anthropic's 1, is found by
+// CheckModels (validate) as an error even on a machine without keys, for
+// the model and for a fallback; a missing key stays a warning.
+func TestWhatAnAPIRefusesIsFoundWithoutKeys(t *testing.T) {
+	noKeys := llm.NewRegistry(nil, "", func(string) string { return "" }, nil)
+	for _, tc := range []struct{ step, want string }{
+		{"{id: a, model: anthropic/claude-sonnet-4-6, prompt: hi, params: {seed: 1}}", "anthropic does not take seed"},
+		{"{id: a, model: anthropic/claude-sonnet-4-6, prompt: hi, temperature: 1.2}", "temperature 1.2: anthropic takes 0 to 1"},
+		{"{id: a, model: openai/gpt-5, fallback_models: [anthropic/claude-haiku-4-5], prompt: hi, params: {reasoning_effort: low}}", "anthropic does not take reasoning_effort (the step's model anthropic/claude-haiku-4-5)"},
+		{"{id: a, model: openai/gpt-5, prompt: hi, temperature: 1.2, params: {seed: 1}}", ""},
+	} {
+		c := load(t, "name: t\nsteps:\n  - "+tc.step+"\n")
+		errs := New(WithModels(noKeys)).CheckModels(c)
+		found := ModelErrors(errs)
+		if tc.want == "" {
+			if len(found) > 0 {
+				t.Errorf("%s: %v", tc.step, found)
+			}
+		} else if len(found) != 1 || !strings.Contains(found[0].Message, tc.want) {
+			t.Errorf("%s: errors %v, want %q", tc.step, found, tc.want)
+		}
+		if w := Warnings(c, errs); len(w) == 0 || !strings.Contains(w[len(w)-1].Message, "needs an API key") {
+			t.Errorf("%s: warnings %v", tc.step, w)
+		}
+	}
+}
+
+// TestATemperatureAnthropicRefusesStopsTheRun: above 1 on an Anthropic
+// model the run stops before anything runs, naming the step's field.
+func TestATemperatureAnthropicRefusesStopsTheRun(t *testing.T) {
+	s := llmtest.New(llmtest.Reply{Text: "ok"})
+	defer s.Close()
+	c := load(t, "name: t\nsteps:\n  - {id: ask, model: anthropic/claude-sonnet-4-6, prompt: hi, temperature: 1.5}\n")
+	_, err := New(WithDir(t.TempDir()), withCatalog, WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: c})
+	var pe *PreflightError
+	if !errors.As(err, &pe) || pe.Kind != BadParams || pe.Pos.Line != 3 || !strings.Contains(pe.Msg, "temperature 1.5: anthropic takes 0 to 1") || s.Count() != 0 {
+		t.Fatalf("%v (%d requests)", err, s.Count())
 	}
 }
 
