@@ -99,9 +99,9 @@ func checkMatrix(t *testing.T, rep *Report) {
 // is read.
 func TestMatrixRefusesUnknownModels(t *testing.T) {
 	p := newProject(t, echoModel, map[string]string{"ask.yaml": askChain,
-		"bad.test.yaml": "chain: ask\ncases:\n  - name: a\n    inputs: {q: x}\n    models:\n      - openai/gpt-a\n      - nosuch/model\n",
+		"bad.test.yaml":   "chain: ask\ncases:\n  - name: a\n    inputs: {q: x}\n    models:\n      - openai/gpt-a\n      - nosuch/model\n",
 		"cycle.test.yaml": "chain: ask\ncases:\n  - name: a\n    inputs: {q: x}\n    models: [whatisthis]\n",
-		"ask.test.yaml": "cases:\n  - name: a\n    inputs: {q: x}\n    models: [fast, fast]\n"})
+		"ask.test.yaml":   "cases:\n  - name: a\n    inputs: {q: x}\n    models: [fast, fast]\n"})
 	for name, want := range map[string]string{
 		"bad.test.yaml":   "bad.test.yaml:7: case \"a\": models: model \"nosuch/model\": no provider named \"nosuch\"",
 		"cycle.test.yaml": "cycle.test.yaml:5: case \"a\": models: model \"whatisthis\": cannot tell its provider",
