@@ -45,12 +45,12 @@ func lineDiff(want, got string) []DiffLine {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			out = append(out, DiffLine{" ", a[i]})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, DiffLine{"+", b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			out = append(out, DiffLine{"-", a[i]})
 			i++
+		default:
+			out = append(out, DiffLine{"+", b[j]})
+			j++
 		}
 	}
 	for _, l := range tailA {

@@ -45,3 +45,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Table *Matrix
 	}{r, m})
 }
+
+// anchorOf is the id of a case's section (on one model) in the HTML
+// report.
+func anchorOf(file string, c *CaseReport) string {
+	return fmt.Sprintf("case-%x", file+"\x00"+c.Name+"\x00"+c.Model)
+}
