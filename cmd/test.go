@@ -100,7 +100,7 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
 		Secrets: secrets, Repeat: opts.repeat, LiveModels: opts.live && cmd.Flags().Changed("repeat")}
 	baseline, failOn, err := chaintest.Baselines(opts.baseline, opts.failOn)
-	if err = errors.Join(err, chaintest.CheckRepeat(opts.repeat, mode)); err != nil {
+	if err = errors.Join(err, chaintest.CheckRepeat(opts.repeat, mode, r.LiveModels)); err != nil {
 		return usagef("%v", err)
 	}
 	if opts.filter != "" {

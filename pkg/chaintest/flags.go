@@ -12,11 +12,14 @@ var Formats = []string{"text", "json", "junit", "html"}
 
 // CheckRepeat refuses a --repeat that is not a count of runs, or one
 // that would record: the repeats of a case replay its cassette (or, with
-// --live, ask the providers afresh), so a case is recorded first, once.
-func CheckRepeat(repeat int, mode cassette.Mode) error {
+// --live, ask the providers afresh), so a case is recorded first, once;
+// a live repeat (live) records nothing at all.
+func CheckRepeat(repeat int, mode cassette.Mode, live bool) error {
 	switch {
 	case repeat < 1:
 		return fmt.Errorf("--repeat %d: want 1 or more runs of each case", repeat)
+	case live && mode != cassette.ModeNone:
+		return fmt.Errorf("--record=%s with --live --repeat: a live run asks the providers afresh and records nothing; record without --live", mode)
 	case repeat > 1 && mode != cassette.ModeNone:
 		return fmt.Errorf("--repeat %d with --record=%s: record the answers first (without --repeat), then repeat the cases; with --live the repeats ask the providers afresh", repeat, mode)
 	}

@@ -131,10 +131,12 @@ func TestCheckRepeat(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		mode cassette.Mode
+		live bool
 		bad  string
-	}{{0, cassette.ModeNone, "--repeat 0: want 1 or more"}, {3, cassette.ModeMissing, "record the answers first"}, {2, cassette.ModeAll, "record the answers first"},
-		{3, cassette.ModeNone, ""}, {1, cassette.ModeAll, ""}} {
-		err := CheckRepeat(tc.n, tc.mode)
+	}{{0, cassette.ModeNone, false, "--repeat 0: want 1 or more"}, {3, cassette.ModeMissing, false, "record the answers first"}, {2, cassette.ModeAll, false, "record the answers first"},
+		{1, cassette.ModeMissing, true, "--record=missing with --live --repeat: a live run asks the providers afresh and records nothing"},
+		{3, cassette.ModeNone, false, ""}, {1, cassette.ModeAll, false, ""}, {4, cassette.ModeNone, true, ""}} {
+		err := CheckRepeat(tc.n, tc.mode, tc.live)
 		if (tc.bad == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.bad)) {
 			t.Errorf("%d %s: %v", tc.n, tc.mode, err)
 		}
