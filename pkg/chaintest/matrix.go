@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
+	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
@@ -30,8 +31,21 @@ func (f *File) checkRuns(i int, c *Case) error {
 }
 
 // checkModels refuses a case's model that the configuration cannot
-// resolve (an unknown provider, alias or name), before anything runs.
-func checkModels(f *File, i int, tc *Case, models cassette.Models) error {
+// resolve (an unknown provider, alias or name), and a list of models for
+// a chain that asks none (its runs would all be the same), before
+// anything runs.
+func checkModels(f *File, i int, tc *Case, c *chain.Chain, models cassette.Models) error {
+	if len(tc.Models) == 0 {
+		return nil
+	}
+	// a workflow's decisions, and a called chain or workflow, may ask one
+	asks := c.Workflow != nil
+	eachStep(c, func(s *chain.Step) {
+		asks = asks || !s.Kind.Deterministic() || s.Kind == chain.KindChain || s.Kind == chain.KindWorkflow
+	})
+	if !asks {
+		return fmt.Errorf("%s:%d: case %q: models: %s has no step that asks a model: each model would run the same case", f.Path, f.line("cases", fmt.Sprint(i), "models"), tc.Name, c.Name)
+	}
 	if models == nil {
 		return nil
 	}

@@ -95,17 +95,20 @@ func checkMatrix(t *testing.T, rep *Report) {
 }
 
 // A model the configuration cannot resolve is refused before anything
-// runs, naming the file and line; an empty or repeated one when the file
-// is read.
+// runs, naming the file and line, and so is a matrix for a chain that
+// asks no model; an empty or repeated one when the file is read.
 func TestMatrixRefusesUnknownModels(t *testing.T) {
 	p := newProject(t, echoModel, map[string]string{"ask.yaml": askChain,
 		"bad.test.yaml":   "chain: ask\ncases:\n  - name: a\n    inputs: {q: x}\n    models:\n      - openai/gpt-a\n      - nosuch/model\n",
 		"cycle.test.yaml": "chain: ask\ncases:\n  - name: a\n    inputs: {q: x}\n    models: [whatisthis]\n",
-		"ask.test.yaml":   "cases:\n  - name: a\n    inputs: {q: x}\n    models: [fast, fast]\n"})
+		"ask.test.yaml":   "cases:\n  - name: a\n    inputs: {q: x}\n    models: [fast, fast]\n",
+		"echo.yaml":       "name: echo\nsteps:\n  - id: say\n    type: cli\n    command: echo\n    args: [hi]\n",
+		"echo.test.yaml":  "cases:\n  - name: a\n    models: [fast]\n"})
 	for name, want := range map[string]string{
 		"bad.test.yaml":   "bad.test.yaml:7: case \"a\": models: model \"nosuch/model\": no provider named \"nosuch\"",
 		"cycle.test.yaml": "cycle.test.yaml:5: case \"a\": models: model \"whatisthis\": cannot tell its provider",
 		"ask.test.yaml":   "ask.test.yaml:4: case \"a\": models: fast is listed twice",
+		"echo.test.yaml":  "echo.test.yaml:3: case \"a\": models: echo has no step that asks a model",
 	} {
 		r := p.runner(cassette.ModeNone)
 		_, err := p.run(t, r, name)

@@ -160,7 +160,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			if err := checkMocks(f, i, tc, c); err != nil {
 				return nil, err
 			}
-			if err := checkModels(f, i, tc, r.Models); err != nil {
+			if err := checkModels(f, i, tc, c, r.Models); err != nil {
 				return nil, err
 			}
 			for _, model := range modelsOf(tc) {
