@@ -63,7 +63,7 @@ with --check, any recording is unused), 2 when a test file is bad.`,
 	fl.StringVar(&opts.record, "record", "none", "model answers with no recording: none (fail), missing (record them), all (record every answer anew)")
 	fl.BoolVar(&opts.check, "check", false, "fail when the cassettes hold recordings no case asks for")
 	fl.BoolVar(&opts.update, "update", false, "rewrite golden files with what the runs produced")
-	fl.BoolVar(&opts.live, "live", false, "let http, mcp, webhook and browser steps reach the network")
+	fl.BoolVar(&opts.live, "live", false, "let http, mcp, webhook and browser steps reach the network (with --repeat, model calls go to the providers too)")
 	fl.StringVar(&opts.filter, "run", "", "run only the cases whose name matches this regular expression")
 	fl.IntVarP(&opts.parallel, "parallel", "p", 0, "cases run at once (default: CPUs, at least 4)")
 	fl.IntVar(&opts.repeat, "repeat", 1, "run each case N times; a case passes when its pass_rate of them pass")
