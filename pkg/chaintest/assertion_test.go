@@ -78,3 +78,44 @@ func TestAssertionKeepsAVerdict(t *testing.T) {
 		})
 	}
 }
+
+// A case's secrets are masked in its checks as in its failures: the
+// message, and the texts a report diffs.
+func TestAssertionsMaskSecrets(t *testing.T) {
+	p := newProject(t, echoModel, map[string]string{
+		"tell.yaml": `name: tell
+inputs:
+  - name: token
+    secret: true
+steps:
+  - id: say
+    type: cli
+    command: echo
+    args: ["token={input.token}"]
+    output_var: said
+output: said
+`,
+		"tell.test.yaml": `cases:
+  - name: leaks
+    inputs: {token: s3cr3t-value-42}
+    expect:
+      output: "token=other"
+      vars:
+        said: {contains: "nothing"}
+`})
+	rep := p.mustRun(t, p.runner(cassette.ModeNone), "tell.test.yaml")
+	cr := rep.Files[0].Cases[0]
+	if len(cr.Assertions) != 2 {
+		t.Fatalf("assertions %+v", cr.Assertions)
+	}
+	for _, a := range cr.Assertions {
+		for _, text := range []string{a.Message, a.Want, a.Got, a.Reason} {
+			if strings.Contains(text, "s3cr3t") {
+				t.Errorf("%s: the secret shows: %q", a.Name, text)
+			}
+		}
+	}
+	if out := assertionNamed(t, cr, "output"); out.Got != "token=***" || !strings.Contains(out.Message, `got "token=***"`) {
+		t.Errorf("output: %+v", out)
+	}
+}

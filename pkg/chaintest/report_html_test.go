@@ -142,3 +142,23 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Error("the diff's lines are not marked removed and added")
 	}
 }
+
+// A repeated case shows its runs in the table and on its checks; a
+// graded check its score and reason; all text is escaped.
+func TestHTMLReportShowsRatesAndScores(t *testing.T) {
+	rate, required, arate, score := 0.667, 0.5, 0.667, 0.75
+	rep := &Report{Passed: 1, Files: []*FileReport{{Path: "t.test.yaml", Cases: []*CaseReport{{
+		Name: "flaky <x>", Line: 3, Result: Passed, Runs: 3, Passes: 2, PassRate: &rate, RequiredPassRate: &required,
+		Assertions: []Assertion{{Name: "output", Passed: true, Runs: 3, Passes: 2, PassRate: &arate, Score: &score, Reason: "mostly <right>"}},
+	}}}}}
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-result="passed"><a href="#case-`, `>PASS 2/3</a>`, "2 of 3 runs passed; the case requires 50%",
+		"<td>output</td><td>passed</td><td>66.7%</td><td>0.75</td>", "<div>mostly &lt;right&gt;</div>", "flaky &lt;x&gt;"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the report lacks %s:\n%s", want, buf.String())
+		}
+	}
+}
