@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"os"
 	"regexp"
 
@@ -19,7 +20,9 @@ type testOptions struct {
 	f                   *factory
 	record, filter      string
 	check, update, live bool
-	parallel            int
+	parallel, repeat    int
+	baseline, saveBase  string
+	failOn              string
 }
 
 func newTestCmd(f *factory) *cobra.Command {
@@ -41,8 +44,13 @@ fails a case whose request has no recording and shows what changed;
 --record=all records every answer anew. A case reaches no network unless
 --live: http, mcp, webhook and browser steps must be mocked.
 
--o text (default), json or junit; exit 1 when any case fails (or, with
---check, any recording is unused), 2 when a test file is bad.`,
+--repeat N runs each case N times (replaying the cassette; with --live
+the model calls go to the providers, fresh each time, recorded nowhere).
+--save-baseline FILE keeps the verdicts; --baseline FILE compares with
+them and, by default, fails only on a regression (--fail-on).
+
+-o text (default), json, junit or html; exit 1 when any case fails (or,
+with --check, any recording is unused), 2 when a test file is bad.`,
 		Example: `  chainrun test
   chainrun test chains/review.test.yaml --run 'long diff'
   chainrun test review --record=missing
@@ -55,9 +63,13 @@ fails a case whose request has no recording and shows what changed;
 	fl.StringVar(&opts.record, "record", "none", "model answers with no recording: none (fail), missing (record them), all (record every answer anew)")
 	fl.BoolVar(&opts.check, "check", false, "fail when the cassettes hold recordings no case asks for")
 	fl.BoolVar(&opts.update, "update", false, "rewrite golden files with what the runs produced")
-	fl.BoolVar(&opts.live, "live", false, "let http, mcp, webhook and browser steps reach the network")
+	fl.BoolVar(&opts.live, "live", false, "let http, mcp, webhook and browser steps reach the network (with --repeat, model calls go to the providers too)")
 	fl.StringVar(&opts.filter, "run", "", "run only the cases whose name matches this regular expression")
 	fl.IntVarP(&opts.parallel, "parallel", "p", 0, "cases run at once (default: CPUs, at least 4)")
+	fl.IntVar(&opts.repeat, "repeat", 1, "run each case N times; a case passes when its pass_rate of them pass")
+	fl.StringVar(&opts.saveBase, "save-baseline", "", "write the run's verdicts to FILE, for --baseline")
+	fl.StringVar(&opts.baseline, "baseline", "", "compare with the verdicts saved in FILE: newly failing, newly passing, score and cost changes")
+	fl.StringVar(&opts.failOn, "fail-on", "", "exit 1 on: regression (against --baseline; its default) or failure (any failed case)")
 	_ = cmd.RegisterFlagCompletionFunc("record", fixed("none\tfail on a request with no recording", "missing\trecord what is missing", "all\trecord every answer anew"))
 	return cmd
 }
@@ -70,9 +82,9 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	}
 	format := v.GetString(keyOutput)
 	switch format {
-	case "", "text", "json", "junit":
+	case "", "text", "json", "junit", "html":
 	default:
-		return usagef("--output %q: use text, json or junit", format)
+		return usagef("--output %q: use text, json, junit or html", format)
 	}
 	mode, err := cassette.ParseMode(opts.record)
 	if err != nil {
@@ -86,7 +98,11 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	// run's own dotenv files are added as the run reads them)
 	secrets := append(chaintest.EnvSecrets(os.Environ()), chaintest.VarSecrets("config dotenv variable", vars)...)
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
-		Secrets: secrets}
+		Secrets: secrets, Repeat: opts.repeat, LiveModels: opts.live && cmd.Flags().Changed("repeat")}
+	baseline, failOn, err := chaintest.Baselines(opts.baseline, opts.failOn)
+	if err = errors.Join(err, chaintest.CheckRepeat(opts.repeat, mode, r.LiveModels)); err != nil {
+		return usagef("%v", err)
+	}
 	if opts.filter != "" {
 		if r.Filter, err = regexp.Compile(opts.filter); err != nil {
 			return usagef("--run %q: %v", opts.filter, err)
@@ -125,21 +141,18 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	switch format {
-	case "json":
-		err = rep.WriteJSON(f.io.Out)
-	case "junit":
-		err = rep.WriteJUnit(f.io.Out)
-	default:
-		err = rep.WriteText(f.io.Out, verbose(cmd))
-	}
-	if err != nil {
+	if err := rep.Finish(f.io.Out, format, verbose(cmd), baseline, opts.baseline); err != nil {
 		return err
+	}
+	if opts.saveBase != "" {
+		if err := rep.SaveBaseline(opts.saveBase); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	if cmd.Context().Err() != nil {
 		return &exitStatus{code: exitInterrupted, msg: "interrupted: the cases still running were stopped"}
 	}
-	if !rep.OK() {
+	if rep.Failing(failOn) {
 		return &exitStatus{code: exitFailed}
 	}
 	return nil

@@ -32,6 +32,10 @@ type Cassette struct {
 	recs  []*Recording
 	used  map[*Recording]bool
 	dirty bool
+	// forgotten are the cases whose recordings ModeAll dropped: a case
+	// run once per model, or repeated, drops them once, not the
+	// recordings its other runs have just made.
+	forgotten map[string]bool
 }
 
 // Recording is one model request and the answer it got.
@@ -253,10 +257,17 @@ func (c *Cassette) add(r *Recording) {
 	c.dirty = true
 }
 
-// forget drops the recordings of a case (ModeAll records it anew).
+// forget drops the recordings of a case (ModeAll records it anew), once.
 func (c *Cassette) forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.forgotten[name] {
+		return
+	}
+	if c.forgotten == nil {
+		c.forgotten = map[string]bool{}
+	}
+	c.forgotten[name] = true
 	n := len(c.recs)
 	c.recs = slices.DeleteFunc(c.recs, func(o *Recording) bool { return o.Case == name })
 	c.dirty = c.dirty || len(c.recs) != n

@@ -23,6 +23,10 @@ const (
 	// ModeAll asks the live model for every request and replaces the
 	// case's recordings.
 	ModeAll Mode = "all"
+	// ModeLive asks the live model for every request and records nothing:
+	// a case's answers are fresh each time it runs (chainrun test --live
+	// --repeat N). A case's scripted answers still come first.
+	ModeLive Mode = "live"
 )
 
 // ParseMode reads a --record value.
@@ -123,6 +127,9 @@ func (p *player) Complete(ctx context.Context, req llm.Request) (*llm.Response, 
 	if resp, err, ok := s.script.answer(step, p.provider); ok {
 		return deliver(req, resp), err
 	}
+	if s.mode == ModeLive {
+		return p.live(ctx, req)
+	}
 	if s.mode != ModeAll {
 		if r := s.lookup(step, key); r != nil {
 			return deliver(req, r.Response.Answer()), nil
@@ -147,11 +154,15 @@ func (p *player) Complete(ctx context.Context, req llm.Request) (*llm.Response, 
 	return resp, nil
 }
 
-// live asks the configured provider, for a recording.
+// live asks the configured provider, for a recording or a live run.
 func (p *player) live(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	t, err := p.s.models.Target(p.model)
 	if err != nil {
-		return nil, &llm.Error{Provider: p.provider, Message: "recording needs the live model: " + err.Error()}
+		need := "recording"
+		if p.s.mode == ModeLive {
+			need = "a live run"
+		}
+		return nil, &llm.Error{Provider: p.provider, Message: need + " needs the live model: " + err.Error()}
 	}
 	req.OnDelta = nil
 	return t.Provider.Complete(ctx, req)

@@ -9,7 +9,12 @@
 // no proxy to the outside and a state and cache directory of their own;
 // retry waits pass in virtual time. A chain test therefore needs no key
 // and gives the same verdict on every machine, which is what makes it a
-// CI check.
+// CI check. Only a live repeat (Runner.LiveModels) asks the providers.
+//
+// A case may run several times (repeats, with a pass rate) and on
+// several models (a matrix); every check it makes is kept as an
+// Assertion, and the report is written as text, JSON, JUnit or one
+// self-contained HTML page, and compared with a saved Baseline.
 //
 // It may import, of this module: cache, cassette, chain, event, fsutil,
 // llm, redact, render, retry, run, run/record, run/response.

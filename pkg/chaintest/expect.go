@@ -77,8 +77,10 @@ func exitCode(status record.Status) int {
 // or written there when update is set.
 type checker struct {
 	failures []string
-	dir      *os.Root
-	update   bool
+	// assertions are every check made, held or not (assertion.go).
+	assertions []Assertion
+	dir        *os.Root
+	update     bool
 	// updated are the golden files written.
 	updated []string
 	// explained is set when a failure already says why the run went
@@ -91,8 +93,9 @@ func (k *checker) failf(format string, args ...any) {
 }
 
 // match checks a matcher, naming what it checked; its golden file is
-// compared, or rewritten with --update.
-func (k *checker) match(what string, m *Matcher, v any) {
+// compared, or rewritten with --update. verdict, when given, is a graded
+// matcher's score and reason, kept on the check's Assertion.
+func (k *checker) match(what string, m *Matcher, v any, verdict ...*Verdict) {
 	if m == nil || !m.Set() {
 		return
 	}
@@ -100,22 +103,28 @@ func (k *checker) match(what string, m *Matcher, v any) {
 	if m.Golden != "" {
 		if k.update {
 			if err := writeGolden(k.dir, m.Golden, render.Text(v)); err != nil {
-				k.failf("%s: writing golden file %s: %v", what, m.Golden, goldenError(err))
+				k.assert(what, fmt.Errorf("writing golden file %s: %v", m.Golden, goldenError(err)), nil)
 			} else {
 				k.updated = append(k.updated, filepath.Join(k.dir.Name(), m.Golden))
 			}
 		} else {
 			data, err := fsutil.ReadRegularIn(k.dir, m.Golden, maxGolden)
 			if err != nil {
-				k.failf("%s: golden file %s: %v (%s test --update writes it)", what, m.Golden, goldenError(err), run.Command())
+				k.assert(what, fmt.Errorf("golden file %s: %v (%s test --update writes it)", m.Golden, goldenError(err), run.Command()), nil)
 				return
 			}
 			text := string(data)
 			golden = &text
 		}
 	}
-	if err := m.Check(v, golden); err != nil {
-		k.failf("%s: %v", what, err)
+	var vd *Verdict
+	if len(verdict) > 0 {
+		vd = verdict[0]
+	}
+	err := m.Check(v, golden)
+	k.assert(what, err, vd)
+	if err != nil {
+		k.assertions[len(k.assertions)-1].Want, k.assertions[len(k.assertions)-1].Got = m.wantGot(v, golden)
 	}
 }
 
@@ -158,18 +167,18 @@ func unwrapPath(err error) error {
 // check compares a case's run with its expectations.
 func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 	res := o.res
-	if e.Status != "" && string(res.Status) != e.Status {
-		k.failf("status: want %s, got %s%s", e.Status, res.Status, k.errorNote(res))
+	if e.Status != "" {
+		k.hold("status", string(res.Status) == e.Status, "status: want %s, got %s%s", e.Status, res.Status, k.errorNote(res))
 	}
-	if e.ExitCode != nil && *e.ExitCode != o.exit {
-		k.failf("exit code: want %d, got %d%s", *e.ExitCode, o.exit, k.errorNote(res))
+	if e.ExitCode != nil {
+		k.hold("exit_code", *e.ExitCode == o.exit, "exit code: want %d, got %d%s", *e.ExitCode, o.exit, k.errorNote(res))
 	}
 	k.match("output", &e.Output, res.Output)
 	k.match("error", &e.Error, res.Error)
 	for _, name := range slices.Sorted(maps.Keys(e.Vars)) {
 		v, ok := res.Vars[name]
 		if !ok {
-			k.failf("vars.%s: the run has no variable %s", name, name)
+			k.hold("vars."+name, false, "vars.%s: the run has no variable %s", name, name)
 			continue
 		}
 		k.match("vars."+name, e.Vars[name], v)
@@ -178,7 +187,8 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 		k.step(id, e.Steps[id], c, o)
 	}
 	if e.Path != nil {
-		k.path(e.Path, c, o)
+		p := pathProblem(e.Path, c, o)
+		k.hold("path", p == "", "%s", p)
 	}
 	if e.Transitions != nil || e.State != "" {
 		var taken []string
@@ -189,24 +199,24 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 			}
 			state = res.State
 		}
-		if e.Transitions != nil && !slices.Equal(taken, e.Transitions) {
-			k.failf("transitions: want [%s], got [%s]", strings.Join(e.Transitions, ", "), strings.Join(taken, ", "))
+		if e.Transitions != nil {
+			k.hold("transitions", slices.Equal(taken, e.Transitions), "transitions: want [%s], got [%s]", strings.Join(e.Transitions, ", "), strings.Join(taken, ", "))
 		}
-		if e.State != "" && state != e.State {
-			k.failf("state: want %s, got %q", e.State, state)
+		if e.State != "" {
+			k.hold("state", state == e.State, "state: want %s, got %q", e.State, state)
 		}
 	}
-	if e.ModelCalls != nil && res.Usage.LLMCalls != *e.ModelCalls {
-		k.failf("model_calls: want %d, got %d", *e.ModelCalls, res.Usage.LLMCalls)
+	if e.ModelCalls != nil {
+		k.hold("model_calls", res.Usage.LLMCalls == *e.ModelCalls, "model_calls: want %d, got %d", *e.ModelCalls, res.Usage.LLMCalls)
 	}
-	if tokens := res.Usage.InputTokens + res.Usage.OutputTokens; e.MaxTokens != nil && tokens > *e.MaxTokens {
-		k.failf("max_tokens: the run used %d tokens (%d in, %d out), over %d", tokens, res.Usage.InputTokens, res.Usage.OutputTokens, *e.MaxTokens)
+	if tokens := res.Usage.InputTokens + res.Usage.OutputTokens; e.MaxTokens != nil {
+		k.hold("max_tokens", tokens <= *e.MaxTokens, "max_tokens: the run used %d tokens (%d in, %d out), over %d", tokens, res.Usage.InputTokens, res.Usage.OutputTokens, *e.MaxTokens)
 	}
 	if e.MaxCostUSD != nil {
 		if o.unpriced != "" {
-			k.failf("max_cost_usd: no price is known for %s: add it under prices: in config", o.unpriced)
-		} else if o.cost > *e.MaxCostUSD {
-			k.failf("max_cost_usd: the run cost $%.6f, over $%g", o.cost, *e.MaxCostUSD)
+			k.hold("max_cost_usd", false, "max_cost_usd: no price is known for %s: add it under prices: in config", o.unpriced)
+		} else {
+			k.hold("max_cost_usd", o.cost <= *e.MaxCostUSD, "max_cost_usd: the run cost $%.6f, over $%g", o.cost, *e.MaxCostUSD)
 		}
 	}
 }
@@ -230,12 +240,12 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 			}
 		}
 	}
+	what := "steps." + id
 	if sr == nil {
-		k.failf("steps.%s: the step did not run (not in the result)", id)
+		k.hold(what, false, "steps.%s: the step did not run (not in the result)", id)
 		return
 	}
-	what := "steps." + id
-	if e.Status != "" && string(sr.Status) != e.Status {
+	if e.Status != "" {
 		why := sr.Error
 		if why == "" {
 			why = sr.Reason
@@ -245,28 +255,28 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 		} else {
 			why = ""
 		}
-		k.failf("%s.status: want %s, got %s%s", what, e.Status, sr.Status, why)
+		k.hold(what+".status", string(sr.Status) == e.Status, "%s.status: want %s, got %s%s", what, e.Status, sr.Status, why)
 	}
-	if e.Attempts != nil && sr.Attempts != *e.Attempts {
-		k.failf("%s.attempts: want %d, got %d", what, *e.Attempts, sr.Attempts)
+	if e.Attempts != nil {
+		k.hold(what+".attempts", sr.Attempts == *e.Attempts, "%s.attempts: want %d, got %d", what, *e.Attempts, sr.Attempts)
 	}
 	calls := 0
 	if sr.Usage != nil {
 		calls = sr.Usage.LLMCalls
 	}
-	if e.ModelCalls != nil && calls != *e.ModelCalls {
-		k.failf("%s.model_calls: want %d, got %d", what, *e.ModelCalls, calls)
+	if e.ModelCalls != nil {
+		k.hold(what+".model_calls", calls == *e.ModelCalls, "%s.model_calls: want %d, got %d", what, *e.ModelCalls, calls)
 	}
-	if e.ToolCalls != nil && sr.ToolCalls != *e.ToolCalls {
-		k.failf("%s.tool_calls: want %d, got %d", what, *e.ToolCalls, sr.ToolCalls)
+	if e.ToolCalls != nil {
+		k.hold(what+".tool_calls", sr.ToolCalls == *e.ToolCalls, "%s.tool_calls: want %d, got %d", what, *e.ToolCalls, sr.ToolCalls)
 	}
-	if e.Decision != "" && sr.Decision != e.Decision {
-		k.failf("%s.decision: want %s, got %q", what, e.Decision, sr.Decision)
+	if e.Decision != "" {
+		k.hold(what+".decision", sr.Decision == e.Decision, "%s.decision: want %s, got %q", what, e.Decision, sr.Decision)
 	}
 	if e.Output.Set() {
 		s := findStep(c, id)
 		if s == nil || s.OutputVar == "" {
-			k.failf("%s.output: the step keeps no output (no output_var)", what)
+			k.hold(what+".output", false, "%s.output: the step keeps no output (no output_var)", what)
 		} else {
 			k.match(what+".output", &e.Output, o.res.Vars[s.OutputVar])
 		}
@@ -274,22 +284,22 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 	k.match(what+".error", &e.Error, sr.Error)
 }
 
-// path checks that the steps that ran are those listed, in an order the
-// run kept: for a DAG chain, no step listed before one it depends on
+// pathProblem says how the run broke the expected path ("" when it
+// kept it): the steps that ran must be those listed, in an order the run
+// kept: for a DAG chain, no step listed before one it depends on
 // (independent steps may run in either order, so their order is not
 // checked); for a workflow, whose steps run one at a time, the order
 // they ran in.
-func (k *checker) path(want []string, c *chain.Chain, o *outcome) {
+func pathProblem(want []string, c *chain.Chain, o *outcome) string {
 	if c.Workflow != nil {
 		if got := o.sequence(); !slices.Equal(got, want) {
-			k.failf("path: want [%s], the steps ran in this order: [%s]", strings.Join(want, ", "), strings.Join(got, ", "))
+			return fmt.Sprintf("path: want [%s], the steps ran in this order: [%s]", strings.Join(want, ", "), strings.Join(got, ", "))
 		}
-		return
+		return ""
 	}
 	for i, id := range want {
 		if slices.Contains(want[:i], id) {
-			k.failf("path: %s is listed twice; a step of a DAG chain runs once", id)
-			return
+			return fmt.Sprintf("path: %s is listed twice; a step of a DAG chain runs once", id)
 		}
 	}
 	ran := o.ran()
@@ -313,18 +323,17 @@ func (k *checker) path(want []string, c *chain.Chain, o *outcome) {
 		if len(extra) > 0 {
 			msg += "; ran too: " + strings.Join(extra, ", ")
 		}
-		k.failf("%s", msg)
-		return
+		return msg
 	}
 	g := c.Graph()
 	for i := range want {
 		for j := i + 1; j < len(want); j++ {
 			if g.DependsOn(want[i], want[j]) {
-				k.failf("path: %s is listed before %s, but it depends on %s", want[i], want[j], want[j])
-				return
+				return fmt.Sprintf("path: %s is listed before %s, but it depends on %s", want[i], want[j], want[j])
 			}
 		}
 	}
+	return ""
 }
 
 // findStep finds a step by id anywhere in the chain: nested steps, a

@@ -42,6 +42,12 @@ type Case struct {
 	// Skip, when set, says why the case does not run (it is reported as
 	// skipped, never silently left out): a reason, or true.
 	Skip skipReason `yaml:"skip"`
+	// PassRate is the share of the case's runs (chainrun test --repeat N)
+	// that must pass for the case to pass: 0 < rate ≤ 1, default 1.
+	PassRate *float64 `yaml:"pass_rate"`
+	// Models, when listed, run the case once per model (a name or a
+	// config alias): every model step asks that model (matrix.go).
+	Models []string `yaml:"models"`
 
 	line int
 }
@@ -184,6 +190,9 @@ func Load(path string) (*File, error) {
 			return nil, fmt.Errorf("%s:%d: a second case named %q (the first is at line %d)", path, c.line, c.Name, at)
 		}
 		seen[c.Name] = c.line
+		if err := f.checkRuns(i, c); err != nil {
+			return nil, err
+		}
 		if c.Mocks.Time != "" {
 			if _, err := time.Parse(time.RFC3339, c.Mocks.Time); err != nil {
 				return nil, fmt.Errorf("%s:%d: case %q: mocks.time %q is not an RFC 3339 time (2026-01-02T15:04:05Z)", path, f.line("cases", fmt.Sprint(i), "mocks", "time"), c.Name, c.Mocks.Time)

@@ -17,17 +17,19 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 			switch c.Result {
 			case Passed:
 				if verbose {
-					fmt.Fprintf(&b, "PASS  %s  %s (%s)\n", f.Path, c.Name, ms(c.DurationMS))
+					fmt.Fprintf(&b, "PASS  %s  %s (%s)\n", f.Path, c.Label(), ms(c.DurationMS))
+					c.repeatsText(&b)
 				}
 			case Skipped:
 				if verbose || c.Skip != "not selected by --run" {
-					fmt.Fprintf(&b, "SKIP  %s  %s: %s\n", f.Path, c.Name, c.Skip)
+					fmt.Fprintf(&b, "SKIP  %s  %s: %s\n", f.Path, c.Label(), c.Skip)
 				}
 			default:
-				fmt.Fprintf(&b, "FAIL  %s:%d  %s (%s)\n", f.Path, c.Line, c.Name, ms(c.DurationMS))
+				fmt.Fprintf(&b, "FAIL  %s:%d  %s (%s)\n", f.Path, c.Line, c.Label(), ms(c.DurationMS))
 				for _, why := range c.Failures {
 					fmt.Fprintf(&b, "      %s\n", strings.ReplaceAll(why, "\n", "\n      "))
 				}
+				c.repeatsText(&b)
 			}
 			for _, u := range c.Updated {
 				fmt.Fprintf(&b, "      wrote golden file %s\n", u)
@@ -36,6 +38,12 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 		if f.Saved {
 			fmt.Fprintf(&b, "      recorded answers saved to %s\n", f.Cassette)
 		}
+	}
+	if m := r.Matrix(); m != nil {
+		m.writeText(&b)
+	}
+	if r.Comparison != nil {
+		r.Comparison.writeText(&b)
 	}
 	for _, u := range r.Unused {
 		fmt.Fprintf(&b, "UNUSED  %s\n", u)
@@ -56,10 +64,11 @@ func ms(n int64) string {
 func (r *Report) WriteJSON(w io.Writer) error {
 	out := struct {
 		*Report
-		Passed  int `json:"passed"`
-		Failed  int `json:"failed"`
-		Skipped int `json:"skipped"`
-	}{r, r.Passed, r.Failed, r.Skipped}
+		Passed  int     `json:"passed"`
+		Failed  int     `json:"failed"`
+		Skipped int     `json:"skipped"`
+		Matrix  *Matrix `json:"matrix,omitempty"`
+	}{r, r.Passed, r.Failed, r.Skipped, r.Matrix()}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -86,13 +95,16 @@ type junitSuite struct {
 }
 
 type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr"`
-	Line      int           `xml:"line,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	Name      string `xml:"name,attr"`
+	Classname string `xml:"classname,attr"`
+	File      string `xml:"file,attr"`
+	Line      int    `xml:"line,attr"`
+	Time      string `xml:"time,attr"`
+	// Properties are a repeated case's pass rates: the case's and each
+	// check's (assertion.NAME.pass_rate).
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Failure    *junitFailure    `xml:"failure,omitempty"`
+	Skipped    *junitSkipped    `xml:"skipped,omitempty"`
 }
 
 type junitFailure struct {
@@ -113,7 +125,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		s := junitSuite{Name: f.Path}
 		var total int64
 		for _, c := range f.Cases {
-			jc := junitCase{Name: c.Name, Classname: f.Chain, File: f.Path, Line: c.Line, Time: secs(c.DurationMS)}
+			jc := junitCase{Name: c.Label(), Classname: f.Chain, File: f.Path, Line: c.Line, Time: secs(c.DurationMS), Properties: c.junitRates()}
 			total += c.DurationMS
 			switch c.Result {
 			case Failed:

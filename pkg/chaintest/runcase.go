@@ -31,8 +31,9 @@ var networkKinds = map[chain.Kind]bool{chain.KindHTTP: true, chain.KindMCP: true
 // network through the usual variables fails at once instead.
 const noProxy = "http://127.0.0.1:9"
 
-// runCase runs one case of a file on c and returns what it did.
-func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp string) *outcome {
+// runCase runs one case of a file on c and returns what it did; model,
+// when set, is the model of the case's matrix every model step asks.
+func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain, tape *cassette.Cassette, tmp, model string) *outcome {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return &outcome{res: &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, exit: 2}
 	}
@@ -61,7 +62,11 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 		}
 		script = cassette.NewScript(steps)
 	}
-	session := cassette.NewSession(tape, tc.Name, r.Mode, r.Models, secrets, script)
+	mode := r.Mode
+	if r.LiveModels {
+		mode = cassette.ModeLive
+	}
+	session := cassette.NewSession(tape, tc.Name, mode, r.Models, secrets, script)
 	rec := &event.Recorder{}
 	opts := []run.Option{
 		run.WithModels(session),
@@ -74,6 +79,9 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 		// config's, the chain's, a called chain's) are refused as the
 		// environment's are
 		run.WithDotenvRead(func(vars map[string]string) { session.AddSecrets(VarSecrets("dotenv variable", vars)...) }),
+	}
+	if model != "" {
+		opts = append(opts, run.WithModels(oneModel{session: session, model: model}), run.WithDefaultModel(model))
 	}
 	if tc.Mocks.Time != "" {
 		at, _ := time.Parse(time.RFC3339, tc.Mocks.Time)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/cassette"
@@ -30,9 +29,14 @@ type Runner struct {
 	Models cassette.Models
 	// Prices price the runs' model use, for max_cost_usd.
 	Prices *llm.Prices
-	// Mode is --record; Live lets network steps run for real.
-	Mode cassette.Mode
-	Live bool
+	// Mode is --record; Live lets network steps run for real, and
+	// LiveModels sends model requests to the providers, fresh each run
+	// and recorded nowhere (--live --repeat).
+	Mode       cassette.Mode
+	Live       bool
+	LiveModels bool
+	// Repeat is how many times each case runs (0 or 1: once).
+	Repeat int
 	// Update rewrites golden files instead of comparing them.
 	Update bool
 	// Check lists the recordings no case asked for (Report.Unused).
@@ -53,6 +57,9 @@ type Report struct {
 	// Unused are recordings no case asked for (with --check).
 	Unused     []string `json:"unused_recordings,omitempty"`
 	DurationMS int64    `json:"duration_ms"`
+	// Comparison is what changed since a baseline (Compare), when one
+	// was given.
+	Comparison *Comparison `json:"baseline,omitempty"`
 }
 
 // FileReport is one test file's cases.
@@ -65,10 +72,12 @@ type FileReport struct {
 	Saved bool `json:"cassette_saved,omitempty"`
 }
 
-// CaseReport is one case's verdict.
+// CaseReport is one case's verdict (on one model of its matrix).
 type CaseReport struct {
 	Name string `json:"name"`
 	Line int    `json:"line"`
+	// Model is the model of the case's matrix this verdict is for.
+	Model string `json:"model,omitempty"`
 	// Result is passed, failed or skipped.
 	Result string `json:"result"`
 	// Failures say what did not hold, one line each.
@@ -79,6 +88,17 @@ type CaseReport struct {
 	DurationMS int64    `json:"duration_ms"`
 	Updated    []string `json:"golden_updated,omitempty"`
 	Skip       string   `json:"skip,omitempty"`
+	// CostUSD is what the run's model calls cost (a run's mean when the
+	// case repeats, as DurationMS is).
+	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Runs, Passes, PassRate and RequiredPassRate count a repeated
+	// case's runs (set when it ran more than once).
+	Runs             int      `json:"runs,omitempty"`
+	Passes           int      `json:"passes,omitempty"`
+	PassRate         *float64 `json:"pass_rate,omitempty"`
+	RequiredPassRate *float64 `json:"required_pass_rate,omitempty"`
+	// Assertions are every check the case made, held or not.
+	Assertions []Assertion `json:"assertions,omitempty"`
 }
 
 // The results of a case.
@@ -95,9 +115,7 @@ func (r *Report) Summary() map[string]int {
 
 // OK reports whether no case failed and no recording went unused (which
 // the runner looks for only when asked to check).
-func (r *Report) OK() bool {
-	return r.Failed == 0 && len(r.Unused) == 0
-}
+func (r *Report) OK() bool { return !r.Failing("failure") }
 
 // Run runs the cases of files (already loaded), several at once, and
 // saves each cassette that recorded something. An error is a problem with
@@ -110,12 +128,16 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		i    int
 		c    *chain.Chain
 		tape *cassette.Cassette
-		rep  *CaseReport
+		// model is the case's matrix model ("": the chain's own), slot
+		// where this run's result goes
+		model string
+		slot  **runResult
 	}
 	var jobs []job
 	var tapes []*cassette.Cassette
 	loaded := map[string]*cassette.Cassette{}
 	rep := &Report{}
+	settles := []func(){}
 	for _, f := range files {
 		ref, isPath := f.ChainRef()
 		c, err := r.Resolve(ref, isPath)
@@ -138,15 +160,24 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			if err := checkMocks(f, i, tc, c); err != nil {
 				return nil, err
 			}
-			cr := &CaseReport{Name: tc.Name, Line: tc.line}
-			fr.Cases = append(fr.Cases, cr)
-			switch {
-			case tc.Skip != "":
-				cr.Result, cr.Skip = Skipped, string(tc.Skip)
-			case r.Filter != nil && !r.Filter.MatchString(tc.Name):
-				cr.Result, cr.Skip = Skipped, "not selected by --run"
-			default:
-				jobs = append(jobs, job{f: f, i: i, c: c, tape: tape, rep: cr})
+			if err := checkModels(f, i, tc, c, r.Models); err != nil {
+				return nil, err
+			}
+			for _, model := range modelsOf(tc) {
+				cr := &CaseReport{Name: tc.Name, Line: tc.line, Model: model}
+				fr.Cases = append(fr.Cases, cr)
+				switch {
+				case tc.Skip != "":
+					cr.Result, cr.Skip = Skipped, string(tc.Skip)
+				case r.Filter != nil && !r.Filter.MatchString(tc.Name):
+					cr.Result, cr.Skip = Skipped, "not selected by --run"
+				default:
+					runs := make([]*runResult, max(r.Repeat, 1))
+					for n := range runs {
+						jobs = append(jobs, job{f: f, i: i, c: c, tape: tape, model: model, slot: &runs[n]})
+					}
+					settles = append(settles, func() { settle(cr, runs, tc.requiredRate()) })
+				}
 			}
 		}
 	}
@@ -165,22 +196,19 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 	if r.Parallel <= 0 {
 		g.SetLimit(run.DefaultParallel())
 	}
-	var mu sync.Mutex
 	for n, j := range jobs {
 		g.Go(func() error {
 			if ctx.Err() != nil {
-				mu.Lock()
-				j.rep.Result, j.rep.Skip = Skipped, "interrupted before it ran"
-				mu.Unlock()
+				*j.slot = &runResult{}
 				return nil
 			}
 			caseStart := time.Now()
 			tc := j.f.Cases[j.i]
 			// each case its own state and cache directories
-			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)))
+			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)), j.model)
 			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update}
 			for _, m := range o.misses {
-				k.failf("%v", m)
+				k.hold("recorded answers", false, "%v", m)
 				k.explained = true
 			}
 			k.check(&tc.Expect, j.c, o)
@@ -188,25 +216,17 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 				// the expectations that failed may not say why
 				k.failf("(the run %s: %s)", o.res.Status, o.res.Error)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			j.rep.Status, j.rep.ExitCode = string(o.res.Status), o.exit
-			for i, line := range k.failures {
-				k.failures[i] = o.mask(line)
-			}
-			j.rep.Failures, j.rep.Updated = k.failures, k.updated
-			j.rep.DurationMS = time.Since(caseStart).Milliseconds()
-			j.rep.Result = Passed
 			if ctx.Err() != nil && o.res.Status == record.Interrupted {
-				k.failf("interrupted: the case did not finish")
+				k.hold("interrupted", false, "interrupted: the case did not finish")
 			}
-			if len(k.failures) > 0 {
-				j.rep.Result = Failed
-			}
+			*j.slot = o.result(k, time.Since(caseStart))
 			return nil
 		})
 	}
 	_ = g.Wait()
+	for _, s := range settles {
+		s()
+	}
 	// a recording is unused only if every case that could ask for it
 	// ran: every case of every file that shares its cassette
 	allRan := map[*cassette.Cassette]bool{}
