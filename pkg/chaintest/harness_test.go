@@ -29,7 +29,7 @@ func newProject(t *testing.T, answer func(llmtest.Request) llmtest.Reply, files 
 	t.Cleanup(p.srv.Close)
 	env := map[string]string{"OPENAI_API_KEY": "ok-fake-9876", "OPENAI_BASE_URL": p.srv.OpenAIURL()}
 	p.reg = llm.NewRegistry(nil, "", func(k string) string { return env[k] }, nil)
-	p.reg.SetAliases(map[string]string{"fast": "openai/gpt-fast"})
+	p.reg.SetAliases(map[string]llm.Alias{"fast": {Model: "openai/gpt-fast"}})
 	for name, text := range files {
 		path := filepath.Join(p.dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
