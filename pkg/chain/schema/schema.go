@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -197,7 +198,7 @@ func unitSchemas() map[string]any {
 
 // dotenvSchema is the JSON Schema of dotenv:.
 func dotenvSchema() map[string]any {
-	file := chain.ObjectSchema(reflect.TypeFor[chain.DotenvFile](), nil)
+	file := chain.ObjectSchema(reflect.TypeFor[envfiles.File](), nil)
 	file["required"] = []string{"path"}
 	item := map[string]any{"oneOf": []any{map[string]any{"type": "string"}, file}}
 	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": item}}}
