@@ -49,9 +49,9 @@ var layers = map[string][]string{
 	"pkg/yamlpos":              {"pkg/spell"},
 	"pkg/interp":               {"pkg/spell"},
 	"pkg/chain/guardexpr":      {"pkg/interp", "pkg/yamlpos"},
-	"pkg/chain":                {"pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain":                {"pkg/chain/envfiles", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/reqparams", "pkg/chain/wfpart", "pkg/dag", "pkg/fsutil", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/chain/wfcheck":        {"pkg/chain", "pkg/chain/fileschema", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
-	"pkg/chain/wfyaml":         {"pkg/chain", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
+	"pkg/chain/wfyaml":         {"pkg/chain", "pkg/chain/envfiles", "pkg/chain/guardexpr", "pkg/chain/wfpart", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/contenox":      {"pkg/chain", "pkg/chain/wfyaml", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/flowgate":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":           {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
@@ -63,7 +63,7 @@ var layers = map[string][]string{
 	"pkg/run/given":            {"pkg/chain", "pkg/chain/fileschema", "pkg/guard"},
 	"pkg/run/web":              {"pkg/executor", "pkg/redact"},
 	"pkg/run/confine":          {"pkg/fsutil", "pkg/tools"},
-	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/guard", "pkg/llm", "pkg/spell", "pkg/tools"},
+	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/chain/reqparams", "pkg/guard", "pkg/llm", "pkg/spell", "pkg/tools"},
 	"pkg/run":                  {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/record", "pkg/run/response", "pkg/run/web", "pkg/tracectx"},
 	"pkg/kind/basic":           {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/yamlpos"},
 	"pkg/kind/remote":          {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/tracectx", "pkg/yamlpos"},
@@ -82,8 +82,10 @@ var layers = map[string][]string{
 	"pkg/chaintest":            {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/event", "pkg/fsutil", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response"},
 	"pkg/telemetry/jaegertest": nil,
 	"pkg/chain/fileschema":     {"pkg/interp", "pkg/spell"},
+	"pkg/chain/reqparams":      nil,
+	"pkg/chain/envfiles":       {"pkg/yamlpos"},
 	"pkg/chain/wfpart":         {"pkg/chain/guardexpr", "pkg/interp", "pkg/yamlpos"},
-	"pkg/chain/schema":         {"pkg/chain", "pkg/chain/wfpart", "pkg/chain/wfyaml", "pkg/yamlpos"},
+	"pkg/chain/schema":         {"pkg/chain", "pkg/chain/envfiles", "pkg/chain/wfpart", "pkg/chain/wfyaml", "pkg/yamlpos"},
 	"pkg/run/response":         {"pkg/chain"},
 	"pkg/run/record":           {"pkg/chain", "pkg/event", "pkg/run/response"},
 	"pkg/run/toolcall":         {"pkg/chain", "pkg/event", "pkg/interrupt", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/tools"},
@@ -204,21 +206,15 @@ func packageDoc(t *testing.T, p listed) string {
 // commands' flags, help and wiring; a change that needs more room moves
 // logic into a package first, or says here what it added.
 // packageCap is the most non-test lines a package holds: a room a person
-// can hold in their head. pkg/chain and pkg/run, split by concern but
-// not yet down to it, may not grow past what they hold now
-// (oversizedPackages).
+// can hold in their head. pkg/run, split by concern but not yet down to
+// it, may not grow past what it holds now (oversizedPackages).
 const packageCap = 6000
 
 // oversizedPackages are the packages over packageCap, each with the lines
-// it may hold until its next split lowers it: pkg/chain still holds the
-// parts several families and the core read (agent, http, chain, workflow
-// fields), the kinds the core walks (parallel, pipeline) and the
-// workflow model's states and transitions (the workflow's reader, rules,
-// stepless parts, file schemas and the JSON Schema writer are
-// pkg/chain/wfyaml, wfcheck, wfpart, fileschema and schema), pkg/run the
+// it may hold until its next split lowers it: pkg/run holds the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine, ask, proc, record, response and toolcall are out).
-var oversizedPackages = map[string]int{"pkg/chain": 6181, "pkg/run": 7290}
+var oversizedPackages = map[string]int{"pkg/run": 7223}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -8,6 +8,7 @@
 // It knows nothing of execution, the command line or configuration: the run
 // engine consumes a validated *Chain, and cmd/ decides where chain files live.
 // It must not import cobra, viper or any package under pkg/run. It may
-// import, of this module: chain/fileschema, chain/guardexpr, chain/wfpart,
-// dag, fsutil, interp, spell, yamlpos.
+// import, of this module: chain/envfiles, chain/fileschema,
+// chain/guardexpr, chain/reqparams, chain/wfpart, dag, fsutil, interp,
+// spell, yamlpos.
 package chain

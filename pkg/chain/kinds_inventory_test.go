@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -127,8 +128,8 @@ func kindsInventory(t *testing.T) []byte {
 		{"state", yamlpos.KeysOf[State]()},
 		{"transition", yamlpos.KeysOf[Transition]()},
 		{"branch transition", yamlpos.KeysOf[BranchTransition]()},
-		{"script", yamlpos.KeysOf[ScriptKeys]()},
-		{"connection", yamlpos.KeysOf[ConnectionKeys]()},
+		{"script", yamlpos.KeysOf[wfpart.ScriptKeys]()},
+		{"connection", yamlpos.KeysOf[wfpart.ConnectionKeys]()},
 	} {
 		line("  "+s.name, s.keys)
 	}

@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
@@ -174,7 +175,7 @@ func DecodeChain(d *yamlpos.Diags, root *yaml.Node, keys func(c *Chain, k, v *ya
 		case "connections":
 			c.Connections = decodeConnections(d, v)
 		case "dotenv":
-			c.Dotenv = DecodeDotenv(d, v)
+			c.Dotenv = envfiles.Decode(d, v)
 		case "handlers":
 			c.Handlers = decodeHandlers(d, v)
 		default:

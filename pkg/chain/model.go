@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -41,7 +42,7 @@ type Chain struct {
 	Handlers *Handlers `yaml:"handlers" doc:"Lifecycle handlers: on_success, on_failure, on_cancel and on_exit, each a step or a list of steps run once the chain's steps have finished, reading {run.status}, {run.error}, {run.failed_step}, {run.id}, {run.name} and every step's output."`
 	// Dotenv are the files whose variables the chain's commands get (a
 	// workflow file's serve each of its workflows).
-	Dotenv []DotenvFile `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables the chain's commands get, under the real environment: a path or a list, each a path relative to the chain file or {path, required: false}."`
+	Dotenv []envfiles.File `yaml:"dotenv" doc:"Files of KEY=VALUE lines (.env) whose variables the chain's commands get, under the real environment: a path or a list, each a path relative to the chain file or {path, required: false}."`
 
 	// WriteEnabled is its file's flowgate.authoring.write_enabled: the
 	// file opts into registry steps publishing into the chains directory.

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 )
 
@@ -15,7 +16,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 		reflect.TypeFor[Cache](), reflect.TypeFor[Guardrail](), reflect.TypeFor[PreTool](), reflect.TypeFor[Budget](),
 		reflect.TypeFor[Completion](), reflect.TypeFor[ToolDef](),
 		reflect.TypeFor[State](), reflect.TypeFor[Transition](), reflect.TypeFor[Branch](),
-		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[DotenvFile](),
+		reflect.TypeFor[Compose](), reflect.TypeFor[Handlers](), reflect.TypeFor[envfiles.File](),
 	) {
 		for _, f := range yamlpos.FieldsOf(typ).List {
 			if f.Doc() == "" {

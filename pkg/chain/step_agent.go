@@ -3,6 +3,8 @@ package chain
 import (
 	"strconv"
 	"strings"
+
+	"github.com/chainrun/chainrun/pkg/chain/reqparams"
 )
 
 // AgentFields configure an agent step: one model call (a loop of them when
@@ -27,7 +29,7 @@ type AgentFields struct {
 	Completion *Completion `yaml:"completion" doc:"completion: {tool, schema}: the step ends when the model calls this tool with arguments that satisfy the schema; they become the output."`
 	// Params are the request's other parameters, checked here for type
 	// and range and at run for the provider that takes them.
-	Params *RequestParams `yaml:"params" doc:"Request parameters: seed, top_p, stop, presence_penalty, frequency_penalty, reasoning_effort, max_output_tokens, and extra (merged into the request body last); a parameter the step's provider does not take is refused."`
+	Params *reqparams.Params `yaml:"params" doc:"Request parameters: seed, top_p, stop, presence_penalty, frequency_penalty, reasoning_effort, max_output_tokens, and extra (merged into the request body last); a parameter the step's provider does not take is refused."`
 	// PromptCache marks the stable prefix for the provider's prompt
 	// cache; nil: on for a tool loop from its third turn.
 	PromptCache    *bool  `yaml:"prompt_cache" doc:"Mark the system prompt, tools and transcript for the provider's prompt cache (Anthropic's cache_control); default: on for a tool loop from its third model call."`

@@ -3,7 +3,8 @@ package chain
 import "github.com/chainrun/chainrun/pkg/chain/wfpart"
 
 // The parts of a state workflow that hold no step (branches, output
-// mappings, the blackboard's slots, capabilities, guidance fragments)
+// mappings, the blackboard's slots, capabilities, guidance fragments,
+// scripts and connections)
 // live in pkg/chain/wfpart, as the guards live in pkg/chain/guardexpr;
 // these names keep the chain's own vocabulary (chain.Branch,
 // chain.OutputMapping) for the model's readers.
@@ -32,9 +33,14 @@ type (
 	Fragment = wfpart.Fragment
 	// SkillRefs are the fragments a workflow, state or transition names.
 	SkillRefs = wfpart.SkillRefs
+	// Script is one entry of a workflow file's scripts: library.
+	Script = wfpart.Script
+	// Connection is one entry of a file's connections:.
+	Connection = wfpart.Connection
 )
 
-// Branch operators and output mapping operators (wfpart's).
+// Branch operators, output mapping operators and connection kinds
+// (wfpart's).
 const (
 	OpEquals        = wfpart.OpEquals
 	OpNotEquals     = wfpart.OpNotEquals
@@ -51,6 +57,9 @@ const (
 	OpDivide        = wfpart.OpDivide
 	OpSet           = wfpart.OpSet
 	OpConcat        = wfpart.OpConcat
+	ConnREST        = wfpart.ConnREST
+	ConnCLI         = wfpart.ConnCLI
+	ConnMCP         = wfpart.ConnMCP
 )
 
 // FirstNumber reads the first number of a model's answer (wfpart's).

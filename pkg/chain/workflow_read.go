@@ -40,10 +40,6 @@ func DecodeWorkflowFile(d *yamlpos.Diags, root *yaml.Node, dialect WorkflowDiale
 	return workflowReader(d, root, dialect)
 }
 
-// ScriptKeys are the keys of one scripts: entry, which the workflow
-// reader walks and the JSON Schema lists.
-type ScriptKeys = scriptKeys
-
 // BranchTransition holds the keys of a state's transition: {branches}.
 // It is exported for the front-ends whose states move by branches, which
 // check a transition's keys against it and describe it in their schema.

@@ -196,7 +196,7 @@ func (x *Execution) announceStop(ctx context.Context) (done func()) {
 // runs, that it began. Without the mark a crash could repeat it unasked,
 // so a failed mark is a failed step.
 func (x *Execution) MarkStarted(s *chain.Step) *record.StepResult {
-	if x.Req.Journal == nil || !NeedsConfirmation(s) {
+	if x.Req.Journal == nil || !response.NeedsConfirmation(s) {
 		return nil
 	}
 	if err := x.Req.Journal.StepStarted(s.ID); err != nil {

@@ -49,7 +49,7 @@ func (x *Execution) runInner(ctx context.Context, r *branchRun) {
 	if r.err == nil && !r.skipped {
 		rec.Output = &record.SavedValue{Text: r.value.Text, Data: r.value.Data}
 	}
-	if NeedsConfirmation(r.step) && rec.Reusable() {
+	if response.NeedsConfirmation(r.step) && rec.Reusable() {
 		x.mu.Lock()
 		x.keepInner(r.step.ID, rec)
 		delete(x.begun, r.step.ID)
@@ -81,7 +81,7 @@ func (x *Execution) keptInner(b *chain.Step) (record.StepRecord, bool) {
 		x.taken = map[string]bool{}
 	}
 	x.taken[b.ID] = true
-	if NeedsConfirmation(b) {
+	if response.NeedsConfirmation(b) {
 		x.keepInner(b.ID, rec)
 	}
 	return rec, true

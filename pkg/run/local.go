@@ -288,7 +288,7 @@ func (x *Execution) reuse(s *chain.Step, rec record.StepRecord) (*record.StepRes
 func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	var steps []string
 	for _, s := range c.Steps {
-		if !req.Started[s.ID] || req.Rerun[s.ID] || !NeedsConfirmation(s) || slices.Contains(steps, s.ID) {
+		if !req.Started[s.ID] || req.Rerun[s.ID] || !response.NeedsConfirmation(s) || slices.Contains(steps, s.ID) {
 			continue
 		}
 		if rec, ok := req.Resume[s.ID]; ok && rec.Reusable() {
@@ -299,7 +299,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	// finished ones that run again because a step they depend on does
 	_, redone := keptSteps(c, req.Resume)
 	for _, id := range redone {
-		if s := c.Step(id); s != nil && !req.Rerun[id] && NeedsConfirmation(s) {
+		if s := c.Step(id); s != nil && !req.Rerun[id] && response.NeedsConfirmation(s) {
 			steps = append(steps, id)
 		}
 	}
@@ -365,11 +365,4 @@ func decisionNamed(w *chain.Workflow, names []string) string {
 		}
 	}
 	return ""
-}
-
-// NeedsConfirmation reports whether a step must not run again without a
-// person confirming it: it is marked idempotent: false. (A chain step's
-// callee saves its own steps, each confirmed on its own.)
-func NeedsConfirmation(s *chain.Step) bool {
-	return s.Idempotent != nil && !*s.Idempotent
 }

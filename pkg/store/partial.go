@@ -106,7 +106,7 @@ func (sv *Saved) partialFlow(w *chain.Workflow, res *record.Result) {
 		}
 	}
 	for _, r := range sv.running {
-		if l, ok := run.RetryLink(w, wr.State, r.id); ok {
+		if l, ok := response.RetryLink(w, wr.State, r.id); ok {
 			l.Reruns = sv.begunInside(r.id)
 			sr, _ := sv.interrupted(r.id)
 			res.Steps = append(res.Steps, sr)

@@ -8,6 +8,6 @@
 // hold it.
 //
 // It reads no file and runs nothing; pkg/load serves it
-// (load.JSONSchema). It may import, of this module: chain, chain/wfpart,
-// chain/wfyaml, yamlpos.
+// (load.JSONSchema). It may import, of this module: chain, chain/envfiles,
+// chain/wfpart, chain/wfyaml, yamlpos.
 package schema

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/chain/wfyaml"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
@@ -65,7 +66,7 @@ func dagSchema(step, input, tools map[string]any) map[string]any {
 		"steps":       map[string]any{"type": "array", "minItems": 1, "items": step},
 		"budget":      chain.ObjectSchema(reflect.TypeFor[chain.Budget](), nil),
 		"tools":       tools,
-		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ConnectionKeys](), nil)},
+		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[wfpart.ConnectionKeys](), nil)},
 		"dotenv":      dotenvSchema(),
 		"handlers":    chain.HandlersSchema(step),
 	})
@@ -148,8 +149,8 @@ func workflowFileSchema(executor, tools map[string]any) map[string]any {
 	file := chain.ObjectSchema(reflect.TypeFor[wfyaml.WorkflowFileKeys](), map[string]any{
 		"version":     map[string]any{"type": []string{"string", "number"}},
 		"workflows":   map[string]any{"type": "object", "minProperties": 1, "additionalProperties": workflow},
-		"scripts":     map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ScriptKeys](), nil)},
-		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.ConnectionKeys](), nil)},
+		"scripts":     map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[wfpart.ScriptKeys](), nil)},
+		"connections": map[string]any{"type": "object", "additionalProperties": chain.ObjectSchema(reflect.TypeFor[wfpart.ConnectionKeys](), nil)},
 		"skills":      map[string]any{"type": []string{"object", "array", "null"}, "additionalProperties": chain.ObjectSchema(reflect.TypeFor[chain.Fragment](), map[string]any{"verb": map[string]any{"enum": wfpart.FragmentVerbs()}, "lifecycle": map[string]any{"enum": wfpart.Lifecycles()}})},
 		"dotenv":      dotenvSchema(),
 	})
@@ -197,7 +198,7 @@ func unitSchemas() map[string]any {
 
 // dotenvSchema is the JSON Schema of dotenv:.
 func dotenvSchema() map[string]any {
-	file := chain.ObjectSchema(reflect.TypeFor[chain.DotenvFile](), nil)
+	file := chain.ObjectSchema(reflect.TypeFor[envfiles.File](), nil)
 	file["required"] = []string{"path"}
 	item := map[string]any{"oneOf": []any{map[string]any{"type": "string"}, file}}
 	return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": item}}}

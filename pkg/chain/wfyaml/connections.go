@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/wfpart"
 	"github.com/chainrun/chainrun/pkg/spell"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
@@ -35,7 +36,7 @@ func DecodeConnections(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Connect
 	out := map[string]*chain.Connection{}
 	kinds := []string{chain.ConnREST, chain.ConnCLI, chain.ConnMCP}
 	EachEntry(d, v, "connection", "its kind and settings", func(key *yaml.Node, n *yaml.Node, prefix string) {
-		var k chain.ConnectionKeys
+		var k wfpart.ConnectionKeys
 		pos := map[string]chain.Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
 		c := &chain.Connection{Name: key.Value, Kind: k.Kind, BaseURL: k.BaseURL, Headers: k.Headers,

@@ -39,7 +39,7 @@ type branchKeys struct {
 func decodeTransitionBranches(d *yamlpos.Diags, v *yaml.Node, prefix string) []*chain.TransitionBranch {
 	prefix += "branches: "
 	var out []*chain.TransitionBranch
-	chain.EachItem(d, v, prefix+"a list of {when: {kind: expr, expr: ...}, target: STATE}", prefix+"a branch is {when, target}", func(i int, n *yaml.Node) {
+	yamlpos.EachItem(d, v, prefix+"a list of {when: {kind: expr, expr: ...}, target: STATE}", prefix+"a branch is {when, target}", func(i int, n *yaml.Node) {
 		yamlpos.CheckKeys(d, n, prefix, yamlpos.KeysOf[branchKeys]())
 		b := &chain.TransitionBranch{Pos: yamlpos.Of(n)}
 		if t := yamlpos.ValueOf(n, "target"); t != nil {

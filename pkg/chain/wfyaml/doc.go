@@ -25,6 +25,6 @@
 // (keys.go), which the JSON Schema lists (pkg/chain/schema).
 //
 // It checks none of a workflow's rules and runs nothing. It may import,
-// of this module: chain, chain/guardexpr, chain/wfpart, interp, spell,
-// yamlpos.
+// of this module: chain, chain/envfiles, chain/guardexpr, chain/wfpart,
+// interp, spell, yamlpos.
 package wfyaml

@@ -74,7 +74,7 @@ func checkFragment(d *yamlpos.Diags, f *chain.Fragment) {
 func decodeScripts(d *yamlpos.Diags, v *yaml.Node) map[string]*chain.Script {
 	out := map[string]*chain.Script{}
 	EachEntry(d, v, "script", "its body (and verb, lifecycle)", func(key *yaml.Node, n *yaml.Node, prefix string) {
-		var k chain.ScriptKeys
+		var k wfpart.ScriptKeys
 		pos := map[string]chain.Pos{}
 		yamlpos.Walk(d, yamlpos.MappingPairs(d, n, prefix), &k, pos, yamlpos.WalkOpts{Prefix: prefix}, nil)
 		sc := &chain.Script{Subject: key.Value, Verb: k.Verb, Body: k.Body, Pos: yamlpos.Of(key)}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/envfiles"
 	"github.com/chainrun/chainrun/pkg/yamlpos"
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -37,7 +38,7 @@ func readFile(d *yamlpos.Diags, root *yaml.Node, dialect chain.WorkflowDialect) 
 			lib.connections = DecodeConnections(d, v)
 			return true
 		case "dotenv":
-			lib.dotenv = chain.DecodeDotenv(d, v)
+			lib.dotenv = envfiles.Decode(d, v)
 			return true
 		case "capabilities":
 			// read only for the executors that name one; its exposure to
@@ -302,5 +303,5 @@ func decodeExecutor(d *yamlpos.Diags, c *chain.Chain, n *yaml.Node, owner, id, r
 type fileLibrary struct {
 	scripts     map[string]*chain.Script
 	connections map[string]*chain.Connection
-	dotenv      []chain.DotenvFile
+	dotenv      []envfiles.File
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/reqparams"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/spell"
 )
@@ -33,7 +33,7 @@ func DecodeParams(raw any) (llm.Params, error) {
 	if err != nil {
 		return llm.Params{}, err
 	}
-	var p chain.RequestParams
+	var p reqparams.Params
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&p); err != nil {
 		var te *json.UnmarshalTypeError
@@ -54,7 +54,7 @@ func DecodeParams(raw any) (llm.Params, error) {
 
 // paramNames are the names params: takes, from RequestParams' tags.
 func paramNames() []string {
-	t := reflect.TypeFor[chain.RequestParams]()
+	t := reflect.TypeFor[reqparams.Params]()
 	out := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")

@@ -9,5 +9,6 @@
 // It is a leaf under pkg/run, whose execution asks the models (with the
 // run's budget, secrets and events) and calls it; the kinds' run units
 // read the same rules here. It must not import pkg/run or anything that
-// does. It may import, of this module: cache, chain, guard, llm, spell, tools.
+// does. It may import, of this module: cache, chain, chain/reqparams,
+// guard, llm, spell, tools.
 package ask

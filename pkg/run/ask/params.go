@@ -1,13 +1,13 @@
 package ask
 
 import (
-	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/chain/reqparams"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
 // ParamsOf is a step's params as its requests carry them (what the run
 // checks against the provider, and what the answer cache keys on).
-func ParamsOf(p *chain.RequestParams) llm.Params {
+func ParamsOf(p *reqparams.Params) llm.Params {
 	if p == nil {
 		return llm.Params{}
 	}

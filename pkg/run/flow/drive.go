@@ -237,25 +237,25 @@ func (f *flow) take1(ctx context.Context, s *chain.State, t *chain.Transition, d
 	case effectPaused:
 		return false // at a decision inside the workflow it runs
 	case effectInterrupted:
-		f.stop(record.Interrupted, "interrupted during transition "+t.Name, []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.stop(record.Interrupted, "interrupted during transition "+t.Name, []response.Link{f.WithReruns(response.TransitionRetry(t), t.Executor)})
 		return false
 	case effectFailed:
-		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []response.Link{f.WithReruns(run.TransitionRetry(t), t.Executor)})
+		f.fail(fmt.Sprintf("transition %s failed: %s", t.Name, err), []response.Link{f.WithReruns(response.TransitionRetry(t), t.Executor)})
 		return false
 	case effectRefused:
-		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
+		f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{response.RetryOf(t)})
 		return false
 	}
 	if len(t.Branches) > 0 {
 		to, label, err := f.branchTarget(s, t)
 		if err != nil {
 			f.setContext(before)
-			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{run.RetryOf(t)})
+			f.fail(fmt.Sprintf("transition %s: %v", t.Name, err), []response.Link{response.RetryOf(t)})
 			return false
 		}
 		rec.To, rec.Result = to, label
 	}
-	return f.moved(rec, []response.Link{run.TransitionRetry(t)})
+	return f.moved(rec, []response.Link{response.TransitionRetry(t)})
 }
 
 // branchTarget is where a transition with branches leads: the target of

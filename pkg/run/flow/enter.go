@@ -39,7 +39,7 @@ func (f *flow) enter(ctx context.Context) bool {
 	}
 	on := s.OnEnter
 	rec := record.TransitionRecord{From: s.Name, Transition: onEnterName, To: s.Name, Actor: chain.ActorDeterministic, DecidedBy: onEnterName, Hook: true}
-	retry := []response.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: run.ActorLink(chain.ActorDeterministic)}}
+	retry := []response.Link{{Transition: onEnterName, Title: "Retry: enter " + s.Name, Actor: response.ActorLink(chain.ActorDeterministic)}}
 	f.enterPending = true // until its record is saved
 	switch fault, err := f.effect(ctx, s, on.Executor, on.Output, nil, &rec); fault {
 	case effectPaused:

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -175,7 +174,7 @@ func (f *flow) blockedLinks(s *chain.State, offered []response.Link) []response.
 		if why == "" {
 			why = "not viable now"
 		}
-		l := run.LinkOf(t)
+		l := response.LinkOf(t)
 		l.Blocked = why
 		out = append(out, l)
 	}
@@ -185,7 +184,7 @@ func (f *flow) blockedLinks(s *chain.State, offered []response.Link) []response.
 func linksOf(ts []*chain.Transition) []response.Link {
 	out := make([]response.Link, len(ts))
 	for i, t := range ts {
-		out[i] = run.LinkOf(t)
+		out[i] = response.LinkOf(t)
 	}
 	return out
 }

@@ -26,7 +26,7 @@ func (f *flow) task(ctx context.Context, s *chain.State) bool {
 // taskWith runs the state's task, taken as decidedBy says, and follows
 // its branch.
 func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) bool {
-	retry := []response.Link{run.TaskRetry(s)}
+	retry := []response.Link{response.TaskRetry(s)}
 	f.beforeTask(s)
 	f.entering = record.SubEntry{State: s.Name, Transition: s.Name, DecidedBy: decidedBy}
 	sr, ok := f.runExecutor(ctx, s.Task)

@@ -140,7 +140,7 @@ func checkEnvVar(p *chain.PreTool) string {
 // fields, which cannot be judged without it; a known type's fields are
 // checked against what that type takes.
 func decodePreTools(d *yamlpos.Diags, s *chain.Step, v *yaml.Node, prefix string) {
-	chain.EachItem(d, v, prefix+"pre_tools must be a list of {type, inject_as, …}", prefix+"a pre_tool must be a mapping with type and inject_as", func(_ int, n *yaml.Node) {
+	yamlpos.EachItem(d, v, prefix+"pre_tools must be a list of {type, inject_as, …}", prefix+"a pre_tool must be a mapping with type and inject_as", func(_ int, n *yaml.Node) {
 		pairs := yamlpos.MappingPairs(d, n, prefix)
 		p := chain.PreTool{Pos: yamlpos.Of(n)}
 		var u *preToolUnit

@@ -1,4 +1,4 @@
-package chain
+package reqparams
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"slices"
 )
 
-// RequestParams are an agent step's params: what its model requests carry
+// Params are an agent step's params: what its model requests carry
 // beyond the prompt, temperature and answer cap. Which providers take
 // which is the run's to check (the step's model names the provider).
-type RequestParams struct {
+type Params struct {
 	Seed             *int64         `yaml:"seed" json:"seed,omitempty"`
 	TopP             *float64       `yaml:"top_p" json:"top_p,omitempty"`
 	Stop             []string       `yaml:"stop" json:"stop,omitempty"`
@@ -24,7 +24,7 @@ type RequestParams struct {
 var ReasoningEfforts = []string{"minimal", "low", "medium", "high"}
 
 // Problems are the values out of range, each said as a sentence.
-func (p *RequestParams) Problems() []string {
+func (p *Params) Problems() []string {
 	var out []string
 	inRange := func(name string, v *float64, lo, hi float64) {
 		if v != nil && !(*v >= lo && *v <= hi) {
