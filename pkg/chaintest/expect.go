@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -40,12 +41,18 @@ type Expect struct {
 	// State the state it stopped at.
 	Transitions []string `yaml:"transitions"`
 	State       string   `yaml:"state"`
+	// States are the states a workflow passed through and Decisions the
+	// choices made at its decision points (expect_workflow.go).
+	States    []string         `yaml:"states"`
+	Decisions []DecisionExpect `yaml:"decisions"`
 	// ModelCalls is the number of model requests the run sent (retries
 	// included); MaxTokens and MaxCostUSD are budgets its model use must
 	// stay within.
 	ModelCalls *int     `yaml:"model_calls"`
 	MaxTokens  *int     `yaml:"max_tokens"`
 	MaxCostUSD *float64 `yaml:"max_cost_usd"`
+	// MaxLatencyMS bounds the run's wall time.
+	MaxLatencyMS *int64 `yaml:"max_latency_ms"`
 }
 
 // StepExpect is what one step must show.
@@ -57,6 +64,12 @@ type StepExpect struct {
 	Decision   string  `yaml:"decision"`
 	Output     Matcher `yaml:"output"`
 	Error      Matcher `yaml:"error"`
+	// The step's trajectory, cost and time (expect_trajectory.go).
+	ToolsCalled    *ToolsExpect `yaml:"tools_called"`
+	ToolsNotCalled []string     `yaml:"tools_not_called"`
+	MaxTurns       *int         `yaml:"max_turns"`
+	MaxCostUSD     *float64     `yaml:"max_cost_usd"`
+	MaxLatencyMS   *int64       `yaml:"max_latency_ms"`
 }
 
 // exitCode is the code chainrun run exits with for a run's status.
@@ -81,6 +94,8 @@ type checker struct {
 	update   bool
 	// updated are the golden files written.
 	updated []string
+	// prices price a step's model calls, for its max_cost_usd.
+	prices *llm.Prices
 	// explained is set when a failure already says why the run went
 	// wrong (a miss): the run's error is not repeated.
 	explained bool
@@ -196,6 +211,10 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 			k.failf("state: want %s, got %q", e.State, state)
 		}
 	}
+	k.workflow(e, o)
+	if e.MaxLatencyMS != nil && o.runMS() > *e.MaxLatencyMS {
+		k.failf("max_latency_ms: the run took %d ms, over %d", o.runMS(), *e.MaxLatencyMS)
+	}
 	if e.ModelCalls != nil && res.Usage.LLMCalls != *e.ModelCalls {
 		k.failf("model_calls: want %d, got %d", *e.ModelCalls, res.Usage.LLMCalls)
 	}
@@ -272,6 +291,7 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 		}
 	}
 	k.match(what+".error", &e.Error, sr.Error)
+	k.trajectory(what, id, e, o, k.prices)
 }
 
 // path checks that the steps that ran are those listed, in an order the

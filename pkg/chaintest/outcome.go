@@ -63,18 +63,5 @@ func (o *outcome) sequence() []string {
 
 // price adds up what the run's model calls cost.
 func (o *outcome) price(prices *llm.Prices) {
-	if prices == nil {
-		return
-	}
-	for _, e := range o.events {
-		if e.Type != event.LLMCall || e.Model == "" || (e.InputTokens == 0 && e.OutputTokens == 0) {
-			continue
-		}
-		p, ok := prices.Of(e.Model)
-		if !ok {
-			o.unpriced = e.Model
-			continue
-		}
-		o.cost += p.Cost(llm.Usage{InputTokens: e.InputTokens, OutputTokens: e.OutputTokens})
-	}
+	o.cost, o.unpriced = o.costWhere(prices, func(string) bool { return true })
 }

@@ -205,6 +205,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			bad(path, "an empty expectation checks nothing")
 		}
 	}
+	checkTrajectories(tc, c, bad)
 	for _, st := range slices.Sorted(maps.Keys(tc.Mocks.Decisions)) {
 		path := []string{"mocks", "decisions", st}
 		if c.Workflow == nil {

@@ -178,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			tc := j.f.Cases[j.i]
 			// each case its own state and cache directories
 			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)))
-			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update}
+			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update, prices: r.Prices}
 			for _, m := range o.misses {
 				k.failf("%v", m)
 				k.explained = true
