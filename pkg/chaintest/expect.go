@@ -96,6 +96,10 @@ type checker struct {
 	updated []string
 	// prices price a step's model calls, for its max_cost_usd.
 	prices *llm.Prices
+	// grading grades the model-graded matchers; verdicts are what they
+	// found (a score, a reason), passed or not.
+	grading  *Grading
+	verdicts []GradedVerdict
 	// explained is set when a failure already says why the run went
 	// wrong (a miss): the run's error is not repeated.
 	explained bool
@@ -129,7 +133,11 @@ func (k *checker) match(what string, m *Matcher, v any) {
 			golden = &text
 		}
 	}
-	if err := m.Check(v, golden); err != nil {
+	verdict, err := m.Judge(v, golden, k.grading.For(what))
+	if verdict.Score != nil || verdict.Reason != "" {
+		k.verdicts = append(k.verdicts, GradedVerdict{What: what, Verdict: verdict})
+	}
+	if err != nil {
 		k.failf("%s: %v", what, err)
 	}
 }

@@ -27,6 +27,8 @@ type outcome struct {
 	unpriced string
 	// secrets are the case's secret values, masked in what it reports.
 	secrets []cassette.Secret
+	// grading asks the case's graders through its cassette session.
+	grading *Grading
 }
 
 // mask hides the case's secrets in a line of its report (a miss quotes

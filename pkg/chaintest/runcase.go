@@ -86,7 +86,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 	}
 	req := run.Request{Chain: c, Inputs: inputs, Decide: decider(tc.Mocks.Decisions)}
 	res, err := engine.Run(ctx, req)
-	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets()}
+	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets(), grading: &Grading{ctx: ctx, session: session, settings: r.settings}}
 	if err != nil {
 		o.res, o.exit = &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
 	} else {

@@ -2,6 +2,7 @@ package chaintest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -44,6 +45,10 @@ type Runner struct {
 	// Secrets are values no cassette may hold (API keys from the
 	// environment); each case adds its secret inputs.
 	Secrets []cassette.Secret
+	// Config is config's test: block as read (ReadSettings), and settings
+	// what Run reads of it: the default grader and embedding model.
+	Config   any
+	settings Settings
 }
 
 // Report is what a test run found.
@@ -116,6 +121,10 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 	var tapes []*cassette.Cassette
 	loaded := map[string]*cassette.Cassette{}
 	rep := &Report{}
+	var err error
+	if r.settings, err = ReadSettings(r.Config); err != nil {
+		return nil, err
+	}
 	for _, f := range files {
 		ref, isPath := f.ChainRef()
 		c, err := r.Resolve(ref, isPath)
@@ -135,7 +144,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		rep.Files = append(rep.Files, fr)
 		tapes = append(tapes, tape)
 		for i, tc := range f.Cases {
-			if err := checkMocks(f, i, tc, c); err != nil {
+			if err := errors.Join(checkMocks(f, i, tc, c), r.checkGraders(f, i, tc, r.settings)); err != nil {
 				return nil, err
 			}
 			cr := &CaseReport{Name: tc.Name, Line: tc.line}
@@ -178,7 +187,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			tc := j.f.Cases[j.i]
 			// each case its own state and cache directories
 			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)))
-			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update, prices: r.Prices}
+			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update, prices: r.Prices, grading: o.grading}
 			for _, m := range o.misses {
 				k.failf("%v", m)
 				k.explained = true
