@@ -203,6 +203,7 @@ func (m *Matcher) Check(v any, golden *string) error {
 // Judge is Check that grades the model-graded operators through g (a
 // matcher with some fails without one), and returns their verdict.
 func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
+	var verdict Verdict // of a graded matcher under a JSONPath
 	text := render.Text(v)
 	if m.hasEquals && !equal(m.equals, v) {
 		return Verdict{}, fmt.Errorf("want %s, got %s", show(m.equals), show(v))
@@ -240,13 +241,20 @@ func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
 			default:
 				got = []any(nodes)
 			}
-			if _, err := p.want.Judge(got, nil, g); err != nil {
-				return Verdict{}, fmt.Errorf("jsonpath %s: %v", p.expr, err)
+			vd, err := p.want.Judge(got, nil, g)
+			if err != nil {
+				return vd, fmt.Errorf("jsonpath %s: %v", p.expr, err)
+			}
+			if vd.Score != nil || vd.Reason != "" {
+				verdict = vd
 			}
 		}
 	}
 	if golden != nil && text != *golden {
 		return Verdict{}, fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), run.Command())
+	}
+	if len(m.graded) == 0 {
+		return verdict, nil
 	}
 	return m.judgeGraded(v, g)
 }
