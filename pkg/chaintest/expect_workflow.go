@@ -152,8 +152,16 @@ func (k *checker) workflow(e *Expect, o *outcome) {
 // by a transition the workflow lacks. bad reports one at a path under
 // the case.
 func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format string, args ...any)) {
+	if e := tc.Expect.MaxLatencyMS; e != nil && *e < 0 {
+		bad([]string{"expect", "max_latency_ms"}, "%d is negative: a bound no run meets", *e)
+	}
 	for _, id := range slices.Sorted(maps.Keys(tc.Expect.Steps)) {
 		e, s := tc.Expect.Steps[id], findStep(c, id)
+		if e != nil {
+			negativeLimits(e, func(key string, v any) {
+				bad([]string{"expect", "steps", id, key}, "%v is negative: a bound no step meets", v)
+			})
+		}
 		if s == nil || e == nil || !s.Kind.Deterministic() {
 			continue
 		}
@@ -192,5 +200,18 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 				bad(path, "%s", p)
 			}
 		}
+	}
+}
+
+// negativeLimits reports each of a step's bounds that is negative.
+func negativeLimits(e *StepExpect, bad func(key string, v any)) {
+	if e.MaxTurns != nil && *e.MaxTurns < 0 {
+		bad("max_turns", *e.MaxTurns)
+	}
+	if e.MaxCostUSD != nil && *e.MaxCostUSD < 0 {
+		bad("max_cost_usd", *e.MaxCostUSD)
+	}
+	if e.MaxLatencyMS != nil && *e.MaxLatencyMS < 0 {
+		bad("max_latency_ms", *e.MaxLatencyMS)
 	}
 }
