@@ -228,6 +228,10 @@ func fakeModels() *llmtest.Server {
 				choice = strings.FieldsFunc(after, func(c rune) bool { return c == ' ' || c == '\\' || c == '"' })[0]
 			}
 			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "` + choice + `"}`}}}
+		case strings.Contains(prompt, "<rubric>") && r.Body["tools"] != nil:
+			// Anthropic's structured output: the answer is the input of
+			// the one tool the request offers
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "grading", Arguments: fakeGrade(prompt)}}}
 		case strings.Contains(prompt, "<rubric>"):
 			return llmtest.Reply{Text: fakeGrade(prompt)}
 		case strings.Contains(prompt, "Transitions you may take:"):
