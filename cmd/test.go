@@ -86,7 +86,7 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	// run's own dotenv files are added as the run reads them)
 	secrets := append(chaintest.EnvSecrets(os.Environ()), chaintest.VarSecrets("config dotenv variable", vars)...)
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
-		Secrets: secrets, Config: v.Get("test")}
+		Secrets: secrets, Config: v.Get("test"), ConfigFile: v.File()}
 	if opts.filter != "" {
 		if r.Filter, err = regexp.Compile(opts.filter); err != nil {
 			return usagef("--run %q: %v", opts.filter, err)

@@ -45,10 +45,12 @@ type Runner struct {
 	// Secrets are values no cassette may hold (API keys from the
 	// environment); each case adds its secret inputs.
 	Secrets []cassette.Secret
-	// Config is config's test: block as read (ReadSettings), and settings
-	// what Run reads of it: the default grader and embedding model.
-	Config   any
-	settings Settings
+	// Config is config's test: block as read (ReadSettings) from
+	// ConfigFile, and settings what Run reads of it: the default grader
+	// and embedding model.
+	Config     any
+	ConfigFile string
+	settings   Settings
 }
 
 // Report is what a test run found.
@@ -123,6 +125,9 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 	rep := &Report{}
 	var err error
 	if r.settings, err = ReadSettings(r.Config); err != nil {
+		if r.ConfigFile != "" {
+			err = fmt.Errorf("%s: %w", r.ConfigFile, err)
+		}
 		return nil, err
 	}
 	for _, f := range files {
