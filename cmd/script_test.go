@@ -228,6 +228,12 @@ func fakeModels() *llmtest.Server {
 				choice = strings.FieldsFunc(after, func(c rune) bool { return c == ' ' || c == '\\' || c == '"' })[0]
 			}
 			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "choose_transition", Arguments: `{"transition": "` + choice + `"}`}}}
+		case strings.Contains(prompt, "<rubric>") && r.Body["tools"] != nil:
+			// Anthropic's structured output: the answer is the input of
+			// the one tool the request offers
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "grading", Arguments: fakeGrade(prompt)}}}
+		case strings.Contains(prompt, "<rubric>"):
+			return llmtest.Reply{Text: fakeGrade(prompt)}
 		case strings.Contains(prompt, "Transitions you may take:"):
 			// a decision: the guidance says which link to choose
 			choice := "none"
@@ -238,6 +244,26 @@ func fakeModels() *llmtest.Server {
 		}
 		return llmtest.Reply{Text: "answer to: " + prompt}
 	})
+}
+
+// fakeGrade grades as a model-graded matcher's grader would: a rubric
+// "mentions WORD" passes when the output holds WORD (score 0.9, else
+// 0.2); any other rubric passes with 0.5.
+func fakeGrade(prompt string) string {
+	_, output, _ := strings.Cut(prompt, "<output>\n")
+	output, _, _ = strings.Cut(output, "\n</output>")
+	_, rubric, _ := strings.Cut(prompt, "<rubric>\n")
+	rubric, _, _ = strings.Cut(rubric, "\n</rubric>")
+	pass, score, reason := true, 0.5, "no rule for this rubric"
+	if _, word, ok := strings.Cut(rubric, "mentions "); ok {
+		pass = strings.Contains(output, word)
+		score, reason = 0.2, "the output does not mention "+word
+		if pass {
+			score, reason = 0.9, "the output mentions "+word
+		}
+	}
+	answer, _ := json.Marshal(map[string]any{"pass": pass, "score": score, "reason": reason})
+	return string(answer)
 }
 
 // chainrunCommand is chainrun ARGS as a separate process, in the

@@ -98,7 +98,7 @@ func runTest(cmd *cobra.Command, opts *testOptions, args []string) error {
 	// run's own dotenv files are added as the run reads them)
 	secrets := append(chaintest.EnvSecrets(os.Environ()), chaintest.VarSecrets("config dotenv variable", vars)...)
 	r := &chaintest.Runner{Mode: mode, Live: opts.live, Update: opts.update, Check: opts.check, Parallel: opts.parallel,
-		Secrets: secrets, Repeat: opts.repeat, LiveModels: opts.live && cmd.Flags().Changed("repeat")}
+		Secrets: secrets, Repeat: opts.repeat, LiveModels: opts.live && cmd.Flags().Changed("repeat"), Config: v.Get("test"), ConfigFile: v.File()}
 	baseline, failOn, err := chaintest.Baselines(opts.baseline, opts.failOn)
 	if err = errors.Join(err, chaintest.CheckRepeat(opts.repeat, mode, r.LiveModels)); err != nil {
 		return usagef("%v", err)

@@ -6,7 +6,8 @@
 // A recording is keyed on everything that shapes an answer — provider,
 // model, system prompt, messages, tools, tool choice, temperature and
 // answer cap — and kept per asker (a step id) in the order asked, so the
-// turns of an agent loop replay in sequence. The file is readable YAML
+// turns of an agent loop replay in sequence. An embeddings request (a
+// similarity check's vector) is recorded and played back the same way. The file is readable YAML
 // for code review and holds no headers, URLs or keys: what is sent over
 // the wire is the provider's business, not the recording's. A value the
 // caller names secret (an API key, a secret input), or text shaped like a

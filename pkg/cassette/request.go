@@ -19,6 +19,9 @@ type Request struct {
 	ToolChoice  string    `yaml:"tool_choice,omitempty" json:"tool_choice,omitempty"`
 	Temperature *float64  `yaml:"temperature,omitempty" json:"temperature,omitempty"`
 	MaxTokens   int       `yaml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	// Purpose is "embedding" for a request of an embeddings endpoint
+	// (its one message the text), empty for a chat request.
+	Purpose string `yaml:"purpose,omitempty" json:"purpose,omitempty"`
 }
 
 // Message is one turn of a recorded conversation.
@@ -59,6 +62,8 @@ type Response struct {
 	Usage        Usage      `yaml:"usage"`
 	// Model is the model that answered, as its provider reported it.
 	Model string `yaml:"model,omitempty"`
+	// Embedding is the vector an embeddings request got.
+	Embedding []float64 `yaml:"embedding,omitempty,flow"`
 }
 
 // Usage is the tokens an answer cost.

@@ -119,36 +119,61 @@ func (p *player) Complete(ctx context.Context, req llm.Request) (*llm.Response, 
 	s := p.s
 	step := llm.Caller(ctx)
 	rec := NewRequest(p.provider, req)
-	key := rec.Key()
-	s.mu.Lock()
-	s.asked[step]++
-	seq := s.asked[step]
-	s.mu.Unlock()
+	seq := s.next(step)
 	if resp, err, ok := s.script.answer(step, p.provider); ok {
 		return deliver(req, resp), err
 	}
+	var fresh *llm.Response
+	r, err := s.replay(ctx, step, seq, rec, func(ctx context.Context) (Response, error) {
+		resp, err := p.live(ctx, req)
+		if err != nil {
+			return Response{}, err
+		}
+		fresh = resp
+		return NewResponse(resp), nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case fresh != nil:
+		return fresh, nil
+	}
+	return deliver(req, r.Answer()), nil
+}
+
+// next counts a request of step and returns its place among them.
+func (s *Session) next(step string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked[step]++
+	return s.asked[step]
+}
+
+// replay answers rec, step's seq-th request: from its recording, else (in
+// ModeNone) a miss, else from live, whose answer it records.
+func (s *Session) replay(ctx context.Context, step string, seq int, rec Request, live func(context.Context) (Response, error)) (Response, error) {
 	if s.mode == ModeLive {
-		return p.live(ctx, req)
+		return live(ctx) // a live run: nothing is recorded
 	}
 	if s.mode != ModeAll {
-		if r := s.lookup(step, key); r != nil {
-			return deliver(req, r.Response.Answer()), nil
+		if r := s.lookup(step, rec.Key()); r != nil {
+			return r.Response, nil
 		}
 	}
 	if s.mode == ModeNone {
 		m := s.miss(step, rec)
-		return nil, &llm.Error{Provider: p.provider, Message: m.Error()}
+		return Response{}, &llm.Error{Provider: rec.Provider, Message: m.Error()}
 	}
-	resp, err := p.live(ctx, req)
+	resp, err := live(ctx)
 	if err != nil {
-		return nil, err
+		return Response{}, err
 	}
-	r := &Recording{Case: s.name, Step: step, Seq: seq, Request: rec, Response: NewResponse(resp)}
+	r := &Recording{Case: s.name, Step: step, Seq: seq, Request: rec, Response: resp}
 	if err := s.refuseSecrets(r); err != nil {
 		s.mu.Lock()
 		s.misses = append(s.misses, &Miss{Step: step, Case: s.name, Request: rec, refused: err})
 		s.mu.Unlock()
-		return nil, &llm.Error{Provider: p.provider, Message: err.Error()}
+		return Response{}, &llm.Error{Provider: rec.Provider, Message: err.Error()}
 	}
 	s.c.add(r)
 	return resp, nil

@@ -33,14 +33,6 @@ type Assertion struct {
 	PassRate *float64 `json:"pass_rate,omitempty"`
 }
 
-// Verdict is what a graded check adds to passed or failed: the score a
-// grader gave and its reason. The checker keeps it on the check's
-// Assertion; a check that grades hands it to match or assert.
-type Verdict struct {
-	Score  *float64
-	Reason string
-}
-
 // assert records one check: err nil means it held. verdict, when set,
 // is a graded check's score and reason. Every check of the checker goes
 // through here, and a failed one is also a line of the case's failures.

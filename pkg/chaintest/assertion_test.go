@@ -67,7 +67,7 @@ func TestAssertionKeepsAVerdict(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			k := &checker{}
 			score := 0.25
-			k.match("output", matcher(t, `{contains: "yes"}`), tc.value, &Verdict{Score: &score, Reason: "it says " + tc.value})
+			k.assert("output", matcher(t, `{contains: "yes"}`).Check(tc.value, nil), &Verdict{Score: &score, Reason: "it says " + tc.value})
 			a := k.assertions[0]
 			if a.Passed != tc.passed || a.Score == nil || *a.Score != 0.25 || a.Reason != "it says "+tc.value {
 				t.Errorf("assertion %+v", a)

@@ -4,7 +4,8 @@
 // run went — its status, output, the steps it took and what they cost.
 //
 // A case is hermetic: model answers come from a cassette (package
-// cassette) or the case's script, never the network; http, mcp, webhook
+// cassette) or the case's script, never the network, and so do the
+// gradings of its model-graded matchers (rubric, score, similar); http, mcp, webhook
 // and browser steps must be mocked unless the run is live; commands find
 // no proxy to the outside and a state and cache directory of their own;
 // retry waits pass in virtual time. A chain test therefore needs no key

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -40,12 +41,18 @@ type Expect struct {
 	// State the state it stopped at.
 	Transitions []string `yaml:"transitions"`
 	State       string   `yaml:"state"`
+	// States are the states a workflow passed through and Decisions the
+	// choices made at its decision points (expect_workflow.go).
+	States    []string         `yaml:"states"`
+	Decisions []DecisionExpect `yaml:"decisions"`
 	// ModelCalls is the number of model requests the run sent (retries
 	// included); MaxTokens and MaxCostUSD are budgets its model use must
 	// stay within.
 	ModelCalls *int     `yaml:"model_calls"`
 	MaxTokens  *int     `yaml:"max_tokens"`
 	MaxCostUSD *float64 `yaml:"max_cost_usd"`
+	// MaxLatencyMS bounds the run's wall time.
+	MaxLatencyMS *int64 `yaml:"max_latency_ms"`
 }
 
 // StepExpect is what one step must show.
@@ -57,6 +64,12 @@ type StepExpect struct {
 	Decision   string  `yaml:"decision"`
 	Output     Matcher `yaml:"output"`
 	Error      Matcher `yaml:"error"`
+	// The step's trajectory, cost and time (expect_trajectory.go).
+	ToolsCalled    *ToolsExpect `yaml:"tools_called"`
+	ToolsNotCalled []string     `yaml:"tools_not_called"`
+	MaxTurns       *int         `yaml:"max_turns"`
+	MaxCostUSD     *float64     `yaml:"max_cost_usd"`
+	MaxLatencyMS   *int64       `yaml:"max_latency_ms"`
 }
 
 // exitCode is the code chainrun run exits with for a run's status.
@@ -83,6 +96,10 @@ type checker struct {
 	update     bool
 	// updated are the golden files written.
 	updated []string
+	// prices price a step's model calls, for its max_cost_usd.
+	prices *llm.Prices
+	// grading grades the model-graded matchers.
+	grading *Grading
 	// explained is set when a failure already says why the run went
 	// wrong (a miss): the run's error is not repeated.
 	explained bool
@@ -93,9 +110,9 @@ func (k *checker) failf(format string, args ...any) {
 }
 
 // match checks a matcher, naming what it checked; its golden file is
-// compared, or rewritten with --update. verdict, when given, is a graded
-// matcher's score and reason, kept on the check's Assertion.
-func (k *checker) match(what string, m *Matcher, v any, verdict ...*Verdict) {
+// compared, or rewritten with --update. A graded matcher's score and
+// reason are kept on the check's Assertion.
+func (k *checker) match(what string, m *Matcher, v any) {
 	if m == nil || !m.Set() {
 		return
 	}
@@ -117,12 +134,12 @@ func (k *checker) match(what string, m *Matcher, v any, verdict ...*Verdict) {
 			golden = &text
 		}
 	}
-	var vd *Verdict
-	if len(verdict) > 0 {
-		vd = verdict[0]
+	verdict, err := m.Judge(v, golden, k.grading.For(what))
+	var graded *Verdict
+	if verdict.Score != nil || verdict.Reason != "" {
+		graded = &verdict
 	}
-	err := m.Check(v, golden)
-	k.assert(what, err, vd)
+	k.assert(what, err, graded)
 	if err != nil {
 		k.assertions[len(k.assertions)-1].Want, k.assertions[len(k.assertions)-1].Got = m.wantGot(v, golden)
 	}
@@ -206,6 +223,10 @@ func (k *checker) check(e *Expect, c *chain.Chain, o *outcome) {
 			k.hold("state", state == e.State, "state: want %s, got %q", e.State, state)
 		}
 	}
+	k.workflow(e, o)
+	if e.MaxLatencyMS != nil {
+		k.hold("max_latency_ms", o.runMS() <= *e.MaxLatencyMS, "max_latency_ms: the run took %d ms, over %d", o.runMS(), *e.MaxLatencyMS)
+	}
 	if e.ModelCalls != nil {
 		k.hold("model_calls", res.Usage.LLMCalls == *e.ModelCalls, "model_calls: want %d, got %d", *e.ModelCalls, res.Usage.LLMCalls)
 	}
@@ -282,6 +303,7 @@ func (k *checker) step(id string, e *StepExpect, c *chain.Chain, o *outcome) {
 		}
 	}
 	k.match(what+".error", &e.Error, sr.Error)
+	k.trajectory(what, id, e, o, k.prices)
 }
 
 // pathProblem says how the run broke the expected path ("" when it

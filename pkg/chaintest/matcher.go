@@ -22,7 +22,8 @@ import (
 // Matcher is an expectation about one value (an output, a variable, an
 // error). Written as a plain value it means equals; as a mapping of
 // operators it may say equals, contains, not_contains, regex,
-// json_schema, jsonpath and golden, all of which must hold.
+// json_schema, jsonpath, golden and the model-graded rubric, score and
+// similar, all of which must hold.
 type Matcher struct {
 	set         bool
 	equals      any
@@ -32,6 +33,8 @@ type Matcher struct {
 	regex       []*regexp.Regexp
 	schema      *jsonschema.Resolved
 	paths       []pathCheck
+	// graded are the model-graded operators (matcher_graded.go).
+	graded []*gradedOp
 	// Golden is a file (relative to the test file) holding the expected
 	// text; chainrun test --update writes it.
 	Golden string
@@ -44,15 +47,19 @@ type pathCheck struct {
 	want *Matcher
 }
 
-// matcherOps are a matcher's operators.
-var matcherOps = []string{"equals", "contains", "not_contains", "regex", "json_schema", "jsonpath", "golden"}
+// plainOps are the operators whose name alone makes a mapping
+// operators; matcherOps add the model-graded ones (isOps).
+var (
+	plainOps   = []string{"equals", "contains", "not_contains", "regex", "json_schema", "jsonpath", "golden"}
+	matcherOps = append(slices.Clone(plainOps), "rubric", "score", "similar")
+)
 
 // UnmarshalYAML reads a plain value (equals) or a mapping of operators.
 func (m *Matcher) UnmarshalYAML(n *yaml.Node) error {
 	m.set, m.line = true, n.Line
 	if n.Kind == yaml.MappingNode && !isOps(n) {
 		for i := 0; i < len(n.Content); i += 2 {
-			if op := chain.Closest(n.Content[i].Value, matcherOps); op != "" {
+			if op := chain.Closest(n.Content[i].Value, plainOps); op != "" {
 				return fmt.Errorf("line %d: %s: not an operator; did you mean %s? (to expect a mapping with this key, write it under equals:)", n.Content[i].Line, n.Content[i].Value, op)
 			}
 		}
@@ -76,10 +83,16 @@ func (m *Matcher) UnmarshalYAML(n *yaml.Node) error {
 
 // isOps reports whether a mapping is operators (every key is one); a
 // mapping with none of them is a value to equal, and a mix is refused by
-// op.
+// op. score and similar are operators only with a mapping or list as
+// their value, so that data such as {verdict: ok, score: 0.9} is still
+// a value to equal.
 func isOps(n *yaml.Node) bool {
-	for i := 0; i < len(n.Content); i += 2 {
-		if slices.Contains(matcherOps, n.Content[i].Value) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch {
+		case slices.Contains(plainOps, k), k == "rubric":
+			return true
+		case (k == "score" || k == "similar") && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
 			return true
 		}
 	}
@@ -164,6 +177,8 @@ func (m *Matcher) op(k, v *yaml.Node) error {
 			}
 			m.paths = append(m.paths, pathCheck{expr: expr, path: p, want: want})
 		}
+	case "rubric", "score", "similar":
+		return m.addGraded(k, v)
 	case "golden":
 		if !filepath.IsLocal(v.Value) {
 			return fmt.Errorf("%q: a golden file lies in the test file's directory or below (--update writes it)", v.Value)
@@ -181,30 +196,38 @@ func (m *Matcher) Set() bool { return m != nil && m.set }
 // Check reports how v fails the matcher (nil: it holds). golden is the
 // golden file's content when the matcher has one.
 func (m *Matcher) Check(v any, golden *string) error {
+	_, err := m.Judge(v, golden, nil)
+	return err
+}
+
+// Judge is Check that grades the model-graded operators through g (a
+// matcher with some fails without one), and returns their verdict.
+func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
+	var verdict Verdict // of a graded matcher under a JSONPath
 	text := render.Text(v)
 	if m.hasEquals && !equal(m.equals, v) {
-		return fmt.Errorf("want %s, got %s", show(m.equals), show(v))
+		return Verdict{}, fmt.Errorf("want %s, got %s", show(m.equals), show(v))
 	}
 	for _, c := range m.contains {
 		if !strings.Contains(text, c) {
-			return fmt.Errorf("want it to contain %q, got %s", c, show(v))
+			return Verdict{}, fmt.Errorf("want it to contain %q, got %s", c, show(v))
 		}
 	}
 	for _, c := range m.notContains {
 		if strings.Contains(text, c) {
-			return fmt.Errorf("want it not to contain %q, got %s", c, show(v))
+			return Verdict{}, fmt.Errorf("want it not to contain %q, got %s", c, show(v))
 		}
 	}
 	for _, re := range m.regex {
 		if !re.MatchString(text) {
-			return fmt.Errorf("want it to match /%s/, got %s", re, show(v))
+			return Verdict{}, fmt.Errorf("want it to match /%s/, got %s", re, show(v))
 		}
 	}
 	if m.schema != nil || len(m.paths) > 0 {
 		doc := dataOf(v)
 		if m.schema != nil {
 			if err := m.schema.Validate(doc); err != nil {
-				return fmt.Errorf("does not hold to json_schema: %v", err)
+				return Verdict{}, fmt.Errorf("does not hold to json_schema: %v", err)
 			}
 		}
 		for _, p := range m.paths {
@@ -212,21 +235,28 @@ func (m *Matcher) Check(v any, golden *string) error {
 			var got any
 			switch len(nodes) {
 			case 0:
-				return fmt.Errorf("jsonpath %s selects nothing in %s", p.expr, show(v))
+				return Verdict{}, fmt.Errorf("jsonpath %s selects nothing in %s", p.expr, show(v))
 			case 1:
 				got = nodes[0]
 			default:
 				got = []any(nodes)
 			}
-			if err := p.want.Check(got, nil); err != nil {
-				return fmt.Errorf("jsonpath %s: %v", p.expr, err)
+			vd, err := p.want.Judge(got, nil, g)
+			if err != nil {
+				return vd, fmt.Errorf("jsonpath %s: %v", p.expr, err)
+			}
+			if vd.Score != nil || vd.Reason != "" {
+				verdict = vd
 			}
 		}
 	}
 	if golden != nil && text != *golden {
-		return fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), run.Command())
+		return Verdict{}, fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), run.Command())
 	}
-	return nil
+	if len(m.graded) == 0 {
+		return verdict, nil
+	}
+	return m.judgeGraded(v, g)
 }
 
 // dataOf is a value as data: a string that holds JSON is parsed.

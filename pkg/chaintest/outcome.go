@@ -27,6 +27,8 @@ type outcome struct {
 	unpriced string
 	// secrets are the case's secret values, masked in what it reports.
 	secrets []cassette.Secret
+	// grading asks the case's graders through its cassette session.
+	grading *Grading
 }
 
 // mask hides the case's secrets in a line of its report (a miss quotes
@@ -63,18 +65,5 @@ func (o *outcome) sequence() []string {
 
 // price adds up what the run's model calls cost.
 func (o *outcome) price(prices *llm.Prices) {
-	if prices == nil {
-		return
-	}
-	for _, e := range o.events {
-		if e.Type != event.LLMCall || e.Model == "" || (e.InputTokens == 0 && e.OutputTokens == 0) {
-			continue
-		}
-		p, ok := prices.Of(e.Model)
-		if !ok {
-			o.unpriced = e.Model
-			continue
-		}
-		o.cost += p.Cost(llm.Usage{InputTokens: e.InputTokens, OutputTokens: e.OutputTokens})
-	}
+	o.cost, o.unpriced = o.costWhere(prices, func(string) bool { return true })
 }

@@ -94,7 +94,7 @@ func (r *Runner) runCase(ctx context.Context, f *File, tc *Case, c *chain.Chain,
 	}
 	req := run.Request{Chain: c, Inputs: inputs, Decide: decider(tc.Mocks.Decisions)}
 	res, err := engine.Run(ctx, req)
-	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets()}
+	o := &outcome{res: res, events: rec.Events(), misses: session.Misses(), secrets: session.Secrets(), grading: &Grading{ctx: ctx, session: session, settings: r.settings}}
 	if err != nil {
 		o.res, o.exit = &record.Result{Name: c.Name, Status: refused, Error: err.Error()}, 2
 	} else {
@@ -213,6 +213,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 			bad(path, "an empty expectation checks nothing")
 		}
 	}
+	checkTrajectories(tc, c, bad)
 	for _, st := range slices.Sorted(maps.Keys(tc.Mocks.Decisions)) {
 		path := []string{"mocks", "decisions", st}
 		if c.Workflow == nil {

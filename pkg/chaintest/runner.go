@@ -2,6 +2,7 @@ package chaintest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -48,6 +49,12 @@ type Runner struct {
 	// Secrets are values no cassette may hold (API keys from the
 	// environment); each case adds its secret inputs.
 	Secrets []cassette.Secret
+	// Config is config's test: block as read (ReadSettings) from
+	// ConfigFile, and settings what Run reads of it: the default grader
+	// and embedding model.
+	Config     any
+	ConfigFile string
+	settings   Settings
 }
 
 // Report is what a test run found.
@@ -138,6 +145,13 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 	loaded := map[string]*cassette.Cassette{}
 	rep := &Report{}
 	settles := []func(){}
+	var err error
+	if r.settings, err = ReadSettings(r.Config); err != nil {
+		if r.ConfigFile != "" {
+			err = fmt.Errorf("%s: %w", r.ConfigFile, err)
+		}
+		return nil, err
+	}
 	for _, f := range files {
 		ref, isPath := f.ChainRef()
 		c, err := r.Resolve(ref, isPath)
@@ -157,7 +171,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		rep.Files = append(rep.Files, fr)
 		tapes = append(tapes, tape)
 		for i, tc := range f.Cases {
-			if err := checkMocks(f, i, tc, c); err != nil {
+			if err := errors.Join(checkMocks(f, i, tc, c), r.checkGraders(f, i, tc, r.settings)); err != nil {
 				return nil, err
 			}
 			if err := checkModels(f, i, tc, c, r.Models); err != nil {
@@ -206,7 +220,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 			tc := j.f.Cases[j.i]
 			// each case its own state and cache directories
 			o := r.runCase(gctx, j.f, tc, j.c, j.tape, filepath.Join(tmp, fmt.Sprint(n)), j.model)
-			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update}
+			k := &checker{dir: roots[filepath.Dir(j.f.Path)], update: r.Update, prices: r.Prices, grading: o.grading}
 			for _, m := range o.misses {
 				k.hold("recorded answers", false, "%v", m)
 				k.explained = true

@@ -7,7 +7,9 @@
 // build). Retry with backoff and Retry-After, and fallback across models, wrap
 // providers here so that every adapter behaves the same. Tool calling
 // (Request.Tools, Response.ToolCalls, Message.ToolResults) is one shape
-// over both wire formats, streaming or not.
+// over both wire formats, streaming or not. Embedder reaches the
+// embeddings endpoints of the OpenAI-type adapters (Ollama's own
+// /api/embed for an ollama provider), for similarity checks.
 //
 // It knows nothing of chains or steps. It may import, of this module:
 // fsutil, redact, retry.

@@ -27,6 +27,8 @@ type OpenAI struct {
 	// tokenParam, when set (config token_param), is the name every
 	// request's answer cap goes under, whatever the model.
 	tokenParam string
+	// ollama embeds through Ollama's own /api/embed (embed.go).
+	ollama bool
 }
 
 // DefaultOpenAIBaseURL is where the openai provider goes when no base URL

@@ -19,6 +19,8 @@ type Registry struct {
 
 	mu    sync.Mutex
 	ready map[string]Provider
+	// embedders are the ready providers' embeddings endpoints (embed.go).
+	embedders map[string]Embedder
 	// concurrent caps the requests in flight per provider.
 	concurrent int
 	// aliases are config's model_aliases: a short name for a model.
@@ -82,7 +84,7 @@ func NewRegistry(configured map[string]ProviderConfig, defaultProvider string, g
 		"openai":    {Type: "openai", APIKeyEnv: "OPENAI_API_KEY", BaseURLEnv: "OPENAI_BASE_URL"},
 		"ollama":    {Type: "ollama", BaseURL: strings.TrimRight(ollama, "/") + "/v1", BaseURLFrom: ollamaFrom},
 	}
-	r := &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}}
+	r := &Registry{providers: p, defaultProvider: defaultProvider, getenv: getenv, client: client, ready: map[string]Provider{}, embedders: map[string]Embedder{}}
 	for name, c := range configured {
 		p[name] = r.configure(name, c)
 	}
@@ -168,9 +170,12 @@ func (r *Registry) Target(model string) (Target, error) {
 	case "anthropic":
 		p = NewAnthropic(pname, base, key, r.client, headers)
 	case "openai", "ollama":
-		p = NewOpenAI(pname, base, key, r.client, headers).WithTokenParam(c.TokenParam)
+		o := NewOpenAI(pname, base, key, r.client, headers).WithTokenParam(c.TokenParam)
+		o.ollama = c.Type == "ollama"
+		p, r.embedders[pname] = o, o
 	case "azure":
-		p = NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers).WithTokenParam(c.TokenParam)
+		o := NewAzureOpenAI(pname, base, key, c.APIVersion, r.client, headers).WithTokenParam(c.TokenParam)
+		p, r.embedders[pname] = o, o
 	default:
 		return Target{}, &ConfigError{Msg: fmt.Sprintf("provider %q: type %q is not %s", pname, c.Type, typeList)}
 	}

@@ -52,6 +52,9 @@ type Reply struct {
 	// stop_reason "refusal" with this as stop_details.explanation, after
 	// Text if any.
 	Refusal string
+	// Embeddings answer an embeddings request, one vector per input
+	// (nil: LetterVector of each).
+	Embeddings [][]float64
 }
 
 // CacheUse is a request's input in tokens and what of it was read from
@@ -213,6 +216,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		} else {
 			fmt.Fprintf(w, `{"error":{"message":%q,"type":"api_error","code":null}}`, msg)
 		}
+	case isEmbed(r.URL.Path):
+		embedAnswer(w, r.URL.Path, model, reply, req)
 	case anthropic && stream:
 		anthropicStream(w, model, reply, req)
 	case anthropic:

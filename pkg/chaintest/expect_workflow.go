@@ -1,0 +1,214 @@
+package chaintest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/chainrun/chainrun/pkg/chain"
+
+	"github.com/chainrun/chainrun/pkg/run/response"
+)
+
+// DecisionExpect is one decision a workflow's run must have made: at
+// which state, which transition, and who chose it.
+type DecisionExpect struct {
+	// State is the decision point (any, when not given).
+	State string
+	// Take is the transition chosen.
+	Take string
+	// By is who chose: agent (any model), model:PROVIDER/MODEL, human,
+	// script (the case's mocks.decisions), timeout (on_timeout) or caller
+	// (resume --take). Any, when not given.
+	By string
+}
+
+// decisionKeys are the fields of an expected decision.
+var decisionKeys = []string{"state", "take", "by"}
+
+// deciders are the values of by:.
+var deciders = []string{"agent", "human", "script", "timeout", "caller"}
+
+// UnmarshalYAML takes a transition name, or {state, take, by}.
+func (d *DecisionExpect) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		d.Take = n.Value
+		return nil
+	}
+	if err := knownKeys(n, "an expected decision", decisionKeys); err != nil {
+		return err
+	}
+	var raw struct {
+		State string `yaml:"state"`
+		Take  string `yaml:"take"`
+		By    string `yaml:"by"`
+	}
+	if err := n.Decode(&raw); err != nil {
+		return err
+	}
+	if raw.Take == "" {
+		return fmt.Errorf("line %d: an expected decision needs take: TRANSITION", n.Line)
+	}
+	if raw.By != "" && !strings.HasPrefix(raw.By, "model:") && !slices.Contains(deciders, raw.By) {
+		return fmt.Errorf("line %d: by %q: who decides is one of %s, or model:PROVIDER/MODEL", n.Line, raw.By, strings.Join(deciders, ", "))
+	}
+	d.State, d.Take, d.By = raw.State, raw.Take, raw.By
+	return nil
+}
+
+// matches reports whether a decision taken is the one expected.
+func (d DecisionExpect) matches(c response.ChainEntry) bool {
+	by := d.By == "" || c.DecidedBy == d.By || d.By == "agent" && strings.HasPrefix(c.DecidedBy, "model:")
+	return (d.State == "" || c.FromState == d.State) && c.Transition == d.Take && by
+}
+
+func (d DecisionExpect) String() string {
+	s := d.Take
+	if d.State != "" {
+		s = d.State + ": " + s
+	}
+	if d.By != "" {
+		s += " by " + d.By
+	}
+	return s
+}
+
+// decisionText shows a decision taken as an expected one is written.
+func decisionText(c response.ChainEntry) string {
+	return DecisionExpect{State: c.FromState, Take: c.Transition, By: c.DecidedBy}.String()
+}
+
+// statesOf are the states a workflow's run passed through, in order: the
+// one it started at, then each one a transition entered (a state entered
+// again at once, by an on-enter hook or a transition back to it, listed
+// once).
+func statesOf(w *response.WorkflowResult) []string {
+	if w == nil {
+		return nil
+	}
+	if len(w.Chain) == 0 {
+		return []string{w.State}
+	}
+	out := []string{w.Chain[0].FromState}
+	for _, c := range w.Chain {
+		if c.ToState != out[len(out)-1] {
+			out = append(out, c.ToState)
+		}
+	}
+	return out
+}
+
+// decisionsOf are the choices made at a workflow's decision points, in
+// order (deterministic transitions are no decisions).
+func decisionsOf(w *response.WorkflowResult) []response.ChainEntry {
+	if w == nil {
+		return nil
+	}
+	var out []response.ChainEntry
+	for _, c := range w.Chain {
+		if c.DecidedBy != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// workflow checks the states a workflow passed through and the
+// decisions it made.
+func (k *checker) workflow(e *Expect, o *outcome) {
+	w := o.res.WorkflowResult
+	if e.States != nil {
+		got := statesOf(w)
+		k.hold("states", slices.Equal(got, e.States), "states: want [%s], the run passed through [%s]", strings.Join(e.States, ", "), strings.Join(got, ", "))
+	}
+	if e.Decisions == nil {
+		return
+	}
+	got := decisionsOf(w)
+	var shown []string
+	for _, c := range got {
+		shown = append(shown, decisionText(c))
+	}
+	ok := len(got) == len(e.Decisions)
+	for i := 0; ok && i < len(got); i++ {
+		ok = e.Decisions[i].matches(got[i])
+	}
+	var want []string
+	for _, d := range e.Decisions {
+		want = append(want, d.String())
+	}
+	k.hold("decisions", ok, "decisions: want [%s], the run decided [%s]", strings.Join(want, "; "), strings.Join(shown, "; "))
+}
+
+// checkTrajectories refuses trajectory expectations that cannot hold on
+// c: tool and turn checks of a step that asks no model, states and
+// decisions of a chain that is not a workflow, a decision at a state or
+// by a transition the workflow lacks. bad reports one at a path under
+// the case.
+func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format string, args ...any)) {
+	if e := tc.Expect.MaxLatencyMS; e != nil && *e < 0 {
+		bad([]string{"expect", "max_latency_ms"}, "%d is negative: a bound no run meets", *e)
+	}
+	for _, id := range slices.Sorted(maps.Keys(tc.Expect.Steps)) {
+		e, s := tc.Expect.Steps[id], findStep(c, id)
+		if e != nil {
+			negativeLimits(e, func(key string, v any) {
+				bad([]string{"expect", "steps", id, key}, "%v is negative: a bound no step meets", v)
+			})
+		}
+		if s == nil || e == nil || !s.Kind.Deterministic() {
+			continue
+		}
+		for i, set := range []bool{e.ToolsCalled != nil, e.ToolsNotCalled != nil, e.MaxTurns != nil} {
+			if set {
+				key := []string{"tools_called", "tools_not_called", "max_turns"}[i]
+				bad([]string{"expect", "steps", id, key}, "step %s is a %s step: it asks no model and calls no tools", id, s.Kind)
+			}
+		}
+	}
+	if c.Workflow == nil {
+		if tc.Expect.States != nil {
+			bad([]string{"expect", "states"}, "%s is not a workflow", c.Name)
+		}
+		if tc.Expect.Decisions != nil {
+			bad([]string{"expect", "decisions"}, "%s is not a workflow", c.Name)
+		}
+		return
+	}
+	states := map[string]bool{}
+	for _, st := range c.Workflow.States {
+		states[st.Name] = true
+	}
+	for i, name := range tc.Expect.States {
+		if !states[name] {
+			bad([]string{"expect", "states", fmt.Sprint(i)}, "%s has no state %s", c.Name, name)
+		}
+	}
+	for i, d := range tc.Expect.Decisions {
+		path := []string{"expect", "decisions", fmt.Sprint(i)}
+		switch {
+		case d.State != "" && !states[d.State]:
+			bad(path, "%s has no state %s", c.Name, d.State)
+		case d.State != "":
+			if p := decisionProblem(c, d.State, d.Take); p != "" {
+				bad(path, "%s", p)
+			}
+		}
+	}
+}
+
+// negativeLimits reports each of a step's bounds that is negative.
+func negativeLimits(e *StepExpect, bad func(key string, v any)) {
+	if e.MaxTurns != nil && *e.MaxTurns < 0 {
+		bad("max_turns", *e.MaxTurns)
+	}
+	if e.MaxCostUSD != nil && *e.MaxCostUSD < 0 {
+		bad("max_cost_usd", *e.MaxCostUSD)
+	}
+	if e.MaxLatencyMS != nil && *e.MaxLatencyMS < 0 {
+		bad("max_latency_ms", *e.MaxLatencyMS)
+	}
+}
