@@ -24,7 +24,9 @@ const snapshotTag = "v1.2.3"
 
 // TestRelease makes a snapshot release of this working tree with the
 // goreleaser CHAINRUN_GORELEASER names (.ci/release/install.sh builds it,
-// and cyclonedx-gomod beside it), and checks what a release would ship. It runs
+// and cyclonedx-gomod beside it), and checks what a release would ship;
+// install.sh and the GitHub Action are then tested against a local server
+// serving that snapshot (install_script_test.go, action_test.go). It runs
 // when CHAINRUN_GORELEASER is set, fails in CI (CI=true) when it is not,
 // and is skipped otherwise.
 //
@@ -68,6 +70,8 @@ func TestRelease(t *testing.T) {
 	t.Run("checksums", func(t *testing.T) { checkChecksums(t, rel) })
 	t.Run("archive", func(t *testing.T) { checkArchive(t, rel) })
 	t.Run("packages", func(t *testing.T) { checkPackages(t, rel) })
+	t.Run("install.sh", func(t *testing.T) { testInstallScript(t, rel) })
+	t.Run("action", func(t *testing.T) { testAction(t, rel) })
 }
 
 // cloneWorkingTree clones this repository into a temporary directory and

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// releaseServer serves a snapshot's dist/ as GitHub serves a release's
+// assets: /download/vVERSION/FILE and /latest/download/FILE. tamper, when
+// set, is changed into every archive served (one byte flipped);
+// downloads counts the archives served.
+type releaseServer struct {
+	*httptest.Server
+	rel       snapshot
+	tamper    atomic.Bool
+	downloads atomic.Int32
+}
+
+func newReleaseServer(t *testing.T, rel snapshot) *releaseServer {
+	s := &releaseServer{rel: rel}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dir, name := filepath.Split(r.URL.Path)
+		if dir != "/latest/download/" && dir != "/download/v"+rel.version+"/" || strings.Contains(name, "..") {
+			http.NotFound(w, r)
+			return
+		}
+		data, err := os.ReadFile(filepath.Join(rel.dist, name))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if strings.HasSuffix(name, ".tar.gz") || strings.HasSuffix(name, ".zip") {
+			s.downloads.Add(1)
+			if s.tamper.Load() {
+				data = bytes.Clone(data)
+				data[len(data)/2] ^= 0xff
+			}
+		}
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// installScript runs install.sh with sh, against the server.
+func installScript(t *testing.T, srv *releaseServer, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	cmd := exec.Command("sh", append([]string{"install.sh"}, args...)...)
+	cmd.Env = append(os.Environ(), "CHAINRUN_INSTALL_BASE_URL="+srv.URL+"/", "HOME="+t.TempDir())
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+// testInstallScript: install.sh installs both binaries of a release
+// (latest, or a version with or without its v) into -b DIR after
+// checking the archive's SHA-256; a tampered archive, an unknown version
+// or a bad option installs nothing and fails.
+func testInstallScript(t *testing.T, rel snapshot) {
+	if runtime.GOOS == "windows" {
+		t.Skip("install.sh is for POSIX shells")
+	}
+	srv := newReleaseServer(t, rel)
+	for _, version := range []string{"", rel.version, "v" + rel.version} {
+		t.Run("version="+version, func(t *testing.T) {
+			bin := filepath.Join(t.TempDir(), "deep", "bin")
+			args := []string{"-b", bin}
+			if version != "" {
+				args = append(args, "-v", version)
+			}
+			_, stderr, err := installScript(t, srv, args...)
+			if err != nil {
+				t.Fatalf("install.sh %v: %v\n%s", args, err, stderr)
+			}
+			out, err := exec.Command(filepath.Join(bin, "chainrun"), "version").Output()
+			if err != nil || !strings.HasPrefix(string(out), "chainrun "+rel.version+" (") {
+				t.Errorf("the installed chainrun version: %q, %v", out, err)
+			}
+			if info, err := os.Stat(filepath.Join(bin, "chainrun-otel")); err != nil || info.Mode().Perm()&0o111 == 0 {
+				t.Errorf("chainrun-otel is not installed as an executable: %v", err)
+			}
+			if !strings.Contains(stderr, "installed chainrun "+rel.version) {
+				t.Errorf("install.sh said %q", stderr)
+			}
+		})
+	}
+
+	t.Run("resolve", func(t *testing.T) {
+		stdout, stderr, err := installScript(t, srv, "-r")
+		if err != nil || stdout != rel.version+"\n" {
+			t.Errorf("install.sh -r printed %q (%v): %s", stdout, err, stderr)
+		}
+	})
+
+	refused := []struct {
+		name, want string
+		args       []string
+		tampered   bool
+	}{
+		{"tampered archive", "does not match checksums.txt", nil, true},
+		{"unknown version", "no release 9.9.9", []string{"-v", "9.9.9"}, false},
+		{"unknown version with v", "no release 0.0.1-rc.1", []string{"-v", "v0.0.1-rc.1"}, false},
+		{"bad option", "", []string{"-x"}, false},
+		{"stray argument", "unexpected argument: now", []string{"now"}, false},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			srv.tamper.Store(tc.tampered)
+			defer srv.tamper.Store(false)
+			bin := filepath.Join(t.TempDir(), "bin")
+			_, stderr, err := installScript(t, srv, append([]string{"-b", bin}, tc.args...)...)
+			if err == nil {
+				t.Fatalf("install.sh succeeded: %s", stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("install.sh said %q, want %q", stderr, tc.want)
+			}
+			if entries, _ := os.ReadDir(bin); len(entries) != 0 {
+				t.Errorf("install.sh failed but left %v in %s", entries, bin)
+			}
+		})
+	}
+}
