@@ -85,6 +85,9 @@ func testInstallScript(t *testing.T, rel snapshot) {
 			if err != nil || !strings.HasPrefix(string(out), "chainrun "+rel.version+" (") {
 				t.Errorf("the installed chainrun version: %q, %v", out, err)
 			}
+			if help, _ := exec.Command(filepath.Join(bin, "chainrun"), "run", "--help").Output(); strings.Contains(string(help), "--engine") {
+				t.Error("install.sh without -t installed the Temporal build")
+			}
 			if info, err := os.Stat(filepath.Join(bin, "chainrun-otel")); err != nil || info.Mode().Perm()&0o111 == 0 {
 				t.Errorf("chainrun-otel is not installed as an executable: %v", err)
 			}
@@ -93,6 +96,21 @@ func testInstallScript(t *testing.T, rel snapshot) {
 			}
 		})
 	}
+
+	t.Run("temporal", func(t *testing.T) {
+		bin := t.TempDir()
+		if _, stderr, err := installScript(t, srv, "-t", "-b", bin); err != nil {
+			t.Fatalf("install.sh -t: %v\n%s", err, stderr)
+		}
+		// the Temporal build's chainrun has --engine (temporal); the default one has not
+		out, err := exec.Command(filepath.Join(bin, "chainrun"), "run", "--help").Output()
+		if err != nil || !strings.Contains(string(out), "--engine") {
+			t.Errorf("install.sh -t did not install the Temporal build: %v\n%s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(bin, "chainrun-otel")); err != nil {
+			t.Error(err)
+		}
+	})
 
 	t.Run("resolve", func(t *testing.T) {
 		stdout, stderr, err := installScript(t, srv, "-r")
