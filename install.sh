@@ -14,8 +14,9 @@
 #               release's), install nothing
 #
 # The archive's SHA-256 is checked against the release's checksums.txt
-# before anything is unpacked; on a mismatch, a missing entry or a failed
-# download nothing is installed and the exit status is 1. Releases are
+# before anything is unpacked, and checksums.txt's cosign signature when
+# cosign is installed; on a mismatch, a bad signature, a missing entry or
+# a failed download nothing is installed and the exit status is 1. Releases are
 # fetched from CHAINRUN_INSTALL_BASE_URL (default
 # https://github.com/chainrun/chainrun/releases), laid out as GitHub lays
 # them out: BASE/download/vVERSION/FILE and BASE/latest/download/FILE, so
@@ -106,6 +107,29 @@ else
 fi
 fetch "$sums_url" "$tmp/checksums.txt" ||
   fail "no release $version: $sums_url could not be downloaded"
+
+# The release workflow signs checksums.txt keylessly with cosign (a
+# Sigstore bundle beside it). With cosign installed the bundle must verify
+# as signed by that workflow at a tag; without cosign it is not checked,
+# and the install says so. CHAINRUN_INSTALL_REQUIRE_SIGNATURE=true refuses
+# to install without a verified signature.
+require_sig=${CHAINRUN_INSTALL_REQUIRE_SIGNATURE:-false}
+if fetch "$sums_url.sigstore.json" "$tmp/checksums.txt.sigstore.json" 2>/dev/null; then
+  if command -v cosign >/dev/null 2>&1; then
+    cosign verify-blob --bundle "$tmp/checksums.txt.sigstore.json" \
+      --certificate-identity-regexp '^https://github\.com/chainrun/chainrun/\.github/workflows/release\.yml@refs/tags/v' \
+      --certificate-oidc-issuer https://token.actions.githubusercontent.com \
+      "$tmp/checksums.txt" >"$tmp/cosign.log" 2>&1 ||
+      fail "checksums.txt: its signature ($sums_url.sigstore.json) does not verify: $(tail -n 1 "$tmp/cosign.log"); nothing was installed"
+    say "checksums.txt: signature verified (cosign)"
+  elif [ "$require_sig" = true ]; then
+    fail "checksums.txt is signed but cosign is not installed to verify it (CHAINRUN_INSTALL_REQUIRE_SIGNATURE=true); nothing was installed"
+  else
+    say "checksums.txt is signed; install cosign to have its signature verified too (the SHA-256 is checked either way)"
+  fi
+elif [ "$require_sig" = true ]; then
+  fail "checksums.txt has no signature at $sums_url.sigstore.json (CHAINRUN_INSTALL_REQUIRE_SIGNATURE=true); nothing was installed"
+fi
 
 # the line of this platform's archive: "SHA256  NAME_VERSION_OS_ARCH.EXT"
 line=$(grep -E "^[0-9a-f]{64}  ${flavour}_[^_ ]+_${os}_${arch}\.${ext}\$" "$tmp/checksums.txt" | head -n 1 || true)
