@@ -22,7 +22,9 @@ fi
 args=(run "$CHAIN" -o json)
 while IFS= read -r line || [ -n "$line" ]; do
   line=${line%$'\r'}
-  [ -n "${line//[[:space:]]/}" ] && args+=(--input "$line")
+  if [ -n "${line//[[:space:]]/}" ]; then
+    args+=(--input "$line")
+  fi
 done <<<"${INPUTS:-}"
 if [ -n "${INPUT_FILE:-}" ]; then
   args+=(--input-file "$INPUT_FILE")
@@ -40,24 +42,23 @@ trap 'rm -f "$own"' EXIT
 code=0
 GITHUB_OUTPUT=$own chainrun "${args[@]}" || code=$?
 
-declare -A got=()
+# o_run_id, o_status, o_exit_code, o_output: what chainrun wrote (plain
+# variables, no associative array: macOS's bash 3.2 has none)
+o_run_id= o_status= o_exit_code= o_output=
 while IFS= read -r line; do
-  if [[ $line =~ ^([a-z_]+)\<\<(.+)$ ]]; then
+  if [[ $line =~ ^(run_id|status|exit_code|output)\<\<(.+)$ ]]; then
     name=${BASH_REMATCH[1]} delim=${BASH_REMATCH[2]} value= first=true
     while IFS= read -r next && [ "$next" != "$delim" ]; do
       if $first; then value=$next first=false; else value+=$'\n'$next; fi
     done
-    got[$name]=$value
-  elif [[ $line =~ ^([a-z_]+)=(.*)$ ]]; then
-    got[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+    printf -v "o_$name" '%s' "$value"
+  elif [[ $line =~ ^(run_id|status|exit_code|output)=(.*)$ ]]; then
+    printf -v "o_${BASH_REMATCH[1]}" '%s' "${BASH_REMATCH[2]}"
   fi
 done <"$own"
 
-status=${got[status]:-}
-if [ -z "$status" ]; then
-  # nothing ran (a bad flag, chain or input: exit 2) and chainrun wrote no outputs
-  status=error
-fi
+# nothing ran (a bad flag, chain or input: exit 2) when chainrun wrote no status
+status=${o_status:-error}
 
 # put NAME VALUE: one step output, in the multi-line form with a fresh
 # random delimiter the value does not hold when it has a line break
@@ -74,14 +75,14 @@ put() {
   fi
 }
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  put run-id "${got[run_id]:-}"
+  put run-id "$o_run_id"
   put status "$status"
   put exit-code "$code"
-  put output "${got[output]:-}"
+  put output "$o_output"
 fi
 
 if [ "$code" -eq 3 ] && [ "${ACCEPT_PAUSED:-false}" = true ]; then
-  echo "chainrun: $CHAIN paused at a decision point; the run can be resumed (chainrun resume ${got[run_id]:-RUN_ID} --take …)" >&2
+  echo "chainrun: $CHAIN paused at a decision point; the run can be resumed (chainrun resume ${o_run_id:-RUN_ID} --take …)" >&2
   exit 0
 fi
 exit "$code"
