@@ -148,7 +148,7 @@ func TestScripts(t *testing.T) {
 			// pty ANSWER ARGS... runs chainrun ARGS on a terminal and types
 			// ANSWER at its prompt; what the terminal showed is stdout.
 			"pty": ptyRun,
-			// ci-action FILE writes the run step's script of docs/ci.md's
+			// ci-action FILE writes the run step's script of action.yml's
 			// composite action (see ci_action_test.go).
 			"ci-action": ciAction,
 			// crashloop ROUNDS CHAIN MAXMS kills runs at random points and
