@@ -82,8 +82,10 @@ func cloneWorkingTree(t *testing.T) string {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "chainrun")
 	git(t, ".", "clone", "--quiet", "--no-local", ".", repo)
-	// --modified lists deleted files too: they are removed from the clone
-	for _, f := range strings.Split(git(t, ".", "ls-files", "-z", "--modified", "--others", "--exclude-standard"), "\x00") {
+	// what differs from HEAD, staged or not (deleted files too: they are
+	// removed from the clone), and the files git does not track yet
+	changed := git(t, ".", "diff", "--name-only", "-z", "HEAD") + git(t, ".", "ls-files", "-z", "--others", "--exclude-standard")
+	for _, f := range strings.Split(changed, "\x00") {
 		if f == "" {
 			continue
 		}
