@@ -88,7 +88,7 @@ var layers = map[string][]string{
 	"pkg/chain/schema":         {"pkg/chain", "pkg/chain/envfiles", "pkg/chain/wfpart", "pkg/chain/wfyaml", "pkg/yamlpos"},
 	"pkg/run/response":         {"pkg/chain"},
 	"pkg/run/record":           {"pkg/chain", "pkg/event", "pkg/run/response"},
-	"pkg/run/toolcall":         {"pkg/chain", "pkg/event", "pkg/interrupt", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/tools"},
+	"pkg/run/toolcall":         {"pkg/chain", "pkg/event", "pkg/interrupt", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/tools"},
 }
 
 // configLibraries are read by cmd alone: nothing below it sees flags or
@@ -214,7 +214,7 @@ const packageCap = 6000
 // it may hold until its next split lowers it: pkg/run holds the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine, ask, proc, record, response and toolcall are out).
-var oversizedPackages = map[string]int{"pkg/run": 7223}
+var oversizedPackages = map[string]int{"pkg/run": 7077}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

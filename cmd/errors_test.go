@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
 )
 
@@ -41,8 +42,8 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 		{"a chain not found", &catalog.NotFoundError{}, true, exitUsage},
 		{"bad inputs", &run.InputError{}, true, exitUsage},
 		{"a step that cannot run", &run.PreflightError{Kind: run.BadModel}, true, exitUsage},
-		{"a rerun to confirm", &run.RerunError{Steps: []string{"s"}}, true, exitUsage},
-		{"a bad --take", &run.TakeError{}, true, exitUsage},
+		{"a rerun to confirm", &response.RerunError{Steps: []string{"s"}}, true, exitUsage},
+		{"a bad --take", &response.TakeError{}, true, exitUsage},
 		{"a run held by another process", &store.LockedError{}, true, exitUsage},
 		{"a run not found", &store.NotFoundError{}, true, exitUsage},
 		{"cobra refused the command line", errors.New("whatever cobra says"), false, exitUsage},

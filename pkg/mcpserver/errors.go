@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // plain is an error the engine words for the command line (--take, --arg,
@@ -25,7 +25,7 @@ type terminalOnly interface {
 
 // plainError is err as a call answers it.
 func plainError(err error) string {
-	if e, ok := errors.AsType[*run.RerunError](err); ok {
+	if e, ok := errors.AsType[*response.RerunError](err); ok {
 		return fmt.Sprintf("step %s is not idempotent and may already have done its work (it started and did not succeed): check, then call take_transition again with rerun %s to run it again",
 			strings.Join(e.Steps, ", "), quoted(e.Steps))
 	}
@@ -37,7 +37,7 @@ func plainError(err error) string {
 
 // rerunLink is the take that confirms the steps e names run again: the
 // decision d tried, with rerun.
-func rerunLink(sv *Saved, d Decision, e *run.RerunError) Link {
+func rerunLink(sv *Saved, d Decision, e *response.RerunError) Link {
 	args := map[string]any{"run_id": sv.RunID, "rerun": e.Steps, "expected_version": sv.Version}
 	if e.Take != "" {
 		args["transition"] = e.Take

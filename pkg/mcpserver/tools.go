@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -262,7 +261,7 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest, sv *Saved
 	return s.await(ctx, req, a, func(err error) Response {
 		r := fromSaved(sv)
 		r.Error = plainError(err)
-		if rerun, ok := errors.AsType[*run.RerunError](err); ok {
+		if rerun, ok := errors.AsType[*response.RerunError](err); ok {
 			r.Links = []Link{rerunLink(sv, d, rerun)}
 		}
 		if t, ok := errors.AsType[terminalOnly](err); ok && t.NeedsTerminal() {

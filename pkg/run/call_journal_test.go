@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // callerAndCallee is a chain whose step `sub` calls chain `inner`: inner's
@@ -80,7 +81,7 @@ func TestCalledChainsNonIdempotentStepNeedsRerun(t *testing.T) {
 	e := New(WithDir(dir), WithChains(resolve))
 	started := map[string]bool{"sub/ship": true}
 	_, err := e.Run(context.Background(), Request{Chain: c, Started: started, Journal: &memJournal{}})
-	var re *RerunError
+	var re *response.RerunError
 	if !errors.As(err, &re) || re.Steps[0] != "sub/ship" {
 		t.Fatalf("err %v", err)
 	}

@@ -21,7 +21,7 @@ type dagDriver struct {
 	x *Execution
 	// notStarted are the steps the run ended before.
 	notStarted []string
-	// stop cancels the steps still running, saying why (a stopCause).
+	// stop cancels the steps still running, saying why (a record.StopCause).
 	stop context.CancelCauseFunc
 }
 
@@ -52,7 +52,7 @@ func (d *dagDriver) waiting(id string) {
 func (d *dagDriver) Conclude(ctx context.Context, res *record.Result) {
 	x, c := d.x, d.x.Chain
 	reason := "not run"
-	var cause *stopCause
+	var cause *record.StopCause
 	calledOff := errors.As(context.Cause(ctx), &cause)
 	switch {
 	case calledOff:
@@ -83,7 +83,7 @@ func (d *dagDriver) Conclude(ctx context.Context, res *record.Result) {
 		res.Steps = append(res.Steps, *x.results[s.ID])
 	}
 	switch {
-	case calledOff && cause.failed != "":
+	case calledOff && cause.Failed != "":
 		res.Status, res.Error = record.Cancelled, cause.Error()
 	case ctx.Err() != nil:
 		res.Status = record.Interrupted
@@ -126,7 +126,7 @@ func (d *dagDriver) failed(id string, sr *record.StepResult) dag.Outcome {
 	if x.Engine.keepGoing || x.Chain.KeepGoing {
 		return dag.Hold
 	}
-	d.stop(&stopCause{failed: x.failedStep})
+	d.stop(&record.StopCause{Failed: x.failedStep})
 	return dag.Stop
 }
 
@@ -186,7 +186,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 		}
 		x.journal(s, sr)
 	}
-	if k := Kinds[s.Kind]; k.route != nil && sr.Decision != "" && !Unfinished(sr.Status) {
+	if k := Kinds[s.Kind]; k.route != nil && sr.Decision != "" && !record.Unfinished(sr.Status) {
 		chosen, left := k.route(s, sr.Decision)
 		x.applyRoute(s, sr.Decision, chosen, left)
 	}
@@ -218,7 +218,7 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			x.earlyExit = id
 		}
 		// an early exit cancels the steps still running: the run is done
-		d.stop(&stopCause{earlyExit: x.earlyExit})
+		d.stop(&record.StopCause{EarlyExit: x.earlyExit})
 		return dag.Stop
 	}
 	return dag.Continue

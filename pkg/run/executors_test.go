@@ -290,7 +290,7 @@ func TestWorkflowExecutorPausesTheRunAtItsDecision(t *testing.T) {
 	// refuses: nothing runs
 	for take, args := range map[string]map[string]any{"vet": nil, "nope": nil, "submit": {"verdict": "maybe"}} {
 		_, err = l.Run(context.Background(), Request{Chain: c, Inputs: map[string]string{"brief": "b"}, History: j.transitions, Take: take, Args: args, Journal: j})
-		var te *TakeError
+		var te *response.TakeError
 		var ae *response.ArgError
 		if take != "vet" && !errors.As(err, &te) && !errors.As(err, &ae) {
 			t.Errorf("--take %s %v: %v", take, args, err)

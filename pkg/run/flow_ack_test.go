@@ -79,7 +79,7 @@ func TestAcknowledgedByTheCaller(t *testing.T) {
 	}
 
 	_, err = ackRun(t, ackWorkflow, j, Request{Take: "acknowledge"})
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `--take acknowledge: not viable at state "review": guard 1 (script_acknowledged "deploy.production.rollout"): script deploy.production.rollout has not been acknowledged in this run`) {
 		t.Fatalf("take without ack: %v", err)
 	}

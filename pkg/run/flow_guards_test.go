@@ -84,7 +84,7 @@ func TestUnsetSlotAtADecisionPoint(t *testing.T) {
 		t.Fatalf("links %v warnings %q", res.Links, res.Warnings)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "work"})
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "reads $.context.result, which is not set") {
 		t.Fatalf("take: %v", err)
 	}
@@ -121,7 +121,7 @@ func TestDecisionOffersOnlyViableLinks(t *testing.T) {
 		t.Fatalf("%s links %s", res.Status, asJSON(t, res.Links))
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, History: j.transitions, Take: "approve"})
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `--take approve: not viable at state "review": guard 1 (permission "change.approve"): no principal is configured`) ||
 		!strings.Contains(err.Error(), "CHAINRUN_PRINCIPAL_PERMISSIONS") || !strings.Contains(err.Error(), "it offers reject") {
 		t.Fatalf("no principal: %v", err)
@@ -202,7 +202,7 @@ func TestEvidenceCountsAcrossResumes(t *testing.T) {
 		t.Fatalf("start: %v %+v", err, res)
 	}
 	_, err = call("ann", "complete")
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `guard 1 (evidence): needs 2 "approval" principals, has 0`) {
 		t.Fatalf("complete too early: %v", err)
 	}

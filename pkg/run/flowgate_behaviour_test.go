@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
@@ -79,7 +80,7 @@ func TestMixedStateOffersOnlyItsDecisions(t *testing.T) {
 					continue
 				}
 				_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src), Take: take})
-				var te *TakeError
+				var te *response.TakeError
 				if !errors.As(err, &te) {
 					t.Errorf("--take %s: %v", take, err)
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestFlowgateFireCap ports fire_cap.rs (github.com/matt-cochran/mcp-flowgate,
@@ -106,7 +107,7 @@ func TestFlowgateFireCap(t *testing.T) {
 // cap, the run left where it was.
 func capRefused(t *testing.T, w *fgWalk, take string, limit int) {
 	t.Helper()
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(w.err, &te) || te.Take != take || !strings.Contains(te.Why, "max_fires_per_visit of "+string(rune('0'+limit))+" is reached") || !strings.Contains(te.Why, "entered it: "+string(rune('0'+limit))) {
 		t.Fatalf("--take %s past its cap %d: %v", take, limit, w.err)
 	}

@@ -64,7 +64,7 @@ func TestFlowgateGovernanceInvariants(t *testing.T) {
 			}
 			res, err = New(opts...).Run(context.Background(), Request{Chain: c, History: j.transitions, Journal: j, Take: tc.take, Args: tc.args})
 			if tc.refused != "" {
-				var te *TakeError
+				var te *response.TakeError
 				var ae *response.ArgError
 				if err == nil || !(errors.As(err, &te) || errors.As(err, &ae)) || !strings.Contains(err.Error(), tc.refused) {
 					t.Fatalf("--take %s: want a refusal naming %q, got %v", tc.take, tc.refused, err)

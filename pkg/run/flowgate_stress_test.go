@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // stressSource names where the cases below come from:
@@ -52,7 +53,7 @@ func (w *fgWalk) submit(take string, args map[string]any) {
 // naming the guard that does not hold, and the run stays where it was.
 func (w *fgWalk) guardRejected(take string) {
 	w.t.Helper()
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(w.err, &te) || te.Take != take || !strings.Contains(te.Why, "guard") {
 		w.t.Fatalf("--take %s: want a guard's refusal, got %v", take, w.err)
 	}

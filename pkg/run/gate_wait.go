@@ -94,7 +94,7 @@ func checkGateTake(c *chain.Chain, req Request) error {
 	}
 	ids := waitingGates(c, req.Resume)
 	links := gateLinks(c, ids)
-	e := &TakeError{Take: req.Take, Gate: true, Links: links}
+	e := &response.TakeError{Take: req.Take, Gate: true, Links: links}
 	if len(ids) == 0 {
 		return e
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // savedAs is what a store gives a resume of the run j journaled: the
@@ -179,7 +180,7 @@ workflows:
 	req := Request{Chain: c, RunID: "20260101-000000-abcd", Take: "go", Journal: &memJournal{},
 		Resume: map[string]record.StepRecord{"go[1]": done}, Started: map[string]bool{"go[0]": true}}
 	_, err := e.Run(context.Background(), req)
-	var re *RerunError
+	var re *response.RerunError
 	if !errors.As(err, &re) || !slices.Equal(re.Steps, []string{"go[0]"}) || !strings.Contains(re.Command, "--take go --rerun 'go[0]'") {
 		t.Fatalf("err %v (%+v)", err, re)
 	}

@@ -71,7 +71,7 @@ func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.
 		}
 		sr.Handler = name
 		res.Handlers = append(res.Handlers, *sr)
-		if Unfinished(sr.Status) {
+		if record.Unfinished(sr.Status) {
 			x.Warn(name + " handler: step " + s.ID + " failed: " + sr.Error)
 			if !s.ContinueOnError && failed == "" {
 				failed = s.ID

@@ -322,7 +322,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	if len(steps) == 0 {
 		return nil
 	}
-	e := &RerunError{Steps: steps, Take: req.Take}
+	e := &response.RerunError{Steps: steps, Take: req.Take}
 	if e.Take == "" && c.Workflow != nil {
 		e.Take = decisionNamed(c.Workflow, steps)
 	}

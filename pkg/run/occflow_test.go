@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // savedSteps is a journal's last record of each step, as a resume gets it.
@@ -241,7 +242,7 @@ func TestGatePausesAndResumes(t *testing.T) {
 		t.Errorf("steps %+v", first.Steps)
 	}
 	_, err = New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Resume: savedSteps(j), Take: "maybe"})
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || err.Error() != `--take maybe: the run waits at gate "ship_ok", which takes approve, reject` {
 		t.Fatalf("bad take: %v", err)
 	}

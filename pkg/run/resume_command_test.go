@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The confirmation a resume asks for is one command that works pasted:
@@ -25,7 +27,7 @@ workflows:
 `)
 	l := New(WithDir(t.TempDir()))
 	err := l.checkRerun(c, Request{RunID: "20260101-000000-000-abcdef", Chain: c, Started: map[string]bool{"go_live": true}})
-	var re *RerunError
+	var re *response.RerunError
 	if !errors.As(err, &re) || !strings.HasSuffix(err.Error(), "resume with: chainrun resume 20260101-000000-000-abcdef --take go_live --rerun go_live") {
 		t.Fatalf("err = %v", err)
 	}

@@ -126,7 +126,7 @@ func (x *Execution) rerun(ctx context.Context, ev *chain.Step, target, note stri
 			x.results[id] = sr
 			x.mu.Unlock()
 			x.journal(s, sr)
-			if Unfinished(sr.Status) {
+			if record.Unfinished(sr.Status) {
 				return fmt.Errorf("step %s, run again for the evaluation, failed: %s", id, sr.Error)
 			}
 		}

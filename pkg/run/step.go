@@ -78,7 +78,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 		if status == record.StepFailed && ctx.Err() != nil {
 			// stopped by the run, whatever it was doing (a pre_tool, a
 			// request, a called chain): said the same way every time
-			status, errText, reason = stopped(ctx)
+			status, errText, reason = record.Stopped(ctx)
 		}
 		sr.Status, sr.Error, sr.Reason = status, errText, reason
 		sr.MaskTexts(x.Mask)

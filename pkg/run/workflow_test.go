@@ -164,7 +164,7 @@ func TestWorkflowTakeMustBeALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Inputs: in, History: j.transitions, Take: "ship"})
-	var te *TakeError
+	var te *response.TakeError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "offers deploy, abort") {
 		t.Fatalf("err %v", err)
 	}

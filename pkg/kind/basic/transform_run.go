@@ -31,7 +31,7 @@ func init() {
 		},
 		// a transform task's result is its value
 		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
-			if run.Unfinished(sr.Status) {
+			if record.Unfinished(sr.Status) {
 				return "", false
 			}
 			v, _ := read(s.OutputVar)

@@ -26,7 +26,7 @@ func init() {
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
 		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
-			if run.Unfinished(sr.Status) {
+			if record.Unfinished(sr.Status) {
 				return "", false
 			}
 			if len(s.Agent().ConditionKey) > 0 {

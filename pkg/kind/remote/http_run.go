@@ -34,7 +34,7 @@ func init() {
 		// an http task's result is its status code
 		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			v, ok := read(s.OutputVar + "_status")
-			if run.Unfinished(sr.Status) || !ok {
+			if record.Unfinished(sr.Status) || !ok {
 				return "", false
 			}
 			if n, isNum := v.Data.(float64); isNum {

@@ -292,7 +292,7 @@ func (f *flow) runExecutor(ctx context.Context, e *chain.Step) (*record.StepResu
 	}
 	sr, _ := f.RunStep(ctx, e)
 	f.steps = append(f.steps, *sr)
-	return sr, !run.Unfinished(sr.Status)
+	return sr, !record.Unfinished(sr.Status)
 }
 
 // deeper counts one more transition taken on its own. At maxChainDepth
@@ -357,7 +357,7 @@ func (f *flow) moved(rec record.TransitionRecord, retry []response.Link) bool {
 // the task its failure leads to reads as previous_output, as contenox's.
 func (f *flow) noteOutput(rec record.TransitionRecord) {
 	e, _ := f.executorOf(rec)
-	if rec.Step == nil || e == nil || run.Unfinished(rec.Step.Status) && e.Handler == nil {
+	if rec.Step == nil || e == nil || record.Unfinished(rec.Step.Status) && e.Handler == nil {
 		return
 	}
 	if e.OutputVar != "" {

@@ -77,13 +77,13 @@ func (f *flow) checkTake() error {
 	}
 	s := f.w.State(f.state)
 	if s == nil || s.Terminal {
-		return &run.TakeError{Take: f.take, State: f.state}
+		return &response.TakeError{Take: f.take, State: f.state}
 	}
 	if s.Task != nil {
 		if f.take == s.Name {
 			return nil
 		}
-		return &run.TakeError{Take: f.take, State: f.state, Links: []response.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
+		return &response.TakeError{Take: f.take, State: f.state, Links: []response.Link{{Transition: s.Name, Title: "Retry: " + chain.Humanize(s.Name)}}}
 	}
 	cands := f.assess(s)
 	links := append(linksOf(passing(cands)), waitingLinks(waiting(cands))...)
@@ -91,12 +91,12 @@ func (f *flow) checkTake() error {
 		switch {
 		case c.t.Name != f.take:
 		case c.err != nil: // a condition that cannot be evaluated
-			return &run.TakeError{Take: f.take, State: f.state, Links: links, Why: c.err.Error()}
+			return &response.TakeError{Take: f.take, State: f.state, Links: links, Why: c.err.Error()}
 		case !c.ok:
-			return &run.TakeError{Take: f.take, State: f.state, Links: links, Why: c.why}
+			return &response.TakeError{Take: f.take, State: f.state, Links: links, Why: c.why}
 		default:
 			return nil
 		}
 	}
-	return &run.TakeError{Take: f.take, State: f.state, Links: links}
+	return &response.TakeError{Take: f.take, State: f.state, Links: links}
 }

@@ -91,7 +91,7 @@ func (f *flow) taskWith(ctx context.Context, s *chain.State, decidedBy string) b
 // of any kind, which only a branch naming it takes. branchable says
 // whether the task has a result to branch on.
 func (f *flow) taskResult(s *chain.Step, sr *record.StepResult) (result string, branchable bool) {
-	if run.Unfinished(sr.Status) {
+	if record.Unfinished(sr.Status) {
 		return "failed", true
 	}
 	if s.Handler != nil {

@@ -4,7 +4,8 @@
 // Journal saves as the run goes so that a resume can pick it up (a
 // finished step's StepRecord and SavedValue, a workflow's
 // TransitionRecord), with their forms on disk (text that is not UTF-8
-// kept byte for byte). They are plain values, kept apart from the engine
+// kept byte for byte), and what a step stopped while running says
+// (StopCause, Stopped). They are plain values, kept apart from the engine
 // so that a reader of a run's records meets none of the machinery that
 // made them.
 //

@@ -6,7 +6,8 @@
 // point's question (Decision) and the choice made there (Choice,
 // Decider, Scripted), what a decider reads (Described, SkillRef), what
 // evidence guards count (EvidenceRecord), the refusals of a resume's
-// arguments and acknowledgments (ArgError, AckError), and the links that
+// arguments, acknowledgments, --take and --rerun (ArgError, AckError,
+// TakeError, RerunError, RerunNameError), and the links that
 // take a transition or retry what failed (LinkOf, RetryLink), with the
 // rule of which retries need confirming (NeedsConfirmation). They are plain
 // values, kept apart from the engine so that a reader of a response meets

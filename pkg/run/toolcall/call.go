@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
 
@@ -61,7 +62,7 @@ func Call(ctx context.Context, a *run.Attempt, env tools.Env, call llm.ToolCall,
 	}
 	d := a.Now().Sub(start).Milliseconds()
 	if err != nil && ctx.Err() != nil {
-		err = errors.New(run.StopText(ctx)) // the run stopped it, whichever tool it was
+		err = errors.New(record.StopText(ctx)) // the run stopped it, whichever tool it was
 	}
 	if err != nil {
 		Record(a, call, event.Error, err.Error(), d)

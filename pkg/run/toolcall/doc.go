@@ -9,5 +9,6 @@
 // in it.
 //
 // It must not be imported by pkg/run. It may import, of this module:
-// chain, event, interrupt, llm, run, run/ask, run/given, tools.
+// chain, event, interrupt, llm, run, run/ask, run/given, run/record,
+// tools.
 package toolcall
