@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/github"
 	"github.com/chainrun/chainrun/pkg/render/live"
 	"github.com/chainrun/chainrun/pkg/render/progress"
@@ -31,14 +32,16 @@ type runView struct {
 
 // newView shows progress drawn live on a terminal that can redraw, else
 // as plain lines (CI logs, pipes, --quiet, --verbose, TERM=dumb), which
-// never hold an escape code; with GITHUB_ACTIONS=true, also as grouped
+// hold no escape code unless colour is forced (CLICOLOR_FORCE,
+// FORCE_COLOR); with GITHUB_ACTIONS=true, also as grouped
 // step logs, annotations and a job summary.
 func (f *factory) newView(dir string, o engineOptions) *runView {
-	plain := &progress.Printer{W: f.io.ErrOut, Verbose: o.verbose, Quiet: o.quiet, Stamp: !f.io.IsStderrTTY()}
+	plain := &progress.Printer{W: f.io.ErrOut, Verbose: o.verbose, Quiet: o.quiet, Stamp: !f.io.IsStderrTTY(),
+		Color: iostreams.ColorEnabled(os.LookupEnv, false)} // plain lines are painted only when forced
 	v := &runView{plain: plain, said: f.io.IsStdoutTTY() && f.io.IsStderrTTY() && !o.quiet}
 	v.sinks = event.Multi{plain}
 	if liveWanted(f.io.IsStderrTTY(), os.Getenv("TERM"), o) {
-		if v.live = live.Open(f.io.ErrOut, os.LookupEnv); v.live != nil {
+		if v.live = live.Open(f.io.ErrOut, iostreams.ColorEnabled(os.LookupEnv, true)); v.live != nil {
 			v.sinks = event.Multi{v.live} // it measured the terminal and can redraw it
 		}
 	}

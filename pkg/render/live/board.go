@@ -77,7 +77,7 @@ func (b *board) apply(e event.Event) []change {
 			return nil // a called chain: its caller's step line says it
 		}
 		b.depth = 0
-		return []change{{kind: endRun, line: b.paint(b.text.Line(e), runColor(e.Status))}}
+		return []change{{kind: endRun, line: b.paint(b.text.Line(e), render.OutcomeColor(e.Status))}}
 	case event.StepWaiting:
 		if r := b.rows[key]; r != nil {
 			return nil
@@ -135,7 +135,7 @@ func (b *board) apply(e event.Event) []change {
 			line = fmt.Sprintf("↺ %s %s cached", shown.Step, render.Millis(e.DurationMS))
 		}
 		glyph, rest := splitGlyph(line)
-		glyph = b.paint(glyph, glyphColor(glyph))
+		glyph = b.paint(glyph, render.GlyphColor(glyph))
 		line = glyph + rest
 		r := b.rows[key]
 		if r == nil {
@@ -147,7 +147,7 @@ func (b *board) apply(e event.Event) []change {
 		return []change{{kind: finishRow, row: r}}
 	case event.Decision:
 		if e.Status == "paused" {
-			return []change{{kind: showLine, line: b.paint(b.text.Line(shown), sgrYellow)}}
+			return []change{{kind: showLine, line: b.paint(b.text.Line(shown), render.SGRYellow)}}
 		}
 		return b.line(shown)
 	}
@@ -175,53 +175,12 @@ func (b *board) name(runID, step string) string {
 	return step
 }
 
-// paint wraps s in an SGR colour, unless colour is off (NO_COLOR): each
-// line of it, so that the colour is reset before every newline and never
-// runs into what follows.
+// paint is render.Paint unless colour is off.
 func (b *board) paint(s, sgr string) string {
-	if !b.color || sgr == "" || s == "" {
+	if !b.color {
 		return s
 	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = "\x1b[" + sgr + "m" + l + "\x1b[0m"
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// The SGR colours of the display.
-const (
-	sgrGreen  = "32"
-	sgrRed    = "31"
-	sgrYellow = "33"
-	sgrCyan   = "36"
-	sgrDim    = "2"
-)
-
-func glyphColor(glyph string) string {
-	switch glyph {
-	case "✓":
-		return sgrGreen
-	case "✗":
-		return sgrRed
-	case "⊘", "○": // skipped, cancelled: neither failed
-		return sgrYellow
-	case "↺":
-		return sgrCyan
-	}
-	return sgrDim
-}
-
-func runColor(status event.Status) string {
-	switch status {
-	case event.Succeeded:
-		return sgrGreen
-	case event.Paused:
-		return sgrYellow
-	}
-	return sgrRed
+	return render.Paint(s, sgr)
 }
 
 // splitGlyph cuts a finished step's line after its leading mark.

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/progress"
 )
 
@@ -53,9 +54,8 @@ var (
 
 // Open is the display on w when w is a terminal mpb can measure and
 // redraw, else nil (a pipe, a buffer, a terminal of no size, which would
-// show nothing at all). It paints unless NO_COLOR is set, as lookupEnv
-// (os.LookupEnv) says.
-func Open(w io.Writer, lookupEnv func(string) (string, bool)) *Display {
+// show nothing at all). It paints when color is set (iostreams.ColorEnabled).
+func Open(w io.Writer, color bool) *Display {
 	out, ok := w.(*os.File)
 	if f, wraps := w.(interface{ File() *os.File }); wraps {
 		// a guarded stream (iostreams.Guard): draw on the terminal itself
@@ -67,8 +67,7 @@ func Open(w io.Writer, lookupEnv func(string) (string, bool)) *Display {
 	if w, h, err := term.GetSize(int(out.Fd())); err != nil || w <= 0 || h <= 0 {
 		return nil
 	}
-	_, noColor := lookupEnv("NO_COLOR")
-	return New(out, !noColor, mpb.WithOutput(out))
+	return New(out, color, mpb.WithOutput(out))
 }
 
 // New draws on w, which opts must name as mpb's output too (tests add
@@ -174,12 +173,12 @@ func (l *Display) start(r *stepRow) {
 	}
 	spinner := mpb.SpinnerStyle()
 	if l.color {
-		spinner = spinner.Meta(func(s string) string { return l.board.paint(s, sgrCyan) })
+		spinner = spinner.Meta(func(s string) string { return l.board.paint(s, render.SGRCyan) })
 	}
 	name := decor.Any(func(decor.Statistics) string { return " " + r.name }, decor.WCSyncSpaceR)
 	status := decor.Any(func(decor.Statistics) string { return r.status(l.now()) })
 	if l.color {
-		status = decor.Meta(status, func(s string) string { return l.board.paint(s, sgrDim) })
+		status = decor.Meta(status, func(s string) string { return l.board.paint(s, render.SGRDim) })
 	}
 	bar, err := l.p.Add(0, spinner.Build(),
 		mpb.BarWidth(1), mpb.BarFillerTrim(),
@@ -195,7 +194,7 @@ func (l *Display) start(r *stepRow) {
 					return err
 				}
 				if mark := r.waitGlyph(); mark != "" {
-					_, err := io.WriteString(w, l.board.paint(mark, sgrDim))
+					_, err := io.WriteString(w, l.board.paint(mark, render.SGRDim))
 					return err
 				}
 				return spin.Fill(w, st)

@@ -13,6 +13,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/live/livetest"
 )
 
@@ -191,7 +192,7 @@ func TestBoardColor(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// the colour is reset before each newline, never after it
-	if got, want := b.paint("waiting for:\ngo\n", sgrYellow), "\x1b[33mwaiting for:\x1b[0m\n\x1b[33mgo\x1b[0m\n"; got != want {
+	if got, want := b.paint("waiting for:\ngo\n", render.SGRYellow), "\x1b[33mwaiting for:\x1b[0m\n\x1b[33mgo\x1b[0m\n"; got != want {
 		t.Errorf("paint = %q, want %q", got, want)
 	}
 }

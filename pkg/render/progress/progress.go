@@ -7,13 +7,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render"
 )
 
 // Printer writes run events as plain lines, one per event, with no
-// escape codes: readable in a terminal and in a CI log alike. The lines
+// escape codes unless Color asks for them: readable in a terminal and in
+// a CI log alike. The lines
 // of a step's output (--verbose) are buffered, and written when the
 // buffer fills, when any other event's line is (a step's end among
 // them), and at most flushEvery after the first of them: a chatty step
@@ -28,6 +30,10 @@ type Printer struct {
 	Quiet bool
 	// Stamp starts each line with the event's time, for logs read later.
 	Stamp bool
+	// Color paints each line's leading mark (✓ green, ✗ red, …) and a
+	// run's last line, for a log viewer that renders colour
+	// (CLICOLOR_FORCE, FORCE_COLOR).
+	Color bool
 
 	mu sync.Mutex
 	// held counts prompts on the terminal (Hold); the lines of that time
@@ -62,6 +68,9 @@ func (p *Printer) Emit(e event.Event) {
 	p.flushLocked() // what the step printed comes before what it did
 	if line == "" {
 		return
+	}
+	if p.Color {
+		line = painted(e, line)
 	}
 	if p.Stamp {
 		line = e.Time.Format("15:04:05.000") + " " + line
@@ -280,4 +289,17 @@ func callShown(e event.Event) string {
 		return e.Subject
 	}
 	return e.Digest
+}
+
+// painted is line with its leading mark coloured as the live board
+// colours it, and a run's end in the colour of its outcome.
+func painted(e event.Event, line string) string {
+	if e.Type == event.RunFinished {
+		return render.Paint(line, render.OutcomeColor(e.Status))
+	}
+	glyph, rest, ok := strings.Cut(line, " ")
+	if !ok || utf8.RuneCountInString(glyph) != 1 || glyph[0] < utf8.RuneSelf {
+		return line
+	}
+	return render.Paint(glyph, render.GlyphColor(glyph)) + " " + rest
 }

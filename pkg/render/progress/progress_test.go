@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -55,5 +56,30 @@ func TestHoldKeepsLinesBackDuringAPrompt(t *testing.T) {
 	want := "Choose 1-2 (Enter to pause): ^C\nstopping… (Ctrl-C again to force)\n⏸ gate: waiting for: go\nflow interrupted at gate in 0ms\n"
 	if out.String() != want {
 		t.Errorf("wrote %q, want %q", out.String(), want)
+	}
+}
+
+// TestColorPaintsMarksOnly: with Color, a step's mark and the run's last
+// line are painted and the rest of the line is left as it is; without
+// it, no escape code is written.
+func TestColorPaintsMarksOnly(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		var buf bytes.Buffer
+		p := &Printer{W: &buf, Color: color}
+		p.Emit(event.Event{Type: event.StepFinished, Step: "build", Status: "succeeded"})
+		p.Emit(event.Event{Type: event.StepFinished, Step: "lint", Status: "failed", Error: "exit status 1"})
+		p.Emit(event.Event{Type: event.RunFinished, Chain: "ci", Status: event.Failed, Error: "step lint failed"})
+		out := buf.String()
+		if !color {
+			if strings.Contains(out, "\x1b[") {
+				t.Errorf("escape codes without Color: %q", out)
+			}
+			continue
+		}
+		for _, want := range []string{"\x1b[32m✓\x1b[0m build", "\x1b[31m✗\x1b[0m lint", "\n\x1b[31m"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("want %q in %q", want, out)
+			}
+		}
 	}
 }
