@@ -52,11 +52,18 @@ func JSONSchema() map[string]any {
 	tools := toolsSchema(executor)
 	return map[string]any{
 		"$schema":     "http://json-schema.org/draft-07/schema#",
+		"$id":         ID,
 		"title":       "chainrun chain",
 		"description": "A chainrun chain file: a DAG chain (name, inputs, steps, output) or a file of state workflows (version, workflows).",
 		"oneOf":       []any{dagSchema(step, input, tools), workflowFileSchema(executor, tools)},
 	}
 }
+
+// ID is the schema's stable address ($id): the copy docs/chain.schema.json
+// keeps on the main branch, which editors fetch through the modeline
+// `chainrun init` writes (# yaml-language-server: $schema=ID). It names
+// the schema, not a version: the schema only grows.
+const ID = "https://raw.githubusercontent.com/chainrun/chainrun/main/docs/chain.schema.json"
 
 // dagSchema describes a DAG chain file (reference 004).
 func dagSchema(step, input, tools map[string]any) map[string]any {
