@@ -6,9 +6,16 @@ import (
 )
 
 // Var is one KEY=VALUE assignment of a file, with the line it begins on.
+// Value is the value as written (quotes and escapes read); Read expands
+// the variables in it, as Docker Compose does.
 type Var struct {
 	Key, Value string
 	Line       int
+	// template is the value as Compose's interpolation reads it (an
+	// escaped \$ kept as $$), for a value that is expanded: unquoted or
+	// double-quoted; "" and not expanded in single quotes.
+	template string
+	expand   bool
 }
 
 // SyntaxError is a line of a dotenv file that is no assignment, named by
@@ -38,7 +45,9 @@ func (e *SyntaxError) NothingRan() bool { return true }
 //	KEY="first
 //	second"               quoted values may span lines
 //
-// Values are taken as written: ${OTHER} is not expanded. A line with no
+// Read expands ${OTHER}, $OTHER, ${OTHER:-default}, ${OTHER-default} and
+// ${OTHER:?message} in unquoted and double-quoted values, as Docker
+// Compose does (expand.go); Parse leaves them as written. A line with no
 // '=', a name that is not letters, digits and '_', or a quote that is not
 // closed is a *SyntaxError.
 func Parse(name string, data []byte) ([]Var, error) {
@@ -111,11 +120,12 @@ func (p *parser) next() (Var, bool, error) {
 	if value != "" && (value[0] == '\'' || value[0] == '"') {
 		// the value may go on past this line: read from the whole rest
 		p.rest = p.rest[len(raw)-len(value):]
-		v, err := p.quoted(at, key, value[0])
-		return Var{Key: key, Value: v, Line: at}, err == nil, err
+		v, tmpl, err := p.quoted(at, key, value[0])
+		return Var{Key: key, Value: v, Line: at, template: tmpl, expand: value[0] == '"'}, err == nil, err
 	}
 	p.takeLine()
-	return Var{Key: key, Value: unquoted(written), Line: at}, true, nil
+	v := unquoted(written)
+	return Var{Key: key, Value: v, Line: at, template: v, expand: true}, true, nil
 }
 
 // leadingName is the variable name a line that is no assignment begins
@@ -145,9 +155,10 @@ func unquoted(v string) string {
 
 // quoted reads a quoted value from the start of rest (its opening quote
 // q), across lines if need be, then checks that only blanks or a comment
-// follow the closing quote.
-func (p *parser) quoted(at int, key string, q byte) (string, error) {
-	var b strings.Builder
+// follow the closing quote. tmpl is the value for interpolation: the
+// same, but an escaped \$ written $$ (Compose's literal $).
+func (p *parser) quoted(at int, key string, q byte) (value, tmpl string, err error) {
+	var b, t strings.Builder
 	i := 1
 	for ; i < len(p.rest) && p.rest[i] != q; i++ {
 		c := p.rest[i]
@@ -157,21 +168,26 @@ func (p *parser) quoted(at int, key string, q byte) (string, error) {
 		if c == '\\' && q == '"' && i+1 < len(p.rest) {
 			if e, ok := escapes[p.rest[i+1]]; ok {
 				b.WriteByte(e)
+				if e == '$' {
+					t.WriteByte('$')
+				}
+				t.WriteByte(e)
 				i++
 				continue
 			}
 		}
 		b.WriteByte(c)
+		t.WriteByte(c)
 	}
 	if i >= len(p.rest) {
-		return "", p.fail(at, "%s: the value's closing %c is missing", key, q)
+		return "", "", p.fail(at, "%s: the value's closing %c is missing", key, q)
 	}
 	p.rest = p.rest[i+1:]
 	after := strings.TrimLeft(p.takeLine(), " \t")
 	if after != "" && after[0] != '#' {
-		return "", p.fail(p.line-1, "%s: text after the value's closing %c: quote the whole value", key, q)
+		return "", "", p.fail(p.line-1, "%s: text after the value's closing %c: quote the whole value", key, q)
 	}
-	return b.String(), nil
+	return b.String(), t.String(), nil
 }
 
 // escapes are what a backslash means inside double quotes; any other

@@ -48,7 +48,9 @@ const maxSize = 1 << 20
 
 // Read returns the variables of files, read in order: a variable that
 // several set has the last one's value. A missing optional file is
-// skipped.
+// skipped. Values are expanded as Docker Compose expands them (expand):
+// a variable set before, in this file or an earlier one, else the
+// process's environment.
 func Read(files []File) (map[string]string, error) {
 	out := map[string]string{}
 	for _, f := range files {
@@ -57,7 +59,9 @@ func Read(files []File) (map[string]string, error) {
 			return nil, err
 		}
 		for _, v := range vars {
-			out[v.Key] = v.Value
+			if out[v.Key], err = expand(f.Path, v, out, processEnv); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
