@@ -3,6 +3,7 @@ module github.com/chainrun/chainrun
 go 1.26.0
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/creack/pty v1.1.24
 	github.com/expr-lang/expr v1.17.8

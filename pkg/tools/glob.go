@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // globMax is how many paths Glob lists.
@@ -16,9 +18,10 @@ const globMax = 1000
 
 var globTool = tool{
 	description: "Lists the files of the working directory whose paths match a glob pattern, relative to " +
-		"it: `*` and `?` match within one path segment, `[abc]` and `[a-z]` a character class, and a " +
-		"segment `**` any number of directories (e.g. `**/*.go`, `src/**/test_*.py`). Returns the paths " +
-		"sorted, one a line, at most 1000; directories are not listed and .git is skipped.",
+		"it: `*` and `?` match within one path segment, `[abc]` and `[a-z]` a character class, `{a,b}` " +
+		"either alternative, and a segment `**` any number of directories (e.g. `**/*.go`, " +
+		"`src/**/test_*.py`, `{cmd,pkg}/**/*.{go,md}`). Returns the paths sorted, one a line, at most " +
+		"1000; directories are not listed and .git is skipped.",
 	params: []param{
 		{name: "pattern", kind: "string", required: true, description: "The glob pattern, relative to the working directory, e.g. **/*.ts."},
 	},
@@ -34,7 +37,11 @@ func glob(ctx context.Context, w *workspace, v values) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The leading segments without wildcards name the directory to walk.
+	if !doublestar.ValidatePattern(strings.Join(segs, "/")) {
+		return "", fmt.Errorf("bad pattern %s: an unclosed [ or {, or a trailing \\", pattern)
+	}
+	// The leading segments without wildcards name the directory to walk
+	// (resolved as every path is: a link out of the workspace is refused).
 	lit := 0
 	for lit < len(segs) && !hasMeta(segs[lit]) {
 		lit++
@@ -53,11 +60,8 @@ func glob(ctx context.Context, w *workspace, v values) (string, error) {
 		if fi, err := w.stat(start); err == nil && !fi.IsDir() {
 			found = append(found, start.show)
 		}
-	} else {
-		found, err = w.walkGlob(ctx, start, segs[lit:])
-		if err != nil {
-			return "", err
-		}
+	} else if found, err = w.globWalk(ctx, start, strings.Join(segs[lit:], "/")); err != nil {
+		return "", err
 	}
 	if len(found) == 0 {
 		return fmt.Sprintf("no files match %s", pattern), nil
@@ -69,6 +73,50 @@ func glob(ctx context.Context, w *workspace, v values) (string, error) {
 	}
 	return out, nil
 }
+
+// globWalk lists the files below start (where the literal segments of
+// the pattern led) that match pattern, named as start is shown. doublestar
+// walks the workspace's os.Root, which no path leaves; links to
+// directories are not followed, and a link to a file counts only when it
+// resolves inside.
+func (w *workspace) globWalk(ctx context.Context, start target, pattern string) ([]string, error) {
+	top := filepath.ToSlash(start.rel)
+	sub, err := fs.Sub(gitless{w.fs.FS()}, top)
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	err = doublestar.GlobWalk(sub, pattern, func(p string, d fs.DirEntry) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if fi, ok := w.inside(path.Join(top, p)); !ok || fi.IsDir() {
+				return nil
+			}
+		}
+		found = append(found, path.Join(start.show, p))
+		return nil
+	}, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return found, nil
+}
+
+// hasMeta reports whether a pattern segment holds a wildcard or braces.
+func hasMeta(seg string) bool { return strings.ContainsAny(seg, `*?[{\`) }
+
+// gitless is a file system whose directory listings leave out .git: a
+// walk for **/*.go never enters a repository's objects.
+type gitless struct{ fs.FS }
+
+func (g gitless) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(g.FS, name)
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }), err
+}
+
+func (g gitless) Stat(name string) (fs.FileInfo, error) { return fs.Stat(g.FS, name) }
 
 // globSegments checks a pattern and splits it into path segments, relative
 // to Dir: an absolute pattern must lie under Dir, and one that climbs out
@@ -99,52 +147,6 @@ func (w *workspace) globSegments(pattern string) ([]string, error) {
 	return segs, nil
 }
 
-// walkGlob walks start (where the literal segments of the pattern led)
-// and returns the files below it that match segs, named relative to Dir.
-// Directories no match can lie under are not entered; symbolic links to
-// directories are not followed, and links to files count only when they
-// resolve inside Dir.
-func (w *workspace) walkGlob(ctx context.Context, start target, segs []string) ([]string, error) {
-	var found []string
-	top := filepath.ToSlash(start.rel)
-	err := fs.WalkDir(w.fs.FS(), top, func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			// An unreadable directory is left out, not the whole walk.
-			if d != nil && d.IsDir() && p != top {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		rel := below(top, p)
-		if rel == "" {
-			return nil
-		}
-		names := strings.Split(rel, "/")
-		switch {
-		case d.IsDir() && (d.Name() == ".git" || !matchSegments(segs, names, true)):
-			return fs.SkipDir
-		case d.IsDir(), d.Name() == ".git":
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if fi, ok := w.inside(p); !ok || fi.IsDir() {
-				return nil
-			}
-		}
-		if matchSegments(segs, names, false) {
-			found = append(found, path.Join(start.show, rel))
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	return found, nil
-}
-
 // below is p (a slash path from a walk of top) relative to top; "" for top
 // itself.
 func below(top, p string) string {
@@ -156,8 +158,6 @@ func below(top, p string) string {
 	}
 	return strings.TrimPrefix(strings.TrimPrefix(p, top), "/")
 }
-
-func hasMeta(seg string) bool { return strings.ContainsAny(seg, `*?[\`) }
 
 // matchSegments reports whether path segments names match pattern segments
 // pat, where a "**" segment matches any number of names and any other goes

@@ -58,6 +58,13 @@ func TestGlob(t *testing.T) {
 		{"src", expect{"no files match src", false}},
 		{"*.rs", expect{"no files match *.rs", false}},
 		{"nope/**/*.go", expect{"no files match nope/**/*.go", false}},
+		{"{a,b}.txt", expect{lines("a.txt", "b.txt"), false}},
+		{"*.{go,md}", expect{lines("c.md", "main.go", "main_test.go"), false}},
+		{"{src,docs}/**/*.{go,md}", expect{lines("docs/guide.md", "src/deep/er/y.go", "src/deep/er/y_test.go", "src/x.go"), false}},
+		{"{src/deep,vendor}/**/*.go", expect{lines("src/deep/er/y.go", "src/deep/er/y_test.go", "vendor/lib/z.go"), false}},
+		{"**/{config,HEAD}", expect{"no files match **/{config,HEAD}", false}},
+		{"{../*,a.txt}", expect{lines("a.txt"), false}},
+		{"{a,b.txt", expect{"bad pattern {a,b.txt", true}},
 		{"onlydirs.go", expect{"no files match onlydirs.go", false}},
 		{"[", expect{"bad pattern [", true}},
 		{"src/[a-/*.go", expect{"bad pattern", true}},
@@ -121,5 +128,39 @@ func TestMatchSegments(t *testing.T) {
 		if got := matchSegments(pat, name, true); got != tt.dir {
 			t.Errorf("%s under the directory %s: %v", tt.pat, tt.name, got)
 		}
+	}
+}
+
+// TestGlobBracesNeverLeaveTheWorkspace: a link that leads out of the
+// working directory is never followed by a brace or ** pattern, whether
+// it names a directory or a file; a link to a file inside counts.
+func TestGlobBracesNeverLeaveTheWorkspace(t *testing.T) {
+	outside := workdir(t, map[string]string{"secret.txt": "", "deep/key.pem": ""})
+	dir := workdir(t, map[string]string{"in/a.txt": "", "real.txt": ""})
+	for link, target := range map[string]string{
+		"in/out-dir":   outside,
+		"in/out-file":  filepath.Join(outside, "secret.txt"),
+		"in/ok-file":   filepath.Join("..", "real.txt"),
+		"loop/outside": filepath.Join(outside, "deep"),
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pattern := range []string{"**/*", "{in,loop}/**", "in/{out-dir,out-file,ok-file,a.txt}", "**/*.{txt,pem}", "{in/out-dir,loop/outside}/**"} {
+		out, err := call(t, dir, "Glob", map[string]any{"pattern": pattern})
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		if strings.Contains(out, "secret") || strings.Contains(out, "key.pem") || strings.Contains(out, "out-") && !strings.HasPrefix(out, "no files match") {
+			t.Errorf("%s: a link out of the workspace was followed:\n%s", pattern, out)
+		}
+	}
+	out, _ := call(t, dir, "Glob", map[string]any{"pattern": "in/{ok-file,a.txt}"})
+	if out != "in/a.txt\nin/ok-file" {
+		t.Errorf("a link to a file inside: %q", out)
 	}
 }
