@@ -49,12 +49,24 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
+	pageHelp(root, io)
 	commandRan := markRuns(root)
 	err := root.ExecuteContext(ctx)
 	code := reportError(io, err, *commandRan, err != nil && (f.held != nil || wantsJSON(f, args)))
 	code = finishFilter(ctx, f, code)
 	f.traces.Close(code)
 	return code
+}
+
+// pageHelp shows help through the user's pager when stdout is a terminal
+// (iostreams.StartPager).
+func pageHelp(root *cobra.Command, io *iostreams.IOStreams) {
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		defer io.StartPager(iostreams.PagerCommand(os.LookupEnv))()
+		c.SetOut(io.Out)
+		help(c, args)
+	})
 }
 
 // markRuns wraps every command's RunE so that an error can be told apart

@@ -3,10 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/gantt"
 	"github.com/chainrun/chainrun/pkg/render/text"
@@ -71,6 +73,7 @@ that run (the random suffix, the date), wherever it started.`,
 			if d, err := f.durable(cmd.Context()); d != nil || err != nil {
 				return withDurable(err, func() error { return showDurable(cmd.Context(), f, d, args[0]) })
 			}
+			defer f.io.StartPager(iostreams.PagerCommand(os.LookupEnv))() // long on a terminal
 			return runRunsShow(opts, args[0])
 		},
 	}
