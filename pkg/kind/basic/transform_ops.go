@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -54,7 +54,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return fail("%s is not JSON: %v", inputName(s), err)
 		}
-		got, err := extract(d, Transform(s).JSONPath)
+		got, err := interp.SelectDotted(d, Transform(s).JSONPath)
 		if err != nil {
 			return fail("json_path %s: %v", Transform(s).JSONPath, err)
 		}
@@ -150,46 +150,6 @@ func jsonOf(v run.Value) (any, error) {
 	var d any
 	err := json.Unmarshal([]byte(t), &d)
 	return d, err
-}
-
-// extract reads a dotted path (OCC's json_path: a.b.0.c, with an optional
-// leading $.; * applies the rest of the path to each item of a list).
-func extract(d any, path string) (any, error) {
-	path = strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
-	if path == "" {
-		return d, nil
-	}
-	parts := strings.Split(path, ".")
-	for i, p := range parts {
-		switch cur := d.(type) {
-		case map[string]any:
-			v, ok := cur[p]
-			if !ok {
-				return nil, fmt.Errorf("no field %q", p)
-			}
-			d = v
-		case []any:
-			if p == "*" {
-				out := make([]any, len(cur))
-				for j, e := range cur {
-					v, err := extract(e, strings.Join(parts[i+1:], "."))
-					if err != nil {
-						return nil, fmt.Errorf("item %d: %v", j, err)
-					}
-					out[j] = v
-				}
-				return out, nil
-			}
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 || n >= len(cur) {
-				return nil, fmt.Errorf("%q is not an index of a list of %d", p, len(cur))
-			}
-			d = cur[n]
-		default:
-			return nil, fmt.Errorf("%q: %s is not an object or a list", p, strings.Join(parts[:i], "."))
-		}
-	}
-	return d, nil
 }
 
 // readable is OCC's from_json: a list one item per line, an object one

@@ -52,6 +52,8 @@ func TestPickJSON(t *testing.T) {
 		{doc, "data.items[1].name", "second", ""},
 		{doc, "$.data.items[0].n", "1", ""},
 		{doc, "data.items[1].tags", `["a"]`, ""},
+		{doc, "data.items[*].name", `["first","second"]`, ""}, // as json_extract reads it
+		{doc, "data.items.*.name", `["first","second"]`, ""},
 		{doc, "data.nope", "", `json_path data.nope: no field "nope"`},
 		{doc, "data.items[2]", "", "json_path data.items[2]: no item 2 in a list of 2"},
 		{doc, "data.items[0].name.more", "", `json_path data.items[0].name.more: "more" is past the end of the data`},

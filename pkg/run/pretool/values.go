@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -89,28 +89,9 @@ func pickJSON(v run.Value, path string) (run.Value, error) {
 	if err := json.Unmarshal([]byte(v.Text), &d); err != nil {
 		return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: the response is not JSON", path))
 	}
-	p := strings.TrimPrefix(strings.TrimPrefix(path, "$"), ".")
-	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
-	for _, part := range strings.Split(p, ".") {
-		if part == "" {
-			continue
-		}
-		switch cur := d.(type) {
-		case map[string]any:
-			next, ok := cur[part]
-			if !ok {
-				return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: no field %q", path, part))
-			}
-			d = next
-		case []any:
-			n, err := strconv.Atoi(part)
-			if err != nil || n < 0 || n >= len(cur) {
-				return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: no item %s in a list of %d", path, part, len(cur)))
-			}
-			d = cur[n]
-		default:
-			return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: %q is past the end of the data", path, part))
-		}
+	got, err := interp.SelectDotted(d, path)
+	if err != nil {
+		return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: %v", path, err))
 	}
-	return run.DataValue(d), nil
+	return run.DataValue(got), nil
 }
