@@ -5,7 +5,8 @@
 // a URL whose values cannot change its shape (url.go); expr-lang
 // expressions with reference 004's {var} form, their memory budget and
 // depth bound (expression*.go); values whose $. texts are JSONPaths read
-// when a step runs (mapped.go, path.go).
+// when a step runs (mapped.go, path.go), and OCC's dotted json_path,
+// read through the same RFC 9535 library (dotted_path.go).
 //
 // It knows nothing of chains, steps or positions in a file: it answers
 // with errors, and pkg/chain, which compiles a chain's templates and

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/theory/jsonpath"
+	"github.com/theory/jsonpath/spec"
 )
 
 // SelectDotted reads a path of OCC's JSON-path dialect from d: dotted names
@@ -68,46 +71,88 @@ func occSegments(path string) ([]occSeg, error) {
 	return segs, nil
 }
 
-// selectSegs follows segs from d.
+// selectSegs follows segs from d. Each run of segments up to a * is one
+// RFC 9535 query read by theory/jsonpath, the reader of the workflows'
+// paths: a name becomes ['name'], and a bare number [n,'n'] (an item of a
+// list or a field of that name, as OCC reads .0). A * maps the rest of the
+// path over each item of a list, giving a list per * (nested, as OCC's
+// json_extract does, where RFC 9535's [*] would flatten).
 func selectSegs(d any, segs []occSeg) (any, error) {
 	for k, s := range segs {
-		switch cur := d.(type) {
-		case map[string]any:
-			if s.wild {
-				return nil, fmt.Errorf("* needs a list, and the value before it is an object")
-			}
-			v, ok := cur[s.name]
-			if !ok {
-				return nil, fmt.Errorf("no field %q", s.name)
-			}
-			d = v
-		case []any:
-			if s.wild {
-				out := make([]any, len(cur))
-				for j, item := range cur {
-					v, err := selectSegs(item, segs[k+1:])
-					if err != nil {
-						return nil, fmt.Errorf("item %d: %v", j, err)
-					}
-					out[j] = v
-				}
-				return out, nil
-			}
-			n, err := strconv.Atoi(s.name)
-			if s.quoted || err != nil {
-				return nil, fmt.Errorf("%q is not an index of a list of %d", s.name, len(cur))
-			}
-			if n < 0 || n >= len(cur) {
-				return nil, fmt.Errorf("no item %d in a list of %d", n, len(cur))
-			}
-			d = cur[n]
-		default:
-			name := s.name
-			if s.wild {
-				name = "*"
-			}
-			return nil, fmt.Errorf("%q is past the end of the data", name)
+		if !s.wild {
+			continue
 		}
+		head, err := selectSegs(d, segs[:k])
+		if err != nil {
+			return nil, err
+		}
+		list, ok := head.([]any)
+		if !ok {
+			return nil, lacks(s, head)
+		}
+		out := make([]any, len(list))
+		for j, item := range list {
+			if out[j], err = selectSegs(item, segs[k+1:]); err != nil {
+				return nil, fmt.Errorf("item %d: %v", j, err)
+			}
+		}
+		return out, nil
+	}
+	if nodes := rfc9535(segs).Select(d); len(nodes) == 1 {
+		return nodes[0], nil
+	}
+	// the whole path selects nothing: name the first part that does
+	for _, s := range segs {
+		nodes := rfc9535([]occSeg{s}).Select(d)
+		if len(nodes) != 1 {
+			return nil, lacks(s, d)
+		}
+		d = nodes[0]
 	}
 	return d, nil
+}
+
+// rfc9535 is segs (none of them *) as an RFC 9535 query.
+func rfc9535(segs []occSeg) *jsonpath.Path {
+	q := make([]*spec.Segment, len(segs))
+	for i, s := range segs {
+		if n, ok := listIndex(s); ok {
+			q[i] = spec.Child(spec.Index(n), spec.Name(s.name))
+		} else {
+			q[i] = spec.Child(spec.Name(s.name))
+		}
+	}
+	return jsonpath.New(spec.Query(true, q...))
+}
+
+// listIndex is the item a bare number names in a list (a quoted one is
+// always a field's name).
+func listIndex(s occSeg) (int, bool) {
+	if s.quoted {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s.name)
+	return n, err == nil && n >= 0
+}
+
+// lacks says why s selects nothing in v, without showing v.
+func lacks(s occSeg, v any) error {
+	switch v := v.(type) {
+	case map[string]any:
+		if s.wild {
+			return fmt.Errorf("* needs a list, and the value before it is an object")
+		}
+		return fmt.Errorf("no field %q", s.name)
+	case []any:
+		n, err := strconv.Atoi(s.name)
+		if s.quoted || err != nil {
+			return fmt.Errorf("%q is not an index of a list of %d", s.name, len(v))
+		}
+		return fmt.Errorf("no item %d in a list of %d", n, len(v))
+	}
+	name := s.name
+	if s.wild {
+		name = "*"
+	}
+	return fmt.Errorf("%q is past the end of the data", name)
 }

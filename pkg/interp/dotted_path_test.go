@@ -11,7 +11,7 @@ import (
 // and errors that name the part the data lacks.
 func TestSelectDotted(t *testing.T) {
 	var doc any
-	json.Unmarshal([]byte(`{"data": {"items": [{"name": "first", "n": 1}, {"name": "second", "tags": ["a"]}], "0": "zero", "a.b": true},
+	json.Unmarshal([]byte(`{"data": {"items": [{"name": "first", "n": 1}, {"name": "second", "tags": ["a"]}], "0": "zero", "a.b": true, "it's": 1, "back\\slash": 2, "g": [{"t": ["x", "y"]}, {"t": ["z"]}]},
 		"results": [{"title": "x"}, {"title": "y"}]}`), &doc)
 	for _, tc := range []struct{ path, want, err string }{
 		{"data.items[1].name", `"second"`, ""},
@@ -23,6 +23,11 @@ func TestSelectDotted(t *testing.T) {
 		{"data.0", `"zero"`, ""},
 		{"data['0']", `"zero"`, ""},
 		{`data["a.b"]`, `true`, ""},
+		{`data["it's"]`, `1`, ""},
+		{`data.back\slash`, `2`, ""},
+		{"data.g.*.t.*", `[["x","y"],["z"]]`, ""},
+		{"data.g[*].t[1]", "", `item 1: no item 1 in a list of 1`},
+		{"data.items.-1", "", "no item -1 in a list of 2"},
 		{"", "", ""},
 		{"data.nope", "", `no field "nope"`},
 		{"data.items[2]", "", "no item 2 in a list of 2"},
@@ -52,4 +57,17 @@ func TestSelectDotted(t *testing.T) {
 			t.Errorf("%s: %s %v, want %s", tc.path, data, err, tc.want)
 		}
 	}
+}
+
+// FuzzSelectDotted: any path in OCC's dialect selects a value or says
+// why not; it never panics, whatever its names hold.
+func FuzzSelectDotted(f *testing.F) {
+	for _, s := range []string{"a.b", "a[0]", "$.a.*.b", "a['x'].y", "\t.'", "a.\\", "*.*", "[[]]", "a.b.1.c"} {
+		f.Add(s)
+	}
+	var doc any
+	json.Unmarshal([]byte(`{"a":{"b":[1,{"c":2}],"x":{"y":3}}}`), &doc)
+	f.Fuzz(func(t *testing.T, path string) {
+		SelectDotted(doc, path)
+	})
 }

@@ -77,6 +77,11 @@ func TestOCCExecutorOutputs(t *testing.T) {
 			`  - {id: x, type: transform, operation: regex_match, input_var: text, regex: '\d{3}', output_var: result, depends_on: [setup]}` + "\n", "404\n500", nil},
 		{"json_extract wildcard", set("setup", `'{"items":[{"name":"a"},{"name":"b"}]}'`, "data") +
 			"  - {id: x, type: transform, operation: json_extract, input_var: data, json_path: items.*.name, output_var: result, depends_on: [setup]}\n", `["a","b"]`, nil},
+		// one reader with http_fetch's json_path (interp.SelectDotted): brackets, nested *
+		{"json_extract brackets", set("setup", `'{"items":[{"name":"a"},{"name":"b"}]}'`, "data") +
+			"  - {id: x, type: transform, operation: json_extract, input_var: data, json_path: 'items[1].name', output_var: result, depends_on: [setup]}\n", "b", nil},
+		{"json_extract nested wildcards", set("setup", `'{"g":[{"t":["x","y"]},{"t":["z"]}]}'`, "data") +
+			"  - {id: x, type: transform, operation: json_extract, input_var: data, json_path: g.*.t.*, output_var: result, depends_on: [setup]}\n", `[["x","y"],["z"]]`, nil},
 		{"from_json scalar", set("setup", `"42"`, "val") +
 			"  - {id: x, type: transform, operation: from_json, input_var: val, output_var: result, depends_on: [setup]}\n", "42", nil},
 		{"from_json of text is the text", set("setup", `"not json"`, "val") +

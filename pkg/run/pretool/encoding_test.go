@@ -52,6 +52,10 @@ func TestPickJSON(t *testing.T) {
 		{doc, "data.items[1].name", "second", ""},
 		{doc, "$.data.items[0].n", "1", ""},
 		{doc, "data.items[1].tags", `["a"]`, ""},
+		// one reader with json_extract (interp.SelectDotted): * and quoted brackets too
+		{doc, "data.items.*.name", `["first","second"]`, ""},
+		{doc, "data['items'][0][\"name\"]", "first", ""},
+		{doc, "data.items.*.tags", "", `json_path data.items.*.tags: item 0: no field "tags"`},
 		{doc, "data.items[*].name", `["first","second"]`, ""}, // as json_extract reads it
 		{doc, "data.items.*.name", `["first","second"]`, ""},
 		{doc, "data.nope", "", `json_path data.nope: no field "nope"`},
