@@ -58,11 +58,3 @@ func JailRel(jail, base, p string) (string, error) {
 	rel, err := confine.Rel(jail, base, p)
 	return rel, Refused(err)
 }
-
-// FeedScript is a run: script with its big interpolated values moved
-// from its environment onto pipes (feeds), as the system caps one
-// environment entry: the script, the values left in the environment and
-// the feeds.
-func (a *Attempt) FeedScript(script string, values []string) (string, []string, []string, error) {
-	return feedBigValues(script, values)
-}

@@ -30,7 +30,7 @@ func RunCommand(ctx context.Context, a *run.Attempt, command *chain.Template, ar
 		if cmd.Script, values, err = script.RenderShell(a.Resolver(), a.Lenient()); err != nil {
 			return run.Outcome{}, run.Permanent(err)
 		}
-		if cmd.Script, values, cmd.Feeds, err = a.FeedScript(cmd.Script, values); err != nil {
+		if cmd.Script, values, cmd.Feeds, err = feedBigValues(cmd.Script, values); err != nil {
 			return run.Outcome{}, run.Permanent(err)
 		}
 	} else {

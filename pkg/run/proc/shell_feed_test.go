@@ -1,4 +1,4 @@
-package run
+package proc
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/executor"
-	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Values far over Linux's 128 KiB cap on one environment string, and a
@@ -36,22 +35,5 @@ END`
 	want := []string{"307202", "small", "3145728", "3145729"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// An argv argument or env: value too big for the system says what to do.
-func TestTooBigArgumentSaysWhy(t *testing.T) {
-	src := `
-name: t
-steps:
-  - {id: gen, type: cli, run: 'head -c 300000 /dev/zero | tr "\\0" a', output_var: big}
-  - {id: use, type: cli, depends_on: [gen], command: printf, args: ['%s', '{big}']}
-`
-	res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, src)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != record.Failed || !strings.Contains(res.Error, "a run: script gets big values on a pipe") {
-		t.Errorf("%s: %s", res.Status, res.Error)
 	}
 }
