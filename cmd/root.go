@@ -3,12 +3,11 @@ package cmd
 import (
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/chainrun/chainrun/pkg/buildinfo"
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version, commit and date are set at build time by the release
@@ -114,5 +113,5 @@ func flagError(cmd *cobra.Command, err error) error {
 // ran it (./chainrun, say), then the command's path.
 func commandLine(cmd *cobra.Command) string {
 	_, path, _ := strings.Cut(cmd.CommandPath(), " ")
-	return strings.TrimSpace(run.Command() + " " + path)
+	return strings.TrimSpace(response.Command() + " " + path)
 }

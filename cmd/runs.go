@@ -12,8 +12,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/gantt"
 	"github.com/chainrun/chainrun/pkg/render/text"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
 	"github.com/spf13/cobra"
 )
@@ -167,7 +167,7 @@ func runRunsList(opts *runsOptions) error {
 	}
 	if table.Len() == 0 && filter.Under != "" {
 		if n, _ := st.Count(); n > 0 {
-			fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, run.Command())
+			fmt.Fprintf(f.io.ErrOut, "no runs started in %s or below; %d of other directories: %s runs --all\n", filter.Under, n, response.Command())
 		}
 	}
 	return table.Close()

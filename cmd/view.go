@@ -9,7 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/live"
 	"github.com/chainrun/chainrun/pkg/render/progress"
 	"github.com/chainrun/chainrun/pkg/render/prompt"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/tracefeed"
 )
@@ -65,7 +65,7 @@ func liveWanted(stderrTTY bool, termName string, o engineOptions) bool {
 // tools, asked with the live display held. Without a terminal on stdin
 // and stderr (CI, a pipe) nobody is asked: both are nil, and the run
 // pauses at the decision and denies the call.
-func (f *factory) prompts(v *runView) (response.Decider, run.ToolAsker) {
+func (f *factory) prompts(v *runView) (response.Decider, ask.ToolAsker) {
 	if !f.io.IsStdinTTY() || !f.io.IsStderrTTY() {
 		return nil, nil
 	}

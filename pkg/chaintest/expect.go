@@ -14,8 +14,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Expect is what a case's run must show. Only what is written is
@@ -127,7 +127,7 @@ func (k *checker) match(what string, m *Matcher, v any) {
 		} else {
 			data, err := fsutil.ReadRegularIn(k.dir, m.Golden, maxGolden)
 			if err != nil {
-				k.assert(what, fmt.Errorf("golden file %s: %v (%s test --update writes it)", m.Golden, goldenError(err), run.Command()), nil)
+				k.assert(what, fmt.Errorf("golden file %s: %v (%s test --update writes it)", m.Golden, goldenError(err), response.Command()), nil)
 				return
 			}
 			text := string(data)

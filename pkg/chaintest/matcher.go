@@ -9,14 +9,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/theory/jsonpath"
-	"go.yaml.in/yaml/v4"
-
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
+	"go.yaml.in/yaml/v4"
 )
 
 // Matcher is an expectation about one value (an output, a variable, an
@@ -251,7 +250,7 @@ func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
 		}
 	}
 	if golden != nil && text != *golden {
-		return Verdict{}, fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), run.Command())
+		return Verdict{}, fmt.Errorf("differs from golden file %s: %s (%s test --update rewrites it)", m.Golden, firstDiff(*golden, text), response.Command())
 	}
 	if len(m.graded) == 0 {
 		return verdict, nil

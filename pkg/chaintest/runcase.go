@@ -118,7 +118,7 @@ func (r *Runner) standIn(tc *Case) run.StandIn {
 			return results[min(n, len(results)-1)], true
 		}
 		if networkKinds[s.Kind] && !r.Live {
-			return run.Canned{Err: fmt.Sprintf("%s step %s is not mocked: a chain test reaches no network (mock it under mocks.steps, or run %s test --live)", s.Kind, s.ID, run.Command())}, true
+			return run.Canned{Err: fmt.Sprintf("%s step %s is not mocked: a chain test reaches no network (mock it under mocks.steps, or run %s test --live)", s.Kind, s.ID, response.Command())}, true
 		}
 		return run.Canned{}, false
 	}

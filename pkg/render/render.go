@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/jsonstream"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -83,7 +82,7 @@ func FirstLine(s string) string {
 // argument it cannot be taken without. Every view that offers a
 // next step prints it the same way.
 func ResumeCommand(runID string, l response.Link) string {
-	return takeCommand(runID, l) + run.ArgFlags(l.Args)
+	return takeCommand(runID, l) + response.ArgFlags(l.Args)
 }
 
 // takeCommand is ResumeCommand without the link's arguments.
@@ -93,17 +92,17 @@ func takeCommand(runID string, l response.Link) string {
 		reruns = append([]string{l.Transition}, reruns...)
 	}
 	if len(reruns) > 0 {
-		return run.ResumeCommand(runID, l.Transition, reruns...)
+		return response.ResumeCommand(runID, l.Transition, reruns...)
 	}
 	if len(l.Acknowledge) > 0 {
 		// the subjects its guards wait for, acknowledged in the same call
-		cmd := run.ResumeCommand(runID, "")
+		cmd := response.ResumeCommand(runID, "")
 		for _, s := range l.Acknowledge {
-			cmd += " --ack " + run.ShellWord(s)
+			cmd += " --ack " + response.ShellWord(s)
 		}
-		return cmd + " --take " + run.ShellWord(l.Transition)
+		return cmd + " --take " + response.ShellWord(l.Transition)
 	}
-	return run.ResumeCommand(runID, l.Transition)
+	return response.ResumeCommand(runID, l.Transition)
 }
 
 // FormatError is a format flag's value that names no format the command

@@ -82,7 +82,7 @@ func (a *Attempt) Granted(tool string) bool { return a.x.Req.Grants[tool] }
 
 // ToolAsker is whoever is asked to allow a tool call outside the step's
 // tools (nil: no one is at a terminal).
-func (a *Attempt) ToolAsker() ToolAsker { return a.x.Req.Ask }
+func (a *Attempt) ToolAsker() ask.ToolAsker { return a.x.Req.Ask }
 
 // RunTool runs a chain-defined tool's executor with args as {args},
 // confined to dir (its caller's directory), under the executor's retry

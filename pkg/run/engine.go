@@ -9,15 +9,15 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/chainrun/chainrun/pkg/llm"
-	"github.com/chainrun/chainrun/pkg/tracectx"
-
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
 // Engine runs a validated chain. A distributed engine can run the same
@@ -104,7 +104,7 @@ type Request struct {
 	Grants map[string]bool
 	// Ask, when set, asks a person whether one tool call outside a step's
 	// tools may run (a terminal); without it such calls are denied.
-	Ask ToolAsker
+	Ask ask.ToolAsker
 
 	// Trace, when valid, is the run's place in an exported trace: the
 	// trace id and the run's span. Commands get TRACEPARENT and requests

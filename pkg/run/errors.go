@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -66,44 +65,6 @@ func (e *PreflightError) who() string {
 
 // NothingRan marks the error as one from before anything ran (exit 2).
 func (e *PreflightError) NothingRan() bool { return true }
-
-// ResumeCommand is the command line that resumes runID, taking take when
-// it is set and confirming the steps in rerun, each argument quoted for a
-// POSIX shell when it needs it, so that a printed command works pasted.
-func ResumeCommand(runID, take string, rerun ...string) string {
-	args := []string{Command(), "resume", shellWord(runID)}
-	if take != "" {
-		args = append(args, "--take", shellWord(take))
-	}
-	for _, r := range rerun {
-		args = append(args, "--rerun", shellWord(r))
-	}
-	return strings.Join(args, " ")
-}
-
-// ArgFlags are the --arg flags that give the arguments a link needs, each
-// with its placeholder (" --arg 'ticket=<string>'"), quoted so that one
-// pasted as printed runs nothing with a placeholder for a value (the
-// placeholder itself is refused): only the placeholder is to be replaced.
-func ArgFlags(args []chain.NeededArg) string {
-	var b strings.Builder
-	for _, a := range args {
-		b.WriteString(" --arg " + shellWord(a.Name+"="+a.Placeholder()))
-	}
-	return b.String()
-}
-
-// ShellWord is s as one word of a POSIX shell command line: as it is
-// when it holds no character a shell reads, else single-quoted; every
-// command chainrun prints for pasting quotes its words with it.
-func ShellWord(s string) string { return shellWord(s) }
-
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" && s[0] != '-' {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // RerunSet is the steps a resume may run again although they started
 // (resume --rerun): each must be a step or transition of c, or a step of a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestAnObjectArgumentsHintShowsItsShape: a transition that needs an
@@ -49,7 +50,7 @@ func TestAnObjectArgumentsHintShowsItsShape(t *testing.T) {
 	var flags string
 	for _, link := range res.Links {
 		if link.Transition == "ship" {
-			flags = ArgFlags(link.Args)
+			flags = response.ArgFlags(link.Args)
 		}
 	}
 	want := ` --arg 'owner={"name":"<string>","site":{"rack":"<integer>"}}' --arg 'tier=<gold|silver>'`

@@ -292,7 +292,7 @@ workflows:
 			}
 			l := res.Links[0]
 			reruns := l.Reruns
-			if got := ResumeCommand("RUN", l.Transition, reruns...); got != tc.want {
+			if got := response.ResumeCommand("RUN", l.Transition, reruns...); got != tc.want {
 				t.Fatalf("retry %s, want %s", got, tc.want)
 			}
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -159,7 +160,7 @@ type Resolvers struct {
 // whose model cannot be used on this machine (modelErrs, from
 // Engine.CheckModels).
 func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
-	out := formatWarnings(c)
+	out := ask.FormatWarnings(c)
 	for _, st := range c.Steps {
 		if st.Kind == chain.KindHuman && c.Workflow == nil {
 			out = append(out, chain.Diagnostic{File: c.File, Pos: st.At("type"), Warning: true,
@@ -327,9 +328,9 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 		e.Take = decisionNamed(c.Workflow, steps)
 	}
 	if req.RunID != "" {
-		e.Command = ResumeCommand(req.RunID, e.Take, steps...)
+		e.Command = response.ResumeCommand(req.RunID, e.Take, steps...)
 		if t := transitionNamed(c.Workflow, e.Take); t != nil {
-			e.Command += ArgFlags(t.NeededArgs())
+			e.Command += response.ArgFlags(t.NeededArgs())
 		}
 	}
 	return e

@@ -2,7 +2,6 @@ package run
 
 import (
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -35,22 +34,5 @@ workflows:
 	err = l.checkRerun(c, Request{RunID: "x", Chain: c, Take: "go_live", Started: map[string]bool{"go_live": true}})
 	if err == nil || !strings.HasSuffix(err.Error(), "chainrun resume x --take go_live --rerun go_live") {
 		t.Fatalf("err = %v", err)
-	}
-}
-
-// Every word of a printed command survives a shell as itself, whatever
-// it holds.
-func TestResumeCommandQuotesOddWords(t *testing.T) {
-	odd := []string{"plain-1_2.3", "has space", "it's", "$(touch x)", "a;b", "-dash", "`x`", "*", "new\nline", "~user"}
-	for _, w := range odd {
-		line := ResumeCommand(w, w, w)
-		out, err := exec.Command("sh", "-c", "printf '%s\\n' "+strings.TrimPrefix(line, "chainrun ")+" | tr '\\n' '|'").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := strings.ReplaceAll("resume\n"+w+"\n--take\n"+w+"\n--rerun\n"+w+"\n", "\n", "|")
-		if string(out) != want {
-			t.Errorf("%q: the shell read %q, want %q", line, out, want)
-		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -144,8 +145,8 @@ func TestToolCallOutsideTheStepsTools(t *testing.T) {
 
 			for _, yes := range []bool{true, false} {
 				dir = t.TempDir()
-				var asked ToolCallRequest
-				ask := func(_ context.Context, r ToolCallRequest) (bool, error) { asked = r; return yes, nil }
+				var asked ask.ToolCallRequest
+				ask := func(_ context.Context, r ask.ToolCallRequest) (bool, error) { asked = r; return yes, nil }
 				res, _, rec = toolRun(t, p, readChain, dir, Request{Ask: ask}, outside, answer)
 				want := event.ToolDenied
 				if yes {

@@ -148,7 +148,7 @@ func toFloat(v any) float64 {
 // printed is the resume command a link is shown with (as render prints it).
 func printed(l response.Link) string {
 	if l.Rerun {
-		return ResumeCommand("RUN", l.Transition, l.Transition)
+		return response.ResumeCommand("RUN", l.Transition, l.Transition)
 	}
-	return ResumeCommand("RUN", l.Transition)
+	return response.ResumeCommand("RUN", l.Transition)
 }

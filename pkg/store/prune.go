@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // PruneRule says which saved runs `chainrun runs prune` removes: of the
@@ -57,7 +58,7 @@ func NewPruneRule(olderThan string, keep *int, chain string, statuses []string, 
 		rule.OlderThan = age
 	}
 	if keep == nil && olderThan == "" {
-		return rule, &FilterError{"runs prune needs --older-than DURATION, --keep N or both; see " + run.Command() + " runs prune --help"}
+		return rule, &FilterError{"runs prune needs --older-than DURATION, --keep N or both; see " + response.Command() + " runs prune --help"}
 	}
 	var err error
 	rule.Filter, err = NewFilter(chain, statuses, 0)

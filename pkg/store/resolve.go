@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/event"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Last is the run reference that names the newest run of the store.
@@ -33,7 +33,7 @@ func (e *AmbiguousError) Error() string {
 		fmt.Fprintf(&b, "\n  %s  %s  %s", r.RunID, r.Name, r.Status)
 	}
 	if more := len(e.Matches) - maxListed; more > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more (%s runs lists them)", more, run.Command())
+		fmt.Fprintf(&b, "\n  … and %d more (%s runs lists them)", more, response.Command())
 	}
 	return b.String()
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/gofrs/flock"
 )
 
@@ -65,9 +65,9 @@ type NotFoundError struct{ RunID, Dir, Under string }
 
 func (e *NotFoundError) Error() string {
 	if e.Under != "" {
-		return fmt.Sprintf("no run started in %s or below (%s runs --all lists the runs of every directory)", e.Under, run.Command())
+		return fmt.Sprintf("no run started in %s or below (%s runs --all lists the runs of every directory)", e.Under, response.Command())
 	}
-	return fmt.Sprintf("no run %q in %s (%s runs lists them)", e.RunID, e.Dir, run.Command())
+	return fmt.Sprintf("no run %q in %s (%s runs lists them)", e.RunID, e.Dir, response.Command())
 }
 
 // LockedError is a run another process is driving.

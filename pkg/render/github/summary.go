@@ -8,8 +8,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // maxSummaryOutput caps the bytes of a run's output shown in the job
@@ -88,7 +88,7 @@ func summaryMarkdown(res *record.Result, file string) string {
 		shown, cut := truncateUTF8(text, maxSummaryOutput)
 		b.WriteString(fenced(lang, shown))
 		if cut > 0 {
-			fmt.Fprintf(&b, "_%d more bytes not shown: `%s runs show %s -o json` has the whole output._\n\n", cut, run.Command(), res.RunID)
+			fmt.Fprintf(&b, "_%d more bytes not shown: `%s runs show %s -o json` has the whole output._\n\n", cut, response.Command(), res.RunID)
 		}
 	}
 	return b.String()

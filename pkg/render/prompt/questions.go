@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -152,8 +152,8 @@ func argNames(args []chain.NeededArg) string {
 
 // ToolAsker asks the person whether one tool call outside a step's tools
 // may run, with held (nil for none) kept from drawing meanwhile.
-func (t *Terminal) ToolAsker(held Holder) run.ToolAsker {
-	return func(ctx context.Context, r run.ToolCallRequest) (ok bool, err error) {
+func (t *Terminal) ToolAsker(held Holder) ask.ToolAsker {
+	return func(ctx context.Context, r ask.ToolCallRequest) (ok bool, err error) {
 		t.ask(held, func() { ok, err = t.allow(ctx, r) })
 		return ok, err
 	}

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
 // previewMax is how many characters of a call's arguments the question
@@ -24,7 +24,7 @@ const runMin = 8
 // character counted, so what the person reads is what would run. When
 // they are long, the question shows their start, says how many characters
 // follow, and v shows them whole. Anything but yes refuses.
-func (t *Terminal) allow(ctx context.Context, r run.ToolCallRequest) (bool, error) {
+func (t *Terminal) allow(ctx context.Context, r ask.ToolCallRequest) (bool, error) {
 	out := t.out
 	shown := visible(r.Arguments)
 	head, more := cut(shown, previewMax)

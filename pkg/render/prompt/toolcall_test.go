@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/ask"
 )
 
-// ask puts one tool call to a terminal that answers with input, and
+// askCall puts one tool call to a terminal that answers with input, and
 // returns the verdict and what the person saw.
-func ask(t *testing.T, args, input string) (bool, string) {
+func askCall(t *testing.T, args, input string) (bool, string) {
 	t.Helper()
 	var out bytes.Buffer
 	ok, err := New(strings.NewReader(input), &out).ToolAsker(nil)(context.Background(),
-		run.ToolCallRequest{Step: "agent", Tool: "Bash", Arguments: args, Digest: "cbabf68da7dc"})
+		ask.ToolCallRequest{Step: "agent", Tool: "Bash", Arguments: args, Digest: "cbabf68da7dc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestGrantPromptPaddingCannotHideACommand(t *testing.T) {
 		"zero-width spaces":    strings.Repeat("\u200b", 3000),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, seen := ask(t, `{"command": "echo ok`+pad+tail+`"}`, "n\n")
+			_, seen := askCall(t, `{"command": "echo ok`+pad+tail+`"}`, "n\n")
 			first, _, _ := strings.Cut(seen, "Allow this one call?")
 			if !strings.Contains(first, tail) {
 				t.Errorf("the command's tail is not on the question:\n%s", seen)
@@ -67,7 +67,7 @@ func TestGrantPromptLongCallSaysWhatIsNotShown(t *testing.T) {
 		fmt.Fprintf(&b, "echo step-%d; ", i)
 	}
 	args := `{"command": "` + b.String() + `rm -rf ./the-end"}`
-	ok, seen := ask(t, args, "n\n")
+	ok, seen := askCall(t, args, "n\n")
 	if ok || !strings.Contains(seen, "more characters not shown: answer v to view the whole call") ||
 		!strings.Contains(seen, "[y/N/v]") || strings.Contains(seen, "the-end") {
 		t.Fatalf("a cut call does not say so:\n%s", seen)
@@ -76,7 +76,7 @@ func TestGrantPromptLongCallSaysWhatIsNotShown(t *testing.T) {
 	if !strings.Contains(seen, fmt.Sprintf("… %d more characters", more)) {
 		t.Errorf("the count of characters not shown is not %d:\n%s", more, seen)
 	}
-	ok, seen = ask(t, args, "v\ny\n")
+	ok, seen = askCall(t, args, "v\ny\n")
 	if !ok || !strings.Contains(seen, "The whole call:") || !strings.Contains(seen, "rm -rf ./the-end") {
 		t.Errorf("v did not show the whole call before y:\n%s", seen)
 	}
@@ -84,7 +84,7 @@ func TestGrantPromptLongCallSaysWhatIsNotShown(t *testing.T) {
 
 func TestGrantPromptAnswers(t *testing.T) {
 	for input, want := range map[string]bool{"y\n": true, "yes\n": true, "Y\n": true, "n\n": false, "\n": false, "": false, "v\ny\n": true, "whatever\n": false} {
-		ok, seen := ask(t, `{"command": "touch ran"}`, input)
+		ok, seen := askCall(t, `{"command": "touch ran"}`, input)
 		if ok != want {
 			t.Errorf("%q: allowed %v", input, ok)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // ListedInput is one input of a listed chain.
@@ -97,9 +97,9 @@ func Chains(w io.Writer, chains []ListedChain) error {
 // InitHint is what to try after init wrote a starter project into dir:
 // the starter chain's run, from inside dir.
 func InitHint(dir string) string {
-	try := run.CommandFrom(dir) + " run hello --input who=you"
+	try := response.CommandFrom(dir) + " run hello --input who=you"
 	if filepath.Clean(dir) != "." {
-		try = "cd " + run.ShellWord(dir) + " && " + try
+		try = "cd " + response.ShellWord(dir) + " && " + try
 	}
 	return "try: " + try
 }

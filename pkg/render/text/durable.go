@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // DurableRuns writes a durable engine's runs as `runs --engine temporal`
@@ -32,7 +33,7 @@ func EngineNote(res *record.Result, given map[string]string) string {
 	var flags string
 	for _, name := range engineFlags {
 		if v, ok := given[name]; ok {
-			flags += " --" + name + " " + run.ShellWord(v)
+			flags += " --" + name + " " + response.ShellWord(v)
 		}
 	}
 	if flags == "" || res.Status == record.Succeeded {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // ErrorReport is the object `-o json` prints on stdout for a failure that
@@ -52,6 +52,6 @@ func Error(out, errOut io.Writer, err error, code int, hint, asJSON bool) {
 	}
 	fmt.Fprintln(errOut, "chainrun: "+msg)
 	if hint {
-		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", run.Command())
+		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", response.Command())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/render"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
@@ -76,7 +75,7 @@ func pause(w io.Writer, res *record.Result, headline bool) error {
 	if len(res.Links) == 0 {
 		// no transition is allowed now (the warnings say why): a later
 		// call moves the run once a timeout passed or what a guard reads changed
-		fmt.Fprintf(&b, "no transition is allowed now (the warnings say why); go on once that changed:\n  %s\n", run.ResumeCommand(res.RunID, ""))
+		fmt.Fprintf(&b, "no transition is allowed now (the warnings say why); go on once that changed:\n  %s\n", response.ResumeCommand(res.RunID, ""))
 	} else {
 		b.WriteString("choose one:\n")
 		resumeLines(&b, "  ", res.RunID, res.Links)
@@ -112,7 +111,7 @@ func acknowledge(b *strings.Builder, shown []response.Described) {
 // see ResumeHint).
 func Interrupted(res *record.Result, edit ...store.Edit) string {
 	e := editOf(edit)
-	return fmt.Sprintf("%s %s (run %s); resume it with: %s%s", res.Name, res.Error, res.RunID, run.ResumeCommand(res.RunID, "")+e.flag(), e.note())
+	return fmt.Sprintf("%s %s (run %s); resume it with: %s%s", res.Name, res.Error, res.RunID, response.ResumeCommand(res.RunID, "")+e.flag(), e.note())
 }
 
 // Failure is the message of a failed run: where it failed, why, and what
@@ -155,7 +154,7 @@ func OutputTails(steps []record.StepResult) string {
 func ResumeHint(res *record.Result, edit ...store.Edit) string {
 	e := editOf(edit)
 	if res.WorkflowResult == nil || len(res.Links) == 0 {
-		return "resume it with: " + run.ResumeCommand(res.RunID, "") + e.flag() + e.note()
+		return "resume it with: " + response.ResumeCommand(res.RunID, "") + e.flag() + e.note()
 	}
 	lines := make([]string, len(res.Links))
 	for i, l := range res.Links {
@@ -190,7 +189,7 @@ func (e fileEdit) note() string {
 	case e.Reloadable:
 		return fmt.Sprintf("\n(%s changed since this run began: --reload runs it as it is now; without --reload the run's snapshot of it runs again)", e.File)
 	case e.Invalid:
-		return fmt.Sprintf("\n(%s changed since this run began and is not valid now: %s validate %s; a resume without --reload runs the run's snapshot of it)", e.File, run.Command(), run.ShellWord(e.File))
+		return fmt.Sprintf("\n(%s changed since this run began and is not valid now: %s validate %s; a resume without --reload runs the run's snapshot of it)", e.File, response.Command(), response.ShellWord(e.File))
 	}
 	return fmt.Sprintf("\n(%s changed since this run began and no longer has the run's steps: a resume runs the run's snapshot of it; start a new run to use the file)", e.File)
 }

@@ -3,8 +3,10 @@
 // of its cached answers, the guardrails its answer is checked against and
 // what a re-ask after broken ones tells the model, the tools it offers,
 // the params a model alias adds to its requests (read by a step's rules),
-// and how a tool call is named in events (its subject and the digest of
-// its arguments).
+// how a tool call is named in events (its subject and the digest of
+// its arguments) and put to the person who may allow it (ToolAsker), and
+// which json_schema guardrails go to a provider non-strict
+// (FormatWarnings, for validate).
 //
 // It is a leaf under pkg/run, whose execution asks the models (with the
 // run's budget, secrets and events) and calls it; the kinds' run units

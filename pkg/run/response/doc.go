@@ -9,7 +9,10 @@
 // arguments, acknowledgments, --take and --rerun (ArgError, AckError,
 // TakeError, RerunError, RerunNameError), and the links that
 // take a transition or retry what failed (LinkOf, RetryLink), with the
-// rule of which retries need confirming (NeedsConfirmation). They are plain
+// rule of which retries need confirming (NeedsConfirmation), and the
+// command lines a response and every hint print for pasting (Command,
+// ResumeCommand, ArgFlags, ShellWord: chainrun as the user ran it, each
+// word quoted for a POSIX shell). They are plain
 // values, kept apart from the engine so that a reader of a response meets
 // none of the machinery that made it.
 //

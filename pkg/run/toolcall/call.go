@@ -89,7 +89,7 @@ func allow(ctx context.Context, a *run.Attempt, call llm.ToolCall) (string, bool
 		audit(event.ToolDenied, "headless")
 		return "no one is at a terminal to allow it (grant it with --grant " + call.Name + ")", false
 	}
-	ok, err := asker(ctx, run.ToolCallRequest{RunID: a.RunID(), Step: a.Step().ID, Tool: call.Name, Arguments: a.Mask(call.Arguments), Digest: digest})
+	ok, err := asker(ctx, ask.ToolCallRequest{RunID: a.RunID(), Step: a.Step().ID, Tool: call.Name, Arguments: a.Mask(call.Arguments), Digest: digest})
 	if err != nil || !ok {
 		audit(event.ToolDenied, "human")
 		return "the person at the terminal refused it", false

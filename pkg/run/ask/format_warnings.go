@@ -1,4 +1,4 @@
-package run
+package ask
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
-// formatWarnings says, for validate, which json_schema guardrails go to
+// FormatWarnings says, for validate, which json_schema guardrails go to
 // the provider non-strict: their schema does not meet structured outputs'
 // strict rules, so a provider may answer outside it and the guardrail's
 // check after the answer (a re-ask) is what holds it.
-func formatWarnings(c *chain.Chain) []chain.Diagnostic {
+func FormatWarnings(c *chain.Chain) []chain.Diagnostic {
 	var out []chain.Diagnostic
 	for _, s := range c.Steps {
 		if s.Kind.Deterministic() {
