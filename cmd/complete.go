@@ -3,12 +3,11 @@ package cmd
 import (
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render/text"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/store"
+	"github.com/spf13/cobra"
 )
 
 // Shell completion: every argument and every flag with a closed set of
@@ -104,6 +103,6 @@ func completeGrant(f *factory) cobra.CompletionFunc {
 		} else if _, saved, err := f.savedRun(firstArg(args)); err == nil {
 			c, _ = saved.Chain(chain.Options{LenientVariables: true}, false)
 		}
-		return run.Tools(c), noFiles
+		return given.Tools(c), noFiles
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -116,7 +117,7 @@ func TestCommandsNeedOnlyTheEngineInterface(t *testing.T) {
 	}
 
 	// a refusal before anything ran is exit 2 and leaves no saved run
-	refused := &seamEngine{refuse: &run.InputError{Chain: "c", Msg: "refused by the seam"}}
+	refused := &seamEngine{refuse: &given.InputError{Chain: "c", Msg: "refused by the seam"}}
 	code, _, errOut := seamCLI(t, refused, dir, "run", file, "--input", "who=me", "-q")
 	if code != exitUsage || !strings.Contains(errOut, "refused by the seam") {
 		t.Errorf("refusal: exit %d: %s", code, errOut)

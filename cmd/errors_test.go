@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
 )
@@ -40,7 +41,7 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 		{"wrapped", fmt.Errorf("context: %w", someNewRefusal{}), true, exitUsage},
 		{"a validation error", &chain.ValidationError{}, true, exitUsage},
 		{"a chain not found", &catalog.NotFoundError{}, true, exitUsage},
-		{"bad inputs", &run.InputError{}, true, exitUsage},
+		{"bad inputs", &given.InputError{}, true, exitUsage},
 		{"a step that cannot run", &run.PreflightError{Kind: run.BadModel}, true, exitUsage},
 		{"a rerun to confirm", &response.RerunError{Steps: []string{"s"}}, true, exitUsage},
 		{"a bad --take", &response.TakeError{}, true, exitUsage},

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render/github"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/spf13/cobra"
 )
@@ -89,7 +90,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	given, err := inputs.Parse(opts.inputs, "")
+	fromFlags, err := inputs.Parse(opts.inputs, "")
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err := saved.CheckDir(); err != nil {
 		return err
 	}
-	if err := saved.CheckSecrets(given); err != nil {
+	if err := saved.CheckSecrets(fromFlags); err != nil {
 		return err
 	}
 	chainOpts, err := f.chainOptions()
@@ -141,7 +142,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	inputs := saved.Inputs(given, func(w string) { fmt.Fprintln(f.io.ErrOut, "chainrun: warning: "+w) })
+	inputs := saved.Inputs(fromFlags, func(w string) { fmt.Fprintln(f.io.ErrOut, "chainrun: warning: "+w) })
 	session.SetInputs(c, inputs)
 	// the flags the run was launched with, unless given again
 	if err := applyShaping(cmd.Flags(), saved.Record.Flags, opts.runID, f.io.ErrOut); err != nil {
@@ -166,7 +167,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 	if opts.take != "" && c.Workflow == nil && !c.HasGate() {
 		return usagef("--take %s: run %s is a DAG chain without a gate; --take chooses a transition of a workflow, or decides a gate", opts.take, opts.runID)
 	}
-	granted, err := run.Grants(c, opts.grants)
+	granted, err := given.Grants(c, opts.grants)
 	if err != nil {
 		return err
 	}

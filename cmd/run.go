@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/render/text"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/store"
 	"github.com/spf13/cobra"
@@ -108,7 +109,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if !(opts.maxCost >= 0 && opts.maxCost < math.Inf(1)) {
 		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
 	}
-	granted, err := run.Grants(loaded.Chain, opts.grants)
+	granted, err := given.Grants(loaded.Chain, opts.grants)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@
 // expressions with reference 004's {var} form, their memory budget and
 // depth bound (expression*.go); values whose $. texts are JSONPaths read
 // when a step runs (mapped.go, path.go), and OCC's dotted json_path,
-// read through the same RFC 9535 library (dotted_path.go).
+// read through the same RFC 9535 library (dotted_path.go); and a
+// decoded JSON value as the text a reference interpolates, with the
+// walk of a reference's fields and indexes through it (json_text.go).
 //
 // It knows nothing of chains, steps or positions in a file: it answers
 // with errors, and pkg/chain, which compiles a chain's templates and

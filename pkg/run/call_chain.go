@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -71,12 +72,12 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 	if callee.Workflow != nil {
 		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", chain.Call(s).Chain)
 	}
-	given := map[string]string{}
+	passed := map[string]string{}
 	for k := range chain.Call(s).With {
-		given[k] = "set"
+		passed[k] = "set"
 	}
-	if _, err := ResolveInputs(callee, given); err != nil {
-		var ie *InputError
+	if _, err := given.ResolveInputs(callee, passed); err != nil {
+		var ie *given.InputError
 		if errors.As(err, &ie) {
 			return fail("%s: %s", chain.WithField(s), ie.Msg)
 		}

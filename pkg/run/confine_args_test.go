@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -275,7 +276,7 @@ func TestChosenInputsStayInTheRunsDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.inputs, err)
 		}
-		got := strings.TrimSpace(TextOf(res.Output))
+		got := strings.TrimSpace(interp.TextOf(res.Output))
 		switch {
 		case tc.want == "" && (res.Status != record.Failed || !strings.Contains(res.Error, "outside") || strings.Contains(got, "OUTSIDE")):
 			t.Errorf("%v chosen: %s %q %q, want a refusal saying the path is outside", tc.inputs, res.Status, got, res.Error)

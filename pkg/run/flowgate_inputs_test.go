@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/mcpclient/mcptest"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -50,7 +51,7 @@ func TestFlowgateWorkflowTakesAnyInput(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := load(t, wf(tc.schema+states))
 			res, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: c, Inputs: tc.inputs})
-			var ie *InputError
+			var ie *given.InputError
 			if errors.As(err, &ie) {
 				if !strings.Contains(ie.Msg, tc.want) {
 					t.Fatalf("refused: %v, want %q", err, tc.want)
@@ -67,7 +68,7 @@ func TestFlowgateWorkflowTakesAnyInput(t *testing.T) {
 	}
 	dag := load(t, "name: d\ninputs: [topic]\nsteps:\n  - {id: s, type: cli, command: echo, args: ['{input.topic}']}\n")
 	_, err := New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: dag, Inputs: map[string]string{"topic": "x", "who": "ann"}})
-	var ie *InputError
+	var ie *given.InputError
 	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, `unknown input "who" (its inputs are topic)`) {
 		t.Errorf("a DAG chain's unknown input: %v", err)
 	}

@@ -3,6 +3,8 @@ package run
 import (
 	"strings"
 	"testing"
+
+	"github.com/chainrun/chainrun/pkg/run/given"
 )
 
 // TestWrongTypedInputIsNotMissing holds that an input given with a value
@@ -24,7 +26,7 @@ workflows:
       done: {goal: done, terminal: true}
 `} {
 		c := load(t, src)
-		_, err := ResolveInputs(c, map[string]string{"text": "hello", "code": "x"})
+		_, err := given.ResolveInputs(c, map[string]string{"text": "hello", "code": "x"})
 		if err == nil || !strings.Contains(err.Error(), `input "code": "x" is not an integer`) {
 			t.Fatalf("the wrong type is not named: %v", err)
 		}
@@ -45,13 +47,13 @@ inputs:
 steps:
   - {id: s, type: cli, command: echo, args: ["{input.env}"]}
 `)
-	if _, err := ResolveInputs(c, map[string]string{"env": "prod"}); err == nil || !strings.Contains(err.Error(), `input "env": "prod" is not one of staging, production`) {
+	if _, err := given.ResolveInputs(c, map[string]string{"env": "prod"}); err == nil || !strings.Contains(err.Error(), `input "env": "prod" is not one of staging, production`) {
 		t.Errorf("a value outside the enum: %v", err)
 	}
-	if got, err := ResolveInputs(c, map[string]string{"env": "production"}); err != nil || got["env"] != "production" {
+	if got, err := given.ResolveInputs(c, map[string]string{"env": "production"}); err != nil || got["env"] != "production" {
 		t.Errorf("a value of the enum: %v %v", got, err)
 	}
-	if got, err := ResolveInputs(c, nil); err != nil || got["env"] != "staging" {
+	if got, err := given.ResolveInputs(c, nil); err != nil || got["env"] != "staging" {
 		t.Errorf("the default: %v %v", got, err)
 	}
 	w := load(t, `
@@ -73,7 +75,7 @@ workflows:
 	if got := w.Input("n").Enum; strings.Join(got, ",") != "1,2" {
 		t.Errorf("schema enum of numbers: %q", got)
 	}
-	if _, err := ResolveInputs(w, map[string]string{"env": "qa"}); err == nil || !strings.Contains(err.Error(), "env") {
+	if _, err := given.ResolveInputs(w, map[string]string{"env": "qa"}); err == nil || !strings.Contains(err.Error(), "env") {
 		t.Errorf("the schema's enum: %v", err)
 	}
 }
@@ -104,7 +106,7 @@ steps:
 		{map[string]string{"url": "http://h", "tags": `{"a": 1}`}, `input "tags": "{\"a\": 1}" is not a JSON array`},
 	}
 	for _, tc := range cases {
-		got, err := ResolveInputs(c, tc.given)
+		got, err := given.ResolveInputs(c, tc.given)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%v: %v", tc.given, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -46,7 +47,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 		// before its inputs, as OCC's executor judges it
 		return nil, nil, &EmptyChainError{Chain: c.Name, File: c.File}
 	}
-	inputs, typed, err := resolveInputs(c, req.Inputs)
+	inputs, typed, err := given.ResolveTyped(c, req.Inputs)
 	if err != nil {
 		return nil, nil, err
 	}

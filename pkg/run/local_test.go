@@ -16,6 +16,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 
 	loader "github.com/chainrun/chainrun/pkg/load"
@@ -400,17 +401,17 @@ inputs:
 steps:
   - {id: s, type: cli, command: echo, args: ["{input.a}"]}
 `)
-	if _, err := ResolveInputs(c, map[string]string{}); err == nil || !strings.Contains(err.Error(), `missing required input "a"`) {
+	if _, err := given.ResolveInputs(c, map[string]string{}); err == nil || !strings.Contains(err.Error(), `missing required input "a"`) {
 		t.Errorf("missing input: %v", err)
 	}
-	if _, err := ResolveInputs(c, map[string]string{"a": "1", "zz": "2"}); err == nil || !strings.Contains(err.Error(), `unknown input "zz" (its inputs are a, b, c)`) {
+	if _, err := given.ResolveInputs(c, map[string]string{"a": "1", "zz": "2"}); err == nil || !strings.Contains(err.Error(), `unknown input "zz" (its inputs are a, b, c)`) {
 		t.Errorf("unknown input: %v", err)
 	}
-	got, err := ResolveInputs(c, map[string]string{"a": "1"})
+	got, err := given.ResolveInputs(c, map[string]string{"a": "1"})
 	if b, ok := got["b"]; err != nil || got["c"] != "3" || got["a"] != "1" || !ok || b != "" {
 		t.Errorf("defaults: %v %v", got, err)
 	}
-	var ie *InputError
+	var ie *given.InputError
 	_, err = New().Run(context.Background(), Request{Chain: c})
 	if !errors.As(err, &ie) {
 		t.Errorf("Run with a missing input: %v", err)

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -204,7 +205,7 @@ func (sc Scope) valueOf(r chain.Ref) (Value, bool) {
 	if !ok || len(r.Path) == 0 {
 		return v, ok
 	}
-	d, ok := Walk(v.Data, r.Path)
+	d, ok := interp.Walk(v.Data, r.Path)
 	return DataValue(d), ok
 }
 

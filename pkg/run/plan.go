@@ -57,7 +57,7 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	if c.Empty() {
 		return nil, &EmptyChainError{Chain: c.Name, File: c.File}
 	}
-	inputs, typed, err := resolveInputs(c, req.Inputs)
+	inputs, typed, err := given.ResolveTyped(c, req.Inputs)
 	if err != nil {
 		return nil, err
 	}

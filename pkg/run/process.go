@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // ExitCode keeps a command's exit code in out, for $.output.exitCode;
@@ -117,9 +118,9 @@ func (x *Execution) selectArg(a chain.Arg, sc Scope) (string, error) {
 		return "", &permanentError{&nothingSelected{a.Raw}}
 	}
 	if len(nodes) == 1 {
-		return TextOf(nodes[0]), nil
+		return interp.TextOf(nodes[0]), nil
 	}
-	return TextOf([]any(nodes)), nil
+	return interp.TextOf([]any(nodes)), nil
 }
 
 // nothingSelected is an argument's JSONPath that selects nothing.

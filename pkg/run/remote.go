@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -267,6 +268,6 @@ func (x *Execution) spent(u *record.Usage) {
 // runs (exit 2 naming the input), for an engine that starts the run
 // elsewhere; the workers check models and callees where they run.
 func CheckInputs(req Request) error {
-	_, _, err := resolveInputs(req.Chain, req.Inputs)
+	_, _, err := given.ResolveTyped(req.Chain, req.Inputs)
 	return err
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // Value is a variable: its text, and its structure when it has one (JSON
@@ -169,47 +169,11 @@ func (sc Scope) Resolve(r chain.Ref) (string, bool, error) {
 	if len(r.Path) == 0 {
 		return v.Text, true, nil
 	}
-	d, ok := Walk(v.Data, r.Path)
+	d, ok := interp.Walk(v.Data, r.Path)
 	if !ok {
 		return "", false, nil
 	}
-	return TextOf(d), true, nil
-}
-
-// Walk follows field names and list indexes through decoded JSON.
-func Walk(d any, path []string) (any, bool) {
-	for _, p := range path {
-		switch x := d.(type) {
-		case map[string]any:
-			v, ok := x[p]
-			if !ok {
-				return nil, false
-			}
-			d = v
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			d = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return d, true
-}
-
-// TextOf renders a JSON value as interpolation text: strings as they are,
-// everything else as JSON.
-func TextOf(d any) string {
-	switch x := d.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(d)
-	return string(b)
+	return interp.TextOf(d), true, nil
 }
 
 // ExprEnv is the variables a condition reads, as expr-lang sees them:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -120,7 +121,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	text := make(map[string]string, len(args))
 	for k, v := range args {
 		if v != nil {
-			text[k] = TextOf(v)
+			text[k] = interp.TextOf(v)
 		}
 	}
 	// a value whose type is not the one the callee declares is passed on
@@ -143,7 +144,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	}
 	inputs, typed := text, map[string]any{}
 	if !given.Undeclared(callee) {
-		if inputs, typed, err = resolveInputsBeside(callee, text, mismatched); err != nil {
+		if inputs, typed, err = given.ResolveInputsBeside(callee, text, mismatched); err != nil {
 			return nil, &permanentError{fmt.Errorf("workflow %s: %v", callee.Name, err)}
 		}
 	}
@@ -152,7 +153,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 		if in := callee.Input(k); v != nil && (in == nil || in.Type == "" || mismatched[k]) {
 			typed[k] = v
 			if mismatched[k] {
-				inputs[k] = TextOf(v)
+				inputs[k] = interp.TextOf(v)
 			}
 		}
 	}

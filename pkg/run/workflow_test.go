@@ -15,6 +15,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -182,7 +183,7 @@ func TestWorkflowInputsFollowTheSchema(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c, Inputs: tc.in})
-		var ie *InputError
+		var ie *given.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v", tc.in, err)
 		}

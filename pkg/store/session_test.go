@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -91,7 +92,7 @@ func TestSessionDrivesASavedRun(t *testing.T) {
 func TestSessionRefusedBeforeAnythingRan(t *testing.T) {
 	s := Open(t.TempDir())
 	c := sessionChain(t)
-	refusal := &run.InputError{Chain: "c", Msg: "bad"}
+	refusal := &given.InputError{Chain: "c", Msg: "bad"}
 
 	// a new run that was refused leaves nothing behind
 	ss, err := s.Start(c, nil, false)

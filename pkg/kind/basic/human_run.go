@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -29,7 +30,7 @@ func init() {
 				}
 				req["prompt"] = text
 			}
-			return run.Outcome{Value: run.Value{Data: req, Text: run.TextOf(req)}}, nil
+			return run.Outcome{Value: run.Value{Data: req, Text: interp.TextOf(req)}}, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
 			p.Action = "ask a person"

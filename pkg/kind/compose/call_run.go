@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -34,13 +35,13 @@ func callChain(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	if err != nil {
 		return run.Outcome{}, run.Permanent(err)
 	}
-	given := make(map[string]string, len(chain.Call(s).With))
+	passed := make(map[string]string, len(chain.Call(s).With))
 	for k, t := range s.C().With {
-		if given[k], err = a.Render(t); err != nil {
+		if passed[k], err = a.Render(t); err != nil {
 			return run.Outcome{}, err
 		}
 	}
-	inputs, err := run.ResolveInputs(callee, given)
+	inputs, err := given.ResolveInputs(callee, passed)
 	if err != nil {
 		return run.Outcome{}, run.Permanent(err)
 	}

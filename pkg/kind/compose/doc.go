@@ -13,5 +13,5 @@
 // scalar, a line's commas) is this package's: the engine's SplitItems
 // knows only arrays and a separator. A model unit imports only chain,
 // interp and yamlpos. It may import, of this module: chain, interp, run,
-// run/record, run/response, yamlpos.
+// run/given, run/record, run/response, yamlpos.
 package compose

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -148,7 +149,7 @@ func branches(a *run.Attempt) ([]branch, error) {
 		list := f.ForEachList().Resolve(a.Document())
 		items, isList := list.([]any)
 		if !isList && list != nil {
-			return nil, run.Permanent(fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, record.Clip(run.TextOf(list), 40)))
+			return nil, run.Permanent(fmt.Errorf("branches.for_each %s is not a list (it is %s)", f.ForEach, record.Clip(interp.TextOf(list), 40)))
 		}
 		if err := run.CheckItems("branches.for_each "+f.ForEach, len(items)); err != nil {
 			return nil, err

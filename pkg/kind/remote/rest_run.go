@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
@@ -95,8 +96,8 @@ func restPath(path string, doc map[string]any) (string, error) {
 	out := pathRef().ReplaceAllStringFunc(path, func(m string) string {
 		names := strings.Split(m[1:len(m)-1], ".")
 		for _, from := range []string{"arguments", "context", "input"} {
-			if v, ok := run.Walk(doc[from], names); ok && v != nil {
-				return url.PathEscape(run.TextOf(v))
+			if v, ok := interp.Walk(doc[from], names); ok && v != nil {
+				return url.PathEscape(interp.TextOf(v))
 			}
 		}
 		missing = append(missing, m)
@@ -121,7 +122,7 @@ func withQuery(raw string, query map[string]*chain.Mapped, doc map[string]any) (
 	q := u.Query()
 	for _, k := range sortedKeys(query) {
 		if v := query[k].Resolve(doc); v != nil {
-			q.Set(k, run.TextOf(v))
+			q.Set(k, interp.TextOf(v))
 		}
 	}
 	u.RawQuery = q.Encode()

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tools"
 )
@@ -54,7 +54,7 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 	}
 	if slot.Schema != nil {
 		if err := slot.Schema.Validate(v); err != nil {
-			return fmt.Errorf("%s does not fit its schema: %v", record.Clip(run.TextOf(v), 60), err)
+			return fmt.Errorf("%s does not fit its schema: %v", record.Clip(interp.TextOf(v), 60), err)
 		}
 	}
 	c := slot.Constraint
@@ -64,12 +64,12 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 	items, isList := v.([]any)
 	if c.Allowlist {
 		if !isList {
-			return fmt.Errorf("path_allowlist: %s is not an array of paths", record.Clip(run.TextOf(v), 60))
+			return fmt.Errorf("path_allowlist: %s is not an array of paths", record.Clip(interp.TextOf(v), 60))
 		}
 		for _, p := range items {
 			text, ok := p.(string)
 			if !ok {
-				return fmt.Errorf("path_allowlist: %s is not a path", record.Clip(run.TextOf(p), 60))
+				return fmt.Errorf("path_allowlist: %s is not a path", record.Clip(interp.TextOf(p), 60))
 			}
 			if matchAny(c.Deny, text) {
 				return fmt.Errorf("path_allowlist: %s is not allowed (it matches a glob of deny:)", text)
@@ -85,11 +85,11 @@ func slotAllows(slot *chain.Slot, v any, doc map[string]any) error {
 			return fmt.Errorf("subset_of: %s is unset or not an array (a constraint fails fast on what it cannot read)", c.SubsetOfRaw)
 		}
 		if !isList {
-			return fmt.Errorf("subset_of: %s is not an array", record.Clip(run.TextOf(v), 60))
+			return fmt.Errorf("subset_of: %s is not an array", record.Clip(interp.TextOf(v), 60))
 		}
 		for _, e := range items {
 			if !slices.ContainsFunc(ref, func(r any) bool { return reflect.DeepEqual(r, e) }) {
-				return fmt.Errorf("subset_of: %s is not present in the reference array %s", record.Clip(run.TextOf(e), 60), c.SubsetOfRaw)
+				return fmt.Errorf("subset_of: %s is not present in the reference array %s", record.Clip(interp.TextOf(e), 60), c.SubsetOfRaw)
 			}
 		}
 	}

@@ -10,5 +10,6 @@
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
 // cmd/. It may import, of this module: chain, chain/fileschema, event,
-// guard, llm, retry, run, run/given, run/record, run/response, tools.
+// guard, interp, llm, retry, run, run/given, run/record, run/response,
+// tools.
 package flow

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -122,7 +123,7 @@ func (f *flow) capabilityOutput() (map[string]any, error) {
 		}
 		if o.Schema != nil {
 			if err := o.Schema.Validate(v); err != nil {
-				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, record.Clip(run.TextOf(v), 60), err)
+				return nil, fmt.Errorf("snippet output %s: %s does not fit its schema: %v", o.Name, record.Clip(interp.TextOf(v), 60), err)
 			}
 		}
 		out[o.Name] = v

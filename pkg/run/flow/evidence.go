@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -99,7 +99,7 @@ func (f *flow) nestedEvidence(e *chain.Step) []response.EvidenceRecord {
 				if d := b.Evidence; d != nil {
 					r.ID, r.Summary = f.Mask(renderDoc(d.ID, doc, nil)), f.Mask(renderDoc(d.Summary, doc, nil))
 				}
-				if text := run.TextOf(entry["output"]); text != "" && f.Mask(text) == text {
+				if text := interp.TextOf(entry["output"]); text != "" && f.Mask(text) == text {
 					r.Digest = digestOf(text)
 				}
 				out = append(out, r)

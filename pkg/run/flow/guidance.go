@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/theory/jsonpath"
@@ -81,9 +82,9 @@ func renderDoc(text string, doc map[string]any, hidden func(name string, path []
 			return chain.Unset(expr)
 		}
 		if len(nodes) == 1 {
-			return run.TextOf(nodes[0])
+			return interp.TextOf(nodes[0])
 		}
-		return run.TextOf([]any(nodes))
+		return interp.TextOf([]any(nodes))
 	})
 }
 

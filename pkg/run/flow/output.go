@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -190,7 +191,7 @@ func number(v any) (float64, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("is %s, not a number", record.Clip(run.TextOf(v), 40))
+	return 0, fmt.Errorf("is %s, not a number", record.Clip(interp.TextOf(v), 40))
 }
 
 // concat joins its operands: a list when asked for or when one is a list
@@ -221,7 +222,7 @@ func concat(vals []any, asList bool) any {
 			b.WriteString("null")
 			continue
 		}
-		b.WriteString(run.TextOf(v))
+		b.WriteString(interp.TextOf(v))
 	}
 	return b.String()
 }

@@ -5,10 +5,12 @@
 // also reads a decision's argument text as its declared type, and words a
 // schema's refusal the one way every message uses, and holds what a
 // workflow step passes the workflow it calls against that workflow's
-// declaration (Unknown, Undeclared, Mismatch).
+// declaration (Unknown, Undeclared, Mismatch). Its problems become one
+// InputError, the secrets masked (ResolveInputs, ResolveTyped), and
+// --grant names are checked against the tools a run can call (Grants).
 //
-// It is a leaf under pkg/run, which calls it and turns its problems into
-// an InputError with the secrets masked: the rules of inputs read apart
-// from the engine. It must not import pkg/run or anything that does. It
-// may import, of this module: chain, chain/fileschema, guard.
+// It is a leaf under pkg/run, which calls it: the rules of inputs read
+// apart from the engine. It must not import pkg/run or anything that
+// does. It may import, of this module: chain, chain/fileschema, guard,
+// interp, run/mask.
 package given
