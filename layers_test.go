@@ -61,19 +61,19 @@ var layers = map[string][]string{
 	"pkg/tools":                {"pkg/executor", "pkg/fsutil"},
 	"pkg/run/mask":             {"pkg/chain", "pkg/redact"},
 	"pkg/run/given":            {"pkg/chain", "pkg/chain/fileschema", "pkg/guard", "pkg/interp", "pkg/run/mask"},
-	"pkg/run/web":              {"pkg/executor", "pkg/redact"},
+	"pkg/run/web":              {"pkg/chain", "pkg/executor", "pkg/redact"},
 	"pkg/run/confine":          {"pkg/fsutil", "pkg/tools"},
 	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/chain/reqparams", "pkg/guard", "pkg/llm", "pkg/spell", "pkg/tools"},
 	"pkg/run":                  {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interp", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/record", "pkg/run/response", "pkg/run/web", "pkg/tracectx"},
-	"pkg/kind/basic":           {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/yamlpos"},
-	"pkg/kind/remote":          {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/tracectx", "pkg/yamlpos"},
+	"pkg/kind/basic":           {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
+	"pkg/kind/remote":          {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/run/web", "pkg/tracectx", "pkg/yamlpos"},
 	"pkg/kind/model":           {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/run/toolcall", "pkg/yamlpos"},
 	"pkg/kind/compose":         {"pkg/chain", "pkg/interp", "pkg/run", "pkg/run/given", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
 	"pkg/kind/authoring":       {"pkg/chain", "pkg/interp", "pkg/run", "pkg/yamlpos"},
 	"pkg/kind/contenox":        {"pkg/chain", "pkg/event", "pkg/format/contenox", "pkg/llm", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/run/toolcall", "pkg/tools"},
 	"pkg/run/flow":             {"pkg/chain", "pkg/chain/fileschema", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/run/record", "pkg/run/response", "pkg/tools"},
-	"pkg/run/pretool":          {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/yamlpos"},
-	"pkg/run/proc":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine", "pkg/run/record"},
+	"pkg/run/pretool":          {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/run/web", "pkg/yamlpos"},
+	"pkg/run/proc":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine", "pkg/run/record", "pkg/run/web"},
 	"pkg/builtin":              {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
 	"pkg/run/runtest":          {"pkg/chain", "pkg/load", "pkg/run/record"},
 	"pkg/store":                {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response"},
@@ -214,7 +214,7 @@ const packageCap = 6000
 // it may hold until its next split lowers it: pkg/run holds the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine, ask, proc, record, response and toolcall are out).
-var oversizedPackages = map[string]int{"pkg/run": 6763}
+var oversizedPackages = map[string]int{"pkg/run": 6638}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // seamEngine runs nothing: cmd driven through it shows that the Engine
@@ -56,7 +57,7 @@ func (e *seamEngine) Plan(req run.Request) ([]run.PlannedStep, error) {
 }
 
 func (e *seamEngine) CheckModels(c *chain.Chain) []error {
-	return []error{&run.PreflightError{Kind: run.BadModel, File: c.File, Pos: c.Steps[0].At("id"), Step: "s", Msg: "the seam has no model"}}
+	return []error{&response.PreflightError{Kind: response.BadModel, File: c.File, Pos: c.Steps[0].At("id"), Step: "s", Msg: "the seam has no model"}}
 }
 
 // seamCLI runs one command line against e, in a directory with one chain

@@ -14,7 +14,6 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/chainrun/chainrun/pkg/render/text"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/store"
@@ -42,7 +41,7 @@ func TestExitCodeFromTheErrorsClass(t *testing.T) {
 		{"a validation error", &chain.ValidationError{}, true, exitUsage},
 		{"a chain not found", &catalog.NotFoundError{}, true, exitUsage},
 		{"bad inputs", &given.InputError{}, true, exitUsage},
-		{"a step that cannot run", &run.PreflightError{Kind: run.BadModel}, true, exitUsage},
+		{"a step that cannot run", &response.PreflightError{Kind: response.BadModel}, true, exitUsage},
 		{"a rerun to confirm", &response.RerunError{Steps: []string{"s"}}, true, exitUsage},
 		{"a bad --take", &response.TakeError{}, true, exitUsage},
 		{"a run held by another process", &store.LockedError{}, true, exitUsage},

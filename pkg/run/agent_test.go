@@ -17,6 +17,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // registryFor points the anthropic and openai providers at one fake
@@ -251,8 +252,8 @@ func TestAgentModelProblemsStopTheRunBeforeItStarts(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		_, err := New(WithDir(dir), WithModels(registryFor(s, map[string]string{"OPENAI_API_KEY": ""}))).Run(context.Background(), Request{Chain: load(t, src)})
-		var me *PreflightError
-		if !errors.As(err, &me) || me.Kind != BadModel || !strings.Contains(err.Error(), want) {
+		var me *response.PreflightError
+		if !errors.As(err, &me) || me.Kind != response.BadModel || !strings.Contains(err.Error(), want) {
 			t.Errorf("want ModelError %q, got %v", want, err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // The model services of Attempt: what a kind that asks a model (agent.go,
@@ -101,7 +102,7 @@ func (p PlanView) Model(s *chain.Step) string { return p.v.x.Engine.modelOf(s) }
 // model.
 func AdmitModel(l *Local, c *chain.Chain, s *chain.Step) error {
 	if s.Agent().Cache != nil && s.Agent().Cache.Enabled && l.cache == nil {
-		return &PreflightError{Kind: Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
+		return &response.PreflightError{Kind: response.Unsupported, File: c.File, Pos: s.At("cache"), Step: s.ID, Msg: "cache without a cache directory"}
 	}
 	_, _, err := l.targets(c, s)
 	return err
@@ -118,7 +119,7 @@ func (x *Execution) stepTargets(s *chain.Step, t *tries) error {
 		return &permanentError{err}
 	}
 	for _, e := range skipped {
-		var pe *PreflightError
+		var pe *response.PreflightError
 		if errors.As(e, &pe) {
 			x.Warn("step " + s.ID + ": " + pe.Msg)
 		}

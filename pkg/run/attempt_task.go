@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -53,7 +54,7 @@ func (a *Attempt) Values() map[string]Value {
 	vars := map[string]Value{}
 	a.sc.Vars.mu.RLock()
 	for k, v := range a.sc.Vars.vars {
-		if !internalVar(k) && k != response.ContextVar {
+		if !record.InternalVar(k) && k != response.ContextVar {
 			vars[k] = v
 		}
 	}

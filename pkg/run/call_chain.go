@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A chain step's call of another chain, as the engine runs it (the kind
@@ -55,7 +56,7 @@ func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[
 func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
 	resolve := r.Chains
 	fail := func(format string, args ...any) error {
-		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+		return &response.PreflightError{Kind: response.BadCall, File: c.File, Pos: s.At("chain"), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	if resolve == nil {
 		return fail("calling chain %q needs a chain catalog", chain.Call(s).Chain)

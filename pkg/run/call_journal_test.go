@@ -95,8 +95,8 @@ func TestChainStepCannotCallAWorkflow(t *testing.T) {
 	wfc := load(t, "version: '1'\nworkflows:\n  w:\n    initialState: a\n    states:\n      a: {terminal: true}\n")
 	c := load(t, "name: outer\nsteps:\n  - {id: sub, type: chain, chain: w}\n")
 	_, err := New(WithChains(func(string, string) (*chain.Chain, error) { return wfc, nil })).Run(context.Background(), Request{Chain: c})
-	var ce *PreflightError
-	if !errors.As(err, &ce) || ce.Kind != BadCall || !strings.Contains(err.Error(), "is a state workflow") {
+	var ce *response.PreflightError
+	if !errors.As(err, &ce) || ce.Kind != response.BadCall || !strings.Contains(err.Error(), "is a state workflow") {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -140,7 +140,7 @@ func (x *Execution) Run(ctx context.Context, d Driver) *record.Result {
 	}
 	x.Vars.mu.RLock()
 	for name, v := range x.Vars.vars {
-		if (name != response.ContextVar || x.Chain.Workflow == nil) && !internalVar(name) {
+		if (name != response.ContextVar || x.Chain.Workflow == nil) && !record.InternalVar(name) {
 			res.Vars[name] = v.Public()
 		}
 	}

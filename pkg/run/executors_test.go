@@ -381,7 +381,7 @@ func TestWorkflowCallsAreCheckedBeforeAnythingRuns(t *testing.T) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
 			_, err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: load(t, tc.src)})
-			var pe *PreflightError
+			var pe *response.PreflightError
 			if !errors.As(err, &pe) {
 				t.Errorf("run: %v", err)
 			}
@@ -522,8 +522,8 @@ func TestScriptOfAnotherFilesLibrary(t *testing.T) {
 		t.Errorf("PendingDefinitions: %v", warned)
 	}
 	res, err = New(WithDir(root), WithScripts(lib.FindScript)).Run(context.Background(), Request{Chain: bad.Chain})
-	var pe *PreflightError
-	if res != nil || !errors.As(err, &pe) || pe.Kind != Pending || !strings.Contains(err.Error(), `script "say.ho" (kind: script) is in no scripts: library`) ||
+	var pe *response.PreflightError
+	if res != nil || !errors.As(err, &pe) || pe.Kind != response.Pending || !strings.Contains(err.Error(), `script "say.ho" (kind: script) is in no scripts: library`) ||
 		!strings.HasSuffix(err.Error(), "nothing was run") {
 		t.Errorf("run: %v %+v", err, res)
 	}

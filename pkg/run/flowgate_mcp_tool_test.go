@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestMCPExecutorWithoutToolIsPending: mcp-flowgate loads a workflow
@@ -45,9 +46,9 @@ func TestMCPExecutorWithoutToolIsPending(t *testing.T) {
 			}
 			dir := t.TempDir()
 			res, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: l.Chain})
-			var pe *PreflightError
+			var pe *response.PreflightError
 			switch {
-			case tc.runs && (res != nil || !errors.As(err, &pe) || pe.Kind != Pending || !strings.Contains(err.Error(), want)):
+			case tc.runs && (res != nil || !errors.As(err, &pe) || pe.Kind != response.Pending || !strings.Contains(err.Error(), want)):
 				t.Errorf("run: %v", err)
 			case !tc.runs && (err != nil || res.Status != record.Succeeded):
 				t.Errorf("run: %v %+v", err, res)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // subWorkflows are the called workflows of workflow_executor.rs's
@@ -95,7 +96,7 @@ func TestFlowgateWorkflowExecutor(t *testing.T) {
 	})
 	t.Run("sub_workflow_missing_definition_surfaces_as_executor_error", func(t *testing.T) {
 		res, err := run(t, "does_not_exist")
-		var pe *PreflightError
+		var pe *response.PreflightError
 		if res != nil || !errors.As(err, &pe) || !strings.HasSuffix(err.Error(), "nothing was run") || !strings.Contains(err.Error(), "definitionId does_not_exist: no workflow of test.yaml is named does_not_exist") {
 			t.Fatalf("%v %+v", err, res)
 		}

@@ -45,7 +45,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 	c := req.Chain
 	if c.Empty() {
 		// before its inputs, as OCC's executor judges it
-		return nil, nil, &EmptyChainError{Chain: c.Name, File: c.File}
+		return nil, nil, &response.EmptyChainError{Chain: c.Name, File: c.File}
 	}
 	inputs, typed, err := given.ResolveTyped(c, req.Inputs)
 	if err != nil {
@@ -136,11 +136,11 @@ func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Bu
 // script is nowhere, as a positioned finding (a *chain.ValidationError).
 // `validate` uses it; `run` checks the same before starting.
 func CheckCalls(c *chain.Chain, r Resolvers) error {
-	r.pending = func(*PreflightError) {} // PendingDefinitions reports them
+	r.pending = func(*response.PreflightError) {} // PendingDefinitions reports them
 	err := preflight(nil, c, r, nil)
-	var ce *PreflightError
-	if errors.As(err, &ce) && ce.Kind == BadCall {
-		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("%s: %s", ce.who(), ce.Msg)}}}
+	var ce *response.PreflightError
+	if errors.As(err, &ce) && ce.Kind == response.BadCall {
+		return &chain.ValidationError{Diagnostics: []chain.Diagnostic{{File: ce.File, Pos: ce.Pos, Message: fmt.Sprintf("%s: %s", ce.Subject(), ce.Msg)}}}
 	}
 	return err
 }
@@ -153,7 +153,7 @@ type Resolvers struct {
 	Scripts   ScriptResolver
 	// pending, when set, collects the pending definitions a check finds
 	// instead of stopping at them (PendingDefinitions).
-	pending func(*PreflightError)
+	pending func(*response.PreflightError)
 }
 
 // Warnings are what would stop a valid chain when it runs here, as
@@ -169,8 +169,8 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 		}
 	}
 	for _, err := range modelErrs {
-		var me *PreflightError
-		if errors.As(err, &me) && me.Kind == BadModel {
+		var me *response.PreflightError
+		if errors.As(err, &me) && me.Kind == response.BadModel {
 			out = append(out, chain.Diagnostic{File: me.File, Pos: me.Pos, Warning: true,
 				Message: fmt.Sprintf("step %q: %s (running it would stop here)", me.Step, me.Msg)})
 		}
@@ -183,8 +183,8 @@ func Warnings(c *chain.Chain, modelErrs []error) []chain.Diagnostic {
 func ModelErrors(modelErrs []error) []chain.Diagnostic {
 	var out []chain.Diagnostic
 	for _, err := range modelErrs {
-		var me *PreflightError
-		if errors.As(err, &me) && me.Kind == BadParams {
+		var me *response.PreflightError
+		if errors.As(err, &me) && me.Kind == response.BadParams {
 			out = append(out, chain.Diagnostic{File: me.File, Pos: me.Pos, Message: fmt.Sprintf("step %q: %s", me.Step, me.Msg)})
 		}
 	}
@@ -211,9 +211,9 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		if unneeded[s] {
 			// no run reaches it: what it names but nothing provides is
 			// a warning, never a refusal (mcp-flowgate runs such a file)
-			r.pending = func(e *PreflightError) {
+			r.pending = func(e *response.PreflightError) {
 				if outer.pending != nil {
-					e.unreachable = true
+					e.Unreachable = true
 					outer.pending(e)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 
 	loader "github.com/chainrun/chainrun/pkg/load"
 )
@@ -427,8 +428,8 @@ steps:
   - {id: ask, type: human, prompt: "deploy?", depends_on: [first]}
 `)
 	_, err := New(WithDir(dir)).Run(context.Background(), Request{Chain: c})
-	var ue *PreflightError
-	if !errors.As(err, &ue) || ue.Kind != Unsupported || ue.Step != "ask" {
+	var ue *response.PreflightError
+	if !errors.As(err, &ue) || ue.Kind != response.Unsupported || ue.Step != "ask" {
 		t.Fatalf("want UnsupportedError for ask, got %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
@@ -531,8 +532,8 @@ output: loud
 		"name: c\nsteps: [{id: call, type: chain, chain: loop-a}]\n":                       `chain "loop-a" calls itself: c → loop-a → loop-b → loop-a`,
 	} {
 		_, err := New(WithChains(resolve)).Run(context.Background(), Request{Chain: load(t, src)})
-		var ce *PreflightError
-		if !errors.As(err, &ce) || ce.Kind != BadCall || !strings.Contains(err.Error(), want) {
+		var ce *response.PreflightError
+		if !errors.As(err, &ce) || ce.Kind != response.BadCall || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: want CallError with %q, got %v", src, want, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Models turns a model name into a ready provider target; *llm.Registry
@@ -35,7 +36,7 @@ func (l *Local) modelOf(s *chain.Step) string {
 // skipped (one key is enough to run a step); every other problem is err.
 func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skipped []error, err error) {
 	fail := func(field, format string, args ...any) error {
-		return &PreflightError{Kind: BadModel, File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
+		return &response.PreflightError{Kind: response.BadModel, File: c.File, Pos: s.At(field), Step: s.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	model := l.modelOf(s)
 	if model == "" {
@@ -48,7 +49,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 		t, terr := l.Models.Target(m)
 		if terr == nil {
 			if problem, field := ask.Refused(s, t.Provider.Name(), t); problem != "" && err == nil {
-				err = &PreflightError{Kind: BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem}
+				err = &response.PreflightError{Kind: response.BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem}
 			}
 			out = append(out, t)
 			continue
@@ -57,7 +58,7 @@ func (l *Local) targets(c *chain.Chain, s *chain.Step) (out []llm.Target, skippe
 			// what the API refuses is found without its key too
 			if pname, t, derr := d.Describe(m); derr == nil {
 				if problem, field := ask.Refused(s, pname, t); problem != "" {
-					skipped = append(skipped, &PreflightError{Kind: BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem})
+					skipped = append(skipped, &response.PreflightError{Kind: response.BadParams, File: c.File, Pos: s.At(field), Step: s.ID, Msg: problem})
 				}
 			}
 		}

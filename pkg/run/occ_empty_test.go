@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A chain OCC's canvas saves without steps: OCC 29f33c0
@@ -30,7 +31,7 @@ func TestOCCChainWithoutSteps(t *testing.T) {
 		if len(l.Warnings) == 0 || !strings.Contains(l.Warnings[0].Message, "holds no step") {
 			t.Fatalf("%q: no warning: %v", src, l.Warnings)
 		}
-		var empty *EmptyChainError
+		var empty *response.EmptyChainError
 		_, err = New(WithDir(t.TempDir())).Run(context.Background(), Request{Chain: l.Chain})
 		if !errors.As(err, &empty) || !empty.NothingRan() || !strings.Contains(err.Error(), "canvas.yaml: chain \"t\" has no executable steps") {
 			t.Fatalf("%q: run: %v", src, err)

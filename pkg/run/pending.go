@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A pending definition is what a valid file names but leaves to where it
@@ -23,13 +24,13 @@ import (
 func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
 	var out []chain.Diagnostic
 	seen := map[chain.Diagnostic]bool{}
-	r.pending = func(e *PreflightError) {
+	r.pending = func(e *response.PreflightError) {
 		why := "running it would stop here"
-		if e.unreachable {
+		if e.Unreachable {
 			why = "its state is unreachable, so no run needs it"
 		}
 		d := chain.Diagnostic{File: e.File, Pos: e.Pos, Warning: true,
-			Message: fmt.Sprintf("%s: %s (%s)", e.who(), e.Msg, why)}
+			Message: fmt.Sprintf("%s: %s (%s)", e.Subject(), e.Msg, why)}
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
@@ -41,7 +42,7 @@ func PendingDefinitions(c *chain.Chain, r Resolvers) []chain.Diagnostic {
 
 // Deferred hands a pending definition to whoever collects them (PendingDefinitions),
 // or returns it as the run's refusal.
-func (r Resolvers) Deferred(e *PreflightError) error {
+func (r Resolvers) Deferred(e *response.PreflightError) error {
 	if r.pending == nil {
 		return e
 	}
@@ -53,7 +54,7 @@ func (r Resolvers) Deferred(e *PreflightError) error {
 // kind chainrun does not have (a workflows: file loads with one, as
 // mcp-flowgate's does); one no run reaches is named as pending.
 func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
-	return r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: s.UnregisteredMessage()})
+	return r.Deferred(&response.PreflightError{Kind: response.Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: s.UnregisteredMessage()})
 }
 
 // preflightMCP checks an mcp step names a tool (a workflow's executor
@@ -62,7 +63,7 @@ func preflightUnregistered(c *chain.Chain, s *chain.Step, r Resolvers) error {
 func preflightMCP(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	if s.Kind == chain.KindMCP && chain.KeyValue(s, "tool") == "" {
 		msg := `tool is not set: the mcp executor calls no tool (mcp-flowgate loads it and fails it when it runs: "mcp executor needs tool")`
-		if err := r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
+		if err := r.Deferred(&response.PreflightError{Kind: response.Pending, File: c.File, Pos: s.Pos, Step: s.ID, Who: s.Who(), Msg: msg}); err != nil {
 			return err
 		}
 	}
@@ -90,14 +91,14 @@ func preflightConnection(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	if len(names) > 0 {
 		msg += fmt.Sprintf("%s; the config's %s connections: %s", chain.DidYouMean(s.HTTP().Connection, names), kind, strings.Join(names, ", "))
 	}
-	return r.Deferred(&PreflightError{Kind: Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
+	return r.Deferred(&response.PreflightError{Kind: response.Pending, File: c.File, Pos: s.At("connection"), Step: s.ID, Who: s.Who(), Msg: msg})
 }
 
 // pendingAt is the pending definition a step names itself, if any, for a
 // dry run to show where a run would be refused.
 func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 	var msg string
-	r := Resolvers{Scripts: l.Scripts, pending: func(e *PreflightError) { msg = e.Msg }}
+	r := Resolvers{Scripts: l.Scripts, pending: func(e *response.PreflightError) { msg = e.Msg }}
 	if s.Unregistered() != "" {
 		_ = preflightUnregistered(c, s, r)
 		return msg
@@ -105,7 +106,7 @@ func (l *Local) pendingAt(c *chain.Chain, s *chain.Step) string {
 	switch s.Kind {
 	case chain.KindScript:
 		if err := preflightScript(c, s, r); err != nil {
-			var pe *PreflightError
+			var pe *response.PreflightError
 			if errors.As(err, &pe) {
 				return pe.Msg
 			}

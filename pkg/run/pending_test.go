@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/catalog"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestUndeclaredConnectionIsPending: a file without connections: may name
@@ -57,8 +58,8 @@ func TestUndeclaredConnectionIsPending(t *testing.T) {
 			}
 			dir := t.TempDir()
 			res, err := New(WithDir(dir), WithWorkflows(lib.FindWorkflow)).Run(context.Background(), Request{Chain: l.Chain})
-			var pe *PreflightError
-			if res != nil || !errors.As(err, &pe) || pe.Kind != Pending || !strings.Contains(err.Error(), want) ||
+			var pe *response.PreflightError
+			if res != nil || !errors.As(err, &pe) || pe.Kind != response.Pending || !strings.Contains(err.Error(), want) ||
 				!strings.Contains(err.Error(), tc.reached) || !strings.HasSuffix(err.Error(), "nothing was run") {
 				t.Errorf("run: %v", err)
 			}

@@ -7,6 +7,8 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // PlannedStep is a step as --dry-run shows it: what would run, with
@@ -55,7 +57,7 @@ type PlannedStep struct {
 func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 	c := req.Chain
 	if c.Empty() {
-		return nil, &EmptyChainError{Chain: c.Name, File: c.File}
+		return nil, &response.EmptyChainError{Chain: c.Name, File: c.File}
 	}
 	inputs, typed, err := given.ResolveTyped(c, req.Inputs)
 	if err != nil {
@@ -135,7 +137,7 @@ func (v planView) preTools(s *chain.Step) []string {
 		what := ""
 		switch p.Base() {
 		case "http":
-			what = MethodOf(p.Method) + " " + v.url(cp.URL)
+			what = web.MethodOf(p.Method) + " " + v.url(cp.URL)
 		case "file", "ast_parse":
 			what = v.keep(cp.Path)
 		case "write_file":

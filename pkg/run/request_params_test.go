@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/llm/llmtest"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // TestAStepsParamsReachItsRequest: params go into the request as the
@@ -98,8 +99,8 @@ func TestATemperatureAnthropicRefusesStopsTheRun(t *testing.T) {
 	defer s.Close()
 	c := load(t, "name: t\nsteps:\n  - {id: ask, model: anthropic/claude-sonnet-4-6, prompt: hi, temperature: 1.5}\n")
 	_, err := New(WithDir(t.TempDir()), withCatalog, WithModels(registryFor(s, nil))).Run(context.Background(), Request{Chain: c})
-	var pe *PreflightError
-	if !errors.As(err, &pe) || pe.Kind != BadParams || pe.Pos.Line != 3 || !strings.Contains(pe.Msg, "temperature 1.5: anthropic takes 0 to 1") || s.Count() != 0 {
+	var pe *response.PreflightError
+	if !errors.As(err, &pe) || pe.Kind != response.BadParams || pe.Pos.Line != 3 || !strings.Contains(pe.Msg, "temperature 1.5: anthropic takes 0 to 1") || s.Count() != 0 {
 		t.Fatalf("%v (%d requests)", err, s.Count())
 	}
 }

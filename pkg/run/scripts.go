@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // Script is the script a script step of c runs: its own file's, else one
@@ -42,11 +43,11 @@ func preflightScript(c *chain.Chain, s *chain.Step, r Resolvers) error {
 	if err == nil {
 		return nil
 	}
-	pe := &PreflightError{Kind: Pending, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
+	pe := &response.PreflightError{Kind: response.Pending, File: c.File, Pos: s.At("subject"), Step: s.ID, Who: s.Who(), Msg: err.Error()}
 	if len(c.Scripts) > 0 {
 		// a file with its own library is its own: a subject nothing
 		// holds is a mistake in it, not one left to where it runs
-		pe.Kind = BadCall
+		pe.Kind = response.BadCall
 		return pe
 	}
 	return r.Deferred(pe)

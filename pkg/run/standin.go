@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // Canned is what a stand-in says a step's body produced, in place of
@@ -61,7 +62,7 @@ func CannedOutcome(s *chain.Step, c Canned) (outcome, error) {
 	}
 	if err == nil && c.Status != 0 && chain.StatusFails(s, c.Status) {
 		// as a real response with that status would
-		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, AcceptHint(s), strings.TrimSpace(c.Output))
+		err = fmt.Errorf("HTTP %d (mocked; %s): %s", c.Status, web.AcceptHint(s), strings.TrimSpace(c.Output))
 	}
 	return out, err
 }

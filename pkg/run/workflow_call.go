@@ -55,7 +55,7 @@ func (l *Local) workflowOf(c *chain.Chain, s *chain.Step, r WorkflowResolver) (*
 // not call back into a workflow on the stack (a cycle, named).
 func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack []string) error {
 	fail := func(format string, args ...any) error {
-		return &PreflightError{Kind: BadCall, File: c.File, Pos: s.At("definitionId"), Step: s.ID, Who: s.Who(), Msg: fmt.Sprintf(format, args...)}
+		return &response.PreflightError{Kind: response.BadCall, File: c.File, Pos: s.At("definitionId"), Step: s.ID, Who: s.Who(), Msg: fmt.Sprintf(format, args...)}
 	}
 	callee, err := (*Local)(nil).workflowOf(c, s, r.Workflows)
 	if err != nil {
@@ -90,7 +90,7 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 		return fail("use.inputs: workflow %s has no input %s (%s)", callee.Name, strings.Join(unknown, ", "), given.Declared(callee))
 	}
 	err = preflight(l, callee, r, stack)
-	var pe *PreflightError
+	var pe *response.PreflightError
 	if errors.As(err, &pe) && pe.File != c.File {
 		// the fault is in another file: say which call reached it
 		pe.Msg += fmt.Sprintf(" (reached from %s:%d, %s of kind: workflow, definitionId %s)", c.File, s.At("definitionId").Line, s.Who(), s.Workflow().DefinitionID)

@@ -445,8 +445,8 @@ func TestAgentDecisionNeedsAUsableModelBeforeAnythingRuns(t *testing.T) {
 	defer s.Close()
 	_, err := New(WithModels(registryFor(s, map[string]string{"OPENAI_API_KEY": ""}))).Run(context.Background(),
 		Request{Chain: load(t, decisionWorkflow), AgentModel: "openai/m1"})
-	var me *PreflightError
-	if !errors.As(err, &me) || me.Kind != BadModel || s.Count() != 0 {
+	var me *response.PreflightError
+	if !errors.As(err, &me) || me.Kind != response.BadModel || s.Count() != 0 {
 		t.Fatalf("err %v, %d calls", err, s.Count())
 	}
 }

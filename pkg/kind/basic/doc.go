@@ -8,5 +8,5 @@
 // library and a workflow's queues are the core's. Commands and file reads
 // are pkg/run/proc's, which pre_tools share. A model unit imports only
 // chain, interp and yamlpos. It may import, of this module: chain, event,
-// executor, interp, run, run/proc, run/record, yamlpos.
+// executor, interp, run, run/proc, run/record, run/response, yamlpos.
 package basic

@@ -7,6 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A human step asks a person. As a workflow executor it records the
@@ -45,7 +46,7 @@ func init() {
 			if c.Workflow != nil {
 				return nil
 			}
-			return &run.PreflightError{Kind: run.Unsupported, File: c.File, Pos: s.At("type"), Step: s.ID, Msg: "a human step (a decision point)"}
+			return &response.PreflightError{Kind: response.Unsupported, File: c.File, Pos: s.At("type"), Step: s.ID, Msg: "a human step (a decision point)"}
 		},
 	})
 }

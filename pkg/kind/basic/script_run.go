@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
 // A script step runs a script of the file's scripts: library (mcp-flowgate's
@@ -55,7 +56,7 @@ func init() {
 				return nil // preflightScript said so
 			}
 			if _, err := exec.LookPath(sc.Interpreter()); err != nil {
-				return &run.PreflightError{Kind: run.BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID,
+				return &response.PreflightError{Kind: response.BadCall, File: c.File, Pos: s.At("subject"), Step: s.ID,
 					Msg: fmt.Sprintf("script %s runs with %s, which is not found on this machine (PATH)", ScriptOf(s).Subject, sc.Interpreter())}
 			}
 			return nil

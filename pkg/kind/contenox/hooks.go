@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -128,7 +130,7 @@ func callHook(a *run.Attempt, hook, tool string, args map[string]any) (res any, 
 // hookState reads what a hook has recorded: what the running task
 // changed, else the run's context, into rec.
 func hookState(a *run.Attempt, hook string, rec any) {
-	for _, name := range []string{run.HookVar, response.ContextVar} {
+	for _, name := range []string{record.HookVar, response.ContextVar} {
 		if v, ok := a.Vars().Get(name); ok {
 			if m, ok := v.Data.(map[string]any); ok && m[hook] != nil {
 				b, _ := json.Marshal(m[hook])
@@ -143,7 +145,7 @@ func hookState(a *run.Attempt, hook string, rec any) {
 // context after the task (pkg/run/flow's mergeHooks).
 func setHookState(a *run.Attempt, hook string, rec any) {
 	pending := map[string]any{}
-	if v, ok := a.Vars().Get(run.HookVar); ok {
+	if v, ok := a.Vars().Get(record.HookVar); ok {
 		if m, ok := v.Data.(map[string]any); ok {
 			pending = maps.Clone(m)
 		}
@@ -152,7 +154,7 @@ func setHookState(a *run.Attempt, hook string, rec any) {
 	var d any
 	_ = json.Unmarshal(b, &d)
 	pending[hook] = d
-	a.Vars().Set(run.HookVar, run.Value{Data: pending})
+	a.Vars().Set(record.HookVar, run.Value{Data: pending})
 }
 
 // decodeArgs reads a call's arguments into the tool's own shape.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/run/record"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -80,7 +82,7 @@ func handle(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		a.Vars().Set(s.OutputVar, left.value)
 		setChat(a, left.chat)
 		a.Vars().Set(s.OutputVar+"_error", run.TextValue(err.Error()))
-		a.Vars().Set(run.LastError, run.TextValue(err.Error()))
+		a.Vars().Set(record.LastError, run.TextValue(err.Error()))
 		return out, err
 	}
 	if h.Print != nil {
@@ -118,14 +120,14 @@ func taskInput(a *run.Attempt) (taskIn, error) {
 	var in taskIn
 	name := h.Input
 	if name == "" {
-		name = run.PreviousOutput
+		name = record.PreviousOutput
 	}
 	if v, ok := a.Lookup(name); ok && name != cx.InputVar {
 		in.value = v
-		if c, ok := a.Lookup(run.ChatVar(name)); ok {
+		if c, ok := a.Lookup(record.ChatVar(name)); ok {
 			in.chat = decodeChat(c.Data)
 		}
-	} else if name == cx.InputVar || name == run.PreviousOutput {
+	} else if name == cx.InputVar || name == record.PreviousOutput {
 		in.value = run.TextValue(a.Input(cx.InputVar))
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
@@ -151,10 +153,10 @@ func taskInput(a *run.Attempt) (taskIn, error) {
 func setChat(a *run.Attempt, chat []chatMsg) {
 	s := a.Step()
 	if chat == nil {
-		a.Vars().Del(run.ChatVar(s.OutputVar))
+		a.Vars().Del(record.ChatVar(s.OutputVar))
 		return
 	}
-	a.Vars().Set(run.ChatVar(s.OutputVar), run.Value{Data: encodeChat(chat)})
+	a.Vars().Set(record.ChatVar(s.OutputVar), run.Value{Data: encodeChat(chat)})
 }
 
 // templateVars are what a task chain's Go templates read: the chain's

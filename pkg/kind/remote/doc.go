@@ -7,5 +7,6 @@
 // run.Attempt; the request itself is pkg/run/proc's (proc.SendRequest,
 // proc.Send), which pre_tools share. A model unit imports only chain,
 // interp and yamlpos. It may import, of this module: chain, executor,
-// interp, mcpclient, redact, run, run/proc, run/record, tracectx, yamlpos.
+// interp, mcpclient, redact, run, run/proc, run/record, run/web, tracectx,
+// yamlpos.
 package remote

@@ -8,6 +8,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 func init() {
@@ -26,7 +27,7 @@ func init() {
 				p.Action = restPlan(v, s)
 				return
 			}
-			p.Action = run.MethodOf(s.HTTP().Method) + " " + v.URL(cs.URL)
+			p.Action = web.MethodOf(s.HTTP().Method) + " " + v.URL(cs.URL)
 			if b := v.Keep(cs.Body); b != "" {
 				p.Action += "\n" + b
 			}

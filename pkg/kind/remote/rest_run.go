@@ -17,6 +17,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // isREST reports whether an http step is mcp-flowgate's rest executor:
@@ -190,7 +191,7 @@ func restPlan(v run.PlanView, s *chain.Step) string {
 	if conn := v.Connection(s.HTTP().Connection); conn != nil {
 		where = redact.URL(strings.TrimRight(conn.BaseURL, "/") + "/" + strings.TrimLeft(s.Path().Path, "/"))
 	}
-	line := run.MethodOf(s.HTTP().Method) + " " + where
+	line := web.MethodOf(s.HTTP().Method) + " " + where
 	if len(c.Query) > 0 {
 		line += " ?" + strings.Join(sortedKeys(c.Query), "&")
 	}

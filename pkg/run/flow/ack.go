@@ -225,11 +225,11 @@ func preflightAcks(c *chain.Chain, r run.Resolvers) error {
 					continue
 				}
 				if err := run.FindScript(c, g.Subject, "script_acknowledged", r.Scripts); err != nil {
-					pe := &run.PreflightError{Kind: run.BadCall, File: c.File, Pos: g.At("subject"), Who: fmt.Sprintf("state %q: transition %q", s.Name, t.Name), Msg: err.Error()}
+					pe := &response.PreflightError{Kind: response.BadCall, File: c.File, Pos: g.At("subject"), Who: fmt.Sprintf("state %q: transition %q", s.Name, t.Name), Msg: err.Error()}
 					if len(c.Scripts) > 0 {
 						return pe
 					}
-					pe.Kind = run.Pending
+					pe.Kind = response.Pending
 					if err := r.Deferred(pe); err != nil {
 						return err
 					}

@@ -218,10 +218,10 @@ func checkDecider(l *run.Local, c *chain.Chain, req run.Request) error {
 				continue
 			}
 			if l.Models == nil {
-				return &run.PreflightError{Kind: run.BadModel, File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
+				return &response.PreflightError{Kind: response.BadModel, File: c.File, Pos: c.Pos, Step: t.Name, Msg: "agent decisions need a model, and no model providers are configured"}
 			}
 			if _, err := l.Models.Target(model); err != nil {
-				return &run.PreflightError{Kind: run.BadModel, File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
+				return &response.PreflightError{Kind: response.BadModel, File: c.File, Pos: t.At("actor"), Step: t.Name, Msg: fmt.Sprintf("the agent model %s: %v", model, err)}
 			}
 			return nil
 		}

@@ -35,7 +35,7 @@ func (f *flow) beforeTask(s *chain.State) {
 	if s.Task.Handler == nil || f.lastOutput == "" {
 		return
 	}
-	for _, name := range []string{f.lastOutput, run.ChatVar(f.lastOutput)} {
+	for _, name := range []string{f.lastOutput, record.ChatVar(f.lastOutput)} {
 		if v, ok := f.Vars.Get(name); ok {
 			f.Vars.Set(previousVar(name, f.lastOutput), v)
 		} else {
@@ -48,9 +48,9 @@ func (f *flow) beforeTask(s *chain.State) {
 // that ran last (its output var last).
 func previousVar(name, last string) string {
 	if name == last {
-		return run.PreviousOutput
+		return record.PreviousOutput
 	}
-	return run.ChatVar(run.PreviousOutput)
+	return record.ChatVar(record.PreviousOutput)
 }
 
 // handlerVars are the variables a task chain's task sets besides its
@@ -60,7 +60,7 @@ func handlerVars(e *chain.Step) []string {
 	if e.Handler == nil {
 		return nil
 	}
-	return []string{run.ChatVar(e.OutputVar), e.OutputVar + "_error", run.LastError}
+	return []string{record.ChatVar(e.OutputVar), e.OutputVar + "_error", record.LastError}
 }
 
 // failedVars are the variables a task chain's failed task leaves for the
@@ -78,11 +78,11 @@ func (f *flow) failedVars(e *chain.Step) map[string]record.SavedValue {
 // reports, the oracle's verdict) into the context, each under its hook's
 // name: the run's result and its saved transitions carry it.
 func (f *flow) mergeHooks() {
-	v, ok := f.Vars.Get(run.HookVar)
+	v, ok := f.Vars.Get(record.HookVar)
 	if !ok {
 		return
 	}
-	f.Vars.Del(run.HookVar)
+	f.Vars.Del(record.HookVar)
 	pending, _ := v.Data.(map[string]any)
 	if len(pending) == 0 {
 		return

@@ -14,5 +14,5 @@
 //
 // It must not import pkg/kind, pkg/builtin, pkg/store or anything under
 // cmd/. It may import, of this module: cache, chain, executor, fsutil,
-// interp, retry, run, run/proc, yamlpos.
+// interp, retry, run, run/proc, run/web, yamlpos.
 package pretool

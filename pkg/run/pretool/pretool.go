@@ -13,6 +13,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // The step pipeline runs a step's pre_tools through this package.
@@ -160,7 +161,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
 		}
 	case "http":
-		out, err = proc.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, run.MethodOf(p.Method))
+		out, err = proc.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, web.MethodOf(p.Method))
 		switch {
 		case err != nil || p.JSONPath == "":
 		case s.Reading().NonJSONKeptWhole && !json.Valid([]byte(out.Value.Text)):

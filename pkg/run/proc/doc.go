@@ -9,7 +9,7 @@
 // Written against run.Attempt alone, they need nothing of the engine's
 // inside, so they live above pkg/run rather than in it.
 //
-// It must not be imported by pkg/run. It may import, of this module:
-// chain, event, executor, interrupt, llm, redact, run, run/confine,
-// run/record.
+// It must not be imported by pkg/run. It may import, of this module: chain,
+// event, executor, interrupt, llm, redact, run, run/confine, run/record,
+// run/web.
 package proc

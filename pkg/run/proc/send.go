@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // SendRequest sends one request of the attempt's step: an http step's,
@@ -63,7 +64,7 @@ func Send(ctx context.Context, a *run.Attempt, req executor.HTTPRequest, source 
 	}
 	out := run.Outcome{Value: run.TextValue(resp.Body), Status: resp.Status}
 	if chain.StatusFails(s, resp.Status) {
-		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, run.MethodOf(req.Method), redact.URL(req.URL), run.AcceptHint(s), record.Clip(strings.TrimSpace(resp.Body), 200))
+		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, web.MethodOf(req.Method), redact.URL(req.URL), web.AcceptHint(s), record.Clip(strings.TrimSpace(resp.Body), 200))
 	}
 	return out, nil
 }

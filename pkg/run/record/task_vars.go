@@ -1,4 +1,4 @@
-package run
+package record
 
 import "strings"
 
@@ -20,6 +20,6 @@ const (
 // output: no template can name it, and it is saved with the task.
 func ChatVar(name string) string { return name + "#chat" }
 
-// internalVar reports whether a variable is the engine's own (a
+// InternalVar reports whether a variable is the engine's own (a
 // conversation, what hooks recorded), kept out of the result's vars.
-func internalVar(name string) bool { return strings.Contains(name, "#") }
+func InternalVar(name string) bool { return strings.Contains(name, "#") }
