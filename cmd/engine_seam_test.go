@@ -19,6 +19,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // seamEngine runs nothing: cmd driven through it shows that the Engine
@@ -146,9 +147,9 @@ type seamTasks struct {
 	tasks []string
 }
 
-func (e *seamTasks) RunTask(_ context.Context, _ *chain.Chain, t run.StepTask) run.StepDone {
+func (e *seamTasks) RunTask(_ context.Context, _ *chain.Chain, t task.StepTask) task.StepDone {
 	e.tasks = append(e.tasks, t.Step)
-	return run.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepSucceeded}}
+	return task.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepSucceeded}}
 }
 
 // TestWorkerNeedsOnlyTheTaskRunner: chainrun worker hands the worker
@@ -197,7 +198,7 @@ func TestWorkerNeedsOnlyTheTaskRunner(t *testing.T) {
 				return
 			}
 			c := &chain.Chain{Name: "c", Steps: []*chain.Step{{CommonFields: chain.CommonFields{ID: "s"}, Kind: chain.KindNoop}}}
-			if done := served.RunTask(context.Background(), c, run.StepTask{Step: "s"}); done.Result.ID != "s" {
+			if done := served.RunTask(context.Background(), c, task.StepTask{Step: "s"}); done.Result.ID != "s" {
 				t.Errorf("the worker's steps ran as %+v", done)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // Extension is what a build of chainrun with a durable engine adds: the
@@ -27,7 +28,7 @@ type Extension struct {
 // engine it built without naming it (Local is one).
 type TaskRunner interface {
 	// RunTask runs step t of c; a step that failed says so in its result.
-	RunTask(ctx context.Context, c *chain.Chain, t StepTask) StepDone
+	RunTask(ctx context.Context, c *chain.Chain, t task.StepTask) task.StepDone
 }
 
 var _ TaskRunner = (*Local)(nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/task"
 	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
@@ -153,7 +154,7 @@ type Local struct {
 	preCache     *cache.Mem
 	preToolDelay time.Duration
 	// Remote, when set, runs steps as a durable engine's tasks (remote.go).
-	Remote *Remote
+	Remote *task.Remote
 	// StandIn, when set, may replace step bodies; env is added to every
 	// command's environment (standin.go).
 	StandIn StandIn

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // taskRunner is a dag.Runner on goroutines, as a durable engine's
@@ -32,17 +33,17 @@ func (r *taskRunner) Cancel()                  { r.cancel() }
 // retried the way a durable engine retries them.
 func remoteEngine(c *chain.Chain, worker *Local, calls *[]string, opts ...Option) *Local {
 	var mu sync.Mutex
-	r := &Remote{
+	r := &task.Remote{
 		Runner: func(ctx context.Context) dag.Runner {
 			ctx, cancel := context.WithCancel(ctx)
 			return &taskRunner{ctx: ctx, cancel: cancel, done: make(chan [2]int, 64)}
 		},
-		Step: func(ctx context.Context, t StepTask) StepDone {
+		Step: func(ctx context.Context, t task.StepTask) task.StepDone {
 			mu.Lock()
 			*calls = append(*calls, t.Step)
 			mu.Unlock()
 			t = viaJSON(t) // as a durable engine's payloads carry it
-			if !RetriedByEngine(TaskStep(c, t)) {
+			if !task.RetriedByEngine(task.TaskStep(c, t)) {
 				return viaJSON(worker.RunTask(ctx, c, t))
 			}
 			for n := 1; ; n++ {

@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // outcome is what one execution of a step's body produced.
@@ -60,7 +61,7 @@ func (x *Execution) RunStep(ctx context.Context, s *chain.Step) (*record.StepRes
 // runStepNoted is runStep with a note added to the step's prompt (an
 // evaluation fed back to the step it runs again).
 func (x *Execution) runStepNoted(ctx context.Context, s *chain.Step, note string) (*record.StepResult, bool) {
-	if x.Engine.Remote != nil && !InWorkflow(s.Kind) {
+	if x.Engine.Remote != nil && !task.InWorkflow(s.Kind) {
 		return x.remoteStep(ctx, s, note)
 	}
 	return x.runStepIn(ctx, s, Scope{Vars: x.Vars, note: note})

@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // payloadLimit is Temporal's limit of one payload (2 MB), less room for
@@ -36,10 +37,10 @@ type Steps struct {
 // Run runs one step. A failed step is a result, not an error: only an
 // attempt that Temporal should make again (a step whose retries it
 // makes) returns an error, with the attempt's outcome as its details.
-func (s *Steps) Run(ctx context.Context, t Task) (run.StepDone, error) {
+func (s *Steps) Run(ctx context.Context, t Task) (task.StepDone, error) {
 	c, err := s.chainOf(t)
 	if err != nil {
-		return run.StepDone{}, temporal.NewNonRetryableApplicationError(err.Error(), "ChainError", nil)
+		return task.StepDone{}, temporal.NewNonRetryableApplicationError(err.Error(), "ChainError", nil)
 	}
 	info := activity.GetInfo(ctx)
 	if t.EngineRetries {
@@ -52,7 +53,7 @@ func (s *Steps) Run(ctx context.Context, t Task) (run.StepDone, error) {
 	done := s.Engine.RunTask(ctx, c, t.Step)
 	stop()
 	if b, err := json.Marshal(done); err == nil && len(b) > payloadLimit {
-		done = run.StepDone{Result: record.StepResult{ID: t.Step.Step, Status: record.StepFailed, Attempts: done.Result.Attempts,
+		done = task.StepDone{Result: record.StepResult{ID: t.Step.Step, Status: record.StepFailed, Attempts: done.Result.Attempts,
 			Error: fmt.Sprintf("its result is %d bytes, more than a Temporal payload holds (2 MB): write big outputs to files", len(b))}}
 	}
 	if done.Retry {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/dag"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // workflowKey carries a coroutine's workflow.Context inside the
@@ -85,11 +85,11 @@ func (r *coroutines) Cancel() { r.cancel() }
 // Task is the step activity's input: the chain's file (the step is
 // read from it on the worker) and the step with the run's variables.
 type Task struct {
-	File    string       `json:"file"`
-	Source  []byte       `json:"source"`
-	Name    string       `json:"name"`
-	Lenient bool         `json:"lenient,omitempty"`
-	Step    run.StepTask `json:"step"`
+	File    string        `json:"file"`
+	Source  []byte        `json:"source"`
+	Name    string        `json:"name"`
+	Lenient bool          `json:"lenient,omitempty"`
+	Step    task.StepTask `json:"step"`
 	// EngineRetries: the activity's attempt is the step's (one attempt
 	// an activity, retried by Temporal's retry policy).
 	EngineRetries bool `json:"engine_retries,omitempty"`
@@ -101,12 +101,12 @@ type Task struct {
 // a workflow that a workflow step runs is found in that workflow (a
 // chain of the same file); its activity id is its path in the run
 // (CALLER/STEP), as its saved record's is.
-func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
+func (w *chainRun) step(ctx context.Context, t task.StepTask) task.StepDone {
 	wc := workflowOf(ctx)
 	c := w.chainOf(t.Chain)
-	s := run.TaskStep(c, t)
+	s := task.TaskStep(c, t)
 	if s == nil {
-		return run.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepFailed, Attempts: 1,
+		return task.StepDone{Result: record.StepResult{ID: t.Step, Status: record.StepFailed, Attempts: 1,
 			Error: fmt.Sprintf("%s: chain %s has no step %s", w.in.File, c.Name, t.Step)}}
 	}
 	id := t.Step
@@ -117,22 +117,22 @@ func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 	if n := w.runs[id]; n > 1 {
 		id = fmt.Sprintf("%s#%d", id, n)
 	}
-	task := Task{File: w.in.File, Source: w.in.Source, Name: c.Name, Lenient: w.in.Lenient, Step: t, EngineRetries: run.RetriedByEngine(s)}
-	var done run.StepDone
+	job := Task{File: w.in.File, Source: w.in.Source, Name: c.Name, Lenient: w.in.Lenient, Step: t, EngineRetries: task.RetriedByEngine(s)}
+	var done task.StepDone
 	var err error
 	if w.local(s) {
 		lc := workflow.WithLocalActivityOptions(wc, workflow.LocalActivityOptions{
-			StartToCloseTimeout: stepTimeout(s), RetryPolicy: retryPolicy(s, task.EngineRetries)})
-		err = workflow.ExecuteLocalActivity(lc, StepActivity, task).Get(lc, &done)
+			StartToCloseTimeout: stepTimeout(s), RetryPolicy: retryPolicy(s, job.EngineRetries)})
+		err = workflow.ExecuteLocalActivity(lc, StepActivity, job).Get(lc, &done)
 	} else {
 		ac := workflow.WithActivityOptions(wc, workflow.ActivityOptions{
 			ActivityID:          id,
 			StartToCloseTimeout: stepTimeout(s),
 			HeartbeatTimeout:    heartbeatOf(w.in.Heartbeat),
-			RetryPolicy:         retryPolicy(s, task.EngineRetries),
+			RetryPolicy:         retryPolicy(s, job.EngineRetries),
 			WaitForCancellation: true,
 		})
-		err = workflow.ExecuteActivity(ac, StepActivity, task).Get(ac, &done)
+		err = workflow.ExecuteActivity(ac, StepActivity, job).Get(ac, &done)
 	}
 	if err == nil {
 		return done
@@ -151,7 +151,7 @@ func (w *chainRun) step(ctx context.Context, t run.StepTask) run.StepDone {
 	default:
 		sr.Error = "the step's activity did not finish: " + rootCause(err)
 	}
-	return run.StepDone{Result: sr}
+	return task.StepDone{Result: sr}
 }
 
 // chainOf is the chain of the run's file named name: the run's own
@@ -194,7 +194,7 @@ func (w *chainRun) local(s *chain.Step) bool {
 // for each attempt the activity makes, and a minute for the rest.
 func stepTimeout(s *chain.Step) time.Duration {
 	attempts := 1
-	if !run.RetriedByEngine(s) {
+	if !task.RetriedByEngine(s) {
 		attempts = max(s.Attempts(), 1)
 	}
 	return time.Duration(s.Timeout())*time.Millisecond*time.Duration(attempts) + time.Minute

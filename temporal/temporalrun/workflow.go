@@ -17,6 +17,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/task"
 )
 
 // Names of the workflow, its activity, its update and its queries: what
@@ -225,7 +226,7 @@ func (w *chainRun) round(ctx workflow.Context, t Take) (*record.Result, error) {
 // engine is the local engine's drivers, in this workflow's code.
 func (w *chainRun) engine(ctx workflow.Context, opts ...run.Option) *run.Local {
 	return run.New(append([]run.Option{
-		run.WithRemote(&run.Remote{Runner: w.newRunner, Step: w.step}),
+		run.WithRemote(&task.Remote{Runner: w.newRunner, Step: w.step}),
 		run.WithClock(func() time.Time { return workflow.Now(ctx) }),
 		run.WithParallel(parallelOf(w.in.Parallel)),
 		run.WithLenientVariables(w.in.Lenient),
