@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
+	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -243,7 +244,7 @@ func (a *Attempt) Log() (stdout, stderr io.Writer, flush func()) {
 		return nil, nil, func() {}
 	}
 	stdout, stderr = a.x.lineWriter(a.s.ID, "stdout"), a.x.lineWriter(a.s.ID, "stderr")
-	return stdout, stderr, func() { flushLines(stdout, stderr) }
+	return stdout, stderr, func() { mask.FlushLines(stdout, stderr) }
 }
 
 // Spill opens the files the step's oversized output is kept in (nil when

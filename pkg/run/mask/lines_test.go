@@ -1,4 +1,4 @@
-package run
+package mask
 
 import (
 	"encoding/json"
@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"github.com/chainrun/chainrun/pkg/event"
-
-	"github.com/chainrun/chainrun/pkg/run/mask"
 )
 
 // --verbose lines: every complete line once, CR stripped, and a line
 // longer than maxLogLine in pieces that add up to it.
 func TestLineEmitter(t *testing.T) {
 	var got []string
-	w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }}
+	w := &LineEmitter{Emit: func(ls string) { got = append(got, batchLines(ls)...) }}
 	long := strings.Repeat("x", 3*maxLogLine+5)
 	input := "one\r\ntwo\n" + long + "\nthree"
 	for i := 0; i < len(input); i += 4093 { // writes that split lines anywhere
@@ -24,7 +22,7 @@ func TestLineEmitter(t *testing.T) {
 			t.Fatalf("write: %d %v", n, err)
 		}
 	}
-	w.flush()
+	w.Flush()
 	if len(got) != 7 || got[0] != "one" || got[1] != "two" || got[6] != "three" {
 		t.Fatalf("lines: %d, first %q %q, last %q", len(got), got[0], got[1], got[len(got)-1])
 	}
@@ -43,11 +41,11 @@ func TestLineEmitter(t *testing.T) {
 func BenchmarkLongLineVerbose(b *testing.B) {
 	chunk := []byte(strings.Repeat("y", 32<<10))
 	for b.Loop() {
-		w := &lineEmitter{emit: func(string) {}}
+		w := &LineEmitter{Emit: func(string) {}}
 		for range 512 {
 			_, _ = w.Write(chunk)
 		}
-		w.flush()
+		w.Flush()
 	}
 }
 
@@ -56,7 +54,7 @@ func BenchmarkLongLineVerbose(b *testing.B) {
 // add up to the line masked.
 func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	const secret = `Zq9-SeCrEt-"77xy"`
-	m := mask.New([]string{secret})
+	m := New([]string{secret})
 	b, _ := json.Marshal(secret)
 	escaped := string(b[1 : len(b)-1])
 	for _, tc := range []struct {
@@ -71,12 +69,12 @@ func TestLineEmitterMasksASecretAcrossPieces(t *testing.T) {
 	} {
 		for _, size := range []int{1 << 20, 4093, 7} {
 			var got []string
-			w := &lineEmitter{emit: func(ls string) { got = append(got, batchLines(ls)...) }, mask: m.Text, hold: m.Longest() - 1}
+			w := &LineEmitter{Emit: func(ls string) { got = append(got, batchLines(ls)...) }, Mask: m.Text, Hold: m.Longest() - 1}
 			input := tc.line + "\n"
 			for i := 0; i < len(input); i += size {
 				_, _ = w.Write([]byte(input[i:min(i+size, len(input))]))
 			}
-			w.flush()
+			w.Flush()
 			want := strings.ReplaceAll(strings.ReplaceAll(tc.line, secret, "***"), escaped, "***")
 			if joined := strings.Join(got, ""); joined != want {
 				t.Errorf("%s, writes of %d: the pieces do not add up to the masked line (%d pieces, %d bytes, want %d)", tc.name, size, len(got), len(joined), len(want))
@@ -112,11 +110,11 @@ func BenchmarkShortLinesVerbose(b *testing.B) {
 	reads := seqOutput()
 	var events, lines int
 	for b.Loop() {
-		w := &lineEmitter{emit: func(ls string) { events++; lines += strings.Count(ls, "\n") }}
+		w := &LineEmitter{Emit: func(ls string) { events++; lines += strings.Count(ls, "\n") }}
 		for _, r := range reads {
 			_, _ = w.Write(r)
 		}
-		w.flush()
+		w.Flush()
 	}
 	if lines != 1000000*b.N {
 		b.Fatalf("%d lines", lines)
