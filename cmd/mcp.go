@@ -162,7 +162,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
-	rerun, err := run.RerunSet(c, d.Rerun)
+	rerun, err := record.RerunSet(c, d.Rerun)
 	if err != nil {
 		return nil, err
 	}

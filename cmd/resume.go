@@ -155,7 +155,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
 	}
 	session.SetFlags(givenShaping(cmd.Flags()))
-	rerun, err := run.RerunSet(c, opts.rerun)
+	rerun, err := record.RerunSet(c, opts.rerun)
 	if err != nil {
 		return err
 	}

@@ -421,10 +421,10 @@ func TestWorkflowStepOutsideAWorkflowCannotWait(t *testing.T) {
 // workflow step runs is confirmed as STEP/ID, as a called chain's is.
 func TestRerunNamesAWorkflowStepsStep(t *testing.T) {
 	c := load(t, subflows)
-	if _, err := RerunSet(c, []string{"vet/check"}); err != nil {
+	if _, err := record.RerunSet(c, []string{"vet/check"}); err != nil {
 		t.Errorf("vet/check: %v", err)
 	}
-	if _, err := RerunSet(c, []string{"finish/x"}); err == nil {
+	if _, err := record.RerunSet(c, []string{"finish/x"}); err == nil {
 		t.Error("finish/x: a step of no workflow step was accepted")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -116,7 +115,7 @@ func (x *Execution) ForgetInner() {
 	x.mu.Unlock()
 	kept := make(map[string]record.StepRecord, len(x.Req.Resume))
 	for id, rec := range x.Req.Resume {
-		if _, nested := ownerOf(id); !nested {
+		if _, nested := record.OwnerOf(id); !nested {
 			kept[id] = rec
 		}
 	}
@@ -133,7 +132,7 @@ func (x *Execution) WithReruns(l response.Link, e *chain.Step) response.Link {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for id := range x.begun {
-		if owner, nested := ownerOf(id); nested && owner == e.ID {
+		if owner, nested := record.OwnerOf(id); nested && owner == e.ID {
 			l.Reruns = append(l.Reruns, id)
 		}
 	}
@@ -155,42 +154,6 @@ func (x *Execution) BeganIn(sub *Execution, step string) {
 		}
 		x.begun[step+"/"+id] = true
 	}
-}
-
-// ownerOf is the step of the chain a saved id belongs to: the caller of a
-// called chain's or a workflow's step (CALLER/STEP), the parallel or
-// pipeline step of a branch or a pipeline's step (STEP[i]). nested is
-// false for a step of the chain itself. (Step ids hold neither / nor [.)
-func ownerOf(id string) (owner string, nested bool) {
-	i := strings.IndexAny(id, "/[")
-	if i < 0 {
-		return id, false
-	}
-	return id[:i], true
-}
-
-// scopedRecords are the saved steps under prefix (CALLER/), named as the
-// callee knows them.
-func scopedRecords(saved map[string]record.StepRecord, prefix string) map[string]record.StepRecord {
-	out := map[string]record.StepRecord{}
-	for id, rec := range saved {
-		if inner, ok := strings.CutPrefix(id, prefix); ok {
-			rec.Result.ID = inner
-			out[inner] = rec
-		}
-	}
-	return out
-}
-
-// holdsSaved reports whether step s saves steps of its own under its id
-// (--rerun names them so): a called chain's or workflow's, a parallel's
-// branches, a pipeline's steps.
-func holdsSaved(s *chain.Step) bool {
-	switch s.Kind {
-	case chain.KindChain, chain.KindWorkflow, chain.KindParallel, chain.KindPipeline:
-		return true
-	}
-	return false
 }
 
 // branchRun is one step written inside another (a branch, a pipeline's

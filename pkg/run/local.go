@@ -124,7 +124,7 @@ func (l *Local) admit(req Request) (string, error) {
 // workflow, or a chain a step calls) over the given variable store.
 func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Budget, req Request, inheritedSecrets []string) *Execution {
 	secrets := mask.Secrets(c, st.inputs, inheritedSecrets)
-	req.Resume, _ = keptSteps(c, req.Resume)
+	req.Resume, _ = record.KeptSteps(c, req.Resume)
 	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*record.StepResult{},
 		Secrets: mask.New(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
 }
@@ -299,7 +299,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 		steps = append(steps, s.ID)
 	}
 	// finished ones that run again because a step they depend on does
-	_, redone := keptSteps(c, req.Resume)
+	_, redone := record.KeptSteps(c, req.Resume)
 	for _, id := range redone {
 		if s := c.Step(id); s != nil && !req.Rerun[id] && response.NeedsConfirmation(s) {
 			steps = append(steps, id)
@@ -309,7 +309,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	// branches and steps of parallel and pipeline steps, STEP[i], unless
 	// the step they are in is kept whole
 	for id := range req.Started {
-		owner, nested := ownerOf(id)
+		owner, nested := record.OwnerOf(id)
 		if !nested || req.Rerun[id] {
 			continue
 		}
@@ -357,7 +357,7 @@ func transitionNamed(w *chain.Workflow, name string) *chain.Transition {
 func decisionNamed(w *chain.Workflow, names []string) string {
 	for _, n := range names {
 		// a branch's or a called workflow's step waits with its owner
-		n, _ = ownerOf(n)
+		n, _ = record.OwnerOf(n)
 		for _, s := range w.States {
 			for _, t := range s.Transitions {
 				if t.Name == n && t.Actor != chain.ActorDeterministic {

@@ -164,7 +164,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 		Started: x.Req.Started, Rerun: x.Req.Rerun}
 	if call.Journal != nil {
 		// what its executors' branches and steps saved, as it knows them
-		req.Resume = scopedRecords(x.Req.Resume, s.ID+"/")
+		req.Resume = record.ScopedRecords(x.Req.Resume, s.ID+"/")
 	}
 	sub := x.Engine.newExecution(callee, x.RunID+"/"+s.ID, st, x.Budget, req, x.secretValues)
 	sub.chosenPaths = sub.chosenPaths || x.chosenPaths
