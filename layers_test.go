@@ -62,10 +62,11 @@ var layers = map[string][]string{
 	"pkg/run/mask":             {"pkg/chain", "pkg/redact"},
 	"pkg/run/given":            {"pkg/chain", "pkg/chain/fileschema", "pkg/guard", "pkg/interp", "pkg/run/mask"},
 	"pkg/run/web":              {"pkg/chain", "pkg/executor", "pkg/redact"},
+	"pkg/run/resume":           {"pkg/chain", "pkg/run/record", "pkg/run/response"},
 	"pkg/run/task":             {"pkg/chain", "pkg/dag", "pkg/event", "pkg/run/record"},
 	"pkg/run/confine":          {"pkg/fsutil", "pkg/tools"},
 	"pkg/run/ask":              {"pkg/cache", "pkg/chain", "pkg/chain/reqparams", "pkg/guard", "pkg/llm", "pkg/spell", "pkg/tools"},
-	"pkg/run":                  {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interp", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/record", "pkg/run/response", "pkg/run/task", "pkg/run/web", "pkg/tracectx"},
+	"pkg/run":                  {"pkg/cache", "pkg/chain", "pkg/dag", "pkg/dotenv", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/guard", "pkg/interp", "pkg/interrupt", "pkg/llm", "pkg/mcpclient", "pkg/redact", "pkg/retry", "pkg/run/ask", "pkg/run/confine", "pkg/run/given", "pkg/run/mask", "pkg/run/record", "pkg/run/response", "pkg/run/resume", "pkg/run/task", "pkg/run/web", "pkg/tracectx"},
 	"pkg/kind/basic":           {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
 	"pkg/kind/remote":          {"pkg/chain", "pkg/executor", "pkg/interp", "pkg/mcpclient", "pkg/redact", "pkg/run", "pkg/run/proc", "pkg/run/record", "pkg/run/web", "pkg/tracectx", "pkg/yamlpos"},
 	"pkg/kind/model":           {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/run/toolcall", "pkg/yamlpos"},
@@ -215,7 +216,7 @@ const packageCap = 6000
 // it may hold until its next split lowers it: pkg/run holds the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine, ask, proc, record, response and toolcall are out).
-var oversizedPackages = map[string]int{"pkg/run": 6238}
+var oversizedPackages = map[string]int{"pkg/run": 6188}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

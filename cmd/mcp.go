@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/mcpserver"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 	"github.com/chainrun/chainrun/pkg/tracectx"
 	"github.com/spf13/cobra"
 )
@@ -162,7 +163,7 @@ func (m *mcpRuns) Resume(ctx context.Context, id string, d mcpserver.Decision, e
 	if err != nil {
 		return nil, err
 	}
-	rerun, err := record.RerunSet(c, d.Rerun)
+	rerun, err := resume.RerunSet(c, d.Rerun)
 	if err != nil {
 		return nil, err
 	}

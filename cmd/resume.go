@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 	"github.com/spf13/cobra"
 )
 
@@ -155,7 +156,7 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 		return usagef("--max-cost %v: want 0 (no cap) or more US dollars", opts.maxCost)
 	}
 	session.SetFlags(givenShaping(cmd.Flags()))
-	rerun, err := record.RerunSet(c, opts.rerun)
+	rerun, err := resume.RerunSet(c, opts.rerun)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // Attempt is one try of one step, as a step kind's run code sees it: the
@@ -299,7 +300,7 @@ func (a *Attempt) AskPerson(ctx context.Context, question string) (transition st
 	if a.x.Req.Human == nil {
 		return "", false, nil
 	}
-	links := gateLinks(a.x.Chain, []string{a.s.ID})
+	links := resume.GateLinks(a.x.Chain, []string{a.s.ID})
 	c, ok, err := a.x.Req.Human(ctx, response.Decision{RunID: a.x.RunID, Workflow: a.x.Chain.Name, State: a.s.ID, Goal: question, Links: links})
 	return c.Transition, ok, err
 }

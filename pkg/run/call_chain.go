@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // A chain step's call of another chain, as the engine runs it (the kind
@@ -30,7 +31,7 @@ func (a *Attempt) RunChain(ctx context.Context, callee *chain.Chain, inputs map[
 	x, s := a.x, a.s
 	// the callee's steps are saved, and kept on resume, as CALLER/STEP
 	prefix := s.ID + "/"
-	sub := Request{Trace: x.Req.Trace, Journal: prefixed(x.Req.Journal, prefix), Resume: record.ScopedRecords(x.Req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
+	sub := Request{Trace: x.Req.Trace, Journal: prefixed(x.Req.Journal, prefix), Resume: resume.ScopedRecords(x.Req.Resume, prefix), Started: map[string]bool{}, Rerun: map[string]bool{},
 		Dir: x.Req.Dir, OutputDir: x.Req.OutputDir, Grants: x.Req.Grants, Ask: x.Req.Ask, Events: x.Req.Events}
 	for id := range x.Req.Started {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {

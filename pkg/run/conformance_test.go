@@ -7,7 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
-	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 	"github.com/chainrun/chainrun/pkg/run/runtest"
 )
 
@@ -28,7 +28,7 @@ func localTurns(t *testing.T, c *chain.Chain, dir string, inputs map[string]stri
 			req.Resume, req.History = j.Resume()
 			req.Take, req.Args, req.Acks, req.Started = turn.Take, turn.Args, turn.Acks, j.Started()
 			if len(turn.Rerun) > 0 {
-				if req.Rerun, err = record.RerunSet(c, turn.Rerun); err != nil {
+				if req.Rerun, err = resume.RerunSet(c, turn.Rerun); err != nil {
 					t.Fatal(err)
 				}
 			}

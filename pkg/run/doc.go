@@ -21,6 +21,6 @@
 // It must not import store, cobra, viper or anything under cmd/. It may
 // import, of this module: cache, chain, dag, dotenv, event, executor,
 // fsutil, guard, interp, interrupt, llm, mcpclient, redact, retry, run/ask,
-// run/confine, run/given, run/mask, run/record, run/response, run/task,
-// run/web, tracectx.
+// run/confine, run/given, run/mask, run/record, run/response, run/resume,
+// run/task, run/web, tracectx.
 package run

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // flowOf is a workflow file of one workflow w whose states are given,
@@ -421,10 +422,10 @@ func TestWorkflowStepOutsideAWorkflowCannotWait(t *testing.T) {
 // workflow step runs is confirmed as STEP/ID, as a called chain's is.
 func TestRerunNamesAWorkflowStepsStep(t *testing.T) {
 	c := load(t, subflows)
-	if _, err := record.RerunSet(c, []string{"vet/check"}); err != nil {
+	if _, err := resume.RerunSet(c, []string{"vet/check"}); err != nil {
 		t.Errorf("vet/check: %v", err)
 	}
-	if _, err := record.RerunSet(c, []string{"finish/x"}); err == nil {
+	if _, err := resume.RerunSet(c, []string{"finish/x"}); err == nil {
 		t.Error("finish/x: a step of no workflow step was accepted")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // The steps written inside a parallel or a pipeline step (its branches, a
@@ -115,7 +116,7 @@ func (x *Execution) ForgetInner() {
 	x.mu.Unlock()
 	kept := make(map[string]record.StepRecord, len(x.Req.Resume))
 	for id, rec := range x.Req.Resume {
-		if _, nested := record.OwnerOf(id); !nested {
+		if _, nested := resume.OwnerOf(id); !nested {
 			kept[id] = rec
 		}
 	}
@@ -132,7 +133,7 @@ func (x *Execution) WithReruns(l response.Link, e *chain.Step) response.Link {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for id := range x.begun {
-		if owner, nested := record.OwnerOf(id); nested && owner == e.ID {
+		if owner, nested := resume.OwnerOf(id); nested && owner == e.ID {
 			l.Reruns = append(l.Reruns, id)
 		}
 	}

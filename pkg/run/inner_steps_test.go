@@ -13,6 +13,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // savedAs is what a store gives a resume of the run j journaled: the
@@ -187,7 +188,7 @@ workflows:
 	if lines(t, dir, "charge.log")+lines(t, dir, "mail.log") != 0 {
 		t.Fatal("a refused resume ran a branch")
 	}
-	rerun, err := record.RerunSet(c, []string{"go[0]"})
+	rerun, err := resume.RerunSet(c, []string{"go[0]"})
 	if err != nil {
 		t.Fatalf("--rerun go[0]: %v", err)
 	}
@@ -199,7 +200,7 @@ workflows:
 	if lines(t, dir, "charge.log") != 1 || lines(t, dir, "mail.log") != 0 {
 		t.Errorf("charge ran %d times, mail %d (want 1, 0: kept)", lines(t, dir, "charge.log"), lines(t, dir, "mail.log"))
 	}
-	if _, err := record.RerunSet(c, []string{"nope[0]"}); err == nil {
+	if _, err := resume.RerunSet(c, []string{"nope[0]"}); err == nil {
 		t.Error("--rerun of a step the chain lacks was accepted")
 	}
 }
@@ -297,7 +298,7 @@ workflows:
 			}
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
 			recs, started := savedAs(j)
-			rerun, err := record.RerunSet(c, reruns)
+			rerun, err := resume.RerunSet(c, reruns)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // Run executes the chain and returns its result. See Engine. A DAG chain
@@ -68,7 +69,7 @@ func (l *Local) prepare(req Request) (*Execution, Driver, error) {
 	x.setEnv(env)
 	x.inputValueNotes(req.Inputs)
 	if c.Workflow == nil {
-		if err := checkGateTake(c, req); err != nil {
+		if err := resume.CheckGateTake(c, req.Take, req.Resume); err != nil {
 			return nil, nil, err
 		}
 		if len(req.Acks) > 0 {
@@ -124,7 +125,7 @@ func (l *Local) admit(req Request) (string, error) {
 // workflow, or a chain a step calls) over the given variable store.
 func (l *Local) newExecution(c *chain.Chain, runID string, st *Values, b *llm.Budget, req Request, inheritedSecrets []string) *Execution {
 	secrets := mask.Secrets(c, st.inputs, inheritedSecrets)
-	req.Resume, _ = record.KeptSteps(c, req.Resume)
+	req.Resume, _ = resume.KeptSteps(c, req.Resume)
 	return &Execution{Engine: l, Chain: c, RunID: runID, Vars: st, results: map[string]*record.StepResult{},
 		Secrets: mask.New(secrets), secretValues: secrets, chosenPaths: req.ChosenInputs || takesArguments(c.Workflow), itemSlots: make(chan struct{}, l.parallel), Budget: b, Req: req}
 }
@@ -299,7 +300,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 		steps = append(steps, s.ID)
 	}
 	// finished ones that run again because a step they depend on does
-	_, redone := record.KeptSteps(c, req.Resume)
+	_, redone := resume.KeptSteps(c, req.Resume)
 	for _, id := range redone {
 		if s := c.Step(id); s != nil && !req.Rerun[id] && response.NeedsConfirmation(s) {
 			steps = append(steps, id)
@@ -309,7 +310,7 @@ func (l *Local) checkRerun(c *chain.Chain, req Request) error {
 	// branches and steps of parallel and pipeline steps, STEP[i], unless
 	// the step they are in is kept whole
 	for id := range req.Started {
-		owner, nested := record.OwnerOf(id)
+		owner, nested := resume.OwnerOf(id)
 		if !nested || req.Rerun[id] {
 			continue
 		}
@@ -357,7 +358,7 @@ func transitionNamed(w *chain.Workflow, name string) *chain.Transition {
 func decisionNamed(w *chain.Workflow, names []string) string {
 	for _, n := range names {
 		// a branch's or a called workflow's step waits with its owner
-		n, _ = record.OwnerOf(n)
+		n, _ = resume.OwnerOf(n)
 		for _, s := range w.States {
 			for _, t := range s.Transitions {
 				if t.Name == n && t.Actor != chain.ActorDeterministic {

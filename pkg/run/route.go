@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // routing is what the routers of a DAG run decided: the steps their
@@ -158,7 +159,7 @@ func (x *Execution) gatePause() *response.WorkflowResult {
 	sort.Slice(ids, func(i, j int) bool {
 		return slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[i] }) < slices.IndexFunc(order, func(s *chain.Step) bool { return s.ID == ids[j] })
 	})
-	wr := &response.WorkflowResult{State: ids[0], Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: gateLinks(x.Chain, ids)}
+	wr := &response.WorkflowResult{State: ids[0], Chain: []response.ChainEntry{}, Context: map[string]any{}, Links: resume.GateLinks(x.Chain, ids)}
 	if q := x.waiting[ids[0]].question; q != "" {
 		wr.Guidance = &response.Guidance{Goal: q}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/run/resume"
 )
 
 // The run of the workflow a workflow step names (the kind is
@@ -164,7 +165,7 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 		Started: x.Req.Started, Rerun: x.Req.Rerun}
 	if call.Journal != nil {
 		// what its executors' branches and steps saved, as it knows them
-		req.Resume = record.ScopedRecords(x.Req.Resume, s.ID+"/")
+		req.Resume = resume.ScopedRecords(x.Req.Resume, s.ID+"/")
 	}
 	sub := x.Engine.newExecution(callee, x.RunID+"/"+s.ID, st, x.Budget, req, x.secretValues)
 	sub.chosenPaths = sub.chosenPaths || x.chosenPaths

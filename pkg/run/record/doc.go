@@ -6,9 +6,7 @@
 // TransitionRecord), with their forms on disk (text that is not UTF-8
 // kept byte for byte), and what a step stopped while running says
 // (StopCause, Stopped), and the names of the variables a contenox task
-// chain saves beside its outputs (ChatVar, HookVar, InternalVar), and
-// what a resume keeps of the saved steps and may run again (KeptSteps,
-// RerunSet; OwnerOf and ScopedRecords name a nested step's). They
+// chain saves beside its outputs (ChatVar, HookVar, InternalVar). They
 // are plain values, kept apart from the engine
 // so that a reader of a run's records meets none of the machinery that
 // made them.

@@ -1,9 +1,10 @@
-package record
+package resume
 
 import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -16,7 +17,7 @@ import (
 // reusable steps that run again for that reason. So do a parallel's
 // branches and a pipeline's steps (STEP[i]). A workflow keeps its
 // saved steps as they are (it replays transitions, not steps).
-func KeptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]StepRecord, redone []string) {
+func KeptSteps(c *chain.Chain, saved map[string]record.StepRecord) (kept map[string]record.StepRecord, redone []string) {
 	if c.Workflow != nil || len(saved) == 0 {
 		return saved, nil
 	}
@@ -39,7 +40,7 @@ func KeptSteps(c *chain.Chain, saved map[string]StepRecord) (kept map[string]Ste
 		memo[id] = k
 		return k
 	}
-	kept = make(map[string]StepRecord, len(saved))
+	kept = make(map[string]record.StepRecord, len(saved))
 	for _, s := range c.Steps {
 		rec, ok := saved[s.ID]
 		if !ok {
@@ -95,8 +96,8 @@ func OwnerOf(id string) (owner string, nested bool) {
 
 // ScopedRecords are the saved steps under prefix (CALLER/), named as the
 // callee knows them.
-func ScopedRecords(saved map[string]StepRecord, prefix string) map[string]StepRecord {
-	out := map[string]StepRecord{}
+func ScopedRecords(saved map[string]record.StepRecord, prefix string) map[string]record.StepRecord {
+	out := map[string]record.StepRecord{}
 	for id, rec := range saved {
 		if inner, ok := strings.CutPrefix(id, prefix); ok {
 			rec.Result.ID = inner
