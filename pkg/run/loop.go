@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dag"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -52,7 +53,7 @@ func (x *Execution) fanOut(ctx context.Context, items []Value, sc Scope, f fan) 
 	done := make([]bool, len(items))
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	workers := newItemWorkers(cap(x.itemSlots))
+	workers := dag.NewWorkers(cap(x.itemSlots))
 	var firstErr error
 	var firstOnce sync.Once
 	var failed, stopped atomic.Bool
@@ -128,13 +129,13 @@ items:
 			}
 			return nil
 		}
-		workers.do(func() {
+		workers.Do(func() {
 			if err := runItem(); err != nil {
 				firstOnce.Do(func() { firstErr = err })
 			}
 		})
 	}
-	workers.wait()
+	workers.Wait()
 	err := firstErr
 	if err == nil {
 		err = untilErr

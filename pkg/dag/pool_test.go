@@ -1,4 +1,4 @@
-package run
+package dag
 
 import (
 	"runtime"
@@ -8,8 +8,8 @@ import (
 )
 
 // A loop's items reuse the workers they find free, start no more than the
-// pool's size, and all run before wait returns.
-func TestItemWorkersReuseAndBound(t *testing.T) {
+// pool's size, and all run before Wait returns.
+func TestWorkersPoolReuseAndBound(t *testing.T) {
 	for _, c := range []struct {
 		name          string
 		size, jobs    int
@@ -22,14 +22,14 @@ func TestItemWorkersReuseAndBound(t *testing.T) {
 		{name: "a size below one is one", size: 0, jobs: 10, atOnce: 1, most: 1, atLeast: 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := newItemWorkers(c.size)
+			w := NewWorkers(c.size)
 			var ran atomic.Int64
 			for i := 0; i < c.jobs; i += c.atOnce {
 				var started, release sync.WaitGroup
 				release.Add(1)
 				for range c.atOnce {
 					started.Add(1)
-					w.do(func() {
+					w.Do(func() {
 						started.Done()
 						release.Wait()
 						ran.Add(1)
@@ -41,7 +41,7 @@ func TestItemWorkersReuseAndBound(t *testing.T) {
 					runtime.Gosched() // the batch finishes before the next starts
 				}
 			}
-			w.wait()
+			w.Wait()
 			if got := ran.Load(); got != int64(c.jobs) {
 				t.Fatalf("%d of %d jobs ran", got, c.jobs)
 			}
