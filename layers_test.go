@@ -216,7 +216,7 @@ const packageCap = 6000
 // it may hold until its next split lowers it: pkg/run holds the
 // execution's helpers the kinds share (its leaves mask, given, web,
 // confine, ask, proc, record, response and toolcall are out).
-var oversizedPackages = map[string]int{"pkg/run": 6137}
+var oversizedPackages = map[string]int{"pkg/run": 6099}
 
 func TestFileSizes(t *testing.T) {
 	cmdLines := 0

@@ -87,26 +87,17 @@ type Runner struct {
 
 // Register adds a step kind written against Attempt; each kind's file
 // calls it once, in its init.
-func Register(k chain.Kind, r Runner) { register(k, kindOf(r)) }
+func Register(k chain.Kind, r Runner) {
+	if _, dup := Kinds[k]; dup {
+		panic("run: step kind " + string(k) + " registered twice")
+	}
+	Kinds[k] = r
+}
 
-// kindOf is r as the engine keeps a kind.
-func kindOf(r Runner) kind {
-	b := kind{
-		run: func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
-			o, err := r.Run(ctx, x.tryOf(s, sc, t))
-			return o.inner(), err
-		},
-		admit: r.Admit,
-		route: r.Route,
-		again: r.Again,
-	}
-	if r.Plan != nil {
-		b.plan = func(v planView, s *chain.Step, p *PlannedStep) { r.Plan(PlanView{v}, s, p) }
-	}
-	if r.Result != nil {
-		b.Result = r.Result
-	}
-	return b
+// runKind runs the body of step s once with runner r.
+func (x *Execution) runKind(r Runner, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
+	o, err := r.Run(ctx, x.tryOf(s, sc, t))
+	return o.inner(), err
 }
 
 // PlanView renders a step's fields for a dry run: inputs substituted,
@@ -340,7 +331,7 @@ func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
 // Agent asks the step's model as an agent step does (its prompt, tools,
 // tries and cache), for a kind built on that answer.
 func (a *Attempt) Agent(ctx context.Context) (Outcome, error) {
-	o, err := Kinds[chain.KindAgent].run(a.x, ctx, a.s, a.sc, a.t)
+	o, err := a.x.runKind(Kinds[chain.KindAgent], ctx, a.s, a.sc, a.t)
 	return o.outer(), err
 }
 
@@ -352,4 +343,4 @@ func (a *Attempt) WithNote(text string) *Attempt {
 }
 
 // Agent fills p as an agent step's dry-run line, for a kind built on one.
-func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { Kinds[chain.KindAgent].plan(p.v, s, into) }
+func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { Kinds[chain.KindAgent].Plan(p, s, into) }

@@ -24,7 +24,7 @@ func (a *Attempt) Ask(ctx context.Context, m *chain.Step) (Outcome, error) {
 // ask asks a model step once, its model use being the asking step's.
 func (x *Execution) ask(ctx context.Context, m *chain.Step, sc Scope) (outcome, error) {
 	t := &tries{}
-	out, err := Kinds[chain.KindAgent].run(x, ctx, m, sc, t)
+	out, err := x.runKind(Kinds[chain.KindAgent], ctx, m, sc, t)
 	out.usage = t.usage
 	if out.model == "" {
 		out.model = t.model
@@ -61,8 +61,8 @@ func (a *Attempt) FanOut(ctx context.Context, items []Value, f Fan) (Outcome, er
 // Plan fills into as the kind of step s does, for a step written inside
 // another (a loop's template, a branch, a pipeline's step).
 func (p PlanView) Plan(s *chain.Step, into *PlannedStep) {
-	if k, ok := Kinds[s.Kind]; ok && k.plan != nil {
-		k.plan(p.v, s, into)
+	if k, ok := Kinds[s.Kind]; ok && k.Plan != nil {
+		k.Plan(p, s, into)
 	}
 }
 

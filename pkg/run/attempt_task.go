@@ -20,21 +20,21 @@ import (
 // run, whatever its kind: pkg/kind/contenox calls it once, in its init,
 // so the engine names no handler.
 func RegisterHandlerRunner(r Runner) {
-	if handlerKind.run != nil {
+	if handlerKind.Run != nil {
 		panic("run: the runner of handler steps registered twice")
 	}
-	handlerKind = kindOf(r)
+	handlerKind = r
 }
 
 // handlerKind runs every step with a handler (RegisterHandlerRunner).
-var handlerKind kind
+var handlerKind Runner
 
 // execHandler runs a step with a handler once.
 func (x *Execution) execHandler(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
-	if handlerKind.run == nil {
+	if handlerKind.Run == nil {
 		return outcome{}, &permanentError{fmt.Errorf("handler %q is not one chainrun can run", s.Handler.HandlerName())}
 	}
-	return handlerKind.run(x, ctx, s, sc, t)
+	return x.runKind(handlerKind, ctx, s, sc, t)
 }
 
 // Vars is the run's variables: a task sets the ones the chain's tasks

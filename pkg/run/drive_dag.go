@@ -181,13 +181,13 @@ func (d *dagDriver) visit(ctx context.Context, id string) dag.Outcome {
 			return d.failed(id, sr)
 		}
 		sr, earlyExit = x.RunStep(ctx, s)
-		if k := Kinds[s.Kind]; k.again != nil {
-			sr, earlyExit = x.evaluateAgain(ctx, s, k.again, sr, earlyExit)
+		if k := Kinds[s.Kind]; k.Again != nil {
+			sr, earlyExit = x.evaluateAgain(ctx, s, k.Again, sr, earlyExit)
 		}
 		x.journal(s, sr)
 	}
-	if k := Kinds[s.Kind]; k.route != nil && sr.Decision != "" && !record.Unfinished(sr.Status) {
-		chosen, left := k.route(s, sr.Decision)
+	if k := Kinds[s.Kind]; k.Route != nil && sr.Decision != "" && !record.Unfinished(sr.Status) {
+		chosen, left := k.Route(s, sr.Decision)
 		x.applyRoute(s, sr.Decision, chosen, left)
 	}
 	if sr.Status == record.StepSucceeded || sr.Status == record.StepSkipped {

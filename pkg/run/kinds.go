@@ -7,40 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
-// kind is what the engine knows of one step kind: how its body runs once,
-// the line a dry run shows, and, for a workflow task, the result its
-// branches match. Each kind's file (body_*.go) registers its own, so a
-// new kind is that file here and its unit in pkg/chain.
-type kind struct {
-	// run executes the step's body once; t is what its attempts share.
-	run func(x *Execution, ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error)
-	// plan fills the dry run's line for the step.
-	plan func(v planView, s *chain.Step, p *PlannedStep)
-	// Result, when set, is the task result of a step of this kind
-	// (reference 003); branchable says whether a failed task still has
-	// one. Without it a task's result is "ok" or "failed".
-	Result func(read func(name string) (Value, bool), s *chain.Step, sr *record.StepResult) (result string, branchable bool)
-	// admit, when set, refuses before the run starts a step that cannot
-	// run here.
-	admit func(l *Local, c *chain.Chain, s *chain.Step) error
-	// route and again are Runner.Route and Runner.Again.
-	route func(s *chain.Step, route string) (chosen, left []string)
-	again func(s *chain.Step, verdict string) (target string, retries int)
-}
-
-// Kinds holds every step kind the engine runs, by the chain's name for it.
-var Kinds = map[chain.Kind]kind{}
-
-// register adds a step kind; each body file calls it once.
-func register(k chain.Kind, b kind) {
-	if _, dup := Kinds[k]; dup {
-		panic("run: step kind " + string(k) + " registered twice")
-	}
-	Kinds[k] = b
-}
+// Kinds holds every step kind the engine runs, by the chain's name for
+// it: each kind's Runner, registered by its package (Register).
+var Kinds = map[chain.Kind]Runner{}
 
 // execute runs the body of a step of any kind once.
 func (x *Execution) execute(ctx context.Context, s *chain.Step, sc Scope, t *tries) (outcome, error) {
@@ -53,10 +24,10 @@ func (x *Execution) execute(ctx context.Context, s *chain.Step, sc Scope, t *tri
 		return x.execHandler(ctx, s, sc, t)
 	}
 	k, ok := Kinds[s.Kind]
-	if !ok || k.run == nil {
+	if !ok || k.Run == nil {
 		return outcome{}, &permanentError{fmt.Errorf("a %s step is not supported yet", s.Kind)}
 	}
-	return k.run(x, ctx, s, sc, t)
+	return x.runKind(k, ctx, s, sc, t)
 }
 
 func (x *Execution) render(t *chain.Template, sc Scope) (string, error) {

@@ -234,8 +234,8 @@ func preflight(l *Local, c *chain.Chain, r Resolvers, stack []string) error {
 		if first != nil || l == nil || unneeded[s] {
 			return
 		}
-		if k, ok := Kinds[s.Kind]; ok && k.admit != nil {
-			first = k.admit(l, c, s)
+		if k, ok := Kinds[s.Kind]; ok && k.Admit != nil {
+			first = k.Admit(l, c, s)
 		}
 	})
 	return first

@@ -106,11 +106,11 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 		} else if ok {
 			p.Wave, p.State, p.Transition, p.Target, p.Fallback = 0, at.State, at.Transition, at.Target, at.Fallback
 		}
-		if k, ok := Kinds[s.Kind]; ok && k.plan != nil {
-			k.plan(v, s, &p)
+		if k, ok := Kinds[s.Kind]; ok && k.Plan != nil {
+			k.Plan(PlanView{v}, s, &p)
 		}
-		if s.Handler != nil && handlerKind.plan != nil {
-			handlerKind.plan(v, s, &p)
+		if s.Handler != nil && handlerKind.Plan != nil {
+			handlerKind.Plan(PlanView{v}, s, &p)
 		}
 		p.Stops = l.pendingAt(c, s)
 		p.PreTools = v.preTools(s)
