@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/load"
 	"github.com/chainrun/chainrun/pkg/project"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/web"
 	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
@@ -52,7 +53,7 @@ type engineSetup struct {
 	answers      cache.Cache
 	cacheReads   bool
 	principal    *chain.Principal
-	search       run.Search
+	search       web.Provider
 	dotenv       []dotenv.File
 	prices       *llm.Prices
 	capture      bool
@@ -137,7 +138,7 @@ func (f *factory) newEngine(o engineOptions) (run.Engine, *runView, error) {
 	engine := f.engine(engineSetup{parallel: parallel, keepGoing: o.keepGoing, dir: dir, events: view.sinks, logLines: o.verbose, lenient: lenient,
 		chains: called.Chain, workflows: called.Workflow, scripts: called.Script, models: models, defaultModel: f.defaultModel(),
 		streaming: f.io.IsStderrTTY() && !o.quiet, answers: answers, cacheReads: !o.noCache, principal: (*chain.Principal)(principal),
-		search: run.Search{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v),
+		search: web.Provider{URL: v.GetString(keySearchURL), KeyHeader: v.GetString(keySearchKeyHeader), Key: os.Getenv("CHAINRUN_SEARCH_API_KEY")}, dotenv: project.Dotenv(v),
 		prices: prices, capture: view.trace.CaptureContent()})
 	return engine, view, nil
 }

@@ -52,9 +52,9 @@ func (e *seamEngine) Run(_ context.Context, req run.Request) (*record.Result, er
 	return res, nil
 }
 
-func (e *seamEngine) Plan(req run.Request) ([]run.PlannedStep, error) {
+func (e *seamEngine) Plan(req run.Request) ([]record.PlannedStep, error) {
 	e.requests = append(e.requests, req)
-	return []run.PlannedStep{{ID: "s", Kind: "cli", Wave: 1, Action: "planned by the seam"}}, nil
+	return []record.PlannedStep{{ID: "s", Kind: "cli", Wave: 1, Action: "planned by the seam"}}, nil
 }
 
 func (e *seamEngine) CheckModels(c *chain.Chain) []error {

@@ -209,7 +209,7 @@ func (f *factory) reportRun(view *runView, format string, res *record.Result, c 
 }
 
 // printPlan writes a dry run's plan.
-func printPlan(w io.Writer, format string, c *chain.Chain, plan []run.PlannedStep) error {
+func printPlan(w io.Writer, format string, c *chain.Chain, plan []record.PlannedStep) error {
 	if format == "json" {
 		return render.PrintJSON(w, map[string]any{"name": c.Name, "dry_run": true, "steps": plan})
 	}

@@ -66,7 +66,7 @@ type Runner struct {
 	// Run executes the step's body once.
 	Run func(ctx context.Context, a *Attempt) (Outcome, error)
 	// Plan fills the dry run's line for the step.
-	Plan func(v PlanView, s *chain.Step, p *PlannedStep)
+	Plan func(v PlanView, s *chain.Step, p *record.PlannedStep)
 	// Result, when set, is the task result of a workflow task of this kind
 	// (reference 003), read from the workflow's values; branchable says
 	// whether a failed task still has one.
@@ -343,4 +343,6 @@ func (a *Attempt) WithNote(text string) *Attempt {
 }
 
 // Agent fills p as an agent step's dry-run line, for a kind built on one.
-func (p PlanView) Agent(s *chain.Step, into *PlannedStep) { Kinds[chain.KindAgent].Plan(p, s, into) }
+func (p PlanView) Agent(s *chain.Step, into *record.PlannedStep) {
+	Kinds[chain.KindAgent].Plan(p, s, into)
+}

@@ -60,7 +60,7 @@ func (a *Attempt) FanOut(ctx context.Context, items []Value, f Fan) (Outcome, er
 
 // Plan fills into as the kind of step s does, for a step written inside
 // another (a loop's template, a branch, a pipeline's step).
-func (p PlanView) Plan(s *chain.Step, into *PlannedStep) {
+func (p PlanView) Plan(s *chain.Step, into *record.PlannedStep) {
 	if k, ok := Kinds[s.Kind]; ok && k.Plan != nil {
 		k.Plan(p, s, into)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/run/task"
+	"github.com/chainrun/chainrun/pkg/run/web"
 	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
@@ -30,7 +31,7 @@ type Engine interface {
 	Run(ctx context.Context, req Request) (*record.Result, error)
 	// Plan is what Run would do, without running anything (--dry-run):
 	// the same checks, then each step with its resolved command.
-	Plan(req Request) ([]PlannedStep, error)
+	Plan(req Request) ([]record.PlannedStep, error)
 	// CheckModels reports every agent step whose model cannot be used
 	// where the engine runs (validate shows these as warnings).
 	CheckModels(c *chain.Chain) []error
@@ -150,7 +151,7 @@ type Local struct {
 	// search is the provider of web_search pre_tools; preCache keeps
 	// pre_tool results (cache_ttl_minutes) when no cache is configured;
 	// preToolDelay is the first wait before a pre_tool's retry.
-	search       Search
+	search       web.Provider
 	preCache     *cache.Mem
 	preToolDelay time.Duration
 	// Remote, when set, runs steps as a durable engine's tasks (remote.go).

@@ -542,7 +542,7 @@ func TestWorkflowEditedUnderARunIsRefused(t *testing.T) {
 	}
 	edited := load(t, strings.ReplaceAll(subflows, "ready", "waiting"))
 	_, err := l.Run(context.Background(), Request{Chain: edited, History: j.transitions, Take: "submit", Args: map[string]any{"verdict": "pass"}})
-	var ce *ChangedError
+	var ce *response.ChangedError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "workflow cap.vet (test.yaml) no longer has state ready") {
 		t.Errorf("got %v", err)
 	}

@@ -37,7 +37,7 @@ func (x *Execution) runHandlers(ctx context.Context, res *record.Result) {
 	if len(names) == 0 {
 		return
 	}
-	ctx, stop := handlerContext(ctx)
+	ctx, stop := interrupt.AfterStop(ctx) // on_cancel and on_exit run after a stop; a forced one ends them
 	defer stop()
 	// the steps have finished: from here nothing is journaled or kept,
 	// so a chain a handler calls saves nothing of its own either, and
@@ -78,27 +78,6 @@ func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.
 			}
 		}
 	}
-}
-
-// handlerContext is what a handler runs under: the run's context, or,
-// when the run was stopped (Ctrl-C, SIGTERM, its caller failing), one
-// that the stop does not end, so that on_cancel and on_exit can run;
-// a forced stop (a second Ctrl-C) ends it at once.
-func handlerContext(ctx context.Context) (context.Context, func()) {
-	if ctx.Err() == nil {
-		return ctx, func() {}
-	}
-	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	if force := interrupt.Force(ctx); force != nil {
-		go func() {
-			select {
-			case <-force:
-				cancel()
-			case <-hctx.Done():
-			}
-		}()
-	}
-	return hctx, cancel
 }
 
 // handlerLocals is what a handler's steps read besides the run's

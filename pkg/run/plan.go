@@ -7,54 +7,14 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run/given"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
-// PlannedStep is a step as --dry-run shows it: what would run, with
-// inputs substituted and upstream outputs left as {references}.
-type PlannedStep struct {
-	ID        string   `json:"id"`
-	Kind      string   `json:"kind"`
-	Wave      int      `json:"wave"`
-	DependsOn []string `json:"depends_on,omitempty"`
-	Condition string   `json:"condition,omitempty"`
-	// Action is the resolved command, request, expression or prompt.
-	Action string `json:"action"`
-	// Model, FallbackModels and System are an agent step's call.
-	Model          string   `json:"model,omitempty"`
-	FallbackModels []string `json:"fallback_models,omitempty"`
-	System         string   `json:"system,omitempty"`
-	// Tools, MaxTurns and Completion are an agent step's tool loop: the
-	// tools it offers, the most model calls it makes, and the completion
-	// tool that ends it, as TOOL(its arguments).
-	Tools      []string `json:"tools,omitempty"`
-	MaxTurns   int      `json:"max_turns,omitempty"`
-	Completion string   `json:"completion,omitempty"`
-	Cwd        string   `json:"cwd,omitempty"`
-	// PreTools are the step's pre_tools, resolved like Action, each as
-	// "NAME ← TYPE: what it runs, fetches or reads".
-	PreTools []string `json:"pre_tools,omitempty"`
-	// State and Transition place a workflow's executor or task.
-	State      string `json:"state,omitempty"`
-	Transition string `json:"transition,omitempty"`
-	Target     string `json:"target,omitempty"`
-	// Fallback numbers an executor of the transition's (or onEnter's)
-	// reliability.fallback, 1 for the first: run only when the one
-	// before failed past its retries.
-	Fallback int `json:"fallback,omitempty"`
-	// Handler is the lifecycle handler a step of the chain's handlers
-	// runs in, once the chain's steps have finished.
-	Handler string `json:"handler,omitempty"`
-	// Stops is why a run would stop before it starts, for want of what
-	// the step names: a connection or script nothing provides (a pending
-	// definition, pending.go).
-	Stops string `json:"stops,omitempty"`
-}
-
 // Plan resolves every step of the chain without running anything. It
 // needs no model and no key, and fails only on bad inputs.
-func (l *Local) Plan(req Request) ([]PlannedStep, error) {
+func (l *Local) Plan(req Request) ([]record.PlannedStep, error) {
 	c := req.Chain
 	if c.Empty() {
 		return nil, &response.EmptyChainError{Chain: c.Name, File: c.File}
@@ -70,22 +30,22 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			x.Vars.typed[in.Name] = "***"
 		}
 	}
-	place := map[*chain.Step]PlannedStep{}
+	place := map[*chain.Step]record.PlannedStep{}
 	if w := c.Workflow; w != nil {
 		for _, st := range w.States {
 			if st.Task != nil {
-				place[st.Task] = PlannedStep{State: st.Name}
+				place[st.Task] = record.PlannedStep{State: st.Name}
 			}
 			if st.OnEnter != nil && st.OnEnter.Executor != nil {
 				for i, fb := range st.OnEnter.Executor.Fallbacks {
-					place[fb] = PlannedStep{Fallback: i + 1}
+					place[fb] = record.PlannedStep{Fallback: i + 1}
 				}
 			}
 			for _, t := range st.Transitions {
 				if t.Executor != nil {
-					place[t.Executor] = PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target}
+					place[t.Executor] = record.PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target}
 					for i, fb := range t.Executor.Fallbacks {
-						place[fb] = PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target, Fallback: i + 1}
+						place[fb] = record.PlannedStep{State: st.Name, Transition: t.Name, Target: t.Target, Fallback: i + 1}
 					}
 				}
 			}
@@ -98,9 +58,9 @@ func (l *Local) Plan(req Request) ([]PlannedStep, error) {
 			wave[id] = i + 1
 		}
 	}
-	var plan []PlannedStep
+	var plan []record.PlannedStep
 	for _, s := range slices.Concat(c.Steps, c.HandlerSteps()) {
-		p := PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd), Handler: s.Lifecycle()}
+		p := record.PlannedStep{ID: s.ID, Kind: string(s.Kind), Wave: wave[s.ID], DependsOn: s.DependsOn, Condition: s.Condition, Cwd: v.keep(s.C().Cwd), Handler: s.Lifecycle()}
 		if at, ok := place[s]; ok && at.State == "" {
 			p.Wave, p.Fallback = 0, at.Fallback
 		} else if ok {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/run/record"
+	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
 // preToolStep is a chain whose one step prints what its pre_tools
@@ -179,18 +180,18 @@ func TestWebSearch(t *testing.T) {
 	defer srv.Close()
 	cases := []struct {
 		name   string
-		search Search
+		search web.Provider
 		want   string
 		query  string
 		auth   string
 		token  string
 	}{
-		{"searxng shape with a key", Search{URL: srv.URL + "/search?format=json", Key: "k1"},
+		{"searxng shape with a key", web.Provider{URL: srv.URL + "/search?format=json", Key: "k1"},
 			"1. One\n   https://one.example\n   first result\n\n2. Two\n   https://two.example\n   second", "AI news v", "Bearer k1", ""},
-		{"brave shape, key header", Search{URL: srv.URL + "/brave", Key: "k2", KeyHeader: "X-Subscription-Token"},
+		{"brave shape, key header", web.Provider{URL: srv.URL + "/brave", Key: "k2", KeyHeader: "X-Subscription-Token"},
 			"1. B\n   https://b.example\n   about b", "AI news v", "", "k2"},
-		{"query placeholder", Search{URL: srv.URL + "/text?search={query}"}, "plain answer", "AI news v", "", ""},
-		{"provider down", Search{URL: srv.URL + "/down"}, "error: web search at " + srv.URL + "/down: HTTP 503", "AI news v", "", ""},
+		{"query placeholder", web.Provider{URL: srv.URL + "/text?search={query}"}, "plain answer", "AI news v", "", ""},
+		{"provider down", web.Provider{URL: srv.URL + "/down"}, "error: web search at " + srv.URL + "/down: HTTP 503", "AI news v", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -178,36 +178,3 @@ func (x *Execution) PrepareWorkflow(s *chain.Step, sc Scope, call SubCall) (Driv
 	}
 	return wd.New(sub, req)
 }
-
-// ChangedError is a workflow whose file no longer has the state its
-// saved transitions left the run at (a workflow of another file that a
-// workflow step went into, edited since): nothing ran.
-type ChangedError struct{ Workflow, File, State string }
-
-func (e *ChangedError) Error() string {
-	return fmt.Sprintf("workflow %s (%s) no longer has state %s, where the run stands inside it: restore the file, or start a new run", e.Workflow, e.File, e.State)
-}
-
-// NothingRan marks the error as one from before anything ran (exit 2).
-func (e *ChangedError) NothingRan() bool { return true }
-
-// WorkflowOutput is a workflow step's output: with use, the called workflow's
-// final context keys use.outputs read, by their names there; without,
-// its whole final context.
-func WorkflowOutput(s *chain.Step, res *record.Result) any {
-	var final map[string]any
-	if res.WorkflowResult != nil {
-		final = res.Context
-	}
-	if s.Workflow().Use == nil {
-		if final == nil {
-			return map[string]any{}
-		}
-		return final
-	}
-	out := map[string]any{}
-	for _, b := range s.Outputs() {
-		out[b.From] = final[b.From]
-	}
-	return out
-}

@@ -40,8 +40,8 @@ func (e *scriptedEngine) Run(_ context.Context, req run.Request) (*record.Result
 	return &record.Result{RunID: req.RunID, Status: e.status}, nil
 }
 
-func (e *scriptedEngine) Plan(run.Request) ([]run.PlannedStep, error) { return nil, nil }
-func (e *scriptedEngine) CheckModels(*chain.Chain) []error            { return nil }
+func (e *scriptedEngine) Plan(run.Request) ([]record.PlannedStep, error) { return nil, nil }
+func (e *scriptedEngine) CheckModels(*chain.Chain) []error               { return nil }
 
 func sessionChain(t *testing.T) *chain.Chain {
 	t.Helper()

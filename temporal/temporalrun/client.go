@@ -322,7 +322,7 @@ func (e *Engine) Cancel(ctx context.Context, id string) error {
 }
 
 // Plan is the local engine's: Temporal runs the same steps.
-func (e *Engine) Plan(req run.Request) ([]run.PlannedStep, error) { return run.New().Plan(req) }
+func (e *Engine) Plan(req run.Request) ([]record.PlannedStep, error) { return run.New().Plan(req) }
 
 // CheckModels is left to the workers, which hold the models.
 func (e *Engine) CheckModels(*chain.Chain) []error { return nil }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // dry_run and registry end an authoring workflow (mcp-flowgate's SPEC
@@ -29,13 +30,13 @@ func init() {
 			checkNames(c, a.NamesBelow(), a.Chain().File, "")
 			return run.Outcome{Value: run.DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warns), "definitionId": c.id, "workflows": listOf(c.defines)})}, nil
 		},
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("load the candidate at %s with chainrun's loader, running nothing", candidatePlaces(s))
 		},
 	})
 	run.Register(chain.KindRegistry, run.Runner{
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) { return publish(a) },
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("publish the candidate at %s as %s (if the file's flowgate.authoring.write_enabled is true; never over an existing file)", candidatePlaces(s), filepath.ToSlash(filepath.Join(Registry(s).Dir, "DEFINITIONID.yaml")))
 		},
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A structural_analysis step checks a candidate workflow definition
@@ -32,7 +33,7 @@ func init() {
 			}
 			return run.Outcome{Value: run.DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
 		},
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(StructuralRules, ", "))
 		},
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func init() {
@@ -16,7 +17,7 @@ func init() {
 			out, err := proc.RunCommand(ctx, a, c.Command, c.Args, c.Run, c.Env, c.Cwd)
 			return run.ExitCode(a.Step(), out, err)
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			cs := s.C()
 			if cs.Run != nil {
 				p.Action = cs.Run.RenderShellForDisplay(v.Resolver())

@@ -6,6 +6,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func init() {
 			}
 			return proc.ReadFile(a, path, s.C().Cwd, s.C().PathJSON != nil)
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			if a := s.C().PathJSON; a != nil {
 				p.Action = "read " + a.Raw
 				return

@@ -7,6 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A gate step waits for a person, as a workflow's decision point does: it
@@ -20,7 +21,7 @@ import (
 func init() {
 	run.Register(chain.KindGate, run.Runner{
 		Run: gate,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "wait for approval (resume --take approve|reject)"
 			if q := v.Keep(s.C().Prompt); q != "" {
 				p.Action += ": " + q

@@ -7,6 +7,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -33,7 +34,7 @@ func init() {
 			}
 			return run.Outcome{Value: run.Value{Data: req, Text: interp.TextOf(req)}}, nil
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "ask a person"
 			if Human(s).Queue != "" {
 				p.Action += " (queue " + Human(s).Queue + ")"

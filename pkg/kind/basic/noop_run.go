@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A noop step does nothing and succeeds with an empty value: a transition
@@ -14,6 +15,6 @@ func init() {
 		Run: func(context.Context, *run.Attempt) (run.Outcome, error) {
 			return run.Outcome{}, nil
 		},
-		Plan: func(_ run.PlanView, _ *chain.Step, p *run.PlannedStep) { p.Action = "nothing (noop)" },
+		Plan: func(_ run.PlanView, _ *chain.Step, p *record.PlannedStep) { p.Action = "nothing (noop)" },
 	})
 }

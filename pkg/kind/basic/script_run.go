@@ -14,6 +14,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
 
@@ -33,7 +34,7 @@ func init() {
 			}
 			return run.ExitCode(s, out, err)
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			sc, _ := v.Script(s)
 			words := []string{"script", ScriptOf(s).Subject}
 			if sc != nil {

@@ -23,7 +23,7 @@ func init() {
 			}
 			return run.Outcome{Value: run.DataValue(v)}, nil
 		},
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = Transform(s).Expr
 			if Transform(s).Operation != "" {
 				p.Action = "operation " + Transform(s).Operation

@@ -15,7 +15,7 @@ import (
 func init() {
 	run.Register(chain.KindChain, run.Runner{
 		Run: callChain,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			var with []string
 			for k, t := range s.C().With {
 				with = append(with, k+"="+v.Keep(t))

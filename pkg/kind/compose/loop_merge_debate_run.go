@@ -21,19 +21,19 @@ import (
 func init() {
 	run.Register(chain.KindLoop, run.Runner{
 		Run: occLoop,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			items := strings.Join(Loop(s).ItemsStatic, ", ")
 			if Loop(s).ItemsStatic == nil {
 				items = Loop(s).ItemsVar
 			}
-			sub := run.PlannedStep{}
+			sub := record.PlannedStep{}
 			v.Plan(Loop(s).StepTemplate, &sub)
 			p.Action = fmt.Sprintf("loop over %s: %s", items, record.FirstLine(sub.Action))
 		},
 	})
 	run.Register(chain.KindMerge, run.Runner{
 		Run: merge,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("merge (%s) %s", MergeStrategy(s), strings.Join(s.MergeInputs(), ", "))
 			if m := s.ModelStep(); m != nil {
 				p.Model = v.Model(m)
@@ -42,7 +42,7 @@ func init() {
 	})
 	run.Register(chain.KindDebate, run.Runner{
 		Run: debate,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("debate of %d agents, %d round(s), %s", len(Debaters(s)), DebateRounds(s), DebateStrategy(s))
 			if len(Debaters(s)) > 0 {
 				p.Model = v.Model(Debaters(s)[0])

@@ -22,7 +22,7 @@ import (
 func init() {
 	run.Register(chain.KindParallel, run.Runner{
 		Run: parallel,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			j := s.JoinRule()
 			var lines []string
 			if f := s.Parallel().FanOut; f != nil {
@@ -283,7 +283,7 @@ func errorEntry(err error) map[string]any {
 // nestedAction is the first line a dry run shows for a step written
 // inside another (a branch, a pipeline's step).
 func nestedAction(v run.PlanView, b *chain.Step) string {
-	sub := run.PlannedStep{}
+	sub := record.PlannedStep{}
 	v.Plan(b, &sub)
 	line := record.FirstLine(sub.Action)
 	for i, fb := range b.Fallbacks {

@@ -21,7 +21,7 @@ import (
 func init() {
 	run.Register(chain.KindPipeline, run.Runner{
 		Run: runPipeline,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			lines := make([]string, len(s.Pipeline().Steps))
 			for i, b := range s.Pipeline().Steps {
 				lines[i] = fmt.Sprintf("  step %d (%s): %s", i+1, b.Kind, nestedAction(v, b))

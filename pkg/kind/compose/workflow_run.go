@@ -30,7 +30,7 @@ func init() {
 			out := run.Outcome{Usage: res.Usage}
 			switch res.Status {
 			case record.Succeeded:
-				out.Value = run.DataValue(run.WorkflowOutput(s, res))
+				out.Value = run.DataValue(record.WorkflowOutput(s, res))
 				return out, nil
 			case record.Paused:
 				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(response.SortedLinkNames(res.Links), ", ")))
@@ -40,7 +40,7 @@ func init() {
 			}
 			return out, fmt.Errorf("workflow %s %s: %s", s.Workflow().DefinitionID, res.Status, res.Error)
 		},
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "workflow " + s.Workflow().DefinitionID
 			if in := s.C().Inputs; in != nil && len(in.Map) > 0 {
 				p.Action += " with " + strings.Join(slices.Sorted(maps.Keys(in.Map)), ", ")

@@ -189,7 +189,7 @@ func renderGo(t *template.Template, data any) (string, error) {
 }
 
 // planHandler is a task chain task's dry-run line: what its handler does.
-func planHandler(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+func planHandler(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 	h := cx.HandlerOf(s)
 	if h == nil {
 		return

@@ -40,7 +40,7 @@ func init() {
 }
 
 // planAgent shows a model step's call: its model, tools and prompt.
-func planAgent(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+func planAgent(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 	cs := s.C()
 	p.Model = v.Model(s)
 	if p.Model == "" {

@@ -43,7 +43,7 @@ func init() {
 			}
 			return out, nil
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			v.Agent(s, p)
 			if Evaluator(s).RetryTarget != "" {
 				p.Action += fmt.Sprintf("\n(on FAIL: run %s again with the evaluation, at most %d times)", Evaluator(s).RetryTarget, Retries(s))

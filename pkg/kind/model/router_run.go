@@ -35,7 +35,7 @@ func init() {
 			out.Value, out.Decision, out.Result = run.Value{Text: route}, route, route
 			return out, nil
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			v.Agent(s, p)
 			routes := make([]string, 0, len(Router(s).Routes))
 			for _, name := range RouteNames(s) {

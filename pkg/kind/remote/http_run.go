@@ -21,7 +21,7 @@ func init() {
 			}
 			return proc.SendRequest(ctx, a, c.URL, c.Headers, c.Body, s.HTTP().Method)
 		},
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			cs := s.C()
 			if isREST(s) {
 				p.Action = restPlan(v, s)

@@ -16,6 +16,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/tracectx"
 )
 
@@ -26,7 +27,7 @@ import (
 func init() {
 	run.Register(chain.KindMCP, run.Runner{
 		Run: callMCPTool,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "call tool " + MCP(s).Tool + " of MCP server " + s.HTTP().Connection
 			if conn := v.Connection(s.HTTP().Connection); conn != nil {
 				p.Action += " (" + serverOf(conn) + ")"

@@ -9,6 +9,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/executor"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // OCC's remote kinds: a webhook is an http request that POSTs a payload;
@@ -16,7 +17,7 @@ import (
 func init() {
 	run.Register(chain.KindWebhook, run.Runner{
 		Run: webhook,
-		Plan: func(v run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = s.HTTP().Method + " " + v.URL(s.C().URL)
 			if b := v.Keep(s.C().Body); b != "" {
 				p.Action += "\n" + b
@@ -27,7 +28,7 @@ func init() {
 		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 			return run.Outcome{}, run.Permanent(fmt.Errorf("step %q: browser steps are not supported: chainrun drives no web browser (give the step a condition or continue_on_error: true, or fetch the page with an http step)", a.Step().ID))
 		},
-		Plan: func(_ run.PlanView, s *chain.Step, p *run.PlannedStep) {
+		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "browser: not supported here (running the step fails)"
 		},
 	})

@@ -5,12 +5,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // Plan writes a dry run: each step (or a workflow's task and transition)
 // as it would run, with its wave, condition, directory, model and action.
-func Plan(w io.Writer, name string, plan []run.PlannedStep) error {
+func Plan(w io.Writer, name string, plan []record.PlannedStep) error {
 	fmt.Fprintf(w, "dry run of %s: nothing is executed\n", name)
 	for _, p := range plan {
 		deps := ""

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
 // A step's action is indented under it line by line; a script's blank
@@ -14,7 +14,7 @@ import (
 func TestPlanIndentsWithoutBlankPadding(t *testing.T) {
 	for _, action := range []string{"echo one\necho two\n", "a\n\n\tb\n\n", "cat <<EOF\nx\nEOF\n", "single line"} {
 		var b strings.Builder
-		if err := Plan(&b, "c", []run.PlannedStep{{ID: "s", Kind: "cli", Wave: 1, Action: action}, {ID: "t", Kind: "cli", Wave: 2, Action: "echo t"}}); err != nil {
+		if err := Plan(&b, "c", []record.PlannedStep{{ID: "s", Kind: "cli", Wave: 1, Action: action}, {ID: "t", Kind: "cli", Wave: 2, Action: "echo t"}}); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

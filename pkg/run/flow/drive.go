@@ -104,7 +104,7 @@ func newFlow(x *run.Execution, req run.Request) (*flow, error) {
 	f.replay(req.History)
 	f.savedContext = f.context
 	if f.state != chain.End && w.State(f.state) == nil {
-		return nil, &run.ChangedError{Workflow: x.Chain.Name, File: x.Chain.File, State: f.state}
+		return nil, &response.ChangedError{Workflow: x.Chain.Name, File: x.Chain.File, State: f.state}
 	}
 	routed, err := f.preparePending(req)
 	if err != nil {

@@ -181,7 +181,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*record.StepResult, b
 	}
 	switch res.Status {
 	case record.Succeeded:
-		f.SetOutput(e, run.DataValue(run.WorkflowOutput(e, res)))
+		f.SetOutput(e, run.DataValue(record.WorkflowOutput(e, res)))
 		var final map[string]any
 		if res.WorkflowResult != nil {
 			final = res.Context

@@ -6,7 +6,10 @@
 // TransitionRecord), with their forms on disk (text that is not UTF-8
 // kept byte for byte), and what a step stopped while running says
 // (StopCause, Stopped), and the names of the variables a contenox task
-// chain saves beside its outputs (ChatVar, HookVar, InternalVar). They
+// chain saves beside its outputs (ChatVar, HookVar, InternalVar), and a
+// workflow step's output read from its workflow's result
+// (WorkflowOutput); and a step as --dry-run shows it, what a run would
+// do (PlannedStep). They
 // are plain values, kept apart from the engine
 // so that a reader of a run's records meets none of the machinery that
 // made them.

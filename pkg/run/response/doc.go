@@ -8,7 +8,8 @@
 // evidence guards count (EvidenceRecord), the refusals of a resume's
 // arguments, acknowledgments, --take and --rerun (ArgError, AckError,
 // TakeError, RerunError, RerunNameError), the refusals of a run before
-// any step ran (PreflightError, EmptyChainError), and the links that
+// any step ran (PreflightError, EmptyChainError, ChangedError), and the
+// links that
 // take a transition or retry what failed (LinkOf, RetryLink), with the
 // rule of which retries need confirming (NeedsConfirmation), and the
 // command lines a response and every hint print for pasting (Command,

@@ -26,12 +26,23 @@ type SetupError struct{ Err error }
 func (e *SetupError) Error() string { return e.Err.Error() }
 func (e *SetupError) Unwrap() error { return e.Err }
 
-// Search asks the search provider at endpoint for q (a web_search
-// pre_tool's query, or an agent's WebSearch call) and lists its results.
-// {query} in endpoint is replaced by q, percent-encoded; without it q is
-// sent as the q parameter. key, when set, is sent as Authorization:
-// Bearer KEY, or bare in keyHeader when that is set.
-func Search(ctx context.Context, client *http.Client, endpoint, key, keyHeader, q string) (string, error) {
+// Provider is the web search provider web_search pre_tools and an
+// agent's WebSearch ask: any HTTP endpoint that answers a GET with
+// results (SearXNG's format=json, Brave, Tavily, Google's custom search,
+// a company proxy).
+type Provider struct {
+	// URL is the endpoint. {query} in it is replaced by the query,
+	// percent-encoded; without it the query is sent as the q parameter.
+	URL string
+	// Key, when set, is sent as Authorization: Bearer KEY, or bare in
+	// KeyHeader when that is set (X-Subscription-Token for Brave).
+	Key, KeyHeader string
+}
+
+// Search asks provider p for q (a web_search pre_tool's query, or an
+// agent's WebSearch call) and lists its results.
+func Search(ctx context.Context, client *http.Client, p Provider, q string) (string, error) {
+	endpoint, key, keyHeader := p.URL, p.Key, p.KeyHeader
 	if endpoint == "" {
 		return "", &SetupError{fmt.Errorf("web_search has no search provider: set search_url in the config (or CHAINRUN_SEARCH_URL), and CHAINRUN_SEARCH_API_KEY if it needs a key")}
 	}
