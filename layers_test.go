@@ -72,10 +72,10 @@ var layers = map[string][]string{
 	"pkg/kind/model":           {"pkg/chain", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/run/toolcall", "pkg/yamlpos"},
 	"pkg/kind/compose":         {"pkg/chain", "pkg/interp", "pkg/run", "pkg/run/given", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
 	"pkg/kind/authoring":       {"pkg/chain", "pkg/interp", "pkg/run", "pkg/run/record", "pkg/yamlpos"},
-	"pkg/kind/contenox":        {"pkg/chain", "pkg/event", "pkg/format/contenox", "pkg/llm", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/run/toolcall", "pkg/tools"},
+	"pkg/kind/contenox":        {"pkg/chain", "pkg/event", "pkg/format/contenox", "pkg/interp", "pkg/llm", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/run/toolcall", "pkg/tools"},
 	"pkg/run/flow":             {"pkg/chain", "pkg/chain/fileschema", "pkg/event", "pkg/guard", "pkg/interp", "pkg/llm", "pkg/retry", "pkg/run", "pkg/run/given", "pkg/run/record", "pkg/run/response", "pkg/tools"},
 	"pkg/run/pretool":          {"pkg/cache", "pkg/chain", "pkg/executor", "pkg/fsutil", "pkg/interp", "pkg/retry", "pkg/run", "pkg/run/proc", "pkg/run/web", "pkg/yamlpos"},
-	"pkg/run/proc":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine", "pkg/run/record", "pkg/run/web"},
+	"pkg/run/proc":             {"pkg/chain", "pkg/event", "pkg/executor", "pkg/interp", "pkg/interrupt", "pkg/llm", "pkg/redact", "pkg/run", "pkg/run/confine", "pkg/run/record", "pkg/run/web"},
 	"pkg/builtin":              {"pkg/kind/authoring", "pkg/kind/basic", "pkg/kind/compose", "pkg/kind/contenox", "pkg/kind/model", "pkg/kind/remote", "pkg/run/flow", "pkg/run/pretool"},
 	"pkg/run/runtest":          {"pkg/chain", "pkg/load", "pkg/run/record"},
 	"pkg/store":                {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response"},
@@ -90,7 +90,7 @@ var layers = map[string][]string{
 	"pkg/chain/schema":         {"pkg/chain", "pkg/chain/envfiles", "pkg/chain/wfpart", "pkg/chain/wfyaml", "pkg/yamlpos"},
 	"pkg/run/response":         {"pkg/chain"},
 	"pkg/run/record":           {"pkg/chain", "pkg/event", "pkg/run/response"},
-	"pkg/run/toolcall":         {"pkg/chain", "pkg/event", "pkg/interrupt", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/tools"},
+	"pkg/run/toolcall":         {"pkg/chain", "pkg/event", "pkg/interp", "pkg/interrupt", "pkg/llm", "pkg/run", "pkg/run/ask", "pkg/run/given", "pkg/run/record", "pkg/tools"},
 }
 
 // configLibraries are read by cmd alone: nothing below it sees flags or

@@ -8,7 +8,9 @@
 // when a step runs (mapped.go, path.go), and OCC's dotted json_path,
 // read through the same RFC 9535 library (dotted_path.go); and a
 // decoded JSON value as the text a reference interpolates, with the
-// walk of a reference's fields and indexes through it (json_text.go).
+// walk of a reference's fields and indexes through it (json_text.go); and
+// a run's variable itself (Value: its text, and its structure when it has
+// one), as templates, expressions and paths read it (value.go).
 //
 // It knows nothing of chains, steps or positions in a file: it answers
 // with errors, and pkg/chain, which compiles a chain's templates and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/run/mask"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -37,7 +38,7 @@ func (x *Execution) tryOf(s *chain.Step, sc Scope, t *tries) *Attempt {
 // the value it stores and what the journal and the result keep of it.
 type Outcome struct {
 	// Value is what a success stores under the step's output.
-	Value Value
+	Value interp.Value
 	// Stdout and Stderr are a command's outputs as captured.
 	Stdout, Stderr string
 	// Status is an HTTP step's status code, stored as its _status.
@@ -70,7 +71,7 @@ type Runner struct {
 	// Result, when set, is the task result of a workflow task of this kind
 	// (reference 003), read from the workflow's values; branchable says
 	// whether a failed task still has one.
-	Result func(read func(name string) (Value, bool), s *chain.Step, sr *record.StepResult) (result string, branchable bool)
+	Result func(read func(name string) (interp.Value, bool), s *chain.Step, sr *record.StepResult) (result string, branchable bool)
 	// Admit, when set, refuses before the run starts a step that cannot
 	// run here.
 	Admit func(l *Local, c *chain.Chain, s *chain.Step) error
@@ -154,7 +155,7 @@ func (a *Attempt) Lenient() bool { return a.x.Engine.lenient }
 func (a *Attempt) Select(arg chain.Arg) (string, error) { return a.x.selectArg(arg, a.sc) }
 
 // List is the list the single reference t names; field names it in an error.
-func (a *Attempt) List(t *chain.Template, field string) (Value, error) {
+func (a *Attempt) List(t *chain.Template, field string) (interp.Value, error) {
 	return a.x.listOf(t, a.sc, field)
 }
 
@@ -165,7 +166,7 @@ func (a *Attempt) ValueEnv(names []string) map[string]any { return a.sc.ValueEnv
 func (a *Attempt) Document() map[string]any { return a.sc.document() }
 
 // With is the attempt with name bound to v (an item of a list it walks).
-func (a *Attempt) With(name string, v Value) *Attempt {
+func (a *Attempt) With(name string, v interp.Value) *Attempt {
 	b := *a
 	b.sc = a.sc.with(name, v)
 	return &b
@@ -203,7 +204,7 @@ func (a *Attempt) Warn(msg string) { a.x.Warn(msg) }
 func (a *Attempt) Now() time.Time { return a.x.Engine.Now() }
 
 // ValueOf is the value reference r names in the step's values.
-func (a *Attempt) ValueOf(r chain.Ref) (Value, bool) { return a.sc.valueOf(r) }
+func (a *Attempt) ValueOf(r chain.Ref) (interp.Value, bool) { return a.sc.valueOf(r) }
 
 // Grace is how long a command has to end after it is asked to stop.
 func (a *Attempt) Grace() time.Duration { return a.x.Engine.grace }
@@ -326,7 +327,7 @@ func (a *Attempt) MCP() *mcpclient.Pool { return a.x.mcpPool() }
 func (a *Attempt) Chain() *chain.Chain { return a.x.Chain }
 
 // Lookup is the value of a name in the step's scope: a variable or output.
-func (a *Attempt) Lookup(name string) (Value, bool) { return a.sc.lookup(name) }
+func (a *Attempt) Lookup(name string) (interp.Value, bool) { return a.sc.lookup(name) }
 
 // Agent asks the step's model as an agent step does (its prompt, tools,
 // tries and cache), for a kind built on that answer.

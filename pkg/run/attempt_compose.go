@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -38,7 +39,7 @@ func (x *Execution) ask(ctx context.Context, m *chain.Step, sc Scope) (outcome, 
 // whether a failed item fails the whole.
 type Fan struct {
 	Each      *chain.Step
-	Bind      func(a *Attempt, item Value, i, n int) *Attempt
+	Bind      func(a *Attempt, item interp.Value, i, n int) *Attempt
 	Limit     int
 	Until     *chain.Expression
 	KeepGoing bool
@@ -48,8 +49,8 @@ type Fan struct {
 // parallel, within the run's one pool of --max-parallel slots; a failed
 // item stops the others unless f.KeepGoing. The Outcome's value is the
 // list of the items' outputs, in item order, and its usage theirs.
-func (a *Attempt) FanOut(ctx context.Context, items []Value, f Fan) (Outcome, error) {
-	bind := func(sc Scope, item Value, i, n int) Scope {
+func (a *Attempt) FanOut(ctx context.Context, items []interp.Value, f Fan) (Outcome, error) {
+	bind := func(sc Scope, item interp.Value, i, n int) Scope {
 		b := *a
 		b.sc = sc
 		return f.Bind(&b, item, i, n).sc
@@ -70,7 +71,7 @@ func (p PlanView) Plan(s *chain.Step, into *record.PlannedStep) {
 // use, its error, and whether its condition skipped it (a success that
 // ran nothing).
 type Inner struct {
-	Value   Value
+	Value   interp.Value
 	Usage   record.Usage
 	Err     error
 	Skipped bool

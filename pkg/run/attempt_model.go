@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -88,7 +89,7 @@ func (a *Attempt) ToolAsker() ask.ToolAsker { return a.x.Req.Ask }
 // RunTool runs a chain-defined tool's executor with args as {args},
 // confined to dir (its caller's directory), under the executor's retry
 // policy, and returns its output's text.
-func (a *Attempt) RunTool(ctx context.Context, executor *chain.Step, dir string, args Value) (string, error) {
+func (a *Attempt) RunTool(ctx context.Context, executor *chain.Step, dir string, args interp.Value) (string, error) {
 	out, _, err := a.x.attempts(ctx, executor, Scope{Vars: a.x.Vars, jail: dir}.with("args", args))
 	return out.Value.Text, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -50,8 +51,8 @@ func (a *Attempt) Input(name string) string { return a.sc.Vars.inputs[name] }
 // but the engine's own (a conversation, what hooks recorded) and the
 // context, then the values bound in the step's scope. A task chain's Go
 // templates read them all as one map.
-func (a *Attempt) Values() map[string]Value {
-	vars := map[string]Value{}
+func (a *Attempt) Values() map[string]interp.Value {
+	vars := map[string]interp.Value{}
 	a.sc.Vars.mu.RLock()
 	for k, v := range a.sc.Vars.vars {
 		if !record.InternalVar(k) && k != response.ContextVar {

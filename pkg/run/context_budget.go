@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 )
 
@@ -57,11 +58,11 @@ func (x *Execution) keepContextBudget(ctx context.Context, s *chain.Step) {
 			continue
 		}
 		if summary, err := x.budgetSummary(ctx, s, name, v.Text); err == nil {
-			x.Vars.squeeze(name, TextValue(summary))
+			x.Vars.squeeze(name, interp.TextValue(summary))
 			done = append(done, fmt.Sprintf("%s summarized (%d → %d chars)", name, n, utf8.RuneCountInString(summary)))
 			continue
 		}
-		x.Vars.squeeze(name, Value{Text: string([]rune(v.Text)[:budgetCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
+		x.Vars.squeeze(name, interp.Value{Text: string([]rune(v.Text)[:budgetCutTo]) + fmt.Sprintf("\n[auto-truncated from %d chars]", n)})
 		done = append(done, fmt.Sprintf("%s cut to %d chars (no summary)", name, budgetCutTo))
 	}
 	if len(done) == 0 {
@@ -111,7 +112,7 @@ func (s *Values) contextChars() int {
 
 // read is the value a step reads of a variable: its summary or cut,
 // when OCC's budget made one.
-func (s *Values) read(name string) (Value, bool) {
+func (s *Values) read(name string) (interp.Value, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.vars[name]
@@ -121,7 +122,7 @@ func (s *Values) read(name string) (Value, bool) {
 	return v, ok
 }
 
-func (s *Values) readLocked(name string) Value {
+func (s *Values) readLocked(name string) interp.Value {
 	if v, ok := s.squeezed[name]; ok {
 		return v
 	}
@@ -129,11 +130,11 @@ func (s *Values) readLocked(name string) Value {
 }
 
 // squeeze records what a step reads of a variable from now on.
-func (s *Values) squeeze(name string, v Value) {
+func (s *Values) squeeze(name string, v interp.Value) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.squeezed == nil {
-		s.squeezed = map[string]Value{}
+		s.squeezed = map[string]interp.Value{}
 	}
 	s.squeezed[name] = v
 }

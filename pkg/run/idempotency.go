@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // The key a step sends (its idempotencyKey) is worked out once per call
@@ -59,9 +60,9 @@ func (x *Execution) idempotencyKey(s *chain.Step, transition string, sc Scope) (
 		}
 		key += sc.keyItem
 	case string:
-		names := sc.with(chain.KeyWorkflowID, TextValue(x.RunID)).with(chain.KeyTransition, TextValue(transition))
+		names := sc.with(chain.KeyWorkflowID, interp.TextValue(x.RunID)).with(chain.KeyTransition, interp.TextValue(transition))
 		if x.KeyTake != "" {
-			names = names.with(chain.KeyCorrelationID, TextValue(x.KeyTake))
+			names = names.with(chain.KeyCorrelationID, interp.TextValue(x.KeyTake))
 		}
 		var err error
 		if key, err = x.render(s.C().IdempotencyKey, names); err != nil {

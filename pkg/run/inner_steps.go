@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/run/resume"
@@ -102,7 +103,7 @@ func (x *Execution) reuseInner(r *branchRun, rec record.StepRecord) {
 	b := r.step
 	r.skipped = rec.Result.Status == record.StepSkipped
 	if rec.Output != nil {
-		r.value = Value{Text: rec.Output.Text, Data: record.WholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
+		r.value = interp.Value{Text: rec.Output.Text, Data: record.WholeNumbers(rec.Output.Data), JSON: b.OutputSchema == "json"}
 	}
 	x.Emit(event.Event{Type: event.StepFinished, Step: b.ID, Kind: string(b.Kind), Status: rec.Result.Status,
 		Detail: "reused from the saved run", Attempt: rec.Result.Attempts, DurationMS: rec.Result.DurationMS})
@@ -162,7 +163,7 @@ func (x *Execution) BeganIn(sub *Execution, step string) {
 type branchRun struct {
 	step  *chain.Step
 	sc    Scope
-	value Value
+	value interp.Value
 	usage record.Usage
 	err   error
 	// skipped is a step whose condition was false: it succeeded

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -71,9 +72,9 @@ func (x *Execution) restore(s *chain.Step, rec record.StepRecord) {
 	if s.OutputVar == "" {
 		return
 	}
-	v := Value{}
+	v := interp.Value{}
 	if rec.Output != nil {
-		v = Value{Text: rec.Output.Text, Data: record.WholeNumbers(rec.Output.Data)}
+		v = interp.Value{Text: rec.Output.Text, Data: record.WholeNumbers(rec.Output.Data)}
 	}
 	v.JSON = s.OutputSchema == "json"
 

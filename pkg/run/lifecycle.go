@@ -5,6 +5,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -84,8 +85,8 @@ func (x *Execution) runHandler(ctx context.Context, name string, steps []*chain.
 // variables: {run} (its id, chain name, status, error and failed step),
 // and "" for each output of a step that never ran, so that a failure's
 // handler can name what it has.
-func (x *Execution) handlerLocals(res *record.Result) map[string]Value {
-	local := map[string]Value{"run": DataValue(map[string]any{
+func (x *Execution) handlerLocals(res *record.Result) map[string]interp.Value {
+	local := map[string]interp.Value{"run": interp.DataValue(map[string]any{
 		"id": x.RunID, "name": x.Chain.Name, "status": string(res.Status), "error": x.Mask(res.Error), "failed_step": x.failedStep,
 	})}
 	for _, s := range x.Chain.Steps {
@@ -95,7 +96,7 @@ func (x *Execution) handlerLocals(res *record.Result) map[string]Value {
 		}
 		for _, name := range names {
 			if _, set := x.Vars.Get(name); name != "" && !set {
-				local[name] = Value{}
+				local[name] = interp.Value{}
 			}
 		}
 	}

@@ -20,7 +20,7 @@ import (
 type fan struct {
 	each *chain.Step
 	// bind makes the scope of item i of n.
-	bind      func(sc Scope, item Value, i, n int) Scope
+	bind      func(sc Scope, item interp.Value, i, n int) Scope
 	limit     int
 	until     *chain.Expression
 	keepGoing bool
@@ -34,7 +34,7 @@ func (x *Execution) loop(ctx context.Context, s *chain.Step, sc Scope) (outcome,
 	if err != nil {
 		return outcome{}, 0, err
 	}
-	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc Scope, item Value, i, _ int) Scope {
+	return x.fanOut(ctx, items, sc, fan{each: s, bind: func(sc Scope, item interp.Value, i, _ int) Scope {
 		sc = sc.with("item", item)
 		sc.keyItem = itemKey(i)
 		return sc
@@ -46,7 +46,7 @@ func (x *Execution) loop(ctx context.Context, s *chain.Step, sc Scope) (outcome,
 // flight were admitted within the budget, so they answer; no item starts
 // after a failure, nor after f.until holds over the outputs of the items
 // before it. The output is the list of the items' outputs, in item order.
-func (x *Execution) fanOut(ctx context.Context, items []Value, sc Scope, f fan) (outcome, int, error) {
+func (x *Execution) fanOut(ctx context.Context, items []interp.Value, sc Scope, f fan) (outcome, int, error) {
 	results := make([]any, len(items))
 	attempts := make([]int, len(items))
 	usages := make([]outcome, len(items))
@@ -94,7 +94,7 @@ items:
 			attempts[i] = n
 			usages[i] = outcome{usage: out.usage, model: out.model}
 			if err != nil && f.keepGoing && gctx.Err() == nil {
-				out.Value, err = TextValue("[ERROR: "+err.Error()+"]"), nil
+				out.Value, err = interp.TextValue("[ERROR: "+err.Error()+"]"), nil
 			}
 			if err != nil {
 				if stopped.Load() && gctx.Err() != nil {
@@ -116,7 +116,7 @@ items:
 			// loop_until is judged over the outputs in item order: the
 			// first prefix of finished items that makes it hold ends it
 			for judged < stopAt && done[judged] {
-				holds, err := f.until.Holds(sc.with("loop_result", DataValue(results[:judged+1])).ExprEnv(f.until.Names))
+				holds, err := f.until.Holds(sc.with("loop_result", interp.DataValue(results[:judged+1])).ExprEnv(f.until.Names))
 				judged++
 				if err != nil {
 					untilErr = fmt.Errorf("loop_until: %v", err)
@@ -157,7 +157,7 @@ items:
 	if err != nil {
 		return total, most, err
 	}
-	total.Value = DataValue(results[:min(stopAt, len(results))])
+	total.Value = interp.DataValue(results[:min(stopAt, len(results))])
 	return total, most, nil
 }
 
@@ -173,7 +173,7 @@ func (x *Execution) item(ctx context.Context, s *chain.Step, sc Scope) (outcome,
 
 // items is the for_each list: a JSON array, or else one item per
 // non-empty line of text.
-func (x *Execution) items(s *chain.Step, sc Scope) ([]Value, error) {
+func (x *Execution) items(s *chain.Step, sc Scope) ([]interp.Value, error) {
 	v, err := x.listOf(s.C().ForEach, sc, "for_each")
 	if err != nil {
 		return nil, err
@@ -183,49 +183,49 @@ func (x *Execution) items(s *chain.Step, sc Scope) ([]Value, error) {
 }
 
 // listOf is the value of the one variable t names.
-func (x *Execution) listOf(t *chain.Template, sc Scope, field string) (Value, error) {
+func (x *Execution) listOf(t *chain.Template, sc Scope, field string) (interp.Value, error) {
 	r := t.Refs()[0]
 	v, ok := sc.valueOf(r)
 	if !ok {
-		return Value{}, &permanentError{fmt.Errorf("%s: %s has no value", field, r.Raw)}
+		return interp.Value{}, &permanentError{fmt.Errorf("%s: %s has no value", field, r.Raw)}
 	}
 	return v, nil
 }
 
 // valueOf is the value a reference names: an input, a variable or a
 // field of one.
-func (sc Scope) valueOf(r chain.Ref) (Value, bool) {
+func (sc Scope) valueOf(r chain.Ref) (interp.Value, bool) {
 	if r.Name == "input" {
 		if len(r.Path) != 1 {
-			return Value{}, false
+			return interp.Value{}, false
 		}
 		v, ok := sc.Vars.inputs[r.Path[0]]
-		return TextValue(v), ok
+		return interp.TextValue(v), ok
 	}
 	v, ok := sc.lookup(r.Name)
 	if !ok || len(r.Path) == 0 {
 		return v, ok
 	}
 	d, ok := interp.Walk(v.Data, r.Path)
-	return DataValue(d), ok
+	return interp.DataValue(d), ok
 }
 
 // SplitItems is a list's items: a JSON array's elements, else the
 // non-empty parts of its text between seps (a for_each splits at "\n").
 // A family that reads lists otherwise (OCC's loop) decides sep and what
 // comes before it.
-func SplitItems(v Value, sep string) []Value {
+func SplitItems(v interp.Value, sep string) []interp.Value {
 	if list, ok := v.Data.([]any); ok {
-		out := make([]Value, len(list))
+		out := make([]interp.Value, len(list))
 		for i, e := range list {
-			out[i] = DataValue(e)
+			out[i] = interp.DataValue(e)
 		}
 		return out
 	}
-	var out []Value
+	var out []interp.Value
 	for _, part := range strings.Split(v.Text, sep) {
 		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, TextValue(part))
+			out = append(out, interp.TextValue(part))
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // The values an OCC merge combines, shared by the merge step (body_occ.go)
@@ -11,8 +12,8 @@ import (
 
 // MergeValues are the values a merge's inputs name, in order ("" for
 // one with no value).
-func MergeValues(s *chain.Step, valueOf func(chain.Ref) (Value, bool)) []Value {
-	var out []Value
+func MergeValues(s *chain.Step, valueOf func(chain.Ref) (interp.Value, bool)) []interp.Value {
+	var out []interp.Value
 	for _, name := range s.MergeInputs() {
 		r, _ := chain.ParseRef(name)
 		v, _ := valueOf(r)
@@ -23,7 +24,7 @@ func MergeValues(s *chain.Step, valueOf func(chain.Ref) (Value, bool)) []Value {
 
 // Concatenated is OCC's concatenation: the non-empty texts, separated by
 // a rule.
-func Concatenated(vs []Value) string {
+func Concatenated(vs []interp.Value) string {
 	var parts []string
 	for _, v := range vs {
 		if strings.TrimSpace(v.Text) != "" {

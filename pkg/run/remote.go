@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -25,18 +26,18 @@ func WithRemote(r *task.Remote) Option { return func(l *Local) { l.Remote = r } 
 func WithClock(now func() time.Time) Option { return func(l *Local) { l.Now = now } }
 
 // taskValue is v as it travels.
-func taskValue(v Value) task.TaskValue {
+func taskValue(v interp.Value) task.TaskValue {
 	tv := task.TaskValue{Text: v.Text, Data: v.Data, JSON: v.JSON}
-	tv.Parsed = v.Data != nil && reflect.DeepEqual(TextValue(v.Text).Data, v.Data)
+	tv.Parsed = v.Data != nil && reflect.DeepEqual(interp.TextValue(v.Text).Data, v.Data)
 	return tv
 }
 
 // fromTask is a travelled value as the run had it.
-func fromTask(tv task.TaskValue) Value {
+func fromTask(tv task.TaskValue) interp.Value {
 	if tv.Parsed {
-		return Value{Text: tv.Text, Data: TextValue(tv.Text).Data, JSON: tv.JSON}
+		return interp.Value{Text: tv.Text, Data: interp.TextValue(tv.Text).Data, JSON: tv.JSON}
 	}
-	return Value{Text: tv.Text, Data: record.WholeNumbers(tv.Data), JSON: tv.JSON}
+	return interp.Value{Text: tv.Text, Data: record.WholeNumbers(tv.Data), JSON: tv.JSON}
 }
 
 // remoteStep hands a step to the durable engine and takes back what it
@@ -115,7 +116,7 @@ func (l *Local) RunTask(ctx context.Context, c *chain.Chain, t task.StepTask) ta
 
 // sameValue reports whether a variable kept its value (its text says
 // it: Data is derived from the text or set with it).
-func sameValue(a, b Value) bool {
+func sameValue(a, b interp.Value) bool {
 	return a.Text == b.Text && a.JSON == b.JSON && (a.Data == nil) == (b.Data == nil)
 }
 

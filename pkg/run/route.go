@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 	"github.com/chainrun/chainrun/pkg/run/resume"
@@ -68,7 +69,7 @@ func (x *Execution) routedOut(s *chain.Step) (string, bool) {
 // skipRouted records a step a router left out: skipped, its output empty
 // (absent, to an OCC file's references, as OCC leaves it unset).
 func (x *Execution) skipRouted(s *chain.Step, why string) *record.StepResult {
-	x.SetOutput(s, Value{absent: s.Reading().LooseReferences})
+	x.SetOutput(s, interp.Value{Absent: s.Reading().LooseReferences})
 	sr := &record.StepResult{ID: s.ID, Status: record.StepSkipped, Reason: why}
 	x.Emit(event.Event{Type: event.StepFinished, Step: s.ID, Kind: string(s.Kind), Status: record.StepSkipped, Detail: why})
 	x.journal(s, sr)

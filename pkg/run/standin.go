@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/web"
 )
 
@@ -46,9 +47,9 @@ func WithEnv(env map[string]string) Option { return func(l *Local) { l.env = env
 
 // canned is the outcome a stand-in's result stands for.
 func CannedOutcome(s *chain.Step, c Canned) (outcome, error) {
-	out := outcome{Value: TextValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
+	out := outcome{Value: interp.TextValue(strings.TrimSpace(c.Output)), stderr: c.Stderr, stdout: c.Output, status: c.Status}
 	if c.Data != nil {
-		out.Value = DataValue(c.Data)
+		out.Value = interp.DataValue(c.Data)
 	}
 	var err error
 	switch {

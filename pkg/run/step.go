@@ -10,6 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run/ask"
@@ -19,7 +20,7 @@ import (
 
 // outcome is what one execution of a step's body produced.
 type outcome struct {
-	Value  Value
+	Value  interp.Value
 	stderr string
 	// stdout is a command's standard output as captured, for the tail a
 	// failure keeps (value is what a success stores).
@@ -93,11 +94,11 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 	if cond := s.C().Condition; cond != nil {
 		holds, err := cond.Holds(sc.ExprEnv(cond.Names))
 		if err != nil {
-			x.SetOutput(s, Value{})
+			x.SetOutput(s, interp.Value{})
 			return finish(record.StepFailed, "condition: "+err.Error(), "")
 		}
 		if !holds {
-			x.SetOutput(s, Value{})
+			x.SetOutput(s, interp.Value{})
 			return finish(record.StepSkipped, "", "condition is false: "+s.Condition)
 		}
 	}
@@ -108,7 +109,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 	}
 	if err != nil {
 		if s.ContinueOnError {
-			x.SetOutput(s, Value{})
+			x.SetOutput(s, interp.Value{})
 		}
 		return finish(record.StepFailed, err.Error(), "")
 	}
@@ -132,7 +133,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 	sr.ExitCode, sr.ErrOut = out.exitCode, x.Mask(strings.TrimSpace(out.stderr))
 	sr.Decision, sr.Score, sr.Answer = out.decision, out.score, out.answer
 	if status, reason, since, held := held(err); held {
-		x.SetOutput(s, Value{})
+		x.SetOutput(s, interp.Value{})
 		sr.WaitingSince = since
 		return finish(status, "", reason)
 	}
@@ -140,7 +141,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 		if s.ContinueOnError {
 			// dependents run and read an empty output (and the status an
 			// http step got, 0 when none)
-			x.SetOutput(s, Value{})
+			x.SetOutput(s, interp.Value{})
 			x.setStatus(s, out.status)
 		}
 		// masked whole before the cut, so no part of a secret is left
@@ -180,11 +181,11 @@ func callerOf(ctx context.Context, id string) string {
 // setStatus stores an http step's status code as <output_var>_status.
 func (x *Execution) setStatus(s *chain.Step, status int) {
 	if s.Kind == chain.KindHTTP && s.OutputVar != "" {
-		x.Vars.Set(s.OutputVar+"_status", Value{Text: fmt.Sprint(status), Data: float64(status)})
+		x.Vars.Set(s.OutputVar+"_status", interp.Value{Text: fmt.Sprint(status), Data: float64(status)})
 	}
 }
 
-func (x *Execution) SetOutput(s *chain.Step, v Value) {
+func (x *Execution) SetOutput(s *chain.Step, v interp.Value) {
 	if s.OutputVar != "" {
 		v.JSON = v.JSON || s.OutputSchema == "json"
 		x.Vars.Set(s.OutputVar, v)

@@ -1,66 +1,12 @@
 package run
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/interp"
 )
-
-// Value is a variable: its text, and its structure when it has one (JSON
-// output, a transform's result, a loop's list).
-type Value struct {
-	Text string
-	Data any
-	// JSON is true when the step that made it declared JSON output
-	// (output_schema: json): a number or boolean text is then that value
-	// in a transform, not a string.
-	JSON bool
-	// absent marks the empty output of a step a router left out in a
-	// file read as OCC's: OCC never sets its variable, so a reference of
-	// that file reads it as absent (its fallback, else its own text),
-	// where a step skipped by its condition is an empty value.
-	absent bool
-}
-
-// TextValue makes a Value of text, exposing fields when the text is a JSON
-// object or array.
-func TextValue(text string) Value {
-	v := Value{Text: text}
-	t := strings.TrimSpace(text)
-	if t != "" && (t[0] == '{' || t[0] == '[') {
-		var d any
-		if json.Unmarshal([]byte(t), &d) == nil {
-			v.Data = d
-		}
-	}
-	return v
-}
-
-// DataValue makes a Value of structured data; its text is the JSON.
-func DataValue(d any) Value {
-	if s, ok := d.(string); ok {
-		return Value{Text: s}
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return Value{Text: fmt.Sprint(d), Data: d}
-	}
-	return Value{Text: string(b), Data: d}
-}
-
-// Public is how the value appears in the JSON result and in a step's
-// structured output: its data, else its text.
-func (v Value) Public() any {
-	if v.Data != nil {
-		return v.Data
-	}
-	return v.Text
-}
 
 // store holds a run's variables; steps write concurrently.
 type Values struct {
@@ -69,21 +15,21 @@ type Values struct {
 	// typed holds a workflow's inputs as inputSchema types them, for
 	// expressions and JSONPath; nil for a DAG chain.
 	typed map[string]any
-	vars  map[string]Value
+	vars  map[string]interp.Value
 	// order is the variables' names in the order first set: OCC's
 	// context budget keeps the latest ones (context_budget.go).
 	order []string
 	// squeezed are the values OCC's context budget summarized or cut:
 	// what later steps read in their place (the variables themselves,
 	// and the result, stay whole).
-	squeezed map[string]Value
+	squeezed map[string]interp.Value
 }
 
 func newStore(inputs map[string]string) *Values {
-	return &Values{inputs: inputs, vars: map[string]Value{}}
+	return &Values{inputs: inputs, vars: map[string]interp.Value{}}
 }
 
-func (s *Values) Set(name string, v Value) {
+func (s *Values) Set(name string, v interp.Value) {
 	s.mu.Lock()
 	if _, ok := s.vars[name]; !ok {
 		s.order = append(s.order, name)
@@ -103,7 +49,7 @@ func (s *Values) Del(name string) {
 	s.mu.Unlock()
 }
 
-func (s *Values) Get(name string) (Value, bool) {
+func (s *Values) Get(name string) (interp.Value, bool) {
 	s.mu.RLock()
 	v, ok := s.vars[name]
 	s.mu.RUnlock()
@@ -114,7 +60,7 @@ func (s *Values) Get(name string) (Value, bool) {
 // plus its pre_tools' data and loop item.
 type Scope struct {
 	Vars  *Values
-	local map[string]Value
+	local map[string]interp.Value
 	// jail, when set, is the directory a chain-defined tool's executor
 	// is confined to (its calling step's cwd): every path it names,
 	// from the model's arguments, must stay under it.
@@ -132,15 +78,15 @@ type Scope struct {
 	keyGiven                bool
 }
 
-func (sc Scope) lookup(name string) (Value, bool) {
+func (sc Scope) lookup(name string) (interp.Value, bool) {
 	if v, ok := sc.local[name]; ok {
 		return v, true
 	}
 	return sc.Vars.read(name)
 }
 
-func (sc Scope) with(name string, v Value) Scope {
-	local := make(map[string]Value, len(sc.local)+1)
+func (sc Scope) with(name string, v interp.Value) Scope {
+	local := make(map[string]interp.Value, len(sc.local)+1)
 	for k, x := range sc.local {
 		local[k] = x
 	}
@@ -163,7 +109,7 @@ func (sc Scope) Resolve(r chain.Ref) (string, bool, error) {
 		return v, ok, nil
 	}
 	v, ok := sc.lookup(r.Name)
-	if !ok || v.absent && r.Loose {
+	if !ok || v.Absent && r.Loose {
 		return "", false, nil
 	}
 	if len(r.Path) == 0 {
@@ -208,22 +154,10 @@ func (sc Scope) env(names []string, condition bool) map[string]any {
 			continue
 		}
 		if v, ok := sc.lookup(name); ok {
-			env[name] = v.exprValue(condition)
+			env[name] = v.Expr(condition)
 		}
 	}
 	return env
-}
-
-func (v Value) exprValue(condition bool) any {
-	switch {
-	case v.Data != nil:
-		return v.Data
-	case v.JSON:
-		return chain.ExprValue(v.Text)
-	case condition:
-		return chain.ConditionValue(v.Text)
-	}
-	return v.Text
 }
 
 // document is the run context as one JSON-like tree, for JSONPath

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -28,7 +29,7 @@ func init() {
 				return run.Outcome{}, err
 			}
 			checkNames(c, a.NamesBelow(), a.Chain().File, "")
-			return run.Outcome{Value: run.DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warns), "definitionId": c.id, "workflows": listOf(c.defines)})}, nil
+			return run.Outcome{Value: interp.DataValue(map[string]any{"ok": len(c.errs) == 0, "errors": listOf(c.errs), "warnings": listOf(c.warns), "definitionId": c.id, "workflows": listOf(c.defines)})}, nil
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("load the candidate at %s with chainrun's loader, running nothing", candidatePlaces(s))
@@ -113,7 +114,7 @@ func publish(a *run.Attempt) (run.Outcome, error) {
 	if err := writeNew(base, rel, c.text); err != nil {
 		return run.Outcome{}, err
 	}
-	return run.Outcome{Value: run.DataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.defines)})}, nil
+	return run.Outcome{Value: interp.DataValue(map[string]any{"definitionId": c.id, "outcome": "published", "path": filepath.ToSlash(rel), "workflows": listOf(c.defines)})}, nil
 }
 
 // idPlaces names where the step looks for its candidate's name.

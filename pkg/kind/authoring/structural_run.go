@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -31,7 +32,7 @@ func init() {
 			for i, is := range issues {
 				list[i] = map[string]any{"rule": is.Rule, "severity": is.Severity, "location": is.Location, "message": is.Message}
 			}
-			return run.Outcome{Value: run.DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
+			return run.Outcome{Value: interp.DataValue(map[string]any{"issues": list, "issue_count": len(issues)})}, nil
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = fmt.Sprintf("structural analysis of the candidate at %s (%s)", candidatePlaces(s), strings.Join(StructuralRules, ", "))

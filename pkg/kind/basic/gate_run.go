@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -76,7 +77,7 @@ func gateDecided(a *run.Attempt, decision, by string) (run.Outcome, error) {
 	out := run.Outcome{Decision: decision}
 	switch decision {
 	case chain.GateApprove:
-		out.Value = run.Value{Text: "approved"}
+		out.Value = interp.Value{Text: "approved"}
 		return out, nil
 	case GateSkip:
 		return out, run.Skip(fmt.Sprintf("gate timed out after %s: on_timeout skip", GateTimeout(s)))

@@ -32,7 +32,7 @@ func init() {
 				}
 				req["prompt"] = text
 			}
-			return run.Outcome{Value: run.Value{Data: req, Text: interp.TextOf(req)}}, nil
+			return run.Outcome{Value: interp.Value{Data: req, Text: interp.TextOf(req)}}, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = "ask a person"

@@ -19,7 +19,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	fail := func(format string, args ...any) (run.Outcome, error) {
 		return run.Outcome{}, run.Permanent(fmt.Errorf(Transform(s).Operation+": "+format, args...))
 	}
-	var in run.Value
+	var in interp.Value
 	switch {
 	case c.InputVar != nil:
 		v, err := a.List(c.InputVar, "input_var")
@@ -32,7 +32,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return run.Outcome{}, err
 		}
-		in = run.TextValue(text)
+		in = interp.TextValue(text)
 	}
 	lines := func() []string {
 		var out []string
@@ -58,7 +58,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		if err != nil {
 			return fail("json_path %s: %v", Transform(s).JSONPath, err)
 		}
-		return run.Outcome{Value: run.DataValue(got)}, nil
+		return run.Outcome{Value: interp.DataValue(got)}, nil
 	case OpRegexMatch:
 		return text(strings.Join(Pattern(s).FindAllString(in.Text, -1), "\n"))
 	case OpTemplate:
@@ -72,7 +72,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		for _, l := range lines() {
 			list = append(list, l)
 		}
-		return run.Outcome{Value: run.DataValue(list)}, nil
+		return run.Outcome{Value: interp.DataValue(list)}, nil
 	case OpMerge:
 		return text(run.Concatenated(run.MergeValues(s, a.ValueOf)))
 	case OpTruncate:
@@ -97,7 +97,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	case OpMap:
 		var out []string
 		for i, l := range lines() {
-			line, err := a.With("item", run.TextValue(l)).With("index", run.DataValue(float64(i))).Render(c.TemplateStr)
+			line, err := a.With("item", interp.TextValue(l)).With("index", interp.DataValue(float64(i))).Render(c.TemplateStr)
 			if err != nil {
 				return run.Outcome{}, err
 			}
@@ -115,7 +115,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 		}
 		parts := make([]string, len(list))
 		for i, e := range list {
-			parts[i] = run.DataValue(e).Text
+			parts[i] = interp.DataValue(e).Text
 		}
 		return text(strings.Join(parts, sep))
 	case OpFromJSON:
@@ -126,7 +126,7 @@ func operation(a *run.Attempt) (run.Outcome, error) {
 	return fail("unknown operation")
 }
 
-func text(s string) (run.Outcome, error) { return run.Outcome{Value: run.TextValue(s)}, nil }
+func text(s string) (run.Outcome, error) { return run.Outcome{Value: interp.TextValue(s)}, nil }
 
 // inputName says what a transform operation read, for messages.
 func inputName(s *chain.Step) string {
@@ -138,7 +138,7 @@ func inputName(s *chain.Step) string {
 
 // jsonOf is a value's JSON: its data, else its text, without the ```
 // fence a model often writes around it.
-func jsonOf(v run.Value) (any, error) {
+func jsonOf(v interp.Value) (any, error) {
 	if v.Data != nil {
 		return v.Data, nil
 	}
@@ -154,9 +154,9 @@ func jsonOf(v run.Value) (any, error) {
 
 // readable is OCC's from_json: a list one item per line, an object one
 // "key: value" line per field in the order written, else the text.
-func readable(v run.Value) string {
+func readable(v interp.Value) string {
 	t := strings.TrimSpace(v.Text)
-	d, err := jsonOf(run.Value{Text: t})
+	d, err := jsonOf(interp.Value{Text: t})
 	if err != nil {
 		return v.Text
 	}
@@ -164,17 +164,17 @@ func readable(v run.Value) string {
 	case []any:
 		lines := make([]string, len(x))
 		for i, e := range x {
-			lines[i] = run.DataValue(e).Text
+			lines[i] = interp.DataValue(e).Text
 		}
 		return strings.Join(lines, "\n")
 	case map[string]any:
 		var lines []string
 		for _, k := range keysInOrder(t) {
-			lines = append(lines, k+": "+run.DataValue(x[k]).Text)
+			lines = append(lines, k+": "+interp.DataValue(x[k]).Text)
 		}
 		return strings.Join(lines, "\n")
 	}
-	return run.DataValue(d).Text
+	return interp.DataValue(d).Text
 }
 
 // keysInOrder are a JSON object's keys as written.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -21,7 +22,7 @@ func init() {
 			if err != nil {
 				return run.Outcome{}, run.Permanent(fmt.Errorf("expr: %w", err))
 			}
-			return run.Outcome{Value: run.DataValue(v)}, nil
+			return run.Outcome{Value: interp.DataValue(v)}, nil
 		},
 		Plan: func(_ run.PlanView, s *chain.Step, p *record.PlannedStep) {
 			p.Action = Transform(s).Expr
@@ -30,7 +31,7 @@ func init() {
 			}
 		},
 		// a transform task's result is its value
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
+		Result: func(read func(string) (interp.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			if record.Unfinished(sr.Status) {
 				return "", false
 			}

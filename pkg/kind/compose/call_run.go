@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -58,7 +59,7 @@ func callChain(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		return used, fmt.Errorf("chain %s %s: %s", callee.Name, res.Status, res.Error)
 	}
 	if res.Output != nil {
-		used.Value = run.DataValue(res.Output)
+		used.Value = interp.DataValue(res.Output)
 	}
 	return pipedOutput(ctx, a, used), nil
 }
@@ -86,6 +87,6 @@ func pipedOutput(ctx context.Context, a *run.Attempt, got run.Outcome) run.Outco
 	if !summarize && !strings.HasPrefix(note, "[truncated from") {
 		a.Warn(fmt.Sprintf("step %q: the chain's output of %d characters is cut to %d, as OCC's pipeline cuts one without summarize_output", s.ID, len(text), cut))
 	}
-	got.Value = run.TextValue(string(text[:cut]) + "\n" + note)
+	got.Value = interp.TextValue(string(text[:cut]) + "\n" + note)
 	return got
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"golang.org/x/sync/errgroup"
@@ -55,10 +56,10 @@ func init() {
 // {item_index} and {loop_total}.
 func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
-	var items []run.Value
+	var items []interp.Value
 	if Loop(s).ItemsStatic != nil {
 		for _, it := range Loop(s).ItemsStatic {
-			items = append(items, run.TextValue(it))
+			items = append(items, interp.TextValue(it))
 		}
 	} else {
 		v, err := a.List(s.C().ForEach, "items_var")
@@ -72,8 +73,8 @@ func occLoop(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	return a.FanOut(ctx, items, run.Fan{
 		Each: Loop(s).StepTemplate,
-		Bind: func(a *run.Attempt, item run.Value, i, n int) *run.Attempt {
-			return a.With("item", item).With("item_index", run.DataValue(float64(i))).With("loop_total", run.DataValue(float64(n)))
+		Bind: func(a *run.Attempt, item interp.Value, i, n int) *run.Attempt {
+			return a.With("item", item).With("item_index", interp.DataValue(float64(i))).With("loop_total", interp.DataValue(float64(n)))
 		},
 		Limit:     Loop(s).MaxParallel,
 		Until:     s.C().LoopUntil,
@@ -87,13 +88,13 @@ func merge(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	s := a.Step()
 	switch MergeStrategy(s) {
 	case MergeConcatenate:
-		return run.Outcome{Value: run.TextValue(run.Concatenated(run.MergeValues(s, a.ValueOf)))}, nil
+		return run.Outcome{Value: interp.TextValue(run.Concatenated(run.MergeValues(s, a.ValueOf)))}, nil
 	case MergeJSONArray:
 		var list []any
 		for _, v := range run.MergeValues(s, a.ValueOf) {
 			list = append(list, v.Public())
 		}
-		return run.Outcome{Value: run.DataValue(list)}, nil
+		return run.Outcome{Value: interp.DataValue(list)}, nil
 	}
 	return a.Ask(ctx, s.ModelStep())
 }
@@ -128,7 +129,7 @@ func debate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 				others = "\n\n---\nOther agents' perspectives from the previous round:\n" + strings.Join(views, "\n\n") + "\n\nConsidering these perspectives, refine your analysis:"
 			}
 			g.Go(func() error {
-				out, err := a.With("debate_others", run.Value{Text: others}).Ask(gctx, d)
+				out, err := a.With("debate_others", interp.Value{Text: others}).Ask(gctx, d)
 				mu.Lock()
 				defer mu.Unlock()
 				total.Usage.Add(out.Usage)
@@ -151,10 +152,10 @@ func debate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		positions = append(positions, "## "+role(i)+"\n"+a)
 	}
 	if s.ModelStep() == nil {
-		total.Value = run.TextValue(strings.Join(positions, "\n\n"))
+		total.Value = interp.TextValue(strings.Join(positions, "\n\n"))
 		return total, nil
 	}
-	out, err := a.With("debate_positions", run.Value{Text: strings.Join(positions, "\n\n")}).Ask(ctx, s.ModelStep())
+	out, err := a.With("debate_positions", interp.Value{Text: strings.Join(positions, "\n\n")}).Ask(ctx, s.ModelStep())
 	out.Usage.Add(total.Usage)
 	return out, err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -11,7 +12,7 @@ import (
 // array's elements; a JSON object's values, in the order written; a JSON
 // string, number or boolean as the one item; else one item per non-empty
 // line, or, for a single line, per comma-separated part.
-func occItems(v run.Value) []run.Value {
+func occItems(v interp.Value) []interp.Value {
 	if _, list := v.Data.([]any); !list {
 		if vals, ok := jsonItems(v.Text); ok {
 			return vals
@@ -27,7 +28,7 @@ func occItems(v run.Value) []run.Value {
 // jsonItems are the items of text that is a JSON object (its values, in
 // the order written) or a JSON string, number or boolean (the one
 // value), as OCC's loop reads them.
-func jsonItems(text string) ([]run.Value, bool) {
+func jsonItems(text string) ([]interp.Value, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return nil, false
@@ -40,14 +41,14 @@ func jsonItems(text string) ([]run.Value, bool) {
 		if _, isList := scalar.([]any); isList {
 			return nil, false
 		}
-		return []run.Value{run.DataValue(scalar)}, true
+		return []interp.Value{interp.DataValue(scalar)}, true
 	}
 	dec := json.NewDecoder(strings.NewReader(t))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, false
 	}
-	var out []run.Value
+	var out []interp.Value
 	for dec.More() {
 		if _, err := dec.Token(); err != nil {
 			return nil, false
@@ -60,7 +61,7 @@ func jsonItems(text string) ([]run.Value, bool) {
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil, false
 		}
-		out = append(out, run.DataValue(e))
+		out = append(out, interp.DataValue(e))
 	}
 	if _, err := dec.Token(); err != nil || dec.More() {
 		return nil, false

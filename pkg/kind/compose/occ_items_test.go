@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // TestOCCItems holds the ways an OCC loop reads its list: an array's
@@ -26,7 +26,7 @@ func TestOCCItems(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, v := range occItems(run.TextValue(tc.text)) {
+			for _, v := range occItems(interp.TextValue(tc.text)) {
 				got = append(got, v.Text)
 			}
 			if !slices.Equal(got, tc.want) {

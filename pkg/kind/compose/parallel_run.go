@@ -167,7 +167,7 @@ func branches(a *run.Attempt) ([]branch, error) {
 			}
 			b := *f.Do
 			b.ID = fmt.Sprintf("%s[%d]", s.ID, len(runs))
-			ba := a.With("item", run.DataValue(item)).With("branch", run.DataValue(map[string]any{"value": item, "index": i})).Branch(len(runs))
+			ba := a.With("item", interp.DataValue(item)).With("branch", interp.DataValue(map[string]any{"value": item, "index": i})).Branch(len(runs))
 			runs = append(runs, branch{step: &b, a: ba})
 		}
 		return runs, nil
@@ -265,7 +265,7 @@ func summarize(s *chain.Step, runs []branch, start, end time.Time, most int64) (
 	if first >= 0 {
 		summary["first_failure_index"] = first
 	}
-	total.Value = run.DataValue(map[string]any{"branches": branches, "summary": summary})
+	total.Value = interp.DataValue(map[string]any{"branches": branches, "summary": summary})
 	return total, verdict
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -73,7 +74,7 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			v := r.Value
 			if v.Data == nil {
 				// a command's JSON output is read as its structure
-				v.Data = run.TextValue(v.Text).Data
+				v.Data = interp.TextValue(v.Text).Data
 			}
 			entry["ok"], entry["output"] = true, v.Public()
 			final = v.Public()
@@ -91,7 +92,7 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	}
 	summary := map[string]any{"n": n, "ok_count": ok, "failed_count": failed, "first_failure_index": first,
 		"durationMs": a.Now().Sub(start).Milliseconds(), "verdict": verdict}
-	total.Value = run.DataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
+	total.Value = interp.DataValue(map[string]any{"steps": steps, "final_output": final, "summary": summary})
 	switch {
 	case ctx.Err() != nil:
 		return total, ctx.Err()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -30,7 +31,7 @@ func init() {
 			out := run.Outcome{Usage: res.Usage}
 			switch res.Status {
 			case record.Succeeded:
-				out.Value = run.DataValue(record.WorkflowOutput(s, res))
+				out.Value = interp.DataValue(record.WorkflowOutput(s, res))
 				return out, nil
 			case record.Paused:
 				return out, run.Permanent(fmt.Errorf("workflow %s waits for a decision at state %s (%s): a workflow step waits for one only as a workflow's executor or task", s.Workflow().DefinitionID, res.State, strings.Join(response.SortedLinkNames(res.Links), ", ")))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/chainrun/chainrun/pkg/interp"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -237,7 +239,7 @@ func chatTurn(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, erro
 	}
 	chat = append(chat, reply)
 	setChat(a, chat)
-	out.Value, out.Finish, out.Result = run.TextValue(resp.Text), resp.FinishReason, cx.ResultExecuted
+	out.Value, out.Finish, out.Result = interp.TextValue(resp.Text), resp.FinishReason, cx.ResultExecuted
 	if len(resp.ToolCalls) > 0 {
 		out.Result = cx.ResultToolCall
 	}
@@ -327,7 +329,7 @@ func executeCalls(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, 
 	for i, r := range results {
 		texts[i] = r.Content
 	}
-	return run.Outcome{Value: run.TextValue(strings.Join(texts, "\n")), ToolCalls: n, Result: cx.ResultToolsExecuted}, nil
+	return run.Outcome{Value: interp.TextValue(strings.Join(texts, "\n")), ToolCalls: n, Result: cx.ResultToolsExecuted}, nil
 }
 
 // runCalls runs the tool calls of a turn in order as the step's (its

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 )
 
 // failureInput is what a failed task leaves as its output for the task
@@ -28,5 +28,5 @@ func failureInput(task string, in taskIn, err error) taskIn {
 	if d, text := in.value.Data.(string); in.value.Data != nil && (!text || strings.TrimSpace(d) != "") || strings.TrimSpace(in.value.Text) != "" {
 		return in
 	}
-	return taskIn{value: run.TextValue(note)}
+	return taskIn{value: interp.TextValue(note)}
 }

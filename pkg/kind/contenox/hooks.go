@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
@@ -31,7 +32,7 @@ func hookTool(_ context.Context, a *run.Attempt) (run.Outcome, error) {
 	if err != nil {
 		return run.Outcome{}, run.Permanent(err)
 	}
-	return run.Outcome{Value: run.DataValue(res)}, nil
+	return run.Outcome{Value: interp.DataValue(res)}, nil
 }
 
 // toolsTask is a tools task: it calls one tool of a hook, no model
@@ -76,17 +77,17 @@ func toolsTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, err
 		return run.Outcome{}, fmt.Errorf("%s %s: %w", h.Hook, h.Tool, err)
 	}
 	setChat(a, chat)
-	out := run.Outcome{Value: run.DataValue(res), Result: cx.ResultToolsExecuted}
+	out := run.Outcome{Value: interp.DataValue(res), Result: cx.ResultToolsExecuted}
 	if h.Output != nil {
 		data := res
-		if text, ok := res.(string); ok && run.TextValue(text).Data != nil {
-			data = run.TextValue(text).Data
+		if text, ok := res.(string); ok && interp.TextValue(text).Data != nil {
+			data = interp.TextValue(text).Data
 		}
 		text, err := renderGo(h.Output, data)
 		if err != nil {
 			return run.Outcome{}, run.Permanent(fmt.Errorf("output_template: %w", err))
 		}
-		out.Value, out.Result = run.TextValue(text), text
+		out.Value, out.Result = interp.TextValue(text), text
 	}
 	return out, nil
 }
@@ -154,7 +155,7 @@ func setHookState(a *run.Attempt, hook string, rec any) {
 	var d any
 	_ = json.Unmarshal(b, &d)
 	pending[hook] = d
-	a.Vars().Set(record.HookVar, run.Value{Data: pending})
+	a.Vars().Set(record.HookVar, interp.Value{Data: pending})
 }
 
 // decodeArgs reads a call's arguments into the tool's own shape.

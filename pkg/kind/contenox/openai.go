@@ -3,6 +3,8 @@ package contenox
 import (
 	"fmt"
 
+	"github.com/chainrun/chainrun/pkg/interp"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -51,5 +53,5 @@ func openAIResponse(a *run.Attempt, in taskIn) (run.Outcome, error) {
 			"total_tokens": float64(prompt + completion)},
 	}
 	setChat(a, nil)
-	return run.Outcome{Value: run.DataValue(obj), Result: cx.ResultConverted}, nil
+	return run.Outcome{Value: interp.DataValue(obj), Result: cx.ResultConverted}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -42,14 +44,14 @@ func promptTask(ctx context.Context, a *run.Attempt, in taskIn) (run.Outcome, er
 		return run.Outcome{}, run.Permanent(err)
 	}
 	setChat(a, nil)
-	out := run.Outcome{Value: run.TextValue(resp.Text), Result: resp.Text, Finish: resp.FinishReason}
+	out := run.Outcome{Value: interp.TextValue(resp.Text), Result: resp.Text, Finish: resp.FinishReason}
 	if cx.HandlerOf(s).Name == cx.HandlerPromptInt {
 		n, err := answerInt(resp.Text)
 		if err != nil {
 			return out, fmt.Errorf("prompt_to_int: %w", err)
 		}
 		text := strconv.FormatInt(n, 10)
-		out.Value, out.Result = run.Value{Text: text, Data: float64(n), JSON: true}, text
+		out.Value, out.Result = interp.Value{Text: text, Data: float64(n), JSON: true}, text
 	}
 	if read, ok := answerReaders[cx.HandlerOf(s).Name]; ok {
 		v, result, err := read(cx.HandlerOf(s), resp.Text)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
+
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -22,7 +24,7 @@ import (
 // answerReaders read a prompt_to_ task's answer into its output and the
 // result its branches match, or fail the task (retry_on_failure asks
 // again, on_failure catches it).
-var answerReaders = map[string]func(h *cx.Handler, answer string) (run.Value, string, error){
+var answerReaders = map[string]func(h *cx.Handler, answer string) (interp.Value, string, error){
 	cx.HandlerPromptFloat:     answerFloat,
 	cx.HandlerPromptRange:     answerRange,
 	cx.HandlerPromptCondition: answerCondition,
@@ -30,31 +32,31 @@ var answerReaders = map[string]func(h *cx.Handler, answer string) (run.Value, st
 
 // answerFloat: the number is the output; the result is it with two
 // decimals, as contenox gives it (7.5 is "7.50").
-func answerFloat(_ *cx.Handler, answer string) (run.Value, string, error) {
+func answerFloat(_ *cx.Handler, answer string) (interp.Value, string, error) {
 	f, err := chain.FirstNumber(answer)
 	if err != nil {
-		return run.Value{}, "", err
+		return interp.Value{}, "", err
 	}
-	return run.Value{Text: strconv.FormatFloat(f, 'g', -1, 64), Data: f, JSON: true}, strconv.FormatFloat(f, 'f', 2, 64), nil
+	return interp.Value{Text: strconv.FormatFloat(f, 'g', -1, 64), Data: f, JSON: true}, strconv.FormatFloat(f, 'f', 2, 64), nil
 }
 
 // answerRange: "min-max" of two numbers (quotes and spaces dropped), or
 // one number n as "n-n"; output and result alike.
-func answerRange(_ *cx.Handler, answer string) (run.Value, string, error) {
+func answerRange(_ *cx.Handler, answer string) (interp.Value, string, error) {
 	clean := strings.NewReplacer(" ", "", `"`, "", "'", "").Replace(strings.TrimSpace(answer))
 	lo, hi, isRange := strings.Cut(clean, "-")
 	if !isRange {
 		hi = lo
 	} else if strings.Contains(hi, "-") {
-		return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max", record.Clip(answer, 80))
+		return interp.Value{}, "", fmt.Errorf("the answer %q is no range min-max", record.Clip(answer, 80))
 	}
 	for _, part := range []string{lo, hi} {
 		if _, err := chain.FirstNumber(part); err != nil {
-			return run.Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", record.Clip(answer, 80), err)
+			return interp.Value{}, "", fmt.Errorf("the answer %q is no range min-max: %w", record.Clip(answer, 80), err)
 		}
 	}
 	r := lo + "-" + hi
-	return run.Value{Text: r}, r, nil
+	return interp.Value{Text: r}, r, nil
 }
 
 // answerCondition: the answer (trimmed) must be one of valid_conditions'
@@ -62,7 +64,7 @@ func answerRange(_ *cx.Handler, answer string) (run.Value, string, error) {
 // answer written the same way first, then the first in sorted order);
 // the result is that answer's value, "true" or "false", and the output
 // that boolean.
-func answerCondition(h *cx.Handler, answer string) (run.Value, string, error) {
+func answerCondition(h *cx.Handler, answer string) (interp.Value, string, error) {
 	a := strings.TrimSpace(answer)
 	hit, ok := h.Conditions[a]
 	if !ok {
@@ -79,10 +81,10 @@ func answerCondition(h *cx.Handler, answer string) (run.Value, string, error) {
 		}
 	}
 	if !ok {
-		return run.Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", record.Clip(answer, 80))
+		return interp.Value{}, "", fmt.Errorf("the answer %q is none of valid_conditions", record.Clip(answer, 80))
 	}
 	r := strconv.FormatBool(hit)
-	return run.Value{Text: r, Data: hit, JSON: true}, r, nil
+	return interp.Value{Text: r, Data: hit, JSON: true}, r, nil
 }
 
 // parseCommand is a parse_command task: no model; its result is the
@@ -146,7 +148,7 @@ func parseKeyValue(a *run.Attempt, in taskIn) (run.Outcome, error) {
 		obj[strings.TrimSpace(k)] = pairValue(strings.TrimSpace(v))
 	}
 	setChat(a, nil)
-	return run.Outcome{Value: run.DataValue(obj), Result: "parsed"}, nil
+	return run.Outcome{Value: interp.DataValue(obj), Result: "parsed"}, nil
 }
 
 // pairValue is a key=value pair's value as contenox reads it.

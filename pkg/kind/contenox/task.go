@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 
 	cx "github.com/chainrun/chainrun/pkg/format/contenox"
@@ -27,7 +28,7 @@ func init() {
 // taskIn is what a task chain's task reads: a value and, when the value
 // came from a model task, the conversation behind it.
 type taskIn struct {
-	value run.Value
+	value interp.Value
 	chat  []chatMsg
 }
 
@@ -81,8 +82,8 @@ func handle(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		left := failureInput(s.ID, in, err)
 		a.Vars().Set(s.OutputVar, left.value)
 		setChat(a, left.chat)
-		a.Vars().Set(s.OutputVar+"_error", run.TextValue(err.Error()))
-		a.Vars().Set(record.LastError, run.TextValue(err.Error()))
+		a.Vars().Set(s.OutputVar+"_error", interp.TextValue(err.Error()))
+		a.Vars().Set(record.LastError, interp.TextValue(err.Error()))
 		return out, err
 	}
 	if h.Print != nil {
@@ -128,7 +129,7 @@ func taskInput(a *run.Attempt) (taskIn, error) {
 			in.chat = decodeChat(c.Data)
 		}
 	} else if name == cx.InputVar || name == record.PreviousOutput {
-		in.value = run.TextValue(a.Input(cx.InputVar))
+		in.value = interp.TextValue(a.Input(cx.InputVar))
 	} else {
 		return in, fmt.Errorf("input_var %s has no value: that task has not run yet", name)
 	}
@@ -137,11 +138,11 @@ func taskInput(a *run.Attempt) (taskIn, error) {
 		if err != nil {
 			return in, fmt.Errorf("prompt_template: %w", err)
 		}
-		in = taskIn{value: run.TextValue(text)}
+		in = taskIn{value: interp.TextValue(text)}
 	}
 	if n := h.MaxInputBytes; n > 0 {
 		if len(in.value.Text) > n {
-			in.value = run.Value{Text: capText(in.value.Text, n)}
+			in.value = interp.Value{Text: capText(in.value.Text, n)}
 		}
 		in.chat = capChat(in.chat, n)
 	}
@@ -156,7 +157,7 @@ func setChat(a *run.Attempt, chat []chatMsg) {
 		a.Vars().Del(record.ChatVar(s.OutputVar))
 		return
 	}
-	a.Vars().Set(record.ChatVar(s.OutputVar), run.Value{Data: encodeChat(chat)})
+	a.Vars().Set(record.ChatVar(s.OutputVar), interp.Value{Data: encodeChat(chat)})
 }
 
 // templateVars are what a task chain's Go templates read: the chain's

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -25,7 +26,7 @@ func init() {
 		Plan: planAgent,
 		// an agent task's result is the keyword it chose, else its finish
 		// reason
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
+		Result: func(read func(string) (interp.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			if record.Unfinished(sr.Status) {
 				return "", false
 			}

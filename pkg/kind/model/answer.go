@@ -7,8 +7,8 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/guard"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
-	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/ask"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -17,13 +17,13 @@ import (
 // the completion tool's arguments as data, JSON with its fences removed
 // for output_schema: json, the chosen keyword for condition_key, else the
 // text. It is the same for a fresh answer and a cached one.
-func answerValue(s *chain.Step, text string) (run.Value, error) {
-	v := run.TextValue(text)
+func answerValue(s *chain.Step, text string) (interp.Value, error) {
+	v := interp.TextValue(text)
 	switch {
 	case s.Agent().Completion != nil:
 		var d any
 		if json.Unmarshal([]byte(text), &d) == nil {
-			v = run.DataValue(d)
+			v = interp.DataValue(d)
 		}
 	case s.OutputSchema == "json":
 		if pv, ok := parseJSONAnswer(text); ok {
@@ -47,14 +47,14 @@ func acceptAnswer(s *chain.Step, r *llm.Response) error {
 // keyword makes the output of a condition_key step the keyword the model
 // chose (reference 003). An answer that holds none is a failed attempt,
 // retried like a guardrail violation.
-func keyword(s *chain.Step, v run.Value) (run.Value, error) {
+func keyword(s *chain.Step, v interp.Value) (interp.Value, error) {
 	if len(s.Agent().ConditionKey) == 0 {
 		return v, nil
 	}
 	answer := strings.Trim(strings.TrimSpace(v.Text), ".!\"'`*")
 	for _, k := range s.Agent().ConditionKey {
 		if strings.EqualFold(answer, k) {
-			return run.TextValue(k), nil
+			return interp.TextValue(k), nil
 		}
 	}
 	// a model that explains itself: take the one keyword it names
@@ -65,12 +65,12 @@ func keyword(s *chain.Step, v run.Value) (run.Value, error) {
 		}
 	}
 	if len(named) == 1 {
-		return run.TextValue(named[0]), nil
+		return interp.TextValue(named[0]), nil
 	}
 	if s.KeywordFallsThrough() {
 		// a workflow task whose state has a default branch: the answer
 		// is the result, and the default branch takes it
-		return run.TextValue(strings.TrimSpace(v.Text)), nil
+		return interp.TextValue(strings.TrimSpace(v.Text)), nil
 	}
 	return v, fmt.Errorf("the model answered %q, not one of the keywords %s", record.Clip(v.Text, 60), strings.Join(s.Agent().ConditionKey, ", "))
 }
@@ -97,11 +97,11 @@ func containsWord(text, w string) bool {
 
 // parseJSONAnswer reads an answer that should be JSON, allowing the
 // ```json fences models like to add.
-func parseJSONAnswer(text string) (run.Value, bool) {
+func parseJSONAnswer(text string) (interp.Value, bool) {
 	t := guard.JSONText(text)
 	var d any
 	if json.Unmarshal([]byte(t), &d) != nil {
-		return run.Value{}, false
+		return interp.Value{}, false
 	}
-	return run.Value{Text: t, Data: d}, true
+	return interp.Value{Text: t, Data: d}, true
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -37,7 +38,7 @@ func init() {
 			}
 			answer := out.Value.Text
 			verdict, score, why := judge(s, answer)
-			out.Value, out.Decision, out.Score, out.Answer, out.Result = run.Value{Text: verdict}, verdict, score, answer, verdict
+			out.Value, out.Decision, out.Score, out.Answer, out.Result = interp.Value{Text: verdict}, verdict, score, answer, verdict
 			if verdict == VerdictFail && Evaluator(s).OnFail == OnFailError {
 				return out, run.Permanent(fmt.Errorf("the evaluation failed (%s; on_fail: error)", why))
 			}
@@ -50,7 +51,7 @@ func init() {
 			}
 		},
 		// a workflow task branches on the verdict
-		Result: func(_ func(string) (run.Value, bool), _ *chain.Step, sr *record.StepResult) (string, bool) {
+		Result: func(_ func(string) (interp.Value, bool), _ *chain.Step, sr *record.StepResult) (string, bool) {
 			return sr.Decision, sr.Decision != ""
 		},
 		Admit: run.AdmitModel,

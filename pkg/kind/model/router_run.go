@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
@@ -32,7 +33,7 @@ func init() {
 				return out, run.Permanent(fmt.Errorf("the answer %q names none of the routes (%s) and there is no default_route", record.Clip(strings.TrimSpace(out.Value.Text), 80), strings.Join(RouteNames(s), ", ")))
 			}
 			a.Emit(event.Event{Type: event.StepLog, Step: s.ID, Line: fmt.Sprintf("route %s (%s): %s", route, how, strings.Join(Router(s).Routes[route], ", "))})
-			out.Value, out.Decision, out.Result = run.Value{Text: route}, route, route
+			out.Value, out.Decision, out.Result = interp.Value{Text: route}, route, route
 			return out, nil
 		},
 		Plan: func(v run.PlanView, s *chain.Step, p *record.PlannedStep) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -33,7 +34,7 @@ func init() {
 			}
 		},
 		// an http task's result is its status code
-		Result: func(read func(string) (run.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
+		Result: func(read func(string) (interp.Value, bool), s *chain.Step, sr *record.StepResult) (string, bool) {
 			v, ok := read(s.OutputVar + "_status")
 			if record.Unfinished(sr.Status) || !ok {
 				return "", false

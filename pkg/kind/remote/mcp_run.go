@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/mcpclient"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -82,17 +83,17 @@ func callMCPTool(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			return run.Outcome{}, fmt.Errorf("tool %s of MCP server %s reported an error: %s", MCP(s).Tool, s.HTTP().Connection, firstLines(res.Text, 5))
 		}
 		b, _ := json.Marshal(map[string]any{"isError": true, "text": res.Text})
-		return run.Outcome{Value: run.TextValue(string(b))}, nil
+		return run.Outcome{Value: interp.TextValue(string(b))}, nil
 	}
 	switch v := res.Value().(type) {
 	case string:
-		return run.Outcome{Value: run.TextValue(v)}, nil
+		return run.Outcome{Value: interp.TextValue(v)}, nil
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {
 			return run.Outcome{}, err
 		}
-		return run.Outcome{Value: run.Value{Text: string(b), Data: v}}, nil
+		return run.Outcome{Value: interp.Value{Text: string(b), Data: v}}, nil
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chain/fileschema"
 	"github.com/chainrun/chainrun/pkg/guard"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/given"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -137,5 +137,5 @@ func (f *flow) useArgs(args map[string]any) {
 		f.Vars.Del("arguments")
 		return
 	}
-	f.Vars.Set("arguments", run.Value{Data: args})
+	f.Vars.Set("arguments", interp.Value{Data: args})
 }

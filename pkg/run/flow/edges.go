@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 )
 
@@ -30,7 +30,7 @@ func (f *flow) traversed(e chain.Edge) int {
 // before it, which a task without input_var reads.
 func (f *flow) beforeTask(s *chain.State) {
 	for name, e := range f.w.Counters {
-		f.Vars.Set(name, run.TextValue(strconv.Itoa(f.traversed(e))))
+		f.Vars.Set(name, interp.TextValue(strconv.Itoa(f.traversed(e))))
 	}
 	if s.Task.Handler == nil || f.lastOutput == "" {
 		return

@@ -32,7 +32,7 @@ func (f *flow) pathDoc(e *chain.Step, sr *record.StepResult, args map[string]any
 			out["text"] = v.Text
 			if v.Data != nil {
 				out["json"] = v.Data
-			} else if d := run.TextValue(v.Text).Data; d != nil {
+			} else if d := interp.TextValue(v.Text).Data; d != nil {
 				out["json"] = d
 			}
 			if e.Kind == chain.KindHTTP {
@@ -107,7 +107,7 @@ func (f *flow) listSlot(key string) bool {
 // setContext replaces the workflow's context.
 func (f *flow) setContext(m map[string]any) {
 	f.context = m
-	f.Vars.Set(response.ContextVar, run.Value{Data: m})
+	f.Vars.Set(response.ContextVar, interp.Value{Data: m})
 }
 
 // outputValue computes one mapping: a copy, a set, arithmetic (a missing

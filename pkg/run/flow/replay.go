@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
-	"github.com/chainrun/chainrun/pkg/run"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
 )
@@ -35,7 +35,7 @@ func (f *flow) replay(history []record.TransitionRecord) {
 				continue
 			}
 			delete(lost, name)
-			f.Vars.Set(name, run.Value{Text: v.Text, Data: record.WholeNumbers(v.Data)})
+			f.Vars.Set(name, interp.Value{Text: v.Text, Data: record.WholeNumbers(v.Data)})
 		}
 		if h.Context != nil {
 			f.context = record.WholeNumbers(h.Context).(map[string]any)
@@ -61,7 +61,7 @@ func (f *flow) replay(history []record.TransitionRecord) {
 		sort.Strings(names)
 		f.Warn("resumed without " + strings.Join(names, ", ") + ": they held a secret input's value, which is never saved; a step that reads them fails")
 	}
-	f.Vars.Set(response.ContextVar, run.Value{Data: f.context})
+	f.Vars.Set(response.ContextVar, interp.Value{Data: f.context})
 }
 
 // checkTake refuses, before anything runs, a --take that names no link of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -181,7 +182,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*record.StepResult, b
 	}
 	switch res.Status {
 	case record.Succeeded:
-		f.SetOutput(e, run.DataValue(record.WorkflowOutput(e, res)))
+		f.SetOutput(e, interp.DataValue(record.WorkflowOutput(e, res)))
 		var final map[string]any
 		if res.WorkflowResult != nil {
 			final = res.Context
@@ -208,7 +209,7 @@ func (f *flow) runSub(ctx context.Context, e *chain.Step) (*record.StepResult, b
 // cannedContext is the final context a mocked workflow step stands for:
 // its output, an object (or text holding one) keyed as the workflow's
 // context is; anything else holds no key.
-func cannedContext(v run.Value) map[string]any {
+func cannedContext(v interp.Value) map[string]any {
 	if m, ok := v.Data.(map[string]any); ok {
 		return m
 	}

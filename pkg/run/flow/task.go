@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -105,23 +106,23 @@ func (f *flow) taskResult(s *chain.Step, sr *record.StepResult) (result string, 
 
 // compose takes a value from the task's output with a JSONPath: one match
 // is the value, several a list, none an error.
-func (f *flow) compose(s *chain.Step, cp *chain.Compose) (run.Value, error) {
+func (f *flow) compose(s *chain.Step, cp *chain.Compose) (interp.Value, error) {
 	v, _ := f.Vars.Get(s.OutputVar)
 	doc := v.Data
 	if doc == nil {
-		doc = run.TextValue(v.Text).Data
+		doc = interp.TextValue(v.Text).Data
 	}
 	if doc == nil {
-		return run.Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
+		return interp.Value{}, fmt.Errorf("%s: the task's output is not JSON", cp.Strategy)
 	}
 	nodes := cp.Path().Select(doc)
 	switch len(nodes) {
 	case 0:
-		return run.Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
+		return interp.Value{}, fmt.Errorf("%s matches nothing in the task's output", cp.Strategy)
 	case 1:
-		return run.DataValue(nodes[0]), nil
+		return interp.DataValue(nodes[0]), nil
 	}
-	return run.DataValue([]any(nodes)), nil
+	return interp.DataValue([]any(nodes)), nil
 }
 
 // taskFailure says why a run ends at a state's failed task. A task its

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/fsutil"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -84,9 +85,9 @@ func astParse(a *run.Attempt, path *chain.Template, extract []string) (run.Outco
 		}
 	}
 	if b.Len() == 0 {
-		return run.Outcome{Value: run.Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
+		return run.Outcome{Value: interp.Value{Text: fmt.Sprintf("(no %s found in %s)", strings.Join(extract, ", "), p)}}, nil
 	}
-	return run.Outcome{Value: run.Value{Text: b.String()}}, nil
+	return run.Outcome{Value: interp.Value{Text: b.String()}}, nil
 }
 
 func unwrapPath(err error) error {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -65,7 +66,7 @@ func TestPickJSON(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			v, err := pickJSON(run.Value{Text: tc.body}, tc.path)
+			v, err := pickJSON(interp.Value{Text: tc.body}, tc.path)
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err || !run.IsPermanent(err) {
 					t.Fatalf("pickJSON: %v, want the permanent error %q", err, tc.err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 )
 
@@ -23,6 +24,6 @@ func keepsExit(a *run.Attempt, p chain.PreTool, out *run.Outcome, err error) err
 		return err
 	}
 	a.Warn(fmt.Sprintf("step %q: pre_tool bash (%s) exited with code %d: with stderr: true what it wrote is the value, as OCC keeps it (chainrun's own format fails the pre_tool)", a.Step().ID, p.InjectAs, ee.Code))
-	out.Value = run.TextValue(strings.TrimSpace(out.Stdout))
+	out.Value = interp.TextValue(strings.TrimSpace(out.Stdout))
 	return nil
 }

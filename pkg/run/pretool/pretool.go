@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/proc"
@@ -33,7 +34,7 @@ func preTools(ctx context.Context, a *run.Attempt) (*run.Attempt, error) {
 		for pts[i].Parallel && j < len(pts) && pts[j].Parallel {
 			j++
 		}
-		vals := make([]run.Value, j-i)
+		vals := make([]interp.Value, j-i)
 		errs := make([]error, j-i)
 		if j-i == 1 {
 			vals[0], errs[0] = preTool(ctx, a, i)
@@ -58,13 +59,13 @@ func preTools(ctx context.Context, a *run.Attempt) (*run.Attempt, error) {
 // preTool runs pre_tool i of step s: from the cache when it keeps
 // results, else in attempts (retry), each under its time limit; a failure
 // is then what its on_error says.
-func preTool(ctx context.Context, a *run.Attempt, i int) (run.Value, error) {
+func preTool(ctx context.Context, a *run.Attempt, i int) (interp.Value, error) {
 	s := a.Step()
 	p := s.PreTools[i]
 	key, store := preToolCache(a, i)
 	var kept string
 	if key != "" && store.Get(key, &kept) {
-		return run.TextValue(kept), nil
+		return interp.TextValue(kept), nil
 	}
 	var out run.Outcome
 	policy := retry.Policy{Attempts: p.Retry + 1, Delay: a.PreToolDelay(), Backoff: 2}
@@ -83,18 +84,18 @@ func preTool(ctx context.Context, a *run.Attempt, i int) (run.Value, error) {
 		return out.Value, nil
 	}
 	if ctx.Err() != nil {
-		return run.Value{}, ctx.Err()
+		return interp.Value{}, ctx.Err()
 	}
 	switch p.ErrorMode() {
 	case "inject":
 		if text := s.Reading().PreToolErrorText; text != nil {
-			return run.Value{Text: text(err.Error())}, nil
+			return interp.Value{Text: text(err.Error())}, nil
 		}
-		return run.Value{Text: "error: " + err.Error()}, nil
+		return interp.Value{Text: "error: " + err.Error()}, nil
 	case "skip":
-		return run.Value{}, nil
+		return interp.Value{}, nil
 	}
-	return run.Value{}, fmt.Errorf("pre_tool %s (%s): %w", p.InjectAs, p.Type, err)
+	return interp.Value{}, fmt.Errorf("pre_tool %s (%s): %w", p.InjectAs, p.Type, err)
 }
 
 // preToolCache is where pre_tool i keeps its result and under which key:
@@ -158,7 +159,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 			err = keepsExit(a, p, &out, err)
 		}
 		if p.Stderr && out.Stderr != "" {
-			out.Value = run.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
+			out.Value = interp.TextValue(out.Value.Text + "\n[stderr]\n" + out.Stderr)
 		}
 	case "http":
 		out, err = proc.SendRequest(tctx, a, cp.URL, cp.Headers, cp.Body, web.MethodOf(p.Method))
@@ -173,15 +174,15 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 	case "file":
 		out, err = proc.ReadFile(a, cp.Path, s.C().Cwd, false)
 		if err == nil && p.Encoding != "" {
-			out.Value = run.TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
+			out.Value = interp.TextValue(decodeFile([]byte(out.Value.Text), p.Encoding))
 		}
 	case "write_file":
 		out, err = writeFile(a, cp, p.Append, p.Encoding)
 	case "current_datetime":
-		out.Value = run.Value{Text: datetime(a.Now(), p.Timezone, p.Format)}
+		out.Value = interp.Value{Text: datetime(a.Now(), p.Timezone, p.Format)}
 		if write := s.Reading().Datetime; write != nil {
 			if text, ok := write(a.Now(), p.Timezone, p.Format); ok {
-				out.Value = run.Value{Text: text}
+				out.Value = interp.Value{Text: text}
 			}
 		}
 	case "env_var":
@@ -204,7 +205,7 @@ func preToolOnce(ctx context.Context, a *run.Attempt, i int) (run.Outcome, error
 // 50000): at most that many characters, then "\n[truncated]" (a warning
 // says so). chainrun's own format injects the whole value (up to its 8
 // MiB read limit).
-func fetchCapped(a *run.Attempt, p chain.PreTool, v run.Value) run.Value {
+func fetchCapped(a *run.Attempt, p chain.PreTool, v interp.Value) interp.Value {
 	s := a.Step()
 	limit := s.Reading().FetchCap
 	if limit <= 0 || (p.Type != "read_file" && p.Type != "http_fetch") || len(v.Text) <= limit {
@@ -215,7 +216,7 @@ func fetchCapped(a *run.Attempt, p chain.PreTool, v run.Value) run.Value {
 		return v
 	}
 	a.Warn(fmt.Sprintf("step %q: pre_tool %s (%s): %d characters cut to %d, as OCC injects them", s.ID, p.InjectAs, p.Type, len(r), limit))
-	return run.TextValue(string(r[:limit]) + "\n[truncated]")
+	return interp.TextValue(string(r[:limit]) + "\n[truncated]")
 }
 
 // webSearch asks the run's search provider (run.Attempt.Search) for the
@@ -231,5 +232,5 @@ func webSearch(ctx context.Context, a *run.Attempt, query *chain.Template) (run.
 	if err != nil {
 		return run.Outcome{}, err
 	}
-	return run.Outcome{Value: run.Value{Text: text}}, nil
+	return run.Outcome{Value: interp.Value{Text: text}}, nil
 }

@@ -39,17 +39,17 @@ func datetime(now time.Time, zone, format string) string {
 // should a chain bypass that. In an OCC file a name OCC will not read
 // gives its default_value, as OCC's does; another secret-named one is
 // read, its value masked (see run's setEnv).
-func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (run.Value, error) {
+func envVar(s *chain.Step, p chain.PreTool, getenv func(string) (string, bool)) (interp.Value, error) {
 	if chain.SecretEnvName(p.VarName) && !s.Reading().SecretsReadable {
-		return run.Value{}, run.Permanent(fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName))
+		return interp.Value{}, run.Permanent(fmt.Errorf("env_var %s names a secret: it is never read into a step", p.VarName))
 	}
 	if withheld := s.Reading().EnvVarWithheld; withheld != nil && withheld(p.VarName) {
-		return run.Value{Text: p.Default}, nil
+		return interp.Value{Text: p.Default}, nil
 	}
 	if v, ok := getenv(p.VarName); ok {
-		return run.Value{Text: v}, nil
+		return interp.Value{Text: v}, nil
 	}
-	return run.Value{Text: p.Default}, nil
+	return interp.Value{Text: p.Default}, nil
 }
 
 // writeFile is a write_file pre_tool: content written (or appended) to
@@ -78,20 +78,20 @@ func writeFile(a *run.Attempt, cp chain.CompiledPreTool, appending bool, encodin
 	if err != nil {
 		return run.Outcome{}, err
 	}
-	return run.Outcome{Value: run.Value{Text: written}}, nil
+	return run.Outcome{Value: interp.Value{Text: written}}, nil
 }
 
 // pickJSON keeps the part of a JSON response that path names, written as
 // OCC writes it: data.items[0].name (a leading $. is allowed). A text is
 // kept as it is, anything else as JSON.
-func pickJSON(v run.Value, path string) (run.Value, error) {
+func pickJSON(v interp.Value, path string) (interp.Value, error) {
 	var d any
 	if err := json.Unmarshal([]byte(v.Text), &d); err != nil {
-		return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: the response is not JSON", path))
+		return interp.Value{}, run.Permanent(fmt.Errorf("json_path %s: the response is not JSON", path))
 	}
 	got, err := interp.SelectDotted(d, path)
 	if err != nil {
-		return run.Value{}, run.Permanent(fmt.Errorf("json_path %s: %v", path, err))
+		return interp.Value{}, run.Permanent(fmt.Errorf("json_path %s: %v", path, err))
 	}
-	return run.DataValue(got), nil
+	return interp.DataValue(got), nil
 }

@@ -10,6 +10,6 @@
 // inside, so they live above pkg/run rather than in it.
 //
 // It must not be imported by pkg/run. It may import, of this module: chain,
-// event, executor, interrupt, llm, redact, run, run/confine, run/record,
-// run/web.
+// event, executor, interp, interrupt, llm, redact, run, run/confine,
+// run/record, run/web.
 package proc

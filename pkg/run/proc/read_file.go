@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/run"
 	"github.com/chainrun/chainrun/pkg/run/confine"
 )
@@ -42,5 +43,5 @@ func ReadFile(a *run.Attempt, path, cwd *chain.Template, fromData bool) (run.Out
 	if len(data) > executor.MaxCapture {
 		return run.Outcome{}, run.Permanent(fmt.Errorf("%s is larger than %d MiB, the most a file step reads", p, executor.MaxCapture>>20))
 	}
-	return run.Outcome{Value: run.TextValue(string(data))}, nil
+	return run.Outcome{Value: interp.TextValue(string(data))}, nil
 }

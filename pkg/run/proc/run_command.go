@@ -11,6 +11,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/run"
 )
@@ -91,7 +92,7 @@ func RunCommand(ctx context.Context, a *run.Attempt, command *chain.Template, ar
 		}
 		return run.Outcome{Stderr: res.Stderr, Stdout: res.Stdout}, fmt.Errorf("its output is over %d MiB and could not be kept whole in the run's directory: %w", executor.MaxCapture>>20, res.SpillErr)
 	}
-	out := run.Outcome{Value: run.TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
+	out := run.Outcome{Value: interp.TextValue(stdout), Stderr: res.Stderr, Stdout: res.Stdout}
 	if err != nil {
 		return out, commandError(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/executor"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/redact"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -62,7 +63,7 @@ func Send(ctx context.Context, a *run.Attempt, req executor.HTTPRequest, source 
 		}
 		return run.Outcome{}, err
 	}
-	out := run.Outcome{Value: run.TextValue(resp.Body), Status: resp.Status}
+	out := run.Outcome{Value: interp.TextValue(resp.Body), Status: resp.Status}
 	if chain.StatusFails(s, resp.Status) {
 		return out, fmt.Errorf("HTTP %d from %s %s (%s): %s", resp.Status, web.MethodOf(req.Method), redact.URL(req.URL), web.AcceptHint(s), record.Clip(strings.TrimSpace(resp.Body), 200))
 	}

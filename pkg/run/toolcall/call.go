@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/interp"
 	"github.com/chainrun/chainrun/pkg/interrupt"
 	"github.com/chainrun/chainrun/pkg/llm"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -111,7 +112,7 @@ func runToolDef(ctx context.Context, a *run.Attempt, def *chain.ToolDef, dir, ar
 			return "", fmt.Errorf("the arguments do not satisfy %s's schema: %s", def.Name, given.SchemaMessage(err))
 		}
 	}
-	return a.RunTool(ctx, def.Executor, dir, run.DataValue(v))
+	return a.RunTool(ctx, def.Executor, dir, interp.DataValue(v))
 }
 
 // Record records one tool call in the audit trail: a kind records so the

@@ -8,7 +8,7 @@
 // nothing of the engine's inside, so it lives above pkg/run rather than
 // in it.
 //
-// It must not be imported by pkg/run. It may import, of this module:
-// chain, event, interrupt, llm, run, run/ask, run/given, run/record,
+// It must not be imported by pkg/run. It may import, of this module: chain,
+// event, interp, interrupt, llm, run, run/ask, run/given, run/record,
 // tools.
 package toolcall
