@@ -13,7 +13,7 @@ import (
 // The services of Attempt for the tasks of a contenox task chain (steps
 // with a chain.Handler, run by pkg/kind/contenox): a task reads and sets
 // the variables the chain's tasks share besides their outputs
-// (task_vars.go), reads the run's input, and its hooks keep records that
+// (record.ChatVar, HookVar), reads the run's input, and its hooks keep records that
 // outlive the task.
 
 // RegisterHandlerRunner sets how a step with a handler (a task of a

@@ -37,6 +37,6 @@ type PlannedStep struct {
 	Handler string `json:"handler,omitempty"`
 	// Stops is why a run would stop before it starts, for want of what
 	// the step names: a connection or script nothing provides (a pending
-	// definition, pending.go).
+	// definition, pkg/run/pending.go).
 	Stops string `json:"stops,omitempty"`
 }

@@ -27,7 +27,7 @@ const (
 	BadParams
 	// Pending is a definition the file leaves to where it runs and that
 	// is not there: a script in no library, an undeclared connection
-	// (pending.go).
+	// (pkg/run/pending.go).
 	Pending
 )
 
