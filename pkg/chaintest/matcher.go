@@ -241,11 +241,9 @@ func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
 				got = []any(nodes)
 			}
 			vd, err := p.want.Judge(got, nil, g)
+			verdict = verdict.and(vd)
 			if err != nil {
-				return vd, fmt.Errorf("jsonpath %s: %v", p.expr, err)
-			}
-			if vd.Score != nil || vd.Reason != "" {
-				verdict = vd
+				return verdict, fmt.Errorf("jsonpath %s: %v", p.expr, err)
 			}
 		}
 	}
@@ -255,7 +253,8 @@ func (m *Matcher) Judge(v any, golden *string, g *Grading) (Verdict, error) {
 	if len(m.graded) == 0 {
 		return verdict, nil
 	}
-	return m.judgeGraded(v, g)
+	own, err := m.judgeGraded(v, g)
+	return verdict.and(own), err
 }
 
 // dataOf is a value as data: a string that holds JSON is parsed.

@@ -128,19 +128,47 @@ func unline(err error) error {
 	return err
 }
 
-// judgeGraded grades text by each graded operator, in order; the verdict
-// is the last one's, or the first failing one's.
+// judgeGraded grades v by each graded operator, in order, up to the
+// first that fails; the verdict holds every grading's score and reason
+// (Verdict.and).
 func (m *Matcher) judgeGraded(v any, g *Grading) (Verdict, error) {
-	var last Verdict
+	var all Verdict
 	for _, op := range m.graded {
 		if g == nil {
 			return Verdict{}, fmt.Errorf("%s: a model-graded matcher is judged by chainrun test, which grades through the case's cassette", op.kind)
 		}
 		verdict, err := g.grade(op, v)
-		if err != nil {
-			return verdict, err
+		if len(m.graded) > 1 && verdict.Reason != "" {
+			verdict.Reason = op.kind + ": " + verdict.Reason
 		}
-		last = verdict
+		all = all.and(verdict)
+		if err != nil {
+			return all, err
+		}
 	}
-	return last, nil
+	return all, nil
+}
+
+// and is the verdict of two gradings of one value together: the lower
+// score (the one that decides whether the matcher holds) and both
+// reasons, so that a matcher with several graded operators, or a graded
+// matcher under several JSONPaths, keeps every grader's word.
+func (v Verdict) and(o Verdict) Verdict {
+	switch {
+	case v.Score == nil && v.Reason == "":
+		return o
+	case o.Score == nil && o.Reason == "":
+		return v
+	}
+	out := v
+	if o.Score != nil && (out.Score == nil || *o.Score < *out.Score) {
+		out.Score = o.Score
+	}
+	if o.Reason != "" {
+		if out.Reason != "" {
+			out.Reason += "; "
+		}
+		out.Reason += o.Reason
+	}
+	return out
 }

@@ -133,3 +133,26 @@ func TestReadSettings(t *testing.T) {
 		}
 	}
 }
+
+// Two gradings of one value together keep the lower score and both
+// reasons; an empty verdict adds nothing.
+func TestVerdictsTogether(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	for _, tc := range []struct {
+		name   string
+		a, b   Verdict
+		score  *float64
+		reason string
+	}{
+		{"empty and one", Verdict{}, Verdict{Score: f(0.5), Reason: "b"}, f(0.5), "b"},
+		{"one and empty", Verdict{Score: f(0.5), Reason: "a"}, Verdict{}, f(0.5), "a"},
+		{"the lower score wins", Verdict{Score: f(0.9), Reason: "a"}, Verdict{Score: f(0.2), Reason: "b"}, f(0.2), "a; b"},
+		{"the lower score stays", Verdict{Score: f(0.2), Reason: "a"}, Verdict{Score: f(0.9), Reason: "b"}, f(0.2), "a; b"},
+		{"a reason without a score", Verdict{Reason: "a"}, Verdict{Score: f(0.7)}, f(0.7), "a"},
+	} {
+		got := tc.a.and(tc.b)
+		if (got.Score == nil) != (tc.score == nil) || got.Score != nil && *got.Score != *tc.score || got.Reason != tc.reason {
+			t.Errorf("%s: got %v %q", tc.name, got.Score, got.Reason)
+		}
+	}
+}
