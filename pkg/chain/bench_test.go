@@ -83,4 +83,3 @@ func retainedBy(b *testing.B, load func() any) uint64 {
 	}
 	return after.HeapAlloc - before.HeapAlloc
 }
-
