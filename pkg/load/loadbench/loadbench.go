@@ -71,6 +71,8 @@ func PeakHeap(load func()) uint64 {
 		}
 	}
 	stop, done := make(chan struct{}), make(chan struct{})
+	tick := time.NewTicker(50 * time.Microsecond) // one allocation, not one a sample
+	defer tick.Stop()
 	go func() {
 		defer close(done)
 		for {
@@ -78,7 +80,7 @@ func PeakHeap(load func()) uint64 {
 			select {
 			case <-stop:
 				return
-			case <-time.After(50 * time.Microsecond):
+			case <-tick.C:
 			}
 		}
 	}()
