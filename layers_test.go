@@ -56,6 +56,7 @@ var layers = map[string][]string{
 	"pkg/format/flowgate":      {"pkg/chain", "pkg/chain/guardexpr", "pkg/interp", "pkg/spell", "pkg/yamlpos"},
 	"pkg/format/occ":           {"pkg/chain", "pkg/interp", "pkg/yamlpos"},
 	"pkg/load":                 {"pkg/chain", "pkg/chain/schema", "pkg/chain/wfcheck", "pkg/chain/wfyaml", "pkg/format/contenox", "pkg/format/flowgate", "pkg/format/occ", "pkg/yamlpos"},
+	"pkg/load/loadbench":       nil,
 	"pkg/catalog":              {"pkg/chain", "pkg/chain/wfyaml", "pkg/load", "pkg/spell"},
 	"pkg/inputs":               {"pkg/chain", "pkg/fsutil"},
 	"pkg/tools":                {"pkg/executor", "pkg/fsutil"},

@@ -6,34 +6,14 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
-)
 
-// chain10k is a 10,000-step chain: layers of 100 cli steps, each reading
-// the output of two steps of the layer before.
-func chain10k() []byte {
-	var b strings.Builder
-	b.WriteString("name: big\ninputs: [{name: topic}]\nsteps:\n")
-	const width = 100
-	for i := range 10000 {
-		fmt.Fprintf(&b, "  - id: s%d\n    type: cli\n    command: echo\n    output_var: v%d\n", i, i)
-		if i < width {
-			b.WriteString("    args: [\"{input.topic}\"]\n")
-			continue
-		}
-		a, c := i-width, i-width+(i+1)%width-i%width
-		fmt.Fprintf(&b, "    depends_on: [s%d, s%d]\n    args: [\"{v%d}\", \"{v%d}\"]\n", a, c, a, c)
-		if i%10 == 0 {
-			fmt.Fprintf(&b, "    condition: '{v%d} != \"stop\"'\n", a)
-		}
-	}
-	b.WriteString("output: v9999\n")
-	return []byte(b.String())
-}
+	"github.com/chainrun/chainrun/pkg/load/loadbench"
+)
 
 // BenchmarkLoad10k loads and validates a 10,000-step chain (target: under
 // 200 ms).
 func BenchmarkLoad10k(b *testing.B) {
-	data := chain10k()
+	data := loadbench.Chain10k()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := Parse("big.yaml", data, Options{}); err != nil {
@@ -61,35 +41,13 @@ func BenchmarkLoadWorkflow1000(b *testing.B) {
 	}
 }
 
-// layered500 is bench/gen's layered workload (20 layers of 25 cli steps,
-// each waiting for the whole layer before) as bench/gen writes it for
-// chainrun.
-func layered500() []byte {
-	var b strings.Builder
-	b.WriteString("name: layered\nsteps:\n")
-	var prev []string
-	for l := 1; l <= 20; l++ {
-		var cur []string
-		for i := 1; i <= 25; i++ {
-			id := fmt.Sprintf("l%d_%d", l, i)
-			fmt.Fprintf(&b, "  - id: %s\n    type: cli\n    command: \"true\"\n", id)
-			if len(prev) > 0 {
-				fmt.Fprintf(&b, "    depends_on: [%s]\n", strings.Join(prev, ", "))
-			}
-			cur = append(cur, id)
-		}
-		prev = cur
-	}
-	return []byte(b.String())
-}
-
 // BenchmarkLoadLayered500 loads and validates bench/gen's layered chain
 // and reports, besides time and allocations, the heap a loaded chain
 // keeps per step (B/step: live heap after a collection with the chain
 // held, less the live heap before it was read). It is the figure a step
 // holding only its own kind's body lowers (docs/performance.md).
 func BenchmarkLoadLayered500(b *testing.B) {
-	data := layered500()
+	data := loadbench.Layered500()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := Parse("layered.yaml", data, Options{}); err != nil {

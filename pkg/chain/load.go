@@ -221,6 +221,8 @@ func decodeInputs(d *yamlpos.Diags, v *yaml.Node) (out []*Input, unread bool) {
 	return out, unread
 }
 
+// decodeSteps reads the steps: list, letting go of each step's nodes once
+// it is decoded: the tree and the steps are not held whole together.
 func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 	v = yamlpos.Deref(v)
 	if v.Kind != yaml.SequenceNode {
@@ -228,13 +230,13 @@ func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 		return nil
 	}
 	out := make([]*Step, 0, len(v.Content))
-	for _, n := range v.Content {
-		n = yamlpos.Deref(n)
+	for i, n := range v.Content {
+		n, v.Content[i] = yamlpos.Deref(n), nil
 		if n.Kind != yaml.MappingNode {
 			d.Errorf(yamlpos.Of(n), "a step must be a mapping with an id")
 			continue
 		}
-		s, ok := DecodeStep(d, n, "step"+idSuffix(n)+": ")
+		s, ok := DecodeStep(d, n, "step"+yamlpos.IDSuffix(n)+": ")
 		if !ok {
 			continue
 		}
@@ -245,10 +247,6 @@ func decodeSteps(d *yamlpos.Diags, v *yaml.Node) []*Step {
 	}
 	return out
 }
-
-// idSuffix names the step in a message about a field of it, when it has an
-// id to name.
-func idSuffix(step *yaml.Node) string { return yamlpos.IDSuffix(step) }
 
 // maxChainFile bounds a chain file: text a person writes, held whole in
 // memory while it loads.

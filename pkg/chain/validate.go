@@ -313,7 +313,6 @@ func (v *validator) graph() bool {
 	}
 	ok := true
 	for _, s := range v.c.Steps {
-		var known []string
 		for _, dep := range s.DependsOn {
 			switch {
 			case dep == s.ID:
@@ -324,12 +323,10 @@ func (v *validator) graph() bool {
 				// step reads is then not held to its dependencies
 				v.d.LooseErrorf(s.At("depends_on"), "step %q: depends_on names %q, which is not a step%s", s.ID, dep, didYouMean(dep, ids))
 				s.lostDeps = true
-			default:
-				known = append(known, dep)
 			}
 		}
-		if s.lostDeps {
-			s.DependsOn = known // an invalid chain is never returned
+		if s.lostDeps { // an invalid chain is never returned
+			s.DependsOn = slices.DeleteFunc(s.DependsOn, func(dep string) bool { return dep == s.ID || v.c.byID[dep] == nil })
 		}
 	}
 	if !ok {

@@ -39,7 +39,8 @@ func (e *CycleError[K]) Error() string {
 	return "dependency cycle: " + s
 }
 
-// New builds a graph. deps gives the nodes each node depends on. It fails
+// New builds a graph. deps gives the nodes each node depends on (it is
+// asked twice for each node, and must answer the same). It fails
 // with *MissingError for an unknown dependency and *CycleError for a cycle.
 func New[K comparable](nodes []K, deps func(K) []K) (*Graph[K], error) {
 	g := &Graph[K]{
@@ -51,13 +52,33 @@ func New[K comparable](nodes []K, deps func(K) []K) (*Graph[K], error) {
 	for i, k := range nodes {
 		g.index[k] = i
 	}
+	// the edges are held in one block per direction, each node's a
+	// part of it: a graph of many edges costs a few allocations, not a
+	// growing list per node
+	total := 0
+	for _, k := range nodes {
+		total += len(deps(k))
+	}
+	edges := make([]int, 0, total)
+	from, fanIn := make([]int, len(nodes)+1), make([]int, len(nodes))
 	for i, k := range nodes {
 		for _, d := range deps(k) {
 			j, ok := g.index[d]
 			if !ok {
 				return nil, &MissingError[K]{Node: k, Dep: d}
 			}
-			g.deps[i] = append(g.deps[i], j)
+			edges = append(edges, j)
+			fanIn[j]++
+		}
+		from[i+1] = len(edges)
+	}
+	back, at := make([]int, len(edges)), 0
+	for i := range nodes {
+		g.deps[i] = edges[from[i]:from[i+1]:from[i+1]]
+		g.dependents[i], at = back[at:at:at+fanIn[i]], at+fanIn[i]
+	}
+	for i := range nodes {
+		for _, j := range g.deps[i] {
 			g.dependents[j] = append(g.dependents[j], i)
 		}
 	}

@@ -41,6 +41,7 @@ type file struct {
 // added, then decides its reading.
 func decode(d *yamlpos.Diags, root *yaml.Node) []*chain.Chain {
 	f := &file{root: root}
+	marks, mine := marksOf(root)
 	c := chain.DecodeChain(d, root, func(c *chain.Chain, k, v *yaml.Node) bool {
 		switch k.Value {
 		case "chains":
@@ -57,7 +58,7 @@ func decode(d *yamlpos.Diags, root *yaml.Node) []*chain.Chain {
 		}
 		return true
 	})
-	occ := readsAsOCC(d, root)
+	occ := marks.reads(d, root, mine)
 	if occ {
 		c.SetReading(f.reading())
 	}

@@ -55,6 +55,13 @@ var chainrunOnlyStepKeys = []string{"command", "run", "args", "env", "treatNonZe
 // d, when not nil, takes the warning about a mixed file.
 func readsAsOCC(d *yamlpos.Diags, root *yaml.Node) bool {
 	m, mine := marksOf(root)
+	return m.reads(d, root, mine)
+}
+
+// reads is readsAsOCC's decision from the marks its steps were scanned
+// for: the chain reader lets go of the steps' nodes as it decodes them,
+// so the decoder scans them first and decides after.
+func (m occMarks) reads(d *yamlpos.Diags, root *yaml.Node, mine bool) bool {
 	if !mine {
 		return false
 	}
