@@ -29,7 +29,7 @@ func init() {
 			}
 			sub := record.PlannedStep{}
 			v.Plan(Loop(s).StepTemplate, &sub)
-			p.Action = fmt.Sprintf("loop over %s: %s", items, record.FirstLine(sub.Action))
+			p.Action = fmt.Sprintf("loop over %s: %s", items, interp.FirstLine(sub.Action))
 		},
 	})
 	run.Register(chain.KindMerge, run.Runner{

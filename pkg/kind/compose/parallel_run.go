@@ -285,7 +285,7 @@ func errorEntry(err error) map[string]any {
 func nestedAction(v run.PlanView, b *chain.Step) string {
 	sub := record.PlannedStep{}
 	v.Plan(b, &sub)
-	line := record.FirstLine(sub.Action)
+	line := interp.FirstLine(sub.Action)
 	for i, fb := range b.Fallbacks {
 		// a fallback runs only when the one before failed past its retries
 		line += fmt.Sprintf("; else fallback %d (%s): %s", i+1, fb.Kind, nestedAction(v, fb))
@@ -302,7 +302,7 @@ func failureText(s *chain.Step, runs []branch, verdict string, bctx context.Cont
 		switch {
 		case r.cancelled:
 		case r.Err != nil && firstErr == "":
-			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, record.FirstLine(r.Err.Error()))
+			firstErr = fmt.Sprintf("; branch %d (%s) failed: %s", i+1, r.step.Kind, interp.FirstLine(r.Err.Error()))
 		case r.Err == nil:
 			ok++
 		}

@@ -63,7 +63,7 @@ func runPipeline(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 		case r.Err != nil:
 			failed++
 			if first == nil {
-				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, record.FirstLine(r.Err.Error()))
+				first, firstErr = i, fmt.Sprintf("; step %d (%s) failed: %s", i+1, b.Kind, interp.FirstLine(r.Err.Error()))
 			}
 			entry["ok"], entry["error"] = false, errorEntry(r.Err)
 		case r.Skipped:

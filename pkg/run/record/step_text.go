@@ -50,10 +50,3 @@ func Clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
-// FirstLine is the first line of s, for a message or a dry-run line that
-// shows one.
-func FirstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
