@@ -65,7 +65,6 @@ ran), 3 paused at a decision point, 130 interrupted.`,
 		newWorkerCmd(f),
 		newCancelCmd(f),
 		newTestCmd(f),
-		newManCmd(),
 	)
 	defineFilters(root, f)
 	return root
