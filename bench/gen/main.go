@@ -1,6 +1,7 @@
-// Command gen writes the benchmark workloads once, in four forms: a
-// chainrun chain file, a Makefile, a go-task Taskfile and a plain spec for
-// the os/exec floor program. Writing all four from one in-memory graph is
+// Command gen writes the benchmark workloads once, in five forms: a
+// chainrun chain file, a Makefile, a go-task Taskfile, a justfile and a
+// plain spec for the os/exec floor program. Writing all five from one
+// in-memory graph is
 // what makes the comparison fair: every runner gets the same nodes, the
 // same edges and the same argv.
 //
@@ -146,12 +147,13 @@ func seconds(ms int) string {
 	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)
 }
 
-// writeAll writes one workload in the four formats, named after it.
+// writeAll writes one workload in the five formats, named after it.
 func writeAll(dir string, w workload, truePath string) error {
 	files := map[string]string{
 		w.name + ".yaml":         chainrunYAML(w),
 		w.name + ".mk":           makefile(w),
 		w.name + ".taskfile.yml": taskfile(w, truePath),
+		w.name + ".justfile":     justfile(w, truePath),
 		w.name + ".spec":         spec(w),
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -238,6 +240,33 @@ func taskfile(w workload, truePath string) string {
 		if len(n.deps) > 0 {
 			fmt.Fprintf(&b, "    deps: [%s]\n", strings.Join(n.deps, ", "))
 		}
+	}
+	return b.String()
+}
+
+// justfile renders just recipes. just runs each recipe line through its
+// shell (sh -cu), where true is a builtin: the absolute path makes it
+// start a process as the others do, so just pays a shell and the command
+// per step. all and every recipe with several dependencies are
+// [parallel], so just runs their dependencies up to --jobs at once; a
+// recipe runs once per invocation, however many depend on it.
+func justfile(w workload, truePath string) string {
+	var b strings.Builder
+	ids := make([]string, len(w.nodes))
+	for i, n := range w.nodes {
+		ids[i] = n.id
+	}
+	fmt.Fprintf(&b, "[parallel]\nall:%s\n", prefixAll(" ", ids))
+	for _, n := range w.nodes {
+		argv := append([]string(nil), n.argv...)
+		if argv[0] == "true" {
+			argv[0] = truePath
+		}
+		b.WriteString("\n")
+		if len(n.deps) > 1 {
+			b.WriteString("[parallel]\n")
+		}
+		fmt.Fprintf(&b, "%s:%s\n    @%s\n", n.id, prefixAll(" ", n.deps), strings.Join(argv, " "))
 	}
 	return b.String()
 }
