@@ -5,7 +5,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Commands is chainrun's command tree as a run builds it, for a program
-// that writes its documentation from it (cmd/chainrun-man, the release's
-// man pages); nothing runs.
-func Commands() *cobra.Command { return newRootCmd(newFactory(iostreams.System())) }
+// Commands is chainrun's command tree as a run builds it, with the help
+// and completion commands cobra adds when it runs, for a program that
+// writes its documentation from it (cmd/chainrun-man, the release's man
+// pages); nothing runs.
+func Commands() *cobra.Command {
+	root := newRootCmd(newFactory(iostreams.System()))
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	return root
+}
