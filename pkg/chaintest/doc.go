@@ -18,5 +18,5 @@
 // self-contained HTML page, and compared with a saved Baseline.
 //
 // It may import, of this module: cache, cassette, chain, event, fsutil,
-// llm, redact, render, retry, run, run/record, run/response.
+// llm, redact, render, retry, run, run/record, run/response, yamlpos.
 package chaintest

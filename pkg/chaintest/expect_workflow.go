@@ -3,7 +3,9 @@ package chaintest
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -152,11 +154,14 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 	if e := tc.Expect.MaxLatencyMS; e != nil && *e < 0 {
 		bad([]string{"expect", "max_latency_ms"}, "%d is negative: a bound no run meets", *e)
 	}
+	if why := costBound(tc.Expect.MaxCostUSD); why != "" {
+		bad([]string{"expect", "max_cost_usd"}, "%s %s no run meets", yamlNumber(*tc.Expect.MaxCostUSD), why)
+	}
 	for _, id := range slices.Sorted(maps.Keys(tc.Expect.Steps)) {
 		e, s := tc.Expect.Steps[id], findStep(c, id)
 		if e != nil {
-			negativeLimits(e, func(key string, v any) {
-				bad([]string{"expect", "steps", id, key}, "%v is negative: a bound no step meets", v)
+			negativeLimits(e, func(key string, v any, why string) {
+				bad([]string{"expect", "steps", id, key}, "%v %s no step meets", v, why)
 			})
 		}
 		if s == nil || e == nil || !s.Kind.Deterministic() {
@@ -200,15 +205,44 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 	}
 }
 
-// negativeLimits reports each of a step's bounds that is negative.
-func negativeLimits(e *StepExpect, bad func(key string, v any)) {
+// negativeLimits reports each of a step's bounds that is negative (or,
+// for a cost, not a number), with why no step meets it.
+func negativeLimits(e *StepExpect, bad func(key string, v any, why string)) {
+	const negative = "is negative: a bound"
 	if e.MaxTurns != nil && *e.MaxTurns < 0 {
-		bad("max_turns", *e.MaxTurns)
+		bad("max_turns", *e.MaxTurns, negative)
 	}
-	if e.MaxCostUSD != nil && *e.MaxCostUSD < 0 {
-		bad("max_cost_usd", *e.MaxCostUSD)
+	if why := costBound(e.MaxCostUSD); why != "" {
+		bad("max_cost_usd", yamlNumber(*e.MaxCostUSD), why)
 	}
 	if e.MaxLatencyMS != nil && *e.MaxLatencyMS < 0 {
-		bad("max_latency_ms", *e.MaxLatencyMS)
+		bad("max_latency_ms", *e.MaxLatencyMS, negative)
 	}
+}
+
+// costBound says why a max_cost_usd is a bound nothing meets ("" when it
+// is one): a negative cost, or .nan, which no cost is at or under.
+func costBound(v *float64) string {
+	switch {
+	case v == nil:
+		return ""
+	case math.IsNaN(*v):
+		return "is not a number: a bound"
+	case *v < 0:
+		return "is negative: a bound"
+	}
+	return ""
+}
+
+// yamlNumber is a number as a test file writes it: .nan, .inf, -.inf.
+func yamlNumber(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ".nan"
+	case math.IsInf(v, 1):
+		return ".inf"
+	case math.IsInf(v, -1):
+		return "-.inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

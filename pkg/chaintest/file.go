@@ -14,6 +14,7 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/run/response"
+	"github.com/chainrun/chainrun/pkg/yamlpos"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -161,7 +162,7 @@ func Load(path string) (*File, error) {
 		}
 		msg := yamlMessage(err)
 		if m := atLine().FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s:%s: %s", path, m[1], m[2])
+			return nil, fmt.Errorf("%s:%s: %s", path, m[1], yamlpos.CleanMessage(m[2]))
 		}
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}

@@ -16,8 +16,8 @@ func (f *File) checkRuns(i int, c *Case) error {
 	at := func(path ...string) string {
 		return fmt.Sprintf("%s:%d: case %q", f.Path, f.line(append([]string{"cases", fmt.Sprint(i)}, path...)...), c.Name)
 	}
-	if r := c.PassRate; r != nil && (*r <= 0 || *r > 1) {
-		return fmt.Errorf("%s: pass_rate %g: a share of the runs, above 0 and at most 1 (0.8: four runs in five pass)", at("pass_rate"), *r)
+	if r := c.PassRate; r != nil && !(*r > 0 && *r <= 1) { // .nan is neither
+		return fmt.Errorf("%s: pass_rate %s: a share of the runs, above 0 and at most 1 (0.8: four runs in five pass)", at("pass_rate"), yamlNumber(*r))
 	}
 	for j, m := range c.Models {
 		switch {

@@ -112,7 +112,7 @@ func TestRepeatReplaysTheCassette(t *testing.T) {
 // A pass_rate is a share of the runs: above 0, at most 1; anything else
 // is refused naming the file and line.
 func TestPassRateMustBeAShare(t *testing.T) {
-	for _, bad := range []string{"0", "1.5", "-0.2"} {
+	for _, bad := range []string{"0", "1.5", "-0.2", ".nan", ".inf", "-.inf"} {
 		path := testFile(t, "cases:\n  - name: a\n    pass_rate: "+bad+"\n")
 		_, err := Load(path)
 		if err == nil || !strings.Contains(err.Error(), path+":3: case \"a\": pass_rate "+strings.TrimPrefix(bad, "+")) {
@@ -122,6 +122,22 @@ func TestPassRateMustBeAShare(t *testing.T) {
 	for _, ok := range []string{"1", "0.01", "0.8"} {
 		if _, err := Load(testFile(t, "cases:\n  - name: a\n    pass_rate: "+ok+"\n")); err != nil {
 			t.Errorf("pass_rate %s: %v", ok, err)
+		}
+	}
+}
+
+// A value of the wrong type in a test file says what was given and what
+// is expected, at its line, not the YAML library's words.
+func TestTypeErrorsInAuthorsWords(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"cases:\n  - name: a\n    pass_rate: high\n", ":3: `high` is text here; a number is expected"},
+		{"cases:\n  - name: a\n    expect: {max_cost_usd: [1]}\n", ":3: a list is given here; a number is expected"},
+		{"cases:\n  - name: a\n    expect:\n      exit_code: zero\n", ":4: `zero` is text here; a whole number is expected"},
+	} {
+		path := testFile(t, tc.text)
+		_, err := Load(path)
+		if err == nil || err.Error() != path+tc.want {
+			t.Errorf("%q: %v, want %s%s", tc.text, err, path, tc.want)
 		}
 	}
 }

@@ -170,13 +170,15 @@ func (r *Runner) Run(ctx context.Context, files []*File) (*Report, error) {
 		fr := &FileReport{Path: f.Path, Chain: c.Name, Cassette: f.CassettePath()}
 		rep.Files = append(rep.Files, fr)
 		tapes = append(tapes, tape)
+		// every case's problems at once, before any case runs
+		var bad []error
 		for i, tc := range f.Cases {
-			if err := errors.Join(checkMocks(f, i, tc, c), r.checkGraders(f, i, tc, r.settings)); err != nil {
-				return nil, err
-			}
-			if err := checkModels(f, i, tc, c, r.Models); err != nil {
-				return nil, err
-			}
+			bad = append(bad, checkMocks(f, i, tc, c), r.checkGraders(f, i, tc, r.settings), checkModels(f, i, tc, c, r.Models))
+		}
+		if err := errors.Join(bad...); err != nil {
+			return nil, err
+		}
+		for i, tc := range f.Cases {
 			for _, model := range modelsOf(tc) {
 				cr := &CaseReport{Name: tc.Name, Line: tc.line, Model: model}
 				fr.Cases = append(fr.Cases, cr)

@@ -240,7 +240,7 @@ func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, rep
 	list := loadErrors(err)
 	for _, e := range list {
 		p := Pos{Line: e.Mark.Line, Col: e.Mark.Column}
-		msg := cleanYAMLMessage(e.Message)
+		msg := CleanMessage(e.Message)
 		if key := keyAt(within, p); key != "" {
 			msg = prefix + key + ": " + msg
 		}
@@ -249,7 +249,7 @@ func yamlFindings(err error, fallback Pos, within *yaml.Node, prefix string, rep
 	if len(list) > 0 {
 		return
 	}
-	report(fallback, "%s", cleanYAMLMessage(err.Error()))
+	report(fallback, "%s", CleanMessage(err.Error()))
 }
 
 // SyntaxError reports a file that is not YAML: each error at its place,
@@ -258,10 +258,10 @@ func (d *Diags) SyntaxError(err error) {
 	list := loadErrors(err)
 	for _, e := range list {
 		p := Pos{Line: e.Mark.Line, Col: e.Mark.Column}
-		d.Errorf(p, "%s", explainYAML(cleanYAMLMessage(e.Message), lineOf(d.Src, p.Line), p.Col))
+		d.Errorf(p, "%s", explainYAML(CleanMessage(e.Message), lineOf(d.Src, p.Line), p.Col))
 	}
 	if len(list) == 0 {
-		d.Errorf(Pos{Line: 1, Col: 1}, "%s", cleanYAMLMessage(err.Error()))
+		d.Errorf(Pos{Line: 1, Col: 1}, "%s", CleanMessage(err.Error()))
 	}
 }
 
@@ -290,7 +290,10 @@ var yamlKinds = sync.OnceValue(func() map[string]string {
 	}
 })
 
-func cleanYAMLMessage(m string) string {
+// CleanMessage is a YAML library message in a chain author's words: a
+// type it could not construct says what was given and what is expected
+// (`x` is text here; a number is expected), an unknown field is named.
+func CleanMessage(m string) string {
 	m = strings.TrimPrefix(m, "yaml: ")
 	m = strings.ReplaceAll(m, "!!", "")
 	if g := unknownFieldPattern().FindStringSubmatch(m); g != nil {
