@@ -248,6 +248,9 @@ func (f *factory) prices() (*llm.Prices, error) {
 	}
 	p, err := llm.PricesFrom(v.Get("prices"))
 	if err != nil {
+		if file := v.File(); file != "" {
+			return nil, usagef("%s: %v", file, err)
+		}
 		return nil, usagef("%v", err)
 	}
 	return p, nil

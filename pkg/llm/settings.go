@@ -1,8 +1,11 @@
 package llm
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
 )
 
 // Settings are the model settings of chainrun's config, as the config
@@ -56,18 +59,69 @@ func RegistryFrom(s Settings, getenv func(string) string) (*Registry, error) {
 	return r, nil
 }
 
-// PricesFrom reads config's prices section ({model: {input, output}} in
-// USD per million tokens) before the built-in list prices.
+// PricesFrom reads config's prices section ({model: {input, output,
+// cache_read, cache_write}} in USD per million tokens) before the
+// built-in list prices. A price is a number of zero or more: a negative
+// one would hide a run's cost from its budget, a misspelt key would price
+// its tokens at nothing, so either is refused, naming the model and key.
 func PricesFrom(raw any) (*Prices, error) {
 	custom := map[string]Price{}
-	if raw != nil {
-		data, err := json.Marshal(raw)
-		if err == nil {
-			err = json.Unmarshal(data, &custom)
-		}
+	if raw == nil {
+		return NewPrices(custom), nil
+	}
+	models, ok := raw.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("config prices: want a mapping of model: {input: USD per million tokens, output: ...}")
+	}
+	for _, model := range slices.Sorted(maps.Keys(models)) {
+		p, err := priceFrom(models[model])
 		if err != nil {
-			return nil, fmt.Errorf("config prices: %v (write model: {input: USD per million tokens, output: ...})", err)
+			return nil, fmt.Errorf("config prices.%s: %v (write %s: {input: USD per million tokens, output: ...})", model, err, model)
 		}
+		custom[model] = p
 	}
 	return NewPrices(custom), nil
+}
+
+// priceFrom reads one model's price.
+func priceFrom(raw any) (Price, error) {
+	var p Price
+	fields, ok := raw.(map[string]any)
+	if !ok {
+		return p, fmt.Errorf("want a mapping")
+	}
+	into := map[string]*float64{"input": &p.Input, "output": &p.Output, "cache_read": &p.CacheRead, "cache_write": &p.CacheWrite}
+	for _, key := range slices.Sorted(maps.Keys(fields)) {
+		dst, known := into[key]
+		if !known {
+			return p, fmt.Errorf("unknown key %q (keys: cache_read, cache_write, input, output)", key)
+		}
+		n, ok := number(fields[key])
+		if !ok || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
+			given := fmt.Sprint(fields[key])
+			if str, isText := fields[key].(string); isText {
+				given = strconv.Quote(str)
+			}
+			return p, fmt.Errorf("%s %s: want a number of US dollars per million tokens, 0 or more", key, given)
+		}
+		*dst = n
+	}
+	return p, nil
+}
+
+// number is a config value as a float64, when it is a number.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	}
+	return 0, false
 }
