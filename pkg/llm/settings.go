@@ -96,32 +96,17 @@ func priceFrom(raw any) (Price, error) {
 		if !known {
 			return p, fmt.Errorf("unknown key %q (keys: cache_read, cache_write, input, output)", key)
 		}
-		n, ok := number(fields[key])
-		if !ok || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
-			given := fmt.Sprint(fields[key])
-			if str, isText := fields[key].(string); isText {
-				given = strconv.Quote(str)
-			}
+		// a YAML number prints as one (NaN, Inf and all); text, a list or
+		// a mapping does not read back as one
+		given := fmt.Sprint(fields[key])
+		n, err := strconv.ParseFloat(given, 64)
+		if str, isText := fields[key].(string); isText {
+			given, err = strconv.Quote(str), strconv.ErrSyntax
+		}
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 			return p, fmt.Errorf("%s %s: want a number of US dollars per million tokens, 0 or more", key, given)
 		}
 		*dst = n
 	}
 	return p, nil
-}
-
-// number is a config value as a float64, when it is a number.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	}
-	return 0, false
 }
