@@ -1,8 +1,9 @@
 package cmd
 
 import (
-	"github.com/chainrun/chainrun/pkg/iostreams"
 	"github.com/spf13/cobra"
+
+	"github.com/chainrun/chainrun/pkg/iostreams"
 )
 
 // Commands is chainrun's command tree as a run builds it, with the help

@@ -3,11 +3,12 @@ package cmd
 import (
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/chainrun/chainrun/pkg/buildinfo"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/run/response"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // version, commit and date are set at build time by the release

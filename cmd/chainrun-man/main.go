@@ -13,8 +13,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/chainrun/chainrun/cmd"
 	"github.com/spf13/cobra/doc"
+
+	"github.com/chainrun/chainrun/cmd"
 )
 
 func main() {

@@ -160,7 +160,7 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 	for _, id := range slices.Sorted(maps.Keys(tc.Expect.Steps)) {
 		e, s := tc.Expect.Steps[id], findStep(c, id)
 		if e != nil {
-			negativeLimits(e, func(key string, v any, why string) {
+			unmeetableLimits(e, func(key string, v any, why string) {
 				bad([]string{"expect", "steps", id, key}, "%v %s no step meets", v, why)
 			})
 		}
@@ -205,9 +205,9 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 	}
 }
 
-// negativeLimits reports each of a step's bounds that is negative (or,
+// unmeetableLimits reports each of a step's bounds that is negative (or,
 // for a cost, not a number), with why no step meets it.
-func negativeLimits(e *StepExpect, bad func(key string, v any, why string)) {
+func unmeetableLimits(e *StepExpect, bad func(key string, v any, why string)) {
 	const negative = "is negative: a bound"
 	if e.MaxTurns != nil && *e.MaxTurns < 0 {
 		bad("max_turns", *e.MaxTurns, negative)

@@ -9,13 +9,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/theory/jsonpath"
+	"go.yaml.in/yaml/v4"
+
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/render"
 	"github.com/chainrun/chainrun/pkg/run/response"
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/theory/jsonpath"
-	"go.yaml.in/yaml/v4"
 )
 
 // Matcher is an expectation about one value (an output, a variable, an
