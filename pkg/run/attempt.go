@@ -179,10 +179,20 @@ func (a *Attempt) Dir(cwd *chain.Template) (string, error) { return a.x.dir(cwd,
 // Jail is the directory every path of the step must stay under ("" none).
 func (a *Attempt) Jail() string { return a.sc.jail }
 
-// Confines says whether path t must stay under the step's directory: a
-// decision's arguments (or, fromData, the run's data) may have chosen it.
-func (a *Attempt) Confines(t *chain.Template, fromData bool) bool {
-	return a.x.confines(t, fromData)
+// PathJail is the directory path t of the step, resolved against dir,
+// must stay under: the step's jail, else dir itself when a decision's
+// arguments (or, fromData, the run's data) may have chosen the path; ""
+// when it may name any file. Every reader and writer of a step's paths
+// (a file step, a write_file or ast_parse pre_tool) asks here, so none
+// is confined less than another.
+func (a *Attempt) PathJail(t *chain.Template, fromData bool, dir string) string {
+	if jail := a.Jail(); jail != "" {
+		return jail
+	}
+	if a.x.confines(t, fromData) {
+		return dir
+	}
+	return ""
 }
 
 // Getenv reads the run's environment (the process's, then its .env).

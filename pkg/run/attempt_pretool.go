@@ -58,3 +58,10 @@ func JailRel(jail, base, p string) (string, error) {
 	rel, err := confine.Rel(jail, base, p)
 	return rel, Refused(err)
 }
+
+// JailError words an error of an os.Root call on p inside jail, as
+// pkg/run/confine does for its own calls: a link that leads out is the
+// built-in tools' refusal; either fails the step for good.
+func JailError(err error, p, jail string) error {
+	return Refused(confine.RootError(err, p, jail))
+}

@@ -41,9 +41,9 @@ func Rel(jail, base, p string) (string, error) {
 	return "", &Refusal{&tools.OutsideError{Path: p, Dir: jail}}
 }
 
-// rootError words an error of an os.Root call for the model: an escape
+// RootError words an error of an os.Root call for the model: an escape
 // (by a symbolic link that points out) is a tools.OutsideError, the built-in tools' own refusal.
-func rootError(err error, p, jail string) error {
+func RootError(err error, p, jail string) error {
 	if tools.Escapes(err) {
 		return &Refusal{&tools.OutsideError{Path: p, Dir: jail}}
 	}
@@ -78,7 +78,7 @@ func Dir(jail, d string) (string, error) {
 	defer root.Close()
 	fi, err := root.Stat(rel)
 	if err != nil {
-		return "", rootError(err, d, jail)
+		return "", RootError(err, d, jail)
 	}
 	if !fi.IsDir() {
 		return "", &Refusal{fmt.Errorf("cwd %s is not a directory", d)}
@@ -115,7 +115,7 @@ func OpenRegular(jail, base, p string) (*os.File, error) {
 	case errors.As(err, &nr):
 		return nil, &Refusal{fmt.Errorf("%s is %s, not a regular file: a file step reads regular files only", p, fsutil.Kind(nr.Mode))}
 	case err != nil && jail != "":
-		return nil, rootError(err, p, jail)
+		return nil, RootError(err, p, jail)
 	case err != nil:
 		return nil, &Refusal{fmt.Errorf("cannot read %s: %w", shown, errors.Unwrap(err))}
 	}
@@ -131,7 +131,7 @@ func writeError(err error, p, jail string) error {
 	case errors.As(err, &nr):
 		return &Refusal{fmt.Errorf("%s is %s, not a regular file: a write_file pre_tool writes regular files only", p, fsutil.Kind(nr.Mode))}
 	case jail != "":
-		return rootError(err, p, jail)
+		return RootError(err, p, jail)
 	}
 	return &Refusal{fmt.Errorf("cannot write %s: %w", p, errors.Unwrap(err))}
 }

@@ -28,7 +28,7 @@ func WriteFile(jail, base, p string, content []byte, appending bool) (string, er
 		}
 		defer root.Close()
 		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
-			return "", rootError(err, p, jail)
+			return "", RootError(err, p, jail)
 		}
 		if f, err = fsutil.OpenFileRegularIn(root, rel, flags, 0o644); err != nil {
 			return "", writeError(err, p, jail)

@@ -47,33 +47,29 @@ func astParse(a *run.Attempt, path *chain.Template, extract []string) (run.Outco
 	if err != nil {
 		return run.Outcome{}, err
 	}
-	root := p
-	if !filepath.IsAbs(root) {
-		root = filepath.Join(base, p)
+	src, top, err := openSources(a.PathJail(path, false, base), base, p)
+	if err != nil {
+		return run.Outcome{}, err
 	}
-	if jail := a.Jail(); jail != "" {
-		if _, err := run.JailRel(jail, base, p); err != nil {
-			return run.Outcome{}, err
-		}
-	}
+	defer src.close()
 	if len(extract) == 0 {
 		extract = []string{"functions", "classes", "exports"}
 	}
-	fi, err := os.Stat(root)
+	fi, err := src.stat(top)
 	if err != nil {
-		return run.Outcome{}, run.Permanent(fmt.Errorf("ast_parse: cannot read %s: %w", p, unwrapPath(err)))
+		return run.Outcome{}, src.statError(err, p)
 	}
-	files := []string{root}
+	files := []string{top}
 	if fi.IsDir() {
-		files = sourceFiles(root)
+		files = src.sourceFiles(top)
 	}
 	var b strings.Builder
 	for _, f := range files {
 		name := p
-		if rel, err := filepath.Rel(root, f); err == nil && fi.IsDir() {
+		if rel, err := filepath.Rel(top, f); err == nil && fi.IsDir() {
 			name = rel
 		}
-		if section := outline(f, name, extract); section != "" {
+		if section := outline(src, f, name, extract); section != "" {
 			if b.Len() > 0 {
 				b.WriteString("\n\n")
 			}
@@ -90,6 +86,65 @@ func astParse(a *run.Attempt, path *chain.Template, extract []string) (run.Outco
 	return run.Outcome{Value: interp.Value{Text: b.String()}}, nil
 }
 
+// sources is where an ast_parse reads: the file system as it is, or,
+// when the path must stay under a directory (a decision's arguments may
+// have chosen it), that directory as an os.Root, so that neither ".."
+// nor a symbolic link met on the path, in the walk or at a file leads
+// out of it.
+type sources struct {
+	root *os.Root // nil: the file system as it is
+	jail string
+}
+
+// openSources opens where p (absolute, or relative to base) is read and
+// gives its name there; a p that leaves jail by its shape is refused.
+func openSources(jail, base, p string) (*sources, string, error) {
+	if jail == "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		return &sources{}, p, nil
+	}
+	rel, err := run.JailRel(jail, base, p)
+	if err != nil {
+		return nil, "", err
+	}
+	root, err := os.OpenRoot(jail)
+	if err != nil {
+		return nil, "", run.Permanent(fmt.Errorf("ast_parse: the step's directory is unusable: %w", unwrapPath(err)))
+	}
+	return &sources{root: root, jail: jail}, rel, nil
+}
+
+func (s *sources) close() {
+	if s.root != nil {
+		s.root.Close()
+	}
+}
+
+func (s *sources) stat(name string) (fs.FileInfo, error) {
+	if s.root == nil {
+		return os.Stat(name)
+	}
+	return s.root.Stat(name)
+}
+
+func (s *sources) read(name string) ([]byte, error) {
+	if s.root == nil {
+		return fsutil.ReadRegular(name, astMaxFile)
+	}
+	return fsutil.ReadRegularIn(s.root, name, astMaxFile)
+}
+
+// statError words a failed stat of p: inside a jail as pkg/run/confine
+// words it (a link that leads out is the built-in tools' refusal).
+func (s *sources) statError(err error, p string) error {
+	if s.root != nil {
+		return run.JailError(err, p, s.jail)
+	}
+	return run.Permanent(fmt.Errorf("ast_parse: cannot read %s: %w", p, unwrapPath(err)))
+}
+
 func unwrapPath(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {
 		return pe.Err
@@ -98,10 +153,12 @@ func unwrapPath(err error) error {
 }
 
 // sourceFiles are the source files under dir that ast_parse reads, in
-// path order, at most astMaxFiles.
-func sourceFiles(dir string) []string {
+// path order, at most astMaxFiles. A walk does not follow links to
+// directories; inside a root, a link to a file outside is refused when
+// it is read.
+func (s *sources) sourceFiles(dir string) []string {
 	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	visit := func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -115,6 +172,13 @@ func sourceFiles(dir string) []string {
 			out = append(out, p)
 		}
 		return nil
+	}
+	if s.root == nil {
+		_ = filepath.WalkDir(dir, visit)
+		return out
+	}
+	_ = fs.WalkDir(s.root.FS(), filepath.ToSlash(dir), func(p string, d fs.DirEntry, err error) error {
+		return visit(filepath.FromSlash(p), d, err)
 	})
 	return out
 }
@@ -132,8 +196,8 @@ func language(p string) string {
 }
 
 // outline is one file's section, "" when it holds none of what is asked.
-func outline(file, name string, extract []string) string {
-	src, err := fsutil.ReadRegular(file, astMaxFile)
+func outline(s *sources, file, name string, extract []string) string {
+	src, err := s.read(file)
 	if err != nil {
 		return ""
 	}

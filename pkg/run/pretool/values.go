@@ -74,7 +74,7 @@ func writeFile(a *run.Attempt, cp chain.CompiledPreTool, appending bool, encodin
 	if err != nil {
 		return run.Outcome{}, err
 	}
-	written, err := run.WriteFile(a.Jail(), base, p, content, appending)
+	written, err := run.WriteFile(a.PathJail(cp.Path, false, base), base, p, content, appending)
 	if err != nil {
 		return run.Outcome{}, err
 	}

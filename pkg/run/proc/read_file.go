@@ -24,10 +24,7 @@ func ReadFile(a *run.Attempt, path, cwd *chain.Template, fromData bool) (run.Out
 	if err != nil {
 		return run.Outcome{}, err
 	}
-	jail := a.Jail()
-	if jail == "" && a.Confines(path, fromData) {
-		jail = base // a path a decision may have chosen stays under the step's directory
-	}
+	jail := a.PathJail(path, fromData, base)
 	f, err := confine.OpenRegular(jail, base, p)
 	if err != nil {
 		return run.Outcome{}, run.Refused(err)
