@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
@@ -62,14 +63,14 @@ func preflightCall(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, stack [
 	if resolve == nil {
 		return fail("calling chain %q needs a chain catalog", chain.Call(s).Chain)
 	}
-	for _, name := range stack {
-		if name == chain.Call(s).Chain {
-			return fail("chain %q calls itself: %s → %s", chain.Call(s).Chain, strings.Join(stack, " → "), chain.Call(s).Chain)
-		}
-	}
 	callee, err := resolve(chain.Call(s).Chain, c.File)
 	if err != nil {
 		return fail("cannot call chain %q: %v", chain.Call(s).Chain, err)
+	}
+	// by name or by path (absolute, relative, through ..), a callee
+	// already on the stack would call itself for ever
+	if key := stackKey(callee); slices.Contains(stack, key) {
+		return fail("chain %q calls itself: %s", callee.Name, stackCycle(stack, 0, key))
 	}
 	if callee.Workflow != nil {
 		return fail("%q is a state workflow: a chain step calls DAG chains (a workflow may pause for a decision, which a step cannot)", chain.Call(s).Chain)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/event"
@@ -261,14 +263,30 @@ func unreachableSteps(c *chain.Chain) map[*chain.Step]bool {
 	return out
 }
 
-// stackKey is how the stack of calls names a chain: a DAG chain by its
-// name (chain steps call it so), a workflow by its file and name (one
-// name may be a workflow of several files).
+// stackKey is how the stack of calls names a chain: by its file, made
+// absolute, and its name (a chain step may name its callee or give its
+// path, and one name may be a workflow of several files); by its name
+// alone when it has no file.
 func stackKey(c *chain.Chain) string {
-	if c.Workflow != nil {
-		return c.File + "#" + c.Name
+	if c.File == "" {
+		return "#" + c.Name
 	}
-	return c.Name
+	file := c.File
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return file + "#" + c.Name
+}
+
+// stackCycle is the calls from the first on the stack named key to key
+// again, by their chains' names: how a cycle is shown.
+func stackCycle(stack []string, from int, key string) string {
+	var names []string
+	for _, k := range append(slices.Clone(stack[from:]), key) {
+		_, name, _ := strings.Cut(k, "#")
+		names = append(names, name)
+	}
+	return strings.Join(names, " → ")
 }
 
 // reuse keeps a step's result from an earlier attempt of the run.

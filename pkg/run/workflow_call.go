@@ -72,14 +72,7 @@ func preflightWorkflow(l *Local, c *chain.Chain, s *chain.Step, r Resolvers, sta
 	}
 	key := stackKey(callee)
 	if i := slices.Index(stack, key); i >= 0 {
-		var names []string
-		for _, k := range append(slices.Clone(stack[i:]), key) {
-			if _, name, ok := strings.Cut(k, "#"); ok {
-				k = name
-			}
-			names = append(names, k)
-		}
-		return fail("workflows call each other in a cycle: %s", strings.Join(names, " → "))
+		return fail("workflows call each other in a cycle: %s", stackCycle(stack, i, key))
 	}
 	passed := map[string]string{}
 	if in := s.C().Inputs; in != nil {
