@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func (in *Input) CheckRules(text string) error {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	switch {
-	case err != nil:
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
 		return fmt.Errorf("%q must be a number (min and max are set)", text)
 	case in.Min != nil && f < *in.Min:
 		return fmt.Errorf("%s must be >= %s", strings.TrimSpace(text), num(*in.Min))

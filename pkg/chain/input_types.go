@@ -2,7 +2,9 @@ package chain
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -23,7 +25,11 @@ func CheckInputValue(typ, text string) error {
 			return fmt.Errorf("%q is not an integer", text)
 		}
 	case "number":
-		if _, err := strconv.ParseFloat(t, 64); err != nil {
+		f, err := strconv.ParseFloat(t, 64)
+		switch {
+		case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)), errors.Is(err, strconv.ErrRange):
+			return fmt.Errorf("%q is not a number a run can hold: JSON has no NaN or infinity", text)
+		case err != nil:
 			return fmt.Errorf("%q is not a number", text)
 		}
 	case "boolean":
