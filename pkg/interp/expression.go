@@ -260,9 +260,15 @@ func isLiteral(n ast.Node) bool {
 func (e *Expression) Eval(env map[string]any) (any, error) {
 	out, err := RunExpr(e.program, env)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", e.Source, FirstLine(err.Error()))
+		return nil, exprError(e.Source, err)
 	}
 	return out, nil
+}
+
+// exprError is an evaluation's error as a step shows it: the expression,
+// then the first line of what went wrong.
+func exprError(source string, err error) error {
+	return fmt.Errorf("%s: %s", source, FirstLine(err.Error()))
 }
 
 // Holds evaluates a condition.
@@ -274,9 +280,15 @@ func (e *Expression) Holds(env map[string]any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return holdsValue(e.Source, out)
+}
+
+// holdsValue is a condition's value as true or false; any other is an
+// error naming the condition.
+func holdsValue(source string, out any) (bool, error) {
 	b, ok := out.(bool)
 	if !ok {
-		return false, fmt.Errorf("%s: gives %T, not true or false", e.Source, out)
+		return false, fmt.Errorf("%s: gives %T, not true or false", source, out)
 	}
 	return b, nil
 }

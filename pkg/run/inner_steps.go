@@ -180,7 +180,7 @@ func (x *Execution) runBranch(ctx context.Context, r *branchRun) record.StepResu
 	x.Emit(event.Event{Time: start, Type: event.StepStarted, Step: b.ID, Kind: string(b.Kind), Model: x.firstModel(b)})
 	status, reason, attempts := record.StepSucceeded, "", 0
 	if cond := b.C().Condition; cond != nil {
-		holds, err := cond.Holds(r.sc.ExprEnv(cond.Names))
+		holds, err := cond.HoldsContext(ctx, r.sc.ExprEnv(cond.Names))
 		switch {
 		case err != nil:
 			r.err = fmt.Errorf("condition: %v", err)

@@ -116,7 +116,7 @@ items:
 			// loop_until is judged over the outputs in item order: the
 			// first prefix of finished items that makes it hold ends it
 			for judged < stopAt && done[judged] {
-				holds, err := f.until.Holds(sc.with("loop_result", interp.DataValue(results[:judged+1])).ExprEnv(f.until.Names))
+				holds, err := f.until.HoldsContext(ctx, sc.with("loop_result", interp.DataValue(results[:judged+1])).ExprEnv(f.until.Names))
 				judged++
 				if err != nil {
 					untilErr = fmt.Errorf("loop_until: %v", err)

@@ -92,7 +92,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 		return sr, false
 	}
 	if cond := s.C().Condition; cond != nil {
-		holds, err := cond.Holds(sc.ExprEnv(cond.Names))
+		holds, err := cond.HoldsContext(ctx, sc.ExprEnv(cond.Names))
 		if err != nil {
 			x.SetOutput(s, interp.Value{})
 			return finish(record.StepFailed, "condition: "+err.Error(), "")
@@ -155,7 +155,7 @@ func (x *Execution) runStepIn(ctx context.Context, s *chain.Step, sc Scope) (*re
 	x.setStatus(s, out.status)
 	exit := false
 	if e := s.C().EarlyExitIf; e != nil {
-		holds, err := e.Holds(sc.ExprEnv(e.Names))
+		holds, err := e.HoldsContext(ctx, sc.ExprEnv(e.Names))
 		if err != nil {
 			return finish(record.StepFailed, "early_exit_if: "+err.Error(), "")
 		}

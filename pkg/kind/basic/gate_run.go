@@ -46,7 +46,7 @@ func gate(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 	// the question is shown and saved as a result is: secrets masked
 	question = a.Mask(question)
 	if e := s.C().AutoApprove; e != nil {
-		holds, err := e.Holds(a.ExprEnv(e.Names))
+		holds, err := e.HoldsContext(ctx, a.ExprEnv(e.Names))
 		if err != nil {
 			return run.Outcome{}, run.Permanent(fmt.Errorf("gate_auto_approve_if: %w", err))
 		}

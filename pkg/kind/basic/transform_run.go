@@ -12,14 +12,17 @@ import (
 
 func init() {
 	run.Register(chain.KindTransform, run.Runner{
-		Run: func(_ context.Context, a *run.Attempt) (run.Outcome, error) {
+		Run: func(ctx context.Context, a *run.Attempt) (run.Outcome, error) {
 			s := a.Step()
 			if Transform(s).Operation != "" {
 				return operation(a)
 			}
 			c := s.C()
-			v, err := c.Transform.Eval(a.ValueEnv(c.Transform.Names))
+			v, err := c.Transform.EvalContext(ctx, a.ValueEnv(c.Transform.Names))
 			if err != nil {
+				if ctx.Err() != nil {
+					return run.Outcome{}, err
+				}
 				return run.Outcome{}, run.Permanent(fmt.Errorf("expr: %w", err))
 			}
 			return run.Outcome{Value: interp.DataValue(v)}, nil
