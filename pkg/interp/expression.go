@@ -27,6 +27,11 @@ type Expression struct {
 	// InputFields are the inputs it reads as input.NAME.
 	InputFields []string
 	program     *vm.Program
+	// loops says the expression may iterate (a predicate of filter, map,
+	// all, reduce…, or a range a..b): only then can it run long enough to
+	// be worth stopping (EvalContext); without one its time is bounded by
+	// the size of what it reads.
+	loops bool
 	// fallback is set instead of program for a condition a front-end
 	// judges by its own rules (FallbackExpression).
 	fallback func(env map[string]any) (bool, error)
@@ -103,7 +108,7 @@ func CompileExpression(src string, inScope func(string) bool, asBool bool) (*Exp
 	if err != nil {
 		return nil, fmt.Errorf("does not compile: %s", FirstLine(err.Error()))
 	}
-	return &Expression{Source: src, Names: names, InputFields: inputFields, program: prog}, nil
+	return &Expression{Source: src, Names: names, InputFields: inputFields, program: prog, loops: mayLoop(tree.Node)}, nil
 }
 
 // UnknownNamesError is an expression naming variables nothing in scope

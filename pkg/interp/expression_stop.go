@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -39,8 +40,14 @@ func RunExprContext(ctx context.Context, program *vm.Program, env map[string]any
 	}
 }
 
-// EvalContext is Eval that gives up when ctx ends (RunExprContext).
+// EvalContext is Eval that gives up when ctx ends (RunExprContext). An
+// expression without a loop runs here, as Eval does: its time is bounded
+// by what it reads, and a goroutine would cost each evaluation about a
+// microsecond (a quarter of an in-process step).
 func (e *Expression) EvalContext(ctx context.Context, env map[string]any) (any, error) {
+	if !e.loops {
+		return e.Eval(env)
+	}
 	out, err := RunExprContext(ctx, e.program, env)
 	if err != nil {
 		if ctx != nil && ctx.Err() != nil && err == ctx.Err() {
@@ -61,4 +68,25 @@ func (e *Expression) HoldsContext(ctx context.Context, env map[string]any) (bool
 		return false, err
 	}
 	return holdsValue(e.Source, out)
+}
+
+// mayLoop reports whether the tree holds a loop: a predicate (filter,
+// map, all, any, reduce, sortBy, groupBy…) or a range (a..b).
+func mayLoop(root ast.Node) bool {
+	var v loopFinder
+	ast.Walk(&root, &v)
+	return v.found
+}
+
+type loopFinder struct{ found bool }
+
+func (f *loopFinder) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.PredicateNode:
+		f.found = true
+	case *ast.BinaryNode:
+		if n.Operator == ".." {
+			f.found = true
+		}
+	}
 }

@@ -51,3 +51,24 @@ func TestEvalContextGivesUpWhenCancelled(t *testing.T) {
 }
 
 func anyName(string) bool { return true }
+
+// Only an expression that may iterate pays for a goroutine.
+func TestMayLoop(t *testing.T) {
+	for src, want := range map[string]bool{
+		`1 + 2`:                               false,
+		`s contains "b" && len(s) > 3`:        false,
+		`filter(xs, # > 1)`:                   true,
+		`map(xs, #.a)`:                        true,
+		`1..10`:                               true,
+		`len(s) > 0 ? all(xs, # > 0) : false`: true,
+		`reduce(xs, #acc + #, 0)`:             true,
+	} {
+		e, err := CompileExpression(src, anyName, false)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if e.loops != want {
+			t.Errorf("%s: loops %v, want %v", src, e.loops, want)
+		}
+	}
+}
