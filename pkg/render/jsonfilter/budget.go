@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/metrics"
 	"time"
 
@@ -38,7 +39,7 @@ func (f *Filter) runJQ(ctx context.Context, v any, emit func(any) error) error {
 	defer cancel(nil)
 	ctx, stopTimer := context.WithTimeoutCause(ctx, f.budget, &errBudget{fmt.Sprintf("the expression ran longer than %s", f.budget)})
 	defer stopTimer()
-	go watchMemory(ctx, f.maxMemory, cancel)
+	go watchMemory(ctx, f.maxMemory, cancel, "the expression")
 
 	results := make(chan any)
 	go func() {
@@ -95,7 +96,7 @@ func stopCause(ctx context.Context) error {
 
 // watchMemory cancels the evaluation once the heap has grown by more
 // than limit since it began, until ctx ends.
-func watchMemory(ctx context.Context, limit uint64, cancel context.CancelCauseFunc) {
+func watchMemory(ctx context.Context, limit uint64, cancel context.CancelCauseFunc, what string) {
 	sample := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(sample)
 	if sample[0].Value.Kind() != metrics.KindUint64 {
@@ -111,9 +112,47 @@ func watchMemory(ctx context.Context, limit uint64, cancel context.CancelCauseFu
 		case <-tick.C:
 			metrics.Read(sample)
 			if heap := sample[0].Value.Uint64(); heap > base && heap-base > limit {
-				cancel(&errBudget{fmt.Sprintf("the expression used more than %d MiB", limit>>20)})
+				cancel(&errBudget{fmt.Sprintf("%s used more than %d MiB", what, limit>>20)})
 				return
 			}
 		}
 	}
+}
+
+// runTemplate executes the template on v under ctx and the filter's
+// budget, as runJQ runs an expression: its text goes to w as it renders,
+// through a writer that fails once ctx ends, which ends the execution at
+// its next write; one that writes nothing while it loops is left to
+// finish apart, and the caller returns the moment ctx ends or the budget
+// is spent.
+func (f *Filter) runTemplate(ctx context.Context, w io.Writer, v any) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ctx, stopTimer := context.WithTimeoutCause(ctx, f.budget, &errBudget{fmt.Sprintf("the template ran longer than %s", f.budget)})
+	defer stopTimer()
+	go watchMemory(ctx, f.maxMemory, cancel, "the template")
+	done := make(chan error, 1)
+	go func() { done <- f.template(&stoppingWriter{ctx: ctx, w: w}, v) }()
+	select {
+	case err := <-done:
+		if err != nil && ctx.Err() != nil {
+			return stopCause(ctx)
+		}
+		return err
+	case <-ctx.Done():
+		return stopCause(ctx)
+	}
+}
+
+// stoppingWriter writes to w until ctx ends, then fails every write.
+type stoppingWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (s *stoppingWriter) Write(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.w.Write(p)
 }

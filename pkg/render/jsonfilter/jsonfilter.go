@@ -1,6 +1,7 @@
 package jsonfilter
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -87,22 +88,27 @@ func New(o Options) (*Filter, error) {
 		if err != nil {
 			return nil, &FlagError{"--jq", fmt.Errorf("%q: %w", o.JQ, err)}
 		}
-		f := &Filter{flag: "--jq", code: code, pretty: o.Pretty, budget: o.Budget, maxMemory: o.MaxMemory}
-		if f.budget <= 0 {
-			f.budget = DefaultBudget
-		}
-		if f.maxMemory == 0 {
-			f.maxMemory = DefaultMaxMemory
-		}
-		return f, nil
+		return withBudget(&Filter{flag: "--jq", code: code, pretty: o.Pretty}, o), nil
 	case o.Template != "":
 		t, err := template.New("--template").Funcs(funcs(&table{})).Parse(o.Template)
 		if err != nil {
 			return nil, &FlagError{"--template", err}
 		}
-		return &Filter{flag: "--template", tmpl: t}, nil
+		return withBudget(&Filter{flag: "--template", tmpl: t}, o), nil
 	}
 	return nil, nil
+}
+
+// withBudget gives f the budget o asks for, else the default one.
+func withBudget(f *Filter, o Options) *Filter {
+	f.budget, f.maxMemory = o.Budget, o.MaxMemory
+	if f.budget <= 0 {
+		f.budget = DefaultBudget
+	}
+	if f.maxMemory == 0 {
+		f.maxMemory = DefaultMaxMemory
+	}
+	return f
 }
 
 // Flag is the flag the filter came from, --jq or --template.
@@ -129,7 +135,7 @@ func (f *Filter) Apply(ctx context.Context, w io.Writer, data []byte) error {
 		if f.code != nil {
 			err = f.runJQ(ctx, v, func(r any) error { return f.writeValue(w, r) })
 		} else {
-			err = f.template(w, v)
+			err = f.runTemplate(ctx, w, v)
 		}
 		if err != nil {
 			return &ApplyError{f.flag, err}
@@ -165,13 +171,14 @@ func (f *Filter) writeValue(w io.Writer, v any) error {
 // tablerow.
 func (f *Filter) template(w io.Writer, v any) error {
 	t := &table{}
-	var buf bytes.Buffer
-	if err := f.tmpl.Funcs(funcs(t)).Execute(&buf, v); err != nil {
+	out := bufio.NewWriterSize(w, 32<<10)
+	if err := f.tmpl.Funcs(funcs(t)).Execute(out, v); err != nil {
 		return err
 	}
-	buf.WriteString(t.render())
-	_, err := w.Write(buf.Bytes())
-	return err
+	if _, err := out.WriteString(t.render()); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // normalize turns the decoder's json.Number values into what both filter
