@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/redact"
 )
 
 // MaskSecrets registers the value of every secret input of c with
 // ::add-mask::, so that the runner hides it in the whole job's log
 // whatever prints it. Each form a value can be shown in is registered:
-// as given, trimmed, and line by line (GitHub masks one line at a time).
+// as given, trimmed, and line by line (GitHub masks one line at a time),
+// and so is each string and number inside a value that is JSON.
 // Call it before the run prints anything; the renderer keeps the forms,
 // so Outputs never writes them. A nil Renderer does nothing.
 func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
@@ -24,7 +26,14 @@ func (g *Renderer) MaskSecrets(c *chain.Chain, inputs map[string]string) {
 		if !in.Secret || v == "" {
 			continue
 		}
-		forms := append([]string{v, strings.TrimSpace(v)}, strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' })...)
+		var forms []string
+		for i, w := range append([]string{v}, redact.JSONLeaves(v)...) {
+			if i > 0 && len(strings.TrimSpace(w)) < 4 {
+				continue // a "1" or "abc" inside would mask every one in the job's log
+			}
+			forms = append(forms, w)
+			forms = append(forms, strings.FieldsFunc(w, func(r rune) bool { return r == '\n' || r == '\r' })...)
+		}
 		for _, f := range forms {
 			if f = strings.TrimSpace(f); f != "" && !seen[f] {
 				seen[f] = true

@@ -145,3 +145,25 @@ func TestOutputsUnwritable(t *testing.T) {
 		t.Errorf("warnings %v", res.Warnings)
 	}
 }
+
+// A secret that is JSON has each string and number of four characters or
+// more registered too (a step prints it, and its output is shown field by
+// field), each line of one that spans lines; a shorter one is not, as
+// masking every "42" of the job's log would hide the log.
+func TestMaskSecretsOfJSON(t *testing.T) {
+	l, err := chain.Parse("c.yaml", []byte("name: c\ninputs: [{name: key, secret: true}]\nsteps: [{id: a, type: cli, command: 'true'}]\n"), chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	g := New(func(k string) string { return map[string]string{"GITHUB_ACTIONS": "true"}[k] }, t.TempDir(), &log, Options{})
+	g.MaskSecrets(l.Chain, map[string]string{"key": `{"id":"key-0001","pem":"BEGIN\nline-two-xyz\nEND","n":42,"list":["tok-abcd"]}`})
+	for _, want := range []string{"::add-mask::key-0001\n", "::add-mask::line-two-xyz\n", "::add-mask::tok-abcd\n", "::add-mask::BEGIN\n"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("no %q in\n%s", want, log.String())
+		}
+	}
+	if strings.Contains(log.String(), "::add-mask::42\n") {
+		t.Errorf("a two-digit number masked everywhere:\n%s", log.String())
+	}
+}
