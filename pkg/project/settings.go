@@ -20,7 +20,13 @@ var wholeSettings = []struct {
 
 // boolSettings are the config keys that hold true or false, checked so
 // that CHAINRUN_PASS_EXIT_CODE=yes is refused rather than read as false.
-var boolSettings = []string{"pass_exit_code"}
+var boolSettings = []string{"pass_exit_code", "strict_variables"}
+
+// textSettings are the config keys that hold one text (a directory, a
+// model, a URL), checked so that a list or a mapping written there is
+// refused rather than read as its Go form (state_dir: {a: 1} made a
+// directory named "map[a:1]").
+var textSettings = []string{"chains_dir", "state_dir", "cache_dir", "output", "default_model", "default_provider", "durability", "search_url", "search_key_header"}
 
 // SettingError is a config value its flag would refuse, named where it
 // was set (CHAINRUN_<KEY> or the file's key): exit 2.
@@ -92,6 +98,13 @@ func CheckFileSettings(path string, top map[string]any) error {
 			return &SettingError{fmt.Sprintf("config file %s: %s: %v is not true or false", path, k, v)}
 		}
 	}
+	for _, k := range textSettings {
+		if v, ok := top[k]; ok && v != nil {
+			if _, isText := v.(string); !isText {
+				return &SettingError{fmt.Sprintf("config file %s: %s: %s is not text (quote it if it is meant as text)", path, k, yamlKind(v))}
+			}
+		}
+	}
 	return nil
 }
 
@@ -125,4 +138,16 @@ func wholeSetting(v any, min int, hint string) (int, error) {
 		return 0, fmt.Errorf("%d is too small; want %s", n, hint)
 	}
 	return n, nil
+}
+
+// yamlKind names a config value that is not what its key holds as its
+// author wrote it: a list or a mapping by what it is, a scalar as it is.
+func yamlKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprint(v)
 }

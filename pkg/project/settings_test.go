@@ -51,3 +51,29 @@ func TestBoolSettings(t *testing.T) {
 		}
 	}
 }
+
+// strict_variables holds true or false, and the keys that hold one text
+// (a directory, a model, a URL) refuse a list, a mapping, a number or a
+// boolean, naming the file and the key: none is read as its Go form.
+func TestTypedFileSettings(t *testing.T) {
+	for _, tt := range []struct {
+		key string
+		v   any
+		err string
+	}{
+		{"strict_variables", false, ""},
+		{"strict_variables", "maybe", "config file c.yaml: strict_variables: maybe is not true or false"},
+		{"strict_variables", []any{false}, "config file c.yaml: strict_variables: [false] is not true or false"},
+		{"state_dir", "runs", ""},
+		{"state_dir", map[string]any{"a": 1}, "config file c.yaml: state_dir: a mapping is not text (quote it if it is meant as text)"},
+		{"default_model", []any{"x"}, "config file c.yaml: default_model: a list is not text (quote it if it is meant as text)"},
+		{"cache_dir", true, "config file c.yaml: cache_dir: true is not text (quote it if it is meant as text)"},
+		{"search_url", 5, "config file c.yaml: search_url: 5 is not text (quote it if it is meant as text)"},
+		{"output", nil, ""},
+	} {
+		err := CheckFileSettings("c.yaml", map[string]any{tt.key: tt.v})
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("%s: %v: %v", tt.key, tt.v, err)
+		}
+	}
+}
