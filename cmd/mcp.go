@@ -17,6 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// minReloadEvery is the shortest --reload-every taken.
+const minReloadEvery = 100 * time.Millisecond
+
 type mcpOptions struct {
 	f           *factory
 	http        string
@@ -52,7 +55,7 @@ See docs/mcp.md.`,
 	fl.DurationVar(&opts.wait, "wait", mcpserver.DefaultWait, "answer a call whose run is still going after this long with status running")
 	fl.StringArrayVar(&opts.chainTools, "chain-tool", nil, "give this chain a tool of its own, run_<chain> (repeatable)")
 	fl.IntVar(&opts.allUpTo, "chain-tools-max", 10, "give every chain a tool of its own while there are at most this many")
-	fl.DurationVar(&opts.reloadEvery, "reload-every", 2*time.Second, "look for changed chain files this often (0: never)")
+	fl.DurationVar(&opts.reloadEvery, "reload-every", 2*time.Second, "look for changed chain files this often (0: never; at least 100ms)")
 	return cmd
 }
 
@@ -63,6 +66,10 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	}
 	if opts.wait <= 0 {
 		return usagef("--wait %s: want a duration above 0", opts.wait)
+	}
+	if opts.reloadEvery < 0 || opts.reloadEvery > 0 && opts.reloadEvery < minReloadEvery {
+		// each look reads every chain file: a nanosecond would spin a core
+		return usagef("--reload-every %s: want 0 (never) or at least %s", opts.reloadEvery, minReloadEvery)
 	}
 	// the factory's lazy parts are made now, before calls come at once
 	if _, err := f.library(); err != nil {
