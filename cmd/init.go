@@ -51,7 +51,8 @@ func runInit(opts *initOptions) error {
 	if !opts.force {
 		for _, sf := range catalog.StarterFiles {
 			p := filepath.Join(opts.dir, sf.Path)
-			if _, err := os.Stat(p); err == nil {
+			// Lstat: a link, even one to nothing, is the user's entry
+			if _, err := os.Lstat(p); err == nil {
 				return usagef("%s already exists (use --force to overwrite)", p)
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return err
