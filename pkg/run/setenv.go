@@ -29,8 +29,22 @@ func (x *Execution) setEnv(env map[string]string) {
 			}
 		}
 	})
-	if len(more) > 0 {
-		x.secretValues = append(slices.Clone(x.secretValues), more...)
-		x.Secrets = mask.New(x.secretValues)
+	x.HideValues(more...)
+}
+
+// HideValues adds values to what the run masks, from here on: values
+// that become secret once the run has begun (a decision's writeOnly
+// arguments, a secret read from the environment).
+func (x *Execution) HideValues(values ...string) {
+	var more []string
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			more = append(more, v)
+		}
 	}
+	if len(more) == 0 {
+		return
+	}
+	x.secretValues = append(slices.Clone(x.secretValues), more...)
+	x.Secrets = mask.New(x.secretValues)
 }

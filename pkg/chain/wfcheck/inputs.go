@@ -6,7 +6,6 @@ import (
 
 	"github.com/chainrun/chainrun/pkg/chain"
 	"github.com/chainrun/chainrun/pkg/chain/fileschema"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // inputSchema compiles the workflow's inputSchema and derives the chain's
@@ -58,7 +57,7 @@ func (v *checker) inputSchema() {
 				in.Default = &text
 			}
 		}
-		if p.WriteOnly || holdsWriteOnly(p) {
+		if p.WriteOnly || fileschema.HoldsWriteOnly(p) {
 			// a writeOnly part (cfg.password, a list's items) makes the
 			// whole input secret: masked whole and each string and
 			// number inside it, as any secret that is JSON is
@@ -74,39 +73,4 @@ func (v *checker) inputSchema() {
 			v.d.Errorf(pos, "inputSchema: required input %q has no property", r)
 		}
 	}
-}
-
-// holdsWriteOnly reports whether a part of property p's schema (its
-// properties, items, additionalProperties, alternatives…) is writeOnly.
-func holdsWriteOnly(p *jsonschema.Schema) bool {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return false
-	}
-	var d any
-	if json.Unmarshal(b, &d) != nil {
-		return false
-	}
-	var find func(any) bool
-	find = func(x any) bool {
-		switch x := x.(type) {
-		case map[string]any:
-			if x["writeOnly"] == true {
-				return true
-			}
-			for _, e := range x {
-				if find(e) {
-					return true
-				}
-			}
-		case []any:
-			for _, e := range x {
-				if find(e) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return find(d)
 }

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -30,6 +31,7 @@ func plainArgs(err error) string {
 // the decision is taken), the given ones over it (text converted to the
 // declared type), then the inputSchema's defaults and rules.
 func (f *flow) decisionArgs(t *chain.Transition, given map[string]any) (map[string]any, error) {
+	f.hideWriteOnly(t, given)
 	args := t.PrefillIn(f.pathDoc(nil, nil, nil))
 	if args == nil {
 		args = map[string]any{}
@@ -138,4 +140,27 @@ func (f *flow) useArgs(args map[string]any) {
 		return
 	}
 	f.Vars.Set("arguments", interp.Value{Data: args})
+}
+
+// hideWriteOnly makes the given arguments whose property in the
+// transition's inputSchema is writeOnly (or holds a writeOnly part)
+// secrets of the run before anything checks, records or shows them: an
+// error quoting one, the decision's event and the saved run show ***.
+func (f *flow) hideWriteOnly(t *chain.Transition, given map[string]any) {
+	if t.InputSchema == nil || len(given) == 0 {
+		return
+	}
+	var values []string
+	for _, name := range fileschema.WriteOnlyProperties(t.InputSchema) {
+		switch v := given[name].(type) {
+		case nil:
+		case string:
+			values = append(values, v)
+		default:
+			if b, err := json.Marshal(v); err == nil {
+				values = append(values, string(b))
+			}
+		}
+	}
+	f.HideValues(values...)
 }

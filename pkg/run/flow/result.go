@@ -84,7 +84,8 @@ func (f *flow) output() any {
 	return f.context
 }
 
-// maskRecord hides secret input values in a saved transition.
+// maskRecord hides secret values (inputs, writeOnly arguments) in a
+// saved transition.
 func (f *flow) maskRecord(rec record.TransitionRecord) record.TransitionRecord {
 	if f.Secrets == nil {
 		return rec
@@ -104,6 +105,11 @@ func (f *flow) maskRecord(rec record.TransitionRecord) record.TransitionRecord {
 		}
 		sort.Strings(rec.MaskedContext)
 		rec.Context = masked
+	}
+	if rec.Args != nil {
+		// a secret input passed on, or a writeOnly argument
+		masked, _ := f.MaskValue(rec.Args).(map[string]any)
+		rec.Args = masked
 	}
 	if rec.Step != nil {
 		sr := *rec.Step
