@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chainrun/chainrun/pkg/event"
+	"github.com/chainrun/chainrun/pkg/fsutil"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run/record"
 	"github.com/chainrun/chainrun/pkg/run/response"
@@ -131,7 +132,10 @@ func (s *Store) lock(id string) (*Run, error) {
 // lockDir takes the lock of the run in dir (the lock holds the file, so it
 // stays held when the directory is renamed).
 func (s *Store) lockDir(dir, id string) (*Run, error) {
-	l := flock.New(filepath.Join(dir, "lock"))
+	l, err := runLock(dir)
+	if err != nil {
+		return nil, &CorruptError{RunID: id, File: filepath.Join(dir, "lock"), Err: err}
+	}
 	ok, err := l.TryLock()
 	if err != nil {
 		return nil, fmt.Errorf("locking run %s: %w", id, err)
@@ -140,6 +144,18 @@ func (s *Store) lockDir(dir, id string) (*Run, error) {
 		return nil, &LockedError{RunID: id}
 	}
 	return &Run{dir: dir, lock: l, durability: s.durability, st: s}, nil
+}
+
+// runLock is the lock of the run in dir. A lock that is not a regular
+// file (a FIFO, a link, a device) is refused at once, naming it: opening
+// a FIFO waits for a writer, for ever and deaf to SIGTERM, and a link
+// could lead anywhere.
+func runLock(dir string) (*flock.Flock, error) {
+	path := filepath.Join(dir, "lock")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is %s, not a regular file", fsutil.Kind(fi.Mode()))
+	}
+	return flock.New(path), nil
 }
 
 // lockRetry takes a run's lock, trying again briefly: a `runs` listing
@@ -164,7 +180,10 @@ var lockPolicy = retry.Policy{Attempts: 20, Delay: 10 * time.Millisecond}
 
 // locked reports whether a process holds the run's lock.
 func (s *Store) locked(id string) bool {
-	l := flock.New(filepath.Join(s.runDir(id), "lock"))
+	l, err := runLock(s.runDir(id))
+	if err != nil {
+		return false
+	}
 	ok, err := l.TryLock()
 	if err != nil {
 		return false
