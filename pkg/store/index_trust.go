@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -240,7 +239,10 @@ func runNames(runs string) ([]string, error) {
 func (s *Store) record(id string) (Record, bool) {
 	data, err := readStateFile(filepath.Join(s.runDir(id), "run.json"))
 	var rec Record
-	if err != nil || json.Unmarshal(data, &rec) != nil {
+	if err == nil {
+		rec, err = readRecord(data, id)
+	}
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if fi, serr := os.Stat(s.runDir(id)); serr != nil || !fi.IsDir() {
 				return Record{}, false

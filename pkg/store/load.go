@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -107,7 +106,7 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
 	sv := &Saved{Steps: map[string]record.StepRecord{}, Started: map[string]bool{}, processes: map[string][]int{}}
-	if err := json.Unmarshal(data, &sv.Record); err != nil {
+	if sv.Record, err = readRecord(data, id); err != nil {
 		return nil, &CorruptError{RunID: id, File: "run.json", Err: err}
 	}
 	sv.Record.StartedAt = readStarted(sv.Record.StartedAt)
