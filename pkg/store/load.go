@@ -113,7 +113,8 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 	if sv.Snapshot, err = readStateFile(filepath.Join(dir, "chain.yaml")); err != nil {
 		return nil, &CorruptError{RunID: id, File: "chain.yaml", Err: err}
 	}
-	if want&asResumed != 0 {
+	resuming := want&asResumed != 0
+	if resuming {
 		want = journalValues
 		if sv.Record.Status == event.Succeeded {
 			want = resultValues
@@ -162,8 +163,38 @@ func (s *Store) load(id string, want parts) (*Saved, error) {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, &CorruptError{RunID: id, File: "result.json", Err: err}
 		}
+		if resuming {
+			if err := cutJournal(sv); err != nil {
+				return nil, &CorruptError{RunID: id, File: "events.jsonl", Err: err}
+			}
+		}
 	}
 	return sv, nil
+}
+
+// cutJournal is the error of a run whose event log lacks a step that its
+// result says succeeded: the log was cut (restored from an older copy,
+// truncated), and a resume, which reads what ran from the log, would run
+// that step again, an idempotent: false one too.
+func cutJournal(sv *Saved) error {
+	if sv.Result == nil {
+		return nil
+	}
+	saved := map[string]bool{}
+	for id := range sv.Steps {
+		saved[id] = true
+	}
+	for _, t := range sv.Transitions {
+		if t.Step != nil {
+			saved[t.Step.ID] = true
+		}
+	}
+	for _, st := range sv.Result.Steps {
+		if st.Status == record.StepSucceeded && !saved[st.ID] {
+			return fmt.Errorf("it holds no record of step %q, which result.json says succeeded: the log was cut short, and resuming would run that step again", st.ID)
+		}
+	}
+	return nil
 }
 
 // resultRead is result.json as read: the result or why not.
