@@ -1,9 +1,11 @@
 package project
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"sync"
 
@@ -24,12 +26,19 @@ const maxConfigFile = 1 << 20
 func ReadConfigFile(path string) (map[string]any, error) {
 	data, err := fsutil.ReadRegular(path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, lerr := os.Readlink(path); lerr == nil {
+			return nil, &SettingError{fmt.Sprintf("config file %s is a link to %s, which does not exist", path, to)}
+		}
 		return nil, &SettingError{fmt.Sprintf("config file %s not found", path)}
 	}
 	if err != nil {
 		return nil, &SettingError{fmt.Sprintf("config file %s: %v", path, err)}
 	}
 	var top map[string]any
+	if blank(data) {
+		// a file of comments sets nothing (init writes one commented)
+		return map[string]any{}, nil
+	}
 	if err := yaml.Load(data, &top); err != nil {
 		return nil, &SettingError{fmt.Sprintf("config file %s: %s", path, quotedText().ReplaceAllString(err.Error(), "(a value, not shown)"))}
 	}
@@ -40,3 +49,15 @@ func ReadConfigFile(path string) (map[string]any, error) {
 // value (`…`) or an anchor or scalar ('…'); a one-character quote is the
 // punctuation it expected (',' or ']') and stays.
 var quotedText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`]*`|'[^']{2,}'") })
+
+// blank reports whether a YAML text holds nothing but blank lines and
+// comments.
+func blank(data []byte) bool {
+	for line := range bytes.Lines(data) {
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] != '#' {
+			return false
+		}
+	}
+	return true
+}

@@ -17,7 +17,9 @@ import (
 // ConfigFile is chainrun.yaml in the current directory or the nearest
 // parent holding one, stopping after the directory that holds .git (the
 // repository's root) or at the filesystem root; "" if none. A file in the
-// current directory is named as ./chainrun.yaml was.
+// current directory is named as ./chainrun.yaml was. Anything of that name
+// counts: one that is a directory or a link to nothing is an error when
+// read, rather than a config silently passed by.
 func ConfigFile() string {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -25,7 +27,9 @@ func ConfigFile() string {
 	}
 	for dir := wd; ; {
 		p := filepath.Join(dir, "chainrun.yaml")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		// whatever is there is meant as the config (a directory, a link
+		// to nothing): reading it says what is wrong, not passing it by
+		if _, err := os.Lstat(p); err == nil {
 			if dir == wd {
 				return "chainrun.yaml"
 			}
