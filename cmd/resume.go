@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/chainrun/chainrun/pkg/inputs"
 	"github.com/chainrun/chainrun/pkg/render/github"
@@ -121,6 +122,9 @@ func runResume(cmd *cobra.Command, opts *resumeOptions) error {
 
 	if saved.Record.Status == record.Succeeded && saved.Result != nil && opts.take != "" {
 		return usagef("--take %s: run %s already succeeded; there is no decision to make", opts.take, opts.runID)
+	}
+	if saved.Record.Status == record.Succeeded && saved.Result != nil && len(opts.rerun) > 0 {
+		return usagef("--rerun %s: run %s already succeeded; a resume runs nothing again (start a new run)", strings.Join(opts.rerun, ", "), opts.runID)
 	}
 	if saved.Record.Status == record.Succeeded && saved.Result != nil {
 		fmt.Fprintf(f.io.ErrOut, "run %s already succeeded; nothing to resume\n", opts.runID)
