@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,14 +55,14 @@ func ReadRetention(where string, v any) (*Retention, error) {
 		case "keep":
 			n, ok := wholeNumber(val)
 			if !ok || n < 0 {
-				return nil, bad("retention.keep: %v is not a whole number of 0 or more (how many of the newest runs stay)", val)
+				return nil, bad("retention.keep: %s is not a whole number of 0 or more (how many of the newest runs stay)", asWritten(val, true))
 			}
 			r.Keep = n
 		case "older_than":
 			s, ok := val.(string)
 			age, err := ParseAge(s)
 			if !ok || err != nil {
-				return nil, bad("retention.older_than: %v is not an age; want a duration like 36h, 30d or 2w", val)
+				return nil, bad("retention.older_than: %s is not an age; want a duration like 36h, 30d or 2w", asWritten(val, false))
 			}
 			r.OlderThan = age
 		default:
@@ -156,3 +157,24 @@ func (s *Store) retain(just string) error {
 
 // spared reports whether a prune must keep the run of id.
 func (p PruneRule) spared(id string) bool { return p.spare != "" && p.spare == id }
+
+// asWritten shows a config value as its author would know it: text as
+// it is, or quoted and said to be text where a number is wanted (keep:
+// "2"), a number in full rather than as 1e+20, a list or a mapping by
+// what it is.
+func asWritten(v any, number bool) string {
+	switch x := v.(type) {
+	case string:
+		if number {
+			return strconv.Quote(x) + " (text)"
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprint(v)
+}
