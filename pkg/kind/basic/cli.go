@@ -101,6 +101,14 @@ func useConnection(v chain.Checker, s *chain.Step) {
 }
 
 func compileCLI(v chain.Checker, s *chain.Step, c *chain.Compiled) {
+	noNUL(v, s, "command", "command", CLI(s).Command)
+	noNUL(v, s, "run", "run", CLI(s).Run)
+	for _, a := range s.Process().Args {
+		noNUL(v, s, "args", "args", a)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Process().Env)) {
+		noNUL(v, s, "env", "env."+k, s.Process().Env[k])
+	}
 	c.Command = v.Template(s, "command", CLI(s).Command)
 	c.Run = v.ShellScript(s, "run", CLI(s).Run)
 	c.Cwd = v.Template(s, "cwd", s.Workdir().Cwd)
@@ -113,3 +121,12 @@ func compileCLI(v chain.Checker, s *chain.Step, c *chain.Compiled) {
 // CLI is the step's CLIFields, a shared zero value when it has none (read
 // only; write through Own).
 func CLI(s *chain.Step) *CLIFields { return chain.Part[CLIFields](s) }
+
+// noNUL refuses a NUL byte (YAML's "\0") in what becomes a command line
+// or an environment variable: no process can be given one, so the step
+// could only fail when it starts.
+func noNUL(v chain.Checker, s *chain.Step, at, field, text string) {
+	if strings.IndexByte(text, 0) >= 0 {
+		v.Errorf(s.At(at), "step %q: %s holds a NUL byte (\\0), which no command line or environment variable can carry", s.ID, field)
+	}
+}
