@@ -172,6 +172,10 @@ func join(v chain.Checker, s *chain.Step) *chain.Join {
 					return nil
 				}
 				if k == chain.JoinAtLeast {
+					if branches := len(s.Parallel().Branches); s.Parallel().FanOut == nil && n > branches {
+						v.Errorf(s.At("join"), "%s: join.at_least %d is more than its %d branches: the step could never succeed", s.Subject(), n, branches)
+						return nil
+					}
 					return &chain.Join{Mode: k, AtLeast: n}
 				}
 				return &chain.Join{Mode: k, Percent: n}
