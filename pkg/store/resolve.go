@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/run/record"
@@ -235,6 +236,31 @@ func within(dir, root string) bool {
 	if dir == "" {
 		return false
 	}
+	return under(dir, root) || under(dir, realDir(root))
+}
+
+// under reports whether dir is root or below it, by their text.
+func under(dir, root string) bool {
 	rel, err := filepath.Rel(root, dir)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// realDirs memoizes realDir: a listing asks of one root for every run.
+var realDirs sync.Map
+
+// realDir is dir with its symbolic links resolved (dir itself when it
+// cannot be): a run records the directory it started in so, and a
+// project reached through a link is matched by it too, so that a run
+// started through /link/proj is one of /real/proj's runs and the other
+// way round.
+func realDir(dir string) string {
+	if v, ok := realDirs.Load(dir); ok {
+		return v.(string)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	realDirs.Store(dir, real)
+	return real
 }

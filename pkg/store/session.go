@@ -98,7 +98,7 @@ func (ss *Session) Drive(ctx context.Context, engine run.Engine, req run.Request
 	if req.Dir == "" {
 		req.Dir = r.rec.Dir // a resume goes on where the run started
 	} else if r.rec.Dir == "" {
-		r.rec.Dir = req.Dir
+		r.rec.Dir = realDir(req.Dir)
 	}
 	if ss.fresh {
 		// the run appears now, its record whole: one write, not two

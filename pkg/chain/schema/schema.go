@@ -47,7 +47,7 @@ func JSONSchema() map[string]any {
 	delete(executorProps, "early_exit_if")
 	executor["properties"] = executorProps
 	step["required"] = []string{"id"}
-	input := chain.ObjectSchema(reflect.TypeOf(chain.Input{}), map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean"}}})
+	input := chain.ObjectSchema(reflect.TypeOf(chain.Input{}), map[string]any{"default": map[string]any{"type": []string{"string", "number", "boolean", "object", "array"}, "description": "The value when the input is not given (makes it optional). An array, object or json input's default may be written as YAML; any other type's is text."}})
 	input["required"] = []string{"name"}
 	tools := toolsSchema(executor)
 	return map[string]any{
