@@ -109,6 +109,7 @@ func (e *endpoint) post(ctx context.Context, path string, body any) (*http.Respo
 	if err != nil {
 		return nil, transportError(e.provider, err)
 	}
+	hideCredentials(resp, req.Header)
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
 		return nil, statusError(e.provider, resp)
