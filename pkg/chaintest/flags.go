@@ -10,14 +10,19 @@ import (
 // Formats are the reports chainrun test writes (-o).
 var Formats = []string{"text", "json", "junit", "html"}
 
-// CheckRepeat refuses a --repeat that is not a count of runs, or one
-// that would record: the repeats of a case replay its cassette (or, with
-// --live, ask the providers afresh), so a case is recorded first, once;
-// a live repeat (live) records nothing at all.
+// MaxRepeat is the most runs of each case --repeat takes: a pass rate is
+// judged well within it, and each run is held for the report, so a count
+// past any use would exhaust the memory before the first case ends.
+const MaxRepeat = 10000
+
+// CheckRepeat refuses a --repeat that is not a count of runs (or is past
+// MaxRepeat), or one that would record: the repeats of a case replay its
+// cassette (or, with --live, ask the providers afresh), so a case is
+// recorded first, once; a live repeat (live) records nothing at all.
 func CheckRepeat(repeat int, mode cassette.Mode, live bool) error {
 	switch {
-	case repeat < 1:
-		return fmt.Errorf("--repeat %d: want 1 or more runs of each case", repeat)
+	case repeat < 1 || repeat > MaxRepeat:
+		return fmt.Errorf("--repeat %d: want from 1 to %d runs of each case", repeat, MaxRepeat)
 	case live && mode != cassette.ModeNone:
 		return fmt.Errorf("--record=%s with --live --repeat: a live run asks the providers afresh and records nothing; record without --live", mode)
 	case repeat > 1 && mode != cassette.ModeNone:
