@@ -139,8 +139,9 @@ type anthropicUsage struct {
 
 // usage is u in chainrun's terms: every input token counted once.
 func (u anthropicUsage) usage() Usage {
-	return Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens,
-		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
+	in, read, write := max(u.InputTokens, 0), max(u.CacheReadInputTokens, 0), max(u.CacheCreationInputTokens, 0)
+	return Usage{InputTokens: in + write + read, OutputTokens: u.OutputTokens,
+		CacheReadTokens: read, CacheWriteTokens: write}.counted()
 }
 
 // Complete implements Provider.

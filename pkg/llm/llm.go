@@ -108,6 +108,17 @@ type Usage struct {
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
+// counted is u as a run counts it: a negative count (a broken server or
+// gateway) is none, so that no answer credits a budget back or shows a
+// run as having used fewer than no tokens, and the cache reads cannot
+// exceed the tokens read.
+func (u Usage) counted() Usage {
+	u.InputTokens, u.OutputTokens = max(u.InputTokens, 0), max(u.OutputTokens, 0)
+	u.CacheReadTokens = min(max(u.CacheReadTokens, 0), u.InputTokens)
+	u.CacheWriteTokens = min(max(u.CacheWriteTokens, 0), u.InputTokens-u.CacheReadTokens)
+	return u
+}
+
 // Provider is a model endpoint.
 type Provider interface {
 	// Name is the provider's name as model names use it (anthropic,

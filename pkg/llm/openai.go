@@ -276,6 +276,7 @@ func (o *OpenAI) response(answer openaiResponse) (*Response, error) {
 		if d := answer.Usage.PromptTokensDetails; d != nil {
 			r.Usage.CacheReadTokens = d.CachedTokens
 		}
+		r.Usage = r.Usage.counted()
 	}
 	switch {
 	case c.Message.Refusal != nil && *c.Message.Refusal != "":
