@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,9 +68,90 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 // headMax is how much of a refused line is kept to find its id in.
 const headMax = 4096
 
-// next reads the next line of at most max bytes, refusing each longer
-// one it meets on the way.
+// next reads the next message the SDK can take: a line of at most max
+// bytes that is a JSON-RPC 2.0 message of a shape it reads. Any other
+// line (not JSON, nested past JSON's depth, a batch, a wrong jsonrpc, an
+// id that is not a string or a whole number, a method that is not text)
+// is answered with a JSON-RPC error and skipped: the SDK would end the
+// connection on it, and with it every run the server drives.
 func (g *frameGuard) next() ([]byte, error) {
+	for {
+		line, err := g.nextLine()
+		if code, why, id := vet(line); code != 0 {
+			g.answer(id, code, why)
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return line, err
+	}
+}
+
+// vet says what is wrong with a message line for the SDK (code 0:
+// nothing; a blank line is nothing), and the id to answer with.
+func vet(line []byte) (code int, why string, id any) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return 0, "", nil
+	}
+	if !json.Valid(t) {
+		return -32700, "parse error: the message is not JSON (or nests past JSON's depth); the server goes on", nil
+	}
+	if t[0] != '{' {
+		return -32600, "invalid request: a message is one JSON object (batches are not taken); the server goes on", nil
+	}
+	var m struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(t, &m) != nil {
+		return -32600, "invalid request; the server goes on", nil
+	}
+	switch {
+	case len(m.ID) > 0 && !validID(m.ID):
+		return -32600, "invalid request: an id is a string or a whole number; the server goes on", nil
+	}
+	if len(m.ID) > 0 {
+		id = frameID(t)
+	}
+	switch {
+	case string(m.JSONRPC) != `"2.0"`:
+		return -32600, `invalid request: jsonrpc must be "2.0"; the server goes on`, id
+	case len(m.Method) > 0 && m.Method[0] != '"':
+		return -32600, "invalid request: a method is a string; the server goes on", id
+	case len(m.Method) == 0 && len(m.ID) == 0:
+		return -32600, "invalid request: a message has a method or an id; the server goes on", nil
+	}
+	return 0, "", nil
+}
+
+// validID reports whether raw is an id the SDK reads as it was sent: a
+// string, or a whole number within int64 (1.5 would be answered as 1).
+func validID(raw json.RawMessage) bool {
+	if string(raw) == "null" {
+		return true
+	}
+	if raw[0] == '"' {
+		return true
+	}
+	_, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil
+}
+
+// answer writes a JSON-RPC error for a line the SDK is not given.
+func (g *frameGuard) answer(id any, code int, why string) {
+	data, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": why}})
+	if err != nil {
+		return
+	}
+	_, _ = g.w.Write(append(data, '\n'))
+}
+
+// nextLine reads the next line of at most max bytes, refusing each longer
+// one it meets on the way.
+func (g *frameGuard) nextLine() ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := g.r.ReadSlice('\n')

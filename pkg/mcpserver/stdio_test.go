@@ -83,3 +83,74 @@ func TestAnOversizedFrameIsRefusedAndTheServerGoesOn(t *testing.T) {
 		})
 	}
 }
+
+// TestAMalformedMessageIsAnsweredAndTheServerGoesOn holds that a line the
+// SDK would end the connection on — not JSON, invalid UTF-8, nested past
+// JSON's depth, a batch, a bare value, a wrong jsonrpc, an id that is an
+// object, a fraction or past int64, a method that is not text — is
+// answered with a JSON-RPC error and skipped, and the next request is
+// served.
+func TestAMalformedMessageIsAnsweredAndTheServerGoesOn(t *testing.T) {
+	deep := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"n":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}}`
+	for name, tc := range map[string]struct {
+		line string
+		code float64
+		id   any
+	}{
+		"not JSON":      {`{not json`, -32700, nil},
+		"invalid UTF-8": {"\xff\xfe", -32700, nil},
+		"too deep":      {deep, -32700, nil},
+		"a batch":       {`[1,2]`, -32600, nil},
+		"a number":      {`42`, -32600, nil},
+		"empty object":  {`{}`, -32600, nil},
+		"jsonrpc 1.0":   {`{"jsonrpc":"1.0","id":5,"method":"tools/list"}`, -32600, float64(5)},
+		"object id":     {`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, -32600, nil},
+		"fraction id":   {`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, nil},
+		"huge id":       {`{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"ping"}`, -32600, nil},
+		"number method": {`{"jsonrpc":"2.0","id":3,"method":5}`, -32600, float64(3)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			s := New(newMemBackend(chainsDir(t)), Options{})
+			s.Reload()
+			t.Cleanup(s.Close)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() { _ = s.MCP().Run(ctx, Stdio(inR, outW, MaxFrame)) }()
+			lines := bufio.NewScanner(outR)
+			lines.Buffer(nil, 1<<20)
+			send := func(line string) {
+				t.Helper()
+				if _, err := io.WriteString(inW, line+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			read := func() map[string]any {
+				t.Helper()
+				if !lines.Scan() {
+					t.Fatalf("the server said nothing more: %v", lines.Err())
+				}
+				var m map[string]any
+				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+					t.Fatalf("%s: %v", lines.Bytes(), err)
+				}
+				return m
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			read()
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			send(tc.line)
+			answer := read()
+			e, _ := answer["error"].(map[string]any)
+			if e == nil || e["code"] != tc.code || answer["id"] != tc.id || !strings.Contains(e["message"].(string), "the server goes on") {
+				t.Fatalf("the answer: %v", answer)
+			}
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+			if next := read(); next["id"] != float64(2) || next["result"] == nil {
+				t.Fatalf("after the answer: %v", next)
+			}
+			inW.Close()
+		})
+	}
+}
