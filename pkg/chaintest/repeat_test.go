@@ -149,7 +149,7 @@ func TestCheckRepeat(t *testing.T) {
 		mode cassette.Mode
 		live bool
 		bad  string
-	}{{0, cassette.ModeNone, false, "--repeat 0: want 1 or more"}, {3, cassette.ModeMissing, false, "record the answers first"}, {2, cassette.ModeAll, false, "record the answers first"},
+	}{{0, cassette.ModeNone, false, "--repeat 0: want from 1 to 10000"}, {10001, cassette.ModeNone, false, "--repeat 10001: want from 1 to 10000"}, {10000, cassette.ModeNone, false, ""}, {3, cassette.ModeMissing, false, "record the answers first"}, {2, cassette.ModeAll, false, "record the answers first"},
 		{1, cassette.ModeMissing, true, "--record=missing with --live --repeat: a live run asks the providers afresh and records nothing"},
 		{3, cassette.ModeNone, false, ""}, {1, cassette.ModeAll, false, ""}, {4, cassette.ModeNone, true, ""}} {
 		err := CheckRepeat(tc.n, tc.mode, tc.live)
