@@ -311,15 +311,19 @@ func anthropicChoice(choice string) *anthropicToolChoice {
 
 // anthropicFinish normalises a stop_reason. One it does not know (a
 // paused turn, a reason added later) is kept as it is: never taken for a
-// complete answer, so never cached.
+// complete answer, so never cached. None at all (null, "") is kept so
+// too: the Messages API always sets one on an answer it finished, so an
+// answer without is one that did not finish.
 func anthropicFinish(reason string) string {
 	switch reason {
 	case "max_tokens", "model_context_window_exceeded":
 		return FinishLength
 	case "tool_use":
 		return FinishToolCall
-	case "end_turn", "stop_sequence", "":
+	case "end_turn", "stop_sequence":
 		return FinishStop
+	case "":
+		return FinishUnknown
 	}
 	return reason
 }

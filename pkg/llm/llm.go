@@ -76,6 +76,10 @@ const (
 	FinishStop     = "stop"
 	FinishLength   = "length"
 	FinishToolCall = "tool-call"
+	// FinishUnknown is an answer that gave no finish reason where its
+	// API always gives one when it finished: not taken for complete, so
+	// never cached.
+	FinishUnknown = "unknown"
 )
 
 // Response is a model's answer.
