@@ -151,6 +151,7 @@ func (k *checker) workflow(e *Expect, o *outcome) {
 // by a transition the workflow lacks. bad reports one at a path under
 // the case.
 func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format string, args ...any)) {
+	impossibleOutcome(tc, c, bad)
 	if e := tc.Expect.MaxLatencyMS; e != nil && *e < 0 {
 		bad([]string{"expect", "max_latency_ms"}, "%d is negative: a bound no run meets", *e)
 	}
@@ -190,6 +191,20 @@ func checkTrajectories(tc *Case, c *chain.Chain, bad func(path []string, format 
 	for i, name := range tc.Expect.States {
 		if !states[name] {
 			bad([]string{"expect", "states", fmt.Sprint(i)}, "%s has no state %s", c.Name, name)
+		}
+	}
+	if name := tc.Expect.State; name != "" && !states[name] {
+		bad([]string{"expect", "state"}, "%s has no state %s", c.Name, name)
+	}
+	transitions := map[string]bool{}
+	for _, st := range c.Workflow.States {
+		for _, t := range st.Transitions {
+			transitions[t.Name] = true
+		}
+	}
+	for i, name := range tc.Expect.Transitions {
+		if !transitions[name] {
+			bad([]string{"expect", "transitions", fmt.Sprint(i)}, "%s has no transition %s", c.Name, name)
 		}
 	}
 	for i, d := range tc.Expect.Decisions {
@@ -246,3 +261,48 @@ func yamlNumber(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// runStatuses are the statuses a case's run can end with.
+var runStatuses = []string{"succeeded", "failed", "paused", "interrupted", "cancelled", string(refused)}
+
+// impossibleOutcome refuses what no run of c shows: a status no run ends
+// with (a slip: succeded), an exit code chainrun never gives, a path
+// through a step c lacks, a count below zero.
+func impossibleOutcome(tc *Case, c *chain.Chain, bad func(path []string, format string, args ...any)) {
+	e := tc.Expect
+	if e.Status != "" && !slices.Contains(runStatuses, e.Status) {
+		bad([]string{"expect", "status"}, "%q is no status a run ends with (%s)%s", e.Status, strings.Join(runStatuses, ", "), chain.DidYouMean(e.Status, runStatuses))
+	}
+	if e.ExitCode != nil && (*e.ExitCode < 0 || *e.ExitCode > 255) {
+		bad([]string{"expect", "exit_code"}, "%d is no exit code: a process exits with 0 to 255", *e.ExitCode)
+	}
+	if c.Workflow == nil {
+		for i, id := range e.Path {
+			if findStep(c, id) == nil {
+				bad([]string{"expect", "path", fmt.Sprint(i)}, "%s has no step %s", c.Name, id)
+			}
+		}
+	}
+	for key, n := range map[string]*int{"model_calls": e.ModelCalls, "max_tokens": e.MaxTokens} {
+		if n != nil && *n < 0 {
+			bad([]string{"expect", key}, "%d is negative: no run makes fewer than none", *n)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(e.Steps)) {
+		se := e.Steps[id]
+		if se == nil {
+			continue
+		}
+		if se.Status != "" && !slices.Contains(stepStatuses, se.Status) {
+			bad([]string{"expect", "steps", id, "status"}, "%q is no status a step ends with (%s)%s", se.Status, strings.Join(stepStatuses, ", "), chain.DidYouMean(se.Status, stepStatuses))
+		}
+		for key, n := range map[string]*int{"attempts": se.Attempts, "model_calls": se.ModelCalls, "tool_calls": se.ToolCalls} {
+			if n != nil && *n < 0 {
+				bad([]string{"expect", "steps", id, key}, "%d is negative: no step makes fewer than none", *n)
+			}
+		}
+	}
+}
+
+// stepStatuses are the statuses a step can end with.
+var stepStatuses = []string{"succeeded", "failed", "skipped", "cached", "cancelled", "interrupted", "running"}
