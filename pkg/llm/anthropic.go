@@ -204,6 +204,9 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (*Response, error
 	if err == nil && formatTool != "" {
 		asAnswer(r, formatTool)
 	}
+	if err == nil {
+		err = unoffered(a.name, req, r)
+	}
 	return r, err
 }
 

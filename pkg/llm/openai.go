@@ -249,7 +249,11 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (*Response, error) {
 		}
 		return nil, malformed(o.name, "no choices")
 	}
-	return o.response(answer)
+	r, err := o.response(answer)
+	if err == nil {
+		err = unoffered(o.name, req, r)
+	}
+	return r, err
 }
 
 // response reads the first choice of an answer, whole or gathered.

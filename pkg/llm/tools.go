@@ -129,3 +129,14 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// unoffered is the error of an answer that asks for a tool when the
+// request offered none: nothing can run it, and taking the answer would
+// pass off its preamble (or nothing) as the step's output. It is a
+// malformed answer, asked again as one is.
+func unoffered(provider string, req Request, r *Response) error {
+	if r == nil || len(r.ToolCalls) == 0 || len(req.Tools) > 0 {
+		return nil
+	}
+	return malformed(provider, fmt.Sprintf("the model asked for tool %q, but the request offered no tools", r.ToolCalls[0].Name))
+}

@@ -2,9 +2,11 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +43,28 @@ func TestNegativeUsageCountsAsNone(t *testing.T) {
 		resp, err := tc.p.Complete(context.Background(), Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, MaxTokens: 10})
 		if err != nil || resp.Usage != tc.want {
 			t.Errorf("%s: %+v, %v; want %+v", tc.p.Name(), resp, err, tc.want)
+		}
+	}
+}
+
+// An answer that asks for a tool when the request offered none is
+// malformed, not an empty answer: nothing can run the tool.
+func TestAToolCallNoToolWasOfferedFor(t *testing.T) {
+	oa := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"rm_rf_everything","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
+	}))
+	defer oa.Close()
+	an := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"I'll check."},{"type":"tool_use","id":"t1","name":"rm_rf_everything","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`)
+	}))
+	defer an.Close()
+	for _, p := range []Provider{NewOpenAI("openai", oa.URL, "k", oa.Client()), NewAnthropic("anthropic", an.URL, "k", an.Client())} {
+		_, err := p.Complete(context.Background(), Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, MaxTokens: 10})
+		var e *Error
+		if !errors.As(err, &e) || !e.Transient || !strings.Contains(err.Error(), `asked for tool "rm_rf_everything", but the request offered no tools`) {
+			t.Errorf("%s: %v", p.Name(), err)
 		}
 	}
 }
