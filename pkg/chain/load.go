@@ -2,7 +2,6 @@ package chain
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -224,35 +223,11 @@ func decodeInputs(d *yamlpos.Diags, v *yaml.Node) (out []*Input, unread bool) {
 }
 
 // structuredDefault lets an object, array or json input's default be
-// written as YAML (default: {}, default: [a, b]), as its value reads: the
-// node becomes the JSON text the input holds. Any other type's default
-// stays text, and a mapping there is refused as one.
+// written as YAML (default: {}, default: [a, b]): it reads as its JSON.
 func structuredDefault(n *yaml.Node) {
-	var typ string
-	var def *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		switch n.Content[i].Value {
-		case "type":
-			typ = n.Content[i+1].Value
-		case "default":
-			def = n.Content[i+1]
-		}
+	if t := yamlpos.ValueOf(n, "type"); t != nil && (t.Value == "object" || t.Value == "array" || t.Value == "json") {
+		yamlpos.AsJSONText(yamlpos.ValueOf(n, "default"))
 	}
-	if def == nil || (def.Kind != yaml.MappingNode && def.Kind != yaml.SequenceNode) {
-		return
-	}
-	if typ != "object" && typ != "array" && typ != "json" {
-		return
-	}
-	var v any
-	if def.Decode(&v) != nil {
-		return
-	}
-	text, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	*def = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(text), Line: def.Line, Column: def.Column}
 }
 
 // decodeSteps reads the steps: list, letting go of each step's nodes once

@@ -1,6 +1,7 @@
 package yamlpos
 
 import (
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
@@ -66,6 +67,24 @@ func ValueOf(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// AsJSONText turns a mapping or list node (nil or a scalar: nothing)
+// into a text node holding its JSON, at the same place: a value a format
+// keeps as JSON text that its author may write as YAML.
+func AsJSONText(n *yaml.Node) {
+	if n == nil || (n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode) {
+		return
+	}
+	var v any
+	if n.Decode(&v) != nil {
+		return
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(text), Line: n.Line, Column: n.Column}
 }
 
 // EachItem calls fn with each mapping of a list (v dereferenced), and its
