@@ -28,36 +28,7 @@ func TestAnOversizedFrameIsRefusedAndTheServerGoesOn(t *testing.T) {
 		"not JSON":        {big, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			s := New(newMemBackend(chainsDir(t)), Options{})
-			s.Reload()
-			t.Cleanup(s.Close)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- s.MCP().Run(ctx, Stdio(inR, outW, limit)) }()
-			lines := bufio.NewScanner(outR)
-			lines.Buffer(nil, 1<<20)
-			send := func(line string) {
-				t.Helper()
-				if _, err := io.WriteString(inW, line+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			read := func() map[string]any {
-				t.Helper()
-				if !lines.Scan() {
-					t.Fatalf("the server said nothing more: %v", lines.Err())
-				}
-				var m map[string]any
-				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-					t.Fatalf("%s: %v", lines.Bytes(), err)
-				}
-				return m
-			}
-			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-			read()
-			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			send, read, inW, done, cancel := stdioSession(t, limit)
 			send(tc.line)
 			refusal := read()
 			e, _ := refusal["error"].(map[string]any)
@@ -110,36 +81,8 @@ func TestAMalformedMessageIsAnsweredAndTheServerGoesOn(t *testing.T) {
 		"number method": {`{"jsonrpc":"2.0","id":3,"method":5}`, -32600, float64(3)},
 	} {
 		t.Run(name, func(t *testing.T) {
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			s := New(newMemBackend(chainsDir(t)), Options{})
-			s.Reload()
-			t.Cleanup(s.Close)
-			ctx, cancel := context.WithCancel(context.Background())
+			send, read, inW, _, cancel := stdioSession(t, MaxFrame)
 			defer cancel()
-			go func() { _ = s.MCP().Run(ctx, Stdio(inR, outW, MaxFrame)) }()
-			lines := bufio.NewScanner(outR)
-			lines.Buffer(nil, 1<<20)
-			send := func(line string) {
-				t.Helper()
-				if _, err := io.WriteString(inW, line+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			read := func() map[string]any {
-				t.Helper()
-				if !lines.Scan() {
-					t.Fatalf("the server said nothing more: %v", lines.Err())
-				}
-				var m map[string]any
-				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-					t.Fatalf("%s: %v", lines.Bytes(), err)
-				}
-				return m
-			}
-			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-			read()
-			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 			send(tc.line)
 			answer := read()
 			e, _ := answer["error"].(map[string]any)
@@ -153,4 +96,42 @@ func TestAMalformedMessageIsAnsweredAndTheServerGoesOn(t *testing.T) {
 			inW.Close()
 		})
 	}
+}
+
+// stdioSession starts a server over Stdio with the line limit given and
+// initializes it as a client does: send writes a line to it, read reads
+// its next message; closing in ends its input, done gives Run's end.
+func stdioSession(t *testing.T, limit int) (send func(string), read func() map[string]any, in io.Closer, done chan error, cancel context.CancelFunc) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := New(newMemBackend(chainsDir(t)), Options{})
+	s.Reload()
+	t.Cleanup(s.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	done = make(chan error, 1)
+	go func() { done <- s.MCP().Run(ctx, Stdio(inR, outW, limit)) }()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	send = func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read = func() map[string]any {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("the server said nothing more: %v", lines.Err())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v", lines.Bytes(), err)
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	read()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return send, read, inW, done, cancel
 }
