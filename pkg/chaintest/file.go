@@ -279,8 +279,11 @@ func (f *File) ChainRef() (ref string, isPath bool) {
 		}
 		return ref, false
 	}
-	if p := filepath.Join(filepath.Dir(f.Path), ref); strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".yaml") || strings.HasSuffix(ref, ".json") {
-		return p, true
+	if strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".yaml") || strings.HasSuffix(ref, ".json") {
+		if filepath.IsAbs(ref) {
+			return filepath.Clean(ref), true // as written, not under the test file's directory
+		}
+		return filepath.Join(filepath.Dir(f.Path), ref), true
 	}
 	return ref, false
 }

@@ -185,6 +185,11 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 	bad := func(path []string, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: case %q: %s: %s", at(path...), tc.Name, strings.Join(path, "."), fmt.Sprintf(format, args...)))
 	}
+	for _, name := range slices.Sorted(maps.Keys(tc.Mocks.Env)) {
+		if !envName(name) {
+			bad([]string{"mocks", "env"}, "%q is no environment variable name (letters, digits and _, not starting with a digit)", name)
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(tc.Mocks.Steps)) {
 		if !ids[id] {
 			bad([]string{"mocks", "steps", id}, "%s has no step %s (the steps of a chain a chain step calls are mocked through that step)", c.Name, id)
@@ -279,4 +284,18 @@ func tempDir() (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// envName reports whether name can be an environment variable's: "A=B"
+// would set another variable, and a line break or NUL no process takes.
+func envName(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
