@@ -160,6 +160,15 @@ func Load(path string) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty test file: it needs cases", path)
 		}
+		var many *yaml.LoadErrors
+		if errors.As(err, &many) && len(many.Errors) > 1 {
+			// one line per problem, each at its own line of the file
+			var lines []string
+			for _, e := range many.Errors {
+				lines = append(lines, fmt.Sprintf("%s:%d: %s", path, e.Mark.Line, yamlpos.CleanMessage(yamlMessage(errors.New(e.Message)))))
+			}
+			return nil, errors.New(strings.Join(lines, "\n"))
+		}
 		msg := yamlMessage(err)
 		if m := atLine().FindStringSubmatch(msg); m != nil {
 			return nil, fmt.Errorf("%s:%s: %s", path, m[1], yamlpos.CleanMessage(m[2]))
