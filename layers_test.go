@@ -82,7 +82,7 @@ var layers = map[string][]string{
 	"pkg/store":                {"pkg/chain", "pkg/event", "pkg/executor", "pkg/fsutil", "pkg/jsonstream", "pkg/load", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response"},
 	"pkg/mcpserver":            {"pkg/catalog", "pkg/chain", "pkg/event", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/tracectx"},
 	"pkg/cassette":             {"pkg/fsutil", "pkg/llm", "pkg/redact"},
-	"pkg/chaintest":            {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/event", "pkg/fsutil", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
+	"pkg/chaintest":            {"pkg/cache", "pkg/cassette", "pkg/chain", "pkg/dotenv", "pkg/event", "pkg/fsutil", "pkg/llm", "pkg/redact", "pkg/render", "pkg/retry", "pkg/run", "pkg/run/record", "pkg/run/response", "pkg/yamlpos"},
 	"pkg/telemetry/jaegertest": nil,
 	"pkg/chain/fileschema":     {"pkg/interp", "pkg/spell"},
 	"pkg/chain/reqparams":      nil,

@@ -17,6 +17,6 @@
 // Assertion, and the report is written as text, JSON, JUnit or one
 // self-contained HTML page, and compared with a saved Baseline.
 //
-// It may import, of this module: cache, cassette, chain, event, fsutil,
+// It may import, of this module: cache, cassette, chain, dotenv, event, fsutil,
 // llm, redact, render, retry, run, run/record, run/response, yamlpos.
 package chaintest

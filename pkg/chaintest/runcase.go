@@ -15,6 +15,7 @@ import (
 	"github.com/chainrun/chainrun/pkg/cache"
 	"github.com/chainrun/chainrun/pkg/cassette"
 	"github.com/chainrun/chainrun/pkg/chain"
+	"github.com/chainrun/chainrun/pkg/dotenv"
 	"github.com/chainrun/chainrun/pkg/event"
 	"github.com/chainrun/chainrun/pkg/retry"
 	"github.com/chainrun/chainrun/pkg/run"
@@ -186,7 +187,7 @@ func checkMocks(f *File, i int, tc *Case, c *chain.Chain) error {
 		errs = append(errs, fmt.Errorf("%s: case %q: %s: %s", at(path...), tc.Name, strings.Join(path, "."), fmt.Sprintf(format, args...)))
 	}
 	for _, name := range slices.Sorted(maps.Keys(tc.Mocks.Env)) {
-		if !envName(name) {
+		if !dotenv.ValidName(name) {
 			bad([]string{"mocks", "env"}, "%q is no environment variable name (letters, digits and _, not starting with a digit)", name)
 		}
 	}
@@ -284,18 +285,4 @@ func tempDir() (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, func() { _ = os.RemoveAll(dir) }, nil
-}
-
-// envName reports whether name can be an environment variable's: "A=B"
-// would set another variable, and a line break or NUL no process takes.
-func envName(name string) bool {
-	if name == "" || name[0] >= '0' && name[0] <= '9' {
-		return false
-	}
-	for _, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }

@@ -108,7 +108,7 @@ func (p *parser) next() (Var, bool, error) {
 		}
 		return Var{}, false, p.fail(at, "the line is not an assignment: write KEY=VALUE (it is not shown)")
 	}
-	if !validKey(key) {
+	if !ValidName(key) {
 		if strings.ContainsAny(key, " \t:") {
 			// more than a name: perhaps a value the '=' belongs to
 			return Var{}, false, p.fail(at, "the text before '=' is not a variable name: use letters, digits and '_', not starting with a digit")
@@ -135,7 +135,7 @@ func (p *parser) next() (Var, bool, error) {
 // its value was never registered to be masked.
 func leadingName(s string) string {
 	end := strings.IndexAny(s, " \t:")
-	if end <= 0 || !validKey(s[:end]) {
+	if end <= 0 || !ValidName(s[:end]) {
 		return ""
 	}
 	return s[:end]
@@ -194,9 +194,10 @@ func (p *parser) quoted(at int, key string, q byte) (value, tmpl string, err err
 // backslash is kept as written (a Windows path stays one).
 var escapes = map[byte]byte{'n': '\n', 'r': '\r', 't': '\t', '"': '"', '\\': '\\', '$': '$'}
 
-// validKey reports whether k can be an environment variable's name that
-// every shell accepts.
-func validKey(k string) bool {
+// ValidName reports whether k can be an environment variable's name that
+// every shell accepts: letters, digits and _, not starting with a digit
+// (what a dotenv file may set, and a chain test may mock).
+func ValidName(k string) bool {
 	if k == "" || k[0] >= '0' && k[0] <= '9' {
 		return false
 	}

@@ -130,7 +130,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error without a line: %v", err)
 		}
 		for _, v := range vars {
-			if !validKey(v.Key) || v.Line < 1 {
+			if !ValidName(v.Key) || v.Line < 1 {
 				t.Fatalf("bad var %+v", v)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -38,11 +39,7 @@ func credentials(h http.Header) [][]byte {
 		}
 	}
 	// longest first, so that a key inside "Bearer KEY" is not left behind
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && len(out[j]) > len(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
 	return out
 }
 

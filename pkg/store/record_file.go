@@ -8,9 +8,6 @@ import (
 	"github.com/chainrun/chainrun/pkg/event"
 )
 
-// runStatuses are the statuses a run.json may hold.
-var runStatuses = []event.Status{event.Running, event.Succeeded, event.Failed, event.Interrupted, event.Paused, event.Cancelled}
-
 // readRecord reads the run.json of the run in directory id: JSON of a
 // record, naming that run, with a status a run can have. A record that
 // names another run (a copy of a run's directory, an edited id), that is
@@ -28,7 +25,7 @@ func readRecord(data []byte, id string) (Record, error) {
 		return Record{}, fmt.Errorf("it names no run (run_id is missing)")
 	case rec.RunID != id:
 		return Record{}, fmt.Errorf("it names run %q, not %q, the run of its directory (a copied or edited directory?)", rec.RunID, id)
-	case !slices.Contains(runStatuses, rec.Status):
+	case !slices.Contains(RunStatuses, rec.Status) || rec.Status == event.Corrupt: // corrupt is what a listing says, never what a run.json holds
 		return Record{}, fmt.Errorf("status %q is none a run has", rec.Status)
 	}
 	return rec, nil
